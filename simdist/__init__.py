@@ -1,0 +1,46 @@
+"""simdist: TensorFlow's ``tf.distribute``, simulated step by step in NumPy.
+
+``import simdist as tf`` gives the names TensorFlow code uses; this file holds names only.
+"""
+
+__version__ = "2.15.0+simdist.0.1.0"  # the TF API level simdist follows, then its own version
+
+from simdist import framework as _framework  # noqa: I001 - order: framework before users
+from simdist.framework import dtypes, errors, nest
+from simdist.framework.dtypes import (
+    DType, as_dtype, bool_ as bool, double, float16, float32, float64, half, int8, int32,
+    int64, uint8,
+)
+from simdist.framework.tensor import Tensor
+from simdist.framework.tensor_shape import TensorShape
+from simdist.framework.context import device, executing_eagerly
+from simdist.framework.backprop import GradientTape, UnconnectedGradients
+from simdist.framework.variables import (
+    Variable, VariableAggregation, VariableSynchronization, variable_creator_scope,
+)
+from simdist.framework import ops as _ops
+from simdist.framework.op_def import convert_to_tensor
+from simdist.framework.ops.array_ops import (
+    broadcast_to, cast, concat, constant, expand_dims, fill, gather, identity, one_hot, ones,
+    ones_like, rank, reshape, shape, size, split, squeeze, stack, stop_gradient, tile,
+    transpose, unstack, where, zeros, zeros_like,
+)
+from simdist.framework.ops.math_ops import (
+    abs, add, add_n, argmax, argmin, clip_by_value, divide, equal, exp, greater,
+    greater_equal, less, less_equal, log, logical_and, logical_not, logical_or, matmul,
+    maximum, minimum, multiply, negative, not_equal, pow, reduce_all, reduce_any, reduce_max,
+    reduce_mean, reduce_min, reduce_prod, reduce_sum, sqrt, square, subtract, truediv,
+)
+from simdist.framework.function import function
+from simdist import config, math, nn, random
+from simdist import distribute
+from simdist.hardware import TOPOLOGIES as _TOPOLOGIES  # noqa: F401 - registers presets
+
+try:  # the input pipeline and Keras layers arrive with their own issues
+    from simdist import data
+except ImportError:  # pragma: no cover
+    pass
+try:
+    from simdist import keras
+except ImportError:  # pragma: no cover
+    pass

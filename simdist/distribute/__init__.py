@@ -1,0 +1,27 @@
+"""``tf.distribute``: strategies, contexts, distributed values and cross-device ops."""
+
+from simdist.distribute import all_reduce_grad as _all_reduce_grad
+from simdist.distribute import experimental
+from simdist.distribute.cross_device_ops import CrossDeviceOps, ReductionToOneDevice
+from simdist.distribute.distribute_lib import (
+    ReplicaContext,
+    Strategy,
+    StrategyExtended,
+)
+from simdist.distribute.distributed_variable import (
+    AggregatingVariable,
+    DistributedVariable,
+    MirroredVariable,
+    SyncOnReadVariable,
+)
+from simdist.distribute.distribution_strategy_context import (
+    experimental_set_strategy,
+    get_replica_context,
+    get_strategy,
+    has_strategy,
+    in_cross_replica_context,
+)
+from simdist.distribute.mirrored_strategy import MirroredStrategy
+from simdist.distribute.one_device_strategy import OneDeviceStrategy
+from simdist.distribute.reduce_util import ReduceOp
+from simdist.distribute.values import DistributedValues, Mirrored, PerReplica

@@ -1,0 +1,159 @@
+"""Cross-device ops: how a strategy reduces and broadcasts values between devices.
+
+Glossary:
+  CrossDeviceOps        -- base: ``reduce``, ``batch_reduce``, ``broadcast`` (validate, then
+                           call the ``*_implementation`` hook of the subclass).
+  ReductionToOneDevice  -- copy every component to one device, add them there (in replica
+                           order, as TF's ``add_n``), divide for MEAN, copy the result back out.
+  destinations          -- a device name, a Device, a tensor/variable (its device) or a
+                           distributed value (its components' devices).
+
+Mirrors tensorflow/python/distribute/cross_device_ops.py.
+"""
+
+from __future__ import annotations
+
+from simdist.distribute.reduce_util import ReduceOp, as_reduce_op
+from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
+from simdist.framework import context, op_def
+from simdist.hardware import backend
+from simdist.hardware.machine import find_device
+from simdist.hardware.transfer import copy_to
+
+
+def get_devices_from(destinations) -> tuple:
+    """The Device objects ``destinations`` names."""
+    if isinstance(destinations, DistributedValues):
+        return tuple(_device_of(v) for v in destinations.values)
+    if isinstance(destinations, (list, tuple)):
+        return tuple(find_device(d) for d in destinations)
+    return (_device_of(destinations),)
+
+
+def _device_of(x):
+    dev = getattr(x, "_device", None)
+    if dev is not None and not isinstance(x, str):
+        return dev
+    return find_device(getattr(x, "device", x))
+
+
+def validate_destinations(destinations) -> None:
+    if destinations is None or (isinstance(destinations, (list, tuple)) and not destinations):
+        raise ValueError(f"destinations can not be empty, got {destinations!r}")
+
+
+def reduce_non_distributed_value(reduce_op, value, destinations, num_replicas):
+    """Reduce a value that is not per-replica (the same on every replica) as TF does.
+
+    Raises:
+      ValueError: SUM/MIN/MAX of one value over several replicas (TF refuses to guess).
+    """
+    if isinstance(value, Mirrored) and reduce_op == ReduceOp.MEAN:
+        return value
+    if reduce_op == ReduceOp.MEAN:
+        return value
+    if num_replicas != 1:
+        raise ValueError(
+            f"A non-DistributedValues value {value} cannot be reduced with the given reduce op "
+            f"{reduce_op}. Return it from strategy.run (a PerReplica) or use ReduceOp.MEAN."
+        )
+    validate_destinations(destinations)
+    return simple_broadcast(op_def.convert_to_tensor(value), destinations)
+
+
+def simple_broadcast(value, destinations):
+    """Copy ``value`` to each destination device: one Tensor, or a Mirrored of them."""
+    devices = get_devices_from(destinations)
+    t = op_def.convert_to_tensor(value)
+    copies = [copy_to(t, d) for d in devices]
+    return copies[0] if len(copies) == 1 else Mirrored(copies)
+
+
+class CrossDeviceOps:
+    """Base class for cross-device reduction and broadcasting algorithms."""
+
+    def reduce(self, reduce_op, per_replica_value, destinations, options=None):
+        """Reduce ``per_replica_value`` to ``destinations``."""
+        reduce_op = as_reduce_op(reduce_op)
+        if not isinstance(per_replica_value, DistributedValues):
+            per_replica_value = PerReplica([op_def.convert_to_tensor(per_replica_value)])
+        validate_destinations(destinations)
+        if len(per_replica_value.values) == 1 and len(get_devices_from(destinations)) == 1:
+            return simple_broadcast(per_replica_value.values[0], destinations)
+        return self.reduce_implementation(reduce_op, per_replica_value, destinations, options)
+
+    def batch_reduce(self, reduce_op, value_destination_pairs, options=None):
+        """Reduce several (value, destinations) pairs; subclasses may pack them."""
+        reduce_op = as_reduce_op(reduce_op)
+        pairs = list(value_destination_pairs)
+        for _, d in pairs:
+            validate_destinations(d)
+        return self.batch_reduce_implementation(reduce_op, pairs, options)
+
+    def broadcast(self, tensor, destinations):
+        """Copy ``tensor`` to ``destinations``."""
+        validate_destinations(destinations)
+        return self.broadcast_implementation(tensor, destinations)
+
+    def reduce_implementation(self, reduce_op, per_replica_value, destinations, options):
+        raise NotImplementedError
+
+    def batch_reduce_implementation(self, reduce_op, pairs, options):
+        return [self.reduce_implementation(reduce_op, v, d, options) for v, d in pairs]
+
+    def broadcast_implementation(self, tensor, destinations):
+        return simple_broadcast(tensor, destinations)
+
+    def _gather(self, per_replica_value, destinations, axis):
+        from simdist.framework.ops import array_ops
+
+        devices = get_devices_from(destinations)
+        parts = [op_def.convert_to_tensor(v) for v in per_replica_value.values]
+        with context.device(devices[0].name):
+            gathered = array_ops.concat([copy_to(p, devices[0]) for p in parts], axis=axis)
+        return simple_broadcast(gathered, destinations)
+
+
+def _combine(reduce_op, arrays):
+    """Combine arrays in replica order: left-to-right sums as TF's add_n kernel does."""
+    xp = backend.xp
+    acc = arrays[0]
+    for a in arrays[1:]:
+        if reduce_op in (ReduceOp.SUM, ReduceOp.MEAN):
+            acc = acc + a
+        elif reduce_op == ReduceOp.MIN:
+            acc = xp.minimum(acc, a)
+        else:
+            acc = xp.maximum(acc, a)
+    if reduce_op == ReduceOp.MEAN:
+        n = len(arrays)
+        acc = (acc / n).astype(acc.dtype) if acc.dtype.kind == "f" else acc // n
+    return acc
+
+
+class ReductionToOneDevice(CrossDeviceOps):
+    """Copy all values to one device, reduce there, then broadcast to the destinations."""
+
+    def __init__(self, reduce_to_device=None, accumulation_fn=None):
+        self.reduce_to_device = reduce_to_device
+        self.accumulation_fn = accumulation_fn
+
+    def reduce_implementation(self, reduce_op, per_replica_value, destinations, options):
+        devices = get_devices_from(destinations)
+        target = find_device(self.reduce_to_device) if self.reduce_to_device else devices[0]
+        parts = [copy_to(op_def.convert_to_tensor(v), target) for v in per_replica_value.values]
+        shapes = {tuple(p.shape) for p in parts}
+        if len(shapes) > 1:
+            from simdist.framework import errors
+
+            raise errors.InvalidArgumentError(
+                None, None,
+                f"Cannot reduce values of different shapes {sorted(shapes)} across replicas. "
+                "Every replica must produce the same shape (reduce over an axis first).",
+            )
+        value = _combine(reduce_op, [p._value for p in parts])
+        target.run(f"Reduce{reduce_op.value.title()}", flops=value.size * len(parts),
+                   nbytes=value.nbytes * (len(parts) + 1))
+        from simdist.framework.tensor import Tensor
+
+        return simple_broadcast(Tensor(value, target), destinations)

@@ -1,0 +1,68 @@
+"""The default strategy: what ``get_strategy()`` returns outside any scope (one replica, no-op).
+
+Mirrors ``_DefaultDistributionStrategy`` in tensorflow/python/distribute/distribute_lib.py.
+"""
+
+from __future__ import annotations
+
+from simdist.distribute.distribute_lib import ReplicaContext, Strategy, StrategyExtended
+from simdist.framework import context
+
+
+class _DefaultReplicaContext(ReplicaContext):
+    """The replica context of code outside any strategy (replica 0 of 1)."""
+
+    @property
+    def replica_id_in_sync_group(self):
+        return 0
+
+
+class _DefaultDistributionExtended(StrategyExtended):
+    def __init__(self):
+        super().__init__(())
+        self._default_replica_context = None
+
+    @property
+    def _num_replicas_in_sync(self) -> int:
+        return 1
+
+    @property
+    def worker_devices(self):
+        raise RuntimeError("worker_devices() method unsupported by default tf.distribute.Strategy.")
+
+    @property
+    def parameter_devices(self):
+        raise RuntimeError(
+            "parameter_devices() method unsupported by default tf.distribute.Strategy."
+        )
+
+    def _create_variable(self, next_creator, **kwargs):
+        return next_creator(**kwargs)
+
+    def _call_for_each_replica(self, fn, args, kwargs):
+        with ReplicaContext(self._strategy, 0, context.current_device()):
+            return fn(*args, **kwargs)
+
+    def _reduce_to(self, reduce_op, value, destinations, options):
+        return value
+
+    def _broadcast_to(self, tensor, destinations):
+        return tensor
+
+    def _gather(self, value, axis):
+        return value
+
+    def _all_gather(self, value, axis):
+        return value
+
+
+class _DefaultDistributionStrategy(Strategy):
+    """Default ``tf.distribute.Strategy``: one replica, values pass through unchanged."""
+
+    def __init__(self):
+        super().__init__(_DefaultDistributionExtended())
+        # No replica index: distributed values read outside any run use cross-replica rules.
+        self.extended._default_replica_context = _DefaultReplicaContext(self, None)
+
+
+DefaultDistributionStrategy = _DefaultDistributionStrategy

@@ -1,0 +1,410 @@
+"""The ``Strategy`` API every strategy shares, its ``extended`` half, and ``ReplicaContext``.
+
+Glossary:
+  Strategy          -- user-facing: ``scope``, ``run``, ``reduce``, ``gather``,
+                       ``experimental_local_results``, ``num_replicas_in_sync`` ...
+  StrategyExtended  -- ``strategy.extended``: ``update``, ``reduce_to``, ``batch_reduce_to``,
+                       ``broadcast_to``, ``value_container``, ``worker_devices``,
+                       ``parameter_devices``. Subclasses implement the ``_impl`` hooks.
+  ReplicaContext    -- what code inside ``strategy.run`` sees: replica id,
+                       ``all_reduce``, ``all_gather``, ``merge_call``.
+  ValueContext      -- what ``experimental_distribute_values_from_function`` passes.
+
+Mirrors tensorflow/python/distribute/distribute_lib.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from simdist.distribute import distribution_strategy_context as ds_context
+from simdist.distribute.reduce_util import ReduceOp, as_reduce_op
+from simdist.distribute.update_context import UpdateContext
+from simdist.distribute.values import DistributedValues, Mirrored, PerReplica, regroup
+from simdist.framework import context, nest, op_def, variables
+
+
+def require_cross_replica_or_default_context(extended) -> None:
+    """TF's check that a cross-replica method is called where it may be."""
+    mode = ds_context.get_per_thread_mode()
+    cross = mode.cross_replica_context
+    if cross is not None and cross.extended is extended:
+        return
+    if mode is ds_context._get_default_mode():
+        return
+    strategy = extended._container_strategy()
+    if mode.strategy is not strategy:
+        if not ds_context.has_strategy():
+            raise RuntimeError(f'Need to be inside "with strategy.scope()" for {strategy}')
+        raise RuntimeError(
+            f"Mixing different tf.distribute.Strategy objects: {mode.strategy} is not {strategy}"
+        )
+    raise RuntimeError(
+        "Method requires being in cross-replica context, use "
+        "get_replica_context().merge_call()"
+    )
+
+
+class _StrategyScope:
+    """``with strategy.scope():`` — cross-replica mode plus the strategy's variable creator."""
+
+    def __init__(self, strategy):
+        self._strategy = strategy
+        self._same_scope_again = 0
+        self._stack = None
+
+    def __enter__(self):
+        if ds_context.has_strategy():
+            require_cross_replica_or_default_context(self._strategy.extended)
+            self._same_scope_again += 1
+            return self._strategy
+        ds_context.push_mode(ds_context.cross_replica_mode(self._strategy))
+        stack = contextlib.ExitStack()
+        stack.enter_context(variables.variable_creator_scope(
+            self._strategy.extended._create_variable))
+        dev = self._strategy.extended._default_device
+        if dev is not None:
+            stack.enter_context(context.device(dev))
+        self._stack = stack
+        return self._strategy
+
+    def __exit__(self, *exc):
+        if self._same_scope_again:
+            self._same_scope_again -= 1
+            return False
+        self._stack.close()
+        self._stack = None
+        ds_context.pop_mode()
+        return False
+
+
+class Strategy:
+    """A state & compute distribution policy on a list of devices (``tf.distribute.Strategy``)."""
+
+    def __init__(self, extended):
+        self._extended = extended
+        extended._strategy = self
+
+    @property
+    def extended(self):
+        return self._extended
+
+    @property
+    def num_replicas_in_sync(self) -> int:
+        return self._extended._num_replicas_in_sync
+
+    def scope(self):
+        """Context manager that makes this strategy current and distributes new variables."""
+        return _StrategyScope(self)
+
+    def run(self, fn, args=(), kwargs=None, options=None):
+        """Invoke ``fn`` on each replica with ``args``; PerReplica args are split per replica."""
+        if not callable(fn):
+            raise TypeError(f"fn must be callable, got {fn!r} of type {type(fn).__name__}.")
+        require_cross_replica_or_default_context(self._extended)
+        with self.scope():
+            return self._extended._call_for_each_replica(fn, tuple(args), dict(kwargs or {}))
+
+    def reduce(self, reduce_op, value, axis=None):
+        """Reduce ``value`` across replicas (and over ``axis`` within each) to one Tensor."""
+        require_cross_replica_or_default_context(self._extended)
+        reduce_op = as_reduce_op(reduce_op)
+        if axis is None:
+            return self._extended._reduce(reduce_op, value)
+        from simdist.framework.ops import math_ops
+
+        if reduce_op == ReduceOp.SUM:
+            value = self.run(lambda v: math_ops.reduce_sum(v, axis=axis), args=(value,))
+            return self._extended._reduce(reduce_op, value)
+        if reduce_op != ReduceOp.MEAN:
+            raise TypeError(
+                f"Expected `reduce_op` to be ReduceOp.SUM or ReduceOp.MEAN when `axis` is "
+                f"given, not: {reduce_op!r}. Reduce over the axis inside strategy.run first."
+            )
+
+        def mean_helper(v):
+            t = op_def.convert_to_tensor(v)
+            numer = math_ops.reduce_sum(t, axis=axis)
+            axes = axis if isinstance(axis, (list, tuple)) else [axis]
+            count = 1
+            for a in axes:
+                count *= t.shape[a]
+            from simdist.framework.ops import array_ops
+
+            return numer, array_ops.constant(count, dtype=numer.dtype)
+
+        numer, denom = self.run(mean_helper, args=(value,))
+        numer = self._extended._reduce(ReduceOp.SUM, numer)
+        denom = self._extended._reduce(ReduceOp.SUM, denom)
+        return math_ops.divide(numer, math_ops.cast(denom, numer.dtype))
+
+    def gather(self, value, axis):
+        """Concatenate the replicas' components of ``value`` along ``axis`` on this device."""
+        require_cross_replica_or_default_context(self._extended)
+        return self._extended._gather(value, axis)
+
+    def experimental_local_results(self, value) -> tuple:
+        """The components of ``value`` held by this worker's replicas, in replica order."""
+        return self._extended._local_results(value)
+
+    def experimental_distribute_values_from_function(self, value_fn):
+        """Build a PerReplica from ``value_fn(ValueContext)`` called once per replica."""
+        out = []
+        n = self.num_replicas_in_sync
+        for i, dev in enumerate(self._extended.worker_devices):
+            with context.device(dev):
+                out.append(value_fn(ValueContext(i, n)))
+        return regroup(out, always_wrap=True) if n > 1 else out[0]
+
+    def experimental_distribute_dataset(self, dataset, options=None):
+        """Distribute ``dataset``: each global batch is split across the replicas as TF does."""
+        from simdist.distribute import input_lib
+
+        return input_lib.distribute_dataset(self, dataset, options)
+
+    def distribute_datasets_from_function(self, dataset_fn, options=None):
+        """Call ``dataset_fn(InputContext)`` per input pipeline and distribute the result."""
+        from simdist.distribute import input_lib
+
+        return input_lib.distribute_datasets_from_function(self, dataset_fn, options)
+
+    def __repr__(self):
+        module = type(self).__module__.replace("simdist", "tensorflow.python")
+        return f"<{module}.{type(self).__name__} object at {id(self):#x}>"
+
+
+class StrategyExtended:
+    """Additional APIs for strategy implementers (``strategy.extended``)."""
+
+    _default_device = None
+
+    def __init__(self, devices):
+        self._devices = tuple(devices)
+        self._strategy = None
+
+    def _container_strategy(self):
+        return self._strategy
+
+    @property
+    def _num_replicas_in_sync(self) -> int:
+        return len(self._devices)
+
+    @property
+    def worker_devices(self) -> tuple:
+        return tuple(d.name for d in self._devices)
+
+    @property
+    def parameter_devices(self) -> tuple:
+        return self.worker_devices
+
+    @property
+    def _worker_device_objects(self):
+        return self._devices
+
+    # --- variables --------------------------------------------------------------------
+    def _create_variable(self, next_creator, **kwargs):
+        raise NotImplementedError
+
+    def colocate_vars_with(self, colocate_with_variable):
+        """Scope in which new variables are placed like ``colocate_with_variable``."""
+        return contextlib.nullcontext()
+
+    def value_container(self, value):
+        """The distributed variable that holds the component ``value`` (or ``value`` itself)."""
+        return getattr(value, "_distributed_container", None) or value
+
+    def variable_created_in_scope(self, v) -> bool:
+        return getattr(v, "_distribute_strategy", None) is self._strategy
+
+    # --- updates ----------------------------------------------------------------------
+    def update(self, var, fn, args=(), kwargs=None, group=True):
+        """Run ``fn(component, *args)`` for each copy of ``var``, on that copy's device."""
+        require_cross_replica_or_default_context(self)
+        kwargs = kwargs or {}
+        components = self._local_results(var) if isinstance(var, DistributedValues) else (var,)
+        from simdist.distribute.values import select_replica
+
+        results = []
+        for i, comp in enumerate(components):
+            with context.device(comp.device), UpdateContext(i):
+                results.append(fn(comp, *select_replica(i, tuple(args)),
+                                  **select_replica(i, kwargs)))
+        if len(results) == 1:
+            return results[0]
+        return regroup(results, wrap_class=Mirrored)
+
+    def update_non_slot(self, colocate_with, fn, args=(), kwargs=None, group=True):
+        with UpdateContext(0):
+            return fn(*args, **(kwargs or {}))
+
+    # --- reductions -------------------------------------------------------------------
+    def reduce_to(self, reduce_op, value, destinations, options=None):
+        """Reduce ``value`` (PerReplica) to ``destinations`` (a device, variable or value)."""
+        reduce_op = as_reduce_op(reduce_op)
+        return self._reduce_to(reduce_op, value, destinations, options)
+
+    def batch_reduce_to(self, reduce_op, value_destination_pairs, options=None):
+        """Reduce each (value, destinations) pair; may pack them into fewer collectives."""
+        reduce_op = as_reduce_op(reduce_op)
+        return self._batch_reduce_to(reduce_op, list(value_destination_pairs), options)
+
+    def _batch_reduce_to(self, reduce_op, pairs, options):
+        return [self._reduce_to(reduce_op, v, d, options) for v, d in pairs]
+
+    def broadcast_to(self, tensor, destinations):
+        """Copy ``tensor`` to ``destinations``."""
+        return self._broadcast_to(tensor, destinations)
+
+    def _reduce(self, reduce_op, value):
+        dst = context.explicit_device() or self._reduce_destination()
+        return self._local_results(self.reduce_to(reduce_op, value, dst))[0]
+
+    def _reduce_destination(self):
+        from simdist.hardware.machine import find_device
+
+        return find_device("/device:CPU:0")
+
+    def _gather(self, value, axis):
+        from simdist.framework.ops import array_ops
+
+        parts = [op_def.convert_to_tensor(v) for v in self._local_results(value)]
+        for p in parts:
+            if p.ndim == 0:
+                from simdist.framework import errors
+
+                raise errors.InvalidArgumentError(
+                    None, None,
+                    "Cannot gather scalars: every replica's value must have rank >= 1. "
+                    "Reshape each value to [1] inside strategy.run first.",
+                )
+        with context.device(context.explicit_device() or self._reduce_destination()):
+            return array_ops.concat(parts, axis=axis)
+
+    def _local_results(self, value) -> tuple:
+        if isinstance(value, DistributedValues):
+            return value.values
+        return (value,)
+
+    # --- replica execution ------------------------------------------------------------
+    def call_for_each_replica(self, fn, args=(), kwargs=None):
+        require_cross_replica_or_default_context(self)
+        return self._call_for_each_replica(fn, tuple(args), dict(kwargs or {}))
+
+    def _call_for_each_replica(self, fn, args, kwargs):
+        raise NotImplementedError
+
+    def experimental_run_steps_on_iterator(self, *a, **k):
+        raise NotImplementedError("Use strategy.run inside a Python loop.")
+
+
+class ReplicaContext:
+    """The context of one replica inside ``strategy.run`` (``tf.distribute.ReplicaContext``)."""
+
+    def __init__(self, strategy, replica_id_in_sync_group, device=None):
+        self._strategy = strategy
+        self._replica_index = replica_id_in_sync_group
+        self._device = device
+        self._thread = None
+
+    @property
+    def strategy(self):
+        return self._strategy
+
+    @property
+    def num_replicas_in_sync(self) -> int:
+        return self._strategy.num_replicas_in_sync
+
+    @property
+    def replica_id_in_sync_group(self):
+        from simdist.framework import dtypes
+        from simdist.framework.ops import array_ops
+
+        return array_ops.constant(self._replica_index, dtype=dtypes.int32)
+
+    @property
+    def devices(self):
+        return (self._device.name,) if self._device is not None else ()
+
+    def __enter__(self):
+        ds_context.push_mode(ds_context.replica_mode(self))
+        return self
+
+    def __exit__(self, *exc):
+        ds_context.pop_mode()
+        return False
+
+    def _require(self):
+        mode = ds_context.get_per_thread_mode()
+        if mode.replica_context is self:
+            return
+        if mode.replica_context is None:
+            raise RuntimeError(
+                "Need to be inside `call_for_each_replica()`: merge_call, all_reduce and "
+                "all_gather are replica-context methods; call them inside strategy.run."
+            )
+        if mode.strategy is self._strategy:
+            raise RuntimeError("Mismatching ReplicaContext.")
+        raise RuntimeError(f"Mismatching tf.distribute.Strategy objects: {mode.strategy} is "
+                           f"not {self._strategy}.")
+
+    def merge_call(self, merge_fn, args=(), kwargs=None):
+        """Pause all replicas, call ``merge_fn(strategy, *args)`` once in cross-replica context."""
+        self._require()
+        return self._merge_call(merge_fn, tuple(args), dict(kwargs or {}))
+
+    def _merge_call(self, merge_fn, args, kwargs):
+        ds_context.push_mode(ds_context.cross_replica_mode(self._strategy))
+        try:
+            return merge_fn(self._strategy, *args, **kwargs)
+        finally:
+            ds_context.pop_mode()
+
+    def all_reduce(self, reduce_op, value, options=None):
+        """All-reduce ``value`` (a structure of tensors) across replicas; every replica gets it."""
+        reduce_op = as_reduce_op(reduce_op)
+        flat = nest.flatten(value)
+
+        def batch_all_reduce(strategy, *values):
+            pairs = [(v, v) for v in values]
+            return strategy.extended.batch_reduce_to(reduce_op, pairs, options)
+
+        reduced = self.merge_call(batch_all_reduce, args=flat)
+        from simdist.distribute import all_reduce_grad
+
+        out = [all_reduce_grad.record(reduce_op, x, y) for x, y in zip(flat, reduced)]
+        return nest.pack_sequence_as(value, out)
+
+    def all_gather(self, value, axis, options=None):
+        """Gather ``value`` from all replicas along ``axis``; every replica gets the result."""
+
+        def gather_fn(strategy, *values):
+            return [strategy.extended._all_gather(v, axis) for v in values]
+
+        flat = nest.flatten(value)
+        return nest.pack_sequence_as(value, self.merge_call(gather_fn, args=flat))
+
+    def __repr__(self):
+        return f"<ReplicaContext replica {self._replica_index} of {self._strategy}>"
+
+
+class ValueContext:
+    """What ``experimental_distribute_values_from_function`` tells ``value_fn``."""
+
+    def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
+        self._replica_id = replica_id_in_sync_group
+        self._num = num_replicas_in_sync
+
+    @property
+    def replica_id_in_sync_group(self) -> int:
+        return self._replica_id
+
+    @property
+    def num_replicas_in_sync(self) -> int:
+        return self._num
+
+    def __repr__(self):
+        return (f"tf.distribute.ValueContext(replica id {self._replica_id}, "
+                f" total replicas in sync: {self._num})")
+
+
+__all__ = ["Strategy", "StrategyExtended", "ReplicaContext", "ValueContext", "PerReplica"]

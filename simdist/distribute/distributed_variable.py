@@ -1,0 +1,289 @@
+"""Distributed variables: one copy per replica, kept in sync by TF's aggregation rules.
+
+Glossary:
+  MirroredVariable      -- ON_WRITE: every copy is updated on each write. In replica
+                           context a write with aggregation SUM/MEAN/ONLY_FIRST_REPLICA goes
+                           through ``merge_call`` (reduce, then update every copy); with
+                           NONE each replica writes only its own copy, as in TF.
+  SyncOnReadVariable    -- ON_READ: each replica writes its own copy; reading in
+                           cross-replica context aggregates them (SUM/MEAN) or reads the
+                           first (ONLY_FIRST_REPLICA). Metrics are built on these.
+  AggregatingVariable   -- one variable on a parameter device (CentralStorageStrategy);
+                           replica writes are aggregated first.
+  apply_aggregation     -- reduce (or take replica 0 of) a value before a synced update.
+
+Mirrors tensorflow/python/distribute/values.py, values_util.py and ps_values.py.
+"""
+
+from __future__ import annotations
+
+from simdist.distribute import distribution_strategy_context as ds_context
+from simdist.distribute.reduce_util import ReduceOp
+from simdist.distribute.update_context import get_update_replica_id
+from simdist.distribute.values import DistributedDelegate, PerReplica
+from simdist.framework import context
+from simdist.framework.variables import Variable, VariableAggregation, VariableSynchronization
+
+AGGREGATION_ERROR = (
+    "You must specify an aggregation method to update a {variable_type} in Replica Context. "
+    "You can do so by passing an explicit value for argument `aggregation` to tf.Variable(..)."
+    "e.g. `tf.Variable(..., aggregation=tf.VariableAggregation.SUM)`. Alternatively update it "
+    "in cross-replica context: call tf.distribute.get_replica_context().merge_call(merge_fn) "
+    "and use strategy.extended.update() inside merge_fn."
+)
+
+
+def apply_aggregation(strategy, value, aggregation, destinations):
+    """Combine a per-replica ``value`` as ``aggregation`` says, onto ``destinations``."""
+    if aggregation == VariableAggregation.ONLY_FIRST_REPLICA:
+        first = strategy.experimental_local_results(value)[0]
+        return strategy.extended.broadcast_to(first, destinations=destinations)
+    op = ReduceOp.from_variable_aggregation(aggregation)
+    return strategy.extended.reduce_to(op, value, destinations)
+
+
+def _assign(var, value, **kw):
+    return Variable.assign(var, value, **kw)
+
+
+def _assign_add(var, value, **kw):
+    return Variable.assign_add(var, value, **kw)
+
+
+def _assign_sub(var, value, **kw):
+    return Variable.assign_sub(var, value, **kw)
+
+
+class DistributedVariable(DistributedDelegate, Variable):
+    """Base of the variables that have one component per replica."""
+
+    def __init__(self, strategy, values, aggregation, synchronization):
+        DistributedDelegate.__init__(self, values)
+        self._distribute_strategy = strategy
+        self._aggregation = aggregation
+        self._synchronization = synchronization
+        self._primary = values[0]
+        for v in values:
+            v._distributed_container = self
+
+    # --- identity ---------------------------------------------------------------------
+    name = property(lambda self: self._primary.name)
+    dtype = property(lambda self: self._primary.dtype)
+    shape = property(lambda self: self._primary.shape)
+    trainable = property(lambda self: self._primary.trainable)
+    aggregation = property(lambda self: self._aggregation)
+    synchronization = property(lambda self: self._synchronization)
+    distribute_strategy = property(lambda self: self._distribute_strategy)
+    _id = property(lambda self: self._get()._id)
+
+    @property
+    def device(self):
+        return self._get().device
+
+    @property
+    def _device(self):
+        return self._get()._device
+
+    def __del__(self):
+        pass
+
+    # --- which component --------------------------------------------------------------
+    def _get(self):
+        update_id = get_update_replica_id()
+        if isinstance(update_id, int) and update_id < len(self._values):
+            return self._values[update_id]
+        i = self._replica_index()
+        if i is not None and i < len(self._values):
+            return self._values[i]
+        return self._get_on_device_or_primary()
+
+    def _get_on_device_or_primary(self):
+        dev = context.explicit_device()
+        if dev is not None:
+            for v in self._values:
+                if v._device is dev:
+                    return v
+        return self._primary
+
+    def _get_replica(self, i):
+        return self._values[i]
+
+    def _tape_source(self):
+        return self._get()
+
+    def _in_cross_replica(self) -> bool:
+        return ds_context.in_cross_replica_context() or self._replica_index() is None
+
+    # --- reading ----------------------------------------------------------------------
+    def _get_cross_replica(self):
+        return self._get_on_device_or_primary()
+
+    def _read_local(self):
+        if self._replica_index() is None and get_update_replica_id() is None:
+            return self._get_cross_replica()
+        return self._get()
+
+    def value(self):
+        return self._read_local().read_value()
+
+    read_value = value
+
+    def _as_tensor(self):
+        return self._read_local().read_value()
+
+    def numpy(self):
+        return self._read_local().numpy()
+
+    def __array__(self, dtype=None, copy=None):
+        return self._read_local().__array__(dtype)
+
+    def __format__(self, spec):
+        return format(self._read_local(), spec)
+
+    # --- writing ----------------------------------------------------------------------
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        return self._write(_assign, value, read_value)
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        return self._write(_assign_add, delta, read_value)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        return self._write(_assign_sub, delta, read_value)
+
+    def _write(self, update_fn, value, read_value):
+        update_id = get_update_replica_id()
+        if update_id is not None and ds_context.in_cross_replica_context():
+            update_fn(self._values[update_id if isinstance(update_id, int) else 0], value)
+        elif self._in_cross_replica():
+            self._update_cross_replica(update_fn, value)
+        else:
+            self._update_replica(update_fn, value)
+        return self if read_value else None
+
+    def _update_cross_replica(self, update_fn, value):
+        return self._distribute_strategy.extended.update(self, update_fn, args=(value,))
+
+    def _update_replica(self, update_fn, value):
+        raise NotImplementedError
+
+
+class MirroredVariable(DistributedVariable):
+    """A variable kept identical on every replica (ON_WRITE synchronization)."""
+
+    def _update_replica(self, update_fn, value):
+        if self._aggregation == VariableAggregation.NONE:
+            # TF updates only this replica's copy: the copies may drift apart.
+            return update_fn(self._get(), value)
+
+        def merge_fn(strategy, value):
+            if (self._aggregation == VariableAggregation.MEAN and not self.dtype.is_floating
+                    and isinstance(value, PerReplica)):
+                raise ValueError(
+                    "Cannot update non-float variables with tf.VariableAggregation.MEAN "
+                    "aggregation in replica context. Either change the variable dtype to float "
+                    "or update it in cross-replica context."
+                )
+            v = apply_aggregation(strategy, value, self._aggregation, self)
+            return self._update_cross_replica(update_fn, v)
+
+        return ds_context.get_replica_context().merge_call(merge_fn, args=(value,))
+
+
+class SyncOnReadVariable(DistributedVariable):
+    """A variable whose copies are written locally and aggregated when read across replicas."""
+
+    def _get_cross_replica(self):
+        if self._aggregation == VariableAggregation.ONLY_FIRST_REPLICA:
+            return self._primary
+        op = ReduceOp.from_variable_aggregation(self._aggregation)
+        return _ReducedView(self._distribute_strategy.reduce(op, PerReplica(
+            [v.read_value() for v in self._values]), axis=None))
+
+    def _update_replica(self, update_fn, value):
+        return update_fn(self._get(), value)
+
+    def _update_cross_replica(self, update_fn, value):
+        n = len(self._values)
+        if self._aggregation == VariableAggregation.SUM:
+            if update_fn is not _assign:
+                raise ValueError(
+                    f"SyncOnReadVariable does not support `{update_fn.__name__[1:]}` in "
+                    "cross-replica context when aggregation is set to "
+                    "`tf.VariableAggregation.SUM`."
+                )
+            # Dividing keeps the sum across replicas equal to the assigned value, as TF does
+            # (so restoring a summed value restores the same sum).
+            from simdist.framework.ops import array_ops, math_ops
+
+            value = array_ops.cast(math_ops.divide(value, n), self.dtype)
+        for v in self._values:
+            with context.device(v.device):
+                update_fn(v, value)
+        return self
+
+
+class _ReducedView:
+    """A read-only stand-in for an aggregated read (``value``/``numpy`` like a variable)."""
+
+    def __init__(self, tensor):
+        self._t = tensor
+
+    def read_value(self):
+        return self._t
+
+    def numpy(self):
+        return self._t.numpy()
+
+    def __array__(self, dtype=None):
+        return self._t.__array__(dtype)
+
+    def __format__(self, spec):
+        return format(self._t, spec)
+
+
+class AggregatingVariable(DistributedVariable):
+    """One variable on a parameter device whose replica writes are aggregated first."""
+
+    def _get(self):
+        return self._primary
+
+    def _get_on_device_or_primary(self):
+        return self._primary
+
+    def _update_replica(self, update_fn, value):
+        if self._aggregation == VariableAggregation.NONE:
+            if self._distribute_strategy.num_replicas_in_sync > 1:
+                raise ValueError(AGGREGATION_ERROR.format(variable_type="AggregatingVariable"))
+            return update_fn(self._primary, value)
+
+        def merge_fn(strategy, value):
+            v = apply_aggregation(strategy, value, self._aggregation, self)
+            return self._update_cross_replica(update_fn, v)
+
+        return ds_context.get_replica_context().merge_call(merge_fn, args=(value,))
+
+
+VARIABLE_CLASS_MAPPING = {
+    VariableSynchronization.ON_WRITE: MirroredVariable,
+    VariableSynchronization.ON_READ: SyncOnReadVariable,
+}
+
+
+def validate_synchronization(kwargs):
+    sync = kwargs.get("synchronization", VariableSynchronization.AUTO)
+    from simdist.framework.variables import _as_enum
+
+    sync = _as_enum(VariableSynchronization, sync, "synchronization")
+    if sync == VariableSynchronization.NONE:
+        raise ValueError(
+            "`NONE` variable synchronization mode is not supported with tf.distribute strategy. "
+            f"Please change the `synchronization` for variable: {kwargs.get('name')}"
+        )
+    return VariableSynchronization.ON_WRITE if sync == VariableSynchronization.AUTO else sync
+
+
+def validate_aggregation(kwargs):
+    from simdist.framework.variables import _as_enum
+
+    return _as_enum(VariableAggregation, kwargs.get("aggregation", VariableAggregation.NONE),
+                    "aggregation", kwargs.get("name"))

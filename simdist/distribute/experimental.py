@@ -1,0 +1,2 @@
+"""``tf.distribute.experimental``: the experimental strategies and options."""
+

@@ -1,0 +1,137 @@
+"""Running a function on every replica in lock-step threads, with ``merge_call``.
+
+Glossary:
+  replica thread  -- one per replica; runs ``fn`` in that replica's ReplicaContext and
+                     under its device scope. Threads take turns (one runs at a time), so a
+                     run is deterministic, exactly as TF's MirroredStrategy schedules them.
+  merge_call      -- a replica that calls it pauses; when every replica has paused, the
+                     merge function runs once in cross-replica context on the regrouped
+                     (PerReplica) arguments, each replica gets its own part of the result,
+                     and all resume.
+  abort           -- if a replica raises, the exception (with the replica id added as a
+                     note) reaches the caller and every other thread is unwound and joined.
+
+Mirrors tensorflow/python/distribute/mirrored_run.py.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from simdist.distribute import distribution_strategy_context as ds_context
+from simdist.distribute.values import regroup, select_replica
+from simdist.framework import context
+
+
+class _Aborted(BaseException):
+    """Raised inside a paused replica thread to unwind it when the run is abandoned."""
+
+
+class _ReplicaThread(threading.Thread):
+    def __init__(self, replica_ctx, device, fn, args, kwargs):
+        super().__init__(daemon=True, name=f"replica-{replica_ctx._replica_index}")
+        self.ctx = replica_ctx
+        self.device = device
+        self.fn, self.args, self.kwargs = fn, args, kwargs
+        self.should_run = threading.Event()
+        self.has_paused = threading.Event()
+        self.done = False
+        self.abort = False
+        self.result = None
+        self.exc: BaseException | None = None
+        self.merge_fn = None
+        self.merge_args = ()
+        self.merge_kwargs = {}
+        self.merge_result = None
+        replica_ctx._thread = self
+
+    def run(self):
+        self.should_run.wait()
+        self.should_run.clear()
+        try:
+            if self.abort:
+                return
+            with context.device(self.device.name), self.ctx:
+                self.result = self.fn(*self.args, **self.kwargs)
+        except _Aborted:
+            pass
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
+            self.exc = e
+        finally:
+            self.done = True
+            self.has_paused.set()
+
+    def pause_for_merge(self, merge_fn, args, kwargs):
+        self.merge_fn, self.merge_args, self.merge_kwargs = merge_fn, args, kwargs
+        self.has_paused.set()
+        self.should_run.wait()
+        self.should_run.clear()
+        if self.abort:
+            raise _Aborted()
+        result, self.merge_result = self.merge_result, None
+        return result
+
+
+class MirroredReplicaContext:
+    """Mixin for ReplicaContexts run by :func:`call_for_each_replica`: merge_call pauses."""
+
+    def _merge_call(self, merge_fn, args, kwargs):
+        thread = self._thread
+        if thread is None or threading.current_thread() is not thread:
+            return super()._merge_call(merge_fn, args, kwargs)
+        return thread.pause_for_merge(merge_fn, args, kwargs)
+
+
+def call_for_each_replica(strategy, devices, make_context, fn, args, kwargs):
+    """Run ``fn`` once per device in lock-step threads; returns the regrouped results."""
+    threads = [
+        _ReplicaThread(make_context(i, dev), dev, fn, select_replica(i, args),
+                       select_replica(i, kwargs))
+        for i, dev in enumerate(devices)
+    ]
+    for t in threads:
+        t.start()
+    finished = False
+    try:
+        while True:
+            for t in threads:
+                t.should_run.set()
+                t.has_paused.wait()
+                t.has_paused.clear()
+                if t.exc is not None:
+                    exc = t.exc
+                    exc.add_note(f"(raised in replica {t.ctx._replica_index} on {t.device.name})")
+                    raise exc
+            done = [t.done for t in threads]
+            if all(done):
+                finished = True
+                break
+            if any(done):
+                raise RuntimeError(
+                    "Some replicas made a different number of replica_context().merge_call() "
+                    "calls: every replica must reach the same merge_call (e.g. the same "
+                    "apply_gradients or all_reduce) the same number of times."
+                )
+            _merge(strategy, threads)
+        return regroup([t.result for t in threads])
+    finally:
+        if not finished:
+            for t in threads:
+                t.abort = True
+                t.should_run.set()
+        for t in threads:
+            t.join()
+
+
+def _merge(strategy, threads):
+    """Run the paused replicas' merge function once, in cross-replica context."""
+    t0 = threads[0]
+    merge_args = regroup([t.merge_args for t in threads])
+    merge_kwargs = regroup([t.merge_kwargs for t in threads])
+    ds_context.push_mode(ds_context.cross_replica_mode(strategy))
+    try:
+        result = t0.merge_fn(strategy, *merge_args, **merge_kwargs)
+    finally:
+        ds_context.pop_mode()
+    for i, t in enumerate(threads):
+        t.merge_result = select_replica(i, result)

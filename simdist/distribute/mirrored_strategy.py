@@ -1,0 +1,165 @@
+"""``MirroredStrategy``: synchronous data parallelism over the devices of one machine.
+
+Glossary:
+  devices            -- the replicas' devices: all GPUs by default, the CPU when there are none.
+  mirrored variables -- each variable created in scope has one copy per device, initialised
+                        from the first copy (so random initialisers agree).
+  cross_device_ops   -- how gradients and values are all-reduced; TF's default choice is
+                        kept in :func:`select_cross_device_ops`.
+  reduce_to          -- reductions to a CPU destination (``strategy.reduce``) or to devices
+                        other than the replicas' go through ReductionToOneDevice, as in TF.
+
+Mirrors tensorflow/python/distribute/mirrored_strategy.py.
+"""
+
+from __future__ import annotations
+
+from simdist.distribute import cross_device_ops as cdo
+from simdist.distribute import mirrored_run
+from simdist.distribute.distribute_lib import ReplicaContext, Strategy, StrategyExtended
+from simdist.distribute.distributed_variable import (
+    VARIABLE_CLASS_MAPPING,
+    validate_aggregation,
+    validate_synchronization,
+)
+from simdist.distribute.reduce_util import ReduceOp
+from simdist.distribute.values import DistributedValues, Mirrored
+from simdist.framework import context, op_def
+from simdist.hardware import machine as machine_lib
+from simdist.hardware.device_spec import canonicalize
+from simdist.hardware.transfer import copy_to
+
+
+def default_devices() -> list:
+    """All GPUs of the machine, or its CPU when it has none (TF's default)."""
+    m = machine_lib.get_machine()
+    gpus = m.devices_of_type("GPU")
+    return gpus if gpus else m.devices_of_type("CPU")[:1]
+
+
+def resolve_devices(devices) -> list:
+    """Device objects for user-given names, with TF's checks.
+
+    Raises:
+      ValueError: an empty list, duplicates, or a device the machine lacks.
+    """
+    if devices is None:
+        return default_devices()
+    if isinstance(devices, str):
+        devices = [devices]
+    devices = list(devices)
+    if not devices:
+        raise ValueError("Got an empty `devices` list. Please make sure the `devices` you "
+                         "pass in is not empty.")
+    names = [canonicalize(d, default=machine_lib.get_machine().prefix + "/device:CPU:0")
+             for d in devices]
+    if len(set(names)) != len(names):
+        raise ValueError(f"No duplicates allowed in `devices` argument: {devices}")
+    return [machine_lib.find_device(n) for n in names]
+
+
+def select_cross_device_ops(devices):
+    """TF's default: ReductionToOneDevice unless every device is a GPU, then NCCL."""
+    if any(d.device_type != "GPU" for d in devices):
+        return cdo.ReductionToOneDevice()
+    nccl = getattr(cdo, "NcclAllReduce", None)
+    return nccl(num_packs=1) if nccl is not None else cdo.ReductionToOneDevice()
+
+
+class MirroredReplicaContext(mirrored_run.MirroredReplicaContext, ReplicaContext):
+    """A replica of a MirroredStrategy run: merge_call pauses the replica's thread."""
+
+
+class MirroredExtended(StrategyExtended):
+    """``MirroredStrategy.extended``."""
+
+    def __init__(self, devices, cross_device_ops):
+        super().__init__(devices)
+        if cross_device_ops is not None and not isinstance(cross_device_ops, cdo.CrossDeviceOps):
+            raise ValueError(
+                f"cross_device_ops must be a tf.distribute.CrossDeviceOps instance, got "
+                f"{cross_device_ops!r}."
+            )
+        self._cross_device_ops = cross_device_ops
+        self._inferred_cross_device_ops = select_cross_device_ops(self._devices)
+
+    def _get_cross_device_ops(self, value=None):
+        return self._cross_device_ops or self._inferred_cross_device_ops
+
+    def _reduce_destination(self):
+        return machine_lib.find_device("/device:CPU:0")
+
+    # --- variables --------------------------------------------------------------------
+    def _create_variable(self, next_creator, **kwargs):
+        sync = validate_synchronization(kwargs)
+        agg = validate_aggregation(kwargs)
+        kwargs["synchronization"], kwargs["aggregation"] = sync, agg
+        components = []
+        for i, dev in enumerate(self._devices):
+            kw = dict(kwargs)
+            with context.device(dev.name):
+                if i > 0:
+                    # Copies start from the primary's value, so random initialisers agree.
+                    primary = components[0]
+                    kw["initial_value"] = copy_to(primary.read_value(), dev)
+                    base = primary.name.rpartition(":")[0]
+                    kw["name"] = f"{base}/replica_{i}"
+                components.append(next_creator(**kw))
+        cls = VARIABLE_CLASS_MAPPING[sync]
+        return cls(self._strategy, components, agg, sync)
+
+    # --- execution --------------------------------------------------------------------
+    def _make_replica_context(self, i, dev):
+        return MirroredReplicaContext(self._strategy, i, dev)
+
+    def _call_for_each_replica(self, fn, args, kwargs):
+        if len(self._devices) == 1:
+            from simdist.distribute.values import select_replica
+
+            dev = self._devices[0]
+            with context.device(dev.name), ReplicaContext(self._strategy, 0, dev):
+                return fn(*select_replica(0, args), **select_replica(0, kwargs))
+        return mirrored_run.call_for_each_replica(
+            self._strategy, self._devices, self._make_replica_context, fn, args, kwargs)
+
+    # --- reductions -------------------------------------------------------------------
+    def _reduce_to(self, reduce_op, value, destinations, options):
+        if isinstance(value, Mirrored) and reduce_op == ReduceOp.MEAN:
+            return value
+        if not isinstance(value, DistributedValues):
+            return cdo.reduce_non_distributed_value(
+                reduce_op, value, destinations, self._num_replicas_in_sync)
+        dest_devices = cdo.get_devices_from(destinations)
+        if (set(dest_devices) != set(cdo.get_devices_from(value))
+                or any(d.device_type == "CPU" for d in dest_devices)):
+            return cdo.ReductionToOneDevice().reduce(reduce_op, value, destinations, options)
+        return self._get_cross_device_ops(value).reduce(reduce_op, value, destinations, options)
+
+    def _batch_reduce_to(self, reduce_op, pairs, options):
+        ops = self._get_cross_device_ops()
+        dist = all(isinstance(v, DistributedValues) for v, _ in pairs)
+        same = dist and all(
+            set(cdo.get_devices_from(d)) == set(cdo.get_devices_from(v))
+            and not any(x.device_type == "CPU" for x in cdo.get_devices_from(d))
+            for v, d in pairs
+        )
+        if same:
+            return ops.batch_reduce(reduce_op, pairs, options)
+        return [self._reduce_to(reduce_op, v, d, options) for v, d in pairs]
+
+    def _broadcast_to(self, tensor, destinations):
+        if isinstance(tensor, DistributedValues):
+            return tensor
+        return cdo.simple_broadcast(op_def.convert_to_tensor(tensor), destinations)
+
+    def _all_gather(self, value, axis):
+        if not isinstance(value, DistributedValues):
+            value = Mirrored([value] * len(self._devices))
+        return self._get_cross_device_ops()._gather(value, value, axis)
+
+
+class MirroredStrategy(Strategy):
+    """Synchronous training over the replicas of one machine (tf.distribute.MirroredStrategy)."""
+
+    def __init__(self, devices=None, cross_device_ops=None):
+        super().__init__(MirroredExtended(resolve_devices(devices), cross_device_ops))

@@ -1,0 +1,53 @@
+"""``OneDeviceStrategy``: everything on one device, through the distribution API.
+
+Glossary:
+  device  -- variables created in scope and every op of ``run`` go there; ``run`` returns
+             plain values (not PerReplica) and ``reduce`` returns its input, as in TF.
+
+Mirrors tensorflow/python/distribute/one_device_strategy.py.
+"""
+
+from __future__ import annotations
+
+from simdist.distribute.distribute_lib import ReplicaContext, Strategy, StrategyExtended
+from simdist.distribute.mirrored_strategy import resolve_devices
+from simdist.framework import context, op_def
+
+
+class OneDeviceExtended(StrategyExtended):
+    """``OneDeviceStrategy.extended``."""
+
+    def __init__(self, device):
+        super().__init__(resolve_devices([device]))
+        self._device = self._devices[0]
+        self._default_device = self._device.name
+
+    def _create_variable(self, next_creator, **kwargs):
+        with context.device(self._device.name):
+            return next_creator(**kwargs)
+
+    def _call_for_each_replica(self, fn, args, kwargs):
+        with context.device(self._device.name), ReplicaContext(self._strategy, 0, self._device):
+            return fn(*args, **kwargs)
+
+    def _reduce_to(self, reduce_op, value, destinations, options):
+        return value
+
+    def _broadcast_to(self, tensor, destinations):
+        return tensor
+
+    def _gather(self, value, axis):
+        return op_def.convert_to_tensor(value)
+
+    def _all_gather(self, value, axis):
+        return value
+
+    def _reduce_destination(self):
+        return self._device
+
+
+class OneDeviceStrategy(Strategy):
+    """Runs everything on a single device (``tf.distribute.OneDeviceStrategy``)."""
+
+    def __init__(self, device):
+        super().__init__(OneDeviceExtended(device))

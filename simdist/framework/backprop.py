@@ -1,0 +1,239 @@
+"""``GradientTape``: reverse-mode autodiff over the ops a tape recorded.
+
+Glossary:
+  watch                   -- follow a tensor or variable; trainable variables that are read
+                             inside the tape are watched automatically.
+  gradient                -- d(target)/d(sources): walks the records backwards, calling one
+                             rule per op from ``op_def.GRADIENTS``. Gradient ops are ops too,
+                             so an outer tape records them (gradients of gradients).
+  UnconnectedGradients    -- what a source the target does not depend on gets: ``NONE``
+                             (``None``, TF's default) or ``ZERO``.
+
+Mirrors tensorflow/python/eager/backprop.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+
+from simdist.framework import nest, op_def
+from simdist.framework import tape as tape_lib
+
+
+class UnconnectedGradients(enum.Enum):
+    """What ``gradient`` returns for a source the target does not depend on."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+def _tape_key(source):
+    """The object a tape follows for ``source`` (distributed variables name their local copy)."""
+    resolve = getattr(source, "_tape_source", None)
+    return resolve() if resolve is not None else source
+
+
+class GradientTape:
+    """Record operations for automatic differentiation (``tf.GradientTape``)."""
+
+    def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True):
+        self._persistent = persistent
+        self._watch_accessed_variables = watch_accessed_variables
+        self._tape: tape_lib.Tape | None = None
+        self._used = False
+        self._in_context = False
+
+    def __enter__(self):
+        if self._in_context:
+            raise ValueError("GradientTape cannot be entered twice; create a new tape instead.")
+        if self._tape is None:
+            self._tape = tape_lib.Tape(self._persistent, self._watch_accessed_variables)
+        self._tape.recording = True
+        tape_lib.stack().append(self._tape)
+        self._in_context = True
+        return self
+
+    def __exit__(self, *exc):
+        s = tape_lib.stack()
+        if self._tape in s:
+            s.remove(self._tape)
+        self._in_context = False
+        return False
+
+    def watch(self, tensor) -> None:
+        """Ensure ``tensor`` (or a structure of tensors/variables) is traced by this tape.
+
+        Raises:
+          ValueError: for a value that is not a floating tensor or variable.
+        """
+        if self._tape is None:
+            self._tape = tape_lib.Tape(self._persistent, self._watch_accessed_variables)
+        for t in nest.flatten(tensor):
+            t = _tape_key(t)
+            if not hasattr(t, "_id"):
+                raise ValueError(
+                    f"Passed in object {t!r} of type {type(t).__name__!r}, not tf.Tensor or "
+                    "tf.Variable. Convert it with tf.convert_to_tensor first."
+                )
+            self._tape.watch(t)
+
+    def watched_variables(self) -> tuple:
+        return tuple(self._tape.variables.values()) if self._tape else ()
+
+    @contextlib.contextmanager
+    def stop_recording(self):
+        """Temporarily stop recording operations on this tape."""
+        if self._tape is None or not self._in_context:
+            raise ValueError("Tape.stop_recording() can only be used inside the tape's context.")
+        self._tape.recording = False
+        try:
+            yield
+        finally:
+            self._tape.recording = True
+
+    def reset(self) -> None:
+        """Forget everything recorded so far."""
+        self._tape = tape_lib.Tape(self._persistent, self._watch_accessed_variables)
+
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """Compute the gradient of ``target`` with respect to ``sources``.
+
+        Returns:
+          A structure like ``sources`` of Tensors (or ``None`` for unconnected sources).
+
+        Raises:
+          RuntimeError: a non-persistent tape used twice, or ``gradient`` called inside it.
+          ValueError: a target that is a Variable, or a source that is not differentiable.
+          LookupError: an op on the path that has no gradient rule.
+        """
+        if self._tape is None:
+            raise RuntimeError("GradientTape.gradient can only be called once on "
+                               "non-persistent tapes.")
+        if self._used and not self._persistent:
+            raise RuntimeError(
+                "A non-persistent GradientTape can only be used to compute one set of "
+                "gradients (or jacobians). Create the tape with persistent=True to call "
+                "gradient() more than once."
+            )
+        unconnected_gradients = UnconnectedGradients(
+            getattr(unconnected_gradients, "value", unconnected_gradients)
+        )
+        self._used = True
+        flat_sources = [_tape_key(s) for s in nest.flatten(sources)]
+        for s in flat_sources:
+            if not hasattr(s, "_id"):
+                raise ValueError(
+                    f"Argument `sources` must be a structure of tf.Tensor or tf.Variable; "
+                    f"got {s!r} of type {type(s).__name__}."
+                )
+        flat_targets = [_tape_key(t) for t in nest.flatten(target)]
+        flat_out_grads = (nest.flatten(output_gradients) if output_gradients is not None
+                          else [None] * len(flat_targets))
+        was_recording = self._tape.recording
+        self._tape.recording = False  # gradient ops go to outer tapes only
+        try:
+            grads = _backprop(self._tape, flat_targets, flat_out_grads, flat_sources)
+        finally:
+            self._tape.recording = was_recording
+            if not self._persistent:
+                self._release()
+        out = []
+        for s in flat_sources:
+            g = grads.get(s._id)
+            if g is None and unconnected_gradients is UnconnectedGradients.ZERO:
+                from simdist.framework.ops import array_ops
+
+                g = array_ops.zeros_like(op_def.convert_to_tensor(s))
+            out.append(g)
+        return nest.pack_sequence_as(sources, out)
+
+    def _release(self) -> None:
+        s = tape_lib.stack()
+        if self._tape in s:
+            s.remove(self._tape)
+        self._tape.records = []
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE):
+        """d(target[i...])/d(source) for every element of ``target``, stacked first."""
+        from simdist.framework.ops import array_ops
+
+        persistent, self._persistent = self._persistent, True
+        self._tape.persistent = True
+        try:
+            t = op_def.convert_to_tensor(target)
+            flat = array_ops.reshape(t, [-1])
+            n = flat.shape[0]
+            rows = []
+            for i in range(n):
+                seed = array_ops.one_hot_vector(i, n, t.dtype)
+                self._used = False
+                rows.append(self.gradient(flat, sources, output_gradients=seed,
+                                          unconnected_gradients=unconnected_gradients))
+        finally:
+            self._persistent = persistent
+            self._tape.persistent = persistent
+        src_list = nest.flatten(sources)
+        stacked = []
+        for j, s in enumerate(src_list):
+            col = [nest.flatten(r)[j] for r in rows]
+            if any(c is None for c in col):
+                stacked.append(None)
+                continue
+            st = array_ops.stack(col)
+            stacked.append(array_ops.reshape(st, list(t.shape) + list(s.shape)))
+        return nest.pack_sequence_as(sources, stacked)
+
+
+def _backprop(tape, targets, out_grads, sources):
+    """Reverse sweep over ``tape.records``; returns id -> accumulated gradient Tensor."""
+    from simdist.framework.ops import array_ops, math_ops
+
+    # Forward pass over the records: keep only ops on a path from a source, so the
+    # reverse sweep never computes gradients nobody asked for (TF prunes the same way).
+    reach = {s._id for s in sources}
+    relevant = []
+    for rec in tape.records:
+        needs = tuple(getattr(i, "_id", None) in reach for i in rec.inputs)
+        if any(needs):
+            rec.needs = needs
+            relevant.append(rec)
+            reach.update(o._id for o in rec.outputs)
+    grads: dict[int, object] = {}
+    for t, g in zip(targets, out_grads):
+        if not hasattr(t, "_id") or hasattr(t, "assign"):
+            raise ValueError(
+                f"Target {t!r} is not a Tensor; the target of gradient() must be a Tensor "
+                "computed from the sources (read a variable with .read_value())."
+            )
+        if t._id not in reach:
+            continue
+        seed = array_ops.ones_like(t) if g is None else op_def.convert_to_tensor(g, t.dtype)
+        grads[t._id] = seed if t._id not in grads else math_ops.add(grads[t._id], seed)
+    for rec in reversed(relevant):
+        out_g = [grads.get(o._id) for o in rec.outputs]
+        if all(g is None for g in out_g):
+            continue
+        if rec.type not in op_def.GRADIENTS:
+            raise LookupError(
+                f"No gradient defined for operation '{rec.type}' (op type: {rec.type}). "
+                "Wrap the op in tf.stop_gradient or register a rule with RegisterGradient."
+            )
+        rule = op_def.GRADIENTS[rec.type]
+        if rule is None:
+            continue
+        if len(out_g) == 1:
+            in_g = rule(rec, out_g[0])
+        else:
+            out_g = [array_ops.zeros_like(o) if g is None else g
+                     for o, g in zip(rec.outputs, out_g)]
+            in_g = rule(rec, *out_g)
+        if not isinstance(in_g, (list, tuple)):
+            in_g = (in_g,)
+        for inp, need, g in zip(rec.inputs, rec.needs, in_g):
+            if g is None or not need:
+                continue
+            key = inp._id
+            grads[key] = g if key not in grads else math_ops.add(grads[key], g)
+    return grads

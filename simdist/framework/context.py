@@ -1,0 +1,67 @@
+"""Eager context: the device scope each thread runs ops under.
+
+Glossary:
+  device(name)     -- ``tf.device``: ops inside run on that device.
+  current_device() -- the innermost ``tf.device`` of this thread, else the default device
+                      (GPU:0 when the machine has GPUs, else CPU:0), as TF's eager placer does.
+
+Mirrors tensorflow/python/eager/context.py (device scopes are per thread).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+
+from simdist.hardware import machine as _machine
+
+_local = threading.local()
+
+
+def _stack() -> list:
+    s = getattr(_local, "devices", None)
+    if s is None:
+        s = _local.devices = []
+    return s
+
+
+def default_device():
+    """The device an op runs on when nothing says otherwise."""
+    m = _machine.get_machine()
+    for kind in ("GPU", "TPU"):
+        devs = m.devices_of_type(kind)
+        if devs:
+            return devs[0]
+    return m.devices_of_type("CPU")[0]
+
+
+def current_device():
+    """The device of the innermost ``tf.device`` scope, or the default device."""
+    s = _stack()
+    return s[-1] if s else default_device()
+
+
+def explicit_device():
+    """The innermost ``tf.device`` scope's device, or None when there is none."""
+    s = _stack()
+    return s[-1] if s else None
+
+
+@contextlib.contextmanager
+def device(name):
+    """``tf.device``: run the ops of the block on ``name`` (``None`` leaves placement as is)."""
+    s = _stack()
+    if name is None:
+        yield
+        return
+    dev = _machine.find_device(name)
+    s.append(dev)
+    try:
+        yield
+    finally:
+        s.pop()
+
+
+def executing_eagerly() -> bool:
+    """simdist always executes eagerly (``tf.function`` runs its Python body)."""
+    return True

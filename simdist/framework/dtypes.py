@@ -1,0 +1,132 @@
+"""TensorFlow's dtypes over NumPy's.
+
+Glossary:
+  DType          -- a TF dtype: ``name`` (``"float32"``), ``as_numpy_dtype``, ``is_floating``.
+  as_dtype       -- turn a DType, NumPy dtype, Python type or name into a DType.
+  infer_dtype    -- the dtype TF gives a Python or NumPy value (Python float -> float32,
+                    Python int -> int32, NumPy arrays keep theirs).
+
+Mirrors tensorflow/python/framework/dtypes.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist.framework import errors
+
+
+class DType:
+    """A TensorFlow element type."""
+
+    __slots__ = ("name", "as_numpy_dtype", "_np")
+
+    def __init__(self, name: str, np_dtype):
+        self.name = name
+        self._np = np.dtype(np_dtype)
+        self.as_numpy_dtype = self._np.type
+
+    @property
+    def is_floating(self) -> bool:
+        return self._np.kind == "f"
+
+    @property
+    def is_integer(self) -> bool:
+        return self._np.kind in "iu"
+
+    @property
+    def is_bool(self) -> bool:
+        return self._np.kind == "b"
+
+    @property
+    def size(self) -> int:
+        return self._np.itemsize
+
+    @property
+    def base_dtype(self) -> DType:
+        return self
+
+    @property
+    def min(self):
+        return np.finfo(self._np).min if self.is_floating else np.iinfo(self._np).min
+
+    @property
+    def max(self):
+        return np.finfo(self._np).max if self.is_floating else np.iinfo(self._np).max
+
+    def __repr__(self) -> str:
+        return f"tf.{self.name}"
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, DType):
+            return self._np == other._np
+        try:
+            return self._np == as_dtype(other)._np
+        except (TypeError, ValueError):
+            return False
+
+    def __hash__(self) -> int:
+        return hash(self._np)
+
+
+float16 = DType("float16", np.float16)
+half = float16
+float32 = DType("float32", np.float32)
+float64 = DType("float64", np.float64)
+double = float64
+int8 = DType("int8", np.int8)
+uint8 = DType("uint8", np.uint8)
+int32 = DType("int32", np.int32)
+int64 = DType("int64", np.int64)
+bool_ = DType("bool", np.bool_)
+
+DTYPES = {d.name: d for d in (float16, float32, float64, int8, uint8, int32, int64, bool_)}
+_BY_NUMPY = {d._np: d for d in DTYPES.values()}
+
+
+def as_dtype(value) -> DType:
+    """Convert ``value`` (a DType, NumPy dtype, Python type or name) to a DType.
+
+    Raises:
+      TypeError: if the value names no dtype simdist supports.
+    """
+    if isinstance(value, DType):
+        return value
+    if isinstance(value, str) and value in DTYPES:
+        return DTYPES[value]
+    if value is float:
+        return float32
+    if value is int:
+        return int32
+    if value is bool:
+        return bool_
+    try:
+        npd = np.dtype(value)
+    except TypeError:
+        npd = None
+    if npd is not None and npd in _BY_NUMPY:
+        return _BY_NUMPY[npd]
+    raise TypeError(
+        f"Cannot convert {value!r} to a simdist DType. Supported: {sorted(DTYPES)}."
+    )
+
+
+def infer_dtype(value) -> DType:
+    """The dtype TensorFlow infers for a Python or NumPy value (as ``tf.constant`` does)."""
+    if hasattr(value, "dtype"):
+        dt = value.dtype
+        if isinstance(dt, DType):
+            return dt
+        return as_dtype(dt)
+    arr = np.asarray(value)
+    if arr.dtype.kind == "f":
+        return float32
+    if arr.dtype.kind in "iu":
+        if arr.size and (arr.max() > np.iinfo(np.int32).max or arr.min() < np.iinfo(np.int32).min):
+            return int64
+        return int32
+    if arr.dtype.kind == "b":
+        return bool_
+    raise errors.InvalidArgumentError(
+        None, None, f"Cannot convert {value!r} of type {type(value).__name__} to a Tensor."
+    )

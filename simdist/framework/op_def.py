@@ -1,0 +1,195 @@
+"""How an op runs: conversion of inputs, placement, cost, recording, and the gradient table.
+
+Glossary:
+  GRADIENTS          -- op type -> gradient rule ``fn(op, *output_grads) -> input grads``
+                        (``None`` registered means "not differentiable"); one table, read by
+                        backprop and by the finite-difference tests.
+  RegisterGradient   -- decorator that puts a rule in the table (TF's ``ops.RegisterGradient``).
+  execute            -- run one op: place it, wrap its value as a Tensor, advance the
+                        device clock by its cost, record it on the active tapes.
+  convert_to_tensor  -- Python / NumPy / Variable / distributed value -> Tensor, with TF's
+                        dtype rules and errors.
+
+Mirrors tensorflow/python/framework/ops.py and python/eager/execute.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist.framework import context, dtypes, errors, tape
+from simdist.framework.tensor import Tensor
+from simdist.hardware import backend
+
+GRADIENTS: dict[str, object] = {}
+
+
+def RegisterGradient(op_type: str):  # noqa: N802 - TF's name
+    """Register the decorated function as the gradient rule of ``op_type``."""
+
+    def wrap(fn):
+        if op_type in GRADIENTS:
+            raise KeyError(f"Registering two gradient rules with name {op_type!r}")
+        GRADIENTS[op_type] = fn
+        return fn
+
+    return wrap
+
+
+def NotDifferentiable(op_type: str) -> None:  # noqa: N802 - TF's name
+    """Declare ``op_type`` as having no gradient (its inputs get ``None``)."""
+    GRADIENTS[op_type] = None
+
+
+def placement(inputs):
+    """The device an op runs on: the ``tf.device`` scope, else its first input's device."""
+    dev = context.explicit_device()
+    if dev is not None:
+        return dev
+    for i in inputs:
+        d = getattr(i, "_device", None)
+        if d is not None:
+            return d
+    return context.default_device()
+
+
+def execute(op_type, inputs, value, attrs=None, flops=None, device=None):
+    """Wrap ``value`` (already computed with ``xp``) as the op's output Tensor."""
+    dev = device if device is not None else placement(inputs)
+    xp = backend.xp
+    if not isinstance(value, xp.ndarray):
+        value = xp.asarray(value)
+    out = Tensor(value, dev)
+    _charge(dev, op_type, inputs, (out,), flops)
+    if tape.active():
+        tape.record(op_type, inputs, (out,), attrs)
+    return out
+
+
+def execute_multi(op_type, inputs, values, attrs=None, flops=None, device=None):
+    """Like :func:`execute` for an op with several outputs (``split``, ``unstack``)."""
+    dev = device if device is not None else placement(inputs)
+    xp = backend.xp
+    outs = tuple(Tensor(xp.asarray(v), dev) for v in values)
+    _charge(dev, op_type, inputs, outs, flops)
+    if tape.active():
+        tape.record(op_type, inputs, outs, attrs)
+    return outs
+
+
+def _charge(dev, op_type, inputs, outs, flops) -> None:
+    if not dev.trace.enabled and dev.spec.launch_s == 0:
+        return
+    nbytes = sum(getattr(i, "_nbytes", 0) for i in inputs) + sum(o._nbytes for o in outs)
+    if flops is None:
+        flops = sum(o._value.size for o in outs)
+    low = outs[0]._value.dtype == np.float16 if outs else False
+    dev.run(op_type, flops, nbytes, low_precision=low)
+
+
+# --- conversion -------------------------------------------------------------------------
+_CONVERSION_HOOK = "_as_tensor"  # distributed values and variables implement this
+
+
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
+    """Convert ``value`` to a Tensor (``tf.convert_to_tensor``).
+
+    Raises:
+      ValueError: a Tensor or Variable of another dtype than ``dtype``.
+      TypeError: a Python value that cannot be represented in ``dtype``.
+    """
+    dtype = None if dtype is None else dtypes.as_dtype(dtype)
+    if isinstance(value, Tensor):
+        if dtype is not None and value.dtype != dtype:
+            raise ValueError(
+                f"Tensor conversion requested dtype {dtype.name} for Tensor with dtype "
+                f"{value.dtype.name}: {value!r}. Use tf.cast to change a tensor's dtype."
+            )
+        return value
+    hook = getattr(value, _CONVERSION_HOOK, None)
+    if hook is not None:
+        t = hook()
+        return convert_to_tensor(t, dtype=dtype)
+    if dtype is None and dtype_hint is not None:
+        # TF's preferred dtype: use the hint when the value fits it, else infer its own.
+        try:
+            return constant_value(value, dtype_hint, strict=True)
+        except (TypeError, ValueError):
+            return constant_value(value, None)
+    return constant_value(value, dtype, strict=dtype is not None)
+
+
+def constant_value(value, dtype=None, strict=True, shape=None) -> Tensor:
+    """A new Tensor from a Python or NumPy value on the current device."""
+    target = dtypes.infer_dtype(value) if dtype is None else dtypes.as_dtype(dtype)
+    arr = _to_numpy(value, target, strict)
+    if shape is not None:
+        arr = _fit_shape(arr, shape)
+    dev = context.current_device()
+    xp = backend.xp
+    out = Tensor(xp.asarray(arr), dev)
+    return out
+
+
+def _to_numpy(value, target: dtypes.DType, strict: bool):
+    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in _flat(value)):
+        value = [np.asarray(v) if isinstance(v, Tensor) else v for v in value]
+    try:
+        arr = np.asarray(value)
+    except ValueError as e:
+        raise ValueError(
+            f"Can't convert non-rectangular Python sequence to Tensor: {value!r}"
+        ) from e
+    if arr.dtype == object:
+        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                         f"({type(value).__name__}) to a Tensor.")
+    if arr.dtype.kind == "f" and target.is_integer and strict:
+        if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
+            raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {target.name}")
+    if arr.dtype.kind == "f" and target.is_bool and strict:
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype bool")
+    return arr.astype(target.as_numpy_dtype, copy=False)
+
+
+def _flat(value):
+    for v in value:
+        if isinstance(v, (list, tuple)):
+            yield from _flat(v)
+        else:
+            yield v
+
+
+def _fit_shape(arr, shape):
+    shape = tuple(int(d) for d in shape)
+    if arr.ndim == 0 or arr.size == 1:
+        return np.broadcast_to(arr.reshape(()), shape).copy()
+    if arr.size == int(np.prod(shape)):
+        return arr.reshape(shape)
+    raise TypeError(
+        f"Eager execution of tf.constant with unsupported shape. Tensor {arr!r} "
+        f"(converted from {arr.tolist()!r}) has {arr.size} elements, but got `shape` "
+        f"{shape} with {int(np.prod(shape))} elements)."
+    )
+
+
+# TF's C++ names of dtypes (DataTypeString), which its kernel error messages use.
+_KERNEL_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
+def kernel_dtype_name(dtype) -> str:
+    """The name TF's C++ kernels print for ``dtype`` (``float`` for float32)."""
+    return _KERNEL_NAMES.get(dtype.name, dtype.name)
+
+
+def check_same_dtype(op_type: str, *tensors: Tensor) -> None:
+    """TF's error when the inputs of a binary op have different dtypes."""
+    first = tensors[0].dtype
+    for i, t in enumerate(tensors[1:], start=1):
+        if t.dtype != first:
+            raise errors.InvalidArgumentError(
+                None, None,
+                f"cannot compute {op_type} as input #{i}(zero-based) was expected to be a "
+                f"{kernel_dtype_name(first)} tensor but is a {kernel_dtype_name(t.dtype)} "
+                f"tensor [Op:{op_type}]. "
+                "Cast one operand with tf.cast so both have the same dtype.",
+            )

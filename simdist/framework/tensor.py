@@ -1,0 +1,157 @@
+"""``Tensor``: an immutable value that lives on one simulated device.
+
+Glossary:
+  _value   -- the backend array (read-only); ``numpy()`` returns a host copy.
+  device   -- the canonical name of the device that holds it; its bytes are accounted
+              in that device's memory for as long as the tensor lives.
+  _id      -- a unique number the gradient tape uses to follow the tensor.
+
+Operators (``+``, ``@``, ``<`` ...) are attached by ``simdist.framework.ops`` as TF's
+``math_ops`` does, so this file holds no maths. Mirrors tensorflow/python/framework/ops.py
+(``_EagerTensorBase``).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from simdist.framework import dtypes
+from simdist.framework.tensor_shape import TensorShape
+from simdist.hardware import backend
+
+_ids = itertools.count(1)
+
+
+class Tensor:
+    """An immutable multi-dimensional array on a simulated device."""
+
+    __slots__ = ("_value", "_device", "_id", "_nbytes", "__weakref__")
+    # NumPy must defer to our reflected operators (np.float32(2) * tensor -> Tensor).
+    __array_priority__ = 100
+
+    def __init__(self, value, device):
+        if getattr(value, "flags", None) is not None and value.flags.writeable:
+            value.flags.writeable = False
+        self._value = value
+        self._device = device
+        self._id = next(_ids)
+        self._nbytes = value.nbytes
+        device.allocate(self._nbytes)
+
+    def __del__(self):
+        try:
+            self._device.free(self._nbytes)
+        except Exception:  # interpreter shutdown: nothing left to account
+            pass
+
+    # --- properties -------------------------------------------------------------------
+    @property
+    def dtype(self) -> dtypes.DType:
+        return dtypes.as_dtype(self._value.dtype)
+
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape(self._value.shape)
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    @property
+    def ndim(self) -> int:
+        return self._value.ndim
+
+    @property
+    def device(self) -> str:
+        return self._device.name
+
+    @property
+    def backing_device(self) -> str:
+        return self._device.name
+
+    def numpy(self):
+        """A NumPy copy of the value (a NumPy scalar for rank 0, as TF returns)."""
+        host = backend.to_host(self._value)
+        return host[()] if host.ndim == 0 else host.copy()
+
+    def ref(self):
+        """A hashable reference to this tensor (tensors themselves are unhashable, as in TF)."""
+        return _Reference(self)
+
+    # --- Python protocols -------------------------------------------------------------
+    def __array__(self, dtype=None, copy=None):
+        host = np.asarray(backend.to_host(self._value))
+        if dtype is not None:
+            host = host.astype(dtype)
+        return host.copy() if copy else host
+
+    def __len__(self) -> int:
+        if self._value.ndim == 0:
+            raise TypeError("Scalar tensor has no `len()`")
+        return self._value.shape[0]
+
+    def __iter__(self):
+        if self._value.ndim == 0:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        for i in range(self._value.shape[0]):
+            yield self[i]
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __float__(self) -> float:
+        return float(self._value)
+
+    def __int__(self) -> int:
+        return int(self._value)
+
+    def __index__(self) -> int:
+        if not self.dtype.is_integer or self._value.ndim != 0:
+            raise TypeError("Only integer scalar tensors can be used as an index.")
+        return int(self._value)
+
+    def __hash__(self):
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def __setitem__(self, key, value):
+        raise TypeError(
+            "'Tensor' object does not support item assignment: tensors are immutable. "
+            "Use a tf.Variable and assign(), or build a new tensor (e.g. tf.where)."
+        )
+
+    def __format__(self, spec: str) -> str:
+        return backend.to_host(self._value).__format__(spec)
+
+    def __str__(self) -> str:
+        return f"tf.Tensor({_numpy_text(self)}, shape={self.shape}, dtype={self.dtype.name})"
+
+    def __repr__(self) -> str:
+        return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
+                f"numpy={_numpy_text(self, is_repr=True)}>")
+
+
+def _numpy_text(t: Tensor, is_repr: bool = False) -> str:
+    value = t.numpy()
+    return repr(value) if is_repr and np.ndim(value) else str(value)
+
+
+class _Reference:
+    """A hashable handle on a tensor or variable (``x.ref()``); ``deref()`` gives it back."""
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, obj):
+        self._obj = obj
+
+    def deref(self):
+        return self._obj
+
+    def __hash__(self):
+        return id(self._obj)
+
+    def __eq__(self, other):
+        return isinstance(other, _Reference) and other._obj is self._obj
+
+    def __repr__(self):
+        return f"<Reference wrapping {self._obj!r}>"

@@ -1,0 +1,287 @@
+"""``Variable``: mutable state on one device, and the variable-creator hook strategies use.
+
+Glossary:
+  VariableSynchronization -- when copies of a distributed variable are synced
+                             (``ON_WRITE``: every update, ``ON_READ``: when read across replicas).
+  VariableAggregation     -- how replica updates/values combine (``SUM``, ``MEAN``,
+                             ``ONLY_FIRST_REPLICA``, ``NONE``).
+  variable_creator_scope  -- a stack of creators; ``tf.Variable(...)`` calls the innermost,
+                             which is how ``strategy.scope()`` makes variables distributed.
+
+Mirrors tensorflow/python/ops/variables.py and resource_variable_ops.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import functools
+import itertools
+import threading
+
+from simdist.framework import context, dtypes, op_def
+from simdist.framework import tape as tape_lib
+from simdist.framework.tensor import Tensor, _ids, _numpy_text, _Reference
+from simdist.framework.tensor_shape import TensorShape
+from simdist.hardware import backend
+
+
+class VariableSynchronization(enum.Enum):
+    """When a distributed variable's copies are synchronized."""
+
+    AUTO = 0
+    NONE = 1
+    ON_WRITE = 2
+    ON_READ = 3
+
+
+class VariableAggregation(enum.Enum):
+    """How replica values of a distributed variable are combined."""
+
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+
+
+_creators = threading.local()
+
+
+def _creator_stack() -> list:
+    s = getattr(_creators, "stack", None)
+    if s is None:
+        s = _creators.stack = []
+    return s
+
+
+@contextlib.contextmanager
+def variable_creator_scope(creator):
+    """Make ``creator(next_creator, **kwargs)`` intercept every ``tf.Variable(...)``."""
+    s = _creator_stack()
+    s.append(creator)
+    try:
+        yield
+    finally:
+        s.pop()
+
+
+class _VariableMeta(type):
+    def __call__(cls, *args, **kwargs):
+        if cls is not Variable:
+            return super().__call__(*args, **kwargs)
+
+        def creator(**kw):
+            return type.__call__(Variable, **kwargs_for_base(kw))
+
+        # The innermost scope is called first; each creator's next_creator is the one
+        # around it, as in TF.
+        for c in _creator_stack():
+            creator = functools.partial(c, creator)
+        return creator(**_bind_args(args, kwargs))
+
+
+def kwargs_for_base(kw):
+    allowed = {"initial_value", "trainable", "name", "dtype", "shape", "synchronization",
+               "aggregation", "device", "validate_shape", "caching_device", "constraint"}
+    return {k: v for k, v in kw.items() if k in allowed}
+
+
+_ARG_NAMES = ("initial_value", "trainable", "validate_shape", "caching_device", "name",
+              "variable_def", "dtype", "import_scope", "constraint", "synchronization",
+              "aggregation", "shape")
+
+
+def _bind_args(args, kwargs):
+    if len(args) > len(_ARG_NAMES):
+        raise TypeError(f"Variable() takes at most {len(_ARG_NAMES)} positional arguments")
+    bound = dict(zip(_ARG_NAMES, args))
+    for k in kwargs:
+        if k in bound:
+            raise TypeError(f"Variable() got multiple values for argument {k!r}")
+    bound.update(kwargs)
+    return bound
+
+
+_uid = itertools.count()
+
+
+class Variable(metaclass=_VariableMeta):
+    """A mutable tensor on one device (``tf.Variable``)."""
+
+    def __init__(self, initial_value=None, trainable=None, validate_shape=True,
+                 caching_device=None, name=None, dtype=None, constraint=None,
+                 synchronization=VariableSynchronization.AUTO,
+                 aggregation=VariableAggregation.NONE, shape=None, device=None, **unused):
+        if initial_value is None:
+            raise ValueError("The initial_value must be specified.")
+        synchronization = _as_enum(VariableSynchronization, synchronization, "synchronization")
+        aggregation = _as_enum(VariableAggregation, aggregation, "aggregation", name)
+        if trainable is None:
+            trainable = synchronization != VariableSynchronization.ON_READ
+        elif trainable and synchronization == VariableSynchronization.ON_READ:
+            raise ValueError(
+                "Synchronization value can be set to VariableSynchronization.ON_READ only for "
+                f"non-trainable variables. You have specified trainable={trainable} and "
+                f"synchronization={synchronization}."
+            )
+        if callable(initial_value):
+            initial_value = initial_value()
+        dev = context.current_device() if device is None else _find(device)
+        with context.device(dev.name):
+            init = op_def.convert_to_tensor(initial_value, dtype=dtype)
+        self._value = init._value
+        self._device = dev
+        self._id = next(_ids)
+        self._nbytes = self._value.nbytes
+        dev.allocate(self._nbytes, what="variable")
+        self._shape = TensorShape(shape) if shape is not None else TensorShape(self._value.shape)
+        if validate_shape and not self._shape.is_compatible_with(self._value.shape):
+            raise ValueError(f"Shape {self._value.shape} of initial value is not compatible "
+                             f"with shape {self._shape}.")
+        self._trainable = bool(trainable)
+        base = name if name is not None else "Variable"
+        self._name = base if base.endswith(":0") else base + ":0"
+        self._synchronization = synchronization
+        self._aggregation = aggregation
+        self._constraint = constraint
+        self._uid = next(_uid)
+
+    def __del__(self):
+        try:
+            self._device.free(self._nbytes)
+        except Exception:
+            pass
+
+    # --- properties -------------------------------------------------------------------
+    name = property(lambda self: self._name)
+    trainable = property(lambda self: self._trainable)
+    synchronization = property(lambda self: self._synchronization)
+    aggregation = property(lambda self: self._aggregation)
+    constraint = property(lambda self: self._constraint)
+    device = property(lambda self: self._device.name)
+    dtype = property(lambda self: dtypes.as_dtype(self._value.dtype))
+    shape = property(lambda self: TensorShape(self._value.shape))
+
+    def get_shape(self):
+        return self.shape
+
+    @property
+    def handle(self):
+        return self
+
+    # --- reading ----------------------------------------------------------------------
+    def _read(self) -> Tensor:
+        if tape_lib.active():
+            tape_lib.variable_accessed(self)
+        out = Tensor(self._value, self._device)
+        if tape_lib.active():
+            tape_lib.record("ReadVariableOp", (self,), (out,))
+        return out
+
+    def value(self) -> Tensor:
+        return self._read()
+
+    def read_value(self) -> Tensor:
+        """The current value as a Tensor."""
+        return self._read()
+
+    def _as_tensor(self) -> Tensor:
+        return self._read()
+
+    def numpy(self):
+        host = backend.to_host(self._value)
+        return host[()] if host.ndim == 0 else host.copy()
+
+    def __array__(self, dtype=None, copy=None):
+        import numpy as np
+
+        host = np.array(backend.to_host(self._value))
+        return host if dtype is None else host.astype(dtype)
+
+    # --- writing ----------------------------------------------------------------------
+    def _new_value(self, value, op: str):
+        t = op_def.convert_to_tensor(value, dtype=self.dtype)
+        if tuple(t.shape) != tuple(self._value.shape):
+            raise ValueError(
+                f"Cannot {op} to variable '{self._name}': Shape mismatch. The variable shape "
+                f"{self.shape}, and the assigned value shape {t.shape} are incompatible."
+            )
+        return t._value
+
+    def _write(self, new, op_name):
+        # A fresh array each time: tensors that read the old value keep it (immutability).
+        self._value = new
+        if not new.flags.writeable:
+            pass
+        self._device.run(op_name, new.size, 2 * new.nbytes)
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        """Set the variable's value; returns the variable."""
+        new = self._new_value(value, "assign")
+        self._write(backend.xp.array(new, copy=True), "AssignVariableOp")
+        return self if read_value else None
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        """Add ``delta`` to the variable; returns the variable."""
+        d = self._new_value(delta, "assign_add")
+        self._write(self._value + d, "AssignAddVariableOp")
+        return self if read_value else None
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        """Subtract ``delta`` from the variable; returns the variable."""
+        d = self._new_value(delta, "assign_sub")
+        self._write(self._value - d, "AssignSubVariableOp")
+        return self if read_value else None
+
+    # --- Python protocols -------------------------------------------------------------
+    def ref(self):
+        return _Reference(self)
+
+    def experimental_ref(self):
+        return self.ref()
+
+    def __hash__(self):
+        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+
+    def __format__(self, spec):
+        return backend.to_host(self._value).__format__(spec)
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def __float__(self):
+        return float(self._value)
+
+    def __int__(self):
+        return int(self._value)
+
+    def __len__(self):
+        return len(self._value)
+
+    def __iter__(self):
+        return iter(self._read())
+
+    def __repr__(self):
+        return (f"<tf.Variable '{self._name}' shape={self.shape} dtype={self.dtype.name}, "
+                f"numpy={_numpy_text(self, is_repr=True)}>")
+
+    __str__ = __repr__
+
+
+def _find(device):
+    from simdist.hardware.machine import find_device
+
+    return find_device(device)
+
+
+def _as_enum(enum_cls, value, what, var_name=None):
+    if isinstance(value, enum_cls):
+        return value
+    for member in enum_cls:
+        if value == member.value or value == member.name:
+            return member
+    suffix = f" for variable: {var_name}" if var_name else ""
+    raise ValueError(
+        f"Invalid variable {what} mode: {value}{suffix}. Use a tf.Variable{enum_cls.__name__[8:]}"
+        f" member such as tf.{enum_cls.__name__}.{list(enum_cls)[1].name}."
+    )

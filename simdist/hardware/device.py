@@ -1,0 +1,103 @@
+"""A simulated device: memory with accounting, a compute speed, and its own clock.
+
+Glossary:
+  Device.name    -- the canonical TF name, ``/job:localhost/replica:0/task:0/device:GPU:0``.
+  memory_in_use  -- bytes of live tensors placed here; ``peak_memory`` the high-water mark.
+  clock          -- simulated seconds this device has been busy up to; an op starts at the
+                    clock and moves it forward by its cost (launch + max(flops/FLOP/s,
+                    bytes/memory bandwidth): the roofline model).
+"""
+
+from __future__ import annotations
+
+import threading
+
+from simdist.framework import errors
+from simdist.hardware.device_spec import DeviceSpec
+from simdist.hardware.specs import HardwareSpec
+from simdist.hardware.trace import Trace
+
+
+def _fmt_bytes(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(n) < 1024 or unit == "TiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.2f} {unit}"
+        n /= 1024
+    return f"{n} B"
+
+
+class Device:
+    """One simulated CPU, GPU or TPU core."""
+
+    def __init__(self, name: str, spec: HardwareSpec, trace: Trace | None = None,
+                 memory_bytes: int | None = None):
+        self.name = name
+        self.spec = spec
+        parsed = DeviceSpec.from_string(name)
+        self.device_type = parsed.device_type
+        self.index = parsed.device_index
+        self.task = parsed.task
+        self.job = parsed.job
+        self.memory_limit = spec.memory_bytes if memory_bytes is None else memory_bytes
+        self.memory_in_use = 0
+        self.peak_memory = 0
+        self.clock = 0.0
+        self.trace = trace if trace is not None else Trace()
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"Device({self.name!r}, {self.spec.name})"
+
+    # --- memory -----------------------------------------------------------------------
+    def allocate(self, nbytes: int, what: str = "tensor") -> None:
+        """Account ``nbytes`` of memory.
+
+        Raises:
+          ResourceExhaustedError: when the allocation would exceed the device's capacity.
+        """
+        with self._lock:
+            if self.memory_in_use + nbytes > self.memory_limit:
+                raise errors.ResourceExhaustedError(
+                    None, None,
+                    f"OOM when allocating {what} of {_fmt_bytes(nbytes)} on {self.name}: "
+                    f"{_fmt_bytes(self.memory_in_use)} already in use of "
+                    f"{_fmt_bytes(self.memory_limit)} capacity. Use a smaller batch or "
+                    "model, or spread the work over more devices.",
+                )
+            self.memory_in_use += nbytes
+            if self.memory_in_use > self.peak_memory:
+                self.peak_memory = self.memory_in_use
+
+    def free(self, nbytes: int) -> None:
+        """Release ``nbytes`` accounted by :meth:`allocate`."""
+        with self._lock:
+            self.memory_in_use -= nbytes
+
+    # --- time -------------------------------------------------------------------------
+    def op_cost(self, flops: float, nbytes: float, low_precision: bool = False) -> float:
+        """Simulated seconds of one op: launch overhead plus the roofline bound."""
+        rate = self.spec.flops_fp16 if low_precision else self.spec.flops
+        return self.spec.launch_s + max(flops / rate, nbytes / self.spec.mem_bw)
+
+    def run(self, name: str, flops: float = 0.0, nbytes: float = 0.0, cat: str = "compute",
+            low_precision: bool = False, **args) -> tuple[float, float]:
+        """Advance the clock by one op's cost and record it in the trace; returns (start, end)."""
+        cost = self.op_cost(flops, nbytes, low_precision)
+        with self._lock:
+            start = self.clock
+            self.clock = end = start + cost
+        if self.trace.enabled:
+            self.trace.record(name, cat, self.name, start, end, flops=flops, bytes=nbytes, **args)
+        return start, end
+
+    def wait_until(self, t: float) -> None:
+        """Idle until simulated time ``t`` (a sync point: a collective, a host read)."""
+        with self._lock:
+            if t > self.clock:
+                self.clock = t
+
+    def reset(self) -> None:
+        """Zero the clock and the peak-memory mark (live memory stays accounted)."""
+        with self._lock:
+            self.clock = 0.0
+            self.peak_memory = self.memory_in_use

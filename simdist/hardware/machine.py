@@ -1,0 +1,220 @@
+"""The simulated machine: one host's physical devices and the logical devices TF sees.
+
+Glossary:
+  PhysicalDevice / LogicalDevice -- what ``tf.config.list_physical_devices`` and
+                  ``list_logical_devices`` return (``name``, ``device_type``).
+  LogicalDeviceConfiguration     -- splits one physical device into several logical ones
+                  (``set_logical_device_configuration``), e.g. one CPU into 4 logical CPUs.
+  Machine         -- a host (job, task) with a CPU and N GPUs of one kind; its logical
+                  devices become :class:`Device` objects the first time anything runs.
+  MACHINES        -- preset name -> builder: ``default`` (CPU + 4 V100), ``cpu``, ``dgx1``,
+                  ``dgx-a100``, ``dgx-h100``. ``SIMDIST_MACHINE`` picks one at start-up
+                  (a preset name, or ``gpus=8,kind=A100``).
+
+Mirrors tensorflow/python/eager/context.py (device configuration) and
+tensorflow/python/framework/config.py.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+
+from simdist.hardware.device import Device
+from simdist.hardware.specs import SPECS
+from simdist.hardware.trace import Trace
+
+
+@dataclass(frozen=True)
+class PhysicalDevice:
+    """A physical device as ``tf.config.list_physical_devices`` reports it."""
+
+    name: str
+    device_type: str
+
+
+@dataclass(frozen=True)
+class LogicalDevice:
+    """A logical device as ``tf.config.list_logical_devices`` reports it."""
+
+    name: str
+    device_type: str
+
+
+@dataclass(frozen=True)
+class LogicalDeviceConfiguration:
+    """Configuration of one logical device carved out of a physical one (memory in MB)."""
+
+    memory_limit: int | None = None
+    experimental_priority: int | None = None
+    experimental_device_ordinal: int | None = None
+
+
+class Machine:
+    """One simulated host: a CPU and ``gpus`` GPUs of kind ``gpu_kind``."""
+
+    def __init__(self, gpus: int = 4, gpu_kind: str = "V100", cpu_kind: str = "CPU",
+                 job: str = "localhost", task: int = 0, trace: Trace | None = None):
+        if gpus < 0:
+            raise ValueError(f"A machine needs gpus >= 0, got {gpus}.")
+        for kind in (gpu_kind, cpu_kind):
+            if kind not in SPECS:
+                raise ValueError(f"Unknown device kind {kind!r}; known: {sorted(SPECS)}.")
+        self.gpu_kind, self.cpu_kind = gpu_kind, cpu_kind
+        self.job, self.task = job, task
+        self.trace = trace if trace is not None else Trace()
+        accel_type = SPECS[gpu_kind].kind
+        self.physical = [PhysicalDevice("/physical_device:CPU:0", "CPU")] + [
+            PhysicalDevice(f"/physical_device:{accel_type}:{i}", accel_type) for i in range(gpus)
+        ]
+        self._config: dict[str, list[LogicalDeviceConfiguration]] = {}
+        self._devices: dict[str, Device] | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def prefix(self) -> str:
+        return f"/job:{self.job}/replica:0/task:{self.task}"
+
+    @property
+    def initialized(self) -> bool:
+        return self._devices is not None
+
+    # --- configuration ----------------------------------------------------------------
+    def list_physical_devices(self, device_type: str | None = None) -> list[PhysicalDevice]:
+        return [d for d in self.physical if device_type is None
+                or d.device_type == device_type.upper()]
+
+    def set_logical_device_configuration(self, device: PhysicalDevice, logical_devices) -> None:
+        """Split ``device`` into the given logical devices (before any op has run).
+
+        Raises:
+          RuntimeError: once the devices are initialized, as TF does.
+          ValueError: for an unknown device or a GPU split without memory limits.
+        """
+        if device not in self.physical:
+            raise ValueError(f"Unrecognized device: {device!r}; see list_physical_devices().")
+        if self.initialized:
+            raise RuntimeError("Virtual devices cannot be modified after being initialized")
+        configs = list(logical_devices) if logical_devices is not None else []
+        if device.device_type != "CPU" and len(configs) > 1:
+            if any(c.memory_limit is None for c in configs):
+                raise ValueError("Setting memory limit is required for GPU virtual devices")
+        self._config[device.name] = configs
+
+    def get_logical_device_configuration(self, device: PhysicalDevice):
+        return self._config.get(device.name)
+
+    # --- logical devices --------------------------------------------------------------
+    def _initialize(self) -> dict[str, Device]:
+        with self._lock:
+            if self._devices is not None:
+                return self._devices
+            devices: dict[str, Device] = {}
+            counters: dict[str, int] = {}
+            for phys in self.physical:
+                spec = SPECS[self.cpu_kind if phys.device_type == "CPU" else self.gpu_kind]
+                configs = self._config.get(phys.name) or [LogicalDeviceConfiguration()]
+                for cfg in configs:
+                    i = counters.get(phys.device_type, 0)
+                    counters[phys.device_type] = i + 1
+                    name = f"{self.prefix}/device:{phys.device_type}:{i}"
+                    mem = None if cfg.memory_limit is None else cfg.memory_limit * 1024 * 1024
+                    devices[name] = Device(name, spec, self.trace, mem)
+            self._devices = devices
+            return devices
+
+    @property
+    def devices(self) -> dict[str, Device]:
+        """Canonical name -> Device for every logical device (initializes the machine)."""
+        return self._devices if self._devices is not None else self._initialize()
+
+    def list_logical_devices(self, device_type: str | None = None) -> list[LogicalDevice]:
+        return [
+            LogicalDevice(f"/device:{d.device_type}:{d.index}", d.device_type)
+            for d in self.devices.values()
+            if device_type is None or d.device_type == device_type.upper()
+        ]
+
+    def devices_of_type(self, device_type: str) -> list[Device]:
+        return [d for d in self.devices.values() if d.device_type == device_type.upper()]
+
+    def reset_clocks(self) -> None:
+        for d in self.devices.values():
+            d.reset()
+        self.trace.clear()
+
+
+def _preset(gpus: int, kind: str):
+    return lambda **kw: Machine(gpus=gpus, gpu_kind=kind, **kw)
+
+
+MACHINES = {
+    "default": _preset(4, "V100"),
+    "cpu": _preset(0, "V100"),
+    "dgx1": _preset(8, "V100"),
+    "dgx-a100": _preset(8, "A100"),
+    "dgx-h100": _preset(8, "H100"),
+}
+
+
+def machine_from_string(text: str) -> Machine:
+    """Build a machine from a preset name or ``"gpus=8,kind=A100"``.
+
+    Raises:
+      ValueError: for an unknown preset or a malformed description.
+    """
+    text = text.strip()
+    if text in MACHINES:
+        return MACHINES[text]()
+    fields = {}
+    for part in filter(None, text.split(",")):
+        key, sep, val = part.partition("=")
+        if not sep or key.strip() not in ("gpus", "kind"):
+            raise ValueError(
+                f"Cannot parse machine {text!r}: use a preset ({sorted(MACHINES)}) "
+                "or 'gpus=N,kind=KIND'."
+            )
+        fields[key.strip()] = val.strip()
+    gpus = int(fields.get("gpus", 4))
+    return Machine(gpus=gpus, gpu_kind=fields.get("kind", "V100"))
+
+
+_machine: Machine | None = None
+
+
+def get_machine() -> Machine:
+    """The current simulated machine (built from ``SIMDIST_MACHINE`` on first use)."""
+    global _machine
+    if _machine is None:
+        _machine = machine_from_string(os.environ.get("SIMDIST_MACHINE", "default"))
+    return _machine
+
+
+def set_machine(machine: Machine | str | None) -> Machine | None:
+    """Make ``machine`` (or a preset name) current; ``None`` goes back to the default."""
+    global _machine
+    _machine = machine_from_string(machine) if isinstance(machine, str) else machine
+    return _machine
+
+
+def find_device(name) -> Device:
+    """The :class:`Device` a TF device name refers to on the current machine.
+
+    Raises:
+      ValueError: if the machine has no such device (with the list of those it has).
+    """
+    from simdist.hardware.device_spec import canonicalize
+
+    if isinstance(name, Device):
+        return name
+    machine = get_machine()
+    canonical = canonicalize(name, default=machine.prefix + "/device:CPU:0")
+    try:
+        return machine.devices[canonical]
+    except KeyError:
+        known = ", ".join(d.name.rpartition("/")[2] for d in machine.devices.values())
+        raise ValueError(
+            f"Unknown device {name!r} ({canonical}); this machine has: {known}. "
+            "Configure more with simdist.config or SIMDIST_MACHINE."
+        ) from None

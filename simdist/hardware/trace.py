@@ -1,0 +1,111 @@
+"""The trace: what every simulated device did, and when, in simulated time.
+
+Glossary:
+  Event        -- one span on one device: ``name``, ``cat`` (``compute``, ``transfer``,
+                  ``collective``, ``input``), ``device``, ``start`` and ``end`` in simulated
+                  seconds, and free-form ``args`` (bytes, flops, step ...).
+  Trace        -- the list of events; ``to_chrome()`` gives Chrome trace JSON that Perfetto
+                  and chrome://tracing open (one process per host, one thread per device).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Event:
+    """One span of simulated time on one device."""
+
+    name: str
+    cat: str
+    device: str
+    start: float
+    end: float
+    args: dict = field(default_factory=dict)
+
+    @property
+    def duration(self) -> float:
+        return self.end - self.start
+
+
+class Trace:
+    """An append-only, thread-safe list of events."""
+
+    def __init__(self, enabled: bool = True, max_events: int | None = 1_000_000):
+        self.enabled = enabled
+        self.max_events = max_events
+        self.events: list[Event] = []
+        self.dropped = 0
+        self._lock = threading.Lock()
+
+    def record(self, name, cat, device, start, end, **args) -> None:
+        """Append an event (dropped, and counted, past ``max_events`` so memory stays bounded)."""
+        if not self.enabled:
+            return
+        with self._lock:
+            if self.max_events is not None and len(self.events) >= self.max_events:
+                self.dropped += 1
+                return
+            self.events.append(Event(name, cat, str(device), start, end, args))
+
+    def clear(self) -> None:
+        with self._lock:
+            self.events.clear()
+            self.dropped = 0
+
+    def filter(self, cat: str | None = None, device: str | None = None) -> list[Event]:
+        """Events of one category and/or one device."""
+        return [
+            e
+            for e in self.events
+            if (cat is None or e.cat == cat) and (device is None or e.device == device)
+        ]
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def to_chrome(self) -> dict:
+        """Chrome trace JSON (``traceEvents``, microseconds), as Perfetto opens it."""
+        pids: dict[str, int] = {}
+        tids: dict[str, int] = {}
+        out = []
+        for e in self.events:
+            host, _, _ = e.device.rpartition("/device:")
+            pid = pids.setdefault(host or "host", len(pids))
+            tid = tids.setdefault(e.device, len(tids))
+            out.append(
+                {
+                    "name": e.name,
+                    "cat": e.cat,
+                    "ph": "X",
+                    "ts": e.start * 1e6,
+                    "dur": max(e.duration, 0.0) * 1e6,
+                    "pid": pid,
+                    "tid": tid,
+                    "args": _jsonable(e.args),
+                }
+            )
+        meta = [
+            {"name": "process_name", "ph": "M", "pid": p, "args": {"name": h}}
+            for h, p in pids.items()
+        ]
+        for dev, t in tids.items():
+            host = dev.rpartition("/device:")[0] or "host"
+            meta.append(
+                {"name": "thread_name", "ph": "M", "pid": pids[host], "tid": t,
+                 "args": {"name": dev.rpartition("/")[2] or dev}}
+            )
+        return {"traceEvents": meta + out, "displayTimeUnit": "ms"}
+
+    def save(self, path: str) -> None:
+        """Write the Chrome trace JSON to ``path``."""
+        with open(path, "w") as f:
+            json.dump(self.to_chrome(), f)
+
+
+def _jsonable(args: dict) -> dict:
+    return {k: (v if isinstance(v, (int, float, str, bool, type(None))) else str(v))
+            for k, v in args.items()}

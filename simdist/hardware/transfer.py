@@ -1,0 +1,53 @@
+"""Copying a tensor between simulated devices, priced and traced.
+
+Glossary:
+  copy_to        -- a new Tensor with the same value on another device; both devices are
+                    busy for the transfer (start when both are free, alpha + bytes/beta).
+  LINK_DEFAULT   -- the link used when no topology says otherwise: PCIe 3.0 x16 (about
+                    12 GB/s effective of 15.75 GB/s raw, ~10 us latency; PCI-SIG spec figures).
+  set_link_model -- the topology layer installs a function (src, dst) -> (latency, bandwidth).
+"""
+
+from __future__ import annotations
+
+from simdist.framework.tensor import Tensor
+from simdist.hardware import backend
+
+LINK_DEFAULT = (10e-6, 12e9)
+_link_model = None
+
+
+def set_link_model(fn) -> None:
+    """Install ``fn(src_device, dst_device) -> (latency_s, bytes_per_s)`` (None: default)."""
+    global _link_model
+    _link_model = fn
+
+
+def link(src, dst) -> tuple[float, float]:
+    if _link_model is not None:
+        found = _link_model(src, dst)
+        if found is not None:
+            return found
+    return LINK_DEFAULT
+
+
+def charge_transfer(src, dst, nbytes: int, name: str = "Copy", **args) -> float:
+    """Advance both devices' clocks by one transfer; returns the end time."""
+    if src is dst:
+        return dst.clock
+    latency, bw = link(src, dst)
+    start = max(src.clock, dst.clock)
+    end = start + latency + nbytes / bw
+    src.wait_until(end)
+    dst.wait_until(end)
+    if dst.trace.enabled:
+        dst.trace.record(name, "transfer", dst.name, start, end, src=src.name, bytes=nbytes, **args)
+    return end
+
+
+def copy_to(tensor: Tensor, device) -> Tensor:
+    """``tensor``'s value on ``device`` (the same tensor when it already lives there)."""
+    if tensor._device is device:
+        return tensor
+    charge_transfer(tensor._device, device, tensor._nbytes)
+    return Tensor(backend.xp.array(tensor._value, copy=True), device)

@@ -1,0 +1,32 @@
+"""Shared test set-up: hypothesis profiles (loaded once) and a fresh simulated world per test."""
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "default", max_examples=40, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+settings.register_profile(
+    "ci", max_examples=40, deadline=None, derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+settings.register_profile(
+    "thorough", max_examples=500, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default")
+)
+
+
+@pytest.fixture(autouse=True)
+def fresh_world():
+    """Every test starts on a new default machine with no strategy and no tapes."""
+    from simdist.testing import reset_world
+
+    reset_world()
+    yield
+    reset_world()

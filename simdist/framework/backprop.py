@@ -163,13 +163,13 @@ class GradientTape:
         self._tape.persistent = True
         try:
             t = op_def.convert_to_tensor(target)
-            flat = array_ops.reshape(t, [-1])
-            n = flat.shape[0]
+            n = t.shape.num_elements()
             rows = []
             for i in range(n):
-                seed = array_ops.one_hot_vector(i, n, t.dtype)
+                # Seed d(target)/d(target) with a one-hot of target's shape: row i.
+                seed = array_ops.reshape(array_ops.one_hot_vector(i, n, t.dtype), list(t.shape))
                 self._used = False
-                rows.append(self.gradient(flat, sources, output_gradients=seed,
+                rows.append(self.gradient(t, sources, output_gradients=seed,
                                           unconnected_gradients=unconnected_gradients))
         finally:
             self._persistent = persistent

@@ -1,0 +1,96 @@
+"""``tf.config``: the devices of the simulated machine and how they are split.
+
+Glossary:
+  physical device  -- a CPU or GPU of the simulated machine (``/physical_device:GPU:0``).
+  logical device   -- what ops run on (``/device:GPU:0``); one physical device can be
+                      split into several with ``set_logical_device_configuration``, which,
+                      as in TF, must happen before the devices are first used.
+  memory growth    -- accepted and validated as TF does; simdist always allocates lazily.
+
+Mirrors tensorflow/python/framework/config.py (it delegates to
+``simdist.hardware.machine.get_machine()``).
+"""
+
+from __future__ import annotations
+
+import types
+import weakref
+
+from simdist.hardware import machine as _machine
+from simdist.hardware.machine import LogicalDevice, LogicalDeviceConfiguration, PhysicalDevice
+
+_memory_growth: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def list_physical_devices(device_type=None) -> list[PhysicalDevice]:
+    """The physical devices of the simulated machine (all, or those of ``device_type``)."""
+    return _machine.get_machine().list_physical_devices(device_type)
+
+
+def list_logical_devices(device_type=None) -> list[LogicalDevice]:
+    """The logical devices ops can run on (initializes the devices, as in TF)."""
+    return _machine.get_machine().list_logical_devices(device_type)
+
+
+def set_logical_device_configuration(device, logical_devices) -> None:
+    """Split ``device`` into logical devices (a list of ``LogicalDeviceConfiguration``).
+
+    Raises:
+      RuntimeError: after the devices were initialized (an op ran, or they were listed).
+      ValueError: for an unknown device, or GPU splits without ``memory_limit``.
+    """
+    _machine.get_machine().set_logical_device_configuration(device, logical_devices)
+
+
+def get_logical_device_configuration(device):
+    """The logical-device split of ``device`` set earlier, or None."""
+    return _machine.get_machine().get_logical_device_configuration(device)
+
+
+def get_visible_devices(device_type=None) -> list[PhysicalDevice]:
+    """The physical devices the runtime may use (all of them in simdist)."""
+    return list_physical_devices(device_type)
+
+
+def set_memory_growth(device, enable: bool) -> None:
+    """Record whether ``device`` should grow its memory on demand (validated as TF does).
+
+    Raises:
+      ValueError: an unknown or non-GPU device, or one split into logical devices.
+      RuntimeError: after the devices were initialized.
+    """
+    m = _machine.get_machine()
+    if device not in m.physical:
+        raise ValueError(f"Unrecognized device: {device!r}")
+    if device.device_type != "GPU":
+        raise ValueError("Cannot set memory growth on non-GPU and non-Pluggable devices")
+    if m.get_logical_device_configuration(device):
+        raise ValueError("Cannot set memory growth on device when virtual devices configured")
+    if m.initialized:
+        raise RuntimeError("Physical devices cannot be modified after being initialized")
+    _memory_growth.setdefault(m, {})[device.name] = bool(enable)
+
+
+def get_memory_growth(device) -> bool:
+    """Whether memory growth was enabled for ``device``."""
+    m = _machine.get_machine()
+    if device not in m.physical:
+        raise ValueError(f"Unrecognized device: {device!r}")
+    return _memory_growth.get(m, {}).get(device.name, False)
+
+
+experimental = types.SimpleNamespace(
+    list_physical_devices=list_physical_devices,
+    list_logical_devices=list_logical_devices,
+    set_memory_growth=set_memory_growth,
+    get_memory_growth=get_memory_growth,
+    set_virtual_device_configuration=set_logical_device_configuration,
+    get_virtual_device_configuration=get_logical_device_configuration,
+    VirtualDeviceConfiguration=LogicalDeviceConfiguration,
+    get_visible_devices=get_visible_devices,
+)
+
+__all__ = ["LogicalDevice", "LogicalDeviceConfiguration", "PhysicalDevice",
+           "get_logical_device_configuration", "get_memory_growth", "get_visible_devices",
+           "list_logical_devices", "list_physical_devices", "set_logical_device_configuration",
+           "set_memory_growth", "experimental"]

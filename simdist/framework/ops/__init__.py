@@ -1,0 +1,14 @@
+"""simdist's ops: array, math, nn and random ops, their gradient rules and the operators.
+
+Glossary:
+  array_ops / math_ops / nn_ops / random_ops -- the public ops (``tf.*``, ``tf.math``,
+                   ``tf.nn``, ``tf.random``).
+  *_grad         -- the gradient rules, registered in ``op_def.GRADIENTS`` at import.
+  overloads      -- attaches ``+ - * / @ < == []`` ... to ``Tensor`` and ``Variable``.
+Importing this package registers everything.
+
+Mirrors tensorflow/python/ops/.
+"""
+
+from simdist.framework.ops import array_ops, math_ops, nn_ops, random_ops  # isort: skip
+from simdist.framework.ops import array_grad, math_grad, nn_grad, overloads  # isort: skip

@@ -1,0 +1,135 @@
+"""Gradient rules of the array ops (reshaping, joining, slicing, selection).
+
+Glossary:
+  layout ops  -- reshape, transpose, squeeze ...: the gradient is the inverse layout change.
+  join / cut  -- concat's gradient is a split and the other way round (stack / unstack).
+  selection   -- where / gather / slicing: the gradient goes back to the selected
+                 positions and is zero elsewhere.
+
+Mirrors tensorflow/python/ops/array_grad.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist.framework import op_def
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+from simdist.framework.ops.math_grad import unbroadcast
+
+for _op in ("StopGradient", "ZerosLike", "OnesLike", "Shape", "Size", "Rank", "OneHot",
+            "Where", "Const"):
+    op_def.NotDifferentiable(_op)
+
+
+@op_def.RegisterGradient("Identity")
+def _identity_grad(op, grad):
+    return grad
+
+
+@op_def.RegisterGradient("ReadVariableOp")
+def _read_variable_grad(op, grad):
+    return grad
+
+
+@op_def.RegisterGradient("Fill")
+def _fill_grad(op, grad):
+    return M.reduce_sum(grad)
+
+
+@op_def.RegisterGradient("Cast")
+def _cast_grad(op, grad):
+    src, dst = op.attrs["SrcT"], op.attrs["DstT"]
+    if src.is_floating and dst.is_floating:
+        return A.cast(grad, src)
+    return None
+
+
+def _reshape_back(op, grad):
+    return A.reshape(grad, list(op.inputs[0].shape))
+
+
+for _op in ("Reshape", "ExpandDims", "Squeeze"):
+    op_def.RegisterGradient(_op)(_reshape_back)
+
+
+@op_def.RegisterGradient("Transpose")
+def _transpose_grad(op, grad):
+    return A.transpose(grad, np.argsort(op.attrs["perm"]).tolist())
+
+
+@op_def.RegisterGradient("ConcatV2")
+def _concat_grad(op, grad):
+    return A.split(grad, op.attrs["sizes"], axis=op.attrs["axis"])
+
+
+@op_def.RegisterGradient("Pack")
+def _pack_grad(op, grad):
+    return A.unstack(grad, axis=op.attrs["axis"])
+
+
+@op_def.RegisterGradient("Unpack")
+def _unpack_grad(op, *grads):
+    return A.stack(list(grads), axis=op.attrs["axis"])
+
+
+def _split_grad(op, *grads):
+    return A.concat(list(grads), axis=op.attrs["axis"])
+
+
+op_def.RegisterGradient("Split")(_split_grad)
+op_def.RegisterGradient("SplitV")(_split_grad)
+
+
+@op_def.RegisterGradient("SelectV2")
+def _select_grad(op, grad):
+    c, x, y = op.inputs
+    zeros = A.zeros_like(grad)
+    gx = unbroadcast(A.where(c, grad, zeros), x.shape) if op.needs_grad(1) else None
+    gy = unbroadcast(A.where(c, zeros, grad), y.shape) if op.needs_grad(2) else None
+    return None, gx, gy
+
+
+@op_def.RegisterGradient("BroadcastTo")
+def _broadcast_to_grad(op, grad):
+    return unbroadcast(grad, op.inputs[0].shape)
+
+
+@op_def.RegisterGradient("Tile")
+def _tile_grad(op, grad):
+    # View the tiled gradient as [m0, d0, m1, d1, ...] and sum over the copies m_i.
+    shape = list(op.inputs[0].shape)
+    split = []
+    for m, d in zip(op.attrs["multiples"], shape):
+        split += [m, d]
+    g = A.reshape(grad, split)
+    return M.reduce_sum(g, list(range(0, 2 * len(shape), 2)))
+
+
+@op_def.RegisterGradient("GatherV2")
+def _gather_grad(op, grad):
+    # Scatter-add the gathered slices back: move the index dimensions first, sum the
+    # slices per index with unsorted_segment_sum, then move the result to ``axis``.
+    params, indices = op.inputs
+    a = op.attrs["axis"]
+    p_rank, i_rank = params.ndim, indices.ndim
+    g_rank = p_rank - 1 + i_rank
+    idx_dims = list(range(a, a + i_rank))
+    rest = [d for d in range(g_rank) if d not in idx_dims]
+    g = A.transpose(grad, idx_dims + rest) if a else grad
+    summed = M.unsorted_segment_sum(g, indices, params.shape[a])
+    if a:
+        perm = list(range(1, a + 1)) + [0] + list(range(a + 1, p_rank))
+        summed = A.transpose(summed, perm)
+    return summed, None
+
+
+@op_def.RegisterGradient("StridedSlice")
+def _strided_slice_grad(op, grad):
+    return A.strided_slice_grad(grad, op.attrs["key"], op.attrs["shape"])
+
+
+@op_def.RegisterGradient("StridedSliceGrad")
+def _strided_slice_grad_grad(op, grad):
+    return A.strided_slice(grad, op.attrs["key"])

@@ -1,0 +1,479 @@
+"""Array ops: making tensors, changing their shape, joining, splitting and slicing them.
+
+Glossary:
+  constant / fill / zeros / ones  -- new tensors from Python values or a fill value.
+  reshape / transpose / squeeze   -- the same elements in another layout.
+  concat / stack / split / unstack -- join or cut tensors along an axis.
+  where / one_hot / gather / tile -- element selection and repetition.
+  StridedSlice                    -- ``tensor[...]`` with ints, slices, ``...`` and
+                                     ``None`` (``tf.newaxis``) as TF allows.
+Gradient rules are in ``array_grad.py``.
+
+Mirrors tensorflow/python/ops/array_ops.py.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from simdist.framework import dtypes, errors, op_def
+from simdist.framework.tensor import Tensor
+from simdist.hardware import backend
+
+convert_to_tensor = op_def.convert_to_tensor
+newaxis = None
+
+
+def _t(x, dtype=None) -> Tensor:
+    return op_def.convert_to_tensor(x, dtype=dtype)
+
+
+def _ints(value) -> list[int]:
+    """A shape or list of axes given as a list, tuple, TensorShape or int Tensor."""
+    if isinstance(value, Tensor):
+        value = value.numpy()
+    if np.ndim(value) == 0:
+        return [int(value)]
+    return [int(-1 if d is None else d) for d in value]
+
+
+def _axis(axis, rank: int, op_type: str) -> int:
+    a = int(axis)
+    if not -rank <= a < builtins.max(rank, 1):
+        raise errors.InvalidArgumentError(
+            None, None, f"Expected axis in the range [{-rank}, {rank}), but got {a} "
+                        f"[Op:{op_type}]")
+    return a % builtins.max(rank, 1)
+
+
+# --- creation ----------------------------------------------------------------------------
+def constant(value, dtype=None, shape=None, name=None) -> Tensor:
+    """A constant tensor from a Python or NumPy value (``tf.constant``)."""
+    if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
+        t = _t(value)
+        if dtype is not None and t.dtype != dtypes.as_dtype(dtype):
+            t = cast(t, dtype)
+        return reshape(t, shape) if shape is not None else t
+    return op_def.constant_value(value, dtype, strict=True, shape=shape)
+
+
+def fill(dims, value, name=None) -> Tensor:
+    """A tensor of shape ``dims`` with every element ``value`` (``tf.fill``)."""
+    v = _t(value)
+    if v.ndim != 0:
+        raise errors.InvalidArgumentError(
+            None, None, f"value must be a scalar, got a tensor of shape {v.shape} [Op:Fill]")
+    shape = tuple(_ints(dims))
+    xp = backend.xp
+    out = xp.full(shape, v._value, dtype=v._value.dtype)
+    return op_def.execute("Fill", [v], out, attrs={"shape": shape})
+
+
+def zeros(shape, dtype=dtypes.float32, name=None) -> Tensor:
+    """A tensor of zeros (``tf.zeros``)."""
+    xp = backend.xp
+    dt = dtypes.as_dtype(dtype)
+    return op_def.execute("Fill", [], xp.zeros(tuple(_ints(shape)), dtype=dt.as_numpy_dtype))
+
+
+def ones(shape, dtype=dtypes.float32, name=None) -> Tensor:
+    """A tensor of ones (``tf.ones``)."""
+    xp = backend.xp
+    dt = dtypes.as_dtype(dtype)
+    return op_def.execute("Fill", [], xp.ones(tuple(_ints(shape)), dtype=dt.as_numpy_dtype))
+
+
+def zeros_like(input, dtype=None, name=None) -> Tensor:  # noqa: A002 - TF's name
+    """Zeros with the shape (and dtype, unless given) of ``input``."""
+    x = _t(input)
+    dt = x.dtype if dtype is None else dtypes.as_dtype(dtype)
+    xp = backend.xp
+    return op_def.execute("ZerosLike", [x], xp.zeros(x._value.shape, dt.as_numpy_dtype))
+
+
+def ones_like(input, dtype=None, name=None) -> Tensor:  # noqa: A002 - TF's name
+    """Ones with the shape (and dtype, unless given) of ``input``."""
+    x = _t(input)
+    dt = x.dtype if dtype is None else dtypes.as_dtype(dtype)
+    xp = backend.xp
+    return op_def.execute("OnesLike", [x], xp.ones(x._value.shape, dt.as_numpy_dtype))
+
+
+def one_hot_vector(i: int, n: int, dtype) -> Tensor:
+    """A length-``n`` vector with 1 at ``i`` and 0 elsewhere (seeds for jacobians)."""
+    xp = backend.xp
+    v = xp.zeros((n,), dtype=dtypes.as_dtype(dtype).as_numpy_dtype)
+    v[i] = 1
+    return op_def.execute("Const", [], v)
+
+
+def identity(input, name=None) -> Tensor:  # noqa: A002 - TF's name
+    """The same value as a new tensor (``tf.identity``)."""
+    x = _t(input)
+    return op_def.execute("Identity", [x], x._value, flops=0)
+
+
+def stop_gradient(input, name=None) -> Tensor:  # noqa: A002 - TF's name
+    """The same value, but gradients do not flow through it (``tf.stop_gradient``)."""
+    x = _t(input)
+    return op_def.execute("StopGradient", [x], x._value, flops=0)
+
+
+def cast(x, dtype, name=None) -> Tensor:
+    """``x`` converted to ``dtype`` (float16 overflow gives inf, floats to ints truncate)."""
+    x = _t(x)
+    dt = dtypes.as_dtype(dtype)
+    if x.dtype == dt:
+        return x
+    with np.errstate(all="ignore"):
+        value = x._value.astype(dt.as_numpy_dtype)
+    return op_def.execute("Cast", [x], value, attrs={"SrcT": x.dtype, "DstT": dt})
+
+
+# --- shapes ------------------------------------------------------------------------------
+def shape(input, out_type=dtypes.int32, name=None) -> Tensor:  # noqa: A002 - TF's name
+    """The shape of ``input`` as a 1-D int tensor (``tf.shape``)."""
+    x = _t(input)
+    xp = backend.xp
+    dt = dtypes.as_dtype(out_type).as_numpy_dtype
+    return op_def.execute("Shape", [x], xp.asarray(x._value.shape, dtype=dt))
+
+
+def size(input, out_type=dtypes.int32, name=None) -> Tensor:  # noqa: A002 - TF's name
+    """The number of elements of ``input`` (``tf.size``)."""
+    x = _t(input)
+    xp = backend.xp
+    return op_def.execute("Size", [x], xp.asarray(x._value.size,
+                                                  dtypes.as_dtype(out_type).as_numpy_dtype))
+
+
+def rank(input, name=None) -> Tensor:  # noqa: A002 - TF's name
+    """The number of dimensions of ``input`` (``tf.rank``)."""
+    x = _t(input)
+    xp = backend.xp
+    return op_def.execute("Rank", [x], xp.asarray(x._value.ndim, dtype=np.int32))
+
+
+def reshape(tensor, shape, name=None) -> Tensor:
+    """The same elements in a new shape; one dimension may be -1 (``tf.reshape``)."""
+    x = _t(tensor)
+    new = _ints(shape)
+    n = x._value.size
+    known = int(np.prod([d for d in new if d != -1])) if new else 1
+    if new.count(-1) > 1:
+        raise errors.InvalidArgumentError(
+            None, None, f"Only one input size may be -1, not both {new.index(-1)} and "
+                        f"{len(new) - 1 - new[::-1].index(-1)} [Op:Reshape]")
+    if (-1 not in new and known != n) or (-1 in new and (known == 0 or n % known)):
+        raise errors.InvalidArgumentError(
+            None, None, f"Input to reshape is a tensor with {n} values, but the requested "
+                        f"shape has {known} [Op:Reshape]")
+    return op_def.execute("Reshape", [x], x._value.reshape(new), flops=0)
+
+
+def transpose(a, perm=None, conjugate=False, name="transpose") -> Tensor:
+    """Permute the dimensions of ``a`` (reverses them when ``perm`` is None)."""
+    x = _t(a)
+    perm = list(range(x.ndim))[::-1] if perm is None else _ints(perm)
+    if sorted(p % builtins.max(x.ndim, 1) for p in perm) != list(range(x.ndim)):
+        raise errors.InvalidArgumentError(
+            None, None, f"transpose expects a vector of size {x.ndim}. But input(1) is a "
+                        f"vector of size {len(perm)} [Op:Transpose]")
+    xp = backend.xp
+    return op_def.execute("Transpose", [x], xp.transpose(x._value, perm),
+                          attrs={"perm": perm})
+
+
+def expand_dims(input, axis, name=None) -> Tensor:  # noqa: A002 - TF's name
+    """Insert a dimension of size 1 at ``axis``."""
+    x = _t(input)
+    a = int(axis)
+    if not -x.ndim - 1 <= a <= x.ndim:
+        raise errors.InvalidArgumentError(
+            None, None, f"Tried to expand dim index {a} for tensor with {x.ndim} dimensions. "
+                        "[Op:ExpandDims]")
+    xp = backend.xp
+    return op_def.execute("ExpandDims", [x], xp.expand_dims(x._value, a), flops=0)
+
+
+def squeeze(input, axis=None, name=None) -> Tensor:  # noqa: A002 - TF's name
+    """Remove dimensions of size 1 (all, or those in ``axis``)."""
+    x = _t(input)
+    xp = backend.xp
+    if axis is None:
+        value = xp.squeeze(x._value)
+    else:
+        axes = [_axis(a, x.ndim, "Squeeze") for a in _ints(axis)]
+        for a in axes:
+            if x._value.shape[a] != 1:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Can not squeeze dim[{a}], expected a dimension of 1, got "
+                                f"{x._value.shape[a]} [Op:Squeeze]")
+        value = xp.squeeze(x._value, axis=tuple(axes))
+    return op_def.execute("Squeeze", [x], value, flops=0)
+
+
+def broadcast_to(input, shape, name=None) -> Tensor:  # noqa: A002 - TF's name
+    """``input`` broadcast to ``shape`` (``tf.broadcast_to``)."""
+    x = _t(input)
+    target = tuple(_ints(shape))
+    xp = backend.xp
+    try:
+        value = xp.broadcast_to(x._value, target)
+    except ValueError:
+        raise errors.InvalidArgumentError(
+            None, None, f"Unable to broadcast tensor of shape {list(x.shape)} to tensor of "
+                        f"shape {list(target)} [Op:BroadcastTo]") from None
+    return op_def.execute("BroadcastTo", [x], xp.array(value, copy=True))
+
+
+def tile(input, multiples, name=None) -> Tensor:  # noqa: A002 - TF's name
+    """Repeat ``input`` ``multiples[i]`` times along dimension i."""
+    x = _t(input)
+    m = _ints(multiples)
+    if len(m) != x.ndim:
+        raise errors.InvalidArgumentError(
+            None, None, f"Expected multiples argument to be a vector of length {x.ndim} but "
+                        f"got length {len(m)} [Op:Tile]")
+    xp = backend.xp
+    return op_def.execute("Tile", [x], xp.tile(x._value, m), attrs={"multiples": m})
+
+
+# --- joining and splitting ---------------------------------------------------------------
+def _shape_text(t) -> str:
+    return "[" + ",".join(str(d) for d in t._value.shape) + "]"
+
+
+def _same_dtype(op_type, ts):
+    op_def.check_same_dtype(op_type, *ts)
+
+
+def concat(values, axis, name="concat") -> Tensor:
+    """Join tensors along an existing ``axis`` (``tf.concat``)."""
+    ts = [_t(v) for v in values]
+    _same_dtype("ConcatV2", ts)
+    a = _axis(axis, ts[0].ndim, "ConcatV2")
+    for j, t in enumerate(ts[1:], start=1):
+        if t.ndim != ts[0].ndim or any(
+                d1 != d2 for i, (d1, d2) in enumerate(zip(t.shape, ts[0].shape)) if i != a):
+            bad = next((i for i, (d1, d2) in enumerate(zip(t.shape, ts[0].shape))
+                        if d1 != d2 and i != a), 0)
+            raise errors.InvalidArgumentError(
+                None, None, f"ConcatOp : Dimension {bad} in both shapes must be equal: "
+                            f"shape[0] = {_shape_text(ts[0])} vs. shape[{j}] = "
+                            f"{_shape_text(t)} [Op:ConcatV2]")
+    xp = backend.xp
+    value = xp.concatenate([t._value for t in ts], axis=a)
+    return op_def.execute("ConcatV2", ts, value,
+                          attrs={"axis": a, "sizes": [t._value.shape[a] for t in ts]})
+
+
+def stack(values, axis=0, name="stack") -> Tensor:
+    """Join same-shape tensors along a new ``axis`` (``tf.stack``)."""
+    ts = [_t(v) for v in values]
+    _same_dtype("Pack", ts)
+    for j, t in enumerate(ts[1:], start=1):
+        if t.shape != ts[0].shape:
+            raise errors.InvalidArgumentError(
+                None, None, f"Shapes of all inputs must match: values[0].shape = "
+                            f"{_shape_text(ts[0])} != values[{j}].shape = "
+                            f"{_shape_text(t)} [Op:Pack]")
+    a = int(axis) % (ts[0].ndim + 1)
+    xp = backend.xp
+    return op_def.execute("Pack", ts, xp.stack([t._value for t in ts], axis=a),
+                          attrs={"axis": a})
+
+
+def unstack(value, num=None, axis=0, name="unstack") -> list[Tensor]:
+    """Cut ``value`` into its slices along ``axis`` (``tf.unstack``)."""
+    x = _t(value)
+    a = _axis(axis, x.ndim, "Unpack")
+    xp = backend.xp
+    parts = [xp.take(x._value, i, axis=a) for i in range(x._value.shape[a])]
+    return list(op_def.execute_multi("Unpack", [x], parts, attrs={"axis": a}))
+
+
+def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list[Tensor]:
+    """Cut ``value`` into pieces along ``axis`` (equal count, or the given sizes)."""
+    x = _t(value)
+    a = _axis(axis, x.ndim, "Split")
+    dim = x._value.shape[a]
+    if np.ndim(num_or_size_splits) == 0 and not isinstance(num_or_size_splits, (list, tuple)):
+        n = int(num_or_size_splits)
+        if n <= 0 or dim % n:
+            raise errors.InvalidArgumentError(
+                None, None, f"Number of ways to split should evenly divide the split dimension,"
+                            f" but got split_dim {a} (size = {dim}) and num_split {n} "
+                            "[Op:Split]")
+        sizes, op_type = [dim // n] * n, "Split"
+    else:
+        sizes, op_type = _ints(num_or_size_splits), "SplitV"
+        if sizes.count(-1) == 1:
+            sizes[sizes.index(-1)] = dim - (builtins.sum(sizes) + 1)
+        if builtins.sum(sizes) != dim or builtins.min(sizes) < 0:
+            raise errors.InvalidArgumentError(
+                None, None, "Determined shape must either match input shape along split_dim "
+                            f"exactly if fully specified, or be less than the size of the input"
+                            f" along split_dim if not fully specified.  Got: "
+                            f"{builtins.sum(sizes)} [Op:SplitV]")
+    xp = backend.xp
+    bounds = np.cumsum(sizes)[:-1].tolist()
+    parts = xp.split(x._value, bounds, axis=a)
+    return list(op_def.execute_multi(op_type, [x], parts, attrs={"axis": a, "sizes": sizes}))
+
+
+# --- selection ---------------------------------------------------------------------------
+def where(condition, x=None, y=None, name=None) -> Tensor:
+    """Elements of ``x`` where ``condition`` is true, else of ``y`` (broadcasting).
+
+    With only ``condition``, the int64 coordinates of its true elements.
+    """
+    c = _t(condition)
+    xp = backend.xp
+    if x is None and y is None:
+        return op_def.execute("Where", [c], xp.argwhere(c._value).astype(np.int64))
+    if x is None or y is None:
+        raise ValueError("x and y must both be non-None or both be None.")
+    if not c.dtype.is_bool:
+        raise errors.InvalidArgumentError(
+            None, None, f"cannot compute SelectV2 as input #0(zero-based) was expected to be a "
+                        f"bool tensor but is a {op_def.kernel_dtype_name(c.dtype)} tensor "
+                        "[Op:SelectV2]")
+    from simdist.framework.ops.math_ops import convert_pair
+
+    xt, yt = convert_pair(x, y)
+    if xt.dtype != yt.dtype:
+        raise errors.InvalidArgumentError(
+            None, None, f"cannot compute SelectV2 as input #2(zero-based) was expected to be a "
+                        f"{op_def.kernel_dtype_name(xt.dtype)} tensor but is a "
+                        f"{op_def.kernel_dtype_name(yt.dtype)} tensor [Op:SelectV2]")
+    try:
+        value = xp.where(c._value, xt._value, yt._value)
+    except ValueError:
+        raise errors.InvalidArgumentError(
+            None, None, f"condition [{','.join(map(str, c.shape))}], then "
+                        f"[{','.join(map(str, xt.shape))}], and else "
+                        f"[{','.join(map(str, yt.shape))}] must be broadcastable "
+                        "[Op:SelectV2]") from None
+    return op_def.execute("SelectV2", [c, xt, yt], value)
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None,
+            name=None) -> Tensor:
+    """A one-hot encoding of ``indices`` (out-of-range indices give all ``off_value``)."""
+    idx = _t(indices)
+    if dtype is None:
+        dtype = (on_value.dtype if isinstance(on_value, Tensor) else
+                 off_value.dtype if isinstance(off_value, Tensor) else dtypes.float32)
+    dt = dtypes.as_dtype(dtype)
+    on = _t(1 if on_value is None else on_value, dt)
+    off = _t(0 if off_value is None else off_value, dt)
+    depth = int(depth)
+    xp = backend.xp
+    hot = idx._value[..., None] == xp.arange(depth)
+    value = xp.where(hot, on._value, off._value).astype(dt.as_numpy_dtype)
+    if axis is not None and axis != -1:
+        value = xp.moveaxis(value, -1, axis)
+    return op_def.execute("OneHot", [idx, on, off], value)
+
+
+def gather(params, indices, validate_indices=None, axis=None, batch_dims=0,
+           name=None) -> Tensor:
+    """Slices of ``params`` at ``indices`` along ``axis`` (``tf.gather``, batch_dims=0)."""
+    p = _t(params)
+    idx = _t(indices)
+    if not idx.dtype.is_integer:
+        raise TypeError(f"Value passed to parameter 'indices' has DataType "
+                        f"{idx.dtype.name} not in list of allowed values: int32, int64")
+    if batch_dims != 0:
+        raise NotImplementedError("simdist's gather supports batch_dims=0 only.")
+    a = _axis(0 if axis is None else axis, p.ndim, "GatherV2")
+    dim = p._value.shape[a]
+    host = np.asarray(backend.to_host(idx._value))
+    bad = host[(host < 0) | (host >= dim)]
+    if bad.size:
+        raise errors.InvalidArgumentError(
+            None, None, f"indices[{int(np.argwhere((host < 0) | (host >= dim))[0][0])}] = "
+                        f"{int(bad.flat[0])} is not in [0, {dim}) [Op:GatherV2]")
+    xp = backend.xp
+    return op_def.execute("GatherV2", [p, idx], xp.take(p._value, idx._value, axis=a),
+                          attrs={"axis": a})
+
+
+# --- slicing -----------------------------------------------------------------------------
+_INDEX_HELP = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+               "tf.int32/tf.int64 tensors are valid indices")
+
+
+def _index_int(v):
+    if isinstance(v, bool):
+        raise TypeError(f"{_INDEX_HELP}, got {v!r}")
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, Tensor) and v.ndim == 0 and v.dtype.is_integer:
+        return int(v)
+    raise TypeError(f"{_INDEX_HELP}, got {v!r}")
+
+
+def _normalize_key(key) -> tuple:
+    """The index as a tuple of ints, slices of ints, ``None`` and ``...``."""
+    if isinstance(key, list):  # TF reads a list index as a tuple of per-dimension indices
+        key = tuple(key)
+    if not isinstance(key, tuple):
+        key = (key,)
+    out = []
+    for k in key:
+        if k is None or k is Ellipsis:
+            out.append(k)
+        elif isinstance(k, slice):
+            out.append(slice(*(None if v is None else _index_int(v)
+                               for v in (k.start, k.stop, k.step))))
+        else:
+            out.append(_index_int(k))
+    return tuple(out)
+
+
+def _check_key(x: Tensor, key: tuple) -> None:
+    """TF's errors for integer indices out of range (slices clamp instead)."""
+    dims = [k for k in key if k is not None]
+    if dims.count(Ellipsis) > 1:
+        raise ValueError("Multiple ellipses in slice spec not allowed")
+    if Ellipsis in dims:
+        i = dims.index(Ellipsis)
+        dims = dims[:i] + [slice(None)] * (x.ndim - len(dims) + 1) + dims[i + 1:]
+    if len(dims) > x.ndim:
+        raise errors.InvalidArgumentError(
+            None, None, f"Index out of range using input dim {x.ndim}; input has only "
+                        f"{x.ndim} dims [Op:StridedSlice]")
+    for axis, k in enumerate(dims):
+        n = x._value.shape[axis]
+        if isinstance(k, int) and not -n <= k < n:
+            raise errors.InvalidArgumentError(
+                None, None, f"slice index {k} of dimension {axis} out of bounds. "
+                            "[Op:StridedSlice]")
+
+
+def strided_slice(tensor, key) -> Tensor:
+    """``tensor[key]`` as TF's ``StridedSlice`` (basic indexing only)."""
+    x = _t(tensor)
+    k = _normalize_key(key)
+    _check_key(x, k)
+    value = x._value[k]
+    xp = backend.xp
+    return op_def.execute("StridedSlice", [x], xp.array(value, copy=True),
+                          attrs={"key": k, "shape": tuple(x._value.shape)})
+
+
+def strided_slice_grad(grad, key, shape) -> Tensor:
+    """Zeros of ``shape`` with ``grad`` written at ``key`` (the gradient of a slice)."""
+    g = _t(grad)
+    xp = backend.xp
+    out = xp.zeros(tuple(shape), dtype=g._value.dtype)
+    out[key] = g._value
+    return op_def.execute("StridedSliceGrad", [g], out, attrs={"key": key, "shape": shape})
+
+
+def _getitem(self, key):
+    return strided_slice(self, key)

@@ -1,0 +1,551 @@
+"""Math ops: element-wise arithmetic, comparisons, reductions and matrix products.
+
+Glossary:
+  convert_pair   -- TF's binary-op conversion: tensors keep their dtype, Python values
+                    take the dtype of the tensor operand when they fit it
+                    (``tf.constant(1.0) + 2`` works, ``tf.constant(1) + 2.5`` fails).
+  broadcasting   -- shapes combine as in NumPy; a mismatch is TF's "Incompatible shapes".
+  truediv        -- ``/``: integers are cast to float64 (int32, int64) first, as in TF.
+  reductions     -- ``reduce_*`` over ``axis`` (all axes when None), ``keepdims``.
+Gradient rules are in ``math_grad.py``.
+
+Mirrors tensorflow/python/ops/math_ops.py.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from simdist.framework import dtypes, errors, op_def
+from simdist.framework.ops import array_ops
+from simdist.framework.tensor import Tensor
+from simdist.hardware import backend
+
+_t = array_ops._t
+
+
+def _is_tensor_like(x) -> bool:
+    return isinstance(x, Tensor) or hasattr(x, "_as_tensor")
+
+
+def convert_pair(x, y) -> tuple[Tensor, Tensor]:
+    """Convert the operands of a binary op: Python values follow the tensor's dtype."""
+    if _is_tensor_like(x):
+        xt = _t(x)
+        yt = _t(y) if _is_tensor_like(y) else op_def.convert_to_tensor(y, dtype_hint=xt.dtype)
+    elif _is_tensor_like(y):
+        yt = _t(y)
+        xt = op_def.convert_to_tensor(x, dtype_hint=yt.dtype)
+    else:
+        xt = _t(x)
+        yt = op_def.convert_to_tensor(y, dtype_hint=xt.dtype)
+    return xt, yt
+
+
+def _shape_text(t: Tensor) -> str:
+    return "[" + ",".join(str(d) for d in t._value.shape) + "]"
+
+
+def _binary(op_type, x, y, fn, out_dtype=None, check=None):
+    """Run a broadcasting binary op ``fn(xv, yv)`` with TF's dtype and shape errors."""
+    xt, yt = convert_pair(x, y)
+    op_def.check_same_dtype(op_type, xt, yt)
+    if check is not None:
+        check(xt, yt)
+    try:
+        with np.errstate(all="ignore"):
+            value = fn(xt._value, yt._value)
+    except ValueError:
+        raise errors.InvalidArgumentError(
+            None, None, f"Incompatible shapes: {_shape_text(xt)} vs. {_shape_text(yt)} "
+                        f"[Op:{op_type}]") from None
+    if out_dtype is not None:
+        value = value.astype(out_dtype)
+    elif value.dtype != xt._value.dtype:
+        value = value.astype(xt._value.dtype)
+    return op_def.execute(op_type, [xt, yt], value)
+
+
+def _unary(op_type, x, fn, allowed="fiu"):
+    xt = _t(x)
+    if xt._value.dtype.kind not in allowed:
+        ok = {"f": "half, float, double", "fiu": "half, float, double, int32, int64",
+              "b": "bool"}[allowed]
+        raise errors.InvalidArgumentError(
+            None, None, f"Value for attr 'T' of {xt.dtype.name} is not in the list of allowed "
+                        f"values: {ok} [Op:{op_type}]")
+    with np.errstate(all="ignore"):
+        value = fn(xt._value)
+    if value.dtype != xt._value.dtype:
+        value = value.astype(xt._value.dtype)
+    return op_def.execute(op_type, [xt], value)
+
+
+# --- arithmetic --------------------------------------------------------------------------
+def add(x, y, name=None) -> Tensor:
+    """``x + y`` element-wise, with broadcasting."""
+    return _binary("AddV2", x, y, lambda a, b: a + b)
+
+
+def subtract(x, y, name=None) -> Tensor:
+    """``x - y`` element-wise, with broadcasting."""
+    return _binary("Sub", x, y, lambda a, b: a - b)
+
+
+def multiply(x, y, name=None) -> Tensor:
+    """``x * y`` element-wise, with broadcasting."""
+    return _binary("Mul", x, y, lambda a, b: a * b)
+
+
+def _int_div_check(op_type):
+    def check(xt, yt):
+        if xt.dtype.is_integer and bool(backend.xp.any(yt._value == 0)):
+            raise errors.InvalidArgumentError(
+                None, None, f"Integer division by zero [Op:{op_type}]")
+    return check
+
+
+def realdiv(x, y, name=None) -> Tensor:
+    """``x / y`` for floating tensors (TF's ``RealDiv``)."""
+    return _binary("RealDiv", x, y, lambda a, b: a / b, check=_int_div_check("RealDiv"))
+
+
+def truediv(x, y, name=None) -> Tensor:
+    """``x / y``; integer operands are cast to float64 first, as in TF."""
+    xt, yt = convert_pair(x, y)
+    op_def.check_same_dtype("RealDiv", xt, yt)
+    if xt.dtype.is_integer:
+        target = dtypes.float32 if xt.dtype.size <= 2 else dtypes.float64
+        xt, yt = array_ops.cast(xt, target), array_ops.cast(yt, target)
+    return realdiv(xt, yt)
+
+
+divide = truediv
+
+
+def floordiv(x, y, name=None) -> Tensor:
+    """``x // y``: division rounded towards minus infinity."""
+    return _binary("FloorDiv", x, y, lambda a, b: a // b, check=_int_div_check("FloorDiv"))
+
+
+floor_div = floordiv
+
+
+def floormod(x, y, name=None) -> Tensor:
+    """``x % y`` with the sign of ``y``, as Python's ``%``."""
+    return _binary("FloorMod", x, y, lambda a, b: a % b, check=_int_div_check("FloorMod"))
+
+
+mod = floormod
+
+
+def _pow_check(xt, yt):
+    if xt.dtype.is_integer and bool(backend.xp.any(yt._value < 0)):
+        raise errors.InvalidArgumentError(
+            None, None, "Integers to negative integer powers are not allowed [Op:Pow]")
+
+
+def pow(x, y, name=None) -> Tensor:  # noqa: A001 - TF's name
+    """``x ** y`` element-wise."""
+    return _binary("Pow", x, y, lambda a, b: a ** b, check=_pow_check)
+
+
+def maximum(x, y, name=None) -> Tensor:
+    """The larger of ``x`` and ``y`` element-wise."""
+    return _binary("Maximum", x, y, lambda a, b: backend.xp.maximum(a, b))
+
+
+def minimum(x, y, name=None) -> Tensor:
+    """The smaller of ``x`` and ``y`` element-wise."""
+    return _binary("Minimum", x, y, lambda a, b: backend.xp.minimum(a, b))
+
+
+def squared_difference(x, y, name=None) -> Tensor:
+    """``(x - y) ** 2`` element-wise."""
+    return _binary("SquaredDifference", x, y, lambda a, b: (a - b) * (a - b))
+
+
+def negative(x, name=None) -> Tensor:
+    """``-x``."""
+    return _unary("Neg", x, lambda a: -a)
+
+
+def square(x, name=None) -> Tensor:
+    """``x * x``."""
+    return _unary("Square", x, lambda a: a * a)
+
+
+def sqrt(x, name=None) -> Tensor:
+    """Square root (NaN for negative inputs)."""
+    return _unary("Sqrt", x, lambda a: backend.xp.sqrt(a), "f")
+
+
+def rsqrt(x, name=None) -> Tensor:
+    """``1 / sqrt(x)``."""
+    return _unary("Rsqrt", x, lambda a: 1 / backend.xp.sqrt(a), "f")
+
+
+def reciprocal(x, name=None) -> Tensor:
+    """``1 / x``."""
+    return _unary("Reciprocal", x, lambda a: 1 / a, "f")
+
+
+def exp(x, name=None) -> Tensor:
+    """``e ** x``."""
+    return _unary("Exp", x, lambda a: backend.xp.exp(a), "f")
+
+
+def log(x, name=None) -> Tensor:
+    """Natural logarithm (``-inf`` at 0, NaN below)."""
+    return _unary("Log", x, lambda a: backend.xp.log(a), "f")
+
+
+def log1p(x, name=None) -> Tensor:
+    """``log(1 + x)``, accurate for small ``x``."""
+    return _unary("Log1p", x, lambda a: backend.xp.log1p(a), "f")
+
+
+def abs(x, name=None) -> Tensor:  # noqa: A001 - TF's name
+    """Absolute value."""
+    return _unary("Abs", x, lambda a: backend.xp.abs(a))
+
+
+def sign(x, name=None) -> Tensor:
+    """-1, 0 or 1 by the sign of ``x``."""
+    return _unary("Sign", x, lambda a: backend.xp.sign(a))
+
+
+def round(x, name=None) -> Tensor:  # noqa: A001 - TF's name
+    """Round half to even, as TF does."""
+    return _unary("Round", x, lambda a: backend.xp.round(a))
+
+
+def floor(x, name=None) -> Tensor:
+    """Largest integer not greater than ``x``."""
+    return _unary("Floor", x, lambda a: backend.xp.floor(a), "f")
+
+
+def sigmoid(x, name=None) -> Tensor:
+    """``1 / (1 + exp(-x))``, computed without overflow."""
+    def fn(a):
+        xp = backend.xp
+        e = xp.exp(-xp.abs(a))
+        return xp.where(a >= 0, 1 / (1 + e), e / (1 + e))
+    return _unary("Sigmoid", x, fn, "f")
+
+
+def tanh(x, name=None) -> Tensor:
+    """Hyperbolic tangent."""
+    return _unary("Tanh", x, lambda a: backend.xp.tanh(a), "f")
+
+
+def softplus(features, name=None) -> Tensor:
+    """``log(1 + exp(x))``, computed without overflow."""
+    def fn(a):
+        xp = backend.xp
+        return xp.maximum(a, 0) + xp.log1p(xp.exp(-xp.abs(a)))
+    return _unary("Softplus", features, fn, "f")
+
+
+def add_n(inputs, name=None) -> Tensor:
+    """The element-wise sum of a list of same-shape tensors."""
+    ts = [_t(i) for i in inputs]
+    if not ts:
+        raise ValueError("inputs must be a list of at least one Tensor with the same dtype "
+                         "and shape")
+    op_def.check_same_dtype("AddN", *ts)
+    for j, t in enumerate(ts[1:], start=1):
+        if t.shape != ts[0].shape:
+            raise errors.InvalidArgumentError(
+                None, None, f"Inputs to operation AddN must have the same size and shape.  "
+                            f"Input 0: {_shape_text(ts[0])} != input "
+                            f"{j}: {_shape_text(t)} [Op:AddN]")
+    value = ts[0]._value
+    for t in ts[1:]:
+        value = value + t._value
+    return op_def.execute("AddN", ts, value)
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None) -> Tensor:
+    """Clamp ``t`` to ``[clip_value_min, clip_value_max]`` (gradient 1 inside, 0 outside)."""
+    t = _t(t)
+    return maximum(minimum(t, clip_value_max), clip_value_min)
+
+
+# --- comparison and logic ----------------------------------------------------------------
+def _compare(op_type, x, y, fn):
+    return _binary(op_type, x, y, fn, out_dtype=np.bool_)
+
+
+def equal(x, y, name=None) -> Tensor:
+    """``x == y`` element-wise (a bool tensor)."""
+    return _compare("Equal", x, y, lambda a, b: a == b)
+
+
+def not_equal(x, y, name=None) -> Tensor:
+    """``x != y`` element-wise."""
+    return _compare("NotEqual", x, y, lambda a, b: a != b)
+
+
+def greater(x, y, name=None) -> Tensor:
+    """``x > y`` element-wise."""
+    return _compare("Greater", x, y, lambda a, b: a > b)
+
+
+def greater_equal(x, y, name=None) -> Tensor:
+    """``x >= y`` element-wise."""
+    return _compare("GreaterEqual", x, y, lambda a, b: a >= b)
+
+
+def less(x, y, name=None) -> Tensor:
+    """``x < y`` element-wise."""
+    return _compare("Less", x, y, lambda a, b: a < b)
+
+
+def less_equal(x, y, name=None) -> Tensor:
+    """``x <= y`` element-wise."""
+    return _compare("LessEqual", x, y, lambda a, b: a <= b)
+
+
+def _bool_check(op_type):
+    def check(xt, yt):
+        if not xt.dtype.is_bool:
+            raise errors.InvalidArgumentError(
+                None, None, f"cannot compute {op_type} as input #0(zero-based) was expected "
+                            f"to be a bool tensor but is a "
+                            f"{op_def.kernel_dtype_name(xt.dtype)} tensor [Op:{op_type}]")
+    return check
+
+
+def logical_and(x, y, name=None) -> Tensor:
+    """Element-wise AND of bool tensors."""
+    return _binary("LogicalAnd", x, y, lambda a, b: a & b, check=_bool_check("LogicalAnd"))
+
+
+def logical_or(x, y, name=None) -> Tensor:
+    """Element-wise OR of bool tensors."""
+    return _binary("LogicalOr", x, y, lambda a, b: a | b, check=_bool_check("LogicalOr"))
+
+
+def logical_xor(x, y, name=None) -> Tensor:
+    """Element-wise XOR of bool tensors."""
+    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)))
+
+
+def logical_not(x, name=None) -> Tensor:
+    """Element-wise NOT of a bool tensor."""
+    return _unary("LogicalNot", x, lambda a: ~a, "b")
+
+
+def is_finite(x, name=None) -> Tensor:
+    """Whether each element is finite."""
+    xt = _t(x)
+    return op_def.execute("IsFinite", [xt], backend.xp.isfinite(xt._value))
+
+
+def is_nan(x, name=None) -> Tensor:
+    """Whether each element is NaN."""
+    xt = _t(x)
+    return op_def.execute("IsNan", [xt], backend.xp.isnan(xt._value))
+
+
+def is_inf(x, name=None) -> Tensor:
+    """Whether each element is +inf or -inf."""
+    xt = _t(x)
+    return op_def.execute("IsInf", [xt], backend.xp.isinf(xt._value))
+
+
+# --- reductions --------------------------------------------------------------------------
+def _axes(x: Tensor, axis, op_type) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(x.ndim))
+    out = []
+    for a in array_ops._ints(axis):
+        if not -x.ndim <= a < builtins.max(x.ndim, 1):
+            raise errors.InvalidArgumentError(
+                None, None, f"Invalid reduction dimension ({a} for input with {x.ndim} "
+                            f"dimension(s) [Op:{op_type}]")
+        out.append(a % builtins.max(x.ndim, 1))
+    return tuple(sorted(set(out)))
+
+
+def _reduce(op_type, x, axis, keepdims, fn):
+    xt = _t(x)
+    axes = _axes(xt, axis, op_type)
+    with np.errstate(all="ignore"):
+        value = fn(xt._value, axes)
+    if value.dtype != xt._value.dtype:
+        value = value.astype(xt._value.dtype)
+    if keepdims:
+        value = backend.xp.reshape(value, [1 if i in axes else d
+                                          for i, d in enumerate(xt._value.shape)])
+    return op_def.execute(op_type, [xt], value, attrs={"axes": axes, "keepdims": keepdims})
+
+
+def reduce_sum(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
+    """Sum of elements over ``axis``."""
+    return _reduce("Sum", input_tensor, axis, keepdims,
+                   lambda v, a: backend.xp.sum(v, axis=a, dtype=v.dtype))
+
+
+def _mean(v, a):
+    xp = backend.xp
+    n = 1
+    for i in a:
+        n *= v.shape[i]
+    s = xp.sum(v, axis=a, dtype=v.dtype)
+    if v.dtype.kind in "iu":  # integer mean truncates towards zero, as TF's kernel does
+        return xp.sign(s) * (xp.abs(s) // builtins.max(n, 1))
+    return s / n if n else s * xp.nan
+
+
+def reduce_mean(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
+    """Mean of elements over ``axis`` (integer tensors give a truncated integer mean)."""
+    return _reduce("Mean", input_tensor, axis, keepdims, _mean)
+
+
+def reduce_max(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
+    """Maximum over ``axis`` (``-inf`` for an empty float reduction)."""
+    return _reduce("Max", input_tensor, axis, keepdims, lambda v, a: _extreme(v, a, True))
+
+
+def reduce_min(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
+    """Minimum over ``axis``."""
+    return _reduce("Min", input_tensor, axis, keepdims, lambda v, a: _extreme(v, a, False))
+
+
+def _extreme(v, a, is_max):
+    xp = backend.xp
+    if v.size == 0:
+        info = np.finfo(v.dtype) if v.dtype.kind == "f" else np.iinfo(v.dtype)
+        fill = (-xp.inf if is_max else xp.inf) if v.dtype.kind == "f" else (
+            info.min if is_max else info.max)
+        shape = [d for i, d in enumerate(v.shape) if i not in a]
+        return xp.full(shape, fill, dtype=v.dtype)
+    return xp.max(v, axis=a) if is_max else xp.min(v, axis=a)
+
+
+def reduce_prod(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
+    """Product of elements over ``axis``."""
+    return _reduce("Prod", input_tensor, axis, keepdims,
+                   lambda v, a: backend.xp.prod(v, axis=a, dtype=v.dtype))
+
+
+def reduce_all(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
+    """Logical AND over ``axis``."""
+    return _reduce("All", input_tensor, axis, keepdims, lambda v, a: backend.xp.all(v, axis=a))
+
+
+def reduce_any(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
+    """Logical OR over ``axis``."""
+    return _reduce("Any", input_tensor, axis, keepdims, lambda v, a: backend.xp.any(v, axis=a))
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
+    """``log(sum(exp(x)))`` over ``axis``, computed stably (shifted by the maximum)."""
+    x = _t(input_tensor)
+    m = array_ops.stop_gradient(reduce_max(x, axis, keepdims=True))
+    m = array_ops.where(is_finite(m), m, array_ops.zeros_like(m))
+    out = add(log(reduce_sum(exp(subtract(x, m)), axis, keepdims=True)), m)
+    axes = _axes(x, axis, "Sum")
+    return out if keepdims or not axes else array_ops.squeeze(out, list(axes))
+
+
+def _arg(op_type, x, axis, output_type, fn):
+    xt = _t(x)
+    a = 0 if axis is None else _axes(xt, axis, op_type)[0]
+    dt = dtypes.as_dtype(output_type)
+    if xt._value.shape[a] == 0:
+        raise errors.InvalidArgumentError(
+            None, None, f"Reduction axis {a} is empty in shape {_shape_text(xt)} "
+                        f"[Op:{op_type}]")
+    return op_def.execute(op_type, [xt], fn(xt._value, axis=a).astype(dt.as_numpy_dtype))
+
+
+def argmax(input, axis=None, output_type=dtypes.int64, name=None) -> Tensor:  # noqa: A002
+    """Index of the largest element along ``axis`` (0 when None); int64 by default."""
+    return _arg("ArgMax", input, axis, output_type, backend.xp.argmax)
+
+
+def argmin(input, axis=None, output_type=dtypes.int64, name=None) -> Tensor:  # noqa: A002
+    """Index of the smallest element along ``axis`` (0 when None); int64 by default."""
+    return _arg("ArgMin", input, axis, output_type, backend.xp.argmin)
+
+
+# --- matrix product ----------------------------------------------------------------------
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+           a_is_sparse=False, b_is_sparse=False, output_type=None, name=None) -> Tensor:
+    """The matrix product ``a @ b`` (batched over leading dimensions, which broadcast).
+
+    Raises:
+      InvalidArgumentError: inputs of rank < 2, different dtypes, or inner dimensions that
+        do not match (TF's "Matrix size-incompatible" message).
+    """
+    at, bt = convert_pair(a, b)
+    ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
+    batched = at.ndim > 2 or bt.ndim > 2
+    op_type = "BatchMatMulV2" if batched else "MatMul"
+    op_def.check_same_dtype(op_type, at, bt)
+    if at.ndim < 2 or bt.ndim < 2:
+        which = 0 if at.ndim < 2 else 1
+        raise errors.InvalidArgumentError(
+            None, None, f"In[{which}] ndims must be >= 2 [Op:{op_type}]. tf.matmul multiplies "
+                        "matrices; use tf.reshape or tf.expand_dims to make a vector a matrix.")
+    xp = backend.xp
+    av = xp.swapaxes(at._value, -1, -2) if ta else at._value
+    bv = xp.swapaxes(bt._value, -1, -2) if tb else bt._value
+    if av.shape[-1] != bv.shape[-2]:
+        raise errors.InvalidArgumentError(
+            None, None, f"Matrix size-incompatible: In[0]: {_shape_text(at)}, "
+                        f"In[1]: {_shape_text(bt)} "
+                        f"[Op:{op_type}]. The inner dimensions must agree: a has "
+                        f"{av.shape[-1]} columns{' (after transpose_a)' if ta else ''} but b "
+                        f"has {bv.shape[-2]} rows{' (after transpose_b)' if tb else ''}.")
+    try:
+        value = xp.matmul(av, bv)
+    except ValueError:
+        raise errors.InvalidArgumentError(
+            None, None, f"In[0] and In[1] must have compatible batch dimensions: "
+                        f"{_shape_text(at)} vs. {_shape_text(bt)} [Op:{op_type}]") from None
+    flops = 2 * value.size * av.shape[-1]
+    return op_def.execute(op_type, [at, bt], value,
+                          attrs={"transpose_a": ta, "transpose_b": tb}, flops=flops)
+
+
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None) -> Tensor:
+    """Sums of the slices of ``data`` that share a segment id (missing segments are 0)."""
+    d = _t(data)
+    ids = _t(segment_ids)
+    n = int(num_segments)
+    xp = backend.xp
+    out = xp.zeros((n,) + tuple(d._value.shape[ids.ndim:]), dtype=d._value.dtype)
+    flat_ids = ids._value.reshape(-1)
+    flat = d._value.reshape((flat_ids.shape[0],) + tuple(d._value.shape[ids.ndim:]))
+    xp.add.at(out, flat_ids, flat)
+    return op_def.execute("UnsortedSegmentSum", [d, ids], out, attrs={"num_segments": n})
+
+
+def divide_no_nan(x, y, name=None) -> Tensor:
+    """``x / y``, but 0 where ``y`` is 0."""
+    xt, yt = convert_pair(x, y)
+    zero = equal(yt, 0)
+    q = truediv(xt, array_ops.where(zero, array_ops.ones_like(yt), yt))
+    return array_ops.where(zero, array_ops.zeros_like(q), q)
+
+
+__all__ = [
+    "abs", "add", "add_n", "argmax", "argmin", "clip_by_value", "convert_pair", "div_no_nan",
+    "divide_no_nan", "divide_no_nan",
+    "divide", "equal", "exp", "floor", "floor_div", "floordiv", "floormod", "greater",
+    "greater_equal", "is_finite", "is_inf", "is_nan", "less", "less_equal", "log", "log1p",
+    "logical_and", "logical_not", "logical_or", "logical_xor", "matmul", "maximum", "minimum",
+    "mod", "multiply", "negative", "not_equal", "pow", "realdiv", "reciprocal", "reduce_all",
+    "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
+    "reduce_sum", "round", "rsqrt", "sigmoid", "sign", "softplus", "sqrt", "square",
+    "squared_difference", "subtract", "tanh", "truediv", "unsorted_segment_sum",
+]
+
+
+div_no_nan = divide_no_nan

@@ -1,0 +1,60 @@
+"""Gradient rules of the nn ops (activations, softmax, cross-entropies).
+
+Glossary:
+  softmax gradient   -- ``(g - sum(g * y)) * y`` along the softmax axis.
+  cross-entropy      -- w.r.t. logits, TF's kernel gives ``softmax(logits) - labels``
+                        scaled by the loss gradient (the exact derivative when each row of
+                        labels sums to 1); w.r.t. labels, ``-log_softmax(logits)``.
+
+Mirrors tensorflow/python/ops/nn_grad.py.
+"""
+
+from __future__ import annotations
+
+from simdist.framework import op_def
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+from simdist.framework.ops import nn_ops as N
+
+
+@op_def.RegisterGradient("Relu")
+def _relu_grad(op, grad):
+    return M.multiply(grad, A.cast(M.greater(op.outputs[0], 0), grad.dtype))
+
+
+@op_def.RegisterGradient("Softmax")
+def _softmax_grad(op, grad):
+    y = op.outputs[0]
+    a = op.attrs["axis"]
+    return M.multiply(M.subtract(grad, M.reduce_sum(M.multiply(grad, y), a, keepdims=True)), y)
+
+
+@op_def.RegisterGradient("LogSoftmax")
+def _log_softmax_grad(op, grad):
+    y = op.outputs[0]
+    a = op.attrs["axis"]
+    return M.subtract(grad, M.multiply(M.reduce_sum(grad, a, keepdims=True), M.exp(y)))
+
+
+@op_def.RegisterGradient("SoftmaxCrossEntropyWithLogits")
+def _softmax_xent_grad(op, grad):
+    logits, labels = op.inputs
+    a = op.attrs["axis"]
+    g = A.expand_dims(grad, a)
+    g_logits = g_labels = None
+    if op.needs_grad(0):
+        lab = A.broadcast_to(labels, list(logits.shape))
+        g_logits = M.multiply(g, M.subtract(N.softmax(logits, a), lab))
+    if op.needs_grad(1):
+        from simdist.framework.ops.math_grad import unbroadcast
+
+        g_labels = unbroadcast(M.multiply(g, M.negative(N.log_softmax(logits, a))),
+                               labels.shape)
+    return g_logits, g_labels
+
+
+@op_def.RegisterGradient("SparseSoftmaxCrossEntropyWithLogits")
+def _sparse_softmax_xent_grad(op, grad):
+    logits, labels = op.inputs
+    hot = A.one_hot(labels, logits.shape[-1], dtype=logits.dtype)
+    return M.multiply(A.expand_dims(grad, -1), M.subtract(N.softmax(logits), hot)), None

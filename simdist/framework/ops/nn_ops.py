@@ -1,0 +1,243 @@
+"""Neural-network ops: activations, softmax, cross-entropies and distributed loss scaling.
+
+Glossary:
+  logits               -- unnormalized log-probabilities; cross-entropies take logits and
+                          are computed stably (max-shifted log-sum-exp, TF's formulas).
+  per-example loss     -- one loss value per example of the (per-replica) batch.
+  compute_average_loss -- sum of per-example losses / *global* batch size, so that summing
+                          the replicas' gradients gives the gradient of the global mean.
+  scale_regularization_loss -- a regularization loss / number of replicas, for the same reason.
+
+Mirrors tensorflow/python/ops/nn_ops.py and nn_impl.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist.framework import errors, op_def
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+from simdist.framework.tensor import Tensor
+from simdist.hardware import backend
+
+sigmoid = M.sigmoid
+tanh = M.tanh
+softplus = M.softplus
+
+
+def relu(features, name=None) -> Tensor:
+    """``max(features, 0)``."""
+    x = A._t(features)
+    return op_def.execute("Relu", [x], backend.xp.maximum(x._value, 0).astype(x._value.dtype))
+
+
+def _shifted(v, axis):
+    """``v - max(v)`` and ``log(sum(exp(v - max(v))))`` along ``axis`` (stable)."""
+    xp = backend.xp
+    m = xp.max(v, axis=axis, keepdims=True)
+    m = xp.where(xp.isfinite(m), m, 0)
+    s = v - m
+    return s, xp.log(xp.sum(xp.exp(s), axis=axis, keepdims=True))
+
+
+def softmax(logits, axis=None, name=None) -> Tensor:
+    """``exp(logits) / sum(exp(logits))`` along ``axis`` (the last one by default)."""
+    x = A._t(logits)
+    a = -1 if axis is None else int(axis)
+    a = A._axis(a, x.ndim, "Softmax")
+    with np.errstate(all="ignore"):
+        s, lse = _shifted(x._value, a)
+        value = backend.xp.exp(s - lse)
+    return op_def.execute("Softmax", [x], value, attrs={"axis": a})
+
+
+def log_softmax(logits, axis=None, name=None) -> Tensor:
+    """``logits - log(sum(exp(logits)))`` along ``axis`` (the last one by default)."""
+    x = A._t(logits)
+    a = A._axis(-1 if axis is None else int(axis), x.ndim, "LogSoftmax")
+    with np.errstate(all="ignore"):
+        s, lse = _shifted(x._value, a)
+    return op_def.execute("LogSoftmax", [x], s - lse, attrs={"axis": a})
+
+
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None) -> Tensor:
+    """Element-wise ``-labels*log(sigmoid(logits)) - (1-labels)*log(1-sigmoid(logits))``.
+
+    Computed as TF does, ``max(x, 0) - x*z + log(1 + exp(-|x|))``, which never overflows.
+
+    Raises:
+      ValueError: if ``labels`` and ``logits`` have different shapes.
+    """
+    if labels is None or logits is None:
+        raise ValueError("Both labels and logits must be provided.")
+    logits = A._t(logits)
+    labels = op_def.convert_to_tensor(labels, dtype_hint=logits.dtype)
+    if labels.shape != logits.shape:
+        raise ValueError(f"`logits` and `labels` must have the same shape, received "
+                         f"({logits.shape} vs {labels.shape}).")
+    zeros = A.zeros_like(logits)
+    cond = M.greater_equal(logits, zeros)
+    relu_logits = A.where(cond, logits, zeros)
+    neg_abs_logits = A.where(cond, M.negative(logits), logits)
+    return M.add(M.subtract(relu_logits, M.multiply(logits, labels)),
+                 M.log1p(M.exp(neg_abs_logits)))
+
+
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None) -> Tensor:
+    """``-sum(labels * log_softmax(logits), axis)``: one loss per example.
+
+    As in TF, the gradient w.r.t. ``logits`` is ``softmax(logits) - labels`` (exact when
+    each row of ``labels`` sums to 1) and gradients also flow into ``labels``.
+    """
+    logits = A._t(logits)
+    labels = op_def.convert_to_tensor(labels, dtype_hint=logits.dtype)
+    op_def.check_same_dtype("SoftmaxCrossEntropyWithLogits", logits, labels)
+    a = A._axis(axis, logits.ndim, "SoftmaxCrossEntropyWithLogits")
+    try:
+        lab = backend.xp.broadcast_to(labels._value, logits._value.shape)
+    except ValueError:
+        raise errors.InvalidArgumentError(
+            None, None, "logits and labels must be broadcastable: logits_size="
+                        f"{M._shape_text(logits)} labels_size={M._shape_text(labels)} "
+                        "[Op:SoftmaxCrossEntropyWithLogits]") from None
+    with np.errstate(all="ignore"):
+        s, lse = _shifted(logits._value, a)
+        loss = backend.xp.sum(lab * (lse - s), axis=a)
+    return op_def.execute("SoftmaxCrossEntropyWithLogits", [logits, labels], loss,
+                          attrs={"axis": a}, flops=5 * logits._value.size)
+
+
+def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None) -> Tensor:
+    """Cross-entropy with integer class ``labels`` (shape ``logits.shape[:-1]``).
+
+    Raises:
+      ValueError: if ``labels`` does not have rank ``rank(logits) - 1``.
+      InvalidArgumentError: for a label outside ``[0, num_classes)``.
+    """
+    logits = A._t(logits)
+    labels = A._t(labels)
+    if labels.ndim != logits.ndim - 1:
+        raise ValueError(
+            f"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+            f"labels.shape={labels.shape} of rank {labels.ndim} and "
+            f"logits.shape={logits.shape} of rank {logits.ndim}")
+    if tuple(labels.shape) != tuple(logits.shape)[:-1]:
+        raise ValueError(
+            f"`labels.shape` must equal `logits.shape` except for the last dimension. "
+            f"Received: labels.shape={labels.shape} and logits.shape={logits.shape}")
+    if not labels.dtype.is_integer:
+        raise TypeError(f"Value passed to parameter 'labels' has DataType "
+                        f"{labels.dtype.name} not in list of allowed values: int32, int64")
+    n = logits._value.shape[-1]
+    host = np.asarray(backend.to_host(labels._value)).reshape(-1)
+    bad = host[(host < 0) | (host >= n)]
+    if bad.size:
+        raise errors.InvalidArgumentError(
+            None, None, f"Received a label value of {int(bad[0])} which is outside the valid "
+                        f"range of [0, {n}).  Label values: {' '.join(map(str, host))} "
+                        "[Op:SparseSoftmaxCrossEntropyWithLogits]")
+    xp = backend.xp
+    with np.errstate(all="ignore"):
+        s, lse = _shifted(logits._value, -1)
+        picked = xp.take_along_axis(s, labels._value[..., None].astype(np.int64), axis=-1)
+        loss = (lse - picked)[..., 0]
+    return op_def.execute("SparseSoftmaxCrossEntropyWithLogits", [logits, labels], loss,
+                          flops=5 * logits._value.size)
+
+
+# --- loss scaling for distribution strategies --------------------------------------------
+def _strategy_context():
+    """The distribution-strategy context module, or None when it is not available."""
+    try:
+        from simdist.distribute import distribution_strategy_context as ctx
+    except ImportError:
+        return None
+    return ctx
+
+
+def _num_replicas_in_sync() -> int:
+    """``get_strategy().num_replicas_in_sync`` (1 without simdist.distribute)."""
+    ctx = _strategy_context()
+    return 1 if ctx is None else ctx.get_strategy().num_replicas_in_sync
+
+
+def _check_replica_context(fn_name: str) -> None:
+    ctx = _strategy_context()
+    if ctx is not None and ctx.has_strategy() and ctx.in_cross_replica_context():
+        raise RuntimeError(
+            f"You are calling `{fn_name}` in cross replica context, while it was expected "
+            "to be called in replica context."
+        )
+
+
+def _scale_by_sample_weight(losses: Tensor, sample_weight) -> Tensor:
+    # TF's losses_util.scale_losses_by_sample_weight: weights cast to the loss dtype and
+    # broadcast against the losses.
+    w = A.cast(A._t(sample_weight), losses.dtype)
+    return M.multiply(losses, w)
+
+
+def compute_average_loss(per_example_loss, sample_weight=None,
+                         global_batch_size=None) -> Tensor:
+    """Sum of (weighted) per-example losses divided by the global batch size.
+
+    When ``global_batch_size`` is None it is the per-replica batch size times the current
+    strategy's ``num_replicas_in_sync``. A zero global batch size gives 0.
+
+    Raises:
+      ValueError: a scalar ``per_example_loss`` or a non-scalar ``global_batch_size``.
+      TypeError: a non-integer ``global_batch_size``.
+      InvalidArgumentError: a negative ``global_batch_size``.
+      RuntimeError: called in cross-replica context of a strategy without a batch size.
+    """
+    losses = A._t(per_example_loss)
+    input_dtype = losses.dtype
+    if losses.ndim == 0:
+        raise ValueError(
+            "Invalid value passed for `per_example_loss`. Expected a tensor with at least "
+            f"rank 1. Received per_example_loss={losses.numpy()} with rank 0")
+    if sample_weight is not None:
+        losses = _scale_by_sample_weight(losses, sample_weight)
+    losses = A.cast(losses, input_dtype)
+    if global_batch_size is None:
+        _check_replica_context("compute_average_loss")
+        global_batch_size = losses._value.shape[0] * _num_replicas_in_sync()
+    gbs = A._t(global_batch_size)
+    if gbs.ndim != 0:
+        raise ValueError(f"global_batch_size must be scalar. Received: {gbs!r}")
+    if not gbs.dtype.is_integer:
+        raise TypeError("global_batch_size must be an integer..  Expected \"x\" to be integer "
+                        f"type.  Found: tensor of dtype <dtype: '{gbs.dtype.name}'>")
+    if int(gbs) < 0:
+        raise errors.InvalidArgumentError(
+            None, None, "global_batch_size must be non-negative..  \nCondition x >= 0 did not "
+                        f"hold element-wise:\nx (shape=() dtype={gbs.dtype.name}) = \n{int(gbs)}")
+    loss = M.reduce_sum(losses)
+    return M.div_no_nan(loss, A.cast(gbs, input_dtype))
+
+
+def scale_regularization_loss(regularization_loss) -> Tensor:
+    """``reduce_sum(regularization_loss) / num_replicas_in_sync``.
+
+    Raises:
+      RuntimeError: called in cross-replica context of a strategy.
+    """
+    _check_replica_context("scale_regularization_loss")
+    return M.truediv(M.reduce_sum(regularization_loss), _num_replicas_in_sync())
+
+
+def l2_loss(t, name=None) -> Tensor:
+    """``sum(t ** 2) / 2``."""
+    return M.realdiv(M.reduce_sum(M.square(t)), 2)
+
+
+def bias_add(value, bias, data_format=None, name=None) -> Tensor:
+    """``value + bias`` with ``bias`` along the last dimension."""
+    return M.add(value, bias)
+
+
+__all__ = ["relu", "sigmoid", "tanh", "softplus", "softmax", "log_softmax",
+           "sigmoid_cross_entropy_with_logits", "softmax_cross_entropy_with_logits",
+           "sparse_softmax_cross_entropy_with_logits", "compute_average_loss",
+           "scale_regularization_loss", "l2_loss", "bias_add"]

@@ -1,0 +1,103 @@
+"""Python operators on ``Tensor`` and ``Variable`` (``+``, ``@``, ``<``, ``==``, ``[]`` ...).
+
+Glossary:
+  binary operator   -- ``x + y`` calls ``math_ops.add(x, y)``; the other operand is
+                       converted with the tensor's dtype (``tf.constant(1.0) + 2`` works).
+  reflected         -- ``2 + x`` calls ``x.__radd__(2)`` = ``add(2, x)``.
+  ``==`` / ``!=``   -- element-wise ``tf.equal`` (TF2 semantics); shapes that do not
+                       broadcast give a scalar ``False``/``True``, and ``x == None`` is False.
+Attached once, at import, to both classes, as TF's ``_OverrideBinaryOperatorHelper`` does.
+
+Mirrors tensorflow/python/ops/math_ops.py (operator overloading) and
+tensor_math_operator_overrides.py.
+"""
+
+from __future__ import annotations
+
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+from simdist.framework.tensor import Tensor
+from simdist.framework.variables import Variable
+
+
+def _bitwise_or_logical(logical, name):
+    def fn(x, y):
+        xt, yt = M.convert_pair(x, y)
+        if xt.dtype.is_bool:
+            return logical(xt, yt)
+        raise TypeError(f"Operator {name} is only supported for bool tensors in simdist; "
+                        "use tf.bitwise for integers.")
+    return fn
+
+
+_BINARY = {
+    "add": M.add, "sub": M.subtract, "mul": M.multiply, "truediv": M.truediv,
+    "floordiv": M.floordiv, "mod": M.floormod, "pow": M.pow, "matmul": M.matmul,
+    "and": _bitwise_or_logical(M.logical_and, "&"),
+    "or": _bitwise_or_logical(M.logical_or, "|"),
+    "xor": _bitwise_or_logical(M.logical_xor, "^"),
+}
+
+_COMPARE = {"lt": M.less, "le": M.less_equal, "gt": M.greater, "ge": M.greater_equal}
+
+
+def _make_binary(fn, name):
+    def op(self, other):
+        return fn(self, other)
+
+    def rop(self, other):
+        return fn(other, self)
+
+    op.__name__, rop.__name__ = f"__{name}__", f"__r{name}__"
+    return op, rop
+
+
+def _equals(self, other):
+    """Element-wise ``==``; shapes that do not broadcast compare unequal (a scalar False)."""
+    if other is None:
+        return False
+    return _eq_impl(self, other, M.equal, False)
+
+
+def _not_equals(self, other):
+    """Element-wise ``!=``; shapes that do not broadcast compare unequal (a scalar True)."""
+    if other is None:
+        return True
+    return _eq_impl(self, other, M.not_equal, True)
+
+
+def _eq_impl(x, y, fn, mismatch):
+    from simdist.framework import errors
+
+    try:
+        return fn(x, y)
+    except errors.InvalidArgumentError as e:
+        if "Incompatible shapes" not in str(e):
+            raise
+        return A.constant(mismatch)
+
+
+def _invert(self):
+    t = A._t(self)
+    if t.dtype.is_bool:
+        return M.logical_not(t)
+    raise TypeError("Operator ~ is only supported for bool tensors in simdist.")
+
+
+def _install(cls) -> None:
+    for name, fn in _BINARY.items():
+        op, rop = _make_binary(fn, name)
+        setattr(cls, op.__name__, op)
+        setattr(cls, rop.__name__, rop)
+    for name, fn in _COMPARE.items():
+        setattr(cls, f"__{name}__", _make_binary(fn, name)[0])
+    cls.__eq__ = _equals
+    cls.__ne__ = _not_equals
+    cls.__neg__ = lambda self: M.negative(self)
+    cls.__abs__ = lambda self: M.abs(self)
+    cls.__invert__ = _invert
+    cls.__getitem__ = A._getitem
+
+
+for _cls in (Tensor, Variable):
+    _install(_cls)

@@ -1,0 +1,156 @@
+"""Record what TensorFlow 2.x gives for the expressions in EXPRESSIONS.
+
+Run with a Python that has TensorFlow (e.g. ``/tmp/tfenv/bin/python
+tests/framework/record_tf_ops.py``); it writes ``fixtures/tf_ops.json``: for each
+expression, TF's value (dtype, shape, values) or its exception (type and message).
+``test_tf_conformance.py`` evaluates the same expressions with ``tf = simdist``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+EXPRESSIONS = [
+    # dtype inference and conversion
+    "tf.constant(1.0)", "tf.constant(1)", "tf.constant([1, 2**40])", "tf.constant(True)",
+    "tf.constant([[1, 2], [3, 4]], dtype=tf.float64)", "tf.constant(2.0, shape=[2, 2])",
+    "tf.constant(1.0) + 2", "2 + tf.constant(1.0)", "tf.constant(1) + 2.5",
+    "tf.constant(1.0) + tf.constant(1)", "tf.constant(1) + tf.constant(1, tf.int64)",
+    "tf.constant(5) / 2", "tf.constant([1, 2]) / tf.constant([2, 2])",
+    "tf.constant(3) / 0", "tf.constant(3) // 0", "tf.constant(7) // -2", "tf.constant(7) % -2",
+    "tf.constant(7.0) % -2.0", "tf.constant(2) ** 3", "tf.constant(2) ** -1",
+    "tf.constant(2.0) ** 2", "2 ** tf.constant(2.0)", "abs(tf.constant(-2))",
+    "-tf.constant([1, -2])",
+    # casting
+    "tf.cast(tf.constant(70000.0), tf.float16)", "tf.cast(tf.constant([1.7, -1.7]), tf.int32)",
+    "tf.cast(tf.constant([0.0, 2.5]), tf.bool)", "tf.cast(tf.constant([True, False]), tf.float32)",
+    # comparisons
+    "tf.constant(1.0) == 1.0", "tf.constant([1, 2]) == tf.constant([1, 2, 3])",
+    "tf.constant(1.0) == tf.constant(1)", "tf.constant([1.0, 2.0]) < 2",
+    "tf.constant([1.0, 2.0]) != 2.0", "tf.equal([1, 2], [1, 3])",
+    "tf.logical_and(tf.constant([True, True]), tf.constant([True, False]))",
+    "tf.constant(True) & tf.constant(False)",
+    # math
+    "tf.sqrt(tf.constant(4))", "tf.sqrt(tf.constant([4.0, -1.0]))", "tf.math.log(0.0)",
+    "tf.reduce_mean(tf.constant([1, 2]))", "tf.reduce_mean(tf.constant([-3, -2]))",
+    "tf.reduce_sum(tf.constant([[1, 2], [3, 4]]), axis=0)",
+    "tf.reduce_sum(tf.ones([2, 3]), axis=[0, 1], keepdims=True)",
+    "tf.reduce_sum(tf.ones([2]), axis=3)",
+    "tf.reduce_max(tf.constant([[1.0, 5.0], [3.0, 2.0]]), 1)",
+    "tf.reduce_min(tf.constant([[1.0, 5.0], [3.0, 2.0]]))",
+    "tf.reduce_prod(tf.constant([1, 2, 3]))",
+    "tf.argmax([1, 3, 2])", "tf.argmax([[1, 3], [4, 2]], axis=1)",
+    "tf.argmin([[1, 3], [4, 2]], output_type=tf.int32)",
+    "tf.matmul(tf.ones([2, 3]), tf.ones([2, 3]))", "tf.matmul(tf.ones([3]), tf.ones([3]))",
+    "tf.matmul(tf.ones([2, 3]), tf.ones([2, 3]), transpose_b=True)",
+    "tf.matmul(tf.ones([4, 2, 3]), tf.ones([3, 5]))",
+    "tf.constant([[1.0, 2.0], [3.0, 4.0]]) @ tf.constant([[1.0], [1.0]])",
+    "tf.add(tf.ones([2, 3]), tf.ones([2, 4]))", "tf.maximum([1.0, 5.0], [3.0, 2.0])",
+    "tf.clip_by_value(tf.constant([1, 5, 9]), 2, 8)",
+    "tf.clip_by_value(tf.constant([-1.0, 0.5, 2.0]), 0.0, 1.0)",
+    "tf.add_n([tf.ones([2]), tf.ones([2]), tf.ones([2])])", "tf.math.divide_no_nan(1.0, 0.0)",
+    "tf.math.reduce_logsumexp(tf.constant([[1.0, 2.0], [3.0, 1000.0]]), axis=1)",
+    "tf.math.sign(tf.constant([-2.0, 0.0, 3.0]))", "tf.math.round(tf.constant([0.5, 1.5, 2.5]))",
+    "tf.math.is_finite(tf.constant([1.0, float('inf'), float('nan')]))",
+    # arrays
+    "tf.reshape(tf.ones([2, 3]), [4])", "tf.reshape(tf.ones([6]), [-1, -1])",
+    "tf.reshape(tf.constant([0, 1, 2, 3, 4, 5]), [3, -1])",
+    "tf.transpose(tf.constant([[1, 2, 3], [4, 5, 6]]))",
+    "tf.concat([tf.ones([2, 3]), tf.ones([3, 2])], 0)",
+    "tf.concat([tf.constant([[1, 2]]), tf.constant([[3, 4]])], axis=-1)",
+    "tf.stack([tf.ones([2]), tf.ones([3])])", "tf.stack([[1, 2], [3, 4]], axis=1)",
+    "tf.split(tf.ones([5]), 2)", "tf.split(tf.constant([1, 2, 3, 4, 5]), [2, -1])",
+    "tf.unstack(tf.constant([[1, 2], [3, 4]]), axis=1)",
+    "tf.squeeze(tf.ones([2, 1]), 0)", "tf.squeeze(tf.ones([1, 2, 1]))",
+    "tf.expand_dims(tf.constant([1, 2]), -1)",
+    "tf.where(tf.constant([True, False]), 1.0, 2.0)", "tf.where([True, False, True])",
+    "tf.where(tf.constant([True, False]), tf.constant([1, 2]), tf.constant([1.0, 2.0]))",
+    "tf.one_hot([0, 2], 3)", "tf.one_hot([0, 1], 3, dtype=tf.int32)",
+    "tf.one_hot([0, 5, -1], 3, on_value=5.0, off_value=-1.0)",
+    "tf.gather([1.0, 2.0], [3])", "tf.gather(tf.constant([[1, 2], [3, 4]]), [1, 1, 0])",
+    "tf.gather(tf.constant([[1, 2], [3, 4]]), [1], axis=1)",
+    "tf.tile(tf.constant([[1, 2]]), [2, 2])", "tf.broadcast_to(tf.constant([1, 2]), [2, 2])",
+    "tf.shape(tf.ones([2, 3]))", "tf.size(tf.ones([2, 3]))", "tf.rank(tf.ones([2, 3]))",
+    "tf.zeros([2], tf.int32)", "tf.ones_like(tf.constant([1.0, 2.0]))",
+    "tf.fill([2, 2], 7)", "tf.identity(tf.constant([1, 2]))",
+    # slicing
+    "tf.constant([[1, 2], [3, 4]])[0]", "tf.constant([[1, 2, 3], [4, 5, 6]])[:, ::-2]",
+    "tf.constant([[1, 2, 3], [4, 5, 6]])[..., 1]", "tf.constant([1, 2, 3])[None, 1:]",
+    "tf.constant([1.0, 2.0])[[0, 1]]", "tf.constant([1.0, 2.0])[5]",
+    "tf.constant([1.0, 2.0])[1.0]", "tf.constant([1.0, 2.0])[0, 0]",
+    "tf.Variable([1.0, 2.0])[1]", "tf.Variable([1.0, 2.0]) + 1",
+    "tf.Variable([1.0, 2.0]) == tf.Variable([1.0, 3.0])",
+    # nn
+    "tf.nn.relu([-1.0, 0.0, 2.0])", "tf.nn.sigmoid([-100.0, 0.0, 100.0])",
+    "tf.nn.tanh([0.5])", "tf.nn.softmax([[1.0, 2.0, 3.0], [1.0, 1.0, 1000.0]])",
+    "tf.nn.softmax([[1.0, 2.0], [3.0, 5.0]], axis=0)",
+    "tf.nn.log_softmax([[1.0, 2.0, 3.0]])",
+    "tf.nn.sigmoid_cross_entropy_with_logits(labels=[0.0, 1.0, 0.5], logits=[1.0, -2.0, 100.0])",
+    "tf.nn.sigmoid_cross_entropy_with_logits(labels=[0.0, 1.0], logits=[1.0, 2.0, 3.0])",
+    "tf.nn.softmax_cross_entropy_with_logits(labels=[[0.0, 1.0, 0.0], [0.5, 0.5, 0.0]], "
+    "logits=[[1.0, 2.0, 3.0], [3.0, 1.0, -500.0]])",
+    "tf.nn.softmax_cross_entropy_with_logits(labels=[[0.0, 1.0]], logits=[[1.0, 2.0, 3.0]])",
+    "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 1], "
+    "logits=[[1.0, 2.0], [3.0, 1.0]])",
+    "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 5], "
+    "logits=[[1.0, 2.0, 3.0], [3.0, 1.0, 0.0]])",
+    "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[[0], [1]], "
+    "logits=[[1.0, 2.0, 3.0], [3.0, 1.0, 0.0]])",
+    "tf.nn.compute_average_loss(tf.constant(3.0))",
+    "tf.nn.compute_average_loss([1.0, 2.0, 3.0])",
+    "tf.nn.compute_average_loss([1.0, 2.0, 3.0], global_batch_size=2.5)",
+    "tf.nn.compute_average_loss([1.0, 2.0, 3.0], global_batch_size=-2)",
+    "tf.nn.compute_average_loss([1.0, 2.0, 3.0], global_batch_size=0)",
+    "tf.nn.compute_average_loss([1.0, 2.0, 3.0], global_batch_size=4)",
+    "tf.nn.compute_average_loss([1, 2, 3])",
+    "tf.nn.compute_average_loss([[1.0, 2.0], [3.0, 4.0]])",
+    "tf.nn.compute_average_loss([1.0, 2.0, 3.0], sample_weight=2.0)",
+    "tf.nn.compute_average_loss([1.0, 2.0, 3.0], sample_weight=[1, 0, 2])",
+    "tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0], tf.float16), "
+    "sample_weight=[1.0, 0.0, 2.0])",
+    "tf.nn.scale_regularization_loss([1.0, 2.0])",
+    # random argument checks
+    "tf.random.uniform([2], dtype=tf.int32)", "tf.random.normal([2], dtype=tf.int32)",
+]
+
+_PREFIX = re.compile(r"^\{\{function_node [^}]*\}\}\s*")
+
+
+def _clean(msg: str) -> str:
+    msg = _PREFIX.sub("", msg)
+    return re.sub(r" name: [^\n]*$", "", msg).strip()
+
+
+def _describe(value):
+    import numpy as np
+
+    if isinstance(value, (list, tuple)):
+        return {"kind": "list", "items": [_describe(v) for v in value]}
+    if isinstance(value, bool):
+        return {"kind": "python", "value": value}
+    arr = np.asarray(value)
+    return {"kind": "tensor", "dtype": value.dtype.name, "shape": list(arr.shape),
+            "values": np.where(np.isnan(arr), None, arr).tolist()
+            if arr.dtype.kind == "f" else arr.tolist()}
+
+
+def record(tf) -> dict:
+    out = {}
+    for expr in EXPRESSIONS:
+        try:
+            out[expr] = _describe(eval(expr, {"tf": tf}))  # noqa: S307 - our own expressions
+        except Exception as e:  # noqa: BLE001 - recording every failure is the point
+            out[expr] = {"kind": "error", "type": type(e).__name__, "message": _clean(str(e))}
+    return out
+
+
+if __name__ == "__main__":
+    import tensorflow as tf
+
+    path = os.path.join(os.path.dirname(__file__), "fixtures", "tf_ops.json")
+    data = {"tensorflow": tf.__version__, "results": record(tf)}
+    with open(path, "w") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+    print(f"wrote {len(data['results'])} results to {path}")

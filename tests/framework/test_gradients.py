@@ -1,0 +1,458 @@
+"""Every gradient rule in ``op_def.GRADIENTS`` against central finite differences.
+
+``CASES`` is the one table: op type -> how to draw float64 inputs (hypothesis) and a
+function of them that runs that op. A check makes sure no rule of simdist.framework
+is missing from the table, and that each case really records its op type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import simdist.framework.ops  # noqa: F401 - registers the rules
+from simdist.framework import op_def
+from simdist.framework.backprop import GradientTape
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+from simdist.framework.ops import nn_ops as N
+from simdist.framework.variables import Variable
+
+EXAMPLES = max(8, settings.default.max_examples // 4)
+
+
+@dataclass
+class Case:
+    """Draw inputs with ``make(draw) -> (float arrays, extras)``; ``fn(*tensors, **extras)``."""
+
+    make: object
+    fn: object
+    eps: float = 1e-6
+    rtol: float = 1e-4
+    atol: float = 1e-6
+    variables: bool = False
+    second_order: bool = True
+    extras: dict = field(default_factory=dict)
+
+
+# --- input generators -------------------------------------------------------------------
+def shapes(min_rank=1, max_rank=3, max_dim=3):
+    return st.lists(st.integers(1, max_dim), min_size=min_rank, max_size=max_rank).map(tuple)
+
+
+def arr(draw, shape, lo=-2.0, hi=2.0, min_abs=0.0):
+    n = int(np.prod(shape)) if shape else 1
+    vals = draw(st.lists(st.floats(lo, hi, allow_nan=False, width=64), min_size=n, max_size=n))
+    a = np.array(vals, dtype=np.float64).reshape(shape)
+    if min_abs:
+        a = np.where(np.abs(a) < min_abs, np.where(a < 0, -min_abs, min_abs), a)
+    return a
+
+
+def distinct(draw, shape, gap=0.3):
+    """Values whose pairwise differences are at least ~``gap`` (no ties for max/min)."""
+    n = int(np.prod(shape)) if shape else 1
+    perm = np.array(draw(st.permutations(range(n))), dtype=np.float64)
+    noise = arr(draw, (n,), -0.05, 0.05)
+    return ((perm - n / 2) * gap + noise).reshape(shape)
+
+
+def broadcast_partner(draw, shape):
+    """A shape that broadcasts with ``shape`` (dims kept or set to 1, leading ones dropped)."""
+    dims = [d if draw(st.booleans()) else 1 for d in shape]
+    drop = draw(st.integers(0, len(dims)))
+    return tuple(dims[drop:])
+
+
+def pair(lo=-2.0, hi=2.0, min_abs_y=0.0):
+    def make(draw):
+        s = draw(shapes())
+        t = broadcast_partner(draw, s)
+        if draw(st.booleans()):
+            s, t = t, s
+        return [arr(draw, s, lo, hi), arr(draw, t, lo, hi, min_abs_y)], {}
+    return make
+
+
+def unary(lo=-2.0, hi=2.0, min_abs=0.0):
+    def make(draw):
+        return [arr(draw, draw(shapes()), lo, hi, min_abs)], {}
+    return make
+
+
+def reduction(values=arr):
+    def make(draw):
+        s = draw(shapes())
+        axis = draw(st.one_of(st.none(), st.integers(-len(s), len(s) - 1)))
+        x = values(draw, s) if values is not arr else arr(draw, s)
+        return [x], {"axis": axis, "keepdims": draw(st.booleans())}
+    return make
+
+
+def _floormod_make(draw):
+    s = draw(shapes())
+    y = arr(draw, s, 1.0, 2.0)
+    k = np.array(draw(st.lists(st.integers(-2, 2), min_size=y.size, max_size=y.size)))
+    f = arr(draw, s, 0.2, 0.8)
+    return [y * (k.reshape(s) + f), y], {}
+
+
+def _minmax_make(draw):
+    s = draw(shapes())
+    x = arr(draw, s)
+    delta = arr(draw, s, 0.1, 1.0) * np.where(arr(draw, s) < 0, -1, 1)
+    return [x, x + delta], {}
+
+
+def _matmul_make(batched):
+    def make(draw):
+        m, k, n = (draw(st.integers(1, 3)) for _ in range(3))
+        ta, tb = draw(st.booleans()), draw(st.booleans())
+        a = (k, m) if ta else (m, k)
+        b = (n, k) if tb else (k, n)
+        if batched:
+            batch = (draw(st.integers(1, 3)),)
+            a = batch + a
+            b = (batch if draw(st.booleans()) else ()) + b
+        return [arr(draw, a), arr(draw, b)], {"transpose_a": ta, "transpose_b": tb}
+    return make
+
+
+def _concat_make(draw):
+    s = list(draw(shapes()))
+    axis = draw(st.integers(0, len(s) - 1))
+    parts = []
+    for _ in range(draw(st.integers(1, 3))):
+        s2 = list(s)
+        s2[axis] = draw(st.integers(1, 3))
+        parts.append(arr(draw, tuple(s2)))
+    return parts, {"axis": axis}
+
+
+def _stack_make(draw):
+    s = draw(shapes(max_rank=2))
+    n = draw(st.integers(1, 3))
+    return [arr(draw, s) for _ in range(n)], {"axis": draw(st.integers(0, len(s)))}
+
+
+def _split_make(sizes):
+    def make(draw):
+        s = list(draw(shapes()))
+        axis = draw(st.integers(0, len(s) - 1))
+        if sizes:
+            parts = draw(st.lists(st.integers(1, 2), min_size=1, max_size=3))
+            s[axis] = sum(parts)
+            return [arr(draw, tuple(s))], {"num_or_size_splits": parts, "axis": axis}
+        n = draw(st.integers(1, 3))
+        s[axis] = n * draw(st.integers(1, 2))
+        return [arr(draw, tuple(s))], {"num_or_size_splits": n, "axis": axis}
+    return make
+
+
+def _where_make(draw):
+    s = draw(shapes())
+    t = broadcast_partner(draw, s)
+    cond = np.array(draw(st.lists(st.booleans(), min_size=int(np.prod(s)),
+                                  max_size=int(np.prod(s))))).reshape(s)
+    return [arr(draw, s), arr(draw, t)], {"cond": cond}
+
+
+def _transpose_make(draw):
+    s = draw(shapes())
+    return [arr(draw, s)], {"perm": draw(st.permutations(range(len(s))))}
+
+
+def _gather_make(draw):
+    s = draw(shapes())
+    axis = draw(st.integers(0, len(s) - 1))
+    idx_shape = draw(shapes(min_rank=0, max_rank=2))
+    n = int(np.prod(idx_shape)) if idx_shape else 1
+    idx = np.array(draw(st.lists(st.integers(0, s[axis] - 1), min_size=n, max_size=n)),
+                   dtype=np.int32).reshape(idx_shape)
+    return [arr(draw, s)], {"indices": idx, "axis": axis}
+
+
+def _segment_make(draw):
+    s = draw(shapes())
+    ids = np.array(draw(st.lists(st.integers(0, 3), min_size=s[0], max_size=s[0])), np.int32)
+    return [arr(draw, s)], {"ids": ids}
+
+
+def _slice_key(draw, shape):
+    key = []
+    for d in shape:
+        kind = draw(st.sampled_from(["int", "slice", "all"]))
+        if kind == "int":
+            key.append(draw(st.integers(-d, d - 1)))
+        elif kind == "slice":
+            step = draw(st.sampled_from([1, 2, -1]))
+            start = draw(st.one_of(st.none(), st.integers(-d, d - 1)))
+            key.append(slice(start, None, step))
+        else:
+            key.append(slice(None))
+    if draw(st.booleans()):
+        key.insert(draw(st.integers(0, len(key))), None)
+    return tuple(key)
+
+
+def _slice_make(draw):
+    s = draw(shapes())
+    key = _slice_key(draw, s)
+    if np.zeros(s)[key].size == 0:
+        key = tuple(slice(None) for _ in s)
+    return [arr(draw, s)], {"key": key}
+
+
+def _slice_grad_make(draw):
+    s = draw(shapes())
+    key = A._normalize_key(_slice_key(draw, s))
+    out = np.zeros(s)[key]
+    if out.size == 0:
+        key = tuple(slice(None) for _ in s)
+        out = np.zeros(s)
+    return [arr(draw, out.shape)], {"key": key, "shape": s}
+
+
+def _tile_make(draw):
+    s = draw(shapes())
+    return [arr(draw, s)], {"multiples": [draw(st.integers(1, 3)) for _ in s]}
+
+
+def _broadcast_make(draw):
+    s = draw(shapes())
+    return [arr(draw, broadcast_partner(draw, s))], {"shape": list(s)}
+
+
+def _squeeze_make(draw):
+    s = list(draw(shapes(max_rank=2)))
+    axis = draw(st.integers(0, len(s)))
+    s.insert(axis, 1)
+    return [arr(draw, tuple(s))], {"axis": axis}
+
+
+def _softmax_make(draw):
+    s = draw(shapes())
+    return [arr(draw, s)], {"axis": draw(st.integers(-len(s), len(s) - 1))}
+
+
+def _xent_make(draw):
+    s = draw(shapes(min_rank=2, max_rank=2))
+    logits = arr(draw, s)
+    raw = arr(draw, s)
+    labels = np.exp(raw) / np.exp(raw).sum(-1, keepdims=True)  # rows sum to 1
+    return [logits, labels], {}
+
+
+def _sparse_xent_make(draw):
+    s = draw(shapes(min_rank=2, max_rank=2))
+    labels = np.array(draw(st.lists(st.integers(0, s[1] - 1), min_size=s[0], max_size=s[0])),
+                      dtype=np.int32)
+    return [arr(draw, s)], {"labels": labels}
+
+
+def _addn_make(draw):
+    s = draw(shapes())
+    return [arr(draw, s) for _ in range(draw(st.integers(1, 3)))], {}
+
+
+def _const(x):
+    return A.constant(x)
+
+
+CASES: dict[str, Case] = {
+    "AddV2": Case(pair(), lambda x, y: M.add(x, y)),
+    "Sub": Case(pair(), lambda x, y: M.subtract(x, y)),
+    "Mul": Case(pair(), lambda x, y: M.multiply(x, y)),
+    "RealDiv": Case(pair(min_abs_y=0.5), lambda x, y: M.divide(x, y)),
+    "FloorMod": Case(_floormod_make, lambda x, y: M.floormod(x, y)),
+    "Pow": Case(pair(0.5, 2.0), lambda x, y: M.pow(x, y)),
+    "Maximum": Case(_minmax_make, lambda x, y: M.maximum(x, y)),
+    "Minimum": Case(_minmax_make, lambda x, y: M.minimum(x, y)),
+    "SquaredDifference": Case(pair(), lambda x, y: M.squared_difference(x, y)),
+    "AddN": Case(_addn_make, lambda *xs: M.add_n(list(xs))),
+    "Neg": Case(unary(), lambda x: -x),
+    "Square": Case(unary(), M.square),
+    "Sqrt": Case(unary(0.5, 3.0), M.sqrt),
+    "Rsqrt": Case(unary(0.5, 3.0), M.rsqrt),
+    "Reciprocal": Case(unary(min_abs=0.5), M.reciprocal),
+    "Exp": Case(unary(), M.exp),
+    "Log": Case(unary(0.3, 3.0), M.log),
+    "Log1p": Case(unary(-0.5, 2.0), M.log1p),
+    "Abs": Case(unary(min_abs=0.1), M.abs),
+    "Sign": Case(unary(min_abs=0.1), lambda x: M.multiply(M.sign(x), x)),
+    "Sigmoid": Case(unary(-4.0, 4.0), M.sigmoid),
+    "Tanh": Case(unary(), M.tanh),
+    "Softplus": Case(unary(-4.0, 4.0), M.softplus),
+    "Sum": Case(reduction(), lambda x, axis, keepdims: M.reduce_sum(x, axis, keepdims)),
+    "Mean": Case(reduction(), lambda x, axis, keepdims: M.reduce_mean(x, axis, keepdims)),
+    "Max": Case(reduction(distinct), lambda x, axis, keepdims: M.reduce_max(x, axis, keepdims)),
+    "Min": Case(reduction(distinct), lambda x, axis, keepdims: M.reduce_min(x, axis, keepdims)),
+    "Prod": Case(reduction(lambda draw, s: arr(draw, s, 0.5, 1.5)),
+                 lambda x, axis, keepdims: M.reduce_prod(x, axis, keepdims)),
+    "MatMul": Case(_matmul_make(False), M.matmul),
+    "BatchMatMulV2": Case(_matmul_make(True), M.matmul),
+    "UnsortedSegmentSum": Case(_segment_make,
+                               lambda x, ids: M.unsorted_segment_sum(x, ids, 4)),
+    "Identity": Case(unary(), A.identity),
+    "ReadVariableOp": Case(unary(), lambda v: M.multiply(v.read_value(), v.read_value()),
+                           variables=True),
+    "Fill": Case(lambda draw: ([arr(draw, ())], {"dims": list(draw(shapes()))}),
+                 lambda x, dims: A.fill(dims, x)),
+    "Cast": Case(unary(), lambda x: A.cast(M.multiply(A.cast(x, "float32"), 3.0), "float64"),
+                 eps=1e-2, rtol=1e-3, atol=1e-3, second_order=False),
+    "Reshape": Case(unary(), lambda x: A.reshape(x, [-1])),
+    "ExpandDims": Case(unary(), lambda x: A.expand_dims(x, 0)),
+    "Squeeze": Case(_squeeze_make, lambda x, axis: A.squeeze(x, axis)),
+    "Transpose": Case(_transpose_make, lambda x, perm: A.transpose(x, perm)),
+    "ConcatV2": Case(_concat_make, lambda *xs, axis: A.concat(list(xs), axis)),
+    "Pack": Case(_stack_make, lambda *xs, axis: A.stack(list(xs), axis)),
+    "Unpack": Case(_stack_make, lambda x, *rest, axis: A.unstack(A.stack([x] + list(rest),
+                                                                          axis), axis=axis)),
+    "Split": Case(_split_make(False), A.split),
+    "SplitV": Case(_split_make(True), A.split),
+    "SelectV2": Case(_where_make, lambda x, y, cond: A.where(_const(cond), x, y)),
+    "BroadcastTo": Case(_broadcast_make, lambda x, shape: A.broadcast_to(x, shape)),
+    "Tile": Case(_tile_make, lambda x, multiples: A.tile(x, multiples)),
+    "GatherV2": Case(_gather_make, lambda x, indices, axis: A.gather(x, indices, axis=axis)),
+    "StridedSlice": Case(_slice_make, lambda x, key: x[key]),
+    "StridedSliceGrad": Case(_slice_grad_make,
+                             lambda g, key, shape: A.strided_slice_grad(g, key, shape)),
+    "Relu": Case(unary(min_abs=0.1), N.relu),
+    "Softmax": Case(_softmax_make, lambda x, axis: N.softmax(x, axis)),
+    "LogSoftmax": Case(_softmax_make, lambda x, axis: N.log_softmax(x, axis)),
+    "SoftmaxCrossEntropyWithLogits": Case(
+        _xent_make, lambda lg, lb: N.softmax_cross_entropy_with_logits(lb, lg)),
+    "SparseSoftmaxCrossEntropyWithLogits": Case(
+        _sparse_xent_make,
+        lambda lg, labels: N.sparse_softmax_cross_entropy_with_logits(labels, lg)),
+}
+
+
+# --- the check --------------------------------------------------------------------------
+def _as_sources(arrays, variables):
+    if variables:
+        return [Variable(a) for a in arrays]
+    return [A.constant(a) for a in arrays]
+
+
+def _scalar(outputs, weights):
+    """A scalar from the op's output(s): sum of outputs weighted by fixed random weights."""
+    outs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
+    total = None
+    for o, w in zip(outs, weights):
+        term = M.reduce_sum(M.multiply(o, A.constant(w)))
+        total = term if total is None else M.add(total, term)
+    return total
+
+
+def _weights(case, arrays, extras, rng):
+    outs = case.fn(*_as_sources(arrays, case.variables), **extras)
+    outs = outs if isinstance(outs, (list, tuple)) else [outs]
+    return [rng.uniform(0.5, 1.5, size=tuple(o.shape)) for o in outs]
+
+
+def _value(case, arrays, extras, weights):
+    return float(_scalar(case.fn(*_as_sources(arrays, case.variables), **extras), weights))
+
+
+def _numeric_grad(f, arrays, eps):
+    grads = []
+    for i, a in enumerate(arrays):
+        g = np.zeros_like(a)
+        for idx in np.ndindex(a.shape):
+            plus = [x.copy() for x in arrays]
+            minus = [x.copy() for x in arrays]
+            plus[i][idx] += eps
+            minus[i][idx] -= eps
+            g[idx] = (f(plus) - f(minus)) / (2 * eps)
+        grads.append(g)
+    return grads
+
+
+def _analytic_grad(case, arrays, extras, weights, op_type=None):
+    sources = _as_sources(arrays, case.variables)
+    with GradientTape(persistent=True) as tape:
+        for s in sources:
+            tape.watch(s)
+        y = _scalar(case.fn(*sources, **extras), weights)
+    if op_type is not None:
+        recorded = {r.type for r in tape._tape.records}
+        assert op_type in recorded, f"case for {op_type} recorded only {sorted(recorded)}"
+    grads = tape.gradient(y, sources)
+    return [np.zeros_like(a) if g is None else np.asarray(g) for a, g in zip(arrays, grads)]
+
+
+@pytest.mark.parametrize("op_type", sorted(CASES))
+def test_gradient_matches_finite_differences(op_type):
+    case = CASES[op_type]
+
+    @settings(max_examples=EXAMPLES)
+    @given(st.data())
+    def check(data):
+        arrays, extras = data.draw(st.composite(lambda draw: case.make(draw))())
+        rng = np.random.default_rng(0)
+        weights = _weights(case, arrays, extras, rng)
+        analytic = _analytic_grad(case, arrays, extras, weights, op_type)
+        numeric = _numeric_grad(lambda xs: _value(case, xs, extras, weights), arrays, case.eps)
+        for a, n in zip(analytic, numeric):
+            np.testing.assert_allclose(a, n, rtol=case.rtol, atol=case.atol)
+
+    check()
+
+
+def _grad_dot(case, arrays, extras, weights, w2):
+    """``sum(grad(f)(x) * w2)``: a scalar whose gradient is a second derivative of f."""
+    return sum(float(np.sum(g * w)) for g, w in
+               zip(_analytic_grad(case, arrays, extras, weights), w2))
+
+
+@pytest.mark.parametrize("op_type", sorted(k for k, c in CASES.items() if c.second_order))
+def test_second_order_gradient_matches_finite_differences(op_type):
+    """Gradient rules are built from ops, so an outer tape differentiates them again."""
+    case = CASES[op_type]
+
+    @settings(max_examples=max(3, EXAMPLES // 3))
+    @given(st.data())
+    def check(data):
+        arrays, extras = data.draw(st.composite(lambda draw: case.make(draw))())
+        rng = np.random.default_rng(1)
+        weights = _weights(case, arrays, extras, rng)
+        w2 = [rng.uniform(0.5, 1.5, size=a.shape) for a in arrays]
+        sources = _as_sources(arrays, case.variables)
+        with GradientTape(persistent=True) as outer:
+            for s in sources:
+                outer.watch(s)
+            with GradientTape() as inner:
+                for s in sources:
+                    inner.watch(s)
+                y = _scalar(case.fn(*sources, **extras), weights)
+            grads = inner.gradient(y, sources)
+            z = None
+            for g, w in zip(grads, w2):
+                if g is None:
+                    continue
+                term = M.reduce_sum(M.multiply(g, A.constant(w)))
+                z = term if z is None else M.add(z, term)
+        if z is None:
+            return
+        analytic = [np.zeros_like(a) if g is None else np.asarray(g)
+                    for a, g in zip(arrays, outer.gradient(z, sources))]
+        numeric = _numeric_grad(lambda xs: _grad_dot(case, xs, extras, weights, w2),
+                                arrays, 1e-5)
+        for a, n in zip(analytic, numeric):
+            np.testing.assert_allclose(a, n, rtol=1e-3, atol=1e-5)
+
+    check()
+
+
+def test_every_framework_gradient_rule_is_in_the_table():
+    rules = {name for name, fn in op_def.GRADIENTS.items()
+             if fn is not None and fn.__module__.startswith("simdist.framework")}
+    missing = sorted(rules - set(CASES))
+    assert not missing, f"gradient rules without a finite-difference case: {missing}"
+    unknown = sorted(set(CASES) - set(op_def.GRADIENTS))
+    assert not unknown, f"cases for op types without a rule: {unknown}"

@@ -1,0 +1,107 @@
+"""NCCL's double binary tree all-reduce.
+
+Glossary:
+  btree       -- NCCL's binary tree over ranks (root 0, built from the ranks' lowest set
+                 bit), so that half the ranks are leaves.
+  double tree -- a second tree, the first mirrored (even p) or shifted by one (odd p), in
+                 which the first tree's leaves are inner nodes: each tree carries half the
+                 data, so every rank sends and receives about the same amount.
+  pipeline    -- each half is cut into ``pipeline`` pieces that flow up (reduce) and down
+                 (broadcast) the tree one level per step, as NCCL pipelines chunks.
+Mirrors NCCL src/graph/trees.cc (ncclGetBtree, ncclGetDtree) and src/device/all_reduce.h
+(runTreeUpDown). NCCL builds the tree across nodes with chains inside nodes; here it is
+built directly over the ranks.
+"""
+
+from __future__ import annotations
+
+from simdist.collectives.registry import Algorithm, register
+from simdist.collectives.schedule import Schedule, Step, Transfer
+
+
+def btree_parents(p: int) -> list[int]:
+    """Parent of each rank in NCCL's binary tree (root 0 has parent -1)."""
+    parents = [-1] * p
+    for rank in range(1, p):
+        bit = 1
+        while bit < p and not bit & rank:
+            bit <<= 1
+        up = (rank ^ bit) | (bit << 1)
+        if up >= p:
+            up = rank ^ bit
+        parents[rank] = up
+    return parents
+
+
+def dtree_parents(p: int) -> tuple[list[int], list[int]]:
+    """Parents in NCCL's two trees: the btree, and its mirror (even p) or shift (odd p)."""
+    first = btree_parents(p)
+    second = [-1] * p
+    for rank in range(p):
+        if p % 2:
+            up = first[(rank - 1) % p]
+            second[rank] = -1 if up == -1 else (up + 1) % p
+        else:
+            up = first[p - 1 - rank]
+            second[rank] = -1 if up == -1 else p - 1 - up
+    return first, second
+
+
+def _levels(parents):
+    children = {r: [] for r in range(len(parents))}
+    for r, u in enumerate(parents):
+        if u >= 0:
+            children[u].append(r)
+    height, depth = {}, {}
+
+    def h(r):
+        if r not in height:
+            height[r] = 1 + max((h(c) for c in children[r]), default=-1)
+        return height[r]
+
+    root = parents.index(-1)
+    stack = [(root, 0)]
+    while stack:
+        r, d = stack.pop()
+        depth[r] = d
+        stack.extend((c, d + 1) for c in children[r])
+    for r in range(len(parents)):
+        h(r)
+    return root, children, height, depth
+
+
+def build(p, pipeline=1):
+    k = int(pipeline)
+    if k < 1:
+        raise ValueError(f"tree: pipeline must be >= 1, got {pipeline}.")
+    trees = dtree_parents(p) if p > 1 else ([-1], [-1])
+    slots: dict[int, list] = {}
+    for t, parents in enumerate(trees):
+        root, children, height, depth = _levels(parents)
+        top = height[root]
+        for c in range(k):
+            chunk = t * k + c
+            # Up: a rank forwards its partial sum once all its children's sums arrived
+            # (its height), piece c one step after piece c-1 (the pipeline).
+            for r, u in enumerate(parents):
+                if u >= 0:
+                    slots.setdefault(height[r] + c, []).append(
+                        ("reduce", Transfer(r, u, chunk, True)))
+            # Down: the root holds piece c's final sum after step top+c-1; each level then
+            # copies it one step further, so every rank gets the root's exact bits.
+            for r in range(p):
+                for child in children[r]:
+                    slots.setdefault(top + c + depth[r], []).append(
+                        ("broadcast", Transfer(r, child, chunk, False)))
+    steps = []
+    for s in sorted(slots):
+        phases = {ph for ph, _ in slots[s]}
+        steps.append(Step("reduce+broadcast" if len(phases) > 1 else phases.pop(),
+                          [t for _, t in slots[s]]))
+    return Schedule("all_reduce", "tree", p, 2 * k, steps)
+
+
+TREE = register(Algorithm(
+    "tree", "all_reduce",
+    "Double binary tree: each half reduced up one tree and broadcast down (NCCL TREE).",
+    build, "nccl src/graph/trees.cc ncclGetDtree"))

@@ -1,0 +1,222 @@
+"""The collectives users call: all_reduce, reduce_scatter, all_gather, broadcast, reduce,
+all_to_all. Each validates its arguments, then ``_impl`` runs the algorithm's schedule on
+the values, prices it on the topology and records it in the trace.
+
+Glossary:
+  values           -- one array per replica (same dtype; same shape except all_gather,
+                      whose inputs may differ along axis 0).
+  CollectiveResult -- ``.values`` (one array per replica; ``None`` on non-roots for
+                      reduce), ``.schedule``, ``.cost`` (cost.Cost), ``.trace``.
+  topology         -- a networkx graph, a preset name, a Topology, or None: p A100s on one
+                      NVSwitch (hardware.topology.default_topology).
+Semantics follow NCCL/TF: reduce_scatter gives replica r slot r of axis 0 (array_split
+sizes); all_gather concatenates along axis 0 in replica order (TF all_gather); all_to_all
+sends slot j of replica i to replica j's slot i (axis 0 must divide by p).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from simdist.collectives import placement as placement_lib
+from simdist.collectives.cost import Cost, price_patterns
+from simdist.collectives.executor import execute
+from simdist.collectives.ops import finalize, normalize_op
+from simdist.collectives.registry import lookup
+from simdist.collectives.schedule import Schedule, even_bounds
+from simdist.hardware import backend
+from simdist.hardware.topology import as_topology
+from simdist.hardware.trace import Trace
+
+
+@dataclass
+class CollectiveResult:
+    """What a collective returns: per-replica values plus how they were obtained."""
+
+    values: list
+    schedule: Schedule
+    cost: Cost
+    trace: Trace
+    op: str | None = None
+
+    def __iter__(self):
+        return iter(self.values)
+
+    def __len__(self):
+        return len(self.values)
+
+    def __getitem__(self, i):
+        return self.values[i]
+
+
+def _check_values(values, collective, same_shape=True):
+    if values is None or not isinstance(values, (list, tuple)) or len(values) == 0:
+        raise ValueError(f"{collective} needs a non-empty list with one array per replica, "
+                         f"got {type(values).__name__}.")
+    arrays = [backend.xp.asarray(v) for v in values]
+    dtypes = {a.dtype for a in arrays}
+    if len(dtypes) > 1:
+        raise ValueError(f"{collective}: every replica must hold the same dtype; got "
+                         f"{sorted(map(str, dtypes))}.")
+    shapes = {a.shape if same_shape else a.shape[1:] for a in arrays}
+    if len(shapes) > 1:
+        raise ValueError(f"{collective}: every replica must hold the same shape; got "
+                         f"{sorted(map(str, shapes))}.")
+    return arrays
+
+
+def _common(collective, values, algorithm, topology, devices, same_shape=True):
+    arrays = _check_values(values, collective, same_shape)
+    algo = lookup(collective, algorithm)
+    topo = as_topology(topology, len(arrays))
+    return arrays, algo, topo
+
+
+def all_reduce(values, algorithm="ring", op="sum", topology=None, devices=None, trace=None,
+               start_time=0.0, **params) -> CollectiveResult:
+    """Reduce the replicas' arrays with ``op`` so every replica gets the (same) result.
+
+    Raises:
+      ValueError: unknown algorithm (lists the names) or op, mismatched values.
+      TopologyError: a disconnected topology or one with too few devices.
+    """
+    arrays, algo, topo = _common("all_reduce", values, algorithm, topology, devices)
+    return _impl("all_reduce", arrays, algo, normalize_op(op), topo, devices, trace,
+                 start_time, params)
+
+
+def reduce_scatter(values, algorithm="ring", op="sum", topology=None, devices=None,
+                   trace=None, start_time=0.0, **params) -> CollectiveResult:
+    """Reduce, then give replica r slot r of axis 0 (numpy.array_split sizes)."""
+    arrays, algo, topo = _common("reduce_scatter", values, algorithm, topology, devices)
+    if arrays[0].ndim == 0:
+        raise ValueError("reduce_scatter needs arrays with at least one axis.")
+    return _impl("reduce_scatter", arrays, algo, normalize_op(op), topo, devices, trace,
+                 start_time, params)
+
+
+def all_gather(values, algorithm="ring", topology=None, devices=None, trace=None,
+               start_time=0.0, **params) -> CollectiveResult:
+    """Concatenate the replicas' arrays along axis 0, in replica order, on every replica."""
+    arrays, algo, topo = _common("all_gather", values, algorithm, topology, devices, False)
+    if arrays[0].ndim == 0:
+        arrays = [a.reshape(1) for a in arrays]
+    return _impl("all_gather", arrays, algo, None, topo, devices, trace, start_time, params)
+
+
+def broadcast(values, algorithm="binomial", root=0, topology=None, devices=None, trace=None,
+              start_time=0.0, **params) -> CollectiveResult:
+    """Copy replica ``root``'s array to every replica (non-roots may pass None)."""
+    if isinstance(values, (list, tuple)) and values and 0 <= root < len(values) \
+            and values[root] is not None:
+        ref = backend.xp.asarray(values[root])
+        values = [ref if v is None else v for v in values]
+    arrays, algo, topo = _common("broadcast", values, algorithm, topology, devices)
+    return _impl("broadcast", arrays, algo, None, topo, devices, trace, start_time,
+                 dict(params, root=root))
+
+
+def reduce(values, algorithm="binomial", op="sum", root=0, topology=None, devices=None,
+           trace=None, start_time=0.0, **params) -> CollectiveResult:
+    """Reduce the replicas' arrays onto replica ``root`` (others get None)."""
+    arrays, algo, topo = _common("reduce", values, algorithm, topology, devices)
+    return _impl("reduce", arrays, algo, normalize_op(op), topo, devices, trace, start_time,
+                 dict(params, root=root))
+
+
+def all_to_all(values, algorithm="pairwise", topology=None, devices=None, trace=None,
+               start_time=0.0, **params) -> CollectiveResult:
+    """Replica i's slot j (axis 0 cut in p equal slots) goes to replica j's slot i."""
+    arrays, algo, topo = _common("all_to_all", values, algorithm, topology, devices)
+    p = len(arrays)
+    if arrays[0].ndim == 0 or arrays[0].shape[0] % p:
+        raise ValueError(f"all_to_all: axis 0 ({arrays[0].shape[:1]}) must divide into "
+                         f"{p} equal slots, one per replica.")
+    return _impl("all_to_all", arrays, algo, None, topo, devices, trace, start_time, params)
+
+
+def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params):
+    xp = backend.xp
+    p = len(arrays)
+    node_names = placement_lib.place(topo, p, devices)
+    params = {**algo.topology_hints(topo, node_names), **params}
+    sched = algo.schedule(p, **params)
+    nodes = placement_lib.place(topo, p, node_names, sched.num_servers)
+    dtype = arrays[0].dtype
+    flat = [a.reshape(-1) for a in arrays]
+    per_slot = max(sched.num_chunks // p, 1)
+    if collective == "all_gather":
+        sizes = [a.size for a in arrays]
+        bounds = placement_lib.slot_bounds(sizes, per_slot)
+        total = int(bounds[-1])
+        buffers = []
+        for r, a in enumerate(flat):
+            buf = xp.zeros(total, dtype=dtype)
+            buf[int(bounds[r * per_slot]):int(bounds[(r + 1) * per_slot])] = a
+            buffers.append(buf)
+    else:
+        n = flat[0].size
+        if collective in ("reduce_scatter", "all_to_all"):
+            bounds = placement_lib.slot_bounds(placement_lib.row_slots(arrays[0].shape, p),
+                                               per_slot)
+        else:
+            bounds = even_bounds(n, sched.num_chunks)
+        buffers = [a.copy() for a in flat]
+        buffers += [xp.empty(n, dtype=dtype) for _ in range(sched.num_servers)]
+    inputs = None if sched.inplace else [a.copy() for a in buffers]
+    execute(sched, buffers, op or "sum", bounds, inputs)
+    values = _outputs(collective, sched, buffers, arrays, bounds, per_slot, op, p)
+    nbytes = _size(collective, arrays, dtype)
+    cost, times = price_patterns(topo, nodes, sched.patterns(), bounds, dtype.itemsize,
+                                 collective, algo.name, p, nbytes)
+    trace = trace if trace is not None else Trace()
+    _record(trace, sched, cost, times, nodes, bounds, dtype.itemsize, start_time, op)
+    return CollectiveResult(values, sched, cost, trace, op)
+
+
+def _outputs(collective, sched, buffers, arrays, bounds, per_slot, op, p):
+    shape = arrays[0].shape
+    if collective == "all_reduce":
+        return [finalize(op, b[:arrays[0].size], p).reshape(shape) for b in buffers[:p]]
+    if collective == "reduce_scatter":
+        out = []
+        for r in range(p):
+            lo, hi = int(bounds[r * per_slot]), int(bounds[(r + 1) * per_slot])
+            unit = max(arrays[0].size // max(shape[0], 1), 1) if shape[0] else 1
+            rows = (hi - lo) // unit
+            out.append(finalize(op, buffers[r][lo:hi], p).reshape((rows,) + shape[1:]))
+        return out
+    if collective == "all_gather":
+        rows = sum(a.shape[0] for a in arrays)
+        return [b.reshape((rows,) + shape[1:]) for b in buffers[:p]]
+    if collective == "reduce":
+        root = sched.root
+        return [finalize(op, buffers[r], p).reshape(shape) if r == root else None
+                for r in range(p)]
+    return [b.reshape(shape) for b in buffers[:p]]
+
+
+def _size(collective, arrays, dtype):
+    """The nccl-tests ``size`` of this call (see cost.py)."""
+    if collective == "all_gather":
+        return sum(a.size for a in arrays) * dtype.itemsize
+    return arrays[0].size * dtype.itemsize
+
+
+def _record(trace, sched, cost, times, nodes, bounds, itemsize, start, op):
+    """One event per step (cat ``collective``) and one per transfer (cat ``transfer``)."""
+    if not trace.enabled:
+        return
+    t0 = float(start)
+    label = f"{sched.collective}/{sched.algorithm}"
+    for i, (step, sc, per) in enumerate(zip(sched.steps, cost.steps, times)):
+        trace.record(f"{label} step {i} {step.phase}", "collective", "collective", t0,
+                     t0 + sc.time, step=i, phase=step.phase, transfers=len(step.transfers),
+                     latency=sc.latency, bandwidth=sc.bandwidth, compute=sc.compute)
+        for t, dt in zip(step.transfers, per):
+            nb = int(bounds[t.chunk + t.nchunks] - bounds[t.chunk]) * itemsize
+            trace.record(f"{step.phase} {t.src}->{t.dst}", "transfer", nodes[t.src], t0,
+                         t0 + float(dt), step=i, src=t.src, dst=t.dst, dst_device=nodes[t.dst],
+                         chunk=t.chunk, nchunks=t.nchunks, bytes=nb,
+                         combine=t.combine, op=op or "copy", collective=label)
+        t0 += sc.time

@@ -1,0 +1,134 @@
+"""Fit a topology's link latency and bandwidth to measured nccl-tests results.
+
+Glossary:
+  table      -- nccl-tests output (the text ``all_reduce_perf`` prints, or rows of
+                ``(size_bytes, time_us[, algbw, busbw])`` / dicts with ``size``, ``time``).
+  features   -- for each size the cost model is run three times on the topology: with every
+                link at latency 1 s and infinite bandwidth (L: latency units on the critical
+                path), at latency 0 and bandwidth 1 B/s (B: bytes on the critical path), and
+                with free links (C: the reduction compute). With all links alike the model is
+                ``t = alpha * L + B / bw + C``, linear in alpha and 1/bw.
+  fit        -- weighted least squares on relative error (sizes span nine decades), which
+                gives the per-link latency ``alpha`` and bandwidth ``bw``; ``residuals`` are
+                (model - measured) / measured per row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simdist.collectives.pricing import price
+from simdist.hardware.topology import as_topology
+
+
+@dataclass
+class Calibration:
+    """Fitted link ``latency`` (s) and ``bandwidth`` (bytes/s), residuals, calibrated graph."""
+
+    latency: float
+    bandwidth: float
+    sizes: np.ndarray
+    measured: np.ndarray
+    predicted: np.ndarray
+    graph: object
+
+    @property
+    def residuals(self) -> np.ndarray:
+        return (self.predicted - self.measured) / self.measured
+
+    @property
+    def rms(self) -> float:
+        return float(np.sqrt(np.mean(self.residuals ** 2)))
+
+    def summary(self) -> str:
+        return (f"link latency {self.latency * 1e6:.2f} us, bandwidth "
+                f"{self.bandwidth / 1e9:.2f} GB/s per direction; rms relative residual "
+                f"{self.rms:.1%} over {len(self.sizes)} sizes")
+
+
+def parse_nccl_tests(text: str) -> list[tuple[int, float]]:
+    """(size bytes, out-of-place time us) from nccl-tests output; comment lines skipped."""
+    rows = []
+    for line in text.splitlines():
+        tok = line.split()
+        if not tok or not tok[0].isdigit():
+            continue
+        words = [i for i, t in enumerate(tok) if not _is_number(t)]
+        rest = tok[words[-1] + 1:] if words else tok[2:]
+        if len(rest) >= 4 and "." not in rest[0]:
+            rest = rest[1:]  # the ``root`` column of newer nccl-tests
+        rows.append((int(tok[0]), float(rest[0])))
+    return rows
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def _rows(table):
+    if isinstance(table, str):
+        rows = parse_nccl_tests(table)
+    else:
+        rows = []
+        for r in table:
+            if isinstance(r, dict):
+                rows.append((int(r["size"]), float(r["time"])))
+            else:
+                rows.append((int(r[0]), float(r[1])))
+    rows = [(s, t) for s, t in rows if s > 0 and t > 0]
+    if len(rows) < 2:
+        raise ValueError("calibrate needs at least two rows with size > 0 and time > 0 "
+                         "(size in bytes, time in microseconds).")
+    return rows
+
+
+def with_links(graph, latency: float, bandwidth: float):
+    """A copy of ``graph`` whose every link has this latency and bandwidth."""
+    g = graph.copy()
+    for _, _, attrs in g.edges(data=True):
+        attrs["latency"], attrs["bandwidth"] = latency, bandwidth
+    return g
+
+
+def calibrate(table, topology=None, algorithm: str = "ring", collective: str = "all_reduce",
+              num_devices: int | None = None, dtype="float32", **params) -> Calibration:
+    """Fit one latency and one bandwidth for all links of ``topology`` to ``table``.
+
+    Raises:
+      ValueError: fewer than two usable rows, or a fit without positive bandwidth.
+    """
+    rows = _rows(table)
+    graph = as_topology(topology, num_devices).graph
+    return _calibrate_impl(rows, graph, algorithm, collective, num_devices, dtype, params)
+
+
+def _calibrate_impl(rows, graph, algorithm, collective, num_devices, dtype, params):
+    sizes = np.array([s for s, _ in rows], dtype=float)
+    measured = np.array([t for _, t in rows]) * 1e-6
+    unit_lat, unit_bw, free = (with_links(graph, 1.0, 1e30), with_links(graph, 0.0, 1.0),
+                               with_links(graph, 0.0, 1e30))
+
+    def run(g, size, compute):
+        return price(collective, algorithm, int(size), g, num_devices, dtype,
+                     compute=compute, **params).time
+
+    lat_f = np.array([run(unit_lat, s, False) for s in sizes])
+    bw_f = np.array([run(unit_bw, s, False) for s in sizes])
+    comp = np.array([run(free, s, True) for s in sizes])
+    w = 1.0 / measured
+    a = np.stack([lat_f * w, bw_f * w], axis=1)
+    (alpha, inv_bw), *_ = np.linalg.lstsq(a, (measured - comp) * w, rcond=None)
+    if inv_bw <= 0:
+        raise ValueError("The table does not determine a positive bandwidth; include "
+                         "large message sizes (MBs and up).")
+    alpha = max(float(alpha), 0.0)
+    bw = 1.0 / float(inv_bw)
+    fitted = with_links(graph, alpha, bw)
+    predicted = np.array([run(fitted, s, True) for s in sizes])
+    return Calibration(alpha, bw, sizes, measured, predicted, fitted)

@@ -1,0 +1,50 @@
+"""Reduction operators: what a combine step does to two chunks.
+
+Glossary:
+  op name   -- ``sum``, ``mean``, ``min``, ``max``, ``prod`` (any case), or an object with a
+               ``.value`` / ``.name`` such as TF's ``tf.distribute.ReduceOp.SUM``.
+  combine   -- the elementwise binary function a reducing transfer applies at the receiver
+               (``mean`` combines with ``add``: MEAN is SUM, then divided by p).
+  finalize  -- what happens once the reduction is complete: MEAN divides by the number of
+               replicas, as TF does after the all-reduce (tensorflow/python/distribute/
+               cross_device_ops.py, ``_simple_reduce`` / ``_do_batch_all_reduce`` divide the
+               summed result by ``len(devices)``).
+"""
+
+from __future__ import annotations
+
+from simdist.hardware import backend
+
+REDUCE_OPS = {"sum": "add", "mean": "add", "min": "minimum", "max": "maximum",
+              "prod": "multiply"}
+
+
+def normalize_op(op) -> str:
+    """The canonical lower-case op name for a string or a ReduceOp-like object.
+
+    Raises:
+      ValueError: for an unknown op (the message lists the known ones).
+    """
+    raw = op
+    for attr in ("value", "name"):
+        if not isinstance(raw, str) and hasattr(raw, attr):
+            raw = getattr(raw, attr)
+    name = str(raw).lower()
+    name = {"product": "prod", "minimum": "min", "maximum": "max", "add": "sum"}.get(name, name)
+    if name not in REDUCE_OPS:
+        raise ValueError(f"Unknown reduce op {op!r}; use one of {sorted(REDUCE_OPS)} "
+                         "(any case) or tf.distribute.ReduceOp.SUM / MEAN.")
+    return name
+
+
+def combine_fn(op: str):
+    """The in-place binary ufunc of ``op`` on the active backend: ``f(a, b, out=a)``."""
+    return getattr(backend.xp, REDUCE_OPS[op])
+
+
+def finalize(op: str, array, num_replicas: int):
+    """MEAN divides the sum by the replica count (TF divides after summing); others: as is."""
+    if op != "mean":
+        return array
+    # TF's ``v / n``: floats keep their dtype, integers true-divide to floating point.
+    return array / num_replicas

@@ -1,0 +1,77 @@
+"""Cost-only mode: price a collective without moving any values.
+
+Glossary:
+  price(...) -- builds the algorithm's step patterns (compact for symmetric algorithms:
+                a ring is two patterns with repeat p-1), routes each distinct transfer once
+                on the topology and prices every pattern with array arithmetic, so a ring
+                over thousands of devices costs milliseconds per pattern, not per step.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist.collectives import placement as placement_lib
+from simdist.collectives.cost import Cost, price_patterns
+from simdist.collectives.registry import COLLECTIVES, lookup
+from simdist.collectives.schedule import even_bounds
+from simdist.hardware.topology import as_topology
+
+
+def price(collective: str, algorithm: str, nbytes: int, topology=None,
+          num_devices: int | None = None, dtype="float32", devices=None, compute=True,
+          **params) -> Cost:
+    """The simulated time, per-step terms, algbw and busbw of one collective call.
+
+    Args:
+      collective: ``all_reduce``, ``reduce_scatter``, ``all_gather``, ``broadcast``,
+        ``reduce`` or ``all_to_all``.
+      algorithm: a name from ALGORITHMS valid for ``collective`` (``"ring"``, ``"tree"``...).
+      nbytes: the nccl-tests ``size`` (per-rank buffer; output size for all-gather).
+      topology: graph, preset name, Topology, or None (p A100s on an NVSwitch).
+      num_devices: ranks (default: every device of the topology).
+      compute: include the receivers' reduction compute term.
+      **params: algorithm parameters (``rings``, ``pipeline``, ``local_size``, ``root``...).
+
+    Raises:
+      ValueError: unknown collective/algorithm, negative size.
+    """
+    if collective not in COLLECTIVES:
+        raise ValueError(f"Unknown collective {collective!r}; choose one of {COLLECTIVES}.")
+    if nbytes < 0:
+        raise ValueError(f"nbytes must be >= 0, got {nbytes}.")
+    algo = lookup(collective, algorithm)
+    if num_devices is None and devices is not None:
+        num_devices = len(devices)
+    topo = as_topology(topology, num_devices)
+    p = len(topo.devices) if num_devices is None else int(num_devices)
+    return _price_impl(collective, algo, int(nbytes), topo, p, np.dtype(dtype).itemsize,
+                       devices, compute, params)
+
+
+def _price_impl(collective, algo, nbytes, topo, p, itemsize, devices, compute, params):
+    nodes = placement_lib.place(topo, p, devices)
+    params = {**algo.topology_hints(topo, nodes), **params}
+    patterns = algo.patterns(p, **params)
+    num_chunks, servers = _shape_of(algo, p, params)
+    nodes = placement_lib.place(topo, p, nodes, servers)
+    n = nbytes // itemsize
+    if collective in ("reduce_scatter", "all_gather", "all_to_all"):
+        bounds = placement_lib.slot_bounds(list(np.diff(even_bounds(n, p))),
+                                           max(num_chunks // p, 1))
+    else:
+        bounds = even_bounds(n, num_chunks)
+    cost, _ = price_patterns(topo, nodes, patterns, bounds, itemsize, collective, algo.name,
+                             p, nbytes, compute)
+    return cost
+
+
+def _shape_of(algo, p, params):
+    """(chunk count, server count) without building a big schedule when avoidable."""
+    if algo.fast_patterns is not None and p > 1:
+        rings = params.get("rings")
+        if algo.name in ("ring", "reduce_scatter.ring", "all_gather.ring"):
+            return p * (len(rings) if rings else 1), 0
+        return p, 0
+    sched = algo.schedule(p, **params)
+    return sched.num_chunks, sched.num_servers

@@ -1,0 +1,87 @@
+"""The one table of collective algorithms.
+
+Glossary:
+  Algorithm  -- a named way to run one collective: ``.schedule(p, n, **params)`` builds
+                its Schedule; ``.patterns(p, **params)`` gives the steps in the compact form
+                the cost model prices (symmetric algorithms give one pattern per phase, with
+                a repeat count, so pricing thousands of devices is cheap); ``.hints`` reads
+                parameters (ring order, node size, torus shape) from a topology.
+  ALGORITHMS -- name -> Algorithm. All-reduce algorithms have short names (``ring``);
+                the other collectives are ``<collective>.<name>`` (``all_gather.ring``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from simdist.collectives.schedule import Schedule
+
+COLLECTIVES = ("all_reduce", "reduce_scatter", "all_gather", "broadcast", "reduce",
+               "all_to_all")
+
+
+@dataclass
+class Algorithm:
+    """One collective algorithm: a schedule builder plus metadata."""
+
+    name: str
+    collective: str
+    description: str
+    build: Callable[..., Schedule]
+    mirrors: str = ""
+    fast_patterns: Callable | None = None
+    hints: Callable | None = None
+
+    def schedule(self, num_devices: int, num_elements: int | None = None, **params) -> Schedule:
+        """The schedule for ``num_devices`` ranks (chunks are cut at run time, so it does not
+        depend on ``num_elements``; the argument is accepted for symmetry with NCCL calls).
+
+        Raises:
+          ValueError: for a device count below 1 or parameters the algorithm rejects.
+        """
+        if int(num_devices) != num_devices or num_devices < 1:
+            raise ValueError(f"{self.name}: num_devices must be a positive integer, got "
+                             f"{num_devices!r}.")
+        sched = self.build(int(num_devices), **params)
+        sched.params = dict(params)
+        return sched
+
+    def patterns(self, num_devices: int, **params):
+        """Steps as cost-model patterns (compact when the algorithm is symmetric)."""
+        if self.fast_patterns is not None and num_devices > 1:
+            return self.fast_patterns(int(num_devices), **params)
+        return self.schedule(num_devices, **params).patterns()
+
+    def topology_hints(self, topology, devices) -> dict:
+        return self.hints(topology, devices) if self.hints else {}
+
+    def __repr__(self) -> str:
+        return f"<Algorithm {self.name}: {self.description}>"
+
+
+ALGORITHMS: dict[str, Algorithm] = {}
+
+
+def register(algorithm: Algorithm) -> Algorithm:
+    ALGORITHMS[algorithm.name] = algorithm
+    return algorithm
+
+
+def lookup(collective: str, name: str) -> Algorithm:
+    """The algorithm ``name`` for ``collective`` (``"ring"`` finds ``all_gather.ring``).
+
+    Raises:
+      ValueError: for an unknown name, listing the names valid for that collective.
+    """
+    if isinstance(name, Algorithm):
+        algo = name
+    else:
+        key = str(name).lower().replace("-", "_")
+        algo = ALGORITHMS.get(f"{collective}.{key}") or ALGORITHMS.get(key)
+        if algo is None and key.startswith("all_reduce."):
+            algo = ALGORITHMS.get(key.split(".", 1)[1])
+    if algo is None or algo.collective != collective:
+        valid = sorted(a.name for a in ALGORITHMS.values() if a.collective == collective)
+        raise ValueError(f"Unknown {collective} algorithm {name!r}; choose one of {valid}.")
+    return algo

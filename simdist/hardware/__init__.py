@@ -1,0 +1,3 @@
+"""Simulated hardware: devices, machines, topologies, trace, backends."""
+
+from simdist.hardware.topology import TOPOLOGIES

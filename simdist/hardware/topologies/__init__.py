@@ -1,0 +1,1 @@
+"""Topology presets: builders returning networkx graphs (see simdist.hardware.topology)."""

@@ -1,0 +1,241 @@
+"""Topologies: networkx graphs of devices, switches and links, and routes over them.
+
+Glossary:
+  graph      -- an undirected ``networkx.Graph``; nodes have ``kind`` (``GPU``, ``TPU``,
+                ``CPU`` or a switch kind) and devices a ``spec`` (hardware.specs key); edges
+                have ``bandwidth`` (bytes/s per direction) and ``latency`` (s).
+  Topology   -- a validated graph plus a route cache; links are numbered per direction
+                so the cost model can count how many bytes cross each one in a step.
+  route      -- the lowest-latency path between two nodes (ties: fewest hops), as the
+                directed link ids it crosses and its summed latency.
+  TOPOLOGIES -- preset name -> builder (``TOPOLOGIES["dgx-a100"]()`` gives a graph).
+  DEFAULT    -- with no topology, p devices sit on one NVSwitch fabric of A100s
+                (``nvswitch(p, "A100")``): every pair of devices has the same path.
+"""
+
+from __future__ import annotations
+
+import heapq
+import weakref
+
+import networkx as nx
+import numpy as np
+
+from simdist.hardware.topologies.multinode import fat_tree
+from simdist.hardware.topologies.nvlink import dgx1, nvlink_ring
+from simdist.hardware.topologies.nvswitch import dgx_a100, dgx_h100, nvswitch
+from simdist.hardware.topologies.pcie import pcie_tree
+from simdist.hardware.topologies.torus import tpu_torus
+
+TOPOLOGIES = {
+    "pcie-tree": pcie_tree,
+    "nvlink-ring": nvlink_ring,
+    "dgx1": dgx1,
+    "nvswitch": nvswitch,
+    "dgx-a100": dgx_a100,
+    "dgx-h100": dgx_h100,
+    "fat-tree": fat_tree,
+    "tpu-torus": tpu_torus,
+}
+
+ACCELERATORS = ("GPU", "TPU")
+_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+class TopologyError(ValueError):
+    """A topology that cannot carry the collective (disconnected, unknown node, bad link)."""
+
+
+class Topology:
+    """A validated topology graph with numbered directed links and cached routes."""
+
+    def __init__(self, graph: nx.Graph):
+        if not isinstance(graph, nx.Graph) or graph.is_directed():
+            raise TopologyError(f"A topology must be an undirected networkx.Graph, got "
+                                f"{type(graph).__name__}.")
+        self.graph = graph
+        self.name = graph.graph.get("name", "custom")
+        for u, v, attrs in graph.edges(data=True):
+            bw, lat = attrs.get("bandwidth"), attrs.get("latency", 0.0)
+            if bw is None or not bw > 0 or lat < 0:
+                raise TopologyError(f"Link {u} -- {v} needs bandwidth > 0 (bytes/s) and "
+                                    f"latency >= 0 (s); it has {attrs}.")
+        devices = graph.graph.get("devices") or [
+            n for n, d in graph.nodes(data=True) if d.get("kind") in ACCELERATORS]
+        self.devices = list(devices)
+        self.hosts = list(graph.graph.get("hosts") or [
+            n for n, d in graph.nodes(data=True) if d.get("kind") == "CPU"])
+        self._check_connected()
+        self.link_index: dict[tuple, int] = {}
+        bws, lats = [], []
+        for u, v, attrs in graph.edges(data=True):
+            for a, b in ((u, v), (v, u)):
+                self.link_index[(a, b)] = len(bws)
+                bws.append(attrs["bandwidth"])
+                lats.append(attrs.get("latency", 0.0))
+        self.link_nodes = list(self.link_index)
+        self.bandwidth = np.asarray(bws, dtype=float)
+        self.latency = np.asarray(lats, dtype=float)
+        self._min_latency = float(self.latency.min()) if len(self.latency) else 0.0
+        self._adj = None
+        self._routes: dict[tuple, tuple[np.ndarray, float]] = {}
+        self._signature = signature(graph)
+
+    def _check_connected(self) -> None:
+        if self.graph.number_of_nodes() == 0:
+            raise TopologyError("The topology graph has no nodes.")
+        if nx.is_connected(self.graph):
+            return
+        parts = sorted(nx.connected_components(self.graph), key=len, reverse=True)
+        a, b = next(iter(parts[0])), next(iter(parts[1]))
+        raise TopologyError(
+            f"Topology {self.name!r} is disconnected ({len(parts)} components): {b!r} cannot "
+            f"reach {a!r}. Add links so every device can reach every other one.")
+
+    def node_attrs(self, node) -> dict:
+        return self.graph.nodes[node]
+
+    def require(self, node) -> None:
+        if node not in self.graph:
+            raise TopologyError(f"Device {node!r} is not in topology {self.name!r}; it has "
+                                f"{len(self.devices)} devices, e.g. {self.devices[:4]}.")
+
+    def route(self, src, dst) -> tuple[np.ndarray, float]:
+        """Directed link ids from ``src`` to ``dst`` and the summed latency (cached)."""
+        key = (src, dst)
+        hit = self._routes.get(key)
+        if hit is not None:
+            return hit
+        if src == dst:
+            hit = (np.zeros(0, dtype=np.int64), 0.0)
+        else:
+            path = self._short_path(src, dst) or self._dijkstra(src, dst)
+            ids = np.fromiter((self.link_index[(a, b)] for a, b in zip(path, path[1:])),
+                              dtype=np.int64, count=len(path) - 1)
+            hit = (ids, float(self.latency[ids].sum()))
+        self._routes[key] = hit
+        return hit
+
+    def _short_path(self, src, dst):
+        """A one- or two-hop path when it is provably the lowest-latency one.
+
+        Any path of k hops costs at least k x the smallest link latency, so a direct link
+        no slower than two minimal hops (or a best two-hop path no slower than three) wins.
+        This skips Dijkstra for neighbours and for devices behind one switch, which keeps
+        routing thousands of ring neighbours cheap even through a 4096-port hub.
+        """
+        adj = self.graph.adj
+        floor = self._min_latency
+        direct = adj[src].get(dst)
+        if direct is not None and direct.get("latency", 0.0) <= 2 * floor:
+            return [src, dst]
+        if direct is not None:
+            return None
+        near, far = (src, dst) if len(adj[src]) <= len(adj[dst]) else (dst, src)
+        best, via = None, None
+        for w, attrs in adj[near].items():
+            other = adj[far].get(w)
+            if other is not None:
+                lat = attrs.get("latency", 0.0) + other.get("latency", 0.0)
+                if best is None or lat < best:
+                    best, via = lat, w
+        if via is not None and best <= 3 * floor:
+            return [src, via, dst]
+        return None
+
+    def _dijkstra(self, src, dst) -> list:
+        """Bidirectional Dijkstra on latency over integer adjacency lists (no networkx
+        call overhead per edge: routing thousands of cross-node pairs stays fast)."""
+        if self._adj is None:
+            self._ids = {n: i for i, n in enumerate(self.graph.nodes)}
+            self._names = list(self.graph.nodes)
+            self._adj = [[(self._ids[v], a.get("latency", 0.0)) for v, a in
+                          self.graph.adj[u].items()] for u in self._names]
+        s, t = self._ids[src], self._ids[dst]
+        dist = ({s: 0.0}, {t: 0.0})
+        pred = ({s: -1}, {t: -1})
+        done = (set(), set())
+        heaps = ([(0.0, s)], [(0.0, t)])
+        best, meet = float("inf"), -1
+        while heaps[0] and heaps[1]:
+            if heaps[0][0][0] + heaps[1][0][0] >= best:
+                break
+            side = 0 if heaps[0][0][0] <= heaps[1][0][0] else 1
+            d, u = heapq.heappop(heaps[side])
+            if u in done[side]:
+                continue
+            done[side].add(u)
+            mine, other = dist[side], dist[1 - side]
+            for v, w in self._adj[u]:
+                nd = d + w
+                if nd < mine.get(v, float("inf")):
+                    mine[v] = nd
+                    pred[side][v] = u
+                    heapq.heappush(heaps[side], (nd, v))
+                if v in other and nd + other[v] < best:
+                    best, meet = nd + other[v], v
+        if meet < 0:
+            raise TopologyError(f"No route from {src!r} to {dst!r} in topology {self.name!r}.")
+        forward, node = [], meet
+        while node != -1:
+            forward.append(node)
+            node = pred[0][node]
+        forward.reverse()
+        node = pred[1][meet]
+        while node != -1:
+            forward.append(node)
+            node = pred[1][node]
+        return [self._names[i] for i in forward]
+
+    def path(self, src, dst) -> list:
+        """The nodes a transfer from ``src`` to ``dst`` passes through, ends included."""
+        ids, _ = self.route(src, dst)
+        return [src] + [self.link_nodes[i][1] for i in ids]
+
+    def mem_bw(self, node) -> float | None:
+        """Memory bandwidth of a device node (for reduction compute), from its spec."""
+        from simdist.hardware.specs import SPECS
+
+        spec = SPECS.get(self.graph.nodes[node].get("spec", ""))
+        return spec.mem_bw if spec else None
+
+
+def signature(graph: nx.Graph) -> int:
+    """A fingerprint of the nodes and link figures: a cached Topology is rebuilt when a
+    user edits the graph (adds a node, changes a bandwidth) between two calls."""
+    return hash((graph.number_of_nodes(), tuple(
+        (u, v, a.get("bandwidth"), a.get("latency")) for u, v, a in graph.edges(data=True))))
+
+
+def default_topology(num_devices: int) -> nx.Graph:
+    """The topology used when none is given: ``num_devices`` A100s on one NVSwitch."""
+    return nvswitch(max(num_devices, 1), "A100")
+
+
+def as_topology(topology, num_devices: int | None = None) -> Topology:
+    """A :class:`Topology` from a graph, a preset name, a Topology or ``None`` (default).
+
+    Raises:
+      TopologyError: for an unknown preset name or an invalid / disconnected graph.
+    """
+    if isinstance(topology, Topology):
+        return topology
+    if topology is None:
+        topology = default_topology(num_devices or 1)
+    elif isinstance(topology, str):
+        if topology not in TOPOLOGIES:
+            raise TopologyError(f"Unknown topology {topology!r}; presets are "
+                                f"{sorted(TOPOLOGIES)} (or pass a networkx.Graph).")
+        topology = TOPOLOGIES[topology]()
+    try:
+        cached = _CACHE.get(topology)
+    except TypeError:
+        cached = None
+    if cached is not None and cached._signature == signature(topology):
+        return cached
+    topo = Topology(topology)
+    try:
+        _CACHE[topology] = topo
+    except TypeError:
+        pass
+    return topo

@@ -1,0 +1,80 @@
+"""Reduce-scatter, all-gather, broadcast, reduce and all-to-all."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from simdist import collectives
+from tests.strategies import collective_dtypes, per_replica_arrays, replica_counts
+
+
+def pow2(p):
+    return p & (p - 1) == 0
+
+
+@given(p=replica_counts(), dtype=collective_dtypes(), data=st.data())
+def test_all_gather_concatenates_in_replica_order(p, dtype, data):
+    rows = data.draw(st.lists(st.integers(0, 4), min_size=p, max_size=p))
+    values = [np.full((r, 2), i, dtype=dtype) for i, r in enumerate(rows)]
+    algos = ["ring"] + (["doubling"] if pow2(p) and len(set(rows)) == 1 else [])
+    for algo in algos:
+        out = collectives.all_gather(values, algo)
+        expected = np.concatenate(values)
+        for v in out.values:
+            np.testing.assert_array_equal(v, expected)
+
+
+@given(p=replica_counts(), dtype=collective_dtypes(), data=st.data())
+def test_reduce_scatter_then_all_gather_is_all_reduce(p, dtype, data):
+    values = data.draw(per_replica_arrays(p, dtype))
+    pairs = [("ring", "ring", "ring")]
+    if pow2(p):
+        pairs.append(("halving", "doubling", "halving_doubling"))
+    for rs_name, ag_name, ar_name in pairs:
+        scattered = collectives.reduce_scatter(values, rs_name)
+        sizes = [len(x) for x in np.array_split(values[0], p)]
+        assert [len(v) for v in scattered.values] == sizes
+        gathered = collectives.all_gather(scattered.values, ag_name)
+        reduced = collectives.all_reduce(values, ar_name)
+        for g, r in zip(gathered.values, reduced.values):
+            assert g.tobytes() == r.tobytes()
+
+
+@given(p=replica_counts(), data=st.data())
+def test_broadcast_and_reduce_from_any_root(p, data):
+    root = data.draw(st.integers(0, p - 1))
+    values = data.draw(per_replica_arrays(p, "int64", shape=(3, 2)))
+    for algo in ("binomial", "chain"):
+        extra = {"pipeline": data.draw(st.integers(1, 4))} if algo == "chain" else {}
+        out = collectives.broadcast(values, algo, root=root, **extra)
+        for v in out.values:
+            np.testing.assert_array_equal(v, values[root])
+        red = collectives.reduce(values, algo, op="sum", root=root, **extra)
+        np.testing.assert_array_equal(red.values[root], np.sum(values, axis=0))
+        assert all(v is None for i, v in enumerate(red.values) if i != root)
+
+
+def test_broadcast_accepts_none_on_non_roots():
+    out = collectives.broadcast([None, np.arange(3.0), None], root=1)
+    for v in out.values:
+        np.testing.assert_array_equal(v, [0.0, 1.0, 2.0])
+
+
+@given(p=replica_counts(), k=st.integers(0, 3), dtype=collective_dtypes())
+def test_all_to_all_transposes_slots(p, k, dtype):
+    values = [np.arange(p * k, dtype=dtype) + 100 * i if np.dtype(dtype).itemsize > 1
+              else np.full(p * k, i, dtype=dtype) for i in range(p)]
+    for algo in ("pairwise", "direct"):
+        out = collectives.all_to_all(values, algo)
+        for j in range(p):
+            for i in range(p):
+                np.testing.assert_array_equal(out.values[j][i * k:(i + 1) * k],
+                                              values[i][j * k:(j + 1) * k])
+
+
+def test_all_to_all_needs_divisible_axis():
+    with pytest.raises(ValueError, match="divide"):
+        collectives.all_to_all([np.arange(5)] * 2)

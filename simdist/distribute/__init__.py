@@ -2,6 +2,10 @@
 
 from simdist.distribute import all_reduce_grad as _all_reduce_grad
 from simdist.distribute import experimental
+from simdist.distribute.collective_cross_device_ops import (
+    HierarchicalCopyAllReduce,
+    NcclAllReduce,
+)
 from simdist.distribute.cross_device_ops import CrossDeviceOps, ReductionToOneDevice
 from simdist.distribute.distribute_lib import (
     ReplicaContext,

@@ -1,6 +1,12 @@
 """``tf.distribute.experimental``: the experimental strategies and options."""
 
 from simdist.distribute.central_storage_strategy import CentralStorageStrategy
+from simdist.distribute.collective_cross_device_ops import (
+    CollectiveAllReduce,
+    CommunicationImplementation,
+    CommunicationOptions,
+)
 from simdist.distribute.distribute_lib import ValueContext
 
-__all__ = ["CentralStorageStrategy", "ValueContext"]
+__all__ = ["CentralStorageStrategy", "CollectiveAllReduce", "CommunicationImplementation",
+           "CommunicationOptions", "ValueContext"]

@@ -62,8 +62,9 @@ def select_cross_device_ops(devices):
     """TF's default: ReductionToOneDevice unless every device is a GPU, then NCCL."""
     if any(d.device_type != "GPU" for d in devices):
         return cdo.ReductionToOneDevice()
-    nccl = getattr(cdo, "NcclAllReduce", None)
-    return nccl(num_packs=1) if nccl is not None else cdo.ReductionToOneDevice()
+    from simdist.distribute.collective_cross_device_ops import NcclAllReduce
+
+    return NcclAllReduce(num_packs=1)
 
 
 class MirroredReplicaContext(mirrored_run.MirroredReplicaContext, ReplicaContext):

@@ -55,7 +55,8 @@ class Machine:
     """One simulated host: a CPU and ``gpus`` GPUs of kind ``gpu_kind``."""
 
     def __init__(self, gpus: int = 4, gpu_kind: str = "V100", cpu_kind: str = "CPU",
-                 job: str = "localhost", task: int = 0, trace: Trace | None = None):
+                 job: str = "localhost", task: int = 0, trace: Trace | None = None,
+                 topology=None):
         if gpus < 0:
             raise ValueError(f"A machine needs gpus >= 0, got {gpus}.")
         for kind in (gpu_kind, cpu_kind):
@@ -70,6 +71,8 @@ class Machine:
         ]
         self._config: dict[str, list[LogicalDeviceConfiguration]] = {}
         self._devices: dict[str, Device] | None = None
+        self._topology_spec = topology
+        self._topology = None
         self._lock = threading.Lock()
 
     @property
@@ -139,10 +142,45 @@ class Machine:
     def devices_of_type(self, device_type: str) -> list[Device]:
         return [d for d in self.devices.values() if d.device_type == device_type.upper()]
 
+    @property
+    def topology(self):
+        """The links between this machine's devices (a hardware.topology.Topology), or None.
+
+        Built on first use from the preset the machine was made with; devices it does not
+        name (a CPU split into logical CPUs, say) are priced with the default host link.
+        """
+        if self._topology is None:
+            from simdist.hardware.topology import Topology
+
+            spec = self._topology_spec
+            graph = spec() if callable(spec) else spec
+            if graph is None and len(self.physical) > 1:
+                graph = default_machine_topology(len(self.physical) - 1, self.gpu_kind)
+            self._topology = Topology(graph) if graph is not None else False
+        return self._topology or None
+
     def reset_clocks(self) -> None:
         for d in self.devices.values():
             d.reset()
         self.trace.clear()
+
+
+def default_machine_topology(gpus: int, kind: str):
+    """The links of a ``gpus``-GPU host: NVSwitch for A100/H100, an NVLink ring for 4 V100s
+    (DGX Station), the DGX-1 cube-mesh for 8 V100s, else a PCIe tree."""
+    from simdist.hardware.topologies.nvlink import dgx1, nvlink_ring
+    from simdist.hardware.topologies.nvswitch import nvswitch
+    from simdist.hardware.topologies.pcie import pcie_tree
+
+    if kind in ("A100", "H100"):
+        return nvswitch(gpus, kind)
+    if kind == "V100" and gpus == 4:
+        return nvlink_ring(4, "V100")
+    if kind == "V100" and gpus == 8:
+        return dgx1("V100")
+    if SPECS[kind].kind == "GPU":
+        return pcie_tree(gpus, kind)
+    return None
 
 
 def _preset(gpus: int, kind: str):

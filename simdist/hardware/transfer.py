@@ -24,10 +24,19 @@ def set_link_model(fn) -> None:
 
 
 def link(src, dst) -> tuple[float, float]:
+    """(latency, bandwidth) from ``src`` to ``dst``: the installed model, else the machine's
+    topology (summed hop latency, slowest hop's bandwidth), else ``LINK_DEFAULT``."""
     if _link_model is not None:
         found = _link_model(src, dst)
         if found is not None:
             return found
+    from simdist.hardware.machine import get_machine
+
+    topo = get_machine().topology
+    if topo is not None and src.name in topo.graph and dst.name in topo.graph:
+        ids, latency = topo.route(src.name, dst.name)
+        if len(ids):
+            return latency, float(topo.bandwidth[ids].min())
     return LINK_DEFAULT
 
 

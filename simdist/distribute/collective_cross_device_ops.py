@@ -1,0 +1,253 @@
+"""Cross-device ops that all-reduce with a collective algorithm on the machine's topology.
+
+Glossary:
+  NcclAllReduce(num_packs)              -- NCCL (ring or tree, chosen by the tuner as
+                                           NCCL would) after concat-and-split packing.
+  HierarchicalCopyAllReduce(num_packs)  -- TF's DGX-1 scheme after the same packing.
+  CollectiveAllReduce(options)          -- what MultiWorkerMirroredStrategy uses: tensors
+                                           reversed, grouped by ``bytes_per_pack``, each
+                                           group all-reduced with the chosen implementation.
+  CommunicationImplementation / CommunicationOptions -- ``tf.distribute.experimental``'s
+                                           knobs for the collective implementation.
+  run_all_reduce                        -- one all-reduce of one flat array per device:
+                                           replicas wait for the slowest, the schedule runs
+                                           on the values, every device's clock moves by its
+                                           priced time, and its steps land in the trace.
+
+Mirrors ``AllReduceCrossDeviceOps`` and ``CollectiveAllReduce`` in
+tensorflow/python/distribute/cross_device_ops.py, and collective_util.py.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from simdist import collectives
+from simdist.distribute import packing
+from simdist.distribute.cross_device_ops import (
+    CrossDeviceOps,
+    ReductionToOneDevice,
+    get_devices_from,
+)
+from simdist.distribute.reduce_util import ReduceOp
+from simdist.distribute.values import Mirrored
+from simdist.framework import op_def
+from simdist.framework.tensor import Tensor
+from simdist.hardware import backend
+from simdist.hardware.machine import get_machine
+
+
+class CommunicationImplementation(enum.Enum):
+    """Which collective implementation to use (``tf.distribute.experimental``)."""
+
+    AUTO = "AUTO"
+    RING = "RING"
+    NCCL = "NCCL"
+
+
+class CommunicationOptions:
+    """Options for cross-device communication such as all-reduce (``bytes_per_pack`` ...)."""
+
+    def __init__(self, bytes_per_pack=0, timeout_seconds=None,
+                 implementation=CommunicationImplementation.AUTO):
+        if bytes_per_pack < 0:
+            raise ValueError(f"bytes_per_pack must be non-negative, got {bytes_per_pack}.")
+        if isinstance(implementation, str):
+            implementation = CommunicationImplementation(implementation.upper())
+        if not isinstance(implementation, CommunicationImplementation):
+            raise ValueError(
+                "implementation should be a tf.distribute.experimental.CommunicationImplementation"
+                f", got {implementation!r}."
+            )
+        self.bytes_per_pack = bytes_per_pack
+        self.timeout_seconds = timeout_seconds
+        self.implementation = implementation
+
+    def merge(self, options):
+        """These options with any non-default field of ``options`` taking precedence."""
+        if options is None:
+            return self
+        return CommunicationOptions(
+            options.bytes_per_pack or self.bytes_per_pack,
+            options.timeout_seconds or self.timeout_seconds,
+            options.implementation if options.implementation != CommunicationImplementation.AUTO
+            else self.implementation,
+        )
+
+    def __repr__(self):
+        return (f"CommunicationOptions(bytes_per_pack={self.bytes_per_pack}, "
+                f"timeout_seconds={self.timeout_seconds}, implementation={self.implementation})")
+
+
+def choose_algorithm(implementation: str, nbytes: int, devices) -> str:
+    """The schedule an implementation runs: NCCL/AUTO ask the tuner, RING is a ring."""
+    if implementation in ("ring", "RING"):
+        return "ring"
+    if implementation != "nccl" and implementation not in ("NCCL", "AUTO"):
+        return implementation
+    topo = get_machine().topology
+    names = [d.name for d in devices]
+    if topo is None or names != topo.devices[:len(names)]:
+        return "ring"
+    return collectives.tune(nbytes, topo, len(names)).algorithm
+
+
+def run_all_reduce(arrays, devices, algorithm: str, op: str = "sum") -> list:
+    """All-reduce one flat array per device in simulated time; returns the result arrays."""
+    machine = get_machine()
+    topo = machine.topology
+    names = [d.name for d in devices]
+    if topo is None or any(n not in topo.graph for n in names):
+        topo, names = None, None
+    start = max(d.clock for d in devices)
+    nbytes = int(arrays[0].nbytes)
+    algo = algorithm if algorithm in collectives.ALGORITHMS else choose_algorithm(
+        algorithm, nbytes, devices)
+    result = collectives.all_reduce(list(arrays), algorithm=algo, op=op, topology=topo,
+                                    devices=names, trace=machine.trace, start_time=start)
+    end = start + result.cost.time
+    for d in devices:
+        d.wait_until(end)
+    return result.values
+
+
+def _flatten_per_device(per_replica_values, num_devices):
+    """Per device: the list of that replica's tensors, in value order."""
+    return [[op_def.convert_to_tensor(v.values[i]) for v in per_replica_values]
+            for i in range(num_devices)]
+
+
+def _finish(reduce_op, arrays, n):
+    if reduce_op == ReduceOp.MEAN:
+        return [(a / n).astype(a.dtype) if a.dtype.kind == "f" else a // n for a in arrays]
+    return arrays
+
+
+class AllReduceCrossDeviceOps(CrossDeviceOps):
+    """All-reduce with packing (TF's base of NcclAllReduce and HierarchicalCopyAllReduce)."""
+
+    def __init__(self, all_reduce_alg="nccl", num_packs=1):
+        if num_packs < 0:
+            raise ValueError(f"NCCL all-reduce requires num_packs >= 0, but {num_packs} is "
+                             "specified")
+        self._all_reduce_alg = all_reduce_alg
+        self._num_packs = num_packs
+
+    def _matches(self, value, destinations) -> bool:
+        return list(get_devices_from(destinations)) == list(get_devices_from(value))
+
+    def reduce_implementation(self, reduce_op, per_replica_value, destinations, options):
+        if self._matches(per_replica_value, destinations):
+            return self._batch_all_reduce(reduce_op, [per_replica_value])[0]
+        return ReductionToOneDevice().reduce(reduce_op, per_replica_value, destinations)
+
+    def batch_reduce_implementation(self, reduce_op, pairs, options):
+        if all(self._matches(v, d) for v, d in pairs):
+            return self._batch_all_reduce(reduce_op, [v for v, _ in pairs])
+        return [self.reduce_implementation(reduce_op, v, d, options) for v, d in pairs]
+
+    def _batch_all_reduce(self, reduce_op, per_replica_values):
+        if reduce_op not in (ReduceOp.SUM, ReduceOp.MEAN):
+            return [ReductionToOneDevice().reduce(reduce_op, v, v) for v in per_replica_values]
+        devices = list(get_devices_from(per_replica_values[0]))
+        grads = _flatten_per_device(per_replica_values, len(devices))
+        results = self._reduce_groups(grads, devices)
+        n = len(devices)
+        out = []
+        for j in range(len(per_replica_values)):
+            arrays = _finish(reduce_op, [results[i][j] for i in range(n)], n)
+            out.append(Mirrored([Tensor(a, d) for a, d in zip(arrays, devices)]))
+        return out
+
+    def _reduce_groups(self, grads, devices):
+        """Sum ``grads[device][value]`` over devices with concat-and-split packing."""
+        xp = backend.xp
+        n_values = len(grads[0])
+        results = [[None] * n_values for _ in devices]
+        # Packing concatenates, so only values of one dtype share a pack.
+        by_dtype: dict = {}
+        for j, t in enumerate(grads[0]):
+            by_dtype.setdefault(t.dtype, []).append(j)
+        for idx in by_dtype.values():
+            if self._num_packs == 0:
+                groups = [[j] for j in idx]
+            else:
+                groups = [idx]
+            for group in groups:
+                flats = [xp.concatenate([grads[i][j]._value.reshape(-1) for j in group])
+                         for i in range(len(devices))]
+                total = int(flats[0].size)
+                parts = packing.concat_and_split_sizes(total, self._num_packs or 1)
+                bounds = [0]
+                for s in parts:
+                    bounds.append(bounds[-1] + s)
+                reduced = [[] for _ in devices]
+                for a, b in zip(bounds, bounds[1:]):
+                    outs = run_all_reduce([f[a:b] for f in flats], devices, self._all_reduce_alg)
+                    for i, o in enumerate(outs):
+                        reduced[i].append(o)
+                for i in range(len(devices)):
+                    whole = xp.concatenate(reduced[i]) if reduced[i] else flats[i]
+                    pos = 0
+                    for j in group:
+                        shape = grads[i][j]._value.shape
+                        size = grads[i][j]._value.size
+                        results[i][j] = whole[pos:pos + size].reshape(shape)
+                        pos += size
+        return results
+
+
+class NcclAllReduce(AllReduceCrossDeviceOps):
+    """NCCL all-reduce (ring or tree, as NCCL's tuner picks) of packed gradients."""
+
+    def __init__(self, num_packs=1):
+        super().__init__("nccl", num_packs)
+
+
+class HierarchicalCopyAllReduce(AllReduceCrossDeviceOps):
+    """TF's hierarchical copy (DGX-1: reduce within {0-3} and {4-7}, then across)."""
+
+    def __init__(self, num_packs=1):
+        super().__init__("hierarchical_copy", num_packs)
+
+
+class CollectiveAllReduce(AllReduceCrossDeviceOps):
+    """Collective all-reduce as MultiWorkerMirroredStrategy runs it (group_by_size packs)."""
+
+    def __init__(self, options: CommunicationOptions | None = None):
+        super().__init__("AUTO", 1)
+        self._options = options or CommunicationOptions()
+
+    def batch_reduce(self, reduce_op, value_destination_pairs, options=None):
+        self._call_options = self._options.merge(options)
+        return super().batch_reduce(reduce_op, value_destination_pairs, options)
+
+    def _reduce_groups(self, grads, devices):
+        xp = backend.xp
+        opts = getattr(self, "_call_options", self._options)
+        n_values = len(grads[0])
+        # Reversed so the first pack holds the last-computed gradients (better overlap with
+        # the backward pass), as TF does before grouping.
+        order = list(range(n_values))[::-1]
+        sizes = [grads[0][j]._value.nbytes for j in order]
+        results = [[None] * n_values for _ in devices]
+        for pack in packing.group_by_size(sizes, opts.bytes_per_pack):
+            members = [order[k] for k in pack]
+            for dtype_members in _split_by_dtype(members, grads[0]):
+                flats = [xp.concatenate([grads[i][j]._value.reshape(-1) for j in dtype_members])
+                         for i in range(len(devices))]
+                outs = run_all_reduce(flats, devices, opts.implementation.value)
+                for i, whole in enumerate(outs):
+                    pos = 0
+                    for j in dtype_members:
+                        v = grads[i][j]._value
+                        results[i][j] = whole[pos:pos + v.size].reshape(v.shape)
+                        pos += v.size
+        return results
+
+
+def _split_by_dtype(members, tensors):
+    groups: dict = {}
+    for j in members:
+        groups.setdefault(tensors[j].dtype, []).append(j)
+    return list(groups.values())

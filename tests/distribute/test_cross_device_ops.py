@@ -1,0 +1,97 @@
+"""Cross-device ops wired to the collectives: defaults, packing, values, time and trace."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import simdist as tf
+from simdist.distribute import packing
+from simdist.hardware.machine import get_machine
+from simdist.testing import reset_world
+
+
+def _per_replica_grads(strategy, shapes, seed=0):
+    rng = np.random.default_rng(seed)
+    data = [[rng.standard_normal(s).astype(np.float32) for s in shapes]
+            for _ in range(strategy.num_replicas_in_sync)]
+    values = [strategy.experimental_distribute_values_from_function(
+        lambda ctx, j=j: tf.constant(data[ctx.replica_id_in_sync_group][j]))
+        for j in range(len(shapes))]
+    return data, values
+
+
+def test_default_cross_device_ops_follow_tf_choice():
+    gpu = tf.distribute.MirroredStrategy()
+    assert type(gpu.extended._get_cross_device_ops()).__name__ == "NcclAllReduce"
+    cpu = tf.distribute.MirroredStrategy(["/cpu:0"])
+    assert type(cpu.extended._get_cross_device_ops()).__name__ == "ReductionToOneDevice"
+
+
+@pytest.mark.parametrize("ops", [
+    tf.distribute.NcclAllReduce(num_packs=0),
+    tf.distribute.NcclAllReduce(num_packs=1),
+    tf.distribute.NcclAllReduce(num_packs=3),
+    tf.distribute.HierarchicalCopyAllReduce(num_packs=2),
+    tf.distribute.experimental.CollectiveAllReduce(
+        tf.distribute.experimental.CommunicationOptions(bytes_per_pack=64)),
+    tf.distribute.ReductionToOneDevice(),
+])
+@pytest.mark.parametrize("op", ["SUM", "MEAN"])
+def test_batch_reduce_equals_reference_on_every_device(ops, op):
+    reset_world("dgx1")
+    strategy = tf.distribute.MirroredStrategy(cross_device_ops=ops)
+    shapes = [(3, 5), (7,), (), (2, 2, 2)]
+    data, values = _per_replica_grads(strategy, shapes)
+    out = strategy.extended.batch_reduce_to(op, [(v, v) for v in values])
+    n = strategy.num_replicas_in_sync
+    for j, mirrored in enumerate(out):
+        expected = np.sum([data[i][j].astype(np.float64) for i in range(n)], axis=0)
+        if op == "MEAN":
+            expected = expected / n
+        comps = strategy.experimental_local_results(mirrored)
+        assert [c.device for c in comps] == list(strategy.extended.worker_devices)
+        for c in comps:
+            assert c.shape == shapes[j]
+            np.testing.assert_allclose(c.numpy(), expected, rtol=1e-5, atol=1e-5)
+        assert len({c.numpy().tobytes() for c in comps}) == 1
+
+
+def test_nccl_all_reduce_moves_clocks_and_lands_in_the_trace():
+    strategy = tf.distribute.MirroredStrategy()
+    _, values = _per_replica_grads(strategy, [(1024,)])
+    trace = get_machine().trace
+    before = len(trace.filter(cat="collective"))
+    strategy.extended.batch_reduce_to("SUM", [(values[0], values[0])])
+    steps = trace.filter(cat="collective")[before:]
+    assert steps, "the all-reduce's steps are recorded"
+    clocks = {get_machine().devices[d].clock for d in strategy.extended.worker_devices}
+    assert len(clocks) == 1 and clocks.pop() >= steps[-1].end
+
+
+def test_num_packs_splits_the_concatenation_as_tf():
+    assert packing.concat_and_split_sizes(10, 3) == [3, 3, 4]
+    assert packing.concat_and_split_sizes(2, 4) == [0, 0, 0, 2]
+    with pytest.raises(ValueError):
+        tf.distribute.NcclAllReduce(num_packs=-1)
+
+
+def test_group_by_size_example():
+    assert packing.group_by_size([4, 4, 4, 4], 5) == [[0, 1], [2, 3]]
+    assert packing.group_by_size([4, 4, 4], 0) == [[0, 1, 2]]
+
+
+@given(sizes=st.lists(st.integers(0, 100), max_size=20), limit=st.integers(1, 150))
+def test_group_by_size_keeps_order_and_closes_packs_only_past_the_limit(sizes, limit):
+    packs = packing.group_by_size(sizes, limit)
+    assert [i for p in packs for i in p] == list(range(len(sizes)))
+    for p in packs[:-1]:
+        assert sum(sizes[i] for i in p) > limit
+        assert sum(sizes[i] for i in p[:-1]) <= limit
+
+
+def test_communication_options_validate():
+    with pytest.raises(ValueError):
+        tf.distribute.experimental.CommunicationOptions(bytes_per_pack=-1)
+    opts = tf.distribute.experimental.CommunicationOptions(implementation="ring")
+    assert opts.implementation is tf.distribute.experimental.CommunicationImplementation.RING

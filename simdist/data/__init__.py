@@ -1,0 +1,31 @@
+"""``tf.data``: input pipelines whose elements are host Tensors.
+
+Glossary:
+  Dataset            -- a lazy, re-iterable pipeline (``from_tensor_slices``, ``range``,
+                        ``map``, ``batch``, ``shuffle`` ...).
+  Options            -- options a dataset carries (``experimental_distribute.auto_shard_policy``).
+  AUTOTUNE           -- -1; INFINITE_CARDINALITY -1; UNKNOWN_CARDINALITY -2.
+  experimental       -- ``AutoShardPolicy``, ``AUTOTUNE``, ``cardinality``.
+  distribute_rules   -- how ``tf.distribute`` splits global batches among replicas and
+                        workers, recorded from TensorFlow.
+
+Mirrors tensorflow/python/data/__init__.py.
+"""
+
+from simdist.data import experimental
+from simdist.data.dataset_ops import (
+    AUTOTUNE,
+    INFINITE_CARDINALITY,
+    UNKNOWN_CARDINALITY,
+    Dataset,
+    DatasetV2,
+    OwnedIterator,
+)
+from simdist.data.options import AutoShardPolicy, DistributeOptions, Options
+from simdist.framework.tensor_spec import TensorSpec
+
+Iterator = OwnedIterator
+
+__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "AutoShardPolicy",
+           "Dataset", "DatasetV2", "DistributeOptions", "Iterator", "Options", "TensorSpec",
+           "experimental"]

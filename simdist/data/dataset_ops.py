@@ -1,0 +1,319 @@
+"""``Dataset``: a lazy, re-iterable input pipeline whose elements are host Tensors.
+
+Glossary:
+  Dataset        -- a node of the pipeline graph; transformations (``batch``, ``map`` ...)
+                    return a new node over their input. Nothing runs until iteration.
+  iteration      -- ``iter(ds)`` starts a fresh pass (a new shuffle order when reshuffling);
+                    each element is a structure of Tensors on the host CPU device.
+  _values()      -- the private generator every node implements: elements as structures
+                    of backend arrays (no Tensor per element inside the pipeline).
+  _index_stream()-- the fast path: nodes that only reorder or select rows of a slicable
+                    source (``from_tensor_slices``, ``range`` through ``shuffle``, ``take``,
+                    ``skip``, ``shard``, ``repeat``, ``prefetch``, ``cache``) return
+                    ``(source, iterator of row indices)``, so ``batch`` gathers whole batches
+                    with one fancy-index per batch instead of stacking per-element arrays.
+  cardinality    -- number of elements, or ``INFINITE_CARDINALITY`` (-1) /
+                    ``UNKNOWN_CARDINALITY`` (-2).
+
+Mirrors tensorflow/python/data/ops/dataset_ops.py and iterator_ops.py.
+"""
+
+from __future__ import annotations
+
+from simdist.data import structure
+from simdist.data.options import Options
+from simdist.framework import errors
+
+AUTOTUNE = -1
+INFINITE_CARDINALITY = -1
+UNKNOWN_CARDINALITY = -2
+
+
+class DatasetV2:
+    """A potentially large set of elements (``tf.data.Dataset``)."""
+
+    def __init__(self, inputs=(), element_spec=None):
+        self._inputs = tuple(inputs)
+        self._element_spec = element_spec
+
+    # --- private protocol ---------------------------------------------------------------
+    def _values(self):
+        """Generate the elements as structures of backend arrays (override this ...)."""
+        stream = self._index_stream()
+        if stream is None:
+            raise NotImplementedError(type(self).__name__)
+        source, indices = stream
+        for i in indices:
+            yield source._row(i)
+
+    def _index_stream(self):
+        """... or this: ``(source, iterator of row indices)``, or None when not row-based."""
+        return None
+
+    def _cardinality(self) -> int:
+        return UNKNOWN_CARDINALITY
+
+    # --- introspection ------------------------------------------------------------------
+    @property
+    def element_spec(self):
+        """The structure of :class:`TensorSpec` describing one element."""
+        return self._element_spec
+
+    def cardinality(self):
+        """The number of elements as an int64 scalar Tensor (-1 infinite, -2 unknown)."""
+        from simdist.framework.tensor import Tensor
+        from simdist.hardware import backend
+
+        return Tensor(backend.xp.asarray(self._cardinality(), dtype="int64"),
+                      structure.host_device())
+
+    def __len__(self) -> int:
+        n = self._cardinality()
+        if n == INFINITE_CARDINALITY:
+            raise TypeError("The dataset is infinite.")
+        if n == UNKNOWN_CARDINALITY:
+            raise TypeError("The dataset length is unknown.")
+        return n
+
+    def __bool__(self) -> bool:
+        return True  # a dataset is truthy even when empty, as in TF
+
+    def options(self) -> Options:
+        """The options of this dataset and everything upstream, merged."""
+        out = Options()
+        for ds in self._inputs:
+            out = out.merge(ds.options())
+        return out
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} element_spec={self.element_spec}>"
+
+    # --- iteration ----------------------------------------------------------------------
+    def __iter__(self):
+        return OwnedIterator(self)
+
+    def as_numpy_iterator(self):
+        """Iterate elements as NumPy values (scalars for rank 0), structure preserved."""
+        for values in self._values():
+            yield structure.to_numpy(values)
+
+    # --- sources ------------------------------------------------------------------------
+    @staticmethod
+    def from_tensor_slices(tensors, name=None):
+        """One element per row of the leading dimension of every component.
+
+        Raises:
+          ValueError: when components disagree on the leading dimension, or are scalars.
+        """
+        from simdist.data.sources import TensorSliceDataset
+
+        return TensorSliceDataset(tensors)
+
+    @staticmethod
+    def from_tensors(tensors, name=None):
+        """A dataset of exactly one element, ``tensors``."""
+        from simdist.data.sources import TensorDataset
+
+        return TensorDataset(tensors)
+
+    @staticmethod
+    def range(*args, output_type=None, name=None, dtype=None):
+        """``range(stop)``, ``range(start, stop[, step])`` as int64 scalars (or ``output_type``).
+
+        Raises:
+          InvalidArgumentError: when ``step`` is 0.
+        """
+        from simdist.data.sources import RangeDataset
+
+        return RangeDataset(*args, output_type=output_type if output_type is not None else dtype)
+
+    @staticmethod
+    def zip(*datasets, name=None):
+        """Elements of several datasets side by side, until the shortest ends."""
+        from simdist.data.slicing import ZipDataset
+
+        if len(datasets) == 1:
+            datasets = datasets[0]
+        return ZipDataset(datasets)
+
+    # --- transformations ----------------------------------------------------------------
+    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
+        """Apply ``map_func`` to each element (tuples are unpacked as positional args)."""
+        from simdist.data.mapping import MapDataset
+
+        return MapDataset(self, map_func)
+
+    def filter(self, predicate, name=None):
+        """Keep the elements for which ``predicate`` returns a scalar ``True``.
+
+        Raises:
+          ValueError: when ``predicate`` does not return a scalar bool.
+        """
+        from simdist.data.mapping import FilterDataset
+
+        return FilterDataset(self, predicate)
+
+    def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
+              deterministic=None, name=None):
+        """Stack consecutive elements into batches of ``batch_size``.
+
+        Raises:
+          InvalidArgumentError: when ``batch_size`` is not positive.
+        """
+        from simdist.data.batching import BatchDataset
+
+        return BatchDataset(self, batch_size, drop_remainder)
+
+    def unbatch(self, name=None):
+        """Split every element along its leading dimension.
+
+        Raises:
+          ValueError: for scalar components.
+        """
+        from simdist.data.batching import UnbatchDataset
+
+        return UnbatchDataset(self)
+
+    def rebatch(self, batch_size, drop_remainder=False, name=None):
+        """Re-slice the stream of batched rows into batches of ``batch_size`` (a size or a
+        cycle of sizes); output batches may span input batches, as TF's RebatchDatasetV2."""
+        from simdist.data.batching import RebatchDataset
+
+        return RebatchDataset(self, batch_size, drop_remainder)
+
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
+        """Shuffle with a buffer of ``buffer_size`` elements (TF's buffer semantics).
+
+        Raises:
+          InvalidArgumentError: when ``buffer_size`` is not positive.
+        """
+        from simdist.data.shuffling import ShuffleDataset
+
+        return ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration)
+
+    def repeat(self, count=None, name=None):
+        """Repeat the dataset ``count`` times (forever for None or -1)."""
+        from simdist.data.slicing import RepeatDataset
+
+        return RepeatDataset(self, count)
+
+    def take(self, count, name=None):
+        """At most ``count`` elements (all for -1)."""
+        from simdist.data.slicing import TakeDataset
+
+        return TakeDataset(self, count)
+
+    def skip(self, count, name=None):
+        """All but the first ``count`` elements (none for -1)."""
+        from simdist.data.slicing import SkipDataset
+
+        return SkipDataset(self, count)
+
+    def shard(self, num_shards, index, name=None):
+        """Every ``num_shards``-th element starting at ``index``.
+
+        Raises:
+          InvalidArgumentError: when ``num_shards < 1`` or ``index`` is out of range.
+        """
+        from simdist.data.slicing import ShardDataset
+
+        return ShardDataset(self, num_shards, index)
+
+    def enumerate(self, start=0, name=None):
+        """Pair each element with its int64 position: ``(i, element)``."""
+        from simdist.data.slicing import ZipDataset
+
+        return ZipDataset((DatasetV2.range(start, 2**63 - 1), self))
+
+    def prefetch(self, buffer_size, name=None):
+        """Prepare later elements while the current one is consumed (``AUTOTUNE`` = -1).
+
+        Raises:
+          InvalidArgumentError: when ``buffer_size < -1``.
+        """
+        from simdist.data.pipeline import PrefetchDataset
+
+        return PrefetchDataset(self, buffer_size)
+
+    def cache(self, filename="", name=None):
+        """Remember the elements of the first complete pass and replay them afterwards."""
+        from simdist.data.pipeline import CacheDataset
+
+        return CacheDataset(self)
+
+    def with_options(self, options, name=None):
+        """This dataset with ``options`` merged over its current options."""
+        from simdist.data.pipeline import OptionsDataset
+
+        if not isinstance(options, Options):
+            raise AttributeError(
+                f"'{type(options).__name__}' object has no attribute '_to_proto': "
+                "with_options expects a tf.data.Options.")
+        return OptionsDataset(self, options)
+
+    def apply(self, transformation_func):
+        """``transformation_func(self)``, which must return a Dataset."""
+        out = transformation_func(self)
+        if not isinstance(out, DatasetV2):
+            raise TypeError("`transformation_func` must return a `tf.data.Dataset` object.")
+        return out
+
+    def reduce(self, initial_state, reduce_func, name=None):
+        """Fold the elements into ``initial_state`` with ``reduce_func(state, element)``."""
+        state = initial_state
+        for element in self:
+            state = reduce_func(state, element)
+        return state
+
+
+Dataset = DatasetV2
+
+
+class Optional:
+    """``tf.experimental.Optional``: a value that may be absent."""
+
+    def __init__(self, value=None, has_value=False, element_spec=None):
+        self._value, self._has, self.element_spec = value, has_value, element_spec
+
+    def has_value(self):
+        from simdist.framework.tensor import Tensor
+        from simdist.hardware import backend
+
+        return Tensor(backend.xp.asarray(self._has), structure.host_device())
+
+    def get_value(self):
+        if not self._has:
+            raise errors.InvalidArgumentError(None, None, "The optional does not have a value.")
+        return self._value
+
+
+class OwnedIterator:
+    """An iterator over a dataset (``iter(ds)``): one pass, elements as host Tensors."""
+
+    def __init__(self, dataset: DatasetV2):
+        self._dataset = dataset
+        self._gen = dataset._values()
+
+    @property
+    def element_spec(self):
+        return self._dataset.element_spec
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return structure.to_tensors(next(self._gen))
+
+    def get_next(self):
+        """The next element. Raises OutOfRangeError at the end, as TF does."""
+        try:
+            return next(self)
+        except StopIteration:
+            raise errors.OutOfRangeError(None, None, "End of sequence") from None
+
+    def get_next_as_optional(self) -> Optional:
+        """The next element wrapped in an :class:`Optional` (empty at the end)."""
+        try:
+            return Optional(next(self), True, self.element_spec)
+        except StopIteration:
+            return Optional(None, False, self.element_spec)

@@ -1,0 +1,113 @@
+"""User functions over elements: ``map`` and ``filter``.
+
+Glossary:
+  calling convention -- the function receives the element as host Tensors; a tuple element
+                        is unpacked into positional arguments (``lambda x, y: ...``), anything
+                        else (a dict, a namedtuple, one tensor) is passed as one argument.
+  return value       -- Python values and NumPy arrays are converted with TF's dtype rules;
+                        a returned list becomes a tuple, as tf.data does.
+  tracing            -- TF traces the function once when the pipeline is built to learn the
+                        output spec; simdist calls it on the first element instead (when the
+                        spec is first needed) and keeps a dimension ``None`` where the input's
+                        was ``None`` (e.g. the batch dimension of ``batch`` without
+                        ``drop_remainder``).
+  num_parallel_calls / deterministic -- accepted; elements are produced in order.
+
+Mirrors tensorflow/python/data/ops/map_op.py and filter_op.py
+(and structured_function.py for the calling convention).
+"""
+
+from __future__ import annotations
+
+from simdist.data import structure
+from simdist.data.dataset_ops import DatasetV2
+from simdist.framework import context, dtypes
+from simdist.framework.tensor_spec import TensorSpec
+
+
+def call(fn, values):
+    """Call ``fn`` on an element (structure of arrays) the way tf.data does; return values."""
+    args = structure.to_tensors(values)
+    with context.device(structure.host_device()):
+        out = fn(*args) if type(args) is tuple else fn(args)
+    if isinstance(out, list):
+        out = tuple(out)
+    return structure.to_values(out)
+
+
+def _first(dataset):
+    return next(iter(dataset._values()), None)
+
+
+def _relaxed_spec(input_spec, first_input, out_values):
+    """The spec of ``out_values`` with dims made ``None`` where the input's were unknown."""
+    spec = structure.spec_of(out_values)
+    unknown = set()
+    for s, v in zip(structure.flatten(input_spec), structure.flatten(first_input)):
+        if s.shape.rank is not None:
+            unknown.update(v.shape[d] for d, dim in enumerate(s.shape) if dim is None)
+    if not unknown:
+        return spec
+
+    def relax(s):
+        dims = [None if (d == 0 and n in unknown) else n for d, n in enumerate(s.shape)]
+        return TensorSpec(dims, s.dtype, s.name)
+
+    return structure.map_leaves(relax, spec)
+
+
+class MapDataset(DatasetV2):
+    """``map_func`` applied to every element."""
+
+    def __init__(self, input_dataset, map_func):
+        if not callable(map_func):
+            raise TypeError(f"`map_func` must be callable, got {map_func!r}.")
+        self._fn = map_func
+        super().__init__((input_dataset,), None)
+
+    @property
+    def element_spec(self):
+        if self._element_spec is None:
+            first = _first(self._inputs[0])
+            if first is None:
+                self._element_spec = TensorSpec(None, dtypes.float32)
+            else:
+                out = call(self._fn, first)
+                self._element_spec = _relaxed_spec(self._inputs[0].element_spec, first, out)
+        return self._element_spec
+
+    def _cardinality(self) -> int:
+        return self._inputs[0]._cardinality()
+
+    def _values(self):
+        fn = self._fn
+        for values in self._inputs[0]._values():
+            yield call(fn, values)
+
+
+class FilterDataset(DatasetV2):
+    """The elements for which ``predicate`` is ``True``."""
+
+    def __init__(self, input_dataset, predicate):
+        if not callable(predicate):
+            raise TypeError(f"`predicate` must be callable, got {predicate!r}.")
+        self._fn = predicate
+        super().__init__((input_dataset,), input_dataset.element_spec)
+        first = _first(input_dataset)
+        if first is not None:  # "trace" the predicate once, as TF does when building
+            self._check(call(predicate, first))
+
+    @staticmethod
+    def _check(result):
+        if structure.is_structure(result) or result.dtype != bool or result.ndim != 0:
+            spec = structure.spec_of(result)
+            raise ValueError(
+                "Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but "
+                f"its return type is {spec}.")
+        return bool(result)
+
+    def _values(self):
+        fn = self._fn
+        for values in self._inputs[0]._values():
+            if self._check(call(fn, values)):
+                yield values

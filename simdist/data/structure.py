@@ -1,0 +1,190 @@
+"""Element structures: how a dataset element is nested, converted, described and placed.
+
+Glossary:
+  structure     -- a dataset element: a leaf (one tensor) or tuples / namedtuples / dicts of
+                   structures. Python *lists are leaves* (converted to one tensor), as in
+                   tf.data, unlike ``tf.nest``.
+  value         -- inside simdist.data an element is carried as a structure of backend
+                   arrays (``xp``); Tensors are made only when an element leaves the pipeline
+                   (iteration) or enters a user function (``map``, ``filter``).
+  element_spec  -- the same structure with a :class:`TensorSpec` per leaf.
+  host          -- the host CPU device every pipeline runs on (tf.data runs on the CPU).
+
+Mirrors tensorflow/python/data/util/nest.py and tensorflow/python/data/util/structure.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist.framework import context, dtypes, op_def
+from simdist.framework.tensor import Tensor
+from simdist.framework.tensor_shape import TensorShape
+from simdist.framework.tensor_spec import TensorSpec
+from simdist.hardware import backend
+from simdist.hardware import machine as machine_lib
+
+
+def is_structure(x) -> bool:
+    """Tuples, namedtuples and dicts nest; everything else (lists included) is a leaf."""
+    return isinstance(x, (tuple, dict))
+
+
+def flatten(structure) -> list:
+    """The leaves in tf.data order (dict values by sorted key)."""
+    if isinstance(structure, dict):
+        return [leaf for k in sorted(structure) for leaf in flatten(structure[k])]
+    if isinstance(structure, tuple):
+        return [leaf for child in structure for leaf in flatten(child)]
+    return [structure]
+
+
+def pack(structure, leaves):
+    """Rebuild ``structure`` from ``leaves`` (the inverse of :func:`flatten`)."""
+    it = iter(leaves)
+    out = _pack(structure, it)
+    return out
+
+
+def _pack(structure, it):
+    if isinstance(structure, dict):
+        packed = {k: _pack(structure[k], it) for k in sorted(structure)}
+        return type(structure)((k, packed[k]) for k in structure)
+    if isinstance(structure, tuple):
+        items = [_pack(child, it) for child in structure]
+        return type(structure)(*items) if hasattr(structure, "_fields") else tuple(items)
+    return next(it)
+
+
+def map_leaves(fn, structure):
+    """Apply ``fn`` to every leaf of ``structure``."""
+    if not isinstance(structure, (tuple, dict)):
+        return fn(structure)
+    if type(structure) is tuple and not any(isinstance(x, (tuple, dict)) for x in structure):
+        return tuple(fn(x) for x in structure)  # the common (features, labels) case
+    return pack(structure, [fn(leaf) for leaf in flatten(structure)])
+
+
+def assert_same_structure(a, b, what="elements") -> None:
+    """Raise TypeError (as tf.data does) when two element structures differ."""
+    if type(a) is not type(b) and (is_structure(a) or is_structure(b)):
+        raise TypeError(f"The two {what} do not have the same nested structure: {a!r} vs {b!r}")
+    if isinstance(a, dict):
+        if sorted(a) != sorted(b):
+            raise TypeError(f"The two {what} do not have the same keys: {sorted(a)} vs {sorted(b)}")
+        for k in a:
+            assert_same_structure(a[k], b[k], what)
+    elif isinstance(a, tuple):
+        if len(a) != len(b):
+            raise TypeError(f"The two {what} do not have the same length: {len(a)} vs {len(b)}")
+        for x, y in zip(a, b):
+            assert_same_structure(x, y, what)
+
+
+# --- placement and conversion -------------------------------------------------------------
+_host_cache: list = [None, None]  # (machine, device): find_device parses names, so cache it
+
+
+def host_device():
+    """The host CPU device of the current machine (where input pipelines run)."""
+    m = machine_lib.get_machine()
+    if _host_cache[0] is not m:
+        _host_cache[:] = [m, machine_lib.find_device("/cpu:0")]
+    return _host_cache[1]
+
+
+def to_array(value, dtype=None):
+    """Convert one leaf (Tensor, NumPy array, Python value) to a backend array, TF's dtypes."""
+    if isinstance(value, Tensor):
+        if dtype is not None and value.dtype != dtypes.as_dtype(dtype):
+            raise ValueError(f"Expected {dtypes.as_dtype(dtype).name}, got {value.dtype.name}.")
+        return value._value
+    hook = getattr(value, "_as_tensor", None)
+    if hook is not None:
+        return to_array(hook(), dtype)
+    if dtype is None and isinstance(value, list) and any(
+            isinstance(v, (np.ndarray, np.generic, Tensor)) for v in value):
+        # TF packs a list of arrays with the arrays' dtype (float64 stays float64)
+        value = np.asarray([np.asarray(v) for v in value])
+    with context.device(host_device()):
+        t = op_def.convert_to_tensor(value, dtype=dtype)
+    return t._value
+
+
+def to_values(structure):
+    """A user structure (tuples, dicts, arrays, lists, Tensors) -> structure of arrays."""
+    if isinstance(structure, list):
+        # tf.data converts a returned/sliced list to one tensor (lists are leaves) ...
+        if any(is_structure(x) for x in structure):
+            # ... unless it holds structures, which TF reads as a tuple.
+            return tuple(to_values(x) for x in structure)
+    return map_leaves(to_array, structure)
+
+
+def to_tensors(values):
+    """Wrap a structure of backend arrays as host Tensors (an element leaving the pipeline)."""
+    dev = host_device()
+    return map_leaves(lambda v: Tensor(_as_array(v), dev), values)
+
+
+def _as_array(v):
+    xp = backend.xp
+    return v if isinstance(v, xp.ndarray) else xp.asarray(v)
+
+
+def to_numpy(values):
+    """A structure of backend arrays -> NumPy values (scalars for rank 0), as TF's numpy()."""
+    def one(v):
+        host = np.asarray(backend.to_host(v))
+        return host[()] if host.ndim == 0 else host.copy()
+
+    return map_leaves(one, values)
+
+
+# --- specs ------------------------------------------------------------------------------
+def spec_of(values):
+    """The element_spec of a structure of arrays."""
+    return map_leaves(lambda v: TensorSpec(tuple(v.shape), dtypes.as_dtype(v.dtype)), values)
+
+
+def batch_spec(spec, batch_size):
+    """Add a leading dimension (``None`` when unknown) to every leaf spec."""
+    return map_leaves(
+        lambda s: TensorSpec(TensorShape([batch_size] + _dims(s)), s.dtype, s.name), spec)
+
+
+def unbatch_spec(spec):
+    """Remove the leading dimension of every leaf spec.
+
+    Raises:
+      ValueError: for a scalar component, as TF does.
+    """
+    def one(s):
+        dims = _dims(s)
+        if s.shape.rank == 0:
+            raise ValueError("Cannot unbatch an input with scalar components.")
+        return TensorSpec(TensorShape(None if s.shape.rank is None else dims[1:]), s.dtype, s.name)
+
+    return map_leaves(one, spec)
+
+
+def relax_spec(a, b):
+    """The most specific spec compatible with both (dims that differ become ``None``)."""
+    return pack(a, [TensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype, x.name)
+                    for x, y in zip(flatten(a), flatten(b))])
+
+
+def _dims(spec) -> list:
+    return [] if spec.shape.rank is None else list(spec.shape.as_list())
+
+
+def leading_dim(spec):
+    """The static batch size shared by all leaves, or None (``compute_batch_size``)."""
+    dims = set()
+    for s in flatten(spec):
+        if s.shape.rank is None or s.shape.rank == 0:
+            return None
+        dims.add(s.shape[0])
+    if len(dims) != 1:
+        return None
+    return dims.pop()

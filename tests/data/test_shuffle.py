@@ -1,0 +1,62 @@
+"""shuffle: TF's buffer semantics and seeding."""
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from simdist import data
+from simdist.data.shuffling import buffer_shuffle
+
+D = data.Dataset
+
+
+def order(ds):
+    return [int(x) for x in ds.as_numpy_iterator()]
+
+
+@given(st.integers(0, 60), st.integers(1, 70), st.integers(0, 2**31))
+def test_buffer_shuffle_is_a_permutation_with_bounded_displacement(n, buf, seed):
+    out = list(buffer_shuffle(range(n), buf, np.random.default_rng(seed)))
+    assert sorted(out) == list(range(n))
+    # element k enters the buffer once k - buf + 1 elements have left, so it cannot come
+    # out before position k - buf + 1
+    for pos, k in enumerate(out):
+        assert pos >= k - buf + 1
+
+
+def test_buffer_of_one_keeps_the_order():
+    assert order(D.range(10).shuffle(1, seed=4)) == list(range(10))
+
+
+def test_seeded_shuffle_reshuffles_each_iteration_reproducibly():
+    ds = D.range(20).shuffle(5, seed=1)
+    a, b = order(ds), order(ds)
+    assert sorted(a) == list(range(20)) and a != b
+    ds2 = D.range(20).shuffle(5, seed=1)
+    assert [order(ds2), order(ds2)] == [a, b]
+
+
+def test_no_reshuffle_repeats_the_first_order():
+    ds = D.range(20).shuffle(20, seed=1, reshuffle_each_iteration=False)
+    assert order(ds) == order(ds)
+
+
+def test_global_seed_makes_unseeded_shuffles_reproducible():
+    from simdist.framework.ops import random_ops
+
+    random_ops.set_seed(7)
+    first = order(D.range(30).shuffle(30))
+    random_ops.set_seed(7)
+    assert order(D.range(30).shuffle(30)) == first
+
+
+def test_shuffle_then_repeat_reshuffles_each_epoch():
+    out = order(D.range(10).shuffle(10, seed=2).repeat(3))
+    epochs = [out[i:i + 10] for i in range(0, 30, 10)]
+    assert all(sorted(e) == list(range(10)) for e in epochs)
+    assert len({tuple(e) for e in epochs}) > 1
+
+
+def test_shuffle_of_non_row_source_uses_the_same_rule():
+    ds = D.range(12).map(lambda x: x * 2).shuffle(4, seed=3)
+    assert sorted(order(ds)) == list(range(0, 24, 2))

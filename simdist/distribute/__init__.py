@@ -25,6 +25,7 @@ from simdist.distribute.distribution_strategy_context import (
     has_strategy,
     in_cross_replica_context,
 )
+from simdist.distribute.input_lib import InputContext, InputOptions, InputReplicationMode
 from simdist.distribute.mirrored_strategy import MirroredStrategy
 from simdist.distribute.one_device_strategy import OneDeviceStrategy
 from simdist.distribute.reduce_util import ReduceOp

@@ -1,0 +1,309 @@
+"""Distributed input: global batches split among replicas exactly as TF splits them.
+
+Glossary:
+  DistributedDataset     -- ``strategy.experimental_distribute_dataset(ds)``: each global
+                            batch is cut per replica (TF's recorded rules in
+                            ``simdist.data.distribute_rules``) and each part is placed on its
+                            replica's device; iterating yields PerReplica structures.
+  DistributedDatasetsFromFunction -- ``distribute_datasets_from_function``: one dataset per
+                            input pipeline (``InputContext``); replica ``j`` of a pipeline
+                            takes the ``j``-th of every group of per-replica batches.
+  empty batch            -- a replica left without rows this step (TF's partial-batch
+                            handling) gets a zero-row batch of the right structure.
+  host -> device copy    -- priced on the topology and traced (cat ``input``); with
+                            ``prefetch`` in the pipeline the next step's copy runs during
+                            the current step, so a replica waits only if it is not done yet.
+  InputOptions           -- ``experimental_fetch_to_device`` (False keeps batches on the host
+                            CPU), ``experimental_replication_mode``,
+                            ``experimental_place_dataset_on_device``.
+
+Mirrors tensorflow/python/distribute/input_lib.py and distribute_lib.py (InputContext,
+InputOptions, InputReplicationMode).
+"""
+
+from __future__ import annotations
+
+import enum
+
+from simdist.data import distribute as data_distribute
+from simdist.data import structure
+from simdist.data.pipeline import PrefetchDataset
+from simdist.distribute.values import regroup
+from simdist.framework import errors
+from simdist.framework.tensor import Tensor
+from simdist.hardware import backend
+from simdist.hardware.transfer import link
+
+
+class InputReplicationMode(enum.Enum):
+    """How input pipelines map to replicas (``tf.distribute.InputReplicationMode``)."""
+
+    PER_WORKER = "PER_WORKER"
+    PER_REPLICA = "PER_REPLICA"
+
+
+class InputOptions:
+    """Options of distributed input (``tf.distribute.InputOptions``)."""
+
+    def __init__(self, experimental_fetch_to_device=None,
+                 experimental_replication_mode=InputReplicationMode.PER_WORKER,
+                 experimental_place_dataset_on_device=False,
+                 experimental_per_replica_buffer_size=1):
+        if experimental_place_dataset_on_device and experimental_fetch_to_device:
+            raise ValueError(
+                "`experimental_place_dataset_on_device` can not be set to True when "
+                "experimental_fetch_to_device is True and replication mode is set to "
+                "`PER_WORKER`."
+            )
+        self.experimental_fetch_to_device = experimental_fetch_to_device
+        self.experimental_replication_mode = experimental_replication_mode
+        self.experimental_place_dataset_on_device = experimental_place_dataset_on_device
+        self.experimental_per_replica_buffer_size = experimental_per_replica_buffer_size
+
+
+class InputContext:
+    """What ``dataset_fn`` learns about its input pipeline (``tf.distribute.InputContext``)."""
+
+    def __init__(self, num_input_pipelines=1, input_pipeline_id=0, num_replicas_in_sync=1):
+        self._num_input_pipelines = num_input_pipelines
+        self._input_pipeline_id = input_pipeline_id
+        self._num_replicas_in_sync = num_replicas_in_sync
+
+    num_input_pipelines = property(lambda self: self._num_input_pipelines)
+    input_pipeline_id = property(lambda self: self._input_pipeline_id)
+    num_replicas_in_sync = property(lambda self: self._num_replicas_in_sync)
+
+    def get_per_replica_batch_size(self, global_batch_size):
+        """The per-replica batch size for ``global_batch_size``.
+
+        Raises:
+          ValueError: when the replicas do not divide the global batch size.
+        """
+        if global_batch_size % self._num_replicas_in_sync != 0:
+            raise ValueError(
+                f"The `global_batch_size` {global_batch_size!r} is not divisible by "
+                f"`num_replicas_in_sync` {self._num_replicas_in_sync!r} "
+            )
+        return global_batch_size // self._num_replicas_in_sync
+
+    def __str__(self):
+        return (f"tf.distribute.InputContext(input pipeline id {self._input_pipeline_id}, "
+                f"total: {self._num_input_pipelines})")
+
+
+def _has_prefetch(dataset) -> bool:
+    stack = [dataset]
+    while stack:
+        ds = stack.pop()
+        if isinstance(ds, PrefetchDataset):
+            return True
+        stack.extend(getattr(ds, "_inputs", ()))
+    return False
+
+
+class _Placer:
+    """Moves per-replica batches from the host to the replicas' devices in simulated time."""
+
+    def __init__(self, devices, fetch_to_device, prefetch):
+        self.devices = devices
+        self.host = structure.host_device()
+        self.fetch = fetch_to_device is not False
+        self.prefetch = prefetch
+        self.ready = [0.0] * len(devices)
+
+    def place(self, i, values):
+        dev = self.devices[i] if self.fetch else self.host
+        xp = backend.xp
+        leaves = [v if isinstance(v, xp.ndarray) else xp.asarray(v)
+                  for v in structure.flatten(values)]
+        if dev is not self.host:
+            self._charge(i, dev, sum(int(v.nbytes) for v in leaves))
+        return structure.pack(values, [Tensor(v, dev) for v in leaves])
+
+    def _charge(self, i, dev, nbytes):
+        latency, bw = link(self.host, dev)
+        duration = latency + nbytes / bw
+        if self.prefetch:
+            # The copy of this batch started when the previous one was handed over, so it
+            # overlapped the previous step's compute; wait only for what is left of it.
+            start = max(self.ready[i], self.host.clock)
+            end = start + duration
+            dev.wait_until(end)
+            self.ready[i] = dev.clock
+        else:
+            start = max(dev.clock, self.host.clock)
+            end = start + duration
+            dev.wait_until(end)
+        if dev.trace.enabled:
+            dev.trace.record("HostToDevice", "input", dev.name, start, end, bytes=nbytes,
+                             src=self.host.name, prefetched=self.prefetch)
+
+
+class _OptionalValue:
+    """What ``get_next_as_optional`` returns (``tf.experimental.Optional``)."""
+
+    def __init__(self, value=None, has=False):
+        self._value, self._has = value, has
+
+    def has_value(self):
+        from simdist.framework.ops import array_ops
+
+        return array_ops.constant(self._has)
+
+    def get_value(self):
+        if not self._has:
+            raise errors.InvalidArgumentError(None, None, "The optional does not have a value.")
+        return self._value
+
+
+class DistributedIterator:
+    """Iterator over a distributed dataset: each ``next`` is one step's per-replica batches."""
+
+    def __init__(self, steps, template_spec, placer, num_replicas):
+        self._steps = steps
+        self._spec = template_spec
+        self._placer = placer
+        self._n = num_replicas
+        self._template = None
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        step = next(self._steps)
+        flat = [v for worker in step for v in worker]
+        for v in flat:
+            if v is not None and self._template is None:
+                self._template = data_distribute.empty_like(v)
+        values = []
+        for i, v in enumerate(flat):
+            if v is None:
+                v = self._template
+            values.append(self._placer.place(i, v))
+        return values[0] if self._n == 1 else regroup(values, always_wrap=True)
+
+    def get_next(self):
+        """The next step's per-replica batches.
+
+        Raises:
+          OutOfRangeError: at the end of the data, as TF's iterators do.
+        """
+        try:
+            return next(self)
+        except StopIteration:
+            raise errors.OutOfRangeError(None, None, "End of sequence") from None
+
+    def get_next_as_optional(self):
+        try:
+            return _OptionalValue(next(self), True)
+        except StopIteration:
+            return _OptionalValue()
+
+    @property
+    def element_spec(self):
+        return self._spec
+
+
+class DistributedDataset:
+    """A dataset whose every element is one step's per-replica batches."""
+
+    def __init__(self, strategy, dataset, options=None):
+        self._strategy = strategy
+        self._dataset = dataset
+        self._options = options or InputOptions()
+        if self._options.experimental_replication_mode == InputReplicationMode.PER_REPLICA:
+            raise NotImplementedError(
+                "InputReplicationMode.PER_REPLICA is only supported in "
+                "`distribute_datasets_from_function`."
+            )
+        n = strategy.num_replicas_in_sync
+        num_workers = getattr(strategy.extended, "_num_workers", 1)
+        self._num_workers = num_workers
+        self._worker_datasets = [
+            data_distribute.rebatch_for_worker(dataset, n, num_workers, w)
+            for w in range(num_workers)
+        ]
+
+    def _devices(self):
+        return list(self._strategy.extended._devices)
+
+    def __iter__(self):
+        n = self._strategy.num_replicas_in_sync
+        placer = _Placer(self._devices(), self._options.experimental_fetch_to_device,
+                         _has_prefetch(self._dataset))
+        streams = [ds._values() for ds in self._worker_datasets]
+        steps = data_distribute.steps(streams, n // self._num_workers)
+        return DistributedIterator(steps, self.element_spec, placer, n)
+
+    @property
+    def element_spec(self):
+        return self._worker_datasets[0].element_spec
+
+    @property
+    def cardinality(self):
+        return self._dataset.cardinality()
+
+    def reduce(self, initial_state, reduce_fn):
+        """Fold ``reduce_fn(state, per_replica_batch)`` over every step."""
+        state = initial_state
+        for value in self:
+            state = reduce_fn(state, value)
+        return state
+
+
+class DistributedDatasetsFromFunction(DistributedDataset):
+    """Per-pipeline datasets from ``dataset_fn(InputContext)``, one pipeline per worker."""
+
+    def __init__(self, strategy, dataset_fn, options=None):
+        self._strategy = strategy
+        self._options = options or InputOptions()
+        n = strategy.num_replicas_in_sync
+        num_workers = getattr(strategy.extended, "_num_workers", 1)
+        worker = getattr(strategy.extended, "_worker_index", 0)
+        per_replica = (self._options.experimental_replication_mode
+                       == InputReplicationMode.PER_REPLICA)
+        if per_replica:
+            self._pipelines = [dataset_fn(InputContext(n, i, n)) for i in range(n)]
+        else:
+            self._pipelines = [dataset_fn(InputContext(num_workers, worker, n))]
+        self._per_replica = per_replica
+        self._dataset = self._pipelines[0]
+        self._num_workers = 1
+
+    @property
+    def element_spec(self):
+        return self._pipelines[0].element_spec
+
+    def __iter__(self):
+        n = self._strategy.num_replicas_in_sync
+        placer = _Placer(self._devices(), self._options.experimental_fetch_to_device,
+                         _has_prefetch(self._dataset))
+        if self._per_replica:
+            streams = [p._values() for p in self._pipelines]
+            steps = data_distribute.steps(streams, 1)
+        else:
+            steps = data_distribute.steps([self._pipelines[0]._values()], n)
+        return DistributedIterator(steps, self.element_spec, placer, n)
+
+
+def distribute_dataset(strategy, dataset, options=None):
+    """``strategy.experimental_distribute_dataset``: validate, then build the dataset."""
+    from simdist.data.dataset_ops import DatasetV2
+
+    if not isinstance(dataset, DatasetV2):
+        raise ValueError(
+            f"`dataset` must be a tf.data.Dataset, got {type(dataset).__name__}. Build one "
+            "with tf.data.Dataset.from_tensor_slices(...).batch(global_batch_size)."
+        )
+    if options is not None and not isinstance(options, InputOptions):
+        raise ValueError("`options` must be a tf.distribute.InputOptions instance.")
+    return DistributedDataset(strategy, dataset, options)
+
+
+def distribute_datasets_from_function(strategy, dataset_fn, options=None):
+    """``strategy.distribute_datasets_from_function``: validate, then build the datasets."""
+    if not callable(dataset_fn):
+        raise TypeError(f"dataset_fn must be callable, got {dataset_fn!r}.")
+    if options is not None and not isinstance(options, InputOptions):
+        raise ValueError("`options` must be a tf.distribute.InputOptions instance.")
+    return DistributedDatasetsFromFunction(strategy, dataset_fn, options)

@@ -44,3 +44,7 @@ try:
     from simdist import keras
 except ImportError:  # pragma: no cover
     pass
+try:
+    from simdist import train
+except ImportError:  # pragma: no cover
+    pass

@@ -1,0 +1,102 @@
+"""Keras backend state: float type, fuzz factor, layer-name counters and cached logits.
+
+Glossary:
+  epsilon()      -- the fuzz factor (1e-7) Keras clips probabilities with.
+  floatx()       -- the default float type of new weights ('float32').
+  get_uid(name)  -- per-session counter that gives 'dense', 'dense_1', ... to layers.
+  keras logits   -- a sigmoid/softmax output remembers its input (Keras sets
+                    ``output._keras_logits``), so crossentropy on it is computed from logits.
+                    simdist tensors have no ``__dict__``, so the link lives in a weak table.
+  clear_session  -- forget the name counters.
+
+Mirrors keras/src/backend.py and backend_config.py.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+import weakref
+
+from simdist import testing
+
+_EPSILON = 1e-7
+_FLOATX = "float32"
+_uids: collections.defaultdict = collections.defaultdict(int)
+_lock = threading.Lock()
+_logits: dict[int, tuple] = {}
+
+
+def epsilon() -> float:
+    """The fuzz factor used in numeric expressions (1e-7)."""
+    return _EPSILON
+
+
+def set_epsilon(value: float) -> None:
+    global _EPSILON
+    _EPSILON = float(value)
+
+
+def floatx() -> str:
+    """The default float type, as a string ('float32')."""
+    return _FLOATX
+
+
+def set_floatx(value: str) -> None:
+    """Set the default float type ('float16', 'float32' or 'float64')."""
+    global _FLOATX
+    if value not in ("float16", "float32", "float64", "bfloat16"):
+        raise ValueError(f"Unknown `floatx` value: {value}. Expected one of "
+                         "{'float16', 'float32', 'float64', 'bfloat16'}")
+    _FLOATX = str(value)
+
+
+def get_uid(prefix: str = "") -> int:
+    """1, 2, 3 ... per prefix in this session."""
+    with _lock:
+        _uids[prefix] += 1
+        return _uids[prefix]
+
+
+def unique_name(base: str) -> str:
+    """'dense' the first time, then 'dense_1', 'dense_2' ... (Keras's layer naming)."""
+    n = get_uid(base)
+    return base if n == 1 else f"{base}_{n - 1}"
+
+
+@testing.register_resetter
+def clear_session() -> None:
+    """Reset the layer-name counters (``tf.keras.backend.clear_session``)."""
+    global _FLOATX
+    with _lock:
+        _uids.clear()
+    _logits.clear()
+    _FLOATX = "float32"
+
+
+def set_keras_logits(output, logits) -> None:
+    """Remember that ``output`` = activation(``logits``) (Keras's ``_keras_logits``)."""
+    key = id(output)
+
+    def forget(_ref, key=key):
+        _logits.pop(key, None)
+
+    _logits[key] = (weakref.ref(output, forget), logits)
+
+
+def get_keras_logits(output):
+    """The logits ``output`` was computed from by sigmoid/softmax, or None."""
+    entry = _logits.get(id(output))
+    if entry is None or entry[0]() is not output:
+        return None
+    return entry[1]
+
+
+def int_shape(x) -> tuple:
+    return tuple(x.shape)
+
+
+def name_scope(name):
+    import contextlib
+
+    return contextlib.nullcontext()

@@ -1,0 +1,374 @@
+"""Callbacks: hooks ``fit``/``evaluate``/``predict`` call, and the ones Keras ships.
+
+Glossary:
+  CallbackList     -- calls every callback's hook in order; ``fit`` adds History and (for
+                      verbose != 0) ProgbarLogger as Keras does.
+  History          -- ``history.history[name]`` = one value per epoch; ``history.epoch``.
+  EarlyStopping    -- stop when ``monitor`` has not improved by ``min_delta`` for
+                      ``patience`` epochs (optionally restoring the best weights).
+  ModelCheckpoint  -- save the weights (npz) or whole model after each epoch (or the best).
+  BackupAndRestore -- back up weights, optimizer state and the epoch at each epoch end;
+                      a new ``fit`` after an interruption resumes from the backup.
+
+Mirrors keras/src/callbacks.py.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+from simdist.keras.utils.progbar import Progbar
+
+
+class Callback:
+    """Base class: override the ``on_*`` hooks you need."""
+
+    def __init__(self):
+        self.model = None
+        self.params = {}
+
+    def set_params(self, params):
+        self.params = params
+
+    def set_model(self, model):
+        self.model = model
+
+    def _noop(self, *args, **kwargs):
+        pass
+
+    on_train_begin = on_train_end = on_epoch_begin = on_epoch_end = _noop
+    on_train_batch_begin = on_train_batch_end = on_test_begin = on_test_end = _noop
+    on_test_batch_begin = on_test_batch_end = on_predict_begin = on_predict_end = _noop
+    on_predict_batch_begin = on_predict_batch_end = _noop
+
+    def on_batch_begin(self, batch, logs=None):
+        pass
+
+    def on_batch_end(self, batch, logs=None):
+        pass
+
+
+class CallbackList:
+    """A container of callbacks that forwards every hook to each of them."""
+
+    def __init__(self, callbacks=None, add_history=False, add_progbar=False, model=None,
+                 **params):
+        self.callbacks = list(callbacks or [])
+        if add_history and not any(isinstance(c, History) for c in self.callbacks):
+            self._history = History()
+            self.callbacks.append(self._history)
+        else:
+            self._history = next((c for c in self.callbacks if isinstance(c, History)), None)
+        if add_progbar and not any(isinstance(c, ProgbarLogger) for c in self.callbacks):
+            self.callbacks.append(ProgbarLogger(count_mode="steps"))
+        if model is not None:
+            self.set_model(model)
+        if params:
+            self.set_params(params)
+
+    def set_model(self, model):
+        self.model = model
+        for c in self.callbacks:
+            c.set_model(model)
+
+    def set_params(self, params):
+        self.params = params
+        for c in self.callbacks:
+            c.set_params(params)
+
+    def append(self, callback):
+        self.callbacks.append(callback)
+
+    def __iter__(self):
+        return iter(self.callbacks)
+
+    def __getattr__(self, name):
+        if not name.startswith("on_"):
+            raise AttributeError(name)
+
+        def hook(*args, **kwargs):
+            for c in self.callbacks:
+                getattr(c, name)(*args, **kwargs)
+
+        return hook
+
+
+class History(Callback):
+    """Records the logs of every epoch (``fit`` returns it)."""
+
+    def __init__(self):
+        super().__init__()
+        self.history = {}
+        self.epoch = []
+
+    def on_train_begin(self, logs=None):
+        self.epoch = []
+
+    def on_epoch_end(self, epoch, logs=None):
+        self.epoch.append(epoch)
+        for k, v in (logs or {}).items():
+            self.history.setdefault(k, []).append(v)
+        self.model.history = self
+
+
+class ProgbarLogger(Callback):
+    """Prints Keras's progress bar (verbose 1) or one line per epoch (verbose 2)."""
+
+    def __init__(self, count_mode="samples", stateful_metrics=None):
+        super().__init__()
+        self.use_steps = count_mode == "steps"
+        self.stateful_metrics = set(stateful_metrics or ())
+        self.seen = 0
+        self.progbar = None
+        self.target = None
+        self.verbose = 1
+        self.epochs = 1
+        self._called_in_fit = False
+
+    def set_params(self, params):
+        self.verbose = params.get("verbose", 1)
+        self.epochs = params.get("epochs", 1)
+        self.target = params.get("steps")
+
+    def _reset(self):
+        self.seen = 0
+        self.progbar = None
+
+    def _maybe_init(self):
+        names = set(self.stateful_metrics)
+        if self.model is not None:
+            names |= {m.name for m in self.model.metrics}
+        if self.progbar is None:
+            self.progbar = Progbar(target=self.target, verbose=self.verbose,
+                                   stateful_metrics=names, unit_name="step")
+        self.progbar.stateful_metrics = names
+
+    def on_train_begin(self, logs=None):
+        self._called_in_fit = True
+
+    def on_test_begin(self, logs=None):
+        if not self._called_in_fit:
+            self._reset()
+            self._maybe_init()
+
+    def on_predict_begin(self, logs=None):
+        self._reset()
+        self._maybe_init()
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._reset()
+        self._maybe_init()
+        if self.verbose and self.epochs > 1:
+            print(f"Epoch {epoch + 1}/{self.epochs}")
+            sys.stdout.flush()
+
+    def _batch_update(self, batch, logs):
+        self._maybe_init()
+        self.seen = batch + 1
+        if self.verbose == 1:
+            self.progbar.update(self.seen, list((logs or {}).items()), finalize=False)
+
+    def on_train_batch_end(self, batch, logs=None):
+        self._batch_update(batch, logs)
+
+    def on_test_batch_end(self, batch, logs=None):
+        if not self._called_in_fit:
+            self._batch_update(batch, logs)
+
+    def on_predict_batch_end(self, batch, logs=None):
+        self._batch_update(batch, None)
+
+    def _finalize(self, logs):
+        self._maybe_init()
+        if self.target is None:
+            self.target = self.seen
+            self.progbar.target = self.seen
+        self.progbar.update(self.target, list((logs or {}).items()), finalize=True)
+
+    def on_epoch_end(self, epoch, logs=None):
+        self._finalize(logs)
+
+    def on_test_end(self, logs=None):
+        if not self._called_in_fit:
+            self._finalize(logs)
+
+    def on_predict_end(self, logs=None):
+        self._finalize(logs)
+
+    def on_train_end(self, logs=None):
+        self._called_in_fit = False
+
+
+class EarlyStopping(Callback):
+    """Stop training when a monitored quantity has stopped improving."""
+
+    def __init__(self, monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto",
+                 baseline=None, restore_best_weights=False, start_from_epoch=0):
+        super().__init__()
+        self.monitor, self.patience, self.verbose = monitor, patience, verbose
+        self.baseline, self.restore_best_weights = baseline, restore_best_weights
+        self.start_from_epoch = start_from_epoch
+        self.min_delta = abs(min_delta)
+        self.wait = 0
+        self.stopped_epoch = 0
+        self.best_weights = None
+        if mode not in ("auto", "min", "max"):
+            mode = "auto"
+        if mode == "min" or (mode == "auto" and not self._is_acc(monitor)):
+            self.monitor_op = np.less
+        else:
+            self.monitor_op = np.greater
+        if self.monitor_op == np.greater:
+            self.min_delta *= 1
+        else:
+            self.min_delta *= -1
+
+    @staticmethod
+    def _is_acc(name):
+        return name.endswith("acc") or name.endswith("accuracy") or name.endswith("auc")
+
+    def on_train_begin(self, logs=None):
+        self.wait = 0
+        self.stopped_epoch = 0
+        self.best = np.inf if self.monitor_op == np.less else -np.inf
+        self.best_weights = None
+        self.best_epoch = 0
+
+    def on_epoch_end(self, epoch, logs=None):
+        current = (logs or {}).get(self.monitor)
+        if current is None or epoch < self.start_from_epoch:
+            if current is None:
+                import logging
+
+                logging.warning("Early stopping conditioned on metric `%s` which is not "
+                                "available. Available metrics are: %s", self.monitor,
+                                ",".join(list((logs or {}).keys())))
+            return
+        if self.restore_best_weights and self.best_weights is None:
+            self.best_weights = self.model.get_weights()
+        self.wait += 1
+        if self._is_improvement(current, self.best):
+            self.best = current
+            self.best_epoch = epoch
+            if self.restore_best_weights:
+                self.best_weights = self.model.get_weights()
+            if self.baseline is None or self._is_improvement(current, self.baseline):
+                self.wait = 0
+            return
+        if self.wait >= self.patience and epoch > 0:
+            self.stopped_epoch = epoch
+            self.model.stop_training = True
+            if self.restore_best_weights and self.best_weights is not None:
+                if self.verbose > 0:
+                    print("Restoring model weights from the end of the best epoch: "
+                          f"{self.best_epoch + 1}.")
+                self.model.set_weights(self.best_weights)
+
+    def on_train_end(self, logs=None):
+        if self.stopped_epoch > 0 and self.verbose > 0:
+            print(f"Epoch {self.stopped_epoch + 1}: early stopping")
+
+    def _is_improvement(self, monitor_value, reference_value):
+        return self.monitor_op(monitor_value - self.min_delta, reference_value)
+
+
+class ModelCheckpoint(Callback):
+    """Save the model's weights (npz) after every epoch, or only the best ones."""
+
+    def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False,
+                 save_weights_only=False, mode="auto", save_freq="epoch",
+                 initial_value_threshold=None, **kwargs):
+        super().__init__()
+        self.filepath = os.fspath(filepath)
+        self.monitor, self.verbose = monitor, verbose
+        self.save_best_only, self.save_weights_only = save_best_only, save_weights_only
+        if save_freq != "epoch" and not isinstance(save_freq, int):
+            raise ValueError(f"Unrecognized save_freq: {save_freq}. Expected save_freq are "
+                             '"epoch" or integer values')
+        self.save_freq = save_freq
+        if mode == "min" or (mode == "auto" and not EarlyStopping._is_acc(monitor)):
+            self.monitor_op, self.best = np.less, np.inf
+        else:
+            self.monitor_op, self.best = np.greater, -np.inf
+        if initial_value_threshold is not None:
+            self.best = initial_value_threshold
+        self._batches_seen = 0
+
+    def _path(self, epoch, logs):
+        return self.filepath.format(epoch=epoch + 1, **(logs or {}))
+
+    def _save(self, epoch, logs):
+        path = self._path(epoch, logs)
+        if self.save_best_only:
+            current = (logs or {}).get(self.monitor)
+            if current is None:
+                import logging
+
+                logging.warning("Can save best model only with %s available, skipping.",
+                                self.monitor)
+                return
+            if not self.monitor_op(current, self.best):
+                if self.verbose > 0:
+                    print(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from "
+                          f"{self.best:.5f}")
+                return
+            if self.verbose > 0:
+                print(f"\nEpoch {epoch + 1}: {self.monitor} improved from {self.best:.5f} "
+                      f"to {current:.5f}, saving model to {path}")
+            self.best = current
+        elif self.verbose > 0:
+            print(f"\nEpoch {epoch + 1}: saving model to {path}")
+        self.model.save_weights(path)
+
+    def on_train_batch_end(self, batch, logs=None):
+        if isinstance(self.save_freq, int):
+            self._batches_seen += 1
+            if self._batches_seen % self.save_freq == 0:
+                self._save(self._current_epoch, logs)
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._current_epoch = epoch
+
+    def on_epoch_end(self, epoch, logs=None):
+        if self.save_freq == "epoch":
+            self._save(epoch, logs)
+
+
+class BackupAndRestore(Callback):
+    """Back up training state each epoch; a re-run ``fit`` resumes where it stopped."""
+
+    def __init__(self, backup_dir, save_freq="epoch", delete_checkpoint=True,
+                 save_before_preemption=False):
+        super().__init__()
+        if not backup_dir:
+            raise ValueError("Empty `backup_dir` argument passed")
+        self.backup_dir = os.fspath(backup_dir)
+        self.save_freq = save_freq
+        self.delete_checkpoint = delete_checkpoint
+        self._path = os.path.join(self.backup_dir, "chief", "backup.npz")
+
+    def on_train_begin(self, logs=None):
+        from simdist.train.checkpoint import load_state
+
+        self.model._initial_epoch_from_backup = 0
+        if os.path.exists(self._path):
+            epoch = load_state(self._path, self.model)
+            self.model._initial_epoch_from_backup = epoch + 1
+
+    def on_epoch_end(self, epoch, logs=None):
+        from simdist.train.checkpoint import save_state
+
+        if self.save_freq == "epoch":
+            os.makedirs(os.path.dirname(self._path), exist_ok=True)
+            save_state(self._path, self.model, epoch)
+
+    def on_train_end(self, logs=None):
+        if self.delete_checkpoint and os.path.exists(self._path):
+            os.remove(self._path)
+
+
+__all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping",
+           "ModelCheckpoint", "BackupAndRestore"]

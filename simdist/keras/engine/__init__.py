@@ -1,0 +1,1 @@
+"""The Keras engine: Layer, Model, Sequential, Input, data adapters, compile containers."""

@@ -1,0 +1,333 @@
+"""``Layer``: weights, build-on-first-call, dtype policy and sub-layer tracking.
+
+Glossary:
+  add_weight   -- create a (possibly distributed) variable named ``<scope>/<layer>/<name>``;
+                  under a strategy's scope it becomes a MirroredVariable (or SyncOnRead for
+                  ``synchronization=ON_READ``), because ``tf.Variable`` goes through the
+                  strategy's variable creator.
+  build        -- create weights from the first input's shape; ``__call__`` calls it once.
+  autocast     -- floating inputs are cast to the layer's compute dtype (float16 under
+                  'mixed_float16'); weights stay in the variable dtype and are cast on use.
+  training     -- passed to ``call`` when it accepts it; an inner layer inherits the value
+                  its outer layer was called with.
+  tracking     -- layers assigned as attributes (or in lists/dicts) are sub-layers; their
+                  weights are this layer's weights.
+
+Mirrors keras/src/engine/base_layer.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import threading
+
+from simdist.framework import dtypes, nest, op_def
+from simdist.framework import variables as variables_lib
+from simdist.framework.ops import array_ops as A
+from simdist.framework.tensor import Tensor
+from simdist.keras import backend, initializers
+from simdist.keras.utils import tf_utils
+
+_ctx = threading.local()
+
+
+def _scope_stack() -> list:
+    s = getattr(_ctx, "names", None)
+    if s is None:
+        s = _ctx.names = []
+    return s
+
+
+def _training_stack() -> list:
+    s = getattr(_ctx, "training", None)
+    if s is None:
+        s = _ctx.training = []
+    return s
+
+
+@contextlib.contextmanager
+def name_scope(name):
+    s = _scope_stack()
+    s.append(name)
+    try:
+        yield
+    finally:
+        s.pop()
+
+
+def _accepts(fn, arg) -> bool:
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    return arg in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+class Layer:
+    """Base class of every layer (``tf.keras.layers.Layer``)."""
+
+    def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
+        from simdist.keras.mixed_precision import policy as policy_lib
+
+        object.__setattr__(self, "_layers", [])
+        self._trainable_weights = []
+        self._non_trainable_weights = []
+        self._trainable = bool(trainable)
+        self.built = False
+        self._name = name or backend.unique_name(tf_utils.snake_case(type(self).__name__))
+        self._dtype_policy = policy_lib.get_policy(dtype)
+        self._losses = []
+        self._build_input_shape = None
+        self._output_shape = None
+        self.supports_masking = False
+        input_shape = kwargs.pop("input_shape", None)
+        batch_input_shape = kwargs.pop("batch_input_shape", None)
+        input_dim = kwargs.pop("input_dim", None)
+        kwargs.pop("autocast", None)
+        kwargs.pop("input_length", None)
+        if kwargs:
+            raise TypeError(f"Keyword argument not understood: {next(iter(kwargs))!r}")
+        if input_dim is not None and input_shape is None:
+            input_shape = (input_dim,)
+        if input_shape is not None:
+            batch_input_shape = (None,) + tuple(input_shape)
+        self._batch_input_shape = (tuple(batch_input_shape)
+                                   if batch_input_shape is not None else None)
+
+    # --- attribute tracking -------------------------------------------------------------
+    def __setattr__(self, name, value):
+        if not name.startswith("_") or name in ("_inner_layers",):
+            for item in nest.flatten(value) if isinstance(value, (list, tuple, dict)) else [value]:
+                if isinstance(item, Layer) and item is not self and all(
+                        item is not lay for lay in self.__dict__.get("_layers", [])):
+                    self.__dict__.setdefault("_layers", []).append(item)
+        object.__setattr__(self, name, value)
+
+    # --- properties ---------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def dtype(self) -> str:
+        """The variable dtype (``dtype_policy.variable_dtype``)."""
+        return self._dtype_policy.variable_dtype
+
+    @property
+    def compute_dtype(self) -> str:
+        return self._dtype_policy.compute_dtype
+
+    @property
+    def variable_dtype(self) -> str:
+        return self._dtype_policy.variable_dtype
+
+    @property
+    def dtype_policy(self):
+        return self._dtype_policy
+
+    @property
+    def trainable(self) -> bool:
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        self._trainable = bool(value)
+        for layer in self._layers:
+            layer.trainable = value
+
+    @property
+    def layers(self) -> list:
+        return list(self._layers)
+
+    def _flatten_layers(self):
+        for layer in self._layers:
+            yield layer
+            yield from layer._flatten_layers()
+
+    @property
+    def trainable_weights(self) -> list:
+        if not self._trainable:
+            return []
+        out = list(self._trainable_weights)
+        for layer in self._layers:
+            out.extend(layer.trainable_weights)
+        return _dedup(out)
+
+    @property
+    def non_trainable_weights(self) -> list:
+        if self._trainable:
+            out = list(self._non_trainable_weights)
+            for layer in self._layers:
+                out.extend(layer.non_trainable_weights)
+        else:
+            out = list(self._trainable_weights) + list(self._non_trainable_weights)
+            for layer in self._layers:
+                out.extend(layer.weights)
+        return _dedup(out)
+
+    @property
+    def weights(self) -> list:
+        return self.trainable_weights + self.non_trainable_weights
+
+    trainable_variables = trainable_weights
+    non_trainable_variables = non_trainable_weights
+    variables = weights
+
+    @property
+    def losses(self) -> list:
+        out = list(self._losses)
+        for layer in self._layers:
+            out.extend(layer.losses)
+        return out
+
+    def add_loss(self, loss):
+        self._losses.append(loss)
+
+    # --- weights ------------------------------------------------------------------------
+    def add_weight(self, name=None, shape=None, dtype=None, initializer=None,
+                   regularizer=None, trainable=None, constraint=None,
+                   synchronization=variables_lib.VariableSynchronization.AUTO,
+                   aggregation=variables_lib.VariableAggregation.NONE, **kwargs):
+        """Create a weight of this layer; distributed when a strategy's scope is active."""
+        shape = () if shape is None else tuple(int(s) for s in shape)
+        dtype = dtypes.as_dtype(dtype or self.variable_dtype)
+        if initializer is None:
+            initializer = "glorot_uniform" if dtype.is_floating else "zeros"
+        init = initializers.get(initializer)
+        if trainable is None:
+            trainable = synchronization != variables_lib.VariableSynchronization.ON_READ
+        full = "/".join(_scope_stack() + [self.name, name or "Variable"])
+        var = variables_lib.Variable(initial_value=lambda: init(shape, dtype=dtype), name=full,
+                                 trainable=trainable, dtype=dtype,
+                                 synchronization=synchronization, aggregation=aggregation,
+                                 constraint=constraint)
+        (self._trainable_weights if trainable else self._non_trainable_weights).append(var)
+        return var
+
+    def get_weights(self) -> list:
+        """The weights' values as NumPy arrays (in ``weights`` order)."""
+        out = []
+        for w in self.weights:
+            with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(w)):
+                out.append(w.numpy())
+        return out
+
+    def set_weights(self, weights) -> None:
+        """Assign NumPy arrays to the weights (every copy of a mirrored weight).
+
+        Raises:
+          ValueError: a wrong number of arrays or a shape mismatch.
+        """
+        params = self.weights
+        weights = list(weights)
+        if len(params) != len(weights):
+            raise ValueError(
+                f"You called `set_weights(weights)` on layer \"{self.name}\" with a weight "
+                f"list of length {len(weights)}, but the layer was expecting "
+                f"{len(params)} weights. Provided weights: {str(weights)[:50]}...")
+        for p, w in zip(params, weights):
+            import numpy as np
+
+            w = np.asarray(w)
+            if tuple(p.shape) != tuple(w.shape):
+                raise ValueError(
+                    f"Layer {self.name} weight shape {tuple(p.shape)} is not compatible with "
+                    f"provided weight shape {tuple(w.shape)}.")
+            with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(p)):
+                p.assign(w.astype(p.dtype.as_numpy_dtype))
+
+    def count_params(self) -> int:
+        import math
+
+        return sum(math.prod(w.shape) for w in self.weights)
+
+    # --- calling ------------------------------------------------------------------------
+    def build(self, input_shape):
+        self._build_input_shape = input_shape
+        self.built = True
+
+    def call(self, inputs, *args, **kwargs):
+        return inputs
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def _maybe_cast(self, x):
+        compute = dtypes.as_dtype(self.compute_dtype)
+        if isinstance(x, Tensor) and x.dtype.is_floating and x.dtype != compute:
+            return A.cast(x, compute)
+        return x
+
+    def _convert_inputs(self, inputs):
+        def conv(x):
+            if isinstance(x, Tensor) or x is None:
+                return x
+            if hasattr(x, "_as_tensor") or hasattr(x, "__array__") or isinstance(
+                    x, (int, float, list)):
+                t = op_def.convert_to_tensor(x)
+                return t
+            return x
+
+        return nest.map_structure(conv, inputs)
+
+    def _maybe_build(self, inputs):
+        if self.built:
+            return
+        first = nest.flatten(inputs)[0] if nest.flatten(inputs) else None
+        shape = tuple(first.shape) if hasattr(first, "shape") else None
+        if isinstance(inputs, (list, tuple)) and len(nest.flatten(inputs)) > 1:
+            shape = [tuple(t.shape) for t in nest.flatten(inputs)]
+        with name_scope(self.name) if self._is_model_like() else contextlib.nullcontext():
+            self.build(shape)
+        self.built = True
+        if self._build_input_shape is None:
+            self._build_input_shape = shape
+
+    def _is_model_like(self) -> bool:
+        return False
+
+    def __call__(self, inputs, *args, **kwargs):
+        """Build on the first call, cast inputs to the compute dtype, then ``call``."""
+        inputs = self._convert_inputs(inputs)
+        inputs = nest.map_structure(self._maybe_cast, inputs)
+        training = kwargs.pop("training", None)
+        stack = _training_stack()
+        if training is None and stack:
+            training = stack[-1]
+        if _accepts(self.call, "training"):
+            if training is not None:
+                kwargs["training"] = bool(training) if not isinstance(training, Tensor) \
+                    else bool(training)
+        self._maybe_build(inputs)
+        stack.append(training)
+        try:
+            scope = name_scope(self.name) if self._is_model_like() else contextlib.nullcontext()
+            with scope:
+                out = self.call(inputs, *args, **kwargs)
+        finally:
+            stack.pop()
+        first = nest.flatten(out)[0] if nest.flatten(out) else None
+        if hasattr(first, "shape"):
+            self._output_shape = (None,) + tuple(first.shape)[1:]
+        return out
+
+    def get_config(self) -> dict:
+        return {"name": self.name, "trainable": self.trainable,
+                "dtype": self._dtype_policy.name}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def __repr__(self):
+        return f"<{type(self).__module__}.{type(self).__name__} object at {id(self):#x}>"
+
+
+def _dedup(ws):
+    seen, out = set(), []
+    for w in ws:
+        if id(w) not in seen:
+            seen.add(id(w))
+            out.append(w)
+    return out

@@ -1,0 +1,355 @@
+"""``Model``: a Layer with ``compile``, ``fit``, ``evaluate``, ``predict`` and ``summary``.
+
+Glossary:
+  distribute_strategy -- the strategy whose scope the model was created in (the default
+                         strategy otherwise); ``fit`` runs every step through it:
+                         ``strategy.run(train_step, (batch,))`` on the per-replica batches.
+  train_step          -- forward pass, compiled loss (mean loss / num_replicas), gradients,
+                         ``optimizer.minimize`` (which all-reduces them), metrics update;
+                         returns the metrics' results (the same on every replica).
+  logs                -- Python floats of the running metric means; ``History`` keeps the
+                         last logs of each epoch.
+  compile checks      -- a model built outside a strategy's scope and compiled inside it
+                         raises TF's ValueError.
+
+Mirrors keras/src/engine/training.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist.distribute import distribution_strategy_context as ds
+from simdist.framework import backprop, nest, op_def
+from simdist.framework.ops import array_ops as A
+from simdist.keras import callbacks as callbacks_module
+from simdist.keras import optimizers
+from simdist.keras.engine import compile_utils, data_adapter, summary
+from simdist.keras.engine.base_layer import Layer
+
+
+def _to_python(v):
+    v = np.asarray(v.numpy() if hasattr(v, "numpy") else v)
+    return v.item() if v.ndim == 0 else v
+
+
+class Model(Layer):
+    """A trainable group of layers (``tf.keras.Model``); subclass it and define ``call``."""
+
+    def __init__(self, *args, **kwargs):
+        if args or "inputs" in kwargs or "outputs" in kwargs:
+            raise NotImplementedError(
+                "simdist.keras offers Sequential and subclassed models; the functional API "
+                "(Model(inputs, outputs)) is not simulated.")
+        super().__init__(**kwargs)
+        self._distribution_strategy = ds.get_strategy() if ds.has_strategy() else None
+        self.optimizer = None
+        self.compiled_loss = None
+        self.compiled_metrics = None
+        self.stop_training = False
+        self.history = None
+        self._is_compiled = False
+        self._built_strategy = None
+
+    def _is_model_like(self) -> bool:
+        return True
+
+    @property
+    def distribute_strategy(self):
+        return self._distribution_strategy or ds.get_strategy()
+
+    def _maybe_build(self, inputs):
+        if self.built:
+            return
+        self._built_strategy = ds.get_strategy() if ds.has_strategy() else None
+        if type(self).build is not Model.build and not getattr(self, "_is_sequential", False):
+            super()._maybe_build(inputs)  # a user-defined build()
+        elif getattr(self, "_is_sequential", False):
+            first = nest.flatten(inputs)[0]
+            self.build((None,) + tuple(first.shape)[1:])
+        # A subclassed model's sub-layers build themselves during this first call.
+        self.built = True
+
+    def build(self, input_shape):
+        """Build the model by calling it on zeros of ``input_shape`` (batch dim may be None)."""
+        if self.built:
+            return
+        if input_shape is None:
+            raise ValueError("Input shape must be defined when calling `build()` on a "
+                             "`Model` subclass.")
+        if type(self).call is not Model.call:
+            shape = [1 if d is None else d for d in input_shape]
+            self.built = True  # call() builds the sub-layers
+            self._built_strategy = ds.get_strategy() if ds.has_strategy() else None
+            from simdist.keras.engine.base_layer import name_scope
+
+            with name_scope(self.name):
+                self.call(A.zeros(shape, dtype=self.compute_dtype))
+        self.built = True
+
+    # --- compile -----------------------------------------------------------------------
+    def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None,
+                weighted_metrics=None, run_eagerly=None, steps_per_execution=None,
+                jit_compile=None, pss_evaluation_shards=0, **kwargs):
+        """Configure the model for training.
+
+        Raises:
+          ValueError: the model was built outside the current strategy's scope.
+        """
+        if self.built and ds.has_strategy():
+            strategy = ds.get_strategy()
+            if self._built_strategy is not strategy and self.variables:
+                v = self.variables[0]
+                raise ValueError(
+                    f"Variable ({v}) was not created in the distribution "
+                    f"strategy scope of ({strategy}). It is most likely "
+                    "because some layers, model, or optimizer was being "
+                    "created outside the distribution strategy scope. Try "
+                    "to make sure your code looks similar "
+                    "to the following.\nwith strategy.scope():\n"
+                    "  model=_create_model()\n"
+                    "  model.compile(...)")
+        if self._distribution_strategy is None and ds.has_strategy():
+            self._distribution_strategy = ds.get_strategy()
+        with self._scope():
+            self.optimizer = optimizers.get(optimizer)
+            lw = loss_weights[0] if isinstance(loss_weights, (list, tuple)) else loss_weights
+            self.compiled_loss = compile_utils.LossesContainer(loss, lw)
+            self.compiled_metrics = compile_utils.MetricsContainer(
+                metrics if isinstance(metrics, (list, tuple)) or metrics is None else [metrics])
+        self._is_compiled = True
+        self.stop_training = False
+
+    def _scope(self):
+        import contextlib
+
+        s = self._distribution_strategy
+        if s is None or ds.has_strategy():
+            return contextlib.nullcontext()
+        return s.scope()
+
+    @property
+    def metrics(self) -> list:
+        out = []
+        if self.compiled_loss is not None:
+            out += self.compiled_loss.metrics
+        if self.compiled_metrics is not None:
+            out += self.compiled_metrics.metrics
+        return out
+
+    @property
+    def metrics_names(self) -> list:
+        return [m.name for m in self.metrics]
+
+    def reset_metrics(self):
+        for m in self.metrics:
+            m.reset_state()
+
+    # --- steps -------------------------------------------------------------------------
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None):
+        return self.compiled_loss(y, y_pred, sample_weight, regularization_losses=self.losses)
+
+    def compute_metrics(self, x, y, y_pred, sample_weight):
+        self.compiled_metrics.update_state(y, y_pred, sample_weight)
+        return {m.name: m.result() for m in self.metrics}
+
+    def train_step(self, data):
+        """One optimisation step on one replica's batch; returns the metrics' results."""
+        x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)
+        with backprop.GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x, y, y_pred, sample_weight)
+        self.optimizer.minimize(loss, self.trainable_variables, tape=tape)
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def test_step(self, data):
+        x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)
+        y_pred = self(x, training=False)
+        self.compute_loss(x, y, y_pred, sample_weight)
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def predict_step(self, data):
+        x, _, _ = data_adapter.unpack_x_y_sample_weight(data)
+        return self(x, training=False)
+
+    def _run(self, step_fn, batch):
+        strategy = self.distribute_strategy
+        if strategy is ds.get_default_strategy():
+            return step_fn(batch)
+        with strategy.scope():
+            out = strategy.run(step_fn, args=(batch,))
+            return nest.map_structure(
+                lambda v: strategy.experimental_local_results(v)[0], out)
+
+    def _prepare(self, handler):
+        """Build the model and the compiled metrics before the first replicated step."""
+        if self.built and self.compiled_metrics is not None and self.compiled_metrics.built:
+            return
+        for _, batch in handler.epoch_iterator():
+            first = batch
+            break
+        else:
+            return
+        handler._iterator = None
+        strategy = self.distribute_strategy
+
+        def local(v):
+            if hasattr(v, "values") and not hasattr(v, "assign"):
+                return v.values[0]
+            return v
+
+        first = nest.map_structure(local, first)
+        x, y, _ = data_adapter.unpack_x_y_sample_weight(first)
+        with self._scope():
+            y_pred = self(x, training=False) if strategy is not None else self(x)
+            if self.compiled_metrics is not None and not self.compiled_metrics.built:
+                y_t, y_p, _ = compile_utils.match_dtype_and_rank(
+                    A._t(y) if y is not None else A._t(y_pred), A._t(y_pred), None)
+                self.compiled_metrics.build(y_t, y_p)
+
+    def _check_compiled(self, what):
+        if not self._is_compiled:
+            raise RuntimeError("You must compile your model before training/testing. Use "
+                               "`model.compile(optimizer, loss)`.")
+
+    # --- fit / evaluate / predict ------------------------------------------------------
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
+            validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
+            sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
+            validation_batch_size=None, validation_freq=1, **kwargs):
+        """Train for ``epochs`` epochs; returns a ``History``."""
+        self._check_compiled("fit")
+        verbose = 1 if verbose == "auto" else verbose
+        if validation_split and validation_data is None:
+            n = len(np.asarray(_host0(x)))
+            split = int(n * (1.0 - validation_split))
+            validation_data = (_slice(x, split, None), _slice(y, split, None))
+            x, y = _slice(x, 0, split), _slice(y, 0, split)
+        handler = data_adapter.DataHandler(x, y, sample_weight, batch_size, steps_per_epoch,
+                                           epochs, shuffle, self.distribute_strategy)
+        self._prepare(handler)
+        cbks = callbacks_module.CallbackList(callbacks, add_history=True,
+                                             add_progbar=verbose != 0, model=self,
+                                             verbose=verbose, epochs=epochs,
+                                             steps=handler.steps)
+        self.stop_training = False
+        self._initial_epoch_from_backup = None
+        cbks.on_train_begin()
+        if self._initial_epoch_from_backup:
+            initial_epoch = max(initial_epoch, self._initial_epoch_from_backup)
+        logs = {}
+        for epoch in range(initial_epoch, epochs):
+            self.reset_metrics()
+            cbks.on_epoch_begin(epoch)
+            for step, batch in handler.epoch_iterator():
+                cbks.on_train_batch_begin(step)
+                logs = {k: _to_python(v) for k, v in self._run(self.train_step, batch).items()}
+                cbks.on_train_batch_end(step, logs)
+                if self.stop_training:
+                    break
+            if handler.insufficient_data and not logs:
+                break
+            epoch_logs = dict(logs)
+            if validation_data is not None and (epoch + 1) % validation_freq == 0:
+                vx, vy, vsw = data_adapter.unpack_x_y_sample_weight(validation_data)
+                val = self.evaluate(vx, vy, sample_weight=vsw,
+                                    batch_size=validation_batch_size or batch_size,
+                                    steps=validation_steps, verbose=0, return_dict=True,
+                                    _callbacks=cbks)
+                epoch_logs.update({"val_" + k: v for k, v in val.items()})
+            cbks.on_epoch_end(epoch, epoch_logs)
+            if self.stop_training or handler.insufficient_data:
+                break
+        cbks.on_train_end(logs)
+        return self.history
+
+    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
+                 steps=None, callbacks=None, return_dict=False, _callbacks=None, **kwargs):
+        """Loss and metrics of the model on the data (a list, or a dict)."""
+        self._check_compiled("evaluate")
+        verbose = 1 if verbose == "auto" else verbose
+        handler = data_adapter.DataHandler(x, y, sample_weight, batch_size, steps, 1, False,
+                                           self.distribute_strategy)
+        self._prepare(handler)
+        cbks = _callbacks or callbacks_module.CallbackList(
+            callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
+            steps=handler.steps)
+        self.reset_metrics()
+        cbks.on_test_begin()
+        logs = {}
+        for step, batch in handler.epoch_iterator():
+            cbks.on_test_batch_begin(step)
+            logs = {k: _to_python(v) for k, v in self._run(self.test_step, batch).items()}
+            cbks.on_test_batch_end(step, logs)
+        cbks.on_test_end(logs)
+        if return_dict:
+            return logs
+        values = [logs[n] for n in self.metrics_names if n in logs]
+        return values[0] if len(values) == 1 else values
+
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None,
+                **kwargs):
+        """The model's outputs on ``x``, concatenated over the batches (NumPy)."""
+        verbose = 1 if verbose == "auto" else verbose
+        handler = data_adapter.DataHandler(x, None, None, batch_size, steps, 1, False,
+                                           self.distribute_strategy)
+        cbks = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, model=self,
+                                             verbose=verbose, epochs=1, steps=handler.steps)
+        cbks.on_predict_begin()
+        outputs = []
+        strategy = self.distribute_strategy
+        for step, batch in handler.epoch_iterator():
+            cbks.on_predict_batch_begin(step)
+            if strategy is ds.get_default_strategy():
+                out = self.predict_step(batch)
+                outputs.append(np.asarray(out))
+            else:
+                with strategy.scope():
+                    out = strategy.run(self.predict_step, args=(batch,))
+                    parts = [np.asarray(v) for v in strategy.experimental_local_results(out)]
+                outputs.append(np.concatenate([p for p in parts if p.size or p.ndim > 1]
+                                              or parts, axis=0))
+            cbks.on_predict_batch_end(step, {"outputs": out})
+        cbks.on_predict_end()
+        return np.concatenate(outputs, axis=0)
+
+    def predict_on_batch(self, x):
+        return np.asarray(self(op_def.convert_to_tensor(x), training=False))
+
+    # --- weights on disk ---------------------------------------------------------------
+    def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
+        """Save every weight to an ``.npz`` file (by position, as Keras's h5 format does)."""
+        import os
+
+        path = os.fspath(filepath)
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(path, "wb") as f:
+            np.savez(f, *self.get_weights())
+
+    def load_weights(self, filepath, skip_mismatch=False, by_name=False, options=None):
+        """Load weights saved by :meth:`save_weights`."""
+        with np.load(filepath) as data:
+            self.set_weights([data[f"arr_{i}"] for i in range(len(data.files))])
+
+    def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
+                show_trainable=False, layer_range=None):
+        """Print Keras's summary table.
+
+        Raises:
+          ValueError: the model has not been built yet.
+        """
+        if not self.built:
+            raise ValueError(
+                "This model has not yet been built. Build the model first by calling "
+                "`build()` or by calling the model on a batch of data.")
+        summary.print_summary(self, line_length, positions, print_fn)
+
+
+def _host0(x):
+    return nest.flatten(x)[0]
+
+
+def _slice(x, start, stop):
+    if x is None:
+        return None
+    return nest.map_structure(lambda a: np.asarray(a)[start:stop], x)

@@ -1,0 +1,224 @@
+"""Weight initializers, looked up by name in one table (``INITIALIZERS``).
+
+Glossary:
+  Initializer     -- ``init(shape, dtype)`` -> a Tensor; Keras's default kernel initializer
+                     is ``glorot_uniform`` and its default bias initializer ``zeros``.
+  VarianceScaling -- draws with ``scale / fan`` variance; glorot = fan_avg & scale 1,
+                     he = fan_in & scale 2, lecun = fan_in & scale 1.
+  seed            -- a seeded initializer gives the same values every call; an unseeded one
+                     draws from ``simdist.random`` (reproducible after ``tf.random.set_seed``).
+
+Mirrors keras/src/initializers/initializers.py.
+"""
+
+from __future__ import annotations
+
+import math
+
+from simdist.framework import dtypes
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import random_ops as R
+from simdist.keras import backend
+
+
+def _dtype(dtype):
+    return dtypes.as_dtype(dtype or backend.floatx())
+
+
+class Initializer:
+    """Base class: ``__call__(shape, dtype=None)`` returns a Tensor."""
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        raise NotImplementedError
+
+    def get_config(self) -> dict:
+        return {}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+class Zeros(Initializer):
+    """All zeros."""
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        return A.zeros(shape, dtype=_dtype(dtype))
+
+
+class Ones(Initializer):
+    """All ones."""
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        return A.ones(shape, dtype=_dtype(dtype))
+
+
+class Constant(Initializer):
+    """Every element equal to ``value``."""
+
+    def __init__(self, value=0):
+        self.value = value
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        return A.fill(shape, A.cast(A.constant(self.value), _dtype(dtype)))
+
+    def get_config(self):
+        return {"value": self.value}
+
+
+class _Seeded(Initializer):
+    def __init__(self, seed=None):
+        self.seed = seed
+
+    def _seed(self):
+        # A seeded Keras initializer is deterministic: every call gives the same values.
+        return None if self.seed is None else int(self.seed)
+
+    def _draw(self, fn, *args, **kwargs):
+        if self.seed is None:
+            return fn(*args, **kwargs)
+        saved = R._state.streams.pop((R.get_seed(self.seed)), None)
+        try:
+            return fn(*args, seed=self.seed, **kwargs)
+        finally:
+            key = R.get_seed(self.seed)
+            R._state.streams.pop(key, None)
+            if saved is not None:
+                R._state.streams[key] = saved
+
+
+class RandomNormal(_Seeded):
+    """Normal draws with ``mean`` and ``stddev``."""
+
+    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+        super().__init__(seed)
+        self.mean, self.stddev = mean, stddev
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        return self._draw(R.normal, shape, self.mean, self.stddev, dtype=_dtype(dtype))
+
+    def get_config(self):
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
+
+
+class RandomUniform(_Seeded):
+    """Uniform draws in ``[minval, maxval)``."""
+
+    def __init__(self, minval=-0.05, maxval=0.05, seed=None):
+        super().__init__(seed)
+        self.minval, self.maxval = minval, maxval
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        return self._draw(R.uniform, shape, self.minval, self.maxval, dtype=_dtype(dtype))
+
+    def get_config(self):
+        return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}
+
+
+class TruncatedNormal(RandomNormal):
+    """Normal draws redrawn beyond two standard deviations."""
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        return self._draw(R.truncated_normal, shape, self.mean, self.stddev,
+                          dtype=_dtype(dtype))
+
+
+def _fans(shape):
+    shape = tuple(int(s) for s in shape)
+    if len(shape) < 1:
+        return 1, 1
+    if len(shape) == 1:
+        return shape[0], shape[0]
+    if len(shape) == 2:
+        return shape[0], shape[1]
+    receptive = math.prod(shape[:-2])
+    return shape[-2] * receptive, shape[-1] * receptive
+
+
+class VarianceScaling(_Seeded):
+    """Draws with variance ``scale / n`` where n is fan_in, fan_out or their average."""
+
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
+        super().__init__(seed)
+        if scale <= 0.0:
+            raise ValueError(f"`scale` must be positive float. Received: scale={scale}.")
+        if mode not in ("fan_in", "fan_out", "fan_avg"):
+            raise ValueError(f"Invalid `mode` argument: {mode}")
+        if distribution == "normal":
+            distribution = "truncated_normal"
+        if distribution not in ("uniform", "truncated_normal", "untruncated_normal"):
+            raise ValueError(f"Invalid `distribution` argument: {distribution}")
+        self.scale, self.mode, self.distribution = scale, mode, distribution
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        fan_in, fan_out = _fans(shape)
+        n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
+        scale = self.scale / max(1.0, n)
+        dt = _dtype(dtype)
+        if self.distribution == "truncated_normal":
+            # 0.879... is the stddev of a standard normal truncated to (-2, 2).
+            stddev = math.sqrt(scale) / 0.87962566103423978
+            return self._draw(R.truncated_normal, shape, 0.0, stddev, dtype=dt)
+        if self.distribution == "untruncated_normal":
+            return self._draw(R.normal, shape, 0.0, math.sqrt(scale), dtype=dt)
+        limit = math.sqrt(3.0 * scale)
+        return self._draw(R.uniform, shape, -limit, limit, dtype=dt)
+
+    def get_config(self):
+        return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
+                "seed": self.seed}
+
+
+def _variance_scaling(name, scale, mode, distribution):
+    def __init__(self, seed=None):
+        VarianceScaling.__init__(self, scale, mode, distribution, seed)
+
+    def get_config(self):
+        return {"seed": self.seed}
+
+    return type(name, (VarianceScaling,), {"__init__": __init__, "get_config": get_config,
+                                           "__doc__": f"{name}: VarianceScaling({scale}, "
+                                                      f"{mode}, {distribution})."})
+
+
+GlorotUniform = _variance_scaling("GlorotUniform", 1.0, "fan_avg", "uniform")
+GlorotNormal = _variance_scaling("GlorotNormal", 1.0, "fan_avg", "truncated_normal")
+HeUniform = _variance_scaling("HeUniform", 2.0, "fan_in", "uniform")
+HeNormal = _variance_scaling("HeNormal", 2.0, "fan_in", "truncated_normal")
+LecunUniform = _variance_scaling("LecunUniform", 1.0, "fan_in", "uniform")
+LecunNormal = _variance_scaling("LecunNormal", 1.0, "fan_in", "truncated_normal")
+
+INITIALIZERS = {
+    "zeros": Zeros, "ones": Ones, "constant": Constant, "random_normal": RandomNormal,
+    "random_uniform": RandomUniform, "truncated_normal": TruncatedNormal,
+    "variance_scaling": VarianceScaling, "glorot_uniform": GlorotUniform,
+    "glorot_normal": GlorotNormal, "he_uniform": HeUniform, "he_normal": HeNormal,
+    "lecun_uniform": LecunUniform, "lecun_normal": LecunNormal,
+}
+for _cls in list(INITIALIZERS.values()):
+    INITIALIZERS[_cls.__name__] = _cls
+
+zeros, ones, constant = Zeros, Ones, Constant
+random_normal, random_uniform, glorot_uniform, glorot_normal = (
+    RandomNormal, RandomUniform, GlorotUniform, GlorotNormal)
+he_normal, he_uniform = HeNormal, HeUniform
+
+
+def get(identifier):
+    """An initializer for ``identifier`` (None, a name, a config dict, or a callable)."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        return INITIALIZERS[identifier["class_name"]].from_config(identifier.get("config", {}))
+    if isinstance(identifier, str):
+        try:
+            return INITIALIZERS[identifier]()
+        except KeyError:
+            raise ValueError(f"Unknown initializer: '{identifier}'. Please ensure you are "
+                             "using a `keras.utils.custom_object_scope` and that this object "
+                             "is included in the scope.") from None
+    if isinstance(identifier, type) and issubclass(identifier, Initializer):
+        return identifier()
+    if callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret initializer identifier: {identifier}")

@@ -1,0 +1,5 @@
+"""``tf.keras.layers.experimental`` (names only)."""
+
+from simdist.keras.layers.normalization import SyncBatchNormalization
+
+__all__ = ["SyncBatchNormalization"]

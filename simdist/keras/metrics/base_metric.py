@@ -1,0 +1,176 @@
+"""Metric base classes: state in sync-on-read variables, aggregated when read.
+
+Glossary:
+  state variables -- created with ``synchronization=ON_READ, aggregation=SUM``; under a
+                     strategy each replica accumulates into its own copy
+                     (``update_state`` in replica context touches only that copy).
+  result()        -- in cross-replica context (or at top level) the copies are summed on
+                     read; called inside ``strategy.run`` it goes through ``merge_call`` so
+                     every replica sees the global value, as Keras's ``result_wrapper`` does.
+  Reduce / Sum / Mean -- ``total`` (and ``count``) accumulators.
+  MeanMetricWrapper   -- ``fn(y_true, y_pred)`` per example, then a Mean.
+
+Mirrors keras/src/metrics/base_metric.py and utils/metrics_utils.py.
+"""
+
+from __future__ import annotations
+
+from simdist.distribute import distribution_strategy_context as ds
+from simdist.framework import dtypes, op_def
+from simdist.framework import variables as variables_lib
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+from simdist.keras import backend
+from simdist.keras.utils import losses_utils, tf_utils
+
+
+class Metric:
+    """Base class of Keras metrics: ``update_state``, ``result``, ``reset_state``."""
+
+    def __init__(self, name=None, dtype=None, **kwargs):
+        self.name = name or tf_utils.snake_case(type(self).__name__)
+        self._dtype = dtypes.as_dtype(dtype or backend.floatx())
+        self._variables = []
+        self._strategy = ds.get_strategy() if ds.has_strategy() else None
+
+    @property
+    def dtype(self):
+        return self._dtype.name
+
+    @property
+    def variables(self):
+        return list(self._variables)
+
+    weights = variables
+
+    def add_weight(self, name, shape=(), aggregation=variables_lib.VariableAggregation.SUM,
+                   synchronization=variables_lib.VariableSynchronization.ON_READ,
+                   initializer=None, dtype=None):
+        """A metric state variable (sync-on-read, SUM by default)."""
+        dt = dtypes.as_dtype(dtype or self._dtype)
+        scope = (self._strategy.scope() if self._strategy is not None and not ds.has_strategy()
+                 else _null())
+        with scope:
+            v = variables_lib.Variable(A.zeros(list(shape), dtype=dt), name=name, trainable=False,
+                                   synchronization=synchronization, aggregation=aggregation)
+        self._variables.append(v)
+        return v
+
+    def __call__(self, *args, **kwargs):
+        self.update_state(*args, **kwargs)
+        return self.result()
+
+    def update_state(self, *args, **kwargs):
+        raise NotImplementedError
+
+    def _result(self):
+        raise NotImplementedError
+
+    def result(self):
+        """The metric's value aggregated over every replica."""
+        ctx = ds.get_replica_context()
+        if ds.has_strategy() and ctx is not None and \
+                ds.get_strategy().num_replicas_in_sync > 1:
+            return ctx.merge_call(lambda strategy: A.identity(self._result()))
+        with tf_utils.enter_or_assert_strategy(self._strategy):
+            return A.identity(self._result())
+
+    def reset_state(self):
+        """Set every state variable back to zero."""
+        for v in self._variables:
+            with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(v)):
+                v.assign(A.zeros(list(v.shape), dtype=v.dtype))
+
+    def reset_states(self):
+        """Deprecated alias of :meth:`reset_state`."""
+        return self.reset_state()
+
+    def _read(self, v):
+        """A state variable's value: the sum over replicas in cross-replica context."""
+        return A._t(v.read_value()) if not hasattr(v, "read_value") else \
+            op_def.convert_to_tensor(v.read_value())
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.dtype}
+
+    def __repr__(self):
+        return f"<keras.src.metrics.{type(self).__name__} object at {id(self):#x}>"
+
+
+def _null():
+    import contextlib
+
+    return contextlib.nullcontext()
+
+
+class Reduce(Metric):
+    """Accumulates ``total`` (and ``count``) of values."""
+
+    _reduction = "weighted_mean"
+
+    def __init__(self, reduction="weighted_mean", name=None, dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self._reduction = reduction
+        self.total = self.add_weight("total")
+        if reduction in ("sum_over_batch_size", "weighted_mean"):
+            self.count = self.add_weight("count")
+
+    def update_state(self, values, sample_weight=None):
+        values = A.cast(op_def.convert_to_tensor(values), self._dtype)
+        if sample_weight is not None:
+            sample_weight = A.cast(op_def.convert_to_tensor(sample_weight), self._dtype)
+            values, _, sample_weight = losses_utils.squeeze_or_expand_dimensions(
+                values, sample_weight=sample_weight)
+            sample_weight = A.broadcast_to(sample_weight, list(values.shape)) \
+                if tuple(sample_weight.shape) != tuple(values.shape) else sample_weight
+            values = M.multiply(values, sample_weight)
+        value_sum = M.reduce_sum(values)
+        self.total.assign_add(value_sum)
+        if self._reduction == "sum":
+            return
+        if self._reduction == "sum_over_batch_size" or sample_weight is None:
+            num = A.cast(A.size(values), self._dtype)
+        else:
+            num = M.reduce_sum(sample_weight)
+        self.count.assign_add(num)
+
+    def _result(self):
+        total = self._read(self.total)
+        if self._reduction == "sum":
+            return total
+        return M.div_no_nan(total, self._read(self.count))
+
+
+class Sum(Reduce):
+    """The (weighted) sum of the given values."""
+
+    def __init__(self, name="sum", dtype=None):
+        super().__init__(reduction="sum", name=name, dtype=dtype)
+
+
+class Mean(Reduce):
+    """The (weighted) mean of the given values."""
+
+    def __init__(self, name="mean", dtype=None):
+        super().__init__(reduction="weighted_mean", name=name, dtype=dtype)
+
+
+class MeanMetricWrapper(Mean):
+    """The mean of ``fn(y_true, y_pred)`` over all examples seen."""
+
+    def __init__(self, fn, name=None, dtype=None, **kwargs):
+        super().__init__(name=name, dtype=dtype)
+        self._fn = fn
+        self._fn_kwargs = kwargs
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_true = A.cast(op_def.convert_to_tensor(y_true), self._dtype)
+        y_pred = A.cast(op_def.convert_to_tensor(y_pred), self._dtype)
+        y_pred, y_true = losses_utils.squeeze_or_expand_dimensions(y_pred, y_true)
+        matches = self._fn(y_true, y_pred, **self._fn_kwargs)
+        return super().update_state(matches, sample_weight=sample_weight)
+
+    def get_config(self):
+        cfg = super().get_config()
+        cfg.update(self._fn_kwargs)
+        return cfg

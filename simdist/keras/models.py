@@ -1,0 +1,2 @@
+"""``tf.keras.models`` (names only)."""
+

@@ -1,0 +1,38 @@
+"""``tf.keras.optimizers``: optimizers by object or by name (one table, ``OPTIMIZERS``)."""
+
+from simdist.keras.optimizers.adam import Adam
+from simdist.keras.optimizers.optimizer import Optimizer
+from simdist.keras.optimizers.rmsprop import RMSprop
+from simdist.keras.optimizers.sgd import SGD
+
+OPTIMIZERS = {"adam": Adam, "sgd": SGD, "rmsprop": RMSprop}
+
+
+def get(identifier, **kwargs):
+    """An optimizer for ``identifier`` (an Optimizer, a name such as 'adam', or a config)."""
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if hasattr(identifier, "apply_gradients") and hasattr(identifier, "iterations"):
+        return identifier
+    if isinstance(identifier, dict):
+        cls = OPTIMIZERS[identifier["class_name"].lower()]
+        return cls.from_config(identifier.get("config", {}))
+    if isinstance(identifier, str):
+        try:
+            return OPTIMIZERS[identifier.lower()]()
+        except KeyError:
+            raise ValueError(f"Unknown optimizer: '{identifier}'. Please ensure you are using "
+                             "a `keras.utils.custom_object_scope` and that this object is "
+                             "included in the scope.") from None
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
+
+
+def serialize(optimizer) -> dict:
+    return {"class_name": type(optimizer).__name__, "config": optimizer.get_config()}
+
+
+def deserialize(config):
+    return get(config)
+
+
+legacy = None

@@ -1,0 +1,74 @@
+"""``Adam``: adaptive moments, with Keras's formulation of the bias correction.
+
+Glossary:
+  update -- ``t = iterations + 1``; ``alpha = lr * sqrt(1 - beta_2**t) / (1 - beta_1**t)``;
+            ``m += (g - m) * (1 - beta_1)``; ``v += (g**2 - v) * (1 - beta_2)``;
+            ``var -= m * alpha / (sqrt(v) + epsilon)`` (epsilon 1e-7, *not* bias-corrected:
+            Keras's "epsilon hat").
+
+Mirrors keras/src/optimizers/adam.py.
+"""
+
+from __future__ import annotations
+
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+from simdist.keras.optimizers.optimizer import Optimizer
+
+
+class Adam(Optimizer):
+    """The Adam optimizer."""
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 amsgrad=False, weight_decay=None, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, use_ema=False, ema_momentum=0.99,
+                 ema_overwrite_frequency=None, jit_compile=True, name="Adam", **kwargs):
+        super().__init__(name=name, weight_decay=weight_decay, clipnorm=clipnorm,
+                         clipvalue=clipvalue, global_clipnorm=global_clipnorm,
+                         use_ema=use_ema, ema_momentum=ema_momentum,
+                         ema_overwrite_frequency=ema_overwrite_frequency,
+                         jit_compile=jit_compile, **kwargs)
+        self._learning_rate = self._build_learning_rate(learning_rate)
+        self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
+
+    def build(self, var_list):
+        super().build(var_list)
+        if self._built:
+            return
+        self._momentums, self._velocities, self._velocity_hats = [], [], []
+        for v in var_list:
+            self._momentums.append(self.add_variable_from_reference(v, "m"))
+            self._velocities.append(self.add_variable_from_reference(v, "v"))
+            if self.amsgrad:
+                self._velocity_hats.append(self.add_variable_from_reference(v, "vhat"))
+        self._built = True
+
+    def update_step(self, gradient, variable):
+        dt = variable.dtype
+        lr = A.cast(self.learning_rate, dt)
+        local_step = A.cast(M.add(self.iterations.read_value(), A.constant(1, "int64")), dt)
+        one = A.constant(1.0, dtype=dt)
+        beta_1_power = M.pow(A.cast(A.constant(self.beta_1), dt), local_step)
+        beta_2_power = M.pow(A.cast(A.constant(self.beta_2), dt), local_step)
+        i = self._index_dict[self._var_key(variable)]
+        m, v = self._momentums[i], self._velocities[i]
+        alpha = M.divide(M.multiply(lr, M.sqrt(M.subtract(one, beta_2_power))),
+                         M.subtract(one, beta_1_power))
+        b1 = A.constant(1 - self.beta_1, dtype=dt)
+        b2 = A.constant(1 - self.beta_2, dtype=dt)
+        m.assign_add(M.multiply(M.subtract(gradient, m.read_value()), b1))
+        v.assign_add(M.multiply(M.subtract(M.square(gradient), v.read_value()), b2))
+        v_t = v.read_value()
+        if self.amsgrad:
+            v_hat = self._velocity_hats[i]
+            v_hat.assign(M.maximum(v_hat.read_value(), v_t))
+            v_t = v_hat.read_value()
+        variable.assign_sub(M.divide(M.multiply(m.read_value(), alpha),
+                                     M.add(M.sqrt(v_t), A.constant(self.epsilon, dtype=dt))))
+
+    def get_config(self):
+        cfg = super().get_config()
+        cfg.update(learning_rate=self._serialize_hyperparameter(self._learning_rate),
+                   beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon,
+                   amsgrad=self.amsgrad)
+        return cfg

@@ -1,0 +1,362 @@
+"""The Keras 2.11+ ``Optimizer``: slots, ``iterations`` and distributed ``apply_gradients``.
+
+Glossary:
+  iterations        -- int64 step counter (a variable; mirrored under a strategy).
+  slots             -- per-variable state (``m``, ``v``, momentum) created by ``build`` with
+                       ``add_variable_from_reference``: created in the optimizer's strategy
+                       scope, so they are mirrored like the model variables.
+  aggregate         -- in replica context, ``apply_gradients`` first sums the gradients
+                       across replicas: ``merge_call`` -> ``extended.batch_reduce_to(SUM,
+                       [(g, v) ...])`` -> each replica gets the summed gradient.
+  distributed apply -- a second ``merge_call``; in cross-replica context
+                       ``extended.update(var, update_step, args=(grad,))`` runs the update
+                       on every copy of every variable, on that copy's device; then
+                       ``iterations.assign_add(1)``.
+  skip_gradients_aggregation -- the gradients are already summed (LossScaleOptimizer).
+
+Mirrors keras/src/optimizers/optimizer.py (``Optimizer``, ``_BaseOptimizer``) and
+optimizer_utils.py.
+"""
+
+from __future__ import annotations
+
+import math
+
+from simdist.distribute import distribution_strategy_context as ds
+from simdist.distribute.reduce_util import ReduceOp
+from simdist.framework import dtypes, variables
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+from simdist.keras import backend
+from simdist.keras.utils import tf_utils
+
+
+def filter_empty_gradients(grads_and_vars):
+    """Drop (None, var) pairs; raise TF's error when nothing is left."""
+    grads_and_vars = tuple(grads_and_vars)
+    if not grads_and_vars:
+        return grads_and_vars
+    filtered, missing = [], []
+    for g, v in grads_and_vars:
+        if g is None:
+            missing.append(v)
+        else:
+            filtered.append((g, v))
+    if not filtered:
+        names = tuple(v.name for _, v in grads_and_vars)
+        raise ValueError(f"No gradients provided for any variable: {names}. Provided "
+                         f"`grads_and_vars` is {grads_and_vars}.")
+    if missing:
+        import logging
+
+        logging.warning("Gradients do not exist for variables %s when minimizing the loss. "
+                        "If you're using `model.compile()`, did you forget to provide a "
+                        "`loss` argument?", [v.name for v in missing])
+    return tuple(filtered)
+
+
+def _all_reduce_sum_fn(distribution, grads_and_vars):
+    return distribution.extended.batch_reduce_to(ReduceOp.SUM, grads_and_vars)
+
+
+def all_reduce_sum_gradients(grads_and_vars):
+    """Sum gradients across replicas through ``merge_call`` + ``batch_reduce_to``."""
+    grads_and_vars = list(grads_and_vars)
+    filtered = filter_empty_gradients(grads_and_vars)
+    ctx = ds.get_replica_context()
+    if filtered and ctx is not None:
+        reduced = ctx.merge_call(_all_reduce_sum_fn, args=(list(filtered),))
+    else:
+        reduced = [g for g, _ in filtered]
+    out, i = [], 0
+    for g, v in grads_and_vars:
+        if g is None:
+            out.append((None, v))
+        else:
+            out.append((reduced[i], v))
+            i += 1
+    return out
+
+
+def var_key(variable):
+    """One key per logical variable: a mirrored variable's copies share their container's."""
+    container = getattr(variable, "_distributed_container", None)
+    return id(container if container is not None else variable)
+
+
+class Optimizer:
+    """Base class of Keras optimizers (``tf.keras.optimizers.Optimizer``)."""
+
+    def __init__(self, name, weight_decay=None, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, use_ema=False, ema_momentum=0.99,
+                 ema_overwrite_frequency=None, jit_compile=True, **kwargs):
+        self.name = name
+        self.weight_decay = weight_decay
+        self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, \
+            global_clipnorm
+        if clipnorm is not None and global_clipnorm is not None:
+            raise ValueError("At most one of `clipnorm` and `global_clipnorm` can be set. "
+                             f"Received: clipnorm={clipnorm}, "
+                             f"global_clipnorm={global_clipnorm}.")
+        if use_ema:
+            raise NotImplementedError("use_ema is not simulated by simdist.")
+        self.use_ema = False
+        self.jit_compile = False
+        self._distribution_strategy = ds.get_strategy()
+        self._variables = []
+        self._built = False
+        lr = kwargs.pop("lr", None)
+        for k in kwargs:
+            if k in ("decay", "gradient_aggregator", "gradient_transformers"):
+                raise ValueError(
+                    f"{k} is deprecated in the new Keras optimizer, please check the "
+                    "docstring for valid arguments, or use the legacy optimizer, e.g., "
+                    f"tf.keras.optimizers.legacy.{type(self).__name__}.")
+            raise TypeError(f"{k} is not a valid argument, kwargs should be empty  for "
+                            "`optimizer_experimental.Optimizer`.")
+        self._lr_kwarg = lr
+        self._iterations = variables.Variable(0, name="iteration", dtype=dtypes.int64,
+                                              trainable=False)
+        self._variables.append(self._iterations)
+
+    # --- hyper-parameters ---------------------------------------------------------------
+    def _build_learning_rate(self, learning_rate):
+        if self._lr_kwarg:
+            learning_rate = self._lr_kwarg
+        return variables.Variable(learning_rate, name="learning_rate",
+                                  dtype=backend.floatx(), trainable=False)
+
+    @property
+    def iterations(self):
+        """The number of steps this optimizer has run."""
+        return self._iterations
+
+    @iterations.setter
+    def iterations(self, variable):
+        if self._built:
+            raise RuntimeError("Cannot set `iterations` to a new Variable after the "
+                               "Optimizer weights have been created.")
+        self._iterations = variable
+
+    @property
+    def learning_rate(self):
+        return self._learning_rate
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(self._learning_rate)):
+            self._learning_rate.assign(value)
+
+    lr = learning_rate
+
+    @property
+    def variables(self) -> list:
+        return list(self._variables)
+
+    def _hyper(self, value, dtype):
+        """A hyper-parameter (float or variable) as a tensor of ``dtype``."""
+        return A.cast(A._t(value) if not isinstance(value, (int, float)) else
+                      A.constant(value), dtype)
+
+    # --- slots ---------------------------------------------------------------------------
+    def build(self, var_list):
+        """Create the slots; subclasses call ``super().build`` first."""
+        if self._built:
+            return
+        self._index_dict = {var_key(v): i for i, v in enumerate(var_list)}
+
+    def _var_key(self, variable):
+        return var_key(variable)
+
+    def _shared_name(self, var):
+        return var.name.rpartition(":")[0]
+
+    def add_variable_from_reference(self, model_variable, variable_name, shape=None,
+                                    initial_value=None):
+        """A zero slot shaped like ``model_variable`` (mirrored under the optimizer's strategy)."""
+        if initial_value is None:
+            initial_value = A.zeros(list(model_variable.shape) if shape is None else shape,
+                                    dtype=model_variable.dtype)
+        with self._strategy_scope():
+            v = variables.Variable(initial_value=initial_value,
+                                   name=f"{variable_name}/{self._shared_name(model_variable)}",
+                                   dtype=model_variable.dtype, trainable=False)
+        self._variables.append(v)
+        return v
+
+    def add_variable(self, shape, dtype=None, initializer="zeros", name=None):
+        from simdist.keras import initializers
+
+        init = initializers.get(initializer)
+        with self._strategy_scope():
+            v = variables.Variable(initial_value=init(shape, dtype or backend.floatx()),
+                                   name=name, trainable=False)
+        self._variables.append(v)
+        return v
+
+    def _strategy_scope(self):
+        s = self._distribution_strategy
+        if ds.has_strategy() or s is ds.get_default_strategy():
+            import contextlib
+
+            return contextlib.nullcontext()
+        return s.scope()
+
+    # --- applying ------------------------------------------------------------------------
+    def compute_gradients(self, loss, var_list, tape=None):
+        if tape is None:
+            raise ValueError("`tape` is required when a `Tensor` loss is passed. Received: "
+                             f"loss={loss}, tape={tape}.")
+        if callable(var_list):
+            var_list = var_list()
+        grads = tape.gradient(loss, var_list)
+        return list(zip(grads, var_list))
+
+    def minimize(self, loss, var_list, tape=None):
+        """Compute the gradients of ``loss`` with ``tape`` and apply them."""
+        self.apply_gradients(self.compute_gradients(loss, var_list, tape))
+
+    def aggregate_gradients(self, grads_and_vars):
+        """Sum the gradients across replicas (in replica context)."""
+        return all_reduce_sum_gradients(grads_and_vars)
+
+    def apply_gradients(self, grads_and_vars, name=None, skip_gradients_aggregation=False,
+                        **kwargs):
+        """Aggregate the gradients across replicas, then update every copy of each variable.
+
+        Returns:
+          The ``iterations`` variable.
+
+        Raises:
+          ValueError: no gradient for any variable.
+        """
+        aggregate = kwargs.pop("experimental_aggregate_gradients", True)
+        grads_and_vars = list(grads_and_vars)
+        if not grads_and_vars:
+            return self._iterations
+        if not skip_gradients_aggregation and aggregate:
+            grads_and_vars = self.aggregate_gradients(grads_and_vars)
+        return self._apply_impl(grads_and_vars)
+
+    def _apply_impl(self, grads_and_vars):
+        grads, trainable_variables = zip(*grads_and_vars)
+        self._build_in_cross_replica(list(trainable_variables))
+        grads_and_vars = filter_empty_gradients(grads_and_vars)
+        if not grads_and_vars:
+            return self._iterations
+        grads, trainable_variables = zip(*grads_and_vars)
+        grads = self._clip_gradients(list(grads))
+        self._apply_weight_decay(list(trainable_variables))
+        return self._internal_apply_gradients(list(zip(grads, trainable_variables)))
+
+    def _build_in_cross_replica(self, var_list):
+        """Create the slots once, in cross-replica context (TF lifts ``build`` out of the
+        replica functions with ``init_scope``), so they are mirrored and shared."""
+        if self._built:
+            return
+        ctx = ds.get_replica_context()
+        if ctx is not None and ds.has_strategy() and \
+                ds.get_strategy().num_replicas_in_sync > 1:
+            ctx.merge_call(lambda _strategy, vs: self._build_and_restore(list(vs)),
+                           args=(tuple(var_list),))
+        else:
+            self._build_and_restore(var_list)
+        self._built = True
+
+    def _build_and_restore(self, var_list):
+        self.build(var_list)
+        self._built = True
+        deferred = getattr(self, "_deferred_restore", None)
+        if deferred is not None:
+            from simdist.train.checkpoint import _write, collect
+
+            owner, values = deferred
+            self._deferred_restore = None
+            for v, value in zip(collect(owner), values):
+                _write(v, value)
+
+    def _clip_gradients(self, grads):
+        if self.clipnorm and self.clipnorm > 0:
+            out = []
+            for g in grads:
+                if g is None:
+                    out.append(g)
+                    continue
+                norm = M.sqrt(M.reduce_sum(M.square(g)))
+                c = A.constant(self.clipnorm, dtype=g.dtype)
+                out.append(M.divide(M.multiply(g, c), M.maximum(norm, c)))
+            return out
+        if self.global_clipnorm and self.global_clipnorm > 0:
+            norm = M.sqrt(M.add_n([M.reduce_sum(M.square(g)) for g in grads if g is not None]))
+            c = A.constant(self.global_clipnorm, dtype=norm.dtype)
+            scale = M.divide(c, M.maximum(norm, c))
+            return [None if g is None else M.multiply(g, A.cast(scale, g.dtype)) for g in grads]
+        if self.clipvalue and self.clipvalue > 0:
+            return [None if g is None else M.clip_by_value(g, -self.clipvalue, self.clipvalue)
+                    for g in grads]
+        return grads
+
+    def _apply_weight_decay(self, variables_):
+        if not self.weight_decay:
+            return
+
+        def apply_decay(distribution, vs):
+            def fn(v):
+                lr = A.cast(self.learning_rate, v.dtype)
+                wd = A.constant(self.weight_decay, dtype=v.dtype)
+                v.assign_sub(M.multiply(M.multiply(v.read_value(), wd), lr))
+
+            for v in vs:
+                distribution.extended.update(v, fn, group=False)
+
+        self._maybe_merge_call(apply_decay, variables_)
+
+    def _maybe_merge_call(self, fn, *args):
+        ctx = ds.get_replica_context()
+        strategy = self._distribution_strategy
+        if ctx is not None and ds.has_strategy():
+            return ctx.merge_call(fn, args=args)
+        return fn(ds.get_strategy() if ds.has_strategy() else strategy, *args)
+
+    def _internal_apply_gradients(self, grads_and_vars):
+        return self._maybe_merge_call(self._distributed_apply_gradients_fn, grads_and_vars)
+
+    def _distributed_apply_gradients_fn(self, distribution, grads_and_vars, **kwargs):
+        """In cross-replica context: update each copy of each variable, then count the step."""
+
+        def apply_grad_to_update_var(var, grad):
+            return self.update_step(A._t(grad), var)
+
+        for grad, var in grads_and_vars:
+            distribution.extended.update(var, apply_grad_to_update_var, args=(grad,),
+                                         group=False)
+        with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(self._iterations)):
+            return self._iterations.assign_add(1)
+
+    def update_step(self, gradient, variable):
+        raise NotImplementedError
+
+    # --- state ---------------------------------------------------------------------------
+    def get_config(self) -> dict:
+        return {"name": self.name, "weight_decay": self.weight_decay,
+                "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm,
+                "clipvalue": self.clipvalue, "use_ema": False, "is_legacy_optimizer": False}
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        config.pop("is_legacy_optimizer", None)
+        config.pop("use_ema", None)
+        if "learning_rate" in config and isinstance(config["learning_rate"], dict):
+            config["learning_rate"] = config["learning_rate"]["config"]["value"]
+        return cls(**config)
+
+    def _serialize_hyperparameter(self, value):
+        if hasattr(value, "numpy"):
+            v = value.numpy()
+            return float(v) if math.isfinite(float(v)) else v
+        return value
+
+    def __repr__(self):
+        return f"<keras.src.optimizers.{type(self).__name__.lower()}.{type(self).__name__} " \
+               f"object at {id(self):#x}>"

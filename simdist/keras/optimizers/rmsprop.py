@@ -1,0 +1,76 @@
+"""``RMSprop``: divide the gradient by a running root-mean-square.
+
+Glossary:
+  update -- ``vel = rho * vel + (1 - rho) * g**2``; centered: ``avg = rho * avg +
+            (1 - rho) * g`` and ``denom = vel - avg**2 + eps`` else ``denom = vel + eps``;
+            ``inc = lr * g * rsqrt(denom)``; momentum: ``mom = momentum * mom + inc;
+            var -= mom`` else ``var -= inc``.
+
+Mirrors keras/src/optimizers/rmsprop.py.
+"""
+
+from __future__ import annotations
+
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+from simdist.keras.optimizers.optimizer import Optimizer
+
+
+class RMSprop(Optimizer):
+    """The RMSprop optimizer."""
+
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
+                 centered=False, weight_decay=None, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, use_ema=False, ema_momentum=0.99,
+                 ema_overwrite_frequency=100, jit_compile=True, name="RMSprop", **kwargs):
+        super().__init__(name=name, weight_decay=weight_decay, clipnorm=clipnorm,
+                         clipvalue=clipvalue, global_clipnorm=global_clipnorm,
+                         use_ema=use_ema, ema_momentum=ema_momentum,
+                         ema_overwrite_frequency=ema_overwrite_frequency,
+                         jit_compile=jit_compile, **kwargs)
+        self._learning_rate = self._build_learning_rate(learning_rate)
+        self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
+
+    def build(self, var_list):
+        super().build(var_list)
+        if self._built:
+            return
+        self._velocities = [self.add_variable_from_reference(v, "velocity") for v in var_list]
+        self._momentums = ([self.add_variable_from_reference(v, "momentum") for v in var_list]
+                           if self.momentum > 0 else [])
+        self._average_gradients = (
+            [self.add_variable_from_reference(v, "average_gradient") for v in var_list]
+            if self.centered else [])
+        self._built = True
+
+    def update_step(self, gradient, variable):
+        dt = variable.dtype
+        lr = A.cast(self.learning_rate, dt)
+        i = self._index_dict[self._var_key(variable)]
+        vel = self._velocities[i]
+        rho = A.constant(self.rho, dtype=dt)
+        one_m_rho = A.constant(1 - self.rho, dtype=dt)
+        eps = A.constant(self.epsilon, dtype=dt)
+        vel.assign(M.add(M.multiply(rho, vel.read_value()),
+                         M.multiply(one_m_rho, M.square(gradient))))
+        if self.centered:
+            avg = self._average_gradients[i]
+            avg.assign(M.add(M.multiply(rho, avg.read_value()), M.multiply(one_m_rho, gradient)))
+            denom = M.add(M.subtract(vel.read_value(), M.square(avg.read_value())), eps)
+        else:
+            denom = M.add(vel.read_value(), eps)
+        increment = M.multiply(M.multiply(lr, gradient), M.rsqrt(denom))
+        if self.momentum > 0:
+            mom = self._momentums[i]
+            mom.assign(M.add(M.multiply(A.constant(self.momentum, dtype=dt), mom.read_value()),
+                             increment))
+            variable.assign_sub(mom.read_value())
+        else:
+            variable.assign_sub(increment)
+
+    def get_config(self):
+        cfg = super().get_config()
+        cfg.update(learning_rate=self._serialize_hyperparameter(self._learning_rate),
+                   rho=self.rho, momentum=self.momentum, epsilon=self.epsilon,
+                   centered=self.centered)
+        return cfg

@@ -1,0 +1,59 @@
+"""``SGD`` with optional momentum and Nesterov momentum.
+
+Glossary:
+  update -- ``m = -g * lr + m * momentum``; ``var += m`` (Nesterov:
+            ``var += -g * lr + m * momentum``). The momentum slot exists even for
+            momentum 0, as in Keras.
+
+Mirrors keras/src/optimizers/sgd.py.
+"""
+
+from __future__ import annotations
+
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+from simdist.keras.optimizers.optimizer import Optimizer
+
+
+class SGD(Optimizer):
+    """Gradient descent (with momentum) optimizer."""
+
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, weight_decay=None,
+                 clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
+                 ema_momentum=0.99, ema_overwrite_frequency=None, jit_compile=True,
+                 name="SGD", **kwargs):
+        super().__init__(name=name, weight_decay=weight_decay, clipnorm=clipnorm,
+                         clipvalue=clipvalue, global_clipnorm=global_clipnorm,
+                         use_ema=use_ema, ema_momentum=ema_momentum,
+                         ema_overwrite_frequency=ema_overwrite_frequency,
+                         jit_compile=jit_compile, **kwargs)
+        self._learning_rate = self._build_learning_rate(learning_rate)
+        self.momentum = momentum
+        self.nesterov = nesterov
+        if isinstance(momentum, (int, float)) and (momentum < 0 or momentum > 1):
+            raise ValueError("`momentum` must be between [0, 1].")
+
+    def build(self, var_list):
+        super().build(var_list)
+        if self._built:
+            return
+        self.momentums = [self.add_variable_from_reference(v, "m") for v in var_list]
+        self._built = True
+
+    def update_step(self, gradient, variable):
+        lr = A.cast(self.learning_rate, variable.dtype)
+        momentum = A.cast(A.constant(self.momentum), variable.dtype)
+        m = self.momentums[self._index_dict[self._var_key(variable)]]
+        step = M.multiply(M.negative(gradient), lr)
+        m.assign(M.add(step, M.multiply(m.read_value(), momentum)))
+        if self.nesterov:
+            variable.assign_add(M.add(M.multiply(M.negative(gradient), lr),
+                                      M.multiply(m.read_value(), momentum)))
+        else:
+            variable.assign_add(m.read_value())
+
+    def get_config(self):
+        cfg = super().get_config()
+        cfg.update(learning_rate=self._serialize_hyperparameter(self._learning_rate),
+                   momentum=self.momentum, nesterov=self.nesterov)
+        return cfg

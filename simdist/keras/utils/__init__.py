@@ -1,0 +1,3 @@
+"""Keras utilities (names only)."""
+
+from simdist.keras.utils.progbar import Progbar

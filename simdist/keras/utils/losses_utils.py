@@ -1,0 +1,115 @@
+"""Loss reductions: ``Reduction`` and how per-example losses become one number.
+
+Glossary:
+  Reduction.NONE                -- keep one loss per example (what a custom distributed
+                                   loop needs, before ``tf.nn.compute_average_loss``).
+  Reduction.SUM                 -- sum of the (weighted) losses.
+  Reduction.SUM_OVER_BATCH_SIZE -- sum / number of elements: the mean over the *local*
+                                   batch, which is why it is refused in a custom loop under
+                                   a strategy (it would average per replica, then the
+                                   gradients get summed across replicas).
+  Reduction.AUTO                -- SUM_OVER_BATCH_SIZE in practice.
+  scale_loss_for_distribution   -- ``fit`` divides a mean loss by num_replicas_in_sync so
+                                   the summed gradients are those of the global mean.
+
+Mirrors keras/src/utils/losses_utils.py.
+"""
+
+from __future__ import annotations
+
+from simdist.distribute import distribution_strategy_context as ds
+from simdist.framework import dtypes, op_def
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+
+
+class ReductionV2:
+    """Types of loss reduction (``tf.keras.losses.Reduction``)."""
+
+    AUTO = "auto"
+    NONE = "none"
+    SUM = "sum"
+    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
+
+    @classmethod
+    def all(cls):
+        return (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE)
+
+    @classmethod
+    def validate(cls, key):
+        if key not in cls.all():
+            raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')
+
+
+Reduction = ReductionV2
+
+
+def remove_squeezable_dimensions(labels, predictions, expected_rank_diff=0):
+    """Squeeze a trailing 1 so that ranks differ by ``expected_rank_diff``."""
+    rank_diff = predictions.ndim - labels.ndim
+    if rank_diff == expected_rank_diff + 1 and predictions.shape[-1] == 1:
+        predictions = A.squeeze(predictions, [-1])
+    elif rank_diff == expected_rank_diff - 1 and labels.shape[-1] == 1:
+        labels = A.squeeze(labels, [-1])
+    return labels, predictions
+
+
+def squeeze_or_expand_dimensions(y_pred, y_true=None, sample_weight=None):
+    """Keras's rank matching of predictions, labels and weights."""
+    if y_true is not None:
+        if (y_pred.ndim - y_true.ndim != 1) or (y_pred.ndim and y_pred.shape[-1] == 1):
+            y_true, y_pred = remove_squeezable_dimensions(y_true, y_pred)
+    if sample_weight is None:
+        return y_pred, y_true
+    if sample_weight.ndim == 0:
+        return y_pred, y_true, sample_weight
+    if sample_weight.ndim - y_pred.ndim == 1:
+        sample_weight = A.squeeze(sample_weight, [-1])
+    elif y_pred.ndim - sample_weight.ndim == 1:
+        sample_weight = A.expand_dims(sample_weight, -1)
+    return y_pred, y_true, sample_weight
+
+
+def reduce_weighted_loss(weighted_losses, reduction=ReductionV2.SUM_OVER_BATCH_SIZE):
+    if reduction == ReductionV2.NONE:
+        return weighted_losses
+    loss = M.reduce_sum(weighted_losses)
+    if reduction == ReductionV2.SUM_OVER_BATCH_SIZE:
+        n = A.cast(A.size(weighted_losses), loss.dtype)
+        loss = M.div_no_nan(loss, n)
+    return loss
+
+
+def compute_weighted_loss(losses, sample_weight=None,
+                          reduction=ReductionV2.SUM_OVER_BATCH_SIZE):
+    """Weight the per-example losses and reduce them as ``reduction`` says."""
+    ReductionV2.validate(reduction)
+    if reduction == ReductionV2.AUTO:
+        reduction = ReductionV2.SUM_OVER_BATCH_SIZE
+    if sample_weight is None:
+        sample_weight = 1.0
+    losses = op_def.convert_to_tensor(losses)
+    input_casted = not losses.dtype.is_floating
+    input_dtype = losses.dtype
+    if input_casted:
+        losses = A.cast(losses, dtypes.float32)
+    sample_weight = A.cast(op_def.convert_to_tensor(sample_weight), losses.dtype)
+    losses, _, sample_weight = squeeze_or_expand_dimensions(losses, None, sample_weight)
+    loss = reduce_weighted_loss(M.multiply(losses, sample_weight), reduction)
+    return A.cast(loss, input_dtype) if input_casted else loss
+
+
+def scale_loss_for_distribution(loss_value):
+    """``loss / num_replicas_in_sync`` when there is more than one replica."""
+    n = ds.get_strategy().num_replicas_in_sync
+    if n > 1:
+        loss_value = M.multiply(loss_value, A.constant(1.0 / n, dtype=loss_value.dtype))
+    return loss_value
+
+
+def cast_losses_to_common_dtype(losses):
+    floats = [x.dtype for x in losses if x.dtype.is_floating]
+    if not floats:
+        return losses
+    widest = max(floats, key=lambda d: d.size)
+    return [A.cast(x, widest) if x.dtype != widest else x for x in losses]

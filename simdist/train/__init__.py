@@ -1,0 +1,4 @@
+"""``tf.train``: checkpoints (names only)."""
+
+from simdist.train.checkpoint import Checkpoint
+from simdist.train.checkpoint_management import CheckpointManager, latest_checkpoint

@@ -1,0 +1,200 @@
+"""Layers, models, summary, initializers, fit/evaluate/predict and callbacks."""
+
+import re
+
+import numpy as np
+import pytest
+
+import simdist as tf
+
+BLANK = " " * 65
+TF_SUMMARY = "\n".join([  # recorded from TensorFlow 2.15
+    'Model: "sequential"',
+    "_" * 65,
+    " Layer (type)                Output Shape              Param #   ",
+    "=" * 65,
+    " dense (Dense)               (None, 16)                176       ",
+    BLANK,
+    " dense_1 (Dense)             (None, 8)                 136       ",
+    BLANK,
+    " dense_2 (Dense)             (None, 1)                 9         ",
+    BLANK,
+    "=" * 65,
+    "Total params: 321 (1.25 KB)",
+    "Trainable params: 321 (1.25 KB)",
+    "Non-trainable params: 0 (0.00 Byte)",
+    "_" * 65,
+]) + "\n"
+
+
+def tutorial_model():
+    return tf.keras.Sequential([
+        tf.keras.layers.Dense(16, activation="relu", input_shape=(10,)),
+        tf.keras.layers.Dense(8, activation="relu"),
+        tf.keras.layers.Dense(1, activation="sigmoid"),
+    ])
+
+
+def data(n=200, seed=0):
+    rng = np.random.RandomState(seed)
+    x = rng.normal(size=(n, 10)).astype(np.float32)
+    y = (x.sum(1, keepdims=True) > 0).astype(np.float32)
+    return x, y
+
+
+def test_summary_prints_like_keras(capsys):
+    tutorial_model().summary()
+    assert capsys.readouterr().out == TF_SUMMARY
+
+
+class Sub(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.d = tf.keras.layers.Dense(4)
+        self.bn = tf.keras.layers.BatchNormalization()
+        self.drop = tf.keras.layers.Dropout(0.5, seed=3)
+
+    def call(self, x, training=False):
+        return self.drop(self.bn(self.d(x), training=training), training=training)
+
+
+def test_subclassed_model_weights_names_and_training_flag(capsys):
+    m = Sub()
+    x = np.ones((6, 3), np.float32)
+    out_inf = m(x)
+    assert [w.name for w in m.weights] == [
+        "sub/dense/kernel:0", "sub/dense/bias:0", "sub/batch_normalization/gamma:0",
+        "sub/batch_normalization/beta:0", "sub/batch_normalization/moving_mean:0",
+        "sub/batch_normalization/moving_variance:0"]
+    assert len(m.trainable_variables) == 4
+    out_train = m(x, training=True).numpy()
+    assert (out_train == 0).any()  # dropout is active in training only
+    # training=True moved the moving statistics (momentum 0.99), so inference changed
+    assert np.abs(m.bn.moving_mean.numpy()).sum() > 0
+    assert not np.allclose(m(x).numpy(), out_inf.numpy())
+    m.summary()
+    assert "multiple" in capsys.readouterr().out
+
+
+def test_get_set_weights_and_seeded_initializers():
+    tf.random.set_seed(5)
+    a = tutorial_model().get_weights()
+    tf.keras.backend.clear_session()
+    tf.random.set_seed(5)
+    b = tutorial_model().get_weights()
+    for u, v in zip(a, b):
+        np.testing.assert_array_equal(u, v)
+    limit = np.sqrt(6 / (10 + 16))
+    assert np.abs(a[0]).max() <= limit and not a[1].any()
+    init = tf.keras.initializers.RandomNormal(stddev=1.0, seed=1)
+    np.testing.assert_array_equal(init([3]).numpy(), init([3]).numpy())
+    m = tutorial_model()
+    m.set_weights(a)
+    np.testing.assert_array_equal(m.get_weights()[0], a[0])
+    with pytest.raises(ValueError, match="expecting 6 weights"):
+        m.set_weights(a[:2])
+
+
+def test_fit_evaluate_predict_learn_and_history():
+    x, y = data()
+    m = tutorial_model()
+    m.compile(optimizer=tf.keras.optimizers.Adam(0.01), loss="binary_crossentropy",
+              metrics=["accuracy"])
+    h = m.fit(x, y, batch_size=32, epochs=8, verbose=0, validation_data=(x, y))
+    assert set(h.history) == {"loss", "accuracy", "val_loss", "val_accuracy"}
+    assert h.epoch == list(range(8))
+    assert h.history["loss"][-1] < h.history["loss"][0]
+    assert h.history["accuracy"][-1] > 0.9
+    loss, acc = m.evaluate(x, y, verbose=0)
+    assert acc > 0.9 and isinstance(loss, float)
+    assert m.predict(x, verbose=0).shape == (200, 1)
+    assert int(m.optimizer.iterations.numpy()) == 8 * 7
+
+
+def test_fit_under_mirrored_strategy_keeps_copies_identical():
+    x, y = data()
+    strategy = tf.distribute.MirroredStrategy()
+    with strategy.scope():
+        m = tutorial_model()
+        m.compile(optimizer="adam", loss="binary_crossentropy", metrics=["accuracy"])
+    m.fit(x, y, batch_size=64, epochs=2, verbose=0)
+    for w in m.weights:
+        copies = [c.numpy() for c in w.values]
+        for c in copies[1:]:
+            np.testing.assert_array_equal(c, copies[0])
+    slots = m.optimizer.variables[2:]
+    assert all(type(s).__name__ == "MirroredVariable" for s in slots)
+
+
+def test_model_built_outside_and_compiled_inside_raises_tf_error():
+    m = tutorial_model()
+    strategy = tf.distribute.MirroredStrategy()
+    with strategy.scope(), pytest.raises(ValueError,
+                                         match="was not created in the distribution strategy"):
+        m.compile(optimizer="adam", loss="binary_crossentropy")
+
+
+def test_progress_bar_text(capsys):
+    x, y = data(100)
+    m = tutorial_model()
+    m.compile(optimizer="adam", loss="binary_crossentropy", metrics=["accuracy"])
+    m.fit(x, y, batch_size=32, epochs=2, verbose=2)
+    out = capsys.readouterr().out
+    assert re.fullmatch(
+        r"Epoch 1/2\n4/4 - \d+s - loss: \d\.\d{4} - accuracy: \d\.\d{4} - \d+m?s/epoch - "
+        r"\d+[mu]?s/step\nEpoch 2/2\n4/4 - .*\n", out)
+    m.fit(x, y, batch_size=32, epochs=1, verbose=1)
+    out = capsys.readouterr().out
+    assert re.search(r"\r4/4 \[==============================\] - \d+s \d+[mu]?s/step - loss: "
+                     r"\d\.\d{4} - accuracy: \d\.\d{4}\n$", out)
+
+
+def test_early_stopping_and_model_checkpoint(tmp_path):
+    x, y = data(64)
+    m = tutorial_model()
+    m.compile(optimizer=tf.keras.optimizers.SGD(0.0), loss="binary_crossentropy")
+    stop = tf.keras.callbacks.EarlyStopping(monitor="loss", patience=1)
+    ck = tf.keras.callbacks.ModelCheckpoint(str(tmp_path / "w-{epoch}.npz"),
+                                            save_weights_only=True)
+    h = m.fit(x, y, epochs=10, verbose=0, callbacks=[stop, ck], shuffle=False)
+    assert len(h.epoch) == 2 and m.stop_training
+    assert (tmp_path / "w-1.npz").exists() and (tmp_path / "w-2.npz").exists()
+    m2 = tutorial_model()
+    m2.load_weights(str(tmp_path / "w-2.npz"))
+    np.testing.assert_array_equal(m2.get_weights()[0], m.get_weights()[0])
+
+
+def test_backup_and_restore_resumes_after_interruption(tmp_path):
+    x, y = data(64)
+
+    class Crash(tf.keras.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            if epoch == 1:
+                raise RuntimeError("preempted")
+
+    backup = tf.keras.callbacks.BackupAndRestore(str(tmp_path))
+    m = tutorial_model()
+    m.compile(optimizer="adam", loss="binary_crossentropy")
+    with pytest.raises(RuntimeError):
+        m.fit(x, y, epochs=4, verbose=0, callbacks=[backup, Crash()])
+    it = int(m.optimizer.iterations.numpy())
+    m2 = tutorial_model()
+    m2.compile(optimizer="adam", loss="binary_crossentropy")
+    h = m2.fit(x, y, epochs=4, verbose=0, callbacks=[backup])
+    assert h.epoch == [2, 3]
+    assert int(m2.optimizer.iterations.numpy()) == it + 2 * 2
+
+
+def test_sync_batch_normalization_uses_global_batch_statistics():
+    strategy = tf.distribute.MirroredStrategy()
+    with strategy.scope():
+        bn = tf.keras.layers.experimental.SyncBatchNormalization()
+        bn.build((None, 2))
+    x = np.arange(16, dtype=np.float32).reshape(8, 2)
+    vals = strategy.experimental_distribute_values_from_function(
+        lambda ctx: tf.constant(x[2 * ctx.replica_id_in_sync_group:
+                                  2 * ctx.replica_id_in_sync_group + 2]))
+    out = strategy.run(lambda v: bn(v, training=True), args=(vals,))
+    full = np.concatenate([o.numpy() for o in strategy.experimental_local_results(out)])
+    expected = (x - x.mean(0)) / np.sqrt(x.var(0) + 1e-3)
+    np.testing.assert_allclose(full, expected, rtol=1e-4, atol=1e-5)

@@ -36,15 +36,4 @@ from simdist import config, math, nn, random
 from simdist import distribute
 from simdist.hardware import TOPOLOGIES as _TOPOLOGIES  # noqa: F401 - registers presets
 
-try:  # the input pipeline and Keras layers arrive with their own issues
-    from simdist import data
-except ImportError:  # pragma: no cover
-    pass
-try:
-    from simdist import keras
-except ImportError:  # pragma: no cover
-    pass
-try:
-    from simdist import train
-except ImportError:  # pragma: no cover
-    pass
+from simdist import data, keras, train

@@ -1,4 +1,4 @@
-"""Record TensorFlow 2.15 (Keras 2) training numbers for tests/keras/test_training_tf_conformance.py.
+"""Record TF 2.15 (Keras 2) training numbers for test_training_tf_conformance.py.
 
 Run with the TensorFlow interpreter (not simdist's venv):
     /tmp/tfenv/bin/python tests/keras/record_tf_training.py

@@ -26,7 +26,9 @@ from simdist.distribute.distribution_strategy_context import (
     in_cross_replica_context,
 )
 from simdist.distribute.input_lib import InputContext, InputOptions, InputReplicationMode
+from simdist.distribute import cluster_resolver
 from simdist.distribute.mirrored_strategy import MirroredStrategy
+from simdist.distribute.multi_worker_mirrored_strategy import MultiWorkerMirroredStrategy
 from simdist.distribute.one_device_strategy import OneDeviceStrategy
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica

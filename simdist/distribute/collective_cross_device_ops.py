@@ -79,30 +79,30 @@ class CommunicationOptions:
                 f"timeout_seconds={self.timeout_seconds}, implementation={self.implementation})")
 
 
-def choose_algorithm(implementation: str, nbytes: int, devices) -> str:
+def choose_algorithm(implementation: str, nbytes: int, devices, topology=None) -> str:
     """The schedule an implementation runs: NCCL/AUTO ask the tuner, RING is a ring."""
     if implementation in ("ring", "RING"):
         return "ring"
     if implementation != "nccl" and implementation not in ("NCCL", "AUTO"):
         return implementation
-    topo = get_machine().topology
+    topo = topology if topology is not None else get_machine().topology
     names = [d.name for d in devices]
     if topo is None or names != topo.devices[:len(names)]:
         return "ring"
     return collectives.tune(nbytes, topo, len(names)).algorithm
 
 
-def run_all_reduce(arrays, devices, algorithm: str, op: str = "sum") -> list:
+def run_all_reduce(arrays, devices, algorithm: str, op: str = "sum", topology=None) -> list:
     """All-reduce one flat array per device in simulated time; returns the result arrays."""
     machine = get_machine()
-    topo = machine.topology
+    topo = topology if topology is not None else machine.topology
     names = [d.name for d in devices]
     if topo is None or any(n not in topo.graph for n in names):
         topo, names = None, None
     start = max(d.clock for d in devices)
     nbytes = int(arrays[0].nbytes)
     algo = algorithm if algorithm in collectives.ALGORITHMS else choose_algorithm(
-        algorithm, nbytes, devices)
+        algorithm, nbytes, devices, topo)
     result = collectives.all_reduce(list(arrays), algorithm=algo, op=op, topology=topo,
                                     devices=names, trace=machine.trace, start_time=start)
     end = start + result.cost.time
@@ -132,6 +132,7 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
                              "specified")
         self._all_reduce_alg = all_reduce_alg
         self._num_packs = num_packs
+        self._topology = None  # the machine's, unless a multi-worker strategy sets its own
 
     def _matches(self, value, destinations) -> bool:
         return list(get_devices_from(destinations)) == list(get_devices_from(value))
@@ -183,7 +184,8 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
                     bounds.append(bounds[-1] + s)
                 reduced = [[] for _ in devices]
                 for a, b in zip(bounds, bounds[1:]):
-                    outs = run_all_reduce([f[a:b] for f in flats], devices, self._all_reduce_alg)
+                    outs = run_all_reduce([f[a:b] for f in flats], devices,
+                                          self._all_reduce_alg, topology=self._topology)
                     for i, o in enumerate(outs):
                         reduced[i].append(o)
                 for i in range(len(devices)):
@@ -236,7 +238,8 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
             for dtype_members in _split_by_dtype(members, grads[0]):
                 flats = [xp.concatenate([grads[i][j]._value.reshape(-1) for j in dtype_members])
                          for i in range(len(devices))]
-                outs = run_all_reduce(flats, devices, opts.implementation.value)
+                outs = run_all_reduce(flats, devices, opts.implementation.value,
+                                      topology=self._topology)
                 for i, whole in enumerate(outs):
                     pos = 0
                     for j in dtype_members:

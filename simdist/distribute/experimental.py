@@ -7,6 +7,9 @@ from simdist.distribute.collective_cross_device_ops import (
     CommunicationOptions,
 )
 from simdist.distribute.distribute_lib import ValueContext
+from simdist.distribute.multi_worker_mirrored_strategy import (
+    MultiWorkerMirroredStrategy,
+)
 
 __all__ = ["CentralStorageStrategy", "CollectiveAllReduce", "CommunicationImplementation",
-           "CommunicationOptions", "ValueContext"]
+           "CommunicationOptions", "MultiWorkerMirroredStrategy", "ValueContext"]

@@ -233,7 +233,18 @@ def set_machine(machine: Machine | str | None) -> Machine | None:
     """Make ``machine`` (or a preset name) current; ``None`` goes back to the default."""
     global _machine
     _machine = machine_from_string(machine) if isinstance(machine, str) else machine
+    _cluster.clear()
     return _machine
+
+
+_cluster: dict[tuple, Machine] = {}
+
+
+def register_cluster(machines) -> None:
+    """Make the devices of other simulated hosts (``/job:worker/task:1/...``) findable."""
+    _cluster.clear()
+    for m in machines:
+        _cluster[(m.job, m.task)] = m
 
 
 def find_device(name) -> Device:
@@ -242,7 +253,7 @@ def find_device(name) -> Device:
     Raises:
       ValueError: if the machine has no such device (with the list of those it has).
     """
-    from simdist.hardware.device_spec import canonicalize
+    from simdist.hardware.device_spec import DeviceSpec, canonicalize
 
     if isinstance(name, Device):
         return name
@@ -251,6 +262,10 @@ def find_device(name) -> Device:
     try:
         return machine.devices[canonical]
     except KeyError:
+        spec = DeviceSpec.from_string(canonical)
+        other = _cluster.get((spec.job, spec.task))
+        if other is not None and canonical in other.devices:
+            return other.devices[canonical]
         known = ", ".join(d.name.rpartition("/")[2] for d in machine.devices.values())
         raise ValueError(
             f"Unknown device {name!r} ({canonical}); this machine has: {known}. "

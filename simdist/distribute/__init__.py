@@ -1,7 +1,7 @@
 """``tf.distribute``: strategies, contexts, distributed values and cross-device ops."""
 
 from simdist.distribute import all_reduce_grad as _all_reduce_grad
-from simdist.distribute import experimental
+from simdist.distribute import cluster_resolver, experimental
 from simdist.distribute.collective_cross_device_ops import (
     HierarchicalCopyAllReduce,
     NcclAllReduce,
@@ -26,7 +26,6 @@ from simdist.distribute.distribution_strategy_context import (
     in_cross_replica_context,
 )
 from simdist.distribute.input_lib import InputContext, InputOptions, InputReplicationMode
-from simdist.distribute import cluster_resolver
 from simdist.distribute.mirrored_strategy import MirroredStrategy
 from simdist.distribute.multi_worker_mirrored_strategy import MultiWorkerMirroredStrategy
 from simdist.distribute.one_device_strategy import OneDeviceStrategy

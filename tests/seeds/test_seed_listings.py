@@ -3,8 +3,6 @@
 import os
 import runpy
 
-import pytest
-
 DATA = os.path.join(os.path.dirname(__file__), "data")
 
 

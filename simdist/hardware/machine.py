@@ -214,7 +214,11 @@ def machine_from_string(text: str) -> Machine:
                 "or 'gpus=N,kind=KIND'."
             )
         fields[key.strip()] = val.strip()
-    gpus = int(fields.get("gpus", 4))
+    try:
+        gpus = int(fields.get("gpus", 4))
+    except ValueError:
+        raise ValueError(f"Cannot parse machine {text!r}: gpus must be a whole number, as in "
+                         "'gpus=N,kind=KIND'.") from None
     return Machine(gpus=gpus, gpu_kind=fields.get("kind", "V100"))
 
 

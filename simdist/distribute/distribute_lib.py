@@ -111,7 +111,7 @@ class Strategy:
         reduce_op = as_reduce_op(reduce_op)
         if axis is None:
             return self._extended._reduce(reduce_op, value)
-        from simdist.framework.ops import math_ops
+        from simdist.framework.ops import array_ops, math_ops
 
         if reduce_op == ReduceOp.SUM:
             value = self.run(lambda v: math_ops.reduce_sum(v, axis=axis), args=(value,))
@@ -129,14 +129,12 @@ class Strategy:
             count = 1
             for a in axes:
                 count *= t.shape[a]
-            from simdist.framework.ops import array_ops
-
             return numer, array_ops.constant(count, dtype=numer.dtype)
 
         numer, denom = self.run(mean_helper, args=(value,))
         numer = self._extended._reduce(ReduceOp.SUM, numer)
         denom = self._extended._reduce(ReduceOp.SUM, denom)
-        return math_ops.divide(numer, math_ops.cast(denom, numer.dtype))
+        return math_ops.divide(numer, array_ops.cast(denom, numer.dtype))
 
     def gather(self, value, axis):
         """Concatenate the replicas' components of ``value`` along ``axis`` on this device."""

@@ -158,3 +158,52 @@ def test_all_reduce_gives_every_replica_the_same_bits(values):
     for v in values:
         expected = np.float32(expected + np.float32(v))
     assert np.frombuffer(outs[0], np.float32)[0] == pytest.approx(expected, rel=1e-6, abs=1e-3)
+
+
+def _ragged(strategy):
+    return strategy.experimental_distribute_values_from_function(
+        lambda ctx: tf.ones([ctx.replica_id_in_sync_group + 1, 2])
+        * float(ctx.replica_id_in_sync_group + 1))
+
+
+def test_reduce_mean_over_an_axis_weights_replicas_by_their_rows():
+    strategy = tf.distribute.MirroredStrategy()
+    # (1*1 + 2*2 + 3*3 + 4*4) / (1 + 2 + 3 + 4) rows = 3.0, not the mean of replica means.
+    assert strategy.reduce("MEAN", _ragged(strategy), axis=0).numpy().tolist() == [3.0, 3.0]
+    assert strategy.reduce("SUM", _ragged(strategy), axis=0).numpy().tolist() == [30.0, 30.0]
+    with pytest.raises(TypeError, match="SUM or ReduceOp.MEAN"):
+        strategy.reduce("MAX", _ragged(strategy), axis=0)
+
+
+def test_min_max_gather_and_all_gather():
+    strategy = tf.distribute.MirroredStrategy()
+
+    def rid():
+        return tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)
+
+    ids = strategy.run(rid)
+    assert float(strategy.reduce("MAX", ids, axis=None)) == 3.0
+    assert float(strategy.reduce(tf.distribute.ReduceOp.MIN, ids, axis=None)) == 0.0
+    assert strategy.gather(_ragged(strategy), axis=0).shape == (10, 2)
+    out = strategy.run(lambda: tf.distribute.get_replica_context().all_gather(
+        tf.ones([2]) * rid(), axis=0))
+    for t in strategy.experimental_local_results(out):
+        assert t.numpy().tolist() == [0, 0, 1, 1, 2, 2, 3, 3]
+    with pytest.raises(ValueError, match="not a valid ReduceOp"):
+        strategy.reduce("PRODUCT", ids, axis=None)
+
+
+def test_all_reduce_has_a_gradient_that_all_reduces():
+    strategy = tf.distribute.MirroredStrategy()
+
+    def step():
+        ctx = tf.distribute.get_replica_context()
+        x = tf.cast(ctx.replica_id_in_sync_group, tf.float32) + 1.0
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = ctx.all_reduce("SUM", x * x)
+        return tape.gradient(y, x)
+
+    grads = strategy.experimental_local_results(strategy.run(step))
+    # d/dx_i of sum_j x_j^2, with the upstream gradient all-reduced: 4 * 2 * x_i.
+    assert [float(g) for g in grads] == [8.0, 16.0, 24.0, 32.0]

@@ -5,7 +5,7 @@ Mirrors ``_DefaultDistributionStrategy`` in tensorflow/python/distribute/distrib
 
 from __future__ import annotations
 
-from simdist.distribute.distribute_lib import ReplicaContext, Strategy, StrategyExtended
+from simdist.distribute.distribute_lib import ReplicaContext, SingleReplicaExtended, Strategy
 from simdist.framework import context
 
 
@@ -17,7 +17,7 @@ class _DefaultReplicaContext(ReplicaContext):
         return 0
 
 
-class _DefaultDistributionExtended(StrategyExtended):
+class _DefaultDistributionExtended(SingleReplicaExtended):
     def __init__(self):
         super().__init__(())
         self._default_replica_context = None
@@ -43,17 +43,6 @@ class _DefaultDistributionExtended(StrategyExtended):
         with ReplicaContext(self._strategy, 0, context.current_device()):
             return fn(*args, **kwargs)
 
-    def _reduce_to(self, reduce_op, value, destinations, options):
-        return value
-
-    def _broadcast_to(self, tensor, destinations):
-        return tensor
-
-    def _gather(self, value, axis):
-        return value
-
-    def _all_gather(self, value, axis):
-        return value
 
 
 class _DefaultDistributionStrategy(Strategy):

@@ -295,6 +295,22 @@ class StrategyExtended:
         raise NotImplementedError("Use strategy.run inside a Python loop.")
 
 
+class SingleReplicaExtended(StrategyExtended):
+    """Extended half of one-replica strategies: reductions and gathers pass values through."""
+
+    def _reduce_to(self, reduce_op, value, destinations, options):
+        return value
+
+    def _broadcast_to(self, tensor, destinations):
+        return tensor
+
+    def _gather(self, value, axis):
+        return op_def.convert_to_tensor(value)
+
+    def _all_gather(self, value, axis):
+        return value
+
+
 class ReplicaContext:
     """The context of one replica inside ``strategy.run`` (``tf.distribute.ReplicaContext``)."""
 

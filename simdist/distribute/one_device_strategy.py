@@ -9,12 +9,12 @@ Mirrors tensorflow/python/distribute/one_device_strategy.py.
 
 from __future__ import annotations
 
-from simdist.distribute.distribute_lib import ReplicaContext, Strategy, StrategyExtended
+from simdist.distribute.distribute_lib import ReplicaContext, SingleReplicaExtended, Strategy
 from simdist.distribute.mirrored_strategy import resolve_devices
-from simdist.framework import context, op_def
+from simdist.framework import context
 
 
-class OneDeviceExtended(StrategyExtended):
+class OneDeviceExtended(SingleReplicaExtended):
     """``OneDeviceStrategy.extended``."""
 
     def __init__(self, device):
@@ -29,18 +29,6 @@ class OneDeviceExtended(StrategyExtended):
     def _call_for_each_replica(self, fn, args, kwargs):
         with context.device(self._device.name), ReplicaContext(self._strategy, 0, self._device):
             return fn(*args, **kwargs)
-
-    def _reduce_to(self, reduce_op, value, destinations, options):
-        return value
-
-    def _broadcast_to(self, tensor, destinations):
-        return tensor
-
-    def _gather(self, value, axis):
-        return op_def.convert_to_tensor(value)
-
-    def _all_gather(self, value, axis):
-        return value
 
     def _reduce_destination(self):
         return self._device

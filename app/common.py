@@ -1,0 +1,111 @@
+"""Widgets whose values live in the URL's query parameters.
+
+Glossary:
+  controls(page)  -- draws every control of ``simdist.viz.controls.PAGES[page]`` (first
+                     value from the URL, then the widget's own state) and writes the
+                     values back to ``st.query_params``.
+  position        -- an animation position kept outside any widget (``<page>.pos``), so
+                     buttons and the play loop can move it; the slider mirrors it.
+"""
+
+from __future__ import annotations
+
+import time
+
+import streamlit as st
+
+from simdist.viz import controls as spec
+
+
+def _key(page, name):
+    return f"{page}.{name}"
+
+
+def init(page: str) -> None:
+    """Seed session state from the URL once per page visit."""
+    vals = spec.from_query(page, st.query_params.to_dict())
+    for c in spec.PAGES[page]:
+        st.session_state.setdefault(_key(page, c.name), vals[c.name])
+
+
+def widget(page: str, name: str, container=st, **overrides):
+    """Draw one control; ``hi`` in overrides narrows an int range (value clamped into it)."""
+    c = spec.control(page, name)
+    key = _key(page, name)
+    label = overrides.pop("label", c.label)
+    if c.kind == "select":
+        return container.selectbox(label, c.options, key=key)
+    if c.kind == "bool":
+        return container.checkbox(label, key=key)
+    lo, hi = c.lo, overrides.pop("hi", c.hi)
+    st.session_state[key] = min(max(int(st.session_state[key]), lo), hi)
+    if c.kind == "log2":
+        return container.select_slider(label, options=list(range(lo, hi + 1)), key=key,
+                                       format_func=lambda k: f"2^{k} = {2 ** k:,}")
+    if hi <= lo:
+        st.session_state[key] = lo
+        container.caption(f"{label}: {lo}")
+        return lo
+    return container.slider(label, lo, hi, key=key)
+
+
+def sync_url(page: str, values: dict) -> None:
+    """Write the page's control values to the query string."""
+    for name, v in values.items():
+        st.query_params[name] = spec.control(page, name).encode(v)
+
+
+# --- animation position ----------------------------------------------------------------
+
+def position(page: str, last: int) -> int:
+    """The current animation position, clamped to 0..last."""
+    key = _key(page, "step")
+    pos = min(max(int(st.session_state.get(key, 0)), 0), last)
+    st.session_state[key] = pos
+    return pos
+
+
+def _move(page, delta, last):
+    key = _key(page, "step")
+    st.session_state[key] = min(max(int(st.session_state.get(key, 0)) + delta, 0), last)
+
+
+def _set(page, value):
+    st.session_state[_key(page, "step")] = value
+
+
+def _toggle(page):
+    k = _key(page, "playing")
+    st.session_state[k] = not st.session_state.get(k, False)
+
+
+def player(page: str, last: int, unit: str = "step") -> int:
+    """First / back / play-pause / forward buttons and a scrub slider; returns the position."""
+    pos = position(page, last)
+    playing = st.session_state.get(_key(page, "playing"), False)
+    b = st.columns([1, 1, 1, 1, 8])
+    b[0].button("◀◀ first", key=f"{page}.first", on_click=_set, args=(page, 0))
+    b[1].button("◀ back", key=f"{page}.back", on_click=_move, args=(page, -1, last),
+                disabled=pos <= 0)
+    b[2].button("■ pause" if playing else "▶ play", key=f"{page}.play", on_click=_toggle,
+                args=(page,))
+    b[3].button("next ▶", key=f"{page}.next", on_click=_move, args=(page, 1, last),
+                disabled=pos >= last)
+    if last > 0:
+        st.session_state[f"{page}.scrub"] = pos
+        b[4].slider(f"scrub ({unit})", 0, last, key=f"{page}.scrub",
+                    on_change=lambda: _set(page, st.session_state[f"{page}.scrub"]))
+    return pos
+
+
+def keep_playing(page: str, last: int, delay: float = 0.6) -> None:
+    """At the end of a page run: advance one position and rerun while playing."""
+    k = _key(page, "playing")
+    if not st.session_state.get(k, False):
+        return
+    if position(page, last) >= last:
+        st.session_state[k] = False
+        return
+    time.sleep(delay)
+    _move(page, 1, last)
+    st.rerun()

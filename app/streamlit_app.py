@@ -1,0 +1,29 @@
+"""simdist's Streamlit app: the entry point that lists the pages (``simdist app`` runs it).
+
+Glossary:
+  page   -- one file under ``views/``: widgets, then calls into ``simdist.viz``.
+  state  -- every control lives in the URL's query parameters (``common.controls``), so a
+            lesson can link to an exact view, e.g. ``/gradient_sync?alg=tree&n=8&step=3``.
+"""
+
+import sys
+from pathlib import Path
+
+import streamlit as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # pages import common.py
+
+st.set_page_config(page_title="simdist", layout="wide")
+
+PAGES = [
+    st.Page("views/home.py", title="simdist", default=True),
+    st.Page("views/gradient_sync.py", title="1. Gradient sync", url_path="gradient_sync"),
+    st.Page("views/data_sharding.py", title="2. Data sharding", url_path="data_sharding"),
+    st.Page("views/loss_scaling.py", title="3. Loss scaling", url_path="loss_scaling"),
+    st.Page("views/training_timeline.py", title="4. Training timeline",
+            url_path="training_timeline"),
+    st.Page("views/scaling_explorer.py", title="5. Scaling explorer",
+            url_path="scaling_explorer"),
+]
+
+st.navigation(PAGES).run()

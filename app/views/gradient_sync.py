@@ -1,0 +1,91 @@
+"""Page 1, gradient sync: one real all-reduce, step by step, on a topology.
+
+Glossary:
+  step     -- position 0 is before any transfer; position k shows step k's transfers and
+              the buffers after it.
+  compare  -- the second algorithm runs on the same inputs; its result differs from the
+              first in the last bits because it adds in another order.
+"""
+
+import common
+import numpy as np
+import streamlit as st
+
+from simdist.hardware.topology import TopologyError
+from simdist.viz import sync, ulp
+from simdist.viz import sync_figures as figs
+from simdist.viz.topology import max_devices
+
+PAGE = "sync"
+common.init(PAGE)
+st.title("Gradient sync: all-reduce step by step")
+
+c = st.columns(5)
+alg = common.widget(PAGE, "alg", c[0])
+topo = common.widget(PAGE, "topo", c[1])
+n = common.widget(PAGE, "n", c[2], hi=max_devices(topo))
+size_k = common.widget(PAGE, "size", c[3])
+alg2 = common.widget(PAGE, "alg2", c[4])
+elements = min(2 ** size_k, sync.MAX_TOTAL_ELEMENTS // n)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def get_run(alg, n, topo, elements):
+    return sync.run_sync(alg, n, topo, elements)
+
+
+try:
+    run = get_run(alg, n, topo, elements)
+    run2 = get_run(alg2, n, topo, elements)
+except (ValueError, TopologyError) as err:
+    st.error(str(err))
+    st.stop()
+
+last = run.num_positions - 1
+st.caption(f"{alg} runs **{run.algorithm}** ({run.result.schedule.num_steps} steps, "
+           f"{run.schedule.num_chunks} chunks) on {run.topology.name}; "
+           f"{elements:,} float32 elements per replica ({elements * 4:,} bytes).")
+pos = common.player(PAGE, last)
+common.sync_url(PAGE, {"alg": alg, "alg2": alg2, "topo": topo, "n": n, "size": size_k,
+                       "step": pos})
+
+left, right = st.columns([5, 4])
+left.plotly_chart(figs.topology_figure(run, pos), key="topology", width="stretch")
+right.plotly_chart(figs.buffer_figure(run, pos), key="buffers", width="stretch")
+
+left, right = st.columns([2, 3])
+left.plotly_chart(figs.step_time_figure(run, pos), key="step_time", width="stretch")
+right.plotly_chart(figs.steps_figure(run, pos), key="steps", width="stretch")
+
+t = figs.totals(run)
+m = st.columns(6)
+m[0].metric("total time", f"{t['time_us']:.2f} us")
+m[1].metric("latency", f"{t['latency_us']:.2f} us")
+m[2].metric("bandwidth", f"{t['bandwidth_us']:.2f} us")
+m[3].metric("compute", f"{t['compute_us']:.2f} us")
+m[4].metric("algbw", f"{t['algbw_GBps']:.2f} GB/s")
+m[5].metric("busbw", f"{t['busbw_GBps']:.2f} GB/s")
+
+st.subheader("Values (first elements of each rank's buffer)")
+st.dataframe(figs.values_frame(run, sync.values_at(run, pos)), key="values")
+
+st.subheader(f"Compare: {alg} vs {alg2}")
+a, b = st.columns(2)
+for col, r, name in ((a, run, alg), (b, run2, alg2)):
+    tt = figs.totals(r)
+    col.markdown(f"**{name}** -> {r.algorithm}: {tt['steps']} steps, "
+                 f"{tt['time_us']:.2f} us, busbw {tt['busbw_GBps']:.2f} GB/s")
+va, vb = run.result.values[0].reshape(-1), run2.result.values[0].reshape(-1)
+summary = ulp.ulp_summary(va, vb)
+st.session_state["sync.ulp"] = summary
+st.markdown(f"Same inputs, rank 0's result: **{summary['differing']:,} of "
+            f"{summary['elements']:,}** elements differ, by up to **{summary['max_ulp']} ULP** "
+            f"(mean {summary['mean_ulp']:.3f}; largest relative error "
+            f"{summary['max_rel_error']:.2e}).")
+d = ulp.ulp_distance(va, vb)
+st.plotly_chart(figs.ulp_figure(d), key="ulp", width="stretch")
+worst = int(np.argmax(d))
+st.code(f"x[{worst}]: {alg} = {va[worst]!r} ({va[worst:worst + 1].view(np.uint32)[0]:#010x})\n"
+        f"x[{worst}]: {alg2} = {vb[worst]!r} ({vb[worst:worst + 1].view(np.uint32)[0]:#010x})")
+
+common.keep_playing(PAGE, last)

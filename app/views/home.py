@@ -1,0 +1,17 @@
+"""The landing page: what each page shows, with links (every link can carry query params)."""
+
+import streamlit as st
+
+st.title("simdist: see tf.distribute at work")
+st.markdown("Every picture here comes from simdist's runtime: the all-reduce schedule that "
+            "was executed, the split the distributed dataset made, the losses that were "
+            "computed, the trace of a real `model.fit` on simulated GPUs.")
+st.page_link("views/gradient_sync.py", label="1. Gradient sync: an all-reduce step by step")
+st.page_link("views/data_sharding.py", label="2. Data sharding: batches into replicas")
+st.page_link("views/loss_scaling.py", label="3. Loss scaling: compute_average_loss, "
+             "mixed precision")
+st.page_link("views/training_timeline.py", label="4. Training timeline: Gantt chart, "
+             "scaling efficiency")
+st.page_link("views/scaling_explorer.py", label="5. Scaling explorer: time and busbw curves")
+st.caption("Each page keeps its controls in the URL, e.g. "
+           "`/gradient_sync?alg=tree&n=8&topo=dgx1&step=3`.")

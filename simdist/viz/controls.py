@@ -1,0 +1,110 @@
+"""The app's controls as data: name, kind, range and default, one table per page.
+
+Glossary:
+  Control   -- one widget: ``select`` (options), ``int`` (lo..hi), ``log2`` (an int
+               exponent lo..hi shown as 2**k), ``bool``.
+  PAGES     -- page key -> its controls; the pages build their widgets from it, the URL
+               query parameters are parsed with it, and the tests draw values from it.
+  parse     -- a query-parameter string -> a valid value (out of range: the default), so a
+               hand-edited or stale link never breaks a page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from simdist.viz import scaling, sharding, sync, timeline, topology
+
+
+@dataclass(frozen=True)
+class Control:
+    """One widget's name, kind, range and default."""
+
+    name: str
+    kind: str
+    default: object
+    options: tuple = field(default_factory=tuple)
+    lo: int = 0
+    hi: int = 0
+    label: str = ""
+
+    def parse(self, text):
+        """The value a query-parameter string stands for (the default when invalid)."""
+        if text is None:
+            return self.default
+        if self.kind == "select":
+            return text if text in self.options else self.default
+        if self.kind == "bool":
+            return str(text).lower() in ("1", "true", "yes", "on")
+        try:
+            v = int(text)
+        except (TypeError, ValueError):
+            return self.default
+        return v if self.lo <= v <= self.hi else self.default
+
+    def encode(self, value) -> str:
+        return ("1" if value else "0") if self.kind == "bool" else str(value)
+
+
+def _sel(name, options, default=None, label=""):
+    options = tuple(options)
+    return Control(name, "select", default if default is not None else options[0], options,
+                   label=label or name)
+
+
+PAGES = {
+    "sync": [
+        _sel("alg", sync.algorithm_choices(), "ring", "algorithm"),
+        _sel("alg2", sync.algorithm_choices(), "tree", "compare with"),
+        _sel("topo", topology.presets(), "nvswitch", "topology"),
+        Control("n", "int", 4, lo=2, hi=topology.MAX_DEVICES, label="devices"),
+        Control("size", "log2", 10, lo=0, hi=18, label="elements per replica (2^k)"),
+        Control("step", "int", 0, lo=0, hi=10_000, label="step"),
+    ],
+    "shard": [
+        Control("ds", "int", 10, lo=0, hi=200, label="dataset size"),
+        Control("gb", "int", 4, lo=1, hi=64, label="global batch"),
+        Control("rep", "int", 3, lo=1, hi=16, label="replicas"),
+        Control("wk", "int", 1, lo=1, hi=4, label="workers"),
+        Control("drop", "bool", False, label="drop_remainder"),
+        _sel("policy", sharding.POLICIES, "AUTO", "auto-shard policy"),
+        Control("step", "int", 0, lo=0, hi=10_000, label="step"),
+    ],
+    "loss": [
+        Control("rep", "int", 4, lo=1, hi=8, label="replicas"),
+        Control("gb", "int", 10, lo=1, hi=64, label="global batch"),
+        Control("seed", "int", 0, lo=0, hi=99, label="data seed"),
+        Control("scale", "log2", 15, lo=0, hi=24, label="initial loss scale (2^k)"),
+        Control("growth", "int", 5, lo=1, hi=50, label="growth steps"),
+        Control("mpsteps", "int", 40, lo=5, hi=200, label="steps"),
+    ],
+    "timeline": [
+        _sel("strategy", timeline.STRATEGIES, label="strategy"),
+        _sel("gpu", timeline.GPU_KINDS, label="GPU kind (sets the topology)"),
+        Control("n", "int", 4, lo=1, hi=8, label="GPUs"),
+        Control("epochs", "int", 2, lo=1, hi=5, label="epochs"),
+    ],
+    "scaling": [
+        _sel("topo", topology.presets(), "nvswitch", "topology"),
+        Control("n", "int", 8, lo=2, hi=topology.MAX_DEVICES, label="devices"),
+        Control("size", "log2", 24, lo=10, hi=30, label="message size for the device sweep"),
+        _sel("metric", ("time", "busbw"), label="metric"),
+    ],
+}
+
+
+def defaults(page: str) -> dict:
+    return {c.name: c.default for c in PAGES[page]}
+
+
+def control(page: str, name: str) -> Control:
+    return next(c for c in PAGES[page] if c.name == name)
+
+
+def from_query(page: str, query: dict) -> dict:
+    """Valid values of every control of ``page`` from URL query parameters."""
+    return {c.name: c.parse(query.get(c.name)) for c in PAGES[page]}
+
+
+def scaling_algorithms() -> list[str]:
+    return scaling.all_reduce_algorithms()

@@ -1,0 +1,85 @@
+"""nccl-tests style curves from the cost model: time and busbw against size and devices.
+
+Glossary:
+  sweep      -- ``collectives.price`` (cost only, no values) for each algorithm, message
+                size and device count on one topology preset.
+  crossover  -- the message size where two algorithms' times cross (the tuner switches
+                from tree to ring there, as NCCL does).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from simdist import collectives
+from simdist.viz.topology import sized_topology
+
+
+def all_reduce_algorithms() -> list[str]:
+    return [n for n, a in collectives.ALGORITHMS.items() if a.collective == "all_reduce"]
+
+
+def size_sweep(algorithms, preset: str, num_devices: int, min_log2: int = 10,
+               max_log2: int = 30) -> dict:
+    """``{algorithm: {"bytes": [...], "time": [...], "busbw": [...]}}`` over 2^k bytes."""
+    topo = sized_topology(preset, num_devices)
+    sizes = [2 ** k for k in range(int(min_log2), int(max_log2) + 1)]
+    out = {}
+    for alg in algorithms:
+        costs = [collectives.price("all_reduce", alg, s, topology=topo,
+                                   num_devices=num_devices) for s in sizes]
+        out[alg] = {"bytes": sizes, "time": [c.time for c in costs],
+                    "busbw": [c.busbw for c in costs]}
+    return out
+
+
+def device_sweep(algorithms, preset: str, nbytes: int, counts) -> dict:
+    """``{algorithm: {"devices": [...], "time": [...], "busbw": [...]}}`` at one size."""
+    out = {}
+    for alg in algorithms:
+        costs = [collectives.price("all_reduce", alg, int(nbytes),
+                                   topology=sized_topology(preset, n), num_devices=n)
+                 for n in counts]
+        out[alg] = {"devices": list(counts), "time": [c.time for c in costs],
+                    "busbw": [c.busbw for c in costs]}
+    return out
+
+
+def crossovers(sweep: dict, a: str, b: str) -> list[int]:
+    """Message sizes (bytes) where ``a`` and ``b`` swap which one is faster."""
+    if a not in sweep or b not in sweep:
+        return []
+    ta, tb = np.array(sweep[a]["time"]), np.array(sweep[b]["time"])
+    sign = np.sign(ta - tb)
+    idx = [i for i in range(1, len(sign)) if sign[i] != sign[i - 1] and sign[i] != 0]
+    return [sweep[a]["bytes"][i] for i in idx]
+
+
+def size_figure(sweep: dict, metric: str = "time") -> go.Figure:
+    """Time (us) or busbw (GB/s) against message size, log-log, one line per algorithm."""
+    fig = go.Figure()
+    for alg, d in sweep.items():
+        y = [t * 1e6 for t in d["time"]] if metric == "time" else [b / 1e9 for b in d["busbw"]]
+        fig.add_trace(go.Scatter(x=d["bytes"], y=y, mode="lines+markers", name=alg))
+    for x in crossovers(sweep, "ring", "tree"):
+        fig.add_vline(x=x, line=dict(dash="dot"), annotation_text="ring/tree cross")
+    fig.update_layout(height=420, xaxis=dict(type="log", title="message size (bytes)"),
+                      yaxis=dict(type="log" if metric == "time" else "linear",
+                                 title="time (us)" if metric == "time" else "busbw (GB/s)"),
+                      title=f"all-reduce {metric} against message size",
+                      margin=dict(l=10, r=10, t=40, b=10))
+    return fig
+
+
+def device_figure(sweep: dict, metric: str = "busbw") -> go.Figure:
+    """Time or busbw against device count, one line per algorithm."""
+    fig = go.Figure()
+    for alg, d in sweep.items():
+        y = [t * 1e6 for t in d["time"]] if metric == "time" else [b / 1e9 for b in d["busbw"]]
+        fig.add_trace(go.Scatter(x=d["devices"], y=y, mode="lines+markers", name=alg))
+    fig.update_layout(height=380, xaxis=dict(type="log", title="devices", dtick=np.log10(2)),
+                      yaxis_title="time (us)" if metric == "time" else "busbw (GB/s)",
+                      title=f"all-reduce {metric} against device count",
+                      margin=dict(l=10, r=10, t=40, b=10))
+    return fig

@@ -1,0 +1,111 @@
+"""Topology presets sized for the app, and where to draw their nodes.
+
+Glossary:
+  preset        -- a name from ``simdist.hardware.topology.TOPOLOGIES`` (the one registry).
+  sized         -- the preset's builder called with arguments that give at least ``n``
+                   devices (fixed machines such as ``dgx1`` have 8 and no size argument).
+  layout        -- x, y of every node: devices on a circle in rank order (so a ring looks
+                   like a ring), switches and hosts on an inner circle.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+
+import networkx as nx
+
+from simdist.hardware.topology import TOPOLOGIES, Topology, as_topology
+
+MAX_DEVICES = 64
+
+
+def presets() -> list[str]:
+    """Every topology preset simdist knows, in registry order."""
+    return list(TOPOLOGIES)
+
+
+def _params(preset: str) -> set[str]:
+    return set(inspect.signature(TOPOLOGIES[preset]).parameters)
+
+
+def max_devices(preset: str) -> int:
+    """The most devices the app lets a preset have (fixed machines: their own count)."""
+    params = _params(preset)
+    if params & {"num_gpus", "num_nodes", "x"}:
+        return MAX_DEVICES
+    return len(as_topology(TOPOLOGIES[preset]()).devices)
+
+
+def _torus_shape(n: int) -> tuple[int, int]:
+    """The most square x * y == n (or ceil(sqrt n)^2 when n is prime and large)."""
+    for x in range(int(math.isqrt(n)), 0, -1):
+        if n % x == 0 and (x > 1 or n <= 3):
+            return x, n // x
+    side = math.isqrt(n - 1) + 1
+    return side, side
+
+
+@functools.lru_cache(maxsize=64)
+def sized_topology(preset: str, num_devices: int) -> Topology:
+    """The preset's topology with at least ``num_devices`` devices.
+
+    Raises:
+      ValueError: for an unknown preset or more devices than the preset can have.
+    """
+    if preset not in TOPOLOGIES:
+        raise ValueError(f"Unknown topology {preset!r}; presets are {presets()}.")
+    n = int(num_devices)
+    if not 1 <= n <= max_devices(preset):
+        raise ValueError(f"{preset} takes 1..{max_devices(preset)} devices, got {n}.")
+    params = _params(preset)
+    build = TOPOLOGIES[preset]
+    if "num_gpus" in params:
+        graph = build(num_gpus=n)
+    elif "num_nodes" in params:
+        per = min(n, 8)
+        graph = build(num_nodes=-(-n // per), gpus_per_node=per, nics_per_node=min(per, 4))
+    elif "x" in params:
+        x, y = _torus_shape(n)
+        graph = build(x=x, y=y)
+    else:
+        graph = build()
+    return as_topology(graph)
+
+
+@functools.lru_cache(maxsize=64)
+def _layout_cached(preset: str, num_devices: int) -> dict:
+    topo = sized_topology(preset, num_devices)
+    return layout(topo.graph, topo.devices)
+
+
+def cached_layout(preset: str, num_devices: int) -> dict:
+    return _layout_cached(preset, num_devices)
+
+
+def layout(graph: nx.Graph, devices: list) -> dict:
+    """Node -> (x, y): devices on the unit circle (rank 0 on top, clockwise), others inside."""
+    pos = {}
+    n = len(devices)
+    for i, d in enumerate(devices):
+        a = math.pi / 2 - 2 * math.pi * i / max(n, 1)
+        pos[d] = (math.cos(a), math.sin(a))
+    # The busiest switch sits in the centre; other switches and hosts on an inner circle.
+    others = sorted((v for v in graph.nodes if v not in pos), key=graph.degree, reverse=True)
+    if others:
+        pos[others.pop(0)] = (0.0, 0.0)
+    for i, v in enumerate(others):
+        a = math.pi / 2 - 2 * math.pi * (i + 0.5) / len(others)
+        pos[v] = (0.45 * math.cos(a), 0.45 * math.sin(a))
+    return pos
+
+
+def short_name(node: str) -> str:
+    """``/job:localhost/replica:0/task:0/device:GPU:3`` -> ``GPU:3`` (task kept when > 0)."""
+    if "/device:" not in node:
+        return node
+    head, _, dev = node.rpartition("/device:")
+    task = head.rpartition("task:")[2]
+    job = head.split("/")[1].removeprefix("job:") if head.startswith("/job:") else ""
+    return dev if job == "localhost" else f"{job}{task}/{dev}"

@@ -1,0 +1,67 @@
+"""The entry point's navigation, and control combinations drawn from the controls' ranges."""
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from streamlit.testing.v1 import AppTest
+
+from simdist.viz.controls import PAGES
+from tests.app.helpers import APP, VIEWS, page
+
+
+def test_entry_point_lists_every_page():
+    at = AppTest.from_file(str(APP / "streamlit_app.py"), default_timeout=60).run()
+    assert not at.exception
+    for view in ("data_sharding", "loss_scaling", "scaling_explorer"):
+        at.switch_page(f"views/{view}.py").run()
+        assert not at.exception, view
+
+
+def _value(c):
+    if c.kind == "select":
+        return st.sampled_from(c.options)
+    if c.kind == "bool":
+        return st.sampled_from(["0", "1"])
+    return st.integers(c.lo, min(c.hi, c.lo + 80) if c.name == "step" else c.hi).map(str)
+
+
+def _query(name, skip=()):
+    return st.fixed_dictionaries({c.name: _value(c) for c in PAGES[name] if c.name not in skip})
+
+
+FEW = settings(max_examples=4, deadline=None, derandomize=True,
+               suppress_health_check=list(HealthCheck))
+
+
+@FEW
+@given(_query("sync"))
+def test_sync_any_controls(query):
+    page("sync", **query)
+
+
+@FEW
+@given(_query("shard"))
+def test_sharding_any_controls(query):
+    page("shard", **query)
+
+
+@FEW
+@given(_query("loss"))
+def test_loss_any_controls(query):
+    page("loss", **query)
+
+
+@FEW
+@given(_query("scaling"))
+def test_scaling_any_controls(query):
+    page("scaling", **query)
+
+
+@settings(max_examples=2, deadline=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(_query("timeline", skip=("epochs",)))
+def test_timeline_any_controls(query):
+    page("timeline", epochs=1, **query)
+
+
+def test_every_page_has_a_view():
+    assert set(PAGES) == set(VIEWS)

@@ -1,0 +1,92 @@
+"""A real browser against a real server: ``simdist app`` on a free port, Debian's Chromium.
+
+Glossary:
+  server   -- ``simdist app`` started as a subprocess; ready when ``/_stcore/health`` says ok;
+              terminated at the end of the session.
+  browser  -- Playwright driving /usr/bin/chromium (never a downloaded browser).
+  shots    -- screenshots land in ``artifacts/screenshots/`` (gitignored).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--no-first-run"]
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} is absent: install Debian's chromium (apt-get install chromium; "
+                ".ci/run does) to run the browser tests.", allow_module_level=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _command() -> list[str]:
+    script = Path(sys.executable).parent / "simdist"
+    found = str(script) if script.exists() else shutil.which("simdist")
+    return [found] if found else [sys.executable, "-m", "simdist"]
+
+
+@pytest.fixture(scope="session")
+def server():
+    port = _free_port()
+    cmd = _command() + ["app", "--server.port", str(port), "--server.headless", "true",
+                        "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    try:
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.read().strip() == b"ok":
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.time() > deadline:
+                out = proc.stdout.read().decode(errors="replace") if proc.poll() is not None \
+                    else "(still running)"
+                pytest.fail(f"simdist app did not become healthy: {' '.join(cmd)}\n{out}")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def tab(browser):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    yield page
+    page.close()

@@ -29,11 +29,12 @@ class CentralStorageExtended(MirroredExtended):
         super().__init__(devices, cdo.ReductionToOneDevice())
         if parameter_device is None:
             parameter_device = devices[0].name if len(devices) == 1 else "/device:CPU:0"
+        self._parameter_device_name = parameter_device  # reported as given, as TF does
         self._parameter_device = machine_lib.find_device(parameter_device)
 
     @property
     def parameter_devices(self):
-        return (self._parameter_device.name,)
+        return (self._parameter_device_name,)
 
     def _create_variable(self, next_creator, **kwargs):
         agg = validate_aggregation(kwargs)

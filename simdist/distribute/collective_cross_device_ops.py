@@ -27,6 +27,7 @@ from simdist.distribute import packing
 from simdist.distribute.cross_device_ops import (
     CrossDeviceOps,
     ReductionToOneDevice,
+    divide_by_n,
     get_devices_from,
 )
 from simdist.distribute.reduce_util import ReduceOp
@@ -119,7 +120,7 @@ def _flatten_per_device(per_replica_values, num_devices):
 
 def _finish(reduce_op, arrays, n):
     if reduce_op == ReduceOp.MEAN:
-        return [(a / n).astype(a.dtype) if a.dtype.kind == "f" else a // n for a in arrays]
+        return [divide_by_n(a, n) for a in arrays]
     return arrays
 
 

@@ -126,9 +126,15 @@ def _combine(reduce_op, arrays):
         else:
             acc = xp.maximum(acc, a)
     if reduce_op == ReduceOp.MEAN:
-        n = len(arrays)
-        acc = (acc / n).astype(acc.dtype) if acc.dtype.kind == "f" else acc // n
+        acc = divide_by_n(acc, len(arrays))
     return acc
+
+
+def divide_by_n(array, n):
+    """``array / n`` as TF's truediv: floats keep their dtype, integers become float64."""
+    if array.dtype.kind == "f":
+        return (array / n).astype(array.dtype)
+    return array / n
 
 
 class ReductionToOneDevice(CrossDeviceOps):

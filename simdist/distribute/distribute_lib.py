@@ -147,11 +147,9 @@ class Strategy:
 
     def experimental_distribute_values_from_function(self, value_fn):
         """Build a PerReplica from ``value_fn(ValueContext)`` called once per replica."""
-        out = []
         n = self.num_replicas_in_sync
-        for i, dev in enumerate(self._extended.worker_devices):
-            with context.device(dev):
-                out.append(value_fn(ValueContext(i, n)))
+        # Like TF, value_fn runs where the caller is; strategy.run moves values later.
+        out = [value_fn(ValueContext(i, n)) for i in range(n)]
         return regroup(out, always_wrap=True) if n > 1 else out[0]
 
     def experimental_distribute_dataset(self, dataset, options=None):
@@ -209,7 +207,8 @@ class StrategyExtended:
 
     def value_container(self, value):
         """The distributed variable that holds the component ``value`` (or ``value`` itself)."""
-        return getattr(value, "_distributed_container", None) or value
+        container = getattr(value, "_distributed_container", None)
+        return value if container is None else container
 
     def variable_created_in_scope(self, v) -> bool:
         return getattr(v, "_distribute_strategy", None) is self._strategy
@@ -225,11 +224,12 @@ class StrategyExtended:
         results = []
         for i, comp in enumerate(components):
             with context.device(comp.device), UpdateContext(i):
-                results.append(fn(comp, *select_replica(i, tuple(args)),
-                                  **select_replica(i, kwargs)))
+                out = fn(comp, *select_replica(i, tuple(args)), **select_replica(i, kwargs))
+            # An assign gives back the written value (TF's _UnreadVariable), not the variable.
+            results.append(out.read_value() if isinstance(out, variables.Variable) else out)
         if len(results) == 1:
             return results[0]
-        return regroup(results, wrap_class=Mirrored)
+        return Mirrored(results)
 
     def update_non_slot(self, colocate_with, fn, args=(), kwargs=None, group=True):
         with UpdateContext(0):
@@ -268,12 +268,9 @@ class StrategyExtended:
         parts = [op_def.convert_to_tensor(v) for v in self._local_results(value)]
         for p in parts:
             if p.ndim == 0:
-                from simdist.framework import errors
-
-                raise errors.InvalidArgumentError(
-                    None, None,
+                raise ValueError(
                     "Cannot gather scalars: every replica's value must have rank >= 1. "
-                    "Reshape each value to [1] inside strategy.run first.",
+                    "Reshape each value to [1] inside strategy.run first."
                 )
         with context.device(context.explicit_device() or self._reduce_destination()):
             return array_ops.concat(parts, axis=axis)
@@ -281,6 +278,11 @@ class StrategyExtended:
     def _local_results(self, value) -> tuple:
         if isinstance(value, DistributedValues):
             return value.values
+        if nest.is_nested(value) and any(isinstance(v, DistributedValues)
+                                         for v in nest.flatten(value)):
+            from simdist.distribute.values import select_replica
+
+            return tuple(select_replica(i, value) for i in range(len(self._devices)))
         return (value,)
 
     # --- replica execution ------------------------------------------------------------

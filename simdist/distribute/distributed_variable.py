@@ -20,7 +20,7 @@ from __future__ import annotations
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.update_context import get_update_replica_id
-from simdist.distribute.values import DistributedDelegate, PerReplica
+from simdist.distribute.values import DistributedDelegate, Mirrored, PerReplica
 from simdist.framework import context
 from simdist.framework.variables import Variable, VariableAggregation, VariableSynchronization
 
@@ -134,6 +134,9 @@ class DistributedVariable(DistributedDelegate, Variable):
     def numpy(self):
         return self._read_local().numpy()
 
+    def __bool__(self):
+        return bool(self._as_tensor())
+
     def __array__(self, dtype=None, copy=None):
         return self._read_local().__array__(dtype)
 
@@ -153,12 +156,14 @@ class DistributedVariable(DistributedDelegate, Variable):
     def _write(self, update_fn, value, read_value):
         update_id = get_update_replica_id()
         if update_id is not None and ds_context.in_cross_replica_context():
-            update_fn(self._values[update_id if isinstance(update_id, int) else 0], value)
+            out = update_fn(self._values[update_id if isinstance(update_id, int) else 0], value)
         elif self._in_cross_replica():
-            self._update_cross_replica(update_fn, value)
+            out = self._update_cross_replica(update_fn, value)
         else:
-            self._update_replica(update_fn, value)
-        return self if read_value else None
+            out = self._update_replica(update_fn, value)
+        if isinstance(out, Variable):
+            out = out.read_value()  # TF returns the written value, not the variable
+        return out if read_value else None
 
     def _update_cross_replica(self, update_fn, value):
         return self._distribute_strategy.extended.update(self, update_fn, args=(value,))
@@ -216,10 +221,11 @@ class SyncOnReadVariable(DistributedVariable):
             from simdist.framework.ops import array_ops, math_ops
 
             value = array_ops.cast(math_ops.divide(value, n), self.dtype)
+        out = []
         for v in self._values:
             with context.device(v.device):
-                update_fn(v, value)
-        return self
+                out.append(update_fn(v, value).read_value())
+        return Mirrored(out)
 
 
 class _ReducedView:
@@ -287,3 +293,12 @@ def validate_aggregation(kwargs):
 
     return _as_enum(VariableAggregation, kwargs.get("aggregation", VariableAggregation.NONE),
                     "aggregation", kwargs.get("name"))
+
+
+# Operators go through tensor conversion (``_as_tensor``) like a plain variable's, so a
+# sync-on-read variable read across replicas takes part as its aggregate, as in TF.
+for _name in [n for n in vars(DistributedDelegate) if n.startswith("__") and n.endswith("__")
+              and n not in ("__init__", "__getattr__", "__module__", "__doc__", "__dict__",
+                            "__weakref__", "__qualname__", "__len__", "__iter__")]:
+    if _name in vars(Variable) or hasattr(Variable, _name):
+        setattr(DistributedVariable, _name, getattr(Variable, _name))

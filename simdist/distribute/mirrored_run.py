@@ -20,7 +20,7 @@ import threading
 
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.values import regroup, select_replica
-from simdist.framework import context
+from simdist.framework import context, variables
 
 
 class _Aborted(BaseException):
@@ -51,7 +51,8 @@ class _ReplicaThread(threading.Thread):
         try:
             if self.abort:
                 return
-            with context.device(self.device.name), self.ctx:
+            with context.device(self.device.name), self.ctx, \
+                    variables.variable_creator_scope(_replica_variable_creator):
                 self.result = self.fn(*self.args, **self.kwargs)
         except _Aborted:
             pass
@@ -70,6 +71,20 @@ class _ReplicaThread(threading.Thread):
             raise _Aborted()
         result, self.merge_result = self.merge_result, None
         return result
+
+
+def _replica_variable_creator(next_creator, **kwargs):
+    """Variables created inside ``run``: every replica asks, one MirroredVariable is made.
+
+    The creation is a merge_call, so all replicas pause and the strategy builds the copies
+    once from replica 0's arguments; every replica gets the same variable, as in TF.
+    """
+
+    def merge_fn(strategy, kw):
+        return strategy.extended._create_variable(variables.default_variable_creator,
+                                                  **select_replica(0, kw))
+
+    return ds_context.get_replica_context().merge_call(merge_fn, args=(kwargs,))
 
 
 class MirroredReplicaContext:

@@ -19,12 +19,13 @@ from simdist.distribute import mirrored_run
 from simdist.distribute.distribute_lib import ReplicaContext, Strategy, StrategyExtended
 from simdist.distribute.distributed_variable import (
     VARIABLE_CLASS_MAPPING,
+    MirroredVariable,
     validate_aggregation,
     validate_synchronization,
 )
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.values import DistributedValues, Mirrored
-from simdist.framework import context, op_def
+from simdist.framework import context, nest, op_def
 from simdist.hardware import machine as machine_lib
 from simdist.hardware.device_spec import canonicalize
 from simdist.hardware.transfer import copy_to
@@ -67,7 +68,7 @@ def select_cross_device_ops(devices):
     return NcclAllReduce(num_packs=1)
 
 
-class MirroredReplicaContext(mirrored_run.MirroredReplicaContext, ReplicaContext):
+class _MirroredReplicaContext(mirrored_run.MirroredReplicaContext, ReplicaContext):
     """A replica of a MirroredStrategy run: merge_call pauses the replica's thread."""
 
 
@@ -111,22 +112,31 @@ class MirroredExtended(StrategyExtended):
 
     # --- execution --------------------------------------------------------------------
     def _make_replica_context(self, i, dev):
-        return MirroredReplicaContext(self._strategy, i, dev)
+        return _MirroredReplicaContext(self._strategy, i, dev)
 
     def _call_for_each_replica(self, fn, args, kwargs):
         if len(self._devices) == 1:
             from simdist.distribute.values import select_replica
 
             dev = self._devices[0]
-            with context.device(dev.name), ReplicaContext(self._strategy, 0, dev):
+            with context.device(dev.name), _MirroredReplicaContext(self._strategy, 0, dev):
                 return fn(*select_replica(0, args), **select_replica(0, kwargs))
         return mirrored_run.call_for_each_replica(
             self._strategy, self._devices, self._make_replica_context, fn, args, kwargs)
 
     # --- reductions -------------------------------------------------------------------
     def _reduce_to(self, reduce_op, value, destinations, options):
-        if isinstance(value, Mirrored) and reduce_op == ReduceOp.MEAN:
+        if nest.is_nested(value):
+            return nest.map_structure(
+                lambda v: self._reduce_to(reduce_op, v, destinations, options), value)
+        mirrored = isinstance(value, (Mirrored, MirroredVariable))
+        if mirrored and reduce_op == ReduceOp.MEAN:
             return value
+        if mirrored:
+            raise AssertionError(
+                f"Cannot {reduce_op.value}-reduce a mirrored value: its copies are equal "
+                "already. Read one copy (experimental_local_results) or use ReduceOp.MEAN."
+            )
         if not isinstance(value, DistributedValues):
             return cdo.reduce_non_distributed_value(
                 reduce_op, value, destinations, self._num_replicas_in_sync)

@@ -14,6 +14,10 @@ from simdist.distribute.mirrored_strategy import resolve_devices
 from simdist.framework import context
 
 
+class _OneDeviceReplicaContext(ReplicaContext):
+    """The replica context of OneDeviceStrategy.run."""
+
+
 class OneDeviceExtended(SingleReplicaExtended):
     """``OneDeviceStrategy.extended``."""
 
@@ -27,7 +31,8 @@ class OneDeviceExtended(SingleReplicaExtended):
             return next_creator(**kwargs)
 
     def _call_for_each_replica(self, fn, args, kwargs):
-        with context.device(self._device.name), ReplicaContext(self._strategy, 0, self._device):
+        with context.device(self._device.name), _OneDeviceReplicaContext(
+                self._strategy, 0, self._device):
             return fn(*args, **kwargs)
 
     def _reduce_destination(self):

@@ -48,8 +48,17 @@ def get_logical_device_configuration(device):
 
 
 def get_visible_devices(device_type=None) -> list[PhysicalDevice]:
-    """The physical devices the runtime may use (all of them in simdist)."""
-    return list_physical_devices(device_type)
+    """The physical devices the runtime may use."""
+    return _machine.get_machine().get_visible_devices(device_type)
+
+
+def set_visible_devices(devices, device_type=None) -> None:
+    """Restrict the runtime to ``devices`` (of ``device_type``); before any op has run.
+
+    Raises:
+      RuntimeError: after the devices were initialized.
+    """
+    _machine.get_machine().set_visible_devices(devices, device_type)
 
 
 def set_memory_growth(device, enable: bool) -> None:
@@ -88,9 +97,11 @@ experimental = types.SimpleNamespace(
     get_virtual_device_configuration=get_logical_device_configuration,
     VirtualDeviceConfiguration=LogicalDeviceConfiguration,
     get_visible_devices=get_visible_devices,
+    set_visible_devices=set_visible_devices,
 )
 
 __all__ = ["LogicalDevice", "LogicalDeviceConfiguration", "PhysicalDevice",
            "get_logical_device_configuration", "get_memory_growth", "get_visible_devices",
+           "set_visible_devices",
            "list_logical_devices", "list_physical_devices", "set_logical_device_configuration",
            "set_memory_growth", "experimental"]

@@ -70,8 +70,7 @@ class _VariableMeta(type):
         if cls is not Variable:
             return super().__call__(*args, **kwargs)
 
-        def creator(**kw):
-            return type.__call__(Variable, **kwargs_for_base(kw))
+        creator = default_variable_creator
 
         # The innermost scope is called first; each creator's next_creator is the one
         # around it, as in TF.
@@ -285,3 +284,12 @@ def _as_enum(enum_cls, value, what, var_name=None):
         f"Invalid variable {what} mode: {value}{suffix}. Use a tf.Variable{enum_cls.__name__[8:]}"
         f" member such as tf.{enum_cls.__name__}.{list(enum_cls)[1].name}."
     )
+
+
+class ResourceVariable(Variable):
+    """The concrete variable ``tf.Variable(...)`` makes (TF's ResourceVariable)."""
+
+
+def default_variable_creator(**kwargs):
+    """The innermost creator: a plain ResourceVariable on the current device."""
+    return type.__call__(ResourceVariable, **kwargs_for_base(kwargs))

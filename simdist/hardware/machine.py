@@ -73,6 +73,7 @@ class Machine:
         self._devices: dict[str, Device] | None = None
         self._topology_spec = topology
         self._topology = None
+        self._hidden: set[str] = set()
         self._lock = threading.Lock()
 
     @property
@@ -105,6 +106,27 @@ class Machine:
                 raise ValueError("Setting memory limit is required for GPU virtual devices")
         self._config[device.name] = configs
 
+    def set_visible_devices(self, devices, device_type: str | None = None) -> None:
+        """Hide every physical device of ``device_type`` not in ``devices`` (before any op).
+
+        Raises:
+          RuntimeError: once the devices are initialized, as TF does.
+          ValueError: for a device this machine does not have.
+        """
+        if self.initialized:
+            raise RuntimeError("Visible devices cannot be modified after being initialized")
+        devices = [devices] if isinstance(devices, PhysicalDevice) else list(devices)
+        for d in devices:
+            if d not in self.physical:
+                raise ValueError(f"Unrecognized device: {d!r}; see list_physical_devices().")
+        keep = {d.name for d in devices}
+        kinds = {device_type.upper()} if device_type else {d.device_type for d in self.physical}
+        self._hidden = {d.name for d in self.physical
+                        if d.device_type in kinds and d.name not in keep}
+
+    def get_visible_devices(self, device_type: str | None = None) -> list[PhysicalDevice]:
+        return [d for d in self.list_physical_devices(device_type) if d.name not in self._hidden]
+
     def get_logical_device_configuration(self, device: PhysicalDevice):
         return self._config.get(device.name)
 
@@ -115,7 +137,7 @@ class Machine:
                 return self._devices
             devices: dict[str, Device] = {}
             counters: dict[str, int] = {}
-            for phys in self.physical:
+            for phys in self.get_visible_devices():
                 spec = SPECS[self.cpu_kind if phys.device_type == "CPU" else self.gpu_kind]
                 configs = self._config.get(phys.name) or [LogicalDeviceConfiguration()]
                 for cfg in configs:

@@ -15,8 +15,9 @@ def _per_replica_grads(strategy, shapes, seed=0):
     rng = np.random.default_rng(seed)
     data = [[rng.standard_normal(s).astype(np.float32) for s in shapes]
             for _ in range(strategy.num_replicas_in_sync)]
-    values = [strategy.experimental_distribute_values_from_function(
-        lambda ctx, j=j: tf.constant(data[ctx.replica_id_in_sync_group][j]))
+    # values_from_function leaves values where the caller is (as TF); run moves them.
+    values = [strategy.run(tf.identity, (strategy.experimental_distribute_values_from_function(
+        lambda ctx, j=j: tf.constant(data[ctx.replica_id_in_sync_group][j])),))
         for j in range(len(shapes))]
     return data, values
 

@@ -1,0 +1,349 @@
+"""Seed 001's custom training loop: simdist vs TensorFlow 2.15 vs plain NumPy, one run each.
+
+The workload is the custom-loop half of ``tests/seeds/data/seed_001.py``: 10,000 synthetic
+samples with 10 features, a Dense16-relu / Dense8-relu / Dense1-sigmoid model, Adam,
+``BinaryCrossentropy(reduction=NONE)`` + ``tf.nn.compute_average_loss``, global batch 256
+split over 4 replicas (64 rows each) by ``strategy.experimental_distribute_dataset``,
+``strategy.run`` + ``strategy.reduce`` inside ``@tf.function``, 5 epochs.
+
+Every contender runs in its own child process (this same file, ``--child NAME``), so
+interpreter start-up, imports and peak memory are measured per contender:
+
+  (a) simdist     ``import simdist as tf``; its 4 simulated GPUs (the default machine).
+  (b) tensorflow  the same function text under real TF (``--tf-python``), the one CPU
+                  split into 4 logical devices, ``MirroredStrategy(['/cpu:0', .., '/cpu:3'])``.
+  (c) numpy       the same maths by hand on one device: forward pass, BCE, backprop, Adam.
+
+Glossary:
+  wall       seconds from launching the child to its exit (start-up and imports included).
+  startup    the child's own time from interpreter start to the first training step.
+  loop       the child's own time for the 5 training epochs alone.
+  peak MiB   the child's maximum resident set size (``os.wait4`` rusage, per child).
+  vs TF      wall / TensorFlow's wall; below 1 means faster than TensorFlow.
+  vs NumPy   wall / NumPy baseline's wall: simdist's overhead over the bare maths;
+             "loop/NumPy" is the same ratio for the training loops alone.
+  loss, acc  last epoch's mean batch loss and BinaryAccuracy; they should agree roughly
+             (each contender draws its own random data and weights).
+
+Run: .venv/bin/python benchmarks/bench_seed001_vs_tf.py [--tf-python /tmp/tfenv/bin/python]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+T0 = time.perf_counter()  # child start-up is measured from here (after the interpreter).
+
+NUM_SAMPLES = 10_000
+NUM_FEATURES = 10
+EPOCHS = 5
+GLOBAL_BATCH_SIZE = 256
+NUM_REPLICAS = 4
+SEED = 1
+DEFAULT_TF_PYTHON = "/tmp/tfenv/bin/python"
+RESULT_TAG = "BENCH_RESULT "
+
+
+# ---------------------------------------------------------------- (a) and (b): one text
+
+
+def make_strategy(tf):
+    """4 replicas: simdist's simulated GPUs, or the CPU split into 4 logical devices."""
+    gpus = tf.config.list_physical_devices("GPU")
+    if len(gpus) >= NUM_REPLICAS:
+        return tf.distribute.MirroredStrategy()
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    tf.config.set_logical_device_configuration(
+        cpu, [tf.config.LogicalDeviceConfiguration()] * NUM_REPLICAS
+    )
+    return tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(NUM_REPLICAS)])
+
+
+def make_dataset(tf):
+    features = tf.random.normal(shape=(NUM_SAMPLES, NUM_FEATURES))
+    coeffs = tf.random.normal(shape=(NUM_FEATURES, 1))
+    logits = tf.matmul(features, coeffs) + tf.random.normal(shape=(NUM_SAMPLES, 1), stddev=0.1)
+    labels = tf.cast(logits > 0, tf.int64)
+    dataset = tf.data.Dataset.from_tensor_slices((features, labels))
+    return dataset.shuffle(NUM_SAMPLES).batch(GLOBAL_BATCH_SIZE).prefetch(tf.data.AUTOTUNE)
+
+
+def build_model(tf):
+    return tf.keras.Sequential([
+        tf.keras.layers.Dense(16, activation="relu", input_shape=(NUM_FEATURES,)),
+        tf.keras.layers.Dense(8, activation="relu"),
+        tf.keras.layers.Dense(1, activation="sigmoid"),
+    ])
+
+
+def make_train_step(tf, strategy, model, optimizer, loss_object, accuracy):
+    def compute_loss(labels, predictions):
+        per_example_loss = loss_object(labels, predictions)
+        return tf.nn.compute_average_loss(per_example_loss, global_batch_size=GLOBAL_BATCH_SIZE)
+
+    def step_fn(features, labels):
+        with tf.GradientTape() as tape:
+            predictions = model(features, training=True)
+            loss = compute_loss(labels, predictions)
+        gradients = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(gradients, model.trainable_variables))
+        accuracy.update_state(labels, predictions)
+        return loss
+
+    @tf.function
+    def distributed_train_step(inputs):
+        features, labels = inputs
+        per_replica_losses = strategy.run(step_fn, args=(features, labels))
+        return strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica_losses, axis=None)
+
+    return distributed_train_step
+
+
+def run_framework(module_name):
+    """The seed's custom loop under ``module_name`` (simdist or tensorflow)."""
+    tf = __import__(module_name)
+    strategy = make_strategy(tf)
+    tf.random.set_seed(SEED)
+    random.seed(SEED)  # Keras 2 draws unseeded initializers' seeds from Python's `random`.
+    dist_dataset = strategy.experimental_distribute_dataset(make_dataset(tf))
+    with strategy.scope():
+        model = build_model(tf)
+        optimizer = tf.keras.optimizers.Adam()
+        loss_object = tf.keras.losses.BinaryCrossentropy(
+            from_logits=False, reduction=tf.keras.losses.Reduction.NONE
+        )
+        accuracy = tf.keras.metrics.BinaryAccuracy(name="train_accuracy")
+    train_step = make_train_step(tf, strategy, model, optimizer, loss_object, accuracy)
+    startup = time.perf_counter() - T0
+    history = []
+    for _ in range(EPOCHS):
+        accuracy.reset_state()
+        total_loss, num_batches = 0.0, 0
+        for batch in dist_dataset:
+            total_loss += float(train_step(batch).numpy())
+            num_batches += 1
+        history.append((total_loss / num_batches, float(accuracy.result().numpy())))
+    return {
+        "version": tf.__version__,
+        "replicas": strategy.num_replicas_in_sync,
+        "startup_s": startup,
+        "loop_s": time.perf_counter() - T0 - startup,
+        "history": history,
+    }
+
+
+# ---------------------------------------------------------------- (c) the NumPy baseline
+
+
+def glorot_uniform(rng, fan_in, fan_out):
+    limit = (6.0 / (fan_in + fan_out)) ** 0.5
+    return rng.uniform(-limit, limit, size=(fan_in, fan_out)).astype("float32")
+
+
+def numpy_params(np, rng):
+    sizes = [NUM_FEATURES, 16, 8, 1]
+    params = []
+    for fan_in, fan_out in zip(sizes[:-1], sizes[1:]):
+        params += [glorot_uniform(rng, fan_in, fan_out), np.zeros(fan_out, np.float32)]
+    return params
+
+
+def numpy_dataset(np, rng):
+    features = rng.standard_normal((NUM_SAMPLES, NUM_FEATURES), dtype=np.float32)
+    coeffs = rng.standard_normal((NUM_FEATURES, 1), dtype=np.float32)
+    noise = 0.1 * rng.standard_normal((NUM_SAMPLES, 1), dtype=np.float32)
+    labels = (features @ coeffs + noise > 0).astype(np.float32)
+    return features, labels
+
+
+def numpy_step(np, params, x, y):
+    """Forward, BCE on the logit (as Keras does after a sigmoid), backward; sum / global batch."""
+    w1, b1, w2, b2, w3, b3 = params
+    h1 = np.maximum(x @ w1 + b1, 0)
+    h2 = np.maximum(h1 @ w2 + b2, 0)
+    z = h2 @ w3 + b3
+    per_example = np.maximum(z, 0) - z * y + np.log1p(np.exp(-np.abs(z)))
+    loss = per_example.sum() / GLOBAL_BATCH_SIZE
+    probs = 1.0 / (1.0 + np.exp(-z))
+    dz = (probs - y) / GLOBAL_BATCH_SIZE
+    dh2 = (dz @ w3.T) * (h2 > 0)
+    dh1 = (dh2 @ w2.T) * (h1 > 0)
+    grads = [x.T @ dh1, dh1.sum(0), h1.T @ dh2, dh2.sum(0), h2.T @ dz, dz.sum(0)]
+    correct = int(((probs > 0.5) == (y > 0.5)).sum())
+    return float(loss), grads, correct
+
+
+def adam_update(np, params, grads, slots, step, lr=1e-3, beta1=0.9, beta2=0.999, eps=1e-7):
+    alpha = lr * (1 - beta2**step) ** 0.5 / (1 - beta1**step)
+    for p, g, m, v in zip(params, grads, slots[0], slots[1]):
+        m += (g - m) * (1 - beta1)
+        v += (g * g - v) * (1 - beta2)
+        p -= alpha * m / (np.sqrt(v) + eps)
+
+
+def run_numpy():
+    import numpy as np
+
+    rng = np.random.default_rng(SEED)
+    features, labels = numpy_dataset(np, rng)
+    params = numpy_params(np, rng)
+    slots = ([np.zeros_like(p) for p in params], [np.zeros_like(p) for p in params])
+    startup = time.perf_counter() - T0
+    history, step = [], 0
+    for _ in range(EPOCHS):
+        order = rng.permutation(NUM_SAMPLES)
+        total_loss, num_batches, correct = 0.0, 0, 0
+        for start in range(0, NUM_SAMPLES, GLOBAL_BATCH_SIZE):
+            idx = order[start:start + GLOBAL_BATCH_SIZE]
+            loss, grads, hits = numpy_step(np, params, features[idx], labels[idx])
+            step += 1
+            adam_update(np, params, grads, slots, step)
+            total_loss, num_batches, correct = total_loss + loss, num_batches + 1, correct + hits
+        history.append((total_loss / num_batches, correct / NUM_SAMPLES))
+    loop = time.perf_counter() - T0 - startup
+    return {"version": np.__version__, "replicas": 1, "startup_s": startup, "loop_s": loop,
+            "history": history}
+
+
+def child_main(name):
+    result = run_numpy() if name == "numpy" else run_framework(name)
+    result["self_maxrss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(RESULT_TAG + json.dumps(result), flush=True)
+
+
+# ---------------------------------------------------------------- the parent: measure
+
+
+def maxrss_mib(ru_maxrss):
+    """ru_maxrss is KiB on Linux, bytes on macOS."""
+    return ru_maxrss / (2**20 if sys.platform == "darwin" else 2**10)
+
+
+def wait_child(proc):
+    """Wait for ``proc``; return (exit code, its own peak RSS in MiB)."""
+    if hasattr(os, "wait4"):
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        return proc.returncode, maxrss_mib(usage.ru_maxrss)
+    proc.wait()  # no per-child rusage: the largest child so far is the best we get.
+    return proc.returncode, maxrss_mib(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+
+
+def parse_result(output):
+    for line in reversed(output.splitlines()):
+        if line.startswith(RESULT_TAG):
+            return json.loads(line[len(RESULT_TAG):])
+    return None
+
+
+def measure(name, python):
+    """Run one contender in a fresh process; return its timings, memory and results."""
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONUNBUFFERED="1")
+    with tempfile.TemporaryFile(mode="w+") as log:
+        start = time.perf_counter()
+        proc = subprocess.Popen([python, os.path.abspath(__file__), "--child", name],
+                                stdout=log, stderr=subprocess.STDOUT, env=env)
+        code, peak_mib = wait_child(proc)
+        wall = time.perf_counter() - start
+        log.seek(0)
+        output = log.read()
+    result = parse_result(output)
+    if code != 0 or result is None:
+        print(f"{name} failed (exit {code}):\n{output[-3000:]}", file=sys.stderr)
+        return None
+    return dict(result, name=name, wall_s=wall, peak_mib=peak_mib)
+
+
+def best_run(name, python, repeat):
+    """The run with the least wall time, with every run's wall time in ``all_walls``."""
+    runs = [measure(name, python) for _ in range(repeat)]
+    runs = [r for r in runs if r is not None]
+    if not runs:
+        return None
+    return dict(min(runs, key=lambda r: r["wall_s"]), all_walls=[r["wall_s"] for r in runs])
+
+
+def ratio(a, b):
+    return f"{a / b:6.2f}x" if b else "     -"
+
+
+def print_table(rows, tf_row, np_row):
+    header = (f"{'contender':<11} {'version':<8} {'wall s':>7} {'startup s':>9} {'loop s':>7} "
+              f"{'vs TF':>7} {'vs NumPy':>8} {'loop/NumPy':>10} {'peak MiB':>8} {'loss':>7} "
+              f"{'acc':>6}")
+    print(header)
+    print("-" * len(header))
+    for r in rows:
+        loss, acc = r["history"][-1]
+        vs_tf = ratio(r["wall_s"], tf_row["wall_s"]) if tf_row else "     -"
+        vs_np = ratio(r["wall_s"], np_row["wall_s"]) if np_row else "     -"
+        loop_np = ratio(r["loop_s"], np_row["loop_s"]) if np_row else "     -"
+        version = r["version"].split("+")[0]  # simdist says "2.15.0+simdist.X"
+        print(f"{r['name']:<11} {version:<8} {r['wall_s']:7.2f} {r['startup_s']:9.2f} "
+              f"{r['loop_s']:7.2f} {vs_tf:>7} {vs_np:>8} {loop_np:>10} {r['peak_mib']:8.1f} "
+              f"{loss:7.4f} {acc:6.4f}")
+
+
+def print_histories(rows):
+    print("\nper-epoch loss / accuracy:")
+    for r in rows:
+        cells = "  ".join(f"{loss:.4f}/{acc:.4f}" for loss, acc in r["history"])
+        print(f"  {r['name']:<11} {cells}")
+    if any(len(r["all_walls"]) > 1 for r in rows):
+        print("\nwall s of every run (the table keeps the fastest):")
+        for r in rows:
+            print(f"  {r['name']:<11} " + "  ".join(f"{w:.2f}" for w in r["all_walls"]))
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tf-python", default=None,
+                        help=f"python with TensorFlow 2.15 (default {DEFAULT_TF_PYTHON})")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per contender; best wall kept")
+    parser.add_argument("--child", choices=["simdist", "tensorflow", "numpy"],
+                        help=argparse.SUPPRESS)
+    return parser.parse_args()
+
+
+def find_tf_python(arg):
+    path = arg or (DEFAULT_TF_PYTHON if os.path.exists(DEFAULT_TF_PYTHON) else None)
+    if path is None:
+        return None
+    probe = subprocess.run([path, "-c", "import tensorflow"], capture_output=True,
+                           env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+    return path if probe.returncode == 0 else None
+
+
+def main():
+    args = parse_args()
+    if args.child:
+        child_main(args.child)
+        return
+    tf_python = find_tf_python(args.tf_python)
+    print(f"seed 001 custom loop: {NUM_SAMPLES} samples x {NUM_FEATURES} features, {EPOCHS} "
+          f"epochs, global batch {GLOBAL_BATCH_SIZE} over {NUM_REPLICAS} replicas; "
+          f"{os.cpu_count()} CPU cores\n")
+    if tf_python is None:
+        print("TensorFlow not available (pass --tf-python): simdist vs NumPy only.\n")
+    np_row = best_run("numpy", sys.executable, args.repeat)
+    sd_row = best_run("simdist", sys.executable, args.repeat)
+    tf_row = best_run("tensorflow", tf_python, args.repeat) if tf_python else None
+    rows = [r for r in (sd_row, tf_row, np_row) if r is not None]
+    print_table(rows, tf_row, np_row)
+    print_histories(rows)
+    if sd_row and tf_row:
+        verdict = "faster" if sd_row["wall_s"] < tf_row["wall_s"] else "SLOWER"
+        print(f"\nsimdist is {verdict} than TensorFlow: {sd_row['wall_s']:.2f} s vs "
+              f"{tf_row['wall_s']:.2f} s wall, start-up included.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1167 @@
+"""Conformance cases for the core of tf.distribute, run unchanged under TensorFlow and simdist.
+
+Each case is a function ``case_xxx(tf)`` that takes the module (``tensorflow`` or
+``simdist``), builds what it needs through the public TF API only, and returns a JSON-able
+result. ``record_tf_distribute.py`` runs every case under TensorFlow and saves the results;
+``test_distribute_conformance.py`` runs them under simdist and compares.
+
+Glossary:
+  CASES           -- name -> Case (fn, keywords, exact_print), in definition order.
+  make_strategy   -- a MirroredStrategy over 4 logical CPUs (configured once per world).
+  expect_error    -- run a callable that must fail; record the exception's type, its
+                     message (informational) and the keywords the replay checks for.
+  enc             -- encode any result (tensors, distributed values, variables, nests,
+                     Python scalars) as JSON: tensors as {dtype, shape, value}, distributed
+                     values as {type, local: [...]}, other objects as {type}.
+  "str:" keys     -- printed forms (str/repr); recorded always, compared only when the
+                     case is flagged ``exact_print``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from dataclasses import dataclass, field
+
+N = 4
+DEVICES = [f"/cpu:{i}" for i in range(N)]
+
+
+@dataclass
+class Case:
+    """One conformance case: the function and how to compare its result."""
+
+    name: str
+    fn: object
+    exact_print: bool = False
+    keywords: list = field(default_factory=list)
+
+
+CASES: dict[str, Case] = {}
+
+
+def case(fn=None, *, exact_print=False, name=None):
+    """Register ``fn`` (a ``case_xxx(tf)`` function) under its name without ``case_``."""
+
+    def register(f):
+        key = name or f.__name__.removeprefix("case_")
+        CASES[key] = Case(key, f, exact_print)
+        return f
+
+    return register(fn) if fn is not None else register
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def make_strategy(tf, n=N):
+    """A MirroredStrategy over ``n`` logical CPUs; configures the CPUs the first time.
+
+    The recording machine has no GPU; where the world has GPUs (simdist's default machine)
+    they are hidden, so that unplaced tensors and variables land on CPU:0 as in TF.
+    """
+    if tf.config.get_visible_devices("GPU"):
+        tf.config.set_visible_devices([], "GPU")
+    cpus = tf.config.list_physical_devices("CPU")
+    if tf.config.get_logical_device_configuration(cpus[0]) is None:
+        tf.config.set_logical_device_configuration(
+            cpus[0], [tf.config.LogicalDeviceConfiguration() for _ in range(n)]
+        )
+    return tf.distribute.MirroredStrategy(DEVICES[:n])
+
+
+def expect_error(fn, keywords=()):
+    """Call ``fn``; it must raise. Returns the error's type name, message and keywords."""
+    try:
+        out = fn()
+    except Exception as e:  # noqa: BLE001 - recording whatever TF raises is the point
+        return {"error": tname(e), "message": str(e)[:300], "keywords": list(keywords)}
+    return {"no_error": True, "returned": tname(out)}
+
+
+def tname(x):
+    """``x``'s class name; every eager tensor class is called "Tensor"."""
+    n = type(x).__name__
+    return "Tensor" if n in ("EagerTensor", "_EagerTensorBase", "Tensor") else n
+
+
+def rid(tf):
+    """The current replica's id as a float32 scalar tensor."""
+    ctx = tf.distribute.get_replica_context()
+    return tf.cast(ctx.replica_id_in_sync_group, tf.float32)
+
+
+def t(x):
+    """A tensor (or anything with ``numpy``) as {dtype, shape, value}."""
+    return {"dtype": x.dtype.name, "shape": [int(d) for d in x.shape], "value": x.numpy().tolist()}
+
+
+def enc(tf, x, strategy=None):
+    """Encode a result as JSON (see the module glossary)."""
+    if isinstance(x, tf.distribute.DistributedValues):
+        s = strategy or tf.distribute.get_strategy()
+        return {"type": tname(x),
+                "local": [enc(tf, c, s) for c in s.experimental_local_results(x)]}
+    if isinstance(x, tf.Variable):
+        return {"type": tname(x), **t(x)}
+    if isinstance(x, tf.Tensor):
+        return {"type": "Tensor", **t(x)}
+    if isinstance(x, dict):
+        items = {str(k): enc(tf, v, strategy) for k, v in sorted(x.items())}
+        return {"type": "dict", "items": items}
+    if isinstance(x, (list, tuple)):
+        return {"type": tname(x), "items": [enc(tf, v, strategy) for v in x]}
+    if x is None or isinstance(x, (bool, int, float, str)):
+        return x
+    return {"type": tname(x)}
+
+
+def local(tf, strategy, x):
+    """The values of ``x``'s local results, as plain nested lists."""
+    return [c.numpy().tolist() for c in strategy.experimental_local_results(x)]
+
+
+def devices(strategy, x):
+    """The device of each of ``x``'s local results."""
+    return [c.device for c in strategy.experimental_local_results(x)]
+
+
+def per_replica(tf, strategy, fn):
+    """A PerReplica from ``fn(replica_id) -> value`` via values_from_function."""
+    return strategy.experimental_distribute_values_from_function(
+        lambda ctx: fn(ctx.replica_id_in_sync_group))
+
+
+def ctx_state(tf):
+    """The four context functions' answers, as JSON."""
+    rc = tf.distribute.get_replica_context()
+    return {
+        "get_strategy": tname(tf.distribute.get_strategy()),
+        "has_strategy": tf.distribute.has_strategy(),
+        "in_cross_replica_context": tf.distribute.in_cross_replica_context(),
+        "get_replica_context": None if rc is None else tname(rc),
+    }
+
+
+# ----------------------------------------------------------------------------- run
+
+
+@case
+def case_run_tensor(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.constant([1.0, 2.0]) * (rid(tf) + 1.0))
+    return {"result": enc(tf, r, s), "devices": devices(s, r), "str:str": str(r)}
+
+
+@case
+def case_run_tuple(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: (rid(tf), tf.constant(7, tf.int32)))
+    return {"result": enc(tf, r, s), "types": [tname(x) for x in r]}
+
+
+@case
+def case_run_dict(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: {"b": rid(tf) * 2.0, "a": tf.constant([1.0])})
+    return {"result": enc(tf, r, s), "keys": sorted(r.keys())}
+
+
+@case
+def case_run_python_float(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: 1.5)
+    return {"type": tname(r), "result": enc(tf, r, s)}
+
+
+@case
+def case_run_same_tensor_object(tf):
+    s = make_strategy(tf)
+    c = tf.constant([3.0, 4.0])
+    r = s.run(lambda: c)
+    return {"type": tname(r), "is_same": r is c, "result": enc(tf, r, s)}
+
+
+@case
+def case_run_none(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: None)
+    return {"result": enc(tf, r, s)}
+
+
+@case
+def case_run_args_kwargs(tf):
+    s = make_strategy(tf)
+    pr = per_replica(tf, s, lambda i: tf.constant([float(i), 10.0 * i]))
+
+    def fn(x, y, scale=1.0):
+        return (x + y) * scale
+
+    r = s.run(fn, args=(pr, tf.constant([1.0, 1.0])), kwargs={"scale": 2.0})
+    return {"result": enc(tf, r, s)}
+
+
+@case
+def case_run_replica_id(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.distribute.get_replica_context().replica_id_in_sync_group)
+    return {"result": enc(tf, r, s)}
+
+
+@case
+def case_run_num_replicas(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.distribute.get_replica_context().num_replicas_in_sync)
+    return {"result": enc(tf, r, s)}
+
+
+@case
+def case_run_tensor_device(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.constant(1.0) + rid(tf))
+    return {"devices": devices(s, r)}
+
+
+@case(exact_print=True)
+def case_per_replica_print(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.constant([1.0, 2.0, 3.0]))
+    return {"str:str": str(r), "str:repr": repr(r), "type": tname(r)}
+
+
+@case
+def case_exception_in_one_replica(tf):
+    s = make_strategy(tf)
+
+    def fn():
+        if tf.distribute.get_replica_context().replica_id_in_sync_group == 1:
+            raise ValueError("boom in replica 1")
+        return tf.constant(1.0)
+
+    return {"run": expect_error(lambda: s.run(fn), ["boom"]),
+            "strategy_still_works": local(tf, s, s.run(lambda: tf.constant(2.0)))}
+
+
+# ----------------------------------------------------------------------------- reduce
+
+
+def _reduce_case(tf, op, axis):
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.constant([[1.0, -2.0], [3.0, 0.5]]) * (rid(tf) + 1.0))
+    out = s.reduce(getattr(tf.distribute.ReduceOp, op), r, axis=axis)
+    return {"result": enc(tf, out, s), "device": out.device}
+
+
+@case
+def case_reduce_sum_axis_none(tf):
+    return _reduce_case(tf, "SUM", None)
+
+
+@case
+def case_reduce_mean_axis_none(tf):
+    return _reduce_case(tf, "MEAN", None)
+
+
+@case
+def case_reduce_min_max_axis_none(tf):
+    # TF 2.15's ReduceOp has only SUM and MEAN: the attribute and the string both fail.
+    return {op: {"attribute": expect_error(lambda op=op: getattr(tf.distribute.ReduceOp, op),
+                                           [op]),
+                 "string": expect_error(lambda op=op: _reduce_case(tf, op, None), [op])}
+            for op in ("MIN", "MAX")}
+
+
+@case
+def case_reduce_sum_axis0(tf):
+    return _reduce_case(tf, "SUM", 0)
+
+
+@case
+def case_reduce_mean_axis0(tf):
+    return _reduce_case(tf, "MEAN", 0)
+
+
+@case
+def case_reduce_min_max_axis0(tf):
+    return {op: _try(lambda op=op: _reduce_case(tf, op, 0), [op]) for op in ("MIN", "MAX")}
+
+
+def _try(fn, keywords=()):
+    """fn() or its error (for behaviour that may be either)."""
+    try:
+        return {"ok": fn()}
+    except Exception as e:  # noqa: BLE001
+        return {"error": tname(e), "message": str(e)[:300], "keywords": list(keywords)}
+
+
+@case
+def case_reduce_mean_axis0_uneven(tf):
+    s = make_strategy(tf)
+    # replica i holds [1., ..., i + 1.]: sizes 1..4
+    pr = per_replica(tf, s, lambda i: tf.constant([float(k + 1) for k in range(i + 1)]))
+    return {"mean": enc(tf, s.reduce("MEAN", pr, axis=0), s),
+            "sum": enc(tf, s.reduce("SUM", pr, axis=0), s)}
+
+
+@case
+def case_reduce_axis1(tf):
+    return _reduce_case(tf, "SUM", 1)
+
+
+@case
+def case_reduce_string_op(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.constant([1.0, 2.0]) + rid(tf))
+    return {"SUM": enc(tf, s.reduce("SUM", r, axis=None), s),
+            "MEAN": enc(tf, s.reduce("MEAN", r, axis=None), s),
+            "lower_sum": _try(lambda: enc(tf, s.reduce("sum", r, axis=None), s), ["sum"])}
+
+
+@case
+def case_reduce_invalid_op(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.constant([1.0, 2.0]))
+    return {"PROD": expect_error(lambda: s.reduce("PROD", r, axis=None), ["PROD"])}
+
+
+@case
+def case_reduce_non_distributed(tf):
+    s = make_strategy(tf)
+    c = tf.constant([1.0, 2.0])
+    return {op: _try(lambda op=op: enc(tf, s.reduce(op, c, axis=None), s), kw)
+            for op, kw in (("SUM", ["reduce"]), ("MEAN", []), ("MAX", ["MAX"]))}
+
+
+@case
+def case_reduce_non_distributed_axis0(tf):
+    s = make_strategy(tf)
+    c = tf.constant([1.0, 2.0])
+    return {op: _try(lambda op=op: enc(tf, s.reduce(op, c, axis=0), s), [])
+            for op in ("SUM", "MEAN")}
+
+
+@case
+def case_reduce_nested(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: {"a": rid(tf), "b": (rid(tf) * 2.0, tf.constant(1.0))})
+    return _try(lambda: enc(tf, s.reduce("SUM", r, axis=None), s))
+
+
+@case
+def case_reduce_int(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group,
+                              tf.int32) + 1)
+    return {"SUM": enc(tf, s.reduce("SUM", r, axis=None), s),
+            "MEAN": enc(tf, s.reduce("MEAN", r, axis=None), s)}
+
+
+@case
+def case_reduce_missing_axis(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.constant(1.0))
+    return expect_error(lambda: s.reduce(tf.distribute.ReduceOp.SUM, r), ["axis"])
+
+
+@case
+def case_reduce_op_enum(tf):
+    R = tf.distribute.ReduceOp
+    return {"members": [[m.name, m.value] for m in R],
+            "type": tname(R.SUM),
+            "from_string": R("SUM") is R.SUM,
+            "str": str(R.SUM),
+            "has_min": hasattr(R, "MIN"), "has_max": hasattr(R, "MAX")}
+
+
+# ----------------------------------------------------------------------------- gather
+
+
+@case
+def case_gather_axis0(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.constant([[1.0, 2.0]]) + rid(tf) * 10.0)
+    return {"result": enc(tf, s.gather(r, axis=0), s)}
+
+
+@case
+def case_gather_axis1(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.constant([[1.0], [2.0]]) + rid(tf) * 10.0)
+    return {"result": enc(tf, s.gather(r, axis=1), s)}
+
+
+@case
+def case_gather_uneven(tf):
+    s = make_strategy(tf)
+    pr = per_replica(tf, s, lambda i: tf.fill([i + 1], tf.cast(i, tf.float32)))
+    return _try(lambda: enc(tf, s.gather(pr, axis=0), s))
+
+
+@case
+def case_gather_scalars(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: rid(tf))
+    # TF fails deep inside its all-gather graph; only the error type is compared.
+    return expect_error(lambda: s.gather(r, axis=0))
+
+
+@case
+def case_gather_non_distributed(tf):
+    s = make_strategy(tf)
+    return _try(lambda: enc(tf, s.gather(tf.constant([1.0, 2.0]), axis=0), s))
+
+
+# ----------------------------------------------------------------------------- local results
+
+
+@case
+def case_local_results(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: rid(tf))
+    lr = s.experimental_local_results(r)
+    c = tf.constant(5.0)
+    lc = s.experimental_local_results(c)
+    return {"type": tname(lr), "len": len(lr), "values": [x.numpy().tolist() for x in lr],
+            "non_distributed_type": tname(lc), "non_distributed_len": len(lc),
+            "non_distributed_is_same": lc[0] is c,
+            "nested": enc(tf, s.experimental_local_results((r, c)), s)}
+
+
+@case
+def case_strategy_attributes(tf):
+    s = make_strategy(tf)
+    return {"type": tname(s),
+            "num_replicas_in_sync": s.num_replicas_in_sync,
+            "worker_devices": list(s.extended.worker_devices),
+            "parameter_devices": list(s.extended.parameter_devices),
+            "extended_type": tname(s.extended)}
+
+
+@case
+def case_values_from_function(tf):
+    s = make_strategy(tf)
+    seen = []
+
+    def fn(ctx):
+        seen.append([tname(ctx), ctx.replica_id_in_sync_group, ctx.num_replicas_in_sync])
+        return tf.constant([1.0]) * float(ctx.replica_id_in_sync_group)
+
+    pr = s.experimental_distribute_values_from_function(fn)
+    return {"result": enc(tf, pr, s), "devices": devices(s, pr), "ctx": seen}
+
+
+@case
+def case_values_from_function_python(tf):
+    s = make_strategy(tf)
+    pr = s.experimental_distribute_values_from_function(lambda ctx: ctx.replica_id_in_sync_group)
+    return {"result": enc(tf, pr, s)}
+
+
+@case
+def case_values_from_function_into_run(tf):
+    s = make_strategy(tf)
+    pr = per_replica(tf, s, lambda i: tf.constant([float(i)]))
+    r = s.run(lambda x: x * 2.0 + rid(tf), args=(pr,))
+    return {"result": enc(tf, r, s)}
+
+
+# ----------------------------------------------------------------------------- replica context
+
+
+@case
+def case_replica_context_in_run(tf):
+    s = make_strategy(tf)
+
+    def fn():
+        ctx = tf.distribute.get_replica_context()
+        return {"type": tname(ctx), "num": ctx.num_replicas_in_sync,
+                "strategy_is_s": ctx.strategy is s,
+                "id_type": tname(ctx.replica_id_in_sync_group)}
+
+    seen = []
+    s.run(lambda: seen.append(fn()))
+    return {"seen": sorted(seen, key=str)}
+
+
+@case
+def case_all_reduce_sum(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.distribute.get_replica_context().all_reduce(
+        "SUM", tf.constant([1.0, 2.0]) * (rid(tf) + 1.0)))
+    return {"result": enc(tf, r, s)}
+
+
+@case
+def case_all_reduce_mean(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.distribute.get_replica_context().all_reduce(
+        tf.distribute.ReduceOp.MEAN, tf.constant([1.0, 2.0]) * (rid(tf) + 1.0)))
+    return {"result": enc(tf, r, s)}
+
+
+@case
+def case_all_reduce_nested(tf):
+    s = make_strategy(tf)
+
+    def fn():
+        x = rid(tf) + 1.0
+        return tf.distribute.get_replica_context().all_reduce(
+            "SUM", {"a": x, "b": (x * tf.constant([1.0, 10.0]), tf.constant(1.0))})
+
+    return {"result": enc(tf, s.run(fn), s)}
+
+
+@case
+def case_all_reduce_min_max(tf):
+    s = make_strategy(tf)
+
+    def fn(op):
+        return tf.distribute.get_replica_context().all_reduce(op, rid(tf) + 1.0)
+
+    return {op: _try(lambda op=op: enc(tf, s.run(fn, args=(op,)), s), [op])
+            for op in ("MIN", "MAX")}
+
+
+@case
+def case_all_reduce_int(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.distribute.get_replica_context().all_reduce(
+        "SUM", tf.constant([1, 2], tf.int32)))
+    return _try(lambda: enc(tf, r, s))
+
+
+@case
+def case_all_gather(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.distribute.get_replica_context().all_gather(
+        tf.constant([[1.0, 2.0]]) * (rid(tf) + 1.0), axis=0))
+    return {"result": enc(tf, r, s)}
+
+
+@case
+def case_all_gather_axis1(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.distribute.get_replica_context().all_gather(
+        tf.constant([[1.0], [2.0]]) + rid(tf), axis=1))
+    return {"result": enc(tf, r, s)}
+
+
+@case
+def case_merge_call_args(tf):
+    s = make_strategy(tf)
+    seen = {}
+
+    def merge_fn(strategy, x, y=None):
+        seen["strategy_type"] = tname(strategy)
+        seen["strategy_is_s"] = strategy is s
+        seen["x_type"] = tname(x)
+        seen["x_local"] = local(tf, strategy, x)
+        seen["y_type"] = tname(y)
+        seen["in_cross_replica"] = tf.distribute.in_cross_replica_context()
+        seen["replica_context"] = tf.distribute.get_replica_context() is None
+        return "merged"
+
+    def fn():
+        out = tf.distribute.get_replica_context().merge_call(
+            merge_fn, args=(rid(tf) + 1.0,), kwargs={"y": tf.constant(3.0)})
+        return tf.constant(1.0) if out == "merged" else tf.constant(0.0)
+
+    r = s.run(fn)
+    return {"seen": seen, "result": enc(tf, r, s)}
+
+
+@case
+def case_merge_call_returns_tensor(tf):
+    s = make_strategy(tf)
+
+    def merge_fn(strategy, x):
+        return strategy.reduce("SUM", x, axis=None)
+
+    def fn():
+        out = tf.distribute.get_replica_context().merge_call(merge_fn, args=(rid(tf) + 1.0,))
+        return out, tname(out) == "PerReplica"
+
+    r = s.run(fn)
+    return {"result": enc(tf, r[0], s), "devices": devices(s, r[0])}
+
+
+@case
+def case_merge_call_returns_per_replica(tf):
+    s = make_strategy(tf)
+
+    def merge_fn(strategy, x):
+        return x  # the PerReplica argument: each replica gets back its own component
+
+    r = s.run(lambda: tf.distribute.get_replica_context().merge_call(
+        merge_fn, args=(rid(tf) * 3.0,)))
+    return {"result": enc(tf, r, s)}
+
+
+@case
+def case_merge_call_returns_mirrored(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        v = tf.Variable(0.0)
+    seen = {}
+
+    def merge_fn(strategy, x):
+        m = strategy.extended.reduce_to("SUM", x, destinations=v)
+        seen["type"] = tname(m)
+        seen["local"] = local(tf, strategy, m)
+        return m
+
+    def fn():
+        out = tf.distribute.get_replica_context().merge_call(merge_fn, args=(rid(tf) + 1.0,))
+        return out * 1.0
+
+    r = s.run(fn)
+    return {"seen": seen, "result": enc(tf, r, s)}
+
+
+@case
+def case_merge_call_update(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        v = tf.Variable(1.0)
+
+    def merge_fn(strategy, delta):
+        reduced = strategy.extended.reduce_to("SUM", delta, destinations=v)
+        return strategy.extended.update(v, lambda var, d: var.assign_add(d), args=(reduced,))
+
+    def fn():
+        out = tf.distribute.get_replica_context().merge_call(merge_fn, args=(rid(tf) + 1.0,))
+        return tf.convert_to_tensor(out)
+
+    r = s.run(fn)
+    return {"var": local(tf, s, v), "returned": enc(tf, r, s)}
+
+
+@case
+def case_merge_call_update_per_replica_args(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        v = tf.Variable(1.0)
+
+    def merge_fn(strategy, delta):
+        strategy.extended.update(v, lambda var, d: var.assign_add(d), args=(delta,))
+
+    s.run(lambda: tf.distribute.get_replica_context().merge_call(merge_fn, args=(rid(tf),)))
+    return {"var": local(tf, s, v)}
+
+
+@case
+def case_merge_call_default_context(tf):
+    seen = {}
+
+    def merge_fn(strategy, x):
+        seen["strategy"] = tname(strategy)
+        seen["x"] = enc(tf, x)
+        return x * 2.0
+
+    out = tf.distribute.get_replica_context().merge_call(merge_fn, args=(tf.constant(2.0),))
+    return {"seen": seen, "out": enc(tf, out)}
+
+
+@case
+def case_update_cross_replica(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        v = tf.Variable([1.0, 2.0])
+    out = s.extended.update(v, lambda var, d: var.assign_add(d), args=(tf.constant([1.0, 1.0]),))
+    return {"var": local(tf, s, v), "returned_type": tname(out),
+            "returned": local(tf, s, out)}
+
+
+@case
+def case_value_container(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        v = tf.Variable(1.0)
+    comps = s.experimental_local_results(v)
+    c = tf.constant(1.0)
+    return {"component_is_v": [s.extended.value_container(x) is v for x in comps],
+            "plain_is_plain": s.extended.value_container(c) is c,
+            "component_type": tname(comps[1])}
+
+
+# ----------------------------------------------------------------------------- contexts
+
+
+@case
+def case_context_top_level(tf):
+    return {**ctx_state(tf),
+            "default_num_replicas": tf.distribute.get_strategy().num_replicas_in_sync,
+            "default_extended_type": tname(tf.distribute.get_strategy().extended)}
+
+
+@case
+def case_context_in_scope(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        state = ctx_state(tf)
+        state["get_strategy_is_s"] = tf.distribute.get_strategy() is s
+    state["after"] = ctx_state(tf)
+    return state
+
+
+@case
+def case_context_in_run(tf):
+    s = make_strategy(tf)
+    seen = []
+
+    def fn():
+        st = ctx_state(tf)
+        st["get_strategy_is_s"] = tf.distribute.get_strategy() is s
+        seen.append(st)
+
+    s.run(fn)
+    with s.scope():
+        s.run(fn)
+    return {"seen": seen, "after": ctx_state(tf)}
+
+
+@case
+def case_default_strategy(tf):
+    d = tf.distribute.get_strategy()
+    r = d.run(lambda: tf.constant([1.0, 2.0]) + 1.0)
+    return {"type": tname(d), "num": d.num_replicas_in_sync,
+            "run": enc(tf, r), "reduce_sum": enc(tf, d.reduce("SUM", r, axis=None)),
+            "local": enc(tf, d.experimental_local_results(r)),
+            "run_ctx": d.run(lambda: tname(tf.distribute.get_replica_context())),
+            "is_same_object": tf.distribute.get_strategy() is d}
+
+
+@case
+def case_default_strategy_variable(tf):
+    v = tf.Variable(1.0)
+    return {"type": tname(v), "agg": v.aggregation.name, "sync": v.synchronization.name}
+
+
+@case
+def case_experimental_set_strategy(tf):
+    s = make_strategy(tf)
+    tf.distribute.experimental_set_strategy(s)
+    try:
+        state = ctx_state(tf)
+        state["is_s"] = tf.distribute.get_strategy() is s
+        v = tf.Variable(1.0)
+        state["var_type"] = tname(v)
+        state["set_again"] = _try(lambda: tf.distribute.experimental_set_strategy(s) is None)
+    finally:
+        tf.distribute.experimental_set_strategy(None)
+    state["after"] = ctx_state(tf)
+    return state
+
+
+@case
+def case_set_strategy_inside_scope(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        err = expect_error(lambda: tf.distribute.experimental_set_strategy(s), ["scope"])
+    return {"error": err, "after": ctx_state(tf)}
+
+
+@case
+def case_nested_scope_same(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        with s.scope():
+            inner = ctx_state(tf)
+            v = tf.Variable(1.0)
+        mid = ctx_state(tf)
+    return {"inner": inner, "mid": mid, "after": ctx_state(tf), "var_type": tname(v)}
+
+
+@case
+def case_nested_scope_different(tf):
+    s = make_strategy(tf)
+    s2 = tf.distribute.MirroredStrategy(DEVICES[:2])
+
+    def enter():
+        with s2.scope():
+            pass
+
+    with s.scope():
+        err = expect_error(enter, ["strategy"])
+        still = tf.distribute.get_strategy() is s
+    return {"error": err, "still_s": still, "after": ctx_state(tf)}
+
+
+@case
+def case_scope_inside_run(tf):
+    s = make_strategy(tf)
+    seen = []
+
+    def fn():
+        with s.scope():
+            seen.append(ctx_state(tf))
+
+    return {"run": _try(lambda: s.run(fn), ["cross-replica"]), "seen": seen}
+
+
+@case
+def case_run_inside_run(tf):
+    s = make_strategy(tf)
+    errs = []
+
+    def fn():
+        errs.append(expect_error(lambda: s.run(lambda: tf.constant(1.0)), ["cross-replica"]))
+
+    s.run(fn)
+    return {"errs": errs[:1], "n": len(errs)}
+
+
+# ----------------------------------------------------------------------------- the seed (004)
+
+
+@case(exact_print=True)
+def case_seed_context_checks(tf):
+    # Verbatim from seeds/004 ("Strategy utilities", "Check execution context").
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        current_strategy = tf.distribute.get_strategy()
+        print(f"Current strategy: {type(current_strategy).__name__}")
+        print(f"Number of replicas: {current_strategy.num_replicas_in_sync}")
+        if tf.distribute.in_cross_replica_context():
+            print("In cross-replica context")
+        else:
+            print("In replica context")
+    return {"str:printed": buf.getvalue(), "lines": buf.getvalue().splitlines()}
+
+
+@case(exact_print=True)
+def case_seed_custom_reduction_verbatim(tf):
+    # Verbatim from seeds/004 ("Custom reduction example"): reduce() without axis.
+    strategy = make_strategy(tf)
+    buf = io.StringIO()
+
+    def body():
+        with contextlib.redirect_stdout(buf):
+            with strategy.scope():
+                @tf.function
+                def replica_fn():
+                    return tf.constant([1.0, 2.0, 3.0])
+
+                per_replica_result = strategy.run(replica_fn)
+                reduced_sum = strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica_result)
+                reduced_mean = strategy.reduce(tf.distribute.ReduceOp.MEAN, per_replica_result)
+                print(f"Sum: {reduced_sum}")
+                print(f"Mean: {reduced_mean}")
+
+    return {"error": expect_error(body, ["axis"]), "str:printed": buf.getvalue()}
+
+
+@case(exact_print=True)
+def case_seed_custom_reduction_axis_none(tf):
+    # The seed's example with axis=None, the argument TF 2.x requires.
+    strategy = make_strategy(tf)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        with strategy.scope():
+            @tf.function
+            def replica_fn():
+                return tf.constant([1.0, 2.0, 3.0])
+
+            per_replica_result = strategy.run(replica_fn)
+            reduced_sum = strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica_result,
+                                          axis=None)
+            reduced_mean = strategy.reduce(tf.distribute.ReduceOp.MEAN, per_replica_result,
+                                           axis=None)
+            print(f"Sum: {reduced_sum}")
+            print(f"Mean: {reduced_mean}")
+    return {"str:printed": buf.getvalue(), "sum": t(reduced_sum), "mean": t(reduced_mean)}
+
+
+# ----------------------------------------------------------------------------- variables
+
+
+@case
+def case_mirrored_variable_basics(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        v = tf.Variable([1.0, 2.0], name="w")
+    return {"type": tname(v), "device": v.device, "devices": devices(s, v),
+            "local": local(tf, s, v), "local_types": [tname(x)
+                                                     for x in s.experimental_local_results(v)],
+            "aggregation": v.aggregation.name, "synchronization": v.synchronization.name,
+            "name": v.name, "trainable": v.trainable, "dtype": v.dtype.name,
+            "shape": [int(d) for d in v.shape], "numpy": v.numpy().tolist(),
+            "read_value": t(v.read_value()),
+            "is_distributed": isinstance(v, tf.distribute.DistributedValues),
+            "is_variable": isinstance(v, tf.Variable)}
+
+
+@case
+def case_mirrored_variable_in_run(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        v = tf.Variable(2.0)
+    seen = []
+    r = s.run(lambda: (seen.append(tname(v)), v * (rid(tf) + 1.0))[1])
+    return {"types_in_run": sorted(set(seen)), "result": enc(tf, r, s),
+            "devices": devices(s, r)}
+
+
+@case
+def case_mirrored_variable_aggregation_values(tf):
+    s = make_strategy(tf)
+    out = {}
+    with s.scope():
+        for agg in ("NONE", "SUM", "MEAN", "ONLY_FIRST_REPLICA"):
+            v = tf.Variable(1.0, aggregation=getattr(tf.VariableAggregation, agg))
+            out[agg] = [tname(v), v.aggregation.name]
+    out["enum_values"] = [tf.VariableAggregation.NONE.value, tf.VariableAggregation.SUM.value,
+                          tf.VariableAggregation.MEAN.value,
+                          tf.VariableAggregation.ONLY_FIRST_REPLICA.value]
+    return out
+
+
+@case
+def case_variable_assign_cross_replica(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        v = tf.Variable([1.0, 2.0])
+    r1 = v.assign([5.0, 6.0])
+    after_assign = local(tf, s, v)
+    v.assign_add([1.0, 1.0])
+    after_add = local(tf, s, v)
+    v.assign_sub([0.5, 0.5])
+    return {"after_assign": after_assign, "after_add": after_add, "after_sub": local(tf, s, v),
+            "assign_returns": tname(r1)}
+
+
+def _assign_in_replica(tf, agg, method, same=False):
+    s = make_strategy(tf)
+    with s.scope():
+        v = tf.Variable(1.0, aggregation=getattr(tf.VariableAggregation, agg))
+
+    def fn():
+        val = tf.constant(5.0) if same else (rid(tf) + 1.0) * 10.0
+        out = getattr(v, method)(val)
+        return tf.convert_to_tensor(out) if out is not None else tf.constant(-1.0)
+
+    res = _try(lambda: enc(tf, s.run(fn), s), ["aggregation"])
+    return {"run": res, "var": local(tf, s, v), "numpy": v.numpy().tolist()}
+
+
+for _agg in ("NONE", "SUM", "MEAN", "ONLY_FIRST_REPLICA"):
+    for _method in ("assign", "assign_add"):
+        def _mk(agg=_agg, method=_method):
+            return lambda tf: _assign_in_replica(tf, agg, method)
+        case(_mk(), name=f"variable_{_method}_in_replica_{_agg.lower()}")
+case(lambda tf: _assign_in_replica(tf, "NONE", "assign", same=True),
+     name="variable_assign_in_replica_none_same_value")
+case(lambda tf: _assign_in_replica(tf, "MEAN", "assign_sub"),
+     name="variable_assign_sub_in_replica_mean")
+
+
+@case
+def case_variable_assign_in_replica_returns(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        v = tf.Variable(1.0, aggregation=tf.VariableAggregation.MEAN)
+    seen = []
+
+    def fn():
+        out = v.assign(rid(tf))
+        seen.append(tname(out))
+        return out.read_value() if hasattr(out, "read_value") else out
+
+    r = s.run(fn)
+    return {"types": sorted(set(seen)), "result": enc(tf, r, s)}
+
+
+def _sync_on_read(tf, agg):
+    s = make_strategy(tf)
+    with s.scope():
+        v = tf.Variable(0.0, synchronization=tf.VariableSynchronization.ON_READ,
+                        aggregation=getattr(tf.VariableAggregation, agg))
+    info = {"type": tname(v), "aggregation": v.aggregation.name,
+            "synchronization": v.synchronization.name, "trainable": v.trainable,
+            "devices": devices(s, v)}
+
+    def fn():
+        v.assign(rid(tf) + 1.0)
+        return v.read_value()
+
+    info["run"] = _try(lambda: enc(tf, s.run(fn), s))
+    info["local"] = local(tf, s, v)
+    info["read_value"] = _try(lambda: t(v.read_value()), ["aggregation"])
+    info["numpy"] = _try(lambda: v.numpy().tolist(), ["aggregation"])
+    info["convert"] = _try(lambda: t(tf.convert_to_tensor(v)), ["aggregation"])
+    info["plus_one"] = _try(lambda: t(v + 1.0), ["aggregation"])
+
+    def in_run():
+        return tf.convert_to_tensor(v) * 1.0
+
+    info["read_in_run"] = _try(lambda: enc(tf, s.run(in_run), s))
+    return info
+
+
+for _agg in ("SUM", "MEAN", "ONLY_FIRST_REPLICA", "NONE"):
+    case(lambda tf, agg=_agg: _sync_on_read(tf, agg), name=f"sync_on_read_{_agg.lower()}")
+
+
+@case
+def case_sync_on_read_assign_cross_replica(tf):
+    s = make_strategy(tf)
+    out = {}
+    with s.scope():
+        for agg in ("SUM", "MEAN", "ONLY_FIRST_REPLICA"):
+            v = tf.Variable(0.0, synchronization=tf.VariableSynchronization.ON_READ,
+                            aggregation=getattr(tf.VariableAggregation, agg))
+            v.assign(10.0)
+            r = {"assign_local": local(tf, s, v), "assign_read": v.read_value().numpy().tolist()}
+            r["assign_add"] = _try(lambda v=v: v.assign_add(2.0) is not None, ["assign_add"])
+            r["add_local"] = local(tf, s, v)
+            out[agg] = r
+    return out
+
+
+@case
+def case_sync_on_read_assign_outside_scope(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        v = tf.Variable(0.0, synchronization=tf.VariableSynchronization.ON_READ,
+                        aggregation=tf.VariableAggregation.SUM)
+    v.assign(8.0)
+    return {"local": local(tf, s, v), "read": v.read_value().numpy().tolist()}
+
+
+@case
+def case_sync_on_read_reduce(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        v = tf.Variable(0.0, synchronization=tf.VariableSynchronization.ON_READ,
+                        aggregation=tf.VariableAggregation.SUM)
+    s.run(lambda: v.assign(rid(tf) + 1.0))
+    return {"reduce_sum": _try(lambda: t(s.reduce("SUM", v, axis=None))),
+            "reduce_mean": _try(lambda: t(s.reduce("MEAN", v, axis=None)))}
+
+
+@case
+def case_variable_created_in_run(tf):
+    s = make_strategy(tf)
+    made = []
+
+    def fn():
+        v = tf.Variable(1.0)
+        made.append(tname(v))
+        return v.read_value()
+
+    return {"run": _try(lambda: enc(tf, s.run(fn), s), ["variable"]), "types": sorted(set(made))}
+
+
+@case
+def case_variable_created_outside_scope(tf):
+    s = make_strategy(tf)
+    v = tf.Variable([1.0, 2.0])
+    r = s.run(lambda: v * (rid(tf) + 1.0))
+    return {"type": tname(v), "device": v.device, "result": enc(tf, r, s),
+            "devices": devices(s, r),
+            "assign_in_run": _try(lambda: enc(tf, s.run(
+                lambda: tf.convert_to_tensor(v.assign_add([1.0, 1.0]))), s)),
+            "after": v.numpy().tolist()}
+
+
+@case
+def case_mirrored_reduce_of_variable(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        v = tf.Variable([1.0, 2.0])
+    return {"SUM": _try(lambda: t(s.reduce("SUM", v, axis=None))),
+            "MEAN": _try(lambda: t(s.reduce("MEAN", v, axis=None)))}
+
+
+# ----------------------------------------------------------------------------- other strategies
+
+
+@case
+def case_one_device_strategy(tf):
+    make_strategy(tf)  # same logical-CPU world
+    s = tf.distribute.OneDeviceStrategy("/cpu:1")
+    with s.scope():
+        v = tf.Variable([1.0, 2.0])
+        inner = ctx_state(tf)
+    r = s.run(lambda: v * 2.0 + rid(tf))
+    return {"type": tname(s), "num": s.num_replicas_in_sync,
+            "worker_devices": list(s.extended.worker_devices),
+            "parameter_devices": list(s.extended.parameter_devices),
+            "var_type": tname(v), "var_device": v.device,
+            "run": enc(tf, r, s), "run_device": r.device,
+            "reduce_sum": t(s.reduce("SUM", r, axis=None)),
+            "reduce_mean_axis0": t(s.reduce("MEAN", r, axis=0)),
+            "gather": _try(lambda: t(s.gather(r, axis=0))),
+            "local": enc(tf, s.experimental_local_results(r), s),
+            "ctx_in_scope": inner,
+            "replica_ctx": s.run(lambda: tname(tf.distribute.get_replica_context()))}
+
+
+@case
+def case_central_storage_strategy(tf):
+    make_strategy(tf)
+    s = tf.distribute.experimental.CentralStorageStrategy(
+        compute_devices=DEVICES, parameter_device="/cpu:0")
+    with s.scope():
+        v = tf.Variable([1.0, 2.0])
+        w = tf.Variable(1.0, aggregation=tf.VariableAggregation.MEAN)
+    r = s.run(lambda: v * (rid(tf) + 1.0))
+
+    def step():
+        w.assign_add(rid(tf))
+
+    s.run(step)
+    return {"type": tname(s), "num": s.num_replicas_in_sync,
+            "worker_devices": list(s.extended.worker_devices),
+            "parameter_devices": list(s.extended.parameter_devices),
+            "var_type": tname(v), "var_device": v.device,
+            "local_results_of_var": len(s.experimental_local_results(v)),
+            "run": enc(tf, r, s), "run_devices": devices(s, r),
+            "reduce_sum": t(s.reduce("SUM", r, axis=None)),
+            "w_after_mean_assign_add": w.numpy().tolist()}
+
+
+# ----------------------------------------------------------------------------- losses
+
+
+@case
+def case_compute_average_loss(tf):
+    s = make_strategy(tf)
+
+    def fn():
+        per_example = tf.constant([1.0, 2.0, 3.0, 4.0]) * (rid(tf) + 1.0)
+        return (tf.nn.compute_average_loss(per_example, global_batch_size=16),
+                tf.nn.compute_average_loss(per_example))
+
+    r = s.run(fn)
+    return {"with_gbs": enc(tf, r[0], s), "without_gbs": enc(tf, r[1], s),
+            "sum_with": t(s.reduce("SUM", r[0], axis=None)),
+            "sum_without": t(s.reduce("SUM", r[1], axis=None))}
+
+
+@case
+def case_compute_average_loss_sample_weight(tf):
+    s = make_strategy(tf)
+
+    def fn():
+        per_example = tf.constant([1.0, 2.0]) + rid(tf)
+        return tf.nn.compute_average_loss(per_example, sample_weight=tf.constant([1.0, 0.5]),
+                                          global_batch_size=8)
+
+    return {"result": enc(tf, s.run(fn), s)}
+
+
+@case
+def case_compute_average_loss_outside_run(tf):
+    return {"default": t(tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0]))),
+            "gbs": t(tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0]),
+                                                global_batch_size=6))}
+
+
+@case
+def case_scale_regularization_loss(tf):
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.nn.scale_regularization_loss(tf.constant(8.0) + rid(tf)))
+    r2 = s.run(lambda: tf.nn.scale_regularization_loss([tf.constant(1.0), tf.constant(3.0)]))
+    return {"scalar": enc(tf, r, s), "list": enc(tf, r2, s),
+            "outside": t(tf.nn.scale_regularization_loss(tf.constant(8.0)))}

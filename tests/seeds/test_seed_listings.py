@@ -38,3 +38,14 @@ def test_seed_004_listing(capsys):
     out = _run("seed_004.py", capsys)
     assert "Epoch 5, Loss:" in out
     assert "Sum:" in out and "Mean:" in out
+
+
+def test_seed_000_pattern_trains_under_mirrored_strategy(capsys):
+    import simdist as tf
+
+    tf.random.set_seed(0)
+    out = _run("seed_000.py", capsys)
+    assert "Number of devices: 4" in out
+    history = eval(out.split("History:", 1)[1].strip().splitlines()[0])  # noqa: S307
+    assert history["loss"][-1] < history["loss"][0]
+    assert history["train_accuracy"][-1] > 0.9

@@ -92,6 +92,9 @@ def as_dtype(value) -> DType:
     """
     if isinstance(value, DType):
         return value
+    found = _BY_NUMPY.get(value) if isinstance(value, np.dtype) else None
+    if found is not None:
+        return found
     if isinstance(value, str) and value in DTYPES:
         return DTYPES[value]
     if value is float:

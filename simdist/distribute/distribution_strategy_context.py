@@ -13,11 +13,10 @@ Mirrors tensorflow/python/distribute/distribution_strategy_context.py.
 
 from __future__ import annotations
 
-import threading
-
+from simdist.framework.thread_local import ThreadLocalStack
 from simdist.testing import register_resetter
 
-_local = threading.local()
+_modes = ThreadLocalStack()
 
 
 class ThreadMode:
@@ -53,10 +52,7 @@ def _get_default_mode() -> ThreadMode:
 
 
 def _stack() -> list[ThreadMode]:
-    s = getattr(_local, "stack", None)
-    if s is None:
-        s = _local.stack = []
-    return s
+    return _modes.items
 
 
 def get_per_thread_mode() -> ThreadMode:

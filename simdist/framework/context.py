@@ -11,18 +11,15 @@ Mirrors tensorflow/python/eager/context.py (device scopes are per thread).
 from __future__ import annotations
 
 import contextlib
-import threading
 
+from simdist.framework.thread_local import ThreadLocalStack
 from simdist.hardware import machine as _machine
 
-_local = threading.local()
+_devices = ThreadLocalStack()
 
 
 def _stack() -> list:
-    s = getattr(_local, "devices", None)
-    if s is None:
-        s = _local.devices = []
-    return s
+    return _devices.items
 
 
 def default_device():

@@ -12,9 +12,9 @@ Mirrors tensorflow/python/eager/tape.py.
 
 from __future__ import annotations
 
-import threading
+from simdist.framework.thread_local import ThreadLocalStack
 
-_local = threading.local()
+_tapes = ThreadLocalStack()
 
 
 class OpRecord:
@@ -57,16 +57,12 @@ class Tape:
 
 
 def stack() -> list[Tape]:
-    s = getattr(_local, "tapes", None)
-    if s is None:
-        s = _local.tapes = []
-    return s
+    return _tapes.items
 
 
 def active() -> bool:
     """Whether any tape of this thread is recording (the fast path checks only this)."""
-    s = getattr(_local, "tapes", None)
-    return bool(s)
+    return bool(_tapes.items)
 
 
 def record(op_type, inputs, outputs, attrs=None) -> None:

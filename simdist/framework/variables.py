@@ -17,12 +17,12 @@ import contextlib
 import enum
 import functools
 import itertools
-import threading
 
 from simdist.framework import context, dtypes, op_def
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import Tensor, _ids, _numpy_text, _Reference
 from simdist.framework.tensor_shape import TensorShape
+from simdist.framework.thread_local import ThreadLocalStack
 from simdist.hardware import backend
 
 
@@ -44,14 +44,11 @@ class VariableAggregation(enum.Enum):
     ONLY_FIRST_REPLICA = 3
 
 
-_creators = threading.local()
+_creators = ThreadLocalStack()
 
 
 def _creator_stack() -> list:
-    s = getattr(_creators, "stack", None)
-    if s is None:
-        s = _creators.stack = []
-    return s
+    return _creators.items
 
 
 @contextlib.contextmanager

@@ -20,30 +20,25 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import threading
 
 from simdist.framework import dtypes, nest, op_def
 from simdist.framework import variables as variables_lib
 from simdist.framework.ops import array_ops as A
 from simdist.framework.tensor import Tensor
+from simdist.framework.thread_local import ThreadLocalStack
 from simdist.keras import backend, initializers
 from simdist.keras.utils import tf_utils
 
-_ctx = threading.local()
+_names = ThreadLocalStack()
+_training = ThreadLocalStack()
 
 
 def _scope_stack() -> list:
-    s = getattr(_ctx, "names", None)
-    if s is None:
-        s = _ctx.names = []
-    return s
+    return _names.items
 
 
 def _training_stack() -> list:
-    s = getattr(_ctx, "training", None)
-    if s is None:
-        s = _ctx.training = []
-    return s
+    return _training.items
 
 
 @contextlib.contextmanager

@@ -80,11 +80,19 @@ def execute_multi(op_type, inputs, values, attrs=None, flops=None, device=None):
 def _charge(dev, op_type, inputs, outs, flops) -> None:
     if not dev.trace.enabled and dev.spec.launch_s == 0:
         return
-    nbytes = sum(getattr(i, "_nbytes", 0) for i in inputs) + sum(o._nbytes for o in outs)
-    if flops is None:
-        flops = sum(o._value.size for o in outs)
-    low = outs[0]._value.dtype == np.float16 if outs else False
-    dev.run(op_type, flops, nbytes, low_precision=low)
+    # Plain loops: this runs for every op, and generator expressions cost more here.
+    nbytes = 0
+    for i in inputs:
+        nbytes += getattr(i, "_nbytes", 0)
+    size = 0
+    for o in outs:
+        nbytes += o._nbytes
+        size += o._value.size
+    low = outs[0]._value.dtype == _FLOAT16 if outs else False
+    dev.run(op_type, size if flops is None else flops, nbytes, low_precision=low)
+
+
+_FLOAT16 = np.dtype(np.float16)
 
 
 # --- conversion -------------------------------------------------------------------------
@@ -183,6 +191,9 @@ def kernel_dtype_name(dtype) -> str:
 
 def check_same_dtype(op_type: str, *tensors: Tensor) -> None:
     """TF's error when the inputs of a binary op have different dtypes."""
+    first_np = tensors[0]._value.dtype
+    if all(t._value.dtype == first_np for t in tensors[1:]):
+        return
     first = tensors[0].dtype
     for i, t in enumerate(tensors[1:], start=1):
         if t.dtype != first:

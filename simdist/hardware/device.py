@@ -86,8 +86,10 @@ class Device:
         with self._lock:
             start = self.clock
             self.clock = end = start + cost
-        if self.trace.enabled:
-            self.trace.record(name, cat, self.name, start, end, flops=flops, bytes=nbytes, **args)
+        trace = self.trace
+        if trace.enabled:
+            args["flops"], args["bytes"] = flops, nbytes
+            trace.record(name, cat, self.name, start, end, **args)
         return start, end
 
     def wait_until(self, t: float) -> None:

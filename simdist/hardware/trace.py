@@ -12,19 +12,21 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass, field
 
 
-@dataclass
 class Event:
     """One span of simulated time on one device."""
 
-    name: str
-    cat: str
-    device: str
-    start: float
-    end: float
-    args: dict = field(default_factory=dict)
+    __slots__ = ("name", "cat", "device", "start", "end", "args")
+
+    def __init__(self, name, cat, device, start, end, args=None):
+        self.name, self.cat, self.device = name, cat, device
+        self.start, self.end = start, end
+        self.args = {} if args is None else args
+
+    def __repr__(self):
+        return (f"Event({self.name!r}, {self.cat!r}, {self.device!r}, {self.start}, "
+                f"{self.end}, {self.args!r})")
 
     @property
     def duration(self) -> float:
@@ -45,11 +47,12 @@ class Trace:
         """Append an event (dropped, and counted, past ``max_events`` so memory stays bounded)."""
         if not self.enabled:
             return
-        with self._lock:
-            if self.max_events is not None and len(self.events) >= self.max_events:
-                self.dropped += 1
-                return
-            self.events.append(Event(name, cat, str(device), start, end, args))
+        # list.append is atomic, and replicas run one at a time: no lock on this hot path.
+        if self.max_events is not None and len(self.events) >= self.max_events:
+            self.dropped += 1
+            return
+        self.events.append(Event(name, cat, device if isinstance(device, str) else str(device),
+                                 start, end, args))
 
     def clear(self) -> None:
         with self._lock:

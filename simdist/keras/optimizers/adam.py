@@ -19,16 +19,10 @@ from simdist.keras.optimizers.optimizer import Optimizer
 class Adam(Optimizer):
     """The Adam optimizer."""
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 amsgrad=False, weight_decay=None, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None, use_ema=False, ema_momentum=0.99,
-                 ema_overwrite_frequency=None, jit_compile=True, name="Adam", **kwargs):
-        super().__init__(name=name, weight_decay=weight_decay, clipnorm=clipnorm,
-                         clipvalue=clipvalue, global_clipnorm=global_clipnorm,
-                         use_ema=use_ema, ema_momentum=ema_momentum,
-                         ema_overwrite_frequency=ema_overwrite_frequency,
-                         jit_compile=jit_compile, **kwargs)
-        self._learning_rate = self._build_learning_rate(learning_rate)
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False,
+                 name="Adam", **kwargs):
+        # weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema ... go to the base class.
+        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
         self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
 
     def build(self, var_list):

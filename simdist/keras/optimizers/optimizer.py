@@ -89,7 +89,8 @@ class Optimizer:
 
     def __init__(self, name, weight_decay=None, clipnorm=None, clipvalue=None,
                  global_clipnorm=None, use_ema=False, ema_momentum=0.99,
-                 ema_overwrite_frequency=None, jit_compile=True, **kwargs):
+                 ema_overwrite_frequency=None, jit_compile=True, learning_rate=None,
+                 **kwargs):
         self.name = name
         self.weight_decay = weight_decay
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, \
@@ -118,6 +119,8 @@ class Optimizer:
         self._iterations = variables.Variable(0, name="iteration", dtype=dtypes.int64,
                                               trainable=False)
         self._variables.append(self._iterations)
+        if learning_rate is not None:
+            self._learning_rate = self._build_learning_rate(learning_rate)
 
     # --- hyper-parameters ---------------------------------------------------------------
     def _build_learning_rate(self, learning_rate):

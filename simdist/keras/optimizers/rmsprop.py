@@ -19,16 +19,10 @@ from simdist.keras.optimizers.optimizer import Optimizer
 class RMSprop(Optimizer):
     """The RMSprop optimizer."""
 
-    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
-                 centered=False, weight_decay=None, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None, use_ema=False, ema_momentum=0.99,
-                 ema_overwrite_frequency=100, jit_compile=True, name="RMSprop", **kwargs):
-        super().__init__(name=name, weight_decay=weight_decay, clipnorm=clipnorm,
-                         clipvalue=clipvalue, global_clipnorm=global_clipnorm,
-                         use_ema=use_ema, ema_momentum=ema_momentum,
-                         ema_overwrite_frequency=ema_overwrite_frequency,
-                         jit_compile=jit_compile, **kwargs)
-        self._learning_rate = self._build_learning_rate(learning_rate)
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False,
+                 name="RMSprop", **kwargs):
+        # weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema ... go to the base class.
+        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
         self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
 
     def build(self, var_list):

@@ -18,16 +18,9 @@ from simdist.keras.optimizers.optimizer import Optimizer
 class SGD(Optimizer):
     """Gradient descent (with momentum) optimizer."""
 
-    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, weight_decay=None,
-                 clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
-                 ema_momentum=0.99, ema_overwrite_frequency=None, jit_compile=True,
-                 name="SGD", **kwargs):
-        super().__init__(name=name, weight_decay=weight_decay, clipnorm=clipnorm,
-                         clipvalue=clipvalue, global_clipnorm=global_clipnorm,
-                         use_ema=use_ema, ema_momentum=ema_momentum,
-                         ema_overwrite_frequency=ema_overwrite_frequency,
-                         jit_compile=jit_compile, **kwargs)
-        self._learning_rate = self._build_learning_rate(learning_rate)
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
+        # weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema ... go to the base class.
+        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
         self.momentum = momentum
         self.nesterov = nesterov
         if isinstance(momentum, (int, float)) and (momentum < 0 or momentum > 1):

@@ -4,11 +4,10 @@ Glossary:
   DataHandler     -- one epoch = one pass over the batches (or ``steps_per_epoch`` steps);
                      arrays are batched with the *global* ``batch_size`` (default 32) and
                      shuffled each epoch when ``shuffle=True``, a Dataset is used as given.
-  distribute      -- under a strategy with several replicas each global batch is split
-                     across the replicas: through ``strategy.experimental_distribute_dataset``
-                     when the strategy offers it, else with TF's legacy split rule
-                     (``simdist.data.distribute_rules.legacy_split``) placed on each replica's
-                     device.
+  distribute      -- arrays become a batched Dataset too (as Keras does), and under a
+                     strategy with several replicas every Dataset goes through
+                     ``strategy.experimental_distribute_dataset``, which splits each global
+                     batch exactly as TF does.
   unpack_x_y_sample_weight -- ``(x,)``, ``(x, y)`` or ``(x, y, sample_weight)``.
 
 Mirrors keras/src/engine/data_adapter.py.
@@ -21,9 +20,8 @@ import warnings
 
 import numpy as np
 
-from simdist.distribute.values import PerReplica
-from simdist.framework import context, nest, op_def
-from simdist.framework.ops import array_ops as A
+from simdist.data import Dataset, DatasetV2
+from simdist.framework import nest
 from simdist.framework.tensor import Tensor
 
 
@@ -43,10 +41,6 @@ def unpack_x_y_sample_weight(data):
 
 
 def _is_dataset(x) -> bool:
-    try:
-        from simdist.data import DatasetV2
-    except ImportError:  # pragma: no cover
-        return False
     return isinstance(x, DatasetV2)
 
 
@@ -90,32 +84,22 @@ class DataHandler:
         self._recreate = steps_per_epoch is None or steps_per_epoch == self._inferred
         self.insufficient_data = False
 
-    def _array_batches(self):
+    def _array_dataset(self):
+        """This epoch's arrays (reshuffled when asked) as a Dataset of global batches."""
         idx = np.arange(self._n)
         if self._shuffle:
             from simdist.framework.ops import random_ops
 
             idx = random_ops._generator(None).permutation(self._n)
-        for start in range(0, self._n, self._batch_size):
-            sel = idx[start:start + self._batch_size]
-            yield tuple(nest.map_structure(lambda a, sel=sel: op_def.convert_to_tensor(a[sel]),
-                                           self._arrays))
-
-    def _global_batches(self):
-        if self._arrays is not None:
-            return self._array_batches()
-        return iter(self._dataset)
+        arrays = nest.map_structure(lambda a: a[idx], self._arrays)
+        return Dataset.from_tensor_slices(arrays).batch(self._batch_size)
 
     def _distributed(self):
+        ds = self._array_dataset() if self._arrays is not None else self._dataset
         s = self._strategy
         if s is None or s.num_replicas_in_sync == 1:
-            return self._global_batches()
-        if self._arrays is None:
-            try:
-                return iter(s.experimental_distribute_dataset(self._dataset))
-            except (ImportError, ModuleNotFoundError, AttributeError):
-                pass
-        return (split_batch(s, b) for b in self._global_batches())
+            return iter(ds)
+        return iter(s.experimental_distribute_dataset(ds))
 
     def epoch_iterator(self):
         """Yield (step, batch) for one epoch."""
@@ -139,19 +123,3 @@ class DataHandler:
         if self.steps is None:
             self.steps = step
 
-
-def split_batch(strategy, batch):
-    """One global batch cut into per-replica batches by TF's legacy rule, on their devices."""
-    from simdist.data.distribute_rules import legacy_split
-
-    flat = nest.flatten(batch)
-    rows = flat[0].shape[0]
-    sizes = legacy_split(rows, strategy.num_replicas_in_sync)
-    per_replica, start = [], 0
-    for size, dev in zip(sizes, strategy.extended.worker_devices):
-        with context.device(dev):
-            part = [A.identity(A._t(t)[start:start + size]) for t in flat]
-        per_replica.append(nest.pack_sequence_as(batch, part))
-        start += size
-    parts = [PerReplica([p[i] for p in per_replica]) for i in range(len(flat))]
-    return nest.pack_sequence_as(batch, parts)

@@ -37,28 +37,33 @@ class Adam(Optimizer):
                 self._velocity_hats.append(self.add_variable_from_reference(v, "vhat"))
         self._built = True
 
+    def _prepare_local(self, dtype):
+        c = super()._prepare_local(dtype)
+        local_step = A.cast(M.add(self.iterations.read_value(), A.constant(1, "int64")), dtype)
+        one = A.constant(1.0, dtype=dtype)
+        beta_1_power = M.pow(A.cast(A.constant(self.beta_1), dtype), local_step)
+        beta_2_power = M.pow(A.cast(A.constant(self.beta_2), dtype), local_step)
+        c["alpha"] = M.divide(M.multiply(c["lr"], M.sqrt(M.subtract(one, beta_2_power))),
+                              M.subtract(one, beta_1_power))
+        c["one_minus_beta_1"] = A.constant(1 - self.beta_1, dtype=dtype)
+        c["one_minus_beta_2"] = A.constant(1 - self.beta_2, dtype=dtype)
+        c["epsilon"] = A.constant(self.epsilon, dtype=dtype)
+        return c
+
     def update_step(self, gradient, variable):
-        dt = variable.dtype
-        lr = A.cast(self.learning_rate, dt)
-        local_step = A.cast(M.add(self.iterations.read_value(), A.constant(1, "int64")), dt)
-        one = A.constant(1.0, dtype=dt)
-        beta_1_power = M.pow(A.cast(A.constant(self.beta_1), dt), local_step)
-        beta_2_power = M.pow(A.cast(A.constant(self.beta_2), dt), local_step)
+        c = self._coefficients(variable)
         i = self._index_dict[self._var_key(variable)]
         m, v = self._momentums[i], self._velocities[i]
-        alpha = M.divide(M.multiply(lr, M.sqrt(M.subtract(one, beta_2_power))),
-                         M.subtract(one, beta_1_power))
-        b1 = A.constant(1 - self.beta_1, dtype=dt)
-        b2 = A.constant(1 - self.beta_2, dtype=dt)
-        m.assign_add(M.multiply(M.subtract(gradient, m.read_value()), b1))
-        v.assign_add(M.multiply(M.subtract(M.square(gradient), v.read_value()), b2))
+        m.assign_add(M.multiply(M.subtract(gradient, m.read_value()), c["one_minus_beta_1"]))
+        v.assign_add(M.multiply(M.subtract(M.square(gradient), v.read_value()),
+                                c["one_minus_beta_2"]))
         v_t = v.read_value()
         if self.amsgrad:
             v_hat = self._velocity_hats[i]
             v_hat.assign(M.maximum(v_hat.read_value(), v_t))
             v_t = v_hat.read_value()
-        variable.assign_sub(M.divide(M.multiply(m.read_value(), alpha),
-                                     M.add(M.sqrt(v_t), A.constant(self.epsilon, dtype=dt))))
+        variable.assign_sub(M.divide(M.multiply(m.read_value(), c["alpha"]),
+                                     M.add(M.sqrt(v_t), c["epsilon"])))
 
     def get_config(self):
         cfg = super().get_config()

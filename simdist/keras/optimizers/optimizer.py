@@ -13,6 +13,10 @@ Glossary:
                        on every copy of every variable, on that copy's device; then
                        ``iterations.assign_add(1)``.
   skip_gradients_aggregation -- the gradients are already summed (LossScaleOptimizer).
+  coefficients      -- the step's scalars (learning rate, Adam's ``alpha`` ...) for one dtype
+                       on one device, made by ``_prepare_local`` once per step and shared by
+                       every variable copy there (Keras 2's legacy ``apply_state``); Keras
+                       2.11+ recomputes them per variable, to the same values.
 
 Mirrors keras/src/optimizers/optimizer.py (``Optimizer``, ``_BaseOptimizer``) and
 optimizer_utils.py.
@@ -24,7 +28,7 @@ import math
 
 from simdist.distribute import distribution_strategy_context as ds
 from simdist.distribute.reduce_util import ReduceOp
-from simdist.framework import dtypes, variables
+from simdist.framework import context, dtypes, variables
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras import backend
@@ -106,6 +110,7 @@ class Optimizer:
         self._distribution_strategy = ds.get_strategy()
         self._variables = []
         self._built = False
+        self._apply_state = None  # (device, dtype) -> coefficients, during one step's apply
         lr = kwargs.pop("lr", None)
         for k in kwargs:
             if k in ("decay", "gradient_aggregator", "gradient_transformers"):
@@ -160,6 +165,25 @@ class Optimizer:
         """A hyper-parameter (float or variable) as a tensor of ``dtype``."""
         return A.cast(A._t(value) if not isinstance(value, (int, float)) else
                       A.constant(value), dtype)
+
+    def _prepare_local(self, dtype) -> dict:
+        """The scalars every update of one step shares, for variables of ``dtype``."""
+        return {"lr": A.cast(self.learning_rate, dtype)}
+
+    def _coefficients(self, variable) -> dict:
+        """``_prepare_local``'s scalars for ``variable``'s dtype on the current device.
+
+        Made once per step and device (the update of a mirrored variable runs on each copy's
+        device), not once per variable copy: the per-op cost of eager simulation makes the
+        difference large, the values are the same.
+        """
+        if self._apply_state is None:  # update_step called outside apply_gradients
+            return self._prepare_local(variable.dtype)
+        key = (context.current_device(), variable.dtype)
+        coefficients = self._apply_state.get(key)
+        if coefficients is None:
+            coefficients = self._apply_state[key] = self._prepare_local(variable.dtype)
+        return coefficients
 
     # --- slots ---------------------------------------------------------------------------
     def build(self, var_list):
@@ -330,9 +354,13 @@ class Optimizer:
         def apply_grad_to_update_var(var, grad):
             return self.update_step(A._t(grad), var)
 
-        for grad, var in grads_and_vars:
-            distribution.extended.update(var, apply_grad_to_update_var, args=(grad,),
-                                         group=False)
+        self._apply_state = {}
+        try:
+            for grad, var in grads_and_vars:
+                distribution.extended.update(var, apply_grad_to_update_var, args=(grad,),
+                                             group=False)
+        finally:
+            self._apply_state = None
         with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(self._iterations)):
             return self._iterations.assign_add(1)
 

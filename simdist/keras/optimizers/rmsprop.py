@@ -37,14 +37,19 @@ class RMSprop(Optimizer):
             if self.centered else [])
         self._built = True
 
+    def _prepare_local(self, dtype):
+        c = super()._prepare_local(dtype)
+        c["rho"] = A.constant(self.rho, dtype=dtype)
+        c["one_minus_rho"] = A.constant(1 - self.rho, dtype=dtype)
+        c["epsilon"] = A.constant(self.epsilon, dtype=dtype)
+        c["momentum"] = A.constant(self.momentum, dtype=dtype)
+        return c
+
     def update_step(self, gradient, variable):
-        dt = variable.dtype
-        lr = A.cast(self.learning_rate, dt)
+        c = self._coefficients(variable)
+        lr, rho, one_m_rho, eps = c["lr"], c["rho"], c["one_minus_rho"], c["epsilon"]
         i = self._index_dict[self._var_key(variable)]
         vel = self._velocities[i]
-        rho = A.constant(self.rho, dtype=dt)
-        one_m_rho = A.constant(1 - self.rho, dtype=dt)
-        eps = A.constant(self.epsilon, dtype=dt)
         vel.assign(M.add(M.multiply(rho, vel.read_value()),
                          M.multiply(one_m_rho, M.square(gradient))))
         if self.centered:
@@ -56,8 +61,7 @@ class RMSprop(Optimizer):
         increment = M.multiply(M.multiply(lr, gradient), M.rsqrt(denom))
         if self.momentum > 0:
             mom = self._momentums[i]
-            mom.assign(M.add(M.multiply(A.constant(self.momentum, dtype=dt), mom.read_value()),
-                             increment))
+            mom.assign(M.add(M.multiply(c["momentum"], mom.read_value()), increment))
             variable.assign_sub(mom.read_value())
         else:
             variable.assign_sub(increment)

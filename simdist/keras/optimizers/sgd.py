@@ -33,9 +33,14 @@ class SGD(Optimizer):
         self.momentums = [self.add_variable_from_reference(v, "m") for v in var_list]
         self._built = True
 
+    def _prepare_local(self, dtype):
+        c = super()._prepare_local(dtype)
+        c["momentum"] = A.cast(A.constant(self.momentum), dtype)
+        return c
+
     def update_step(self, gradient, variable):
-        lr = A.cast(self.learning_rate, variable.dtype)
-        momentum = A.cast(A.constant(self.momentum), variable.dtype)
+        c = self._coefficients(variable)
+        lr, momentum = c["lr"], c["momentum"]
         m = self.momentums[self._index_dict[self._var_key(variable)]]
         step = M.multiply(M.negative(gradient), lr)
         m.assign(M.add(step, M.multiply(m.read_value(), momentum)))

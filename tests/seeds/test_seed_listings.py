@@ -1,9 +1,14 @@
 """The seed documents' code listings run unchanged under ``import simdist as tf``."""
 
+import json
 import os
 import runpy
+import statistics
 
-DATA = os.path.join(os.path.dirname(__file__), "data")
+from seed_listing import SEEDS, parse_seed_001, seed_world
+
+HERE = os.path.dirname(__file__)
+DATA = os.path.join(HERE, "data")
 
 
 def _run(name, capsys):
@@ -11,27 +16,42 @@ def _run(name, capsys):
     return capsys.readouterr().out
 
 
-def _float_after(text, key):
-    return float(text.split(key, 1)[1].split(",")[0].split()[0])
-
-
 def test_seed_001_custom_loop_and_fit(capsys):
+    """The listing trains as it does under TensorFlow, seed for seed of the same 8 seeds.
+
+    simdist and TF draw different numbers from the same seed, so single runs differ; the
+    recorded TF runs (record_tf_seed_001.py) give the spread to be in. A single run of 200
+    Adam steps may end under 0.9 accuracy, in TF (0.849 at worst) as in simdist; averaged
+    over the seeds simdist's both halves end above 0.9 (TF's custom loop: 0.897).
+    """
     import simdist as tf
 
-    tf.random.set_seed(0)  # a reproducible world; the listing itself is unchanged
-    out = _run("seed_001.py", capsys)
-    epochs = [line for line in out.splitlines() if line.startswith("Epoch ") and "Loss:" in line]
-    assert len(epochs) == 5
-    losses = [_float_after(e, "Loss:") for e in epochs]
-    accs = [_float_after(e, "Accuracy:") for e in epochs]
-    assert losses[-1] < losses[0]
-    assert accs[-1] > 0.9
-    history = eval(out.split("History:", 1)[1].strip().splitlines()[0])  # noqa: S307
-    assert history["loss"][-1] < history["loss"][0]
-    # Adam at lr 1e-3 from a random start reaches ~0.89 after 5 epochs of fit (as in TF);
-    # the custom loop (whose replicas each see the whole global batch) ends above 0.9.
-    assert history["accuracy"][-1] > 0.85
-    assert "40/40 [==============================]" in out
+    with open(os.path.join(HERE, "fixtures", "tf_seed_001.json")) as f:
+        recorded = json.load(f)["runs"]
+    runs = []
+    for seed in SEEDS:
+        seed_world(tf, seed)
+        out = _run("seed_001.py", capsys)
+        assert "40/40 [==============================]" in out  # fit's verbose=1 progress bar
+        runs.append(parse_seed_001(out))
+    for run in runs:
+        assert run["global_batch"] == 256  # the listing took its 4-GPU branch, as TF's did
+        assert len(run["custom_loss"]) == 5
+        assert run["custom_loss"][-1] < run["custom_loss"][0]
+        assert run["fit_loss"][-1] < run["fit_loss"][0]
+    # Tolerances: across these 8 seeds TF's own final accuracies spread over 0.04 (fit) to
+    # 0.09 (custom loop), its final losses over +-30% of their mean.
+    for key, tol in (("custom_accuracy", 0.03), ("fit_accuracy", 0.03),
+                     ("custom_loss", 0.2), ("fit_loss", 0.2)):
+        ours = [r[key][-1] for r in runs]
+        theirs = [r[key][-1] for r in recorded]
+        if key.endswith("loss"):  # relative
+            tol *= statistics.mean(theirs)
+        assert min(theirs) - tol < min(ours) and max(ours) < max(theirs) + tol, \
+            (key, ours, theirs)
+        assert abs(statistics.mean(ours) - statistics.mean(theirs)) < tol, (key, ours, theirs)
+    for key in ("custom_accuracy", "fit_accuracy"):  # TF's means: 0.897 and 0.923
+        assert statistics.mean(r[key][-1] for r in runs) > 0.9
 
 
 def test_seed_004_listing(capsys):

@@ -1,0 +1,32 @@
+"""What seed 001's listing prints, read back: shared by the TF recorder and the simdist test.
+
+Glossary:
+  SEEDS          -- the seeds both frameworks run the listing with.
+  seed_world     -- seed Python's, NumPy's and the framework's global generators.
+  parse_seed_001 -- the custom loop's ``Epoch i/5, Loss: .., Accuracy: ..`` lines and the
+                    ``fit`` History, from the listing's stdout.
+"""
+
+import random
+import re
+
+import numpy as np
+
+SEEDS = range(8)
+EPOCH_LINE = re.compile(r"^Epoch (\d+)/\d+, Loss: ([0-9.]+), Accuracy: ([0-9.]+)$", re.M)
+
+
+def seed_world(tf, seed):
+    """Seed every generator the listing (and Keras 2's unseeded initializers) draws from."""
+    random.seed(seed)
+    np.random.seed(seed)
+    tf.random.set_seed(seed)
+
+
+def parse_seed_001(out):
+    """The numbers seed 001's listing prints, as a dict of lists."""
+    custom = [(float(loss), float(acc)) for _, loss, acc in EPOCH_LINE.findall(out)]
+    history = eval(out.split("History:", 1)[1].strip().splitlines()[0])  # noqa: S307
+    return {"custom_loss": [c[0] for c in custom], "custom_accuracy": [c[1] for c in custom],
+            "fit_loss": history["loss"], "fit_accuracy": history["accuracy"],
+            "global_batch": int(re.search(r"Global batch size: (\d+)", out).group(1))}

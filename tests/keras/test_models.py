@@ -95,6 +95,23 @@ def test_get_set_weights_and_seeded_initializers():
         m.set_weights(a[:2])
 
 
+def test_set_random_seed_seeds_python_numpy_and_tf_at_once():
+    import random
+
+    def draw():
+        return random.random(), np.random.rand(), tf.random.normal([3]).numpy().tolist(), \
+            tutorial_model().get_weights()[0].tolist()
+
+    tf.keras.utils.set_random_seed(7)
+    first = draw()
+    tf.keras.utils.set_random_seed(7)
+    assert draw() == first
+    tf.keras.utils.set_random_seed(8)
+    assert all(a != b for a, b in zip(draw(), first))
+    with pytest.raises(ValueError, match="Expected `seed` argument to be an integer"):
+        tf.keras.utils.set_random_seed(1.5)
+
+
 def test_fit_evaluate_predict_learn_and_history():
     x, y = data()
     m = tutorial_model()

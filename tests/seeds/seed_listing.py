@@ -2,15 +2,13 @@
 
 Glossary:
   SEEDS          -- the seeds both frameworks run the listing with.
-  seed_world     -- seed Python's, NumPy's and the framework's global generators.
+  seed_world     -- ``tf.keras.utils.set_random_seed``: Python's, NumPy's and the
+                    framework's global generators.
   parse_seed_001 -- the custom loop's ``Epoch i/5, Loss: .., Accuracy: ..`` lines and the
                     ``fit`` History, from the listing's stdout.
 """
 
-import random
 import re
-
-import numpy as np
 
 SEEDS = range(8)
 EPOCH_LINE = re.compile(r"^Epoch (\d+)/\d+, Loss: ([0-9.]+), Accuracy: ([0-9.]+)$", re.M)
@@ -18,9 +16,7 @@ EPOCH_LINE = re.compile(r"^Epoch (\d+)/\d+, Loss: ([0-9.]+), Accuracy: ([0-9.]+)
 
 def seed_world(tf, seed):
     """Seed every generator the listing (and Keras 2's unseeded initializers) draws from."""
-    random.seed(seed)
-    np.random.seed(seed)
-    tf.random.set_seed(seed)
+    tf.keras.utils.set_random_seed(seed)
 
 
 def parse_seed_001(out):

@@ -5,6 +5,8 @@ Glossary:
                               is current, so a top-level read/assign acts on all copies.
   to_tensor                -- convert arrays and variables to Tensors (structures too).
   snake_case               -- 'BatchNormalization' -> 'batch_normalization' (layer names).
+  set_random_seed          -- seed Python's ``random``, NumPy's global generator and
+                              ``tf.random`` at once (``tf.keras.utils.set_random_seed``).
 
 Mirrors keras/src/utils/tf_utils.py and generic_utils.py.
 """
@@ -12,10 +14,28 @@ Mirrors keras/src/utils/tf_utils.py and generic_utils.py.
 from __future__ import annotations
 
 import contextlib
+import random
 import re
+
+import numpy as np
 
 from simdist.distribute import distribution_strategy_context as ds
 from simdist.framework import nest, op_def
+from simdist.framework.ops import random_ops
+
+
+def set_random_seed(seed):
+    """Seed Python, NumPy and simdist's random generators with one integer.
+
+    Raises:
+      ValueError: ``seed`` is not an int.
+    """
+    if not isinstance(seed, int):
+        raise ValueError("Expected `seed` argument to be an integer. "
+                         f"Received: seed={seed} (of type {type(seed)})")
+    random.seed(seed)
+    np.random.seed(seed)
+    random_ops.set_seed(seed)
 
 
 def strategy_of(var):

@@ -57,6 +57,10 @@ EXPRESSIONS = [
     # arrays
     "tf.reshape(tf.ones([2, 3]), [4])", "tf.reshape(tf.ones([6]), [-1, -1])",
     "tf.reshape(tf.constant([0, 1, 2, 3, 4, 5]), [3, -1])",
+    "tf.reshape(tf.ones([7]), [2, -1])", "tf.reshape(tf.ones([0, 4]), [0, -1])",
+    "tf.reshape(tf.ones([0, 4]), [-1, 4])", "tf.reshape(tf.ones([0, 4]), [-1, 0])",
+    "tf.reshape(tf.ones([2, 0, 3]), [0, -1])", "tf.reshape(tf.ones([4]), [0, -1])",
+    "tf.reshape(tf.ones([4]), [-1, 2, 0])", "tf.reshape(tf.ones([0]), [5, 0])",
     "tf.transpose(tf.constant([[1, 2, 3], [4, 5, 6]]))",
     "tf.concat([tf.ones([2, 3]), tf.ones([3, 2])], 0)",
     "tf.concat([tf.constant([[1, 2]]), tf.constant([[3, 4]])], axis=-1)",

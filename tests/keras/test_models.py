@@ -128,6 +128,19 @@ def test_fit_evaluate_predict_learn_and_history():
     assert int(m.optimizer.iterations.numpy()) == 8 * 7
 
 
+def test_predict_with_fewer_rows_than_replicas_leaves_some_replicas_empty():
+    """3 rows over 4 replicas: one replica gets a [0, ...] batch, and Flatten copes as TF's."""
+    x, _ = data(n=3)
+    one = tf.keras.Sequential([tf.keras.layers.Flatten(input_shape=(10,)),
+                               tf.keras.layers.Dense(2)])
+    with tf.distribute.MirroredStrategy().scope():
+        four = tf.keras.Sequential([tf.keras.layers.Flatten(input_shape=(10,)),
+                                    tf.keras.layers.Dense(2)])
+    four.set_weights(one.get_weights())
+    np.testing.assert_allclose(four.predict(x, verbose=0), one.predict(x, verbose=0),
+                               rtol=1e-6)
+
+
 def test_fit_under_mirrored_strategy_keeps_copies_identical():
     x, y = data()
     strategy = tf.distribute.MirroredStrategy()

@@ -159,18 +159,50 @@ def rank(input, name=None) -> Tensor:  # noqa: A002 - TF's name
 def reshape(tensor, shape, name=None) -> Tensor:
     """The same elements in a new shape; one dimension may be -1 (``tf.reshape``)."""
     x = _t(tensor)
-    new = _ints(shape)
+    new = _reshape_target(x._value.shape, _ints(shape))
     n = x._value.size
-    known = int(np.prod([d for d in new if d != -1])) if new else 1
-    if new.count(-1) > 1:
-        raise errors.InvalidArgumentError(
-            None, None, f"Only one input size may be -1, not both {new.index(-1)} and "
-                        f"{len(new) - 1 - new[::-1].index(-1)} [Op:Reshape]")
-    if (-1 not in new and known != n) or (-1 in new and (known == 0 or n % known)):
+    if int(np.prod(new)) != n:
         raise errors.InvalidArgumentError(
             None, None, f"Input to reshape is a tensor with {n} values, but the requested "
-                        f"shape has {known} [Op:Reshape]")
+                        f"shape has {int(np.prod(new))} [Op:Reshape]")
     return op_def.execute("Reshape", [x], x._value.reshape(new), flops=0)
+
+
+def _reshape_target(old, new):
+    """``new`` with its -1 inferred as TF's Reshape kernel does (reshape_op.h).
+
+    Zero sizes in ``new`` are left out of the product, and then so are the input's zero
+    dimensions: ``[0, 4] -> [0, -1]`` gives ``[0, 4]`` where NumPy refuses.
+    """
+    product, has_zero, unknown = 1, False, None
+    for d, size in enumerate(new):
+        if size == -1:
+            if unknown is not None:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Only one input size may be -1, not both {unknown} and {d} "
+                                "[Op:Reshape]")
+            unknown = d
+        elif size < 0:
+            raise errors.InvalidArgumentError(
+                None, None, f"Size {d} must be non-negative, not {size} [Op:Reshape]")
+        elif size == 0:
+            has_zero = True
+        else:
+            product *= size
+    if unknown is None:
+        return new
+    elements, input_has_zero = 1, False
+    for dim in old:
+        if dim > 0 or not has_zero:
+            elements *= dim
+        else:
+            input_has_zero = True
+    missing = elements // product
+    if not input_has_zero and product * missing != elements:
+        raise errors.InvalidArgumentError(
+            None, None, f"Input to reshape is a tensor with {elements} values, but the "
+                        f"requested shape requires a multiple of {product} [Op:Reshape]")
+    return [missing if d == unknown else size for d, size in enumerate(new)]
 
 
 def transpose(a, perm=None, conjugate=False, name="transpose") -> Tensor:

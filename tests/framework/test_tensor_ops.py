@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -40,6 +42,18 @@ def test_matmul_shape_mismatch_names_shapes():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"Matrix size-incompatible: In\[0\]: \[2,3\], In\[1\]: \[2,3\]"):
         tf.matmul(tf.ones([2, 3]), tf.ones([2, 3]))
+
+
+def test_float16_matmul_accumulates_in_float32_and_rounds_once():
+    # 4096 ones summed in float16 would stall at 2048 (2048 + 1 rounds back to 2048).
+    ones = tf.ones([1, 4096], tf.float16)
+    out = tf.matmul(ones, tf.transpose(ones))
+    assert out.dtype == tf.float16 and float(out.numpy()[0, 0]) == 4096.0
+    # ... and a result past float16's range is inf, without a NumPy warning.
+    big = tf.fill([1, 2], tf.constant(256.0, tf.float16))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isinf(tf.matmul(big, tf.transpose(big)).numpy()).all()
 
 
 def test_float16_cast_overflows_to_inf():

@@ -504,7 +504,14 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
                         f"{av.shape[-1]} columns{' (after transpose_a)' if ta else ''} but b "
                         f"has {bv.shape[-2]} rows{' (after transpose_b)' if tb else ''}.")
     try:
-        value = xp.matmul(av, bv)
+        with np.errstate(all="ignore"):  # float16 overflow is inf, as in TF: no warning
+            if av.dtype == np.float16:
+                # Half matmuls accumulate in float32 and round once (tensor cores, cuBLAS);
+                # NumPy would round every partial sum to float16.
+                value = xp.matmul(av.astype(np.float32), bv.astype(np.float32)).astype(
+                    np.float16)
+            else:
+                value = xp.matmul(av, bv)
     except ValueError:
         raise errors.InvalidArgumentError(
             None, None, f"In[0] and In[1] must have compatible batch dimensions: "

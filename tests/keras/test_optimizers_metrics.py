@@ -121,3 +121,89 @@ def test_loss_scale_optimizer_growth_and_backoff():
 def test_float16_overflow_is_real():
     x = tf.cast(tf.constant([60000.0]), tf.float16)
     assert not np.isfinite((x * 2.0).numpy()).all()
+
+
+def test_minimize_takes_a_callable_loss_or_a_tensor_with_its_tape():
+    v = tf.Variable([3.0])
+    opt = tf.keras.optimizers.SGD(0.25)
+    opt.minimize(lambda: tf.reduce_sum(v * v), var_list=[v])  # d/dv v^2 = 6
+    assert float(v.numpy()[0]) == pytest.approx(3.0 - 0.25 * 6)
+    with pytest.raises(ValueError, match="`tape` is required when a `Tensor` loss is passed"):
+        opt.minimize(tf.reduce_sum(v * v), var_list=[v])
+
+
+def _fit_weights(optimizer, strategy):
+    rng = np.random.RandomState(0)
+    x = rng.normal(size=(32, 4)).astype(np.float32)
+    y = rng.normal(size=(32, 1)).astype(np.float32)
+    tf.random.set_seed(1)
+    with strategy.scope():
+        m = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="relu", input_shape=(4,)),
+                                 tf.keras.layers.Dense(1)])
+        m.compile(optimizer(), loss="mse")
+    history = m.fit(x, y, batch_size=8, epochs=2, verbose=0).history
+    return m, history
+
+
+def test_fit_with_a_loss_scale_optimizer_equals_fit_without_it_in_float32():
+    """Scaling by 2**15 and back is exact in float32: fit's path through
+    LossScaleOptimizer (scaled loss recorded on the tape) changes no bit."""
+    strategy = tf.distribute.MirroredStrategy()
+    plain, plain_history = _fit_weights(lambda: tf.keras.optimizers.SGD(0.1), strategy)
+    scaled, scaled_history = _fit_weights(
+        lambda: tf.keras.mixed_precision.LossScaleOptimizer(tf.keras.optimizers.SGD(0.1)),
+        strategy)
+    assert scaled_history == plain_history
+    for a, b in zip(scaled.get_weights(), plain.get_weights()):
+        np.testing.assert_array_equal(a, b)
+    assert int(scaled.optimizer.iterations.numpy()) == 8
+
+
+def test_fit_under_mixed_float16_with_loss_scaling_learns():
+    tf.keras.mixed_precision.set_global_policy("mixed_float16")
+    try:
+        m, history = _fit_weights(
+            lambda: tf.keras.mixed_precision.LossScaleOptimizer(tf.keras.optimizers.Adam(0.05)),
+            tf.distribute.MirroredStrategy())
+    finally:
+        tf.keras.mixed_precision.set_global_policy("float32")
+    assert m.layers[0].kernel.dtype == tf.float32
+    assert history["loss"][-1] < history["loss"][0]
+    # float16 gradients of the 2**15-scaled loss overflow in the first steps, for real: the
+    # scale halves on each (no growth before 2000 good steps), and the weights stay finite.
+    scale = float(m.optimizer.loss_scale)
+    assert scale <= 2.0**15 and np.log2(scale).is_integer()
+    assert all(np.isfinite(w).all() for w in m.get_weights())
+
+
+@pytest.mark.parametrize("name, key, fn", [
+    ("mae", "mae", lambda t, p: np.abs(p - t).mean()),
+    ("mse", "mse", lambda t, p: ((p - t) ** 2).mean()),
+    ("mean_absolute_error", "mean_absolute_error", lambda t, p: np.abs(p - t).mean()),
+    (tf.keras.metrics.MeanSquaredError(), "mean_squared_error", lambda t, p: ((p - t) ** 2).mean()),
+    ("MeanAbsoluteError", "mean_absolute_error", lambda t, p: np.abs(p - t).mean()),
+])
+def test_regression_metrics_by_name_and_class(name, key, fn):
+    rng = np.random.RandomState(2)
+    x = rng.normal(size=(12, 2)).astype(np.float32)
+    y = rng.normal(size=(12, 1)).astype(np.float32)
+    m = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])
+    m.compile("sgd", loss="mse", metrics=[name])
+    logs = m.evaluate(x, y, batch_size=12, verbose=0, return_dict=True)
+    assert logs[key] == pytest.approx(fn(y, m.predict(x, verbose=0)), rel=1e-5)
+
+
+def test_crossentropy_metrics_match_the_losses():
+    y = np.array([[0.0], [1.0], [1.0]], np.float32)
+    p = np.array([[0.2], [0.7], [0.9]], np.float32)
+    bce = tf.keras.metrics.BinaryCrossentropy()
+    bce.update_state(y, p)
+    expected = -(y * np.log(p) + (1 - y) * np.log(1 - p)).mean()
+    assert float(bce.result()) == pytest.approx(expected, rel=1e-5)
+    scce = tf.keras.metrics.SparseCategoricalCrossentropy(from_logits=True)
+    scce.update_state([0, 2], [[2.0, 1.0, 0.0], [0.0, 0.0, 3.0]])
+    logits = np.array([[2.0, 1.0, 0.0], [0.0, 0.0, 3.0]])
+    logp = logits - np.log(np.exp(logits).sum(1, keepdims=True))
+    assert float(scce.result()) == pytest.approx(-(logp[0, 0] + logp[1, 2]) / 2, rel=1e-5)
+    with pytest.raises(ValueError, match="Unknown metric function: 'maee'"):
+        tf.keras.metrics.get("maee")

@@ -1,5 +1,11 @@
-"""``tf.keras.metrics``: metric classes and functions by name (one table, ``METRICS``)."""
+"""``tf.keras.metrics``: metric classes and functions by name (one table, ``METRICS``).
 
+A name in ``METRICS`` maps to a class (``get`` returns an instance) or to a per-example
+function (``compile`` wraps it in a ``MeanMetricWrapper`` under the name it was given, as
+Keras does: ``metrics=["mae"]`` logs ``mae``).
+"""
+
+from simdist.keras import losses as _losses
 from simdist.keras.metrics.accuracy import (
     Accuracy,
     BinaryAccuracy,
@@ -11,11 +17,30 @@ from simdist.keras.metrics.accuracy import (
     sparse_categorical_accuracy,
 )
 from simdist.keras.metrics.base_metric import Mean, MeanMetricWrapper, Metric, Reduce, Sum
+from simdist.keras.metrics.probabilistic import (
+    BinaryCrossentropy,
+    CategoricalCrossentropy,
+    SparseCategoricalCrossentropy,
+)
+from simdist.keras.metrics.regression import MeanAbsoluteError, MeanSquaredError
 
+mean_squared_error = mse = MSE = _losses.mean_squared_error
+mean_absolute_error = mae = MAE = _losses.mean_absolute_error
+binary_crossentropy = _losses.binary_crossentropy
+categorical_crossentropy = _losses.categorical_crossentropy
+sparse_categorical_crossentropy = _losses.sparse_categorical_crossentropy
+
+_CLASSES = (Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy, Mean, Sum,
+            MeanSquaredError, MeanAbsoluteError, BinaryCrossentropy, CategoricalCrossentropy,
+            SparseCategoricalCrossentropy)
+_FUNCTIONS = (accuracy, binary_accuracy, categorical_accuracy, sparse_categorical_accuracy,
+              mean_squared_error, mean_absolute_error, binary_crossentropy,
+              categorical_crossentropy, sparse_categorical_crossentropy)
 METRICS = {
-    "accuracy": Accuracy, "binary_accuracy": BinaryAccuracy,
-    "categorical_accuracy": CategoricalAccuracy,
-    "sparse_categorical_accuracy": SparseCategoricalAccuracy, "mean": Mean, "sum": Sum,
+    **{cls.__name__: cls for cls in _CLASSES},
+    **{fn.__name__: fn for fn in _FUNCTIONS},
+    "mean": Mean, "sum": Sum,
+    "mse": mse, "MSE": mse, "mae": mae, "MAE": mae,
 }
 
 
@@ -24,10 +49,10 @@ def get(identifier):
     if isinstance(identifier, Metric) or callable(identifier):
         return identifier
     if isinstance(identifier, str):
-        try:
-            return METRICS[identifier]()
-        except KeyError:
+        entry = METRICS.get(identifier)
+        if entry is None:
             raise ValueError(f"Unknown metric function: '{identifier}'. Please ensure you "
                              "are using a `keras.utils.custom_object_scope` and that this "
-                             "object is included in the scope.") from None
+                             "object is included in the scope.")
+        return entry() if isinstance(entry, type) else entry
     raise ValueError(f"Could not interpret metric identifier: {identifier}")

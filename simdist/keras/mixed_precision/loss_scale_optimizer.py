@@ -17,7 +17,7 @@ Mirrors keras/src/mixed_precision/loss_scale_optimizer.py (``LossScaleOptimizerV
 from __future__ import annotations
 
 from simdist.distribute import distribution_strategy_context as ds
-from simdist.framework import dtypes, nest, variables
+from simdist.framework import backprop, dtypes, nest, variables
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers.optimizer import Optimizer, filter_empty_gradients
@@ -178,7 +178,10 @@ class LossScaleOptimizer(Optimizer):
                 for g in grads]
 
     def compute_gradients(self, loss, var_list, tape=None):
-        loss = self.get_scaled_loss(loss)
+        """Gradients of the scaled loss, unscaled (what ``minimize`` and ``fit`` use)."""
+        tape = backprop.GradientTape() if tape is None else tape
+        with tape:  # the tape must record the scaling, or the gradients would be None
+            loss = self.get_scaled_loss(loss)
         grads_and_vars = self._optimizer.compute_gradients(loss, var_list, tape)
         grads = [g for g, _ in grads_and_vars]
         weights = [v for _, v in grads_and_vars]

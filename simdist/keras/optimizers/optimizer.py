@@ -28,7 +28,7 @@ import math
 
 from simdist.distribute import distribution_strategy_context as ds
 from simdist.distribute.reduce_util import ReduceOp
-from simdist.framework import context, dtypes, variables
+from simdist.framework import backprop, context, dtypes, variables
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras import backend
@@ -231,16 +231,30 @@ class Optimizer:
 
     # --- applying ------------------------------------------------------------------------
     def compute_gradients(self, loss, var_list, tape=None):
-        if tape is None:
+        """``[(gradient, variable)]`` of ``loss`` (a Tensor recorded on ``tape``, or a callable).
+
+        Raises:
+          ValueError: a Tensor loss without its tape.
+        """
+        if not callable(loss) and tape is None:
             raise ValueError("`tape` is required when a `Tensor` loss is passed. Received: "
                              f"loss={loss}, tape={tape}.")
+        if tape is None:
+            tape = backprop.GradientTape()
+        if callable(loss):
+            with tape:
+                if not callable(var_list):
+                    tape.watch(var_list)
+                loss = loss()
+                if callable(var_list):
+                    var_list = var_list()
         if callable(var_list):
             var_list = var_list()
         grads = tape.gradient(loss, var_list)
         return list(zip(grads, var_list))
 
     def minimize(self, loss, var_list, tape=None):
-        """Compute the gradients of ``loss`` with ``tape`` and apply them."""
+        """Compute the gradients of ``loss`` (a Tensor on ``tape``, or a callable); apply them."""
         self.apply_gradients(self.compute_gradients(loss, var_list, tape))
 
     def aggregate_gradients(self, grads_and_vars):

@@ -10,23 +10,16 @@ Mirrors ``UpdateContext`` in tensorflow/python/distribute/distribute_lib.py.
 
 from __future__ import annotations
 
-import contextlib
-import threading
+from simdist.framework.thread_local import ThreadLocalValue
 
-_local = threading.local()
+_replica = ThreadLocalValue(None)
 
 
 def get_update_replica_id():
     """The replica id being updated, or None outside ``extended.update``."""
-    return getattr(_local, "replica_id", None)
+    return _replica.value
 
 
-@contextlib.contextmanager
 def UpdateContext(replica_id):  # noqa: N802 - TF's name
     """Mark writes inside the block as updating the copy of ``replica_id``."""
-    old = getattr(_local, "replica_id", None)
-    _local.replica_id = replica_id
-    try:
-        yield
-    finally:
-        _local.replica_id = old
+    return _replica.scope(replica_id)

@@ -9,6 +9,8 @@ Glossary:
                         device clock by its cost, record it on the active tapes.
   convert_to_tensor  -- Python / NumPy / Variable / distributed value -> Tensor, with TF's
                         dtype rules and errors.
+  shape_inference    -- a scope whose ops are run for their output shapes only: they take
+                        no device time and leave no trace (Keras's scratch graph).
 
 Mirrors tensorflow/python/framework/ops.py and python/eager/execute.py.
 """
@@ -19,6 +21,7 @@ import numpy as np
 
 from simdist.framework import context, dtypes, errors, tape
 from simdist.framework.tensor import Tensor
+from simdist.framework.thread_local import ThreadLocalValue
 from simdist.hardware import backend
 
 GRADIENTS: dict[str, object] = {}
@@ -39,6 +42,14 @@ def RegisterGradient(op_type: str):  # noqa: N802 - TF's name
 def NotDifferentiable(op_type: str) -> None:  # noqa: N802 - TF's name
     """Declare ``op_type`` as having no gradient (its inputs get ``None``)."""
     GRADIENTS[op_type] = None
+
+
+_scratch = ThreadLocalValue(False)
+
+
+def shape_inference():
+    """Run ops for their shapes only: no device time, no trace events."""
+    return _scratch.scope(True)
 
 
 def placement(inputs):
@@ -78,7 +89,7 @@ def execute_multi(op_type, inputs, values, attrs=None, flops=None, device=None):
 
 
 def _charge(dev, op_type, inputs, outs, flops) -> None:
-    if not dev.trace.enabled and dev.spec.launch_s == 0:
+    if not dev.trace.enabled and dev.spec.launch_s == 0 or _scratch.value:
         return
     # Plain loops: this runs for every op, and generator expressions cost more here.
     nbytes = 0

@@ -2,13 +2,21 @@
 
 from simdist.framework.ops.nn_ops import (  # noqa: F401
     compute_average_loss,
+    elu,
+    gelu,
+    leaky_relu,
     log_softmax,
     relu,
+    relu6,
     scale_regularization_loss,
+    selu,
     sigmoid,
     sigmoid_cross_entropy_with_logits,
+    silu,
     softmax,
     softmax_cross_entropy_with_logits,
+    softsign,
     sparse_softmax_cross_entropy_with_logits,
+    swish,
     tanh,
 )

@@ -10,6 +10,7 @@ Mirrors keras/src/activations.py.
 
 from __future__ import annotations
 
+from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops
 from simdist.keras import backend
@@ -20,10 +21,45 @@ def linear(x):
 
 
 def relu(x, alpha=0.0, max_value=None, threshold=0.0):
-    out = nn_ops.relu(x)
+    """``max(x, 0)``; ``alpha`` is the slope below ``threshold``, ``max_value`` a ceiling."""
+    x = A._t(x)
+    if alpha != 0.0:
+        if max_value is None and threshold == 0:
+            return nn_ops.leaky_relu(x, alpha=alpha)
+        negative_part = nn_ops.relu(M.add(M.negative(x), threshold) if threshold != 0
+                                    else M.negative(x))
+    if threshold != 0:  # x where x > threshold, else 0
+        out = M.multiply(x, A.cast(M.greater(x, threshold), x.dtype))
+    else:
+        out = nn_ops.relu(x)
     if max_value is not None:
-        out = M.minimum(out, max_value)
+        out = M.clip_by_value(out, 0, max_value)
+    if alpha != 0.0:
+        out = M.subtract(out, M.multiply(negative_part, alpha))
     return out
+
+
+def elu(x, alpha=1.0):
+    out = nn_ops.elu(x)
+    return out if alpha == 1 else A.where(M.greater(A._t(x), 0), out, M.multiply(out, alpha))
+
+
+def selu(x):
+    return nn_ops.selu(x)
+
+
+def gelu(x, approximate=False):
+    return nn_ops.gelu(x, approximate=approximate)
+
+
+def hard_sigmoid(x):
+    """``clip(0.2 * x + 0.5, 0, 1)`` (Keras 2's piecewise-linear sigmoid)."""
+    return M.clip_by_value(M.add(M.multiply(A._t(x), 0.2), 0.5), 0.0, 1.0)
+
+
+def mish(x):
+    """``x * tanh(softplus(x))``."""
+    return M.multiply(x, M.tanh(M.softplus(x)))
 
 
 def sigmoid(x):
@@ -52,9 +88,15 @@ def exponential(x):
     return M.exp(x)
 
 
+swish = nn_ops.silu
+softsign = nn_ops.softsign
+
 ACTIVATIONS = {
     "linear": linear, "relu": relu, "sigmoid": sigmoid, "softmax": softmax, "tanh": tanh,
-    "softplus": softplus, "exponential": exponential,
+    "softplus": softplus, "exponential": exponential, "elu": elu, "selu": selu,
+    "gelu": gelu, "hard_sigmoid": hard_sigmoid, "mish": mish, "swish": swish,
+    "softsign": softsign, "silu": nn_ops.silu, "relu6": nn_ops.relu6,
+    "leaky_relu": nn_ops.leaky_relu, "log_softmax": nn_ops.log_softmax,
 }
 
 
@@ -66,9 +108,8 @@ def get(identifier):
         try:
             return ACTIVATIONS[identifier]
         except KeyError:
-            raise ValueError(f"Unknown activation function: '{identifier}'. Please ensure "
-                             "you are using a `keras.utils.custom_object_scope` and that "
-                             "this object is included in the scope.") from None
+            raise ValueError(f"Unknown activation function '{identifier}' cannot be "
+                             "deserialized.") from None
     if callable(identifier):
         return identifier
     raise TypeError(f"Could not interpret activation function identifier: {identifier}")

@@ -286,6 +286,7 @@ CASES: dict[str, Case] = {
     "Sign": Case(unary(min_abs=0.1), lambda x: M.multiply(M.sign(x), x)),
     "Sigmoid": Case(unary(-4.0, 4.0), M.sigmoid),
     "Tanh": Case(unary(), M.tanh),
+    "Erf": Case(unary(), M.erf),
     "Softplus": Case(unary(-4.0, 4.0), M.softplus),
     "Sum": Case(reduction(), lambda x, axis, keepdims: M.reduce_sum(x, axis, keepdims)),
     "Mean": Case(reduction(), lambda x, axis, keepdims: M.reduce_mean(x, axis, keepdims)),
@@ -322,6 +323,8 @@ CASES: dict[str, Case] = {
     "StridedSliceGrad": Case(_slice_grad_make,
                              lambda g, key, shape: A.strided_slice_grad(g, key, shape)),
     "Relu": Case(unary(min_abs=0.1), N.relu),
+    "Elu": Case(unary(min_abs=0.1), N.elu),
+    "Selu": Case(unary(min_abs=0.1), N.selu),
     "Softmax": Case(_softmax_make, lambda x, axis: N.softmax(x, axis)),
     "LogSoftmax": Case(_softmax_make, lambda x, axis: N.log_softmax(x, axis)),
     "SoftmaxCrossEntropyWithLogits": Case(

@@ -11,6 +11,8 @@ Mirrors tensorflow/python/ops/math_grad.py.
 
 from __future__ import annotations
 
+import math
+
 from simdist.framework import op_def
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
@@ -181,6 +183,13 @@ def _sigmoid_grad(op, grad):
 def _tanh_grad(op, grad):
     y = op.outputs[0]
     return M.multiply(grad, M.subtract(1, M.square(y)))
+
+
+@op_def.RegisterGradient("Erf")
+def _erf_grad(op, grad):
+    x = op.inputs[0]
+    two_over_root_pi = A.constant(2 / math.sqrt(math.pi), dtype=grad.dtype)
+    return M.multiply(grad, M.multiply(two_over_root_pi, M.exp(M.negative(M.square(x)))))
 
 
 @op_def.RegisterGradient("Softplus")

@@ -15,6 +15,7 @@ Mirrors tensorflow/python/ops/math_ops.py.
 from __future__ import annotations
 
 import builtins
+import math
 
 import numpy as np
 
@@ -247,6 +248,17 @@ def softplus(features, name=None) -> Tensor:
         xp = backend.xp
         return xp.maximum(a, 0) + xp.log1p(xp.exp(-xp.abs(a)))
     return _unary("Softplus", features, fn, "f")
+
+
+def erf(x, name=None) -> Tensor:
+    """The Gauss error function ``2/sqrt(pi) * integral_0^x exp(-t**2) dt``."""
+    def fn(a):
+        host = backend.to_host(a)
+        return backend.xp.asarray(_ERF(host.astype(np.float64)).astype(host.dtype))
+    return _unary("Erf", x, fn, "f")
+
+
+_ERF = np.vectorize(math.erf, otypes=[np.float64])  # exact to the last bit of float64
 
 
 def add_n(inputs, name=None) -> Tensor:

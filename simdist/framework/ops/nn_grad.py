@@ -22,6 +22,21 @@ def _relu_grad(op, grad):
     return M.multiply(grad, A.cast(M.greater(op.outputs[0], 0), grad.dtype))
 
 
+@op_def.RegisterGradient("Elu")
+def _elu_grad(op, grad):
+    y = op.outputs[0]  # d/dx (exp(x) - 1) = y + 1 on the negative side
+    return A.where(M.greater(y, 0), grad, M.multiply(grad, M.add(y, 1)))
+
+
+@op_def.RegisterGradient("Selu")
+def _selu_grad(op, grad):
+    y = op.outputs[0]
+    scale = A.constant(N.SELU_SCALE, dtype=grad.dtype)
+    scale_alpha = A.constant(N.SELU_SCALE * N.SELU_ALPHA, dtype=grad.dtype)
+    return A.where(M.greater(y, 0), M.multiply(grad, scale),
+                   M.multiply(grad, M.add(y, scale_alpha)))
+
+
 @op_def.RegisterGradient("Softmax")
 def _softmax_grad(op, grad):
     y = op.outputs[0]

@@ -32,6 +32,65 @@ def relu(features, name=None) -> Tensor:
     return op_def.execute("Relu", [x], backend.xp.maximum(x._value, 0).astype(x._value.dtype))
 
 
+def elu(features, name=None) -> Tensor:
+    """``x`` where ``x > 0``, else ``exp(x) - 1`` (``tf.nn.elu``)."""
+    x = A._t(features)
+    v = x._value
+    with np.errstate(all="ignore"):
+        value = backend.xp.where(v > 0, v, backend.xp.expm1(backend.xp.minimum(v, 0)))
+    return op_def.execute("Elu", [x], value.astype(v.dtype))
+
+
+SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def selu(features, name=None) -> Tensor:
+    """``scale * x`` where ``x > 0``, else ``scale * alpha * (exp(x) - 1)`` (``tf.nn.selu``)."""
+    x = A._t(features)
+    v = x._value
+    with np.errstate(all="ignore"):
+        neg = SELU_ALPHA * backend.xp.expm1(backend.xp.minimum(v, 0))
+        value = SELU_SCALE * backend.xp.where(v > 0, v, neg)
+    return op_def.execute("Selu", [x], value.astype(v.dtype))
+
+
+def relu6(features, name=None) -> Tensor:
+    """``min(max(x, 0), 6)`` (``tf.nn.relu6``)."""
+    return M.clip_by_value(relu(features), 0, 6)
+
+
+def leaky_relu(features, alpha=0.2, name=None) -> Tensor:
+    """``x`` where ``x > 0``, else ``alpha * x`` (``tf.nn.leaky_relu``)."""
+    x = A._t(features)
+    return A.where(M.greater(x, 0), x, M.multiply(x, alpha))
+
+
+def silu(features, beta=1.0) -> Tensor:
+    """``x * sigmoid(beta * x)`` (``tf.nn.silu``, also called swish)."""
+    x = A._t(features)
+    return M.multiply(x, M.sigmoid(M.multiply(x, beta) if beta != 1.0 else x))
+
+
+swish = silu
+
+
+def softsign(features, name=None) -> Tensor:
+    """``x / (1 + |x|)`` (``tf.nn.softsign``)."""
+    x = A._t(features)
+    return M.divide(x, M.add(M.abs(x), 1))
+
+
+def gelu(features, approximate=False, name=None) -> Tensor:
+    """``x * P(X <= x)`` for a standard normal X; the tanh form when ``approximate``."""
+    x = A._t(features)
+    half_x = M.multiply(x, 0.5)
+    if approximate:
+        inner = M.multiply(M.add(x, M.multiply(M.multiply(M.square(x), x), 0.044715)),
+                           0.7978845608028654)
+        return M.multiply(half_x, M.add(M.tanh(inner), 1))
+    return M.multiply(half_x, M.add(M.erf(M.multiply(x, 0.7071067811865476)), 1))
+
+
 def _shifted(v, axis):
     """``v - max(v)`` and ``log(sum(exp(v - max(v))))`` along ``axis`` (stable)."""
     xp = backend.xp

@@ -7,6 +7,8 @@ Glossary:
   keras logits   -- a sigmoid/softmax output remembers its input (Keras sets
                     ``output._keras_logits``), so crossentropy on it is computed from logits.
                     simdist tensors have no ``__dict__``, so the link lives in a weak table.
+  keras mask     -- a per-example loss may carry the mask of the examples it counts
+                    (``_keras_mask``: ``ignore_class``), kept in the same kind of table.
   clear_session  -- forget the name counters.
 
 Mirrors keras/src/backend.py and backend_config.py.
@@ -25,6 +27,7 @@ _FLOATX = "float32"
 _uids: collections.defaultdict = collections.defaultdict(int)
 _lock = threading.Lock()
 _logits: dict[int, tuple] = {}
+_masks: dict[int, tuple] = {}
 
 
 def epsilon() -> float:
@@ -71,25 +74,44 @@ def clear_session() -> None:
     with _lock:
         _uids.clear()
     _logits.clear()
+    _masks.clear()
     _FLOATX = "float32"
+
+
+def _set_attr(table, tensor, value) -> None:
+    key = id(tensor)
+
+    def forget(_ref, key=key):
+        table.pop(key, None)
+
+    table[key] = (weakref.ref(tensor, forget), value)
+
+
+def _get_attr(table, tensor):
+    entry = table.get(id(tensor))
+    if entry is None or entry[0]() is not tensor:
+        return None
+    return entry[1]
 
 
 def set_keras_logits(output, logits) -> None:
     """Remember that ``output`` = activation(``logits``) (Keras's ``_keras_logits``)."""
-    key = id(output)
-
-    def forget(_ref, key=key):
-        _logits.pop(key, None)
-
-    _logits[key] = (weakref.ref(output, forget), logits)
+    _set_attr(_logits, output, logits)
 
 
 def get_keras_logits(output):
     """The logits ``output`` was computed from by sigmoid/softmax, or None."""
-    entry = _logits.get(id(output))
-    if entry is None or entry[0]() is not output:
-        return None
-    return entry[1]
+    return _get_attr(_logits, output)
+
+
+def set_keras_mask(tensor, mask) -> None:
+    """Remember which entries of ``tensor`` count (Keras's ``_keras_mask``)."""
+    _set_attr(_masks, tensor, mask)
+
+
+def get_keras_mask(tensor):
+    """The mask set by :func:`set_keras_mask`, or None."""
+    return _get_attr(_masks, tensor)
 
 
 def int_shape(x) -> tuple:

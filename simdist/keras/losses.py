@@ -76,7 +76,19 @@ def backend_categorical_crossentropy(target, output, from_logits=False, axis=-1)
     return M.negative(M.reduce_sum(M.multiply(target, M.log(output)), axis))
 
 
-def backend_sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
+def backend_sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1,
+                                            ignore_class=None):
+    if ignore_class is not None:
+        # Ignored entries get loss 0 and a False in the loss's mask, which the reduction
+        # leaves out of SUM_OVER_BATCH_SIZE's count (Keras's ``_keras_mask``).
+        target = op_def.convert_to_tensor(target)
+        valid = M.not_equal(target, A.cast(A.constant(ignore_class), target.dtype))
+        res = backend_sparse_categorical_crossentropy(
+            A.where(valid, target, A.zeros_like(target)), output, from_logits, axis)
+        valid = A.reshape(valid, list(res.shape))
+        res = A.where(valid, res, A.zeros_like(res))
+        backend.set_keras_mask(res, valid)
+        return res
     output, from_logits = _get_logits(output, from_logits, "Softmax",
                                       "sparse_categorical_crossentropy")
     if not from_logits:
@@ -132,7 +144,8 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1,
     """Per-example crossentropy for integer labels."""
     y_pred = op_def.convert_to_tensor(y_pred)
     y_true = op_def.convert_to_tensor(y_true)
-    return backend_sparse_categorical_crossentropy(y_true, y_pred, from_logits, axis)
+    return backend_sparse_categorical_crossentropy(y_true, y_pred, from_logits, axis,
+                                                   ignore_class)
 
 
 def mean_squared_error(y_true, y_pred):
@@ -173,6 +186,8 @@ class Loss:
         reduction = self._get_reduction()
         if sample_weight is not None:
             sample_weight = op_def.convert_to_tensor(sample_weight)
+        sample_weight = losses_utils.apply_valid_mask(
+            losses, sample_weight, backend.get_keras_mask(losses), reduction)
         return losses_utils.compute_weighted_loss(losses, sample_weight, reduction=reduction)
 
     def call(self, y_true, y_pred):

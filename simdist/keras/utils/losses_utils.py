@@ -99,6 +99,22 @@ def compute_weighted_loss(losses, sample_weight=None,
     return A.cast(loss, input_dtype) if input_casted else loss
 
 
+def apply_valid_mask(losses, sample_weight, mask, reduction):
+    """Fold a loss's mask into its sample weights; a mean counts the valid entries only."""
+    if mask is None:
+        return sample_weight
+    mask = A.cast(mask, losses.dtype)
+    if reduction in (ReductionV2.AUTO, ReductionV2.SUM_OVER_BATCH_SIZE):
+        # total/valid on valid entries: their sum over the batch size is a mean over them
+        total = A.cast(A.size(mask), losses.dtype)
+        mask = M.multiply(mask, M.divide(total, M.reduce_sum(mask)))
+    if sample_weight is None:
+        return mask
+    sample_weight = A.cast(sample_weight, mask.dtype)
+    mask, _, sample_weight = squeeze_or_expand_dimensions(mask, None, sample_weight)
+    return M.multiply(sample_weight, mask)
+
+
 def scale_loss_for_distribution(loss_value):
     """``loss / num_replicas_in_sync`` when there is more than one replica."""
     n = ds.get_strategy().num_replicas_in_sync

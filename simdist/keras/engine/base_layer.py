@@ -8,6 +8,8 @@ Glossary:
   build        -- create weights from the first input's shape; ``__call__`` calls it once.
   autocast     -- floating inputs are cast to the layer's compute dtype (float16 under
                   'mixed_float16'); weights stay in the variable dtype and are cast on use.
+  input_spec   -- the rank and axis sizes ``__call__`` checks before ``call`` (Keras's
+                  ValueError naming the layer), see input_spec.py.
   training     -- passed to ``call`` when it accepts it; an inner layer inherits the value
                   its outer layer was called with.
   tracking     -- layers assigned as attributes (or in lists/dicts) are sub-layers; their
@@ -27,6 +29,7 @@ from simdist.framework.ops import array_ops as A
 from simdist.framework.tensor import Tensor
 from simdist.framework.thread_local import ThreadLocalStack
 from simdist.keras import backend, initializers
+from simdist.keras.engine import input_spec
 from simdist.keras.utils import tf_utils
 
 _names = ThreadLocalStack()
@@ -76,6 +79,7 @@ class Layer:
         self._build_input_shape = None
         self._output_shape = None
         self.supports_masking = False
+        self.input_spec = None
         input_shape = kwargs.pop("input_shape", None)
         batch_input_shape = kwargs.pop("batch_input_shape", None)
         input_dim = kwargs.pop("input_dim", None)
@@ -246,7 +250,19 @@ class Layer:
         return inputs
 
     def compute_output_shape(self, input_shape):
-        return input_shape
+        """The output shape for ``input_shape``, found by calling the layer on zeros.
+
+        Keras calls the layer on placeholders in a scratch graph; here it runs on one row of
+        zeros under ``shape_inference`` (no device time, no trace), building it if needed.
+        """
+        shape = tuple(input_shape)
+        if any(d is None for d in shape[1:]):
+            raise NotImplementedError(
+                f"Please run in eager mode or implement the compute_output_shape method on "
+                f"your layer ({type(self).__name__}).")
+        with op_def.shape_inference():
+            out = self(A.zeros((1,) + shape[1:], dtype=self.compute_dtype), training=False)
+        return nest.map_structure(lambda t: (shape[0],) + tuple(t.shape)[1:], out)
 
     def _maybe_cast(self, x):
         compute = dtypes.as_dtype(self.compute_dtype)
@@ -294,6 +310,7 @@ class Layer:
             if training is not None:
                 kwargs["training"] = bool(training) if not isinstance(training, Tensor) \
                     else bool(training)
+        input_spec.assert_input_compatibility(self.input_spec, inputs, self.name)
         self._maybe_build(inputs)
         stack.append(training)
         try:
@@ -317,6 +334,11 @@ class Layer:
 
     def __repr__(self):
         return f"<{type(self).__module__}.{type(self).__name__} object at {id(self):#x}>"
+
+
+def same_shape(layer, input_shape):
+    """``compute_output_shape`` of a layer whose output is shaped like its input."""
+    return input_shape
 
 
 def _dedup(ws):

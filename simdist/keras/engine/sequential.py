@@ -44,9 +44,8 @@ class Sequential(Model):
             raise ValueError(f"All layers added to a Sequential model should have unique "
                              f'names. Name "{layer.name}" is already the name of a layer in '
                              "this model. Update the `name` argument to pass a unique name.")
-        if not self._layers and self._input_shape is None and \
-                layer._batch_input_shape is not None:
-            self._input_shape = layer._batch_input_shape
+        if not self._layers and self._input_shape is None:
+            self._input_shape = _batch_input_shape(layer)
         self._layers.append(layer)
         if self._input_shape is not None:
             self._build_from_shape()
@@ -76,8 +75,24 @@ class Sequential(Model):
             raise ValueError("You must provide an `input_shape` argument.")
         self._build_from_shape()
 
+    def compute_output_shape(self, input_shape):
+        shape = tuple(input_shape)
+        for layer in self._layers:
+            shape = tuple(layer.compute_output_shape(shape))
+        return shape
+
     def call(self, inputs, training=None, mask=None):
         x = inputs
         for layer in self._layers:
             x = layer(x, training=training)
         return x
+
+
+def _batch_input_shape(layer):
+    """The input shape a first layer declares; a nested Sequential's first layer's (Keras's
+    ``get_input_shape_and_dtype``)."""
+    while getattr(layer, "_is_sequential", False) and layer._layers:
+        if layer._input_shape is not None:
+            return layer._input_shape
+        layer = layer._layers[0]
+    return layer._batch_input_shape

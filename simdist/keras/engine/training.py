@@ -25,7 +25,7 @@ from simdist.framework.ops import array_ops as A
 from simdist.keras import callbacks as callbacks_module
 from simdist.keras import optimizers
 from simdist.keras.engine import compile_utils, data_adapter, summary
-from simdist.keras.engine.base_layer import Layer
+from simdist.keras.engine.base_layer import Layer, _dedup
 
 
 def _to_python(v):
@@ -53,6 +53,71 @@ class Model(Layer):
 
     def _is_model_like(self) -> bool:
         return True
+
+    def call(self, inputs, training=None, mask=None):
+        raise NotImplementedError(
+            "Unimplemented `tf.keras.Model.call()`: if you intend to create a `Model` with "
+            "the Functional API, please provide `inputs` and `outputs` arguments. Otherwise, "
+            "subclass `Model` with an overridden `call()` method.")
+
+    # --- weights: sub-layers first, in the order they were tracked (Keras's Model order) --
+    def _assert_weights_created(self):
+        if "build" in type(self).__dict__ and type(self) is not Model and not self.built:
+            raise ValueError(
+                f"Weights for model '{self.name}' have not yet been created. Weights are "
+                "created when the model is first called on inputs or `build()` is called "
+                "with an `input_shape`.")
+
+    @property
+    def trainable_weights(self) -> list:
+        self._assert_weights_created()
+        if not self._trainable:
+            return []
+        out = [w for layer in self._layers for w in layer.trainable_weights]
+        return _dedup(out + self._trainable_weights)
+
+    @property
+    def non_trainable_weights(self) -> list:
+        self._assert_weights_created()
+        out = [w for layer in self._layers for w in layer.non_trainable_weights]
+        if not self._trainable:
+            trainable = [w for layer in self._layers for w in layer.trainable_weights]
+            return _dedup(trainable + self._trainable_weights + out +
+                          self._non_trainable_weights)
+        return _dedup(out + self._non_trainable_weights)
+
+    @property
+    def weights(self) -> list:
+        """Layer by layer, each layer's own order (trainable then not), then the model's."""
+        self._assert_weights_created()
+        out = [w for layer in self._layers for w in layer.weights]
+        return _dedup(out + self._trainable_weights + self._non_trainable_weights)
+
+    trainable_variables = trainable_weights
+    non_trainable_variables = non_trainable_weights
+    variables = weights
+
+    def get_layer(self, name=None, index=None):
+        """A sub-layer by ``name`` or by ``index``.
+
+        Raises:
+          ValueError: neither or both given, or no such layer.
+        """
+        if index is not None and name is not None:
+            raise ValueError("Provide only a layer name or a layer index. Received: "
+                             f"index={index}, name={name}.")
+        if index is not None:
+            if len(self.layers) <= index:
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model "
+                                 f"only has {len(self.layers)} layers.")
+            return self.layers[index]
+        if name is not None:
+            for layer in self.layers:
+                if layer.name == name:
+                    return layer
+            raise ValueError(f"No such layer: {name}. Existing layers are: "
+                             f"{[layer.name for layer in self.layers]}.")
+        raise ValueError("Provide either a layer name or layer index at `get_layer`.")
 
     @property
     def distribute_strategy(self):
@@ -83,7 +148,7 @@ class Model(Layer):
             self._built_strategy = ds.get_strategy() if ds.has_strategy() else None
             from simdist.keras.engine.base_layer import name_scope
 
-            with name_scope(self.name):
+            with name_scope(self.name), op_def.shape_inference():
                 self.call(A.zeros(shape, dtype=self.compute_dtype))
         self.built = True
 

@@ -20,7 +20,8 @@ from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import random_ops as R
 from simdist.keras import activations, initializers
-from simdist.keras.engine.base_layer import Layer
+from simdist.keras.engine.base_layer import Layer, same_shape
+from simdist.keras.engine.input_spec import InputSpec
 
 
 class Dense(Layer):
@@ -39,6 +40,7 @@ class Dense(Layer):
         self.use_bias = use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
+        self.input_spec = InputSpec(min_ndim=2)
 
     def build(self, input_shape):
         last = input_shape[-1] if input_shape else None
@@ -50,6 +52,7 @@ class Dense(Layer):
         self.bias = (self.add_weight("bias", shape=[self.units],
                                      initializer=self.bias_initializer, trainable=True)
                      if self.use_bias else None)
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: last})
         super().build(input_shape)
 
     def _weight(self, w):
@@ -59,6 +62,8 @@ class Dense(Layer):
 
     def call(self, inputs):
         x = inputs
+        if x.dtype != dtypes.as_dtype(self.compute_dtype):  # integer inputs too, as Keras
+            x = A.cast(x, self.compute_dtype)
         if x.ndim > 2:
             # Keras uses tensordot over the last axis for rank > 2 inputs.
             shape = list(x.shape)
@@ -90,6 +95,8 @@ class Activation(Layer):
     def call(self, inputs):
         return self.activation(inputs)
 
+    compute_output_shape = same_shape
+
 
 class Flatten(Layer):
     """Flattens every dimension but the batch one."""
@@ -116,6 +123,9 @@ class Dropout(Layer):
     def call(self, inputs, training=None):
         if not training or self.rate == 0:
             return A.identity(inputs)
+        if self.rate >= 1:
+            raise ValueError("`rate` must be a scalar tensor or a float in the range [0, 1). "
+                             f"Received: rate={self.rate}")
         shape = list(self.noise_shape) if self.noise_shape is not None else list(inputs.shape)
         shape = [inputs.shape[i] if s is None else s for i, s in enumerate(shape)]
         keep = R.uniform(shape, dtype=inputs.dtype, seed=self.seed)
@@ -123,6 +133,8 @@ class Dropout(Layer):
                       inputs.dtype)
         scale = A.constant(1.0 / (1.0 - self.rate), dtype=inputs.dtype)
         return M.multiply(M.multiply(inputs, scale), mask)
+
+    compute_output_shape = same_shape
 
 
 class InputLayer(Layer):

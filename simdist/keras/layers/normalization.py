@@ -18,7 +18,8 @@ from simdist.framework import dtypes, variables
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras import initializers
-from simdist.keras.engine.base_layer import Layer
+from simdist.keras.engine.base_layer import Layer, same_shape
+from simdist.keras.engine.input_spec import InputSpec
 
 
 class BatchNormalization(Layer):
@@ -44,6 +45,10 @@ class BatchNormalization(Layer):
 
     def build(self, input_shape):
         rank = len(input_shape)
+        if not -rank <= self.axis < rank:
+            raise ValueError("Invalid value for `axis` argument. Expected 0 <= axis < "
+                             f"inputs.rank (with inputs.rank={rank}). Received: "
+                             f"axis=({self.axis},)")
         self._axis = self.axis % rank
         dim = input_shape[self._axis]
         param_dtype = dtypes.float32 if self.variable_dtype in ("float16", "bfloat16") \
@@ -58,6 +63,7 @@ class BatchNormalization(Layer):
                                            self.moving_mean_initializer, **on_read)
         self.moving_variance = self.add_weight("moving_variance", [dim], param_dtype,
                                                self.moving_variance_initializer, **on_read)
+        self.input_spec = InputSpec(ndim=rank, axes={self._axis: dim})
         super().build(input_shape)
 
     def _moments(self, x, axes):
@@ -86,6 +92,8 @@ class BatchNormalization(Layer):
         if in_dtype == dtypes.float16:
             x = A.cast(x, dtypes.float32)
         axes = [i for i in range(x.ndim) if i != self._axis]
+        if not self.trainable:
+            training = False  # a frozen BN normalizes with its moving statistics (Keras 2)
         if training:
             mean, var = self._moments(x, axes)
             decay = 1.0 - self.momentum
@@ -105,6 +113,8 @@ class BatchNormalization(Layer):
         shape[self._axis] = x.shape[self._axis]
         out = M.add(M.multiply(x, A.reshape(inv, shape)), A.reshape(offset, shape))
         return A.cast(out, in_dtype) if out.dtype != in_dtype else out
+
+    compute_output_shape = same_shape
 
 
 class SyncBatchNormalization(BatchNormalization):

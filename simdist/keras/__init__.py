@@ -15,6 +15,7 @@ from simdist.keras import (
     mixed_precision,
     models,
     optimizers,
+    regularizers,
     utils,
 )
 from simdist.keras.engine.input_layer import Input

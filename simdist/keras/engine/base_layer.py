@@ -26,9 +26,10 @@ import inspect
 from simdist.framework import dtypes, nest, op_def
 from simdist.framework import variables as variables_lib
 from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
 from simdist.framework.tensor import Tensor
 from simdist.framework.thread_local import ThreadLocalStack
-from simdist.keras import backend, initializers
+from simdist.keras import backend, initializers, regularizers
 from simdist.keras.engine import input_spec
 from simdist.keras.utils import tf_utils
 
@@ -80,6 +81,7 @@ class Layer:
         self._output_shape = None
         self.supports_masking = False
         self.input_spec = None
+        self.activity_regularizer = regularizers.get(kwargs.pop("activity_regularizer", None))
         input_shape = kwargs.pop("input_shape", None)
         batch_input_shape = kwargs.pop("batch_input_shape", None)
         input_dim = kwargs.pop("input_dim", None)
@@ -175,13 +177,22 @@ class Layer:
 
     @property
     def losses(self) -> list:
-        out = list(self._losses)
+        """Losses added in the last call, then weight penalties evaluated now."""
+        out = [loss for loss in self._losses if not callable(loss)]
+        out += [loss() for loss in self._losses if callable(loss)]
         for layer in self._layers:
             out.extend(layer.losses)
         return out
 
     def add_loss(self, loss):
+        """Add a loss tensor (kept until the next outer call) or a callable (kept)."""
         self._losses.append(loss)
+
+    def _clear_losses(self):
+        """Drop the losses of the previous call (callables, i.e. weight penalties, stay)."""
+        self._losses[:] = [loss for loss in self._losses if callable(loss)]
+        for layer in self._layers:
+            layer._clear_losses()
 
     # --- weights ------------------------------------------------------------------------
     def add_weight(self, name=None, shape=None, dtype=None, initializer=None,
@@ -202,6 +213,9 @@ class Layer:
                                  synchronization=synchronization, aggregation=aggregation,
                                  constraint=constraint)
         (self._trainable_weights if trainable else self._non_trainable_weights).append(var)
+        if regularizer is not None:
+            penalty = regularizers.get(regularizer)
+            self.add_loss(lambda: penalty(A._t(var)))
         return var
 
     def get_weights(self) -> list:
@@ -304,6 +318,8 @@ class Layer:
         inputs = nest.map_structure(self._maybe_cast, inputs)
         training = kwargs.pop("training", None)
         stack = _training_stack()
+        if not stack:  # the outermost call: the losses of the last one go
+            self._clear_losses()
         if training is None and stack:
             training = stack[-1]
         if _accepts(self.call, "training"):
@@ -322,6 +338,9 @@ class Layer:
         first = nest.flatten(out)[0] if nest.flatten(out) else None
         if hasattr(first, "shape"):
             self._output_shape = (None,) + tuple(first.shape)[1:]
+        if self.activity_regularizer is not None and hasattr(first, "shape"):
+            penalty = self.activity_regularizer(first)  # per example: / batch size, as Keras
+            self.add_loss(M.divide(penalty, A.cast(A.constant(first.shape[0]), penalty.dtype)))
         return out
 
     def get_config(self) -> dict:

@@ -19,7 +19,7 @@ from simdist.framework import dtypes
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import random_ops as R
-from simdist.keras import activations, initializers
+from simdist.keras import activations, initializers, regularizers
 from simdist.keras.engine.base_layer import Layer, same_shape
 from simdist.keras.engine.input_spec import InputSpec
 
@@ -31,7 +31,13 @@ class Dense(Layer):
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs):
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        if kernel_constraint is not None or bias_constraint is not None:
+            raise NotImplementedError(
+                "Weight constraints are not simulated by simdist; apply them yourself after "
+                "each step (w.assign(constraint(w))) or leave them out.")
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
         self.units = int(units) if not isinstance(units, int) else units
         if self.units < 0:
             raise ValueError("Received an invalid value for `units`, expected a positive "
@@ -48,9 +54,11 @@ class Dense(Layer):
             raise ValueError("The last dimension of the inputs to a Dense layer should be "
                              f"defined. Found None. Full input shape received: {input_shape}")
         self.kernel = self.add_weight("kernel", shape=[last, self.units],
-                                      initializer=self.kernel_initializer, trainable=True)
+                                      initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer, trainable=True)
         self.bias = (self.add_weight("bias", shape=[self.units],
-                                     initializer=self.bias_initializer, trainable=True)
+                                     initializer=self.bias_initializer,
+                                     regularizer=self.bias_regularizer, trainable=True)
                      if self.use_bias else None)
         self.input_spec = InputSpec(min_ndim=2, axes={-1: last})
         super().build(input_shape)

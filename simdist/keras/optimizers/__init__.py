@@ -1,11 +1,13 @@
 """``tf.keras.optimizers``: optimizers by object or by name (one table, ``OPTIMIZERS``)."""
 
-from simdist.keras.optimizers.adam import Adam
+from simdist.keras.optimizers.adagrad import Adagrad
+from simdist.keras.optimizers.adam import Adam, AdamW  # noqa: F401 - tf.keras name
 from simdist.keras.optimizers.optimizer import Optimizer
 from simdist.keras.optimizers.rmsprop import RMSprop
 from simdist.keras.optimizers.sgd import SGD
 
-OPTIMIZERS = {"adam": Adam, "sgd": SGD, "rmsprop": RMSprop}
+# Keras 2.15 knows AdamW as a class only, not by name.
+OPTIMIZERS = {"adam": Adam, "sgd": SGD, "rmsprop": RMSprop, "adagrad": Adagrad}
 
 
 def get(identifier, **kwargs):

@@ -71,3 +71,16 @@ class Adam(Optimizer):
                    beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon,
                    amsgrad=self.amsgrad)
         return cfg
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (``var -= lr * weight_decay * var`` each step)."""
+
+    def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999,
+                 epsilon=1e-7, amsgrad=False, name="AdamW", **kwargs):
+        if weight_decay is None:
+            raise ValueError("Missing value of `weight_decay` which is required and must be "
+                             "a float value.")
+        super().__init__(learning_rate=learning_rate, beta_1=beta_1, beta_2=beta_2,
+                         epsilon=epsilon, amsgrad=amsgrad, name=name,
+                         weight_decay=weight_decay, **kwargs)

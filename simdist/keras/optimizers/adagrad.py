@@ -1,0 +1,55 @@
+"""``Adagrad``: per-coordinate learning rates from the running sum of squared gradients.
+
+Glossary:
+  update -- ``acc += g**2``; ``var -= lr * g / sqrt(acc + epsilon)``; ``acc`` starts at
+            ``initial_accumulator_value`` (0.1).
+
+Mirrors keras/src/optimizers/adagrad.py.
+"""
+
+from __future__ import annotations
+
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+from simdist.keras.optimizers.optimizer import Optimizer
+
+
+class Adagrad(Optimizer):
+    """The Adagrad optimizer."""
+
+    def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
+                 name="Adagrad", **kwargs):
+        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
+        self.initial_accumulator_value = initial_accumulator_value
+        self.epsilon = epsilon
+
+    def build(self, var_list):
+        super().build(var_list)
+        if self._built:
+            return
+        self._accumulators = [
+            self.add_variable_from_reference(
+                v, "accumulator",
+                initial_value=A.fill(list(v.shape), A.constant(
+                    self.initial_accumulator_value, dtype=v.dtype)))
+            for v in var_list]
+        self._built = True
+
+    def _prepare_local(self, dtype):
+        c = super()._prepare_local(dtype)
+        c["epsilon"] = A.constant(self.epsilon, dtype=dtype)
+        return c
+
+    def update_step(self, gradient, variable):
+        c = self._coefficients(variable)
+        acc = self._accumulators[self._index_dict[self._var_key(variable)]]
+        acc.assign_add(M.multiply(gradient, gradient))
+        variable.assign_sub(M.divide(M.multiply(c["lr"], gradient),
+                                     M.sqrt(M.add(acc.read_value(), c["epsilon"]))))
+
+    def get_config(self):
+        cfg = super().get_config()
+        cfg.update(learning_rate=self._serialize_hyperparameter(self._learning_rate),
+                   initial_accumulator_value=self.initial_accumulator_value,
+                   epsilon=self.epsilon)
+        return cfg

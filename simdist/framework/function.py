@@ -12,7 +12,8 @@ Glossary:
   reduce_retracing -- after a second shape, trace once with the differing dimensions
                    relaxed to ``None`` and reuse that trace for later shapes.
 The body runs on every call (simdist executes eagerly), so Python side effects such as
-``print`` happen every call, not only while tracing as in TF.
+``print`` happen every call, not only while tracing as in TF. A ``next()`` on an exhausted
+iterator inside the body raises ``OutOfRangeError``, as the graph's IteratorGetNext does.
 
 Mirrors tensorflow/python/eager/polymorphic_function/polymorphic_function.py.
 """
@@ -23,7 +24,7 @@ import functools
 import threading
 import weakref
 
-from simdist.framework import nest
+from simdist.framework import errors, nest
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.tensor_spec import TensorSpec
@@ -169,8 +170,11 @@ class Function:
     def __call__(self, *args, **kwargs):
         self._lookup(args, kwargs)
         if self._instance is not None:
-            return self._python_function(self._instance, *args, **kwargs)
-        return self._python_function(*args, **kwargs)
+            args = (self._instance,) + args
+        try:
+            return self._python_function(*args, **kwargs)
+        except StopIteration:
+            raise errors.OutOfRangeError(None, None, "End of sequence") from None
 
     def __get__(self, instance, owner=None):
         # As a method decorator: each instance gets its own Function (and its own traces).

@@ -16,6 +16,7 @@ Mirrors keras/src/callbacks.py.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 
 import numpy as np
@@ -40,15 +41,16 @@ class Callback:
         pass
 
     on_train_begin = on_train_end = on_epoch_begin = on_epoch_end = _noop
-    on_train_batch_begin = on_train_batch_end = on_test_begin = on_test_end = _noop
-    on_test_batch_begin = on_test_batch_end = on_predict_begin = on_predict_end = _noop
+    on_test_begin = on_test_end = on_predict_begin = on_predict_end = _noop
+    on_test_batch_begin = on_test_batch_end = _noop
     on_predict_batch_begin = on_predict_batch_end = _noop
+    on_batch_begin = on_batch_end = _noop
 
-    def on_batch_begin(self, batch, logs=None):
-        pass
+    def on_train_batch_begin(self, batch, logs=None):
+        self.on_batch_begin(batch, logs=logs)  # the Keras 1 name still works, as in Keras
 
-    def on_batch_end(self, batch, logs=None):
-        pass
+    def on_train_batch_end(self, batch, logs=None):
+        self.on_batch_end(batch, logs=logs)
 
 
 class CallbackList:
@@ -71,6 +73,8 @@ class CallbackList:
 
     def set_model(self, model):
         self.model = model
+        if self._history is not None:
+            model.history = self._history  # fit returns it, even after 0 epochs
         for c in self.callbacks:
             c.set_model(model)
 
@@ -89,9 +93,15 @@ class CallbackList:
         if not name.startswith("on_"):
             raise AttributeError(name)
 
-        def hook(*args, **kwargs):
+        indexed = name.endswith(("_batch_begin", "_batch_end", "epoch_begin", "epoch_end"))
+
+        def hook(*args, logs=None):
+            # Every callback gets a dict of logs ({} rather than None), as Keras's do.
+            if len(args) == (2 if indexed else 1):
+                args, logs = args[:-1], args[-1]
+            logs = {} if logs is None else logs
             for c in self.callbacks:
-                getattr(c, name)(*args, **kwargs)
+                getattr(c, name)(*args, logs)
 
         return hook
 
@@ -366,9 +376,23 @@ class BackupAndRestore(Callback):
             save_state(self._path, self.model, epoch)
 
     def on_train_end(self, logs=None):
-        if self.delete_checkpoint and os.path.exists(self._path):
-            os.remove(self._path)
+        if self.delete_checkpoint:  # the whole backup, as Keras deletes it
+            shutil.rmtree(os.path.dirname(self._path), ignore_errors=True)
+
+
+class LambdaCallback(Callback):
+    """A callback made of plain functions, one per hook (``on_epoch_end=lambda e, logs: ...``)."""
+
+    def __init__(self, on_epoch_begin=None, on_epoch_end=None, on_batch_begin=None,
+                 on_batch_end=None, on_train_begin=None, on_train_end=None, **kwargs):
+        super().__init__()
+        hooks = dict(on_epoch_begin=on_epoch_begin, on_epoch_end=on_epoch_end,
+                     on_train_begin=on_train_begin, on_train_end=on_train_end,
+                     on_batch_begin=on_batch_begin, on_batch_end=on_batch_end, **kwargs)
+        for name, fn in hooks.items():
+            if fn is not None:
+                setattr(self, name, fn)
 
 
 __all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping",
-           "ModelCheckpoint", "BackupAndRestore"]
+           "ModelCheckpoint", "BackupAndRestore", "LambdaCallback"]

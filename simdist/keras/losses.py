@@ -66,6 +66,8 @@ def backend_binary_crossentropy(target, output, from_logits=False):
 
 
 def backend_categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    if tuple(target.shape) != tuple(output.shape):  # e.g. integer labels: Keras checks
+        raise ValueError(f"Shapes {target.shape} and {output.shape} are incompatible")
     output, from_logits = _get_logits(output, from_logits, "Softmax",
                                       "categorical_crossentropy")
     if from_logits:

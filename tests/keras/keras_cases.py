@@ -117,3 +117,161 @@ out = loss([[1], [-1], [2]], [[1.0, 2.0, 0.0], [0.5, 1.0, 0.0], [0.0, 0.0, 2.0]]
            sample_weight=[1.0, 2.0, 3.0])
 """,
 }
+
+# --- training: fit / evaluate / callbacks, with fixed weights and data --------------------
+# ``S`` is a 4-replica MirroredStrategy (TF: 4 logical CPUs; simdist: its 4 GPUs).
+PRELUDE = """
+import contextlib, os, tempfile
+rng = np.random.RandomState(0)
+X = rng.normal(size=(16, 2)).astype('float32')
+YI = (X[:, 0] > 0).astype('int64')
+Y1 = np.eye(2, dtype='float32')[YI]
+SW = np.linspace(0.0, 1.0, 16).astype('float32')
+
+def mk(strategy=None, loss='categorical_crossentropy', optimizer=None, **compile_kw):
+    with strategy.scope() if strategy else contextlib.nullcontext():
+        m = tf.keras.Sequential([L.Dense(2, activation='softmax', input_shape=(2,), name='d')])
+        m.set_weights([np.array([[0.3, -0.2], [0.1, 0.4]], 'float32'), np.zeros(2, 'float32')])
+        m.compile(optimizer or tf.keras.optimizers.SGD(0.1), loss=loss, **compile_kw)
+    return m
+
+class Log(tf.keras.callbacks.Callback):
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+    def __getattribute__(self, name):
+        if name.startswith('on_') and name != 'on_batch_begin' and name != 'on_batch_end':
+            def hook(*args):
+                logs = args[-1]
+                self.seen.append(name + ':' + (type(logs).__name__ if not isinstance(logs, dict)
+                                               else ','.join(sorted(logs))))
+            return hook
+        return super().__getattribute__(name)
+"""
+
+TRAINING = {
+    "fit class_weight": """
+m = mk(S, loss='sparse_categorical_crossentropy')
+h = m.fit(X, YI, batch_size=8, epochs=2, class_weight={0: 1.0, 1: 5.0}, shuffle=False, verbose=0)
+out = [h.history['loss'], m.get_weights()]
+""",
+    "fit class_weight and sample_weight multiply": """
+m = mk(S)
+h = m.fit(X, Y1, sample_weight=SW, class_weight={0: 2.0, 1: 0.5}, batch_size=8, shuffle=False,
+          verbose=0)
+out = [h.history['loss'], m.get_weights()]
+""",
+    "class_weight with a label out of range": """
+m = mk(loss='mse')
+out = m.fit(X, X, class_weight={0: 1.0}, shuffle=False, verbose=0)
+""",
+    "metrics ignore sample_weight, weighted_metrics use it": """
+m = mk(S, metrics=['mae'], weighted_metrics=['mae', 'accuracy'])
+out = sorted(m.evaluate(X, Y1, sample_weight=SW, batch_size=8, verbose=0,
+                        return_dict=True).items())
+""",
+    "weighted accuracy next to accuracy": """
+m = mk(metrics=['accuracy'], weighted_metrics=['accuracy'])
+out = sorted(m.evaluate(X, Y1, sample_weight=SW, verbose=0, return_dict=True).items())
+""",
+    "adamw is not an optimizer name in Keras 2": "out = mk(optimizer='adamw')",
+    "steps_per_epoch carries on through the arrays": """
+seen = []
+class M(tf.keras.Sequential):
+    def train_step(self, data):
+        seen.append(float(data[0][0, 0]))
+        return super().train_step(data)
+m = M([L.Dense(2, input_shape=(2,), name='d')])
+m.compile('sgd', 'mse', run_eagerly=True)  # TF's graph mode adds an async quirk at the end
+h = m.fit(np.arange(32, dtype='float32').reshape(16, 2), np.zeros((16, 2), 'float32'),
+          batch_size=8, epochs=2, steps_per_epoch=3, shuffle=False, verbose=0)
+out = [seen, h.epoch, int(m.optimizer.iterations.numpy())]
+""",
+    "fit with zero epochs": """
+m = mk()
+m.fit(X, Y1, epochs=1, verbose=0)
+h = m.fit(X, Y1, epochs=0, verbose=0)
+out = [h.history, h.epoch]
+""",
+    "fit a Dataset with batch_size and a validation Dataset": """
+m = mk(S)
+ds = tf.data.Dataset.from_tensor_slices((X, Y1)).batch(8)
+h = m.fit(ds, batch_size=4, validation_data=ds, verbose=0)
+out = sorted(h.history.items())
+""",
+    "validation_split of a Dataset": """
+m = mk()
+out = m.fit(tf.data.Dataset.from_tensor_slices((X, Y1)).batch(8), validation_split=0.5,
+            verbose=0)
+""",
+    "x and y of different lengths": "out = mk().fit(X, Y1[:10], verbose=0)",
+    "integer labels with categorical crossentropy": """
+out = mk().fit(X, YI.reshape(-1, 1), batch_size=16, verbose=0)
+""",
+    "callbacks get dicts of logs": """
+m = mk()
+log = Log()
+m.fit(X, Y1, batch_size=8, epochs=1, validation_data=(X, Y1), callbacks=[log], verbose=0)
+out = log.seen
+""",
+    "a callback overriding on_batch_end": """
+class B(tf.keras.callbacks.Callback):
+    n = 0
+    def on_batch_end(self, batch, logs=None):
+        B.n += 1
+mk().fit(X, Y1, batch_size=4, callbacks=[B()], verbose=0)
+out = B.n
+""",
+    "LambdaCallback": """
+seen = []
+cb = tf.keras.callbacks.LambdaCallback(on_epoch_end=lambda e, logs: seen.append(e),
+                                       on_batch_end=lambda b, logs: seen.append(-b))
+mk().fit(X, Y1, batch_size=8, epochs=2, callbacks=[cb], verbose=0)
+out = seen
+""",
+    "metric made outside the strategy scope": """
+met = tf.keras.metrics.MeanAbsoluteError()
+out = mk(S, metrics=[met])
+""",
+    "BackupAndRestore removes its backup when done": """
+d = tempfile.mkdtemp()
+mk().fit(X, Y1, epochs=2, callbacks=[tf.keras.callbacks.BackupAndRestore(d)], verbose=0)
+out = sorted(os.listdir(d))
+""",
+    "train_on_batch and test_on_batch": """
+m = mk(S, metrics=['accuracy'])
+a = m.train_on_batch(X, Y1)
+b = m.test_on_batch(X, Y1, return_dict=True)
+out = [a, sorted(b.items()), m.get_weights()]
+""",
+    "predict on no rows": "out = mk().predict(np.zeros((0, 2), 'float32'), verbose=0)",
+    "next on an exhausted iterator inside tf.function": """
+it = iter(S.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices(X).batch(16)))
+@tf.function
+def step():
+    return next(it)
+step()
+out = step()
+""",
+    "regularizers join the loss": """
+with S.scope():
+    m = tf.keras.Sequential([L.Dense(2, input_shape=(2,), name='d',
+                                     kernel_regularizer=tf.keras.regularizers.L2(0.1),
+                                     bias_regularizer='l1', activity_regularizer='l2')])
+    m.set_weights([np.array([[0.3, -0.2], [0.1, 0.4]], 'float32'),
+                   np.array([0.5, -1.0], 'float32')])
+    m.compile(tf.keras.optimizers.SGD(0.1), loss='mse')
+m(X[:4])
+before = m.losses
+h = m.fit(X, Y1, batch_size=8, epochs=2, shuffle=False, verbose=0)
+out = [before, h.history['loss'], m.get_weights()]
+""",
+    "Adagrad and AdamW": """
+out = []
+for opt in (tf.keras.optimizers.Adagrad(0.1), tf.keras.optimizers.AdamW(0.1), 'adagrad'):
+    m = mk(S, optimizer=opt)
+    m.fit(X, Y1, batch_size=8, epochs=2, shuffle=False, verbose=0)
+    out.append(m.get_weights())
+""",
+}
+CASES.update({name: PRELUDE + code for name, code in TRAINING.items()})

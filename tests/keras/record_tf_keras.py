@@ -9,7 +9,10 @@ import os
 
 import numpy as np
 import tensorflow as tf
-from keras_cases import CASES
+
+tf.config.set_logical_device_configuration(
+    tf.config.list_physical_devices("CPU")[0], [tf.config.LogicalDeviceConfiguration()] * 4)
+from keras_cases import CASES  # noqa: E402 - after the logical devices exist
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -20,6 +23,8 @@ def plain(value):
         return [plain(v) for v in value]
     if isinstance(value, (str, bool)) or value is None:
         return value
+    if isinstance(value, dict):
+        return {"dict": [[k, plain(v)] for k, v in sorted(value.items())]}
     if hasattr(value, "as_list"):  # TensorShape
         return str(tuple(value.as_list()))
     arr = np.asarray(value)
@@ -27,8 +32,11 @@ def plain(value):
             "values": np.round(arr.astype(np.float64), 6).tolist()}
 
 
+STRATEGY = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)])
+
+
 def run(code):
-    scope = {"tf": tf, "np": np, "L": tf.keras.layers}
+    scope = {"tf": tf, "np": np, "L": tf.keras.layers, "S": STRATEGY}
     try:
         exec(code, scope)  # noqa: S102 - the recorded cases
     except Exception as e:  # noqa: BLE001 - the error is the result

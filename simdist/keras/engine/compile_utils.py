@@ -95,11 +95,21 @@ def _accuracy_for(name, y_t, y_p):
 
 
 class MetricsContainer:
-    """The compiled metrics of a single-output model (built from the first batch's shapes)."""
+    """The compiled metrics of a single-output model (built from the first batch's shapes).
 
-    def __init__(self, metrics=None):
+    ``metrics`` ignore sample weights, ``weighted_metrics`` use them; a weighted metric whose
+    name is taken gets the prefix ``weighted_`` (Keras's naming).
+    """
+
+    def __init__(self, metrics=None, weighted_metrics=None):
         self._user = list(metrics or [])
+        self._user_weighted = list(weighted_metrics or [])
         self._metrics = None
+        self._weighted = None
+
+    @property
+    def user_metrics(self):
+        return self._user + self._user_weighted
 
     @property
     def built(self):
@@ -107,30 +117,45 @@ class MetricsContainer:
 
     @property
     def metrics(self):
-        return list(self._metrics or [])
+        return list(self._metrics or []) + list(self._weighted or [])
+
+    def _make(self, m, y_true, y_pred):
+        if isinstance(m, str) and m in ("accuracy", "acc"):
+            return _accuracy_for(m, y_true, y_pred)
+        if isinstance(m, str):
+            obj = metrics_mod.get(m)
+            return obj if isinstance(obj, metrics_mod.Metric) \
+                else metrics_mod.MeanMetricWrapper(obj, name=m)
+        if isinstance(m, metrics_mod.Metric):
+            return m
+        return metrics_mod.MeanMetricWrapper(m, name=m.__name__)
 
     def build(self, y_true, y_pred):
-        out = []
-        for m in self._user:
-            if isinstance(m, str) and m in ("accuracy", "acc"):
-                out.append(_accuracy_for(m, y_true, y_pred))
-            elif isinstance(m, str):
-                obj = metrics_mod.get(m)
-                out.append(obj if isinstance(obj, metrics_mod.Metric)
-                           else metrics_mod.MeanMetricWrapper(obj, name=m))
-            elif isinstance(m, metrics_mod.Metric):
-                out.append(m)
-            else:
-                out.append(metrics_mod.MeanMetricWrapper(m, name=m.__name__))
-        self._metrics = out
+        self._metrics = [self._make(m, y_true, y_pred) for m in self._user]
+        self._weighted = [self._make(m, y_true, y_pred) for m in self._user_weighted]
+        names = set()
+        for m in self._metrics:
+            if m.name in names:
+                raise ValueError(f"Found two metrics with the same name: {m.name}. All the "
+                                 "metrics added to the model need to have unique names.")
+            names.add(m.name)
+        for m in self._weighted:
+            if m.name in names:
+                m.name = "weighted_" + m.name
+            if m.name in names:
+                raise ValueError(f"Found two metrics with the same name: {m.name}. All the "
+                                 "metrics added to the model need to have unique names.")
+            names.add(m.name)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         y_t, y_p, sw = match_dtype_and_rank(A._t(y_true), A._t(y_pred),
                                             None if sample_weight is None else A._t(
                                                 sample_weight))
         for m in self._metrics or []:
+            m.update_state(y_t, y_p)
+        for m in self._weighted or []:
             m.update_state(y_t, y_p, sample_weight=sw)
 
     def reset_state(self):
-        for m in self._metrics or []:
+        for m in self.metrics:
             m.reset_state()

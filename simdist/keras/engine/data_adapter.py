@@ -54,34 +54,37 @@ class DataHandler:
     """Batches for each epoch of ``fit``/``evaluate``/``predict``."""
 
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, steps_per_epoch=None,
-                 epochs=1, shuffle=False, strategy=None):
+                 epochs=1, shuffle=False, strategy=None, class_weight=None):
         self._strategy = strategy
         self._steps_per_epoch = steps_per_epoch
+        self._epochs = epochs
         self._iterator = None
         if _is_dataset(x):
             if y is not None:
                 raise ValueError("`y` argument is not supported when using dataset as "
                                  "input.")
-            if batch_size is not None:
-                raise ValueError("The `batch_size` argument must not be specified for the "
-                                 "given input type. Received input: "
-                                 f"{x}, batch_size: {batch_size}")
-            self._dataset = x
+            # Keras ignores batch_size for a Dataset: its batches are its own.
+            self._dataset = x if class_weight is None else x.map(_class_weight_fn(class_weight))
             self._arrays = None
             n = int(x.cardinality())
             self._inferred = n if n >= 0 else None
+            # A new iterator each epoch, unless steps_per_epoch cuts the dataset short.
+            self._recreate = steps_per_epoch is None or steps_per_epoch == self._inferred
         else:
             arrays = tuple(a for a in (x, y, sample_weight) if a is not None)
             self._arrays = nest.map_structure(_host, arrays)
+            _check_data_cardinality((x, y, sample_weight), self._arrays)
+            if class_weight is not None:
+                self._arrays = _with_class_weights(self._arrays, class_weight)
             self._n = len(nest.flatten(self._arrays)[0])
             self._batch_size = batch_size or 32
             self._shuffle = shuffle
             self._dataset = None
             self._inferred = math.ceil(self._n / self._batch_size)
+            # One stream of `epochs` passes (each reshuffled), as Keras's array adapter: a
+            # steps_per_epoch that is not a whole pass carries on into the next pass.
+            self._recreate = False
         self.steps = steps_per_epoch if steps_per_epoch is not None else self._inferred
-        # Keras keeps one iterator across epochs when steps_per_epoch is given and differs
-        # from the dataset's size (so a short dataset runs out and training stops).
-        self._recreate = steps_per_epoch is None or steps_per_epoch == self._inferred
         self.insufficient_data = False
 
     def _array_dataset(self):
@@ -94,23 +97,27 @@ class DataHandler:
         arrays = nest.map_structure(lambda a: a[idx], self._arrays)
         return Dataset.from_tensor_slices(arrays).batch(self._batch_size)
 
-    def _distributed(self):
-        ds = self._array_dataset() if self._arrays is not None else self._dataset
+    def _distributed(self, ds):
         s = self._strategy
         if s is None or s.num_replicas_in_sync == 1:
             return iter(ds)
         return iter(s.experimental_distribute_dataset(ds))
 
+    def _array_passes(self):
+        for _ in range(self._epochs):
+            yield from self._distributed(self._array_dataset())
+
     def epoch_iterator(self):
         """Yield (step, batch) for one epoch."""
         if self._iterator is None or self._recreate:
-            self._iterator = self._distributed()
+            self._iterator = (self._array_passes() if self._arrays is not None
+                              else self._distributed(self._dataset))
         step = 0
         while self.steps is None or step < self.steps:
             try:
                 batch = next(self._iterator)
             except StopIteration:
-                if self._steps_per_epoch is not None and not self._recreate:
+                if self.steps is not None:
                     warnings.warn(
                         "Your input ran out of data; interrupting training. Make sure that "
                         "your dataset or generator can generate at least `steps_per_epoch * "
@@ -123,3 +130,68 @@ class DataHandler:
         if self.steps is None:
             self.steps = step
 
+
+
+def _check_data_cardinality(data, arrays):
+    """Keras's error when x, y and sample_weight have different numbers of rows."""
+    if len({len(a) for a in nest.flatten(arrays)}) > 1:
+        msg = "Data cardinality is ambiguous:\n"
+        for label, single in zip(("x", "y", "sample_weight"), data):
+            if single is not None:
+                sizes = ", ".join(str(len(_host(a))) for a in nest.flatten(single))
+                msg += f"  {label} sizes: {sizes}\n"
+        raise ValueError(msg + "Make sure all arrays contain the same number of samples.")
+
+
+def _class_ids(class_weight):
+    ids = sorted(class_weight)
+    if ids != list(range(len(ids))):
+        raise ValueError("Expected `class_weight` to be a dict with keys from 0 to one less "
+                         f"than the number of classes, found {class_weight}")
+    return np.array([class_weight[i] for i in ids], dtype=np.float32)
+
+
+def _y_classes(y):
+    """Class ids from labels: argmax of one-hot rows, else the rounded labels."""
+    y = np.asarray(y)
+    if y.ndim >= 2:
+        return np.argmax(y, axis=1) if y.shape[1] > 1 else np.round(y[:, 0]).astype(np.int64)
+    return np.round(y).astype(np.int64)
+
+
+def _with_class_weights(arrays, class_weight):
+    """``(x, y[, sw])`` with ``sw *= class_weight[class of y]`` (Keras's class-weight map)."""
+    table = _class_ids(class_weight)
+    if len(arrays) < 2:
+        raise ValueError("`class_weight` is only supported when targets are given.")
+    cw = _gather(table, _y_classes(arrays[1]))
+    sw = cw if len(arrays) < 3 else np.asarray(arrays[2], np.float32) * cw
+    return arrays[0], arrays[1], sw
+
+
+def _class_weight_fn(class_weight):
+    """The same for the batches of a Dataset, as a ``map`` function."""
+    from simdist.framework.ops import array_ops as A
+
+    table = _class_ids(class_weight)
+
+    def fn(*data):
+        x, y, sw = unpack_x_y_sample_weight(data)
+        cw = A.constant(_gather(table, _y_classes(_host(y))))
+        return (x, y, cw) if sw is None else (x, y, A.cast(sw, "float32") * cw)
+
+    return fn
+
+
+def _gather(table, ids):
+    """``table[ids]`` with TF's gather error for an id out of range."""
+    bad = np.flatnonzero((ids < 0) | (ids >= len(table)))
+    if bad.size:
+        from simdist.framework import errors
+
+        i = int(bad[0])
+        raise errors.InvalidArgumentError(
+            None, None, f"indices[{i}] = {int(ids.flat[i])} is not in [0, {len(table)})\n"
+                        "`class_weight` needs integer class labels (or one-hot rows) in "
+                        "0 .. len(class_weight) - 1.")
+    return table[ids]

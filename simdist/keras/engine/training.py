@@ -23,6 +23,7 @@ from simdist.distribute import distribution_strategy_context as ds
 from simdist.framework import backprop, nest, op_def
 from simdist.framework.ops import array_ops as A
 from simdist.keras import callbacks as callbacks_module
+from simdist.keras import metrics as metrics_mod
 from simdist.keras import optimizers
 from simdist.keras.engine import compile_utils, data_adapter, summary
 from simdist.keras.engine.base_layer import Layer, _dedup
@@ -166,7 +167,8 @@ class Model(Layer):
             if self._built_strategy is not strategy and self.variables:
                 v = self.variables[0]
                 raise ValueError(
-                    f"Variable ({v}) was not created in the distribution "
+                    f"Variable (<tf.Variable '{v.name}' shape={tuple(v.shape)} "
+                    f"dtype={v.dtype.name}, numpy=...>) was not created in the distribution "
                     f"strategy scope of ({strategy}). It is most likely "
                     "because some layers, model, or optimizer was being "
                     "created outside the distribution strategy scope. Try "
@@ -181,9 +183,24 @@ class Model(Layer):
             lw = loss_weights[0] if isinstance(loss_weights, (list, tuple)) else loss_weights
             self.compiled_loss = compile_utils.LossesContainer(loss, lw)
             self.compiled_metrics = compile_utils.MetricsContainer(
-                metrics if isinstance(metrics, (list, tuple)) or metrics is None else [metrics])
+                _as_list(metrics), _as_list(weighted_metrics))
+            self._check_metrics_strategy()
         self._is_compiled = True
         self.stop_training = False
+
+    def _check_metrics_strategy(self):
+        """Keras's error for a Metric object made in another strategy's scope."""
+        strategy = self.distribute_strategy
+        for m in self.compiled_metrics.user_metrics:
+            if isinstance(m, metrics_mod.Metric) and \
+                    m._strategy is not self._distribution_strategy:
+                raise ValueError(
+                    f"Metric ({m}) passed to `model.compile` was created inside a different "
+                    "distribution strategy scope than the model. All metrics must be "
+                    "created in the same distribution strategy scope as the model (in this "
+                    f"case {strategy}). If you pass in a string identifier for a metric to "
+                    "compile, the metric will automatically be created in the correct "
+                    "distribution strategy scope.")
 
     def _scope(self):
         import contextlib
@@ -286,12 +303,17 @@ class Model(Layer):
         self._check_compiled("fit")
         verbose = 1 if verbose == "auto" else verbose
         if validation_split and validation_data is None:
+            if data_adapter._is_dataset(x):
+                raise ValueError("`validation_split` is only supported for Tensors or NumPy "
+                                 "arrays, found following types in the input: "
+                                 f"{[type(x)]}")
             n = len(np.asarray(_host0(x)))
             split = int(n * (1.0 - validation_split))
             validation_data = (_slice(x, split, None), _slice(y, split, None))
             x, y = _slice(x, 0, split), _slice(y, 0, split)
         handler = data_adapter.DataHandler(x, y, sample_weight, batch_size, steps_per_epoch,
-                                           epochs, shuffle, self.distribute_strategy)
+                                           epochs, shuffle, self.distribute_strategy,
+                                           class_weight=class_weight)
         self._prepare(handler)
         cbks = callbacks_module.CallbackList(callbacks, add_history=True,
                                              add_progbar=verbose != 0, model=self,
@@ -302,7 +324,7 @@ class Model(Layer):
         cbks.on_train_begin()
         if self._initial_epoch_from_backup:
             initial_epoch = max(initial_epoch, self._initial_epoch_from_backup)
-        logs = {}
+        logs, epoch_logs = {}, None
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             cbks.on_epoch_begin(epoch)
@@ -325,7 +347,7 @@ class Model(Layer):
             cbks.on_epoch_end(epoch, epoch_logs)
             if self.stop_training or handler.insufficient_data:
                 break
-        cbks.on_train_end(logs)
+        cbks.on_train_end(epoch_logs)  # the last epoch's logs, validation included
         return self.history
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
@@ -347,6 +369,10 @@ class Model(Layer):
             logs = {k: _to_python(v) for k, v in self._run(self.test_step, batch).items()}
             cbks.on_test_batch_end(step, logs)
         cbks.on_test_end(logs)
+        return self._returned_logs(logs, return_dict)
+
+    def _returned_logs(self, logs, return_dict):
+        """evaluate's result: the logs dict, or its values in ``metrics_names`` order."""
         if return_dict:
             return logs
         values = [logs[n] for n in self.metrics_names if n in logs]
@@ -376,10 +402,39 @@ class Model(Layer):
                                               or parts, axis=0))
             cbks.on_predict_batch_end(step, {"outputs": out})
         cbks.on_predict_end()
+        if not outputs:
+            raise ValueError("Expected input data to be non-empty.")
         return np.concatenate(outputs, axis=0)
 
     def predict_on_batch(self, x):
-        return np.asarray(self(op_def.convert_to_tensor(x), training=False))
+        """The model's output for one batch (NumPy)."""
+        return self.predict(x, batch_size=len(np.asarray(_host0(x))), verbose=0)
+
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
+                       reset_metrics=True, return_dict=False):
+        """One training step on one (global) batch; returns its loss and metrics."""
+        return self._on_batch("fit", x, y, sample_weight, class_weight, reset_metrics,
+                              return_dict)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True,
+                      return_dict=False):
+        """Loss and metrics of one (global) batch."""
+        return self._on_batch("evaluate", x, y, sample_weight, None, reset_metrics,
+                              return_dict)
+
+    def _on_batch(self, what, x, y, sample_weight, class_weight, reset_metrics, return_dict):
+        self._check_compiled(what)
+        handler = data_adapter.DataHandler(x, y, sample_weight, len(np.asarray(_host0(x))),
+                                           None, 1, False, self.distribute_strategy,
+                                           class_weight=class_weight)
+        self._prepare(handler)
+        if reset_metrics:
+            self.reset_metrics()
+        step_fn = self.train_step if what == "fit" else self.test_step
+        logs = {}
+        for _, batch in handler.epoch_iterator():
+            logs = {k: _to_python(v) for k, v in self._run(step_fn, batch).items()}
+        return self._returned_logs(logs, return_dict)
 
     # --- weights on disk ---------------------------------------------------------------
     def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
@@ -408,6 +463,12 @@ class Model(Layer):
                 "This model has not yet been built. Build the model first by calling "
                 "`build()` or by calling the model on a batch of data.")
         summary.print_summary(self, line_length, positions, print_fn)
+
+
+def _as_list(metrics):
+    if metrics is None:
+        return []
+    return list(metrics) if isinstance(metrics, (list, tuple)) else [metrics]
 
 
 def _host0(x):

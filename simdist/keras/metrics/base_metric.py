@@ -93,6 +93,10 @@ class Metric:
     def get_config(self):
         return {"name": self.name, "dtype": self.dtype}
 
+    def __str__(self):
+        args = ",".join(f"{k}={v}" for k, v in self.get_config().items())
+        return f"{type(self).__name__}({args})"
+
     def __repr__(self):
         return f"<keras.src.metrics.{type(self).__name__} object at {id(self):#x}>"
 

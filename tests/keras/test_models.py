@@ -228,3 +228,13 @@ def test_sync_batch_normalization_uses_global_batch_statistics():
     full = np.concatenate([o.numpy() for o in strategy.experimental_local_results(out)])
     expected = (x - x.mean(0)) / np.sqrt(x.var(0) + 1e-3)
     np.testing.assert_allclose(full, expected, rtol=1e-4, atol=1e-5)
+
+
+def test_functional_api_is_refused_with_a_clear_error():
+    inputs = tf.keras.Input((3,))
+    with pytest.raises(NotImplementedError, match="does not simulate the functional API"):
+        tf.keras.layers.Dense(4)(inputs)
+    with pytest.raises(NotImplementedError, match="functional API"):
+        tf.keras.Model(inputs, inputs)
+    model = tf.keras.Sequential([inputs, tf.keras.layers.Dense(2)])  # an Input leads a stack
+    assert model.built and [tuple(w.shape) for w in model.weights] == [(3, 2), (2,)]

@@ -31,6 +31,7 @@ from simdist.framework.tensor import Tensor
 from simdist.framework.thread_local import ThreadLocalStack
 from simdist.keras import backend, initializers, regularizers
 from simdist.keras.engine import input_spec
+from simdist.keras.engine.input_layer import KerasInput
 from simdist.keras.utils import tf_utils
 
 _names = ThreadLocalStack()
@@ -314,6 +315,12 @@ class Layer:
 
     def __call__(self, inputs, *args, **kwargs):
         """Build on the first call, cast inputs to the compute dtype, then ``call``."""
+        if any(isinstance(x, KerasInput) for x in nest.flatten(inputs)):
+            raise NotImplementedError(
+                f"Layer {self.name!r} was called on a symbolic `tf.keras.Input`: simdist runs "
+                "eagerly and does not simulate the functional API. Build the model as a "
+                "`tf.keras.Sequential([...])` (an `Input` may be its first entry) or as a "
+                "subclassed `tf.keras.Model`.")
         inputs = self._convert_inputs(inputs)
         inputs = nest.map_structure(self._maybe_cast, inputs)
         training = kwargs.pop("training", None)

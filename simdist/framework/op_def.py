@@ -185,7 +185,7 @@ def _fit_shape(arr, shape):
     if arr.size == int(np.prod(shape)):
         return arr.reshape(shape)
     raise TypeError(
-        f"Eager execution of tf.constant with unsupported shape. Tensor {arr!r} "
+        f"Eager execution of tf.constant with unsupported shape. Tensor {arr} "
         f"(converted from {arr.tolist()!r}) has {arr.size} elements, but got `shape` "
         f"{shape} with {int(np.prod(shape))} elements)."
     )

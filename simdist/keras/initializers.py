@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from simdist.framework import dtypes
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import random_ops as R
@@ -60,7 +62,9 @@ class Constant(Initializer):
         self.value = value
 
     def __call__(self, shape, dtype=None, **kwargs):
-        return A.fill(shape, A.cast(A.constant(self.value), _dtype(dtype)))
+        # A scalar fills the shape; an array must have the shape's number of elements
+        # (tf.constant(value, dtype, shape) does the checking and the error).
+        return A.constant(self.value, dtype=_dtype(dtype), shape=list(shape))
 
     def get_config(self):
         return {"value": self.value}
@@ -169,6 +173,46 @@ class VarianceScaling(_Seeded):
                 "seed": self.seed}
 
 
+class Orthogonal(_Seeded):
+    """A random orthogonal matrix (QR of a normal draw, signs fixed by R's diagonal)."""
+
+    def __init__(self, gain=1.0, seed=None):
+        super().__init__(seed)
+        self.gain = gain
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        shape = [int(s) for s in shape]
+        if len(shape) < 2:
+            raise ValueError("The tensor to initialize must be at least two-dimensional. "
+                             f"Received: shape={tuple(shape)} of rank {len(shape)}.")
+        rows, cols = math.prod(shape[:-1]), shape[-1]
+        a = self._draw(R.normal, [max(rows, cols), min(rows, cols)], dtype=_dtype(dtype))
+        q, r = np.linalg.qr(a.numpy().astype(np.float64))
+        q = q * np.sign(np.diag(r))
+        if rows < cols:
+            q = q.T
+        return A.constant((self.gain * q).reshape(shape), dtype=_dtype(dtype))
+
+    def get_config(self):
+        return {"gain": self.gain, "seed": self.seed}
+
+
+class Identity(Initializer):
+    """``gain`` times the identity matrix (2-D shapes only)."""
+
+    def __init__(self, gain=1.0):
+        self.gain = gain
+
+    def __call__(self, shape, dtype=None, **kwargs):
+        if len(shape) != 2:
+            raise ValueError("Identity matrix initializer can only be used for 2D matrices. "
+                             f"Received: shape={tuple(shape)} of rank {len(shape)}.")
+        return A.constant(self.gain * np.eye(*[int(s) for s in shape]), dtype=_dtype(dtype))
+
+    def get_config(self):
+        return {"gain": self.gain}
+
+
 def _variance_scaling(name, scale, mode, distribution):
     def __init__(self, seed=None):
         VarianceScaling.__init__(self, scale, mode, distribution, seed)
@@ -193,7 +237,8 @@ INITIALIZERS = {
     "random_uniform": RandomUniform, "truncated_normal": TruncatedNormal,
     "variance_scaling": VarianceScaling, "glorot_uniform": GlorotUniform,
     "glorot_normal": GlorotNormal, "he_uniform": HeUniform, "he_normal": HeNormal,
-    "lecun_uniform": LecunUniform, "lecun_normal": LecunNormal,
+    "lecun_uniform": LecunUniform, "lecun_normal": LecunNormal, "orthogonal": Orthogonal,
+    "identity": Identity,
 }
 for _cls in list(INITIALIZERS.values()):
     INITIALIZERS[_cls.__name__] = _cls

@@ -68,6 +68,45 @@ inner = tf.keras.Sequential([L.Dense(4, input_shape=(3,), name='a')], name='inne
 outer = tf.keras.Sequential([inner, L.Dense(2, name='b')], name='outer')
 out = [outer.built, [str(tuple(w.shape)) for w in outer.weights]]
 """,
+    "weight names under subclassed models, custom layers and Sequentials": """
+class M(tf.keras.Model):
+    def __init__(self):
+        super().__init__(name='m')
+        self.d = L.Dense(2, name='inner')
+    def call(self, x):
+        return self.d(x)
+class B(L.Layer):
+    def __init__(self):
+        super().__init__(name='blk')
+        self.d = L.Dense(2, name='inner2')
+    def build(self, shape):
+        self.w = self.add_weight(shape=(1,))
+        self.v = self.add_weight('vv', shape=(1,))
+    def call(self, x):
+        return self.d(x)
+x = np.zeros((1, 3), 'float32')
+called, built, block = M(), M(), B()
+called(x)
+built.build((None, 3))
+block(x)
+seq = tf.keras.Sequential([tf.keras.Sequential([L.Dense(2, name='i3')], name='inner_seq')],
+                          name='outer')
+seq(x)
+out = [[w.name for w in m.weights] for m in (called, built, block, seq)]
+""",
+    "orthogonal initializer": """
+q = tf.keras.initializers.get('orthogonal')((3, 5)).numpy()
+out = [np.round(q @ q.T, 5), tf.keras.initializers.Orthogonal(gain=2.0)((4, 2)).shape]
+""",
+    "orthogonal initializer of a vector": "out = tf.keras.initializers.Orthogonal()((3,))",
+    "identity initializer": "out = tf.keras.initializers.Identity(2.0)((2, 3))",
+    "identity initializer of rank 3": "out = tf.keras.initializers.get('identity')((2, 2, 2))",
+    "constant initializer of a list": """
+out = [tf.keras.initializers.Constant([1.0, 2.0])((2,)),
+       tf.keras.initializers.Constant(3)((2, 2), dtype='int32')]
+""",
+    "constant initializer of the wrong size":
+        "out = tf.keras.initializers.Constant([1.0, 2.0])((3,))",
     "get_weights of an unbuilt Sequential": """
 out = tf.keras.Sequential([L.Dense(3, name='a')], name='seq').get_weights()
 """,

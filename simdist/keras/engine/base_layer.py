@@ -337,7 +337,10 @@ class Layer:
         self._maybe_build(inputs)
         stack.append(training)
         try:
-            scope = name_scope(self.name) if self._is_model_like() else contextlib.nullcontext()
+            # Weights that sub-layers create during this call are named under this layer
+            # ('block/dense/kernel'), as Keras's eager call scope does; a Sequential's are not.
+            scope = contextlib.nullcontext() if getattr(self, "_is_sequential", False) \
+                else name_scope(self.name)
             with scope:
                 out = self.call(inputs, *args, **kwargs)
         finally:

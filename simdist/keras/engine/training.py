@@ -147,9 +147,9 @@ class Model(Layer):
             shape = [1 if d is None else d for d in input_shape]
             self.built = True  # call() builds the sub-layers
             self._built_strategy = ds.get_strategy() if ds.has_strategy() else None
-            from simdist.keras.engine.base_layer import name_scope
-
-            with name_scope(self.name), op_def.shape_inference():
+            # Keras builds in a scratch graph, outside the model's name scope:
+            # model.build() names weights 'dense/kernel', a first call 'model/dense/kernel'.
+            with op_def.shape_inference():
                 self.call(A.zeros(shape, dtype=self.compute_dtype))
         self.built = True
 

@@ -14,6 +14,7 @@ Mirrors keras/src/losses.py and backend.py (the crossentropy kernels).
 
 from __future__ import annotations
 
+import math
 import warnings
 
 from simdist.distribute import distribution_strategy_context as ds
@@ -162,8 +163,106 @@ def mean_absolute_error(y_true, y_pred):
     return M.reduce_mean(M.abs(M.subtract(y_pred, y_true)), axis=-1)
 
 
+def mean_absolute_percentage_error(y_true, y_pred):
+    """``100 * mean(|y_true - y_pred| / max(|y_true|, epsilon), axis=-1)``."""
+    y_true, y_pred = _prep(y_true, y_pred)
+    diff = M.abs(M.divide(M.subtract(y_true, y_pred),
+                          M.maximum(M.abs(y_true), _eps(y_pred.dtype))))
+    return M.multiply(M.reduce_mean(diff, axis=-1), 100.0)
+
+
+def mean_squared_logarithmic_error(y_true, y_pred):
+    """``mean(square(log(y_pred + 1) - log(y_true + 1)), axis=-1)`` (both floored at eps)."""
+    y_true, y_pred = _prep(y_true, y_pred)
+    eps = _eps(y_pred.dtype)
+    first = M.log(M.add(M.maximum(y_pred, eps), 1.0))
+    second = M.log(M.add(M.maximum(y_true, eps), 1.0))
+    return M.reduce_mean(M.squared_difference(first, second), axis=-1)
+
+
+def huber(y_true, y_pred, delta=1.0):
+    """Quadratic for errors up to ``delta``, linear beyond: ``mean(.., axis=-1)``."""
+    y_true, y_pred = _prep(y_true, y_pred)
+    delta = A.cast(A.constant(delta), y_pred.dtype)
+    error = M.subtract(y_pred, y_true)
+    abs_error = M.abs(error)
+    quadratic = M.multiply(M.square(error), 0.5)
+    linear = M.subtract(M.multiply(abs_error, delta), M.multiply(M.square(delta), 0.5))
+    return M.reduce_mean(A.where(M.less_equal(abs_error, delta), quadratic, linear), axis=-1)
+
+
+def log_cosh(y_true, y_pred):
+    """``mean(log(cosh(y_pred - y_true)), axis=-1)``, computed without overflow."""
+    y_true, y_pred = _prep(y_true, y_pred)
+    x = M.subtract(y_pred, y_true)
+    value = M.subtract(M.add(x, M.softplus(M.multiply(x, -2.0))), math.log(2.0))
+    return M.reduce_mean(value, axis=-1)
+
+
+def kl_divergence(y_true, y_pred):
+    """``sum(y_true * log(y_true / y_pred), axis=-1)``, both clipped to ``[eps, 1]``."""
+    y_true, y_pred = _prep(y_true, y_pred)
+    eps = _eps(y_pred.dtype)
+    y_true = M.clip_by_value(y_true, eps, 1.0)
+    y_pred = M.clip_by_value(y_pred, eps, 1.0)
+    return M.reduce_sum(M.multiply(y_true, M.log(M.divide(y_true, y_pred))), axis=-1)
+
+
+def poisson(y_true, y_pred):
+    """``mean(y_pred - y_true * log(y_pred + eps), axis=-1)``."""
+    y_true, y_pred = _prep(y_true, y_pred)
+    log_pred = M.log(M.add(y_pred, _eps(y_pred.dtype)))
+    return M.reduce_mean(M.subtract(y_pred, M.multiply(y_true, log_pred)), axis=-1)
+
+
+def _signed_labels(y_true):
+    """0/1 labels become -1/1 (labels already in -1/1 stay), as Keras's hinge losses do."""
+    v = y_true.numpy()
+    if ((v == 0) | (v == 1)).all():
+        return M.subtract(M.multiply(y_true, 2.0), 1.0)
+    return y_true
+
+
+def hinge(y_true, y_pred):
+    """``mean(max(1 - y_true * y_pred, 0), axis=-1)`` with -1/1 labels."""
+    y_true, y_pred = _prep(y_true, y_pred)
+    margin = M.subtract(1.0, M.multiply(_signed_labels(y_true), y_pred))
+    return M.reduce_mean(M.maximum(margin, 0.0), axis=-1)
+
+
+def squared_hinge(y_true, y_pred):
+    """``mean(square(max(1 - y_true * y_pred, 0)), axis=-1)`` with -1/1 labels."""
+    y_true, y_pred = _prep(y_true, y_pred)
+    margin = M.subtract(1.0, M.multiply(_signed_labels(y_true), y_pred))
+    return M.reduce_mean(M.square(M.maximum(margin, 0.0)), axis=-1)
+
+
+def categorical_hinge(y_true, y_pred):
+    """``max(max((1 - y_true) * y_pred) - sum(y_true * y_pred) + 1, 0)`` per example."""
+    y_true, y_pred = _prep(y_true, y_pred)
+    pos = M.reduce_sum(M.multiply(y_true, y_pred), axis=-1)
+    neg = M.reduce_max(M.multiply(M.subtract(1.0, y_true), y_pred), axis=-1)
+    return M.maximum(M.add(M.subtract(neg, pos), 1.0), 0.0)
+
+
+def cosine_similarity(y_true, y_pred, axis=-1):
+    """``-sum(l2_normalize(y_true) * l2_normalize(y_pred), axis)``: -1 when aligned."""
+    y_true, y_pred = _prep(y_true, y_pred)
+
+    def l2_normalize(x):
+        norm_sq = M.reduce_sum(M.square(x), axis=axis, keepdims=True)
+        return M.multiply(x, M.rsqrt(M.maximum(norm_sq, 1e-12)))
+
+    return M.negative(M.reduce_sum(M.multiply(l2_normalize(y_true), l2_normalize(y_pred)),
+                                   axis=axis))
+
+
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
+mape = MAPE = mean_absolute_percentage_error
+msle = MSLE = mean_squared_logarithmic_error
+kld = KLD = kullback_leibler_divergence = kl_divergence
+logcosh = log_cosh
 
 
 def _is_tensor(x) -> bool:
@@ -229,12 +328,17 @@ class LossFunctionWrapper(Loss):
     def get_config(self):
         cfg = super().get_config()
         cfg.update(self._fn_kwargs)
+        cfg["fn"] = getattr(self.fn, "__name__", str(self.fn))
         return cfg
 
 
-def _wrapper(cls_name, fn, default_name, arg_names):
+def _wrapper(cls_name, fn, default_name, arg_defaults=()):
+    """A LossFunctionWrapper class for ``fn`` whose arguments (and config) are ``arg_defaults``."""
+    names = [n for n, _ in arg_defaults]
+
     def __init__(self, *args, reduction=ReductionV2.AUTO, name=default_name, **kwargs):
-        kw = dict(zip(arg_names, args))
+        kw = dict(arg_defaults)
+        kw.update(zip(names, args))
         kw.update(kwargs)
         LossFunctionWrapper.__init__(self, fn, reduction=reduction, name=name, **kw)
 
@@ -242,29 +346,46 @@ def _wrapper(cls_name, fn, default_name, arg_names):
         "__init__": __init__, "__doc__": f"``{fn.__name__}`` as a Loss object."})
 
 
+_XENT = (("from_logits", False), ("label_smoothing", 0.0), ("axis", -1))
 BinaryCrossentropy = _wrapper("BinaryCrossentropy", binary_crossentropy, "binary_crossentropy",
-                              ("from_logits", "label_smoothing", "axis"))
+                              _XENT)
 CategoricalCrossentropy = _wrapper("CategoricalCrossentropy", categorical_crossentropy,
-                                   "categorical_crossentropy",
-                                   ("from_logits", "label_smoothing", "axis"))
+                                   "categorical_crossentropy", _XENT)
 SparseCategoricalCrossentropy = _wrapper(
     "SparseCategoricalCrossentropy", sparse_categorical_crossentropy,
-    "sparse_categorical_crossentropy", ("from_logits", "ignore_class"))
-MeanSquaredError = _wrapper("MeanSquaredError", mean_squared_error, "mean_squared_error", ())
-MeanAbsoluteError = _wrapper("MeanAbsoluteError", mean_absolute_error, "mean_absolute_error",
-                             ())
+    "sparse_categorical_crossentropy", (("from_logits", False), ("ignore_class", None)))
+MeanSquaredError = _wrapper("MeanSquaredError", mean_squared_error, "mean_squared_error")
+MeanAbsoluteError = _wrapper("MeanAbsoluteError", mean_absolute_error, "mean_absolute_error")
+MeanAbsolutePercentageError = _wrapper("MeanAbsolutePercentageError",
+                                       mean_absolute_percentage_error,
+                                       "mean_absolute_percentage_error")
+MeanSquaredLogarithmicError = _wrapper("MeanSquaredLogarithmicError",
+                                       mean_squared_logarithmic_error,
+                                       "mean_squared_logarithmic_error")
+Huber = _wrapper("Huber", huber, "huber_loss", (("delta", 1.0),))
+LogCosh = _wrapper("LogCosh", log_cosh, "log_cosh")
+KLDivergence = _wrapper("KLDivergence", kl_divergence, "kl_divergence")
+Poisson = _wrapper("Poisson", poisson, "poisson")
+Hinge = _wrapper("Hinge", hinge, "hinge")
+SquaredHinge = _wrapper("SquaredHinge", squared_hinge, "squared_hinge")
+CategoricalHinge = _wrapper("CategoricalHinge", categorical_hinge, "categorical_hinge")
+CosineSimilarity = _wrapper("CosineSimilarity", cosine_similarity, "cosine_similarity",
+                            (("axis", -1),))
 
+_FUNCTIONS = (binary_crossentropy, categorical_crossentropy, sparse_categorical_crossentropy,
+              mean_squared_error, mean_absolute_error, mean_absolute_percentage_error,
+              mean_squared_logarithmic_error, huber, log_cosh, kl_divergence, poisson, hinge,
+              squared_hinge, categorical_hinge, cosine_similarity)
+_CLASSES = (BinaryCrossentropy, CategoricalCrossentropy, SparseCategoricalCrossentropy,
+            MeanSquaredError, MeanAbsoluteError, MeanAbsolutePercentageError,
+            MeanSquaredLogarithmicError, Huber, LogCosh, KLDivergence, Poisson, Hinge,
+            SquaredHinge, CategoricalHinge, CosineSimilarity)
 LOSSES = {
-    "binary_crossentropy": binary_crossentropy,
-    "categorical_crossentropy": categorical_crossentropy,
-    "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
-    "mean_squared_error": mean_squared_error, "mse": mean_squared_error,
-    "MSE": mean_squared_error, "mean_absolute_error": mean_absolute_error,
-    "mae": mean_absolute_error, "MAE": mean_absolute_error,
-    "BinaryCrossentropy": BinaryCrossentropy,
-    "CategoricalCrossentropy": CategoricalCrossentropy,
-    "SparseCategoricalCrossentropy": SparseCategoricalCrossentropy,
-    "MeanSquaredError": MeanSquaredError, "MeanAbsoluteError": MeanAbsoluteError,
+    **{fn.__name__: fn for fn in _FUNCTIONS},
+    **{cls.__name__: cls for cls in _CLASSES},
+    "mse": mse, "MSE": mse, "mae": mae, "MAE": mae, "mape": mape, "MAPE": mape,
+    "msle": msle, "MSLE": msle, "kld": kld, "KLD": kld,
+    "kullback_leibler_divergence": kld, "logcosh": log_cosh,
 }
 
 
@@ -285,8 +406,5 @@ def get(identifier):
     raise ValueError(f"Could not interpret loss function identifier: {identifier}")
 
 
-__all__ = ["Loss", "LossFunctionWrapper", "Reduction", "BinaryCrossentropy",
-           "CategoricalCrossentropy", "SparseCategoricalCrossentropy", "MeanSquaredError",
-           "MeanAbsoluteError", "binary_crossentropy", "categorical_crossentropy",
-           "sparse_categorical_crossentropy", "mean_squared_error", "mean_absolute_error",
-           "get"]
+__all__ = ["Loss", "LossFunctionWrapper", "Reduction", "get",
+           *[cls.__name__ for cls in _CLASSES], *[fn.__name__ for fn in _FUNCTIONS]]

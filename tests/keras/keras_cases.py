@@ -10,6 +10,13 @@ X = "tf.constant([[-2.0, -0.5, 0.0], [0.3, 1.0, 10.0]])"
 ACTIVATIONS = ["elu", "selu", "softsign", "swish", "silu", "gelu", "hard_sigmoid", "relu6",
                "leaky_relu", "mish", "log_softmax", "softplus", "tanh", "sigmoid", "softmax",
                "exponential", "linear", "relu"]
+LOSS_NAMES = ["mse", "mae", "mape", "msle", "kld", "huber", "log_cosh", "logcosh", "poisson",
+              "hinge", "squared_hinge", "categorical_hinge", "cosine_similarity",
+              "kl_divergence", "binary_crossentropy", "categorical_crossentropy"]
+LOSS_CLASSES = ["MeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError",
+                "MeanSquaredLogarithmicError", "Huber", "LogCosh", "KLDivergence", "Poisson",
+                "Hinge", "SquaredHinge", "CategoricalHinge", "CosineSimilarity",
+                "BinaryCrossentropy", "CategoricalCrossentropy", "SparseCategoricalCrossentropy"]
 
 CASES = {
     **{f"activation {name}": f"out = tf.keras.activations.get({name!r})({X})"
@@ -21,6 +28,18 @@ CASES = {
                            "threshold=0.5)",
     "activation relu max_value 6": f"out = tf.keras.activations.relu({X}, max_value=6.0)",
     "activation unknown": "out = tf.keras.activations.get('nope')",
+    **{f"loss {name}": f"""
+yt = tf.constant([[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]])
+yp = tf.constant([[0.2, 0.7, 1.5], [0.9, 0.1, 0.3]])
+out = [tf.keras.losses.get({name!r})(yt, yp)]
+""" for name in LOSS_NAMES},
+    **{f"loss class {name}": f"""
+yt = tf.constant([[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]])
+yp = tf.constant([[0.2, 0.7, 1.5], [0.9, 0.1, 0.3]])
+loss = tf.keras.losses.{name}()
+out = [loss(yt, yp), loss(yt, yp, sample_weight=[0.25, 1.0]),
+       sorted((k, str(v)) for k, v in loss.get_config().items())]
+""" for name in LOSS_CLASSES},
     "weights order with batch norm": """
 m = tf.keras.Sequential([L.Dense(3, input_shape=(2,), name='a'),
                          L.BatchNormalization(name='bn'), L.Dense(1, name='b')])

@@ -93,8 +93,14 @@ class GradientTape:
             self._tape.recording = True
 
     def reset(self) -> None:
-        """Forget everything recorded so far."""
-        self._tape = tape_lib.Tape(self._persistent, self._watch_accessed_variables)
+        """Forget everything recorded so far; inside the context, go on recording."""
+        new = tape_lib.Tape(self._persistent, self._watch_accessed_variables)
+        s = tape_lib.stack()
+        if self._tape is not None and self._tape in s:
+            new.recording = self._tape.recording
+            s[s.index(self._tape)] = new
+        self._tape = new
+        self._used = False
 
     def gradient(self, target, sources, output_gradients=None,
                  unconnected_gradients=UnconnectedGradients.NONE):
@@ -132,7 +138,10 @@ class GradientTape:
         flat_out_grads = (nest.flatten(output_gradients) if output_gradients is not None
                           else [None] * len(flat_targets))
         was_recording = self._tape.recording
-        self._tape.recording = False  # gradient ops go to outer tapes only
+        if not self._persistent:
+            # A non-persistent tape stops recording here; a persistent one inside its
+            # context records the gradient computation too (higher derivatives), as in TF.
+            self._tape.recording = False
         try:
             grads = _backprop(self._tape, flat_targets, flat_out_grads, flat_sources)
         finally:
@@ -141,7 +150,8 @@ class GradientTape:
                 self._release()
         out = []
         for s in flat_sources:
-            g = grads.get(s._id)
+            # Only floating sources have gradients (TF logs that an integer one gets None).
+            g = grads.get(s._id) if op_def.convert_to_tensor(s).dtype.is_floating else None
             if g is None and unconnected_gradients is UnconnectedGradients.ZERO:
                 from simdist.framework.ops import array_ops
 
@@ -155,9 +165,20 @@ class GradientTape:
             s.remove(self._tape)
         self._tape.records = []
 
-    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE):
-        """d(target[i...])/d(source) for every element of ``target``, stacked first."""
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor=True):
+        """d(target[i...])/d(source) for every element of ``target``, stacked first.
+
+        Raises:
+          RuntimeError: ``experimental_use_pfor=False`` on a non-persistent tape (TF's rule:
+            its loop needs the tape once per row).
+        """
         from simdist.framework.ops import array_ops
+
+        if not experimental_use_pfor and not self._persistent:
+            raise RuntimeError(
+                "GradientTape must be created with persistent=True to compute the jacobian "
+                "with eager execution enabled and with  experimental_use_pfor set to False.")
 
         persistent, self._persistent = self._persistent, True
         self._tape.persistent = True

@@ -324,6 +324,7 @@ CASES: dict[str, Case] = {
                              lambda g, key, shape: A.strided_slice_grad(g, key, shape)),
     "Relu": Case(unary(min_abs=0.1), N.relu),
     "Elu": Case(unary(min_abs=0.1), N.elu),
+    "Relu6": Case(unary(min_abs=0.1), N.relu6),
     "Selu": Case(unary(min_abs=0.1), N.selu),
     "Softmax": Case(_softmax_make, lambda x, axis: N.softmax(x, axis)),
     "LogSoftmax": Case(_softmax_make, lambda x, axis: N.log_softmax(x, axis)),

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from simdist.framework import op_def
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
@@ -131,15 +133,22 @@ def _square_grad(op, grad):
     return M.multiply(grad, M.multiply(op.inputs[0], 2))
 
 
+def _zero_where_grad_is_zero(grad, value):
+    """TF's SqrtGrad/RsqrtGrad kernels give 0 where the incoming gradient is 0, even where
+    the local derivative is infinite (``tf.where(x > 0, tf.sqrt(x), 0.)`` at x = 0)."""
+    return A.where(M.equal(grad, 0), A.zeros_like(value), value)
+
+
 @op_def.RegisterGradient("Sqrt")
 def _sqrt_grad(op, grad):
-    return M.realdiv(M.multiply(grad, 0.5), op.outputs[0])
+    return _zero_where_grad_is_zero(grad, M.realdiv(M.multiply(grad, 0.5), op.outputs[0]))
 
 
 @op_def.RegisterGradient("Rsqrt")
 def _rsqrt_grad(op, grad):
     y = op.outputs[0]
-    return M.multiply(M.multiply(grad, -0.5), M.multiply(y, M.square(y)))
+    return _zero_where_grad_is_zero(
+        grad, M.multiply(M.multiply(grad, -0.5), M.multiply(y, M.square(y))))
 
 
 @op_def.RegisterGradient("Reciprocal")
@@ -238,9 +247,27 @@ op_def.RegisterGradient("Min")(_extreme_grad)
 
 @op_def.RegisterGradient("Prod")
 def _prod_grad(op, grad):
-    # d prod / d x_i = prod / x_i; exact for inputs without zeros.
-    y = A.reshape(op.outputs[0], _kept_shape(op))
-    return M.multiply(_spread(op, grad), M.realdiv(y, op.inputs[0]))
+    # d prod / d x_i = the product of the other elements. Without zeros that is prod / x_i
+    # (differentiable again); with zeros, exclusive products from both sides, as TF's
+    # _ProdGrad computes them, so a zero gives exact values instead of 0/0.
+    x = op.inputs[0]
+    v = x.numpy()
+    if (v != 0).all():
+        y = A.reshape(op.outputs[0], _kept_shape(op))
+        return M.multiply(_spread(op, grad), M.realdiv(y, x))
+    others = A.constant(_product_of_others(v, op.attrs["axes"]), dtype=x.dtype)
+    return M.multiply(_spread(op, grad), others)
+
+
+def _product_of_others(v, axes):
+    """For every element, the product of the other elements of its reduction group."""
+    moved = np.moveaxis(v, axes, range(len(axes)))
+    flat = moved.reshape((-1,) + moved.shape[len(axes):])
+    left = np.cumprod(np.concatenate([np.ones_like(flat[:1]), flat[:-1]]), axis=0)
+    right = np.cumprod(np.concatenate([np.ones_like(flat[:1]), flat[::-1][:-1]]),
+                       axis=0)[::-1]
+    out = (left * right).reshape(moved.shape)
+    return np.moveaxis(out, range(len(axes)), axes)
 
 
 # --- matrix product ----------------------------------------------------------------------

@@ -22,10 +22,19 @@ def _relu_grad(op, grad):
     return M.multiply(grad, A.cast(M.greater(op.outputs[0], 0), grad.dtype))
 
 
+@op_def.RegisterGradient("Relu6")
+def _relu6_grad(op, grad):
+    x = op.inputs[0]  # 0 at both kinks, as TF's Relu6Grad
+    inside = M.logical_and(M.greater(x, 0), M.less(x, 6))
+    return M.multiply(grad, A.cast(inside, grad.dtype))
+
+
+# Elu and Selu: the negative-side rule applies where the output is < 0 (TF's EluGrad and
+# SeluGrad), so at 0 the positive side's slope wins and the second derivative there is 0.
 @op_def.RegisterGradient("Elu")
 def _elu_grad(op, grad):
     y = op.outputs[0]  # d/dx (exp(x) - 1) = y + 1 on the negative side
-    return A.where(M.greater(y, 0), grad, M.multiply(grad, M.add(y, 1)))
+    return A.where(M.less(y, 0), M.multiply(grad, M.add(y, 1)), grad)
 
 
 @op_def.RegisterGradient("Selu")
@@ -33,8 +42,8 @@ def _selu_grad(op, grad):
     y = op.outputs[0]
     scale = A.constant(N.SELU_SCALE, dtype=grad.dtype)
     scale_alpha = A.constant(N.SELU_SCALE * N.SELU_ALPHA, dtype=grad.dtype)
-    return A.where(M.greater(y, 0), M.multiply(grad, scale),
-                   M.multiply(grad, M.add(y, scale_alpha)))
+    return A.where(M.less(y, 0), M.multiply(grad, M.add(y, scale_alpha)),
+                   M.multiply(grad, scale))
 
 
 @op_def.RegisterGradient("Softmax")

@@ -56,7 +56,8 @@ def selu(features, name=None) -> Tensor:
 
 def relu6(features, name=None) -> Tensor:
     """``min(max(x, 0), 6)`` (``tf.nn.relu6``)."""
-    return M.clip_by_value(relu(features), 0, 6)
+    x = A._t(features)
+    return op_def.execute("Relu6", [x], backend.xp.clip(x._value, 0, 6).astype(x._value.dtype))
 
 
 def leaky_relu(features, alpha=0.2, name=None) -> Tensor:

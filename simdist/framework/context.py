@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 
-from simdist.framework.thread_local import ThreadLocalStack
+from simdist.framework.thread_local import ThreadLocalStack, ThreadLocalValue
 from simdist.hardware import machine as _machine
 
 _devices = ThreadLocalStack()
@@ -59,6 +59,14 @@ def device(name):
         s.pop()
 
 
+_in_function = ThreadLocalValue(False)
+
+
+def inside_function():
+    """The scope of a ``tf.function`` body (where TF would be building a graph)."""
+    return _in_function.scope(True)
+
+
 def executing_eagerly() -> bool:
-    """simdist always executes eagerly (``tf.function`` runs its Python body)."""
-    return True
+    """False inside a ``tf.function`` body, as in TF (simdist still runs it eagerly)."""
+    return not _in_function.value

@@ -13,7 +13,8 @@ Glossary:
                    relaxed to ``None`` and reuse that trace for later shapes.
 The body runs on every call (simdist executes eagerly), so Python side effects such as
 ``print`` happen every call, not only while tracing as in TF. A ``next()`` on an exhausted
-iterator inside the body raises ``OutOfRangeError``, as the graph's IteratorGetNext does.
+iterator inside the body raises ``OutOfRangeError``, as the graph's IteratorGetNext does;
+``tf.executing_eagerly()`` is False inside the body and Python results come back as Tensors.
 
 Mirrors tensorflow/python/eager/polymorphic_function/polymorphic_function.py.
 """
@@ -21,10 +22,13 @@ Mirrors tensorflow/python/eager/polymorphic_function/polymorphic_function.py.
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 import weakref
 
-from simdist.framework import errors, nest
+import numpy as np
+
+from simdist.framework import context, dtypes, errors, nest, op_def
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.tensor_spec import TensorSpec
@@ -63,9 +67,13 @@ class _Spec:
 def _leaf_key(x):
     if isinstance(x, Tensor):
         return _Spec("Tensor", x.dtype, x.shape)
+    if isinstance(x, np.ndarray):  # TF traces a NumPy array as a tensor of its spec
+        return _Spec("Tensor", dtypes.as_dtype(x.dtype), x.shape)
     if hasattr(x, "_as_tensor") and hasattr(x, "assign"):
         return _Spec("Variable", x.dtype, x.shape)
-    if isinstance(x, (int, float, bool, str, bytes, type(None))):
+    if isinstance(x, (int, float, bool)):
+        return ("literal", x)  # by value: f(1), f(1.0) and f(True) share a trace, as in TF
+    if isinstance(x, (str, bytes, type(None))):
         return (type(x).__name__, x)
     try:
         hash(x)
@@ -171,10 +179,15 @@ class Function:
         self._lookup(args, kwargs)
         if self._instance is not None:
             args = (self._instance,) + args
-        try:
-            return self._python_function(*args, **kwargs)
-        except StopIteration:
-            raise errors.OutOfRangeError(None, None, "End of sequence") from None
+        with context.inside_function():
+            try:
+                out = self._python_function(*args, **kwargs)
+            except StopIteration:
+                raise errors.OutOfRangeError(None, None, "End of sequence") from None
+        # A graph's outputs are tensors: Python and NumPy values come back as Tensors.
+        return nest.map_structure(
+            lambda v: op_def.convert_to_tensor(v)
+            if isinstance(v, (int, float, np.number, np.ndarray)) else v, out)
 
     def __get__(self, instance, owner=None):
         # As a method decorator: each instance gets its own Function (and its own traces).
@@ -197,10 +210,22 @@ class Function:
         return f"<simdist.function {self._name}>"
 
     # --- tracing ----------------------------------------------------------------------
+    def _bind_arguments(self, args, kwargs):
+        """The arguments by parameter, defaults filled in: h(x, 3) and h(x, y=3) are one
+        call to TF's tracing."""
+        try:
+            fn_args = (self._instance,) + args if self._instance is not None else args
+            bound = inspect.signature(self._python_function).bind(*fn_args, **kwargs)
+        except (TypeError, ValueError):
+            return args, kwargs
+        bound.apply_defaults()
+        values = tuple(bound.arguments.values())
+        return (values[1:] if self._instance is not None else values), {}
+
     def _lookup(self, args, kwargs):
         if self._input_signature is not None:
             return self._check_signature(args, kwargs)
-        key = _key(args, kwargs)
+        key = _key(*self._bind_arguments(args, kwargs))
         with self._lock:
             for cached in self._traces:
                 if _matches(cached, key):

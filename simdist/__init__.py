@@ -22,18 +22,29 @@ from simdist.framework import ops as _ops
 from simdist.framework.op_def import convert_to_tensor
 from simdist.framework.ops.array_ops import (
     broadcast_to, cast, concat, constant, expand_dims, fill, gather, identity, one_hot, ones,
-    ones_like, rank, reshape, shape, size, split, squeeze, stack, stop_gradient, tile,
+    ones_like, range, rank, reshape, shape, size, split, squeeze, stack, stop_gradient, tile,
     transpose, unstack, where, zeros, zeros_like,
 )
 from simdist.framework.ops.math_ops import (
-    abs, add, add_n, argmax, argmin, clip_by_value, divide, equal, exp, greater,
+    abs, add, add_n, argmax, argmin, clip_by_value, divide, equal, exp, floor, greater,
     greater_equal, less, less_equal, log, logical_and, logical_not, logical_or, matmul,
-    maximum, minimum, multiply, negative, not_equal, pow, reduce_all, reduce_any, reduce_max,
-    reduce_mean, reduce_min, reduce_prod, reduce_sum, sqrt, square, subtract, truediv,
+    maximum, minimum, multiply, negative, norm, not_equal, pow, reduce_all, reduce_any,
+    reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, round,
+    sigmoid, sign, sqrt, square, subtract, tanh, truediv,
 )
+from simdist.framework.ops.clip_ops import clip_by_global_norm, clip_by_norm
+from simdist.framework.tensor_spec import TensorSpec
+
 from simdist.framework.function import function
 from simdist import config, math, nn, random
 from simdist import distribute
 from simdist.hardware import TOPOLOGIES as _TOPOLOGIES  # noqa: F401 - registers presets
 
 from simdist import data, keras, train
+
+newaxis = None
+
+
+def is_tensor(x) -> bool:
+    """True for a Tensor or a tensor-like value (a Variable, a distributed value)."""
+    return isinstance(x, Tensor) or hasattr(x, "_as_tensor")

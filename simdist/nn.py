@@ -1,5 +1,6 @@
 """``tf.nn``: activations, cross-entropies and the distributed-loss helpers (names only)."""
 
+from simdist.framework.ops.math_ops import l2_normalize  # noqa: F401
 from simdist.framework.ops.nn_ops import (  # noqa: F401
     compute_average_loss,
     elu,

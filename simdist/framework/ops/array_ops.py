@@ -18,7 +18,7 @@ import builtins
 
 import numpy as np
 
-from simdist.framework import dtypes, errors, op_def
+from simdist.framework import context, dtypes, errors, op_def
 from simdist.framework.tensor import Tensor
 from simdist.hardware import backend
 
@@ -57,6 +57,35 @@ def constant(value, dtype=None, shape=None, name=None) -> Tensor:
             t = cast(t, dtype)
         return reshape(t, shape) if shape is not None else t
     return op_def.constant_value(value, dtype, strict=True, shape=shape)
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range") -> Tensor:  # noqa: A001
+    """``[start, start + delta, ...)`` up to ``limit`` (``tf.range``): int32 for Python
+    ints, float32 when any bound is a float, unless ``dtype`` says otherwise."""
+    if limit is None:
+        start, limit = 0, start
+    bounds = [op_def.convert_to_tensor(v) if isinstance(v, Tensor) or hasattr(v, "_as_tensor")
+              else v for v in (start, limit, delta)]
+    if dtype is None:
+        kinds = [b.dtype if isinstance(b, Tensor) else dtypes.infer_dtype(b) for b in bounds]
+        floats = [k for k in kinds if k.is_floating]
+        dtype = max(floats, key=lambda k: k.size) if floats else max(kinds, key=lambda k: k.size)
+    dtype = dtypes.as_dtype(dtype)
+    start, limit, delta = (float(np.asarray(b.numpy() if isinstance(b, Tensor) else b))
+                           for b in bounds)
+    if delta == 0:
+        raise errors.InvalidArgumentError(None, None,
+                                          f"Requires delta != 0: {delta:g} [Op:Range]")
+    if (delta > 0 and start > limit) or (delta < 0 and start < limit):
+        raise errors.InvalidArgumentError(
+            None, None, f"Requires start <= limit when delta > 0: {start:g}/{limit:g} "
+                        "[Op:Range]" if delta > 0 else
+                        f"Requires start >= limit when delta < 0: {start:g}/{limit:g} "
+                        "[Op:Range]")
+    n = int(np.ceil((limit - start) / delta))
+    value = (start + delta * np.arange(n)).astype(dtype.as_numpy_dtype)
+    return op_def.execute("Range", [], backend.xp.asarray(value), flops=0,
+                          device=context.current_device())
 
 
 def fill(dims, value, name=None) -> Tensor:
@@ -208,8 +237,8 @@ def _reshape_target(old, new):
 def transpose(a, perm=None, conjugate=False, name="transpose") -> Tensor:
     """Permute the dimensions of ``a`` (reverses them when ``perm`` is None)."""
     x = _t(a)
-    perm = list(range(x.ndim))[::-1] if perm is None else _ints(perm)
-    if sorted(p % builtins.max(x.ndim, 1) for p in perm) != list(range(x.ndim)):
+    perm = list(builtins.range(x.ndim))[::-1] if perm is None else _ints(perm)
+    if sorted(p % builtins.max(x.ndim, 1) for p in perm) != list(builtins.range(x.ndim)):
         raise errors.InvalidArgumentError(
             None, None, f"transpose expects a vector of size {x.ndim}. But input(1) is a "
                         f"vector of size {len(perm)} [Op:Transpose]")
@@ -323,7 +352,7 @@ def unstack(value, num=None, axis=0, name="unstack") -> list[Tensor]:
     x = _t(value)
     a = _axis(axis, x.ndim, "Unpack")
     xp = backend.xp
-    parts = [xp.take(x._value, i, axis=a) for i in range(x._value.shape[a])]
+    parts = [xp.take(x._value, i, axis=a) for i in builtins.range(x._value.shape[a])]
     return list(op_def.execute_multi("Unpack", [x], parts, attrs={"axis": a}))
 
 

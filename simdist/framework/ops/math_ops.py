@@ -556,15 +556,50 @@ def divide_no_nan(x, y, name=None) -> Tensor:
 
 __all__ = [
     "abs", "add", "add_n", "argmax", "argmin", "clip_by_value", "convert_pair", "div_no_nan",
-    "divide_no_nan", "divide_no_nan",
-    "divide", "equal", "exp", "floor", "floor_div", "floordiv", "floormod", "greater",
-    "greater_equal", "is_finite", "is_inf", "is_nan", "less", "less_equal", "log", "log1p",
-    "logical_and", "logical_not", "logical_or", "logical_xor", "matmul", "maximum", "minimum",
-    "mod", "multiply", "negative", "not_equal", "pow", "realdiv", "reciprocal", "reduce_all",
-    "reduce_any", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
-    "reduce_sum", "round", "rsqrt", "sigmoid", "sign", "softplus", "sqrt", "square",
-    "squared_difference", "subtract", "tanh", "truediv", "unsorted_segment_sum",
+    "divide", "divide_no_nan", "equal", "erf", "exp", "floor", "floor_div", "floordiv", "floormod",
+    "greater", "greater_equal", "is_finite", "is_inf", "is_nan", "l2_normalize", "less",
+    "less_equal", "log", "log1p", "logical_and", "logical_not", "logical_or", "logical_xor",
+    "matmul", "maximum", "minimum", "mod", "multiply", "negative", "norm", "not_equal", "pow",
+    "realdiv", "reciprocal", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max",
+    "reduce_mean", "reduce_min", "reduce_prod", "reduce_std", "reduce_sum", "reduce_variance",
+    "round", "rsqrt", "sigmoid", "sign", "softplus", "sqrt", "square", "squared_difference",
+    "subtract", "tanh", "truediv", "unsorted_segment_sum",
 ]
 
 
 div_no_nan = divide_no_nan
+
+
+# --- composite reductions (differentiable through the ops they are made of) -------------
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
+    """``mean(square(x - mean(x)))`` over ``axis``."""
+    x = _t(input_tensor)
+    mean = reduce_mean(x, axis=axis, keepdims=True)
+    return reduce_mean(squared_difference(x, mean), axis=axis, keepdims=keepdims)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
+    """``sqrt(reduce_variance(x))`` over ``axis``."""
+    return sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))
+
+
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None) -> Tensor:
+    """``x / sqrt(max(sum(x**2), epsilon))`` along ``axis``."""
+    x = _t(x)
+    axis = dim if axis is None else axis
+    square_sum = reduce_sum(square(x), axis=axis, keepdims=True)
+    return multiply(x, rsqrt(maximum(square_sum, epsilon)))
+
+
+def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None) -> Tensor:  # noqa: A002
+    """The vector norm of ``tensor`` (all of it, or along ``axis``): euclidean, 1 or inf."""
+    x = _t(tensor)
+    keepdims = bool(keepdims)
+    if ord in ("euclidean", "fro", 2, 2.0):
+        return sqrt(reduce_sum(square(x), axis=axis, keepdims=keepdims))
+    if ord in (1, 1.0):
+        return reduce_sum(abs(x), axis=axis, keepdims=keepdims)
+    if ord == np.inf:
+        return reduce_max(abs(x), axis=axis, keepdims=keepdims)
+    raise ValueError(f"'ord' must be a supported vector norm, got {ord!r}: simdist offers "
+                     "'euclidean' (2), 1 and np.inf.")

@@ -99,5 +99,25 @@ def _install(cls) -> None:
     cls.__getitem__ = A._getitem
 
 
+# In-place operators on a Variable would silently rebind the name to a Tensor; TF refuses.
+_IN_PLACE = {
+    "iadd": ("variable += value", "variable.assign_add(value)", "variable + value"),
+    "isub": ("variable -= value", "variable.assign_sub(value)", "variable - value"),
+    "imul": ("var *= value", "var.assign(var * value)", "var * value"),
+    "itruediv": ("var /= value", "var.assign(var / value)", "var / value"),
+    "ipow": ("var **= value", "var.assign(var ** value)", "var ** value"),
+}
+
+
+def _refuse_in_place(statement, assign, expression):
+    def op(self, other):
+        raise RuntimeError(f"`{statement}` with `tf.Variable`s is not supported. Use "
+                           f"`{assign}` to modify the variable, or `out = {expression}` if "
+                           "you need to get a new output Tensor.")
+    return op
+
+
 for _cls in (Tensor, Variable):
     _install(_cls)
+for _name, _texts in _IN_PLACE.items():
+    setattr(Variable, f"__{_name}__", _refuse_in_place(*_texts))

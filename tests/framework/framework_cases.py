@@ -1,0 +1,134 @@
+"""Eager-framework behaviour TF 2.15 recorded (record_tf_framework.py) and simdist must
+reproduce (test_framework_tf_conformance.py): GradientTape corner cases, Variables,
+tf.function, and the composite ops. Snippets as in tests/tf_snippets.py."""
+
+GRAD = """
+def grad(f, x, persistent=False):
+    x = tf.constant(x)
+    with tf.GradientTape(persistent=persistent) as t:
+        t.watch(x)
+        y = f(x)
+    return t.gradient(y, x)
+"""
+
+CASES = {
+    "sqrt under where has a zero gradient at 0": GRAD + """
+out = grad(lambda x: tf.where(x > 0, tf.sqrt(x), 0.0), [0.0, 4.0])
+""",
+    "sqrt times zero": GRAD + "out = grad(lambda x: tf.sqrt(x) * 0.0, [0.0, 4.0])",
+    "rsqrt under where": GRAD + """
+out = grad(lambda x: tf.where(x > 0, tf.math.rsqrt(x), 0.0), [0.0, 4.0])
+""",
+    "reduce_prod with zeros": GRAD + """
+out = [grad(lambda x: tf.reduce_prod(x), v) for v in ([1.0, 0.0, 3.0], [0.0, 0.0, 3.0])]
+out.append(grad(lambda x: tf.reduce_prod(x, axis=1), [[1.0, 0.0], [2.0, 3.0]]))
+out.append(grad(lambda x: tf.reduce_prod(x, axis=0), [[1.0, 0.0], [2.0, 3.0]]))
+""",
+    "activation gradients at their kinks": GRAD + """
+out = [grad(tf.nn.relu6, [0.0, 3.0, 6.0]), grad(tf.nn.selu, [-1.0, 0.0, 1.0]),
+       grad(tf.nn.elu, [-1.0, 0.0, 1.0])]
+""",
+    "elu second derivative at 0": """
+x = tf.constant([-1.0, 0.0, 1.0])
+with tf.GradientTape() as outer:
+    outer.watch(x)
+    with tf.GradientTape() as inner:
+        inner.watch(x)
+        y = tf.nn.elu(x)
+    g = inner.gradient(y, x)
+out = outer.gradient(g, x)
+""",
+    "persistent tape records gradients taken inside it": """
+x = tf.constant(3.0)
+with tf.GradientTape(persistent=True) as t:
+    t.watch(x)
+    y = x ** 3
+    g = t.gradient(y, x)
+    z = g * x
+out = [g, t.gradient(g, x), t.gradient(z, x)]
+""",
+    "reset inside the tape": """
+x = tf.constant([1.0, 1.0, 1.0])
+v = tf.Variable(2.0)
+with tf.GradientTape() as t:
+    t.watch(x)
+    y = x * x
+    t.reset()
+    t.watch(x)
+    z = x * 3.0 + v * 2.0
+out = t.gradient(z, [x, v])
+""",
+    "integer sources get no gradient": """
+xi = tf.constant([1, 2])
+with tf.GradientTape() as t:
+    t.watch(xi)
+    y = xi * xi
+out = t.gradient(y, xi)
+""",
+    "jacobian takes experimental_use_pfor": """
+x = tf.constant([1.0, 2.0])
+with tf.GradientTape() as t:
+    t.watch(x)
+    y = x * x
+out = t.jacobian(y, x, experimental_use_pfor=False)
+""",
+    "variable += refused": "v = tf.Variable(1.0)\nv += 1.0\nout = v",
+    "variable *= refused": "v = tf.Variable(1.0)\nv *= 2.0\nout = v",
+    "tf.function traces Python numbers by value": """
+@tf.function
+def f(x):
+    return x * 2
+f(1); f(1.0); f(True); f(2)
+out = [f.experimental_get_tracing_count(), f(3)]
+""",
+    "tf.function binds arguments to the signature": """
+@tf.function
+def h(x, y=1):
+    return x + y
+x = tf.constant(1.0)
+h(x, 3); h(x, y=3); h(x)
+out = [h.experimental_get_tracing_count(), h(x, y=2.0)]
+""",
+    "tf.function traces a NumPy array as a tensor": """
+@tf.function
+def f(x):
+    return tf.reduce_sum(x)
+f(np.ones(3, np.float32)); f(tf.ones(3)); f(np.zeros(3, np.float32))
+out = f.experimental_get_tracing_count()
+""",
+    "executing_eagerly inside tf.function": """
+@tf.function
+def f():
+    return tf.executing_eagerly()
+out = [f(), tf.executing_eagerly()]
+""",
+    "tf.range": """
+out = [tf.range(5), tf.range(0.0, 1.0, 0.25), tf.range(5, dtype=tf.float32),
+       tf.range(1, 10, 3), tf.range(5, 0, -2), tf.range(tf.constant(3)),
+       tf.range(2, 5, dtype=tf.int64)]
+""",
+    "tf.range with delta 0": "out = tf.range(0, 5, 0)",
+    "tf.range going the wrong way": "out = tf.range(5, 0)",
+    "variance, std, l2_normalize, norm": """
+x = tf.constant([[1.0, 2.0], [3.0, 6.0]])
+out = [tf.math.reduce_variance(x), tf.math.reduce_std(x, axis=1),
+       tf.math.reduce_variance(x, axis=0, keepdims=True), tf.nn.l2_normalize(x, axis=1),
+       tf.math.l2_normalize(x), tf.norm(x), tf.norm(x, ord=1, axis=0),
+       tf.norm(x, ord=np.inf, axis=1), tf.math.erf(x)]
+""",
+    "clip_by_norm and clip_by_global_norm": """
+a, b = tf.constant([3.0, 4.0]), tf.constant([[12.0]])
+clipped, norm = tf.clip_by_global_norm([a, None, b], 6.5)
+out = [tf.clip_by_norm(a, 1.0), tf.clip_by_norm(a, 10.0), tf.clip_by_norm(b * 0.0, 1.0),
+       tf.clip_by_norm(tf.constant([[3.0, 4.0], [0.0, 1.0]]), 2.0, axes=[1]),
+       clipped[0], clipped[1], clipped[2], norm, tf.linalg.global_norm([a, b])
+       if hasattr(tf, 'linalg') else tf.math.global_norm([a, b])]
+""",
+    "clip_by_global_norm of an infinite norm": """
+out = tf.clip_by_global_norm([tf.constant([np.inf, 1.0])], 1.0)[0][0]
+""",
+    "is_tensor and newaxis": """
+out = [tf.is_tensor(tf.constant(1)), tf.is_tensor(tf.Variable(1.0)), tf.is_tensor(1.0),
+       tf.newaxis, tf.constant([1, 2])[tf.newaxis].shape]
+""",
+}

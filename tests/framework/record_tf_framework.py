@@ -1,0 +1,23 @@
+"""Record what TF 2.15 gives for framework_cases.CASES into fixtures/tf_framework.json.
+
+Run with the TensorFlow interpreter (not simdist's venv):
+    /tmp/tfenv/bin/python tests/framework/record_tf_framework.py
+"""
+
+import os
+import sys
+
+import tensorflow as tf
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # tests/, for tf_snippets
+tf.config.set_logical_device_configuration(
+    tf.config.list_physical_devices("CPU")[0], [tf.config.LogicalDeviceConfiguration()] * 4)
+
+from framework_cases import CASES  # noqa: E402 - after the logical devices exist
+from tf_snippets import record  # noqa: E402
+
+if __name__ == "__main__":
+    record(tf, CASES, os.path.join(HERE, "fixtures", "tf_framework.json"),
+           tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)]),
+           before_each=tf.keras.backend.clear_session)

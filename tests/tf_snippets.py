@@ -1,0 +1,106 @@
+"""Code snippets run under TensorFlow (recorded to JSON) and replayed under simdist.
+
+Glossary:
+  snippet  -- code run with ``tf``, ``np``, ``L`` (= tf.keras.layers) and ``S`` (a 4-replica
+              MirroredStrategy) in scope that leaves its result in ``out``; an exception is
+              the result when it raises.
+  record   -- ``record(tf, cases, path)``: run every case under real TF, write the JSON.
+  replay   -- ``replay(tf, code, expected)``: run one case under simdist and assert the same
+              values (rtol 1e-5), shapes, dtypes, strings, or exception type and message.
+Used by the recorders (run with TF's interpreter) and the conformance tests of tests/keras
+and tests/framework.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+
+
+def plain(value):
+    """A JSON form of a result: nested lists of rounded arrays, strings, bools, None."""
+    if isinstance(value, (list, tuple)) and not hasattr(value, "as_list"):
+        return [plain(v) for v in value]
+    if isinstance(value, (str, bool)) or value is None:
+        return value
+    if isinstance(value, dict):
+        return {"dict": [[k, plain(v)] for k, v in sorted(value.items())]}
+    if hasattr(value, "as_list"):  # TensorShape
+        return str(tuple(value.as_list()))
+    arr = np.asarray(value)
+    return {"dtype": str(arr.dtype), "shape": list(arr.shape),
+            "values": np.round(arr.astype(np.float64), 6).tolist()}
+
+
+def scope_for(tf, strategy):
+    return {"tf": tf, "np": np, "L": tf.keras.layers, "S": strategy}
+
+
+def run(code, scope):
+    """The recorded form of one snippet's result."""
+    try:
+        exec(code, scope)  # noqa: S102 - the recorded cases
+    except Exception as e:  # noqa: BLE001 - the error is the result
+        return {"error": type(e).__name__, "message": str(e)}
+    return {"value": plain(scope["out"])}
+
+
+def record(tf, cases, path, strategy, before_each=None):
+    """Run ``cases`` under TF and write ``{"tf_version", "results"}`` to ``path``."""
+    results = {}
+    for name, code in cases.items():
+        if before_each is not None:
+            before_each()
+        results[name] = run(code, scope_for(tf, strategy))
+    with open(path, "w") as f:
+        json.dump({"tf_version": tf.__version__, "results": results}, f, indent=1)
+    print(f"wrote {len(results)} results to {path}")
+
+
+def _masked(message):
+    """Addresses and class paths differ between the frameworks by nature."""
+    return re.sub(r"<class '[^']*'>", "<class>", re.sub(r" at 0x[0-9a-f]+", " at 0x", message))
+
+
+def check(expected, got, name):
+    """Assert ``got`` (a simdist result) matches ``expected`` (its recorded plain form)."""
+    if isinstance(expected, list):
+        assert isinstance(got, (list, tuple)) and len(got) == len(expected), (name, got)
+        for e, g in zip(expected, got):
+            check(e, g, name)
+    elif isinstance(expected, dict) and "dict" in expected:
+        check(expected["dict"], sorted(dict(got).items()), name)
+    elif isinstance(expected, dict):
+        have = np.asarray(got.numpy() if hasattr(got, "numpy") else got)
+        assert str(have.dtype) == expected["dtype"], (name, have.dtype)
+        assert list(have.shape) == expected["shape"], (name, have.shape)
+        np.testing.assert_allclose(have.astype(np.float64), np.array(expected["values"],
+                                                                     dtype=np.float64),
+                                   rtol=1e-5, atol=2e-6, err_msg=name)
+    elif isinstance(expected, str) and not isinstance(got, str):
+        assert str(tuple(got)) == expected, (name, got)  # a shape
+    elif expected is None:
+        assert got is None, (name, got)
+    else:
+        assert got == expected, (name, got)
+
+
+def replay(tf, code, expected, name):
+    """Run one case under simdist and compare it with TF's recorded result."""
+    import pytest  # not needed by the recorders, which run in TF's environment
+
+    scope = scope_for(tf, tf.distribute.MirroredStrategy())
+    if "error" in expected:
+        with pytest.raises(Exception) as info:
+            exec(code, scope)  # noqa: S102 - the recorded cases
+        assert type(info.value).__name__ == expected["error"], (name, info.value)
+        # TF wraps errors ("Exception encountered when calling layer ...", "in user code:",
+        # "Graph execution error:"); simdist's first line must appear in TF's message (its
+        # further lines may say what to do).
+        first_line = _masked(str(info.value).split("\n")[0])
+        assert first_line in _masked(expected["message"]), (name, str(info.value))
+        return
+    exec(code, scope)  # noqa: S102
+    check(expected["value"], scope["out"], name)

@@ -425,12 +425,20 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
             name=None) -> Tensor:
     """A one-hot encoding of ``indices`` (out-of-range indices give all ``off_value``)."""
     idx = _t(indices)
-    if dtype is None:
-        dtype = (on_value.dtype if isinstance(on_value, Tensor) else
-                 off_value.dtype if isinstance(off_value, Tensor) else dtypes.float32)
-    dt = dtypes.as_dtype(dtype)
-    on = _t(1 if on_value is None else on_value, dt)
-    off = _t(0 if off_value is None else off_value, dt)
+    # The dtype comes from dtype=, else from on_value / off_value (tf.one_hot's rules).
+    hint = None if dtype is None else dtypes.as_dtype(dtype)
+    given = {k: op_def.convert_to_tensor(v, dtype_hint=hint)
+             for k, v in (("on_value", on_value), ("off_value", off_value)) if v is not None}
+    for k, t in given.items():
+        if hint is not None and t.dtype != hint:
+            raise TypeError(f"dtype <dtype: '{t.dtype.name}'> of {k} does not match dtype "
+                            f"parameter <dtype: '{hint.name}'>")
+    if len(given) == 2 and given["on_value"].dtype != given["off_value"].dtype:
+        raise TypeError(f"dtype <dtype: '{given['on_value'].dtype.name}'> of on_value does not "
+                        f"match dtype <dtype: '{given['off_value'].dtype.name}'> of off_value")
+    dt = hint or (next(iter(given.values())).dtype if given else dtypes.float32)
+    on = given.get("on_value", _t(1, dt))
+    off = given.get("off_value", _t(0, dt))
     depth = int(depth)
     xp = backend.xp
     hot = idx._value[..., None] == xp.arange(depth)

@@ -542,7 +542,8 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None) -> Tensor:
     out = xp.zeros((n,) + tuple(d._value.shape[ids.ndim:]), dtype=d._value.dtype)
     flat_ids = ids._value.reshape(-1)
     flat = d._value.reshape((flat_ids.shape[0],) + tuple(d._value.shape[ids.ndim:]))
-    xp.add.at(out, flat_ids, flat)
+    keep = flat_ids >= 0  # TF drops negative ids (NumPy would count from the end)
+    xp.add.at(out, flat_ids[keep], flat[keep])
     return op_def.execute("UnsortedSegmentSum", [d, ids], out, attrs={"num_segments": n})
 
 

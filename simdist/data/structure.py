@@ -114,11 +114,30 @@ def to_array(value, dtype=None):
 def to_values(structure):
     """A user structure (tuples, dicts, arrays, lists, Tensors) -> structure of arrays."""
     if isinstance(structure, list):
-        # tf.data converts a returned/sliced list to one tensor (lists are leaves) ...
-        if any(is_structure(x) for x in structure):
-            # ... unless it holds structures, which TF reads as a tuple.
+        # tf.data converts a returned/sliced list to one tensor (lists are leaves), tuples of
+        # numbers inside it too ([(1, 2), (3, 4)] is a 2x2 tensor) ...
+        if any(is_structure(x) for x in structure) and not _numeric_array(structure):
+            # ... unless it holds other structures, which TF reads as a tuple.
             return tuple(to_values(x) for x in structure)
     return map_leaves(to_array, structure)
+
+
+def _numeric_array(value) -> bool:
+    """True when ``value`` (nested lists/tuples of Python numbers) is a rectangular array."""
+    if any(isinstance(v, dict) or hasattr(v, "shape") for v in _python_leaves(value)):
+        return False
+    try:
+        return np.asarray(value).dtype != object
+    except ValueError:
+        return False
+
+
+def _python_leaves(value):
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _python_leaves(v)
+    else:
+        yield value
 
 
 def to_tensors(values):

@@ -1,6 +1,7 @@
 """Eager-framework behaviour TF 2.15 recorded (record_tf_framework.py) and simdist must
 reproduce (test_framework_tf_conformance.py): GradientTape corner cases, Variables,
-tf.function, and the composite ops. Snippets as in tests/tf_snippets.py."""
+tf.function, the composite ops, and how tf.data reads Python lists. Snippets as in
+tests/tf_snippets.py."""
 
 GRAD = """
 def grad(f, x, persistent=False):
@@ -126,6 +127,14 @@ out = [tf.clip_by_norm(a, 1.0), tf.clip_by_norm(a, 10.0), tf.clip_by_norm(b * 0.
 """,
     "clip_by_global_norm of an infinite norm": """
 out = tf.clip_by_global_norm([tf.constant([np.inf, 1.0])], 1.0)[0][0]
+""",
+    "from_tensor_slices of a list of tuples is one tensor": """
+ds = tf.data.Dataset.from_tensor_slices([(1, 2), (3, 4)])
+out = [str(ds.element_spec), list(ds.as_numpy_iterator())]
+""",
+    "from_tensor_slices of a tuple of lists is a structure": """
+ds = tf.data.Dataset.from_tensor_slices(([1, 2], [3.0, 4.0]))
+out = [str(ds.element_spec), list(ds.as_numpy_iterator())]
 """,
     "is_tensor and newaxis": """
 out = [tf.is_tensor(tf.constant(1)), tf.is_tensor(tf.Variable(1.0)), tf.is_tensor(1.0),

@@ -61,6 +61,29 @@ def reduce_non_distributed_value(reduce_op, value, destinations, num_replicas):
     return simple_broadcast(op_def.convert_to_tensor(value), destinations)
 
 
+def batch_reduce_non_distributed_value(value, destinations):
+    """A plain value in ``batch_reduce``: TF takes it as the only replica's value.
+
+    So it comes back unreduced where it already lives on its destination (a tensor every
+    replica shared, all-reduced with SUM, is not multiplied by the replica count).
+
+    Raises:
+      IndexError: the destination is another device (TF fails there with "tuple index out
+        of range").
+    """
+    validate_destinations(destinations)
+    t = op_def.convert_to_tensor(value)
+    if get_devices_from(destinations) == (t._device,):
+        return t
+    names = [d.name for d in get_devices_from(destinations)]
+    raise IndexError(
+        "batch_reduce_to cannot send a non-distributed value to other devices (TensorFlow "
+        "takes it as a single replica's value and fails: tuple index out of range). Pass a "
+        "PerReplica (what strategy.run returns), or reduce onto the value's own device "
+        f"({t.device}) instead of {names}."
+    )
+
+
 def simple_broadcast(value, destinations):
     """Copy ``value`` to each destination device: one Tensor, or a Mirrored of them."""
     devices = get_devices_from(destinations)

@@ -101,6 +101,8 @@ class Strategy:
         """Invoke ``fn`` on each replica with ``args``; PerReplica args are split per replica."""
         if not callable(fn):
             raise TypeError(f"fn must be callable, got {fn!r} of type {type(fn).__name__}.")
+        if not isinstance(args, (list, tuple)):
+            raise ValueError(f"positional args must be a list or tuple, got {type(args)}")
         require_cross_replica_or_default_context(self._extended)
         with self.scope():
             return self._extended._call_for_each_replica(fn, tuple(args), dict(kwargs or {}))
@@ -215,7 +217,16 @@ class StrategyExtended:
 
     # --- updates ----------------------------------------------------------------------
     def update(self, var, fn, args=(), kwargs=None, group=True):
-        """Run ``fn(component, *args)`` for each copy of ``var``, on that copy's device."""
+        """Run ``fn(component, *args)`` for each copy of ``var``, on that copy's device.
+
+        In replica context the update goes through ``merge_call`` (TF's _replica_ctx_update),
+        so every replica's call becomes one cross-replica update.
+        """
+        ctx = ds_context.get_replica_context()
+        if ctx is not None and ds_context.has_strategy():
+            return ctx.merge_call(
+                lambda strategy, v, a, kw: strategy.extended.update(v, fn, a, kw, group),
+                args=(var, tuple(args), kwargs or {}))
         require_cross_replica_or_default_context(self)
         kwargs = kwargs or {}
         components = self._local_results(var) if isinstance(var, DistributedValues) else (var,)
@@ -381,13 +392,16 @@ class ReplicaContext:
         flat = nest.flatten(value)
 
         def batch_all_reduce(strategy, *values):
-            pairs = [(v, v) for v in values]
-            return strategy.extended.batch_reduce_to(reduce_op, pairs, options)
+            # Each value is reduced onto its own devices (TF's _batch_reduce_destination); a
+            # tensor every replica shared comes back as it is, as in TF.
+            return strategy.extended.batch_reduce_to(reduce_op, [(v, v) for v in values],
+                                                     options)
 
         reduced = self.merge_call(batch_all_reduce, args=flat)
         from simdist.distribute import all_reduce_grad
 
-        out = [all_reduce_grad.record(reduce_op, x, y) for x, y in zip(flat, reduced)]
+        out = [all_reduce_grad.record(reduce_op, x, self._on_own_device(y))
+               for x, y in zip(flat, reduced)]
         return nest.pack_sequence_as(value, out)
 
     def all_gather(self, value, axis, options=None):
@@ -397,7 +411,18 @@ class ReplicaContext:
             return [strategy.extended._all_gather(v, axis) for v in values]
 
         flat = nest.flatten(value)
-        return nest.pack_sequence_as(value, self.merge_call(gather_fn, args=flat))
+        gathered = self.merge_call(gather_fn, args=flat)
+        return nest.pack_sequence_as(value, [self._on_own_device(y) for y in gathered])
+
+    def _on_own_device(self, result):
+        """``result`` copied onto this replica's device: TF's custom gradient wraps the
+        collective's outputs in an identity that runs under the replica's device scope."""
+        from simdist.framework.tensor import Tensor
+        from simdist.hardware.transfer import copy_to
+
+        if self._device is None or not isinstance(result, Tensor):
+            return result
+        return copy_to(result, self._device)
 
     def __repr__(self):
         return f"<ReplicaContext replica {self._replica_index} of {self._strategy}>"

@@ -20,7 +20,7 @@ from __future__ import annotations
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.update_context import get_update_replica_id
-from simdist.distribute.values import DistributedDelegate, Mirrored, PerReplica
+from simdist.distribute.values import OPERATORS, DistributedDelegate, PerReplica
 from simdist.framework import context
 from simdist.framework.variables import Variable, VariableAggregation, VariableSynchronization
 
@@ -134,14 +134,8 @@ class DistributedVariable(DistributedDelegate, Variable):
     def numpy(self):
         return self._read_local().numpy()
 
-    def __bool__(self):
-        return bool(self._as_tensor())
-
-    def __array__(self, dtype=None, copy=None):
-        return self._read_local().__array__(dtype)
-
-    def __format__(self, spec):
-        return format(self._read_local(), spec)
+    def _host_component(self):
+        return self._read_local()
 
     # --- writing ----------------------------------------------------------------------
     def assign(self, value, use_locking=None, name=None, read_value=True):
@@ -221,11 +215,14 @@ class SyncOnReadVariable(DistributedVariable):
             from simdist.framework.ops import array_ops, math_ops
 
             value = array_ops.cast(math_ops.divide(value, n), self.dtype)
-        out = []
         for v in self._values:
             with context.device(v.device):
-                out.append(update_fn(v, value).read_value())
-        return Mirrored(out)
+                update_fn(v, value)
+        # TF returns the variable's (aggregated) value after the write, and only then finds
+        # that aggregation NONE has no reduction to read it with (the write has happened).
+        if self._aggregation != VariableAggregation.ONLY_FIRST_REPLICA:
+            ReduceOp.from_variable_aggregation(self._aggregation)  # NONE: TF's ValueError
+        return self._get_cross_replica().read_value()
 
 
 class _ReducedView:
@@ -297,8 +294,5 @@ def validate_aggregation(kwargs):
 
 # Operators go through tensor conversion (``_as_tensor``) like a plain variable's, so a
 # sync-on-read variable read across replicas takes part as its aggregate, as in TF.
-for _name in [n for n in vars(DistributedDelegate) if n.startswith("__") and n.endswith("__")
-              and n not in ("__init__", "__getattr__", "__module__", "__doc__", "__dict__",
-                            "__weakref__", "__qualname__", "__len__", "__iter__")]:
-    if _name in vars(Variable) or hasattr(Variable, _name):
-        setattr(DistributedVariable, _name, getattr(Variable, _name))
+for _name in OPERATORS:
+    setattr(DistributedVariable, _name, getattr(Variable, _name))

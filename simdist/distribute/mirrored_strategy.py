@@ -26,6 +26,7 @@ from simdist.distribute.distributed_variable import (
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.values import DistributedValues, Mirrored
 from simdist.framework import context, nest, op_def
+from simdist.framework.variables import VariableAggregation
 from simdist.hardware import machine as machine_lib
 from simdist.hardware.device_spec import canonicalize
 from simdist.hardware.transfer import copy_to
@@ -107,6 +108,11 @@ class MirroredExtended(StrategyExtended):
                     base = primary.name.rpartition(":")[0]
                     kw["name"] = f"{base}/replica_{i}"
                 components.append(next_creator(**kw))
+            if i == 0 and agg == VariableAggregation.MEAN and \
+                    not components[0].dtype.is_floating:
+                raise ValueError(
+                    "creating distributed tf.Variable with aggregation=MEAN and a non-floating "
+                    "dtype is not supported, please use a different aggregation or dtype")
         cls = VARIABLE_CLASS_MAPPING[sync]
         return cls(self._strategy, components, agg, sync)
 
@@ -147,15 +153,18 @@ class MirroredExtended(StrategyExtended):
         return self._get_cross_device_ops(value).reduce(reduce_op, value, destinations, options)
 
     def _batch_reduce_to(self, reduce_op, pairs, options):
-        ops = self._get_cross_device_ops()
-        dist = all(isinstance(v, DistributedValues) for v, _ in pairs)
-        same = dist and all(
+        if not all(isinstance(v, DistributedValues) for v, _ in pairs):
+            # TF's batch_reduce reads a plain value as one replica's, not as _reduce_to does.
+            return [self._batch_reduce_to(reduce_op, [(v, d)], options)[0]
+                    if isinstance(v, DistributedValues)
+                    else cdo.batch_reduce_non_distributed_value(v, d) for v, d in pairs]
+        same = all(
             set(cdo.get_devices_from(d)) == set(cdo.get_devices_from(v))
             and not any(x.device_type == "CPU" for x in cdo.get_devices_from(d))
             for v, d in pairs
         )
         if same:
-            return ops.batch_reduce(reduce_op, pairs, options)
+            return self._get_cross_device_ops().batch_reduce(reduce_op, pairs, options)
         return [self._reduce_to(reduce_op, v, d, options) for v, d in pairs]
 
     def _broadcast_to(self, tensor, destinations):
@@ -164,8 +173,10 @@ class MirroredExtended(StrategyExtended):
         return cdo.simple_broadcast(op_def.convert_to_tensor(tensor), destinations)
 
     def _all_gather(self, value, axis):
+        # A value every replica shared is returned as it is (TF's _gather_to_implementation);
+        # otherwise the parts are gathered onto the value's own devices.
         if not isinstance(value, DistributedValues):
-            value = Mirrored([value] * len(self._devices))
+            return value
         return self._get_cross_device_ops()._gather(value, value, axis)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import nest
+from simdist.framework.variables import Variable, format_without_spec
 
 
 class DistributedValues:
@@ -95,11 +96,42 @@ class DistributedDelegate(DistributedValues):
     def numpy(self):
         return self._get().numpy()
 
-    def __array__(self, dtype=None, copy=None):
-        return self._get().__array__(dtype)
+    def _host_component(self):
+        """The component that host conversions (``__array__``) read."""
+        return self._get()
 
-    def __format__(self, spec):
-        return format(self._get(), spec)
+    def __array__(self, dtype=None, copy=None):
+        # TF reaches the component's __array__ through __getattr__. A tensor's returns its
+        # numpy() unchanged when no dtype is asked for, and for a 0-d value that is a NumPy
+        # scalar, which np.array() refuses ("object __array__ method not producing an array").
+        import numpy as np
+
+        comp = self._host_component()
+        if isinstance(comp, Variable):
+            return comp.__array__(dtype)
+        value = comp.numpy()
+        return value if dtype is None else np.array(value, dtype=dtype)
+
+    # TF's distributed values define none of the following, so Python's defaults apply:
+    # each one is truthy (even a zero), and float(), int(), len() and format specs refuse
+    # it. The errors say so and how to read a value instead.
+    def __bool__(self):
+        return True
+
+    def __float__(self):
+        raise TypeError(f"float() argument must be a string or a real number, not "
+                        f"'{type(self).__name__}'. Read a value first: float(v.numpy()).")
+
+    def __int__(self):
+        raise TypeError(f"int() argument must be a string, a bytes-like object or a real "
+                        f"number, not '{type(self).__name__}'. Read a value first: "
+                        "int(v.numpy()).")
+
+    def __len__(self):
+        raise TypeError(f"object of type '{type(self).__name__}' has no len(). Use "
+                        "len(v.numpy()), or v.shape[0].")
+
+    __format__ = format_without_spec
 
 
 def _delegate_operator(name):
@@ -110,11 +142,13 @@ def _delegate_operator(name):
     return op
 
 
-for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
-              "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__",
-              "__pow__", "__rpow__", "__matmul__", "__rmatmul__", "__neg__", "__abs__",
-              "__lt__", "__le__", "__gt__", "__ge__", "__getitem__", "__len__", "__iter__",
-              "__bool__", "__float__", "__int__"):
+# The operators TF's DistributedDelegate forwards to the local component.
+OPERATORS = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+             "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__",
+             "__rmod__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__rand__",
+             "__or__", "__ror__", "__xor__", "__rxor__", "__getitem__", "__pow__", "__rpow__",
+             "__invert__", "__neg__", "__abs__", "__matmul__", "__rmatmul__")
+for _name in OPERATORS:
     setattr(DistributedDelegate, _name, _delegate_operator(_name))
 
 

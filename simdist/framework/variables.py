@@ -191,8 +191,7 @@ class Variable(metaclass=_VariableMeta):
     def __array__(self, dtype=None, copy=None):
         import numpy as np
 
-        host = np.array(backend.to_host(self._value))
-        return host if dtype is None else host.astype(dtype)
+        return np.asarray(self.numpy(), dtype=dtype)
 
     # --- writing ----------------------------------------------------------------------
     def _new_value(self, value, op: str):
@@ -240,28 +239,36 @@ class Variable(metaclass=_VariableMeta):
         raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
 
     def __format__(self, spec):
-        return backend.to_host(self._value).__format__(spec)
+        return format_without_spec(self, spec)
 
     def __bool__(self):
-        return bool(self._value)
+        return bool(self.numpy())
 
     def __float__(self):
-        return float(self._value)
+        return float(self.numpy())
 
     def __int__(self):
-        return int(self._value)
+        return int(self.numpy())
 
     def __len__(self):
         return len(self._value)
 
     def __iter__(self):
-        return iter(self._read())
+        return iter(self._as_tensor())
 
     def __repr__(self):
         return (f"<tf.Variable '{self._name}' shape={self.shape} dtype={self.dtype.name}, "
                 f"numpy={_numpy_text(self, is_repr=True)}>")
 
     __str__ = __repr__
+
+
+def format_without_spec(obj, spec: str) -> str:
+    """``format(obj, spec)`` for a TF variable: its text, and no format spec (as in TF)."""
+    if spec:
+        raise TypeError(f"unsupported format string passed to {type(obj).__name__}.__format__."
+                        f" Format its value instead: f'{{v.numpy():{spec}}}'.")
+    return str(obj)
 
 
 def _find(device):

@@ -1165,3 +1165,209 @@ def case_scale_regularization_loss(tf):
     r2 = s.run(lambda: tf.nn.scale_regularization_loss([tf.constant(1.0), tf.constant(3.0)]))
     return {"scalar": enc(tf, r, s), "list": enc(tf, r2, s),
             "outside": t(tf.nn.scale_regularization_loss(tf.constant(8.0)))}
+
+
+# ----------------------------------------------------------------------------- edges
+
+
+@case
+def case_run_args_not_a_tuple(tf):
+    s = make_strategy(tf)
+    x = tf.constant([1.0, 2.0])
+    return {"tensor": _try(lambda: enc(tf, s.run(lambda a: a, args=x), s), ["list or tuple"]),
+            "string": _try(lambda: enc(tf, s.run(lambda *a: len(a), args="ab"), s),
+                           ["list or tuple"]),
+            "list": _try(lambda: enc(tf, s.run(lambda a: a * 2.0, args=[x]), s))}
+
+
+@case
+def case_update_in_replica_context(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        v = tf.Variable(1.0)
+
+    def fn():
+        out = s.extended.update(v, lambda var, d: var.assign_add(d), args=(rid(tf) + 1.0,))
+        return tf.convert_to_tensor(out)
+
+    r = _try(lambda: enc(tf, s.run(fn), s))
+    return {"run": r, "var": local(tf, s, v)}
+
+
+@case
+def case_update_in_replica_context_kwargs(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        v = tf.Variable([1.0, 2.0])
+
+    def fn():
+        s.extended.update(v, lambda var, d=None: var.assign_add(d),
+                          kwargs={"d": tf.constant([1.0, 1.0]) * (rid(tf) + 1.0)})
+        return v.read_value()
+
+    r = _try(lambda: enc(tf, s.run(fn), s))
+    return {"run": r, "var": local(tf, s, v)}
+
+
+@case
+def case_all_reduce_captured_tensor(tf):
+    s = make_strategy(tf)
+    c = tf.constant([1.0, 2.0])
+
+    def fn(op):
+        return tf.distribute.get_replica_context().all_reduce(op, c)
+
+    return {op: _try(lambda op=op: {"result": enc(tf, s.run(fn, args=(op,)), s),
+                                    "devices": devices(s, s.run(fn, args=(op,)))},
+                     ["reduce"])
+            for op in ("SUM", "MEAN")}
+
+
+@case
+def case_all_reduce_from_outside_variable(tf):
+    s = make_strategy(tf)
+    v = tf.Variable([1.0, 2.0])
+
+    def fn():
+        return tf.distribute.get_replica_context().all_reduce("SUM", v * (rid(tf) + 1.0))
+
+    r = s.run(fn)
+    return {"result": enc(tf, r, s), "devices": devices(s, r)}
+
+
+@case
+def case_all_gather_from_outside_variable(tf):
+    s = make_strategy(tf)
+    v = tf.Variable([1.0, 2.0])
+
+    def fn():
+        return tf.distribute.get_replica_context().all_gather(v * (rid(tf) + 1.0), axis=0)
+
+    r = s.run(fn)
+    return {"result": enc(tf, r, s), "devices": devices(s, r)}
+
+
+@case
+def case_all_gather_captured_tensor(tf):
+    s = make_strategy(tf)
+    c = tf.constant([1.0, 2.0])
+    r = _try(lambda: s.run(lambda: tf.distribute.get_replica_context().all_gather(c, axis=0)))
+    if "ok" in r:
+        r = {"result": enc(tf, r["ok"], s), "devices": devices(s, r["ok"])}
+    return r
+
+
+@case
+def case_sync_on_read_assign_cross_replica_returns(tf):
+    s = make_strategy(tf)
+    out = {}
+    with s.scope():
+        for agg in ("SUM", "MEAN", "ONLY_FIRST_REPLICA", "NONE"):
+            v = tf.Variable(0.0, synchronization=tf.VariableSynchronization.ON_READ,
+                            aggregation=getattr(tf.VariableAggregation, agg))
+            r = _try(lambda v=v: enc(tf, tf.convert_to_tensor(v.assign(6.0)), s),
+                     ["aggregation"])
+            out[agg] = {"assign": r, "local": local(tf, s, v)}
+    return out
+
+
+@case
+def case_mean_aggregation_integer_variable(tf):
+    s = make_strategy(tf)
+    out = {}
+    with s.scope():
+        for sync in ("ON_WRITE", "ON_READ"):
+            out[sync] = _try(lambda sync=sync: tname(tf.Variable(
+                1, synchronization=getattr(tf.VariableSynchronization, sync),
+                aggregation=tf.VariableAggregation.MEAN)), ["MEAN", "dtype"])
+        out["SUM"] = _try(lambda: tname(tf.Variable(1, aggregation=tf.VariableAggregation.SUM)))
+    return out
+
+
+@case
+def case_distributed_variable_host_conversions(tf):
+    import numpy as np
+
+    s = make_strategy(tf)
+    with s.scope():
+        m = tf.Variable(2.5)
+        r = tf.Variable(0.0, synchronization=tf.VariableSynchronization.ON_READ,
+                        aggregation=tf.VariableAggregation.SUM)
+        r2 = tf.Variable([0.0, 0.0], synchronization=tf.VariableSynchronization.ON_READ,
+                         aggregation=tf.VariableAggregation.SUM)
+    s.run(lambda: r.assign(rid(tf) + 0.5))
+    s.run(lambda: r2.assign([rid(tf), 1.0]))
+
+    def conv(v):
+        return {"float": _try(lambda: float(v), ["float()"]),
+                "int": _try(lambda: int(v), ["int()"]), "bool": _try(lambda: bool(v)),
+                "format": _try(lambda: f"{v:.2f}", ["unsupported format string"]),
+                "format_empty": _try(lambda: len(f"{v}") > 0),
+                "array": _try(lambda: np.array(v).tolist(), ["not producing an array"]),
+                "asarray_f64": _try(lambda: np.asarray(v, dtype=np.float64).tolist())}
+
+    with s.scope():
+        z = tf.Variable(0.0)
+    p = tf.Variable(2.5)
+    return {"mirrored": conv(m), "sync_on_read": conv(r), "zero_bool": _try(lambda: bool(z)),
+            "plain": conv(p), "plain_zero_bool": _try(lambda: bool(tf.Variable(0.0))),
+            "vector_sync_on_read": _try(lambda: np.array(r2).tolist())}
+
+
+@case
+def case_mirrored_value_host_conversions(tf):
+    import numpy as np
+
+    s = make_strategy(tf)
+    with s.scope():
+        v = tf.Variable([1.0, 2.0])
+    m = s.extended.reduce_to("MEAN", per_replica(tf, s, lambda i: tf.constant(0.0)),
+                             destinations=v)
+    m1 = s.extended.reduce_to("SUM", per_replica(tf, s, lambda i: tf.constant([1.5, 2.0])),
+                              destinations=v)
+    return {"type": tname(m), "float": _try(lambda: float(m), ["float()"]),
+            "int": _try(lambda: int(m), ["int()"]), "bool": _try(lambda: bool(m)),
+            "format": _try(lambda: f"{m:.1f}", ["unsupported format string"]),
+            "array": _try(lambda: np.array(m).tolist(), ["not producing an array"]),
+            "len": _try(lambda: len(m1), ["len()"]),
+            "iter": _try(lambda: [x.numpy().tolist() for x in m1], ["out of bounds"]),
+            "vector_len": _try(lambda: len(v), ["len()"]),
+            "vector_iter": _try(lambda: [x.numpy().tolist() for x in v])}
+
+
+@case
+def case_batch_reduce_to_non_distributed(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        v = tf.Variable([0.0, 0.0])
+    c = tf.constant([1.0, 2.0])
+
+    def res(x):
+        return {"type": tname(x), "local": local(tf, s, x), "devices": devices(s, x)}
+
+    def batch(op, dest):
+        return _try(lambda: res(s.extended.batch_reduce_to(op, [(c, dest)])[0]),
+                    ["out of range"])
+
+    return {"sum_to_own_device": batch("SUM", c), "sum_to_variable": batch("SUM", v),
+            "mean_to_variable": batch("MEAN", v), "sum_to_cpu1": batch("SUM", "/cpu:1"),
+            "reduce_to_sum": _try(lambda: res(s.extended.reduce_to("SUM", c, v)), ["reduce"]),
+            "reduce_to_mean": _try(lambda: res(s.extended.reduce_to("MEAN", c, v)))}
+
+
+@case
+def case_all_reduce_values_on_one_device(tf):
+    s = make_strategy(tf)
+
+    def fn(gather):
+        with tf.device("/cpu:0"):
+            x = tf.constant([1.0, 2.0]) * (rid(tf) + 1.0)
+        ctx = tf.distribute.get_replica_context()
+        return ctx.all_gather(x, axis=0) if gather else ctx.all_reduce("SUM", x)
+
+    out = {}
+    for gather in (False, True):
+        r = s.run(fn, args=(gather,))
+        out["gather" if gather else "reduce"] = {"result": enc(tf, r, s),
+                                                 "devices": devices(s, r)}
+    return out

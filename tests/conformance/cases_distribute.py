@@ -1224,27 +1224,18 @@ def case_all_reduce_captured_tensor(tf):
 
 
 @case
-def case_all_reduce_from_outside_variable(tf):
+def case_collectives_of_outside_variable(tf):
     s = make_strategy(tf)
     v = tf.Variable([1.0, 2.0])
 
     def fn():
-        return tf.distribute.get_replica_context().all_reduce("SUM", v * (rid(tf) + 1.0))
+        ctx = tf.distribute.get_replica_context()
+        x = v * (rid(tf) + 1.0)
+        return ctx.all_reduce("SUM", x), ctx.all_gather(x, axis=0)
 
-    r = s.run(fn)
-    return {"result": enc(tf, r, s), "devices": devices(s, r)}
-
-
-@case
-def case_all_gather_from_outside_variable(tf):
-    s = make_strategy(tf)
-    v = tf.Variable([1.0, 2.0])
-
-    def fn():
-        return tf.distribute.get_replica_context().all_gather(v * (rid(tf) + 1.0), axis=0)
-
-    r = s.run(fn)
-    return {"result": enc(tf, r, s), "devices": devices(s, r)}
+    reduced, gathered = s.run(fn)
+    return {"reduce": enc(tf, reduced, s), "reduce_devices": devices(s, reduced),
+            "gather": enc(tf, gathered, s), "gather_devices": devices(s, gathered)}
 
 
 @case

@@ -25,26 +25,28 @@ def _click(tab, name):
     tab.get_by_role("button", name=name).first.click()
 
 
+def _wait_title(tab, text):
+    """Wait until the first chart's title holds ``text``; while Streamlit re-renders the
+    chart is briefly absent, which counts as not yet (not as an error)."""
+    tab.wait_for_function(
+        f"(document.querySelector('{PLOT} .gtitle')?.textContent ?? '').includes('{text}')",
+        timeout=30_000)
+
+
 def test_gradient_sync_steps_plays_and_changes_chart(server, tab):
     _open(tab, f"{server}/gradient_sync?alg=ring&n=8&topo=nvswitch&size=6", 5)
     first = _title(tab)
     assert "before the first step" in first
     tab.screenshot(path=str(SHOTS / "1_gradient_sync_step0.png"), full_page=True)
     _click(tab, "next ▶")
-    tab.wait_for_function(
-        f"document.querySelector('{PLOT} .gtitle').textContent.includes('step 1 of')",
-        timeout=30_000)
+    _wait_title(tab, "step 1 of")
     assert tab.locator(f"{PLOT}").first.locator("path.point").count() > 0  # arrowheads
     _click(tab, "next ▶")
-    tab.wait_for_function(
-        f"document.querySelector('{PLOT} .gtitle').textContent.includes('step 2 of')",
-        timeout=30_000)
+    _wait_title(tab, "step 2 of")
     tab.wait_for_timeout(800)
     tab.screenshot(path=str(SHOTS / "1_gradient_sync_step2.png"), full_page=True)
     _click(tab, "▶ play")
-    tab.wait_for_function(
-        f"document.querySelector('{PLOT} .gtitle').textContent.includes('step 4 of')",
-        timeout=30_000)
+    _wait_title(tab, "step 4 of")
     _click(tab, "■ pause")
     assert "step=" in tab.url
 
@@ -64,7 +66,6 @@ def test_data_sharding_step_changes_chart(server, tab):
     _open(tab, f"{server}/data_sharding?ds=10&gb=4&rep=3", 3)
     assert "Step 1 of 3" in _title(tab)
     _click(tab, "next ▶")
-    _click_wait = "document.querySelector('.js-plotly-plot .gtitle').textContent"
-    tab.wait_for_function(f"{_click_wait}.includes('Step 2 of 3')", timeout=30_000)
+    _wait_title(tab, "Step 2 of 3")
     tab.wait_for_timeout(500)
     tab.screenshot(path=str(SHOTS / "2_data_sharding_step2.png"), full_page=True)

@@ -331,5 +331,28 @@ for opt in (tf.keras.optimizers.Adagrad(0.1), tf.keras.optimizers.AdamW(0.1), 'a
     m.fit(X, Y1, batch_size=8, epochs=2, shuffle=False, verbose=0)
     out.append(m.get_weights())
 """,
+    "compile under mixed_float16 wraps the optimizer in a LossScaleOptimizer": """
+tf.keras.mixed_precision.set_global_policy('mixed_float16')
+try:
+    out = []
+    for strategy in (None, S):
+        with strategy.scope() if strategy else contextlib.nullcontext():
+            m = tf.keras.Sequential([L.Dense(2, input_shape=(2,), name='d',
+                                             kernel_initializer='ones'),
+                                     L.Dense(1, name='o', kernel_initializer='ones')])
+            m.compile(tf.keras.optimizers.SGD(1e-5), loss='mse')
+        scales = []
+        log = tf.keras.callbacks.LambdaCallback(
+            on_train_batch_end=lambda b, logs: scales.append(m.optimizer.loss_scale.numpy()))
+        h = m.fit(X * 10.0, Y1[:, :1] * 100.0, batch_size=4, epochs=3, shuffle=False,
+                  verbose=0, callbacks=[log])
+        # float16 rounding differs between TF's CPU kernels and simdist's (which accumulate
+        # matmuls in float32, as GPUs do): the scale sequence and the steps taken are exact.
+        out += [isinstance(m.optimizer, tf.keras.mixed_precision.LossScaleOptimizer),
+                m.optimizer.dynamic_growth_steps, scales, m.optimizer.iterations,
+                [w.dtype.name for w in m.weights], np.isfinite(h.history['loss']).all()]
+finally:
+    tf.keras.mixed_precision.set_global_policy('float32')
+""",
 }
 CASES.update({name: PRELUDE + code for name, code in TRAINING.items()})

@@ -179,7 +179,7 @@ class Model(Layer):
         if self._distribution_strategy is None and ds.has_strategy():
             self._distribution_strategy = ds.get_strategy()
         with self._scope():
-            self.optimizer = optimizers.get(optimizer)
+            self.optimizer = self._get_optimizer(optimizer)
             lw = loss_weights[0] if isinstance(loss_weights, (list, tuple)) else loss_weights
             self.compiled_loss = compile_utils.LossesContainer(loss, lw)
             self.compiled_metrics = compile_utils.MetricsContainer(
@@ -187,6 +187,17 @@ class Model(Layer):
             self._check_metrics_strategy()
         self._is_compiled = True
         self.stop_training = False
+
+    def _get_optimizer(self, optimizer):
+        """The optimizer ``compile`` keeps: under a mixed_float16 model, Keras wraps it in a
+        LossScaleOptimizer (float16 gradients underflow without loss scaling)."""
+        from simdist.keras.mixed_precision import loss_scale_optimizer as lso
+
+        opt = optimizers.get(optimizer)
+        if self.dtype_policy.name == "mixed_float16" and \
+                not isinstance(opt, lso.LossScaleOptimizer):
+            opt = lso.LossScaleOptimizer(opt)
+        return opt
 
     def _check_metrics_strategy(self):
         """Keras's error for a Metric object made in another strategy's scope."""

@@ -181,6 +181,28 @@ def test_progress_bar_text(capsys):
                      r"\d\.\d{4} - accuracy: \d\.\d{4}\n$", out)
 
 
+def test_progress_bar_formats_negative_values_as_tf_does(capsys):
+    # Keras's verbose=2 line picks '%.4f' when ``avg > 1e-3`` (signed), verbose=1 when
+    # ``abs(avg) > 1e-3``: recorded from TF 2.15 (times masked).
+    rng = np.random.RandomState(0)
+    x = rng.normal(size=(16, 2)).astype(np.float32)
+    y = np.eye(2, dtype=np.float32)[(x[:, 0] > 0).astype(np.int64)]
+    m = tf.keras.Sequential([tf.keras.layers.Dense(2, activation="softmax", input_shape=(2,))])
+    m.set_weights([np.array([[0.3, -0.2], [0.1, 0.4]], np.float32), np.zeros(2, np.float32)])
+    m.compile(tf.keras.optimizers.SGD(0.1), loss="cosine_similarity", metrics=["mae"])
+    m.fit(x, y, batch_size=8, epochs=2, verbose=2, shuffle=False)
+    m.fit(x, y, batch_size=8, epochs=1, verbose=1, shuffle=False)
+    m.evaluate(x, y, verbose=2)
+    out = re.sub(r"\d+[mu]?s/(epoch|step)", r"T/\1", capsys.readouterr().out)
+    assert out.split("\n")[:4] == [
+        "Epoch 1/2", "2/2 - 0s - loss: -5.4787e-01 - mae: 0.6017 - T/epoch - T/step",
+        "Epoch 2/2", "2/2 - 0s - loss: -6.1561e-01 - mae: 0.5555 - T/epoch - T/step"]
+    assert out.split("\n")[4].endswith(
+        "\r2/2 [==============================] - 0s T/step - loss: -0.6854 - mae: 0.5063")
+    assert out.split("\n")[5:] == [
+        "1/1 - 0s - loss: -7.3608e-01 - mae: 0.4683 - T/epoch - T/step", ""]
+
+
 def test_early_stopping_and_model_checkpoint(tmp_path):
     x, y = data(64)
     m = tutorial_model()

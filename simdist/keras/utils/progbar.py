@@ -93,7 +93,7 @@ class Progbar:
                 else:
                     eta_format = f"{int(eta)}s"
                 info = f" - ETA: {eta_format}"
-            info += self._values_text()
+            info += self._values_text(abs)
             self._total_width += len(info)
             if prev_total_width > self._total_width:
                 info += " " * (prev_total_width - self._total_width)
@@ -103,7 +103,7 @@ class Progbar:
         elif self.verbose == 2 and finalize:
             numdigits = int(np.log10(self.target)) + 1
             info = ("%" + str(numdigits) + "d/%d") % (current, self.target)
-            info += f" - {now - self._start:.0f}s" + self._values_text()
+            info += f" - {now - self._start:.0f}s" + self._values_text(lambda avg: avg)
             if self._time_at_epoch_end:
                 per_epoch = self._time_at_epoch_end - self._time_at_epoch_start
                 per_step = per_epoch / self.target
@@ -118,13 +118,18 @@ class Progbar:
     def add(self, n, values=None):
         self.update(self._seen_so_far + n, values)
 
-    def _values_text(self) -> str:
+    def _values_text(self, size) -> str:
+        """The `` - name: value`` pairs; ``size(avg) > 1e-3`` picks fixed-point notation.
+
+        Keras's verbose=1 line compares ``abs(avg)`` and its verbose=2 line ``avg`` itself,
+        so a negative value (a cosine-similarity loss) prints as ``-6.7629e-01`` at verbose=2.
+        """
         info = ""
         for k in self._values_order:
             info += f" - {k}:"
             total, count = self._values[k]
             avg = np.mean(total / max(1, count))
-            info += f" {avg:.4f}" if abs(avg) > 1e-3 else f" {avg:.4e}"
+            info += f" {avg:.4f}" if size(avg) > 1e-3 else f" {avg:.4e}"
         return info
 
     @staticmethod

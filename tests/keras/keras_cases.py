@@ -257,6 +257,15 @@ ds = tf.data.Dataset.from_tensor_slices((X, Y1)).batch(8)
 h = m.fit(ds, batch_size=4, validation_data=ds, verbose=0)
 out = sorted(h.history.items())
 """,
+    "validation_freq as a list of epochs": """
+m = mk(S)
+h = m.fit(X, Y1, batch_size=8, epochs=4, validation_data=(X, Y1), validation_freq=[1, 3],
+          shuffle=False, verbose=0)
+out = [h.history['val_loss'], h.history['loss'], sorted(h.history)]
+""",
+    "validation_freq as a tuple": """
+out = mk().fit(X, Y1, epochs=2, validation_data=(X, Y1), validation_freq=(1, 2), verbose=0)
+""",
     "validation_split of a Dataset": """
 m = mk()
 out = m.fit(tf.data.Dataset.from_tensor_slices((X, Y1)).batch(8), validation_split=0.5,

@@ -348,7 +348,7 @@ class Model(Layer):
             if handler.insufficient_data and not logs:
                 break
             epoch_logs = dict(logs)
-            if validation_data is not None and (epoch + 1) % validation_freq == 0:
+            if validation_data is not None and self._should_eval(epoch, validation_freq):
                 vx, vy, vsw = data_adapter.unpack_x_y_sample_weight(validation_data)
                 val = self.evaluate(vx, vy, sample_weight=vsw,
                                     batch_size=validation_batch_size or batch_size,
@@ -360,6 +360,24 @@ class Model(Layer):
                 break
         cbks.on_train_end(epoch_logs)  # the last epoch's logs, validation included
         return self.history
+
+    @staticmethod
+    def _should_eval(epoch, validation_freq):
+        """Whether ``fit`` validates after ``epoch`` (0-based): every ``validation_freq``
+        epochs, or on the 1-based epochs a list names.
+
+        Raises:
+          ValueError: ``validation_freq`` is neither an int nor a list (Keras checks it only
+            when the first validation is due, so the error comes after an epoch's training).
+        """
+        epoch += 1
+        if isinstance(validation_freq, int):
+            return epoch % validation_freq == 0
+        if isinstance(validation_freq, list):
+            return epoch in validation_freq
+        raise ValueError(
+            "Expected `validation_freq` to be a list or int. Received: "
+            f"validation_freq={validation_freq} of the type {type(validation_freq)}.")
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
                  steps=None, callbacks=None, return_dict=False, _callbacks=None, **kwargs):

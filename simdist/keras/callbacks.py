@@ -358,26 +358,23 @@ class BackupAndRestore(Callback):
         self.backup_dir = os.fspath(backup_dir)
         self.save_freq = save_freq
         self.delete_checkpoint = delete_checkpoint
-        self._path = os.path.join(self.backup_dir, "chief", "backup.npz")
+        self._dir = os.path.join(self.backup_dir, "chief")
 
     def on_train_begin(self, logs=None):
         from simdist.train.checkpoint import load_state
 
-        self.model._initial_epoch_from_backup = 0
-        if os.path.exists(self._path):
-            epoch = load_state(self._path, self.model)
-            self.model._initial_epoch_from_backup = epoch + 1
+        epoch = load_state(self._dir, self.model)
+        self.model._initial_epoch_from_backup = 0 if epoch is None else epoch + 1
 
     def on_epoch_end(self, epoch, logs=None):
         from simdist.train.checkpoint import save_state
 
         if self.save_freq == "epoch":
-            os.makedirs(os.path.dirname(self._path), exist_ok=True)
-            save_state(self._path, self.model, epoch)
+            save_state(self._dir, self.model, epoch)
 
     def on_train_end(self, logs=None):
         if self.delete_checkpoint:  # the whole backup, as Keras deletes it
-            shutil.rmtree(os.path.dirname(self._path), ignore_errors=True)
+            shutil.rmtree(self._dir, ignore_errors=True)
 
 
 class LambdaCallback(Callback):

@@ -1,17 +1,20 @@
-"""``tf.train.Checkpoint``: save and restore variables (model, optimizer slots ...) as npz.
+"""``tf.train.Checkpoint``: save the variables of an object graph, restore them by name.
 
 Glossary:
-  trackables  -- the keyword arguments: a Model/Layer (its weights), an optimizer (its
-                 iterations, learning rate and slots), a Metric, a Variable, or another
-                 Checkpoint; each value is stored under ``<name>/<index>``.
-  save_counter-- how many times ``save`` ran; ``save(prefix)`` writes ``prefix-N.npz`` and
-                 returns ``prefix-N``.
-  restore     -- assigns every stored value to every copy of the variable, whatever
-                 strategy (or replica count) it lives under now; optimizer slots that do not
-                 exist yet are restored when the optimizer creates them (TF's deferred
-                 restoration).
+  Checkpoint    -- the root of the graph: its keyword arguments (models, optimizers,
+                   metrics, variables, other checkpoints) and its ``save_counter``.
+  save / write  -- ``save(prefix)`` counts, writes ``prefix-N`` and records it in the
+                   directory's ``checkpoint`` file; ``write(prefix)`` writes ``prefix`` only.
+  restore       -- match every saved value to the variable at the same path (or at an
+                   alias of it) and assign it to every copy of that variable, whatever
+                   strategy or replica count it lives under now. Values whose variable does
+                   not exist yet are assigned when it is created (deferred restoration).
+  load status   -- what ``restore`` returns: ``assert_consumed`` (every saved value found
+                   its variable, every variable got a value), ``assert_existing_objects_
+                   matched`` (every variable that exists got a value),
+                   ``assert_nontrivial_match``, ``expect_partial``.
 
-Mirrors tensorflow/python/checkpoint/checkpoint.py (values only, not TF's file format).
+Mirrors tensorflow/python/checkpoint/checkpoint.py.
 """
 
 from __future__ import annotations
@@ -20,147 +23,243 @@ import os
 
 import numpy as np
 
-from simdist.framework import variables
+from simdist.framework import errors, trackable, variables
 from simdist.keras.utils import tf_utils
+from simdist.train import checkpoint_utils
+from simdist.train.checkpoint_management import update_checkpoint_state
+from simdist.train.checkpoint_utils import SUFFIX
 
 
-def _read(v):
+def _read(v) -> np.ndarray:
     with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(v)):
         return np.asarray(v.numpy())
 
 
-def _write(v, value):
+def _assign(key, v, value) -> None:
+    """Assign a saved value to ``v`` (every copy of it), checking dtype and shape as TF does.
+
+    Raises:
+      InvalidArgumentError: the saved dtype differs from the variable's.
+      ValueError: the saved shape differs from the variable's.
+    """
+    if value.dtype != v.dtype.as_numpy_dtype:
+        saved = {"float32": "float", "float64": "double"}.get(str(value.dtype), value.dtype)
+        raise errors.InvalidArgumentError(
+            None, None, f"tensor_name = {key}; expected dtype {v.dtype.name} does not equal "
+            f"original dtype {saved}\nRestore into a variable of the saved dtype.")
+    if tuple(value.shape) != tuple(v.shape):
+        raise ValueError(f"Received incompatible tensor with shape {tuple(value.shape)} when "
+                         f"attempting to restore variable with shape {tuple(v.shape)} and "
+                         f"name {v.name}.")
     with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(v)):
-        v.assign(np.asarray(value).astype(v.dtype.as_numpy_dtype))
+        v.assign(value)
 
 
-def _optimizer_vars(opt):
-    inner = getattr(opt, "inner_optimizer", None)
-    return opt.variables if inner is None else opt.variables
+class CheckpointLoadStatus:
+    """What a ``restore`` matched; its assertions say what it did not (TF's class)."""
 
+    def __init__(self, root, keys):
+        self._root = root
+        self._unmatched = set(keys)
+        self._bound = set()
 
-def collect(obj) -> list:
-    """The variables of ``obj`` in a stable order."""
-    if isinstance(obj, variables.Variable) or hasattr(obj, "_distribute_strategy") and \
-            hasattr(obj, "assign"):
-        return [obj]
-    if hasattr(obj, "apply_gradients") and hasattr(obj, "variables"):
-        return list(_optimizer_vars(obj))
-    if hasattr(obj, "weights") and hasattr(obj, "set_weights"):
-        return list(obj.weights)
-    if hasattr(obj, "variables") and hasattr(obj, "reset_state"):
-        return list(obj.variables)
-    if isinstance(obj, Checkpoint):
-        return [v for _, v in obj._named_variables()]
-    raise ValueError(f"Checkpoint was expecting a trackable object (an object derived from "
-                     f"`Trackable`), got {obj}. If you believe this object should be "
-                     "trackable (i.e. it is part of the TensorFlow Python API and manages "
-                     "state), please open an issue.")
-
-
-class _Status:
-    def __init__(self, pending):
-        self._pending = pending
+    def _bind(self, key, variable) -> None:
+        self._unmatched.discard(key)
+        self._bound.add(id(variable))
 
     def assert_consumed(self):
-        if self._pending:
-            raise AssertionError(f"Unresolved object in checkpoint: {self._pending[:3]}")
+        """Raises AssertionError unless every saved value and every variable were matched."""
+        if self._unmatched:
+            key = sorted(self._unmatched)[0]
+            raise AssertionError(
+                f"Unresolved object in checkpoint (root).{key[:-len(SUFFIX)].replace('/', '.')}"
+                f": {len(self._unmatched)} saved value(s) matched no variable (yet). Create the "
+                "objects they belong to (build the model, run a step of the optimizer), or "
+                "call expect_partial() when only part of the checkpoint is wanted.")
+        return self.assert_existing_objects_matched()
+
+    def assert_existing_objects_matched(self):
+        """Raises AssertionError if a variable that exists now got no saved value."""
+        found, _ = trackable.walk(self._root)
+        unbound = [p for p, v in found.items() if id(v) not in self._bound]
+        if unbound:
+            raise AssertionError(
+                f"Found {len(unbound)} Python objects that were not bound to checkpointed "
+                "values, likely due to changes in the Python program. Showing "
+                f"{min(len(unbound), 10)} of {len(unbound)} unmatched objects: {unbound[:10]}")
+        return self
+
+    def assert_nontrivial_match(self):
+        """Raises AssertionError if no variable at all got a saved value."""
+        if not self._bound:
+            raise AssertionError(
+                "Nothing except the root object matched a checkpointed value. Typically this "
+                "means that the checkpoint does not match the Python program.")
         return self
 
     def expect_partial(self):
+        """Silence the warnings about unused values (simdist prints none)."""
         return self
+
+    def run_restore_ops(self, session=None):
+        """Restoring is eager: nothing left to run."""
+
+    def initialize_or_restore(self, session=None):
+        """Restoring is eager: nothing left to run."""
+
+
+class InitializationOnlyStatus(CheckpointLoadStatus):
+    """What ``restore(None)`` returns: nothing was restored."""
+
+    def __init__(self, root):
+        super().__init__(root, ())
+
+    def _nothing(self):
+        raise AssertionError("No checkpoint specified (save_path=None); nothing is being "
+                             "restored.")
+
+    def assert_consumed(self):
+        self._nothing()
 
     def assert_existing_objects_matched(self):
-        return self
+        self._nothing()
+
+    def assert_nontrivial_match(self):
+        self._nothing()
 
 
-class Checkpoint:
-    """Groups trackable objects and saves/restores their variables."""
+class Checkpoint(trackable.Trackable):
+    """Groups trackable objects; saves and restores their variables (``tf.train.Checkpoint``).
+
+    Raises:
+      ValueError: a keyword argument is not trackable (e.g. a Python number).
+    """
 
     def __init__(self, root=None, **kwargs):
-        self._objects = dict(kwargs)
         if root is not None:
-            self._objects["root"] = root
-        self.save_counter = 0
+            kwargs = {"root": root, **kwargs}
+        for name, value in kwargs.items():
+            if not trackable.is_trackable(value):
+                raise ValueError(
+                    f"`Checkpoint` was expecting {name} to be a trackable object (an object "
+                    f"derived from `Trackable`), got {value}. If you believe this object "
+                    "should be trackable (i.e. it is part of the TensorFlow Python API and "
+                    "manages state), please open an issue.")
+        self._objects = kwargs
+        self._save_counter = None
 
     def __getattr__(self, name):
         objs = self.__dict__.get("_objects", {})
         if name in objs:
             return objs[name]
-        raise AttributeError(name)
+        raise AttributeError(f"'Checkpoint' object has no attribute '{name}'")
 
-    def _named_variables(self):
-        out = []
-        for key, obj in self._objects.items():
-            for i, v in enumerate(collect(obj)):
-                out.append((f"{key}/{i}", v))
+    @property
+    def save_counter(self):
+        """How many times ``save`` ran: an int64 variable, made on first use."""
+        if self._save_counter is None:
+            self._save_counter = variables.Variable(0, name="save_counter", dtype="int64",
+                                                    trainable=False)
+        return self._save_counter
+
+    def _trackable_children(self) -> dict:
+        out = dict(self._objects)
+        if self._save_counter is not None:
+            out["save_counter"] = self._save_counter
         return out
 
-    def write(self, file_prefix) -> str:
-        """Write the values to ``file_prefix + '.npz'``; returns ``file_prefix``."""
-        path = os.fspath(file_prefix)
-        os.makedirs(os.path.dirname(os.path.abspath(path)) or ".", exist_ok=True)
-        arrays = {k: _read(v) for k, v in self._named_variables()}
-        arrays["_meta/save_counter"] = np.asarray(self.save_counter)
-        for key, obj in self._objects.items():
-            if hasattr(obj, "apply_gradients") and hasattr(obj, "variables"):
-                arrays[f"_meta/{key}/num_vars"] = np.asarray(len(collect(obj)))
-        with open(path + ".npz", "wb") as f:
-            np.savez(f, **arrays)
-        return path
+    # --- saving -------------------------------------------------------------------------
+    def write(self, file_prefix, options=None) -> str:
+        """Write the checkpoint ``file_prefix`` (no counting, no state file); returns it."""
+        return write_graph(self, file_prefix)
 
     def save(self, file_prefix, options=None) -> str:
-        """Save to ``file_prefix-N`` (N = the new save counter); returns that path."""
-        self.save_counter += 1
-        return self.write(f"{os.fspath(file_prefix)}-{self.save_counter}")
+        """Write ``file_prefix-N`` (N = the incremented save counter), record it as the
+        directory's latest checkpoint; returns that path."""
+        counter = self.save_counter
+        counter.assign_add(1)
+        path = self.write(f"{os.fspath(file_prefix)}-{int(counter.numpy())}")
+        update_checkpoint_state(os.path.dirname(path) or ".", path)
+        return path
 
+    # --- restoring ----------------------------------------------------------------------
     def read(self, save_path, options=None):
+        """Restore from ``save_path`` written by ``write`` (same as ``restore``)."""
         return self.restore(save_path)
 
     def restore(self, save_path, options=None):
-        """Assign the saved values (to every copy of each variable).
+        """Assign the saved values; returns a load status (see the module glossary).
 
         Raises:
           NotFoundError: no checkpoint at ``save_path``.
+          InvalidArgumentError, ValueError: a saved value's dtype or shape differs from its
+            variable's.
         """
         if save_path is None:
-            return _Status([])
-        path = os.fspath(save_path)
-        file = path if path.endswith(".npz") else path + ".npz"
-        if not os.path.exists(file):
-            from simdist.framework import errors
-
-            raise errors.NotFoundError(
-                None, None, f"Failed to find any matching files for {path}")
-        with np.load(file) as data:
-            stored = {k: data[k] for k in data.files}
-        self.save_counter = int(stored.get("_meta/save_counter", self.save_counter))
-        pending = []
-        for key, obj in self._objects.items():
-            current = collect(obj)
-            values = [stored[f"{key}/{i}"] for i in range(len(
-                [k for k in stored if k.startswith(key + "/")]))]
-            for v, value in zip(current, values):
-                _write(v, value)
-            if len(values) > len(current):
-                if hasattr(obj, "apply_gradients"):
-                    # Slots not created yet: restore them when the optimizer builds them.
-                    inner = getattr(obj, "inner_optimizer", obj)
-                    inner._deferred_restore = (obj, values)
-                else:
-                    pending.append(key)
-        return _Status(pending)
+            return InitializationOnlyStatus(self)
+        values, aliases = checkpoint_utils.read(os.fspath(save_path))
+        if "save_counter" + SUFFIX in values:
+            self.save_counter  # noqa: B018 - made now, so that it is restored too
+        return _restore_values(self, values, aliases)
 
 
-def save_state(path, model, epoch) -> None:
-    """BackupAndRestore's backup: weights, optimizer variables and the epoch."""
-    ckpt = Checkpoint(model=model, optimizer=model.optimizer,
-                      epoch=variables.Variable(epoch, dtype="int64", trainable=False))
-    ckpt.write(path[:-4] if path.endswith(".npz") else path)
+def write_graph(root, file_prefix) -> str:
+    """Write every variable reachable from ``root`` as the checkpoint ``file_prefix``."""
+    path = os.fspath(file_prefix)
+    found, aliases = trackable.walk(root)
+    checkpoint_utils.write(path, {p + SUFFIX: _read(v) for p, v in found.items()}, aliases)
+    return path
 
 
-def load_state(path, model) -> int:
-    """Restore a backup written by :func:`save_state`; returns the epoch it was taken at."""
+def restore_graph(root, save_path) -> CheckpointLoadStatus:
+    """Assign the values of the checkpoint ``save_path`` to the variables under ``root``."""
+    return _restore_values(root, *checkpoint_utils.read(os.fspath(save_path)))
+
+
+def _restore_values(root, values, aliases) -> CheckpointLoadStatus:
+    status = CheckpointLoadStatus(root, values)
+    for key, value in values.items():
+        _restore_one(root, key, value, aliases, status)
+    return status
+
+
+def _restore_one(root, key, value, aliases, status) -> None:
+    """Assign one saved value, or leave it waiting on the deepest object of its path."""
+    best = None
+    for path in trackable.spellings(key[:-len(SUFFIX)], aliases):
+        node, owner, rest = trackable.resolve(root, path)
+        if isinstance(node, variables.Variable):
+            _assign(key, node, value)
+            status._bind(key, node)
+            return
+        depth = path.count("/") - rest.count("/")
+        if node is None and (best is None or depth > best[0]):
+            best = (depth, owner, rest)
+    if best is not None:
+        def assign_later(variable):
+            _assign(key, variable, value)
+            status._bind(key, variable)
+
+        trackable.defer(best[1], best[2], assign_later)
+
+
+def save_state(directory, model, epoch) -> None:
+    """BackupAndRestore's backup in ``directory``: the model (with its optimizer) and the
+    epoch, as Keras's WorkerTrainingState keeps them (one checkpoint kept)."""
+    from simdist.train.checkpoint_management import CheckpointManager
+
+    ckpt = Checkpoint(model=model, _ckpt_saved_epoch=variables.Variable(
+        epoch, dtype="int64", trainable=False))
+    CheckpointManager(ckpt, directory, max_to_keep=1).save()
+
+
+def load_state(directory, model):
+    """Restore the backup in ``directory``; the epoch it was taken at, or None if none."""
+    from simdist.train.checkpoint_management import latest_checkpoint
+
+    latest = latest_checkpoint(directory)
+    if latest is None:
+        return None
     epoch = variables.Variable(0, dtype="int64", trainable=False)
-    Checkpoint(model=model, optimizer=model.optimizer, epoch=epoch).restore(path)
+    Checkpoint(model=model, _ckpt_saved_epoch=epoch).restore(latest)
     return int(epoch.numpy())

@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 
-from simdist.framework import dtypes, nest, op_def
+from simdist.framework import dtypes, nest, op_def, trackable
 from simdist.framework import variables as variables_lib
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
@@ -64,7 +64,7 @@ def _accepts(fn, arg) -> bool:
     return arg in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
-class Layer:
+class Layer(trackable.Trackable):
     """Base class of every layer (``tf.keras.layers.Layer``)."""
 
     def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
@@ -73,6 +73,7 @@ class Layer:
         object.__setattr__(self, "_layers", [])
         self._trainable_weights = []
         self._non_trainable_weights = []
+        self._named_weights = {}  # add_weight's name -> weight: the checkpoint's names
         self._trainable = bool(trainable)
         self.built = False
         self._name = name or backend.unique_name(tf_utils.snake_case(type(self).__name__))
@@ -105,6 +106,15 @@ class Layer:
                         item is not lay for lay in self.__dict__.get("_layers", [])):
                     self.__dict__.setdefault("_layers", []).append(item)
         object.__setattr__(self, name, value)
+
+    def _trackable_children(self) -> dict:
+        """Weights by their ``add_weight`` names, then trackable attributes by attribute name
+        (sub-layers, lists of them, variables, an optimizer), as Keras tracks them."""
+        out = dict(self._named_weights)
+        for name, value in vars(self).items():
+            if not name.startswith("_") and name not in out and trackable.is_trackable(value):
+                out[name] = value
+        return out
 
     # --- properties ---------------------------------------------------------------------
     @property
@@ -214,6 +224,8 @@ class Layer:
                                  synchronization=synchronization, aggregation=aggregation,
                                  constraint=constraint)
         (self._trainable_weights if trainable else self._non_trainable_weights).append(var)
+        self._named_weights.setdefault(name or "Variable", var)
+        trackable.restore_deferred()  # a checkpoint restored before the build may wait for it
         if regularizer is not None:
             penalty = regularizers.get(regularizer)
             self.add_loss(lambda: penalty(A._t(var)))

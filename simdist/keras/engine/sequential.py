@@ -50,6 +50,16 @@ class Sequential(Model):
         if self._input_shape is not None:
             self._build_from_shape()
 
+    def _trackable_children(self) -> dict:
+        """Keras's names for a Sequential's layers: ``layer_with_weights-i`` counts the
+        layers that hold weights (the names a checkpoint's values get), ``layer-i`` all of
+        them (so a model restored before it is built finds its layers)."""
+        weighted = [layer for layer in self._layers if layer.weights]
+        out = {f"layer_with_weights-{i}": layer for i, layer in enumerate(weighted)}
+        out.update({f"layer-{i}": layer for i, layer in enumerate(self._layers)})
+        out.update(super()._trackable_children())
+        return out
+
     def pop(self):
         if not self._layers:
             raise TypeError("There are no layers in the model.")

@@ -16,7 +16,7 @@ Mirrors keras/src/metrics/base_metric.py and utils/metrics_utils.py.
 from __future__ import annotations
 
 from simdist.distribute import distribution_strategy_context as ds
-from simdist.framework import dtypes, op_def
+from simdist.framework import dtypes, op_def, trackable
 from simdist.framework import variables as variables_lib
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
@@ -24,13 +24,14 @@ from simdist.keras import backend
 from simdist.keras.utils import losses_utils, tf_utils
 
 
-class Metric:
+class Metric(trackable.Trackable):
     """Base class of Keras metrics: ``update_state``, ``result``, ``reset_state``."""
 
     def __init__(self, name=None, dtype=None, **kwargs):
         self.name = name or tf_utils.snake_case(type(self).__name__)
         self._dtype = dtypes.as_dtype(dtype or backend.floatx())
         self._variables = []
+        self._named_variables = {}  # add_weight's name -> variable: the checkpoint's names
         self._strategy = ds.get_strategy() if ds.has_strategy() else None
 
     @property
@@ -54,7 +55,12 @@ class Metric:
             v = variables_lib.Variable(A.zeros(list(shape), dtype=dt), name=name, trainable=False,
                                    synchronization=synchronization, aggregation=aggregation)
         self._variables.append(v)
+        self._named_variables[name] = v
+        trackable.restore_deferred()
         return v
+
+    def _trackable_children(self) -> dict:
+        return dict(self._named_variables)
 
     def __call__(self, *args, **kwargs):
         self.update_state(*args, **kwargs)

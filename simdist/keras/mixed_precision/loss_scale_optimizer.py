@@ -17,7 +17,7 @@ Mirrors keras/src/mixed_precision/loss_scale_optimizer.py (``LossScaleOptimizerV
 from __future__ import annotations
 
 from simdist.distribute import distribution_strategy_context as ds
-from simdist.framework import backprop, dtypes, nest, variables
+from simdist.framework import backprop, dtypes, nest, trackable, variables
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers.optimizer import Optimizer, filter_empty_gradients
@@ -32,7 +32,7 @@ def _is_all_finite(grads):
     return bool(M.reduce_all(A.stack(flags))) if flags else True
 
 
-class _DynamicLossScaleState:
+class _DynamicLossScaleState(trackable.Trackable):
     """The current loss scale and the count of good steps (two variables)."""
 
     def __init__(self, initial_loss_scale, growth_steps, multiplier):
@@ -44,6 +44,9 @@ class _DynamicLossScaleState:
             trainable=False)
         self.counter = variables.Variable(0, name="good_steps", dtype=dtypes.int64,
                                           trainable=False)
+
+    def _trackable_children(self) -> dict:
+        return {"current_loss_scale": self.current_loss_scale, "good_steps": self.counter}
 
     def __call__(self):
         return A._t(self.current_loss_scale.read_value())
@@ -155,9 +158,14 @@ class LossScaleOptimizer(Optimizer):
 
     @property
     def variables(self):
-        out = list(self._optimizer.variables)
+        """The inner optimizer's variables (the loss scale's are checkpointed, not listed)."""
+        return self._optimizer.variables
+
+    def _trackable_children(self) -> dict:
+        """The inner optimizer's children as its own, and ``loss_scale`` (Keras's names)."""
+        out = self._optimizer._trackable_children()
         if self.dynamic:
-            out += [self._loss_scale.current_loss_scale, self._loss_scale.counter]
+            out["loss_scale"] = self._loss_scale
         return out
 
     def build(self, var_list):

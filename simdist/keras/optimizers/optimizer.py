@@ -28,7 +28,7 @@ import math
 
 from simdist.distribute import distribution_strategy_context as ds
 from simdist.distribute.reduce_util import ReduceOp
-from simdist.framework import backprop, context, dtypes, variables
+from simdist.framework import backprop, context, dtypes, trackable, variables
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras import backend
@@ -88,7 +88,7 @@ def var_key(variable):
     return id(container if container is not None else variable)
 
 
-class Optimizer:
+class Optimizer(trackable.Trackable):
     """Base class of Keras optimizers (``tf.keras.optimizers.Optimizer``)."""
 
     def __init__(self, name, weight_decay=None, clipnorm=None, clipvalue=None,
@@ -185,6 +185,15 @@ class Optimizer:
             coefficients = self._apply_state[key] = self._prepare_local(variable.dtype)
         return coefficients
 
+    def _trackable_children(self) -> dict:
+        """Keras's names: ``_iterations``, ``_learning_rate`` and ``_variables/i`` (the slots,
+        by creation order, after the iterations at 0)."""
+        out = {"_iterations": self._iterations}
+        if isinstance(getattr(self, "_learning_rate", None), variables.Variable):
+            out["_learning_rate"] = self._learning_rate
+        out["_variables"] = list(self._variables)
+        return out
+
     # --- slots ---------------------------------------------------------------------------
     def build(self, var_list):
         """Create the slots; subclasses call ``super().build`` first."""
@@ -209,6 +218,7 @@ class Optimizer:
                                    name=f"{variable_name}/{self._shared_name(model_variable)}",
                                    dtype=model_variable.dtype, trainable=False)
         self._variables.append(v)
+        trackable.restore_deferred()  # slots restored from a checkpoint before they existed
         return v
 
     def add_variable(self, shape, dtype=None, initializer="zeros", name=None):
@@ -219,6 +229,7 @@ class Optimizer:
             v = variables.Variable(initial_value=init(shape, dtype or backend.floatx()),
                                    name=name, trainable=False)
         self._variables.append(v)
+        trackable.restore_deferred()
         return v
 
     def _strategy_scope(self):
@@ -298,23 +309,15 @@ class Optimizer:
         ctx = ds.get_replica_context()
         if ctx is not None and ds.has_strategy() and \
                 ds.get_strategy().num_replicas_in_sync > 1:
-            ctx.merge_call(lambda _strategy, vs: self._build_and_restore(list(vs)),
+            ctx.merge_call(lambda _strategy, vs: self._build_once(list(vs)),
                            args=(tuple(var_list),))
         else:
-            self._build_and_restore(var_list)
+            self._build_once(var_list)
         self._built = True
 
-    def _build_and_restore(self, var_list):
+    def _build_once(self, var_list):
         self.build(var_list)
         self._built = True
-        deferred = getattr(self, "_deferred_restore", None)
-        if deferred is not None:
-            from simdist.train.checkpoint import _write, collect
-
-            owner, values = deferred
-            self._deferred_restore = None
-            for v, value in zip(collect(owner), values):
-                _write(v, value)
 
     def _clip_gradients(self, grads):
         if self.clipnorm and self.clipnorm > 0:

@@ -1,0 +1,24 @@
+"""Record what TF 2.15 (Keras 2) gives for checkpoint_cases.CASES into
+fixtures/tf_checkpoint.json.
+
+Run with the TensorFlow interpreter (not simdist's venv):
+    /tmp/tfenv/bin/python tests/train/record_tf_checkpoint.py
+"""
+
+import os
+import sys
+
+import tensorflow as tf
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # tests/, for tf_snippets
+tf.config.set_logical_device_configuration(
+    tf.config.list_physical_devices("CPU")[0], [tf.config.LogicalDeviceConfiguration()] * 4)
+
+from checkpoint_cases import CASES  # noqa: E402 - after the logical devices exist
+from tf_snippets import record  # noqa: E402
+
+if __name__ == "__main__":
+    record(tf, CASES, os.path.join(HERE, "fixtures", "tf_checkpoint.json"),
+           tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)]),
+           before_each=tf.keras.backend.clear_session)

@@ -57,6 +57,9 @@ class DType:
     def __repr__(self) -> str:
         return f"tf.{self.name}"
 
+    def __str__(self) -> str:
+        return f"<dtype: {self.name!r}>"
+
     def __eq__(self, other) -> bool:
         if isinstance(other, DType):
             return self._np == other._np

@@ -136,6 +136,16 @@ out = [str(ds.element_spec), list(ds.as_numpy_iterator())]
 ds = tf.data.Dataset.from_tensor_slices(([1, 2], [3.0, 4.0]))
 out = [str(ds.element_spec), list(ds.as_numpy_iterator())]
 """,
+    "dtypes print as TF prints them": """
+out = [str(tf.float16), repr(tf.float16), f"{tf.constant(1.0).dtype}", str([tf.int32]),
+       f"{tf.Variable(1).dtype!r}"]
+""",
+    "a mixed precision Policy takes a name, not a DType": """
+tf.keras.mixed_precision.Policy(tf.float16)
+""",
+    "a mixed precision Policy refuses a number": """
+tf.keras.mixed_precision.Policy(5)
+""",
     "is_tensor and newaxis": """
 out = [tf.is_tensor(tf.constant(1)), tf.is_tensor(tf.Variable(1.0)), tf.is_tensor(1.0),
        tf.newaxis, tf.constant([1, 2])[tf.newaxis].shape]

@@ -22,10 +22,10 @@ class Policy:
 
     def __init__(self, name):
         if isinstance(name, dtypes.DType):
-            name = name.name
+            raise TypeError("'name' must be a string, not a DType. Instead, pass DType.name. "
+                            f"Received: name={name.name}")
         if not isinstance(name, str):
-            raise TypeError(f"'name' must be a string, not a DType. Instead, pass "
-                            f"DType.name. Received: name={name} (of type {type(name)})")
+            raise TypeError(f"'name' must be a string, but got: {name}")
         self._name = name
         if name in _MIXED:
             self._compute, self._variable = _MIXED[name], "float32"

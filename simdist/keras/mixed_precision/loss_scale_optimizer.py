@@ -84,9 +84,11 @@ class LossScaleOptimizer(Optimizer):
     def __init__(self, inner_optimizer, dynamic=True, initial_scale=None,
                  dynamic_growth_steps=None):
         if not isinstance(inner_optimizer, Optimizer):
-            raise TypeError("You passed an instance of the legacy Keras optimizer, or a "
-                            "non-Keras optimizer, to LossScaleOptimizer: "
-                            f"{inner_optimizer}. Use a tf.keras.optimizers.Optimizer.")
+            raise TypeError('"inner_optimizer" must be an instance of '
+                            "`tf.keras.optimizers.Optimizer` or "
+                            "`tf.keras.optimizers.experimental.Optimizer`, but got: "
+                            f"{inner_optimizer}. Pass an optimizer object, e.g. "
+                            "tf.keras.optimizers.SGD(), not its name.")
         if not isinstance(dynamic, bool):
             raise TypeError(f'"dynamic" argument to LossScaleOptimizer.__init__ must be a '
                             f"bool, but got: {dynamic!r}")

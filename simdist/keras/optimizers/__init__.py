@@ -37,4 +37,4 @@ def deserialize(config):
     return get(config)
 
 
-legacy = None
+from simdist.keras.optimizers import legacy  # noqa: E402 - tf.keras name

@@ -311,6 +311,15 @@ a = m.train_on_batch(X, Y1)
 b = m.test_on_batch(X, Y1, return_dict=True)
 out = [a, sorted(b.items()), m.get_weights()]
 """,
+    "on_predict_batch_end gets the batch's outputs as one array": """
+seen = []
+cb = tf.keras.callbacks.LambdaCallback(
+    on_predict_batch_end=lambda b, logs: seen.append([b, type(logs['outputs']).__name__,
+                                                      logs['outputs']]))
+for strategy in (None, S):
+    mk(strategy).predict(X[:10], batch_size=4, callbacks=[cb], verbose=0)
+out = seen
+""",
     "predict on no rows": "out = mk().predict(np.zeros((0, 2), 'float32'), verbose=0)",
     "next on an exhausted iterator inside tf.function": """
 it = iter(S.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices(X).batch(16)))

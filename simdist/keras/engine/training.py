@@ -429,7 +429,9 @@ class Model(Layer):
                     parts = [np.asarray(v) for v in strategy.experimental_local_results(out)]
                 outputs.append(np.concatenate([p for p in parts if p.size or p.ndim > 1]
                                               or parts, axis=0))
-            cbks.on_predict_batch_end(step, {"outputs": out})
+            # Callbacks see the batch's outputs as one array (the replicas' concatenated),
+            # as Keras's logs are NumPy by the time a callback reads them.
+            cbks.on_predict_batch_end(step, {"outputs": outputs[-1]})
         cbks.on_predict_end()
         if not outputs:
             raise ValueError("Expected input data to be non-empty.")

@@ -349,6 +349,19 @@ for opt in (tf.keras.optimizers.Adagrad(0.1), tf.keras.optimizers.AdamW(0.1), 'a
     m.fit(X, Y1, batch_size=8, epochs=2, shuffle=False, verbose=0)
     out.append(m.get_weights())
 """,
+    "slot names carry the optimizer's name scope": """
+out = []
+for opt in (tf.keras.optimizers.SGD(0.1, momentum=0.5), tf.keras.optimizers.Adam(name='my_adam'),
+            tf.keras.optimizers.RMSprop(momentum=0.5, centered=True)):
+    m = mk(S, optimizer=opt)
+    m.fit(X, Y1, batch_size=8, verbose=0)
+    out.append([w.name for w in m.optimizer.variables])
+v = tf.Variable([1.0, 2.0])
+built, named = tf.keras.optimizers.Adagrad(), tf.keras.optimizers.Adagrad()
+built.build([v])
+named.apply_gradients([(tf.constant([1.0, 1.0]), v)], name='step')
+out += [[w.name for w in built.variables], [w.name for w in named.variables]]
+""",
     "compile under mixed_float16 wraps the optimizer in a LossScaleOptimizer": """
 tf.keras.mixed_precision.set_global_policy('mixed_float16')
 try:

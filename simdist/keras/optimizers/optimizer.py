@@ -5,6 +5,9 @@ Glossary:
   slots             -- per-variable state (``m``, ``v``, momentum) created by ``build`` with
                        ``add_variable_from_reference``: created in the optimizer's strategy
                        scope, so they are mirrored like the model variables.
+  slot scope        -- ``apply_gradients`` builds the slots under the name scope ``name`` or
+                       the optimizer's name, as TF's does: ``Adam/m/dense/kernel:0`` (a
+                       direct ``build()`` call names them ``m/dense/kernel:0``).
   aggregate         -- in replica context, ``apply_gradients`` first sums the gradients
                        across replicas: ``merge_call`` -> ``extended.batch_reduce_to(SUM,
                        [(g, v) ...])`` -> each replica gets the summed gradient.
@@ -111,6 +114,7 @@ class Optimizer(trackable.Trackable):
         self._variables = []
         self._built = False
         self._apply_state = None  # (device, dtype) -> coefficients, during one step's apply
+        self._slot_scope = None  # the name scope of slots made now (see the glossary)
         lr = kwargs.pop("lr", None)
         for k in kwargs:
             if k in ("decay", "gradient_aggregator", "gradient_transformers"):
@@ -207,6 +211,9 @@ class Optimizer(trackable.Trackable):
     def _shared_name(self, var):
         return var.name.rpartition(":")[0]
 
+    def _scoped(self, name):
+        return f"{self._slot_scope}/{name}" if self._slot_scope else name
+
     def add_variable_from_reference(self, model_variable, variable_name, shape=None,
                                     initial_value=None):
         """A zero slot shaped like ``model_variable`` (mirrored under the optimizer's strategy)."""
@@ -215,7 +222,8 @@ class Optimizer(trackable.Trackable):
                                     dtype=model_variable.dtype)
         with self._strategy_scope():
             v = variables.Variable(initial_value=initial_value,
-                                   name=f"{variable_name}/{self._shared_name(model_variable)}",
+                                   name=self._scoped(
+                                       f"{variable_name}/{self._shared_name(model_variable)}"),
                                    dtype=model_variable.dtype, trainable=False)
         self._variables.append(v)
         trackable.restore_deferred()  # slots restored from a checkpoint before they existed
@@ -227,7 +235,7 @@ class Optimizer(trackable.Trackable):
         init = initializers.get(initializer)
         with self._strategy_scope():
             v = variables.Variable(initial_value=init(shape, dtype or backend.floatx()),
-                                   name=name, trainable=False)
+                                   name=self._scoped(name or "Variable"), trainable=False)
         self._variables.append(v)
         trackable.restore_deferred()
         return v
@@ -288,11 +296,15 @@ class Optimizer(trackable.Trackable):
             return self._iterations
         if not skip_gradients_aggregation and aggregate:
             grads_and_vars = self.aggregate_gradients(grads_and_vars)
-        return self._apply_impl(grads_and_vars)
+        return self._apply_impl(grads_and_vars, name)
 
-    def _apply_impl(self, grads_and_vars):
+    def _apply_impl(self, grads_and_vars, name=None):
         grads, trainable_variables = zip(*grads_and_vars)
-        self._build_in_cross_replica(list(trainable_variables))
+        self._slot_scope = name or self.name or "optimizer"  # TF's tf.name_scope(...)
+        try:
+            self._build_in_cross_replica(list(trainable_variables))
+        finally:
+            self._slot_scope = None
         grads_and_vars = filter_empty_gradients(grads_and_vars)
         if not grads_and_vars:
             return self._iterations

@@ -349,6 +349,16 @@ for opt in (tf.keras.optimizers.Adagrad(0.1), tf.keras.optimizers.AdamW(0.1), 'a
     m.fit(X, Y1, batch_size=8, epochs=2, shuffle=False, verbose=0)
     out.append(m.get_weights())
 """,
+    "lr is ignored by the Keras 2.11+ optimizers": """
+adam, sgd = tf.keras.optimizers.Adam(lr=0.3), tf.keras.optimizers.SGD(lr=0.3, learning_rate=0.2)
+out = [adam.learning_rate, sgd.learning_rate]
+""",
+    "optimizer configs": """
+out = [o.get_config() for o in (
+    tf.keras.optimizers.SGD(0.01, momentum=0.5), tf.keras.optimizers.Adam(clipnorm=1.0),
+    tf.keras.optimizers.RMSprop(), tf.keras.optimizers.Adagrad(), tf.keras.optimizers.AdamW())]
+out.append(tf.keras.optimizers.RMSprop.from_config(out[2]).get_config())
+""",
     "slot names carry the optimizer's name scope": """
 out = []
 for opt in (tf.keras.optimizers.SGD(0.1, momentum=0.5), tf.keras.optimizers.Adam(name='my_adam'),

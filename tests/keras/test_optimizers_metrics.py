@@ -39,6 +39,15 @@ def test_adam_and_rmsprop_formulas():
     assert int(opt.iterations.numpy()) == 3
 
 
+def test_lr_argument_is_ignored_with_tfs_warning(caplog):
+    # TF 2.15 logs this (absl's WARNING) and keeps the default learning rate.
+    opt = tf.keras.optimizers.Adam(lr=0.3)
+    assert caplog.messages == [
+        "`lr` is deprecated in Keras optimizer, please use `learning_rate` or use the legacy "
+        "optimizer, e.g.,tf.keras.optimizers.legacy.Adam."]
+    assert float(opt.learning_rate.numpy()) == pytest.approx(0.001)
+
+
 def test_apply_gradients_in_replica_context_sums_gradients_across_replicas():
     strategy = tf.distribute.MirroredStrategy()
     with strategy.scope():

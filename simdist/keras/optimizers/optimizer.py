@@ -27,7 +27,7 @@ optimizer_utils.py.
 
 from __future__ import annotations
 
-import math
+import logging
 
 from simdist.distribute import distribution_strategy_context as ds
 from simdist.distribute.reduce_util import ReduceOp
@@ -109,13 +109,35 @@ class Optimizer(trackable.Trackable):
         if use_ema:
             raise NotImplementedError("use_ema is not simulated by simdist.")
         self.use_ema = False
-        self.jit_compile = False
+        self.ema_momentum, self.ema_overwrite_frequency = ema_momentum, ema_overwrite_frequency
+        self.jit_compile = False  # TF compiles with XLA only on a real GPU; nothing to simulate
         self._distribution_strategy = ds.get_strategy()
         self._variables = []
         self._built = False
         self._apply_state = None  # (device, dtype) -> coefficients, during one step's apply
         self._slot_scope = None  # the name scope of slots made now (see the glossary)
-        lr = kwargs.pop("lr", None)
+        self._process_kwargs(kwargs)
+        self._iterations = variables.Variable(0, name="iteration", dtype=dtypes.int64,
+                                              trainable=False)
+        self._variables.append(self._iterations)
+        if learning_rate is not None:
+            self._learning_rate = self._build_learning_rate(learning_rate)
+
+    def _process_kwargs(self, kwargs):
+        """Refuse the legacy optimizers' arguments as Keras 2.11+ does.
+
+        ``lr`` is only warned about and then ignored (``Adam(lr=0.3)`` keeps the default
+        learning rate 0.001), as in TF 2.15; ``is_legacy_optimizer`` comes from a config.
+
+        Raises:
+          ValueError: ``decay``, ``gradient_aggregator`` or ``gradient_transformers``.
+          TypeError: any other unknown argument.
+        """
+        kwargs.pop("is_legacy_optimizer", None)
+        if kwargs.pop("lr", None):
+            logging.warning(
+                "`lr` is deprecated in Keras optimizer, please use `learning_rate` or use "
+                f"the legacy optimizer, e.g.,tf.keras.optimizers.legacy.{type(self).__name__}.")
         for k in kwargs:
             if k in ("decay", "gradient_aggregator", "gradient_transformers"):
                 raise ValueError(
@@ -124,17 +146,9 @@ class Optimizer(trackable.Trackable):
                     f"tf.keras.optimizers.legacy.{type(self).__name__}.")
             raise TypeError(f"{k} is not a valid argument, kwargs should be empty  for "
                             "`optimizer_experimental.Optimizer`.")
-        self._lr_kwarg = lr
-        self._iterations = variables.Variable(0, name="iteration", dtype=dtypes.int64,
-                                              trainable=False)
-        self._variables.append(self._iterations)
-        if learning_rate is not None:
-            self._learning_rate = self._build_learning_rate(learning_rate)
 
     # --- hyper-parameters ---------------------------------------------------------------
     def _build_learning_rate(self, learning_rate):
-        if self._lr_kwarg:
-            learning_rate = self._lr_kwarg
         return variables.Variable(learning_rate, name="learning_rate",
                                   dtype=backend.floatx(), trainable=False)
 
@@ -400,21 +414,22 @@ class Optimizer(trackable.Trackable):
     def get_config(self) -> dict:
         return {"name": self.name, "weight_decay": self.weight_decay,
                 "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm,
-                "clipvalue": self.clipvalue, "use_ema": False, "is_legacy_optimizer": False}
+                "clipvalue": self.clipvalue, "use_ema": self.use_ema,
+                "ema_momentum": self.ema_momentum,
+                "ema_overwrite_frequency": self.ema_overwrite_frequency,
+                "jit_compile": self.jit_compile, "is_legacy_optimizer": False}
 
     @classmethod
     def from_config(cls, config):
         config = dict(config)
-        config.pop("is_legacy_optimizer", None)
-        config.pop("use_ema", None)
         if "learning_rate" in config and isinstance(config["learning_rate"], dict):
             config["learning_rate"] = config["learning_rate"]["config"]["value"]
         return cls(**config)
 
     def _serialize_hyperparameter(self, value):
+        """A variable's value as NumPy gives it (``np.float32(0.01)``, as TF's config has)."""
         if hasattr(value, "numpy"):
-            v = value.numpy()
-            return float(v) if math.isfinite(float(v)) else v
+            return value.numpy()
         return value
 
     def __repr__(self):

@@ -20,9 +20,11 @@ class RMSprop(Optimizer):
     """The RMSprop optimizer."""
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False,
-                 name="RMSprop", **kwargs):
-        # weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema ... go to the base class.
-        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
+                 ema_overwrite_frequency=100, name="RMSprop", **kwargs):
+        # weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema ... go to the base class;
+        # RMSprop alone defaults ema_overwrite_frequency to 100, as Keras's does.
+        super().__init__(name=name, learning_rate=learning_rate,
+                         ema_overwrite_frequency=ema_overwrite_frequency, **kwargs)
         self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
 
     def build(self, var_list):

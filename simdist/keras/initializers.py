@@ -21,6 +21,7 @@ from simdist.framework import dtypes
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import random_ops as R
 from simdist.keras import backend
+from simdist.keras.utils.serialization import lookup
 
 
 def _dtype(dtype):
@@ -256,12 +257,7 @@ def get(identifier):
     if isinstance(identifier, dict):
         return INITIALIZERS[identifier["class_name"]].from_config(identifier.get("config", {}))
     if isinstance(identifier, str):
-        try:
-            return INITIALIZERS[identifier]()
-        except KeyError:
-            raise ValueError(f"Unknown initializer: '{identifier}'. Please ensure you are "
-                             "using a `keras.utils.custom_object_scope` and that this object "
-                             "is included in the scope.") from None
+        return lookup(INITIALIZERS, identifier, "initializer")()
     if isinstance(identifier, type) and issubclass(identifier, Initializer):
         return identifier()
     if callable(identifier):

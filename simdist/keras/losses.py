@@ -25,6 +25,7 @@ from simdist.framework.ops import nn_ops
 from simdist.keras import backend
 from simdist.keras.utils import losses_utils
 from simdist.keras.utils.losses_utils import Reduction, ReductionV2
+from simdist.keras.utils.serialization import lookup
 
 DISTRIBUTION_ERROR = (
     "Please use `tf.keras.losses.Reduction.SUM` or "
@@ -394,12 +395,7 @@ def get(identifier):
     if identifier is None:
         return None
     if isinstance(identifier, str):
-        try:
-            obj = LOSSES[identifier]
-        except KeyError:
-            raise ValueError(f"Unknown loss function: '{identifier}'. Please ensure you are "
-                             "using a `keras.utils.custom_object_scope` and that this object "
-                             "is included in the scope.") from None
+        obj = lookup(LOSSES, identifier, "loss function")
         return obj() if isinstance(obj, type) else obj
     if callable(identifier):
         return identifier

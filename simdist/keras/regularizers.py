@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
+from simdist.keras.utils.serialization import lookup
 
 
 class Regularizer:
@@ -84,11 +85,7 @@ def get(identifier):
     if isinstance(identifier, dict):
         return REGULARIZERS[identifier["class_name"]].from_config(identifier.get("config", {}))
     if isinstance(identifier, str):
-        if identifier not in REGULARIZERS:
-            raise ValueError(f"Unknown regularizer: '{identifier}'. Please ensure you are "
-                             "using a `keras.utils.custom_object_scope` and that this object "
-                             "is included in the scope.")
-        return REGULARIZERS[identifier]()
+        return lookup(REGULARIZERS, identifier, "regularizer")()
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret regularizer identifier: {identifier}")

@@ -28,6 +28,14 @@ CASES = {
                            "threshold=0.5)",
     "activation relu max_value 6": f"out = tf.keras.activations.relu({X}, max_value=6.0)",
     "activation unknown": "out = tf.keras.activations.get('nope')",
+    "unknown names: the whole message": """
+out = [type(tf.keras.optimizers.get('ADAM')).__name__]
+for get in (tf.keras.optimizers.get, tf.keras.losses.get, tf.keras.initializers.get):
+    try:
+        get('NoPe')
+    except ValueError as e:
+        out.append(str(e))
+""",
     **{f"loss {name}": f"""
 yt = tf.constant([[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]])
 yp = tf.constant([[0.2, 0.7, 1.5], [0.9, 0.1, 0.3]])

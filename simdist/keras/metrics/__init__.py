@@ -23,6 +23,7 @@ from simdist.keras.metrics.probabilistic import (
     SparseCategoricalCrossentropy,
 )
 from simdist.keras.metrics.regression import MeanAbsoluteError, MeanSquaredError
+from simdist.keras.utils.serialization import lookup
 
 mean_squared_error = mse = MSE = _losses.mean_squared_error
 mean_absolute_error = mae = MAE = _losses.mean_absolute_error
@@ -49,10 +50,6 @@ def get(identifier):
     if isinstance(identifier, Metric) or callable(identifier):
         return identifier
     if isinstance(identifier, str):
-        entry = METRICS.get(identifier)
-        if entry is None:
-            raise ValueError(f"Unknown metric function: '{identifier}'. Please ensure you "
-                             "are using a `keras.utils.custom_object_scope` and that this "
-                             "object is included in the scope.")
+        entry = lookup(METRICS, identifier, "metric function")
         return entry() if isinstance(entry, type) else entry
     raise ValueError(f"Could not interpret metric identifier: {identifier}")

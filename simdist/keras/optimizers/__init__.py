@@ -5,6 +5,7 @@ from simdist.keras.optimizers.adam import Adam, AdamW  # noqa: F401 - tf.keras n
 from simdist.keras.optimizers.optimizer import Optimizer
 from simdist.keras.optimizers.rmsprop import RMSprop
 from simdist.keras.optimizers.sgd import SGD
+from simdist.keras.utils.serialization import lookup
 
 # Keras 2.15 knows AdamW as a class only, not by name.
 OPTIMIZERS = {"adam": Adam, "sgd": SGD, "rmsprop": RMSprop, "adagrad": Adagrad}
@@ -20,12 +21,9 @@ def get(identifier, **kwargs):
         cls = OPTIMIZERS[identifier["class_name"].lower()]
         return cls.from_config(identifier.get("config", {}))
     if isinstance(identifier, str):
-        try:
-            return OPTIMIZERS[identifier.lower()]()
-        except KeyError:
-            raise ValueError(f"Unknown optimizer: '{identifier}'. Please ensure you are using "
-                             "a `keras.utils.custom_object_scope` and that this object is "
-                             "included in the scope.") from None
+        # Keras matches names case-insensitively and reports an unknown one as given.
+        name = identifier.lower() if identifier.lower() in OPTIMIZERS else identifier
+        return lookup(OPTIMIZERS, name, "optimizer")()
     raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
 
 

@@ -27,6 +27,8 @@ class CentralStorageExtended(MirroredExtended):
     def __init__(self, compute_devices, parameter_device):
         devices = resolve_devices(compute_devices)
         super().__init__(devices, cdo.ReductionToOneDevice())
+        # TF's ParameterServerStrategyExtended, which CentralStorage runs on, leaves it unset.
+        self.experimental_enable_get_next_as_optional = False
         if parameter_device is None:
             parameter_device = devices[0].name if len(devices) == 1 else "/device:CPU:0"
         self._parameter_device_name = parameter_device  # reported as given, as TF does

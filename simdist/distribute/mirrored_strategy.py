@@ -85,6 +85,9 @@ class MirroredExtended(StrategyExtended):
             )
         self._cross_device_ops = cross_device_ops
         self._inferred_cross_device_ops = select_cross_device_ops(self._devices)
+        # A replica may get an empty batch at the end of the data (partial-batch handling);
+        # layers read this flag to cope with one (Keras's BatchNormalization does).
+        self.experimental_enable_get_next_as_optional = True
 
     def _get_cross_device_ops(self, value=None):
         return self._cross_device_ops or self._inferred_cross_device_ops

@@ -7,6 +7,8 @@ Glossary:
                      he = fan_in & scale 2, lecun = fan_in & scale 1.
   seed            -- a seeded initializer gives the same values every call; an unseeded one
                      draws from ``simdist.random`` (reproducible after ``tf.random.set_seed``).
+  serialize       -- Keras's config dict ``{module, class_name, config, registered_name}``,
+                     what a layer's ``get_config`` holds for each of its initializers.
 
 Mirrors keras/src/initializers/initializers.py.
 """
@@ -248,6 +250,17 @@ zeros, ones, constant = Zeros, Ones, Constant
 random_normal, random_uniform, glorot_uniform, glorot_normal = (
     RandomNormal, RandomUniform, GlorotUniform, GlorotNormal)
 he_normal, he_uniform = HeNormal, HeUniform
+
+
+def serialize(initializer):
+    """The config dict Keras writes for ``initializer`` (``tf.keras.initializers.serialize``);
+    a plain function is written as its name."""
+    if initializer is None:
+        return None
+    if not isinstance(initializer, Initializer):
+        return getattr(initializer, "__name__", str(initializer))
+    return {"module": "keras.initializers", "class_name": type(initializer).__name__,
+            "config": initializer.get_config(), "registered_name": None}
 
 
 def get(identifier):

@@ -6,11 +6,16 @@ Glossary:
                     evaluates it on the weight's current value every time it is read.
   activity       -- ``activity_regularizer`` on a layer's output, divided by the batch
                     size, added during each call (and cleared before the next outer call).
+  serialize      -- Keras's config dict ``{module, class_name, config, registered_name}``;
+                    factors are kept as float32, as Keras casts them (0.01 reads back as
+                    0.009999999776482582).
 
 Mirrors keras/src/regularizers.py.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
@@ -35,7 +40,8 @@ class L1L2(Regularizer):
     """``l1 * sum(|x|) + l2 * sum(x**2)``."""
 
     def __init__(self, l1=0.0, l2=0.0):
-        self.l1, self.l2 = float(l1), float(l2)
+        # Keras casts the factors to floatx; the penalty is float32 arithmetic either way.
+        self.l1, self.l2 = float(np.float32(l1)), float(np.float32(l2))
 
     def __call__(self, x):
         x = A._t(x)
@@ -76,6 +82,17 @@ def l1_l2(l1=0.01, l2=0.01):
 
 l1, l2 = L1, L2
 REGULARIZERS = {"l1": L1, "l2": L2, "l1_l2": l1_l2, "L1": L1, "L2": L2, "L1L2": L1L2}
+
+
+def serialize(regularizer):
+    """The config dict Keras writes for ``regularizer`` (``tf.keras.regularizers.serialize``);
+    a plain function is written as its name."""
+    if regularizer is None:
+        return None
+    if not isinstance(regularizer, Regularizer):
+        return getattr(regularizer, "__name__", str(regularizer))
+    return {"module": "keras.regularizers", "class_name": type(regularizer).__name__,
+            "config": regularizer.get_config(), "registered_name": None}
 
 
 def get(identifier):

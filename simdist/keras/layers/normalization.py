@@ -1,9 +1,23 @@
 """BatchNormalization and its cross-replica variant SyncBatchNormalization.
 
 Glossary:
-  moments          -- batch mean and variance over every axis but the feature axis.
+  axis             -- the feature axis (or axes) kept; the statistics reduce every other
+                      axis. One axis gives weights of shape ``(dim,)``; several give the
+                      input's rank with 1 on the reduced axes (``axis=[1, 2]`` on
+                      ``(n, 3, 4)`` -> ``(1, 3, 4)``), as Keras's ``param_shape``.
+  moments          -- batch mean and (biased) variance over the reduced axes.
   moving_mean/var  -- running statistics used at inference; sync-on-read MEAN variables, as
                       Keras creates them, updated ``var -= (var - batch) * (1 - momentum)``.
+  fused            -- the fused kernel Keras picks by default for 4-D/5-D input with the
+                      feature axis first or last after the batch (axis 1 or 3 of 4-D, 1 or
+                      4 of 5-D), not synchronized, computing in float16/bfloat16/float32. Its
+                      output is the same, but the moving variance takes the *unbiased* batch
+                      variance (``n / (n - 1)`` times the biased one).
+  empty batch      -- a replica handed no rows (MirroredStrategy splits a short last batch
+                      2, 2, 2, 0). Under a strategy that does this
+                      (``extended.experimental_enable_get_next_as_optional``) that replica's
+                      statistics are zeros and its copy of the moving statistics is left as
+                      it was; elsewhere the mean of nothing is NaN, as in TF.
   SyncBatchNorm    -- the mean and variance of the *global* batch: each replica's sum, sum of
                       squares and count are all-reduced (SUM) through the replica context.
 
@@ -12,112 +26,266 @@ Mirrors keras/src/layers/normalization/batch_normalization.py.
 
 from __future__ import annotations
 
+import math
+
 from simdist.distribute import distribution_strategy_context as ds
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.framework import dtypes, variables
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
-from simdist.keras import initializers
+from simdist.keras import initializers, regularizers
 from simdist.keras.engine.base_layer import Layer, same_shape
 from simdist.keras.engine.input_spec import InputSpec
+from simdist.keras.utils import tf_utils
+
+# Feature axes the fused kernel takes, before the rank is known (Keras's list), and the
+# (axis, rank) pairs it accepts once it is (NCHW, NCDHW, NHWC, NDHWC).
+_FUSED_AXES = (-4, -3, -1, 1, 3, 4)
+_FUSED_LAYOUTS = ((1, 4), (1, 5), (3, 4), (4, 5))
 
 
 class BatchNormalization(Layer):
     """Normalize with batch statistics in training, moving statistics at inference."""
 
-    _synchronized = False
-
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones",
                  moving_mean_initializer="zeros", moving_variance_initializer="ones",
-                 synchronized=False, **kwargs):
-        for k in ("beta_regularizer", "gamma_regularizer", "beta_constraint",
-                  "gamma_constraint", "fused", "renorm", "virtual_batch_size", "adjustment"):
-            kwargs.pop(k, None)
-        super().__init__(**kwargs)
-        self.axis, self.momentum, self.epsilon = axis, momentum, epsilon
+                 beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
+                 gamma_constraint=None, renorm=False, renorm_clipping=None,
+                 renorm_momentum=0.99, fused=None, trainable=True, virtual_batch_size=None,
+                 adjustment=None, name=None, synchronized=False, **kwargs):
+        super().__init__(trainable=trainable, name=name, **kwargs)
+        _refuse_unsimulated(beta_constraint=beta_constraint, gamma_constraint=gamma_constraint,
+                            renorm=renorm or None, virtual_batch_size=virtual_batch_size,
+                            adjustment=adjustment)
+        if isinstance(axis, (list, tuple)):
+            self.axis = axis[:]
+        elif isinstance(axis, int):
+            self.axis = axis
+        else:
+            raise TypeError("Expected an int or a list/tuple of ints for the argument 'axis', "
+                            f"but received: {axis!r}")
+        if synchronized and fused:
+            raise ValueError("`fused=True` is not supported when `synchronized=True`.")
+        self.synchronized = bool(synchronized)
+        self.momentum, self.epsilon = momentum, epsilon
         self.center, self.scale = center, scale
         self.beta_initializer = initializers.get(beta_initializer)
         self.gamma_initializer = initializers.get(gamma_initializer)
         self.moving_mean_initializer = initializers.get(moving_mean_initializer)
         self.moving_variance_initializer = initializers.get(moving_variance_initializer)
-        self._synchronized = self._synchronized or synchronized
+        self.beta_regularizer = regularizers.get(beta_regularizer)
+        self.gamma_regularizer = regularizers.get(gamma_regularizer)
+        if self.synchronized:
+            fused = False
+        elif fused:
+            self._raise_if_fused_cannot_be_used()
+        elif fused is None and not self._fused_can_be_used():
+            fused = False
+        # None until build: fused then if the input is 4-D or 5-D.
+        self.fused = fused
+
+    def _raise_if_fused_cannot_be_used(self):
+        """Keras's conditions for the fused kernel that do not need the input's rank."""
+        axis = [self.axis] if isinstance(self.axis, int) else self.axis
+        if len(axis) > 1 or axis[0] not in _FUSED_AXES:
+            raise ValueError("Passing `fused=True` is only supported when axis is 1 or 3 for "
+                             "input rank = 4 or 1 or 4 for input rank = 5. Got axis "
+                             f"{list(axis)}")
+        if self.compute_dtype not in ("float16", "bfloat16", "float32"):
+            raise ValueError("Passing `fused=True` is only supported when the compute dtype "
+                             f"is float16, bfloat16, or float32. Got dtype: {self.compute_dtype}")
+
+    def _fused_can_be_used(self) -> bool:
+        try:
+            self._raise_if_fused_cannot_be_used()
+        except ValueError:
+            return False
+        return True
+
+    @property
+    def _param_dtype(self):
+        # 16-bit layers keep float32 parameters and statistics, as Keras does.
+        dtype = self.variable_dtype
+        return dtypes.float32 if dtype in ("float16", "bfloat16") else dtypes.as_dtype(dtype)
 
     def build(self, input_shape):
+        self.axis = tf_utils.validate_axis(self.axis, input_shape)
         rank = len(input_shape)
-        if not -rank <= self.axis < rank:
-            raise ValueError("Invalid value for `axis` argument. Expected 0 <= axis < "
-                             f"inputs.rank (with inputs.rank={rank}). Received: "
-                             f"axis=({self.axis},)")
-        self._axis = self.axis % rank
-        dim = input_shape[self._axis]
-        param_dtype = dtypes.float32 if self.variable_dtype in ("float16", "bfloat16") \
-            else self.variable_dtype
-        self.gamma = (self.add_weight("gamma", [dim], param_dtype, self.gamma_initializer)
-                      if self.scale else None)
-        self.beta = (self.add_weight("beta", [dim], param_dtype, self.beta_initializer)
-                     if self.center else None)
+        self._decide_fused(rank, input_shape)
+        axis_to_dim = {a: input_shape[a] for a in self.axis}
+        if any(d is None for d in axis_to_dim.values()):
+            raise ValueError(f"Input has undefined `axis` dimension. Received input with shape "
+                             f"{tuple(input_shape)} and axis={tuple(self.axis)}")
+        self.input_spec = InputSpec(ndim=rank, axes=axis_to_dim)
+        if len(self.axis) == 1:
+            param_shape = [axis_to_dim[self.axis[0]]]
+        else:
+            param_shape = [axis_to_dim.get(i, 1) for i in range(rank)]
+        self._param_shape = param_shape
+
+        def weight(name, initializer, regularizer=None, **kw):
+            return self.add_weight(name, param_shape, self._param_dtype, initializer,
+                                   regularizer=regularizer, **kw)
+
+        self.gamma = (weight("gamma", self.gamma_initializer, self.gamma_regularizer,
+                             trainable=True) if self.scale else None)
+        self.beta = (weight("beta", self.beta_initializer, self.beta_regularizer,
+                            trainable=True) if self.center else None)
         on_read = dict(synchronization=variables.VariableSynchronization.ON_READ,
                        aggregation=variables.VariableAggregation.MEAN, trainable=False)
-        self.moving_mean = self.add_weight("moving_mean", [dim], param_dtype,
-                                           self.moving_mean_initializer, **on_read)
-        self.moving_variance = self.add_weight("moving_variance", [dim], param_dtype,
-                                               self.moving_variance_initializer, **on_read)
-        self.input_spec = InputSpec(ndim=rank, axes={self._axis: dim})
+        self.moving_mean = weight("moving_mean", self.moving_mean_initializer, **on_read)
+        self.moving_variance = weight("moving_variance", self.moving_variance_initializer,
+                                      **on_read)
         super().build(input_shape)
 
+    def _decide_fused(self, rank, input_shape):
+        """Settle ``fused`` now the rank is known (Keras's build)."""
+        if self.fused is None:
+            self.fused = rank in (4, 5)
+        elif self.fused and rank not in (4, 5):
+            raise ValueError("Batch normalization layers with `fused=True` only support 4D or "
+                             f"5D input tensors. Received tensor with shape: "
+                             f"{tuple(input_shape)}")
+        if not self.fused or (self.axis[0], rank) in _FUSED_LAYOUTS:
+            return
+        if rank == 5:
+            self.fused = False  # a 5-D input with another axis takes the plain path
+            return
+        raise ValueError("Unsupported axis. The use of `fused=True` is only possible with "
+                         f"`axis=1` or `axis=3` for 4D input tensors. Received: "
+                         f"axis={tuple(self.axis)}")
+
+    # --- statistics ---------------------------------------------------------------------
     def _moments(self, x, axes):
-        if not self._synchronized or ds.get_replica_context() is None \
-                or ds.get_strategy().num_replicas_in_sync == 1:
+        """Batch mean and biased variance, zeros for an empty batch a strategy handed out."""
+        keepdims = len(self.axis) > 1  # shaped like the multi-axis parameters
+        if self.synchronized and ds.get_replica_context() is not None \
+                and ds.get_strategy().num_replicas_in_sync > 1:
+            mean, var = self._global_moments(x, axes, keepdims)
+        else:
             mean = M.reduce_mean(x, axis=axes, keepdims=True)
             var = M.reduce_mean(M.squared_difference(x, A.stop_gradient(mean)), axis=axes,
                                 keepdims=True)
-            return A.squeeze(mean, axes), A.squeeze(var, axes)
-        # Cross-replica statistics: all-reduce local sums, sums of squares and counts.
+            if not keepdims:
+                mean, var = A.squeeze(mean, axes), A.squeeze(var, axes)
+        if self._empty_batch_handled(x):
+            # TF's tf.where(batch_size > 0, stat, 0): a gradient path stays, so this replica
+            # still joins the backward all-reduce of the synchronized statistics.
+            has_rows = A.constant(False)
+            mean = A.where(has_rows, mean, A.zeros_like(mean))
+            var = A.where(has_rows, var, A.zeros_like(var))
+        return mean, var
+
+    def _global_moments(self, x, axes, keepdims):
+        """Mean and variance of the global batch: local sums, sums of squares and counts
+        all-reduced (an empty replica adds zeros and still takes part)."""
         ctx = ds.get_replica_context()
-        local_sum = M.reduce_sum(x, axis=axes)
-        local_sq = M.reduce_sum(M.square(x), axis=axes)
-        count = 1
-        for a in axes:
-            count *= x.shape[a]
+        local_sum = M.reduce_sum(x, axis=axes, keepdims=keepdims)
+        local_sq = M.reduce_sum(M.square(x), axis=axes, keepdims=keepdims)
+        count = math.prod(x.shape[a] for a in axes)
         local_count = A.fill([1], A.constant(float(count), dtype=x.dtype))
         g_sum, g_sq, g_count = ctx.all_reduce(ReduceOp.SUM, [local_sum, local_sq, local_count])
         mean = M.divide(g_sum, g_count)
         var = M.subtract(M.divide(g_sq, g_count), M.square(mean))
         return mean, var
 
+    def _empty_batch_handled(self, x) -> bool:
+        """An empty per-replica batch under a strategy that can hand one out (Keras's
+        ``_support_zero_size_input``): its statistics are zeros and nothing is updated."""
+        if x.shape[0] != 0 or not ds.has_strategy():
+            return False
+        extended = ds.get_strategy().extended
+        return bool(getattr(extended, "enable_partial_batch_handling",
+                            getattr(extended, "experimental_enable_get_next_as_optional",
+                                    False)))
+
+    def _update_moving_stats(self, x, mean, var):
+        """Move the moving statistics toward this batch's (this replica's copy of them)."""
+        if self._empty_batch_handled(x):
+            return  # TF's update delta is masked to zero on an empty replica
+        decay = 1.0 - self.momentum
+        if self.fused:
+            # The fused kernel keeps a running average of the unbiased variance and writes
+            # (1 - f) * old + f * batch with f = 1 - momentum.
+            n = math.prod(x.shape) // max(math.prod(var.shape), 1)
+            var = M.multiply(var, A.constant(n / max(n - 1, 1), dtype=var.dtype))
+            for moving, value in ((self.moving_mean, mean), (self.moving_variance, var)):
+                old = moving.read_value()
+                moving.assign(M.add(M.multiply(old, A.constant(1.0 - decay, dtype=old.dtype)),
+                                    M.multiply(A.stop_gradient(A.cast(value, old.dtype)),
+                                               A.constant(decay, dtype=old.dtype))))
+            return
+        for moving, value in ((self.moving_mean, mean), (self.moving_variance, var)):
+            delta = M.multiply(M.subtract(moving.read_value(), A.stop_gradient(value)),
+                               A.constant(decay, dtype=value.dtype))
+            moving.assign_sub(delta)
+
+    # --- call ---------------------------------------------------------------------------
     def call(self, inputs, training=None):
         x = inputs
-        in_dtype = x.dtype
-        if in_dtype == dtypes.float16:
-            x = A.cast(x, dtypes.float32)
-        axes = [i for i in range(x.ndim) if i != self._axis]
+        if x.dtype != dtypes.as_dtype(self.compute_dtype):
+            x = A.cast(x, self.compute_dtype)  # integer and bool inputs too, as Keras
+        out_dtype = x.dtype
+        if out_dtype == dtypes.float16:
+            x = A.cast(x, dtypes.float32)  # 16-bit statistics overflow; Keras uses float32
+        axes = [i for i in range(x.ndim) if i not in self.axis]
         if not self.trainable:
             training = False  # a frozen BN normalizes with its moving statistics (Keras 2)
         if training:
             mean, var = self._moments(x, axes)
-            decay = 1.0 - self.momentum
-            for moving, value in ((self.moving_mean, mean), (self.moving_variance, var)):
-                delta = M.multiply(M.subtract(moving.read_value(), A.stop_gradient(value)),
-                                   A.constant(decay, dtype=value.dtype))
-                moving.assign_sub(delta)
+            self._update_moving_stats(x, mean, var)
         else:
             mean, var = self.moving_mean.read_value(), self.moving_variance.read_value()
+        out = self._normalize(x, mean, var)
+        return A.cast(out, out_dtype) if out.dtype != out_dtype else out
+
+    def _normalize(self, x, mean, var):
+        """``x * inv + (beta - mean * inv)`` with ``inv = gamma / sqrt(var + epsilon)``, the
+        order of tf.nn.batch_normalization."""
         inv = M.rsqrt(M.add(var, A.constant(self.epsilon, dtype=var.dtype)))
         if self.gamma is not None:
             inv = M.multiply(inv, self.gamma)
         offset = M.negative(M.multiply(mean, inv))
         if self.beta is not None:
             offset = M.add(self.beta, offset)
-        shape = [1] * x.ndim
-        shape[self._axis] = x.shape[self._axis]
-        out = M.add(M.multiply(x, A.reshape(inv, shape)), A.reshape(offset, shape))
-        return A.cast(out, in_dtype) if out.dtype != in_dtype else out
+        if len(self.axis) == 1:  # (dim,) parameters broadcast along the feature axis
+            shape = [1] * x.ndim
+            shape[self.axis[0]] = x.shape[self.axis[0]]
+            inv, offset = A.reshape(inv, shape), A.reshape(offset, shape)
+        return M.add(M.multiply(x, inv), offset)
 
     compute_output_shape = same_shape
 
+    def get_config(self):
+        cfg = super().get_config()
+        cfg.update(
+            axis=self.axis, momentum=self.momentum, epsilon=self.epsilon, center=self.center,
+            scale=self.scale,
+            beta_initializer=initializers.serialize(self.beta_initializer),
+            gamma_initializer=initializers.serialize(self.gamma_initializer),
+            moving_mean_initializer=initializers.serialize(self.moving_mean_initializer),
+            moving_variance_initializer=initializers.serialize(
+                self.moving_variance_initializer),
+            beta_regularizer=regularizers.serialize(self.beta_regularizer),
+            gamma_regularizer=regularizers.serialize(self.gamma_regularizer),
+            beta_constraint=None, gamma_constraint=None)
+        return cfg
+
 
 class SyncBatchNormalization(BatchNormalization):
-    """BatchNormalization with the statistics of the global batch across replicas."""
+    """BatchNormalization with the statistics of the global batch across replicas
+    (``tf.keras.layers.experimental.SyncBatchNormalization``, ``synchronized=True``)."""
 
-    _synchronized = True
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, synchronized=True, **kwargs)
+
+
+def _refuse_unsimulated(**options):
+    """Raise for the batch-norm options simdist does not simulate, rather than ignore them."""
+    given = [k for k, v in options.items() if v is not None]
+    if given:
+        raise NotImplementedError(
+            f"BatchNormalization({given[0]}=...) is not simulated by simdist; leave it out "
+            "(weight constraints can be applied by hand after each step: "
+            "w.assign(constraint(w))).")

@@ -5,6 +5,8 @@ Glossary:
                               is current, so a top-level read/assign acts on all copies.
   to_tensor                -- convert arrays and variables to Tensors (structures too).
   snake_case               -- 'BatchNormalization' -> 'batch_normalization' (layer names).
+  validate_axis            -- an axis or list of axes as a list of non-negative ints, with
+                              Keras's errors for one out of range or repeated.
   set_random_seed          -- seed Python's ``random``, NumPy's global generator and
                               ``tf.random`` at once (``tf.keras.utils.set_random_seed``).
 
@@ -64,3 +66,24 @@ def snake_case(name: str) -> str:
     s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
     s = re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
     return s
+
+
+def validate_axis(axis, input_shape) -> list:
+    """``axis`` (an int or a list/tuple of ints, negatives counted from the end) as a list of
+    non-negative axes of ``input_shape``.
+
+    Raises:
+      ValueError: the rank is 0 or unknown, an axis is out of range, or one is repeated.
+    """
+    rank = len(input_shape) if input_shape is not None else None
+    if not rank:
+        shape = "<unknown>" if input_shape is None else tuple(input_shape)
+        raise ValueError(f"Input has undefined rank. Received: input_shape={shape}")
+    axis = [axis] if isinstance(axis, int) else list(axis)
+    axis = [a + rank if a < 0 else a for a in axis]
+    if any(not 0 <= a < rank for a in axis):
+        raise ValueError("Invalid value for `axis` argument. Expected 0 <= axis < inputs.rank "
+                         f"(with inputs.rank={rank}). Received: axis={tuple(axis)}")
+    if len(axis) != len(set(axis)):
+        raise ValueError(f"Duplicate axis: {tuple(axis)}")
+    return axis

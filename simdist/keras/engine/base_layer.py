@@ -1,10 +1,15 @@
 """``Layer``: weights, build-on-first-call, dtype policy and sub-layer tracking.
 
 Glossary:
-  add_weight   -- create a (possibly distributed) variable named ``<scope>/<layer>/<name>``;
+  add_weight   -- create a (possibly distributed) variable named ``<scopes>/<name>``;
                   under a strategy's scope it becomes a MirroredVariable (or SyncOnRead for
                   ``synchronization=ON_READ``), because ``tf.Variable`` goes through the
                   strategy's variable creator.
+  name scope   -- ``__call__`` opens one named after the layer around its build and call
+                  (Keras's eager call scope), so a called Dense's weights are 'dense/kernel'
+                  and a sub-layer's 'block/dense/kernel'; ``layer.build(shape)`` called
+                  directly opens none ('kernel'). ``init_scope`` leaves them all, as a
+                  Sequential's graph building does.
   build        -- create weights from the first input's shape; ``__call__`` calls it once.
   autocast     -- floating inputs are cast to the layer's compute dtype (float16 under
                   'mixed_float16'); weights stay in the variable dtype and are cast on use.
@@ -14,6 +19,8 @@ Glossary:
                   its outer layer was called with.
   tracking     -- layers assigned as attributes (or in lists/dicts) are sub-layers; their
                   weights are this layer's weights.
+  input_shape / output_shape -- the shapes of the layer's place in a Sequential's graph
+                  (Keras's inbound node); a layer only ever called eagerly has none.
 
 Mirrors keras/src/engine/base_layer.py.
 """
@@ -56,6 +63,16 @@ def name_scope(name):
         s.pop()
 
 
+@contextlib.contextmanager
+def init_scope():
+    """Leave every open name scope for a block (``tf.init_scope``)."""
+    saved, _names.items = _names.items, []
+    try:
+        yield
+    finally:
+        _names.items = saved
+
+
 def _accepts(fn, arg) -> bool:
     try:
         params = inspect.signature(fn).parameters
@@ -80,7 +97,7 @@ class Layer(trackable.Trackable):
         self._dtype_policy = policy_lib.get_policy(dtype)
         self._losses = []
         self._build_input_shape = None
-        self._output_shape = None
+        self._node_shapes = None  # (input shape, output shape) in a Sequential's graph
         self.supports_masking = False
         self.input_spec = None
         self.activity_regularizer = regularizers.get(kwargs.pop("activity_regularizer", None))
@@ -218,7 +235,7 @@ class Layer(trackable.Trackable):
         init = initializers.get(initializer)
         if trainable is None:
             trainable = synchronization != variables_lib.VariableSynchronization.ON_READ
-        full = "/".join(_scope_stack() + [self.name, name or "Variable"])
+        full = "/".join(_scope_stack() + [name or "Variable"])
         var = variables_lib.Variable(initial_value=lambda: init(shape, dtype=dtype), name=full,
                                  trainable=trainable, dtype=dtype,
                                  synchronization=synchronization, aggregation=aggregation,
@@ -316,14 +333,10 @@ class Layer(trackable.Trackable):
         shape = tuple(first.shape) if hasattr(first, "shape") else None
         if isinstance(inputs, (list, tuple)) and len(nest.flatten(inputs)) > 1:
             shape = [tuple(t.shape) for t in nest.flatten(inputs)]
-        with name_scope(self.name) if self._is_model_like() else contextlib.nullcontext():
-            self.build(shape)
+        self.build(shape)
         self.built = True
         if self._build_input_shape is None:
             self._build_input_shape = shape
-
-    def _is_model_like(self) -> bool:
-        return False
 
     def __call__(self, inputs, *args, **kwargs):
         """Build on the first call, cast inputs to the compute dtype, then ``call``."""
@@ -346,24 +359,49 @@ class Layer(trackable.Trackable):
                 kwargs["training"] = bool(training) if not isinstance(training, Tensor) \
                     else bool(training)
         input_spec.assert_input_compatibility(self.input_spec, inputs, self.name)
-        self._maybe_build(inputs)
-        stack.append(training)
-        try:
-            # Weights that sub-layers create during this call are named under this layer
-            # ('block/dense/kernel'), as Keras's eager call scope does; a Sequential's are not.
-            scope = contextlib.nullcontext() if getattr(self, "_is_sequential", False) \
-                else name_scope(self.name)
-            with scope:
+        # Weights created while building or calling this layer, its own and its sub-layers',
+        # are named under it ('block/dense/kernel'), as Keras's eager call scope does. A
+        # Sequential opens none: it builds its layers in an init scope (sequential.py).
+        scope = contextlib.nullcontext() if getattr(self, "_is_sequential", False) \
+            else name_scope(self.name)
+        with scope:
+            self._maybe_build(inputs)
+            stack.append(training)
+            try:
                 out = self.call(inputs, *args, **kwargs)
-        finally:
-            stack.pop()
+            finally:
+                stack.pop()
         first = nest.flatten(out)[0] if nest.flatten(out) else None
-        if hasattr(first, "shape"):
-            self._output_shape = (None,) + tuple(first.shape)[1:]
         if self.activity_regularizer is not None and hasattr(first, "shape"):
             penalty = self.activity_regularizer(first)  # per example: / batch size, as Keras
             self.add_loss(M.divide(penalty, A.cast(A.constant(first.shape[0]), penalty.dtype)))
         return out
+
+    @property
+    def input_shape(self):
+        """The input shape of the layer's place in a Sequential's graph.
+
+        Raises:
+          AttributeError: the layer has no such place (it was only called eagerly).
+        """
+        if self._node_shapes is None:
+            raise AttributeError(
+                f'The layer "{self.name}" has never been called and thus has no defined input '
+                "shape. Note that the `input_shape` property is only available for Functional "
+                "and Sequential models.")
+        return self._node_shapes[0]
+
+    @property
+    def output_shape(self):
+        """The output shape of the layer's place in a Sequential's graph.
+
+        Raises:
+          AttributeError: the layer has no such place (it was only called eagerly).
+        """
+        if self._node_shapes is None:
+            raise AttributeError(f'The layer "{self.name}" has never been called and thus has '
+                                 "no defined output shape.")
+        return self._node_shapes[1]
 
     def get_config(self) -> dict:
         return {"name": self.name, "trainable": self.trainable,

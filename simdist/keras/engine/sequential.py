@@ -1,10 +1,19 @@
 """``Sequential``: a plain stack of layers, each called on the previous one's output.
 
 Glossary:
-  input shape -- given by the first layer's ``input_shape=`` (or an ``Input``): the model
-                 is built at once, its weights created in the current (strategy) scope,
-                 and ``summary()`` shows each layer's output shape.
-  deferred    -- without an input shape the model builds on its first call.
+  input shape    -- given by the first layer's ``input_shape=`` (or an ``Input``): the model
+                    is built at once, its weights created in the current (strategy) scope,
+                    and ``summary()`` shows each layer's output shape.
+  deferred       -- without an input shape the model builds on its first call, or on
+                    ``build(input_shape)``.
+  inferred shape -- a deferred model's input shape: the first call's shape, batch size
+                    included (``output_shape`` (4, 2) after a call on 4 rows), relaxed to
+                    None in each dimension a later call differs in (Keras's
+                    ``relax_input_shape``).
+  graph          -- what Keras's graph network records: each layer's input and output
+                    shape (``layer.output_shape``, the summary's column) and the model's.
+                    Layers are built outside every name scope (Keras's ``init_scope``), so
+                    their weights are 'dense/kernel' wherever the model is called.
 
 Mirrors keras/src/engine/sequential.py.
 """
@@ -12,7 +21,9 @@ Mirrors keras/src/engine/sequential.py.
 from __future__ import annotations
 
 from simdist.distribute import distribution_strategy_context as ds
-from simdist.keras.engine.base_layer import Layer
+from simdist.framework import nest
+from simdist.framework.tensor import Tensor
+from simdist.keras.engine.base_layer import Layer, init_scope, name_scope
 from simdist.keras.engine.input_layer import KerasInput
 from simdist.keras.engine.training import Model
 
@@ -25,12 +36,12 @@ class Sequential(Model):
     def __init__(self, layers=None, name=None):
         super().__init__(name=name)
         object.__setattr__(self, "_layers", [])
-        self._input_shape = None
+        self._input_shape = None  # given: an Input, or the first layer's input_shape
+        self._inferred_input_shape = None
+        self._graph_shapes = None  # (input shape, output shape) of the model's graph
+        self._use_legacy_deferred_behavior = False  # a layer the graph could not take
         for layer in layers or []:
             self.add(layer)
-
-    def _is_model_like(self) -> bool:
-        return False
 
     def add(self, layer):
         """Append ``layer``; the first layer's ``input_shape`` builds the model."""
@@ -48,7 +59,7 @@ class Sequential(Model):
             self._input_shape = _batch_input_shape(layer)
         self._layers.append(layer)
         if self._input_shape is not None:
-            self._build_from_shape()
+            self._build_graph(self._input_shape)
 
     def _trackable_children(self) -> dict:
         """Keras's names for a Sequential's layers: ``layer_with_weights-i`` counts the
@@ -61,29 +72,101 @@ class Sequential(Model):
         return out
 
     def pop(self):
+        """Remove the last layer; the model's output becomes the new last layer's."""
         if not self._layers:
             raise TypeError("There are no layers in the model.")
         self._layers.pop()
+        if not self._layers:
+            self.built = False
+            self._input_shape = self._inferred_input_shape = self._graph_shapes = None
+        elif self._graph_shapes is not None:
+            self._graph_shapes = (self._graph_shapes[0], self._layers[-1].output_shape)
 
-    def _build_from_shape(self):
-        shape = tuple(self._input_shape)
+    def _build_graph(self, input_shape):
+        """Build each layer for the shape reaching it and record every shape on the way."""
+        shape = tuple(input_shape)
         if not self.built:
             self._built_strategy = ds.get_strategy() if ds.has_strategy() else None
-        for layer in self._layers:
-            if not layer.built:
-                layer.build(shape)
-                layer.built = True
-                layer._build_input_shape = shape
-            shape = tuple(layer.compute_output_shape(shape))
-            layer._output_shape = shape
+        with init_scope():
+            for layer in self._layers:
+                if not layer.built:
+                    with name_scope(layer.name):
+                        layer.build(shape)
+                    layer.built = True
+                    layer._build_input_shape = shape
+                out = tuple(layer.compute_output_shape(shape))
+                layer._node_shapes = (shape, out)
+                shape = out
+        self._graph_shapes = (tuple(input_shape), shape)
         self.built = True
 
+    def _infer_input_shape(self, input_shape):
+        """Rebuild the graph for a deferred model when ``input_shape`` is new to it (Keras's
+        ``_build_graph_network_for_inferred_shape``)."""
+        if self._input_shape is not None or self._use_legacy_deferred_behavior \
+                or not self._layers:
+            return
+        new = tuple(input_shape) if self._inferred_input_shape is None else \
+            _relax_input_shape(self._inferred_input_shape, tuple(input_shape))
+        if new is None or new == self._inferred_input_shape:
+            return
+        try:
+            self._build_graph(new)
+        except Exception:  # noqa: BLE001 - as Keras: the eager call then builds the layers
+            self._use_legacy_deferred_behavior = True
+            return
+        self._inferred_input_shape = new
+
+    def _maybe_build(self, inputs):
+        """Build on the first call for its input shape, batch size included."""
+        if self.built:
+            return
+        first = nest.flatten(inputs)[0] if nest.flatten(inputs) else None
+        if isinstance(first, Tensor) and len(nest.flatten(inputs)) == 1:
+            self.build(tuple(first.shape))
+        if not self.built:  # several inputs or a layer the graph could not take
+            self._built_strategy = ds.get_strategy() if ds.has_strategy() else None
+            self.built = True
+
     def build(self, input_shape=None):
-        if input_shape is not None:
-            self._input_shape = tuple(input_shape)
+        """Build the layers for ``input_shape`` (ignored when the model was given one).
+
+        Raises:
+          ValueError: no input shape, given or here.
+        """
         if self._input_shape is None:
-            raise ValueError("You must provide an `input_shape` argument.")
-        self._build_from_shape()
+            if input_shape is None:
+                raise ValueError("You must provide an `input_shape` argument.")
+            self._infer_input_shape(input_shape)
+            if self._use_legacy_deferred_behavior:
+                return
+        self.built = True
+
+    @property
+    def input_shape(self):
+        """The model's input shape (given, or inferred from build or the calls).
+
+        Raises:
+          AttributeError: the model is not built.
+        """
+        if self._graph_shapes is None:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute "
+                                 "'_nested_inputs'\nThe model has no input shape yet: give "
+                                 "its first layer an input_shape, call it, or build() it.")
+        return self._graph_shapes[0]
+
+    @property
+    def output_shape(self):
+        """The model's output shape (the last layer's in the graph).
+
+        Raises:
+          AttributeError: the model is not built.
+        """
+        if self._graph_shapes is None:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute "
+                                 "'_nested_outputs'\nThe model has no output shape yet: give "
+                                 "its first layer an input_shape, call it, or build() it.")
+        return self._graph_shapes[1]
 
     def compute_output_shape(self, input_shape):
         shape = tuple(input_shape)
@@ -92,10 +175,19 @@ class Sequential(Model):
         return shape
 
     def call(self, inputs, training=None, mask=None):
+        if isinstance(inputs, Tensor):
+            self._infer_input_shape(tuple(inputs.shape))
         x = inputs
         for layer in self._layers:
             x = layer(x, training=training)
         return x
+
+
+def _relax_input_shape(shape_1, shape_2):
+    """None where the two shapes differ; None for shapes of different ranks."""
+    if len(shape_1) != len(shape_2):
+        return None
+    return tuple(None if d1 != d2 else d1 for d1, d2 in zip(shape_1, shape_2))
 
 
 def _batch_input_shape(layer):

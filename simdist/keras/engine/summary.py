@@ -58,10 +58,8 @@ def print_summary(model, line_length=None, positions=None, print_fn=None):
     layers = model.layers
     sequential = getattr(model, "_is_sequential", False)
     for layer in layers:
-        if sequential and layer._output_shape is not None:
-            shape = str(tuple(layer._output_shape)).replace(",)", ")")
-        elif sequential and getattr(layer, "_static_output_shape", None) is not None:
-            shape = str(layer._static_output_shape)
+        if sequential and layer._node_shapes is not None:
+            shape = str(tuple(layer._node_shapes[1])).replace(",)", ")")
         else:
             shape = "multiple"
         _print_row([f"{layer.name} ({type(layer).__name__})", shape, layer.count_params()],

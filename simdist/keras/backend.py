@@ -3,6 +3,8 @@
 Glossary:
   epsilon()      -- the fuzz factor (1e-7) Keras clips probabilities with.
   floatx()       -- the default float type of new weights ('float32').
+  image_data_format() -- where image layers expect the channels ('channels_last' by
+                    default, or 'channels_first'); Flatten reads it.
   get_uid(name)  -- per-session counter that gives 'dense', 'dense_1', ... to layers.
   keras logits   -- a sigmoid/softmax output remembers its input (Keras sets
                     ``output._keras_logits``), so crossentropy on it is computed from logits.
@@ -24,6 +26,7 @@ from simdist import testing
 
 _EPSILON = 1e-7
 _FLOATX = "float32"
+_IMAGE_DATA_FORMAT = "channels_last"
 _uids: collections.defaultdict = collections.defaultdict(int)
 _lock = threading.Lock()
 _logits: dict[int, tuple] = {}
@@ -54,6 +57,24 @@ def set_floatx(value: str) -> None:
     _FLOATX = str(value)
 
 
+def image_data_format() -> str:
+    """The default data format of image layers ('channels_last')."""
+    return _IMAGE_DATA_FORMAT
+
+
+def set_image_data_format(data_format: str) -> None:
+    """Set the default data format ('channels_first' or 'channels_last').
+
+    Raises:
+      ValueError: another value.
+    """
+    global _IMAGE_DATA_FORMAT
+    if data_format not in ("channels_last", "channels_first"):
+        raise ValueError(f"Unknown `data_format`: {data_format}. Expected one of "
+                         "{'channels_first', 'channels_last'}")
+    _IMAGE_DATA_FORMAT = str(data_format)
+
+
 def get_uid(prefix: str = "") -> int:
     """1, 2, 3 ... per prefix in this session."""
     with _lock:
@@ -70,12 +91,13 @@ def unique_name(base: str) -> str:
 @testing.register_resetter
 def clear_session() -> None:
     """Reset the layer-name counters (``tf.keras.backend.clear_session``)."""
-    global _FLOATX
+    global _FLOATX, _IMAGE_DATA_FORMAT
     with _lock:
         _uids.clear()
     _logits.clear()
     _masks.clear()
     _FLOATX = "float32"
+    _IMAGE_DATA_FORMAT = "channels_last"
 
 
 def _set_attr(table, tensor, value) -> None:

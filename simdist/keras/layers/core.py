@@ -1,11 +1,16 @@
 """Core layers: Dense, Activation, Flatten, Dropout, InputLayer.
 
 Glossary:
-  Dense    -- ``activation(inputs @ kernel + bias)``; kernel ``glorot_uniform`` and bias
-              ``zeros`` by default, as Keras.
-  Dropout  -- in training, zero each unit with probability ``rate`` and scale the rest by
-              ``1 / (1 - rate)``; identity at inference. Seeded masks are reproducible.
-  Flatten  -- keep the batch dimension, flatten the rest.
+  Dense       -- ``activation(inputs @ kernel + bias)``; kernel ``glorot_uniform`` and bias
+                 ``zeros`` by default, as Keras.
+  Dropout     -- in training, zero each unit with probability ``rate`` and scale the rest by
+                 ``1 / (1 - rate)``; identity at inference. Seeded masks are reproducible.
+                 As Keras, only a number is range-checked when the layer is made; a scalar
+                 tensor is a valid rate, anything else (a string) fails when it is used.
+  Flatten     -- keep the batch dimension, flatten the rest; ``channels_first`` input has
+                 its channels moved last first, so both formats flatten in the same order.
+  get_config  -- every constructor argument, initializers and regularizers as Keras's
+                 config dicts (``initializers.serialize``), so ``from_config`` rebuilds it.
 
 Mirrors keras/src/layers/core/dense.py, activation.py, reshaping/flatten.py,
 regularization/dropout.py.
@@ -14,12 +19,14 @@ regularization/dropout.py.
 from __future__ import annotations
 
 import math
+import numbers
 
 from simdist.framework import dtypes
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import random_ops as R
-from simdist.keras import activations, initializers, regularizers
+from simdist.framework.tensor import Tensor
+from simdist.keras import activations, backend, initializers, regularizers
 from simdist.keras.engine.base_layer import Layer, same_shape
 from simdist.keras.engine.input_spec import InputSpec
 
@@ -89,7 +96,13 @@ class Dense(Layer):
     def get_config(self):
         cfg = super().get_config()
         cfg.update(units=self.units, activation=activations.serialize(self.activation),
-                   use_bias=self.use_bias)
+                   use_bias=self.use_bias,
+                   kernel_initializer=initializers.serialize(self.kernel_initializer),
+                   bias_initializer=initializers.serialize(self.bias_initializer),
+                   kernel_regularizer=regularizers.serialize(self.kernel_regularizer),
+                   bias_regularizer=regularizers.serialize(self.bias_regularizer),
+                   activity_regularizer=regularizers.serialize(self.activity_regularizer),
+                   kernel_constraint=None, bias_constraint=None)  # constraints are refused
         return cfg
 
 
@@ -105,17 +118,54 @@ class Activation(Layer):
 
     compute_output_shape = same_shape
 
+    def get_config(self):
+        cfg = super().get_config()
+        cfg.update(activation=activations.serialize(self.activation))
+        return cfg
+
 
 class Flatten(Layer):
     """Flattens every dimension but the batch one."""
 
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = _normalize_data_format(data_format)
+        self.input_spec = InputSpec(min_ndim=1)
+
     def call(self, inputs):
-        n = inputs.shape[0]
-        return A.reshape(inputs, [n, -1] if inputs.ndim > 1 else [n, 1])
+        x = inputs
+        if self.data_format == "channels_first" and x.ndim > 1:
+            x = A.transpose(x, [0] + list(range(2, x.ndim)) + [1])  # channels last
+        n = x.shape[0]
+        return A.reshape(x, [n, -1] if x.ndim > 1 else [n, 1])
 
     def compute_output_shape(self, input_shape):
+        if not input_shape:
+            return (1,)
         rest = input_shape[1:]
-        return (input_shape[0], math.prod(rest) if all(r is not None for r in rest) else None)
+        # As Keras's np.all: an unknown or a zero dimension leaves the size unknown.
+        size = math.prod(rest) if all(rest) else None
+        return (input_shape[0], size)
+
+    def get_config(self):
+        cfg = super().get_config()
+        cfg.update(data_format=self.data_format)
+        return cfg
+
+
+def _normalize_data_format(value):
+    """'channels_first' or 'channels_last' (any case); None is the backend's default.
+
+    Raises:
+      ValueError: another value.
+    """
+    if value is None:
+        value = backend.image_data_format()
+    data_format = value.lower()
+    if data_format not in ("channels_first", "channels_last"):
+        raise ValueError('The `data_format` argument must be one of "channels_first", '
+                         f'"channels_last". Received: {value}')
+    return data_format
 
 
 class Dropout(Layer):
@@ -123,26 +173,48 @@ class Dropout(Layer):
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
-        if not 0 <= rate <= 1:
+        if isinstance(rate, (int, float)) and not 0 <= rate <= 1:
             raise ValueError(f"Invalid value {rate} received for `rate`, expected a value "
                              "between 0 and 1.")
         self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
 
     def call(self, inputs, training=None):
-        if not training or self.rate == 0:
+        if not training or (isinstance(self.rate, numbers.Real) and self.rate == 0):
             return A.identity(inputs)
-        if self.rate >= 1:
+        return self._dropout_impl(inputs)
+
+    def _dropout_impl(self, x):
+        """tf.nn.dropout's checks and mask: keep where ``uniform >= rate``, scaled."""
+        rate = self.rate
+        if isinstance(rate, numbers.Real) and not 0 <= rate < 1:
             raise ValueError("`rate` must be a scalar tensor or a float in the range [0, 1). "
-                             f"Received: rate={self.rate}")
-        shape = list(self.noise_shape) if self.noise_shape is not None else list(inputs.shape)
-        shape = [inputs.shape[i] if s is None else s for i, s in enumerate(shape)]
-        keep = R.uniform(shape, dtype=inputs.dtype, seed=self.seed)
-        mask = A.cast(M.greater_equal(keep, A.constant(self.rate, dtype=inputs.dtype)),
-                      inputs.dtype)
-        scale = A.constant(1.0 / (1.0 - self.rate), dtype=inputs.dtype)
-        return M.multiply(M.multiply(inputs, scale), mask)
+                             f"Received: rate={rate}")
+        if not x.dtype.is_floating:
+            raise ValueError("`x.dtype` must be a floating point tensor as `x` will be "
+                             f"scaled. Received: x_dtype={x.dtype}")
+        if isinstance(rate, numbers.Real):
+            threshold = A.constant(rate, dtype=x.dtype)
+            scaled = M.multiply(x, A.constant(1.0 / (1.0 - rate), dtype=x.dtype))
+        elif isinstance(rate, Tensor) or hasattr(rate, "_as_tensor"):
+            threshold = A._t(rate)
+            if threshold.ndim != 0:
+                raise ValueError(f"Shape {threshold.shape} must have rank 0")
+            if threshold.dtype != x.dtype:
+                threshold = A.cast(threshold, x.dtype)
+            scaled = M.divide(x, M.subtract(A.constant(1, dtype=x.dtype), threshold))
+        else:
+            raise ValueError(f"`rate` must be a scalar or scalar tensor. Received: rate={rate}")
+        shape = list(self.noise_shape) if self.noise_shape is not None else list(x.shape)
+        shape = [x.shape[i] if s is None else s for i, s in enumerate(shape)]
+        keep = M.greater_equal(R.uniform(shape, dtype=x.dtype, seed=self.seed), threshold)
+        return A.where(keep, scaled, A.zeros_like(scaled))
 
     compute_output_shape = same_shape
+
+    def get_config(self):
+        cfg = super().get_config()
+        cfg.update(rate=self.rate, noise_shape=self.noise_shape, seed=self.seed)
+        return cfg
 
 
 class InputLayer(Layer):

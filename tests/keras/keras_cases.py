@@ -240,6 +240,35 @@ out = sorted(m.evaluate(X, Y1, sample_weight=SW, batch_size=8, verbose=0,
 m = mk(metrics=['accuracy'], weighted_metrics=['accuracy'])
 out = sorted(m.evaluate(X, Y1, sample_weight=SW, verbose=0, return_dict=True).items())
 """,
+    "metrics_names stay empty until a step has run": """
+out = []
+m = mk(S, metrics=['accuracy', 'mse'])
+out.append(m.metrics_names)
+out.append([x.name for x in m.metrics])
+m.predict(X, verbose=0)
+out.append(m.metrics_names)
+m(X)
+out.append(m.metrics_names)
+m.evaluate(X, Y1, verbose=0)
+out.append(m.metrics_names)
+m.compile('sgd', 'mse')
+out.append(m.metrics_names)
+m.train_on_batch(X, Y1)
+out.append(m.metrics_names)
+m2 = mk(metrics=['mae'])
+m2.fit(X, Y1, verbose=0)
+out.append(m2.metrics_names)
+m3 = mk(loss=None)
+out.append(m3.metrics_names)
+m4 = mk(metrics=['mae'])
+seen = []
+cb = tf.keras.callbacks.LambdaCallback(
+    on_train_begin=lambda logs: seen.append(m4.metrics_names),
+    on_train_batch_begin=lambda b, logs: seen.append(m4.metrics_names),
+    on_train_batch_end=lambda b, logs: seen.append(m4.metrics_names))
+m4.fit(X, Y1, batch_size=8, callbacks=[cb], verbose=0)
+out.append(seen)
+""",
     "adamw is not an optimizer name in Keras 2": "out = mk(optimizer='adamw')",
     "steps_per_epoch carries on through the arrays": """
 seen = []

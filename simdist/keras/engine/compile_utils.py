@@ -7,6 +7,9 @@ Glossary:
                       across replicas are those of the global mean.
   MetricsContainer -- turns 'accuracy' into binary/sparse/categorical accuracy from the
                       shapes of the labels and predictions, as Keras does, and updates them.
+  metrics          -- each container lists its metrics only once a step has used it, as
+                      Keras's do (``model.metrics_names`` is [] from compile until the first
+                      fit, evaluate or train_on_batch step).
 
 Mirrors keras/src/engine/compile_utils.py.
 """
@@ -46,12 +49,14 @@ class LossesContainer:
         self._loss = loss
         self._loss_weight = loss_weights
         self._total_loss_mean = metrics_mod.Mean(name="loss")
+        self._called = False
 
     @property
     def metrics(self):
-        return [self._total_loss_mean]
+        return [self._total_loss_mean] if self._called else []
 
     def __call__(self, y_true, y_pred, sample_weight=None, regularization_losses=None):
+        self._called = True
         if self._loss is None or y_true is None:
             return None
         y_t, y_p, sw = match_dtype_and_rank(A._t(y_true), A._t(y_pred),
@@ -106,6 +111,7 @@ class MetricsContainer:
         self._user_weighted = list(weighted_metrics or [])
         self._metrics = None
         self._weighted = None
+        self._updated = False  # built before the first step (in cross-replica context)
 
     @property
     def user_metrics(self):
@@ -117,6 +123,8 @@ class MetricsContainer:
 
     @property
     def metrics(self):
+        if not self._updated:
+            return []
         return list(self._metrics or []) + list(self._weighted or [])
 
     def _make(self, m, y_true, y_pred):
@@ -148,6 +156,7 @@ class MetricsContainer:
             names.add(m.name)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        self._updated = True
         y_t, y_p, sw = match_dtype_and_rank(A._t(y_true), A._t(y_pred),
                                             None if sample_weight is None else A._t(
                                                 sample_weight))

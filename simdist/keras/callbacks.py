@@ -307,11 +307,24 @@ class ModelCheckpoint(Callback):
             self.best = initial_value_threshold
         self._batches_seen = 0
 
-    def _path(self, epoch, logs):
-        return self.filepath.format(epoch=epoch + 1, **(logs or {}))
+    def _path(self, epoch, batch, logs):
+        """``filepath`` with its placeholders filled: ``{epoch}`` and ``{batch}`` count from 1,
+        others name logs (``{val_loss:.2f}``).
 
-    def _save(self, epoch, logs):
-        path = self._path(epoch, logs)
+        Raises:
+          KeyError: a placeholder names no log (say ``{val_loss}`` without validation data).
+        """
+        logs = dict(logs or {})
+        if batch is not None and "batch" not in logs:
+            logs["batch"] = batch + 1
+        try:
+            return self.filepath.format(epoch=epoch + 1, **logs)
+        except KeyError as e:
+            raise KeyError(f'Failed to format this callback filepath: "{self.filepath}". '
+                           f"Reason: {e}") from None
+
+    def _save(self, epoch, logs, batch=None):
+        path = self._path(epoch, batch, logs)
         if self.save_best_only:
             current = (logs or {}).get(self.monitor)
             if current is None:
@@ -337,7 +350,7 @@ class ModelCheckpoint(Callback):
         if isinstance(self.save_freq, int):
             self._batches_seen += 1
             if self._batches_seen % self.save_freq == 0:
-                self._save(self._current_epoch, logs)
+                self._save(self._current_epoch, logs, batch)
 
     def on_epoch_begin(self, epoch, logs=None):
         self._current_epoch = epoch

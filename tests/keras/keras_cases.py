@@ -337,6 +337,17 @@ out = seen
 met = tf.keras.metrics.MeanAbsoluteError()
 out = mk(S, metrics=[met])
 """,
+    "ModelCheckpoint filepath naming a log that is not there": """
+ck = tf.keras.callbacks.ModelCheckpoint('w-{epoch}-{val_loss:.2f}.npz', save_weights_only=True)
+out = mk().fit(X, Y1, epochs=1, callbacks=[ck], verbose=0)  # fails before it writes
+""",
+    "ModelCheckpoint every 3 batches fills epoch, batch and logs": """
+d = tempfile.mkdtemp()
+ck = tf.keras.callbacks.ModelCheckpoint(os.path.join(d, 'w-{epoch}-{batch}-{loss:.3f}.npz'),
+                                        save_weights_only=True, save_freq=3)
+mk().fit(X, Y1, batch_size=4, epochs=2, callbacks=[ck], shuffle=False, verbose=0)
+out = sorted({f.split('.npz')[0] for f in os.listdir(d) if '.npz' in f})  # TF: w.npz.index ...
+""",
     "BackupAndRestore removes its backup when done": """
 d = tempfile.mkdtemp()
 mk().fit(X, Y1, epochs=2, callbacks=[tf.keras.callbacks.BackupAndRestore(d)], verbose=0)

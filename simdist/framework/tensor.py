@@ -132,8 +132,11 @@ class Tensor:
 
 
 def _numpy_text(t: Tensor, is_repr: bool = False) -> str:
+    """The value's NumPy text, as TF's ``numpy_text``: text of several lines starts on a
+    line of its own (``numpy=`` ends its line), so a matrix's rows line up."""
     value = t.numpy()
-    return repr(value) if is_repr and np.ndim(value) else str(value)
+    text = repr(value) if is_repr and np.ndim(value) else str(value)
+    return "\n" + text if "\n" in text else text
 
 
 class _Reference:

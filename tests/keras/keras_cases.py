@@ -269,6 +269,16 @@ cb = tf.keras.callbacks.LambdaCallback(
 m4.fit(X, Y1, batch_size=8, callbacks=[cb], verbose=0)
 out.append(seen)
 """,
+    "compiled in a scope it was not built in: the variable's repr": """
+m = tf.keras.Sequential([L.Dense(2, input_shape=(3,), name='d')])
+m.set_weights([np.arange(6, dtype='float32').reshape(3, 2) / 4, np.zeros(2, 'float32')])
+try:
+    with S.scope():
+        m.compile('sgd', 'mse')
+except ValueError as e:
+    out = [str(e).split(' was not created')[0]]  # then the strategy, at its address
+out += [repr(m.weights[1]), repr(m(np.ones((2, 3), 'float32'))), str(tf.constant(np.eye(2)))]
+""",
     "adamw is not an optimizer name in Keras 2": "out = mk(optimizer='adamw')",
     "steps_per_epoch carries on through the arrays": """
 seen = []

@@ -167,8 +167,7 @@ class Model(Layer):
             if self._built_strategy is not strategy and self.variables:
                 v = self.variables[0]
                 raise ValueError(
-                    f"Variable (<tf.Variable '{v.name}' shape={tuple(v.shape)} "
-                    f"dtype={v.dtype.name}, numpy=...>) was not created in the distribution "
+                    f"Variable ({v!r}) was not created in the distribution "
                     f"strategy scope of ({strategy}). It is most likely "
                     "because some layers, model, or optimizer was being "
                     "created outside the distribution strategy scope. Try "

@@ -34,14 +34,25 @@ def require_cross_replica_or_default_context(extended) -> None:
         return
     strategy = extended._container_strategy()
     if mode.strategy is not strategy:
-        if not ds_context.has_strategy():
-            raise RuntimeError(f'Need to be inside "with strategy.scope()" for {strategy}')
-        raise RuntimeError(
-            f"Mixing different tf.distribute.Strategy objects: {mode.strategy} is not {strategy}"
-        )
+        _wrong_strategy_scope(strategy, mode)
     raise RuntimeError(
         "Method requires being in cross-replica context, use "
         "get_replica_context().merge_call()"
+    )
+
+
+def require_strategy_scope_extended(extended) -> None:
+    """TF's check that the current thread is in ``extended``'s strategy's scope."""
+    mode = ds_context.get_per_thread_mode()
+    if mode.strategy.extended is not extended:
+        _wrong_strategy_scope(extended._container_strategy(), mode)
+
+
+def _wrong_strategy_scope(strategy, mode):
+    if not ds_context.has_strategy():
+        raise RuntimeError(f'Need to be inside "with strategy.scope()" for {strategy}')
+    raise RuntimeError(
+        f"Mixing different tf.distribute.Strategy objects: {mode.strategy} is not {strategy}"
     )
 
 
@@ -204,8 +215,20 @@ class StrategyExtended:
         raise NotImplementedError
 
     def colocate_vars_with(self, colocate_with_variable):
-        """Scope in which new variables are placed like ``colocate_with_variable``."""
+        """Scope in which new variables are placed like ``colocate_with_variable`` (which a
+        strategy's variable creator already does here: the scope only checks its argument).
+
+        Raises:
+          RuntimeError: not inside this strategy's scope.
+          ValueError: ``colocate_with_variable`` was not created in this strategy's scope
+            (MirroredStrategy's check; Keras's optimizers meet it when they make slots).
+        """
+        require_strategy_scope_extended(self)
+        self._validate_colocate_with_variable(colocate_with_variable)
         return contextlib.nullcontext()
+
+    def _validate_colocate_with_variable(self, colocate_with_variable):
+        pass
 
     def value_container(self, value):
         """The distributed variable that holds the component ``value`` (or ``value`` itself)."""

@@ -19,6 +19,7 @@ from simdist.distribute import mirrored_run
 from simdist.distribute.distribute_lib import ReplicaContext, Strategy, StrategyExtended
 from simdist.distribute.distributed_variable import (
     VARIABLE_CLASS_MAPPING,
+    DistributedVariable,
     MirroredVariable,
     validate_aggregation,
     validate_synchronization,
@@ -118,6 +119,16 @@ class MirroredExtended(StrategyExtended):
                     "dtype is not supported, please use a different aggregation or dtype")
         cls = VARIABLE_CLASS_MAPPING[sync]
         return cls(self._strategy, components, agg, sync)
+
+    def _validate_colocate_with_variable(self, colocate_with_variable):
+        """TF's validate_colocate_distributed_variable: only this strategy's variables."""
+        v = colocate_with_variable
+        message = ("`colocate_vars_with` must only be passed a variable created in this "
+                   "tf.distribute.Strategy.scope(), not")
+        if not isinstance(v, DistributedVariable):
+            raise ValueError(f"{message}: {v!r}")
+        if v._distribute_strategy.extended is not self:
+            raise ValueError(f"{message} {v} created in scope: {v._distribute_strategy}")
 
     # --- execution --------------------------------------------------------------------
     def _make_replica_context(self, i, dev):

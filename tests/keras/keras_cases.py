@@ -279,6 +279,27 @@ except ValueError as e:
     out = [str(e).split(' was not created')[0]]  # then the strategy, at its address
 out += [repr(m.weights[1]), repr(m(np.ones((2, 3), 'float32'))), str(tf.constant(np.eye(2)))]
 """,
+    "built and compiled outside, fit inside a strategy's scope": """
+m = mk()
+with S.scope():
+    out = m.fit(X, Y1, batch_size=8, verbose=0)  # the slots cannot sit by outside variables
+""",
+    "colocate_vars_with another strategy's variable": """
+with S.scope():
+    v = tf.Variable(1.0, name='v')
+with tf.distribute.MirroredStrategy(S.extended.worker_devices[:2]).scope():
+    with tf.distribute.get_strategy().extended.colocate_vars_with(v):
+        out = tf.Variable(2.0)
+""",
+    "colocate_vars_with outside the strategy's scope":
+        "out = S.extended.colocate_vars_with(tf.Variable(1.0))",
+    "colocate_vars_with in scope": """
+with S.scope():
+    v = tf.Variable(1.0)
+    with S.extended.colocate_vars_with(v):
+        w = tf.Variable(2.0)
+out = [type(w).__name__, len(S.experimental_local_results(w))]
+""",
     "adamw is not an optimizer name in Keras 2": "out = mk(optimizer='adamw')",
     "steps_per_epoch carries on through the arrays": """
 seen = []

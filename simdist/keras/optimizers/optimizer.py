@@ -234,7 +234,11 @@ class Optimizer(trackable.Trackable):
         if initial_value is None:
             initial_value = A.zeros(list(model_variable.shape) if shape is None else shape,
                                     dtype=model_variable.dtype)
-        with self._strategy_scope():
+        # TF makes slots in colocate_vars_with(model_variable) of the current strategy, which
+        # refuses a model variable made outside its scope (a model built and compiled
+        # outside, then fit inside ``strategy.scope()``).
+        with self._strategy_scope(), \
+                ds.get_strategy().extended.colocate_vars_with(model_variable):
             v = variables.Variable(initial_value=initial_value,
                                    name=self._scoped(
                                        f"{variable_name}/{self._shared_name(model_variable)}"),

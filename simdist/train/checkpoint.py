@@ -2,7 +2,8 @@
 
 Glossary:
   Checkpoint    -- the root of the graph: its keyword arguments (models, optimizers,
-                   metrics, variables, other checkpoints) and its ``save_counter``.
+                   metrics, variables, other checkpoints) and its ``save_counter``; with
+                   ``root=obj``, obj's children are the root's (Keras's save_weights).
   save / write  -- ``save(prefix)`` counts, writes ``prefix-N`` and records it in the
                    directory's ``checkpoint`` file; ``write(prefix)`` writes ``prefix`` only.
   restore       -- match every saved value to the variable at the same path (or at an
@@ -163,7 +164,10 @@ class Checkpoint(trackable.Trackable):
         return self._save_counter
 
     def _trackable_children(self) -> dict:
-        out = dict(self._objects)
+        # A ``root`` is not a child: its children are the checkpoint's own (TF's root=).
+        root = self._objects.get("root")
+        out = dict(trackable.children(root)) if root is not None else {}
+        out.update({k: v for k, v in self._objects.items() if k != "root"})
         if self._save_counter is not None:
             out["save_counter"] = self._save_counter
         return out

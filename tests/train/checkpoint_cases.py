@@ -87,6 +87,26 @@ opt.apply_gradients([(tf.constant([1.0, 1.0]), v)])
 out = [names(path), [w.name for w in opt.variables], before, v2, v, opt2.loss_scale,
        opt2.dynamic_counter]
 """,
+    "model.save_weights writes TF's checkpoint format unless the name ends in .h5": """
+m = mk()
+m.compile(tf.keras.optimizers.SGD(0.1, momentum=0.9), 'mse')
+m.fit(np.ones((4, 2), 'float32'), np.ones((4, 1), 'float32'), verbose=0)
+m.save_weights(os.path.join(D, 'w'))
+m.save_weights(os.path.join(D, 'w2.npz'))
+m.save_weights(os.path.join(D, 'w.h5'))
+m2 = mk(built=False)
+m2.compile(tf.keras.optimizers.SGD(0.1, momentum=0.9), 'mse')
+status = m2.load_weights(os.path.join(D, 'w'))
+m2(np.ones((1, 2), 'float32'))
+m3 = mk()
+m3.load_weights(os.path.join(D, 'w.h5'))
+out = [files(), names(os.path.join(D, 'w')), open(os.path.join(D, 'checkpoint')).read(),
+       m2.get_weights(), type(status).__name__, m3.get_weights()]
+""",
+    "Checkpoint(root=model) makes the model the root": """
+m = mk()
+out = names(tf.train.Checkpoint(root=m).write(os.path.join(D, 'w')))
+""",
     "restore into an unbuilt model waits for its weights": """
 m, opt = mk(), tf.keras.optimizers.SGD(0.1)
 path = tf.train.Checkpoint(model=m).save(os.path.join(D, 'ck'))

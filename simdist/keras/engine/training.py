@@ -17,6 +17,8 @@ Mirrors keras/src/engine/training.py.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from simdist.distribute import distribution_strategy_context as ds
@@ -468,18 +470,39 @@ class Model(Layer):
 
     # --- weights on disk ---------------------------------------------------------------
     def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
-        """Save every weight to an ``.npz`` file (by position, as Keras's h5 format does)."""
-        import os
+        """Save the weights (and a compiled model's optimizer state) to ``filepath``.
 
+        As Keras 2: TF's checkpoint format (``filepath.index`` and ``.data-*``, keys by
+        layer, and the directory's ``checkpoint`` file) unless the name ends in .h5, .hdf5
+        or .keras; those get one file of the weights by position (an ``.npz`` inside, not
+        HDF5).
+        """
         path = os.fspath(filepath)
+        if not _is_hdf5(path, save_format):
+            from simdist.train import checkpoint, checkpoint_management
+
+            checkpoint.write_graph(self, path)
+            checkpoint_management.update_checkpoint_state(os.path.dirname(path) or ".", path)
+            return
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         with open(path, "wb") as f:
             np.savez(f, *self.get_weights())
 
     def load_weights(self, filepath, skip_mismatch=False, by_name=False, options=None):
-        """Load weights saved by :meth:`save_weights`."""
-        with np.load(filepath) as data:
+        """Load weights saved by :meth:`save_weights`; a TF-format load returns its status
+        (values for layers not built yet are assigned when they are).
+
+        Raises:
+          AssertionError: a TF-format checkpoint matched none of the model's variables.
+        """
+        path = os.fspath(filepath)
+        if not _is_hdf5(path, None):
+            from simdist.train import checkpoint
+
+            return checkpoint.restore_graph(self, path).assert_nontrivial_match()
+        with np.load(path) as data:
             self.set_weights([data[f"arr_{i}"] for i in range(len(data.files))])
+        return None
 
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
                 show_trainable=False, layer_range=None):
@@ -493,6 +516,13 @@ class Model(Layer):
                 "This model has not yet been built. Build the model first by calling "
                 "`build()` or by calling the model on a batch of data.")
         summary.print_summary(self, line_length, positions, print_fn)
+
+
+def _is_hdf5(path: str, save_format) -> bool:
+    """Keras's choice of format: h5 by name or by ``save_format``, else TF's checkpoint."""
+    if save_format is not None:
+        return str(save_format).lower() in ("h5", "hdf5")
+    return path.endswith((".h5", ".hdf5", ".keras"))
 
 
 def _as_list(metrics):

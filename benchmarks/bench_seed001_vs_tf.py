@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import resource
 import subprocess
 import sys
@@ -111,8 +110,9 @@ def run_framework(module_name):
     """The seed's custom loop under ``module_name`` (simdist or tensorflow)."""
     tf = __import__(module_name)
     strategy = make_strategy(tf)
-    tf.random.set_seed(SEED)
-    random.seed(SEED)  # Keras 2 draws unseeded initializers' seeds from Python's `random`.
+    # Keras 2's unseeded initializers take their seeds from the generator this leaves
+    # (tf.random.set_seed alone does not reach them).
+    tf.keras.utils.set_random_seed(SEED)
     dist_dataset = strategy.experimental_distribute_dataset(make_dataset(tf))
     with strategy.scope():
         model = build_model(tf)

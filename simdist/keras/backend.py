@@ -12,6 +12,13 @@ Glossary:
   keras mask     -- a per-example loss may carry the mask of the examples it counts
                     (``_keras_mask``: ``ignore_class``), kept in the same kind of table.
   clear_session  -- forget the name counters.
+  seed generator -- ``tf.keras.utils.set_random_seed(s)`` leaves a ``random.Random(s)`` in
+                    this thread (``_SEED_GENERATOR``); clear_session keeps it, as Keras's.
+  RandomGenerator -- what Keras's initializers draw with (``rng_type="stateless"``): the
+                    user's seed, or one drawn on first use from the seed generator (Python's
+                    ``random`` when there is none), keys stateless ops, so the same instance
+                    gives the same numbers every call. ``tf.random.set_seed`` alone does not
+                    make them reproducible; ``tf.keras.utils.set_random_seed`` does.
 
 Mirrors keras/src/backend.py and backend_config.py.
 """
@@ -19,10 +26,12 @@ Mirrors keras/src/backend.py and backend_config.py.
 from __future__ import annotations
 
 import collections
+import random
 import threading
 import weakref
 
 from simdist import testing
+from simdist.framework.ops import random_ops
 
 _EPSILON = 1e-7
 _FLOATX = "float32"
@@ -31,6 +40,8 @@ _uids: collections.defaultdict = collections.defaultdict(int)
 _lock = threading.Lock()
 _logits: dict[int, tuple] = {}
 _masks: dict[int, tuple] = {}
+# Per thread, as Keras's: a replica thread has none and falls back on Python's `random`.
+_SEED_GENERATOR = threading.local()
 
 
 def epsilon() -> float:
@@ -98,6 +109,53 @@ def clear_session() -> None:
     _masks.clear()
     _FLOATX = "float32"
     _IMAGE_DATA_FORMAT = "channels_last"
+
+
+@testing.register_resetter
+def _forget_seed_generator() -> None:
+    """A fresh world has no ``set_random_seed`` generator (not part of clear_session)."""
+    _SEED_GENERATOR.generator = None
+
+
+class RandomGenerator:
+    """Draws for a Keras initializer: stateless ops keyed by ``[seed, 0]``.
+
+    Mirrors the ``rng_type="stateless"`` kind of keras/src/backend.py's RandomGenerator, the
+    one Keras 2.15's initializers use (Dropout draws from ``tf.random`` directly).
+    """
+
+    def __init__(self, seed=None):
+        self._seed = seed
+        self._built = False
+
+    def make_seed_for_stateless_op(self) -> list:
+        """``[seed, 0]``; an unseeded generator draws its seed on the first call, not when
+        made, so which initializer gets which seed follows the order they are called in."""
+        if not self._built:
+            self._seed = self._create_seed(self._seed)
+            self._built = True
+        return [self._seed, 0]
+
+    @staticmethod
+    def _create_seed(user_specified_seed) -> int:
+        if user_specified_seed is not None:
+            return user_specified_seed
+        # Keras writes randint(1, 1e9); the integer bound draws the same numbers without
+        # Python 3.11's DeprecationWarning about a float argument.
+        generator = getattr(_SEED_GENERATOR, "generator", None) or random
+        return generator.randint(1, int(1e9))
+
+    def random_normal(self, shape, mean=0.0, stddev=1.0, dtype=None):
+        return random_ops.stateless_normal(shape, self.make_seed_for_stateless_op(), mean,
+                                           stddev, dtype=dtype or floatx())
+
+    def random_uniform(self, shape, minval=0.0, maxval=None, dtype=None):
+        return random_ops.stateless_uniform(shape, self.make_seed_for_stateless_op(), minval,
+                                            maxval, dtype=dtype or floatx())
+
+    def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=None):
+        return random_ops.stateless_truncated_normal(
+            shape, self.make_seed_for_stateless_op(), mean, stddev, dtype=dtype or floatx())
 
 
 def _set_attr(table, tensor, value) -> None:

@@ -5,8 +5,15 @@ Glossary:
                      is ``glorot_uniform`` and its default bias initializer ``zeros``.
   VarianceScaling -- draws with ``scale / fan`` variance; glorot = fan_avg & scale 1,
                      he = fan_in & scale 2, lecun = fan_in & scale 1.
-  seed            -- a seeded initializer gives the same values every call; an unseeded one
-                     draws from ``simdist.random`` (reproducible after ``tf.random.set_seed``).
+  seed            -- a random initializer draws with stateless ops keyed by its seed
+                     (``backend.RandomGenerator``), so every call of one instance gives the
+                     same values. An unseeded one takes a seed on its first call from the
+                     generator ``tf.keras.utils.set_random_seed`` leaves (Python's ``random``
+                     when there is none): ``tf.random.set_seed`` alone does not make its
+                     values reproducible, and ``tf.random``'s sequences do not move.
+  reuse warning   -- calling one unseeded instance a second time warns (UserWarning) that
+                     it returns the same values; ``initializers.get('glorot_uniform')``
+                     makes a new instance each time, so each layer has its own.
   serialize       -- Keras's config dict ``{module, class_name, config, registered_name}``,
                      what a layer's ``get_config`` holds for each of its initializers.
 
@@ -16,12 +23,12 @@ Mirrors keras/src/initializers/initializers.py.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
 from simdist.framework import dtypes
 from simdist.framework.ops import array_ops as A
-from simdist.framework.ops import random_ops as R
 from simdist.keras import backend
 from simdist.keras.utils.serialization import lookup
 
@@ -38,6 +45,20 @@ class Initializer:
 
     def get_config(self) -> dict:
         return {}
+
+    def _warn_reuse(self):
+        # Keras's check: an unseeded instance's second call gives the first call's values,
+        # which is rarely what was meant (two layers sharing one initializer instance).
+        if getattr(self, "_used", False):
+            if getattr(self, "seed", None) is None:
+                warnings.warn(
+                    f"The initializer {self.__class__.__name__} is unseeded and being called "
+                    "multiple times, which will return identical values each time (even if "
+                    "the initializer is unseeded). Please update your code to provide a seed "
+                    "to the initializer, or avoid using the same initializer instance more "
+                    "than once.")
+        else:
+            self._used = True
 
     @classmethod
     def from_config(cls, config):
@@ -74,24 +95,18 @@ class Constant(Initializer):
 
 
 class _Seeded(Initializer):
+    """An initializer that draws, through Keras's stateless RandomGenerator."""
+
     def __init__(self, seed=None):
         self.seed = seed
+        self._random_generator = backend.RandomGenerator(seed)
 
-    def _seed(self):
-        # A seeded Keras initializer is deterministic: every call gives the same values.
-        return None if self.seed is None else int(self.seed)
 
-    def _draw(self, fn, *args, **kwargs):
-        if self.seed is None:
-            return fn(*args, **kwargs)
-        saved = R._state.streams.pop((R.get_seed(self.seed)), None)
-        try:
-            return fn(*args, seed=self.seed, **kwargs)
-        finally:
-            key = R.get_seed(self.seed)
-            R._state.streams.pop(key, None)
-            if saved is not None:
-                R._state.streams[key] = saved
+def _float_dtype(dtype):
+    dt = _dtype(dtype)
+    if not dt.is_floating:
+        raise ValueError(f"Expected floating point type, got {dt}.")
+    return dt
 
 
 class RandomNormal(_Seeded):
@@ -102,7 +117,9 @@ class RandomNormal(_Seeded):
         self.mean, self.stddev = mean, stddev
 
     def __call__(self, shape, dtype=None, **kwargs):
-        return self._draw(R.normal, shape, self.mean, self.stddev, dtype=_dtype(dtype))
+        dt = _float_dtype(dtype)
+        self._warn_reuse()
+        return self._random_generator.random_normal(shape, self.mean, self.stddev, dt)
 
     def get_config(self):
         return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
@@ -116,7 +133,11 @@ class RandomUniform(_Seeded):
         self.minval, self.maxval = minval, maxval
 
     def __call__(self, shape, dtype=None, **kwargs):
-        return self._draw(R.uniform, shape, self.minval, self.maxval, dtype=_dtype(dtype))
+        dt = _dtype(dtype)
+        if not dt.is_floating and not dt.is_integer:
+            raise ValueError(f"Expected float or integer dtype, got {dt}.")
+        self._warn_reuse()
+        return self._random_generator.random_uniform(shape, self.minval, self.maxval, dt)
 
     def get_config(self):
         return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}
@@ -126,8 +147,9 @@ class TruncatedNormal(RandomNormal):
     """Normal draws redrawn beyond two standard deviations."""
 
     def __call__(self, shape, dtype=None, **kwargs):
-        return self._draw(R.truncated_normal, shape, self.mean, self.stddev,
-                          dtype=_dtype(dtype))
+        dt = _float_dtype(dtype)
+        self._warn_reuse()
+        return self._random_generator.truncated_normal(shape, self.mean, self.stddev, dt)
 
 
 def _fans(shape):
@@ -158,18 +180,20 @@ class VarianceScaling(_Seeded):
         self.scale, self.mode, self.distribution = scale, mode, distribution
 
     def __call__(self, shape, dtype=None, **kwargs):
+        dt = _float_dtype(dtype)
+        self._warn_reuse()
         fan_in, fan_out = _fans(shape)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
         scale = self.scale / max(1.0, n)
-        dt = _dtype(dtype)
+        gen = self._random_generator
         if self.distribution == "truncated_normal":
             # 0.879... is the stddev of a standard normal truncated to (-2, 2).
             stddev = math.sqrt(scale) / 0.87962566103423978
-            return self._draw(R.truncated_normal, shape, 0.0, stddev, dtype=dt)
+            return gen.truncated_normal(shape, 0.0, stddev, dt)
         if self.distribution == "untruncated_normal":
-            return self._draw(R.normal, shape, 0.0, math.sqrt(scale), dtype=dt)
+            return gen.random_normal(shape, 0.0, math.sqrt(scale), dt)
         limit = math.sqrt(3.0 * scale)
-        return self._draw(R.uniform, shape, -limit, limit, dtype=dt)
+        return gen.random_uniform(shape, -limit, limit, dt)
 
     def get_config(self):
         return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
@@ -184,17 +208,19 @@ class Orthogonal(_Seeded):
         self.gain = gain
 
     def __call__(self, shape, dtype=None, **kwargs):
+        dt = _float_dtype(dtype)
         shape = [int(s) for s in shape]
         if len(shape) < 2:
             raise ValueError("The tensor to initialize must be at least two-dimensional. "
                              f"Received: shape={tuple(shape)} of rank {len(shape)}.")
+        self._warn_reuse()
         rows, cols = math.prod(shape[:-1]), shape[-1]
-        a = self._draw(R.normal, [max(rows, cols), min(rows, cols)], dtype=_dtype(dtype))
+        a = self._random_generator.random_normal([max(rows, cols), min(rows, cols)], dtype=dt)
         q, r = np.linalg.qr(a.numpy().astype(np.float64))
         q = q * np.sign(np.diag(r))
         if rows < cols:
             q = q.T
-        return A.constant((self.gain * q).reshape(shape), dtype=_dtype(dtype))
+        return A.constant((self.gain * q).reshape(shape), dtype=dt)
 
     def get_config(self):
         return {"gain": self.gain, "seed": self.seed}

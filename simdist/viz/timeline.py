@@ -69,7 +69,8 @@ def train(strategy: str = STRATEGIES[0], num_gpus: int = 4, gpu: str = "V100",
     y = (x @ rng.normal(size=(8, 1))).astype("float32")
     with _LOCK:
         reset_world(f"gpus={int(num_gpus)},kind={gpu}")
-        tf.random.set_seed(seed)
+        # Not tf.random.set_seed alone: Keras's unseeded initializers would not repeat.
+        tf.keras.utils.set_random_seed(seed)
         devices = [d.name for d in tf.config.list_logical_devices("GPU")][:int(num_gpus)]
         strat = _strategy(tf, strategy, devices)
         replicas = strat.num_replicas_in_sync

@@ -1,6 +1,7 @@
 """Layer programs whose results TF 2.15 recorded (record_tf_layers.py) and simdist must
 reproduce (test_layers_tf_conformance.py): batch norm's fused path, empty replicas and axes,
-weight names by how a layer is built, Sequential shapes, get_config, Flatten, Dropout.
+weight names by how a layer is built, Sequential shapes, get_config, Flatten, Dropout, and
+how initializers are seeded (tf.random.set_seed vs tf.keras.utils.set_random_seed, reuse).
 
 Each case is code run with ``tf``, ``np``, ``L = tf.keras.layers`` and ``S`` (a 4-replica
 MirroredStrategy) in scope that leaves its result in ``out``; an exception is the result
@@ -469,4 +470,143 @@ out = L.Dropout(0.5, name='d')(tf.constant([[1, 2]]), training=True)
 """,
 }
 
-CASES = {**BATCH_NORM, **NAMES, **SEQUENTIAL_SHAPES, **CONFIGS, **FLATTEN, **DROPOUT}
+# Keras 2.15's random initializers draw with stateless ops keyed by their seed; an unseeded
+# one takes its seed on its first call from set_random_seed's generator (else Python's
+# `random`). The values are not TF's (simdist does not draw Philox numbers), so the cases
+# compare runs with each other.
+KERNEL = """
+import warnings
+def kernel():
+    return tf.keras.Sequential([L.Dense(3, input_shape=(4,), name='d')]).get_weights()[0]
+def user_warnings(caught):
+    return [str(w.message) for w in caught if w.category is UserWarning]
+eq = lambda a, b: bool(np.array_equal(np.asarray(a), np.asarray(b)))
+"""
+INITIALIZER_SEEDS = {
+    "init: tf.random.set_seed alone does not repeat a model's weights": KERNEL + """
+tf.random.set_seed(5); a = kernel()
+tf.random.set_seed(5); b = kernel()
+out = eq(a, b)
+""",
+    "init: tf.keras.utils.set_random_seed repeats a model's weights": KERNEL + """
+tf.keras.utils.set_random_seed(5); a = kernel()
+tf.keras.utils.set_random_seed(5); b = kernel()
+tf.keras.utils.set_random_seed(6); c = kernel()
+out = [eq(a, b), eq(a, c)]
+""",
+    "init: set_random_seed's generator ignores draws from Python's random": KERNEL + """
+import random
+tf.keras.utils.set_random_seed(5); a = kernel()
+tf.keras.utils.set_random_seed(5); random.random(); random.seed(99); b = kernel()
+out = eq(a, b)
+""",
+    "init: set_random_seed keeps going after clear_session": KERNEL + """
+tf.keras.utils.set_random_seed(5); a = kernel()
+tf.keras.backend.clear_session(); b = kernel()
+out = eq(a, b)
+""",
+    "init: an unseeded instance takes its seed on its first call": KERNEL + """
+G = tf.keras.initializers.GlorotUniform
+tf.keras.utils.set_random_seed(5); g, h = G(), G(); hv = h((2, 2)); gv = g((2, 2))
+tf.keras.utils.set_random_seed(5); first = G()((2, 2))
+out = [eq(hv, first), eq(gv, first)]
+""",
+    "init: an unseeded instance called twice gives the same values and warns": KERNEL + """
+g = tf.keras.initializers.GlorotUniform()
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter('always')
+    x = g((2, 3)); y = g((2, 3)); z = g((2, 3))
+out = [eq(x, y), eq(x, z), user_warnings(caught)]
+""",
+    "init: every random initializer repeats when called twice": KERNEL + """
+I = tf.keras.initializers
+out = []
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter('always')
+    for cls in (I.RandomNormal, I.RandomUniform, I.TruncatedNormal, I.GlorotNormal,
+                I.HeUniform, I.HeNormal, I.LecunUniform, I.LecunNormal, I.Orthogonal,
+                I.VarianceScaling, I.Zeros, I.Ones):
+        g = cls()
+        out.append([cls.__name__, eq(g((3, 3)), g((3, 3)))])
+out.append(user_warnings(caught))
+""",
+    "init: a seeded instance repeats without a warning, whatever the global seed": KERNEL + """
+G = tf.keras.initializers.GlorotUniform
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter('always')
+    tf.random.set_seed(1); g = G(seed=3); x = g((2, 3)); y = g((2, 3))
+    tf.random.set_seed(2); z = G(seed=3)((2, 3))
+    tf.keras.utils.set_random_seed(4); w = G(seed=3)((2, 3))
+    u = tf.keras.initializers.RandomUniform(seed=3)((2, 3))
+out = [eq(x, y), eq(x, z), eq(x, w), eq(x, u), user_warnings(caught)]
+""",
+    "init: get(name) makes a new instance per layer": KERNEL + """
+get = tf.keras.initializers.get
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter('always')
+    m = tf.keras.Sequential([L.Dense(3, input_shape=(3,), name='a'), L.Dense(3, name='b')])
+out = [get('glorot_uniform') is get('glorot_uniform'),
+       type(get('glorot_uniform')).__name__,
+       eq(m.layers[0].kernel, m.layers[1].kernel), user_warnings(caught)]
+""",
+    "init: one instance shared by two layers gives both the same kernel": KERNEL + """
+init = tf.keras.initializers.GlorotUniform()
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter('always')
+    m = tf.keras.Sequential([L.Dense(3, input_shape=(3,), kernel_initializer=init, name='a'),
+                             L.Dense(3, kernel_initializer=init, name='b')])
+out = [eq(m.layers[0].kernel, m.layers[1].kernel), user_warnings(caught)]
+""",
+    "init: a strategy's replicas share one draw, without a warning": KERNEL + """
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter('always')
+    with S.scope():
+        m = tf.keras.Sequential([L.Dense(2, input_shape=(3,), name='d')])
+k = m.layers[0].kernel
+out = [[eq(v, k.values[0]) for v in k.values], user_warnings(caught)]
+""",
+    "init: building a model leaves tf.random's sequence where it was": KERNEL + """
+tf.random.set_seed(1); a = tf.random.uniform([3])
+tf.random.set_seed(1); kernel(); b = tf.random.uniform([3])
+out = eq(a, b)
+""",
+    "init: a wrong dtype raises before the instance counts as used": KERNEL + """
+g = tf.keras.initializers.GlorotUniform()
+try:
+    g((2, 2), dtype='int32')
+except ValueError as e:
+    msg = str(e)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter('always')
+    g((2, 2))
+out = [msg, user_warnings(caught)]
+""",
+    "init: a wrong dtype": "out = tf.keras.initializers.HeNormal()((2, 2), dtype='int32')",
+    "init: RandomUniform takes an integer dtype": """
+x = tf.keras.initializers.RandomUniform(0, 10, seed=1)((50,), dtype='int32').numpy()
+out = [str(x.dtype), bool(x.min() >= 0 and x.max() < 10)]
+""",
+    "init: RandomUniform refuses a bool dtype": """
+out = tf.keras.initializers.RandomUniform()((2,), dtype='bool')
+""",
+    "init: Orthogonal checks the rank before counting as used": KERNEL + """
+g = tf.keras.initializers.Orthogonal()
+try:
+    g((3,))
+except ValueError as e:
+    msg = str(e)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter('always')
+    g((2, 2))
+out = [msg, user_warnings(caught)]
+""",
+    "init: Dropout's masks still follow tf.random.set_seed": """
+d = L.Dropout(0.5, name='d')
+tf.random.set_seed(3); a = d(np.ones((4, 8), np.float32), training=True)
+tf.random.set_seed(3); b = d(np.ones((4, 8), np.float32), training=True)
+out = bool(np.array_equal(a, b))
+""",
+}
+
+CASES = {**BATCH_NORM, **NAMES, **SEQUENTIAL_SHAPES, **CONFIGS, **FLATTEN, **DROPOUT,
+         **INITIALIZER_SEEDS}

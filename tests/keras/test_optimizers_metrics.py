@@ -145,7 +145,7 @@ def _fit_weights(optimizer, strategy):
     rng = np.random.RandomState(0)
     x = rng.normal(size=(32, 4)).astype(np.float32)
     y = rng.normal(size=(32, 1)).astype(np.float32)
-    tf.random.set_seed(1)
+    tf.keras.utils.set_random_seed(1)  # the same initial weights for both fits
     with strategy.scope():
         m = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="relu", input_shape=(4,)),
                                  tf.keras.layers.Dense(1)])

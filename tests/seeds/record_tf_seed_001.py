@@ -4,8 +4,8 @@ Run with the TensorFlow interpreter (not simdist's venv):
     /tmp/tfenv/bin/python tests/seeds/record_tf_seed_001.py
 
 The listing (``data/seed_001.py``, import line turned back into ``import tensorflow as tf``)
-runs once per seed in its own process, after ``tf.random.set_seed(seed)``. It branches on
-``tf.config.list_physical_devices('GPU')``; to take its 4-GPU branch (global batch 256,
+runs once per seed in its own process, after ``tf.keras.utils.set_random_seed(seed)``. It
+branches on ``tf.config.list_physical_devices('GPU')``; to take its 4-GPU branch (global batch 256,
 MirroredStrategy over 4 replicas) on a CPU-only machine, the one CPU is split into 4 logical
 devices, ``list_physical_devices('GPU')`` reports 4 devices and ``MirroredStrategy()`` with
 no arguments mirrors over those 4 logical CPUs. Nothing else of the listing is touched.
@@ -20,7 +20,7 @@ import os
 import subprocess
 import sys
 
-from seed_listing import SEEDS, parse_seed_001
+from seed_listing import TF_SEEDS, parse_seed_001
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPLICAS = 4
@@ -57,7 +57,7 @@ def main():
     import tensorflow as tf
 
     runs = []
-    for seed in SEEDS:
+    for seed in TF_SEEDS:
         runs.append(run_seed(seed))
         print(seed, runs[-1]["custom_accuracy"][-1], runs[-1]["fit_accuracy"][-1], flush=True)
     out = {"tf_version": tf.__version__, "replicas": REPLICAS, "runs": runs}

@@ -11,10 +11,14 @@ Glossary:
   stream       -- one generator per (global seed, op seed) pair that advances with each
                   call, so ``uniform([1], seed=1)`` twice gives two different values, the
                   same two after every ``set_seed``.
+  stateless    -- ``stateless_uniform(shape, seed=[a, b])`` etc.: the numbers depend on the
+                  two-integer seed only (same seed, same numbers; the global seed and the
+                  streams are neither read nor advanced). Keras's initializers use them.
 Numbers are drawn on the host with NumPy's PCG64 keyed by the seeds, then placed on the
 device: reproducible across runs and backends, but not bitwise TF's Philox values.
 
-Mirrors tensorflow/python/ops/random_ops.py and framework/random_seed.py.
+Mirrors tensorflow/python/ops/random_ops.py, stateless_random_ops.py and
+framework/random_seed.py.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import threading
 import numpy as np
 
 from simdist import testing
-from simdist.framework import dtypes, op_def
+from simdist.framework import dtypes, errors, op_def
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.tensor import Tensor
@@ -105,29 +109,54 @@ def _float_dtype(dtype, what) -> dtypes.DType:
     return dt
 
 
-def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None) -> Tensor:
-    """Samples from a normal distribution (``tf.random.normal``)."""
+def _normal(gen, op_type, shape, mean, stddev, dtype) -> Tensor:
     dt = _float_dtype(dtype, "normal")
     mean_t = op_def.convert_to_tensor(mean, dtype=dt)
     std_t = op_def.convert_to_tensor(stddev, dtype=dt)
-    z = _generator(seed).standard_normal(_shape(shape)).astype(dt.as_numpy_dtype)
-    return M.add(M.multiply(_place("RandomStandardNormal", z), std_t), mean_t)
+    z = gen.standard_normal(_shape(shape)).astype(dt.as_numpy_dtype)
+    return M.add(M.multiply(_place(op_type, z), std_t), mean_t)
 
 
-def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None,
-                     name=None) -> Tensor:
-    """Normal samples more than two standard deviations from the mean are redrawn."""
+def _truncated_normal(gen, op_type, shape, mean, stddev, dtype) -> Tensor:
     dt = _float_dtype(dtype, "truncated_normal")
     mean_t = op_def.convert_to_tensor(mean, dtype=dt)
     std_t = op_def.convert_to_tensor(stddev, dtype=dt)
-    gen = _generator(seed)
     z = gen.standard_normal(_shape(shape))
     bad = np.abs(z) > 2
     while bad.any():
         z[bad] = gen.standard_normal(int(bad.sum()))
         bad = np.abs(z) > 2
     z = z.astype(dt.as_numpy_dtype)
-    return M.add(M.multiply(_place("TruncatedNormal", z), std_t), mean_t)
+    return M.add(M.multiply(_place(op_type, z), std_t), mean_t)
+
+
+def _uniform(gen, op_type, shape, minval, maxval, dtype) -> Tensor:
+    dt = dtypes.as_dtype(dtype)
+    shape = _shape(shape)
+    if dt.is_integer:
+        if minval is None:  # a stateless draw without bounds covers the whole dtype
+            info = np.iinfo(dt.as_numpy_dtype)
+            minval, maxval = info.min, info.max + 1
+        lo, hi = int(A._t(minval)), int(A._t(maxval))
+        host = gen.integers(lo, hi, size=shape).astype(dt.as_numpy_dtype)
+        return _place(op_type + "Int", host)
+    if not dt.is_floating:
+        raise ValueError(f"Invalid dtype {dt!r} for tf.random.uniform: use a float or int dtype.")
+    lo = op_def.convert_to_tensor(minval, dtype=dt)
+    hi = op_def.convert_to_tensor(1 if maxval is None else maxval, dtype=dt)
+    u = gen.random(shape).astype(dt.as_numpy_dtype)
+    return M.add(M.multiply(_place(op_type, u), M.subtract(hi, lo)), lo)
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None) -> Tensor:
+    """Samples from a normal distribution (``tf.random.normal``)."""
+    return _normal(_generator(seed), "RandomStandardNormal", shape, mean, stddev, dtype)
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None,
+                     name=None) -> Tensor:
+    """Normal samples more than two standard deviations from the mean are redrawn."""
+    return _truncated_normal(_generator(seed), "TruncatedNormal", shape, mean, stddev, dtype)
 
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None,
@@ -137,20 +166,57 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None,
     Raises:
       ValueError: an integer ``dtype`` without ``maxval``.
     """
+    if dtypes.as_dtype(dtype).is_integer and maxval is None:
+        raise ValueError(f"Must specify maxval for integer dtype {dtypes.as_dtype(dtype)!r}")
+    return _uniform(_generator(seed), "RandomUniform", shape, minval, maxval, dtype)
+
+
+# --- stateless ops: the numbers are a function of (seed, shape) only ---------------------
+def _stateless_generator(seed) -> np.random.Generator:
+    """A fresh generator keyed by the shape-[2] ``seed``: the same seed gives the same
+    numbers every call, and no state of the stateful ops above is read or advanced."""
+    pair = np.asarray(seed.numpy() if hasattr(seed, "numpy") else seed)
+    if not np.issubdtype(pair.dtype, np.integer):
+        raise errors.InvalidArgumentError(
+            None, None, "Value for attr 'Tseed' of "
+                        f"{'float' if pair.dtype.kind == 'f' else pair.dtype} is not in the "
+                        "list of allowed values: int32, int64\nPass two integers, e.g. "
+                        "seed=[1, 2].")
+    if pair.shape != (2,):
+        raise errors.InvalidArgumentError(
+            None, None, f"seed must have shape [2], not {list(pair.shape)}\nPass two "
+                        "integers, e.g. seed=[1, 2].")
+    return np.random.default_rng([int(s) % 2**64 for s in pair])
+
+
+def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
+                     name=None) -> Tensor:
+    """Normal samples determined by ``seed`` alone (``tf.random.stateless_normal``)."""
+    return _normal(_stateless_generator(seed), "StatelessRandomNormalV2", shape, mean,
+                   stddev, dtype)
+
+
+def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
+                               name=None) -> Tensor:
+    """Truncated normal samples determined by ``seed`` alone."""
+    return _truncated_normal(_stateless_generator(seed), "StatelessTruncatedNormalV2", shape,
+                             mean, stddev, dtype)
+
+
+def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32,
+                      name=None) -> Tensor:
+    """Uniform samples determined by ``seed`` alone (``tf.random.stateless_uniform``).
+
+    Raises:
+      ValueError: an integer ``dtype`` without both ``minval`` and ``maxval``.
+    """
     dt = dtypes.as_dtype(dtype)
-    shape = _shape(shape)
-    if dt.is_integer:
-        if maxval is None:
-            raise ValueError(f"Must specify maxval for integer dtype {dt!r}")
-        lo, hi = int(A._t(minval)), int(A._t(maxval))
-        host = _generator(seed).integers(lo, hi, size=shape).astype(dt.as_numpy_dtype)
-        return _place("RandomUniformInt", host)
-    if not dt.is_floating:
-        raise ValueError(f"Invalid dtype {dt!r} for tf.random.uniform: use a float or int dtype.")
-    lo = op_def.convert_to_tensor(minval, dtype=dt)
-    hi = op_def.convert_to_tensor(1 if maxval is None else maxval, dtype=dt)
-    u = _generator(seed).random(shape).astype(dt.as_numpy_dtype)
-    return M.add(M.multiply(_place("RandomUniform", u), M.subtract(hi, lo)), lo)
+    if dt.is_integer and (minval is None) != (maxval is None):
+        raise ValueError(f"For integer `dtype` argument {dt!r}, argument `minval` and "
+                         "`maxval` must be both None or not None. Got `minval`="
+                         f"{minval} and `maxval`={maxval}.")
+    return _uniform(_stateless_generator(seed), "StatelessRandomUniformV2", shape, minval,
+                    maxval, dtype)
 
 
 def shuffle(value, seed=None, name=None) -> Tensor:
@@ -162,5 +228,7 @@ def shuffle(value, seed=None, name=None) -> Tensor:
     return A.gather(x, A.constant(perm.astype(np.int32)))
 
 
-for _op in ("RandomStandardNormal", "TruncatedNormal", "RandomUniform", "RandomUniformInt"):
+for _op in ("RandomStandardNormal", "TruncatedNormal", "RandomUniform", "RandomUniformInt",
+            "StatelessRandomNormalV2", "StatelessTruncatedNormalV2", "StatelessRandomUniformV2",
+            "StatelessRandomUniformV2Int"):
     op_def.NotDifferentiable(_op)

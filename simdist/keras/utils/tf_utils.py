@@ -8,7 +8,9 @@ Glossary:
   validate_axis            -- an axis or list of axes as a list of non-negative ints, with
                               Keras's errors for one out of range or repeated.
   set_random_seed          -- seed Python's ``random``, NumPy's global generator and
-                              ``tf.random`` at once (``tf.keras.utils.set_random_seed``).
+                              ``tf.random`` at once, and give Keras a seed generator that
+                              unseeded initializers take their seeds from
+                              (``tf.keras.utils.set_random_seed``).
 
 Mirrors keras/src/utils/tf_utils.py and generic_utils.py.
 """
@@ -24,10 +26,13 @@ import numpy as np
 from simdist.distribute import distribution_strategy_context as ds
 from simdist.framework import nest, op_def
 from simdist.framework.ops import random_ops
+from simdist.keras import backend
 
 
 def set_random_seed(seed):
-    """Seed Python, NumPy and simdist's random generators with one integer.
+    """Seed Python, NumPy and simdist's random generators with one integer; unseeded Keras
+    initializers made afterwards draw the same weights again (``tf.random.set_seed`` alone
+    does not do that).
 
     Raises:
       ValueError: ``seed`` is not an int.
@@ -38,6 +43,9 @@ def set_random_seed(seed):
     random.seed(seed)
     np.random.seed(seed)
     random_ops.set_seed(seed)
+    # A generator of its own, so code that draws from Python's `random` between here and
+    # building a model does not change the model's initial weights.
+    backend._SEED_GENERATOR.generator = random.Random(seed)
 
 
 def strategy_of(var):

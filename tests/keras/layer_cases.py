@@ -481,6 +481,16 @@ def kernel():
 def user_warnings(caught):
     return [str(w.message) for w in caught if w.category is UserWarning]
 eq = lambda a, b: bool(np.array_equal(np.asarray(a), np.asarray(b)))
+def refused_then_called(g, shape, **kwargs):
+    # The bad call's message, then the warnings of a good call: none if it was the first.
+    try:
+        g(shape, **kwargs)
+    except ValueError as e:
+        msg = str(e)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        g((2, 2))
+    return [msg, user_warnings(caught)]
 """
 INITIALIZER_SEEDS = {
     "init: tf.random.set_seed alone does not repeat a model's weights": KERNEL + """
@@ -571,15 +581,7 @@ tf.random.set_seed(1); kernel(); b = tf.random.uniform([3])
 out = eq(a, b)
 """,
     "init: a wrong dtype raises before the instance counts as used": KERNEL + """
-g = tf.keras.initializers.GlorotUniform()
-try:
-    g((2, 2), dtype='int32')
-except ValueError as e:
-    msg = str(e)
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter('always')
-    g((2, 2))
-out = [msg, user_warnings(caught)]
+out = refused_then_called(tf.keras.initializers.GlorotUniform(), (2, 2), dtype='int32')
 """,
     "init: a wrong dtype": "out = tf.keras.initializers.HeNormal()((2, 2), dtype='int32')",
     "init: RandomUniform takes an integer dtype": """
@@ -590,15 +592,7 @@ out = [str(x.dtype), bool(x.min() >= 0 and x.max() < 10)]
 out = tf.keras.initializers.RandomUniform()((2,), dtype='bool')
 """,
     "init: Orthogonal checks the rank before counting as used": KERNEL + """
-g = tf.keras.initializers.Orthogonal()
-try:
-    g((3,))
-except ValueError as e:
-    msg = str(e)
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter('always')
-    g((2, 2))
-out = [msg, user_warnings(caught)]
+out = refused_then_called(tf.keras.initializers.Orthogonal(), (3,))
 """,
     "init: Dropout's masks still follow tf.random.set_seed": """
 d = L.Dropout(0.5, name='d')

@@ -4,9 +4,9 @@ Glossary:
   link drawing   -- every topology link in grey; a transfer is drawn along its routed path
                     (through switches), orange when the receiver adds (combine), blue when
                     it copies; a triangle on each hop points from sender to receiver.
-  buffer heatmap -- rows are ranks (devices, then servers), columns are chunks; the colour
-                    is the fraction of the replicas already summed into that chunk, the
-                    text the count; cells written in this step are outlined.
+  buffer heatmap -- rows are ranks (devices, then servers), columns are chunks; colour and
+                    text are how many replicas are already summed into that chunk (full
+                    colour: all of them); cells written in this step are outlined.
   time split     -- the current step's critical transfer: latency + bandwidth + compute.
 """
 
@@ -18,7 +18,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from simdist.viz.sync import SyncRun, clamp_position, contributions, step_cost, step_transfers
-from simdist.viz.topology import cached_layout, short_name
+from simdist.viz.topology import cached_layout, outward_position, short_name
 
 COMBINE, COPY = "#e8590c", "#1c7ed6"
 
@@ -60,13 +60,21 @@ def topology_figure(run: SyncRun, k: int) -> go.Figure:
         names = [v for v in topo.graph.nodes if (v in devs) == is_dev]
         kinds = [topo.graph.nodes[v].get("kind", "") for v in names]
         labels = [_node_label(v, run) for v in names]
+        xy = [pos[v] for v in names]
         fig.add_trace(go.Scatter(
-            x=[pos[v][0] for v in names], y=[pos[v][1] for v in names],
-            mode="markers+text" if (is_dev and len(names) <= 16) or not is_dev else "markers",
-            text=labels, textposition="top center", name="devices" if is_dev else "switches/hosts",
+            x=[x for x, _ in xy], y=[y for _, y in xy],
+            mode="markers+text" if is_dev and len(names) <= 16 else "markers",
+            text=labels, textposition=[outward_position(x, y) for x, y in xy],
+            name="devices" if is_dev else "switches/hosts",
             hovertext=[f"{v} ({kd})" for v, kd in zip(names, kinds)], hoverinfo="text",
             marker=dict(size=16 if is_dev else 11, symbol="circle" if is_dev else "square",
                         color="#2f9e44" if is_dev else "#868e96")))
+        if not is_dev and len(names) <= 16:
+            # Switches sit among the links: a label on a white box stays readable there.
+            for label, (x, y) in zip(labels, xy):
+                fig.add_annotation(x=x, y=y, text=label, showarrow=False, yshift=-16,
+                                   font=dict(size=11, color="#495057"),
+                                   bgcolor="rgba(255,255,255,0.85)")
     k = clamp_position(run, k)
     title = "before the first step" if k == 0 else (
         f"step {k} of {run.schedule.num_steps}: {run.schedule.steps[k - 1].phase}, "
@@ -100,12 +108,11 @@ def buffer_figure(run: SyncRun, k: int) -> go.Figure:
     p = run.num_devices
     rows = [f"rank {r}" if r < p else f"server {r - p}" for r in range(state.shape[0])]
     fig = go.Figure(go.Heatmap(
-        z=(counts / p).tolist(), zmin=0, zmax=1, colorscale="Blues",
-        text=counts.tolist() if counts.size <= 1024 else None,
-        texttemplate="%{text}" if counts.size <= 1024 else None,
+        z=counts.tolist(), zmin=0, zmax=p, colorscale="Blues",
+        texttemplate="%{z}" if counts.size <= 1024 else None,
         x=[f"c{c}" for c in range(counts.shape[1])], y=rows,
-        colorbar=dict(title="summed"),
-        hovertemplate="%{y}, chunk %{x}: %{z:.0%} of the replicas<extra></extra>"))
+        colorbar=dict(title="replicas<br>summed", dtick=max(1, p // 8)),
+        hovertemplate=f"%{{y}}, chunk %{{x}}: %{{z}} of the {p} replicas<extra></extra>"))
     cx, cy = [], []
     for t in step_transfers(run, k):
         for c in range(t.target, t.target + t.nchunks):
@@ -130,7 +137,7 @@ def step_time_figure(run: SyncRun, k: int) -> go.Figure:
     for name, color in zip(terms, ("#845ef7", "#1c7ed6", "#e8590c")):
         fig.add_trace(go.Bar(x=[terms[name] * 1e6], y=["this step"], orientation="h",
                              name=name, marker_color=color))
-    fig.update_layout(barmode="stack", height=170, xaxis_title="microseconds",
+    fig.update_layout(barmode="stack", height=210, xaxis_title="microseconds",
                       title="Time of this step", margin=dict(l=10, r=10, t=40, b=10))
     return fig
 

@@ -5,7 +5,8 @@ Glossary:
   sized         -- the preset's builder called with arguments that give at least ``n``
                    devices (fixed machines such as ``dgx1`` have 8 and no size argument).
   layout        -- x, y of every node: devices on a circle in rank order (so a ring looks
-                   like a ring), switches and hosts on an inner circle.
+                   like a ring), switches and hosts on an inner circle between the spokes;
+                   labels go outward (``outward_position``), away from the links.
 """
 
 from __future__ import annotations
@@ -95,10 +96,22 @@ def layout(graph: nx.Graph, devices: list) -> dict:
     others = sorted((v for v in graph.nodes if v not in pos), key=graph.degree, reverse=True)
     if others:
         pos[others.pop(0)] = (0.0, 0.0)
+    # Half a device's spacing off the devices' angles, so an inner node never sits on the
+    # spoke from the centre to a device (where it and its label would hide the link).
+    turn = math.pi / max(n, 1)
     for i, v in enumerate(others):
-        a = math.pi / 2 - 2 * math.pi * (i + 0.5) / len(others)
+        a = math.pi / 2 - 2 * math.pi * (i + 0.5) / len(others) - turn
         pos[v] = (0.45 * math.cos(a), 0.45 * math.sin(a))
     return pos
+
+
+def outward_position(x: float, y: float) -> str:
+    """Plotly's textposition that puts a label on the far side of (x, y) from the centre."""
+    vertical = "top" if y > 0.3 else "bottom" if y < -0.3 else "middle"
+    horizontal = "right" if x > 0.3 else "left" if x < -0.3 else "center"
+    if vertical == "middle" and horizontal == "center":
+        return "bottom center"
+    return f"{vertical} {horizontal}"
 
 
 def short_name(node: str) -> str:

@@ -37,7 +37,7 @@ def test_scrub_slider_and_url_step():
     at = page("sync", step=6)
     assert at.session_state["sync.step"] == 6
     z = figures(at)[1]["data"][0]["z"]
-    assert all(v == 1 for row in z for v in row)             # every chunk holds all replicas
+    assert all(v == len(z) == 4 for row in z for v in row)   # every chunk holds all 4 replicas
     at.slider(key="sync.scrub").set_value(2).run()
     assert at.session_state["sync.step"] == 2
 
@@ -81,3 +81,30 @@ def test_bad_url_values_fall_back_to_defaults():
     at = page("sync", n="abc", alg="nope", size=99)
     assert at.session_state["sync.n"] == 4
     assert at.session_state["sync.alg"] == "ring"
+
+
+def test_inner_nodes_sit_between_spokes_and_labels_point_outward():
+    """No switch or host hides a centre-to-device link, and device labels face outward."""
+    import math
+
+    from simdist.viz.topology import TOPOLOGIES, cached_layout, sized_topology
+
+    for preset in TOPOLOGIES:
+        topo = sized_topology(preset, 8)
+        pos = cached_layout(preset, 8)
+        inner = [v for v in pos if v not in topo.devices and pos[v] != (0.0, 0.0)]
+        spokes = [math.atan2(pos[d][1], pos[d][0]) for d in topo.devices]
+        for v in inner:
+            a = math.atan2(pos[v][1], pos[v][0])
+            gap = min(abs(math.remainder(a - s, 2 * math.pi)) for s in spokes)
+            assert gap > 0.05, (preset, v, gap)
+    at = page("sync", n=8, topo="nvswitch")
+    fig = figures(at)[0]
+    devices = traces(fig, "devices")[0]
+    for x, y, where in zip(devices["x"], devices["y"], devices["textposition"]):
+        if y < -0.5:
+            assert where.startswith("bottom"), (x, y, where)
+        if y > 0.5:
+            assert where.startswith("top"), (x, y, where)
+    labels = [a["text"] for a in fig["layout"].get("annotations", [])]
+    assert labels and all(a.get("bgcolor") for a in fig["layout"]["annotations"]), labels

@@ -87,6 +87,8 @@ def browser():
 @pytest.fixture
 def tab(browser):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    # Tall: Streamlit scrolls inside its own container, so full_page screenshots show only
+    # the viewport; 2000 px holds a whole page for a person to look at.
+    page = browser.new_page(viewport={"width": 1500, "height": 2000})
     yield page
     page.close()

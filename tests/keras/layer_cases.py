@@ -602,5 +602,14 @@ out = bool(np.array_equal(a, b))
 """,
 }
 
+# What a layer says of inputs and arguments it cannot take.
+BAD_CALLS = {
+    "bad call: a Dense given two tensors": """
+x = np.ones((2, 3), np.float32)
+out = L.Dense(2, name='d')([x, x])
+""",
+    "bad call: an unknown keyword argument": "out = L.Dense(3, foo=1)",
+}
+
 CASES = {**BATCH_NORM, **NAMES, **SEQUENTIAL_SHAPES, **CONFIGS, **FLATTEN, **DROPOUT,
-         **INITIALIZER_SEEDS}
+         **INITIALIZER_SEEDS, **BAD_CALLS}

@@ -265,3 +265,10 @@ def test_functional_api_is_refused_with_a_clear_error():
         tf.keras.Model(inputs, inputs)
     model = tf.keras.Sequential([inputs, tf.keras.layers.Dense(2)])  # an Input leads a stack
     assert model.built and [tuple(w.shape) for w in model.weights] == [(3, 2), (2,)]
+
+
+def test_a_single_input_layer_refuses_a_dict_with_a_type_error():
+    # TF 2.15 raises TypeError too, from deep inside build ("Failed to convert ... to a shape").
+    x = np.ones((2, 3), np.float32)
+    with pytest.raises(TypeError, match="takes one tensor, not a dict"):
+        tf.keras.layers.Dense(2)({"a": x})

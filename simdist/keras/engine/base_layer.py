@@ -107,7 +107,8 @@ class Layer(trackable.Trackable):
         kwargs.pop("autocast", None)
         kwargs.pop("input_length", None)
         if kwargs:
-            raise TypeError(f"Keyword argument not understood: {next(iter(kwargs))!r}")
+            # Keras's two-argument TypeError: ('Keyword argument not understood:', 'foo').
+            raise TypeError("Keyword argument not understood:", next(iter(kwargs)))
         if input_dim is not None and input_shape is None:
             input_shape = (input_dim,)
         if input_shape is not None:

@@ -4,7 +4,8 @@ Glossary:
   ndim / min_ndim / max_ndim -- the exact, least or greatest rank allowed.
   axes                       -- ``{axis: size}`` that must match (Dense's last axis, BN's
                                 channel axis), set once the layer is built.
-  assert_input_compatibility -- raises Keras's ValueError, naming the layer and the shape.
+  assert_input_compatibility -- raises Keras's ValueError, naming the layer and the shape
+                                (or the number of inputs, when it is not the specs').
 
 Mirrors keras/src/engine/input_spec.py.
 """
@@ -39,8 +40,21 @@ def assert_input_compatibility(input_spec, inputs, layer_name):
     if input_spec is None:
         return
     specs = nest.flatten(input_spec)
-    for index, (x, spec) in enumerate(zip(nest.flatten(inputs), specs)):
-        if spec is None or not hasattr(x, "shape"):
+    flat = nest.flatten(inputs)
+    for x in flat:
+        if not hasattr(x, "shape"):
+            raise TypeError(f"Inputs to a layer should be tensors. Got '{x}' (of type "
+                            f"{type(x)}) as input for layer '{layer_name}'.")
+    if isinstance(inputs, dict) and len(specs) == 1:
+        # Keras fails here too (a TypeError building from the dict's shapes), less clearly.
+        raise TypeError(f"Layer '{layer_name}' takes one tensor, not a dict (keys "
+                        f"{sorted(inputs)}): pass the tensor itself.")
+    if len(flat) != len(specs):
+        # e.g. a list of two arrays given to a Dense: pass one tensor (concatenate first).
+        raise ValueError(f'Layer "{layer_name}" expects {len(specs)} input(s), but it received '
+                         f"{len(flat)} input tensors. Inputs received: {flat}")
+    for index, (x, spec) in enumerate(zip(flat, specs)):
+        if spec is None:
             continue
         shape = tuple(x.shape)
         ndim = len(shape)

@@ -17,7 +17,7 @@ from simdist.distribute.distribute_lib import Strategy
 from simdist.distribute.distributed_variable import AggregatingVariable, validate_aggregation
 from simdist.distribute.mirrored_strategy import MirroredExtended, resolve_devices
 from simdist.distribute.values import DistributedValues
-from simdist.framework import context
+from simdist.framework import context, variables
 from simdist.hardware import machine as machine_lib
 
 
@@ -37,6 +37,14 @@ class CentralStorageExtended(MirroredExtended):
     @property
     def parameter_devices(self):
         return (self._parameter_device_name,)
+
+    def _validate_colocate_with_variable(self, colocate_with_variable):
+        self._validate_colocate_same_strategy(colocate_with_variable)
+
+    def _validate_update_variable(self, var):
+        # ParameterServerStrategyExtended._update: any variable, its own or not.
+        if not isinstance(var, (AggregatingVariable, variables.Variable)):
+            raise ValueError(f"You can not update `var` {var!r}. It must be a Variable.")
 
     def _create_variable(self, next_creator, **kwargs):
         agg = validate_aggregation(kwargs)

@@ -37,7 +37,11 @@ class _DefaultDistributionExtended(SingleReplicaExtended):
         )
 
     def _create_variable(self, next_creator, **kwargs):
+        kwargs.pop("distribute_strategy", None)  # a variable of no strategy, as in TF
         return next_creator(**kwargs)
+
+    def variable_created_in_scope(self, v) -> bool:
+        return getattr(v, "_distribute_strategy", None) is None
 
     def _call_for_each_replica(self, fn, args, kwargs):
         with ReplicaContext(self._strategy, 0, context.current_device()):

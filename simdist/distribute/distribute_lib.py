@@ -71,13 +71,18 @@ class _StrategyScope:
             return self._strategy
         ds_context.push_mode(ds_context.cross_replica_mode(self._strategy))
         stack = contextlib.ExitStack()
-        stack.enter_context(variables.variable_creator_scope(
-            self._strategy.extended._create_variable))
+        stack.enter_context(variables.variable_creator_scope(self._creator))
         dev = self._strategy.extended._default_device
         if dev is not None:
             stack.enter_context(context.device(dev))
         self._stack = stack
         return self._strategy
+
+    def _creator(self, next_creator, **kwargs):
+        # As TF's creator_with_resource_vars: each variable records the strategy it was
+        # made under (colocate_vars_with and variable_created_in_scope read it).
+        kwargs["distribute_strategy"] = self._strategy
+        return self._strategy.extended._create_variable(next_creator, **kwargs)
 
     def __exit__(self, *exc):
         if self._same_scope_again:
@@ -221,7 +226,9 @@ class StrategyExtended:
         Raises:
           RuntimeError: not inside this strategy's scope.
           ValueError: ``colocate_with_variable`` was not created in this strategy's scope
-            (MirroredStrategy's check; Keras's optimizers meet it when they make slots).
+            (Keras's optimizers meet it when they make slots).
+          AttributeError: OneDevice and CentralStorage given a variable made outside every
+            strategy's scope (TF's type, from its ``None.extended``).
         """
         require_strategy_scope_extended(self)
         self._validate_colocate_with_variable(colocate_with_variable)
@@ -229,6 +236,23 @@ class StrategyExtended:
 
     def _validate_colocate_with_variable(self, colocate_with_variable):
         pass
+
+    def _validate_colocate_same_strategy(self, colocate_with_variable):
+        """TF's distribute_utils.validate_colocate (OneDevice and CentralStorage)."""
+        v = colocate_with_variable
+        if not hasattr(v, "_distribute_strategy"):
+            raise ValueError("`colocate_vars_with` must only be passed a variable created in "
+                             f"this tf.distribute.Strategy.scope(), not: {v!r}")
+        if v._distribute_strategy is None:
+            # TF's first line (its strategy is None); the next ones say what happened.
+            raise AttributeError(
+                "'NoneType' object has no attribute 'extended'\n`colocate_vars_with` was "
+                f"passed {v!r}, made outside any tf.distribute.Strategy scope. Create the "
+                "model and the optimizer (model.compile) inside `with strategy.scope():`.")
+        if v._distribute_strategy.extended is not self:
+            raise ValueError("`colocate_vars_with` must only be passed a variable created in "
+                             f"this tf.distribute.Strategy.scope(), not {v} created in scope: "
+                             f"{v._distribute_strategy}")
 
     def value_container(self, value):
         """The distributed variable that holds the component ``value`` (or ``value`` itself)."""
@@ -251,6 +275,7 @@ class StrategyExtended:
                 lambda strategy, v, a, kw: strategy.extended.update(v, fn, a, kw, group),
                 args=(var, tuple(args), kwargs or {}))
         require_cross_replica_or_default_context(self)
+        self._validate_update_variable(var)
         kwargs = kwargs or {}
         components = self._local_results(var) if isinstance(var, DistributedValues) else (var,)
         from simdist.distribute.values import select_replica
@@ -264,6 +289,9 @@ class StrategyExtended:
         if len(results) == 1:
             return results[0]
         return Mirrored(results)
+
+    def _validate_update_variable(self, var):
+        pass
 
     def update_non_slot(self, colocate_with, fn, args=(), kwargs=None, group=True):
         with UpdateContext(0):

@@ -130,6 +130,16 @@ class MirroredExtended(StrategyExtended):
         if v._distribute_strategy.extended is not self:
             raise ValueError(f"{message} {v} created in scope: {v._distribute_strategy}")
 
+    def _validate_update_variable(self, var):
+        # TF's MirroredExtended._update asserts the same, with no message; the first line
+        # is TF's (empty), the next say what went wrong.
+        if not isinstance(var, DistributedVariable):
+            raise AssertionError(
+                f"\n{type(self._strategy).__name__}.extended.update needs one of its own "
+                f"distributed variables, not {var!r}. A model trained outside the strategy "
+                "and then fit inside `strategy.scope()` meets this: build and compile the "
+                "model inside the scope.")
+
     # --- execution --------------------------------------------------------------------
     def _make_replica_context(self, i, dev):
         return _MirroredReplicaContext(self._strategy, i, dev)

@@ -38,6 +38,9 @@ class OneDeviceExtended(SingleReplicaExtended):
     def _reduce_destination(self):
         return self._device
 
+    def _validate_colocate_with_variable(self, colocate_with_variable):
+        self._validate_colocate_same_strategy(colocate_with_variable)
+
 
 class OneDeviceStrategy(Strategy):
     """Runs everything on a single device (``tf.distribute.OneDeviceStrategy``)."""

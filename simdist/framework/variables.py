@@ -78,7 +78,8 @@ class _VariableMeta(type):
 
 def kwargs_for_base(kw):
     allowed = {"initial_value", "trainable", "name", "dtype", "shape", "synchronization",
-               "aggregation", "device", "validate_shape", "caching_device", "constraint"}
+               "aggregation", "device", "validate_shape", "caching_device", "constraint",
+               "distribute_strategy"}
     return {k: v for k, v in kw.items() if k in allowed}
 
 
@@ -107,7 +108,8 @@ class Variable(metaclass=_VariableMeta):
     def __init__(self, initial_value=None, trainable=None, validate_shape=True,
                  caching_device=None, name=None, dtype=None, constraint=None,
                  synchronization=VariableSynchronization.AUTO,
-                 aggregation=VariableAggregation.NONE, shape=None, device=None, **unused):
+                 aggregation=VariableAggregation.NONE, shape=None, device=None,
+                 distribute_strategy=None, **unused):
         if initial_value is None:
             raise ValueError("The initial_value must be specified.")
         synchronization = _as_enum(VariableSynchronization, synchronization, "synchronization")
@@ -140,6 +142,8 @@ class Variable(metaclass=_VariableMeta):
         self._synchronization = synchronization
         self._aggregation = aggregation
         self._constraint = constraint
+        # The strategy whose scope made it (TF's creator passes it); None outside any.
+        self._distribute_strategy = distribute_strategy
         self._uid = next(_uid)
 
     def __del__(self):

@@ -284,6 +284,51 @@ m = mk()
 with S.scope():
     out = m.fit(X, Y1, batch_size=8, verbose=0)  # the slots cannot sit by outside variables
 """,
+    "trained outside, then fit inside a strategy's scope": """
+m = mk()
+m.fit(X, Y1, batch_size=8, verbose=0)
+with S.scope():
+    out = m.fit(X, Y1, batch_size=8, verbose=0)  # Mirrored updates only its own variables
+""",
+    "OneDevice: built and compiled outside, fit inside its scope": """
+m = mk()
+with tf.distribute.OneDeviceStrategy('/cpu:0').scope():
+    out = m.fit(X, Y1, batch_size=8, verbose=0)
+""",
+    "CentralStorage: built and compiled outside, fit inside its scope": """
+m = mk()
+with tf.distribute.experimental.CentralStorageStrategy(S.extended.worker_devices[:2]).scope():
+    out = m.fit(X, Y1, batch_size=8, verbose=0)
+""",
+    "OneDevice and CentralStorage: trained outside, then fit inside their scopes": """
+out = []
+for strategy in (tf.distribute.OneDeviceStrategy('/cpu:0'),
+                 tf.distribute.experimental.CentralStorageStrategy(
+                     S.extended.worker_devices[:2])):
+    m = mk()
+    m.fit(X, Y1, batch_size=8, verbose=0)
+    with strategy.scope():
+        h = m.fit(X, Y1, batch_size=8, verbose=0)
+    out.append(sorted(h.history))
+""",
+    "a variable remembers the strategy whose scope made it": """
+O = tf.distribute.OneDeviceStrategy('/cpu:0')
+with O.scope():
+    v = tf.Variable(1.0)
+with S.scope():
+    w = tf.Variable(1.0)
+u = tf.Variable(1.0)
+default = tf.distribute.get_strategy().extended
+out = [[e.variable_created_in_scope(x) for x in (v, w, u)] for e in (O.extended, S.extended,
+                                                                     default)]
+""",
+    "extended.update: MirroredStrategy given a plain variable":
+        "out = S.extended.update(tf.Variable(1.0), lambda v: v.assign(2.0))",
+    "extended.update: CentralStorage given a plain variable, then a tensor": """
+C = tf.distribute.experimental.CentralStorageStrategy(S.extended.worker_devices[:2])
+out = [C.extended.update(tf.Variable(1.0), lambda v: v.assign(3.0)).numpy()]
+out.append(C.extended.update(tf.constant(1.0), lambda v: v))
+""",
     "colocate_vars_with another strategy's variable": """
 with S.scope():
     v = tf.Variable(1.0, name='v')

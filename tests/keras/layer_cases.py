@@ -602,6 +602,30 @@ out = bool(np.array_equal(a, b))
 """,
 }
 
+# Synchronized batch norm computes E[x^2] - E[x]^2 in any replica context, which cancels
+# for data far from zero: a negative variance and NaN outputs, with or without a strategy.
+SYNC_CANCELLATION = {
+    "SyncBN: far from zero, E[x^2] - E[x]^2 cancels with one replica, none, or four": """
+x = (10000 + np.arange(8, dtype=np.float32).reshape(8, 1) * 0.01).astype(np.float32)
+bn = L.BatchNormalization(synchronized=True, momentum=0.0, name='s')
+out = [bn(x, training=True), bn.moving_variance]
+O = tf.distribute.OneDeviceStrategy('/cpu:0')
+with O.scope():
+    bn1 = L.BatchNormalization(synchronized=True, momentum=0.0, name='o')
+out += [O.run(lambda t: bn1(t, training=True), args=(tf.constant(x),)), bn1.moving_variance]
+with S.scope():
+    bn4 = L.BatchNormalization(synchronized=True, momentum=0.0, name='m')
+d = S.experimental_distribute_values_from_function(
+    lambda ctx: tf.constant(x[2 * ctx.replica_id_in_sync_group:][:2]))
+y = S.run(lambda t: bn4(t, training=True), args=(d,))
+# Its exact value hangs on the all-reduce's order of additions (TF's CPUs here, simdist's
+# default GPUs' ring), so only its sign is compared.
+out += [S.experimental_local_results(y), bool(bn4.moving_variance.values[0].numpy()[0] < 0)]
+plain = L.BatchNormalization(momentum=0.0, name='p')  # the two-pass formula: no NaN
+out += [plain(x, training=True), plain.moving_variance]
+""",
+}
+
 # What a layer says of inputs and arguments it cannot take.
 BAD_CALLS = {
     "bad call: a Dense given two tensors": """
@@ -612,4 +636,4 @@ out = L.Dense(2, name='d')([x, x])
 }
 
 CASES = {**BATCH_NORM, **NAMES, **SEQUENTIAL_SHAPES, **CONFIGS, **FLATTEN, **DROPOUT,
-         **INITIALIZER_SEEDS, **BAD_CALLS}
+         **INITIALIZER_SEEDS, **SYNC_CANCELLATION, **BAD_CALLS}

@@ -251,10 +251,23 @@ def test_sync_batch_normalization_uses_global_batch_statistics():
     vals = strategy.experimental_distribute_values_from_function(
         lambda ctx: tf.constant(x[2 * ctx.replica_id_in_sync_group:
                                   2 * ctx.replica_id_in_sync_group + 2]))
-    out = strategy.run(lambda v: bn(v, training=True), args=(vals,))
+    from simdist.distribute.distribute_lib import ReplicaContext
+
+    calls = []
+    real = ReplicaContext.all_reduce
+
+    def counted(ctx, reduce_op, value, options=None):
+        calls.append(len(tf.nest.flatten(value)))
+        return real(ctx, reduce_op, value, options)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ReplicaContext, "all_reduce", counted)
+        out = strategy.run(lambda v: bn(v, training=True), args=(vals,))
     full = np.concatenate([o.numpy() for o in strategy.experimental_local_results(out)])
     expected = (x - x.mean(0)) / np.sqrt(x.var(0) + 1e-3)
     np.testing.assert_allclose(full, expected, rtol=1e-4, atol=1e-5)
+    # Keras's three separate all-reduces (sum, sum of squares, count) on each replica.
+    assert calls == [1, 1, 1] * strategy.num_replicas_in_sync
 
 
 def test_functional_api_is_refused_with_a_clear_error():

@@ -54,9 +54,6 @@ class Model(Layer):
         self._is_compiled = False
         self._built_strategy = None
 
-    def _is_model_like(self) -> bool:
-        return True
-
     def call(self, inputs, training=None, mask=None):
         raise NotImplementedError(
             "Unimplemented `tf.keras.Model.call()`: if you intend to create a `Model` with "

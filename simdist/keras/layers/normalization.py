@@ -19,7 +19,8 @@ Glossary:
                       statistics are zeros and its copy of the moving statistics is left as
                       it was; elsewhere the mean of nothing is NaN, as in TF.
   SyncBatchNorm    -- the mean and variance of the *global* batch: each replica's sum, sum of
-                      squares and count are all-reduced (SUM) through the replica context.
+                      squares and count are all-reduced (SUM, three collectives, as Keras)
+                      through the replica context.
 
 Mirrors keras/src/layers/normalization/batch_normalization.py.
 """
@@ -160,8 +161,10 @@ class BatchNormalization(Layer):
     def _moments(self, x, axes):
         """Batch mean and biased variance, zeros for an empty batch a strategy handed out."""
         keepdims = len(self.axis) > 1  # shaped like the multi-axis parameters
-        if self.synchronized and ds.get_replica_context() is not None \
-                and ds.get_strategy().num_replicas_in_sync > 1:
+        # Keras takes the synchronized path in any replica context, one replica or none
+        # (the default one): E[x^2] - E[x]^2, which cancels catastrophically (to a negative
+        # variance, NaN outputs) where the two-pass formula below would not.
+        if self.synchronized and ds.get_replica_context() is not None:
             mean, var = self._global_moments(x, axes, keepdims)
         else:
             mean = M.reduce_mean(x, axis=axes, keepdims=True)
@@ -185,7 +188,10 @@ class BatchNormalization(Layer):
         local_sq = M.reduce_sum(M.square(x), axis=axes, keepdims=keepdims)
         count = math.prod(x.shape[a] for a in axes)
         local_count = A.fill([1], A.constant(float(count), dtype=x.dtype))
-        g_sum, g_sq, g_count = ctx.all_reduce(ReduceOp.SUM, [local_sum, local_sq, local_count])
+        # Three all-reduces, not one batched, as Keras launches them (NCCL ordering, b/163099951):
+        # the timeline shows three collectives per synchronized layer.
+        g_sum, g_sq, g_count = (ctx.all_reduce(ReduceOp.SUM, t)
+                                for t in (local_sum, local_sq, local_count))
         mean = M.divide(g_sum, g_count)
         var = M.subtract(M.divide(g_sq, g_count), M.square(mean))
         return mean, var

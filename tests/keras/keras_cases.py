@@ -329,6 +329,19 @@ C = tf.distribute.experimental.CentralStorageStrategy(S.extended.worker_devices[
 out = [C.extended.update(tf.Variable(1.0), lambda v: v.assign(3.0)).numpy()]
 out.append(C.extended.update(tf.constant(1.0), lambda v: v))
 """,
+    "apply_gradients in cross-replica context": """
+with S.scope():
+    v = tf.Variable([1.0, 2.0])
+    opt = tf.keras.optimizers.SGD(0.5)
+    out = opt.apply_gradients([(tf.constant([1.0, 1.0]), v)])
+""",
+    "apply_gradients in cross-replica context, aggregation skipped": """
+with S.scope():
+    v = tf.Variable([1.0, 2.0])
+    opt = tf.keras.optimizers.SGD(0.5)
+    opt.apply_gradients([(tf.constant([1.0, 1.0]), v)], skip_gradients_aggregation=True)
+out = [v.values[0], v.values[-1], opt.iterations]
+""",
     "colocate_vars_with another strategy's variable": """
 with S.scope():
     v = tf.Variable(1.0, name='v')

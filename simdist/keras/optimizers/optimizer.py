@@ -66,15 +66,32 @@ def _all_reduce_sum_fn(distribution, grads_and_vars):
     return distribution.extended.batch_reduce_to(ReduceOp.SUM, grads_and_vars)
 
 
+def _replica_context_for(method):
+    """The replica context ``method`` needs, or TF's AttributeError (its first line, then
+    why) inside ``strategy.scope()`` but outside ``strategy.run``, where there is none."""
+    ctx = ds.get_replica_context()
+    if ctx is None:
+        raise AttributeError(
+            f"'NoneType' object has no attribute 'merge_call'\n{method} was called in "
+            "cross-replica context (inside `strategy.scope()`, outside `strategy.run`), "
+            "where there is no replica context to merge from. Call it in the function "
+            "given to strategy.run, or outside the scope.")
+    return ctx
+
+
 def all_reduce_sum_gradients(grads_and_vars):
-    """Sum gradients across replicas through ``merge_call`` + ``batch_reduce_to``."""
+    """Sum gradients across replicas through ``merge_call`` + ``batch_reduce_to``.
+
+    Raises:
+      AttributeError: called in cross-replica context (TF's type: no replica context).
+    """
     grads_and_vars = list(grads_and_vars)
     filtered = filter_empty_gradients(grads_and_vars)
-    ctx = ds.get_replica_context()
-    if filtered and ctx is not None:
+    ctx = _replica_context_for("aggregate_gradients")
+    if filtered:
         reduced = ctx.merge_call(_all_reduce_sum_fn, args=(list(filtered),))
     else:
-        reduced = [g for g, _ in filtered]
+        reduced = []
     out, i = [], 0
     for g, v in grads_and_vars:
         if g is None:
@@ -307,8 +324,10 @@ class Optimizer(trackable.Trackable):
 
         Raises:
           ValueError: no gradient for any variable.
+          AttributeError: called in cross-replica context (TF's type).
         """
         aggregate = kwargs.pop("experimental_aggregate_gradients", True)
+        _replica_context_for("apply_gradients")  # even with aggregation skipped, as TF
         grads_and_vars = list(grads_and_vars)
         if not grads_and_vars:
             return self._iterations

@@ -56,6 +56,13 @@ def crossovers(sweep: dict, a: str, b: str) -> list[int]:
     return [sweep[a]["bytes"][i] for i in idx]
 
 
+def _metric_axis(metric: str) -> dict:
+    # Times span decades (a parameter server is 100x a ring): a linear axis would flatten
+    # every other algorithm onto zero.
+    return dict(type="log" if metric == "time" else "linear",
+                title="time (us)" if metric == "time" else "busbw (GB/s)")
+
+
 def size_figure(sweep: dict, metric: str = "time") -> go.Figure:
     """Time (us) or busbw (GB/s) against message size, log-log, one line per algorithm."""
     fig = go.Figure()
@@ -65,21 +72,20 @@ def size_figure(sweep: dict, metric: str = "time") -> go.Figure:
     for x in crossovers(sweep, "ring", "tree"):
         fig.add_vline(x=x, line=dict(dash="dot"), annotation_text="ring/tree cross")
     fig.update_layout(height=420, xaxis=dict(type="log", title="message size (bytes)"),
-                      yaxis=dict(type="log" if metric == "time" else "linear",
-                                 title="time (us)" if metric == "time" else "busbw (GB/s)"),
+                      yaxis=_metric_axis(metric),
                       title=f"all-reduce {metric} against message size",
                       margin=dict(l=10, r=10, t=40, b=10))
     return fig
 
 
 def device_figure(sweep: dict, metric: str = "busbw") -> go.Figure:
-    """Time or busbw against device count, one line per algorithm."""
+    """Time (log axis) or busbw against device count, one line per algorithm."""
     fig = go.Figure()
     for alg, d in sweep.items():
         y = [t * 1e6 for t in d["time"]] if metric == "time" else [b / 1e9 for b in d["busbw"]]
         fig.add_trace(go.Scatter(x=d["devices"], y=y, mode="lines+markers", name=alg))
     fig.update_layout(height=380, xaxis=dict(type="log", title="devices", dtick=np.log10(2)),
-                      yaxis_title="time (us)" if metric == "time" else "busbw (GB/s)",
+                      yaxis=_metric_axis(metric),
                       title=f"all-reduce {metric} against device count",
                       margin=dict(l=10, r=10, t=40, b=10))
     return fig

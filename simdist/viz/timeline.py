@@ -162,6 +162,9 @@ def efficiency_figure(runs: list[TrainingRun]) -> go.Figure:
                       xaxis=dict(title="GPUs", type="log", dtick=np.log10(2)),
                       yaxis=dict(title="step time (us)"),
                       yaxis2=dict(title="efficiency", overlaying="y", side="right",
-                                  range=[0, 1.1], tickformat=".0%"),
-                      margin=dict(l=10, r=10, t=40, b=10))
+                                  range=[0, 1.1], tickvals=[0, 0.25, 0.5, 0.75, 1],
+                                  tickformat=".0%", showgrid=False),
+                      # Above the plot: at the right it would cover the efficiency axis.
+                      legend=dict(orientation="h", x=0, y=1.0, yanchor="bottom"),
+                      margin=dict(l=10, r=10, t=70, b=10))
     return fig

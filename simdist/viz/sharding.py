@@ -110,11 +110,13 @@ def flow_figure(plan: DistributionPlan, step: int) -> go.Figure:
                              marker=dict(color="#ced4da", size=7)))
     fig.add_trace(go.Scatter(x=x, y=y, mode="markers", name="delivered",
                              marker=dict(color=c, colorscale="Viridis", size=9,
-                                         colorbar=dict(title="step")),
+                                         colorbar=dict(title="step", dtick=1)),
                              hovertemplate="element %{x} -> replica %{y}<extra></extra>"))
     fig.update_layout(title="Elements flowing into replicas", height=300,
                       xaxis_title="dataset element", margin=dict(l=10, r=10, t=40, b=10),
-                      yaxis=dict(title="global replica", tickvals=list(range(-1,
-                                 plan.num_replicas)), ticktext=["-"] + list(map(str, range(
+                      # Every replica's row, an empty one's too, and a row for the unread.
+                      yaxis=dict(title="global replica", range=[-1.5, plan.num_replicas - 0.5],
+                                 tickvals=list(range(-1, plan.num_replicas)),
+                                 ticktext=["not read"] + list(map(str, range(
                                      plan.num_replicas)))), showlegend=False)
     return fig

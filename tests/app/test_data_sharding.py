@@ -10,6 +10,9 @@ def test_default_split_has_empty_batches_marked():
     assert len(figs) == 3
     assert any("(empty)" in y for y in figs[0]["data"][0]["y"])
     assert "empty batch" in " ".join(m.value for m in at.markdown)
+    flow_axis = figs[2]["layout"]["yaxis"]
+    assert flow_axis["ticktext"] == ["not read", "0", "1", "2"]   # replica 2's row, empty
+    assert flow_axis["range"][1] > 2                               # is drawn all the same
 
 
 def test_step_buttons_move_through_the_epoch():

@@ -1,7 +1,9 @@
 """Page 3: compute_average_loss vs the classic mistake, and the dynamic loss scale."""
 
+import numpy as np
 import pytest
 
+from simdist.viz import loss
 from tests.app.helpers import figures, page
 
 
@@ -21,7 +23,13 @@ def test_replicas_and_batch_controls():
     c = at.session_state["loss.result"]
     assert c.num_replicas == 2 and len(figures(at)[0]["data"]) == 2
     at.slider(key="loss.gb").set_value(20).run()
-    assert at.session_state["loss.result"].global_batch == 20
+    c = at.session_state["loss.result"]
+    # the 20 examples are split over the 2 replicas, none lost, and the right way is the mean
+    assert sorted(len(p) for p in c.per_replica_losses) == [10, 10]
+    x, y = loss.make_batch(20, seed=at.slider(key="loss.seed").value)
+    true = float(np.mean((x.astype(np.float64) - y) ** 2))
+    assert c.correct_loss == pytest.approx(true, rel=1e-5)
+    assert c.wrong_loss == pytest.approx(2 * true, rel=1e-5)
     before = at.session_state["loss.result"].true_loss
     at.slider(key="loss.seed").set_value(3).run()
     assert at.session_state["loss.result"].true_loss != before

@@ -32,9 +32,9 @@ def test_all_reduce_is_correct_and_identical_on_every_replica(name, data):
 
     ref = reference(values, op)
     if op == "mean":
-        sum_result = collectives.all_reduce(values, algorithm=name, op="sum", **params)
-        np.testing.assert_array_equal(first, sum_result.values[0] / p)
-        return
+        summed = collectives.all_reduce(values, algorithm=name, op="sum", **params).values[0]
+        np.testing.assert_array_equal(first, summed / p)
+        first, op = summed, "sum"  # and the sum it divides must itself match NumPy's
     assert first.dtype == values[0].dtype
     if first.dtype.kind != "f" or op in ("min", "max"):
         np.testing.assert_array_equal(first, ref.astype(first.dtype))

@@ -63,16 +63,22 @@ def test_broadcast_accepts_none_on_non_roots():
         np.testing.assert_array_equal(v, [0.0, 1.0, 2.0])
 
 
-@given(p=replica_counts(), k=st.integers(0, 3), dtype=collective_dtypes())
+@given(p=replica_counts(), k=st.integers(1, 3), dtype=collective_dtypes())
 def test_all_to_all_transposes_slots(p, k, dtype):
-    values = [np.arange(p * k, dtype=dtype) + 100 * i if np.dtype(dtype).itemsize > 1
-              else np.full(p * k, i, dtype=dtype) for i in range(p)]
+    # every element distinct (modulo 127 for one-byte dtypes), so a swapped slot shows
+    modulus = 127 if np.dtype(dtype).itemsize == 1 else 1 << 11
+    values = [((np.arange(p * k) + p * k * i) % modulus).astype(dtype) for i in range(p)]
     for algo in ("pairwise", "direct"):
         out = collectives.all_to_all(values, algo)
         for j in range(p):
             for i in range(p):
                 np.testing.assert_array_equal(out.values[j][i * k:(i + 1) * k],
                                               values[i][j * k:(j + 1) * k])
+
+
+def test_all_to_all_of_empty_arrays_gives_empty_arrays():
+    out = collectives.all_to_all([np.zeros(0, np.float32)] * 3, "pairwise")
+    assert [v.shape for v in out.values] == [(0,)] * 3
 
 
 def test_all_to_all_needs_divisible_axis():

@@ -140,6 +140,8 @@ def test_mean_is_sum_over_replicas(values):
     total = strategy.reduce("SUM", pr, axis=None).numpy()
     mean = strategy.reduce("MEAN", pr, axis=None).numpy()
     assert mean == np.float32(total / np.float32(4))
+    exact = np.sum(np.float32(values), dtype=np.float64)
+    assert abs(float(total) - exact) <= 3 * np.finfo(np.float32).eps * np.abs(values).sum()
 
 
 @given(values=st.lists(st.floats(-1e3, 1e3, width=32), min_size=4, max_size=4))

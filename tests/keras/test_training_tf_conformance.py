@@ -52,15 +52,15 @@ def test_custom_loop_matches_tf(opt_name, where):
 
 
 def test_correct_custom_loop_on_4_replicas_equals_one_device():
-    for opt_name in ("sgd", "adam"):
-        many = np.asarray(REC[f"custom_{opt_name}"]["losses"])
-        one = np.asarray(REC[f"custom_{opt_name}_one_device"]["losses"])
-        np.testing.assert_allclose(many, one, rtol=1e-5)  # TF's own numbers agree
     four = _custom(tf.distribute.MirroredStrategy(), "sgd")
     one = _custom(tf.distribute.OneDeviceStrategy("/gpu:0"), "sgd")
     np.testing.assert_allclose(four["losses"], one["losses"], rtol=1e-5, atol=1e-6)
     for a, b in zip(four["weights"], one["weights"], strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
+    # and simdist's 4-replica run follows TensorFlow's one-device recording
+    ref = REC["custom_sgd_one_device"]
+    np.testing.assert_allclose(four["losses"], ref["losses"], rtol=RTOL, atol=ATOL)
+    _assert_weights(four["weights"], ref["weights"])
 
 
 @pytest.mark.parametrize("where", ["mirrored", "one_device"])

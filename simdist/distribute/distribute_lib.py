@@ -56,6 +56,11 @@ def _wrong_strategy_scope(strategy, mode):
     )
 
 
+# TF's words when colocate_vars_with is given a variable of another scope (or none).
+COLOCATE_MESSAGE = ("`colocate_vars_with` must only be passed a variable created in this "
+                    "tf.distribute.Strategy.scope(), not")
+
+
 class _StrategyScope:
     """``with strategy.scope():`` — cross-replica mode plus the strategy's variable creator."""
 
@@ -241,18 +246,18 @@ class StrategyExtended:
         """TF's distribute_utils.validate_colocate (OneDevice and CentralStorage)."""
         v = colocate_with_variable
         if not hasattr(v, "_distribute_strategy"):
-            raise ValueError("`colocate_vars_with` must only be passed a variable created in "
-                             f"this tf.distribute.Strategy.scope(), not: {v!r}")
+            raise ValueError(f"{COLOCATE_MESSAGE}: {v!r}")
         if v._distribute_strategy is None:
             # TF's first line (its strategy is None); the next ones say what happened.
             raise AttributeError(
                 "'NoneType' object has no attribute 'extended'\n`colocate_vars_with` was "
                 f"passed {v!r}, made outside any tf.distribute.Strategy scope. Create the "
                 "model and the optimizer (model.compile) inside `with strategy.scope():`.")
+        self._require_made_in_this_scope(v)
+
+    def _require_made_in_this_scope(self, v):
         if v._distribute_strategy.extended is not self:
-            raise ValueError("`colocate_vars_with` must only be passed a variable created in "
-                             f"this tf.distribute.Strategy.scope(), not {v} created in scope: "
-                             f"{v._distribute_strategy}")
+            raise ValueError(f"{COLOCATE_MESSAGE} {v} created in scope: {v._distribute_strategy}")
 
     def value_container(self, value):
         """The distributed variable that holds the component ``value`` (or ``value`` itself)."""

@@ -16,7 +16,12 @@ from __future__ import annotations
 
 from simdist.distribute import cross_device_ops as cdo
 from simdist.distribute import mirrored_run
-from simdist.distribute.distribute_lib import ReplicaContext, Strategy, StrategyExtended
+from simdist.distribute.distribute_lib import (
+    COLOCATE_MESSAGE,
+    ReplicaContext,
+    Strategy,
+    StrategyExtended,
+)
 from simdist.distribute.distributed_variable import (
     VARIABLE_CLASS_MAPPING,
     DistributedVariable,
@@ -123,12 +128,9 @@ class MirroredExtended(StrategyExtended):
     def _validate_colocate_with_variable(self, colocate_with_variable):
         """TF's validate_colocate_distributed_variable: only this strategy's variables."""
         v = colocate_with_variable
-        message = ("`colocate_vars_with` must only be passed a variable created in this "
-                   "tf.distribute.Strategy.scope(), not")
         if not isinstance(v, DistributedVariable):
-            raise ValueError(f"{message}: {v!r}")
-        if v._distribute_strategy.extended is not self:
-            raise ValueError(f"{message} {v} created in scope: {v._distribute_strategy}")
+            raise ValueError(f"{COLOCATE_MESSAGE}: {v!r}")
+        self._require_made_in_this_scope(v)
 
     def _validate_update_variable(self, var):
         # TF's MirroredExtended._update asserts the same, with no message; the first line

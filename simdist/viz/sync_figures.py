@@ -64,7 +64,9 @@ def topology_figure(run: SyncRun, k: int) -> go.Figure:
         fig.add_trace(go.Scatter(
             x=[x for x, _ in xy], y=[y for _, y in xy],
             mode="markers+text" if is_dev and len(names) <= 16 else "markers",
-            text=labels, textposition=[outward_position(x, y) for x, y in xy],
+            # switch labels are annotations (below), so their trace carries none
+            text=labels if is_dev else None,
+            textposition=[outward_position(x, y) for x, y in xy] if is_dev else None,
             name="devices" if is_dev else "switches/hosts",
             hovertext=[f"{v} ({kd})" for v, kd in zip(names, kinds)], hoverinfo="text",
             marker=dict(size=16 if is_dev else 11, symbol="circle" if is_dev else "square",

@@ -1,5 +1,7 @@
-"""``tf.nn``: activations, cross-entropies and the distributed-loss helpers (names only)."""
+"""``tf.nn``: activations, cross-entropies, convolution, pooling and the distributed-loss
+helpers (names only)."""
 
+from simdist.framework.ops.conv_ops import conv2d  # noqa: F401
 from simdist.framework.ops.math_ops import l2_normalize  # noqa: F401
 from simdist.framework.ops.nn_ops import (  # noqa: F401
     compute_average_loss,
@@ -20,4 +22,10 @@ from simdist.framework.ops.nn_ops import (  # noqa: F401
     sparse_softmax_cross_entropy_with_logits,
     swish,
     tanh,
+)
+from simdist.framework.ops.pooling_ops import (  # noqa: F401
+    avg_pool,
+    avg_pool2d,
+    max_pool,
+    max_pool2d,
 )

@@ -18,8 +18,10 @@ import simdist.framework.ops  # noqa: F401 - registers the rules
 from simdist.framework import op_def
 from simdist.framework.backprop import GradientTape
 from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import conv_ops as Cv
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops as N
+from simdist.framework.ops import pooling_ops as P
 from simdist.framework.variables import Variable
 
 EXAMPLES = max(8, settings.default.max_examples // 4)
@@ -263,6 +265,70 @@ def _const(x):
     return A.constant(x)
 
 
+def _window(draw, pool=False):
+    """A small NHWC input shape and a window geometry (any stride, dilation, padding)."""
+    n, h, w, c = (draw(st.integers(1, 2)), draw(st.integers(2, 5)), draw(st.integers(2, 5)),
+                  draw(st.integers(1, 2)))
+    k = (draw(st.integers(1, 3)), draw(st.integers(1, 3)))
+    s = (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
+    d = (1, 1) if pool else (draw(st.integers(1, 2)), draw(st.integers(1, 2)))
+    return (n, h, w, c), k, s, d, draw(st.sampled_from(["VALID", "SAME"]))
+
+
+def _conv_make(which):
+    """Inputs of Conv2D (x, f) or of its backprop ops ((f, dy) or (x, dy)) and the geometry."""
+    def make(draw):
+        xs, k, s, d, pad = _window(draw)
+        fs = (*k, xs[3], draw(st.integers(1, 2)))
+        g = Cv.geometry(xs, fs, s, pad, d)
+        dy = (xs[0], *g["out_hw"], fs[3])
+        shapes_of = {"conv": (xs, fs), "input": (fs, dy), "filter": (xs, dy)}[which]
+        extras = {"conv": {"s": s, "pad": pad, "d": d}}.get(which, {"attrs": g})
+        return [arr(draw, sh) for sh in shapes_of], extras
+    return make
+
+
+def _pool_make(grad_of=None):
+    """A distinct-valued input (no ties for max), its pooling geometry and, for the grad
+    ops, the upstream gradient they take (output-shaped, or input-shaped for GradGrad)."""
+    def make(draw):
+        xs, k, s, _, pad = _window(draw, pool=True)
+        x = distinct(draw, xs)
+        g = P.geometry(A.constant(x), k, s, pad, "MaxPool")
+        if grad_of is None:
+            return [x], {"k": k, "s": s, "pad": pad}
+        gs = xs if grad_of == "GradGrad" else (xs[0], *g["out_hw"], xs[3])
+        return [x, arr(draw, gs)], {"attrs": g}
+    return make
+
+
+def _avg_grad_make(draw):
+    xs, k, s, _, pad = _window(draw, pool=True)
+    g = P.geometry(A.zeros(xs), k, s, pad, "AvgPool")
+    return [arr(draw, (xs[0], *g["out_hw"], xs[3]))], {"attrs": g}
+
+
+def _max_pool_grad(grad_op):
+    def fn(x, dy, attrs):
+        pads = [[0, 0], *attrs["pads"], [0, 0]]
+        y = A.stop_gradient(P.max_pool2d(x, attrs["ksize"], attrs["strides"], pads))
+        return grad_op(x, y, dy, attrs)
+    return fn
+
+
+CONV_CASES: dict[str, Case] = {
+    "Conv2D": Case(_conv_make("conv"), lambda x, f, s, pad, d: Cv.conv2d(x, f, s, pad,
+                                                                         dilations=d)),
+    "Conv2DBackpropInput": Case(_conv_make("input"), Cv.conv2d_backprop_input),
+    "Conv2DBackpropFilter": Case(_conv_make("filter"), Cv.conv2d_backprop_filter),
+    "MaxPool": Case(_pool_make(), lambda x, k, s, pad: P.max_pool2d(x, k, s, pad)),
+    "MaxPoolGrad": Case(_pool_make("Grad"), _max_pool_grad(P.max_pool_grad)),
+    "MaxPoolGradGrad": Case(_pool_make("GradGrad"), _max_pool_grad(P.max_pool_grad_grad)),
+    "AvgPool": Case(_pool_make(), lambda x, k, s, pad: P.avg_pool2d(x, k, s, pad)),
+    "AvgPoolGrad": Case(_avg_grad_make, P.avg_pool_grad),
+}
+
+
 CASES: dict[str, Case] = {
     "AddV2": Case(pair(), lambda x, y: M.add(x, y)),
     "Sub": Case(pair(), lambda x, y: M.subtract(x, y)),
@@ -334,6 +400,7 @@ CASES: dict[str, Case] = {
         _sparse_xent_make,
         lambda lg, labels: N.sparse_softmax_cross_entropy_with_logits(labels, lg)),
 }
+CASES.update(CONV_CASES)
 
 
 # --- the check --------------------------------------------------------------------------

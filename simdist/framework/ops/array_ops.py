@@ -463,9 +463,10 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0,
     host = np.asarray(backend.to_host(idx._value))
     bad = host[(host < 0) | (host >= dim)]
     if bad.size:
+        where = ",".join(str(int(i)) for i in np.argwhere((host < 0) | (host >= dim))[0])
+        op = "ResourceGather" if hasattr(params, "assign") else "GatherV2"  # a variable's
         raise errors.InvalidArgumentError(
-            None, None, f"indices[{int(np.argwhere((host < 0) | (host >= dim))[0][0])}] = "
-                        f"{int(bad.flat[0])} is not in [0, {dim}) [Op:GatherV2]")
+            None, None, f"indices[{where}] = {int(bad.flat[0])} is not in [0, {dim}) [Op:{op}]")
     xp = backend.xp
     return op_def.execute("GatherV2", [p, idx], xp.take(p._value, idx._value, axis=a),
                           attrs={"axis": a})

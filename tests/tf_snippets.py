@@ -76,8 +76,8 @@ def check(expected, got, name):
         have = np.asarray(got.numpy() if hasattr(got, "numpy") else got)
         assert str(have.dtype) == expected["dtype"], (name, have.dtype)
         assert list(have.shape) == expected["shape"], (name, have.shape)
-        np.testing.assert_allclose(have.astype(np.float64), np.array(expected["values"],
-                                                                     dtype=np.float64),
+        want = np.array(expected["values"], dtype=np.float64).reshape(expected["shape"])
+        np.testing.assert_allclose(have.astype(np.float64), want,
                                    rtol=1e-5, atol=2e-6, err_msg=name)
     elif isinstance(expected, str) and not isinstance(got, str):
         assert str(tuple(got)) == expected, (name, got)  # a shape

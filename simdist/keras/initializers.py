@@ -267,7 +267,7 @@ INITIALIZERS = {
     "variance_scaling": VarianceScaling, "glorot_uniform": GlorotUniform,
     "glorot_normal": GlorotNormal, "he_uniform": HeUniform, "he_normal": HeNormal,
     "lecun_uniform": LecunUniform, "lecun_normal": LecunNormal, "orthogonal": Orthogonal,
-    "identity": Identity,
+    "identity": Identity, "uniform": RandomUniform, "normal": RandomNormal,  # Keras's aliases
 }
 for _cls in list(INITIALIZERS.values()):
     INITIALIZERS[_cls.__name__] = _cls

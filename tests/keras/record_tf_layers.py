@@ -1,7 +1,11 @@
-"""Record what TF 2.15 (Keras 2) gives for layer_cases.CASES into fixtures/tf_layers.json.
+"""Record what TF gives for a group of layer cases into its fixture.
 
-Run with the TensorFlow interpreter (not simdist's venv):
-    TF_CPP_MIN_LOG_LEVEL=3 /tmp/tfvenv/bin/python tests/keras/record_tf_layers.py
+Groups: ``core`` (layer_cases.CASES -> fixtures/tf_layers.json, recorded with TF 2.15) and
+``cnn`` (cnn_layer_cases.CASES -> fixtures/tf_cnn_layers.json, recorded with TF 2.21 and
+tf-keras; oneDNN off, so TF's reference CPU kernels give the values). Run with the
+TensorFlow interpreter (not simdist's venv):
+    TF_USE_LEGACY_KERAS=1 TF_ENABLE_ONEDNN_OPTS=0 TF_CPP_MIN_LOG_LEVEL=3 \\
+        /tmp/tfvenv/bin/python tests/keras/record_tf_layers.py [core|cnn]
 """
 
 import os
@@ -14,10 +18,16 @@ sys.path.insert(0, os.path.dirname(HERE))  # tests/, for tf_snippets
 tf.config.set_logical_device_configuration(
     tf.config.list_physical_devices("CPU")[0], [tf.config.LogicalDeviceConfiguration()] * 4)
 
-from layer_cases import CASES  # noqa: E402 - after the logical devices exist
+import cnn_layer_cases  # noqa: E402 - after the logical devices exist
+import layer_cases  # noqa: E402
 from tf_snippets import record  # noqa: E402
 
+GROUPS = {"core": (layer_cases.CASES, "tf_layers.json"),
+          "cnn": (cnn_layer_cases.CASES, "tf_cnn_layers.json")}
+
 if __name__ == "__main__":
-    record(tf, CASES, os.path.join(HERE, "fixtures", "tf_layers.json"),
-           tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)]),
-           before_each=tf.keras.backend.clear_session)
+    for group in sys.argv[1:] or list(GROUPS):
+        cases, fixture = GROUPS[group]
+        record(tf, cases, os.path.join(HERE, "fixtures", fixture),
+               tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)]),
+               before_each=tf.keras.backend.clear_session)

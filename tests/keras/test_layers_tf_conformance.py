@@ -1,22 +1,33 @@
-"""Keras layers give what TF 2.15 gave for layer_cases.CASES (recorded by
-record_tf_layers.py): batch norm's fused path, empty replicas and axes, weight names,
-Sequential shapes, get_config, Flatten and Dropout; and the batch-norm options simdist
-refuses rather than ignores."""
+"""Keras layers give what TF recorded for layer_cases.CASES (TF 2.15) and
+cnn_layer_cases.CASES (TF 2.21), recorded by record_tf_layers.py: batch norm's fused path,
+empty replicas and axes, weight names, Sequential shapes, get_config, Flatten and Dropout;
+convolution and pooling ops and layers with their gradients, Reshape, Embedding, Add,
+Concatenate, LayerNormalization, CNN summaries and a CNN fit on 4 replicas; and the
+batch-norm options simdist refuses rather than ignores."""
 
 import json
 import os
 
+import cnn_layer_cases
+import layer_cases
 import pytest
-from layer_cases import CASES
 from tf_snippets import replay
 
 import simdist as tf
 
-with open(os.path.join(os.path.dirname(__file__), "fixtures", "tf_layers.json")) as _f:
-    RECORDED = json.load(_f)["results"]
+CASES = {**layer_cases.CASES, **cnn_layer_cases.CASES}
+
+
+def _load(name):
+    with open(os.path.join(os.path.dirname(__file__), "fixtures", name)) as f:
+        return json.load(f)["results"]
+
+
+RECORDED = {**_load("tf_layers.json"), **_load("tf_cnn_layers.json")}
 
 
 def test_every_case_was_recorded():
+    assert len(CASES) == len(layer_cases.CASES) + len(cnn_layer_cases.CASES)  # no clash
     assert set(RECORDED) == set(CASES)
 
 

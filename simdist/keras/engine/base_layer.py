@@ -309,6 +309,12 @@ class Layer(trackable.Trackable):
             out = self(A.zeros((1,) + shape[1:], dtype=self.compute_dtype), training=False)
         return nest.map_structure(lambda t: (shape[0],) + tuple(t.shape)[1:], out)
 
+    def _weight(self, w):
+        """A weight read in the compute dtype (float16 under 'mixed_float16')."""
+        t = A._t(w)
+        cd = dtypes.as_dtype(self.compute_dtype)
+        return A.cast(t, cd) if t.dtype != cd else t
+
     def _maybe_cast(self, x):
         compute = dtypes.as_dtype(self.compute_dtype)
         if isinstance(x, Tensor) and x.dtype.is_floating and x.dtype != compute:
@@ -405,8 +411,11 @@ class Layer(trackable.Trackable):
         return self._node_shapes[1]
 
     def get_config(self) -> dict:
-        return {"name": self.name, "trainable": self.trainable,
-                "dtype": self._dtype_policy.name}
+        cfg = {"name": self.name, "trainable": self.trainable}
+        if self._batch_input_shape is not None:
+            cfg["batch_input_shape"] = self._batch_input_shape
+        cfg["dtype"] = self._dtype_policy.name
+        return cfg
 
     @classmethod
     def from_config(cls, config):
@@ -414,6 +423,18 @@ class Layer(trackable.Trackable):
 
     def __repr__(self):
         return f"<{type(self).__module__}.{type(self).__name__} object at {id(self):#x}>"
+
+
+def refuse_constraints(*constraints) -> None:
+    """Weight constraints are refused, not ignored.
+
+    Raises:
+      NotImplementedError: any constraint given.
+    """
+    if any(c is not None for c in constraints):
+        raise NotImplementedError(
+            "Weight constraints are not simulated by simdist; apply them yourself after "
+            "each step (w.assign(constraint(w))) or leave them out.")
 
 
 def same_shape(layer, input_shape):

@@ -3,5 +3,20 @@
 from simdist.keras.engine.base_layer import Layer
 from simdist.keras.engine.input_layer import Input
 from simdist.keras.layers import experimental
+from simdist.keras.layers.convolutional import Conv2D, Convolution2D
 from simdist.keras.layers.core import Activation, Dense, Dropout, Flatten, InputLayer
+from simdist.keras.layers.embedding import Embedding
+from simdist.keras.layers.layer_normalization import LayerNormalization
+from simdist.keras.layers.merging import Add, Concatenate, add, concatenate
 from simdist.keras.layers.normalization import BatchNormalization
+from simdist.keras.layers.pooling import (
+    AveragePooling2D,
+    AvgPool2D,
+    GlobalAveragePooling2D,
+    GlobalAvgPool2D,
+    GlobalMaxPool2D,
+    GlobalMaxPooling2D,
+    MaxPool2D,
+    MaxPooling2D,
+)
+from simdist.keras.layers.reshaping import Reshape

@@ -26,9 +26,10 @@ from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import random_ops as R
 from simdist.framework.tensor import Tensor
-from simdist.keras import activations, backend, initializers, regularizers
-from simdist.keras.engine.base_layer import Layer, same_shape
+from simdist.keras import activations, initializers, regularizers
+from simdist.keras.engine.base_layer import Layer, refuse_constraints, same_shape
 from simdist.keras.engine.input_spec import InputSpec
+from simdist.keras.utils import conv_utils
 
 
 class Dense(Layer):
@@ -39,10 +40,7 @@ class Dense(Layer):
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        if kernel_constraint is not None or bias_constraint is not None:
-            raise NotImplementedError(
-                "Weight constraints are not simulated by simdist; apply them yourself after "
-                "each step (w.assign(constraint(w))) or leave them out.")
+        refuse_constraints(kernel_constraint, bias_constraint)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
         self.units = int(units) if not isinstance(units, int) else units
@@ -70,11 +68,6 @@ class Dense(Layer):
         self.input_spec = InputSpec(min_ndim=2, axes={-1: last})
         super().build(input_shape)
 
-    def _weight(self, w):
-        t = A._t(w)
-        cd = dtypes.as_dtype(self.compute_dtype)
-        return A.cast(t, cd) if t.dtype != cd else t
-
     def call(self, inputs):
         x = inputs
         if x.dtype != dtypes.as_dtype(self.compute_dtype):  # integer inputs too, as Keras
@@ -96,14 +89,18 @@ class Dense(Layer):
     def get_config(self):
         cfg = super().get_config()
         cfg.update(units=self.units, activation=activations.serialize(self.activation),
-                   use_bias=self.use_bias,
-                   kernel_initializer=initializers.serialize(self.kernel_initializer),
-                   bias_initializer=initializers.serialize(self.bias_initializer),
-                   kernel_regularizer=regularizers.serialize(self.kernel_regularizer),
-                   bias_regularizer=regularizers.serialize(self.bias_regularizer),
-                   activity_regularizer=regularizers.serialize(self.activity_regularizer),
-                   kernel_constraint=None, bias_constraint=None)  # constraints are refused
+                   use_bias=self.use_bias, **kernel_bias_config(self))
         return cfg
+
+
+def kernel_bias_config(layer) -> dict:
+    """The config entries of a layer's kernel and bias (Dense, Conv2D)."""
+    return dict(kernel_initializer=initializers.serialize(layer.kernel_initializer),
+                bias_initializer=initializers.serialize(layer.bias_initializer),
+                kernel_regularizer=regularizers.serialize(layer.kernel_regularizer),
+                bias_regularizer=regularizers.serialize(layer.bias_regularizer),
+                activity_regularizer=regularizers.serialize(layer.activity_regularizer),
+                kernel_constraint=None, bias_constraint=None)  # constraints are refused
 
 
 class Activation(Layer):
@@ -129,7 +126,7 @@ class Flatten(Layer):
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        self.data_format = _normalize_data_format(data_format)
+        self.data_format = conv_utils.normalize_data_format(data_format)
         self.input_spec = InputSpec(min_ndim=1)
 
     def call(self, inputs):
@@ -151,21 +148,6 @@ class Flatten(Layer):
         cfg = super().get_config()
         cfg.update(data_format=self.data_format)
         return cfg
-
-
-def _normalize_data_format(value):
-    """'channels_first' or 'channels_last' (any case); None is the backend's default.
-
-    Raises:
-      ValueError: another value.
-    """
-    if value is None:
-        value = backend.image_data_format()
-    data_format = value.lower()
-    if data_format not in ("channels_first", "channels_last"):
-        raise ValueError('The `data_format` argument must be one of "channels_first", '
-                         f'"channels_last". Received: {value}')
-    return data_format
 
 
 class Dropout(Layer):

@@ -1,0 +1,134 @@
+"""``Conv2D``: a 2-D convolution layer over NHWC images.
+
+Glossary:
+  kernel      -- ``[KH, KW, in_channels, filters]``, ``glorot_uniform`` by default (fan-in
+                 ``KH * KW * in``, fan-out ``KH * KW * filters``); bias ``[filters]`` zeros.
+  padding     -- 'valid' or 'same' (Keras's lower-case names of the op's paddings).
+  dilation    -- taps ``dilation_rate`` apart; Keras refuses it together with strides > 1.
+  channels_first -- accepted when made, refused when called: TF's CPU kernels only run
+                 NHWC (UnimplementedError), and simdist simulates those.
+
+Mirrors tf_keras/src/layers/convolutional/base_conv.py and conv2d.py.
+"""
+
+from __future__ import annotations
+
+from simdist.framework.ops import conv_ops
+from simdist.framework.ops import math_ops as M
+from simdist.keras import activations, initializers, regularizers
+from simdist.keras.engine.base_layer import Layer, refuse_constraints
+from simdist.keras.engine.input_spec import InputSpec
+from simdist.keras.layers.core import kernel_bias_config
+from simdist.keras.utils import conv_utils
+
+
+class Conv2D(Layer):
+    """2-D convolution (``tf.keras.layers.Conv2D``)."""
+
+    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid",
+                 data_format=None, dilation_rate=(1, 1), groups=1, activation=None,
+                 use_bias=True, kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, **kwargs):
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        refuse_constraints(kernel_constraint, bias_constraint)
+        if isinstance(filters, float):
+            filters = int(filters)
+        if filters is not None and filters <= 0:
+            raise ValueError("Invalid value for argument `filters`. Expected a strictly "
+                             f"positive value. Received filters={filters}.")
+        self.filters, self.groups = filters, groups or 1
+        if self.groups != 1:
+            raise NotImplementedError("simdist's Conv2D does not simulate grouped "
+                                      "convolutions (groups > 1).")
+        self.kernel_size = conv_utils.normalize_tuple(kernel_size, 2, "kernel_size")
+        self.strides = conv_utils.normalize_tuple(strides, 2, "strides", allow_zero=True)
+        self.padding = conv_utils.normalize_padding(padding)
+        self.data_format = conv_utils.normalize_data_format(data_format)
+        self.dilation_rate = conv_utils.normalize_tuple(dilation_rate, 2, "dilation_rate")
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.input_spec = InputSpec(min_ndim=4)
+        self._validate_init()
+
+    def _validate_init(self):
+        if not all(self.kernel_size):
+            raise ValueError("The argument `kernel_size` cannot contain 0(s). Received: "
+                             f"{self.kernel_size}")
+        if not all(self.strides):
+            raise ValueError(f"The argument `strides` cannot contains 0(s). Received: "
+                             f"{self.strides}")
+        if self.padding == "causal":
+            raise ValueError("Causal padding is only supported for `Conv1D`and "
+                             "`SeparableConv1D`.")
+        if max(self.strides) > 1 and max(self.dilation_rate) > 1:
+            raise ValueError("`strides > 1` not supported in conjunction with `dilation_rate "
+                             f"> 1`. Received: strides={self.strides} and "
+                             f"dilation_rate={self.dilation_rate}")
+
+    def _channel_axis(self) -> int:
+        return 1 if self.data_format == "channels_first" else -1
+
+    def build(self, input_shape):
+        input_shape = tuple(input_shape)
+        channels = input_shape[self._channel_axis()]
+        if channels is None:
+            raise ValueError("The channel dimension of the inputs should be defined. The input_"
+                             f"shape received is {input_shape}, where axis "
+                             f"{self._channel_axis()} (0-based) is the channel dimension, "
+                             "which found to be `None`.")
+        self.compute_output_shape(input_shape)
+        self.kernel = self.add_weight("kernel", shape=self.kernel_size + (channels, self.filters),
+                                      initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer, trainable=True)
+        self.bias = (self.add_weight("bias", shape=(self.filters,),
+                                     initializer=self.bias_initializer,
+                                     regularizer=self.bias_regularizer, trainable=True)
+                     if self.use_bias else None)
+        self.input_spec = InputSpec(min_ndim=4, axes={self._channel_axis(): channels})
+        super().build(input_shape)
+
+    def call(self, inputs):
+        x = inputs  # not cast: an integer input fails in the op, as in TF
+        padding = self.padding.upper() if isinstance(self.padding, str) else self.padding
+        out = conv_ops.conv2d(x, self._weight(self.kernel), list(self.strides), padding,
+                              data_format=conv_utils.convert_data_format(self.data_format, 4),
+                              dilations=list(self.dilation_rate))
+        if self.use_bias:
+            out = M.add(out, self._weight(self.bias))
+        return self.activation(out) if self.activation is not None else out
+
+    def compute_output_shape(self, input_shape):
+        input_shape = tuple(input_shape)
+        first = self.data_format == "channels_first"
+        spatial = input_shape[2:] if first else input_shape[1:-1]
+        out = []
+        for i, n in enumerate(spatial):
+            o = conv_utils.conv_output_length(n, self.kernel_size[i], self.padding,
+                                              self.strides[i], self.dilation_rate[i])
+            if o is not None and o <= 0:
+                raise ValueError(
+                    f"One of the dimensions in the output is <= 0 due to downsampling in "
+                    f"{self.name}. Consider increasing the input size. Received input shape "
+                    f"{list(input_shape)} which would produce output shape with a zero or "
+                    f"negative value in a dimension.")
+            out.append(o)
+        if first:
+            return (input_shape[0], self.filters, *out)
+        return (input_shape[0], *out, self.filters)
+
+    def get_config(self):
+        cfg = super().get_config()
+        cfg.update(filters=self.filters, kernel_size=self.kernel_size, strides=self.strides,
+                   padding=self.padding, data_format=self.data_format,
+                   dilation_rate=self.dilation_rate, groups=self.groups,
+                   activation=activations.serialize(self.activation), use_bias=self.use_bias,
+                   **kernel_bias_config(self))
+        return cfg
+
+
+Convolution2D = Conv2D

@@ -4,7 +4,10 @@ Glossary:
   snippet  -- code run with ``tf``, ``np``, ``L`` (= tf.keras.layers) and ``S`` (a 4-replica
               MirroredStrategy) in scope that leaves its result in ``out``; an exception is
               the result when it raises.
-  record   -- ``record(tf, cases, path)``: run every case under real TF, write the JSON.
+  record   -- ``record(tf, cases, path)``: run every case under real TF, write the JSON;
+              naming cases re-records only those, keeps the rest, and marks each one
+              recorded with another TF release than the file's ``tf_version`` with its own
+              ``tf_version`` (TF 2.21 with tf-keras for the later cases).
   replay   -- ``replay(tf, code, expected)``: run one case under simdist and assert the same
               values (rtol 1e-5), shapes, dtypes, strings, or exception type and message.
 Used by the recorders (run with TF's interpreter) and the conformance tests of tests/keras
@@ -14,6 +17,7 @@ and tests/framework.
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import numpy as np
@@ -47,16 +51,28 @@ def run(code, scope):
     return {"value": plain(scope["out"])}
 
 
-def record(tf, cases, path, strategy, before_each=None):
-    """Run ``cases`` under TF and write ``{"tf_version", "results"}`` to ``path``."""
-    results = {}
-    for name, code in cases.items():
+def record(tf, cases, path, strategy, before_each=None, names=None):
+    """Run ``cases`` (or only ``names``) under TF; write ``{"tf_version", "results"}``.
+
+    Raises:
+      KeyError: for a name that is not a case.
+    """
+    old = {"tf_version": tf.__version__, "results": {}}
+    if names and os.path.exists(path):
+        with open(path) as f:
+            old = json.load(f)
+    results = old["results"]
+    for name in names or cases:
+        code = cases[name]
         if before_each is not None:
             before_each()
         results[name] = run(code, scope_for(tf, strategy))
+        if tf.__version__ != old["tf_version"]:
+            results[name]["tf_version"] = tf.__version__
+    results = {k: results[k] for k in cases if k in results}
     with open(path, "w") as f:
-        json.dump({"tf_version": tf.__version__, "results": results}, f, indent=1)
-    print(f"wrote {len(results)} results to {path}")
+        json.dump({"tf_version": old["tf_version"], "results": results}, f, indent=1)
+    print(f"wrote {len(names or cases)} of {len(results)} results to {path}")
 
 
 def _masked(message):

@@ -11,9 +11,12 @@ collective aborts every later one ("Restart your program to reset"). It also mir
 simdist's fresh world per test. ``--one-process`` runs them all in this process (fast, but
 only for quick experiments: results after a failed collective are wrong). The results go to
 ``tests/conformance/fixtures/tf_distribute.json``:
-``{"tensorflow": version, "cases": {name: result}}``. Naming cases re-records only those and
-keeps the rest. A case that raises outside ``expect_error``/``_try`` is recorded as
-``{"__crash__": ...}`` and reported: fix the case, do not commit such a fixture.
+``{"tensorflow": version, "cases": {name: result}, "recorded_with": {name: version}}``.
+Naming cases re-records only those and keeps the rest; ``recorded_with`` names the TF
+release of every case recorded with another one than ``tensorflow`` (TF 2.21 with tf-keras
+for the later cases; ``TF_USE_LEGACY_KERAS=1`` is set for the children). A case that raises
+outside ``expect_error``/``_try`` is recorded as ``{"__crash__": ...}`` and reported: fix
+the case, do not commit such a fixture.
 
 Each error's keywords must occur in TF's own message (checked here), so the replay can
 require them of simdist's message without copying TF's text.
@@ -71,7 +74,8 @@ def main(argv: list[str]) -> int:
     isolate = "--one-process" not in argv
     argv = [a for a in argv if a != "--one-process"]
     names = argv or list(CASES)
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="")
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="",
+               TF_USE_LEGACY_KERAS="1")
 
     def child(name):
         p = subprocess.run([sys.executable, __file__, "--child", name], capture_output=True,
@@ -86,17 +90,22 @@ def main(argv: list[str]) -> int:
         with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
             done = dict(pool.map(child, names))
     else:
-        os.environ.update(TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="")
+        os.environ.update(TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="",
+                          TF_USE_LEGACY_KERAS="1")
         done = {name: run_one(name) for name in names}
 
     fixture = {"tensorflow": None, "cases": {}}
     if os.path.exists(OUT) and argv:
         with open(OUT) as f:
             fixture = json.load(f)
+    versions = fixture.pop("recorded_with", {})
     bad = 0
     for name in names:
         rec = done[name]
-        fixture["tensorflow"] = rec["tensorflow"] or fixture["tensorflow"]
+        fixture["tensorflow"] = fixture["tensorflow"] or rec["tensorflow"]
+        versions.pop(name, None)
+        if rec["tensorflow"] and rec["tensorflow"] != fixture["tensorflow"]:
+            versions[name] = rec["tensorflow"]
         res = rec["result"]
         if isinstance(res, dict) and "__crash__" in res:
             bad += 1
@@ -110,6 +119,7 @@ def main(argv: list[str]) -> int:
                       file=sys.stderr)
         fixture["cases"][name] = res
     fixture["cases"] = {k: fixture["cases"][k] for k in CASES if k in fixture["cases"]}
+    fixture["recorded_with"] = {k: versions[k] for k in fixture["cases"] if k in versions}
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, "w") as f:
         json.dump(fixture, f, indent=1, sort_keys=False)

@@ -13,6 +13,12 @@ Glossary:
   steps                -- group the workers' chunk streams into global steps: local replica
                           ``j`` takes every ``Rw``-th chunk; ``None`` marks a replica that
                           gets an empty batch because its worker ran out first.
+  partial batches      -- TF fills such a replica in only when the element shapes are not
+                          all static (or several workers read); otherwise the short last
+                          step is dropped (``input_lib._enable_get_next_as_optional``).
+  dummy batch          -- the filler, built from the element spec: unknown dimensions 0,
+                          and the first one 0 when every dimension is known (a scalar
+                          stays a scalar 0) -- ``input_lib._dummy_tensor_fn``.
 
 The positional rules (which element goes where) are in :mod:`simdist.data.distribute_rules`;
 this module applies them to real datasets (shuffled, mapped ...). Mirrors
@@ -30,6 +36,7 @@ from simdist.data.options import AutoShardPolicy
 from simdist.data.pipeline import CacheDataset, OptionsDataset, PrefetchDataset
 from simdist.data.shuffling import ShuffleDataset
 from simdist.data.slicing import RepeatDataset, ShardDataset, SkipDataset, TakeDataset
+from simdist.hardware import backend
 
 _PASS_THROUGH = (OptionsDataset, PrefetchDataset, CacheDataset, ShuffleDataset,
                  RepeatDataset, TakeDataset, SkipDataset, ShardDataset)
@@ -105,20 +112,34 @@ def rebatch_for_worker(dataset: DatasetV2, num_replicas_in_sync: int, num_worker
     return dataset.rebatch(sizes)
 
 
-def steps(worker_streams, replicas_per_worker: int):
+def steps(worker_streams, replicas_per_worker: int, partial: bool = True):
     """Yield global steps ``[worker][local replica] -> value or None`` from iterators.
 
-    A step is produced while any worker still has a chunk; replicas without one get None
-    (the caller gives them an empty batch, as TF's partial-batch handling does).
+    With ``partial``, a step is produced while any worker still has a chunk; replicas
+    without one get None (the caller gives them a dummy batch, as TF's partial-batch
+    handling does). Without it, iteration ends at the first step some replica cannot fill.
     """
     its = [iter(s) for s in worker_streams]
     while True:
         step = [[next(it, None) for _ in range(replicas_per_worker)] for it in its]
-        if all(v is None for chunks in step for v in chunks):
+        missing = [v is None for chunks in step for v in chunks]
+        if all(missing) or (any(missing) and not partial):
             return
         yield step
 
 
-def empty_like(values):
-    """A zero-row batch with the structure and trailing shape of ``values``."""
-    return structure.map_leaves(lambda leaf: leaf[:0], values)
+def is_statically_shaped(spec) -> bool:
+    """Whether every leaf's shape is fully known (TF's ``_is_statically_shaped``)."""
+    return all(s.shape.is_fully_defined() for s in structure.flatten(spec))
+
+
+def dummy_batch(spec):
+    """The batch of a replica left without data: zeros shaped by TF's rule (see glossary)."""
+
+    def one(s):
+        dims = [] if s.shape.rank is None else [d or 0 for d in s.shape.as_list()]
+        if dims and s.shape.is_fully_defined():
+            dims[0] = 0
+        return backend.xp.zeros(dims, dtype=s.dtype.as_numpy_dtype)
+
+    return structure.map_leaves(one, spec)

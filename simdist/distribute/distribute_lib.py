@@ -187,6 +187,20 @@ class Strategy:
 
         return input_lib.distribute_datasets_from_function(self, dataset_fn, options)
 
+    def experimental_distribute_datasets_from_function(self, dataset_fn, options=None):
+        """The deprecated name of :meth:`distribute_datasets_from_function` (TF keeps it)."""
+        return self.distribute_datasets_from_function(dataset_fn, options)
+
+    def group(self, value, name=None):
+        """``tf.group`` of ``value``'s local results (TF 1's shortcut, kept by TF 2).
+
+        Eagerly a group is nothing (None); one unnamed value is returned as it is.
+        """
+        parts = nest.flatten(self._extended._local_results(value))
+        if len(parts) != 1 or name is not None:
+            return None
+        return parts[0]
+
     def __repr__(self):
         module = type(self).__module__.replace("simdist", "tensorflow.python")
         return f"<{module}.{type(self).__name__} object at {id(self):#x}>"
@@ -351,6 +365,15 @@ class StrategyExtended:
 
             return tuple(select_replica(i, value) for i in range(len(self._devices)))
         return (value,)
+
+    def read_var(self, v):
+        """The value of ``v``: a sync-on-read variable's aggregate, else a copy of its value."""
+        from simdist.distribute.distributed_variable import DistributedVariable, SyncOnReadVariable
+        from simdist.framework.ops import array_ops
+
+        if isinstance(v, SyncOnReadVariable):
+            return v._get_cross_replica().read_value()
+        return array_ops.identity(v._get() if isinstance(v, DistributedVariable) else v)
 
     # --- replica execution ------------------------------------------------------------
     def call_for_each_replica(self, fn, args=(), kwargs=None):

@@ -276,7 +276,7 @@ def validate_synchronization(kwargs):
     sync = kwargs.get("synchronization", VariableSynchronization.AUTO)
     from simdist.framework.variables import _as_enum
 
-    sync = _as_enum(VariableSynchronization, sync, "synchronization")
+    sync = _as_enum(VariableSynchronization, sync, "synchronization", kwargs.get("name"))
     if sync == VariableSynchronization.NONE:
         raise ValueError(
             "`NONE` variable synchronization mode is not supported with tf.distribute strategy. "

@@ -156,6 +156,23 @@ class _OptionalValue:
         return self._value
 
 
+def enable_partial_batches(strategy, dataset) -> bool:
+    """Whether replicas left without data get dummy batches (TF's get_next_as_optional).
+
+    Only where the strategy allows it, the data is finite, and its shapes are not all
+    static or several workers read it; otherwise a short last step is dropped.
+    """
+    from simdist.data.dataset_ops import INFINITE_CARDINALITY
+
+    extended = strategy.extended
+    if not getattr(extended, "experimental_enable_get_next_as_optional", False):
+        return False
+    if dataset._cardinality() == INFINITE_CARDINALITY:
+        return False
+    return (not data_distribute.is_statically_shaped(dataset.element_spec)
+            or getattr(extended, "_num_workers", 1) > 1)
+
+
 class DistributedIterator:
     """Iterator over a distributed dataset: each ``next`` is one step's per-replica batches."""
 
@@ -164,7 +181,7 @@ class DistributedIterator:
         self._spec = template_spec
         self._placer = placer
         self._n = num_replicas
-        self._template = None
+        self._template = data_distribute.dummy_batch(template_spec)
 
     def __iter__(self):
         return self
@@ -172,9 +189,6 @@ class DistributedIterator:
     def __next__(self):
         step = next(self._steps)
         flat = [v for worker in step for v in worker]
-        for v in flat:
-            if v is not None and self._template is None:
-                self._template = data_distribute.empty_like(v)
         values = []
         for i, v in enumerate(flat):
             if v is None:
@@ -232,7 +246,8 @@ class DistributedDataset:
         placer = _Placer(self._devices(), self._options.experimental_fetch_to_device,
                          _has_prefetch(self._dataset))
         streams = [ds._values() for ds in self._worker_datasets]
-        steps = data_distribute.steps(streams, n // self._num_workers)
+        steps = data_distribute.steps(streams, n // self._num_workers,
+                                      enable_partial_batches(self._strategy, self._dataset))
         return DistributedIterator(steps, self.element_spec, placer, n)
 
     @property
@@ -278,11 +293,12 @@ class DistributedDatasetsFromFunction(DistributedDataset):
         n = self._strategy.num_replicas_in_sync
         placer = _Placer(self._devices(), self._options.experimental_fetch_to_device,
                          _has_prefetch(self._dataset))
+        partial = enable_partial_batches(self._strategy, self._dataset)
         if self._per_replica:
             streams = [p._values() for p in self._pipelines]
-            steps = data_distribute.steps(streams, 1)
+            steps = data_distribute.steps(streams, 1, partial)
         else:
-            steps = data_distribute.steps([self._pipelines[0]._values()], n)
+            steps = data_distribute.steps([self._pipelines[0]._values()], n, partial)
         return DistributedIterator(steps, self.element_spec, placer, n)
 
 

@@ -16,6 +16,7 @@ Mirrors tensorflow/python/distribute/mirrored_run.py.
 
 from __future__ import annotations
 
+import re
 import threading
 
 from simdist.distribute import distribution_strategy_context as ds_context
@@ -73,16 +74,38 @@ class _ReplicaThread(threading.Thread):
         return result
 
 
+# Uniquifying suffixes ("dense_1/kernel", "v_2") are ignored when replicas' variable names
+# are matched (TF's shared_variable_creator).
+_UNIQUIFIED = (re.compile(r"_\d/"), re.compile(r"_\d$"))
+
+
+def _canonical_name(name) -> str:
+    if name is None:
+        return "Variable"
+    return _UNIQUIFIED[1].sub("", _UNIQUIFIED[0].sub("/", name))
+
+
 def _replica_variable_creator(next_creator, **kwargs):
     """Variables created inside ``run``: every replica asks, one MirroredVariable is made.
 
     The creation is a merge_call, so all replicas pause and the strategy builds the copies
     once from replica 0's arguments; every replica gets the same variable, as in TF.
+
+    Raises:
+      RuntimeError: a replica asked for a variable of another name than replica 0's
+        (TF's shared_variable_creator finds no variable of that name to reuse).
     """
 
     def merge_fn(strategy, kw):
-        return strategy.extended._create_variable(variables.default_variable_creator,
-                                                  **select_replica(0, kw))
+        first = select_replica(0, kw)
+        for i in range(1, strategy.num_replicas_in_sync):
+            name = select_replica(i, kw).get("name")
+            if _canonical_name(name) != _canonical_name(first.get("name")):
+                raise RuntimeError(
+                    f"Tried to create variable {name} with mismatching name on device {i}: "
+                    f"replica 0 created {first.get('name')}. Every replica must create the "
+                    "same variables, in the same order, under the same names.")
+        return strategy.extended._create_variable(variables.default_variable_creator, **first)
 
     return ds_context.get_replica_context().merge_call(merge_fn, args=(kwargs,))
 

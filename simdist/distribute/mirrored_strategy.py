@@ -1,7 +1,9 @@
 """``MirroredStrategy``: synchronous data parallelism over the devices of one machine.
 
 Glossary:
-  devices            -- the replicas' devices: all GPUs by default, the CPU when there are none.
+  devices            -- the replicas' devices: all GPUs by default, every logical CPU when
+                        there are none (a CPU split with set_logical_device_configuration
+                        gives several replicas, as in TF).
   mirrored variables -- each variable created in scope has one copy per device, initialised
                         from the first copy (so random initialisers agree).
   cross_device_ops   -- how gradients and values are all-reduced; TF's default choice is
@@ -39,10 +41,22 @@ from simdist.hardware.transfer import copy_to
 
 
 def default_devices() -> list:
-    """All GPUs of the machine, or its CPU when it has none (TF's default)."""
+    """All GPUs of the machine, or its first CPU when it has none.
+
+    MultiWorkerMirroredStrategy's local devices (TF's CollectiveAllReduceExtended).
+    """
     m = machine_lib.get_machine()
     gpus = m.devices_of_type("GPU")
     return gpus if gpus else m.devices_of_type("CPU")[:1]
+
+
+def all_local_devices() -> list:
+    """All logical GPUs, or every logical CPU when there are none (TF's all_local_devices).
+
+    MirroredStrategy()'s default: a CPU split into 4 logical devices gives 4 replicas.
+    """
+    m = machine_lib.get_machine()
+    return m.devices_of_type("GPU") or m.devices_of_type("CPU")
 
 
 def resolve_devices(devices) -> list:
@@ -52,7 +66,7 @@ def resolve_devices(devices) -> list:
       ValueError: an empty list, duplicates, or a device the machine lacks.
     """
     if devices is None:
-        return default_devices()
+        return all_local_devices()
     if isinstance(devices, str):
         devices = [devices]
     devices = list(devices)

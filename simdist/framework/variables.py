@@ -112,7 +112,8 @@ class Variable(metaclass=_VariableMeta):
                  distribute_strategy=None, **unused):
         if initial_value is None:
             raise ValueError("The initial_value must be specified.")
-        synchronization = _as_enum(VariableSynchronization, synchronization, "synchronization")
+        synchronization = _as_enum(VariableSynchronization, synchronization, "synchronization",
+                                   name)
         aggregation = _as_enum(VariableAggregation, aggregation, "aggregation", name)
         if trainable is None:
             trainable = synchronization != VariableSynchronization.ON_READ

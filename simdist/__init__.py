@@ -34,13 +34,17 @@ from simdist.framework.ops.math_ops import (
 )
 from simdist.framework.ops.clip_ops import clip_by_global_norm, clip_by_norm
 from simdist.framework.tensor_spec import TensorSpec
+from simdist.framework.name_scope import init_scope, name_scope
+from simdist.framework.module import Module
+from simdist.framework.ops.logging_ops import print_v2 as print  # noqa: A001 - TF's name
+from simdist.framework.ops.control_flow_ops import control_dependencies, group
 
 from simdist.framework.function import function
-from simdist import config, math, nn, random
+from simdist import config, debugging, io, linalg, math, nn, random
 from simdist import distribute
 from simdist.hardware import TOPOLOGIES as _TOPOLOGIES  # noqa: F401 - registers presets
 
-from simdist import data, keras, train
+from simdist import compat, data, keras, train
 
 newaxis = None
 

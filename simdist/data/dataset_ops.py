@@ -137,6 +137,16 @@ class DatasetV2:
         return ZipDataset(datasets)
 
     # --- transformations ----------------------------------------------------------------
+    def concatenate(self, dataset, name=None):
+        """This dataset's elements, then ``dataset``'s.
+
+        Raises:
+          TypeError: their elements differ in structure or dtype.
+        """
+        from simdist.data.slicing import ConcatenateDataset
+
+        return ConcatenateDataset(self, dataset)
+
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
         """Apply ``map_func`` to each element (tuples are unpacked as positional args)."""
         from simdist.data.mapping import MapDataset

@@ -1,15 +1,19 @@
-"""Selecting and combining elements: zip, repeat, take, skip, shard (and enumerate via zip).
+"""Selecting and combining elements: zip, concatenate, repeat, take, skip, shard (and
+enumerate via zip).
 
 Glossary:
   ZipDataset    -- elements of several datasets side by side (a tuple or dict of them);
                    ends with the shortest input.
+  ConcatenateDataset -- one dataset's elements, then another's; their element specs must
+                   have the same structure and dtypes, and differing dimensions become None.
   RepeatDataset -- the input again and again (``count`` passes, forever for None / -1); each
                    pass is a fresh iteration, so a reshuffling ``shuffle`` reorders each epoch.
   TakeDataset / SkipDataset -- the first ``count`` elements / all but them (-1: all / none).
   ShardDataset  -- elements ``index, index + num_shards, ...``: what DATA auto-sharding
                    inserts for each worker.
 
-Mirrors tensorflow/python/data/ops/zip_op.py, repeat_op.py, take_op.py, skip_op.py and
+Mirrors tensorflow/python/data/ops/zip_op.py, concatenate_op.py, repeat_op.py, take_op.py,
+skip_op.py and
 shard_op.py.
 """
 
@@ -57,6 +61,34 @@ class ZipDataset(DatasetV2):
     def _values(self):
         for parts in zip(*(d._values() for d in self._inputs)):
             yield structure.pack(self._structure, parts)
+
+
+class ConcatenateDataset(DatasetV2):
+    """The elements of ``input_dataset``, then those of ``dataset_to_concatenate``."""
+
+    def __init__(self, input_dataset, dataset_to_concatenate):
+        if not isinstance(dataset_to_concatenate, DatasetV2):
+            raise TypeError(f"`dataset` must be a tf.data.Dataset, got "
+                            f"{type(dataset_to_concatenate).__name__}.")
+        a, b = input_dataset.element_spec, dataset_to_concatenate.element_spec
+        try:
+            structure.assert_same_structure(a, b)
+            if any(x.dtype != y.dtype for x, y in zip(structure.flatten(a),
+                                                       structure.flatten(b))):
+                raise TypeError("different dtypes")
+        except TypeError as e:
+            raise TypeError(f"Incompatible dataset elements:\n  {a} vs.   {b}") from e
+        super().__init__((input_dataset, dataset_to_concatenate), structure.relax_spec(a, b))
+
+    def _cardinality(self) -> int:
+        cards = [d._cardinality() for d in self._inputs]
+        if INFINITE_CARDINALITY in cards:
+            return INFINITE_CARDINALITY
+        return UNKNOWN_CARDINALITY if UNKNOWN_CARDINALITY in cards else sum(cards)
+
+    def _values(self):
+        for d in self._inputs:
+            yield from d._values()
 
 
 class RepeatDataset(DatasetV2):

@@ -21,7 +21,7 @@ import threading
 
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.values import regroup, select_replica
-from simdist.framework import context, variables
+from simdist.framework import context, name_scope, variables
 
 
 class _Aborted(BaseException):
@@ -80,9 +80,7 @@ _UNIQUIFIED = (re.compile(r"_\d/"), re.compile(r"_\d$"))
 
 
 def _canonical_name(name) -> str:
-    if name is None:
-        return "Variable"
-    return _UNIQUIFIED[1].sub("", _UNIQUIFIED[0].sub("/", name))
+    return _UNIQUIFIED[1].sub("", _UNIQUIFIED[0].sub("/", name.rstrip("/")))
 
 
 def _replica_variable_creator(next_creator, **kwargs):
@@ -96,14 +94,18 @@ def _replica_variable_creator(next_creator, **kwargs):
         (TF's shared_variable_creator finds no variable of that name to reuse).
     """
 
+    # The copies are made in the merge (another thread): the name is resolved here, in
+    # the replica's name scopes, and passed on as absolute.
+    kwargs["name"] = name_scope.variable_name(kwargs.get("name")) + "/"
+
     def merge_fn(strategy, kw):
         first = select_replica(0, kw)
         for i in range(1, strategy.num_replicas_in_sync):
-            name = select_replica(i, kw).get("name")
-            if _canonical_name(name) != _canonical_name(first.get("name")):
+            name = select_replica(i, kw)["name"]
+            if _canonical_name(name) != _canonical_name(first["name"]):
                 raise RuntimeError(
-                    f"Tried to create variable {name} with mismatching name on device {i}: "
-                    f"replica 0 created {first.get('name')}. Every replica must create the "
+                    f"Tried to create variable {name[:-1]} with mismatching name on device {i}: "
+                    f"replica 0 created {first['name'][:-1]}. Every replica must create the "
                     "same variables, in the same order, under the same names.")
         return strategy.extended._create_variable(variables.default_variable_creator, **first)
 

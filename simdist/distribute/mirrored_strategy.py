@@ -129,7 +129,7 @@ class MirroredExtended(StrategyExtended):
                     primary = components[0]
                     kw["initial_value"] = copy_to(primary.read_value(), dev)
                     base = primary.name.rpartition(":")[0]
-                    kw["name"] = f"{base}/replica_{i}"
+                    kw["name"] = f"{base}/replica_{i}/"  # absolute: no name scope added
                 components.append(next_creator(**kw))
             if i == 0 and agg == VariableAggregation.MEAN and \
                     not components[0].dtype.is_floating:

@@ -179,7 +179,7 @@ def _flat(value):
 
 
 def _fit_shape(arr, shape):
-    shape = tuple(int(d) for d in shape)
+    shape = (int(shape),) if np.ndim(shape) == 0 else tuple(int(d) for d in shape)
     if arr.ndim == 0 or arr.size == 1:
         return np.broadcast_to(arr.reshape(()), shape).copy()
     if arr.size == int(np.prod(shape)):

@@ -18,7 +18,7 @@ import enum
 import functools
 import itertools
 
-from simdist.framework import context, dtypes, op_def
+from simdist.framework import context, dtypes, name_scope, op_def
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import Tensor, _ids, _numpy_text, _Reference
 from simdist.framework.tensor_shape import TensorShape
@@ -138,7 +138,7 @@ class Variable(metaclass=_VariableMeta):
             raise ValueError(f"Shape {self._value.shape} of initial value is not compatible "
                              f"with shape {self._shape}.")
         self._trainable = bool(trainable)
-        base = name if name is not None else "Variable"
+        base = name_scope.variable_name(name)
         self._name = base if base.endswith(":0") else base + ":0"
         self._synchronization = synchronization
         self._aggregation = aggregation

@@ -1,7 +1,9 @@
 """Eager-framework behaviour TF 2.15 recorded (record_tf_framework.py) and simdist must
 reproduce (test_framework_tf_conformance.py): GradientTape corner cases, Variables,
-tf.function, the composite ops, and how tf.data reads Python lists. Snippets as in
-tests/tf_snippets.py."""
+tf.function, the composite ops, and how tf.data reads Python lists; and (api_cases.py) the
+names TF's guides and tutorials use. Snippets as in tests/tf_snippets.py."""
+
+import api_cases
 
 GRAD = """
 def grad(f, x, persistent=False):
@@ -151,3 +153,5 @@ out = [tf.is_tensor(tf.constant(1)), tf.is_tensor(tf.Variable(1.0)), tf.is_tenso
        tf.newaxis, tf.constant([1, 2])[tf.newaxis].shape]
 """,
 }
+
+CASES.update(api_cases.CASES)

@@ -19,6 +19,7 @@ from simdist.framework import op_def
 from simdist.framework.backprop import GradientTape
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import conv_ops as Cv
+from simdist.framework.ops import linalg_ops as L
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops as N
 from simdist.framework.ops import pooling_ops as P
@@ -261,6 +262,39 @@ def _addn_make(draw):
     return [arr(draw, s) for _ in range(draw(st.integers(1, 3)))], {}
 
 
+def _square_make(draw):
+    """A batch of well-conditioned square matrices (diagonally dominant)."""
+    n = draw(st.integers(1, 3))
+    batch = tuple(draw(st.lists(st.integers(1, 2), max_size=1)))
+    return arr(draw, batch + (n, n)) + 4.0 * np.eye(n)
+
+
+def _solve_make(draw):
+    a = _square_make(draw)
+    return [a, arr(draw, a.shape[:-1] + (draw(st.integers(1, 2)),))], {}
+
+
+def _matrix_make(draw):
+    return [arr(draw, tuple(draw(st.lists(st.integers(1, 3), min_size=2, max_size=3))))], {}
+
+
+def _set_diag_make(draw):
+    (x,), _ = _matrix_make(draw)
+    return [x, arr(draw, x.shape[:-2] + (min(x.shape[-2:]),))], {}
+
+
+def _band_make(draw):
+    return _matrix_make(draw)[0], {"lower": draw(st.integers(-1, 2)),
+                                    "upper": draw(st.integers(-1, 2))}
+
+
+def _positive_definite(x):
+    """``x x^T + 3 I``: symmetric positive definite, so Cholesky's rule (which assumes a
+    symmetric input) can be checked by differences in ``x``."""
+    n = x.shape[-1]
+    return M.add(M.matmul(x, x, transpose_b=True), A.constant(3.0 * np.eye(n)))
+
+
 def _const(x):
     return A.constant(x)
 
@@ -388,6 +422,15 @@ CASES: dict[str, Case] = {
     "StridedSlice": Case(_slice_make, lambda x, key: x[key]),
     "StridedSliceGrad": Case(_slice_grad_make,
                              lambda g, key, shape: A.strided_slice_grad(g, key, shape)),
+    "MatrixInverse": Case(lambda draw: ([_square_make(draw)], {}), L.inv),
+    "MatrixDeterminant": Case(lambda draw: ([_square_make(draw)], {}), L.det),
+    "MatrixSolve": Case(_solve_make, L.solve),
+    "Cholesky": Case(lambda draw: ([_square_make(draw)], {}),
+                     lambda x: L.cholesky(_positive_definite(x))),
+    "MatrixDiagV3": Case(unary(), L.diag),
+    "MatrixDiagPartV3": Case(_matrix_make, L.diag_part),
+    "MatrixSetDiagV3": Case(_set_diag_make, L.set_diag),
+    "MatrixBandPart": Case(_band_make, lambda x, lower, upper: L.band_part(x, lower, upper)),
     "Relu": Case(unary(min_abs=0.1), N.relu),
     "Elu": Case(unary(min_abs=0.1), N.elu),
     "Relu6": Case(unary(min_abs=0.1), N.relu6),

@@ -1,9 +1,9 @@
 """simdist's ops: array, math, nn and random ops, their gradient rules and the operators.
 
 Glossary:
-  array_ops / math_ops / nn_ops / random_ops -- the public ops (``tf.*``, ``tf.math``,
-                   ``tf.nn``, ``tf.random``); conv_ops / pooling_ops -- ``tf.nn.conv2d``,
-                   ``max_pool2d``, ``avg_pool2d``.
+  array_ops / math_ops / nn_ops / random_ops / linalg_ops -- the public ops (``tf.*``,
+                   ``tf.math``, ``tf.nn``, ``tf.random``, ``tf.linalg``); conv_ops /
+                   pooling_ops -- ``tf.nn.conv2d``, ``max_pool2d``, ``avg_pool2d``.
   *_grad         -- the gradient rules, registered in ``op_def.GRADIENTS`` at import.
   overloads      -- attaches ``+ - * / @ < == []`` ... to ``Tensor`` and ``Variable``.
 Importing this package registers everything.
@@ -12,6 +12,6 @@ Mirrors tensorflow/python/ops/.
 """
 
 from simdist.framework.ops import array_ops, math_ops, nn_ops, random_ops  # isort: skip
-from simdist.framework.ops import conv_ops, pooling_ops  # isort: skip
-from simdist.framework.ops import array_grad, conv_grad, math_grad, nn_grad  # isort: skip
-from simdist.framework.ops import overloads  # isort: skip
+from simdist.framework.ops import conv_ops, linalg_ops, pooling_ops  # isort: skip
+from simdist.framework.ops import array_grad, conv_grad, linalg_grad, math_grad  # isort: skip
+from simdist.framework.ops import nn_grad, overloads  # isort: skip

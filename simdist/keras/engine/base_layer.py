@@ -32,6 +32,8 @@ import inspect
 
 from simdist.framework import dtypes, nest, op_def, trackable
 from simdist.framework import variables as variables_lib
+from simdist.framework.name_scope import name_scope
+from simdist.framework.name_scope import outside_name_scopes as init_scope  # noqa: F401
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.tensor import Tensor
@@ -41,36 +43,11 @@ from simdist.keras.engine import input_spec
 from simdist.keras.engine.input_layer import KerasInput
 from simdist.keras.utils import tf_utils
 
-_names = ThreadLocalStack()
 _training = ThreadLocalStack()
-
-
-def _scope_stack() -> list:
-    return _names.items
 
 
 def _training_stack() -> list:
     return _training.items
-
-
-@contextlib.contextmanager
-def name_scope(name):
-    s = _scope_stack()
-    s.append(name)
-    try:
-        yield
-    finally:
-        s.pop()
-
-
-@contextlib.contextmanager
-def init_scope():
-    """Leave every open name scope for a block (``tf.init_scope``)."""
-    saved, _names.items = _names.items, []
-    try:
-        yield
-    finally:
-        _names.items = saved
 
 
 def _accepts(fn, arg) -> bool:
@@ -236,8 +213,9 @@ class Layer(trackable.Trackable):
         init = initializers.get(initializer)
         if trainable is None:
             trainable = synchronization != variables_lib.VariableSynchronization.ON_READ
-        full = "/".join(_scope_stack() + [name or "Variable"])
-        var = variables_lib.Variable(initial_value=lambda: init(shape, dtype=dtype), name=full,
+        # tf.Variable prefixes the open name scopes ('block/dense/'), as in TF.
+        var = variables_lib.Variable(initial_value=lambda: init(shape, dtype=dtype),
+                                     name=name or "Variable",
                                  trainable=trainable, dtype=dtype,
                                  synchronization=synchronization, aggregation=aggregation,
                                  constraint=constraint)

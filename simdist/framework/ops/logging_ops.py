@@ -1,0 +1,193 @@
+"""``tf.print``: print tensors as TF's PrintV2 kernel does, to stderr by default.
+
+Glossary:
+  template      -- each input that is not a string is laid out by ``pprint.pformat`` with
+                   a placeholder in place of each tensor (so lists, dicts and tuples print as
+                   Python does); a string input is printed as it is; ``sep`` joins them.
+  tensor text   -- TF's ``SummarizeValue``: nested brackets, elements separated by a space,
+                   rows by a newline and an indent (one more blank line per extra
+                   dimension); a dimension longer than ``2 * summarize`` shows its first and
+                   last ``summarize`` entries around ``...`` (``summarize=-1``: all).
+  element text  -- floats in ``%g`` with 6 significant digits, or 9 when 6 do not read back
+                   to the same float32 (15 / 17 for float64); half as float; bools 1 / 0.
+  output_stream -- ``sys.stderr`` (default), ``sys.stdout``, a logging function or level,
+                   or ``'file://<path>'`` (appended to).
+  strings       -- simdist has no string tensors: TF's rules for them (quoted elements, a
+                   lone scalar string printed bare) have nothing to apply to.
+
+Mirrors tensorflow/python/ops/logging_ops.py and the PrintV2 / StringFormat kernels
+(tensorflow/core/framework/tensor.cc ``SummarizeValue``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pprint
+import sys
+
+import numpy as np
+
+from simdist.framework import nest, op_def
+from simdist.framework.tensor import Tensor
+from simdist.framework.variables import Variable
+
+_FILE_PREFIX = "file://"
+
+
+def _is_tensor(x) -> bool:
+    """TF's is_tf_type: tensors and variables (a PerReplica prints as its repr)."""
+    return isinstance(x, (Tensor, Variable))
+
+
+def _element_text(x, dtype) -> str:
+    if dtype.kind == "f":
+        if np.isnan(x):
+            return "nan"
+        if np.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        wide = dtype == np.float64
+        narrow, full, kind = (15, 17, np.float64) if wide else (6, 9, np.float32)
+        text = f"{x:.{narrow}g}"
+        return text if kind(float(text)) == kind(x) else f"{x:.{full}g}"
+    if dtype.kind == "b":
+        return "1" if x else "0"
+    return str(x)
+
+
+def summarize_value(value, summarize: int = 3) -> str:
+    """TF's text of a tensor's value (see the module glossary)."""
+    value = np.asarray(value)
+    ends = value.size if summarize < 0 else min(summarize, value.size)
+    out: list[str] = []
+    _dim_text(value, (), ends, out)
+    return "".join(out)
+
+
+def _spacing(dim: int, ndim: int) -> str:
+    """What separates two entries of dimension ``dim`` (TF's PrintDimSpacing)."""
+    if dim == ndim - 1:
+        return " "
+    return "\n" * (ndim - dim - 1) + " " * (dim + 1)
+
+
+def _dim_text(value, index: tuple, ends: int, out: list) -> None:
+    dim = len(index)
+    if dim == value.ndim:
+        out.append(_element_text(value[index], value.dtype))
+        return
+    count = value.shape[dim]
+    out.append("[")
+    for i in range(min(ends, count)):
+        if i > 0:
+            out.append(_spacing(dim, value.ndim))
+        _dim_text(value, index + (i,), ends, out)
+    if count > 2 * ends:
+        out.append(_spacing(dim, value.ndim) + "...")
+    for i in range(max(ends, count - ends), count):
+        out.append(_spacing(dim, value.ndim))
+        _dim_text(value, index + (i,), ends, out)
+    out.append("]")
+
+
+def _placeholder(template: str) -> str:
+    """A placeholder that does not occur in the template (TF's rule)."""
+    placeholder = "{}"
+    while placeholder in template:
+        placeholder = "{" + placeholder + "}"
+    return placeholder
+
+
+def _stream_writer(output_stream):
+    """The function that writes a printed line to ``output_stream``.
+
+    Raises:
+      ValueError: for anything else than the streams TF accepts.
+    """
+    if isinstance(output_stream, str) and output_stream.startswith(_FILE_PREFIX):
+        path = output_stream[len(_FILE_PREFIX):]
+
+        def to_file(text):
+            with open(path, "a") as f:
+                f.write(text)
+
+        return to_file
+    if output_stream is sys.stderr or output_stream is sys.stdout:
+        def to_stream(text):
+            output_stream.write(text)
+            output_stream.flush()
+
+        return to_stream
+    level = _LOG_LEVELS.get(_hashable(output_stream))
+    if level is None:
+        raise ValueError(
+            "Unsupported output stream, logging level, or file." + str(output_stream)
+            + ". Supported streams are sys.stdout, sys.stderr, tf.logging.info, "
+            "tf.logging.warning, tf.logging.error. File needs to be in the form of "
+            "'file://<filepath>'.")
+    return lambda text: logging.getLogger("tensorflow").log(level, text.rstrip("\n"))
+
+
+def _hashable(x):
+    try:
+        hash(x)
+    except TypeError:
+        return None
+    return x
+
+
+_LOG_LEVELS = {logging.INFO: logging.INFO, logging.info: logging.INFO,
+               logging.WARNING: logging.WARNING, logging.warning: logging.WARNING,
+               logging.ERROR: logging.ERROR, logging.error: logging.ERROR}
+
+
+def register_log_functions(info, warning, error) -> None:
+    """Accept ``tf.compat.v1.logging``'s functions as output streams too."""
+    _LOG_LEVELS.update({info: logging.INFO, warning: logging.WARNING, error: logging.ERROR})
+
+
+def print_v2(*inputs, **kwargs):
+    """Print ``inputs`` (tensors, Python values, structures) as TF does (``tf.print``).
+
+    Raises:
+      ValueError: an unknown keyword argument or output stream.
+    """
+    output_stream = kwargs.pop("output_stream", sys.stderr)
+    kwargs.pop("name", None)
+    summarize = kwargs.pop("summarize", 3)
+    sep = kwargs.pop("sep", " ")
+    end = kwargs.pop("end", os.linesep)
+    if kwargs:
+        raise ValueError(f"Unrecognized keyword arguments for tf.print: {kwargs}")
+    write = _stream_writer(output_stream)
+    write(_format(inputs, summarize, sep) + end)
+
+
+def _format(inputs, summarize, sep) -> str:
+    free = nest.map_structure(lambda x: "" if _is_tensor(x) else x, list(inputs))
+    placeholder = _placeholder(" ".join(pprint.pformat(x) for x in free))
+    texts = []
+    templates = []
+    for item in inputs:
+        parts = []
+        for leaf in nest.flatten(item):
+            if _is_tensor(leaf):
+                texts.append(summarize_value(_value_of(leaf), summarize))
+                parts.append(placeholder)
+            else:
+                parts.append(leaf)
+        if isinstance(item, str):
+            templates.append(item)
+        else:
+            templates.append(pprint.pformat(nest.pack_sequence_as(item, parts)))
+    template = sep.join(templates).replace("'" + placeholder + "'", placeholder)
+    pieces = template.split(placeholder)
+    out = [pieces[0]]
+    for text, piece in zip(texts, pieces[1:]):
+        out += [text, piece]
+    return "".join(out)
+
+
+def _value_of(x):
+    return op_def.convert_to_tensor(x).numpy()
+

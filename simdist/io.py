@@ -1,0 +1,13 @@
+"""``tf.io``: ``tf.io.gfile``, TF's file API (names only)."""
+
+import os as _os
+import types as _types
+
+from simdist.framework import file_io as _file_io
+
+gfile = _types.SimpleNamespace(
+    GFile=_file_io.GFile, Open=_file_io.GFile, copy=_file_io.copy, exists=_file_io.exists,
+    glob=_file_io.glob, isdir=_file_io.isdir, join=_os.path.join, listdir=_file_io.listdir,
+    makedirs=_file_io.makedirs, mkdir=_file_io.mkdir, remove=_file_io.remove,
+    rename=_file_io.rename, rmtree=_file_io.rmtree, stat=_file_io.stat, walk=_file_io.walk,
+)

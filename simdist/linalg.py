@@ -1,0 +1,4 @@
+"""``tf.linalg``: matrix products, inverses, diagonals, norms (names only)."""
+
+from simdist.framework.ops.clip_ops import global_norm  # noqa: F401
+from simdist.framework.ops.linalg_ops import *  # noqa: F401,F403

@@ -12,6 +12,7 @@ Glossary:
   keras mask     -- a per-example loss may carry the mask of the examples it counts
                     (``_keras_mask``: ``ignore_class``), kept in the same kind of table.
   clear_session  -- forget the name counters.
+  get_value / set_value -- read a variable as NumPy / assign it (every copy).
   seed generator -- ``tf.keras.utils.set_random_seed(s)`` leaves a ``random.Random(s)`` in
                     this thread (``_SEED_GENERATOR``); clear_session keeps it, as Keras's.
   RandomGenerator -- what Keras's initializers draw with (``rng_type="stateless"``): the
@@ -202,3 +203,16 @@ def name_scope(name):
     import contextlib
 
     return contextlib.nullcontext()
+
+
+def get_value(x):
+    """The value of a variable or tensor as NumPy (a Python number stays as it is)."""
+    return x.numpy() if hasattr(x, "numpy") else x
+
+
+def set_value(x, value) -> None:
+    """Assign ``value`` to the variable ``x`` (all its copies, when it is distributed)."""
+    from simdist.keras.utils import tf_utils
+
+    with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(x)):
+        x.assign(value)

@@ -406,3 +406,6 @@ class LambdaCallback(Callback):
 
 __all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping",
            "ModelCheckpoint", "BackupAndRestore", "LambdaCallback"]
+
+
+from simdist.keras.callbacks_schedule import LearningRateScheduler  # noqa: E402,F401 - tf.keras name

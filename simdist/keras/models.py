@@ -1,2 +1,4 @@
 """``tf.keras.models`` (names only)."""
 
+from simdist.keras.engine.sequential import Sequential  # noqa: F401
+from simdist.keras.engine.training import Model  # noqa: F401

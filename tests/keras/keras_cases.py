@@ -1,10 +1,13 @@
 """Small Keras programs whose results TF 2.15 recorded (record_tf_keras.py) and simdist must
-reproduce (test_keras_tf_conformance.py): layers, models, activations, losses and their errors.
+reproduce (test_keras_tf_conformance.py): layers, models, activations, losses and their errors;
+and (tutorial_cases.py, TF 2.21) the Keras names TF's guides and tutorials use.
 
 Each case is code run with ``tf``, ``np`` and ``L = tf.keras.layers`` in scope that leaves its
 result in ``out`` (arrays, numbers, strings and lists of them); an exception is the result
 when it raises. Layers get explicit names: auto-names depend on what ran before.
 """
+
+import tutorial_cases
 
 X = "tf.constant([[-2.0, -0.5, 0.0], [0.3, 1.0, 10.0]])"
 ACTIVATIONS = ["elu", "selu", "softsign", "swish", "silu", "gelu", "hard_sigmoid", "relu6",
@@ -534,3 +537,4 @@ finally:
 """,
 }
 CASES.update({name: PRELUDE + code for name, code in TRAINING.items()})
+CASES.update({name: PRELUDE + code for name, code in tutorial_cases.CASES.items()})

@@ -17,6 +17,7 @@ from simdist.keras.metrics.accuracy import (
     sparse_categorical_accuracy,
 )
 from simdist.keras.metrics.base_metric import Mean, MeanMetricWrapper, Metric, Reduce, Sum
+from simdist.keras.metrics.confusion_metrics import AUC, Precision, Recall
 from simdist.keras.metrics.probabilistic import (
     BinaryCrossentropy,
     CategoricalCrossentropy,
@@ -33,7 +34,7 @@ sparse_categorical_crossentropy = _losses.sparse_categorical_crossentropy
 
 _CLASSES = (Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy, Mean, Sum,
             MeanSquaredError, MeanAbsoluteError, BinaryCrossentropy, CategoricalCrossentropy,
-            SparseCategoricalCrossentropy)
+            SparseCategoricalCrossentropy, Precision, Recall, AUC)
 _FUNCTIONS = (accuracy, binary_accuracy, categorical_accuracy, sparse_categorical_accuracy,
               mean_squared_error, mean_absolute_error, binary_crossentropy,
               categorical_crossentropy, sparse_categorical_crossentropy)

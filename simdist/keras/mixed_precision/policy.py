@@ -89,4 +89,7 @@ def get_policy(dtype) -> Policy:
         return dtype
     if isinstance(dtype, dict):
         return Policy(dtype.get("config", dtype).get("name"))
-    return Policy(dtype)
+    if isinstance(dtype, str) and dtype in _MIXED:
+        return Policy(dtype)
+    # Anything tf.as_dtype reads (a DType, np.float32, 'float64') names a plain policy.
+    return Policy(dtypes.as_dtype(dtype).name if not isinstance(dtype, str) else dtype)

@@ -13,7 +13,7 @@ OPTIMIZERS = {"adam": Adam, "sgd": SGD, "rmsprop": RMSprop, "adagrad": Adagrad}
 
 def get(identifier, **kwargs):
     """An optimizer for ``identifier`` (an Optimizer, a name such as 'adam', or a config)."""
-    if isinstance(identifier, Optimizer):
+    if isinstance(identifier, Optimizer):  # legacy ones too (OptimizerV2 subclasses it)
         return identifier
     if hasattr(identifier, "apply_gradients") and hasattr(identifier, "iterations"):
         return identifier
@@ -35,4 +35,4 @@ def deserialize(config):
     return get(config)
 
 
-from simdist.keras.optimizers import legacy  # noqa: E402 - tf.keras name
+from simdist.keras.optimizers import experimental, legacy  # noqa: E402 - tf.keras names

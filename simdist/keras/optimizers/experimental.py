@@ -1,0 +1,8 @@
+"""``tf.keras.optimizers.experimental``: the Keras 2.11+ optimizers under their pre-2.11
+home (the same classes as ``tf.keras.optimizers``)."""
+
+from simdist.keras.optimizers.adagrad import Adagrad  # noqa: F401
+from simdist.keras.optimizers.adam import Adam, AdamW  # noqa: F401
+from simdist.keras.optimizers.optimizer import Optimizer  # noqa: F401
+from simdist.keras.optimizers.rmsprop import RMSprop  # noqa: F401
+from simdist.keras.optimizers.sgd import SGD  # noqa: F401

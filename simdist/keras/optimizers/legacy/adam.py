@@ -1,0 +1,71 @@
+"""Legacy ``Adam`` (TF's ResourceApplyAdam kernel): ``alpha = lr * sqrt(1 - beta_2^t) /
+(1 - beta_1^t)``; ``m += (g - m) * (1 - beta_1)``; ``v += (g^2 - v) * (1 - beta_2)``;
+``var -= m * alpha / (sqrt(v) + epsilon)``; amsgrad keeps ``vhat = max(vhat, v)``.
+
+Mirrors tf_keras/src/optimizers/legacy/adam.py.
+"""
+
+from __future__ import annotations
+
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+from simdist.keras.optimizers.legacy.optimizer_v2 import OptimizerV2
+
+
+class Adam(OptimizerV2):
+    """The Adam optimizer, pre-2.11."""
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 amsgrad=False, name="Adam", **kwargs):
+        super().__init__(name, **kwargs)
+        self._set_hyper("learning_rate", kwargs.get("lr", learning_rate))
+        self._set_hyper("decay", self._initial_decay)
+        self._set_hyper("beta_1", beta_1)
+        self._set_hyper("beta_2", beta_2)
+        self.epsilon = epsilon or 1e-7
+        self.amsgrad = amsgrad
+
+    def _create_slots(self, var_list):
+        for var in var_list:
+            self.add_slot(var, "m")
+        for var in var_list:
+            self.add_slot(var, "v")
+        if self.amsgrad:
+            for var in var_list:
+                self.add_slot(var, "vhat")
+
+    def _prepare_local(self, dtype):
+        c = super()._prepare_local(dtype)
+        local_step = A.cast(M.add(self.iterations.read_value(), A.constant(1, "int64")), dtype)
+        beta_1_t = A.identity(self._get_hyper("beta_1", dtype))
+        beta_2_t = A.identity(self._get_hyper("beta_2", dtype))
+        one = A.constant(1.0, dtype=dtype)
+        beta_1_power, beta_2_power = M.pow(beta_1_t, local_step), M.pow(beta_2_t, local_step)
+        c["alpha"] = M.divide(M.multiply(c["lr_t"], M.sqrt(M.subtract(one, beta_2_power))),
+                              M.subtract(one, beta_1_power))
+        c["one_minus_beta_1_t"] = M.subtract(one, beta_1_t)
+        c["one_minus_beta_2_t"] = M.subtract(one, beta_2_t)
+        c["epsilon"] = A.constant(self.epsilon, dtype=dtype)
+        return c
+
+    def _resource_apply_dense(self, grad, var, c):
+        m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
+        m.assign_add(M.multiply(M.subtract(grad, m.read_value()), c["one_minus_beta_1_t"]))
+        v.assign_add(M.multiply(M.subtract(M.square(grad), v.read_value()),
+                                c["one_minus_beta_2_t"]))
+        v_t = v.read_value()
+        if self.amsgrad:
+            vhat = self.get_slot(var, "vhat")
+            vhat.assign(M.maximum(vhat.read_value(), v_t))
+            v_t = vhat.read_value()
+        return var.assign_sub(M.divide(M.multiply(m.read_value(), c["alpha"]),
+                                       M.add(M.sqrt(v_t), c["epsilon"])))
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"learning_rate": self._serialize_hyperparameter("learning_rate"),
+                       "decay": self._initial_decay,
+                       "beta_1": self._serialize_hyperparameter("beta_1"),
+                       "beta_2": self._serialize_hyperparameter("beta_2"),
+                       "epsilon": self.epsilon, "amsgrad": self.amsgrad})
+        return config

@@ -1,0 +1,77 @@
+"""Legacy ``RMSprop``: ``rms = rho * rms + (1 - rho) * g^2``; without momentum
+``var -= lr * g / (sqrt(rms) + epsilon)``; with momentum (TF's ApplyRMSProp kernel, epsilon
+inside the root) ``mom = momentum * mom + lr * g / sqrt(rms + epsilon); var -= mom``;
+centered subtracts ``mg^2`` (``mg = rho * mg + (1 - rho) * g``) from ``rms`` first.
+The 'rms' slot starts at 0.
+
+Mirrors tf_keras/src/optimizers/legacy/rmsprop.py.
+"""
+
+from __future__ import annotations
+
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+from simdist.keras.optimizers.legacy.optimizer_v2 import OptimizerV2
+
+
+class RMSprop(OptimizerV2):
+    """The RMSprop optimizer, pre-2.11."""
+
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
+                 centered=False, name="RMSprop", **kwargs):
+        super().__init__(name, **kwargs)
+        self._set_hyper("learning_rate", kwargs.get("lr", learning_rate))
+        self._set_hyper("decay", self._initial_decay)
+        self._set_hyper("rho", rho)
+        self._momentum = callable(momentum) or hasattr(momentum, "numpy") or momentum > 0
+        if isinstance(momentum, (int, float)) and (momentum < 0 or momentum > 1):
+            raise ValueError("`momentum` must be between [0, 1]. Received: "
+                             f"momentum={momentum} (of type {type(momentum)}).")
+        self._set_hyper("momentum", momentum)
+        self.epsilon = epsilon or 1e-7
+        self.centered = centered
+
+    def _create_slots(self, var_list):
+        for var in var_list:
+            self.add_slot(var, "rms")
+        if self._momentum:
+            for var in var_list:
+                self.add_slot(var, "momentum")
+        if self.centered:
+            for var in var_list:
+                self.add_slot(var, "mg")
+
+    def _prepare_local(self, dtype):
+        c = super()._prepare_local(dtype)
+        rho = A.identity(self._get_hyper("rho", dtype))
+        c.update(rho=rho, one_minus_rho=M.subtract(A.constant(1.0, dtype=dtype), rho),
+                 momentum=A.identity(self._get_hyper("momentum", dtype)),
+                 epsilon=A.constant(self.epsilon, dtype=dtype))
+        return c
+
+    def _resource_apply_dense(self, grad, var, c):
+        rms = self.get_slot(var, "rms")
+        rms.assign(M.add(M.multiply(c["rho"], rms.read_value()),
+                         M.multiply(c["one_minus_rho"], M.square(grad))))
+        denom = rms.read_value()
+        if self.centered:
+            mg = self.get_slot(var, "mg")
+            mg.assign(M.add(M.multiply(c["rho"], mg.read_value()),
+                            M.multiply(c["one_minus_rho"], grad)))
+            denom = M.subtract(denom, M.square(mg.read_value()))
+        if self._momentum:
+            mom = self.get_slot(var, "momentum")
+            step = M.divide(M.multiply(grad, c["lr_t"]), M.sqrt(M.add(denom, c["epsilon"])))
+            mom.assign(M.add(M.multiply(mom.read_value(), c["momentum"]), step))
+            return var.assign_sub(mom.read_value())
+        return var.assign_sub(M.divide(M.multiply(c["lr_t"], grad),
+                                       M.add(M.sqrt(denom), c["epsilon"])))
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"learning_rate": self._serialize_hyperparameter("learning_rate"),
+                       "decay": self._initial_decay,
+                       "rho": self._serialize_hyperparameter("rho"),
+                       "momentum": self._serialize_hyperparameter("momentum"),
+                       "epsilon": self.epsilon, "centered": self.centered})
+        return config

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
-from simdist.keras.optimizers.legacy.optimizer_v2 import OptimizerV2
+from simdist.keras.optimizers.legacy.optimizer_v2 import OptimizerV2, uses_momentum
 
 
 class SGD(OptimizerV2):
@@ -19,10 +19,7 @@ class SGD(OptimizerV2):
         super().__init__(name, **kwargs)
         self._set_hyper("learning_rate", kwargs.get("lr", learning_rate))
         self._set_hyper("decay", self._initial_decay)
-        self._momentum = callable(momentum) or hasattr(momentum, "numpy") or momentum > 0
-        if isinstance(momentum, (int, float)) and (momentum < 0 or momentum > 1):
-            raise ValueError("`momentum` must be between [0, 1]. Received: "
-                             f"momentum={momentum} (of type {type(momentum)}).")
+        self._momentum = uses_momentum(momentum)
         self._set_hyper("momentum", momentum)
         self.nesterov = nesterov
 

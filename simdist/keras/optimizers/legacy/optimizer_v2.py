@@ -37,6 +37,18 @@ from simdist.keras.utils import tf_utils
 _ALLOWED_KWARGS = ("clipnorm", "clipvalue", "lr", "decay", "global_clipnorm")
 
 
+def uses_momentum(momentum) -> bool:
+    """Whether SGD / RMSprop keep a momentum slot (a positive, variable or callable momentum).
+
+    Raises:
+      ValueError: a number outside [0, 1].
+    """
+    if isinstance(momentum, (int, float)) and (momentum < 0 or momentum > 1):
+        raise ValueError("`momentum` must be between [0, 1]. Received: "
+                         f"momentum={momentum} (of type {type(momentum)}).")
+    return callable(momentum) or hasattr(momentum, "numpy") or momentum > 0
+
+
 class OptimizerV2(optimizer_lib.Optimizer):
     """Base class of the legacy Keras optimizers (``tf.keras.optimizers.legacy.Optimizer``).
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
-from simdist.keras.optimizers.legacy.optimizer_v2 import OptimizerV2
+from simdist.keras.optimizers.legacy.optimizer_v2 import OptimizerV2, uses_momentum
 
 
 class RMSprop(OptimizerV2):
@@ -23,10 +23,7 @@ class RMSprop(OptimizerV2):
         self._set_hyper("learning_rate", kwargs.get("lr", learning_rate))
         self._set_hyper("decay", self._initial_decay)
         self._set_hyper("rho", rho)
-        self._momentum = callable(momentum) or hasattr(momentum, "numpy") or momentum > 0
-        if isinstance(momentum, (int, float)) and (momentum < 0 or momentum > 1):
-            raise ValueError("`momentum` must be between [0, 1]. Received: "
-                             f"momentum={momentum} (of type {type(momentum)}).")
+        self._momentum = uses_momentum(momentum)
         self._set_hyper("momentum", momentum)
         self.epsilon = epsilon or 1e-7
         self.centered = centered

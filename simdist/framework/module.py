@@ -38,6 +38,9 @@ def camel_to_snake(value: str) -> str:
 class Module(trackable.Trackable):
     """Base class of objects that hold variables and other modules (``tf.Module``)."""
 
+    # Attributes flatten skips (subclasses add their bookkeeping, as Keras's Layer does).
+    _TF_MODULE_IGNORED_PROPERTIES = frozenset()
+
     def __init__(self, name=None):
         if name is None:
             name = camel_to_snake(type(self).__name__)
@@ -106,6 +109,8 @@ def _flatten_module(module, recursive, predicate, seen, recursion_stack):
     module_dict = vars(module)
     submodules = []
     for key in sorted(module_dict):
+        if key in module._TF_MODULE_IGNORED_PROPERTIES:
+            continue
         for leaf in nest.flatten(module_dict[key]):
             if id(leaf) in seen:
                 continue

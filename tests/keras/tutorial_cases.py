@@ -153,4 +153,18 @@ out += [h.history['lr'], m.get_weights()]
 mk().fit(X, Y1, epochs=1, verbose=0,
          callbacks=[tf.keras.callbacks.LearningRateScheduler(lambda epoch, lr: 1)])
 """,
+    "a tf.Module finds the weights of its Keras layers": """
+class Net(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.d = L.Dense(2, name='dd')
+        self.d2 = L.Dense(3, name='d2')
+        self.w = tf.Variable(1.0, name='w')
+n = Net()
+n.d(np.ones((1, 2), 'float32'))
+n.d2(np.ones((1, 2), 'float32'))
+out = [[v.name for v in n.variables], [v.name for v in n.trainable_variables],
+       [type(s).__name__ for s in n.submodules], isinstance(n.d, tf.Module),
+       [type(s).__name__ for s in tf.keras.Sequential([n.d, n.d2]).submodules]]
+""",
 }

@@ -18,7 +18,8 @@ Glossary:
   training     -- passed to ``call`` when it accepts it; an inner layer inherits the value
                   its outer layer was called with.
   tracking     -- layers assigned as attributes (or in lists/dicts) are sub-layers; their
-                  weights are this layer's weights.
+                  weights are this layer's weights. A Layer is a ``tf.Module``, so a module
+                  holding layers finds their variables.
   input_shape / output_shape -- the shapes of the layer's place in a Sequential's graph
                   (Keras's inbound node); a layer only ever called eagerly has none.
 
@@ -30,7 +31,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 
-from simdist.framework import dtypes, nest, op_def, trackable
+from simdist.framework import dtypes, module, nest, op_def, trackable
 from simdist.framework import variables as variables_lib
 from simdist.framework.name_scope import name_scope
 from simdist.framework.name_scope import outside_name_scopes as init_scope  # noqa: F401
@@ -58,8 +59,11 @@ def _accepts(fn, arg) -> bool:
     return arg in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
-class Layer(trackable.Trackable):
-    """Base class of every layer (``tf.keras.layers.Layer``)."""
+class Layer(module.Module):
+    """Base class of every layer (``tf.keras.layers.Layer``), a ``tf.Module`` as in TF."""
+
+    # The weights by name are a checkpoint's view; flatten finds them in creation order.
+    _TF_MODULE_IGNORED_PROPERTIES = frozenset({"_named_weights"})
 
     def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
         from simdist.keras.mixed_precision import policy as policy_lib
@@ -115,6 +119,11 @@ class Layer(trackable.Trackable):
     @property
     def name(self) -> str:
         return self._name
+
+    @property
+    def name_scope(self):
+        """The layer's name scope (``with layer.name_scope:``)."""
+        return name_scope(self._name)
 
     @property
     def dtype(self) -> str:

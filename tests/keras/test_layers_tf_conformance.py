@@ -1,21 +1,25 @@
-"""Keras layers give what TF recorded for layer_cases.CASES (TF 2.15) and
-cnn_layer_cases.CASES (TF 2.21), recorded by record_tf_layers.py: batch norm's fused path,
+"""Keras layers give what TF recorded for layer_cases.CASES (TF 2.15), cnn_layer_cases.CASES
+and functional_cases.CASES (TF 2.21), recorded by record_tf_layers.py: batch norm's fused path,
 empty replicas and axes, weight names, Sequential shapes, get_config, Flatten and Dropout;
 convolution and pooling ops and layers with their gradients, Reshape, Embedding, Add,
-Concatenate, LayerNormalization, CNN summaries and a CNN fit on 4 replicas; and the
+Concatenate, LayerNormalization, CNN summaries and a CNN fit on 4 replicas; functional models
+(several inputs and outputs, shared layers, summaries, fit on 4 replicas); and the
 batch-norm options simdist refuses rather than ignores."""
 
 import json
 import os
 
 import cnn_layer_cases
+import functional_cases
 import layer_cases
 import pytest
 from tf_snippets import replay
 
 import simdist as tf
 
-CASES = {**layer_cases.CASES, **cnn_layer_cases.CASES}
+GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_cases.CASES,
+          "tf_functional.json": functional_cases.CASES}
+CASES = {name: code for cases in GROUPS.values() for name, code in cases.items()}
 
 
 def _load(name):
@@ -23,11 +27,11 @@ def _load(name):
         return json.load(f)["results"]
 
 
-RECORDED = {**_load("tf_layers.json"), **_load("tf_cnn_layers.json")}
+RECORDED = {name: result for fixture in GROUPS for name, result in _load(fixture).items()}
 
 
 def test_every_case_was_recorded():
-    assert len(CASES) == len(layer_cases.CASES) + len(cnn_layer_cases.CASES)  # no clash
+    assert len(CASES) == sum(len(cases) for cases in GROUPS.values())  # no name clash
     assert set(RECORDED) == set(CASES)
 
 

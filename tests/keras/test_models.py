@@ -270,13 +270,9 @@ def test_sync_batch_normalization_uses_global_batch_statistics():
     assert calls == [1, 1, 1] * strategy.num_replicas_in_sync
 
 
-def test_functional_api_is_refused_with_a_clear_error():
+def test_an_input_leads_a_sequential_stack():
     inputs = tf.keras.Input((3,))
-    with pytest.raises(NotImplementedError, match="does not simulate the functional API"):
-        tf.keras.layers.Dense(4)(inputs)
-    with pytest.raises(NotImplementedError, match="functional API"):
-        tf.keras.Model(inputs, inputs)
-    model = tf.keras.Sequential([inputs, tf.keras.layers.Dense(2)])  # an Input leads a stack
+    model = tf.keras.Sequential([inputs, tf.keras.layers.Dense(2)])
     assert model.built and [tuple(w.shape) for w in model.weights] == [(3, 2), (2,)]
 
 

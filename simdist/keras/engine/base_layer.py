@@ -20,8 +20,11 @@ Glossary:
   tracking     -- layers assigned as attributes (or in lists/dicts) are sub-layers; their
                   weights are this layer's weights. A Layer is a ``tf.Module``, so a module
                   holding layers finds their variables.
-  input_shape / output_shape -- the shapes of the layer's place in a Sequential's graph
-                  (Keras's inbound node); a layer only ever called eagerly has none.
+  input_shape / output_shape -- the shapes of the layer's place in a Sequential's or a
+                  functional model's graph (Keras's inbound node); a layer only ever called
+                  eagerly has none, a shared layer whose calls differ has no single one.
+  symbolic call -- called on KerasTensors (``tf.keras.Input``), a layer builds and records
+                  a node instead of computing (node.py).
 
 Mirrors keras/src/engine/base_layer.py.
 """
@@ -41,7 +44,8 @@ from simdist.framework.tensor import Tensor
 from simdist.framework.thread_local import ThreadLocalStack
 from simdist.keras import backend, initializers, regularizers
 from simdist.keras.engine import input_spec
-from simdist.keras.engine.input_layer import KerasInput
+from simdist.keras.engine import node as node_module
+from simdist.keras.engine.keras_tensor import KerasTensor
 from simdist.keras.utils import tf_utils
 
 _training = ThreadLocalStack()
@@ -78,7 +82,8 @@ class Layer(module.Module):
         self._dtype_policy = policy_lib.get_policy(dtype)
         self._losses = []
         self._build_input_shape = None
-        self._node_shapes = None  # (input shape, output shape) in a Sequential's graph
+        self._node_shapes = None  # (input shape, output shape) in a model's graph
+        self._inbound_nodes = []  # this layer's calls on KerasTensors (functional API)
         self.supports_masking = False
         self.input_spec = None
         self.activity_regularizer = regularizers.get(kwargs.pop("activity_regularizer", None))
@@ -334,12 +339,8 @@ class Layer(module.Module):
 
     def __call__(self, inputs, *args, **kwargs):
         """Build on the first call, cast inputs to the compute dtype, then ``call``."""
-        if any(isinstance(x, KerasInput) for x in nest.flatten(inputs)):
-            raise NotImplementedError(
-                f"Layer {self.name!r} was called on a symbolic `tf.keras.Input`: simdist runs "
-                "eagerly and does not simulate the functional API. Build the model as a "
-                "`tf.keras.Sequential([...])` (an `Input` may be its first entry) or as a "
-                "subclassed `tf.keras.Model`.")
+        if any(isinstance(x, KerasTensor) for x in nest.flatten((inputs, args, kwargs))):
+            return node_module.symbolic_call(self, inputs, args, kwargs)
         inputs = self._convert_inputs(inputs)
         inputs = nest.map_structure(self._maybe_cast, inputs)
         training = kwargs.pop("training", None)
@@ -371,9 +372,26 @@ class Layer(module.Module):
             self.add_loss(M.divide(penalty, A.cast(A.constant(first.shape[0]), penalty.dtype)))
         return out
 
+    def _record_node_shapes(self, node):
+        """Keep the shapes of the layer's first node; a later node with other shapes makes
+        them ill-defined (a shared layer called on different shapes)."""
+        shapes = (node.input_shapes, node.output_shapes)
+        if self._node_shapes is None or len(self._inbound_nodes) == 1:
+            self._node_shapes = shapes
+        elif self._node_shapes != shapes:
+            self._node_shapes = _MULTIPLE
+
+    def _node_shape(self, i, what):
+        if self._node_shapes is _MULTIPLE:
+            raise AttributeError(
+                f'The layer "{self.name}" has multiple inbound nodes, with different {what} '
+                f'shapes. Hence the notion of "{what} shape" is ill-defined for the layer. '
+                f"Use `get_{what}_shape_at(node_index)` instead.")
+        return self._node_shapes[i]
+
     @property
     def input_shape(self):
-        """The input shape of the layer's place in a Sequential's graph.
+        """The input shape of the layer's place in a model's graph.
 
         Raises:
           AttributeError: the layer has no such place (it was only called eagerly).
@@ -383,11 +401,11 @@ class Layer(module.Module):
                 f'The layer "{self.name}" has never been called and thus has no defined input '
                 "shape. Note that the `input_shape` property is only available for Functional "
                 "and Sequential models.")
-        return self._node_shapes[0]
+        return self._node_shape(0, "input")
 
     @property
     def output_shape(self):
-        """The output shape of the layer's place in a Sequential's graph.
+        """The output shape of the layer's place in a model's graph.
 
         Raises:
           AttributeError: the layer has no such place (it was only called eagerly).
@@ -395,7 +413,7 @@ class Layer(module.Module):
         if self._node_shapes is None:
             raise AttributeError(f'The layer "{self.name}" has never been called and thus has '
                                  "no defined output shape.")
-        return self._node_shapes[1]
+        return self._node_shape(1, "output")
 
     def get_config(self) -> dict:
         cfg = {"name": self.name, "trainable": self.trainable}
@@ -422,6 +440,9 @@ def refuse_constraints(*constraints) -> None:
         raise NotImplementedError(
             "Weight constraints are not simulated by simdist; apply them yourself after "
             "each step (w.assign(constraint(w))) or leave them out.")
+
+
+_MULTIPLE = object()  # a shared layer's nodes disagree on their shapes
 
 
 def same_shape(layer, input_shape):

@@ -1,10 +1,11 @@
 """What ``compile`` builds: the loss container and the metrics container.
 
 Glossary:
-  LossesContainer  -- calls the loss (AUTO/SUM_OVER_BATCH_SIZE allowed here), feeds the
-                      'loss' Mean metric with ``loss`` weighted by the local batch size, and
-                      returns ``loss / num_replicas_in_sync`` so that the gradients summed
-                      across replicas are those of the global mean.
+  LossesContainer  -- calls each output's loss (AUTO/SUM_OVER_BATCH_SIZE allowed here),
+                      feeds the 'loss' Mean metric (and '<output>_loss' ones for several
+                      outputs) weighted by the local batch size, and returns the weighted
+                      sum / ``num_replicas_in_sync`` so that the gradients summed across
+                      replicas are those of the global mean.
   MetricsContainer -- turns 'accuracy' into binary/sparse/categorical accuracy from the
                       shapes of the labels and predictions, as Keras does, and updates them.
   metrics          -- each container lists its metrics only once a step has used it, as
@@ -17,6 +18,7 @@ Mirrors keras/src/engine/compile_utils.py.
 from __future__ import annotations
 
 from simdist.distribute import distribution_strategy_context as ds
+from simdist.framework import nest
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras import losses as losses_mod
@@ -37,53 +39,108 @@ def match_dtype_and_rank(y_t, y_p, sw):
     return y_t, y_p, sw
 
 
-class LossesContainer:
-    """The compiled loss of a single-output model."""
+def _per_output(value, output_names, what):
+    """``value`` for each output: one shared by all, a list in output order, or a dict by
+    output name (None where a name is missing).
 
-    def __init__(self, loss, loss_weights=None):
+    Raises:
+      ValueError: a dict key that names no output.
+    """
+    n = len(output_names)
+    if isinstance(value, dict):
+        unknown = [k for k in value if k not in output_names]
+        if unknown:
+            raise ValueError(f"Found unexpected {what} key(s) {unknown}. Expected keys in "
+                             f"{output_names} (the model's output names).")
+        return [value.get(k) for k in output_names]
+    if isinstance(value, (list, tuple)) and (n > 1 or len(value) == 1):
+        # Keras zips outputs with the list: outputs past its end get none, extras are unused.
+        return (list(value) + [None] * n)[:n]
+    return [value] * n
+
+
+def _flat_like_outputs(y, output_names):
+    """Labels (or predictions) as a list in output order: a dict is matched by name."""
+    if isinstance(y, dict):
+        return [y.get(k) for k in output_names]
+    flat = nest.flatten(y)
+    return flat if len(flat) == len(output_names) else [y]
+
+
+class LossesContainer:
+    """The compiled loss: one loss per model output, their weighted sum, and the 'loss'
+    metric (plus '<output>_loss' per output when there are several)."""
+
+    def __init__(self, loss, loss_weights=None, output_names=None):
+        self._output_names = list(output_names or ["output_1"])
+        multi = len(self._output_names) > 1
+        self._losses = [self._make(lo) for lo in
+                        _per_output(loss, self._output_names, "loss")]
+        self._loss_weights = _per_output(loss_weights, self._output_names, "loss_weights")
+        self._total_loss_mean = metrics_mod.Mean(name="loss")
+        self._per_output_metrics = [
+            metrics_mod.Mean(name=f"{n}_loss") if multi and lo is not None else None
+            for n, lo in zip(self._output_names, self._losses)]
+        self._called = False
+
+    @staticmethod
+    def _make(loss):
         loss = losses_mod.get(loss)
         if loss is not None and not isinstance(loss, losses_mod.Loss):
             loss = losses_mod.LossFunctionWrapper(loss, name=getattr(loss, "__name__", None))
         if loss is not None:
             loss._allow_sum_over_batch_size = True
-        self._loss = loss
-        self._loss_weight = loss_weights
-        self._total_loss_mean = metrics_mod.Mean(name="loss")
-        self._called = False
+        return loss
 
     @property
     def metrics(self):
-        return [self._total_loss_mean] if self._called else []
+        if not self._called:
+            return []
+        return [self._total_loss_mean] + [m for m in self._per_output_metrics if m is not None]
 
     def __call__(self, y_true, y_pred, sample_weight=None, regularization_losses=None):
         self._called = True
-        if self._loss is None or y_true is None:
+        if all(lo is None for lo in self._losses) or y_true is None:
             return None
-        y_t, y_p, sw = match_dtype_and_rank(A._t(y_true), A._t(y_pred),
-                                            None if sample_weight is None else A._t(
-                                                sample_weight))
-        loss_value = self._loss(y_t, y_p, sample_weight=sw)
-        mean_value = loss_value
-        if self._loss.reduction == losses_utils.ReductionV2.SUM:
-            mean_value = M.multiply(mean_value, A.constant(
-                float(ds.get_strategy().num_replicas_in_sync), dtype=mean_value.dtype))
-        if self._loss_weight is not None:
-            w = A.constant(float(self._loss_weight), dtype=loss_value.dtype)
-            loss_value, mean_value = M.multiply(loss_value, w), M.multiply(mean_value, w)
-        if self._loss.reduction in (losses_utils.ReductionV2.SUM_OVER_BATCH_SIZE,
-                                    losses_utils.ReductionV2.AUTO):
-            loss_value = losses_utils.scale_loss_for_distribution(loss_value)
-        totals, values = [mean_value], [loss_value]
+        ys_true = _flat_like_outputs(y_true, self._output_names)
+        ys_pred = _flat_like_outputs(y_pred, self._output_names)
+        sws = _flat_like_outputs(sample_weight, self._output_names) \
+            if sample_weight is not None else [None] * len(ys_pred)
+        totals, values, batch_dim = [], [], None
+        for y_t, y_p, sw, loss, weight, metric in zip(
+                ys_true, ys_pred, sws, self._losses, self._loss_weights,
+                self._per_output_metrics):
+            if loss is None or y_t is None:
+                continue
+            y_t, y_p, sw = match_dtype_and_rank(A._t(y_t), A._t(y_p),
+                                                None if sw is None else A._t(sw))
+            batch_dim = y_t.shape[0]
+            loss_value = loss(y_t, y_p, sample_weight=sw)
+            mean_value = loss_value
+            if loss.reduction == losses_utils.ReductionV2.SUM:
+                # The Mean metric counts each replica as a batch; undo the SUM's split.
+                mean_value = M.multiply(mean_value, A.constant(
+                    float(ds.get_strategy().num_replicas_in_sync), dtype=mean_value.dtype))
+            if metric is not None:
+                metric.update_state(mean_value, sample_weight=batch_dim)
+            if weight is not None:
+                w = A.constant(float(weight), dtype=loss_value.dtype)
+                loss_value, mean_value = M.multiply(loss_value, w), M.multiply(mean_value, w)
+            if loss.reduction in (losses_utils.ReductionV2.SUM_OVER_BATCH_SIZE,
+                                  losses_utils.ReductionV2.AUTO):
+                loss_value = losses_utils.scale_loss_for_distribution(loss_value)
+            totals.append(mean_value)
+            values.append(loss_value)
         for reg in regularization_losses or []:
             totals.append(reg)
             values.append(losses_utils.scale_loss_for_distribution(reg))
-        batch_dim = y_t.shape[0]
         self._total_loss_mean.update_state(M.add_n(totals) if len(totals) > 1 else totals[0],
                                            sample_weight=batch_dim)
         return M.add_n(values) if len(values) > 1 else values[0]
 
     def reset_state(self):
-        self._total_loss_mean.reset_state()
+        for m in self.metrics:
+            m.reset_state()
 
 
 def _accuracy_for(name, y_t, y_p):
@@ -100,22 +157,26 @@ def _accuracy_for(name, y_t, y_p):
 
 
 class MetricsContainer:
-    """The compiled metrics of a single-output model (built from the first batch's shapes).
+    """The compiled metrics (built from the first batch's shapes), per model output.
 
     ``metrics`` ignore sample weights, ``weighted_metrics`` use them; a weighted metric whose
-    name is taken gets the prefix ``weighted_`` (Keras's naming).
+    name is taken gets the prefix ``weighted_`` (Keras's naming). With several outputs a flat
+    list applies to each output, and each metric's name gets its output's name first
+    ('dense_1_accuracy').
     """
 
-    def __init__(self, metrics=None, weighted_metrics=None):
-        self._user = list(metrics or [])
-        self._user_weighted = list(weighted_metrics or [])
-        self._metrics = None
+    def __init__(self, metrics=None, weighted_metrics=None, output_names=None):
+        self._output_names = list(output_names or ["output_1"])
+        self._user = metrics
+        self._user_weighted = weighted_metrics
+        self._metrics = None  # per output: a list of metrics
         self._weighted = None
         self._updated = False  # built before the first step (in cross-replica context)
 
     @property
     def user_metrics(self):
-        return self._user + self._user_weighted
+        return [m for group in (self._user, self._user_weighted)
+                for m in nest.flatten(group if group is not None else [])]
 
     @property
     def built(self):
@@ -125,7 +186,7 @@ class MetricsContainer:
     def metrics(self):
         if not self._updated:
             return []
-        return list(self._metrics or []) + list(self._weighted or [])
+        return [m for group in (self._metrics or []) + (self._weighted or []) for m in group]
 
     def _make(self, m, y_true, y_pred):
         if isinstance(m, str) and m in ("accuracy", "acc"):
@@ -138,33 +199,64 @@ class MetricsContainer:
             return m
         return metrics_mod.MeanMetricWrapper(m, name=m.__name__)
 
+    def _per_output(self, user):
+        """The metric specs of each output: a flat list applies to every output."""
+        n = len(self._output_names)
+        if user is None:
+            return [[] for _ in range(n)]
+        if isinstance(user, dict):
+            return [_as_list(user.get(k)) for k in self._output_names]
+        user = list(user)
+        if n > 1 and user and all(isinstance(u, (list, tuple)) or u is None for u in user):
+            return [_as_list(u) for u in _per_output(user, self._output_names, "metrics")]
+        return [list(user) for _ in range(n)]
+
     def build(self, y_true, y_pred):
-        self._metrics = [self._make(m, y_true, y_pred) for m in self._user]
-        self._weighted = [self._make(m, y_true, y_pred) for m in self._user_weighted]
-        names = set()
-        for m in self._metrics:
-            if m.name in names:
-                raise ValueError(f"Found two metrics with the same name: {m.name}. All the "
-                                 "metrics added to the model need to have unique names.")
-            names.add(m.name)
-        for m in self._weighted:
-            if m.name in names:
-                m.name = "weighted_" + m.name
-            if m.name in names:
-                raise ValueError(f"Found two metrics with the same name: {m.name}. All the "
-                                 "metrics added to the model need to have unique names.")
-            names.add(m.name)
+        ys_true = _flat_like_outputs(y_true, self._output_names)
+        ys_pred = _flat_like_outputs(y_pred, self._output_names)
+        multi = len(self._output_names) > 1
+        self._metrics, self._weighted, names = [], [], set()
+        for groups, out in ((self._per_output(self._user), self._metrics),
+                            (self._per_output(self._user_weighted), self._weighted)):
+            for name, specs, y_t, y_p in zip(self._output_names, groups, ys_true, ys_pred):
+                y_t, y_p, _ = match_dtype_and_rank(A._t(y_t if y_t is not None else y_p),
+                                                   A._t(y_p), None)
+                made = [self._make(m, y_t, y_p) for m in specs]
+                for m in made:
+                    if multi:
+                        m.name = f"{name}_{m.name}"
+                    if out is self._weighted and m.name in names:
+                        m.name = ("weighted_" + m.name) if not multi else \
+                            f"{name}_weighted_{m.name[len(name) + 1:]}"
+                    if m.name in names:
+                        raise ValueError(f"Found two metrics with the same name: {m.name}. "
+                                         "All the metrics added to the model need to have "
+                                         "unique names.")
+                    names.add(m.name)
+                out.append(made)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         self._updated = True
-        y_t, y_p, sw = match_dtype_and_rank(A._t(y_true), A._t(y_pred),
-                                            None if sample_weight is None else A._t(
-                                                sample_weight))
-        for m in self._metrics or []:
-            m.update_state(y_t, y_p)
-        for m in self._weighted or []:
-            m.update_state(y_t, y_p, sample_weight=sw)
+        ys_true = _flat_like_outputs(y_true, self._output_names)
+        ys_pred = _flat_like_outputs(y_pred, self._output_names)
+        sws = _flat_like_outputs(sample_weight, self._output_names) \
+            if sample_weight is not None else [None] * len(ys_pred)
+        for i, (y_t, y_p, sw) in enumerate(zip(ys_true, ys_pred, sws)):
+            if y_t is None:
+                continue
+            y_t, y_p, sw = match_dtype_and_rank(A._t(y_t), A._t(y_p),
+                                                None if sw is None else A._t(sw))
+            for m in self._metrics[i]:
+                m.update_state(y_t, y_p)
+            for m in self._weighted[i]:
+                m.update_state(y_t, y_p, sample_weight=sw)
 
     def reset_state(self):
         for m in self.metrics:
             m.reset_state()
+
+
+def _as_list(value) -> list:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]

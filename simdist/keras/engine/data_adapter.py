@@ -71,6 +71,7 @@ class DataHandler:
             # A new iterator each epoch, unless steps_per_epoch cuts the dataset short.
             self._recreate = steps_per_epoch is None or steps_per_epoch == self._inferred
         else:
+            x, y, sample_weight = (_lists_to_tuples(a) for a in (x, y, sample_weight))
             arrays = tuple(a for a in (x, y, sample_weight) if a is not None)
             self._arrays = nest.map_structure(_host, arrays)
             _check_data_cardinality((x, y, sample_weight), self._arrays)
@@ -130,6 +131,24 @@ class DataHandler:
         if self.steps is None:
             self.steps = step
 
+
+
+def _lists_to_tuples(value):
+    """A list of arrays (several inputs or outputs) as a tuple, as Keras's
+    ``list_to_tuple``; a list of numbers stays one array."""
+    if isinstance(value, list) and any(
+            isinstance(v, (np.ndarray, Tensor, list, tuple, dict)) or hasattr(v, "numpy")
+            for v in value) and not _is_rectangular_numbers(value):
+        return tuple(_lists_to_tuples(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _lists_to_tuples(v) for k, v in value.items()}
+    return value
+
+
+def _is_rectangular_numbers(value) -> bool:
+    """Nested Python lists of numbers (one array), not a list of arrays."""
+    return all(isinstance(v, list) and _is_rectangular_numbers(v) if isinstance(v, list)
+               else isinstance(v, (int, float, bool, np.generic)) for v in value)
 
 
 def _check_data_cardinality(data, arrays):

@@ -1,32 +1,71 @@
-"""``Input``: a placeholder that tells a Sequential model its input shape.
+"""``InputLayer`` and ``Input``: where a functional model's (or a Sequential's) data enters.
 
 Glossary:
-  KerasInput -- what ``Input(shape=...)`` returns here: the shape and dtype only. Passed
-                as the first entry of a ``Sequential`` it builds the model (simdist has no
-                symbolic graphs, so the functional API beyond this is not offered).
+  InputLayer -- a layer without weights whose only node outputs one KerasTensor of
+                ``batch_input_shape``; named 'input_1', 'input_2' ... unless named.
+  Input      -- ``Input(shape)`` makes an InputLayer and returns its KerasTensor; ``shape``
+                excludes the batch dimension (``batch_size`` gives it).
 
-Mirrors keras/src/engine/input_layer.py.
+Mirrors tf_keras/src/engine/input_layer.py.
 """
 
 from __future__ import annotations
 
-
-class KerasInput:
-    """A symbolic input: ``shape`` excludes the batch dimension."""
-
-    def __init__(self, shape, batch_size=None, dtype=None, name=None):
-        self.shape = (batch_size,) + tuple(shape)
-        self.dtype = dtype or "float32"
-        self.name = name
-
-    def __repr__(self):
-        return (f"<KerasTensor: shape={self.shape} dtype={self.dtype} "
-                f"(created by layer '{self.name or 'input_1'}')>")
+from simdist.keras import backend
+from simdist.keras.engine.base_layer import Layer
+from simdist.keras.engine.keras_tensor import KerasTensor
+from simdist.keras.engine.node import Node
 
 
-def Input(shape=None, batch_size=None, name=None, dtype=None, **kwargs):  # noqa: N802
-    """A Keras input placeholder of ``shape`` (without the batch dimension)."""
-    if shape is None:
+class InputLayer(Layer):
+    """The entry point of a model (``tf.keras.layers.InputLayer``)."""
+
+    def __init__(self, input_shape=None, batch_size=None, dtype=None, input_tensor=None,
+                 sparse=None, name=None, ragged=None, type_spec=None, **kwargs):
+        batch_input_shape = kwargs.pop("batch_input_shape", None)
+        shape = kwargs.pop("shape", input_shape)
+        if kwargs:
+            raise ValueError(f"Unrecognized keyword arguments: {list(kwargs.keys())}")
+        if sparse or ragged or input_tensor is not None or type_spec is not None:
+            raise NotImplementedError("simdist's InputLayer takes a shape and a dtype only "
+                                      "(no sparse, ragged, input_tensor or type_spec).")
+        if batch_input_shape is not None and shape is not None:
+            raise ValueError("Only provide the input_shape OR batch_input_shape argument to "
+                             "InputLayer, not both at the same time.")
+        if name is None:
+            name = f"input_{backend.get_uid('input')}"
+        if batch_input_shape is None:
+            batch_input_shape = (batch_size,) + tuple(shape or ())
+        super().__init__(name=name, dtype=dtype or backend.floatx())
+        self._batch_input_shape = tuple(batch_input_shape)
+        self.built = True
+        self.is_placeholder = True
+        out = KerasTensor(self._batch_input_shape, self.dtype, name=self.name)
+        self._record_node_shapes(Node(self, outputs=out))
+
+    def get_config(self):
+        return {"batch_input_shape": self._batch_input_shape, "dtype": self.dtype,
+                "sparse": False, "ragged": False, "name": self.name}
+
+
+def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=None,  # noqa: N802
+          tensor=None, ragged=None, type_spec=None, **kwargs):
+    """A symbolic input of ``shape`` (without the batch dimension): a KerasTensor.
+
+    Raises:
+      ValueError: no shape (nor ``batch_shape``), or unknown keyword arguments.
+    """
+    batch_shape = kwargs.pop("batch_shape", None)
+    if kwargs:
+        raise ValueError(f"Unrecognized keyword arguments: {list(kwargs.keys())}")
+    if shape is None and batch_shape is None and tensor is None and type_spec is None:
         raise ValueError("Please provide to Input a `shape` or a `tensor` or a `type_spec` "
                          "argument. Note that `shape` does not include the batch dimension.")
-    return KerasInput(shape, batch_size, dtype, name)
+    if shape is not None and batch_shape is not None:
+        raise ValueError("Only provide the `shape` OR `batch_shape` argument to Input, not "
+                         "both at the same time.")
+    layer = InputLayer(input_shape=None if shape is None else tuple(shape),
+                       batch_size=batch_size, dtype=dtype, name=name, sparse=sparse,
+                       ragged=ragged, input_tensor=tensor, type_spec=type_spec,
+                       **({"batch_input_shape": batch_shape} if batch_shape else {}))
+    return layer._inbound_nodes[0].outputs

@@ -24,7 +24,8 @@ from simdist.distribute import distribution_strategy_context as ds
 from simdist.framework import nest
 from simdist.framework.tensor import Tensor
 from simdist.keras.engine.base_layer import Layer, init_scope, name_scope
-from simdist.keras.engine.input_layer import KerasInput
+from simdist.keras.engine.input_layer import InputLayer
+from simdist.keras.engine.keras_tensor import KerasTensor
 from simdist.keras.engine.training import Model
 
 
@@ -45,8 +46,11 @@ class Sequential(Model):
 
     def add(self, layer):
         """Append ``layer``; the first layer's ``input_shape`` builds the model."""
-        if isinstance(layer, KerasInput):
-            self._input_shape = layer.shape
+        if isinstance(layer, KerasTensor):  # tf.keras.Input(...)
+            self._input_shape = tuple(layer.shape.as_list())
+            return
+        if isinstance(layer, InputLayer):
+            self._input_shape = layer._batch_input_shape
             return
         if not isinstance(layer, Layer):
             raise TypeError("The added layer must be an instance of class Layer. Received: "

@@ -39,11 +39,20 @@ def _to_python(v):
 class Model(Layer):
     """A trainable group of layers (``tf.keras.Model``); subclass it and define ``call``."""
 
+    def __new__(cls, *args, **kwargs):
+        # Model(inputs, outputs) makes a Functional model (Python then runs its __init__).
+        from simdist.keras.engine import functional
+
+        if cls is Model and functional.is_functional_init(args, kwargs):
+            return object.__new__(functional.Functional)
+        return object.__new__(cls)
+
     def __init__(self, *args, **kwargs):
         if args or "inputs" in kwargs or "outputs" in kwargs:
             raise NotImplementedError(
-                "simdist.keras offers Sequential and subclassed models; the functional API "
-                "(Model(inputs, outputs)) is not simulated.")
+                "simdist does not simulate a subclassed Model that calls "
+                "super().__init__(inputs, outputs); make the model with "
+                "tf.keras.Model(inputs, outputs), or define call() in the subclass.")
         super().__init__(**kwargs)
         self._distribution_strategy = ds.get_strategy() if ds.has_strategy() else None
         self.optimizer = None
@@ -178,10 +187,10 @@ class Model(Layer):
             self._distribution_strategy = ds.get_strategy()
         with self._scope():
             self.optimizer = self._get_optimizer(optimizer)
-            lw = loss_weights[0] if isinstance(loss_weights, (list, tuple)) else loss_weights
-            self.compiled_loss = compile_utils.LossesContainer(loss, lw)
+            names = getattr(self, "output_names", None)
+            self.compiled_loss = compile_utils.LossesContainer(loss, loss_weights, names)
             self.compiled_metrics = compile_utils.MetricsContainer(
-                _as_list(metrics), _as_list(weighted_metrics))
+                _metric_specs(metrics), _metric_specs(weighted_metrics), names)
             self._check_metrics_strategy()
         self._is_compiled = True
         self.stop_training = False
@@ -294,9 +303,7 @@ class Model(Layer):
         with self._scope():
             y_pred = self(x, training=False) if strategy is not None else self(x)
             if self.compiled_metrics is not None and not self.compiled_metrics.built:
-                y_t, y_p, _ = compile_utils.match_dtype_and_rank(
-                    A._t(y) if y is not None else A._t(y_pred), A._t(y_pred), None)
-                self.compiled_metrics.build(y_t, y_p)
+                self.compiled_metrics.build(y, y_pred)
 
     def _check_compiled(self, what):
         if not self._is_compiled:
@@ -419,21 +426,19 @@ class Model(Layer):
         for step, batch in handler.epoch_iterator():
             cbks.on_predict_batch_begin(step)
             if strategy is ds.get_default_strategy():
-                out = self.predict_step(batch)
-                outputs.append(np.asarray(out))
+                out = nest.map_structure(np.asarray, self.predict_step(batch))
             else:
                 with strategy.scope():
-                    out = strategy.run(self.predict_step, args=(batch,))
-                    parts = [np.asarray(v) for v in strategy.experimental_local_results(out)]
-                outputs.append(np.concatenate([p for p in parts if p.size or p.ndim > 1]
-                                              or parts, axis=0))
+                    out = nest.map_structure(_concat_replicas(strategy),
+                                             strategy.run(self.predict_step, args=(batch,)))
+            outputs.append(out)
             # Callbacks see the batch's outputs as one array (the replicas' concatenated),
             # as Keras's logs are NumPy by the time a callback reads them.
             cbks.on_predict_batch_end(step, {"outputs": outputs[-1]})
         cbks.on_predict_end()
         if not outputs:
             raise ValueError("Expected input data to be non-empty.")
-        return np.concatenate(outputs, axis=0)
+        return nest.map_structure(lambda *parts: np.concatenate(parts, axis=0), *outputs)
 
     def predict_on_batch(self, x):
         """The model's output for one batch (NumPy)."""
@@ -522,10 +527,20 @@ def _is_hdf5(path: str, save_format) -> bool:
     return path.endswith((".h5", ".hdf5", ".keras"))
 
 
-def _as_list(metrics):
-    if metrics is None:
-        return []
-    return list(metrics) if isinstance(metrics, (list, tuple)) else [metrics]
+def _metric_specs(metrics):
+    """compile's ``metrics``: a list, a dict by output name, or one metric (as a list)."""
+    if metrics is None or isinstance(metrics, (list, tuple, dict)):
+        return metrics
+    return [metrics]
+
+
+def _concat_replicas(strategy):
+    """One array of a per-replica output: the replicas' parts in order (an empty replica's
+    part is skipped unless every part is empty)."""
+    def concat(value):
+        parts = [np.asarray(v) for v in strategy.experimental_local_results(value)]
+        return np.concatenate([p for p in parts if p.size or p.ndim > 1] or parts, axis=0)
+    return concat
 
 
 def _host0(x):

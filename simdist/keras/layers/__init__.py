@@ -1,10 +1,10 @@
 """``tf.keras.layers`` (names only)."""
 
 from simdist.keras.engine.base_layer import Layer
-from simdist.keras.engine.input_layer import Input
+from simdist.keras.engine.input_layer import Input, InputLayer
 from simdist.keras.layers import experimental
 from simdist.keras.layers.convolutional import Conv2D, Convolution2D
-from simdist.keras.layers.core import Activation, Dense, Dropout, Flatten, InputLayer
+from simdist.keras.layers.core import Activation, Dense, Dropout, Flatten
 from simdist.keras.layers.embedding import Embedding
 from simdist.keras.layers.layer_normalization import LayerNormalization
 from simdist.keras.layers.merging import Add, Concatenate, add, concatenate

@@ -1,4 +1,4 @@
-"""Core layers: Dense, Activation, Flatten, Dropout, InputLayer.
+"""Core layers: Dense, Activation, Flatten, Dropout.
 
 Glossary:
   Dense       -- ``activation(inputs @ kernel + bias)``; kernel ``glorot_uniform`` and bias
@@ -197,12 +197,3 @@ class Dropout(Layer):
         cfg = super().get_config()
         cfg.update(rate=self.rate, noise_shape=self.noise_shape, seed=self.seed)
         return cfg
-
-
-class InputLayer(Layer):
-    """The layer a Keras ``Input`` stands for: it only records the input shape."""
-
-    def __init__(self, input_shape=None, batch_size=None, dtype=None, name=None, **kwargs):
-        shape = kwargs.pop("shape", input_shape)
-        super().__init__(name=name, dtype=dtype)
-        self._batch_input_shape = (batch_size,) + tuple(shape or ())

@@ -1,0 +1,200 @@
+"""``Functional``: the model ``tf.keras.Model(inputs, outputs)`` builds from a graph of layer
+calls on KerasTensors.
+
+Glossary:
+  inputs / outputs -- KerasTensors, alone or in a list or dict; a call takes (and returns)
+                      the same structure. A dict of inputs can also be matched by the input
+                      layers' names.
+  graph            -- the nodes reachable backwards from the outputs; every path must end at
+                      one of the inputs ("Graph disconnected" otherwise).
+  layers           -- the graph's layers, input layers first, then in the order a forward
+                      pass runs them (a shared layer once; its weights counted once).
+  call             -- run the nodes in order on real tensors; each layer gets the call's
+                      ``training`` unless its node fixed one.
+  conformed inputs -- inputs are cast to their Input's dtype (float64 NumPy -> float32), as
+                      Keras's ``_conform_to_reference_input``.
+
+Mirrors tf_keras/src/engine/functional.py.
+"""
+
+from __future__ import annotations
+
+from simdist.framework import nest, op_def
+from simdist.framework.ops import array_ops as A
+from simdist.framework.tensor import Tensor
+from simdist.keras.engine.input_layer import InputLayer
+from simdist.keras.engine.keras_tensor import KerasTensor
+from simdist.keras.engine.training import Model
+
+
+def is_functional_init(args, kwargs) -> bool:
+    """Whether ``Model(...)`` was given inputs and outputs (Keras's check)."""
+    return (len(args) == 2 or (len(args) == 1 and "outputs" in kwargs)
+            or ("inputs" in kwargs and "outputs" in kwargs))
+
+
+class Functional(Model):
+    """A model defined by its inputs and outputs (``tf.keras.Model(inputs, outputs)``)."""
+
+    def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
+        from simdist.keras import backend
+
+        # Keras names it after the class the user called: 'model', 'model_1' ...
+        super().__init__(name=name or backend.unique_name("model"), trainable=trainable,
+                         **kwargs)
+        if isinstance(inputs, (list, tuple)) and len(inputs) == 1:
+            inputs = inputs[0]  # Keras unwraps a one-element list of inputs
+        self._nested_inputs, self._nested_outputs = inputs, outputs
+        self.inputs, self.outputs = nest.flatten(inputs), nest.flatten(outputs)
+        self._validate_graph_inputs_and_outputs()
+        self._nodes, layers = self._graph_nodes()
+        object.__setattr__(self, "_layers", layers)
+        self.input_names = [t.node.layer.name for t in self.inputs]
+        self.output_names = (sorted(outputs) if isinstance(outputs, dict)
+                             else [t.node.layer.name for t in self.outputs])
+        self.built = True
+        from simdist.distribute import distribution_strategy_context as ds
+
+        self._built_strategy = ds.get_strategy() if ds.has_strategy() else None
+
+    _is_graph_network = True
+
+    def _validate_graph_inputs_and_outputs(self):
+        for t in self.inputs:
+            if not isinstance(t, KerasTensor) or not isinstance(t.node.layer, InputLayer):
+                raise ValueError("Input tensors to a Functional must come from "
+                                 f"`tf.keras.Input`. Received: {t} (missing previous layer "
+                                 "metadata).")
+        if len({id(t) for t in self.inputs}) != len(self.inputs):
+            raise ValueError("The list of inputs passed to the model contains the same input "
+                             "multiple times. All inputs should only appear once. Received "
+                             f"inputs={self.inputs}")
+        for t in self.outputs:
+            if not isinstance(t, KerasTensor):
+                raise ValueError("Output tensors of a Functional model must be the output of a "
+                                 f"TensorFlow `Layer` (thus holding past layer metadata). "
+                                 f"Found: {t}")
+
+    def _graph_nodes(self) -> tuple[list, list]:
+        """The graph's nodes in the order a call runs them, and its layers in Keras's order.
+
+        As Keras's ``_map_graph_network``: a node's depth is its longest path to an output;
+        nodes run from the deepest, and layers are listed by decreasing depth, then in the
+        order a walk back from the outputs first met them.
+
+        Raises:
+          ValueError: an output depends on an Input that is not among the model's inputs.
+        """
+        order, layer_index, finished = [], {}, set()
+
+        def visit(node):
+            if id(node) in finished:
+                return
+            layer_index.setdefault(id(node.layer), (len(layer_index), node.layer))
+            for parent in ([] if node.is_input else node.parent_nodes):
+                visit(parent)
+            finished.add(id(node))
+            order.append(node)
+
+        for t in self.outputs:
+            visit(t.node)
+        node_depth, layer_depth = {}, {}
+        for node in reversed(order):
+            depth = max(node_depth.setdefault(id(node), 0), layer_depth.get(id(node.layer), 0))
+            layer_depth[id(node.layer)] = node_depth[id(node)] = depth
+            for parent in node.parent_nodes:
+                node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
+        for t in self.inputs:  # an input no output depends on still belongs to the model
+            if id(t.node.layer) not in layer_depth:
+                layer_depth[id(t.node.layer)] = node_depth[id(t.node)] = 0
+                layer_index[id(t.node.layer)] = (-1, t.node.layer)
+                order.append(t.node)
+        nodes = sorted(order, key=lambda n: -node_depth[id(n)])  # stable: walk order kept
+        layers = [layer for _, layer in sorted(
+            layer_index.values(), key=lambda il: (-layer_depth[id(il[1])], il[0]))]
+        self._check_connected(nodes)
+        return nodes, layers
+
+    def _check_connected(self, nodes):
+        computable = {id(t) for t in self.inputs}
+        done = []
+        for node in nodes:
+            if node.is_input:
+                continue
+            for t in node.keras_inputs:
+                if id(t) not in computable:
+                    raise ValueError(
+                        f"Graph disconnected: cannot obtain value for tensor {t} at layer "
+                        f'"{node.layer.name}". The following previous layers were accessed '
+                        f"without issue: {done}")
+            computable.update(id(t) for t in nest.flatten(node.outputs))
+            done.append(node.layer.name)
+
+    # --- calling ------------------------------------------------------------------------
+    def _flat_inputs(self, inputs) -> list:
+        """The call's tensors in the order of ``self.inputs``.
+
+        Raises:
+          ValueError: the wrong number of inputs, or a missing key of a dict.
+        """
+        if isinstance(inputs, dict):
+            names = (list(self._nested_inputs) if isinstance(self._nested_inputs, dict)
+                     else self.input_names)
+            missing = [n for n in names if n not in inputs]
+            if missing:
+                raise ValueError(f"Missing data for input \"{missing[0]}\". You passed a data "
+                                 f"dictionary with keys {list(inputs)}. Expected the following "
+                                 f"keys: {names}")
+            if isinstance(self._nested_inputs, dict):
+                return [inputs[k] for k in nest.flatten(
+                    {k: k for k in self._nested_inputs})]
+            return [inputs[n] for n in names]
+        flat = nest.flatten(inputs)
+        if len(flat) != len(self.inputs):
+            raise ValueError(f'Layer "{self.name}" expects {len(self.inputs)} input(s), but it '
+                             f"received {len(flat)} input tensors. Inputs received: {flat}")
+        return flat
+
+    def _conform(self, value, ref: KerasTensor):
+        t = value if isinstance(value, Tensor) else op_def.convert_to_tensor(
+            value, dtype_hint=ref.dtype)
+        return A.cast(t, ref.dtype) if t.dtype != ref.dtype else t
+
+    def call(self, inputs, training=None, mask=None):
+        values = {id(ref): self._conform(v, ref)
+                  for ref, v in zip(self.inputs, self._flat_inputs(inputs))}
+        for node in self._nodes:
+            if node.is_input:
+                continue
+            args, kwargs = nest.map_structure(
+                lambda v: values[id(v)] if isinstance(v, KerasTensor) else v,
+                (list(node.call_args), node.call_kwargs))
+            if "training" not in kwargs and training is not None:
+                kwargs["training"] = training
+            out = node.layer(*args, **kwargs)
+            for ref, v in zip(nest.flatten(node.outputs), nest.flatten(out)):
+                values[id(ref)] = v
+        return nest.map_structure(lambda ref: values[id(ref)], self._nested_outputs)
+
+    def _maybe_build(self, inputs):
+        self.built = True  # built when made
+
+    def build(self, input_shape=None):
+        self.built = True
+
+    def compute_output_shape(self, input_shape):
+        return self.output_shape
+
+    # --- shapes -------------------------------------------------------------------------
+    @property
+    def input_shape(self):
+        shapes = nest.map_structure(lambda t: tuple(t.shape.as_list()), self._nested_inputs)
+        return list(shapes.values()) if isinstance(shapes, dict) else shapes
+
+    @property
+    def output_shape(self):
+        return nest.map_structure(lambda t: tuple(t.shape.as_list()), self._nested_outputs)
+
+    @property
+    def _nodes_by_depth(self) -> list:
+        return self._nodes

@@ -1,0 +1,112 @@
+"""``Node``: one call of a layer on KerasTensors, the edges of a functional model's graph.
+
+Glossary:
+  node           -- (layer, the call's arguments with their KerasTensors, the outputs). A
+                    layer called on symbolic inputs twice (a shared layer) has two nodes.
+  symbolic call  -- building the layer for the inputs' shapes (batch dimension None), then
+                    running it once on zeros of those shapes (batch 1) for its outputs'
+                    dtypes and shapes, under ``shape_inference`` (no device time, no trace),
+                    as Keras runs it in a scratch graph.
+  iterate_inbound -- the (layer, node index, tensor index, tensor) of each symbolic input:
+                    the summary's "Connected to" column and the graph walk.
+
+Mirrors tf_keras/src/engine/node.py and base_layer.py (``_functional_construction_call``).
+"""
+
+from __future__ import annotations
+
+from simdist.framework import nest, op_def
+from simdist.framework.ops import array_ops as A
+from simdist.keras.engine.keras_tensor import KerasTensor
+
+
+class Node:
+    """One symbolic call of ``layer``."""
+
+    def __init__(self, layer, call_args=(), call_kwargs=None, outputs=None):
+        self.layer = layer
+        self.call_args = call_args
+        self.call_kwargs = dict(call_kwargs or {})
+        self.outputs = outputs
+        self.keras_inputs = [t for t in nest.flatten((call_args, self.call_kwargs))
+                             if isinstance(t, KerasTensor)]
+        self.is_input = not self.keras_inputs
+        layer._inbound_nodes.append(self)
+        index = len(layer._inbound_nodes) - 1
+        for i, t in enumerate(nest.flatten(outputs)):
+            t._keras_history = (layer, index, i)
+
+    @property
+    def parent_nodes(self) -> list:
+        """The nodes that made this node's inputs."""
+        return [t.node for t in self.keras_inputs]
+
+    def iterate_inbound(self):
+        for t in self.keras_inputs:
+            layer, node_index, tensor_index = t._keras_history
+            yield layer, node_index, tensor_index, t
+
+    @property
+    def output_shapes(self):
+        """The outputs' shapes as tuples; an input layer's as a one-element list (Keras's)."""
+        shapes = nest.map_structure(lambda t: tuple(t.shape.as_list()), self.outputs)
+        if self.is_input and not isinstance(shapes, list):
+            return [shapes]
+        return shapes
+
+    @property
+    def input_shapes(self):
+        shapes = [tuple(t.shape.as_list()) for t in self.keras_inputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+
+def _placeholder(t):
+    """Zeros shaped like ``t`` with each unknown dimension 1."""
+    if not isinstance(t, KerasTensor):
+        return t
+    return A.zeros([1 if d is None else d for d in t.shape.as_list()], dtype=t.dtype)
+
+
+def _symbolic_outputs(layer, concrete, inputs):
+    """KerasTensors shaped like ``concrete`` with the batch dimension the inputs' (None)."""
+    first = nest.flatten(inputs)[0]
+    batch = first.shape.as_list()[0] if isinstance(first, KerasTensor) and first.ndim else None
+    unknown = any(d is None for t in nest.flatten(inputs) if isinstance(t, KerasTensor)
+                  for d in t.shape.as_list()[1:])
+    declared = None
+    if unknown and type(layer).compute_output_shape is not _base_compute_output_shape():
+        shapes = [tuple(t.shape.as_list()) for t in nest.flatten(inputs)
+                  if isinstance(t, KerasTensor)]
+        declared = layer.compute_output_shape(shapes[0] if len(shapes) == 1 else shapes)
+
+    def make(c, shape=None):
+        dims = list(shape) if shape is not None else [batch] + list(c.shape)[1:]
+        return KerasTensor(dims, c.dtype, name=layer.name)
+
+    if declared is not None and not nest.is_nested(concrete):
+        return make(concrete, declared)
+    return nest.map_structure(make, concrete)
+
+
+def _base_compute_output_shape():
+    from simdist.keras.engine.base_layer import Layer
+
+    return Layer.compute_output_shape
+
+
+def symbolic_call(layer, inputs, args, kwargs):
+    """Call ``layer`` on KerasTensors: build it, find its outputs, record the node."""
+    from simdist.keras.engine.base_layer import name_scope
+
+    with name_scope(layer.name):
+        layer._maybe_build(inputs)
+    with op_def.shape_inference():
+        concrete_in = nest.map_structure(_placeholder, inputs)
+        concrete_args = nest.map_structure(_placeholder, list(args))
+        concrete_kwargs = nest.map_structure(_placeholder, dict(kwargs))
+        concrete_kwargs.setdefault("training", False)
+        out = layer(concrete_in, *concrete_args, **concrete_kwargs)
+    outputs = _symbolic_outputs(layer, out, inputs)
+    node = Node(layer, (inputs, *args), kwargs, outputs)
+    layer._record_node_shapes(node)
+    return outputs

@@ -44,9 +44,11 @@ from simdist import config, debugging, io, linalg, math, nn, random
 from simdist import distribute
 from simdist.hardware import TOPOLOGIES as _TOPOLOGIES  # noqa: F401 - registers presets
 
-from simdist import compat, data, keras, train
+from simdist import compat, data, keras, saved_model, train
 
 newaxis = None
+# TF 2's short names of Keras's modules (tf.metrics.SparseCategoricalAccuracy() ...).
+metrics, losses, optimizers = keras.metrics, keras.losses, keras.optimizers
 
 
 def is_tensor(x) -> bool:

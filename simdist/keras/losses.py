@@ -332,6 +332,16 @@ class LossFunctionWrapper(Loss):
         cfg["fn"] = getattr(self.fn, "__name__", str(self.fn))
         return cfg
 
+    @classmethod
+    def from_config(cls, config):
+        """A loss from ``get_config()``: a named Loss class knows its function already, a
+        plain wrapper looks it up by name (Keras's ``LossFunctionWrapper.from_config``)."""
+        config = dict(config)
+        fn = config.pop("fn", None)
+        if cls is LossFunctionWrapper:
+            config["fn"] = get(fn) if isinstance(fn, str) else fn
+        return cls(**config)
+
 
 def _wrapper(cls_name, fn, default_name, arg_defaults=()):
     """A LossFunctionWrapper class for ``fn`` whose arguments (and config) are ``arg_defaults``."""

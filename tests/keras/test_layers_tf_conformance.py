@@ -1,10 +1,10 @@
-"""Keras layers give what TF recorded for layer_cases.CASES (TF 2.15), cnn_layer_cases.CASES
-and functional_cases.CASES (TF 2.21), recorded by record_tf_layers.py: batch norm's fused path,
-empty replicas and axes, weight names, Sequential shapes, get_config, Flatten and Dropout;
-convolution and pooling ops and layers with their gradients, Reshape, Embedding, Add,
-Concatenate, LayerNormalization, CNN summaries and a CNN fit on 4 replicas; functional models
-(several inputs and outputs, shared layers, summaries, fit on 4 replicas); and the
-batch-norm options simdist refuses rather than ignores."""
+"""Keras layers and models give what TF recorded (record_tf_layers.py): layer_cases.CASES
+(TF 2.15: batch norm's fused path, empty replicas and axes, weight names, Sequential shapes,
+get_config, Flatten and Dropout), cnn_layer_cases.CASES (TF 2.21: convolution and pooling ops
+and layers with their gradients, Reshape, Embedding, Add, Concatenate, LayerNormalization, CNN
+summaries, a CNN fit on 4 replicas), functional_cases.CASES (TF 2.21: several inputs and
+outputs, shared layers, summaries, fit on 4 replicas) and saving_cases.CASES (TF 2.21: whole
+models saved and loaded); and the batch-norm options simdist refuses rather than ignores."""
 
 import json
 import os
@@ -13,12 +13,13 @@ import cnn_layer_cases
 import functional_cases
 import layer_cases
 import pytest
+import saving_cases
 from tf_snippets import replay
 
 import simdist as tf
 
 GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_cases.CASES,
-          "tf_functional.json": functional_cases.CASES}
+          "tf_functional.json": functional_cases.CASES, "tf_saving.json": saving_cases.CASES}
 CASES = {name: code for cases in GROUPS.values() for name, code in cases.items()}
 
 

@@ -104,7 +104,9 @@ class Layer(module.Module):
 
     # --- attribute tracking -------------------------------------------------------------
     def __setattr__(self, name, value):
-        if not name.startswith("_") or name in ("_inner_layers",):
+        # Private attributes hold sub-layers too (``self._dense = Dense(...)``), as Keras
+        # tracks them; the layer's own bookkeeping does not.
+        if name not in _BOOKKEEPING:
             for item in nest.flatten(value) if isinstance(value, (list, tuple, dict)) else [value]:
                 if isinstance(item, Layer) and item is not self and all(
                         item is not lay for lay in self.__dict__.get("_layers", [])):
@@ -116,7 +118,10 @@ class Layer(module.Module):
         (sub-layers, lists of them, variables, an optimizer), as Keras tracks them."""
         out = dict(self._named_weights)
         for name, value in vars(self).items():
-            if not name.startswith("_") and name not in out and trackable.is_trackable(value):
+            if name in out or name in _BOOKKEEPING:
+                continue
+            if (not name.startswith("_") and trackable.is_trackable(value)) or \
+                    isinstance(value, Layer):  # a private sub-layer keeps its name
                 out[name] = value
         return out
 
@@ -443,6 +448,11 @@ def refuse_constraints(*constraints) -> None:
 
 
 _MULTIPLE = object()  # a shared layer's nodes disagree on their shapes
+
+# Attributes of a layer's own bookkeeping: never sub-layers, never checkpoint children.
+_BOOKKEEPING = frozenset({"_layers", "_inbound_nodes", "_trainable_weights",
+                          "_non_trainable_weights", "_named_weights", "_losses",
+                          "_node_shapes", "_build_input_shape", "_dtype_policy"})
 
 
 def same_shape(layer, input_shape):

@@ -24,7 +24,7 @@ from simdist.framework.ops import array_ops as A
 from simdist.framework.tensor import Tensor
 from simdist.keras.engine.input_layer import InputLayer
 from simdist.keras.engine.keras_tensor import KerasTensor
-from simdist.keras.engine.training import Model
+from simdist.keras.engine.training import Model, layer_children
 
 
 def is_functional_init(args, kwargs) -> bool:
@@ -58,6 +58,9 @@ class Functional(Model):
         self._built_strategy = ds.get_strategy() if ds.has_strategy() else None
 
     _is_graph_network = True
+
+    def _trackable_children(self) -> dict:
+        return {**layer_children(self._layers), **super()._trackable_children()}
 
     def _validate_graph_inputs_and_outputs(self):
         for t in self.inputs:
@@ -198,3 +201,106 @@ class Functional(Model):
     @property
     def _nodes_by_depth(self) -> list:
         return self._nodes
+
+    # --- config (model.save / load_model) -----------------------------------------------
+    def get_config(self) -> dict:
+        """Keras's functional config: every layer with the calls (nodes) it makes in this
+        model, whose KerasTensor arguments name ``[layer, node, tensor]``, and the
+        ``[layer, node, tensor]`` of the inputs and outputs."""
+        from simdist.keras.layers import serialization
+
+        own = {id(n) for n in self._nodes}
+        index = {}  # node -> its index among its layer's nodes in this model
+        for layer in self._layers:
+            for i, node in enumerate(n for n in layer._inbound_nodes if id(n) in own):
+                index[id(node)] = i
+        ref = self._ref(index)
+        layers = []
+        for layer in self._layers:
+            nodes = [n for n in layer._inbound_nodes if id(n) in own and not n.is_input]
+            entry = serialization.serialize(layer)
+            entry.update(name=layer.name, inbound_nodes=[
+                {"args": _map_refs(list(n.call_args), ref, _is_tensor),
+                 "kwargs": _map_refs(n.call_kwargs, ref, _is_tensor)} for n in nodes])
+            layers.append(entry)
+        return {"name": self.name, "layers": layers,
+                "input_layers": _map_refs(self._nested_inputs, ref, _is_tensor),
+                "output_layers": _map_refs(self._nested_outputs, ref, _is_tensor)}
+
+    @staticmethod
+    def _ref(index):
+        def ref(value):
+            if not isinstance(value, KerasTensor):
+                return value
+            layer, node_index, tensor_index = value._keras_history
+            own_index = index[id(layer._inbound_nodes[node_index])]
+            return {"keras_tensor": [layer.name, own_index, tensor_index]}
+        return ref
+
+    @classmethod
+    def _from_config_with(cls, config, custom_objects=None):
+        """Rebuild the layers, then replay their calls once the tensors they read exist.
+
+        Raises:
+          ValueError: a call reads a tensor no call makes.
+        """
+        from simdist.keras.layers import serialization
+
+        tensors, pending = {}, []
+        for entry in config["layers"]:
+            layer = serialization.deserialize(entry, custom_objects)
+            if isinstance(layer, InputLayer):
+                tensors[(layer.name, 0)] = layer._inbound_nodes[0].outputs
+            pending += [(layer, node) for node in entry.get("inbound_nodes", [])]
+
+        def key(ref):
+            return tuple(ref["keras_tensor"][:2])
+
+        def resolve(ref):
+            return nest.flatten(tensors[key(ref)])[ref["keras_tensor"][2]]
+
+        calls = {}
+        while pending:
+            ready = [p for p in pending if all(key(r) in tensors for r in _refs(p[1]))]
+            if not ready:
+                raise ValueError(f"Cannot rebuild model {config.get('name')!r}: the calls of "
+                                 f"{[p[0].name for p in pending]} read tensors no call makes.")
+            layer, node = ready[0]
+            pending.remove(ready[0])
+            args = _map_refs(node["args"], resolve, _is_ref)
+            kwargs = _map_refs(node["kwargs"], resolve, _is_ref)
+            n = calls[layer.name] = calls.get(layer.name, -1) + 1
+            tensors[(layer.name, n)] = layer(*args, **kwargs)
+        return cls(_map_refs(config["input_layers"], resolve, _is_ref),
+                   _map_refs(config["output_layers"], resolve, _is_ref),
+                   name=config.get("name"))
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        return cls._from_config_with(config, custom_objects)
+
+
+def _is_tensor(value) -> bool:
+    return isinstance(value, KerasTensor)
+
+
+def _is_ref(value) -> bool:
+    return isinstance(value, dict) and set(value) == {"keras_tensor"}
+
+
+def _refs(node) -> list:
+    """The tensor references a saved call reads."""
+    out = []
+    _map_refs((node["args"], node["kwargs"]), out.append, _is_ref)
+    return out
+
+
+def _map_refs(structure, fn, is_ref):
+    """Map ``fn`` over the tensor references of a structure of lists and dicts."""
+    if is_ref(structure):
+        return fn(structure)
+    if isinstance(structure, dict):
+        return {k: _map_refs(v, fn, is_ref) for k, v in structure.items()}
+    if isinstance(structure, (list, tuple)):
+        return [_map_refs(v, fn, is_ref) for v in structure]
+    return structure

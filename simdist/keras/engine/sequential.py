@@ -26,7 +26,7 @@ from simdist.framework.tensor import Tensor
 from simdist.keras.engine.base_layer import Layer, init_scope, name_scope
 from simdist.keras.engine.input_layer import InputLayer
 from simdist.keras.engine.keras_tensor import KerasTensor
-from simdist.keras.engine.training import Model
+from simdist.keras.engine.training import Model, layer_children
 
 
 class Sequential(Model):
@@ -66,14 +66,7 @@ class Sequential(Model):
             self._build_graph(self._input_shape)
 
     def _trackable_children(self) -> dict:
-        """Keras's names for a Sequential's layers: ``layer_with_weights-i`` counts the
-        layers that hold weights (the names a checkpoint's values get), ``layer-i`` all of
-        them (so a model restored before it is built finds its layers)."""
-        weighted = [layer for layer in self._layers if layer.weights]
-        out = {f"layer_with_weights-{i}": layer for i, layer in enumerate(weighted)}
-        out.update({f"layer-{i}": layer for i, layer in enumerate(self._layers)})
-        out.update(super()._trackable_children())
-        return out
+        return {**layer_children(self._layers), **super()._trackable_children()}
 
     def pop(self):
         """Remove the last layer; the model's output becomes the new last layer's."""
@@ -171,6 +164,43 @@ class Sequential(Model):
                                  "'_nested_outputs'\nThe model has no output shape yet: give "
                                  "its first layer an input_shape, call it, or build() it.")
         return self._graph_shapes[1]
+
+    # --- config (model.save / load_model) -----------------------------------------------
+    def get_config(self) -> dict:
+        """Keras's Sequential config: its name, an InputLayer entry when it has a given
+        input shape, then each layer's ``{class_name, config}``."""
+        from simdist.keras.layers import serialization
+
+        layers = [serialization.serialize(layer) for layer in self._layers]
+        if self._input_shape is not None:
+            layers.insert(0, {"class_name": "InputLayer", "config": {
+                "batch_input_shape": tuple(self._input_shape), "dtype": self.dtype,
+                "sparse": False, "ragged": False, "name": f"{self._layers[0].name}_input"
+                if self._layers else "input"}})
+        cfg = {"name": self.name, "layers": layers}
+        if self._input_shape is None and self._inferred_input_shape is not None:
+            cfg["build_input_shape"] = tuple(self._inferred_input_shape)
+        return cfg
+
+    @classmethod
+    def _from_config_with(cls, config, custom_objects=None):
+        from simdist.keras.layers import serialization
+
+        model = cls(name=config.get("name"))
+        for layer_config in config["layers"]:
+            if layer_config["class_name"] == "InputLayer":
+                shape = layer_config["config"]["batch_input_shape"]
+                model.add(InputLayer(batch_input_shape=tuple(shape),
+                                     dtype=layer_config["config"].get("dtype")))
+                continue
+            model.add(serialization.deserialize(layer_config, custom_objects))
+        if not model.built and config.get("build_input_shape") is not None:
+            model.build(tuple(config["build_input_shape"]))
+        return model
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        return cls._from_config_with(config, custom_objects)
 
     def compute_output_shape(self, input_shape):
         shape = tuple(input_shape)

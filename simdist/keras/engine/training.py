@@ -18,17 +18,22 @@ Mirrors keras/src/engine/training.py.
 from __future__ import annotations
 
 import os
+import weakref
 
 import numpy as np
 
 from simdist.distribute import distribution_strategy_context as ds
 from simdist.framework import backprop, nest, op_def
 from simdist.framework.ops import array_ops as A
+from simdist.framework.tensor import Tensor
+from simdist.framework.tensor_spec import TensorSpec
 from simdist.keras import callbacks as callbacks_module
 from simdist.keras import metrics as metrics_mod
 from simdist.keras import optimizers
 from simdist.keras.engine import compile_utils, data_adapter, summary
 from simdist.keras.engine.base_layer import Layer, _dedup
+
+SUBCLASSES = weakref.WeakValueDictionary()  # 'module:qualname' -> Model subclass
 
 
 def _to_python(v):
@@ -38,6 +43,12 @@ def _to_python(v):
 
 class Model(Layer):
     """A trainable group of layers (``tf.keras.Model``); subclass it and define ``call``."""
+
+    def __init_subclass__(cls, **kwargs):
+        # Every subclass by 'module:qualname', so a SavedModel directory of a subclassed
+        # model loads wherever its class is defined (simdist rebuilds it from the class).
+        super().__init_subclass__(**kwargs)
+        SUBCLASSES[f"{cls.__module__}:{cls.__qualname__}"] = cls
 
     def __new__(cls, *args, **kwargs):
         # Model(inputs, outputs) makes a Functional model (Python then runs its __init__).
@@ -62,6 +73,18 @@ class Model(Layer):
         self.history = None
         self._is_compiled = False
         self._built_strategy = None
+        self._compile_args = None
+        self._saved_model_inputs_spec = None  # the first call's inputs, batch dim None
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A model from ``get_config()``: a functional config rebuilds its graph (Keras's
+        ``Model.from_config``); any other config goes to the constructor."""
+        from simdist.keras.engine import functional
+
+        if "input_layers" in config and "output_layers" in config:
+            return functional.Functional._from_config_with(config, custom_objects)
+        return cls(**config)
 
     def call(self, inputs, training=None, mask=None):
         raise NotImplementedError(
@@ -185,6 +208,8 @@ class Model(Layer):
                     "  model.compile(...)")
         if self._distribution_strategy is None and ds.has_strategy():
             self._distribution_strategy = ds.get_strategy()
+        self._compile_args = {"loss": loss, "loss_weights": loss_weights, "metrics": metrics,
+                              "weighted_metrics": weighted_metrics}
         with self._scope():
             self.optimizer = self._get_optimizer(optimizer)
             names = getattr(self, "output_names", None)
@@ -470,6 +495,35 @@ class Model(Layer):
             logs = {k: _to_python(v) for k, v in self._run(step_fn, batch).items()}
         return self._returned_logs(logs, return_dict)
 
+    def __call__(self, inputs, *args, **kwargs):
+        if self._saved_model_inputs_spec is None and all(
+                isinstance(t, Tensor) or hasattr(t, "__array__")
+                for t in nest.flatten(inputs)):
+            self._saved_model_inputs_spec = nest.map_structure(_input_spec, inputs)
+        return super().__call__(inputs, *args, **kwargs)
+
+    def save_spec(self, dynamic_batch=True):
+        """``(args, kwargs)`` of TensorSpecs of the first call's inputs (batch dimension
+        None), or None before any call; what saving needs of a subclassed model."""
+        if self._saved_model_inputs_spec is None:
+            return None
+        spec = self._saved_model_inputs_spec
+        if not dynamic_batch:
+            return [spec], {}
+        return [nest.map_structure(lambda s: TensorSpec((None, *s.shape.as_list()[1:]),
+                                                        s.dtype, s.name), spec)], {}
+
+    def save(self, filepath, overwrite=True, save_format=None, **kwargs):
+        """Save the whole model: a SavedModel directory, or a ``.keras`` / ``.h5`` file
+        (see keras/saving/saving_api.py for what simdist writes there).
+
+        Raises:
+          ValueError: a subclassed model that was never called or built.
+        """
+        from simdist.keras.saving import saving_api
+
+        saving_api.save_model(self, filepath, overwrite, save_format, **kwargs)
+
     # --- weights on disk ---------------------------------------------------------------
     def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
         """Save the weights (and a compiled model's optimizer state) to ``filepath``.
@@ -520,6 +574,17 @@ class Model(Layer):
         summary.print_summary(self, line_length, positions, print_fn)
 
 
+def layer_children(layers) -> dict:
+    """Keras's checkpoint names for a graph network's layers (Sequential, functional):
+    ``layer_with_weights-i`` counts the layers that hold weights (the names a checkpoint's
+    values get), ``layer-i`` all of them (so a model restored before it is built finds its
+    layers)."""
+    weighted = [layer for layer in layers if layer.weights]
+    out = {f"layer_with_weights-{i}": layer for i, layer in enumerate(weighted)}
+    out.update({f"layer-{i}": layer for i, layer in enumerate(layers)})
+    return out
+
+
 def _is_hdf5(path: str, save_format) -> bool:
     """Keras's choice of format: h5 by name or by ``save_format``, else TF's checkpoint."""
     if save_format is not None:
@@ -532,6 +597,12 @@ def _metric_specs(metrics):
     if metrics is None or isinstance(metrics, (list, tuple, dict)):
         return metrics
     return [metrics]
+
+
+def _input_spec(value):
+    """The TensorSpec of a first call's input, named 'input_1' as Keras names it."""
+    t = value if isinstance(value, Tensor) else op_def.convert_to_tensor(value)
+    return TensorSpec(t.shape, t.dtype, "input_1")
 
 
 def _concat_replicas(strategy):

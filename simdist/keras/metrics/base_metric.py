@@ -99,6 +99,11 @@ class Metric(trackable.Trackable):
     def get_config(self):
         return {"name": self.name, "dtype": self.dtype}
 
+    @classmethod
+    def from_config(cls, config):
+        """A metric from ``get_config()`` (a loaded model's compile config)."""
+        return cls(**config)
+
     def __str__(self):
         args = ",".join(f"{k}={v}" for k, v in self.get_config().items())
         return f"{type(self).__name__}({args})"

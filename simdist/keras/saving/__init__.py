@@ -1,0 +1,13 @@
+"""Saving and loading whole Keras models (``model.save``, ``tf.keras.models.load_model``,
+``tf.saved_model.save`` / ``load``).
+
+Glossary:
+  model_config    -- what is saved besides the variables (architecture, compile config,
+                     serving signature).
+  saving_api      -- the SavedModel directory and the .keras / .h5 file.
+  saved_model_api -- ``tf.saved_model``: the loaded object with its serving signature.
+  options         -- SaveOptions / LoadOptions.
+"""
+
+from simdist.keras.saving.options import LoadOptions, SaveOptions  # noqa: F401
+from simdist.keras.saving.saving_api import load_model, save_model  # noqa: F401

@@ -1,0 +1,132 @@
+"""``tf.saved_model.save`` / ``load`` for Keras models: the low-level API of TF's "Save and
+load a model using a distribution strategy" tutorial.
+
+Glossary:
+  save          -- the SavedModel directory ``model.save`` writes (saving_api.py), without
+                   the compile config: a low-level save keeps no Keras training setup.
+  loaded object -- what ``load`` returns: not a Keras model but an object with
+                   ``signatures``, ``variables`` / ``trainable_variables`` and ``__call__``
+                   (TF's ``_UserObject``). Loaded under a strategy's scope, its variables are
+                   that strategy's, and ``strategy.run(signature, (batch,))`` works.
+  signature     -- ``signatures['serving_default']``: called with its input as a tensor
+                   (positionally, or by input name), it returns ``{output_name: tensor}``.
+
+Mirrors tensorflow/python/saved_model/save.py and load.py (for Keras models).
+"""
+
+from __future__ import annotations
+
+import os
+
+from simdist.framework import nest, op_def
+from simdist.framework.tensor import Tensor
+from simdist.framework.tensor_spec import TensorSpec
+from simdist.keras.engine.training import Model
+from simdist.keras.saving import model_config, saving_api
+from simdist.keras.saving.options import check_io_device
+
+DEFAULT_SIGNATURE_KEY = "serving_default"
+
+
+def save(obj, export_dir, signatures=None, options=None) -> None:
+    """Save a Keras model as a SavedModel directory (``tf.saved_model.save``).
+
+    Raises:
+      NotImplementedError: ``obj`` is not a Keras model, or explicit ``signatures``.
+      ValueError: a subclassed model never called or built (TF's message).
+    """
+    if not isinstance(obj, Model):
+        raise NotImplementedError(
+            "simdist's tf.saved_model.save saves Keras models (their variables, architecture "
+            f"and serving signature); it cannot trace a {type(obj).__name__}.")
+    if signatures is not None:
+        raise NotImplementedError("simdist's tf.saved_model.save writes the model's default "
+                                  "'serving_default' signature only; leave signatures=None.")
+    check_io_device(options)
+    meta = saving_api.metadata(obj, include_optimizer=False)
+    saving_api.write_dir(obj, os.fspath(export_dir), meta)
+
+
+class SignatureFunction:
+    """A serving signature: the model's forward pass from named inputs to named outputs."""
+
+    def __init__(self, model, input_names, output_names):
+        self._model = model
+        self._input_names = list(input_names)
+        self._output_names = output_names
+
+    @property
+    def structured_input_signature(self):
+        specs = nest.flatten(self._model.save_spec()[0]) if self._model.save_spec() else []
+        return (), {name: TensorSpec(s.shape, s.dtype, name)
+                    for name, s in zip(self._input_names, specs)}
+
+    def _inputs(self, args, kwargs):
+        if args and kwargs or len(args) > len(self._input_names):
+            raise TypeError("Binding inputs to tf.function failed due to `too many positional "
+                            f"arguments`. Received args: {args} and kwargs: {kwargs}")
+        if any(not isinstance(a, Tensor) and not hasattr(a, "values") for a in args):
+            raise TypeError("Binding inputs to tf.function failed due to `too many positional "
+                            f"arguments`. Received args: {args} and kwargs: {kwargs} "
+                            "(a signature takes tensors: wrap arrays in tf.constant).")
+        values = list(args) or [kwargs.get(n) for n in self._input_names]
+        missing = [n for n, v in zip(self._input_names, values) if v is None]
+        if missing:
+            raise TypeError(f"Binding inputs to tf.function failed: missing required "
+                            f"arguments: {', '.join(missing)}")
+        return values[0] if len(values) == 1 else values
+
+    def __call__(self, *args, **kwargs):
+        out = nest.flatten(self._model(self._inputs(args, kwargs), training=False))
+        names = self._output_names or [f"output_{i + 1}" for i in range(len(out))]
+        return dict(zip(names, out))
+
+    def __repr__(self):
+        ins = ", ".join(f"{n}: {s}" for n, s in self.structured_input_signature[1].items())
+        return f"<ConcreteFunction (*, {ins}) at {id(self):#X}>"
+
+
+class _SignatureMap(dict):
+    """The signatures of a loaded object by key."""
+
+    def __repr__(self):
+        return f"_SignatureMap({dict.__repr__(self)})"
+
+
+class _UserObject:
+    """What ``tf.saved_model.load`` returns for a saved Keras model."""
+
+    def __init__(self, model, signature):
+        self._model = model
+        self.signatures = _SignatureMap({DEFAULT_SIGNATURE_KEY: SignatureFunction(
+            model, signature["inputs"], signature["outputs"])})
+
+    @property
+    def variables(self) -> list:
+        return list(self._model.weights)
+
+    @property
+    def trainable_variables(self) -> list:
+        return list(self._model.trainable_weights)
+
+    def __call__(self, inputs, training=False):
+        x = nest.map_structure(lambda v: v if isinstance(v, Tensor) or hasattr(v, "values")
+                               else op_def.convert_to_tensor(v), inputs)
+        return self._model(x, training=training)
+
+
+def load(export_dir, tags=None, options=None):
+    """Load a SavedModel directory saved by simdist (``tf.saved_model.load``).
+
+    Raises:
+      OSError: nothing saved there by simdist.
+    """
+    path = os.fspath(export_dir)
+    check_io_device(options)
+    if not os.path.isdir(path):
+        raise OSError(f"SavedModel file does not exist at: {path}"
+                      "/{saved_model.pbtxt|saved_model.pb}")
+    meta = saving_api.read_metadata(path)
+    model = model_config.rebuild(meta["architecture"])
+    saving_api.restore(saving_api.WithoutOptimizer(model), path)
+    return _UserObject(model, meta["signature"])

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from simdist.collectives import placement as placement_lib
 from simdist.collectives.cost import Cost, price_patterns
 from simdist.collectives.executor import execute
@@ -179,12 +181,13 @@ def _outputs(collective, sched, buffers, arrays, bounds, per_slot, op, p):
     if collective == "all_reduce":
         return [finalize(op, b[:arrays[0].size], p).reshape(shape) for b in buffers[:p]]
     if collective == "reduce_scatter":
+        # Rows per replica as array_split cuts axis 0 (not from element counts: a zero-size
+        # row, shape (n, 0), holds no elements but still counts as a row).
+        rows = np.diff(even_bounds(shape[0], p))
         out = []
         for r in range(p):
             lo, hi = int(bounds[r * per_slot]), int(bounds[(r + 1) * per_slot])
-            unit = max(arrays[0].size // max(shape[0], 1), 1) if shape[0] else 1
-            rows = (hi - lo) // unit
-            out.append(finalize(op, buffers[r][lo:hi], p).reshape((rows,) + shape[1:]))
+            out.append(finalize(op, buffers[r][lo:hi], p).reshape((int(rows[r]),) + shape[1:]))
         return out
     if collective == "all_gather":
         rows = sum(a.shape[0] for a in arrays)

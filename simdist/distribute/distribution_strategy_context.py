@@ -13,8 +13,8 @@ Mirrors tensorflow/python/distribute/distribution_strategy_context.py.
 
 from __future__ import annotations
 
+from simdist._world import register_resetter
 from simdist.framework.thread_local import ThreadLocalStack
-from simdist.testing import register_resetter
 
 _modes = ThreadLocalStack()
 

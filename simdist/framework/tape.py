@@ -12,6 +12,7 @@ Mirrors tensorflow/python/eager/tape.py.
 
 from __future__ import annotations
 
+from simdist import _world
 from simdist.framework.thread_local import ThreadLocalStack
 
 _tapes = ThreadLocalStack()
@@ -58,6 +59,12 @@ class Tape:
 
 def stack() -> list[Tape]:
     return _tapes.items
+
+
+@_world.register_resetter
+def _forget_tapes() -> None:
+    """A fresh world records on no tape (this thread's stack; replica threads end)."""
+    stack().clear()
 
 
 def active() -> bool:

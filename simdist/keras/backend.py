@@ -31,7 +31,7 @@ import random
 import threading
 import weakref
 
-from simdist import testing
+from simdist import _world
 from simdist.framework.ops import random_ops
 
 _EPSILON = 1e-7
@@ -100,7 +100,7 @@ def unique_name(base: str) -> str:
     return base if n == 1 else f"{base}_{n - 1}"
 
 
-@testing.register_resetter
+@_world.register_resetter
 def clear_session() -> None:
     """Reset the layer-name counters (``tf.keras.backend.clear_session``)."""
     global _FLOATX, _IMAGE_DATA_FORMAT
@@ -112,7 +112,7 @@ def clear_session() -> None:
     _IMAGE_DATA_FORMAT = "channels_last"
 
 
-@testing.register_resetter
+@_world.register_resetter
 def _forget_seed_generator() -> None:
     """A fresh world has no ``set_random_seed`` generator (not part of clear_session)."""
     _SEED_GENERATOR.generator = None

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from simdist import collectives
-from tests.strategies import collective_dtypes, per_replica_arrays, replica_counts
+from simdist.testing.strategies import collective_dtypes, per_replica_arrays, replica_counts
 
 
 def pow2(p):

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from simdist import collectives
 from simdist.collectives.schedule import even_bounds
 from simdist.hardware import TOPOLOGIES
-from tests.strategies import replica_counts
+from simdist.testing.strategies import replica_counts
 
 EXPECTED = {
     "ring", "tree", "halving_doubling", "recursive_doubling", "hierarchical_copy",

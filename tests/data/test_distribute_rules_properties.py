@@ -18,15 +18,7 @@ from hypothesis import strategies as st
 
 from simdist.data import distribute_rules as rules
 from simdist.data.options import AutoShardPolicy
-
-
-@st.composite
-def layouts(draw):
-    workers = draw(st.integers(1, 4))
-    per_worker = draw(st.integers(1, 4))
-    return dict(dataset_size=draw(st.integers(0, 60)), global_batch=draw(st.integers(1, 17)),
-                num_replicas=workers * per_worker, num_workers=workers,
-                drop_remainder=draw(st.booleans()))
+from simdist.testing.strategies import input_layouts as layouts
 
 
 def _legacy_shape(sizes):

@@ -27,7 +27,7 @@ import threading
 
 import numpy as np
 
-from simdist import testing
+from simdist import _world
 from simdist.framework import dtypes, errors, op_def
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
@@ -49,7 +49,7 @@ class _RandomState:
 _state = _RandomState()
 
 
-@testing.register_resetter
+@_world.register_resetter
 def _reset() -> None:
     global _state
     _state = _RandomState()

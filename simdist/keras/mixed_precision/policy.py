@@ -11,7 +11,7 @@ Mirrors keras/src/mixed_precision/policy.py.
 
 from __future__ import annotations
 
-from simdist import testing
+from simdist import _world
 from simdist.framework import dtypes
 
 _MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}
@@ -55,7 +55,7 @@ class Policy:
 _global = {"policy": None}
 
 
-@testing.register_resetter
+@_world.register_resetter
 def _reset():
     _global["policy"] = None
 

@@ -1,0 +1,115 @@
+"""Hypothesis strategies for distributed-training properties (one module for simdist's
+own tests and for learners' tests alike).
+
+Glossary:
+  replica_counts     -- 1..max replicas, biased to powers of two, their neighbours, odd counts.
+  FLOAT_DTYPES, INT_DTYPES, collective_dtypes -- the dtypes collectives must handle
+                        (float16 included; ints wrap, so their sums are exact in any order).
+  shapes             -- array shapes, including 0-d and zero-size ones.
+  per_replica_arrays -- one array per replica, same shape and dtype; optionally special
+                        values (inf, -inf, nan, -0.0) sprinkled in.
+  reduce_ops         -- "SUM", "MEAN", "MIN", "MAX" (optionally as ``tf.distribute.ReduceOp``).
+  topologies         -- preset topology names from ``simdist.hardware.topology.TOPOLOGIES``.
+  batch_sizes        -- global batch sizes, including ones that do not divide by the replicas.
+  input_layouts      -- a dataset size, global batch, workers x replicas and drop_remainder:
+                        the arguments of ``simdist.data.distribute_rules.plan_distribution``.
+Requires hypothesis (``pip install simdist[test]``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+REDUCE_OP_NAMES = ("sum", "mean", "min", "max", "prod")
+FLOAT_DTYPES = ("float16", "float32", "float64")
+INT_DTYPES = ("int8", "int32", "int64", "uint8")
+SPECIAL_VALUES = (np.inf, -np.inf, np.nan, -0.0)
+
+
+def replica_counts(max_value: int = 17, min_value: int = 1):
+    """Replica counts ``min_value..max_value``; powers of two and odd counts both show up."""
+    common = [n for n in (1, 2, 3, 4, 5, 7, 8, 16, 17) if min_value <= n <= max_value]
+    return st.one_of(st.sampled_from(common or [min_value]),
+                     st.integers(min_value, max_value))
+
+
+def collective_dtypes(floats: bool = True, ints: bool = True):
+    """The dtype names collectives must handle."""
+    return st.sampled_from((FLOAT_DTYPES if floats else ()) + (INT_DTYPES if ints else ()))
+
+
+def shapes(max_dims: int = 3, max_side: int = 6, max_size: int = 40):
+    """Array shapes with 0..max_dims axes (0-d and zero-size shapes included)."""
+    return st.lists(st.integers(0, max_side), max_size=max_dims).map(tuple).filter(
+        lambda s: int(np.prod(s, dtype=np.int64)) <= max_size) | \
+        st.integers(0, max_size).map(lambda n: (n,))
+
+
+@st.composite
+def per_replica_arrays(draw, num_replicas, dtype, max_size: int = 40, shape=None,
+                       special: bool = False):
+    """``num_replicas`` arrays of ``dtype`` and one shape (sizes include 0 and odd ones).
+
+    Values stay small (|x| <= 2 for floats, -3..3 for ints) so no order of summing 17 of
+    them overflows float16 or int8, and products stay in range once mapped to 1 + x/8.
+    ``special`` puts inf, -inf, nan or -0.0 into some float elements.
+    """
+    if shape is None:
+        shape = (draw(st.integers(0, max_size)),)
+    dt = np.dtype(dtype)
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    out = []
+    for _ in range(num_replicas):
+        if dt.kind == "f":
+            a = rng.uniform(-2, 2, size=shape)
+        elif dt.kind == "u":
+            a = rng.integers(0, 3, size=shape)
+        else:
+            a = rng.integers(-3, 4, size=shape)
+        out.append(a.astype(dt))
+    if special and dt.kind == "f" and out and out[0].size:
+        for _ in range(draw(st.integers(1, 3))):
+            r = draw(st.integers(0, num_replicas - 1))
+            i = draw(st.integers(0, out[0].size - 1))
+            out[r].reshape(-1)[i] = draw(st.sampled_from(SPECIAL_VALUES))
+    return out
+
+
+def reduce_ops(names=("SUM", "MEAN", "MIN", "MAX"), as_reduce_op: bool = False):
+    """Reduce op names; with ``as_reduce_op`` sometimes ``tf.distribute.ReduceOp`` members."""
+    ops = st.sampled_from(tuple(names))
+    if not as_reduce_op:
+        return ops
+    from simdist.distribute.reduce_util import ReduceOp
+
+    members = [getattr(ReduceOp, n.upper()) for n in names if hasattr(ReduceOp, n.upper())]
+    return ops | st.sampled_from(members) if members else ops
+
+
+def topologies():
+    """Preset topology names (``simdist.hardware.topology.TOPOLOGIES``)."""
+    from simdist.hardware.topology import TOPOLOGIES
+
+    return st.sampled_from(sorted(TOPOLOGIES))
+
+
+def batch_sizes(max_value: int = 64, num_replicas: int | None = None):
+    """Global batch sizes 1..max_value; with ``num_replicas``, divisible and not, both."""
+    sizes = st.integers(1, max_value)
+    if num_replicas is None:
+        return sizes
+    multiples = st.integers(1, max(max_value // num_replicas, 1)).map(lambda k: k * num_replicas)
+    return multiples | sizes
+
+
+@st.composite
+def input_layouts(draw, max_workers: int = 4, max_replicas_per_worker: int = 4,
+                  max_dataset_size: int = 60, max_batch: int = 17):
+    """Keyword arguments for ``plan_distribution``: a dataset over workers and replicas."""
+    workers = draw(st.integers(1, max_workers))
+    per_worker = draw(st.integers(1, max_replicas_per_worker))
+    return dict(dataset_size=draw(st.integers(0, max_dataset_size)),
+                global_batch=draw(st.integers(1, max_batch)),
+                num_replicas=workers * per_worker, num_workers=workers,
+                drop_remainder=draw(st.booleans()))

@@ -20,9 +20,10 @@ Mirrors tensorflow/python/data/ops/dataset_ops.py and iterator_ops.py.
 
 from __future__ import annotations
 
+from simdist import warnings as teach
 from simdist.data import structure
 from simdist.data.options import Options
-from simdist.framework import errors
+from simdist.framework import errors, nest
 
 AUTOTUNE = -1
 INFINITE_CARDINALITY = -1
@@ -312,7 +313,11 @@ class OwnedIterator:
         return self
 
     def __next__(self):
-        return structure.to_tensors(next(self._gen))
+        element = structure.to_tensors(next(self._gen))
+        if teach.enabled():  # a strategy warns if this reaches strategy.run undistributed
+            for t in nest.flatten(element):
+                teach.tag(t, "dataset_element")
+        return element
 
     def get_next(self):
         """The next element. Raises OutOfRangeError at the end, as TF does."""

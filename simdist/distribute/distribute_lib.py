@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import contextlib
 
+from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds_context
+from simdist.distribute import mistakes
 from simdist.distribute.reduce_util import ReduceOp, as_reduce_op
 from simdist.distribute.update_context import UpdateContext
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica, regroup
@@ -125,6 +127,8 @@ class Strategy:
         if not isinstance(args, (list, tuple)):
             raise ValueError(f"positional args must be a list or tuple, got {type(args)}")
         require_cross_replica_or_default_context(self._extended)
+        if teach.enabled():
+            mistakes.check_run_args(self, args, kwargs)
         with self.scope():
             return self._extended._call_for_each_replica(fn, tuple(args), dict(kwargs or {}))
 
@@ -132,6 +136,8 @@ class Strategy:
         """Reduce ``value`` across replicas (and over ``axis`` within each) to one Tensor."""
         require_cross_replica_or_default_context(self._extended)
         reduce_op = as_reduce_op(reduce_op)
+        if teach.enabled():
+            mistakes.check_reduce(self, reduce_op, value)
         if axis is None:
             return self._extended._reduce(reduce_op, value)
         from simdist.framework.ops import array_ops, math_ops

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import threading
 
+from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.values import regroup, select_replica
 from simdist.framework import context, name_scope, variables
@@ -52,6 +53,8 @@ class _ReplicaThread(threading.Thread):
         try:
             if self.abort:
                 return
+            if teach.enabled():
+                teach.enter_replica(self.ctx.num_replicas_in_sync)
             with context.device(self.device.name), self.ctx, \
                     variables.variable_creator_scope(_replica_variable_creator):
                 self.result = self.fn(*self.args, **self.kwargs)

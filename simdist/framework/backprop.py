@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import enum
 
+from simdist import warnings as teach
 from simdist.framework import nest, op_def
 from simdist.framework import tape as tape_lib
 
@@ -157,6 +158,9 @@ class GradientTape:
 
                 g = array_ops.zeros_like(op_def.convert_to_tensor(s))
             out.append(g)
+        if teach.enabled() and any(teach.tagged(t, "batch_mean") for t in flat_targets):
+            for g in out:  # the optimizer checks whether they are summed across replicas
+                teach.tag(g, "grad_of_batch_mean")
         return nest.pack_sequence_as(sources, out)
 
     def _release(self) -> None:

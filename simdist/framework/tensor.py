@@ -27,7 +27,8 @@ _ids = itertools.count(1)
 class Tensor:
     """An immutable multi-dimensional array on a simulated device."""
 
-    __slots__ = ("_value", "_device", "_id", "_nbytes", "__weakref__")
+    # _teach_tag: set only by simdist.warnings.tag (unset reads as None through getattr).
+    __slots__ = ("_value", "_device", "_id", "_nbytes", "_teach_tag", "__weakref__")
     # NumPy must defer to our reflected operators (np.float32(2) * tensor -> Tensor).
     __array_priority__ = 100
 

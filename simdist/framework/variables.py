@@ -18,6 +18,7 @@ import enum
 import functools
 import itertools
 
+from simdist import warnings as teach
 from simdist.framework import context, dtypes, name_scope, op_def
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import Tensor, _ids, _numpy_text, _Reference
@@ -172,6 +173,8 @@ class Variable(metaclass=_VariableMeta):
 
     # --- reading ----------------------------------------------------------------------
     def _read(self) -> Tensor:
+        if teach._ENABLED and self._distribute_strategy is None:
+            teach.check_variable_read(self)
         if tape_lib.active():
             tape_lib.variable_accessed(self)
         out = Tensor(self._value, self._device)

@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from simdist import warnings as teach
 from simdist.framework import dtypes, errors, op_def
 from simdist.framework.ops import array_ops
 from simdist.framework.tensor import Tensor
@@ -415,7 +416,10 @@ def _mean(v, a):
 
 def reduce_mean(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
     """Mean of elements over ``axis`` (integer tensors give a truncated integer mean)."""
-    return _reduce("Mean", input_tensor, axis, keepdims, _mean)
+    out = _reduce("Mean", input_tensor, axis, keepdims, _mean)
+    if teach.enabled() and out._value.ndim == 0 and _t(input_tensor)._value.ndim >= 1:
+        teach.tag(out, "batch_mean")  # a mean over the batch, if this is a loss
+    return out
 
 
 def reduce_max(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simdist import warnings as teach
 from simdist.framework import errors, op_def
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
@@ -274,7 +275,7 @@ def compute_average_loss(per_example_loss, sample_weight=None,
             None, None, "global_batch_size must be non-negative..  \nCondition x >= 0 did not "
                         f"hold element-wise:\nx (shape=() dtype={gbs.dtype.name}) = \n{int(gbs)}")
     loss = M.reduce_sum(losses)
-    return M.div_no_nan(loss, A.cast(gbs, input_dtype))
+    return teach.tag(M.div_no_nan(loss, A.cast(gbs, input_dtype)), "global_scaled")
 
 
 def scale_regularization_loss(regularization_loss) -> Tensor:

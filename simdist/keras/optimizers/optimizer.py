@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 
+from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.framework import backprop, context, dtypes, trackable, variables
@@ -327,11 +328,14 @@ class Optimizer(trackable.Trackable):
           AttributeError: called in cross-replica context (TF's type).
         """
         aggregate = kwargs.pop("experimental_aggregate_gradients", True)
-        _replica_context_for("apply_gradients")  # even with aggregation skipped, as TF
+        ctx = _replica_context_for("apply_gradients")  # even with aggregation skipped, as TF
         grads_and_vars = list(grads_and_vars)
         if not grads_and_vars:
             return self._iterations
         if not skip_gradients_aggregation and aggregate:
+            if teach.enabled() and ctx.num_replicas_in_sync > 1 and any(
+                    teach.tagged(g, "grad_of_batch_mean") for g, _ in grads_and_vars):
+                teach.warn("per_replica_mean_loss", replicas=ctx.num_replicas_in_sync)
             grads_and_vars = self.aggregate_gradients(grads_and_vars)
         return self._apply_impl(grads_and_vars, name)
 

@@ -78,6 +78,14 @@ MISTAKES: dict[str, Mistake] = {
         "(and an update changes) that single copy",
         "create models, optimizers and variables inside `with strategy.scope():`",
         "04_a_training_step.md"),
+    "none_aggregation_diverged": Mistake(
+        "the {replicas} copies of mirrored variable {variable!r} (aggregation NONE) now hold "
+        "different values: each replica wrote only its own copy in strategy.run, so the "
+        "mirrors drifted apart and every replica trains a different model",
+        "give the variable an aggregation (tf.Variable(..., aggregation="
+        "tf.VariableAggregation.SUM or MEAN)), or update it through the optimizer, or "
+        "in cross-replica context",
+        "01_replicas_and_reduction.md"),
 }
 
 _ENABLED = os.environ.get("SIMDIST_WARNINGS", "1").strip().lower() not in ("0", "off",

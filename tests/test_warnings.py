@@ -147,3 +147,23 @@ def test_a_variable_made_outside_the_scope_and_read_in_replicas_warns():
         inside = tf.Variable(2.0)
     _, caught = _caught(lambda: strategy.run(lambda: inside * 3.0))
     assert caught == []
+
+
+def test_none_aggregated_copies_that_diverge_warn_and_equal_writes_do_not():
+    strategy = tf.distribute.MirroredStrategy()
+    with strategy.scope():
+        v = tf.Variable(10.0)  # aggregation NONE
+
+    def add_one():
+        v.assign_add(1.0)
+
+    _, caught = _caught(lambda: strategy.run(add_one))  # every copy 11: still mirrors
+    assert caught == []
+
+    def add_id():
+        v.assign_add(tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group,
+                             tf.float32))
+
+    _, caught = _caught(lambda: strategy.run(add_id))
+    assert [c.numpy() for c in v.values] == [11.0, 12.0, 13.0, 14.0]  # TF's result
+    assert len(caught) == 1 and "now hold different values" in str(caught[0].message)

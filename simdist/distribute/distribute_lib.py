@@ -130,7 +130,10 @@ class Strategy:
         if teach.enabled():
             mistakes.check_run_args(self, args, kwargs)
         with self.scope():
-            return self._extended._call_for_each_replica(fn, tuple(args), dict(kwargs or {}))
+            out = self._extended._call_for_each_replica(fn, tuple(args), dict(kwargs or {}))
+        if teach.enabled():
+            mistakes.check_diverged()
+        return out
 
     def reduce(self, reduce_op, value, axis=None):
         """Reduce ``value`` across replicas (and over ``axis`` within each) to one Tensor."""

@@ -17,7 +17,9 @@ Mirrors tensorflow/python/distribute/values.py, values_util.py and ps_values.py.
 
 from __future__ import annotations
 
+from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds_context
+from simdist.distribute import mistakes
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.update_context import get_update_replica_id
 from simdist.distribute.values import OPERATORS, DistributedDelegate, PerReplica
@@ -172,6 +174,8 @@ class MirroredVariable(DistributedVariable):
     def _update_replica(self, update_fn, value):
         if self._aggregation == VariableAggregation.NONE:
             # TF updates only this replica's copy: the copies may drift apart.
+            if teach.enabled():
+                mistakes.note_none_write(self)
             return update_fn(self._get(), value)
 
         def merge_fn(strategy, value):

@@ -7,10 +7,16 @@ Glossary:
                          the whole batch (TF runs it; the gradients count it R times).
   sum of means        -- ``reduce(SUM)`` of per-replica ``tf.reduce_mean`` results.
   mean of scaled      -- ``reduce(MEAN)`` of ``tf.nn.compute_average_loss`` results.
+  diverged copies     -- a MirroredVariable with aggregation NONE written in replica
+                         context: each replica writes only its copy; after ``run`` the
+                         copies are compared, and differing ones are no longer mirrors.
 """
 
 from __future__ import annotations
 
+import threading
+
+from simdist import _world
 from simdist import warnings as teach
 from simdist.data.dataset_ops import DatasetV2, OwnedIterator
 from simdist.distribute.reduce_util import ReduceOp
@@ -39,3 +45,32 @@ def check_reduce(strategy, reduce_op, value) -> None:
         teach.warn("sum_of_means", replicas=len(parts))
     elif reduce_op == ReduceOp.MEAN and all(teach.tagged(v, "global_scaled") for v in parts):
         teach.warn("mean_of_scaled", replicas=len(parts))
+
+
+_written_lock = threading.Lock()
+_written_none: dict[int, object] = {}  # id -> MirroredVariable written with NONE in this run
+
+
+def note_none_write(variable) -> None:
+    """Remember a replica-context write to a NONE-aggregated MirroredVariable."""
+    with _written_lock:
+        _written_none[id(variable)] = variable
+
+
+def check_diverged() -> None:
+    """After ``run``: warn if a NONE variable written in it now holds different copies."""
+    with _written_lock:
+        written = list(_written_none.values())
+        _written_none.clear()
+    for var in written:
+        first = var.values[0]._value
+        if any(c._value.tobytes() != first.tobytes() for c in var.values[1:]):
+            teach.warn("none_aggregation_diverged", variable=var.name.split(":")[0],
+                       replicas=len(var.values))
+            return
+
+
+@_world.register_resetter
+def _forget_writes() -> None:
+    with _written_lock:
+        _written_none.clear()

@@ -12,6 +12,7 @@ Glossary:
   check_equivalent_to_single_device -- a training function run on N replicas with the
                               global batch gives what it gives on one device.
   strategies               -- hypothesis strategies (``simdist.testing.strategies``).
+  grade, grade_value       -- the lessons' exercise graders (right/wrong and a hint).
 The checks and strategies need hypothesis (``pip install simdist[test]``); it is imported
 only when one of them is used, never by ``import simdist``.
 """
@@ -31,6 +32,10 @@ _LAZY = {
     "check_schedule": "simdist.testing.collective_checks",
     "check_equivalent_to_single_device": "simdist.testing.training_checks",
     "strategies": "simdist.testing.strategies",
+    "grade": "simdist.testing.exercises",
+    "grade_value": "simdist.testing.exercises",
+    "require_answer": "simdist.testing.exercises",
+    "digest_of": "simdist.testing.exercises",
 }
 
 __all__ = ["reset_world", *_LAZY]

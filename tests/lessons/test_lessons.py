@@ -77,6 +77,34 @@ def test_lesson_has_code_and_a_check(lesson):
         f"{lesson.name}: the first code cell must start a clean world (reset_world())"
 
 
+APP_LINK = re.compile(r"http://localhost:8501/(\w+)\?([^\s>)]+)")
+VIEWS_DIR = LESSONS_DIR.parent / "app" / "views"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=_id)
+def test_lesson_states_its_goal_and_links_into_the_app(lesson):
+    """A '**Goal:**' line, and app links whose page exists and whose query parameters are
+    that page's controls with valid values (a stale link would silently show defaults)."""
+    from urllib.parse import parse_qsl
+
+    from simdist.viz import controls
+
+    text = lesson.read_text(encoding="utf-8")
+    assert re.search(r"^\*\*Goal:\*\*", text, re.M), f"{lesson.name}: no '**Goal:**' line"
+    links = APP_LINK.findall(text)
+    assert links, f"{lesson.name}: no link into the app (http://localhost:8501/PAGE?...)"
+    for path, query in links:
+        view = VIEWS_DIR / f"{path}.py"
+        assert view.is_file(), f"{lesson.name}: no app page {path!r}"
+        page = re.search(r'^PAGE = "(\w+)"', view.read_text(), re.M).group(1)
+        for name, value in parse_qsl(query, strict_parsing=True):
+            names = [c.name for c in controls.PAGES[page]]
+            assert name in names, f"{lesson.name}: {path} has no control {name!r} ({names})"
+            c = controls.control(page, name)
+            assert c.encode(c.parse(value)) == value, \
+                f"{lesson.name}: {path}?{name}={value} is not a valid value"
+
+
 @pytest.mark.parametrize("lesson", LESSONS, ids=_id)
 def test_lesson_runs(lesson):
     """Execute the lesson's code cells in order in one fresh namespace."""

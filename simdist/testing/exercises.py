@@ -39,6 +39,8 @@ def grade(exercise: str, check, hint: str) -> bool | None:
         verdict = None
     except AssertionError as exc:
         verdict, detail = False, str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    except Exception as exc:  # the learner's code raised: wrong, and say what it raised
+        verdict, detail = False, f"{type(exc).__name__}: {str(exc).strip()[:300]}"
     return _report(exercise, verdict, hint, detail)
 
 

@@ -14,11 +14,13 @@ Glossary:
                    tensor tags it, the layer that sees the mistake (a strategy, an optimizer)
                    reads the tag. Tagging and checking cost one flag test when disabled.
   warn          -- issue a mistake's warning, once per world (``reset_world`` forgets).
+  silenced      -- a context without them, for code that shows a mistake on purpose.
 This module imports nothing from simdist, so every layer may use it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -105,6 +107,16 @@ def set_enabled(on: bool) -> bool:
     global _ENABLED
     previous, _ENABLED = _ENABLED, bool(on)
     return previous
+
+
+@contextlib.contextmanager
+def silenced():
+    """No teaching warnings inside (for code that makes a mistake on purpose, to show it)."""
+    previous = set_enabled(False)
+    try:
+        yield
+    finally:
+        set_enabled(previous)
 
 
 def lesson_path(name: str) -> str:

@@ -167,3 +167,11 @@ def test_none_aggregated_copies_that_diverge_warn_and_equal_writes_do_not():
     _, caught = _caught(lambda: strategy.run(add_id))
     assert [c.numpy() for c in v.values] == [11.0, 12.0, 13.0, 14.0]  # TF's result
     assert len(caught) == 1 and "now hold different values" in str(caught[0].message)
+
+
+def test_silenced_turns_them_off_inside_only():
+    with teach.silenced():
+        _, caught = _caught(lambda: _train(distribute=False))
+    assert caught == [] and teach.enabled()
+    _, caught = _caught(lambda: _train(distribute=False))
+    assert len(caught) == 1  # silenced() did not use up the once-per-world warning

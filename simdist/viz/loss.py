@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simdist import warnings as teach
+
 _LOCK = threading.Lock()  # simdist's simulated world is process-global
 
 
@@ -54,7 +56,7 @@ def compare_losses(num_replicas: int, global_batch: int, weight: float = 1.0,
     from simdist.testing import reset_world
 
     x, y = make_batch(global_batch, seed)
-    with _LOCK:
+    with _LOCK, teach.silenced():  # the per-replica mean is the mistake this page shows
         reset_world(f"gpus={int(num_replicas)},kind=V100")
         strategy = tf.distribute.MirroredStrategy()
         ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(global_batch)

@@ -17,6 +17,7 @@ Mirrors tensorflow/python/distribute/collective_all_reduce_strategy.py.
 
 from __future__ import annotations
 
+from simdist.distribute import multi_worker_util
 from simdist.distribute.cluster_resolver import TFConfigClusterResolver
 from simdist.distribute.collective_cross_device_ops import (
     CollectiveAllReduce,
@@ -42,15 +43,31 @@ def _cluster_topology(num_workers, gpus, kind):
                         nics_per_node=min(4, gpus))
 
 
+def _training_tasks(spec, task_type, task_id) -> list:
+    """The (job, index) of every task that trains with this one, validated as TF does."""
+    if not spec.as_dict():
+        return []
+    if task_type is None or task_id is None:
+        raise ValueError("When `cluster_spec` is given, you must also specify `task_type` "
+                         "and `task_id`.")
+    multi_worker_util.id_in_cluster(spec, task_type, task_id)
+    multi_worker_util.worker_count(spec, task_type)
+    if task_type == "evaluator":
+        return [("evaluator", task_id)]
+    return [(job, i) for job in WORKER_JOBS if job in spec.jobs
+            for i in range(spec.num_tasks(job))]
+
+
 class CollectiveAllReduceExtended(MirroredExtended):
     """``MultiWorkerMirroredStrategy.extended``."""
 
     def __init__(self, cluster_resolver, communication_options):
         spec = cluster_resolver.cluster_spec()
-        tasks = [(job, i) for job in WORKER_JOBS if spec and job in spec.jobs
-                 for i in range(spec.num_tasks(job))]
+        task_type, task_id = cluster_resolver.task_type, cluster_resolver.task_id
+        tasks = _training_tasks(spec, task_type, task_id)
         local = machine_lib.get_machine()
         topology = None
+        self._is_chief = (not tasks) or multi_worker_util.is_chief(spec, task_type, task_id)
         if len(tasks) <= 1:
             devices = default_devices()
             self._worker_index = 0
@@ -61,8 +78,7 @@ class CollectiveAllReduceExtended(MirroredExtended):
             machine_lib.register_cluster(hosts)
             devices = [d for h in hosts for d in (h.devices_of_type("GPU")
                                                   or h.devices_of_type("CPU"))]
-            me = (cluster_resolver.task_type, int(cluster_resolver.task_id or 0))
-            self._worker_index = tasks.index(me) if me in tasks else 0
+            self._worker_index = tasks.index((task_type, task_id))
             self._hosts = hosts
             topology = _cluster_topology(len(tasks), gpus, local.gpu_kind)
         self._num_workers = max(len(tasks), 1)
@@ -89,13 +105,22 @@ class CollectiveAllReduceExtended(MirroredExtended):
     def experimental_between_graph(self) -> bool:
         return True
 
+    def _in_multi_worker_mode(self) -> bool:
+        """Whether more than one worker trains (TF's test for a multi-worker cluster)."""
+        return self._num_workers > 1
+
+    @property
+    def experimental_should_init(self) -> bool:
+        return True
+
     @property
     def should_checkpoint(self) -> bool:
-        return self._worker_index == 0
+        """Only the chief writes checkpoints (the others write to a temporary place)."""
+        return self._is_chief
 
     @property
     def should_save_summary(self) -> bool:
-        return self._worker_index == 0
+        return self._is_chief
 
 
 class MultiWorkerMirroredStrategy(Strategy):

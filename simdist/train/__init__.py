@@ -1,5 +1,6 @@
-"""``tf.train``: checkpoints (names only)."""
+"""``tf.train``: checkpoints and cluster specs (names only)."""
 
+from simdist.distribute.cluster_spec import ClusterDef, ClusterSpec, JobDef
 from simdist.train.checkpoint import Checkpoint
 from simdist.train.checkpoint_management import (
     CheckpointManager,

@@ -1465,3 +1465,259 @@ def case_group_read_var_and_deprecated_aliases(tf):
             "read_var_mirrored": _try(lambda: enc(tf, s.extended.read_var(mirrored), s)),
             "read_var_on_read": _try(lambda: enc(tf, s.extended.read_var(on_read), s)),
             "alias": _shapes_per_step(tf, s, dist)}
+
+
+# ----------------------------------------------------------------------------- cluster
+
+
+@contextlib.contextmanager
+def tf_config(value):
+    """``TF_CONFIG`` set to ``value`` (a dict as JSON, a raw string, or None: unset) inside."""
+    import json
+    import os
+
+    old = os.environ.pop("TF_CONFIG", None)
+    if value is not None:
+        os.environ["TF_CONFIG"] = value if isinstance(value, str) else json.dumps(value)
+    try:
+        yield
+    finally:
+        os.environ.pop("TF_CONFIG", None)
+        if old is not None:
+            os.environ["TF_CONFIG"] = old
+
+
+def spec_view(spec):
+    """What a ClusterSpec answers: jobs, tasks per job, as_dict and repr."""
+    jobs = spec.jobs
+    return {"jobs": list(jobs), "bool": bool(spec), "as_dict": repr(spec.as_dict()),
+            "repr": repr(spec),
+            "num_tasks": {j: spec.num_tasks(j) for j in jobs},
+            "task_indices": {j: spec.task_indices(j) for j in jobs},
+            "job_tasks": {j: spec.job_tasks(j) for j in jobs}}
+
+
+def _try_some(fn, candidates):
+    """fn() or its error, whose keywords are those of ``candidates`` in TF's message."""
+    out = _try(fn)
+    if isinstance(out, dict) and "error" in out:
+        out["keywords"] = [k for k in candidates if k.lower() in out["message"].lower()]
+    return out
+
+
+RESOLVER_WORDS = ["Expecting", "No such job", "No task with index", "invalid literal",
+                  "tasks for job", "worker"]
+
+
+def resolver_view(r):
+    """What a cluster resolver answers (each answer, or its error)."""
+    return {"cluster_spec": _try_some(lambda: spec_view(r.cluster_spec()), RESOLVER_WORDS),
+            "task_type": _try_some(lambda: r.task_type, RESOLVER_WORDS),
+            "task_id": _try_some(lambda: r.task_id, RESOLVER_WORDS),
+            "rpc_layer": _try_some(lambda: r.rpc_layer, RESOLVER_WORDS),
+            "environment": _try_some(lambda: r.environment, RESOLVER_WORDS),
+            "master": _try_some(lambda: r.master(), RESOLVER_WORDS),
+            "master_worker_1": _try_some(lambda: r.master("worker", 1), RESOLVER_WORDS),
+            "master_grpc": _try_some(lambda: r.master(rpc_layer="grpc"), RESOLVER_WORDS)}
+
+
+CLUSTER = {"chief": ["host0:2222"], "worker": ["host1:2222", "host2:2222"],
+           "ps": ["host3:2222"], "evaluator": ["host4:2222"]}
+
+
+@case
+def case_cluster_spec_api(tf):
+    cs = tf.train.ClusterSpec
+    sparse = cs({"worker": {1: "w1:2222", 3: "w3:2222"}, "ps": ["p0:2222", "p1:2222"]})
+    dense = cs({"worker": ("w0:1", "w1:1"), "chief": ["c:1"]})
+    return {
+        "sparse": spec_view(sparse), "dense": spec_view(dense),
+        "empty": spec_view(cs({})), "empty_job": _try(lambda: spec_view(cs({"ps": []})),
+                                                       ["arg is an empty sequence"]),
+        "copy": spec_view(cs(dense)), "from_cluster_def": spec_view(cs(dense.as_cluster_def())),
+        "string_task_keys": spec_view(cs({"worker": {"0": "a:1", "2": "b:1"}})),
+        "task_address": dense.task_address("worker", 1),
+        "sparse_address": sparse.task_address("worker", 3),
+        "eq_spec": dense == cs({"chief": ["c:1"], "worker": ["w0:1", "w1:1"]}),
+        "eq_list_dict": dense == {"worker": ["w0:1", "w1:1"], "chief": ["c:1"]},
+        "eq_index_dict": dense == {"worker": {0: "w0:1", 1: "w1:1"}, "chief": {0: "c:1"}},
+        "ne_spec": dense != cs({"worker": ["w0:1"]}),
+        "no_job_num_tasks": expect_error(lambda: dense.num_tasks("ps"), ["No such job", "ps"]),
+        "no_job_address": expect_error(lambda: dense.task_address("ps", 0), ["No such job"]),
+        "no_job_indices": expect_error(lambda: dense.task_indices("ps"), ["No such job"]),
+        "no_job_tasks": expect_error(lambda: dense.job_tasks("ps"), ["No such job"]),
+        "no_task": expect_error(lambda: dense.task_address("worker", 5),
+                                ["No task with index", "worker"]),
+        "sparse_missing_task": expect_error(lambda: sparse.task_address("worker", 0),
+                                            ["No task with index"]),
+        "bad_cluster": expect_error(lambda: cs(["a:1"]), ["must be a dictionary"]),
+        "bad_tasks": expect_error(lambda: cs({"worker": "a:1"}), ["tasks for job", "worker"]),
+        "bad_job_name": expect_error(lambda: cs({3: ["a:1"]}), ["Job name", "3"]),
+        "bad_address": expect_error(lambda: cs({"worker": [12]}), ["Task address", "12"]),
+        "bad_index": expect_error(lambda: cs({"worker": {"x": "a:1"}}), ["invalid literal"]),
+    }
+
+
+@case
+def case_tf_config_resolver_shapes(tf):
+    r = tf.distribute.cluster_resolver.TFConfigClusterResolver
+    shapes = {
+        "worker": {"cluster": {"worker": ["localhost:12345", "localhost:23456"]},
+                   "task": {"type": "worker", "index": 1}},
+        "all_jobs_chief": {"cluster": CLUSTER, "task": {"type": "chief", "index": 0}},
+        "evaluator": {"cluster": CLUSTER, "task": {"type": "evaluator", "index": 0}},
+        "ps": {"cluster": CLUSTER, "task": {"type": "ps", "index": 0}, "rpc_layer": "grpc"},
+        "string_index": {"cluster": CLUSTER, "task": {"type": "worker", "index": "1"}},
+        "no_task": {"cluster": CLUSTER},
+        "no_index": {"cluster": CLUSTER, "task": {"type": "worker"}},
+        "one_task": {"cluster": {"worker": ["localhost:1"]}, "task": {"type": "worker",
+                                                                       "index": 0}},
+        "session_master": {"cluster": CLUSTER, "task": {"type": "worker", "index": 0},
+                           "session_master": "grpc://elsewhere:1"},
+        "environment": {"cluster": CLUSTER, "task": {"type": "worker", "index": 0},
+                        "environment": "cloud"},
+        "task_not_in_cluster": {"cluster": {"worker": ["a:1"]},
+                                "task": {"type": "ps", "index": 0}},
+        "index_out_of_range": {"cluster": {"worker": ["a:1", "b:1"]},
+                               "task": {"type": "worker", "index": 7}},
+        "empty": {}, "unset": None, "empty_string": "",
+    }
+    out = {}
+    for name, value in shapes.items():
+        with tf_config(value):
+            out[name] = resolver_view(r())
+    return out
+
+
+@case
+def case_tf_config_resolver_overrides(tf):
+    r = tf.distribute.cluster_resolver.TFConfigClusterResolver
+    config = {"cluster": CLUSTER, "task": {"type": "worker", "index": 0}}
+    with tf_config(config):
+        given = r(task_type="chief", task_id=0, rpc_layer="grpc", environment="google")
+        view = resolver_view(given)
+        set_later = r()
+        set_later.task_type, set_later.task_id, set_later.rpc_layer = "worker", "1", "grpc+ib"
+        later = resolver_view(set_later)
+        live = r()
+    # The resolver reads TF_CONFIG when asked, not when made.
+    with tf_config({"cluster": {"worker": ["x:1", "y:1"]}, "task": {"type": "worker",
+                                                                   "index": 1}}):
+        reread = resolver_view(live)
+    return {"given": view, "set_later": later, "reread": reread,
+            "given_master": given.master("ps", 0, rpc_layer="http")}
+
+
+@case
+def case_tf_config_malformed(tf):
+    r = tf.distribute.cluster_resolver.TFConfigClusterResolver
+    out = {}
+    for name, raw in {"not_json": "{cluster: 1}", "truncated": '{"cluster": {"worker": [',
+                      "bad_index": json_dumps({"cluster": CLUSTER,
+                                               "task": {"type": "worker", "index": "one"}}),
+                      "tasks_not_list": json_dumps({"cluster": {"worker": "a:1"}})}.items():
+        with tf_config(raw):
+            made = _try(lambda: tname(r()))
+            out[name] = {"made": made, "view": resolver_view(r())}
+    return out
+
+
+def json_dumps(x):
+    import json
+
+    return json.dumps(x)
+
+
+@case
+def case_simple_cluster_resolver(tf):
+    s = tf.distribute.cluster_resolver.SimpleClusterResolver
+    spec = tf.train.ClusterSpec(CLUSTER)
+    plain = s(spec)
+    full = s(spec, master="grpc://m:1", task_type="worker", task_id=1, environment="google",
+             num_accelerators={"GPU": 2}, rpc_layer="grpc")
+    full.task_id = 0
+    return {
+        "plain": resolver_view(plain), "full": resolver_view(full),
+        "plain_accelerators": dict(plain.num_accelerators()),
+        "full_accelerators": dict(full.num_accelerators("ps", 0)),
+        "master_of": full.master("ps", 0), "master_http": plain.master("chief", 0, "http"),
+        "dict_spec": expect_error(lambda: s(CLUSTER), ["ClusterSpec"]),
+        "bad_master": expect_error(lambda: s(spec, master=3), ["master", "string"]),
+        "base_abstract": expect_error(lambda: tf.distribute.cluster_resolver.ClusterResolver(),
+                                      ["abstract"]),
+        "is_resolver": isinstance(plain, tf.distribute.cluster_resolver.ClusterResolver),
+    }
+
+
+@case
+def case_union_resolver(tf):
+    cr = tf.distribute.cluster_resolver
+    spec = tf.train.ClusterSpec
+    a = cr.SimpleClusterResolver(spec({"worker": ["a:1", "b:1"], "ps": {0: "p:1"}}),
+                                 task_type="worker", task_id=1, rpc_layer="grpc",
+                                 environment="google")
+    b = cr.SimpleClusterResolver(spec({"worker": ["c:1"], "ps": {3: "q:1"},
+                                       "chief": ["d:1"]}), task_type="chief", task_id=0)
+    clash = cr.SimpleClusterResolver(spec({"ps": {0: "z:1"}}))
+    u = cr.UnionResolver(a, b)
+    own = cr.UnionResolver(b, a, task_type="ps", task_id=3, rpc_layer="http")
+    return {
+        "union": resolver_view(u), "own": resolver_view(own),
+        "master_of": own.master("ps", 3), "num_accelerators": dict(u.num_accelerators()),
+        "is_resolver": isinstance(u, cr.ClusterResolver),
+        "duplicate": expect_error(lambda: cr.UnionResolver(a, clash).cluster_spec(),
+                                  ["Duplicate keys"]),
+        "none": expect_error(lambda: cr.UnionResolver(), ["At least one"]),
+        "not_resolver": expect_error(lambda: cr.UnionResolver(a, {"worker": []}),
+                                     ["ClusterResolver"]),
+        "bad_kwarg": expect_error(lambda: cr.UnionResolver(a, environment="x"),
+                                  ["Unexpected kwargs"]),
+    }
+
+
+@case
+def case_tf_config_num_accelerators(tf):
+    if tf.config.get_visible_devices("GPU"):
+        tf.config.set_visible_devices([], "GPU")
+    r = tf.distribute.cluster_resolver.TFConfigClusterResolver
+    out = {}
+    for name, value in {"unset": None, "worker": {"cluster": {"worker": ["a:1", "b:1"]},
+                                                  "task": {"type": "worker", "index": 0}}
+                        }.items():
+        with tf_config(value):
+            acc = r().num_accelerators()
+            out[name] = {"type": tname(acc), "value": dict(acc)}
+    return out
+
+
+@case
+def case_multi_worker_bad_clusters(tf):
+    def make(config):
+        with tf_config(config):
+            return expect_error(lambda: tf.distribute.MultiWorkerMirroredStrategy(), words)
+
+    words = []
+    out = {}
+    bad = {
+        "malformed_json": ("{cluster", ["Expecting"]),
+        "index_out_of_range": ({"cluster": {"worker": ["a:1"]},
+                                "task": {"type": "worker", "index": 3}},
+                               ["task_id", "exceeds the maximum id", "worker"]),
+        "unknown_job": ({"cluster": {"trainer": ["a:1"]}, "task": {"type": "trainer",
+                                                                  "index": 0}},
+                        ["Disallowed task type"]),
+        "two_chiefs": ({"cluster": {"chief": ["a:1", "b:1"]}, "task": {"type": "chief",
+                                                                      "index": 0}},
+                       ["at most one", "chief"]),
+        "no_task": ({"cluster": {"worker": ["a:1", "b:1"]}}, ["task_type", "task_id"]),
+        "ps_task": ({"cluster": {"worker": ["a:1"], "ps": ["b:1"]}, "task": {"type": "ps",
+                                                                            "index": 0}},
+                    ["There is no id", "ps"]),
+        "task_not_in_cluster": ({"cluster": {"worker": ["a:1"]}, "task": {"type": "chief",
+                                                                         "index": 0}},
+                                ["not found in cluster_spec", "chief"]),
+    }
+    for name, (config, keywords) in bad.items():
+        words[:] = keywords
+        out[name] = make(config)
+    return out

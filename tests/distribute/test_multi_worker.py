@@ -53,9 +53,9 @@ def test_gradient_all_reduce_crosses_the_infiniband_fabric(two_workers):
 
 def test_bad_tf_config_is_a_clear_error(monkeypatch):
     monkeypatch.setenv("TF_CONFIG", "{not json")
-    with pytest.raises(ValueError, match="TF_CONFIG"):
+    with pytest.raises(json.JSONDecodeError):
         tf.distribute.MultiWorkerMirroredStrategy()
     monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": {"worker": ["a:1"]},
                                                 "task": {"type": "worker", "index": 3}}))
-    with pytest.raises(ValueError, match="out of range"):
+    with pytest.raises(ValueError, match="exceeds the maximum id of worker"):
         tf.distribute.MultiWorkerMirroredStrategy()

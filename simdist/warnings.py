@@ -88,6 +88,13 @@ MISTAKES: dict[str, Mistake] = {
         "tf.VariableAggregation.SUM or MEAN)), or update it through the optimizer, or "
         "in cross-replica context",
         "01_replicas_and_reduction.md"),
+    "unscaled_regularization": Mistake(
+        "the loss differentiated on each of {replicas} replicas adds the model's "
+        "regularization losses unscaled; apply_gradients sums the replicas' gradients, so "
+        "the regularization counts {replicas} times",
+        "add tf.nn.scale_regularization_loss(tf.add_n(model.losses)) instead of "
+        "tf.add_n(model.losses)",
+        "09_loss_scaling.md"),
 }
 
 _ENABLED = os.environ.get("SIMDIST_WARNINGS", "1").strip().lower() not in ("0", "off",
@@ -166,6 +173,27 @@ _replica = threading.local()
 def enter_replica(num_replicas: int) -> None:
     """Note that this (replica) thread runs one of ``num_replicas`` replicas."""
     _replica.count = num_replicas
+
+
+def regularization(tensor):
+    """Tag a weight penalty, and note that this thread made one (checked at tape.gradient)."""
+    if _ENABLED:
+        _replica.regularization = True
+        tag(tensor, "regularization")
+    return tensor
+
+
+def regularization_pending() -> bool:
+    """Whether this thread runs one of several replicas and made a weight penalty since
+    the last check (clears the note)."""
+    made = getattr(_replica, "regularization", False)
+    _replica.regularization = False
+    return made and getattr(_replica, "count", 1) > 1
+
+
+def replicas_here() -> int:
+    """How many replicas run alongside this thread's (1 outside strategy.run)."""
+    return getattr(_replica, "count", 1)
 
 
 def check_variable_read(variable) -> None:

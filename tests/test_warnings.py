@@ -175,3 +175,43 @@ def test_silenced_turns_them_off_inside_only():
     assert caught == [] and teach.enabled()
     _, caught = _caught(lambda: _train(distribute=False))
     assert len(caught) == 1  # silenced() did not use up the once-per-world warning
+
+
+@pytest.mark.parametrize("scaled", [False, True])
+def test_unscaled_regularization_warns_and_scaled_does_not(scaled):
+    strategy = tf.distribute.MirroredStrategy()
+    tf.keras.utils.set_random_seed(0)
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(
+            1, input_shape=(2,), kernel_regularizer=tf.keras.regularizers.l2(0.1))])
+        opt = tf.keras.optimizers.SGD(0.1)
+    ds = tf.data.Dataset.from_tensor_slices((X, Y)).batch(8)
+
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            per_example = tf.square(model(x) - y)[:, 0]
+            reg = tf.add_n(model.losses)
+            loss = tf.nn.compute_average_loss(per_example, global_batch_size=8) + (
+                tf.nn.scale_regularization_loss(reg) if scaled else reg)
+        opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables),
+                                model.trainable_variables))
+
+    def train():
+        for x, y in strategy.experimental_distribute_dataset(ds):
+            strategy.run(step, args=(x, y))
+
+    _, caught = _caught(train)
+    if scaled:
+        assert caught == []
+    else:
+        assert len(caught) == 1 and "regularization counts 4 times" in str(caught[0].message)
+
+
+def test_keras_fit_with_regularizers_does_not_warn():
+    strategy = tf.distribute.MirroredStrategy()
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(
+            1, input_shape=(2,), kernel_regularizer=tf.keras.regularizers.l2(0.1))])
+        model.compile(optimizer="sgd", loss="mse")
+    _, caught = _caught(lambda: model.fit(X, Y, batch_size=8, epochs=1, verbose=0))
+    assert caught == []

@@ -35,6 +35,21 @@ def _tape_key(source):
     return resolve() if resolve is not None else source
 
 
+def _reaches_unscaled_regularization(records, targets) -> bool:
+    """Whether a weight penalty reaches a target other than through a scaling for the
+    replicas (tf.nn.scale_regularization_loss, Keras's scale_loss_for_distribution)."""
+    needed = {t._id for t in targets if hasattr(t, "_id")}
+    for record in reversed(records):
+        if not any(getattr(o, "_id", None) in needed for o in record.outputs):
+            continue
+        for x in record.inputs:
+            if teach.tagged(x, "regularization"):
+                return True
+            if not teach.tagged(x, "scaled_for_replicas") and hasattr(x, "_id"):
+                needed.add(x._id)
+    return False
+
+
 class GradientTape:
     """Record operations for automatic differentiation (``tf.GradientTape``)."""
 
@@ -158,6 +173,9 @@ class GradientTape:
 
                 g = array_ops.zeros_like(op_def.convert_to_tensor(s))
             out.append(g)
+        if teach.enabled() and teach.regularization_pending() \
+                and _reaches_unscaled_regularization(self._tape.records, flat_targets):
+            teach.warn("unscaled_regularization", replicas=teach.replicas_here())
         if teach.enabled() and any(teach.tagged(t, "batch_mean") for t in flat_targets):
             for g in out:  # the optimizer checks whether they are summed across replicas
                 teach.tag(g, "grad_of_batch_mean")

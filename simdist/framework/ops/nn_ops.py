@@ -285,7 +285,8 @@ def scale_regularization_loss(regularization_loss) -> Tensor:
       RuntimeError: called in cross-replica context of a strategy.
     """
     _check_replica_context("scale_regularization_loss")
-    return M.truediv(M.reduce_sum(regularization_loss), _num_replicas_in_sync())
+    return teach.tag(M.truediv(M.reduce_sum(regularization_loss), _num_replicas_in_sync()),
+                     "scaled_for_replicas")
 
 
 def l2_loss(t, name=None) -> Tensor:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 
+from simdist import warnings as teach
 from simdist.framework import dtypes, module, nest, op_def, trackable
 from simdist.framework import variables as variables_lib
 from simdist.framework.name_scope import name_scope
@@ -204,7 +205,7 @@ class Layer(module.Module):
     def losses(self) -> list:
         """Losses added in the last call, then weight penalties evaluated now."""
         out = [loss for loss in self._losses if not callable(loss)]
-        out += [loss() for loss in self._losses if callable(loss)]
+        out += [teach.regularization(loss()) for loss in self._losses if callable(loss)]
         for layer in self._layers:
             out.extend(layer.losses)
         return out

@@ -17,6 +17,7 @@ Mirrors keras/src/utils/losses_utils.py.
 
 from __future__ import annotations
 
+from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds
 from simdist.framework import dtypes, op_def
 from simdist.framework.ops import array_ops as A
@@ -120,7 +121,7 @@ def scale_loss_for_distribution(loss_value):
     n = ds.get_strategy().num_replicas_in_sync
     if n > 1:
         loss_value = M.multiply(loss_value, A.constant(1.0 / n, dtype=loss_value.dtype))
-    return loss_value
+    return teach.tag(loss_value, "scaled_for_replicas")
 
 
 def cast_losses_to_common_dtype(losses):

@@ -153,6 +153,9 @@ class GradientTape:
         flat_targets = [_tape_key(t) for t in nest.flatten(target)]
         flat_out_grads = (nest.flatten(output_gradients) if output_gradients is not None
                           else [None] * len(flat_targets))
+        if teach.enabled() and teach.regularization_pending() \
+                and _reaches_unscaled_regularization(self._tape.records, flat_targets):
+            teach.warn("unscaled_regularization", replicas=teach.replicas_here())
         was_recording = self._tape.recording
         if not self._persistent:
             # A non-persistent tape stops recording here; a persistent one inside its
@@ -173,9 +176,6 @@ class GradientTape:
 
                 g = array_ops.zeros_like(op_def.convert_to_tensor(s))
             out.append(g)
-        if teach.enabled() and teach.regularization_pending() \
-                and _reaches_unscaled_regularization(self._tape.records, flat_targets):
-            teach.warn("unscaled_regularization", replicas=teach.replicas_here())
         if teach.enabled() and any(teach.tagged(t, "batch_mean") for t in flat_targets):
             for g in out:  # the optimizer checks whether they are summed across replicas
                 teach.tag(g, "grad_of_batch_mean")

@@ -15,7 +15,7 @@ Glossary:
                    reads the tag. Tagging and checking cost one flag test when disabled.
   warn          -- issue a mistake's warning, once per world (``reset_world`` forgets).
   silenced      -- a context without them, for code that shows a mistake on purpose.
-This module imports nothing from simdist, so every layer may use it.
+This module imports only the bottom-layer simdist._world, so every layer may use it.
 """
 
 from __future__ import annotations

@@ -173,7 +173,7 @@ class Variable(metaclass=_VariableMeta):
 
     # --- reading ----------------------------------------------------------------------
     def _read(self) -> Tensor:
-        if teach._ENABLED and self._distribute_strategy is None:
+        if teach._ENABLED and self._distribute_strategy is None:  # the flag, not a call: hot
             teach.check_variable_read(self)
         if tape_lib.active():
             tape_lib.variable_accessed(self)

@@ -68,8 +68,19 @@ def test_seed_001_custom_loop_and_fit(capsys):
     assert taught[0].startswith("strategy.run got an element of a tf.data.Dataset")
 
 
+def _run_untaught(name, capsys):
+    """Run a listing that makes none of the classic mistakes: simdist must not warn."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = _run(name, capsys)
+    taught = [str(w.message) for w in caught
+              if issubclass(w.category, DistributionMistakeWarning)]
+    assert taught == [], taught
+    return out
+
+
 def test_seed_004_listing(capsys):
-    out = _run("seed_004.py", capsys)
+    out = _run_untaught("seed_004.py", capsys)
     losses = [float(x) for x in re.findall(r"Epoch \d+, Loss: ([\d.]+)", out)]
     assert len(losses) == 5 and losses[-1] < losses[0], losses
     # the last strategy of the listing, MultiWorkerMirroredStrategy(), has the 4 GPUs of one
@@ -83,7 +94,7 @@ def test_seed_000_pattern_trains_under_mirrored_strategy(capsys):
     import simdist as tf
 
     seed_world(tf, 0)
-    out = _run("seed_000.py", capsys)
+    out = _run_untaught("seed_000.py", capsys)
     assert "Number of devices: 4" in out
     history = eval(out.split("History:", 1)[1].strip().splitlines()[0])  # noqa: S307
     assert history["loss"][-1] < history["loss"][0]

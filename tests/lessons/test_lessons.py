@@ -133,3 +133,9 @@ def test_code_cells_skips_options_and_other_blocks():
         "```{code-cell} ipython3", "c = 3", "```",
     ])
     assert code_cells(text) == ["a = 1", "b = '```'", "c = 3"]
+
+
+def test_readme_lists_every_lesson():
+    readme = (LESSONS_DIR.parent / "README.md").read_text(encoding="utf-8")
+    missing = [p.name for p in LESSONS if f"`{p.name}`" not in readme]
+    assert not missing, f"README.md's Lessons section does not list {missing}"

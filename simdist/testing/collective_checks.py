@@ -35,7 +35,8 @@ def check_all_reduce(fn, *, max_examples: int = 100, ops=_OPS, dtypes=None,
       fn: takes a list of per-replica NumPy arrays (same shape and dtype) and an op name
         (``"SUM"``, ``"MEAN"``, ``"MIN"``, ``"MAX"``; ``"PROD"`` if listed in ``ops``).
       max_examples: how many generated cases to try.
-      ops, dtypes: the op names and dtype names to draw from (default: all of them).
+      ops, dtypes: the ops and dtype names to draw from (default: all of them); ops may be
+        names or ``tf.distribute.ReduceOp`` members, passed to ``fn`` as given.
       max_replicas: the largest replica count generated.
       special_values: also put inf, -inf, nan and -0.0 into float inputs.
       derandomize: the same cases on every run (a lesson's grader gives the same answer).

@@ -119,3 +119,17 @@ def test_importing_simdist_does_not_import_hypothesis():
             "import simdist.testing.strategies\n"
             "assert 'hypothesis' in sys.modules\n")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_reduce_op_members_are_passed_through():
+    import simdist as tf
+
+    seen = set()
+
+    def fn(values, op):
+        seen.add(type(op).__name__)
+        return collectives.all_reduce(values, op=op).values
+
+    check_all_reduce(fn, ops=(tf.distribute.ReduceOp.SUM, tf.distribute.ReduceOp.MEAN),
+                     max_examples=20)
+    assert seen == {"ReduceOp"}

@@ -8,8 +8,9 @@ Glossary:
   Machine         -- a host (job, task) with a CPU and N GPUs of one kind; its logical
                   devices become :class:`Device` objects the first time anything runs.
   MACHINES        -- preset name -> builder: ``default`` (CPU + 4 V100), ``cpu``, ``dgx1``,
-                  ``dgx-a100``, ``dgx-h100``. ``SIMDIST_MACHINE`` picks one at start-up
-                  (a preset name, or ``gpus=8,kind=A100``).
+                  ``dgx-a100``, ``dgx-h100``, and tpu_machine.py's slices (``tpu-v3-8`` ..).
+                  ``SIMDIST_MACHINE`` picks one at start-up (a preset name, or
+                  ``gpus=8,kind=A100``).
 
 Mirrors tensorflow/python/eager/context.py (device configuration) and
 tensorflow/python/framework/config.py.
@@ -297,3 +298,6 @@ def find_device(name) -> Device:
             f"Unknown device {name!r} ({canonical}); this machine has: {known}. "
             "Configure more with simdist.config or SIMDIST_MACHINE."
         ) from None
+
+
+from simdist.hardware import tpu_machine as _tpu_machine  # noqa: E402,F401 - registers TPU presets

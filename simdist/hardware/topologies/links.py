@@ -18,6 +18,10 @@ Sources (named per figure):
     (NVIDIA ConnectX-6 / ConnectX-7 product briefs; Quantum / Quantum-2 switch briefs).
   TPU v4 ICI: 6 links per chip, ~45 GB/s per link per direction (Google, "TPU v4: An
     Optically Reconfigurable Supercomputer", ISCA 2023: 2.7x v3's ICI bandwidth).
+  TPU v2 / v3 ICI: 4 links per chip, 496 and 656 Gbit/s per link (Jouppi et al., "Ten
+    Lessons From Three Generations Shaped Google's TPUv4i", ISCA 2021, Table 1).
+  TPU on-chip (between the two TensorCores of a v2/v3 chip): modelled as the chip's HBM
+    bandwidth (600 / 900 GB/s, same table), the memory both cores share; an assumption.
   Latencies: NVLink hop ~1 us and PCIe hop ~1.5 us as seen by NCCL's Simple protocol,
     IB switch hop ~1 us plus ~2 us NIC/verbs (nccl-tests small-message times and NCCL's
     tuning tables in src/graph/tuning.cc); these are order-of-magnitude figures.
@@ -38,6 +42,10 @@ IB_HDR = {"kind": "ib-hdr", "bandwidth": 25 * GB, "latency": 2 * US}
 IB_NDR = {"kind": "ib-ndr", "bandwidth": 50 * GB, "latency": 2 * US}
 IB_SWITCH_HOP = 1 * US
 TPU_V4_ICI = {"kind": "ici", "bandwidth": 45 * GB, "latency": 1 * US}
+TPU_V2_ICI = {"kind": "ici", "bandwidth": 496e9 / 8, "latency": 1 * US}
+TPU_V3_ICI = {"kind": "ici", "bandwidth": 656e9 / 8, "latency": 1 * US}
+TPU_V2_ON_CHIP = {"kind": "on-chip", "bandwidth": 600 * GB, "latency": 0.5 * US}
+TPU_V3_ON_CHIP = {"kind": "on-chip", "bandwidth": 900 * GB, "latency": 0.5 * US}
 
 INFINIBAND = {"HDR": IB_HDR, "NDR": IB_NDR}
 

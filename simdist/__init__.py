@@ -8,8 +8,8 @@ __version__ = "2.15.0+simdist.0.1.0"  # the TF API level simdist follows, then i
 from simdist import framework as _framework  # noqa: I001 - order: framework before users
 from simdist.framework import dtypes, errors, nest
 from simdist.framework.dtypes import (
-    DType, as_dtype, bool_ as bool, double, float16, float32, float64, half, int8, int32,
-    int64, uint8,
+    DType, as_dtype, bfloat16, bool_ as bool, double, float16, float32, float64, half, int8,
+    int32, int64, uint8,
 )
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape
@@ -41,7 +41,7 @@ from simdist.framework.ops.control_flow_ops import control_dependencies, group
 
 from simdist.framework.function import function
 from simdist import config, debugging, io, linalg, math, nn, random
-from simdist import distribute
+from simdist import distribute, tpu
 from simdist.hardware import TOPOLOGIES as _TOPOLOGIES  # noqa: F401 - registers presets
 
 from simdist import compat, data, keras, saved_model, train

@@ -5,15 +5,32 @@ Glossary:
   as_dtype       -- turn a DType, NumPy dtype, Python type or name into a DType.
   infer_dtype    -- the dtype TF gives a Python or NumPy value (Python float -> float32,
                     Python int -> int32, NumPy arrays keep theirs).
+  bfloat16       -- TPUs' 16-bit float (8 exponent bits like float32, 7 mantissa bits);
+                    values are ml_dtypes.bfloat16 arrays, so casts round to nearest even as
+                    TF's do. NumPy calls its kind 'V', so ``np_kind`` reads it as 'f'.
 
 Mirrors tensorflow/python/framework/dtypes.py.
 """
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from simdist.framework import errors
+
+_BF16 = np.dtype(ml_dtypes.bfloat16)
+
+
+def np_kind(np_dtype) -> str:
+    """NumPy's kind letter of ``np_dtype``, with bfloat16 a float ('f') as in TF."""
+    np_dtype = np.dtype(np_dtype)
+    return "f" if np_dtype == _BF16 else np_dtype.kind
+
+
+def finfo(np_dtype):
+    """``np.finfo`` that knows bfloat16."""
+    return ml_dtypes.finfo(np_dtype) if np.dtype(np_dtype) == _BF16 else np.finfo(np_dtype)
 
 
 class DType:
@@ -28,7 +45,7 @@ class DType:
 
     @property
     def is_floating(self) -> bool:
-        return self._np.kind == "f"
+        return np_kind(self._np) == "f"
 
     @property
     def is_integer(self) -> bool:
@@ -48,11 +65,11 @@ class DType:
 
     @property
     def min(self):
-        return np.finfo(self._np).min if self.is_floating else np.iinfo(self._np).min
+        return finfo(self._np).min if self.is_floating else np.iinfo(self._np).min
 
     @property
     def max(self):
-        return np.finfo(self._np).max if self.is_floating else np.iinfo(self._np).max
+        return finfo(self._np).max if self.is_floating else np.iinfo(self._np).max
 
     def __repr__(self) -> str:
         return f"tf.{self.name}"
@@ -76,6 +93,7 @@ float16 = DType("float16", np.float16)
 half = float16
 float32 = DType("float32", np.float32)
 float64 = DType("float64", np.float64)
+bfloat16 = DType("bfloat16", ml_dtypes.bfloat16)
 double = float64
 int8 = DType("int8", np.int8)
 uint8 = DType("uint8", np.uint8)
@@ -83,7 +101,8 @@ int32 = DType("int32", np.int32)
 int64 = DType("int64", np.int64)
 bool_ = DType("bool", np.bool_)
 
-DTYPES = {d.name: d for d in (float16, float32, float64, int8, uint8, int32, int64, bool_)}
+DTYPES = {d.name: d for d in (float16, bfloat16, float32, float64, int8, uint8, int32, int64,
+                               bool_)}
 _BY_NUMPY = {d._np: d for d in DTYPES.values()}
 
 

@@ -99,11 +99,11 @@ def _charge(dev, op_type, inputs, outs, flops) -> None:
     for o in outs:
         nbytes += o._nbytes
         size += o._value.size
-    low = outs[0]._value.dtype == _FLOAT16 if outs else False
+    low = outs[0]._value.dtype in _LOW_PRECISION if outs else False
     dev.run(op_type, size if flops is None else flops, nbytes, low_precision=low)
 
 
-_FLOAT16 = np.dtype(np.float16)
+_LOW_PRECISION = (np.dtype(np.float16), np.dtype(dtypes.bfloat16.as_numpy_dtype))
 
 
 # --- conversion -------------------------------------------------------------------------

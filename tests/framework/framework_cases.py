@@ -152,6 +152,18 @@ tf.keras.mixed_precision.Policy(5)
 out = [tf.is_tensor(tf.constant(1)), tf.is_tensor(tf.Variable(1.0)), tf.is_tensor(1.0),
        tf.newaxis, tf.constant([1, 2])[tf.newaxis].shape]
 """,
+    "bfloat16 casts round to nearest even (TF 2.21)": """
+xs = np.array([1.0, 1.00390625, 1.005859375, 3.14159265, 1e-40, 65504.0, 3.4e38, -0.1, 1 / 3,
+               2.0 ** -133, 1.0009765625, 0.0999999, -3.0e38, 255.5], np.float32)
+b = tf.cast(tf.constant(xs), tf.bfloat16)
+one = tf.constant([1.0, 256.0], tf.bfloat16)
+m = tf.matmul(tf.constant([[1.0, 1.0 / 3.0, 3.0]], tf.bfloat16),
+              tf.constant([[1.0], [3.0], [1.0 / 3.0]], tf.bfloat16))
+out = [b, tf.cast(b, tf.float32), one + tf.constant([2.0 ** -8, 1.0], tf.bfloat16), m,
+       tf.reshape(tf.reduce_sum(tf.constant([1.0] * 300, tf.bfloat16)), [1]),
+       [tf.bfloat16.name, tf.bfloat16.is_floating, tf.bfloat16.size, repr(tf.bfloat16)],
+       [float(tf.bfloat16.min), float(tf.bfloat16.max)], tf.as_dtype('bfloat16').name]
+""",
 }
 
 CASES.update(api_cases.CASES)

@@ -72,7 +72,7 @@ def _binary(op_type, x, y, fn, out_dtype=None, check=None):
 
 def _unary(op_type, x, fn, allowed="fiu"):
     xt = _t(x)
-    if xt._value.dtype.kind not in allowed:
+    if dtypes.np_kind(xt._value.dtype) not in allowed:
         ok = {"f": "half, float, double", "fiu": "half, float, double, int32, int64",
               "b": "bool"}[allowed]
         raise errors.InvalidArgumentError(
@@ -397,10 +397,16 @@ def _reduce(op_type, x, axis, keepdims, fn):
     return op_def.execute(op_type, [xt], value, attrs={"axes": axes, "keepdims": keepdims})
 
 
+def _accumulator(dtype):
+    # TF's CPU kernels sum bfloat16 in float32 and round once (recorded: 300 ones sum to
+    # 300, where bfloat16 partial sums would stop at 256).
+    return np.float32 if dtypes.np_kind(dtype) == "f" and dtype.kind == "V" else dtype
+
+
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
     """Sum of elements over ``axis``."""
     return _reduce("Sum", input_tensor, axis, keepdims,
-                   lambda v, a: backend.xp.sum(v, axis=a, dtype=v.dtype))
+                   lambda v, a: backend.xp.sum(v, axis=a, dtype=_accumulator(v.dtype)))
 
 
 def _mean(v, a):
@@ -408,7 +414,7 @@ def _mean(v, a):
     n = 1
     for i in a:
         n *= v.shape[i]
-    s = xp.sum(v, axis=a, dtype=v.dtype)
+    s = xp.sum(v, axis=a, dtype=_accumulator(v.dtype))
     if v.dtype.kind in "iu":  # integer mean truncates towards zero, as TF's kernel does
         return xp.sign(s) * (xp.abs(s) // builtins.max(n, 1))
     return s / n if n else s * xp.nan
@@ -435,8 +441,9 @@ def reduce_min(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
 def _extreme(v, a, is_max):
     xp = backend.xp
     if v.size == 0:
-        info = np.finfo(v.dtype) if v.dtype.kind == "f" else np.iinfo(v.dtype)
-        fill = (-xp.inf if is_max else xp.inf) if v.dtype.kind == "f" else (
+        floating = dtypes.np_kind(v.dtype) == "f"
+        info = dtypes.finfo(v.dtype) if floating else np.iinfo(v.dtype)
+        fill = (-xp.inf if is_max else xp.inf) if floating else (
             info.min if is_max else info.max)
         shape = [d for i, d in enumerate(v.shape) if i not in a]
         return xp.full(shape, fill, dtype=v.dtype)
@@ -521,11 +528,11 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
                         f"has {bv.shape[-2]} rows{' (after transpose_b)' if tb else ''}.")
     try:
         with np.errstate(all="ignore"):  # float16 overflow is inf, as in TF: no warning
-            if av.dtype == np.float16:
-                # Half matmuls accumulate in float32 and round once (tensor cores, cuBLAS);
-                # NumPy would round every partial sum to float16.
+            if av.dtype.itemsize == 2 and at.dtype.is_floating:
+                # Half and bfloat16 matmuls accumulate in float32 and round once (tensor
+                # cores, cuBLAS, the TPU's MXU); NumPy would round every partial sum.
                 value = xp.matmul(av.astype(np.float32), bv.astype(np.float32)).astype(
-                    np.float16)
+                    av.dtype)
             else:
                 value = xp.matmul(av, bv)
     except ValueError:

@@ -7,6 +7,7 @@ result in ``out`` (arrays, numbers, strings and lists of them); an exception is 
 when it raises. Layers get explicit names: auto-names depend on what ran before.
 """
 
+import tpu_cases
 import tutorial_cases
 
 X = "tf.constant([[-2.0, -0.5, 0.0], [0.3, 1.0, 10.0]])"
@@ -538,3 +539,4 @@ finally:
 }
 CASES.update({name: PRELUDE + code for name, code in TRAINING.items()})
 CASES.update({name: PRELUDE + code for name, code in tutorial_cases.CASES.items()})
+CASES.update({name: PRELUDE + code for name, code in tpu_cases.CASES.items()})

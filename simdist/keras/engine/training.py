@@ -17,13 +17,14 @@ Mirrors keras/src/engine/training.py.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import weakref
 
 import numpy as np
 
 from simdist.distribute import distribution_strategy_context as ds
-from simdist.framework import backprop, nest, op_def
+from simdist.framework import backprop, context, nest, op_def
 from simdist.framework.ops import array_ops as A
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_spec import TensorSpec
@@ -31,6 +32,7 @@ from simdist.keras import callbacks as callbacks_module
 from simdist.keras import metrics as metrics_mod
 from simdist.keras import optimizers
 from simdist.keras.engine import compile_utils, data_adapter, summary
+from simdist.keras.engine import steps_per_execution as executions_lib
 from simdist.keras.engine.base_layer import Layer, _dedup
 
 SUBCLASSES = weakref.WeakValueDictionary()  # 'module:qualname' -> Model subclass
@@ -210,6 +212,8 @@ class Model(Layer):
             self._distribution_strategy = ds.get_strategy()
         self._compile_args = {"loss": loss, "loss_weights": loss_weights, "metrics": metrics,
                               "weighted_metrics": weighted_metrics}
+        self._steps_per_execution = steps_per_execution
+        self._run_eagerly = bool(run_eagerly)
         with self._scope():
             self.optimizer = self._get_optimizer(optimizer)
             names = getattr(self, "output_names", None)
@@ -301,7 +305,10 @@ class Model(Layer):
         strategy = self.distribute_strategy
         if strategy is ds.get_default_strategy():
             return step_fn(batch)
-        with strategy.scope():
+        # Keras runs steps in a tf.function (train_function) unless run_eagerly; TPUStrategy
+        # refuses a step run eagerly.
+        eager = getattr(self, "_run_eagerly", False)
+        with strategy.scope(), contextlib.nullcontext() if eager else context.inside_function():
             out = strategy.run(step_fn, args=(batch,))
             return nest.map_structure(
                 lambda v: strategy.experimental_local_results(v)[0], out)
@@ -355,6 +362,8 @@ class Model(Layer):
         handler = data_adapter.DataHandler(x, y, sample_weight, batch_size, steps_per_epoch,
                                            epochs, shuffle, self.distribute_strategy,
                                            class_weight=class_weight)
+        spe = executions_lib.validate(getattr(self, "_steps_per_execution", None))
+        executions_lib.check_data_size(spe, handler.steps)
         self._prepare(handler)
         cbks = callbacks_module.CallbackList(callbacks, add_history=True,
                                              add_progbar=verbose != 0, model=self,
@@ -369,10 +378,13 @@ class Model(Layer):
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             cbks.on_epoch_begin(epoch)
-            for step, batch in handler.epoch_iterator():
+            for step, batches in executions_lib.executions(
+                    handler.epoch_iterator(), spe, handler.steps):
                 cbks.on_train_batch_begin(step)
-                logs = {k: _to_python(v) for k, v in self._run(self.train_step, batch).items()}
-                cbks.on_train_batch_end(step, logs)
+                for batch in batches:
+                    logs = self._run(self.train_step, batch)
+                logs = {k: _to_python(v) for k, v in logs.items()}
+                cbks.on_train_batch_end(step + len(batches) - 1, logs)
                 if self.stop_training:
                     break
             if handler.insufficient_data and not logs:

@@ -30,4 +30,5 @@ from simdist.distribute.mirrored_strategy import MirroredStrategy
 from simdist.distribute.multi_worker_mirrored_strategy import MultiWorkerMirroredStrategy
 from simdist.distribute.one_device_strategy import OneDeviceStrategy
 from simdist.distribute.reduce_util import ReduceOp
+from simdist.distribute.tpu_strategy import TPUStrategy
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica

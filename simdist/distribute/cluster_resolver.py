@@ -284,3 +284,6 @@ class UnionClusterResolver(ClusterResolver):
 
 
 UnionResolver = UnionClusterResolver
+
+
+from simdist.distribute.tpu_cluster_resolver import TPUClusterResolver  # noqa: E402,F401

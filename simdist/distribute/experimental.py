@@ -10,6 +10,7 @@ from simdist.distribute.distribute_lib import ValueContext
 from simdist.distribute.multi_worker_mirrored_strategy import (
     MultiWorkerMirroredStrategy,
 )
+from simdist.distribute.tpu_strategy import TPUStrategyV1 as TPUStrategy
 
 __all__ = ["CentralStorageStrategy", "CollectiveAllReduce", "CommunicationImplementation",
-           "CommunicationOptions", "MultiWorkerMirroredStrategy", "ValueContext"]
+           "CommunicationOptions", "MultiWorkerMirroredStrategy", "TPUStrategy", "ValueContext"]

@@ -88,6 +88,33 @@ def get_memory_growth(device) -> bool:
     return _memory_growth.get(m, {}).get(device.name, False)
 
 
+def experimental_connect_to_cluster(cluster_spec_or_resolver, job_name="localhost",
+                                    task_index=0, protocol=None,
+                                    make_master_device_default=True,
+                                    cluster_device_filters=None) -> None:
+    """Connect to the cluster's remote devices (a simulated TPU's cores and hosts appear).
+
+    A resolver that knows how to connect (TPUClusterResolver) adds its devices; other
+    clusters are simulated in-process already, so only the argument is checked.
+
+    Raises:
+      ValueError: an argument that is neither a ClusterSpec nor a ClusterResolver (TF's
+        message), or a call inside a tf.function.
+    """
+    from simdist.framework import context
+
+    if not context.executing_eagerly():
+        raise ValueError("`tf.config.experimental_connect_to_cluster` can only be called in "
+                         "eager mode.")
+    target = cluster_spec_or_resolver
+    if not (hasattr(target, "cluster_spec") or hasattr(target, "as_dict")):
+        raise ValueError("`cluster_spec_or_resolver` must be a `ClusterSpec` or a "
+                         "`ClusterResolver`.")
+    connect = getattr(target, "_connect", None)
+    if connect is not None:
+        connect()
+
+
 experimental = types.SimpleNamespace(
     list_physical_devices=list_physical_devices,
     list_logical_devices=list_logical_devices,
@@ -104,4 +131,4 @@ __all__ = ["LogicalDevice", "LogicalDeviceConfiguration", "PhysicalDevice",
            "get_logical_device_configuration", "get_memory_growth", "get_visible_devices",
            "set_visible_devices",
            "list_logical_devices", "list_physical_devices", "set_logical_device_configuration",
-           "set_memory_growth", "experimental"]
+           "set_memory_growth", "experimental", "experimental_connect_to_cluster"]

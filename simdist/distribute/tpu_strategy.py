@@ -1,0 +1,206 @@
+"""``TPUStrategy``: synchronous training with one replica per TPU core (or per block of cores).
+
+Glossary:
+  resolver           -- a TPUClusterResolver; the slice must be connected
+                        (experimental_connect_to_cluster) and initialized.
+  device assignment  -- which cores each replica uses (DeviceAssignment); by default one
+                        replica per core, in the slice's ring order.
+  logical devices    -- a replica's cores; experimental_assign_to_logical_device moves a
+                        tensor to one of them, experimental_split_to_logical_devices checks
+                        a tiling over them (the value is unchanged, as TF returns it).
+  pure eager run     -- ``strategy.run`` of a plain Python function outside a tf.function:
+                        TF's NotImplementedError (TPU programs are compiled by XLA).
+  all-reduce         -- gradients are summed with the ``torus_2d`` schedule over the slice's
+                        ICI links (rings along x, then along y/z).
+Input rules are TF's TPUExtended's: PER_REPLICA replication only through
+distribute_datasets_from_function, and get_next_as_optional for partial batches (as
+MirroredStrategy; TPUExtended sets experimental_enable_get_next_as_optional = True).
+
+Mirrors tensorflow/python/distribute/tpu_strategy.py.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+from simdist.distribute import input_lib
+from simdist.distribute.collective_cross_device_ops import AllReduceCrossDeviceOps
+from simdist.distribute.device_assignment import DeviceAssignment
+from simdist.distribute.distribute_lib import Strategy
+from simdist.distribute.distribution_strategy_context import get_replica_context
+from simdist.distribute.mirrored_strategy import MirroredExtended
+from simdist.distribute.tpu_cluster_resolver import TPUClusterResolver
+from simdist.framework import context, op_def
+from simdist.framework.function import ConcreteFunction, Function
+from simdist.hardware import machine as machine_lib
+from simdist.hardware.transfer import copy_to
+
+EAGER_RUN_MESSAGE = (
+    "TPUStrategy.run(fn, ...) does not support pure eager execution. please make sure the "
+    "function passed into `strategy.run` is a `tf.function` or `strategy.run` is called "
+    "inside a `tf.function` if eager behavior is enabled.")
+
+
+def validate_run_function(fn) -> None:
+    """TF's check: a TPU computation is a tf.function, or runs inside one.
+
+    Raises:
+      NotImplementedError: ``fn`` is a plain function called eagerly.
+    """
+    if (context.executing_eagerly() and not isinstance(fn, (Function, ConcreteFunction))
+            and not isinstance(inspect.getattr_static(fn, "__call__", None), Function)):
+        raise NotImplementedError(EAGER_RUN_MESSAGE)
+
+
+class TPUExtended(MirroredExtended):
+    """``TPUStrategy.extended``."""
+
+    def __init__(self, resolver, device_assignment, use_spmd_for_xla_partitioning=False):
+        if resolver is None:
+            resolver = TPUClusterResolver("")
+        metadata = resolver.get_tpu_system_metadata()
+        if device_assignment is None:
+            device_assignment = DeviceAssignment.build(
+                metadata.topology, num_replicas=metadata.num_cores)
+        elif not isinstance(device_assignment, DeviceAssignment):
+            raise ValueError("device_assignment must be a "
+                             "tf.tpu.experimental.DeviceAssignment, got "
+                             f"{type(device_assignment).__name__}.")
+        job = resolver._machine.tpu_job
+        self._device_assignment = device_assignment
+        self._tpu_devices = np.array(
+            [[machine_lib.find_device(device_assignment.tpu_device(r, c, job=job))
+              for c in range(device_assignment.num_cores_per_replica)]
+             for r in range(device_assignment.num_replicas)], dtype=object)
+        self._tpu_cluster_resolver = resolver
+        self._tpu_metadata = metadata
+        self._use_spmd_for_xla_partitioning = use_spmd_for_xla_partitioning
+        replicas = list(self._tpu_devices[:, 0])
+        super().__init__(replicas, AllReduceCrossDeviceOps(self._all_reduce_algorithm(
+            replicas), num_packs=1))
+        self.experimental_enable_get_next_as_optional = True
+        self._host_devices = sorted({d.task for d in replicas})
+
+    @staticmethod
+    def _all_reduce_algorithm(replicas) -> str:
+        topo = machine_lib.get_machine().topology
+        names = [d.name for d in replicas]
+        return "torus_2d" if topo is not None and names == topo.devices else "ring"
+
+    @property
+    def num_hosts(self) -> int:
+        return len(self._host_devices)
+
+    @property
+    def num_replicas_per_host(self) -> int:
+        return self._num_replicas_in_sync // self.num_hosts
+
+    @property
+    def steps_per_run(self) -> int:
+        return 1
+
+    def _experimental_distribute_dataset(self, dataset, options):
+        if (options is not None and options.experimental_replication_mode
+                == input_lib.InputReplicationMode.PER_REPLICA):
+            raise NotImplementedError("InputReplicationMode.PER_REPLICA is only supported in "
+                                      "`experimental_distribute_datasets_from_function`.")
+
+    def _distribute_datasets_from_function(self, options):
+        if (options is not None and options.experimental_replication_mode
+                == input_lib.InputReplicationMode.PER_REPLICA):
+            raise NotImplementedError(
+                "InputReplicationMode.PER_REPLICA is only supported in  "
+                "`experimental_distribute_datasets_from_function` of "
+                "tf.distribute.MirroredStrategy")
+
+
+class TPUStrategy(Strategy):
+    """Synchronous training on TPU cores (``tf.distribute.TPUStrategy``)."""
+
+    def __init__(self, tpu_cluster_resolver=None, experimental_device_assignment=None,
+                 experimental_spmd_xla_partitioning=False):
+        super().__init__(TPUExtended(tpu_cluster_resolver, experimental_device_assignment,
+                                     experimental_spmd_xla_partitioning))
+
+    def run(self, fn, args=(), kwargs=None, options=None):
+        """Run ``fn`` on every replica; ``fn`` must be a tf.function or run inside one.
+
+        Raises:
+          NotImplementedError: a plain Python function called eagerly (TF's message).
+        """
+        validate_run_function(fn)
+        return super().run(fn, args, kwargs, options)
+
+    def experimental_distribute_dataset(self, dataset, options=None):
+        self._extended._experimental_distribute_dataset(dataset, options)
+        return super().experimental_distribute_dataset(dataset, options)
+
+    def distribute_datasets_from_function(self, dataset_fn, options=None):
+        self._extended._distribute_datasets_from_function(options)
+        return super().distribute_datasets_from_function(dataset_fn, options)
+
+    def _logical_devices_per_replica(self) -> int:
+        return self._extended._tpu_devices.shape[1]
+
+    def experimental_assign_to_logical_device(self, tensor, logical_device_id):
+        """Place ``tensor`` on logical core ``logical_device_id`` of the current replica.
+
+        Raises:
+          ValueError: SPMD partitioning, or an id outside the replica's cores (TF's text).
+        """
+        if self._extended._use_spmd_for_xla_partitioning:
+            raise ValueError("Cannot assign a tensor to a logical device in SPMD mode. To "
+                             "disable SPMD, Please construct the TPUStrategy with "
+                             "`experimental_spmd_xla_partitioning=False`")
+        n = self._logical_devices_per_replica()
+        if logical_device_id < 0 or logical_device_id >= n:
+            raise ValueError("`logical_core_id` to assign must be lower then total number of "
+                             "logical devices per replica. Received logical device id "
+                             f"{logical_device_id} but there are only total of {n} logical "
+                             "devices in replica.")
+        ctx = get_replica_context()
+        if ctx is None or ctx.strategy is not self:
+            return tensor
+        replica = int(ctx._replica_index)
+        return copy_to(op_def.convert_to_tensor(tensor),
+                       self._extended._tpu_devices[replica, logical_device_id])
+
+    def experimental_split_to_logical_devices(self, tensor, partition_dimensions):
+        """Check that ``tensor`` tiles over the replica's cores by ``partition_dimensions``.
+
+        Raises:
+          ValueError: a wrong rank, a dimension that does not divide, or a product that is
+            not the number of logical cores (TF's messages).
+        """
+        n = self._logical_devices_per_replica()
+        splits = int(np.prod(partition_dimensions))
+        shape = op_def.convert_to_tensor(tensor).shape.as_list()
+        if len(shape) != len(partition_dimensions):
+            raise ValueError("Length of `partition_dimensions` must equal to the rank of "
+                             f"`tensor.shape` ({len(shape)}). Received "
+                             f"len(partition_dimensions)={len(partition_dimensions)}.")
+        for i, size in enumerate(shape):
+            if size is not None and size % partition_dimensions[i] != 0:
+                raise ValueError(f"Tensor shape at `partition_dimensions[{i}]` must be "
+                                 "divisible by corresponding value specified by "
+                                 f"`partition_dimensions` ({partition_dimensions[i]}). "
+                                 f"Received: {size}.")
+        if splits != n:
+            raise ValueError("The product of `partition_dimensions` should be the same as "
+                             f"the number of logical devices (={n}). Received "
+                             f"`partition_dimensions`={partition_dimensions},and their "
+                             f"product is {splits}.")
+        return tensor
+
+    def experimental_replicate_to_logical_devices(self, tensor):
+        """Every logical core of the replica holds the whole ``tensor`` (the value as is)."""
+        return tensor
+
+
+class TPUStrategyV1(TPUStrategy):
+    """``tf.distribute.experimental.TPUStrategy`` (its argument is ``device_assignment``)."""
+
+    def __init__(self, tpu_cluster_resolver=None, device_assignment=None):
+        super().__init__(tpu_cluster_resolver, device_assignment)

@@ -222,3 +222,25 @@ def test_keras_fit_with_steps_per_execution_on_tpu():
         eager.compile(optimizer="sgd", loss="mse", run_eagerly=True)
     with pytest.raises(NotImplementedError, match="pure eager"):
         eager.fit(x, np.zeros((64, 3), np.float32), batch_size=16, verbose=0)
+
+
+def test_mixed_bfloat16_training_on_tpu():
+    # TF's mixed precision guide: on TPUs use 'mixed_bfloat16'; no loss scaling is needed
+    # (bfloat16 has float32's exponent range), so compile keeps the optimizer as it is.
+    resolver, _ = connect("tpu-v4-8")
+    strategy = tf.distribute.TPUStrategy(resolver)
+    tf.keras.mixed_precision.set_global_policy("mixed_bfloat16")
+    rng = np.random.RandomState(1)
+    x = rng.normal(size=(32, 4)).astype(np.float32)
+    y = x @ rng.normal(size=(4, 1)).astype(np.float32)
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(4,))])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse")
+    assert type(model.optimizer).__name__ == "SGD"
+    hist = model.fit(x, y, batch_size=8, epochs=3, verbose=0)
+    assert hist.history["loss"][-1] < hist.history["loss"][0]
+    assert model.predict(x[:4], verbose=0).dtype.name == "bfloat16"
+    assert {w.dtype.name for w in model.weights} == {"float32"}
+    # outputs are rounded to bfloat16: 8 significant bits, so x / 3 is not float32's
+    out = model(tf.constant(x[:1])).numpy().astype(np.float64)
+    assert np.all(out == out.astype(np.float32).astype(tf.bfloat16.as_numpy_dtype))

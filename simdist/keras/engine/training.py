@@ -305,13 +305,16 @@ class Model(Layer):
         strategy = self.distribute_strategy
         if strategy is ds.get_default_strategy():
             return step_fn(batch)
-        # Keras runs steps in a tf.function (train_function) unless run_eagerly; TPUStrategy
-        # refuses a step run eagerly.
-        eager = getattr(self, "_run_eagerly", False)
-        with strategy.scope(), contextlib.nullcontext() if eager else context.inside_function():
+        with strategy.scope(), self._step_function_scope():
             out = strategy.run(step_fn, args=(batch,))
             return nest.map_structure(
                 lambda v: strategy.experimental_local_results(v)[0], out)
+
+    def _step_function_scope(self):
+        """Keras runs steps in a tf.function (train/test/predict_function) unless
+        run_eagerly; TPUStrategy refuses a step run eagerly."""
+        eager = getattr(self, "_run_eagerly", False)
+        return contextlib.nullcontext() if eager else context.inside_function()
 
     def _prepare(self, handler):
         """Build the model and the compiled metrics before the first replicated step."""
@@ -465,7 +468,7 @@ class Model(Layer):
             if strategy is ds.get_default_strategy():
                 out = nest.map_structure(np.asarray, self.predict_step(batch))
             else:
-                with strategy.scope():
+                with strategy.scope(), self._step_function_scope():
                     out = nest.map_structure(_concat_replicas(strategy),
                                              strategy.run(self.predict_step, args=(batch,)))
             outputs.append(out)

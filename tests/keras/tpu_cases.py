@@ -35,6 +35,17 @@ out = [spe_run(4)[1:], spe_run(1)[1:]]
 ds = tf.data.Dataset.from_tensor_slices((X, Y1)).filter(lambda x, y: True).batch(2)
 out = spe_run(2, data=ds)
 """,
+    "steps_per_execution=3 in evaluate and in fit's validation": """
+m = mk(steps_per_execution=3, metrics=['accuracy'])
+seen = []
+log = tf.keras.callbacks.LambdaCallback(
+    on_test_batch_begin=lambda b, logs: seen.append(('begin', b)),
+    on_test_batch_end=lambda b, logs: seen.append(('end', b, round(float(logs['loss']), 5))))
+result = m.evaluate(X, Y1, batch_size=2, verbose=0, callbacks=[log])
+h = m.fit(X, Y1, batch_size=4, epochs=1, shuffle=False, verbose=0, callbacks=[log],
+          validation_data=(X[:10], Y1[:10]), validation_batch_size=2)
+out = [seen, result, h.history['val_loss']]
+""",
     "steps_per_execution=0 runs one step per call": """
 out = spe_run(0)
 """,

@@ -1,9 +1,9 @@
-"""``compile(steps_per_execution=N)``: several training steps per call of the train function.
+"""``compile(steps_per_execution=N)``: several steps per call of the train (or test) function.
 
 Glossary:
   execution      -- one call of Keras's train function: ``N`` steps in a row (one XLA
                     program on a TPU), with no Python callback between them.
-  batch hooks    -- ``on_train_batch_begin(step)`` with the execution's first step and
+  batch hooks    -- ``on_train_batch_begin(step)`` (and on_test_..) with the first step and
                     ``on_train_batch_end(step + N - 1, logs)`` with its last step and the last
                     step's logs; ``optimizer.iterations`` still counts every step.
   partial / cut  -- the last execution of an epoch runs only the steps left; ``N`` above

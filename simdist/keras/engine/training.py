@@ -431,6 +431,8 @@ class Model(Layer):
         verbose = 1 if verbose == "auto" else verbose
         handler = data_adapter.DataHandler(x, y, sample_weight, batch_size, steps, 1, False,
                                            self.distribute_strategy)
+        spe = executions_lib.validate(getattr(self, "_steps_per_execution", None))
+        executions_lib.check_data_size(spe, handler.steps)
         self._prepare(handler)
         cbks = _callbacks or callbacks_module.CallbackList(
             callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
@@ -438,10 +440,13 @@ class Model(Layer):
         self.reset_metrics()
         cbks.on_test_begin()
         logs = {}
-        for step, batch in handler.epoch_iterator():
+        for step, batches in executions_lib.executions(handler.epoch_iterator(), spe,
+                                                       handler.steps):
             cbks.on_test_batch_begin(step)
-            logs = {k: _to_python(v) for k, v in self._run(self.test_step, batch).items()}
-            cbks.on_test_batch_end(step, logs)
+            for batch in batches:
+                logs = self._run(self.test_step, batch)
+            logs = {k: _to_python(v) for k, v in logs.items()}
+            cbks.on_test_batch_end(step + len(batches) - 1, logs)
         cbks.on_test_end(logs)
         return self._returned_logs(logs, return_dict)
 

@@ -1,12 +1,14 @@
 """Small Keras programs whose results TF 2.15 recorded (record_tf_keras.py) and simdist must
 reproduce (test_keras_tf_conformance.py): layers, models, activations, losses and their errors;
-and (tutorial_cases.py, TF 2.21) the Keras names TF's guides and tutorials use.
+and (tutorial_cases.py, TF 2.21) the Keras names TF's guides and tutorials use; and
+(hardening_cases.py, TF 2.21) user mistakes and faults in training.
 
 Each case is code run with ``tf``, ``np`` and ``L = tf.keras.layers`` in scope that leaves its
 result in ``out`` (arrays, numbers, strings and lists of them); an exception is the result
 when it raises. Layers get explicit names: auto-names depend on what ran before.
 """
 
+import hardening_cases
 import tpu_cases
 import tutorial_cases
 
@@ -540,3 +542,4 @@ finally:
 CASES.update({name: PRELUDE + code for name, code in TRAINING.items()})
 CASES.update({name: PRELUDE + code for name, code in tutorial_cases.CASES.items()})
 CASES.update({name: PRELUDE + code for name, code in tpu_cases.CASES.items()})
+CASES.update({name: PRELUDE + code for name, code in hardening_cases.CASES.items()})

@@ -18,6 +18,7 @@ import numpy as np
 from simdist import warnings as teach
 from simdist.framework import errors, op_def
 from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import losses_util
 from simdist.framework.ops import math_ops as M
 from simdist.framework.tensor import Tensor
 from simdist.hardware import backend
@@ -232,13 +233,6 @@ def _check_replica_context(fn_name: str) -> None:
         )
 
 
-def _scale_by_sample_weight(losses: Tensor, sample_weight) -> Tensor:
-    # TF's losses_util.scale_losses_by_sample_weight: weights cast to the loss dtype and
-    # broadcast against the losses.
-    w = A.cast(A._t(sample_weight), losses.dtype)
-    return M.multiply(losses, w)
-
-
 def compute_average_loss(per_example_loss, sample_weight=None,
                          global_batch_size=None) -> Tensor:
     """Sum of (weighted) per-example losses divided by the global batch size.
@@ -259,7 +253,7 @@ def compute_average_loss(per_example_loss, sample_weight=None,
             "Invalid value passed for `per_example_loss`. Expected a tensor with at least "
             f"rank 1. Received per_example_loss={losses.numpy()} with rank 0")
     if sample_weight is not None:
-        losses = _scale_by_sample_weight(losses, sample_weight)
+        losses = losses_util.scale_losses_by_sample_weight(losses, sample_weight)
     losses = A.cast(losses, input_dtype)
     if global_batch_size is None:
         _check_replica_context("compute_average_loss")

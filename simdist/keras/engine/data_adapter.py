@@ -2,6 +2,8 @@
 
 Glossary:
   DataHandler     -- one epoch = one pass over the batches (or ``steps_per_epoch`` steps);
+                     an infinite Dataset without steps, or no batches at all, is refused
+                     at once with Keras's ValueError;
                      arrays are batched with the *global* ``batch_size`` (default 32) and
                      shuffled each epoch when ``shuffle=True``, a Dataset is used as given.
   distribute      -- arrays become a batched Dataset too (as Keras does), and under a
@@ -20,7 +22,7 @@ import warnings
 
 import numpy as np
 
-from simdist.data import Dataset, DatasetV2
+from simdist.data import INFINITE_CARDINALITY, Dataset, DatasetV2
 from simdist.framework import nest
 from simdist.framework.tensor import Tensor
 
@@ -67,6 +69,12 @@ class DataHandler:
             self._dataset = x if class_weight is None else x.map(_class_weight_fn(class_weight))
             self._arrays = None
             n = int(x.cardinality())
+            if steps_per_epoch is None and n == INFINITE_CARDINALITY:
+                # Keras's DatasetAdapter: refused before anything runs (it would never end).
+                raise ValueError(
+                    "When providing an infinite dataset, you must specify the number of "
+                    "steps to run (if you did not intend to create an infinite dataset, make "
+                    "sure to not call `repeat()` on the dataset).")
             self._inferred = n if n >= 0 else None
             # A new iterator each epoch, unless steps_per_epoch cuts the dataset short.
             self._recreate = steps_per_epoch is None or steps_per_epoch == self._inferred
@@ -86,6 +94,8 @@ class DataHandler:
             # steps_per_epoch that is not a whole pass carries on into the next pass.
             self._recreate = False
         self.steps = steps_per_epoch if steps_per_epoch is not None else self._inferred
+        if self.steps == 0:
+            raise ValueError("Expected input data to be non-empty.")
         self.insufficient_data = False
 
     def _array_dataset(self):

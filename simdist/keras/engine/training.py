@@ -74,6 +74,7 @@ class Model(Layer):
         self.stop_training = False
         self.history = None
         self._is_compiled = False
+        self._run_eagerly = False
         self._built_strategy = None
         self._compile_args = None
         self._saved_model_inputs_spec = None  # the first call's inputs, batch dim None
@@ -194,20 +195,11 @@ class Model(Layer):
 
         Raises:
           ValueError: the model was built outside the current strategy's scope.
+          RuntimeError: the model was made under another strategy's scope (TF's "Mixing
+            different tf.distribute.Strategy objects").
         """
-        if self.built and ds.has_strategy():
-            strategy = ds.get_strategy()
-            if self._built_strategy is not strategy and self.variables:
-                v = self.variables[0]
-                raise ValueError(
-                    f"Variable ({v!r}) was not created in the distribution "
-                    f"strategy scope of ({strategy}). It is most likely "
-                    "because some layers, model, or optimizer was being "
-                    "created outside the distribution strategy scope. Try "
-                    "to make sure your code looks similar "
-                    "to the following.\nwith strategy.scope():\n"
-                    "  model=_create_model()\n"
-                    "  model.compile(...)")
+        with self._scope():  # as Keras, which compiles inside the model's own strategy
+            self._check_built_in_current_scope()
         if self._distribution_strategy is None and ds.has_strategy():
             self._distribution_strategy = ds.get_strategy()
         self._compile_args = {"loss": loss, "loss_weights": loss_weights, "metrics": metrics,
@@ -223,6 +215,22 @@ class Model(Layer):
             self._check_metrics_strategy()
         self._is_compiled = True
         self.stop_training = False
+
+    def _check_built_in_current_scope(self):
+        """Keras's ValueError for a model whose weights were made outside this scope."""
+        if self.built and ds.has_strategy():
+            strategy = ds.get_strategy()
+            if self._built_strategy is not strategy and self.variables:
+                v = self.variables[0]
+                raise ValueError(
+                    f"Variable ({v!r}) was not created in the distribution "
+                    f"strategy scope of ({strategy}). It is most likely "
+                    "because some layers, model, or optimizer was being "
+                    "created outside the distribution strategy scope. Try "
+                    "to make sure your code looks similar "
+                    "to the following.\nwith strategy.scope():\n"
+                    "  model=_create_model()\n"
+                    "  model.compile(...)")
 
     def _get_optimizer(self, optimizer):
         """The optimizer ``compile`` keeps: under a mixed_float16 model, Keras wraps it in a
@@ -252,10 +260,10 @@ class Model(Layer):
     def _scope(self):
         import contextlib
 
+        # The model's own strategy, entered again even when it is current (TF allows that);
+        # under another strategy's scope this raises TF's "Mixing different ..." error.
         s = self._distribution_strategy
-        if s is None or ds.has_strategy():
-            return contextlib.nullcontext()
-        return s.scope()
+        return contextlib.nullcontext() if s is None else s.scope()
 
     @property
     def metrics(self) -> list:
@@ -390,8 +398,10 @@ class Model(Layer):
                 cbks.on_train_batch_end(step + len(batches) - 1, logs)
                 if self.stop_training:
                     break
-            if handler.insufficient_data and not logs:
-                break
+            if handler.insufficient_data:
+                self._count_the_step_past_the_end()
+                if not logs:
+                    break
             epoch_logs = dict(logs)
             if validation_data is not None and self._should_eval(epoch, validation_freq):
                 vx, vy, vsw = data_adapter.unpack_x_y_sample_weight(validation_data)
@@ -405,6 +415,14 @@ class Model(Layer):
                 break
         cbks.on_train_end(epoch_logs)  # the last epoch's logs, validation included
         return self.history
+
+    def _count_the_step_past_the_end(self):
+        """The input ran out inside a compiled train step: TF's optimizer (not a legacy one)
+        has counted that step already (see Optimizer._counts_the_step_past_the_end)."""
+        if not self._run_eagerly and getattr(self.optimizer, "_counts_the_step_past_the_end",
+                                             False):
+            with self._scope():
+                self.optimizer.iterations.assign_add(1)
 
     @staticmethod
     def _should_eval(epoch, validation_freq):

@@ -112,6 +112,11 @@ def var_key(variable):
 class Optimizer(trackable.Trackable):
     """Base class of Keras optimizers (``tf.keras.optimizers.Optimizer``)."""
 
+    # In a compiled (graph) train step, this optimizer's iterations.assign_add does not wait
+    # for the input: when fit's data runs out before steps_per_epoch, the failing step still
+    # counts (TF 2.21 records one more iteration than steps run; the legacy ones do not).
+    _counts_the_step_past_the_end = True
+
     def __init__(self, name, weight_decay=None, clipnorm=None, clipvalue=None,
                  global_clipnorm=None, use_ema=False, ema_momentum=0.99,
                  ema_overwrite_frequency=None, jit_compile=True, learning_rate=None,

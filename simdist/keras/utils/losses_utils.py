@@ -22,6 +22,10 @@ from simdist.distribute import distribution_strategy_context as ds
 from simdist.framework import dtypes, op_def
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
+from simdist.framework.ops.losses_util import (  # noqa: F401 - Keras's names for them
+    remove_squeezable_dimensions,
+    squeeze_or_expand_dimensions,
+)
 
 
 class ReductionV2:
@@ -43,32 +47,6 @@ class ReductionV2:
 
 
 Reduction = ReductionV2
-
-
-def remove_squeezable_dimensions(labels, predictions, expected_rank_diff=0):
-    """Squeeze a trailing 1 so that ranks differ by ``expected_rank_diff``."""
-    rank_diff = predictions.ndim - labels.ndim
-    if rank_diff == expected_rank_diff + 1 and predictions.shape[-1] == 1:
-        predictions = A.squeeze(predictions, [-1])
-    elif rank_diff == expected_rank_diff - 1 and labels.shape[-1] == 1:
-        labels = A.squeeze(labels, [-1])
-    return labels, predictions
-
-
-def squeeze_or_expand_dimensions(y_pred, y_true=None, sample_weight=None):
-    """Keras's rank matching of predictions, labels and weights."""
-    if y_true is not None:
-        if (y_pred.ndim - y_true.ndim != 1) or (y_pred.ndim and y_pred.shape[-1] == 1):
-            y_true, y_pred = remove_squeezable_dimensions(y_true, y_pred)
-    if sample_weight is None:
-        return y_pred, y_true
-    if sample_weight.ndim == 0:
-        return y_pred, y_true, sample_weight
-    if sample_weight.ndim - y_pred.ndim == 1:
-        sample_weight = A.squeeze(sample_weight, [-1])
-    elif y_pred.ndim - sample_weight.ndim == 1:
-        sample_weight = A.expand_dims(sample_weight, -1)
-    return y_pred, y_true, sample_weight
 
 
 def reduce_weighted_loss(weighted_losses, reduction=ReductionV2.SUM_OVER_BATCH_SIZE):

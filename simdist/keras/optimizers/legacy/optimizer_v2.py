@@ -56,6 +56,8 @@ class OptimizerV2(optimizer_lib.Optimizer):
     coefficients) and keeps OptimizerV2's state, names and configuration.
     """
 
+    _counts_the_step_past_the_end = False  # its step count waits for the update
+
     def __init__(self, name, gradient_aggregator=None, gradient_transformers=None, **kwargs):
         self._validate_kwargs(kwargs)
         if gradient_aggregator is not None or gradient_transformers:

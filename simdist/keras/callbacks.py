@@ -7,8 +7,10 @@ Glossary:
   EarlyStopping    -- stop when ``monitor`` has not improved by ``min_delta`` for
                       ``patience`` epochs (optionally restoring the best weights).
   ModelCheckpoint  -- save the weights (npz) or whole model after each epoch (or the best).
-  BackupAndRestore -- back up weights, optimizer state and the epoch at each epoch end;
-                      a new ``fit`` after an interruption resumes from the backup.
+  BackupAndRestore -- back up weights, optimizer state, the epoch and batch at each
+                      epoch end (or every ``save_freq`` batches); a new ``fit`` after an
+                      interruption resumes from the backup (after its batch, with the
+                      epoch's data started afresh, as Keras does).
 
 Mirrors keras/src/callbacks.py.
 """
@@ -361,29 +363,68 @@ class ModelCheckpoint(Callback):
 
 
 class BackupAndRestore(Callback):
-    """Back up training state each epoch; a re-run ``fit`` resumes where it stopped."""
+    """Back up training state each epoch (or every ``save_freq`` batches); a re-run ``fit``
+    resumes where the backup was taken.
+
+    Raises:
+      ValueError: neither ``save_freq`` nor ``save_before_preemption`` is set.
+    """
 
     def __init__(self, backup_dir, save_freq="epoch", delete_checkpoint=True,
                  save_before_preemption=False):
         super().__init__()
         if not backup_dir:
             raise ValueError("Empty `backup_dir` argument passed")
+        if not save_freq and not save_before_preemption:
+            raise ValueError("Either `save_freq` or `save_before_preemption` must be set.")
         self.backup_dir = os.fspath(backup_dir)
         self.save_freq = save_freq
         self.delete_checkpoint = delete_checkpoint
+        self.save_before_preemption = save_before_preemption
         self._dir = os.path.join(self.backup_dir, "chief")
+        self._batches_count = 0
+        self._current_epoch = 0
+        self._current_batch = -1
 
     def on_train_begin(self, logs=None):
         from simdist.train.checkpoint import load_state
 
-        epoch = load_state(self._dir, self.model)
-        self.model._initial_epoch_from_backup = 0 if epoch is None else epoch + 1
+        saved = load_state(self._dir, self.model)
+        self.model._initial_counters_from_backup = (
+            None if saved is None else self._initial_counters(*saved))
+
+    def _initial_counters(self, epoch, batch):
+        """Where fit resumes: Keras's maybe_load_initial_counters_from_ckpt."""
+        if self.save_before_preemption or isinstance(self.save_freq, int):
+            if batch < 0:
+                return None
+            if batch == (self.params.get("steps") or 0) - 1:
+                return epoch + 1, 0  # backed up at an epoch's last batch
+            return epoch, batch + 1
+        return (epoch + 1, 0) if epoch >= 0 else None
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._current_epoch = epoch
+
+    def on_train_batch_begin(self, batch, logs=None):
+        self._current_batch = batch
+
+    def on_train_batch_end(self, batch, logs=None):
+        if self.save_freq and self.save_freq != "epoch":
+            self._batches_count += 1
+            # A save_freq that is neither 'epoch' nor a number fails here, as in Keras.
+            if self._batches_count >= self.save_freq:
+                self._batches_count = 0
+                self._backup(self._current_epoch)
 
     def on_epoch_end(self, epoch, logs=None):
+        if self.save_freq == "epoch":
+            self._backup(epoch)
+
+    def _backup(self, epoch):
         from simdist.train.checkpoint import save_state
 
-        if self.save_freq == "epoch":
-            save_state(self._dir, self.model, epoch)
+        save_state(self._dir, self.model, epoch, self._current_batch)
 
     def on_train_end(self, logs=None):
         if self.delete_checkpoint:  # the whole backup, as Keras deletes it

@@ -247,23 +247,28 @@ def _restore_one(root, key, value, aliases, status) -> None:
         trackable.defer(best[1], best[2], assign_later)
 
 
-def save_state(directory, model, epoch) -> None:
-    """BackupAndRestore's backup in ``directory``: the model (with its optimizer) and the
-    epoch, as Keras's WorkerTrainingState keeps them (one checkpoint kept)."""
+def save_state(directory, model, epoch, batch=-1) -> None:
+    """BackupAndRestore's backup in ``directory``: the model (with its optimizer), the epoch
+    and the last batch begun, as Keras's WorkerTrainingState keeps them (one checkpoint)."""
     from simdist.train.checkpoint_management import CheckpointManager
 
-    ckpt = Checkpoint(model=model, _ckpt_saved_epoch=variables.Variable(
-        epoch, dtype="int64", trainable=False))
+    ckpt = Checkpoint(model=model, **_counters(epoch, batch))
     CheckpointManager(ckpt, directory, max_to_keep=1).save()
 
 
 def load_state(directory, model):
-    """Restore the backup in ``directory``; the epoch it was taken at, or None if none."""
+    """Restore the backup in ``directory``; the (epoch, batch) it was taken at, or None."""
     from simdist.train.checkpoint_management import latest_checkpoint
 
     latest = latest_checkpoint(directory)
     if latest is None:
         return None
-    epoch = variables.Variable(0, dtype="int64", trainable=False)
-    Checkpoint(model=model, _ckpt_saved_epoch=epoch).restore(latest)
-    return int(epoch.numpy())
+    counters = _counters(-1, -1)
+    Checkpoint(model=model, **counters).restore(latest)
+    return tuple(int(v.numpy()) for v in counters.values())
+
+
+def _counters(epoch, batch):
+    """Keras's _ckpt_saved_epoch / _ckpt_saved_batch (-1: not set, as Keras's default)."""
+    return {name: variables.Variable(value, dtype="int64", trainable=False)
+            for name, value in (("_ckpt_saved_epoch", epoch), ("_ckpt_saved_batch", batch))}

@@ -118,12 +118,13 @@ class DataHandler:
         for _ in range(self._epochs):
             yield from self._distributed(self._array_dataset())
 
-    def epoch_iterator(self):
-        """Yield (step, batch) for one epoch."""
+    def epoch_iterator(self, initial_step=0):
+        """Yield (step, batch) for one epoch, counting from ``initial_step`` (a resumed
+        epoch's data still starts at its first batch, as in Keras)."""
         if self._iterator is None or self._recreate:
             self._iterator = (self._array_passes() if self._arrays is not None
                               else self._distributed(self._dataset))
-        step = 0
+        step = initial_step
         while self.steps is None or step < self.steps:
             try:
                 batch = next(self._iterator)

@@ -381,16 +381,17 @@ class Model(Layer):
                                              verbose=verbose, epochs=epochs,
                                              steps=handler.steps)
         self.stop_training = False
-        self._initial_epoch_from_backup = None
+        self._initial_counters_from_backup = None
         cbks.on_train_begin()
-        if self._initial_epoch_from_backup:
-            initial_epoch = max(initial_epoch, self._initial_epoch_from_backup)
+        initial_step = 0
+        if self._initial_counters_from_backup is not None:  # BackupAndRestore's, as Keras
+            initial_epoch, initial_step = self._initial_counters_from_backup
         logs, epoch_logs = {}, None
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             cbks.on_epoch_begin(epoch)
             for step, batches in executions_lib.executions(
-                    handler.epoch_iterator(), spe, handler.steps):
+                    handler.epoch_iterator(initial_step), spe, handler.steps):
                 cbks.on_train_batch_begin(step)
                 for batch in batches:
                     logs = self._run(self.train_step, batch)
@@ -398,6 +399,7 @@ class Model(Layer):
                 cbks.on_train_batch_end(step + len(batches) - 1, logs)
                 if self.stop_training:
                     break
+            initial_step = 0
             if handler.insufficient_data:
                 self._count_the_step_past_the_end()
                 if not logs:

@@ -18,8 +18,8 @@ Mirrors tensorflow/python/distribute/values.py, values_util.py and ps_values.py.
 from __future__ import annotations
 
 from simdist import warnings as teach
+from simdist.distribute import distribute_lib, mistakes
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.distribute import mistakes
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.update_context import get_update_replica_id
 from simdist.distribute.values import OPERATORS, DistributedDelegate, PerReplica
@@ -150,6 +150,11 @@ class DistributedVariable(DistributedDelegate, Variable):
         return self._write(_assign_sub, delta, read_value)
 
     def _write(self, update_fn, value, read_value):
+        # TF's enter_or_assert_strategy: another strategy's scope or run may read this
+        # variable but not write it ("Mixing different tf.distribute.Strategy objects").
+        if ds_context.has_strategy() and ds_context.get_strategy() is not \
+                self._distribute_strategy:
+            distribute_lib.require_strategy_scope_extended(self._distribute_strategy.extended)
         update_id = get_update_replica_id()
         if update_id is not None and ds_context.in_cross_replica_context():
             out = update_fn(self._values[update_id if isinstance(update_id, int) else 0], value)

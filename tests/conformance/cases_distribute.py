@@ -1065,6 +1065,29 @@ def case_variable_created_outside_scope(tf):
 
 
 @case
+def case_variable_of_one_strategy_written_under_another(tf):
+    make_strategy(tf)
+    a = tf.distribute.MirroredStrategy(DEVICES[:2])
+    b = tf.distribute.MirroredStrategy(DEVICES[2:])
+    one = tf.distribute.OneDeviceStrategy(DEVICES[0])
+    with a.scope():
+        v = tf.Variable(1.0)
+
+    def in_b_scope():
+        with b.scope():
+            return enc(tf, v.assign(5.0))
+
+    mixing = ["Mixing different tf.distribute.Strategy objects"]
+    return {"assign_in_other_run": _try(lambda: enc(tf, b.run(lambda: v.assign_add(1.0)), b),
+                                        mixing),
+            "read_in_other_run": _try(lambda: enc(tf, b.run(lambda: v + 1.0), b)),
+            "assign_in_other_scope": _try(in_b_scope, mixing),
+            "assign_in_one_device_run": _try(
+                lambda: enc(tf, one.run(lambda: v.assign_add(1.0)), one), mixing),
+            "after": v.numpy().tolist()}
+
+
+@case
 def case_mirrored_reduce_of_variable(tf):
     s = make_strategy(tf)
     with s.scope():

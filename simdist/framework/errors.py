@@ -4,11 +4,15 @@ Glossary:
   OpError  -- base of every runtime error an op raises; ``message`` says what went wrong.
   The subclasses carry TF's names and codes, so ``except tf.errors.InvalidArgumentError``
   written for TensorFlow catches the same failures here.
+  from_os_error -- the class TF's file system gives an OSError's errno (ENOENT: NotFound,
+  ENOTDIR: FailedPrecondition, EACCES: PermissionDenied ...).
 
 Mirrors tensorflow/python/framework/errors_impl.py.
 """
 
 from __future__ import annotations
+
+import errno
 
 
 class OpError(Exception):
@@ -61,3 +65,19 @@ InternalError = _make("InternalError", 13)
 UnavailableError = _make("UnavailableError", 14)
 DataLossError = _make("DataLossError", 15)
 UnauthenticatedError = _make("UnauthenticatedError", 16)
+
+# How TF's file system reports an OSError's errno (tensorflow/core/platform/errors.cc's
+# ErrnoToCode): the class a save or read raises instead of Python's OSError.
+_ERRNO_CLASSES = {
+    errno.ENOENT: NotFoundError, errno.ENOTDIR: FailedPreconditionError,
+    errno.EISDIR: FailedPreconditionError, errno.EACCES: PermissionDeniedError,
+    errno.EPERM: PermissionDeniedError, errno.EROFS: PermissionDeniedError,
+    errno.EEXIST: AlreadyExistsError, errno.ENOSPC: ResourceExhaustedError,
+    errno.EDQUOT: ResourceExhaustedError, errno.ENAMETOOLONG: InvalidArgumentError,
+}
+
+
+def from_os_error(error: OSError) -> OpError:
+    """TF's error for a file-system ``OSError`` (UnknownError for an errno TF does not map)."""
+    cls = _ERRNO_CLASSES.get(error.errno, UnknownError)
+    return cls(None, None, f"{error.filename}; {error.strerror}")

@@ -43,6 +43,13 @@ def _assign(key, v, value) -> None:
       InvalidArgumentError: the saved dtype differs from the variable's.
       ValueError: the saved shape differs from the variable's.
     """
+    _check(key, v, value)
+    with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(v)):
+        v.assign(value)
+
+
+def _check(key, v, value) -> None:
+    """TF's errors for a saved value that does not fit ``v`` (see ``_assign``)."""
     if value.dtype != v.dtype.as_numpy_dtype:
         saved = {"float32": "float", "float64": "double"}.get(str(value.dtype), value.dtype)
         raise errors.InvalidArgumentError(
@@ -52,8 +59,6 @@ def _assign(key, v, value) -> None:
         raise ValueError(f"Received incompatible tensor with shape {tuple(value.shape)} when "
                          f"attempting to restore variable with shape {tuple(v.shape)} and "
                          f"name {v.name}.")
-    with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(v)):
-        v.assign(value)
 
 
 class CheckpointLoadStatus:
@@ -221,24 +226,38 @@ def restore_graph(root, save_path) -> CheckpointLoadStatus:
 
 
 def _restore_values(root, values, aliases) -> CheckpointLoadStatus:
+    # Every existing variable is checked before any is written: as in TF, a restore that
+    # fails on one value (shape, dtype) leaves all of them as they were.
     status = CheckpointLoadStatus(root, values)
-    for key, value in values.items():
-        _restore_one(root, key, value, aliases, status)
+    targets = {key: _find(root, key, aliases) for key in values}
+    for key, (node, _) in targets.items():
+        if node is not None:
+            _check(key, node, values[key])
+    for key, (node, deepest) in targets.items():
+        _restore_one(key, values[key], node, deepest, status)
     return status
 
 
-def _restore_one(root, key, value, aliases, status) -> None:
-    """Assign one saved value, or leave it waiting on the deepest object of its path."""
+def _find(root, key, aliases):
+    """``(variable, None)`` at ``key``'s path (or an alias of it), else ``(None, deepest)``:
+    the deepest object on its paths, (depth, owner, rest), or None."""
     best = None
     for path in trackable.spellings(key[:-len(SUFFIX)], aliases):
         node, owner, rest = trackable.resolve(root, path)
         if isinstance(node, variables.Variable):
-            _assign(key, node, value)
-            status._bind(key, node)
-            return
+            return node, None
         depth = path.count("/") - rest.count("/")
         if node is None and (best is None or depth > best[0]):
             best = (depth, owner, rest)
+    return None, best
+
+
+def _restore_one(key, value, node, best, status) -> None:
+    """Assign one saved value, or leave it waiting on the deepest object of its path."""
+    if node is not None:
+        _assign(key, node, value)
+        status._bind(key, node)
+        return
     if best is not None:
         def assign_later(variable):
             _assign(key, variable, value)

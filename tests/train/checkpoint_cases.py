@@ -196,6 +196,55 @@ tf.train.Checkpoint(v=tf.Variable([0, 0])).restore(path)
     "restore from a missing path": """
 tf.train.Checkpoint(v=tf.Variable(1.0)).restore(os.path.join('no', 'such', 'ckpt-1'))
 """,
+    "a restore refused for one shape or dtype restores nothing": """
+path = tf.train.Checkpoint(v=tf.Variable([1.0, 2.0]), w=tf.Variable(3.0)).save(
+    os.path.join(D, 'ck'))
+out = []
+for v in (tf.Variable([0.0, 0.0, 0.0]), tf.Variable([0, 0])):
+    w = tf.Variable(0.0)
+    for kw in (dict(v=v, w=w), dict(w=w, v=v)):
+        try:
+            tf.train.Checkpoint(**kw).restore(path)
+        except Exception as e:
+            out.append([type(e).__name__, v.numpy(), w.numpy()])
+""",
+    "corrupt, truncated or missing checkpoint files: TF's errors, nothing loaded": """
+import shutil
+path = tf.train.Checkpoint(v=tf.Variable([1.0, 2.0]), w=tf.Variable(3.0)).save(
+    os.path.join(D, 'ck'))
+kept = D + '_kept'
+shutil.copytree(D, kept)
+out = []
+for suffix in ('.index', '.data-00000-of-00001'):
+    for how in ('truncated', 'garbage', 'empty', 'missing'):
+        shutil.rmtree(D)
+        shutil.copytree(kept, D)
+        with open(path + suffix, 'rb') as f:
+            data = f.read()
+        if how == 'missing':
+            os.remove(path + suffix)
+        else:
+            with open(path + suffix, 'wb') as f:
+                f.write({'truncated': data[:len(data) // 2], 'garbage': b'\x13' * len(data),
+                         'empty': b''}[how])
+        v, w = tf.Variable([0.0, 0.0]), tf.Variable(0.0)
+        try:
+            tf.train.Checkpoint(v=v, w=w).restore(path)
+            got = 'restored'
+        except Exception as e:
+            got = type(e).__name__
+            got += ' (an OpError)' if isinstance(e, tf.errors.OpError) else ''
+        out.append([suffix, how, got, v.numpy(), w.numpy()])
+""",
+    "saving where a directory cannot be made: TF's errors": """
+out = []
+for target in (os.path.join('/proc', 'nope', 'ck'), os.path.join(os.devnull, 'x', 'ck')):
+    try:
+        tf.train.Checkpoint(v=tf.Variable(1.0)).save(target)
+        out.append('saved')
+    except Exception as e:
+        out.append(type(e).__name__)
+""",
     "a non-trackable value is refused": """
 tf.train.Checkpoint(n=3)
 """,

@@ -1,14 +1,16 @@
 """Record what TF 2.15 (Keras 2) gives for checkpoint_cases.CASES into
 fixtures/tf_checkpoint.json.
 
-Run with the TensorFlow interpreter (not simdist's venv):
-    /tmp/tfenv/bin/python tests/train/record_tf_checkpoint.py
+Run with the TensorFlow interpreter (not simdist's venv); naming cases re-records only them
+(the faults of issue 13 were recorded with TF 2.21 + tf-keras):
+    /tmp/tfvenv/bin/python tests/train/record_tf_checkpoint.py [CASE ...]
 """
 
 import os
 import sys
 
-import tensorflow as tf
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.keras is tf-keras (Keras 2) in TF 2.16+
+import tensorflow as tf  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))  # tests/, for tf_snippets
@@ -21,4 +23,4 @@ from tf_snippets import record  # noqa: E402
 if __name__ == "__main__":
     record(tf, CASES, os.path.join(HERE, "fixtures", "tf_checkpoint.json"),
            tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)]),
-           before_each=tf.keras.backend.clear_session)
+           before_each=tf.keras.backend.clear_session, names=sys.argv[1:])

@@ -111,6 +111,15 @@ class DatasetV2:
         return TensorSliceDataset(tensors)
 
     @staticmethod
+    def from_generator(generator, output_types=None, output_shapes=None, args=None,
+                       output_signature=None, name=None):
+        """The elements ``generator(*args)`` yields, of the given signature (unknown
+        cardinality; see simdist/data/from_generator.py)."""
+        from simdist.data.from_generator import from_generator
+
+        return from_generator(generator, output_types, output_shapes, args, output_signature)
+
+    @staticmethod
     def from_tensors(tensors, name=None):
         """A dataset of exactly one element, ``tensors``."""
         from simdist.data.sources import TensorDataset

@@ -167,9 +167,12 @@ def spec_of(values):
 
 
 def batch_spec(spec, batch_size):
-    """Add a leading dimension (``None`` when unknown) to every leaf spec."""
+    """Add a leading dimension (``None`` when unknown) to every leaf spec (a spec of
+    unknown rank stays unknown, as in TF)."""
     return map_leaves(
-        lambda s: TensorSpec(TensorShape([batch_size] + _dims(s)), s.dtype, s.name), spec)
+        lambda s: TensorSpec(TensorShape(None if s.shape.rank is None
+                                         else [batch_size] + _dims(s)), s.dtype, s.name),
+        spec)
 
 
 def unbatch_spec(spec):

@@ -1744,3 +1744,44 @@ def case_multi_worker_bad_clusters(tf):
         words[:] = keywords
         out[name] = make(config)
     return out
+
+
+@case
+def case_from_generator_distributed(tf):
+    import numpy as np
+
+    s = make_strategy(tf)
+
+    def gen(n):
+        for i in range(int(n)):
+            yield np.full((2,), i, "float32"), i % 2
+
+    f32 = tf.float32
+    made = {
+        "signature": lambda: tf.data.Dataset.from_generator(
+            gen, args=(10,), output_signature=(tf.TensorSpec((2,), f32), tf.TensorSpec((), f32))),
+        "types_and_shapes": lambda: tf.data.Dataset.from_generator(
+            gen, (f32, tf.int64), ((2,), ()), args=(10,)),
+        "types_only": lambda: tf.data.Dataset.from_generator(gen, (f32, tf.int32), args=(10,)),
+        "unknown_dims": lambda: tf.data.Dataset.from_generator(
+            gen, args=(10,), output_signature=(tf.TensorSpec((None,), f32),
+                                               tf.TensorSpec(None, f32))),
+    }
+    out = {}
+    for name, make in made.items():
+        ds = make().batch(4)
+        out[name] = {"spec": str(ds.element_spec), "cardinality": int(ds.cardinality()),
+                     "steps": [[_shapes_per_step(tf, s, [c]) for c in x]
+                               for x in s.experimental_distribute_dataset(ds)],
+                     "again": len(list(ds))}
+    bad = {"no_signature": lambda: tf.data.Dataset.from_generator(gen),
+           "both": lambda: tf.data.Dataset.from_generator(
+               gen, f32, output_signature=tf.TensorSpec((), f32)),
+           "not_callable": lambda: tf.data.Dataset.from_generator([1, 2], f32),
+           "wrong_shape": lambda: list(tf.data.Dataset.from_generator(
+               gen, args=(3,), output_signature=(tf.TensorSpec((3,), f32),
+                                                 tf.TensorSpec((), f32)))),
+           "wrong_structure": lambda: list(tf.data.Dataset.from_generator(
+               gen, args=(3,), output_signature=tf.TensorSpec((2,), f32)))}
+    out.update({name: _try(fn) for name, fn in bad.items()})
+    return out

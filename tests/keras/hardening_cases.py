@@ -112,6 +112,20 @@ ds = tf.data.Dataset.from_tensor_slices((loss, w)).batch(8)
 got = S.run(step, args=next(iter(S.experimental_distribute_dataset(ds))))
 out = S.reduce('SUM', got, axis=None)
 """,
+    "fit on Dataset.from_generator under a strategy: unknown length and batch size": """
+def gen():
+    for i in range(10):
+        yield np.full((2,), i, 'float32'), np.float32(i % 2)
+out = []
+for ds in (tf.data.Dataset.from_generator(gen, output_signature=(
+               tf.TensorSpec((2,), tf.float32), tf.TensorSpec((), tf.float32))),
+           tf.data.Dataset.from_generator(gen, (tf.float32, tf.float32), ((2,), ()))):
+    m = mk(S, loss='mse')
+    h = m.fit(ds.map(lambda x, y: (x, tf.stack([y, 1.0 - y]))).batch(4), epochs=2, verbose=0)
+    out.append([h.history['loss'], m.get_weights(), int(m.optimizer.iterations.numpy()),
+                m.evaluate(ds.batch(3).map(lambda x, y: (x, tf.stack([y, 1.0 - y], axis=1))),
+                           verbose=0)])
+""",
     "a model built under one strategy, compiled under another": """
 with S.scope():
     m = tf.keras.Sequential([L.Dense(2, input_shape=(2,), name='d')])

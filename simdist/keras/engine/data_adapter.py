@@ -97,6 +97,7 @@ class DataHandler:
         if self.steps == 0:
             raise ValueError("Expected input data to be non-empty.")
         self.insufficient_data = False
+        self.ran_out = False
 
     def _array_dataset(self):
         """This epoch's arrays (reshuffled when asked) as a Dataset of global batches."""
@@ -125,10 +126,12 @@ class DataHandler:
             self._iterator = (self._array_passes() if self._arrays is not None
                               else self._distributed(self._dataset))
         step = initial_step
+        self.ran_out = False
         while self.steps is None or step < self.steps:
             try:
                 batch = next(self._iterator)
             except StopIteration:
+                self.ran_out = True  # a compiled step found the end (see Model.fit)
                 if self.steps is not None:
                     warnings.warn(
                         "Your input ran out of data; interrupting training. Make sure that "

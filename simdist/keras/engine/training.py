@@ -400,10 +400,10 @@ class Model(Layer):
                 if self.stop_training:
                     break
             initial_step = 0
-            if handler.insufficient_data:
+            if handler.ran_out:  # short of steps_per_epoch, or learning an unknown length
                 self._count_the_step_past_the_end()
-                if not logs:
-                    break
+            if handler.insufficient_data and not logs:
+                break
             epoch_logs = dict(logs)
             if validation_data is not None and self._should_eval(epoch, validation_freq):
                 vx, vy, vsw = data_adapter.unpack_x_y_sample_weight(validation_data)
@@ -419,8 +419,9 @@ class Model(Layer):
         return self.history
 
     def _count_the_step_past_the_end(self):
-        """The input ran out inside a compiled train step: TF's optimizer (not a legacy one)
-        has counted that step already (see Optimizer._counts_the_step_past_the_end)."""
+        """The input ran out inside a compiled train step (before steps_per_epoch, or at the
+        end of a first epoch of unknown length): TF's optimizer (not a legacy one) has
+        counted that step already (see Optimizer._counts_the_step_past_the_end)."""
         if not self._run_eagerly and getattr(self.optimizer, "_counts_the_step_past_the_end",
                                              False):
             with self._scope():

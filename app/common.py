@@ -33,20 +33,22 @@ def widget(page: str, name: str, container=st, **overrides):
     c = spec.control(page, name)
     key = _key(page, name)
     label = overrides.pop("label", c.label)
+    helptext = overrides.pop("help", c.help) or None
     if c.kind == "select":
-        return container.selectbox(label, c.options, key=key)
+        return container.selectbox(label, c.options, key=key, help=helptext)
     if c.kind == "bool":
-        return container.checkbox(label, key=key)
+        return container.checkbox(label, key=key, help=helptext)
     lo, hi = c.lo, overrides.pop("hi", c.hi)
     st.session_state[key] = min(max(int(st.session_state[key]), lo), hi)
     if c.kind == "log2":
         return container.select_slider(label, options=list(range(lo, hi + 1)), key=key,
-                                       format_func=lambda k: f"2^{k} = {2 ** k:,}")
+                                       format_func=lambda k: f"2^{k} = {2 ** k:,}",
+                                       help=helptext)
     if hi <= lo:
         st.session_state[key] = lo
         container.caption(f"{label}: {lo}")
         return lo
-    return container.slider(label, lo, hi, key=key)
+    return container.slider(label, lo, hi, key=key, help=helptext)
 
 
 def sync_url(page: str, values: dict) -> None:

@@ -36,7 +36,9 @@ def _run_app(args: list[str]) -> int:
         print("simdist app needs Streamlit: pip install 'simdist[app]'", file=sys.stderr)
         return 1
     cmd = [sys.executable, "-m", "streamlit", "run", str(app_dir() / "streamlit_app.py"),
-           "--browser.gatherUsageStats", "false", *args]
+           "--browser.gatherUsageStats", "false",
+           # a lesson's app, not a developer's: no Deploy button, no developer menu
+           "--client.toolbarMode", "viewer", *args]
     if os.name == "posix":
         os.execv(sys.executable, cmd)  # keep the pid: whoever started us can stop the app
     import subprocess

@@ -27,6 +27,7 @@ class Control:
     lo: int = 0
     hi: int = 0
     label: str = ""
+    help: str = ""
 
     def parse(self, text):
         """The value a query-parameter string stands for (the default when invalid)."""
@@ -76,7 +77,9 @@ PAGES = {
         Control("seed", "int", 0, lo=0, hi=99, label="data seed"),
         Control("scale", "log2", 15, lo=0, hi=24, label="initial loss scale (2^k)"),
         Control("growth", "int", 5, lo=1, hi=50, label="growth steps"),
-        Control("mpsteps", "int", 40, lo=5, hi=200, label="steps"),
+        Control("mpsteps", "int", 40, lo=5, hi=200, label="training steps"),
+        Control("mpseed", "int", 0, lo=0, hi=99, label="input seed"),
+        Control("step", "int", 0, lo=0, hi=10_000, label="step"),
     ],
     "timeline": [
         _sel("strategy", timeline.STRATEGIES, label="strategy"),

@@ -10,7 +10,6 @@ Glossary:
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -38,9 +37,9 @@ def _free_port() -> int:
 
 
 def _command() -> list[str]:
-    script = Path(sys.executable).parent / "simdist"
-    found = str(script) if script.exists() else shutil.which("simdist")
-    return [found] if found else [sys.executable, "-m", "simdist"]
+    # ``python -m simdist`` run in this checkout serves this checkout's app and package; the
+    # console script would import whichever simdist is installed (another checkout's).
+    return [sys.executable, "-m", "simdist"]
 
 
 @pytest.fixture(scope="session")
@@ -48,7 +47,7 @@ def server():
     port = _free_port()
     cmd = _command() + ["app", "--server.port", str(port), "--server.headless", "true",
                         "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
@@ -82,6 +81,21 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
         yield b
         b.close()
+
+
+SIZES = {"1024x768": (1024, 768), "1920x1080": (1920, 1080)}
+
+
+@pytest.fixture(params=list(SIZES))
+def screen(browser, request):
+    """A page at a real screen size (1024x768: a projector; 1920x1080): what a person sees
+    without scrolling is what these tests assert on; ``screen.size`` names it for shots."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    w, h = SIZES[request.param]
+    page = browser.new_page(viewport={"width": w, "height": h})
+    page.size = request.param
+    yield page
+    page.close()
 
 
 @pytest.fixture

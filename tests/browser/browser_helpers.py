@@ -1,0 +1,48 @@
+"""What the browser tests do on every page: open a link, wait for charts, look, shoot.
+
+Glossary:
+  visible(tab, text) -- the text is on screen after scrolling it into view (Streamlit
+                        scrolls inside its own container, so off-screen is not absent).
+  shot(tab, name)    -- a viewport screenshot ``artifacts/screenshots/<name>_<size>.png``.
+"""
+
+from __future__ import annotations
+
+from tests.browser.conftest import SHOTS
+
+PLOT = ".js-plotly-plot"
+
+
+def open_page(tab, url, charts):
+    tab.goto(url)
+    tab.wait_for_function(f"document.querySelectorAll('{PLOT}').length >= {charts}",
+                          timeout=60_000)
+    tab.wait_for_timeout(800)
+    errors = tab.locator("[data-testid='stException']")
+    assert not errors.count(), errors.first.inner_text()
+
+
+def wait_text(tab, text, timeout=30_000):
+    tab.get_by_text(text).first.wait_for(state="visible", timeout=timeout)
+
+
+def visible(tab, text, exact=False) -> bool:
+    loc = tab.get_by_text(text, exact=exact).first
+    loc.wait_for(state="attached", timeout=30_000)
+    loc.scroll_into_view_if_needed()
+    return loc.is_visible()
+
+
+def in_viewport(tab, locator) -> bool:
+    """The element lies wholly inside the window (not cut at an edge)."""
+    box = locator.bounding_box()
+    vp = tab.viewport_size
+    return bool(box) and box["x"] >= 0 and box["x"] + box["width"] <= vp["width"] + 1
+
+
+def shot(tab, name):
+    tab.screenshot(path=str(SHOTS / f"{name}_{tab.size}.png"))
+
+
+def click(tab, name):
+    tab.get_by_role("button", name=name).first.click()

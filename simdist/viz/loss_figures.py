@@ -47,7 +47,7 @@ def parts_figure(c: LossComparison) -> go.Figure:
         fig.add_trace(go.Bar(x=cols, y=[0 if math.isnan(v) else v for v in parts],
                              name=f"replica {r}", marker_color=replica_colour(r),
                              customdata=[fmt(v) for v in parts],
-                             hovertemplate="replica %d: %%{customdata}<extra></extra>" % r))
+                             hovertemplate=f"replica {r}: %{{customdata}}<extra></extra>"))
     totals = (c.correct_loss, c.wrong_loss)
     tops = [sum(v for v in parts if not math.isnan(v))
             for parts in (c.correct_parts, c.wrong_parts)]

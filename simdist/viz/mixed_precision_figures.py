@@ -12,8 +12,14 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from simdist.viz.mixed_precision import (CLASSES, FLOAT16_MAX, FLOAT16_NORMAL,
-                                         FLOAT16_SUBNORMAL, LossScaleStep, classify)
+from simdist.viz.mixed_precision import (
+    CLASSES,
+    FLOAT16_MAX,
+    FLOAT16_NORMAL,
+    FLOAT16_SUBNORMAL,
+    LossScaleStep,
+    classify,
+)
 
 CLASS_COLOURS = dict(zip(CLASSES, ("#f08c00", "#fcc419", "#1c7ed6", "#e03131")))
 APPLIED_COLOUR = CLASS_COLOURS["normal"]

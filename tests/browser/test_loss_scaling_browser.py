@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from tests.browser.browser_helpers import (PLOT, click, in_viewport, open_page, shot,
-                                           visible, wait_text)
+from tests.browser.browser_helpers import (
+    PLOT,
+    click,
+    in_viewport,
+    open_page,
+    shot,
+    visible,
+    wait_text,
+)
 
 
 def test_empty_replicas_read_nan_and_empty(server, screen):

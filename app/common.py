@@ -25,7 +25,8 @@ def init(page: str) -> None:
     """Seed session state from the URL once per page visit."""
     vals = spec.from_query(page, st.query_params.to_dict())
     for c in spec.PAGES[page]:
-        st.session_state.setdefault(_key(page, c.name), vals[c.name])
+        v = list(vals[c.name]) if c.kind == "multi" else vals[c.name]
+        st.session_state.setdefault(_key(page, c.name), v)
 
 
 def widget(page: str, name: str, container=st, **overrides):
@@ -38,6 +39,8 @@ def widget(page: str, name: str, container=st, **overrides):
         return container.selectbox(label, c.options, key=key, help=helptext)
     if c.kind == "bool":
         return container.checkbox(label, key=key, help=helptext)
+    if c.kind == "multi":
+        return tuple(container.multiselect(label, c.options, key=key, help=helptext))
     lo, hi = c.lo, overrides.pop("hi", c.hi)
     st.session_state[key] = min(max(int(st.session_state[key]), lo), hi)
     if c.kind == "log2":

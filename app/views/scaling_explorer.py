@@ -20,9 +20,12 @@ topo = common.widget(PAGE, "topo", c[0])
 n = common.widget(PAGE, "n", c[1], hi=max_devices(topo))
 size_k = common.widget(PAGE, "size", c[2])
 metric = common.widget(PAGE, "metric", c[3])
-algs = st.multiselect("algorithms", scaling.all_reduce_algorithms(),
-                      default=scaling.all_reduce_algorithms(), key="scaling.algs")
-common.sync_url(PAGE, {"topo": topo, "n": n, "size": size_k, "metric": metric})
+algs = common.widget(PAGE, "algs", help="all-reduce algorithms to draw; each keeps its own "
+                                         "colour and dash whatever else is selected")
+common.sync_url(PAGE, {"topo": topo, "n": n, "size": size_k, "metric": metric, "algs": algs})
+if not algs:
+    st.info("No algorithm selected: choose one or more above to draw their curves.")
+    st.stop()
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -35,8 +38,14 @@ def sweeps(algs, topo, n, size_k):
 by_size, by_devices = sweeps(tuple(algs), topo, n, size_k)
 st.session_state["scaling.sweep"] = by_size
 cross = scaling.crossovers(by_size, "ring", "tree")
-st.markdown(f"ring and tree cross at **{', '.join(f'{b:,} B' for b in cross)}**" if cross
+st.markdown(f"ring and tree cross at **{', '.join(scaling.size_text(b) for b in cross)}**: "
+            "below it tree's fewer latency hops win, above it ring's bandwidth wins "
+            "(the dotted line)." if cross
             else "ring and tree do not cross in 1 KiB .. 1 GiB here (or one is not selected).")
+same = scaling.identical(by_size)
+if same:
+    st.caption("Identical curves (drawn with different dashes, one over the other): "
+               + "; ".join(f"{a} = {b}" for a, b in same))
 st.plotly_chart(scaling.size_figure(by_size, metric), key="by_size", width="stretch")
 st.plotly_chart(scaling.device_figure(by_devices, metric), key="by_devices",
                 width="stretch")

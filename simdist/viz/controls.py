@@ -1,8 +1,9 @@
 """The app's controls as data: name, kind, range and default, one table per page.
 
 Glossary:
-  Control   -- one widget: ``select`` (options), ``int`` (lo..hi), ``log2`` (an int
-               exponent lo..hi shown as 2**k), ``bool``.
+  Control   -- one widget: ``select`` (options), ``multi`` (a subset of options, in the
+               URL as ``a,b``), ``int`` (lo..hi), ``log2`` (an int exponent lo..hi shown
+               as 2**k), ``bool``.
   PAGES     -- page key -> its controls; the pages build their widgets from it, the URL
                query parameters are parsed with it, and the tests draw values from it.
   parse     -- a query-parameter string -> a valid value (out of range: the default), so a
@@ -35,6 +36,9 @@ class Control:
             return self.default
         if self.kind == "select":
             return text if text in self.options else self.default
+        if self.kind == "multi":
+            names = str(text).split(",")
+            return tuple(o for o in self.options if o in names)
         if self.kind == "bool":
             return str(text).lower() in ("1", "true", "yes", "on")
         try:
@@ -44,6 +48,8 @@ class Control:
         return v if self.lo <= v <= self.hi else self.default
 
     def encode(self, value) -> str:
+        if self.kind == "multi":
+            return ",".join(value)
         return ("1" if value else "0") if self.kind == "bool" else str(value)
 
 
@@ -92,6 +98,8 @@ PAGES = {
         Control("n", "int", 8, lo=2, hi=topology.MAX_DEVICES, label="devices"),
         Control("size", "log2", 24, lo=10, hi=30, label="message size for the device sweep"),
         _sel("metric", ("time", "busbw"), label="metric"),
+        Control("algs", "multi", tuple(scaling.all_reduce_algorithms()),
+                tuple(scaling.all_reduce_algorithms()), label="algorithms"),
     ],
 }
 

@@ -20,6 +20,37 @@ def all_reduce_algorithms() -> list[str]:
     return [n for n, a in collectives.ALGORITHMS.items() if a.collective == "all_reduce"]
 
 
+# Okabe-Ito colours (readable for colour-blind viewers and on a projector), then two more;
+# with a dash and a marker per algorithm, so a curve hidden under another still shows.
+_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000",
+            "#882255", "#7f7f7f")
+_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "solid", "dash", "dot", "longdashdot")
+_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "cross", "triangle-down",
+            "star", "pentagon")
+
+
+def style(alg: str) -> dict:
+    """The fixed colour, dash and marker of an algorithm (by its place in the registry)."""
+    i = all_reduce_algorithms().index(alg)
+    return dict(line=dict(color=_COLOURS[i % len(_COLOURS)], dash=_DASHES[i % len(_DASHES)]),
+                marker=dict(symbol=_SYMBOLS[i % len(_SYMBOLS)], size=7))
+
+
+def identical(sweep: dict) -> list[tuple[str, str]]:
+    """Pairs of algorithms whose curves coincide (within 0.1%)."""
+    names = list(sweep)
+    return [(a, b) for i, a in enumerate(names) for b in names[i + 1:]
+            if np.allclose(sweep[a]["time"], sweep[b]["time"], rtol=1e-3)]
+
+
+def size_text(nbytes: int) -> str:
+    """Bytes as KiB / MiB / GiB when a power of 1024 divides them."""
+    for unit, k in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if nbytes >= 2 ** k and nbytes % 2 ** k == 0:
+            return f"{nbytes >> k} {unit}"
+    return f"{nbytes:,} B"
+
+
 def size_sweep(algorithms, preset: str, num_devices: int, min_log2: int = 10,
                max_log2: int = 30) -> dict:
     """``{algorithm: {"bytes": [...], "time": [...], "busbw": [...]}}`` over 2^k bytes."""
@@ -68,13 +99,18 @@ def size_figure(sweep: dict, metric: str = "time") -> go.Figure:
     fig = go.Figure()
     for alg, d in sweep.items():
         y = [t * 1e6 for t in d["time"]] if metric == "time" else [b / 1e9 for b in d["busbw"]]
-        fig.add_trace(go.Scatter(x=d["bytes"], y=y, mode="lines+markers", name=alg))
+        fig.add_trace(go.Scatter(x=d["bytes"], y=y, mode="lines+markers", name=alg,
+                                 **style(alg)))
     for x in crossovers(sweep, "ring", "tree"):
-        fig.add_vline(x=x, line=dict(dash="dot"), annotation_text="ring/tree cross")
+        fig.add_vline(x=x, line=dict(dash="dot", color="#495057"))
+        # an annotation on a log axis takes log10(x) (add_vline's own label lands off-plot)
+        fig.add_annotation(x=np.log10(x), y=1, yref="paper", yanchor="bottom",
+                           xanchor="right", showarrow=False,
+                           text=f"ring/tree cross: {size_text(x)}")
     fig.update_layout(height=420, xaxis=dict(type="log", title="message size (bytes)"),
                       yaxis=_metric_axis(metric),
                       title=f"all-reduce {metric} against message size",
-                      margin=dict(l=10, r=10, t=40, b=10))
+                      margin=dict(l=10, r=10, t=70, b=10))
     return fig
 
 
@@ -83,9 +119,10 @@ def device_figure(sweep: dict, metric: str = "busbw") -> go.Figure:
     fig = go.Figure()
     for alg, d in sweep.items():
         y = [t * 1e6 for t in d["time"]] if metric == "time" else [b / 1e9 for b in d["busbw"]]
-        fig.add_trace(go.Scatter(x=d["devices"], y=y, mode="lines+markers", name=alg))
+        fig.add_trace(go.Scatter(x=d["devices"], y=y, mode="lines+markers", name=alg,
+                                 **style(alg)))
     fig.update_layout(height=380, xaxis=dict(type="log", title="devices", dtick=np.log10(2)),
                       yaxis=_metric_axis(metric),
                       title=f"all-reduce {metric} against device count",
-                      margin=dict(l=10, r=10, t=40, b=10))
+                      margin=dict(l=10, r=10, t=70, b=10))
     return fig

@@ -1,0 +1,33 @@
+"""Scaling explorer in Chromium at 1024x768 and 1920x1080: fixed colours, URL, crossover."""
+
+from __future__ import annotations
+
+from tests.browser.browser_helpers import PLOT, in_viewport, open_page, shot, visible
+
+
+def _legend_colours(chart):
+    return chart.evaluate("""el => Object.fromEntries(el.data.map(
+        t => [t.name, t.line.color]))""")
+
+
+def test_colours_selection_and_crossover(server, screen):
+    open_page(screen, f"{server}/scaling_explorer?topo=nvswitch&n=8", 2)
+    chart = screen.locator(PLOT).first
+    chart.scroll_into_view_if_needed()
+    shot(screen, "5_scaling_all")
+    every = _legend_colours(chart)
+    assert len(set(every.values())) == len(every) == 9
+    for name in every:                           # every curve in the legend
+        assert chart.locator(".legendtext", has_text=name).count()
+    assert chart.locator(".annotation-text", has_text="ring/tree cross: 2 MiB").is_visible()
+    assert visible(screen, "ring = two_level")
+    assert in_viewport(screen, chart)
+    open_page(screen, f"{server}/scaling_explorer?topo=nvswitch&n=8&algs=tree,two_level", 2)
+    chart = screen.locator(PLOT).first
+    sel = _legend_colours(chart)
+    assert sel == {a: every[a] for a in ("tree", "two_level")}
+    shot(screen, "5_scaling_two")
+    screen.goto(f"{server}/scaling_explorer?algs=")
+    assert visible(screen, "No algorithm selected")
+    assert not screen.locator(PLOT).count()
+    shot(screen, "5_scaling_empty")

@@ -41,7 +41,7 @@ def widget(page: str, name: str, container=st, **overrides):
         return container.checkbox(label, key=key, help=helptext)
     if c.kind == "multi":
         return tuple(container.multiselect(label, c.options, key=key, help=helptext))
-    lo, hi = c.lo, overrides.pop("hi", c.hi)
+    lo, hi = c.lo, overrides.pop("hi", None) or c.hi
     st.session_state[key] = min(max(int(st.session_state[key]), lo), hi)
     if c.kind == "log2":
         return container.select_slider(label, options=list(range(lo, hi + 1)), key=key,

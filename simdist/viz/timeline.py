@@ -97,8 +97,8 @@ def chrome_json(run: TrainingRun) -> str:
 def loss_figure(run: TrainingRun) -> go.Figure:
     fig = go.Figure(go.Scatter(x=list(range(1, len(run.losses) + 1)), y=run.losses,
                                mode="lines+markers", name="loss"))
-    fig.update_layout(height=280, title="Training loss per epoch", xaxis_title="epoch",
-                      yaxis_title="mse", margin=dict(l=10, r=10, t=40, b=10))
+    fig.update_layout(height=280, title="Training loss per epoch", yaxis_title="mse",
+                      xaxis=dict(title="epoch", dtick=1, range=[0.5, len(run.losses) + 0.5]), margin=dict(l=10, r=10, t=40, b=10))
     return fig
 
 

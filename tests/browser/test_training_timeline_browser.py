@@ -1,0 +1,23 @@
+"""Training timeline in Chromium at 1024x768 and 1920x1080: steps explained, GPU kinds."""
+
+from __future__ import annotations
+
+from tests.browser.browser_helpers import PLOT, in_viewport, open_page, shot, visible
+
+
+def test_steps_and_launch_bound_explained(server, screen):
+    open_page(screen, f"{server}/training_timeline?n=4&epochs=1", 5)
+    assert visible(screen, "256 examples make 4 steps per epoch")
+    assert visible(screen, "Launch-bound:")
+    shot(screen, "4_timeline_top")
+    chart = screen.locator(PLOT).filter(has_text="by GPU kind")
+    chart.scroll_into_view_if_needed()
+    for kind in ("V100", "A100", "H100"):
+        assert chart.locator(".legendtext", has_text=kind).count()
+    assert chart.get_by_text("this page's model: 32 wide").count()
+    assert in_viewport(screen, chart)
+    shot(screen, "4_timeline_gpu_kinds")
+    open_page(screen, f"{server}/training_timeline?strategy=OneDeviceStrategy&epochs=1", 4)
+    assert visible(screen, "256 examples make 16 steps per epoch")
+    assert visible(screen, "GPUs: 1")
+    shot(screen, "4_timeline_one_device")

@@ -70,8 +70,9 @@ if strategy != "OneDeviceStrategy":
     st.plotly_chart(timeline.efficiency_figure(get_scaling(strategy, gpu)), key="efficiency",
                     width="stretch")
 st.plotly_chart(compute.kind_figure(), key="kinds", width="stretch")
+speedup = (compute.layer_step_time("V100", 16384, 64)
+           / compute.layer_step_time("H100", 16384, 64))
 st.caption("Priced by the same cost model as the runs above (launch + max(FLOPs / FLOP/s, "
            "bytes / memory bandwidth) per op): up to a few hundred units wide the three "
            "GPUs take the same time (launches); at 16384 units the H100 is "
-           f"{compute.layer_step_time('V100', 16384, 64) / compute.layer_step_time('H100', 16384, 64):.1f}"
-           "x faster than the V100.")
+           f"{speedup:.1f}x faster than the V100.")

@@ -98,7 +98,8 @@ def loss_figure(run: TrainingRun) -> go.Figure:
     fig = go.Figure(go.Scatter(x=list(range(1, len(run.losses) + 1)), y=run.losses,
                                mode="lines+markers", name="loss"))
     fig.update_layout(height=280, title="Training loss per epoch", yaxis_title="mse",
-                      xaxis=dict(title="epoch", dtick=1, range=[0.5, len(run.losses) + 0.5]), margin=dict(l=10, r=10, t=40, b=10))
+                      xaxis=dict(title="epoch", dtick=1, range=[0.5, len(run.losses) + 0.5]),
+                      margin=dict(l=10, r=10, t=40, b=10))
     return fig
 
 

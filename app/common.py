@@ -84,11 +84,15 @@ def _toggle(page):
     st.session_state[k] = not st.session_state.get(k, False)
 
 
-def player(page: str, last: int, unit: str = "step") -> int:
-    """First / back / play-pause / forward buttons and a scrub slider; returns the position."""
+def player(page: str, last: int, unit: str = "step", first: int = 0) -> int:
+    """First / back / play-pause / forward buttons and a scrub slider; returns the position
+    (0-based). ``first`` is the number the slider shows for position 0, so it counts the
+    way the page's text does (``first=1``: "step 1 of n")."""
     pos = position(page, last)
     playing = st.session_state.get(_key(page, "playing"), False)
-    b = st.columns([1, 1, 1, 1, 8])
+    # Buttons on a row of their own, the scrub slider below: at 1024 px a shared row cut
+    # the button labels to one letter.
+    b = st.columns([1, 1, 1, 1, 2])
     b[0].button("◀◀ first", key=f"{page}.first", on_click=_set, args=(page, 0))
     b[1].button("◀ back", key=f"{page}.back", on_click=_move, args=(page, -1, last),
                 disabled=pos <= 0)
@@ -97,9 +101,9 @@ def player(page: str, last: int, unit: str = "step") -> int:
     b[3].button("next ▶", key=f"{page}.next", on_click=_move, args=(page, 1, last),
                 disabled=pos >= last)
     if last > 0:
-        st.session_state[f"{page}.scrub"] = pos
-        b[4].slider(f"scrub ({unit})", 0, last, key=f"{page}.scrub",
-                    on_change=lambda: _set(page, st.session_state[f"{page}.scrub"]))
+        st.session_state[f"{page}.scrub"] = pos + first
+        st.slider(f"scrub ({unit})", first, last + first, key=f"{page}.scrub",
+                    on_change=lambda: _set(page, st.session_state[f"{page}.scrub"] - first))
     return pos
 
 

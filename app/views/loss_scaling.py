@@ -95,7 +95,7 @@ with tab2:
     run = get_mp_run(steps, scale, growth, mpseed)
     st.session_state["loss.mp"] = run
     st.session_state["loss.scales"] = [s.scale for s in run]
-    pos = common.player(PAGE, len(run) - 1, unit="training step")
+    pos = common.player(PAGE, len(run) - 1, unit="training step", first=1)
     s = run[pos]
     st.session_state["loss.mpstep"] = s
     n = s.counts()

@@ -74,7 +74,7 @@ PAGES = {
         Control("rep", "int", 3, lo=1, hi=16, label="replicas"),
         Control("wk", "int", 1, lo=1, hi=4, label="workers"),
         Control("drop", "bool", False, label="drop_remainder"),
-        _sel("policy", sharding.POLICIES, "AUTO", "auto-shard policy"),
+        _sel("policy", sharding.RANGE_POLICIES, "AUTO", "auto-shard policy"),
         Control("step", "int", 0, lo=0, hi=10_000, label="step"),
     ],
     "loss": [

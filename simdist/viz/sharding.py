@@ -17,6 +17,9 @@ from simdist.data.distribute_rules import DistributionPlan, plan_distribution
 from simdist.data.options import AutoShardPolicy
 
 POLICIES = [p.name for p in AutoShardPolicy]
+# The page's source is Dataset.range, which reads no files: FILE could only raise TF's
+# NotFoundError (several workers) or do nothing (one), so the page does not offer it.
+RANGE_POLICIES = [p for p in POLICIES if p != "FILE"]
 
 
 def make_plan(dataset_size: int, global_batch: int, num_replicas: int, num_workers: int = 1,
@@ -89,9 +92,10 @@ def sizes_figure(plan: DistributionPlan, step: int) -> go.Figure:
         s = min(max(int(step), 0), len(plan.steps) - 1)
         fig.add_shape(type="rect", x0=s - 0.5, x1=s + 0.5, y0=-0.5,
                       y1=plan.num_replicas - 0.5, line=dict(color="black", width=3))
-    fig.update_layout(title="Rows per replica per step (green full, orange partial, red empty)",
-                      height=120 + 30 * plan.num_replicas, yaxis=dict(autorange="reversed"),
-                      margin=dict(l=10, r=10, t=40, b=10))
+    fig.update_layout(title="Rows per replica per step<br><sup>green full, orange partial, "
+                            "red empty</sup>",
+                      height=140 + 30 * plan.num_replicas, yaxis=dict(autorange="reversed"),
+                      margin=dict(l=10, r=10, t=60, b=10))
     return fig
 
 

@@ -24,9 +24,10 @@ c = st.columns(5)
 alg = common.widget(PAGE, "alg", c[0])
 topo = common.widget(PAGE, "topo", c[1])
 n = common.widget(PAGE, "n", c[2], hi=max_devices(topo))
-size_k = common.widget(PAGE, "size", c[3])
+# the slider stops at the largest size the page runs with n devices (no silent clamp)
+size_k = common.widget(PAGE, "size", c[3], hi=(sync.MAX_TOTAL_ELEMENTS // n).bit_length() - 1)
 alg2 = common.widget(PAGE, "alg2", c[4])
-elements = min(2 ** size_k, sync.MAX_TOTAL_ELEMENTS // n)
+elements = 2 ** size_k
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -49,16 +50,16 @@ pos = common.player(PAGE, last)
 common.sync_url(PAGE, {"alg": alg, "alg2": alg2, "topo": topo, "n": n, "size": size_k,
                        "step": pos})
 
-left, right = st.columns([5, 4])
-left.plotly_chart(figs.topology_figure(run, pos), key="topology", width="stretch")
-right.plotly_chart(figs.buffer_figure(run, pos), key="buffers", width="stretch")
+# The topology gets the full width: beside the buffers it was too small at 1024 px.
+st.plotly_chart(figs.topology_figure(run, pos), key="topology", width="stretch")
+st.plotly_chart(figs.buffer_figure(run, pos), key="buffers", width="stretch")
 
 left, right = st.columns([2, 3])
 left.plotly_chart(figs.step_time_figure(run, pos), key="step_time", width="stretch")
 right.plotly_chart(figs.steps_figure(run, pos), key="steps", width="stretch")
 
 t = figs.totals(run)
-m = st.columns(6)
+m = st.columns(3) + st.columns(3)      # two rows: readable at 1024 px
 m[0].metric("total time", f"{t['time_us']:.2f} us")
 m[1].metric("latency", f"{t['latency_us']:.2f} us")
 m[2].metric("bandwidth", f"{t['bandwidth_us']:.2f} us")
@@ -66,8 +67,13 @@ m[3].metric("compute", f"{t['compute_us']:.2f} us")
 m[4].metric("algbw", f"{t['algbw_GBps']:.2f} GB/s")
 m[5].metric("busbw", f"{t['busbw_GBps']:.2f} GB/s")
 
-st.subheader("Values (first elements of each rank's buffer)")
-st.dataframe(figs.values_frame(run, sync.values_at(run, pos)), key="values")
+st.subheader("Values this step changed" if pos else "Values before the first step")
+vals = figs.values_frame(run, sync.values_at(run, pos), pos)
+st.session_state["sync.values"] = vals
+st.caption("The first element of each chunk written in this step, on every rank; the cells "
+           "this step wrote are highlighted." if pos else
+           "The first element of each chunk: every rank still holds only its own gradient.")
+st.dataframe(figs.values_styler(vals), key="values", hide_index=True)
 
 st.subheader(f"Compare: {alg} vs {alg2}")
 a, b = st.columns(2)

@@ -1,9 +1,11 @@
 """Figures of one all-reduce step: the topology with its transfers, the buffers, the cost.
 
 Glossary:
-  link drawing   -- every topology link in grey; a transfer is drawn along its routed path
-                    (through switches), orange when the receiver adds (combine), blue when
-                    it copies; a triangle on each hop points from sender to receiver.
+  link drawing   -- every topology link in grey; a link that would cross another node's
+                    marker (a torus's wrap-around) is bowed around it. A transfer is drawn
+                    along its routed path (through switches), orange when the receiver adds
+                    (combine), blue when it copies, with ONE arrowhead, on its last hop: a
+                    transfer over several hops reads as one transfer.
   buffer heatmap -- rows are ranks (devices, then servers), columns are chunks; colour and
                     text are how many replicas are already summed into that chunk (full
                     colour: all of them); cells written in this step are outlined.
@@ -18,7 +20,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from simdist.viz.sync import SyncRun, clamp_position, contributions, step_cost, step_transfers
-from simdist.viz.topology import cached_layout, outward_position, short_name
+from simdist.viz.topology import cached_layout, node_of, outward_position, short_name
 
 COMBINE, COPY = "#e8590c", "#1c7ed6"
 
@@ -28,10 +30,12 @@ def topology_figure(run: SyncRun, k: int) -> go.Figure:
     topo = run.topology
     pos = cached_layout(run.preset, run.num_devices)
     fig = go.Figure()
+    spots = list(pos.values())
     ex, ey = [], []
     for u, v in topo.graph.edges:
-        ex += [pos[u][0], pos[v][0], None]
-        ey += [pos[u][1], pos[v][1], None]
+        pts = _route(pos[u], pos[v], spots)
+        ex += [x for x, _ in pts] + [None]
+        ey += [y for _, y in pts] + [None]
     fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line=dict(color="#ced4da", width=1),
                              hoverinfo="skip", name="links"))
     for combine, color, label in ((True, COMBINE, "reduce (add)"), (False, COPY, "copy")):
@@ -41,18 +45,24 @@ def topology_figure(run: SyncRun, k: int) -> go.Figure:
                 continue
             path = topo.path(run.nodes[t.src], run.nodes[t.dst])
             for a, b in zip(path, path[1:]):
-                (x0, y0), (x1, y1) = _offset(pos[a], pos[b])
-                xs += [x0, x1, None]
-                ys += [y0, y1, None]
-                ax.append(x0 + 0.7 * (x1 - x0))
-                ay.append(y0 + 0.7 * (y1 - y0))
-                ang.append(90 - math.degrees(math.atan2(y1 - y0, x1 - x0)))
-                text.append(f"rank {t.src} -> rank {t.dst}, chunks {t.chunk}.."
-                            f"{t.chunk + t.nchunks - 1}")
+                pts = _shift(_route(pos[a], pos[b], spots))
+                xs += [x for x, _ in pts] + [None]
+                ys += [y for _, y in pts] + [None]
+            # one arrowhead per transfer, on its last hop, pointing at the receiver
+            i = max(1, int(0.75 * (len(pts) - 1)))
+            (x0, y0), (x1, y1) = pts[i - 1], pts[i]
+            ax.append(x1)
+            ay.append(y1)
+            ang.append(90 - math.degrees(math.atan2(y1 - y0, x1 - x0)))
+            text.append(f"rank {t.src} -> rank {t.dst} ({len(path) - 1} hop"
+                        f"{'s' if len(path) > 2 else ''}), chunk"
+                        + (f" {t.chunk}" if t.nchunks == 1
+                           else f"s {t.chunk}..{t.chunk + t.nchunks - 1}"))
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=color, width=3),
                                  name=label, hoverinfo="skip"))
         fig.add_trace(go.Scatter(x=ax, y=ay, mode="markers", showlegend=False,
-                                 marker=dict(symbol="triangle-up", size=11, angle=ang,
+                                 name=f"{label} arrows",
+                                 marker=dict(symbol="triangle-up", size=12, angle=ang,
                                              color=color),
                                  hovertext=text, hoverinfo="text"))
     devs = set(run.nodes[:run.num_devices])
@@ -73,34 +83,69 @@ def topology_figure(run: SyncRun, k: int) -> go.Figure:
                         color="#2f9e44" if is_dev else "#868e96")))
         if not is_dev and len(names) <= 16:
             # Switches sit among the links: a label on a white box stays readable there.
-            for label, (x, y) in zip(labels, xy):
+            # NICs (several per machine, close together) are named on hover only.
+            for label, kind, (x, y) in zip(labels, kinds, xy):
+                if kind == "nic":
+                    continue
                 fig.add_annotation(x=x, y=y, text=label, showarrow=False, yshift=-16,
                                    font=dict(size=11, color="#495057"),
                                    bgcolor="rgba(255,255,255,0.85)")
+    reach = max([1.0] + [abs(v) for v in ex + ey if v is not None]) + 0.25
     k = clamp_position(run, k)
     title = "before the first step" if k == 0 else (
         f"step {k} of {run.schedule.num_steps}: {run.schedule.steps[k - 1].phase}, "
         f"{len(step_transfers(run, k))} transfers")
     fig.update_layout(title=f"{run.topology.name} - {title}", height=460,
                       margin=dict(l=10, r=10, t=40, b=10), legend=dict(orientation="h"),
-                      xaxis=dict(visible=False, range=[-1.25, 1.25]),
-                      yaxis=dict(visible=False, range=[-1.25, 1.25], scaleanchor="x"))
+                      xaxis=dict(visible=False, range=[-reach, reach]),
+                      yaxis=dict(visible=False, range=[-reach, reach], scaleanchor="x"))
     return fig
 
 
 def _node_label(node, run: SyncRun) -> str:
     ranks = [r for r, n in enumerate(run.nodes) if n == node]
-    name = short_name(node)
-    return f"r{ranks[0]}" if ranks and ranks[0] < run.num_devices else name
+    if ranks and ranks[0] < run.num_devices:
+        return f"r{ranks[0]}"
+    # a machine's switch or host: its kind and machine number, short enough not to pile up
+    machine = node_of(node)
+    kind = run.topology.graph.nodes[node].get("kind", "")
+    return short_name(node) if machine is None or not kind else f"{kind} {machine}"
 
 
-def _offset(a, b, gap=0.025):
-    """Shift a directed segment to its right so a->b and b->a do not overlap."""
-    (x0, y0), (x1, y1) = a, b
+def _shift(pts, gap=0.025):
+    """Shift a directed hop to its right so a->b and b->a do not overlap."""
+    (x0, y0), (x1, y1) = pts[0], pts[-1]
     dx, dy = x1 - x0, y1 - y0
     norm = math.hypot(dx, dy) or 1.0
     ox, oy = gap * dy / norm, -gap * dx / norm
-    return (x0 + ox, y0 + oy), (x1 + ox, y1 + oy)
+    return [(x + ox, y + oy) for x, y in pts]
+
+
+def _route(a, b, spots, clearance=0.06, lift=0.14, n=12):
+    """The points a link is drawn through (``n + 1``, so an arrowhead can sit part-way):
+    straight, or bowed outward (away from the centre) by ``lift`` when the straight line
+    would pass over another node's marker."""
+    (x0, y0), (x1, y1) = a, b
+    dx, dy = x1 - x0, y1 - y0
+    length2 = dx * dx + dy * dy or 1.0
+    blocked = False
+    for sx, sy in spots:
+        t = ((sx - x0) * dx + (sy - y0) * dy) / length2
+        if 0.02 < t < 0.98 and abs((sx - x0) * dy - (sy - y0) * dx) / math.sqrt(length2) \
+                < clearance:
+            blocked = True
+            break
+    if not blocked:
+        return [(x0 + dx * i / n, y0 + dy * i / n) for i in range(n + 1)]
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    px, py = -dy, dx                                  # perpendicular, length = the link's
+    if px * mx + py * my < 0 or (abs(mx) + abs(my) < 1e-9 and px < 0):
+        px, py = -px, -py                             # bow away from the centre
+    bow = 2 * lift / math.sqrt(length2)             # a Bezier's peak is half its control's
+    cx, cy = mx + bow * px, my + bow * py
+    return [((1 - u) ** 2 * x0 + 2 * (1 - u) * u * cx + u * u * x1,
+             (1 - u) ** 2 * y0 + 2 * (1 - u) * u * cy + u * u * y1)
+            for u in (i / n for i in range(n + 1))]
 
 
 def buffer_figure(run: SyncRun, k: int) -> go.Figure:
@@ -170,14 +215,28 @@ def totals(run: SyncRun) -> dict:
             "busbw_GBps": c.busbw / 1e9, "bytes": c.nbytes}
 
 
-def values_frame(run: SyncRun, values, max_elements: int = 6) -> dict:
-    """First elements of every rank's buffer beside the exact (float64) sum."""
-    m = min(max_elements, run.inputs[0].size)
-    exact = np.sum([a.reshape(-1)[:m].astype(np.float64) for a in run.inputs], axis=0)
+def written(run: SyncRun, k: int) -> dict[tuple[int, int], bool]:
+    """(rank, chunk) -> combine, for what the transfers of position ``k`` write."""
+    return {(t.dst, c): t.combine for t in step_transfers(run, k)
+            for c in range(t.target, t.target + t.nchunks) if t.dst < run.num_devices}
+
+
+def values_frame(run: SyncRun, values, k: int = 0, max_columns: int = 8) -> dict:
+    """The first element of each chunk this step writes (at position 0: of the first
+    chunks), on every rank, beside the exact (float64) sum; ``changed`` lists the
+    (row, column, combine) cells this step wrote, for highlighting."""
+    hit = written(run, k)
+    chunks = sorted({c for _, c in hit}) or list(range(run.schedule.num_chunks))
+    cols = [(c, int(run.bounds[c])) for c in chunks[:max_columns]
+            if run.bounds[c] < run.bounds[c + 1]]
+    exact = np.sum([a.reshape(-1).astype(np.float64) for a in run.inputs], axis=0)
     out = {"rank": [f"rank {r}" for r in range(run.num_devices)] + ["exact sum (float64)"]}
-    for j in range(m):
-        out[f"x[{j}]"] = [float(v[j]) for v in values[:run.num_devices]] + [float(exact[j])]
-    return out
+    changed = []
+    for j, (c, e) in enumerate(cols):
+        out[f"x[{e}] (chunk {c})"] = ([float(v[e]) for v in values[:run.num_devices]]
+                                      + [float(exact[e])])
+        changed += [(r, j + 1, hit[r, c]) for r in range(run.num_devices) if (r, c) in hit]
+    return {"frame": out, "changed": changed}
 
 
 def ulp_figure(distances) -> go.Figure:
@@ -189,3 +248,15 @@ def ulp_figure(distances) -> go.Figure:
                       xaxis_title="ULPs apart", yaxis_title="elements",
                       margin=dict(l=10, r=10, t=40, b=10))
     return fig
+
+
+def values_styler(values: dict):
+    """The values frame as a pandas Styler with this step's written cells highlighted."""
+    import pandas as pd
+
+    df = pd.DataFrame(values["frame"])
+    mark = pd.DataFrame("", index=df.index, columns=df.columns)
+    for r, j, combine in values["changed"]:       # the colour of the transfer that wrote it
+        mark.iloc[r, j] = f"background-color: {COMBINE if combine else COPY}40; " \
+                          "font-weight: bold"
+    return df.style.apply(lambda _: mark, axis=None).format(precision=6, subset=df.columns[1:])

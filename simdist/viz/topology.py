@@ -6,7 +6,9 @@ Glossary:
                    devices (fixed machines such as ``dgx1`` have 8 and no size argument).
   layout        -- x, y of every node: devices on a circle in rank order (so a ring looks
                    like a ring), switches and hosts on an inner circle between the spokes;
-                   labels go outward (``outward_position``), away from the links.
+                   labels go outward (``outward_position``), away from the links. A preset
+                   whose shape is not a circle has its own (``LAYOUTS``: the TPU torus is
+                   drawn as its x * y grid).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import re
 
 import networkx as nx
 
@@ -75,10 +78,53 @@ def sized_topology(preset: str, num_devices: int) -> Topology:
     return as_topology(graph)
 
 
+def grid_layout(graph: nx.Graph, devices: list) -> dict:
+    """Node -> (x, y) for a 2D torus: device ``r * x + c`` at column c, row r (row 0 on top),
+    as ``tpu_torus`` numbers them; the wrap-around links are drawn bowed around the grid."""
+    cols, rows = _torus_shape(len(devices))
+    span = max(cols, rows) - 1 or 1
+    return {d: (2 * (i % cols) / span - (cols - 1) / span,
+                (rows - 1) / span - 2 * (i // cols) / span) for i, d in enumerate(devices)}
+
+
+_NODE_OF = re.compile(r"task:(\d+)/|^nic:(\d+)\.|worker:(\d+)$")
+
+
+def node_of(name: str):
+    m = _NODE_OF.search(name)
+    return None if m is None else int(next(g for g in m.groups() if g is not None))
+
+
+def cluster_layout(graph: nx.Graph, devices: list) -> dict:
+    """Node -> (x, y) for several machines: each machine drawn as ``layout`` draws one (its
+    GPUs on a circle round its switch), machines side by side, the shared network
+    switches centred below them."""
+    groups: dict = {}
+    for v in graph.nodes:
+        groups.setdefault(node_of(v), []).append(v)
+    shared = groups.pop(None, [])
+    machines = sorted(groups)
+    m = max(len(machines), 1)
+    scale = min(0.6, 0.78 / m)              # a gap between machines for their labels
+    pos = {}
+    for i, key in enumerate(machines):
+        members = groups[key]
+        own = [d for d in devices if d in members]
+        sub = layout(graph.subgraph(members), own)
+        cx = -1 + (2 * i + 1) / m
+        pos.update({v: (cx + scale * x, 0.25 + scale * y) for v, (x, y) in sub.items()})
+    for j, v in enumerate(shared):
+        pos[v] = ((j + 0.5) / len(shared) * 2 - 1 if len(shared) > 1 else 0.0, -0.75)
+    return pos
+
+
+LAYOUTS = {"tpu-torus": grid_layout, "fat-tree": cluster_layout}
+
+
 @functools.lru_cache(maxsize=64)
 def _layout_cached(preset: str, num_devices: int) -> dict:
     topo = sized_topology(preset, num_devices)
-    return layout(topo.graph, topo.devices)
+    return LAYOUTS.get(preset, layout)(topo.graph, topo.devices)
 
 
 def cached_layout(preset: str, num_devices: int) -> dict:

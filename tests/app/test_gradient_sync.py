@@ -1,5 +1,8 @@
 """Page 1: every control of the gradient-sync page changes what it should."""
 
+import numpy as np
+
+from simdist.viz import sync
 from tests.app.helpers import figures, page, points, traces
 
 
@@ -87,9 +90,9 @@ def test_inner_nodes_sit_between_spokes_and_labels_point_outward():
     """No switch or host hides a centre-to-device link, and device labels face outward."""
     import math
 
-    from simdist.viz.topology import TOPOLOGIES, cached_layout, sized_topology
+    from simdist.viz.topology import LAYOUTS, TOPOLOGIES, cached_layout, sized_topology
 
-    for preset in TOPOLOGIES:
+    for preset in set(TOPOLOGIES) - set(LAYOUTS):     # the circle layout
         topo = sized_topology(preset, 8)
         pos = cached_layout(preset, 8)
         inner = [v for v in pos if v not in topo.devices and pos[v] != (0.0, 0.0)]
@@ -108,3 +111,69 @@ def test_inner_nodes_sit_between_spokes_and_labels_point_outward():
             assert where.startswith("top"), (x, y, where)
     labels = [a["text"] for a in fig["layout"].get("annotations", [])]
     assert labels and all(a.get("bgcolor") for a in fig["layout"]["annotations"]), labels
+
+
+def test_torus_is_drawn_as_a_grid_with_wrap_links_bowed_outside():
+    at = page("sync", topo="tpu-torus", n=8, alg="torus_2d")
+    fig = figures(at)[0]
+    dev = traces(fig, "devices")[0]
+    xs, ys = sorted({round(x, 6) for x in dev["x"]}), sorted({round(y, 6) for y in dev["y"]})
+    assert len(xs) * len(ys) == 8 and len(xs) >= 2 and len(ys) >= 2   # a 2 x 4 grid
+    links = traces(fig, "links")[0]
+    pts = [(x, y) for x, y in zip(links["x"], links["y"]) if x is not None]
+    # the wrap-around links bow outside the grid instead of running over markers
+    outside = [(x, y) for x, y in pts if not (xs[0] - 0.05 <= x <= xs[-1] + 0.05)]
+    assert outside and all(ys[0] <= y <= ys[-1] for _, y in outside)
+
+
+def test_a_multi_hop_transfer_has_one_arrowhead():
+    at = page("sync", topo="nvswitch", n=4, alg="ring", step=1)
+    fig = figures(at)[0]
+    arrows = sum(len(t["x"]) for t in fig["data"] if t.get("name", "").endswith("arrows"))
+    run_transfers = 4                                   # ring step 1: each rank sends once
+    assert arrows == run_transfers
+    assert "4 transfers" in fig["layout"]["title"]["text"]
+    hops = [t for t in fig["data"] if t.get("name") == "reduce (add)"][0]
+    assert sum(v is None for v in hops["x"]) == 8       # 2 hops each, through the switch
+
+
+def test_values_table_shows_the_chunks_this_step_wrote_highlighted():
+    at = page("sync", topo="nvswitch", n=4, alg="ring", size=6, step=1)
+    vals = at.session_state["sync.values"]
+    run = sync.run_sync("ring", 4, "nvswitch", 64)
+    # ring's first step: every rank receives one chunk (16 elements) and adds it
+    got = {(t.dst, t.target) for t in run.schedule.steps[0].transfers}
+    chunks = sorted(c for _, c in got)
+    assert [c for c in vals["frame"] if c != "rank"] == [f"x[{16 * c}] (chunk {c})"
+                                                        for c in chunks]
+    assert sorted(vals["changed"]) == sorted((r, chunks.index(c) + 1, True) for r, c in got)
+    after = sync.values_at(run, 1)
+    for t in run.schedule.steps[0].transfers:
+        e = 16 * t.target
+        # the highlighted value is the sender's element added to the receiver's
+        expected = np.float32(run.inputs[t.dst][e]) + np.float32(run.inputs[t.src][e])
+        assert vals["frame"][f"x[{e}] (chunk {t.target})"][t.dst] == float(after[t.dst][e]) \
+            == float(expected)
+
+
+def test_size_slider_stops_at_the_largest_size_the_run_uses():
+    at = page("sync", n=64, topo="fat-tree")
+    slider = at.select_slider(key="sync.size")
+    assert slider.options[-1] == "2^16 = 65,536"        # 2^22 elements / 64 devices
+    at = page("sync", n=64, topo="fat-tree", size=18)
+    assert at.select_slider(key="sync.size").value == 16
+    assert "65,536 float32 elements per replica" in at.caption[0].value
+
+
+def test_fat_tree_draws_each_machine_apart_with_the_network_below():
+    from simdist.viz.topology import cached_layout, node_of, sized_topology
+
+    topo = sized_topology("fat-tree", 16)
+    pos = cached_layout("fat-tree", 16)
+    spans = {}
+    for d in topo.devices:
+        spans.setdefault(node_of(d), []).append(pos[d][0])
+    (lo0, hi0), (lo1, hi1) = [(min(v), max(v)) for _, v in sorted(spans.items())]
+    assert hi0 + 0.15 < lo1                       # machines side by side, a gap between
+    shared = [v for v in pos if node_of(v) is None]
+    assert shared and all(pos[v][1] < min(pos[d][1] for d in topo.devices) for v in shared)

@@ -46,14 +46,40 @@ def _run_app(args: list[str]) -> int:
     return subprocess.call(cmd)
 
 
+DESCRIPTION = ("simdist: TensorFlow's tf.distribute simulated in NumPy. "
+               "Run 'simdist app' to open the teaching app in a browser.")
+
+APP_HELP = """usage: simdist app [STREAMLIT OPTIONS]
+
+Start simdist's Streamlit app and open it in a browser. Its pages:
+  1. Gradient sync       an all-reduce step by step on a topology (ring, tree, ...)
+  2. Data sharding       how experimental_distribute_dataset splits each global batch
+  3. Loss scaling        compute_average_loss; LossScaleOptimizer step by step
+  4. Training timeline   model.fit on simulated GPUs, its trace (download for Perfetto)
+  5. Scaling explorer    all-reduce time and busbw against size and device count
+Every control is in the page's URL, so a link opens the exact view.
+
+Options are passed to 'streamlit run', for example:
+  --server.port 8600          serve on another port (default 8501)
+  --server.address 127.0.0.1  listen on this address only
+  --server.headless true      do not open a browser
+"""
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``simdist`` console script."""
-    parser = argparse.ArgumentParser(prog="simdist", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("app", help="start the Streamlit app (extra args go to streamlit run)",
+    from simdist import __version__
+
+    parser = argparse.ArgumentParser(prog="simdist", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"simdist {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub.add_parser("app", help="start the Streamlit app (see 'simdist app --help')",
                    add_help=False)
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["app"]:
+        if {"-h", "--help"} & set(argv[1:]):
+            print(APP_HELP, end="")
+            return 0
         return _run_app(argv[1:])
     parser.parse_args(argv)
     return 0

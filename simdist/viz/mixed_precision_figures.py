@@ -92,7 +92,7 @@ def scale_figure(steps: list[LossScaleStep], upto: int) -> go.Figure:
                                                 for s in shown])))
     skip = [s for s in shown if not s.applied]
     fig.add_trace(go.Scatter(x=[s.step for s in skip], y=[np.log2(s.scale) for s in skip],
-                             mode="markers", name="inf/NaN: step skipped, scale halved",
+                             mode="markers", name="overflow to inf: step skipped, scale halved",
                              marker=dict(symbol="x", size=13, color=SKIPPED_COLOUR)))
     lo, hi = int(min(logs)) - 1, int(max(logs)) + 1
     fig.update_layout(height=400, title=f"loss scale, steps 1..{upto} of {len(steps)}",

@@ -22,7 +22,9 @@ import plotly.graph_objects as go
 from simdist.viz.sync import SyncRun, clamp_position, contributions, step_cost, step_transfers
 from simdist.viz.topology import cached_layout, node_of, outward_position, short_name
 
+# One meaning per colour on the page: the transfers' kinds, then the cost terms.
 COMBINE, COPY = "#e8590c", "#1c7ed6"
+TERMS = {"latency": "#845ef7", "bandwidth": "#0c8599", "compute": "#a0522d"}
 
 
 def topology_figure(run: SyncRun, k: int) -> go.Figure:
@@ -160,13 +162,14 @@ def buffer_figure(run: SyncRun, k: int) -> go.Figure:
         x=[f"c{c}" for c in range(counts.shape[1])], y=rows,
         colorbar=dict(title="replicas<br>summed", dtick=max(1, p // 8)),
         hovertemplate=f"%{{y}}, chunk %{{x}}: %{{z}} of the {p} replicas<extra></extra>"))
-    cx, cy = [], []
+    cx, cy, cc = [], [], []
     for t in step_transfers(run, k):
         for c in range(t.target, t.target + t.nchunks):
             cx.append(f"c{c}")
             cy.append(rows[t.dst])
+            cc.append(COMBINE if t.combine else COPY)   # the colour of the transfer
     fig.add_trace(go.Scatter(x=cx, y=cy, mode="markers", name="written this step",
-                             marker=dict(symbol="square-open", size=18, color=COMBINE,
+                             marker=dict(symbol="square-open", size=18, color=cc,
                                          line=dict(width=2))))
     fig.update_layout(title="Buffers: replicas summed into each chunk", height=120 + 22 * len(rows),
                       margin=dict(l=10, r=10, t=40, b=10), yaxis=dict(autorange="reversed"),
@@ -181,7 +184,7 @@ def step_time_figure(run: SyncRun, k: int) -> go.Figure:
     if sc is not None:
         terms = {"latency": sc.latency, "bandwidth": sc.bandwidth, "compute": sc.compute}
     fig = go.Figure()
-    for name, color in zip(terms, ("#845ef7", "#1c7ed6", "#e8590c")):
+    for name, color in TERMS.items():
         fig.add_trace(go.Bar(x=[terms[name] * 1e6], y=["this step"], orientation="h",
                              name=name, marker_color=color))
     fig.update_layout(barmode="stack", height=210, xaxis_title="microseconds",
@@ -194,8 +197,7 @@ def steps_figure(run: SyncRun, k: int) -> go.Figure:
     steps = run.cost.steps
     x = list(range(1, len(steps) + 1))
     fig = go.Figure()
-    for name, color in (("latency", "#845ef7"), ("bandwidth", "#1c7ed6"),
-                        ("compute", "#e8590c")):
+    for name, color in TERMS.items():
         fig.add_trace(go.Bar(x=x, y=[getattr(s, name) * 1e6 for s in steps], name=name,
                              marker_color=color))
     k = clamp_position(run, k)
@@ -243,7 +245,8 @@ def ulp_figure(distances) -> go.Figure:
     """How many elements differ by 0, 1, 2 ... ULPs between two algorithms' results."""
     d = np.asarray(distances).reshape(-1)
     vals, counts = np.unique(d, return_counts=True)
-    fig = go.Figure(go.Bar(x=[str(v) for v in vals], y=counts, marker_color="#845ef7"))
+    fig = go.Figure(go.Bar(x=[str(v) for v in vals], y=counts, marker_color="#495057",
+                           name="elements"))
     fig.update_layout(height=260, title="Elements by ULP distance (same inputs)",
                       xaxis_title="ULPs apart", yaxis_title="elements",
                       margin=dict(l=10, r=10, t=40, b=10))

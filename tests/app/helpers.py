@@ -8,6 +8,7 @@ Glossary:
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -40,3 +41,17 @@ def traces(fig: dict, name: str) -> list[dict]:
 
 def points(trace: dict) -> int:
     return sum(v is not None for v in trace.get("x", []))
+
+
+def colour_meanings(figs: list[dict]) -> dict[str, set]:
+    """Colour -> the legend meanings drawn in it over a page's figures (a meaning is a
+    trace name up to its count or comment: ``replica 0 (2 examples)`` is ``replica 0``)."""
+    out: dict = {}
+    for fig in figs:
+        for t in fig["data"]:
+            name = t.get("name")
+            colour = (t.get("line") or {}).get("color") or (t.get("marker") or {}).get("color")
+            if name and isinstance(colour, str):
+                meaning = re.split(r" \(|:", name)[0].removesuffix(" arrows").strip()
+                out.setdefault(colour.lower(), set()).add(meaning)
+    return out

@@ -177,3 +177,12 @@ def test_fat_tree_draws_each_machine_apart_with_the_network_below():
     assert hi0 + 0.15 < lo1                       # machines side by side, a gap between
     shared = [v for v in pos if node_of(v) is None]
     assert shared and all(pos[v][1] < min(pos[d][1] for d in topo.devices) for v in shared)
+
+
+def test_every_colour_means_one_thing_on_the_page():
+    from tests.app.helpers import colour_meanings
+
+    at = page("sync", step=1)
+    meanings = colour_meanings(figures(at))
+    assert {"reduce", "latency", "bandwidth", "compute"} <= set().union(*meanings.values())
+    assert all(len(m) == 1 for m in meanings.values()), meanings

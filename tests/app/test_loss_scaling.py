@@ -7,7 +7,7 @@ import pytest
 
 from simdist.viz import loss
 from simdist.viz.mixed_precision import FLOAT16_MAX, FLOAT16_NORMAL, FLOAT16_SUBNORMAL
-from tests.app.helpers import figures, page
+from tests.app.helpers import colour_meanings, figures, page
 
 
 def _metrics(at):
@@ -151,3 +151,11 @@ def test_loss_scale_controls():
     at.slider(key="loss.growth").set_value(1).run()
     s = at.session_state["loss.scales"]
     assert s[1] == 2 * s[0]            # one finite step is enough to double
+
+
+def test_every_colour_means_one_thing_on_the_page():
+    at = page("loss", rep=8, gb=10, step=6)
+    meanings = colour_meanings(figures(at))
+    assert {m for ms in meanings.values() for m in ms} >= {"replica 0", "overflow to inf",
+                                                           "normal"}
+    assert all(len(m) == 1 for m in meanings.values()), meanings

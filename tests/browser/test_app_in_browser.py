@@ -4,25 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.browser_helpers import PLOT, click
+from tests.browser.browser_helpers import open_page as _open
 from tests.browser.conftest import SHOTS
-
-PLOT = ".js-plotly-plot"
-
-
-def _open(tab, url, charts):
-    tab.goto(url)
-    tab.wait_for_function(f"document.querySelectorAll('{PLOT}').length >= {charts}",
-                          timeout=60_000)
-    tab.wait_for_timeout(800)
-    assert not tab.locator("[data-testid='stException']").count()
 
 
 def _title(tab, i=0):
     return tab.locator(f"{PLOT} .gtitle").nth(i).text_content()
-
-
-def _click(tab, name):
-    tab.get_by_role("button", name=name).first.click()
 
 
 def _wait_title(tab, text):
@@ -38,16 +26,16 @@ def test_gradient_sync_steps_plays_and_changes_chart(server, tab):
     first = _title(tab)
     assert "before the first step" in first
     tab.screenshot(path=str(SHOTS / "1_gradient_sync_step0.png"), full_page=True)
-    _click(tab, "next ▶")
+    click(tab, "next ▶")
     _wait_title(tab, "step 1 of")
     assert tab.locator(f"{PLOT}").first.locator("path.point").count() > 0  # arrowheads
-    _click(tab, "next ▶")
+    click(tab, "next ▶")
     _wait_title(tab, "step 2 of")
     tab.wait_for_timeout(800)
     tab.screenshot(path=str(SHOTS / "1_gradient_sync_step2.png"), full_page=True)
-    _click(tab, "▶ play")
+    click(tab, "▶ play")
     _wait_title(tab, "step 4 of")
-    _click(tab, "■ pause")
+    click(tab, "■ pause")
     assert "step=" in tab.url
 
 
@@ -65,7 +53,7 @@ def test_pages_render(server, tab, path, charts, shot):
 def test_data_sharding_step_changes_chart(server, tab):
     _open(tab, f"{server}/data_sharding?ds=10&gb=4&rep=3", 3)
     assert "Step 1 of 3" in _title(tab)
-    _click(tab, "next ▶")
+    click(tab, "next ▶")
     _wait_title(tab, "Step 2 of 3")
     tab.wait_for_timeout(500)
     tab.screenshot(path=str(SHOTS / "2_data_sharding_step2.png"), full_page=True)

@@ -75,7 +75,7 @@ def gradient_figure(s: LossScaleStep) -> go.Figure:
     fig.update_layout(barmode="stack", height=380, bargap=0,
                       title=f"step {s.step}: gradients x {pow2(s.scale)} in float16",
                       xaxis=_x_axis(), yaxis_title=f"gradients (of {len(exact)})",
-                      margin=_MARGIN, legend=dict(orientation="h", y=-0.25))
+                      margin=_MARGIN, legend=dict(orientation="h", y=-0.25, traceorder="normal"))
     return fig
 
 

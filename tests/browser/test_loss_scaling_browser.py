@@ -41,7 +41,8 @@ def test_mixed_precision_player(server, screen):
     shot(screen, "3_loss_mp_step1")
     click(screen, "next ▶")
     wait_text(screen, "Training step 2 of 20")
-    assert "step=1" in screen.url
+    # the URL follows the page (Streamlit writes it after the rerun's last element)
+    screen.wait_for_function("location.search.includes('step=1')", timeout=10_000)
     # a direct link to the first outlier step: overflow, skipped, scale halved
     open_page(screen, f"{server}/loss_scaling?mpsteps=20&step=6", 3)
     screen.get_by_role("tab", name="mixed precision").click()

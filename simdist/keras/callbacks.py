@@ -445,8 +445,9 @@ class LambdaCallback(Callback):
                 setattr(self, name, fn)
 
 
-__all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping",
+__all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping", "TensorBoard",
            "ModelCheckpoint", "BackupAndRestore", "LambdaCallback"]
 
 
 from simdist.keras.callbacks_schedule import LearningRateScheduler  # noqa: E402,F401 - tf.keras name
+from simdist.keras.callbacks_tensorboard import TensorBoard  # noqa: E402,F401 - tf.keras name

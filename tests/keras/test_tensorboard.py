@@ -1,0 +1,176 @@
+"""The TensorBoard callback against TF 2.21's event files (record_tf_tensorboard.py): the
+same TFRecord framing and header event, the same 'keras' summary metadata, TF's
+TBNotInstalledError without the tensorboard package, and with it (patched in) scalars that
+decode to the fit's history. The files are read here with a decoder written for the test
+(bitwise CRC-32C, generic protobuf wire parsing), independent of simdist's encoder."""
+
+import glob
+import json
+import os
+import struct
+
+import numpy as np
+import pytest
+
+import simdist as tf
+from simdist.keras import callbacks_tensorboard
+from simdist.keras.utils import event_file
+
+FIX = os.path.join(os.path.dirname(__file__), "fixtures", "tf_tensorboard")
+
+
+# --- a reader written for the test ----------------------------------------------------
+def _crc32c(data):
+    crc = 0xFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+def _masked(data):
+    c = _crc32c(data)
+    return (((c >> 15) | (c << 17)) + 0xA282EAD8) & 0xFFFFFFFF
+
+
+def _records(path):
+    data, out, i = open(path, "rb").read(), [], 0
+    while i < len(data):
+        (n,) = struct.unpack("<Q", data[i:i + 8])
+        assert struct.unpack("<I", data[i + 8:i + 12])[0] == _masked(data[i:i + 8])
+        body = data[i + 12:i + 12 + n]
+        assert struct.unpack("<I", data[i + 12 + n:i + 16 + n])[0] == _masked(body)
+        out.append(body)
+        i += 16 + n
+    return out
+
+
+def _fields(buf):
+    """{field number: [values]} of one protobuf message (varints, 64/32-bit, bytes)."""
+    out, i = {}, 0
+    while i < len(buf):
+        key, i = _varint(buf, i)
+        num, wire = key >> 3, key & 7
+        if wire == 0:
+            value, i = _varint(buf, i)
+        elif wire == 1:
+            value, i = buf[i:i + 8], i + 8
+        elif wire == 5:
+            value, i = buf[i:i + 4], i + 4
+        else:
+            n, i = _varint(buf, i)
+            value, i = buf[i:i + n], i + n
+        out.setdefault(num, []).append(value)
+    return out
+
+
+def _varint(buf, i):
+    shift = value = 0
+    while True:
+        b = buf[i]
+        value |= (b & 0x7F) << shift
+        i += 1
+        shift += 7
+        if not b & 0x80:
+            return value, i
+
+
+def _events(path):
+    """[(step, {tag: (value, plugin_name, content, dtype, data_class)})] of a file."""
+    out = []
+    for rec in _records(path)[1:]:  # the first is the header
+        ev = _fields(rec)
+        values = {}
+        for v in _fields(ev[5][0])[1]:
+            v = _fields(v)
+            tensor, meta = _fields(v[8][0]), _fields(v[9][0])
+            plugin = _fields(meta[1][0])
+            dtype = tensor[1][0]
+            value = (struct.unpack("<f", tensor[4][0])[0] if dtype == 1
+                     else tensor[8][0].decode())
+            values[v[1][0].decode()] = (value, plugin[1][0].decode(),
+                                        plugin.get(2, [b""])[0], dtype,
+                                        meta.get(4, [0])[0])
+        out.append((ev.get(2, [0])[0], values))
+    return out
+
+
+def _fit(log_dir, epochs=2):
+    m = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,),
+                                                   kernel_initializer="ones", name="d")],
+                            name="s")
+    m.compile("sgd", "mse", metrics=["mae"])
+    h = m.fit(np.ones((8, 3)), np.zeros((8, 2)), epochs=epochs, verbose=0, batch_size=4,
+              validation_data=(np.ones((4, 3)), np.zeros((4, 2))),
+              callbacks=[tf.keras.callbacks.TensorBoard(log_dir=log_dir)])
+    return m, h
+
+
+def _file(log_dir, sub):
+    (path,) = glob.glob(os.path.join(log_dir, sub, "events.out.tfevents.*.v2"))
+    return path
+
+
+# --- tests ----------------------------------------------------------------------------
+def test_crc32c_check_value():
+    assert event_file.crc32c(b"123456789") == 0xE3069283 == _crc32c(b"123456789")
+
+
+def test_the_header_event_is_tfs_byte_for_byte():
+    tf_header = _records(os.path.join(FIX, "validation.v2"))
+    assert len(tf_header) == 1
+    wall_time = struct.unpack("<d", _fields(tf_header[0])[1][0])[0]
+    ours = event_file.event(wall_time, file_version="brain.Event:2",
+                            writer="tensorflow.core.util.events_writer")
+    assert ours == tf_header[0]
+    assert open(os.path.join(FIX, "validation.v2"), "rb").read() == event_file.tfrecord(ours)
+
+
+def test_without_tensorboard_fit_stops_as_tf_does(tmp_path, monkeypatch):
+    monkeypatch.setattr(callbacks_tensorboard, "tensorboard_installed", lambda: False)
+    with open(os.path.join(FIX, "run.json")) as f:
+        recorded = json.load(f)["fit"]
+    with pytest.raises(callbacks_tensorboard.TBNotInstalledError) as info:
+        _fit(str(tmp_path))
+    assert type(info.value).__name__ == recorded["error"]
+    assert str(info.value) == recorded["message"]
+    (step, ours), = _events(_file(tmp_path, "train"))
+    (tf_step, theirs), = _events(os.path.join(FIX, "train.v2"))
+    assert step == tf_step == 0 and list(ours) == list(theirs) == ["keras"]
+    assert ours["keras"][1:] == theirs["keras"][1:]  # plugin, content, dtype, data class
+    ours_cfg, tf_cfg = json.loads(ours["keras"][0]), json.loads(theirs["keras"][0])
+    assert ours_cfg["class_name"] == tf_cfg["class_name"] == "Sequential"
+    assert [lay["class_name"] for lay in ours_cfg["config"]["layers"]] == \
+        [lay["class_name"] for lay in tf_cfg["config"]["layers"]]
+    assert _events(_file(tmp_path, "validation")) == []
+
+
+def test_with_tensorboard_the_scalars_are_the_history(tmp_path, monkeypatch):
+    monkeypatch.setattr(callbacks_tensorboard, "tensorboard_installed", lambda: True)
+    model, hist = _fit(str(tmp_path))
+    train = _events(_file(tmp_path, "train"))[1:]  # after the 'keras' summary
+    by_tag = {}
+    for step, values in train:
+        for tag, (value, plugin, content, dtype, data_class) in values.items():
+            assert (plugin, content, dtype, data_class) == ("scalars", b"", 1, 1)
+            by_tag.setdefault(tag, []).append((step, value))
+    assert sorted(by_tag) == ["epoch_loss", "epoch_mae"]
+    for name in ("loss", "mae"):
+        steps, values = zip(*by_tag["epoch_" + name])
+        assert steps == (0, 1)
+        np.testing.assert_allclose(values, hist.history[name], rtol=1e-6)
+    val = {}
+    for step, values in _events(_file(tmp_path, "validation")):
+        for tag, (value, *_rest) in values.items():
+            val.setdefault(tag, []).append((step, value))
+    assert [s for s, _ in val["evaluation_loss_vs_iterations"]] == [2, 4]  # 2 steps/epoch
+    np.testing.assert_allclose([v for _, v in val["epoch_loss"]], hist.history["val_loss"],
+                               rtol=1e-6)
+    np.testing.assert_allclose([v for _, v in val["evaluation_mae_vs_iterations"]],
+                               hist.history["val_mae"], rtol=1e-6)
+
+
+def test_what_it_does_not_simulate_is_refused():
+    with pytest.raises(NotImplementedError, match="histogram"):
+        tf.keras.callbacks.TensorBoard(histogram_freq=1)

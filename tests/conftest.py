@@ -2,8 +2,13 @@
 
 import os
 
-import pytest
-from hypothesis import HealthCheck, settings
+# One BLAS thread (set before NumPy loads its BLAS): simdist's replicas already run in
+# threads, and a many-threaded BLAS on a shared machine made small matmuls ~15x slower.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import pytest  # noqa: E402 - after the BLAS threads are set
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 settings.register_profile(
     "default", max_examples=40, deadline=None,

@@ -181,7 +181,7 @@ class ProgbarLogger(Callback):
         self._maybe_init()
         self.seen = batch + 1
         if self.verbose == 1:
-            self.progbar.update(self.seen, list((logs or {}).items()), finalize=False)
+            self.progbar.update(self.seen, _python_items(logs), finalize=False)
 
     def on_train_batch_end(self, batch, logs=None):
         self._batch_update(batch, logs)
@@ -198,7 +198,7 @@ class ProgbarLogger(Callback):
         if self.target is None:
             self.target = self.seen
             self.progbar.target = self.seen
-        self.progbar.update(self.target, list((logs or {}).items()), finalize=True)
+        self.progbar.update(self.target, _python_items(logs), finalize=True)
 
     def on_epoch_end(self, epoch, logs=None):
         self._finalize(logs)
@@ -212,6 +212,14 @@ class ProgbarLogger(Callback):
 
     def on_train_end(self, logs=None):
         self._called_in_fit = False
+
+
+def _python_items(logs) -> list:
+    """The logs as (name, value) with NumPy scalars as Python numbers, as Keras's
+    ``sync_to_numpy_or_python_type`` gives them to the bar (a float32 learning rate of
+    0.001 is then above 1e-3 and prints as 0.0010)."""
+    return [(k, v.item() if isinstance(v, np.generic) else v)
+            for k, v in (logs or {}).items()]
 
 
 class EarlyStopping(Callback):

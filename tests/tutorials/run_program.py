@@ -1,0 +1,90 @@
+"""Run one tutorial program under TensorFlow or simdist and capture what it prints.
+
+Glossary:
+  run       -- the program's source executed as ``__main__`` in a fresh temporary working
+               directory (it writes checkpoints and models there), with this directory on
+               ``sys.path`` for tutorial_data; under simdist its one line
+               ``import tensorflow as tf`` reads ``import simdist as tf``.
+  normalize -- printed text made comparable: a progress bar's final state (the text after
+               its last carriage return; intermediate states, printed as time allows, are
+               dropped), timings masked ('- 0s 5ms/step' -> '- T'), the framework's version
+               line dropped.
+Used by record_tf_tutorials.py (TF's interpreter) and test_tutorials.py (simdist's).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "custom_training.py"}
+
+
+def source(name, framework):
+    """The program's source; ``framework`` 'simdist' swaps the TensorFlow import."""
+    with open(os.path.join(HERE, "programs", PROGRAMS[name])) as f:
+        text = f.read()
+    if framework == "simdist":
+        assert text.count("import tensorflow as tf\n") == 1
+        text = text.replace("import tensorflow as tf\n", "import simdist as tf\n")
+    return text
+
+
+def run(name, framework) -> str:
+    """Everything the program prints to stdout."""
+    # The file's own path: TF's autograph reads the functions' source from it.
+    code = compile(source(name, framework), os.path.join(HERE, "programs", PROGRAMS[name]),
+                   "exec")
+    out = io.StringIO()
+    cwd = os.getcwd()
+    sys.path.insert(0, HERE)
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)
+        try:
+            with contextlib.redirect_stdout(out):
+                exec(code, {"__name__": "__main__"})  # noqa: S102 - the tutorial program
+        finally:
+            os.chdir(cwd)
+            sys.path.remove(HERE)
+    return out.getvalue()
+
+
+_TIMING = re.compile(r" - (ETA: )?\d+(\.\d+)?m?s( \d+(\.\d+)?[mu]?s/step)?")
+_BAR = re.compile(r"^\s*(\d+)/(\d+) \[")
+
+
+def normalize(text: str) -> list[str]:
+    """The printed lines, comparable between runs and frameworks."""
+    lines = _lines(text)
+    # A bar's last batch may print before its epoch-end line (the same bar with the epoch's
+    # extra logs), as time allows: keep only the last bar before the next other line.
+    out = []
+    for i, line in enumerate(lines):
+        rest = [x for x in lines[i + 1:] if not x.startswith(_CALLBACK_LINES)]
+        if _BAR.match(line) and rest and _BAR.match(rest[0]):
+            continue
+        out.append(line)
+    return out
+
+
+# What the tutorial's PrintLR callback prints between a bar's last batch and its epoch end.
+_CALLBACK_LINES = ("Learning rate for epoch",)
+
+
+def _lines(text: str) -> list[str]:
+    lines = []
+    for line in text.split("\n"):
+        line = line.split("\r")[-1].replace("\x08", "")
+        line = _TIMING.sub(" - T", line)
+        if re.fullmatch(r"\d+\.\d+\.\d+.*", line.strip()):
+            continue  # print(tf.__version__)
+        bar = _BAR.match(line)
+        if bar and bar.group(1) != bar.group(2) or not line.strip():
+            continue  # a bar's intermediate state: printed or not, as time allows
+        lines.append(line.rstrip())
+    return lines

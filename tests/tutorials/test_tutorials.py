@@ -1,0 +1,63 @@
+"""TF's "Distributed training with Keras" and "Custom training with tf.distribute.Strategy"
+tutorials run under simdist and print what TF 2.21 printed (record_tf_tutorials.py), on one
+replica and on four.
+
+The programs (programs/*.py) are the tutorials' code cells with marked edits: synthetic
+MNIST-shaped data instead of the downloads, smaller sizes, a one-element shuffle buffer and
+fixed initial weights (the frameworks' random initializers draw different numbers), the
+TensorBoard callback left out (TF 2.21 without the tensorboard package stops fit; see
+tests/keras/test_tensorboard.py) and the legacy .h5 checkpoint name (tf-keras 2.21 cannot load
+its own .weights.h5 into a MirroredStrategy model). Both frameworks run them as a CPU-only
+machine with 1 or 4 logical CPUs, so MirroredStrategy() has the same replicas. Printed lines
+must match with timings masked and numbers equal to 1e-4 (the replicas' sums are added in
+another order).
+"""
+
+import json
+import os
+import re
+
+import numpy as np
+import pytest
+from run_program import HERE, normalize, run
+
+import simdist as tf
+from simdist.hardware import machine
+
+_NUMBER = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?|-?\d+(?:e[-+]?\d+)?")
+
+
+def _recorded(name, cpus):
+    with open(os.path.join(HERE, "fixtures", f"{name}@{cpus}cpu.json")) as f:
+        return json.load(f)["stdout"]
+
+
+@pytest.fixture
+def cpu_machine():
+    """A GPU-less machine, as the recording's; the default one is put back after."""
+    def make(cpus):
+        machine.set_machine("gpus=0")
+        if cpus > 1:
+            tf.config.set_logical_device_configuration(
+                tf.config.list_physical_devices("CPU")[0],
+                [tf.config.LogicalDeviceConfiguration()] * cpus)
+    yield make
+    tf.keras.backend.clear_session()
+    machine.set_machine(None)
+
+
+def _compare(got, want):
+    got, want = normalize(got), normalize(want)
+    assert len(got) == len(want), "\n".join(got)
+    for g, w in zip(got, want):
+        assert _NUMBER.sub("#", g) == _NUMBER.sub("#", w), (g, w)
+        gn = [float(x) for x in _NUMBER.findall(g)]
+        wn = [float(x) for x in _NUMBER.findall(w)]
+        np.testing.assert_allclose(gn, wn, rtol=1e-4, atol=2e-4, err_msg=f"{g!r} vs {w!r}")
+
+
+@pytest.mark.parametrize("cpus", [1, 4])
+@pytest.mark.parametrize("name", ["distributed_keras", "custom_training"])
+def test_tutorial_prints_what_tensorflow_printed(name, cpus, cpu_machine):
+    cpu_machine(cpus)
+    _compare(run(name, "simdist"), _recorded(name, cpus))

@@ -312,11 +312,12 @@ class StrategyExtended:
         for i, comp in enumerate(components):
             with context.device(comp.device), UpdateContext(i):
                 out = fn(comp, *select_replica(i, tuple(args)), **select_replica(i, kwargs))
-            # An assign gives back the written value (TF's _UnreadVariable), not the variable.
-            results.append(out.read_value() if isinstance(out, variables.Variable) else out)
+            results.append(out)
         if len(results) == 1:
-            return results[0]
-        return Mirrored(results)
+            return results[0]  # one variable's assign: its _UnreadVariable, as in TF
+        # Several copies: each assign's written value, as TF's mirrored update gives.
+        return Mirrored([out.read_value() if isinstance(out, variables.Variable) else out
+                         for out in results])
 
     def _validate_update_variable(self, var):
         pass

@@ -59,6 +59,8 @@ def _assign_sub(var, value, **kw):
 class DistributedVariable(DistributedDelegate, Variable):
     """Base of the variables that have one component per replica."""
 
+    _returns_unread_variable = False  # a write gives the written value (a Tensor)
+
     def __init__(self, strategy, values, aggregation, synchronization):
         DistributedDelegate.__init__(self, values)
         self._distribute_strategy = strategy
@@ -162,7 +164,7 @@ class DistributedVariable(DistributedDelegate, Variable):
             out = self._update_cross_replica(update_fn, value)
         else:
             out = self._update_replica(update_fn, value)
-        if isinstance(out, Variable):
+        if isinstance(out, Variable) and not self._returns_unread_variable:
             out = out.read_value()  # TF returns the written value, not the variable
         return out if read_value else None
 
@@ -255,6 +257,8 @@ class _ReducedView:
 
 class AggregatingVariable(DistributedVariable):
     """One variable on a parameter device whose replica writes are aggregated first."""
+
+    _returns_unread_variable = True  # its one variable's assign result, as TF's ps_values
 
     def _get(self):
         return self._primary

@@ -116,14 +116,8 @@ class Variable(metaclass=_VariableMeta):
         synchronization = _as_enum(VariableSynchronization, synchronization, "synchronization",
                                    name)
         aggregation = _as_enum(VariableAggregation, aggregation, "aggregation", name)
-        if trainable is None:
+        if trainable is None:  # TF 2.21 accepts a trainable ON_READ variable when asked
             trainable = synchronization != VariableSynchronization.ON_READ
-        elif trainable and synchronization == VariableSynchronization.ON_READ:
-            raise ValueError(
-                "Synchronization value can be set to VariableSynchronization.ON_READ only for "
-                f"non-trainable variables. You have specified trainable={trainable} and "
-                f"synchronization={synchronization}."
-            )
         if callable(initial_value):
             initial_value = initial_value()
         dev = context.current_device() if device is None else _find(device)
@@ -219,22 +213,22 @@ class Variable(metaclass=_VariableMeta):
         self._device.run(op_name, new.size, 2 * new.nbytes)
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
-        """Set the variable's value; returns the variable."""
+        """Set the variable's value; returns it unread (see _UnreadVariable)."""
         new = self._new_value(value, "assign")
         self._write(backend.xp.array(new, copy=True), "AssignVariableOp")
-        return self if read_value else None
+        return _UnreadVariable(self) if read_value else None
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
-        """Add ``delta`` to the variable; returns the variable."""
+        """Add ``delta`` to the variable; returns it unread (see _UnreadVariable)."""
         d = self._new_value(delta, "assign_add")
         self._write(self._value + d, "AssignAddVariableOp")
-        return self if read_value else None
+        return _UnreadVariable(self) if read_value else None
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
-        """Subtract ``delta`` from the variable; returns the variable."""
+        """Subtract ``delta`` from the variable; returns it unread (see _UnreadVariable)."""
         d = self._new_value(delta, "assign_sub")
         self._write(self._value - d, "AssignSubVariableOp")
-        return self if read_value else None
+        return _UnreadVariable(self) if read_value else None
 
     # --- Python protocols -------------------------------------------------------------
     def ref(self):
@@ -300,6 +294,33 @@ def _as_enum(enum_cls, value, what, var_name=None):
 
 class ResourceVariable(Variable):
     """The concrete variable ``tf.Variable(...)`` makes (TF's ResourceVariable)."""
+
+
+class _UnreadVariable(ResourceVariable):
+    """What ``assign*`` returns (TF's _UnreadVariable): the written variable, named
+    'UnreadVariable', read only when used (so it shows the variable's value at that time).
+    A new object per write: ``strategy.run`` of an assign gives a PerReplica of them."""
+
+    def __init__(self, parent):  # no storage of its own: it is a view of ``parent``
+        self._parent = parent
+        self._device = parent._device
+        self._nbytes = 0
+        self._shape = parent._shape
+        self._trainable = parent._trainable
+        self._name = "UnreadVariable"
+        self._synchronization = parent._synchronization
+        self._aggregation = parent._aggregation
+        self._constraint = parent._constraint
+        self._distribute_strategy = parent._distribute_strategy
+        self._uid = next(_uid)
+
+    _value = property(lambda self: self._parent._value)
+
+    def _read(self) -> Tensor:
+        return self._parent._read()  # a read (and its gradient) is the variable's
+
+    def _write(self, new, op_name):
+        self._parent._write(new, op_name)
 
 
 def default_variable_creator(**kwargs):

@@ -1785,3 +1785,31 @@ def case_from_generator_distributed(tf):
                gen, args=(3,), output_signature=tf.TensorSpec((2,), f32)))}
     out.update({name: _try(fn) for name, fn in bad.items()})
     return out
+
+
+@case
+def case_variable_assign_results_and_on_read_trainable(tf):
+    s = make_strategy(tf)
+    with s.scope():
+        on_read = tf.Variable(1.0, synchronization=tf.VariableSynchronization.ON_READ,
+                              trainable=True, aggregation=tf.VariableAggregation.SUM)
+    outside_on_read = _try(lambda: tname(tf.Variable(
+        1.0, synchronization=tf.VariableSynchronization.ON_READ, trainable=True)))
+    w = tf.Variable(1.0)
+    r = s.run(lambda: w.assign_add(1.0))
+    central = tf.distribute.experimental.CentralStorageStrategy(DEVICES[:2])
+    with central.scope():
+        c = tf.Variable(1.0, aggregation=tf.VariableAggregation.MEAN)
+
+    def in_central():
+        x = c.assign_add(1.0)
+        return [tname(x), str(x)]
+
+    locals_ = s.experimental_local_results(r)
+    return {"on_read": {"type": tname(on_read), "trainable": on_read.trainable},
+            "on_read_outside_scope": outside_on_read,
+            "outside_assign_in_run": {"type": tname(r), "local": [tname(x) for x in locals_],
+                                      "str": [str(x) for x in locals_],
+                                      "after": float(w.numpy())},
+            "central_assign_in_run": _try(lambda: enc(tf, central.run(in_central), central)),
+            "central_after": float(c.numpy())}

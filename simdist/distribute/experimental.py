@@ -1,5 +1,6 @@
 """``tf.distribute.experimental``: the experimental strategies and options."""
 
+from simdist.distribute import partitioners
 from simdist.distribute.central_storage_strategy import CentralStorageStrategy
 from simdist.distribute.collective_cross_device_ops import (
     CollectiveAllReduce,
@@ -13,4 +14,5 @@ from simdist.distribute.multi_worker_mirrored_strategy import (
 from simdist.distribute.tpu_strategy import TPUStrategyV1 as TPUStrategy
 
 __all__ = ["CentralStorageStrategy", "CollectiveAllReduce", "CommunicationImplementation",
-           "CommunicationOptions", "MultiWorkerMirroredStrategy", "TPUStrategy", "ValueContext"]
+           "CommunicationOptions", "MultiWorkerMirroredStrategy", "TPUStrategy", "ValueContext",
+           "partitioners"]

@@ -34,9 +34,15 @@ class Trackable:
         return {}
 
 
+def is_leaf(value) -> bool:
+    """Whether a checkpoint saves ``value`` as one value: a variable, or an object that
+    declares ``_saved_as_one_variable`` (a ShardedVariable, saved whole as TF's slices are)."""
+    return isinstance(value, Variable) or getattr(value, "_saved_as_one_variable", False)
+
+
 def is_trackable(value) -> bool:
     """Whether a checkpoint can hold ``value``: a variable, a Trackable, or a container of them."""
-    if isinstance(value, (Variable, Trackable)):
+    if is_leaf(value) or isinstance(value, Trackable):
         return True
     if isinstance(value, dict):
         return bool(value) and all(is_trackable(v) for v in value.values())
@@ -47,7 +53,7 @@ def is_trackable(value) -> bool:
 
 def children(node) -> dict:
     """``{name: child}`` of a trackable or of a list, tuple or dict of them."""
-    if isinstance(node, Variable):
+    if is_leaf(node):
         return {}
     if isinstance(node, Trackable):
         return node._trackable_children()
@@ -73,7 +79,7 @@ def walk(root):
                 continue
             if not isinstance(child, (list, tuple, dict)):  # containers are rebuilt per call
                 seen[id(child)] = child_path
-            if isinstance(child, Variable):
+            if is_leaf(child):
                 found[child_path] = child
             else:
                 queue.append((child_path, child))
@@ -119,7 +125,7 @@ def restore_deferred() -> None:
     for owner, waiting in list(_WAITING.items()):
         for rel, assign in list(waiting.items()):
             node, deeper, rest = resolve(owner, rel)
-            if isinstance(node, Variable):
+            if is_leaf(node):
                 del waiting[rel]
                 assign(node)
             elif deeper is not owner:  # part of the path exists now: wait further down

@@ -244,7 +244,7 @@ def _find(root, key, aliases):
     best = None
     for path in trackable.spellings(key[:-len(SUFFIX)], aliases):
         node, owner, rest = trackable.resolve(root, path)
-        if isinstance(node, variables.Variable):
+        if trackable.is_leaf(node):
             return node, None
         depth = path.count("/") - rest.count("/")
         if node is None and (best is None or depth > best[0]):

@@ -139,6 +139,8 @@ def all_to_all(values, algorithm="pairwise", topology=None, devices=None, trace=
 
 def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params):
     xp = backend.xp
+    # A cluster of processes: each fills only its own ranks' arrays (executor.Exchange).
+    exchange = params.pop("exchange", None)
     p = len(arrays)
     node_names = placement_lib.place(topo, p, devices)
     params = {**algo.topology_hints(topo, node_names), **params}
@@ -166,7 +168,7 @@ def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params
         buffers = [a.copy() for a in flat]
         buffers += [xp.empty(n, dtype=dtype) for _ in range(sched.num_servers)]
     inputs = None if sched.inplace else [a.copy() for a in buffers]
-    execute(sched, buffers, op or "sum", bounds, inputs)
+    execute(sched, buffers, op or "sum", bounds, inputs, exchange)
     values = _outputs(collective, sched, buffers, arrays, bounds, per_slot, op, p)
     nbytes = _size(collective, arrays, dtype)
     cost, times = price_patterns(topo, nodes, sched.patterns(), bounds, dtype.itemsize,

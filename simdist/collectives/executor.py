@@ -8,16 +8,24 @@ Glossary:
               and the common ring case copies nothing extra).
   combine  -- ``op(dst, payload, out=dst)``: the receiver's value is the left operand; the
               order in which transfers of a step land is their order in the step.
+  exchange -- for a cluster of real processes: which ranks this process owns and the
+              Peers to trade with. A transfer between two ranks of this process runs as
+              here; one from here to another process is sent, one from another process is
+              received: one message per step and pair of processes, applied in the step's
+              order, so the results are bit-identical to the one-process run.
 All array work goes through ``backend.xp`` so the CuPy backend runs the same code.
 """
 
 from __future__ import annotations
 
+import threading
+
 from simdist.collectives.ops import combine_fn
 from simdist.collectives.schedule import Schedule
 
 
-def execute(schedule: Schedule, buffers: list, op: str, bounds, inputs=None) -> list:
+def execute(schedule: Schedule, buffers: list, op: str, bounds, inputs=None,
+            exchange=None) -> list:
     """Run ``schedule`` over ``buffers`` (modified in place) and return them.
 
     Args:
@@ -26,6 +34,7 @@ def execute(schedule: Schedule, buffers: list, op: str, bounds, inputs=None) -> 
       op: canonical op name (see ops.normalize_op).
       bounds: chunk boundaries (``num_chunks + 1`` integers).
       inputs: for out-of-place schedules, the untouched arrays transfers read from.
+      exchange: an Exchange when the ranks live in several processes (None: all here).
     """
     fn = combine_fn(op)
     bounds = [int(b) for b in bounds]
@@ -40,13 +49,18 @@ def execute(schedule: Schedule, buffers: list, op: str, bounds, inputs=None) -> 
                     written.add((t.dst, c))
         payloads = []
         for t in transfers:
+            if exchange is not None and not exchange.owns(t.src):
+                payloads.append(None)  # another process reads it; received below if needed
+                continue
             view = read_from[t.src][bounds[t.chunk]:bounds[t.chunk + t.nchunks]]
             if written and any((t.src, c) in written for c in range(t.chunk, t.chunk + t.nchunks)):
                 view = view.copy()  # someone overwrites this region in this very step
             payloads.append(view)
+        if exchange is not None:
+            payloads = exchange.trade(transfers, payloads)
         for t, payload in zip(transfers, payloads):
             lo, hi = bounds[t.target], bounds[t.target + t.nchunks]
-            if hi == lo:
+            if hi == lo or payload is None:
                 continue
             target = buffers[t.dst][lo:hi]
             if t.combine:
@@ -54,3 +68,52 @@ def execute(schedule: Schedule, buffers: list, op: str, bounds, inputs=None) -> 
             else:
                 target[...] = payload
     return buffers
+
+
+class Exchange:
+    """The ranks one process owns (``owner[rank]`` is its process) and its Peers."""
+
+    def __init__(self, owner: list, me: int, peers):
+        self.owner, self.me, self.peers = list(owner), me, peers
+        self._step = 0
+        self._send_error = None
+
+    def owns(self, rank: int) -> bool:
+        return self.owner[rank] == self.me
+
+    def trade(self, transfers, payloads) -> list:
+        """Send this process's payloads for other processes, receive theirs for this one.
+
+        Returns the step's payloads with every transfer into this process's ranks filled
+        (those between two other processes stay None: nobody here needs them).
+        """
+        self._step += 1
+        outgoing: dict = {}
+        incoming: dict = {}
+        for k, t in enumerate(transfers):
+            src, dst = self.owner[t.src], self.owner[t.dst]
+            if src == self.me and dst != self.me:
+                outgoing.setdefault(dst, []).append(payloads[k])
+            elif dst == self.me and src != self.me:
+                incoming.setdefault(src, []).append(k)
+        # Sends run beside the receives: two processes sending each other more than a
+        # socket buffer at once would otherwise both block.
+        sender = threading.Thread(target=self._send_all, args=(outgoing, self._step),
+                                  daemon=True)
+        sender.start()
+        out = list(payloads)
+        for peer, slots in incoming.items():
+            for k, value in zip(slots, self.peers.recv(peer, self._step), strict=True):
+                out[k] = value
+        sender.join()
+        if self._send_error is not None:
+            raise self._send_error
+        return out
+
+    def _send_all(self, outgoing, step):
+        self._send_error = None
+        try:
+            for peer, items in outgoing.items():
+                self.peers.send(peer, step, items)
+        except Exception as e:  # noqa: BLE001 - re-raised by the trading thread
+            self._send_error = e

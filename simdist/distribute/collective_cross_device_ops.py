@@ -93,8 +93,13 @@ def choose_algorithm(implementation: str, nbytes: int, devices, topology=None) -
     return collectives.tune(nbytes, topo, len(names)).algorithm
 
 
-def run_all_reduce(arrays, devices, algorithm: str, op: str = "sum", topology=None) -> list:
-    """All-reduce one flat array per device in simulated time; returns the result arrays."""
+def run_all_reduce(arrays, devices, algorithm: str, op: str = "sum", topology=None,
+                   exchange=None) -> list:
+    """All-reduce one flat array per device in simulated time; returns the result arrays.
+
+    With an ``exchange`` (a cluster of processes) only this process's arrays are real; the
+    others' parts arrive over its Peers.
+    """
     machine = get_machine()
     topo = topology if topology is not None else machine.topology
     names = [d.name for d in devices]
@@ -105,7 +110,8 @@ def run_all_reduce(arrays, devices, algorithm: str, op: str = "sum", topology=No
     algo = algorithm if algorithm in collectives.ALGORITHMS else choose_algorithm(
         algorithm, nbytes, devices, topo)
     result = collectives.all_reduce(list(arrays), algorithm=algo, op=op, topology=topo,
-                                    devices=names, trace=machine.trace, start_time=start)
+                                    devices=names, trace=machine.trace, start_time=start,
+                                    exchange=exchange)
     end = start + result.cost.time
     for d in devices:
         d.wait_until(end)
@@ -134,6 +140,27 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
         self._all_reduce_alg = all_reduce_alg
         self._num_packs = num_packs
         self._topology = None  # the machine's, unless a multi-worker strategy sets its own
+        # (every device of the cluster, Exchange) when this process is one task of several
+        self._cluster = None
+
+    def _run_all_reduce(self, arrays, devices, algorithm, op="sum"):
+        """All-reduce over ``devices``, or over the whole cluster when they are one task's."""
+        if self._cluster is None:
+            return run_all_reduce(arrays, devices, algorithm, op, topology=self._topology)
+        everyone, exchange = self._cluster
+        first = everyone.index(devices[0])
+        mine = range(first, first + len(devices))
+        # The other tasks' ranks hold placeholders here: the schedule never reads them in
+        # this process (their transfers come over the network).
+        full = [arrays[r - first] if r in mine else backend.xp.zeros_like(arrays[0])
+                for r in range(len(everyone))]
+        outs = run_all_reduce(full, everyone, algorithm, op, topology=self._topology,
+                              exchange=exchange)
+        return outs[first:first + len(devices)]
+
+    def _group_size(self, num_devices: int) -> int:
+        """How many replicas a MEAN divides by (the cluster's, across processes)."""
+        return len(self._cluster[0]) if self._cluster is not None else num_devices
 
     def _matches(self, value, destinations) -> bool:
         return list(get_devices_from(destinations)) == list(get_devices_from(value))
@@ -150,6 +177,8 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
 
     def _batch_all_reduce(self, reduce_op, per_replica_values):
         if reduce_op not in (ReduceOp.SUM, ReduceOp.MEAN):
+            if self._cluster is not None:
+                return [self._all_reduce_each(reduce_op, v) for v in per_replica_values]
             return [ReductionToOneDevice().reduce(reduce_op, v, v) for v in per_replica_values]
         devices = list(get_devices_from(per_replica_values[0]))
         grads = _flatten_per_device(per_replica_values, len(devices))
@@ -157,9 +186,18 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
         n = len(devices)
         out = []
         for j in range(len(per_replica_values)):
-            arrays = _finish(reduce_op, [results[i][j] for i in range(n)], n)
+            arrays = _finish(reduce_op, [results[i][j] for i in range(n)], self._group_size(n))
             out.append(Mirrored([Tensor(a, d) for a, d in zip(arrays, devices)]))
         return out
+
+    def _all_reduce_each(self, reduce_op, value):
+        """MIN/MAX of one per-replica value across the cluster, on its own devices."""
+        devices = list(get_devices_from(value))
+        tensors = [op_def.convert_to_tensor(v) for v in value.values]
+        outs = self._run_all_reduce([t._value.reshape(-1) for t in tensors], devices, "ring",
+                                    op=reduce_op.value.lower())
+        return Mirrored([Tensor(o.reshape(t._value.shape), d)
+                         for o, t, d in zip(outs, tensors, devices)])
 
     def _reduce_groups(self, grads, devices):
         """Sum ``grads[device][value]`` over devices with concat-and-split packing."""
@@ -185,8 +223,8 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
                     bounds.append(bounds[-1] + s)
                 reduced = [[] for _ in devices]
                 for a, b in zip(bounds, bounds[1:]):
-                    outs = run_all_reduce([f[a:b] for f in flats], devices,
-                                          self._all_reduce_alg, topology=self._topology)
+                    outs = self._run_all_reduce([f[a:b] for f in flats], devices,
+                                                self._all_reduce_alg)
                     for i, o in enumerate(outs):
                         reduced[i].append(o)
                 for i in range(len(devices)):
@@ -239,8 +277,7 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
             for dtype_members in _split_by_dtype(members, grads[0]):
                 flats = [xp.concatenate([grads[i][j]._value.reshape(-1) for j in dtype_members])
                          for i in range(len(devices))]
-                outs = run_all_reduce(flats, devices, opts.implementation.value,
-                                      topology=self._topology)
+                outs = self._run_all_reduce(flats, devices, opts.implementation.value)
                 for i, whole in enumerate(outs):
                     pos = 0
                     for j in dtype_members:

@@ -435,7 +435,9 @@ class ReplicaContext:
         from simdist.framework import dtypes
         from simdist.framework.ops import array_ops
 
-        return array_ops.constant(self._replica_index, dtype=dtypes.int32)
+        # Across processes a worker's first replica is not replica 0 of the cluster.
+        offset = getattr(self._strategy.extended, "_replica_id_offset", 0)
+        return array_ops.constant(self._replica_index + offset, dtype=dtypes.int32)
 
     @property
     def devices(self):

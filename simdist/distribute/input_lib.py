@@ -233,9 +233,11 @@ class DistributedDataset:
         n = strategy.num_replicas_in_sync
         num_workers = getattr(strategy.extended, "_num_workers", 1)
         self._num_workers = num_workers
+        # Simulated, this process reads every worker's shard; one of a cluster of processes
+        # reads its own only.
+        workers = getattr(strategy.extended, "_local_workers", lambda: range(num_workers))()
         self._worker_datasets = [
-            data_distribute.rebatch_for_worker(dataset, n, num_workers, w)
-            for w in range(num_workers)
+            data_distribute.rebatch_for_worker(dataset, n, num_workers, w) for w in workers
         ]
 
     def _devices(self):
@@ -248,7 +250,8 @@ class DistributedDataset:
         streams = [ds._values() for ds in self._worker_datasets]
         steps = data_distribute.steps(streams, n // self._num_workers,
                                       enable_partial_batches(self._strategy, self._dataset))
-        return DistributedIterator(steps, self.element_spec, placer, n)
+        return DistributedIterator(_synchronized(self._strategy, steps), self.element_spec,
+                                   placer, len(self._devices()))
 
     @property
     def element_spec(self):
@@ -278,7 +281,9 @@ class DistributedDatasetsFromFunction(DistributedDataset):
         per_replica = (self._options.experimental_replication_mode
                        == InputReplicationMode.PER_REPLICA)
         if per_replica:
-            self._pipelines = [dataset_fn(InputContext(n, i, n)) for i in range(n)]
+            first = getattr(strategy.extended, "_replica_id_offset", 0)
+            local = len(strategy.extended._devices)
+            self._pipelines = [dataset_fn(InputContext(n, first + i, n)) for i in range(local)]
         else:
             self._pipelines = [dataset_fn(InputContext(num_workers, worker, n))]
         self._per_replica = per_replica
@@ -290,7 +295,6 @@ class DistributedDatasetsFromFunction(DistributedDataset):
         return self._pipelines[0].element_spec
 
     def __iter__(self):
-        n = self._strategy.num_replicas_in_sync
         placer = _Placer(self._devices(), self._options.experimental_fetch_to_device,
                          _has_prefetch(self._dataset))
         partial = enable_partial_batches(self._strategy, self._dataset)
@@ -298,8 +302,29 @@ class DistributedDatasetsFromFunction(DistributedDataset):
             streams = [p._values() for p in self._pipelines]
             steps = data_distribute.steps(streams, 1, partial)
         else:
-            steps = data_distribute.steps([self._pipelines[0]._values()], n, partial)
-        return DistributedIterator(steps, self.element_spec, placer, n)
+            steps = data_distribute.steps([self._pipelines[0]._values()], len(self._devices()),
+                                          partial)
+        return DistributedIterator(_synchronized(self._strategy, steps), self.element_spec,
+                                   placer, len(self._devices()))
+
+
+def _synchronized(strategy, steps):
+    """``steps``, ending on every worker of a cluster of processes at the same step.
+
+    As TF's multi-worker iterators: the workers agree (an all-reduce of "I have data") on
+    whether any of them still has data; one that has none gets empty batches meanwhile.
+    """
+    agree = getattr(strategy.extended, "_any_worker", None)
+    if agree is None:
+        yield from steps
+        return
+    local = len(strategy.extended._devices)
+    it = iter(steps)
+    while True:
+        step = next(it, None)
+        if not agree(step is not None):
+            return
+        yield step if step is not None else [[None] * local]
 
 
 def distribute_dataset(strategy, dataset, options=None):

@@ -17,15 +17,21 @@ Mirrors tensorflow/python/distribute/collective_all_reduce_strategy.py.
 
 from __future__ import annotations
 
-from simdist.distribute import multi_worker_util
+from simdist.distribute import cross_device_ops as cdo
+from simdist.distribute import multi_worker_util, process_cluster
 from simdist.distribute.cluster_resolver import TFConfigClusterResolver
 from simdist.distribute.collective_cross_device_ops import (
     CollectiveAllReduce,
     CommunicationOptions,
 )
 from simdist.distribute.distribute_lib import Strategy
+from simdist.distribute.distributed_variable import MirroredVariable
 from simdist.distribute.mirrored_strategy import MirroredExtended, default_devices
+from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
+from simdist.framework import nest, op_def
+from simdist.hardware import backend
 from simdist.hardware import machine as machine_lib
+from simdist.hardware.transfer import copy_to
 
 WORKER_JOBS = ("chief", "worker")
 
@@ -68,6 +74,8 @@ class CollectiveAllReduceExtended(MirroredExtended):
         local = machine_lib.get_machine()
         topology = None
         self._is_chief = (not tasks) or multi_worker_util.is_chief(spec, task_type, task_id)
+        self._cluster = None
+        options = communication_options or CommunicationOptions()
         if len(tasks) <= 1:
             devices = default_devices()
             self._worker_index = 0
@@ -81,16 +89,100 @@ class CollectiveAllReduceExtended(MirroredExtended):
             self._worker_index = tasks.index((task_type, task_id))
             self._hosts = hosts
             topology = _cluster_topology(len(tasks), gpus, local.gpu_kind)
+            if process_cluster.runs_as_processes(spec, task_type, task_id):
+                # One task of a cluster of processes: it owns its own host's replicas only;
+                # collectives trade the other hosts' parts over the network.
+                per_worker = len(devices) // len(tasks)
+                owner = [r // per_worker for r in range(len(devices))]
+                self._cluster = process_cluster.ProcessCluster(
+                    spec, tasks, self._worker_index, owner,
+                    process_cluster.cluster_timeout(options.timeout_seconds))
+                self._cluster_devices = devices
+                devices = devices[self._worker_index * per_worker:
+                                  (self._worker_index + 1) * per_worker]
         self._num_workers = max(len(tasks), 1)
-        options = communication_options or CommunicationOptions()
         ops = CollectiveAllReduce(options)
         if topology is not None:
             from simdist.hardware.topology import Topology
 
             ops._topology = Topology(topology)
+        if self._cluster is not None:
+            ops._cluster = (self._cluster_devices, self._cluster.exchange)
         super().__init__(devices, ops)
         self._communication_options = options
         self._cluster_resolver = cluster_resolver
+
+    @property
+    def _num_replicas_in_sync(self) -> int:
+        return len(self._devices) * (self._num_workers if self._cluster else 1)
+
+    @property
+    def _replica_id_offset(self) -> int:
+        return self._worker_index * len(self._devices) if self._cluster else 0
+
+    # --- a cluster of processes: what crosses to the other tasks ------------------------
+    def _any_worker(self, has_data: bool) -> bool:
+        """Whether any worker of the cluster has data for the next step (an all-reduce)."""
+        flag = backend.xp.asarray([1.0 if has_data else 0.0])
+        ops = self._get_cross_device_ops()
+        out = ops._run_all_reduce([flag] * len(self._devices), list(self._devices), "ring",
+                                  op="max")
+        return bool(out[0][0] > 0)
+
+    def _create_variable(self, next_creator, **kwargs):
+        var = super()._create_variable(next_creator, **kwargs)
+        if self._cluster is not None:
+            # As TF, every worker starts from the chief's initial value: a sum to which only
+            # the chief contributes (so unseeded initializers agree across processes).
+            first = var._values[0]
+            value = first.numpy()
+            mine = value if self._worker_index == 0 else backend.xp.zeros_like(value)
+            ops = self._get_cross_device_ops()
+            outs = ops._run_all_reduce([backend.xp.asarray(mine).reshape(-1)] * len(
+                self._devices), list(self._devices), "ring")
+            for component, out in zip(var._values, outs):
+                component._write(out.reshape(value.shape).copy(), "CollectiveBcastRecv")
+        return var
+
+    def _all_reduced(self, value) -> bool:
+        """Whether reducing ``value`` is a collective (TF's CollectiveAllReduceExtended).
+
+        A mirrored value's copies agree already; a plain tensor (what strategy.run returns
+        from one local replica) crosses workers only when there are other processes.
+        """
+        if nest.is_nested(value) or isinstance(value, (Mirrored, MirroredVariable)):
+            return False
+        return isinstance(value, DistributedValues) or self._cluster is not None
+
+    def _reduce_to(self, reduce_op, value, destinations, options):
+        if not self._all_reduced(value):
+            return super()._reduce_to(reduce_op, value, destinations, options)
+        return self._cluster_reduce(reduce_op, [(value, destinations)], options)[0]
+
+    def _batch_reduce_to(self, reduce_op, pairs, options):
+        if not all(self._all_reduced(v) for v, _ in pairs):
+            return super()._batch_reduce_to(reduce_op, pairs, options)
+        return self._cluster_reduce(reduce_op, pairs, options)
+
+    def _cluster_reduce(self, reduce_op, pairs, options):
+        # As TF's collective ops: every value is all-reduced over the cluster onto its own
+        # replicas, even CPU ones (MirroredStrategy would reduce those on one device), then
+        # copied to its destinations when they are elsewhere. A plain tensor is this
+        # worker's value on each of its replicas.
+        values = [v if isinstance(v, DistributedValues) else PerReplica(
+            [copy_to(op_def.convert_to_tensor(v), d) for d in self._devices]) for v, _ in pairs]
+        reduced = self._get_cross_device_ops().batch_reduce(
+            reduce_op, [(v, v) for v in values], options)
+        pairs = list(zip(values, [d for _, d in pairs]))
+        out = []
+        for r, (v, d) in zip(reduced, pairs):
+            same = set(cdo.get_devices_from(d)) == set(cdo.get_devices_from(v))
+            out.append(r if same else cdo.simple_broadcast(r.values[0], d))
+        return out
+
+    def _local_workers(self) -> list:
+        """The workers whose input this process reads (all of them when simulated)."""
+        return [self._worker_index] if self._cluster else list(range(self._num_workers))
 
     def _reduce_destination(self):
         if self._num_workers > 1:
@@ -99,7 +191,7 @@ class CollectiveAllReduceExtended(MirroredExtended):
 
     @property
     def _num_replicas_per_worker(self) -> int:
-        return len(self._devices) // self._num_workers
+        return self._num_replicas_in_sync // self._num_workers
 
     @property
     def experimental_between_graph(self) -> bool:

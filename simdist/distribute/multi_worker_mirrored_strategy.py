@@ -4,11 +4,18 @@ Glossary:
   workers        -- the ``chief`` and ``worker`` tasks of the cluster (TF_CONFIG); each is a
                     simulated host with the local machine's GPUs (or its CPU), its devices
                     named ``/job:worker/replica:0/task:i/device:GPU:j``.
-  one process    -- the simulation plays every worker in lock-step in this process, so
-                    ``num_replicas_in_sync`` counts all of them and results hold every
-                    replica (TF's ``experimental_local_results`` would show one worker's).
+  two modes      -- (process_cluster.runs_as_processes) a TF_CONFIG task whose address is
+                    on this machine is one worker of a cluster of processes: it owns its
+                    host's replicas, ``num_replicas_in_sync`` counts the cluster and
+                    ``experimental_local_results`` holds its own; otherwise (``host1:2222``,
+                    or SIMDIST_CLUSTER_MODE=simulate) this process plays every worker in
+                    lock-step and its results hold every replica.
+  chief          -- ``chief`` 0, else ``worker`` 0 (an evaluator is its own):
+                    ``should_checkpoint`` and ``should_save_summary`` only there.
   collectives    -- CollectiveAllReduce with the strategy's CommunicationOptions, over the
-                    machine's topology (one worker) or an InfiniBand fat-tree of the hosts.
+                    machine's topology (one worker) or an InfiniBand fat-tree of the hosts,
+                    for every reduction of per-replica values (CPUs too), as TF; between
+                    processes the same schedules trade their steps over the Peers.
   input          -- each worker reads its auto-sharded part of the dataset
                     (``simdist.data.distribute.rebatch_for_worker``).
 

@@ -44,14 +44,14 @@ def tasks_of(cluster: dict) -> list:
     return [(job, i) for job in ("chief", "worker") for i in range(len(cluster.get(job, [])))]
 
 
-def start(program, cluster, task, env=None, cwd=None):
+def start(program, cluster, task, env=None, cwd=None, python=None):
     """One task's process (its own session, so its whole group can be killed)."""
     full_env = dict(os.environ, SIMDIST_MACHINE="cpu", SIMDIST_CLUSTER_TIMEOUT="5",
                     PYTHONPATH=str(ROOT), TF_CONFIG=json.dumps(
                         {"cluster": cluster, "task": {"type": task[0], "index": task[1]}}))
     full_env.pop("SIMDIST_CLUSTER_MODE", None)
     full_env.update(env or {})
-    return subprocess.Popen([sys.executable, str(PROGRAMS / program)], env=full_env,
+    return subprocess.Popen([python or sys.executable, str(PROGRAMS / program)], env=full_env,
                             cwd=cwd or ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
 
@@ -87,14 +87,15 @@ def collect(procs, timeout: float) -> list:
 
 
 def run_cluster(program, n=2, chief=False, env=None, per_task_env=None, timeout=60.0,
-                cwd=None, cluster=None) -> list:
+                cwd=None, cluster=None, python=None) -> list:
     """Run ``program`` as every task of a (fresh) cluster; returns collect()'s list."""
     cluster = cluster or cluster_config(n, chief)
     procs = []
     try:
         for k, task in enumerate(tasks_of(cluster)):
             procs.append(start(program, cluster, task,
-                               dict(env or {}, **(per_task_env or {}).get(k, {})), cwd))
+                               dict(env or {}, **(per_task_env or {}).get(k, {})), cwd,
+                               python))
         return collect(procs, timeout)
     finally:
         kill(procs)

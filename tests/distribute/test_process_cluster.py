@@ -152,3 +152,22 @@ def test_a_task_that_never_starts_is_named_within_the_timeout():
         Peers(addresses, 0, ["/job:worker/replica:0/task:0", "/job:worker/replica:0/task:1"],
               b"k", 1.0)
     assert time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_tensorflow_recording_of_the_same_cluster_replays(n):
+    """record_tf_cluster.py ran custom_loop.py as 1 and 2 TF 2.21 processes."""
+    with open(os.path.join(os.path.dirname(__file__), "fixtures", "tf_cluster.json")) as f:
+        recorded = json.load(f)
+    assert recorded["tensorflow"].startswith("2.")
+    tf_results = recorded["clusters"][str(n)]
+    results = _ok(run_cluster("custom_loop.py", n=n, env={"INIT": "constant"}))
+    for res, want in zip(results, tf_results, strict=True):
+        for key in ("num_replicas_in_sync", "should_checkpoint", "multi_worker",
+                    "replica_ids", "inputs"):
+            assert res[key] == want[key], key
+        # TF's kernels sum in another order than NumPy's: equal to float32 round-off.
+        np.testing.assert_allclose(res["local_losses"], want["local_losses"], rtol=1e-6)
+        np.testing.assert_allclose(res["losses"], want["losses"], rtol=1e-6)
+        for got, exp in zip(res["weight_values"], want["weight_values"], strict=True):
+            np.testing.assert_allclose(got, exp, rtol=1e-5, atol=1e-7)

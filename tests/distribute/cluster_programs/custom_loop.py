@@ -2,26 +2,32 @@
 
 Prints ``@@RESULT@@{json}``: what this worker saw and computed. ``FAULT_TASK``/``FAULT_STEP``
 make that task die (os._exit) before that step; the others report the error they got.
+``TF_MODULE=tensorflow`` runs it under TensorFlow (record_tf_cluster.py, with INIT=constant).
 """
 
+import importlib
 import json
 import os
 
 import numpy as np
 
-import simdist as tf
+tf = importlib.import_module(os.environ.get("TF_MODULE", "simdist"))
 
 GLOBAL_BATCH = 8
 STEPS_DATA = 4
 
-tf.keras.utils.set_random_seed(1)
 strategy = tf.distribute.MultiWorkerMirroredStrategy()
 resolver = strategy.cluster_resolver
+# Each task seeds differently: the workers agree only because the chief's initial values
+# are broadcast (INIT=constant: initial values that do not depend on the Keras version).
+tf.keras.utils.set_random_seed(1 + (resolver.task_id or 0))
+init = {} if os.environ.get("INIT", "random") == "random" else {
+    "kernel_initializer": tf.keras.initializers.Constant(0.5), "bias_initializer": "zeros"}
 x = np.linspace(-1, 1, 2 * GLOBAL_BATCH * STEPS_DATA, dtype=np.float32).reshape(-1, 2)
 y = x @ np.array([[1.0], [-2.0]], dtype=np.float32) + 0.5
 dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(GLOBAL_BATCH)
 with strategy.scope():
-    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,), **init)])
     optimizer = tf.keras.optimizers.SGD(0.1)
 initial = [w.numpy().tobytes().hex() for w in model.weights]
 
@@ -36,7 +42,7 @@ def step(inputs):
     return loss
 
 
-out = {"task": [resolver.task_type, resolver.task_id],
+out = {"task": [resolver.task_type, resolver.task_id], "tensorflow": tf.__version__,
        "num_replicas_in_sync": strategy.num_replicas_in_sync,
        "should_checkpoint": strategy.extended.should_checkpoint,
        "multi_worker": strategy.extended._in_multi_worker_mode(),
@@ -58,7 +64,9 @@ try:
         out.setdefault("step_weights", []).append(
             [w.numpy().tobytes().hex() for w in model.weights])
     out["weights"] = [w.numpy().tobytes().hex() for w in model.weights]
-    out["max_loss"] = float(strategy.reduce("MAX", per_replica, axis=None))
+    out["weight_values"] = [w.numpy().tolist() for w in model.weights]
+    if hasattr(tf.distribute.ReduceOp, "MAX"):  # simdist's extension (the seeds list it)
+        out["max_loss"] = float(strategy.reduce("MAX", per_replica, axis=None))
 except tf.errors.OpError as e:
     out["error"] = [type(e).__name__, str(e)]
 print("@@RESULT@@" + json.dumps(out), flush=True)

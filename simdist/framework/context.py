@@ -34,8 +34,7 @@ def default_device():
 
 def current_device():
     """The device of the innermost ``tf.device`` scope, or the default device."""
-    s = _stack()
-    return s[-1] if s else default_device()
+    return explicit_device() or default_device()
 
 
 def explicit_device():
@@ -46,13 +45,17 @@ def explicit_device():
 
 @contextlib.contextmanager
 def device(name):
-    """``tf.device``: run the ops of the block on ``name`` (``None`` leaves placement as is)."""
+    """``tf.device``: run the ops of the block on ``name``.
+
+    As TF's eager context: ``''`` names nothing, so the enclosing device stays;
+    ``None`` clears the scope, so the block runs on the default device.
+    """
     s = _stack()
-    if name is None:
+    if name == "":
         yield
         return
-    dev = _machine.find_device(name)
-    s.append(dev)
+    # None is pushed as "no explicit device" so enclosing scopes no longer apply.
+    s.append(None if name is None else _machine.find_device(name))
     try:
         yield
     finally:

@@ -1813,3 +1813,15 @@ def case_variable_assign_results_and_on_read_trainable(tf):
                                       "after": float(w.numpy())},
             "central_assign_in_run": _try(lambda: enc(tf, central.run(in_central), central)),
             "central_after": float(c.numpy())}
+
+
+@case
+def case_device_empty_and_none(tf):
+    """tf.device('') keeps the enclosing device; tf.device(None) goes back to the default."""
+    make_strategy(tf)
+    with tf.device("/cpu:1"):
+        with tf.device(""):
+            empty = tf.constant(1.0).device
+        with tf.device(None):
+            none = tf.constant(1.0).device
+    return {"empty": empty, "none": none}

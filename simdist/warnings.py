@@ -95,6 +95,13 @@ MISTAKES: dict[str, Mistake] = {
         "add tf.nn.scale_regularization_loss(tf.add_n(model.losses)) instead of "
         "tf.add_n(model.losses)",
         "09_loss_scaling.md"),
+    "hierarchical_copy_odd_replicas": Mistake(
+        "HierarchicalCopyAllReduce over {replicas} replicas: TensorFlow sums two groups of "
+        "{replicas} // 2 devices, so the value of the last replica ({left_out}) is left out "
+        "of every all-reduce (it still receives the others' sum); simdist computes the same",
+        "use an even number of replicas with HierarchicalCopyAllReduce, or "
+        "tf.distribute.ReductionToOneDevice() / NcclAllReduce()",
+        "07_cross_device_ops.md"),
 }
 
 _ENABLED = os.environ.get("SIMDIST_WARNINGS", "1").strip().lower() not in ("0", "off",

@@ -51,7 +51,20 @@ class CollectiveResult:
         return self.values[i]
 
 
-def _check_values(values, collective, same_shape=True):
+# NumPy dtype kinds a collective moves: bool, ints, unsigned, floats, complex. Strings,
+# bytes, objects, structured and date/time arrays are not numbers a network op moves.
+_NUMERIC_KINDS = "biufc"
+# Ops that add or multiply: on bools they would silently be OR / AND (TF refuses bool).
+_ARITHMETIC_OPS = ("sum", "mean", "prod")
+
+
+def _check_values(values, collective, same_shape=True, op=None):
+    """The replicas' values as arrays, after every check a collective's values need.
+
+    Raises:
+      ValueError: not a non-empty list/tuple; dtypes or shapes differ between replicas.
+      TypeError: a non-numeric dtype (str, bytes, object ...), or bool with an arithmetic op.
+    """
     if values is None or not isinstance(values, (list, tuple)) or len(values) == 0:
         raise ValueError(f"{collective} needs a non-empty list with one array per replica, "
                          f"got {type(values).__name__}.")
@@ -60,6 +73,15 @@ def _check_values(values, collective, same_shape=True):
     if len(dtypes) > 1:
         raise ValueError(f"{collective}: every replica must hold the same dtype; got "
                          f"{sorted(map(str, dtypes))}.")
+    dtype = arrays[0].dtype
+    if dtype.kind not in _NUMERIC_KINDS:
+        raise TypeError(f"{collective}: cannot move arrays of dtype {dtype} (kind "
+                        f"{dtype.kind!r}); collectives take numbers (bool, int, float, "
+                        "complex). Encode strings as integer ids first.")
+    if dtype.kind == "b" and op in _ARITHMETIC_OPS:
+        raise TypeError(f"{collective}: op {op!r} on bool arrays would be a logical OR/AND, "
+                        "not a count (TF refuses bool reductions): cast to an int or float "
+                        "dtype first, or use op='max' (any) / 'min' (all).")
     shapes = {a.shape if same_shape else a.shape[1:] for a in arrays}
     if len(shapes) > 1:
         raise ValueError(f"{collective}: every replica must hold the same shape; got "
@@ -67,8 +89,8 @@ def _check_values(values, collective, same_shape=True):
     return arrays
 
 
-def _common(collective, values, algorithm, topology, devices, same_shape=True):
-    arrays = _check_values(values, collective, same_shape)
+def _common(collective, values, algorithm, topology, devices, same_shape=True, op=None):
+    arrays = _check_values(values, collective, same_shape, op)
     algo = lookup(collective, algorithm)
     topo = as_topology(topology, len(arrays))
     return arrays, algo, topo
@@ -82,19 +104,21 @@ def all_reduce(values, algorithm="ring", op="sum", topology=None, devices=None, 
       ValueError: unknown algorithm (lists the names) or op, mismatched values.
       TopologyError: a disconnected topology or one with too few devices.
     """
-    arrays, algo, topo = _common("all_reduce", values, algorithm, topology, devices)
-    return _impl("all_reduce", arrays, algo, normalize_op(op), topo, devices, trace,
-                 start_time, params)
+    op = normalize_op(op)
+    arrays, algo, topo = _common("all_reduce", values, algorithm, topology, devices, op=op)
+    return _impl("all_reduce", arrays, algo, op, topo, devices, trace, start_time, params)
 
 
 def reduce_scatter(values, algorithm="ring", op="sum", topology=None, devices=None,
                    trace=None, start_time=0.0, **params) -> CollectiveResult:
     """Reduce, then give replica r slot r of axis 0 (numpy.array_split sizes)."""
-    arrays, algo, topo = _common("reduce_scatter", values, algorithm, topology, devices)
+    op = normalize_op(op)
+    arrays, algo, topo = _common("reduce_scatter", values, algorithm, topology, devices,
+                                 op=op)
     if arrays[0].ndim == 0:
         raise ValueError("reduce_scatter needs arrays with at least one axis.")
-    return _impl("reduce_scatter", arrays, algo, normalize_op(op), topo, devices, trace,
-                 start_time, params)
+    return _impl("reduce_scatter", arrays, algo, op, topo, devices, trace, start_time,
+                 params)
 
 
 def all_gather(values, algorithm="ring", topology=None, devices=None, trace=None,
@@ -121,8 +145,9 @@ def broadcast(values, algorithm="binomial", root=0, topology=None, devices=None,
 def reduce(values, algorithm="binomial", op="sum", root=0, topology=None, devices=None,
            trace=None, start_time=0.0, **params) -> CollectiveResult:
     """Reduce the replicas' arrays onto replica ``root`` (others get None)."""
-    arrays, algo, topo = _common("reduce", values, algorithm, topology, devices)
-    return _impl("reduce", arrays, algo, normalize_op(op), topo, devices, trace, start_time,
+    op = normalize_op(op)
+    arrays, algo, topo = _common("reduce", values, algorithm, topology, devices, op=op)
+    return _impl("reduce", arrays, algo, op, topo, devices, trace, start_time,
                  dict(params, root=root))
 
 

@@ -34,19 +34,48 @@ def price(collective: str, algorithm: str, nbytes: int, topology=None,
       **params: algorithm parameters (``rings``, ``pipeline``, ``local_size``, ``root``...).
 
     Raises:
-      ValueError: unknown collective/algorithm, negative size.
+      TypeError: ``nbytes`` is not a number (a string, a bool ...).
+      ValueError: unknown collective/algorithm; ``nbytes`` negative, fractional, not
+        finite, above MAX_NBYTES, or not a whole number of ``dtype`` elements.
     """
     if collective not in COLLECTIVES:
         raise ValueError(f"Unknown collective {collective!r}; choose one of {COLLECTIVES}.")
-    if nbytes < 0:
-        raise ValueError(f"nbytes must be >= 0, got {nbytes}.")
+    itemsize = np.dtype(dtype).itemsize
+    size = _check_nbytes(nbytes, itemsize, dtype)
     algo = lookup(collective, algorithm)
     if num_devices is None and devices is not None:
         num_devices = len(devices)
     topo = as_topology(topology, num_devices)
     p = len(topo.devices) if num_devices is None else int(num_devices)
-    return _price_impl(collective, algo, int(nbytes), topo, p, np.dtype(dtype).itemsize,
-                       devices, compute, params)
+    return _price_impl(collective, algo, size, topo, p, itemsize, devices, compute, params)
+
+
+# 2**62 bytes (4 EiB): far above any real message, and element counts stay exact in int64.
+MAX_NBYTES = 2 ** 62
+
+
+def _check_nbytes(nbytes, itemsize: int, dtype) -> int:
+    """``nbytes`` as an int: a whole, finite, in-range number of ``dtype`` elements."""
+    if isinstance(nbytes, (bool, np.bool_)) or not isinstance(
+            nbytes, (int, float, np.integer, np.floating)):
+        raise TypeError(f"nbytes must be a number of bytes (an int), got {nbytes!r} of type "
+                        f"{type(nbytes).__name__}.")
+    if isinstance(nbytes, (float, np.floating)):
+        if not np.isfinite(nbytes) or not float(nbytes).is_integer():
+            raise ValueError(f"nbytes must be a whole number of bytes, got {nbytes!r}.")
+        nbytes = int(nbytes)
+    nbytes = int(nbytes)
+    if nbytes < 0:
+        raise ValueError(f"nbytes must be >= 0, got {nbytes}.")
+    if nbytes > MAX_NBYTES:
+        raise ValueError(f"nbytes={nbytes} is more than simdist prices (at most "
+                         f"MAX_NBYTES = 2**62 bytes).")
+    if nbytes % itemsize:
+        raise ValueError(
+            f"nbytes={nbytes} is not a whole number of {np.dtype(dtype).name} elements "
+            f"({itemsize} bytes each): pass a multiple of {itemsize}, or dtype='uint8' to "
+            "price any byte count.")
+    return nbytes
 
 
 def _price_impl(collective, algo, nbytes, topo, p, itemsize, devices, compute, params):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import enum
 
 from simdist import collectives
-from simdist.distribute import packing
+from simdist.distribute import cross_replica_checks, packing
 from simdist.distribute.cross_device_ops import (
     CrossDeviceOps,
     ReductionToOneDevice,
@@ -94,7 +94,7 @@ def choose_algorithm(implementation: str, nbytes: int, devices, topology=None) -
 
 
 def run_all_reduce(arrays, devices, algorithm: str, op: str = "sum", topology=None,
-                   exchange=None) -> list:
+                   exchange=None, params=None) -> list:
     """All-reduce one flat array per device in simulated time; returns the result arrays.
 
     With an ``exchange`` (a cluster of processes) only this process's arrays are real; the
@@ -111,7 +111,7 @@ def run_all_reduce(arrays, devices, algorithm: str, op: str = "sum", topology=No
         algorithm, nbytes, devices, topo)
     result = collectives.all_reduce(list(arrays), algorithm=algo, op=op, topology=topo,
                                     devices=names, trace=machine.trace, start_time=start,
-                                    exchange=exchange)
+                                    exchange=exchange, **(params or {}))
     end = start + result.cost.time
     for d in devices:
         d.wait_until(end)
@@ -143,10 +143,15 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
         # (every device of the cluster, Exchange) when this process is one task of several
         self._cluster = None
 
+    # Parameters of the collective algorithm (collectives.ALGORITHMS) this op runs.
+    _algorithm_params: dict = {}
+
     def _run_all_reduce(self, arrays, devices, algorithm, op="sum"):
         """All-reduce over ``devices``, or over the whole cluster when they are one task's."""
         if self._cluster is None:
-            return run_all_reduce(arrays, devices, algorithm, op, topology=self._topology)
+            params = self._algorithm_params if algorithm == self._all_reduce_alg else None
+            return run_all_reduce(arrays, devices, algorithm, op, topology=self._topology,
+                                  params=params)
         everyone, exchange = self._cluster
         first = everyone.index(devices[0])
         mine = range(first, first + len(devices))
@@ -166,7 +171,9 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
         return list(get_devices_from(destinations)) == list(get_devices_from(value))
 
     def reduce_implementation(self, reduce_op, per_replica_value, destinations, options):
-        if self._matches(per_replica_value, destinations):
+        # TF all-reduces one value only where no destination is a CPU (batch_reduce does).
+        if self._matches(per_replica_value, destinations) and not any(
+                d.device_type == "CPU" for d in get_devices_from(destinations)):
             return self._batch_all_reduce(reduce_op, [per_replica_value])[0]
         return ReductionToOneDevice().reduce(reduce_op, per_replica_value, destinations)
 
@@ -182,6 +189,8 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
             return [ReductionToOneDevice().reduce(reduce_op, v, v) for v in per_replica_values]
         devices = list(get_devices_from(per_replica_values[0]))
         grads = _flatten_per_device(per_replica_values, len(devices))
+        for j in range(len(per_replica_values)):
+            cross_replica_checks.check_reduce([g[j] for g in grads], "CollectiveReduceV2")
         results = self._reduce_groups(grads, devices)
         n = len(devices)
         out = []
@@ -194,6 +203,7 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
         """MIN/MAX of one per-replica value across the cluster, on its own devices."""
         devices = list(get_devices_from(value))
         tensors = [op_def.convert_to_tensor(v) for v in value.values]
+        cross_replica_checks.check_reduce(tensors, "CollectiveReduceV2")
         outs = self._run_all_reduce([t._value.reshape(-1) for t in tensors], devices, "ring",
                                     op=reduce_op.value.lower())
         return Mirrored([Tensor(o.reshape(t._value.shape), d)
@@ -244,12 +254,46 @@ class NcclAllReduce(AllReduceCrossDeviceOps):
     def __init__(self, num_packs=1):
         super().__init__("nccl", num_packs)
 
+    def _batch_all_reduce(self, reduce_op, per_replica_values):
+        """TF's NcclAllReduce kernel exists for GPUs only.
+
+        Raises:
+          InvalidArgumentError: a replica's device is not a GPU (TF finds no kernel).
+        """
+        others = [d for d in get_devices_from(per_replica_values[0]) if d.device_type != "GPU"]
+        if others:
+            from simdist.framework import errors
+
+            raise errors.InvalidArgumentError(
+                None, None,
+                f"No OpKernel was registered to support Op 'NcclAllReduce' on "
+                f"{others[0].name}. Registered devices: [{others[0].device_type}]; "
+                "registered kernels: device='GPU'. NCCL all-reduces between GPUs only: use "
+                "tf.distribute.ReductionToOneDevice() (or HierarchicalCopyAllReduce) for "
+                "replicas on CPUs.")
+        return super()._batch_all_reduce(reduce_op, per_replica_values)
+
 
 class HierarchicalCopyAllReduce(AllReduceCrossDeviceOps):
-    """TF's hierarchical copy (DGX-1: reduce within {0-3} and {4-7}, then across)."""
+    """TF's hierarchical copy (DGX-1: reduce within {0-3} and {4-7}, then across).
+
+    As in TF, the two groups have ``p // 2`` devices each, in device order, so with an odd
+    replica count the last replica's value is left out of the sum (it still gets the
+    result): simdist computes what TF computes and warns once.
+    """
+
+    _algorithm_params = {"tf_groups": True}
 
     def __init__(self, num_packs=1):
         super().__init__("hierarchical_copy", num_packs)
+
+    def _reduce_groups(self, grads, devices):
+        if len(devices) % 2:
+            from simdist import warnings as teach
+
+            teach.warn("hierarchical_copy_odd_replicas", replicas=len(devices),
+                       left_out=devices[-1].name)
+        return super()._reduce_groups(grads, devices)
 
 
 class CollectiveAllReduce(AllReduceCrossDeviceOps):

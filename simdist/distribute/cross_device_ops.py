@@ -13,6 +13,7 @@ Mirrors tensorflow/python/distribute/cross_device_ops.py.
 
 from __future__ import annotations
 
+from simdist.distribute import cross_replica_checks
 from simdist.distribute.reduce_util import ReduceOp, as_reduce_op
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
 from simdist.framework import context, op_def
@@ -170,16 +171,9 @@ class ReductionToOneDevice(CrossDeviceOps):
     def reduce_implementation(self, reduce_op, per_replica_value, destinations, options):
         devices = get_devices_from(destinations)
         target = find_device(self.reduce_to_device) if self.reduce_to_device else devices[0]
-        parts = [copy_to(op_def.convert_to_tensor(v), target) for v in per_replica_value.values]
-        shapes = {tuple(p.shape) for p in parts}
-        if len(shapes) > 1:
-            from simdist.framework import errors
-
-            raise errors.InvalidArgumentError(
-                None, None,
-                f"Cannot reduce values of different shapes {sorted(shapes)} across replicas. "
-                "Every replica must produce the same shape (reduce over an axis first).",
-            )
+        inputs = [op_def.convert_to_tensor(v) for v in per_replica_value.values]
+        cross_replica_checks.check_reduce(inputs, "AddN")
+        parts = [copy_to(t, target) for t in inputs]
         value = _combine(reduce_op, [p._value for p in parts])
         target.run(f"Reduce{reduce_op.value.title()}", flops=value.size * len(parts),
                    nbytes=value.nbytes * (len(parts) + 1))

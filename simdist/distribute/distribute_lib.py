@@ -18,8 +18,8 @@ from __future__ import annotations
 import contextlib
 
 from simdist import warnings as teach
+from simdist.distribute import cross_replica_checks, mistakes
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.distribute import mistakes
 from simdist.distribute.reduce_util import ReduceOp, as_reduce_op
 from simdist.distribute.update_context import UpdateContext
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica, regroup
@@ -143,6 +143,7 @@ class Strategy:
             mistakes.check_reduce(self, reduce_op, value)
         if axis is None:
             return self._extended._reduce(reduce_op, value)
+        _check_reduce_axis(self._extended._local_results(value), axis)
         from simdist.framework.ops import array_ops, math_ops
 
         if reduce_op == ReduceOp.SUM:
@@ -215,6 +216,28 @@ class Strategy:
         return f"<{module}.{type(self).__name__} object at {id(self):#x}>"
 
 
+def _check_reduce_axis(parts, axis) -> None:
+    """TF's error for an ``axis`` that ``strategy.reduce`` cannot sum over.
+
+    TF traces the per-replica reduce_sum in a tf.function, whose shape inference refuses an
+    axis outside [-rank, rank), a scalar's axis 0 included (eager reduce_sum accepts that).
+
+    Raises:
+      ValueError: an axis out of range for some replica's value.
+    """
+    for i, part in enumerate(parts):
+        if part is None or isinstance(part, str):
+            continue
+        ndim = op_def.convert_to_tensor(part).ndim
+        for a in axis if isinstance(axis, (list, tuple)) else [axis]:
+            if not -ndim <= int(a) < ndim:
+                raise ValueError(
+                    f"Invalid reduction dimension {a} for input with {ndim} dimensions "
+                    f"(replica {i}'s value). strategy.reduce's axis is an axis of each "
+                    f"replica's value: use an axis in [{-ndim}, {ndim}), or axis=None to "
+                    "reduce across replicas only.")
+
+
 class StrategyExtended:
     """Additional APIs for strategy implementers (``strategy.extended``)."""
 
@@ -231,9 +254,12 @@ class StrategyExtended:
     def _num_replicas_in_sync(self) -> int:
         return len(self._devices)
 
+    # The names the user gave, where a replica was soft-placed on another device.
+    _worker_names = None
+
     @property
     def worker_devices(self) -> tuple:
-        return tuple(d.name for d in self._devices)
+        return self._worker_names or tuple(d.name for d in self._devices)
 
     @property
     def parameter_devices(self) -> tuple:
@@ -363,6 +389,9 @@ class StrategyExtended:
                     "Cannot gather scalars: every replica's value must have rank >= 1. "
                     "Reshape each value to [1] inside strategy.run first."
                 )
+        if len(parts) > 1:
+            cross_replica_checks.check_gather(parts, axis, cross_replica_checks.kernel_for(
+                parts, gather=True, cross_device_ops=getattr(self, "_cross_device_ops", None)))
         with context.device(context.explicit_device() or self._reduce_destination()):
             return array_ops.concat(parts, axis=axis)
 
@@ -488,6 +517,7 @@ class ReplicaContext:
             return strategy.extended.batch_reduce_to(reduce_op, [(v, v) for v in values],
                                                      options)
 
+        batch_all_reduce.collective = f"all_reduce({reduce_op.value})"
         reduced = self.merge_call(batch_all_reduce, args=flat)
         from simdist.distribute import all_reduce_grad
 
@@ -501,6 +531,7 @@ class ReplicaContext:
         def gather_fn(strategy, *values):
             return [strategy.extended._all_gather(v, axis) for v in values]
 
+        gather_fn.collective = f"all_gather(axis={axis})"
         flat = nest.flatten(value)
         gathered = self.merge_call(gather_fn, args=flat)
         return nest.pack_sequence_as(value, [self._on_own_device(y) for y in gathered])

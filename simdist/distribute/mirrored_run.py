@@ -169,6 +169,7 @@ def call_for_each_replica(strategy, devices, make_context, fn, args, kwargs):
 def _merge(strategy, threads):
     """Run the paused replicas' merge function once, in cross-replica context."""
     t0 = threads[0]
+    _check_same_collective(threads)
     merge_args = regroup([t.merge_args for t in threads])
     merge_kwargs = regroup([t.merge_kwargs for t in threads])
     ds_context.push_mode(ds_context.cross_replica_mode(strategy))
@@ -178,3 +179,34 @@ def _merge(strategy, threads):
         ds_context.pop_mode()
     for i, t in enumerate(threads):
         t.merge_result = select_replica(i, result)
+
+
+def _collective_name(merge_fn) -> str | None:
+    return getattr(merge_fn, "collective", None)
+
+
+def _check_same_collective(threads):
+    """Every replica must be paused at the same collective (all_reduce, all_gather ...).
+
+    TF runs replica 0's merge function for all of them, so an all_reduce on one replica
+    and an all_gather on another returns replica 0's result everywhere without a word.
+
+    Raises:
+      InvalidArgumentError: the replicas are at different collectives.
+    """
+    first = _collective_name(threads[0].merge_fn)
+    for t in threads[1:]:
+        other = _collective_name(t.merge_fn)
+        if other != first:
+            from simdist.framework import errors
+
+            def what(name, fn):
+                return name or f"merge_call({getattr(fn, '__name__', fn)!r})"
+
+            raise errors.InvalidArgumentError(
+                None, None,
+                f"Replicas called different collectives at the same point: replica 0 called "
+                f"{what(first, threads[0].merge_fn)}, replica {t.ctx._replica_index} called "
+                f"{what(other, t.merge_fn)}. Every replica must make the same collective "
+                "calls (all_reduce, all_gather, merge_call) in the same order; TensorFlow "
+                "would run replica 0's call for all of them and return its result.")

@@ -17,7 +17,7 @@ Mirrors tensorflow/python/distribute/mirrored_strategy.py.
 from __future__ import annotations
 
 from simdist.distribute import cross_device_ops as cdo
-from simdist.distribute import mirrored_run
+from simdist.distribute import cross_replica_checks, mirrored_run
 from simdist.distribute.distribute_lib import (
     COLOCATE_MESSAGE,
     ReplicaContext,
@@ -32,7 +32,7 @@ from simdist.distribute.distributed_variable import (
     validate_synchronization,
 )
 from simdist.distribute.reduce_util import ReduceOp
-from simdist.distribute.values import DistributedValues, Mirrored
+from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
 from simdist.framework import context, nest, op_def
 from simdist.framework.variables import VariableAggregation
 from simdist.hardware import machine as machine_lib
@@ -59,14 +59,13 @@ def all_local_devices() -> list:
     return m.devices_of_type("GPU") or m.devices_of_type("CPU")
 
 
-def resolve_devices(devices) -> list:
-    """Device objects for user-given names, with TF's checks.
+def canonical_device_names(devices) -> list:
+    """The canonical names of user-given devices, with TF's checks.
 
     Raises:
-      ValueError: an empty list, duplicates, or a device the machine lacks.
+      ValueError: an empty list.
+      AssertionError: the same device twice, however spelled (TF's ``assert``).
     """
-    if devices is None:
-        return all_local_devices()
     if isinstance(devices, str):
         devices = [devices]
     devices = list(devices)
@@ -76,8 +75,37 @@ def resolve_devices(devices) -> list:
     names = [canonicalize(d, default=machine_lib.get_machine().prefix + "/device:CPU:0")
              for d in devices]
     if len(set(names)) != len(names):
-        raise ValueError(f"No duplicates allowed in `devices` argument: {devices}")
-    return [machine_lib.find_device(n) for n in names]
+        raise AssertionError(
+            f"No duplicates allowed in `devices` argument: {tuple(names)} (from {devices}). "
+            "Name each device once; to get more replicas on one CPU, split it into logical "
+            "devices with tf.config.set_logical_device_configuration.")
+    return names
+
+
+def place(name):
+    """The Device a replica named ``name`` runs on.
+
+    A GPU (or TPU) name on a machine without any device of that type is soft-placed on
+    CPU:0, as TF's eager placer does: the strategy keeps the name (``worker_devices``), its
+    tensors and variables live on the CPU.
+
+    Raises:
+      ValueError: a device the machine lacks (other than that case).
+    """
+    from simdist.hardware.device_spec import DeviceSpec
+
+    machine = machine_lib.get_machine()
+    kind = DeviceSpec.from_string(name).device_type
+    if kind in ("GPU", "TPU") and not machine.devices_of_type(kind):
+        return machine_lib.find_device(machine.prefix + "/device:CPU:0")
+    return machine_lib.find_device(name)
+
+
+def resolve_devices(devices) -> list:
+    """Device objects for user-given names, with TF's checks (see canonical_device_names)."""
+    if devices is None:
+        return all_local_devices()
+    return [place(n) for n in canonical_device_names(devices)]
 
 
 def select_cross_device_ops(devices):
@@ -193,19 +221,17 @@ class MirroredExtended(StrategyExtended):
         return self._get_cross_device_ops(value).reduce(reduce_op, value, destinations, options)
 
     def _batch_reduce_to(self, reduce_op, pairs, options):
+        # TF 2.21 all-reduces these with its collective ops (AddN for int32): their checks.
+        for value, _ in pairs:
+            self._check_combinable(value, None)
         if not all(isinstance(v, DistributedValues) for v, _ in pairs):
             # TF's batch_reduce reads a plain value as one replica's, not as _reduce_to does.
             return [self._batch_reduce_to(reduce_op, [(v, d)], options)[0]
                     if isinstance(v, DistributedValues)
                     else cdo.batch_reduce_non_distributed_value(v, d) for v, d in pairs]
-        same = all(
-            set(cdo.get_devices_from(d)) == set(cdo.get_devices_from(v))
-            and not any(x.device_type == "CPU" for x in cdo.get_devices_from(d))
-            for v, d in pairs
-        )
-        if same:
-            return self._get_cross_device_ops().batch_reduce(reduce_op, pairs, options)
-        return [self._reduce_to(reduce_op, v, d, options) for v, d in pairs]
+        # As TF: the strategy's cross-device ops decide (all-reducing where every value's
+        # devices are its destinations, CPUs included), unlike _reduce_to.
+        return self._get_cross_device_ops().batch_reduce(reduce_op, pairs, options)
 
     def _broadcast_to(self, tensor, destinations):
         if isinstance(tensor, DistributedValues):
@@ -217,7 +243,23 @@ class MirroredExtended(StrategyExtended):
         # otherwise the parts are gathered onto the value's own devices.
         if not isinstance(value, DistributedValues):
             return value
+        self._check_combinable(value, axis)
         return self._get_cross_device_ops()._gather(value, value, axis)
+
+    def _check_combinable(self, value, gather_axis):
+        """TF's error for replicas' values a collective cannot combine (see cross_replica_checks).
+
+        ``gather_axis`` None: a reduction; else a gather along that axis.
+        """
+        if not isinstance(value, PerReplica) or len(value.values) < 2:
+            return
+        parts = [op_def.convert_to_tensor(c) for c in value.values]
+        gather = gather_axis is not None
+        kernel = cross_replica_checks.kernel_for(parts, gather, self._cross_device_ops)
+        if gather:
+            cross_replica_checks.check_gather(parts, gather_axis, kernel)
+        else:
+            cross_replica_checks.check_reduce(parts, kernel)
 
 
 class MirroredStrategy(Strategy):
@@ -225,3 +267,5 @@ class MirroredStrategy(Strategy):
 
     def __init__(self, devices=None, cross_device_ops=None):
         super().__init__(MirroredExtended(resolve_devices(devices), cross_device_ops))
+        if devices is not None:
+            self._extended._worker_names = tuple(canonical_device_names(devices))

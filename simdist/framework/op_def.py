@@ -196,8 +196,9 @@ _KERNEL_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 
 
 def kernel_dtype_name(dtype) -> str:
-    """The name TF's C++ kernels print for ``dtype`` (``float`` for float32)."""
-    return _KERNEL_NAMES.get(dtype.name, dtype.name)
+    """The name TF's C++ kernels print for ``dtype`` or a dtype name (``float`` for float32)."""
+    name = dtype if isinstance(dtype, str) else dtype.name
+    return _KERNEL_NAMES.get(name, name)
 
 
 def check_same_dtype(op_type: str, *tensors: Tensor) -> None:

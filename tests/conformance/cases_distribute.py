@@ -1825,3 +1825,240 @@ def case_device_empty_and_none(tf):
         with tf.device(None):
             none = tf.constant(1.0).device
     return {"empty": empty, "none": none}
+
+
+# ----------------------------------------------------------------------------- issue 13:
+# values the replicas cannot combine. TF 2.21's MirroredStrategy all-reduces and gathers in
+# replica context with its collective ops (CollectiveAllReduce, even on CPUs; int32 values
+# go to ReductionToOneDevice's AddN), and reduces to the host with AddN. A failed collective
+# aborts every later one in the process ("Restart your program"), so a case holds at most
+# one collective failure, and it comes last.
+
+
+def _two_shapes(tf, s, a, b):
+    """A PerReplica of ones: shape ``a`` on even replicas, ``b`` on odd ones."""
+    return per_replica(tf, s, lambda i: tf.ones(a) if i % 2 == 0 else tf.ones(b))
+
+
+def _replica_all_reduce(tf, s, make):
+    """strategy.run of an all_reduce(SUM) of ``make(replica_id)``."""
+    return s.run(lambda: tf.distribute.get_replica_context().all_reduce(
+        "SUM", make(tf.distribute.get_replica_context().replica_id_in_sync_group)))
+
+
+@case
+def case_all_reduce_shape_mismatch_same_size(tf):
+    s = make_strategy(tf)
+    return expect_error(lambda: _replica_all_reduce(
+        tf, s, lambda i: tf.ones([2, 3]) if i % 2 == 0 else tf.ones([3, 2])),
+        ["Shape mismatch", "[2,3]"])
+
+
+@case
+def case_all_reduce_shape_mismatch_smaller_on_replica0(tf):
+    s = make_strategy(tf)
+    return expect_error(lambda: _replica_all_reduce(
+        tf, s, lambda i: tf.ones([2, 3]) if i == 0 else tf.ones([3, 3])),
+        ["Shape mismatch", "[2,3]"])
+
+
+@case
+def case_batch_reduce_to_shape_mismatch(tf):
+    s = make_strategy(tf)
+    pr = _two_shapes(tf, s, [2, 3], [3, 2])
+    # strategy.reduce adds on the host (AddN); batch_reduce_to all-reduces (a collective).
+    return {"reduce": expect_error(lambda: s.reduce("SUM", pr, axis=None),
+                                   ["same size and shape", "[2,3]", "[3,2]"]),
+            "batch_reduce_to": expect_error(
+                lambda: s.extended.batch_reduce_to("SUM", [(pr, pr)]), ["Shape mismatch"])}
+
+
+@case
+def case_all_gather_shape_mismatch(tf):
+    s = make_strategy(tf)
+    # TF's message starts with the traceback of its all-gather function: keep the cause.
+    try:
+        s.run(lambda: tf.distribute.get_replica_context().all_gather(
+            tf.ones([2, 3]) if tf.distribute.get_replica_context().replica_id_in_sync_group % 2
+            == 0 else tf.ones([3, 2]), axis=0))
+    except Exception as e:  # noqa: BLE001
+        message = str(e)[max(str(e).find("Collective ops"), 0):]
+        return {"error": tname(e), "message": message[:300], "keywords": ["Shape mismatch"]}
+    return {"no_error": True}
+
+
+@case
+def case_different_collectives_at_one_point(tf):
+    s = make_strategy(tf)
+
+    def fn():
+        ctx = tf.distribute.get_replica_context()
+        v = tf.ones([2, 3])
+        if ctx.replica_id_in_sync_group == 0:
+            return ctx.all_reduce("SUM", v)
+        return ctx.all_gather(v, axis=0)
+
+    return _try(lambda: enc(tf, s.run(fn), s), ["different collectives"])
+
+
+@case
+def case_reduce_mixed_and_refused_dtypes(tf):
+    s = make_strategy(tf)
+
+    def mixed(other):
+        return per_replica(tf, s, lambda i: tf.constant([1.0, 2.0]) if i % 2 == 0 else other)
+
+    f32_i32 = mixed(tf.constant([1, 2]))
+    f32_f64 = mixed(tf.constant([1.0, 2.0], tf.float64))
+    flags = per_replica(tf, s, lambda i: tf.constant([i % 2 == 0, False]))
+    return {
+        "float32_int32_SUM": expect_error(lambda: s.reduce("SUM", f32_i32, axis=None),
+                                          ["AddN", "int32"]),
+        "float32_int32_MEAN": expect_error(lambda: s.reduce("MEAN", f32_i32, axis=None),
+                                           ["AddN", "int32"]),
+        "float32_float64_SUM": expect_error(lambda: s.reduce("SUM", f32_f64, axis=None),
+                                            ["AddN", "double"]),
+        "bool_SUM": expect_error(lambda: s.reduce("SUM", flags, axis=None),
+                                 ["bool", "allowed values"]),
+        "bool_MEAN": expect_error(lambda: s.reduce("MEAN", flags, axis=None),
+                                  ["bool", "allowed values"]),
+    }
+
+
+@case
+def case_all_reduce_int32_with_float(tf):
+    s = make_strategy(tf)
+    return expect_error(lambda: _replica_all_reduce(
+        tf, s, lambda i: tf.constant([1, 2]) if i == 0 else tf.constant([1.0, 2.0])),
+        ["AddN", "int32", "float"])
+
+
+@case
+def case_all_reduce_float64_with_float32(tf):
+    s = make_strategy(tf)
+    return expect_error(lambda: _replica_all_reduce(
+        tf, s, lambda i: tf.constant([1.0, 2.0]) if i % 2 == 0
+        else tf.constant([1.0, 2.0], tf.float64)), ["data_type"])
+
+
+@case
+def case_all_reduce_bool(tf):
+    s = make_strategy(tf)
+    return expect_error(lambda: _replica_all_reduce(tf, s, lambda i: tf.constant([True])),
+                        ["bool", "allowed values"])
+
+
+@case
+def case_gather_refused_and_mixed_dtypes(tf):
+    s = make_strategy(tf)
+    flags = per_replica(tf, s, lambda i: tf.constant([True]))
+    f32_i32 = per_replica(tf, s, lambda i: tf.constant([1.0]) if i % 2 == 0 else tf.constant([1]))
+    return {"bool": expect_error(lambda: s.gather(flags, axis=0), ["bool", "allowed values"]),
+            "float32_int32": expect_error(lambda: s.gather(f32_i32, axis=0),
+                                          ["ConcatV2", "int32"])}
+
+
+@case
+def case_reduce_axis_out_of_range(tf):
+    s = make_strategy(tf)
+    matrices = per_replica(tf, s, lambda i: tf.constant([[1.0, 2.0], [3.0, 4.0]]))
+    scalars = per_replica(tf, s, lambda i: tf.constant(1.0))
+    out = {}
+    for op in ("SUM", "MEAN"):
+        for axis in (2, -3):
+            out[f"{op}_matrix_axis_{axis}"] = expect_error(
+                lambda op=op, axis=axis: s.reduce(op, matrices, axis=axis),
+                ["Invalid reduction dimension", str(axis), "2 dimensions"])
+        for axis in (0, -1):
+            out[f"{op}_scalar_axis_{axis}"] = expect_error(
+                lambda op=op, axis=axis: s.reduce(op, scalars, axis=axis),
+                ["Invalid reduction dimension", "0 dimensions"])
+        out[f"{op}_python_int_axis_0"] = expect_error(
+            lambda op=op: s.reduce(op, 3, axis=0), ["Invalid reduction dimension"])
+    return out
+
+
+@case
+def case_reduce_python_values(tf):
+    s = make_strategy(tf)
+    out = {}
+    for name, value in (("float", 1.0), ("list", [1.0, 2.0]), ("none", None), ("str", "abc")):
+        out[f"SUM_{name}"] = expect_error(lambda value=value: s.reduce("SUM", value, axis=None),
+                                          ["non-DistributedValues", "SUM"])
+        out[f"MEAN_{name}"] = _try(lambda value=value: enc(tf, s.reduce("MEAN", value,
+                                                                        axis=None), s))
+    return out
+
+
+@case
+def case_mirrored_duplicate_devices(tf):
+    make_strategy(tf)
+    return {"same": expect_error(lambda: tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:0"]),
+                                 ["duplicates"]),
+            "spelled_differently": expect_error(
+                lambda: tf.distribute.MirroredStrategy(["/cpu:0", "/device:CPU:0"]),
+                ["duplicates"])}
+
+
+@case
+def case_mirrored_gpu_names_without_gpus(tf):
+    make_strategy(tf)
+    out = {}
+    for name, devs in (("one_gpu", ["/gpu:0"]), ("two_gpus", ["/gpu:0", "/gpu:1"]),
+                       ("cpu_and_gpu", ["/cpu:0", "/gpu:0"])):
+        def run(devs=devs):
+            s = tf.distribute.MirroredStrategy(devs)
+            r = s.run(lambda: tf.constant(1.0) + 1.0)
+            with s.scope():
+                v = tf.Variable(1.0)
+            return {"worker_devices": list(s.extended.worker_devices),
+                    "replicas": s.num_replicas_in_sync,
+                    "result_devices": devices(s, r), "result": local(tf, s, r),
+                    "variable_devices": [c.device for c in s.experimental_local_results(v)]}
+        out[name] = _try(run)
+    return out
+
+
+def _cross_device_strategy(tf, name, n):
+    make_strategy(tf)
+    return tf.distribute.MirroredStrategy(DEVICES[:n],
+                                          cross_device_ops=getattr(tf.distribute, name)())
+
+
+@case
+def case_hierarchical_copy_three_replicas(tf):
+    s = _cross_device_strategy(tf, "HierarchicalCopyAllReduce", 3)
+    pr = per_replica(tf, s, lambda i: tf.constant([1.0, 2.0]) * tf.cast(i + 1, tf.float32))
+    ran = s.run(lambda: tf.distribute.get_replica_context().all_reduce(
+        "SUM", tf.constant([1.0, 2.0]) * tf.cast(
+            tf.distribute.get_replica_context().replica_id_in_sync_group + 1, tf.float32)))
+    return {"batch_reduce_to": [local(tf, s, x) for x in
+                                s.extended.batch_reduce_to("SUM", [(pr, pr)])],
+            "reduce_to": local(tf, s, s.extended.reduce_to("SUM", pr, pr)),
+            "all_reduce": local(tf, s, ran),
+            "reduce": s.reduce("SUM", pr, axis=None).numpy().tolist()}
+
+
+@case
+def case_summation_order(tf):
+    """1e8 + 1 - 1e8 + 1 in float32: the result depends on the order of the additions."""
+    out = {}
+    for name in ("HierarchicalCopyAllReduce", "ReductionToOneDevice"):
+        s = _cross_device_strategy(tf, name, 4)
+        parts = [1e8, 1.0, -1e8, 1.0]
+        pr = per_replica(tf, s, lambda i, parts=parts: tf.constant([parts[i], 1.0]))
+        out[name] = {"batch_reduce_to": [local(tf, s, x) for x in
+                                         s.extended.batch_reduce_to("SUM", [(pr, pr)])],
+                     "reduce_to": local(tf, s, s.extended.reduce_to("SUM", pr, pr)),
+                     "reduce": s.reduce("SUM", pr, axis=None).numpy().tolist()}
+    return out
+
+
+@case
+def case_nccl_all_reduce_on_cpus(tf):
+    s = _cross_device_strategy(tf, "NcclAllReduce", 4)
+    pr = per_replica(tf, s, lambda i: tf.constant([1.0, 2.0]))
+    return {"reduce_to": _try(lambda: local(tf, s, s.extended.reduce_to("SUM", pr, pr))),
+            "reduce": _try(lambda: s.reduce("SUM", pr, axis=None).numpy().tolist()),
+            "batch_reduce_to": expect_error(
+                lambda: s.extended.batch_reduce_to("SUM", [(pr, pr)]), ["NcclAllReduce", "CPU"])}

@@ -133,6 +133,11 @@ DELIBERATE = {
     "all_reduce_min_max": _min_max_all_reduce,
     "reduce_missing_axis": lambda a: a == {"no_error": True, "returned": "Tensor"},
     "seed_custom_reduction_verbatim": _seed_prints_what_tf_prints_with_axis_none,
+    # Issue 13: TF 2.21 runs replica 0's merge function for every replica, so an all_reduce
+    # on one replica and an all_gather on another silently returns the all_reduce result
+    # everywhere (and hangs inside tf.function); simdist refuses, naming both calls.
+    "different_collectives_at_one_point": lambda a: a["error"] == "InvalidArgumentError" and
+        all(w in a["message"] for w in ("all_reduce(SUM)", "all_gather(axis=0)", "replica 1")),
 }
 
 

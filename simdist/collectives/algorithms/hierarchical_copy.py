@@ -12,7 +12,9 @@ Phases (each a copy over NVLink, the reduction done with add_n on the lead):
   4. each lead copies the total to the members of its group.
 Mirrors tensorflow/python/distribute/cross_device_utils.py
 (aggregate_gradients_using_hierarchical_copy). TF uses ``group_size = p // 2`` and so
-silently leaves out the last device when p is odd; simdist puts it in the second group.
+silently leaves out the last device's value when p is odd (it still receives the total);
+simdist puts it in the second group, unless ``tf_groups=True`` asks for TF's groups (what
+``tf.distribute.HierarchicalCopyAllReduce`` computes, warning about it).
 """
 
 from __future__ import annotations
@@ -21,12 +23,18 @@ from simdist.collectives.registry import Algorithm, register
 from simdist.collectives.schedule import Schedule, Step, Transfer
 
 
-def build(p, pack_index=0):
+def build(p, pack_index=0, tf_groups=False):
     if p == 1:
         return Schedule("all_reduce", "hierarchical_copy", 1, 1, [])
     half = p // 2
-    groups = [list(range(half)), list(range(half, p))]
+    # TF's second group is [half, 2 * half): with p odd the last device sends nothing, but
+    # is sent the total by the second half's lead, as TF's broadcast loop does.
+    end = 2 * half if tf_groups else p
+    groups = [list(range(half)), list(range(half, end))]
+    receivers = [groups[0], list(range(half, p))]
     lead0 = int(pack_index) % p
+    if lead0 >= end:  # TF's pack i on the left-out device: its group is the second half
+        lead0 = half + lead0 % half
     g0 = 0 if lead0 < half else 1
     first, second = groups[g0], groups[1 - g0]
     lead1 = second[first.index(lead0) % len(second)]
@@ -37,7 +45,8 @@ def build(p, pack_index=0):
         Step("cross-reduce", [Transfer(lead1, lead0, 0, True)]),
         Step("cross-broadcast", [Transfer(lead0, lead1, 0, False)]),
         Step("group-broadcast", [Transfer(lead, d, 0, False)
-                                 for group, lead in ((first, lead0), (second, lead1))
+                                 for group, lead in ((receivers[g0], lead0),
+                                                     (receivers[1 - g0], lead1))
                                  for d in group if d != lead]),
     ]
     return Schedule("all_reduce", "hierarchical_copy", p, 1, [s for s in steps if s.transfers])

@@ -1,0 +1,168 @@
+"""Can the replicas' values meet in one reduction or gather? TF's kernels' checks, up front.
+
+Every entry point that combines the components of a distributed value (``strategy.reduce``,
+``ReplicaContext.all_reduce`` / ``all_gather``, ``extended.batch_reduce_to``,
+``strategy.gather``, the ``CrossDeviceOps``) calls :func:`check_reduce` or
+:func:`check_gather` with the kernel TensorFlow 2.21 would run, and gets that kernel's error
+(type and text) before any value is combined, instead of a silent upcast, a flattened sum
+of differently shaped values or a NumPy reshape error.
+
+Glossary:
+  kernel     -- the TF op that combines the values: ``AddN`` (ReductionToOneDevice adds on
+                one device: strategy.reduce, int32 values), ``CollectiveReduceV2`` (an
+                all-reduce of every replica: MirroredStrategy's default CollectiveAllReduce
+                in TF 2.21), ``CollectiveGatherV2`` (its all-gather), ``ConcatV2``
+                (ReductionToOneDevice's gather).
+  KERNELS    -- kernel name -> Kernel(dtypes it is registered for, collective or not).
+  mismatch   -- replicas' dtypes differ: InvalidArgumentError from AddN/ConcatV2 ("cannot
+                compute AddN as input #1 ..."), InternalError from a collective ("expected
+                ... data_type 1 but got ... data_type 2"); shapes differ: InvalidArgumentError
+                ("must have the same size and shape" / "Shape mismatch in the collective").
+  kernel_for -- which kernel TF 2.21's MirroredStrategy picks for replica-context
+                collectives: int32 values go to ReductionToOneDevice, others to collectives.
+
+Mirrors the checks of tensorflow/core/kernels/aggregate_ops.cc (AddN),
+tensorflow/core/common_runtime/collective_param_resolver_local.cc and
+base_collective_executor.cc (collective types and shapes), and the op registrations in
+tensorflow/core/ops/math_ops.cc and collective_ops.cc.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from simdist.framework import errors, op_def
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A TF op that combines replicas' values, with what it accepts."""
+
+    name: str
+    dtypes: tuple  # dtype names it is registered for; () = any
+    collective: bool  # every replica runs its own op (vs one device adding all inputs)
+    gather: bool = False
+
+
+_NUMBERS = ("float32", "float64", "int32", "uint8", "int16", "int8", "complex64", "int64",
+            "bfloat16", "uint16", "complex128", "float16", "uint32", "uint64")
+
+KERNELS = {k.name: k for k in (
+    Kernel("AddN", _NUMBERS, collective=False),
+    Kernel("CollectiveReduceV2", ("bfloat16", "float32", "float16", "float64", "int32",
+                                  "int64"), collective=True),
+    Kernel("CollectiveGatherV2", ("float32", "float16", "float64", "int32", "int64"),
+           collective=True, gather=True),
+    Kernel("ConcatV2", (), collective=False, gather=True),
+)}
+
+# TF's DataType enum values (types.proto), which a collective's type error prints.
+_DATA_TYPE = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6,
+              "string": 7, "complex64": 8, "int64": 9, "bool": 10, "bfloat16": 14,
+              "uint16": 17, "complex128": 18, "float16": 19, "uint32": 22, "uint64": 23}
+
+_ADVICE = ("Every replica must produce a tensor of the same dtype and shape for a "
+           "cross-replica reduction or gather.")
+
+
+def kernel_for(tensors, gather: bool = False, cross_device_ops=None) -> str:
+    """The kernel TF 2.21's MirroredStrategy runs for a replica-context collective.
+
+    int32 values (and a strategy built with ReductionToOneDevice) are combined on one
+    device (AddN / ConcatV2); other values by the collective ops.
+    """
+    from simdist.distribute.cross_device_ops import ReductionToOneDevice
+
+    if isinstance(cross_device_ops, ReductionToOneDevice) or any(
+            t.dtype.name == "int32" for t in tensors):
+        return "ConcatV2" if gather else "AddN"
+    return "CollectiveGatherV2" if gather else "CollectiveReduceV2"
+
+
+def check_reduce(tensors, kernel: str) -> None:
+    """Raise TF's error if ``tensors`` (one per replica) cannot be reduced by ``kernel``."""
+    k = KERNELS[kernel]
+    _check_dtypes(tensors, k)
+    _check_shapes(tensors, k, axis=None)
+
+
+def check_gather(tensors, axis: int, kernel: str) -> None:
+    """Raise TF's error if ``tensors`` cannot be gathered along ``axis`` by ``kernel``."""
+    k = KERNELS[kernel]
+    _check_dtypes(tensors, k)
+    _check_shapes(tensors, k, axis=axis)
+
+
+def _where(tensors, i) -> str:
+    return f"replica {i} on {tensors[i].device}"
+
+
+def _check_dtypes(tensors, k: Kernel) -> None:
+    if k.dtypes:
+        for i, t in enumerate(tensors):
+            if t.dtype.name not in k.dtypes:
+                _refuse_dtype(tensors, i, k)
+    if k.collective:
+        first = tensors[0].dtype
+        for i, t in enumerate(tensors[1:], start=1):
+            if t.dtype != first:
+                raise errors.InternalError(
+                    None, None,
+                    f"Collective ops is aborted by: Collective instance expected data_type "
+                    f"{_DATA_TYPE.get(first.name, '?')} ({first.name}) but got data_type "
+                    f"{_DATA_TYPE.get(t.dtype.name, '?')} ({t.dtype.name}) from "
+                    f"{_where(tensors, i)} [Op:{k.name}]. {_ADVICE} Cast with tf.cast "
+                    "inside strategy.run first.")
+    else:
+        op_def.check_same_dtype(k.name, *tensors)
+
+
+def _refuse_dtype(tensors, i, k: Kernel) -> None:
+    name = tensors[i].dtype.name
+    where = _where(tensors, i)
+    if k.gather:
+        raise TypeError(
+            f"Value passed to parameter 'input' has DataType {name} not in list of allowed "
+            f"values: {', '.join(k.dtypes)} ({k.name}; {where}). Cast to a number type "
+            "before gathering.")
+    allowed = ", ".join(op_def.kernel_dtype_name(d) for d in k.dtypes)
+    raise errors.InvalidArgumentError(
+        None, None,
+        f"Value for attr 'T' of {op_def.kernel_dtype_name(tensors[i].dtype)} is not in the "
+        f"list of allowed values: {allowed} [Op:{k.name}] ({where}). TensorFlow does not "
+        "sum, average, min or max this dtype across replicas (a bool SUM is not a logical "
+        "OR): cast to a number type with tf.cast first.")
+
+
+def _text(shape) -> str:
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def _check_shapes(tensors, k: Kernel, axis) -> None:
+    first = tuple(tensors[0].shape)
+    for i, t in enumerate(tensors[1:], start=1):
+        shape = tuple(t.shape)
+        if axis is None:
+            same = shape == first
+        else:
+            a = axis % len(first) if first else 0
+            same = len(shape) == len(first) and all(
+                x == y for d, (x, y) in enumerate(zip(shape, first)) if d != a)
+        if same:
+            continue
+        if k.name == "ConcatV2":
+            return  # tf.concat's own check says which dimension differs
+        if k.collective:
+            raise errors.InvalidArgumentError(
+                None, None,
+                f"Collective ops is aborted by: Shape mismatch in the collective instance. "
+                f"Op at device {tensors[i].device} expected shape {_text(shape)} but another "
+                f"member in the group expected shape {_text(first)}. This is likely due to "
+                f"different input shapes at different members of the collective op "
+                f"[Op:{k.name}] ({_where(tensors, i)}; replica 0 has {_text(first)}). "
+                f"{_ADVICE}")
+        raise errors.InvalidArgumentError(
+            None, None,
+            f"Inputs to operation {k.name} of type {k.name} must have the same size and "
+            f"shape.  Input 0: {_text(first)} != input {i}: {_text(shape)} [Op:{k.name}] "
+            f"({_where(tensors, i)}). {_ADVICE}")

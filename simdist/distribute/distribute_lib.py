@@ -225,10 +225,10 @@ def _check_reduce_axis(parts, axis) -> None:
     Raises:
       ValueError: an axis out of range for some replica's value.
     """
-    for i, part in enumerate(parts):
-        if part is None or isinstance(part, str):
+    for i, leaf in ((i, x) for i, part in enumerate(parts) for x in nest.flatten(part)):
+        if leaf is None or isinstance(leaf, str):
             continue
-        ndim = op_def.convert_to_tensor(part).ndim
+        ndim = op_def.convert_to_tensor(leaf).ndim
         for a in axis if isinstance(axis, (list, tuple)) else [axis]:
             if not -ndim <= int(a) < ndim:
                 raise ValueError(

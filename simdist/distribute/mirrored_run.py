@@ -22,7 +22,7 @@ import threading
 from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.values import regroup, select_replica
-from simdist.framework import context, name_scope, variables
+from simdist.framework import context, errors, name_scope, variables
 
 
 class _Aborted(BaseException):
@@ -181,8 +181,10 @@ def _merge(strategy, threads):
         t.merge_result = select_replica(i, result)
 
 
-def _collective_name(merge_fn) -> str | None:
-    return getattr(merge_fn, "collective", None)
+def _collective_name(merge_fn) -> str:
+    """What a paused replica is calling: ``all_reduce(SUM)``, ``merge_call('fn')`` ..."""
+    return getattr(merge_fn, "collective", None) or \
+        f"merge_call({getattr(merge_fn, '__name__', merge_fn)!r})"
 
 
 def _check_same_collective(threads):
@@ -197,16 +199,13 @@ def _check_same_collective(threads):
     first = _collective_name(threads[0].merge_fn)
     for t in threads[1:]:
         other = _collective_name(t.merge_fn)
-        if other != first:
-            from simdist.framework import errors
-
-            def what(name, fn):
-                return name or f"merge_call({getattr(fn, '__name__', fn)!r})"
-
+        tagged = getattr(threads[0].merge_fn, "collective", None) or \
+            getattr(t.merge_fn, "collective", None)
+        if tagged and other != first:
             raise errors.InvalidArgumentError(
                 None, None,
                 f"Replicas called different collectives at the same point: replica 0 called "
-                f"{what(first, threads[0].merge_fn)}, replica {t.ctx._replica_index} called "
-                f"{what(other, t.merge_fn)}. Every replica must make the same collective "
-                "calls (all_reduce, all_gather, merge_call) in the same order; TensorFlow "
-                "would run replica 0's call for all of them and return its result.")
+                f"{first}, replica {t.ctx._replica_index} called {other}. Every replica must "
+                "make the same collective calls (all_reduce, all_gather, merge_call) in the "
+                "same order; TensorFlow would run replica 0's call for all of them and "
+                "return its result.")

@@ -15,7 +15,11 @@ from __future__ import annotations
 from simdist.distribute import cross_device_ops as cdo
 from simdist.distribute.distribute_lib import Strategy
 from simdist.distribute.distributed_variable import AggregatingVariable, validate_aggregation
-from simdist.distribute.mirrored_strategy import MirroredExtended, resolve_devices
+from simdist.distribute.mirrored_strategy import (
+    MirroredExtended,
+    canonical_device_names,
+    resolve_devices,
+)
 from simdist.distribute.values import DistributedValues
 from simdist.framework import context, variables
 from simdist.hardware import machine as machine_lib
@@ -27,6 +31,8 @@ class CentralStorageExtended(MirroredExtended):
     def __init__(self, compute_devices, parameter_device):
         devices = resolve_devices(compute_devices)
         super().__init__(devices, cdo.ReductionToOneDevice())
+        if compute_devices is not None:  # GPU names soft-placed on a CPU stay the names
+            self._worker_names = tuple(canonical_device_names(compute_devices))
         # TF's ParameterServerStrategyExtended, which CentralStorage runs on, leaves it unset.
         self.experimental_enable_get_next_as_optional = False
         if parameter_device is None:

@@ -10,7 +10,7 @@ Mirrors tensorflow/python/distribute/one_device_strategy.py.
 from __future__ import annotations
 
 from simdist.distribute.distribute_lib import ReplicaContext, SingleReplicaExtended, Strategy
-from simdist.distribute.mirrored_strategy import resolve_devices
+from simdist.distribute.mirrored_strategy import canonical_device_names, resolve_devices
 from simdist.framework import context
 
 
@@ -23,6 +23,7 @@ class OneDeviceExtended(SingleReplicaExtended):
 
     def __init__(self, device):
         super().__init__(resolve_devices([device]))
+        self._worker_names = tuple(canonical_device_names([device]))  # a GPU soft-placed
         self._device = self._devices[0]
         self._default_device = self._device.name
 

@@ -2062,3 +2062,23 @@ def case_nccl_all_reduce_on_cpus(tf):
             "reduce": _try(lambda: s.reduce("SUM", pr, axis=None).numpy().tolist()),
             "batch_reduce_to": expect_error(
                 lambda: s.extended.batch_reduce_to("SUM", [(pr, pr)]), ["NcclAllReduce", "CPU"])}
+
+
+@case
+def case_one_device_and_central_storage_gpu_names_without_gpus(tf):
+    make_strategy(tf)
+
+    def one_device():
+        s = tf.distribute.OneDeviceStrategy("/gpu:0")
+        r = s.run(lambda: tf.constant(1.0) + 1.0)
+        with s.scope():
+            v = tf.Variable(1.0)
+        return {"worker_devices": list(s.extended.worker_devices), "result_device": r.device,
+                "variable_device": v.device, "replicas": s.num_replicas_in_sync}
+
+    def central():
+        s = tf.distribute.experimental.CentralStorageStrategy(["/gpu:0", "/gpu:1"])
+        return {"worker_devices": list(s.extended.worker_devices),
+                "replicas": s.num_replicas_in_sync}
+
+    return {"one_device": _try(one_device), "central_storage": _try(central)}

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from simdist.collectives import symmetry
 from simdist.collectives.schedule import Pattern
 
 BUSBW_FACTOR = {
@@ -103,43 +104,36 @@ class Cost:
 
 def price_pattern(topo, placement, pattern: Pattern, bounds, itemsize: int,
                   mem_bw: np.ndarray, compute: bool = True):
-    """Price one step pattern; returns (StepCost, per-transfer time array)."""
+    """Price one step pattern; returns (StepCost, per-transfer time array).
+
+    A pattern standing for ``repeat`` steps is priced by symmetry (see symmetry.py): once
+    when its steps provably cost the same, else step by step; the StepCost is then the
+    first of those steps and the times are step 0's. ``price_steps`` gives them all.
+    """
+    steps, times = price_steps(topo, placement, pattern, bounds, itemsize, mem_bw, compute)
+    return steps[0], times
+
+
+def price_steps(topo, placement, pattern: Pattern, bounds, itemsize: int,
+                mem_bw: np.ndarray, compute: bool = True):
+    """Every distinct step of a pattern as StepCosts (``repeat`` counts the equal ones in
+    a row) and step 0's per-transfer times."""
     t = len(pattern.src)
     if t == 0:
-        return StepCost(pattern.phase, 0.0, 0.0, 0.0, 0.0, 0, 0, pattern.repeat), np.zeros(0)
+        return [StepCost(pattern.phase, 0.0, 0.0, 0.0, 0.0, 0, 0, pattern.repeat)], np.zeros(0)
     bounds = np.asarray(bounds, dtype=np.int64)
     nbytes = (bounds[pattern.chunk + pattern.nchunks] - bounds[pattern.chunk]) * itemsize
     nbytes = nbytes.astype(float)
-    routes = [topo.route(placement[s], placement[d])
-              for s, d in zip(pattern.src.tolist(), pattern.dst.tolist())]
-    lens = np.fromiter((len(r[0]) for r in routes), dtype=np.int64, count=t)
-    lat = np.fromiter((r[1] for r in routes), dtype=float, count=t)
-    bw_time = np.zeros(t)
-    if lens.sum():
-        flat = np.concatenate([r[0] for r in routes])
-        owner = np.repeat(np.arange(t), lens)
-        # Links are shared: each directed link moves the bytes of every transfer on it.
-        load = np.bincount(flat, weights=nbytes[owner], minlength=len(topo.bandwidth))
-        hop_time = load[flat] / topo.bandwidth[flat]
-        starts = np.cumsum(lens) - lens
-        busy = lens > 0
-        bw_time[busy] = np.maximum.reduceat(hop_time, starts[busy])
-    comp = np.zeros(t)
-    if compute and pattern.combine.any():
-        c = pattern.combine
-        per_dst = np.bincount(pattern.dst[c], weights=3 * nbytes[c] / mem_bw[pattern.dst[c]],
-                              minlength=len(mem_bw))
-        comp[c] = per_dst[pattern.dst[c]]
-    total = np.where(nbytes > 0, lat + bw_time + comp, 0.0)
-    k = int(np.argmax(total))
-    step = StepCost(pattern.phase, float(total[k]), float(lat[k]) if total[k] else 0.0,
-                    float(bw_time[k]), float(comp[k]), t, int(nbytes.sum()), pattern.repeat)
-    return step, total
+    r = symmetry.routes(topo, placement, pattern.src, pattern.dst)
+    runs, times = symmetry.repeated_steps(topo, r, pattern, nbytes, mem_bw, compute)
+    total_bytes = int(nbytes.sum())  # rotating the chunks keeps the set of sizes
+    return [StepCost(pattern.phase, time, lat, bw, comp, t, total_bytes, count)
+            for time, lat, bw, comp, count in runs], times
 
 
 def receiver_mem_bw(topo, placement) -> np.ndarray:
     """Memory bandwidth of each rank's node (infinite, i.e. free, when unknown)."""
-    return np.array([topo.mem_bw(n) or np.inf for n in placement], dtype=float)
+    return topo.mem_bw_array(placement)
 
 
 def price_patterns(topo, placement, patterns, bounds, itemsize, collective, algorithm,
@@ -149,7 +143,7 @@ def price_patterns(topo, placement, patterns, bounds, itemsize, collective, algo
     cost = Cost(collective, algorithm, topo.name, num_devices, int(nbytes))
     times = []
     for pattern in patterns:
-        step, per = price_pattern(topo, placement, pattern, bounds, itemsize, mem_bw, compute)
-        cost.steps.append(step)
+        steps, per = price_steps(topo, placement, pattern, bounds, itemsize, mem_bw, compute)
+        cost.steps.extend(steps)
         times.append(per)
     return cost, times

@@ -31,8 +31,7 @@ def place(topo: Topology, num_devices: int, devices=None, num_servers: int = 0) 
     devices = [getattr(d, "name", d) for d in devices]
     if len(devices) != num_devices:
         raise ValueError(f"Got {len(devices)} devices for {num_devices} replicas.")
-    for d in devices:
-        topo.require(d)
+    topo.require_all(devices)
     hosts = topo.hosts or list(devices)
     return list(devices) + [hosts[s % len(hosts)] for s in range(num_servers)]
 

@@ -96,11 +96,9 @@ def _price_impl(collective, algo, nbytes, topo, p, itemsize, devices, compute, p
 
 
 def _shape_of(algo, p, params):
-    """(chunk count, server count) without building a big schedule when avoidable."""
-    if algo.fast_patterns is not None and p > 1:
-        rings = params.get("rings")
-        if algo.name in ("ring", "reduce_scatter.ring", "all_gather.ring"):
-            return p * (len(rings) if rings else 1), 0
-        return p, 0
+    """(chunk count, server count) without building a big schedule when avoidable
+    (algorithms with compact patterns use no servers)."""
+    if algo.fast_patterns is not None and algo.chunk_count is not None:
+        return algo.num_chunks(p, **params), 0
     sched = algo.schedule(p, **params)
     return sched.num_chunks, sched.num_servers

@@ -5,7 +5,8 @@ Glossary:
                 its Schedule; ``.patterns(p, **params)`` gives the steps in the compact form
                 the cost model prices (symmetric algorithms give one pattern per phase, with
                 a repeat count, so pricing thousands of devices is cheap); ``.hints`` reads
-                parameters (ring order, node size, torus shape) from a topology.
+                parameters (ring order, node size, torus shape) from a topology;
+                ``.chunk_count`` gives the chunk count without building the schedule.
   ALGORITHMS -- name -> Algorithm. All-reduce algorithms have short names (``ring``);
                 the other collectives are ``<collective>.<name>`` (``all_gather.ring``).
 """
@@ -32,6 +33,13 @@ class Algorithm:
     mirrors: str = ""
     fast_patterns: Callable | None = None
     hints: Callable | None = None
+    chunk_count: Callable | None = None
+
+    def num_chunks(self, num_devices: int, **params) -> int:
+        """Chunks per buffer, without building the schedule when ``chunk_count`` says."""
+        if self.chunk_count is not None and num_devices > 1:
+            return int(self.chunk_count(int(num_devices), **params))
+        return self.schedule(num_devices, **params).num_chunks
 
     def schedule(self, num_devices: int, num_elements: int | None = None, **params) -> Schedule:
         """The schedule for ``num_devices`` ranks (chunks are cut at run time, so it does not

@@ -9,9 +9,11 @@ Glossary:
               copies over them. ``dst_chunk`` (default ``chunk``) is where they land.
   Step     -- transfers that run concurrently; all read the values held at the start of
               the step. ``phase`` names the part of the algorithm (``reduce-scatter``...).
-  Pattern  -- a step in array form, with ``repeat``: how many consecutive steps look the
-              same to the cost model (a ring's p-1 reduce-scatter steps only rotate which
-              chunk each link carries), so pricing needs no per-step loop.
+  Pattern  -- a step in array form, with ``repeat``: how many consecutive steps share its
+              transfers (same src, dst, sizes in chunks, combine). ``rotate`` says how the
+              chunks move from one of those steps to the next (step i+1's ``chunk`` is step
+              i's ``chunk[rotate]``: a ring's p-1 reduce-scatter steps only rotate which
+              chunk each link carries); ``None`` means the repeated steps are identical.
   Schedule -- the steps plus what the executor needs: chunk count, in-place or not
               (all-to-all reads the untouched inputs), servers, and where results land.
 """
@@ -66,6 +68,25 @@ class Pattern:
     nchunks: np.ndarray
     combine: np.ndarray
     repeat: int = 1
+    rotate: np.ndarray | None = None
+
+    def chunks_at(self, i: int) -> np.ndarray:
+        """The chunk each transfer carries in step ``i`` (0-based) of the repeat."""
+        chunk = self.chunk
+        if self.rotate is not None:
+            for _ in range(i):
+                chunk = chunk[self.rotate]
+        return chunk
+
+    def expand(self) -> list[Pattern]:
+        """The ``repeat`` steps one by one (``repeat`` 1 each), for step-by-step pricing."""
+        out, chunk = [], self.chunk
+        for _ in range(self.repeat):
+            out.append(Pattern(self.phase, self.src, self.dst, chunk, self.nchunks,
+                               self.combine))
+            if self.rotate is not None:
+                chunk = chunk[self.rotate]
+        return out
 
 
 @dataclass

@@ -79,6 +79,7 @@ class Topology:
         self._min_latency = float(self.latency.min()) if len(self.latency) else 0.0
         self._adj = None
         self._routes: dict[tuple, tuple[np.ndarray, float]] = {}
+        self._memo: dict[str, dict] = {}
         self._signature = signature(graph)
 
     def _check_connected(self) -> None:
@@ -99,6 +100,13 @@ class Topology:
         if node not in self.graph:
             raise TopologyError(f"Device {node!r} is not in topology {self.name!r}; it has "
                                 f"{len(self.devices)} devices, e.g. {self.devices[:4]}.")
+
+    def require_all(self, nodes) -> None:
+        """``require`` for many nodes (one membership test each, no call per node)."""
+        known = self.graph._node
+        missing = next((n for n in nodes if n not in known), None)
+        if missing is not None:
+            self.require(missing)
 
     def route(self, src, dst) -> tuple[np.ndarray, float]:
         """Directed link ids from ``src`` to ``dst`` and the summed latency (cached)."""
@@ -198,6 +206,29 @@ class Topology:
 
         spec = SPECS.get(self.graph.nodes[node].get("spec", ""))
         return spec.mem_bw if spec else None
+
+    def mem_bw_array(self, nodes) -> np.ndarray:
+        """``mem_bw`` of each node as floats, infinite (free) when unknown; cached."""
+        def compute():
+            by_spec: dict = {}
+            attrs = self.graph._node
+            specs = [attrs[n].get("spec", "") for n in nodes]
+            for n, spec in zip(nodes, specs):
+                if spec not in by_spec:
+                    by_spec[spec] = self.mem_bw(n) or np.inf
+            return np.array([by_spec[s] for s in specs], dtype=float)
+
+        return self.memo("mem_bw", tuple(nodes), compute)
+
+    def memo(self, name: str, key, compute):
+        """``compute()`` cached under (name, key) for this topology's lifetime (the
+        Topology is rebuilt when its graph changes, so nothing goes stale). Callers treat
+        the value as read-only."""
+        cache = self._memo.setdefault(name, {})
+        hit = cache.get(key)
+        if hit is None:
+            hit = cache[key] = compute()
+        return hit
 
 
 def signature(graph: nx.Graph) -> int:

@@ -5,13 +5,19 @@ Glossary:
   labels   -- ``labels[k]`` is the slot position k owns after the reduce-scatter (and owns
               before the all-gather); ``chunk_of(slot)`` is the slot's first chunk.
   channels -- several rings run at once on disjoint chunks (NCCL's channels).
+  pattern  -- the cost model's form of a ring phase, built with array arithmetic: step 0's
+              transfers, ``repeat`` m-1, and ``rotate`` (each step, position j carries what
+              position j-1 carried the step before), so a 65,536-rank ring costs no Python
+              loop per rank.
 Mirrors NCCL's ring algorithm (src/device/all_reduce.h, runRing): p-1 reduce steps, in
 which each rank adds the chunk it receives to its own and forwards it, then p-1 copy steps.
 """
 
 from __future__ import annotations
 
-from simdist.collectives.schedule import Step, Transfer
+import numpy as np
+
+from simdist.collectives.schedule import Pattern, Step, Transfer
 
 
 def reduce_scatter_steps(order, labels, chunk_of, nchunks=1, steps=None):
@@ -35,3 +41,25 @@ def merge(phase, *step_lists):
     longest = max((len(x) for x in step_lists), default=0)
     return [Step(phase, [t for x in step_lists if s < len(x) for t in x[s]])
             for s in range(longest)]
+
+
+def ring_pattern(phase, orders, table, reduce, nchunks=1):
+    """One ring phase as a rotating Pattern (None when the rings have a single rank).
+
+    ``orders[k]`` is ring k's ranks; ``table[k][q]`` is the chunk of ``labels[q]`` for ring
+    k (``chunk_of(labels[q])``). Matches ``merge(phase, *[reduce_scatter_steps(...)])``
+    (``reduce``) or ``all_gather_steps`` step by step.
+    """
+    orders = np.asarray(orders, dtype=np.int64)
+    c, m = orders.shape
+    if m < 2:
+        return None
+    table = np.broadcast_to(np.asarray(table, dtype=np.int64), (c, m))
+    # Position j sends labels[j-1-s] (reduce-scatter) or labels[j-s] (all-gather) in step s.
+    first = np.roll(table, 1, axis=1) if reduce else table
+    back = (np.arange(m) - 1) % m
+    rotate = (np.arange(c)[:, None] * m + back[None, :]).ravel()
+    t = c * m
+    return Pattern(phase, orders.ravel(), np.roll(orders, -1, axis=1).ravel(),
+                   np.ascontiguousarray(first).ravel(), np.full(t, nchunks, dtype=np.int64),
+                   np.full(t, bool(reduce)), m - 1, rotate)

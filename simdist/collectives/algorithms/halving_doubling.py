@@ -15,8 +15,10 @@ Mirrors MPICH's MPIR_Allreduce_intra_reduce_scatter_allgather / recursive_doubli
 
 from __future__ import annotations
 
+import numpy as np
+
 from simdist.collectives.registry import Algorithm, register
-from simdist.collectives.schedule import Schedule, Step, Transfer
+from simdist.collectives.schedule import Pattern, Schedule, Step, Transfer
 
 
 def _fold(p):
@@ -77,11 +79,63 @@ def build_rd(p):
     return Schedule("all_reduce", "recursive_doubling", p, 1, steps)
 
 
+def _pattern(phase, src, dst, chunk, nchunks, combine):
+    t = len(src)
+    return Pattern(phase, np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64),
+                   np.broadcast_to(np.asarray(chunk, dtype=np.int64), (t,)).copy(),
+                   np.full(t, nchunks, dtype=np.int64), np.full(t, combine), 1)
+
+
+def _fold_patterns(p, nchunks):
+    """(fold, unfold) patterns, or (None, None) for a power of two."""
+    p2, r, _ = _fold(p)
+    if not r:
+        return None, None
+    even = np.arange(r, dtype=np.int64) * 2
+    return (_pattern("fold", even, even + 1, 0, nchunks, True),
+            _pattern("unfold", even + 1, even, 0, nchunks, False))
+
+
+def patterns_rhd(p):
+    """build_rhd's steps as arrays: each step is one numpy expression over all ranks."""
+    p2, _, survivors = _fold(p)
+    old = np.asarray(survivors, dtype=np.int64)
+    x = np.arange(p2, dtype=np.int64)
+    fold, unfold = _fold_patterns(p, p2)
+    out = [fold] if fold is not None else []
+    mask = p2 // 2
+    while mask:
+        partner = x ^ mask
+        send = (x & ~(2 * mask - 1)) + np.where(x < partner, mask, 0)
+        out.append(_pattern("reduce-scatter", old[x], old[partner], send, mask, True))
+        mask //= 2
+    mask = 1
+    while mask < p2:
+        out.append(_pattern("all-gather", old[x], old[x ^ mask], x & ~(mask - 1), mask, False))
+        mask *= 2
+    return out + ([unfold] if unfold is not None else [])
+
+
+def patterns_rd(p):
+    p2, _, survivors = _fold(p)
+    old = np.asarray(survivors, dtype=np.int64)
+    x = np.arange(p2, dtype=np.int64)
+    fold, unfold = _fold_patterns(p, 1)
+    out = [fold] if fold is not None else []
+    mask = 1
+    while mask < p2:
+        out.append(_pattern("exchange", old[x], old[x ^ mask], 0, 1, True))
+        mask *= 2
+    return out + ([unfold] if unfold is not None else [])
+
+
 RHD = register(Algorithm(
     "halving_doubling", "all_reduce",
     "Recursive halving-doubling (Rabenseifner): halving reduce-scatter, doubling all-gather.",
-    build_rhd, "MPICH allreduce reduce_scatter_allgather"))
+    build_rhd, "MPICH allreduce reduce_scatter_allgather", patterns_rhd,
+    chunk_count=lambda p: _fold(p)[0]))
 RD = register(Algorithm(
     "recursive_doubling", "all_reduce",
     "Recursive doubling: log2(p) steps swapping and adding the whole buffer.",
-    build_rd, "MPICH allreduce recursive_doubling"))
+    build_rd, "MPICH allreduce recursive_doubling", patterns_rd,
+    chunk_count=lambda p: 1))

@@ -10,6 +10,8 @@ CollectiveAllReduce ring (tensorflow/core/common_runtime/ring_reducer.cc).
 
 from __future__ import annotations
 
+import numpy as np
+
 from simdist.collectives.algorithms import _rings
 from simdist.collectives.registry import Algorithm, register
 from simdist.collectives.schedule import Schedule
@@ -42,15 +44,31 @@ def build(p, rings=None):
 
 
 def patterns(p, rings=None):
-    # Every reduce-scatter step carries the same sizes over the same links (only the chunk
-    # rotates), so one step priced p-1 times is exact for even chunks.
-    rings = check_rings(p, rings)
-    rs, ag = _phases(p, rings, steps=1)
-    return [rs[0].as_pattern(p - 1), ag[0].as_pattern(p - 1)]
+    # Every reduce-scatter step sends over the same links; only the chunk rotates (the
+    # Pattern's ``rotate``), so the cost model prices the p-1 steps without a loop.
+    orders, table = ring_table(check_rings(p, rings))
+    return [_rings.ring_pattern("reduce-scatter", orders, table, True),
+            _rings.ring_pattern("all-gather", orders, table, False)]
+
+
+def ring_table(rings):
+    """(orders, chunk table) of channel rings labelled by their own order (slot*c + k)."""
+    orders = np.asarray(rings, dtype=np.int64)
+    c = len(rings)
+    return orders, orders * c + np.arange(c)[:, None]
+
+
+def chunk_count(p, rings=None):
+    """p chunks per ring (channel)."""
+    return p * (1 if rings is None else len(rings))
 
 
 def ring_hints(topology, devices):
     """Ring orders from the topology when it names rings over exactly these devices."""
+    return topology.memo("ring hints", tuple(devices), lambda: _ring_hints(topology, devices))
+
+
+def _ring_hints(topology, devices):
     index = {d: i for i, d in enumerate(devices)}
     graph = topology.graph.graph
     rings = graph.get("rings") or ([graph["ring_order"]] if graph.get("ring_order") else [])
@@ -61,4 +79,4 @@ def ring_hints(topology, devices):
 
 RING = register(Algorithm(
     "ring", "all_reduce", "Ring: reduce-scatter then all-gather around a ring (NCCL RING).",
-    build, "nccl src/device/all_reduce.h runRing", patterns, ring_hints))
+    build, "nccl src/device/all_reduce.h runRing", patterns, ring_hints, chunk_count))

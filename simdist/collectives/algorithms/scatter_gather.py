@@ -12,7 +12,7 @@ halving / doubling for power-of-two p.
 from __future__ import annotations
 
 from simdist.collectives.algorithms import _rings
-from simdist.collectives.algorithms.ring import check_rings
+from simdist.collectives.algorithms.ring import check_rings, chunk_count, ring_table
 from simdist.collectives.registry import Algorithm, register
 from simdist.collectives.schedule import Schedule, Step, Transfer
 
@@ -43,11 +43,11 @@ def build_ag(p, rings=None):
 
 
 def patterns_rs(p, rings=None):
-    return [_rs(p, check_rings(p, rings), 1)[0].as_pattern(p - 1)]
+    return [_rings.ring_pattern("reduce-scatter", *ring_table(check_rings(p, rings)), True)]
 
 
 def patterns_ag(p, rings=None):
-    return [_ag(p, check_rings(p, rings), 1)[0].as_pattern(p - 1)]
+    return [_rings.ring_pattern("all-gather", *ring_table(check_rings(p, rings)), False)]
 
 
 def _pow2(p, name):
@@ -84,10 +84,11 @@ def _hints(topology, devices):
 
 register(Algorithm("reduce_scatter.ring", "reduce_scatter",
                    "Ring reduce-scatter: p-1 steps, each rank adds and forwards one chunk.",
-                   build_rs, "nccl src/device/reduce_scatter.h", patterns_rs, _hints))
+                   build_rs, "nccl src/device/reduce_scatter.h", patterns_rs, _hints,
+                   chunk_count))
 register(Algorithm("all_gather.ring", "all_gather",
                    "Ring all-gather: p-1 steps, each rank forwards the chunk it received.",
-                   build_ag, "nccl src/device/all_gather.h", patterns_ag, _hints))
+                   build_ag, "nccl src/device/all_gather.h", patterns_ag, _hints, chunk_count))
 register(Algorithm("reduce_scatter.halving", "reduce_scatter",
                    "Recursive halving reduce-scatter (power-of-two p): log2(p) steps.",
                    build_rs_halving, "MPICH reduce_scatter recursive halving"))

@@ -15,15 +15,21 @@ along x, then y), as in Ying et al. 2018 "Image classification at supercomputer 
 
 from __future__ import annotations
 
+import numpy as np
+
 from simdist.collectives.algorithms import _rings
 from simdist.collectives.registry import Algorithm, register
 from simdist.collectives.schedule import Schedule
 
 
-def _phases(p, inner, steps=None):
-    if p % inner:
+def _check(p, inner):
+    if inner < 1 or p % inner:
         raise ValueError(f"{p} devices cannot be split into groups of {inner}; pass a "
                          "local_size (or dims) that divides the device count.")
+
+
+def _phases(p, inner, steps=None):
+    _check(p, inner)
     n_outer = p // inner
     nodes = [[j * inner + i for i in range(inner)] for j in range(n_outer)]
     cols = [[j * inner + i for j in range(n_outer)] for i in range(inner)]
@@ -54,8 +60,16 @@ def build_two_level(p, local_size=None):
 
 def patterns_two_level(p, local_size=None):
     inner = _default_local(p) if local_size is None else int(local_size)
-    reps = [inner - 1, p // inner - 1, p // inner - 1, inner - 1]
-    return [ph[0].as_pattern(r) for ph, r in zip(_phases(p, inner, 1), reps) if ph]
+    _check(p, inner)
+    n_outer = p // inner
+    grid = np.arange(p, dtype=np.int64).reshape(n_outer, inner)  # row j: node j's ranks
+    local = np.arange(inner, dtype=np.int64) * n_outer
+    across = np.arange(inner, dtype=np.int64)[:, None] * n_outer + np.arange(n_outer)
+    phases = [_rings.ring_pattern("inner-reduce-scatter", grid, local, True, n_outer),
+              _rings.ring_pattern("outer-reduce-scatter", grid.T, across, True),
+              _rings.ring_pattern("outer-all-gather", grid.T, across, False),
+              _rings.ring_pattern("inner-all-gather", grid, local, False, n_outer)]
+    return [ph for ph in phases if ph is not None]
 
 
 def _square_dims(p):
@@ -90,8 +104,9 @@ TWO_LEVEL = register(Algorithm(
     "two_level", "all_reduce",
     "Two-level: reduce-scatter in each node, ring all-reduce across nodes, all-gather.",
     build_two_level, "horovod/common/ops/nccl_operations.cc NCCLHierarchicalAllreduce",
-    patterns_two_level, _local_hint))
+    patterns_two_level, _local_hint, lambda p, **_: p))
 TORUS = register(Algorithm(
     "torus_2d", "all_reduce",
     "2D torus: ring reduce-scatter along x, ring all-reduce along y, all-gather along x.",
-    build_torus, "TPU 2D all-reduce (Ying et al. 2018)", patterns_torus, _dims_hint))
+    build_torus, "TPU 2D all-reduce (Ying et al. 2018)", patterns_torus, _dims_hint,
+    lambda p, **_: p))

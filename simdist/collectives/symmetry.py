@@ -1,0 +1,161 @@
+"""Pricing by symmetry: the cost model's arithmetic over whole steps, and repeated steps
+priced once when they provably cost the same.
+
+Glossary:
+  routes      -- a pattern's transfers routed once: every directed link id in transfer
+                 order (``flat``), which transfer owns it (``owner``), each transfer's hop
+                 count and summed latency. Cached on the Topology per (placement, src, dst),
+                 so a ring's reduce-scatter and all-gather share them, as do later calls.
+  rows        -- several steps over the same transfers with different byte counts, priced
+                 together as one (steps x transfers) array; each row's arithmetic is the
+                 one-step arithmetic of cost.py, in the same order, so the results are the
+                 same floating-point numbers as pricing the steps one at a time.
+  identical   -- a repeated pattern whose byte counts do not change when its chunks rotate
+                 (even chunks): every step is step 0, priced once.
+  regular     -- a pattern where no two transfers share a link, a receiver reduces at most
+                 one transfer, and every transfer has the same latency, narrowest link,
+                 combine flag and receiver memory bandwidth (a ring on a switch or a
+                 uniform torus): a step's price then depends only on its largest transfer,
+                 and rotating the chunks keeps the set of sizes, so step 0 stands for all.
+  step by step -- anything else (uneven chunks over links of different speed): the repeated
+                 steps are priced in blocks of rows, consecutive equal prices merged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+# Elements per block of rows in step-by-step pricing (bounds the scratch memory).
+_BLOCK_ELEMENTS = 1 << 22
+
+
+@dataclass
+class Routes:
+    """A pattern's transfers routed on a topology (see the glossary)."""
+
+    flat: np.ndarray
+    owner: np.ndarray
+    lens: np.ndarray
+    lat: np.ndarray
+    starts: np.ndarray
+    busy: np.ndarray
+
+
+def routes(topo, placement, src, dst) -> Routes:
+    """The routes of transfers ``src[i] -> dst[i]`` (ranks), cached on the topology."""
+    return topo.memo("pattern routes", (tuple(placement), src.tobytes(), dst.tobytes()),
+                     lambda: _route(topo, placement, src, dst))
+
+
+def _route(topo, placement, src, dst) -> Routes:
+    t = len(src)
+    pairs, inverse = np.unique(src * (len(placement) + 1) + dst, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    found = [topo.route(placement[int(s)], placement[int(d)])
+             for s, d in zip(*np.divmod(pairs, len(placement) + 1))]
+    u_lens = np.fromiter((len(r[0]) for r in found), dtype=np.int64, count=len(found))
+    u_lat = np.fromiter((r[1] for r in found), dtype=float, count=len(found))
+    lens = u_lens[inverse] if t else np.zeros(0, dtype=np.int64)
+    lat = u_lat[inverse] if t else np.zeros(0)
+    starts = np.cumsum(lens) - lens
+    total = int(lens.sum())
+    if total:
+        u_flat = np.concatenate([r[0] for r in found])
+        u_starts = np.cumsum(u_lens) - u_lens
+        # Transfer i's hops are u_flat[u_starts[pair]:...+lens[i]], laid end to end.
+        pos = np.arange(total) - np.repeat(starts, lens) + np.repeat(u_starts[inverse], lens)
+        flat = u_flat[pos]
+    else:
+        flat = np.zeros(0, dtype=np.int64)
+    owner = np.repeat(np.arange(t), lens)
+    return Routes(flat, owner, lens, lat, starts, lens > 0)
+
+
+def price_rows(topo, r: Routes, nbytes, dst, combine, mem_bw, compute):
+    """Price steps sharing ``r``'s transfers; ``nbytes`` is (steps x transfers) floats.
+
+    Returns (total, latency, bandwidth, compute) arrays, each (steps x transfers): the
+    arithmetic of one step per row, as the glossary of cost.py defines it.
+    """
+    s, t = nbytes.shape
+    bw_time = np.zeros((s, t))
+    nlinks = len(topo.bandwidth)
+    if len(r.flat):
+        # Links are shared: each directed link moves the bytes of every transfer on it.
+        rows = np.arange(s)[:, None] * nlinks
+        load = np.bincount((rows + r.flat).ravel(), weights=nbytes[:, r.owner].ravel(),
+                           minlength=s * nlinks).reshape(s, nlinks)
+        hop_time = load[:, r.flat] / topo.bandwidth[r.flat]
+        bw_time[:, r.busy] = np.maximum.reduceat(hop_time, r.starts[r.busy], axis=1)
+    comp = np.zeros((s, t))
+    if compute and combine.any():
+        d = dst[combine]
+        n = len(mem_bw)
+        rows = np.arange(s)[:, None] * n
+        per_dst = np.bincount((rows + d).ravel(), weights=(3 * nbytes[:, combine]
+                                                           / mem_bw[d]).ravel(),
+                              minlength=s * n).reshape(s, n)
+        comp[:, combine] = per_dst[:, d]
+    total = np.where(nbytes > 0, r.lat + bw_time + comp, 0.0)
+    return total, bw_time, comp
+
+
+def critical(total, bw_time, comp, lat):
+    """Per row: (time, latency, bandwidth, compute) of the slowest transfer."""
+    k = np.argmax(total, axis=1)
+    rows = np.arange(len(k))
+    time = total[rows, k]
+    return time, np.where(time != 0, lat[k], 0.0), bw_time[rows, k], comp[rows, k]
+
+
+def is_regular(topo, r: Routes, dst, combine, mem_bw, compute) -> bool:
+    """True when every transfer's price is the same function of its own bytes."""
+    t = len(r.lens)
+    if t == 0 or not r.busy.all():
+        return False
+    if np.bincount(r.flat).max() > 1 or not (r.lat == r.lat[0]).all():
+        return False
+    narrowest = np.minimum.reduceat(topo.bandwidth[r.flat], r.starts)
+    if not (narrowest == narrowest[0]).all() or not (combine == combine[0]).all():
+        return False
+    if compute and combine[0]:
+        return bool(np.bincount(dst).max() <= 1 and (mem_bw[dst] == mem_bw[dst[0]]).all())
+    return True
+
+
+def repeated_steps(topo, r: Routes, pattern, sizes, mem_bw, compute):
+    """(rows of (time, latency, bandwidth, compute, count)) for ``pattern.repeat`` steps.
+
+    ``sizes`` is step 0's bytes per transfer; the rows are run-length merged.
+    """
+    dst, combine = pattern.dst, pattern.combine
+    rot = pattern.rotate
+    if rot is None or (sizes[rot] == sizes).all() or is_regular(topo, r, dst, combine,
+                                                                   mem_bw, compute):
+        total, bw_time, comp = price_rows(topo, r, sizes[None, :], dst, combine, mem_bw,
+                                          compute)
+        return [tuple(float(x[0]) for x in critical(total, bw_time, comp, r.lat))
+                + (pattern.repeat,)], total[0]
+    runs, first = [], None
+    block = max(1, _BLOCK_ELEMENTS // max(len(r.flat), len(sizes), 1))
+    index = np.arange(len(sizes))
+    done = 0
+    while done < pattern.repeat:
+        count = min(block, pattern.repeat - done)
+        idx = np.empty((count, len(sizes)), dtype=np.int64)
+        for i in range(count):
+            idx[i] = index
+            index = index[rot]
+        total, bw_time, comp = price_rows(topo, r, sizes[idx], dst, combine, mem_bw, compute)
+        if first is None:
+            first = total[0]
+        for row in zip(*critical(total, bw_time, comp, r.lat)):
+            row = tuple(float(x) for x in row)
+            if runs and runs[-1][:4] == row:
+                runs[-1] = row + (runs[-1][4] + 1,)
+            else:
+                runs.append(row + (1,))
+        done += count
+    return runs, first

@@ -174,6 +174,7 @@ def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params
     dtype = arrays[0].dtype
     flat = [a.reshape(-1) for a in arrays]
     per_slot = max(sched.num_chunks // p, 1)
+    initial = None
     if collective == "all_gather":
         sizes = [a.size for a in arrays]
         bounds = placement_lib.slot_bounds(sizes, per_slot)
@@ -190,10 +191,15 @@ def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params
                                                per_slot)
         else:
             bounds = even_bounds(n, sched.num_chunks)
-        buffers = [a.copy() for a in flat]
-        buffers += [xp.empty(n, dtype=dtype) for _ in range(sched.num_servers)]
-    inputs = None if sched.inplace else [a.copy() for a in buffers]
-    execute(sched, buffers, op or "sum", bounds, inputs, exchange)
+        # Buffers start empty: the executor writes each chunk from the inputs on first
+        # touch (op(input, payload) or a copy), so no input is copied upfront.
+        buffers = [xp.empty(n, dtype=dtype) for _ in range(p + sched.num_servers)]
+        initial = flat
+    if sched.inplace:
+        inputs = None
+    else:  # transfers read the untouched inputs (nobody writes them: no copy needed)
+        inputs = initial if initial is not None else [a.copy() for a in buffers]
+    execute(sched, buffers, op or "sum", bounds, inputs, exchange, initial)
     values = _outputs(collective, sched, buffers, arrays, bounds, per_slot, op, p)
     nbytes = _size(collective, arrays, dtype)
     cost, times = price_patterns(topo, nodes, sched.patterns(), bounds, dtype.itemsize,

@@ -8,6 +8,8 @@ Glossary:
               and the common ring case copies nothing extra).
   combine  -- ``op(dst, payload, out=dst)``: the receiver's value is the left operand; the
               order in which transfers of a step land is their order in the step.
+  initial  -- the ranks' starting values, read in place until a chunk is first written
+              (no upfront copy of every input: see ``_Lazy``).
   exchange -- for a cluster of real processes: which ranks this process owns and the
               Peers to trade with. A transfer between two ranks of this process runs as
               here; one from here to another process is sent, one from another process is
@@ -25,7 +27,7 @@ from simdist.collectives.schedule import Schedule
 
 
 def execute(schedule: Schedule, buffers: list, op: str, bounds, inputs=None,
-            exchange=None) -> list:
+            exchange=None, initial=None) -> list:
     """Run ``schedule`` over ``buffers`` (modified in place) and return them.
 
     Args:
@@ -35,9 +37,12 @@ def execute(schedule: Schedule, buffers: list, op: str, bounds, inputs=None,
       bounds: chunk boundaries (``num_chunks + 1`` integers).
       inputs: for out-of-place schedules, the untouched arrays transfers read from.
       exchange: an Exchange when the ranks live in several processes (None: all here).
+      initial: the starting values of the first ``len(initial)`` buffers, which then
+        start empty and are filled chunk by chunk (see ``_Lazy``): no upfront copy.
     """
     fn = combine_fn(op)
     bounds = [int(b) for b in bounds]
+    lazy = _Lazy(buffers, initial, bounds, schedule.num_chunks)
     read_from = buffers if schedule.inplace else inputs
     for step in schedule.steps:
         transfers = step.transfers
@@ -52,7 +57,11 @@ def execute(schedule: Schedule, buffers: list, op: str, bounds, inputs=None,
             if exchange is not None and not exchange.owns(t.src):
                 payloads.append(None)  # another process reads it; received below if needed
                 continue
-            view = read_from[t.src][bounds[t.chunk]:bounds[t.chunk + t.nchunks]]
+            lo, hi = bounds[t.chunk], bounds[t.chunk + t.nchunks]
+            if schedule.inplace and not lazy.ready(t.src, t.chunk, t.nchunks):
+                payloads.append(initial[t.src][lo:hi])  # never written: no snapshot needed
+                continue
+            view = read_from[t.src][lo:hi]
             if written and any((t.src, c) in written for c in range(t.chunk, t.chunk + t.nchunks)):
                 view = view.copy()  # someone overwrites this region in this very step
             payloads.append(view)
@@ -64,10 +73,59 @@ def execute(schedule: Schedule, buffers: list, op: str, bounds, inputs=None,
                 continue
             target = buffers[t.dst][lo:hi]
             if t.combine:
-                fn(target, payload, out=target)
+                if lazy.ready(t.dst, t.target, t.nchunks):
+                    fn(target, payload, out=target)
+                else:  # the first write: op(initial value, payload), no copy before it
+                    fn(initial[t.dst][lo:hi], payload, out=target)
             else:
                 target[...] = payload
+            lazy.mark(t.dst, t.target, t.nchunks)
+    lazy.finish()
     return buffers
+
+
+class _Lazy:
+    """Which chunks of the first ``len(initial)`` buffers hold their value yet.
+
+    A buffer given ``initial`` values starts empty: a chunk's first write either computes
+    ``op(initial, payload)`` straight into it or copies over it, a read of an unwritten
+    chunk reads ``initial`` itself, and ``finish`` copies the chunks nobody wrote. Each
+    element is thus copied at most once (a ring all-reduce copies none upfront), and the
+    arithmetic is the same as copying every input first: results are bit-identical.
+    ``ready`` is all-or-nothing per range: a half-written range is completed first.
+    """
+
+    def __init__(self, buffers, initial, bounds, num_chunks):
+        self.buffers, self.initial, self.bounds = buffers, initial, bounds
+        n = 0 if initial is None else len(initial)
+        self.flags = [bytearray(num_chunks) for _ in range(n)]
+
+    def ready(self, rank, chunk, count) -> bool:
+        if rank >= len(self.flags):
+            return True
+        flags = self.flags[rank]
+        if flags.find(0, chunk, chunk + count) < 0:
+            return True
+        if flags.find(1, chunk, chunk + count) < 0:
+            return False
+        self._fill(rank, chunk, count)
+        return True
+
+    def mark(self, rank, chunk, count) -> None:
+        if rank < len(self.flags):
+            self.flags[rank][chunk:chunk + count] = b"\x01" * count
+
+    def finish(self) -> None:
+        for rank, flags in enumerate(self.flags):
+            self._fill(rank, 0, len(flags))
+
+    def _fill(self, rank, chunk, count) -> None:
+        """Copy the initial values of the unwritten chunks in ``chunk..chunk+count-1``."""
+        flags, b = self.flags[rank], self.bounds
+        for c in range(chunk, chunk + count):
+            if not flags[c]:
+                self.buffers[rank][b[c]:b[c + 1]] = self.initial[rank][b[c]:b[c + 1]]
+                flags[c] = 1
 
 
 class Exchange:

@@ -42,13 +42,31 @@ from simdist.framework.ops.control_flow_ops import control_dependencies, group
 from simdist.framework.function import function
 from simdist import config, debugging, io, linalg, math, nn, random
 from simdist import distribute, tpu
-from simdist.hardware import TOPOLOGIES as _TOPOLOGIES  # noqa: F401 - registers presets
-
-from simdist import compat, data, keras, saved_model, train
 
 newaxis = None
+
+# Loaded on first use, as TF's lazy loader does (tensorflow/python/util/lazy_loader.py):
+# Keras, tf.data, checkpoints and SavedModel cost most of an eager ``import simdist``.
+_LAZY_MODULES = ("compat", "data", "keras", "saved_model", "train")
 # TF 2's short names of Keras's modules (tf.metrics.SparseCategoricalAccuracy() ...).
-metrics, losses, optimizers = keras.metrics, keras.losses, keras.optimizers
+_KERAS_ALIASES = ("metrics", "losses", "optimizers")
+
+
+def __getattr__(name):
+    import importlib
+
+    if name in _LAZY_MODULES:
+        module = importlib.import_module(f"simdist.{name}")
+    elif name in _KERAS_ALIASES:
+        module = getattr(importlib.import_module("simdist.keras"), name)
+    else:
+        raise AttributeError(f"module 'simdist' has no attribute {name!r}")
+    globals()[name] = module
+    return module
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_MODULES) | set(_KERAS_ALIASES))
 
 
 def is_tensor(x) -> bool:

@@ -25,7 +25,7 @@ Mirrors tensorflow/python/distribute/collective_all_reduce_strategy.py.
 from __future__ import annotations
 
 from simdist.distribute import cross_device_ops as cdo
-from simdist.distribute import multi_worker_util, process_cluster
+from simdist.distribute import multi_worker_util
 from simdist.distribute.cluster_resolver import TFConfigClusterResolver
 from simdist.distribute.collective_cross_device_ops import (
     CollectiveAllReduce,
@@ -96,6 +96,9 @@ class CollectiveAllReduceExtended(MirroredExtended):
             self._worker_index = tasks.index((task_type, task_id))
             self._hosts = hosts
             topology = _cluster_topology(len(tasks), gpus, local.gpu_kind)
+            # Sockets and multiprocessing load only for a TF_CONFIG cluster (import time).
+            from simdist.distribute import process_cluster
+
             if process_cluster.runs_as_processes(spec, task_type, task_id):
                 # One task of a cluster of processes: it owns its own host's replicas only;
                 # collectives trade the other hosts' parts over the network.

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import heapq
 import weakref
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import numpy as np
 
 from simdist.hardware.topologies.multinode import fat_tree
@@ -26,6 +26,9 @@ from simdist.hardware.topologies.nvlink import dgx1, nvlink_ring
 from simdist.hardware.topologies.nvswitch import dgx_a100, dgx_h100, nvswitch
 from simdist.hardware.topologies.pcie import pcie_tree
 from simdist.hardware.topologies.torus import tpu_torus
+
+if TYPE_CHECKING:  # networkx loads with the first Topology, not with ``import simdist``
+    import networkx as nx
 
 TOPOLOGIES = {
     "pcie-tree": pcie_tree,
@@ -50,6 +53,8 @@ class Topology:
     """A validated topology graph with numbered directed links and cached routes."""
 
     def __init__(self, graph: nx.Graph):
+        import networkx as nx
+
         if not isinstance(graph, nx.Graph) or graph.is_directed():
             raise TopologyError(f"A topology must be an undirected networkx.Graph, got "
                                 f"{type(graph).__name__}.")
@@ -85,6 +90,8 @@ class Topology:
     def _check_connected(self) -> None:
         if self.graph.number_of_nodes() == 0:
             raise TopologyError("The topology graph has no nodes.")
+        import networkx as nx
+
         if nx.is_connected(self.graph):
             return
         parts = sorted(nx.connected_components(self.graph), key=len, reverse=True)

@@ -14,7 +14,10 @@ Glossary:
 
 from __future__ import annotations
 
-import networkx as nx
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # networkx loads when a preset builds its first graph, not on import
+    import networkx as nx
 
 
 def device_name(kind: str, index: int, task: int = 0, job: str = "localhost") -> str:
@@ -23,6 +26,8 @@ def device_name(kind: str, index: int, task: int = 0, job: str = "localhost") ->
 
 
 def new_graph(name: str) -> nx.Graph:
+    import networkx as nx
+
     graph = nx.Graph(name=name)
     graph.graph.update(devices=[], hosts=[])
     return graph

@@ -1,0 +1,94 @@
+"""``import simdist`` loads Keras, tf.data's checkpoints, networkx and the multi-process
+machinery only when first used (as TF's lazy loader does), and every public name still
+resolves: ``dir(simdist)`` and each ``tf.a.b`` the seed listings use. Checked in fresh
+interpreters through sys.modules (no timing here: benchmarks/bench_import.py times it)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SEEDS = os.path.join(ROOT, "tests", "seeds", "data")
+DEFERRED = ("networkx", "simdist.keras", "simdist.saved_model", "multiprocessing",
+            "socket", "simdist.distribute.process_cluster")
+
+
+def fresh(code: str):
+    """Run ``code`` in a new interpreter with this checkout first; return its JSON."""
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, env=env, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_import_simdist_leaves_the_heavy_modules_unloaded():
+    loaded = fresh("import json, sys, simdist\n"
+                   f"print(json.dumps([m for m in {DEFERRED!r} if m in sys.modules]))")
+    assert loaded == []
+
+
+def test_lazy_names_load_on_first_use_and_are_the_real_modules():
+    got = fresh("""
+import json, sys
+import simdist as tf
+from simdist import keras
+out = {
+    "keras": tf.keras is sys.modules["simdist.keras"] is keras,
+    "metrics": tf.metrics is tf.keras.metrics and tf.losses is tf.keras.losses
+               and tf.optimizers is tf.keras.optimizers,
+    "data": tf.data.Dataset.range(3).reduce(0, lambda a, b: a + b).numpy().item(),
+    "train": hasattr(tf.train, "Checkpoint") and hasattr(tf.saved_model, "save"),
+    "compat": hasattr(tf.compat, "v1"),
+    "in_dir": all(n in dir(tf) for n in ("keras", "data", "metrics", "train", "distribute")),
+}
+try:
+    tf.no_such_name
+except AttributeError as e:
+    out["error"] = str(e)
+print(json.dumps(out))
+""")
+    assert got["keras"] and got["metrics"] and got["train"] and got["compat"]
+    assert got["data"] == 3 and got["in_dir"]
+    assert got["error"] == "module 'simdist' has no attribute 'no_such_name'"
+
+
+def _seed_names():
+    names = set()
+    for fn in sorted(os.listdir(SEEDS)):
+        with open(os.path.join(SEEDS, fn)) as f:
+            names |= set(re.findall(r"\btf((?:\.[A-Za-z_]\w*)+)", f.read()))
+    return sorted(n.lstrip(".") for n in names)
+
+
+def test_every_public_name_and_every_name_the_seeds_use_resolves():
+    chains = _seed_names()
+    # The listings use tf.distribute, tf.keras and tf.data: the lazily loaded names.
+    assert {"distribute.MirroredStrategy", "keras.Sequential"} <= set(chains)
+    assert any(c.startswith("data.") for c in chains)
+    missing = fresh(f"""
+import json, functools
+import simdist as tf
+bad = [n for n in dir(tf) if not n.startswith("__") and not hasattr(tf, n)]
+for chain in {chains!r}:
+    try:
+        functools.reduce(getattr, chain.split("."), tf)
+    except AttributeError:
+        bad.append(chain)
+print(json.dumps(bad))
+""")
+    assert missing == []
+
+
+@pytest.mark.parametrize("module", ["simdist.collectives", "simdist.hardware"])
+def test_topology_presets_still_resolve_through_the_packages(module):
+    got = fresh(f"import json, importlib; m = importlib.import_module({module!r}); "
+                "from simdist.hardware import TOPOLOGIES; "
+                "print(json.dumps(sorted(TOPOLOGIES)))")
+    assert "fat-tree" in got and "nvswitch" in got

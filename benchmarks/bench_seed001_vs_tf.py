@@ -1,4 +1,4 @@
-"""Seed 001's custom training loop: simdist vs TensorFlow 2.15 vs plain NumPy, one run each.
+"""Seed 001's custom training loop: simdist vs TensorFlow (2.15 and the latest) vs NumPy.
 
 The workload is the custom-loop half of ``tests/seeds/data/seed_001.py``: 10,000 synthetic
 samples with 10 features, a Dense16-relu / Dense8-relu / Dense1-sigmoid model, Adam,
@@ -10,8 +10,14 @@ Every contender runs in its own child process (this same file, ``--child NAME``)
 interpreter start-up, imports and peak memory are measured per contender:
 
   (a) simdist     ``import simdist as tf``; its 4 simulated GPUs (the default machine).
-  (b) tensorflow  the same function text under real TF (``--tf-python``), the one CPU
-                  split into 4 logical devices, ``MirroredStrategy(['/cpu:0', .., '/cpu:3'])``.
+  (b) tensorflow  the same function text under real TF (``--tf-python``, once per TF
+                  given: TF 2.15 and the latest release), the one CPU split into 4 logical
+                  devices, ``MirroredStrategy(['/cpu:0', .., '/cpu:3'])``. The program is
+                  Keras 2 code (``Reduction.NONE``, ``input_shape=``), so a TF >= 2.16
+                  child runs with ``TF_USE_LEGACY_KERAS=1``: ``tf.keras`` then comes from
+                  the tf-keras package (Keras 2), as TF's release notes prescribe (2.15
+                  runs without it: it has Keras 2 built in and would look for tf-keras).
+                  Without it TF 2.16+ hands the program Keras 3 (see ``KERAS3_NOTE``).
   (c) numpy       the same maths by hand on one device: forward pass, BCE, backprop, Adam.
 
 Glossary:
@@ -25,7 +31,8 @@ Glossary:
   loss, acc  last epoch's mean batch loss and BinaryAccuracy; they should agree roughly
              (each contender draws its own random data and weights).
 
-Run: .venv/bin/python benchmarks/bench_seed001_vs_tf.py [--tf-python /tmp/tfenv/bin/python]
+Run: .venv/bin/python benchmarks/bench_seed001_vs_tf.py [--tf-python /tmp/tf215/bin/python
+     --tf-python /tmp/tfvenv/bin/python] (default: each of DEFAULT_TF_PYTHONS that exists)
 """
 
 from __future__ import annotations
@@ -47,8 +54,16 @@ EPOCHS = 5
 GLOBAL_BATCH_SIZE = 256
 NUM_REPLICAS = 4
 SEED = 1
-DEFAULT_TF_PYTHON = "/tmp/tfenv/bin/python"
+DEFAULT_TF_PYTHONS = ("/tmp/tf215/bin/python", "/tmp/tfenv/bin/python",
+                      "/tmp/tfvenv/bin/python")
 RESULT_TAG = "BENCH_RESULT "
+KERAS3_NOTE = (
+    "tf.keras is Keras 3 here: set TF_USE_LEGACY_KERAS=1 with tf-keras installed (the parent "
+    "does). Under Keras 3 this Keras 2 program fails in TF 2.21 with InvalidArgumentError "
+    "'You must feed a value for placeholder tensor cond/else/_1/cond/Placeholder_1' "
+    "[Op:__inference_fn_with_cond]: fn_with_cond is tf.function's path for variables "
+    "created during the first call (here, most likely Keras 3's Adam building its slots "
+    "inside apply_gradients), which does not survive MirroredStrategy.run.")
 
 
 # ---------------------------------------------------------------- (a) and (b): one text
@@ -109,6 +124,9 @@ def make_train_step(tf, strategy, model, optimizer, loss_object, accuracy):
 def run_framework(module_name):
     """The seed's custom loop under ``module_name`` (simdist or tensorflow)."""
     tf = __import__(module_name)
+    keras_version = getattr(tf.keras, "__version__", None) or tf.__version__
+    if module_name == "tensorflow" and keras_version.startswith("3."):
+        raise SystemExit(KERAS3_NOTE)
     strategy = make_strategy(tf)
     # Keras 2's unseeded initializers take their seeds from the generator this leaves
     # (tf.random.set_seed alone does not reach them).
@@ -133,6 +151,7 @@ def run_framework(module_name):
         history.append((total_loss / num_batches, float(accuracy.result().numpy())))
     return {
         "version": tf.__version__,
+        "keras": keras_version,
         "replicas": strategy.num_replicas_in_sync,
         "startup_s": startup,
         "loop_s": time.perf_counter() - T0 - startup,
@@ -244,9 +263,20 @@ def parse_result(output):
     return None
 
 
-def measure(name, python):
+def child_env(tf_version=None):
+    """The child's environment: TF >= 2.16 gets TF_USE_LEGACY_KERAS=1 (tf.keras from the
+    tf-keras package); 2.15 must not get it (it would look for tf-keras too)."""
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONUNBUFFERED="1",
+               CUDA_VISIBLE_DEVICES="")
+    env.pop("TF_USE_LEGACY_KERAS", None)
+    if tf_version and tuple(int(x) for x in tf_version.split(".")[:2]) >= (2, 16):
+        env["TF_USE_LEGACY_KERAS"] = "1"
+    return env
+
+
+def measure(name, python, tf_version=None):
     """Run one contender in a fresh process; return its timings, memory and results."""
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONUNBUFFERED="1")
+    env = child_env(tf_version)
     with tempfile.TemporaryFile(mode="w+") as log:
         start = time.perf_counter()
         proc = subprocess.Popen([python, os.path.abspath(__file__), "--child", name],
@@ -262,9 +292,9 @@ def measure(name, python):
     return dict(result, name=name, wall_s=wall, peak_mib=peak_mib)
 
 
-def best_run(name, python, repeat):
+def best_run(name, python, repeat, tf_version=None):
     """The run with the least wall time, with every run's wall time in ``all_walls``."""
-    runs = [measure(name, python) for _ in range(repeat)]
+    runs = [measure(name, python, tf_version) for _ in range(repeat)]
     runs = [r for r in runs if r is not None]
     if not runs:
         return None
@@ -275,7 +305,8 @@ def ratio(a, b):
     return f"{a / b:6.2f}x" if b else "     -"
 
 
-def print_table(rows, tf_row, np_row):
+def print_table(rows, tf_rows, np_row):
+    tf_row = tf_rows[-1] if tf_rows else None  # "vs TF": the newest TF given
     header = (f"{'contender':<11} {'version':<8} {'wall s':>7} {'startup s':>9} {'loop s':>7} "
               f"{'vs TF':>7} {'vs NumPy':>8} {'loop/NumPy':>10} {'peak MiB':>8} {'loss':>7} "
               f"{'acc':>6}")
@@ -296,30 +327,46 @@ def print_histories(rows):
     print("\nper-epoch loss / accuracy:")
     for r in rows:
         cells = "  ".join(f"{loss:.4f}/{acc:.4f}" for loss, acc in r["history"])
-        print(f"  {r['name']:<11} {cells}")
+        print(f"  {r['name']:<11} {r['version'].split('+')[0]:<8} {cells}")
     if any(len(r["all_walls"]) > 1 for r in rows):
         print("\nwall s of every run (the table keeps the fastest):")
         for r in rows:
-            print(f"  {r['name']:<11} " + "  ".join(f"{w:.2f}" for w in r["all_walls"]))
+            print(f"  {r['name']:<11} {r['version'].split('+')[0]:<8} "
+                  + "  ".join(f"{w:.2f}" for w in r["all_walls"]))
+
+
+def print_ratios(sd_row, tf_rows):
+    for tf_row in tf_rows:
+        wall = sd_row["wall_s"] / tf_row["wall_s"]
+        loop = sd_row["loop_s"] / tf_row["loop_s"]
+        print(f"simdist / TF {tf_row['version']} (tf.keras {tf_row.get('keras', '?')}): "
+              f"wall {wall:.2f}x, loop {loop:.2f}x, peak memory {sd_row['peak_mib']:.0f} vs "
+              f"{tf_row['peak_mib']:.0f} MiB")
 
 
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tf-python", default=None,
-                        help=f"python with TensorFlow 2.15 (default {DEFAULT_TF_PYTHON})")
+    parser.add_argument("--tf-python", action="append", default=None,
+                        help="a python with TensorFlow (repeat it for several versions; "
+                             f"default: each of {DEFAULT_TF_PYTHONS} that imports TF)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per contender; best wall kept")
     parser.add_argument("--child", choices=["simdist", "tensorflow", "numpy"],
                         help=argparse.SUPPRESS)
     return parser.parse_args()
 
 
-def find_tf_python(arg):
-    path = arg or (DEFAULT_TF_PYTHON if os.path.exists(DEFAULT_TF_PYTHON) else None)
-    if path is None:
-        return None
-    probe = subprocess.run([path, "-c", "import tensorflow"], capture_output=True,
-                           env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
-    return path if probe.returncode == 0 else None
+def find_tf_pythons(args):
+    """(python, TF version) for each python that imports TensorFlow, one per version."""
+    found, versions = [], set()
+    for path in args or [p for p in DEFAULT_TF_PYTHONS if os.path.exists(p)]:
+        probe = subprocess.run([path, "-c", "import tensorflow as tf; print(tf.__version__)"],
+                               capture_output=True, text=True,
+                               env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+        version = probe.stdout.strip().splitlines()[-1] if probe.returncode == 0 else None
+        if version and version not in versions:
+            found.append((path, version))
+            versions.add(version)
+    return found
 
 
 def main():
@@ -327,22 +374,22 @@ def main():
     if args.child:
         child_main(args.child)
         return
-    tf_python = find_tf_python(args.tf_python)
+    tf_pythons = find_tf_pythons(args.tf_python)
     print(f"seed 001 custom loop: {NUM_SAMPLES} samples x {NUM_FEATURES} features, {EPOCHS} "
           f"epochs, global batch {GLOBAL_BATCH_SIZE} over {NUM_REPLICAS} replicas; "
           f"{os.cpu_count()} CPU cores\n")
-    if tf_python is None:
+    if not tf_pythons:
         print("TensorFlow not available (pass --tf-python): simdist vs NumPy only.\n")
     np_row = best_run("numpy", sys.executable, args.repeat)
     sd_row = best_run("simdist", sys.executable, args.repeat)
-    tf_row = best_run("tensorflow", tf_python, args.repeat) if tf_python else None
-    rows = [r for r in (sd_row, tf_row, np_row) if r is not None]
-    print_table(rows, tf_row, np_row)
+    tf_rows = [r for r in (best_run("tensorflow", py, args.repeat, version)
+                           for py, version in tf_pythons) if r]
+    rows = [r for r in (sd_row, *tf_rows, np_row) if r is not None]
+    print_table(rows, tf_rows, np_row)
     print_histories(rows)
-    if sd_row and tf_row:
-        verdict = "faster" if sd_row["wall_s"] < tf_row["wall_s"] else "SLOWER"
-        print(f"\nsimdist is {verdict} than TensorFlow: {sd_row['wall_s']:.2f} s vs "
-              f"{tf_row['wall_s']:.2f} s wall, start-up included.")
+    if sd_row and tf_rows:
+        print()
+        print_ratios(sd_row, tf_rows)
 
 
 if __name__ == "__main__":

@@ -27,11 +27,12 @@ def place(topo: Topology, num_devices: int, devices=None, num_servers: int = 0) 
             raise TopologyError(
                 f"Topology {topo.name!r} has {len(topo.devices)} devices but the collective "
                 f"has {num_devices} replicas; pass a larger topology or devices=[...].")
-        devices = topo.devices[:num_devices]
-    devices = [getattr(d, "name", d) for d in devices]
-    if len(devices) != num_devices:
-        raise ValueError(f"Got {len(devices)} devices for {num_devices} replicas.")
-    topo.require_all(devices)
+        devices = topo.devices[:num_devices]  # the topology's own nodes: no checks needed
+    else:
+        devices = [getattr(d, "name", d) for d in devices]
+        if len(devices) != num_devices:
+            raise ValueError(f"Got {len(devices)} devices for {num_devices} replicas.")
+        topo.require_all(devices)
     hosts = topo.hosts or list(devices)
     return list(devices) + [hosts[s % len(hosts)] for s in range(num_servers)]
 

@@ -68,6 +68,7 @@ class Topology:
         devices = graph.graph.get("devices") or [
             n for n, d in graph.nodes(data=True) if d.get("kind") in ACCELERATORS]
         self.devices = list(devices)
+        self.require_all(self.devices)  # so placing ranks on them needs no check per call
         self.hosts = list(graph.graph.get("hosts") or [
             n for n, d in graph.nodes(data=True) if d.get("kind") == "CPU"])
         self._check_connected()
@@ -110,10 +111,9 @@ class Topology:
 
     def require_all(self, nodes) -> None:
         """``require`` for many nodes (one membership test each, no call per node)."""
-        known = self.graph._node
-        missing = next((n for n in nodes if n not in known), None)
-        if missing is not None:
-            self.require(missing)
+        missing = set(nodes).difference(self.graph._node)
+        if missing:
+            self.require(next(n for n in nodes if n in missing))
 
     def route(self, src, dst) -> tuple[np.ndarray, float]:
         """Directed link ids from ``src`` to ``dst`` and the summed latency (cached)."""

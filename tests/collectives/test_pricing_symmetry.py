@@ -161,7 +161,8 @@ def test_uneven_ring_over_links_of_different_speed_is_priced_step_by_step():
     ("two_level", 12, {"local_size": 3}), ("two_level", 8, {"local_size": 1}),
     ("torus_2d", 6, {"dims": (2, 3)}), ("halving_doubling", 8, {}),
     ("halving_doubling", 11, {}), ("recursive_doubling", 6, {}),
-    ("recursive_doubling", 4, {}),
+    ("recursive_doubling", 4, {}), ("tree", 2, {}), ("tree", 7, {"pipeline": 3}),
+    ("tree", 12, {"pipeline": 2}), ("tree", 33, {}),
 ])
 def test_rotating_patterns_expand_to_the_schedule_steps(name, p, params):
     algo = ALGORITHMS[name]
@@ -179,6 +180,7 @@ def test_rotating_patterns_expand_to_the_schedule_steps(name, p, params):
 def test_chunk_counts_without_a_schedule_match_the_schedule(name, p):
     algo = ALGORITHMS[name]
     params = {"local_size": 4} if name == "two_level" and p % 4 == 0 else {}
+    params = {"pipeline": 3} if name == "tree" else params
     assert algo.num_chunks(p, **params) == algo.schedule(p, **params).num_chunks
 
 

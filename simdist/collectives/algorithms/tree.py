@@ -15,8 +15,10 @@ built directly over the ranks.
 
 from __future__ import annotations
 
+import numpy as np
+
 from simdist.collectives.registry import Algorithm, register
-from simdist.collectives.schedule import Schedule, Step, Transfer
+from simdist.collectives.schedule import Pattern, Schedule, Step, Transfer
 
 
 def btree_parents(p: int) -> list[int]:
@@ -101,7 +103,80 @@ def build(p, pipeline=1):
     return Schedule("all_reduce", "tree", p, 2 * k, steps)
 
 
+def _btree_array(p):
+    """btree_parents with array arithmetic."""
+    rank = np.arange(p, dtype=np.int64)
+    bit = rank & -rank
+    up = (rank ^ bit) | (bit << 1)
+    up = np.where(up >= p, rank ^ bit, up)
+    up[0] = -1
+    return up
+
+
+def _dtree_arrays(p):
+    first = _btree_array(p)
+    rank = np.arange(p, dtype=np.int64)
+    if p % 2:
+        up = first[(rank - 1) % p]
+        second = np.where(up == -1, -1, (up + 1) % p)
+    else:
+        up = first[p - 1 - rank]
+        second = np.where(up == -1, -1, p - 1 - up)
+    return first, second
+
+
+def _array_levels(parents):
+    """(root, height, depth) of a tree given as a parent array (root's parent -1)."""
+    p = len(parents)
+    root = int(np.flatnonzero(parents < 0)[0])
+    depth = np.zeros(p, dtype=np.int64)
+    anc = parents.copy()
+    while (anc >= 0).any():  # depth = how many ancestors; doubling would also do
+        has = anc >= 0
+        depth[has] += 1
+        anc[has] = parents[anc[has]]
+    height = np.zeros(p, dtype=np.int64)
+    for d in range(int(depth.max()), 0, -1):  # children before parents
+        at = np.flatnonzero(depth == d)
+        np.maximum.at(height, parents[at], height[at] + 1)
+    return root, height, depth
+
+
+def patterns(p, pipeline=1):
+    """build's steps as arrays, in build's transfer order (trees, pieces, up then down)."""
+    k = int(pipeline)
+    if k < 1:
+        raise ValueError(f"tree: pipeline must be >= 1, got {pipeline}.")
+    parts = []  # (step, src, dst, chunk, combine) in build's creation order
+    for t, parents in enumerate(_dtree_arrays(p)):
+        root, height, depth = _array_levels(parents)
+        top = int(height[root])
+        kids = np.flatnonzero(parents >= 0)
+        # Down transfers go parent by parent (children in rank order), as build loops.
+        down = kids[np.lexsort((kids, parents[kids]))]
+        for c in range(k):
+            chunk = t * k + c
+            parts.append((height[kids] + c, kids, parents[kids], chunk, True))
+            parts.append((top + c + depth[parents[down]], parents[down], down, chunk, False))
+    step = np.concatenate([x[0] for x in parts])
+    src = np.concatenate([x[1] for x in parts])
+    dst = np.concatenate([x[2] for x in parts])
+    chunk = np.concatenate([np.full(len(x[1]), x[3], dtype=np.int64) for x in parts])
+    combine = np.concatenate([np.full(len(x[1]), x[4]) for x in parts])
+    order = np.argsort(step, kind="stable")
+    cuts = np.flatnonzero(np.diff(step[order])) + 1
+    out = []
+    for idx in np.split(order, cuts):
+        kinds = set(combine[idx].tolist())
+        phase = "reduce+broadcast" if len(kinds) > 1 else ("reduce" if kinds.pop()
+                                                           else "broadcast")
+        out.append(Pattern(phase, src[idx], dst[idx], chunk[idx],
+                           np.ones(len(idx), dtype=np.int64), combine[idx]))
+    return out
+
+
 TREE = register(Algorithm(
     "tree", "all_reduce",
     "Double binary tree: each half reduced up one tree and broadcast down (NCCL TREE).",
-    build, "nccl src/graph/trees.cc ncclGetDtree"))
+    build, "nccl src/graph/trees.cc ncclGetDtree", patterns,
+    chunk_count=lambda p, pipeline=1: 2 * int(pipeline)))

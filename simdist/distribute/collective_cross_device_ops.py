@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import enum
 
-from simdist import collectives
 from simdist.distribute import cross_replica_checks, packing
 from simdist.distribute.cross_device_ops import (
     CrossDeviceOps,
@@ -90,6 +89,8 @@ def choose_algorithm(implementation: str, nbytes: int, devices, topology=None) -
     names = [d.name for d in devices]
     if topo is None or names != topo.devices[:len(names)]:
         return "ring"
+    from simdist import collectives  # loads with the first all-reduce (import time)
+
     return collectives.tune(nbytes, topo, len(names)).algorithm
 
 
@@ -100,6 +101,8 @@ def run_all_reduce(arrays, devices, algorithm: str, op: str = "sum", topology=No
     With an ``exchange`` (a cluster of processes) only this process's arrays are real; the
     others' parts arrive over its Peers.
     """
+    from simdist import collectives  # loads with the first all-reduce (import time)
+
     machine = get_machine()
     topo = topology if topology is not None else machine.topology
     names = [d.name for d in devices]

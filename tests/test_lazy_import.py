@@ -16,8 +16,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEEDS = os.path.join(ROOT, "tests", "seeds", "data")
 DEFERRED = ("networkx", "simdist.keras", "simdist.saved_model", "simdist.collectives",
-            "multiprocessing",
-            "socket", "simdist.distribute.process_cluster")
+            "multiprocessing", "socket", "simdist.distribute.process_cluster")
 
 
 def fresh(code: str):

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 # Elements per block of rows in step-by-step pricing (bounds the scratch memory).
-_BLOCK_ELEMENTS = 1 << 22
+_BLOCK_ELEMENTS = 1 << 20
 
 
 @dataclass

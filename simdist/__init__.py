@@ -9,7 +9,7 @@ from simdist import framework as _framework  # noqa: I001 - order: framework bef
 from simdist.framework import dtypes, errors, nest
 from simdist.framework.dtypes import (
     DType, as_dtype, bfloat16, bool_ as bool, double, float16, float32, float64, half, int8,
-    int32, int64, uint8,
+    int32, int64, string, uint8,
 )
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape
@@ -40,7 +40,7 @@ from simdist.framework.ops.logging_ops import print_v2 as print  # noqa: A001 - 
 from simdist.framework.ops.control_flow_ops import control_dependencies, group
 
 from simdist.framework.function import function
-from simdist import config, debugging, io, linalg, math, nn, random
+from simdist import config, debugging, io, linalg, math, nn, random, strings
 from simdist import distribute, tpu
 
 newaxis = None

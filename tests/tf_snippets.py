@@ -33,7 +33,12 @@ def plain(value):
         return {"dict": [[k, plain(v)] for k, v in sorted(value.items())]}
     if hasattr(value, "as_list"):  # TensorShape
         return str(tuple(value.as_list()))
+    if isinstance(value, bytes):
+        return {"bytes": value.decode("latin-1")}
     arr = np.asarray(value)
+    if arr.dtype == object:  # a string tensor's bytes
+        return {"dtype": "string", "shape": list(arr.shape),
+                "bytes": [b.decode("latin-1") for b in arr.flat]}
     return {"dtype": str(arr.dtype), "shape": list(arr.shape),
             "values": np.round(arr.astype(np.float64), 6).tolist()}
 
@@ -88,6 +93,8 @@ def check(expected, got, name):
             check(e, g, name)
     elif isinstance(expected, dict) and "dict" in expected:
         check(expected["dict"], sorted(dict(got).items()), name)
+    elif isinstance(expected, dict) and "bytes" in expected:
+        check_bytes(expected, got, name)
     elif isinstance(expected, dict):
         have = np.asarray(got.numpy() if hasattr(got, "numpy") else got)
         assert str(have.dtype) == expected["dtype"], (name, have.dtype)
@@ -101,6 +108,18 @@ def check(expected, got, name):
         assert got is None, (name, got)
     else:
         assert got == expected, (name, got)
+
+
+def check_bytes(expected, got, name):
+    """Assert ``got`` is the recorded bytes, or a string tensor / array of them."""
+    if "shape" not in expected:
+        assert isinstance(got, bytes), (name, got)
+        assert got.decode("latin-1") == expected["bytes"], (name, got)
+        return
+    have = np.asarray(got)  # a tensor's own array: numpy() gives a scalar as bytes
+    assert have.dtype == object and list(have.shape) == expected["shape"], (name, have)
+    assert all(isinstance(b, bytes) for b in have.flat), (name, have)
+    assert [b.decode("latin-1") for b in have.flat] == expected["bytes"], (name, have)
 
 
 def replay(tf, code, expected, name):

@@ -8,6 +8,10 @@ Glossary:
   bfloat16       -- TPUs' 16-bit float (8 exponent bits like float32, 7 mantissa bits);
                     values are ml_dtypes.bfloat16 arrays, so casts round to nearest even as
                     TF's do. NumPy calls its kind 'V', so ``np_kind`` reads it as 'f'.
+  string         -- byte strings of any length (TF's ``tf.string``): values are NumPy
+                    ``object`` arrays of ``bytes``, as TF's ``numpy()`` gives them; ``str``
+                    is stored UTF-8 encoded. ``as_numpy_dtype`` is ``object`` and ``size``
+                    is 0, as in TF; NumPy's text kinds ('U', 'S') read as string.
 
 Mirrors tensorflow/python/framework/dtypes.py.
 """
@@ -41,7 +45,7 @@ class DType:
     def __init__(self, name: str, np_dtype):
         self.name = name
         self._np = np.dtype(np_dtype)
-        self.as_numpy_dtype = self._np.type
+        self.as_numpy_dtype = object if self._np.kind == "O" else self._np.type
 
     @property
     def is_floating(self) -> bool:
@@ -56,8 +60,16 @@ class DType:
         return self._np.kind == "b"
 
     @property
+    def is_numpy_compatible(self) -> bool:
+        return True
+
+    @property
+    def is_string(self) -> bool:
+        return self._np.kind == "O"
+
+    @property
     def size(self) -> int:
-        return self._np.itemsize
+        return 0 if self.is_string else self._np.itemsize
 
     @property
     def base_dtype(self) -> DType:
@@ -100,9 +112,10 @@ uint8 = DType("uint8", np.uint8)
 int32 = DType("int32", np.int32)
 int64 = DType("int64", np.int64)
 bool_ = DType("bool", np.bool_)
+string = DType("string", np.object_)
 
 DTYPES = {d.name: d for d in (float16, bfloat16, float32, float64, int8, uint8, int32, int64,
-                               bool_)}
+                               bool_, string)}
 _BY_NUMPY = {d._np: d for d in DTYPES.values()}
 
 
@@ -131,9 +144,36 @@ def as_dtype(value) -> DType:
         npd = None
     if npd is not None and npd in _BY_NUMPY:
         return _BY_NUMPY[npd]
+    if npd is not None and npd.kind in "US":
+        return string
     raise TypeError(
         f"Cannot convert {value!r} to a simdist DType. Supported: {sorted(DTYPES)}."
     )
+
+
+def _leaves(value):
+    for v in value:
+        if isinstance(v, (list, tuple)):
+            yield from _leaves(v)
+        else:
+            yield v
+
+
+def text_array(value):
+    """A Python sequence holding text as a NumPy ``object`` array of its own leaves (NumPy's
+    text kinds would strip trailing NUL bytes, mix ``str`` with ``bytes`` badly and turn
+    numbers into text); None for a value holding no text.
+
+    Raises:
+      ValueError: a non-rectangular sequence.
+    """
+    if not isinstance(value, (list, tuple)) or not any(
+            isinstance(v, (str, bytes)) for v in _leaves(value)):
+        return None
+    arr = np.array(value, dtype=object)
+    if any(isinstance(v, (list, tuple)) for v in arr.flat):
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.")
+    return arr
 
 
 def infer_dtype(value) -> DType:
@@ -143,7 +183,11 @@ def infer_dtype(value) -> DType:
         if isinstance(dt, DType):
             return dt
         return as_dtype(dt)
-    arr = np.asarray(value)
+    arr = text_array(value)
+    try:
+        arr = np.asarray(value) if arr is None else arr
+    except ValueError:
+        raise ValueError("Can't convert non-rectangular Python sequence to Tensor.") from None
     if arr.dtype.kind == "f":
         return float32
     if arr.dtype.kind in "iu":
@@ -152,6 +196,9 @@ def infer_dtype(value) -> DType:
         return int32
     if arr.dtype.kind == "b":
         return bool_
+    if arr.dtype.kind in "US" or (arr.dtype.kind == "O" and arr.size
+                                  and any(isinstance(v, (str, bytes)) for v in arr.flat)):
+        return string
     raise errors.InvalidArgumentError(
         None, None, f"Cannot convert {value!r} of type {type(value).__name__} to a Tensor."
     )

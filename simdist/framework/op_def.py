@@ -68,8 +68,9 @@ def execute(op_type, inputs, value, attrs=None, flops=None, device=None):
     """Wrap ``value`` (already computed with ``xp``) as the op's output Tensor."""
     dev = device if device is not None else placement(inputs)
     xp = backend.xp
-    if not isinstance(value, xp.ndarray):
-        value = xp.asarray(value)
+    if not isinstance(value, xp.ndarray) and not _is_host_strings(value):
+        # An element taken out of a string array is bytes, which NumPy would read as 'S'.
+        value = np.array(value, dtype=object) if isinstance(value, bytes) else xp.asarray(value)
     out = Tensor(value, dev)
     _charge(dev, op_type, inputs, (out,), flops)
     if tape.active():
@@ -81,7 +82,7 @@ def execute_multi(op_type, inputs, values, attrs=None, flops=None, device=None):
     """Like :func:`execute` for an op with several outputs (``split``, ``unstack``)."""
     dev = device if device is not None else placement(inputs)
     xp = backend.xp
-    outs = tuple(Tensor(xp.asarray(v), dev) for v in values)
+    outs = tuple(Tensor(v if _is_host_strings(v) else xp.asarray(v), dev) for v in values)
     _charge(dev, op_type, inputs, outs, flops)
     if tape.active():
         tape.record(op_type, inputs, outs, attrs)
@@ -145,29 +146,63 @@ def constant_value(value, dtype=None, strict=True, shape=None) -> Tensor:
     if shape is not None:
         arr = _fit_shape(arr, shape)
     dev = context.current_device()
-    xp = backend.xp
-    out = Tensor(xp.asarray(arr), dev)
-    return out
+    return Tensor(arr if _is_host_strings(arr) else backend.xp.asarray(arr), dev)
+
+
+def _is_host_strings(value) -> bool:
+    """String values stay NumPy ``object`` arrays (TF keeps strings in host memory too)."""
+    return isinstance(value, np.ndarray) and value.dtype.kind == "O"
 
 
 def _to_numpy(value, target: dtypes.DType, strict: bool):
     if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in _flat(value)):
         value = [np.asarray(v) if isinstance(v, Tensor) else v for v in value]
+    arr = dtypes.text_array(value)
     try:
-        arr = np.asarray(value)
+        arr = np.asarray(value) if arr is None else arr
     except ValueError as e:
         raise ValueError(
             f"Can't convert non-rectangular Python sequence to Tensor: {value!r}"
         ) from e
-    if arr.dtype == object:
-        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
-                         f"({type(value).__name__}) to a Tensor.")
+    if target.is_string or arr.dtype.kind in "USO":
+        return _to_strings(value, arr, target)
     if arr.dtype.kind == "f" and target.is_integer and strict:
         if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {target.name}")
     if arr.dtype.kind == "f" and target.is_bool and strict:
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype bool")
     return arr.astype(target.as_numpy_dtype, copy=False)
+
+
+def _is_text(v) -> bool:
+    return isinstance(v, (str, bytes))
+
+
+def _to_strings(value, arr, target: dtypes.DType):
+    """TF's conversion of text: a ``tf.string`` array of ``bytes`` (``str`` UTF-8 encoded).
+
+    Raises:
+      ValueError: a Python sequence mixing text and numbers, or another Python object.
+      TypeError: text for a numeric ``target``, or numbers for ``tf.string``.
+    """
+    texts = [_is_text(v) for v in arr.flat]
+    if texts and any(texts) and not all(texts):
+        if isinstance(value, (list, tuple)):
+            raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
+        texts = []
+    if arr.dtype.kind == "O" and not (texts and all(texts)) and not (
+            arr.size == 0 and target.is_string):
+        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                         f"({type(value).__name__}) to a Tensor.")
+    if not target.is_string:
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype "
+                        f"{kernel_dtype_name(target)}")
+    if arr.dtype.kind not in "USO" and arr.size:
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype string")
+    out = np.empty(arr.shape, dtype=object)
+    for i, v in enumerate(arr.flat):
+        out.flat[i] = bytes(v) if isinstance(v, bytes) else str(v).encode("utf-8")
+    return out
 
 
 def _flat(value):
@@ -213,6 +248,6 @@ def check_same_dtype(op_type: str, *tensors: Tensor) -> None:
                 None, None,
                 f"cannot compute {op_type} as input #{i}(zero-based) was expected to be a "
                 f"{kernel_dtype_name(first)} tensor but is a {kernel_dtype_name(t.dtype)} "
-                f"tensor [Op:{op_type}]. "
+                f"tensor [Op:{op_type}]\n"
                 "Cast one operand with tf.cast so both have the same dtype.",
             )

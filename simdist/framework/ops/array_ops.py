@@ -19,6 +19,7 @@ import builtins
 import numpy as np
 
 from simdist.framework import context, dtypes, errors, op_def
+from simdist.framework.ops import op_types
 from simdist.framework.tensor import Tensor
 from simdist.hardware import backend
 
@@ -102,9 +103,15 @@ def fill(dims, value, name=None) -> Tensor:
 
 def zeros(shape, dtype=dtypes.float32, name=None) -> Tensor:
     """A tensor of zeros (``tf.zeros``)."""
-    xp = backend.xp
     dt = dtypes.as_dtype(dtype)
-    return op_def.execute("Fill", [], xp.zeros(tuple(_ints(shape)), dtype=dt.as_numpy_dtype))
+    return op_def.execute("Fill", [], _zeros_value(tuple(_ints(shape)), dt))
+
+
+def _zeros_value(shape, dt):
+    """Zeros of ``dt``: empty byte strings for ``tf.string``, as TF's zeros."""
+    if dt.is_string:
+        return np.full(shape, b"", dtype=object)
+    return backend.xp.zeros(shape, dtype=dt.as_numpy_dtype)
 
 
 def ones(shape, dtype=dtypes.float32, name=None) -> Tensor:
@@ -118,13 +125,13 @@ def zeros_like(input, dtype=None, name=None) -> Tensor:  # noqa: A002 - TF's nam
     """Zeros with the shape (and dtype, unless given) of ``input``."""
     x = _t(input)
     dt = x.dtype if dtype is None else dtypes.as_dtype(dtype)
-    xp = backend.xp
-    return op_def.execute("ZerosLike", [x], xp.zeros(x._value.shape, dt.as_numpy_dtype))
+    return op_def.execute("ZerosLike", [x], _zeros_value(x._value.shape, dt))
 
 
 def ones_like(input, dtype=None, name=None) -> Tensor:  # noqa: A002 - TF's name
     """Ones with the shape (and dtype, unless given) of ``input``."""
     x = _t(input)
+    op_types.refuse_strings("OnesLike", x)
     dt = x.dtype if dtype is None else dtypes.as_dtype(dtype)
     xp = backend.xp
     return op_def.execute("OnesLike", [x], xp.ones(x._value.shape, dt.as_numpy_dtype))
@@ -156,6 +163,11 @@ def cast(x, dtype, name=None) -> Tensor:
     dt = dtypes.as_dtype(dtype)
     if x.dtype == dt:
         return x
+    if x.dtype.is_string or dt.is_string:
+        raise errors.UnimplementedError(
+            None, None, f"Cast {op_def.kernel_dtype_name(x.dtype)} to "
+                        f"{op_def.kernel_dtype_name(dt)} is not supported [Op:Cast]\nUse "
+                        "tf.strings.to_number / tf.strings.as_string to convert text.")
     with np.errstate(all="ignore"):
         value = x._value.astype(dt.as_numpy_dtype)
     return op_def.execute("Cast", [x], value, attrs={"SrcT": x.dtype, "DstT": dt})
@@ -532,7 +544,7 @@ def strided_slice(tensor, key) -> Tensor:
     _check_key(x, k)
     value = x._value[k]
     xp = backend.xp
-    return op_def.execute("StridedSlice", [x], xp.array(value, copy=True),
+    return op_def.execute("StridedSlice", [x], xp.array(value, dtype=x._value.dtype, copy=True),
                           attrs={"key": k, "shape": tuple(x._value.shape)})
 
 

@@ -12,8 +12,9 @@ Glossary:
                    to the same float32 (15 / 17 for float64); half as float; bools 1 / 0.
   output_stream -- ``sys.stderr`` (default), ``sys.stdout``, a logging function or level,
                    or ``'file://<path>'`` (appended to).
-  strings       -- simdist has no string tensors: TF's rules for them (quoted elements, a
-                   lone scalar string printed bare) have nothing to apply to.
+  strings       -- a string tensor's elements are quoted and C-escaped (``"a\\n"``; bytes
+                   of UTF-8 text stay as they are, other control bytes are octal ``\\001``,
+                   TF's Utf8SafeCEscape); a lone scalar string tensor prints bare.
 
 Mirrors tensorflow/python/ops/logging_ops.py and the PrintV2 / StringFormat kernels
 (tensorflow/core/framework/tensor.cc ``SummarizeValue``).
@@ -40,7 +41,26 @@ def _is_tensor(x) -> bool:
     return isinstance(x, (Tensor, Variable))
 
 
+_ESCAPES = {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", ord('"'): '\\"',
+            ord("'"): "\\'", ord("\\"): "\\\\"}
+
+
+def _utf8_safe_c_escape(b: bytes) -> str:
+    """TF's Utf8SafeCEscape: C escapes, octal for control bytes, bytes >= 0x80 kept."""
+    out = bytearray()
+    for c in b:
+        if c in _ESCAPES:
+            out += _ESCAPES[c].encode()
+        elif c < 0x20 or c == 0x7F:
+            out += f"\\{c:03o}".encode()
+        else:
+            out.append(c)
+    return out.decode("utf-8", errors="replace")
+
+
 def _element_text(x, dtype) -> str:
+    if dtype.kind == "O":
+        return '"' + _utf8_safe_c_escape(x) + '"'
     if dtype.kind == "f":
         if np.isnan(x):
             return "nan"
@@ -57,7 +77,8 @@ def _element_text(x, dtype) -> str:
 
 def summarize_value(value, summarize: int = 3) -> str:
     """TF's text of a tensor's value (see the module glossary)."""
-    value = np.asarray(value)
+    # numpy() gives a scalar string as bytes, which NumPy would read as its 'S' kind.
+    value = np.asarray(value, dtype=object if isinstance(value, bytes) else None)
     ends = value.size if summarize < 0 else min(summarize, value.size)
     out: list[str] = []
     _dim_text(value, (), ends, out)
@@ -160,6 +181,11 @@ def print_v2(*inputs, **kwargs):
     if kwargs:
         raise ValueError(f"Unrecognized keyword arguments for tf.print: {kwargs}")
     write = _stream_writer(output_stream)
+    if len(inputs) == 1 and _is_tensor(inputs[0]):
+        value = _value_of(inputs[0])
+        if np.ndim(value) == 0 and isinstance(value, bytes):  # TF prints it as it is
+            write(value.decode("utf-8", errors="replace") + end)
+            return
     write(_format(inputs, summarize, sep) + end)
 
 

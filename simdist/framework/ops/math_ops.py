@@ -21,7 +21,7 @@ import numpy as np
 
 from simdist import warnings as teach
 from simdist.framework import dtypes, errors, op_def
-from simdist.framework.ops import array_ops
+from simdist.framework.ops import array_ops, op_types
 from simdist.framework.tensor import Tensor
 from simdist.hardware import backend
 
@@ -54,6 +54,7 @@ def _binary(op_type, x, y, fn, out_dtype=None, check=None):
     """Run a broadcasting binary op ``fn(xv, yv)`` with TF's dtype and shape errors."""
     xt, yt = convert_pair(x, y)
     op_def.check_same_dtype(op_type, xt, yt)
+    op_types.refuse_strings(op_type, xt)
     if check is not None:
         check(xt, yt)
     try:
@@ -72,6 +73,7 @@ def _binary(op_type, x, y, fn, out_dtype=None, check=None):
 
 def _unary(op_type, x, fn, allowed="fiu"):
     xt = _t(x)
+    op_types.refuse_strings(op_type, xt)
     if dtypes.np_kind(xt._value.dtype) not in allowed:
         ok = {"f": "half, float, double", "fiu": "half, float, double, int32, int64",
               "b": "bool"}[allowed]
@@ -87,8 +89,10 @@ def _unary(op_type, x, fn, allowed="fiu"):
 
 # --- arithmetic --------------------------------------------------------------------------
 def add(x, y, name=None) -> Tensor:
-    """``x + y`` element-wise, with broadcasting."""
-    return _binary("AddV2", x, y, lambda a, b: a + b)
+    """``x + y`` element-wise, with broadcasting; string tensors are concatenated (TF's
+    ``Add`` kernel, the one of its two that takes strings)."""
+    xt, yt = convert_pair(x, y)
+    return _binary("Add" if xt.dtype.is_string else "AddV2", xt, yt, lambda a, b: a + b)
 
 
 def subtract(x, y, name=None) -> Tensor:
@@ -117,6 +121,11 @@ def realdiv(x, y, name=None) -> Tensor:
 def truediv(x, y, name=None) -> Tensor:
     """``x / y``; integer operands are cast to float64 first, as in TF."""
     xt, yt = convert_pair(x, y)
+    if xt.dtype.is_string:
+        raise TypeError("Invalid dtype tf.string in __truediv__. Expected one of {tf.uint8, "
+                        "tf.int8, tf.uint16, tf.int16, tf.uint32, tf.int32, tf.uint64, "
+                        "tf.int64, tf.bfloat16, tf.float16, tf.float32, tf.float64, "
+                        "tf.complex64, tf.complex128}.")
     op_def.check_same_dtype("RealDiv", xt, yt)
     if xt.dtype.is_integer:
         target = dtypes.float32 if xt.dtype.size <= 2 else dtypes.float64
@@ -269,6 +278,7 @@ def add_n(inputs, name=None) -> Tensor:
         raise ValueError("inputs must be a list of at least one Tensor with the same dtype "
                          "and shape")
     op_def.check_same_dtype("AddN", *ts)
+    op_types.refuse_strings("AddN", ts[0])
     for j, t in enumerate(ts[1:], start=1):
         if t.shape != ts[0].shape:
             raise errors.InvalidArgumentError(
@@ -386,6 +396,7 @@ def _axes(x: Tensor, axis, op_type) -> tuple[int, ...]:
 
 def _reduce(op_type, x, axis, keepdims, fn):
     xt = _t(x)
+    op_types.refuse_strings(op_type, xt)
     axes = _axes(xt, axis, op_type)
     with np.errstate(all="ignore"):
         value = fn(xt._value, axes)
@@ -478,6 +489,7 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None) -> Tens
 
 def _arg(op_type, x, axis, output_type, fn):
     xt = _t(x)
+    op_types.refuse_strings(op_type, xt)
     a = 0 if axis is None else _axes(xt, axis, op_type)[0]
     dt = dtypes.as_dtype(output_type)
     if xt._value.shape[a] == 0:
@@ -511,6 +523,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     batched = at.ndim > 2 or bt.ndim > 2
     op_type = "BatchMatMulV2" if batched else "MatMul"
     op_def.check_same_dtype(op_type, at, bt)
+    op_types.refuse_strings(op_type, at)
     if at.ndim < 2 or bt.ndim < 2:
         which = 0 if at.ndim < 2 else 1
         raise errors.InvalidArgumentError(

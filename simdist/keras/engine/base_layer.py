@@ -324,7 +324,7 @@ class Layer(module.Module):
             if isinstance(x, Tensor) or x is None:
                 return x
             if hasattr(x, "_as_tensor") or hasattr(x, "__array__") or isinstance(
-                    x, (int, float, list)):
+                    x, (int, float, list, str, bytes)):
                 t = op_def.convert_to_tensor(x)
                 return t
             return x

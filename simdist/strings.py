@@ -1,0 +1,15 @@
+"""``tf.strings``: element-wise text ops over ``tf.string`` tensors (names only)."""
+
+from simdist.framework.ops.string_ops import (  # noqa: F401
+    as_string,
+    join,
+    length,
+    lower,
+    reduce_join,
+    regex_full_match,
+    regex_replace,
+    strip,
+    substr,
+    to_number,
+    upper,
+)

@@ -52,6 +52,11 @@ def shape_inference():
     return _scratch.scope(True)
 
 
+def in_shape_inference() -> bool:
+    """Whether ops run for their shapes only (a symbolic Keras call)."""
+    return bool(_scratch.value)
+
+
 def placement(inputs):
     """The device an op runs on: the ``tf.device`` scope, else its first input's device."""
     dev = context.explicit_device()
@@ -141,6 +146,8 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
 
 def constant_value(value, dtype=None, strict=True, shape=None) -> Tensor:
     """A new Tensor from a Python or NumPy value on the current device."""
+    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in _flat(value)):
+        value = _tensor_values(value)
     target = dtypes.infer_dtype(value) if dtype is None else dtypes.as_dtype(dtype)
     arr = _to_numpy(value, target, strict)
     if shape is not None:
@@ -154,9 +161,16 @@ def _is_host_strings(value) -> bool:
     return isinstance(value, np.ndarray) and value.dtype.kind == "O"
 
 
+def _tensor_values(value):
+    """A Python sequence with its tensors as NumPy values (a string scalar as bytes)."""
+    if isinstance(value, Tensor):
+        return value.numpy()
+    if isinstance(value, (list, tuple)):
+        return [_tensor_values(v) for v in value]
+    return value
+
+
 def _to_numpy(value, target: dtypes.DType, strict: bool):
-    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in _flat(value)):
-        value = [np.asarray(v) if isinstance(v, Tensor) else v for v in value]
     arr = dtypes.text_array(value)
     try:
         arr = np.asarray(value) if arr is None else arr

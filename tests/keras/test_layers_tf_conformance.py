@@ -3,8 +3,9 @@
 get_config, Flatten and Dropout), cnn_layer_cases.CASES (TF 2.21: convolution and pooling ops
 and layers with their gradients, Reshape, Embedding, Add, Concatenate, LayerNormalization, CNN
 summaries, a CNN fit on 4 replicas), functional_cases.CASES (TF 2.21: several inputs and
-outputs, shared layers, summaries, fit on 4 replicas) and saving_cases.CASES (TF 2.21: whole
-models saved and loaded); and the batch-norm options simdist refuses rather than ignores."""
+outputs, shared layers, summaries, fit on 4 replicas), saving_cases.CASES (TF 2.21: whole
+models saved and loaded) and preprocessing_cases.CASES (TF 2.21: StringLookup, IntegerLookup,
+Normalization); and the batch-norm options simdist refuses rather than ignores."""
 
 import json
 import os
@@ -12,6 +13,7 @@ import os
 import cnn_layer_cases
 import functional_cases
 import layer_cases
+import preprocessing_cases
 import pytest
 import saving_cases
 from tf_snippets import replay
@@ -19,7 +21,8 @@ from tf_snippets import replay
 import simdist as tf
 
 GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_cases.CASES,
-          "tf_functional.json": functional_cases.CASES, "tf_saving.json": saving_cases.CASES}
+          "tf_functional.json": functional_cases.CASES, "tf_saving.json": saving_cases.CASES,
+          "tf_preprocessing.json": preprocessing_cases.CASES}
 CASES = {name: code for cases in GROUPS.values() for name, code in cases.items()}
 
 

@@ -11,7 +11,8 @@ Glossary:
                       pass runs them (a shared layer once; its weights counted once).
   call             -- run the nodes in order on real tensors; each layer gets the call's
                       ``training`` unless its node fixed one.
-  conformed inputs -- inputs are cast to their Input's dtype (float64 NumPy -> float32), as
+  conformed inputs -- inputs are cast to their Input's dtype (float64 NumPy -> float32), and a
+                      last axis of 1 is dropped or added to meet the Input's rank, as
                       Keras's ``_conform_to_reference_input``.
 
 Mirrors tf_keras/src/engine/functional.py.
@@ -161,6 +162,11 @@ class Functional(Model):
     def _conform(self, value, ref: KerasTensor):
         t = value if isinstance(value, Tensor) else op_def.convert_to_tensor(
             value, dtype_hint=ref.dtype)
+        ref_shape = ref.shape.as_list()
+        if t.ndim == len(ref_shape) + 1 and t.shape[-1] == 1:  # (batch, ..., 1) for (batch, ...)
+            t = A.squeeze(t, axis=-1)
+        elif t.ndim == len(ref_shape) - 1 and ref_shape[-1] == 1:  # (batch, ...) for (..., 1)
+            t = A.expand_dims(t, -1)
         return A.cast(t, ref.dtype) if t.dtype != ref.dtype else t
 
     def call(self, inputs, training=None, mask=None):

@@ -19,4 +19,7 @@ from simdist.keras.layers.pooling import (
     MaxPool2D,
     MaxPooling2D,
 )
+from simdist.keras.layers.preprocessing.integer_lookup import IntegerLookup
+from simdist.keras.layers.preprocessing.normalization import Normalization
+from simdist.keras.layers.preprocessing.string_lookup import StringLookup
 from simdist.keras.layers.reshaping import Reshape

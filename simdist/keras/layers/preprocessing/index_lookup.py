@@ -1,0 +1,362 @@
+"""``IndexLookup``: the vocabulary table behind ``StringLookup`` and ``IntegerLookup``.
+
+Glossary:
+  vocabulary    -- the tokens, given (a list, array, tensor or a file with one per line)
+                   or learned by ``adapt`` (most frequent first, ties broken by the larger
+                   token, at most ``max_tokens`` with the special tokens).
+  special tokens -- index 0 is ``mask_token`` (when set and ``output_mode='int'``), then
+                   ``num_oov_indices`` indices for ``oov_token``; the tokens follow
+                   (``_token_start_index``).
+  lookup        -- token -> index; a masked input -> 0; an unknown token -> the OOV index
+                   (several OOV indices: an integer's ``floormod``; strings would need TF's
+                   FarmHash and are refused); ``num_oov_indices=0``: TF's failed Assert.
+  invert        -- index -> token; an unknown index -> ``oov_token``, 0 -> ``mask_token``.
+  output_mode   -- 'int' (int64 indices), or 'one_hot' / 'multi_hot' / 'count' (float32
+                   bincounts of depth ``vocabulary_size()``, or ``max_tokens`` with
+                   ``pad_to_max_tokens``; a masked input is dropped).
+  table         -- a dict standing for TF's StaticHashTable: None until a vocabulary is
+                   set or adapted (then a lookup is TF's "Table not initialized").
+Lookup layers have no weights; under a strategy's scope they work as outside it.
+
+Mirrors tf_keras/src/layers/preprocessing/index_lookup.py and preprocessing_utils.py
+(encode_categorical_inputs).
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+
+import numpy as np
+
+from simdist.framework import dtypes, errors, op_def
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import control_flow_ops, logging_ops
+from simdist.keras import backend
+from simdist.keras.engine.base_preprocessing_layer import PreprocessingLayer
+
+INT, ONE_HOT, MULTI_HOT, COUNT, TF_IDF = "int", "one_hot", "multi_hot", "count", "tf_idf"
+_MODES = (INT, ONE_HOT, MULTI_HOT, COUNT, TF_IDF)
+_DEPRECATED_MODES = {"binary": MULTI_HOT, "tf-idf": TF_IDF}
+
+
+class IndexLookup(PreprocessingLayer):
+    """Maps tokens to indices through a vocabulary (the base of the lookup layers)."""
+
+    def __init__(self, max_tokens, num_oov_indices, mask_token, oov_token, vocabulary_dtype,
+                 vocabulary=None, idf_weights=None, invert=False, output_mode=INT,
+                 sparse=False, pad_to_max_tokens=False, **kwargs):
+        if max_tokens is not None and max_tokens <= 1:
+            raise ValueError("If set, `max_tokens` must be greater than 1. "
+                             f"Received: max_tokens={max_tokens}")
+        if pad_to_max_tokens and max_tokens is None:
+            raise ValueError("If pad_to_max_tokens is True, must set `max_tokens`. "
+                             f"Received: max_tokens={max_tokens}")
+        if num_oov_indices < 0:
+            raise ValueError("`num_oov_indices` must be greater than or equal to 0. "
+                             f"Received: num_oov_indices={num_oov_indices}")
+        output_mode = _DEPRECATED_MODES.get(output_mode, output_mode)
+        if output_mode not in _MODES:
+            raise ValueError(f"Unkown value for `output_mode` argument of layer "
+                             f"{type(self).__name__}. Allowed values are: or one of the "
+                             f"following values: {_MODES}. Received: {output_mode}")
+        if invert and output_mode != INT:
+            raise ValueError("`output_mode` must be `'int'` when `invert` is true. "
+                             f"Received: output_mode={output_mode}")
+        if sparse and output_mode == INT:
+            raise ValueError("`sparse` may only be true if `output_mode` is `'one_hot'`, "
+                             "`'multi_hot'`, `'count'` or `'tf_idf'`. Received: "
+                             f"sparse={sparse} and output_mode={output_mode}")
+        if idf_weights is not None and output_mode != TF_IDF:
+            raise ValueError("`idf_weights` should only be set if `output_mode` is "
+                             f"`'tf_idf'`. Received: idf_weights={idf_weights} and "
+                             f"output_mode={output_mode}")
+        if output_mode == TF_IDF or sparse:
+            raise NotImplementedError(
+                "simdist's lookup layers simulate output_mode 'int', 'one_hot', 'multi_hot' "
+                "and 'count' as dense tensors; 'tf_idf' and sparse=True are not simulated.")
+        self.invert, self.max_tokens = invert, max_tokens
+        self.num_oov_indices, self.mask_token, self.oov_token = (
+            num_oov_indices, mask_token, oov_token)
+        self.output_mode, self.sparse, self.pad_to_max_tokens = (
+            output_mode, sparse, pad_to_max_tokens)
+        self.vocabulary_dtype = vocabulary_dtype
+        self._frozen_vocab_size = kwargs.pop("vocabulary_size", None)
+        self.input_vocabulary, self.input_idf_weights = vocabulary, idf_weights
+        self._has_input_vocabulary = kwargs.pop("has_input_vocabulary", vocabulary is not None)
+        kwargs.pop("has_static_table", None)
+        kwargs.setdefault("dtype", "int64" if output_mode == INT else backend.floatx())
+        super().__init__(**kwargs)
+        if output_mode == INT and not dtypes.as_dtype(self.compute_dtype).is_integer:
+            raise ValueError("When `output_mode='int'`, `dtype` should be an integer type. "
+                             f"Received: dtype={kwargs['dtype']}")
+        self._table = None  # TF's uninitialized StaticHashTable
+        self._token_counts = collections.Counter()
+        if vocabulary is not None:
+            self.set_vocabulary(vocabulary, idf_weights)
+
+    # --- the vocabulary -----------------------------------------------------------------
+    def _oov_start_index(self) -> int:
+        return 1 if self.mask_token is not None and self.output_mode == INT else 0
+
+    def _token_start_index(self) -> int:
+        return self._oov_start_index() + self.num_oov_indices
+
+    def vocabulary_size(self) -> int:
+        """The number of indices, the special ones included."""
+        return len(self._table or ()) + self._token_start_index()
+
+    def get_vocabulary(self, include_special_tokens=True) -> list:
+        """The token of each index (``include_special_tokens=False``: the tokens only)."""
+        by_index = ({i: t for t, i in self._table.items()} if self._table and
+                    not self.invert else dict(self._table or {}))
+        tokens = self._tokens_to_numpy([by_index[i] for i in sorted(by_index)])
+        lookup = collections.defaultdict(lambda: self.oov_token,
+                                         zip(sorted(by_index), tokens))
+        vocab = [lookup[i] for i in range(self.vocabulary_size())]
+        if self.mask_token is not None and self.output_mode == INT:
+            vocab[0] = self.mask_token
+        return vocab if include_special_tokens else vocab[self._token_start_index():]
+
+    def set_vocabulary(self, vocabulary, idf_weights=None) -> None:
+        """Use ``vocabulary`` (a list, array, 1-D tensor, or a file with one token a line).
+
+        Raises:
+          ValueError: an empty vocabulary, a missing file, repeated tokens, a special token
+            out of place, or more than ``max_tokens`` indices (TF's messages).
+        """
+        if idf_weights is not None:
+            raise ValueError("`idf_weights` should only be set if output_mode is `'tf_idf'`. "
+                             f"Received: output_mode={self.output_mode} and "
+                             f"idf_weights={idf_weights}")
+        if isinstance(vocabulary, str):
+            vocabulary = self._read_vocabulary_file(vocabulary)
+        elif hasattr(vocabulary, "numpy") and hasattr(vocabulary, "dtype"):
+            vocabulary = np.array(self._tokens_to_numpy(list(vocabulary.numpy())))
+        elif isinstance(vocabulary, (list, tuple)):
+            vocabulary = np.array(vocabulary)
+        if vocabulary.size == 0:
+            raise ValueError(f"Cannot set an empty vocabulary, you passed {vocabulary}.")
+        token_start = self._token_start_index()
+        special = ([self.mask_token] * self._oov_start_index()
+                   + [self.oov_token] * self.num_oov_indices)
+        tokens = vocabulary[token_start:] if np.array_equal(
+            special, vocabulary[:token_start]) else vocabulary
+        repeated = [t for t, n in collections.Counter(tokens).items() if n > 1]
+        if repeated:
+            raise ValueError("The passed vocabulary has at least one repeated term. Please "
+                             f"uniquify your dataset. The repeated terms are {repeated}")
+        for name, token, check in (("mask_token", self.mask_token, True),
+                                   ("oov_token", self.oov_token, self.invert)):
+            if check and token is not None and token in tokens:
+                where = np.argwhere(vocabulary == token)[-1]
+                raise ValueError(
+                    f"Found reserved {'mask' if name == 'mask_token' else 'OOV'} token at "
+                    "unexpected location in `vocabulary`. Note that passed `vocabulary` does "
+                    "not need to include the OOV and mask tokens. Either remove all mask and "
+                    "OOV tokens, or include them only at the start of the vocabulary in "
+                    f"precisely this order: {special}. Received: {name}={token} at "
+                    f"vocabulary index {where}")
+        size = token_start + len(tokens)
+        if self.max_tokens is not None and size > self.max_tokens:
+            raise ValueError("Attempted to set a vocabulary larger than the maximum vocab "
+                             f"size. Passed vocab size is {size}, max vocab size is "
+                             f"{self.max_tokens}.")
+        self._set_table([self._key(t) for t in tokens])
+        self._record_vocabulary_size()
+
+    def _read_vocabulary_file(self, path):
+        if not os.path.exists(path):
+            raise ValueError(f"Vocabulary file {path} does not exist.")
+        with open(path, encoding="utf-8") as f:
+            lines = [line.rstrip("\n") for line in f]
+        return np.array(lines if self._is_string else [int(x) for x in lines])
+
+    def _set_table(self, keys) -> None:
+        start = self._token_start_index()
+        pairs = {k: start + i for i, k in enumerate(keys)}
+        self._table = {i: k for k, i in pairs.items()} if self.invert else pairs
+
+    def _record_vocabulary_size(self) -> None:
+        size = self.vocabulary_size()
+        if (self.output_mode != INT and not self.pad_to_max_tokens
+                and self._frozen_vocab_size is not None and size != self._frozen_vocab_size):
+            raise RuntimeError(
+                f"When using `output_mode={self.output_mode}` and `pad_to_max_tokens=False`, "
+                "the vocabulary size cannot be changed after the layer is called. Old vocab "
+                f"size is {self._frozen_vocab_size}, new vocab size is {size}")
+        self._frozen_vocab_size = size
+
+    # --- adapt --------------------------------------------------------------------------
+    def reset_state(self):
+        if not self._has_input_vocabulary:
+            self._token_counts.clear()
+
+    def update_state(self, data):
+        if self._has_input_vocabulary:
+            raise ValueError(f"Cannot adapt {type(self).__name__} layer after setting a static "
+                             "vocabulary via init argument or `set_vocabulary`.")
+        values = self._ensure_tensor(data, self._vocab_dtype)._value.reshape(-1)
+        self._token_counts.update(self._key(v) for v in values)
+
+    def finalize_state(self):
+        if self._has_input_vocabulary or not self._token_counts:
+            self._record_vocabulary_size()
+            return
+        for special in (self.mask_token, self.oov_token):
+            if special is not None:
+                self._token_counts.pop(self._key(special), None)
+        # Keras sorts by (count, token) and reverses: most frequent first, ties by the token.
+        ranked = sorted(self._token_counts.items(), key=lambda kv: (kv[1], kv[0]),
+                        reverse=True)
+        if self.max_tokens:
+            ranked = ranked[:self.max_tokens - self._token_start_index()]
+        self._set_table([t for t, _ in ranked])
+        self._token_counts.clear()
+        self._record_vocabulary_size()
+
+    # --- calling ------------------------------------------------------------------------
+    def _maybe_cast(self, x):
+        return x  # ensure_tensor converts to the key dtype
+
+    def compute_output_shape(self, input_shape):
+        if self.output_mode == INT:
+            return tuple(input_shape)
+        depth = self.max_tokens if self.pad_to_max_tokens else self._frozen_vocab_size
+        return (tuple(input_shape)[0], depth)
+
+    def call(self, inputs):
+        if self.output_mode != INT and not self.pad_to_max_tokens \
+                and self._frozen_vocab_size is None:
+            raise RuntimeError(
+                f"When using `output_mode={self.output_mode}` and `pad_to_max_tokens=False`, "
+                "you must set the layer's vocabulary before calling it. Either pass a "
+                "`vocabulary` argument to the layer, or call `adapt` with some sample data.")
+        key_dtype = dtypes.int64 if self.invert else self._vocab_dtype
+        x = self._ensure_tensor(inputs, key_dtype)
+        lookups = self._lookup(x)
+        if self.output_mode == INT:
+            return lookups
+        depth = self.max_tokens if self.pad_to_max_tokens else self._frozen_vocab_size
+        return encode_categorical_inputs(lookups, self.output_mode, depth, self.compute_dtype)
+
+    def _lookup(self, x):
+        """``_lookup_dense``: indices (or tokens when inverting) with masking and OOV."""
+        value_dtype = self._vocab_dtype if self.invert else (
+            dtypes.as_dtype(self.compute_dtype) if self.output_mode == INT else dtypes.int64)
+        keys = x._value.reshape(-1)
+        key = int if self.invert else self._key
+        if op_def.in_shape_inference():  # a symbolic call: Keras does not look up either
+            return A.zeros_like(x, dtype=value_dtype)
+        if self._table is None:
+            raise errors.FailedPreconditionError(
+                None, None, "Table not initialized. [Op:LookupTableFindV2]\nSet a vocabulary "
+                            "(the `vocabulary` argument or `set_vocabulary`) or call `adapt`.")
+        default = self.oov_token if self.invert else (
+            self._oov_start_index() if self.num_oov_indices == 1 else -1)
+        found = [self._table.get(key(k), default) for k in keys]
+        if self.mask_token is not None:
+            mask_key = 0 if self.invert else self._key(self.mask_token)
+            mask_value = self.mask_token if self.invert else (
+                0 if self.output_mode == INT else np.iinfo(np.int64).max)
+            found = [mask_value if key(k) == mask_key else v
+                     for k, v in zip(keys, found)]
+        if self.invert:
+            return op_def.convert_to_tensor(
+                np.array(self._tokens_to_numpy(found)).reshape(x._value.shape),
+                dtype=value_dtype)
+        out = np.array(found, dtype=np.int64).reshape(x._value.shape)
+        if self.num_oov_indices == 0:
+            self._assert_no_oov(x, out)
+        elif self.num_oov_indices > 1:
+            out = self._hash_oov(keys, out)
+        return A.cast(op_def.convert_to_tensor(out), value_dtype)
+
+    def _assert_no_oov(self, x, out):
+        oov = x._value[out == -1]
+        msg = ("When `num_oov_indices=0` all inputs should be in vocabulary, found OOV "
+               f"values {logging_ops.summarize_value(oov)}, consider setting "
+               "`num_oov_indices=1`.")
+        control_flow_ops.Assert(A.constant(oov.size == 0), [A.constant(msg)])
+
+    def _hash_oov(self, keys, out):
+        oov = out.reshape(-1) == -1
+        if not oov.any():
+            return out
+        if self._is_string:
+            raise NotImplementedError(
+                "A StringLookup with num_oov_indices > 1 spreads unknown strings over its "
+                "OOV indices with TF's FarmHash (tf.strings.to_hash_bucket_fast), which "
+                "simdist does not simulate; use num_oov_indices=1, or IntegerLookup.")
+        flat = out.reshape(-1).copy()
+        hashed = np.array([int(k) for k in keys], dtype=np.int64) % self.num_oov_indices
+        flat[oov] = hashed[oov] + self._oov_start_index()
+        return flat.reshape(out.shape)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(
+            invert=self.invert, max_tokens=self.max_tokens,
+            num_oov_indices=self.num_oov_indices, oov_token=self.oov_token,
+            mask_token=self.mask_token, output_mode=self.output_mode, sparse=self.sparse,
+            pad_to_max_tokens=self.pad_to_max_tokens, vocabulary_dtype=self.vocabulary_dtype,
+            idf_weights=_listify(self.input_idf_weights),
+            vocabulary=_listify(self.input_vocabulary),
+            vocabulary_size=self._frozen_vocab_size)
+        return config
+
+    # --- the token type (StringLookup / IntegerLookup) ------------------------------------
+    @property
+    def _vocab_dtype(self):
+        return dtypes.as_dtype(self.vocabulary_dtype)
+
+    @property
+    def _is_string(self) -> bool:
+        return self._vocab_dtype.is_string
+
+    def _key(self, token):
+        """The table's key of a token: bytes for strings, a Python int for integers."""
+        raise NotImplementedError
+
+    def _tokens_to_numpy(self, keys) -> list:
+        """Table keys as ``get_vocabulary`` gives them."""
+        raise NotImplementedError
+
+    def _ensure_tensor(self, inputs, dtype):
+        """``utils.ensure_tensor``: convert, then cast to ``dtype`` (TF's Cast errors)."""
+        t = op_def.convert_to_tensor(inputs, dtype_hint=dtype)
+        return t if t.dtype == dtype else A.cast(t, dtype)
+
+
+def encode_categorical_inputs(inputs, output_mode, depth, dtype="float32"):
+    """Indices -> one-hot / multi-hot / count vectors of length ``depth`` (indices out of
+    ``[0, depth)`` are dropped, as TF's bincount with ``maxlength``).
+
+    Raises:
+      ValueError: an output of rank above 2.
+    """
+    original_shape = inputs.shape
+    x = inputs._value
+    if x.ndim == 0:
+        x = x.reshape(1)
+    if output_mode == ONE_HOT and x.shape[-1] != 1:
+        x = x[..., None]
+    if x.ndim > 2:
+        raise ValueError("When output_mode is not `'int'`, maximum supported output rank is "
+                         f"2. Received output_mode {output_mode} and input shape "
+                         f"{original_shape}, which would result in output rank {x.ndim}.")
+    rows = x.reshape(-1, x.shape[-1]) if x.ndim == 2 else x.reshape(1, -1)
+    out = np.zeros((rows.shape[0], depth), dtype=dtypes.as_dtype(dtype).as_numpy_dtype)
+    for r, row in enumerate(rows):
+        for index in row:
+            if 0 <= index < depth:
+                out[r, index] = 1 if output_mode in (ONE_HOT, MULTI_HOT) else out[r, index] + 1
+    return op_def.execute("DenseBincount", [inputs], out if x.ndim == 2 else out[0])
+
+
+def _listify(value):
+    if value is None:
+        return None
+    if hasattr(value, "numpy") and hasattr(value, "dtype"):
+        value = value.numpy()
+    return value.tolist() if isinstance(value, np.ndarray) else value

@@ -2,7 +2,8 @@
 
 Glossary:
   Dataset            -- a lazy, re-iterable pipeline (``from_tensor_slices``, ``range``,
-                        ``map``, ``batch``, ``shuffle`` ...).
+                        ``list_files``, ``map``, ``interleave``, ``batch``, ``shuffle`` ...).
+  TextLineDataset    -- the lines of text files (readers.py).
   Options            -- options a dataset carries (``experimental_distribute.auto_shard_policy``).
   AUTOTUNE           -- -1; INFINITE_CARDINALITY -1; UNKNOWN_CARDINALITY -2.
   experimental       -- ``AutoShardPolicy``, ``AUTOTUNE``, ``cardinality``.
@@ -22,10 +23,11 @@ from simdist.data.dataset_ops import (
     OwnedIterator,
 )
 from simdist.data.options import AutoShardPolicy, DistributeOptions, Options
+from simdist.data.readers import TextLineDataset
 from simdist.framework.tensor_spec import TensorSpec
 
 Iterator = OwnedIterator
 
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "AutoShardPolicy",
            "Dataset", "DatasetV2", "DistributeOptions", "Iterator", "Options", "TensorSpec",
-           "experimental"]
+           "TextLineDataset", "experimental"]

@@ -120,6 +120,18 @@ class DatasetV2:
         return from_generator(generator, output_types, output_shapes, args, output_signature)
 
     @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None, name=None):
+        """The files matching the glob pattern(s), shuffled unless ``shuffle=False``
+        (see simdist/data/readers.py).
+
+        Raises:
+          InvalidArgumentError: no file matches.
+        """
+        from simdist.data.readers import list_files
+
+        return list_files(file_pattern, shuffle=shuffle, seed=seed)
+
+    @staticmethod
     def from_tensors(tensors, name=None):
         """A dataset of exactly one element, ``tensors``."""
         from simdist.data.sources import TensorDataset
@@ -162,6 +174,20 @@ class DatasetV2:
         from simdist.data.mapping import MapDataset
 
         return MapDataset(self, map_func)
+
+    def interleave(self, map_func, cycle_length=None, block_length=None,
+                   num_parallel_calls=None, deterministic=None, name=None):
+        """The datasets ``map_func`` makes of the elements, ``cycle_length`` at a time and
+        ``block_length`` elements from each in turn (see simdist/data/interleave.py)."""
+        from simdist.data.interleave import InterleaveDataset
+
+        return InterleaveDataset(self, map_func, cycle_length, block_length)
+
+    def flat_map(self, map_func, name=None):
+        """The elements of the dataset ``map_func`` makes of each element, one after another."""
+        from simdist.data.interleave import InterleaveDataset
+
+        return InterleaveDataset(self, map_func, cycle_length=1, block_length=1)
 
     def filter(self, predicate, name=None):
         """Keep the elements for which ``predicate`` returns a scalar ``True``.

@@ -28,8 +28,8 @@ tensorflow/python/distribute/input_lib.py.
 
 from __future__ import annotations
 
+from simdist.data import auto_shard, structure
 from simdist.data import distribute_rules as rules
-from simdist.data import structure
 from simdist.data.batching import BatchDataset
 from simdist.data.dataset_ops import DatasetV2
 from simdist.data.options import AutoShardPolicy
@@ -90,7 +90,8 @@ def rebatch_for_worker(dataset: DatasetV2, num_replicas_in_sync: int, num_worker
 
     Raises:
       ValueError: when the workers do not divide the replicas.
-      NotFoundError: for ``AutoShardPolicy.FILE`` (simdist sources read no files).
+      NotFoundError: for ``AutoShardPolicy.FILE`` on a pipeline that reads no files.
+      InvalidArgumentError: FILE sharding over fewer files than workers.
     """
     if num_replicas_in_sync % num_workers:
         raise ValueError(
@@ -98,7 +99,10 @@ def rebatch_for_worker(dataset: DatasetV2, num_replicas_in_sync: int, num_worker
             f"However, encountered `num_replicas_in_sync` ({num_replicas_in_sync}) that "
             f"cannot be divided by `num_workers` ({num_workers})")
     policy = rules.resolve_policy(
-        dataset.options().experimental_distribute.auto_shard_policy, num_workers)
+        dataset.options().experimental_distribute.auto_shard_policy, num_workers,
+        reads_files=auto_shard.reads_files(dataset))
+    if policy == AutoShardPolicy.FILE:
+        dataset = auto_shard.shard_files(dataset, num_workers, worker_index)
     if num_replicas_in_sync == 1:
         return dataset
     if policy == AutoShardPolicy.DATA:

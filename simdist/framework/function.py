@@ -141,6 +141,9 @@ class Function:
         self._python_function = python_function
         self._input_signature = (None if input_signature is None
                                  else [self._as_spec(s) for s in input_signature])
+        # Each entry may be a structure of specs (a dataset's element_spec), as in TF.
+        self._flat_signature = (None if input_signature is None
+                                else nest.flatten(self._input_signature))
         self._jit_compile = jit_compile
         self._reduce_retracing = reduce_retracing
         self._autograph = autograph
@@ -154,7 +157,7 @@ class Function:
 
     @staticmethod
     def _as_spec(s):
-        if not isinstance(s, TensorSpec):
+        if not all(isinstance(leaf, TensorSpec) for leaf in nest.flatten(s)):
             raise TypeError(f"input_signature must be a list of tf.TensorSpec, got {s!r}.")
         return s
 
@@ -241,25 +244,29 @@ class Function:
 
     def _check_signature(self, args, kwargs):
         flat = nest.flatten((args, kwargs))
-        sig = self._input_signature
+        sig = self._flat_signature
         if len(flat) != len(sig):
             raise TypeError(
                 f"{self._name}() takes {len(sig)} positional arguments as given by "
                 f"input_signature, but {len(flat)} were given.")
-        for i, (x, s) in enumerate(zip(flat, sig)):
-            if not (hasattr(x, "dtype") and hasattr(x, "shape")):
-                from simdist.framework.op_def import convert_to_tensor
-
-                x = convert_to_tensor(x, dtype_hint=s.dtype)
-            if not s.is_compatible_with(x):
-                raise TypeError(
-                    f"Binding inputs to tf.function failed due to `Can not cast "
-                    f"{TensorSpec.from_tensor(x)!r} to {s!r}`. Received args: {args} and "
-                    f"kwargs: {kwargs} for signature: {sig} (argument {i}).")
+        for i, (value, s) in enumerate(zip(flat, sig)):
+            for x in getattr(value, "_values", (value,)):  # a distributed value: each component
+                self._check_spec(i, x, s, args, kwargs)
         with self._lock:
             if not self._traces:
                 self._traces.append(("signature", tuple(sig)))
             return self._traces[0]
+
+    def _check_spec(self, i, x, s, args, kwargs):
+        if not (hasattr(x, "dtype") and hasattr(x, "shape")):
+            from simdist.framework.op_def import convert_to_tensor
+
+            x = convert_to_tensor(x, dtype_hint=s.dtype)
+        if not s.is_compatible_with(x):
+            raise TypeError(
+                f"Binding inputs to tf.function failed due to `Can not cast "
+                f"{TensorSpec.from_tensor(x)!r} to {s!r}`. Received args: {args} and "
+                f"kwargs: {kwargs} for signature: {self._flat_signature} (argument {i}).")
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,

@@ -22,7 +22,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "custom_training.py"}
+PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "custom_training.py",
+            "distributed_input": "distributed_input.py"}
 
 
 def source(name, framework):

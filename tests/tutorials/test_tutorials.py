@@ -1,6 +1,6 @@
-"""TF's "Distributed training with Keras" and "Custom training with tf.distribute.Strategy"
-tutorials run under simdist and print what TF 2.21 printed (record_tf_tutorials.py), on one
-replica and on four.
+"""TF's "Distributed training with Keras", "Custom training with tf.distribute.Strategy" and
+"Distributed input" tutorials run under simdist and print what TF 2.21 printed
+(record_tf_tutorials.py), on one replica and on four (the input tutorial makes its own two).
 
 The programs (programs/*.py) are the tutorials' code cells with marked edits: synthetic
 MNIST-shaped data instead of the downloads, smaller sizes, a one-element shuffle buffer and
@@ -61,3 +61,9 @@ def _compare(got, want):
 def test_tutorial_prints_what_tensorflow_printed(name, cpus, cpu_machine):
     cpu_machine(cpus)
     _compare(run(name, "simdist"), _recorded(name, cpus))
+
+
+def test_distributed_input_tutorial_prints_what_tensorflow_printed(cpu_machine):
+    """"Distributed input" splits its one CPU into two logical devices itself."""
+    cpu_machine(1)
+    _compare(run("distributed_input", "simdist"), _recorded("distributed_input", 1))

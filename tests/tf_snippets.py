@@ -122,6 +122,24 @@ def check_bytes(expected, got, name):
     assert [b.decode("latin-1") for b in have.flat] == expected["bytes"], (name, have)
 
 
+def conformance_tests(tf, cases, fixture):
+    """The two tests of a recorded group: every case was recorded, and each one replays
+    to TF's result. Assign them to ``test_*`` names in the test module."""
+    import pytest
+
+    with open(fixture) as f:
+        recorded = json.load(f)["results"]
+
+    def test_every_case_was_recorded():
+        assert set(recorded) == set(cases)
+
+    @pytest.mark.parametrize("name", sorted(cases))
+    def test_same_result_as_tensorflow(name):
+        replay(tf, cases[name], recorded[name], name)
+
+    return test_every_case_was_recorded, test_same_result_as_tensorflow
+
+
 def replay(tf, code, expected, name):
     """Run one case under simdist and compare it with TF's recorded result."""
     import pytest  # not needed by the recorders, which run in TF's environment

@@ -151,10 +151,11 @@ def as_dtype(value) -> DType:
     )
 
 
-def _leaves(value):
+def leaves(value):
+    """The non-sequence leaves of a nested Python list / tuple, in order."""
     for v in value:
         if isinstance(v, (list, tuple)):
-            yield from _leaves(v)
+            yield from leaves(v)
         else:
             yield v
 
@@ -168,7 +169,7 @@ def text_array(value):
       ValueError: a non-rectangular sequence.
     """
     if not isinstance(value, (list, tuple)) or not any(
-            isinstance(v, (str, bytes)) for v in _leaves(value)):
+            isinstance(v, (str, bytes)) for v in leaves(value)):
         return None
     arr = np.array(value, dtype=object)
     if any(isinstance(v, (list, tuple)) for v in arr.flat):

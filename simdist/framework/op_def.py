@@ -146,7 +146,8 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
 
 def constant_value(value, dtype=None, strict=True, shape=None) -> Tensor:
     """A new Tensor from a Python or NumPy value on the current device."""
-    if isinstance(value, (list, tuple)) and any(isinstance(v, Tensor) for v in _flat(value)):
+    if isinstance(value, (list, tuple)) and any(
+            isinstance(v, Tensor) for v in dtypes.leaves(value)):
         value = _tensor_values(value)
     target = dtypes.infer_dtype(value) if dtype is None else dtypes.as_dtype(dtype)
     arr = _to_numpy(value, target, strict)
@@ -217,14 +218,6 @@ def _to_strings(value, arr, target: dtypes.DType):
     for i, v in enumerate(arr.flat):
         out.flat[i] = bytes(v) if isinstance(v, bytes) else str(v).encode("utf-8")
     return out
-
-
-def _flat(value):
-    for v in value:
-        if isinstance(v, (list, tuple)):
-            yield from _flat(v)
-        else:
-            yield v
 
 
 def _fit_shape(arr, shape):

@@ -1,3 +1,4 @@
-"""``tf.debugging``: run-time checks (names only)."""
+"""``tf.debugging``: run-time checks and placement logging (names only)."""
 
+from simdist.framework.op_def import set_log_device_placement  # noqa: F401
 from simdist.framework.ops.control_flow_ops import Assert  # noqa: F401

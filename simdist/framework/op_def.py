@@ -11,11 +11,16 @@ Glossary:
                         dtype rules and errors.
   shape_inference    -- a scope whose ops are run for their output shapes only: they take
                         no device time and leave no trace (Keras's scratch graph).
+  log_device_placement -- ``tf.debugging.set_log_device_placement(True)``: each eager op
+                        writes TF's "Executing op <type> in device <device>" line to stderr
+                        (a Python value made a tensor is TF's ``_EagerConst``).
 
 Mirrors tensorflow/python/framework/ops.py and python/eager/execute.py.
 """
 
 from __future__ import annotations
+
+import sys
 
 import numpy as np
 
@@ -52,6 +57,19 @@ def shape_inference():
     return _scratch.scope(True)
 
 
+_log_placement = [False]  # context-wide, as TF's flag
+
+
+def set_log_device_placement(enabled) -> None:
+    """Log the device of every op run from now on (``tf.debugging.set_log_device_placement``)."""
+    _log_placement[0] = bool(enabled)
+
+
+def _log(op_type, dev) -> None:
+    if _log_placement[0] and not _scratch.value:
+        sys.stderr.write(f"Executing op {op_type} in device {dev.name}\n")
+
+
 def in_shape_inference() -> bool:
     """Whether ops run for their shapes only (a symbolic Keras call)."""
     return bool(_scratch.value)
@@ -77,6 +95,7 @@ def execute(op_type, inputs, value, attrs=None, flops=None, device=None):
         # An element taken out of a string array is bytes, which NumPy would read as 'S'.
         value = np.array(value, dtype=object) if isinstance(value, bytes) else xp.asarray(value)
     out = Tensor(value, dev)
+    _log(op_type, dev)
     _charge(dev, op_type, inputs, (out,), flops)
     if tape.active():
         tape.record(op_type, inputs, (out,), attrs)
@@ -88,6 +107,7 @@ def execute_multi(op_type, inputs, values, attrs=None, flops=None, device=None):
     dev = device if device is not None else placement(inputs)
     xp = backend.xp
     outs = tuple(Tensor(v if _is_host_strings(v) else xp.asarray(v), dev) for v in values)
+    _log(op_type, dev)
     _charge(dev, op_type, inputs, outs, flops)
     if tape.active():
         tape.record(op_type, inputs, outs, attrs)
@@ -154,6 +174,7 @@ def constant_value(value, dtype=None, strict=True, shape=None) -> Tensor:
     if shape is not None:
         arr = _fit_shape(arr, shape)
     dev = context.current_device()
+    _log("_EagerConst", dev)
     return Tensor(arr if _is_host_strings(arr) else backend.xp.asarray(arr), dev)
 
 

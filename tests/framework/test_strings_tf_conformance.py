@@ -1,12 +1,17 @@
 """String tensors, tf.strings and tf.print of strings give what TF 2.21 gave for
-string_cases.CASES (recorded by record_tf_strings.py): bytes, reprs, printed text, errors."""
+string_cases.CASES, and tf.debugging.check_numerics for debugging_cases.CASES (recorded by
+record_tf_strings.py): bytes, reprs, printed text, errors."""
 
 import os
 
-from string_cases import CASES
+import debugging_cases
+import string_cases
 from tf_snippets import conformance_tests
 
 import simdist as tf
 
+_FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
 test_every_case_was_recorded, test_same_result_as_tensorflow = conformance_tests(
-    tf, CASES, os.path.join(os.path.dirname(__file__), "fixtures", "tf_strings.json"))
+    tf, string_cases.CASES, os.path.join(_FIXTURES, "tf_strings.json"))
+test_every_debugging_case_was_recorded, test_debugging_as_tensorflow = conformance_tests(
+    tf, debugging_cases.CASES, os.path.join(_FIXTURES, "tf_debugging.json"))

@@ -1,0 +1,45 @@
+"""``tf.debugging.check_numerics``: stop at the first tensor holding NaN or Inf.
+
+Glossary:
+  check_numerics -- the tensor itself when every element is finite; else TF's
+                    InvalidArgumentError "<message> : Tensor had NaN values" (Inf, or
+                    "Inf and NaN"). Floating tensors only (TF's allowed types); its
+                    gradient is the incoming gradient, unchanged.
+
+Mirrors tensorflow/core/kernels/check_numerics_op.cc.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist.framework import dtypes, errors, op_def
+
+_FLOATS = "bfloat16, half, float, double"
+
+
+def check_numerics(tensor, message, name=None):
+    """``tensor``, after checking it has no NaN or Inf.
+
+    Raises:
+      InvalidArgumentError: a NaN or Inf element, or a non-floating tensor.
+    """
+    t = op_def.convert_to_tensor(tensor)
+    if not t.dtype.is_floating:
+        raise errors.InvalidArgumentError(
+            None, None, f"Value for attr 'T' of {op_def.kernel_dtype_name(t.dtype)} is not in "
+                        f"the list of allowed values: {_FLOATS}\n\t; NodeDef: "
+                        "{{node CheckNumerics}} [Op:CheckNumerics]")
+    value = np.asarray(t._value, dtype=np.float64 if t.dtype == dtypes.float64 else np.float32)
+    found = [kind for kind, hit in (("Inf", np.isinf(value).any()),
+                                    ("NaN", np.isnan(value).any())) if hit]
+    if found:
+        raise errors.InvalidArgumentError(
+            None, None, f"{message} : Tensor had {' and '.join(found)} values "
+                        "[Op:CheckNumerics]")
+    return op_def.execute("CheckNumerics", [t], t._value, flops=t._value.size)
+
+
+@op_def.RegisterGradient("CheckNumerics")
+def _check_numerics_grad(op, grad):
+    return grad

@@ -10,6 +10,7 @@ from simdist.framework.ops.string_ops import (  # noqa: F401
     regex_replace,
     strip,
     substr,
+    to_hash_bucket_fast,
     to_number,
     upper,
 )

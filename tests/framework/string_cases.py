@@ -109,6 +109,13 @@ out = [tf.strings.to_number(['1.5', '2']), tf.strings.to_number(['3', '-2'], out
        tf.strings.as_string([1.5, 2.0]), tf.strings.as_string([1, 22]),
        tf.strings.as_string([1.25], precision=1), tf.strings.as_string([True, False])]
 """,
+    "tf.strings.to_hash_bucket_fast (FarmHash)": """
+words = ['', 'a', 'ab', 'avenger', 'hello world!', 'x' * 17, 'y' * 33, 'z' * 64,
+         'the quick brown fox jumps over the lazy dog ' * 3, '\u00e9' * 100]
+out = [tf.strings.to_hash_bucket_fast(words, 1000), tf.strings.to_hash_bucket_fast(words, 7),
+       tf.strings.to_hash_bucket_fast('avenger', 2 ** 40),
+       tf.strings.to_hash_bucket_fast(tf.constant([['p', 'q'], ['r', 's']]), 3)]
+""",
     "to_number of text that is no number": "out = tf.strings.to_number(['x'])",
     "to_number of a float as an int": "out = tf.strings.to_number(['1.5'], out_type=tf.int32)",
     "tf.strings.join of a number": "out = tf.strings.join([tf.constant(['a']), tf.constant([1])])",

@@ -104,6 +104,12 @@ out = [L.StringLookup(vocabulary=np.array(vocab))(tf.constant(['d'])),
     "StringLookup without a vocabulary": "out = L.StringLookup()(tf.constant(['a']))",
     "StringLookup adapted after a vocabulary was set":
         "out = L.StringLookup(vocabulary=['a']).adapt(['a', 'b'])",
+    "StringLookup spreads OOV strings by FarmHash": """
+layer = L.StringLookup(vocabulary=['a'], num_oov_indices=2)
+wide = L.StringLookup(vocabulary=['a', 'b'], num_oov_indices=5, mask_token='')
+out = [layer(tf.constant(['a', 'zz', 'q'])), layer.get_vocabulary(),
+       wide(tf.constant([['a', 'x', ''], ['hulk', 'b', 'batman']]))]
+""",
     "IntegerLookup looks up": IV + """
 layer = L.IntegerLookup(vocabulary=iv)
 out = [layer(tf.constant([[12, 1138, 42], [42, 1000, 36]])), layer.get_vocabulary(),

@@ -8,6 +8,8 @@ Glossary:
                      number of that type is TF's InvalidArgumentError.
   as_string       -- numbers and bools as text (floats ``%f``, or ``precision`` digits).
   regex_*         -- RE2 patterns, read here by Python's ``re`` (the common subset).
+  to_hash_bucket_fast -- FarmHash Fingerprint64 of each string modulo ``num_buckets``
+                     (int64), the numbers TF gives (simdist/framework/farmhash.py).
 Every input must already be a string tensor: a numeric one is TF's "cannot compute ... as
 input #i(zero-based) was expected to be a string tensor" error. None has a gradient.
 
@@ -20,12 +22,12 @@ import re
 
 import numpy as np
 
-from simdist.framework import dtypes, errors, op_def
+from simdist.framework import dtypes, errors, farmhash, op_def
 from simdist.framework.tensor import Tensor
 
 _OPS = ("StringJoin", "ReduceJoin", "StringLength", "StringLower", "StringUpper",
         "StringStrip", "StringToNumber", "AsString", "RegexFullMatch", "StaticRegexReplace",
-        "Substr")
+        "Substr", "StringToHashBucketFast")
 for _op in _OPS:
     op_def.NotDifferentiable(_op)
 
@@ -186,6 +188,17 @@ def substr(input, pos, len, unit="BYTE", name=None) -> Tensor:  # noqa: A002 - T
     """``len`` bytes of each string from ``pos``."""
     p, n = int(pos), int(len)
     return _map("Substr", _strings("Substr", input), lambda b: b[p:p + n])
+
+
+def to_hash_bucket_fast(input, num_buckets, name=None) -> Tensor:  # noqa: A002 - TF's name
+    """Each string's FarmHash Fingerprint64 modulo ``num_buckets``, as int64.
+
+    Raises:
+      InvalidArgumentError: a numeric input.
+    """
+    n = int(num_buckets)
+    return _map("StringToHashBucketFast", _strings("StringToHashBucketFast", input),
+                lambda b: farmhash.fingerprint64(b) % n, np.int64)
 
 
 def _bytes(text) -> bytes:

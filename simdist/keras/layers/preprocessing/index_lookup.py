@@ -8,8 +8,9 @@ Glossary:
                    ``num_oov_indices`` indices for ``oov_token``; the tokens follow
                    (``_token_start_index``).
   lookup        -- token -> index; a masked input -> 0; an unknown token -> the OOV index
-                   (several OOV indices: an integer's ``floormod``; strings would need TF's
-                   FarmHash and are refused); ``num_oov_indices=0``: TF's failed Assert.
+                   (several OOV indices: an integer's ``floormod``, a string's FarmHash
+                   bucket as ``tf.strings.to_hash_bucket_fast``); ``num_oov_indices=0``:
+                   TF's failed Assert.
   invert        -- index -> token; an unknown index -> ``oov_token``, 0 -> ``mask_token``.
   output_mode   -- 'int' (int64 indices), or 'one_hot' / 'multi_hot' / 'count' (float32
                    bincounts of depth ``vocabulary_size()``, or ``max_tokens`` with
@@ -29,7 +30,7 @@ import os
 
 import numpy as np
 
-from simdist.framework import dtypes, errors, op_def
+from simdist.framework import dtypes, errors, farmhash, op_def
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import control_flow_ops, logging_ops
 from simdist.keras import backend
@@ -283,13 +284,10 @@ class IndexLookup(PreprocessingLayer):
         oov = out.reshape(-1) == -1
         if not oov.any():
             return out
-        if self._is_string:
-            raise NotImplementedError(
-                "A StringLookup with num_oov_indices > 1 spreads unknown strings over its "
-                "OOV indices with TF's FarmHash (tf.strings.to_hash_bucket_fast), which "
-                "simdist does not simulate; use num_oov_indices=1, or IntegerLookup.")
         flat = out.reshape(-1).copy()
-        hashed = np.array([int(k) for k in keys], dtype=np.int64) % self.num_oov_indices
+        hashed = np.array([farmhash.fingerprint64(self._key(k)) if self._is_string
+                           else int(k) for k in keys], dtype=np.uint64 if self._is_string
+                          else np.int64) % self.num_oov_indices
         flat[oov] = hashed[oov] + self._oov_start_index()
         return flat.reshape(out.shape)
 

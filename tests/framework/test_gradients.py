@@ -23,6 +23,7 @@ from simdist.framework.ops import linalg_ops as L
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops as N
 from simdist.framework.ops import pooling_ops as P
+from simdist.framework.ops.numerics import check_numerics
 from simdist.framework.variables import Variable
 
 EXAMPLES = max(8, settings.default.max_examples // 4)
@@ -399,6 +400,7 @@ CASES: dict[str, Case] = {
     "UnsortedSegmentSum": Case(_segment_make,
                                lambda x, ids: M.unsorted_segment_sum(x, ids, 4)),
     "Identity": Case(unary(), A.identity),
+    "CheckNumerics": Case(unary(), lambda x: check_numerics(x, "finite")),
     "ReadVariableOp": Case(unary(), lambda v: M.multiply(v.read_value(), v.read_value()),
                            variables=True),
     "Fill": Case(lambda draw: ([arr(draw, ())], {"dims": list(draw(shapes()))}),

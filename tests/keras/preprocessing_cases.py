@@ -208,6 +208,22 @@ features.summary(print_fn=lines.append)
 out = [batch['features'], label, features.output_shape, len(features.weights),
        len(feature_lookup.get_vocabulary()), lines[4:8]]
 """,
+    "a model starting with StringLookup fits string arrays under a strategy": """
+x = np.array([['a', 'b'], ['c', 'a'], ['b', 'b'], ['z', 'c']] * 2)
+y = np.array([1., 0., 1., 0.] * 2, np.float32)
+with S.scope():
+    inp = tf.keras.Input(shape=(2,), dtype=tf.string)
+    ids = L.StringLookup(vocabulary=['a', 'b', 'c'])(inp)
+    e = L.Embedding(4, 3)(ids)
+    out = L.Dense(1)(L.Flatten()(e))
+    model = tf.keras.Model(inp, out)
+    model.compile(tf.keras.optimizers.SGD(0.1), 'mse')
+model.set_weights([np.arange(12, dtype=np.float32).reshape(4, 3) / 10,
+                   np.linspace(-1, 1, 6, dtype=np.float32).reshape(6, 1), np.zeros(1, np.float32)])
+history = model.fit(x, y, batch_size=8, epochs=3, verbose=0)
+out = [history.history['loss'], model.predict(x[:4], verbose=0),
+       model.evaluate(tf.data.Dataset.from_tensor_slices((x, y)).batch(4), verbose=0)]
+""",
     "StringLookup in a dataset distributed from a function, as the input tutorial": """
 with S.scope():
     layer = L.StringLookup(vocabulary=['a', 'b', 'c', 'd', 'f'])

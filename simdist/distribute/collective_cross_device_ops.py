@@ -28,10 +28,11 @@ from simdist.distribute.cross_device_ops import (
     ReductionToOneDevice,
     divide_by_n,
     get_devices_from,
+    simple_broadcast,
 )
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.values import Mirrored
-from simdist.framework import op_def
+from simdist.framework import errors, op_def
 from simdist.framework.tensor import Tensor
 from simdist.hardware import backend
 from simdist.hardware.machine import get_machine
@@ -94,12 +95,22 @@ def choose_algorithm(implementation: str, nbytes: int, devices, topology=None) -
     return collectives.tune(nbytes, topo, len(names)).algorithm
 
 
-def run_all_reduce(arrays, devices, algorithm: str, op: str = "sum", topology=None,
-                   exchange=None, params=None) -> list:
-    """All-reduce one flat array per device in simulated time; returns the result arrays.
+# The collectives a strategy runs, by name (registries over branches): all-reduce for
+# reductions, all-gather for ReplicaContext.all_gather / strategy.gather, broadcast for the
+# chief's initial values.
+COLLECTIVE_CALLS = {"all_reduce": collectives.all_reduce,
+                    "all_gather": collectives.all_gather,
+                    "broadcast": collectives.broadcast}
 
-    With an ``exchange`` (a cluster of processes) only this process's arrays are real; the
-    others' parts arrive over its Peers.
+
+def run_collective(collective, arrays, devices, algorithm: str, topology=None, exchange=None,
+                   **params) -> list:
+    """Run ``collective`` over one array per device in simulated time; returns the results.
+
+    Replicas wait for the slowest, the schedule runs on the values, every device's clock
+    moves by its priced time and its steps land in the trace. With an ``exchange`` (a
+    cluster of processes) only this process's arrays are real; the others' parts arrive
+    over its Peers.
     """
     from simdist import collectives  # loads with the first all-reduce (import time)
 
@@ -109,16 +120,24 @@ def run_all_reduce(arrays, devices, algorithm: str, op: str = "sum", topology=No
     if topo is None or any(n not in topo.graph for n in names):
         topo, names = None, None
     start = max(d.clock for d in devices)
-    nbytes = int(arrays[0].nbytes)
-    algo = algorithm if algorithm in collectives.ALGORITHMS else choose_algorithm(
-        algorithm, nbytes, devices, topo)
-    result = collectives.all_reduce(list(arrays), algorithm=algo, op=op, topology=topo,
-                                    devices=names, trace=machine.trace, start_time=start,
-                                    exchange=exchange, **(params or {}))
+    algo = algorithm
+    if collective == "all_reduce" and algorithm not in collectives.ALGORITHMS:
+        algo = choose_algorithm(algorithm, int(arrays[0].nbytes), devices, topo)
+    result = COLLECTIVE_CALLS[collective](list(arrays), algorithm=algo, topology=topo,
+                                          devices=names, trace=machine.trace,
+                                          start_time=start, exchange=exchange, **params)
     end = start + result.cost.time
     for d in devices:
         d.wait_until(end)
     return result.values
+
+
+def run_all_reduce(arrays, devices, algorithm: str, op: str = "sum", topology=None,
+                   exchange=None, params=None) -> list:
+    """All-reduce one flat array per device in simulated time (see run_collective);
+    ``params`` are the algorithm's (collectives.ALGORITHMS)."""
+    return run_collective("all_reduce", arrays, devices, algorithm, topology, exchange, op=op,
+                          **(params or {}))
 
 
 def _flatten_per_device(per_replica_values, num_devices):
@@ -151,19 +170,29 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
 
     def _run_all_reduce(self, arrays, devices, algorithm, op="sum"):
         """All-reduce over ``devices``, or over the whole cluster when they are one task's."""
+        params = self._algorithm_params if (
+            self._cluster is None and algorithm == self._all_reduce_alg) else {}
+        return self._run_collective("all_reduce", arrays, devices, algorithm, op=op, **params)
+
+    def _run_collective(self, collective, arrays, devices, algorithm, placeholder=None,
+                        **params):
+        """``collective`` over ``devices``, or over the whole cluster when they are one task's.
+
+        ``placeholder(rank)`` is the array another task's rank holds here (zeros like the
+        first array by default): the schedule never reads it in this process, its
+        transfers come over the network, but its size sets the chunk bounds.
+        """
         if self._cluster is None:
-            params = self._algorithm_params if algorithm == self._all_reduce_alg else None
-            return run_all_reduce(arrays, devices, algorithm, op, topology=self._topology,
-                                  params=params)
+            return run_collective(collective, arrays, devices, algorithm, self._topology,
+                                  **params)
         everyone, exchange = self._cluster
         first = everyone.index(devices[0])
         mine = range(first, first + len(devices))
-        # The other tasks' ranks hold placeholders here: the schedule never reads them in
-        # this process (their transfers come over the network).
-        full = [arrays[r - first] if r in mine else backend.xp.zeros_like(arrays[0])
+        placeholder = placeholder or (lambda rank: backend.xp.zeros_like(arrays[0]))
+        full = [arrays[r - first] if r in mine else placeholder(r)
                 for r in range(len(everyone))]
-        outs = run_all_reduce(full, everyone, algorithm, op, topology=self._topology,
-                              exchange=exchange)
+        outs = run_collective(collective, full, everyone, algorithm, self._topology, exchange,
+                              **params)
         return outs[first:first + len(devices)]
 
     def _group_size(self, num_devices: int) -> int:
@@ -332,6 +361,48 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
                         results[i][j] = whole[pos:pos + v.size].reshape(v.shape)
                         pos += v.size
         return results
+
+
+    def _gather(self, per_replica_value, destinations, axis):
+        """All-gather along ``axis`` as TF's CollectiveAllReduce: shapes first, then values.
+
+        As TF's CollectiveReplicaLauncher, the replicas first all-gather their shapes (so
+        each knows how many rows every other one sends: sizes may differ along ``axis``),
+        then the values, with ``axis`` moved to the front; both are ring schedules over the
+        cluster (across processes too), so the trace shows them.
+        """
+        xp = backend.xp
+        devices = list(get_devices_from(per_replica_value))
+        tensors = [op_def.convert_to_tensor(v) for v in per_replica_value.values]
+        ndim = tensors[0].ndim
+        if ndim == 0 or not -ndim <= int(axis) < ndim or any(
+                t.ndim != ndim or _without(t.shape, axis) != _without(tensors[0].shape, axis)
+                for t in tensors):
+            return super()._gather(per_replica_value, destinations, axis)  # its errors
+        axis = int(axis) % ndim
+        fronts = [xp.ascontiguousarray(xp.moveaxis(t._value, axis, 0)) for t in tensors]
+        shapes = self._run_collective(
+            "all_gather", [xp.asarray(f.shape, dtype="int64") for f in fronts], devices,
+            "ring")[0].reshape(-1, ndim)
+        if any(tuple(s[1:]) != fronts[0].shape[1:] for s in shapes.tolist()):
+            raise errors.InvalidArgumentError(
+                None, None, f"all_gather along axis {axis}: the replicas' values have shapes "
+                f"{[tuple(s) for s in shapes.tolist()]} (axis first), which differ outside "
+                "that axis; every replica must pass the same shape except along `axis`.")
+        outs = self._run_collective(
+            "all_gather", fronts, devices, "ring",
+            placeholder=lambda rank: xp.zeros(tuple(shapes[rank].tolist()), fronts[0].dtype))
+        gathered = Mirrored([Tensor(xp.ascontiguousarray(xp.moveaxis(o, 0, axis)), d)
+                             for o, d in zip(outs, devices)])
+        if self._matches(per_replica_value, destinations):
+            return gathered
+        return simple_broadcast(gathered.values[0], destinations)
+
+
+def _without(shape, axis):
+    dims = list(shape)
+    del dims[int(axis)]
+    return dims
 
 
 def _split_by_dtype(members, tensors):

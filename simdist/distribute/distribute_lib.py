@@ -181,8 +181,10 @@ class Strategy:
     def experimental_distribute_values_from_function(self, value_fn):
         """Build a PerReplica from ``value_fn(ValueContext)`` called once per replica."""
         n = self.num_replicas_in_sync
-        # Like TF, value_fn runs where the caller is; strategy.run moves values later.
-        out = [value_fn(ValueContext(i, n)) for i in range(n)]
+        # Like TF, value_fn runs where the caller is; strategy.run moves values later. Each
+        # worker of a cluster of processes calls it for its own replicas only.
+        ids = self._extended._local_replica_ids()
+        out = [value_fn(ValueContext(i, n)) for i in ids]
         return regroup(out, always_wrap=True) if n > 1 else out[0]
 
     def experimental_distribute_dataset(self, dataset, options=None):
@@ -394,6 +396,10 @@ class StrategyExtended:
                 parts, gather=True, cross_device_ops=getattr(self, "_cross_device_ops", None)))
         with context.device(context.explicit_device() or self._reduce_destination()):
             return array_ops.concat(parts, axis=axis)
+
+    def _local_replica_ids(self) -> range:
+        """The global ids of this process's replicas."""
+        return range(self._num_replicas_in_sync)
 
     def _local_results(self, value) -> tuple:
         if isinstance(value, DistributedValues):

@@ -120,7 +120,12 @@ class MirroredReplicaContext:
 
     def _merge_call(self, merge_fn, args, kwargs):
         thread = self._thread
-        if thread is None or threading.current_thread() is not thread:
+        if thread is None:
+            # The one-replica fast path (no threads): as each replica thread does below,
+            # the replica gets its own component of what merge_fn returned (a Tensor, not a
+            # one-element Mirrored), as TF's select_replica.
+            return select_replica(0, super()._merge_call(merge_fn, args, kwargs))
+        if threading.current_thread() is not thread:
             return super()._merge_call(merge_fn, args, kwargs)
         return thread.pause_for_merge(merge_fn, args, kwargs)
 

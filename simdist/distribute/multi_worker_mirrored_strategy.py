@@ -35,7 +35,7 @@ from simdist.distribute.distribute_lib import Strategy
 from simdist.distribute.distributed_variable import MirroredVariable
 from simdist.distribute.mirrored_strategy import MirroredExtended, default_devices
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
-from simdist.framework import nest, op_def
+from simdist.framework import context, nest, op_def
 from simdist.hardware import backend
 from simdist.hardware import machine as machine_lib
 from simdist.hardware.transfer import copy_to
@@ -142,17 +142,47 @@ class CollectiveAllReduceExtended(MirroredExtended):
     def _create_variable(self, next_creator, **kwargs):
         var = super()._create_variable(next_creator, **kwargs)
         if self._cluster is not None:
-            # As TF, every worker starts from the chief's initial value: a sum to which only
-            # the chief contributes (so unseeded initializers agree across processes).
-            first = var._values[0]
-            value = first.numpy()
-            mine = value if self._worker_index == 0 else backend.xp.zeros_like(value)
-            ops = self._get_cross_device_ops()
-            outs = ops._run_all_reduce([backend.xp.asarray(mine).reshape(-1)] * len(
-                self._devices), list(self._devices), "ring")
+            # As TF (CollectiveBcastSend on the chief, CollectiveBcastRecv elsewhere), every
+            # worker starts from the chief's initial value, so unseeded initializers agree
+            # across processes: a broadcast from the chief's first replica.
+            value = var._values[0].numpy()
+            mine = backend.xp.asarray(value).reshape(-1)
+            if self._worker_index != 0:
+                mine = backend.xp.zeros_like(mine)
+            outs = self._get_cross_device_ops()._run_collective(
+                "broadcast", [mine] * len(self._devices), list(self._devices), "binomial",
+                root=0)
             for component, out in zip(var._values, outs):
                 component._write(out.reshape(value.shape).copy(), "CollectiveBcastRecv")
         return var
+
+    def _as_per_replica(self, value):
+        """A plain tensor (what strategy.run returns from one local replica) as this
+        worker's value on each of its replicas; a distributed value as it is."""
+        if isinstance(value, DistributedValues):
+            return value
+        return PerReplica([copy_to(op_def.convert_to_tensor(value), d) for d in self._devices])
+
+    def _all_gather(self, value, axis):
+        # Across processes a worker's one replica gives a plain tensor: it is still its
+        # part of the cluster's all-gather (TF's host CollectiveAllReduce).
+        return super()._all_gather(self._as_per_replica(value) if self._cluster else value,
+                                   axis)
+
+    def _gather(self, value, axis):
+        """strategy.gather: an all-gather of the cluster's replicas (TF's _gather_to), its
+        result on this worker's reduce device."""
+        if not (self._cluster is not None or isinstance(value, DistributedValues)) \
+                or nest.is_nested(value):
+            return super()._gather(value, axis)
+        dst = context.explicit_device() or self._reduce_destination()
+        gathered = self._get_cross_device_ops()._gather(self._as_per_replica(value), dst, axis)
+        return self._local_results(gathered)[0]
+
+    def _local_replica_ids(self) -> range:
+        if self._cluster is None:
+            return super()._local_replica_ids()
+        return range(self._replica_id_offset, self._replica_id_offset + len(self._devices))
 
     def _all_reduced(self, value) -> bool:
         """Whether reducing ``value`` is a collective (TF's CollectiveAllReduceExtended).
@@ -179,8 +209,7 @@ class CollectiveAllReduceExtended(MirroredExtended):
         # replicas, even CPU ones (MirroredStrategy would reduce those on one device), then
         # copied to its destinations when they are elsewhere. A plain tensor is this
         # worker's value on each of its replicas.
-        values = [v if isinstance(v, DistributedValues) else PerReplica(
-            [copy_to(op_def.convert_to_tensor(v), d) for d in self._devices]) for v, _ in pairs]
+        values = [self._as_per_replica(v) for v, _ in pairs]
         reduced = self._get_cross_device_ops().batch_reduce(
             reduce_op, [(v, v) for v in values], options)
         pairs = list(zip(values, [d for _, d in pairs]))

@@ -1,4 +1,6 @@
-"""Record what TensorFlow does when cluster_programs/custom_loop.py runs as 1 and 2 processes.
+"""Record what TensorFlow does when cluster_programs/ run as clusters of processes:
+custom_loop.py as 1 and 2 processes, collectives.py (every collective of the strategy) as 2
+and 3.
 
 Run with a TensorFlow 2.x (tf-keras) interpreter, not simdist's venv::
 
@@ -7,7 +9,8 @@ Run with a TensorFlow 2.x (tf-keras) interpreter, not simdist's venv::
 Each task is a real TF process on 127.0.0.1 with its own TF_CONFIG (CPU only, one replica
 per worker), started and killed as the tests do (cluster_processes.run_cluster, bounded).
 The results go to ``fixtures/tf_cluster.json``: ``{"tensorflow": version, "clusters":
-{"1": [worker results], "2": [...]}}``; test_process_cluster.py replays them.
+{"1": [worker results], "2": [...]}}`` and ``fixtures/tf_cluster_collectives.json`` (same
+shape, "2" and "3"); test_process_cluster.py and test_cluster_collectives.py replay them.
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "fixtures", "tf_cluster.json")
 sys.path.insert(0, HERE)
 
 from cluster_processes import run_cluster  # noqa: E402
@@ -26,22 +28,36 @@ TF_ENV = {"TF_MODULE": "tensorflow", "INIT": "constant", "TF_USE_LEGACY_KERAS": 
           "TF_CPP_MIN_LOG_LEVEL": "3", "CUDA_VISIBLE_DEVICES": "", "PYTHONPATH": ""}
 
 
-def main() -> int:
+RECORDINGS = {"tf_cluster.json": ("custom_loop.py", (1, 2)),
+              "tf_cluster_collectives.json": ("collectives.py", (2, 3))}
+
+
+def record(program, sizes) -> dict | None:
     out = {"tensorflow": None, "clusters": {}}
-    for n in (1, 2):
-        results = run_cluster("custom_loop.py", n=n, env=TF_ENV, timeout=240,
-                              python=sys.executable)
+    for n in sizes:
+        results = run_cluster(program, n=n, env=TF_ENV, timeout=240, python=sys.executable)
         for rc, res, err in results:
             if rc != 0 or res is None:
-                print(f"{n} worker(s): a task failed:\n{err}", file=sys.stderr)
-                return 1
+                print(f"{program}, {n} worker(s): a task failed:\n{err}", file=sys.stderr)
+                return None
         out["tensorflow"] = results[0][1]["tensorflow"]
         out["clusters"][str(n)] = [res for _, res, _ in results]
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "w") as f:
-        json.dump(out, f, indent=1)
-        f.write("\n")
-    print(f"wrote {OUT} (TensorFlow {out['tensorflow']})")
+    return out
+
+
+def main() -> int:
+    only = sys.argv[1:]
+    for name, (program, sizes) in RECORDINGS.items():
+        if only and name not in only:
+            continue
+        out = record(program, sizes)
+        if out is None:
+            return 1
+        path = os.path.join(HERE, "fixtures", name)
+        with open(path, "w") as f:
+            json.dump(out, f, indent=1)
+            f.write("\n")
+        print(f"wrote {path} (TensorFlow {out['tensorflow']})")
     return 0
 
 

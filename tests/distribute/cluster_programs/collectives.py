@@ -1,0 +1,82 @@
+"""One worker of a MultiWorkerMirroredStrategy program that calls every collective (run once
+per task): all_gather (axis 0 with different sizes per replica, axis 1), strategy.gather,
+all_reduce of a structure, batch_reduce_to, extended.broadcast_to, the chief's broadcast of
+initial values and experimental_distribute_values_from_function.
+
+Prints ``@@RESULT@@{json}`` with this worker's local results as lists (and float bytes as
+hex for bit comparisons). ``TF_MODULE=tensorflow`` runs it under TensorFlow.
+"""
+
+import importlib
+import json
+import os
+
+import numpy as np
+
+tf = importlib.import_module(os.environ.get("TF_MODULE", "simdist"))
+
+strategy = tf.distribute.MultiWorkerMirroredStrategy()
+task_id = strategy.cluster_resolver.task_id or 0
+local = strategy.experimental_local_results
+
+
+def lists(values):
+    return [np.asarray(v).tolist() for v in local(values)]
+
+
+def hexes(values):
+    return [np.asarray(v).tobytes().hex() for v in local(values)]
+
+
+def replica_values():
+    ctx = tf.distribute.get_replica_context()
+    r = ctx.replica_id_in_sync_group
+    # Replica r holds r + 1 rows (sizes differ along axis 0) of values 1/(r+3).
+    rows = tf.fill([r + 1, 2], 1.0 / (tf.cast(r, tf.float32) + 3.0))
+    wide = tf.reshape(tf.cast(tf.range(2 * (r + 1)), tf.float32) + 10.0 * tf.cast(r, tf.float32),
+                      [1, 2 * (r + 1)])
+    return rows, wide
+
+
+def gathers():
+    ctx = tf.distribute.get_replica_context()
+    rows, wide = replica_values()
+    g0 = ctx.all_gather(rows, axis=0)
+    g1 = ctx.all_gather(wide, axis=1)
+    nested = ctx.all_gather({"a": tf.reshape(tf.cast(ctx.replica_id_in_sync_group, tf.int32), [1])},
+                            axis=0)
+    summed = ctx.all_reduce("SUM", {"x": rows[:1] * 3.0, "n": tf.constant([1, 2])})
+    return g0, g1, nested["a"], summed["x"], summed["n"]
+
+
+g0, g1, ids, sx, sn = strategy.run(gathers)
+rows, wide = strategy.run(replica_values)
+out = {"task": [strategy.cluster_resolver.task_type, task_id], "tensorflow": tf.__version__,
+       "num_replicas_in_sync": strategy.num_replicas_in_sync,
+       "all_gather_rows": lists(g0), "all_gather_rows_hex": hexes(g0),
+       "all_gather_axis1": lists(g1), "all_gather_ids": lists(ids),
+       "all_reduce_x_hex": hexes(sx), "all_reduce_n": lists(sn),
+       "gather_rows": np.asarray(strategy.gather(rows, axis=0)).tolist(),
+       "gather_wide": np.asarray(strategy.gather(wide, axis=1)).tolist()}
+pairs = [(rows, None), (wide, None)]
+reduced = strategy.extended.batch_reduce_to(
+    "SUM", [(strategy.run(lambda: replica_values()[0][:1]), "/cpu:0"),
+            (strategy.run(lambda: replica_values()[1][:, :2]), "/cpu:0")])
+out["batch_reduce_to_hex"] = [hexes(r) for r in reduced]
+mean = strategy.extended.reduce_to("MEAN", strategy.run(lambda: replica_values()[0][:1]),
+                                   "/cpu:0")
+out["reduce_to_mean_hex"] = hexes(mean)
+# The chief's initial value wins, whatever each worker's seed drew.
+tf.random.set_seed(100 + task_id)
+with strategy.scope():
+    v = tf.Variable(tf.random.uniform([3]))
+    counter = tf.Variable(0, dtype=tf.int64)
+out["variable_hex"] = hexes(v)
+out["counter"] = lists(counter)
+# broadcast_to copies this worker's tensor to the variable's devices (no collective in TF).
+out["broadcast_to"] = lists(strategy.extended.broadcast_to(
+    tf.constant([float(task_id)] * 3), v))
+from_fn = strategy.experimental_distribute_values_from_function(
+    lambda ctx: tf.constant([ctx.replica_id_in_sync_group, ctx.num_replicas_in_sync]))
+out["values_from_function"] = lists(from_fn)
+print("@@RESULT@@" + json.dumps(out), flush=True)

@@ -285,7 +285,11 @@ class DistributedDatasetsFromFunction(DistributedDataset):
             local = len(strategy.extended._devices)
             self._pipelines = [dataset_fn(InputContext(n, first + i, n)) for i in range(local)]
         else:
-            self._pipelines = [dataset_fn(InputContext(num_workers, worker, n))]
+            # One pipeline per worker this process reads for: its own across processes,
+            # every worker's when the cluster is simulated here (as each TF worker calls
+            # dataset_fn with its own input_pipeline_id).
+            workers = getattr(strategy.extended, "_local_workers", lambda: [worker])()
+            self._pipelines = [dataset_fn(InputContext(num_workers, w, n)) for w in workers]
         self._per_replica = per_replica
         self._dataset = self._pipelines[0]
         self._num_workers = 1
@@ -302,8 +306,8 @@ class DistributedDatasetsFromFunction(DistributedDataset):
             streams = [p._values() for p in self._pipelines]
             steps = data_distribute.steps(streams, 1, partial)
         else:
-            steps = data_distribute.steps([self._pipelines[0]._values()], len(self._devices()),
-                                          partial)
+            steps = data_distribute.steps([p._values() for p in self._pipelines],
+                                          len(self._devices()) // len(self._pipelines), partial)
         return DistributedIterator(_synchronized(self._strategy, steps), self.element_spec,
                                    placer, len(self._devices()))
 

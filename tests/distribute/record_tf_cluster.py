@@ -1,6 +1,6 @@
 """Record what TensorFlow does when cluster_programs/ run as clusters of processes:
-custom_loop.py as 1 and 2 processes, collectives.py (every collective of the strategy) as 2
-and 3.
+custom_loop.py as 1 and 2 processes, collectives.py (every collective of the strategy) and
+sharding.py (every AutoShardPolicy, distribute_datasets_from_function) as 2 and 3.
 
 Run with a TensorFlow 2.x (tf-keras) interpreter, not simdist's venv::
 
@@ -9,8 +9,9 @@ Run with a TensorFlow 2.x (tf-keras) interpreter, not simdist's venv::
 Each task is a real TF process on 127.0.0.1 with its own TF_CONFIG (CPU only, one replica
 per worker), started and killed as the tests do (cluster_processes.run_cluster, bounded).
 The results go to ``fixtures/tf_cluster.json``: ``{"tensorflow": version, "clusters":
-{"1": [worker results], "2": [...]}}`` and ``fixtures/tf_cluster_collectives.json`` (same
-shape, "2" and "3"); test_process_cluster.py and test_cluster_collectives.py replay them.
+{"1": [worker results], "2": [...]}}`` and ``fixtures/tf_cluster_collectives.json`` and
+``tf_cluster_sharding.json`` (same shape, "2" and "3"); test_process_cluster.py,
+test_cluster_collectives.py and test_cluster_sharding.py replay them.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ TF_ENV = {"TF_MODULE": "tensorflow", "INIT": "constant", "TF_USE_LEGACY_KERAS": 
 
 
 RECORDINGS = {"tf_cluster.json": ("custom_loop.py", (1, 2)),
-              "tf_cluster_collectives.json": ("collectives.py", (2, 3))}
+              "tf_cluster_collectives.json": ("collectives.py", (2, 3)),
+              "tf_cluster_sharding.json": ("sharding.py", (2, 3))}
 
 
 def record(program, sizes) -> dict | None:

@@ -166,6 +166,9 @@ def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params
     xp = backend.xp
     # A cluster of processes: each fills only its own ranks' arrays (executor.Exchange).
     exchange = params.pop("exchange", None)
+    # Devices to name in the trace when the ranks are not nodes of the topology (CPU hosts
+    # priced on the default topology): events land on the devices that really ran them.
+    labels = params.pop("labels", None)
     p = len(arrays)
     node_names = placement_lib.place(topo, p, devices)
     params = {**algo.topology_hints(topo, node_names), **params}
@@ -205,6 +208,8 @@ def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params
     cost, times = price_patterns(topo, nodes, sched.patterns(), bounds, dtype.itemsize,
                                  collective, algo.name, p, nbytes)
     trace = trace if trace is not None else Trace()
+    if labels is not None:
+        nodes = list(labels) + nodes[len(labels):]
     _record(trace, sched, cost, times, nodes, bounds, dtype.itemsize, start_time, op)
     return CollectiveResult(values, sched, cost, trace, op)
 

@@ -118,7 +118,8 @@ def run_collective(collective, arrays, devices, algorithm: str, topology=None, e
     topo = topology if topology is not None else machine.topology
     names = [d.name for d in devices]
     if topo is None or any(n not in topo.graph for n in names):
-        topo, names = None, None
+        # Priced on the default topology; the trace still names the devices that ran it.
+        topo, names, params["labels"] = None, None, names
     start = max(d.clock for d in devices)
     algo = algorithm
     if collective == "all_reduce" and algorithm not in collectives.ALGORITHMS:
@@ -154,6 +155,11 @@ def _finish(reduce_op, arrays, n):
 
 class AllReduceCrossDeviceOps(CrossDeviceOps):
     """All-reduce with packing (TF's base of NcclAllReduce and HierarchicalCopyAllReduce)."""
+
+    # Whether MIN/MAX run as collectives on the values' own devices (TF's collective ops
+    # take a merge op) rather than on one device: so for CollectiveAllReduce, whose
+    # simulated cluster then traces what its processes do.
+    _collective_min_max = False
 
     def __init__(self, all_reduce_alg="nccl", num_packs=1):
         if num_packs < 0:
@@ -216,7 +222,7 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
 
     def _batch_all_reduce(self, reduce_op, per_replica_values):
         if reduce_op not in (ReduceOp.SUM, ReduceOp.MEAN):
-            if self._cluster is not None:
+            if self._cluster is not None or self._collective_min_max:
                 return [self._all_reduce_each(reduce_op, v) for v in per_replica_values]
             return [ReductionToOneDevice().reduce(reduce_op, v, v) for v in per_replica_values]
         devices = list(get_devices_from(per_replica_values[0]))
@@ -330,6 +336,8 @@ class HierarchicalCopyAllReduce(AllReduceCrossDeviceOps):
 
 class CollectiveAllReduce(AllReduceCrossDeviceOps):
     """Collective all-reduce as MultiWorkerMirroredStrategy runs it (group_by_size packs)."""
+
+    _collective_min_max = True
 
     def __init__(self, options: CommunicationOptions | None = None):
         super().__init__("AUTO", 1)

@@ -141,13 +141,14 @@ class CollectiveAllReduceExtended(MirroredExtended):
 
     def _create_variable(self, next_creator, **kwargs):
         var = super()._create_variable(next_creator, **kwargs)
-        if self._cluster is not None:
+        if self._num_workers > 1:
             # As TF (CollectiveBcastSend on the chief, CollectiveBcastRecv elsewhere), every
             # worker starts from the chief's initial value, so unseeded initializers agree
-            # across processes: a broadcast from the chief's first replica.
+            # across processes: a broadcast from the chief's first replica (also when the
+            # cluster is simulated here, so both modes trace the same transfers).
             value = var._values[0].numpy()
             mine = backend.xp.asarray(value).reshape(-1)
-            if self._worker_index != 0:
+            if self._cluster is not None and self._worker_index != 0:
                 mine = backend.xp.zeros_like(mine)
             outs = self._get_cross_device_ops()._run_collective(
                 "broadcast", [mine] * len(self._devices), list(self._devices), "binomial",

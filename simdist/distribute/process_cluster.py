@@ -13,6 +13,11 @@ Glossary:
                      a SHA-256 of the cluster's training tasks and addresses, so the tasks of
                      one TF_CONFIG agree without setting anything, and a process of another
                      cluster (or with another key) is refused before anything is unpickled.
+  traces          -- with ``SIMDIST_TRACE_DIR`` set, each worker writes its own Chrome trace
+                     there when it exits (``worker-1.trace.json``: its devices and the
+                     collective steps); ``merge_worker_traces`` on the chief writes its own,
+                     waits (bounded) for the others' and merges them, one row group per
+                     worker (hardware.cluster_trace).
   timeout         -- ``SIMDIST_CLUSTER_TIMEOUT`` seconds (default 30; else the strategy's
                      CommunicationOptions.timeout_seconds): the longest any task waits to
                      join, or for a peer's message, before ``UnavailableError`` names it.
@@ -20,6 +25,7 @@ Glossary:
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
@@ -27,6 +33,8 @@ import socket
 
 from simdist.collectives.executor import Exchange
 from simdist.collectives.transport import Peers, split_address
+from simdist.hardware import cluster_trace
+from simdist.hardware.machine import get_machine
 
 MODE_ENV, KEY_ENV, TIMEOUT_ENV = ("SIMDIST_CLUSTER_MODE", "SIMDIST_CLUSTER_KEY",
                                   "SIMDIST_CLUSTER_TIMEOUT")
@@ -80,6 +88,45 @@ class ProcessCluster:
         self.names, self.me, self.timeout = names, me, timeout
         self.peers = Peers(addresses, me, names, cluster_key(spec, tasks), timeout)
         self.exchange = Exchange(owner, me, self.peers)
+        self.trace = get_machine().trace
+        self.trace_dir = os.environ.get(cluster_trace.TRACE_DIR_ENV)
+        if self.trace_dir:
+            atexit.register(self.write_trace)
+
+    def write_trace(self, directory: str | None = None) -> str:
+        """Write this worker's trace to ``directory`` (default SIMDIST_TRACE_DIR)."""
+        return cluster_trace.write_worker_trace(self.trace, self.names[self.me],
+                                                directory or self.trace_dir)
+
+    def merge_traces(self, out_path: str | None = None, directory: str | None = None,
+                     timeout: float | None = None) -> dict:
+        """Write this worker's trace, wait for every other's, merge them (the chief's job)."""
+        directory = directory or self.trace_dir
+        if not directory:
+            raise ValueError(f"Set {cluster_trace.TRACE_DIR_ENV} (every worker writes its "
+                             "trace there) or pass directory=.")
+        self.write_trace(directory)
+        paths = [cluster_trace.trace_path(directory, name) for name in self.names]
+        return cluster_trace.merge_trace_files(paths, out_path, timeout or self.timeout)
 
     def close(self) -> None:
         self.peers.close()
+
+
+def merge_worker_traces(strategy, out_path: str | None = None, directory: str | None = None,
+                        timeout: float | None = None) -> dict:
+    """On the chief of a cluster of processes: one Chrome trace of every worker.
+
+    Each other worker writes its trace to ``directory`` (SIMDIST_TRACE_DIR) when it exits;
+    this waits at most ``timeout`` seconds (the cluster's) for them.
+
+    Raises:
+      ValueError: the strategy is not one worker of a cluster of processes, or no directory.
+      TimeoutError: a worker's trace did not appear in time.
+    """
+    cluster = getattr(strategy.extended, "_cluster", None)
+    if cluster is None:
+        raise ValueError("merge_worker_traces needs a MultiWorkerMirroredStrategy that is one "
+                         "task of a cluster of processes; a simulated cluster has every "
+                         "worker in get_machine().trace already.")
+    return cluster.merge_traces(out_path, directory, timeout)

@@ -69,4 +69,13 @@ try:
         out["max_loss"] = float(strategy.reduce("MAX", per_replica, axis=None))
 except tf.errors.OpError as e:
     out["error"] = [type(e).__name__, str(e)]
+if os.environ.get("MERGE_TRACE") and strategy.extended.should_checkpoint:
+    # The chief merges every worker's trace (each writes its own to SIMDIST_TRACE_DIR).
+    from simdist.distribute.process_cluster import merge_worker_traces
+
+    merge_worker_traces(strategy, os.environ["MERGE_TRACE"])
+if os.environ.get("SIM_TRACE"):  # the simulated cluster's one trace, to compare with
+    from simdist.hardware.machine import get_machine
+
+    get_machine().trace.save(os.environ["SIM_TRACE"])
 print("@@RESULT@@" + json.dumps(out), flush=True)

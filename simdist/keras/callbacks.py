@@ -429,14 +429,29 @@ class BackupAndRestore(Callback):
         if self.save_freq == "epoch":
             self._backup(epoch)
 
+    def _write_dir(self) -> str:
+        """Where this worker writes its backup (Keras's distributed_file_utils.write_dirpath):
+        the chief's directory, or ``workertemp_<task_id>`` on the other workers of a
+        multi-worker run (they save too, since saving reads synchronized values, then
+        remove it); every worker restores from the chief's."""
+        strategy = self.model.distribute_strategy
+        extended = strategy.extended
+        multi_worker = getattr(extended, "_in_multi_worker_mode", lambda: False)()
+        if not multi_worker or getattr(extended, "should_checkpoint", True):
+            return self._dir
+        return os.path.join(self.backup_dir, f"workertemp_{strategy.cluster_resolver.task_id}")
+
     def _backup(self, epoch):
         from simdist.train.checkpoint import save_state
 
-        save_state(self._dir, self.model, epoch, self._current_batch)
+        directory = self._write_dir()
+        save_state(directory, self.model, epoch, self._current_batch)
+        if directory != self._dir:
+            shutil.rmtree(directory, ignore_errors=True)
 
     def on_train_end(self, logs=None):
-        if self.delete_checkpoint:  # the whole backup, as Keras deletes it
-            shutil.rmtree(self._dir, ignore_errors=True)
+        if self.delete_checkpoint and self._write_dir() == self._dir:
+            shutil.rmtree(self._dir, ignore_errors=True)  # the chief's, as Keras deletes it
 
 
 class LambdaCallback(Callback):

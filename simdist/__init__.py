@@ -47,7 +47,7 @@ newaxis = None
 
 # Loaded on first use, as TF's lazy loader does (tensorflow/python/util/lazy_loader.py):
 # Keras, tf.data, checkpoints and SavedModel cost most of an eager ``import simdist``.
-_LAZY_MODULES = ("compat", "data", "keras", "saved_model", "train")
+_LAZY_MODULES = ("compat", "data", "faults", "keras", "saved_model", "train")
 # TF 2's short names of Keras's modules (tf.metrics.SparseCategoricalAccuracy() ...).
 _KERAS_ALIASES = ("metrics", "losses", "optimizers")
 

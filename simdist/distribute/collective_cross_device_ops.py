@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import enum
 
-from simdist.distribute import cross_replica_checks, packing
+from simdist.distribute import cross_replica_checks, faults, packing
 from simdist.distribute.cross_device_ops import (
     CrossDeviceOps,
     ReductionToOneDevice,
@@ -95,12 +95,10 @@ def choose_algorithm(implementation: str, nbytes: int, devices, topology=None) -
     return collectives.tune(nbytes, topo, len(names)).algorithm
 
 
-# The collectives a strategy runs, by name (registries over branches): all-reduce for
-# reductions, all-gather for ReplicaContext.all_gather / strategy.gather, broadcast for the
-# chief's initial values.
-COLLECTIVE_CALLS = {"all_reduce": collectives.all_reduce,
-                    "all_gather": collectives.all_gather,
-                    "broadcast": collectives.broadcast}
+# The collectives a strategy runs, by their name in simdist.collectives (loaded lazily):
+# all-reduce for reductions, all-gather for ReplicaContext.all_gather / strategy.gather,
+# broadcast for the chief's initial values.
+COLLECTIVE_CALLS = ("all_reduce", "all_gather", "broadcast")
 
 
 def run_collective(collective, arrays, devices, algorithm: str, topology=None, exchange=None,
@@ -124,10 +122,18 @@ def run_collective(collective, arrays, devices, algorithm: str, topology=None, e
     algo = algorithm
     if collective == "all_reduce" and algorithm not in collectives.ALGORITHMS:
         algo = choose_algorithm(algorithm, int(arrays[0].nbytes), devices, topo)
-    result = COLLECTIVE_CALLS[collective](list(arrays), algorithm=algo, topology=topo,
-                                          devices=names, trace=machine.trace,
-                                          start_time=start, exchange=exchange, **params)
+    if collective not in COLLECTIVE_CALLS:
+        raise ValueError(f"run_collective runs one of {COLLECTIVE_CALLS}, not {collective!r}.")
+    result = getattr(collectives, collective)(list(arrays), algorithm=algo, topology=topo,
+                                              devices=names, trace=machine.trace,
+                                              start_time=start, exchange=exchange, **params)
     end = start + result.cost.time
+    factor, link = faults.link_factor(devices, result.schedule)
+    if factor > 1.0:
+        # A slowed link (simdist.faults.SlowLink) paces the whole lock-step schedule.
+        end = start + result.cost.time * factor
+        machine.trace.record(f"slow link {link} x{factor:g}", "fault", "collective", start,
+                             end, fault="SlowLink", collective=collective)
     for d in devices:
         d.wait_until(end)
     return result.values

@@ -25,7 +25,7 @@ Mirrors tensorflow/python/distribute/collective_all_reduce_strategy.py.
 from __future__ import annotations
 
 from simdist.distribute import cross_device_ops as cdo
-from simdist.distribute import multi_worker_util
+from simdist.distribute import faults, multi_worker_util
 from simdist.distribute.cluster_resolver import TFConfigClusterResolver
 from simdist.distribute.collective_cross_device_ops import (
     CollectiveAllReduce,
@@ -179,6 +179,12 @@ class CollectiveAllReduceExtended(MirroredExtended):
         dst = context.explicit_device() or self._reduce_destination()
         gathered = self._get_cross_device_ops()._gather(self._as_per_replica(value), dst, axis)
         return self._local_results(gathered)[0]
+
+    def _call_for_each_replica(self, fn, args, kwargs):
+        # A step begins: the faults injected in a simulated cluster take effect here.
+        if self._num_workers > 1:
+            faults.before_step(self._devices, machine_lib.get_machine().trace)
+        return super()._call_for_each_replica(fn, args, kwargs)
 
     def _local_replica_ids(self) -> range:
         if self._cluster is None:

@@ -42,6 +42,8 @@ class Device:
         self.memory_in_use = 0
         self.peak_memory = 0
         self.clock = 0.0
+        # How many times slower every op runs (a straggler: simdist.faults.Straggler).
+        self.slowdown = 1.0
         self.trace = trace if trace is not None else Trace()
         self._lock = threading.Lock()
 
@@ -82,7 +84,7 @@ class Device:
     def run(self, name: str, flops: float = 0.0, nbytes: float = 0.0, cat: str = "compute",
             low_precision: bool = False, **args) -> tuple[float, float]:
         """Advance the clock by one op's cost and record it in the trace; returns (start, end)."""
-        cost = self.op_cost(flops, nbytes, low_precision)
+        cost = self.op_cost(flops, nbytes, low_precision) * self.slowdown
         with self._lock:
             start = self.clock
             self.clock = end = start + cost

@@ -24,6 +24,7 @@ PAGES = [
             url_path="training_timeline"),
     st.Page("views/scaling_explorer.py", title="5. Scaling explorer",
             url_path="scaling_explorer"),
+    st.Page("views/cluster_faults.py", title="6. Cluster faults", url_path="cluster_faults"),
 ]
 
 st.navigation(PAGES).run()

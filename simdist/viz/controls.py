@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from simdist.viz import scaling, sharding, sync, timeline, topology
+from simdist.viz import faults, scaling, sharding, sync, timeline, topology
 
 
 @dataclass(frozen=True)
@@ -100,6 +100,16 @@ PAGES = {
         _sel("metric", ("time", "busbw"), label="metric"),
         Control("algs", "multi", tuple(scaling.all_reduce_algorithms()),
                 tuple(scaling.all_reduce_algorithms()), label="algorithms"),
+    ],
+    "faults": [
+        _sel("kind", faults.KINDS, "kill", "fault"),
+        Control("workers", "int", 3, lo=2, hi=4, label="workers"),
+        Control("task", "int", 1, lo=0, hi=3, label="faulty worker",
+                help="The worker the fault hits (task index in TF_CONFIG)."),
+        Control("at", "int", 4, lo=0, hi=faults.STEPS - 1, label="killed at step",
+                help="kill: the worker dies as this step (0-based) begins."),
+        Control("factor", "int", 3, lo=2, hi=8, label="slowdown factor",
+                help="straggler / slow link: how many times slower."),
     ],
 }
 

@@ -19,7 +19,8 @@ if str(APP) not in sys.path:
     sys.path.insert(0, str(APP))  # the pages import app/common.py
 
 VIEWS = {"sync": "gradient_sync", "shard": "data_sharding", "loss": "loss_scaling",
-         "timeline": "training_timeline", "scaling": "scaling_explorer"}
+         "timeline": "training_timeline", "scaling": "scaling_explorer",
+         "faults": "cluster_faults"}
 
 
 def page(name: str, **query) -> AppTest:

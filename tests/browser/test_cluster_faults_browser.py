@@ -1,0 +1,22 @@
+"""Cluster faults in Chromium at 1024x768 and 1920x1080: the error, the fault in the trace."""
+
+from __future__ import annotations
+
+from tests.browser.browser_helpers import PLOT, in_viewport, open_page, shot, visible
+
+
+def test_killed_worker_and_straggler(server, screen):
+    open_page(screen, f"{server}/cluster_faults?kind=kill&workers=3&task=1&at=4", 2)
+    assert visible(screen, "UnavailableError")
+    assert visible(screen, "restart the whole cluster")
+    shot(screen, "6_faults_kill_top")
+    chart = screen.locator(PLOT).filter(has_text="Per-worker timeline")
+    chart.scroll_into_view_if_needed()
+    for name in ("waiting for the lost task", "fault", "compute", "transfer"):
+        assert chart.locator(".legendtext", has_text=name).count(), name
+    assert in_viewport(screen, chart)
+    shot(screen, "6_faults_kill_timeline")
+    open_page(screen, f"{server}/cluster_faults?kind=straggler&workers=2&task=1&factor=4", 2)
+    assert visible(screen, "as slow as the slowest worker")
+    assert not screen.get_by_text("UnavailableError").count()
+    shot(screen, "6_faults_straggler")

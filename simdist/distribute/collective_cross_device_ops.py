@@ -6,13 +6,17 @@ Glossary:
   HierarchicalCopyAllReduce(num_packs)  -- TF's DGX-1 scheme after the same packing.
   CollectiveAllReduce(options)          -- what MultiWorkerMirroredStrategy uses: tensors
                                            reversed, grouped by ``bytes_per_pack``, each
-                                           group all-reduced with the chosen implementation.
+                                           group all-reduced with the chosen implementation;
+                                           all_gather / strategy.gather as TF's collective
+                                           all-gather (shapes first, then the values).
   CommunicationImplementation / CommunicationOptions -- ``tf.distribute.experimental``'s
                                            knobs for the collective implementation.
-  run_all_reduce                        -- one all-reduce of one flat array per device:
-                                           replicas wait for the slowest, the schedule runs
-                                           on the values, every device's clock moves by its
-                                           priced time, and its steps land in the trace.
+  run_collective / run_all_reduce       -- one collective (all-reduce, all-gather,
+                                           broadcast) of one array per device: replicas
+                                           wait for the slowest, the schedule runs on the
+                                           values, every device's clock moves by its priced
+                                           time (a SlowLink fault stretches it), and its
+                                           steps land in the trace.
 
 Mirrors ``AllReduceCrossDeviceOps`` and ``CollectiveAllReduce`` in
 tensorflow/python/distribute/cross_device_ops.py, and collective_util.py.

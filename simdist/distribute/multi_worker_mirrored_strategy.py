@@ -14,8 +14,11 @@ Glossary:
                     ``should_checkpoint`` and ``should_save_summary`` only there.
   collectives    -- CollectiveAllReduce with the strategy's CommunicationOptions, over the
                     machine's topology (one worker) or an InfiniBand fat-tree of the hosts,
-                    for every reduction of per-replica values (CPUs too), as TF; between
-                    processes the same schedules trade their steps over the Peers.
+                    for every reduction of per-replica values (CPUs too), as TF; all_gather
+                    and strategy.gather, and the chief's broadcast of initial values, are
+                    collectives too (broadcast_to is not, as in TF); between processes the
+                    same schedules trade their steps over the Peers.
+  faults         -- each strategy.run is a step for simdist.faults (a simulated cluster).
   input          -- each worker reads its auto-sharded part of the dataset
                     (``simdist.data.distribute.rebatch_for_worker``).
 

@@ -177,8 +177,10 @@ class CollectiveAllReduceExtended(MirroredExtended):
         """strategy.gather: an all-gather of the cluster's replicas (TF's _gather_to), its
         result on this worker's reduce device."""
         if not (self._cluster is not None or isinstance(value, DistributedValues)) \
-                or nest.is_nested(value):
-            return super()._gather(value, axis)
+                or nest.is_nested(value) or any(
+                    op_def.convert_to_tensor(p).ndim == 0 for p in self._local_results(value)):
+            return super()._gather(value, axis)  # its errors for scalars
+        self._check_combinable(value, axis)
         dst = context.explicit_device() or self._reduce_destination()
         gathered = self._get_cross_device_ops()._gather(self._as_per_replica(value), dst, axis)
         return self._local_results(gathered)[0]

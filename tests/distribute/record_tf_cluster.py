@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -34,10 +35,19 @@ RECORDINGS = {"tf_cluster.json": ("custom_loop.py", (1, 2)),
               "tf_cluster_sharding.json": ("sharding.py", (2, 3))}
 
 
+def text_files(directory) -> str:
+    """f0.txt ... f3.txt with 4 numbered lines each (sharding.py's file pipeline)."""
+    for i in range(4):
+        with open(os.path.join(directory, f"f{i}.txt"), "w") as f:
+            f.write("".join(f"{i}-{j}\n" for j in range(4)))
+    return directory
+
+
 def record(program, sizes) -> dict | None:
     out = {"tensorflow": None, "clusters": {}}
+    env = dict(TF_ENV, FILES_DIR=text_files(tempfile.mkdtemp()))
     for n in sizes:
-        results = run_cluster(program, n=n, env=TF_ENV, timeout=240, python=sys.executable)
+        results = run_cluster(program, n=n, env=env, timeout=240, python=sys.executable)
         for rc, res, err in results:
             if rc != 0 or res is None:
                 print(f"{program}, {n} worker(s): a task failed:\n{err}", file=sys.stderr)

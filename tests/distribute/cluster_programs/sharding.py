@@ -40,6 +40,21 @@ for name in ("AUTO", "DATA", "OFF", "FILE"):
     except tf.errors.OpError as e:
         out["policies"][name] = {"error": type(e).__name__}
 
+# A pipeline that reads files (FILES_DIR holds f0.txt ... f3.txt, 4 lines each): AUTO
+# shards it by FILE, each worker reading whole files.
+if os.environ.get("FILES_DIR"):
+    out["file_policies"] = {}
+    for name in ("AUTO", "FILE", "DATA", "OFF"):
+        options = tf.data.Options()
+        options.experimental_distribute.auto_shard_policy = getattr(Policy, name)
+        files = tf.data.Dataset.list_files(os.path.join(os.environ["FILES_DIR"], "f*.txt"),
+                                           shuffle=False)
+        lines = files.interleave(tf.data.TextLineDataset, cycle_length=2).batch(GLOBAL_BATCH)
+        steps = []
+        for batch in strategy.experimental_distribute_dataset(lines.with_options(options)):
+            steps.append([[x.decode() for x in np.asarray(b).tolist()] for b in local(batch)])
+        out["file_policies"][name] = steps
+
 contexts = []
 
 

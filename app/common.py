@@ -54,6 +54,19 @@ def widget(page: str, name: str, container=st, **overrides):
     return container.slider(label, lo, hi, key=key, help=helptext)
 
 
+def channel(page: str, names: list[str], container=st) -> int:
+    """Which of several channels (rings, trees) the page shows; nothing drawn for one."""
+    key = _key(page, "ch")
+    st.session_state[key] = min(max(int(st.session_state.get(key, 0)), 0), len(names) - 1)
+    if len(names) < 2:
+        return 0
+    return container.selectbox("channel shown", range(len(names)), key=key,
+                        format_func=lambda i: names[i],
+                        help="Multi-ring and tree all-reduces run several channels at once, "
+                             "each on its own share of the chunks; the logical view draws "
+                             "one of them.")
+
+
 def sync_url(page: str, values: dict) -> None:
     """Write the page's control values to the query string."""
     for name, v in values.items():

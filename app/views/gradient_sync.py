@@ -12,7 +12,8 @@ import numpy as np
 import streamlit as st
 
 from simdist.hardware.topology import TopologyError
-from simdist.viz import sync, ulp
+from simdist.viz import logical, sync, ulp
+from simdist.viz import logical_figures as lfigs
 from simdist.viz import sync_figures as figs
 from simdist.viz.topology import max_devices
 
@@ -47,12 +48,27 @@ st.caption(f"{alg} runs **{run.algorithm}** ({run.result.schedule.num_steps} ste
            f"{run.schedule.num_chunks} chunks) on {run.topology.name}; "
            f"{elements:,} float32 elements per replica ({elements * 4:,} bytes).")
 pos = common.player(PAGE, last)
+chans = logical.channels(run.schedule)
+row = st.columns([1, 3]) if len(chans) > 1 else [st, st]
+ch = common.channel(PAGE, [c.name for c in chans], row[0])
+channel = chans[ch]
 common.sync_url(PAGE, {"alg": alg, "alg2": alg2, "topo": topo, "n": n, "size": size_k,
-                       "step": pos})
-
-# The topology gets the full width: beside the buffers it was too small at 1024 px.
-st.plotly_chart(figs.topology_figure(run, pos), key="topology", width="stretch")
-st.plotly_chart(figs.buffer_figure(run, pos), key="buffers", width="stretch")
+                       "ch": ch, "step": pos})
+row[1].caption(
+    "**Logical view**: the ranks as the algorithm sees them"
+    + (" - a ring is drawn round even where it zig-zags across machines. "
+       if channel.shape == "ring" else " - each tree under its root. "
+       if channel.shape == "tree" else ". ")
+    + "**Physical view**: the same transfers on the wires they take, through switches "
+    "and NICs; a wider line carries more transfers. "
+    + (f"{len(chans)} channels run at once, each on its own share of the chunks: the one "
+       "chosen is in full colour, the others faded." if len(chans) > 1 else ""))
+# Side by side where the window is wide; at 1024 px the row wraps, one view above the other.
+with st.container(horizontal=True):
+    st.plotly_chart(lfigs.logical_figure(run, pos, channel), key="logical", width=460)
+    st.plotly_chart(figs.topology_figure(run, pos, channel if len(chans) > 1 else None),
+                    key="topology", width="stretch")
+st.plotly_chart(figs.buffer_figure(run, pos, channel), key="buffers", width="stretch")
 
 left, right = st.columns([2, 3])
 left.plotly_chart(figs.step_time_figure(run, pos), key="step_time", width="stretch")

@@ -66,6 +66,7 @@ PAGES = {
         _sel("topo", topology.presets(), "nvswitch", "topology"),
         Control("n", "int", 4, lo=2, hi=topology.MAX_DEVICES, label="devices"),
         Control("size", "log2", 10, lo=0, hi=18, label="elements per replica (2^k)"),
+        Control("ch", "int", 0, lo=0, hi=63, label="channel shown"),
         Control("step", "int", 0, lo=0, hi=10_000, label="step"),
     ],
     "shard": [

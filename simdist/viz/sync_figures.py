@@ -19,16 +19,21 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
+from simdist.viz.logical import Channel
 from simdist.viz.sync import SyncRun, clamp_position, contributions, step_cost, step_transfers
 from simdist.viz.topology import cached_layout, node_of, outward_position, short_name
 
+# Named on hover only: several per machine, close together (their labels would pile up).
+UNLABELLED_KINDS = ("nic",)
 # One meaning per colour on the page: the transfers' kinds, then the cost terms.
 COMBINE, COPY = "#e8590c", "#1c7ed6"
 TERMS = {"latency": "#845ef7", "bandwidth": "#0c8599", "compute": "#a0522d"}
 
 
-def topology_figure(run: SyncRun, k: int) -> go.Figure:
-    """The topology graph with the transfers of position ``k`` drawn on their links."""
+def topology_figure(run: SyncRun, k: int, channel: Channel | None = None) -> go.Figure:
+    """The topology graph with the transfers of position ``k`` drawn along their routed links,
+    aggregated per link (a wider line carries more transfers). ``channel``'s transfers are
+    drawn in full colour with one arrowhead per route; the other channels' are faded."""
     topo = run.topology
     pos = cached_layout(run.preset, run.num_devices)
     fig = go.Figure()
@@ -40,34 +45,99 @@ def topology_figure(run: SyncRun, k: int) -> go.Figure:
         ey += [y for _, y in pts] + [None]
     fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line=dict(color="#ced4da", width=1),
                              hoverinfo="skip", name="links"))
-    for combine, color, label in ((True, COMBINE, "reduce (add)"), (False, COPY, "copy")):
-        xs, ys, ax, ay, ang, text = [], [], [], [], [], []
-        for t in step_transfers(run, k):
-            if t.combine != combine:
-                continue
-            path = topo.path(run.nodes[t.src], run.nodes[t.dst])
-            for a, b in zip(path, path[1:]):
-                pts = _shift(_route(pos[a], pos[b], spots))
-                xs += [x for x, _ in pts] + [None]
-                ys += [y for _, y in pts] + [None]
-            # one arrowhead per transfer, on its last hop, pointing at the receiver
-            i = max(1, int(0.75 * (len(pts) - 1)))
-            (x0, y0), (x1, y1) = pts[i - 1], pts[i]
-            ax.append(x1)
-            ay.append(y1)
-            ang.append(90 - math.degrees(math.atan2(y1 - y0, x1 - x0)))
-            text.append(f"rank {t.src} -> rank {t.dst} ({len(path) - 1} hop"
-                        f"{'s' if len(path) > 2 else ''}), chunk"
-                        + (f" {t.chunk}" if t.nchunks == 1
-                           else f"s {t.chunk}..{t.chunk + t.nchunks - 1}"))
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=color, width=3),
-                                 name=label, hoverinfo="skip"))
-        fig.add_trace(go.Scatter(x=ax, y=ay, mode="markers", showlegend=False,
-                                 name=f"{label} arrows",
-                                 marker=dict(symbol="triangle-up", size=12, angle=ang,
-                                             color=color),
-                                 hovertext=text, hoverinfo="text"))
+    hops: dict = {}          # (a, b, combine, mine) -> transfers crossing the hop a -> b
+    routes: dict = {}        # (path, combine) -> this channel's transfers along it
+    for t in step_transfers(run, k):
+        mine = channel is None or channel.carries(t)
+        path = tuple(topo.path(run.nodes[t.src], run.nodes[t.dst]))
+        for a, b in zip(path, path[1:]):
+            hops[a, b, t.combine, mine] = hops.get((a, b, t.combine, mine), 0) + 1
+        if mine:
+            routes.setdefault((path, t.combine), []).append(t)
+    for mine in (False, True):
+        for combine, color, label in ((True, COMBINE, "reduce (add)"), (False, COPY, "copy")):
+            _draw_hops(fig, pos, spots, {(a, b): n for (a, b, c, m), n in hops.items()
+                                         if c == combine and m == mine},
+                       color if mine else color + "59",
+                       label if mine or channel is None else f"{label}, other channels",
+                       faded=not mine)
+            _draw_heads(fig, pos, spots, {p: ts for (p, c), ts in routes.items()
+                                          if c == combine and mine}, color, label)
+    _draw_nodes(fig, run, pos)
+    k = clamp_position(run, k)
+    n = len(step_transfers(run, k))
+    title = "before the first step" if k == 0 else (
+        f"step {k} of {run.schedule.num_steps}: {run.schedule.steps[k - 1].phase}, "
+        f"{n} transfer{'s' if n != 1 else ''}")
+    fig.update_layout(title=f"Physical: {run.topology.name} - {title}", height=470,
+                      margin=dict(l=10, r=10, t=40, b=10), legend=dict(orientation="h"),
+                      **_square_axes(ex, ey))
+    return fig
+
+
+def _square_axes(xs, ys, pad=0.3) -> dict:
+    """Hidden axes fitted to the drawing (plus room for labels), one unit as long on both."""
+    xs = [v for v in xs if v is not None] or [0.0]
+    ys = [v for v in ys if v is not None] or [0.0]
+    return dict(xaxis=dict(visible=False, range=[min(xs) - pad, max(xs) + pad]),
+                yaxis=dict(visible=False, range=[min(ys) - pad, max(ys) + pad],
+                           scaleanchor="x"))
+
+
+def _draw_hops(fig, pos, spots, hops: dict, color, label, faded):
+    """One line per hop, its width growing with the transfers that cross it (one trace per
+    width, one legend entry)."""
+    by_width: dict = {}
+    for (a, b), n in hops.items():
+        width = (1.5 + 0.75 * (n - 1) if faded else 2.5 + 1.5 * (n - 1))
+        by_width.setdefault(min(width, 9.0), []).append((a, b, n))
+    first = True
+    for width, items in sorted(by_width.items()):
+        xs, ys, text = [], [], []
+        for a, b, n in items:
+            pts = _shift(_route(pos[a], pos[b], spots))
+            xs += [x for x, _ in pts] + [None]
+            ys += [y for _, y in pts] + [None]
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=color, width=width),
+                                 name=label, legendgroup=label, showlegend=first,
+                                 hoverinfo="skip"))
+        first = False
+
+
+def _draw_heads(fig, pos, spots, routes: dict, color, label):
+    """One arrowhead per route, on its last hop, pointing at the receiver; the hover lists
+    the transfers (a multi-hop transfer reads as one transfer)."""
+    ax, ay, ang, text = [], [], [], []
+    for path, ts in routes.items():
+        pts = _shift(_route(pos[path[-2]], pos[path[-1]], spots))
+        i = max(1, int(0.75 * (len(pts) - 1)))
+        (x0, y0), (x1, y1) = pts[i - 1], pts[i]
+        ax.append(x1)
+        ay.append(y1)
+        ang.append(90 - math.degrees(math.atan2(y1 - y0, x1 - x0)))
+        text.append(transfer_text(ts, len(path) - 1))
+    fig.add_trace(go.Scatter(x=ax, y=ay, mode="markers", showlegend=False,
+                             name=f"{label} arrows", legendgroup=label,
+                             marker=dict(symbol="triangle-up", size=12, angle=ang,
+                                         color=color),
+                             hovertext=text, hoverinfo="text"))
+
+
+def transfer_text(ts, hops=None) -> str:
+    """``rank 1 -> rank 2 (2 hops): chunks 4, 36`` for transfers between the same two ranks."""
+    chunks = sorted(c for t in ts for c in range(t.chunk, t.chunk + t.nchunks))
+    shown = ", ".join(map(str, chunks[:6])) + (", ..." if len(chunks) > 6 else "")
+    via = "" if hops is None else f" ({hops} hop{'s' if hops != 1 else ''})"
+    return (f"rank {ts[0].src} -> rank {ts[0].dst}{via}: chunk{'s' if len(chunks) != 1 else ''}"
+            f" {shown}")
+
+
+def _draw_nodes(fig, run: SyncRun, pos):
+    """Devices (green, labelled outward) and switches/hosts (grey; a machine's switch is
+    named in a box, NICs and hosts on hover only)."""
+    topo = run.topology
     devs = set(run.nodes[:run.num_devices])
+    centres = _machine_centres(devs, pos)
     for is_dev in (True, False):
         names = [v for v in topo.graph.nodes if (v in devs) == is_dev]
         kinds = [topo.graph.nodes[v].get("kind", "") for v in names]
@@ -76,32 +146,33 @@ def topology_figure(run: SyncRun, k: int) -> go.Figure:
         fig.add_trace(go.Scatter(
             x=[x for x, _ in xy], y=[y for _, y in xy],
             mode="markers+text" if is_dev and len(names) <= 16 else "markers",
-            # switch labels are annotations (below), so their trace carries none
             text=labels if is_dev else None,
-            textposition=[outward_position(x, y) for x, y in xy] if is_dev else None,
+            textposition=[outward_position(x, y, *centres[node_of(v)])
+                          for v, (x, y) in zip(names, xy)] if is_dev else None,
             name="devices" if is_dev else "switches/hosts",
             hovertext=[f"{v} ({kd})" for v, kd in zip(names, kinds)], hoverinfo="text",
             marker=dict(size=16 if is_dev else 11, symbol="circle" if is_dev else "square",
                         color="#2f9e44" if is_dev else "#868e96")))
         if not is_dev and len(names) <= 16:
-            # Switches sit among the links: a label on a white box stays readable there.
-            # NICs (several per machine, close together) are named on hover only.
             for label, kind, (x, y) in zip(labels, kinds, xy):
-                if kind == "nic":
+                if kind in UNLABELLED_KINDS:
                     continue
                 fig.add_annotation(x=x, y=y, text=label, showarrow=False, yshift=-16,
                                    font=dict(size=11, color="#495057"),
                                    bgcolor="rgba(255,255,255,0.85)")
-    reach = max([1.0] + [abs(v) for v in ex + ey if v is not None]) + 0.25
-    k = clamp_position(run, k)
-    title = "before the first step" if k == 0 else (
-        f"step {k} of {run.schedule.num_steps}: {run.schedule.steps[k - 1].phase}, "
-        f"{len(step_transfers(run, k))} transfers")
-    fig.update_layout(title=f"{run.topology.name} - {title}", height=460,
-                      margin=dict(l=10, r=10, t=40, b=10), legend=dict(orientation="h"),
-                      xaxis=dict(visible=False, range=[-reach, reach]),
-                      yaxis=dict(visible=False, range=[-reach, reach], scaleanchor="x"))
-    return fig
+
+
+def _machine_centres(devices, pos) -> dict:
+    """Machine number -> (centre, radius) of its devices' circle, so labels point away from
+    their own machine's centre (not the figure's)."""
+    groups: dict = {}
+    for d in devices:
+        groups.setdefault(node_of(d), []).append(pos[d])
+    out = {}
+    for key, pts in groups.items():
+        cx, cy = sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
+        out[key] = ((cx, cy), max(max(math.hypot(x - cx, y - cy) for x, y in pts), 1e-9))
+    return out
 
 
 def _node_label(node, run: SyncRun) -> str:
@@ -150,30 +221,55 @@ def _route(a, b, spots, clearance=0.06, lift=0.14, n=12):
             for u in (i / n for i in range(n + 1))]
 
 
-def buffer_figure(run: SyncRun, k: int) -> go.Figure:
-    """Each rank's buffer as chunks filling with partial sums after position ``k``."""
+# More chunk columns than this cannot be read at 1024 px: show one channel's chunks, then
+# average neighbouring columns.
+MAX_COLUMNS = 24
+
+
+def buffer_columns(run: SyncRun, channel: Channel | None = None) -> list[list[int]]:
+    """The chunks of each heat-map column: every chunk on its own when they fit; else only
+    ``channel``'s chunks, grouped so at most ``MAX_COLUMNS`` columns remain."""
+    chunks = list(range(run.schedule.num_chunks))
+    if len(chunks) > MAX_COLUMNS and channel is not None:
+        chunks = sorted(channel.chunks)
+    g = -(-len(chunks) // MAX_COLUMNS)
+    return [chunks[i:i + g] for i in range(0, len(chunks), g)]
+
+
+def buffer_figure(run: SyncRun, k: int, channel: Channel | None = None) -> go.Figure:
+    """Each rank's buffer as chunks filling with partial sums after position ``k`` (when
+    there are too many chunks: ``buffer_columns``, each column the mean of its chunks)."""
     state = contributions(run, k)
     counts = state.sum(axis=2)
     p = run.num_devices
+    columns = buffer_columns(run, channel)
+    grouped = any(len(c) > 1 for c in columns)
+    names = [f"c{c[0]}" if len(c) == 1 else f"c{c[0]}-{c[-1]}" for c in columns]
+    z = np.stack([counts[:, c].mean(axis=1) for c in columns], axis=1)
     rows = [f"rank {r}" if r < p else f"server {r - p}" for r in range(state.shape[0])]
     fig = go.Figure(go.Heatmap(
-        z=counts.tolist(), zmin=0, zmax=p, colorscale="Blues",
-        texttemplate="%{z}" if counts.size <= 1024 else None,
-        x=[f"c{c}" for c in range(counts.shape[1])], y=rows,
+        z=z.tolist(), zmin=0, zmax=p, colorscale="Blues", x=names, y=rows,
+        texttemplate=("%{z:.1f}" if grouped else "%{z}") if z.size <= 1024 else None,
         colorbar=dict(title="replicas<br>summed", dtick=max(1, p // 8)),
-        hovertemplate=f"%{{y}}, chunk %{{x}}: %{{z}} of the {p} replicas<extra></extra>"))
-    cx, cy, cc = [], [], []
+        hovertemplate=f"%{{y}}, chunk %{{x}}: %{{z}} of the {p} replicas"
+                      + (" (mean)" if grouped else "") + "<extra></extra>"))
+    where = {c: j for j, cs in enumerate(columns) for c in cs}
+    marks = {}
     for t in step_transfers(run, k):
         for c in range(t.target, t.target + t.nchunks):
-            cx.append(f"c{c}")
-            cy.append(rows[t.dst])
-            cc.append(COMBINE if t.combine else COPY)   # the colour of the transfer
-    fig.add_trace(go.Scatter(x=cx, y=cy, mode="markers", name="written this step",
-                             marker=dict(symbol="square-open", size=18, color=cc,
-                                         line=dict(width=2))))
-    fig.update_layout(title="Buffers: replicas summed into each chunk", height=120 + 22 * len(rows),
-                      margin=dict(l=10, r=10, t=40, b=10), yaxis=dict(autorange="reversed"),
-                      showlegend=False)
+            if c in where:
+                marks[names[where[c]], rows[t.dst]] = COMBINE if t.combine else COPY
+    fig.add_trace(go.Scatter(x=[x for x, _ in marks], y=[y for _, y in marks], mode="markers",
+                             name="written this step",
+                             marker=dict(symbol="square-open", size=18,
+                                         color=list(marks.values()), line=dict(width=2))))
+    shown = sum(map(len, columns))
+    what = "each chunk" if shown == run.schedule.num_chunks else (
+        f"the {shown} chunks of {channel.name}" if channel is not None else f"{shown} chunks")
+    fig.update_layout(title=f"Buffers: replicas summed into {what}"
+                      + (f" ({len(columns[0])} chunks per column, mean)" if grouped else ""),
+                      height=120 + 22 * len(rows), margin=dict(l=10, r=10, t=40, b=10),
+                      yaxis=dict(autorange="reversed"), showlegend=False)
     return fig
 
 

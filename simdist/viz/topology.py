@@ -105,17 +105,34 @@ def cluster_layout(graph: nx.Graph, devices: list) -> dict:
     shared = groups.pop(None, [])
     machines = sorted(groups)
     m = max(len(machines), 1)
-    scale = min(0.6, 0.78 / m)              # a gap between machines for their labels
+    scale = min(0.6, 0.7 / m)               # a gap between machines for their labels
     pos = {}
     for i, key in enumerate(machines):
         members = groups[key]
         own = [d for d in devices if d in members]
         sub = layout(graph.subgraph(members), own)
+        _nics_outside(graph, sub, own)
         cx = -1 + (2 * i + 1) / m
         pos.update({v: (cx + scale * x, 0.25 + scale * y) for v, (x, y) in sub.items()})
+    low = min((y for _, y in pos.values()), default=0.0)
     for j, v in enumerate(shared):
-        pos[v] = ((j + 0.5) / len(shared) * 2 - 1 if len(shared) > 1 else 0.0, -0.75)
+        pos[v] = ((j + 0.5) / len(shared) * 2 - 1 if len(shared) > 1 else 0.0, low - 0.35)
     return pos
+
+
+def _nics_outside(graph: nx.Graph, sub: dict, devices: list) -> None:
+    """Move each NIC just outside the circle of GPUs, beside the GPUs it serves, so the
+    machine's centre holds only its switch and a transfer that leaves the machine is seen
+    leaving it."""
+    for v in sub:
+        if graph.nodes[v].get("kind") != "nic":
+            continue
+        near = [sub[d] for d in graph.neighbors(v) if d in devices]
+        if not near:
+            continue
+        x, y = sum(a for a, _ in near) / len(near), sum(b for _, b in near) / len(near)
+        r = math.hypot(x, y) or 1.0
+        sub[v] = (1.3 * x / r, 1.3 * y / r)
 
 
 LAYOUTS = {"tpu-torus": grid_layout, "fat-tree": cluster_layout}
@@ -151,8 +168,10 @@ def layout(graph: nx.Graph, devices: list) -> dict:
     return pos
 
 
-def outward_position(x: float, y: float) -> str:
-    """Plotly's textposition that puts a label on the far side of (x, y) from the centre."""
+def outward_position(x: float, y: float, centre=(0.0, 0.0), radius: float = 1.0) -> str:
+    """Plotly's textposition that puts a label on the far side of (x, y) from ``centre``
+    (a drawing's, or its machine's in a cluster; ``radius``: that circle's)."""
+    x, y = (x - centre[0]) / radius, (y - centre[1]) / radius
     vertical = "top" if y > 0.3 else "bottom" if y < -0.3 else "middle"
     horizontal = "right" if x > 0.3 else "left" if x < -0.3 else "center"
     if vertical == "middle" and horizontal == "center":

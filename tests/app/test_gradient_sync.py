@@ -5,6 +5,9 @@ import numpy as np
 from simdist.viz import sync
 from tests.app.helpers import figures, page, points, traces
 
+# the page's charts in order: logical, physical, buffers, this step's time, all steps, ULPs
+LOGICAL, TOPO, BUF, STEPS = 0, 1, 2, 4
+
 
 def moving_points(fig):
     return sum(points(t) for t in traces(fig, "reduce (add)") + traces(fig, "copy"))
@@ -13,9 +16,9 @@ def moving_points(fig):
 def test_default_view_draws_topology_buffers_costs_and_compare():
     at = page("sync")
     figs = figures(at)
-    assert len(figs) == 5
-    assert "before the first step" in figs[0]["layout"]["title"]["text"]
-    assert moving_points(figs[0]) == 0
+    assert len(figs) == 6
+    assert "before the first step" in figs[TOPO]["layout"]["title"]["text"]
+    assert moving_points(figs[TOPO]) == 0
     assert at.session_state["sync.ulp"]["elements"] == 1024
     assert at.query_params["alg"] == ["ring"] or at.query_params["alg"] == "ring"
 
@@ -26,9 +29,9 @@ def test_next_back_first_move_the_step_and_redraw():
     at.button(key="sync.next").click().run()
     assert at.session_state["sync.step"] == 1
     after = figures(at)
-    assert moving_points(after[0]) > 0                       # transfers drawn on links
-    assert after[1]["data"][0]["z"] != before[1]["data"][0]["z"]  # chunks filled in
-    assert "step 1 of 6" in after[0]["layout"]["title"]["text"]
+    assert moving_points(after[TOPO]) > 0                       # transfers drawn on links
+    assert after[BUF]["data"][0]["z"] != before[BUF]["data"][0]["z"]  # chunks filled in
+    assert "step 1 of 6" in after[TOPO]["layout"]["title"]["text"]
     at.button(key="sync.next").click().run()
     at.button(key="sync.back").click().run()
     assert at.session_state["sync.step"] == 1
@@ -39,7 +42,7 @@ def test_next_back_first_move_the_step_and_redraw():
 def test_scrub_slider_and_url_step():
     at = page("sync", step=6)
     assert at.session_state["sync.step"] == 6
-    z = figures(at)[1]["data"][0]["z"]
+    z = figures(at)[BUF]["data"][0]["z"]
     assert all(v == len(z) == 4 for row in z for v in row)   # every chunk holds all 4 replicas
     at.slider(key="sync.scrub").set_value(2).run()
     assert at.session_state["sync.step"] == 2
@@ -47,26 +50,26 @@ def test_scrub_slider_and_url_step():
 
 def test_algorithm_changes_schedule():
     at = page("sync")
-    ring_steps = len(figures(at)[3]["data"][0]["x"])
+    ring_steps = len(figures(at)[STEPS]["data"][0]["x"])
     at.selectbox(key="sync.alg").set_value("recursive_doubling").run()
-    assert len(figures(at)[3]["data"][0]["x"]) == 2 != ring_steps
+    assert len(figures(at)[STEPS]["data"][0]["x"]) == 2 != ring_steps
     at.selectbox(key="sync.alg").set_value("NcclAllReduce").run()
     assert not at.exception
 
 
 def test_device_count_changes_buffer_rows():
     at = page("sync", n=8)
-    assert len(figures(at)[1]["data"][0]["y"]) == 8
+    assert len(figures(at)[BUF]["data"][0]["y"]) == 8
     at.slider(key="sync.n").set_value(3).run()
-    assert len(figures(at)[1]["data"][0]["y"]) == 3
+    assert len(figures(at)[BUF]["data"][0]["y"]) == 3
 
 
 def test_topology_preset_and_url():
     at = page("sync", topo="pcie-tree", n=4, alg="tree")
-    assert "pcie-tree" in figures(at)[0]["layout"]["title"]["text"]
+    assert "pcie-tree" in figures(at)[TOPO]["layout"]["title"]["text"]
     assert at.session_state["sync.alg"] == "tree"
     at.selectbox(key="sync.topo").set_value("dgx1").run()
-    assert "dgx1" in figures(at)[0]["layout"]["title"]["text"].lower()
+    assert "dgx1" in figures(at)[TOPO]["layout"]["title"]["text"].lower()
 
 
 def test_size_changes_bytes_and_compare_shows_ulps():
@@ -102,7 +105,7 @@ def test_inner_nodes_sit_between_spokes_and_labels_point_outward():
             gap = min(abs(math.remainder(a - s, 2 * math.pi)) for s in spokes)
             assert gap > 0.05, (preset, v, gap)
     at = page("sync", n=8, topo="nvswitch")
-    fig = figures(at)[0]
+    fig = figures(at)[TOPO]
     devices = traces(fig, "devices")[0]
     for x, y, where in zip(devices["x"], devices["y"], devices["textposition"]):
         if y < -0.5:
@@ -115,7 +118,7 @@ def test_inner_nodes_sit_between_spokes_and_labels_point_outward():
 
 def test_torus_is_drawn_as_a_grid_with_wrap_links_bowed_outside():
     at = page("sync", topo="tpu-torus", n=8, alg="torus_2d")
-    fig = figures(at)[0]
+    fig = figures(at)[TOPO]
     dev = traces(fig, "devices")[0]
     xs, ys = sorted({round(x, 6) for x in dev["x"]}), sorted({round(y, 6) for y in dev["y"]})
     assert len(xs) * len(ys) == 8 and len(xs) >= 2 and len(ys) >= 2   # a 2 x 4 grid
@@ -128,7 +131,7 @@ def test_torus_is_drawn_as_a_grid_with_wrap_links_bowed_outside():
 
 def test_a_multi_hop_transfer_has_one_arrowhead():
     at = page("sync", topo="nvswitch", n=4, alg="ring", step=1)
-    fig = figures(at)[0]
+    fig = figures(at)[TOPO]
     arrows = sum(len(t["x"]) for t in fig["data"] if t.get("name", "").endswith("arrows"))
     run_transfers = 4                                   # ring step 1: each rank sends once
     assert arrows == run_transfers

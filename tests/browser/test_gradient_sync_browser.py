@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.browser_helpers import PLOT, open_page, shot, visible
+from tests.browser.browser_helpers import PLOT, in_viewport, open_page, shot, visible
 
 
 def _overlaps(chart) -> list:
@@ -26,22 +26,38 @@ def _overlaps(chart) -> list:
                                              ("fat-tree", 16, "1_sync_fattree"),
                                              ("tpu-torus", 8, "1_sync_torus")])
 def test_topologies_are_readable(server, screen, topo, n, shotname):
-    open_page(screen, f"{server}/gradient_sync?alg=ring&topo={topo}&n={n}&size=6&step=1", 5)
-    chart = screen.locator(PLOT).first
-    chart.scroll_into_view_if_needed()
-    assert _overlaps(chart) == []
-    arrows = chart.locator(".scatterlayer .trace").filter(has=screen.locator("path.point"))
-    assert arrows.count()
+    """The logical view beside (1920 px) or above (1024 px) the physical one; in neither do
+    labels pile up, titles fit, and a crowded step names its faded channels in the legend."""
+    open_page(screen, f"{server}/gradient_sync?alg=ring&topo={topo}&n={n}&size=6&step=1", 6)
+    boxes = {}
+    for key in ("logical", "topology"):
+        chart = screen.locator(f".st-key-{key} {PLOT}")
+        chart.scroll_into_view_if_needed()
+        assert _overlaps(chart) == []
+        title = chart.locator(".gtitle")
+        assert title.is_visible() and in_viewport(screen, title), title.text_content()
+        arrows = chart.locator(".scatterlayer .trace").filter(has=screen.locator("path.point"))
+        assert arrows.count()
+        boxes[key] = chart.bounding_box()
+    side_by_side = boxes["logical"]["y"] == boxes["topology"]["y"]
+    assert side_by_side == (screen.size == "1920x1080")
+    physical = screen.locator(f".st-key-topology {PLOT}")
+    legend = physical.locator(".legendtext").all_text_contents()
+    assert "reduce (add)" in legend and "devices" in legend
+    if topo != "tpu-torus":                     # dgx1 and the fat-tree run several rings
+        assert "reduce (add), other channels" in legend
+        assert visible(screen, "channel shown")
+    physical.scroll_into_view_if_needed()
     shot(screen, shotname)
 
 
 def test_values_table_and_size_slider(server, screen):
-    open_page(screen, f"{server}/gradient_sync?alg=ring&topo=nvswitch&n=4&size=6&step=1", 5)
+    open_page(screen, f"{server}/gradient_sync?alg=ring&topo=nvswitch&n=4&size=6&step=1", 6)
     assert visible(screen, "Values this step changed")
     table = screen.locator("[data-testid='stDataFrame']")
     table.scroll_into_view_if_needed()
     assert table.is_visible()
     shot(screen, "1_sync_values")
-    open_page(screen, f"{server}/gradient_sync?alg=ring&topo=fat-tree&n=64&size=18", 5)
+    open_page(screen, f"{server}/gradient_sync?alg=ring&topo=fat-tree&n=64&size=18", 6)
     assert visible(screen, "65,536 float32 elements per replica")
     assert visible(screen, "2^16 = 65,536")

@@ -31,8 +31,8 @@ def logical_figure(run: SyncRun, k: int, channel: Channel) -> go.Figure:
         pts = _route(pos[a], pos[b], spots, clearance=0.09)
         ex += [x for x, _ in pts] + [None]
         ey += [y for _, y in pts] + [None]
-    fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", line=dict(color="#adb5bd", width=1.5, dash="dot"),
-                             hoverinfo="skip", name="logical links"))
+    fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", hoverinfo="skip", name="logical links",
+                             line=dict(color="#adb5bd", width=1.5, dash="dot")))
     pairs: dict = {}
     mine = [t for t in step_transfers(run, k) if channel.carries(t)]
     for t in mine:

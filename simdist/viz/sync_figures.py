@@ -90,11 +90,11 @@ def _draw_hops(fig, pos, spots, hops: dict, color, label, faded):
     by_width: dict = {}
     for (a, b), n in hops.items():
         width = (1.5 + 0.75 * (n - 1) if faded else 2.5 + 1.5 * (n - 1))
-        by_width.setdefault(min(width, 9.0), []).append((a, b, n))
+        by_width.setdefault(min(width, 9.0), []).append((a, b))
     first = True
     for width, items in sorted(by_width.items()):
-        xs, ys, text = [], [], []
-        for a, b, n in items:
+        xs, ys = [], []
+        for a, b in items:
             pts = _shift(_route(pos[a], pos[b], spots))
             xs += [x for x, _ in pts] + [None]
             ys += [y for _, y in pts] + [None]

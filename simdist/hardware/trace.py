@@ -5,13 +5,26 @@ Glossary:
                   ``collective``, ``input``), ``device``, ``start`` and ``end`` in simulated
                   seconds, and free-form ``args`` (bytes, flops, step ...).
   Trace        -- the list of events; ``to_chrome()`` gives Chrome trace JSON that Perfetto
-                  and chrome://tracing open (one process per host, one thread per device).
+                  and chrome://tracing open (one process per host, one thread per device,
+                  both numbered and sort-indexed in device order).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import threading
+
+
+def _host(device: str) -> str:
+    return device.rpartition("/device:")[0] or "host"
+
+
+def device_sort_key(name: str) -> tuple:
+    """Device order: numbers compared as numbers (``task:2`` < ``task:10``, ``GPU:9`` <
+    ``GPU:10``), the rest as text."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part)
+                 for part in re.split(r"(\d+)", name) if part)
 
 
 class Event:
@@ -71,36 +84,37 @@ class Trace:
         return len(self.events)
 
     def to_chrome(self) -> dict:
-        """Chrome trace JSON (``traceEvents``, microseconds), as Perfetto opens it."""
-        pids: dict[str, int] = {}
-        tids: dict[str, int] = {}
-        out = []
-        for e in self.events:
-            host, _, _ = e.device.rpartition("/device:")
-            pid = pids.setdefault(host or "host", len(pids))
-            tid = tids.setdefault(e.device, len(tids))
-            out.append(
-                {
-                    "name": e.name,
-                    "cat": e.cat,
-                    "ph": "X",
-                    "ts": e.start * 1e6,
-                    "dur": max(e.duration, 0.0) * 1e6,
-                    "pid": pid,
-                    "tid": tid,
-                    "args": _jsonable(e.args),
-                }
-            )
-        meta = [
-            {"name": "process_name", "ph": "M", "pid": p, "args": {"name": h}}
-            for h, p in pids.items()
+        """Chrome trace JSON (``traceEvents``, microseconds), as Perfetto opens it: hosts
+        and their devices numbered, and sort-indexed, in device order (``GPU:2`` before
+        ``GPU:10``), whatever order the devices first did something in."""
+        devices = sorted({e.device for e in self.events}, key=device_sort_key)
+        hosts = sorted({_host(d) for d in devices}, key=device_sort_key)
+        pids = {h: i for i, h in enumerate(hosts)}
+        tids = {d: i for i, d in enumerate(devices)}
+        out = [
+            {
+                "name": e.name,
+                "cat": e.cat,
+                "ph": "X",
+                "ts": e.start * 1e6,
+                "dur": max(e.duration, 0.0) * 1e6,
+                "pid": pids[_host(e.device)],
+                "tid": tids[e.device],
+                "args": _jsonable(e.args),
+            }
+            for e in self.events
         ]
+        meta = []
+        for h, p in pids.items():
+            meta.append({"name": "process_name", "ph": "M", "pid": p, "args": {"name": h}})
+            meta.append({"name": "process_sort_index", "ph": "M", "pid": p,
+                         "args": {"sort_index": p}})
         for dev, t in tids.items():
-            host = dev.rpartition("/device:")[0] or "host"
-            meta.append(
-                {"name": "thread_name", "ph": "M", "pid": pids[host], "tid": t,
-                 "args": {"name": dev.rpartition("/")[2] or dev}}
-            )
+            p = pids[_host(dev)]
+            meta.append({"name": "thread_name", "ph": "M", "pid": p, "tid": t,
+                         "args": {"name": dev.rpartition("/")[2] or dev}})
+            meta.append({"name": "thread_sort_index", "ph": "M", "pid": p, "tid": t,
+                         "args": {"sort_index": t}})
         return {"traceEvents": meta + out, "displayTimeUnit": "ms"}
 
     def save(self, path: str) -> None:

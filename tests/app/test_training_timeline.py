@@ -20,6 +20,16 @@ def test_default_training_draws_loss_gantt_and_scaling():
     assert len(figs) == 5
 
 
+def test_downloaded_trace_lists_gpus_in_device_order():
+    from simdist.viz import timeline
+    from tests.hardware.test_trace_device_order import perfetto_order
+
+    at = page("timeline", epochs=1)
+    tracks = perfetto_order(json.loads(timeline.chrome_json(at.session_state["timeline.run"])))
+    gpus = [t.rpartition("/")[2] for t in tracks if "GPU" in t]
+    assert gpus == [f"device:GPU:{i}" for i in range(4)]
+
+
 def test_controls_retrain():
     at = page("timeline", epochs=1)
     at.slider(key="timeline.n").set_value(2).run()

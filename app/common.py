@@ -92,9 +92,12 @@ def _set(page, value):
     st.session_state[_key(page, "step")] = value
 
 
-def _toggle(page):
+def _toggle(page, last):
+    """Play (from the start when at the last position) or pause."""
     k = _key(page, "playing")
     st.session_state[k] = not st.session_state.get(k, False)
+    if st.session_state[k] and int(st.session_state.get(_key(page, "step"), 0)) >= last:
+        _set(page, 0)
 
 
 def player(page: str, last: int, unit: str = "step", first: int = 0) -> int:
@@ -102,6 +105,8 @@ def player(page: str, last: int, unit: str = "step", first: int = 0) -> int:
     (0-based). ``first`` is the number the slider shows for position 0, so it counts the
     way the page's text does (``first=1``: "step 1 of n")."""
     pos = position(page, last)
+    if pos >= last:                       # the animation ended: the button offers play again
+        st.session_state[_key(page, "playing")] = False
     playing = st.session_state.get(_key(page, "playing"), False)
     # Buttons on a row of their own, the scrub slider below: at 1024 px a shared row cut
     # the button labels to one letter.
@@ -110,7 +115,7 @@ def player(page: str, last: int, unit: str = "step", first: int = 0) -> int:
     b[1].button("◀ back", key=f"{page}.back", on_click=_move, args=(page, -1, last),
                 disabled=pos <= 0)
     b[2].button("■ pause" if playing else "▶ play", key=f"{page}.play", on_click=_toggle,
-                args=(page,))
+                args=(page, last))
     b[3].button("next ▶", key=f"{page}.next", on_click=_move, args=(page, 1, last),
                 disabled=pos >= last)
     if last > 0:

@@ -104,6 +104,13 @@ st.markdown(f"Same inputs, rank 0's result: **{summary['differing']:,} of "
             f"{summary['elements']:,}** elements differ, by up to **{summary['max_ulp']} ULP** "
             f"(mean {summary['mean_ulp']:.3f}; largest relative error "
             f"{summary['max_rel_error']:.2e}).")
+st.caption("**ULP** (unit in the last place) is the gap between a float32 and the next "
+           "one: two results *k* ULP apart have *k - 1* floats between them, 0 ULP means "
+           "identical bits. The **relative error** |a - b| / |b| of one ULP is about "
+           "6e-8 to 1.2e-7 in float32 (2^-24 to 2^-23). Both algorithms add exactly the "
+           "same numbers, only in another order, so every difference here is rounding; a "
+           "large count of ULPs on an element whose sum cancelled to almost zero is still a "
+           "tiny absolute difference.")
 d = ulp.ulp_distance(va, vb)
 st.plotly_chart(figs.ulp_figure(d), key="ulp", width="stretch")
 worst = int(np.argmax(d))

@@ -22,6 +22,7 @@ import plotly.graph_objects as go
 from simdist.viz.logical import Channel
 from simdist.viz.sync import SyncRun, clamp_position, contributions, step_cost, step_transfers
 from simdist.viz.topology import cached_layout, node_of, outward_position, short_name
+from simdist.viz.ulp import ulp_bins
 
 # Named on hover only: several per machine, close together (their labels would pile up).
 UNLABELLED_KINDS = ("nic",)
@@ -338,13 +339,18 @@ def values_frame(run: SyncRun, values, k: int = 0, max_columns: int = 8) -> dict
 
 
 def ulp_figure(distances) -> go.Figure:
-    """How many elements differ by 0, 1, 2 ... ULPs between two algorithms' results."""
-    d = np.asarray(distances).reshape(-1)
-    vals, counts = np.unique(d, return_counts=True)
-    fig = go.Figure(go.Bar(x=[str(v) for v in vals], y=counts, marker_color="#495057",
-                           name="elements"))
-    fig.update_layout(height=260, title="Elements by ULP distance (same inputs)",
-                      xaxis_title="ULPs apart", yaxis_title="elements",
+    """How many elements differ by 0, 1, 2, 3-4, 5-8 ... ULPs between two algorithms'
+    results; the count axis is logarithmic, so a single far outlier stays visible beside
+    the hundreds of identical elements."""
+    labels, counts = ulp_bins(distances)
+    fig = go.Figure(go.Bar(x=labels, y=[c or None for c in counts], marker_color="#495057",
+                           name="elements", text=counts, textposition="outside",
+                           cliponaxis=False))
+    top = max(max(counts), 1)
+    fig.update_layout(height=280, title="Elements by ULP distance (same inputs)",
+                      xaxis=dict(title="ULPs apart", type="category"),
+                      yaxis=dict(title="elements (log scale)", type="log",
+                                 range=[-0.2, math.log10(top) + 0.5]),
                       margin=dict(l=10, r=10, t=40, b=10))
     return fig
 

@@ -3,6 +3,8 @@
 Glossary:
   ULP distance -- how many representable floats lie between a and b: the floats' bit
                   patterns mapped to ordered integers, then subtracted (0 = identical bits).
+  ULP bins     -- 0, 1, 2, then doubling ranges (3-4, 5-8, 9-16 ...), so one far outlier
+                  (a sum that cancelled to almost zero) does not stretch the axis.
 """
 
 from __future__ import annotations
@@ -37,3 +39,16 @@ def ulp_summary(a, b) -> dict:
             "max_ulp": int(d.max()) if d.size else 0,
             "mean_ulp": float(d.mean()) if d.size else 0.0,
             "max_rel_error": float(rel.max()) if d.size else 0.0}
+
+
+def ulp_bins(distances) -> tuple[list[str], list[int]]:
+    """Labels and element counts of the ULP bins (``0``, ``1``, ``2``, ``3-4``, ``5-8`` ...),
+    up to the bin of the largest distance; empty bins in between are kept (count 0)."""
+    d = np.asarray(distances, dtype=np.int64).reshape(-1)
+    top = int(d.max()) if d.size else 0
+    labels, counts, lo, hi = [], [], 0, 0
+    while lo <= top or not labels:
+        labels.append(str(lo) if lo == hi else f"{lo}-{hi}")
+        counts.append(int(((d >= lo) & (d <= hi)).sum()))
+        lo, hi = hi + 1, max(2 * hi, hi + 1)
+    return labels, counts

@@ -71,7 +71,7 @@ def logical_figure(run: SyncRun, k: int, channel: Channel) -> go.Figure:
     k = clamp_position(run, k)
     n = len(mine)
     what = "before the first step" if k == 0 else \
-        f"step {k}: {n} transfer{'s' if n != 1 else ''}"
+        f"step {k} of {run.schedule.num_steps}: {n} transfer{'s' if n != 1 else ''}"
     fig.update_layout(title=f"Logical: {channel.name} - {what}", height=470,
                       margin=dict(l=10, r=10, t=40, b=10), legend=dict(orientation="h"),
                       **_square_axes(ex + [x for x, _ in spots], ey + [y for _, y in spots],

@@ -43,6 +43,16 @@ def identical(sweep: dict) -> list[tuple[str, str]]:
             if np.allclose(sweep[a]["time"], sweep[b]["time"], rtol=1e-3)]
 
 
+def legend_names(sweep: dict) -> dict[str, str]:
+    """Algorithm -> its legend entry: ``two_level (identical to ring)`` when its curve
+    coincides with an earlier one's, so a curve hidden under another is named on the chart."""
+    names = {alg: alg for alg in sweep}
+    for a, b in identical(sweep):
+        if names[b] == b:
+            names[b] = f"{b} (identical to {a})"
+    return names
+
+
 def size_text(nbytes: int) -> str:
     """Bytes as KiB / MiB / GiB when a power of 1024 divides them."""
     for unit, k in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
@@ -97,9 +107,10 @@ def _metric_axis(metric: str) -> dict:
 def size_figure(sweep: dict, metric: str = "time") -> go.Figure:
     """Time (us) or busbw (GB/s) against message size, log-log, one line per algorithm."""
     fig = go.Figure()
+    names = legend_names(sweep)
     for alg, d in sweep.items():
         y = [t * 1e6 for t in d["time"]] if metric == "time" else [b / 1e9 for b in d["busbw"]]
-        fig.add_trace(go.Scatter(x=d["bytes"], y=y, mode="lines+markers", name=alg,
+        fig.add_trace(go.Scatter(x=d["bytes"], y=y, mode="lines+markers", name=names[alg],
                                  **style(alg)))
     for x in crossovers(sweep, "ring", "tree"):
         fig.add_vline(x=x, line=dict(dash="dot", color="#495057"))
@@ -117,9 +128,10 @@ def size_figure(sweep: dict, metric: str = "time") -> go.Figure:
 def device_figure(sweep: dict, metric: str = "busbw") -> go.Figure:
     """Time (log axis) or busbw against device count, one line per algorithm."""
     fig = go.Figure()
+    names = legend_names(sweep)
     for alg, d in sweep.items():
         y = [t * 1e6 for t in d["time"]] if metric == "time" else [b / 1e9 for b in d["busbw"]]
-        fig.add_trace(go.Scatter(x=d["devices"], y=y, mode="lines+markers", name=alg,
+        fig.add_trace(go.Scatter(x=d["devices"], y=y, mode="lines+markers", name=names[alg],
                                  **style(alg)))
     fig.update_layout(height=380, xaxis=dict(type="log", title="devices", dtick=np.log10(2)),
                       yaxis=_metric_axis(metric),

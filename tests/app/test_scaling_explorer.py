@@ -32,7 +32,7 @@ def test_controls_change_the_curves():
 
 
 def _colours(fig):
-    return {t["name"]: t["line"]["color"] for t in fig["data"]}
+    return {t["name"].split(" ")[0]: t["line"]["color"] for t in fig["data"]}
 
 
 def test_colours_are_fixed_per_algorithm_and_the_selection_is_in_the_url():
@@ -65,4 +65,4 @@ def test_crossover_line_is_labelled_and_identical_curves_named():
     for a, b in scaling.identical(cross):
         assert f"{a} = {b}" in at.caption[0].value
         dash = {t["name"]: t["line"]["dash"] for t in fig["data"]}
-        assert dash[a] != dash[b]
+        assert dash[a] != dash[f"{b} (identical to {a})"]     # named on the chart itself

@@ -20,6 +20,7 @@ def open_page(tab, url, charts):
     tab.wait_for_timeout(800)
     errors = tab.locator("[data-testid='stException']")
     assert not errors.count(), errors.first.inner_text()
+    assert tab.console_errors == [], tab.console_errors
 
 
 def wait_text(tab, text, timeout=30_000):
@@ -46,3 +47,23 @@ def shot(tab, name):
 
 def click(tab, name):
     tab.get_by_role("button", name=name).first.click()
+
+
+def assert_charts_readable(tab):
+    """Every chart on the page (but those in a tab not chosen), scrolled into view: its
+    title lies inside the chart and the window (not cut), and every legend entry shows."""
+    charts = tab.locator(PLOT)
+    for i in range(charts.count()):
+        chart = charts.nth(i)
+        if not chart.evaluate("el => el.checkVisibility()"):
+            continue                                      # in a tab not chosen
+        chart.scroll_into_view_if_needed()
+        box = chart.bounding_box()
+        title = chart.locator(".gtitle")
+        if title.count():
+            t = title.first.bounding_box()
+            assert t["x"] >= box["x"] - 1 and t["x"] + t["width"] <= box["x"] + box["width"] + 1, \
+                title.first.text_content()
+            assert in_viewport(tab, title.first), title.first.text_content()
+        for entry in chart.locator(".legendtext").all():
+            assert entry.is_visible() and entry.text_content().strip()

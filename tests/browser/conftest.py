@@ -5,11 +5,15 @@ Glossary:
               terminated at the end of the session.
   browser  -- Playwright driving /usr/bin/chromium (never a downloaded browser).
   shots    -- screenshots land in ``artifacts/screenshots/`` (gitignored).
+  console  -- every page records its console errors and uncaught exceptions
+              (``page.console_errors``); ``open_page`` asserts there are none but
+              ``STREAMLIT_OWN``.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -28,6 +32,27 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is absent: install Debian's chromium (apt-get install chromium; "
                 ".ci/run does) to run the browser tests.", allow_module_level=True)
+
+
+# Errors Streamlit itself causes and an app cannot avoid: on a direct link to a page
+# (``/data_sharding``) the frontend first asks ``/data_sharding/_stcore/health`` and
+# ``.../_stcore/host-config``, gets 404 (logged by Chromium as "Failed to load resource"),
+# then retries at the root, which answers (streamlit/streamlit#7074, open).
+STREAMLIT_OWN = re.compile(r"/[^/]+/_stcore/(health|host-config)$")
+
+
+def watch_console(page):
+    """Record the page's console errors and uncaught exceptions on ``page.console_errors``."""
+    page.console_errors = []
+
+    def on_console(msg):
+        url = (msg.location or {}).get("url", "")
+        if msg.type == "error" and not STREAMLIT_OWN.search(url):
+            page.console_errors.append(f"{msg.text} ({url})")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda err: page.console_errors.append(f"uncaught: {err}"))
+    return page
 
 
 def _free_port() -> int:
@@ -92,7 +117,7 @@ def screen(browser, request):
     without scrolling is what these tests assert on; ``screen.size`` names it for shots."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     w, h = SIZES[request.param]
-    page = browser.new_page(viewport={"width": w, "height": h})
+    page = watch_console(browser.new_page(viewport={"width": w, "height": h}))
     page.size = request.param
     yield page
     page.close()
@@ -103,6 +128,6 @@ def tab(browser):
     SHOTS.mkdir(parents=True, exist_ok=True)
     # Tall: Streamlit scrolls inside its own container, so full_page screenshots show only
     # the viewport; 2000 px holds a whole page for a person to look at.
-    page = browser.new_page(viewport={"width": 1500, "height": 2000})
+    page = watch_console(browser.new_page(viewport={"width": 1500, "height": 2000}))
     yield page
     page.close()

@@ -7,7 +7,7 @@ from tests.browser.browser_helpers import PLOT, in_viewport, open_page, shot, vi
 
 def _legend_colours(chart):
     return chart.evaluate("""el => Object.fromEntries(el.data.map(
-        t => [t.name, t.line.color]))""")
+        t => [t.name.split(' ')[0], t.line.color]))""")
 
 
 def test_colours_selection_and_crossover(server, screen):
@@ -21,6 +21,8 @@ def test_colours_selection_and_crossover(server, screen):
         assert chart.locator(".legendtext", has_text=name).count()
     assert chart.locator(".annotation-text", has_text="ring/tree cross: 2 MiB").is_visible()
     assert visible(screen, "ring = two_level")
+    # on the chart: the legend names the curve hidden under another
+    assert chart.locator(".legendtext", has_text="two_level (identical to ring)").is_visible()
     assert in_viewport(screen, chart)
     open_page(screen, f"{server}/scaling_explorer?topo=nvswitch&n=8&algs=tree,two_level", 2)
     chart = screen.locator(PLOT).first

@@ -18,7 +18,15 @@ import plotly.graph_objects as go
 
 from simdist.viz.logical import Channel, logical_links
 from simdist.viz.sync import SyncRun, clamp_position, step_transfers
-from simdist.viz.sync_figures import COMBINE, COPY, _route, _shift, _square_axes, transfer_text
+from simdist.viz.sync_figures import (
+    COMBINE,
+    COPY,
+    _drawn,
+    _route,
+    _shift,
+    _square_axes,
+    transfer_text,
+)
 
 
 def logical_figure(run: SyncRun, k: int, channel: Channel) -> go.Figure:
@@ -29,8 +37,8 @@ def logical_figure(run: SyncRun, k: int, channel: Channel) -> go.Figure:
     ex, ey = [], []
     for a, b in sorted(logical_links(run.schedule, channel)):
         pts = _route(pos[a], pos[b], spots, clearance=0.09)
-        ex += [x for x, _ in pts] + [None]
-        ey += [y for _, y in pts] + [None]
+        ex += [x for x, _ in _drawn(pts)] + [None]
+        ey += [y for _, y in _drawn(pts)] + [None]
     fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", hoverinfo="skip", name="logical links",
                              line=dict(color="#adb5bd", width=1.5, dash="dot")))
     pairs: dict = {}
@@ -43,8 +51,8 @@ def logical_figure(run: SyncRun, k: int, channel: Channel) -> go.Figure:
             if c != combine:
                 continue
             pts = _shift(_route(pos[a], pos[b], spots, clearance=0.09), gap=0.035)
-            xs += [x for x, _ in pts] + [None]
-            ys += [y for _, y in pts] + [None]
+            xs += [x for x, _ in _drawn(pts)] + [None]
+            ys += [y for _, y in _drawn(pts)] + [None]
             i = max(1, int(0.7 * (len(pts) - 1)))
             (x0, y0), (x1, y1) = pts[i - 1], pts[i]
             ax.append(x1)

@@ -15,8 +15,10 @@ PLOT = ".js-plotly-plot"
 
 def open_page(tab, url, charts):
     tab.goto(url)
+    # polled by a timer: on a loaded machine animation-frame polling of a tall page missed
+    # charts that were there
     tab.wait_for_function(f"document.querySelectorAll('{PLOT}').length >= {charts}",
-                          timeout=60_000)
+                          timeout=90_000, polling=250)
     tab.wait_for_timeout(800)
     errors = tab.locator("[data-testid='stException']")
     assert not errors.count(), errors.first.inner_text()

@@ -68,6 +68,8 @@ def merge_chrome(traces: list[dict]) -> dict:
                 pids[e["pid"]] = next_pid
                 next_pid += 1
             e["pid"] = pids[e["pid"]]
+            if e.get("ph") == "M" and e["name"] == "process_sort_index":
+                continue                       # the worker's own order: re-set below
             if e.get("ph") == "M" and e["name"] == "process_name":
                 host = e["args"]["name"]
                 # The collective row is per worker: say whose it is.

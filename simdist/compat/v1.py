@@ -20,6 +20,7 @@ import types as _types
 from simdist.distribute import distribution_strategy_context as _ctx
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.framework import context as _context
+from simdist.framework.config_pb2 import ConfigProto, GPUOptions  # noqa: F401
 from simdist.framework.ops import logging_ops as _logging_ops
 
 _logger = _logging.getLogger("tensorflow")

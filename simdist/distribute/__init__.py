@@ -1,7 +1,7 @@
 """``tf.distribute``: strategies, contexts, distributed values and cross-device ops."""
 
 from simdist.distribute import all_reduce_grad as _all_reduce_grad
-from simdist.distribute import cluster_resolver, experimental
+from simdist.distribute import cluster_resolver, coordinator, experimental
 from simdist.distribute.collective_cross_device_ops import (
     HierarchicalCopyAllReduce,
     NcclAllReduce,
@@ -29,6 +29,10 @@ from simdist.distribute.input_lib import InputContext, InputOptions, InputReplic
 from simdist.distribute.mirrored_strategy import MirroredStrategy
 from simdist.distribute.multi_worker_mirrored_strategy import MultiWorkerMirroredStrategy
 from simdist.distribute.one_device_strategy import OneDeviceStrategy
+from simdist.distribute.parameter_server_strategy_v2 import (
+    ParameterServerStrategyV2 as ParameterServerStrategy,
+)
 from simdist.distribute.reduce_util import ReduceOp
+from simdist.distribute.server_lib import Server
 from simdist.distribute.tpu_strategy import TPUStrategy
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica

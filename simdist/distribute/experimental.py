@@ -1,6 +1,6 @@
 """``tf.distribute.experimental``: the experimental strategies and options."""
 
-from simdist.distribute import partitioners
+from simdist.distribute import coordinator, partitioners
 from simdist.distribute.central_storage_strategy import CentralStorageStrategy
 from simdist.distribute.collective_cross_device_ops import (
     CollectiveAllReduce,
@@ -11,8 +11,11 @@ from simdist.distribute.distribute_lib import ValueContext
 from simdist.distribute.multi_worker_mirrored_strategy import (
     MultiWorkerMirroredStrategy,
 )
+from simdist.distribute.parameter_server_strategy_v2 import (
+    ParameterServerStrategyV2 as ParameterServerStrategy,
+)
 from simdist.distribute.tpu_strategy import TPUStrategyV1 as TPUStrategy
 
 __all__ = ["CentralStorageStrategy", "CollectiveAllReduce", "CommunicationImplementation",
-           "CommunicationOptions", "MultiWorkerMirroredStrategy", "TPUStrategy", "ValueContext",
-           "partitioners"]
+           "CommunicationOptions", "MultiWorkerMirroredStrategy", "ParameterServerStrategy",
+           "TPUStrategy", "ValueContext", "coordinator", "partitioners"]

@@ -1,6 +1,7 @@
 """``tf.train``: checkpoints and cluster specs (names only)."""
 
 from simdist.distribute.cluster_spec import ClusterDef, ClusterSpec, JobDef
+from simdist.distribute.server_lib import Server, ServerDef
 from simdist.train.checkpoint import Checkpoint
 from simdist.train.checkpoint_management import (
     CheckpointManager,

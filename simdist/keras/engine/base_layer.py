@@ -453,7 +453,8 @@ _MULTIPLE = object()  # a shared layer's nodes disagree on their shapes
 # Attributes of a layer's own bookkeeping: never sub-layers, never checkpoint children.
 _BOOKKEEPING = frozenset({"_layers", "_inbound_nodes", "_trainable_weights",
                           "_non_trainable_weights", "_named_weights", "_losses",
-                          "_node_shapes", "_build_input_shape", "_dtype_policy"})
+                          "_node_shapes", "_build_input_shape", "_dtype_policy",
+                          "_train_counter", "_test_counter", "_predict_counter"})
 
 
 def same_shape(layer, input_shape):
@@ -462,8 +463,11 @@ def same_shape(layer, input_shape):
 
 
 def _dedup(ws):
+    """``ws`` without repeats; a ShardedVariable counts as its shards, as in TF's layers."""
+    from simdist.distribute.sharded_variable import ShardedVariable
+
     seen, out = set(), []
-    for w in ws:
+    for w in (x for v in ws for x in (v.variables if isinstance(v, ShardedVariable) else [v])):
         if id(w) not in seen:
             seen.add(id(w))
             out.append(w)

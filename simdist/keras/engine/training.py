@@ -78,6 +78,19 @@ class Model(Layer):
         self._built_strategy = None
         self._compile_args = None
         self._saved_model_inputs_spec = None  # the first call's inputs, batch dim None
+        self._init_batch_counters()
+
+    def _init_batch_counters(self):
+        """Keras's untracked mini-batch counters (in no ``weights``, no checkpoint), made
+        with the model, as tf-keras does: in a ParameterServerStrategy scope they take their
+        turn in the round-robin placement on the parameter servers."""
+        if not context.executing_eagerly():
+            return
+        from simdist.framework import variables
+
+        agg = variables.VariableAggregation.ONLY_FIRST_REPLICA
+        for name in ("_train_counter", "_test_counter", "_predict_counter"):
+            setattr(self, name, variables.Variable(0, dtype="int64", aggregation=agg))
 
     @classmethod
     def from_config(cls, config, custom_objects=None):

@@ -1,0 +1,48 @@
+"""The variables of ParameterServerStrategy: one copy, on a parameter server.
+
+Glossary:
+  CachingVariable -- TF 2.21's type for a variable made in a ParameterServerStrategy scope:
+                     the variable lives on ``/job:ps/replica:0/task:N/device:CPU:0`` and
+                     workers read and write it remotely. Here each read inside a scheduled
+                     function is a *pull* and each write a *push* of the simulated cluster
+                     (coordinator/simulation.py): they happen in simulated-time order
+                     across workers, and ``_version`` counts the writes, so the trace shows
+                     which version every step read and wrote. On the coordinator (outside
+                     scheduled functions) it reads and writes as a plain variable.
+
+Mirrors tensorflow/python/distribute/ps_values.py (CachingVariable).
+"""
+
+from __future__ import annotations
+
+from simdist.distribute.coordinator import simulation
+from simdist.framework.variables import ResourceVariable
+
+
+class CachingVariable(ResourceVariable):
+    """A variable placed on a parameter server (made by the strategy, not by users)."""
+
+    _version = 0
+    _ps_task = 0
+
+    @classmethod
+    def adopt(cls, var, ps_task):
+        """Turn the ResourceVariable the creator chain made into one of these (in place)."""
+        var.__class__ = cls
+        var._version = 0
+        var._ps_task = ps_task
+        return var
+
+    def _read(self):
+        run = simulation.current_run()
+        if run is None:
+            return super()._read()
+        return run.pull(self, super()._read)
+
+    def _write(self, new, op_name):
+        run = simulation.current_run()
+        if run is None:
+            super()._write(new, op_name)
+            self._version += 1
+            return
+        run.push(self, lambda: super(CachingVariable, self)._write(new, op_name))

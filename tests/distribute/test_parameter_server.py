@@ -1,0 +1,56 @@
+"""ParameterServerStrategy, ClusterCoordinator and the tutorial's in-process cluster against
+TF 2.21's recording (fixtures/tf_parameter_server.json, record_tf_parameter_server.py): the
+same programs (ps_programs/scenarios.py) run under simdist must give what TF gave.
+
+Where TF's text is its runtime's (a graph-execution error, gRPC cancellation) only the
+exception type is compared; TF's own Python messages are compared word for word.
+"""
+
+import numpy as np
+import pytest
+from ps_helpers import TF, load_scenarios
+
+from simdist.hardware import machine
+
+# Keys whose recorded error message is TF's runtime text, not a message of the Python API.
+RUNTIME_MESSAGES = {"join after a failure", "cancelled fetch", "past the end: join",
+                    "iter inside tf.function"}
+# simdist's eager tensor type has another name than TF's EagerTensor.
+TYPE_NAMES = {"get type": {"EagerTensor": "Tensor"}}
+
+
+def _compare(got, want, key=""):
+    if key in TYPE_NAMES:
+        assert got == TYPE_NAMES[key].get(want, want), key
+    elif isinstance(want, dict) and set(want) == {"error", "message"}:
+        assert isinstance(got, dict) and got.get("error") == want["error"], (key, got)
+        if key not in RUNTIME_MESSAGES:
+            assert got["message"] == want["message"], key
+    elif isinstance(want, dict):
+        assert set(got) == set(want), (key, sorted(got), sorted(want))
+        for k in want:
+            _compare(got[k], want[k], k)
+    elif isinstance(want, list):
+        assert isinstance(got, list) and len(got) == len(want), (key, got, want)
+        for g, w in zip(got, want):
+            _compare(g, w, key)
+    elif isinstance(want, float):
+        np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-7, err_msg=key)
+    else:
+        assert got == want, (key, got, want)
+
+
+@pytest.fixture
+def scenarios():
+    machine.set_machine("cpu")  # TF recorded on a CPU-only host
+    return load_scenarios()
+
+
+@pytest.mark.parametrize("name", ["server", "strategy_errors", "placement", "partitioned",
+                                  "coordinator", "datasets", "custom_loop"])
+def test_scenario_gives_what_tf_gave(scenarios, name):
+    _compare(scenarios.SCENARIOS[name](), TF[name], name)
+
+
+def test_recording_is_of_tf_2_21():
+    assert TF["tf_version"] == "2.21.0"

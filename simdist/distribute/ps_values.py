@@ -16,7 +16,7 @@ Mirrors tensorflow/python/distribute/ps_values.py (CachingVariable).
 from __future__ import annotations
 
 from simdist.distribute.coordinator import simulation
-from simdist.framework.variables import ResourceVariable
+from simdist.framework.variables import ResourceVariable, _UnreadVariable
 
 
 class CachingVariable(ResourceVariable):
@@ -38,6 +38,24 @@ class CachingVariable(ResourceVariable):
         if run is None:
             return super()._read()
         return run.pull(self, super()._read)
+
+    def _update(self, delta, op_name, sign, read_value):
+        """``assign_add`` / ``assign_sub`` done on the ps when the push arrives (atomic
+        there, as TF's AssignAddVariableOp): concurrent pushes never lose an update."""
+        run = simulation.current_run()
+        d = self._new_value(delta, op_name)
+        if run is None:
+            self._write(self._value + sign * d, op_name)
+        else:
+            run.push(self, lambda: ResourceVariable._write(self, self._value + sign * d,
+                                                           op_name))
+        return _UnreadVariable(self) if read_value else None
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        return self._update(delta, "assign_add", 1, read_value)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        return self._update(delta, "assign_sub", -1, read_value)
 
     def _write(self, new, op_name):
         run = simulation.current_run()

@@ -43,8 +43,18 @@ def test_every_write_makes_the_next_version_and_no_update_is_lost():
     np.testing.assert_array_equal(w.numpy(), np.full((64, 64), 12.0, np.float32))
     written = sorted(s["wrote"]["w:0"] for s in sim.steps)
     assert written == list(range(1, 13))
-    for s in sim.steps:  # staleness: the writes of others between my read and my write
-        assert s["staleness"]["w:0"] == s["wrote"]["w:0"] - 1 - s["read"]["w:0"]
+    for s in sim.steps:  # staleness: the writes of others between my last read and my write
+        mine = [e for e in sim.events if e["step"] == s["step"] and e["var"] == "w:0"]
+        push = next(e for e in mine if e["kind"] == "push")
+        last_pull = [e for e in mine if e["kind"] == "pull"][-1]
+        assert s["staleness"]["w:0"] == push["version"] - 1 - last_pull["version"]
+        assert s["read"]["w:0"] == mine[0]["version"]
+
+
+def test_one_worker_is_never_stale():
+    _, coord, sim, _, _ = _training(num_workers=1, steps=5)
+    coord.join()
+    assert sim.staleness_summary() == {"writes": 10, "max": 0, "mean": 0.0}
 
 
 def test_concurrent_workers_read_stale_values():

@@ -8,8 +8,9 @@ Glossary:
                     the network to the worker) / writing one (an ``assign*`` of the optimizer
                     crosses back); each costs latency + bytes / bandwidth on the worker's clock.
   version        -- how many writes a variable has had. A step records the version of each
-                    variable it read and the version its write made; ``staleness`` is how many
-                    other writes landed between its read and its write.
+                    variable it first read and the version its last write made; ``staleness``
+                    is how many other writes landed between a read and the write after it
+                    (the most over the step's writes).
   event order    -- every pull and push is a point in simulated time; worker threads take
                     turns so that these happen in time order (ties: lower worker first). Only
                     one thread runs at a time, so a run is reproducible for a given ``seed``.
@@ -172,6 +173,7 @@ class Run(threading.Thread):
         self.exc = None
         self.aborted = False
         self._since = start_time  # worker clock at the last pull/push (for the slowdown)
+        self._last_read = {}  # variable name -> the version its latest pull saw
         self.record = {"step": step, "closure": closure.id, "worker": worker.index,
                        "start": start_time, "end": None, "read": {}, "wrote": {},
                        "staleness": {}, "status": "running"}
@@ -224,6 +226,7 @@ class Run(threading.Thread):
         self.worker.device.wait_until(start + sim.transfer_s(var._nbytes))
         self._since = self.worker.device.clock
         self.record["read"].setdefault(var.name, version)
+        self._last_read[var.name] = version
         sim.events.append({"kind": "pull", "worker": self.worker.index, "ps": var._ps_task,
                            "var": var.name, "version": version, "start": start,
                            "end": self.worker.clock, "step": self.record["step"]})
@@ -238,13 +241,15 @@ class Run(threading.Thread):
         self.worker.device.wait_until(start + sim.transfer_s(var._nbytes))
         self._sync()
         sim.check_ps(var._ps_task, self.time, var.device)
-        read_version = self.record["read"].get(var.name, var._version)
         before = var._version
+        read_version = self._last_read.get(var.name, before)
         var._device.wait_until(self.time)
         write()
         var._version += 1
+        self._last_read[var.name] = var._version  # its own write is not stale to it
         self.record["wrote"][var.name] = var._version
-        self.record["staleness"][var.name] = before - read_version
+        self.record["staleness"][var.name] = max(
+            self.record["staleness"].get(var.name, 0), before - read_version)
         sim.events.append({"kind": "push", "worker": self.worker.index, "ps": var._ps_task,
                            "var": var.name, "version": var._version, "start": start,
                            "end": self.time, "step": self.record["step"]})

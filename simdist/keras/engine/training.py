@@ -31,7 +31,7 @@ from simdist.framework.tensor_spec import TensorSpec
 from simdist.keras import callbacks as callbacks_module
 from simdist.keras import metrics as metrics_mod
 from simdist.keras import optimizers
-from simdist.keras.engine import compile_utils, data_adapter, summary
+from simdist.keras.engine import compile_utils, data_adapter, ps_training, summary
 from simdist.keras.engine import steps_per_execution as executions_lib
 from simdist.keras.engine.base_layer import Layer, _dedup
 
@@ -373,6 +373,9 @@ class Model(Layer):
             validation_batch_size=None, validation_freq=1, **kwargs):
         """Train for ``epochs`` epochs; returns a ``History``."""
         self._check_compiled("fit")
+        if ps_training.uses_coordinator(self):
+            return ps_training.fit(self, x, y, batch_size, epochs, verbose, callbacks,
+                                   steps_per_epoch, initial_epoch, shuffle)
         verbose = 1 if verbose == "auto" else verbose
         if validation_split and validation_data is None:
             if data_adapter._is_dataset(x):
@@ -462,6 +465,9 @@ class Model(Layer):
                  steps=None, callbacks=None, return_dict=False, _callbacks=None, **kwargs):
         """Loss and metrics of the model on the data (a list, or a dict)."""
         self._check_compiled("evaluate")
+        if ps_training.uses_coordinator(self):
+            return ps_training.evaluate(self, x, y, batch_size, verbose, callbacks, steps,
+                                        return_dict)
         verbose = 1 if verbose == "auto" else verbose
         handler = data_adapter.DataHandler(x, y, sample_weight, batch_size, steps, 1, False,
                                            self.distribute_strategy)

@@ -334,8 +334,62 @@ def custom_loop():
     return out
 
 
+def keras_fit():
+    """model.fit under ParameterServerStrategy on one worker (deterministic)."""
+    resolver, _ = create_in_process_cluster(1, 2)
+    strategy = tf.distribute.ParameterServerStrategy(resolver)
+    rng = np.random.RandomState(1)
+    x = rng.uniform(size=(24, 3)).astype(np.float32)
+    y = (x @ np.array([[1.0], [-2.0], [0.5]], np.float32)).astype(np.float32)
+    dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(4)
+
+    def make(steps_per_execution=1):
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(
+                1, input_shape=(3,), kernel_initializer=tf.keras.initializers.Constant(0.2),
+                bias_initializer="zeros")])
+            model.compile(tf.keras.optimizers.legacy.SGD(0.1), loss="mse",
+                          steps_per_execution=steps_per_execution)
+        return model
+
+    def fit(model, data, **kwargs):
+        history = model.fit(data, verbose=0, **kwargs)
+        return {"loss": [float(v) for v in history.history["loss"]],
+                "iterations": int(model.optimizer.iterations.numpy()),
+                "kernel": model.weights[0].numpy().ravel().tolist()}
+
+    def dataset_fn(input_context):
+        return tf.data.Dataset.from_tensor_slices((x, y)).batch(4).repeat()
+
+    creator = tf.keras.utils.experimental.DatasetCreator(dataset_fn)
+    out = {
+        "dataset with steps_per_epoch": outcome(
+            lambda: fit(make(), dataset.repeat(), epochs=2, steps_per_epoch=3)),
+        "DatasetCreator": outcome(lambda: fit(make(), creator, epochs=2, steps_per_epoch=3)),
+        "steps_per_execution=2": outcome(
+            lambda: fit(make(2), creator, epochs=2, steps_per_epoch=4)),
+        "arrays": outcome(lambda: fit(make(), x, y=y, batch_size=4, epochs=1,
+                                      steps_per_epoch=3)),
+        "dataset without steps_per_epoch": outcome(lambda: fit(make(), dataset, epochs=1)),
+        "DatasetCreator without steps_per_epoch": outcome(
+            lambda: fit(make(), creator, epochs=1)),
+        "verbose=1": outcome(lambda: make().fit(creator, epochs=1, steps_per_epoch=1,
+                                                verbose=1) and None),
+        "DatasetCreator(3)": outcome(
+            lambda: tf.keras.utils.experimental.DatasetCreator(3) and None),
+        "DatasetCreator input_options": outcome(
+            lambda: tf.keras.utils.experimental.DatasetCreator(dataset_fn, input_options=3)
+            and None),
+        "evaluate DatasetCreator": outcome(
+            lambda: float(make().evaluate(creator, steps=2, verbose=0))),
+        "evaluate dataset": outcome(lambda: float(make().evaluate(dataset, verbose=0))),
+        "predict": outcome(lambda: make().predict(x[:4], verbose=0).ravel().tolist()),
+    }
+    return out
+
+
 SCENARIOS = {f.__name__: f for f in (server, strategy_errors, placement, partitioned,
-                                     coordinator, datasets, custom_loop)}
+                                     coordinator, datasets, custom_loop, keras_fit)}
 
 if __name__ == "__main__":
     os.environ["GRPC_FAIL_FAST"] = "use_caller"

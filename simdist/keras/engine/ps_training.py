@@ -1,0 +1,203 @@
+"""``fit`` and ``evaluate`` under ParameterServerStrategy: steps scheduled on the workers.
+
+Glossary:
+  coordinator    -- ``fit``/``evaluate`` make the strategy's ClusterCoordinator (kept as
+                    ``model._cluster_coordinator``) and schedule the train/test function,
+                    ``steps_per_execution`` steps per call, on whatever worker is free; the
+                    epoch ends with ``join``, and its logs are the last call's.
+  input          -- a ``DatasetCreator`` (each worker builds its pipeline with
+                    ``distribute_datasets_from_function``), a dataset (copied to every
+                    worker), or arrays (made a DatasetCreator, as Keras does). A
+                    DatasetCreator needs ``steps_per_epoch`` / ``steps``; a finite dataset
+                    without them runs until a worker's copy runs out, and the run is
+                    cancelled (TF 2.21 raises CancelledError).
+  verbosity      -- ``verbose=1`` (a progress bar per step) is refused; "auto" means 2.
+Batch-level callbacks are called when a step is scheduled, with no logs (TF hands them
+RemoteValues not yet computed).
+
+Mirrors the ParameterServerStrategy paths of tf_keras/src/engine/training.py and
+data_adapter.py (_ClusterCoordinatorDataHandler).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist.framework import errors, function, nest
+
+_NEEDS_STEPS = ("When using a `tf.keras.utils.experimental.DatasetCreator`, `steps_per_epoch`, "
+                "`validation_steps`, `steps`, or `pss_evaluation_shards` argument must be "
+                "provided in `Model.fit`, `Model.evaluate`, or `Model.predict`.")
+
+
+def uses_coordinator(model) -> bool:
+    strategy = model._distribution_strategy
+    return bool(getattr(strategy, "_should_use_with_coordinator", False))
+
+
+def _verbosity(verbose):
+    if verbose == 1:
+        raise ValueError("`verbose=1` is not allowed with `ParameterServerStrategy` for "
+                         f"performance reasons. Received: verbose={verbose}")
+    return 2 if verbose == "auto" else verbose
+
+
+def _as_creator(x, y, batch_size, shuffle=False):
+    """Arrays made a DatasetCreator (Keras's _convert_to_dataset_creator)."""
+    from simdist.data.dataset_ops import DatasetV2
+    from simdist.keras.utils.dataset_creator import DatasetCreator
+
+    if isinstance(x, DatasetCreator) or isinstance(x, DatasetV2):
+        return x
+    if isinstance(x, (np.ndarray, list)) or hasattr(x, "numpy"):
+        from simdist.data.dataset_ops import Dataset
+
+        data = (x, y) if y is not None else (x,)
+        n = len(np.asarray(getattr(x, "numpy", lambda: x)()))
+
+        def dataset_fn(_):
+            ds = Dataset.from_tensor_slices(data)
+            return (ds.shuffle(n) if shuffle else ds).batch(batch_size or 32)
+
+        return DatasetCreator(dataset_fn)
+    raise NotImplementedError("Only `tf.keras.utils.experimental.DatasetCreator`, "
+                              "`tf.Tensor`, numpy arrays and pandas dataframes are supported "
+                              "types at this time.")
+
+
+def _per_worker_iterator(model, coordinator, data, steps):
+    from simdist.keras.utils.dataset_creator import DatasetCreator
+
+    strategy = model._distribution_strategy
+    if isinstance(data, DatasetCreator):
+        if steps is None:
+            raise ValueError(_NEEDS_STEPS)
+
+        def per_worker_dataset_fn():
+            return strategy.distribute_datasets_from_function(data,
+                                                              options=data.input_options)
+
+        first = data(_input_context(strategy))
+    else:
+        if steps is None and int(data.cardinality()) == -1:  # tf.data.INFINITE_CARDINALITY
+            raise ValueError("The dataset is infinite and no `steps_per_epoch` (evaluate: "
+                             "`steps`) was given: TF would train forever. Give the number of "
+                             "steps.")
+
+        def per_worker_dataset_fn():
+            return strategy.experimental_distribute_dataset(data)
+
+        first = data
+    _build(model, first)
+    return iter(coordinator.create_per_worker_dataset(per_worker_dataset_fn))
+
+
+def _input_context(strategy):
+    from simdist.distribute.input_lib import InputContext
+
+    return InputContext(1, 0, strategy.num_replicas_in_sync)
+
+
+def _build(model, dataset):
+    """Build the model and its compiled metrics from one batch, on the coordinator."""
+    class _First:
+        _iterator = None
+
+        @staticmethod
+        def epoch_iterator():
+            for batch in dataset.take(1):
+                yield 0, batch
+
+    model._prepare(_First())
+
+
+def _step_function(model, step_fn):
+    strategy = model._distribution_strategy
+
+    def run_steps(iterator, n):
+        out = None
+        for _ in range(n):
+            out = strategy.run(step_fn, args=(next(iterator),))
+        return out
+
+    return function.function(run_steps)
+
+
+def _run_epoch(model, coordinator, fn, iterator, steps, spe, cbks, stage):
+    """Schedule one epoch of ``fn``; join; the last call's logs as Python floats."""
+    last = None
+    if steps is None:  # a finite dataset without steps: until a worker's copy runs out
+        return _run_until_out_of_data(coordinator, fn, iterator, spe)
+    for step in range(0, steps, spe):
+        getattr(cbks, f"on_{stage}_batch_begin")(step)
+        last = coordinator.schedule(fn, args=(iterator, min(spe, steps - step)))
+        getattr(cbks, f"on_{stage}_batch_end")(min(step + spe, steps) - 1, None)
+    coordinator.join()
+    return {} if last is None else nest.map_structure(float, last.fetch())
+
+
+def _run_until_out_of_data(coordinator, fn, iterator, spe):
+    burst = 4 * len(coordinator._cluster.workers)
+    while True:
+        for _ in range(burst):
+            coordinator.schedule(fn, args=(iterator, spe))
+        try:
+            coordinator.join()
+        except errors.OutOfRangeError:
+            raise errors.CancelledError(
+                None, None, "A worker's copy of the dataset ran out of data, and the "
+                "functions still queued were cancelled. With ParameterServerStrategy, repeat "
+                "the dataset (.repeat()) and give steps_per_epoch (evaluate: steps).") from None
+
+
+def fit(model, x, y, batch_size, epochs, verbose, callbacks, steps_per_epoch, initial_epoch,
+        shuffle=True):
+    """``Model.fit`` under ParameterServerStrategy."""
+    from simdist.distribute.coordinator import ClusterCoordinator
+    from simdist.keras import callbacks as callbacks_module
+    from simdist.keras.engine import steps_per_execution as executions_lib
+
+    verbose = _verbosity(verbose)
+    coordinator = ClusterCoordinator(model._distribution_strategy)
+    model._cluster_coordinator = coordinator
+    iterator = _per_worker_iterator(model, coordinator,
+                                    _as_creator(x, y, batch_size, shuffle), steps_per_epoch)
+    spe = executions_lib.validate(getattr(model, "_steps_per_execution", None))
+    train_function = _step_function(model, model.train_step)
+    cbks = callbacks_module.CallbackList(callbacks, add_history=True, add_progbar=verbose != 0,
+                                         model=model, verbose=verbose, epochs=epochs,
+                                         steps=steps_per_epoch)
+    model.stop_training = False
+    cbks.on_train_begin()
+    logs = None
+    for epoch in range(initial_epoch, epochs):
+        model.reset_metrics()
+        cbks.on_epoch_begin(epoch)
+        logs = _run_epoch(model, coordinator, train_function, iterator, steps_per_epoch, spe,
+                          cbks, "train")
+        cbks.on_epoch_end(epoch, dict(logs))
+        if model.stop_training:
+            break
+    cbks.on_train_end(logs)
+    return model.history
+
+
+def evaluate(model, x, y, batch_size, verbose, callbacks, steps, return_dict):
+    """``Model.evaluate`` under ParameterServerStrategy."""
+    from simdist.distribute.coordinator import ClusterCoordinator
+    from simdist.keras import callbacks as callbacks_module
+    from simdist.keras.engine import steps_per_execution as executions_lib
+
+    verbose = _verbosity(verbose)
+    coordinator = ClusterCoordinator(model._distribution_strategy)
+    model._cluster_coordinator = coordinator
+    iterator = _per_worker_iterator(model, coordinator, _as_creator(x, y, batch_size), steps)
+    spe = executions_lib.validate(getattr(model, "_steps_per_execution", None))
+    cbks = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, model=model,
+                                         verbose=verbose, epochs=1, steps=steps)
+    model.reset_metrics()
+    cbks.on_test_begin()
+    logs = _run_epoch(model, coordinator, _step_function(model, model.test_step), iterator,
+                      steps, spe, cbks, "test")
+    cbks.on_test_end(logs)
+    return model._returned_logs(logs, return_dict)

@@ -1,0 +1,49 @@
+"""model.fit / evaluate under ParameterServerStrategy with several workers: the steps are
+scheduled on the workers (asynchronously), steps_per_execution steps per scheduled call, and
+training still converges. TF's single-worker numbers and error texts are replayed in
+test_parameter_server.py (scenario keras_fit)."""
+
+import numpy as np
+from ps_helpers import cpu_cluster
+
+import simdist as tf
+
+
+def _model_and_data(strategy, steps_per_execution=1):
+    rng = np.random.RandomState(0)
+    x = rng.uniform(size=(64, 3)).astype(np.float32)
+    y = x @ np.array([[1.0], [-2.0], [0.5]], np.float32)
+    with strategy.scope():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(3,))])
+        model.compile(tf.keras.optimizers.legacy.SGD(0.05), loss="mse",
+                      steps_per_execution=steps_per_execution)
+
+    def dataset_fn(input_context):
+        return tf.data.Dataset.from_tensor_slices((x, y)).shuffle(64, seed=1).batch(8).repeat()
+
+    return model, tf.keras.utils.experimental.DatasetCreator(dataset_fn)
+
+
+def test_fit_schedules_steps_per_execution_steps_per_call_across_the_workers():
+    strategy, coordinator = cpu_cluster(3, 2)
+    model, creator = _model_and_data(strategy, steps_per_execution=2)
+    history = model.fit(creator, epochs=8, steps_per_epoch=6, verbose=0)
+    sim = strategy.extended.simulation
+    assert model._cluster_coordinator is coordinator
+    assert int(model.optimizer.iterations.numpy()) == 48
+    assert len(sim.steps) == 24  # 6 steps / 2 per call, 8 epochs
+    assert {s["worker"] for s in sim.steps} == {0, 1, 2}
+    assert sim.staleness_summary()["max"] >= 1
+    losses = history.history["loss"]
+    assert losses[-1] < 0.5 * losses[0]
+
+
+def test_evaluate_runs_on_the_workers_and_counts_its_steps():
+    strategy, _ = cpu_cluster(2, 1)
+    model, creator = _model_and_data(strategy)
+    loss = model.evaluate(creator, steps=4, verbose=0)
+    assert np.isfinite(loss)
+    sim = strategy.extended.simulation
+    assert len(sim.steps) == 4
+    assert all(not s["wrote"] or set(s["wrote"]) <= {"total:0", "count:0"}
+               for s in sim.steps)  # evaluation writes metrics only, never the weights

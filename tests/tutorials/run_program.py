@@ -23,7 +23,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "custom_training.py",
-            "distributed_input": "distributed_input.py"}
+            "distributed_input": "distributed_input.py",
+            "parameter_server_training": "parameter_server_training.py"}
 
 
 def source(name, framework):

@@ -1,6 +1,8 @@
 """TF's "Distributed training with Keras", "Custom training with tf.distribute.Strategy" and
 "Distributed input" tutorials run under simdist and print what TF 2.21 printed
-(record_tf_tutorials.py), on one replica and on four (the input tutorial makes its own two).
+(record_tf_tutorials.py), on one replica and on four (the input tutorial makes its own two);
+and TF's "Parameter server training" tutorial on its in-process cluster (recorded by
+``record_tf_tutorials.py 1 parameter_server_training``).
 
 The programs (programs/*.py) are the tutorials' code cells with marked edits: synthetic
 MNIST-shaped data instead of the downloads, smaller sizes, a one-element shuffle buffer and
@@ -67,3 +69,22 @@ def test_distributed_input_tutorial_prints_what_tensorflow_printed(cpu_machine):
     """"Distributed input" splits its one CPU into two logical devices itself."""
     cpu_machine(1)
     _compare(run("distributed_input", "simdist"), _recorded("distributed_input", 1))
+
+
+_DECIMAL = re.compile(r"-?\d+\.\d+")
+
+
+def test_parameter_server_tutorial_runs_as_written(cpu_machine):
+    """TF's parameter-server tutorial (programs/parameter_server_training.py: 3 workers and
+    2 ps in process, Keras fit with steps_per_execution and checkpoint callbacks, then the
+    custom loop with a sharded embedding) prints the lines TF 2.21 printed. Its data and
+    initial weights are random and its workers asynchronous, in TF as here, so decimals are
+    masked; the ps devices of the embedding's shards, the epochs and step counts are not."""
+    cpu_machine(1)
+    got = normalize(run("parameter_server_training", "simdist"))
+    want = normalize(_recorded("parameter_server_training", 1))
+    assert [_DECIMAL.sub("#", g) for g in got] == [_DECIMAL.sub("#", w) for w in want]
+    for line in got:
+        if "accuracy" in line:
+            assert 0.0 <= float(_DECIMAL.findall(line)[-1]) <= 1.0
+    assert any(line.startswith("/job:ps/replica:0/task:1/") for line in got)

@@ -57,3 +57,12 @@ def fixed_weights(model, scale=0.05):
         value = rng.normal(size=shape) * scale if len(shape) > 1 else np.zeros(shape)
         out.append(value.astype(np.float32))
     return out
+
+
+def pick_unused_port():
+    """A free TCP port of 127.0.0.1 (what the PS tutorial's ``portpicker`` gives)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

@@ -12,7 +12,9 @@ from simdist.keras.layers.normalization import BatchNormalization
 from simdist.keras.layers.pooling import (
     AveragePooling2D,
     AvgPool2D,
+    GlobalAveragePooling1D,
     GlobalAveragePooling2D,
+    GlobalAvgPool1D,
     GlobalAvgPool2D,
     GlobalMaxPool2D,
     GlobalMaxPooling2D,

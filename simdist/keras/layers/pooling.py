@@ -77,18 +77,20 @@ class AveragePooling2D(Pooling2D):
 
 
 class GlobalPooling2D(Layer):
-    """A reduction over the spatial axes; subclasses name the reduction."""
+    """A reduction over the spatial axes; subclasses name the reduction (and the rank)."""
 
     reduce_function = None
+    rank = 2
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
         self.data_format = conv_utils.normalize_data_format(data_format)
-        self.input_spec = InputSpec(ndim=4)
+        self.input_spec = InputSpec(ndim=self.rank + 2)
         self.keepdims = keepdims
 
     def _axes(self):
-        return [1, 2] if self.data_format == "channels_last" else [2, 3]
+        first = 1 if self.data_format == "channels_last" else 2
+        return list(range(first, first + self.rank))
 
     def build(self, input_shape):
         for axis in self._axes():
@@ -102,10 +104,12 @@ class GlobalPooling2D(Layer):
 
     def compute_output_shape(self, input_shape):
         s = list(input_shape)
-        c = s[3] if self.data_format == "channels_last" else s[1]
+        last = self.data_format == "channels_last"
+        c = s[-1] if last else s[1]
         if not self.keepdims:
             return (s[0], c)
-        return (s[0], 1, 1, c) if self.data_format == "channels_last" else (s[0], c, 1, 1)
+        ones = (1,) * self.rank
+        return (s[0], *ones, c) if last else (s[0], c, *ones)
 
     def get_config(self):
         cfg = super().get_config()
@@ -119,6 +123,13 @@ class GlobalAveragePooling2D(GlobalPooling2D):
     reduce_function = staticmethod(M.reduce_mean)
 
 
+class GlobalAveragePooling1D(GlobalAveragePooling2D):
+    """The mean over the steps of a sequence (``tf.keras.layers.GlobalAveragePooling1D``;
+    masks are not simulated)."""
+
+    rank = 1
+
+
 class GlobalMaxPooling2D(GlobalPooling2D):
     """The maximum over height and width (``tf.keras.layers.GlobalMaxPooling2D``)."""
 
@@ -127,3 +138,4 @@ class GlobalMaxPooling2D(GlobalPooling2D):
 
 MaxPool2D, AvgPool2D = MaxPooling2D, AveragePooling2D
 GlobalAvgPool2D, GlobalMaxPool2D = GlobalAveragePooling2D, GlobalMaxPooling2D
+GlobalAvgPool1D = GlobalAveragePooling1D

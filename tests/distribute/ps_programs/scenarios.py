@@ -334,6 +334,71 @@ def custom_loop():
     return out
 
 
+def sharded_embedding_loop():
+    """The tutorial's second model (a sharded embedding, RMSprop, an L2 penalty) on one
+    worker with fixed data and initial values: deterministic, so TF's numbers replay."""
+    resolver, _ = create_in_process_cluster(1, 2)
+    strategy = tf.distribute.ParameterServerStrategy(
+        resolver, tf.distribute.experimental.partitioners.MinSizePartitioner(
+            min_shard_bytes=(256 << 10), max_shards=2))
+    coord = tf.distribute.coordinator.ClusterCoordinator(strategy)
+    rng = np.random.RandomState(3)
+    ids = np.stack([rng.choice(np.arange(1, 8), 3, replace=False) for _ in range(64)])
+    labels = (ids == 1).any(axis=1, keepdims=True).astype(np.int64)
+    emb_init = rng.uniform(-0.05, 0.05, size=(8, 16384)).astype(np.float32)
+    with strategy.scope():
+        model_input = tf.keras.layers.Input(shape=(3,), dtype=tf.int64, name="model_input")
+        emb_layer = tf.keras.layers.Embedding(
+            input_dim=8, output_dim=16384,
+            embeddings_initializer=tf.keras.initializers.Constant(emb_init))
+        emb_output = tf.keras.layers.GlobalAveragePooling1D()(emb_layer(model_input))
+        dense_output = tf.keras.layers.Dense(
+            units=1, activation="sigmoid",
+            kernel_initializer=tf.keras.initializers.Constant(0.01),
+            kernel_regularizer=tf.keras.regularizers.L2(1e-4))(emb_output)
+        model = tf.keras.Model({"features": model_input}, dense_output)
+        optimizer = tf.keras.optimizers.legacy.RMSprop(learning_rate=0.1)
+        accuracy = tf.keras.metrics.Accuracy()
+
+    @tf.function
+    def step_fn(iterator):
+        def replica_fn(batch_data, labels):
+            with tf.GradientTape() as tape:
+                pred = model(batch_data, training=True)
+                per_example_loss = tf.keras.losses.BinaryCrossentropy(
+                    reduction=tf.keras.losses.Reduction.NONE)(labels, pred)
+                loss = tf.nn.compute_average_loss(per_example_loss)
+                model_losses = model.losses
+                if model_losses:
+                    loss += tf.nn.scale_regularization_loss(tf.add_n(model_losses))
+            gradients = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(gradients, model.trainable_variables))
+            actual_pred = tf.cast(tf.greater(pred, 0.5), tf.int64)
+            accuracy.update_state(labels, actual_pred)
+            return loss
+
+        batch_data, labels = next(iterator)
+        losses = strategy.run(replica_fn, args=(batch_data, labels))
+        return strategy.reduce(tf.distribute.ReduceOp.SUM, losses, axis=None)
+
+    def dataset_fn(_):
+        return tf.data.Dataset.from_tensor_slices(({"features": ids}, labels)).batch(16).repeat()
+
+    @tf.function
+    def per_worker_dataset_fn():
+        return strategy.distribute_datasets_from_function(dataset_fn)
+
+    it = iter(coord.create_per_worker_dataset(per_worker_dataset_fn))
+    losses = [coord.schedule(step_fn, args=(it,)) for _ in range(8)]
+    coord.join()
+    return {"losses": [float(r.fetch()) for r in losses],
+            "accuracy": float(accuracy.result().numpy()),
+            "shards": [[w.name, w.shape.as_list(), w.device] for w in emb_layer.weights],
+            "embedding rows 0-2 sums": [float(v) for v in
+                                        tf.reduce_sum(emb_layer.weights[0], axis=1).numpy()],
+            "kernel sum": float(tf.reduce_sum(model.weights[-2]).numpy())}
+
+
 def keras_fit():
     """model.fit under ParameterServerStrategy on one worker (deterministic)."""
     resolver, _ = create_in_process_cluster(1, 2)
@@ -389,7 +454,8 @@ def keras_fit():
 
 
 SCENARIOS = {f.__name__: f for f in (server, strategy_errors, placement, partitioned,
-                                     coordinator, datasets, custom_loop, keras_fit)}
+                                     coordinator, datasets, custom_loop, sharded_embedding_loop,
+                                     keras_fit)}
 
 if __name__ == "__main__":
     os.environ["GRPC_FAIL_FAST"] = "use_caller"

@@ -25,6 +25,8 @@ PAGES = [
     st.Page("views/scaling_explorer.py", title="5. Scaling explorer",
             url_path="scaling_explorer"),
     st.Page("views/cluster_faults.py", title="6. Cluster faults", url_path="cluster_faults"),
+    st.Page("views/parameter_server.py", title="7. Parameter servers",
+            url_path="parameter_server"),
 ]
 
 st.navigation(PAGES).run()

@@ -13,5 +13,7 @@ st.page_link("views/loss_scaling.py", label="3. Loss scaling: compute_average_lo
 st.page_link("views/training_timeline.py", label="4. Training timeline: Gantt chart, "
              "scaling efficiency")
 st.page_link("views/scaling_explorer.py", label="5. Scaling explorer: time and busbw curves")
+st.page_link("views/parameter_server.py", label="7. Parameter servers: asynchronous "
+             "training, stale reads, stragglers, a failing worker")
 st.caption("Each page keeps its controls in the URL, e.g. "
            "`/gradient_sync?alg=tree&n=8&topo=dgx1&step=3`.")

@@ -94,6 +94,14 @@ PAGES = {
         Control("n", "int", 4, lo=1, hi=8, label="GPUs"),
         Control("epochs", "int", 2, lo=1, hi=5, label="epochs"),
     ],
+    "ps": [
+        Control("workers", "int", 3, lo=1, hi=6, label="workers"),
+        Control("ps", "int", 2, lo=1, hi=3, label="parameter servers"),
+        Control("slow", "int", 3, lo=1, hi=8, label="last worker's slowdown (straggler)"),
+        Control("steps", "int", 24, lo=6, hi=48, label="scheduled steps"),
+        Control("seed", "int", 0, lo=0, hi=9, label="seed"),
+        Control("fail", "bool", False, label="worker 0 fails mid-run (and recovers)"),
+    ],
     "scaling": [
         _sel("topo", topology.presets(), "nvswitch", "topology"),
         Control("n", "int", 8, lo=2, hi=topology.MAX_DEVICES, label="devices"),

@@ -11,7 +11,7 @@ from tests.app.helpers import APP, VIEWS, page
 def test_entry_point_lists_every_page():
     at = AppTest.from_file(str(APP / "streamlit_app.py"), default_timeout=60).run()
     assert not at.exception
-    for view in ("data_sharding", "loss_scaling", "scaling_explorer"):
+    for view in ("data_sharding", "loss_scaling", "scaling_explorer", "parameter_server"):
         at.switch_page(f"views/{view}.py").run()
         assert not at.exception, view
 
@@ -61,6 +61,12 @@ def test_scaling_any_controls(query):
 @given(_query("timeline", skip=("epochs",)))
 def test_timeline_any_controls(query):
     page("timeline", epochs=1, **query)
+
+
+@FEW
+@given(_query("ps", skip=("steps",)))
+def test_parameter_server_any_controls(query):
+    page("ps", steps=6, **query)
 
 
 def test_every_page_has_a_view():

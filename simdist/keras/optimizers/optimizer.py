@@ -28,6 +28,7 @@ optimizer_utils.py.
 from __future__ import annotations
 
 import logging
+import threading
 
 from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds
@@ -137,7 +138,9 @@ class Optimizer(trackable.Trackable):
         self._distribution_strategy = ds.get_strategy()
         self._variables = []
         self._built = False
-        self._apply_state = None  # (device, dtype) -> coefficients, during one step's apply
+        # thread -> {(device, dtype) -> coefficients} during one step's apply; per thread, as
+        # ParameterServerStrategy's workers may apply steps of their own concurrently
+        self._apply_states = {}
         self._slot_scope = None  # the name scope of slots made now (see the glossary)
         self._process_kwargs(kwargs)
         self._iterations = variables.Variable(0, name="iteration", dtype=dtypes.int64,
@@ -422,6 +425,18 @@ class Optimizer(trackable.Trackable):
 
     def _internal_apply_gradients(self, grads_and_vars):
         return self._maybe_merge_call(self._distributed_apply_gradients_fn, grads_and_vars)
+
+    @property
+    def _apply_state(self):
+        return self.__dict__.setdefault("_apply_states", {}).get(threading.get_ident())
+
+    @_apply_state.setter
+    def _apply_state(self, value):
+        states = self.__dict__.setdefault("_apply_states", {})
+        if value is None:
+            states.pop(threading.get_ident(), None)
+        else:
+            states[threading.get_ident()] = value
 
     def _distributed_apply_gradients_fn(self, distribution, grads_and_vars, **kwargs):
         """In cross-replica context: update each copy of each variable, then count the step."""

@@ -58,6 +58,7 @@ Start simdist's Streamlit app and open it in a browser. Its pages:
   4. Training timeline   model.fit on simulated GPUs, its trace (download for Perfetto)
   5. Scaling explorer    all-reduce time and busbw against size and device count
   6. Cluster faults      a worker killed, a straggler, a slow link: trace and TF's error
+  7. Parameter servers   asynchronous training: pulls, pushes, staleness, stragglers
 Every control is in the page's URL, so a link opens the exact view.
 
 Options are passed to 'streamlit run', for example:

@@ -25,7 +25,7 @@ def test_app_help_describes_the_app_and_starts_nothing(capsys, monkeypatch):
     assert cli.main(["app", "--help"]) == 0
     out = capsys.readouterr().out
     for page in ("Gradient sync", "Data sharding", "Loss scaling", "Training timeline",
-                 "Scaling explorer", "--server.port"):
+                 "Scaling explorer", "Parameter servers", "--server.port"):
         assert page in out
 
 

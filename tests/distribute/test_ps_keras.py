@@ -47,3 +47,24 @@ def test_evaluate_runs_on_the_workers_and_counts_its_steps():
     assert len(sim.steps) == 4
     assert all(not s["wrote"] or set(s["wrote"]) <= {"total:0", "count:0"}
                for s in sim.steps)  # evaluation writes metrics only, never the weights
+
+
+def test_a_checkpoint_of_sharded_ps_variables_restores_into_another_shard_count(tmp_path):
+    """TF saves a ShardedVariable as one full value, so a model trained with 2 shards per
+    variable restores into a strategy that makes 3 (tf_sharded_variable.json records it)."""
+    fixed = tf.distribute.experimental.partitioners.FixedShardsPartitioner
+    strategy, _ = cpu_cluster(2, 2, partitioner=fixed(2))
+    values = np.arange(24, dtype=np.float32).reshape(6, 4)
+    with strategy.scope():
+        table = tf.Variable(values, name="table")
+    assert [v.shape[0] for v in table.variables] == [3, 3]
+    path = tf.train.Checkpoint(table=table).save(str(tmp_path / "ckpt"))
+
+    strategy3, _ = cpu_cluster(2, 2, partitioner=fixed(3))
+    with strategy3.scope():
+        restored = tf.Variable(np.zeros((6, 4), np.float32), name="table")
+    tf.train.Checkpoint(table=restored).restore(path)
+    assert [v.shape[0] for v in restored.variables] == [2, 2, 2]
+    assert [v.device[-19:] for v in restored.variables] == [
+        "task:0/device:CPU:0", "task:1/device:CPU:0", "task:0/device:CPU:0"]
+    np.testing.assert_array_equal(restored.numpy(), values)

@@ -57,3 +57,27 @@ def test_scenario_gives_what_tf_gave(scenarios, name):
 
 def test_recording_is_of_tf_2_21():
     assert TF["tf_version"] == "2.21.0"
+
+
+def test_a_worker_with_one_gpu_runs_its_replica_there(scenarios):
+    machine.set_machine("gpus=1")
+    resolver, _ = scenarios.create_in_process_cluster(2, 1)
+    strategy = scenarios.tf.distribute.ParameterServerStrategy(resolver)
+    assert strategy.extended.worker_devices == ("/device:GPU:0",)
+    coordinator = scenarios.tf.distribute.coordinator.ClusterCoordinator(strategy)
+
+    @scenarios.tf.function
+    def where():
+        return strategy.run(lambda: scenarios.tf.constant(1.0) * 2.0)
+
+    remote = coordinator.schedule(where)
+    coordinator.join()
+    assert remote.get().device.endswith("/device:GPU:0")
+    assert remote.get().device.startswith("/job:worker/replica:0/task:")
+
+
+def test_workers_with_several_gpus_are_refused_with_a_way_out(scenarios):
+    machine.set_machine("gpus=4")
+    resolver, _ = scenarios.create_in_process_cluster(2, 1)
+    with pytest.raises(NotImplementedError, match="SIMDIST_MACHINE=cpu"):
+        scenarios.tf.distribute.ParameterServerStrategy(resolver)

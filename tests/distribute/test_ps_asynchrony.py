@@ -186,3 +186,14 @@ def test_knob_errors_say_what_is_wrong():
         sim.fail_ps(3, at_time=0.0)
     with pytest.raises(ValueError, match="slowdown must be > 0"):
         sim.set_worker_speed(0, 0)
+
+
+def test_pulls_and_pushes_are_in_the_machines_trace():
+    strategy, coord, sim, _, _ = _training(steps=3)
+    coord.join()
+    device = sim.workers[0].device
+    spans = [e for e in device.trace.events if e.device == device.name
+             and e.name.startswith(("pull ", "push "))]
+    mine = [e for e in sim.events if e["worker"] == 0]
+    assert len(spans) == len(mine) > 0
+    assert {e.cat for e in spans} == {"transfer"}

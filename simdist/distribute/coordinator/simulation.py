@@ -227,9 +227,7 @@ class Run(threading.Thread):
         self._since = self.worker.device.clock
         self.record["read"].setdefault(var.name, version)
         self._last_read[var.name] = version
-        sim.events.append({"kind": "pull", "worker": self.worker.index, "ps": var._ps_task,
-                           "var": var.name, "version": version, "start": start,
-                           "end": self.worker.clock, "step": self.record["step"]})
+        self._log(sim, "pull", var, version, start, self.worker.clock)
         out._device = self.worker.device
         return out
 
@@ -250,9 +248,18 @@ class Run(threading.Thread):
         self.record["wrote"][var.name] = var._version
         self.record["staleness"][var.name] = max(
             self.record["staleness"].get(var.name, 0), before - read_version)
-        sim.events.append({"kind": "push", "worker": self.worker.index, "ps": var._ps_task,
-                           "var": var.name, "version": var._version, "start": start,
-                           "end": self.time, "step": self.record["step"]})
+        self._log(sim, "push", var, var._version, start, self.time)
+
+    def _log(self, sim, kind, var, version, start, end):
+        """One pull or push: in the simulation's events and in the machine's trace (so the
+        Chrome trace shows the network time of each worker)."""
+        sim.events.append({"kind": kind, "worker": self.worker.index, "ps": var._ps_task,
+                           "var": var.name, "version": version, "start": start, "end": end,
+                           "step": self.record["step"]})
+        trace = self.worker.device.trace
+        if trace.enabled:
+            trace.record(f"{kind} {var.name} v{version}", "transfer", self.worker.device_name,
+                         start, end, ps=var.device, step=self.record["step"])
 
 
 class Scheduler:

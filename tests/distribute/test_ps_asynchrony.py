@@ -197,3 +197,28 @@ def test_pulls_and_pushes_are_in_the_machines_trace():
     mine = [e for e in sim.events if e["worker"] == 0]
     assert len(spans) == len(mine) > 0
     assert {e.cat for e in spans} == {"transfer"}
+
+
+def test_each_workers_batches_are_placed_on_that_worker():
+    strategy, coord = cpu_cluster(3, 1)
+    seen = []
+
+    @tf.function
+    def per_worker_dataset_fn():
+        return strategy.distribute_datasets_from_function(
+            lambda _: tf.data.Dataset.range(100).batch(2))
+
+    iterator = iter(coord.create_per_worker_dataset(per_worker_dataset_fn))
+
+    @tf.function
+    def step(it):
+        batch = next(it)
+        seen.append(batch.device)  # a Python side effect: simdist runs the body every call
+        return batch
+
+    for _ in range(9):
+        coord.schedule(step, args=(iterator,))
+    coord.join()
+    ran_on = [s["worker"] for s in strategy.extended.simulation.steps]
+    assert len(set(ran_on)) == 3
+    assert seen == [f"/job:worker/replica:0/task:{w}/device:CPU:0" for w in ran_on]

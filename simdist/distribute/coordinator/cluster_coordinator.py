@@ -94,7 +94,9 @@ class ResourceClosure(Closure):
     """A closure that builds a per-worker resource (dataset, iterator) on one worker."""
 
     def execute_on(self, worker):
-        with context.device(worker.device_name):
+        # The worker's scope, so a distributed dataset places its batches on this worker.
+        with context.device(worker.device_name), \
+                self._cluster.strategy.extended._scheduled_on(worker):
             out = self._function()
         self.output._set_values(out)
 
@@ -184,7 +186,7 @@ class Cluster:
                 if self.queue and self.error is None:
                     self._no_worker_left()
                 return
-            time, _, _, kind, payload = event
+            time, kind, payload = event
             if until_time is not None and time > until_time:
                 return
             if kind == "start":

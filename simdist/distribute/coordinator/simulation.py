@@ -277,8 +277,6 @@ class Scheduler:
         with self._cond:
             if not self._cond.wait_for(lambda: self._turn is run, TURN_TIMEOUT_S):
                 raise _Aborted()
-        if run.aborted:
-            raise _Aborted()
 
     def yield_turn(self, run):
         with self._cond:
@@ -303,21 +301,26 @@ class Scheduler:
 
     # --- one event --------------------------------------------------------------------
     def next_event(self, queue, accepting):
-        """The earliest thing that can happen: (time, worker, kind, payload) or None."""
-        candidates = [(r.time, r.worker.index, 0, "resume", r) for r in self.active]
+        """The earliest thing that can happen: (time, kind, payload), or None.
+
+        Ties go to running functions first, then to the worker idle the longest (as TF's
+        worker threads queue on the closure queue), then to the lower worker index.
+        """
+        candidates = [(r.time, 0, 0.0, r.worker.index, "resume", r) for r in self.active]
         busy = {r.worker.index for r in self.active}
         for w in self.sim.workers:
             if not w.alive and w.recover_at is not None:
-                candidates.append((w.recover_at, w.index, 1, "recover", w))
+                candidates.append((w.recover_at, 1, w.clock, w.index, "recover", w))
             elif w.alive and w.index not in busy and queue and accepting:
                 start = max(w.clock, queue[0].scheduled_at)
                 if w.down_at is not None and start >= w.down_at:
-                    candidates.append((w.down_at, w.index, 1, "fail", w))
+                    candidates.append((w.down_at, 1, w.clock, w.index, "fail", w))
                 else:
-                    candidates.append((start, w.index, 2, "start", w))
+                    candidates.append((start, 2, w.clock, w.index, "start", w))
         if not candidates:
             return None
-        return min(candidates, key=lambda c: c[:3])
+        time, _, _, _, kind, payload = min(candidates, key=lambda c: c[:4])
+        return time, kind, payload
 
     def start(self, closure, worker, time):
         worker.device.wait_until(time + self.sim.jitter())
@@ -334,14 +337,3 @@ class Scheduler:
             self.active.remove(run)
             self.sim.steps.append(run.record)
         return run
-
-    def abort_all(self):
-        """Unwind every paused worker thread (the coordinator gives up)."""
-        for run in list(self.active):
-            run.aborted = True
-            with self._cond:
-                self._turn = run
-                self._cond.notify_all()
-                self._cond.wait_for(lambda: self._turn is None, TURN_TIMEOUT_S)
-            run.join(timeout=TURN_TIMEOUT_S)
-        self.active.clear()

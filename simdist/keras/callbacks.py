@@ -129,6 +129,8 @@ class History(Callback):
 class ProgbarLogger(Callback):
     """Prints Keras's progress bar (verbose 1) or one line per epoch (verbose 2)."""
 
+    _supports_tf_logs = True  # TF's mark: batch hooks that accept RemoteValue logs
+
     def __init__(self, count_mode="samples", stateful_metrics=None):
         super().__init__()
         self.use_steps = count_mode == "steps"
@@ -298,6 +300,8 @@ class EarlyStopping(Callback):
 class ModelCheckpoint(Callback):
     """Save the model's weights (npz) after every epoch, or only the best ones."""
 
+    _supports_tf_logs = True  # TF's mark: batch hooks that accept RemoteValue logs
+
     def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False,
                  save_weights_only=False, mode="auto", save_freq="epoch",
                  initial_value_threshold=None, **kwargs):
@@ -377,6 +381,8 @@ class BackupAndRestore(Callback):
     Raises:
       ValueError: neither ``save_freq`` nor ``save_before_preemption`` is set.
     """
+
+    _supports_tf_logs = True  # TF's mark: batch hooks that accept RemoteValue logs
 
     def __init__(self, backup_dir, save_freq="epoch", delete_checkpoint=True,
                  save_before_preemption=False):

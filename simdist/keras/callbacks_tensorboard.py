@@ -44,6 +44,8 @@ def tensorboard_installed() -> bool:
 class TensorBoard(Callback):
     """Write the logs of ``fit`` as TensorBoard event files (``tf.keras.callbacks.TensorBoard``)."""
 
+    _supports_tf_logs = True  # TF's mark: batch hooks that accept RemoteValue logs
+
     def __init__(self, log_dir="logs", histogram_freq=0, write_graph=True, write_images=False,
                  write_steps_per_second=False, update_freq="epoch", profile_batch=0,
                  embeddings_freq=0, embeddings_metadata=None, **kwargs):

@@ -12,6 +12,8 @@ Glossary:
                     without them runs until a worker's copy runs out, and the run is
                     cancelled (TF 2.21 raises CancelledError).
   verbosity      -- ``verbose=1`` (a progress bar per step) is refused; "auto" means 2.
+  refused        -- ``run_eagerly=True`` and callbacks with batch-level hooks (they would be
+                    handed results not computed yet), with TF's ValueErrors.
 Batch-level callbacks are called when a step is scheduled, with no logs (TF hands them
 RemoteValues not yet computed).
 
@@ -63,6 +65,35 @@ def _as_creator(x, y, batch_size, shuffle=False):
     raise NotImplementedError("Only `tf.keras.utils.experimental.DatasetCreator`, "
                               "`tf.Tensor`, numpy arrays and pandas dataframes are supported "
                               "types at this time.")
+
+
+_BATCH_HOOKS = ("on_batch_begin", "on_batch_end", "on_train_batch_begin", "on_train_batch_end",
+                "on_test_batch_begin", "on_test_batch_end", "on_predict_batch_begin",
+                "on_predict_batch_end")
+
+
+def _implements_batch_hooks(callback) -> bool:
+    """Whether ``callback`` has a batch hook of its own (its class's, or a LambdaCallback's)."""
+    from simdist.keras.callbacks import Callback
+
+    return any(name in vars(callback) or getattr(type(callback), name) is not
+               getattr(Callback, name) for name in _BATCH_HOOKS)
+
+
+def _disallow_batch_hooks(callbacks):
+    """TF's CallbackList check: batch hooks would get RemoteValues not yet computed."""
+    unsupported = [cb for cb in callbacks or ()
+                   if not getattr(cb, "_supports_tf_logs", False) and _implements_batch_hooks(cb)]
+    if unsupported:
+        raise ValueError("Batch-level `Callback`s are not supported with "
+                         f"`ParameterServerStrategy`. Found unsupported callbacks: {unsupported}")
+
+
+def _check(model, callbacks):
+    if model._run_eagerly:
+        raise ValueError("When using `Model` with `ParameterServerStrategy`, `run_eagerly` "
+                         "is not supported.")
+    _disallow_batch_hooks(callbacks)
 
 
 def _per_worker_iterator(model, coordinator, data, steps):
@@ -158,6 +189,7 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, steps_per_epoch, in
     from simdist.keras.engine import steps_per_execution as executions_lib
 
     verbose = _verbosity(verbose)
+    _check(model, callbacks)
     coordinator = ClusterCoordinator(model._distribution_strategy)
     model._cluster_coordinator = coordinator
     iterator = _per_worker_iterator(model, coordinator,
@@ -189,6 +221,7 @@ def evaluate(model, x, y, batch_size, verbose, callbacks, steps, return_dict):
     from simdist.keras.engine import steps_per_execution as executions_lib
 
     verbose = _verbosity(verbose)
+    _check(model, callbacks)
     coordinator = ClusterCoordinator(model._distribution_strategy)
     model._cluster_coordinator = coordinator
     iterator = _per_worker_iterator(model, coordinator, _as_creator(x, y, batch_size), steps)

@@ -408,14 +408,22 @@ def keras_fit():
     y = (x @ np.array([[1.0], [-2.0], [0.5]], np.float32)).astype(np.float32)
     dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(4)
 
-    def make(steps_per_execution=1):
+    def make(steps_per_execution=1, run_eagerly=None):
         with strategy.scope():
             model = tf.keras.Sequential([tf.keras.layers.Dense(
                 1, input_shape=(3,), kernel_initializer=tf.keras.initializers.Constant(0.2),
                 bias_initializer="zeros")])
             model.compile(tf.keras.optimizers.legacy.SGD(0.1), loss="mse",
-                          steps_per_execution=steps_per_execution)
+                          steps_per_execution=steps_per_execution, run_eagerly=run_eagerly)
         return model
+
+    def batch_callback():
+        callback = tf.keras.callbacks.LambdaCallback(on_batch_end=lambda batch, logs: None)
+        result = outcome(lambda: make().fit(creator, epochs=1, steps_per_epoch=1, verbose=0,
+                                            callbacks=[callback]) and None)
+        if "message" in result:  # it ends with the callback's repr (an address)
+            result["message"] = result["message"].split(" Found")[0]
+        return result
 
     def fit(model, data, **kwargs):
         history = model.fit(data, verbose=0, **kwargs)
@@ -449,6 +457,13 @@ def keras_fit():
             lambda: float(make().evaluate(creator, steps=2, verbose=0))),
         "evaluate dataset": outcome(lambda: float(make().evaluate(dataset, verbose=0))),
         "predict": outcome(lambda: make().predict(x[:4], verbose=0).ravel().tolist()),
+        "run_eagerly": outcome(lambda: make(run_eagerly=True).fit(
+            creator, epochs=1, steps_per_epoch=1, verbose=0) and None),
+        "batch-level callback": batch_callback(),
+        "epoch-level callback": outcome(lambda: len(make().fit(
+            creator, epochs=2, steps_per_epoch=1, verbose=0, callbacks=[
+                tf.keras.callbacks.LambdaCallback(on_epoch_end=lambda e, logs: None)]
+        ).history["loss"])),
     }
     return out
 

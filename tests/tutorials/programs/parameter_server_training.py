@@ -3,8 +3,7 @@
 # tests/tutorials. Edits are marked "simdist test:": portpicker (not installed) is a free port
 # of 127.0.0.1, the working directory is relative (the runner's temporary one), the
 # TensorBoard callback is left out (TF 2.21 without the tensorboard package stops fit), and
-# the StringLookup preprocessing (not in simdist yet) is replaced by the integer ids it makes,
-# and tf.reduce_mean on a Keras tensor by the layer that computes the same mean.
+# tf.reduce_mean on a Keras tensor is replaced by the layer that computes the same mean.
 import multiprocessing
 import os
 import random
@@ -98,9 +97,33 @@ feature_vocab = [
 ]
 label_vocab = ["yes", "no"]
 
-# simdist test: the StringLookup layers and their preprocessing models are replaced by the
-# ids they give: a feature's index + 1 (0 is the out-of-vocabulary id), a label's index.
-feature_ids = {word: i + 1 for i, word in enumerate(feature_vocab)}
+with strategy.scope():
+  feature_lookup_layer = tf.keras.layers.StringLookup(
+      vocabulary=feature_vocab,
+      mask_token=None)
+  label_lookup_layer = tf.keras.layers.StringLookup(
+      vocabulary=label_vocab,
+      num_oov_indices=0,
+      mask_token=None)
+
+  raw_feature_input = tf.keras.layers.Input(
+      shape=(3,),
+      dtype=tf.string,
+      name="feature")
+  feature_id_input = feature_lookup_layer(raw_feature_input)
+  feature_preprocess_stage = tf.keras.Model(
+      {"features": raw_feature_input},
+      feature_id_input)
+
+  raw_label_input = tf.keras.layers.Input(
+      shape=(1,),
+      dtype=tf.string,
+      name="label")
+  label_id_input = label_lookup_layer(raw_label_input)
+
+  label_preprocess_stage = tf.keras.Model(
+      {"label": raw_label_input},
+      label_id_input)
 
 
 def feature_and_label_gen(num_examples=200):
@@ -114,16 +137,14 @@ def feature_and_label_gen(num_examples=200):
 
 examples = feature_and_label_gen()
 
-
-def as_ids(examples):  # simdist test: what the preprocessing stages compute
-  return ({"features": [[feature_ids[w] for w in f] for f in examples["features"]]},
-          [[label_vocab.index(l[0])] for l in examples["label"]])
-
-
 def dataset_fn(_):
-  raw_dataset = tf.data.Dataset.from_tensor_slices(as_ids(examples))  # simdist test
+  raw_dataset = tf.data.Dataset.from_tensor_slices(examples)
 
-  train_dataset = raw_dataset.shuffle(200).batch(32).repeat()
+  train_dataset = raw_dataset.map(
+      lambda x: (
+          {"features": feature_preprocess_stage(x["features"])},
+          label_preprocess_stage(x["label"])
+      )).shuffle(200).batch(32).repeat()
   return train_dataset
 
 # These variables created under the `Strategy.scope` will be placed on parameter
@@ -134,7 +155,7 @@ with strategy.scope():
       shape=(3,), dtype=tf.int64, name="model_input")
 
   emb_layer = tf.keras.layers.Embedding(
-      input_dim=len(feature_vocab) + 1, output_dim=16384)  # simdist test: the vocabulary size
+      input_dim=len(feature_lookup_layer.get_vocabulary()), output_dim=16384)
   # simdist test: was tf.reduce_mean(emb_layer(model_input), axis=1), the same mean (TF's op
   # layers on Keras tensors are not simulated)
   emb_output = tf.keras.layers.GlobalAveragePooling1D()(emb_layer(model_input))
@@ -203,7 +224,11 @@ loss = coordinator.schedule(step_fn, args=(per_worker_iterator,))
 print("Final loss is %f" % loss.fetch())
 
 eval_dataset = tf.data.Dataset.from_tensor_slices(
-    as_ids(feature_and_label_gen(num_examples=16))).batch(8)  # simdist test: as_ids
+    feature_and_label_gen(num_examples=16)).map(
+          lambda x: (
+              {"features": feature_preprocess_stage(x["features"])},
+              label_preprocess_stage(x["label"])
+          )).batch(8)
 
 eval_accuracy = tf.keras.metrics.Accuracy()
 
@@ -231,7 +256,11 @@ def eval_step(iterator):
 
 def eval_dataset_fn():
   return tf.data.Dataset.from_tensor_slices(
-      as_ids(feature_and_label_gen(num_examples=16))).shuffle(16).repeat().batch(8)
+      feature_and_label_gen(num_examples=16)).map(
+          lambda x: (
+              {"features": feature_preprocess_stage(x["features"])},
+              label_preprocess_stage(x["label"])
+          )).shuffle(16).repeat().batch(8)
 
 per_worker_eval_dataset = coordinator.create_per_worker_dataset(eval_dataset_fn)
 per_worker_eval_iterator = iter(per_worker_eval_dataset)

@@ -1,3 +1,7 @@
-"""``tf.random``: seeded, reproducible random tensors (names only)."""
+"""``tf.random``: TF's Philox random numbers, stateful and stateless (names only)."""
 
-from simdist.framework.ops.random_ops import normal, set_seed, uniform  # noqa: F401
+from simdist.framework.ops.random_ops import (  # noqa: F401
+    Algorithm, normal, set_seed, shuffle, stateless_normal, stateless_truncated_normal,
+    stateless_uniform, truncated_normal, uniform)
+
+experimental = type("experimental", (), {"Algorithm": Algorithm})

@@ -4,18 +4,21 @@ Glossary:
   global seed  -- ``set_seed(s)``: makes every later sequence of random ops reproducible
                   and restarts it.
   op seed      -- ``seed=`` of one op. With a global seed and no op seed, each op call
-                  takes the next number of an internal counter as its op seed (so successive
-                  calls differ, reproducibly); with an op seed and no global seed, the
-                  global seed is TF's default ``87654321``; with neither, draws are not
-                  reproducible.
+                  takes the next ``random.Random(s).randint(0, 2**31 - 1)`` as its op
+                  seed (so successive calls differ, reproducibly); with an op seed and no
+                  global seed, the global seed is TF's default ``87654321``; with neither,
+                  draws are not reproducible.
   stream       -- one generator per (global seed, op seed) pair that advances with each
                   call, so ``uniform([1], seed=1)`` twice gives two different values, the
                   same two after every ``set_seed``.
   stateless    -- ``stateless_uniform(shape, seed=[a, b])`` etc.: the numbers depend on the
                   two-integer seed only (same seed, same numbers; the global seed and the
                   streams are neither read nor advanced). Keras's initializers use them.
-Numbers are drawn on the host with NumPy's PCG64 keyed by the seeds, then placed on the
-device: reproducible across runs and backends, but not bitwise TF's Philox values.
+  kernel       -- a stateful op's (op, dtype, seed, seed2) has one Philox state, as TF's
+                  eager kernel cache; each call moves it on by 256 blocks per value.
+Numbers are TF's: Philox4x32-10 (``philox_random``) and TF's conversions
+(``random_distributions``), computed on the host and placed on the device, bit for bit what
+TF's CPU kernels give (recorded in tests/framework/fixtures/tf_random.json).
 
 Mirrors tensorflow/python/ops/random_ops.py, stateless_random_ops.py and
 framework/random_seed.py.
@@ -23,6 +26,8 @@ framework/random_seed.py.
 
 from __future__ import annotations
 
+import enum
+import random
 import threading
 
 import numpy as np
@@ -31,18 +36,22 @@ from simdist import _world
 from simdist.framework import dtypes, errors, op_def
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
+from simdist.framework.ops import random_distributions as D
+from simdist.framework.ops.philox_random import PhiloxRandom, key_counter_from_seed
 from simdist.framework.tensor import Tensor
 from simdist.hardware import backend
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1
+_RESERVED_SAMPLES_PER_OUTPUT = 256
 
 
 class _RandomState:
     def __init__(self):
         self.global_seed: int | None = None
-        self.op_counter = 0
-        self.streams: dict[tuple[int, int], np.random.Generator] = {}
+        self.rng: random.Random | None = None
+        # The eager kernel cache: one Philox state per (op, dtype, seed, seed2) kernel.
+        self.kernels: dict[tuple, PhiloxRandom] = {}
         self.lock = threading.Lock()
 
 
@@ -56,11 +65,13 @@ def _reset() -> None:
 
 
 def set_seed(seed) -> None:
-    """Set the global random seed and restart every random sequence (``tf.random.set_seed``)."""
+    """Set the global random seed and restart every random sequence (``tf.random.set_seed``):
+    op seeds are drawn again from ``random.Random(seed)`` and the kernels' states are
+    dropped, as TF's eager context clears its kernel cache."""
     with _state.lock:
         _state.global_seed = None if seed is None else int(seed)
-        _state.op_counter = 0
-        _state.streams.clear()
+        _state.rng = None if seed is None else random.Random(int(seed))
+        _state.kernels.clear()
 
 
 def get_global_seed() -> int | None:
@@ -69,29 +80,46 @@ def get_global_seed() -> int | None:
 
 
 def get_seed(op_seed):
-    """The (global seed, op seed) pair an op uses, as TF's ``random_seed.get_seed``."""
+    """The (seed, seed2) pair an op uses, as TF's eager ``random_seed.get_seed``."""
     g = _state.global_seed
     if g is not None:
         if op_seed is None:
             with _state.lock:
-                _state.op_counter += 1
-                op_seed = _state.op_counter
-        return g, int(op_seed)
-    if op_seed is not None:
-        return DEFAULT_GRAPH_SEED, int(op_seed)
-    return None, None
+                op_seed = _state.rng.randint(0, _MAXINT32)
+        seeds = g % _MAXINT32, int(op_seed) % _MAXINT32
+    elif op_seed is not None:
+        seeds = DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32
+    else:
+        return None, None
+    return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+
+def _reserve(op_type, dtype, seed, reserve) -> PhiloxRandom:
+    """The state a stateful kernel draws from now, then moved ``reserve`` blocks on (TF's
+    GuardedPhiloxRandom). Unseeded ops get a kernel of their own with fresh seeds."""
+    s1, s2 = get_seed(seed)
+    if s1 is None:
+        s1, s2 = (int(x) for x in np.random.SeedSequence().generate_state(2, np.uint64))
+        return PhiloxRandom.from_seeds(s1, s2)
+    key = (op_type, dtypes.as_dtype(dtype).name, s1, s2)
+    with _state.lock:
+        gen = _state.kernels.get(key) or PhiloxRandom.from_seeds(s1, s2)
+        _state.kernels[key] = gen.skip(reserve)
+    return gen
+
+
+def _stateful(op_type, shape, dtype, seed) -> tuple:
+    n = int(np.prod(shape, dtype=np.int64))
+    return _reserve(op_type, dtype, seed, n * _RESERVED_SAMPLES_PER_OUTPUT), n
 
 
 def _generator(seed) -> np.random.Generator:
+    """A NumPy generator for host-side shuffles that are not TF kernels, seeded by the
+    op's (seed, seed2) (fresh entropy without seeds)."""
     g, o = get_seed(seed)
     if g is None:
         return np.random.default_rng()
-    with _state.lock:
-        gen = _state.streams.get((g, o))
-        if gen is None:
-            gen = _state.streams[(g, o)] = np.random.default_rng([g & 0xFFFFFFFF,
-                                                                  o & 0xFFFFFFFF])
-        return gen
+    return np.random.default_rng([g & 0xFFFFFFFF, o & 0xFFFFFFFF])
 
 
 def _shape(shape) -> tuple:
@@ -109,54 +137,76 @@ def _float_dtype(dtype, what) -> dtypes.DType:
     return dt
 
 
-def _normal(gen, op_type, shape, mean, stddev, dtype) -> Tensor:
-    dt = _float_dtype(dtype, "normal")
+def _scaled(op_type, z, mean, stddev, dt) -> Tensor:
+    """``rnd * stddev + mean`` in the dtype, as TF's Python wrappers."""
     mean_t = op_def.convert_to_tensor(mean, dtype=dt)
     std_t = op_def.convert_to_tensor(stddev, dtype=dt)
-    z = gen.standard_normal(_shape(shape)).astype(dt.as_numpy_dtype)
     return M.add(M.multiply(_place(op_type, z), std_t), mean_t)
 
 
-def _truncated_normal(gen, op_type, shape, mean, stddev, dtype) -> Tensor:
-    dt = _float_dtype(dtype, "truncated_normal")
-    mean_t = op_def.convert_to_tensor(mean, dtype=dt)
-    std_t = op_def.convert_to_tensor(stddev, dtype=dt)
-    z = gen.standard_normal(_shape(shape))
-    bad = np.abs(z) > 2
-    while bad.any():
-        z[bad] = gen.standard_normal(int(bad.sum()))
-        bad = np.abs(z) > 2
-    z = z.astype(dt.as_numpy_dtype)
-    return M.add(M.multiply(_place(op_type, z), std_t), mean_t)
-
-
-def _uniform(gen, op_type, shape, minval, maxval, dtype) -> Tensor:
-    dt = dtypes.as_dtype(dtype)
+def _draw(dist, op_type, shape, dtype, gen=None, seed=None):
+    """``dist`` (a random_distributions function) filled into ``shape``: from ``gen`` for a
+    stateless op, else from the stateful kernel of ``seed``."""
     shape = _shape(shape)
+    if gen is None:
+        gen, n = _stateful(op_type, shape, dtype, seed)
+    else:
+        n = int(np.prod(shape, dtype=np.int64))
+    return dist(gen, n, dtype.as_numpy_dtype).reshape(shape)
+
+
+def _normal(op_type, shape, mean, stddev, dtype, gen=None, seed=None) -> Tensor:
+    dt = _float_dtype(dtype, "normal")
+    return _scaled(op_type, _draw(D.normal, op_type, shape, dt, gen, seed), mean, stddev, dt)
+
+
+def _truncated_normal(op_type, shape, mean, stddev, dtype, gen=None, seed=None) -> Tensor:
+    dt = _float_dtype(dtype, "truncated_normal")
+    z = _draw(D.truncated_normal, op_type, shape, dt, gen, seed)
+    return _scaled(op_type, z, mean, stddev, dt)
+
+
+def _uniform_int(op_type, shape, minval, maxval, dt, gen=None, seed=None) -> Tensor:
+    if minval is None:  # a stateless draw without bounds covers the whole dtype
+        host = _draw(D.uniform_full_int, op_type + "FullInt", shape, dt, gen, seed)
+        return _place(op_type + "FullInt", host)
+    lo, hi = int(A._t(minval)), int(A._t(maxval))
+    if lo >= hi:
+        raise errors.InvalidArgumentError(
+            None, None, f"Need minval < maxval: {lo} >= {hi}\nGive a maxval above minval.")
+
+    def dist(g, n, np_dtype):
+        return D.uniform_int(g, n, np_dtype, lo, hi)
+
+    return _place(op_type + "Int", _draw(dist, op_type + "Int", shape, dt, gen, seed))
+
+
+def _uniform(op_type, shape, minval, maxval, dtype, gen=None, seed=None) -> Tensor:
+    dt = dtypes.as_dtype(dtype)
     if dt.is_integer:
-        if minval is None:  # a stateless draw without bounds covers the whole dtype
-            info = np.iinfo(dt.as_numpy_dtype)
-            minval, maxval = info.min, info.max + 1
-        lo, hi = int(A._t(minval)), int(A._t(maxval))
-        host = gen.integers(lo, hi, size=shape).astype(dt.as_numpy_dtype)
-        return _place(op_type + "Int", host)
+        return _uniform_int(op_type, shape, minval, maxval, dt, gen, seed)
     if not dt.is_floating:
         raise ValueError(f"Invalid dtype {dt!r} for tf.random.uniform: use a float or int dtype.")
+    u = _place(op_type, _draw(D.uniform, op_type, shape, dt, gen, seed))
+    # TF skips the arithmetic for the Python ints 0 and 1, and only scales for minval 0.
+    minval_is_zero = isinstance(minval, int) and minval == 0
+    maxval_is_one = maxval is None or (isinstance(maxval, int) and maxval == 1)
+    if gen is None and minval_is_zero:
+        return u if maxval_is_one else M.multiply(u, op_def.convert_to_tensor(maxval, dtype=dt))
     lo = op_def.convert_to_tensor(minval, dtype=dt)
     hi = op_def.convert_to_tensor(1 if maxval is None else maxval, dtype=dt)
-    u = gen.random(shape).astype(dt.as_numpy_dtype)
-    return M.add(M.multiply(_place(op_type, u), M.subtract(hi, lo)), lo)
+    return M.add(M.multiply(u, M.subtract(hi, lo)), lo)
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None) -> Tensor:
     """Samples from a normal distribution (``tf.random.normal``)."""
-    return _normal(_generator(seed), "RandomStandardNormal", shape, mean, stddev, dtype)
+    return _normal("RandomStandardNormal", shape, mean, stddev, dtype, seed=seed)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None,
                      name=None) -> Tensor:
     """Normal samples more than two standard deviations from the mean are redrawn."""
-    return _truncated_normal(_generator(seed), "TruncatedNormal", shape, mean, stddev, dtype)
+    return _truncated_normal("TruncatedNormal", shape, mean, stddev, dtype, seed=seed)
 
 
 def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None,
@@ -168,13 +218,40 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None,
     """
     if dtypes.as_dtype(dtype).is_integer and maxval is None:
         raise ValueError(f"Must specify maxval for integer dtype {dtypes.as_dtype(dtype)!r}")
-    return _uniform(_generator(seed), "RandomUniform", shape, minval, maxval, dtype)
+    return _uniform("RandomUniform", shape, minval, maxval, dtype, seed=seed)
 
 
 # --- stateless ops: the numbers are a function of (seed, shape) only ---------------------
-def _stateless_generator(seed) -> np.random.Generator:
-    """A fresh generator keyed by the shape-[2] ``seed``: the same seed gives the same
-    numbers every call, and no state of the stateful ops above is read or advanced."""
+class Algorithm(enum.Enum):
+    """``tf.random.Algorithm``: the numbers match framework/rng_alg.h."""
+
+    PHILOX = 1
+    THREEFRY = 2
+    AUTO_SELECT = 3
+
+
+def _check_alg(alg) -> None:
+    """Philox and auto-select (Philox on CPU) run; ThreeFry is not simulated."""
+    if alg is None or isinstance(alg, Algorithm):
+        value = getattr(alg, "value", 3)
+    elif isinstance(alg, str):
+        canon = alg.strip().lower().replace("-", "").replace("_", "")
+        value = {"philox": 1, "threefry": 2, "autoselect": 3}.get(canon)
+    else:
+        value = alg
+    if value not in (1, 2, 3):
+        raise ValueError(f"Argument `alg` got unsupported value {alg}. Supported values are "
+                         "philox for the Philox algorithm, threefry for the ThreeFry "
+                         "algorithm, and auto_select for auto-selection.")
+    if value == 2:
+        raise NotImplementedError("simdist runs TF's Philox only: use alg='philox' or "
+                                  "'auto_select' (what TF picks on CPU and GPU).")
+
+
+def _stateless_generator(seed, alg=None) -> PhiloxRandom:
+    """The Philox state keyed by the shape-[2] ``seed`` (TF's StatelessRandomGetKeyCounter):
+    the same seed gives the same numbers every call, and no state of the stateful ops above
+    is read or advanced."""
     pair = np.asarray(seed.numpy() if hasattr(seed, "numpy") else seed)
     if not np.issubdtype(pair.dtype, np.integer):
         raise errors.InvalidArgumentError(
@@ -186,25 +263,26 @@ def _stateless_generator(seed) -> np.random.Generator:
         raise errors.InvalidArgumentError(
             None, None, f"seed must have shape [2], not {list(pair.shape)}\nPass two "
                         "integers, e.g. seed=[1, 2].")
-    return np.random.default_rng([int(s) % 2**64 for s in pair])
+    _check_alg(alg)
+    return key_counter_from_seed(int(pair[0]), int(pair[1]))
 
 
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
-                     name=None) -> Tensor:
+                     name=None, alg="auto_select") -> Tensor:
     """Normal samples determined by ``seed`` alone (``tf.random.stateless_normal``)."""
-    return _normal(_stateless_generator(seed), "StatelessRandomNormalV2", shape, mean,
-                   stddev, dtype)
+    return _normal("StatelessRandomNormalV2", shape, mean, stddev, dtype,
+                   gen=_stateless_generator(seed, alg))
 
 
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
-                               name=None) -> Tensor:
+                               name=None, alg="auto_select") -> Tensor:
     """Truncated normal samples determined by ``seed`` alone."""
-    return _truncated_normal(_stateless_generator(seed), "StatelessTruncatedNormalV2", shape,
-                             mean, stddev, dtype)
+    return _truncated_normal("StatelessTruncatedNormalV2", shape, mean, stddev, dtype,
+                             gen=_stateless_generator(seed, alg))
 
 
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32,
-                      name=None) -> Tensor:
+                      name=None, alg="auto_select") -> Tensor:
     """Uniform samples determined by ``seed`` alone (``tf.random.stateless_uniform``).
 
     Raises:
@@ -215,20 +293,35 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32,
         raise ValueError(f"For integer `dtype` argument {dt!r}, argument `minval` and "
                          "`maxval` must be both None or not None. Got `minval`="
                          f"{minval} and `maxval`={maxval}.")
-    return _uniform(_stateless_generator(seed), "StatelessRandomUniformV2", shape, minval,
-                    maxval, dtype)
+    return _uniform("StatelessRandomUniformV2", shape, minval, maxval, dtype,
+                    gen=_stateless_generator(seed, alg))
+
+
+def _shuffle_permutation(gen: PhiloxRandom, size: int) -> np.ndarray:
+    """TF's RandomShuffle: Fisher-Yates from the front, swapping i with
+    ``i + word % (size - i)``, one 32-bit word per swap in Philox order."""
+    words = gen.first_blocks(-(-(size - 1) // 4)).reshape(-1)[:size - 1].tolist()
+    perm = list(range(size))
+    for i, w in enumerate(words):
+        j = i + w % (size - i)
+        perm[i], perm[j] = perm[j], perm[i]
+    return np.asarray(perm, dtype=np.int64)
 
 
 def shuffle(value, seed=None, name=None) -> Tensor:
     """``value`` with its first dimension randomly permuted (``tf.random.shuffle``)."""
     x = A._t(value)
-    perm = _generator(seed).permutation(x.shape[0]) if x.ndim else None
-    if perm is None:
+    size = int(x.shape[0]) if x.ndim else 0
+    moves = size > 1 and int(np.prod(x.shape)) > 1
+    # The kernel reserves size - 1 32-bit words (whole blocks) when it shuffles.
+    gen = _reserve("RandomShuffle", x.dtype, seed, (size + 2) // 4 if moves else 0)
+    if not moves:
         return x
-    return A.gather(x, A.constant(perm.astype(np.int32)))
+    return A.gather(x, A.constant(_shuffle_permutation(gen, size).astype(np.int32)))
 
 
 for _op in ("RandomStandardNormal", "TruncatedNormal", "RandomUniform", "RandomUniformInt",
             "StatelessRandomNormalV2", "StatelessTruncatedNormalV2", "StatelessRandomUniformV2",
-            "StatelessRandomUniformV2Int"):
+            "StatelessRandomUniformV2Int", "StatelessRandomUniformV2FullInt",
+            "RandomShuffle"):
     op_def.NotDifferentiable(_op)

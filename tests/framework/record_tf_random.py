@@ -1,0 +1,49 @@
+"""Record TF 2.21's random numbers for the programs in random_cases.py (bits, not values).
+
+Run with TensorFlow's Python:
+``TF_CPP_MIN_LOG_LEVEL=3 CUDA_VISIBLE_DEVICES="" /tmp/tfvenv/bin/python
+tests/framework/record_tf_random.py``; it writes ``fixtures/tf_random.json``: for each case
+the dtype, shape and raw bits (unsigned ints of the dtype's width) of each output tensor.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(__file__))
+from random_cases import CASES  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def as_bits(t) -> dict:
+    """dtype name, shape and the raw bits of one tensor (the record every test compares)."""
+    a = np.asarray(t.numpy())
+    width = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize]
+    return {"dtype": t.dtype.name, "shape": list(a.shape),
+            "bits": a.reshape(-1).view(width).tolist()}
+
+
+def run_case(tf, code: str) -> list:
+    scope = {"tf": tf}
+    exec(code, scope)  # noqa: S102 - the programs above, run as TF runs them
+    return [as_bits(t) for t in scope["out"]]
+
+
+def main():
+    import tensorflow as tf
+
+    out = {"tf_version": tf.__version__,
+           "cases": {name: run_case(tf, code) for name, code in CASES.items()}}
+    path = os.path.join(HERE, "fixtures", "tf_random.json")
+    with open(path, "w") as f:
+        json.dump(out, f, separators=(",", ":"))
+    print("wrote", path, len(out["cases"]), "cases")
+
+
+if __name__ == "__main__":
+    main()

@@ -70,3 +70,69 @@ CASES.update({
                          "tf.random.set_seed(3)\n"
                          "out = [a, tf.random.uniform([2], seed=1), tf.random.uniform([2])]",
 })
+
+# --- Keras: initializers (stateless ops keyed by [seed, 0]) and Dropout (stateful ops) ----
+INITIALIZERS = ("GlorotUniform", "GlorotNormal", "HeNormal", "HeUniform", "LecunNormal",
+                "LecunUniform", "RandomNormal", "RandomUniform", "TruncatedNormal")
+for _name in INITIALIZERS:
+    CASES[f"keras_{_name}_seeded"] = (
+        f"init = tf.keras.initializers.{_name}(seed=17)\n"
+        "out = [init(shape) for shape in ([3, 4], [64, 10], [3, 3, 2, 8], [7])]\n"
+        f"out.append(tf.keras.initializers.{_name}(seed=18)([5, 5], dtype=tf.float64))")
+CASES.update({
+    "keras_variance_scaling": "out = [tf.keras.initializers.VarianceScaling(\n"
+                              "    2.0, mode, dist, seed=5)([6, 4]) for mode in\n"
+                              "    ('fan_in', 'fan_out', 'fan_avg') for dist in\n"
+                              "    ('truncated_normal', 'untruncated_normal', 'uniform')]",
+    "keras_set_random_seed_model": "tf.keras.utils.set_random_seed(42)\n"
+                                   "model = tf.keras.Sequential([\n"
+                                   "    tf.keras.layers.Dense(16, activation='relu'),\n"
+                                   "    tf.keras.layers.Dense(8, kernel_initializer='he_normal',"
+                                   "\n        bias_initializer='random_normal'),\n"
+                                   "    tf.keras.layers.Dense(1)])\n"
+                                   "model.build((None, 5))\n"
+                                   "out = list(model.weights)",
+    "keras_set_random_seed_twice": "tf.keras.utils.set_random_seed(7)\n"
+                                   "a = tf.keras.layers.Dense(3)\n"
+                                   "a.build((None, 4))\n"
+                                   "tf.keras.utils.set_random_seed(7)\n"
+                                   "b = tf.keras.layers.Dense(3)\n"
+                                   "b.build((None, 4))\n"
+                                   "out = [a.kernel, b.kernel, tf.random.uniform([2])]",
+    "keras_dropout_eager_unseeded": "tf.random.set_seed(5)\n"
+                                    "layer = tf.keras.layers.Dropout(0.4)\n"
+                                    "x = tf.ones([4, 6])\n"
+                                    "out = [layer(x, training=True) for _ in range(3)]\n"
+                                    "out.append(layer(x, training=False))",
+    "keras_dropout_eager_seeded": "tf.random.set_seed(5)\n"
+                                  "layer = tf.keras.layers.Dropout(0.3, seed=9)\n"
+                                  "x = tf.ones([3, 5])\n"
+                                  "out = [layer(x, training=True) for _ in range(3)]\n"
+                                  "out.append(tf.nn.dropout(x, 0.5, seed=9))",
+    "keras_dropout_noise_shape": "tf.random.set_seed(2)\n"
+                                 "layer = tf.keras.layers.Dropout(0.5, noise_shape=[None, 1])\n"
+                                 "out = [layer(tf.ones([4, 3]), training=True)]",
+})
+
+# --- seeded fits: Dropout in Keras's train_function (seeds fixed when traced, kernels that
+# keep moving across steps; a last smaller batch retraces). Compared to float32 round-off,
+# since the arithmetic (not the random numbers) may round differently from TF's kernels.
+_FIT_MODEL = ("model = tf.keras.Sequential([\n"
+              "    tf.keras.layers.Dense(16, activation='relu', input_shape=(5,)),\n"
+              "    tf.keras.layers.Dropout(0.5{seed}),\n"
+              "    tf.keras.layers.Dense(1)])\n"
+              "model.compile(tf.keras.optimizers.SGD(0.05), 'mse')\n"
+              "x = (np.arange({n} * 5, dtype='float32').reshape({n}, 5) % 7) / 7\n"
+              "y = x.sum(axis=1, keepdims=True) - 1\n"
+              "h = model.fit(x, y, batch_size=8, epochs=3, shuffle=False, verbose=0)\n"
+              "out = [tf.constant(h.history['loss'])] + list(model.weights)\n")
+FIT_CASES = {
+    "fit_dropout_unseeded": "tf.keras.utils.set_random_seed(3)\n"
+                            + _FIT_MODEL.format(seed="", n=32),
+    "fit_dropout_seeded_last_batch_smaller": "tf.keras.utils.set_random_seed(4)\n"
+                                             + _FIT_MODEL.format(seed=", seed=11", n=36),
+    "fit_then_train_on_batch": "tf.keras.utils.set_random_seed(5)\n"
+                               + _FIT_MODEL.format(seed="", n=16)
+                               + "out.append(tf.constant(model.train_on_batch(x[:8], y[:8])))\n"
+                               "out.append(model.layers[1](tf.ones([2, 3]), training=True))",
+}

@@ -3,7 +3,8 @@
 Run with TensorFlow's Python:
 ``TF_CPP_MIN_LOG_LEVEL=3 CUDA_VISIBLE_DEVICES="" /tmp/tfvenv/bin/python
 tests/framework/record_tf_random.py``; it writes ``fixtures/tf_random.json``: for each case
-the dtype, shape and raw bits (unsigned ints of the dtype's width) of each output tensor.
+the dtype, shape and raw bits (unsigned ints of the dtype's width) of each output tensor
+(``cases``: compared bit for bit; ``fit_cases``: to float32 round-off).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from random_cases import CASES  # noqa: E402
+from random_cases import CASES, FIT_CASES  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -29,7 +30,7 @@ def as_bits(t) -> dict:
 
 
 def run_case(tf, code: str) -> list:
-    scope = {"tf": tf}
+    scope = {"tf": tf, "np": np}
     exec(code, scope)  # noqa: S102 - the programs above, run as TF runs them
     return [as_bits(t) for t in scope["out"]]
 
@@ -38,7 +39,8 @@ def main():
     import tensorflow as tf
 
     out = {"tf_version": tf.__version__,
-           "cases": {name: run_case(tf, code) for name, code in CASES.items()}}
+           "cases": {name: run_case(tf, code) for name, code in CASES.items()},
+           "fit_cases": {name: run_case(tf, code) for name, code in FIT_CASES.items()}}
     path = os.path.join(HERE, "fixtures", "tf_random.json")
     with open(path, "w") as f:
         json.dump(out, f, separators=(",", ":"))

@@ -26,6 +26,7 @@ framework/random_seed.py.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import random
 import threading
@@ -52,7 +53,38 @@ class _RandomState:
         self.rng: random.Random | None = None
         # The eager kernel cache: one Philox state per (op, dtype, seed, seed2) kernel.
         self.kernels: dict[tuple, PhiloxRandom] = {}
+        self.function: FunctionRandomState | None = None   # the traced function running
         self.lock = threading.Lock()
+
+
+class FunctionRandomState:
+    """The random state of one trace of a ``tf.function`` (one FuncGraph): its ops' seeds,
+    fixed when traced, and its stateful kernels, which keep moving from call to call.
+
+    While tracing (the first call), an op without an op seed takes the next of 0, 1, 2, ...
+    (TF's per-graph counter) with the global seed of that moment; later calls give the k-th
+    random op the k-th traced seeds, whatever Python passes then, as the graph's ops would.
+    """
+
+    def __init__(self):
+        self.traced = False
+        self.global_seed: int | None = None
+        self.counter = 0
+        self.seeds: list = []
+        self.position = 0
+        self.kernels: dict[tuple, PhiloxRandom] = {}
+
+    def next_seeds(self, op_seed) -> tuple:
+        if self.position < len(self.seeds):
+            seeds = self.seeds[self.position]
+        else:   # tracing: TF's graph-mode get_seed
+            g = self.global_seed
+            if g is not None and op_seed is None:
+                op_seed, self.counter = self.counter, self.counter + 1
+            seeds = _seed_pair(g, op_seed)
+            self.seeds.append(seeds)
+        self.position += 1
+        return seeds
 
 
 _state = _RandomState()
@@ -79,14 +111,9 @@ def get_global_seed() -> int | None:
     return _state.global_seed
 
 
-def get_seed(op_seed):
-    """The (seed, seed2) pair an op uses, as TF's eager ``random_seed.get_seed``."""
-    g = _state.global_seed
-    if g is not None:
-        if op_seed is None:
-            with _state.lock:
-                op_seed = _state.rng.randint(0, _MAXINT32)
-        seeds = g % _MAXINT32, int(op_seed) % _MAXINT32
+def _seed_pair(global_seed, op_seed) -> tuple:
+    if global_seed is not None:
+        seeds = global_seed % _MAXINT32, int(op_seed) % _MAXINT32
     elif op_seed is not None:
         seeds = DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32
     else:
@@ -94,17 +121,58 @@ def get_seed(op_seed):
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
 
+def get_seed(op_seed):
+    """The (seed, seed2) pair an op uses, as TF's ``random_seed.get_seed``: eagerly, op seeds
+    from ``random.Random(global seed)``; in a traced function, its graph's seeds."""
+    if _state.function is not None:
+        return _state.function.next_seeds(op_seed)
+    g = _state.global_seed
+    if g is not None and op_seed is None:
+        with _state.lock:
+            op_seed = _state.rng.randint(0, _MAXINT32)
+    return _seed_pair(g, op_seed)
+
+
+def is_tracing() -> bool:
+    """False while a traced function replays its graph (Python-side seed bookkeeping, such
+    as Keras's legacy seeds, happens once per trace)."""
+    f = _state.function
+    return f is None or not f.traced
+
+
+@contextlib.contextmanager
+def function_scope(state: FunctionRandomState):
+    """Run one call of a traced function: the first call traces (fixes the seeds), later
+    ones replay them; its kernels are the function's own."""
+    outer = _state.function
+    if not state.traced:
+        state.global_seed = _state.global_seed
+    state.position = 0
+    _state.function = state
+    try:
+        yield state
+    finally:
+        _state.function = outer
+        state.traced = True
+
+
 def _reserve(op_type, dtype, seed, reserve) -> PhiloxRandom:
     """The state a stateful kernel draws from now, then moved ``reserve`` blocks on (TF's
-    GuardedPhiloxRandom). Unseeded ops get a kernel of their own with fresh seeds."""
+    GuardedPhiloxRandom). Eagerly the kernel is shared by every call with the same op,
+    dtype and seeds (TF's kernel cache); in a traced function each op has its own.
+    Unseeded ops get a kernel of their own with fresh seeds."""
     s1, s2 = get_seed(seed)
     if s1 is None:
         s1, s2 = (int(x) for x in np.random.SeedSequence().generate_state(2, np.uint64))
         return PhiloxRandom.from_seeds(s1, s2)
-    key = (op_type, dtypes.as_dtype(dtype).name, s1, s2)
+    fn = _state.function
+    if fn is None:
+        kernels, key = _state.kernels, (op_type, dtypes.as_dtype(dtype).name, s1, s2)
+    else:   # a graph has a kernel per op node, even for two ops with the same seeds
+        kernels, key = fn.kernels, fn.position
     with _state.lock:
-        gen = _state.kernels.get(key) or PhiloxRandom.from_seeds(s1, s2)
-        _state.kernels[key] = gen.skip(reserve)
+        gen = kernels.get(key) or PhiloxRandom.from_seeds(s1, s2)
+        kernels[key] = gen.skip(reserve)
     return gen
 
 

@@ -94,6 +94,14 @@ def _base_compute_output_shape():
     return Layer.compute_output_shape
 
 
+def symbolic_call_hook(layer, training=None) -> None:
+    """Tell ``layer`` Keras called it on symbolic inputs (``training`` as passed): a layer
+    with Python-side state that such a call changes (Dropout's legacy seed) updates it."""
+    hook = getattr(layer, "_on_symbolic_call", None)
+    if hook is not None:
+        hook(training)
+
+
 def symbolic_call(layer, inputs, args, kwargs):
     """Call ``layer`` on KerasTensors: build it, find its outputs, record the node."""
     from simdist.keras.engine.base_layer import name_scope
@@ -106,6 +114,7 @@ def symbolic_call(layer, inputs, args, kwargs):
         concrete_kwargs = nest.map_structure(_placeholder, dict(kwargs))
         concrete_kwargs.setdefault("training", False)
         out = layer(concrete_in, *concrete_args, **concrete_kwargs)
+    symbolic_call_hook(layer, training=kwargs.get("training"))
     outputs = _symbolic_outputs(layer, out, inputs)
     node = Node(layer, (inputs, *args), kwargs, outputs)
     layer._record_node_shapes(node)

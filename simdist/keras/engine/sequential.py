@@ -26,6 +26,7 @@ from simdist.framework.tensor import Tensor
 from simdist.keras.engine.base_layer import Layer, init_scope, name_scope
 from simdist.keras.engine.input_layer import InputLayer
 from simdist.keras.engine.keras_tensor import KerasTensor
+from simdist.keras.engine.node import symbolic_call_hook
 from simdist.keras.engine.training import Model, layer_children
 
 
@@ -63,7 +64,7 @@ class Sequential(Model):
             self._input_shape = _batch_input_shape(layer)
         self._layers.append(layer)
         if self._input_shape is not None:
-            self._build_graph(self._input_shape)
+            self._build_graph(self._input_shape, called=[layer])
 
     def _trackable_children(self) -> dict:
         return {**layer_children(self._layers), **super()._trackable_children()}
@@ -79,8 +80,10 @@ class Sequential(Model):
         elif self._graph_shapes is not None:
             self._graph_shapes = (self._graph_shapes[0], self._layers[-1].output_shape)
 
-    def _build_graph(self, input_shape):
-        """Build each layer for the shape reaching it and record every shape on the way."""
+    def _build_graph(self, input_shape, called=None):
+        """Build each layer for the shape reaching it and record every shape on the way.
+        Keras calls the ``called`` layers (all by default; the new one when a layer is
+        added) on symbolic inputs: ``symbolic_call_hook`` lets a layer see that."""
         shape = tuple(input_shape)
         if not self.built:
             self._built_strategy = ds.get_strategy() if ds.has_strategy() else None
@@ -94,6 +97,8 @@ class Sequential(Model):
                 out = tuple(layer.compute_output_shape(shape))
                 layer._node_shapes = (shape, out)
                 shape = out
+        for layer in self._layers if called is None else called:
+            symbolic_call_hook(layer, training=None)
         self._graph_shapes = (tuple(input_shape), shape)
         self.built = True
 

@@ -31,7 +31,7 @@ from simdist.framework.tensor_spec import TensorSpec
 from simdist.keras import callbacks as callbacks_module
 from simdist.keras import metrics as metrics_mod
 from simdist.keras import optimizers
-from simdist.keras.engine import compile_utils, data_adapter, ps_training, summary
+from simdist.keras.engine import compile_utils, data_adapter, ps_training, step_traces, summary
 from simdist.keras.engine import steps_per_execution as executions_lib
 from simdist.keras.engine.base_layer import Layer, _dedup
 
@@ -219,6 +219,7 @@ class Model(Layer):
                               "weighted_metrics": weighted_metrics}
         self._steps_per_execution = steps_per_execution
         self._run_eagerly = bool(run_eagerly)
+        self.__dict__.pop("_step_traces", None)   # compile makes new step functions
         with self._scope():
             self.optimizer = self._get_optimizer(optimizer)
             names = getattr(self, "output_names", None)
@@ -323,6 +324,10 @@ class Model(Layer):
         return self(x, training=False)
 
     def _run(self, step_fn, batch):
+        with step_traces.step_scope(self, step_fn.__name__):
+            return self._run_step(step_fn, batch)
+
+    def _run_step(self, step_fn, batch):
         strategy = self.distribute_strategy
         if strategy is ds.get_default_strategy():
             return step_fn(batch)

@@ -23,9 +23,8 @@ import numbers
 
 from simdist.framework import dtypes
 from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import dropout_ops, random_ops
 from simdist.framework.ops import math_ops as M
-from simdist.framework.ops import random_ops as R
-from simdist.framework.tensor import Tensor
 from simdist.keras import activations, initializers, regularizers
 from simdist.keras.engine.base_layer import Layer, refuse_constraints, same_shape
 from simdist.keras.engine.input_spec import InputSpec
@@ -165,31 +164,29 @@ class Dropout(Layer):
             return A.identity(inputs)
         return self._dropout_impl(inputs)
 
+    def _on_symbolic_call(self, training):
+        """Keras's symbolic call (building a graph network) traces the dropout branch
+        unless training is False, and so takes a legacy seed."""
+        if training is not False and not (isinstance(self.rate, numbers.Real)
+                                          and self.rate == 0):
+            self._legacy_seed()
+
+    def _legacy_seed(self):
+        """seed, seed + 1, ... per trace (RandomGenerator.make_legacy_seed); None unseeded.
+        A replayed step function keeps the seed it was traced with."""
+        if self.seed is None:
+            return None
+        seed = getattr(self, "_next_seed", self.seed)
+        if random_ops.is_tracing():
+            self._next_seed = seed + 1
+        return seed
+
     def _dropout_impl(self, x):
-        """tf.nn.dropout's checks and mask: keep where ``uniform >= rate``, scaled."""
-        rate = self.rate
-        if isinstance(rate, numbers.Real) and not 0 <= rate < 1:
-            raise ValueError("`rate` must be a scalar tensor or a float in the range [0, 1). "
-                             f"Received: rate={rate}")
-        if not x.dtype.is_floating:
-            raise ValueError("`x.dtype` must be a floating point tensor as `x` will be "
-                             f"scaled. Received: x_dtype={x.dtype}")
-        if isinstance(rate, numbers.Real):
-            threshold = A.constant(rate, dtype=x.dtype)
-            scaled = M.multiply(x, A.constant(1.0 / (1.0 - rate), dtype=x.dtype))
-        elif isinstance(rate, Tensor) or hasattr(rate, "_as_tensor"):
-            threshold = A._t(rate)
-            if threshold.ndim != 0:
-                raise ValueError(f"Shape {threshold.shape} must have rank 0")
-            if threshold.dtype != x.dtype:
-                threshold = A.cast(threshold, x.dtype)
-            scaled = M.divide(x, M.subtract(A.constant(1, dtype=x.dtype), threshold))
-        else:
-            raise ValueError(f"`rate` must be a scalar or scalar tensor. Received: rate={rate}")
-        shape = list(self.noise_shape) if self.noise_shape is not None else list(x.shape)
-        shape = [x.shape[i] if s is None else s for i, s in enumerate(shape)]
-        keep = M.greater_equal(R.uniform(shape, dtype=x.dtype, seed=self.seed), threshold)
-        return A.where(keep, scaled, A.zeros_like(scaled))
+        """tf.nn.dropout with Keras's legacy seeds: a seeded layer's calls (traces, in a
+        step function) use seed, seed + 1, ... (RandomGenerator.make_legacy_seed); an
+        unseeded one passes None."""
+        return dropout_ops.dropout(x, self.rate, noise_shape=self.noise_shape,
+                                   seed=self._legacy_seed())
 
     compute_output_shape = same_shape
 

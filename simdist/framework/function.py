@@ -15,6 +15,9 @@ The body runs on every call (simdist executes eagerly), so Python side effects s
 ``print`` happen every call, not only while tracing as in TF. A ``next()`` on an exhausted
 iterator inside the body raises ``OutOfRangeError``, as the graph's IteratorGetNext does;
 ``tf.executing_eagerly()`` is False inside the body and Python results come back as Tensors.
+Random ops in the body draw as a graph's would: seeds fixed by the first call of a trace
+(the global seed then, and op seeds 0, 1, ... in order), one kernel per op whose state moves
+on from call to call (``random_ops.FunctionRandomState``).
 
 Mirrors tensorflow/python/eager/polymorphic_function/polymorphic_function.py.
 """
@@ -149,6 +152,7 @@ class Function:
         self._autograph = autograph
         self._instance = instance
         self._traces: list = []
+        self._random_states: dict = {}   # per trace: its random ops' seeds and kernels
         self._lock = threading.Lock()
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._bound_by_id: dict = {}
@@ -179,10 +183,14 @@ class Function:
         return ConcreteFunction(self, self._lookup(args, kwargs))
 
     def __call__(self, *args, **kwargs):
-        self._lookup(args, kwargs)
+        from simdist.framework.ops import random_ops
+
+        trace = self._lookup(args, kwargs)
+        randomness = self._random_states.setdefault(id(trace),
+                                                    random_ops.FunctionRandomState())
         if self._instance is not None:
             args = (self._instance,) + args
-        with context.inside_function():
+        with context.inside_function(), random_ops.function_scope(randomness):
             try:
                 out = self._python_function(*args, **kwargs)
             except StopIteration:

@@ -136,3 +136,26 @@ FIT_CASES = {
                                + "out.append(tf.constant(model.train_on_batch(x[:8], y[:8])))\n"
                                "out.append(model.layers[1](tf.ones([2, 3]), training=True))",
 }
+
+# --- random ops in a tf.function: graph seeds, fixed when traced; a kernel per op ---------
+CASES.update({
+    "function_unseeded_ops": "tf.random.set_seed(21)\n"
+                             "@tf.function\n"
+                             "def bar():\n"
+                             "    return tf.random.uniform([2]), tf.random.normal([3])\n"
+                             "out = [*bar(), *bar(), tf.random.uniform([2])]",
+    "function_op_seeds": "tf.random.set_seed(22)\n"
+                         "@tf.function\n"
+                         "def foo():\n"
+                         "    return tf.random.uniform([2], seed=1), "
+                         "tf.random.uniform([2], seed=1)\n"
+                         "out = [*foo(), *foo(), tf.random.uniform([2], seed=1)]",
+    "function_traced_before_set_seed": "tf.random.set_seed(23)\n"
+                                       "@tf.function\n"
+                                       "def baz(x):\n"
+                                       "    return x + tf.random.truncated_normal([4])\n"
+                                       "a = baz(tf.constant(1.0))\n"
+                                       "tf.random.set_seed(24)\n"
+                                       "out = [a, baz(tf.constant(1.0)), "
+                                       "baz(tf.constant([1.0, 2.0, 3.0, 4.0]))]",
+})

@@ -54,6 +54,7 @@ class _RandomState:
         # The eager kernel cache: one Philox state per (op, dtype, seed, seed2) kernel.
         self.kernels: dict[tuple, PhiloxRandom] = {}
         self.function: FunctionRandomState | None = None   # the traced function running
+        self.generation = 0   # set_seed's count: it restarts functions' kernels too
         self.lock = threading.Lock()
 
 
@@ -64,6 +65,7 @@ class FunctionRandomState:
     While tracing (the first call), an op without an op seed takes the next of 0, 1, 2, ...
     (TF's per-graph counter) with the global seed of that moment; later calls give the k-th
     random op the k-th traced seeds, whatever Python passes then, as the graph's ops would.
+    ``set_seed`` restarts the kernels (TF clears its caches) but not the traced seeds.
     """
 
     def __init__(self):
@@ -73,6 +75,7 @@ class FunctionRandomState:
         self.seeds: list = []
         self.position = 0
         self.kernels: dict[tuple, PhiloxRandom] = {}
+        self.generation = 0
 
     def next_seeds(self, op_seed) -> tuple:
         if self.position < len(self.seeds):
@@ -104,6 +107,7 @@ def set_seed(seed) -> None:
         _state.global_seed = None if seed is None else int(seed)
         _state.rng = None if seed is None else random.Random(int(seed))
         _state.kernels.clear()
+        _state.generation += 1
 
 
 def get_global_seed() -> int | None:
@@ -147,6 +151,9 @@ def function_scope(state: FunctionRandomState):
     outer = _state.function
     if not state.traced:
         state.global_seed = _state.global_seed
+    if state.generation != _state.generation:   # set_seed cleared TF's kernels since
+        state.kernels.clear()
+        state.generation = _state.generation
     state.position = 0
     _state.function = state
     try:

@@ -159,3 +159,34 @@ CASES.update({
                                        "out = [a, baz(tf.constant(1.0)), "
                                        "baz(tf.constant([1.0, 2.0, 3.0, 4.0]))]",
 })
+
+# --- under MirroredStrategy on two devices (``DEVICES``: two logical CPUs in TF, two
+# simulated GPUs in simdist). Eagerly each replica's device has its own kernels; initial
+# values are drawn once and copied to every replica; in fit each replica's Dropout is its
+# own op of the step function's graph (op seeds 0 and 1).
+STRATEGY_CASES = {
+    "mirrored_run_stateful": "s = tf.distribute.MirroredStrategy(DEVICES)\n"
+                             "tf.random.set_seed(3)\n"
+                             "a = s.run(lambda: tf.random.uniform([2], seed=3))\n"
+                             "b = s.run(lambda: tf.random.uniform([2]))\n"
+                             "out = [*s.experimental_local_results(a), "
+                             "*s.experimental_local_results(b), tf.random.uniform([2], seed=3)]",
+    "mirrored_initial_weights": "s = tf.distribute.MirroredStrategy(DEVICES)\n"
+                                "tf.keras.utils.set_random_seed(42)\n"
+                                "with s.scope():\n"
+                                "    model = tf.keras.Sequential([\n"
+                                "        tf.keras.layers.Dense(4, input_shape=(3,)),\n"
+                                "        tf.keras.layers.Dense("
+                                "2, kernel_initializer='he_normal')])\n"
+                                "out = [v for w in model.weights "
+                                "for v in s.experimental_local_results(w)]",
+}
+STRATEGY_FIT_CASES = {
+    "mirrored_fit_dropout": "s = tf.distribute.MirroredStrategy(DEVICES)\n"
+                            "tf.keras.utils.set_random_seed(6)\n"
+                            "with s.scope():\n"
+                            + "\n".join("    " + line for line in
+                                        _FIT_MODEL.format(seed="", n=32).splitlines()[:5])
+                            + "\n" + "\n".join(_FIT_MODEL.format(seed="", n=32)
+                                               .splitlines()[5:]),
+}

@@ -16,7 +16,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from random_cases import CASES, FIT_CASES  # noqa: E402
+from random_cases import CASES, FIT_CASES, STRATEGY_CASES, STRATEGY_FIT_CASES  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -29,8 +29,11 @@ def as_bits(t) -> dict:
             "bits": a.reshape(-1).view(width).tolist()}
 
 
-def run_case(tf, code: str) -> list:
-    scope = {"tf": tf, "np": np}
+TF_DEVICES = ["/cpu:0", "/cpu:1"]
+
+
+def run_case(tf, code: str, devices=None) -> list:
+    scope = {"tf": tf, "np": np, "DEVICES": devices}
     exec(code, scope)  # noqa: S102 - the programs above, run as TF runs them
     return [as_bits(t) for t in scope["out"]]
 
@@ -38,9 +41,15 @@ def run_case(tf, code: str) -> list:
 def main():
     import tensorflow as tf
 
+    cpu = tf.config.list_physical_devices("CPU")[0]   # two logical CPUs for the strategies
+    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
     out = {"tf_version": tf.__version__,
            "cases": {name: run_case(tf, code) for name, code in CASES.items()},
-           "fit_cases": {name: run_case(tf, code) for name, code in FIT_CASES.items()}}
+           "fit_cases": {name: run_case(tf, code) for name, code in FIT_CASES.items()},
+           "strategy_cases": {name: run_case(tf, code, TF_DEVICES)
+                              for name, code in STRATEGY_CASES.items()},
+           "strategy_fit_cases": {name: run_case(tf, code, TF_DEVICES)
+                                  for name, code in STRATEGY_FIT_CASES.items()}}
     path = os.path.join(HERE, "fixtures", "tf_random.json")
     with open(path, "w") as f:
         json.dump(out, f, separators=(",", ":"))

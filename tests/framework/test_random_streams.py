@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import simdist as tf
 from simdist.framework.ops import philox_random
 from simdist.framework.ops import random_distributions as D
-from tests.framework.random_cases import CASES, FIT_CASES
+from tests.framework.random_cases import CASES, FIT_CASES, STRATEGY_CASES, STRATEGY_FIT_CASES
 from tests.framework.record_tf_random import run_case
 
 with open(os.path.join(os.path.dirname(__file__), "fixtures", "tf_random.json")) as _f:
@@ -27,24 +27,42 @@ def _values(record) -> np.ndarray:
     return np.asarray(record["bits"], dtype=width).view(record["dtype"])
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_random_numbers_are_tfs_bits(name):
-    got = run_case(tf, CASES[name])
-    want = RECORDED["cases"][name]
+DEVICES = ["/gpu:0", "/gpu:1"]   # TF recorded on two logical CPUs
+
+
+def _same_bits(got, want):
     assert [(g["dtype"], g["shape"]) for g in got] == [(w["dtype"], w["shape"]) for w in want]
     for i, (g, w) in enumerate(zip(got, want)):
         diff = np.flatnonzero(np.asarray(g["bits"]) != np.asarray(w["bits"]))
         assert diff.size == 0, f"output {i}: {diff.size} of {len(w['bits'])} differ: {diff[:5]}"
 
 
-@pytest.mark.parametrize("name", sorted(FIT_CASES))
-def test_seeded_fit_with_dropout_gives_tfs_losses_and_weights(name):
-    got = run_case(tf, FIT_CASES[name])
-    want = RECORDED["fit_cases"][name]
+def _close(got, want):
     assert [(g["dtype"], g["shape"]) for g in got] == [(w["dtype"], w["shape"]) for w in want]
     for i, (g, w) in enumerate(zip(got, want)):
         np.testing.assert_allclose(_values(g), _values(w), rtol=2e-5, atol=2e-6,
                                    err_msg=f"output {i}")
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_random_numbers_are_tfs_bits(name):
+    _same_bits(run_case(tf, CASES[name]), RECORDED["cases"][name])
+
+
+@pytest.mark.parametrize("name", sorted(STRATEGY_CASES))
+def test_random_numbers_under_mirrored_strategy_are_tfs_bits(name):
+    _same_bits(run_case(tf, STRATEGY_CASES[name], DEVICES), RECORDED["strategy_cases"][name])
+
+
+@pytest.mark.parametrize("name", sorted(FIT_CASES))
+def test_seeded_fit_with_dropout_gives_tfs_losses_and_weights(name):
+    _close(run_case(tf, FIT_CASES[name]), RECORDED["fit_cases"][name])
+
+
+@pytest.mark.parametrize("name", sorted(STRATEGY_FIT_CASES))
+def test_seeded_fit_under_mirrored_strategy_gives_tfs_losses(name):
+    _close(run_case(tf, STRATEGY_FIT_CASES[name], DEVICES),
+           RECORDED["strategy_fit_cases"][name])
 
 
 def test_philox_known_answer():

@@ -14,8 +14,8 @@ Glossary:
   stateless    -- ``stateless_uniform(shape, seed=[a, b])`` etc.: the numbers depend on the
                   two-integer seed only (same seed, same numbers; the global seed and the
                   streams are neither read nor advanced). Keras's initializers use them.
-  kernel       -- a stateful op's (op, dtype, seed, seed2) has one Philox state, as TF's
-                  eager kernel cache; each call moves it on by 256 blocks per value.
+  kernel       -- a stateful op's (op, dtype, seed, seed2, device) has one Philox state,
+                  as TF's eager kernel cache; each call moves it on by 256 blocks per value.
 Numbers are TF's: Philox4x32-10 (``philox_random``) and TF's conversions
 (``random_distributions``), computed on the host and placed on the device, bit for bit what
 TF's CPU kernels give (recorded in tests/framework/fixtures/tf_random.json).
@@ -166,7 +166,8 @@ def function_scope(state: FunctionRandomState):
 def _reserve(op_type, dtype, seed, reserve) -> PhiloxRandom:
     """The state a stateful kernel draws from now, then moved ``reserve`` blocks on (TF's
     GuardedPhiloxRandom). Eagerly the kernel is shared by every call with the same op,
-    dtype and seeds (TF's kernel cache); in a traced function each op has its own.
+    dtype, seeds and device (TF's kernel cache: each replica's device has its own); in a
+    traced function each op has its own.
     Unseeded ops get a kernel of their own with fresh seeds."""
     s1, s2 = get_seed(seed)
     if s1 is None:
@@ -174,7 +175,9 @@ def _reserve(op_type, dtype, seed, reserve) -> PhiloxRandom:
         return PhiloxRandom.from_seeds(s1, s2)
     fn = _state.function
     if fn is None:
-        kernels, key = _state.kernels, (op_type, dtypes.as_dtype(dtype).name, s1, s2)
+        device = op_def.placement([])
+        kernels, key = _state.kernels, (op_type, dtypes.as_dtype(dtype).name, s1, s2,
+                                        getattr(device, "name", str(device)))
     else:   # a graph has a kernel per op node, even for two ops with the same seeds
         kernels, key = fn.kernels, fn.position
     with _state.lock:

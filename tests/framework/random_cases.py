@@ -190,3 +190,6 @@ STRATEGY_FIT_CASES = {
                             + "\n" + "\n".join(_FIT_MODEL.format(seed="", n=32)
                                                .splitlines()[5:]),
 }
+FIT_CASES["fit_shuffled"] = ("tf.keras.utils.set_random_seed(8)\n"
+                             + _FIT_MODEL.format(seed="", n=36).replace("shuffle=False",
+                                                                         "shuffle=True"))

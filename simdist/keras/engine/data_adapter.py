@@ -24,6 +24,7 @@ import numpy as np
 
 from simdist.data import INFINITE_CARDINALITY, Dataset, DatasetV2
 from simdist.framework import nest
+from simdist.framework.ops import random_ops
 from simdist.framework.tensor import Tensor
 
 
@@ -88,6 +89,12 @@ class DataHandler:
             self._n = len(nest.flatten(self._arrays)[0])
             self._batch_size = batch_size or 32
             self._shuffle = shuffle
+            # Keras draws each pass's order with tf.random.shuffle in a dataset function
+            # traced now: seeds (global seed now, op seed 0), one kernel for all passes.
+            self._order = random_ops.FunctionRandomState()
+            with random_ops.function_scope(self._order):   # traced here: today's seed
+                pass
+            self._orders: list = []
             self._dataset = None
             self._inferred = math.ceil(self._n / self._batch_size)
             # One stream of `epochs` passes (each reshuffled), as Keras's array adapter: a
@@ -99,13 +106,23 @@ class DataHandler:
         self.insufficient_data = False
         self.ran_out = False
 
-    def _array_dataset(self):
-        """This epoch's arrays (reshuffled when asked) as a Dataset of global batches."""
-        idx = np.arange(self._n)
-        if self._shuffle:
-            from simdist.framework.ops import random_ops
+    def _pass_order(self, i: int) -> np.ndarray:
+        """The order of pass ``i``: ``tf.random.shuffle(tf.range(n))``, the i-th call of
+        the permutation function Keras maps over ``range(1).repeat(epochs)``."""
+        if self._shuffle == "batch":   # Keras shuffles within batches: not TF's numbers
+            idx = np.arange(self._n)
+            for start in range(0, self._n, self._batch_size):
+                random_ops._generator(None).shuffle(idx[start:start + self._batch_size])
+            return idx
+        while len(self._orders) <= i:
+            with random_ops.function_scope(self._order):
+                order = random_ops.shuffle(np.arange(self._n, dtype=np.int64))
+            self._orders.append(np.asarray(order.numpy()))
+        return self._orders[i]
 
-            idx = random_ops._generator(None).permutation(self._n)
+    def _array_dataset(self, i: int = 0):
+        """Pass ``i``'s arrays (reshuffled when asked) as a Dataset of global batches."""
+        idx = self._pass_order(i) if self._shuffle else np.arange(self._n)
         arrays = nest.map_structure(lambda a: a[idx], self._arrays)
         return Dataset.from_tensor_slices(arrays).batch(self._batch_size)
 
@@ -116,8 +133,8 @@ class DataHandler:
         return iter(s.experimental_distribute_dataset(ds))
 
     def _array_passes(self):
-        for _ in range(self._epochs):
-            yield from self._distributed(self._array_dataset())
+        for i in range(self._epochs):
+            yield from self._distributed(self._array_dataset(i))
 
     def epoch_iterator(self, initial_step=0):
         """Yield (step, batch) for one epoch, counting from ``initial_step`` (a resumed

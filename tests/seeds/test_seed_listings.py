@@ -24,11 +24,12 @@ def test_seed_001_custom_loop_and_fit(capsys):
     """The listing trains as it does under TensorFlow: simdist's runs of 8 seeds lie in the
     spread of TF's 40 recorded runs (record_tf_seed_001.py).
 
-    simdist and TF draw different numbers from the same seed, so single runs differ and
-    are compared as a distribution; 8 TF runs alone understate TF's spread (their worst
-    fit accuracy was 0.904, 40 runs' is 0.820). A single run of 200 Adam steps may end
-    under 0.9 accuracy, in TF as in simdist; averaged over the seeds simdist's both halves
-    end above 0.9 (TF's 40-run means: 0.918 and 0.918).
+    simdist draws TF's random numbers from the same seed (data, initial weights), but
+    tf.data's shuffle order is its own, so single runs differ and are compared as a
+    distribution; 8 TF runs alone understate TF's spread (their worst fit accuracy was
+    0.904, 40 runs' is 0.820). A single run of 200 Adam steps may end under 0.9 accuracy,
+    in TF as in simdist; TF's own runs of seeds 0-7 average 0.897 (custom loop) and 0.923
+    (fit), its 40 runs 0.918 and 0.918.
     """
     import simdist as tf
 
@@ -60,8 +61,12 @@ def test_seed_001_custom_loop_and_fit(capsys):
         assert min(theirs) - tol < min(ours) and max(ours) < max(theirs) + tol, \
             (key, ours, theirs)
         assert abs(statistics.mean(ours) - statistics.mean(theirs)) < tol, (key, ours, theirs)
+    # TF's runs of the same seeds: simdist's means over them are TF's means within 0.015
+    # (the random numbers are TF's; only tf.data's shuffle order is simdist's own).
+    same_seeds = [recorded[s] for s in SEEDS]
     for key in ("custom_accuracy", "fit_accuracy"):
-        assert statistics.mean(r[key][-1] for r in runs) > 0.9
+        ours = statistics.mean(r[key][-1] for r in runs)
+        assert abs(ours - statistics.mean(r[key][-1] for r in same_seeds)) < 0.015, key
     # The listing's custom loop feeds strategy.run the undistributed dataset (TF accepts it
     # silently): simdist warns about that, once in the world, and about nothing else.
     assert len(taught) == 1, taught

@@ -1,68 +1,68 @@
 """``shuffle``: TF's buffer shuffle, seeded like TF's random ops.
 
 Glossary:
-  buffer     -- the first ``buffer_size`` elements fill a buffer; each output is a uniformly
-                random slot of it, and that slot is refilled with the next input element
-                (or, once the input is exhausted, with the buffer's last element). A small
-                buffer therefore only shuffles locally: element ``k`` can come out no
-                earlier than position ``k - buffer_size + 1``.
-  seeds      -- ``seed`` is the op seed; with the global seed (``tf.random.set_seed``) the
-                order is reproducible, as in TF (the numbers themselves differ from TF's
-                Philox stream). With no seed at all each dataset draws fresh entropy.
-  reshuffle_each_iteration -- each new pass (``iter``, next epoch of ``repeat``) draws a new
-                order; with False every pass repeats the first order.
+  buffer     -- a ring of ``buffer_size`` slots kept full from the input; each output is
+                slot ``start + word % filled`` (a uniformly random one), the slot at
+                ``start`` moves into its place and ``start`` moves on. A small buffer
+                therefore only shuffles locally: element ``k`` can come out no earlier than
+                position ``k - buffer_size + 1``.
+  seeds      -- ``seed`` is the op seed, with the global seed (``tf.random.set_seed``) as
+                TF's ``get_seed`` (which draws an op seed even when ``seed`` is None); the
+                words are TF's Philox words, so the order is TF's. With no seed at all each
+                dataset draws fresh entropy.
+  reshuffle_each_iteration -- each new pass (``iter``, next epoch of ``repeat``) seeds its
+                generator with the next two words of the dataset's seed generator; with
+                False every pass uses the dataset's seeds and repeats the first order.
 
 Mirrors tensorflow/python/data/ops/shuffle_op.py (kernel: core/kernels/data/shuffle_dataset_op.cc).
 """
 
 from __future__ import annotations
 
-import itertools
 import threading
 
 import numpy as np
 
 from simdist.data.dataset_ops import UNKNOWN_CARDINALITY, DatasetV2
 from simdist.framework import errors
+from simdist.framework.ops import random_ops
+from simdist.framework.ops.philox_random import PhiloxRandom, SingleSampleAdapter
 
 _SENTINEL = object()
 
 
 def _op_seeds(seed):
-    """(global seed, op seed) from simdist's random module, or fresh entropy without seeds."""
-    try:
-        from simdist.framework.ops import random_ops
-    except ImportError:  # random ops not built yet: plain op seed or entropy
-        random_ops = None
-    get_seed = getattr(random_ops, "get_seed", None)
-    if get_seed is not None:
-        g, o = get_seed(seed)
-    else:
-        g, o = (87654321, int(seed)) if seed is not None else (None, None)
+    """The op's (seed, seed2) as TF's eager ``get_seed`` gives them; fresh entropy without
+    any seed (TF's seeds 0, 0)."""
+    g, o = random_ops.get_seed(seed)
     if g is None:
-        return [int(x) for x in np.random.SeedSequence().generate_state(2)]
-    return [int(g) & 0xFFFFFFFF, int(o) & 0xFFFFFFFF]
+        return tuple(int(x) for x in np.random.SeedSequence().generate_state(2))
+    return int(g), int(o)
 
 
-def buffer_shuffle(items, buffer_size: int, rng: np.random.Generator):
-    """Yield ``items`` in TF's buffer-shuffle order (``buffer_size < 0``: unbounded buffer)."""
+def buffer_shuffle(items, buffer_size: int, words):
+    """Yield ``items`` in TF's order: the buffer is a ring of ``buffer_size`` slots kept
+    full from the input; each output takes slot ``start + word % filled`` and moves the
+    slot at ``start`` into its place (``buffer_size < 0``: the whole input is the buffer)."""
     items = iter(items)
-    buf = list(items) if buffer_size < 0 else list(itertools.islice(items, buffer_size))
-    draws = rng.random(1024)
-    k = 0
-    while buf:
-        if k == len(draws):
-            draws, k = rng.random(1024), 0
-        i = int(draws[k] * len(buf))
-        k += 1
-        out = buf[i]
-        nxt = next(items, _SENTINEL)
-        if nxt is _SENTINEL:
-            # input exhausted: the buffer drains, its last element filling the hole
-            buf[i] = buf[-1]
-            buf.pop()
-        else:
-            buf[i] = nxt
+    ring: dict = {}
+    start = end = 0
+    exhausted = False
+    while True:
+        while not exhausted and (buffer_size < 0 or end - start < buffer_size):
+            nxt = next(items, _SENTINEL)
+            if nxt is _SENTINEL:
+                exhausted = True
+            else:
+                ring[end] = nxt
+                end += 1
+        if start == end:
+            return
+        index = start + next(words) % (end - start)
+        out = ring.pop(index)
+        if index != start:
+            ring[index] = ring.pop(start)
+        start += 1
         yield out
 
 
@@ -80,25 +80,26 @@ class ShuffleDataset(DatasetV2):
         self._buffer_size = -1 if buffer_size == UNKNOWN_CARDINALITY else buffer_size
         self._seeds = _op_seeds(seed)
         self._reshuffle = bool(reshuffle_each_iteration)
-        self._epoch = itertools.count()
+        self._seed_generator = SingleSampleAdapter(PhiloxRandom.from_seeds(*self._seeds))
         self._lock = threading.Lock()
         super().__init__((input_dataset,), input_dataset.element_spec)
 
     def _cardinality(self) -> int:
         return self._inputs[0]._cardinality()
 
-    def _rng(self) -> np.random.Generator:
+    def _iterator_words(self) -> SingleSampleAdapter:
+        """The words of a new pass's generator: with reshuffling, its seeds are the next
+        two words of the dataset's seed generator (TF's RandomSeedGenerator), else the
+        dataset's own seeds."""
         with self._lock:
-            epoch = next(self._epoch) if self._reshuffle else 0
-        return np.random.default_rng(self._seeds + [epoch])
+            if self._reshuffle:
+                seeds = next(self._seed_generator), next(self._seed_generator)
+            else:
+                seeds = self._seeds
+        return SingleSampleAdapter(PhiloxRandom.from_seeds(*seeds))
 
     def _order(self, items, n):
-        rng = self._rng()
-        if n >= 0 and (self._buffer_size < 0 or self._buffer_size >= n):
-            # A buffer holding everything draws a uniform permutation: do it in one call.
-            items = list(items)
-            return iter([items[i] for i in rng.permutation(len(items))])
-        return buffer_shuffle(items, self._buffer_size, rng)
+        return buffer_shuffle(items, self._buffer_size, self._iterator_words())
 
     def _index_stream(self):
         stream = self._inputs[0]._index_stream()

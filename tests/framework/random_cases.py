@@ -193,3 +193,31 @@ STRATEGY_FIT_CASES = {
 FIT_CASES["fit_shuffled"] = ("tf.keras.utils.set_random_seed(8)\n"
                              + _FIT_MODEL.format(seed="", n=36).replace("shuffle=False",
                                                                          "shuffle=True"))
+
+# --- tf.data's shuffle: TF's ring buffer fed by Philox words; each new pass seeded from the
+# dataset's seed generator
+def _passes(ds, n=2):
+    return "[tf.constant([int(v) for v in %s]) for _ in range(%d)]" % (ds, n)
+
+
+CASES.update({
+    "dataset_shuffle_small_buffer": "tf.random.set_seed(31)\n"
+                                    "ds = tf.data.Dataset.range(20).shuffle(5)\n"
+                                    "out = " + _passes("ds"),
+    "dataset_shuffle_full_buffer": "tf.random.set_seed(32)\n"
+                                   "ds = tf.data.Dataset.range(12).shuffle(100, seed=4)\n"
+                                   "out = " + _passes("ds"),
+    "dataset_shuffle_fixed": "tf.random.set_seed(33)\n"
+                             "ds = tf.data.Dataset.range(9).shuffle(\n"
+                             "    4, reshuffle_each_iteration=False)\n"
+                             "out = " + _passes("ds"),
+    "dataset_shuffle_repeat_batch": "tf.random.set_seed(34)\n"
+                                    "ds = tf.data.Dataset.range(7).shuffle(7).repeat(2)"
+                                    ".batch(3)\n"
+                                    "out = [tf.concat(list(ds), 0), tf.random.uniform([2])]",
+    "dataset_shuffle_after_random_ops": "tf.random.set_seed(35)\n"
+                                        "x = tf.random.normal([6])\n"
+                                        "ds = tf.data.Dataset.from_tensor_slices(x)"
+                                        ".shuffle(6)\n"
+                                        "out = [x, tf.stack(list(ds)), tf.random.normal([2])]",
+})

@@ -90,3 +90,25 @@ def key_counter_from_seed(seed0: int, seed1: int) -> PhiloxRandom:
     mix = PhiloxRandom(_SCRAMBLE_KEY, counter).first_blocks(1)[0]
     key = (int(mix[0]), int(mix[1]))
     return PhiloxRandom(key, (int(mix[2]) << 64) | (int(mix[3]) << 96))
+
+
+class SingleSampleAdapter:
+    """One uint32 at a time from a Philox state, in block order (TF's SingleSampleAdapter):
+    ``next(adapter)``. Blocks are computed a chunk at a time."""
+
+    def __init__(self, gen: PhiloxRandom, chunk: int = 64):
+        self._gen, self._chunk = gen, chunk
+        self._words: list = []
+        self._pos = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> int:
+        if self._pos == len(self._words):
+            self._words = self._gen.first_blocks(self._chunk).reshape(-1).tolist()
+            self._gen = self._gen.skip(self._chunk)
+            self._pos = 0
+            self._chunk = min(self._chunk * 2, 4096)
+        self._pos += 1
+        return self._words[self._pos - 1]

@@ -197,7 +197,7 @@ FIT_CASES["fit_shuffled"] = ("tf.keras.utils.set_random_seed(8)\n"
 # --- tf.data's shuffle: TF's ring buffer fed by Philox words; each new pass seeded from the
 # dataset's seed generator
 def _passes(ds, n=2):
-    return "[tf.constant([int(v) for v in %s]) for _ in range(%d)]" % (ds, n)
+    return f"[tf.constant([int(v) for v in {ds}]) for _ in range({n})]"
 
 
 CASES.update({

@@ -5,9 +5,9 @@ weights, configs, summaries and errors, and a small CNN trained from fixed weigh
 4-replica MirroredStrategy.
 
 Same conventions as layer_cases.py (``tf``, ``np``, ``L``, ``S`` in scope; ``out`` is the
-result; an exception is the result when it raises). Random initial values are not TF's
-(simdist does not draw Philox numbers), so weights are set explicitly or only their shapes
-and bounds are compared.
+result; an exception is the result when it raises). Weights are set explicitly or only
+their shapes and bounds are compared (random initial values are TF's, but are compared in
+tests/framework/test_random_streams.py, not here).
 """
 
 HELP = """

@@ -6,7 +6,7 @@ fit / evaluate / predict from fixed weights under a 4-replica MirroredStrategy (
 outputs too), nesting, and the errors of a broken graph.
 
 Same conventions as layer_cases.py (``tf``, ``np``, ``L``, ``S`` in scope; ``out`` is the
-result). Weights are set explicitly: simdist's random draws are not TF's.
+result). Weights are set explicitly (the cases predate simdist drawing TF's numbers).
 """
 
 HELP = """

@@ -472,8 +472,8 @@ out = L.Dropout(0.5, name='d')(tf.constant([[1, 2]]), training=True)
 
 # Keras 2.15's random initializers draw with stateless ops keyed by their seed; an unseeded
 # one takes its seed on its first call from set_random_seed's generator (else Python's
-# `random`). The values are not TF's (simdist does not draw Philox numbers), so the cases
-# compare runs with each other.
+# `random`). These cases compare runs with each other; the values themselves are TF's,
+# compared in tests/framework/test_random_streams.py.
 KERNEL = """
 import warnings
 def kernel():

@@ -1,9 +1,9 @@
 """What seed 001's listing prints, read back: shared by the TF recorder and the simdist test.
 
 Glossary:
-  SEEDS          -- the seeds simdist's test runs the listing with.
-  TF_SEEDS       -- the seeds TF's runs were recorded with: more than SEEDS, so the
-                    recorded spread is TF's, not that of a few draws.
+  SEEDS          -- the seeds simdist's test runs the listing with (each compared with TF's
+                    run of the same seed).
+  TF_SEEDS       -- the seeds TF's runs were recorded with (the spread of TF's runs).
   seed_world     -- ``tf.keras.utils.set_random_seed``: Python's, NumPy's and the
                     framework's global generators.
   parse_seed_001 -- the custom loop's ``Epoch i/5, Loss: .., Accuracy: ..`` lines and the
@@ -12,7 +12,7 @@ Glossary:
 
 import re
 
-SEEDS = range(8)
+SEEDS = range(3)
 TF_SEEDS = range(40)
 EPOCH_LINE = re.compile(r"^Epoch (\d+)/\d+, Loss: ([0-9.]+), Accuracy: ([0-9.]+)$", re.M)
 

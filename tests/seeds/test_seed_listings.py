@@ -4,9 +4,9 @@ import json
 import os
 import re
 import runpy
-import statistics
 import warnings
 
+import numpy as np
 from seed_listing import SEEDS, parse_seed_001, seed_world
 
 from simdist.warnings import DistributionMistakeWarning
@@ -21,15 +21,13 @@ def _run(name, capsys):
 
 
 def test_seed_001_custom_loop_and_fit(capsys):
-    """The listing trains as it does under TensorFlow: simdist's runs of 8 seeds lie in the
-    spread of TF's 40 recorded runs (record_tf_seed_001.py).
+    """The listing trains as it does under TensorFlow: each seed's run prints what TF's run
+    of that seed printed (record_tf_seed_001.py), the custom loop's and fit's losses and
+    accuracies to float32 round-off.
 
-    simdist draws TF's random numbers from the same seed (data, initial weights), but
-    tf.data's shuffle order is its own, so single runs differ and are compared as a
-    distribution; 8 TF runs alone understate TF's spread (their worst fit accuracy was
-    0.904, 40 runs' is 0.820). A single run of 200 Adam steps may end under 0.9 accuracy,
-    in TF as in simdist; TF's own runs of seeds 0-7 average 0.897 (custom loop) and 0.923
-    (fit), its 40 runs 0.918 and 0.918.
+    simdist draws TF's random numbers for the same seed (the data's tf.random.normal, the
+    Keras initializers, tf.data's shuffle order), splits the global batch over the 4
+    replicas as TF does and sums the gradients in TF's order, so the runs are TF's runs.
     """
     import simdist as tf
 
@@ -45,28 +43,12 @@ def test_seed_001_custom_loop_and_fit(capsys):
                    if issubclass(w.category, DistributionMistakeWarning)]
         assert "40/40 [==============================]" in out  # fit's verbose=1 progress bar
         runs.append(parse_seed_001(out))
-    for run in runs:
+    for seed, run in zip(SEEDS, runs):
         assert run["global_batch"] == 256  # the listing took its 4-GPU branch, as TF's did
-        assert len(run["custom_loss"]) == 5
-        assert run["custom_loss"][-1] < run["custom_loss"][0]
-        assert run["fit_loss"][-1] < run["fit_loss"][0]
-    # Tolerances: across its 40 seeds TF's own final accuracies spread over 0.10 (custom
-    # loop) to 0.13 (fit), its final losses over -35% to +60% of their mean.
-    for key, tol in (("custom_accuracy", 0.03), ("fit_accuracy", 0.03),
-                     ("custom_loss", 0.2), ("fit_loss", 0.2)):
-        ours = [r[key][-1] for r in runs]
-        theirs = [r[key][-1] for r in recorded]
-        if key.endswith("loss"):  # relative
-            tol *= statistics.mean(theirs)
-        assert min(theirs) - tol < min(ours) and max(ours) < max(theirs) + tol, \
-            (key, ours, theirs)
-        assert abs(statistics.mean(ours) - statistics.mean(theirs)) < tol, (key, ours, theirs)
-    # TF's runs of the same seeds: simdist's means over them are TF's means within 0.015
-    # (the random numbers are TF's; only tf.data's shuffle order is simdist's own).
-    same_seeds = [recorded[s] for s in SEEDS]
-    for key in ("custom_accuracy", "fit_accuracy"):
-        ours = statistics.mean(r[key][-1] for r in runs)
-        assert abs(ours - statistics.mean(r[key][-1] for r in same_seeds)) < 0.015, key
+        for key in ("custom_loss", "custom_accuracy", "fit_loss", "fit_accuracy"):
+            # printed with 4 decimals: a step's float32 round-off may move the last one
+            np.testing.assert_allclose(run[key], recorded[seed][key], rtol=2e-4, atol=2e-4,
+                                       err_msg=f"seed {seed}: {key}")
     # The listing's custom loop feeds strategy.run the undistributed dataset (TF accepts it
     # silently): simdist warns about that, once in the world, and about nothing else.
     assert len(taught) == 1, taught

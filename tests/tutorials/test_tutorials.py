@@ -6,7 +6,7 @@ and TF's "Parameter server training" tutorial on its in-process cluster (recorde
 
 The programs (programs/*.py) are the tutorials' code cells with marked edits: synthetic
 MNIST-shaped data instead of the downloads, smaller sizes, a one-element shuffle buffer and
-fixed initial weights (the frameworks' random initializers draw different numbers), the
+fixed initial weights (kept from when simdist drew other random numbers than TF), the
 TensorBoard callback left out (TF 2.21 without the tensorboard package stops fit; see
 tests/keras/test_tensorboard.py) and the legacy .h5 checkpoint name (tf-keras 2.21 cannot load
 its own .weights.h5 into a MirroredStrategy model). Both frameworks run them as a CPU-only

@@ -180,10 +180,16 @@ def _node_label(node, run: SyncRun) -> str:
     ranks = [r for r, n in enumerate(run.nodes) if n == node]
     if ranks and ranks[0] < run.num_devices:
         return f"r{ranks[0]}"
-    # a machine's switch or host: its kind and machine number, short enough not to pile up
+    # a machine's switch or host: its kind and machine number, short enough not to pile up;
+    # its own name when the machine has two of that kind (a DGX-1's CPU:0 and CPU:1)
+    graph = run.topology.graph
     machine = node_of(node)
-    kind = run.topology.graph.nodes[node].get("kind", "")
-    return short_name(node) if machine is None or not kind else f"{kind} {machine}"
+    kind = graph.nodes[node].get("kind", "")
+    twins = sum(node_of(v) == machine and graph.nodes[v].get("kind", "") == kind
+                for v in graph.nodes)
+    if machine is None or not kind or twins > 1:
+        return short_name(node)
+    return f"{kind} {machine}"
 
 
 def _drawn(pts):

@@ -88,3 +88,10 @@ def test_other_algorithms_have_one_channel_and_every_rank_placed():
         assert len(set(chan.pos.values())) == sched.num_buffers     # no two on one spot
     at = page("sync", topo="nvswitch", n=4, alg="tree", step=1)
     assert at.selectbox(key="sync.ch").options == ["tree 1 of 2", "tree 2 of 2"]
+
+
+def test_every_labelled_switch_and_host_has_its_own_name():
+    for topo, n in (("dgx1", 8), ("fat-tree", 16), ("nvswitch", 8)):
+        fig = figures(page("sync", topo=topo, n=n))[TOPO]
+        labels = [a["text"] for a in fig["layout"].get("annotations", [])]
+        assert labels and len(labels) == len(set(labels)), (topo, labels)

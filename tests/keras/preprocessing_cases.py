@@ -50,6 +50,10 @@ out = [L.StringLookup(vocabulary=vocab, output_mode='one_hot')(tf.constant(['a',
            tf.constant([['a', '', 'e']])),
        L.StringLookup(vocabulary=vocab, output_mode='one_hot', mask_token='').get_vocabulary()]
 """,
+    "StringLookup one_hot of a Keras Input of scalars": V + """
+out = L.StringLookup(vocabulary=vocab, output_mode='one_hot')(
+    tf.keras.Input(shape=(), dtype=tf.string)).shape
+""",
     "StringLookup one_hot of rank 2 is refused": V + """
 out = L.StringLookup(vocabulary=vocab, output_mode='one_hot')(tf.constant([['a', 'b'], ['e', 'c']]))
 """,

@@ -337,7 +337,9 @@ def encode_categorical_inputs(inputs, output_mode, depth, dtype="float32"):
     x = inputs._value
     if x.ndim == 0:
         x = x.reshape(1)
-    if output_mode == ONE_HOT and x.shape[-1] != 1:
+    # A symbolic call's rank-1 input is its batch dimension, unknown to Keras (not 1).
+    batch_only = op_def.in_shape_inference() and len(original_shape) == 1
+    if output_mode == ONE_HOT and (x.shape[-1] != 1 or batch_only):
         x = x[..., None]
     if x.ndim > 2:
         raise ValueError("When output_mode is not `'int'`, maximum supported output rank is "

@@ -9,7 +9,15 @@ Glossary:
                      (PerReplica) arguments, each replica gets its own part of the result,
                      and all resume.
   abort           -- if a replica raises, the exception (with the replica id added as a
-                     note) reaches the caller and every other thread is unwound and joined.
+                     note) reaches the caller and every other thread is unwound (a
+                     ``_Aborted`` raised where it paused) and joined.
+  re-abort        -- a replica that catches the abort (a bare ``except:`` in a retry
+                     wrapper) and calls merge_call / a collective again gets ``_Aborted``
+                     again at once: nothing waits for replicas that are gone.
+  ABORT_GRACE_S   -- how long the unwinding replicas get to finish; one still running after
+                     it (a loop that swallows every abort) is abandoned with a warning: its
+                     next merge_call parks it for good, so it neither runs nor spins. Every
+                     wait here is bounded or watches the thread it waits for.
 
 Mirrors tensorflow/python/distribute/mirrored_run.py.
 """
@@ -18,6 +26,8 @@ from __future__ import annotations
 
 import re
 import threading
+import time
+import warnings
 
 from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds_context
@@ -29,6 +39,18 @@ class _Aborted(BaseException):
     """Raised inside a paused replica thread to unwind it when the run is abandoned."""
 
 
+ABORT_GRACE_S = 10.0
+_POLL_S = 0.5  # how often a wait checks that the thread it waits for is still alive
+
+
+def _wait_for(event, other) -> bool:
+    """Wait until ``event`` is set, or ``other`` (the thread that would set it) has ended."""
+    while not event.wait(_POLL_S):
+        if not other.is_alive():
+            return event.is_set()
+    return True
+
+
 class _ReplicaThread(threading.Thread):
     def __init__(self, replica_ctx, device, fn, args, kwargs):
         super().__init__(daemon=True, name=f"replica-{replica_ctx._replica_index}")
@@ -37,8 +59,11 @@ class _ReplicaThread(threading.Thread):
         self.fn, self.args, self.kwargs = fn, args, kwargs
         self.should_run = threading.Event()
         self.has_paused = threading.Event()
+        self.owner = threading.current_thread()
         self.done = False
         self.abort = False
+        self.abandoned = False
+        self.aborts_caught = 0
         self.result = None
         self.exc: BaseException | None = None
         self.merge_fn = None
@@ -48,11 +73,8 @@ class _ReplicaThread(threading.Thread):
         replica_ctx._thread = self
 
     def run(self):
-        self.should_run.wait()
-        self.should_run.clear()
         try:
-            if self.abort:
-                return
+            self._wait_turn()
             if teach.enabled():
                 teach.enter_replica(self.ctx.num_replicas_in_sync)
             with context.device(self.device.name), self.ctx, \
@@ -61,18 +83,33 @@ class _ReplicaThread(threading.Thread):
         except _Aborted:
             pass
         except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
-            self.exc = e
+            if not self.abort:
+                self.exc = e
         finally:
             self.done = True
             self.has_paused.set()
 
+    def _wait_turn(self):
+        """Block until the caller's thread hands this replica its turn (or gives up)."""
+        if not self.abort:
+            if not _wait_for(self.should_run, self.owner):
+                self.abort = True  # the caller's thread is gone: nobody will merge
+            self.should_run.clear()
+        if self.abort:
+            self._reabort()
+
+    def _reabort(self):
+        if self.abandoned:  # swallowed every abort through the grace period: park it
+            threading.Event().wait()
+        self.aborts_caught += 1
+        raise _Aborted()
+
     def pause_for_merge(self, merge_fn, args, kwargs):
+        if self.abort:  # the run is over: a replica that caught the abort meets it again
+            self._reabort()
         self.merge_fn, self.merge_args, self.merge_kwargs = merge_fn, args, kwargs
         self.has_paused.set()
-        self.should_run.wait()
-        self.should_run.clear()
-        if self.abort:
-            raise _Aborted()
+        self._wait_turn()
         result, self.merge_result = self.merge_result, None
         return result
 
@@ -144,13 +181,13 @@ def call_for_each_replica(strategy, devices, make_context, fn, args, kwargs):
         while True:
             for t in threads:
                 t.should_run.set()
-                t.has_paused.wait()
+                _wait_for(t.has_paused, t)
                 t.has_paused.clear()
                 if t.exc is not None:
                     exc = t.exc
                     exc.add_note(f"(raised in replica {t.ctx._replica_index} on {t.device.name})")
                     raise exc
-            done = [t.done for t in threads]
+            done = [t.done or not t.is_alive() for t in threads]
             if all(done):
                 finished = True
                 break
@@ -162,13 +199,42 @@ def call_for_each_replica(strategy, devices, make_context, fn, args, kwargs):
                 )
             _merge(strategy, threads)
         return regroup([t.result for t in threads])
+    except BaseException as exc:
+        _unwind(threads, exc)
+        raise
     finally:
-        if not finished:
+        if finished:
             for t in threads:
-                t.abort = True
-                t.should_run.set()
-        for t in threads:
-            t.join()
+                t.join(ABORT_GRACE_S)
+
+
+def _unwind(threads, exc) -> None:
+    """Abort every replica thread and join them within ABORT_GRACE_S, all told.
+
+    A replica that caught the abort is named in a note on ``exc``; one still running after
+    the grace period is abandoned with a warning (its next merge_call parks it).
+    """
+    for t in threads:
+        t.abort = True
+        t.should_run.set()
+    deadline = time.monotonic() + ABORT_GRACE_S
+    for t in threads:
+        t.join(max(0.0, deadline - time.monotonic()))
+    for t in threads:
+        where = f"replica {t.ctx._replica_index} on {t.device.name}"
+        caught = t.aborts_caught - 1  # the first abort is the one that should unwind it
+        if caught > 0:
+            exc.add_note(
+                f"({where} caught simdist's abort and called a collective again {caught} "
+                "time(s): a bare `except:` or `except BaseException:` around a collective "
+                "swallows it; catch Exception instead.)")
+        if t.is_alive():
+            t.abandoned = True
+            message = (f"{where} was still running {ABORT_GRACE_S:g} s after the run "
+                       "failed (it catches simdist's abort and keeps going); it is abandoned: "
+                       "its next merge_call or collective parks its thread for good.")
+            exc.add_note(f"({message})")
+            warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
 def _merge(strategy, threads):

@@ -14,6 +14,9 @@ Glossary:
   log_device_placement -- ``tf.debugging.set_log_device_placement(True)``: each eager op
                         writes TF's "Executing op <type> in device <device>" line to stderr
                         (a Python value made a tensor is TF's ``_EagerConst``).
+  check_output_fits  -- an op whose output shape is known before it computes (tf.zeros, a
+                        random draw, a matmul, a broadcast) raises TF's OOM error when the
+                        output cannot fit on its device, before the host builds anything.
 
 Mirrors tensorflow/python/framework/ops.py and python/eager/execute.py.
 """
@@ -28,6 +31,7 @@ from simdist.framework import context, dtypes, errors, tape
 from simdist.framework.tensor import Tensor
 from simdist.framework.thread_local import ThreadLocalValue
 from simdist.hardware import backend
+from simdist.hardware.device import KERNEL_DTYPE_NAMES
 
 GRADIENTS: dict[str, object] = {}
 
@@ -85,6 +89,24 @@ def placement(inputs):
         if d is not None:
             return d
     return context.default_device()
+
+
+def check_output_fits(op_type, shape, dtype, inputs=(), device=None) -> None:
+    """Raise TF's ``ResourceExhaustedError`` ("OOM when allocating tensor with shape[..]")
+    now if an output of ``shape`` and ``dtype`` would not fit on the op's device.
+
+    Called before the value is computed, so a tensor bigger than the simulated device is
+    never built on the host (no MemoryError, no out-of-memory kill).
+    """
+    dims = tuple(int(d) for d in shape)
+    if any(d < 0 for d in dims):
+        return  # the op reports its own shape error
+    dt = np.dtype(dtype.as_numpy_dtype if hasattr(dtype, "as_numpy_dtype") else dtype)
+    nbytes = dt.itemsize
+    for d in dims:
+        nbytes *= d
+    dev = device if device is not None else placement(inputs)
+    dev.check_fits(nbytes, shape=dims, dtype=dt, op=op_type)
 
 
 def execute(op_type, inputs, value, attrs=None, flops=None, device=None):
@@ -255,7 +277,7 @@ def _fit_shape(arr, shape):
 
 
 # TF's C++ names of dtypes (DataTypeString), which its kernel error messages use.
-_KERNEL_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+_KERNEL_NAMES = KERNEL_DTYPE_NAMES
 
 
 def kernel_dtype_name(dtype) -> str:

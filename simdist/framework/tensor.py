@@ -38,8 +38,9 @@ class Tensor:
         self._value = value
         self._device = device
         self._id = next(_ids)
-        self._nbytes = value.nbytes
-        device.allocate(self._nbytes)
+        nbytes = value.nbytes
+        device.allocate(nbytes, shape=value.shape, dtype=value.dtype)
+        self._nbytes = nbytes  # only once accounted: __del__ frees what was allocated
 
     def __del__(self):
         try:

@@ -126,8 +126,9 @@ class Variable(metaclass=_VariableMeta):
         self._value = init._value
         self._device = dev
         self._id = next(_ids)
-        self._nbytes = self._value.nbytes
-        dev.allocate(self._nbytes, what="variable")
+        nbytes = self._value.nbytes
+        dev.allocate(nbytes, what="variable", shape=self._value.shape, dtype=self._value.dtype)
+        self._nbytes = nbytes  # only once accounted: __del__ frees what was allocated
         self._shape = TensorShape(shape) if shape is not None else TensorShape(self._value.shape)
         if validate_shape and not self._shape.is_compatible_with(self._value.shape):
             raise ValueError(f"Shape {self._value.shape} of initial value is not compatible "

@@ -17,6 +17,9 @@ from simdist.hardware.device_spec import DeviceSpec
 from simdist.hardware.specs import HardwareSpec
 from simdist.hardware.trace import Trace
 
+# TF's C++ names of dtypes (DataTypeString), as its allocator messages print them.
+KERNEL_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
 
 def _fmt_bytes(n: float) -> str:
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
@@ -51,24 +54,48 @@ class Device:
         return f"Device({self.name!r}, {self.spec.name})"
 
     # --- memory -----------------------------------------------------------------------
-    def allocate(self, nbytes: int, what: str = "tensor") -> None:
-        """Account ``nbytes`` of memory.
+    def allocate(self, nbytes: int, what: str = "tensor", shape=None, dtype=None,
+                 op: str | None = None) -> None:
+        """Account ``nbytes`` of memory (``shape``/``dtype``/``op`` only name it in errors).
 
         Raises:
-          ResourceExhaustedError: when the allocation would exceed the device's capacity.
+          ResourceExhaustedError: when the allocation would exceed the device's capacity;
+            nothing is accounted then.
         """
         with self._lock:
             if self.memory_in_use + nbytes > self.memory_limit:
-                raise errors.ResourceExhaustedError(
-                    None, None,
-                    f"OOM when allocating {what} of {_fmt_bytes(nbytes)} on {self.name}: "
-                    f"{_fmt_bytes(self.memory_in_use)} already in use of "
-                    f"{_fmt_bytes(self.memory_limit)} capacity. Use a smaller batch or "
-                    "model, or spread the work over more devices.",
-                )
+                raise self._oom(nbytes, what, shape, dtype, op)
             self.memory_in_use += nbytes
             if self.memory_in_use > self.peak_memory:
                 self.peak_memory = self.memory_in_use
+
+    def check_fits(self, nbytes: int, what: str = "tensor", shape=None, dtype=None,
+                   op: str | None = None) -> None:
+        """Raise the allocation's ResourceExhaustedError now, before anything is built on
+        the host, when ``nbytes`` more would not fit (nothing is accounted either way).
+
+        Raises:
+          ResourceExhaustedError: as :meth:`allocate` would.
+        """
+        if self.memory_in_use + nbytes > self.memory_limit:
+            raise self._oom(nbytes, what, shape, dtype, op)
+
+    def _oom(self, nbytes, what, shape, dtype, op) -> errors.ResourceExhaustedError:
+        """TF's allocator message ("OOM when allocating tensor with shape[..] and type ..
+        on <device> by allocator ..") and, on the next line, the sizes and what to do."""
+        if shape is not None:
+            what += f" with shape[{','.join(str(int(d)) for d in shape)}]"
+        if dtype is not None:
+            what += f" and type {KERNEL_DTYPE_NAMES.get(str(dtype), str(dtype))}"
+        allocator = "cpu" if self.device_type == "CPU" else f"{self.device_type}_{self.index}_bfc"
+        suffix = f" [Op:{op}]" if op else ""
+        return errors.ResourceExhaustedError(
+            None, None,
+            f"OOM when allocating {what} on {self.name} by allocator {allocator}{suffix}\n"
+            f"It needs {_fmt_bytes(nbytes)}: {_fmt_bytes(self.memory_in_use)} already in use "
+            f"of {_fmt_bytes(self.memory_limit)} capacity. Use a smaller batch or model, or "
+            "spread the work over more devices.",
+        )
 
     def free(self, nbytes: int) -> None:
         """Release ``nbytes`` accounted by :meth:`allocate`."""

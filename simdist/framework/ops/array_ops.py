@@ -96,6 +96,7 @@ def fill(dims, value, name=None) -> Tensor:
         raise errors.InvalidArgumentError(
             None, None, f"value must be a scalar, got a tensor of shape {v.shape} [Op:Fill]")
     shape = tuple(_ints(dims))
+    op_def.check_output_fits("Fill", shape, v._value.dtype, [v])
     xp = backend.xp
     out = xp.full(shape, v._value, dtype=v._value.dtype)
     return op_def.execute("Fill", [v], out, attrs={"shape": shape})
@@ -104,7 +105,9 @@ def fill(dims, value, name=None) -> Tensor:
 def zeros(shape, dtype=dtypes.float32, name=None) -> Tensor:
     """A tensor of zeros (``tf.zeros``)."""
     dt = dtypes.as_dtype(dtype)
-    return op_def.execute("Fill", [], _zeros_value(tuple(_ints(shape)), dt))
+    shape = tuple(_ints(shape))
+    op_def.check_output_fits("Fill", shape, dt)
+    return op_def.execute("Fill", [], _zeros_value(shape, dt))
 
 
 def _zeros_value(shape, dt):
@@ -118,7 +121,9 @@ def ones(shape, dtype=dtypes.float32, name=None) -> Tensor:
     """A tensor of ones (``tf.ones``)."""
     xp = backend.xp
     dt = dtypes.as_dtype(dtype)
-    return op_def.execute("Fill", [], xp.ones(tuple(_ints(shape)), dtype=dt.as_numpy_dtype))
+    shape = tuple(_ints(shape))
+    op_def.check_output_fits("Fill", shape, dt)
+    return op_def.execute("Fill", [], xp.ones(shape, dtype=dt.as_numpy_dtype))
 
 
 def zeros_like(input, dtype=None, name=None) -> Tensor:  # noqa: A002 - TF's name

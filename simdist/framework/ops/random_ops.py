@@ -200,8 +200,12 @@ def _generator(seed) -> np.random.Generator:
     return np.random.default_rng([g & 0xFFFFFFFF, o & 0xFFFFFFFF])
 
 
-def _shape(shape) -> tuple:
-    return tuple(A._ints(shape)) if not isinstance(shape, tuple) else tuple(map(int, shape))
+def _shape(shape, op_type=None, dtype=None) -> tuple:
+    """The draw's shape; with ``op_type``, TF's OOM error first if it cannot fit."""
+    dims = tuple(A._ints(shape)) if not isinstance(shape, tuple) else tuple(map(int, shape))
+    if op_type is not None:
+        op_def.check_output_fits(op_type, dims, dtype)
+    return dims
 
 
 def _place(op_type, host) -> Tensor:
@@ -225,7 +229,7 @@ def _scaled(op_type, z, mean, stddev, dt) -> Tensor:
 def _draw(dist, op_type, shape, dtype, gen=None, seed=None):
     """``dist`` (a random_distributions function) filled into ``shape``: from ``gen`` for a
     stateless op, else from the stateful kernel of ``seed``."""
-    shape = _shape(shape)
+    shape = _shape(shape, op_type, dtype)
     if gen is None:
         gen, n = _stateful(op_type, shape, dtype, seed)
     else:

@@ -7,6 +7,10 @@ import os
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
+# The simulated machine must not depend on the real one's GPUs: CUDA_VISIBLE_DEVICES hides
+# simulated GPUs as it hides real ones (tests that need it set it themselves).
+os.environ.pop("CUDA_VISIBLE_DEVICES", None)
+
 import pytest  # noqa: E402 - after the BLAS threads are set
 from hypothesis import HealthCheck, settings  # noqa: E402
 

@@ -9,8 +9,10 @@ Glossary:
                   devices become :class:`Device` objects the first time anything runs.
   MACHINES        -- preset name -> builder: ``default`` (CPU + 4 V100), ``cpu``, ``dgx1``,
                   ``dgx-a100``, ``dgx-h100``, and tpu_machine.py's slices (``tpu-v3-8`` ..).
-                  ``SIMDIST_MACHINE`` picks one at start-up (a preset name, or
-                  ``gpus=8,kind=A100``).
+                  ``SIMDIST_MACHINE`` picks one at first use (a preset name, or
+                  ``gpus=8,kind=A100,memory=16``; bounds in MACHINE_FIELDS), and
+                  ``CUDA_VISIBLE_DEVICES`` then hides or renumbers its GPUs as CUDA does
+                  (hardware/cuda_visible_devices.py).
 
 Mirrors tensorflow/python/eager/context.py (device configuration) and
 tensorflow/python/framework/config.py.
@@ -18,10 +20,12 @@ tensorflow/python/framework/config.py.
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 from dataclasses import dataclass
 
+from simdist.hardware import cuda_visible_devices
 from simdist.hardware.device import Device
 from simdist.hardware.specs import SPECS
 from simdist.hardware.trace import Trace
@@ -57,19 +61,23 @@ class Machine:
 
     def __init__(self, gpus: int = 4, gpu_kind: str = "V100", cpu_kind: str = "CPU",
                  job: str = "localhost", task: int = 0, trace: Trace | None = None,
-                 topology=None):
-        if gpus < 0:
-            raise ValueError(f"A machine needs gpus >= 0, got {gpus}.")
+                 topology=None, gpu_memory: int | None = None):
+        if not 0 <= gpus <= MAX_GPUS:
+            raise ValueError(f"A machine needs 0 <= gpus <= {MAX_GPUS}, got {gpus}; simulate "
+                             "more accelerators as a cluster of hosts.")
         for kind in (gpu_kind, cpu_kind):
             if kind not in SPECS:
                 raise ValueError(f"Unknown device kind {kind!r}; known: {sorted(SPECS)}.")
         self.gpu_kind, self.cpu_kind = gpu_kind, cpu_kind
+        self._gpus = gpus  # in the box, visible or not
         self.job, self.task = job, task
         self.trace = trace if trace is not None else Trace()
         accel_type = SPECS[gpu_kind].kind
         self.physical = [PhysicalDevice("/physical_device:CPU:0", "CPU")] + [
             PhysicalDevice(f"/physical_device:{accel_type}:{i}", accel_type) for i in range(gpus)
         ]
+        self.gpu_memory = gpu_memory  # bytes per accelerator; None: the kind's own
+        self._gpu_order: list[int] | None = None  # set by CUDA_VISIBLE_DEVICES
         self._config: dict[str, list[LogicalDeviceConfiguration]] = {}
         self._devices: dict[str, Device] | None = None
         self._topology_spec = topology
@@ -125,6 +133,27 @@ class Machine:
         self._hidden = {d.name for d in self.physical
                         if d.device_type in kinds and d.name not in keep}
 
+    def set_cuda_visible_devices(self, text: str | None) -> None:
+        """Apply ``CUDA_VISIBLE_DEVICES=text`` (before any op): only the GPUs it lists are
+        physical devices of this process, numbered in its order (GPU:0 is the first listed),
+        as the CUDA driver shows them to TF. TPUs are not CUDA devices: they stay.
+
+        Raises:
+          RuntimeError: once the devices are initialized (the driver read it at start-up).
+        """
+        if self.initialized:
+            raise RuntimeError("CUDA_VISIBLE_DEVICES is read when the devices are "
+                               "initialized; set it before the first op runs.")
+        gpus = [d for d in self.physical if d.device_type == "GPU"]
+        if text is None or not gpus:
+            return
+        hardware = len(gpus) if self._gpu_order is None else len(self._gpu_order)
+        order = cuda_visible_devices.visible_order(text, hardware)
+        base = self._gpu_order if self._gpu_order is not None else list(range(hardware))
+        self._gpu_order = [base[i] for i in order]
+        self.physical = [d for d in self.physical if d.device_type != "GPU"] + [
+            PhysicalDevice(f"/physical_device:GPU:{i}", "GPU") for i in range(len(order))]
+
     def get_visible_devices(self, device_type: str | None = None) -> list[PhysicalDevice]:
         return [d for d in self.list_physical_devices(device_type) if d.name not in self._hidden]
 
@@ -146,6 +175,8 @@ class Machine:
                     counters[phys.device_type] = i + 1
                     name = f"{self.prefix}/device:{phys.device_type}:{i}"
                     mem = None if cfg.memory_limit is None else cfg.memory_limit * 1024 * 1024
+                    if mem is None and phys.device_type != "CPU":
+                        mem = self.gpu_memory
                     devices[name] = Device(name, spec, self.trace, mem)
             self._devices = devices
             return devices
@@ -177,8 +208,10 @@ class Machine:
 
             spec = self._topology_spec
             graph = spec() if callable(spec) else spec
-            if graph is None and len(self.physical) > 1:
-                graph = default_machine_topology(len(self.physical) - 1, self.gpu_kind)
+            if graph is None and self._gpus > 0:
+                graph = default_machine_topology(self._gpus, self.gpu_kind)
+            if graph is not None and self._gpu_order is not None:
+                graph = _renumbered(graph, self._gpu_order) if self._gpu_order else None
             self._topology = Topology(graph) if graph is not None else False
         return self._topology or None
 
@@ -206,6 +239,31 @@ def default_machine_topology(gpus: int, kind: str):
     return None
 
 
+def _renumbered(graph, order: list[int]):
+    """``graph`` with GPU ``order[k]`` named GPU:k, as the process sees it; the GPUs
+    CUDA_VISIBLE_DEVICES hides keep their links under a name no device has."""
+    import networkx as nx
+
+    from simdist.hardware.topologies.common import device_name
+
+    total = sum(1 for _, d in graph.nodes(data=True) if d.get("kind") == "GPU")
+    hidden = [i for i in range(total) if i not in order]
+    mapping = {device_name("GPU", hw): device_name("GPU", k) for k, hw in enumerate(order)}
+    mapping.update({device_name("GPU", hw): f"physical GPU {hw} (hidden)" for hw in hidden})
+    out = nx.relabel_nodes(graph, mapping, copy=True)
+    for hw in hidden:  # not a device of this process: no collective is placed on it
+        out.nodes[mapping[device_name("GPU", hw)]]["kind"] = "hidden GPU"
+
+    def rename(value):
+        if isinstance(value, (list, tuple)):
+            return type(value)(rename(v) for v in value)
+        return mapping.get(value, value) if isinstance(value, str) else value
+
+    out.graph = {k: rename(v) for k, v in graph.graph.items()}
+    out.graph["devices"] = [device_name("GPU", k) for k in range(len(order))]
+    return out
+
+
 def _preset(gpus: int, kind: str):
     return lambda **kw: Machine(gpus=gpus, gpu_kind=kind, **kw)
 
@@ -219,40 +277,81 @@ MACHINES = {
 }
 
 
-def machine_from_string(text: str) -> Machine:
-    """Build a machine from a preset name or ``"gpus=8,kind=A100"``.
+# key=value fields of a machine description: (parse, lowest, highest, what it is). A host
+# simulates at most MAX_GPUS accelerators (more: a cluster of hosts, TF_CONFIG); memory is
+# GiB per accelerator.
+MAX_GPUS = 1024
+MACHINE_FIELDS = {
+    "gpus": (int, 0, MAX_GPUS, "a whole number of GPUs"),
+    "kind": (str, None, None, "a device kind"),
+    "memory": (float, 2.0**-10, 2.0**20, "GiB of memory per GPU"),
+}
+
+
+def machine_from_string(text: str, source: str | None = None) -> Machine:
+    """Build a machine from a preset name or ``"gpus=8,kind=A100,memory=16"``.
+
+    ``source`` (e.g. ``"SIMDIST_MACHINE"``) is named in errors.
 
     Raises:
-      ValueError: for an unknown preset or a malformed description.
+      ValueError: for an unknown preset, a malformed description, or a size out of bounds
+        (MACHINE_FIELDS), before anything is built.
     """
+    where = f"{source}={text!r}" if source else f"machine {text!r}"
     text = text.strip()
     if text in MACHINES:
         return MACHINES[text]()
+    usage = (f"use a preset ({sorted(MACHINES)}) or 'gpus=N,kind=KIND' (optionally "
+             "',memory=GiB')")
     fields = {}
     for part in filter(None, text.split(",")):
         key, sep, val = part.partition("=")
-        if not sep or key.strip() not in ("gpus", "kind"):
-            raise ValueError(
-                f"Cannot parse machine {text!r}: use a preset ({sorted(MACHINES)}) "
-                "or 'gpus=N,kind=KIND'."
-            )
-        fields[key.strip()] = val.strip()
+        if not sep or key.strip() not in MACHINE_FIELDS:
+            raise ValueError(f"Cannot parse {where}: {usage}.")
+        fields[key.strip()] = _field(key.strip(), val.strip(), where)
+    kind = fields.get("kind", "V100")
+    if kind not in SPECS:
+        raise ValueError(f"Cannot use {where}: unknown device kind {kind!r}; known: "
+                         f"{sorted(SPECS)}.")
+    memory = fields.get("memory")
+    return Machine(gpus=fields.get("gpus", 4), gpu_kind=kind,
+                   gpu_memory=None if memory is None else int(memory * 2**30))
+
+
+def _field(key: str, val: str, where: str):
+    parse, low, high, what = MACHINE_FIELDS[key]
     try:
-        gpus = int(fields.get("gpus", 4))
+        value = parse(val)
     except ValueError:
-        raise ValueError(f"Cannot parse machine {text!r}: gpus must be a whole number, as in "
-                         "'gpus=N,kind=KIND'.") from None
-    return Machine(gpus=gpus, gpu_kind=fields.get("kind", "V100"))
+        raise ValueError(f"Cannot parse {where}: {key} must be {what}, as in "
+                         f"'gpus=N,kind=KIND', not {val!r}.") from None
+    if low is not None and not (math.isfinite(value) and low <= value <= high):
+        raise ValueError(f"Cannot use {where}: {key}={val} is out of bounds; {key} must be "
+                         f"{what} from {low:.10g} to {high:.10g}.")
+    return value
+
+
+def machine_from_environment(environ=None) -> Machine:
+    """The machine ``SIMDIST_MACHINE`` describes, with the GPUs ``CUDA_VISIBLE_DEVICES``
+    lets this process see (both read here, at first use, as TF reads the latter).
+
+    Raises:
+      ValueError: naming SIMDIST_MACHINE, for a description machine_from_string refuses.
+    """
+    environ = os.environ if environ is None else environ
+    machine = machine_from_string(environ.get("SIMDIST_MACHINE", "default"), "SIMDIST_MACHINE")
+    machine.set_cuda_visible_devices(environ.get("CUDA_VISIBLE_DEVICES"))
+    return machine
 
 
 _machine: Machine | None = None
 
 
 def get_machine() -> Machine:
-    """The current simulated machine (built from ``SIMDIST_MACHINE`` on first use)."""
+    """The current simulated machine (built by machine_from_environment on first use)."""
     global _machine
     if _machine is None:
-        _machine = machine_from_string(os.environ.get("SIMDIST_MACHINE", "default"))
+        _machine = machine_from_environment()
     return _machine
 
 

@@ -7,6 +7,10 @@ Glossary:
   Trace        -- the list of events; ``to_chrome()`` gives Chrome trace JSON that Perfetto
                   and chrome://tracing open (one process per host, one thread per device,
                   both numbered and sort-indexed in device order).
+  max_events   -- the cap that keeps memory bounded (1,000,000 by default); events past it
+                  are dropped and counted in ``dropped``: the first drop warns once (a
+                  TraceEventsDroppedWarning saying how to raise the cap) and the Chrome
+                  export's metadata (``otherData``) says how many were dropped.
 """
 
 from __future__ import annotations
@@ -14,6 +18,11 @@ from __future__ import annotations
 import json
 import re
 import threading
+import warnings
+
+
+class TraceEventsDroppedWarning(RuntimeWarning):
+    """The trace reached ``max_events``: later events are counted, not kept."""
 
 
 def _host(device: str) -> str:
@@ -63,9 +72,19 @@ class Trace:
         # list.append is atomic, and replicas run one at a time: no lock on this hot path.
         if self.max_events is not None and len(self.events) >= self.max_events:
             self.dropped += 1
+            if self.dropped == 1:
+                self._warn_dropping()
             return
         self.events.append(Event(name, cat, device if isinstance(device, str) else str(device),
                                  start, end, args))
+
+    def _warn_dropping(self) -> None:
+        warnings.warn(
+            f"The trace is full ({self.max_events:,} events): later events are dropped "
+            "(counted in trace.dropped and in the Chrome export's metadata). Raise the cap "
+            "with get_machine().trace.max_events = N (None: no cap), or call "
+            "trace.clear() / reset_clocks() between the steps you want to see.",
+            TraceEventsDroppedWarning, stacklevel=4)
 
     def clear(self) -> None:
         with self._lock:
@@ -115,7 +134,9 @@ class Trace:
                          "args": {"name": dev.rpartition("/")[2] or dev}})
             meta.append({"name": "thread_sort_index", "ph": "M", "pid": p, "tid": t,
                          "args": {"sort_index": t}})
-        return {"traceEvents": meta + out, "displayTimeUnit": "ms"}
+        return {"traceEvents": meta + out, "displayTimeUnit": "ms",
+                # The Trace Event Format's metadata: the viewer lists otherData there.
+                "otherData": {"dropped_events": self.dropped, "max_events": self.max_events}}
 
     def save(self, path: str) -> None:
         """Write the Chrome trace JSON to ``path``."""

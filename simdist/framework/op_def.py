@@ -193,9 +193,12 @@ def constant_value(value, dtype=None, strict=True, shape=None) -> Tensor:
         value = _tensor_values(value)
     target = dtypes.infer_dtype(value) if dtype is None else dtypes.as_dtype(dtype)
     arr = _to_numpy(value, target, strict)
-    if shape is not None:
-        arr = _fit_shape(arr, shape)
     dev = context.current_device()
+    if shape is not None:
+        if arr.size == 1:  # a scalar filled out to ``shape``: TF's Fill
+            check_output_fits("Fill", (int(shape),) if np.ndim(shape) == 0 else shape,
+                              arr.dtype, device=dev)
+        arr = _fit_shape(arr, shape)
     _log("_EagerConst", dev)
     return Tensor(arr if _is_host_strings(arr) else backend.xp.asarray(arr), dev)
 

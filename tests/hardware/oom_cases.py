@@ -13,6 +13,10 @@ CASES = {
     "random uniform": f"tf.random.uniform([{HUGE}, {HUGE}])",
     "matmul output": f"tf.matmul(tf.ones([{HUGE}, 1]), tf.ones([1, {HUGE}]))",
     "broadcast add output": f"tf.ones([{HUGE}, 1]) + tf.ones([1, {HUGE}])",
+    "broadcast_to": f"tf.broadcast_to(tf.ones([1, {HUGE}]), [{HUGE}, {HUGE}])",
+    "tile": f"tf.tile(tf.ones([1, {HUGE}]), [{HUGE}, 1])",
+    "constant with a shape": f"tf.constant(1.0, shape=[{HUGE}, {HUGE}])",
+    "range": f"tf.range({HUGE * HUGE}, dtype=tf.int64)",
 }
 
 

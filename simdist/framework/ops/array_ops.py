@@ -84,6 +84,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range") -> Tensor:  # no
                         f"Requires start >= limit when delta < 0: {start:g}/{limit:g} "
                         "[Op:Range]")
     n = int(np.ceil((limit - start) / delta))
+    op_def.check_output_fits("Range", (n,), dtype, device=context.current_device())
     value = (start + delta * np.arange(n)).astype(dtype.as_numpy_dtype)
     return op_def.execute("Range", [], backend.xp.asarray(value), flops=0,
                           device=context.current_device())
@@ -304,6 +305,7 @@ def broadcast_to(input, shape, name=None) -> Tensor:  # noqa: A002 - TF's name
         raise errors.InvalidArgumentError(
             None, None, f"Unable to broadcast tensor of shape {list(x.shape)} to tensor of "
                         f"shape {list(target)} [Op:BroadcastTo]") from None
+    op_def.check_output_fits("BroadcastTo", target, x._value.dtype, [x])
     return op_def.execute("BroadcastTo", [x], xp.array(value, copy=True))
 
 
@@ -315,6 +317,8 @@ def tile(input, multiples, name=None) -> Tensor:  # noqa: A002 - TF's name
         raise errors.InvalidArgumentError(
             None, None, f"Expected multiples argument to be a vector of length {x.ndim} but "
                         f"got length {len(m)} [Op:Tile]")
+    op_def.check_output_fits("Tile", [d * k for d, k in zip(x._value.shape, m)],
+                             x._value.dtype, [x])
     xp = backend.xp
     return op_def.execute("Tile", [x], xp.tile(x._value, m), attrs={"multiples": m})
 

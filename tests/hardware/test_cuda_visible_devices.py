@@ -89,3 +89,15 @@ def test_read_once_at_first_use(monkeypatch):
     assert len(tf.config.list_physical_devices("GPU")) == 1
     reset_world()  # a new process, as it were
     assert tf.config.list_physical_devices("GPU") == []
+
+
+def test_tutorial_cluster_gets_one_cpu_replica_per_worker(monkeypatch):
+    # TF's multi-worker tutorial: CUDA_VISIBLE_DEVICES=-1, two workers in TF_CONFIG.
+    monkeypatch.setenv("SIMDIST_CLUSTER_MODE", "simulate")
+    monkeypatch.setenv("TF_CONFIG", json.dumps({
+        "cluster": {"worker": ["localhost:12345", "localhost:23456"]},
+        "task": {"type": "worker", "index": 0}}))
+    _world(monkeypatch, "-1")
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    assert strategy.extended.worker_devices == tuple(
+        f"/job:worker/replica:0/task:{i}/device:CPU:0" for i in range(2))

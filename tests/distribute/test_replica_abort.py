@@ -114,7 +114,8 @@ def test_a_failing_merge_function_unwinds_swallowing_replicas_too():
 _FOREVER = textwrap.dedent("""
     import warnings
     import simdist as tf
-        mirrored_run.ABORT_GRACE_S = 0.2
+    from simdist.distribute import mirrored_run
+    mirrored_run.ABORT_GRACE_S = 0.2
     strategy = tf.distribute.MirroredStrategy()
 
     def fn():

@@ -98,15 +98,35 @@ def check_output_fits(op_type, shape, dtype, inputs=(), device=None) -> None:
     Called before the value is computed, so a tensor bigger than the simulated device is
     never built on the host (no MemoryError, no out-of-memory kill).
     """
-    dims = tuple(int(d) for d in shape)
-    if any(d < 0 for d in dims):
-        return  # the op reports its own shape error
-    dt = np.dtype(dtype.as_numpy_dtype if hasattr(dtype, "as_numpy_dtype") else dtype)
+    dt = dtype if isinstance(dtype, np.dtype) else np.dtype(getattr(dtype, "as_numpy_dtype",
+                                                                     dtype))
     nbytes = dt.itemsize
-    for d in dims:
-        nbytes *= d
+    for d in shape:
+        if d < 0:
+            return  # the op reports its own shape error
+        nbytes *= int(d)
     dev = device if device is not None else placement(inputs)
-    dev.check_fits(nbytes, shape=dims, dtype=dt, op=op_type)
+    if dev.memory_in_use + nbytes > dev.memory_limit:
+        dev.check_fits(nbytes, shape=tuple(int(d) for d in shape), dtype=dt, op=op_type)
+
+
+def broadcast_shape(a: tuple, b: tuple) -> tuple:
+    """NumPy's broadcast of two shapes (np.broadcast_shapes, without its cost per op).
+
+    Raises:
+      ValueError: shapes that do not broadcast.
+    """
+    if len(a) < len(b):
+        a, b = b, a
+    out = list(a)
+    offset = len(a) - len(b)
+    for i, d in enumerate(b):
+        e = out[offset + i]
+        if d != e and d != 1:
+            if e != 1:
+                raise ValueError(f"shapes {a} and {b} do not broadcast")
+            out[offset + i] = d
+    return tuple(out)
 
 
 def execute(op_type, inputs, value, attrs=None, flops=None, device=None):

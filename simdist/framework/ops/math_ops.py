@@ -59,8 +59,8 @@ def _binary(op_type, x, y, fn, out_dtype=None, check=None):
         check(xt, yt)
     try:
         if xt._value.shape != yt._value.shape:  # a broadcast may outgrow both inputs
-            op_def.check_output_fits(op_type, np.broadcast_shapes(xt._value.shape,
-                                                                  yt._value.shape),
+            op_def.check_output_fits(op_type, op_def.broadcast_shape(xt._value.shape,
+                                                                     yt._value.shape),
                                      xt._value.dtype if out_dtype is None else out_dtype,
                                      [xt, yt])
         with np.errstate(all="ignore"):
@@ -546,8 +546,8 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
                         f"has {bv.shape[-2]} rows{' (after transpose_b)' if tb else ''}.")
     try:
         op_def.check_output_fits(
-            op_type, np.broadcast_shapes(av.shape[:-2], bv.shape[:-2]) + (av.shape[-2],
-                                                                          bv.shape[-1]),
+            op_type, op_def.broadcast_shape(av.shape[:-2], bv.shape[:-2]) + (
+                av.shape[-2], bv.shape[-1]),
             av.dtype, [at, bt])
         with np.errstate(all="ignore"):  # float16 overflow is inf, as in TF: no warning
             if av.dtype.itemsize == 2 and at.dtype.is_floating:

@@ -137,7 +137,8 @@ def execute(op_type, inputs, value, attrs=None, flops=None, device=None):
         # An element taken out of a string array is bytes, which NumPy would read as 'S'.
         value = np.array(value, dtype=object) if isinstance(value, bytes) else xp.asarray(value)
     out = Tensor(value, dev)
-    _log(op_type, dev)
+    if _log_placement[0]:
+        _log(op_type, dev)
     _charge(dev, op_type, inputs, (out,), flops)
     if tape.active():
         tape.record(op_type, inputs, (out,), attrs)
@@ -149,7 +150,8 @@ def execute_multi(op_type, inputs, values, attrs=None, flops=None, device=None):
     dev = device if device is not None else placement(inputs)
     xp = backend.xp
     outs = tuple(Tensor(v if _is_host_strings(v) else xp.asarray(v), dev) for v in values)
-    _log(op_type, dev)
+    if _log_placement[0]:
+        _log(op_type, dev)
     _charge(dev, op_type, inputs, outs, flops)
     if tape.active():
         tape.record(op_type, inputs, outs, attrs)
@@ -219,7 +221,8 @@ def constant_value(value, dtype=None, strict=True, shape=None) -> Tensor:
             check_output_fits("Fill", (int(shape),) if np.ndim(shape) == 0 else shape,
                               arr.dtype, device=dev)
         arr = _fit_shape(arr, shape)
-    _log("_EagerConst", dev)
+    if _log_placement[0]:
+        _log("_EagerConst", dev)
     return Tensor(arr if _is_host_strings(arr) else backend.xp.asarray(arr), dev)
 
 

@@ -54,7 +54,8 @@ def _binary(op_type, x, y, fn, out_dtype=None, check=None):
     """Run a broadcasting binary op ``fn(xv, yv)`` with TF's dtype and shape errors."""
     xt, yt = convert_pair(x, y)
     op_def.check_same_dtype(op_type, xt, yt)
-    op_types.refuse_strings(op_type, xt)
+    if xt._value.dtype.kind == "O":  # a string tensor (checked inline: every op runs this)
+        op_types.refuse_strings(op_type, xt)
     if check is not None:
         check(xt, yt)
     try:
@@ -78,7 +79,8 @@ def _binary(op_type, x, y, fn, out_dtype=None, check=None):
 
 def _unary(op_type, x, fn, allowed="fiu"):
     xt = _t(x)
-    op_types.refuse_strings(op_type, xt)
+    if xt._value.dtype.kind == "O":
+        op_types.refuse_strings(op_type, xt)
     if dtypes.np_kind(xt._value.dtype) not in allowed:
         ok = {"f": "half, float, double", "fiu": "half, float, double, int32, int64",
               "b": "bool"}[allowed]
@@ -401,7 +403,8 @@ def _axes(x: Tensor, axis, op_type) -> tuple[int, ...]:
 
 def _reduce(op_type, x, axis, keepdims, fn):
     xt = _t(x)
-    op_types.refuse_strings(op_type, xt)
+    if xt._value.dtype.kind == "O":
+        op_types.refuse_strings(op_type, xt)
     axes = _axes(xt, axis, op_type)
     with np.errstate(all="ignore"):
         value = fn(xt._value, axes)
@@ -494,7 +497,8 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None) -> Tens
 
 def _arg(op_type, x, axis, output_type, fn):
     xt = _t(x)
-    op_types.refuse_strings(op_type, xt)
+    if xt._value.dtype.kind == "O":
+        op_types.refuse_strings(op_type, xt)
     a = 0 if axis is None else _axes(xt, axis, op_type)[0]
     dt = dtypes.as_dtype(output_type)
     if xt._value.shape[a] == 0:

@@ -16,7 +16,10 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEEDS = os.path.join(ROOT, "tests", "seeds", "data")
 DEFERRED = ("networkx", "simdist.keras", "simdist.saved_model", "simdist.collectives",
-            "multiprocessing", "socket", "simdist.distribute.process_cluster")
+            "multiprocessing", "socket", "simdist.distribute.process_cluster", "simdist.tpu",
+            "simdist.distribute.tpu_strategy", "simdist.distribute.experimental",
+            "simdist.distribute.multi_worker_mirrored_strategy",
+            "simdist.distribute.cluster_resolver")
 
 
 def fresh(code: str):
@@ -46,6 +49,12 @@ out = {
     "data": tf.data.Dataset.range(3).reduce(0, lambda a, b: a + b).numpy().item(),
     "train": hasattr(tf.train, "Checkpoint") and hasattr(tf.saved_model, "save"),
     "compat": hasattr(tf.compat, "v1"),
+    "distribute": [c.__name__ for c in (
+        tf.distribute.TPUStrategy, tf.distribute.MultiWorkerMirroredStrategy,
+        tf.distribute.experimental.CentralStorageStrategy,
+        tf.distribute.cluster_resolver.TPUClusterResolver,
+        tf.distribute.cluster_resolver.TFConfigClusterResolver)],
+    "tpu": callable(tf.tpu.experimental.initialize_tpu_system),
     "in_dir": all(n in dir(tf) for n in ("keras", "data", "metrics", "train", "distribute")),
 }
 try:
@@ -55,7 +64,10 @@ except AttributeError as e:
 print(json.dumps(out))
 """)
     assert got["keras"] and got["metrics"] and got["train"] and got["compat"]
-    assert got["data"] == 3 and got["in_dir"]
+    assert got["data"] == 3 and got["in_dir"] and got["tpu"]
+    assert got["distribute"] == ["TPUStrategy", "MultiWorkerMirroredStrategy",
+                                 "CentralStorageStrategy", "TPUClusterResolver",
+                                 "TFConfigClusterResolver"]
     assert got["error"] == "module 'simdist' has no attribute 'no_such_name'"
 
 
@@ -76,6 +88,10 @@ def test_every_public_name_and_every_name_the_seeds_use_resolves():
 import json, functools
 import simdist as tf
 bad = [n for n in dir(tf) if not n.startswith("__") and not hasattr(tf, n)]
+bad += ["distribute." + n for n in dir(tf.distribute)
+        if not n.startswith("__") and not hasattr(tf.distribute, n)]
+bad += ["distribute.cluster_resolver." + n for n in dir(tf.distribute.cluster_resolver)
+        if not n.startswith("__") and not hasattr(tf.distribute.cluster_resolver, n)]
 for chain in {chains!r}:
     try:
         functools.reduce(getattr, chain.split("."), tf)
@@ -84,6 +100,14 @@ for chain in {chains!r}:
 print(json.dumps(bad))
 """)
     assert missing == []
+
+
+def test_either_resolver_module_can_be_imported_first():
+    got = fresh("import json\n"
+                "from simdist.distribute.tpu_cluster_resolver import TPUClusterResolver as a\n"
+                "from simdist.distribute.cluster_resolver import TPUClusterResolver as b\n"
+                "print(json.dumps(a is b))")
+    assert got is True
 
 
 @pytest.mark.parametrize("module", ["simdist.collectives", "simdist.hardware"])

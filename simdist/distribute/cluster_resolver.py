@@ -286,4 +286,15 @@ class UnionClusterResolver(ClusterResolver):
 UnionResolver = UnionClusterResolver
 
 
-from simdist.distribute.tpu_cluster_resolver import TPUClusterResolver  # noqa: E402,F401
+def __getattr__(name):
+    # tpu_cluster_resolver builds on this module: importing it from here on first use
+    # (not at the bottom of this module) works whichever of the two is imported first.
+    if name == "TPUClusterResolver":
+        from simdist.distribute.tpu_cluster_resolver import TPUClusterResolver
+
+        return TPUClusterResolver
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | {"TPUClusterResolver"})

@@ -56,7 +56,8 @@ common.sync_url(PAGE, {"alg": alg, "alg2": alg2, "topo": topo, "n": n, "size": s
                        "ch": ch, "step": pos})
 row[1].caption(
     "**Logical view**: the ranks as the algorithm sees them"
-    + (" - a ring is drawn round even where it zig-zags across machines. "
+    + (" - a ring is drawn as a circle in ring order, whatever path its hops take on "
+       "the wires. "
        if channel.shape == "ring" else " - each tree under its root. "
        if channel.shape == "tree" else ". ")
     + "**Physical view**: the same transfers on the wires they take, through switches "

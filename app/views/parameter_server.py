@@ -23,13 +23,15 @@ st.markdown("TF's parameter-server tutorial loop, `coordinator.schedule(step_fn)
             "Nobody waits: each worker pulls the current weights, computes, and pushes its "
             "update while the others do the same.")
 
-c = st.columns(6)
+# five sliders in a row and the failure switch under them: a sixth column cut its label
+# at 1024 px
+c = st.columns(5)
 workers = common.widget(PAGE, "workers", c[0])
 num_ps = common.widget(PAGE, "ps", c[1])
 slow = common.widget(PAGE, "slow", c[2])
 steps = common.widget(PAGE, "steps", c[3])
 seed = common.widget(PAGE, "seed", c[4])
-fail = common.widget(PAGE, "fail", c[5])
+fail = common.widget(PAGE, "fail")
 common.sync_url(PAGE, {"workers": workers, "ps": num_ps, "slow": slow, "steps": steps,
                        "seed": seed, "fail": fail})
 
@@ -58,9 +60,11 @@ if run.failed_worker is not None:
                 "as TF's coordinator does, the step went back to the queue and ran on another "
                 "worker; the failed worker rejoined later with its dataset rebuilt.")
 st.plotly_chart(ps_timeline.timeline_figure(run), key="ps_timeline", width="stretch")
-left, right = st.columns(2)
-left.plotly_chart(ps_timeline.version_figure(run), key="ps_versions", width="stretch")
-right.plotly_chart(ps_timeline.staleness_figure(run), key="ps_staleness", width="stretch")
+# Side by side where the window is wide; at 1024 px the row wraps, one chart above the other
+# (in half a 1024 px page the axis titles were cut).
+with st.container(horizontal=True):
+    st.plotly_chart(ps_timeline.version_figure(run), key="ps_versions", width=520)
+    st.plotly_chart(ps_timeline.staleness_figure(run), key="ps_staleness", width=520)
 st.caption("Costs: 25 Gbit/s and 50 us per message between tasks, the workers' compute priced "
            "by the same cost model as the other pages. The same run is reproducible: the "
            "seed fixes the data, the initial weights and each step's small random delay.")

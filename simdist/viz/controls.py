@@ -100,7 +100,9 @@ PAGES = {
         Control("slow", "int", 3, lo=1, hi=8, label="last worker's slowdown (straggler)"),
         Control("steps", "int", 24, lo=6, hi=48, label="scheduled steps"),
         Control("seed", "int", 0, lo=0, hi=9, label="seed"),
-        Control("fail", "bool", False, label="worker 0 fails mid-run (and recovers)"),
+        Control("fail", "bool", False, label="worker 0 fails mid-run (and recovers)",
+                help="its step goes back to the coordinator's queue and runs on another "
+                     "worker; the worker rejoins later with its dataset rebuilt"),
     ],
     "scaling": [
         _sel("topo", topology.presets(), "nvswitch", "topology"),

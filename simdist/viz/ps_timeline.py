@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
+from simdist.viz.loss_figures import replica_colour
+
 _LOCK = threading.Lock()
 PS_COLORS = {"pull": "#1c7ed6", "push": "#e8590c"}
 
@@ -175,10 +177,11 @@ def version_figure(run: PSRun, var: str | None = None) -> go.Figure:
                  and e["worker"] == w]
         fig.add_trace(go.Scatter(x=[e["start"] * 1e6 for e in pulls],
                                  y=[e["version"] for e in pulls], mode="markers",
-                                 name=f"worker {w} read", marker=dict(size=7)))
-    fig.update_layout(height=320, title=f"Versions of {var.split(':')[0]}: a read below the "
-                      "line is stale", xaxis_title="simulated time (us)",
-                      yaxis_title="version", margin=dict(l=10, r=10, t=50, b=10))
+                                 name=f"worker {w} read",
+                                 marker=dict(size=7, color=replica_colour(w))))
+    fig.update_layout(height=320, title=f"Versions of {var.split(':')[0]}<br><sup>a read below the "
+                      "line is stale</sup>", xaxis_title="simulated time (us)",
+                      yaxis_title="version", margin=dict(l=10, r=10, t=60, b=10))
     return fig
 
 
@@ -190,8 +193,12 @@ def staleness_figure(run: PSRun) -> go.Figure:
                 if s["worker"] == w and s["status"] == "ok"]
         counts = np.bincount(vals, minlength=1) if vals else np.zeros(1, int)
         fig.add_trace(go.Bar(x=list(range(len(counts))), y=counts.tolist(),
-                             name=f"worker {w} ({len(vals)} steps)"))
-    fig.update_layout(barmode="group", height=300, title="Staleness of each worker's pushes",
-                      xaxis_title="other workers' updates between its read and its write",
-                      yaxis_title="steps", margin=dict(l=10, r=10, t=50, b=10))
+                             name=f"worker {w} ({len(vals)} steps)",
+                             marker=dict(color=replica_colour(w))))   # as in the versions chart
+    # legend below the bars: beside them it left the plot too narrow for its axis title
+    # in a half-width column at 1024 px
+    fig.update_layout(barmode="group", height=340, title="Staleness of each worker's pushes",
+                      xaxis_title="others' updates between read and write",
+                      yaxis_title="steps", margin=dict(l=10, r=10, t=50, b=10),
+                      legend=dict(orientation="h", y=-0.3))
     return fig

@@ -1,4 +1,4 @@
-"""Page 6: asynchronous parameter-server training drawn from the simulation's own trace."""
+"""Page 7: asynchronous parameter-server training drawn from the simulation's own trace."""
 
 from tests.app.helpers import figures, page
 
@@ -39,3 +39,13 @@ def test_controls_rerun_and_one_worker_is_never_stale():
     run = at.session_state["ps.run"]
     assert run.num_workers == 1 and max(run.staleness) == 0
     assert "Worker 0 is" not in " ".join(m.value for m in at.markdown)
+
+
+def test_a_worker_has_one_colour_on_the_versions_and_staleness_charts():
+    at = page("ps", steps=18, slow=6, fail=1)
+    versions, staleness = figures(at)[1], figures(at)[2]
+    read = {t["name"].split(" read")[0]: t["marker"]["color"] for t in versions["data"]
+            if t["name"].endswith(" read")}
+    bars = {t["name"].split(" (")[0]: t["marker"]["color"] for t in staleness["data"]}
+    assert set(read) == set(bars) == {"worker 0", "worker 1", "worker 2"}
+    assert read == bars and len(set(bars.values())) == 3

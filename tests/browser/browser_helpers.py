@@ -53,7 +53,8 @@ def click(tab, name):
 
 def assert_charts_readable(tab):
     """Every chart on the page (but those in a tab not chosen), scrolled into view: its
-    title lies inside the chart and the window (not cut), and every legend entry shows."""
+    title and axis titles lie inside the chart and the window (not cut), and every legend
+    entry shows."""
     charts = tab.locator(PLOT)
     for i in range(charts.count()):
         chart = charts.nth(i)
@@ -61,11 +62,13 @@ def assert_charts_readable(tab):
             continue                                      # in a tab not chosen
         chart.scroll_into_view_if_needed()
         box = chart.bounding_box()
-        title = chart.locator(".gtitle")
-        if title.count():
-            t = title.first.bounding_box()
+        # the chart's title and its axis titles: wholly inside the chart, not cut
+        for title in chart.locator(".gtitle, .xtitle, .ytitle").all():
+            t = title.bounding_box()
+            if t is None or not title.text_content().strip():
+                continue
             assert t["x"] >= box["x"] - 1 and t["x"] + t["width"] <= box["x"] + box["width"] + 1, \
-                title.first.text_content()
-            assert in_viewport(tab, title.first), title.first.text_content()
+                title.text_content()
+            assert in_viewport(tab, title), title.text_content()
         for entry in chart.locator(".legendtext").all():
             assert entry.is_visible() and entry.text_content().strip()

@@ -14,7 +14,9 @@ PAGES = [("", 0, "simdist: see tf.distribute at work"),
          ("data_sharding", 3, "Data sharding: global batches into per-replica batches"),
          ("loss_scaling", 3, "Loss scaling"),
          ("training_timeline", 4, "Training timeline"),
-         ("scaling_explorer", 2, "Scaling explorer")]
+         ("scaling_explorer", 2, "Scaling explorer"),
+         ("cluster_faults", 2, "Cluster faults"),
+         ("parameter_server", 3, "Parameter servers: asynchronous training")]
 
 
 @pytest.mark.parametrize("path,charts,text", PAGES, ids=[p[0] or "home" for p in PAGES])

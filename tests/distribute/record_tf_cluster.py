@@ -1,6 +1,8 @@
 """Record what TensorFlow does when cluster_programs/ run as clusters of processes:
 custom_loop.py as 1 and 2 processes, collectives.py (every collective of the strategy) and
-sharding.py (every AutoShardPolicy, distribute_datasets_from_function) as 2 and 3.
+sharding.py (every AutoShardPolicy, distribute_datasets_from_function) as 2 and 3;
+ctl_tutorial.py (the custom-training-loop tutorial) as 2 processes, run twice on one
+checkpoint directory (2 epochs, then a restart asked for 3).
 
 Run with a TensorFlow 2.x (tf-keras) interpreter, not simdist's venv::
 
@@ -10,8 +12,10 @@ Each task is a real TF process on 127.0.0.1 with its own TF_CONFIG (CPU only, on
 per worker), started and killed as the tests do (cluster_processes.run_cluster, bounded).
 The results go to ``fixtures/tf_cluster.json``: ``{"tensorflow": version, "clusters":
 {"1": [worker results], "2": [...]}}`` and ``fixtures/tf_cluster_collectives.json`` and
-``tf_cluster_sharding.json`` (same shape, "2" and "3"); test_process_cluster.py,
-test_cluster_collectives.py and test_cluster_sharding.py replay them.
+``tf_cluster_sharding.json`` (same shape, "2" and "3"), ``tf_ctl_tutorial.json``
+(``{"tensorflow", "runs": [[first run's worker results], [restart's]]}``);
+test_process_cluster.py, test_cluster_collectives.py, test_cluster_sharding.py and
+test_ctl_tutorial.py replay them.
 """
 
 from __future__ import annotations
@@ -57,12 +61,32 @@ def record(program, sizes) -> dict | None:
     return out
 
 
+# (NUM_EPOCHS of each run) for ctl_tutorial.py; test_ctl_tutorial.py runs the same.
+CTL_TUTORIAL_RUNS = ("2", "3")
+
+
+def record_ctl_tutorial() -> dict | None:
+    """ctl_tutorial.py as 2 processes, then again (a restart) on the same CKPT_DIR."""
+    env = dict(TF_ENV, CKPT_DIR=tempfile.mkdtemp())
+    out = {"tensorflow": None, "runs": []}
+    for epochs in CTL_TUTORIAL_RUNS:
+        results = run_cluster("ctl_tutorial.py", n=2, env=dict(env, NUM_EPOCHS=epochs),
+                              timeout=240, python=sys.executable)
+        if any(rc != 0 or res is None for rc, res, _ in results):
+            print(f"ctl_tutorial.py: a task failed:\n{results}", file=sys.stderr)
+            return None
+        out["tensorflow"] = results[0][1]["tensorflow"]
+        out["runs"].append([res for _, res, _ in results])
+    return out
+
+
 def main() -> int:
     only = sys.argv[1:]
-    for name, (program, sizes) in RECORDINGS.items():
+    recordings = dict(RECORDINGS, **{"tf_ctl_tutorial.json": record_ctl_tutorial})
+    for name, how in recordings.items():
         if only and name not in only:
             continue
-        out = record(program, sizes)
+        out = how() if callable(how) else record(*how)
         if out is None:
             return 1
         path = os.path.join(HERE, "fixtures", name)

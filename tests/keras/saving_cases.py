@@ -156,6 +156,13 @@ except ValueError as e:
     msg = str(e).replace(repr(my_model), '<model>')
 out = [msg, my_model.save_spec() is None]
 """,
+    "tf.saved_model.save of a subclassed model never called: no signatures": HELP + SUBCLASSED
+    + """
+tf.saved_model.save(my_model, os.path.join(D, 'sub0'))
+x = tf.saved_model.load(os.path.join(D, 'sub0'))
+out = [repr(x.signatures), sorted(x.signatures), hasattr(x, 'variables'), callable(x),
+       my_model.built]
+""",
     "a subclassed model saved after fit, loaded from a SavedModel directory":
         HELP + SUBCLASSED + """
 my_model.compile(optimizer='adam', loss='mean_squared_error')

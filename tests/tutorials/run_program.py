@@ -24,7 +24,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "custom_training.py",
             "distributed_input": "distributed_input.py",
-            "parameter_server_training": "parameter_server_training.py"}
+            "parameter_server_training": "parameter_server_training.py",
+            "save_and_load": "save_and_load.py"}
 
 
 def source(name, framework):
@@ -57,6 +58,7 @@ def run(name, framework) -> str:
 
 
 _TIMING = re.compile(r" - (ETA: )?\d+(\.\d+)?m?s( \d+(\.\d+)?[mu]?s/step)?")
+_ADDRESS = re.compile(r"at 0x[0-9a-fA-F]+")
 _BAR = re.compile(r"^\s*(\d+)/(\d+) \[")
 
 
@@ -83,6 +85,7 @@ def _lines(text: str) -> list[str]:
     for line in text.split("\n"):
         line = line.split("\r")[-1].replace("\x08", "")
         line = _TIMING.sub(" - T", line)
+        line = _ADDRESS.sub("at 0x#", line)
         if re.fullmatch(r"\d+\.\d+\.\d+.*", line.strip()):
             continue  # print(tf.__version__)
         bar = _BAR.match(line)

@@ -46,6 +46,11 @@ def _no_spec_error(model):
         "opposed to `model.call()`.")
 
 
+def is_unbuilt_subclass(model) -> bool:
+    """A subclassed model with no input shape yet: nothing to trace or rebuild."""
+    return not isinstance(model, (Sequential, Functional)) and model.save_spec() is None
+
+
 def architecture(model) -> dict:
     """The model's class and config.
 

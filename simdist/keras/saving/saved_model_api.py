@@ -10,12 +10,16 @@ Glossary:
                    that strategy's, and ``strategy.run(signature, (batch,))`` works.
   signature     -- ``signatures['serving_default']``: called with its input as a tensor
                    (positionally, or by input name), it returns ``{output_name: tensor}``.
+  not built     -- a subclassed model never called nor built: TF logs "Skipping full
+                   serialization" and saves it without variables or signatures; loaded, its
+                   ``signatures`` are empty.
 
 Mirrors tensorflow/python/saved_model/save.py and load.py (for Keras models).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 
 from simdist.framework import nest, op_def
@@ -33,7 +37,6 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
 
     Raises:
       NotImplementedError: ``obj`` is not a Keras model, or explicit ``signatures``.
-      ValueError: a subclassed model never called or built (TF's message).
     """
     if not isinstance(obj, Model):
         raise NotImplementedError(
@@ -43,7 +46,13 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
         raise NotImplementedError("simdist's tf.saved_model.save writes the model's default "
                                   "'serving_default' signature only; leave signatures=None.")
     check_io_device(options)
-    meta = saving_api.metadata(obj, include_optimizer=False)
+    if model_config.is_unbuilt_subclass(obj):
+        logging.getLogger("tensorflow").warning(
+            "Skipping full serialization of TF-Keras layer %r, because it is not built.", obj)
+        meta = {"format": model_config.FORMAT, "architecture": None, "compile_config": None,
+                "signature": None}
+    else:
+        meta = saving_api.metadata(obj, include_optimizer=False)
     saving_api.write_dir(obj, os.fspath(export_dir), meta)
 
 
@@ -93,6 +102,13 @@ class _SignatureMap(dict):
         return f"_SignatureMap({dict.__repr__(self)})"
 
 
+class _UnbuiltUserObject:
+    """What ``load`` returns for a model saved unbuilt: no signatures, variables nor call."""
+
+    def __init__(self):
+        self.signatures = _SignatureMap({})
+
+
 class _UserObject:
     """What ``tf.saved_model.load`` returns for a saved Keras model."""
 
@@ -127,6 +143,8 @@ def load(export_dir, tags=None, options=None):
         raise OSError(f"SavedModel file does not exist at: {path}"
                       "/{saved_model.pbtxt|saved_model.pb}")
     meta = saving_api.read_metadata(path)
+    if meta["architecture"] is None:
+        return _UnbuiltUserObject()
     model = model_config.rebuild(meta["architecture"])
     saving_api.restore(saving_api.WithoutOptimizer(model), path)
     return _UserObject(model, meta["signature"])

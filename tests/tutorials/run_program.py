@@ -4,7 +4,8 @@ Glossary:
   run       -- the program's source executed as ``__main__`` in a fresh temporary working
                directory (it writes checkpoints and models there), with this directory on
                ``sys.path`` for tutorial_data; under simdist its one line
-               ``import tensorflow as tf`` reads ``import simdist as tf``.
+               ``import tensorflow as tf`` reads ``import simdist as tf`` (and its
+               ``from tensorflow[.keras] import`` lines import from simdist).
   normalize -- printed text made comparable: a progress bar's final state (the text after
                its last carriage return; intermediate states, printed as time allows, are
                dropped), timings masked ('- 0s 5ms/step' -> '- T'), the framework's version
@@ -25,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "custom_training.py",
             "distributed_input": "distributed_input.py",
             "parameter_server_training": "parameter_server_training.py",
-            "save_and_load": "save_and_load.py"}
+            "save_and_load": "save_and_load.py", "mixed_precision": "mixed_precision.py"}
 
 
 def source(name, framework):
@@ -35,6 +36,8 @@ def source(name, framework):
     if framework == "simdist":
         assert text.count("import tensorflow as tf\n") == 1
         text = text.replace("import tensorflow as tf\n", "import simdist as tf\n")
+        text = text.replace("from tensorflow import ", "from simdist import ")
+        text = text.replace("from tensorflow.keras import ", "from simdist.keras import ")
     return text
 
 

@@ -54,14 +54,14 @@ def _masked(line):
     return re.sub(r" +(?=[,\]])", "", re.sub(r" +", " ", _NUMBER.sub("#", line)))
 
 
-def _compare(got, want):
+def _compare(got, want, rtol=1e-4):
     got, want = normalize(got), normalize(want)
     assert len(got) == len(want), "\n".join(got)
     for g, w in zip(got, want):
         assert _masked(g) == _masked(w), (g, w)
         gn = [float(x) for x in _NUMBER.findall(g)]
         wn = [float(x) for x in _NUMBER.findall(w)]
-        np.testing.assert_allclose(gn, wn, rtol=1e-4, atol=2e-4, err_msg=f"{g!r} vs {w!r}")
+        np.testing.assert_allclose(gn, wn, rtol=rtol, atol=2 * rtol, err_msg=f"{g!r} vs {w!r}")
 
 
 @pytest.mark.parametrize("cpus", [1, 4])
@@ -75,6 +75,21 @@ def test_distributed_input_tutorial_prints_what_tensorflow_printed(cpu_machine):
     """"Distributed input" splits its one CPU into two logical devices itself."""
     cpu_machine(1)
     _compare(run("distributed_input", "simdist"), _recorded("distributed_input", 1))
+
+
+def test_mixed_precision_guide_prints_what_tensorflow_printed(cpu_machine):
+    """TF's "Mixed precision" guide (programs/mixed_precision.py) on a GPU-less machine: the
+    policy's dtypes, the layers' output dtypes, fit and evaluate under mixed_float16, float16
+    overflow and underflow, and the custom loop with LossScaleOptimizer's scaled loss and
+    unscaled gradients, to the dynamic loss scale reached. Its numbers are float16
+    computations, whose sums the frameworks round at other points: equal to 1e-3 (float16's
+    precision). TF's warning that no compatible GPU was found goes to stderr, not compared
+    here (test_device_compatibility_check.py)."""
+    cpu_machine(1)
+    try:
+        _compare(run("mixed_precision", "simdist"), _recorded("mixed_precision", 1), rtol=1e-3)
+    finally:
+        tf.keras.mixed_precision.set_global_policy("float32")
 
 
 _DECIMAL = re.compile(r"-?\d+\.\d+")

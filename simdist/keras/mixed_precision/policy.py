@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from simdist import _world
 from simdist.framework import dtypes
+from simdist.keras.mixed_precision import device_compatibility_check
 
 _MIXED = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16"}
 
@@ -29,6 +30,7 @@ class Policy:
         self._name = name
         if name in _MIXED:
             self._compute, self._variable = _MIXED[name], "float32"
+            device_compatibility_check.log_device_compatibility_check(name)
         elif name == "_infer":
             self._compute = self._variable = None
         else:

@@ -312,6 +312,16 @@ def kernel_dtype_name(dtype) -> str:
     return _KERNEL_NAMES.get(name, name)
 
 
+def input_dtype_error(op_type: str, index: int, expected, got, advice: str = ""):
+    """TF's kernel error for input ``index`` of ``op_type`` having dtype ``got``, not
+    ``expected`` (a dtype or a name such as ``"string"``)."""
+    return errors.InvalidArgumentError(
+        None, None,
+        f"cannot compute {op_type} as input #{index}(zero-based) was expected to be a "
+        f"{kernel_dtype_name(expected)} tensor but is a {kernel_dtype_name(got)} "
+        f"tensor [Op:{op_type}]" + advice)
+
+
 def check_same_dtype(op_type: str, *tensors: Tensor) -> None:
     """TF's error when the inputs of a binary op have different dtypes."""
     first_np = tensors[0]._value.dtype
@@ -320,10 +330,6 @@ def check_same_dtype(op_type: str, *tensors: Tensor) -> None:
     first = tensors[0].dtype
     for i, t in enumerate(tensors[1:], start=1):
         if t.dtype != first:
-            raise errors.InvalidArgumentError(
-                None, None,
-                f"cannot compute {op_type} as input #{i}(zero-based) was expected to be a "
-                f"{kernel_dtype_name(first)} tensor but is a {kernel_dtype_name(t.dtype)} "
-                f"tensor [Op:{op_type}]\n"
-                "Cast one operand with tf.cast so both have the same dtype.",
-            )
+            raise input_dtype_error(
+                op_type, i, first, t.dtype,
+                "\nCast one operand with tf.cast so both have the same dtype.")

@@ -419,18 +419,12 @@ def where(condition, x=None, y=None, name=None) -> Tensor:
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     if not c.dtype.is_bool:
-        raise errors.InvalidArgumentError(
-            None, None, f"cannot compute SelectV2 as input #0(zero-based) was expected to be a "
-                        f"bool tensor but is a {op_def.kernel_dtype_name(c.dtype)} tensor "
-                        "[Op:SelectV2]")
+        raise op_def.input_dtype_error("SelectV2", 0, "bool", c.dtype)
     from simdist.framework.ops.math_ops import convert_pair
 
     xt, yt = convert_pair(x, y)
     if xt.dtype != yt.dtype:
-        raise errors.InvalidArgumentError(
-            None, None, f"cannot compute SelectV2 as input #2(zero-based) was expected to be a "
-                        f"{op_def.kernel_dtype_name(xt.dtype)} tensor but is a "
-                        f"{op_def.kernel_dtype_name(yt.dtype)} tensor [Op:SelectV2]")
+        raise op_def.input_dtype_error("SelectV2", 2, xt.dtype, yt.dtype)
     try:
         value = xp.where(c._value, xt._value, yt._value)
     except ValueError:

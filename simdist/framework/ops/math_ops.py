@@ -342,10 +342,7 @@ def less_equal(x, y, name=None) -> Tensor:
 def _bool_check(op_type):
     def check(xt, yt):
         if not xt.dtype.is_bool:
-            raise errors.InvalidArgumentError(
-                None, None, f"cannot compute {op_type} as input #0(zero-based) was expected "
-                            f"to be a bool tensor but is a "
-                            f"{op_def.kernel_dtype_name(xt.dtype)} tensor [Op:{op_type}]")
+            raise op_def.input_dtype_error(op_type, 0, "bool", xt.dtype)
     return check
 
 

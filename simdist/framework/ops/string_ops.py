@@ -36,10 +36,7 @@ def _strings(op_type: str, x, index: int = 0) -> Tensor:
     """``x`` as a string tensor, or TF's error naming the input that is not one."""
     t = op_def.convert_to_tensor(x, dtype_hint=dtypes.string)
     if not t.dtype.is_string:
-        raise errors.InvalidArgumentError(
-            None, None, f"cannot compute {op_type} as input #{index}(zero-based) was expected "
-                        f"to be a string tensor but is a {op_def.kernel_dtype_name(t.dtype)} "
-                        f"tensor [Op:{op_type}]")
+        raise op_def.input_dtype_error(op_type, index, "string", t.dtype)
     return t
 
 

@@ -6,7 +6,9 @@ Glossary:
                 ``.schedule(p, n, **params)``); all-reduce algorithms have short names
                 (``ring``, ``tree``, ``halving_doubling``, ``recursive_doubling``,
                 ``hierarchical_copy``, ``reduce_broadcast``, ``two_level``, ``torus_2d``,
-                ``parameter_server``), the others ``<collective>.<name>``.
+                ``parameter_server``), the others ``<collective>.<name>``. One entry
+                carries everything about its algorithm (registry.py); its collective's
+                buffer layout and outputs are ``.layout`` (layout.py).
   all_reduce, reduce_scatter, all_gather, broadcast, reduce, all_to_all -- run one
                 collective on one array per replica; return a CollectiveResult.
   price      -- the cost-only mode (no values moved).

@@ -18,14 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from simdist.collectives import placement as placement_lib
 from simdist.collectives.cost import Cost, price_patterns
 from simdist.collectives.executor import execute
-from simdist.collectives.ops import finalize, normalize_op
+from simdist.collectives.ops import normalize_op
 from simdist.collectives.registry import lookup
-from simdist.collectives.schedule import Schedule, even_bounds
+from simdist.collectives.schedule import Schedule
 from simdist.hardware import backend
 from simdist.hardware.topology import as_topology
 from simdist.hardware.trace import Trace
@@ -89,7 +87,7 @@ def _check_values(values, collective, same_shape=True, op=None):
     return arrays
 
 
-def _common(collective, values, algorithm, topology, devices, same_shape=True, op=None):
+def _common(collective, values, algorithm, topology, same_shape=True, op=None):
     arrays = _check_values(values, collective, same_shape, op)
     algo = lookup(collective, algorithm)
     topo = as_topology(topology, len(arrays))
@@ -105,7 +103,7 @@ def all_reduce(values, algorithm="ring", op="sum", topology=None, devices=None, 
       TopologyError: a disconnected topology or one with too few devices.
     """
     op = normalize_op(op)
-    arrays, algo, topo = _common("all_reduce", values, algorithm, topology, devices, op=op)
+    arrays, algo, topo = _common("all_reduce", values, algorithm, topology, op=op)
     return _impl("all_reduce", arrays, algo, op, topo, devices, trace, start_time, params)
 
 
@@ -113,8 +111,7 @@ def reduce_scatter(values, algorithm="ring", op="sum", topology=None, devices=No
                    trace=None, start_time=0.0, **params) -> CollectiveResult:
     """Reduce, then give replica r slot r of axis 0 (numpy.array_split sizes)."""
     op = normalize_op(op)
-    arrays, algo, topo = _common("reduce_scatter", values, algorithm, topology, devices,
-                                 op=op)
+    arrays, algo, topo = _common("reduce_scatter", values, algorithm, topology, op=op)
     if arrays[0].ndim == 0:
         raise ValueError("reduce_scatter needs arrays with at least one axis.")
     return _impl("reduce_scatter", arrays, algo, op, topo, devices, trace, start_time,
@@ -124,7 +121,7 @@ def reduce_scatter(values, algorithm="ring", op="sum", topology=None, devices=No
 def all_gather(values, algorithm="ring", topology=None, devices=None, trace=None,
                start_time=0.0, **params) -> CollectiveResult:
     """Concatenate the replicas' arrays along axis 0, in replica order, on every replica."""
-    arrays, algo, topo = _common("all_gather", values, algorithm, topology, devices, False)
+    arrays, algo, topo = _common("all_gather", values, algorithm, topology, False)
     if arrays[0].ndim == 0:
         arrays = [a.reshape(1) for a in arrays]
     return _impl("all_gather", arrays, algo, None, topo, devices, trace, start_time, params)
@@ -137,7 +134,7 @@ def broadcast(values, algorithm="binomial", root=0, topology=None, devices=None,
             and values[root] is not None:
         ref = backend.xp.asarray(values[root])
         values = [ref if v is None else v for v in values]
-    arrays, algo, topo = _common("broadcast", values, algorithm, topology, devices)
+    arrays, algo, topo = _common("broadcast", values, algorithm, topology)
     return _impl("broadcast", arrays, algo, None, topo, devices, trace, start_time,
                  dict(params, root=root))
 
@@ -146,7 +143,7 @@ def reduce(values, algorithm="binomial", op="sum", root=0, topology=None, device
            trace=None, start_time=0.0, **params) -> CollectiveResult:
     """Reduce the replicas' arrays onto replica ``root`` (others get None)."""
     op = normalize_op(op)
-    arrays, algo, topo = _common("reduce", values, algorithm, topology, devices, op=op)
+    arrays, algo, topo = _common("reduce", values, algorithm, topology, op=op)
     return _impl("reduce", arrays, algo, op, topo, devices, trace, start_time,
                  dict(params, root=root))
 
@@ -154,7 +151,7 @@ def reduce(values, algorithm="binomial", op="sum", root=0, topology=None, device
 def all_to_all(values, algorithm="pairwise", topology=None, devices=None, trace=None,
                start_time=0.0, **params) -> CollectiveResult:
     """Replica i's slot j (axis 0 cut in p equal slots) goes to replica j's slot i."""
-    arrays, algo, topo = _common("all_to_all", values, algorithm, topology, devices)
+    arrays, algo, topo = _common("all_to_all", values, algorithm, topology)
     p = len(arrays)
     if arrays[0].ndim == 0 or arrays[0].shape[0] % p:
         raise ValueError(f"all_to_all: axis 0 ({arrays[0].shape[:1]}) must divide into "
@@ -163,85 +160,35 @@ def all_to_all(values, algorithm="pairwise", topology=None, devices=None, trace=
 
 
 def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params):
-    xp = backend.xp
     # A cluster of processes: each fills only its own ranks' arrays (executor.Exchange).
     exchange = params.pop("exchange", None)
     # Devices to name in the trace when the ranks are not nodes of the topology (CPU hosts
     # priced on the default topology): events land on the devices that really ran them.
     labels = params.pop("labels", None)
     p = len(arrays)
+    layout = algo.layout
+    # Placement first: the topology's hints (ring orders, node size) depend on where the
+    # ranks sit; the servers (parameter servers) are placed once the schedule says how many.
     node_names = placement_lib.place(topo, p, devices)
     params = {**algo.topology_hints(topo, node_names), **params}
     sched = algo.schedule(p, **params)
     nodes = placement_lib.place(topo, p, node_names, sched.num_servers)
-    dtype = arrays[0].dtype
-    flat = [a.reshape(-1) for a in arrays]
-    per_slot = max(sched.num_chunks // p, 1)
-    initial = None
-    if collective == "all_gather":
-        sizes = [a.size for a in arrays]
-        bounds = placement_lib.slot_bounds(sizes, per_slot)
-        total = int(bounds[-1])
-        buffers = []
-        for r, a in enumerate(flat):
-            buf = xp.zeros(total, dtype=dtype)
-            buf[int(bounds[r * per_slot]):int(bounds[(r + 1) * per_slot])] = a
-            buffers.append(buf)
-    else:
-        n = flat[0].size
-        if collective in ("reduce_scatter", "all_to_all"):
-            bounds = placement_lib.slot_bounds(placement_lib.row_slots(arrays[0].shape, p),
-                                               per_slot)
-        else:
-            bounds = even_bounds(n, sched.num_chunks)
-        # Buffers start empty: the executor writes each chunk from the inputs on first
-        # touch (op(input, payload) or a copy), so no input is copied upfront.
-        buffers = [xp.empty(n, dtype=dtype) for _ in range(p + sched.num_servers)]
-        initial = flat
+    bounds = layout.bounds(arrays, sched.num_chunks)
+    buffers, initial = layout.buffers(arrays, bounds, sched.num_servers)
     if sched.inplace:
         inputs = None
     else:  # transfers read the untouched inputs (nobody writes them: no copy needed)
         inputs = initial if initial is not None else [a.copy() for a in buffers]
     execute(sched, buffers, op or "sum", bounds, inputs, exchange, initial)
-    values = _outputs(collective, sched, buffers, arrays, bounds, per_slot, op, p)
-    nbytes = _size(collective, arrays, dtype)
+    values = layout.outputs(buffers, arrays, bounds, sched, op)
+    dtype = arrays[0].dtype
     cost, times = price_patterns(topo, nodes, sched.patterns(), bounds, dtype.itemsize,
-                                 collective, algo.name, p, nbytes)
+                                 collective, algo.name, p, layout.nbytes(arrays))
     trace = trace if trace is not None else Trace()
     if labels is not None:
         nodes = list(labels) + nodes[len(labels):]
     _record(trace, sched, cost, times, nodes, bounds, dtype.itemsize, start_time, op)
     return CollectiveResult(values, sched, cost, trace, op)
-
-
-def _outputs(collective, sched, buffers, arrays, bounds, per_slot, op, p):
-    shape = arrays[0].shape
-    if collective == "all_reduce":
-        return [finalize(op, b[:arrays[0].size], p).reshape(shape) for b in buffers[:p]]
-    if collective == "reduce_scatter":
-        # Rows per replica as array_split cuts axis 0 (not from element counts: a zero-size
-        # row, shape (n, 0), holds no elements but still counts as a row).
-        rows = np.diff(even_bounds(shape[0], p))
-        out = []
-        for r in range(p):
-            lo, hi = int(bounds[r * per_slot]), int(bounds[(r + 1) * per_slot])
-            out.append(finalize(op, buffers[r][lo:hi], p).reshape((int(rows[r]),) + shape[1:]))
-        return out
-    if collective == "all_gather":
-        rows = sum(a.shape[0] for a in arrays)
-        return [b.reshape((rows,) + shape[1:]) for b in buffers[:p]]
-    if collective == "reduce":
-        root = sched.root
-        return [finalize(op, buffers[r], p).reshape(shape) if r == root else None
-                for r in range(p)]
-    return [b.reshape(shape) for b in buffers[:p]]
-
-
-def _size(collective, arrays, dtype):
-    """The nccl-tests ``size`` of this call (see cost.py)."""
-    if collective == "all_gather":
-        return sum(a.size for a in arrays) * dtype.itemsize
-    return arrays[0].size * dtype.itemsize
 
 
 def _record(trace, sched, cost, times, nodes, bounds, itemsize, start, op):

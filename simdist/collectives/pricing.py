@@ -14,7 +14,6 @@ import numpy as np
 from simdist.collectives import placement as placement_lib
 from simdist.collectives.cost import Cost, price_patterns
 from simdist.collectives.registry import COLLECTIVES, lookup
-from simdist.collectives.schedule import even_bounds
 from simdist.hardware.topology import as_topology
 
 
@@ -84,12 +83,7 @@ def _price_impl(collective, algo, nbytes, topo, p, itemsize, devices, compute, p
     patterns = algo.patterns(p, **params)
     num_chunks, servers = _shape_of(algo, p, params)
     nodes = placement_lib.place(topo, p, nodes, servers)
-    n = nbytes // itemsize
-    if collective in ("reduce_scatter", "all_gather", "all_to_all"):
-        bounds = placement_lib.slot_bounds(list(np.diff(even_bounds(n, p))),
-                                           max(num_chunks // p, 1))
-    else:
-        bounds = even_bounds(n, num_chunks)
+    bounds = algo.layout.size_bounds(nbytes // itemsize, p, num_chunks)
     cost, _ = price_patterns(topo, nodes, patterns, bounds, itemsize, collective, algo.name,
                              p, nbytes, compute)
     return cost

@@ -7,8 +7,16 @@ Glossary:
                 a repeat count, so pricing thousands of devices is cheap); ``.hints`` reads
                 parameters (ring order, node size, torus shape) from a topology;
                 ``.chunk_count`` gives the chunk count without building the schedule.
+                ``.layout`` is its collective's buffer layout and outputs (layout.py);
+                ``.supports(p)`` says which replica counts it runs on; ``.param_space(p)``
+                lists the values each parameter may take on p ranks (the tests draw them
+                with ``simdist.testing.strategies.algorithm_params``); ``.mirrors`` names
+                the TF / NCCL / MPI code it follows.
   ALGORITHMS -- name -> Algorithm. All-reduce algorithms have short names (``ring``);
                 the other collectives are ``<collective>.<name>`` (``all_gather.ring``).
+Adding a collective algorithm is one file under ``algorithms/`` that calls ``register``
+(and one line in ``algorithms/__init__.py``): the API, pricing, the app and the tests read
+the entry.
 """
 
 from __future__ import annotations
@@ -16,24 +24,46 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from simdist.collectives.layout import LAYOUTS, Layout
 from simdist.collectives.schedule import Schedule
 
-COLLECTIVES = ("all_reduce", "reduce_scatter", "all_gather", "broadcast", "reduce",
-               "all_to_all")
+COLLECTIVES = tuple(LAYOUTS)
+
+
+def any_count(p: int) -> bool:
+    """Every replica count: the default of ``Algorithm.supports``."""
+    return p >= 1
+
+
+def power_of_two(p: int) -> bool:
+    """Replica counts 1, 2, 4, 8 ... (recursive halving / doubling without a fold)."""
+    return p >= 1 and p & (p - 1) == 0
+
+
+def no_params(p: int) -> dict:
+    """The default ``param_space``: the algorithm takes no parameters."""
+    return {}
 
 
 @dataclass
 class Algorithm:
-    """One collective algorithm: a schedule builder plus metadata."""
+    """One collective algorithm: everything the API, pricing, the app and the tests need."""
 
     name: str
     collective: str
     description: str
     build: Callable[..., Schedule]
-    mirrors: str = ""
+    mirrors: str
     fast_patterns: Callable | None = None
     hints: Callable | None = None
     chunk_count: Callable | None = None
+    supports: Callable[[int], bool] = any_count
+    param_space: Callable[[int], dict] = no_params
+
+    @property
+    def layout(self) -> Layout:
+        """How this algorithm's collective lays out buffers and reads its outputs."""
+        return LAYOUTS[self.collective]
 
     def num_chunks(self, num_devices: int, **params) -> int:
         """Chunks per buffer, without building the schedule when ``chunk_count`` says."""

@@ -102,8 +102,6 @@ class Schedule:
     inplace: bool = True
     root: int | None = None
     params: dict = field(default_factory=dict)
-    # For reduce-scatter: the chunk each device ends up owning (default: its rank).
-    owned_chunks: list[int] | None = None
 
     @property
     def num_buffers(self) -> int:

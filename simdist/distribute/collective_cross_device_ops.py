@@ -84,19 +84,39 @@ class CommunicationOptions:
                 f"timeout_seconds={self.timeout_seconds}, implementation={self.implementation})")
 
 
+# TF's cross-device ops (as the app lists them) -> the implementation each all-reduces
+# with: a registry algorithm, or "nccl" for the NCCL-like tuner (resolve_implementation).
+CROSS_DEVICE_OPS = {
+    "NcclAllReduce": "nccl",
+    "HierarchicalCopyAllReduce": "hierarchical_copy",
+    "ReductionToOneDevice": "reduce_broadcast",
+    "CollectiveAllReduce(RING)": "ring",
+    "CollectiveAllReduce(NCCL)": "nccl",
+}
+_TUNED = ("nccl", "NCCL", "AUTO")
+
+
 def choose_algorithm(implementation: str, nbytes: int, devices, topology=None) -> str:
-    """The schedule an implementation runs: NCCL/AUTO ask the tuner, RING is a ring."""
-    if implementation in ("ring", "RING"):
-        return "ring"
-    if implementation != "nccl" and implementation not in ("NCCL", "AUTO"):
-        return implementation
+    """The schedule an implementation runs: NCCL/AUTO ask the tuner, RING is a ring (a ring
+    too when the devices are not the machine topology's first ones: no tuning data)."""
     topo = topology if topology is not None else get_machine().topology
     names = [d.name for d in devices]
-    if topo is None or names != topo.devices[:len(names)]:
+    if implementation in _TUNED and (topo is None or names != topo.devices[:len(names)]):
         return "ring"
+    return resolve_implementation(implementation, nbytes, topo, len(names))
+
+
+def resolve_implementation(implementation: str, nbytes: int, topology,
+                           num_devices: int) -> str:
+    """The registry algorithm ``implementation`` runs for ``nbytes`` on ``num_devices``
+    ranks of ``topology``: NCCL/AUTO ask the NCCL-like tuner (ring or tree)."""
+    if implementation in ("ring", "RING"):
+        return "ring"
+    if implementation not in _TUNED:
+        return implementation
     from simdist import collectives  # loads with the first all-reduce (import time)
 
-    return collectives.tune(nbytes, topo, len(names)).algorithm
+    return collectives.tune(nbytes, topology, num_devices).algorithm
 
 
 # The collectives a strategy runs, by their name in simdist.collectives (loaded lazily):

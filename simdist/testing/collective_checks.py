@@ -127,7 +127,8 @@ def check_schedule(build, collective: str = "all_reduce", *, max_examples: int =
         raise ValueError(f"check_schedule checks one of {sorted(_BY_COLLECTIVE)}, got "
                          f"{collective!r}.")
     name = getattr(build, "__name__", "user_schedule")
-    algo = Algorithm(f"user:{name}", collective, "a user-written schedule", build)
+    algo = Algorithm(f"user:{name}", collective, "a user-written schedule", build,
+                     mirrors="the user's own schedule")
     run = getattr(collectives, collective)
     if collective == "broadcast":
         fn = lambda values, root: run(values, algo, root=root).values

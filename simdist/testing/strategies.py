@@ -13,6 +13,8 @@ Glossary:
   batch_sizes        -- global batch sizes, including ones that do not divide by the replicas.
   input_layouts      -- a dataset size, global batch, workers x replicas and drop_remainder:
                         the arguments of ``simdist.data.distribute_rules.plan_distribution``.
+  algorithm_params   -- parameters of a collective algorithm on p ranks, drawn from its
+                        registry entry's ``param_space``.
 Requires hypothesis (``pip install simdist[test]``).
 """
 
@@ -113,3 +115,11 @@ def input_layouts(draw, max_workers: int = 4, max_replicas_per_worker: int = 4,
                 global_batch=draw(st.integers(1, max_batch)),
                 num_replicas=workers * per_worker, num_workers=workers,
                 drop_remainder=draw(st.booleans()))
+
+
+def algorithm_params(algorithm, num_devices: int):
+    """Keyword arguments for ``algorithm`` (a ``collectives.Algorithm``) on ``num_devices``
+    ranks: each parameter drawn from the values its registry entry allows."""
+    space = algorithm.param_space(int(num_devices))
+    return st.fixed_dictionaries({key: st.sampled_from(list(values))
+                                  for key, values in space.items()})

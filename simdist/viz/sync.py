@@ -10,7 +10,8 @@ Glossary:
                    the schedule's transfers: combine = union, copy = replace.
   values at k   -- the executor run on the first k steps of the same schedule.
   strategy ops  -- tf.distribute cross-device ops resolve to an algorithm of the registry
-                   (NcclAllReduce asks the NCCL-like tuner, as simdist's runtime does).
+                   exactly as simdist's runtime resolves them (collective_cross_device_ops
+                   .CROSS_DEVICE_OPS: NcclAllReduce asks the NCCL-like tuner).
 """
 
 from __future__ import annotations
@@ -22,17 +23,11 @@ import numpy as np
 from simdist import collectives
 from simdist.collectives import placement as placement_lib
 from simdist.collectives.executor import execute
-from simdist.collectives.schedule import even_bounds
+from simdist.distribute.collective_cross_device_ops import (
+    CROSS_DEVICE_OPS,
+    resolve_implementation,
+)
 from simdist.viz.topology import sized_topology
-
-# tf.distribute cross-device ops -> the implementation string simdist's runtime uses.
-STRATEGY_OPS = {
-    "NcclAllReduce": "nccl",
-    "HierarchicalCopyAllReduce": "hierarchical_copy",
-    "ReductionToOneDevice": "reduce_broadcast",
-    "CollectiveAllReduce(RING)": "ring",
-    "CollectiveAllReduce(NCCL)": "nccl",
-}
 
 # Keep a visualised run below this many elements over all replicas (memory, speed).
 MAX_TOTAL_ELEMENTS = 1 << 22
@@ -41,19 +36,17 @@ MAX_TOTAL_ELEMENTS = 1 << 22
 def algorithm_choices() -> list[str]:
     """Every all-reduce algorithm in the registry, then the strategies' cross-device ops."""
     names = [n for n, a in collectives.ALGORITHMS.items() if a.collective == "all_reduce"]
-    return names + list(STRATEGY_OPS)
+    return names + list(CROSS_DEVICE_OPS)
 
 
 def resolve_algorithm(choice: str, nbytes: int, topology, num_devices: int) -> str:
     """The registry algorithm a choice runs (a strategy op goes through the tuner)."""
     if choice in collectives.ALGORITHMS:
         return choice
-    impl = STRATEGY_OPS.get(choice)
+    impl = CROSS_DEVICE_OPS.get(choice)
     if impl is None:
         raise ValueError(f"Unknown algorithm {choice!r}; choose one of {algorithm_choices()}.")
-    if impl == "nccl":
-        return collectives.tune(nbytes, topology, num_devices).algorithm
-    return impl
+    return resolve_implementation(impl, nbytes, topology, num_devices)
 
 
 def make_inputs(num_devices: int, num_elements: int, seed: int = 0,
@@ -115,7 +108,7 @@ def run_sync(choice: str, num_devices: int, preset: str, num_elements: int,
                                     devices=devices)
     sched = result.schedule
     nodes = placement_lib.place(topo, p, devices, sched.num_servers)
-    bounds = even_bounds(n, sched.num_chunks)
+    bounds = collectives.ALGORITHMS[algorithm].layout.bounds(inputs, sched.num_chunks)
     return SyncRun(choice, algorithm, preset, inputs, result, topo, nodes, bounds)
 
 
@@ -149,9 +142,9 @@ def values_at(run: SyncRun, k: int) -> list[np.ndarray]:
     sched = run.schedule
     k = clamp_position(run, k)
     part = replace(sched, steps=sched.steps[:k])
-    n = run.inputs[0].size
-    buffers = [a.reshape(-1).copy() for a in run.inputs]
-    buffers += [np.zeros(n, dtype=run.inputs[0].dtype) for _ in range(sched.num_servers)]
+    # Filled buffers (not the executor's lazy ones): a truncated run reads them as they are.
+    layout = collectives.ALGORITHMS[run.algorithm].layout
+    buffers, _ = layout.buffers(run.inputs, run.bounds, sched.num_servers, filled=True)
     inputs = None if sched.inplace else [b.copy() for b in buffers]
     execute(part, buffers, "sum", run.bounds, inputs)
     return buffers

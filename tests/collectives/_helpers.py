@@ -1,4 +1,5 @@
-"""Helpers for the collectives tests: algorithm lists and their extra parameters."""
+"""Helpers for the collectives tests: algorithm lists and their parameters, both read from
+the registry entries (``Algorithm.supports`` and ``Algorithm.param_space``)."""
 
 from __future__ import annotations
 
@@ -8,17 +9,13 @@ ALL_REDUCE = sorted(n for n, a in ALGORITHMS.items() if a.collective == "all_red
 
 
 def params_for(name, p, n):
-    """Extra parameters that exercise each algorithm's options, picked from (p, n) so the
+    """One value of each of the algorithm's parameters on p ranks, picked from (p, n) so the
     generated cases (replica count p, element count n) vary them too."""
-    if name == "tree":
-        return {"pipeline": 1 + n % 3}
-    if name == "parameter_server":
-        return {"num_ps": 1 + n % 3}
-    if name == "hierarchical_copy":
-        return {"pack_index": n % (2 * p + 1)}
-    if name == "reduce_broadcast":
-        return {"root": n % p}
-    if name == "two_level":
-        divisors = [d for d in range(1, p + 1) if p % d == 0]
-        return {"local_size": divisors[n % len(divisors)]}
-    return {}
+    space = ALGORITHMS[name].param_space(p)
+    return {key: list(values)[n % len(values)] for key, values in space.items()}
+
+
+def algorithms_for(collective, p):
+    """The names of ``collective``'s algorithms that run on p ranks."""
+    return sorted(a.name.split(".")[-1] for a in ALGORITHMS.values()
+                  if a.collective == collective and a.supports(p))

@@ -8,18 +8,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from simdist import collectives
-from simdist.testing.strategies import collective_dtypes, per_replica_arrays, replica_counts
-
-
-def pow2(p):
-    return p & (p - 1) == 0
+from simdist.testing.strategies import (
+    algorithm_params,
+    collective_dtypes,
+    per_replica_arrays,
+    replica_counts,
+)
+from tests.collectives._helpers import algorithms_for
 
 
 @given(p=replica_counts(), dtype=collective_dtypes(), data=st.data())
 def test_all_gather_concatenates_in_replica_order(p, dtype, data):
     rows = data.draw(st.lists(st.integers(0, 4), min_size=p, max_size=p))
     values = [np.full((r, 2), i, dtype=dtype) for i, r in enumerate(rows)]
-    algos = ["ring"] + (["doubling"] if pow2(p) and len(set(rows)) == 1 else [])
+    # Recursive doubling needs equal inputs (it swaps whole ranges); the ring takes any.
+    algos = algorithms_for("all_gather", p) if len(set(rows)) == 1 else ["ring"]
     for algo in algos:
         out = collectives.all_gather(values, algo)
         expected = np.concatenate(values)
@@ -31,7 +34,7 @@ def test_all_gather_concatenates_in_replica_order(p, dtype, data):
 def test_reduce_scatter_then_all_gather_is_all_reduce(p, dtype, data):
     values = data.draw(per_replica_arrays(p, dtype))
     pairs = [("ring", "ring", "ring")]
-    if pow2(p):
+    if "halving" in algorithms_for("reduce_scatter", p):
         pairs.append(("halving", "doubling", "halving_doubling"))
     for rs_name, ag_name, ar_name in pairs:
         scattered = collectives.reduce_scatter(values, rs_name)
@@ -45,14 +48,14 @@ def test_reduce_scatter_then_all_gather_is_all_reduce(p, dtype, data):
 
 @given(p=replica_counts(), data=st.data())
 def test_broadcast_and_reduce_from_any_root(p, data):
-    root = data.draw(st.integers(0, p - 1))
     values = data.draw(per_replica_arrays(p, "int64", shape=(3, 2)))
-    for algo in ("binomial", "chain"):
-        extra = {"pipeline": data.draw(st.integers(1, 4))} if algo == "chain" else {}
-        out = collectives.broadcast(values, algo, root=root, **extra)
+    for algo in algorithms_for("broadcast", p):
+        params = data.draw(algorithm_params(collectives.ALGORITHMS[f"broadcast.{algo}"], p))
+        root = params.pop("root")
+        out = collectives.broadcast(values, algo, root=root, **params)
         for v in out.values:
             np.testing.assert_array_equal(v, values[root])
-        red = collectives.reduce(values, algo, op="sum", root=root, **extra)
+        red = collectives.reduce(values, algo, op="sum", root=root, **params)
         np.testing.assert_array_equal(red.values[root], np.sum(values, axis=0))
         assert all(v is None for i, v in enumerate(red.values) if i != root)
 
@@ -68,7 +71,7 @@ def test_all_to_all_transposes_slots(p, k, dtype):
     # every element distinct (modulo 127 for one-byte dtypes), so a swapped slot shows
     modulus = 127 if np.dtype(dtype).itemsize == 1 else 1 << 11
     values = [((np.arange(p * k) + p * k * i) % modulus).astype(dtype) for i in range(p)]
-    for algo in ("pairwise", "direct"):
+    for algo in algorithms_for("all_to_all", p):
         out = collectives.all_to_all(values, algo)
         for j in range(p):
             for i in range(p):

@@ -38,19 +38,6 @@ PRESETS = {
 }
 
 
-def _params(name, p, n):
-    params = params_for(name, p, n) if ALGORITHMS[name].collective == "all_reduce" else {}
-    if name in ("broadcast.chain", "reduce.chain"):
-        params = {"pipeline": 1 + n % 4, "root": n % p}
-    elif name in ("broadcast.binomial", "reduce.binomial"):
-        params = {"root": n % p}
-    elif name == "torus_2d":
-        divisors = [d for d in range(1, p + 1) if p % d == 0]
-        x = divisors[n % len(divisors)]
-        params = {"dims": (x, p // x)}
-    return params
-
-
 def oracle_steps(collective, name, nbytes, graph, p, compute=True, **params):
     """Every step of the full schedule priced transfer by transfer, in plain Python."""
     algo = ALGORITHMS[name]
@@ -120,7 +107,7 @@ def test_symmetric_pricing_equals_step_by_step(name, p, n, preset, compute):
     graph = PRESETS[preset](p)
     if preset is not None and graph is None:
         return
-    params = _params(name, p, n)
+    params = params_for(name, p, n)
     cost = collectives.price(algo.collective, name, 4 * n, graph, num_devices=p,
                              compute=compute, **params)
     assert_same_steps(cost, oracle_steps(algo.collective, name, 4 * n, graph, p, compute,

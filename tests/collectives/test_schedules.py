@@ -5,13 +5,13 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simdist import collectives
 from simdist.collectives.schedule import even_bounds
 from simdist.hardware import TOPOLOGIES
-from simdist.testing.strategies import replica_counts
+from simdist.testing.strategies import algorithm_params, replica_counts
 
 EXPECTED = {
     "ring", "tree", "halving_doubling", "recursive_doubling", "hierarchical_copy",
@@ -26,6 +26,27 @@ def test_registry_has_every_algorithm_with_metadata():
         assert algo.name == name and algo.collective in collectives.COLLECTIVES
         assert algo.description and "\n" not in algo.description
         assert algo.schedule(4, 100).num_devices == 4
+        assert algo.mirrors and algo.layout.collective == algo.collective
+
+
+@settings(max_examples=60)
+@given(name=st.sampled_from(sorted(collectives.ALGORITHMS)), p=replica_counts(12),
+       data=st.data())
+def test_every_entry_builds_on_the_counts_and_parameters_it_declares(name, p, data):
+    # The registry entry is the one place that says where an algorithm runs: every count
+    # it supports and every parameter value it lists builds a schedule over p ranks whose
+    # transfers stay inside the buffers; a count it does not support is refused.
+    algo = collectives.ALGORITHMS[name]
+    if not algo.supports(p):
+        with pytest.raises(ValueError, match=str(p)):
+            algo.schedule(p)
+        return
+    params = data.draw(algorithm_params(algo, p))
+    sched = algo.schedule(p, **params)
+    assert sched.num_devices == p and sched.collective == algo.collective
+    for _, t in sched.transfers():
+        assert 0 <= t.src < sched.num_buffers and 0 <= t.dst < sched.num_buffers
+        assert 0 <= t.chunk and t.chunk + t.nchunks <= sched.num_chunks
 
 
 def sent(name, p, n, **params):

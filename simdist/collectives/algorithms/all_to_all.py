@@ -17,12 +17,15 @@ from simdist.collectives.schedule import Schedule, Step, Transfer
 
 
 def build_pairwise(p):
+    # Exchange: in step s rank i sends its slot i+s to rank i+s, which stores it in slot i;
+    # one peer per rank per step, so no link carries two messages at once.
     steps = [Step("exchange", [Transfer(i, (i + s) % p, (i + s) % p, False, 1, i)
                                for i in range(p)]) for s in range(1, p)]
     return Schedule("all_to_all", "pairwise", p, p, steps, inplace=False)
 
 
 def build_direct(p):
+    # Exchange: all p(p-1) messages in one step, as NCCL's grouped send/recv posts them.
     ts = [Transfer(i, j, j, False, 1, i) for i in range(p) for j in range(p) if i != j]
     return Schedule("all_to_all", "direct", p, p, [Step("exchange", ts)] if ts else [],
                     inplace=False)
@@ -30,7 +33,7 @@ def build_direct(p):
 
 register(Algorithm("all_to_all.pairwise", "all_to_all",
                    "Pairwise exchange all-to-all: p-1 steps, one peer per step.",
-                   build_pairwise, "MPICH MPIR_Alltoall_intra_pairwise"))
+                   build_pairwise, mirrors="MPICH MPIR_Alltoall_intra_pairwise"))
 register(Algorithm("all_to_all.direct", "all_to_all",
                    "Direct all-to-all: every pair at once in one step (NCCL send/recv).",
-                   build_direct, "nccl-tests src/alltoall.cu"))
+                   build_direct, mirrors="nccl-tests src/alltoall.cu"))

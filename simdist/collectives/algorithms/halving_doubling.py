@@ -129,13 +129,13 @@ def patterns_rd(p):
     return out + ([unfold] if unfold is not None else [])
 
 
-RHD = register(Algorithm(
+register(Algorithm(
     "halving_doubling", "all_reduce",
     "Recursive halving-doubling (Rabenseifner): halving reduce-scatter, doubling all-gather.",
-    build_rhd, "MPICH allreduce reduce_scatter_allgather", patterns_rhd,
+    build_rhd, mirrors="MPICH allreduce reduce_scatter_allgather", fast_patterns=patterns_rhd,
     chunk_count=lambda p: _fold(p)[0]))
-RD = register(Algorithm(
+register(Algorithm(
     "recursive_doubling", "all_reduce",
     "Recursive doubling: log2(p) steps swapping and adding the whole buffer.",
-    build_rd, "MPICH allreduce recursive_doubling", patterns_rd,
+    build_rd, mirrors="MPICH allreduce recursive_doubling", fast_patterns=patterns_rd,
     chunk_count=lambda p: 1))

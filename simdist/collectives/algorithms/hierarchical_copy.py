@@ -52,7 +52,11 @@ def build(p, pack_index=0, tf_groups=False):
     return Schedule("all_reduce", "hierarchical_copy", p, 1, [s for s in steps if s.transfers])
 
 
-HIER = register(Algorithm(
+register(Algorithm(
     "hierarchical_copy", "all_reduce",
     "TF hierarchical copy: sum within two halves, combine the leads, copy back (DGX-1).",
-    build, "tensorflow/python/distribute/cross_device_utils.py"))
+    build, mirrors="tensorflow/python/distribute/cross_device_utils.py "
+                   "aggregate_gradients_using_hierarchical_copy",
+    # pack_index wraps around the devices (TF's pack i leads on device i % p); tf_groups
+    # is left out: with p odd TF's groups drop a value, so it is no all-reduce then.
+    param_space=lambda p: {"pack_index": range(2 * p + 1)}))

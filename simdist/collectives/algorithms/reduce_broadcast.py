@@ -19,13 +19,17 @@ def build(p, root=0):
     if not 0 <= int(root) < p:
         raise ValueError(f"reduce_broadcast: root must be in 0..{p - 1}, got {root}.")
     others = [d for d in range(p) if d != root]
+    # Reduce: everyone sends to the root in one step; the root adds them in device order
+    # after its own value (TF's add_n on the reduce device).
+    # Broadcast: the root copies the sum back, so every replica holds the root's bits.
     steps = [Step("reduce", [Transfer(d, root, 0, True) for d in others]),
              Step("broadcast", [Transfer(root, d, 0, False) for d in others])]
     return Schedule("all_reduce", "reduce_broadcast", p, 1,
                     [s for s in steps if s.transfers], root=int(root))
 
 
-REDUCE_BROADCAST = register(Algorithm(
+register(Algorithm(
     "reduce_broadcast", "all_reduce",
     "Reduction to one device + broadcast (TF ReductionToOneDevice).",
-    build, "tensorflow/python/distribute/cross_device_ops.py ReductionToOneDevice"))
+    build, mirrors="tensorflow/python/distribute/cross_device_ops.py ReductionToOneDevice",
+    param_space=lambda p: {"root": range(p)}))

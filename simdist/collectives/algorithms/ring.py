@@ -78,6 +78,7 @@ def _ring_hints(topology, devices):
     return {}
 
 
-RING = register(Algorithm(
+register(Algorithm(
     "ring", "all_reduce", "Ring: reduce-scatter then all-gather around a ring (NCCL RING).",
-    build, "nccl src/device/all_reduce.h runRing", patterns, ring_hints, chunk_count))
+    build, mirrors="nccl src/device/all_reduce.h runRing", fast_patterns=patterns,
+    hints=ring_hints, chunk_count=chunk_count))

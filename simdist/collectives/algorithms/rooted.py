@@ -68,15 +68,27 @@ def build_reduce_chain(p, root=0, pipeline=1):
     return Schedule("reduce", "chain", p, k, _chain(p, root, k, True), root=root)
 
 
+def _rooted(p):
+    return {"root": range(p)}
+
+
+def _chained(p):
+    return {"root": range(p), "pipeline": range(1, 5)}
+
+
 register(Algorithm("broadcast.binomial", "broadcast",
                    "Binomial-tree broadcast: ceil(log2 p) steps, senders double each step.",
-                   build_bcast_binomial, "MPICH MPIR_Bcast_intra_binomial"))
+                   build_bcast_binomial, mirrors="MPICH MPIR_Bcast_intra_binomial",
+                   param_space=_rooted))
 register(Algorithm("broadcast.chain", "broadcast",
                    "Pipelined chain broadcast (NCCL ring broadcast): pieces hop rank to rank.",
-                   build_bcast_chain, "nccl src/device/broadcast.h"))
+                   build_bcast_chain, mirrors="nccl src/device/broadcast.h",
+                   param_space=_chained))
 register(Algorithm("reduce.binomial", "reduce",
                    "Binomial-tree reduce to the root: ceil(log2 p) steps.",
-                   build_reduce_binomial, "MPICH MPIR_Reduce_intra_binomial"))
+                   build_reduce_binomial, mirrors="MPICH MPIR_Reduce_intra_binomial",
+                   param_space=_rooted))
 register(Algorithm("reduce.chain", "reduce",
                    "Pipelined chain reduce (NCCL ring reduce): pieces add up hop by hop.",
-                   build_reduce_chain, "nccl src/device/reduce.h"))
+                   build_reduce_chain, mirrors="nccl src/device/reduce.h",
+                   param_space=_chained))

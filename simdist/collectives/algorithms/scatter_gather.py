@@ -12,8 +12,8 @@ halving / doubling for power-of-two p.
 from __future__ import annotations
 
 from simdist.collectives.algorithms import _rings
-from simdist.collectives.algorithms.ring import check_rings, chunk_count, ring_table
-from simdist.collectives.registry import Algorithm, register
+from simdist.collectives.algorithms.ring import check_rings, chunk_count, ring_hints, ring_table
+from simdist.collectives.registry import Algorithm, power_of_two, register
 from simdist.collectives.schedule import Schedule, Step, Transfer
 
 
@@ -76,22 +76,19 @@ def build_ag_doubling(p):
     return Schedule("all_gather", "doubling", p, p, steps)
 
 
-def _hints(topology, devices):
-    from simdist.collectives.algorithms.ring import ring_hints
-
-    return ring_hints(topology, devices)
-
-
 register(Algorithm("reduce_scatter.ring", "reduce_scatter",
                    "Ring reduce-scatter: p-1 steps, each rank adds and forwards one chunk.",
-                   build_rs, "nccl src/device/reduce_scatter.h", patterns_rs, _hints,
-                   chunk_count))
+                   build_rs, mirrors="nccl src/device/reduce_scatter.h",
+                   fast_patterns=patterns_rs, hints=ring_hints, chunk_count=chunk_count))
 register(Algorithm("all_gather.ring", "all_gather",
                    "Ring all-gather: p-1 steps, each rank forwards the chunk it received.",
-                   build_ag, "nccl src/device/all_gather.h", patterns_ag, _hints, chunk_count))
+                   build_ag, mirrors="nccl src/device/all_gather.h",
+                   fast_patterns=patterns_ag, hints=ring_hints, chunk_count=chunk_count))
 register(Algorithm("reduce_scatter.halving", "reduce_scatter",
                    "Recursive halving reduce-scatter (power-of-two p): log2(p) steps.",
-                   build_rs_halving, "MPICH reduce_scatter recursive halving"))
+                   build_rs_halving, mirrors="MPICH reduce_scatter recursive halving",
+                   supports=power_of_two))
 register(Algorithm("all_gather.doubling", "all_gather",
                    "Recursive doubling all-gather (power-of-two p): log2(p) steps.",
-                   build_ag_doubling, "MPICH allgather recursive doubling"))
+                   build_ag_doubling, mirrors="MPICH allgather recursive doubling",
+                   supports=power_of_two))

@@ -175,8 +175,9 @@ def patterns(p, pipeline=1):
     return out
 
 
-TREE = register(Algorithm(
+register(Algorithm(
     "tree", "all_reduce",
     "Double binary tree: each half reduced up one tree and broadcast down (NCCL TREE).",
-    build, "nccl src/graph/trees.cc ncclGetDtree", patterns,
-    chunk_count=lambda p, pipeline=1: 2 * int(pipeline)))
+    build, mirrors="nccl src/graph/trees.cc ncclGetDtree", fast_patterns=patterns,
+    chunk_count=lambda p, pipeline=1: 2 * int(pipeline),
+    param_space=lambda p: {"pipeline": range(1, 4)}))

@@ -100,13 +100,20 @@ def _dims_hint(topology, devices):
     return {"dims": dims} if dims and dims[0] * dims[1] == len(devices) else {}
 
 
-TWO_LEVEL = register(Algorithm(
+def _divisors(p):
+    return [d for d in range(1, p + 1) if p % d == 0]
+
+
+register(Algorithm(
     "two_level", "all_reduce",
     "Two-level: reduce-scatter in each node, ring all-reduce across nodes, all-gather.",
-    build_two_level, "horovod/common/ops/nccl_operations.cc NCCLHierarchicalAllreduce",
-    patterns_two_level, _local_hint, lambda p, **_: p))
-TORUS = register(Algorithm(
+    build_two_level,
+    mirrors="horovod/common/ops/nccl_operations.cc NCCLHierarchicalAllreduce",
+    fast_patterns=patterns_two_level, hints=_local_hint, chunk_count=lambda p, **_: p,
+    param_space=lambda p: {"local_size": _divisors(p)}))
+register(Algorithm(
     "torus_2d", "all_reduce",
     "2D torus: ring reduce-scatter along x, ring all-reduce along y, all-gather along x.",
-    build_torus, "TPU 2D all-reduce (Ying et al. 2018)", patterns_torus, _dims_hint,
-    lambda p, **_: p))
+    build_torus, mirrors="TPU 2D all-reduce (Ying et al. 2018)",
+    fast_patterns=patterns_torus, hints=_dims_hint, chunk_count=lambda p, **_: p,
+    param_space=lambda p: {"dims": [(d, p // d) for d in _divisors(p)]}))

@@ -23,12 +23,12 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import threading
 import warnings as _py_warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 from simdist import _world
+from simdist.framework.thread_local import ThreadLocalNamespace
 
 LESSONS = "lessons/"
 
@@ -174,7 +174,7 @@ def tagged(value, kind: str) -> bool:
 
 
 # --- where a replica runs ------------------------------------------------------------------
-_replica = threading.local()
+_replica = ThreadLocalNamespace()
 
 
 def enter_replica(num_replicas: int) -> None:

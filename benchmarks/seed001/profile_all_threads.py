@@ -1,6 +1,6 @@
 """cProfile the simdist child of bench_seed001_vs_tf.py in every thread, not just the main one.
 
-simdist runs each replica's ``step_fn`` in its own (lock-step) thread, which plain
+simdist runs each replica's ``step_fn`` in its own (lock-step, pooled) thread, which plain
 ``python -m cProfile`` does not see: there it shows up only as the main thread waiting on a
 lock.  This wraps the replica thread's ``run`` in a profiler per thread and merges them all.
 Both the main thread and the replica threads spend time blocked on each other (lock-step),
@@ -26,7 +26,8 @@ _lock = threading.Lock()
 
 
 def _profile_thread_class(cls):
-    original_run = cls.run
+    """Profile every replica task (the pooled threads run one task per strategy.run)."""
+    original_run = cls._run_task
 
     def profiled_run(self):
         profile = cProfile.Profile()
@@ -34,7 +35,7 @@ def _profile_thread_class(cls):
             _profiles.append(profile)
         profile.runcall(original_run, self)
 
-    cls.run = profiled_run
+    cls._run_task = profiled_run
 
 
 def main():
@@ -56,7 +57,7 @@ def main():
     for profile in _profiles:
         stats.add(profile)
     stats.stream = sys.stdout
-    print(f"profiled wall {wall:.2f} s over {len(_profiles)} replica threads + main")
+    print(f"profiled wall {wall:.2f} s over {len(_profiles)} replica tasks + main")
     stats.sort_stats(args.sort).print_stats(args.top)
 
 

@@ -4,13 +4,22 @@ Glossary:
   replica thread  -- one per replica; runs ``fn`` in that replica's ReplicaContext and
                      under its device scope. Threads take turns (one runs at a time), so a
                      run is deterministic, exactly as TF's MirroredStrategy schedules them.
+  replica pool    -- a strategy's replica threads, started by its first ``run`` and reused
+                     by the next ones (TF starts threads per call; reusing them saves their
+                     start-up on every step). Each task starts with fresh per-thread state
+                     (``thread_local.fresh_thread``), as on a new thread. A run that finds
+                     the pool busy (a ``run`` nested in a replica or a merge function, or
+                     one from another thread) gets threads of its own for that run. The
+                     pool ends when its strategy is garbage-collected, at a world reset
+                     (``simdist.testing.reset_world``), at exit, or when a run fails.
   merge_call      -- a replica that calls it pauses; when every replica has paused, the
                      merge function runs once in cross-replica context on the regrouped
                      (PerReplica) arguments, each replica gets its own part of the result,
                      and all resume.
   abort           -- if a replica raises, the exception (with the replica id added as a
                      note) reaches the caller and every other thread is unwound (a
-                     ``_Aborted`` raised where it paused) and joined.
+                     ``_Aborted`` raised where it paused) and joined: the failed run's pool
+                     ends, the next run starts a new one.
   re-abort        -- a replica that catches the abort (a bare ``except:`` in a retry
                      wrapper) and calls merge_call / a collective again gets ``_Aborted``
                      again at once: nothing waits for replicas that are gone.
@@ -24,15 +33,18 @@ Mirrors tensorflow/python/distribute/mirrored_run.py.
 
 from __future__ import annotations
 
+import atexit
 import re
 import threading
 import time
 import warnings
+import weakref
 
+from simdist import _world
 from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.values import regroup, select_replica
-from simdist.framework import context, errors, name_scope, variables
+from simdist.framework import context, errors, name_scope, thread_local, variables
 
 
 class _Aborted(BaseException):
@@ -52,17 +64,23 @@ def _wait_for(event, other) -> bool:
 
 
 class _ReplicaThread(threading.Thread):
-    def __init__(self, replica_ctx, device, fn, args, kwargs):
-        super().__init__(daemon=True, name=f"replica-{replica_ctx._replica_index}")
+    """One replica's thread: runs a task per ``strategy.run`` until its pool stops."""
+
+    def __init__(self, index):
+        super().__init__(daemon=True, name=f"replica-{index}")
+        self.should_run = threading.Event()
+        self.has_paused = threading.Event()
+        self.stopping = False
+        self.abandoned = False
+
+    def assign(self, replica_ctx, device, fn, args, kwargs):
+        """Give this thread one run's task (it starts at its first ``should_run``)."""
         self.ctx = replica_ctx
         self.device = device
         self.fn, self.args, self.kwargs = fn, args, kwargs
-        self.should_run = threading.Event()
-        self.has_paused = threading.Event()
         self.owner = threading.current_thread()
         self.done = False
         self.abort = False
-        self.abandoned = False
         self.aborts_caught = 0
         self.result = None
         self.exc: BaseException | None = None
@@ -73,8 +91,23 @@ class _ReplicaThread(threading.Thread):
         replica_ctx._thread = self
 
     def run(self):
+        main = threading.main_thread()
+        while not self.stopping:
+            # Idle between runs: woken by the next task or by the pool stopping.
+            if not self.should_run.wait(_POLL_S):
+                if not main.is_alive():
+                    return
+                continue
+            self.should_run.clear()
+            if self.stopping:
+                return
+            self._run_task()
+
+    def _run_task(self):
         try:
-            self._wait_turn()
+            if self.abort:
+                self._reabort()
+            thread_local.fresh_thread()  # a task starts as on a thread of its own
             if teach.enabled():
                 teach.enter_replica(self.ctx.num_replicas_in_sync)
             with context.device(self.device.name), self.ctx, \
@@ -86,6 +119,8 @@ class _ReplicaThread(threading.Thread):
             if not self.abort:
                 self.exc = e
         finally:
+            # No references kept while idle.
+            self.fn = self.args = self.kwargs = self.merge_args = self.merge_kwargs = None
             self.done = True
             self.has_paused.set()
 
@@ -112,6 +147,68 @@ class _ReplicaThread(threading.Thread):
         self._wait_turn()
         result, self.merge_result = self.merge_result, None
         return result
+
+
+class _ReplicaPool:
+    """A strategy's replica threads, reused run after run (see the glossary)."""
+
+    def __init__(self, size):
+        self.threads = [_ReplicaThread(i) for i in range(size)]
+        self.busy = threading.Lock()
+        self.closed = False
+        for t in self.threads:
+            t.start()
+        _POOLS.add(self)
+
+    def stop(self) -> None:
+        """End the idle threads (bounded join); a busy pool ends when its run does."""
+        if not self.busy.acquire(blocking=False):
+            self.closed = True  # the running call_for_each_replica stops it on its way out
+            return
+        try:
+            self._stop_threads()
+        finally:
+            self.busy.release()
+
+    def _stop_threads(self) -> None:
+        self.closed = True
+        _POOLS.discard(self)
+        for t in self.threads:
+            t.stopping = True
+            t.should_run.set()
+        deadline = time.monotonic() + ABORT_GRACE_S
+        for t in self.threads:
+            if t is not threading.current_thread():
+                t.join(max(0.0, deadline - time.monotonic()))
+
+
+_POOLS: weakref.WeakSet = weakref.WeakSet()
+
+
+@_world.register_resetter
+@atexit.register
+def _stop_pools() -> None:
+    """A fresh world (and the end of the process) has no replica threads."""
+    for pool in list(_POOLS):
+        pool.stop()
+
+
+def _pool_for(strategy, size) -> tuple[_ReplicaPool, bool]:
+    """The strategy's pool, held for this run, or a pool for this run only (its own is
+    busy: a nested or concurrent run). Returns (pool, whether it is kept after the run)."""
+    extended = strategy.extended
+    pool = getattr(extended, "_replica_pool", None)
+    if pool is None or pool.closed or len(pool.threads) != size:
+        pool = _ReplicaPool(size)
+        extended._replica_pool = pool
+        weakref.finalize(extended, pool.stop)
+    if pool.busy.acquire(blocking=False):
+        if not pool.closed:
+            return pool, True
+        pool.busy.release()
+    one_off = _ReplicaPool(size)
+    one_off.busy.acquire()
+    return one_off, False
 
 
 # Uniquifying suffixes ("dense_1/kernel", "v_2") are ignored when replicas' variable names
@@ -169,13 +266,11 @@ class MirroredReplicaContext:
 
 def call_for_each_replica(strategy, devices, make_context, fn, args, kwargs):
     """Run ``fn`` once per device in lock-step threads; returns the regrouped results."""
-    threads = [
-        _ReplicaThread(make_context(i, dev), dev, fn, select_replica(i, args),
-                       select_replica(i, kwargs))
-        for i, dev in enumerate(devices)
-    ]
-    for t in threads:
-        t.start()
+    pool, kept = _pool_for(strategy, len(devices))
+    threads = pool.threads
+    for i, (t, dev) in enumerate(zip(threads, devices)):
+        t.assign(make_context(i, dev), dev, fn, select_replica(i, args),
+                 select_replica(i, kwargs))
     finished = False
     try:
         while True:
@@ -189,7 +284,7 @@ def call_for_each_replica(strategy, devices, make_context, fn, args, kwargs):
                     raise exc
             done = [t.done or not t.is_alive() for t in threads]
             if all(done):
-                finished = True
+                finished = all(t.is_alive() for t in threads)
                 break
             if any(done):
                 raise RuntimeError(
@@ -203,9 +298,11 @@ def call_for_each_replica(strategy, devices, make_context, fn, args, kwargs):
         _unwind(threads, exc)
         raise
     finally:
-        if finished:
-            for t in threads:
-                t.join(ABORT_GRACE_S)
+        for t in threads:
+            t.result = t.ctx = None
+        if not (finished and kept) or pool.closed:
+            pool._stop_threads()
+        pool.busy.release()
 
 
 def _unwind(threads, exc) -> None:
@@ -216,6 +313,7 @@ def _unwind(threads, exc) -> None:
     """
     for t in threads:
         t.abort = True
+        t.stopping = True  # the pool of a failed run ends with it
         t.should_run.set()
     deadline = time.monotonic() + ABORT_GRACE_S
     for t in threads:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import threading
 
 from simdist.distribute import cross_device_ops as cdo
 from simdist.distribute import multi_worker_util
@@ -34,6 +33,7 @@ from simdist.distribute.sharded_variable import ShardedVariable, first_axis_shar
 from simdist.distribute.values import DistributedValues
 from simdist.framework import context, nest, op_def
 from simdist.framework.tensor_shape import TensorShape
+from simdist.framework.thread_local import ThreadLocalNamespace
 from simdist.hardware import machine as machine_lib
 
 _logger = logging.getLogger("tensorflow")
@@ -59,7 +59,7 @@ class ParameterServerStrategyV2Extended(SingleReplicaExtended):
         self._variable_partitioner = variable_partitioner
         self._used_with_coordinator = False
         self._allow_run_without_coordinator = False
-        self._local = threading.local()
+        self._local = ThreadLocalNamespace()
         self._cross_device_ops = cdo.ReductionToOneDevice(reduce_to_device="/device:CPU:0")
         local = machine_lib.get_machine()
         gpus = len(local.list_physical_devices("GPU"))

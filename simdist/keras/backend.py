@@ -33,6 +33,7 @@ import weakref
 
 from simdist import _world
 from simdist.framework.ops import random_ops
+from simdist.framework.thread_local import ThreadLocalNamespace
 
 _EPSILON = 1e-7
 _FLOATX = "float32"
@@ -42,7 +43,7 @@ _lock = threading.Lock()
 _logits: dict[int, tuple] = {}
 _masks: dict[int, tuple] = {}
 # Per thread, as Keras's: a replica thread has none and falls back on Python's `random`.
-_SEED_GENERATOR = threading.local()
+_SEED_GENERATOR = ThreadLocalNamespace()
 
 
 def epsilon() -> float:

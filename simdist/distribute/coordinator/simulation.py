@@ -35,6 +35,7 @@ import threading
 import numpy as np
 
 from simdist.framework import errors
+from simdist.framework.thread_local import ThreadLocalNamespace
 
 # A datacenter network between tasks: 25 Gbit/s Ethernet and 50 microseconds per message
 # (the order of a TCP/gRPC round trip inside one rack).
@@ -46,7 +47,7 @@ DISPATCH_S = 20e-6
 # simulation gives up (a deadlock in user code, not a slow machine).
 TURN_TIMEOUT_S = 600.0
 
-_current = threading.local()
+_current = ThreadLocalNamespace()
 
 
 def current_run():

@@ -53,8 +53,9 @@ def _route(topo, placement, src, dst) -> Routes:
     t = len(src)
     pairs, inverse = np.unique(src * (len(placement) + 1) + dst, return_inverse=True)
     inverse = inverse.reshape(-1)
-    found = [topo.route(placement[int(s)], placement[int(d)])
-             for s, d in zip(*np.divmod(pairs, len(placement) + 1))]
+    src_ranks, dst_ranks = np.divmod(pairs, len(placement) + 1)
+    found = topo.route_many([placement[s] for s in src_ranks.tolist()],
+                            [placement[d] for d in dst_ranks.tolist()])
     u_lens = np.fromiter((len(r[0]) for r in found), dtype=np.int64, count=len(found))
     u_lat = np.fromiter((r[1] for r in found), dtype=float, count=len(found))
     lens = u_lens[inverse] if t else np.zeros(0, dtype=np.int64)

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from simdist.hardware import route_batch
+from simdist.hardware.link_table import LinkTable, edge_list
 from simdist.hardware.topologies.multinode import fat_tree
 from simdist.hardware.topologies.nvlink import dgx1, nvlink_ring
 from simdist.hardware.topologies.nvswitch import dgx_a100, dgx_h100, nvswitch
@@ -52,7 +54,7 @@ class TopologyError(ValueError):
 class Topology:
     """A validated topology graph with numbered directed links and cached routes."""
 
-    def __init__(self, graph: nx.Graph):
+    def __init__(self, graph: nx.Graph, fingerprint: int | None = None, edges=None):
         import networkx as nx
 
         if not isinstance(graph, nx.Graph) or graph.is_directed():
@@ -60,41 +62,75 @@ class Topology:
                                 f"{type(graph).__name__}.")
         self.graph = graph
         self.name = graph.graph.get("name", "custom")
-        for u, v, attrs in graph.edges(data=True):
-            bw, lat = attrs.get("bandwidth"), attrs.get("latency", 0.0)
-            if bw is None or not bw > 0 or lat < 0:
-                raise TopologyError(f"Link {u} -- {v} needs bandwidth > 0 (bytes/s) and "
-                                    f"latency >= 0 (s); it has {attrs}.")
+        # One pass over the edges (a 65,536-GPU fat-tree has 205,000 of them): their
+        # figures as arrays, checked at once; the per-edge check only names a bad link.
+        edges = edge_list(graph) if edges is None else edges
+        try:
+            bws = np.array([a.get("bandwidth") for _, _, a in edges], dtype=float)
+            lats = np.array([a.get("latency", 0.0) for _, _, a in edges], dtype=float)
+            valid = bool((bws > 0).all() and (lats >= 0).all())
+        except (TypeError, ValueError):
+            valid = False
+        if not valid:
+            self._check_links(edges)
+            bws = np.array([a["bandwidth"] for _, _, a in edges], dtype=float)
+            lats = np.array([a.get("latency", 0.0) for _, _, a in edges], dtype=float)
         devices = graph.graph.get("devices") or [
             n for n, d in graph.nodes(data=True) if d.get("kind") in ACCELERATORS]
         self.devices = list(devices)
         self.require_all(self.devices)  # so placing ranks on them needs no check per call
         self.hosts = list(graph.graph.get("hosts") or [
             n for n, d in graph.nodes(data=True) if d.get("kind") == "CPU"])
+        self._table = LinkTable(graph, edges)
         self._check_connected()
-        self.link_index: dict[tuple, int] = {}
-        bws, lats = [], []
-        for u, v, attrs in graph.edges(data=True):
-            for a, b in ((u, v), (v, u)):
-                self.link_index[(a, b)] = len(bws)
-                bws.append(attrs["bandwidth"])
-                lats.append(attrs.get("latency", 0.0))
-        self.link_nodes = list(self.link_index)
-        self.bandwidth = np.asarray(bws, dtype=float)
-        self.latency = np.asarray(lats, dtype=float)
+        # Directed link 2i is edge i as the graph lists it (u -> v), 2i + 1 the way back.
+        self._edges = [(u, v) for u, v, _ in edges]
+        self._link_index: dict[tuple, int] | None = None
+        self.bandwidth = np.repeat(bws, 2)
+        self.latency = np.repeat(lats, 2)
         self._min_latency = float(self.latency.min()) if len(self.latency) else 0.0
         self._adj = None
         self._routes: dict[tuple, tuple[np.ndarray, float]] = {}
         self._memo: dict[str, dict] = {}
-        self._signature = signature(graph)
+        self._signature = signature(graph, edges) if fingerprint is None else fingerprint
+        self._uplinks = graph.graph.get("uplinks") if \
+            graph.graph.get("uplinks_signature") == self._signature else None
+        self._up_ids = None
+
+    @staticmethod
+    def _check_links(edges) -> None:
+        for u, v, attrs in edges:
+            bw, lat = attrs.get("bandwidth"), attrs.get("latency", 0.0)
+            if bw is None or not bw > 0 or lat < 0:
+                raise TopologyError(f"Link {u} -- {v} needs bandwidth > 0 (bytes/s) and "
+                                    f"latency >= 0 (s); it has {attrs}.")
+
+    @property
+    def link_index(self) -> dict[tuple, int]:
+        """(node, node) -> directed link id (built on first use)."""
+        if self._link_index is None:
+            index = {}
+            for i, (u, v) in enumerate(self._edges):
+                index[(u, v)] = 2 * i
+                index[(v, u)] = 2 * i + 1
+            self._link_index = index
+        return self._link_index
+
+    @property
+    def link_nodes(self) -> list[tuple]:
+        """Directed link id -> (from node, to node)."""
+        out = []
+        for u, v in self._edges:
+            out += [(u, v), (v, u)]
+        return out
 
     def _check_connected(self) -> None:
         if self.graph.number_of_nodes() == 0:
             raise TopologyError("The topology graph has no nodes.")
+        if self._table.connected():
+            return
         import networkx as nx
 
-        if nx.is_connected(self.graph):
-            return
         parts = sorted(nx.connected_components(self.graph), key=len, reverse=True)
         a, b = next(iter(parts[0])), next(iter(parts[1]))
         raise TopologyError(
@@ -117,19 +153,49 @@ class Topology:
 
     def route(self, src, dst) -> tuple[np.ndarray, float]:
         """Directed link ids from ``src`` to ``dst`` and the summed latency (cached)."""
-        key = (src, dst)
-        hit = self._routes.get(key)
-        if hit is not None:
-            return hit
-        if src == dst:
-            hit = (np.zeros(0, dtype=np.int64), 0.0)
-        else:
-            path = self._short_path(src, dst) or self._dijkstra(src, dst)
-            ids = np.fromiter((self.link_index[(a, b)] for a, b in zip(path, path[1:])),
-                              dtype=np.int64, count=len(path) - 1)
-            hit = (ids, float(self.latency[ids].sum()))
-        self._routes[key] = hit
+        hit = self._routes.get((src, dst))
+        if hit is None:
+            self.route_many([src], [dst])
+            hit = self._routes[(src, dst)]
         return hit
+
+    def route_many(self, srcs, dsts) -> list[tuple[np.ndarray, float]]:
+        """:meth:`route` of every pair ``srcs[i] -> dsts[i]``, the new ones found together:
+        their link ids and latencies come from a few array operations, not one per pair."""
+        routes = self._routes
+        out = [routes.get(key) for key in zip(srcs, dsts)]
+        todo = [i for i, hit in enumerate(out) if hit is None]
+        if not todo:
+            return out
+        node_id = self._table.node_id
+        s = np.array([node_id[srcs[i]] for i in todo], dtype=np.int64)
+        d = np.array([node_id[dsts[i]] for i in todo], dtype=np.int64)
+        same = s == d
+        groups = [(np.flatnonzero(same), s[same][:, None])]
+        moving = np.flatnonzero(~same)
+        groups += [(moving[rows], nodes) for rows, nodes in
+                   route_batch.paths(self, s[moving], d[moving])]
+        for rows, nodes in groups:
+            hops = nodes.shape[1] - 1
+            ids = self._table.lookup(nodes[:, :-1].ravel(), nodes[:, 1:].ravel()).reshape(
+                len(rows), hops)
+            # Row sums of a (pairs x hops) array: the same floats as latency[ids].sum().
+            lats = self.latency[ids].sum(axis=1)
+            for r, row, lat in zip(rows.tolist(), ids, lats.tolist()):
+                i = todo[r]
+                hit = out[i] = (row, lat)
+                routes[(srcs[i], dsts[i])] = hit
+        return out
+
+    def _uplink_ids(self) -> np.ndarray:
+        """The uplinks as node ids (-1: none), built on first use."""
+        if self._up_ids is None:
+            node_id = self._table.node_id
+            up = np.full(len(node_id), -1)
+            for a, b in self._uplinks.items():
+                up[node_id[a]] = node_id[b]
+            self._up_ids = up
+        return self._up_ids
 
     def _short_path(self, src, dst):
         """A one- or two-hop path when it is provably the lowest-latency one.
@@ -139,7 +205,7 @@ class Topology:
         This skips Dijkstra for neighbours and for devices behind one switch, which keeps
         routing thousands of ring neighbours cheap even through a 4096-port hub.
         """
-        adj = self.graph.adj
+        adj = self.graph._adj  # the plain dicts: the adjacency views cost a call per lookup
         floor = self._min_latency
         direct = adj[src].get(dst)
         if direct is not None and direct.get("latency", 0.0) <= 2 * floor:
@@ -157,6 +223,26 @@ class Topology:
         if via is not None and best <= 3 * floor:
             return [src, via, dst]
         return None
+
+    def _uplink_path(self, src, dst):
+        """The path up from ``src`` to the first switch it shares with ``dst``'s way up,
+        then down to ``dst``: a preset's ``uplinks`` (node -> next node towards the core)
+        where it guarantees that this is the lowest-latency path for every pair that
+        :meth:`_short_path` does not settle (a fat-tree's cross-node pairs). Used only while
+        the graph is the one the preset built (same signature); None when no hint applies."""
+        up = self._uplinks
+        if up is None or src not in up or dst not in up:
+            return None
+        ups = [src]
+        while ups[-1] in up:
+            ups.append(up[ups[-1]])
+        down = [dst]
+        while down[-1] not in ups:
+            nxt = up.get(down[-1])
+            if nxt is None:
+                return None
+            down.append(nxt)
+        return ups[:ups.index(down[-1])] + down[::-1]
 
     def _dijkstra(self, src, dst) -> list:
         """Bidirectional Dijkstra on latency over integer adjacency lists (no networkx
@@ -238,11 +324,12 @@ class Topology:
         return hit
 
 
-def signature(graph: nx.Graph) -> int:
+def signature(graph: nx.Graph, edges=None) -> int:
     """A fingerprint of the nodes and link figures: a cached Topology is rebuilt when a
     user edits the graph (adds a node, changes a bandwidth) between two calls."""
     return hash((graph.number_of_nodes(), tuple(
-        (u, v, a.get("bandwidth"), a.get("latency")) for u, v, a in graph.edges(data=True))))
+        (u, v, a.get("bandwidth"), a.get("latency")) for u, v, a in (
+            edge_list(graph) if edges is None else edges))))
 
 
 def default_topology(num_devices: int) -> nx.Graph:
@@ -269,9 +356,11 @@ def as_topology(topology, num_devices: int | None = None) -> Topology:
         cached = _CACHE.get(topology)
     except TypeError:
         cached = None
-    if cached is not None and cached._signature == signature(topology):
+    edges = edge_list(topology)
+    fingerprint = signature(topology, edges)
+    if cached is not None and cached._signature == fingerprint:
         return cached
-    topo = Topology(topology)
+    topo = Topology(topology, fingerprint, edges)
     try:
         _CACHE[topology] = topo
     except TypeError:

@@ -73,7 +73,8 @@ def _ring_hints(topology, devices):
     index = {d: i for i, d in enumerate(devices)}
     graph = topology.graph.graph
     rings = graph.get("rings") or ([graph["ring_order"]] if graph.get("ring_order") else [])
-    if rings and all(set(r) == set(index) and len(r) == len(index) for r in rings):
+    wanted = index.keys()
+    if rings and all(len(r) == len(index) and wanted == set(r) for r in rings):
         return {"rings": [[index[d] for d in r] for r in rings]}
     return {}
 

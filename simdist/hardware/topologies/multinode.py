@@ -7,6 +7,9 @@ Glossary:
               links carry the sum of their leaf's ports, i.e. full bisection bandwidth.
   rings    -- NCCL-style channels: one ring per NIC, each entering and leaving every node
               through a different NIC, so all NICs carry traffic at once.
+  uplinks  -- route hints: node -> the next node towards the core (GPU -> its NIC -> leaf
+              -> spine), with the graph's signature when built; a Topology routes pairs of
+              GPUs on different nodes along them while the graph is unchanged.
 Sources: InfiniBand HDR 200 Gb/s, NDR 400 Gb/s per port (ConnectX-6/7 briefs); NVIDIA
 Quantum (40 ports) and Quantum-2 (64 ports) switch briefs for the leaf radix.
 """
@@ -31,6 +34,7 @@ def fat_tree(num_nodes: int = 2, gpus_per_node: int = 8, gpu: str = "A100",
     graph = new_graph(f"fat-tree-{num_nodes}x{gpus_per_node}{gpu}-{nics_per_node}x{infiniband}")
     spine = add_switch(graph, "ib-spine", "ib-switch") if num_nodes > nodes_per_leaf else None
     per_nic = gpus_per_node // nics_per_node
+    up = {}  # node -> the next node on its way to the core (GPU -> NIC -> leaf -> spine)
     for task in range(num_nodes):
         gpus = build_node(graph, gpus_per_node, gpu, task, "worker")
         leaf = f"ib-leaf:{task // nodes_per_leaf}"
@@ -39,15 +43,25 @@ def fat_tree(num_nodes: int = 2, gpus_per_node: int = 8, gpu: str = "A100",
             if spine:
                 ports = min(nodes_per_leaf, num_nodes) * nics_per_node
                 graph.add_edge(leaf, spine, **links.link(ib, ports, latency=links.IB_SWITCH_HOP))
+                up[leaf] = spine
         for k in range(nics_per_node):
             nic = add_switch(graph, f"nic:{task}.{k}", "nic")
             graph.add_edge(nic, leaf, **links.link(ib))
+            up[nic] = leaf
             for g in gpus[k * per_nic:(k + 1) * per_nic] if k < nics_per_node - 1 else \
                     gpus[k * per_nic:]:
                 graph.add_edge(g, nic, **links.link(links.PCIE4_X16))
+                up[g] = nic
     devices = graph.graph["devices"]
     graph.graph.update(local_size=gpus_per_node, rings=_rings(num_nodes, gpus_per_node,
                                                              nics_per_node, devices))
+    # Route hints (Topology._uplink_path): every link latency is positive and a detour
+    # through the NVSwitch adds two NVLink hops, so between GPUs of different nodes the
+    # path up to their first shared switch and down again is the unique lowest-latency
+    # one (tested against Dijkstra); pairs inside a node are settled before it is read.
+    from simdist.hardware.topology import signature
+
+    graph.graph.update(uplinks=up, uplinks_signature=signature(graph))
     return graph
 
 

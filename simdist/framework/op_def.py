@@ -170,10 +170,11 @@ def _charge(dev, op_type, inputs, outs, flops) -> None:
         nbytes += o._nbytes
         size += o._value.size
     low = outs[0]._value.dtype in _LOW_PRECISION if outs else False
-    dev.run(op_type, size if flops is None else flops, nbytes, low_precision=low)
+    dev.run_op(op_type, size if flops is None else flops, nbytes, low)
 
 
-_LOW_PRECISION = (np.dtype(np.float16), np.dtype(dtypes.bfloat16.as_numpy_dtype))
+# A set: a dtype is found by hash, not compared with each entry (this runs for every op).
+_LOW_PRECISION = frozenset((np.dtype(np.float16), np.dtype(dtypes.bfloat16.as_numpy_dtype)))
 
 
 # --- conversion -------------------------------------------------------------------------

@@ -33,14 +33,15 @@ class Tensor:
     __array_priority__ = 100
 
     def __init__(self, value, device):
-        if getattr(value, "flags", None) is not None and value.flags.writeable:
+        if type(value) is np.ndarray:
+            value.setflags(write=False)
+        elif getattr(value, "flags", None) is not None and value.flags.writeable:
             value.flags.writeable = False
         self._value = value
         self._device = device
         self._id = next(_ids)
-        nbytes = value.nbytes
-        device.allocate(nbytes, shape=value.shape, dtype=value.dtype)
-        self._nbytes = nbytes  # only once accounted: __del__ frees what was allocated
+        # Only once accounted: __del__ frees what was allocated.
+        self._nbytes = device.allocate_array(value)
 
     def __del__(self):
         try:

@@ -69,6 +69,22 @@ class Device:
             if self.memory_in_use > self.peak_memory:
                 self.peak_memory = self.memory_in_use
 
+    def allocate_array(self, value) -> int:
+        """:meth:`allocate` the bytes of the array ``value`` (a new tensor's); returns them.
+
+        Raises:
+          ResourceExhaustedError: as :meth:`allocate`.
+        """
+        nbytes = value.nbytes
+        with self._lock:
+            in_use = self.memory_in_use + nbytes
+            if in_use > self.memory_limit:
+                raise self._oom(nbytes, "tensor", value.shape, value.dtype, None)
+            self.memory_in_use = in_use
+            if in_use > self.peak_memory:
+                self.peak_memory = in_use
+        return nbytes
+
     def check_fits(self, nbytes: int, what: str = "tensor", shape=None, dtype=None,
                    op: str | None = None) -> None:
         """Raise the allocation's ResourceExhaustedError now, before anything is built on
@@ -120,6 +136,21 @@ class Device:
             args["flops"], args["bytes"] = flops, nbytes
             trace.record(name, cat, self.name, start, end, **args)
         return start, end
+
+    def run_op(self, name: str, flops: float, nbytes: float, low_precision: bool) -> None:
+        """:meth:`run` for one eager op (category ``compute``, args ``flops`` and ``bytes``):
+        the same clock and trace event, without the general method's keyword handling
+        (every op of the eager path comes here)."""
+        spec = self.spec
+        compute = flops / (spec.flops_fp16 if low_precision else spec.flops)
+        memory = nbytes / spec.mem_bw
+        cost = (spec.launch_s + (memory if memory > compute else compute)) * self.slowdown
+        with self._lock:
+            start = self.clock
+            self.clock = end = start + cost
+        trace = self.trace
+        if trace.enabled:
+            trace.record(name, "compute", self.name, start, end, flops=flops, bytes=nbytes)
 
     def wait_until(self, t: float) -> None:
         """Idle until simulated time ``t`` (a sync point: a collective, a host read)."""

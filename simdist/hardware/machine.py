@@ -384,9 +384,18 @@ def find_device(name) -> Device:
     if isinstance(name, Device):
         return name
     machine = get_machine()
+    # Names already resolved on this machine (every tf.device scope and variable update
+    # resolves one); a hit counts only while the machine still has that device.
+    found = machine.__dict__.setdefault("_found_devices", {})
+    hit = found.get(name) if isinstance(name, str) else None
+    if hit is not None and machine.devices.get(hit.name) is hit:
+        return hit
     canonical = canonicalize(name, default=machine.prefix + "/device:CPU:0")
     try:
-        return machine.devices[canonical]
+        dev = machine.devices[canonical]
+        if isinstance(name, str):
+            found[name] = dev
+        return dev
     except KeyError:
         spec = DeviceSpec.from_string(canonical)
         other = _cluster.get((spec.job, spec.task))

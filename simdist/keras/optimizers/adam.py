@@ -11,8 +11,12 @@ Mirrors keras/src/optimizers/adam.py.
 
 from __future__ import annotations
 
+import numpy as np
+
+from simdist.framework import context
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
+from simdist.keras.optimizers import fused
 from simdist.keras.optimizers.optimizer import Optimizer
 
 
@@ -54,6 +58,8 @@ class Adam(Optimizer):
         c = self._coefficients(variable)
         i = self._index_dict[self._var_key(variable)]
         m, v = self._momentums[i], self._velocities[i]
+        if not self.amsgrad and self._fused_update_step(gradient, variable, m, v, c):
+            return
         m.assign_add(M.multiply(M.subtract(gradient, m.read_value()), c["one_minus_beta_1"]))
         v.assign_add(M.multiply(M.subtract(M.square(gradient), v.read_value()),
                                 c["one_minus_beta_2"]))
@@ -64,6 +70,32 @@ class Adam(Optimizer):
             v_t = v_hat.read_value()
         variable.assign_sub(M.divide(M.multiply(m.read_value(), c["alpha"]),
                                      M.add(M.sqrt(v_t), c["epsilon"])))
+
+    def _fused_update_step(self, gradient, variable, m, v, c) -> bool:
+        """The dense update below as one fused kernel (fused.py): the same NumPy
+        operations in the same order, the same ops charged; False where it does not apply."""
+        m, v = fused.component(m), fused.component(v)
+        if not fused.applicable(gradient, variable, m, v):
+            return False
+        k = fused.Kernel(context.explicit_device())
+        g = gradient._value
+        one_minus_beta_1, one_minus_beta_2 = c["one_minus_beta_1"]._value, \
+            c["one_minus_beta_2"]._value
+        alpha, epsilon = c["alpha"]._value, c["epsilon"]._value
+        with np.errstate(all="ignore"):
+            diff = k.op("Sub", (g, m._value), g - m._value)
+            step = k.op("Mul", (diff, one_minus_beta_1), diff * one_minus_beta_1)
+            k.write(m, m._value + step, "AssignAddVariableOp")
+            square = k.op("Square", (g,), g * g)
+            diff = k.op("Sub", (square, v._value), square - v._value)
+            step = k.op("Mul", (diff, one_minus_beta_2), diff * one_minus_beta_2)
+            k.write(v, v._value + step, "AssignAddVariableOp")
+            scaled = k.op("Mul", (m._value, alpha), m._value * alpha)
+            root = k.op("Sqrt", (v._value,), np.sqrt(v._value))
+            denominator = k.op("AddV2", (root, epsilon), root + epsilon)
+            update = k.op("RealDiv", (scaled, denominator), scaled / denominator)
+            k.write(variable, variable._value - update, "AssignSubVariableOp")
+        return True
 
     def get_config(self):
         cfg = super().get_config()

@@ -1,0 +1,76 @@
+"""Fused per-variable updates: one variable copy's optimizer update computed on its arrays
+in one go, charged to the simulated device op by op as the eager ops would be.
+
+The eager update of one Adam copy is about sixteen ops, each wrapping its result as a
+Tensor, converting and checking its operands and asking for tapes; the arithmetic itself
+is a few NumPy calls on arrays of the variable's size. A fused update runs that
+arithmetic directly, with the same NumPy operations in the same order (so the values are
+bit-identical), and charges the device each op's simulated cost in the same order (so
+the clock and the trace are the same). Only its temporaries are not accounted as live
+tensors.
+
+Glossary:
+  Kernel     -- the arrays of one update and the device clock it charges: ``op`` charges
+                one element-wise op (as op_def's execute would), ``write`` replaces a
+                variable's value (as ``assign_add`` / ``assign_sub`` would).
+  applicable -- the fused path runs only where the eager ops would do nothing else:
+                no tape recording, no shape inference, no placement logging, dense
+                gradients of the variable's shape and dtype, plain variable copies.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist import warnings as teach
+from simdist.framework import context, op_def, tape
+from simdist.framework.tensor import Tensor
+from simdist.framework.variables import ResourceVariable, Variable
+
+_PLAIN = (Variable, ResourceVariable)  # a copy's own storage (not a view, not distributed)
+
+
+class Kernel:
+    """Charges one fused update's ops to the device that runs them."""
+
+    def __init__(self, device):
+        self.device = device
+        self.charged = not (op_def._scratch.value or (
+            not device.trace.enabled and device.spec.launch_s == 0))
+
+    def op(self, op_type, inputs, out):
+        """Charge an element-wise op producing ``out`` from ``inputs`` (arrays)."""
+        if self.charged:
+            nbytes = out.nbytes
+            for a in inputs:
+                nbytes += a.nbytes
+            self.device.run_op(op_type, out.size, nbytes, out.dtype in op_def._LOW_PRECISION)
+        return out
+
+    @staticmethod
+    def write(variable, new, op_name):
+        """Give ``variable`` its new value, charged as its assign op."""
+        variable._write(new, op_name)
+
+
+def applicable(gradient, *variables) -> bool:
+    """Whether a fused update may replace the eager ops for these operands (inside
+    ``extended.update``: a device scope places every op of the update)."""
+    if tape.active() or op_def._scratch.value or op_def._log_placement[0] or \
+            context.explicit_device() is None:
+        return False
+    if teach._ENABLED and teach.replicas_here() > 1:  # the eager reads may warn
+        return False
+    if type(gradient) is not Tensor or type(gradient._value) is not np.ndarray:
+        return False
+    first = variables[0]
+    return all(type(v) in _PLAIN and type(v._value) is np.ndarray and
+               v._value.shape == gradient._value.shape and
+               v._value.dtype == gradient._value.dtype for v in variables) and \
+        first._value.dtype.kind == "f"
+
+
+def component(variable):
+    """The copy of a (possibly distributed) variable that the current update writes."""
+    get = getattr(variable, "_get", None)
+    return get() if get is not None else variable

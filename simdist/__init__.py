@@ -41,13 +41,14 @@ from simdist.framework.ops.control_flow_ops import control_dependencies, group
 
 from simdist.framework.function import function
 from simdist import config, debugging, io, linalg, math, nn, random, strings
-from simdist import distribute
 
 newaxis = None
 
 # Loaded on first use, as TF's lazy loader does (tensorflow/python/util/lazy_loader.py):
-# Keras, tf.data, checkpoints and SavedModel cost most of an eager ``import simdist``.
-_LAZY_MODULES = ("compat", "data", "faults", "keras", "saved_model", "tpu", "train")
+# tf.distribute, Keras, tf.data, checkpoints and SavedModel cost most of an eager
+# ``import simdist`` (``tf.distribute`` works as before: it loads on first use).
+_LAZY_MODULES = ("compat", "data", "distribute", "faults", "keras", "saved_model", "tpu",
+                 "train")
 # TF 2's short names of Keras's modules (tf.metrics.SparseCategoricalAccuracy() ...).
 _KERAS_ALIASES = ("metrics", "losses", "optimizers")
 

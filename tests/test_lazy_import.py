@@ -1,5 +1,5 @@
-"""``import simdist`` loads Keras, tf.data's checkpoints, networkx and the multi-process
-machinery only when first used (as TF's lazy loader does), and every public name still
+"""``import simdist`` loads tf.distribute, tf.data, Keras, checkpoints, networkx and the
+multi-process machinery only when first used (as TF's lazy loader does), and every public name still
 resolves: ``dir(simdist)`` and each ``tf.a.b`` the seed listings use. Checked in fresh
 interpreters through sys.modules (no timing here: benchmarks/bench_import.py times it)."""
 
@@ -19,7 +19,7 @@ DEFERRED = ("networkx", "simdist.keras", "simdist.saved_model", "simdist.collect
             "multiprocessing", "socket", "simdist.distribute.process_cluster", "simdist.tpu",
             "simdist.distribute.tpu_strategy", "simdist.distribute.experimental",
             "simdist.distribute.multi_worker_mirrored_strategy",
-            "simdist.distribute.cluster_resolver")
+            "simdist.distribute.cluster_resolver", "simdist.distribute", "simdist.data")
 
 
 def fresh(code: str):

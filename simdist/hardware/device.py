@@ -150,7 +150,7 @@ class Device:
             self.clock = end = start + cost
         trace = self.trace
         if trace.enabled:
-            trace.record(name, "compute", self.name, start, end, flops=flops, bytes=nbytes)
+            trace.record_op(name, self.name, start, end, flops, nbytes)
 
     def wait_until(self, t: float) -> None:
         """Idle until simulated time ``t`` (a sync point: a collective, a host read)."""

@@ -78,6 +78,15 @@ class Trace:
         self.events.append(Event(name, cat, device if isinstance(device, str) else str(device),
                                  start, end, args))
 
+    def record_op(self, name, device: str, start, end, flops, nbytes) -> None:
+        """:meth:`record` of one eager op (``compute``, args ``flops`` and ``bytes``): the
+        same event, without the keyword packing (every op of the eager path records one)."""
+        if self.max_events is not None and len(self.events) >= self.max_events:
+            self.record(name, "compute", device, start, end, flops=flops, bytes=nbytes)
+            return
+        self.events.append(Event(name, "compute", device, start, end,
+                                 {"flops": flops, "bytes": nbytes}))
+
     def _warn_dropping(self) -> None:
         warnings.warn(
             f"The trace is full ({self.max_events:,} events): later events are dropped "

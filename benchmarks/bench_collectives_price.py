@@ -8,7 +8,8 @@ are priced once when they provably cost the same.
 Columns:
   build s   -- building the networkx graph (not part of pricing).
   first s   -- the first price() on that graph: indexes its links and routes every
-               distinct neighbour pair (Dijkstra in Python for cross-node pairs).
+               distinct neighbour pair, in batches (hardware/route_batch.py: the one/two-hop
+               rule and a preset's uplink hints on arrays; Dijkstra only for the rest).
   cached s  -- the best of a few more price() calls on the same graph: the Topology and
                its routes are cached, so this is the pricing itself.
   cpu s     -- the same calls' process CPU time (``time.process_time``): on a machine

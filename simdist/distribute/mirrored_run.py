@@ -198,7 +198,8 @@ def _pool_for(strategy, size) -> tuple[_ReplicaPool, bool]:
     busy: a nested or concurrent run). Returns (pool, whether it is kept after the run)."""
     extended = strategy.extended
     pool = getattr(extended, "_replica_pool", None)
-    if pool is None or pool.closed or len(pool.threads) != size:
+    if pool is None or pool.closed or len(pool.threads) != size or \
+            not all(t.is_alive() for t in pool.threads):  # e.g. in a forked child
         pool = _ReplicaPool(size)
         extended._replica_pool = pool
         weakref.finalize(extended, pool.stop)

@@ -7,7 +7,12 @@ a run fails.
 """
 
 import gc
+import os
+import subprocess
+import sys
 import threading
+
+import pytest
 
 import simdist as tf
 from simdist.distribute import mirrored_run
@@ -123,3 +128,29 @@ def test_a_failed_run_ends_the_pool_and_the_next_run_starts_a_new_one():
     assert _replica_threads() == []
     after = set(_idents(strategy))
     assert len(after) == strategy.num_replicas_in_sync and not after & before
+
+
+_FORKED = """
+import os, sys
+import simdist as tf
+strategy = tf.distribute.MirroredStrategy()
+run = lambda: [float(v) for v in strategy.experimental_local_results(strategy.run(
+    lambda: tf.distribute.get_replica_context().all_reduce("sum", tf.constant(1.0))))]
+run()
+pid = os.fork()
+if pid == 0:  # the child has none of the parent's threads: its first run starts a pool
+    print("CHILD", run(), flush=True)
+    os._exit(0)
+os.waitpid(pid, 0)
+print("PARENT", run())
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_forked_child_starts_its_own_pool():
+    env = dict(os.environ, SIMDIST_MACHINE="default")
+    proc = subprocess.run([sys.executable, "-W", "ignore", "-c", _FORKED], capture_output=True,
+                          text=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert "CHILD [4.0, 4.0, 4.0, 4.0]" in proc.stdout
+    assert "PARENT [4.0, 4.0, 4.0, 4.0]" in proc.stdout

@@ -37,7 +37,10 @@ from simdist.framework.tensor_spec import TensorSpec
 from simdist.framework.name_scope import init_scope, name_scope
 from simdist.framework.module import Module
 from simdist.framework.ops.logging_ops import print_v2 as print  # noqa: A001 - TF's name
-from simdist.framework.ops.control_flow_ops import control_dependencies, group
+from simdist.framework.ops.control_flow_ops import (
+    case, control_dependencies, group, switch_case,
+    cond_for_tf_v2 as cond, while_loop_v2 as while_loop,
+)
 
 from simdist.framework.function import function
 from simdist import config, debugging, io, linalg, math, nn, random, strings

@@ -8,6 +8,8 @@ Glossary:
                     mode and sessions are not simulated.
   distribute     -- the context functions and ``ReduceOp`` (the V1 strategy classes are not
                     simulated).
+  control flow   -- ``cond`` (``strict=False``, ``fn1`` / ``fn2``) and ``while_loop`` (a single
+                    loop variable unpacked) as TF 1 had them; ``case``, ``switch_case``.
 
 Mirrors tensorflow/python/platform/tf_logging.py and framework/ops.py (the V1 switches).
 """
@@ -82,3 +84,7 @@ distribute = _types.SimpleNamespace(
     get_replica_context=_ctx.get_replica_context,
     in_cross_replica_context=_ctx.in_cross_replica_context,
 )
+
+# TF 1's control flow: cond unpacks one-element results (strict=False) and takes fn1 / fn2;
+# while_loop unpacks a single loop variable; case and switch_case are TF 2's.
+from simdist.framework.ops.control_flow_ops import case, cond, switch_case, while_loop  # noqa: E402, F401

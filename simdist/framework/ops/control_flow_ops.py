@@ -1,4 +1,5 @@
-"""Eager control flow: ``tf.debugging.Assert``, ``tf.control_dependencies``, ``tf.group``.
+"""Control flow: ``tf.debugging.Assert``, ``tf.control_dependencies``, ``tf.group``, and
+(from their own files, as in TF) ``tf.cond``, ``tf.while_loop``, ``tf.case``, ``tf.switch_case``.
 
 Glossary:
   Assert               -- raises InvalidArgumentError when the condition is false, with each
@@ -67,3 +68,10 @@ def group(*inputs, **kwargs):
     if kwargs:
         raise ValueError("Unknown keyword arguments: " + str(list(kwargs)))
     return None
+
+
+# tf.cond, tf.while_loop, tf.case, tf.switch_case live in files of their own, as in TF.
+from simdist.framework.ops.cond import cond, cond_for_tf_v2  # noqa: E402, F401
+from simdist.framework.ops.control_flow_case import case  # noqa: E402, F401
+from simdist.framework.ops.control_flow_switch_case import switch_case  # noqa: E402, F401
+from simdist.framework.ops.while_loop import while_loop, while_loop_v2  # noqa: E402, F401

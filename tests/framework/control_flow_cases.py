@@ -1,0 +1,676 @@
+"""Control flow recorded from TF 2.21 by record_tf_control_flow.py (fixtures/tf_control_flow.json)
+and replayed by test_control_flow_tf_conformance.py. Snippets as in tests/tf_snippets.py.
+
+OPS_CASES: the explicit ops eagerly -- tf.cond, tf.while_loop, tf.case, tf.switch_case: values,
+nested loop variables, maximum_iterations, exclusive case, switch_case's out-of-range rule,
+gradients through the taken branch / the unrolled loop, and TF's errors for bad arguments.
+AUTOGRAPH_CASES: small tf.function programs whose Python control flow AutoGraph converts:
+tensor-dependent if / while / for, break / continue / return, for over tf.range, a tensor, a
+dataset and a distributed dataset (MirroredStrategy over 2 logical CPUs), and/or/not on
+tensors, and AutoGraph's errors. NEEDS_TRACING names the cases whose TF result depends on
+graph tracing (trace helper's work, issue 18): they are recorded but replayed only once
+tf.function traces.
+"""
+
+GRAD = """
+def grad(f, x):
+    x = tf.constant(x)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = f(x)
+    return [y, t.gradient(y, x)]
+"""
+
+# Two logical CPUs, GPUs hidden (simdist's default machine has GPUs; TF's recording one not).
+TWO_CPUS = """
+if tf.config.get_visible_devices('GPU'):
+    tf.config.set_visible_devices([], 'GPU')
+_cpus = tf.config.list_physical_devices('CPU')
+if tf.config.get_logical_device_configuration(_cpus[0]) is None:
+    tf.config.set_logical_device_configuration(
+        _cpus[0], [tf.config.LogicalDeviceConfiguration() for _ in range(2)])
+S2 = tf.distribute.MirroredStrategy(['/cpu:0', '/cpu:1'])
+"""
+
+STDOUT = """
+import contextlib, io
+def printed(fn, *args):
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        fn(*args)
+    return buf.getvalue()
+"""
+
+OPS_CASES = {
+    # --- tf.cond -------------------------------------------------------------------------
+    "cond takes the branch of a tensor predicate": """
+x = tf.constant(2.0)
+out = [tf.cond(x > 1.0, lambda: x * 10.0, lambda: x - 1.0),
+       tf.cond(x > 3.0, lambda: x * 10.0, lambda: x - 1.0),
+       tf.cond(pred=tf.constant(True), true_fn=lambda: 1, false_fn=lambda: 2)]
+""",
+    "cond with a Python bool predicate": """
+out = [tf.cond(True, lambda: tf.constant(1), lambda: tf.constant(2)),
+       tf.cond(False, lambda: tf.constant(1), lambda: tf.constant(2))]
+""",
+    "cond returns nested structures as the branch built them": """
+r = tf.cond(tf.constant(False), lambda: {'a': tf.constant(1), 'b': [tf.constant(2.0)]},
+            lambda: {'a': tf.constant(3), 'b': [tf.constant(4.0)]})
+s = tf.cond(tf.constant(True), lambda: [tf.constant(5)], lambda: [tf.constant(6)])
+out = [r, s, type(s).__name__, tf.cond(tf.constant(True), lambda: (1, 2.5), lambda: (3, 4.5))]
+""",
+    "cond runs only the taken branch": """
+ran = []
+tf.cond(tf.constant(True), lambda: ran.append('true'), lambda: ran.append('false'))
+tf.cond(tf.constant(False), lambda: ran.append('true'), lambda: ran.append('false'))
+out = ran
+""",
+    "cond with a branch returning None": """
+out = [tf.cond(tf.constant(True), lambda: None, lambda: None)]
+""",
+    "cond with an integer predicate": """
+out = [tf.cond(tf.constant(1), lambda: 'yes', lambda: 'no'),
+       tf.cond(tf.constant(0), lambda: 'yes', lambda: 'no'),
+       tf.cond(tf.constant(0.5), lambda: 'yes', lambda: 'no')]
+""",
+    "cond with a non-scalar predicate": """
+tf.cond(tf.constant([True, False]), lambda: 1, lambda: 2)
+""",
+    "cond with a one-element predicate": """
+out = tf.cond(tf.constant([False]), lambda: 1, lambda: 2)
+""",
+    "cond without true_fn": "tf.cond(tf.constant(True))",
+    "cond without false_fn": "tf.cond(tf.constant(True), lambda: 1)",
+    "cond with a non-callable true_fn": "tf.cond(tf.constant(True), 1, lambda: 2)",
+    "cond with a non-callable false_fn": "tf.cond(tf.constant(True), lambda: 1, 2)",
+    "cond with a string predicate": "out = tf.cond(tf.constant('a'), lambda: 1, lambda: 2)",
+    "cond gradient flows through the taken branch": GRAD + """
+f = lambda x: tf.cond(x > 0.0, lambda: x * x, lambda: -3.0 * x)
+out = [grad(f, 3.0), grad(f, -2.0)]
+""",
+    "cond gradient of a branch not depending on x": GRAD + """
+out = grad(lambda x: tf.cond(x > 0.0, lambda: tf.constant(7.0), lambda: x), 1.0)
+""",
+    # --- tf.while_loop ---------------------------------------------------------------------
+    "while_loop counts": """
+out = tf.while_loop(lambda i: i < 10, lambda i: (i + 1,), [tf.constant(0)])
+""",
+    "while_loop with two loop variables": """
+out = tf.while_loop(lambda i, s: i < 5, lambda i, s: (i + 1, s + i), (0, tf.constant(0.5)))
+""",
+    "while_loop with a single loop variable not in a list": """
+out = tf.while_loop(lambda i: i < 3, lambda i: i + 1, tf.constant(0))
+""",
+    "while_loop body returning a bare tensor for a one-element list": """
+r = tf.while_loop(lambda i: i < 3, lambda i: i + 1, [tf.constant(0)])
+out = [r, type(r).__name__]
+""",
+    "while_loop with nested loop variables": """
+def body(i, acc):
+    return i + 1, {'sum': acc['sum'] + i, 'pair': (acc['pair'][1], acc['pair'][0])}
+out = tf.while_loop(lambda i, acc: i < 4, body,
+                    (tf.constant(0), {'sum': tf.constant(0), 'pair': (tf.constant(1.0),
+                                                                      tf.constant(2.0))}))
+""",
+    "while_loop Python values come back as tensors": """
+out = tf.while_loop(lambda i, x: i < 3, lambda i, x: (i + 1, x * 2), [0, 1.5])
+""",
+    "while_loop that never runs returns its inputs": """
+out = tf.while_loop(lambda i: i > 100, lambda i: (i + 1,), [tf.constant(7)])
+""",
+    "while_loop maximum_iterations stops early": """
+out = [tf.while_loop(lambda i: i < 100, lambda i: [i + 1], [tf.constant(0)],
+                     maximum_iterations=4),
+       tf.while_loop(lambda i: i < 2, lambda i: [i + 1], [tf.constant(0)],
+                     maximum_iterations=tf.constant(10)),
+       tf.while_loop(lambda i, j: i < 100, lambda i, j: [i + 1, j - 1], [0, 0],
+                     maximum_iterations=3),
+       tf.while_loop(lambda i: True, lambda i: [i + 1], [tf.constant(0)],
+                     maximum_iterations=0)]
+""",
+    "while_loop maximum_iterations with a body returning a tuple for a list": """
+tf.while_loop(lambda i: i < 100, lambda i: (i + 1,), [tf.constant(0)], maximum_iterations=4)
+""",
+    "while_loop with a scalar tensor as loop_vars": """
+tf.while_loop(lambda i: i < 3, lambda i: i + 1, tf.constant(5))
+""",
+    "while_loop maximum_iterations must be a scalar": """
+tf.while_loop(lambda i: i < 3, lambda i: (i + 1,), [0], maximum_iterations=[2, 3])
+""",
+    "while_loop body changing the structure": """
+tf.while_loop(lambda i, j: i < 3, lambda i, j: (i + 1,), [0, 0])
+""",
+    "while_loop body returning a list for a tuple": """
+out = tf.while_loop(lambda i, j: i < 3, lambda i, j: [i + 1, j], (0, 1))
+""",
+    "while_loop without loop_vars": "tf.while_loop(lambda: True, lambda: (), [])",
+    "while_loop with a non-callable cond": "tf.while_loop(True, lambda i: i, [0])",
+    "while_loop with a non-callable body": "tf.while_loop(lambda i: i < 2, 1, [0])",
+    "while_loop parallel_iterations must be positive": """
+tf.while_loop(lambda i: i < 2, lambda i: i + 1, [0], parallel_iterations=0)
+""",
+    "while_loop gradient through the unrolled loop": GRAD + """
+out = grad(lambda x: tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * x),
+                                   (0, tf.constant(1.0)))[1], 2.0)
+""",
+    "while_loop with a tensor condition on the loop value": GRAD + """
+out = grad(lambda x: tf.while_loop(lambda y: y < 50.0, lambda y: [y * y], [x])[0], 3.0)
+""",
+    # --- tf.case ---------------------------------------------------------------------------
+    "case picks the first true predicate": """
+x = tf.constant(5)
+out = [tf.case([(x > 3, lambda: tf.constant(1)), (x > 1, lambda: tf.constant(2))],
+               default=lambda: tf.constant(0)),
+       tf.case([(x > 9, lambda: tf.constant(1)), (x > 1, lambda: tf.constant(2))],
+               default=lambda: tf.constant(0)),
+       tf.case([(x > 9, lambda: tf.constant(1)), (x > 7, lambda: tf.constant(2))],
+               default=lambda: tf.constant(0))]
+""",
+    "case without default takes the last pair when no other is true": """
+x = tf.constant(5)
+out = tf.case([(x > 9, lambda: tf.constant(1)), (x > 1, lambda: tf.constant(2))])
+""",
+    "case without default when no predicate is true": """
+x = tf.constant(5)
+tf.case([(x > 9, lambda: tf.constant(1)), (x > 7, lambda: tf.constant(2))])
+""",
+    "case exclusive with two true predicates": """
+x = tf.constant(5)
+tf.case([(x > 3, lambda: tf.constant(1)), (x > 1, lambda: tf.constant(2))],
+        default=lambda: tf.constant(0), exclusive=True)
+""",
+    "case exclusive with one true predicate": """
+x = tf.constant(5)
+out = tf.case([(x > 7, lambda: tf.constant(1)), (x > 1, lambda: tf.constant(2))],
+              default=lambda: tf.constant(0), exclusive=True)
+""",
+    "case unpacks singletons unless strict": """
+x = tf.constant(5)
+out = [tf.case([(x > 3, lambda: [tf.constant(1)])], default=lambda: [tf.constant(0)]),
+       tf.case([(x > 3, lambda: [tf.constant(1)])], default=lambda: [tf.constant(0)],
+               strict=True)]
+""",
+    "case with a dict and exclusive=False": """
+x = tf.constant(5)
+tf.case({x > 3: lambda: tf.constant(1)}, default=lambda: tf.constant(0))
+""",
+    "case with a dict and exclusive=True": """
+x = tf.constant(5)
+out = tf.case({x > 3: lambda: tf.constant(1), x > 7: lambda: tf.constant(2)},
+              default=lambda: tf.constant(0), exclusive=True)
+""",
+    "case with a Python bool predicate": """
+tf.case([(True, lambda: tf.constant(1))], default=lambda: tf.constant(0))
+""",
+    "case with an integer tensor predicate": """
+tf.case([(tf.constant(1), lambda: tf.constant(1))], default=lambda: tf.constant(0))
+""",
+    "case with a non-callable fn": """
+tf.case([(tf.constant(True), 1)], default=lambda: tf.constant(0))
+""",
+    "case with pairs that are not 2-tuples": """
+tf.case([tf.constant(True)], default=lambda: tf.constant(0))
+""",
+    "case with pred_fn_pairs not a list": "tf.case(5)",
+    "case with one pair and no default": """
+out = tf.case([(tf.constant(True), lambda: tf.constant(3))])
+""",
+    "case with one false pair and no default": """
+tf.case([(tf.constant(False), lambda: tf.constant(3))])
+""",
+    # --- tf.switch_case --------------------------------------------------------------------
+    "switch_case picks by index": """
+fns = [lambda: tf.constant(10), lambda: tf.constant(11), lambda: tf.constant(12)]
+out = [tf.switch_case(tf.constant(i), fns) for i in range(3)]
+""",
+    "switch_case out of range runs the last branch without default": """
+fns = [lambda: tf.constant(10), lambda: tf.constant(11), lambda: tf.constant(12)]
+out = [tf.switch_case(tf.constant(i), fns) for i in (-1, 3, 100)]
+""",
+    "switch_case out of range runs default": """
+fns = {0: lambda: tf.constant(10), 1: lambda: tf.constant(11)}
+out = [tf.switch_case(tf.constant(i), fns, default=lambda: tf.constant(-1))
+       for i in (-5, 0, 1, 2)]
+""",
+    "switch_case with key-function pairs in any order": """
+fns = [(1, lambda: tf.constant(11)), (0, lambda: tf.constant(10))]
+out = [tf.switch_case(tf.constant(0), fns), tf.switch_case(tf.constant(1, tf.int64), fns)]
+""",
+    "switch_case with a Python int index": """
+tf.switch_case(1, [lambda: tf.constant(10), lambda: tf.constant(11)])
+""",
+    "switch_case with a float index": """
+tf.switch_case(tf.constant(1.0), [lambda: tf.constant(10), lambda: tf.constant(11)])
+""",
+    "switch_case with no branches": "tf.switch_case(tf.constant(0), [])",
+    "switch_case with branch_fns not a list": """
+tf.switch_case(tf.constant(0), lambda: tf.constant(1))
+""",
+    "switch_case with keys that are not contiguous": """
+tf.switch_case(tf.constant(0), {0: lambda: tf.constant(1), 2: lambda: tf.constant(2)})
+""",
+    "switch_case with a non-int key": """
+tf.switch_case(tf.constant(0), {'a': lambda: tf.constant(1)})
+""",
+    "switch_case with a non-callable branch": """
+tf.switch_case(tf.constant(0), [(0, 1)])
+""",
+    "switch_case with an entry that is not a pair": """
+tf.switch_case(tf.constant(0), [lambda: tf.constant(1), 3])
+""",
+    "switch_case gradient through the chosen branch": GRAD + """
+f = lambda x: tf.switch_case(tf.constant(1), [lambda: x * 2.0, lambda: x * x * x])
+out = grad(f, 2.0)
+""",
+}
+
+AUTOGRAPH_PROGRAMS = {
+    "if on a tensor inside tf.function": """
+@tf.function
+def f(x):
+    if x > 0:
+        y = x * 2
+    else:
+        y = -x
+    return y
+out = [f(tf.constant(3)), f(tf.constant(-4))]
+""",
+    "if elif else on tensors": """
+@tf.function
+def sign(x):
+    if x > 0:
+        s = 1.0
+    elif x < 0:
+        s = -1.0
+    else:
+        s = 0.0
+    return s
+out = [sign(tf.constant(2.5)), sign(tf.constant(-0.5)), sign(tf.constant(0.0))]
+""",
+    "if without else modifying a variable": """
+@tf.function
+def f(x):
+    y = x
+    if tf.reduce_sum(x) > 3:
+        y = y * 10
+    return y
+out = [f(tf.constant([1, 1])), f(tf.constant([2, 2]))]
+""",
+    "while on a tensor condition": """
+@tf.function
+def collatz(n):
+    steps = 0
+    while n != 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps
+out = [collatz(tf.constant(6)), collatz(tf.constant(27))]
+""",
+    "for over tf.range accumulates": """
+@tf.function
+def f(n):
+    total = tf.constant(0)
+    for i in tf.range(n):
+        total += i * i
+    return total
+out = [f(tf.constant(5)), f(tf.constant(0))]
+""",
+    "for over a tensor iterates its rows": """
+@tf.function
+def f(m):
+    acc = tf.zeros([3])
+    for row in m:
+        acc = acc + row
+    return acc
+out = f(tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+""",
+    "for over a Python range stays a Python loop": """
+@tf.function
+def f(x):
+    parts = []
+    for i in range(3):
+        parts.append(x * i)
+    return tf.stack(parts)
+out = f(tf.constant(2))
+""",
+    "break and continue in a for over tf.range": """
+@tf.function
+def f(n):
+    s = 0
+    for i in tf.range(n):
+        if i % 2 == 0:
+            continue
+        if i > 6:
+            break
+        s += i
+    return s
+out = [f(tf.constant(20)), f(tf.constant(4))]
+""",
+    "break in a while loop": """
+@tf.function
+def f(x):
+    i = tf.constant(0)
+    while i < 100:
+        if i * i > x:
+            break
+        i += 1
+    return i
+out = f(tf.constant(30))
+""",
+    "early return on a tensor condition": """
+@tf.function
+def f(x):
+    if x < 0:
+        return -1
+    return x * 2
+out = [f(tf.constant(-3)), f(tf.constant(5))]
+""",
+    "return inside a tensor loop": """
+@tf.function
+def first_over(xs, limit):
+    for x in xs:
+        if x > limit:
+            return x
+    return tf.constant(-1)
+out = [first_over(tf.constant([1, 5, 9]), tf.constant(4)),
+       first_over(tf.constant([1, 2]), tf.constant(4))]
+""",
+    "and or not on tensors": """
+@tf.function
+def f(a, b):
+    if a > 0 and b > 0:
+        r = 1
+    elif a > 0 or not b > 0:
+        r = 2
+    else:
+        r = 3
+    return r
+out = [f(tf.constant(1), tf.constant(1)), f(tf.constant(1), tf.constant(-1)),
+       f(tf.constant(-1), tf.constant(1)), f(tf.constant(-1), tf.constant(-1))]
+""",
+    "and or on tensors as values": """
+@tf.function
+def f(a, b):
+    return [a and b, a or b, not a]
+out = f(tf.constant(True), tf.constant(False))
+""",
+    "and or on Python values keep Python semantics": """
+@tf.function
+def f(x):
+    a = 0 or 5
+    b = [] and 7
+    c = 'x' and 3
+    return [x, a, len(b), c]
+out = f(tf.constant(1))
+""",
+    "for over a dataset": """
+@tf.function
+def f(ds):
+    total = tf.constant(0, tf.int64)
+    for batch in ds:
+        total += tf.reduce_sum(batch)
+    return total
+out = f(tf.data.Dataset.range(10).batch(3))
+""",
+    "for over a dataset with break": """
+@tf.function
+def f(ds):
+    total = tf.constant(0, tf.int64)
+    for x in ds:
+        if x > 4:
+            break
+        total += x
+    return total
+out = f(tf.data.Dataset.range(10))
+""",
+    "for over a distributed dataset under MirroredStrategy": TWO_CPUS + """
+ds = tf.data.Dataset.range(8).map(lambda x: tf.cast(x, tf.float32)).batch(4)
+dds = S2.experimental_distribute_dataset(ds)
+@tf.function
+def f(dds):
+    total = tf.constant(0.0)
+    for batch in dds:
+        per_replica = S2.run(lambda b: tf.reduce_sum(b * b), args=(batch,))
+        total += S2.reduce('SUM', per_replica, axis=None)
+    return total
+out = f(dds)
+""",
+    "for over a distributed iterator under MirroredStrategy": TWO_CPUS + """
+ds = tf.data.Dataset.range(8).map(lambda x: tf.cast(x, tf.float32)).batch(4)
+it = iter(S2.experimental_distribute_dataset(ds))
+@tf.function
+def f(it):
+    total = tf.constant(0.0)
+    for batch in it:
+        total += S2.reduce('SUM', S2.run(tf.reduce_sum, args=(batch,)), axis=None)
+    return total
+out = f(it)
+""",
+    "nested function and method conversion": """
+class Model(tf.Module):
+    def __init__(self):
+        self.scale = tf.constant(3)
+    @tf.function
+    def __call__(self, x):
+        def helper(v):
+            if v > 0:
+                return v * self.scale
+            return v
+        return helper(x)
+m = Model()
+out = [m(tf.constant(2)), m(tf.constant(-2))]
+""",
+    "tf.cond and tf.while_loop inside tf.function": """
+@tf.function
+def f(x):
+    y = tf.cond(x > 0, lambda: x + 100, lambda: x - 100)
+    return tf.while_loop(lambda i, acc: i < 3, lambda i, acc: (i + 1, acc + y), (0, y))
+out = f(tf.constant(1))
+""",
+    "gradient through a converted loop": """
+@tf.function
+def f(x):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = x
+        for _ in tf.range(3):
+            y = y * x
+    return y, t.gradient(y, x)
+out = f(tf.constant(2.0))
+""",
+    "loop variable changing dtype": """
+@tf.function
+def f(n):
+    x = 0
+    for i in tf.range(n):
+        x = x + 0.5
+    return x
+f(tf.constant(3))
+""",
+    "loop variable changing shape": """
+@tf.function
+def f(n):
+    x = tf.constant([1.0])
+    for i in tf.range(n):
+        x = tf.concat([x, x], 0)
+    return x
+f(tf.constant(3))
+""",
+    "variable defined only in the main branch": """
+@tf.function
+def f(x):
+    if x > 0:
+        y = 1
+    return y
+f(tf.constant(1))
+""",
+    "variable defined only in the else branch": """
+@tf.function
+def f(x):
+    if x > 0:
+        pass
+    else:
+        y = 1
+    return y
+f(tf.constant(1))
+""",
+    "branches with different dtypes": """
+@tf.function
+def f(x):
+    if x > 0:
+        y = tf.constant(1)
+    else:
+        y = tf.constant(1.0)
+    return y
+f(tf.constant(1))
+""",
+    "variable undefined before a tensor loop": """
+@tf.function
+def f(n):
+    for i in tf.range(n):
+        last = i
+    return last
+out = f(tf.constant(3))
+""",
+    "variable undefined before a tensor loop and not used after": """
+@tf.function
+def f(n):
+    s = tf.constant(0)
+    for i in tf.range(n):
+        tmp = i * 2
+        s += tmp
+    return s
+out = f(tf.constant(4))
+""",
+    "if condition not a boolean tensor": """
+@tf.function
+def f(x):
+    if x:
+        y = 1
+    else:
+        y = 2
+    return y
+f(tf.constant(3))
+""",
+    "while condition not a scalar": """
+@tf.function
+def f(x):
+    while x < 3:
+        x = x + 1
+    return x
+f(tf.constant([1, 2]))
+""",
+    "return only in one branch of a tensor if": """
+@tf.function
+def f(x):
+    if x > 0:
+        return 1
+f(tf.constant(1))
+""",
+    "print runs once per trace, tf.print every call": STDOUT + """
+@tf.function
+def f(x):
+    for i in tf.range(x):
+        print('python print', i.dtype)
+    return x
+text = printed(f, tf.constant(3)) + printed(f, tf.constant(4))
+out = text
+""",
+    "do_not_convert leaves a tensor if unconverted": """
+@tf.autograph.experimental.do_not_convert
+def g(x):
+    if x > 0:
+        return 1
+    return 2
+@tf.function
+def f(x):
+    return g(x)
+f(tf.constant(1))
+""",
+    "to_graph converts a function": """
+def g(x):
+    y = 0
+    for i in tf.range(x):
+        y += i
+    return y
+out = [tf.autograph.to_graph(g)(tf.constant(4)), 'ag__' in tf.autograph.to_code(g)]
+""",
+    "a Python while over Python values is unrolled": """
+@tf.function
+def f(x):
+    i = 0
+    while i < 3:
+        x = x + i
+        i += 1
+    return x, i
+r = f(tf.constant(10))
+out = [r[0], r[1]]
+""",
+    "a tensor while with a Python counter": """
+@tf.function
+def f(x):
+    n = 0
+    while x > 1:
+        x = x / 2
+        n += 1
+    return n
+out = f(tf.constant(20.0))
+""",
+    "lambda inside a tf.function": """
+@tf.function
+def f(x):
+    g = lambda v: v * 2 if v > 0 else v
+    return g(x)
+out = [f(tf.constant(3)), f(tf.constant(-3))]
+""",
+    "conditional expression on a tensor": """
+@tf.function
+def f(x):
+    return x * 2 if x > 0 else -x
+out = [f(tf.constant(3)), f(tf.constant(-3))]
+""",
+}
+
+# Recorded from TF, but their TF result depends on graph tracing (trace helper's issue 18
+# work): tf.function runs Python once per trace, symbolic tensors refuse Python bools, both
+# branches of a cond are traced.
+NEEDS_TRACING = {
+    "print runs once per trace, tf.print every call":
+        "Python print runs once per trace in TF; simdist runs the body every call",
+    "do_not_convert leaves a tensor if unconverted":
+        "a symbolic tensor used as a Python bool raises only when tf.function traces",
+    "variable defined only in the main branch":
+        "TF detects this when it traces both branches of the cond",
+    "variable defined only in the else branch":
+        "TF detects this when it traces both branches of the cond",
+    "branches with different dtypes":
+        "TF detects this when it traces both branches of the cond",
+    "return only in one branch of a tensor if":
+        "TF detects this when it traces both branches of the cond",
+    "loop variable changing dtype":
+        "TF's loop variable is a symbolic int32 tensor: the graph's AddV2 refuses 0.5",
+}
+
+# AutoGraph reads a function's source: each program runs as a module file of its own.
+MODULE = """
+import importlib.util, os, tempfile
+def run_module(name, src):
+    path = os.path.join(tempfile.mkdtemp(), name + '.py')
+    with open(path, 'w') as f:
+        f.write(src)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    module.__dict__.update(tf=tf, np=np)
+    spec.loader.exec_module(module)
+    return module.out
+"""
+
+AUTOGRAPH_CASES = {
+    name: MODULE + f"out = run_module('ag_case_{i}', {src!r})\n"
+    for i, (name, src) in enumerate(AUTOGRAPH_PROGRAMS.items())
+}
+
+CASES = {**OPS_CASES, **AUTOGRAPH_CASES}

@@ -190,9 +190,14 @@ class Function:
                                                     random_ops.FunctionRandomState())
         if self._instance is not None:
             args = (self._instance,) + args
+        python_function = self._python_function
+        if self._autograph:  # AutoGraph's conversion (cached per function): simdist.autograph
+            from simdist import autograph
+
+            python_function = autograph.to_graph(python_function)
         with context.inside_function(), random_ops.function_scope(randomness):
             try:
-                out = self._python_function(*args, **kwargs)
+                out = python_function(*args, **kwargs)
             except StopIteration:
                 raise errors.OutOfRangeError(None, None, "End of sequence") from None
         # A graph's outputs are tensors: Python and NumPy values come back as Tensors.

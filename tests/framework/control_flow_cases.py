@@ -644,8 +644,6 @@ NEEDS_TRACING = {
         "a symbolic tensor used as a Python bool raises only when tf.function traces",
     "variable defined only in the main branch":
         "TF detects this when it traces both branches of the cond",
-    "variable defined only in the else branch":
-        "TF detects this when it traces both branches of the cond",
     "branches with different dtypes":
         "TF detects this when it traces both branches of the cond",
     "return only in one branch of a tensor if":

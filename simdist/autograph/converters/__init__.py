@@ -1,0 +1,1 @@
+"""AutoGraph's source transformations, applied in TF's order by simdist.autograph.impl."""

@@ -1,0 +1,165 @@
+"""``if`` / ``while`` / ``for`` into calls of ``ag__.if_stmt`` / ``while_stmt`` / ``for_stmt``
+over nested functions that change the statement's state through ``nonlocal``.
+
+Glossary:
+  modified     -- the names a statement's blocks bind (a for loop's target included).
+  state        -- modified names that are live into or out of the statement (or declared
+                  nonlocal): ``get_state`` / ``set_state`` pass them; for ``if``, those live
+                  after it come first and are its outputs (``nouts``).
+  undefined    -- modified names with no definition before the statement: set to
+                  ``ag__.Undefined('name')`` first, so that TF's checks can name them.
+
+Mirrors tensorflow/python/autograph/converters/control_flow.py.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from simdist.autograph.converters import base
+from simdist.autograph.pyct import analysis
+
+
+class ControlFlowTransformer:
+    """Converts the control flow of one function (its nested functions are done apart)."""
+
+    def __init__(self, fn, namer):
+        self.namer = namer
+        self.globals, self.nonlocals = analysis.declarations(fn)
+        self.undefined_symbols: set = set()
+        self.getter_names: set = set()
+        self._annotate(fn.body)
+        analysis.live_in(fn.body, set())
+        analysis.annotate_defined(fn.body, analysis.parameters(fn) | self.globals
+                                  | self.nonlocals)
+
+    def _annotate(self, stmts):
+        for stmt in stmts:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if isinstance(stmt, ast.If):
+                stmt.ag_modified = analysis.bound(stmt.body) | analysis.bound(stmt.orelse)
+            elif isinstance(stmt, ast.While):
+                stmt.ag_modified = analysis.bound(stmt.body)
+            elif isinstance(stmt, ast.For):
+                stmt.ag_modified = analysis.bound(stmt.body) | analysis.bound([stmt.target])
+            for owner, field in base.sub_blocks(stmt):
+                self._annotate(getattr(owner, field))
+
+    # --- blocks ----------------------------------------------------------------------
+    def block(self, stmts):
+        out = []
+        for stmt in stmts:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                out.append(stmt)
+                continue
+            base.map_blocks(stmt, self.block)
+            convert = {ast.If: self._if, ast.While: self._while, ast.For: self._for}.get(
+                type(stmt))
+            out.extend(convert(stmt) if convert else [stmt])
+        return out
+
+    # --- state -----------------------------------------------------------------------
+    def _block_vars(self, node):
+        modified = node.ag_modified
+        live_in, live_out = node.ag_live_in, node.ag_live_out
+        scope_vars = {s for s in modified
+                      if s in live_in or s in live_out or s in self.nonlocals}
+        undefined = sorted(modified - node.ag_defined_in - self.globals - self.nonlocals)
+        input_only = {s for s in scope_vars if s in live_in and s not in live_out}
+        ordered = sorted(scope_vars, key=lambda v: (v in input_only, v))
+        self.undefined_symbols.update(undefined)
+        return ordered, undefined, len(ordered) - len(input_only)
+
+    def _declarations(self, names):
+        out = []
+        globals_ = [n for n in names if n in self.globals]
+        others = [n for n in names if n not in self.globals]
+        if globals_:
+            out.append(ast.Global(names=globals_))
+        if others:
+            out.append(ast.Nonlocal(names=others))
+        return out
+
+    def _state_functions(self, names):
+        getter, setter = self.namer.new("get_state"), self.namer.new("set_state")
+        self.getter_names.add(getter)
+        if not names:
+            empty = ast.Tuple([], ast.Load())
+            return getter, setter, [base.function(getter, [], [ast.Return(empty)]),
+                                    base.function(setter, ["block_vars"], [ast.Pass()])]
+        state = ast.Tuple([base.name(n) for n in names], ast.Load())
+        store = ast.Tuple([base.name(n, store=True) for n in names], ast.Store())
+        return getter, setter, [
+            base.function(getter, [], [ast.Return(state)]),
+            base.function(setter, ["vars_"], self._declarations(names)
+                          + [ast.Assign(targets=[store], value=base.name("vars_"))]),
+        ]
+
+    def _undefined_assigns(self, undefined):
+        return [base.assign(s, base.ag_call("Undefined", base.const(s))) for s in undefined]
+
+    @staticmethod
+    def _names(names):
+        return ast.Tuple([base.const(n) for n in names], ast.Load())
+
+    # --- statements ------------------------------------------------------------------
+    def _if(self, node):
+        names, undefined, nouts = self._block_vars(node)
+        getter, setter, state = self._state_functions(names)
+        decl = self._declarations(names)
+        body_name, else_name = self.namer.new("if_body"), self.namer.new("else_body")
+        call = base.ag_call("if_stmt", node.test, base.name(body_name), base.name(else_name),
+                            base.name(getter), base.name(setter), self._names(names),
+                            base.const(nouts))
+        return _located(node, state + [
+            base.function(body_name, [], decl + node.body),
+            base.function(else_name, [], decl + (node.orelse or [ast.Pass()])),
+        ] + self._undefined_assigns(undefined) + [ast.Expr(call)])
+
+    def _while(self, node):
+        names, undefined, _ = self._block_vars(node)
+        getter, setter, state = self._state_functions(names)
+        body_name, test_name = self.namer.new("loop_body"), self.namer.new("loop_test")
+        call = base.ag_call("while_stmt", base.name(test_name), base.name(body_name),
+                            base.name(getter), base.name(setter), self._names(names),
+                            ast.Dict([], []))
+        return _located(node, state + [
+            base.function(body_name, [], self._declarations(names) + node.body),
+            base.function(test_name, [], [ast.Return(node.test)]),
+        ] + self._undefined_assigns(undefined) + [ast.Expr(call)])
+
+    def _for(self, node):
+        names, undefined, _ = self._block_vars(node)
+        getter, setter, state = self._state_functions(names)
+        decl = self._declarations(names)
+        body_name, itr = self.namer.new("loop_body"), self.namer.new("itr")
+        extra = []
+        extra_test = base.const(None)
+        tests = getattr(node, "ag_extra_test", [])
+        if tests:
+            test_name = self.namer.new("extra_test")
+            expr = tests[0] if len(tests) == 1 else ast.BoolOp(op=ast.And(), values=tests)
+            extra = [base.function(test_name, [], decl + [ast.Return(expr)])]
+            extra_test = base.name(test_name)
+        target = ast.Assign(targets=[node.target], value=base.name(itr))
+        opts = ast.Dict([base.const("iterate_names")], [base.const(ast.unparse(node.target))])
+        call = base.ag_call("for_stmt", node.iter, extra_test, base.name(body_name),
+                            base.name(getter), base.name(setter), self._names(names), opts)
+        return _located(node, state + [
+            base.function(body_name, [itr], decl + [target] + node.body),
+        ] + extra + self._undefined_assigns(undefined) + [ast.Expr(call)])
+
+
+def _located(node, stmts):
+    for stmt in stmts:
+        ast.copy_location(stmt, node)
+    return stmts
+
+
+def transform(fn, namer):
+    """Convert ``fn``'s control flow in place; returns the symbols that may be undefined and
+    the names of the generated state getters (which must read them unchecked)."""
+    transformer = ControlFlowTransformer(fn, namer)
+    fn.body = transformer.block(fn.body)
+    return transformer.undefined_symbols, transformer.getter_names

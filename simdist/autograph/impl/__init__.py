@@ -1,0 +1,1 @@
+"""AutoGraph's entry points (tensorflow/python/autograph/impl)."""

@@ -1,0 +1,184 @@
+"""Converting one function: its source, parsed; TF's converters in TF's order; compiled back
+into a function with the original globals, closure cells, defaults and name; cached per
+function object.
+
+Glossary:
+  convertible   -- a plain Python function or method (or lambda) with source, not marked
+                   ``do_not_convert``, not a generator or coroutine, and not from simdist,
+                   NumPy or the standard library (TF's allowlist of its own modules).
+  converted     -- the same function with its control flow in functional form; it calls
+                   the ``ag__`` operators (simdist.autograph.operators), which choose Python
+                   or TF semantics at run time. Line numbers stay those of the source file.
+  fall back     -- a function that cannot be converted runs as it is, after TF's warning
+                   "AutoGraph could not transform <f> and will run it as-is."
+
+Mirrors tensorflow/python/autograph/impl/conversion.py and pyct/parser.py, transpiler.py.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import logging
+import textwrap
+import types
+import weakref
+
+from simdist.autograph.converters import (
+    base,
+    break_statements,
+    continue_statements,
+    control_flow,
+    logical_expressions,
+    return_statements,
+)
+
+DO_NOT_CONVERT = "__ag_do_not_convert__"
+_SKIPPED_MODULES = ("simdist", "numpy", "builtins", "functools", "collections", "abc",
+                    "typing", "inspect", "threading", "contextlib")
+_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_sources: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_logger = logging.getLogger("tensorflow")
+
+
+class InaccessibleSourceCodeError(ValueError):
+    """The function's source cannot be read (TF's pyct.errors name)."""
+
+
+def is_convertible(fn) -> bool:
+    if not isinstance(fn, types.FunctionType) or getattr(fn, DO_NOT_CONVERT, False):
+        return False
+    if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
+        return False
+    module = (getattr(fn, "__module__", None) or "").split(".")[0]
+    return module not in _SKIPPED_MODULES
+
+
+def convert(fn):
+    """The converted ``fn`` (a method: bound again), or ``fn`` itself when it is not
+    convertible or conversion fails (after TF's warning)."""
+    if isinstance(fn, types.MethodType):
+        converted = convert(fn.__func__)
+        return fn if converted is fn.__func__ else types.MethodType(converted, fn.__self__)
+    if not is_convertible(fn):
+        return fn
+    try:
+        return _cache[fn]
+    except KeyError:
+        pass
+    try:
+        converted, source = _convert_function(fn)
+    except Exception as e:  # noqa: BLE001 - any failure: run unconverted, as TF does
+        _logger.warning("AutoGraph could not transform %s and will run it as-is.\nCause: %s\n"
+                        "To silence this warning, decorate the function with "
+                        "@tf.autograph.experimental.do_not_convert", fn, e)
+        converted, source = fn, None
+    _cache[fn] = converted
+    if source is not None:
+        _sources[converted] = source
+    return converted
+
+
+def converted_source(fn) -> str:
+    """The readable source of ``fn`` converted (``tf.autograph.to_code``)."""
+    converted = convert(fn.__func__ if isinstance(fn, types.MethodType) else fn)
+    try:
+        return _sources[converted]
+    except (KeyError, TypeError):
+        raise InaccessibleSourceCodeError(
+            f"Unable to convert {fn}: it runs unconverted (see the warning above).") from None
+
+
+def _parse(fn):
+    try:
+        source = inspect.getsource(fn)
+        filename = inspect.getsourcefile(fn) or "<autograph>"
+    except (OSError, TypeError) as e:
+        raise InaccessibleSourceCodeError(
+            f"Unable to locate the source code of {fn}. Note that functions defined in "
+            "certain environments, like the interactive Python shell, do not expose their "
+            "source code. If that is the case, you should define them in a .py source file. "
+            "If you are certain the code is graph-compatible, wrap the call using "
+            f"@tf.autograph.experimental.do_not_convert. Original error: {e}") from e
+    tree = ast.parse(textwrap.dedent(source))
+    ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)
+    if fn.__name__ == "<lambda>":
+        node = _lambda_node(fn, tree)
+    else:
+        node = next((n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
+                     and n.name == fn.__name__), None)
+    if node is None:
+        raise InaccessibleSourceCodeError(f"could not find the definition of {fn} in its source")
+    return node, filename
+
+
+def _lambda_node(fn, tree):
+    params = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)
+             and [a.arg for a in n.args.args] == params]
+    if len(found) != 1:
+        raise InaccessibleSourceCodeError(
+            f"could not tell which lambda of its source line is {fn}")
+    lam = found[0]
+    node = base.function("lambda__", [], [ast.Return(lam.body)])
+    node.args = lam.args
+    return ast.copy_location(node, lam)
+
+
+def _transform(node):
+    """TF's converters, in TF's order, on ``node`` and every function nested in it."""
+    node.decorator_list = []
+    namer = base.Namer(node)
+    functions = [n for n in ast.walk(node) if isinstance(n, ast.FunctionDef)]
+    undefined, getters = set(), set()
+    for fn in reversed(functions):  # inner functions first
+        break_statements.transform(fn, namer)
+        continue_statements.transform(fn, namer)
+        return_statements.transform(fn, namer)
+        u, g = control_flow.transform(fn, namer)
+        undefined |= u
+        getters |= g
+    logical_expressions.LogicalTransformer().visit(node)
+    logical_expressions.VariableAccessTransformer(undefined, getters).visit(node)
+    return node
+
+
+def _explicit_super(node):
+    """``super()`` needs the class cell the compiler makes only inside a class body: the
+    converted method says ``super(__class__, self)``, reading the original cell."""
+    params = node.args.posonlyargs + node.args.args
+    if not params:
+        return
+    for call in ast.walk(node):
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                and call.func.id == "super" and not call.args and not call.keywords):
+            call.args = [base.name("__class__"), base.name(params[0].arg)]
+
+
+def _convert_function(fn):
+    node, filename = _parse(fn)
+    if "__class__" in fn.__code__.co_freevars:
+        _explicit_super(node)
+    node = _transform(node)
+    freevars = list(fn.__code__.co_freevars)
+    factory = base.function("ag__factory", [], [
+        *(base.assign(v, base.const(None)) for v in ["ag__"] + freevars),
+        node, ast.Return(base.name(node.name))])
+    module = ast.Module(body=[factory], type_ignores=[])
+    ast.fix_missing_locations(module)
+    code = compile(module, filename, "exec")
+    factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType)
+                 and c.co_name == node.name)
+    from simdist.autograph import operators
+
+    cells = dict(zip(freevars, fn.__closure__ or ()))
+    cells["ag__"] = types.CellType(operators)
+    converted = types.FunctionType(inner, fn.__globals__, fn.__name__, fn.__defaults__,
+                                   tuple(cells[v] for v in inner.co_freevars))
+    converted.__kwdefaults__ = fn.__kwdefaults__
+    for attr in ("__module__", "__qualname__", "__doc__", "__annotations__"):
+        setattr(converted, attr, getattr(fn, attr, None))
+    converted.__dict__.update(fn.__dict__)
+    converted.__ag_converted__ = True
+    return converted, ast.unparse(node)

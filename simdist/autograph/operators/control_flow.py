@@ -1,0 +1,513 @@
+"""The functional forms AutoGraph turns ``if`` / ``while`` / ``for`` into, and their checks.
+
+Glossary:
+  state             -- the symbols a statement may change that are used later (or are
+                       nonlocal): ``get_state()`` returns them, ``set_state(values)`` writes
+                       them back; the converted blocks change them through ``nonlocal``.
+  if_stmt           -- a tensor condition runs ``tf.cond`` over the state (TF's checks: a
+                       boolean scalar condition, every output defined and of one dtype in
+                       both branches); anything else is Python's ``if``.
+  while_stmt        -- a tensor first condition runs ``tf.while_loop`` over the state (TF's
+                       checks after each iteration: same structure, dtype and shape);
+                       otherwise a Python loop, which refuses a condition that turns into
+                       a tensor inside tf.function.
+  for_stmt          -- chosen by what is iterated (a registry): a tensor (its first
+                       dimension, through tf.while_loop), a tf.data dataset or iterator, a
+                       distributed dataset (its ``reduce``) or distributed iterator
+                       (``get_next_as_optional``); any other iterable is a Python loop.
+                       ``extra_test`` is the lowered ``break`` / ``return`` condition.
+  undefined symbols -- a loop state symbol with no value before a tensor loop gets its
+                       value from the first iteration (TF stages one to learn its type); a
+                       loop that then runs zero times fails with TF's runtime message.
+Eagerly (concrete tensors) only the taken branch / the real iterations run, so checks that
+need both branches traced happen only when tf.function traces
+(simdist.framework.func_graph).
+
+Mirrors tensorflow/python/autograph/operators/control_flow.py (and the dataset / iterator
+overloads of tensorflow/python/data/ops/dataset_autograph.py, iterator_autograph.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+
+import numpy as np
+
+from simdist.autograph.operators import variables
+from simdist.framework import context, dtypes, nest, op_def
+from simdist.framework.ops import array_ops, control_flow_ops, control_flow_util
+from simdist.framework.ops import cond as cond_lib
+from simdist.framework.ops import while_loop as while_lib
+from simdist.framework.tensor import Tensor
+
+LEGAL_LOOP_TYPES = "Tensor, int, float, bool or a list, tuple or dict thereof"
+_LIMITATIONS = ("https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/"
+                "autograph/g3doc/reference/limitations.md"
+                "#consistency-of-control-flow-types for more info.")
+
+
+def is_tensor(x) -> bool:
+    """A dense tensor, concrete or symbolic (TF's ``tensors.is_dense_tensor``)."""
+    return isinstance(x, Tensor) or control_flow_util.is_symbolic(x)
+
+
+def _is_tf_type(x) -> bool:
+    return is_tensor(x) or (hasattr(x, "_as_tensor") and hasattr(x, "dtype"))
+
+
+def _in_function() -> bool:
+    return not context.executing_eagerly()
+
+
+def _is_none_or_undef(value) -> bool:
+    return value is None or isinstance(value, (variables.Undefined,
+                                                variables.UndefinedReturnValue))
+
+
+def _as_tensor_if_python(x):
+    if isinstance(x, (bool, int, float, str, np.ndarray)):
+        return op_def.convert_to_tensor(x)
+    return x
+
+
+# --- checks (TF's texts) ---------------------------------------------------------------
+def verify_tf_condition(cond, tag):
+    """The condition as a boolean scalar tensor.
+
+    Raises:
+      ValueError: not boolean, or more than one element.
+    """
+    extra_hint = "to check for None, use `is not None`"
+    cond = op_def.convert_to_tensor(cond)
+    if cond.dtype != dtypes.bool_:
+        raise ValueError(f"condition of {tag} expected to be `tf.bool` scalar, got {cond!s}"
+                         f"; to use as boolean Tensor, use `tf.cast`; {extra_hint}")
+    if cond.shape.rank is None:
+        return array_ops.reshape(cond, ())
+    if cond.shape.rank > 0:
+        known = [d for d in cond.shape.as_list() if d is not None]
+        if np.prod(known) > 1:
+            raise ValueError(f"condition of {tag} expected to be `tf.bool` scalar, got "
+                             f"{cond!s}; {extra_hint}")
+        cond = array_ops.reshape(cond, ())
+    return cond
+
+
+def verify_loop_init_vars(init_vars, symbol_names, first_iter_vars=None, extra_message=None):
+    """Raise TF's errors for a loop variable that is None or undefined before the loop."""
+    if not symbol_names:
+        return
+    if first_iter_vars is None:
+        first_iter_vars = (None,) * len(symbol_names)
+    for name, val, fi_val in zip(symbol_names, init_vars, first_iter_vars):
+        if isinstance(val, variables.UndefinedReturnValue):
+            if fi_val:
+                raise ValueError("the return value from a TensorFlow loop may only be a "
+                                 f"{LEGAL_LOOP_TYPES}; got {type(fi_val)}")
+            raise NotImplementedError(
+                "a return statement cannot be placed inside this TensorFlow loop; this may "
+                "happen if a return statement depends on a static Python condition such as "
+                "a hyperparameter")
+        error_msg = None
+        if val is None:
+            error_msg = f"'{name}' is not allowed to be None before the loop"
+        elif isinstance(val, variables.Undefined):
+            error_msg = f"'{name}' must be defined before the loop"
+            if extra_message:
+                error_msg += "\n" + extra_message
+        if error_msg is not None:
+            raise ValueError(error_msg)
+
+
+def _is_subshape(left, right) -> bool:
+    if right.rank is None:
+        return True
+    if left.rank != right.rank:
+        return False
+    return all(r is None or l_ == r for l_, r in zip(left.as_list(), right.as_list()))
+
+
+def _verify_single_loop_var(name, check_shape, init, entry, exit_, shape_invariant):
+    if exit_ is None:
+        raise ValueError(f"'{name}' is None at the end of the iteration.")
+    init, entry, exit_ = (_as_tensor_if_python(v) for v in (init, entry, exit_))
+    if not (_is_tf_type(entry) and _is_tf_type(exit_)):
+        return
+    if entry.dtype != exit_.dtype:
+        raise TypeError(f"'{name}' has dtype {entry.dtype.name} before the loop, but dtype "
+                        f"{exit_.dtype.name} after one iteration")
+    if not check_shape:
+        return
+    if shape_invariant is None:
+        if not _is_subshape(exit_.shape, entry.shape):
+            raise ValueError(
+                f"'{name}' has shape {entry.shape} before the loop, but shape {exit_.shape} "
+                "after one iteration. Use tf.autograph.experimental.set_loop_options to set "
+                "shape invariants.")
+        return
+    from simdist.framework.tensor_shape import TensorShape
+
+    shape_invariant = TensorShape(shape_invariant)
+    if _is_tf_type(init) and not _is_subshape(init.shape, shape_invariant):
+        raise ValueError(f"'{name}' has shape {init.shape} before the loop, which does not "
+                         f"conform with the shape invariant {shape_invariant}.")
+    if not _is_subshape(exit_.shape, shape_invariant):
+        raise ValueError(f"'{name}' has shape {exit_.shape} after one iteration, which does "
+                         f"not conform with the shape invariant {shape_invariant}.")
+
+
+def _structure_error(name, what, error):
+    return TypeError(f"'{name}' {what}.\n\n{error}")
+
+
+def verify_tf_loop_vars(init_vars, iter_entry_vars, iter_exit_vars, symbol_names, opts,
+                        check_shapes=True):
+    """Raise TF's errors when a loop variable changed structure, dtype or shape."""
+    invariants = dict(opts.get("shape_invariants", ())) if check_shapes else {}
+    for name, init, entry, exit_ in zip(symbol_names, init_vars, iter_entry_vars,
+                                        iter_exit_vars):
+        for a, b in ((init, entry), (entry, exit_)):
+            try:
+                control_flow_util.assert_same_structure(a, b)
+            except (ValueError, TypeError) as e:
+                raise _structure_error(
+                    name, "does not have the same nested structure after one iteration",
+                    e) from e
+        invariant = invariants.get(name)
+        inv = (nest.map_structure(lambda _: None, entry) if invariant is None
+               else invariant)
+        for i, e, x, s in zip(nest.flatten(init), nest.flatten(entry), nest.flatten(exit_),
+                              nest.flatten(inv) if nest.is_nested(inv) else [inv]):
+            _verify_single_loop_var(name, check_shapes, i, e, x, s)
+
+
+def verify_single_cond_var(name, body_var, orelse_var):
+    """Raise TF's errors when a branch output is None or of another dtype."""
+    if body_var is None:
+        raise ValueError(f"'{name}' is None at the end of the main branch.")
+    if orelse_var is None:
+        raise ValueError(f"'{name}' is None at the end of the else branch.")
+    body_var, orelse_var = _as_tensor_if_python(body_var), _as_tensor_if_python(orelse_var)
+    if not (_is_tf_type(body_var) and _is_tf_type(orelse_var)):
+        return
+    if body_var.dtype != orelse_var.dtype:
+        raise TypeError(f"'{name}' has dtype {body_var.dtype.name} in the main branch, but "
+                        f"dtype {orelse_var.dtype.name} in the else branch")
+
+
+def _verify_tf_cond_branch_vars(vars_, symbol_names, branch_name):
+    for name, var_ in zip(symbol_names, vars_):
+        if isinstance(var_, variables.Undefined):
+            raise ValueError(f"'{name}' must also be initialized in the {branch_name} branch")
+        if isinstance(var_, variables.UndefinedReturnValue):
+            raise ValueError(f"the {branch_name} branch must also have a return statement.")
+
+
+def _verify_tf_cond_vars(body_vars, orelse_vars, symbol_names):
+    for name, body_var, orelse_var in zip(symbol_names, body_vars, orelse_vars):
+        try:
+            control_flow_util.assert_same_structure(body_var, orelse_var)
+        except (ValueError, TypeError) as e:
+            raise TypeError(f"'{name}' must have the same nested structure in the main and "
+                            f"else branches:\n\n{e}") from e
+        for b, o in zip(nest.flatten(body_var), nest.flatten(orelse_var)):
+            verify_single_cond_var(name, b, o)
+
+
+# --- if --------------------------------------------------------------------------------
+def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+    """``if cond: body() else: orelse()``; a tensor ``cond`` runs ``tf.cond``."""
+    if is_tensor(cond):
+        _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts)
+    else:
+        body() if cond else orelse()
+
+
+def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+    cond = verify_tf_condition(cond, "if statement")
+    if not nouts:
+        prev_get_state, prev_set_state = get_state, set_state
+        get_state = lambda: (0,) + prev_get_state()  # noqa: E731 - TF's dummy output
+        set_state = lambda v: prev_set_state(v[1:])  # noqa: E731
+        symbol_names += ("<unused dummy>",)
+        nouts = 1
+    init_vars = get_state()
+    outputs = {}
+
+    def branch(name, fn, other):
+        set_state(init_vars)
+        fn()
+        new_vars = tuple(_as_tensor_if_python(v) for v in get_state()[:nouts])
+        outputs[name] = new_vars
+        _verify_tf_cond_branch_vars(new_vars, symbol_names, name)
+        if other in outputs:
+            pair = (new_vars, outputs[other]) if name == "main" else (outputs[other], new_vars)
+            _verify_tf_cond_vars(*pair, symbol_names)
+        return new_vars
+
+    final = cond_lib.cond(cond, functools.partial(branch, "main", body, "else"),
+                          functools.partial(branch, "else", orelse, "main"), strict=True)
+    set_state(tuple(final) + tuple(init_vars[nouts:]))
+
+
+# --- while -----------------------------------------------------------------------------
+def while_stmt(test, body, get_state, set_state, symbol_names, opts):
+    """``while test(): body()``; a tensor first condition runs ``tf.while_loop``."""
+    init_test = test()
+    if is_tensor(init_test):
+        _tf_while_stmt(test, body, get_state, set_state, symbol_names, opts)
+        return
+    if not init_test:
+        return
+    body()
+    _py_while_stmt(test, body)
+
+
+def _py_while_stmt(test, body):
+    def guarded_test():
+        result = test()
+        if is_tensor(result) and _in_function():
+            raise NotImplementedError(
+                "The condition of while loop started as non-Tensor, then changed to Tensor. "
+                "This may happen either because variables changed type, or when a break or "
+                "return statement inside the loop depends on a Tensor condition. In both "
+                "cases, changing to a TF loop should remove the error.\nSee " + _LIMITATIONS)
+        return bool(result)
+
+    while guarded_test():
+        body()
+
+
+def _runtime_zero_iterations_errmsg(symbol_names, nulls, init_vars):
+    names = ["the function return value" if isinstance(v, variables.UndefinedReturnValue)
+             else s for s, n, v in zip(symbol_names, nulls, init_vars) if n]
+    return "loop must iterate at least once to initialize " + ", ".join(names)
+
+
+def _first_iteration(test, body, get_state, set_state, init_vars, nulls, symbol_names):
+    """TF stages one iteration to type the undefined loop variables; eagerly it runs.
+
+    Returns the state after it, or None when the loop does not iterate.
+    """
+    if any(isinstance(v, variables.UndefinedReturnValue) for v in init_vars):
+        verify_loop_init_vars(init_vars, symbol_names)  # a return inside a tensor loop
+    if not bool(verify_tf_condition(test(), "while loop")):
+        return None
+    try:
+        body()
+    except (UnboundLocalError, TypeError, ValueError, KeyError):
+        exc = sys.exc_info()
+        verify_loop_init_vars(init_vars, symbol_names, extra_message=(
+            "Note: AutoGraph tried to define it automatically, but ran into a "
+            f"{exc[0].__name__}: {exc[1]}"))
+        raise
+    first = get_state()
+    seeded = tuple(f if n else v for v, n, f in zip(init_vars, nulls, first))
+    verify_loop_init_vars(seeded, symbol_names, first)
+    return first
+
+
+def _loop_options(opts):
+    allowed = ("maximum_iterations", "shape_invariants", "parallel_iterations",
+               "swap_memory")
+    out = {k: opts[k] for k in allowed if k in opts}
+    out.pop("shape_invariants", None)  # by symbol in AutoGraph: checked by verify_tf_loop_vars
+    return out
+
+
+def _tf_while_stmt(test, body, get_state, set_state, symbol_names, opts):
+    init_vars = get_state()
+    nulls = tuple(_is_none_or_undef(v) for v in init_vars)
+    if any(nulls):
+        first = _first_iteration(test, body, get_state, set_state, init_vars, nulls,
+                                 symbol_names)
+        if first is None:
+            control_flow_ops.Assert(False, [_runtime_zero_iterations_errmsg(
+                symbol_names, nulls, init_vars)])
+        init_vars = first
+    if not init_vars:  # TF's while_v2 keeps a counter; eager tf.while_loop needs a variable
+        get_state, set_state, symbol_names, init_vars = _with_dummy(get_state, set_state,
+                                                                    symbol_names)
+
+    def aug_test(*loop_vars):
+        set_state(loop_vars)
+        return verify_tf_condition(test(), "while loop")
+
+    def aug_body(*loop_vars):
+        set_state(loop_vars)
+        body()
+        new_loop_vars = get_state()
+        verify_tf_loop_vars(init_vars, loop_vars, new_loop_vars, symbol_names, opts)
+        return new_loop_vars
+
+    final = while_lib.while_loop(aug_test, aug_body, init_vars, return_same_structure=True,
+                                 **_loop_options(opts))
+    set_state(final)
+
+
+def _with_dummy(get_state, set_state, symbol_names):
+    prev_get_state, prev_set_state = get_state, set_state
+    return ((lambda: (0,) + prev_get_state()), (lambda v: prev_set_state(v[1:])),
+            ("<internal dummy>",) + tuple(symbol_names), (0,) + prev_get_state())
+
+
+# --- for -------------------------------------------------------------------------------
+def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    """``for target in iter_: body(target)`` while ``extra_test()``, by what ``iter_`` is."""
+    for_fn = next((fn for accepts, fn in _FOR_LOOPS if accepts(iter_)), _py_for_stmt)
+    for_fn(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
+
+
+def _py_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    if extra_test is None:
+        for target in iter_:
+            body(target)
+        return
+
+    def guarded_extra_test():
+        result = extra_test()
+        if is_tensor(result) and _in_function():
+            raise NotImplementedError(
+                "break and return statements which depend on a TF condition are not "
+                "supported in Python for loops. Did you intend to make it a TF loop?\nSee "
+                + _LIMITATIONS)
+        return bool(result)
+
+    if guarded_extra_test():
+        for target in iter_:
+            body(target)
+            if not guarded_extra_test():
+                break
+
+
+def _len(iter_):
+    if iter_.shape.rank == 0:
+        raise ValueError(f"len requires a non-scalar tensor, got one of shape {iter_.shape}")
+    n = iter_.shape.as_list()[0]
+    return array_ops.shape(iter_)[0] if n is None else n
+
+
+def _known_len_tf_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names,
+                           opts):
+    """A tensor: its rows, through tf.while_loop (TF reads them from a TensorArray)."""
+    n = _len(iter_)
+    iterate_index = 0
+
+    def aug_get_state():
+        return (iterate_index,) + tuple(get_state())
+
+    def aug_set_state(aug_loop_vars):
+        nonlocal iterate_index
+        iterate_index, *loop_vars = aug_loop_vars
+        set_state(tuple(loop_vars))
+
+    def aug_body():
+        nonlocal iterate_index
+        body(iter_[iterate_index])
+        iterate_index += 1
+
+    def aug_test():
+        main_test = iterate_index < n
+        if extra_test is not None:
+            return cond_lib.cond(main_test, extra_test, lambda: False)
+        return main_test
+
+    _tf_while_stmt(aug_test, aug_body, aug_get_state, aug_set_state,
+                   ("<internal iterate>",) + tuple(symbol_names), opts)
+
+
+def _tf_iterator_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    """An iterator (tf.data or distributed): ``get_next_as_optional`` until it is empty."""
+    symbol_names = ("<internal has_next>",) + tuple(symbol_names)
+    has_next = True
+
+    def aug_get_state():
+        return (has_next,) + tuple(get_state())
+
+    def aug_set_state(aug_loop_vars):
+        nonlocal has_next
+        has_next, *loop_vars = aug_loop_vars
+        set_state(tuple(loop_vars))
+
+    init_vars = aug_get_state()
+    verify_loop_init_vars(init_vars, symbol_names)
+
+    def aug_body():
+        nonlocal has_next
+        opt_iterate = iter_.get_next_as_optional()
+        has_next = opt_iterate.has_value()
+        loop_vars = aug_get_state()
+
+        def main_path():
+            body(opt_iterate.get_value())
+            new_loop_vars = aug_get_state()
+            verify_tf_loop_vars(init_vars, loop_vars, new_loop_vars, symbol_names, opts)
+            return new_loop_vars
+
+        aug_set_state(cond_lib.cond(has_next, main_path, lambda: loop_vars, strict=True))
+
+    def aug_test():
+        if extra_test is not None:
+            return cond_lib.cond(has_next, extra_test, lambda: False)
+        return has_next
+
+    _tf_while_stmt(aug_test, aug_body, aug_get_state, aug_set_state, symbol_names, opts)
+
+
+def _tf_distributed_iterable_for_stmt(iter_, extra_test, body, get_state, set_state,
+                                      symbol_names, opts):
+    """A distributed dataset: its ``reduce`` over the per-replica batches."""
+    if extra_test is not None:
+        raise NotImplementedError("break and return statements are not yet supported in "
+                                  "for ... in distributed input loops.")
+    init_vars = get_state()
+    verify_loop_init_vars(init_vars, symbol_names)
+
+    def reduce_body(loop_vars, iterate):
+        set_state(loop_vars)
+        body(iterate)
+        new_loop_vars = get_state()
+        verify_tf_loop_vars(init_vars, loop_vars, new_loop_vars, symbol_names, opts)
+        return new_loop_vars
+
+    set_state(iter_.reduce(init_vars, reduce_body))
+
+
+def _dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_names, opts):
+    """A tf.data dataset: TF scans it (take_while for ``extra_test``) and reduces; eagerly
+    the same fold over its elements."""
+    init_vars = get_state()
+    verify_loop_init_vars(init_vars, symbol_names)
+    loop_vars = init_vars
+    for element in ds:
+        set_state(loop_vars)
+        if extra_test is not None and not bool(extra_test()):
+            break
+        body(element)
+        new_loop_vars = get_state()
+        verify_tf_loop_vars(init_vars, loop_vars, new_loop_vars, symbol_names, opts,
+                            check_shapes=False)
+        loop_vars = new_loop_vars
+    set_state(nest.map_structure(_as_tensor_if_python, tuple(loop_vars)))
+
+
+def _instance_of(module: str, name: str):
+    """A predicate that does not import ``module`` (the data and distribute layers sit above
+    this one): nothing can be an instance of a class that was never loaded."""
+    def accepts(x):
+        cls = getattr(sys.modules.get(module), name, None)
+        return cls is not None and isinstance(x, cls)
+    return accepts
+
+
+# What a for loop iterates decides how it runs (TF: for_loop_registry, then these checks).
+_FOR_LOOPS = (
+    (_instance_of("simdist.data.dataset_ops", "DatasetV2"), _dataset_for_stmt),
+    (_instance_of("simdist.data.dataset_ops", "OwnedIterator"), _tf_iterator_for_stmt),
+    (_is_tf_type, _known_len_tf_for_stmt),
+    (_instance_of("simdist.distribute.input_lib", "DistributedIterator"),
+     _tf_iterator_for_stmt),
+    (_instance_of("simdist.distribute.input_lib", "DistributedDataset"),
+     _tf_distributed_iterable_for_stmt),
+)

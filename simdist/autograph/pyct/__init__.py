@@ -1,0 +1,1 @@
+"""Python-code tools AutoGraph's converters use (tensorflow/python/autograph/pyct)."""

@@ -82,7 +82,7 @@ def test_tensor_conditions_go_through_tf_cond_and_tf_while_loop(monkeypatch):
 
 def test_print_is_not_converted_and_runs_as_python(capsys):
     def f(x):
-        for i in tf.range(x):
+        for _ in tf.range(x):
             print("step")
         return x
 
@@ -121,7 +121,8 @@ def test_do_not_convert_returns_the_function_unconverted():
 
 def test_a_function_without_source_runs_unconverted_with_tfs_warning(caplog):
     scope = {}
-    exec("def f(x):\n    return x + 1\n", scope)  # noqa: S102 - no source file on purpose
+    code = compile("def f(x):\n    return x + 1\n", "/nonexistent/gone.py", "exec")
+    exec(code, scope)  # noqa: S102 - a function whose source file is gone
     with caplog.at_level(logging.WARNING, logger="tensorflow"):
         converted = tf.autograph.to_graph(scope["f"])
     assert converted is scope["f"] and converted(1) == 2
@@ -147,6 +148,35 @@ def test_methods_closures_and_super_keep_working():
     converted = tf.autograph.to_graph(m.step)
     assert converted(2) == m.step(2) == 9
     assert int(converted(tf.constant(2))) == 9 and converted(-1) == -1
+
+
+def test_exec_code_runs_unconverted_silently(caplog):
+    scope = {}
+    exec("def f(x):\n    return x + 1\n", scope)  # noqa: S102 - TF skips '<string>' code
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        assert tf.autograph.to_graph(scope["f"]) is scope["f"]
+    assert caplog.text == ""
+
+
+def helper(x):
+    """Module-level: converted when a converted function calls it (TF's converted_call)."""
+    if x > 0:
+        return x * 2
+    return -x
+
+
+def test_called_user_functions_are_converted_too(monkeypatch):
+    calls = []
+    real_if = control_flow._tf_if_stmt
+    monkeypatch.setattr(control_flow, "_tf_if_stmt",
+                        lambda *a: calls.append("cond") or real_if(*a))
+
+    def f(x):
+        return helper(x) + len([1, 2])
+
+    converted = tf.autograph.to_graph(f)
+    assert int(converted(tf.constant(3))) == 8 and calls == ["cond"]
+    assert converted(-3) == f(-3) == 5
 
 
 def test_tf_function_converts_its_body():

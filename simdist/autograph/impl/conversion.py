@@ -9,6 +9,8 @@ Glossary:
   converted     -- the same function with its control flow in functional form; it calls
                    the ``ag__`` operators (simdist.autograph.operators), which choose Python
                    or TF semantics at run time. Line numbers stay those of the source file.
+  converted_call -- how converted code calls anything: user functions, methods and callable
+                   objects are converted first (cached), the rest called as they are.
   fall back     -- a function that cannot be converted runs as it is, after TF's warning
                    "AutoGraph could not transform <f> and will run it as-is."
 
@@ -18,6 +20,7 @@ Mirrors tensorflow/python/autograph/impl/conversion.py and pyct/parser.py, trans
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import logging
 import textwrap
@@ -27,6 +30,7 @@ import weakref
 from simdist.autograph.converters import (
     base,
     break_statements,
+    call_trees,
     continue_statements,
     control_flow,
     logical_expressions,
@@ -47,6 +51,8 @@ class InaccessibleSourceCodeError(ValueError):
 
 def is_convertible(fn) -> bool:
     if not isinstance(fn, types.FunctionType) or getattr(fn, DO_NOT_CONVERT, False):
+        return False
+    if fn.__code__.co_filename == "<string>":  # exec'd code: TF runs it as it is, silently
         return False
     if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
         return False
@@ -77,6 +83,23 @@ def convert(fn):
     if source is not None:
         _sources[converted] = source
     return converted
+
+
+def converted_call(f, args, kwargs):
+    """Call ``f``, converted first when it is user code (TF's ``converted_call``): a
+    function, a method, a ``functools.partial`` of one, or an object whose class defines
+    ``__call__`` in user code."""
+    kwargs = kwargs or {}
+    if isinstance(f, types.FunctionType):
+        return convert(f)(*args, **kwargs)
+    if isinstance(f, types.MethodType) and isinstance(f.__func__, types.FunctionType):
+        return convert(f.__func__)(f.__self__, *args, **kwargs)
+    if isinstance(f, functools.partial):
+        return converted_call(f.func, f.args + tuple(args), {**f.keywords, **kwargs})
+    call = inspect.getattr_static(type(f), "__call__", None)
+    if isinstance(call, types.FunctionType) and is_convertible(call):
+        return convert(call)(f, *args, **kwargs)
+    return f(*args, **kwargs)
 
 
 def converted_source(fn) -> str:
@@ -129,6 +152,7 @@ def _transform(node):
     """TF's converters, in TF's order, on ``node`` and every function nested in it."""
     node.decorator_list = []
     namer = base.Namer(node)
+    call_trees.transform(node)
     functions = [n for n in ast.walk(node) if isinstance(n, ast.FunctionDef)]
     undefined, getters = set(), set()
     for fn in reversed(functions):  # inner functions first

@@ -44,6 +44,10 @@ from simdist.framework.ops.control_flow_ops import (
 
 from simdist.framework.function import function
 from simdist import config, debugging, io, linalg, math, nn, random, strings
+from simdist import _operators as __operators__
+from simdist.framework import dispatch as _dispatch
+
+_dispatch.export_ops(globals(), "")  # TF's ops hand Keras symbolic tensors to op layers
 
 newaxis = None
 

@@ -1,4 +1,7 @@
 """``tf.linalg``: matrix products, inverses, diagonals, norms (names only)."""
 
+from simdist.framework import dispatch as _dispatch  # noqa: E402
 from simdist.framework.ops.clip_ops import global_norm  # noqa: F401
 from simdist.framework.ops.linalg_ops import *  # noqa: F401,F403
+
+_dispatch.export_ops(globals(), "linalg")

@@ -1,6 +1,7 @@
 """``tf.nn``: activations, cross-entropies, convolution, pooling and the distributed-loss
 helpers (names only)."""
 
+from simdist.framework import dispatch as _dispatch  # noqa: E402
 from simdist.framework.ops.conv_ops import conv2d  # noqa: F401
 from simdist.framework.ops.dropout_ops import dropout  # noqa: F401
 from simdist.framework.ops.math_ops import l2_normalize  # noqa: F401
@@ -30,3 +31,5 @@ from simdist.framework.ops.pooling_ops import (  # noqa: F401
     max_pool,
     max_pool2d,
 )
+
+_dispatch.export_ops(globals(), "nn")

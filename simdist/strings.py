@@ -1,5 +1,6 @@
 """``tf.strings``: element-wise text ops over ``tf.string`` tensors (names only)."""
 
+from simdist.framework import dispatch as _dispatch  # noqa: E402
 from simdist.framework.ops.string_ops import (  # noqa: F401
     as_string,
     join,
@@ -14,3 +15,5 @@ from simdist.framework.ops.string_ops import (  # noqa: F401
     to_number,
     upper,
 )
+
+_dispatch.export_ops(globals(), "strings")

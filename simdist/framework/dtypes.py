@@ -21,8 +21,6 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from simdist.framework import errors
-
 _BF16 = np.dtype(ml_dtypes.bfloat16)
 
 
@@ -200,6 +198,13 @@ def infer_dtype(value) -> DType:
     if arr.dtype.kind in "US" or (arr.dtype.kind == "O" and arr.size
                                   and any(isinstance(v, (str, bytes)) for v in arr.flat)):
         return string
-    raise errors.InvalidArgumentError(
-        None, None, f"Cannot convert {value!r} of type {type(value).__name__} to a Tensor."
-    )
+    raise unsupported_type_error(value, arr)
+
+
+def unsupported_type_error(value, arr=None) -> ValueError:
+    """TF's error for a value no tensor can hold, naming the first element that cannot be one
+    (``tf.constant([object()])`` names the object)."""
+    if arr is not None and arr.dtype.kind == "O" and isinstance(value, (list, tuple)):
+        value = next((v for v in arr.flat if not isinstance(v, (str, bytes))), value)
+    return ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                      f"({type(value)}) to a Tensor.")

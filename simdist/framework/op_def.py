@@ -277,8 +277,7 @@ def _to_strings(value, arr, target: dtypes.DType):
         texts = []
     if arr.dtype.kind == "O" and not (texts and all(texts)) and not (
             arr.size == 0 and target.is_string):
-        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
-                         f"({type(value).__name__}) to a Tensor.")
+        raise dtypes.unsupported_type_error(value, arr)
     if not target.is_string:
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype "
                         f"{kernel_dtype_name(target)}")

@@ -199,12 +199,22 @@ class Variable(metaclass=_VariableMeta):
     # --- writing ----------------------------------------------------------------------
     def _new_value(self, value, op: str):
         t = op_def.convert_to_tensor(value, dtype=self.dtype)
-        if tuple(t.shape) != tuple(self._value.shape):
+        if tuple(t.shape) != tuple(self._value.shape) and op == "assign" \
+                and self._shape.is_compatible_with(t.shape):
+            self._resize(t._value)  # a shape with unknown dimensions: tf.Variable(shape=(None,))
+        elif tuple(t.shape) != tuple(self._value.shape):
             raise ValueError(
                 f"Cannot {op} to variable '{self._name}': Shape mismatch. The variable shape "
                 f"{self.shape}, and the assigned value shape {t.shape} are incompatible."
             )
         return t._value
+
+    def _resize(self, value) -> None:
+        """Account the memory of a value of another size (a variable of partial shape)."""
+        self._device.free(self._nbytes)
+        self._device.allocate(value.nbytes, what="variable", shape=value.shape,
+                              dtype=value.dtype)
+        self._nbytes = value.nbytes
 
     def _write(self, new, op_name):
         # A fresh array each time: tensors that read the old value keep it (immutability).
@@ -319,6 +329,13 @@ class _UnreadVariable(ResourceVariable):
 
     def _read(self) -> Tensor:
         return self._parent._read()  # a read (and its gradient) is the variable's
+
+    def _resize(self, value) -> None:
+        """Account the memory of a value of another size (a variable of partial shape)."""
+        self._device.free(self._nbytes)
+        self._device.allocate(value.nbytes, what="variable", shape=value.shape,
+                              dtype=value.dtype)
+        self._nbytes = value.nbytes
 
     def _write(self, new, op_name):
         self._parent._write(new, op_name)

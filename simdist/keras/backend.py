@@ -101,12 +101,30 @@ def unique_name(base: str) -> str:
     return base if n == 1 else f"{base}_{n - 1}"
 
 
+_observed_names: set = set()  # every layer name given since the session began
+
+
+def observe_name(name: str) -> None:
+    """Note a layer's name, which ``unique_object_name`` avoids."""
+    _observed_names.add(name)
+
+
+def unique_object_name(base: str) -> str:
+    """``unique_name`` skipping names a layer already has (an op layer's name: the user
+    cannot choose it, so Keras avoids a clash with ``avoid_observed_names``)."""
+    name = unique_name(base)
+    while name in _observed_names:
+        name = unique_name(base)
+    return name
+
+
 @_world.register_resetter
 def clear_session() -> None:
     """Reset the layer-name counters (``tf.keras.backend.clear_session``)."""
     global _FLOATX, _IMAGE_DATA_FORMAT
     with _lock:
         _uids.clear()
+        _observed_names.clear()
     _logits.clear()
     _masks.clear()
     _FLOATX = "float32"

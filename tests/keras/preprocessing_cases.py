@@ -239,4 +239,81 @@ def dataset_fn(input_context):
 it = iter(S.distribute_datasets_from_function(dataset_fn))
 out = [tf.concat(S.experimental_local_results(next(it)), 0) for _ in range(3)]
 """,
+    "lookup layers: symbolic output shapes on Input shapes (), (1,) and (3,) per output_mode": """
+out = []
+for cls, vocab, dt in ((L.StringLookup, ['a', 'b', 'c'], tf.string),
+                       (L.IntegerLookup, [5, 6, 7], tf.int64)):
+    for mode in ['int', 'one_hot', 'multi_hot', 'count', 'tf_idf']:
+        for shape in [(), (1,), (3,)]:
+            kw = dict(idf_weights=[0.5, 1.0, 2.0]) if mode == 'tf_idf' else {}
+            try:
+                y = cls(vocabulary=vocab, output_mode=mode, **kw)(
+                    tf.keras.Input(shape=shape, dtype=dt))
+                out.append([mode, str(shape), str(y.shape), y.dtype.name])
+            except ValueError as e:
+                out.append([mode, str(shape), 'ValueError'])
+""",
+    "StringLookup one_hot on an Input of shape (3,): output rank 3": """
+out = L.StringLookup(vocabulary=['a'], output_mode='one_hot')(
+    tf.keras.Input(shape=(3,), dtype=tf.string))
+""",
+    "lookup layers: eager one_hot, multi_hot and count of a scalar and a rank-1 input": """
+out = []
+for mode in ['one_hot', 'multi_hot', 'count', 'tf_idf']:
+    kw = dict(idf_weights=[0.5, 1.0, 2.0]) if mode == 'tf_idf' else {}
+    layer = L.StringLookup(vocabulary=['a', 'b', 'c'], output_mode=mode, **kw)
+    out += [layer(tf.constant('b')), layer(tf.constant(['b'])),
+            layer(tf.constant(['b', 'b', 'z']))]
+""",
+    "StringLookup tf_idf with idf_weights": V + """
+layer = L.StringLookup(vocabulary=vocab, output_mode='tf_idf',
+                       idf_weights=[0.1, 0.2, 0.3, 0.4, 0.5])
+x = tf.constant([['a', 'b', 'a', 'z'], ['f', 'd', 'd', 'q']])
+out = [layer(x), layer.get_vocabulary(), layer.vocabulary_size(), len(layer.weights),
+       layer.idf_weights.numpy(), layer.dtype, _cfg(layer)]
+""".replace("_cfg(layer)", "sorted((k, v) for k, v in layer.get_config().items() if k != 'name')"),
+    "IntegerLookup tf_idf: special tokens given, a mask, padding to max_tokens": IV + """
+a = L.IntegerLookup(vocabulary=[-1] + iv, output_mode='tf_idf',
+                    idf_weights=[0.7, 1.0, 2.0, 3.0, 4.0])
+b = L.IntegerLookup(vocabulary=iv, mask_token=0, output_mode='tf_idf', max_tokens=8,
+                    pad_to_max_tokens=True, idf_weights=[1.0, 2.0, 3.0, 4.0])
+x = tf.constant([[12, 0, 36, 36], [5, 1138, 0, 42]])
+out = [a(x), a.idf_weights.numpy(), b(x), b.idf_weights.numpy(), b.get_vocabulary()]
+""",
+    "StringLookup tf_idf adapted: idf = log(1 + documents / (1 + document count))": """
+layer = L.StringLookup(output_mode='tf_idf')
+# Rows with as many distinct tokens each: TF 2.21's adapt stacks each row's unique tokens
+# (tf.map_fn) and fails on rows with different numbers of them.
+layer.adapt(tf.constant([['a', 'b', 'a'], ['b', 'c', 'c'], ['a', 'd', 'd'], ['e', 'a', 'e']]))
+w = L.IntegerLookup(output_mode='tf_idf', max_tokens=6, pad_to_max_tokens=True)
+w.adapt(tf.data.Dataset.from_tensor_slices([[1, 2], [2, 3], [3, 1]]).batch(2))
+out = [layer.get_vocabulary(), layer.idf_weights.numpy(),
+       layer(tf.constant([['a', 'e', 'q'], ['b', 'b', 'c']])), w.get_vocabulary(),
+       w.idf_weights.numpy(), w(tf.constant([[2, 9]]))]
+""",
+    "StringLookup tf_idf in a model under a strategy": """
+with S.scope():
+    inp = tf.keras.Input(shape=(3,), dtype=tf.string)
+    tfidf = L.StringLookup(vocabulary=['a', 'b'], output_mode='tf_idf',
+                           idf_weights=[1.5, 0.5])(inp)
+    model = tf.keras.Model(inp, L.Dense(1, kernel_initializer='ones')(tfidf))
+out = [str(tfidf.shape), model.predict(np.array([['a', 'b', 'b'], ['z', 'a', 'a']] * 2),
+                                       batch_size=4, verbose=0)]
+""",
+    "StringLookup tf_idf without idf_weights":
+        "out = L.StringLookup(vocabulary=['a'], output_mode='tf_idf')",
+    "StringLookup tf_idf with idf_weights of another length":
+        "out = L.StringLookup(vocabulary=['a', 'b'], output_mode='tf_idf', idf_weights=[1.0])",
+    "StringLookup tf_idf with 2-D idf_weights":
+        "out = L.StringLookup(vocabulary=['a', 'b'], output_mode='tf_idf', "
+        "idf_weights=[[1.0], [2.0]])",
+    "StringLookup tf_idf from a vocabulary file": """
+import os, tempfile
+path = os.path.join(tempfile.mkdtemp(), 'vocab.txt')
+with open(path, 'w') as f:
+    f.write('a\\nb\\n')
+out = L.StringLookup(vocabulary=path, output_mode='tf_idf', idf_weights=[1.0, 2.0])
+""",
+    "StringLookup idf_weights set for multi_hot":
+        "out = L.StringLookup(vocabulary=['a'], output_mode='multi_hot', idf_weights=[1.0])",
 }

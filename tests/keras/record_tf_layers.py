@@ -4,7 +4,8 @@ Groups: ``core`` (layer_cases.CASES -> fixtures/tf_layers.json, recorded with TF
 ``cnn`` (cnn_layer_cases.CASES -> fixtures/tf_cnn_layers.json), ``functional``
 (functional_cases.CASES -> fixtures/tf_functional.json), ``saving`` (saving_cases.CASES ->
 fixtures/tf_saving.json) and ``preprocessing`` (preprocessing_cases.CASES ->
-fixtures/tf_preprocessing.json), recorded with TF 2.21 and tf-keras, oneDNN off so that TF's
+fixtures/tf_preprocessing.json) and ``op_layers`` (op_layer_cases.CASES ->
+fixtures/tf_op_layers.json), recorded with TF 2.21 and tf-keras, oneDNN off so that TF's
 reference CPU kernels give the values. Run with the
 TensorFlow interpreter (not simdist's venv):
     TF_USE_LEGACY_KERAS=1 TF_ENABLE_ONEDNN_OPTS=0 TF_CPP_MIN_LOG_LEVEL=3 \\
@@ -24,6 +25,7 @@ tf.config.set_logical_device_configuration(
 import cnn_layer_cases  # noqa: E402 - after the logical devices exist
 import functional_cases  # noqa: E402
 import layer_cases  # noqa: E402
+import op_layer_cases  # noqa: E402
 import preprocessing_cases  # noqa: E402
 import saving_cases  # noqa: E402
 from tf_snippets import record  # noqa: E402
@@ -32,7 +34,8 @@ GROUPS = {"core": (layer_cases.CASES, "tf_layers.json"),
           "cnn": (cnn_layer_cases.CASES, "tf_cnn_layers.json"),
           "functional": (functional_cases.CASES, "tf_functional.json"),
           "saving": (saving_cases.CASES, "tf_saving.json"),
-          "preprocessing": (preprocessing_cases.CASES, "tf_preprocessing.json")}
+          "preprocessing": (preprocessing_cases.CASES, "tf_preprocessing.json"),
+          "op_layers": (op_layer_cases.CASES, "tf_op_layers.json")}
 
 if __name__ == "__main__":
     for group in sys.argv[1:] or list(GROUPS):

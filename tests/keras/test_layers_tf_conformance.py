@@ -4,8 +4,10 @@ get_config, Flatten and Dropout), cnn_layer_cases.CASES (TF 2.21: convolution an
 and layers with their gradients, Reshape, Embedding, Add, Concatenate, LayerNormalization, CNN
 summaries, a CNN fit on 4 replicas), functional_cases.CASES (TF 2.21: several inputs and
 outputs, shared layers, summaries, fit on 4 replicas), saving_cases.CASES (TF 2.21: whole
-models saved and loaded) and preprocessing_cases.CASES (TF 2.21: StringLookup, IntegerLookup,
-Normalization); and the batch-norm options simdist refuses rather than ignores."""
+models saved and loaded), preprocessing_cases.CASES (TF 2.21: StringLookup, IntegerLookup,
+Normalization) and op_layer_cases.CASES (TF 2.21: TF ops and operators on KerasTensors as
+TFOpLambda / SlicingOpLambda layers); and the batch-norm options simdist refuses rather than
+ignores."""
 
 import json
 import os
@@ -13,6 +15,7 @@ import os
 import cnn_layer_cases
 import functional_cases
 import layer_cases
+import op_layer_cases
 import preprocessing_cases
 import pytest
 import saving_cases
@@ -22,7 +25,8 @@ import simdist as tf
 
 GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_cases.CASES,
           "tf_functional.json": functional_cases.CASES, "tf_saving.json": saving_cases.CASES,
-          "tf_preprocessing.json": preprocessing_cases.CASES}
+          "tf_preprocessing.json": preprocessing_cases.CASES,
+          "tf_op_layers.json": op_layer_cases.CASES}
 CASES = {name: code for cases in GROUPS.values() for name, code in cases.items()}
 
 
@@ -51,3 +55,14 @@ def test_same_result_as_tensorflow(name):
 def test_batch_norm_refuses_what_it_does_not_simulate(option):
     with pytest.raises(NotImplementedError, match="not simulated by simdist"):
         tf.keras.layers.BatchNormalization(**option)
+
+
+@pytest.mark.parametrize("mode", ["one_hot", "multi_hot", "count", "tf_idf"])
+def test_lookup_layers_refuse_sparse_outputs(mode):
+    """TF returns a tf.SparseTensor, which simdist does not simulate: refused, saying what to
+    use instead (the 'int' mode's own ValueError is recorded from TF)."""
+    for cls, vocab in ((tf.keras.layers.StringLookup, ["a"]),
+                       (tf.keras.layers.IntegerLookup, [3])):
+        kwargs = {"idf_weights": [1.0]} if mode == "tf_idf" else {}
+        with pytest.raises(NotImplementedError, match="tf.SparseTensor.*Use sparse=False"):
+            cls(vocabulary=vocab, output_mode=mode, sparse=True, **kwargs)

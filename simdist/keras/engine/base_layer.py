@@ -13,6 +13,7 @@ Glossary:
   build        -- create weights from the first input's shape; ``__call__`` calls it once.
   autocast     -- floating inputs are cast to the layer's compute dtype (float16 under
                   'mixed_float16'); weights stay in the variable dtype and are cast on use.
+                  ``autocast=False`` (op layers) leaves the inputs as they come.
   input_spec   -- the rank and axis sizes ``__call__`` checks before ``call`` (Keras's
                   ValueError naming the layer), see input_spec.py.
   training     -- passed to ``call`` when it accepts it; an inner layer inherits the value
@@ -69,6 +70,7 @@ class Layer(module.Module):
 
     # The weights by name are a checkpoint's view; flatten finds them in creation order.
     _TF_MODULE_IGNORED_PROPERTIES = frozenset({"_named_weights"})
+    _expects_training_arg = True  # passed ``training`` when ``call`` takes it (not op layers)
 
     def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
         from simdist.keras.mixed_precision import policy as policy_lib
@@ -80,6 +82,7 @@ class Layer(module.Module):
         self._trainable = bool(trainable)
         self.built = False
         self._name = name or backend.unique_name(tf_utils.snake_case(type(self).__name__))
+        backend.observe_name(self._name)
         self._dtype_policy = policy_lib.get_policy(dtype)
         self._losses = []
         self._build_input_shape = None
@@ -91,7 +94,7 @@ class Layer(module.Module):
         input_shape = kwargs.pop("input_shape", None)
         batch_input_shape = kwargs.pop("batch_input_shape", None)
         input_dim = kwargs.pop("input_dim", None)
-        kwargs.pop("autocast", None)
+        self._autocast = kwargs.pop("autocast", True)
         kwargs.pop("input_length", None)
         if kwargs:
             # Keras's two-argument TypeError: ('Keyword argument not understood:', 'foo').
@@ -348,14 +351,15 @@ class Layer(module.Module):
         if any(isinstance(x, KerasTensor) for x in nest.flatten((inputs, args, kwargs))):
             return node_module.symbolic_call(self, inputs, args, kwargs)
         inputs = self._convert_inputs(inputs)
-        inputs = nest.map_structure(self._maybe_cast, inputs)
+        if self._autocast:
+            inputs = nest.map_structure(self._maybe_cast, inputs)
         training = kwargs.pop("training", None)
         stack = _training_stack()
         if not stack:  # the outermost call: the losses of the last one go
             self._clear_losses()
         if training is None and stack:
             training = stack[-1]
-        if _accepts(self.call, "training"):
+        if self._expects_training_arg and _accepts(self.call, "training"):
             if training is not None:
                 kwargs["training"] = bool(training) if not isinstance(training, Tensor) \
                     else bool(training)

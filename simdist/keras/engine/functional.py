@@ -54,6 +54,7 @@ class Functional(Model):
         self.output_names = (sorted(outputs) if isinstance(outputs, dict)
                              else [t.node.layer.name for t in self.outputs])
         self.built = True
+        self._autocast = False  # its layers cast their own inputs (Keras's graph network)
         from simdist.distribute import distribution_strategy_context as ds
 
         self._built_strategy = ds.get_strategy() if ds.has_strategy() else None

@@ -6,6 +6,8 @@ Glossary:
   keras_history -- ``(layer, node_index, tensor_index)``: the call (node) of the layer that
                    made this tensor, and which of its outputs it is; a Functional model
                    walks these back from its outputs to its inputs.
+  operators     -- ``x + 1``, ``x[:, 0]`` ... make op layers (layers/tf_op_layer.py installs
+                   them); a TF API that does not dispatch refuses a KerasTensor (TypeError).
 
 Mirrors tf_keras/src/engine/keras_tensor.py.
 """
@@ -62,6 +64,20 @@ class KerasTensor:
                         "trying to pass Keras symbolic inputs/outputs to a TF API that does "
                         "not register dispatching, preventing Keras from automatically "
                         "converting the API call to a lambda layer in the Functional Model.")
+
+    # NumPy defers to a KerasTensor's reflected operators (``np_array + x``), as to a Tensor.
+    __array_priority__ = 100
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(
+            f"You are passing {self}, an intermediate TF-Keras symbolic input/output, to a TF "
+            "API that does not allow registering custom dispatchers, such as `tf.cond`, "
+            "`tf.function`, gradient tapes, or `tf.map_fn`. TF-Keras Functional model "
+            "construction only supports TF API calls that *do* support dispatching, such as "
+            "`tf.math.add` or `tf.reshape`. Other APIs cannot be called directly on symbolic "
+            "Kerasinputs/outputs. You can work around this limitation by putting the operation "
+            "in a custom TF-Keras layer `call` and calling that layer on this symbolic "
+            "input/output.")
 
     __hash__ = object.__hash__
 

@@ -7,6 +7,9 @@ Glossary:
                     running it once on zeros of those shapes (batch 1) for its outputs'
                     dtypes and shapes, under ``shape_inference`` (no device time, no trace),
                     as Keras runs it in a scratch graph.
+  two sizes      -- an op layer or a lookup layer finds its outputs by running on zeros
+                    with the unknown dimensions 1, then 2 (``outputs_from_two_sizes``):
+                    the dimensions that changed are unknown.
   iterate_inbound -- the (layer, node index, tensor index, tensor) of each symbolic input:
                     the summary's "Connected to" column and the graph walk.
 
@@ -15,7 +18,7 @@ Mirrors tf_keras/src/engine/node.py and base_layer.py (``_functional_constructio
 
 from __future__ import annotations
 
-from simdist.framework import nest, op_def
+from simdist.framework import errors, nest, op_def
 from simdist.framework.ops import array_ops as A
 from simdist.keras.engine.keras_tensor import KerasTensor
 
@@ -67,6 +70,40 @@ def _placeholder(t):
     return A.zeros([1 if d is None else d for d in t.shape.as_list()], dtype=t.dtype)
 
 
+def _zeros(t, n):
+    """Zeros shaped like ``t`` with each unknown dimension ``n``."""
+    if not isinstance(t, KerasTensor):
+        return t
+    return A.zeros([n if d is None else d for d in t.shape.as_list()], dtype=t.dtype)
+
+
+def outputs_from_two_sizes(layer, fn, args, kwargs):
+    """``layer``'s KerasTensor outputs found by running ``fn`` on zeros twice, each unknown
+    dimension 1 and then 2: a dimension that follows them is unknown (None), one that does
+    not (a reduced batch axis, a rank-1 input taken as one sample) keeps its size, as TF's
+    symbolic shapes.
+
+    Raises:
+      ValueError: ``fn`` refuses the inputs (Keras's "Exception encountered when calling
+        layer" with its message, as TF's graph-mode call gives).
+    """
+    try:
+        with op_def.shape_inference():
+            small, large = (fn(*nest.map_structure(lambda t, n=n: _zeros(t, n), list(args)),
+                               **nest.map_structure(lambda t, n=n: _zeros(t, n), kwargs))
+                            for n in (1, 2))
+    except (errors.InvalidArgumentError, ValueError) as e:
+        message = e.message if isinstance(e, errors.InvalidArgumentError) else str(e)
+        raise ValueError(f'Exception encountered when calling layer "{layer.name}" (type '
+                         f"{type(layer).__name__}).\n\n{message}") from e
+
+    def make(a, b):
+        dims = [d if d == e else None for d, e in zip(a.shape, b.shape)]
+        return KerasTensor(dims, a.dtype, name=layer.name)
+
+    return nest.map_structure(make, small, large)
+
+
 def _symbolic_outputs(layer, concrete, inputs):
     """KerasTensors shaped like ``concrete`` with the batch dimension the inputs' (None)."""
     first = nest.flatten(inputs)[0]
@@ -108,6 +145,11 @@ def symbolic_call(layer, inputs, args, kwargs):
 
     with name_scope(layer.name):
         layer._maybe_build(inputs)
+    if hasattr(layer, "_infer_outputs"):  # an op layer (tf_op_layer.py) finds its own
+        outputs = layer._infer_outputs((inputs, *args), kwargs)
+        node = Node(layer, (inputs, *args), kwargs, outputs)
+        layer._record_node_shapes(node)
+        return outputs
     with op_def.shape_inference():
         concrete_in = nest.map_structure(_placeholder, inputs)
         concrete_args = nest.map_structure(_placeholder, list(args))

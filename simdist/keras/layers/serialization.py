@@ -3,7 +3,8 @@ back, through one table of the layer classes simdist has (models included).
 
 Glossary:
   LAYERS          -- class name -> class: every public layer, InputLayer, Sequential,
-                     Functional (and 'Model', Keras's name for a functional config).
+                     Functional (and 'Model', Keras's name for a functional config), the
+                     op layers (TFOpLambda, SlicingOpLambda).
   custom_objects  -- the user's classes by name, looked up before the table (a subclassed
                      layer or model needs them, as in Keras).
 
@@ -18,11 +19,13 @@ from simdist.keras import layers as layers_module
 from simdist.keras.engine.base_layer import Layer
 from simdist.keras.engine.functional import Functional
 from simdist.keras.engine.sequential import Sequential
+from simdist.keras.layers.tf_op_layer import SlicingOpLambda, TFOpLambda
 from simdist.keras.utils.serialization import lookup
 
 LAYERS = {name: obj for name, obj in vars(layers_module).items()
           if inspect.isclass(obj) and issubclass(obj, Layer)}
-LAYERS.update(Sequential=Sequential, Functional=Functional, Model=Functional)
+LAYERS.update(Sequential=Sequential, Functional=Functional, Model=Functional,
+              TFOpLambda=TFOpLambda, SlicingOpLambda=SlicingOpLambda)
 
 
 def serialize(layer) -> dict:

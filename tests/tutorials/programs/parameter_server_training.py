@@ -2,8 +2,7 @@
 # (site/en/tutorials/distribute/parameter_server_training.ipynb): its code cells in order, for
 # tests/tutorials. Edits are marked "simdist test:": portpicker (not installed) is a free port
 # of 127.0.0.1, the working directory is relative (the runner's temporary one), the
-# TensorBoard callback is left out (TF 2.21 without the tensorboard package stops fit), and
-# tf.reduce_mean on a Keras tensor is replaced by the layer that computes the same mean.
+# TensorBoard callback is left out (TF 2.21 without the tensorboard package stops fit).
 import multiprocessing
 import os
 import random
@@ -156,9 +155,7 @@ with strategy.scope():
 
   emb_layer = tf.keras.layers.Embedding(
       input_dim=len(feature_lookup_layer.get_vocabulary()), output_dim=16384)
-  # simdist test: was tf.reduce_mean(emb_layer(model_input), axis=1), the same mean (TF's op
-  # layers on Keras tensors are not simulated)
-  emb_output = tf.keras.layers.GlobalAveragePooling1D()(emb_layer(model_input))
+  emb_output = tf.reduce_mean(emb_layer(model_input), axis=1)
   dense_output = tf.keras.layers.Dense(
       units=1, activation="sigmoid",
       kernel_regularizer=tf.keras.regularizers.L2(1e-4),

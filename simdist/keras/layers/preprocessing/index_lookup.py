@@ -14,7 +14,12 @@ Glossary:
   invert        -- index -> token; an unknown index -> ``oov_token``, 0 -> ``mask_token``.
   output_mode   -- 'int' (int64 indices), or 'one_hot' / 'multi_hot' / 'count' (float32
                    bincounts of depth ``vocabulary_size()``, or ``max_tokens`` with
-                   ``pad_to_max_tokens``; a masked input is dropped).
+                   ``pad_to_max_tokens``; a masked input is dropped), or 'tf_idf' (the counts
+                   times ``idf_weights``). ``sparse=True`` (a tf.SparseTensor) is refused.
+  idf_weights   -- tf_idf's weight per index: given with the vocabulary (the special
+                   tokens' weight their mean unless given) or learned by ``adapt`` (a row of
+                   the data is a document), zeros up to ``max_tokens`` when padding; a
+                   non-trainable variable of shape (None,), the layer's one weight.
   table         -- a dict standing for TF's StaticHashTable: None until a vocabulary is
                    set or adapted (then a lookup is TF's "Table not initialized").
 Lookup layers have no weights; under a strategy's scope they work as outside it.
@@ -31,8 +36,10 @@ import os
 import numpy as np
 
 from simdist.framework import dtypes, errors, farmhash, op_def
+from simdist.framework import variables as variables_lib
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import control_flow_ops, logging_ops
+from simdist.framework.ops import math_ops as M
 from simdist.keras import backend
 from simdist.keras.engine.base_preprocessing_layer import PreprocessingLayer
 
@@ -72,10 +79,11 @@ class IndexLookup(PreprocessingLayer):
             raise ValueError("`idf_weights` should only be set if `output_mode` is "
                              f"`'tf_idf'`. Received: idf_weights={idf_weights} and "
                              f"output_mode={output_mode}")
-        if output_mode == TF_IDF or sparse:
+        if sparse:
             raise NotImplementedError(
-                "simdist's lookup layers simulate output_mode 'int', 'one_hot', 'multi_hot' "
-                "and 'count' as dense tensors; 'tf_idf' and sparse=True are not simulated.")
+                f"sparse=True makes {type(self).__name__} return a tf.SparseTensor, which "
+                "simdist does not simulate. Use sparse=False: the same values as a dense "
+                f"tensor (output_mode={output_mode!r}).")
         self.invert, self.max_tokens = invert, max_tokens
         self.num_oov_indices, self.mask_token, self.oov_token = (
             num_oov_indices, mask_token, oov_token)
@@ -93,6 +101,13 @@ class IndexLookup(PreprocessingLayer):
                              f"Received: dtype={kwargs['dtype']}")
         self._table = None  # TF's uninitialized StaticHashTable
         self._token_counts = collections.Counter()
+        self._document_counts, self._num_documents = collections.Counter(), 0
+        if output_mode == TF_IDF:
+            # TF's non-trainable tf.Variable of shape (None,): a weight of the layer.
+            self.idf_weights = variables_lib.Variable(
+                np.zeros(self._token_start_index(), self.compute_dtype), shape=(None,),
+                trainable=False, dtype=self.compute_dtype)
+            self._non_trainable_weights.append(self.idf_weights)
         if vocabulary is not None:
             self.set_vocabulary(vocabulary, idf_weights)
 
@@ -126,11 +141,16 @@ class IndexLookup(PreprocessingLayer):
           ValueError: an empty vocabulary, a missing file, repeated tokens, a special token
             out of place, or more than ``max_tokens`` indices (TF's messages).
         """
-        if idf_weights is not None:
+        if self.output_mode == TF_IDF and idf_weights is None:
+            raise ValueError("`idf_weights` must be set if output_mode is TF_IDF")
+        if self.output_mode != TF_IDF and idf_weights is not None:
             raise ValueError("`idf_weights` should only be set if output_mode is `'tf_idf'`. "
                              f"Received: output_mode={self.output_mode} and "
                              f"idf_weights={idf_weights}")
         if isinstance(vocabulary, str):
+            if self.output_mode == TF_IDF and os.path.exists(vocabulary):
+                raise ValueError("output_mode `'tf_idf'` does not support loading a "
+                                 "vocabulary from file.")
             vocabulary = self._read_vocabulary_file(vocabulary)
         elif hasattr(vocabulary, "numpy") and hasattr(vocabulary, "dtype"):
             vocabulary = np.array(self._tokens_to_numpy(list(vocabulary.numpy())))
@@ -165,6 +185,35 @@ class IndexLookup(PreprocessingLayer):
                              f"{self.max_tokens}.")
         self._set_table([self._key(t) for t in tokens])
         self._record_vocabulary_size()
+        if self.output_mode == TF_IDF:
+            self._set_idf_weights(vocabulary, idf_weights, len(tokens) != len(vocabulary))
+
+    def _set_idf_weights(self, vocabulary, idf_weights, found_special_tokens) -> None:
+        """Keep ``idf_weights``, the special tokens' in front (their mean when not given) and
+        zeros up to ``max_tokens`` with ``pad_to_max_tokens``.
+
+        Raises:
+          ValueError: weights not one per token of ``vocabulary``, or not 1-D.
+        """
+        if hasattr(idf_weights, "numpy") and hasattr(idf_weights, "dtype"):
+            idf_weights = idf_weights.numpy()
+        if len(vocabulary) != len(idf_weights):
+            raise ValueError("`idf_weights` must be the same length as vocabulary. "
+                             f"len(idf_weights) is {len(vocabulary)}, len(vocabulary) is "
+                             f"{len(idf_weights)}")  # sic: TF names the lengths swapped
+        weights = np.asarray(idf_weights)
+        if weights.ndim != 1:
+            raise ValueError("TF-IDF data must be a 1-index array, but received "
+                             f"{type(weights)}")
+        front = 0 if found_special_tokens else self._token_start_index()
+        self._assign_idf(weights, front, np.average(weights))
+
+    def _assign_idf(self, weights, front, front_value) -> None:
+        back = (self.max_tokens - front - len(weights)
+                if self.pad_to_max_tokens and self.max_tokens is not None else 0)
+        padded = np.pad(weights.astype(np.float64), (front, back), "constant",
+                        constant_values=(front_value, 0))
+        self.idf_weights.assign(padded.astype(self.compute_dtype))
 
     def _read_vocabulary_file(self, path):
         if not os.path.exists(path):
@@ -192,13 +241,20 @@ class IndexLookup(PreprocessingLayer):
     def reset_state(self):
         if not self._has_input_vocabulary:
             self._token_counts.clear()
+            self._document_counts.clear()
+            self._num_documents = 0
 
     def update_state(self, data):
         if self._has_input_vocabulary:
             raise ValueError(f"Cannot adapt {type(self).__name__} layer after setting a static "
                              "vocabulary via init argument or `set_vocabulary`.")
-        values = self._ensure_tensor(data, self._vocab_dtype)._value.reshape(-1)
-        self._token_counts.update(self._key(v) for v in values)
+        values = self._ensure_tensor(data, self._vocab_dtype)._value
+        self._token_counts.update(self._key(v) for v in values.reshape(-1))
+        if self.output_mode == TF_IDF:  # a row is a document (a rank-0 or 1 input: one)
+            rows = values.reshape(1, -1) if values.ndim < 2 else values
+            for row in rows:
+                self._document_counts.update({self._key(v) for v in row})
+            self._num_documents += len(rows)
 
     def finalize_state(self):
         if self._has_input_vocabulary or not self._token_counts:
@@ -213,7 +269,14 @@ class IndexLookup(PreprocessingLayer):
         if self.max_tokens:
             ranked = ranked[:self.max_tokens - self._token_start_index()]
         self._set_table([t for t, _ in ranked])
-        self._token_counts.clear()
+        if self.output_mode == TF_IDF:
+            # idf = log(1 + documents / (1 + documents with the token)); the OOV index gets
+            # their mean: one pass cannot count it.
+            idf = np.log(1 + self._num_documents / (1 + np.array(
+                [self._document_counts[t] for t, _ in ranked], np.float64)))
+            idf = idf.astype(self.compute_dtype)
+            self._assign_idf(idf, self._token_start_index(), np.mean(idf))
+        self.reset_state()
         self._record_vocabulary_size()
 
     # --- calling ------------------------------------------------------------------------
@@ -239,7 +302,16 @@ class IndexLookup(PreprocessingLayer):
         if self.output_mode == INT:
             return lookups
         depth = self.max_tokens if self.pad_to_max_tokens else self._frozen_vocab_size
-        return encode_categorical_inputs(lookups, self.output_mode, depth, self.compute_dtype)
+        idf = A._t(self.idf_weights) if self.output_mode == TF_IDF else None
+        return encode_categorical_inputs(lookups, self.output_mode, depth, self.compute_dtype,
+                                         idf_weights=idf)
+
+    def _infer_outputs(self, args, kwargs):
+        """Symbolic outputs as TF's graph gives them: a rank-1 Input is one sample of
+        multi_hot / count / tf_idf ((None,) -> (depth,)) but a batch for one_hot."""
+        from simdist.keras.engine import node
+
+        return node.outputs_from_two_sizes(self, self, args, kwargs)
 
     def _lookup(self, x):
         """``_lookup_dense``: indices (or tokens when inverting) with masking and OOV."""
@@ -326,9 +398,10 @@ class IndexLookup(PreprocessingLayer):
         return t if t.dtype == dtype else A.cast(t, dtype)
 
 
-def encode_categorical_inputs(inputs, output_mode, depth, dtype="float32"):
+def encode_categorical_inputs(inputs, output_mode, depth, dtype="float32", idf_weights=None):
     """Indices -> one-hot / multi-hot / count vectors of length ``depth`` (indices out of
-    ``[0, depth)`` are dropped, as TF's bincount with ``maxlength``).
+    ``[0, depth)`` are dropped, as TF's bincount with ``maxlength``); tf_idf: the counts
+    times ``idf_weights``.
 
     Raises:
       ValueError: an output of rank above 2.
@@ -342,16 +415,21 @@ def encode_categorical_inputs(inputs, output_mode, depth, dtype="float32"):
     if output_mode == ONE_HOT and (x.shape[-1] != 1 or batch_only):
         x = x[..., None]
     if x.ndim > 2:
+        shown = (None,) + tuple(original_shape)[1:] if op_def.in_shape_inference() \
+            else original_shape  # a symbolic call's batch dimension is unknown
         raise ValueError("When output_mode is not `'int'`, maximum supported output rank is "
                          f"2. Received output_mode {output_mode} and input shape "
-                         f"{original_shape}, which would result in output rank {x.ndim}.")
+                         f"{shown}, which would result in output rank {x.ndim}.")
     rows = x.reshape(-1, x.shape[-1]) if x.ndim == 2 else x.reshape(1, -1)
     out = np.zeros((rows.shape[0], depth), dtype=dtypes.as_dtype(dtype).as_numpy_dtype)
     for r, row in enumerate(rows):
         for index in row:
             if 0 <= index < depth:
                 out[r, index] = 1 if output_mode in (ONE_HOT, MULTI_HOT) else out[r, index] + 1
-    return op_def.execute("DenseBincount", [inputs], out if x.ndim == 2 else out[0])
+    counts = op_def.execute("DenseBincount", [inputs], out if x.ndim == 2 else out[0])
+    if output_mode != TF_IDF:
+        return counts
+    return M.multiply(counts, idf_weights)
 
 
 def _listify(value):

@@ -1,0 +1,87 @@
+"""Dispatch: a public op called on values it cannot convert asks the registered dispatchers
+whether another library handles them (Keras's symbolic tensors become op layers).
+
+Glossary:
+  public op         -- a function of the ``tf``, ``tf.math``, ``tf.nn``, ``tf.linalg``,
+                       ``tf.strings`` or ``tf.__operators__`` namespace that TF decorates with
+                       ``add_dispatch_support`` (api_names.DISPATCHED lists them, recorded
+                       from TF); simdist's own code calls the undecorated op.
+  GlobalOpDispatcher -- ``handle(op, args, kwargs)``: the result, or ``NOT_SUPPORTED``;
+                       ``register()`` adds it for every public op (Keras's KerasOpDispatcher).
+  fallback          -- dispatchers are asked only when the op raised TypeError or
+                       ValueError, as in TF: a call on tensors pays nothing more.
+  api name          -- the op's TF canonical name ('math.reduce_mean' for tf.reduce_mean),
+                       which names the Keras layer made from it ('tf.math.reduce_mean').
+
+Mirrors tensorflow/python/util/dispatch.py.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from simdist.framework import api_names
+
+NOT_SUPPORTED = object()
+_GLOBAL_DISPATCHERS: list = []
+_WRAPPERS: dict = {}  # id of the op -> its public, dispatching function
+
+
+class GlobalOpDispatcher:
+    """Handles any public op called on values the op itself does not take."""
+
+    NOT_SUPPORTED = NOT_SUPPORTED
+
+    def handle(self, op, args, kwargs):
+        """The op's result for these arguments, or ``NOT_SUPPORTED``."""
+        return NOT_SUPPORTED
+
+    def register(self) -> None:
+        """Ask this dispatcher on every public op's failure from now on."""
+        _GLOBAL_DISPATCHERS.append(self)
+
+
+def _dispatch(op, args, kwargs):
+    for dispatcher in _GLOBAL_DISPATCHERS:
+        result = dispatcher.handle(op, args, kwargs)
+        if result is not NOT_SUPPORTED:
+            return result
+    return NOT_SUPPORTED
+
+
+def add_dispatch_support(fn, api_name: str):
+    """``fn`` as a public op named ``api_name`` (one function however many paths it has)."""
+    if id(fn) in _WRAPPERS:
+        return _WRAPPERS[id(fn)]
+
+    @functools.wraps(fn)
+    def op_dispatch_handler(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (TypeError, ValueError):
+            result = _dispatch(op_dispatch_handler, args, kwargs)
+            if result is NOT_SUPPORTED:
+                raise
+            return result
+
+    op_dispatch_handler._tf_api_name = api_name
+    _WRAPPERS[id(fn)] = op_dispatch_handler
+    _WRAPPERS[id(op_dispatch_handler)] = op_dispatch_handler
+    return op_dispatch_handler
+
+
+def export_ops(namespace: dict, module: str) -> None:
+    """Make the public ops of one namespace (``globals()`` of simdist/math.py ...) dispatch.
+
+    ``module`` is the namespace's path below ``tf`` ('' for ``tf`` itself).
+    """
+    prefix = f"{module}." if module else ""
+    for name, fn in list(namespace.items()):
+        api_name = api_names.DISPATCHED.get(prefix + name)
+        if api_name is not None and callable(fn):
+            namespace[name] = add_dispatch_support(fn, api_name)
+
+
+def api_name(fn):
+    """The TF canonical name of a public op, or None for another function."""
+    return getattr(fn, "_tf_api_name", None)

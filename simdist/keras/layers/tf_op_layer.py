@@ -1,0 +1,173 @@
+"""Op layers: a TF op or operator applied to KerasTensors becomes a layer of the functional
+model (``tf.reduce_mean(x, axis=1)``, ``x + 1``, ``x[:, 0]`` on ``tf.keras.Input``).
+
+Glossary:
+  TFOpLambda       -- wraps one public op; named 'tf.' + the op's TF name
+                      ('tf.math.reduce_mean', 'tf.__operators__.add', 'tf.reshape'), made
+                      unique with '_1', '_2' ...; no weights, no autocast, never given
+                      ``training``. Its config names the op ('function': 'math.reduce_mean')
+                      and ``from_config`` finds it again in simdist's namespace.
+  SlicingOpLambda  -- the same for ``x[...]``: the slices of the call are kept as dicts
+                      ``{start, stop, step}`` (a model's config can hold them) and made
+                      slices again when it runs.
+  KerasOpDispatcher -- registered with framework/dispatch.py: any public op that fails on a
+                      KerasTensor argument becomes a TFOpLambda called on the arguments.
+  operators        -- ``+ - * / // % ** @ < <= > >= == != - abs ~ & | []`` on a KerasTensor
+                      make the layer TF makes (api_names.OPERATORS, recorded from TF).
+  output shape     -- the op run on zeros twice, with each unknown dimension 1 and then 2
+                      (node.outputs_from_two_sizes): a dimension that follows them is
+                      unknown (None), as TF's symbolic shape; one that does not (a reduced
+                      batch axis) keeps its size.
+
+Mirrors tf_keras/src/layers/core/tf_op_layer.py and engine/keras_tensor.py (operators).
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from simdist.framework import api_names, dispatch, nest
+from simdist.keras import backend
+from simdist.keras.engine import node
+from simdist.keras.engine.base_layer import Layer
+from simdist.keras.engine.keras_tensor import KerasTensor
+
+
+def get_symbol_from_name(symbol):
+    """simdist's public function of TF name ``symbol`` ('math.reduce_mean'), or None."""
+    import simdist
+
+    for path in [symbol] + [p for p, name in api_names.DISPATCHED.items() if name == symbol]:
+        obj = simdist
+        for part in path.split("."):
+            obj = getattr(obj, part, None)
+        if obj is not None:
+            return obj
+    return None
+
+
+class TFOpLambda(Layer):
+    """One TF op applied to KerasTensors, as a layer of the functional model."""
+
+    _expects_training_arg = False
+
+    def __init__(self, function, symbol=None, **kwargs):
+        self.function = function
+        self.symbol = symbol or dispatch.api_name(function)
+        if "name" not in kwargs:
+            kwargs["name"] = backend.unique_object_name(
+                "tf." + self.symbol if self.symbol else function.__name__)
+        kwargs["autocast"] = False
+        super().__init__(**kwargs)
+
+    def __call__(self, *args, **kwargs):
+        kwargs.pop("training", None)
+        kwargs.pop("name", None)  # TF drops it: a reused layer would repeat the op's name
+        if not args:  # the op's first argument given by keyword
+            first = next(iter(inspect.signature(self.function).parameters))
+            args = (kwargs.pop(first),)
+        return super().__call__(*args, **kwargs)
+
+    def call(self, *args, **kwargs):
+        return self.function(*args, **kwargs)
+
+    def _infer_outputs(self, args, kwargs):
+        """The op's KerasTensor outputs for symbolic ``args`` (see the glossary)."""
+        return node.outputs_from_two_sizes(self, self.function, args, kwargs)
+
+    def get_config(self) -> dict:
+        """The op by its TF name ('function': 'math.reduce_mean').
+
+        Raises:
+          ValueError: the op is not a public TF function (TF's message).
+        """
+        if not self.symbol:
+            raise ValueError(
+                f"This TF-Keras op layer was generated from {self.function}, a method that is "
+                "not publicly exposed in the TensorFlow API. This may have happened if the "
+                "method was explicitly decorated to add dispatching support, and it was used "
+                "during Functional model construction. To ensure cross-version compatibility "
+                "of TF-Keras models that use op layers, only op layers produced from public "
+                "TensorFlow API symbols can be serialized.")
+        return {**super().get_config(), "function": self.symbol}
+
+    @classmethod
+    def from_config(cls, config):
+        """Raises: ValueError: no public function has that TF name."""
+        config = dict(config)
+        symbol = config.pop("function")
+        function = get_symbol_from_name(symbol)
+        if function is None:
+            raise ValueError(f"TF symbol `{symbol}` could not be found.")
+        return cls(function, symbol=symbol, **config)
+
+
+class SlicingOpLambda(TFOpLambda):
+    """``x[...]`` on a KerasTensor: slices kept as dicts in the node, slices when it runs."""
+
+    def call(self, *args, **kwargs):
+        args = [_dict_to_slice(a) if not isinstance(a, (list, tuple))
+                else type(a)(_dict_to_slice(s) for s in a) for a in args]
+        return self.function(*args, **kwargs)
+
+    def _infer_outputs(self, args, kwargs):
+        return super()._infer_outputs(
+            [_dict_to_slice(a) if not isinstance(a, (list, tuple))
+             else type(a)(_dict_to_slice(s) for s in a) for a in args], kwargs)
+
+
+def _slice_to_dict(x):
+    if isinstance(x, slice):
+        return {"start": x.start, "stop": x.stop, "step": x.step}
+    if isinstance(x, tuple):
+        return tuple(_slice_to_dict(s) for s in x)
+    return x
+
+
+def _dict_to_slice(x):
+    if isinstance(x, dict) and set(x) == {"start", "stop", "step"}:
+        return slice(x["start"], x["stop"], x["step"])
+    return x
+
+
+def _has_keras_tensor(args, kwargs) -> bool:
+    return any(isinstance(x, KerasTensor) for x in nest.flatten([list(args), kwargs]))
+
+
+class KerasOpDispatcher(dispatch.GlobalOpDispatcher):
+    """Makes a public op called on KerasTensors a TFOpLambda layer of the model."""
+
+    def handle(self, op, args, kwargs):
+        if not _has_keras_tensor(args, kwargs):
+            return self.NOT_SUPPORTED
+        if dispatch.api_name(op) == "__operators__.getitem":
+            return SlicingOpLambda(op)(*_slice_to_dict(tuple(args)), **kwargs)
+        return TFOpLambda(op)(*args, **kwargs)
+
+
+KerasOpDispatcher().register()
+
+
+def _operator(dunder, symbol):
+    function = get_symbol_from_name(symbol)
+    reflected = dunder.startswith("__r") and dunder not in ("__rshift__",)
+    unary = dunder in ("__neg__", "__abs__", "__invert__")
+    layer_cls = SlicingOpLambda if symbol == "__operators__.getitem" else TFOpLambda
+
+    def op(self, *other):
+        if unary:
+            args = (self,)
+        elif reflected:
+            args = (other[0], self)
+        else:
+            args = (self, _slice_to_dict(other[0]) if layer_cls is SlicingOpLambda
+                    else other[0])
+        return layer_cls(function, symbol=symbol)(*args)
+
+    op.__name__ = dunder
+    return op
+
+
+for _dunder, _symbol in api_names.OPERATORS.items():
+    setattr(KerasTensor, _dunder, _operator(_dunder, _symbol))
+KerasTensor.__hash__ = object.__hash__  # __eq__ makes a layer; a KerasTensor stays hashable

@@ -2,7 +2,8 @@
 custom_loop.py as 1 and 2 processes, collectives.py (every collective of the strategy) and
 sharding.py (every AutoShardPolicy, distribute_datasets_from_function) as 2 and 3;
 ctl_tutorial.py (the custom-training-loop tutorial) as 2 processes, run twice on one
-checkpoint directory (2 epochs, then a restart asked for 3).
+checkpoint directory (2 epochs, then a restart asked for 3); keras_tutorial.py ("Multi-worker
+training with Keras": its CNN, fit, the chief-only save, load and fit on) as 2 processes.
 
 Run with a TensorFlow 2.x (tf-keras) interpreter, not simdist's venv::
 
@@ -13,9 +14,10 @@ per worker), started and killed as the tests do (cluster_processes.run_cluster, 
 The results go to ``fixtures/tf_cluster.json``: ``{"tensorflow": version, "clusters":
 {"1": [worker results], "2": [...]}}`` and ``fixtures/tf_cluster_collectives.json`` and
 ``tf_cluster_sharding.json`` (same shape, "2" and "3"), ``tf_ctl_tutorial.json``
-(``{"tensorflow", "runs": [[first run's worker results], [restart's]]}``);
-test_process_cluster.py, test_cluster_collectives.py, test_cluster_sharding.py and
-test_ctl_tutorial.py replay them.
+(``{"tensorflow", "runs": [[first run's worker results], [restart's]]}``),
+``tf_keras_tutorial.json`` (``{"tensorflow", "workers": [worker results]}``);
+test_process_cluster.py (also the Keras tutorial), test_cluster_collectives.py,
+test_cluster_sharding.py and test_ctl_tutorial.py replay them.
 """
 
 from __future__ import annotations
@@ -80,9 +82,21 @@ def record_ctl_tutorial() -> dict | None:
     return out
 
 
+def record_keras_tutorial() -> dict | None:
+    """keras_tutorial.py as 2 processes (seeded weights, no shuffle)."""
+    env = dict(TF_ENV, MODEL_DIR=tempfile.mkdtemp())
+    results = run_cluster("keras_tutorial.py", n=2, env=env, timeout=240,
+                          python=sys.executable)
+    if any(rc != 0 or res is None for rc, res, _ in results):
+        print(f"keras_tutorial.py: a task failed:\n{results}", file=sys.stderr)
+        return None
+    return {"tensorflow": results[0][1]["tensorflow"], "workers": [r for _, r, _ in results]}
+
+
 def main() -> int:
     only = sys.argv[1:]
-    recordings = dict(RECORDINGS, **{"tf_ctl_tutorial.json": record_ctl_tutorial})
+    recordings = dict(RECORDINGS, **{"tf_ctl_tutorial.json": record_ctl_tutorial,
+                                     "tf_keras_tutorial.json": record_keras_tutorial})
     for name, how in recordings.items():
         if only and name not in only:
             continue

@@ -65,13 +65,17 @@ def test_custom_loop_is_one_cluster_and_bit_identical_to_the_simulation(n, chief
     assert sim["losses"][-1] < sim["losses"][0]
 
 
-def test_keras_tutorial_runs_as_two_processes_and_only_the_chief_saves(tmp_path):
+def test_keras_tutorial_runs_as_two_processes_as_tensorflow_ran_it(tmp_path):
+    """TF's "Multi-worker training with Keras" (cluster_programs/keras_tutorial.py: its CNN,
+    fit, the chief-only save, the chief's load and fit on) as 2 real processes: bit-identical
+    to the one-process simulation, and the numbers TF 2.21 recorded running the same program
+    as 2 processes (record_tf_cluster.py -> fixtures/tf_keras_tutorial.json)."""
     cluster = cluster_config(2)
-    env = {"MODEL_DIR": str(tmp_path)}
+    env = {"MODEL_DIR": str(tmp_path), "INIT": "constant"}
     results = _ok(run_cluster("keras_tutorial.py", cluster=cluster, env=env))
     sim_dir = tmp_path / "sim"
     sim_dir.mkdir()
-    sim = _simulated("keras_tutorial.py", cluster, {"MODEL_DIR": str(sim_dir)})
+    sim = _simulated("keras_tutorial.py", cluster, {"MODEL_DIR": str(sim_dir), "INIT": "constant"})
     for res in results:
         assert res["history"] == results[0]["history"] == sim["history"]
         assert res["weights"] == sim["weights"]
@@ -79,6 +83,20 @@ def test_keras_tutorial_runs_as_two_processes_and_only_the_chief_saves(tmp_path)
     # The chief's model stays; worker 1 wrote to workertemp_1, then removed it.
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keras-model", "sim"]
     assert (tmp_path / "keras-model").exists()
+    with open(os.path.join(os.path.dirname(__file__), "fixtures",
+                           "tf_keras_tutorial.json")) as f:
+        recorded = json.load(f)["workers"]
+    for res, want in zip(results, recorded, strict=True):
+        assert res["task"] == want["task"]
+        assert res["num_replicas_in_sync"] == want["num_replicas_in_sync"] == 2
+        for key in ("loss", "accuracy"):
+            np.testing.assert_allclose(res["history"][key], want["history"][key], rtol=1e-5)
+        np.testing.assert_allclose(res["weight_sums"], want["weight_sums"], rtol=1e-4)
+        assert res["loaded"].get("layers") == want["loaded"].get("layers")
+        if want["loaded"]:  # the chief loaded the saved model and trained it on
+            for key in ("loss", "accuracy"):
+                np.testing.assert_allclose(res["loaded"]["history"][key],
+                                           want["loaded"]["history"][key], rtol=1e-5)
 
 
 def test_a_dead_worker_makes_every_other_raise_unavailable_naming_it():

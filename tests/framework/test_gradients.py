@@ -243,6 +243,18 @@ def _softmax_make(draw):
     return [arr(draw, s)], {"axis": draw(st.integers(-len(s), len(s) - 1))}
 
 
+def _bias_add_make(draw):
+    s = draw(shapes(min_rank=2, max_rank=4))
+    nchw = len(s) == 4 and draw(st.booleans())  # channels second, as 'NCHW'
+    bias = arr(draw, (s[1] if nchw else s[-1],))
+    return [arr(draw, s), bias], {"data_format": "NCHW" if nchw else None}
+
+
+def _bias_add_grad_make(draw):
+    s = draw(shapes(min_rank=2, max_rank=4))
+    return [arr(draw, s)], {"axis": draw(st.integers(-len(s), len(s) - 1))}
+
+
 def _xent_make(draw):
     s = draw(shapes(min_rank=2, max_rank=2))
     logits = arr(draw, s)
@@ -434,6 +446,8 @@ CASES: dict[str, Case] = {
     "MatrixSetDiagV3": Case(_set_diag_make, L.set_diag),
     "MatrixBandPart": Case(_band_make, lambda x, lower, upper: L.band_part(x, lower, upper)),
     "Relu": Case(unary(min_abs=0.1), N.relu),
+    "BiasAdd": Case(_bias_add_make, lambda x, b, data_format: N.bias_add(x, b, data_format)),
+    "BiasAddGrad": Case(_bias_add_grad_make, N.bias_add_grad),
     "Elu": Case(unary(min_abs=0.1), N.elu),
     "Relu6": Case(unary(min_abs=0.1), N.relu6),
     "Selu": Case(unary(min_abs=0.1), N.selu),

@@ -2,6 +2,8 @@
 
 Glossary:
   softmax gradient   -- ``(g - sum(g * y)) * y`` along the softmax axis.
+  bias gradient      -- BiasAddGrad: summed over all but the channel axis, in float32 for
+                        float16 (so a Dense's bias gradient is TF's to the last bit).
   cross-entropy      -- w.r.t. logits, TF's kernel gives ``softmax(logits) - labels``
                         scaled by the loss gradient (the exact derivative when each row of
                         labels sums to 1); w.r.t. labels, ``-log_softmax(logits)``.
@@ -15,6 +17,20 @@ from simdist.framework import op_def
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops as N
+
+
+@op_def.RegisterGradient("BiasAdd")
+def _bias_add_grad(op, grad):
+    return grad, N.bias_add_grad(grad, op.attrs["axis"])
+
+
+@op_def.RegisterGradient("BiasAddGrad")
+def _bias_add_grad_grad(op, grad):
+    # Each channel's sum spreads its gradient back over every element of that channel.
+    g = op.inputs[0]
+    shape = [1] * g.ndim
+    shape[op.attrs["axis"]] = -1
+    return A.broadcast_to(A.reshape(grad, shape), A.shape(g))
 
 
 @op_def.RegisterGradient("Relu")

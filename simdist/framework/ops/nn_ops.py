@@ -289,8 +289,52 @@ def l2_loss(t, name=None) -> Tensor:
 
 
 def bias_add(value, bias, data_format=None, name=None) -> Tensor:
-    """``value + bias`` with ``bias`` along the last dimension."""
-    return M.add(value, bias)
+    """``value + bias`` with ``bias`` along the channels: the last dimension, or the second
+    with a ``data_format`` starting 'NC' (TF's BiasAdd, whose gradient BiasAddGrad sums in
+    float32 for float16 and bfloat16 inputs, where ``x + b``'s sums in the input's dtype).
+
+    Raises:
+      InvalidArgumentError: a bias that is not 1-D, an input below rank 2, or not one bias
+        per channel (TF's kernel messages).
+    """
+    v = A._t(value)
+    b = bias if isinstance(bias, Tensor) else op_def.convert_to_tensor(bias, dtype=v.dtype)
+    b = A._t(b)
+    op_def.check_same_dtype("BiasAdd", v, b)
+    axis = _bias_axis(v, data_format)
+    if b.ndim != 1:
+        raise errors.InvalidArgumentError(
+            None, None, f"Biases must be 1D: {_dims(b)} [Op:BiasAdd]")
+    if v.ndim < 2:
+        raise errors.InvalidArgumentError(
+            None, None, f"Input tensor must be at least 2D: {_dims(v)} [Op:BiasAdd]")
+    if v.shape[axis] != b.shape[0]:
+        raise errors.InvalidArgumentError(
+            None, None, "Must provide as many biases as the last dimension of the input "
+                        f"tensor: {_dims(b)} vs. {_dims(v)} [Op:BiasAdd]")
+    shape = [1] * v.ndim
+    shape[axis] = b.shape[0]
+    return op_def.execute("BiasAdd", [v, b], v._value + b._value.reshape(shape),
+                          attrs={"axis": axis})
+
+
+def bias_add_grad(grad, axis) -> Tensor:
+    """TF's BiasAddGrad: ``grad`` summed over every axis but ``axis``, accumulated in float32
+    for float16 and bfloat16 (Eigen's AccumulatorType), rounded once."""
+    g = A._t(grad)
+    xp = backend.xp
+    axes = tuple(i for i in range(g.ndim) if i != axis % g.ndim)
+    acc = xp.float32 if g._value.dtype in op_def._LOW_PRECISION else g._value.dtype
+    value = xp.sum(g._value, axis=axes, dtype=acc).astype(g._value.dtype)
+    return op_def.execute("BiasAddGrad", [g], value, attrs={"axis": axis % g.ndim})
+
+
+def _bias_axis(v, data_format) -> int:
+    return 1 if data_format is not None and str(data_format).startswith("NC") else -1
+
+
+def _dims(t) -> str:
+    return "[" + ",".join(str(d) for d in t.shape) + "]"
 
 
 __all__ = ["relu", "sigmoid", "tanh", "softplus", "softmax", "log_softmax",

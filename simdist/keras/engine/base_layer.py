@@ -425,6 +425,31 @@ class Layer(module.Module):
                                  "no defined output shape.")
         return self._node_shape(1, "output")
 
+    @property
+    def input(self):
+        """The KerasTensor(s) the layer's first call in a model's graph took.
+
+        Raises:
+          AttributeError: the layer was never called on KerasTensors (Keras's message).
+        """
+        if not self._inbound_nodes:
+            raise AttributeError(f"Layer {self.name} is not connected, no input to return.")
+        node = self._inbound_nodes[0]
+        if node.is_input:
+            return node.outputs
+        return node.keras_inputs[0] if len(node.keras_inputs) == 1 else node.keras_inputs
+
+    @property
+    def output(self):
+        """The KerasTensor(s) the layer's first call in a model's graph made.
+
+        Raises:
+          AttributeError: the layer was never called on KerasTensors (Keras's message).
+        """
+        if not self._inbound_nodes:
+            raise AttributeError(f"Layer {self.name} has no inbound nodes.")
+        return self._inbound_nodes[0].outputs
+
     def get_config(self) -> dict:
         cfg = {"name": self.name, "trainable": self.trainable}
         if self._batch_input_shape is not None:

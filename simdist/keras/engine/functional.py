@@ -206,6 +206,16 @@ class Functional(Model):
         return nest.map_structure(lambda t: tuple(t.shape.as_list()), self._nested_outputs)
 
     @property
+    def input(self):
+        """The model's Input tensor(s), as given to ``Model(inputs, outputs)``."""
+        return self._nested_inputs
+
+    @property
+    def output(self):
+        """The model's output tensor(s), as given to ``Model(inputs, outputs)``."""
+        return self._nested_outputs
+
+    @property
     def _nodes_by_depth(self) -> list:
         return self._nodes
 

@@ -34,6 +34,7 @@ from simdist.keras import optimizers
 from simdist.keras.engine import compile_utils, data_adapter, ps_training, step_traces, summary
 from simdist.keras.engine import steps_per_execution as executions_lib
 from simdist.keras.engine.base_layer import Layer, _dedup
+from simdist.keras.engine.keras_tensor import is_keras_tensor
 
 SUBCLASSES = weakref.WeakValueDictionary()  # 'module:qualname' -> Model subclass
 
@@ -562,7 +563,7 @@ class Model(Layer):
 
     def __call__(self, inputs, *args, **kwargs):
         if self._saved_model_inputs_spec is None and all(
-                isinstance(t, Tensor) or hasattr(t, "__array__")
+                isinstance(t, Tensor) or hasattr(t, "__array__") and not is_keras_tensor(t)
                 for t in nest.flatten(inputs)):
             self._saved_model_inputs_spec = nest.map_structure(_input_spec, inputs)
         return super().__call__(inputs, *args, **kwargs)

@@ -14,7 +14,7 @@ Mirrors tf_keras/src/layers/convolutional/base_conv.py and conv2d.py.
 from __future__ import annotations
 
 from simdist.framework.ops import conv_ops
-from simdist.framework.ops import math_ops as M
+from simdist.framework.ops import nn_ops as N
 from simdist.keras import activations, initializers, regularizers
 from simdist.keras.engine.base_layer import Layer, refuse_constraints
 from simdist.keras.engine.input_spec import InputSpec
@@ -99,7 +99,8 @@ class Conv2D(Layer):
                               data_format=conv_utils.convert_data_format(self.data_format, 4),
                               dilations=list(self.dilation_rate))
         if self.use_bias:
-            out = M.add(out, self._weight(self.bias))
+            out = N.bias_add(out, self._weight(self.bias),
+                             data_format=conv_utils.convert_data_format(self.data_format, 4))
         return self.activation(out) if self.activation is not None else out
 
     def compute_output_shape(self, input_shape):

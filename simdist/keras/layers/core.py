@@ -25,6 +25,7 @@ from simdist.framework import dtypes
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import dropout_ops, random_ops
 from simdist.framework.ops import math_ops as M
+from simdist.framework.ops import nn_ops as N
 from simdist.keras import activations, initializers, regularizers
 from simdist.keras.engine.base_layer import Layer, refuse_constraints, same_shape
 from simdist.keras.engine.input_spec import InputSpec
@@ -79,7 +80,7 @@ class Dense(Layer):
         else:
             out = M.matmul(x, self._weight(self.kernel))
         if self.use_bias:
-            out = M.add(out, self._weight(self.bias))
+            out = N.bias_add(out, self._weight(self.bias))  # TF's Dense: tf.nn.bias_add
         return self.activation(out)
 
     def compute_output_shape(self, input_shape):

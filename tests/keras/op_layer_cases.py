@@ -124,4 +124,18 @@ tf.constant(tf.keras.Input(shape=(2,)))
 x, y = tf.keras.Input(shape=(2,)), tf.keras.Input(shape=(3,))
 out = x + y
 """,
+    "op layers: x[..., 1:] saved: .h5 and SavedModel hold the ellipsis, .keras refuses it": """
+import os, tempfile
+x = tf.keras.Input(shape=(3, 4))
+m = tf.keras.Model(x, x[..., 1:] * 2.0)
+D = tempfile.mkdtemp()
+out = []
+for name in ['m.h5', 'saved', 'm.keras']:
+    try:
+        m.save(os.path.join(D, name))
+        r = tf.keras.models.load_model(os.path.join(D, name))
+        out.append(r(np.arange(12, dtype='float32').reshape(1, 3, 4)))
+    except TypeError as e:
+        out.append(str(e))
+""",
 }

@@ -53,8 +53,9 @@ def metadata(model, include_optimizer=True, signature=True) -> dict:
     return meta
 
 
-def write_dir(model, directory, meta) -> None:
-    """A SavedModel-style directory: the metadata, the variables, an empty assets/."""
+def write_dir(model, directory, meta, keras_v3=False) -> None:
+    """A SavedModel-style directory: the metadata, the variables, an empty assets/
+    (``keras_v3``: for a .keras file, whose config cannot hold ``...``, as TF's)."""
     from simdist.train import checkpoint
 
     os.makedirs(os.path.join(directory, "variables"), exist_ok=True)
@@ -62,15 +63,34 @@ def write_dir(model, directory, meta) -> None:
     checkpoint.write_graph(model if meta.get("compile_config") else WithoutOptimizer(model),
                            os.path.join(directory, VARIABLES))
     with open(os.path.join(directory, METADATA), "w") as f:
-        json.dump(meta, f, indent=1, default=_jsonable)
+        json.dump(meta, f, indent=1, default=_jsonable_v3 if keras_v3 else _jsonable)
+
+
+_ELLIPSIS = {"class_name": "__ellipsis__"}  # tf-keras's legacy json_utils form of ``...``
+
+
+def _decode(obj):
+    return Ellipsis if obj == _ELLIPSIS else obj
+
+
+def _jsonable_v3(value):
+    """As ``_jsonable``, but ``...`` (an op layer's ``x[..., 1:]``) is refused as TF's .keras
+    format refuses it."""
+    if value is Ellipsis:
+        raise TypeError("Cannot serialize object Ellipsis of type <class 'ellipsis'>. To be "
+                        "serializable, a class must implement the `get_config()` method.")
+    return _jsonable(value)
 
 
 def _jsonable(value):
-    """NumPy scalars and arrays in configs (an optimizer's float32 learning rate) as JSON.
+    """NumPy scalars and arrays in configs (an optimizer's float32 learning rate) and ``...``
+    as JSON.
 
     Raises:
       TypeError: anything else that JSON cannot hold.
     """
+    if value is Ellipsis:
+        return _ELLIPSIS
     if hasattr(value, "tolist"):
         return value.tolist()
     if hasattr(value, "as_numpy_dtype"):  # a DType
@@ -111,7 +131,8 @@ def save_model(model, filepath, overwrite=True, save_format=None, options=None,
         write_dir(model, path, meta)
         return
     with tempfile.TemporaryDirectory() as tmp:
-        write_dir(model, tmp, meta)
+        write_dir(model, tmp, meta, keras_v3=path.endswith(".keras")
+                  and str(save_format or "keras").lower() == "keras")
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         with zipfile.ZipFile(path, "w") as zf:
             for root, _, files in os.walk(tmp):
@@ -128,7 +149,7 @@ def read_metadata(directory) -> dict:
     """
     try:
         with open(os.path.join(directory, METADATA)) as f:
-            meta = json.load(f)
+            meta = json.load(f, object_hook=_decode)
     except FileNotFoundError:
         raise OSError(f"No file or directory found at {directory}") from None
     if meta.get("format") != model_config.FORMAT:

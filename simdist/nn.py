@@ -6,6 +6,7 @@ from simdist.framework.ops.conv_ops import conv2d  # noqa: F401
 from simdist.framework.ops.dropout_ops import dropout  # noqa: F401
 from simdist.framework.ops.math_ops import l2_normalize  # noqa: F401
 from simdist.framework.ops.nn_ops import (  # noqa: F401
+    bias_add,
     compute_average_loss,
     elu,
     gelu,

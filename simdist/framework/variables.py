@@ -157,7 +157,9 @@ class Variable(metaclass=_VariableMeta):
     constraint = property(lambda self: self._constraint)
     device = property(lambda self: self._device.name)
     dtype = property(lambda self: dtypes.as_dtype(self._value.dtype))
-    shape = property(lambda self: TensorShape(self._value.shape))
+    # A variable made with a partial shape (shape=(None,)) keeps it, as TF's.
+    shape = property(lambda self: TensorShape(self._value.shape) if self._shape.is_fully_defined()
+                     else self._shape)
 
     def get_shape(self):
         return self.shape
@@ -331,11 +333,7 @@ class _UnreadVariable(ResourceVariable):
         return self._parent._read()  # a read (and its gradient) is the variable's
 
     def _resize(self, value) -> None:
-        """Account the memory of a value of another size (a variable of partial shape)."""
-        self._device.free(self._nbytes)
-        self._device.allocate(value.nbytes, what="variable", shape=value.shape,
-                              dtype=value.dtype)
-        self._nbytes = value.nbytes
+        self._parent._resize(value)
 
     def _write(self, new, op_name):
         self._parent._write(new, op_name)

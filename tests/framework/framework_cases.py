@@ -167,3 +167,20 @@ out = [b, tf.cast(b, tf.float32), one + tf.constant([2.0 ** -8, 1.0], tf.bfloat1
 }
 
 CASES.update(api_cases.CASES)
+
+# Recorded with TF 2.21: a Variable of partial shape, conversion's error, tf.nn.bias_add.
+CASES.update({
+    "a Variable of partial shape takes values of other lengths": """
+v = tf.Variable([0.0], shape=(None,), trainable=False)
+v.assign([1.0, 2.0, 3.0])
+out = [str(v.shape), v.numpy(), str(v.read_value().shape)]
+""",
+    "a value no tensor holds": "out = tf.constant([object()])",
+    "bias_add: channels last and NCHW": """
+x = tf.reshape(tf.range(24, dtype=tf.float32), (2, 3, 2, 2))
+out = [tf.nn.bias_add(x, [1.0, 2.0]), tf.nn.bias_add(x, [1.0, 2.0, 3.0], data_format='NCHW')]
+""",
+    "bias_add: not one bias per channel": "out = tf.nn.bias_add(tf.ones((2, 4)), tf.ones(3))",
+    "bias_add: a 2-D bias": "out = tf.nn.bias_add(tf.ones((2, 4)), tf.ones((1, 4)))",
+    "bias_add: a rank-1 input": "out = tf.nn.bias_add(tf.ones(4), tf.ones(4))",
+})

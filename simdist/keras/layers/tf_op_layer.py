@@ -12,6 +12,8 @@ Glossary:
                       slices again when it runs.
   KerasOpDispatcher -- registered with framework/dispatch.py: any public op that fails on a
                       KerasTensor argument becomes a TFOpLambda called on the arguments.
+  variables        -- a variable given to the op (``x * tf.Variable(2.0)``) is not the
+                      layer's weight: TF's warning, once per layer, on the "tensorflow" logger.
   operators        -- ``+ - * / // % ** @ < <= > >= == != - abs ~ & | []`` on a KerasTensor
                       make the layer TF makes (api_names.OPERATORS, recorded from TF).
   output shape     -- the op run on zeros twice, with each unknown dimension 1 and then 2
@@ -25,8 +27,10 @@ Mirrors tf_keras/src/layers/core/tf_op_layer.py and engine/keras_tensor.py (oper
 from __future__ import annotations
 
 import inspect
+import logging
 
 from simdist.framework import api_names, dispatch, nest
+from simdist.framework.variables import Variable
 from simdist.keras import backend
 from simdist.keras.engine import node
 from simdist.keras.engine.base_layer import Layer
@@ -59,6 +63,7 @@ class TFOpLambda(Layer):
                 "tf." + self.symbol if self.symbol else function.__name__)
         kwargs["autocast"] = False
         super().__init__(**kwargs)
+        self._already_warned = False
 
     def __call__(self, *args, **kwargs):
         kwargs.pop("training", None)
@@ -69,11 +74,28 @@ class TFOpLambda(Layer):
         return super().__call__(*args, **kwargs)
 
     def call(self, *args, **kwargs):
+        self._check_variables(args, kwargs)
         return self.function(*args, **kwargs)
 
     def _infer_outputs(self, args, kwargs):
         """The op's KerasTensor outputs for symbolic ``args`` (see the glossary)."""
+        self._check_variables(args, kwargs)
         return node.outputs_from_two_sizes(self, self.function, args, kwargs)
+
+    def _check_variables(self, args, kwargs) -> None:
+        """Warn once, as TF, that variables the op reads are not the layer's: saving the
+        model will not save them (``x * tf.Variable(2.0)``)."""
+        if self._already_warned:
+            return
+        used = [v for v in nest.flatten([list(args), kwargs]) if isinstance(v, Variable)]
+        if used:
+            listed = "\n".join(f"  <tf.Variable '{v.name}' shape={v.shape} "
+                                f"dtype={v.dtype.name}>" for v in used)
+            logging.getLogger("tensorflow").warning(
+                f"The following Variables were used in a Lambda layer's call ({self.name}), "
+                f"but are not present in its tracked objects: {listed}. This is a strong "
+                "indication that the Lambda layer should be rewritten as a subclassed Layer.")
+            self._already_warned = True
 
     def get_config(self) -> dict:
         """The op by its TF name ('function': 'math.reduce_mean').

@@ -27,7 +27,9 @@ from simdist.autograph.impl.api import (  # noqa: F401
 
 def _set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterations=None,
                       shape_invariants=None):
-    """``tf.autograph.experimental.set_loop_options``: accepted; eagerly it changes nothing."""
+    """``tf.autograph.experimental.set_loop_options``: a directive. In a converted loop body
+    the converter takes its arguments as the loop's options (shape_invariants by variable,
+    maximum_iterations ...) and removes the call; called anywhere else it does nothing."""
 
 
 experimental = _types.SimpleNamespace(

@@ -499,6 +499,37 @@ def f(n):
     return x
 f(tf.constant(3))
 """,
+    "set_loop_options shape invariants let a loop variable grow": """
+@tf.function
+def f(n):
+    x = tf.constant([1.0])
+    for i in tf.range(n):
+        tf.autograph.experimental.set_loop_options(
+            shape_invariants=[(x, tf.TensorShape([None]))])
+        x = tf.concat([x, x * 2.0], 0)
+    return x
+out = f(tf.constant(3))
+""",
+    "set_loop_options maximum_iterations stops a while loop": """
+@tf.function
+def f(x):
+    while x < 100:
+        tf.autograph.experimental.set_loop_options(maximum_iterations=3)
+        x = x + 1
+    return x
+out = f(tf.constant(0))
+""",
+    "set_loop_options shape invariant the loop variable does not meet": """
+@tf.function
+def f(n):
+    x = tf.constant([1.0, 2.0])
+    for i in tf.range(n):
+        tf.autograph.experimental.set_loop_options(
+            shape_invariants=[(x, tf.TensorShape([1]))])
+        x = x + 1.0
+    return x
+f(tf.constant(3))
+""",
     "variable defined only in the main branch": """
 @tf.function
 def f(x):

@@ -8,6 +8,8 @@ Glossary:
                   after it come first and are its outputs (``nouts``).
   undefined    -- modified names with no definition before the statement: set to
                   ``ag__.Undefined('name')`` first, so that TF's checks can name them.
+  loop options -- ``tf.autograph.experimental.set_loop_options(...)`` in a loop body: its
+                  keywords become the loop's ``opts`` (TF's directives converter).
 
 Mirrors tensorflow/python/autograph/converters/control_flow.py.
 """
@@ -103,6 +105,23 @@ class ControlFlowTransformer:
     def _names(names):
         return ast.Tuple([base.const(n) for n in names], ast.Load())
 
+    # --- loop options (TF's directives converter) --------------------------------------
+    @staticmethod
+    def _loop_options(node):
+        """``tf.autograph.experimental.set_loop_options(...)`` calls at the top level of the
+        loop body become the loop's options (evaluated before the loop) and are removed."""
+        keys, values, body = [], [], []
+        for stmt in node.body:
+            options = _set_loop_options_keywords(stmt)
+            if options is None:
+                body.append(stmt)
+                continue
+            for key, value in options:
+                keys.append(base.const(key))
+                values.append(value)
+        node.body = body or [ast.Pass()]
+        return keys, values
+
     # --- statements ------------------------------------------------------------------
     def _if(self, node):
         names, undefined, nouts = self._block_vars(node)
@@ -118,18 +137,20 @@ class ControlFlowTransformer:
         ] + self._undefined_assigns(undefined) + [ast.Expr(call)])
 
     def _while(self, node):
+        keys, values = self._loop_options(node)
         names, undefined, _ = self._block_vars(node)
         getter, setter, state = self._state_functions(names)
         body_name, test_name = self.namer.new("loop_body"), self.namer.new("loop_test")
         call = base.ag_call("while_stmt", base.name(test_name), base.name(body_name),
                             base.name(getter), base.name(setter), self._names(names),
-                            ast.Dict([], []))
+                            ast.Dict(keys, values))
         return _located(node, state + [
             base.function(body_name, [], self._declarations(names) + node.body),
             base.function(test_name, [], [ast.Return(node.test)]),
         ] + self._undefined_assigns(undefined) + [ast.Expr(call)])
 
     def _for(self, node):
+        keys, values = self._loop_options(node)
         names, undefined, _ = self._block_vars(node)
         getter, setter, state = self._state_functions(names)
         decl = self._declarations(names)
@@ -143,12 +164,30 @@ class ControlFlowTransformer:
             extra = [base.function(test_name, [], decl + [ast.Return(expr)])]
             extra_test = base.name(test_name)
         target = ast.Assign(targets=[node.target], value=base.name(itr))
-        opts = ast.Dict([base.const("iterate_names")], [base.const(ast.unparse(node.target))])
+        opts = ast.Dict([base.const("iterate_names")] + keys,
+                        [base.const(ast.unparse(node.target))] + values)
         call = base.ag_call("for_stmt", node.iter, extra_test, base.name(body_name),
                             base.name(getter), base.name(setter), self._names(names), opts)
         return _located(node, state + [
             base.function(body_name, [itr], decl + [target] + node.body),
         ] + extra + self._undefined_assigns(undefined) + [ast.Expr(call)])
+
+
+def _set_loop_options_keywords(stmt):
+    """[(name, value expression)] of a ``set_loop_options(...)`` statement (also as
+    call_trees wrapped it), else None."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return None
+    call = stmt.value
+    func, keywords = call.func, [(k.arg, k.value) for k in call.keywords]
+    if (isinstance(func, ast.Attribute) and func.attr == "converted_call"
+            and isinstance(func.value, ast.Name) and func.value.id == "ag__"):
+        func = call.args[0]
+        kwargs = call.args[2]
+        keywords = ([(k.value, v) for k, v in zip(kwargs.keys, kwargs.values)]
+                    if isinstance(kwargs, ast.Dict) else [])
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    return keywords if name == "set_loop_options" else None
 
 
 def _located(node, stmts):

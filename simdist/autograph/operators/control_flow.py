@@ -164,9 +164,10 @@ def _structure_error(name, what, error):
 def verify_tf_loop_vars(init_vars, iter_entry_vars, iter_exit_vars, symbol_names, opts,
                         check_shapes=True):
     """Raise TF's errors when a loop variable changed structure, dtype or shape."""
-    invariants = dict(opts.get("shape_invariants", ())) if check_shapes else {}
-    for name, init, entry, exit_ in zip(symbol_names, init_vars, iter_entry_vars,
-                                        iter_exit_vars):
+    invariants = (opts.get("shape_invariants") if check_shapes else None) or (
+        (None,) * len(symbol_names))
+    for name, init, entry, exit_, invariant in zip(symbol_names, init_vars, iter_entry_vars,
+                                                   iter_exit_vars, invariants):
         for a, b in ((init, entry), (entry, exit_)):
             try:
                 control_flow_util.assert_same_structure(a, b)
@@ -174,7 +175,6 @@ def verify_tf_loop_vars(init_vars, iter_entry_vars, iter_exit_vars, symbol_names
                 raise _structure_error(
                     name, "does not have the same nested structure after one iteration",
                     e) from e
-        invariant = invariants.get(name)
         inv = (nest.map_structure(lambda _: None, entry) if invariant is None
                else invariant)
         for i, e, x, s in zip(nest.flatten(init), nest.flatten(entry), nest.flatten(exit_),
@@ -311,13 +311,25 @@ def _first_iteration(test, body, get_state, set_state, init_vars, nulls, symbol_
 def _loop_options(opts):
     allowed = ("maximum_iterations", "shape_invariants", "parallel_iterations",
                "swap_memory")
-    out = {k: opts[k] for k in allowed if k in opts}
-    out.pop("shape_invariants", None)  # by symbol in AutoGraph: checked by verify_tf_loop_vars
-    return out
+    return {k: opts[k] for k in allowed if k in opts}
+
+
+def _shape_invariants_by_position(mapping, init_vars):
+    """``set_loop_options``'s [(variable, shape)] as one entry per loop variable, matched by
+    identity as TF matches them (None where none was given)."""
+    by_id = {id(k): (k, v) for k, v in mapping}
+    out = []
+    for v in init_vars:
+        key, shape = by_id.get(id(v), (None, None))
+        out.append(shape if key is v else None)
+    return tuple(out)
 
 
 def _tf_while_stmt(test, body, get_state, set_state, symbol_names, opts):
     init_vars = get_state()
+    if "shape_invariants" in opts:  # in place, as TF does: the loop's blocks read it too
+        opts["shape_invariants"] = _shape_invariants_by_position(opts["shape_invariants"],
+                                                                 init_vars)
     nulls = tuple(_is_none_or_undef(v) for v in init_vars)
     if any(nulls):
         first = _first_iteration(test, body, get_state, set_state, init_vars, nulls,

@@ -24,7 +24,7 @@ from simdist.collectives.executor import execute
 from simdist.collectives.ops import normalize_op
 from simdist.collectives.registry import lookup
 from simdist.collectives.schedule import Schedule
-from simdist.hardware import backend
+from simdist.hardware import array_api
 from simdist.hardware.topology import as_topology
 from simdist.hardware.trace import Trace
 
@@ -66,12 +66,12 @@ def _check_values(values, collective, same_shape=True, op=None):
     if values is None or not isinstance(values, (list, tuple)) or len(values) == 0:
         raise ValueError(f"{collective} needs a non-empty list with one array per replica, "
                          f"got {type(values).__name__}.")
-    arrays = [backend.xp.asarray(v) for v in values]
-    dtypes = {a.dtype for a in arrays}
+    arrays = [array_api.from_host(v) for v in values]
+    dtypes = {array_api.numpy_dtype(a) for a in arrays}
     if len(dtypes) > 1:
         raise ValueError(f"{collective}: every replica must hold the same dtype; got "
                          f"{sorted(map(str, dtypes))}.")
-    dtype = arrays[0].dtype
+    dtype = array_api.numpy_dtype(arrays[0])
     if dtype.kind not in _NUMERIC_KINDS:
         raise TypeError(f"{collective}: cannot move arrays of dtype {dtype} (kind "
                         f"{dtype.kind!r}); collectives take numbers (bool, int, float, "
@@ -123,7 +123,8 @@ def all_gather(values, algorithm="ring", topology=None, devices=None, trace=None
     """Concatenate the replicas' arrays along axis 0, in replica order, on every replica."""
     arrays, algo, topo = _common("all_gather", values, algorithm, topology, False)
     if arrays[0].ndim == 0:
-        arrays = [a.reshape(1) for a in arrays]
+        xp = array_api.namespace(*arrays)
+        arrays = [xp.reshape(a, (1,)) for a in arrays]
     return _impl("all_gather", arrays, algo, None, topo, devices, trace, start_time, params)
 
 
@@ -132,7 +133,7 @@ def broadcast(values, algorithm="binomial", root=0, topology=None, devices=None,
     """Copy replica ``root``'s array to every replica (non-roots may pass None)."""
     if isinstance(values, (list, tuple)) and values and 0 <= root < len(values) \
             and values[root] is not None:
-        ref = backend.xp.asarray(values[root])
+        ref = array_api.from_host(values[root])
         values = [ref if v is None else v for v in values]
     arrays, algo, topo = _common("broadcast", values, algorithm, topology)
     return _impl("broadcast", arrays, algo, None, topo, devices, trace, start_time,
@@ -178,16 +179,16 @@ def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params
     if sched.inplace:
         inputs = None
     else:  # transfers read the untouched inputs (nobody writes them: no copy needed)
-        inputs = initial if initial is not None else [a.copy() for a in buffers]
+        inputs = initial if initial is not None else [array_api.copy(a) for a in buffers]
     execute(sched, buffers, op or "sum", bounds, inputs, exchange, initial)
     values = layout.outputs(buffers, arrays, bounds, sched, op)
-    dtype = arrays[0].dtype
-    cost, times = price_patterns(topo, nodes, sched.patterns(), bounds, dtype.itemsize,
+    itemsize = array_api.itemsize(arrays[0])
+    cost, times = price_patterns(topo, nodes, sched.patterns(), bounds, itemsize,
                                  collective, algo.name, p, layout.nbytes(arrays))
     trace = trace if trace is not None else Trace()
     if labels is not None:
         nodes = list(labels) + nodes[len(labels):]
-    _record(trace, sched, cost, times, nodes, bounds, dtype.itemsize, start_time, op)
+    _record(trace, sched, cost, times, nodes, bounds, itemsize, start_time, op)
     return CollectiveResult(values, sched, cost, trace, op)
 
 

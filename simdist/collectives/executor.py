@@ -15,7 +15,8 @@ Glossary:
               here; one from here to another process is sent, one from another process is
               received: one message per step and pair of processes, applied in the step's
               order, so the results are bit-identical to the one-process run.
-All array work goes through ``backend.xp`` so the CuPy backend runs the same code.
+Array work keeps to the Array API plus ``hardware.array_api`` (the combine's ``out=``, the
+snapshot's copy), so NumPy, CuPy and array_api_strict run the same code.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import threading
 
 from simdist.collectives.ops import combine_fn
 from simdist.collectives.schedule import Schedule
+from simdist.hardware.array_api import copy, namespace, numpy_dtype
 
 
 def execute(schedule: Schedule, buffers: list, op: str, bounds, inputs=None,
@@ -40,7 +42,7 @@ def execute(schedule: Schedule, buffers: list, op: str, bounds, inputs=None,
       initial: the starting values of the first ``len(initial)`` buffers, which then
         start empty and are filled chunk by chunk (see ``_Lazy``): no upfront copy.
     """
-    fn = combine_fn(op)
+    fn = combine_fn(op, namespace(*buffers[:1]), numpy_dtype(buffers[0]) if buffers else None)
     bounds = [int(b) for b in bounds]
     lazy = _Lazy(buffers, initial, bounds, schedule.num_chunks)
     read_from = buffers if schedule.inplace else inputs
@@ -63,7 +65,7 @@ def execute(schedule: Schedule, buffers: list, op: str, bounds, inputs=None,
                 continue
             view = read_from[t.src][lo:hi]
             if written and any((t.src, c) in written for c in range(t.chunk, t.chunk + t.nchunks)):
-                view = view.copy()  # someone overwrites this region in this very step
+                view = copy(view)  # someone overwrites this region in this very step
             payloads.append(view)
         if exchange is not None:
             payloads = exchange.trade(transfers, payloads)

@@ -26,7 +26,7 @@ import numpy as np
 from simdist.collectives.ops import finalize
 from simdist.collectives.placement import row_slots, slot_bounds
 from simdist.collectives.schedule import even_bounds
-from simdist.hardware import backend
+from simdist.hardware import array_api
 
 
 class Layout:
@@ -54,11 +54,11 @@ class Layout:
 
     def buffers(self, arrays, bounds, num_servers: int = 0, filled: bool = False):
         """(one flat buffer per rank, the executor's ``initial`` values or None)."""
-        xp = backend.xp
-        flat = [a.reshape(-1) for a in arrays]
+        xp = array_api.namespace(*arrays)  # NumPy for host-held dtypes (keeps_on_host)
+        flat = [xp.reshape(a, (-1,)) for a in arrays]
         n, dtype = flat[0].size, flat[0].dtype
         if filled:
-            return ([f.copy() for f in flat]
+            return ([array_api.copy(f) for f in flat]
                     + [xp.zeros(n, dtype=dtype) for _ in range(num_servers)]), None
         # Buffers start empty: the executor writes each chunk from the inputs on first
         # touch (op(input, payload) or a copy), so no input is copied upfront.
@@ -66,13 +66,13 @@ class Layout:
 
     def outputs(self, buffers, arrays, bounds, schedule, op) -> list:
         """Each replica's result, shaped as its input (``op`` finalizes a MEAN)."""
-        p = len(arrays)
-        return [finalize(op, b[:arrays[0].size], p).reshape(arrays[0].shape)
+        p, xp = len(arrays), array_api.namespace(*buffers[:1])
+        return [xp.reshape(finalize(op, b[:arrays[0].size], p), arrays[0].shape)
                 for b in buffers[:p]]
 
     def nbytes(self, arrays) -> int:
         """The nccl-tests ``size`` of the call (see cost.py): one replica's buffer."""
-        return arrays[0].size * arrays[0].dtype.itemsize
+        return arrays[0].size * array_api.itemsize(arrays[0])
 
 
 class _Copy(Layout):
@@ -81,7 +81,8 @@ class _Copy(Layout):
     collective = "broadcast"
 
     def outputs(self, buffers, arrays, bounds, schedule, op) -> list:
-        return [b.reshape(arrays[0].shape) for b in buffers[:len(arrays)]]
+        xp = array_api.namespace(*buffers[:1])
+        return [xp.reshape(b, arrays[0].shape) for b in buffers[:len(arrays)]]
 
 
 class _Reduce(Layout):
@@ -90,8 +91,8 @@ class _Reduce(Layout):
     collective = "reduce"
 
     def outputs(self, buffers, arrays, bounds, schedule, op) -> list:
-        p = len(arrays)
-        return [finalize(op, buffers[r], p).reshape(arrays[0].shape)
+        p, xp = len(arrays), array_api.namespace(*buffers[:1])
+        return [xp.reshape(finalize(op, buffers[r], p), arrays[0].shape)
                 if r == schedule.root else None for r in range(p)]
 
 
@@ -107,9 +108,10 @@ class _ReduceScatter(Layout):
         # Rows per replica as array_split cuts axis 0 (not from element counts: a zero-size
         # row, shape (n, 0), holds no elements but still counts as a row).
         rows = np.diff(even_bounds(shape[0], p))
-        return [finalize(op, buffers[r][int(bounds[r * per_slot]):
-                                        int(bounds[(r + 1) * per_slot])], p)
-                .reshape((int(rows[r]),) + shape[1:]) for r in range(p)]
+        xp = array_api.namespace(*buffers[:1])
+        return [xp.reshape(finalize(op, buffers[r][int(bounds[r * per_slot]):
+                                                   int(bounds[(r + 1) * per_slot])], p),
+                           (int(rows[r]),) + shape[1:]) for r in range(p)]
 
 
 class _AllGather(_Copy):
@@ -124,23 +126,24 @@ class _AllGather(_Copy):
     def buffers(self, arrays, bounds, num_servers: int = 0, filled: bool = False):
         # Every rank starts with its own slot written and the rest zero (the all-gather
         # only copies, so nothing else is read before it is written).
-        xp = backend.xp
+        xp = array_api.namespace(*arrays)
         p = len(arrays)
         per_slot = (len(bounds) - 1) // p
         out = []
         for r, a in enumerate(arrays):
             buf = xp.zeros(int(bounds[-1]), dtype=a.dtype)
-            buf[int(bounds[r * per_slot]):int(bounds[(r + 1) * per_slot])] = a.reshape(-1)
+            buf[int(bounds[r * per_slot]):int(bounds[(r + 1) * per_slot])] = xp.reshape(a, (-1,))
             out.append(buf)
         return out, None
 
     def outputs(self, buffers, arrays, bounds, schedule, op) -> list:
         rows = sum(a.shape[0] for a in arrays)
-        return [b.reshape((rows,) + arrays[0].shape[1:]) for b in buffers[:len(arrays)]]
+        xp = array_api.namespace(*buffers[:1])
+        return [xp.reshape(b, (rows,) + arrays[0].shape[1:]) for b in buffers[:len(arrays)]]
 
     def nbytes(self, arrays) -> int:
         """All-gather's ``size`` is the output: every replica's input together."""
-        return sum(a.size for a in arrays) * arrays[0].dtype.itemsize
+        return sum(a.size for a in arrays) * array_api.itemsize(arrays[0])
 
 
 class _AllToAll(_Copy):

@@ -13,7 +13,7 @@ Glossary:
 
 from __future__ import annotations
 
-from simdist.hardware import backend
+from simdist.hardware import array_api
 
 REDUCE_OPS = {"sum": "add", "mean": "add", "min": "minimum", "max": "maximum",
               "prod": "multiply"}
@@ -37,14 +37,20 @@ def normalize_op(op) -> str:
     return name
 
 
-def combine_fn(op: str):
-    """The in-place binary ufunc of ``op`` on the active backend: ``f(a, b, out=a)``."""
-    return getattr(backend.xp, REDUCE_OPS[op])
+def combine_fn(op: str, xp=None, dtype=None):
+    """The in-place combine of ``op`` on namespace ``xp`` (default: the active backend) for
+    NumPy ``dtype``: ``f(a, b, out=dst)`` writes ``op(a, b)`` into ``dst``
+    (``array_api.combiner``: the Array API has no ``out=``)."""
+    return array_api.combiner(REDUCE_OPS[op], xp, dtype)
 
 
 def finalize(op: str, array, num_replicas: int):
     """MEAN divides the sum by the replica count (TF divides after summing); others: as is."""
     if op != "mean":
         return array
-    # TF's ``v / n``: floats keep their dtype, integers true-divide to floating point.
+    # TF's ``v / n``: floats keep their dtype, integers true-divide to float64 (as NumPy
+    # does; the Array API leaves ``int / int`` undefined, so the cast is explicit).
+    if array_api.kind(array) in "iub":
+        xp = array_api.namespace(array)
+        array = xp.astype(array, array_api.backend_dtype("float64", xp))
     return array / num_replicas

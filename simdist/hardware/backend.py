@@ -1,43 +1,130 @@
 """Array backends: where the bytes of simulated devices really live.
 
 Glossary:
-  xp       -- the array namespace (``numpy`` by default, ``cupy`` on real GPUs). Code that
-              works on device values calls ``backend.xp`` and never imports numpy itself,
-              so a CuPy run needs no second implementation.
-  to_host  -- convert a backend array to a NumPy array (a no-op for NumPy).
+  xp               -- the array namespace of the active backend. Code that works on device
+                      values calls ``backend.xp`` (the Array API standard) plus the few
+                      extras of ``simdist.hardware.array_api``, and never ``numpy`` itself, so
+                      every backend runs the same code.
+  numpy            -- the default: NumPy arrays on the host.
+  array_api_strict -- the strict Array API namespace (a test-only dependency): it refuses
+                      everything the standard lacks, so a run on it catches NumPy-only calls.
+  cupy             -- CuPy arrays on real CUDA GPUs (the ``gpu`` extra, ``cupy-cuda12x``);
+                      see ``simdist.hardware.cupy_adapter`` for the device mapping and NCCL.
+  SIMDIST_BACKEND  -- the environment variable read once, when this module is imported.
+  to_host          -- convert a backend array to a NumPy array (a no-op for NumPy).
+
+Importing simdist never imports CuPy or array_api_strict: a backend's package loads only
+when that backend is selected.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 
 import numpy
 
-BACKENDS = {"numpy": "numpy", "cupy": "cupy"}
+ENV_VAR = "SIMDIST_BACKEND"
+DEFAULT = "numpy"
+# name -> the module that provides its namespace (registry: one row per backend).
+BACKENDS = {"numpy": "numpy", "array_api_strict": "array_api_strict", "cupy": "cupy"}
+# What to install when a backend's package is missing.
+_INSTALL = {
+    "array_api_strict": "pip install array-api-strict (or simdist[test])",
+    "cupy": "pip install 'simdist[gpu]' (cupy-cuda12x, for CUDA 12)",
+}
 
 xp = numpy
+_name = DEFAULT
 
 
 def set_backend(name: str) -> None:
     """Select the array namespace used by every simulated device.
 
+    Tensors made before the switch keep their arrays: select the backend before building
+    values (``SIMDIST_BACKEND`` does it before anything is built).
+
     Raises:
-      ValueError: if ``name`` is not a known backend.
-      ImportError: if the backend's package is not installed.
+      ValueError: if ``name`` is not a known backend (the message lists them).
+      ImportError: if the backend's package is not installed (says what to install).
+      RuntimeError: cupy without a usable CUDA GPU (says what is missing).
     """
-    global xp
-    if name not in BACKENDS:
-        raise ValueError(f"Unknown backend {name!r}; choose one of {sorted(BACKENDS)}.")
-    xp = importlib.import_module(BACKENDS[name])
+    global xp, _name
+    if not isinstance(name, str) or name not in BACKENDS:
+        raise ValueError(f"Unknown backend {name!r}; choose one of {sorted(BACKENDS)} "
+                         f"(set_backend(name) or the {ENV_VAR} environment variable).")
+    module = _load(name)
+    if name == "cupy":
+        from simdist.hardware import cupy_adapter
+
+        cupy_adapter.check_gpus(module)
+    xp, _name = module, name
+
+
+def _load(name: str):
+    try:
+        module = importlib.import_module(BACKENDS[name])
+    except ImportError as e:
+        raise ImportError(f"The {name!r} backend needs the {BACKENDS[name]!r} package, "
+                          f"which is not installed ({e}); {_INSTALL.get(name, '')}.") from e
+    if name == "array_api_strict":
+        return OnDevice(module, module.Device("device1"))
+    return module
+
+
+class OnDevice:
+    """``module``'s namespace with its creation functions defaulting to ``device``.
+
+    The strict backend keeps device values on array_api_strict's ``device1``, a device that
+    is not the host: NumPy cannot read its arrays (``np.exp(a)`` raises), so a NumPy-only
+    call on a device value fails there as it would on a GPU. New arrays default to that
+    device as CuPy's default to the current GPU; ``array_api.to_host`` copies to the host.
+    """
+
+    _CREATION = ("arange", "asarray", "empty", "eye", "full", "linspace", "ones", "zeros")
+
+    def __init__(self, module, device):
+        self._module, self.device = module, device
+        self.__name__ = module.__name__
+
+    def __getattr__(self, name):
+        attr = getattr(self._module, name)
+        if name in self._CREATION:
+            attr = self._on_device(attr)
+        setattr(self, name, attr)  # looked up once
+        return attr
+
+    def _on_device(self, fn):
+        device = self.device
+
+        def create(*args, **kwargs):
+            if kwargs.get("device") is None:
+                kwargs["device"] = device
+            return fn(*args, **kwargs)
+
+        create.__name__ = fn.__name__
+        return create
+
+    def __repr__(self):
+        return f"<{self.__name__} namespace on {self.device}>"
 
 
 def get_backend() -> str:
-    """The name of the active backend."""
-    return xp.__name__
+    """The name of the active backend (a key of ``BACKENDS``)."""
+    return _name
 
 
 def to_host(array):
     """Return ``array`` as a NumPy array (copies from a GPU when needed)."""
-    if xp is numpy:
-        return array
-    return xp.asnumpy(array)
+    from simdist.hardware import array_api
+
+    return array_api.to_host(array)
+
+
+def _from_environment() -> None:
+    name = os.environ.get(ENV_VAR, "").strip()
+    if name and name != DEFAULT:
+        set_backend(name)
+
+
+_from_environment()

@@ -21,6 +21,7 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from simdist.hardware.backend import to_host
 from simdist.testing import strategies as sds
 
 _OPS = ("SUM", "MEAN", "MIN", "MAX")
@@ -200,7 +201,7 @@ def _call(fn, args, p, case) -> list:
     if out is None or len(out) != p:
         _fail(case, f"expected one array per replica ({p}), got "
               f"{'None' if out is None else len(out)}")
-    return [np.asarray(o) for o in out]
+    return [np.asarray(to_host(o)) for o in out]
 
 
 def _same_bits(out, case):

@@ -1,0 +1,202 @@
+"""The extras device code needs that the Array API standard lacks: one adapter for every backend.
+
+Code on device values uses the standard namespace (``backend.xp``: ``xp.reshape(a, s)``,
+``xp.concat``, ``xp.asarray(a, copy=True)``, ``xp.astype`` ...) plus only the functions
+below. Each says why the standard does not cover it. On NumPy they cost nothing.
+
+Glossary:
+  host array  -- a NumPy array in host memory. Values whose dtype the backend cannot hold
+                 (strings; float16 and bfloat16 on array_api_strict, bfloat16 on CuPy)
+                 stay host arrays on every backend, and ``namespace`` sends their maths to
+                 NumPy.
+  namespace   -- the namespace that computes on some arrays: NumPy for host arrays, the
+                 active backend's otherwise.
+  numpy dtype -- the ``numpy.dtype`` of an array: the Array API's dtype objects have no
+                 ``itemsize`` / ``kind``, and simdist's DTypes are keyed by NumPy dtypes.
+
+The extras (why each exists):
+  to_host / from_host -- host transfer. The standard has ``from_dlpack`` only, which need
+                 not cross devices (a CuPy array cannot become a NumPy one through it).
+  numpy_dtype / nbytes / kind -- dtype facts the standard leaves out (``nbytes``,
+                 ``itemsize`` and ``dtype.kind`` are NumPy attributes).
+  keeps_on_host -- the 16-bit floats: the standard has no float16 and no bfloat16
+                 (array_api_strict refuses both; CuPy has float16 but no bfloat16), and
+                 bfloat16 in NumPy comes from ml_dtypes. Such values are host arrays.
+  combiner    -- ``op(a, b)`` written into ``out`` without a temporary: the standard has
+                 no ``out=``; NumPy and CuPy ufuncs do (the executor's hot loop), so only
+                 the strict backend pays the temporary plus a copy. Bits are the same.
+  contiguous  -- C order, for buffers packed for a transfer: the standard has no memory
+                 layout (``ascontiguousarray`` is NumPy's/CuPy's); strict arrays are returned
+                 as they are.
+  is_array    -- whether a value is an array of the active backend or a host array: the
+                 standard has no common array type to test with ``isinstance``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist.hardware import backend
+
+# Binary ops a combine step applies, by their standard names (also NumPy/CuPy ufuncs).
+_COMBINE = ("add", "multiply", "minimum", "maximum")
+_BOOL_COMBINE = {"minimum": "logical_and", "maximum": "logical_or"}
+
+
+def namespace(*arrays):
+    """The namespace that computes on ``arrays``: NumPy if any is a host array, else xp."""
+    for a in arrays:
+        if isinstance(a, np.ndarray | np.generic):
+            return np
+    return backend.xp
+
+
+def is_array(value) -> bool:
+    """Whether ``value`` is an array of the active backend or a host (NumPy) array."""
+    if isinstance(value, np.ndarray):
+        return True
+    xp = backend.xp
+    return xp is not np and _array_type(xp) is not None and isinstance(value, _array_type(xp))
+
+
+def _array_type(xp):
+    t = getattr(xp, "ndarray", None)  # NumPy, CuPy
+    if t is None:
+        t = getattr(xp, "Array", None)
+        if t is None:  # array_api_strict keeps its Array class in a private module
+            t = type(xp.asarray(0))
+            xp.Array = t
+    return t
+
+
+def to_host(array) -> np.ndarray:
+    """``array`` as a NumPy array in host memory (the array itself when it is one)."""
+    if isinstance(array, np.ndarray | np.generic):
+        return np.asarray(array)
+    name = backend.get_backend()
+    if name == "cupy":  # a device-to-host copy
+        return array.get()
+    if name == "array_api_strict":  # off its device1 onto the CPU, which NumPy can read
+        host = backend.xp._module.asarray(array, device=backend.xp._module.Device("CPU_DEVICE"))
+        return np.asarray(host)
+    return np.asarray(array)
+
+
+def keeps_on_host(dtype) -> bool:
+    """Whether values of NumPy ``dtype`` stay host arrays on the active backend."""
+    dtype = np.dtype(dtype)
+    if dtype.kind in "OUSV":
+        return True
+    name = backend.get_backend()
+    if name == "numpy":
+        return False
+    if dtype == _BFLOAT16:
+        return True  # neither the standard nor CuPy has bfloat16
+    return name == "array_api_strict" and dtype == np.float16
+
+
+def from_host(host):
+    """A host array (or scalar, list ...) as an array of the active backend.
+
+    Values whose dtype the backend lacks stay host arrays (see ``keeps_on_host``).
+    """
+    xp = backend.xp
+    if xp is np:
+        return np.asarray(host)
+    if not isinstance(host, np.ndarray):
+        if is_array(host):
+            return host
+        host = np.asarray(host)
+    if keeps_on_host(host.dtype):
+        return host
+    return xp.asarray(host)
+
+
+def numpy_dtype(dtype_or_array) -> np.dtype:
+    """The ``numpy.dtype`` of an array, or of a dtype object of any backend."""
+    dt = getattr(dtype_or_array, "dtype", dtype_or_array)
+    if isinstance(dt, np.dtype):
+        return dt
+    try:
+        return np.dtype(dt)
+    except TypeError:  # array_api_strict's dtypes print as 'array_api_strict.float32'
+        return np.dtype(str(dt).rsplit(".", 1)[-1])
+
+
+def backend_dtype(dtype, xp=None):
+    """The dtype object of namespace ``xp`` (default: the active one) for a NumPy dtype."""
+    xp = xp or backend.xp
+    dtype = np.dtype(dtype)
+    if xp is np:
+        return dtype
+    if dtype == np.bool_:
+        return xp.bool
+    return getattr(xp, dtype.name)
+
+
+def kind(array) -> str:
+    """NumPy's one-letter dtype kind of ``array`` ('b', 'i', 'u', 'f', 'c', ...)."""
+    return numpy_dtype(array).kind
+
+
+def itemsize(array) -> int:
+    """Bytes per element of ``array``."""
+    return numpy_dtype(array).itemsize
+
+
+def nbytes(array) -> int:
+    """Bytes ``array`` holds (``size * itemsize``)."""
+    n = getattr(array, "nbytes", None)
+    if n is not None:
+        return int(n)
+    return int(array.size) * itemsize(array)
+
+
+def combiner(op: str, xp=None, dtype=None):
+    """``f(a, b, out=dst)`` writing ``op(a, b)`` into ``dst``, for ``op`` one of add /
+    multiply / minimum / maximum, on namespace ``xp`` (default: the active one), for
+    arrays of NumPy ``dtype``.
+
+    NumPy and CuPy give their ufunc itself (``out=``: no temporary, no overhead); the
+    standard has no ``out=``, so other namespaces compute, then copy into ``dst``. On bools
+    the standard has no minimum / maximum: they are logical_and / logical_or (NumPy's
+    result on bools, bit for bit).
+    """
+    if op not in _COMBINE:
+        raise ValueError(f"Unknown combine op {op!r}; use one of {list(_COMBINE)}.")
+    xp = xp or backend.xp
+    if xp is np or _is_cupy(xp):
+        return getattr(xp, op)
+    if dtype is not None and np.dtype(dtype) == np.bool_:
+        op = _BOOL_COMBINE.get(op, op)
+    fn = getattr(xp, op)
+
+    def combine(a, b, out):
+        out[...] = fn(a, b)
+
+    return combine
+
+
+def _is_cupy(xp) -> bool:
+    return xp.__name__.split(".")[0] in ("cupy",) or xp.__name__.endswith(".cupy")
+
+
+def contiguous(array):
+    """``array`` in C order (a copy only when it is not): for buffers a transfer packs."""
+    xp = namespace(array)
+    f = getattr(xp, "ascontiguousarray", None)
+    return array if f is None else f(array)
+
+
+def copy(array):
+    """A copy of ``array`` in its own namespace (``asarray(copy=True)`` of the standard)."""
+    return namespace(array).asarray(array, copy=True)
+
+
+def _bfloat16():
+    import ml_dtypes
+
+    return np.dtype(ml_dtypes.bfloat16)
+
+
+_BFLOAT16 = _bfloat16()

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import enum
 
+import numpy as np
+
 from simdist.distribute import cross_replica_checks, faults, packing
 from simdist.distribute.cross_device_ops import (
     CrossDeviceOps,
@@ -38,7 +40,7 @@ from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.values import Mirrored
 from simdist.framework import errors, op_def
 from simdist.framework.tensor import Tensor
-from simdist.hardware import backend
+from simdist.hardware import array_api, backend
 from simdist.hardware.machine import get_machine
 
 
@@ -145,7 +147,7 @@ def run_collective(collective, arrays, devices, algorithm: str, topology=None, e
     start = max(d.clock for d in devices)
     algo = algorithm
     if collective == "all_reduce" and algorithm not in collectives.ALGORITHMS:
-        algo = choose_algorithm(algorithm, int(arrays[0].nbytes), devices, topo)
+        algo = choose_algorithm(algorithm, array_api.nbytes(arrays[0]), devices, topo)
     if collective not in COLLECTIVE_CALLS:
         raise ValueError(f"run_collective runs one of {COLLECTIVE_CALLS}, not {collective!r}.")
     result = getattr(collectives, collective)(list(arrays), algorithm=algo, topology=topo,
@@ -272,9 +274,10 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
         devices = list(get_devices_from(value))
         tensors = [op_def.convert_to_tensor(v) for v in value.values]
         cross_replica_checks.check_reduce(tensors, "CollectiveReduceV2")
-        outs = self._run_all_reduce([t._value.reshape(-1) for t in tensors], devices, "ring",
-                                    op=reduce_op.value.lower())
-        return Mirrored([Tensor(o.reshape(t._value.shape), d)
+        xp = backend.xp
+        outs = self._run_all_reduce([xp.reshape(t._value, (-1,)) for t in tensors], devices,
+                                    "ring", op=reduce_op.value.lower())
+        return Mirrored([Tensor(xp.reshape(o, t._value.shape), d)
                          for o, t, d in zip(outs, tensors, devices)])
 
     def _reduce_groups(self, grads, devices):
@@ -292,8 +295,8 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
             else:
                 groups = [idx]
             for group in groups:
-                flats = [xp.concatenate([grads[i][j]._value.reshape(-1) for j in group])
-                         for i in range(len(devices))]
+                flats = [array_api.concat([xp.reshape(grads[i][j]._value, (-1,))
+                                           for j in group]) for i in range(len(devices))]
                 total = int(flats[0].size)
                 parts = packing.concat_and_split_sizes(total, self._num_packs or 1)
                 bounds = [0]
@@ -306,12 +309,12 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
                     for i, o in enumerate(outs):
                         reduced[i].append(o)
                 for i in range(len(devices)):
-                    whole = xp.concatenate(reduced[i]) if reduced[i] else flats[i]
+                    whole = array_api.concat(reduced[i]) if reduced[i] else flats[i]
                     pos = 0
                     for j in group:
                         shape = grads[i][j]._value.shape
                         size = grads[i][j]._value.size
-                        results[i][j] = whole[pos:pos + size].reshape(shape)
+                        results[i][j] = xp.reshape(whole[pos:pos + size], shape)
                         pos += size
         return results
 
@@ -384,19 +387,19 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
         # Reversed so the first pack holds the last-computed gradients (better overlap with
         # the backward pass), as TF does before grouping.
         order = list(range(n_values))[::-1]
-        sizes = [grads[0][j]._value.nbytes for j in order]
+        sizes = [array_api.nbytes(grads[0][j]._value) for j in order]
         results = [[None] * n_values for _ in devices]
         for pack in packing.group_by_size(sizes, opts.bytes_per_pack):
             members = [order[k] for k in pack]
             for dtype_members in _split_by_dtype(members, grads[0]):
-                flats = [xp.concatenate([grads[i][j]._value.reshape(-1) for j in dtype_members])
-                         for i in range(len(devices))]
+                flats = [array_api.concat([xp.reshape(grads[i][j]._value, (-1,))
+                                           for j in dtype_members]) for i in range(len(devices))]
                 outs = self._run_all_reduce(flats, devices, opts.implementation.value)
                 for i, whole in enumerate(outs):
                     pos = 0
                     for j in dtype_members:
                         v = grads[i][j]._value
-                        results[i][j] = whole[pos:pos + v.size].reshape(v.shape)
+                        results[i][j] = xp.reshape(whole[pos:pos + v.size], v.shape)
                         pos += v.size
         return results
 
@@ -418,10 +421,10 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
                 for t in tensors):
             return super()._gather(per_replica_value, destinations, axis)  # its errors
         axis = int(axis) % ndim
-        fronts = [xp.ascontiguousarray(xp.moveaxis(t._value, axis, 0)) for t in tensors]
-        shapes = self._run_collective(
-            "all_gather", [xp.asarray(f.shape, dtype="int64") for f in fronts], devices,
-            "ring")[0].reshape(-1, ndim)
+        fronts = [array_api.contiguous(xp.moveaxis(t._value, axis, 0)) for t in tensors]
+        shapes = array_api.to_host(self._run_collective(
+            "all_gather", [array_api.from_host(np.asarray(f.shape, dtype=np.int64))
+                           for f in fronts], devices, "ring")[0]).reshape(-1, ndim)
         if any(tuple(s[1:]) != fronts[0].shape[1:] for s in shapes.tolist()):
             raise errors.InvalidArgumentError(
                 None, None, f"all_gather along axis {axis}: the replicas' values have shapes "
@@ -429,8 +432,8 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
                 "that axis; every replica must pass the same shape except along `axis`.")
         outs = self._run_collective(
             "all_gather", fronts, devices, "ring",
-            placeholder=lambda rank: xp.zeros(tuple(shapes[rank].tolist()), fronts[0].dtype))
-        gathered = Mirrored([Tensor(xp.ascontiguousarray(xp.moveaxis(o, 0, axis)), d)
+            placeholder=lambda rank: xp.zeros(tuple(shapes[rank].tolist()), dtype=fronts[0].dtype))
+        gathered = Mirrored([Tensor(array_api.contiguous(xp.moveaxis(o, 0, axis)), d)
                              for o, d in zip(outs, devices)])
         if self._matches(per_replica_value, destinations):
             return gathered

@@ -17,7 +17,7 @@ from simdist.distribute import cross_replica_checks
 from simdist.distribute.reduce_util import ReduceOp, as_reduce_op
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
 from simdist.framework import context, op_def
-from simdist.hardware import backend
+from simdist.hardware import array_api, backend
 from simdist.hardware.machine import find_device
 from simdist.hardware.transfer import copy_to
 
@@ -156,8 +156,11 @@ def _combine(reduce_op, arrays):
 
 def divide_by_n(array, n):
     """``array / n`` as TF's truediv: floats keep their dtype, integers become float64."""
-    if array.dtype.kind == "f":
-        return (array / n).astype(array.dtype)
+    kind = array_api.kind(array)
+    if kind == "f":
+        return array_api.astype(array / n, array_api.numpy_dtype(array))
+    if kind in "iub":  # the Array API leaves int / int undefined: cast first, as NumPy does
+        return array_api.astype(array, "float64") / n
     return array / n
 
 
@@ -176,7 +179,7 @@ class ReductionToOneDevice(CrossDeviceOps):
         parts = [copy_to(t, target) for t in inputs]
         value = _combine(reduce_op, [p._value for p in parts])
         target.run(f"Reduce{reduce_op.value.title()}", flops=value.size * len(parts),
-                   nbytes=value.nbytes * (len(parts) + 1))
+                   nbytes=array_api.nbytes(value) * (len(parts) + 1))
         from simdist.framework.tensor import Tensor
 
         return simple_broadcast(Tensor(value, target), destinations)

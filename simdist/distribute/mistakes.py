@@ -22,6 +22,7 @@ from simdist.data.dataset_ops import DatasetV2, OwnedIterator
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.values import PerReplica
 from simdist.framework import nest
+from simdist.hardware.backend import to_host
 
 
 def check_run_args(strategy, args, kwargs) -> None:
@@ -63,8 +64,8 @@ def check_diverged() -> None:
         written = list(_written_none.values())
         _written_none.clear()
     for var in written:
-        first = var.values[0]._value
-        if any(c._value.tobytes() != first.tobytes() for c in var.values[1:]):
+        first = to_host(var.values[0]._value).tobytes()
+        if any(to_host(c._value).tobytes() != first for c in var.values[1:]):
             teach.warn("none_aggregation_diverged", variable=var.name.split(":")[0],
                        replicas=len(var.values))
             return

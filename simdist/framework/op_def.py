@@ -30,7 +30,7 @@ import numpy as np
 from simdist.framework import context, dtypes, errors, tape
 from simdist.framework.tensor import Tensor
 from simdist.framework.thread_local import ThreadLocalValue
-from simdist.hardware import backend
+from simdist.hardware import array_api, backend
 from simdist.hardware.device import KERNEL_DTYPE_NAMES
 
 GRADIENTS: dict[str, object] = {}
@@ -98,8 +98,8 @@ def check_output_fits(op_type, shape, dtype, inputs=(), device=None) -> None:
     Called before the value is computed, so a tensor bigger than the simulated device is
     never built on the host (no MemoryError, no out-of-memory kill).
     """
-    dt = dtype if isinstance(dtype, np.dtype) else np.dtype(getattr(dtype, "as_numpy_dtype",
-                                                                     dtype))
+    dt = dtype if isinstance(dtype, np.dtype) else array_api.numpy_dtype(
+        getattr(dtype, "as_numpy_dtype", dtype))
     nbytes = dt.itemsize
     for d in shape:
         if d < 0:
@@ -132,10 +132,12 @@ def broadcast_shape(a: tuple, b: tuple) -> tuple:
 def execute(op_type, inputs, value, attrs=None, flops=None, device=None):
     """Wrap ``value`` (already computed with ``xp``) as the op's output Tensor."""
     dev = device if device is not None else placement(inputs)
-    xp = backend.xp
-    if not isinstance(value, xp.ndarray) and not _is_host_strings(value):
+    if not isinstance(value, np.ndarray) and not array_api.is_array(value):
         # An element taken out of a string array is bytes, which NumPy would read as 'S'.
-        value = np.array(value, dtype=object) if isinstance(value, bytes) else xp.asarray(value)
+        value = (np.array(value, dtype=object) if isinstance(value, bytes)
+                 else array_api.from_host(value))
+    elif isinstance(value, np.ndarray) and backend.xp is not np:
+        value = array_api.from_host(value)  # computed on the host: onto the device
     out = Tensor(value, dev)
     if _log_placement[0]:
         _log(op_type, dev)
@@ -148,8 +150,7 @@ def execute(op_type, inputs, value, attrs=None, flops=None, device=None):
 def execute_multi(op_type, inputs, values, attrs=None, flops=None, device=None):
     """Like :func:`execute` for an op with several outputs (``split``, ``unstack``)."""
     dev = device if device is not None else placement(inputs)
-    xp = backend.xp
-    outs = tuple(Tensor(v if _is_host_strings(v) else xp.asarray(v), dev) for v in values)
+    outs = tuple(Tensor(array_api.from_host(v), dev) for v in values)
     if _log_placement[0]:
         _log(op_type, dev)
     _charge(dev, op_type, inputs, outs, flops)
@@ -224,7 +225,7 @@ def constant_value(value, dtype=None, strict=True, shape=None) -> Tensor:
         arr = _fit_shape(arr, shape)
     if _log_placement[0]:
         _log("_EagerConst", dev)
-    return Tensor(arr if _is_host_strings(arr) else backend.xp.asarray(arr), dev)
+    return Tensor(array_api.from_host(arr), dev)
 
 
 def _is_host_strings(value) -> bool:

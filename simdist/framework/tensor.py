@@ -19,7 +19,7 @@ import numpy as np
 
 from simdist.framework import dtypes
 from simdist.framework.tensor_shape import TensorShape
-from simdist.hardware import backend
+from simdist.hardware import array_api, backend
 
 _ids = itertools.count(1)
 
@@ -33,6 +33,8 @@ class Tensor:
     __array_priority__ = 100
 
     def __init__(self, value, device):
+        if backend.placer is not None:  # CuPy: the array lives on the device's real GPU
+            value = backend.placer(value, device)
         if type(value) is np.ndarray:
             value.setflags(write=False)
         elif getattr(value, "flags", None) is not None and value.flags.writeable:
@@ -52,7 +54,7 @@ class Tensor:
     # --- properties -------------------------------------------------------------------
     @property
     def dtype(self) -> dtypes.DType:
-        return dtypes.as_dtype(self._value.dtype)
+        return dtypes.as_dtype(array_api.numpy_dtype(self._value))
 
     @property
     def shape(self) -> TensorShape:

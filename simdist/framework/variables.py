@@ -24,7 +24,7 @@ from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import Tensor, _ids, _numpy_text, _Reference
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.thread_local import ThreadLocalStack
-from simdist.hardware import backend
+from simdist.hardware import array_api, backend
 
 
 class VariableSynchronization(enum.Enum):
@@ -126,7 +126,7 @@ class Variable(metaclass=_VariableMeta):
         self._value = init._value
         self._device = dev
         self._id = next(_ids)
-        nbytes = self._value.nbytes
+        nbytes = array_api.nbytes(self._value)
         dev.allocate(nbytes, what="variable", shape=self._value.shape, dtype=self._value.dtype)
         self._nbytes = nbytes  # only once accounted: __del__ frees what was allocated
         self._shape = TensorShape(shape) if shape is not None else TensorShape(self._value.shape)
@@ -156,7 +156,7 @@ class Variable(metaclass=_VariableMeta):
     aggregation = property(lambda self: self._aggregation)
     constraint = property(lambda self: self._constraint)
     device = property(lambda self: self._device.name)
-    dtype = property(lambda self: dtypes.as_dtype(self._value.dtype))
+    dtype = property(lambda self: dtypes.as_dtype(array_api.numpy_dtype(self._value)))
     # A variable made with a partial shape (shape=(None,)) keeps it, as TF's.
     shape = property(lambda self: TensorShape(self._value.shape) if self._shape.is_fully_defined()
                      else self._shape)
@@ -221,14 +221,12 @@ class Variable(metaclass=_VariableMeta):
     def _write(self, new, op_name):
         # A fresh array each time: tensors that read the old value keep it (immutability).
         self._value = new
-        if not new.flags.writeable:
-            pass
-        self._device.run(op_name, new.size, 2 * new.nbytes)
+        self._device.run(op_name, new.size, 2 * array_api.nbytes(new))
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
         """Set the variable's value; returns it unread (see _UnreadVariable)."""
         new = self._new_value(value, "assign")
-        self._write(backend.xp.array(new, copy=True), "AssignVariableOp")
+        self._write(array_api.copy(new), "AssignVariableOp")
         return _UnreadVariable(self) if read_value else None
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):

@@ -25,6 +25,8 @@ The extras (why each exists):
   combiner    -- ``op(a, b)`` written into ``out`` without a temporary: the standard has
                  no ``out=``; NumPy and CuPy ufuncs do (the executor's hot loop), so only
                  the strict backend pays the temporary plus a copy. Bits are the same.
+  astype / concat -- the standard's functions under the names every supported NumPy
+                 (>= 1.24) and CuPy have (``a.astype``, ``concatenate``), with NumPy dtypes.
   contiguous  -- C order, for buffers packed for a transfer: the standard has no memory
                  layout (``ascontiguousarray`` is NumPy's/CuPy's); strict arrays are returned
                  as they are.
@@ -60,7 +62,7 @@ def is_array(value) -> bool:
 
 
 def _array_type(xp):
-    t = getattr(xp, "ndarray", None)  # NumPy, CuPy
+    t = getattr(backend.native, "ndarray", None)  # NumPy, CuPy
     if t is None:
         t = getattr(xp, "Array", None)
         if t is None:  # array_api_strict keeps its Array class in a private module
@@ -77,8 +79,8 @@ def to_host(array) -> np.ndarray:
     if name == "cupy":  # a device-to-host copy
         return array.get()
     if name == "array_api_strict":  # off its device1 onto the CPU, which NumPy can read
-        host = backend.xp._module.asarray(array, device=backend.xp._module.Device("CPU_DEVICE"))
-        return np.asarray(host)
+        strict = backend.native
+        return np.asarray(strict.asarray(array, device=strict.Device("CPU_DEVICE")))
     return np.asarray(array)
 
 
@@ -114,7 +116,9 @@ def from_host(host):
 
 def numpy_dtype(dtype_or_array) -> np.dtype:
     """The ``numpy.dtype`` of an array, or of a dtype object of any backend."""
-    dt = getattr(dtype_or_array, "dtype", dtype_or_array)
+    dt = dtype_or_array
+    if not isinstance(dt, type | str | np.dtype):  # an array or a scalar: its dtype
+        dt = getattr(dt, "dtype", dt)
     if isinstance(dt, np.dtype):
         return dt
     try:
@@ -165,8 +169,10 @@ def combiner(op: str, xp=None, dtype=None):
     if op not in _COMBINE:
         raise ValueError(f"Unknown combine op {op!r}; use one of {list(_COMBINE)}.")
     xp = xp or backend.xp
-    if xp is np or _is_cupy(xp):
-        return getattr(xp, op)
+    if xp is np:
+        return getattr(np, op)
+    if _is_cupy(xp):
+        return getattr(backend.native, op)  # CuPy's own ufunc (a wrapper may drop out=)
     if dtype is not None and np.dtype(dtype) == np.bool_:
         op = _BOOL_COMBINE.get(op, op)
     fn = getattr(xp, op)
@@ -179,6 +185,22 @@ def combiner(op: str, xp=None, dtype=None):
 
 def _is_cupy(xp) -> bool:
     return xp.__name__.split(".")[0] in ("cupy",) or xp.__name__.endswith(".cupy")
+
+
+def astype(array, dtype):
+    """``array`` cast to NumPy ``dtype`` (no copy when it already has it): the standard's
+    ``xp.astype`` with a dtype of the array's own namespace (NumPy < 2.1 has no function)."""
+    xp = namespace(array)
+    if xp is np or _is_cupy(xp):
+        return array.astype(dtype, copy=False)
+    return xp.astype(array, backend_dtype(dtype, xp), copy=False)
+
+
+def concat(arrays, axis=0):
+    """The standard's ``xp.concat`` (NumPy < 2.0 and CuPy name it ``concatenate``)."""
+    xp = namespace(*arrays)
+    fn = getattr(xp, "concat", None) or xp.concatenate
+    return fn(list(arrays), axis=axis)
 
 
 def contiguous(array):

@@ -36,6 +36,11 @@ _INSTALL = {
 
 xp = numpy
 _name = DEFAULT
+# ``placer(array, device)`` puts a new tensor's array where its simulated device lives
+# (CuPy: that device's real GPU); None where arrays need no placing.
+placer = None
+# The backend's own package (``cupy``, ``array_api_strict``): for the adapters' extras only.
+native = numpy
 
 
 def set_backend(name: str) -> None:
@@ -49,16 +54,18 @@ def set_backend(name: str) -> None:
       ImportError: if the backend's package is not installed (says what to install).
       RuntimeError: cupy without a usable CUDA GPU (says what is missing).
     """
-    global xp, _name
+    global xp, _name, placer, native
     if not isinstance(name, str) or name not in BACKENDS:
         raise ValueError(f"Unknown backend {name!r}; choose one of {sorted(BACKENDS)} "
                          f"(set_backend(name) or the {ENV_VAR} environment variable).")
     module = _load(name)
+    raw, place = getattr(module, "_module", module), None
     if name == "cupy":
         from simdist.hardware import cupy_adapter
 
         cupy_adapter.check_gpus(module)
-    xp, _name = module, name
+        module, place = cupy_adapter.namespace(module), cupy_adapter.place_tensor_value
+    xp, _name, placer, native = module, name, place, raw
 
 
 def _load(name: str):
@@ -82,6 +89,8 @@ class OnDevice:
     """
 
     _CREATION = ("arange", "asarray", "empty", "eye", "full", "linspace", "ones", "zeros")
+    _TAKES_DTYPE = ("sum", "prod", "cumulative_sum", "cumulative_prod", "empty_like",
+                    "full_like", "ones_like", "zeros_like")
 
     def __init__(self, module, device):
         self._module, self.device = module, device
@@ -91,19 +100,47 @@ class OnDevice:
         attr = getattr(self._module, name)
         if name in self._CREATION:
             attr = self._on_device(attr)
+        elif name in self._TAKES_DTYPE:
+            attr = self._dtype_arg(attr)
         setattr(self, name, attr)  # looked up once
         return attr
 
     def _on_device(self, fn):
-        device = self.device
+        device, dtype_of = self.device, self._dtype
 
         def create(*args, **kwargs):
             if kwargs.get("device") is None:
                 kwargs["device"] = device
+            if kwargs.get("dtype") is not None:
+                kwargs["dtype"] = dtype_of(kwargs["dtype"])
             return fn(*args, **kwargs)
 
         create.__name__ = fn.__name__
         return create
+
+    def _dtype_arg(self, fn):
+        dtype_of = self._dtype
+
+        def call(*args, **kwargs):
+            if kwargs.get("dtype") is not None:
+                kwargs["dtype"] = dtype_of(kwargs["dtype"])
+            return fn(*args, **kwargs)
+
+        call.__name__ = fn.__name__
+        return call
+
+    def astype(self, x, dtype, /, *, copy=True, device=None):
+        """The standard's ``astype``, also given a NumPy dtype (as CuPy takes them)."""
+        return self._module.astype(x, self._dtype(dtype), copy=copy,
+                                   device=x.device if device is None else device)
+
+    def _dtype(self, dtype):
+        """simdist keys its DTypes by NumPy dtypes, which CuPy takes as they are: the strict
+        namespace gets its own dtype object of the same name (an unknown one is refused)."""
+        if isinstance(dtype, numpy.dtype) or isinstance(dtype, type) or isinstance(dtype, str):
+            name = numpy.dtype(dtype).name
+            return self._module.bool if name == "bool" else getattr(self._module, name)
+        return dtype
 
     def __repr__(self):
         return f"<{self.__name__} namespace on {self.device}>"

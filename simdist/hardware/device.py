@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import threading
 
+import numpy as np
+
 from simdist.framework import errors
+from simdist.hardware import array_api
 from simdist.hardware.device_spec import DeviceSpec
 from simdist.hardware.specs import HardwareSpec
 from simdist.hardware.trace import Trace
@@ -75,7 +78,8 @@ class Device:
         Raises:
           ResourceExhaustedError: as :meth:`allocate`.
         """
-        nbytes = value.nbytes
+        # NumPy's nbytes; the Array API has none (array_api.nbytes: size x itemsize).
+        nbytes = value.nbytes if type(value) is np.ndarray else array_api.nbytes(value)
         with self._lock:
             in_use = self.memory_in_use + nbytes
             if in_use > self.memory_limit:

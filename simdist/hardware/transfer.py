@@ -11,7 +11,7 @@ Glossary:
 from __future__ import annotations
 
 from simdist.framework.tensor import Tensor
-from simdist.hardware import backend
+from simdist.hardware import array_api
 
 LINK_DEFAULT = (10e-6, 12e9)
 _link_model = None
@@ -59,4 +59,4 @@ def copy_to(tensor: Tensor, device) -> Tensor:
     if tensor._device is device:
         return tensor
     charge_transfer(tensor._device, device, tensor._nbytes)
-    return Tensor(backend.xp.array(tensor._value, copy=True), device)
+    return Tensor(array_api.copy(tensor._value), device)  # CuPy: onto device's GPU (Tensor)

@@ -11,6 +11,8 @@ from simdist.hardware.backend import to_host
 from simdist.testing import check_all_reduce
 from tests.collectives._helpers import ALL_REDUCE, params_for
 
+pytestmark = pytest.mark.array_api  # also on array_api_strict: tests/hardware/test_backends.py
+
 
 @pytest.mark.parametrize("name", ALL_REDUCE)
 def test_all_reduce_is_correct_and_identical_on_every_replica(name):
@@ -19,7 +21,8 @@ def test_all_reduce_is_correct_and_identical_on_every_replica(name):
         result = collectives.all_reduce(values, algorithm=name, op=op, **params).values
         if op == "MEAN":  # TF divides the finished sum by p (cross_device_ops.py)
             summed = collectives.all_reduce(values, algorithm=name, op="sum", **params)
-            np.testing.assert_array_equal(to_host(result[0]), to_host(summed.values[0]) / len(values))
+            np.testing.assert_array_equal(to_host(result[0]),
+                                          to_host(summed.values[0]) / len(values))
         return result
 
     check_all_reduce(fn, ops=("SUM", "MEAN", "MIN", "MAX", "PROD"), max_examples=40,

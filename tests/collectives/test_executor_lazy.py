@@ -5,6 +5,7 @@ or hands back the caller's arrays."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +15,8 @@ from simdist.collectives.executor import execute
 from simdist.collectives.schedule import even_bounds
 from simdist.hardware.backend import to_host
 from tests.collectives._helpers import params_for
+
+pytestmark = pytest.mark.array_api  # also on array_api_strict: tests/hardware/test_backends.py
 
 OPS = ("sum", "prod", "max", "min")
 

@@ -19,6 +19,8 @@ from simdist import collectives
 from simdist.collectives.pricing import MAX_NBYTES
 from simdist.hardware.backend import to_host
 
+pytestmark = pytest.mark.array_api  # also on array_api_strict: tests/hardware/test_backends.py
+
 NOT_NUMBERS = {"str": np.array(["a", "b"]), "bytes": np.array([b"a", b"b"]),
                "object": np.array([1, None], dtype=object)}
 CALLS = {

@@ -17,6 +17,8 @@ from simdist.testing.strategies import (
 )
 from tests.collectives._helpers import algorithms_for
 
+pytestmark = pytest.mark.array_api  # also on array_api_strict: tests/hardware/test_backends.py
+
 
 @given(p=replica_counts(), dtype=collective_dtypes(), data=st.data())
 def test_all_gather_concatenates_in_replica_order(p, dtype, data):

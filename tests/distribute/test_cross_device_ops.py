@@ -10,6 +10,8 @@ from simdist.distribute import packing
 from simdist.hardware.machine import get_machine
 from simdist.testing import reset_world
 
+pytestmark = pytest.mark.array_api  # also on array_api_strict: tests/hardware/test_backends.py
+
 
 def _per_replica_grads(strategy, shapes, seed=0):
     rng = np.random.default_rng(seed)

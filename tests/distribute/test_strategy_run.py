@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 import simdist as tf
 
+pytestmark = pytest.mark.array_api  # also on array_api_strict: tests/hardware/test_backends.py
+
 
 def test_default_machine_mirrors_over_four_gpus():
     strategy = tf.distribute.MirroredStrategy()

@@ -4,6 +4,8 @@ import pytest
 
 import simdist as tf
 
+pytestmark = pytest.mark.array_api  # also on array_api_strict: tests/hardware/test_backends.py
+
 
 def _replica_value(scale=1.0):
     ctx = tf.distribute.get_replica_context()

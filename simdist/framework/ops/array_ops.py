@@ -21,7 +21,7 @@ import numpy as np
 from simdist.framework import context, dtypes, errors, op_def
 from simdist.framework.ops import op_types
 from simdist.framework.tensor import Tensor
-from simdist.hardware import backend
+from simdist.hardware import array_api, backend
 
 convert_to_tensor = op_def.convert_to_tensor
 newaxis = None
@@ -140,7 +140,7 @@ def ones_like(input, dtype=None, name=None) -> Tensor:  # noqa: A002 - TF's name
     op_types.refuse_strings("OnesLike", x)
     dt = x.dtype if dtype is None else dtypes.as_dtype(dtype)
     xp = backend.xp
-    return op_def.execute("OnesLike", [x], xp.ones(x._value.shape, dt.as_numpy_dtype))
+    return op_def.execute("OnesLike", [x], xp.ones(x._value.shape, dtype=dt.as_numpy_dtype))
 
 
 def one_hot_vector(i: int, n: int, dtype) -> Tensor:
@@ -175,7 +175,7 @@ def cast(x, dtype, name=None) -> Tensor:
                         f"{op_def.kernel_dtype_name(dt)} is not supported [Op:Cast]\nUse "
                         "tf.strings.to_number / tf.strings.as_string to convert text.")
     with np.errstate(all="ignore"):
-        value = x._value.astype(dt.as_numpy_dtype)
+        value = array_api.astype(x._value, dt.as_numpy_dtype)
     return op_def.execute("Cast", [x], value, attrs={"SrcT": x.dtype, "DstT": dt})
 
 
@@ -212,7 +212,7 @@ def reshape(tensor, shape, name=None) -> Tensor:
         raise errors.InvalidArgumentError(
             None, None, f"Input to reshape is a tensor with {n} values, but the requested "
                         f"shape has {int(np.prod(new))} [Op:Reshape]")
-    return op_def.execute("Reshape", [x], x._value.reshape(new), flops=0)
+    return op_def.execute("Reshape", [x], backend.xp.reshape(x._value, tuple(new)), flops=0)
 
 
 def _reshape_target(old, new):
@@ -346,8 +346,7 @@ def concat(values, axis, name="concat") -> Tensor:
                 None, None, f"ConcatOp : Dimension {bad} in both shapes must be equal: "
                             f"shape[0] = {_shape_text(ts[0])} vs. shape[{j}] = "
                             f"{_shape_text(t)} [Op:ConcatV2]")
-    xp = backend.xp
-    value = xp.concatenate([t._value for t in ts], axis=a)
+    value = array_api.concat([t._value for t in ts], axis=a)
     return op_def.execute("ConcatV2", ts, value,
                           attrs={"axis": a, "sizes": [t._value.shape[a] for t in ts]})
 

@@ -23,7 +23,7 @@ from simdist import warnings as teach
 from simdist.framework import dtypes, errors, op_def
 from simdist.framework.ops import array_ops, op_types
 from simdist.framework.tensor import Tensor
-from simdist.hardware import backend
+from simdist.hardware import array_api, backend
 
 _t = array_ops._t
 
@@ -54,7 +54,7 @@ def _binary(op_type, x, y, fn, out_dtype=None, check=None):
     """Run a broadcasting binary op ``fn(xv, yv)`` with TF's dtype and shape errors."""
     xt, yt = convert_pair(x, y)
     op_def.check_same_dtype(op_type, xt, yt)
-    if xt._value.dtype.kind == "O":  # a string tensor (checked inline: every op runs this)
+    if op_def._is_host_strings(xt._value):  # a string tensor (inline: every op runs this)
         op_types.refuse_strings(op_type, xt)
     if check is not None:
         check(xt, yt)
@@ -71,17 +71,17 @@ def _binary(op_type, x, y, fn, out_dtype=None, check=None):
             None, None, f"Incompatible shapes: {_shape_text(xt)} vs. {_shape_text(yt)} "
                         f"[Op:{op_type}]") from None
     if out_dtype is not None:
-        value = value.astype(out_dtype)
+        value = array_api.astype(value, out_dtype)
     elif value.dtype != xt._value.dtype:
-        value = value.astype(xt._value.dtype)
+        value = array_api.astype(value, array_api.numpy_dtype(xt._value))
     return op_def.execute(op_type, [xt, yt], value)
 
 
 def _unary(op_type, x, fn, allowed="fiu"):
     xt = _t(x)
-    if xt._value.dtype.kind == "O":
+    if op_def._is_host_strings(xt._value):
         op_types.refuse_strings(op_type, xt)
-    if dtypes.np_kind(xt._value.dtype) not in allowed:
+    if dtypes.np_kind(array_api.numpy_dtype(xt._value)) not in allowed:
         ok = {"f": "half, float, double", "fiu": "half, float, double, int32, int64",
               "b": "bool"}[allowed]
         raise errors.InvalidArgumentError(
@@ -90,7 +90,7 @@ def _unary(op_type, x, fn, allowed="fiu"):
     with np.errstate(all="ignore"):
         value = fn(xt._value)
     if value.dtype != xt._value.dtype:
-        value = value.astype(xt._value.dtype)
+        value = array_api.astype(value, array_api.numpy_dtype(xt._value))
     return op_def.execute(op_type, [xt], value)
 
 
@@ -400,13 +400,13 @@ def _axes(x: Tensor, axis, op_type) -> tuple[int, ...]:
 
 def _reduce(op_type, x, axis, keepdims, fn):
     xt = _t(x)
-    if xt._value.dtype.kind == "O":
+    if op_def._is_host_strings(xt._value):
         op_types.refuse_strings(op_type, xt)
     axes = _axes(xt, axis, op_type)
     with np.errstate(all="ignore"):
         value = fn(xt._value, axes)
     if value.dtype != xt._value.dtype:
-        value = value.astype(xt._value.dtype)
+        value = array_api.astype(value, array_api.numpy_dtype(xt._value))
     if keepdims:
         value = backend.xp.reshape(value, [1 if i in axes else d
                                           for i, d in enumerate(xt._value.shape)])
@@ -416,22 +416,24 @@ def _reduce(op_type, x, axis, keepdims, fn):
 def _accumulator(dtype):
     # TF's CPU kernels sum bfloat16 in float32 and round once (recorded: 300 ones sum to
     # 300, where bfloat16 partial sums would stop at 256).
+    dtype = array_api.numpy_dtype(dtype)
     return np.float32 if dtypes.np_kind(dtype) == "f" and dtype.kind == "V" else dtype
 
 
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
     """Sum of elements over ``axis``."""
     return _reduce("Sum", input_tensor, axis, keepdims,
-                   lambda v, a: backend.xp.sum(v, axis=a, dtype=_accumulator(v.dtype)))
+                   lambda v, a: array_api.namespace(v).sum(v, axis=a,
+                                                           dtype=_accumulator(v.dtype)))
 
 
 def _mean(v, a):
-    xp = backend.xp
+    xp = array_api.namespace(v)
     n = 1
     for i in a:
         n *= v.shape[i]
     s = xp.sum(v, axis=a, dtype=_accumulator(v.dtype))
-    if v.dtype.kind in "iu":  # integer mean truncates towards zero, as TF's kernel does
+    if array_api.kind(v) in "iu":  # integer mean truncates towards zero, as TF's kernel does
         return xp.sign(s) * (xp.abs(s) // builtins.max(n, 1))
     return s / n if n else s * xp.nan
 

@@ -1,0 +1,98 @@
+"""The CuPy adapter: simulated GPUs on real CUDA devices.
+
+Glossary:
+  real device  -- a CUDA device CuPy sees (``cupy.cuda.Device(k)``); simulated GPU ``i``
+                  runs on real device ``i % n`` (round-robin when there are fewer real ones).
+  place        -- put an array on the real device of a simulated one (a peer copy when it
+                  lives on another GPU).
+  device_scope -- a context manager making a simulated GPU's real device the current one,
+                  so CuPy's creation functions and kernels run there.
+
+Only this module, ``nccl_all_reduce`` and ``cuda_timing`` touch CuPy itself; everything else
+uses ``backend.xp``. Nothing here imports CuPy at module import: ``import simdist`` works
+without it. NOTE: this path has not yet run on a GPU (see README, "Real hardware").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+
+_GPU_INDEX = re.compile(r"device:GPU:(\d+)$", re.IGNORECASE)
+
+
+def check_gpus(cupy) -> int:
+    """The number of CUDA devices CuPy sees; raise if none is usable.
+
+    Raises:
+      RuntimeError: no CUDA driver/runtime, or no CUDA device visible (says which).
+    """
+    try:
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as e:  # CUDARuntimeError: no driver, driver too old, no device node
+        raise RuntimeError(f"The 'cupy' backend needs a CUDA GPU, but the CUDA runtime "
+                           f"reports none usable ({e}). Check the NVIDIA driver "
+                           "(nvidia-smi) and CUDA_VISIBLE_DEVICES, or use the 'numpy' "
+                           "backend.") from e
+    if count < 1:
+        raise RuntimeError("The 'cupy' backend needs a CUDA GPU, but no CUDA device is "
+                           "visible (CUDA_VISIBLE_DEVICES may hide them); use the 'numpy' "
+                           "backend.")
+    return count
+
+
+def _cupy():
+    import cupy
+
+    return cupy
+
+
+def real_device_count() -> int:
+    """How many CUDA devices CuPy sees."""
+    return check_gpus(_cupy())
+
+
+def real_device_index(device) -> int:
+    """The CUDA device of a simulated device (a Device or its name): ``GPU:i`` runs on real
+    device ``i % n``; CPUs and other devices use real device 0 (CuPy holds arrays only on
+    GPUs)."""
+    name = getattr(device, "name", device)
+    m = _GPU_INDEX.search(str(name))
+    return int(m.group(1)) % real_device_count() if m else 0
+
+
+@contextlib.contextmanager
+def device_scope(device):
+    """Run the body with the simulated ``device``'s real GPU as CuPy's current device."""
+    with _cupy().cuda.Device(real_device_index(device)):
+        yield
+
+
+def place(array, device):
+    """``array`` on the real GPU of simulated ``device`` (copied there only if elsewhere)."""
+    cupy = _cupy()
+    target = real_device_index(device)
+    if isinstance(array, cupy.ndarray) and array.device.id == target:
+        return array
+    with cupy.cuda.Device(target):
+        return cupy.asarray(array)  # a peer-to-peer (or host-to-device) copy
+
+
+def namespace(cupy):
+    """The Array API namespace over CuPy: ``array_api_compat.cupy`` when installed (the
+    ``gpu`` extra installs it: standard names such as ``concat``/``astype`` and ``device=``
+    on creation functions), else CuPy itself."""
+    try:
+        from array_api_compat import cupy as compat
+    except ImportError:
+        return cupy
+    return compat
+
+
+def place_tensor_value(value, device):
+    """A new tensor's array on its simulated device's GPU (host arrays stay on the host:
+    strings and bfloat16, see ``array_api.keeps_on_host``)."""
+    cupy = _cupy()
+    if not isinstance(value, cupy.ndarray):
+        return value
+    return place(value, device)

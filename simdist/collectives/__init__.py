@@ -13,7 +13,8 @@ Glossary:
                 collective on one array per replica; return a CollectiveResult.
   price      -- the cost-only mode (no values moved).
   tune       -- NCCL-like choice of ring or tree, with an explanation.
-  calibrate  -- fit link latency / bandwidth to an nccl-tests table.
+  calibrate  -- fit link latency / bandwidth to an nccl-tests table; calibrate_compute then
+                fits the reduction compute of a reducing collective.
 """
 
 from simdist.collectives import algorithms  # registers every algorithm
@@ -26,7 +27,13 @@ from simdist.collectives.api import (
     reduce,
     reduce_scatter,
 )
-from simdist.collectives.calibrate import Calibration, calibrate, parse_nccl_tests
+from simdist.collectives.calibrate import (
+    Calibration,
+    ComputeCalibration,
+    calibrate,
+    calibrate_compute,
+    parse_nccl_tests,
+)
 from simdist.collectives.cost import BUSBW_FACTOR, Cost, StepCost
 from simdist.collectives.ops import REDUCE_OPS, normalize_op
 from simdist.collectives.pricing import price

@@ -132,3 +132,57 @@ def _calibrate_impl(rows, graph, algorithm, collective, num_devices, dtype, para
     fitted = with_links(graph, alpha, bw)
     predicted = np.array([run(fitted, s, True) for s in sizes])
     return Calibration(alpha, bw, sizes, measured, predicted, fitted)
+
+
+@dataclass
+class ComputeCalibration:
+    """Fitted ``scale`` of the reduction's compute term (1: as the model prices it, 2: the
+    reductions take twice as long, i.e. half the receivers' modelled memory bandwidth)."""
+
+    scale: float
+    sizes: np.ndarray
+    measured: np.ndarray
+    predicted: np.ndarray
+
+    @property
+    def residuals(self) -> np.ndarray:
+        return (self.predicted - self.measured) / self.measured
+
+    def summary(self) -> str:
+        return (f"reduction compute x{self.scale:.3g} of the model's (effective memory "
+                f"bandwidth / {self.scale:.3g}); rms relative residual "
+                f"{float(np.sqrt(np.mean(self.residuals ** 2))):.1%}")
+
+
+def calibrate_compute(table, links: Calibration, algorithm: str = "ring",
+                      num_devices: int | None = None, dtype="float32",
+                      **params) -> ComputeCalibration:
+    """Fit the compute term of a reducing collective, once ``links`` are calibrated.
+
+    For a ring all-reduce the bandwidth and compute terms both grow with the size, so one
+    table cannot tell them apart: fit the links first on a collective that only moves bytes
+    (``calibrate(all_gather_table, collective="all_gather")``), then this fits the one
+    factor ``scale`` on the all-reduce ``table``: ``t = links' time + scale * compute``
+    (weighted least squares on relative error).
+
+    Raises:
+      ValueError: fewer than two usable rows, or a fit without a positive scale.
+    """
+    rows = _rows(table)
+    sizes = np.array([s for s, _ in rows], dtype=float)
+    measured = np.array([t for _, t in rows]) * 1e-6
+    free = with_links(links.graph, 0.0, 1e30)
+
+    def run(g, size, compute):
+        return price("all_reduce", algorithm, int(size), g, num_devices, dtype,
+                     compute=compute, **params).time
+
+    moved = np.array([run(links.graph, s, False) for s in sizes])
+    comp = np.array([run(free, s, True) for s in sizes])
+    w2 = 1.0 / measured ** 2
+    denom = float(np.sum(w2 * comp * comp))
+    scale = float(np.sum(w2 * comp * (measured - moved)) / denom) if denom > 0 else 0.0
+    if scale <= 0:
+        raise ValueError("The table does not determine a positive compute scale: include "
+                         "large messages, and calibrate the links on an all-gather first.")
+    return ComputeCalibration(scale, sizes, measured, moved + scale * comp)

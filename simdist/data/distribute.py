@@ -80,7 +80,7 @@ class LegacyRebatchDataset(DatasetV2):
             rows = leaves[0].shape[0] if leaves else 0
             start = 0
             for size in rules.legacy_split(rows, self._num_replicas):
-                yield structure.pack(batch, [leaf[start:start + size] for leaf in leaves])
+                yield structure.pack(batch, [leaf[start:start + size, ...] for leaf in leaves])
                 start += size
 
 

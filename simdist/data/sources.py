@@ -20,7 +20,7 @@ from simdist.data import structure
 from simdist.data.dataset_ops import DatasetV2
 from simdist.framework import dtypes, errors
 from simdist.framework.tensor_spec import TensorSpec
-from simdist.hardware import backend
+from simdist.hardware import array_api, backend
 
 
 class TensorSliceDataset(DatasetV2):
@@ -53,10 +53,13 @@ class TensorSliceDataset(DatasetV2):
         """Rows ``idx`` (an int array) of every component: a contiguous slice when possible."""
         if len(idx) and idx[-1] - idx[0] == len(idx) - 1 and _is_increasing_by_one(idx):
             start = int(idx[0])
-            return structure.map_leaves(lambda a: a[start:start + len(idx)], self._arrays)
-        xp = backend.xp
-        ix = xp.asarray(idx)
-        return structure.map_leaves(lambda a: a[ix], self._arrays)
+            return structure.map_leaves(lambda a: a[start:start + len(idx), ...], self._arrays)
+
+        def take(a):  # the Array API's take (NumPy's fancy a[ix] is not in the standard)
+            xp = array_api.namespace(a)
+            return xp.take(a, xp.asarray(idx) if xp is backend.xp else idx, axis=0)
+
+        return structure.map_leaves(take, self._arrays)
 
 
 def _is_increasing_by_one(idx) -> bool:

@@ -21,7 +21,7 @@ from simdist.framework import context, dtypes, op_def
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.tensor_spec import TensorSpec
-from simdist.hardware import backend
+from simdist.hardware import array_api, backend
 from simdist.hardware import machine as machine_lib
 
 
@@ -147,8 +147,7 @@ def to_tensors(values):
 
 
 def _as_array(v):
-    xp = backend.xp
-    return v if isinstance(v, xp.ndarray) else xp.asarray(v)
+    return array_api.from_host(v)
 
 
 def to_numpy(values):

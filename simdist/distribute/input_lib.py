@@ -31,7 +31,7 @@ from simdist.data.pipeline import PrefetchDataset
 from simdist.distribute.values import regroup
 from simdist.framework import errors
 from simdist.framework.tensor import Tensor
-from simdist.hardware import backend
+from simdist.hardware import array_api
 from simdist.hardware.transfer import link
 
 
@@ -113,11 +113,9 @@ class _Placer:
 
     def place(self, i, values):
         dev = self.devices[i] if self.fetch else self.host
-        xp = backend.xp
-        leaves = [v if isinstance(v, xp.ndarray) else xp.asarray(v)
-                  for v in structure.flatten(values)]
+        leaves = [array_api.from_host(v) for v in structure.flatten(values)]
         if dev is not self.host:
-            self._charge(i, dev, sum(int(v.nbytes) for v in leaves))
+            self._charge(i, dev, sum(array_api.nbytes(v) for v in leaves))
         return structure.pack(values, [Tensor(v, dev) for v in leaves])
 
     def _charge(self, i, dev, nbytes):

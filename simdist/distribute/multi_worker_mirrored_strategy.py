@@ -39,7 +39,7 @@ from simdist.distribute.distributed_variable import MirroredVariable
 from simdist.distribute.mirrored_strategy import MirroredExtended, default_devices
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
 from simdist.framework import context, nest, op_def
-from simdist.hardware import backend
+from simdist.hardware import array_api, backend
 from simdist.hardware import machine as machine_lib
 from simdist.hardware.transfer import copy_to
 
@@ -150,14 +150,17 @@ class CollectiveAllReduceExtended(MirroredExtended):
             # across processes: a broadcast from the chief's first replica (also when the
             # cluster is simulated here, so both modes trace the same transfers).
             value = var._values[0].numpy()
-            mine = backend.xp.asarray(value).reshape(-1)
+            placed = array_api.from_host(value)
+            xp = array_api.namespace(placed)
+            mine = xp.reshape(placed, (-1,))
             if self._cluster is not None and self._worker_index != 0:
-                mine = backend.xp.zeros_like(mine)
+                mine = xp.zeros_like(mine)
             outs = self._get_cross_device_ops()._run_collective(
                 "broadcast", [mine] * len(self._devices), list(self._devices), "binomial",
                 root=0)
             for component, out in zip(var._values, outs):
-                component._write(out.reshape(value.shape).copy(), "CollectiveBcastRecv")
+                component._write(array_api.copy(xp.reshape(out, value.shape)),
+                                 "CollectiveBcastRecv")
         return var
 
     def _as_per_replica(self, value):

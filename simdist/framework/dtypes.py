@@ -24,6 +24,15 @@ import numpy as np
 _BF16 = np.dtype(ml_dtypes.bfloat16)
 
 
+def _other_namespace_dtype(value):
+    from simdist.hardware import array_api
+
+    try:
+        return array_api.numpy_dtype(value)
+    except TypeError:
+        return None
+
+
 def np_kind(np_dtype) -> str:
     """NumPy's kind letter of ``np_dtype``, with bfloat16 a float ('f') as in TF."""
     np_dtype = np.dtype(np_dtype)
@@ -138,8 +147,8 @@ def as_dtype(value) -> DType:
         return bool_
     try:
         npd = np.dtype(value)
-    except TypeError:
-        npd = None
+    except TypeError:  # another array namespace's dtype object (array_api_strict.float32)
+        npd = _other_namespace_dtype(value)
     if npd is not None and npd in _BY_NUMPY:
         return _BY_NUMPY[npd]
     if npd is not None and npd.kind in "US":

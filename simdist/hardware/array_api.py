@@ -25,8 +25,10 @@ The extras (why each exists):
   combiner    -- ``op(a, b)`` written into ``out`` without a temporary: the standard has
                  no ``out=``; NumPy and CuPy ufuncs do (the executor's hot loop), so only
                  the strict backend pays the temporary plus a copy. Bits are the same.
-  astype / concat -- the standard's functions under the names every supported NumPy
-                 (>= 1.24) and CuPy have (``a.astype``, ``concatenate``), with NumPy dtypes.
+  astype / concat / matrix_transpose -- the standard's functions under names every
+                 supported NumPy (>= 1.24) and CuPy have (``a.astype``, ``concatenate``,
+                 ``swapaxes``), with NumPy dtypes.
+  add_at      -- a scatter-add (segment sums, embedding gradients): the standard has none.
   contiguous  -- C order, for buffers packed for a transfer: the standard has no memory
                  layout (``ascontiguousarray`` is NumPy's/CuPy's); strict arrays are returned
                  as they are.
@@ -192,7 +194,11 @@ def astype(array, dtype):
     ``xp.astype`` with a dtype of the array's own namespace (NumPy < 2.1 has no function)."""
     xp = namespace(array)
     if xp is np or _is_cupy(xp):
+        if xp is not np and keeps_on_host(dtype):  # e.g. to bfloat16: a host array
+            return to_host(array).astype(dtype)
         return array.astype(dtype, copy=False)
+    if keeps_on_host(dtype):  # float16 / bfloat16 on the strict backend: a host array
+        return to_host(array).astype(dtype)
     return xp.astype(array, backend_dtype(dtype, xp), copy=False)
 
 
@@ -201,6 +207,34 @@ def concat(arrays, axis=0):
     xp = namespace(*arrays)
     fn = getattr(xp, "concat", None) or xp.concatenate
     return fn(list(arrays), axis=axis)
+
+
+def matrix_transpose(array):
+    """The standard's ``matrix_transpose`` (NumPy < 2.0 and CuPy: ``swapaxes(a, -1, -2)``)."""
+    xp = namespace(array)
+    fn = getattr(xp, "matrix_transpose", None)
+    return fn(array) if fn is not None else xp.swapaxes(array, -1, -2)
+
+
+def add_at(out, indices, values):
+    """``out`` with ``values[i]`` added at row ``indices[i]``, repeats accumulating in order
+    (a scatter-add; returns ``out``, updated in place where the namespace can).
+
+    The standard has no scatter-add: NumPy's ``add.at``, CuPy's ``cupyx.scatter_add``;
+    other namespaces go through the host (NumPy's order, so the bits match NumPy's).
+    """
+    xp = namespace(out, values)
+    if xp is np:
+        np.add.at(out, indices, values)
+        return out
+    if _is_cupy(xp):
+        import cupyx
+
+        cupyx.scatter_add(out, indices, values)
+        return out
+    host = np.array(to_host(out))
+    np.add.at(host, to_host(indices), to_host(values))
+    return from_host(host)
 
 
 def contiguous(array):

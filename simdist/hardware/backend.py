@@ -108,11 +108,17 @@ class OnDevice:
     def _on_device(self, fn):
         device, dtype_of = self.device, self._dtype
 
+        host_fn = getattr(numpy, fn.__name__)
+
         def create(*args, **kwargs):
+            dtype = kwargs.get("dtype")
+            if dtype is not None and _host_only(dtype):  # float16, bfloat16: host arrays
+                kwargs.pop("device", None)
+                return host_fn(*args, **kwargs)
             if kwargs.get("device") is None:
                 kwargs["device"] = device
-            if kwargs.get("dtype") is not None:
-                kwargs["dtype"] = dtype_of(kwargs["dtype"])
+            if dtype is not None:
+                kwargs["dtype"] = dtype_of(dtype)
             return fn(*args, **kwargs)
 
         create.__name__ = fn.__name__
@@ -144,6 +150,16 @@ class OnDevice:
 
     def __repr__(self):
         return f"<{self.__name__} namespace on {self.device}>"
+
+
+def _host_only(dtype) -> bool:
+    """Whether values of ``dtype`` stay host arrays on the active backend."""
+    from simdist.hardware import array_api
+
+    try:
+        return array_api.keeps_on_host(dtype)
+    except TypeError:  # the namespace's own dtype object: it has it
+        return False
 
 
 def get_backend() -> str:

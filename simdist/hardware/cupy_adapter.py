@@ -96,3 +96,23 @@ def place_tensor_value(value, device):
     if not isinstance(value, cupy.ndarray):
         return value
     return place(value, device)
+
+
+def nccl_all_reduce(arrays, devices, op, exchange=None, trace=None, start=0.0):
+    """All-reduce ``arrays`` (one per simulated device) with NCCL when it can run them:
+    the reduced arrays (MEAN still to divide: NCCL sums), or None when NCCL cannot (one
+    real GPU, two simulated ones on one GPU, a dtype or op NCCL lacks): then the executor's
+    result stands. The measured time lands in ``trace`` (see ``nccl``)."""
+    from simdist.hardware import array_api, nccl
+
+    mine = [a for r, a in enumerate(arrays) if exchange is None or exchange.owns(r)]
+    if not mine or not nccl.supports(array_api.numpy_dtype(mine[0]), op):
+        return None
+    real = nccl.plan([real_device_index(d) for d in devices], real_device_count())
+    if real is None:
+        return None
+    placed = [a if exchange is not None and not exchange.owns(r) else place(a, devices[r])
+              for r, a in enumerate(arrays)]
+    outs, _ = nccl.all_reduce(placed, real, op, exchange, trace,
+                              [getattr(d, "name", str(d)) for d in devices], start)
+    return outs

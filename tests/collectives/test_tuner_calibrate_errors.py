@@ -32,6 +32,40 @@ def test_calibrate_recovers_known_latency_and_bandwidth():
     assert cal.rms < 1e-9 and "GB/s" in cal.summary()
 
 
+def test_calibrate_compute_recovers_the_reduction_scale_after_the_links():
+    # Truth: links at 3 us / 120 GB/s and reductions 2.5x slower than the model prices them.
+    # The all-gather (no reduction) fixes the links; the all-reduce then the compute scale.
+    graph = TOPOLOGIES["dgx-a100"]()
+    truth = with_links(graph, 3e-6, 120e9)
+    free = with_links(graph, 0.0, 1e30)
+    sizes = [2**k for k in range(10, 31, 2)]
+
+    def t(collective, g, s, compute):
+        return collectives.price(collective, "ring", s, g, compute=compute).time
+
+    gather = [(s, t("all_gather", truth, s, False) * 1e6) for s in sizes]
+    reduced = [(s, (t("all_reduce", truth, s, False) + 2.5 * t("all_reduce", free, s, True))
+                * 1e6) for s in sizes]
+    links = collectives.calibrate(gather, graph, collective="all_gather")
+    assert links.bandwidth == pytest.approx(120e9, rel=1e-6)
+    fit = collectives.calibrate_compute(reduced, links)
+    assert fit.scale == pytest.approx(2.5, rel=1e-6)
+    assert np.max(np.abs(fit.residuals)) < 1e-9 and "x2.5" in fit.summary()
+    # With the compute left at the model's (scale 1), the links alone cannot fit the table.
+    plain = collectives.calibrate(reduced, graph)
+    assert plain.rms > 1e-3 or plain.bandwidth != pytest.approx(120e9, rel=1e-3)
+
+
+def test_calibrate_compute_refuses_a_table_without_compute():
+    graph = TOPOLOGIES["dgx-a100"]()
+    truth = with_links(graph, 3e-6, 120e9)
+    rows = [(s, collectives.price("all_reduce", "ring", s, truth, compute=False).time * 1e6)
+            for s in [2**k for k in range(10, 31, 4)]]
+    links = collectives.calibrate(rows, graph, collective="all_reduce")
+    with pytest.raises(ValueError, match="positive compute scale"):
+        collectives.calibrate_compute([(s, 0.5 * us) for s, us in rows], links)
+
+
 NCCL_TESTS = """
 #                                                              out-of-place                       in-place
 #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong

@@ -21,8 +21,13 @@ import pytest
 from simdist.hardware import array_api, backend
 
 ROOT = Path(__file__).resolve().parents[2]
-# Where the tests marked array_api live (collecting only these keeps the re-run short).
-STRICT_DIRS = ["tests/collectives", "tests/distribute"]
+MARK = "pytestmark = pytest.mark.array_api"
+
+
+def strict_files() -> list[str]:
+    """The test files marked ``array_api`` (collecting only these keeps the re-run short)."""
+    return sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").rglob("test_*.py")
+                  if p.name != Path(__file__).name and MARK in p.read_text())
 
 
 @pytest.fixture
@@ -131,6 +136,13 @@ def test_combiner_is_numpys_ufunc_and_bools_combine_logically(restore_backend):
     assert backend.to_host(out).tolist() == [True, False]
 
 
+def test_the_strict_subset_is_the_one_readme_names():
+    files = strict_files()
+    assert "tests/keras/test_training_tf_conformance.py" in files and len(files) == 8
+    readme = (ROOT / "README.md").read_text()
+    assert all(Path(f).name in readme for f in files)
+
+
 def test_marked_subset_passes_on_array_api_strict():
     """The ``array_api`` tests again, on the strict namespace (a subprocess: the backend is
     chosen at import, as a user would)."""
@@ -140,7 +152,7 @@ def test_marked_subset_passes_on_array_api_strict():
     env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}
     env[backend.ENV_VAR] = "array_api_strict"
     proc = subprocess.Popen([sys.executable, "-m", "pytest", "-m", "array_api",
-                             "-p", "no:cacheprovider", "-x", *STRICT_DIRS], cwd=ROOT, env=env,
+                             "-p", "no:cacheprovider", "-x", *strict_files()], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)
     try:

@@ -16,6 +16,8 @@ from training_programs import custom_loop, fit_run, loss_scale_run
 
 import simdist as tf
 
+pytestmark = pytest.mark.array_api  # also on array_api_strict: tests/hardware/test_backends.py
+
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "tf_training.json")
 with open(FIXTURE) as _f:
     REC = json.load(_f)

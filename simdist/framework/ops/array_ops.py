@@ -98,8 +98,8 @@ def fill(dims, value, name=None) -> Tensor:
             None, None, f"value must be a scalar, got a tensor of shape {v.shape} [Op:Fill]")
     shape = tuple(_ints(dims))
     op_def.check_output_fits("Fill", shape, v._value.dtype, [v])
-    xp = backend.xp
-    out = xp.full(shape, v._value, dtype=v._value.dtype)
+    xp = array_api.namespace(v._value)
+    out = array_api.copy(xp.broadcast_to(v._value, shape))  # the standard's full takes scalars
     return op_def.execute("Fill", [v], out, attrs={"shape": shape})
 
 
@@ -193,7 +193,7 @@ def size(input, out_type=dtypes.int32, name=None) -> Tensor:  # noqa: A002 - TF'
     x = _t(input)
     xp = backend.xp
     return op_def.execute("Size", [x], xp.asarray(x._value.size,
-                                                  dtypes.as_dtype(out_type).as_numpy_dtype))
+                                                  dtype=dtypes.as_dtype(out_type).as_numpy_dtype))
 
 
 def rank(input, name=None) -> Tensor:  # noqa: A002 - TF's name
@@ -306,7 +306,7 @@ def broadcast_to(input, shape, name=None) -> Tensor:  # noqa: A002 - TF's name
             None, None, f"Unable to broadcast tensor of shape {list(x.shape)} to tensor of "
                         f"shape {list(target)} [Op:BroadcastTo]") from None
     op_def.check_output_fits("BroadcastTo", target, x._value.dtype, [x])
-    return op_def.execute("BroadcastTo", [x], xp.array(value, copy=True))
+    return op_def.execute("BroadcastTo", [x], array_api.copy(value))
 
 
 def tile(input, multiples, name=None) -> Tensor:  # noqa: A002 - TF's name
@@ -414,7 +414,11 @@ def where(condition, x=None, y=None, name=None) -> Tensor:
     c = _t(condition)
     xp = backend.xp
     if x is None and y is None:
-        return op_def.execute("Where", [c], xp.argwhere(c._value).astype(np.int64))
+        if c._value.ndim == 0:  # the standard's nonzero needs an axis: NumPy's argwhere
+            host = np.argwhere(backend.to_host(c._value)).astype(np.int64)
+            return op_def.execute("Where", [c], array_api.from_host(host))
+        coords = xp.stack(xp.nonzero(c._value), axis=-1)  # argwhere, in the standard's terms
+        return op_def.execute("Where", [c], array_api.astype(coords, np.int64))
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     if not c.dtype.is_bool:
@@ -455,8 +459,8 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     off = given.get("off_value", _t(0, dt))
     depth = int(depth)
     xp = backend.xp
-    hot = idx._value[..., None] == xp.arange(depth)
-    value = xp.where(hot, on._value, off._value).astype(dt.as_numpy_dtype)
+    hot = idx._value[..., None] == xp.arange(depth, dtype=array_api.numpy_dtype(idx._value))
+    value = array_api.astype(xp.where(hot, on._value, off._value), dt.as_numpy_dtype)
     if axis is not None and axis != -1:
         value = xp.moveaxis(value, -1, axis)
     return op_def.execute("OneHot", [idx, on, off], value)
@@ -544,9 +548,10 @@ def strided_slice(tensor, key) -> Tensor:
     x = _t(tensor)
     k = _normalize_key(key)
     _check_key(x, k)
+    if Ellipsis not in k:  # the standard indexes every axis: a trailing ... says "the rest"
+        k = k + (Ellipsis,)
     value = x._value[k]
-    xp = backend.xp
-    return op_def.execute("StridedSlice", [x], xp.array(value, dtype=x._value.dtype, copy=True),
+    return op_def.execute("StridedSlice", [x], array_api.copy(value),
                           attrs={"key": k, "shape": tuple(x._value.shape)})
 
 

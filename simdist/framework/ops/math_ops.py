@@ -408,8 +408,8 @@ def _reduce(op_type, x, axis, keepdims, fn):
     if value.dtype != xt._value.dtype:
         value = array_api.astype(value, array_api.numpy_dtype(xt._value))
     if keepdims:
-        value = backend.xp.reshape(value, [1 if i in axes else d
-                                          for i, d in enumerate(xt._value.shape)])
+        value = array_api.namespace(value).reshape(
+            value, tuple(1 if i in axes else d for i, d in enumerate(xt._value.shape)))
     return op_def.execute(op_type, [xt], value, attrs={"axes": axes, "keepdims": keepdims})
 
 
@@ -457,13 +457,14 @@ def reduce_min(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
 
 
 def _extreme(v, a, is_max):
-    xp = backend.xp
+    xp = array_api.namespace(v)
     if v.size == 0:
-        floating = dtypes.np_kind(v.dtype) == "f"
-        info = dtypes.finfo(v.dtype) if floating else np.iinfo(v.dtype)
-        fill = (-xp.inf if is_max else xp.inf) if floating else (
-            info.min if is_max else info.max)
-        shape = [d for i, d in enumerate(v.shape) if i not in a]
+        dt = array_api.numpy_dtype(v)
+        floating = dtypes.np_kind(dt) == "f"
+        info = dtypes.finfo(dt) if floating else np.iinfo(dt)
+        fill = (-math.inf if is_max else math.inf) if floating else (
+            int(info.min) if is_max else int(info.max))
+        shape = tuple(d for i, d in enumerate(v.shape) if i not in a)
         return xp.full(shape, fill, dtype=v.dtype)
     return xp.max(v, axis=a) if is_max else xp.min(v, axis=a)
 
@@ -496,7 +497,7 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None) -> Tens
 
 def _arg(op_type, x, axis, output_type, fn):
     xt = _t(x)
-    if xt._value.dtype.kind == "O":
+    if op_def._is_host_strings(xt._value):
         op_types.refuse_strings(op_type, xt)
     a = 0 if axis is None else _axes(xt, axis, op_type)[0]
     dt = dtypes.as_dtype(output_type)
@@ -504,7 +505,8 @@ def _arg(op_type, x, axis, output_type, fn):
         raise errors.InvalidArgumentError(
             None, None, f"Reduction axis {a} is empty in shape {_shape_text(xt)} "
                         f"[Op:{op_type}]")
-    return op_def.execute(op_type, [xt], fn(xt._value, axis=a).astype(dt.as_numpy_dtype))
+    return op_def.execute(op_type, [xt], array_api.astype(fn(xt._value, axis=a),
+                                                          dt.as_numpy_dtype))
 
 
 def argmax(input, axis=None, output_type=dtypes.int64, name=None) -> Tensor:  # noqa: A002
@@ -537,9 +539,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         raise errors.InvalidArgumentError(
             None, None, f"In[{which}] ndims must be >= 2 [Op:{op_type}]. tf.matmul multiplies "
                         "matrices; use tf.reshape or tf.expand_dims to make a vector a matrix.")
-    xp = backend.xp
-    av = xp.swapaxes(at._value, -1, -2) if ta else at._value
-    bv = xp.swapaxes(bt._value, -1, -2) if tb else bt._value
+    xp = array_api.namespace(at._value)
+    av = array_api.matrix_transpose(at._value) if ta else at._value
+    bv = array_api.matrix_transpose(bt._value) if tb else bt._value
     if av.shape[-1] != bv.shape[-2]:
         raise errors.InvalidArgumentError(
             None, None, f"Matrix size-incompatible: In[0]: {_shape_text(at)}, "
@@ -551,13 +553,14 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         op_def.check_output_fits(
             op_type, op_def.broadcast_shape(av.shape[:-2], bv.shape[:-2]) + (
                 av.shape[-2], bv.shape[-1]),
-            av.dtype, [at, bt])
+            array_api.numpy_dtype(av), [at, bt])
         with np.errstate(all="ignore"):  # float16 overflow is inf, as in TF: no warning
-            if av.dtype.itemsize == 2 and at.dtype.is_floating:
+            if array_api.itemsize(av) == 2 and at.dtype.is_floating:
                 # Half and bfloat16 matmuls accumulate in float32 and round once (tensor
                 # cores, cuBLAS, the TPU's MXU); NumPy would round every partial sum.
-                value = xp.matmul(av.astype(np.float32), bv.astype(np.float32)).astype(
-                    av.dtype)
+                value = array_api.astype(xp.matmul(array_api.astype(av, np.float32),
+                                                   array_api.astype(bv, np.float32)),
+                                         array_api.numpy_dtype(av))
             else:
                 value = xp.matmul(av, bv)
     except ValueError:
@@ -574,12 +577,12 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None) -> Tensor:
     d = _t(data)
     ids = _t(segment_ids)
     n = int(num_segments)
-    xp = backend.xp
+    xp = array_api.namespace(d._value)
     out = xp.zeros((n,) + tuple(d._value.shape[ids.ndim:]), dtype=d._value.dtype)
-    flat_ids = ids._value.reshape(-1)
-    flat = d._value.reshape((flat_ids.shape[0],) + tuple(d._value.shape[ids.ndim:]))
+    flat_ids = xp.reshape(ids._value, (-1,))
+    flat = xp.reshape(d._value, (flat_ids.shape[0],) + tuple(d._value.shape[ids.ndim:]))
     keep = flat_ids >= 0  # TF drops negative ids (NumPy would count from the end)
-    xp.add.at(out, flat_ids[keep], flat[keep])
+    out = array_api.add_at(out, flat_ids[keep], flat[keep, ...])
     return op_def.execute("UnsortedSegmentSum", [d, ids], out, attrs={"num_segments": n})
 
 

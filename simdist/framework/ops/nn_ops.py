@@ -21,17 +21,22 @@ from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import losses_util
 from simdist.framework.ops import math_ops as M
 from simdist.framework.tensor import Tensor
-from simdist.hardware import backend
+from simdist.hardware import array_api, backend
 
 sigmoid = M.sigmoid
 tanh = M.tanh
 softplus = M.softplus
 
 
+def _same_dtype(value, like):
+    """``value`` in ``like``'s dtype (a no-op when it already is)."""
+    return array_api.astype(value, array_api.numpy_dtype(like))
+
+
 def relu(features, name=None) -> Tensor:
     """``max(features, 0)``."""
     x = A._t(features)
-    return op_def.execute("Relu", [x], backend.xp.maximum(x._value, 0).astype(x._value.dtype))
+    return op_def.execute("Relu", [x], _same_dtype(backend.xp.maximum(x._value, 0), x._value))
 
 
 def elu(features, name=None) -> Tensor:
@@ -40,7 +45,7 @@ def elu(features, name=None) -> Tensor:
     v = x._value
     with np.errstate(all="ignore"):
         value = backend.xp.where(v > 0, v, backend.xp.expm1(backend.xp.minimum(v, 0)))
-    return op_def.execute("Elu", [x], value.astype(v.dtype))
+    return op_def.execute("Elu", [x], _same_dtype(value, v))
 
 
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
@@ -53,13 +58,13 @@ def selu(features, name=None) -> Tensor:
     with np.errstate(all="ignore"):
         neg = SELU_ALPHA * backend.xp.expm1(backend.xp.minimum(v, 0))
         value = SELU_SCALE * backend.xp.where(v > 0, v, neg)
-    return op_def.execute("Selu", [x], value.astype(v.dtype))
+    return op_def.execute("Selu", [x], _same_dtype(value, v))
 
 
 def relu6(features, name=None) -> Tensor:
     """``min(max(x, 0), 6)`` (``tf.nn.relu6``)."""
     x = A._t(features)
-    return op_def.execute("Relu6", [x], backend.xp.clip(x._value, 0, 6).astype(x._value.dtype))
+    return op_def.execute("Relu6", [x], _same_dtype(backend.xp.clip(x._value, 0, 6), x._value))
 
 
 def leaky_relu(features, alpha=0.2, name=None) -> Tensor:
@@ -202,7 +207,8 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
     xp = backend.xp
     with np.errstate(all="ignore"):
         s, lse = _shifted(logits._value, -1)
-        picked = xp.take_along_axis(s, labels._value[..., None].astype(np.int64), axis=-1)
+        picked = xp.take_along_axis(s, array_api.astype(labels._value[..., None], np.int64),
+                                    axis=-1)
         loss = (lse - picked)[..., 0]
     return op_def.execute("SparseSoftmaxCrossEntropyWithLogits", [logits, labels], loss,
                           flops=5 * logits._value.size)

@@ -1,0 +1,147 @@
+"""A real all-reduce on real GPUs with NCCL (``cupy.cuda.nccl``), timed with CUDA events.
+
+Glossary:
+  plan          -- the real CUDA device of each rank this process owns, or None when NCCL
+                   cannot run the collective: NCCL needs one distinct GPU per rank, so when
+                   round-robin maps two simulated GPUs onto one real one (or there are fewer
+                   than two GPUs) the executor's schedule, on CuPy arrays, is the result.
+  communicator  -- one ``NcclCommunicator`` per rank this process owns, made once per
+                   device group and cached. In one process: ``NcclCommunicator.initAll``.
+                   Across processes (MultiWorkerMirroredStrategy's cluster): task 0 makes the
+                   NCCL unique id and sends it over the cluster's Peers (the transport the
+                   collectives' Exchange trades payloads on); every process then creates its
+                   ranks' communicators between ``groupStart`` and ``groupEnd``.
+  measured      -- the wall time CUDA events saw on each rank's stream, recorded in the same
+                   trace as the simulated events (category ``measured``, ``source``
+                   ``cuda_events``), starting at the simulated start, so both sit side by side.
+
+Mirrors what TF's NcclAllReduce / CollectiveAllReduce(NCCL) do through NCCL
+(tensorflow/core/nccl/nccl_manager.cc): one communicator per device group, a grouped launch.
+NOTE: this path has not yet run on a GPU (README, "Real hardware").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist.hardware import array_api
+
+# ReduceOp name -> NCCL op attribute (MEAN is SUM, then divided by the caller).
+_OPS = {"sum": "NCCL_SUM", "mean": "NCCL_SUM", "prod": "NCCL_PROD", "max": "NCCL_MAX",
+        "min": "NCCL_MIN"}
+# NumPy dtype name -> NCCL data type attribute (NCCL has no bool; CuPy no bfloat16).
+_DTYPES = {"int8": "NCCL_INT8", "uint8": "NCCL_UINT8", "int32": "NCCL_INT32",
+           "uint32": "NCCL_UINT32", "int64": "NCCL_INT64", "uint64": "NCCL_UINT64",
+           "float16": "NCCL_FLOAT16", "float32": "NCCL_FLOAT32", "float64": "NCCL_FLOAT64"}
+_UID_TAG = "nccl-unique-id"
+_communicators: dict = {}
+
+
+def plan(real_devices: list[int], num_real: int) -> list[int] | None:
+    """The real devices of the ranks if NCCL can run them, else None.
+
+    ``real_devices`` is each rank's real CUDA device (round-robin already applied);
+    NCCL needs at least two ranks, each on its own GPU.
+    """
+    if num_real < 2 or len(real_devices) < 2 or len(set(real_devices)) != len(real_devices):
+        return None
+    return list(real_devices)
+
+
+def supports(dtype, op: str) -> bool:
+    """Whether NCCL reduces arrays of NumPy ``dtype`` with ``op``."""
+    return np.dtype(dtype).name in _DTYPES and op in _OPS
+
+
+def all_reduce(arrays, real_devices, op="sum", exchange=None, trace=None, names=None,
+               start=0.0):
+    """All-reduce ``arrays`` (CuPy, one per rank, rank ``r`` on ``real_devices[r]``) in place
+    into new arrays with NCCL; returns them and the measured seconds per owned rank.
+
+    With an ``exchange`` (a cluster of processes) only the ranks it owns are read; the
+    others' entries stay None. ``trace``/``names``/``start``: where to record the
+    measured time of each rank (one ``measured`` event per rank).
+    """
+    import cupy
+    from cupy.cuda import nccl
+
+    p = len(arrays)
+    mine = [r for r in range(p) if exchange is None or exchange.owns(r)]
+    comms = _communicators_for(tuple(real_devices), mine, exchange)
+    dtype = array_api.numpy_dtype(arrays[mine[0]])
+    nccl_dtype, nccl_op = getattr(nccl, _DTYPES[dtype.name]), getattr(nccl, _OPS[op])
+    outs = [None] * p
+    streams, events = {}, {}
+    for r in mine:
+        with cupy.cuda.Device(real_devices[r]):
+            outs[r] = cupy.empty_like(arrays[r])
+            streams[r] = cupy.cuda.Stream(non_blocking=True)
+            events[r] = (cupy.cuda.Event(), cupy.cuda.Event())
+            events[r][0].record(streams[r])
+    nccl.groupStart()
+    try:
+        for r in mine:
+            with cupy.cuda.Device(real_devices[r]):
+                comms[r].allReduce(arrays[r].data.ptr, outs[r].data.ptr, arrays[r].size,
+                                   nccl_dtype, nccl_op, streams[r].ptr)
+    finally:
+        nccl.groupEnd()
+    seconds = {}
+    for r in mine:
+        with cupy.cuda.Device(real_devices[r]):
+            events[r][1].record(streams[r])
+            events[r][1].synchronize()
+            seconds[r] = cupy.cuda.get_elapsed_time(*events[r]) / 1e3
+    if trace is not None and trace.enabled:
+        for r in mine:
+            trace.record(f"all_reduce/nccl rank {r}", "measured",
+                         names[r] if names else f"GPU:{real_devices[r]}", start,
+                         start + seconds[r], source="cuda_events", rank=r, op=op,
+                         bytes=array_api.nbytes(arrays[r]), real_device=real_devices[r])
+    return outs, seconds
+
+
+def _communicators_for(devices: tuple, mine: list, exchange) -> dict:
+    """This process's communicators for the ranks of ``devices`` (made once, cached)."""
+    key = (devices, tuple(mine))
+    found = _communicators.get(key)
+    if found is not None:
+        return found
+    from cupy.cuda import nccl
+
+    if exchange is None:
+        comms = dict(zip(range(len(devices)), nccl.NcclCommunicator.initAll(list(devices))))
+    else:
+        uid = _shared_unique_id(exchange, key)
+        comms = {}
+        nccl.groupStart()  # one process making several ranks must group their inits
+        try:
+            import cupy
+
+            for r in mine:
+                with cupy.cuda.Device(devices[r]):
+                    comms[r] = nccl.NcclCommunicator(len(devices), uid, r)
+        finally:
+            nccl.groupEnd()
+    _communicators[key] = comms
+    return comms
+
+
+def _shared_unique_id(exchange, key):
+    """Task 0 makes the NCCL unique id and sends it to every other process over the
+    cluster's Peers (bounded by the cluster's timeout, like every collective message)."""
+    from cupy.cuda import nccl
+
+    procs = sorted(set(exchange.owner))
+    tag = (_UID_TAG, key[0])
+    if exchange.me == procs[0]:
+        uid = nccl.get_unique_id()
+        for peer in procs[1:]:
+            exchange.peers.send(peer, tag, uid)
+        return uid
+    return exchange.peers.recv(procs[0], tag)
+
+
+def reset() -> None:
+    """Forget the cached communicators (tests; a new cluster)."""
+    _communicators.clear()

@@ -25,7 +25,7 @@ import threading
 
 from simdist.collectives.ops import combine_fn
 from simdist.collectives.schedule import Schedule
-from simdist.hardware.array_api import copy, namespace, numpy_dtype
+from simdist.hardware.array_api import copy, mover, namespace, numpy_dtype
 
 
 def execute(schedule: Schedule, buffers: list, op: str, bounds, inputs=None,
@@ -43,6 +43,7 @@ def execute(schedule: Schedule, buffers: list, op: str, bounds, inputs=None,
         start empty and are filled chunk by chunk (see ``_Lazy``): no upfront copy.
     """
     fn = combine_fn(op, namespace(*buffers[:1]), numpy_dtype(buffers[0]) if buffers else None)
+    move = mover(buffers)  # None unless ranks live on several real devices (CuPy)
     bounds = [int(b) for b in bounds]
     lazy = _Lazy(buffers, initial, bounds, schedule.num_chunks)
     read_from = buffers if schedule.inplace else inputs
@@ -74,6 +75,8 @@ def execute(schedule: Schedule, buffers: list, op: str, bounds, inputs=None,
             if hi == lo or payload is None:
                 continue
             target = buffers[t.dst][lo:hi]
+            if move is not None:  # the transfer itself: onto the receiver's GPU
+                payload = move(payload, target)
             if t.combine:
                 if lazy.ready(t.dst, t.target, t.nchunks):
                     fn(target, payload, out=target)

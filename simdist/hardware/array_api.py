@@ -28,6 +28,8 @@ The extras (why each exists):
   astype / concat / matrix_transpose -- the standard's functions under names every
                  supported NumPy (>= 1.24) and CuPy have (``a.astype``, ``concatenate``,
                  ``swapaxes``), with NumPy dtypes.
+  mover       -- a transfer between two real devices (CuPy: a peer copy); None where all
+                 arrays share one device, so the executor's loop pays nothing.
   add_at      -- a scatter-add (segment sums, embedding gradients): the standard has none.
   contiguous  -- C order, for buffers packed for a transfer: the standard has no memory
                  layout (``ascontiguousarray`` is NumPy's/CuPy's); strict arrays are returned
@@ -235,6 +237,26 @@ def add_at(out, indices, values):
     host = np.array(to_host(out))
     np.add.at(host, to_host(indices), to_host(values))
     return from_host(host)
+
+
+def mover(arrays):
+    """``move(payload, target)`` giving ``payload`` on ``target``'s device, or None when
+    every array lives on one device (NumPy, the strict backend: no call in the hot loop).
+
+    CuPy arrays of simulated GPUs live on different real GPUs: a transfer is then a real
+    device-to-device copy (the standard's ``asarray(x, device=...)``; CuPy takes it as a
+    peer copy under the target's device).
+    """
+    if backend.get_backend() != "cupy" or not arrays:
+        return None
+
+    def move(payload, target):
+        if payload.device == target.device:
+            return payload
+        with target.device:  # CuPy's copy() allocates on the current device: a peer copy
+            return payload.copy()
+
+    return move
 
 
 def contiguous(array):

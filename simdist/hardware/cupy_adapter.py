@@ -75,7 +75,9 @@ def place(array, device):
     if isinstance(array, cupy.ndarray) and array.device.id == target:
         return array
     with cupy.cuda.Device(target):
-        return cupy.asarray(array)  # a peer-to-peer (or host-to-device) copy
+        if isinstance(array, cupy.ndarray):
+            return array.copy()  # copy() allocates on the current device: a peer copy
+        return cupy.asarray(array)  # host to device (asarray keeps a CuPy array where it is)
 
 
 def namespace(cupy):

@@ -75,7 +75,9 @@ def all_reduce(arrays, real_devices, op="sum", exchange=None, trace=None, names=
     for r in mine:
         with cupy.cuda.Device(real_devices[r]):
             outs[r] = cupy.empty_like(arrays[r])
-            streams[r] = cupy.cuda.Stream(non_blocking=True)
+            # The device's current stream: the all-reduce runs after the kernels that made
+            # its input, and the events time it on that same stream.
+            streams[r] = cupy.cuda.get_current_stream()
             events[r] = (cupy.cuda.Event(), cupy.cuda.Event())
             events[r][0].record(streams[r])
     nccl.groupStart()

@@ -126,3 +126,25 @@ def test_mirrored_strategy_reduces_through_nccl_and_traces_both_times(on_cupy):
     assert trace.filter(cat="collective"), "the simulated steps are traced"
     if len({cupy_adapter.real_device_index(d) for d in strategy.extended.worker_devices}) == p:
         assert trace.filter(cat="measured"), "NCCL's CUDA-event time is traced"
+
+
+def test_benchmark_without_gpus_prices_and_says_it_measured_nothing():
+    if GPUS >= 2:
+        pytest.skip("GPUs present: the benchmark measures (run it by hand)")
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=str(root))  # this checkout's simdist
+    out = subprocess.run([sys.executable, "benchmarks/bench_simulated_vs_measured.py"],
+                         capture_output=True, text=True, cwd=root, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    rows = [line.split("|") for line in out.stdout.splitlines()
+            if line.startswith("|") and line.split("|")[1].strip().isdigit()]
+    simulated = [float(r[3]) for r in rows]
+    assert len(rows) == 7 and simulated == sorted(simulated) and simulated[0] > 0
+    assert all(r[4].strip() == "-" for r in rows)
+    assert "measured nothing: " in out.stdout
+    assert ("CuPy is not installed" in out.stdout or "GPU" in out.stdout)

@@ -47,9 +47,14 @@ def _cupy():
     return cupy
 
 
+_count: list[int] = []
+
+
 def real_device_count() -> int:
-    """How many CUDA devices CuPy sees."""
-    return check_gpus(_cupy())
+    """How many CUDA devices CuPy sees (asked once per process)."""
+    if not _count:
+        _count.append(check_gpus(_cupy()))
+    return _count[0]
 
 
 def real_device_index(device) -> int:
@@ -110,7 +115,8 @@ def nccl_all_reduce(arrays, devices, op, exchange=None, trace=None, start=0.0):
     mine = [a for r, a in enumerate(arrays) if exchange is None or exchange.owns(r)]
     if not mine or not nccl.supports(array_api.numpy_dtype(mine[0]), op):
         return None
-    real = nccl.plan([real_device_index(d) for d in devices], real_device_count())
+    real = nccl.plan([real_device_index(d) for d in devices],
+                     None if exchange is None else exchange.owner)
     if real is None:
         return None
     placed = [a if exchange is not None and not exchange.owns(r) else place(a, devices[r])

@@ -37,14 +37,23 @@ _UID_TAG = "nccl-unique-id"
 _communicators: dict = {}
 
 
-def plan(real_devices: list[int], num_real: int) -> list[int] | None:
+def plan(real_devices: list[int], owner: list[int] | None = None) -> list[int] | None:
     """The real devices of the ranks if NCCL can run them, else None.
 
-    ``real_devices`` is each rank's real CUDA device (round-robin already applied);
-    NCCL needs at least two ranks, each on its own GPU.
+    ``real_devices`` is each rank's real CUDA device on its own machine (round-robin
+    already applied); ``owner[rank]`` its process (None: all in this one). NCCL needs at
+    least two ranks and, within each process, one GPU per rank. Every process decides
+    alike when all see the same number of GPUs (as TF expects of a multi-worker cluster);
+    otherwise one would wait in NCCL for the others.
     """
-    if num_real < 2 or len(real_devices) < 2 or len(set(real_devices)) != len(real_devices):
+    owner = [0] * len(real_devices) if owner is None else list(owner)
+    if len(real_devices) < 2:
         return None
+    seen = set()
+    for dev, proc in zip(real_devices, owner):
+        if (proc, dev) in seen:
+            return None
+        seen.add((proc, dev))
     return list(real_devices)
 
 

@@ -50,9 +50,12 @@ def test_round_robin_maps_simulated_gpus_onto_real_ones(monkeypatch):
 
 
 def test_nccl_runs_only_with_one_distinct_gpu_per_rank():
-    assert nccl.plan([0, 1, 2, 3], 4) == [0, 1, 2, 3]
-    assert nccl.plan([0, 1, 0, 1], 2) is None  # round-robin doubled a GPU: NCCL refuses
-    assert nccl.plan([0], 1) is None and nccl.plan([0, 1], 1) is None
+    assert nccl.plan([0, 1, 2, 3]) == [0, 1, 2, 3]
+    assert nccl.plan([0, 1, 0, 1]) is None  # round-robin doubled a GPU: NCCL refuses
+    assert nccl.plan([0]) is None
+    # Two processes (multi-worker), each with GPUs 0 and 1: distinct within each process.
+    assert nccl.plan([0, 1, 0, 1], owner=[0, 0, 1, 1]) == [0, 1, 0, 1]
+    assert nccl.plan([0, 0, 0, 1], owner=[0, 0, 1, 1]) is None
     assert nccl.supports(np.float32, "mean") and nccl.supports(np.int64, "max")
     assert not nccl.supports(np.bool_, "max") and not nccl.supports(np.float32, "any")
 

@@ -320,7 +320,8 @@ def bias_add(value, bias, data_format=None, name=None) -> Tensor:
                         f"tensor: {_dims(b)} vs. {_dims(v)} [Op:BiasAdd]")
     shape = [1] * v.ndim
     shape[axis] = b.shape[0]
-    return op_def.execute("BiasAdd", [v, b], v._value + b._value.reshape(shape),
+    xp = array_api.namespace(b._value)
+    return op_def.execute("BiasAdd", [v, b], v._value + xp.reshape(b._value, tuple(shape)),
                           attrs={"axis": axis})
 
 
@@ -328,10 +329,10 @@ def bias_add_grad(grad, axis) -> Tensor:
     """TF's BiasAddGrad: ``grad`` summed over every axis but ``axis``, accumulated in float32
     for float16 and bfloat16 (Eigen's AccumulatorType), rounded once."""
     g = A._t(grad)
-    xp = backend.xp
+    xp = array_api.namespace(g._value)  # NumPy for host-held 16-bit floats
     axes = tuple(i for i in range(g.ndim) if i != axis % g.ndim)
     acc = xp.float32 if g._value.dtype in op_def._LOW_PRECISION else g._value.dtype
-    value = xp.sum(g._value, axis=axes, dtype=acc).astype(g._value.dtype)
+    value = _same_dtype(xp.sum(g._value, axis=axes, dtype=acc), g._value)
     return op_def.execute("BiasAddGrad", [g], value, attrs={"axis": axis % g.ndim})
 
 

@@ -329,7 +329,7 @@ def signature(graph: nx.Graph, edges=None) -> int:
     user edits the graph (adds a node, changes a bandwidth) between two calls."""
     return hash((graph.number_of_nodes(), tuple(
         (u, v, a.get("bandwidth"), a.get("latency")) for u, v, a in (
-            edge_list(graph) if edges is None else edges))))
+            graph.edges(data=True) if edges is None else edges))))
 
 
 def default_topology(num_devices: int) -> nx.Graph:
@@ -356,11 +356,10 @@ def as_topology(topology, num_devices: int | None = None) -> Topology:
         cached = _CACHE.get(topology)
     except TypeError:
         cached = None
-    edges = edge_list(topology)
-    fingerprint = signature(topology, edges)
+    fingerprint = signature(topology)  # one pass over the edges, on every call
     if cached is not None and cached._signature == fingerprint:
         return cached
-    topo = Topology(topology, fingerprint, edges)
+    topo = Topology(topology, fingerprint)
     try:
         _CACHE[topology] = topo
     except TypeError:

@@ -102,7 +102,3 @@ def test_random_graphs_route_as_the_per_pair_rules(n, edges):
     if nx.is_connected(graph):
         assert_routes_match(graph, list(graph.nodes))
 
-
-def test_edge_list_is_networkx_edge_order():
-    graph = TOPOLOGIES["fat-tree"](3, gpus_per_node=3, nics_per_node=2, nodes_per_leaf=1)
-    assert edge_list(graph) == list(graph.edges(data=True))

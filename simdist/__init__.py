@@ -6,7 +6,8 @@
 __version__ = "2.15.0+simdist.0.1.0"  # the TF API level simdist follows, then its own version
 
 from simdist import framework as _framework  # noqa: I001 - order: framework before users
-from simdist.framework import dtypes, errors, nest
+from simdist import errors
+from simdist.framework import dtypes, nest
 from simdist.framework.dtypes import (
     DType, as_dtype, bfloat16, bool_ as bool, double, float16, float32, float64, half, int8,
     int32, int64, string, uint8,

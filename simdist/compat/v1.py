@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging as _logging
 import types as _types
 
-from simdist.distribute import distribution_strategy_context as _ctx
+from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.framework import context as _context
 from simdist.framework.config_pb2 import ConfigProto, GPUOptions  # noqa: F401
@@ -80,9 +80,9 @@ def _no_graph_mode(*args, **kwargs):
 disable_eager_execution = disable_v2_behavior = _no_graph_mode
 
 distribute = _types.SimpleNamespace(
-    ReduceOp=ReduceOp, get_strategy=_ctx.get_strategy, has_strategy=_ctx.has_strategy,
-    get_replica_context=_ctx.get_replica_context,
-    in_cross_replica_context=_ctx.in_cross_replica_context,
+    ReduceOp=ReduceOp, get_strategy=ds_context.get_strategy, has_strategy=ds_context.has_strategy,
+    get_replica_context=ds_context.get_replica_context,
+    in_cross_replica_context=ds_context.in_cross_replica_context,
 )
 
 # TF 1's control flow: cond unpacks one-element results (strict=False) and takes fn1 / fn2;

@@ -17,9 +17,9 @@ from simdist.distribute import cross_replica_checks
 from simdist.distribute.reduce_util import ReduceOp, as_reduce_op
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
 from simdist.framework import context, op_def
+from simdist.framework.tensor import copy_to
 from simdist.hardware import array_api, backend
 from simdist.hardware.machine import find_device
-from simdist.hardware.transfer import copy_to
 
 
 def get_devices_from(destinations) -> tuple:

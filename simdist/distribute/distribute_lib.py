@@ -545,8 +545,7 @@ class ReplicaContext:
     def _on_own_device(self, result):
         """``result`` copied onto this replica's device: TF's custom gradient wraps the
         collective's outputs in an identity that runs under the replica's device scope."""
-        from simdist.framework.tensor import Tensor
-        from simdist.hardware.transfer import copy_to
+        from simdist.framework.tensor import Tensor, copy_to
 
         if self._device is None or not isinstance(result, Tensor):
             return result

@@ -7,11 +7,15 @@ Glossary:
                            (so ``in_cross_replica_context()`` is False at top level, as in TF).
   strategy.scope()      -- pushes cross-replica mode; ``strategy.run`` pushes replica mode
                            in each replica's thread; ``merge_call`` pushes cross-replica mode.
+  enter_or_assert_strategy -- enter a variable's strategy's scope unless one is current
+                           (Keras and checkpoints read and write variables under it).
 
 Mirrors tensorflow/python/distribute/distribution_strategy_context.py.
 """
 
 from __future__ import annotations
+
+import contextlib
 
 from simdist._world import register_resetter
 from simdist.framework.thread_local import ThreadLocalStack
@@ -91,6 +95,22 @@ def get_replica_context():
 def get_cross_replica_context():
     """The current strategy in cross-replica context, else None."""
     return get_per_thread_mode().cross_replica_context
+
+
+def strategy_of(variable):
+    """The strategy whose scope made ``variable`` (None for one made outside any)."""
+    return getattr(variable, "_distribute_strategy", None)
+
+
+@contextlib.contextmanager
+def enter_or_assert_strategy(strategy):
+    """Enter ``strategy``'s scope when no strategy is current (TF's
+    distribute_lib.enter_or_assert_strategy)."""
+    if strategy is None or has_strategy():
+        yield
+        return
+    with strategy.scope():
+        yield
 
 
 def get_default_strategy():

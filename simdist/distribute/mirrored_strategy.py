@@ -34,10 +34,10 @@ from simdist.distribute.distributed_variable import (
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
 from simdist.framework import context, nest, op_def
+from simdist.framework.tensor import copy_to
 from simdist.framework.variables import VariableAggregation
 from simdist.hardware import machine as machine_lib
 from simdist.hardware.device_spec import canonicalize
-from simdist.hardware.transfer import copy_to
 
 
 def default_devices() -> list:

@@ -39,9 +39,9 @@ from simdist.distribute.distributed_variable import MirroredVariable
 from simdist.distribute.mirrored_strategy import MirroredExtended, default_devices
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
 from simdist.framework import context, nest, op_def
+from simdist.framework.tensor import copy_to
 from simdist.hardware import array_api, backend
 from simdist.hardware import machine as machine_lib
-from simdist.hardware.transfer import copy_to
 
 WORKER_JOBS = ("chief", "worker")
 

@@ -34,8 +34,8 @@ from simdist.distribute.mirrored_strategy import MirroredExtended
 from simdist.distribute.tpu_cluster_resolver import TPUClusterResolver
 from simdist.framework import context, op_def
 from simdist.framework.function import ConcreteFunction, Function
+from simdist.framework.tensor import copy_to
 from simdist.hardware import machine as machine_lib
-from simdist.hardware.transfer import copy_to
 
 EAGER_RUN_MESSAGE = (
     "TPUStrategy.run(fn, ...) does not support pure eager execution. please make sure the "

@@ -19,10 +19,10 @@ import warnings
 
 import numpy as np
 
+from simdist._world import register_resetter
 from simdist.distribute.tpu_cluster_resolver import TPUClusterResolver, tpu_machine
 from simdist.framework import context, errors
 from simdist.hardware.topologies.tpu_slice import plane_ring
-from simdist.testing import register_resetter
 
 _INITIALIZED: set = set()
 

@@ -5,6 +5,9 @@ Glossary:
   device   -- the canonical name of the device that holds it; its bytes are accounted
               in that device's memory for as long as the tensor lives.
   _id      -- a unique number the gradient tape uses to follow the tensor.
+  copy_to  -- a new Tensor with the same value on another device; both devices are busy
+              for the transfer (hardware.transfer prices it), as EagerTensor's
+              ``_copy_to_device``.
 
 Operators (``+``, ``@``, ``<`` ...) are attached by ``simdist.framework.ops`` as TF's
 ``math_ops`` does, so this file holds no maths. Mirrors tensorflow/python/framework/ops.py
@@ -20,6 +23,7 @@ import numpy as np
 from simdist.framework import dtypes
 from simdist.framework.tensor_shape import TensorShape
 from simdist.hardware import array_api, backend
+from simdist.hardware.transfer import charge_transfer
 
 _ids = itertools.count(1)
 
@@ -163,3 +167,11 @@ class _Reference:
 
     def __repr__(self):
         return f"<Reference wrapping {self._obj!r}>"
+
+
+def copy_to(tensor: Tensor, device) -> Tensor:
+    """``tensor``'s value on ``device`` (the same tensor when it already lives there)."""
+    if tensor._device is device:
+        return tensor
+    charge_transfer(tensor._device, device, tensor._nbytes)
+    return Tensor(array_api.copy(tensor._value), device)  # CuPy: onto device's GPU (Tensor)

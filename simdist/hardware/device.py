@@ -14,7 +14,7 @@ import threading
 
 import numpy as np
 
-from simdist.framework import errors
+from simdist import errors
 from simdist.hardware import array_api
 from simdist.hardware.device_spec import DeviceSpec
 from simdist.hardware.specs import HardwareSpec

@@ -1,17 +1,14 @@
-"""Copying a tensor between simulated devices, priced and traced.
+"""Transfers between simulated devices, priced and traced.
 
 Glossary:
-  copy_to        -- a new Tensor with the same value on another device; both devices are
-                    busy for the transfer (start when both are free, alpha + bytes/beta).
+  charge_transfer -- both devices are busy for one transfer (it starts when both are
+                    free and takes alpha + bytes/beta); framework.tensor.copy_to uses it.
   LINK_DEFAULT   -- the link used when no topology says otherwise: PCIe 3.0 x16 (about
                     12 GB/s effective of 15.75 GB/s raw, ~10 us latency; PCI-SIG spec figures).
   set_link_model -- the topology layer installs a function (src, dst) -> (latency, bandwidth).
 """
 
 from __future__ import annotations
-
-from simdist.framework.tensor import Tensor
-from simdist.hardware import array_api
 
 LINK_DEFAULT = (10e-6, 12e9)
 _link_model = None
@@ -53,10 +50,3 @@ def charge_transfer(src, dst, nbytes: int, name: str = "Copy", **args) -> float:
         dst.trace.record(name, "transfer", dst.name, start, end, src=src.name, bytes=nbytes, **args)
     return end
 
-
-def copy_to(tensor: Tensor, device) -> Tensor:
-    """``tensor``'s value on ``device`` (the same tensor when it already lives there)."""
-    if tensor._device is device:
-        return tensor
-    charge_transfer(tensor._device, device, tensor._nbytes)
-    return Tensor(array_api.copy(tensor._value), device)  # CuPy: onto device's GPU (Tensor)

@@ -32,6 +32,7 @@ import threading
 import weakref
 
 from simdist import _world
+from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework.ops import random_ops
 from simdist.framework.thread_local import ThreadLocalNamespace
 
@@ -231,7 +232,6 @@ def get_value(x):
 
 def set_value(x, value) -> None:
     """Assign ``value`` to the variable ``x`` (all its copies, when it is distributed)."""
-    from simdist.keras.utils import tf_utils
 
-    with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(x)):
+    with ds_context.enter_or_assert_strategy(ds_context.strategy_of(x)):
         x.assign(value)

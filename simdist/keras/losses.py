@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import warnings
 
-from simdist.distribute import distribution_strategy_context as ds
+from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import op_def
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
@@ -296,7 +296,7 @@ class Loss:
         raise NotImplementedError("Must be implemented in subclasses.")
 
     def _get_reduction(self):
-        if (not self._allow_sum_over_batch_size and ds.has_strategy()
+        if (not self._allow_sum_over_batch_size and ds_context.has_strategy()
                 and self.reduction in (ReductionV2.AUTO, ReductionV2.SUM_OVER_BATCH_SIZE)):
             raise ValueError(DISTRIBUTION_ERROR)
         if self.reduction == ReductionV2.AUTO:

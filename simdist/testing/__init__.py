@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import importlib
 
-from simdist._world import RESETTERS, register_resetter  # noqa: F401  (older import path)
-
 # Public name -> module that defines it (loaded on first use, so hypothesis stays optional).
 _LAZY = {
     "check_all_reduce": "simdist.testing.collective_checks",

@@ -24,15 +24,15 @@ import os
 
 import numpy as np
 
+from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import errors, trackable, variables
-from simdist.keras.utils import tf_utils
 from simdist.train import checkpoint_utils
 from simdist.train.checkpoint_management import update_checkpoint_state
 from simdist.train.checkpoint_utils import SUFFIX
 
 
 def _read(v) -> np.ndarray:
-    with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(v)):
+    with ds_context.enter_or_assert_strategy(ds_context.strategy_of(v)):
         return np.asarray(v.numpy())
 
 
@@ -44,7 +44,7 @@ def _assign(key, v, value) -> None:
       ValueError: the saved shape differs from the variable's.
     """
     _check(key, v, value)
-    with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(v)):
+    with ds_context.enter_or_assert_strategy(ds_context.strategy_of(v)):
         v.assign(value)
 
 

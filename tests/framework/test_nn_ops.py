@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import simdist as tf
-from simdist.framework.ops import nn_ops
+from simdist.distribute import nn_impl
 
 
 def test_cross_entropies_are_stable_for_huge_logits():
@@ -38,8 +38,8 @@ def test_compute_average_loss_without_strategy():
 
 
 def test_loss_scaling_uses_num_replicas_in_sync(monkeypatch):
-    monkeypatch.setattr(nn_ops, "_num_replicas_in_sync", lambda: 4)
-    monkeypatch.setattr(nn_ops, "_check_replica_context", lambda name: None)
+    monkeypatch.setattr(nn_impl, "_num_replicas_in_sync", lambda: 4)
+    monkeypatch.setattr(nn_impl, "_check_replica_context", lambda name: None)
     assert float(tf.nn.compute_average_loss([1.0, 2.0, 3.0, 4.0])) == pytest.approx(10 / 16)
     assert float(tf.nn.scale_regularization_loss([2.0, 2.0])) == 1.0
 

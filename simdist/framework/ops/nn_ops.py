@@ -1,12 +1,10 @@
-"""Neural-network ops: activations, softmax, cross-entropies and distributed loss scaling.
+"""Neural-network ops: activations, softmax and cross-entropies.
 
 Glossary:
   logits               -- unnormalized log-probabilities; cross-entropies take logits and
                           are computed stably (max-shifted log-sum-exp, TF's formulas).
-  per-example loss     -- one loss value per example of the (per-replica) batch.
-  compute_average_loss -- sum of per-example losses / *global* batch size, so that summing
-                          the replicas' gradients gives the gradient of the global mean.
-  scale_regularization_loss -- a regularization loss / number of replicas, for the same reason.
+The two ``tf.nn`` functions that read the distribution strategy (compute_average_loss,
+scale_regularization_loss) live in simdist/distribute/nn_impl.py, a layer above.
 
 Mirrors tensorflow/python/ops/nn_ops.py and nn_impl.py.
 """
@@ -15,10 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist import warnings as teach
 from simdist.framework import errors, op_def
 from simdist.framework.ops import array_ops as A
-from simdist.framework.ops import losses_util
 from simdist.framework.ops import math_ops as M
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api, backend
@@ -214,81 +210,6 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
                           flops=5 * logits._value.size)
 
 
-# --- loss scaling for distribution strategies --------------------------------------------
-def _strategy_context():
-    """The distribution-strategy context module, or None when it is not available."""
-    try:
-        from simdist.distribute import distribution_strategy_context as ctx
-    except ImportError:
-        return None
-    return ctx
-
-
-def _num_replicas_in_sync() -> int:
-    """``get_strategy().num_replicas_in_sync`` (1 without simdist.distribute)."""
-    ctx = _strategy_context()
-    return 1 if ctx is None else ctx.get_strategy().num_replicas_in_sync
-
-
-def _check_replica_context(fn_name: str) -> None:
-    ctx = _strategy_context()
-    if ctx is not None and ctx.has_strategy() and ctx.in_cross_replica_context():
-        raise RuntimeError(
-            f"You are calling `{fn_name}` in cross replica context, while it was expected "
-            "to be called in replica context."
-        )
-
-
-def compute_average_loss(per_example_loss, sample_weight=None,
-                         global_batch_size=None) -> Tensor:
-    """Sum of (weighted) per-example losses divided by the global batch size.
-
-    When ``global_batch_size`` is None it is the per-replica batch size times the current
-    strategy's ``num_replicas_in_sync``. A zero global batch size gives 0.
-
-    Raises:
-      ValueError: a scalar ``per_example_loss`` or a non-scalar ``global_batch_size``.
-      TypeError: a non-integer ``global_batch_size``.
-      InvalidArgumentError: a negative ``global_batch_size``.
-      RuntimeError: called in cross-replica context of a strategy without a batch size.
-    """
-    losses = A._t(per_example_loss)
-    input_dtype = losses.dtype
-    if losses.ndim == 0:
-        raise ValueError(
-            "Invalid value passed for `per_example_loss`. Expected a tensor with at least "
-            f"rank 1. Received per_example_loss={losses.numpy()} with rank 0")
-    if sample_weight is not None:
-        losses = losses_util.scale_losses_by_sample_weight(losses, sample_weight)
-    losses = A.cast(losses, input_dtype)
-    if global_batch_size is None:
-        _check_replica_context("compute_average_loss")
-        global_batch_size = losses._value.shape[0] * _num_replicas_in_sync()
-    gbs = A._t(global_batch_size)
-    if gbs.ndim != 0:
-        raise ValueError(f"global_batch_size must be scalar. Received: {gbs!r}")
-    if not gbs.dtype.is_integer:
-        raise TypeError("global_batch_size must be an integer..  Expected \"x\" to be integer "
-                        f"type.  Found: tensor of dtype <dtype: '{gbs.dtype.name}'>")
-    if int(gbs) < 0:
-        raise errors.InvalidArgumentError(
-            None, None, "global_batch_size must be non-negative..  \nCondition x >= 0 did not "
-                        f"hold element-wise:\nx (shape=() dtype={gbs.dtype.name}) = \n{int(gbs)}")
-    loss = M.reduce_sum(losses)
-    return teach.tag(M.div_no_nan(loss, A.cast(gbs, input_dtype)), "global_scaled")
-
-
-def scale_regularization_loss(regularization_loss) -> Tensor:
-    """``reduce_sum(regularization_loss) / num_replicas_in_sync``.
-
-    Raises:
-      RuntimeError: called in cross-replica context of a strategy.
-    """
-    _check_replica_context("scale_regularization_loss")
-    return teach.tag(M.truediv(M.reduce_sum(regularization_loss), _num_replicas_in_sync()),
-                     "scaled_for_replicas")
-
-
 def l2_loss(t, name=None) -> Tensor:
     """``sum(t ** 2) / 2``."""
     return M.realdiv(M.reduce_sum(M.square(t)), 2)
@@ -346,5 +267,4 @@ def _dims(t) -> str:
 
 __all__ = ["relu", "sigmoid", "tanh", "softplus", "softmax", "log_softmax",
            "sigmoid_cross_entropy_with_logits", "softmax_cross_entropy_with_logits",
-           "sparse_softmax_cross_entropy_with_logits", "compute_average_loss",
-           "scale_regularization_loss", "l2_loss", "bias_add"]
+           "sparse_softmax_cross_entropy_with_logits", "l2_loss", "bias_add"]

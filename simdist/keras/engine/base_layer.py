@@ -36,6 +36,7 @@ import contextlib
 import inspect
 
 from simdist import warnings as teach
+from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import dtypes, module, nest, op_def, trackable
 from simdist.framework import variables as variables_lib
 from simdist.framework.name_scope import name_scope
@@ -254,7 +255,7 @@ class Layer(module.Module):
         """The weights' values as NumPy arrays (in ``weights`` order)."""
         out = []
         for w in self.weights:
-            with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(w)):
+            with ds_context.enter_or_assert_strategy(ds_context.strategy_of(w)):
                 out.append(w.numpy())
         return out
 
@@ -279,7 +280,7 @@ class Layer(module.Module):
                 raise ValueError(
                     f"Layer {self.name} weight shape {tuple(p.shape)} is not compatible with "
                     f"provided weight shape {tuple(w.shape)}.")
-            with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(p)):
+            with ds_context.enter_or_assert_strategy(ds_context.strategy_of(p)):
                 p.assign(w.astype(p.dtype.as_numpy_dtype))
 
     def count_params(self) -> int:

@@ -17,7 +17,7 @@ Mirrors keras/src/engine/compile_utils.py.
 
 from __future__ import annotations
 
-from simdist.distribute import distribution_strategy_context as ds
+from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import nest
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
@@ -120,7 +120,7 @@ class LossesContainer:
             if loss.reduction == losses_utils.ReductionV2.SUM:
                 # The Mean metric counts each replica as a batch; undo the SUM's split.
                 mean_value = M.multiply(mean_value, A.constant(
-                    float(ds.get_strategy().num_replicas_in_sync), dtype=mean_value.dtype))
+                    float(ds_context.get_strategy().num_replicas_in_sync), dtype=mean_value.dtype))
             if metric is not None:
                 metric.update_state(mean_value, sample_weight=batch_dim)
             if weight is not None:

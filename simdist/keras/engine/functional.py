@@ -55,9 +55,9 @@ class Functional(Model):
                              else [t.node.layer.name for t in self.outputs])
         self.built = True
         self._autocast = False  # its layers cast their own inputs (Keras's graph network)
-        from simdist.distribute import distribution_strategy_context as ds
+        from simdist.distribute import distribution_strategy_context as ds_context
 
-        self._built_strategy = ds.get_strategy() if ds.has_strategy() else None
+        self._built_strategy = ds_context.get_strategy() if ds_context.has_strategy() else None
 
     _is_graph_network = True
 

@@ -20,7 +20,7 @@ Mirrors keras/src/engine/sequential.py.
 
 from __future__ import annotations
 
-from simdist.distribute import distribution_strategy_context as ds
+from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import nest
 from simdist.framework.tensor import Tensor
 from simdist.keras.engine.base_layer import Layer, init_scope, name_scope
@@ -86,7 +86,7 @@ class Sequential(Model):
         added) on symbolic inputs: ``symbolic_call_hook`` lets a layer see that."""
         shape = tuple(input_shape)
         if not self.built:
-            self._built_strategy = ds.get_strategy() if ds.has_strategy() else None
+            self._built_strategy = ds_context.get_strategy() if ds_context.has_strategy() else None
         with init_scope():
             for layer in self._layers:
                 if not layer.built:
@@ -127,7 +127,7 @@ class Sequential(Model):
         if isinstance(first, Tensor) and len(nest.flatten(inputs)) == 1:
             self.build(tuple(first.shape))
         if not self.built:  # several inputs or a layer the graph could not take
-            self._built_strategy = ds.get_strategy() if ds.has_strategy() else None
+            self._built_strategy = ds_context.get_strategy() if ds_context.has_strategy() else None
             self.built = True
 
     def build(self, input_shape=None):

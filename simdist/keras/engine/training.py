@@ -23,7 +23,7 @@ import weakref
 
 import numpy as np
 
-from simdist.distribute import distribution_strategy_context as ds
+from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import backprop, context, nest, op_def
 from simdist.framework.ops import array_ops as A
 from simdist.framework.tensor import Tensor
@@ -68,7 +68,8 @@ class Model(Layer):
                 "super().__init__(inputs, outputs); make the model with "
                 "tf.keras.Model(inputs, outputs), or define call() in the subclass.")
         super().__init__(**kwargs)
-        self._distribution_strategy = ds.get_strategy() if ds.has_strategy() else None
+        self._distribution_strategy = (ds_context.get_strategy() if ds_context.has_strategy()
+                                       else None)
         self.optimizer = None
         self.compiled_loss = None
         self.compiled_metrics = None
@@ -170,12 +171,12 @@ class Model(Layer):
 
     @property
     def distribute_strategy(self):
-        return self._distribution_strategy or ds.get_strategy()
+        return self._distribution_strategy or ds_context.get_strategy()
 
     def _maybe_build(self, inputs):
         if self.built:
             return
-        self._built_strategy = ds.get_strategy() if ds.has_strategy() else None
+        self._built_strategy = ds_context.get_strategy() if ds_context.has_strategy() else None
         if type(self).build is not Model.build and not getattr(self, "_is_sequential", False):
             super()._maybe_build(inputs)  # a user-defined build()
         elif getattr(self, "_is_sequential", False):
@@ -194,7 +195,7 @@ class Model(Layer):
         if type(self).call is not Model.call:
             shape = [1 if d is None else d for d in input_shape]
             self.built = True  # call() builds the sub-layers
-            self._built_strategy = ds.get_strategy() if ds.has_strategy() else None
+            self._built_strategy = ds_context.get_strategy() if ds_context.has_strategy() else None
             # Keras builds in a scratch graph, outside the model's name scope:
             # model.build() names weights 'dense/kernel', a first call 'model/dense/kernel'.
             with op_def.shape_inference():
@@ -214,8 +215,8 @@ class Model(Layer):
         """
         with self._scope():  # as Keras, which compiles inside the model's own strategy
             self._check_built_in_current_scope()
-        if self._distribution_strategy is None and ds.has_strategy():
-            self._distribution_strategy = ds.get_strategy()
+        if self._distribution_strategy is None and ds_context.has_strategy():
+            self._distribution_strategy = ds_context.get_strategy()
         self._compile_args = {"loss": loss, "loss_weights": loss_weights, "metrics": metrics,
                               "weighted_metrics": weighted_metrics}
         self._steps_per_execution = steps_per_execution
@@ -233,8 +234,8 @@ class Model(Layer):
 
     def _check_built_in_current_scope(self):
         """Keras's ValueError for a model whose weights were made outside this scope."""
-        if self.built and ds.has_strategy():
-            strategy = ds.get_strategy()
+        if self.built and ds_context.has_strategy():
+            strategy = ds_context.get_strategy()
             if self._built_strategy is not strategy and self.variables:
                 v = self.variables[0]
                 raise ValueError(
@@ -330,7 +331,7 @@ class Model(Layer):
 
     def _run_step(self, step_fn, batch):
         strategy = self.distribute_strategy
-        if strategy is ds.get_default_strategy():
+        if strategy is ds_context.get_default_strategy():
             return step_fn(batch)
         with strategy.scope(), self._step_function_scope():
             out = strategy.run(step_fn, args=(batch,))
@@ -516,7 +517,7 @@ class Model(Layer):
         strategy = self.distribute_strategy
         for step, batch in handler.epoch_iterator():
             cbks.on_predict_batch_begin(step)
-            if strategy is ds.get_default_strategy():
+            if strategy is ds_context.get_default_strategy():
                 out = nest.map_structure(np.asarray, self.predict_step(batch))
             else:
                 with strategy.scope(), self._step_function_scope():

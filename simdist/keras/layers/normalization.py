@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 
-from simdist.distribute import distribution_strategy_context as ds
+from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.framework import dtypes, variables
 from simdist.framework.ops import array_ops as A
@@ -164,7 +164,7 @@ class BatchNormalization(Layer):
         # Keras takes the synchronized path in any replica context, one replica or none
         # (the default one): E[x^2] - E[x]^2, which cancels catastrophically (to a negative
         # variance, NaN outputs) where the two-pass formula below would not.
-        if self.synchronized and ds.get_replica_context() is not None:
+        if self.synchronized and ds_context.get_replica_context() is not None:
             mean, var = self._global_moments(x, axes, keepdims)
         else:
             mean = M.reduce_mean(x, axis=axes, keepdims=True)
@@ -183,7 +183,7 @@ class BatchNormalization(Layer):
     def _global_moments(self, x, axes, keepdims):
         """Mean and variance of the global batch: local sums, sums of squares and counts
         all-reduced (an empty replica adds zeros and still takes part)."""
-        ctx = ds.get_replica_context()
+        ctx = ds_context.get_replica_context()
         local_sum = M.reduce_sum(x, axis=axes, keepdims=keepdims)
         local_sq = M.reduce_sum(M.square(x), axis=axes, keepdims=keepdims)
         count = math.prod(x.shape[a] for a in axes)
@@ -199,9 +199,9 @@ class BatchNormalization(Layer):
     def _empty_batch_handled(self, x) -> bool:
         """An empty per-replica batch under a strategy that can hand one out (Keras's
         ``_support_zero_size_input``): its statistics are zeros and nothing is updated."""
-        if x.shape[0] != 0 or not ds.has_strategy():
+        if x.shape[0] != 0 or not ds_context.has_strategy():
             return False
-        extended = ds.get_strategy().extended
+        extended = ds_context.get_strategy().extended
         return bool(getattr(extended, "enable_partial_batch_handling",
                             getattr(extended, "experimental_enable_get_next_as_optional",
                                     False)))

@@ -15,7 +15,7 @@ Mirrors keras/src/metrics/base_metric.py and utils/metrics_utils.py.
 
 from __future__ import annotations
 
-from simdist.distribute import distribution_strategy_context as ds
+from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import dtypes, op_def, trackable
 from simdist.framework import variables as variables_lib
 from simdist.framework.ops import array_ops as A
@@ -32,7 +32,7 @@ class Metric(trackable.Trackable):
         self._dtype = dtypes.as_dtype(dtype or backend.floatx())
         self._variables = []
         self._named_variables = {}  # add_weight's name -> variable: the checkpoint's names
-        self._strategy = ds.get_strategy() if ds.has_strategy() else None
+        self._strategy = ds_context.get_strategy() if ds_context.has_strategy() else None
 
     @property
     def dtype(self):
@@ -49,8 +49,8 @@ class Metric(trackable.Trackable):
                    initializer=None, dtype=None):
         """A metric state variable (sync-on-read, SUM by default)."""
         dt = dtypes.as_dtype(dtype or self._dtype)
-        scope = (self._strategy.scope() if self._strategy is not None and not ds.has_strategy()
-                 else _null())
+        scope = (self._strategy.scope()
+                 if self._strategy is not None and not ds_context.has_strategy() else _null())
         with scope:
             v = variables_lib.Variable(A.zeros(list(shape), dtype=dt), name=name, trainable=False,
                                    synchronization=synchronization, aggregation=aggregation)
@@ -74,17 +74,17 @@ class Metric(trackable.Trackable):
 
     def result(self):
         """The metric's value aggregated over every replica."""
-        ctx = ds.get_replica_context()
-        if ds.has_strategy() and ctx is not None and \
-                ds.get_strategy().num_replicas_in_sync > 1:
+        ctx = ds_context.get_replica_context()
+        if ds_context.has_strategy() and ctx is not None and \
+                ds_context.get_strategy().num_replicas_in_sync > 1:
             return ctx.merge_call(lambda strategy: A.identity(self._result()))
-        with tf_utils.enter_or_assert_strategy(self._strategy):
+        with ds_context.enter_or_assert_strategy(self._strategy):
             return A.identity(self._result())
 
     def reset_state(self):
         """Set every state variable back to zero."""
         for v in self._variables:
-            with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(v)):
+            with ds_context.enter_or_assert_strategy(ds_context.strategy_of(v)):
                 v.assign(A.zeros(list(v.shape), dtype=v.dtype))
 
     def reset_states(self):

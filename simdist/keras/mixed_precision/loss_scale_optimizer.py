@@ -16,12 +16,11 @@ Mirrors keras/src/mixed_precision/loss_scale_optimizer.py (``LossScaleOptimizerV
 
 from __future__ import annotations
 
-from simdist.distribute import distribution_strategy_context as ds
+from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import backprop, dtypes, nest, trackable, variables
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers.optimizer import Optimizer, filter_empty_gradients
-from simdist.keras.utils import tf_utils
 
 _DEFAULT_INITIAL_SCALE = 2**15
 _DEFAULT_GROWTH_STEPS = 2000
@@ -54,13 +53,13 @@ class _DynamicLossScaleState(trackable.Trackable):
     def update(self, grads):
         """Grow or shrink the scale; returns whether the gradients should be applied."""
         grads = nest.flatten(grads)
-        if ds.has_strategy() and ds.in_cross_replica_context():
-            strategy = ds.get_strategy()
+        if ds_context.has_strategy() and ds_context.in_cross_replica_context():
+            strategy = ds_context.get_strategy()
             per_replica = strategy.extended.call_for_each_replica(_is_all_finite, args=(grads,))
             is_finite = strategy.experimental_local_results(per_replica)[0]
         else:
             is_finite = _is_all_finite(grads)
-        with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(self.counter)):
+        with ds_context.enter_or_assert_strategy(ds_context.strategy_of(self.counter)):
             if is_finite:
                 if int(self.counter.numpy()) + 1 >= self.growth_steps:
                     new = M.multiply(A._t(self.current_loss_scale.read_value()),
@@ -125,8 +124,8 @@ class LossScaleOptimizer(Optimizer):
     def loss_scale(self):
         """The current loss scale as a float32 scalar tensor."""
         if self.dynamic:
-            with tf_utils.enter_or_assert_strategy(
-                    tf_utils.strategy_of(self._loss_scale.current_loss_scale)):
+            with ds_context.enter_or_assert_strategy(
+                    ds_context.strategy_of(self._loss_scale.current_loss_scale)):
                 return A.identity(A._t(self._loss_scale.current_loss_scale.read_value()))
         return A.constant(self._loss_scale, dtype=dtypes.float32)
 
@@ -205,7 +204,7 @@ class LossScaleOptimizer(Optimizer):
         """
         grads_and_vars = list(grads_and_vars)
         _, trainable_variables = zip(*grads_and_vars)
-        if ds.has_strategy() and ds.in_cross_replica_context():
+        if ds_context.has_strategy() and ds_context.in_cross_replica_context():
             raise ValueError("apply_gradients() must be called in a replica context.")
         self.build(list(trainable_variables))
         grads_and_vars = filter_empty_gradients(grads_and_vars)
@@ -218,7 +217,7 @@ class LossScaleOptimizer(Optimizer):
 
         def do_not_apply_fn():
             it = self._optimizer.iterations
-            with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(it)):
+            with ds_context.enter_or_assert_strategy(ds_context.strategy_of(it)):
                 it.assign_add(1)
 
         def should_apply(grads):
@@ -226,8 +225,8 @@ class LossScaleOptimizer(Optimizer):
                 return self._loss_scale.update(grads)
             return True
 
-        ctx = ds.get_replica_context()
-        if ctx is None or not ds.has_strategy():
+        ctx = ds_context.get_replica_context()
+        if ctx is None or not ds_context.has_strategy():
             if should_apply(grads):
                 self._apply_gradients(grads, wrapped_vars)
             else:

@@ -31,13 +31,12 @@ import logging
 import threading
 
 from simdist import warnings as teach
-from simdist.distribute import distribution_strategy_context as ds
+from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.framework import backprop, context, dtypes, trackable, variables
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras import backend
-from simdist.keras.utils import tf_utils
 
 
 def filter_empty_gradients(grads_and_vars):
@@ -71,7 +70,7 @@ def _all_reduce_sum_fn(distribution, grads_and_vars):
 def _replica_context_for(method):
     """The replica context ``method`` needs, or TF's AttributeError (its first line, then
     why) inside ``strategy.scope()`` but outside ``strategy.run``, where there is none."""
-    ctx = ds.get_replica_context()
+    ctx = ds_context.get_replica_context()
     if ctx is None:
         raise AttributeError(
             f"'NoneType' object has no attribute 'merge_call'\n{method} was called in "
@@ -135,7 +134,7 @@ class Optimizer(trackable.Trackable):
         self.use_ema = False
         self.ema_momentum, self.ema_overwrite_frequency = ema_momentum, ema_overwrite_frequency
         self.jit_compile = False  # TF compiles with XLA only on a real GPU; nothing to simulate
-        self._distribution_strategy = ds.get_strategy()
+        self._distribution_strategy = ds_context.get_strategy()
         self._variables = []
         self._built = False
         # thread -> {(device, dtype) -> coefficients} during one step's apply; per thread, as
@@ -196,7 +195,7 @@ class Optimizer(trackable.Trackable):
 
     @learning_rate.setter
     def learning_rate(self, value):
-        with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(self._learning_rate)):
+        with ds_context.enter_or_assert_strategy(ds_context.strategy_of(self._learning_rate)):
             self._learning_rate.assign(value)
 
     lr = learning_rate
@@ -264,7 +263,7 @@ class Optimizer(trackable.Trackable):
         # refuses a model variable made outside its scope (a model built and compiled
         # outside, then fit inside ``strategy.scope()``).
         with self._strategy_scope(), \
-                ds.get_strategy().extended.colocate_vars_with(model_variable):
+                ds_context.get_strategy().extended.colocate_vars_with(model_variable):
             v = variables.Variable(initial_value=initial_value,
                                    name=self._scoped(
                                        f"{variable_name}/{self._shared_name(model_variable)}"),
@@ -286,7 +285,7 @@ class Optimizer(trackable.Trackable):
 
     def _strategy_scope(self):
         s = self._distribution_strategy
-        if ds.has_strategy() or s is ds.get_default_strategy():
+        if ds_context.has_strategy() or s is ds_context.get_default_strategy():
             import contextlib
 
             return contextlib.nullcontext()
@@ -367,9 +366,9 @@ class Optimizer(trackable.Trackable):
         replica functions with ``init_scope``), so they are mirrored and shared."""
         if self._built:
             return
-        ctx = ds.get_replica_context()
-        if ctx is not None and ds.has_strategy() and \
-                ds.get_strategy().num_replicas_in_sync > 1:
+        ctx = ds_context.get_replica_context()
+        if ctx is not None and ds_context.has_strategy() and \
+                ds_context.get_strategy().num_replicas_in_sync > 1:
             ctx.merge_call(lambda _strategy, vs: self._build_once(list(vs)),
                            args=(tuple(var_list),))
         else:
@@ -417,11 +416,11 @@ class Optimizer(trackable.Trackable):
         self._maybe_merge_call(apply_decay, variables_)
 
     def _maybe_merge_call(self, fn, *args):
-        ctx = ds.get_replica_context()
+        ctx = ds_context.get_replica_context()
         strategy = self._distribution_strategy
-        if ctx is not None and ds.has_strategy():
+        if ctx is not None and ds_context.has_strategy():
             return ctx.merge_call(fn, args=args)
-        return fn(ds.get_strategy() if ds.has_strategy() else strategy, *args)
+        return fn(ds_context.get_strategy() if ds_context.has_strategy() else strategy, *args)
 
     def _internal_apply_gradients(self, grads_and_vars):
         return self._maybe_merge_call(self._distributed_apply_gradients_fn, grads_and_vars)
@@ -451,7 +450,7 @@ class Optimizer(trackable.Trackable):
                                              group=False)
         finally:
             self._apply_state = None
-        with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(self._iterations)):
+        with ds_context.enter_or_assert_strategy(ds_context.strategy_of(self._iterations)):
             return self._iterations.assign_add(1)
 
     def update_step(self, gradient, variable):

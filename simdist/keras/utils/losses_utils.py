@@ -18,7 +18,7 @@ Mirrors keras/src/utils/losses_utils.py.
 from __future__ import annotations
 
 from simdist import warnings as teach
-from simdist.distribute import distribution_strategy_context as ds
+from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import dtypes, op_def
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
@@ -96,7 +96,7 @@ def apply_valid_mask(losses, sample_weight, mask, reduction):
 
 def scale_loss_for_distribution(loss_value):
     """``loss / num_replicas_in_sync`` when there is more than one replica."""
-    n = ds.get_strategy().num_replicas_in_sync
+    n = ds_context.get_strategy().num_replicas_in_sync
     if n > 1:
         loss_value = M.multiply(loss_value, A.constant(1.0 / n, dtype=loss_value.dtype))
     return teach.tag(loss_value, "scaled_for_replicas")

@@ -17,13 +17,11 @@ Mirrors keras/src/utils/tf_utils.py and generic_utils.py.
 
 from __future__ import annotations
 
-import contextlib
 import random
 import re
 
 import numpy as np
 
-from simdist.distribute import distribution_strategy_context as ds
 from simdist.framework import nest, op_def
 from simdist.framework.ops import random_ops
 from simdist.keras import backend
@@ -46,20 +44,6 @@ def set_random_seed(seed):
     # A generator of its own, so code that draws from Python's `random` between here and
     # building a model does not change the model's initial weights.
     backend._SEED_GENERATOR.generator = random.Random(seed)
-
-
-def strategy_of(var):
-    return getattr(var, "_distribute_strategy", None)
-
-
-@contextlib.contextmanager
-def enter_or_assert_strategy(strategy):
-    """Enter ``strategy``'s scope when no strategy is current (TF's enter_or_assert_strategy)."""
-    if strategy is None or ds.has_strategy():
-        yield
-        return
-    with strategy.scope():
-        yield
 
 
 def to_tensor(x, dtype=None):

@@ -26,13 +26,12 @@ from __future__ import annotations
 import contextlib
 import warnings
 
-from simdist.distribute import distribution_strategy_context as ds
+from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import dtypes, trackable, variables
 from simdist.framework.name_scope import name_scope
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers import optimizer as optimizer_lib
-from simdist.keras.utils import tf_utils
 
 _ALLOWED_KWARGS = ("clipnorm", "clipvalue", "lr", "decay", "global_clipnorm")
 
@@ -70,7 +69,7 @@ class OptimizerV2(optimizer_lib.Optimizer):
         self._iterations = None
         self._initial_decay = kwargs.pop("decay", 0.0)
         self._hypers_created = False
-        self._distribution_strategy = ds.get_strategy()
+        self._distribution_strategy = ds_context.get_strategy()
         self.clipnorm = kwargs.pop("clipnorm", None)
         self.global_clipnorm = kwargs.pop("global_clipnorm", None)
         if self.clipnorm is not None and self.global_clipnorm is not None:
@@ -98,7 +97,7 @@ class OptimizerV2(optimizer_lib.Optimizer):
     def _set_hyper(self, name, value):
         hyper = self._hyper
         if name in hyper and isinstance(hyper[name], variables.Variable):
-            with tf_utils.enter_or_assert_strategy(tf_utils.strategy_of(hyper[name])):
+            with ds_context.enter_or_assert_strategy(ds_context.strategy_of(hyper[name])):
                 hyper[name].assign(value)
         else:
             hyper[name] = value
@@ -206,7 +205,7 @@ class OptimizerV2(optimizer_lib.Optimizer):
         if weight is None:
             init = initializers.get(initializer)
             with self._strategy_scope(), \
-                    ds.get_strategy().extended.colocate_vars_with(var):
+                    ds_context.get_strategy().extended.colocate_vars_with(var):
                 weight = variables.Variable(
                     initial_value=lambda: init(list(var.shape), dtype=var.dtype),
                     name=f"{self._shared_name(var)}/{slot_name}", dtype=var.dtype,
@@ -247,7 +246,7 @@ class OptimizerV2(optimizer_lib.Optimizer):
             self._create_weights_in_cross_replica(var_list, scope)
             if not grads_and_vars:
                 return None
-            if ds.in_cross_replica_context():
+            if ds_context.in_cross_replica_context():
                 raise RuntimeError(
                     "`apply_gradients() cannot be called in cross-replica context. Use "
                     "`tf.distribute.Strategy.run` to enter replica context. For more "
@@ -263,9 +262,9 @@ class OptimizerV2(optimizer_lib.Optimizer):
     def _create_weights_in_cross_replica(self, var_list, scope):
         """Make iterations, hypers and slots once, outside the replicas (as TF's init_scope
         does), named under the optimizer's scope."""
-        ctx = ds.get_replica_context()
-        if ctx is not None and ds.has_strategy() and \
-                ds.get_strategy().num_replicas_in_sync > 1:
+        ctx = ds_context.get_replica_context()
+        if ctx is not None and ds_context.has_strategy() and \
+                ds_context.get_strategy().num_replicas_in_sync > 1:
             def create(_strategy, vs):
                 with name_scope(scope):
                     self._create_all_weights(list(vs))
@@ -301,7 +300,7 @@ class OptimizerV2(optimizer_lib.Optimizer):
 
     def _strategy_scope(self):
         s = self._distribution_strategy
-        if ds.has_strategy() or s is ds.get_default_strategy():
+        if ds_context.has_strategy() or s is ds_context.get_default_strategy():
             return contextlib.nullcontext()
         return s.scope()
 

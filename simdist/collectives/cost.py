@@ -102,18 +102,6 @@ class Cost:
                 f" busbw {self.busbw / 1e9:.2f} GB/s")
 
 
-def price_pattern(topo, placement, pattern: Pattern, bounds, itemsize: int,
-                  mem_bw: np.ndarray, compute: bool = True):
-    """Price one step pattern; returns (StepCost, per-transfer time array).
-
-    A pattern standing for ``repeat`` steps is priced by symmetry (see symmetry.py): once
-    when its steps provably cost the same, else step by step; the StepCost is then the
-    first of those steps and the times are step 0's. ``price_steps`` gives them all.
-    """
-    steps, times = price_steps(topo, placement, pattern, bounds, itemsize, mem_bw, compute)
-    return steps[0], times
-
-
 def price_steps(topo, placement, pattern: Pattern, bounds, itemsize: int,
                 mem_bw: np.ndarray, compute: bool = True):
     """Every distinct step of a pattern as StepCosts (``repeat`` counts the equal ones in

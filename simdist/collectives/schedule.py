@@ -70,14 +70,6 @@ class Pattern:
     repeat: int = 1
     rotate: np.ndarray | None = None
 
-    def chunks_at(self, i: int) -> np.ndarray:
-        """The chunk each transfer carries in step ``i`` (0-based) of the repeat."""
-        chunk = self.chunk
-        if self.rotate is not None:
-            for _ in range(i):
-                chunk = chunk[self.rotate]
-        return chunk
-
     def expand(self) -> list[Pattern]:
         """The ``repeat`` steps one by one (``repeat`` 1 each), for step-by-step pricing."""
         out, chunk = [], self.chunk

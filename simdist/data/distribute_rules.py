@@ -240,15 +240,6 @@ class DistributionPlan:
         """``[step][global_replica]`` element indices."""
         return [[list(rb.elements) for rb in step] for step in self.steps]
 
-    def deliveries(self) -> dict[int, list[tuple[int, int]]]:
-        """element -> every ``(step, global_replica)`` that received it."""
-        out: dict[int, list[tuple[int, int]]] = {}
-        for s, step in enumerate(self.steps):
-            for rb in step:
-                for e in rb.elements:
-                    out.setdefault(e, []).append((s, rb.global_replica))
-        return out
-
     def to_dict(self) -> dict:
         """A JSON-ready description (for the app and for saving)."""
         return {"dataset_size": self.dataset_size, "global_batch": self.global_batch,

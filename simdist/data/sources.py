@@ -102,7 +102,7 @@ class RangeDataset(DatasetV2):
             start, stop, step = ints
         if step == 0:
             raise errors.InvalidArgumentError(None, None, "step must be a non-zero integer.")
-        self._start, self._stop, self._step = start, stop, step
+        self._start, self._step = start, step
         self._dtype = dtypes.int64 if output_type is None else dtypes.as_dtype(output_type)
         self._n = max(0, math.ceil((stop - start) / step))
         super().__init__((), TensorSpec((), self._dtype))

@@ -11,7 +11,7 @@ Glossary:
                                            all-gather (shapes first, then the values).
   CommunicationImplementation / CommunicationOptions -- ``tf.distribute.experimental``'s
                                            knobs for the collective implementation.
-  run_collective / run_all_reduce       -- one collective (all-reduce, all-gather,
+  run_collective                        -- one collective (all-reduce, all-gather,
                                            broadcast) of one array per device: replicas
                                            wait for the slowest, the schedule runs on the
                                            values, every device's clock moves by its priced
@@ -180,14 +180,6 @@ def _on_real_gpus(values, arrays, devices, op, exchange, trace, start):
     if real is None:
         return values
     return [v if r is None else finalize(op, r, len(arrays)) for v, r in zip(values, real)]
-
-
-def run_all_reduce(arrays, devices, algorithm: str, op: str = "sum", topology=None,
-                   exchange=None, params=None) -> list:
-    """All-reduce one flat array per device in simulated time (see run_collective);
-    ``params`` are the algorithm's (collectives.ALGORITHMS)."""
-    return run_collective("all_reduce", arrays, devices, algorithm, topology, exchange, op=op,
-                          **(params or {}))
 
 
 def _flatten_per_device(per_replica_values, num_devices):

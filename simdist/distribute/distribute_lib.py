@@ -214,6 +214,9 @@ class Strategy:
         return parts[0]
 
     def __repr__(self):
+        # TF's own repr, not simdist's: TF's errors print it ("created in scope: <tensorflow.
+        # python.distribute.mirrored_strategy.MirroredStrategy object at ...>") and the
+        # recorded messages (tests/*/fixtures) compare it.
         module = type(self).__module__.replace("simdist", "tensorflow.python")
         return f"<{module}.{type(self).__name__} object at {id(self):#x}>"
 
@@ -266,10 +269,6 @@ class StrategyExtended:
     @property
     def parameter_devices(self) -> tuple:
         return self.worker_devices
-
-    @property
-    def _worker_device_objects(self):
-        return self._devices
 
     # --- variables --------------------------------------------------------------------
     def _create_variable(self, next_creator, **kwargs):

@@ -88,9 +88,6 @@ class DistributedVariable(DistributedDelegate, Variable):
     def _device(self):
         return self._get()._device
 
-    def __del__(self):
-        pass
-
     # --- which component --------------------------------------------------------------
     def _get(self):
         update_id = get_update_replica_id()
@@ -108,9 +105,6 @@ class DistributedVariable(DistributedDelegate, Variable):
                 if v._device is dev:
                     return v
         return self._primary
-
-    def _get_replica(self, i):
-        return self._values[i]
 
     def _tape_source(self):
         return self._get()

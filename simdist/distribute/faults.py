@@ -72,7 +72,6 @@ class _Plan:
         self.faults, self.timeout = list(faults), float(timeout)
         self.step = 0
         self.slowed = []  # devices whose slowdown a Straggler set
-        self.announced = set()
 
 
 _ACTIVE: list[_Plan] = []

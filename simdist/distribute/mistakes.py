@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import threading
 
-from simdist import _world
 from simdist import warnings as teach
 from simdist.data.dataset_ops import DatasetV2, OwnedIterator
 from simdist.distribute.reduce_util import ReduceOp
@@ -71,7 +70,3 @@ def check_diverged() -> None:
             return
 
 
-@_world.register_resetter
-def _forget_writes() -> None:
-    with _written_lock:
-        _written_none.clear()

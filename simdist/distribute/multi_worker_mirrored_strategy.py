@@ -122,7 +122,6 @@ class CollectiveAllReduceExtended(MirroredExtended):
         if self._cluster is not None:
             ops._cluster = (self._cluster_devices, self._cluster.exchange)
         super().__init__(devices, ops)
-        self._communication_options = options
         self._cluster_resolver = cluster_resolver
 
     @property
@@ -242,10 +241,6 @@ class CollectiveAllReduceExtended(MirroredExtended):
         if self._num_workers > 1:
             return self._hosts[self._worker_index].devices_of_type("CPU")[0]
         return super()._reduce_destination()
-
-    @property
-    def _num_replicas_per_worker(self) -> int:
-        return self._num_replicas_in_sync // self._num_workers
 
     @property
     def experimental_between_graph(self) -> bool:

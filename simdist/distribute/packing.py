@@ -7,27 +7,12 @@ Glossary:
   group_by_size      -- collective all-reduce (CommunicationOptions.bytes_per_pack): walk
                         the (reversed) tensors, starting a new pack once the current one
                         has grown past ``bytes_per_pack``; 0 means one pack.
-  Pack               -- which tensors (by index) and which element ranges a pack holds.
 
 Mirrors ``_ConcatAndSplitPacker`` in tensorflow/python/distribute/cross_device_ops.py and
 ``group_by_size`` in tensorflow/python/distribute/cross_device_utils.py.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Pack:
-    """One all-reduce's worth of tensors: ``indices`` into the list, ``sizes`` in elements."""
-
-    indices: tuple
-    sizes: tuple
-
-    @property
-    def num_elements(self) -> int:
-        return sum(self.sizes)
 
 
 def concat_and_split_sizes(total: int, num_packs: int) -> list[int]:

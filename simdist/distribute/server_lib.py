@@ -125,12 +125,6 @@ class Server:
                 f"task={self._server_def.task_index} target={self.target}>")
 
 
-def running_servers() -> dict:
-    """The servers started in this process, by (job, task index)."""
-    with _lock:
-        return dict(_running)
-
-
 @register_resetter
 def _reset():
     with _lock:

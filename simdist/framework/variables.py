@@ -144,9 +144,15 @@ class Variable(metaclass=_VariableMeta):
         self._uid = next(_uid)
 
     def __del__(self):
+        # Free what __init__ allocated, read from the instance itself: a subclass that
+        # allocates nothing of its own (a DistributedVariable, whose ``_device`` is its
+        # component's) frees nothing here.
+        device, nbytes = self.__dict__.get("_device"), self.__dict__.get("_nbytes")
+        if device is None or nbytes is None:
+            return
         try:
-            self._device.free(self._nbytes)
-        except Exception:
+            device.free(nbytes)
+        except Exception:  # interpreter shutdown: nothing left to account
             pass
 
     # --- properties -------------------------------------------------------------------

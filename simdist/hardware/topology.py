@@ -137,9 +137,6 @@ class Topology:
             f"Topology {self.name!r} is disconnected ({len(parts)} components): {b!r} cannot "
             f"reach {a!r}. Add links so every device can reach every other one.")
 
-    def node_attrs(self, node) -> dict:
-        return self.graph.nodes[node]
-
     def require(self, node) -> None:
         if node not in self.graph:
             raise TopologyError(f"Device {node!r} is not in topology {self.name!r}; it has "

@@ -5,28 +5,16 @@ Glossary:
                     free and takes alpha + bytes/beta); framework.tensor.copy_to uses it.
   LINK_DEFAULT   -- the link used when no topology says otherwise: PCIe 3.0 x16 (about
                     12 GB/s effective of 15.75 GB/s raw, ~10 us latency; PCI-SIG spec figures).
-  set_link_model -- the topology layer installs a function (src, dst) -> (latency, bandwidth).
 """
 
 from __future__ import annotations
 
 LINK_DEFAULT = (10e-6, 12e9)
-_link_model = None
-
-
-def set_link_model(fn) -> None:
-    """Install ``fn(src_device, dst_device) -> (latency_s, bytes_per_s)`` (None: default)."""
-    global _link_model
-    _link_model = fn
 
 
 def link(src, dst) -> tuple[float, float]:
-    """(latency, bandwidth) from ``src`` to ``dst``: the installed model, else the machine's
-    topology (summed hop latency, slowest hop's bandwidth), else ``LINK_DEFAULT``."""
-    if _link_model is not None:
-        found = _link_model(src, dst)
-        if found is not None:
-            return found
+    """(latency, bandwidth) from ``src`` to ``dst``: the machine's topology (summed hop
+    latency, slowest hop's bandwidth), else ``LINK_DEFAULT``."""
     from simdist.hardware.machine import get_machine
 
     topo = get_machine().topology

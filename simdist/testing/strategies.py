@@ -23,7 +23,6 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-REDUCE_OP_NAMES = ("sum", "mean", "min", "max", "prod")
 FLOAT_DTYPES = ("float16", "float32", "float64")
 INT_DTYPES = ("int8", "int32", "int64", "uint8")
 SPECIAL_VALUES = (np.inf, -np.inf, np.nan, -0.0)

@@ -125,10 +125,6 @@ PAGES = {
 }
 
 
-def defaults(page: str) -> dict:
-    return {c.name: c.default for c in PAGES[page]}
-
-
 def control(page: str, name: str) -> Control:
     return next(c for c in PAGES[page] if c.name == name)
 
@@ -138,5 +134,3 @@ def from_query(page: str, query: dict) -> dict:
     return {c.name: c.parse(query.get(c.name)) for c in PAGES[page]}
 
 
-def scaling_algorithms() -> list[str]:
-    return scaling.all_reduce_algorithms()

@@ -134,3 +134,23 @@ def test_central_storage_keeps_one_copy_on_the_parameter_device():
     assert len(strategy.experimental_local_results(v)) == 1
     strategy.run(lambda: v.assign_add(_replica_value()))
     assert float(v.numpy()) == 3.5
+
+
+def test_a_mirrored_variable_frees_each_copy_once_when_dropped():
+    # Each component holds its own bytes on its device; the MirroredVariable itself holds
+    # none, so dropping it frees every copy exactly once (no device goes below where it was).
+    import gc
+
+    from simdist.hardware.machine import get_machine
+
+    strategy = tf.distribute.MirroredStrategy()
+    devices = [get_machine().devices[d] for d in strategy.extended.worker_devices]
+    assert len(devices) > 1
+    before = [d.memory_in_use for d in devices]
+    with strategy.scope():
+        v = tf.Variable(tf.zeros([1000]))
+    gc.collect()
+    assert [d.memory_in_use - b for d, b in zip(devices, before)] == [4000] * len(devices)
+    del v
+    gc.collect()
+    assert [d.memory_in_use for d in devices] == before

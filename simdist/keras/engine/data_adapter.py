@@ -59,7 +59,6 @@ class DataHandler:
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, steps_per_epoch=None,
                  epochs=1, shuffle=False, strategy=None, class_weight=None):
         self._strategy = strategy
-        self._steps_per_epoch = steps_per_epoch
         self._epochs = epochs
         self._iterator = None
         if _is_dataset(x):

@@ -123,7 +123,6 @@ class BatchNormalization(Layer):
             param_shape = [axis_to_dim[self.axis[0]]]
         else:
             param_shape = [axis_to_dim.get(i, 1) for i in range(rank)]
-        self._param_shape = param_shape
 
         def weight(name, initializer, regularizer=None, **kw):
             return self.add_weight(name, param_shape, self._param_dtype, initializer,

@@ -108,9 +108,6 @@ class Metric(trackable.Trackable):
         args = ",".join(f"{k}={v}" for k, v in self.get_config().items())
         return f"{type(self).__name__}({args})"
 
-    def __repr__(self):
-        return f"<keras.src.metrics.{type(self).__name__} object at {id(self):#x}>"
-
 
 def _null():
     import contextlib

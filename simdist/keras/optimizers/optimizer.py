@@ -477,7 +477,3 @@ class Optimizer(trackable.Trackable):
         if hasattr(value, "numpy"):
             return value.numpy()
         return value
-
-    def __repr__(self):
-        return f"<keras.src.optimizers.{type(self).__name__.lower()}.{type(self).__name__} " \
-               f"object at {id(self):#x}>"

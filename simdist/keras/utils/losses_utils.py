@@ -102,9 +102,3 @@ def scale_loss_for_distribution(loss_value):
     return teach.tag(loss_value, "scaled_for_replicas")
 
 
-def cast_losses_to_common_dtype(losses):
-    floats = [x.dtype for x in losses if x.dtype.is_floating]
-    if not floats:
-        return losses
-    widest = max(floats, key=lambda d: d.size)
-    return [A.cast(x, widest) if x.dtype != widest else x for x in losses]

@@ -1,9 +1,6 @@
 """Small helpers shared by the Keras modules.
 
 Glossary:
-  enter_or_assert_strategy -- TF enters a distributed variable's strategy when no strategy
-                              is current, so a top-level read/assign acts on all copies.
-  to_tensor                -- convert arrays and variables to Tensors (structures too).
   snake_case               -- 'BatchNormalization' -> 'batch_normalization' (layer names).
   validate_axis            -- an axis or list of axes as a list of non-negative ints, with
                               Keras's errors for one out of range or repeated.
@@ -22,7 +19,6 @@ import re
 
 import numpy as np
 
-from simdist.framework import nest, op_def
 from simdist.framework.ops import random_ops
 from simdist.keras import backend
 
@@ -44,14 +40,6 @@ def set_random_seed(seed):
     # A generator of its own, so code that draws from Python's `random` between here and
     # building a model does not change the model's initial weights.
     backend._SEED_GENERATOR.generator = random.Random(seed)
-
-
-def to_tensor(x, dtype=None):
-    return op_def.convert_to_tensor(x, dtype=dtype)
-
-
-def map_tensors(fn, structure):
-    return nest.map_structure(fn, structure)
 
 
 def snake_case(name: str) -> str:

@@ -303,7 +303,3 @@ class OptimizerV2(optimizer_lib.Optimizer):
         if ds_context.has_strategy() or s is ds_context.get_default_strategy():
             return contextlib.nullcontext()
         return s.scope()
-
-    def __repr__(self):
-        return (f"<keras.src.optimizers.legacy.{type(self).__module__.rpartition('.')[2]}."
-                f"{type(self).__name__} object at {id(self):#x}>")

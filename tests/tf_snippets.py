@@ -8,6 +8,10 @@ Glossary:
               naming cases re-records only those, keeps the rest, and marks each one
               recorded with another TF release than the file's ``tf_version`` with its own
               ``tf_version`` (TF 2.21 with tf-keras for the later cases).
+  recorder_main -- what every snippet recorder runs: TF with tf-keras and (usually) 4
+              logical CPUs set up before its case modules load, then ``record`` for the
+              groups or case names given on the command line.
+  conformance_tests -- the replaying test module's two tests for its fixtures.
   replay   -- ``replay(tf, code, expected)``: run one case under simdist and assert the same
               values (rtol 1e-5), shapes, dtypes, strings, or exception type and message.
 Used by the recorders (run with TF's interpreter) and the conformance tests of tests/keras
@@ -16,9 +20,11 @@ and tests/framework.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import re
+import sys
 
 import numpy as np
 
@@ -80,6 +86,47 @@ def record(tf, cases, path, strategy, before_each=None, names=None):
     print(f"wrote {len(names or cases)} of {len(results)} results to {path}")
 
 
+def recorder_main(folder, groups, argv, cpus=4, clear_session=True):
+    """Record groups of cases under TF (run with TF's interpreter, not simdist's venv).
+
+    Args:
+      folder: the recorder's folder; its case modules are imported from there and the JSON
+        goes to its ``fixtures/``.
+      groups: ``{group name: (case module name, fixture file name)}``.
+      argv: group names to record, or case names to re-record (the others are kept);
+        nothing records every group.
+      cpus: logical CPUs made before the case modules load, the MirroredStrategy ``S``'s
+        devices (None: TF's one CPU and a default MirroredStrategy).
+      clear_session: clear Keras's session before each case, so layer names restart.
+
+    Raises:
+      KeyError: for a name that is neither a group nor a case.
+    """
+    os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.keras is tf-keras (Keras 2)
+    import tensorflow as tf
+
+    if cpus:
+        tf.config.set_logical_device_configuration(
+            tf.config.list_physical_devices("CPU")[0],
+            [tf.config.LogicalDeviceConfiguration()] * cpus)
+    sys.path.insert(0, folder)
+    loaded = {group: (importlib.import_module(module).CASES, fixture)
+              for group, (module, fixture) in groups.items()}
+    unknown = [a for a in argv if a not in loaded
+               and not any(a in cases for cases, _ in loaded.values())]
+    if unknown:
+        raise KeyError(f"Neither a group ({sorted(loaded)}) nor a case: {unknown}")
+    for group, (cases, fixture) in loaded.items():
+        names = [a for a in argv if a in cases]
+        if argv and group not in argv and not names:
+            continue
+        devices = [f"/cpu:{i}" for i in range(cpus)] if cpus else None
+        record(tf, cases, os.path.join(folder, "fixtures", fixture),
+               tf.distribute.MirroredStrategy(devices),
+               before_each=tf.keras.backend.clear_session if clear_session else None,
+               names=names or None)
+
+
 def _masked(message):
     """Addresses and class paths differ between the frameworks by nature."""
     return re.sub(r"<class '[^']*'>", "<class>", re.sub(r" at 0x[0-9a-f]+", " at 0x", message))
@@ -122,19 +169,31 @@ def check_bytes(expected, got, name):
     assert [b.decode("latin-1") for b in have.flat] == expected["bytes"], (name, have)
 
 
-def conformance_tests(tf, cases, fixture):
-    """The two tests of a recorded group: every case was recorded, and each one replays
-    to TF's result. Assign them to ``test_*`` names in the test module."""
+def conformance_tests(tf, groups, before_each=None):
+    """The tests of recorded groups, for a test module to assign to ``test_*`` names:
+    every case was recorded (no name in two groups), and each one replays to TF's result.
+
+    Args:
+      groups: ``{fixture path: cases}``, one entry per fixture the module replays.
+      before_each: called before each replay (``tf.keras.backend.clear_session`` for
+        cases that name layers, as the recorder cleared TF's session).
+    """
     import pytest
 
-    with open(fixture) as f:
-        recorded = json.load(f)["results"]
+    cases, recorded = {}, {}
+    for fixture, group in groups.items():
+        with open(fixture) as f:
+            recorded.update(json.load(f)["results"])
+        cases.update(group)
 
     def test_every_case_was_recorded():
+        assert len(cases) == sum(len(group) for group in groups.values())  # no name clash
         assert set(recorded) == set(cases)
 
     @pytest.mark.parametrize("name", sorted(cases))
     def test_same_result_as_tensorflow(name):
+        if before_each is not None:
+            before_each()
         replay(tf, cases[name], recorded[name], name)
 
     return test_every_case_was_recorded, test_same_result_as_tensorflow

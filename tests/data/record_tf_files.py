@@ -7,14 +7,12 @@ Run with the TensorFlow interpreter (not simdist's venv); naming cases re-record
 import os
 import sys
 
-import tensorflow as tf
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))  # tests/, for tf_snippets
 
-from file_cases import CASES  # noqa: E402
-from tf_snippets import record  # noqa: E402
+from tf_snippets import recorder_main  # noqa: E402
+
+GROUPS = {"files": ("file_cases", "tf_files.json")}
 
 if __name__ == "__main__":
-    record(tf, CASES, os.path.join(HERE, "fixtures", "tf_files.json"),
-           tf.distribute.MirroredStrategy(), names=sys.argv[1:])
+    recorder_main(HERE, GROUPS, sys.argv[1:], cpus=None, clear_session=False)

@@ -8,21 +8,13 @@ Run with the TensorFlow interpreter (not simdist's venv), naming the groups (def
 import os
 import sys
 
-os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.keras is tf-keras (Keras 2) in TF 2.16+
-import tensorflow as tf  # noqa: E402
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))  # tests/, for tf_snippets
 
-import debugging_cases  # noqa: E402
-import string_cases  # noqa: E402
-from tf_snippets import record  # noqa: E402
+from tf_snippets import recorder_main  # noqa: E402
 
-GROUPS = {"strings": (string_cases.CASES, "tf_strings.json"),
-          "debugging": (debugging_cases.CASES, "tf_debugging.json")}
+GROUPS = {"strings": ("string_cases", "tf_strings.json"),
+          "debugging": ("debugging_cases", "tf_debugging.json")}
 
 if __name__ == "__main__":
-    for group in sys.argv[1:] or list(GROUPS):
-        cases, fixture = GROUPS[group]
-        record(tf, cases, os.path.join(HERE, "fixtures", fixture),
-               tf.distribute.MirroredStrategy())
+    recorder_main(HERE, GROUPS, sys.argv[1:], cpus=None, clear_session=False)

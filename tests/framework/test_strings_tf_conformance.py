@@ -12,6 +12,6 @@ import simdist as tf
 
 _FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
 test_every_case_was_recorded, test_same_result_as_tensorflow = conformance_tests(
-    tf, string_cases.CASES, os.path.join(_FIXTURES, "tf_strings.json"))
+    tf, {os.path.join(_FIXTURES, "tf_strings.json"): string_cases.CASES})
 test_every_debugging_case_was_recorded, test_debugging_as_tensorflow = conformance_tests(
-    tf, debugging_cases.CASES, os.path.join(_FIXTURES, "tf_debugging.json"))
+    tf, {os.path.join(_FIXTURES, "tf_debugging.json"): debugging_cases.CASES})

@@ -15,31 +15,17 @@ TensorFlow interpreter (not simdist's venv):
 import os
 import sys
 
-import tensorflow as tf
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))  # tests/, for tf_snippets
-tf.config.set_logical_device_configuration(
-    tf.config.list_physical_devices("CPU")[0], [tf.config.LogicalDeviceConfiguration()] * 4)
 
-import cnn_layer_cases  # noqa: E402 - after the logical devices exist
-import functional_cases  # noqa: E402
-import layer_cases  # noqa: E402
-import op_layer_cases  # noqa: E402
-import preprocessing_cases  # noqa: E402
-import saving_cases  # noqa: E402
-from tf_snippets import record  # noqa: E402
+from tf_snippets import recorder_main  # noqa: E402
 
-GROUPS = {"core": (layer_cases.CASES, "tf_layers.json"),
-          "cnn": (cnn_layer_cases.CASES, "tf_cnn_layers.json"),
-          "functional": (functional_cases.CASES, "tf_functional.json"),
-          "saving": (saving_cases.CASES, "tf_saving.json"),
-          "preprocessing": (preprocessing_cases.CASES, "tf_preprocessing.json"),
-          "op_layers": (op_layer_cases.CASES, "tf_op_layers.json")}
+GROUPS = {"core": ("layer_cases", "tf_layers.json"),
+          "cnn": ("cnn_layer_cases", "tf_cnn_layers.json"),
+          "functional": ("functional_cases", "tf_functional.json"),
+          "saving": ("saving_cases", "tf_saving.json"),
+          "preprocessing": ("preprocessing_cases", "tf_preprocessing.json"),
+          "op_layers": ("op_layer_cases", "tf_op_layers.json")}
 
 if __name__ == "__main__":
-    for group in sys.argv[1:] or list(GROUPS):
-        cases, fixture = GROUPS[group]
-        record(tf, cases, os.path.join(HERE, "fixtures", fixture),
-               tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)]),
-               before_each=tf.keras.backend.clear_session)
+    recorder_main(HERE, GROUPS, sys.argv[1:])

@@ -1,24 +1,13 @@
 """Keras layers, models, activations, losses and training give what TF 2.15 gave for
 keras_cases.CASES (recorded by record_tf_keras.py): values, shapes, names, orders, errors."""
 
-import json
 import os
 
-import pytest
 from keras_cases import CASES
-from tf_snippets import replay
+from tf_snippets import conformance_tests
 
 import simdist as tf
 
-with open(os.path.join(os.path.dirname(__file__), "fixtures", "tf_keras.json")) as _f:
-    RECORDED = json.load(_f)["results"]
-
-
-def test_every_case_was_recorded():
-    assert set(RECORDED) == set(CASES)
-
-
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_same_result_as_tensorflow(name):
-    tf.keras.backend.clear_session()
-    replay(tf, CASES[name], RECORDED[name], name)
+test_every_case_was_recorded, test_same_result_as_tensorflow = conformance_tests(
+    tf, {os.path.join(os.path.dirname(__file__), "fixtures", "tf_keras.json"): CASES},
+    before_each=tf.keras.backend.clear_session)

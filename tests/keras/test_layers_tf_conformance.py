@@ -9,7 +9,6 @@ Normalization) and op_layer_cases.CASES (TF 2.21: TF ops and operators on KerasT
 TFOpLambda / SlicingOpLambda layers); and the batch-norm options simdist refuses rather than
 ignores."""
 
-import json
 import os
 
 import cnn_layer_cases
@@ -19,34 +18,19 @@ import op_layer_cases
 import preprocessing_cases
 import pytest
 import saving_cases
-from tf_snippets import replay
+from tf_snippets import conformance_tests
 
 import simdist as tf
 
+_FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
 GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_cases.CASES,
           "tf_functional.json": functional_cases.CASES, "tf_saving.json": saving_cases.CASES,
           "tf_preprocessing.json": preprocessing_cases.CASES,
           "tf_op_layers.json": op_layer_cases.CASES}
-CASES = {name: code for cases in GROUPS.values() for name, code in cases.items()}
 
-
-def _load(name):
-    with open(os.path.join(os.path.dirname(__file__), "fixtures", name)) as f:
-        return json.load(f)["results"]
-
-
-RECORDED = {name: result for fixture in GROUPS for name, result in _load(fixture).items()}
-
-
-def test_every_case_was_recorded():
-    assert len(CASES) == sum(len(cases) for cases in GROUPS.values())  # no name clash
-    assert set(RECORDED) == set(CASES)
-
-
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_same_result_as_tensorflow(name):
-    tf.keras.backend.clear_session()
-    replay(tf, CASES[name], RECORDED[name], name)
+test_every_case_was_recorded, test_same_result_as_tensorflow = conformance_tests(
+    tf, {os.path.join(_FIXTURES, name): cases for name, cases in GROUPS.items()},
+    before_each=tf.keras.backend.clear_session)
 
 
 @pytest.mark.parametrize("option", [dict(renorm=True), dict(virtual_batch_size=2),

@@ -3,7 +3,6 @@ on the fat-tree run 4 rings at once (64 transfers a step)."""
 
 import math
 
-from simdist.collectives.algorithms.tree import dtree_parents
 from simdist.viz import logical, sync
 from tests.app.helpers import figures, page, traces
 
@@ -65,18 +64,6 @@ def test_crowded_buffer_heatmap_shows_the_chosen_rings_chunks():
     assert "16 chunks of ring 1 of 4" in figures(at)[BUF]["layout"]["title"]["text"]
     small = page("sync", topo="nvswitch", n=4, alg="ring", size=6, step=1)
     assert figures(small)[BUF]["data"][0]["x"] == ["c0", "c1", "c2", "c3"]
-
-
-def test_tree_channels_hang_under_their_roots():
-    sched = sync.run_sync("tree", 8, "nvswitch", 64).schedule
-    chans = logical.channels(sched)
-    assert [c.name for c in chans] == ["tree 1 of 2", "tree 2 of 2"]
-    for chan, parents in zip(chans, dtree_parents(8)):
-        for r, up in enumerate(parents):
-            if up >= 0:                                # a child is drawn below its parent
-                assert chan.pos[r][1] < chan.pos[up][1]
-        links = logical.logical_links(sched, chan)
-        assert links == {tuple(sorted((r, u))) for r, u in enumerate(parents) if u >= 0}
 
 
 def test_other_algorithms_have_one_channel_and_every_rank_placed():

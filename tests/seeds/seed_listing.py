@@ -8,9 +8,13 @@ Glossary:
                     framework's global generators.
   parse_seed_001 -- the custom loop's ``Epoch i/5, Loss: .., Accuracy: ..`` lines and the
                     ``fit`` History, from the listing's stdout.
+  section        -- a part of a listing, verbatim, for tests that run that part alone (the
+                    listings live only in data/; nothing else copies them).
 """
 
+import os
 import re
+import textwrap
 
 SEEDS = range(3)
 TF_SEEDS = range(40)
@@ -29,3 +33,21 @@ def parse_seed_001(out):
     return {"custom_loss": [c[0] for c in custom], "custom_accuracy": [c[1] for c in custom],
             "fit_loss": history["loss"], "fit_accuracy": history["accuracy"],
             "global_batch": int(re.search(r"Global batch size: (\d+)", out).group(1))}
+
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+
+
+def section(seed: str, first: str, last: str) -> str:
+    """The lines of ``data/seed_<seed>.py`` from the one that reads ``first`` to the next one
+    that reads ``last`` (stripped, both included), dedented.
+
+    Raises:
+      ValueError: when the listing has no such lines.
+    """
+    with open(os.path.join(DATA, f"seed_{seed}.py")) as f:
+        lines = f.read().splitlines()
+    stripped = [line.strip() for line in lines]
+    start = stripped.index(first)
+    end = stripped.index(last, start)
+    return textwrap.dedent("\n".join(lines[start:end + 1])) + "\n"

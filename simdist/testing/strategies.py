@@ -15,6 +15,11 @@ Glossary:
                         the arguments of ``simdist.data.distribute_rules.plan_distribution``.
   algorithm_params   -- parameters of a collective algorithm on p ranks, drawn from its
                         registry entry's ``param_space``.
+  nonempty_shapes, broadcastable_shapes, float_arrays, distinct_floats -- inputs of
+                        numerical gradient checks: small shapes without zero sides, a
+                        shape that broadcasts with another, float64 arrays in a range (away
+                        from 0 when asked), values without near-ties (for max / min).
+  string_lists       -- short lists of str and bytes (string tensors).
 Requires hypothesis (``pip install simdist[test]``).
 """
 
@@ -122,3 +127,42 @@ def algorithm_params(algorithm, num_devices: int):
     space = algorithm.param_space(int(num_devices))
     return st.fixed_dictionaries({key: st.sampled_from(list(values))
                                   for key, values in space.items()})
+
+
+def nonempty_shapes(min_rank: int = 1, max_rank: int = 3, max_dim: int = 3):
+    """Shapes of ``min_rank..max_rank`` axes, each of size ``1..max_dim``."""
+    return st.lists(st.integers(1, max_dim), min_size=min_rank, max_size=max_rank).map(tuple)
+
+
+@st.composite
+def broadcastable_shapes(draw, shape):
+    """A shape that broadcasts with ``shape`` (dims kept or set to 1, leading ones dropped)."""
+    dims = [d if draw(st.booleans()) else 1 for d in shape]
+    drop = draw(st.integers(0, len(dims)))
+    return tuple(dims[drop:])
+
+
+@st.composite
+def float_arrays(draw, shape, lo: float = -2.0, hi: float = 2.0, min_abs: float = 0.0):
+    """A float64 array of ``shape`` in ``[lo, hi]``; with ``min_abs``, none nearer 0 than it."""
+    n = int(np.prod(shape)) if shape else 1
+    vals = draw(st.lists(st.floats(lo, hi, allow_nan=False, width=64), min_size=n, max_size=n))
+    a = np.array(vals, dtype=np.float64).reshape(shape)
+    if min_abs:
+        a = np.where(np.abs(a) < min_abs, np.where(a < 0, -min_abs, min_abs), a)
+    return a
+
+
+@st.composite
+def distinct_floats(draw, shape, gap: float = 0.3):
+    """Values whose pairwise differences are at least about ``gap`` (no ties for max/min)."""
+    n = int(np.prod(shape)) if shape else 1
+    perm = np.array(draw(st.permutations(range(n))), dtype=np.float64)
+    noise = draw(float_arrays((n,), -0.05, 0.05))
+    return ((perm - n / 2) * gap + noise).reshape(shape)
+
+
+def string_lists(max_len: int = 6, max_size: int = 5):
+    """1..max_size texts or byte strings of at most ``max_len`` characters each."""
+    return st.lists(st.text(max_size=max_len) | st.binary(max_size=max_len), min_size=1,
+                    max_size=max_size)

@@ -25,6 +25,12 @@ from simdist.framework.ops import nn_ops as N
 from simdist.framework.ops import pooling_ops as P
 from simdist.framework.ops.numerics import check_numerics
 from simdist.framework.variables import Variable
+from simdist.testing.strategies import (
+    broadcastable_shapes,
+    distinct_floats,
+    float_arrays,
+    nonempty_shapes,
+)
 
 EXAMPLES = max(8, settings.default.max_examples // 4)
 
@@ -43,72 +49,44 @@ class Case:
     extras: dict = field(default_factory=dict)
 
 
-# --- input generators -------------------------------------------------------------------
-def shapes(min_rank=1, max_rank=3, max_dim=3):
-    return st.lists(st.integers(1, max_dim), min_size=min_rank, max_size=max_rank).map(tuple)
-
-
-def arr(draw, shape, lo=-2.0, hi=2.0, min_abs=0.0):
-    n = int(np.prod(shape)) if shape else 1
-    vals = draw(st.lists(st.floats(lo, hi, allow_nan=False, width=64), min_size=n, max_size=n))
-    a = np.array(vals, dtype=np.float64).reshape(shape)
-    if min_abs:
-        a = np.where(np.abs(a) < min_abs, np.where(a < 0, -min_abs, min_abs), a)
-    return a
-
-
-def distinct(draw, shape, gap=0.3):
-    """Values whose pairwise differences are at least ~``gap`` (no ties for max/min)."""
-    n = int(np.prod(shape)) if shape else 1
-    perm = np.array(draw(st.permutations(range(n))), dtype=np.float64)
-    noise = arr(draw, (n,), -0.05, 0.05)
-    return ((perm - n / 2) * gap + noise).reshape(shape)
-
-
-def broadcast_partner(draw, shape):
-    """A shape that broadcasts with ``shape`` (dims kept or set to 1, leading ones dropped)."""
-    dims = [d if draw(st.booleans()) else 1 for d in shape]
-    drop = draw(st.integers(0, len(dims)))
-    return tuple(dims[drop:])
-
-
+# --- input generators (the strategies live in simdist.testing.strategies) ---------------
 def pair(lo=-2.0, hi=2.0, min_abs_y=0.0):
     def make(draw):
-        s = draw(shapes())
-        t = broadcast_partner(draw, s)
+        s = draw(nonempty_shapes())
+        t = draw(broadcastable_shapes(s))
         if draw(st.booleans()):
             s, t = t, s
-        return [arr(draw, s, lo, hi), arr(draw, t, lo, hi, min_abs_y)], {}
+        return [draw(float_arrays(s, lo, hi)), draw(float_arrays(t, lo, hi, min_abs_y))], {}
     return make
 
 
 def unary(lo=-2.0, hi=2.0, min_abs=0.0):
     def make(draw):
-        return [arr(draw, draw(shapes()), lo, hi, min_abs)], {}
+        return [draw(float_arrays(draw(nonempty_shapes()), lo, hi, min_abs))], {}
     return make
 
 
-def reduction(values=arr):
+def reduction(values=float_arrays):
     def make(draw):
-        s = draw(shapes())
+        s = draw(nonempty_shapes())
         axis = draw(st.one_of(st.none(), st.integers(-len(s), len(s) - 1)))
-        x = values(draw, s) if values is not arr else arr(draw, s)
+        x = draw(values(s))
         return [x], {"axis": axis, "keepdims": draw(st.booleans())}
     return make
 
 
 def _floormod_make(draw):
-    s = draw(shapes())
-    y = arr(draw, s, 1.0, 2.0)
+    s = draw(nonempty_shapes())
+    y = draw(float_arrays(s, 1.0, 2.0))
     k = np.array(draw(st.lists(st.integers(-2, 2), min_size=y.size, max_size=y.size)))
-    f = arr(draw, s, 0.2, 0.8)
+    f = draw(float_arrays(s, 0.2, 0.8))
     return [y * (k.reshape(s) + f), y], {}
 
 
 def _minmax_make(draw):
-    s = draw(shapes())
-    x = arr(draw, s)
-    delta = arr(draw, s, 0.1, 1.0) * np.where(arr(draw, s) < 0, -1, 1)
+    s = draw(nonempty_shapes())
+    x = draw(float_arrays(s))
+    delta = draw(float_arrays(s, 0.1, 1.0)) * np.where(draw(float_arrays(s)) < 0, -1, 1)
     return [x, x + delta], {}
 
 
@@ -122,68 +100,69 @@ def _matmul_make(batched):
             batch = (draw(st.integers(1, 3)),)
             a = batch + a
             b = (batch if draw(st.booleans()) else ()) + b
-        return [arr(draw, a), arr(draw, b)], {"transpose_a": ta, "transpose_b": tb}
+        return [draw(float_arrays(a)), draw(float_arrays(b))], {"transpose_a": ta,
+                                                                "transpose_b": tb}
     return make
 
 
 def _concat_make(draw):
-    s = list(draw(shapes()))
+    s = list(draw(nonempty_shapes()))
     axis = draw(st.integers(0, len(s) - 1))
     parts = []
     for _ in range(draw(st.integers(1, 3))):
         s2 = list(s)
         s2[axis] = draw(st.integers(1, 3))
-        parts.append(arr(draw, tuple(s2)))
+        parts.append(draw(float_arrays(tuple(s2))))
     return parts, {"axis": axis}
 
 
 def _stack_make(draw):
-    s = draw(shapes(max_rank=2))
+    s = draw(nonempty_shapes(max_rank=2))
     n = draw(st.integers(1, 3))
-    return [arr(draw, s) for _ in range(n)], {"axis": draw(st.integers(0, len(s)))}
+    return [draw(float_arrays(s)) for _ in range(n)], {"axis": draw(st.integers(0, len(s)))}
 
 
 def _split_make(sizes):
     def make(draw):
-        s = list(draw(shapes()))
+        s = list(draw(nonempty_shapes()))
         axis = draw(st.integers(0, len(s) - 1))
         if sizes:
             parts = draw(st.lists(st.integers(1, 2), min_size=1, max_size=3))
             s[axis] = sum(parts)
-            return [arr(draw, tuple(s))], {"num_or_size_splits": parts, "axis": axis}
+            return [draw(float_arrays(tuple(s)))], {"num_or_size_splits": parts, "axis": axis}
         n = draw(st.integers(1, 3))
         s[axis] = n * draw(st.integers(1, 2))
-        return [arr(draw, tuple(s))], {"num_or_size_splits": n, "axis": axis}
+        return [draw(float_arrays(tuple(s)))], {"num_or_size_splits": n, "axis": axis}
     return make
 
 
 def _where_make(draw):
-    s = draw(shapes())
-    t = broadcast_partner(draw, s)
+    s = draw(nonempty_shapes())
+    t = draw(broadcastable_shapes(s))
     cond = np.array(draw(st.lists(st.booleans(), min_size=int(np.prod(s)),
                                   max_size=int(np.prod(s))))).reshape(s)
-    return [arr(draw, s), arr(draw, t)], {"cond": cond}
+    return [draw(float_arrays(s)), draw(float_arrays(t))], {"cond": cond}
 
 
 def _transpose_make(draw):
-    s = draw(shapes())
-    return [arr(draw, s)], {"perm": draw(st.permutations(range(len(s))))}
+    s = draw(nonempty_shapes())
+    return [draw(float_arrays(s))], {"perm": draw(st.permutations(range(len(s))))}
 
 
 def _gather_make(draw):
-    s = draw(shapes())
+    s = draw(nonempty_shapes())
     axis = draw(st.integers(0, len(s) - 1))
-    idx_shape = draw(shapes(min_rank=0, max_rank=2))
+    idx_shape = draw(nonempty_shapes(min_rank=0, max_rank=2))
     n = int(np.prod(idx_shape)) if idx_shape else 1
     idx = np.array(draw(st.lists(st.integers(0, s[axis] - 1), min_size=n, max_size=n)),
                    dtype=np.int32).reshape(idx_shape)
-    return [arr(draw, s)], {"indices": idx, "axis": axis}
+    return [draw(float_arrays(s))], {"indices": idx, "axis": axis}
 
 
 def _segment_make(draw):
-    s = draw(shapes())
+    s = draw(nonempty_shapes())
     ids = np.array(draw(st.lists(st.integers(0, 3), min_size=s[0], max_size=s[0])), np.int32)
-    return [arr(draw, s)], {"ids": ids}
+    return [draw(float_arrays(s))], {"ids": ids}
 
 
 def _slice_key(draw, shape):
@@ -204,43 +183,43 @@ def _slice_key(draw, shape):
 
 
 def _slice_make(draw):
-    s = draw(shapes())
+    s = draw(nonempty_shapes())
     key = _slice_key(draw, s)
     if np.zeros(s)[key].size == 0:
         key = tuple(slice(None) for _ in s)
-    return [arr(draw, s)], {"key": key}
+    return [draw(float_arrays(s))], {"key": key}
 
 
 def _slice_grad_make(draw):
-    s = draw(shapes())
+    s = draw(nonempty_shapes())
     key = A._normalize_key(_slice_key(draw, s))
     out = np.zeros(s)[key]
     if out.size == 0:
         key = tuple(slice(None) for _ in s)
         out = np.zeros(s)
-    return [arr(draw, out.shape)], {"key": key, "shape": s}
+    return [draw(float_arrays(out.shape))], {"key": key, "shape": s}
 
 
 def _tile_make(draw):
-    s = draw(shapes())
-    return [arr(draw, s)], {"multiples": [draw(st.integers(1, 3)) for _ in s]}
+    s = draw(nonempty_shapes())
+    return [draw(float_arrays(s))], {"multiples": [draw(st.integers(1, 3)) for _ in s]}
 
 
 def _broadcast_make(draw):
-    s = draw(shapes())
-    return [arr(draw, broadcast_partner(draw, s))], {"shape": list(s)}
+    s = draw(nonempty_shapes())
+    return [draw(float_arrays(draw(broadcastable_shapes(s))))], {"shape": list(s)}
 
 
 def _squeeze_make(draw):
-    s = list(draw(shapes(max_rank=2)))
+    s = list(draw(nonempty_shapes(max_rank=2)))
     axis = draw(st.integers(0, len(s)))
     s.insert(axis, 1)
-    return [arr(draw, tuple(s))], {"axis": axis}
+    return [draw(float_arrays(tuple(s)))], {"axis": axis}
 
 
 def _softmax_make(draw):
-    s = draw(shapes())
-    return [arr(draw, s)], {"axis": draw(st.integers(-len(s), len(s) - 1))}
+    s = draw(nonempty_shapes())
+    return [draw(float_arrays(s))], {"axis": draw(st.integers(-len(s), len(s) - 1))}
 
 
 def _bias_add_make(draw):
@@ -256,44 +235,45 @@ def _bias_add_grad_make(draw):
 
 
 def _xent_make(draw):
-    s = draw(shapes(min_rank=2, max_rank=2))
-    logits = arr(draw, s)
-    raw = arr(draw, s)
+    s = draw(nonempty_shapes(min_rank=2, max_rank=2))
+    logits = draw(float_arrays(s))
+    raw = draw(float_arrays(s))
     labels = np.exp(raw) / np.exp(raw).sum(-1, keepdims=True)  # rows sum to 1
     return [logits, labels], {}
 
 
 def _sparse_xent_make(draw):
-    s = draw(shapes(min_rank=2, max_rank=2))
+    s = draw(nonempty_shapes(min_rank=2, max_rank=2))
     labels = np.array(draw(st.lists(st.integers(0, s[1] - 1), min_size=s[0], max_size=s[0])),
                       dtype=np.int32)
-    return [arr(draw, s)], {"labels": labels}
+    return [draw(float_arrays(s))], {"labels": labels}
 
 
 def _addn_make(draw):
-    s = draw(shapes())
-    return [arr(draw, s) for _ in range(draw(st.integers(1, 3)))], {}
+    s = draw(nonempty_shapes())
+    return [draw(float_arrays(s)) for _ in range(draw(st.integers(1, 3)))], {}
 
 
 def _square_make(draw):
     """A batch of well-conditioned square matrices (diagonally dominant)."""
     n = draw(st.integers(1, 3))
     batch = tuple(draw(st.lists(st.integers(1, 2), max_size=1)))
-    return arr(draw, batch + (n, n)) + 4.0 * np.eye(n)
+    return draw(float_arrays(batch + (n, n))) + 4.0 * np.eye(n)
 
 
 def _solve_make(draw):
     a = _square_make(draw)
-    return [a, arr(draw, a.shape[:-1] + (draw(st.integers(1, 2)),))], {}
+    return [a, draw(float_arrays(a.shape[:-1] + (draw(st.integers(1, 2)),)))], {}
 
 
 def _matrix_make(draw):
-    return [arr(draw, tuple(draw(st.lists(st.integers(1, 3), min_size=2, max_size=3))))], {}
+    shape = tuple(draw(st.lists(st.integers(1, 3), min_size=2, max_size=3)))
+    return [draw(float_arrays(shape))], {}
 
 
 def _set_diag_make(draw):
     (x,), _ = _matrix_make(draw)
-    return [x, arr(draw, x.shape[:-2] + (min(x.shape[-2:]),))], {}
+    return [x, draw(float_arrays(x.shape[:-2] + (min(x.shape[-2:]),)))], {}
 
 
 def _band_make(draw):
@@ -331,7 +311,7 @@ def _conv_make(which):
         dy = (xs[0], *g["out_hw"], fs[3])
         shapes_of = {"conv": (xs, fs), "input": (fs, dy), "filter": (xs, dy)}[which]
         extras = {"conv": {"s": s, "pad": pad, "d": d}}.get(which, {"attrs": g})
-        return [arr(draw, sh) for sh in shapes_of], extras
+        return [draw(float_arrays(sh)) for sh in shapes_of], extras
     return make
 
 
@@ -340,19 +320,19 @@ def _pool_make(grad_of=None):
     ops, the upstream gradient they take (output-shaped, or input-shaped for GradGrad)."""
     def make(draw):
         xs, k, s, _, pad = _window(draw, pool=True)
-        x = distinct(draw, xs)
+        x = draw(distinct_floats(xs))
         g = P.geometry(A.constant(x), k, s, pad, "MaxPool")
         if grad_of is None:
             return [x], {"k": k, "s": s, "pad": pad}
         gs = xs if grad_of == "GradGrad" else (xs[0], *g["out_hw"], xs[3])
-        return [x, arr(draw, gs)], {"attrs": g}
+        return [x, draw(float_arrays(gs))], {"attrs": g}
     return make
 
 
 def _avg_grad_make(draw):
     xs, k, s, _, pad = _window(draw, pool=True)
     g = P.geometry(A.zeros(xs), k, s, pad, "AvgPool")
-    return [arr(draw, (xs[0], *g["out_hw"], xs[3]))], {"attrs": g}
+    return [draw(float_arrays((xs[0], *g["out_hw"], xs[3])))], {"attrs": g}
 
 
 def _max_pool_grad(grad_op):
@@ -403,9 +383,11 @@ CASES: dict[str, Case] = {
     "Softplus": Case(unary(-4.0, 4.0), M.softplus),
     "Sum": Case(reduction(), lambda x, axis, keepdims: M.reduce_sum(x, axis, keepdims)),
     "Mean": Case(reduction(), lambda x, axis, keepdims: M.reduce_mean(x, axis, keepdims)),
-    "Max": Case(reduction(distinct), lambda x, axis, keepdims: M.reduce_max(x, axis, keepdims)),
-    "Min": Case(reduction(distinct), lambda x, axis, keepdims: M.reduce_min(x, axis, keepdims)),
-    "Prod": Case(reduction(lambda draw, s: arr(draw, s, 0.5, 1.5)),
+    "Max": Case(reduction(distinct_floats),
+                lambda x, axis, keepdims: M.reduce_max(x, axis, keepdims)),
+    "Min": Case(reduction(distinct_floats),
+                lambda x, axis, keepdims: M.reduce_min(x, axis, keepdims)),
+    "Prod": Case(reduction(lambda s: float_arrays(s, 0.5, 1.5)),
                  lambda x, axis, keepdims: M.reduce_prod(x, axis, keepdims)),
     "MatMul": Case(_matmul_make(False), M.matmul),
     "BatchMatMulV2": Case(_matmul_make(True), M.matmul),
@@ -415,7 +397,7 @@ CASES: dict[str, Case] = {
     "CheckNumerics": Case(unary(), lambda x: check_numerics(x, "finite")),
     "ReadVariableOp": Case(unary(), lambda v: M.multiply(v.read_value(), v.read_value()),
                            variables=True),
-    "Fill": Case(lambda draw: ([arr(draw, ())], {"dims": list(draw(shapes()))}),
+    "Fill": Case(lambda draw: ([draw(float_arrays(()))], {"dims": list(draw(nonempty_shapes()))}),
                  lambda x, dims: A.fill(dims, x)),
     "Cast": Case(unary(), lambda x: A.cast(M.multiply(A.cast(x, "float32"), 3.0), "float64"),
                  eps=1e-2, rtol=1e-3, atol=1e-3, second_order=False),

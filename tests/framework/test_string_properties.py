@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import simdist as tf
+from simdist.testing.strategies import string_lists
 
-texts = st.lists(st.text(max_size=6) | st.binary(max_size=6), min_size=1, max_size=5)
+texts = string_lists()
 
 
 def _utf8(v):

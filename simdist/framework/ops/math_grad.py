@@ -1,6 +1,9 @@
 """Gradient rules of the math ops, written with simdist ops so outer tapes record them.
 
 Glossary:
+  UNARY_RULES, BINARY_RULES -- the rules that are one expression, as table rows (autograd's
+                  numpy_vjps style); the few that need more (Mul, RealDiv and Pow compute
+                  only the gradients asked for; reductions, MatMul) stay functions.
   unbroadcast  -- the gradient of a broadcast input is the output gradient summed over the
                   dimensions the input was broadcast along, reshaped to the input's shape.
   kept shape   -- the output shape of a reduction with ``keepdims=True``; a reduction's
@@ -45,16 +48,6 @@ def _pair(op, gx, gy):
             unbroadcast(gy, y.shape) if gy is not None and op.needs_grad(1) else None)
 
 
-@op_def.RegisterGradient("AddV2")
-def _add_grad(op, grad):
-    return _pair(op, grad, grad)
-
-
-@op_def.RegisterGradient("Sub")
-def _sub_grad(op, grad):
-    return _pair(op, grad, M.negative(grad))
-
-
 @op_def.RegisterGradient("Mul")
 def _mul_grad(op, grad):
     x, y = op.inputs
@@ -69,12 +62,6 @@ def _realdiv_grad(op, grad):
     gy = (M.multiply(grad, M.realdiv(M.realdiv(M.negative(x), y), y))
           if op.needs_grad(1) else None)
     return _pair(op, gx, gy)
-
-
-@op_def.RegisterGradient("FloorMod")
-def _floormod_grad(op, grad):
-    x, y = op.inputs
-    return _pair(op, grad, M.multiply(M.negative(grad), M.floordiv(x, y)))
 
 
 @op_def.RegisterGradient("Pow")
@@ -93,21 +80,31 @@ def _pow_grad(op, grad):
     return _pair(op, gx, gy)
 
 
-def _select_pair(op, grad, x_wins):
+def _select(grad, x_wins):
+    """The gradient to x where it won, to y elsewhere (ties go to x, as TF's kernels)."""
     zeros = A.zeros_like(grad)
-    return _pair(op, A.where(x_wins, grad, zeros), A.where(x_wins, zeros, grad))
+    return A.where(x_wins, grad, zeros), A.where(x_wins, zeros, grad)
 
 
-@op_def.RegisterGradient("Maximum")
-def _maximum_grad(op, grad):
-    x, y = op.inputs
-    return _select_pair(op, grad, M.greater_equal(x, y))
+# Binary rules that are one expression: op type -> (grad to x, grad to y) before each is
+# summed back to its input's shape (``unbroadcast``). ``g`` is the output's gradient.
+BINARY_RULES = {
+    "AddV2": lambda g, x, y: (g, g),
+    "Sub": lambda g, x, y: (g, M.negative(g)),
+    "FloorMod": lambda g, x, y: (g, M.multiply(M.negative(g), M.floordiv(x, y))),
+    "Maximum": lambda g, x, y: _select(g, M.greater_equal(x, y)),
+    "Minimum": lambda g, x, y: _select(g, M.less_equal(x, y)),
+}
 
 
-@op_def.RegisterGradient("Minimum")
-def _minimum_grad(op, grad):
-    x, y = op.inputs
-    return _select_pair(op, grad, M.less_equal(x, y))
+def _binary(rule):
+    def grad_fn(op, grad):
+        return _pair(op, *rule(grad, *op.inputs))
+    return grad_fn
+
+
+for _op_type, _rule in BINARY_RULES.items():
+    op_def.RegisterGradient(_op_type)(_binary(_rule))
 
 
 @op_def.RegisterGradient("SquaredDifference")
@@ -123,87 +120,47 @@ def _add_n_grad(op, grad):
 
 
 # --- unary -------------------------------------------------------------------------------
-@op_def.RegisterGradient("Neg")
-def _neg_grad(op, grad):
-    return M.negative(grad)
-
-
-@op_def.RegisterGradient("Square")
-def _square_grad(op, grad):
-    return M.multiply(grad, M.multiply(op.inputs[0], 2))
-
-
 def _zero_where_grad_is_zero(grad, value):
     """TF's SqrtGrad/RsqrtGrad kernels give 0 where the incoming gradient is 0, even where
     the local derivative is infinite (``tf.where(x > 0, tf.sqrt(x), 0.)`` at x = 0)."""
     return A.where(M.equal(grad, 0), A.zeros_like(value), value)
 
 
-@op_def.RegisterGradient("Sqrt")
-def _sqrt_grad(op, grad):
-    return _zero_where_grad_is_zero(grad, M.realdiv(M.multiply(grad, 0.5), op.outputs[0]))
+def _erf_grad(g, x, y):
+    two_over_root_pi = A.constant(2 / math.sqrt(math.pi), dtype=g.dtype)
+    return M.multiply(g, M.multiply(two_over_root_pi, M.exp(M.negative(M.square(x)))))
 
 
-@op_def.RegisterGradient("Rsqrt")
-def _rsqrt_grad(op, grad):
-    y = op.outputs[0]
-    return _zero_where_grad_is_zero(
-        grad, M.multiply(M.multiply(grad, -0.5), M.multiply(y, M.square(y))))
+# Unary rules, one row each (autograd's numpy_vjps style): op type -> the input's gradient
+# from ``g`` (the output's gradient), ``x`` (the input) and ``y`` (the output). Rules that
+# reuse the output (Exp, Sqrt, Sigmoid, Tanh ...) read ``y`` instead of recomputing it.
+UNARY_RULES = {
+    "Neg": lambda g, x, y: M.negative(g),
+    "Square": lambda g, x, y: M.multiply(g, M.multiply(x, 2)),
+    "Sqrt": lambda g, x, y: _zero_where_grad_is_zero(g, M.realdiv(M.multiply(g, 0.5), y)),
+    "Rsqrt": lambda g, x, y: _zero_where_grad_is_zero(
+        g, M.multiply(M.multiply(g, -0.5), M.multiply(y, M.square(y)))),
+    "Reciprocal": lambda g, x, y: M.negative(M.multiply(g, M.square(y))),
+    "Exp": lambda g, x, y: M.multiply(g, y),
+    "Log": lambda g, x, y: M.multiply(g, M.reciprocal(x)),
+    "Log1p": lambda g, x, y: M.multiply(g, M.reciprocal(M.add(x, 1))),
+    "Abs": lambda g, x, y: M.multiply(g, M.sign(x)),
+    "Sign": lambda g, x, y: A.zeros_like(x),
+    "Sigmoid": lambda g, x, y: M.multiply(g, M.multiply(y, M.subtract(1, y))),
+    "Tanh": lambda g, x, y: M.multiply(g, M.subtract(1, M.square(y))),
+    "Erf": _erf_grad,
+    "Softplus": lambda g, x, y: M.multiply(g, M.sigmoid(x)),
+}
 
 
-@op_def.RegisterGradient("Reciprocal")
-def _reciprocal_grad(op, grad):
-    y = op.outputs[0]
-    return M.negative(M.multiply(grad, M.square(y)))
+def register_unary_rules(rules: dict) -> None:
+    """Register each row ``op type -> rule(g, x, y)`` as the op's gradient function."""
+    for op_type, rule in rules.items():
+        op_def.RegisterGradient(op_type)(
+            lambda op, grad, rule=rule: rule(grad, op.inputs[0], op.outputs[0]))
 
 
-@op_def.RegisterGradient("Exp")
-def _exp_grad(op, grad):
-    return M.multiply(grad, op.outputs[0])
-
-
-@op_def.RegisterGradient("Log")
-def _log_grad(op, grad):
-    return M.multiply(grad, M.reciprocal(op.inputs[0]))
-
-
-@op_def.RegisterGradient("Log1p")
-def _log1p_grad(op, grad):
-    return M.multiply(grad, M.reciprocal(M.add(op.inputs[0], 1)))
-
-
-@op_def.RegisterGradient("Abs")
-def _abs_grad(op, grad):
-    return M.multiply(grad, M.sign(op.inputs[0]))
-
-
-@op_def.RegisterGradient("Sign")
-def _sign_grad(op, grad):
-    return A.zeros_like(op.inputs[0])
-
-
-@op_def.RegisterGradient("Sigmoid")
-def _sigmoid_grad(op, grad):
-    y = op.outputs[0]
-    return M.multiply(grad, M.multiply(y, M.subtract(1, y)))
-
-
-@op_def.RegisterGradient("Tanh")
-def _tanh_grad(op, grad):
-    y = op.outputs[0]
-    return M.multiply(grad, M.subtract(1, M.square(y)))
-
-
-@op_def.RegisterGradient("Erf")
-def _erf_grad(op, grad):
-    x = op.inputs[0]
-    two_over_root_pi = A.constant(2 / math.sqrt(math.pi), dtype=grad.dtype)
-    return M.multiply(grad, M.multiply(two_over_root_pi, M.exp(M.negative(M.square(x)))))
-
-
-@op_def.RegisterGradient("Softplus")
-def _softplus_grad(op, grad):
-    return M.multiply(grad, M.sigmoid(op.inputs[0]))
+register_unary_rules(UNARY_RULES)
 
 
 # --- reductions --------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from simdist.framework import op_def
 from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_grad
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops as N
 
@@ -33,24 +34,18 @@ def _bias_add_grad_grad(op, grad):
     return A.broadcast_to(A.reshape(grad, shape), A.shape(g))
 
 
-@op_def.RegisterGradient("Relu")
-def _relu_grad(op, grad):
-    return M.multiply(grad, A.cast(M.greater(op.outputs[0], 0), grad.dtype))
-
-
-@op_def.RegisterGradient("Relu6")
-def _relu6_grad(op, grad):
-    x = op.inputs[0]  # 0 at both kinks, as TF's Relu6Grad
-    inside = M.logical_and(M.greater(x, 0), M.less(x, 6))
-    return M.multiply(grad, A.cast(inside, grad.dtype))
-
-
-# Elu and Selu: the negative-side rule applies where the output is < 0 (TF's EluGrad and
-# SeluGrad), so at 0 the positive side's slope wins and the second derivative there is 0.
-@op_def.RegisterGradient("Elu")
-def _elu_grad(op, grad):
-    y = op.outputs[0]  # d/dx (exp(x) - 1) = y + 1 on the negative side
-    return A.where(M.less(y, 0), M.multiply(grad, M.add(y, 1)), grad)
+# One-expression activation rules as table rows (see math_grad.UNARY_RULES): ``g`` is the
+# output's gradient, ``x`` the input, ``y`` the output. Relu6 is 0 at both kinks, as TF's
+# Relu6Grad. Elu and Selu use the negative side's rule where the output is < 0 (TF's EluGrad
+# and SeluGrad), so at 0 the positive side's slope wins and the second derivative is 0.
+UNARY_RULES = {
+    "Relu": lambda g, x, y: M.multiply(g, A.cast(M.greater(y, 0), g.dtype)),
+    "Relu6": lambda g, x, y: M.multiply(
+        g, A.cast(M.logical_and(M.greater(x, 0), M.less(x, 6)), g.dtype)),
+    # d/dx (exp(x) - 1) = y + 1 on the negative side
+    "Elu": lambda g, x, y: A.where(M.less(y, 0), M.multiply(g, M.add(y, 1)), g),
+}
+math_grad.register_unary_rules(UNARY_RULES)
 
 
 @op_def.RegisterGradient("Selu")

@@ -89,14 +89,22 @@ class DistributedVariable(DistributedDelegate, Variable):
         return self._get()._device
 
     # --- which component --------------------------------------------------------------
+    # A read, a tape watch or a write inside ``extended.update`` acts on one component,
+    # chosen by this table (first matching row wins; TF's values.py ``_get``):
+    #
+    #   row  where the code runs                             component
+    #   1    extended.update's fn for copy i (update id i)   copy i
+    #   2    replica context, replica i                      copy i
+    #   3    cross-replica, under tf.device(d) of a copy     the copy on d
+    #   4    anywhere else                                   the primary (replica 0's copy)
     def _get(self):
         update_id = get_update_replica_id()
-        if isinstance(update_id, int) and update_id < len(self._values):
+        if isinstance(update_id, int) and update_id < len(self._values):  # row 1
             return self._values[update_id]
         i = self._replica_index()
-        if i is not None and i < len(self._values):
+        if i is not None and i < len(self._values):  # row 2
             return self._values[i]
-        return self._get_on_device_or_primary()
+        return self._get_on_device_or_primary()  # rows 3 and 4
 
     def _get_on_device_or_primary(self):
         dev = context.explicit_device()
@@ -145,18 +153,32 @@ class DistributedVariable(DistributedDelegate, Variable):
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         return self._write(_assign_sub, delta, read_value)
 
+    # A write (assign, assign_add, assign_sub) goes by this table (first matching row
+    # wins; TF's DistributedVariable._update and values_util):
+    #
+    #   row  where the code runs                        what the write does
+    #   0    another strategy is current                refused (TF's "Mixing different
+    #                                                   tf.distribute.Strategy objects")
+    #   1    extended.update's fn (update id i), in     writes copy i only (copy 0 for a
+    #        cross-replica context                      non-replica update id)
+    #   2    cross-replica context, or outside any      ``_update_cross_replica``: every
+    #        replica                                    copy, each on its own device
+    #                                                   (SyncOnRead SUM: the value / n each)
+    #   3    replica context                            ``_update_replica``: Mirrored with
+    #                                                   NONE, or SyncOnRead: this replica's
+    #                                                   copy; Mirrored SUM / MEAN /
+    #                                                   ONLY_FIRST_REPLICA: merge_call,
+    #                                                   aggregate, then row 2
     def _write(self, update_fn, value, read_value):
-        # TF's enter_or_assert_strategy: another strategy's scope or run may read this
-        # variable but not write it ("Mixing different tf.distribute.Strategy objects").
         if ds_context.has_strategy() and ds_context.get_strategy() is not \
-                self._distribute_strategy:
+                self._distribute_strategy:  # row 0
             distribute_lib.require_strategy_scope_extended(self._distribute_strategy.extended)
         update_id = get_update_replica_id()
-        if update_id is not None and ds_context.in_cross_replica_context():
+        if update_id is not None and ds_context.in_cross_replica_context():  # row 1
             out = update_fn(self._values[update_id if isinstance(update_id, int) else 0], value)
-        elif self._in_cross_replica():
+        elif self._in_cross_replica():  # row 2
             out = self._update_cross_replica(update_fn, value)
-        else:
+        else:  # row 3
             out = self._update_replica(update_fn, value)
         if isinstance(out, Variable) and not self._returns_unread_variable:
             out = out.read_value()  # TF returns the written value, not the variable

@@ -114,3 +114,16 @@ def test_dgx1_rings_use_nvlink_only():
     result = collectives.all_reduce([np.ones(48, np.float32)] * 8, "ring", topology=graph)
     for ev in result.trace.filter(cat="transfer"):
         assert graph.edges[ev.device, ev.args["dst_device"]]["kind"] == "nvlink2"
+
+
+def test_each_algorithm_file_registers_itself():
+    # Adding an algorithm is adding its file: the package imports every module, and every
+    # module's algorithms reach the registry with their builder defined there.
+    import pkgutil
+
+    from simdist.collectives import algorithms
+
+    modules = {f"{algorithms.__name__}.{m.name}" for m in pkgutil.iter_modules(algorithms.__path__)
+               if not m.name.startswith("_")}
+    registered = {a.build.__module__ for a in collectives.ALGORITHMS.values()}
+    assert modules and modules <= registered

@@ -1,14 +1,14 @@
-"""Every collective algorithm; importing this package fills collectives.ALGORITHMS."""
+"""Every collective algorithm, one file each; importing this package fills
+collectives.ALGORITHMS.
 
-from simdist.collectives.algorithms import (
-    all_to_all,
-    halving_doubling,
-    hierarchical_copy,
-    parameter_server,
-    reduce_broadcast,
-    ring,
-    rooted,
-    scatter_gather,
-    tree,
-    two_level,
-)
+Each module here registers its algorithms (``registry.register``) when imported, and this
+package imports every module whose name does not start with ``_`` (``_rings`` holds shared
+ring steps), in name order: adding an algorithm is adding its file.
+"""
+
+import importlib
+import pkgutil
+
+for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+    if not _module.startswith("_"):
+        importlib.import_module(f"{__name__}.{_module}")

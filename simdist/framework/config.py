@@ -16,7 +16,7 @@ from __future__ import annotations
 import types
 import weakref
 
-from simdist.hardware import machine as _machine
+from simdist.hardware import machine as machine_lib
 from simdist.hardware.machine import LogicalDevice, LogicalDeviceConfiguration, PhysicalDevice
 
 _memory_growth: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -24,12 +24,12 @@ _memory_growth: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def list_physical_devices(device_type=None) -> list[PhysicalDevice]:
     """The physical devices of the simulated machine (all, or those of ``device_type``)."""
-    return _machine.get_machine().list_physical_devices(device_type)
+    return machine_lib.get_machine().list_physical_devices(device_type)
 
 
 def list_logical_devices(device_type=None) -> list[LogicalDevice]:
     """The logical devices ops can run on (initializes the devices, as in TF)."""
-    return _machine.get_machine().list_logical_devices(device_type)
+    return machine_lib.get_machine().list_logical_devices(device_type)
 
 
 def set_logical_device_configuration(device, logical_devices) -> None:
@@ -39,17 +39,17 @@ def set_logical_device_configuration(device, logical_devices) -> None:
       RuntimeError: after the devices were initialized (an op ran, or they were listed).
       ValueError: for an unknown device, or GPU splits without ``memory_limit``.
     """
-    _machine.get_machine().set_logical_device_configuration(device, logical_devices)
+    machine_lib.get_machine().set_logical_device_configuration(device, logical_devices)
 
 
 def get_logical_device_configuration(device):
     """The logical-device split of ``device`` set earlier, or None."""
-    return _machine.get_machine().get_logical_device_configuration(device)
+    return machine_lib.get_machine().get_logical_device_configuration(device)
 
 
 def get_visible_devices(device_type=None) -> list[PhysicalDevice]:
     """The physical devices the runtime may use."""
-    return _machine.get_machine().get_visible_devices(device_type)
+    return machine_lib.get_machine().get_visible_devices(device_type)
 
 
 def set_visible_devices(devices, device_type=None) -> None:
@@ -58,7 +58,7 @@ def set_visible_devices(devices, device_type=None) -> None:
     Raises:
       RuntimeError: after the devices were initialized.
     """
-    _machine.get_machine().set_visible_devices(devices, device_type)
+    machine_lib.get_machine().set_visible_devices(devices, device_type)
 
 
 def set_memory_growth(device, enable: bool) -> None:
@@ -68,7 +68,7 @@ def set_memory_growth(device, enable: bool) -> None:
       ValueError: an unknown or non-GPU device, or one split into logical devices.
       RuntimeError: after the devices were initialized.
     """
-    m = _machine.get_machine()
+    m = machine_lib.get_machine()
     if device not in m.physical:
         raise ValueError(f"Unrecognized device: {device!r}")
     if device.device_type != "GPU":
@@ -82,7 +82,7 @@ def set_memory_growth(device, enable: bool) -> None:
 
 def get_memory_growth(device) -> bool:
     """Whether memory growth was enabled for ``device``."""
-    m = _machine.get_machine()
+    m = machine_lib.get_machine()
     if device not in m.physical:
         raise ValueError(f"Unrecognized device: {device!r}")
     return _memory_growth.get(m, {}).get(device.name, False)

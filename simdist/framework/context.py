@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 
 from simdist.framework.thread_local import ThreadLocalStack, ThreadLocalValue
-from simdist.hardware import machine as _machine
+from simdist.hardware import machine as machine_lib
 
 _devices = ThreadLocalStack()
 
@@ -24,7 +24,7 @@ def _stack() -> list:
 
 def default_device():
     """The device an op runs on when nothing says otherwise."""
-    m = _machine.get_machine()
+    m = machine_lib.get_machine()
     for kind in ("GPU", "TPU"):
         devs = m.devices_of_type(kind)
         if devs:
@@ -55,7 +55,7 @@ def device(name):
         yield
         return
     # None is pushed as "no explicit device" so enclosing scopes no longer apply.
-    s.append(None if name is None else _machine.find_device(name))
+    s.append(None if name is None else machine_lib.find_device(name))
     try:
         yield
     finally:

@@ -57,6 +57,9 @@ def _pow2(p, name):
 
 def build_rs_halving(p):
     _pow2(p, "reduce_scatter.halving")
+    # Halving: partners p/2 apart swap halves of the range they still own and each keeps
+    # one half, reduced; after log2 p steps rank x owns chunk x alone (latency log2 p,
+    # bandwidth (p-1)/p of the buffer, as the ring's, in fewer steps).
     steps, mask = [], p // 2
     while mask:
         steps.append(Step("reduce-scatter", [
@@ -68,6 +71,8 @@ def build_rs_halving(p):
 
 def build_ag_doubling(p):
     _pow2(p, "all_gather.doubling")
+    # Doubling: the halving's mirror image; partners 1, 2, 4 ... apart swap the ranges
+    # they have gathered so far, copies only, so every rank ends with the owners' bits.
     steps, mask = [], 1
     while mask < p:
         steps.append(Step("all-gather", [Transfer(x, x ^ mask, x & ~(mask - 1), False, mask)

@@ -16,7 +16,8 @@ The layers, top to bottom (each imports only from the layers below it):
   framework    Tensor, ops and their gradients, GradientTape, Variable, tf.function
   hardware     simulated devices, topologies, the machine, transfers, the trace
   base         what every layer may use: ``_world`` (the world-reset registry),
-               ``errors`` (TF's exceptions), ``warnings`` (warnings that teach)
+               ``errors`` (TF's exceptions), ``warnings`` (warnings that teach), and
+               ``framework/thread_local`` (per-thread state, stdlib only)
 
 Module-level and function-level (lazy) imports count alike: a lazy import still ties the
 layers together. ``ALLOWED`` lists the exceptions, each with its reason.
@@ -36,11 +37,19 @@ LAYER_OF = {"viz": "viz", "testing": "testing", "keras": "keras", "train": "trai
             "distribute": "distribute", "data": "data", "collectives": "collectives",
             "framework": "framework", "hardware": "hardware", "_world": "base",
             "errors": "base", "warnings": "base"}
+# Modules that sit in another layer than their folder's, each with its reason.
+MODULE_LAYER = {
+    # Per-thread storage that a pooled replica thread resets (fresh_thread); it imports
+    # nothing of simdist and every layer keeps per-thread state in it, warnings included.
+    "simdist.framework.thread_local": "base",
+}
 # (importing module, imported module): why this upward import is right.
 ALLOWED: dict[tuple[str, str], str] = {}
 
 
 def layer(module: str) -> str:
+    if module in MODULE_LAYER:
+        return MODULE_LAYER[module]
     parts = module.split(".")
     return LAYER_OF.get(parts[1], "facade") if len(parts) > 1 else "facade"
 

@@ -1,10 +1,6 @@
 """``tf.nn``: activations, cross-entropies, convolution, pooling and the distributed-loss
-helpers (names only)."""
+helpers (names only; the latter, which read the strategy, load tf.distribute on first use)."""
 
-from simdist.distribute.nn_impl import (  # noqa: F401
-    compute_average_loss,
-    scale_regularization_loss,
-)
 from simdist.framework import dispatch as _dispatch  # noqa: E402
 from simdist.framework.ops.conv_ops import conv2d  # noqa: F401
 from simdist.framework.ops.dropout_ops import dropout  # noqa: F401
@@ -36,3 +32,22 @@ from simdist.framework.ops.pooling_ops import (  # noqa: F401
 )
 
 _dispatch.export_ops(globals(), "nn")
+
+# The distributed-loss helpers live in simdist/distribute/nn_impl.py (they read the current
+# strategy); loaded on first use, so ``import simdist`` does not load tf.distribute.
+_DISTRIBUTED = ("compute_average_loss", "scale_regularization_loss")
+
+
+def __getattr__(name):
+    if name not in _DISTRIBUTED:
+        raise AttributeError(f"module 'simdist.nn' has no attribute {name!r}")
+    from simdist.distribute import nn_impl
+
+    loaded = {name: getattr(nn_impl, name)}
+    _dispatch.export_ops(loaded, "nn")  # as the names above: KerasTensors make op layers
+    globals()[name] = loaded[name]
+    return loaded[name]
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_DISTRIBUTED))

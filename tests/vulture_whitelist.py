@@ -13,6 +13,7 @@ the group that says why).
 __dir__  # simdist/__init__.py
 __dir__  # simdist/distribute/__init__.py
 __dir__  # simdist/distribute/cluster_resolver.py
+__dir__  # simdist/nn.py
 _.__abs__  # simdist/framework/ops/overloads.py
 _.__eq__  # simdist/framework/ops/overloads.py
 _.__getitem__  # simdist/framework/ops/overloads.py

@@ -28,6 +28,38 @@ Glossary:
                      next merge_call parks it for good, so it neither runs nor spins. Every
                      wait here is bounded or watches the thread it waits for.
 
+States of a replica thread (each transition is marked ``# -> STATE`` in the code):
+
+  IDLE     -- in the pool, waiting for a task (``should_run`` or the pool stopping).
+  RUNNING  -- its turn: runs ``fn`` until it returns, raises, or calls merge_call.
+  PAUSED   -- at a merge_call: ``has_paused`` set, waiting for its next turn.
+  DONE     -- ``fn`` returned or raised (``exc``); ``has_paused`` set one last time.
+  ABORTED  -- the run failed elsewhere: ``abort`` set, it unwinds with ``_Aborted`` from
+              where it paused, and meets it again at any later merge_call.
+  PARKED   -- abandoned after ABORT_GRACE_S (it kept catching the abort): it waits
+              forever at its next merge_call.
+
+One ``strategy.run`` with two replicas and one merge_call (the caller's thread hands out
+turns one at a time, so the run is deterministic):
+
+  caller (call_for_each_replica)      replica 0                 replica 1
+  ------------------------------      ---------                 ---------
+  assign tasks, turn -> r0            IDLE -> RUNNING
+                                      merge_call: -> PAUSED
+  turn -> r1                                                    IDLE -> RUNNING
+                                                                merge_call: -> PAUSED
+  all PAUSED: _merge runs merge_fn
+  once (cross-replica context) on
+  the regrouped arguments; each
+  replica's part -> merge_result
+  turn -> r0                          PAUSED -> RUNNING
+                                      fn returns: -> DONE
+  turn -> r1                                                    PAUSED -> RUNNING
+                                                                fn returns: -> DONE
+  all DONE: regroup the results       -> IDLE (kept in the pool)  -> IDLE
+  (a replica raised instead: _unwind sets ABORTED on every thread, joins them within
+  ABORT_GRACE_S, PARKS a thread still running, ends the pool, re-raises the error)
+
 Mirrors tensorflow/python/distribute/mirrored_run.py.
 """
 
@@ -93,7 +125,7 @@ class _ReplicaThread(threading.Thread):
     def run(self):
         main = threading.main_thread()
         while not self.stopping:
-            # Idle between runs: woken by the next task or by the pool stopping.
+            # IDLE between runs: woken by the next task or by the pool stopping.
             if not self.should_run.wait(_POLL_S):
                 if not main.is_alive():
                     return
@@ -101,7 +133,7 @@ class _ReplicaThread(threading.Thread):
             self.should_run.clear()
             if self.stopping:
                 return
-            self._run_task()
+            self._run_task()  # -> RUNNING
 
     def _run_task(self):
         try:
@@ -121,20 +153,20 @@ class _ReplicaThread(threading.Thread):
         finally:
             # No references kept while idle.
             self.fn = self.args = self.kwargs = self.merge_args = self.merge_kwargs = None
-            self.done = True
+            self.done = True  # -> DONE
             self.has_paused.set()
 
     def _wait_turn(self):
         """Block until the caller's thread hands this replica its turn (or gives up)."""
         if not self.abort:
             if not _wait_for(self.should_run, self.owner):
-                self.abort = True  # the caller's thread is gone: nobody will merge
+                self.abort = True  # -> ABORTED: the caller's thread is gone, nobody merges
             self.should_run.clear()
         if self.abort:
             self._reabort()
 
     def _reabort(self):
-        if self.abandoned:  # swallowed every abort through the grace period: park it
+        if self.abandoned:  # swallowed every abort through the grace period: -> PARKED
             threading.Event().wait()
         self.aborts_caught += 1
         raise _Aborted()
@@ -143,8 +175,8 @@ class _ReplicaThread(threading.Thread):
         if self.abort:  # the run is over: a replica that caught the abort meets it again
             self._reabort()
         self.merge_fn, self.merge_args, self.merge_kwargs = merge_fn, args, kwargs
-        self.has_paused.set()
-        self._wait_turn()
+        self.has_paused.set()  # -> PAUSED
+        self._wait_turn()  # -> RUNNING (or ABORTED: _Aborted raised here)
         result, self.merge_result = self.merge_result, None
         return result
 
@@ -313,7 +345,7 @@ def _unwind(threads, exc) -> None:
     the grace period is abandoned with a warning (its next merge_call parks it).
     """
     for t in threads:
-        t.abort = True
+        t.abort = True  # -> ABORTED
         t.stopping = True  # the pool of a failed run ends with it
         t.should_run.set()
     deadline = time.monotonic() + ABORT_GRACE_S

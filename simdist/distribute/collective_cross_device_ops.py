@@ -11,6 +11,11 @@ Glossary:
                                            all-gather (shapes first, then the values).
   CommunicationImplementation / CommunicationOptions -- ``tf.distribute.experimental``'s
                                            knobs for the collective implementation.
+  phases                                -- a batch all-reduce of many gradients is
+                                           grouping (which values share a pack) ->
+                                           packing (flatten, concatenate) -> all-reduce
+                                           (per pack, or per part of one) -> unpacking
+                                           (cut back into the values' shapes).
   run_collective                        -- one collective (all-reduce, all-gather,
                                            broadcast) of one array per device: replicas
                                            wait for the slowest, the schedule runs on the
@@ -290,42 +295,37 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
                          for o, t, d in zip(outs, tensors, devices)])
 
     def _reduce_groups(self, grads, devices):
-        """Sum ``grads[device][value]`` over devices with concat-and-split packing."""
-        xp = backend.xp
-        n_values = len(grads[0])
-        results = [[None] * n_values for _ in devices]
-        # Packing concatenates, so only values of one dtype share a pack.
+        """Sum ``grads[device][value]`` over devices: grouping -> packing -> all-reduce ->
+        unpacking (TF's _ConcatAndSplitPacker around its batch all-reduce)."""
+        results = [[None] * len(grads[0]) for _ in devices]
+        for group in self._grouping(grads[0]):
+            flats = _pack(grads, group)
+            _unpack(self._all_reduce_parts(flats, devices), grads, group, results)
+        return results
+
+    def _grouping(self, values):
+        """Grouping: packing concatenates, so only values of one dtype share a pack (in the
+        order their dtype first appears); ``num_packs=0`` gives each value its own."""
         by_dtype: dict = {}
-        for j, t in enumerate(grads[0]):
+        for j, t in enumerate(values):
             by_dtype.setdefault(t.dtype, []).append(j)
         for idx in by_dtype.values():
-            if self._num_packs == 0:
-                groups = [[j] for j in idx]
-            else:
-                groups = [idx]
-            for group in groups:
-                flats = [array_api.concat([xp.reshape(grads[i][j]._value, (-1,))
-                                           for j in group]) for i in range(len(devices))]
-                total = int(flats[0].size)
-                parts = packing.concat_and_split_sizes(total, self._num_packs or 1)
-                bounds = [0]
-                for s in parts:
-                    bounds.append(bounds[-1] + s)
-                reduced = [[] for _ in devices]
-                for a, b in zip(bounds, bounds[1:]):
-                    outs = self._run_all_reduce([f[a:b] for f in flats], devices,
-                                                self._all_reduce_alg)
-                    for i, o in enumerate(outs):
-                        reduced[i].append(o)
-                for i in range(len(devices)):
-                    whole = array_api.concat(reduced[i]) if reduced[i] else flats[i]
-                    pos = 0
-                    for j in group:
-                        shape = grads[i][j]._value.shape
-                        size = grads[i][j]._value.size
-                        results[i][j] = xp.reshape(whole[pos:pos + size], shape)
-                        pos += size
-        return results
+            yield from ([[j] for j in idx] if self._num_packs == 0 else [idx])
+
+    def _all_reduce_parts(self, flats, devices):
+        """All-reduce: each device's packed buffer is cut into ``num_packs`` parts (the last
+        takes the remainder), one all-reduce runs per part, and each device joins its
+        reduced parts again."""
+        parts = packing.concat_and_split_sizes(int(flats[0].size), self._num_packs or 1)
+        bounds = [0]
+        for size in parts:
+            bounds.append(bounds[-1] + size)
+        reduced = [[] for _ in devices]
+        for a, b in zip(bounds, bounds[1:]):
+            outs = self._run_all_reduce([f[a:b] for f in flats], devices, self._all_reduce_alg)
+            for i, o in enumerate(outs):
+                reduced[i].append(o)
+        return [array_api.concat(r) if r else f for r, f in zip(reduced, flats)]
 
 
 class NcclAllReduce(AllReduceCrossDeviceOps):
@@ -390,7 +390,8 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
         return super().batch_reduce(reduce_op, value_destination_pairs, options)
 
     def _reduce_groups(self, grads, devices):
-        xp = backend.xp
+        """grouping (TF's group_by_size over the reversed values, then by dtype) -> packing
+        -> one all-reduce per pack -> unpacking."""
         opts = getattr(self, "_call_options", self._options)
         n_values = len(grads[0])
         # Reversed so the first pack holds the last-computed gradients (better overlap with
@@ -398,18 +399,12 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
         order = list(range(n_values))[::-1]
         sizes = [array_api.nbytes(grads[0][j]._value) for j in order]
         results = [[None] * n_values for _ in devices]
-        for pack in packing.group_by_size(sizes, opts.bytes_per_pack):
+        for pack in packing.group_by_size(sizes, opts.bytes_per_pack):  # grouping
             members = [order[k] for k in pack]
             for dtype_members in _split_by_dtype(members, grads[0]):
-                flats = [array_api.concat([xp.reshape(grads[i][j]._value, (-1,))
-                                           for j in dtype_members]) for i in range(len(devices))]
+                flats = _pack(grads, dtype_members)
                 outs = self._run_all_reduce(flats, devices, opts.implementation.value)
-                for i, whole in enumerate(outs):
-                    pos = 0
-                    for j in dtype_members:
-                        v = grads[i][j]._value
-                        results[i][j] = xp.reshape(whole[pos:pos + v.size], v.shape)
-                        pos += v.size
+                _unpack(outs, grads, dtype_members, results)
         return results
 
 
@@ -447,6 +442,26 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
         if self._matches(per_replica_value, destinations):
             return gathered
         return simple_broadcast(gathered.values[0], destinations)
+
+
+# --- packing and unpacking, the phases around a batch all-reduce ------------------------
+def _pack(grads, group):
+    """Packing: on each device, the group's values flattened and concatenated."""
+    xp = backend.xp
+    return [array_api.concat([xp.reshape(grads[i][j]._value, (-1,)) for j in group])
+            for i in range(len(grads))]
+
+
+def _unpack(packed, grads, group, results):
+    """Unpacking: each device's reduced buffer cut back into the group's values, shaped as
+    they came (``results[device][value]``)."""
+    xp = backend.xp
+    for i, whole in enumerate(packed):
+        pos = 0
+        for j in group:
+            v = grads[i][j]._value
+            results[i][j] = xp.reshape(whole[pos:pos + v.size], v.shape)
+            pos += v.size
 
 
 def _without(shape, axis):

@@ -6,7 +6,7 @@ Glossary:
   short rule  -- ``Topology._short_path``: a direct link no slower than two minimal hops,
                  else the best two-hop path (the first best neighbour of the end with fewer
                  neighbours, in the graph's adjacency order) no slower than three.
-  uplink rule -- ``Topology._uplink_path``: a preset's uplinks, up from the source to the
+  uplink rule -- ``_uplinks`` here: a preset's uplinks, up from the source to the
                  first node on the destination's way up, then down.
   group       -- pairs whose paths have the same shape: (row indices, nodes array).
   MAX_NEAR_DEGREE -- pairs whose end with fewer neighbours still has more than this (two

@@ -85,7 +85,6 @@ class Topology:
         self._check_connected()
         # Directed link 2i is edge i as the graph lists it (u -> v), 2i + 1 the way back.
         self._edges = [(u, v) for u, v, _ in edges]
-        self._link_index: dict[tuple, int] | None = None
         self.bandwidth = np.repeat(bws, 2)
         self.latency = np.repeat(lats, 2)
         self._min_latency = float(self.latency.min()) if len(self.latency) else 0.0
@@ -104,17 +103,6 @@ class Topology:
             if bw is None or not bw > 0 or lat < 0:
                 raise TopologyError(f"Link {u} -- {v} needs bandwidth > 0 (bytes/s) and "
                                     f"latency >= 0 (s); it has {attrs}.")
-
-    @property
-    def link_index(self) -> dict[tuple, int]:
-        """(node, node) -> directed link id (built on first use)."""
-        if self._link_index is None:
-            index = {}
-            for i, (u, v) in enumerate(self._edges):
-                index[(u, v)] = 2 * i
-                index[(v, u)] = 2 * i + 1
-            self._link_index = index
-        return self._link_index
 
     @property
     def link_nodes(self) -> list[tuple]:
@@ -220,26 +208,6 @@ class Topology:
         if via is not None and best <= 3 * floor:
             return [src, via, dst]
         return None
-
-    def _uplink_path(self, src, dst):
-        """The path up from ``src`` to the first switch it shares with ``dst``'s way up,
-        then down to ``dst``: a preset's ``uplinks`` (node -> next node towards the core)
-        where it guarantees that this is the lowest-latency path for every pair that
-        :meth:`_short_path` does not settle (a fat-tree's cross-node pairs). Used only while
-        the graph is the one the preset built (same signature); None when no hint applies."""
-        up = self._uplinks
-        if up is None or src not in up or dst not in up:
-            return None
-        ups = [src]
-        while ups[-1] in up:
-            ups.append(up[ups[-1]])
-        down = [dst]
-        while down[-1] not in ups:
-            nxt = up.get(down[-1])
-            if nxt is None:
-                return None
-            down.append(nxt)
-        return ups[:ups.index(down[-1])] + down[::-1]
 
     def _dijkstra(self, src, dst) -> list:
         """Bidirectional Dijkstra on latency over integer adjacency lists (no networkx

@@ -55,7 +55,7 @@ def fat_tree(num_nodes: int = 2, gpus_per_node: int = 8, gpu: str = "A100",
     devices = graph.graph["devices"]
     graph.graph.update(local_size=gpus_per_node, rings=_rings(num_nodes, gpus_per_node,
                                                              nics_per_node, devices))
-    # Route hints (Topology._uplink_path): every link latency is positive and a detour
+    # Route hints (route_batch._uplinks): every link latency is positive and a detour
     # through the NVSwitch adds two NVLink hops, so between GPUs of different nodes the
     # path up to their first shared switch and down again is the unique lowest-latency
     # one (tested against Dijkstra); pairs inside a node are settled before it is read.

@@ -36,7 +36,10 @@ LAYERS = ("viz", "testing", "facade", "keras", "train", "distribute", "data", "c
 LAYER_OF = {"viz": "viz", "testing": "testing", "keras": "keras", "train": "train",
             "distribute": "distribute", "data": "data", "collectives": "collectives",
             "framework": "framework", "hardware": "hardware", "_world": "base",
-            "errors": "base", "warnings": "base"}
+            "errors": "base", "warnings": "base",
+            # AutoGraph converts a tf.function's Python control flow into framework ops and
+            # tf.function calls it: one layer, as TF keeps autograph beside def_function.
+            "autograph": "framework"}
 # Modules that sit in another layer than their folder's, each with its reason.
 MODULE_LAYER = {
     # Per-thread storage that a pooled replica thread resets (fresh_thread); it imports
@@ -44,7 +47,11 @@ MODULE_LAYER = {
     "simdist.framework.thread_local": "base",
 }
 # (importing module, imported module): why this upward import is right.
-ALLOWED: dict[tuple[str, str], str] = {}
+ALLOWED: dict[tuple[str, str], str] = {
+    # TFOpLambda finds the op a Keras functional model recorded by its public TF name
+    # ("math.reduce_mean"), as tf-keras looks it up in tf's namespace.
+    ("simdist.keras.layers.tf_op_layer", "simdist"): "ops looked up by their TF name",
+}
 
 
 def layer(module: str) -> str:
@@ -73,7 +80,8 @@ def imported(path: Path, root: Path):
                 base = ".".join(up + ([base] if base else []))
             # ``from simdist import keras`` imports simdist.keras; ``from simdist import
             # constant`` imports the facade.
-            names = [f"{base}.{a.name}" if _is_module(f"{base}.{a.name}", root) else base
+            names = [f"{base}.{a.name}" if _is_module(f"{base}.{a.name}", root)
+                     or (base == "simdist" and a.name in LAYER_OF) else base
                      for a in node.names]
         else:
             continue

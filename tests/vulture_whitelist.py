@@ -21,9 +21,21 @@ _.__invert__  # simdist/framework/ops/overloads.py
 _.__ne__  # simdist/framework/ops/overloads.py
 _.__neg__  # simdist/framework/ops/overloads.py
 __dir__  # simdist/testing/__init__.py
+# AutoGraph's converted code calls its operators by name (``ag__.if_stmt`` ...) and marks
+# the functions it made (``__ag_converted__``).
+_.__ag_converted__  # simdist/autograph/impl/conversion.py
+if_exp  # simdist/autograph/operators/conditional_expressions.py
+if_stmt  # simdist/autograph/operators/control_flow.py
+while_stmt  # simdist/autograph/operators/control_flow.py
+for_stmt  # simdist/autograph/operators/control_flow.py
+and_  # simdist/autograph/operators/logical.py
+or_  # simdist/autograph/operators/logical.py
+ld  # simdist/autograph/operators/variables.py
+ldu  # simdist/autograph/operators/variables.py
 
 # TF's signatures: parameters TF code passes and simdist accepts without using (no
 # locking, parallelism, sessions or graph options in one process).
+expr_repr  # simdist/autograph/operators/conditional_expressions.py
 device_policy  # simdist/compat/v1.py
 execution_mode  # simdist/compat/v1.py
 deterministic  # simdist/data/dataset_ops.py
@@ -73,6 +85,8 @@ session  # simdist/train/checkpoint.py
 # Public API that programs call and simdist itself does not: TF's names and attributes
 # (tf.*, tf.keras.*, tf.distribute.*, tf.train.*, kept for TF code that uses them) and
 # simdist's documented extras (simdist.testing, the machine's and backend's functions).
+get_verbosity  # simdist/autograph/impl/api.py
+set_verbosity  # simdist/autograph/impl/api.py
 is_tensor  # simdist/__init__.py
 newaxis  # simdist/__init__.py
 disable_eager_execution  # simdist/compat/v1.py

@@ -223,15 +223,15 @@ def _softmax_make(draw):
 
 
 def _bias_add_make(draw):
-    s = draw(shapes(min_rank=2, max_rank=4))
+    s = draw(nonempty_shapes(min_rank=2, max_rank=4))
     nchw = len(s) == 4 and draw(st.booleans())  # channels second, as 'NCHW'
-    bias = arr(draw, (s[1] if nchw else s[-1],))
-    return [arr(draw, s), bias], {"data_format": "NCHW" if nchw else None}
+    bias = draw(float_arrays((s[1] if nchw else s[-1],)))
+    return [draw(float_arrays(s)), bias], {"data_format": "NCHW" if nchw else None}
 
 
 def _bias_add_grad_make(draw):
-    s = draw(shapes(min_rank=2, max_rank=4))
-    return [arr(draw, s)], {"axis": draw(st.integers(-len(s), len(s) - 1))}
+    s = draw(nonempty_shapes(min_rank=2, max_rank=4))
+    return [draw(float_arrays(s))], {"axis": draw(st.integers(-len(s), len(s) - 1))}
 
 
 def _xent_make(draw):

@@ -5,8 +5,6 @@ Glossary:
                   runs on real device ``i % n`` (round-robin when there are fewer real ones).
   place        -- put an array on the real device of a simulated one (a peer copy when it
                   lives on another GPU).
-  device_scope -- a context manager making a simulated GPU's real device the current one,
-                  so CuPy's creation functions and kernels run there.
 
 Only this module, ``nccl_all_reduce`` and ``cuda_timing`` touch CuPy itself; everything else
 uses ``backend.xp``. Nothing here imports CuPy at module import: ``import simdist`` works
@@ -15,7 +13,6 @@ without it. NOTE: this path has not yet run on a GPU (see README, "Real hardware
 
 from __future__ import annotations
 
-import contextlib
 import re
 
 _GPU_INDEX = re.compile(r"device:GPU:(\d+)$", re.IGNORECASE)
@@ -64,13 +61,6 @@ def real_device_index(device) -> int:
     name = getattr(device, "name", device)
     m = _GPU_INDEX.search(str(name))
     return int(m.group(1)) % real_device_count() if m else 0
-
-
-@contextlib.contextmanager
-def device_scope(device):
-    """Run the body with the simulated ``device``'s real GPU as CuPy's current device."""
-    with _cupy().cuda.Device(real_device_index(device)):
-        yield
 
 
 def place(array, device):

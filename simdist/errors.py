@@ -66,6 +66,11 @@ UnavailableError = _make("UnavailableError", 14)
 DataLossError = _make("DataLossError", 15)
 UnauthenticatedError = _make("UnauthenticatedError", 16)
 
+class OperatorNotAllowedInGraphError(TypeError):
+    """TF's error for a Python operation on a symbolic tensor (``bool``, iteration) in a
+    function being traced (errors_impl.OperatorNotAllowedInGraphError)."""
+
+
 # How TF's file system reports an OSError's errno (tensorflow/core/platform/errors.cc's
 # ErrnoToCode): the class a save or read raises instead of Python's OSError.
 _ERRNO_CLASSES = {

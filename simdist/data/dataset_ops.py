@@ -23,7 +23,7 @@ from __future__ import annotations
 from simdist import warnings as teach
 from simdist.data import structure
 from simdist.data.options import Options
-from simdist.framework import errors, nest
+from simdist.framework import errors, func_graph, nest
 
 AUTOTUNE = -1
 INFINITE_CARDINALITY = -1
@@ -91,6 +91,8 @@ class DatasetV2:
 
     # --- iteration ----------------------------------------------------------------------
     def __iter__(self):
+        if func_graph.current() is not None:  # a Python loop would unroll into the graph
+            raise func_graph.NotTraceable("a Python for loop over a tf.data.Dataset")
         return OwnedIterator(self)
 
     def as_numpy_iterator(self):
@@ -333,6 +335,16 @@ class Optional:
         return self._value
 
 
+def _element_spec_outputs(graph, spec):
+    """An iterator's next element while tracing: symbolic tensors of its element_spec, on
+    the host (the execution takes the element)."""
+    from simdist.hardware import machine
+
+    host = machine.get_machine().devices_of_type("CPU")[0]
+    return nest.map_structure(
+        lambda s: graph.symbolic_like(s.shape, s.dtype, host, "IteratorGetNext"), spec)
+
+
 class OwnedIterator:
     """An iterator over a dataset (``iter(ds)``): one pass, elements as host Tensors."""
 
@@ -347,6 +359,8 @@ class OwnedIterator:
     def __iter__(self):
         return self
 
+    @func_graph.recorded(kind="stateful", spec=lambda graph, it: _element_spec_outputs(
+        graph, it.element_spec), name="IteratorGetNext")
     def __next__(self):
         element = structure.to_tensors(next(self._gen))
         if teach.enabled():  # a strategy warns if this reaches strategy.run undistributed

@@ -23,7 +23,23 @@ from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.reduce_util import ReduceOp, as_reduce_op
 from simdist.distribute.update_context import UpdateContext
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica, regroup
-from simdist.framework import context, nest, op_def, variables
+from simdist.framework import context, func_graph, nest, op_def, variables
+
+
+def _not_in_a_trace(what: str) -> None:
+    """simdist's graphs do not record distributed execution yet: a tf.function whose body
+    calls ``what`` runs eagerly (func_graph.NotTraceable, a warning names it)."""
+    if func_graph.current() is not None:
+        raise func_graph.NotTraceable(what)
+
+
+@func_graph.register_eager_condition
+def _under_a_strategy():
+    if ds_context.has_strategy() or ds_context.get_replica_context() is not None and \
+            ds_context.get_replica_context()._strategy is not ds_context.get_default_strategy():
+        return "it is called under a tf.distribute strategy, whose graphs simdist does " \
+               "not record yet"
+    return None
 
 
 def require_cross_replica_or_default_context(extended) -> None:
@@ -127,6 +143,7 @@ class Strategy:
         if not isinstance(args, (list, tuple)):
             raise ValueError(f"positional args must be a list or tuple, got {type(args)}")
         require_cross_replica_or_default_context(self._extended)
+        _not_in_a_trace("strategy.run")
         if teach.enabled():
             mistakes.check_run_args(self, args, kwargs)
         with self.scope():
@@ -138,6 +155,7 @@ class Strategy:
     def reduce(self, reduce_op, value, axis=None):
         """Reduce ``value`` across replicas (and over ``axis`` within each) to one Tensor."""
         require_cross_replica_or_default_context(self._extended)
+        _not_in_a_trace("strategy.reduce")
         reduce_op = as_reduce_op(reduce_op)
         if teach.enabled():
             mistakes.check_reduce(self, reduce_op, value)
@@ -502,6 +520,7 @@ class ReplicaContext:
     def merge_call(self, merge_fn, args=(), kwargs=None):
         """Pause all replicas, call ``merge_fn(strategy, *args)`` once in cross-replica context."""
         self._require()
+        _not_in_a_trace("ReplicaContext.merge_call")
         return self._merge_call(merge_fn, tuple(args), dict(kwargs or {}))
 
     def _merge_call(self, merge_fn, args, kwargs):

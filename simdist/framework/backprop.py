@@ -18,8 +18,9 @@ import contextlib
 import enum
 
 from simdist import warnings as teach
-from simdist.framework import nest, op_def
+from simdist.framework import func_graph, nest, op_def
 from simdist.framework import tape as tape_lib
+from simdist.framework.tensor import NotTraceable, tracing
 
 
 class UnconnectedGradients(enum.Enum):
@@ -68,6 +69,8 @@ class GradientTape:
         self._tape.recording = True
         tape_lib.stack().append(self._tape)
         self._in_context = True
+        if tracing.value is not None:   # in a tf.function: the execution enters one too
+            func_graph.record_tape_event(func_graph._replay_tape_enter, self)
         return self
 
     def __exit__(self, *exc):
@@ -75,6 +78,8 @@ class GradientTape:
         if self._tape in s:
             s.remove(self._tape)
         self._in_context = False
+        if tracing.value is not None:
+            func_graph.record_tape_event(func_graph._replay_tape_exit, self)
         return False
 
     def watch(self, tensor) -> None:
@@ -85,6 +90,8 @@ class GradientTape:
         """
         if self._tape is None:
             self._tape = tape_lib.Tape(self._persistent, self._watch_accessed_variables)
+        if tracing.value is not None:
+            func_graph.record_tape_event(func_graph._replay_watch, self, tensor)
         for t in nest.flatten(tensor):
             t = _tape_key(t)
             if not hasattr(t, "_id"):
@@ -102,6 +109,8 @@ class GradientTape:
         """Temporarily stop recording operations on this tape."""
         if self._tape is None or not self._in_context:
             raise ValueError("Tape.stop_recording() can only be used inside the tape's context.")
+        if tracing.value is not None:
+            raise NotTraceable("GradientTape.stop_recording")
         self._tape.recording = False
         try:
             yield
@@ -110,6 +119,8 @@ class GradientTape:
 
     def reset(self) -> None:
         """Forget everything recorded so far; inside the context, go on recording."""
+        if tracing.value is not None:
+            raise NotTraceable("GradientTape.reset")
         new = tape_lib.Tape(self._persistent, self._watch_accessed_variables)
         s = tape_lib.stack()
         if self._tape is not None and self._tape in s:
@@ -130,6 +141,12 @@ class GradientTape:
           ValueError: a target that is a Variable, or a source that is not differentiable.
           LookupError: an op on the path that has no gradient rule.
         """
+        if tracing.value is not None:   # a node: computed now for shapes, and at execution
+            return func_graph.record_tape_gradient(
+                self, (target, sources, output_gradients, unconnected_gradients))
+        return self._gradient(target, sources, output_gradients, unconnected_gradients)
+
+    def _gradient(self, target, sources, output_gradients, unconnected_gradients):
         if self._tape is None:
             raise RuntimeError("GradientTape.gradient can only be called once on "
                                "non-persistent tapes.")

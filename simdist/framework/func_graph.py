@@ -1,34 +1,513 @@
-"""The graph a ``tf.function`` builds while it traces, and its symbolic tensors.
+"""The graph a ``tf.function`` builds while it traces, its symbolic tensors, and its replay.
 
 Glossary:
-  FuncGraph     -- the graph being traced on this thread: ops called on symbolic tensors
-                   are recorded in it instead of computing values.
-  current()     -- the FuncGraph being traced on this thread, or None while executing
-                   eagerly (control flow asks it whether to build ``cond``/``while_loop``).
-  is_symbolic(x) -- whether ``x`` is a tensor made while tracing (it has a shape, a dtype
-                   and a device, but no value).
+  FuncGraph      -- the graph being traced: the ops the Python function called, in order,
+                    as nodes; ``execute`` replays them on real tensors without the Python.
+  current()      -- the FuncGraph this thread is tracing (outside any recorded op), or None
+                    while executing eagerly; control flow asks it to build cond/while_loop.
+  SymbolicTensor -- a tensor made while tracing: static shape (``None`` where unknown),
+                    dtype, device, TF's name (``add:0``) and no value: ``.numpy()``, ``bool()``
+                    and iteration raise TF's errors.
+  node           -- one recorded call of a public op (the outermost one: ops an op calls
+                    inside are not recorded apart): the callable, its arguments with the
+                    symbolic tensors replaced by references, the explicit ``tf.device`` to
+                    restore, and its symbolic outputs.
+  placeholders   -- while tracing, an op runs for its shapes on placeholder values (zeros,
+                    then ones with unknown dimensions of another size: a dimension that
+                    differs is unknown, ``None``), under ``op_def.shape_inference`` (no
+                    device time, no trace events), as Keras's symbolic calls do.
+  stateful node  -- a variable update, ``tf.print``, an iterator's ``get_next``: nothing
+                    happens while tracing (its outputs come from its spec); it happens at
+                    each execution.
+  captures       -- variables and tensors from outside are used by reference (a variable's
+                    reads at execution see its current value); a variable passed as an
+                    argument is replaced by the variable of each call.
+  NotTraceable   -- raised while tracing by code the graph cannot record (a concrete tensor
+                    or a variable write made outside any recorded op, a library reading a
+                    symbolic value in Python, strategy.run): ``tf.function`` then runs that
+                    function eagerly at every call and logs once which construct it was.
 
-Mirrors tensorflow/python/framework/func_graph.py.
+Why record at the boundary of the public op calls: simdist's ops compute their NumPy value
+before they wrap it (``op_def.execute``), so the op call itself is the smallest unit that
+can be run again with other inputs; composite ops (a loss, a layer's kernel) become one
+node, and replay runs op code only -- no user Python, no Keras layer logic.
+
+Mirrors tensorflow/python/framework/func_graph.py (graph building) and
+python/eager/polymorphic_function/concrete_function.py (execution).
 """
 
 from __future__ import annotations
 
+import contextlib
+import copy
+import functools
+import sys
+
+import numpy as np
+
+from simdist.framework import context, dtypes, errors, nest, op_def
+from simdist.framework import tape as tape_lib
+from simdist.framework.tensor import NotTraceable, Tensor, _ids, tracing  # noqa: F401
+from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.thread_local import ThreadLocalValue
 
-_current = ThreadLocalValue(None)
+_in_node = ThreadLocalValue(0)     # > 0 while a recorded op computes on placeholders
+_variant = ThreadLocalValue(0)     # which placeholder ops read: 0 (zeros) or 1 (ones)
+_execution = ThreadLocalValue(None)  # the _Execution replaying on this thread
 
-
-class SymbolicTensor:
-    """Marker base of the tensors a trace makes (TF's graph ``Tensor``)."""
-
-    __slots__ = ()
+_GRAPH_ERROR_HELP = (
+    "You can attempt the following resolutions to the problem: If you are running in "
+    "Graph mode, use Eager execution mode or decorate this function with @tf.function. "
+    "If you are using AutoGraph, you can try decorating this function with @tf.function. "
+    "If that does not work, then you may be using an unsupported feature or your source "
+    "code may not be visible to AutoGraph. See https://github.com/tensorflow/tensorflow/"
+    "blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md"
+    "#access-to-source-code for more information.")
 
 
 def current():
     """The FuncGraph being traced on this thread, or None (eager execution)."""
-    return _current.value
+    return tracing.value
 
 
 def is_symbolic(x) -> bool:
     """Whether ``x`` is a symbolic tensor (made while tracing, no concrete value)."""
     return isinstance(x, SymbolicTensor)
+
+
+_EAGER_CONDITIONS: list = []
+
+
+def register_eager_condition(fn):
+    """Register ``fn() -> reason or None``: where a reason is given, a tf.function called
+    now runs eagerly (e.g. under a distribution strategy, which graphs do not record yet)."""
+    _EAGER_CONDITIONS.append(fn)
+    return fn
+
+
+def eager_reason():
+    """Why a tf.function called now cannot be traced, or None."""
+    for fn in _EAGER_CONDITIONS:
+        reason = fn()
+        if reason:
+            return reason
+    return None
+
+
+def _converted_by_autograph(t, what: str) -> None:
+    """Python control flow on a tensor that AutoGraph converts in TF (``if t:``, ``for x
+    in t``, ``len(t)``): while simdist's function did not convert it, it runs eagerly."""
+    if t._graph.autograph_pending:
+        raise NotTraceable(f"Python {what} on a tensor, which TF's AutoGraph converts to "
+                           "graph control flow")
+
+
+def _library_refuses(what: str, depth: int = 2) -> None:
+    """Raise NotTraceable when the code ``depth`` frames up (by default: the caller of the
+    method that calls this) is simdist's own, not the user's: simdist's library then needs
+    a value the graph does not have, and the function runs eagerly instead. The user's own
+    code gets TF's error (the caller raises it)."""
+    name = sys._getframe(depth).f_globals.get("__name__", "")
+    if name.startswith("simdist.") and not name.startswith("simdist.autograph"):
+        raise NotTraceable(f"simdist's own code {what}")
+
+
+class SymbolicTensor(Tensor):
+    """A tensor of the graph being traced: shape, dtype, device and name; no value."""
+
+    __slots__ = ("_graph", "_name", "_static_shape", "_dtype", "_placeholders")
+
+    def __init__(self, graph, name, shape, dtype, device, placeholders, tensor_id=None):
+        self._graph = graph
+        self._name = name
+        self._static_shape = TensorShape(shape)
+        self._dtype = dtypes.as_dtype(dtype)
+        self._device = device
+        self._placeholders = placeholders
+        self._id = next(_ids) if tensor_id is None else tensor_id
+        self._nbytes = 0
+
+    def __del__(self):
+        pass
+
+    @property
+    def _value(self):
+        if _in_node.value:
+            return self._placeholders[_variant.value]
+        raise NotTraceable(f"code that read the value of the symbolic tensor {self._name}")
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        if _in_node.value:   # an op computing on the placeholder sees its shape
+            return TensorShape(self._placeholders[_variant.value].shape)
+        return self._static_shape
+
+    @property
+    def ndim(self) -> int:
+        if _in_node.value:
+            return self._placeholders[_variant.value].ndim
+        return self._static_shape.rank
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def graph(self):
+        return self._graph
+
+    @property
+    def numpy(self):
+        _library_refuses("asked a symbolic tensor for numpy()")
+        raise AttributeError("'SymbolicTensor' object has no attribute 'numpy'")
+
+    def __array__(self, dtype=None, copy=None):
+        _library_refuses("converted a symbolic tensor to a NumPy array")
+        raise NotImplementedError(
+            f"Cannot convert a symbolic tf.Tensor ({self._name}) to a numpy array. This "
+            "error may indicate that you're trying to pass a Tensor to a NumPy call, which "
+            "is not supported.")
+
+    def __bool__(self):
+        _library_refuses("used a symbolic tensor as a Python bool")
+        _converted_by_autograph(self, "if/while")
+        raise errors.OperatorNotAllowedInGraphError(
+            "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. "
+            + _GRAPH_ERROR_HELP)
+
+    def __iter__(self):
+        _library_refuses("iterated over a symbolic tensor")
+        _converted_by_autograph(self, "for loop")
+        raise errors.OperatorNotAllowedInGraphError(
+            "Iterating over a symbolic `tf.Tensor` is not allowed. " + _GRAPH_ERROR_HELP)
+
+    def __len__(self):
+        _library_refuses("took len() of a symbolic tensor")
+        _converted_by_autograph(self, "len()")
+        raise TypeError(f"len is not well defined for a symbolic Tensor ({self._name}). "
+                        "Please call `x.shape` rather than `len(x)` for shape information.")
+
+    def _python_number(self, kind):
+        _library_refuses(f"converted a symbolic tensor with {kind}()", depth=3)
+        _converted_by_autograph(self, f"{kind}()")
+        raise TypeError(f"{kind}() argument must be a string or a real number, not "
+                        "'SymbolicTensor'")
+
+    def __float__(self):
+        return self._python_number("float")
+
+    def __int__(self):
+        return self._python_number("int")
+
+    def __index__(self):
+        _library_refuses("used a symbolic tensor as an index")
+        raise TypeError("list indices must be integers or slices, not SymbolicTensor")
+
+    def __format__(self, spec: str) -> str:
+        if spec:
+            raise TypeError("unsupported format string passed to SymbolicTensor.__format__")
+        return str(self)
+
+    def __str__(self) -> str:
+        return f'Tensor("{self._name}", shape={self._static_shape}, dtype={self._dtype.name})'
+
+    def __repr__(self) -> str:
+        return f"<tf.Tensor '{self._name}' shape={self._static_shape} dtype={self._dtype.name}>"
+
+
+# TF's op names for the public functions whose graph op is named otherwise (the rest use
+# the function's name): tf.constant makes "Const", x + y "add", tf.add "Add" ...
+_OP_NAMES = {"constant": "Const", "matmul": "MatMul", "reduce_sum": "Sum",
+             "reduce_mean": "Mean", "reduce_max": "Max", "reduce_min": "Min",
+             "reduce_prod": "Prod", "add": "Add", "multiply": "Mul", "subtract": "Sub",
+             "identity": "Identity", "reshape": "Reshape",
+             "cast": "Cast", "square": "Square", "sqrt": "Sqrt", "exp": "Exp"}
+
+
+class Node:
+    """One recorded op call (see the module docstring)."""
+
+    __slots__ = ("fn", "structure", "leaves", "slots", "out_slots", "device", "name")
+
+    def __init__(self, fn, structure, leaves, slots, device, name):
+        self.fn = fn
+        self.structure = structure
+        self.leaves = leaves
+        self.slots = slots          # [(leaf position, tensor id)] filled at execution
+        self.out_slots = ()         # [(output leaf position, tensor id)]
+        self.device = device
+        self.name = name
+
+    def run(self, env: dict) -> None:
+        leaves = list(self.leaves)
+        for pos, sid in self.slots:
+            leaves[pos] = env[sid]
+        args, kwargs = nest.pack_sequence_as(self.structure, leaves)
+        if self.device is None:
+            out = self.fn(*args, **kwargs)
+        else:
+            with context.device(self.device):
+                out = self.fn(*args, **kwargs)
+        if self.out_slots:
+            flat = nest.flatten(out)
+            for pos, sid in self.out_slots:
+                env[sid] = flat[pos]
+
+    def __repr__(self):
+        return f"<Node {self.name}>"
+
+
+class FuncGraph:
+    """The graph one trace of a ``tf.function`` records (TF's FuncGraph)."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.nodes: list[Node] = []
+        self.inputs: list = []          # [(flat argument position, tensor id, dtype)]
+        self.outputs = None             # the structure the function returned
+        self.substitutes: dict = {}     # id(variable argument) -> its slot id
+        self.stdout = None              # sys.stdout while tracing (its output is held)
+        # autograph=True but the function was not converted: Python control flow on a
+        # tensor makes the function run eagerly rather than raise (AutoGraph would convert)
+        self.autograph_pending = False
+        self._names: dict = {}
+        self._base_device = None
+
+    # --- building -----------------------------------------------------------------------
+    def unique_name(self, name: str) -> str:
+        """TF's ``unique_name``: ``add``, ``add_1``, ... (case-insensitively unique)."""
+        key = name.lower()
+        n = self._names.get(key, 0)
+        self._names[key] = n + 1
+        return name if n == 0 else f"{name}_{n}"
+
+    def placeholder(self, value, name: str, shape=None) -> SymbolicTensor:
+        """The symbolic input standing for argument ``value`` (a Tensor or an array)."""
+        t = value if isinstance(value, Tensor) else op_def.convert_to_tensor(value)
+        return self.symbolic_like(t.shape if shape is None else shape, t.dtype, t._device,
+                                  name, example=t.shape)
+
+    def symbolic_like(self, shape, dtype, device, name: str, example=None) -> SymbolicTensor:
+        """A symbolic tensor of ``shape`` (an input, or a stateful node's output); an
+        unknown rank takes the rank of ``example`` (else 1) for its placeholders."""
+        shape = TensorShape(shape)
+        dt = dtypes.as_dtype(dtype).as_numpy_dtype
+        known = shape if shape.rank is not None else TensorShape(
+            [None] * (1 if example is None else len(example)))
+        return SymbolicTensor(self, f"{self.unique_name(name)}:0", shape, dtype, device,
+                              (_fill(known, 0, dt), _fill(known, 1, dt)))
+
+    def record(self, fn, kind: str, spec, args, kwargs, name: str):
+        """Record ``fn(*args, **kwargs)`` as a node; its symbolic outputs.
+
+        ``kind``: "pure" (run on placeholders for shapes), "once" (run once, e.g. a
+        tape's gradient, which uses the tape up), "stateful" (not run: ``spec(graph,
+        *args, **kwargs)`` gives its outputs).
+        """
+        structure = (args, kwargs)
+        leaves = nest.flatten(structure)
+        slots = []
+        symbolic = False
+        for i, leaf in enumerate(leaves):
+            if isinstance(leaf, SymbolicTensor):
+                if leaf._graph is not self:
+                    raise NotTraceable("a symbolic tensor of another trace")
+                slots.append((i, leaf._id))
+                symbolic = True
+            elif id(leaf) in self.substitutes:
+                slots.append((i, self.substitutes[id(leaf)]))
+            elif leaf is self.stdout and leaf is not None:   # print(..., file=sys.stdout)
+                slots.append((i, "stdout"))
+        op_name = self.unique_name(name)
+        if kind == "stateful":
+            out = None if spec is None else spec(self, *args, **kwargs)
+        else:
+            plain, out = self._shapes(fn, args, kwargs, op_name,
+                                      twice=symbolic and kind == "pure")
+            if plain:   # no tensor out (a helper, a context manager): nothing to record
+                return out
+        device = context.explicit_device()
+        node = Node(fn, structure, tuple(leaves), tuple(slots),
+                    None if device is self._base_device else
+                    (device.name if device is not None else None), op_name)
+        flat = nest.flatten(out)
+        node.out_slots = tuple((i, t._id) for i, t in enumerate(flat)
+                               if isinstance(t, SymbolicTensor))
+        self.nodes.append(node)
+        return out
+
+    def _shapes(self, fn, args, kwargs, op_name, twice):
+        """Run ``fn`` on placeholders: (True, its result) when it gave no tensor, else
+        (False, its outputs made symbolic)."""
+        with _node_scope(0):
+            first = fn(*args, **kwargs)
+        flat = nest.flatten(first)
+        if not any(isinstance(t, Tensor) for t in flat):
+            return True, first
+        for t in flat:
+            _check_output(t, op_name)
+        second = None
+        if twice:
+            saved = list(tape_lib.stack())
+            tape_lib.stack().clear()   # the second run is for shapes only: no tape records
+            try:
+                with _node_scope(1):
+                    second = nest.flatten(fn(*args, **kwargs))
+            except Exception:  # a value-dependent check on the ones: the zeros' shapes
+                second = None
+            finally:
+                tape_lib.stack()[:] = saved
+        outs = []
+        for i, t in enumerate(flat):
+            if not isinstance(t, Tensor) or isinstance(t, SymbolicTensor):
+                outs.append(t)
+                continue
+            other = second[i] if second is not None and i < len(second) else None
+            shape = list(t._value.shape)
+            b = getattr(other, "_value", t._value)
+            if b.shape != t._value.shape and len(b.shape) == len(shape):
+                shape = [d if d == e else None for d, e in zip(shape, b.shape)]
+            suffix = f":{i}" if len(flat) > 1 else ":0"
+            outs.append(SymbolicTensor(self, op_name + suffix, shape, t.dtype, t._device,
+                                       (t._value, b), tensor_id=t._id))
+        return False, nest.pack_sequence_as(first, outs)
+
+    # --- execution ----------------------------------------------------------------------
+    def execute(self, flat_args):
+        """Run the recorded nodes with the call's arguments; the function's outputs."""
+        env: dict = {"stdout": sys.stdout}
+        for pos, sid, dtype in self.inputs:
+            value = flat_args[pos]
+            env[sid] = (value if isinstance(value, Tensor) or hasattr(value, "assign")
+                        else op_def.convert_to_tensor(value, dtype_hint=dtype))
+        ex = _Execution(env)
+        with _execution.scope(ex):
+            try:
+                for node in self.nodes:
+                    node.run(env)
+            finally:
+                ex.close()
+        return nest.map_structure(
+            lambda t: env[t._id] if isinstance(t, SymbolicTensor) else t, self.outputs)
+
+
+def _fill(shape: TensorShape, value, np_dtype):
+    """A placeholder value: unknown dimensions are 2 for the zeros, 3 for the ones."""
+    dims = [(2 + value) if d is None else d for d in shape.as_list()]
+    if np.dtype(np_dtype).kind == "O":
+        return np.full(dims, b"", dtype=object)
+    return np.full(dims, value, dtype=np_dtype)
+
+
+def _check_output(t, op_name) -> None:
+    if t is None or isinstance(t, (Tensor, bool, int, float, str, bytes, np.generic)):
+        return
+    if hasattr(t, "assign") or type(t).__name__ in ("TensorShape", "DType"):
+        return
+    raise NotTraceable(f"{op_name} returned a {type(t).__name__}")
+
+
+@contextlib.contextmanager
+def _node_scope(variant: int):
+    with tracing.scope(None), _in_node.scope(_in_node.value + 1), \
+            _variant.scope(variant), op_def.shape_inference():
+        yield
+
+
+class _Execution:
+    """One replay of a graph: the tensors so far and the tapes its nodes entered."""
+
+    def __init__(self, env):
+        self.env = env
+        self.tapes: dict = {}   # id(GradientTape of the trace) -> this replay's tape
+
+    def tape_view(self, gradient_tape):
+        view = copy.copy(gradient_tape)
+        view._tape = self.tapes[id(gradient_tape)]
+        view._in_context = view._tape in tape_lib.stack()
+        view._used = False   # the trace checked how often the tape is used
+        return view
+
+    def close(self) -> None:
+        s = tape_lib.stack()
+        for t in self.tapes.values():
+            if t in s:
+                s.remove(t)
+
+
+# --- recording hooks for the public ops -------------------------------------------------
+def recorded(fn=None, *, kind: str = "pure", spec=None, name=None):
+    """Make ``fn`` a public op: while tracing, a call records a node (see ``record``)."""
+
+    def wrap(f):
+        op_name = name or _OP_NAMES.get(f.__name__, f.__name__)
+
+        @functools.wraps(f)
+        def op(*args, **kwargs):
+            g = tracing.value
+            if g is None:
+                return f(*args, **kwargs)
+            return g.record(f, kind, spec, args, kwargs, op_name)
+
+        op.__recorded_op__ = f
+        return op
+
+    return wrap if fn is None else wrap(fn)
+
+
+def record_module_ops(module, exclude=()) -> None:
+    """Make every public function defined in ``module`` a recorded op (but ``exclude``)."""
+    for attr, obj in list(vars(module).items()):
+        if (callable(obj) and getattr(obj, "__module__", None) == module.__name__
+                and not attr.startswith("_") and attr not in exclude
+                and not isinstance(obj, type) and not hasattr(obj, "__recorded_op__")
+                and type(obj).__name__ == "function"):
+            setattr(module, attr, recorded(obj))
+
+
+# --- gradient tapes inside a trace ------------------------------------------------------
+def _replay_tape_enter(gradient_tape) -> None:
+    ex = _execution.value
+    if ex is None:
+        return
+    t = tape_lib.Tape(gradient_tape._persistent, gradient_tape._watch_accessed_variables)
+    ex.tapes[id(gradient_tape)] = t
+    tape_lib.stack().append(t)
+
+
+def _replay_tape_exit(gradient_tape) -> None:
+    ex = _execution.value
+    if ex is None:
+        return
+    t = ex.tapes.get(id(gradient_tape))
+    s = tape_lib.stack()
+    if t in s:
+        s.remove(t)
+
+
+def _replay_watch(gradient_tape, tensor) -> None:
+    ex = _execution.value
+    if ex is not None:
+        ex.tape_view(gradient_tape).watch(tensor)
+
+
+def _tape_gradient(gradient_tape, *args):
+    ex = _execution.value
+    if ex is not None:
+        gradient_tape = ex.tape_view(gradient_tape)
+    return gradient_tape._gradient(*args)
+
+
+def record_tape_event(fn, gradient_tape, *args) -> None:
+    """Record a tape's enter / exit / watch (they happen again at each execution)."""
+    tracing.value.record(fn, "stateful", None, (gradient_tape,) + args, {}, fn.__name__)
+
+
+def record_tape_gradient(gradient_tape, args):
+    """Record ``tape.gradient``: computed once now for its outputs, again at execution."""
+    return tracing.value.record(_tape_gradient, "once", None, (gradient_tape,) + args, {},
+                                "gradients")

@@ -1,9 +1,15 @@
-"""``tf.function``: runs the Python body eagerly, but keeps TF's trace cache and count.
+"""``tf.function``: traces the Python function into a graph once per input signature, then
+executes the graph.
 
 Glossary:
   trace key     -- what TF would compile a new graph for: tensors by (shape, dtype),
                    variables by (shape, dtype), Python values by value, nested lists,
                    tuples and dicts element by element; other objects by identity.
+  tracing       -- the first call with a new key runs the Python function once with
+                   symbolic tensors (``func_graph``), recording its ops; that call and every
+                   later call with a matching key execute the recorded graph, without the
+                   Python: ``print`` and list appends happen once per trace, as in TF
+                   (``tf.print`` and variable updates happen at every call).
   retracing     -- a call whose key matches no earlier trace; ``experimental_get_tracing_count``
                    counts them, so lessons can show why ``f(1)``, ``f(2)`` trace twice
                    while ``f(tf.constant(1))``, ``f(tf.constant(2))`` trace once.
@@ -11,28 +17,38 @@ Glossary:
                    any size; arguments that do not match raise, as in TF.
   reduce_retracing -- after a second shape, trace once with the differing dimensions
                    relaxed to ``None`` and reuse that trace for later shapes.
-The body runs on every call (simdist executes eagerly), so Python side effects such as
-``print`` happen every call, not only while tracing as in TF. A ``next()`` on an exhausted
-iterator inside the body raises ``OutOfRangeError``, as the graph's IteratorGetNext does;
-``tf.executing_eagerly()`` is False inside the body and Python results come back as Tensors.
-Random ops in the body draw as a graph's would: seeds fixed by the first call of a trace
-(the global seed then, and op seeds 0, 1, ... in order), one kernel per op whose state moves
-on from call to call (``random_ops.FunctionRandomState``).
+  eager fallback -- a function whose body does what simdist's graphs cannot record yet
+                   (``strategy.run`` and collectives, iterating a dataset in Python, creating
+                   variables, a call under a non-default distribution strategy) runs its
+                   Python eagerly at every call, as before tracing existed; a warning names
+                   the construct once per function. Its trace's printed output is dropped
+                   (the eager run prints it).
+A ``next()`` on an exhausted iterator inside the body raises ``OutOfRangeError``, as the
+graph's IteratorGetNext does; ``tf.executing_eagerly()`` is False inside the body and
+Python results come back as Tensors. Random ops in the body draw as a graph's would: seeds
+fixed by the first call of a trace (the global seed then, and op seeds 0, 1, ... in order),
+one kernel per op whose state moves on from call to call (``random_ops.FunctionRandomState``).
 
-Mirrors tensorflow/python/eager/polymorphic_function/polymorphic_function.py.
+Mirrors tensorflow/python/eager/polymorphic_function/polymorphic_function.py and
+tracing_compiler.py.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
+import io
+import logging
+import sys
 import threading
 import weakref
 
 import numpy as np
 
-from simdist.framework import context, dtypes, errors, nest, op_def
-from simdist.framework.tensor import Tensor
+from simdist.framework import context, dtypes, errors, func_graph, nest, op_def
+from simdist.framework import tape as tape_lib
+from simdist.framework.tensor import NotTraceable, Tensor
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.tensor_spec import TensorSpec
 
@@ -48,13 +64,14 @@ class _Spec:
     def matches(self, other: _Spec) -> bool:
         return (self.kind == other.kind and self.dtype == other.dtype
                 and self.shape.is_compatible_with(other.shape)
-                and self.shape.rank == other.shape.rank)
+                and self.shape.rank in (None, other.shape.rank))
 
     def relaxed(self, other: _Spec) -> _Spec | None:
+        """The most specific spec of both (TF relaxes to an unknown rank if need be)."""
         if self.kind != other.kind or self.dtype != other.dtype:
             return None
-        shape = self.shape.most_specific_compatible_shape(other.shape)
-        return None if shape.rank is None else _Spec(self.kind, self.dtype, shape)
+        return _Spec(self.kind, self.dtype,
+                     self.shape.most_specific_compatible_shape(other.shape))
 
     def __eq__(self, other):
         return (isinstance(other, _Spec) and self.kind == other.kind
@@ -68,6 +85,8 @@ class _Spec:
 
 
 def _leaf_key(x):
+    if isinstance(x, TensorSpec):   # get_concrete_function(tf.TensorSpec(...))
+        return _Spec("Tensor", x.dtype, x.shape)
     if isinstance(x, Tensor):
         return _Spec("Tensor", x.dtype, x.shape)
     if isinstance(x, np.ndarray):  # TF traces a NumPy array as a tensor of its spec
@@ -121,19 +140,34 @@ def _relax(cached, key):
     return key[0], tuple(out)
 
 
+class _Trace:
+    """One entry of a Function's cache: its key, and its graph once traced (or ``eager``)."""
+
+    def __init__(self, key):
+        self.key = key
+        self.graph = None
+        self.eager = False
+        self.randomness = None
+        self.lock = threading.RLock()
+
+
 class ConcreteFunction:
     """One trace of a ``Function``: callable with arguments that match its key."""
 
-    def __init__(self, function: Function, key):
+    def __init__(self, function: Function, trace: _Trace):
         self._function = function
-        self._key = key
+        self._trace = trace
 
     @property
     def structured_input_signature(self):
-        return self._key
+        return self._trace.key
+
+    @property
+    def graph(self):
+        return self._trace.graph
 
     def __call__(self, *args, **kwargs):
-        return self._function._python_function(*args, **kwargs)
+        return self._function._call(self._trace, args, kwargs)
 
 
 class Function:
@@ -151,8 +185,9 @@ class Function:
         self._reduce_retracing = reduce_retracing
         self._autograph = autograph
         self._instance = instance
-        self._traces: list = []
-        self._random_states: dict = {}   # per trace: its random ops' seeds and kernels
+        self._traces: list[_Trace] = []
+        self._retracing = _FrequentTracingDetector()
+        self._warned = False
         self._lock = threading.Lock()
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._bound_by_id: dict = {}
@@ -180,14 +215,37 @@ class Function:
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         """The trace for these arguments (tracing it if needed)."""
-        return ConcreteFunction(self, self._lookup(args, kwargs))
+        trace = self._lookup(args, kwargs)
+        self._ensure_traced(trace, args, kwargs)
+        return ConcreteFunction(self, trace)
 
     def __call__(self, *args, **kwargs):
+        trace = self._lookup(args, kwargs)
+        traced = self._ensure_traced(trace, args, kwargs)
+        self._retracing.called(traced, self._python_function)
+        return self._call(trace, args, kwargs)
+
+    def _call(self, trace: _Trace, args, kwargs):
+        self._ensure_traced(trace, args, kwargs)
+        if trace.eager:
+            return self._call_eagerly(trace, args, kwargs)
         from simdist.framework.ops import random_ops
 
-        trace = self._lookup(args, kwargs)
-        randomness = self._random_states.setdefault(id(trace),
-                                                    random_ops.FunctionRandomState())
+        call_args, call_kwargs = self._canonical(args, kwargs)
+        flat = nest.flatten((call_args, call_kwargs))
+        dev = context.current_device()
+        start = dev.clock
+        with context.inside_function(), random_ops.function_scope(trace.randomness):
+            try:
+                out = trace.graph.execute(flat)
+            except StopIteration:
+                raise errors.OutOfRangeError(None, None, "End of sequence") from None
+        _event(dev, f"{self._name} (graph)", start, dev.clock, nodes=len(trace.graph.nodes))
+        return _as_outputs(out)
+
+    def _call_eagerly(self, trace: _Trace, args, kwargs):
+        from simdist.framework.ops import random_ops
+
         if self._instance is not None:
             args = (self._instance,) + args
         python_function = self._python_function
@@ -195,15 +253,12 @@ class Function:
             from simdist import autograph
 
             python_function = autograph.to_graph(python_function)
-        with context.inside_function(), random_ops.function_scope(randomness):
+        with context.inside_function(), random_ops.function_scope(trace.randomness):
             try:
                 out = python_function(*args, **kwargs)
             except StopIteration:
                 raise errors.OutOfRangeError(None, None, "End of sequence") from None
-        # A graph's outputs are tensors: Python and NumPy values come back as Tensors.
-        return nest.map_structure(
-            lambda v: op_def.convert_to_tensor(v)
-            if isinstance(v, (int, float, np.number, np.ndarray)) else v, out)
+        return _as_outputs(out)
 
     def __get__(self, instance, owner=None):
         # As a method decorator: each instance gets its own Function (and its own traces).
@@ -226,34 +281,151 @@ class Function:
         return f"<simdist.function {self._name}>"
 
     # --- tracing ----------------------------------------------------------------------
-    def _bind_arguments(self, args, kwargs):
+    def _ensure_traced(self, trace: _Trace, args, kwargs) -> bool:
+        """Trace ``trace`` if it has no graph yet; whether this call traced."""
+        from simdist.framework.ops import random_ops
+
+        with trace.lock:
+            if trace.randomness is None:
+                trace.randomness = random_ops.FunctionRandomState()
+            if trace.graph is not None or trace.eager:
+                return False
+            n = len(self._traces)
+            dev = context.current_device()
+            _event(dev, f"{'retrace' if n > 1 else 'trace'} {self._name}", dev.clock,
+                   dev.clock, tracing_count=n)
+            reason = func_graph.eager_reason()
+            if reason is None:
+                try:
+                    trace.graph = self._trace_graph(trace, args, kwargs)
+                    return True
+                except NotTraceable as e:
+                    reason = str(e)
+            trace.eager = True
+            self._warn_eager(reason)
+            return True
+
+    def _warn_eager(self, reason: str) -> None:
+        if self._warned:
+            return
+        self._warned = True
+        logging.getLogger("tensorflow").warning(
+            "simdist could not trace tf.function %r into a graph: %s. It runs its Python "
+            "eagerly at every call instead (so Python side effects such as print happen "
+            "at every call, not once per trace as in TensorFlow).", self._name, reason)
+
+    def _trace_graph(self, trace: _Trace, args, kwargs):
+        """Run the Python function on symbolic inputs, recording a FuncGraph."""
+        from simdist.framework.ops import random_ops
+
+        graph = func_graph.FuncGraph(self._name)
+        graph.autograph_pending = bool(self._autograph)
+        call_args, call_kwargs = self._canonical(args, kwargs)
+        flat = nest.flatten((call_args, call_kwargs))
+        specs = self._input_shapes(trace, flat)
+        names = self._argument_names(call_args, call_kwargs)
+        symbolic = list(flat)
+        for i, (x, shape) in enumerate(zip(flat, specs)):
+            if isinstance(shape, TensorSpec):
+                ph = graph.symbolic_like(shape.shape, shape.dtype, context.current_device(),
+                                         names[i])
+                graph.inputs.append((i, ph._id, ph.dtype))
+                symbolic[i] = ph
+            elif isinstance(x, TensorSpec):
+                ph = graph.symbolic_like(shape, x.dtype, context.current_device(), names[i])
+                graph.inputs.append((i, ph._id, ph.dtype))
+                symbolic[i] = ph
+            elif shape is not None:
+                ph = graph.placeholder(x, names[i], shape)
+                graph.inputs.append((i, ph._id, ph.dtype))
+                symbolic[i] = ph
+            elif hasattr(x, "assign") and hasattr(x, "_as_tensor"):  # a variable argument
+                graph.substitutes[id(x)] = -(i + 1)
+                graph.inputs.append((i, -(i + 1), None))
+        s_args, s_kwargs = nest.pack_sequence_as((call_args, call_kwargs), symbolic)
+        if self._instance is not None:
+            s_args = (self._instance,) + tuple(s_args)
+        printed = io.StringIO()
+        saved_tapes = list(tape_lib.stack())
+        tape_lib.stack().clear()   # tapes of the caller see the execution, not the trace
+        ok = False
+        try:
+            with context.inside_function(), func_graph.tracing.scope(graph), \
+                    random_ops.function_scope(random_ops.FunctionRandomState()), \
+                    contextlib.redirect_stdout(printed):
+                graph._base_device = context.explicit_device()
+                graph.stdout = sys.stdout
+                out = self._python_function(*s_args, **s_kwargs)
+            ok = True
+        except NotTraceable:
+            raise
+        except StopIteration:
+            ok = True
+            raise errors.OutOfRangeError(None, None, "End of sequence") from None
+        finally:
+            tape_lib.stack()[:] = saved_tapes
+            if ok or not isinstance(sys.exc_info()[1], NotTraceable):
+                sys.stdout.write(printed.getvalue())   # what the trace printed, once
+        graph.outputs = out
+        return graph
+
+    def _input_shapes(self, trace: _Trace, flat):
+        """Per flat argument: the placeholder's shape (None dims relaxed), or None."""
+        out = []
+        if self._input_signature is not None:
+            return list(self._flat_signature)
+        key_leaves = trace.key[1]
+        for x, k in zip(flat, key_leaves):
+            out.append(k.shape if isinstance(k, _Spec) and k.kind == "Tensor"
+                       and (_is_tensor_like(x) or isinstance(x, TensorSpec)) else None)
+        return out
+
+    def _argument_names(self, call_args, call_kwargs) -> list:
+        try:
+            params = list(inspect.signature(self._python_function).parameters)
+        except (TypeError, ValueError):
+            params = []
+        if self._instance is not None:
+            params = params[1:]
+        names = []
+        for i, a in enumerate(call_args):
+            base = params[i] if i < len(params) else f"args_{i}"
+            names += [base] * len(nest.flatten(a))
+        for k in sorted(call_kwargs):
+            names += [k] * len(nest.flatten(call_kwargs[k]))
+        return names
+
+    def _canonical(self, args, kwargs):
         """The arguments by parameter, defaults filled in: h(x, 3) and h(x, y=3) are one
-        call to TF's tracing."""
+        call to TF's tracing (and one flattening for the graph's inputs)."""
+        if self._input_signature is not None:
+            return args, kwargs
         try:
             fn_args = (self._instance,) + args if self._instance is not None else args
             bound = inspect.signature(self._python_function).bind(*fn_args, **kwargs)
         except (TypeError, ValueError):
             return args, kwargs
         bound.apply_defaults()
-        values = tuple(bound.arguments.values())
-        return (values[1:] if self._instance is not None else values), {}
+        b_args = bound.args[1:] if self._instance is not None else bound.args
+        return tuple(b_args), dict(bound.kwargs)
 
-    def _lookup(self, args, kwargs):
+    def _lookup(self, args, kwargs) -> _Trace:
         if self._input_signature is not None:
             return self._check_signature(args, kwargs)
-        key = _key(*self._bind_arguments(args, kwargs))
+        key = _key(*self._canonical(args, kwargs))
         with self._lock:
             for cached in self._traces:
-                if _matches(cached, key):
+                if _matches(cached.key, key):
                     return cached
             if self._reduce_retracing:
                 for cached in self._traces:
-                    relaxed = _relax(cached, key)
+                    relaxed = _relax(cached.key, key)
                     if relaxed is not None:
                         key = relaxed
                         break
-            self._traces.append(key)
-            return key
+            trace = _Trace(key)
+            self._traces.append(trace)
+            return trace
 
     def _check_signature(self, args, kwargs):
         flat = nest.flatten((args, kwargs))
@@ -267,7 +439,7 @@ class Function:
                 self._check_spec(i, x, s, args, kwargs)
         with self._lock:
             if not self._traces:
-                self._traces.append(("signature", tuple(sig)))
+                self._traces.append(_Trace(("signature", tuple(sig))))
             return self._traces[0]
 
     def _check_spec(self, i, x, s, args, kwargs):
@@ -280,6 +452,63 @@ class Function:
                 f"Binding inputs to tf.function failed due to `Can not cast "
                 f"{TensorSpec.from_tensor(x)!r} to {s!r}`. Received args: {args} and "
                 f"kwargs: {kwargs} for signature: {self._flat_signature} (argument {i}).")
+
+
+def _event(dev, name, start, end, **args) -> None:
+    """A "function" event in the trace: a (re)trace, or one execution of a graph."""
+    if dev.trace.enabled:
+        dev.trace.record(name, "function", dev.name, start, end, **args)
+
+
+class _FrequentTracingDetector:
+    """TF's warning when most recent calls retraced: 5 traces within the last 10 calls
+    (at most 2 warnings per function), as polymorphic_function.py's detector counts them."""
+
+    THRESHOLD, HISTORY, MAX_WARNINGS = 5, 10, 2
+
+    def __init__(self):
+        self._calls_per_tracing: list[int] = []
+        self._calls = 0
+        self._warnings = 0
+        self._lock = threading.Lock()
+
+    def called(self, traced: bool, python_function) -> None:
+        with self._lock:
+            self._calls += 1
+            if not traced:
+                if not self._calls_per_tracing:
+                    self._calls_per_tracing = [0]
+                self._calls_per_tracing[-1] += 1
+                return
+            self._calls_per_tracing.append(1)
+            while self._calls_per_tracing and \
+                    self._calls - self._calls_per_tracing[0] > self.HISTORY:
+                self._calls -= self._calls_per_tracing.pop(0)
+            if (self._warnings >= self.MAX_WARNINGS
+                    or len(self._calls_per_tracing) < self.THRESHOLD):
+                return
+            self._warnings += 1
+            n, calls = len(self._calls_per_tracing), self._calls
+        logging.getLogger("tensorflow").warning(
+            f"{n} out of the last {calls} calls to {python_function!r} triggered tf.function "
+            "retracing. Tracing is expensive and the excessive number of tracings could be "
+            "due to (1) creating @tf.function repeatedly in a loop, (2) passing tensors with "
+            "different shapes, (3) passing Python objects instead of tensors. For (1), please "
+            "define your @tf.function outside of the loop. For (2), @tf.function has "
+            "reduce_retracing=True option that can avoid unnecessary retracing. For (3), "
+            "please refer to https://www.tensorflow.org/guide/function#controlling_retracing"
+            " and https://www.tensorflow.org/api_docs/python/tf/function for  more details.")
+
+
+def _is_tensor_like(x) -> bool:
+    return isinstance(x, (Tensor, np.ndarray))
+
+
+def _as_outputs(out):
+    """A graph's outputs are tensors: Python and NumPy values come back as Tensors."""
+    return nest.map_structure(
+        lambda v: op_def.convert_to_tensor(v)
+        if isinstance(v, (int, float, np.number, np.ndarray)) else v, out)
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,

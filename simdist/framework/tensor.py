@@ -22,10 +22,20 @@ import numpy as np
 
 from simdist.framework import dtypes
 from simdist.framework.tensor_shape import TensorShape
+from simdist.framework.thread_local import ThreadLocalValue
 from simdist.hardware import array_api, backend
 from simdist.hardware.transfer import charge_transfer
 
 _ids = itertools.count(1)
+
+# The FuncGraph this thread is tracing outside any recorded op, else None (see func_graph):
+# a concrete tensor made then was made by code the graph did not record.
+tracing = ThreadLocalValue(None)
+
+
+class NotTraceable(Exception):
+    """Raised while tracing by code whose effect a graph could not replay (simdist-internal:
+    ``tf.function`` catches it and runs that function eagerly, with a warning)."""
 
 
 class Tensor:
@@ -37,6 +47,8 @@ class Tensor:
     __array_priority__ = 100
 
     def __init__(self, value, device):
+        if tracing.value is not None:
+            raise NotTraceable("an operation simdist cannot record in a graph")
         if backend.placer is not None:  # CuPy: the array lives on the device's real GPU
             value = backend.placer(value, device)
         if type(value) is np.ndarray:

@@ -19,9 +19,9 @@ import functools
 import itertools
 
 from simdist import warnings as teach
-from simdist.framework import context, dtypes, name_scope, op_def
+from simdist.framework import context, dtypes, func_graph, name_scope, op_def
 from simdist.framework import tape as tape_lib
-from simdist.framework.tensor import Tensor, _ids, _numpy_text, _Reference
+from simdist.framework.tensor import NotTraceable, Tensor, _ids, _numpy_text, _Reference, tracing
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.thread_local import ThreadLocalStack
 from simdist.hardware import array_api, backend
@@ -103,6 +103,11 @@ def _bind_args(args, kwargs):
 _uid = itertools.count()
 
 
+def _unread_spec(graph, var, *args, read_value=True, **kwargs):
+    """What an assign returns while tracing (it happens at execution): the variable."""
+    return _UnreadVariable(var) if read_value else None
+
+
 class Variable(metaclass=_VariableMeta):
     """A mutable tensor on one device (``tf.Variable``)."""
 
@@ -175,6 +180,7 @@ class Variable(metaclass=_VariableMeta):
         return self
 
     # --- reading ----------------------------------------------------------------------
+    @func_graph.recorded(name="ReadVariableOp")
     def _read(self) -> Tensor:
         if teach._ENABLED and self._distribute_strategy is None:  # the flag, not a call: hot
             teach.check_variable_read(self)
@@ -196,6 +202,10 @@ class Variable(metaclass=_VariableMeta):
         return self._read()
 
     def numpy(self):
+        if tracing.value is not None:   # inside a tf.function being traced
+            func_graph._library_refuses("read a variable's value in Python")
+            raise NotImplementedError("numpy() is only available when eager execution is "
+                                      "enabled.")
         host = backend.to_host(self._value)
         return host[()] if host.ndim == 0 else host.copy()
 
@@ -225,22 +235,27 @@ class Variable(metaclass=_VariableMeta):
         self._nbytes = value.nbytes
 
     def _write(self, new, op_name):
+        if tracing.value is not None:
+            raise NotTraceable(f"a variable write ({op_name}) outside a recorded op")
         # A fresh array each time: tensors that read the old value keep it (immutability).
         self._value = new
         self._device.run(op_name, new.size, 2 * array_api.nbytes(new))
 
+    @func_graph.recorded(kind="stateful", spec=_unread_spec)
     def assign(self, value, use_locking=None, name=None, read_value=True):
         """Set the variable's value; returns it unread (see _UnreadVariable)."""
         new = self._new_value(value, "assign")
         self._write(array_api.copy(new), "AssignVariableOp")
         return _UnreadVariable(self) if read_value else None
 
+    @func_graph.recorded(kind="stateful", spec=_unread_spec)
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
         """Add ``delta`` to the variable; returns it unread (see _UnreadVariable)."""
         d = self._new_value(delta, "assign_add")
         self._write(self._value + d, "AssignAddVariableOp")
         return _UnreadVariable(self) if read_value else None
 
+    @func_graph.recorded(kind="stateful", spec=_unread_spec)
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         """Subtract ``delta`` from the variable; returns it unread (see _UnreadVariable)."""
         d = self._new_value(delta, "assign_sub")
@@ -276,6 +291,8 @@ class Variable(metaclass=_VariableMeta):
         return iter(self._as_tensor())
 
     def __repr__(self):
+        if tracing.value is not None:   # TF's graph-mode repr: no value
+            return f"<tf.Variable '{self._name}' shape={self.shape} dtype={self.dtype.name}>"
         return (f"<tf.Variable '{self._name}' shape={self.shape} dtype={self.dtype.name}, "
                 f"numpy={_numpy_text(self, is_repr=True)}>")
 

@@ -9,7 +9,9 @@ Glossary:
   string_ops     -- ``tf.strings`` (join, length, to_number ...); op_types -- the element
                    types each op takes, and TF's error for a string given to a numeric op.
   overloads      -- attaches ``+ - * / @ < == []`` ... to ``Tensor`` and ``Variable``.
-Importing this package registers everything.
+Importing this package registers everything, and makes the public functions recorded ops
+(``func_graph.recorded``: a call while tracing a tf.function becomes a graph node) before
+``overloads`` binds the operators to them.
 
 Mirrors tensorflow/python/ops/.
 """
@@ -17,4 +19,21 @@ Mirrors tensorflow/python/ops/.
 from simdist.framework.ops import array_ops, math_ops, nn_ops, random_ops  # isort: skip
 from simdist.framework.ops import conv_ops, linalg_ops, pooling_ops  # isort: skip
 from simdist.framework.ops import array_grad, conv_grad, linalg_grad, math_grad  # isort: skip
-from simdist.framework.ops import nn_grad, numerics, overloads, string_ops  # isort: skip
+from simdist.framework.ops import clip_ops, dropout_ops, losses_util  # isort: skip
+from simdist.framework.ops import logging_ops, numerics, string_ops  # isort: skip
+from simdist.framework import func_graph as _func_graph  # isort: skip
+
+# The public ops of each module, but its helpers that are not ops (seeds, geometry ...).
+_NOT_OPS = {
+    random_ops: ("set_seed", "get_global_seed", "get_seed", "is_tracing", "function_scope"),
+    conv_ops: ("spatial_pair", "check_format", "resolve_padding", "pad_hw", "patches",
+               "col2im", "geometry"),
+    pooling_ops: ("geometry",),
+    logging_ops: ("summarize_value", "register_log_functions", "print_v2"),
+}
+for _module in (array_ops, math_ops, nn_ops, random_ops, conv_ops, linalg_ops, pooling_ops,
+                clip_ops, dropout_ops, losses_util, numerics, string_ops):
+    _func_graph.record_module_ops(_module, exclude=_NOT_OPS.get(_module, ()))
+logging_ops.print_v2 = _func_graph.recorded(logging_ops.print_v2, kind="stateful")
+
+from simdist.framework.ops import nn_grad, overloads  # isort: skip

@@ -14,6 +14,7 @@ tensor_math_operator_overrides.py.
 
 from __future__ import annotations
 
+from simdist.framework import func_graph
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.tensor import Tensor
@@ -49,7 +50,8 @@ def _make_binary(fn, name):
         return fn(other, self)
 
     op.__name__, rop.__name__ = f"__{name}__", f"__r{name}__"
-    return op, rop
+    # In a traced function an operator is one graph op named as TF names it ("add:0").
+    return (func_graph.recorded(op, name=name), func_graph.recorded(rop, name=name))
 
 
 def _equals(self, other):
@@ -96,7 +98,7 @@ def _install(cls) -> None:
     cls.__neg__ = lambda self: M.negative(self)
     cls.__abs__ = lambda self: M.abs(self)
     cls.__invert__ = _invert
-    cls.__getitem__ = A._getitem
+    cls.__getitem__ = func_graph.recorded(A._getitem, name="strided_slice")
 
 
 # In-place operators on a Variable would silently rebind the name to a Tensor; TF refuses.

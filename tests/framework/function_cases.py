@@ -1,0 +1,221 @@
+"""tf.function as TF 2.21 runs it (record_tf_function.py records, test_function_tracing.py
+replays): Python side effects once per trace, retracing rules, symbolic tensors inside the
+trace (their printed form, ``.numpy()`` and ``bool`` errors), variables, tapes and
+iterators executed at every call, and get_concrete_function. Snippets as in
+tests/tf_snippets.py; errors inside traced code are caught in the snippet, because TF adds
+its "in user code:" frame lines around their messages."""
+
+CAPTURE = """
+import contextlib, io
+printed = io.StringIO()
+def calls(fn, *arg_lists):
+    with contextlib.redirect_stdout(printed):
+        return [fn(*a) for a in arg_lists]
+"""
+
+CASES = {
+    "print runs once per trace, the graph at every call": CAPTURE + """
+@tf.function
+def f(x):
+    print("tracing", x)
+    return x + 1.0
+r = calls(f, (tf.constant(1.0),), (tf.constant(2.0),), (tf.constant([1.0, 2.0]),),
+          (tf.constant(5.0),))
+out = [printed.getvalue(), r, f.experimental_get_tracing_count()]
+""",
+    "python scalars trace by value": CAPTURE + """
+@tf.function
+def f(x):
+    print("tracing with", x)
+    return tf.constant(2) * x
+r = calls(f, (1,), (2,), (1,), (2,), (3,))
+out = [printed.getvalue(), r, f.experimental_get_tracing_count()]
+""",
+    "a list append happens once per trace": """
+appended = []
+@tf.function
+def f(x):
+    appended.append(str(x.shape))
+    return x * 2.0
+r = [f(tf.constant(v)) for v in (1.0, 2.0, 3.0)] + [f(tf.ones((2, 2)))]
+out = [appended, r, f.experimental_get_tracing_count()]
+""",
+    "reduce_retracing relaxes the shape to None": CAPTURE + """
+@tf.function(reduce_retracing=True)
+def f(x):
+    print("traced", x.shape)
+    return tf.reduce_sum(x)
+r = calls(f, (tf.ones(2),), (tf.ones(3),), (tf.ones(4),), (tf.ones((2, 2)),))
+out = [printed.getvalue(), r, f.experimental_get_tracing_count()]
+""",
+    "input_signature traces once with None dimensions": CAPTURE + """
+@tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+def f(x):
+    print("traced", x.shape, x.dtype.name, tf.shape(x).shape)
+    return tf.reduce_sum(x, axis=1)
+r = calls(f, (tf.ones((1, 2)),), (tf.ones((3, 2)),))
+out = [printed.getvalue(), r, f.experimental_get_tracing_count()]
+""",
+    "symbolic tensors print as graph tensors": """
+seen = []
+@tf.function
+def f(x, y):
+    z = x + y
+    seen.extend([repr(x), str(x), repr(z), str(z * 2.0), repr(tf.reduce_sum(z)),
+                 repr(tf.constant(2.0)), f"{x}"])
+    return z
+f(tf.constant(1.0), tf.constant(2.0))
+out = seen
+""",
+    "numpy() inside a traced function": """
+seen = []
+@tf.function
+def f(x):
+    try:
+        x.numpy()
+    except AttributeError as e:
+        seen.append(str(e))
+    return x
+f(tf.constant(1.0))
+out = seen
+""",
+    "a symbolic tensor as a Python bool without autograph": """
+seen = []
+@tf.function(autograph=False)
+def f(x):
+    try:
+        if x > 0:
+            seen.append("taken")
+    except TypeError as e:
+        seen.append(type(e).__name__)
+        seen.append(str(e))
+    return x
+f(tf.constant(1.0))
+out = seen
+""",
+    "iterating a symbolic tensor without autograph": """
+seen = []
+@tf.function(autograph=False)
+def f(x):
+    try:
+        for _ in x:
+            pass
+    except TypeError as e:
+        seen.extend([type(e).__name__, str(e)])
+    return x
+f(tf.constant([1.0, 2.0]))
+out = seen
+""",
+    "np.asarray of a symbolic tensor": """
+seen = []
+@tf.function
+def f(x):
+    try:
+        np.asarray(x)
+    except NotImplementedError as e:
+        seen.append(str(e))
+    return x
+f(tf.constant(1.0))
+out = seen
+""",
+    "a variable updated at every call, a Python counter once": """
+v = tf.Variable(0.0)
+count = [0]
+@tf.function
+def step(x):
+    count[0] += 1
+    v.assign_add(x)
+    return v.read_value() * 10.0
+r = [step(tf.constant(1.0)), step(tf.constant(2.0)), step(tf.constant(3.0))]
+out = [r, v.numpy(), count[0]]
+""",
+    "gradient tape inside a traced step": """
+w = tf.Variable([[1.0, -2.0], [0.5, 3.0]])
+b = tf.Variable([0.0, 0.0])
+@tf.function
+def step(x, y):
+    with tf.GradientTape() as tape:
+        pred = tf.nn.relu(tf.matmul(x, w) + b)
+        loss = tf.reduce_mean(tf.square(pred - y))
+    gw, gb = tape.gradient(loss, [w, b])
+    w.assign_sub(0.1 * gw)
+    b.assign_sub(0.1 * gb)
+    return loss
+x = tf.constant([[1.0, 2.0], [3.0, -1.0]])
+y = tf.constant([[1.0, 0.0], [0.0, 1.0]])
+losses = [step(x, y) for _ in range(4)]
+out = [losses, w, b, step.experimental_get_tracing_count()]
+""",
+    "a variable argument is the variable of each call": """
+@tf.function
+def bump(var, d):
+    var.assign_add(d)
+    return var.read_value()
+a, c = tf.Variable(1.0), tf.Variable(10.0)
+r = [bump(a, tf.constant(1.0)), bump(c, tf.constant(1.0)), bump(a, tf.constant(1.0))]
+out = [r, a.numpy(), c.numpy(), bump.experimental_get_tracing_count()]
+""",
+    "next(iterator) inside a traced function": """
+ds = tf.data.Dataset.range(3).map(lambda i: tf.cast(i, tf.float32) * 2.0)
+it = iter(ds)
+@tf.function
+def take(iterator):
+    return next(iterator) + 1.0
+r = [take(it) for _ in range(3)]
+try:
+    take(it)
+    r.append("no error")
+except tf.errors.OutOfRangeError:
+    r.append("OutOfRangeError")
+out = [r, take.experimental_get_tracing_count()]
+""",
+    "get_concrete_function runs its graph": CAPTURE + """
+@tf.function
+def f(x):
+    print("traced", x.shape)
+    return x * x
+cf = f.get_concrete_function(tf.TensorSpec([None], tf.float32))
+r = calls(cf, (tf.constant([1.0, 2.0]),), (tf.constant([3.0]),))
+out = [printed.getvalue(), r, f.experimental_get_tracing_count()]
+""",
+    "tf.shape is dynamic, x.shape static": CAPTURE + """
+@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+def f(x):
+    print("static", x.shape, "batch", x.shape[0])
+    return tf.shape(x)
+r = calls(f, (tf.ones((2, 3)),), (tf.ones((5, 3)),))
+out = [printed.getvalue(), r]
+""",
+    "random ops inside a traced function draw anew at every call": """
+tf.random.set_seed(7)
+@tf.function
+def draw():
+    return tf.random.uniform([2], seed=3)
+out = [draw(), draw(), draw.experimental_get_tracing_count()]
+""",
+}
+
+CASES["the retracing warning"] = """
+import logging, re
+seen = []
+class Keep(logging.Handler):
+    def emit(self, record):
+        seen.append(re.sub(r" at 0x[0-9a-f]+", "", record.getMessage()))
+keep = Keep()
+logging.getLogger("tensorflow").addHandler(keep)
+try:
+    @tf.function
+    def f(x):
+        return x
+    for i in range(8):
+        f(i)
+    @tf.function
+    def g(x):
+        return x
+    for i in range(8):
+        g(tf.constant(1.0))
+        g(i)
+finally:
+    logging.getLogger("tensorflow").removeHandler(keep)
+out = [m for m in seen if "retracing" in m]
+"""

@@ -261,6 +261,9 @@ class Node:
         return f"<Node {self.name}>"
 
 
+_ONE_PASS = (zip, map, filter, type(x for x in ()))
+
+
 class FuncGraph:
     """The graph one trace of a ``tf.function`` records (TF's FuncGraph)."""
 
@@ -308,6 +311,8 @@ class FuncGraph:
         tape's gradient, which uses the tape up), "stateful" (not run: ``spec(graph,
         *args, **kwargs)`` gives its outputs).
         """
+        if kind == "stateful":   # zip(grads, vars): taken once, kept for every execution
+            args = tuple(list(a) if isinstance(a, _ONE_PASS) else a for a in args)
         structure = (args, kwargs)
         leaves = nest.flatten(structure)
         slots = []
@@ -375,6 +380,21 @@ class FuncGraph:
             outs.append(SymbolicTensor(self, op_name + suffix, shape, t.dtype, t._device,
                                        (t._value, b), tensor_id=t._id))
         return False, nest.pack_sequence_as(first, outs)
+
+    # --- control flow (what tf.cond / tf.while_loop / AutoGraph call while tracing) ------
+    def cond(self, pred, true_fn, false_fn, name=None):
+        """Both branches traced once; the one ``pred`` picks runs at each execution."""
+        from simdist.framework import graph_control_flow
+
+        return graph_control_flow.cond(self, pred, true_fn, false_fn, name)
+
+    def while_loop(self, cond, body, loop_vars, shape_invariants=None,
+                   maximum_iterations=None, name=None):
+        """Condition and body traced once; the loop runs at each execution."""
+        from simdist.framework import graph_control_flow
+
+        return graph_control_flow.while_loop(self, cond, body, loop_vars, shape_invariants,
+                                             maximum_iterations, name)
 
     # --- execution ----------------------------------------------------------------------
     def execute(self, flat_args):
@@ -467,6 +487,19 @@ def record_module_ops(module, exclude=()) -> None:
                 and not isinstance(obj, type) and not hasattr(obj, "__recorded_op__")
                 and type(obj).__name__ == "function"):
             setattr(module, attr, recorded(obj))
+
+
+def record_methods(cls, kinds: dict) -> None:
+    """Make the methods ``cls`` itself defines among ``kinds`` (name -> kind, or (kind,
+    spec)) recorded ops: library entry points (a loss, a metric's update, an optimizer's
+    apply_gradients) that run whole at execution, with their Python decisions on values."""
+    for attr, kind in kinds.items():
+        fn = cls.__dict__.get(attr)
+        if fn is None or hasattr(fn, "__recorded_op__") or not callable(fn):
+            continue
+        k, spec = kind if isinstance(kind, tuple) else (kind, None)
+        setattr(cls, attr, recorded(fn, kind=k, spec=spec,
+                                    name=f"{cls.__name__}.{attr}"))
 
 
 # --- gradient tapes inside a trace ------------------------------------------------------

@@ -46,7 +46,7 @@ import weakref
 
 import numpy as np
 
-from simdist.framework import context, dtypes, errors, func_graph, nest, op_def
+from simdist.framework import context, dtypes, errors, func_graph, nest, op_def, variables
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import NotTraceable, Tensor
 from simdist.framework.tensor_shape import TensorShape
@@ -148,6 +148,7 @@ class _Trace:
         self.graph = None
         self.eager = False
         self.randomness = None
+        self.executed = False
         self.lock = threading.RLock()
 
 
@@ -187,6 +188,7 @@ class Function:
         self._instance = instance
         self._traces: list[_Trace] = []
         self._retracing = _FrequentTracingDetector()
+        self._extra_traces = 0
         self._warned = False
         self._lock = threading.Lock()
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -211,7 +213,7 @@ class Function:
 
     def experimental_get_tracing_count(self) -> int:
         """How many traces this function has made (as TF counts them)."""
-        return len(self._traces)
+        return len(self._traces) + self._extra_traces
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         """The trace for these arguments (tracing it if needed)."""
@@ -235,13 +237,31 @@ class Function:
         flat = nest.flatten((call_args, call_kwargs))
         dev = context.current_device()
         start = dev.clock
+        created = variables.creation_count()
         with context.inside_function(), random_ops.function_scope(trace.randomness):
             try:
                 out = trace.graph.execute(flat)
             except StopIteration:
                 raise errors.OutOfRangeError(None, None, "End of sequence") from None
         _event(dev, f"{self._name} (graph)", start, dev.clock, nodes=len(trace.graph.nodes))
+        if not trace.executed:
+            trace.executed = True
+            if variables.creation_count() != created:
+                self._trace_again(trace, args, kwargs)
         return _as_outputs(out)
+
+    def _trace_again(self, trace: _Trace, args, kwargs) -> None:
+        """TF traces a function twice when its first trace creates variables (optimizer
+        slots, a layer's weights): once creating them, once more without. simdist makes them
+        at the first execution, then traces again: the Python runs twice on that first call
+        and the tracing count says 2, as in TF."""
+        with trace.lock:
+            self._extra_traces += 1
+            try:
+                trace.graph = self._trace_graph(trace, args, kwargs)
+            except NotTraceable as e:
+                trace.eager = True
+                self._warn_eager(str(e))
 
     def _call_eagerly(self, trace: _Trace, args, kwargs):
         from simdist.framework.ops import random_ops

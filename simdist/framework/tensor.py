@@ -33,6 +33,19 @@ _ids = itertools.count(1)
 tracing = ThreadLocalValue(None)
 
 
+def _caller() -> str:
+    """The first function up the stack outside tensor.py and op_def.py (for messages)."""
+    import sys
+
+    f = sys._getframe(2)
+    while f is not None and f.f_globals.get("__name__") in (
+            __name__, "simdist.framework.op_def"):
+        f = f.f_back
+    if f is None:
+        return "code"
+    return f"{f.f_globals.get('__name__')}.{f.f_code.co_name}"
+
+
 class NotTraceable(Exception):
     """Raised while tracing by code whose effect a graph could not replay (simdist-internal:
     ``tf.function`` catches it and runs that function eagerly, with a warning)."""
@@ -48,7 +61,7 @@ class Tensor:
 
     def __init__(self, value, device):
         if tracing.value is not None:
-            raise NotTraceable("an operation simdist cannot record in a graph")
+            raise NotTraceable(f"{_caller()} made a tensor outside the ops a graph records")
         if backend.placer is not None:  # CuPy: the array lives on the device's real GPU
             value = backend.placer(value, device)
         if type(value) is np.ndarray:

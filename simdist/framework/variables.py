@@ -101,6 +101,12 @@ def _bind_args(args, kwargs):
 
 
 _uid = itertools.count()
+_created = [0]   # variables made so far (a tf.function's first run that makes some retraces)
+
+
+def creation_count() -> int:
+    """How many variables have been created in this process."""
+    return _created[0]
 
 
 def _unread_spec(graph, var, *args, read_value=True, **kwargs):
@@ -147,6 +153,7 @@ class Variable(metaclass=_VariableMeta):
         # The strategy whose scope made it (TF's creator passes it); None outside any.
         self._distribute_strategy = distribute_strategy
         self._uid = next(_uid)
+        _created[0] += 1
 
     def __del__(self):
         # Free what __init__ allocated, read from the instance itself: a subclass that
@@ -235,8 +242,10 @@ class Variable(metaclass=_VariableMeta):
         self._nbytes = value.nbytes
 
     def _write(self, new, op_name):
-        if tracing.value is not None:
-            raise NotTraceable(f"a variable write ({op_name}) outside a recorded op")
+        if tracing.value is not None or func_graph._in_node.value:
+            # a write outside the ops a graph records, or inside an op computing on
+            # placeholders for its shapes (a layer's moving average): not at trace time
+            raise NotTraceable(f"a variable write ({op_name}) the graph cannot record")
         # A fresh array each time: tensors that read the old value keep it (immutability).
         self._value = new
         self._device.run(op_name, new.size, 2 * array_api.nbytes(new))

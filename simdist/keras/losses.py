@@ -18,7 +18,7 @@ import math
 import warnings
 
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import op_def
+from simdist.framework import func_graph, op_def
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops
@@ -283,6 +283,10 @@ class Loss:
         self.name = name
         self._allow_sum_over_batch_size = False
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        func_graph.record_methods(cls, _RECORDED)
+
     def __call__(self, y_true, y_pred, sample_weight=None):
         losses = self.call(y_true, y_pred)
         reduction = self._get_reduction()
@@ -309,6 +313,11 @@ class Loss:
     @classmethod
     def from_config(cls, config):
         return cls(**config)
+
+
+# In a traced tf.function a loss is one graph node (its Python runs at each execution).
+_RECORDED = {"__call__": "pure"}
+func_graph.record_methods(Loss, _RECORDED)
 
 
 class LossFunctionWrapper(Loss):

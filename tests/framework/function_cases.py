@@ -219,3 +219,46 @@ finally:
     logging.getLogger("tensorflow").removeHandler(keep)
 out = [m for m in seen if "retracing" in m]
 """
+
+CASES["a Keras training step traced once and run four times"] = """
+model = tf.keras.Sequential([
+    tf.keras.layers.Dense(3, activation="relu", bias_initializer="ones", input_shape=(2,),
+                          kernel_initializer=tf.keras.initializers.Constant(0.3)),
+    tf.keras.layers.Dense(1, kernel_initializer=tf.keras.initializers.Constant(-0.2))])
+opt = tf.keras.optimizers.Adam(0.05)
+loss_fn = tf.keras.losses.MeanSquaredError()
+mean = tf.keras.metrics.Mean()
+traced = []
+@tf.function
+def step(x, y):
+    traced.append(1)
+    with tf.GradientTape() as tape:
+        loss = loss_fn(y, model(x, training=True))
+    grads = tape.gradient(loss, model.trainable_variables)
+    opt.apply_gradients(zip(grads, model.trainable_variables))
+    mean.update_state(loss)
+    return loss
+x = tf.constant([[1.0, 2.0], [-1.0, 0.5], [0.3, -0.7]])
+y = tf.constant([[1.0], [0.0], [2.0]])
+losses = [step(x, y) for _ in range(4)]
+out = [losses, mean.result(), opt.iterations.numpy(), model.layers[1].kernel, len(traced)]
+"""
+
+CASES["loss scaling halves on an overflow at the third call only"] = """
+opt = tf.keras.mixed_precision.LossScaleOptimizer(tf.keras.optimizers.SGD(0.1),
+                                                  dynamic_growth_steps=2)
+v = tf.Variable(1.0)
+@tf.function
+def step(x):
+    with tf.GradientTape() as tape:
+        loss = v * x
+        scaled = opt.get_scaled_loss(loss)
+    grads = opt.get_unscaled_gradients(tape.gradient(scaled, [v]))
+    opt.apply_gradients(zip(grads, [v]))
+    return loss
+seen = []
+for x in [1.0, 2.0, 3e38, 0.5, 0.25]:
+    step(tf.constant(x))
+    seen.append([opt.loss_scale, v.numpy(), opt.iterations.numpy()])
+out = [seen, step.experimental_get_tracing_count()]
+"""

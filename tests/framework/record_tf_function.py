@@ -1,4 +1,5 @@
-"""Record what TF 2.21 gives for function_cases.CASES into fixtures/tf_function.json.
+"""Record what TF 2.21 gives for function_cases.CASES into fixtures/tf_function.json and
+for graph_control_flow_cases.CASES into fixtures/tf_graph_control_flow.json.
 
 Run with the TensorFlow interpreter (not simdist's venv); naming cases re-records only them:
     TF_USE_LEGACY_KERAS=1 /tmp/tfvenv/bin/python tests/framework/record_tf_function.py
@@ -15,10 +16,18 @@ sys.path.insert(0, os.path.dirname(HERE))  # tests/, for tf_snippets
 tf.config.set_logical_device_configuration(
     tf.config.list_physical_devices("CPU")[0], [tf.config.LogicalDeviceConfiguration()] * 4)
 
-from function_cases import CASES  # noqa: E402 - after the logical devices exist
+import function_cases  # noqa: E402 - after the logical devices exist
+import graph_control_flow_cases  # noqa: E402
 from tf_snippets import record  # noqa: E402
 
+GROUPS = {"tf_function.json": function_cases.CASES,
+          "tf_graph_control_flow.json": graph_control_flow_cases.CASES}
+
 if __name__ == "__main__":
-    record(tf, CASES, os.path.join(HERE, "fixtures", "tf_function.json"),
-           tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)]),
-           before_each=tf.keras.backend.clear_session, names=sys.argv[1:])
+    strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)])
+    for fixture, cases in GROUPS.items():
+        names = [n for n in sys.argv[1:] if n in cases]
+        if sys.argv[1:] and not names:
+            continue
+        record(tf, cases, os.path.join(HERE, "fixtures", fixture), strategy,
+               before_each=tf.keras.backend.clear_session, names=names)

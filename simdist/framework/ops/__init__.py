@@ -36,4 +36,4 @@ for _module in (array_ops, math_ops, nn_ops, random_ops, conv_ops, linalg_ops, p
     _func_graph.record_module_ops(_module, exclude=_NOT_OPS.get(_module, ()))
 logging_ops.print_v2 = _func_graph.recorded(logging_ops.print_v2, kind="stateful")
 
-from simdist.framework.ops import nn_grad, overloads  # isort: skip
+from simdist.framework.ops import nn_grad, overloads  # noqa: E402  # isort: skip

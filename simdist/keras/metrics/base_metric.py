@@ -16,16 +16,24 @@ Mirrors keras/src/metrics/base_metric.py and utils/metrics_utils.py.
 from __future__ import annotations
 
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import dtypes, op_def, trackable
+from simdist.framework import dtypes, func_graph, op_def, trackable
 from simdist.framework import variables as variables_lib
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras import backend
 from simdist.keras.utils import losses_utils, tf_utils
 
+# In a traced tf.function a metric's update / reset is one stateful graph node and its
+# result one node: their Python (and its reads of the state) runs at each execution.
+_RECORDED = {"update_state": "stateful", "reset_state": "stateful", "result": "pure"}
+
 
 class Metric(trackable.Trackable):
     """Base class of Keras metrics: ``update_state``, ``result``, ``reset_state``."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        func_graph.record_methods(cls, _RECORDED)
 
     def __init__(self, name=None, dtype=None, **kwargs):
         self.name = name or tf_utils.snake_case(type(self).__name__)
@@ -186,3 +194,6 @@ class MeanMetricWrapper(Mean):
         cfg = super().get_config()
         cfg.update(self._fn_kwargs)
         return cfg
+
+
+func_graph.record_methods(Metric, _RECORDED)

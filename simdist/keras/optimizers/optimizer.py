@@ -33,7 +33,7 @@ import threading
 from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.reduce_util import ReduceOp
-from simdist.framework import backprop, context, dtypes, trackable, variables
+from simdist.framework import backprop, context, dtypes, func_graph, trackable, variables
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras import backend
@@ -109,8 +109,18 @@ def var_key(variable):
     return id(container if container is not None else variable)
 
 
+# In a traced tf.function, apply_gradients is one stateful graph node (it returns the
+# iterations variable): its Python, e.g. a LossScaleOptimizer's check of the gradients,
+# decides at each execution.
+_RECORDED = {"apply_gradients": ("stateful", lambda graph, opt, *a, **k: opt.iterations)}
+
+
 class Optimizer(trackable.Trackable):
     """Base class of Keras optimizers (``tf.keras.optimizers.Optimizer``)."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        func_graph.record_methods(cls, _RECORDED)
 
     # In a compiled (graph) train step, this optimizer's iterations.assign_add does not wait
     # for the input: when fit's data runs out before steps_per_epoch, the failing step still
@@ -477,3 +487,6 @@ class Optimizer(trackable.Trackable):
         if hasattr(value, "numpy"):
             return value.numpy()
         return value
+
+
+func_graph.record_methods(Optimizer, _RECORDED)

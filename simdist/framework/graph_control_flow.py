@@ -1,0 +1,210 @@
+"""``tf.cond`` and ``tf.while_loop`` in a graph being traced (what AutoGraph lowers to).
+
+Glossary:
+  branch      -- a function traced once into its own list of nodes (a sub-graph): both
+                 of a cond's branches are traced (their Python runs once each), and the one
+                 the predicate picks runs at each execution.
+  loop vars   -- a while_loop's state: symbolic placeholders the condition and the body are
+                 traced on once; at execution the body's nodes run while the condition's
+                 result is True (at most ``maximum_iterations`` times).
+  invariants  -- a loop var keeps its dtype and structure, and its shape unless
+                 ``shape_invariants`` relaxes it (TF's errors otherwise, recorded texts).
+  outputs     -- new symbolic tensors (``cond/Identity:0``, ``while:2``), the most
+                 specific shape both branches / every iteration share.
+Gradients through a traced cond or while_loop on a tape inside the function are not
+recorded yet: such a function runs eagerly (func_graph.NotTraceable).
+
+Mirrors tensorflow/python/ops/cond_v2.py and while_v2.py.
+"""
+
+from __future__ import annotations
+
+from simdist.framework import errors, nest
+from simdist.framework import tape as tape_lib
+from simdist.framework.tensor import NotTraceable, Tensor
+
+
+def _no_tape(what: str) -> None:
+    if tape_lib.stack():
+        raise NotTraceable(f"gradients through a traced {what}")
+
+
+def _as_symbolic(graph, x):
+    """A branch or loop output as a symbolic tensor of the graph (constants become nodes)."""
+    from simdist.framework import func_graph
+    from simdist.framework.ops import array_ops
+
+    if func_graph.is_symbolic(x):
+        return x
+    return array_ops.identity(x) if isinstance(x, Tensor) else array_ops.constant(x)
+
+
+def _trace_into(graph, fn, args=()):
+    """Trace ``fn(*args)`` into a fresh node list; (nodes, outputs as symbolic tensors)."""
+    outer = graph.nodes
+    graph.nodes = []
+    try:
+        out = fn(*args)
+        out = nest.map_structure(
+            lambda x: x if x is None else _as_symbolic(graph, x), out)
+        return graph.nodes, out
+    finally:
+        graph.nodes = outer
+
+
+class CondNode:
+    """A recorded cond: the predicate's tensor, both branches' nodes and outputs."""
+
+    __slots__ = ("pred", "branches", "outputs", "name")
+
+    def __init__(self, pred, branches, outputs, name):
+        self.pred, self.branches, self.outputs, self.name = pred, branches, outputs, name
+
+    def run(self, env: dict) -> None:
+        nodes, results = self.branches[0 if bool(env[self.pred]) else 1]
+        for node in nodes:
+            node.run(env)
+        for out_id, res in zip(self.outputs, results):
+            env[out_id] = env[res]
+
+
+def cond(graph, pred, true_fn, false_fn, name=None):
+    """``tf.cond`` on a symbolic predicate: both branches traced, one run per execution.
+
+    Raises:
+      AssertionError / TypeError: branches returning different numbers / dtypes of values
+        (TF 2.21's types and texts).
+    """
+    from simdist.framework import func_graph
+
+    _no_tape("tf.cond")
+    base = graph.unique_name(name or "cond")
+    true_nodes, true_out = _trace_into(graph, true_fn)
+    false_nodes, false_out = _trace_into(graph, false_fn)
+    t_flat, f_flat = nest.flatten(true_out), nest.flatten(false_out)
+    if len(t_flat) != len(f_flat):
+        raise AssertionError(f"[{len(t_flat)}, {len(f_flat)}]")
+    for i, (a, b) in enumerate(zip(t_flat, f_flat)):
+        if (a is None) != (b is None) or (a is not None and a.dtype != b.dtype):
+            ident = f"{base}/Identity{'' if i == 0 else f'_{i}'}:0"
+            ta = f'Tensor("{ident}", shape={a.shape}, dtype={a.dtype.name})'
+            tb = f'Tensor("{ident}", shape={b.shape}, dtype={b.dtype.name})'
+            raise TypeError(
+                "true_fn and false_fn arguments to tf.cond must have the same number, type, "
+                "and overall structure of return values.\n\n"
+                f"true_fn output: {ta}\nfalse_fn output: {tb}\n\nError details:\n"
+                f"{ta} and {tb} have different types")
+    outs, out_ids = [], []
+    for i, (a, b) in enumerate(zip(t_flat, f_flat)):
+        if a is None:
+            outs.append(None)
+            continue
+        shape = a.shape.most_specific_compatible_shape(b.shape)
+        o = func_graph.SymbolicTensor(
+            graph, f"{base}/Identity{'' if i == 0 else f'_{i}'}:0", shape, a.dtype,
+            a._device, a._placeholders)
+        outs.append(o)
+        out_ids.append(o._id)
+    t_ids = [a._id for a in t_flat if a is not None]
+    f_ids = [b._id for b in f_flat if b is not None]
+    graph.nodes.append(CondNode(pred._id, ((true_nodes, t_ids), (false_nodes, f_ids)),
+                                out_ids, base))
+    return nest.pack_sequence_as(true_out, outs)
+
+
+class WhileNode:
+    """A recorded while_loop: the loop vars' placeholders, condition and body nodes."""
+
+    __slots__ = ("inputs", "places", "cond", "pred", "body", "results", "outputs",
+                 "max_iters", "name")
+
+    def __init__(self, **kw):
+        for k, v in kw.items():
+            setattr(self, k, v)
+
+    def run(self, env: dict) -> None:
+        values = [env[i] for i in self.inputs]
+        limit = self.max_iters
+        if limit is not None and not isinstance(limit, int):
+            limit = int(env[limit._id]) if hasattr(limit, "_id") and limit._id in env \
+                else int(limit)
+        n = 0
+        while limit is None or n < limit:
+            for pid, v in zip(self.places, values):
+                env[pid] = v
+            for node in self.cond:
+                node.run(env)
+            if not bool(env[self.pred]):
+                break
+            for node in self.body:
+                node.run(env)
+            values = [env[r] for r in self.results]
+            n += 1
+        for out_id, v in zip(self.outputs, values):
+            env[out_id] = v
+
+
+def while_loop(graph, cond_fn, body, loop_vars, shape_invariants=None,
+               maximum_iterations=None, name=None):
+    """``tf.while_loop`` in a traced function: condition and body traced once on symbolic
+    loop vars; the loop runs at each execution.
+
+    Raises:
+      ValueError: the body returns another structure, or a shape the invariants do not
+        allow; TypeError: a loop var changes dtype; InvalidArgumentError: a non-bool
+        condition (TF 2.21's types and texts).
+    """
+    from simdist.framework import func_graph
+    from simdist.framework.tensor_shape import TensorShape
+
+    _no_tape("tf.while_loop")
+    base = graph.unique_name(name or "while")
+    structure = loop_vars
+    entering = [_as_symbolic(graph, x) for x in nest.flatten(loop_vars)]
+    invariants = (nest.flatten(shape_invariants) if shape_invariants is not None
+                  else [None] * len(entering))
+    places = []
+    for x, inv in zip(entering, invariants):
+        shape = x.shape if inv is None else TensorShape(inv)
+        places.append(graph.symbolic_like(shape, x.dtype, x._device, x.name.split(":")[0]))
+    packed = nest.pack_sequence_as(structure, places)
+    args = packed if isinstance(packed, (list, tuple)) else (packed,)
+    cond_nodes, pred = _trace_into(graph, cond_fn, args)
+    if not pred.dtype.is_bool:
+        raise errors.InvalidArgumentError(
+            None, None, f"Input 'input' passed {pred.dtype.name} expected bool while building "
+            f"NodeDef '{base}/LoopCond' using Op<name=LoopCond; signature=input:bool -> "
+            "output:bool>")
+    body_nodes, new = _trace_into(graph, body, args)
+    if not isinstance(new, (list, tuple)) and isinstance(structure, (list, tuple)) \
+            and len(structure) == 1:
+        new = type(structure)([new])
+    new_flat = nest.flatten(new)
+    if len(new_flat) != len(entering):
+        raise ValueError(
+            "The two structures don't have the same nested structure.\n\n"
+            f"First structure: type={type(new).__name__} str={new}\n\n"
+            f"Second structure: type={type(structure).__name__} str={structure}\n\n"
+            "More specifically: The two structures don't have the same number of elements.")
+    for x, p, y in zip(entering, places, new_flat):
+        if y.dtype != x.dtype:
+            raise TypeError(
+                f"Loop var {x.name} enters the loop with type <dtype: '{x.dtype.name}'> but has "
+                f"type <dtype: '{y.dtype.name}'> after 1 iteration. {x.name} type should "
+                "remain constant.")
+        if not p.shape.is_compatible_with(y.shape) or p.shape.rank != y.shape.rank:
+            raise ValueError(
+                f"Input tensor `{x.name}` enters the loop with shape {x.shape}, but has shape "
+                f"{y.shape} after one iteration. To allow the shape to vary across "
+                "iterations, use the `shape_invariants` argument of tf.while_loop to "
+                "specify a less-specific shape.")
+    outs = [func_graph.SymbolicTensor(graph, f"{base}:{k + 2}", p.shape, p.dtype, p._device,
+                                      p._placeholders) for k, p in enumerate(places)]
+    limit = maximum_iterations
+    if isinstance(limit, Tensor) and not func_graph.is_symbolic(limit):
+        limit = int(limit)
+    graph.nodes.append(WhileNode(
+        inputs=[x._id for x in entering], places=[p._id for p in places], cond=cond_nodes,
+        pred=pred._id, body=body_nodes, results=[y._id for y in new_flat],
+        outputs=[o._id for o in outs], max_iters=limit, name=base))
+    return nest.pack_sequence_as(structure, outs)

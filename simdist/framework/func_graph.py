@@ -134,6 +134,12 @@ class SymbolicTensor(Tensor):
     def _value(self):
         if _in_node.value:
             return self._placeholders[_variant.value]
+        if tracing.value is not self._graph:   # kept past its trace (TF's text)
+            raise TypeError(
+                f"{self!r} is out of scope and cannot be used here. Use return values, "
+                "explicit Python locals or TensorFlow collections to access it.\nPlease see "
+                "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must"
+                "_be_return_values for more information.")
         raise NotTraceable(f"code that read the value of the symbolic tensor {self._name}")
 
     @property

@@ -223,6 +223,12 @@ class Function:
 
     def __call__(self, *args, **kwargs):
         trace = self._lookup(args, kwargs)
+        if func_graph.current() is not None:
+            # Called while another function traces: its ops join that graph (TF inlines
+            # the call), its Python runs now, once per trace of the caller.
+            if self._instance is not None:
+                args = (self._instance,) + args
+            return self._python_function(*args, **kwargs)
         traced = self._ensure_traced(trace, args, kwargs)
         self._retracing.called(traced, self._python_function)
         return self._call(trace, args, kwargs)

@@ -262,3 +262,31 @@ for x in [1.0, 2.0, 3e38, 0.5, 0.25]:
     seen.append([opt.loss_scale, v.numpy(), opt.iterations.numpy()])
 out = [seen, step.experimental_get_tracing_count()]
 """
+
+CASES["a symbolic tensor used after its trace"] = """
+leaked = []
+@tf.function
+def f(x):
+    leaked.append(x * 2.0)
+    return x
+f(tf.constant(1.0))
+try:
+    leaked[0] + 1.0
+    out = "no error"
+except Exception as e:
+    out = [type(e).__name__, str(e).split("\\n")[0]]
+"""
+
+CASES["a tf.function called inside another is traced with it"] = CAPTURE + """
+@tf.function
+def inner(x):
+    print("inner traced")
+    return x * 3.0
+@tf.function
+def outer(x):
+    print("outer traced")
+    return inner(x) + 1.0
+r = calls(outer, (tf.constant(1.0),), (tf.constant(2.0),))
+out = [printed.getvalue(), r, outer.experimental_get_tracing_count(),
+       inner.experimental_get_tracing_count()]
+"""

@@ -1,11 +1,151 @@
-"""func_graph's entry points for control flow: no graph while executing eagerly."""
+"""func_graph: what a trace records, what runs at execution, and the visible eager fallback
+(simdist's own behaviour; TF's behaviour is replayed in test_function_tracing.py)."""
 
+import logging
+
+import numpy as np
+import pytest
+
+import simdist as tf
 from simdist.framework import func_graph
+from simdist.hardware.machine import get_machine
 
 
 def test_no_graph_is_traced_while_executing_eagerly():
-    import simdist as tf
-
     assert func_graph.current() is None
     assert not func_graph.is_symbolic(tf.constant(1.0))
     assert not func_graph.is_symbolic(1.0)
+
+
+def test_current_is_the_graph_while_tracing_but_not_inside_an_op():
+    seen = {}
+
+    def probe(x):
+        seen["in_op"] = func_graph.current()
+        return tf.identity(x)
+
+    op = func_graph.recorded(probe)
+
+    @tf.function
+    def f(x):
+        seen["tracing"] = func_graph.current()
+        seen["symbolic"] = func_graph.is_symbolic(x)
+        return op(x)
+
+    f(tf.constant(1.0))
+    assert isinstance(seen["tracing"], func_graph.FuncGraph)
+    assert seen["symbolic"] is True
+    assert seen["in_op"] is None   # an op computes eagerly on placeholder values
+    assert func_graph.current() is None
+
+
+def test_execution_runs_the_recorded_ops_not_the_python():
+    calls = []
+
+    @tf.function
+    def f(x, y):
+        calls.append(1)
+        return tf.matmul(x, y) + 1.0
+
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    b = np.ones((3, 2), np.float32)
+    for k in range(3):
+        np.testing.assert_allclose(f(tf.constant(a * k), tf.constant(b)).numpy(),
+                                   (a * k) @ b + 1.0)
+    assert len(calls) == 1
+    assert [type(n).__name__ for n in f.get_concrete_function(
+        tf.constant(a), tf.constant(b)).graph.nodes] == ["Node", "Node"]
+
+
+def test_trace_retrace_and_execution_are_function_events_in_the_trace():
+    @tf.function
+    def f(x):
+        return x * 2.0
+
+    f(tf.constant(1.0))
+    f(tf.constant(2.0))
+    f(tf.constant([1.0, 2.0]))
+    names = [e.name for e in get_machine().trace.filter(cat="function")]
+    assert names == ["trace f", "f (graph)", "f (graph)", "retrace f", "f (graph)"]
+
+
+def test_what_a_graph_cannot_record_runs_eagerly_with_one_warning(caplog):
+    strategy = tf.distribute.MirroredStrategy()
+    printed = []
+
+    @tf.function
+    def step(x):
+        printed.append(1)
+        per_replica = strategy.run(lambda: x * 2.0)
+        return strategy.reduce("SUM", per_replica, axis=None)
+
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        out = [float(step(tf.constant(v))) for v in (1.0, 2.0, 3.0)]
+    assert out == [2.0 * v * strategy.num_replicas_in_sync for v in (1.0, 2.0, 3.0)]
+    # eager: the Python runs at every call, after the one trace that found strategy.run
+    # (a list append there is not undone; TF would append once)
+    assert len(printed) == 4
+    warnings = [r.getMessage() for r in caplog.records if "could not trace" in r.getMessage()]
+    assert len(warnings) == 1 and "strategy.run" in warnings[0]
+
+
+def test_python_control_flow_on_a_tensor_waits_for_autograph(caplog):
+    @tf.function
+    def f(x):
+        if x > 0:
+            return x
+        return -x
+
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        assert [float(f(tf.constant(v))) for v in (2.0, -3.0)] == [2.0, 3.0]
+    assert any("AutoGraph" in r.getMessage() for r in caplog.records)
+
+
+def test_a_failed_trace_prints_once_and_the_eager_run_prints(capsys):
+    @tf.function
+    def f(x):
+        print("body")
+        return tf.distribute.get_strategy().run(lambda: x + 1.0)
+
+    assert float(f(tf.constant(1.0))) == 2.0
+    assert capsys.readouterr().out == "body\n"   # not twice: the trace's output is dropped
+
+
+def test_a_gradient_tape_outside_sees_the_executed_graph():
+    v = tf.Variable(3.0)
+
+    @tf.function
+    def f(x):
+        return v * x * x
+
+    x = tf.constant(2.0)
+    for _ in range(2):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        gx, gv = tape.gradient(y, [x, v])
+        assert (float(gx), float(gv)) == (12.0, 4.0)
+
+
+def test_placeholder_shapes_give_unknown_dimensions():
+    shapes = []
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+    def f(x):
+        y = tf.matmul(x, tf.ones((3, 4))) + tf.range(4, dtype=tf.float32)
+        shapes.append((y.shape.as_list(), tf.reduce_sum(y, axis=0).shape.as_list()))
+        return y
+
+    assert f(tf.ones((5, 3))).shape == (5, 4)
+    assert shapes == [([None, 4], [4])]
+
+
+@pytest.mark.parametrize("bad", ["numpy", "bool"])
+def test_errors_raised_by_the_users_code_propagate(bad):
+    @tf.function(autograph=False)
+    def f(x):
+        return x.numpy() if bad == "numpy" else bool(x)
+
+    with pytest.raises((AttributeError, TypeError)):
+        f(tf.constant(1.0))
+    assert f.experimental_get_tracing_count() == 1

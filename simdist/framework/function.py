@@ -345,7 +345,8 @@ class Function:
         from simdist.framework.ops import random_ops
 
         graph = func_graph.FuncGraph(self._name)
-        graph.autograph_pending = bool(self._autograph)
+        python_function, graph.autograph_pending = (
+            self._converted() if self._autograph else (self._python_function, False))
         call_args, call_kwargs = self._canonical(args, kwargs)
         flat = nest.flatten((call_args, call_kwargs))
         specs = self._input_shapes(trace, flat)
@@ -381,7 +382,7 @@ class Function:
                     contextlib.redirect_stdout(printed):
                 graph._base_device = context.explicit_device()
                 graph.stdout = sys.stdout
-                out = self._python_function(*s_args, **s_kwargs)
+                out = python_function(*s_args, **s_kwargs)
             ok = True
         except NotTraceable:
             raise
@@ -394,6 +395,26 @@ class Function:
                 sys.stdout.write(printed.getvalue())   # what the trace printed, once
         graph.outputs = out
         return graph
+
+    def _converted(self):
+        """(the function as AutoGraph converts it, whether conversion is still pending):
+        ``simdist.autograph.to_graph`` converts it; while simdist has no AutoGraph, Python
+        control flow on tensors makes the function run eagerly instead of raising. A function
+        AutoGraph cannot convert runs as-is, with TF's warning."""
+        try:
+            from simdist import autograph
+        except ImportError:
+            return self._python_function, True
+        to_graph = getattr(autograph, "to_graph", None)
+        if to_graph is None:
+            return self._python_function, True
+        try:
+            return to_graph(self._python_function), False
+        except Exception as e:  # noqa: BLE001 - TF runs the function unconverted then
+            logging.getLogger("tensorflow").warning(
+                "AutoGraph could not transform %r and will run it as-is. Cause: %s",
+                self._python_function, e)
+            return self._python_function, False
 
     def _input_shapes(self, trace: _Trace, flat):
         """Per flat argument: the placeholder's shape (None dims relaxed), or None."""

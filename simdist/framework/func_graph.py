@@ -508,6 +508,21 @@ def record_methods(cls, kinds: dict) -> None:
                                     name=f"{cls.__name__}.{attr}"))
 
 
+def relink_reexports(modules) -> None:
+    """Point each module's re-exports (``from math_ops import sigmoid`` in nn_ops) at the
+    recorded version its home module now holds."""
+    import sys as _sys
+
+    for module in modules:
+        for attr, obj in list(vars(module).items()):
+            home = _sys.modules.get(getattr(obj, "__module__", None) or "")
+            if home is None or home is module or type(obj).__name__ != "function":
+                continue
+            wrapped = getattr(home, getattr(obj, "__name__", ""), None)
+            if getattr(wrapped, "__recorded_op__", None) is obj:
+                setattr(module, attr, wrapped)
+
+
 # --- gradient tapes inside a trace ------------------------------------------------------
 def _replay_tape_enter(gradient_tape) -> None:
     ex = _execution.value

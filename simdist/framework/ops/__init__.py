@@ -31,9 +31,11 @@ _NOT_OPS = {
     pooling_ops: ("geometry",),
     logging_ops: ("summarize_value", "register_log_functions", "print_v2"),
 }
-for _module in (array_ops, math_ops, nn_ops, random_ops, conv_ops, linalg_ops, pooling_ops,
-                clip_ops, dropout_ops, losses_util, numerics, string_ops):
+_OP_MODULES = (array_ops, math_ops, nn_ops, random_ops, conv_ops, linalg_ops, pooling_ops,
+               clip_ops, dropout_ops, losses_util, numerics, string_ops)
+for _module in _OP_MODULES:
     _func_graph.record_module_ops(_module, exclude=_NOT_OPS.get(_module, ()))
+_func_graph.relink_reexports(_OP_MODULES)
 logging_ops.print_v2 = _func_graph.recorded(logging_ops.print_v2, kind="stateful")
 
 from simdist.framework.ops import nn_grad, overloads  # noqa: E402  # isort: skip

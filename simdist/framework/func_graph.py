@@ -402,6 +402,16 @@ class FuncGraph:
         return graph_control_flow.while_loop(self, cond, body, loop_vars, shape_invariants,
                                              maximum_iterations, name)
 
+    def finalize(self) -> None:
+        """Drop the nodes' references to symbolic inputs (execution fills those slots): the
+        placeholder values they hold are needed only while tracing."""
+        for node in self.nodes:
+            if isinstance(node, Node) and node.slots:
+                leaves = list(node.leaves)
+                for pos, _ in node.slots:
+                    leaves[pos] = None
+                node.leaves = tuple(leaves)
+
     # --- execution ----------------------------------------------------------------------
     def execute(self, flat_args):
         """Run the recorded nodes with the call's arguments; the function's outputs."""

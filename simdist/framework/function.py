@@ -216,7 +216,10 @@ class Function:
         return len(self._traces) + self._extra_traces
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
-        """The trace for these arguments (tracing it if needed)."""
+        """The trace for these arguments (tracing it if needed); with an input_signature
+        and no arguments, the signature's trace."""
+        if self._input_signature is not None and not args and not kwargs:
+            args = tuple(self._input_signature)
         trace = self._lookup(args, kwargs)
         self._ensure_traced(trace, args, kwargs)
         return ConcreteFunction(self, trace)
@@ -394,6 +397,7 @@ class Function:
             if ok or not isinstance(sys.exc_info()[1], NotTraceable):
                 sys.stdout.write(printed.getvalue())   # what the trace printed, once
         graph.outputs = out
+        graph.finalize()
         return graph
 
     def _converted(self):

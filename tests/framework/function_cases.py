@@ -290,3 +290,14 @@ r = calls(outer, (tf.constant(1.0),), (tf.constant(2.0),))
 out = [printed.getvalue(), r, outer.experimental_get_tracing_count(),
        inner.experimental_get_tracing_count()]
 """
+
+CASES["get_concrete_function of an input_signature takes no arguments"] = CAPTURE + """
+@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+def f(x):
+    print("traced", x)
+    return x * 2.0
+with contextlib.redirect_stdout(printed):
+    cf = f.get_concrete_function()
+r = [cf(tf.constant([1.0, 2.0])), f(tf.constant([3.0]))]
+out = [printed.getvalue(), r, f.experimental_get_tracing_count()]
+"""

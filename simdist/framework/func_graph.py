@@ -42,12 +42,13 @@ import contextlib
 import copy
 import functools
 import sys
+import threading
 
 import numpy as np
 
 from simdist.framework import context, dtypes, errors, nest, op_def
 from simdist.framework import tape as tape_lib
-from simdist.framework.tensor import NotTraceable, Tensor, _ids, tracing  # noqa: F401
+from simdist.framework.tensor import NotTraceable, Tensor, _ids, active, tracing  # noqa: F401
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.thread_local import ThreadLocalValue
 
@@ -67,7 +68,23 @@ _GRAPH_ERROR_HELP = (
 
 def current():
     """The FuncGraph being traced on this thread, or None (eager execution)."""
-    return tracing.value
+    return tracing.value if active[0] else None
+
+
+_active_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def building(graph):
+    """Trace into ``graph`` on this thread (``current()`` is it inside)."""
+    with _active_lock:
+        active[0] += 1
+    try:
+        with tracing.scope(graph):
+            yield graph
+    finally:
+        with _active_lock:
+            active[0] -= 1
 
 
 def is_symbolic(x) -> bool:
@@ -484,6 +501,8 @@ def recorded(fn=None, *, kind: str = "pure", spec=None, name=None):
 
         @functools.wraps(f)
         def op(*args, **kwargs):
+            if not active[0]:
+                return f(*args, **kwargs)
             g = tracing.value
             if g is None:
                 return f(*args, **kwargs)

@@ -380,7 +380,7 @@ class Function:
         tape_lib.stack().clear()   # tapes of the caller see the execution, not the trace
         ok = False
         try:
-            with context.inside_function(), func_graph.tracing.scope(graph), \
+            with context.inside_function(), func_graph.building(graph), \
                     random_ops.function_scope(random_ops.FunctionRandomState()), \
                     contextlib.redirect_stdout(printed):
                 graph._base_device = context.explicit_device()

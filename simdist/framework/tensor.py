@@ -31,6 +31,9 @@ _ids = itertools.count(1)
 # The FuncGraph this thread is tracing outside any recorded op, else None (see func_graph):
 # a concrete tensor made then was made by code the graph did not record.
 tracing = ThreadLocalValue(None)
+# How many traces are in progress in any thread: the hot paths (every op, every tensor) look
+# at this plain counter first and at the thread-local only while some trace runs.
+active = [0]
 
 
 def _caller() -> str:
@@ -60,7 +63,7 @@ class Tensor:
     __array_priority__ = 100
 
     def __init__(self, value, device):
-        if tracing.value is not None:
+        if active[0] and tracing.value is not None:
             raise NotTraceable(f"{_caller()} made a tensor outside the ops a graph records")
         if backend.placer is not None:  # CuPy: the array lives on the device's real GPU
             value = backend.placer(value, device)

@@ -21,7 +21,15 @@ import itertools
 from simdist import warnings as teach
 from simdist.framework import context, dtypes, func_graph, name_scope, op_def
 from simdist.framework import tape as tape_lib
-from simdist.framework.tensor import NotTraceable, Tensor, _ids, _numpy_text, _Reference, tracing
+from simdist.framework.tensor import (
+    NotTraceable,
+    Tensor,
+    _ids,
+    _numpy_text,
+    _Reference,
+    active,
+    tracing,
+)
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.thread_local import ThreadLocalStack
 from simdist.hardware import array_api, backend
@@ -242,7 +250,7 @@ class Variable(metaclass=_VariableMeta):
         self._nbytes = value.nbytes
 
     def _write(self, new, op_name):
-        if tracing.value is not None or func_graph._in_node.value:
+        if active[0] and (tracing.value is not None or func_graph._in_node.value):
             # a write outside the ops a graph records, or inside an op computing on
             # placeholders for its shapes (a layer's moving average): not at trace time
             raise NotTraceable(f"a variable write ({op_name}) the graph cannot record")

@@ -377,6 +377,8 @@ class OwnedIterator:
 
     def get_next_as_optional(self) -> Optional:
         """The next element wrapped in an :class:`Optional` (empty at the end)."""
+        if func_graph.current() is not None:  # whether it has a value is known only then
+            raise func_graph.NotTraceable("get_next_as_optional")
         try:
             return Optional(next(self), True, self.element_spec)
         except StopIteration:

@@ -29,10 +29,17 @@ from simdist.data import distribute as data_distribute
 from simdist.data import structure
 from simdist.data.pipeline import PrefetchDataset
 from simdist.distribute.values import regroup
-from simdist.framework import errors
+from simdist.framework import errors, func_graph
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api
 from simdist.hardware.transfer import link
+
+
+def _not_in_a_trace(what: str) -> None:
+    """simdist's graphs do not record distributed input yet: a tf.function that takes a
+    distributed step runs eagerly (func_graph.NotTraceable; a warning names it)."""
+    if func_graph.current() is not None:
+        raise func_graph.NotTraceable(what)
 
 
 class InputReplicationMode(enum.Enum):
@@ -185,6 +192,8 @@ class DistributedIterator:
         return self
 
     def __next__(self):
+        # Refused before taking anything: the eager run after a failed trace gets this step.
+        _not_in_a_trace("next() on a distributed iterator")
         step = next(self._steps)
         flat = [v for worker in step for v in worker]
         values = []
@@ -242,6 +251,7 @@ class DistributedDataset:
         return list(self._strategy.extended._devices)
 
     def __iter__(self):
+        _not_in_a_trace("a Python for loop over a distributed dataset")
         n = self._strategy.num_replicas_in_sync
         placer = _Placer(self._devices(), self._options.experimental_fetch_to_device,
                          _has_prefetch(self._dataset))

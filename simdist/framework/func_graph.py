@@ -509,6 +509,7 @@ def recorded(fn=None, *, kind: str = "pure", spec=None, name=None):
             return g.record(f, kind, spec, args, kwargs, op_name)
 
         op.__recorded_op__ = f
+        op.__ag_do_not_convert__ = True   # AutoGraph calls an op as it is (never converts it)
         return op
 
     return wrap if fn is None else wrap(fn)

@@ -277,11 +277,8 @@ class Function:
 
         if self._instance is not None:
             args = (self._instance,) + args
-        python_function = self._python_function
-        if self._autograph:  # AutoGraph's conversion (cached per function): simdist.autograph
-            from simdist import autograph
-
-            python_function = autograph.to_graph(python_function)
+        # AutoGraph's conversion (cached per function): simdist.autograph
+        python_function = self._converted()[0] if self._autograph else self._python_function
         with context.inside_function(), random_ops.function_scope(trace.randomness):
             try:
                 out = python_function(*args, **kwargs)

@@ -89,16 +89,20 @@ def test_what_a_graph_cannot_record_runs_eagerly_with_one_warning(caplog):
     assert len(warnings) == 1 and "strategy.run" in warnings[0]
 
 
-def test_python_control_flow_on_a_tensor_waits_for_autograph(caplog):
+def test_python_control_flow_on_a_tensor_is_traced_once_through_autograph(caplog):
+    traced = []
+
     @tf.function
     def f(x):
+        traced.append(1)
         if x > 0:
             return x
         return -x
 
     with caplog.at_level(logging.WARNING, logger="tensorflow"):
-        assert [float(f(tf.constant(v))) for v in (2.0, -3.0)] == [2.0, 3.0]
-    assert any("AutoGraph" in r.getMessage() for r in caplog.records)
+        assert [float(f(tf.constant(v))) for v in (2.0, -3.0, 4.0)] == [2.0, 3.0, 4.0]
+    assert len(traced) == 1 and f.experimental_get_tracing_count() == 1
+    assert not [r for r in caplog.records if "could not trace" in r.getMessage()]
 
 
 def test_a_failed_trace_prints_once_and_the_eager_run_prints(capsys):

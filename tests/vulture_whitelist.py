@@ -214,3 +214,4 @@ _.run_restore_ops  # simdist/train/checkpoint.py
 _.restore_or_initialize  # simdist/train/checkpoint_management.py
 list_variables  # simdist/train/checkpoint_utils.py
 load_variable  # simdist/train/checkpoint_utils.py
+_.__ag_do_not_convert__  # simdist/framework/func_graph.py (read by AutoGraph with getattr)

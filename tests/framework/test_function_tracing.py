@@ -9,4 +9,4 @@ from tf_snippets import conformance_tests
 import simdist as tf
 
 test_every_case_was_recorded, test_same_result_as_tensorflow = conformance_tests(
-    tf, CASES, os.path.join(os.path.dirname(__file__), "fixtures", "tf_function.json"))
+    tf, {os.path.join(os.path.dirname(__file__), "fixtures", "tf_function.json"): CASES})

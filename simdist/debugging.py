@@ -1,5 +1,5 @@
 """``tf.debugging``: run-time checks and placement logging (names only)."""
 
-from simdist.framework.op_def import set_log_device_placement  # noqa: F401
+from simdist.framework.execute import set_log_device_placement  # noqa: F401
 from simdist.framework.ops.control_flow_ops import Assert  # noqa: F401
 from simdist.framework.ops.numerics import check_numerics  # noqa: F401

@@ -22,7 +22,7 @@ def test_ruff_finds_nothing():
 
 
 # Registration decorators: the function is used through the table it is registered in.
-VULTURE_IGNORE_DECORATORS = ("@op_def.RegisterGradient,@register_resetter,"
+VULTURE_IGNORE_DECORATORS = ("@execute.RegisterGradient,@register_resetter,"
                              "@_world.register_resetter,@*.setter,@*register*")
 
 

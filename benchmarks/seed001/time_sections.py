@@ -9,7 +9,7 @@ Sections (disjoint):  forward, loss, backward, metric (each replica thread);
   grad all-reduce and apply (Adam on every mirrored copy) (the merge_calls, main thread);
   next batch (distributed iterator); rest = thread hand-offs, tf.function, reduce, loop.
 Cross-cutting (inside the sections): per-op cost charging and device trace recording,
-  tape recording, and op_def.execute (wrapping each op's result: Tensor, charge, tape).
+  tape recording, and execute.execute (wrapping each op's result: Tensor, charge, tape).
 
 Run: .venv/bin/python benchmarks/seed001/time_sections.py
 """
@@ -45,7 +45,7 @@ def timed(owner, attr, label):
 def instrument():
     import simdist
     from simdist.distribute import input_lib
-    from simdist.framework import backprop, op_def, tape
+    from simdist.framework import backprop, execute, tape
     from simdist.hardware import trace
     from simdist.keras import losses
     from simdist.keras.engine import sequential
@@ -60,10 +60,10 @@ def instrument():
     timed(optimizer, "_all_reduce_sum_fn", "grad all-reduce")
     timed(optimizer.Optimizer, "_distributed_apply_gradients_fn", "apply (Adam)")
     timed(input_lib.DistributedIterator, "__next__", "next batch")
-    timed(op_def, "_charge", "  op cost charging")
+    timed(execute, "_charge", "  op cost charging")
     timed(trace.Trace, "record", "  trace recording")
     timed(tape, "record", "  tape recording")
-    timed(op_def, "execute", "  op wrapping (execute)")
+    timed(execute, "execute", "  op wrapping (execute)")
 
 
 def main():

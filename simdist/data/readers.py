@@ -22,14 +22,14 @@ import numpy as np
 
 from simdist.data.dataset_ops import DatasetV2
 from simdist.data.sources import TensorSliceDataset
-from simdist.framework import dtypes, errors, op_def
+from simdist.framework import dtypes, errors, execute
 from simdist.framework.ops import control_flow_ops
 from simdist.framework.tensor_spec import TensorSpec
 
 
 def _names(value) -> list[bytes]:
     """File names or patterns given as a str, bytes, list or string tensor."""
-    t = op_def.convert_to_tensor(value, dtype_hint=dtypes.string)
+    t = execute.convert_to_tensor(value, dtype_hint=dtypes.string)
     return [bytes(b) for b in np.asarray(t._value, dtype=object).reshape(-1)]
 
 
@@ -43,7 +43,7 @@ def list_files(file_pattern, shuffle=None, seed=None, name=None) -> DatasetV2:
     matches = sorted({m for p in patterns for m in glob.glob(p.decode("utf-8"))})
     if not matches:
         shown = ", ".join(p.decode("utf-8") for p in patterns)
-        control_flow_ops.Assert(op_def.convert_to_tensor(False),
+        control_flow_ops.Assert(execute.convert_to_tensor(False),
                                 [f"No files matched pattern: {shown}"])
     files = TensorSliceDataset(np.array([m.encode("utf-8") for m in matches], dtype=object))
     files._is_files = True

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import context, dtypes, op_def
+from simdist.framework import context, dtypes, execute
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.tensor_spec import TensorSpec
@@ -107,7 +107,7 @@ def to_array(value, dtype=None):
         # TF packs a list of arrays with the arrays' dtype (float64 stays float64)
         value = np.asarray([np.asarray(v) for v in value])
     with context.device(host_device()):
-        t = op_def.convert_to_tensor(value, dtype=dtype)
+        t = execute.convert_to_tensor(value, dtype=dtype)
     return t._value
 
 

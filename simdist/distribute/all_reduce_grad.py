@@ -11,7 +11,7 @@ tensorflow/python/distribute/distribute_lib.py.
 
 from __future__ import annotations
 
-from simdist.framework import op_def, tape
+from simdist.framework import execute, tape
 from simdist.framework.tensor import Tensor
 
 
@@ -22,7 +22,7 @@ def record(reduce_op, x, y):
     return y
 
 
-@op_def.RegisterGradient("CollectiveAllReduce")
+@execute.RegisterGradient("CollectiveAllReduce")
 def _all_reduce_grad(op, grad):
     from simdist.distribute import distribution_strategy_context as ds_context
 

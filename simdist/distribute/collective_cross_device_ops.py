@@ -43,7 +43,7 @@ from simdist.distribute.cross_device_ops import (
 )
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.values import Mirrored
-from simdist.framework import errors, op_def
+from simdist.framework import errors, execute
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api, backend
 from simdist.hardware.machine import get_machine
@@ -189,7 +189,7 @@ def _on_real_gpus(values, arrays, devices, op, exchange, trace, start):
 
 def _flatten_per_device(per_replica_values, num_devices):
     """Per device: the list of that replica's tensors, in value order."""
-    return [[op_def.convert_to_tensor(v.values[i]) for v in per_replica_values]
+    return [[execute.convert_to_tensor(v.values[i]) for v in per_replica_values]
             for i in range(num_devices)]
 
 
@@ -286,7 +286,7 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
     def _all_reduce_each(self, reduce_op, value):
         """MIN/MAX of one per-replica value across the cluster, on its own devices."""
         devices = list(get_devices_from(value))
-        tensors = [op_def.convert_to_tensor(v) for v in value.values]
+        tensors = [execute.convert_to_tensor(v) for v in value.values]
         cross_replica_checks.check_reduce(tensors, "CollectiveReduceV2")
         xp = backend.xp
         outs = self._run_all_reduce([xp.reshape(t._value, (-1,)) for t in tensors], devices,
@@ -418,7 +418,7 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
         """
         xp = backend.xp
         devices = list(get_devices_from(per_replica_value))
-        tensors = [op_def.convert_to_tensor(v) for v in per_replica_value.values]
+        tensors = [execute.convert_to_tensor(v) for v in per_replica_value.values]
         ndim = tensors[0].ndim
         if ndim == 0 or not -ndim <= int(axis) < ndim or any(
                 t.ndim != ndim or _without(t.shape, axis) != _without(tensors[0].shape, axis)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from simdist.distribute import cross_replica_checks
 from simdist.distribute.reduce_util import ReduceOp, as_reduce_op
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
-from simdist.framework import context, op_def
+from simdist.framework import context, execute
 from simdist.framework.tensor import copy_to
 from simdist.hardware import array_api, backend
 from simdist.hardware.machine import find_device
@@ -59,7 +59,7 @@ def reduce_non_distributed_value(reduce_op, value, destinations, num_replicas):
             f"{reduce_op}. Return it from strategy.run (a PerReplica) or use ReduceOp.MEAN."
         )
     validate_destinations(destinations)
-    return simple_broadcast(op_def.convert_to_tensor(value), destinations)
+    return simple_broadcast(execute.convert_to_tensor(value), destinations)
 
 
 def batch_reduce_non_distributed_value(value, destinations):
@@ -73,7 +73,7 @@ def batch_reduce_non_distributed_value(value, destinations):
         of range").
     """
     validate_destinations(destinations)
-    t = op_def.convert_to_tensor(value)
+    t = execute.convert_to_tensor(value)
     if get_devices_from(destinations) == (t._device,):
         return t
     names = [d.name for d in get_devices_from(destinations)]
@@ -88,7 +88,7 @@ def batch_reduce_non_distributed_value(value, destinations):
 def simple_broadcast(value, destinations):
     """Copy ``value`` to each destination device: one Tensor, or a Mirrored of them."""
     devices = get_devices_from(destinations)
-    t = op_def.convert_to_tensor(value)
+    t = execute.convert_to_tensor(value)
     copies = [copy_to(t, d) for d in devices]
     return copies[0] if len(copies) == 1 else Mirrored(copies)
 
@@ -100,7 +100,7 @@ class CrossDeviceOps:
         """Reduce ``per_replica_value`` to ``destinations``."""
         reduce_op = as_reduce_op(reduce_op)
         if not isinstance(per_replica_value, DistributedValues):
-            per_replica_value = PerReplica([op_def.convert_to_tensor(per_replica_value)])
+            per_replica_value = PerReplica([execute.convert_to_tensor(per_replica_value)])
         validate_destinations(destinations)
         if len(per_replica_value.values) == 1 and len(get_devices_from(destinations)) == 1:
             return simple_broadcast(per_replica_value.values[0], destinations)
@@ -132,7 +132,7 @@ class CrossDeviceOps:
         from simdist.framework.ops import array_ops
 
         devices = get_devices_from(destinations)
-        parts = [op_def.convert_to_tensor(v) for v in per_replica_value.values]
+        parts = [execute.convert_to_tensor(v) for v in per_replica_value.values]
         with context.device(devices[0].name):
             gathered = array_ops.concat([copy_to(p, devices[0]) for p in parts], axis=axis)
         return simple_broadcast(gathered, destinations)
@@ -174,7 +174,7 @@ class ReductionToOneDevice(CrossDeviceOps):
     def reduce_implementation(self, reduce_op, per_replica_value, destinations, options):
         devices = get_devices_from(destinations)
         target = find_device(self.reduce_to_device) if self.reduce_to_device else devices[0]
-        inputs = [op_def.convert_to_tensor(v) for v in per_replica_value.values]
+        inputs = [execute.convert_to_tensor(v) for v in per_replica_value.values]
         cross_replica_checks.check_reduce(inputs, "AddN")
         parts = [copy_to(t, target) for t in inputs]
         value = _combine(reduce_op, [p._value for p in parts])

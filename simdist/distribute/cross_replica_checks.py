@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simdist.framework import errors, op_def
+from simdist.framework import errors, execute
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,7 @@ def _check_dtypes(tensors, k: Kernel) -> None:
                     f"{_where(tensors, i)} [Op:{k.name}]. {_ADVICE} Cast with tf.cast "
                     "inside strategy.run first.")
     else:
-        op_def.check_same_dtype(k.name, *tensors)
+        execute.check_same_dtype(k.name, *tensors)
 
 
 def _refuse_dtype(tensors, i, k: Kernel) -> None:
@@ -125,10 +125,10 @@ def _refuse_dtype(tensors, i, k: Kernel) -> None:
             f"Value passed to parameter 'input' has DataType {name} not in list of allowed "
             f"values: {', '.join(k.dtypes)} ({k.name}; {where}). Cast to a number type "
             "before gathering.")
-    allowed = ", ".join(op_def.kernel_dtype_name(d) for d in k.dtypes)
+    allowed = ", ".join(execute.kernel_dtype_name(d) for d in k.dtypes)
     raise errors.InvalidArgumentError(
         None, None,
-        f"Value for attr 'T' of {op_def.kernel_dtype_name(tensors[i].dtype)} is not in the "
+        f"Value for attr 'T' of {execute.kernel_dtype_name(tensors[i].dtype)} is not in the "
         f"list of allowed values: {allowed} [Op:{k.name}] ({where}). TensorFlow does not "
         "sum, average, min or max this dtype across replicas (a bool SUM is not a logical "
         "OR): cast to a number type with tf.cast first.")

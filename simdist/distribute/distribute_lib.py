@@ -23,7 +23,7 @@ from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.reduce_util import ReduceOp, as_reduce_op
 from simdist.distribute.update_context import UpdateContext
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica, regroup
-from simdist.framework import context, func_graph, nest, op_def, variables
+from simdist.framework import context, execute, func_graph, nest, variables
 
 
 def _not_in_a_trace(what: str) -> None:
@@ -174,7 +174,7 @@ class Strategy:
             )
 
         def mean_helper(v):
-            t = op_def.convert_to_tensor(v)
+            t = execute.convert_to_tensor(v)
             numer = math_ops.reduce_sum(t, axis=axis)
             axes = axis if isinstance(axis, (list, tuple)) else [axis]
             count = 1
@@ -251,7 +251,7 @@ def _check_reduce_axis(parts, axis) -> None:
     for i, leaf in ((i, x) for i, part in enumerate(parts) for x in nest.flatten(part)):
         if leaf is None or isinstance(leaf, str):
             continue
-        ndim = op_def.convert_to_tensor(leaf).ndim
+        ndim = execute.convert_to_tensor(leaf).ndim
         for a in axis if isinstance(axis, (list, tuple)) else [axis]:
             if not -ndim <= int(a) < ndim:
                 raise ValueError(
@@ -401,7 +401,7 @@ class StrategyExtended:
     def _gather(self, value, axis):
         from simdist.framework.ops import array_ops
 
-        parts = [op_def.convert_to_tensor(v) for v in self._local_results(value)]
+        parts = [execute.convert_to_tensor(v) for v in self._local_results(value)]
         for p in parts:
             if p.ndim == 0:
                 raise ValueError(
@@ -459,7 +459,7 @@ class SingleReplicaExtended(StrategyExtended):
         return tensor
 
     def _gather(self, value, axis):
-        return op_def.convert_to_tensor(value)
+        return execute.convert_to_tensor(value)
 
     def _all_gather(self, value, axis):
         return value

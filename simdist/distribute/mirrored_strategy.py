@@ -33,7 +33,7 @@ from simdist.distribute.distributed_variable import (
 )
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
-from simdist.framework import context, nest, op_def
+from simdist.framework import context, execute, nest
 from simdist.framework.tensor import copy_to
 from simdist.framework.variables import VariableAggregation
 from simdist.hardware import machine as machine_lib
@@ -236,7 +236,7 @@ class MirroredExtended(StrategyExtended):
     def _broadcast_to(self, tensor, destinations):
         if isinstance(tensor, DistributedValues):
             return tensor
-        return cdo.simple_broadcast(op_def.convert_to_tensor(tensor), destinations)
+        return cdo.simple_broadcast(execute.convert_to_tensor(tensor), destinations)
 
     def _all_gather(self, value, axis):
         # A value every replica shared is returned as it is (TF's _gather_to_implementation);
@@ -253,7 +253,7 @@ class MirroredExtended(StrategyExtended):
         """
         if not isinstance(value, PerReplica) or len(value.values) < 2:
             return
-        parts = [op_def.convert_to_tensor(c) for c in value.values]
+        parts = [execute.convert_to_tensor(c) for c in value.values]
         gather = gather_axis is not None
         kernel = cross_replica_checks.kernel_for(parts, gather, self._cross_device_ops)
         if gather:

@@ -38,7 +38,7 @@ from simdist.distribute.distribute_lib import Strategy
 from simdist.distribute.distributed_variable import MirroredVariable
 from simdist.distribute.mirrored_strategy import MirroredExtended, default_devices
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
-from simdist.framework import context, nest, op_def
+from simdist.framework import context, execute, nest
 from simdist.framework.tensor import copy_to
 from simdist.hardware import array_api, backend
 from simdist.hardware import machine as machine_lib
@@ -167,7 +167,7 @@ class CollectiveAllReduceExtended(MirroredExtended):
         worker's value on each of its replicas; a distributed value as it is."""
         if isinstance(value, DistributedValues):
             return value
-        return PerReplica([copy_to(op_def.convert_to_tensor(value), d) for d in self._devices])
+        return PerReplica([copy_to(execute.convert_to_tensor(value), d) for d in self._devices])
 
     def _all_gather(self, value, axis):
         # Across processes a worker's one replica gives a plain tensor: it is still its
@@ -180,7 +180,7 @@ class CollectiveAllReduceExtended(MirroredExtended):
         result on this worker's reduce device."""
         if not (self._cluster is not None or isinstance(value, DistributedValues)) \
                 or nest.is_nested(value) or any(
-                    op_def.convert_to_tensor(p).ndim == 0 for p in self._local_results(value)):
+                    execute.convert_to_tensor(p).ndim == 0 for p in self._local_results(value)):
             return super()._gather(value, axis)  # its errors for scalars
         self._check_combinable(value, axis)
         dst = context.explicit_device() or self._reduce_destination()

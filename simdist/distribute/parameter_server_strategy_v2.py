@@ -31,7 +31,7 @@ from simdist.distribute.distribute_lib import ReplicaContext, SingleReplicaExten
 from simdist.distribute.ps_values import CachingVariable
 from simdist.distribute.sharded_variable import ShardedVariable, first_axis_shards
 from simdist.distribute.values import DistributedValues
-from simdist.framework import context, nest, op_def
+from simdist.framework import context, execute, nest
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.thread_local import ThreadLocalNamespace
 from simdist.hardware import machine as machine_lib
@@ -142,7 +142,7 @@ class ParameterServerStrategyV2Extended(SingleReplicaExtended):
                 "`initial_value`. This is not allowed. Please specify the `initial_value`.")
         if callable(initial_value):
             initial_value = initial_value()
-        initial_value = op_def.convert_to_tensor(initial_value, dtype=dtype)
+        initial_value = execute.convert_to_tensor(initial_value, dtype=dtype)
         shape = TensorShape(initial_value.shape) if shape is None else TensorShape(shape)
         if shape.rank == 0:  # rank-0 variables are never partitioned
             return self._create_variable_round_robin(next_creator, **kwargs)

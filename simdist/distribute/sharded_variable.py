@@ -27,7 +27,7 @@ import weakref
 from collections.abc import Sequence
 
 from simdist.distribute.values import OPERATORS
-from simdist.framework import dtypes, op_def
+from simdist.framework import dtypes, execute
 from simdist.framework.ops import array_ops
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.variables import Variable
@@ -206,7 +206,7 @@ class ShardedVariable:
 
     def _per_shard(self, method, value):
         """Slice ``value`` along axis 0 and call ``method`` on each shard with its part."""
-        value = op_def.convert_to_tensor(value, dtype=self._dtype)
+        value = execute.convert_to_tensor(value, dtype=self._dtype)
         for i, v in enumerate(self._variables):
             getattr(v, method)(value[self._offsets[i]:self._offsets[i + 1]])
         return self

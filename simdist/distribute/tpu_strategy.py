@@ -32,7 +32,7 @@ from simdist.distribute.distribute_lib import Strategy
 from simdist.distribute.distribution_strategy_context import get_replica_context
 from simdist.distribute.mirrored_strategy import MirroredExtended
 from simdist.distribute.tpu_cluster_resolver import TPUClusterResolver
-from simdist.framework import context, op_def
+from simdist.framework import context, execute
 from simdist.framework.function import ConcreteFunction, Function
 from simdist.framework.tensor import copy_to
 from simdist.hardware import machine as machine_lib
@@ -164,7 +164,7 @@ class TPUStrategy(Strategy):
         if ctx is None or ctx.strategy is not self:
             return tensor
         replica = int(ctx._replica_index)
-        return copy_to(op_def.convert_to_tensor(tensor),
+        return copy_to(execute.convert_to_tensor(tensor),
                        self._extended._tpu_devices[replica, logical_device_id])
 
     def experimental_split_to_logical_devices(self, tensor, partition_dimensions):
@@ -176,7 +176,7 @@ class TPUStrategy(Strategy):
         """
         n = self._logical_devices_per_replica()
         splits = int(np.prod(partition_dimensions))
-        shape = op_def.convert_to_tensor(tensor).shape.as_list()
+        shape = execute.convert_to_tensor(tensor).shape.as_list()
         if len(shape) != len(partition_dimensions):
             raise ValueError("Length of `partition_dimensions` must equal to the rank of "
                              f"`tensor.shape` ({len(shape)}). Received "

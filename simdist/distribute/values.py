@@ -67,9 +67,9 @@ class PerReplica(DistributedValues):
                 f"{len(self._values)} different components. Reduce it with strategy.reduce(), "
                 "or read one with strategy.experimental_local_results()."
             )
-        from simdist.framework import op_def
+        from simdist.framework import execute
 
-        return op_def.convert_to_tensor(self._get())
+        return execute.convert_to_tensor(self._get())
 
     @property
     def shape(self):
@@ -89,9 +89,9 @@ class DistributedDelegate(DistributedValues):
         return getattr(self._get(), name)
 
     def _as_tensor(self):
-        from simdist.framework import op_def
+        from simdist.framework import execute
 
-        return op_def.convert_to_tensor(self._get())
+        return execute.convert_to_tensor(self._get())
 
     def numpy(self):
         return self._get().numpy()

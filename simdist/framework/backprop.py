@@ -4,7 +4,7 @@ Glossary:
   watch                   -- follow a tensor or variable; trainable variables that are read
                              inside the tape are watched automatically.
   gradient                -- d(target)/d(sources): walks the records backwards, calling one
-                             rule per op from ``op_def.GRADIENTS``. Gradient ops are ops too,
+                             rule per op from ``execute.GRADIENTS``. Gradient ops are ops too,
                              so an outer tape records them (gradients of gradients).
   UnconnectedGradients    -- what a source the target does not depend on gets: ``NONE``
                              (``None``, TF's default) or ``ZERO``.
@@ -18,7 +18,7 @@ import contextlib
 import enum
 
 from simdist import warnings as teach
-from simdist.framework import func_graph, nest, op_def
+from simdist.framework import execute, func_graph, nest
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import NotTraceable, tracing
 
@@ -187,11 +187,11 @@ class GradientTape:
         out = []
         for s in flat_sources:
             # Only floating sources have gradients (TF logs that an integer one gets None).
-            g = grads.get(s._id) if op_def.convert_to_tensor(s).dtype.is_floating else None
+            g = grads.get(s._id) if execute.convert_to_tensor(s).dtype.is_floating else None
             if g is None and unconnected_gradients is UnconnectedGradients.ZERO:
                 from simdist.framework.ops import array_ops
 
-                g = array_ops.zeros_like(op_def.convert_to_tensor(s))
+                g = array_ops.zeros_like(execute.convert_to_tensor(s))
             out.append(g)
         if teach.enabled() and any(teach.tagged(t, "batch_mean") for t in flat_targets):
             for g in out:  # the optimizer checks whether they are summed across replicas
@@ -222,7 +222,7 @@ class GradientTape:
         persistent, self._persistent = self._persistent, True
         self._tape.persistent = True
         try:
-            t = op_def.convert_to_tensor(target)
+            t = execute.convert_to_tensor(target)
             n = t.shape.num_elements()
             rows = []
             for i in range(n):
@@ -269,18 +269,18 @@ def _backprop(tape, targets, out_grads, sources):
             )
         if t._id not in reach:
             continue
-        seed = array_ops.ones_like(t) if g is None else op_def.convert_to_tensor(g, t.dtype)
+        seed = array_ops.ones_like(t) if g is None else execute.convert_to_tensor(g, t.dtype)
         grads[t._id] = seed if t._id not in grads else math_ops.add(grads[t._id], seed)
     for rec in reversed(relevant):
         out_g = [grads.get(o._id) for o in rec.outputs]
         if all(g is None for g in out_g):
             continue
-        if rec.type not in op_def.GRADIENTS:
+        if rec.type not in execute.GRADIENTS:
             raise LookupError(
                 f"No gradient defined for operation '{rec.type}' (op type: {rec.type}). "
                 "Wrap the op in tf.stop_gradient or register a rule with RegisterGradient."
             )
-        rule = op_def.GRADIENTS[rec.type]
+        rule = execute.GRADIENTS[rec.type]
         if rule is None:
             continue
         if len(out_g) == 1:

@@ -14,7 +14,7 @@ Glossary:
                     restore, and its symbolic outputs.
   placeholders   -- while tracing, an op runs for its shapes on placeholder values (zeros,
                     then ones with unknown dimensions of another size: a dimension that
-                    differs is unknown, ``None``), under ``op_def.shape_inference`` (no
+                    differs is unknown, ``None``), under ``execute.shape_inference`` (no
                     device time, no trace events), as Keras's symbolic calls do.
   stateful node  -- a variable update, ``tf.print``, an iterator's ``get_next``: nothing
                     happens while tracing (its outputs come from its spec); it happens at
@@ -28,7 +28,7 @@ Glossary:
                     function eagerly at every call and logs once which construct it was.
 
 Why record at the boundary of the public op calls: simdist's ops compute their NumPy value
-before they wrap it (``op_def.execute``), so the op call itself is the smallest unit that
+before they wrap it (``execute.execute``), so the op call itself is the smallest unit that
 can be run again with other inputs; composite ops (a loss, a layer's kernel) become one
 node, and replay runs op code only -- no user Python, no Keras layer logic.
 
@@ -46,7 +46,7 @@ import threading
 
 import numpy as np
 
-from simdist.framework import context, dtypes, errors, nest, op_def
+from simdist.framework import context, dtypes, errors, execute, nest
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import NotTraceable, Tensor, _ids, active, tracing  # noqa: F401
 from simdist.framework.tensor_shape import TensorShape
@@ -313,7 +313,7 @@ class FuncGraph:
 
     def placeholder(self, value, name: str, shape=None) -> SymbolicTensor:
         """The symbolic input standing for argument ``value`` (a Tensor or an array)."""
-        t = value if isinstance(value, Tensor) else op_def.convert_to_tensor(value)
+        t = value if isinstance(value, Tensor) else execute.convert_to_tensor(value)
         return self.symbolic_like(t.shape if shape is None else shape, t.dtype, t._device,
                                   name, example=t.shape)
 
@@ -436,7 +436,7 @@ class FuncGraph:
         for pos, sid, dtype in self.inputs:
             value = flat_args[pos]
             env[sid] = (value if isinstance(value, Tensor) or hasattr(value, "assign")
-                        else op_def.convert_to_tensor(value, dtype_hint=dtype))
+                        else execute.convert_to_tensor(value, dtype_hint=dtype))
         ex = _Execution(env)
         with _execution.scope(ex):
             try:
@@ -467,7 +467,7 @@ def _check_output(t, op_name) -> None:
 @contextlib.contextmanager
 def _node_scope(variant: int):
     with tracing.scope(None), _in_node.scope(_in_node.value + 1), \
-            _variant.scope(variant), op_def.shape_inference():
+            _variant.scope(variant), execute.shape_inference():
         yield
 
 

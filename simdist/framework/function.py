@@ -46,7 +46,7 @@ import weakref
 
 import numpy as np
 
-from simdist.framework import context, dtypes, errors, func_graph, nest, op_def, variables
+from simdist.framework import context, dtypes, errors, execute, func_graph, nest, variables
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import NotTraceable, Tensor
 from simdist.framework.tensor_shape import TensorShape
@@ -492,7 +492,7 @@ class Function:
 
     def _check_spec(self, i, x, s, args, kwargs):
         if not (hasattr(x, "dtype") and hasattr(x, "shape")):
-            from simdist.framework.op_def import convert_to_tensor
+            from simdist.framework.execute import convert_to_tensor
 
             x = convert_to_tensor(x, dtype_hint=s.dtype)
         if not s.is_compatible_with(x):
@@ -555,7 +555,7 @@ def _is_tensor_like(x) -> bool:
 def _as_outputs(out):
     """A graph's outputs are tensors: Python and NumPy values come back as Tensors."""
     return nest.map_structure(
-        lambda v: op_def.convert_to_tensor(v)
+        lambda v: execute.convert_to_tensor(v)
         if isinstance(v, (int, float, np.number, np.ndarray)) else v, out)
 
 

@@ -37,12 +37,12 @@ active = [0]
 
 
 def _caller() -> str:
-    """The first function up the stack outside tensor.py and op_def.py (for messages)."""
+    """The first function up the stack outside tensor.py and execute.py (for messages)."""
     import sys
 
     f = sys._getframe(2)
     while f is not None and f.f_globals.get("__name__") in (
-            __name__, "simdist.framework.op_def"):
+            __name__, "simdist.framework.execute"):
         f = f.f_back
     if f is None:
         return "code"

@@ -19,7 +19,7 @@ import functools
 import itertools
 
 from simdist import warnings as teach
-from simdist.framework import context, dtypes, func_graph, name_scope, op_def
+from simdist.framework import context, dtypes, execute, func_graph, name_scope
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import (
     NotTraceable,
@@ -141,7 +141,7 @@ class Variable(metaclass=_VariableMeta):
             initial_value = initial_value()
         dev = context.current_device() if device is None else _find(device)
         with context.device(dev.name):
-            init = op_def.convert_to_tensor(initial_value, dtype=dtype)
+            init = execute.convert_to_tensor(initial_value, dtype=dtype)
         self._value = init._value
         self._device = dev
         self._id = next(_ids)
@@ -231,7 +231,7 @@ class Variable(metaclass=_VariableMeta):
 
     # --- writing ----------------------------------------------------------------------
     def _new_value(self, value, op: str):
-        t = op_def.convert_to_tensor(value, dtype=self.dtype)
+        t = execute.convert_to_tensor(value, dtype=self.dtype)
         if tuple(t.shape) != tuple(self._value.shape) and op == "assign" \
                 and self._shape.is_compatible_with(t.shape):
             self._resize(t._value)  # a shape with unknown dimensions: tf.Variable(shape=(None,))

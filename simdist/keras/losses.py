@@ -18,7 +18,7 @@ import math
 import warnings
 
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import func_graph, op_def
+from simdist.framework import execute, func_graph
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops
@@ -85,7 +85,7 @@ def backend_sparse_categorical_crossentropy(target, output, from_logits=False, a
     if ignore_class is not None:
         # Ignored entries get loss 0 and a False in the loss's mask, which the reduction
         # leaves out of SUM_OVER_BATCH_SIZE's count (Keras's ``_keras_mask``).
-        target = op_def.convert_to_tensor(target)
+        target = execute.convert_to_tensor(target)
         valid = M.not_equal(target, A.cast(A.constant(ignore_class), target.dtype))
         res = backend_sparse_categorical_crossentropy(
             A.where(valid, target, A.zeros_like(target)), output, from_logits, axis)
@@ -113,16 +113,16 @@ def backend_sparse_categorical_crossentropy(target, output, from_logits=False, a
 
 # --- loss functions -----------------------------------------------------------------------
 def _prep(y_true, y_pred):
-    y_pred = op_def.convert_to_tensor(y_pred)
-    y_true = A.cast(op_def.convert_to_tensor(y_true), y_pred.dtype)
+    y_pred = execute.convert_to_tensor(y_pred)
+    y_true = A.cast(execute.convert_to_tensor(y_true), y_pred.dtype)
     return y_true, y_pred
 
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
     """Per-example binary crossentropy (mean over ``axis``)."""
-    y_pred = op_def.convert_to_tensor(y_pred)
+    y_pred = execute.convert_to_tensor(y_pred)
     logits = backend.get_keras_logits(y_pred)
-    y_true = A.cast(op_def.convert_to_tensor(y_true), y_pred.dtype)
+    y_true = A.cast(execute.convert_to_tensor(y_true), y_pred.dtype)
     if label_smoothing:
         ls = A.constant(label_smoothing, dtype=y_pred.dtype)
         y_true = M.add(M.multiply(y_true, M.subtract(A.constant(1.0, dtype=ls.dtype), ls)),
@@ -146,8 +146,8 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1,
                                     ignore_class=None):
     """Per-example crossentropy for integer labels."""
-    y_pred = op_def.convert_to_tensor(y_pred)
-    y_true = op_def.convert_to_tensor(y_true)
+    y_pred = execute.convert_to_tensor(y_pred)
+    y_true = execute.convert_to_tensor(y_true)
     return backend_sparse_categorical_crossentropy(y_true, y_pred, from_logits, axis,
                                                    ignore_class)
 
@@ -291,7 +291,7 @@ class Loss:
         losses = self.call(y_true, y_pred)
         reduction = self._get_reduction()
         if sample_weight is not None:
-            sample_weight = op_def.convert_to_tensor(sample_weight)
+            sample_weight = execute.convert_to_tensor(sample_weight)
         sample_weight = losses_utils.apply_valid_mask(
             losses, sample_weight, backend.get_keras_mask(losses), reduction)
         return losses_utils.compute_weighted_loss(losses, sample_weight, reduction=reduction)
@@ -332,7 +332,7 @@ class LossFunctionWrapper(Loss):
         if _is_tensor(y_pred) and _is_tensor(y_true):
             # A squeezed activation output is a new tensor: like TF, it loses its logits.
             y_pred, y_true = losses_utils.squeeze_or_expand_dimensions(
-                op_def.convert_to_tensor(y_pred), op_def.convert_to_tensor(y_true))
+                execute.convert_to_tensor(y_pred), execute.convert_to_tensor(y_true))
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
     def get_config(self):

@@ -1,4 +1,4 @@
-"""Every gradient rule in ``op_def.GRADIENTS`` against central finite differences.
+"""Every gradient rule in ``execute.GRADIENTS`` against central finite differences.
 
 ``CASES`` is the one table: op type -> how to draw float64 inputs (hypothesis) and a
 function of them that runs that op. A check makes sure no rule of simdist.framework
@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import simdist.framework.ops  # noqa: F401 - registers the rules
-from simdist.framework import op_def
+from simdist.framework import execute
 from simdist.framework.backprop import GradientTape
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import conv_ops as Cv
@@ -571,9 +571,9 @@ def test_second_order_gradient_matches_finite_differences(op_type):
 
 
 def test_every_framework_gradient_rule_is_in_the_table():
-    rules = {name for name, fn in op_def.GRADIENTS.items()
+    rules = {name for name, fn in execute.GRADIENTS.items()
              if fn is not None and fn.__module__.startswith("simdist.framework")}
     missing = sorted(rules - set(CASES))
     assert not missing, f"gradient rules without a finite-difference case: {missing}"
-    unknown = sorted(set(CASES) - set(op_def.GRADIENTS))
+    unknown = sorted(set(CASES) - set(execute.GRADIENTS))
     assert not unknown, f"cases for op types without a rule: {unknown}"

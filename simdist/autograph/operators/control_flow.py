@@ -35,7 +35,7 @@ import sys
 import numpy as np
 
 from simdist.autograph.operators import variables
-from simdist.framework import context, dtypes, nest, op_def
+from simdist.framework import context, dtypes, execute, nest
 from simdist.framework.ops import array_ops, control_flow_ops, control_flow_util
 from simdist.framework.ops import cond as cond_lib
 from simdist.framework.ops import while_loop as while_lib
@@ -67,7 +67,7 @@ def _is_none_or_undef(value) -> bool:
 
 def _as_tensor_if_python(x):
     if isinstance(x, (bool, int, float, str, np.ndarray)):
-        return op_def.convert_to_tensor(x)
+        return execute.convert_to_tensor(x)
     return x
 
 
@@ -79,7 +79,7 @@ def verify_tf_condition(cond, tag):
       ValueError: not boolean, or more than one element.
     """
     extra_hint = "to check for None, use `is not None`"
-    cond = op_def.convert_to_tensor(cond)
+    cond = execute.convert_to_tensor(cond)
     if cond.dtype != dtypes.bool_:
         raise ValueError(f"condition of {tag} expected to be `tf.bool` scalar, got {cond!s}"
                          f"; to use as boolean Tensor, use `tf.cast`; {extra_hint}")

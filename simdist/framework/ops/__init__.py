@@ -4,7 +4,7 @@ Glossary:
   array_ops / math_ops / nn_ops / random_ops / linalg_ops -- the public ops (``tf.*``,
                    ``tf.math``, ``tf.nn``, ``tf.random``, ``tf.linalg``); conv_ops /
                    pooling_ops -- ``tf.nn.conv2d``, ``max_pool2d``, ``avg_pool2d``.
-  *_grad         -- the gradient rules, registered in ``op_def.GRADIENTS`` at import.
+  *_grad         -- the gradient rules, registered in ``execute.GRADIENTS`` at import.
   numerics       -- ``tf.debugging.check_numerics``.
   string_ops     -- ``tf.strings`` (join, length, to_number ...); op_types -- the element
                    types each op takes, and TF's error for a string given to a numeric op.

@@ -13,32 +13,32 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import op_def
+from simdist.framework import execute
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops.math_grad import unbroadcast
 
 for _op in ("StopGradient", "ZerosLike", "OnesLike", "Shape", "Size", "Rank", "OneHot",
             "Where", "Const"):
-    op_def.NotDifferentiable(_op)
+    execute.NotDifferentiable(_op)
 
 
-@op_def.RegisterGradient("Identity")
+@execute.RegisterGradient("Identity")
 def _identity_grad(op, grad):
     return grad
 
 
-@op_def.RegisterGradient("ReadVariableOp")
+@execute.RegisterGradient("ReadVariableOp")
 def _read_variable_grad(op, grad):
     return grad
 
 
-@op_def.RegisterGradient("Fill")
+@execute.RegisterGradient("Fill")
 def _fill_grad(op, grad):
     return M.reduce_sum(grad)
 
 
-@op_def.RegisterGradient("Cast")
+@execute.RegisterGradient("Cast")
 def _cast_grad(op, grad):
     src, dst = op.attrs["SrcT"], op.attrs["DstT"]
     if src.is_floating and dst.is_floating:
@@ -51,25 +51,25 @@ def _reshape_back(op, grad):
 
 
 for _op in ("Reshape", "ExpandDims", "Squeeze"):
-    op_def.RegisterGradient(_op)(_reshape_back)
+    execute.RegisterGradient(_op)(_reshape_back)
 
 
-@op_def.RegisterGradient("Transpose")
+@execute.RegisterGradient("Transpose")
 def _transpose_grad(op, grad):
     return A.transpose(grad, np.argsort(op.attrs["perm"]).tolist())
 
 
-@op_def.RegisterGradient("ConcatV2")
+@execute.RegisterGradient("ConcatV2")
 def _concat_grad(op, grad):
     return A.split(grad, op.attrs["sizes"], axis=op.attrs["axis"])
 
 
-@op_def.RegisterGradient("Pack")
+@execute.RegisterGradient("Pack")
 def _pack_grad(op, grad):
     return A.unstack(grad, axis=op.attrs["axis"])
 
 
-@op_def.RegisterGradient("Unpack")
+@execute.RegisterGradient("Unpack")
 def _unpack_grad(op, *grads):
     return A.stack(list(grads), axis=op.attrs["axis"])
 
@@ -78,11 +78,11 @@ def _split_grad(op, *grads):
     return A.concat(list(grads), axis=op.attrs["axis"])
 
 
-op_def.RegisterGradient("Split")(_split_grad)
-op_def.RegisterGradient("SplitV")(_split_grad)
+execute.RegisterGradient("Split")(_split_grad)
+execute.RegisterGradient("SplitV")(_split_grad)
 
 
-@op_def.RegisterGradient("SelectV2")
+@execute.RegisterGradient("SelectV2")
 def _select_grad(op, grad):
     c, x, y = op.inputs
     zeros = A.zeros_like(grad)
@@ -91,12 +91,12 @@ def _select_grad(op, grad):
     return None, gx, gy
 
 
-@op_def.RegisterGradient("BroadcastTo")
+@execute.RegisterGradient("BroadcastTo")
 def _broadcast_to_grad(op, grad):
     return unbroadcast(grad, op.inputs[0].shape)
 
 
-@op_def.RegisterGradient("Tile")
+@execute.RegisterGradient("Tile")
 def _tile_grad(op, grad):
     # View the tiled gradient as [m0, d0, m1, d1, ...] and sum over the copies m_i.
     shape = list(op.inputs[0].shape)
@@ -107,7 +107,7 @@ def _tile_grad(op, grad):
     return M.reduce_sum(g, list(range(0, 2 * len(shape), 2)))
 
 
-@op_def.RegisterGradient("GatherV2")
+@execute.RegisterGradient("GatherV2")
 def _gather_grad(op, grad):
     # Scatter-add the gathered slices back: move the index dimensions first, sum the
     # slices per index with unsorted_segment_sum, then move the result to ``axis``.
@@ -125,11 +125,11 @@ def _gather_grad(op, grad):
     return summed, None
 
 
-@op_def.RegisterGradient("StridedSlice")
+@execute.RegisterGradient("StridedSlice")
 def _strided_slice_grad(op, grad):
     return A.strided_slice_grad(grad, op.attrs["key"], op.attrs["shape"])
 
 
-@op_def.RegisterGradient("StridedSliceGrad")
+@execute.RegisterGradient("StridedSliceGrad")
 def _strided_slice_grad_grad(op, grad):
     return A.strided_slice(grad, op.attrs["key"])

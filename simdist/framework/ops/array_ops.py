@@ -18,17 +18,17 @@ import builtins
 
 import numpy as np
 
-from simdist.framework import context, dtypes, errors, op_def
+from simdist.framework import context, dtypes, errors, execute
 from simdist.framework.ops import op_types
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api, backend
 
-convert_to_tensor = op_def.convert_to_tensor
+convert_to_tensor = execute.convert_to_tensor
 newaxis = None
 
 
 def _t(x, dtype=None) -> Tensor:
-    return op_def.convert_to_tensor(x, dtype=dtype)
+    return execute.convert_to_tensor(x, dtype=dtype)
 
 
 def _ints(value) -> list[int]:
@@ -57,7 +57,7 @@ def constant(value, dtype=None, shape=None, name=None) -> Tensor:
         if dtype is not None and t.dtype != dtypes.as_dtype(dtype):
             t = cast(t, dtype)
         return reshape(t, shape) if shape is not None else t
-    return op_def.constant_value(value, dtype, strict=True, shape=shape)
+    return execute.constant_value(value, dtype, strict=True, shape=shape)
 
 
 def range(start, limit=None, delta=1, dtype=None, name="range") -> Tensor:  # noqa: A001
@@ -65,7 +65,7 @@ def range(start, limit=None, delta=1, dtype=None, name="range") -> Tensor:  # no
     ints, float32 when any bound is a float, unless ``dtype`` says otherwise."""
     if limit is None:
         start, limit = 0, start
-    bounds = [op_def.convert_to_tensor(v) if isinstance(v, Tensor) or hasattr(v, "_as_tensor")
+    bounds = [execute.convert_to_tensor(v) if isinstance(v, Tensor) or hasattr(v, "_as_tensor")
               else v for v in (start, limit, delta)]
     if dtype is None:
         kinds = [b.dtype if isinstance(b, Tensor) else dtypes.infer_dtype(b) for b in bounds]
@@ -84,9 +84,9 @@ def range(start, limit=None, delta=1, dtype=None, name="range") -> Tensor:  # no
                         f"Requires start >= limit when delta < 0: {start:g}/{limit:g} "
                         "[Op:Range]")
     n = int(np.ceil((limit - start) / delta))
-    op_def.check_output_fits("Range", (n,), dtype, device=context.current_device())
+    execute.check_output_fits("Range", (n,), dtype, device=context.current_device())
     value = (start + delta * np.arange(n)).astype(dtype.as_numpy_dtype)
-    return op_def.execute("Range", [], backend.xp.asarray(value), flops=0,
+    return execute.execute("Range", [], backend.xp.asarray(value), flops=0,
                           device=context.current_device())
 
 
@@ -97,18 +97,18 @@ def fill(dims, value, name=None) -> Tensor:
         raise errors.InvalidArgumentError(
             None, None, f"value must be a scalar, got a tensor of shape {v.shape} [Op:Fill]")
     shape = tuple(_ints(dims))
-    op_def.check_output_fits("Fill", shape, v._value.dtype, [v])
+    execute.check_output_fits("Fill", shape, v._value.dtype, [v])
     xp = array_api.namespace(v._value)
     out = array_api.copy(xp.broadcast_to(v._value, shape))  # the standard's full takes scalars
-    return op_def.execute("Fill", [v], out, attrs={"shape": shape})
+    return execute.execute("Fill", [v], out, attrs={"shape": shape})
 
 
 def zeros(shape, dtype=dtypes.float32, name=None) -> Tensor:
     """A tensor of zeros (``tf.zeros``)."""
     dt = dtypes.as_dtype(dtype)
     shape = tuple(_ints(shape))
-    op_def.check_output_fits("Fill", shape, dt)
-    return op_def.execute("Fill", [], _zeros_value(shape, dt))
+    execute.check_output_fits("Fill", shape, dt)
+    return execute.execute("Fill", [], _zeros_value(shape, dt))
 
 
 def _zeros_value(shape, dt):
@@ -123,15 +123,15 @@ def ones(shape, dtype=dtypes.float32, name=None) -> Tensor:
     xp = backend.xp
     dt = dtypes.as_dtype(dtype)
     shape = tuple(_ints(shape))
-    op_def.check_output_fits("Fill", shape, dt)
-    return op_def.execute("Fill", [], xp.ones(shape, dtype=dt.as_numpy_dtype))
+    execute.check_output_fits("Fill", shape, dt)
+    return execute.execute("Fill", [], xp.ones(shape, dtype=dt.as_numpy_dtype))
 
 
 def zeros_like(input, dtype=None, name=None) -> Tensor:  # noqa: A002 - TF's name
     """Zeros with the shape (and dtype, unless given) of ``input``."""
     x = _t(input)
     dt = x.dtype if dtype is None else dtypes.as_dtype(dtype)
-    return op_def.execute("ZerosLike", [x], _zeros_value(x._value.shape, dt))
+    return execute.execute("ZerosLike", [x], _zeros_value(x._value.shape, dt))
 
 
 def ones_like(input, dtype=None, name=None) -> Tensor:  # noqa: A002 - TF's name
@@ -140,7 +140,7 @@ def ones_like(input, dtype=None, name=None) -> Tensor:  # noqa: A002 - TF's name
     op_types.refuse_strings("OnesLike", x)
     dt = x.dtype if dtype is None else dtypes.as_dtype(dtype)
     xp = backend.xp
-    return op_def.execute("OnesLike", [x], xp.ones(x._value.shape, dtype=dt.as_numpy_dtype))
+    return execute.execute("OnesLike", [x], xp.ones(x._value.shape, dtype=dt.as_numpy_dtype))
 
 
 def one_hot_vector(i: int, n: int, dtype) -> Tensor:
@@ -148,19 +148,19 @@ def one_hot_vector(i: int, n: int, dtype) -> Tensor:
     xp = backend.xp
     v = xp.zeros((n,), dtype=dtypes.as_dtype(dtype).as_numpy_dtype)
     v[i] = 1
-    return op_def.execute("Const", [], v)
+    return execute.execute("Const", [], v)
 
 
 def identity(input, name=None) -> Tensor:  # noqa: A002 - TF's name
     """The same value as a new tensor (``tf.identity``)."""
     x = _t(input)
-    return op_def.execute("Identity", [x], x._value, flops=0)
+    return execute.execute("Identity", [x], x._value, flops=0)
 
 
 def stop_gradient(input, name=None) -> Tensor:  # noqa: A002 - TF's name
     """The same value, but gradients do not flow through it (``tf.stop_gradient``)."""
     x = _t(input)
-    return op_def.execute("StopGradient", [x], x._value, flops=0)
+    return execute.execute("StopGradient", [x], x._value, flops=0)
 
 
 def cast(x, dtype, name=None) -> Tensor:
@@ -171,12 +171,12 @@ def cast(x, dtype, name=None) -> Tensor:
         return x
     if x.dtype.is_string or dt.is_string:
         raise errors.UnimplementedError(
-            None, None, f"Cast {op_def.kernel_dtype_name(x.dtype)} to "
-                        f"{op_def.kernel_dtype_name(dt)} is not supported [Op:Cast]\nUse "
+            None, None, f"Cast {execute.kernel_dtype_name(x.dtype)} to "
+                        f"{execute.kernel_dtype_name(dt)} is not supported [Op:Cast]\nUse "
                         "tf.strings.to_number / tf.strings.as_string to convert text.")
     with np.errstate(all="ignore"):
         value = array_api.astype(x._value, dt.as_numpy_dtype)
-    return op_def.execute("Cast", [x], value, attrs={"SrcT": x.dtype, "DstT": dt})
+    return execute.execute("Cast", [x], value, attrs={"SrcT": x.dtype, "DstT": dt})
 
 
 # --- shapes ------------------------------------------------------------------------------
@@ -185,14 +185,14 @@ def shape(input, out_type=dtypes.int32, name=None) -> Tensor:  # noqa: A002 - TF
     x = _t(input)
     xp = backend.xp
     dt = dtypes.as_dtype(out_type).as_numpy_dtype
-    return op_def.execute("Shape", [x], xp.asarray(x._value.shape, dtype=dt))
+    return execute.execute("Shape", [x], xp.asarray(x._value.shape, dtype=dt))
 
 
 def size(input, out_type=dtypes.int32, name=None) -> Tensor:  # noqa: A002 - TF's name
     """The number of elements of ``input`` (``tf.size``)."""
     x = _t(input)
     xp = backend.xp
-    return op_def.execute("Size", [x], xp.asarray(x._value.size,
+    return execute.execute("Size", [x], xp.asarray(x._value.size,
                                                   dtype=dtypes.as_dtype(out_type).as_numpy_dtype))
 
 
@@ -200,7 +200,7 @@ def rank(input, name=None) -> Tensor:  # noqa: A002 - TF's name
     """The number of dimensions of ``input`` (``tf.rank``)."""
     x = _t(input)
     xp = backend.xp
-    return op_def.execute("Rank", [x], xp.asarray(x._value.ndim, dtype=np.int32))
+    return execute.execute("Rank", [x], xp.asarray(x._value.ndim, dtype=np.int32))
 
 
 def reshape(tensor, shape, name=None) -> Tensor:
@@ -212,7 +212,7 @@ def reshape(tensor, shape, name=None) -> Tensor:
         raise errors.InvalidArgumentError(
             None, None, f"Input to reshape is a tensor with {n} values, but the requested "
                         f"shape has {int(np.prod(new))} [Op:Reshape]")
-    return op_def.execute("Reshape", [x], backend.xp.reshape(x._value, tuple(new)), flops=0)
+    return execute.execute("Reshape", [x], backend.xp.reshape(x._value, tuple(new)), flops=0)
 
 
 def _reshape_target(old, new):
@@ -261,7 +261,7 @@ def transpose(a, perm=None, conjugate=False, name="transpose") -> Tensor:
             None, None, f"transpose expects a vector of size {x.ndim}. But input(1) is a "
                         f"vector of size {len(perm)} [Op:Transpose]")
     xp = backend.xp
-    return op_def.execute("Transpose", [x], xp.transpose(x._value, perm),
+    return execute.execute("Transpose", [x], xp.transpose(x._value, perm),
                           attrs={"perm": perm})
 
 
@@ -274,7 +274,7 @@ def expand_dims(input, axis, name=None) -> Tensor:  # noqa: A002 - TF's name
             None, None, f"Tried to expand dim index {a} for tensor with {x.ndim} dimensions. "
                         "[Op:ExpandDims]")
     xp = backend.xp
-    return op_def.execute("ExpandDims", [x], xp.expand_dims(x._value, a), flops=0)
+    return execute.execute("ExpandDims", [x], xp.expand_dims(x._value, a), flops=0)
 
 
 def squeeze(input, axis=None, name=None) -> Tensor:  # noqa: A002 - TF's name
@@ -291,7 +291,7 @@ def squeeze(input, axis=None, name=None) -> Tensor:  # noqa: A002 - TF's name
                     None, None, f"Can not squeeze dim[{a}], expected a dimension of 1, got "
                                 f"{x._value.shape[a]} [Op:Squeeze]")
         value = xp.squeeze(x._value, axis=tuple(axes))
-    return op_def.execute("Squeeze", [x], value, flops=0)
+    return execute.execute("Squeeze", [x], value, flops=0)
 
 
 def broadcast_to(input, shape, name=None) -> Tensor:  # noqa: A002 - TF's name
@@ -305,8 +305,8 @@ def broadcast_to(input, shape, name=None) -> Tensor:  # noqa: A002 - TF's name
         raise errors.InvalidArgumentError(
             None, None, f"Unable to broadcast tensor of shape {list(x.shape)} to tensor of "
                         f"shape {list(target)} [Op:BroadcastTo]") from None
-    op_def.check_output_fits("BroadcastTo", target, x._value.dtype, [x])
-    return op_def.execute("BroadcastTo", [x], array_api.copy(value))
+    execute.check_output_fits("BroadcastTo", target, x._value.dtype, [x])
+    return execute.execute("BroadcastTo", [x], array_api.copy(value))
 
 
 def tile(input, multiples, name=None) -> Tensor:  # noqa: A002 - TF's name
@@ -317,10 +317,10 @@ def tile(input, multiples, name=None) -> Tensor:  # noqa: A002 - TF's name
         raise errors.InvalidArgumentError(
             None, None, f"Expected multiples argument to be a vector of length {x.ndim} but "
                         f"got length {len(m)} [Op:Tile]")
-    op_def.check_output_fits("Tile", [d * k for d, k in zip(x._value.shape, m)],
+    execute.check_output_fits("Tile", [d * k for d, k in zip(x._value.shape, m)],
                              x._value.dtype, [x])
     xp = backend.xp
-    return op_def.execute("Tile", [x], xp.tile(x._value, m), attrs={"multiples": m})
+    return execute.execute("Tile", [x], xp.tile(x._value, m), attrs={"multiples": m})
 
 
 # --- joining and splitting ---------------------------------------------------------------
@@ -329,7 +329,7 @@ def _shape_text(t) -> str:
 
 
 def _same_dtype(op_type, ts):
-    op_def.check_same_dtype(op_type, *ts)
+    execute.check_same_dtype(op_type, *ts)
 
 
 def concat(values, axis, name="concat") -> Tensor:
@@ -347,7 +347,7 @@ def concat(values, axis, name="concat") -> Tensor:
                             f"shape[0] = {_shape_text(ts[0])} vs. shape[{j}] = "
                             f"{_shape_text(t)} [Op:ConcatV2]")
     value = array_api.concat([t._value for t in ts], axis=a)
-    return op_def.execute("ConcatV2", ts, value,
+    return execute.execute("ConcatV2", ts, value,
                           attrs={"axis": a, "sizes": [t._value.shape[a] for t in ts]})
 
 
@@ -363,7 +363,7 @@ def stack(values, axis=0, name="stack") -> Tensor:
                             f"{_shape_text(t)} [Op:Pack]")
     a = int(axis) % (ts[0].ndim + 1)
     xp = backend.xp
-    return op_def.execute("Pack", ts, xp.stack([t._value for t in ts], axis=a),
+    return execute.execute("Pack", ts, xp.stack([t._value for t in ts], axis=a),
                           attrs={"axis": a})
 
 
@@ -373,7 +373,7 @@ def unstack(value, num=None, axis=0, name="unstack") -> list[Tensor]:
     a = _axis(axis, x.ndim, "Unpack")
     xp = backend.xp
     parts = [xp.take(x._value, i, axis=a) for i in builtins.range(x._value.shape[a])]
-    return list(op_def.execute_multi("Unpack", [x], parts, attrs={"axis": a}))
+    return list(execute.execute_multi("Unpack", [x], parts, attrs={"axis": a}))
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list[Tensor]:
@@ -402,7 +402,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list[Ten
     xp = backend.xp
     bounds = np.cumsum(sizes)[:-1].tolist()
     parts = xp.split(x._value, bounds, axis=a)
-    return list(op_def.execute_multi(op_type, [x], parts, attrs={"axis": a, "sizes": sizes}))
+    return list(execute.execute_multi(op_type, [x], parts, attrs={"axis": a, "sizes": sizes}))
 
 
 # --- selection ---------------------------------------------------------------------------
@@ -416,18 +416,18 @@ def where(condition, x=None, y=None, name=None) -> Tensor:
     if x is None and y is None:
         if c._value.ndim == 0:  # the standard's nonzero needs an axis: NumPy's argwhere
             host = np.argwhere(backend.to_host(c._value)).astype(np.int64)
-            return op_def.execute("Where", [c], array_api.from_host(host))
+            return execute.execute("Where", [c], array_api.from_host(host))
         coords = xp.stack(xp.nonzero(c._value), axis=-1)  # argwhere, in the standard's terms
-        return op_def.execute("Where", [c], array_api.astype(coords, np.int64))
+        return execute.execute("Where", [c], array_api.astype(coords, np.int64))
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     if not c.dtype.is_bool:
-        raise op_def.input_dtype_error("SelectV2", 0, "bool", c.dtype)
+        raise execute.input_dtype_error("SelectV2", 0, "bool", c.dtype)
     from simdist.framework.ops.math_ops import convert_pair
 
     xt, yt = convert_pair(x, y)
     if xt.dtype != yt.dtype:
-        raise op_def.input_dtype_error("SelectV2", 2, xt.dtype, yt.dtype)
+        raise execute.input_dtype_error("SelectV2", 2, xt.dtype, yt.dtype)
     try:
         value = xp.where(c._value, xt._value, yt._value)
     except ValueError:
@@ -436,7 +436,7 @@ def where(condition, x=None, y=None, name=None) -> Tensor:
                         f"[{','.join(map(str, xt.shape))}], and else "
                         f"[{','.join(map(str, yt.shape))}] must be broadcastable "
                         "[Op:SelectV2]") from None
-    return op_def.execute("SelectV2", [c, xt, yt], value)
+    return execute.execute("SelectV2", [c, xt, yt], value)
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None,
@@ -445,7 +445,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     idx = _t(indices)
     # The dtype comes from dtype=, else from on_value / off_value (tf.one_hot's rules).
     hint = None if dtype is None else dtypes.as_dtype(dtype)
-    given = {k: op_def.convert_to_tensor(v, dtype_hint=hint)
+    given = {k: execute.convert_to_tensor(v, dtype_hint=hint)
              for k, v in (("on_value", on_value), ("off_value", off_value)) if v is not None}
     for k, t in given.items():
         if hint is not None and t.dtype != hint:
@@ -463,7 +463,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     value = array_api.astype(xp.where(hot, on._value, off._value), dt.as_numpy_dtype)
     if axis is not None and axis != -1:
         value = xp.moveaxis(value, -1, axis)
-    return op_def.execute("OneHot", [idx, on, off], value)
+    return execute.execute("OneHot", [idx, on, off], value)
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0,
@@ -486,7 +486,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0,
         raise errors.InvalidArgumentError(
             None, None, f"indices[{where}] = {int(bad.flat[0])} is not in [0, {dim}) [Op:{op}]")
     xp = backend.xp
-    return op_def.execute("GatherV2", [p, idx], xp.take(p._value, idx._value, axis=a),
+    return execute.execute("GatherV2", [p, idx], xp.take(p._value, idx._value, axis=a),
                           attrs={"axis": a})
 
 
@@ -551,7 +551,7 @@ def strided_slice(tensor, key) -> Tensor:
     if Ellipsis not in k:  # the standard indexes every axis: a trailing ... says "the rest"
         k = k + (Ellipsis,)
     value = x._value[k]
-    return op_def.execute("StridedSlice", [x], array_api.copy(value),
+    return execute.execute("StridedSlice", [x], array_api.copy(value),
                           attrs={"key": k, "shape": tuple(x._value.shape)})
 
 
@@ -561,7 +561,7 @@ def strided_slice_grad(grad, key, shape) -> Tensor:
     xp = backend.xp
     out = xp.zeros(tuple(shape), dtype=g._value.dtype)
     out[key] = g._value
-    return op_def.execute("StridedSliceGrad", [g], out, attrs={"key": key, "shape": shape})
+    return execute.execute("StridedSliceGrad", [g], out, attrs={"key": key, "shape": shape})
 
 
 def _getitem(self, key):

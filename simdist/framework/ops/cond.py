@@ -17,7 +17,7 @@ Mirrors tensorflow/python/ops/cond.py.
 
 from __future__ import annotations
 
-from simdist.framework import op_def
+from simdist.framework import execute
 from simdist.framework.ops import control_flow_util
 
 
@@ -64,7 +64,7 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
 
 
 def _eager_cond(pred, true_fn, false_fn):
-    value = op_def.convert_to_tensor(pred).numpy()
+    value = execute.convert_to_tensor(pred).numpy()
     return true_fn() if value else false_fn()
 
 

@@ -18,7 +18,7 @@ import contextlib
 
 import numpy as np
 
-from simdist.framework import errors, op_def
+from simdist.framework import errors, execute
 
 
 def _summarize_eager(item, summarize=None) -> str:
@@ -28,7 +28,7 @@ def _summarize_eager(item, summarize=None) -> str:
     """
     if isinstance(item, (str, bytes)):
         return str(item.encode() if isinstance(item, str) else item) if summarize != 0 else ""
-    value = op_def.convert_to_tensor(item).numpy()
+    value = execute.convert_to_tensor(item).numpy()
     summarize = 3 if summarize is None else (value.size if summarize < 0 else summarize)
     if np.ndim(value):
         flat = value.reshape(-1)

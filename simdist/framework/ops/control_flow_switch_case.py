@@ -13,7 +13,7 @@ Mirrors tensorflow/python/ops/control_flow_switch_case.py.
 
 from __future__ import annotations
 
-from simdist.framework import op_def
+from simdist.framework import execute
 from simdist.framework.ops import cond as cond_lib
 from simdist.framework.ops import control_flow_util, math_ops
 from simdist.framework.tensor import Tensor
@@ -75,7 +75,7 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     branch_fns = _indexed_case_verify_and_canonicalize_args(branch_fns, default, branch_index)
     if control_flow_util.graph_for(branch_index) is not None:
         return _graph_indexed_case(branch_index, branch_fns, name)
-    index = int(op_def.convert_to_tensor(branch_index).numpy())
+    index = int(execute.convert_to_tensor(branch_index).numpy())
     if index < 0 or index >= len(branch_fns):
         index = len(branch_fns) - 1
     return branch_fns[index]()

@@ -13,55 +13,55 @@ Mirrors tensorflow/python/ops/nn_grad.py.
 
 from __future__ import annotations
 
-from simdist.framework import op_def
+from simdist.framework import execute
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import conv_ops as C
 from simdist.framework.ops import pooling_ops as P
 
 
-@op_def.RegisterGradient("Conv2D")
+@execute.RegisterGradient("Conv2D")
 def _conv2d_grad(op, grad):
     x, f = op.inputs
     return (C.conv2d_backprop_input(f, grad, op.attrs) if op.needs_grad(0) else None,
             C.conv2d_backprop_filter(x, grad, op.attrs) if op.needs_grad(1) else None)
 
 
-@op_def.RegisterGradient("Conv2DBackpropInput")
+@execute.RegisterGradient("Conv2DBackpropInput")
 def _conv2d_backprop_input_grad(op, grad):
     f, g = op.inputs  # output = backprop_input(f, g); grad is input-shaped
     return (C.conv2d_backprop_filter(grad, g, op.attrs) if op.needs_grad(0) else None,
             C.conv_from_attrs(grad, f, op.attrs) if op.needs_grad(1) else None)
 
 
-@op_def.RegisterGradient("Conv2DBackpropFilter")
+@execute.RegisterGradient("Conv2DBackpropFilter")
 def _conv2d_backprop_filter_grad(op, grad):
     x, g = op.inputs  # output = backprop_filter(x, g); grad is filter-shaped
     return (C.conv2d_backprop_input(grad, g, op.attrs) if op.needs_grad(0) else None,
             C.conv_from_attrs(x, grad, op.attrs) if op.needs_grad(1) else None)
 
 
-@op_def.RegisterGradient("MaxPool")
+@execute.RegisterGradient("MaxPool")
 def _max_pool_grad(op, grad):
     return P.max_pool_grad(op.inputs[0], op.outputs[0], grad, op.attrs)
 
 
-@op_def.RegisterGradient("MaxPoolGrad")
+@execute.RegisterGradient("MaxPoolGrad")
 def _max_pool_grad_grad(op, grad):
     x, y, _ = op.inputs
     return A.zeros_like(x), A.zeros_like(y), P.max_pool_grad_grad(x, y, grad, op.attrs)
 
 
-@op_def.RegisterGradient("MaxPoolGradGrad")
+@execute.RegisterGradient("MaxPoolGradGrad")
 def _max_pool_grad_grad_grad(op, grad):
     x, y, _ = op.inputs
     return A.zeros_like(x), A.zeros_like(y), P.max_pool_grad(x, y, grad, op.attrs)
 
 
-@op_def.RegisterGradient("AvgPool")
+@execute.RegisterGradient("AvgPool")
 def _avg_pool_grad(op, grad):
     return P.avg_pool_grad(grad, op.attrs)
 
 
-@op_def.RegisterGradient("AvgPoolGrad")
+@execute.RegisterGradient("AvgPoolGrad")
 def _avg_pool_grad_grad(op, grad):
     return P.avg_pool_from_attrs(grad, op.attrs)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import errors, op_def
+from simdist.framework import errors, execute
 from simdist.framework.ops import array_ops as A
 from simdist.framework.tensor import Tensor
 from simdist.hardware import backend
@@ -182,7 +182,7 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     """
     check_format(data_format, "Conv2D")
     x, f = A._t(input), A._t(filters)
-    op_def.check_same_dtype("Conv2D", x, f)
+    execute.check_same_dtype("Conv2D", x, f)
     _check_dtype(x, "Conv2D")
     if x.ndim != 4 or f.ndim != 4:
         raise ValueError(f"input must be 4-dimensional and filter 4-dimensional, got shapes "
@@ -198,7 +198,7 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     s = spatial_pair(strides, "strides")
     d = spatial_pair(1 if dilations is None else dilations, "dilations")
     attrs = geometry(x.shape, f.shape, s, padding, d)
-    return op_def.execute("Conv2D", [x, f], _conv_impl(x._value, f._value, attrs),
+    return execute.execute("Conv2D", [x, f], _conv_impl(x._value, f._value, attrs),
                           attrs=attrs, flops=_flops(attrs))
 
 
@@ -219,7 +219,7 @@ def conv2d_backprop_input(filters, out_backprop, attrs) -> Tensor:
     padded = (n, h + pads[0][0] + pads[0][1], w + pads[1][0] + pads[1][1], c)
     cols = xp.tensordot(g._value, f._value, axes=([3], [3]))  # [N, OH, OW, KH, KW, C]
     value = col2im(cols, padded, pads, attrs["strides"], attrs["dilations"], g._value.dtype)
-    return op_def.execute("Conv2DBackpropInput", [f, g], value, attrs=attrs,
+    return execute.execute("Conv2DBackpropInput", [f, g], value, attrs=attrs,
                           flops=_flops(attrs))
 
 
@@ -231,12 +231,12 @@ def conv2d_backprop_filter(input, out_backprop, attrs) -> Tensor:  # noqa: A002 
     p = patches(pad_hw(x._value, attrs["pads"]), attrs["out_hw"], (kh, kw), attrs["strides"],
                 attrs["dilations"])
     value = xp.tensordot(p, g._value, axes=([0, 1, 2], [0, 1, 2])).astype(x._value.dtype)
-    return op_def.execute("Conv2DBackpropFilter", [x, g], value, attrs=attrs,
+    return execute.execute("Conv2DBackpropFilter", [x, g], value, attrs=attrs,
                           flops=_flops(attrs))
 
 
 def conv_from_attrs(x, f, attrs) -> Tensor:
     """Conv2D with the geometry of another op of its family (for the gradient rules)."""
     x, f = A._t(x), A._t(f)
-    return op_def.execute("Conv2D", [x, f], _conv_impl(x._value, f._value, attrs),
+    return execute.execute("Conv2D", [x, f], _conv_impl(x._value, f._value, attrs),
                           attrs=attrs, flops=_flops(attrs))

@@ -6,13 +6,13 @@ Mirrors tensorflow/python/ops/linalg_grad.py.
 
 from __future__ import annotations
 
-from simdist.framework import op_def
+from simdist.framework import execute
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import linalg_ops as L
 from simdist.framework.ops import math_ops as M
 
 
-@op_def.RegisterGradient("MatrixInverse")
+@execute.RegisterGradient("MatrixInverse")
 def _matrix_inverse_grad(op, grad):
     ainv = op.outputs[0]
     adj = op.attrs["adjoint"]
@@ -20,14 +20,14 @@ def _matrix_inverse_grad(op, grad):
     return M.negative(M.matmul(ainv, inner, adjoint_a=not adj))
 
 
-@op_def.RegisterGradient("MatrixDeterminant")
+@execute.RegisterGradient("MatrixDeterminant")
 def _matrix_determinant_grad(op, grad):
     c = op.outputs[0]
     multipliers = A.reshape(M.multiply(grad, c), list(c.shape) + [1, 1])
     return M.multiply(multipliers, L.matrix_transpose(L.inv(op.inputs[0])))
 
 
-@op_def.RegisterGradient("MatrixSolve")
+@execute.RegisterGradient("MatrixSolve")
 def _matrix_solve_grad(op, grad):
     a, c = op.inputs[0], op.outputs[0]
     adj = op.attrs["adjoint"]
@@ -37,7 +37,7 @@ def _matrix_solve_grad(op, grad):
     return M.negative(grad_a), grad_b
 
 
-@op_def.RegisterGradient("Cholesky")
+@execute.RegisterGradient("Cholesky")
 def _cholesky_grad(op, grad):
     chol = op.outputs[0]
     chol_inverse = L.inv(chol)
@@ -48,22 +48,22 @@ def _cholesky_grad(op, grad):
     return M.multiply(M.add(grad_a, L.matrix_transpose(grad_a)), 0.5)
 
 
-@op_def.RegisterGradient("MatrixDiagV3")
+@execute.RegisterGradient("MatrixDiagV3")
 def _matrix_diag_grad(op, grad):
     return L.diag_part(grad)
 
 
-@op_def.RegisterGradient("MatrixDiagPartV3")
+@execute.RegisterGradient("MatrixDiagPartV3")
 def _matrix_diag_part_grad(op, grad):
     return L.set_diag(A.zeros_like(op.inputs[0]), grad)
 
 
-@op_def.RegisterGradient("MatrixSetDiagV3")
+@execute.RegisterGradient("MatrixSetDiagV3")
 def _matrix_set_diag_grad(op, grad):
     diag = op.inputs[1]
     return L.set_diag(grad, A.zeros_like(diag)), L.diag_part(grad)
 
 
-@op_def.RegisterGradient("MatrixBandPart")
+@execute.RegisterGradient("MatrixBandPart")
 def _matrix_band_part_grad(op, grad):
     return L.band_part(grad, op.attrs["num_lower"], op.attrs["num_upper"])

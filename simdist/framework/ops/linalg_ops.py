@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import dtypes, errors, op_def
+from simdist.framework import dtypes, errors, execute
 from simdist.framework.ops import array_ops, math_ops
 from simdist.framework.ops.math_ops import matmul, norm  # noqa: F401 - tf.linalg's names too
 from simdist.hardware import backend
 
-_t = op_def.convert_to_tensor
+_t = execute.convert_to_tensor
 
 
 def _square(x, op_type):
@@ -52,7 +52,7 @@ def inv(input, adjoint=False, name=None):  # noqa: A002 - TF's name
     if adjoint:
         value = backend.xp.swapaxes(value, -1, -2)
     n = x.shape[-1] if x.ndim else 0
-    return op_def.execute("MatrixInverse", [x], value.astype(x._value.dtype),
+    return execute.execute("MatrixInverse", [x], value.astype(x._value.dtype),
                           attrs={"adjoint": bool(adjoint)}, flops=x._value.size * n)
 
 
@@ -61,7 +61,7 @@ def det(input, name=None):  # noqa: A002 - TF's name
     x = _t(input)
     _square(x, "MatrixDeterminant")
     value = backend.xp.linalg.det(x._value).astype(x._value.dtype)
-    return op_def.execute("MatrixDeterminant", [x], value)
+    return execute.execute("MatrixDeterminant", [x], value)
 
 
 def solve(matrix, rhs, adjoint=False, name=None):
@@ -75,7 +75,7 @@ def solve(matrix, rhs, adjoint=False, name=None):
     xp = backend.xp
     av = xp.swapaxes(a._value, -1, -2) if adjoint else a._value
     value = _nonsingular(xp.linalg.solve, "MatrixSolve", av, b._value)
-    return op_def.execute("MatrixSolve", [a, b], value.astype(b._value.dtype),
+    return execute.execute("MatrixSolve", [a, b], value.astype(b._value.dtype),
                           attrs={"adjoint": bool(adjoint)})
 
 
@@ -93,7 +93,7 @@ def cholesky(input, name=None):  # noqa: A002 - TF's name
         raise errors.InvalidArgumentError(
             None, None, "Cholesky decomposition was not successful. The input might not be "
                         "valid. [Op:Cholesky]") from None
-    return op_def.execute("Cholesky", [x], value.astype(x._value.dtype))
+    return execute.execute("Cholesky", [x], value.astype(x._value.dtype))
 
 
 def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
@@ -106,7 +106,7 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
     xp = backend.xp
     n = d.shape[-1]
     value = d._value[..., :, None] * xp.eye(n, dtype=d._value.dtype)
-    return op_def.execute("MatrixDiagV3", [d], value, flops=0)
+    return execute.execute("MatrixDiagV3", [d], value, flops=0)
 
 
 def diag_part(input, name="diag_part", k=0, padding_value=0,  # noqa: A002 - TF's name
@@ -117,13 +117,13 @@ def diag_part(input, name="diag_part", k=0, padding_value=0,  # noqa: A002 - TF'
         raise NotImplementedError("simdist's tf.linalg.diag_part reads the main diagonal "
                                   "only (k=0).")
     value = backend.xp.diagonal(x._value, axis1=-2, axis2=-1).copy()
-    return op_def.execute("MatrixDiagPartV3", [x], value, flops=0)
+    return execute.execute("MatrixDiagPartV3", [x], value, flops=0)
 
 
 def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
     """Each matrix with its main diagonal replaced by ``diagonal``."""
     x = _t(input)
-    d = op_def.convert_to_tensor(diagonal, dtype=x.dtype)
+    d = execute.convert_to_tensor(diagonal, dtype=x.dtype)
     if k != 0:
         raise NotImplementedError("simdist's tf.linalg.set_diag sets the main diagonal only.")
     xp = backend.xp
@@ -131,7 +131,7 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa
     n = min(x.shape[-2], x.shape[-1])
     idx = xp.arange(n)
     value[..., idx, idx] = d._value
-    return op_def.execute("MatrixSetDiagV3", [x, d], value, flops=0)
+    return execute.execute("MatrixSetDiagV3", [x, d], value, flops=0)
 
 
 def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 - TF's name
@@ -143,7 +143,7 @@ def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 - TF's name
     j = xp.arange(cols)[None, :]
     keep = ((num_lower < 0) | (i - j <= num_lower)) & ((num_upper < 0) | (j - i <= num_upper))
     value = xp.where(keep, x._value, xp.zeros((), dtype=x._value.dtype))
-    return op_def.execute("MatrixBandPart", [x], value,
+    return execute.execute("MatrixBandPart", [x], value,
                           attrs={"num_lower": int(num_lower), "num_upper": int(num_upper)},
                           flops=0)
 

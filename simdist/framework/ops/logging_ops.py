@@ -29,7 +29,7 @@ import sys
 
 import numpy as np
 
-from simdist.framework import nest, op_def
+from simdist.framework import execute, nest
 from simdist.framework.tensor import Tensor
 from simdist.framework.variables import Variable
 
@@ -215,5 +215,5 @@ def _format(inputs, summarize, sep) -> str:
 
 
 def _value_of(x):
-    return op_def.convert_to_tensor(x).numpy()
+    return execute.convert_to_tensor(x).numpy()
 

@@ -18,14 +18,14 @@ import math
 
 import numpy as np
 
-from simdist.framework import op_def
+from simdist.framework import execute
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 
 for _op in ("Equal", "NotEqual", "Greater", "GreaterEqual", "Less", "LessEqual", "LogicalAnd",
             "LogicalOr", "LogicalNot", "IsFinite", "IsNan", "IsInf", "ArgMax", "ArgMin",
             "All", "Any", "FloorDiv", "Round", "Floor"):
-    op_def.NotDifferentiable(_op)
+    execute.NotDifferentiable(_op)
 
 
 def unbroadcast(grad, shape):
@@ -48,14 +48,14 @@ def _pair(op, gx, gy):
             unbroadcast(gy, y.shape) if gy is not None and op.needs_grad(1) else None)
 
 
-@op_def.RegisterGradient("Mul")
+@execute.RegisterGradient("Mul")
 def _mul_grad(op, grad):
     x, y = op.inputs
     return _pair(op, M.multiply(grad, y) if op.needs_grad(0) else None,
                  M.multiply(grad, x) if op.needs_grad(1) else None)
 
 
-@op_def.RegisterGradient("RealDiv")
+@execute.RegisterGradient("RealDiv")
 def _realdiv_grad(op, grad):
     x, y = op.inputs
     gx = M.realdiv(grad, y) if op.needs_grad(0) else None
@@ -64,7 +64,7 @@ def _realdiv_grad(op, grad):
     return _pair(op, gx, gy)
 
 
-@op_def.RegisterGradient("Pow")
+@execute.RegisterGradient("Pow")
 def _pow_grad(op, grad):
     x, y = op.inputs
     z = op.outputs[0]
@@ -104,17 +104,17 @@ def _binary(rule):
 
 
 for _op_type, _rule in BINARY_RULES.items():
-    op_def.RegisterGradient(_op_type)(_binary(_rule))
+    execute.RegisterGradient(_op_type)(_binary(_rule))
 
 
-@op_def.RegisterGradient("SquaredDifference")
+@execute.RegisterGradient("SquaredDifference")
 def _squared_difference_grad(op, grad):
     x, y = op.inputs
     g = M.multiply(grad, M.multiply(M.subtract(x, y), 2))
     return _pair(op, g, M.negative(g))
 
 
-@op_def.RegisterGradient("AddN")
+@execute.RegisterGradient("AddN")
 def _add_n_grad(op, grad):
     return [grad] * len(op.inputs)
 
@@ -156,7 +156,7 @@ UNARY_RULES = {
 def register_unary_rules(rules: dict) -> None:
     """Register each row ``op type -> rule(g, x, y)`` as the op's gradient function."""
     for op_type, rule in rules.items():
-        op_def.RegisterGradient(op_type)(
+        execute.RegisterGradient(op_type)(
             lambda op, grad, rule=rule: rule(grad, op.inputs[0], op.outputs[0]))
 
 
@@ -174,12 +174,12 @@ def _spread(op, grad):
     return A.broadcast_to(A.reshape(grad, _kept_shape(op)), list(op.inputs[0].shape))
 
 
-@op_def.RegisterGradient("Sum")
+@execute.RegisterGradient("Sum")
 def _sum_grad(op, grad):
     return _spread(op, grad)
 
 
-@op_def.RegisterGradient("Mean")
+@execute.RegisterGradient("Mean")
 def _mean_grad(op, grad):
     shape = list(op.inputs[0].shape)
     n = 1
@@ -198,11 +198,11 @@ def _extreme_grad(op, grad):
     return M.multiply(M.realdiv(ind, num), A.reshape(grad, kshape))
 
 
-op_def.RegisterGradient("Max")(_extreme_grad)
-op_def.RegisterGradient("Min")(_extreme_grad)
+execute.RegisterGradient("Max")(_extreme_grad)
+execute.RegisterGradient("Min")(_extreme_grad)
 
 
-@op_def.RegisterGradient("Prod")
+@execute.RegisterGradient("Prod")
 def _prod_grad(op, grad):
     # d prod / d x_i = the product of the other elements. Without zeros that is prod / x_i
     # (differentiable again); with zeros, exclusive products from both sides, as TF's
@@ -247,10 +247,10 @@ def _matmul_grad(op, grad):
     return _pair(op, gx, gy)
 
 
-op_def.RegisterGradient("MatMul")(_matmul_grad)
-op_def.RegisterGradient("BatchMatMulV2")(_matmul_grad)
+execute.RegisterGradient("MatMul")(_matmul_grad)
+execute.RegisterGradient("BatchMatMulV2")(_matmul_grad)
 
 
-@op_def.RegisterGradient("UnsortedSegmentSum")
+@execute.RegisterGradient("UnsortedSegmentSum")
 def _unsorted_segment_sum_grad(op, grad):
     return A.gather(grad, op.inputs[1]), None

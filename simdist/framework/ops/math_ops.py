@@ -20,7 +20,7 @@ import math
 import numpy as np
 
 from simdist import warnings as teach
-from simdist.framework import dtypes, errors, op_def
+from simdist.framework import dtypes, errors, execute
 from simdist.framework.ops import array_ops, op_types
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api, backend
@@ -36,13 +36,13 @@ def convert_pair(x, y) -> tuple[Tensor, Tensor]:
     """Convert the operands of a binary op: Python values follow the tensor's dtype."""
     if _is_tensor_like(x):
         xt = _t(x)
-        yt = _t(y) if _is_tensor_like(y) else op_def.convert_to_tensor(y, dtype_hint=xt.dtype)
+        yt = _t(y) if _is_tensor_like(y) else execute.convert_to_tensor(y, dtype_hint=xt.dtype)
     elif _is_tensor_like(y):
         yt = _t(y)
-        xt = op_def.convert_to_tensor(x, dtype_hint=yt.dtype)
+        xt = execute.convert_to_tensor(x, dtype_hint=yt.dtype)
     else:
         xt = _t(x)
-        yt = op_def.convert_to_tensor(y, dtype_hint=xt.dtype)
+        yt = execute.convert_to_tensor(y, dtype_hint=xt.dtype)
     return xt, yt
 
 
@@ -53,14 +53,14 @@ def _shape_text(t: Tensor) -> str:
 def _binary(op_type, x, y, fn, out_dtype=None, check=None):
     """Run a broadcasting binary op ``fn(xv, yv)`` with TF's dtype and shape errors."""
     xt, yt = convert_pair(x, y)
-    op_def.check_same_dtype(op_type, xt, yt)
-    if op_def._is_host_strings(xt._value):  # a string tensor (inline: every op runs this)
+    execute.check_same_dtype(op_type, xt, yt)
+    if execute._is_host_strings(xt._value):  # a string tensor (inline: every op runs this)
         op_types.refuse_strings(op_type, xt)
     if check is not None:
         check(xt, yt)
     try:
         if xt._value.shape != yt._value.shape:  # a broadcast may outgrow both inputs
-            op_def.check_output_fits(op_type, op_def.broadcast_shape(xt._value.shape,
+            execute.check_output_fits(op_type, execute.broadcast_shape(xt._value.shape,
                                                                      yt._value.shape),
                                      xt._value.dtype if out_dtype is None else out_dtype,
                                      [xt, yt])
@@ -74,12 +74,12 @@ def _binary(op_type, x, y, fn, out_dtype=None, check=None):
         value = array_api.astype(value, out_dtype)
     elif value.dtype != xt._value.dtype:
         value = array_api.astype(value, array_api.numpy_dtype(xt._value))
-    return op_def.execute(op_type, [xt, yt], value)
+    return execute.execute(op_type, [xt, yt], value)
 
 
 def _unary(op_type, x, fn, allowed="fiu"):
     xt = _t(x)
-    if op_def._is_host_strings(xt._value):
+    if execute._is_host_strings(xt._value):
         op_types.refuse_strings(op_type, xt)
     if dtypes.np_kind(array_api.numpy_dtype(xt._value)) not in allowed:
         ok = {"f": "half, float, double", "fiu": "half, float, double, int32, int64",
@@ -91,7 +91,7 @@ def _unary(op_type, x, fn, allowed="fiu"):
         value = fn(xt._value)
     if value.dtype != xt._value.dtype:
         value = array_api.astype(value, array_api.numpy_dtype(xt._value))
-    return op_def.execute(op_type, [xt], value)
+    return execute.execute(op_type, [xt], value)
 
 
 # --- arithmetic --------------------------------------------------------------------------
@@ -133,7 +133,7 @@ def truediv(x, y, name=None) -> Tensor:
                         "tf.int8, tf.uint16, tf.int16, tf.uint32, tf.int32, tf.uint64, "
                         "tf.int64, tf.bfloat16, tf.float16, tf.float32, tf.float64, "
                         "tf.complex64, tf.complex128}.")
-    op_def.check_same_dtype("RealDiv", xt, yt)
+    execute.check_same_dtype("RealDiv", xt, yt)
     if xt.dtype.is_integer:
         target = dtypes.float32 if xt.dtype.size <= 2 else dtypes.float64
         xt, yt = array_ops.cast(xt, target), array_ops.cast(yt, target)
@@ -284,7 +284,7 @@ def add_n(inputs, name=None) -> Tensor:
     if not ts:
         raise ValueError("inputs must be a list of at least one Tensor with the same dtype "
                          "and shape")
-    op_def.check_same_dtype("AddN", *ts)
+    execute.check_same_dtype("AddN", *ts)
     op_types.refuse_strings("AddN", ts[0])
     for j, t in enumerate(ts[1:], start=1):
         if t.shape != ts[0].shape:
@@ -295,7 +295,7 @@ def add_n(inputs, name=None) -> Tensor:
     value = ts[0]._value
     for t in ts[1:]:
         value = value + t._value
-    return op_def.execute("AddN", ts, value)
+    return execute.execute("AddN", ts, value)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None) -> Tensor:
@@ -342,7 +342,7 @@ def less_equal(x, y, name=None) -> Tensor:
 def _bool_check(op_type):
     def check(xt, yt):
         if not xt.dtype.is_bool:
-            raise op_def.input_dtype_error(op_type, 0, "bool", xt.dtype)
+            raise execute.input_dtype_error(op_type, 0, "bool", xt.dtype)
     return check
 
 
@@ -369,19 +369,19 @@ def logical_not(x, name=None) -> Tensor:
 def is_finite(x, name=None) -> Tensor:
     """Whether each element is finite."""
     xt = _t(x)
-    return op_def.execute("IsFinite", [xt], backend.xp.isfinite(xt._value))
+    return execute.execute("IsFinite", [xt], backend.xp.isfinite(xt._value))
 
 
 def is_nan(x, name=None) -> Tensor:
     """Whether each element is NaN."""
     xt = _t(x)
-    return op_def.execute("IsNan", [xt], backend.xp.isnan(xt._value))
+    return execute.execute("IsNan", [xt], backend.xp.isnan(xt._value))
 
 
 def is_inf(x, name=None) -> Tensor:
     """Whether each element is +inf or -inf."""
     xt = _t(x)
-    return op_def.execute("IsInf", [xt], backend.xp.isinf(xt._value))
+    return execute.execute("IsInf", [xt], backend.xp.isinf(xt._value))
 
 
 # --- reductions --------------------------------------------------------------------------
@@ -400,7 +400,7 @@ def _axes(x: Tensor, axis, op_type) -> tuple[int, ...]:
 
 def _reduce(op_type, x, axis, keepdims, fn):
     xt = _t(x)
-    if op_def._is_host_strings(xt._value):
+    if execute._is_host_strings(xt._value):
         op_types.refuse_strings(op_type, xt)
     axes = _axes(xt, axis, op_type)
     with np.errstate(all="ignore"):
@@ -410,7 +410,7 @@ def _reduce(op_type, x, axis, keepdims, fn):
     if keepdims:
         value = array_api.namespace(value).reshape(
             value, tuple(1 if i in axes else d for i, d in enumerate(xt._value.shape)))
-    return op_def.execute(op_type, [xt], value, attrs={"axes": axes, "keepdims": keepdims})
+    return execute.execute(op_type, [xt], value, attrs={"axes": axes, "keepdims": keepdims})
 
 
 def _accumulator(dtype):
@@ -497,7 +497,7 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None) -> Tens
 
 def _arg(op_type, x, axis, output_type, fn):
     xt = _t(x)
-    if op_def._is_host_strings(xt._value):
+    if execute._is_host_strings(xt._value):
         op_types.refuse_strings(op_type, xt)
     a = 0 if axis is None else _axes(xt, axis, op_type)[0]
     dt = dtypes.as_dtype(output_type)
@@ -505,7 +505,7 @@ def _arg(op_type, x, axis, output_type, fn):
         raise errors.InvalidArgumentError(
             None, None, f"Reduction axis {a} is empty in shape {_shape_text(xt)} "
                         f"[Op:{op_type}]")
-    return op_def.execute(op_type, [xt], array_api.astype(fn(xt._value, axis=a),
+    return execute.execute(op_type, [xt], array_api.astype(fn(xt._value, axis=a),
                                                           dt.as_numpy_dtype))
 
 
@@ -532,7 +532,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
     batched = at.ndim > 2 or bt.ndim > 2
     op_type = "BatchMatMulV2" if batched else "MatMul"
-    op_def.check_same_dtype(op_type, at, bt)
+    execute.check_same_dtype(op_type, at, bt)
     op_types.refuse_strings(op_type, at)
     if at.ndim < 2 or bt.ndim < 2:
         which = 0 if at.ndim < 2 else 1
@@ -550,8 +550,8 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
                         f"{av.shape[-1]} columns{' (after transpose_a)' if ta else ''} but b "
                         f"has {bv.shape[-2]} rows{' (after transpose_b)' if tb else ''}.")
     try:
-        op_def.check_output_fits(
-            op_type, op_def.broadcast_shape(av.shape[:-2], bv.shape[:-2]) + (
+        execute.check_output_fits(
+            op_type, execute.broadcast_shape(av.shape[:-2], bv.shape[:-2]) + (
                 av.shape[-2], bv.shape[-1]),
             array_api.numpy_dtype(av), [at, bt])
         with np.errstate(all="ignore"):  # float16 overflow is inf, as in TF: no warning
@@ -568,7 +568,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
             None, None, f"In[0] and In[1] must have compatible batch dimensions: "
                         f"{_shape_text(at)} vs. {_shape_text(bt)} [Op:{op_type}]") from None
     flops = 2 * value.size * av.shape[-1]
-    return op_def.execute(op_type, [at, bt], value,
+    return execute.execute(op_type, [at, bt], value,
                           attrs={"transpose_a": ta, "transpose_b": tb}, flops=flops)
 
 
@@ -583,7 +583,7 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None) -> Tensor:
     flat = xp.reshape(d._value, (flat_ids.shape[0],) + tuple(d._value.shape[ids.ndim:]))
     keep = flat_ids >= 0  # TF drops negative ids (NumPy would count from the end)
     out = array_api.add_at(out, flat_ids[keep], flat[keep, ...])
-    return op_def.execute("UnsortedSegmentSum", [d, ids], out, attrs={"num_segments": n})
+    return execute.execute("UnsortedSegmentSum", [d, ids], out, attrs={"num_segments": n})
 
 
 def divide_no_nan(x, y, name=None) -> Tensor:

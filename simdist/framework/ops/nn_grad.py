@@ -13,19 +13,19 @@ Mirrors tensorflow/python/ops/nn_grad.py.
 
 from __future__ import annotations
 
-from simdist.framework import op_def
+from simdist.framework import execute
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_grad
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops as N
 
 
-@op_def.RegisterGradient("BiasAdd")
+@execute.RegisterGradient("BiasAdd")
 def _bias_add_grad(op, grad):
     return grad, N.bias_add_grad(grad, op.attrs["axis"])
 
 
-@op_def.RegisterGradient("BiasAddGrad")
+@execute.RegisterGradient("BiasAddGrad")
 def _bias_add_grad_grad(op, grad):
     # Each channel's sum spreads its gradient back over every element of that channel.
     g = op.inputs[0]
@@ -48,7 +48,7 @@ UNARY_RULES = {
 math_grad.register_unary_rules(UNARY_RULES)
 
 
-@op_def.RegisterGradient("Selu")
+@execute.RegisterGradient("Selu")
 def _selu_grad(op, grad):
     y = op.outputs[0]
     scale = A.constant(N.SELU_SCALE, dtype=grad.dtype)
@@ -57,21 +57,21 @@ def _selu_grad(op, grad):
                    M.multiply(grad, scale))
 
 
-@op_def.RegisterGradient("Softmax")
+@execute.RegisterGradient("Softmax")
 def _softmax_grad(op, grad):
     y = op.outputs[0]
     a = op.attrs["axis"]
     return M.multiply(M.subtract(grad, M.reduce_sum(M.multiply(grad, y), a, keepdims=True)), y)
 
 
-@op_def.RegisterGradient("LogSoftmax")
+@execute.RegisterGradient("LogSoftmax")
 def _log_softmax_grad(op, grad):
     y = op.outputs[0]
     a = op.attrs["axis"]
     return M.subtract(grad, M.multiply(M.reduce_sum(grad, a, keepdims=True), M.exp(y)))
 
 
-@op_def.RegisterGradient("SoftmaxCrossEntropyWithLogits")
+@execute.RegisterGradient("SoftmaxCrossEntropyWithLogits")
 def _softmax_xent_grad(op, grad):
     logits, labels = op.inputs
     a = op.attrs["axis"]
@@ -88,7 +88,7 @@ def _softmax_xent_grad(op, grad):
     return g_logits, g_labels
 
 
-@op_def.RegisterGradient("SparseSoftmaxCrossEntropyWithLogits")
+@execute.RegisterGradient("SparseSoftmaxCrossEntropyWithLogits")
 def _sparse_softmax_xent_grad(op, grad):
     logits, labels = op.inputs
     hot = A.one_hot(labels, logits.shape[-1], dtype=logits.dtype)

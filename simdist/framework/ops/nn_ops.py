@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import errors, op_def
+from simdist.framework import errors, execute
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.tensor import Tensor
@@ -32,7 +32,7 @@ def _same_dtype(value, like):
 def relu(features, name=None) -> Tensor:
     """``max(features, 0)``."""
     x = A._t(features)
-    return op_def.execute("Relu", [x], _same_dtype(backend.xp.maximum(x._value, 0), x._value))
+    return execute.execute("Relu", [x], _same_dtype(backend.xp.maximum(x._value, 0), x._value))
 
 
 def elu(features, name=None) -> Tensor:
@@ -41,7 +41,7 @@ def elu(features, name=None) -> Tensor:
     v = x._value
     with np.errstate(all="ignore"):
         value = backend.xp.where(v > 0, v, backend.xp.expm1(backend.xp.minimum(v, 0)))
-    return op_def.execute("Elu", [x], _same_dtype(value, v))
+    return execute.execute("Elu", [x], _same_dtype(value, v))
 
 
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
@@ -54,13 +54,13 @@ def selu(features, name=None) -> Tensor:
     with np.errstate(all="ignore"):
         neg = SELU_ALPHA * backend.xp.expm1(backend.xp.minimum(v, 0))
         value = SELU_SCALE * backend.xp.where(v > 0, v, neg)
-    return op_def.execute("Selu", [x], _same_dtype(value, v))
+    return execute.execute("Selu", [x], _same_dtype(value, v))
 
 
 def relu6(features, name=None) -> Tensor:
     """``min(max(x, 0), 6)`` (``tf.nn.relu6``)."""
     x = A._t(features)
-    return op_def.execute("Relu6", [x], _same_dtype(backend.xp.clip(x._value, 0, 6), x._value))
+    return execute.execute("Relu6", [x], _same_dtype(backend.xp.clip(x._value, 0, 6), x._value))
 
 
 def leaky_relu(features, alpha=0.2, name=None) -> Tensor:
@@ -112,7 +112,7 @@ def softmax(logits, axis=None, name=None) -> Tensor:
     with np.errstate(all="ignore"):
         s, lse = _shifted(x._value, a)
         value = backend.xp.exp(s - lse)
-    return op_def.execute("Softmax", [x], value, attrs={"axis": a})
+    return execute.execute("Softmax", [x], value, attrs={"axis": a})
 
 
 def log_softmax(logits, axis=None, name=None) -> Tensor:
@@ -121,7 +121,7 @@ def log_softmax(logits, axis=None, name=None) -> Tensor:
     a = A._axis(-1 if axis is None else int(axis), x.ndim, "LogSoftmax")
     with np.errstate(all="ignore"):
         s, lse = _shifted(x._value, a)
-    return op_def.execute("LogSoftmax", [x], s - lse, attrs={"axis": a})
+    return execute.execute("LogSoftmax", [x], s - lse, attrs={"axis": a})
 
 
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None) -> Tensor:
@@ -135,7 +135,7 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None) -> Te
     if labels is None or logits is None:
         raise ValueError("Both labels and logits must be provided.")
     logits = A._t(logits)
-    labels = op_def.convert_to_tensor(labels, dtype_hint=logits.dtype)
+    labels = execute.convert_to_tensor(labels, dtype_hint=logits.dtype)
     if labels.shape != logits.shape:
         raise ValueError(f"`logits` and `labels` must have the same shape, received "
                          f"({logits.shape} vs {labels.shape}).")
@@ -154,8 +154,8 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None) -> Ten
     each row of ``labels`` sums to 1) and gradients also flow into ``labels``.
     """
     logits = A._t(logits)
-    labels = op_def.convert_to_tensor(labels, dtype_hint=logits.dtype)
-    op_def.check_same_dtype("SoftmaxCrossEntropyWithLogits", logits, labels)
+    labels = execute.convert_to_tensor(labels, dtype_hint=logits.dtype)
+    execute.check_same_dtype("SoftmaxCrossEntropyWithLogits", logits, labels)
     a = A._axis(axis, logits.ndim, "SoftmaxCrossEntropyWithLogits")
     try:
         lab = backend.xp.broadcast_to(labels._value, logits._value.shape)
@@ -167,7 +167,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None) -> Ten
     with np.errstate(all="ignore"):
         s, lse = _shifted(logits._value, a)
         loss = backend.xp.sum(lab * (lse - s), axis=a)
-    return op_def.execute("SoftmaxCrossEntropyWithLogits", [logits, labels], loss,
+    return execute.execute("SoftmaxCrossEntropyWithLogits", [logits, labels], loss,
                           attrs={"axis": a}, flops=5 * logits._value.size)
 
 
@@ -206,7 +206,7 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
         picked = xp.take_along_axis(s, array_api.astype(labels._value[..., None], np.int64),
                                     axis=-1)
         loss = (lse - picked)[..., 0]
-    return op_def.execute("SparseSoftmaxCrossEntropyWithLogits", [logits, labels], loss,
+    return execute.execute("SparseSoftmaxCrossEntropyWithLogits", [logits, labels], loss,
                           flops=5 * logits._value.size)
 
 
@@ -225,9 +225,9 @@ def bias_add(value, bias, data_format=None, name=None) -> Tensor:
         per channel (TF's kernel messages).
     """
     v = A._t(value)
-    b = bias if isinstance(bias, Tensor) else op_def.convert_to_tensor(bias, dtype=v.dtype)
+    b = bias if isinstance(bias, Tensor) else execute.convert_to_tensor(bias, dtype=v.dtype)
     b = A._t(b)
-    op_def.check_same_dtype("BiasAdd", v, b)
+    execute.check_same_dtype("BiasAdd", v, b)
     axis = _bias_axis(v, data_format)
     if b.ndim != 1:
         raise errors.InvalidArgumentError(
@@ -242,7 +242,7 @@ def bias_add(value, bias, data_format=None, name=None) -> Tensor:
     shape = [1] * v.ndim
     shape[axis] = b.shape[0]
     xp = array_api.namespace(b._value)
-    return op_def.execute("BiasAdd", [v, b], v._value + xp.reshape(b._value, tuple(shape)),
+    return execute.execute("BiasAdd", [v, b], v._value + xp.reshape(b._value, tuple(shape)),
                           attrs={"axis": axis})
 
 
@@ -252,9 +252,9 @@ def bias_add_grad(grad, axis) -> Tensor:
     g = A._t(grad)
     xp = array_api.namespace(g._value)  # NumPy for host-held 16-bit floats
     axes = tuple(i for i in range(g.ndim) if i != axis % g.ndim)
-    acc = xp.float32 if g._value.dtype in op_def._LOW_PRECISION else g._value.dtype
+    acc = xp.float32 if g._value.dtype in execute._LOW_PRECISION else g._value.dtype
     value = _same_dtype(xp.sum(g._value, axis=axes, dtype=acc), g._value)
-    return op_def.execute("BiasAddGrad", [g], value, attrs={"axis": axis % g.ndim})
+    return execute.execute("BiasAddGrad", [g], value, attrs={"axis": axis % g.ndim})
 
 
 def _bias_axis(v, data_format) -> int:

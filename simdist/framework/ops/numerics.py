@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import dtypes, errors, op_def
+from simdist.framework import dtypes, errors, execute
 
 _FLOATS = "bfloat16, half, float, double"
 
@@ -24,10 +24,10 @@ def check_numerics(tensor, message, name=None):
     Raises:
       InvalidArgumentError: a NaN or Inf element, or a non-floating tensor.
     """
-    t = op_def.convert_to_tensor(tensor)
+    t = execute.convert_to_tensor(tensor)
     if not t.dtype.is_floating:
         raise errors.InvalidArgumentError(
-            None, None, f"Value for attr 'T' of {op_def.kernel_dtype_name(t.dtype)} is not in "
+            None, None, f"Value for attr 'T' of {execute.kernel_dtype_name(t.dtype)} is not in "
                         f"the list of allowed values: {_FLOATS}\n\t; NodeDef: "
                         "{{node CheckNumerics}} [Op:CheckNumerics]")
     value = np.asarray(t._value, dtype=np.float64 if t.dtype == dtypes.float64 else np.float32)
@@ -37,9 +37,9 @@ def check_numerics(tensor, message, name=None):
         raise errors.InvalidArgumentError(
             None, None, f"{message} : Tensor had {' and '.join(found)} values "
                         "[Op:CheckNumerics]")
-    return op_def.execute("CheckNumerics", [t], t._value, flops=t._value.size)
+    return execute.execute("CheckNumerics", [t], t._value, flops=t._value.size)
 
 
-@op_def.RegisterGradient("CheckNumerics")
+@execute.RegisterGradient("CheckNumerics")
 def _check_numerics_grad(op, grad):
     return grad

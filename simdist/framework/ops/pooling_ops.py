@@ -18,7 +18,7 @@ core/kernels/maxpooling_op.cc, avgpooling_op.cc.
 
 from __future__ import annotations
 
-from simdist.framework import op_def
+from simdist.framework import execute
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import conv_ops as C
 from simdist.framework.tensor import Tensor
@@ -88,7 +88,7 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC",  # noqa: A002
     v = x._value
     fill = xp.finfo(v.dtype).min if v.dtype.kind == "f" else xp.iinfo(v.dtype).min
     value = _windows(v, attrs, fill).max(axis=3)
-    return op_def.execute("MaxPool", [x], value, attrs=attrs, flops=_window_flops(attrs))
+    return execute.execute("MaxPool", [x], value, attrs=attrs, flops=_window_flops(attrs))
 
 
 def _argmax_taps(orig_input, attrs):
@@ -108,7 +108,7 @@ def max_pool_grad(orig_input, orig_output, grad, attrs) -> Tensor:
     hot = taps[:, :, :, None, :] == xp.arange(k)[None, None, None, :, None]
     cols = xp.where(hot, g._value[:, :, :, None, :], 0).astype(g._value.dtype)
     value = _scatter(cols, attrs, g.shape[0], g._value.dtype)
-    return op_def.execute("MaxPoolGrad", [x, y, g], value, attrs=attrs,
+    return execute.execute("MaxPoolGrad", [x, y, g], value, attrs=attrs,
                           flops=_window_flops(attrs))
 
 
@@ -119,7 +119,7 @@ def max_pool_grad_grad(orig_input, orig_output, grad, attrs) -> Tensor:
     taps = _argmax_taps(x, attrs)
     windows = _windows(g._value, attrs, 0)
     value = xp.take_along_axis(windows, taps[:, :, :, None, :], axis=3)[:, :, :, 0, :]
-    return op_def.execute("MaxPoolGradGrad", [x, y, g], value, attrs=attrs,
+    return execute.execute("MaxPoolGradGrad", [x, y, g], value, attrs=attrs,
                           flops=_window_flops(attrs))
 
 
@@ -152,14 +152,14 @@ def avg_pool_grad(grad, attrs) -> Tensor:
     share = (g._value / _counts(attrs)).astype(g._value.dtype)
     cols = xp.broadcast_to(share[:, :, :, None, :], share.shape[:3] + (k, share.shape[3]))
     value = _scatter(cols, attrs, g.shape[0], g._value.dtype)
-    return op_def.execute("AvgPoolGrad", [g], value, attrs=attrs, flops=_window_flops(attrs))
+    return execute.execute("AvgPoolGrad", [g], value, attrs=attrs, flops=_window_flops(attrs))
 
 
 def avg_pool_from_attrs(x, attrs) -> Tensor:
     """AvgPool with a known geometry (also AvgPoolGrad's gradient rule)."""
     x = A._t(x)
     value = (_windows(x._value, attrs, 0).sum(axis=3) / _counts(attrs)).astype(x._value.dtype)
-    return op_def.execute("AvgPool", [x], value, attrs=attrs, flops=_window_flops(attrs))
+    return execute.execute("AvgPool", [x], value, attrs=attrs, flops=_window_flops(attrs))
 
 
 def max_pool(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002

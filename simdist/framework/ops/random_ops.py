@@ -34,7 +34,7 @@ import threading
 import numpy as np
 
 from simdist import _world
-from simdist.framework import dtypes, errors, op_def
+from simdist.framework import dtypes, errors, execute
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import random_distributions as D
@@ -175,7 +175,7 @@ def _reserve(op_type, dtype, seed, reserve) -> PhiloxRandom:
         return PhiloxRandom.from_seeds(s1, s2)
     fn = _state.function
     if fn is None:
-        device = op_def.placement([])
+        device = execute.placement([])
         kernels, key = _state.kernels, (op_type, dtypes.as_dtype(dtype).name, s1, s2,
                                         getattr(device, "name", str(device)))
     else:   # a graph has a kernel per op node, even for two ops with the same seeds
@@ -204,12 +204,12 @@ def _shape(shape, op_type=None, dtype=None) -> tuple:
     """The draw's shape; with ``op_type``, TF's OOM error first if it cannot fit."""
     dims = tuple(A._ints(shape)) if not isinstance(shape, tuple) else tuple(map(int, shape))
     if op_type is not None:
-        op_def.check_output_fits(op_type, dims, dtype)
+        execute.check_output_fits(op_type, dims, dtype)
     return dims
 
 
 def _place(op_type, host) -> Tensor:
-    return op_def.execute(op_type, [], backend.xp.asarray(host))
+    return execute.execute(op_type, [], backend.xp.asarray(host))
 
 
 def _float_dtype(dtype, what) -> dtypes.DType:
@@ -221,8 +221,8 @@ def _float_dtype(dtype, what) -> dtypes.DType:
 
 def _scaled(op_type, z, mean, stddev, dt) -> Tensor:
     """``rnd * stddev + mean`` in the dtype, as TF's Python wrappers."""
-    mean_t = op_def.convert_to_tensor(mean, dtype=dt)
-    std_t = op_def.convert_to_tensor(stddev, dtype=dt)
+    mean_t = execute.convert_to_tensor(mean, dtype=dt)
+    std_t = execute.convert_to_tensor(stddev, dtype=dt)
     return M.add(M.multiply(_place(op_type, z), std_t), mean_t)
 
 
@@ -274,9 +274,9 @@ def _uniform(op_type, shape, minval, maxval, dtype, gen=None, seed=None) -> Tens
     minval_is_zero = isinstance(minval, int) and minval == 0
     maxval_is_one = maxval is None or (isinstance(maxval, int) and maxval == 1)
     if gen is None and minval_is_zero:
-        return u if maxval_is_one else M.multiply(u, op_def.convert_to_tensor(maxval, dtype=dt))
-    lo = op_def.convert_to_tensor(minval, dtype=dt)
-    hi = op_def.convert_to_tensor(1 if maxval is None else maxval, dtype=dt)
+        return u if maxval_is_one else M.multiply(u, execute.convert_to_tensor(maxval, dtype=dt))
+    lo = execute.convert_to_tensor(minval, dtype=dt)
+    hi = execute.convert_to_tensor(1 if maxval is None else maxval, dtype=dt)
     return M.add(M.multiply(u, M.subtract(hi, lo)), lo)
 
 
@@ -406,4 +406,4 @@ for _op in ("RandomStandardNormal", "TruncatedNormal", "RandomUniform", "RandomU
             "StatelessRandomNormalV2", "StatelessTruncatedNormalV2", "StatelessRandomUniformV2",
             "StatelessRandomUniformV2Int", "StatelessRandomUniformV2FullInt",
             "RandomShuffle"):
-    op_def.NotDifferentiable(_op)
+    execute.NotDifferentiable(_op)

@@ -22,21 +22,21 @@ import re
 
 import numpy as np
 
-from simdist.framework import dtypes, errors, farmhash, op_def
+from simdist.framework import dtypes, errors, execute, farmhash
 from simdist.framework.tensor import Tensor
 
 _OPS = ("StringJoin", "ReduceJoin", "StringLength", "StringLower", "StringUpper",
         "StringStrip", "StringToNumber", "AsString", "RegexFullMatch", "StaticRegexReplace",
         "Substr", "StringToHashBucketFast")
 for _op in _OPS:
-    op_def.NotDifferentiable(_op)
+    execute.NotDifferentiable(_op)
 
 
 def _strings(op_type: str, x, index: int = 0) -> Tensor:
     """``x`` as a string tensor, or TF's error naming the input that is not one."""
-    t = op_def.convert_to_tensor(x, dtype_hint=dtypes.string)
+    t = execute.convert_to_tensor(x, dtype_hint=dtypes.string)
     if not t.dtype.is_string:
-        raise op_def.input_dtype_error(op_type, index, "string", t.dtype)
+        raise execute.input_dtype_error(op_type, index, "string", t.dtype)
     return t
 
 
@@ -45,7 +45,7 @@ def _map(op_type: str, t: Tensor, fn, otype=object, inputs=None) -> Tensor:
     out = np.empty(t._value.shape, dtype=otype)
     for i, v in enumerate(t._value.flat):
         out.flat[i] = fn(v)
-    return op_def.execute(op_type, inputs or [t], out)
+    return execute.execute(op_type, inputs or [t], out)
 
 
 def join(inputs, separator="", name=None) -> Tensor:
@@ -67,7 +67,7 @@ def join(inputs, separator="", name=None) -> Tensor:
     out = np.empty(shape, dtype=object)
     for idx in np.ndindex(*shape):
         out[idx] = sep.join(p[idx] for p in parts)
-    return op_def.execute("StringJoin", ts, out)
+    return execute.execute("StringJoin", ts, out)
 
 
 def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None) -> Tensor:
@@ -84,7 +84,7 @@ def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None) -> T
             value[idx] = sep.join(rows[idx])
         if keepdims:
             value = np.expand_dims(value, a)
-    return op_def.execute("ReduceJoin", [t], value)
+    return execute.execute("ReduceJoin", [t], value)
 
 
 _UNITS = {"BYTE": len, "UTF8_CHAR": lambda b: len(b.decode("utf-8", errors="replace"))}
@@ -145,7 +145,7 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, f
               name=None) -> Tensor:  # noqa: A002 - TF's name
     """Numbers as text: integers in decimal, floats with ``precision`` digits (6 when -1),
     bools 'true' / 'false'."""
-    t = op_def.convert_to_tensor(input)
+    t = execute.convert_to_tensor(input)
     if t.dtype.is_string:
         raise errors.InvalidArgumentError(
             None, None, "Value for attr 'T' of string is not in the list of allowed values "

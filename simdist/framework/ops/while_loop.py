@@ -23,7 +23,7 @@ Mirrors tensorflow/python/ops/while_loop.py.
 
 from __future__ import annotations
 
-from simdist.framework import nest, op_def
+from simdist.framework import execute, nest
 from simdist.framework.ops import control_flow_util, math_ops
 from simdist.framework.tensor_spec import TensorSpec
 
@@ -35,7 +35,7 @@ def _read_variables(loop_vars):
 
 
 def _spec(value):
-    return TensorSpec.from_tensor(op_def.convert_to_tensor(value))
+    return TensorSpec.from_tensor(execute.convert_to_tensor(value))
 
 
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
@@ -73,7 +73,7 @@ def _eager_while_loop(cond, body, loop_vars, maximum_iterations, return_same_str
         raise ValueError("'loop_vars' must be provided.")
     try_to_pack = len(loop_vars) == 1 and not return_same_structure
     if maximum_iterations is not None:
-        maximum_iterations = op_def.convert_to_tensor(maximum_iterations)
+        maximum_iterations = execute.convert_to_tensor(maximum_iterations)
         if maximum_iterations.shape.ndims != 0:
             raise ValueError("'maximum_iterations' must be a scalar. "
                              f"Received shape: {maximum_iterations.shape}")
@@ -98,7 +98,7 @@ def _eager_while_loop(cond, body, loop_vars, maximum_iterations, return_same_str
             loop_vars = (loop_vars,)
         control_flow_util.assert_same_structure(structure, list(loop_vars))
 
-    loop_vars = nest.map_structure(op_def.convert_to_tensor, loop_vars)
+    loop_vars = nest.map_structure(execute.convert_to_tensor, loop_vars)
     if maximum_iterations is not None:
         return loop_vars[1]
     return loop_vars[0] if packed else loop_vars

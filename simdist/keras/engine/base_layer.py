@@ -37,7 +37,7 @@ import inspect
 
 from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import dtypes, module, nest, op_def, trackable
+from simdist.framework import dtypes, execute, module, nest, trackable
 from simdist.framework import variables as variables_lib
 from simdist.framework.name_scope import name_scope
 from simdist.framework.name_scope import outside_name_scopes as init_scope  # noqa: F401
@@ -307,7 +307,7 @@ class Layer(module.Module):
             raise NotImplementedError(
                 f"Please run in eager mode or implement the compute_output_shape method on "
                 f"your layer ({type(self).__name__}).")
-        with op_def.shape_inference():
+        with execute.shape_inference():
             out = self(A.zeros((1,) + shape[1:], dtype=self.compute_dtype), training=False)
         return nest.map_structure(lambda t: (shape[0],) + tuple(t.shape)[1:], out)
 
@@ -329,7 +329,7 @@ class Layer(module.Module):
                 return x
             if hasattr(x, "_as_tensor") or hasattr(x, "__array__") or isinstance(
                     x, (int, float, list, str, bytes)):
-                t = op_def.convert_to_tensor(x)
+                t = execute.convert_to_tensor(x)
                 return t
             return x
 

@@ -18,7 +18,7 @@ import itertools
 
 import numpy as np
 
-from simdist.framework import op_def
+from simdist.framework import execute
 from simdist.framework.ops import array_ops as A
 from simdist.keras.engine.base_layer import Layer
 
@@ -71,9 +71,9 @@ class PreprocessingLayer(Layer):
 def _batches(data, batch_size):
     """The batches ``adapt`` reads: a Dataset's elements, or ``data`` cut into rows."""
     if hasattr(data, "element_spec") and hasattr(data, "__iter__"):  # a tf.data.Dataset
-        yield from (op_def.convert_to_tensor(b) for b in data)
+        yield from (execute.convert_to_tensor(b) for b in data)
         return
-    t = op_def.convert_to_tensor(np.asarray(data) if isinstance(data, np.ndarray) else data)
+    t = execute.convert_to_tensor(np.asarray(data) if isinstance(data, np.ndarray) else data)
     if t.ndim == 0:
         yield t
         return

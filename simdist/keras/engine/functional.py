@@ -20,7 +20,7 @@ Mirrors tf_keras/src/engine/functional.py.
 
 from __future__ import annotations
 
-from simdist.framework import nest, op_def
+from simdist.framework import execute, nest
 from simdist.framework.ops import array_ops as A
 from simdist.framework.tensor import Tensor
 from simdist.keras.engine.input_layer import InputLayer
@@ -161,7 +161,7 @@ class Functional(Model):
         return flat
 
     def _conform(self, value, ref: KerasTensor):
-        t = value if isinstance(value, Tensor) else op_def.convert_to_tensor(
+        t = value if isinstance(value, Tensor) else execute.convert_to_tensor(
             value, dtype_hint=ref.dtype)
         ref_shape = ref.shape.as_list()
         if t.ndim == len(ref_shape) + 1 and t.shape[-1] == 1:  # (batch, ..., 1) for (batch, ...)

@@ -18,7 +18,7 @@ Mirrors tf_keras/src/engine/node.py and base_layer.py (``_functional_constructio
 
 from __future__ import annotations
 
-from simdist.framework import errors, nest, op_def
+from simdist.framework import errors, execute, nest
 from simdist.framework.ops import array_ops as A
 from simdist.keras.engine.keras_tensor import KerasTensor
 
@@ -88,7 +88,7 @@ def outputs_from_two_sizes(layer, fn, args, kwargs):
         layer" with its message, as TF's graph-mode call gives).
     """
     try:
-        with op_def.shape_inference():
+        with execute.shape_inference():
             small, large = (fn(*nest.map_structure(lambda t, n=n: _zeros(t, n), list(args)),
                                **nest.map_structure(lambda t, n=n: _zeros(t, n), kwargs))
                             for n in (1, 2))
@@ -150,7 +150,7 @@ def symbolic_call(layer, inputs, args, kwargs):
         node = Node(layer, (inputs, *args), kwargs, outputs)
         layer._record_node_shapes(node)
         return outputs
-    with op_def.shape_inference():
+    with execute.shape_inference():
         concrete_in = nest.map_structure(_placeholder, inputs)
         concrete_args = nest.map_structure(_placeholder, list(args))
         concrete_kwargs = nest.map_structure(_placeholder, dict(kwargs))

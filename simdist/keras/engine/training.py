@@ -24,7 +24,7 @@ import weakref
 import numpy as np
 
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import backprop, context, nest, op_def
+from simdist.framework import backprop, context, execute, nest
 from simdist.framework.ops import array_ops as A
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_spec import TensorSpec
@@ -198,7 +198,7 @@ class Model(Layer):
             self._built_strategy = ds_context.get_strategy() if ds_context.has_strategy() else None
             # Keras builds in a scratch graph, outside the model's name scope:
             # model.build() names weights 'dense/kernel', a first call 'model/dense/kernel'.
-            with op_def.shape_inference():
+            with execute.shape_inference():
                 self.call(A.zeros(shape, dtype=self.compute_dtype))
         self.built = True
 
@@ -668,7 +668,7 @@ def _metric_specs(metrics):
 
 def _input_spec(value):
     """The TensorSpec of a first call's input, named 'input_1' as Keras names it."""
-    t = value if isinstance(value, Tensor) else op_def.convert_to_tensor(value)
+    t = value if isinstance(value, Tensor) else execute.convert_to_tensor(value)
     return TensorSpec(t.shape, t.dtype, "input_1")
 
 

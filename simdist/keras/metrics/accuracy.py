@@ -11,7 +11,7 @@ Mirrors keras/src/metrics/accuracy_metrics.py and utils/metrics_utils.py.
 
 from __future__ import annotations
 
-from simdist.framework import dtypes, op_def
+from simdist.framework import dtypes, execute
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras import backend
@@ -23,28 +23,28 @@ def _floatx():
 
 
 def accuracy(y_true, y_pred):
-    y_true = op_def.convert_to_tensor(y_true)
-    y_pred = A.cast(op_def.convert_to_tensor(y_pred), y_true.dtype)
+    y_true = execute.convert_to_tensor(y_true)
+    y_pred = A.cast(execute.convert_to_tensor(y_pred), y_true.dtype)
     return A.cast(M.equal(y_true, y_pred), _floatx())
 
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):
-    y_pred = op_def.convert_to_tensor(y_pred)
-    y_true = A.cast(op_def.convert_to_tensor(y_true), y_pred.dtype)
+    y_pred = execute.convert_to_tensor(y_pred)
+    y_true = A.cast(execute.convert_to_tensor(y_true), y_pred.dtype)
     t = A.cast(A.constant(threshold), y_pred.dtype)
     y_pred = A.cast(M.greater(y_pred, t), y_pred.dtype)
     return M.reduce_mean(A.cast(M.equal(y_true, y_pred), _floatx()), axis=-1)
 
 
 def categorical_accuracy(y_true, y_pred):
-    y_true = op_def.convert_to_tensor(y_true)
-    y_pred = op_def.convert_to_tensor(y_pred)
+    y_true = execute.convert_to_tensor(y_true)
+    y_pred = execute.convert_to_tensor(y_pred)
     return A.cast(M.equal(M.argmax(y_true, axis=-1), M.argmax(y_pred, axis=-1)), _floatx())
 
 
 def sparse_categorical_accuracy(y_true, y_pred):
-    y_true = op_def.convert_to_tensor(y_true)
-    y_pred = op_def.convert_to_tensor(y_pred)
+    y_true = execute.convert_to_tensor(y_true)
+    y_pred = execute.convert_to_tensor(y_pred)
     shape = list(y_true.shape)
     reshape = False
     if y_true.ndim == y_pred.ndim:

@@ -16,7 +16,7 @@ Mirrors keras/src/metrics/base_metric.py and utils/metrics_utils.py.
 from __future__ import annotations
 
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import dtypes, func_graph, op_def, trackable
+from simdist.framework import dtypes, execute, func_graph, trackable
 from simdist.framework import variables as variables_lib
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
@@ -102,7 +102,7 @@ class Metric(trackable.Trackable):
     def _read(self, v):
         """A state variable's value: the sum over replicas in cross-replica context."""
         return A._t(v.read_value()) if not hasattr(v, "read_value") else \
-            op_def.convert_to_tensor(v.read_value())
+            execute.convert_to_tensor(v.read_value())
 
     def get_config(self):
         return {"name": self.name, "dtype": self.dtype}
@@ -136,9 +136,9 @@ class Reduce(Metric):
             self.count = self.add_weight("count")
 
     def update_state(self, values, sample_weight=None):
-        values = A.cast(op_def.convert_to_tensor(values), self._dtype)
+        values = A.cast(execute.convert_to_tensor(values), self._dtype)
         if sample_weight is not None:
-            sample_weight = A.cast(op_def.convert_to_tensor(sample_weight), self._dtype)
+            sample_weight = A.cast(execute.convert_to_tensor(sample_weight), self._dtype)
             values, _, sample_weight = losses_utils.squeeze_or_expand_dimensions(
                 values, sample_weight=sample_weight)
             sample_weight = A.broadcast_to(sample_weight, list(values.shape)) \
@@ -184,8 +184,8 @@ class MeanMetricWrapper(Mean):
         self._fn_kwargs = kwargs
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        y_true = A.cast(op_def.convert_to_tensor(y_true), self._dtype)
-        y_pred = A.cast(op_def.convert_to_tensor(y_pred), self._dtype)
+        y_true = A.cast(execute.convert_to_tensor(y_true), self._dtype)
+        y_pred = A.cast(execute.convert_to_tensor(y_pred), self._dtype)
         y_pred, y_true = losses_utils.squeeze_or_expand_dimensions(y_pred, y_true)
         matches = self._fn(y_true, y_pred, **self._fn_kwargs)
         return super().update_state(matches, sample_weight=sample_weight)

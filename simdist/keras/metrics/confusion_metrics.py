@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import op_def
+from simdist.framework import execute
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras import backend
@@ -59,10 +59,10 @@ def update_confusion_matrix(counts: dict, y_true, y_pred, thresholds, top_k=None
                             class_id=None, sample_weight=None, multi_label=False):
     """Add this batch's weighted counts to ``counts`` ({'tp': var, 'fp': var, ...})."""
     dtype = next(iter(counts.values())).dtype
-    y_true = A.cast(op_def.convert_to_tensor(y_true), dtype)
-    y_pred = A.cast(op_def.convert_to_tensor(y_pred), dtype)
+    y_true = A.cast(execute.convert_to_tensor(y_true), dtype)
+    y_pred = A.cast(execute.convert_to_tensor(y_pred), dtype)
     if sample_weight is not None:
-        sample_weight = A.cast(op_def.convert_to_tensor(sample_weight), dtype)
+        sample_weight = A.cast(execute.convert_to_tensor(sample_weight), dtype)
         y_pred, y_true, sample_weight = losses_utils.squeeze_or_expand_dimensions(
             y_pred, y_true, sample_weight)
     else:
@@ -193,7 +193,7 @@ class AUC(Metric):
         self._built = True
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        y_pred = op_def.convert_to_tensor(y_pred)
+        y_pred = execute.convert_to_tensor(y_pred)
         if not self._built:
             if y_pred.ndim != 2:
                 raise ValueError("`y_pred` must have rank 2 when `multi_label=True`. Found "
@@ -205,7 +205,7 @@ class AUC(Metric):
         if self.label_weights is not None and not self.multi_label:
             weights = A.broadcast_to(self.label_weights, list(y_pred.shape))
             sample_weight = weights if sample_weight is None else M.multiply(
-                A.cast(op_def.convert_to_tensor(sample_weight), self._dtype), weights)
+                A.cast(execute.convert_to_tensor(sample_weight), self._dtype), weights)
         counts = {"tp": self.true_positives, "tn": self.true_negatives,
                   "fp": self.false_positives, "fn": self.false_negatives}
         update_confusion_matrix(counts, y_true, y_pred, self._thresholds,

@@ -11,7 +11,7 @@ tensors.
 
 Glossary:
   Kernel     -- the arrays of one update and the device clock it charges: ``op`` charges
-                one element-wise op (as op_def's execute would), ``write`` replaces a
+                one element-wise op (as framework/execute.py's execute would), ``write`` replaces a
                 variable's value (as ``assign_add`` / ``assign_sub`` would).
   applicable -- the fused path runs only where the eager ops would do nothing else:
                 no tape recording, no shape inference, no placement logging, dense
@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist import warnings as teach
-from simdist.framework import context, op_def, tape
+from simdist.framework import context, execute, tape
 from simdist.framework.tensor import Tensor
 from simdist.framework.variables import ResourceVariable, Variable
 
@@ -35,7 +35,7 @@ class Kernel:
 
     def __init__(self, device):
         self.device = device
-        self.charged = not (op_def._scratch.value or (
+        self.charged = not (execute._scratch.value or (
             not device.trace.enabled and device.spec.launch_s == 0))
 
     def op(self, op_type, inputs, out):
@@ -44,7 +44,7 @@ class Kernel:
             nbytes = out.nbytes
             for a in inputs:
                 nbytes += a.nbytes
-            self.device.run_op(op_type, out.size, nbytes, out.dtype in op_def._LOW_PRECISION)
+            self.device.run_op(op_type, out.size, nbytes, out.dtype in execute._LOW_PRECISION)
         return out
 
     @staticmethod
@@ -56,7 +56,7 @@ class Kernel:
 def applicable(gradient, *variables) -> bool:
     """Whether a fused update may replace the eager ops for these operands (inside
     ``extended.update``: a device scope places every op of the update)."""
-    if tape.active() or op_def._scratch.value or op_def._log_placement[0] or \
+    if tape.active() or execute._scratch.value or execute._log_placement[0] or \
             context.explicit_device() is None:
         return False
     if teach._ENABLED and teach.replicas_here() > 1:  # the eager reads may warn

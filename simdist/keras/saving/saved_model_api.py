@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import os
 
-from simdist.framework import nest, op_def
+from simdist.framework import execute, nest
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_spec import TensorSpec
 from simdist.keras.engine.training import Model
@@ -127,7 +127,7 @@ class _UserObject:
 
     def __call__(self, inputs, training=False):
         x = nest.map_structure(lambda v: v if isinstance(v, Tensor) or hasattr(v, "values")
-                               else op_def.convert_to_tensor(v), inputs)
+                               else execute.convert_to_tensor(v), inputs)
         return self._model(x, training=training)
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import dtypes, op_def
+from simdist.framework import dtypes, execute
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops.losses_util import (  # noqa: F401 - Keras's names for them
@@ -67,12 +67,12 @@ def compute_weighted_loss(losses, sample_weight=None,
         reduction = ReductionV2.SUM_OVER_BATCH_SIZE
     if sample_weight is None:
         sample_weight = 1.0
-    losses = op_def.convert_to_tensor(losses)
+    losses = execute.convert_to_tensor(losses)
     input_casted = not losses.dtype.is_floating
     input_dtype = losses.dtype
     if input_casted:
         losses = A.cast(losses, dtypes.float32)
-    sample_weight = A.cast(op_def.convert_to_tensor(sample_weight), losses.dtype)
+    sample_weight = A.cast(execute.convert_to_tensor(sample_weight), losses.dtype)
     losses, _, sample_weight = squeeze_or_expand_dimensions(losses, None, sample_weight)
     loss = reduce_weighted_loss(M.multiply(losses, sample_weight), reduction)
     return A.cast(loss, input_dtype) if input_casted else loss

@@ -35,7 +35,7 @@ import os
 
 import numpy as np
 
-from simdist.framework import dtypes, errors, farmhash, op_def
+from simdist.framework import dtypes, errors, execute, farmhash
 from simdist.framework import variables as variables_lib
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import control_flow_ops, logging_ops
@@ -319,7 +319,7 @@ class IndexLookup(PreprocessingLayer):
             dtypes.as_dtype(self.compute_dtype) if self.output_mode == INT else dtypes.int64)
         keys = x._value.reshape(-1)
         key = int if self.invert else self._key
-        if op_def.in_shape_inference():  # a symbolic call: Keras does not look up either
+        if execute.in_shape_inference():  # a symbolic call: Keras does not look up either
             return A.zeros_like(x, dtype=value_dtype)
         if self._table is None:
             raise errors.FailedPreconditionError(
@@ -335,7 +335,7 @@ class IndexLookup(PreprocessingLayer):
             found = [mask_value if key(k) == mask_key else v
                      for k, v in zip(keys, found)]
         if self.invert:
-            return op_def.convert_to_tensor(
+            return execute.convert_to_tensor(
                 np.array(self._tokens_to_numpy(found)).reshape(x._value.shape),
                 dtype=value_dtype)
         out = np.array(found, dtype=np.int64).reshape(x._value.shape)
@@ -343,7 +343,7 @@ class IndexLookup(PreprocessingLayer):
             self._assert_no_oov(x, out)
         elif self.num_oov_indices > 1:
             out = self._hash_oov(keys, out)
-        return A.cast(op_def.convert_to_tensor(out), value_dtype)
+        return A.cast(execute.convert_to_tensor(out), value_dtype)
 
     def _assert_no_oov(self, x, out):
         oov = x._value[out == -1]
@@ -394,7 +394,7 @@ class IndexLookup(PreprocessingLayer):
 
     def _ensure_tensor(self, inputs, dtype):
         """``utils.ensure_tensor``: convert, then cast to ``dtype`` (TF's Cast errors)."""
-        t = op_def.convert_to_tensor(inputs, dtype_hint=dtype)
+        t = execute.convert_to_tensor(inputs, dtype_hint=dtype)
         return t if t.dtype == dtype else A.cast(t, dtype)
 
 
@@ -411,11 +411,11 @@ def encode_categorical_inputs(inputs, output_mode, depth, dtype="float32", idf_w
     if x.ndim == 0:
         x = x.reshape(1)
     # A symbolic call's rank-1 input is its batch dimension, unknown to Keras (not 1).
-    batch_only = op_def.in_shape_inference() and len(original_shape) == 1
+    batch_only = execute.in_shape_inference() and len(original_shape) == 1
     if output_mode == ONE_HOT and (x.shape[-1] != 1 or batch_only):
         x = x[..., None]
     if x.ndim > 2:
-        shown = (None,) + tuple(original_shape)[1:] if op_def.in_shape_inference() \
+        shown = (None,) + tuple(original_shape)[1:] if execute.in_shape_inference() \
             else original_shape  # a symbolic call's batch dimension is unknown
         raise ValueError("When output_mode is not `'int'`, maximum supported output rank is "
                          f"2. Received output_mode {output_mode} and input shape "
@@ -426,7 +426,7 @@ def encode_categorical_inputs(inputs, output_mode, depth, dtype="float32", idf_w
         for index in row:
             if 0 <= index < depth:
                 out[r, index] = 1 if output_mode in (ONE_HOT, MULTI_HOT) else out[r, index] + 1
-    counts = op_def.execute("DenseBincount", [inputs], out if x.ndim == 2 else out[0])
+    counts = execute.execute("DenseBincount", [inputs], out if x.ndim == 2 else out[0])
     if output_mode != TF_IDF:
         return counts
     return M.multiply(counts, idf_weights)

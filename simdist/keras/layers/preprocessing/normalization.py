@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import dtypes, op_def
+from simdist.framework import dtypes, execute
 from simdist.framework import variables as variables_lib
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
@@ -121,7 +121,7 @@ class Normalization(PreprocessingLayer):
         return x  # _standardize_inputs casts, integers included
 
     def _standardize_inputs(self, inputs):
-        t = op_def.convert_to_tensor(inputs)
+        t = execute.convert_to_tensor(inputs)
         return t if t.dtype == self.compute_dtype else A.cast(t, self.compute_dtype)
 
     def compute_output_shape(self, input_shape):

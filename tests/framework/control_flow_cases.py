@@ -665,22 +665,22 @@ out = [f(tf.constant(3)), f(tf.constant(-3))]
 """,
 }
 
-# Recorded from TF, but their TF result depends on graph tracing (trace helper's issue 18
-# work): tf.function runs Python once per trace, symbolic tensors refuse Python bools, both
-# branches of a cond are traced.
+# Recorded from TF; where simdist's tracing does not give TF's result yet (issue 18), each
+# with the reason. The rest of the traced cases (a tensor used as a Python bool, branches of
+# different dtypes, ...) replay TF.
 NEEDS_TRACING = {
     "print runs once per trace, tf.print every call":
-        "Python print runs once per trace in TF; simdist runs the body every call",
-    "do_not_convert leaves a tensor if unconverted":
-        "a symbolic tensor used as a Python bool raises only when tf.function traces",
+        "tf.range over a symbolic limit is not traced yet (simdist's code asks the limit for a "
+        "value), so f falls back to eager with a warning and print runs at every call",
     "variable defined only in the main branch":
-        "TF detects this when it traces both branches of the cond",
-    "branches with different dtypes":
-        "TF detects this when it traces both branches of the cond",
+        "traced, but simdist raises no ValueError when the one-branch variable holds a Python "
+        "value (y = 1); with a tensor (y = x) it raises TF's error",
     "return only in one branch of a tensor if":
-        "TF detects this when it traces both branches of the cond",
+        "traced, but simdist raises no ValueError when the one returned value is a Python "
+        "value (return 1)",
     "loop variable changing dtype":
-        "TF's loop variable is a symbolic int32 tensor: the graph's AddV2 refuses 0.5",
+        "traced, but simdist's error is AutoGraph's dtype check where TF's graph raises the "
+        "AddV2 TypeError first",
 }
 
 # AutoGraph reads a function's source: each program runs as a module file of its own.

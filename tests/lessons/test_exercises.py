@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from simdist.testing import exercises
-from tests.lessons.test_lessons import LESSONS, LESSONS_DIR, code_cells
+from tests.lessons.test_lessons import LESSONS, LESSONS_DIR, code_cells, run_cell
 
 EXERCISE = re.compile(r"^# EXERCISE (\w+):")
 SOLUTIONS_DIR = LESSONS_DIR / "solutions"
@@ -32,7 +32,7 @@ def _exercise_id(cell: str):
 def _verdicts(src: str, namespace: dict) -> list:
     """Run ``src`` (an exercise cell then its grader) in ``namespace``; the verdicts."""
     del exercises.RESULTS[:]
-    exec(compile(src, "<exercise>", "exec"), namespace)
+    run_cell(src, "<exercise>", namespace)
     return list(exercises.RESULTS)
 
 
@@ -59,7 +59,7 @@ def test_solutions_are_right_wrong_answers_are_wrong_placeholders_unanswered(les
     while k < len(cells):
         ex = _exercise_id(cells[k])
         if ex is None:
-            exec(compile(cells[k], f"<{lesson.name} cell {k + 1}>", "exec"), namespace)
+            run_cell(cells[k], f"<{lesson.name} cell {k + 1}>", namespace)
             k += 1
             continue
         grader = cells[k + 1]

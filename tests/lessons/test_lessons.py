@@ -105,18 +105,22 @@ def test_lesson_states_its_goal_and_links_into_the_app(lesson):
                 f"{lesson.name}: {path}?{name}={value} is not a valid value"
 
 
+def run_cell(src: str, filename: str, namespace: dict) -> None:
+    """Execute one cell as Jupyter does: its source registered in linecache, so tracebacks
+    show its lines and AutoGraph (inspect.getsource) can read the functions it defines."""
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    exec(compile(src, filename, "exec"), namespace)
+
+
 @pytest.mark.parametrize("lesson", LESSONS, ids=_id)
 def test_lesson_runs(lesson):
     """Execute the lesson's code cells in order in one fresh namespace."""
     cells = code_cells(lesson.read_text(encoding="utf-8"))
     namespace = {"__name__": f"lesson_{lesson.stem}"}
     for k, src in enumerate(cells, start=1):
-        filename = f"<lessons/{lesson.name} cell {k}>"
-        # Let tracebacks show the failing line of the cell, not just its number.
-        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
         failure = None
         try:
-            exec(compile(src, filename, "exec"), namespace)
+            run_cell(src, f"<lessons/{lesson.name} cell {k}>", namespace)
         except Exception as exc:  # any error in a cell fails the lesson, named
             failure = "".join(traceback.format_exception(exc))
         if failure is not None:

@@ -27,23 +27,25 @@ def _unpack_if_singleton(res):
     return res
 
 
+def _branch(fn, alias, name: str, alias_name: str):
+    """One branch given as ``name`` or as its TF 1 alias (``fn1`` / ``fn2``), not both."""
+    if alias is not None:
+        if fn is not None:
+            raise TypeError(f"cond(): '{name}' and '{alias_name}' may not be set "
+                            "simultaneously.")
+        return alias
+    if fn is None:
+        raise TypeError(f"cond(): '{name}' argument required")
+    return fn
+
+
 def _check_branches(true_fn, false_fn, fn1, fn2):
-    if fn1 is not None:
-        if true_fn is not None:
-            raise TypeError("cond(): 'true_fn' and 'fn1' may not be set simultaneously.")
-        true_fn = fn1
-    elif true_fn is None:
-        raise TypeError("cond(): 'true_fn' argument required")
-    if fn2 is not None:
-        if false_fn is not None:
-            raise TypeError("cond(): 'false_fn' and 'fn2' may not be set simultaneously.")
-        false_fn = fn2
-    elif false_fn is None:
-        raise TypeError("cond(): 'false_fn' argument required")
-    if not callable(true_fn):
-        raise TypeError("'true_fn' must be callable.")
-    if not callable(false_fn):
-        raise TypeError("'false_fn' must be callable.")
+    true_fn = _branch(true_fn, fn1, "true_fn", "fn1")
+    false_fn = _branch(false_fn, fn2, "false_fn", "fn2")
+    # TF checks both are given before it checks either is callable.
+    for fn, name in ((true_fn, "true_fn"), (false_fn, "false_fn")):
+        if not callable(fn):
+            raise TypeError(f"'{name}' must be callable.")
     return true_fn, false_fn
 
 

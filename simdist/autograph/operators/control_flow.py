@@ -35,7 +35,7 @@ import sys
 import numpy as np
 
 from simdist.autograph.operators import variables
-from simdist.framework import context, dtypes, execute, nest
+from simdist.framework import context, dtypes, execute, func_graph, nest
 from simdist.framework.ops import array_ops, control_flow_ops, control_flow_util
 from simdist.framework.ops import cond as cond_lib
 from simdist.framework.ops import while_loop as while_lib
@@ -49,7 +49,7 @@ _LIMITATIONS = ("https://github.com/tensorflow/tensorflow/blob/master/tensorflow
 
 def is_tensor(x) -> bool:
     """A dense tensor, concrete or symbolic (TF's ``tensors.is_dense_tensor``)."""
-    return isinstance(x, Tensor) or control_flow_util.is_symbolic(x)
+    return isinstance(x, Tensor) or func_graph.is_symbolic(x)
 
 
 def _is_tf_type(x) -> bool:

@@ -21,15 +21,15 @@ from __future__ import annotations
 import collections
 import functools
 
-from simdist.framework import dtypes
-from simdist.framework.ops import array_ops, control_flow_ops, control_flow_util, math_ops
+from simdist.framework import dtypes, func_graph
+from simdist.framework.ops import array_ops, control_flow_ops, math_ops
 from simdist.framework.ops import cond as cond_lib
 from simdist.framework.tensor import Tensor
 
 
 def _name(pred) -> str:
     """``pred.name``: undefined for a concrete (eager) tensor, as in TF."""
-    if isinstance(pred, Tensor) and not control_flow_util.is_symbolic(pred):
+    if isinstance(pred, Tensor) and not func_graph.is_symbolic(pred):
         raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
     return pred.name
 
@@ -87,7 +87,7 @@ def _case_verify_and_canonicalize_args(pred_fn_pairs, exclusive, name, allow_pyt
             raise TypeError("Each entry in 'pred_fn_pairs' must be a 2-tuple. "
                             f"Received {pred_fn_pair}.")
         pred, fn = pred_fn_pair
-        if isinstance(pred, Tensor) or control_flow_util.is_symbolic(pred):
+        if isinstance(pred, Tensor) or func_graph.is_symbolic(pred):
             if pred.dtype != dtypes.bool_:
                 raise TypeError(f"pred must be Tensor of type bool: {_name(pred)}")
         elif not allow_python_preds:

@@ -13,14 +13,14 @@ Mirrors tensorflow/python/ops/control_flow_switch_case.py.
 
 from __future__ import annotations
 
-from simdist.framework import execute
+from simdist.framework import execute, func_graph
 from simdist.framework.ops import cond as cond_lib
 from simdist.framework.ops import control_flow_util, math_ops
 from simdist.framework.tensor import Tensor
 
 
 def _indexed_case_verify_and_canonicalize_args(branch_fns, default, branch_index):
-    if not (isinstance(branch_index, Tensor) or control_flow_util.is_symbolic(branch_index)):
+    if not (isinstance(branch_index, Tensor) or func_graph.is_symbolic(branch_index)):
         raise TypeError(f"'branch_index' must be a Tensor, got {type(branch_index)}")
     if not branch_index.dtype.is_integer:
         raise TypeError(f"'branch_index' must be an integer Tensor, got {branch_index.dtype}")

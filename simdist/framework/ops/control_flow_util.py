@@ -3,47 +3,27 @@
 Glossary:
   graph_for               -- the FuncGraph a control-flow op must build into: the one being
                              traced on this thread (``func_graph.current()``) when one of the
-                             given values is symbolic, else None (the op runs eagerly). Until
-                             simdist.framework.func_graph exists every op runs eagerly.
+                             given values is symbolic, else None (the op runs eagerly).
   assert_same_structure   -- TF's ``nest.assert_same_structure`` with ``check_types=True``:
                              ValueError when the element counts differ, TypeError when a
                              list meets a tuple, with TF's first line "The two structures
                              don't have the same nested structure."
-  is_symbolic             -- a tensor produced while tracing (no concrete value).
 
 Mirrors tensorflow/python/ops/control_flow_util.py and the check of tensorflow/python/util/nest.py.
 """
 
 from __future__ import annotations
 
-from simdist.framework import nest
-
-
-def _func_graph_module():
-    try:
-        from simdist.framework import func_graph
-    except ImportError:  # tracing not built yet: everything is eager
-        return None
-    return func_graph
-
-
-def current_graph():
-    """The FuncGraph being traced on this thread, or None."""
-    module = _func_graph_module()
-    return None if module is None else module.current()
-
-
-def is_symbolic(value) -> bool:
-    module = _func_graph_module()
-    return module is not None and bool(module.is_symbolic(value))
+from simdist.framework import func_graph, nest
 
 
 def graph_for(*values):
     """The graph to build control flow into when any leaf of ``values`` is symbolic."""
-    graph = current_graph()
+    graph = func_graph.current()
     if graph is None:
         return None
-    return graph if any(is_symbolic(v) for v in nest.flatten(list(values))) else None
+    flat = nest.flatten(list(values))
+    return graph if any(func_graph.is_symbolic(v) for v in flat) else None
 
 
 def _short(structure) -> str:

@@ -23,7 +23,7 @@ Mirrors tensorflow/python/ops/while_loop.py.
 
 from __future__ import annotations
 
-from simdist.framework import execute, nest
+from simdist.framework import execute, func_graph, nest
 from simdist.framework.ops import control_flow_util, math_ops
 from simdist.framework.tensor_spec import TensorSpec
 
@@ -57,10 +57,10 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         raise TypeError("'parallel_iterations' must be a positive integer.")
     loop_vars = _read_variables(loop_vars)
     graph = control_flow_util.graph_for(loop_vars)
-    if (graph is None and control_flow_util.current_graph() is not None
+    if (graph is None and func_graph.current() is not None
             and isinstance(loop_vars, (list, tuple))
-            and control_flow_util.is_symbolic(cond(*loop_vars))):
-        graph = control_flow_util.current_graph()  # concrete values, a symbolic condition
+            and func_graph.is_symbolic(cond(*loop_vars))):
+        graph = func_graph.current()  # concrete values, a symbolic condition
     if graph is not None:
         return graph.while_loop(cond, body, loop_vars, shape_invariants,
                                 maximum_iterations, name)

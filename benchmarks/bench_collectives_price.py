@@ -7,11 +7,13 @@ are priced once when they provably cost the same.
 
 Columns:
   build s   -- building the networkx graph (not part of pricing).
-  first s   -- the first price() on that graph: indexes its links and routes every
-               distinct neighbour pair, in batches (hardware/route_batch.py: the one/two-hop
-               rule and a preset's uplink hints on arrays; Dijkstra only for the rest).
+  first s   -- the first price() on that graph: reads its links in one pass over the
+               adjacency (hardware/link_table.py) and routes every distinct neighbour pair
+               as arrays (hardware/route_batch.py: the one/two-hop rule and a preset's uplink
+               hints; Dijkstra only for the rest).
   cached s  -- the best of a few more price() calls on the same graph: the Topology and
-               its routes are cached, so this is the pricing itself.
+               its routes are cached (the graph is read again to see it is unedited), so
+               this is that check and the pricing itself.
   cpu s     -- the same calls' process CPU time (``time.process_time``): on a machine
                shared with other jobs the wall time includes waiting for a core; the CPU
                time is close to what an idle machine's wall time would be.

@@ -25,7 +25,6 @@ import os
 import sys
 import warnings as _py_warnings
 from dataclasses import dataclass
-from pathlib import Path
 
 from simdist import _world
 from simdist.framework.thread_local import ThreadLocalNamespace
@@ -107,7 +106,7 @@ MISTAKES: dict[str, Mistake] = {
 _ENABLED = os.environ.get("SIMDIST_WARNINGS", "1").strip().lower() not in ("0", "off",
                                                                             "false", "no")
 _warned: set[str] = set()
-_PACKAGE_DIR = str(Path(__file__).resolve().parent)
+_PACKAGE_DIR = os.path.dirname(os.path.realpath(__file__))
 _SKIP_FILES = (_PACKAGE_DIR, os.path.dirname(_py_warnings.__file__) + os.sep + "threading")
 
 

@@ -54,16 +54,13 @@ def _route(topo, placement, src, dst) -> Routes:
     pairs, inverse = np.unique(src * (len(placement) + 1) + dst, return_inverse=True)
     inverse = inverse.reshape(-1)
     src_ranks, dst_ranks = np.divmod(pairs, len(placement) + 1)
-    found = topo.route_many([placement[s] for s in src_ranks.tolist()],
-                            [placement[d] for d in dst_ranks.tolist()])
-    u_lens = np.fromiter((len(r[0]) for r in found), dtype=np.int64, count=len(found))
-    u_lat = np.fromiter((r[1] for r in found), dtype=float, count=len(found))
+    ids = topo.memo("node ids", tuple(placement), lambda: topo.node_ids(placement))
+    u_flat, u_lens, u_lat = topo.route_ids(ids[src_ranks], ids[dst_ranks])
     lens = u_lens[inverse] if t else np.zeros(0, dtype=np.int64)
     lat = u_lat[inverse] if t else np.zeros(0)
     starts = np.cumsum(lens) - lens
     total = int(lens.sum())
     if total:
-        u_flat = np.concatenate([r[0] for r in found])
         u_starts = np.cumsum(u_lens) - u_lens
         # Transfer i's hops are u_flat[u_starts[pair]:...+lens[i]], laid end to end.
         pos = np.arange(total) - np.repeat(starts, lens) + np.repeat(u_starts[inverse], lens)

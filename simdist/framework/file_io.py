@@ -15,9 +15,7 @@ Only local paths are simulated (no ``gs://``). Mirrors tensorflow/python/lib/io/
 
 from __future__ import annotations
 
-import glob as _glob
 import os
-import shutil
 from dataclasses import dataclass
 
 from simdist.framework import errors
@@ -134,6 +132,8 @@ def listdir(path) -> list:
 
 def glob(pattern) -> list:
     """The paths matching ``pattern`` (``*``, ``?``, ``[...]``)."""
+    import glob as _glob  # glob and shutil load on first use, not with import simdist
+
     return _glob.glob(os.fspath(pattern))
 
 
@@ -157,6 +157,8 @@ def rmtree(path) -> None:
     """
     if not os.path.exists(path):
         raise _not_found(path, " not found")
+    import shutil
+
     shutil.rmtree(path)
 
 
@@ -175,6 +177,8 @@ def copy(src, dst, overwrite=False) -> None:
     if not os.path.exists(src):
         raise _not_found(src)
     _check_destination(dst, overwrite)
+    import shutil
+
     shutil.copyfile(src, dst)
 
 

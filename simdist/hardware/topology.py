@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import heapq
 import weakref
+from operator import methodcaller
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from simdist.hardware import route_batch
-from simdist.hardware.link_table import LinkTable, edge_list
+from simdist.hardware.link_table import LinkTable
 from simdist.hardware.topologies.multinode import fat_tree
 from simdist.hardware.topologies.nvlink import dgx1, nvlink_ring
 from simdist.hardware.topologies.nvswitch import dgx_a100, dgx_h100, nvswitch
@@ -44,6 +45,7 @@ TOPOLOGIES = {
 }
 
 ACCELERATORS = ("GPU", "TPU")
+_SPEC = methodcaller("get", "spec", "")
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -54,44 +56,33 @@ class TopologyError(ValueError):
 class Topology:
     """A validated topology graph with numbered directed links and cached routes."""
 
-    def __init__(self, graph: nx.Graph, fingerprint: int | None = None, edges=None):
-        import networkx as nx
-
-        if not isinstance(graph, nx.Graph) or graph.is_directed():
-            raise TopologyError(f"A topology must be an undirected networkx.Graph, got "
-                                f"{type(graph).__name__}.")
+    def __init__(self, graph: nx.Graph, table: LinkTable | None = None):
+        _check_graph(graph)
         self.graph = graph
         self.name = graph.graph.get("name", "custom")
-        # One pass over the edges (a 65,536-GPU fat-tree has 205,000 of them): their
+        # One pass over the adjacency (a 65,536-GPU fat-tree has 205,000 edges): the link
         # figures as arrays, checked at once; the per-edge check only names a bad link.
-        edges = edge_list(graph) if edges is None else edges
-        try:
-            bws = np.array([a.get("bandwidth") for _, _, a in edges], dtype=float)
-            lats = np.array([a.get("latency", 0.0) for _, _, a in edges], dtype=float)
-            valid = bool((bws > 0).all() and (lats >= 0).all())
-        except (TypeError, ValueError):
-            valid = False
-        if not valid:
-            self._check_links(edges)
-            bws = np.array([a["bandwidth"] for _, _, a in edges], dtype=float)
-            lats = np.array([a.get("latency", 0.0) for _, _, a in edges], dtype=float)
+        self._table = table = LinkTable.read(graph) if table is None else table
+        figures = table.figures()
+        if figures is None or not ((figures[0] > 0).all() and (figures[1] >= 0).all()):
+            self._check_links(table.edges)
+            figures = table.figures()
+        bws, lats = figures
         devices = graph.graph.get("devices") or [
             n for n, d in graph.nodes(data=True) if d.get("kind") in ACCELERATORS]
         self.devices = list(devices)
         self.require_all(self.devices)  # so placing ranks on them needs no check per call
         self.hosts = list(graph.graph.get("hosts") or [
             n for n, d in graph.nodes(data=True) if d.get("kind") == "CPU"])
-        self._table = LinkTable(graph, edges)
         self._check_connected()
         # Directed link 2i is edge i as the graph lists it (u -> v), 2i + 1 the way back.
-        self._edges = [(u, v) for u, v, _ in edges]
         self.bandwidth = np.repeat(bws, 2)
         self.latency = np.repeat(lats, 2)
         self._min_latency = float(self.latency.min()) if len(self.latency) else 0.0
         self._adj = None
         self._routes: dict[tuple, tuple[np.ndarray, float]] = {}
         self._memo: dict[str, dict] = {}
-        self._signature = signature(graph, edges) if fingerprint is None else fingerprint
+        self._signature = table.signature
         self._uplinks = graph.graph.get("uplinks") if \
             graph.graph.get("uplinks_signature") == self._signature else None
         self._up_ids = None
@@ -103,14 +94,6 @@ class Topology:
             if bw is None or not bw > 0 or lat < 0:
                 raise TopologyError(f"Link {u} -- {v} needs bandwidth > 0 (bytes/s) and "
                                     f"latency >= 0 (s); it has {attrs}.")
-
-    @property
-    def link_nodes(self) -> list[tuple]:
-        """Directed link id -> (from node, to node)."""
-        out = []
-        for u, v in self._edges:
-            out += [(u, v), (v, u)]
-        return out
 
     def _check_connected(self) -> None:
         if self.graph.number_of_nodes() == 0:
@@ -145,40 +128,58 @@ class Topology:
         return hit
 
     def route_many(self, srcs, dsts) -> list[tuple[np.ndarray, float]]:
-        """:meth:`route` of every pair ``srcs[i] -> dsts[i]``, the new ones found together:
-        their link ids and latencies come from a few array operations, not one per pair."""
+        """:meth:`route` of every pair ``srcs[i] -> dsts[i]``, the new ones found together
+        (:meth:`route_ids`)."""
         routes = self._routes
         out = [routes.get(key) for key in zip(srcs, dsts)]
         todo = [i for i, hit in enumerate(out) if hit is None]
         if not todo:
             return out
-        node_id = self._table.node_id
-        s = np.array([node_id[srcs[i]] for i in todo], dtype=np.int64)
-        d = np.array([node_id[dsts[i]] for i in todo], dtype=np.int64)
+        flat, lens, lats = self.route_ids(self.node_ids([srcs[i] for i in todo]),
+                                          self.node_ids([dsts[i] for i in todo]))
+        ends = np.cumsum(lens).tolist()
+        for i, start, end, lat in zip(todo, [0] + ends[:-1], ends, lats.tolist()):
+            hit = out[i] = (flat[start:end], lat)
+            routes[(srcs[i], dsts[i])] = hit
+        return out
+
+    def node_ids(self, nodes) -> np.ndarray:
+        """Node ids (positions in the link table) of node names."""
+        return np.fromiter(map(self._table.node_id.__getitem__, nodes), dtype=np.int64,
+                           count=len(nodes))
+
+    def route_ids(self, s: np.ndarray, d: np.ndarray):
+        """Routes of the pairs ``s[i] -> d[i]`` (node ids) as arrays, not cached: every
+        directed link id, pair after pair (``flat``), each pair's hop count and summed
+        latency. A few array operations for all pairs, not one per pair."""
         same = s == d
         groups = [(np.flatnonzero(same), s[same][:, None])]
         moving = np.flatnonzero(~same)
         groups += [(moving[rows], nodes) for rows, nodes in
                    route_batch.paths(self, s[moving], d[moving])]
+        lens = np.zeros(len(s), dtype=np.int64)
+        lats = np.zeros(len(s))
+        for rows, nodes in groups:
+            lens[rows] = nodes.shape[1] - 1
+        starts = np.cumsum(lens) - lens
+        flat = np.zeros(int(lens.sum()), dtype=np.int64)
         for rows, nodes in groups:
             hops = nodes.shape[1] - 1
+            if not hops or not len(rows):
+                continue
             ids = self._table.lookup(nodes[:, :-1].ravel(), nodes[:, 1:].ravel()).reshape(
                 len(rows), hops)
+            flat[(starts[rows][:, None] + np.arange(hops)).ravel()] = ids.ravel()
             # Row sums of a (pairs x hops) array: the same floats as latency[ids].sum().
-            lats = self.latency[ids].sum(axis=1)
-            for r, row, lat in zip(rows.tolist(), ids, lats.tolist()):
-                i = todo[r]
-                hit = out[i] = (row, lat)
-                routes[(srcs[i], dsts[i])] = hit
-        return out
+            lats[rows] = self.latency[ids].sum(axis=1)
+        return flat, lens, lats
 
     def _uplink_ids(self) -> np.ndarray:
         """The uplinks as node ids (-1: none), built on first use."""
         if self._up_ids is None:
-            node_id = self._table.node_id
-            up = np.full(len(node_id), -1)
-            for a, b in self._uplinks.items():
-                up[node_id[a]] = node_id[b]
+            up = np.full(len(self._table.nodes), -1)
+            up[self.node_ids(list(self._uplinks))] = self.node_ids(list(
+                self._uplinks.values()))
             self._up_ids = up
         return self._up_ids
 
@@ -256,7 +257,9 @@ class Topology:
     def path(self, src, dst) -> list:
         """The nodes a transfer from ``src`` to ``dst`` passes through, ends included."""
         ids, _ = self.route(src, dst)
-        return [src] + [self.link_nodes[i][1] for i in ids]
+        table = self._table
+        to = np.where(ids % 2 == 0, table.v[ids // 2], table.u[ids // 2])
+        return [src] + [table.nodes[i] for i in to.tolist()]
 
     def mem_bw(self, node) -> float | None:
         """Memory bandwidth of a device node (for reduction compute), from its spec."""
@@ -268,13 +271,13 @@ class Topology:
     def mem_bw_array(self, nodes) -> np.ndarray:
         """``mem_bw`` of each node as floats, infinite (free) when unknown; cached."""
         def compute():
-            by_spec: dict = {}
-            attrs = self.graph._node
-            specs = [attrs[n].get("spec", "") for n in nodes]
-            for n, spec in zip(nodes, specs):
-                if spec not in by_spec:
-                    by_spec[spec] = self.mem_bw(n) or np.inf
-            return np.array([by_spec[s] for s in specs], dtype=float)
+            from simdist.hardware.specs import SPECS
+
+            specs = list(map(_SPEC, map(self.graph._node.__getitem__, nodes)))
+            by_spec = {s: (SPECS[s].mem_bw if s in SPECS else None) or np.inf
+                       for s in set(specs)}
+            return np.fromiter(map(by_spec.__getitem__, specs), dtype=float,
+                               count=len(specs))
 
         return self.memo("mem_bw", tuple(nodes), compute)
 
@@ -289,12 +292,18 @@ class Topology:
         return hit
 
 
-def signature(graph: nx.Graph, edges=None) -> int:
-    """A fingerprint of the nodes and link figures: a cached Topology is rebuilt when a
-    user edits the graph (adds a node, changes a bandwidth) between two calls."""
-    return hash((graph.number_of_nodes(), tuple(
-        (u, v, a.get("bandwidth"), a.get("latency")) for u, v, a in (
-            graph.edges(data=True) if edges is None else edges))))
+def _check_graph(graph) -> None:
+    import networkx as nx
+
+    if not isinstance(graph, nx.Graph) or graph.is_directed():
+        raise TopologyError(f"A topology must be an undirected networkx.Graph, got "
+                            f"{type(graph).__name__}.")
+
+
+def signature(graph: nx.Graph) -> int:
+    """A fingerprint of the nodes and link figures (``LinkTable.signature``): a cached
+    Topology is rebuilt when a user edits the graph between two calls."""
+    return LinkTable.read(graph).signature
 
 
 def default_topology(num_devices: int) -> nx.Graph:
@@ -321,10 +330,11 @@ def as_topology(topology, num_devices: int | None = None) -> Topology:
         cached = _CACHE.get(topology)
     except TypeError:
         cached = None
-    fingerprint = signature(topology)  # one pass over the edges, on every call
-    if cached is not None and cached._signature == fingerprint:
+    _check_graph(topology)
+    table = LinkTable.read(topology)  # one pass over the adjacency, on every call
+    if cached is not None and cached._signature == table.signature:
         return cached
-    topo = Topology(topology, fingerprint)
+    topo = Topology(topology, table)
     try:
         _CACHE[topology] = topo
     except TypeError:

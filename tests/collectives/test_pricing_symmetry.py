@@ -174,3 +174,22 @@ def test_chunk_counts_without_a_schedule_match_the_schedule(name, p):
 def test_two_level_patterns_reject_a_local_size_that_does_not_divide():
     with pytest.raises(ValueError, match="groups of 3"):
         ALGORITHMS["two_level"].patterns(8, local_size=3)
+
+
+@pytest.mark.parametrize("rings", [
+    [[0, 1, 2]],                 # too short
+    [[0, 1, 2, 2]],              # a rank twice, one missing
+    [[0, 1, 2, 3], [0, 1, 2]],   # ragged
+    np.array([[3, 2, 1, 0], [0, 1, 2, 4]]),  # a rank out of range, as an array
+])
+def test_rings_that_miss_a_rank_are_refused(rings):
+    with pytest.raises(ValueError, match="Each ring must visit every rank 0..3 once"):
+        collectives.price("all_reduce", "ring", 4096, None, num_devices=4, rings=rings)
+
+
+def test_rings_given_as_arrays_lists_or_numbers_price_the_same():
+    want = collectives.price("all_reduce", "ring", 4096, None, num_devices=4,
+                             rings=[[0, 2, 1, 3], [3, 1, 2, 0]])
+    for rings in (np.array([[0, 2, 1, 3], [3, 1, 2, 0]]), [(0, 2, 1, 3), [3.0, 1, 2, 0]]):
+        got = collectives.price("all_reduce", "ring", 4096, None, num_devices=4, rings=rings)
+        assert [s.time for s in got.steps] == [s.time for s in want.steps]

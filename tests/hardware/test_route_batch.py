@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from simdist.hardware import TOPOLOGIES
-from simdist.hardware.link_table import LinkTable, edge_list
+from simdist.hardware.link_table import LinkTable
 from simdist.hardware.topology import Topology, as_topology
 
 
@@ -97,8 +97,54 @@ def test_random_graphs_route_as_the_per_pair_rules(n, edges):
     for u, v, lat in edges:
         if u < n and v < n:
             graph.add_edge(u, v, bandwidth=1e9, latency=lat)
-    table = LinkTable(graph, edge_list(graph))
+    table = LinkTable.read(graph)
     assert table.connected() == nx.is_connected(graph)
     if nx.is_connected(graph):
         assert_routes_match(graph, list(graph.nodes))
 
+
+
+@given(n=st.integers(1, 10),
+       edges=st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9),
+                                st.sampled_from([1e9, 2e9, 5e10])), max_size=25),
+       removed=st.lists(st.integers(0, 9), max_size=2))
+def test_reading_the_adjacency_gives_networkx_edges_and_link_ids(n, edges, removed):
+    # Edges are added in any order (self-loops included), nodes removed afterwards: the
+    # one-pass read must list networkx's edges in networkx's order and number the links as
+    # a dict filled edge by edge does (a self-loop's later number wins).
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n - 1, -1, -1))
+    for u, v, bw in edges:
+        if u < n and v < n:
+            graph.add_edge(u, v, bandwidth=bw, latency=1e-6 * (u + v))
+    graph.remove_nodes_from([r for r in removed if r < n - 1])
+    table = LinkTable.read(graph)
+    want = list(graph.edges(data=True))
+    assert [(u, v) for u, v, _ in table.edges] == [(u, v) for u, v, _ in want]
+    assert all(a is b for (_, _, a), (_, _, b) in zip(table.edges, want))
+    bws, lats = table.figures()
+    assert bws.tolist() == [a["bandwidth"] for _, _, a in want]
+    assert lats.tolist() == [a["latency"] for _, _, a in want]
+    index = {}
+    for i, (u, v, _) in enumerate(want):
+        index[(u, v)], index[(v, u)] = 2 * i, 2 * i + 1
+    nodes = list(graph.nodes)
+    ids = table.node_id
+    pairs = list(itertools.product(nodes, nodes))
+    got = table.find(np.array([ids[a] for a, _ in pairs], dtype=np.int64),
+                     np.array([ids[b] for _, b in pairs], dtype=np.int64))
+    assert got.tolist() == [index.get(p, -1) for p in pairs]
+
+
+def test_the_signature_changes_with_the_graph():
+    graph = TOPOLOGIES["fat-tree"](2, gpus_per_node=2, nics_per_node=1)
+    same = TOPOLOGIES["fat-tree"](2, gpus_per_node=2, nics_per_node=1)
+    first = LinkTable.read(graph).signature
+    assert LinkTable.read(same).signature == first
+    d = graph.graph["devices"]
+    graph.edges[d[0], "nic:0.0"]["bandwidth"] *= 2
+    assert LinkTable.read(graph).signature != first
+    graph.edges[d[0], "nic:0.0"]["bandwidth"] /= 2
+    assert LinkTable.read(graph).signature == first
+    graph.add_node("spare")
+    assert LinkTable.read(graph).signature != first

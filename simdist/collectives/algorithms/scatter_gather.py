@@ -12,7 +12,13 @@ halving / doubling for power-of-two p.
 from __future__ import annotations
 
 from simdist.collectives.algorithms import _rings
-from simdist.collectives.algorithms.ring import check_rings, chunk_count, ring_hints, ring_table
+from simdist.collectives.algorithms.ring import (
+    check_rings,
+    chunk_count,
+    ring_array,
+    ring_hints,
+    ring_table,
+)
 from simdist.collectives.registry import Algorithm, power_of_two, register
 from simdist.collectives.schedule import Schedule, Step, Transfer
 
@@ -43,11 +49,11 @@ def build_ag(p, rings=None):
 
 
 def patterns_rs(p, rings=None):
-    return [_rings.ring_pattern("reduce-scatter", *ring_table(check_rings(p, rings)), True)]
+    return [_rings.ring_pattern("reduce-scatter", *ring_table(ring_array(p, rings)), True)]
 
 
 def patterns_ag(p, rings=None):
-    return [_rings.ring_pattern("all-gather", *ring_table(check_rings(p, rings)), False)]
+    return [_rings.ring_pattern("all-gather", *ring_table(ring_array(p, rings)), False)]
 
 
 def _pow2(p, name):

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import logging
 import os
-import pprint
 import sys
 
 import numpy as np
@@ -190,6 +189,8 @@ def print_v2(*inputs, **kwargs):
 
 
 def _format(inputs, summarize, sep) -> str:
+    import pprint  # on first use, not with import simdist
+
     free = nest.map_structure(lambda x: "" if _is_tensor(x) else x, list(inputs))
     placeholder = _placeholder(" ".join(pprint.pformat(x) for x in free))
     texts = []

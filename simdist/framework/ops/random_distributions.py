@@ -25,7 +25,7 @@ in tensorflow/core/kernels/random_op_cpu.h.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
+import functools
 import math
 
 import ml_dtypes
@@ -37,7 +37,13 @@ _EPS32, _EPS64 = np.float32(1.0e-7), 1.0e-7
 
 
 # --- the C library's log and sincos (what TF's Box-Muller calls) --------------------------
-def _load_libm():
+@functools.cache
+def _libm():
+    """The C math library, loaded on first use: finding it (``ctypes.util``) imports
+    subprocess, tempfile and shutil and may run ``ldconfig``, which ``import simdist``
+    need not pay for."""
+    import ctypes.util
+
     try:
         lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
         for name, ct in (("logf", ctypes.c_float), ("log", ctypes.c_double)):
@@ -51,23 +57,22 @@ def _load_libm():
         return None
 
 
-_LIBM = _load_libm()
-
-
 def _log(x: np.ndarray) -> np.ndarray:
-    if _LIBM is None:
+    libm = _libm()
+    if libm is None:
         return np.log(x.astype(np.float64)).astype(x.dtype)
-    fn = _LIBM.logf if x.dtype == np.float32 else _LIBM.log
+    fn = libm.logf if x.dtype == np.float32 else libm.log
     return np.fromiter((fn(v) for v in x.ravel().tolist()), dtype=x.dtype,
                        count=x.size).reshape(x.shape)
 
 
 def _sincos(x: np.ndarray):
-    if _LIBM is None:
+    libm = _libm()
+    if libm is None:
         d = x.astype(np.float64)
         return np.sin(d).astype(x.dtype), np.cos(d).astype(x.dtype)
     ct = ctypes.c_float if x.dtype == np.float32 else ctypes.c_double
-    fn = _LIBM.sincosf if x.dtype == np.float32 else _LIBM.sincos
+    fn = libm.sincosf if x.dtype == np.float32 else libm.sincos
     s, c = ct(), ct()
     ps, pc = ctypes.byref(s), ctypes.byref(c)
     out = np.empty((2, x.size), dtype=x.dtype)

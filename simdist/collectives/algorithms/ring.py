@@ -29,7 +29,10 @@ def ring_array(p, rings) -> np.ndarray:
     (array operations: 8 rings of 65,536 ranks are checked in milliseconds)."""
     if rings is None:
         return np.arange(p, dtype=np.int64)[None, :]
-    arr = np.asarray(rings) if len(rings) else None
+    try:
+        arr = np.asarray(rings) if len(rings) else None
+    except ValueError:  # ragged: checked ring by ring below
+        arr = None
     if arr is None or arr.ndim != 2 or arr.dtype.kind not in "iu":
         rows = [list(map(int, r)) for r in rings]
         bad = next((r for r in rows if len(r) != p), None)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from simdist.collectives import placement as placement_lib
 from simdist.collectives.cost import Cost, price_patterns
 from simdist.collectives.executor import execute
-from simdist.collectives.ops import normalize_op
+from simdist.collectives.ops import combine_fn, normalize_op
 from simdist.collectives.registry import lookup
 from simdist.collectives.schedule import Schedule
 from simdist.hardware import array_api
@@ -180,7 +180,8 @@ def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params
         inputs = None
     else:  # transfers read the untouched inputs (nobody writes them: no copy needed)
         inputs = initial if initial is not None else [array_api.copy(a) for a in buffers]
-    execute(sched, buffers, op or "sum", bounds, inputs, exchange, initial)
+    if not _fast_values(algo, sched, buffers, initial, bounds, op, exchange, params):
+        execute(sched, buffers, op or "sum", bounds, inputs, exchange, initial)
     values = layout.outputs(buffers, arrays, bounds, sched, op)
     itemsize = array_api.itemsize(arrays[0])
     cost, times = price_patterns(topo, nodes, sched.patterns(), bounds, itemsize,
@@ -190,6 +191,17 @@ def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params
         nodes = list(labels) + nodes[len(labels):]
     _record(trace, sched, cost, times, nodes, bounds, itemsize, start_time, op)
     return CollectiveResult(values, sched, cost, trace, op)
+
+
+def _fast_values(algo, sched, buffers, initial, bounds, op, exchange, params) -> bool:
+    """Whether the algorithm computed the values from its structure (``fast_values``):
+    one process, one array device, no servers; otherwise the executor runs the steps."""
+    if algo.fast_values is None or exchange is not None or initial is None \
+            or sched.num_buffers != len(initial) or array_api.mover(buffers) is not None:
+        return False
+    dtype = array_api.numpy_dtype(buffers[0])
+    fn = combine_fn(op or "sum", array_api.namespace(*buffers[:1]), dtype)
+    return algo.fast_values(len(initial), buffers, initial, bounds, fn, dtype, **params)
 
 
 def _record(trace, sched, cost, times, nodes, bounds, itemsize, start, op):

@@ -6,7 +6,11 @@ Glossary:
                 the cost model prices (symmetric algorithms give one pattern per phase, with
                 a repeat count, so pricing thousands of devices is cheap); ``.hints`` reads
                 parameters (ring order, node size, torus shape) from a topology;
-                ``.chunk_count`` gives the chunk count without building the schedule.
+                ``.chunk_count`` gives the chunk count without building the schedule;
+                ``.fast_values`` computes the values the schedule leaves from its
+                structure (the ring folds one chunk at a time), bit-identical to running
+                its steps (tested), for the one-process, one-device-array case (it
+                returns False to leave a case to the executor).
                 ``.layout`` is its collective's buffer layout and outputs (layout.py);
                 ``.supports(p)`` says which replica counts it runs on; ``.param_space(p)``
                 lists the values each parameter may take on p ranks (the tests draw them
@@ -55,6 +59,7 @@ class Algorithm:
     build: Callable[..., Schedule]
     mirrors: str
     fast_patterns: Callable | None = None
+    fast_values: Callable | None = None
     hints: Callable | None = None
     chunk_count: Callable | None = None
     supports: Callable[[int], bool] = any_count

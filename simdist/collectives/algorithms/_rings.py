@@ -5,6 +5,12 @@ Glossary:
   labels   -- ``labels[k]`` is the slot position k owns after the reduce-scatter (and owns
               before the all-gather); ``chunk_of(slot)`` is the slot's first chunk.
   channels -- several rings run at once on disjoint chunks (NCCL's channels).
+  fold     -- the values a ring all-reduce leaves, computed chunk by chunk (``fold``): a
+              chunk's reduce-scatter is a chain of combines around the ring, so it is
+              folded in one accumulator, in blocks that stay in the CPU cache, then copied
+              to every rank, as the all-gather does. Same combines in the same order with
+              the same operands as running the steps: bit-identical, with less memory
+              traffic.
   pattern  -- the cost model's form of a ring phase, built with array arithmetic: step 0's
               transfers, ``repeat`` m-1, and ``rotate`` (each step, position j carries what
               position j-1 carried the step before), so a 65,536-rank ring costs no Python
@@ -41,6 +47,41 @@ def merge(phase, *step_lists):
     longest = max((len(x) for x in step_lists), default=0)
     return [Step(phase, [t for x in step_lists if s < len(x) for t in x[s]])
             for s in range(longest)]
+
+
+# Elements of one chunk folded at a time: a block of this many bytes (and the inputs
+# streaming through it) stays in a core's cache while the ring's combines run over it.
+FOLD_BLOCK_BYTES = 1 << 21
+
+
+def fold(orders, buffers, initial, bounds, fn, itemsize):
+    """The values of a ring all-reduce over channel rings ``orders`` into ``buffers``.
+
+    Chunk ``orders[k][q] * c + k`` (ring k's label at position q) starts at position q+1;
+    at step s position q+2+s combines it with its own value, ``fn(own, received)``, as the
+    executor does, and position q ends with the whole reduction, which the all-gather
+    copies to every rank. Real and integer dtypes only: NumPy's complex add and multiply
+    may round (or pick a NaN) differently in a block's tail or in place.
+    """
+    c = len(orders)
+    block = max(1, FOLD_BLOCK_BYTES // max(itemsize, 1))
+    for k, order in enumerate(orders):
+        m = len(order)
+        for q in range(m):
+            chunk = order[q] * c + k
+            owner = buffers[order[q]]
+            chain = [initial[order[(q + s) % m]] for s in range(2, m + 1)]
+            others = [buffers[r] for r in order if r != order[q]]
+            first = initial[order[(q + 1) % m]]
+            for lo in range(bounds[chunk], bounds[chunk + 1], block):
+                hi = min(lo + block, bounds[chunk + 1])
+                acc = owner[lo:hi]
+                if m == 1:
+                    acc[...] = first[lo:hi]
+                for i, own in enumerate(chain):
+                    fn(own[lo:hi], first[lo:hi] if i == 0 else acc, out=acc)
+                for other in others:
+                    other[lo:hi] = acc
 
 
 def ring_pattern(phase, orders, table, reduce, nchunks=1):

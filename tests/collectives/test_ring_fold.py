@@ -1,0 +1,79 @@
+"""The ring all-reduce's values folded chunk by chunk (``_rings.fold``, the registry's
+``fast_values``) are bit for bit what running the ring's steps gives (the executor), for
+any replica count, channel rings, op, dtype, special values and cache block size."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simdist import collectives
+from simdist.collectives import ALGORITHMS
+from simdist.collectives.algorithms import _rings
+from simdist.collectives.executor import execute
+from simdist.hardware.backend import to_host
+from simdist.testing import strategies as sds
+
+
+def stepped(arrays, op, rings):
+    """The ring run step by step by the executor (the lazy start, as the API ran it)."""
+    sched = ALGORITHMS["ring"].schedule(len(arrays), rings=rings)
+    layout = ALGORITHMS["ring"].layout
+    bounds = layout.bounds(arrays, sched.num_chunks)
+    buffers, initial = layout.buffers(arrays, bounds)
+    execute(sched, buffers, op, bounds, None, None, initial)
+    return layout.outputs(buffers, arrays, bounds, sched, op)
+
+
+@st.composite
+def ring_cases(draw):
+    p = draw(sds.replica_counts(9))
+    channels = draw(st.integers(1, 3))
+    rings = [draw(st.permutations(range(p))) for _ in range(channels)]
+    dtype = draw(st.sampled_from(["float16", "float32", "float64", "int8", "int64",
+                                  "complex64", "bool"]))
+    op = draw(st.sampled_from(["max", "min"] if dtype == "bool" else
+                              ["sum", "mean", "max", "min", "prod"]))
+    if dtype == "bool":
+        rng = np.random.default_rng(draw(st.integers(0, 99)))
+        arrays = [rng.integers(0, 2, draw(st.just(17))).astype(bool) for _ in range(p)]
+    elif dtype == "complex64":
+        arrays = [a.astype(np.complex64) * (1 - 2j) for a in
+                  draw(sds.per_replica_arrays(p, "float32", special=True))]
+    else:
+        arrays = draw(sds.per_replica_arrays(p, dtype, special=True))
+    return arrays, op, rings
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=ring_cases(), block=st.sampled_from([1, 3, 8, 1 << 21]))
+def test_folded_values_are_the_stepped_values(case, block, monkeypatch_block):
+    arrays, op, rings = case
+    monkeypatch_block(block)
+    got = collectives.all_reduce(arrays, "ring", op=op, rings=rings).values
+    want = stepped(arrays, op, rings)
+    for g, w in zip(got, want):
+        assert to_host(g).tobytes() == to_host(w).tobytes()
+
+
+@pytest.fixture
+def monkeypatch_block(monkeypatch):
+    def set_bytes(block):
+        monkeypatch.setattr(_rings, "FOLD_BLOCK_BYTES", block)
+    return set_bytes
+
+
+def test_the_fold_keeps_the_schedule_cost_and_trace(monkeypatch):
+    # The values come from the fold; the schedule, its price and the trace events are the
+    # ring's steps as before (the same call with the fold switched off gives the same).
+    arrays = [np.arange(10, dtype=np.float32) * i for i in range(4)]
+    folded = collectives.all_reduce(arrays, "ring", rings=[[0, 2, 1, 3], [3, 1, 2, 0]])
+    monkeypatch.setattr(ALGORITHMS["ring"], "fast_values", None)
+    stepped_ = collectives.all_reduce(arrays, "ring", rings=[[0, 2, 1, 3], [3, 1, 2, 0]])
+    assert list(map(repr, folded.trace.events)) == list(map(repr, stepped_.trace.events))
+    assert len([e for e in folded.trace.events if e.cat == "transfer"]) == 6 * 8
+    assert folded.cost == stepped_.cost
+    for f, s in zip(folded.values, stepped_.values):
+        assert to_host(f).tobytes() == to_host(s).tobytes()

@@ -5,8 +5,9 @@ all-reduce must do). Target from issue 21: simdist's ring within 1.1x of the bas
 (issue 3 asked for 3x). simdist computes a ring's values chunk by chunk
 (collectives/algorithms/_rings.py ``fold``: each chunk's chain of adds in one accumulator,
 in cache-sized blocks, then copied to every rank), bit for bit what running the steps
-gives, so it moves less memory than the step-by-step ring written in NumPy below. The two run in turns, ``--repeat`` times each, so a busy machine
-slows both alike; the ratio of the best times and the median of the per-turn ratios are
+gives, so it moves less memory than the step-by-step ring written in NumPy below.
+The baseline and simdist run in turns, ``--repeat`` times each, so a busy machine slows
+both alike; the ratio of the best times and the median of the per-turn ratios are
 printed with their spread.
 Run: .venv/bin/python benchmarks/bench_collectives_exec.py [--mib 64] [--replicas 8]
 """

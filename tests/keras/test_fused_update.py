@@ -1,6 +1,7 @@
-"""A fused per-variable Adam update (keras/optimizers/fused.py) leaves exactly what the
-eager ops leave: bit-identical variables and slots, the same device clocks and the same
-trace events, op by op."""
+"""A fused per-variable optimizer update (keras/optimizers/fused.py: Adam, SGD with and
+without (Nesterov) momentum, RMSprop plain / centered / with momentum, Adagrad) leaves
+exactly what the eager ops leave: bit-identical variables and slots, the same device clocks
+and the same trace events, op by op."""
 
 import numpy as np
 import pytest
@@ -10,8 +11,21 @@ from simdist.hardware import machine as machine_lib
 from simdist.keras.optimizers import fused
 from simdist.testing import reset_world
 
+OPTIMIZERS = {
+    "adam": lambda: tf.keras.optimizers.Adam(0.05),
+    "adam-amsgrad": lambda: tf.keras.optimizers.Adam(0.05, amsgrad=True),
+    "sgd": lambda: tf.keras.optimizers.SGD(0.05),
+    "sgd-momentum": lambda: tf.keras.optimizers.SGD(0.05, momentum=0.9),
+    "sgd-nesterov": lambda: tf.keras.optimizers.SGD(0.05, momentum=0.5, nesterov=True),
+    "rmsprop": lambda: tf.keras.optimizers.RMSprop(0.01),
+    "rmsprop-centered-momentum": lambda: tf.keras.optimizers.RMSprop(
+        0.01, momentum=0.5, centered=True),
+    "rmsprop-centered": lambda: tf.keras.optimizers.RMSprop(0.01, centered=True),
+    "adagrad": lambda: tf.keras.optimizers.Adagrad(0.1),
+}
 
-def _train(steps=3, amsgrad=False):
+
+def _train(optimizer_name, steps=3):
     reset_world()
     strategy = tf.distribute.MirroredStrategy()
     tf.keras.utils.set_random_seed(3)
@@ -19,7 +33,7 @@ def _train(steps=3, amsgrad=False):
         model = tf.keras.Sequential([tf.keras.layers.Dense(5, activation="relu",
                                                            input_shape=(3,)),
                                      tf.keras.layers.Dense(1)])
-        optimizer = tf.keras.optimizers.Adam(0.05, amsgrad=amsgrad)
+        optimizer = OPTIMIZERS[optimizer_name]()
 
     def step(x, y):
         with tf.GradientTape() as tape:
@@ -41,16 +55,16 @@ def _train(steps=3, amsgrad=False):
     return values, [d.clock for d in devices], events
 
 
-@pytest.mark.parametrize("amsgrad", [False, True])
-def test_fused_adam_equals_the_eager_ops(monkeypatch, amsgrad):
+@pytest.mark.parametrize("optimizer_name", sorted(OPTIMIZERS))
+def test_fused_update_equals_the_eager_ops(monkeypatch, optimizer_name):
     calls = []
     original = fused.applicable
-    monkeypatch.setattr(fused, "applicable", lambda *a: calls.append(1) or original(*a))
-    fused_run = _train(amsgrad=amsgrad)
-    if not amsgrad:
-        assert calls  # the fused path ran
+    monkeypatch.setattr(fused, "applicable", lambda *a: calls.append(original(*a)) or calls[-1])
+    fused_run = _train(optimizer_name)
+    if optimizer_name != "adam-amsgrad":
+        assert calls and all(calls)  # the fused path ran for every update
     monkeypatch.setattr(fused, "applicable", lambda *a: False)
-    eager_run = _train(amsgrad=amsgrad)
+    eager_run = _train(optimizer_name)
     assert fused_run[0] == eager_run[0]
     assert fused_run[1] == eager_run[1]
     assert fused_run[2] == eager_run[2] and len(eager_run[2]) > 0

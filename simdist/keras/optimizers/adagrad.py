@@ -9,8 +9,11 @@ Mirrors keras/src/optimizers/adagrad.py.
 
 from __future__ import annotations
 
+import numpy as np
+
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
+from simdist.keras.optimizers import fused
 from simdist.keras.optimizers.optimizer import Optimizer
 
 
@@ -43,9 +46,29 @@ class Adagrad(Optimizer):
     def update_step(self, gradient, variable):
         c = self._coefficients(variable)
         acc = self._accumulators[self._index_dict[self._var_key(variable)]]
+        if self._fused_update_step(gradient, variable, acc, c):
+            return
         acc.assign_add(M.multiply(gradient, gradient))
         variable.assign_sub(M.divide(M.multiply(c["lr"], gradient),
                                      M.sqrt(M.add(acc.read_value(), c["epsilon"]))))
+
+    def _fused_update_step(self, gradient, variable, acc, c) -> bool:
+        """The dense update above as one fused kernel (fused.py): the same NumPy
+        operations in the same order, the same ops charged; False where it does not apply."""
+        started = fused.start(gradient, variable, acc)
+        if started is None:
+            return False
+        k, (acc,) = started
+        g, lr, eps = gradient._value, c["lr"]._value, c["epsilon"]._value
+        with np.errstate(all="ignore"):
+            square = k.op("Mul", (g, g), g * g)
+            k.write(acc, acc._value + square, "AssignAddVariableOp")
+            scaled = k.op("Mul", (lr, g), lr * g)
+            shifted = k.op("AddV2", (acc._value, eps), acc._value + eps)
+            root = k.op("Sqrt", (shifted,), np.sqrt(shifted))
+            update = k.op("RealDiv", (scaled, root), scaled / root)
+            k.write(variable, variable._value - update, "AssignSubVariableOp")
+        return True
 
     def get_config(self):
         cfg = super().get_config()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import context
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers import fused
@@ -74,10 +73,10 @@ class Adam(Optimizer):
     def _fused_update_step(self, gradient, variable, m, v, c) -> bool:
         """The dense update below as one fused kernel (fused.py): the same NumPy
         operations in the same order, the same ops charged; False where it does not apply."""
-        m, v = fused.component(m), fused.component(v)
-        if not fused.applicable(gradient, variable, m, v):
+        started = fused.start(gradient, variable, m, v)
+        if started is None:
             return False
-        k = fused.Kernel(context.explicit_device())
+        k, (m, v) = started
         g = gradient._value
         one_minus_beta_1, one_minus_beta_2 = c["one_minus_beta_1"]._value, \
             c["one_minus_beta_2"]._value

@@ -1,13 +1,14 @@
 """Fused per-variable updates: one variable copy's optimizer update computed on its arrays
 in one go, charged to the simulated device op by op as the eager ops would be.
 
-The eager update of one Adam copy is about sixteen ops, each wrapping its result as a
-Tensor, converting and checking its operands and asking for tapes; the arithmetic itself
-is a few NumPy calls on arrays of the variable's size. A fused update runs that
-arithmetic directly, with the same NumPy operations in the same order (so the values are
-bit-identical), and charges the device each op's simulated cost in the same order (so
-the clock and the trace are the same). Only its temporaries are not accounted as live
-tensors.
+Adam, SGD (with momentum or Nesterov), RMSprop (centered, with momentum) and Adagrad
+update dense copies this way. The eager update of one Adam copy is about sixteen ops,
+each wrapping its result as a Tensor, converting and checking its operands and asking for
+tapes; the arithmetic itself is a few NumPy calls on arrays of the variable's size. A
+fused update runs that arithmetic directly, with the same NumPy operations in the same
+order (so the values are bit-identical), and charges the device each op's simulated cost
+in the same order (so the clock and the trace are the same). Only its temporaries are
+not accounted as live tensors.
 
 Glossary:
   Kernel     -- the arrays of one update and the device clock it charges: ``op`` charges
@@ -68,6 +69,15 @@ def applicable(gradient, *variables) -> bool:
                v._value.shape == gradient._value.shape and
                v._value.dtype == gradient._value.dtype for v in variables) and \
         first._value.dtype.kind == "f"
+
+
+def start(gradient, variable, *slots):
+    """``(Kernel, the slots' copies)`` for a fused update of ``variable`` inside
+    ``extended.update``, or None where the eager ops must run instead."""
+    slots = [component(s) for s in slots]
+    if not applicable(gradient, variable, *slots):
+        return None
+    return Kernel(context.explicit_device()), slots
 
 
 def component(variable):

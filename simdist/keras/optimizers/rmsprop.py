@@ -11,8 +11,11 @@ Mirrors keras/src/optimizers/rmsprop.py.
 
 from __future__ import annotations
 
+import numpy as np
+
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
+from simdist.keras.optimizers import fused
 from simdist.keras.optimizers.optimizer import Optimizer
 
 
@@ -52,6 +55,10 @@ class RMSprop(Optimizer):
         lr, rho, one_m_rho, eps = c["lr"], c["rho"], c["one_minus_rho"], c["epsilon"]
         i = self._index_dict[self._var_key(variable)]
         vel = self._velocities[i]
+        slots = [vel] + ([self._average_gradients[i]] if self.centered else []) + (
+            [self._momentums[i]] if self.momentum > 0 else [])
+        if self._fused_update_step(gradient, variable, slots, c):
+            return
         vel.assign(M.add(M.multiply(rho, vel.read_value()),
                          M.multiply(one_m_rho, M.square(gradient))))
         if self.centered:
@@ -67,6 +74,45 @@ class RMSprop(Optimizer):
             variable.assign_sub(mom.read_value())
         else:
             variable.assign_sub(increment)
+
+    def _fused_update_step(self, gradient, variable, slots, c) -> bool:
+        """The dense update above as one fused kernel (fused.py): the same NumPy
+        operations in the same order, the same ops charged; False where it does not apply."""
+        started = fused.start(gradient, variable, *slots)
+        if started is None:
+            return False
+        k, slots = started
+        vel = slots[0]
+        g = gradient._value
+        lr, rho, one_m_rho, eps = (c[name]._value for name in
+                                   ("lr", "rho", "one_minus_rho", "epsilon"))
+        with np.errstate(all="ignore"):
+            kept = k.op("Mul", (rho, vel._value), rho * vel._value)
+            square = k.op("Square", (g,), g * g)
+            new = k.op("Mul", (one_m_rho, square), one_m_rho * square)
+            k.write(vel, k.op("AddV2", (kept, new), kept + new), "AssignVariableOp")
+            if self.centered:
+                avg = slots[1]
+                kept = k.op("Mul", (rho, avg._value), rho * avg._value)
+                new = k.op("Mul", (one_m_rho, g), one_m_rho * g)
+                k.write(avg, k.op("AddV2", (kept, new), kept + new), "AssignVariableOp")
+                square = k.op("Square", (avg._value,), avg._value * avg._value)
+                diff = k.op("Sub", (vel._value, square), vel._value - square)
+                denom = k.op("AddV2", (diff, eps), diff + eps)
+            else:
+                denom = k.op("AddV2", (vel._value, eps), vel._value + eps)
+            scaled = k.op("Mul", (lr, g), lr * g)
+            root = k.op("Rsqrt", (denom,), 1 / np.sqrt(denom))
+            increment = k.op("Mul", (scaled, root), scaled * root)
+            if self.momentum > 0:
+                mom = slots[-1]
+                momentum = c["momentum"]._value
+                kept = k.op("Mul", (momentum, mom._value), momentum * mom._value)
+                k.write(mom, k.op("AddV2", (kept, increment), kept + increment),
+                        "AssignVariableOp")
+                increment = mom._value
+            k.write(variable, variable._value - increment, "AssignSubVariableOp")
+        return True
 
     def get_config(self):
         cfg = super().get_config()

@@ -10,8 +10,11 @@ Mirrors keras/src/optimizers/sgd.py.
 
 from __future__ import annotations
 
+import numpy as np
+
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
+from simdist.keras.optimizers import fused
 from simdist.keras.optimizers.optimizer import Optimizer
 
 
@@ -42,6 +45,8 @@ class SGD(Optimizer):
         c = self._coefficients(variable)
         lr, momentum = c["lr"], c["momentum"]
         m = self.momentums[self._index_dict[self._var_key(variable)]]
+        if self._fused_update_step(gradient, variable, m, lr, momentum):
+            return
         step = M.multiply(M.negative(gradient), lr)
         m.assign(M.add(step, M.multiply(m.read_value(), momentum)))
         if self.nesterov:
@@ -49,6 +54,29 @@ class SGD(Optimizer):
                                       M.multiply(m.read_value(), momentum)))
         else:
             variable.assign_add(m.read_value())
+
+    def _fused_update_step(self, gradient, variable, m, lr, momentum) -> bool:
+        """The dense update above as one fused kernel (fused.py): the same NumPy
+        operations in the same order, the same ops charged; False where it does not apply."""
+        started = fused.start(gradient, variable, m)
+        if started is None:
+            return False
+        k, (m,) = started
+        g, lr, momentum = gradient._value, lr._value, momentum._value
+        with np.errstate(all="ignore"):
+            neg = k.op("Neg", (g,), -g)
+            step = k.op("Mul", (neg, lr), neg * lr)
+            kept = k.op("Mul", (m._value, momentum), m._value * momentum)
+            k.write(m, k.op("AddV2", (step, kept), step + kept), "AssignVariableOp")
+            if self.nesterov:
+                neg = k.op("Neg", (g,), -g)
+                step = k.op("Mul", (neg, lr), neg * lr)
+                kept = k.op("Mul", (m._value, momentum), m._value * momentum)
+                update = k.op("AddV2", (step, kept), step + kept)
+            else:
+                update = m._value
+            k.write(variable, variable._value + update, "AssignAddVariableOp")
+        return True
 
     def get_config(self):
         cfg = super().get_config()

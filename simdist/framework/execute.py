@@ -323,14 +323,25 @@ def input_dtype_error(op_type: str, index: int, expected, got, advice: str = "")
         f"tensor [Op:{op_type}]" + advice)
 
 
+def _in_graph(tensors) -> bool:
+    from simdist.framework import func_graph
+
+    return any(func_graph.is_symbolic(t) for t in tensors)
+
+
 def check_same_dtype(op_type: str, *tensors: Tensor) -> None:
-    """TF's error when the inputs of a binary op have different dtypes."""
+    """TF's error when the inputs of a binary op have different dtypes: the kernel's
+    InvalidArgumentError eagerly; in a graph being traced, the TypeError TF's op builder
+    (op_def_library) raises for the inputs ``x`` and ``y``."""
     first_np = tensors[0]._value.dtype
     if all(t._value.dtype == first_np for t in tensors[1:]):
         return
     first = tensors[0].dtype
     for i, t in enumerate(tensors[1:], start=1):
         if t.dtype != first:
+            if len(tensors) == 2 and _in_graph(tensors):
+                raise TypeError(f"Input 'y' of '{op_type}' Op has type {t.dtype.name} that "
+                                f"does not match type {first.name} of argument 'x'.")
             raise input_dtype_error(
                 op_type, i, first, t.dtype,
                 "\nCast one operand with tf.cast so both have the same dtype.")

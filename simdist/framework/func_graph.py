@@ -332,7 +332,8 @@ class FuncGraph:
 
         ``kind``: "pure" (run on placeholders for shapes), "once" (run once, e.g. a
         tape's gradient, which uses the tape up), "stateful" (not run: ``spec(graph,
-        *args, **kwargs)`` gives its outputs).
+        *args, **kwargs)`` gives its outputs), "spec" (pure, but its output shape depends
+        on input values, so ``spec`` gives its outputs too: ``tf.range(n)``).
         """
         if kind == "stateful":   # zip(grads, vars): taken once, kept for every execution
             args = tuple(list(a) if isinstance(a, _ONE_PASS) else a for a in args)
@@ -351,7 +352,7 @@ class FuncGraph:
             elif leaf is self.stdout and leaf is not None:   # print(..., file=sys.stdout)
                 slots.append((i, "stdout"))
         op_name = self.unique_name(name)
-        if kind == "stateful":
+        if kind in ("stateful", "spec"):
             out = None if spec is None else spec(self, *args, **kwargs)
         else:
             plain, out = self._shapes(fn, args, kwargs, op_name,

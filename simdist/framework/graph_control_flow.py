@@ -52,6 +52,17 @@ def _trace_into(graph, fn, args=()):
         graph.nodes = outer
 
 
+def scratch(graph, fn):
+    """Run ``fn()`` tracing into a node list that is then dropped (TF's temporary
+    ``FuncGraph('tmp')``: AutoGraph stages a loop body there to learn its variables' types)."""
+    outer = graph.nodes
+    graph.nodes = []
+    try:
+        return fn()
+    finally:
+        graph.nodes = outer
+
+
 class CondNode:
     """A recorded cond: the predicate's tensor, both branches' nodes and outputs."""
 

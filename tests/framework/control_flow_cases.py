@@ -7,9 +7,8 @@ gradients through the taken branch / the unrolled loop, and TF's errors for bad 
 AUTOGRAPH_CASES: small tf.function programs whose Python control flow AutoGraph converts:
 tensor-dependent if / while / for, break / continue / return, for over tf.range, a tensor, a
 dataset and a distributed dataset (MirroredStrategy over 2 logical CPUs), and/or/not on
-tensors, and AutoGraph's errors. NEEDS_TRACING names the cases whose TF result depends on
-graph tracing (trace helper's work, issue 18): they are recorded but replayed only once
-tf.function traces.
+tensors, and AutoGraph's errors (several raised only because tf.function traces both branches
+or stages a loop body). NEEDS_TRACING names recorded cases simdist cannot replay yet, with why.
 """
 
 GRAD = """
@@ -566,6 +565,25 @@ def f(n):
     return last
 out = f(tf.constant(3))
 """,
+    "variable undefined before a tensor loop that runs zero times": """
+@tf.function
+def f(n):
+    for i in tf.range(n):
+        last = i
+    return last
+f(tf.constant(3))
+f(tf.constant(0))
+""",
+    "a loop defining its variable stages its body twice per trace": STDOUT + """
+@tf.function
+def f(n):
+    for i in tf.range(n):
+        print('staged')
+        last = i
+    return last
+text = printed(f, tf.constant(3)) + printed(f, tf.constant(5))
+out = [text, f(tf.constant(2))]
+""",
     "variable undefined before a tensor loop and not used after": """
 @tf.function
 def f(n):
@@ -668,20 +686,7 @@ out = [f(tf.constant(3)), f(tf.constant(-3))]
 # Recorded from TF; where simdist's tracing does not give TF's result yet (issue 18), each
 # with the reason. The rest of the traced cases (a tensor used as a Python bool, branches of
 # different dtypes, ...) replay TF.
-NEEDS_TRACING = {
-    "print runs once per trace, tf.print every call":
-        "tf.range over a symbolic limit is not traced yet (simdist's code asks the limit for a "
-        "value), so f falls back to eager with a warning and print runs at every call",
-    "variable defined only in the main branch":
-        "traced, but simdist raises no ValueError when the one-branch variable holds a Python "
-        "value (y = 1); with a tensor (y = x) it raises TF's error",
-    "return only in one branch of a tensor if":
-        "traced, but simdist raises no ValueError when the one returned value is a Python "
-        "value (return 1)",
-    "loop variable changing dtype":
-        "traced, but simdist's error is AutoGraph's dtype check where TF's graph raises the "
-        "AddV2 TypeError first",
-}
+NEEDS_TRACING: dict = {}   # name -> why it is not replayed yet (none today)
 
 # AutoGraph reads a function's source: each program runs as a module file of its own.
 MODULE = """

@@ -301,3 +301,28 @@ with contextlib.redirect_stdout(printed):
 r = [cf(tf.constant([1.0, 2.0])), f(tf.constant([3.0]))]
 out = [printed.getvalue(), r, f.experimental_get_tracing_count()]
 """
+
+CASES["tf.range over a symbolic limit has an unknown length"] = """
+shapes = []
+@tf.function
+def f(n, x):
+    r = tf.range(n)
+    shapes.extend([r.shape.as_list(), tf.range(3).shape.as_list(),
+                   tf.range(1, x, 2).shape.as_list(), r[1].shape.as_list()])
+    return r, tf.range(1, x, 2)
+out = [f(tf.constant(4), tf.constant(6)), f(tf.constant(2), tf.constant(2)), shapes]
+"""
+
+CASES["tf.debugging.Assert in a traced function checks at every call"] = """
+@tf.function
+def f(x):
+    tf.debugging.Assert(tf.reduce_all(x > 0), ['x must be positive:', x, 7])
+    return x * 2
+r = [f(tf.constant([1, 2]))]
+try:
+    f(tf.constant([1, -2, 3, 4]))
+except tf.errors.InvalidArgumentError as e:
+    r.append(type(e).__name__)
+    r.append(str(e).split('assertion failed: ')[1].split('\\n')[0])
+out = r
+"""

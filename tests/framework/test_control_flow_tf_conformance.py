@@ -1,7 +1,7 @@
 """tf.cond, tf.while_loop, tf.case, tf.switch_case and AutoGraph's control flow give what
 TF 2.21 gave for control_flow_cases.CASES (recorded by record_tf_control_flow.py): values,
-structures, gradients, exception types and messages. Cases in NEEDS_TRACING wait for graph
-tracing (issue 18, trace helper)."""
+structures, gradients, exception types and messages. Cases in NEEDS_TRACING (none today) are
+expected to fail, with the reason given there."""
 
 import json
 import os

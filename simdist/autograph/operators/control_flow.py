@@ -66,8 +66,10 @@ def _is_none_or_undef(value) -> bool:
 
 
 def _as_tensor_if_python(x):
+    """A Python value as a tensor: a Const node while tracing (TF's convert_to_tensor in a
+    graph), so both branches of a traced ``if`` can be checked."""
     if isinstance(x, (bool, int, float, str, np.ndarray)):
-        return execute.convert_to_tensor(x)
+        return array_ops.constant(x)
     return x
 
 
@@ -308,6 +310,63 @@ def _first_iteration(test, body, get_state, set_state, init_vars, nulls, symbol_
     return first
 
 
+def _placeholder_value(like, shape_invariant, original=None):
+    """(a zero value like the first iteration's ``like``, the shape invariant it needs):
+    TF's stand-in for a loop variable undefined before a staged loop."""
+    if like is None or isinstance(like, (variables.Undefined, variables.UndefinedReturnValue)):
+        return original, None
+    if isinstance(like, (int, float, bool)):
+        return type(like)(0), None
+    if not is_tensor(like):
+        return original, None
+    from simdist.framework.tensor_shape import TensorShape
+
+    like_shape = TensorShape(shape_invariant) if shape_invariant is not None else like.shape
+    if like_shape.rank is None:
+        return array_ops.zeros((), like.dtype), like_shape
+    dims = like.shape.as_list()
+    inv = like_shape.as_list()
+    shape = [(i or 0) if d is None else d for d, i in zip(dims, inv)]
+    return array_ops.zeros(shape, like.dtype), (like_shape if None in dims else None)
+
+
+def _try_handling_undefineds(body, get_state, set_state, init_vars, nulls, symbol_names):
+    """In a traced function: stage one iteration of the body into a scratch graph (its
+    Python runs, its ops are dropped) to learn the undefined loop variables' types, and start
+    them at zeros of those (TF's _try_handling_undefineds).
+
+    Returns (init vars with the stand-ins, their shape invariants).
+    """
+    from simdist.framework import graph_control_flow
+
+    state_modified = False
+    first_iter_vars = None
+    failure_message = None
+    invariants = (None,) * len(init_vars)
+    try:
+        def staged():
+            nonlocal state_modified, first_iter_vars
+            set_state(nest.map_structure(_as_tensor_if_python, init_vars))
+            state_modified = True
+            body()
+            first_iter_vars = get_state()
+
+        graph_control_flow.scratch(func_graph.current(), staged)
+        inits = tuple(_placeholder_value(fi, None, v) if n else (v, None)
+                      for v, n, fi in zip(init_vars, nulls, first_iter_vars))
+        init_vars, invariants = zip(*inits)
+    except (UnboundLocalError, TypeError, ValueError, KeyError):
+        exc = sys.exc_info()
+        failure_message = ("Note: AutoGraph tried to define it automatically, but ran into a "
+                           f"{exc[0].__name__}: {exc[1]}")
+    finally:
+        if state_modified:
+            set_state(init_vars)
+    verify_loop_init_vars(init_vars, symbol_names, first_iter_vars,
+                          extra_message=failure_message)
+    return tuple(init_vars), tuple(invariants)
+
+
 def _loop_options(opts):
     allowed = ("maximum_iterations", "shape_invariants", "parallel_iterations",
                "swap_memory")
@@ -326,12 +385,21 @@ def _shape_invariants_by_position(mapping, init_vars):
 
 
 def _tf_while_stmt(test, body, get_state, set_state, symbol_names, opts):
-    init_vars = get_state()
+    init_vars = orig_init_vars = get_state()
     if "shape_invariants" in opts:  # in place, as TF does: the loop's blocks read it too
         opts["shape_invariants"] = _shape_invariants_by_position(opts["shape_invariants"],
                                                                  init_vars)
     nulls = tuple(_is_none_or_undef(v) for v in init_vars)
-    if any(nulls):
+    require_one_iteration = False
+    if any(nulls) and func_graph.current() is not None:   # TF stages one iteration
+        init_vars, extra = _try_handling_undefineds(body, get_state, set_state, init_vars,
+                                                    nulls, symbol_names)
+        require_one_iteration = True
+        given = opts.get("shape_invariants") or (None,) * len(init_vars)
+        if any(e is not None for e in extra):
+            opts = dict(opts, shape_invariants=tuple(g if g is not None else e
+                                                     for g, e in zip(given, extra)))
+    elif any(nulls):   # eagerly the first iteration runs for real
         first = _first_iteration(test, body, get_state, set_state, init_vars, nulls,
                                  symbol_names)
         if first is None:
@@ -341,20 +409,28 @@ def _tf_while_stmt(test, body, get_state, set_state, symbol_names, opts):
     if not init_vars:  # TF's while_v2 keeps a counter; eager tf.while_loop needs a variable
         get_state, set_state, symbol_names, init_vars = _with_dummy(get_state, set_state,
                                                                     symbol_names)
+    skip = 1 if require_one_iteration else 0
 
     def aug_test(*loop_vars):
-        set_state(loop_vars)
+        set_state(loop_vars[skip:])
         return verify_tf_condition(test(), "while loop")
 
     def aug_body(*loop_vars):
-        set_state(loop_vars)
+        set_state(loop_vars[skip:])
         body()
         new_loop_vars = get_state()
-        verify_tf_loop_vars(init_vars, loop_vars, new_loop_vars, symbol_names, opts)
-        return new_loop_vars
+        verify_tf_loop_vars(init_vars, loop_vars[skip:], new_loop_vars, symbol_names, opts)
+        return (True,) * skip + tuple(new_loop_vars)
 
-    final = while_lib.while_loop(aug_test, aug_body, init_vars, return_same_structure=True,
-                                 **_loop_options(opts))
+    loop_opts = _loop_options(opts)
+    if skip and "shape_invariants" in loop_opts:
+        loop_opts["shape_invariants"] = (None,) + tuple(loop_opts["shape_invariants"])
+    final = while_lib.while_loop(aug_test, aug_body, (False,) * skip + tuple(init_vars),
+                                 return_same_structure=True, **loop_opts)
+    if skip:   # TF's Assert that the loop ran, so the stand-ins were replaced
+        control_flow_ops.Assert(final[0], [_runtime_zero_iterations_errmsg(
+            symbol_names, nulls, orig_init_vars)])
+        final = final[1:]
     set_state(final)
 
 

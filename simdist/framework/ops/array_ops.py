@@ -60,9 +60,9 @@ def constant(value, dtype=None, shape=None, name=None) -> Tensor:
     return execute.constant_value(value, dtype, strict=True, shape=shape)
 
 
-def range(start, limit=None, delta=1, dtype=None, name="range") -> Tensor:  # noqa: A001
-    """``[start, start + delta, ...)`` up to ``limit`` (``tf.range``): int32 for Python
-    ints, float32 when any bound is a float, unless ``dtype`` says otherwise."""
+def _range_bounds(start, limit, delta, dtype):
+    """(start, limit, delta as tensors or Python numbers, the output dtype): int32 for
+    Python ints, float32 when any bound is a float, unless ``dtype`` says otherwise."""
     if limit is None:
         start, limit = 0, start
     bounds = [execute.convert_to_tensor(v) if isinstance(v, Tensor) or hasattr(v, "_as_tensor")
@@ -71,7 +71,11 @@ def range(start, limit=None, delta=1, dtype=None, name="range") -> Tensor:  # no
         kinds = [b.dtype if isinstance(b, Tensor) else dtypes.infer_dtype(b) for b in bounds]
         floats = [k for k in kinds if k.is_floating]
         dtype = max(floats, key=lambda k: k.size) if floats else max(kinds, key=lambda k: k.size)
-    dtype = dtypes.as_dtype(dtype)
+    return bounds, dtypes.as_dtype(dtype)
+
+
+def _range_length(bounds) -> tuple:
+    """(start, delta, number of elements) of concrete bounds, with TF's errors."""
     start, limit, delta = (float(np.asarray(b.numpy() if isinstance(b, Tensor) else b))
                            for b in bounds)
     if delta == 0:
@@ -83,11 +87,28 @@ def range(start, limit=None, delta=1, dtype=None, name="range") -> Tensor:  # no
                         "[Op:Range]" if delta > 0 else
                         f"Requires start >= limit when delta < 0: {start:g}/{limit:g} "
                         "[Op:Range]")
-    n = int(np.ceil((limit - start) / delta))
+    return start, delta, int(np.ceil((limit - start) / delta))
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range") -> Tensor:  # noqa: A001
+    """``[start, start + delta, ...)`` up to ``limit`` (``tf.range``): int32 for Python
+    ints, float32 when any bound is a float, unless ``dtype`` says otherwise."""
+    bounds, dtype = _range_bounds(start, limit, delta, dtype)
+    start, delta, n = _range_length(bounds)
     execute.check_output_fits("Range", (n,), dtype, device=context.current_device())
     value = (start + delta * np.arange(n)).astype(dtype.as_numpy_dtype)
     return execute.execute("Range", [], backend.xp.asarray(value), flops=0,
                           device=context.current_device())
+
+
+def range_spec(graph, start, limit=None, delta=1, dtype=None, name="range"):
+    """``tf.range`` while tracing: its length is unknown (``None``) when a bound is symbolic,
+    as TF's Range shape function says; known bounds are checked now (TF's errors)."""
+    bounds, dtype = _range_bounds(start, limit, delta, dtype)
+    from simdist.framework import func_graph
+
+    n = None if any(func_graph.is_symbolic(b) for b in bounds) else _range_length(bounds)[2]
+    return graph.symbolic_like([n], dtype, context.current_device(), name or "range")
 
 
 def fill(dims, value, name=None) -> Tensor:
@@ -495,13 +516,15 @@ _INDEX_HELP = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None
                "tf.int32/tf.int64 tensors are valid indices")
 
 
-def _index_int(v):
+def _index_int(v, bound=True):
+    """An index as an int. A scalar index (not a slice ``bound``) may be a symbolic tensor
+    while tracing: the output's shape does not depend on its value (its placeholder's)."""
     if isinstance(v, bool):
         raise TypeError(f"{_INDEX_HELP}, got {v!r}")
     if isinstance(v, (int, np.integer)):
         return int(v)
     if isinstance(v, Tensor) and v.ndim == 0 and v.dtype.is_integer:
-        return int(v)
+        return int(v) if bound else int(backend.to_host(v._value))
     raise TypeError(f"{_INDEX_HELP}, got {v!r}")
 
 
@@ -519,7 +542,7 @@ def _normalize_key(key) -> tuple:
             out.append(slice(*(None if v is None else _index_int(v)
                                for v in (k.start, k.stop, k.step))))
         else:
-            out.append(_index_int(k))
+            out.append(_index_int(k, bound=False))
     return tuple(out)
 
 

@@ -4,12 +4,16 @@
 Glossary:
   Assert               -- raises InvalidArgumentError when the condition is false, with each
                           data item summarized on its own line (its first ``summarize``
-                          elements, then "..."); returns None when it holds.
+                          elements, then "..."); returns None when it holds. On a symbolic
+                          condition in a traced function: a graph node checked at each
+                          execution, with the graph kernel's text ("assertion failed:
+                          [item] [item]").
   control_dependencies -- eagerly every op runs when it is called, so the block needs no
                           ordering; callables among the inputs are called, as in TF.
   group                -- eagerly nothing to group: None.
 
-Mirrors tensorflow/python/ops/control_flow_assert.py and control_flow_ops.py (eager paths).
+Mirrors tensorflow/python/ops/control_flow_assert.py and control_flow_ops.py (eager paths),
+and tensorflow/core/kernels/logging_ops.cc (AssertOp's message in a graph).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import contextlib
 
 import numpy as np
 
-from simdist.framework import errors, execute
+from simdist.framework import errors, execute, func_graph
 
 
 def _summarize_eager(item, summarize=None) -> str:
@@ -46,11 +50,35 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TF's nam
     Raises:
       InvalidArgumentError: ``condition`` is false; the message lists ``data``.
     """
+    graph = func_graph.current()
+    if graph is not None and func_graph.is_symbolic(condition):
+        graph.record(_assert_kernel, "stateful", None, (condition, list(data), summarize), {},
+                     name or "Assert")
+        return None
     if bool(condition.numpy() if hasattr(condition, "numpy") else condition):
         return None
     lines = "\n".join(_summarize_eager(x, summarize) for x in data)
     raise errors.InvalidArgumentError(
         None, None, f"Expected '{condition!s}' to be true. Summarized data: {lines}")
+
+
+def _summarize_graph(item, summarize=None) -> str:
+    """A data item as TF's graph Assert kernel prints it (Tensor::SummarizeValue): a string
+    as it is, the first ``summarize`` (3) elements separated by spaces, then "..."."""
+    if isinstance(item, (str, bytes)):
+        return item.decode() if isinstance(item, bytes) else item
+    value = np.asarray(execute.convert_to_tensor(item).numpy()).reshape(-1)
+    n = value.size if summarize is not None and summarize < 0 else (summarize or 3)
+    text = " ".join(x.decode() if isinstance(x, bytes) else str(x) for x in value[:n])
+    return text + ("..." if value.size > n else "")
+
+
+def _assert_kernel(condition, data, summarize):
+    """The Assert node of a graph, at execution."""
+    if bool(condition.numpy()):
+        return
+    raise errors.InvalidArgumentError(None, None, "assertion failed: " + " ".join(
+        f"[{_summarize_graph(x, summarize)}]" for x in data))
 
 
 def control_dependencies(control_inputs):

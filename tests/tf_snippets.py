@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import logging
 import os
 import re
 import sys
@@ -169,7 +170,19 @@ def check_bytes(expected, got, name):
     assert [b.decode("latin-1") for b in have.flat] == expected["bytes"], (name, have)
 
 
-def conformance_tests(tf, groups, before_each=None):
+class _FallbackWarnings(logging.Handler):
+    """Collects simdist's "could not trace tf.function" warnings (an eager fallback)."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages = []
+
+    def emit(self, record):
+        if "could not trace" in record.getMessage():
+            self.messages.append(record.getMessage())
+
+
+def conformance_tests(tf, groups, before_each=None, traced=False):
     """The tests of recorded groups, for a test module to assign to ``test_*`` names:
     every case was recorded (no name in two groups), and each one replays to TF's result.
 
@@ -177,6 +190,7 @@ def conformance_tests(tf, groups, before_each=None):
       groups: ``{fixture path: cases}``, one entry per fixture the module replays.
       before_each: called before each replay (``tf.keras.backend.clear_session`` for
         cases that name layers, as the recorder cleared TF's session).
+      traced: each case's tf.functions must also trace into graphs (no eager fallback).
     """
     import pytest
 
@@ -194,7 +208,14 @@ def conformance_tests(tf, groups, before_each=None):
     def test_same_result_as_tensorflow(name):
         if before_each is not None:
             before_each()
-        replay(tf, cases[name], recorded[name], name)
+        fallbacks = _FallbackWarnings()
+        logger = logging.getLogger("tensorflow")
+        logger.addHandler(fallbacks)
+        try:
+            replay(tf, cases[name], recorded[name], name)
+        finally:
+            logger.removeHandler(fallbacks)
+        assert not (traced and fallbacks.messages), (name, fallbacks.messages)
 
     return test_every_case_was_recorded, test_same_result_as_tensorflow
 

@@ -593,6 +593,25 @@ def record_tape_event(fn, gradient_tape, *args) -> None:
 
 
 def record_tape_gradient(gradient_tape, args):
-    """Record ``tape.gradient``: computed once now for its outputs, again at execution."""
-    return tracing.value.record(_tape_gradient, "once", None, (gradient_tape,) + args, {},
-                                "gradients")
+    """Record ``tape.gradient``: computed once now for its outputs, again at execution. A
+    source the graph connects to the target (through either branch of a cond, or a loop
+    body) but this execution's ops did not reach (the other branch ran, the loop ran zero
+    times) gets zeros, as TF's graph gradients (cond_v2 / while_v2) give, not None."""
+    connected: list = []
+
+    def gradient(tape, *a):
+        out = _tape_gradient(tape, *a)
+        if _execution.value is None or not connected:
+            return out
+        from simdist.framework.ops import array_ops
+
+        flat, sources = nest.flatten(out), nest.flatten(a[1])
+        for pos in connected:
+            if flat[pos] is None:
+                flat[pos] = array_ops.zeros_like(execute.convert_to_tensor(sources[pos]))
+        return nest.pack_sequence_as(out, flat)
+
+    out = tracing.value.record(gradient, "once", None, (gradient_tape,) + args, {},
+                               "gradients")
+    connected.extend(i for i, g in enumerate(nest.flatten(out)) if g is not None)
+    return out

@@ -11,22 +11,33 @@ Glossary:
                  ``shape_invariants`` relaxes it (TF's errors otherwise, recorded texts).
   outputs     -- new symbolic tensors (``cond/Identity:0``, ``while:2``), the most
                  specific shape both branches / every iteration share.
-Gradients through a traced cond or while_loop on a tape inside the function are not
-recorded yet: such a function runs eagerly (func_graph.NotTraceable).
+  gradients   -- a tape inside the function records, while tracing, an ``Identity`` from
+                 each branch output to the cond's output (from each loop var into the body's
+                 placeholder, and from the body's result and the entering value to the
+                 loop's output): the traced gradient then knows which sources the control
+                 flow connects and their shapes. At execution the branch taken / the
+                 iterations run are ops the replay tape records, so the gradient is the taken
+                 branch's and goes back through the iterations run (TF's _IfGrad /
+                 _WhileGrad); a source only the other branch (or no iteration) reached gets
+                 zeros, as TF's graph gives (``func_graph.record_tape_gradient``).
 
-Mirrors tensorflow/python/ops/cond_v2.py and while_v2.py.
+Mirrors tensorflow/python/ops/cond_v2.py, while_v2.py and control_flow_grad.py.
 """
 
 from __future__ import annotations
 
 from simdist.framework import errors, nest
 from simdist.framework import tape as tape_lib
-from simdist.framework.tensor import NotTraceable, Tensor
+from simdist.framework.tensor import Tensor
 
 
-def _no_tape(what: str) -> None:
-    if tape_lib.stack():
-        raise NotTraceable(f"gradients through a traced {what}")
+def _link(sources, outputs) -> None:
+    """Record ``Identity`` from each of ``sources`` to the output beside it on the tapes of
+    the trace (so a gradient traced later flows through the control flow)."""
+    if tape_lib.active():
+        for x, o in zip(sources, outputs):
+            if x is not None and o is not None:
+                tape_lib.record("Identity", (x,), (o,))
 
 
 def _as_symbolic(graph, x):
@@ -88,7 +99,6 @@ def cond(graph, pred, true_fn, false_fn, name=None):
     """
     from simdist.framework import func_graph
 
-    _no_tape("tf.cond")
     base = graph.unique_name(name or "cond")
     true_nodes, true_out = _trace_into(graph, true_fn)
     false_nodes, false_out = _trace_into(graph, false_fn)
@@ -116,6 +126,8 @@ def cond(graph, pred, true_fn, false_fn, name=None):
             a._device, a._placeholders)
         outs.append(o)
         out_ids.append(o._id)
+    _link(t_flat, outs)
+    _link(f_flat, outs)
     t_ids = [a._id for a in t_flat if a is not None]
     f_ids = [b._id for b in f_flat if b is not None]
     graph.nodes.append(CondNode(pred._id, ((true_nodes, t_ids), (false_nodes, f_ids)),
@@ -168,7 +180,6 @@ def while_loop(graph, cond_fn, body, loop_vars, shape_invariants=None,
     from simdist.framework import func_graph
     from simdist.framework.tensor_shape import TensorShape
 
-    _no_tape("tf.while_loop")
     base = graph.unique_name(name or "while")
     structure = loop_vars
     entering = [_as_symbolic(graph, x) for x in nest.flatten(loop_vars)]
@@ -178,6 +189,7 @@ def while_loop(graph, cond_fn, body, loop_vars, shape_invariants=None,
     for x, inv in zip(entering, invariants):
         shape = x.shape if inv is None else TensorShape(inv)
         places.append(graph.symbolic_like(shape, x.dtype, x._device, x.name.split(":")[0]))
+    _link(entering, places)
     packed = nest.pack_sequence_as(structure, places)
     args = packed if isinstance(packed, (list, tuple)) else (packed,)
     cond_nodes, pred = _trace_into(graph, cond_fn, args)
@@ -211,6 +223,8 @@ def while_loop(graph, cond_fn, body, loop_vars, shape_invariants=None,
                 "specify a less-specific shape.")
     outs = [func_graph.SymbolicTensor(graph, f"{base}:{k + 2}", p.shape, p.dtype, p._device,
                                       p._placeholders) for k, p in enumerate(places)]
+    _link(new_flat, outs)
+    _link(entering, outs)   # no iteration: the loop's output is the entering value
     limit = maximum_iterations
     if isinstance(limit, Tensor) and not func_graph.is_symbolic(limit):
         limit = int(limit)

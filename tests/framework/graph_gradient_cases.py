@@ -1,0 +1,130 @@
+"""Gradients through control flow inside a traced tf.function, as TF 2.21 computes them
+(record_tf_function.py records into fixtures/tf_graph_gradients.json;
+test_graph_gradients.py replays): a tape inside the function over tf.cond (the gradient of
+the branch taken at run time), tf.while_loop (back through the iterations the call ran),
+AutoGraph's tensor ``if`` / ``for``, and a Keras training step inside a tensor ``for`` loop.
+Each program runs as a module file of its own (AutoGraph reads the function's source)."""
+
+from control_flow_cases import MODULE
+
+PROGRAMS = {
+    "cond gradient is the taken branch's": """
+x = tf.Variable(2.0)
+@tf.function
+def f(p):
+    with tf.GradientTape() as t:
+        y = tf.cond(p, lambda: x * x, lambda: 3.0 * x)
+    return y, t.gradient(y, x)
+out = [f(tf.constant(True)), f(tf.constant(False)), f(tf.constant(True))]
+""",
+    "cond gradient of a variable only the other branch reads": """
+v = tf.Variable(2.0)
+w = tf.Variable(5.0)
+@tf.function
+def f(p):
+    with tf.GradientTape() as t:
+        y = tf.cond(p, lambda: v * 3.0, lambda: w * w)
+    return t.gradient(y, [v, w])
+out = [f(tf.constant(True)), f(tf.constant(False))]
+""",
+    "cond gradient with respect to a watched input": """
+@tf.function
+def f(x):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.cond(x > 0, lambda: x * x * x, lambda: -2.0 * x)
+    return t.gradient(y, x)
+out = [f(tf.constant(2.0)), f(tf.constant(-1.0))]
+""",
+    "while_loop gradient runs back through the iterations of each call": """
+@tf.function
+def f(x, n):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        _, y = tf.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, y * x),
+                             (tf.constant(0), tf.constant(1.0)))
+    return y, t.gradient(y, x)
+out = [f(tf.constant(2.0), tf.constant(3)), f(tf.constant(2.0), tf.constant(5)),
+       f(tf.constant(2.0), tf.constant(0))]
+""",
+    "while_loop gradient of a variable the body reads": """
+v = tf.Variable(3.0)
+@tf.function
+def f(n):
+    with tf.GradientTape() as t:
+        _, y = tf.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, y + v * v),
+                             (tf.constant(0), tf.constant(0.0)))
+    return y, t.gradient(y, v)
+out = [f(tf.constant(2)), f(tf.constant(0))]
+""",
+    "while_loop gradient with respect to the initial loop value": """
+@tf.function
+def f(x, n):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.while_loop(lambda y: tf.reduce_sum(y) < n, lambda y: y * 2.0, [x])
+    return y, t.gradient(y, x)
+out = [f(tf.constant([1.0, 2.0]), tf.constant(20.0)), f(tf.constant([1.0, 2.0]), tf.constant(1.0))]
+""",
+    "autograph if on a tensor under a tape": """
+@tf.function
+def f(x):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        if x > 1.0:
+            y = x * x
+        else:
+            y = x * 4.0
+    return t.gradient(y, x)
+out = [f(tf.constant(3.0)), f(tf.constant(0.5))]
+""",
+    "autograph for over tf.range under a tape": """
+w = tf.Variable(1.5)
+@tf.function
+def f(n):
+    with tf.GradientTape() as t:
+        y = tf.constant(1.0)
+        for i in tf.range(n):
+            y = y * w + tf.cast(i, tf.float32)
+    return y, t.gradient(y, w)
+out = [f(tf.constant(3)), f(tf.constant(1))]
+""",
+    "a Keras training step inside a tensor for loop": """
+model = tf.keras.Sequential([tf.keras.layers.Dense(2, kernel_initializer='ones',
+                                                   bias_initializer='zeros')])
+model.build((None, 3))
+opt = tf.keras.optimizers.SGD(0.1)
+xs = tf.constant([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]])
+ys = tf.constant([[1.0, 0.0], [0.0, 1.0]])
+@tf.function
+def train(n):
+    total = tf.constant(0.0)
+    for i in tf.range(n):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean((model(xs) - ys) ** 2)
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        total += loss
+    return total
+out = [train(tf.constant(3)), train(tf.constant(2)), model.get_weights(),
+       opt.iterations.numpy()]
+""",
+}
+
+CASES = {name: MODULE + f"out = run_module('grad_case_{i}', {src!r})\n"
+         for i, (name, src) in enumerate(PROGRAMS.items())}
+
+# A tape outside the function: the graph's ops are recorded as it executes.
+CASES["a tape outside a traced cond"] = """
+@tf.function
+def g(x):
+    return tf.cond(x > 0, lambda: x * x, lambda: -x)
+grads = []
+for v in (3.0, -2.0):
+    x = tf.constant(v)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = g(x)
+    grads.append(t.gradient(y, x))
+out = grads
+"""

@@ -30,13 +30,15 @@ def init(page: str) -> None:
 
 
 def widget(page: str, name: str, container=st, **overrides):
-    """Draw one control; ``hi`` in overrides narrows an int range (value clamped into it)."""
+    """Draw one control; ``hi`` in overrides narrows an int range (value clamped into it),
+    ``format_func`` names a select's options."""
     c = spec.control(page, name)
     key = _key(page, name)
     label = overrides.pop("label", c.label)
     helptext = overrides.pop("help", c.help) or None
     if c.kind == "select":
-        return container.selectbox(label, c.options, key=key, help=helptext)
+        return container.selectbox(label, c.options, key=key, help=helptext,
+                                   format_func=overrides.pop("format_func", str))
     if c.kind == "bool":
         return container.checkbox(label, key=key, help=helptext)
     if c.kind == "multi":

@@ -27,6 +27,7 @@ PAGES = [
     st.Page("views/cluster_faults.py", title="6. Cluster faults", url_path="cluster_faults"),
     st.Page("views/parameter_server.py", title="7. Parameter servers",
             url_path="parameter_server"),
+    st.Page("views/tf_function.py", title="8. tf.function tracing", url_path="tf_function"),
 ]
 
 st.navigation(PAGES).run()

@@ -59,6 +59,7 @@ Start simdist's Streamlit app and open it in a browser. Its pages:
   5. Scaling explorer    all-reduce time and busbw against size and device count
   6. Cluster faults      a worker killed, a straggler, a slow link: trace and TF's error
   7. Parameter servers   asynchronous training: pulls, pushes, staleness, stragglers
+  8. tf.function tracing trace once, then run the graph: print vs tf.print, retracing
 Every control is in the page's URL, so a link opens the exact view.
 
 Options are passed to 'streamlit run', for example:

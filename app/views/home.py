@@ -15,5 +15,7 @@ st.page_link("views/training_timeline.py", label="4. Training timeline: Gantt ch
 st.page_link("views/scaling_explorer.py", label="5. Scaling explorer: time and busbw curves")
 st.page_link("views/parameter_server.py", label="7. Parameter servers: asynchronous "
              "training, stale reads, stragglers, a failing worker")
+st.page_link("views/tf_function.py", label="8. tf.function tracing: trace once, run the "
+             "graph; print vs tf.print, retracing, AutoGraph")
 st.caption("Each page keeps its controls in the URL, e.g. "
            "`/gradient_sync?alg=tree&n=8&topo=dgx1&step=3`.")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from simdist.viz import faults, scaling, sharding, sync, timeline, topology
+from simdist.viz import faults, scaling, sharding, sync, timeline, topology, tracing
 
 
 @dataclass(frozen=True)
@@ -121,6 +121,10 @@ PAGES = {
                 help="kill: the worker dies as this step (0-based) begins."),
         Control("factor", "int", 3, lo=2, hi=8, label="slowdown factor",
                 help="straggler / slow link: how many times slower."),
+    ],
+    "tracing": [
+        _sel("preset", tracing.PRESETS, "print_vs_tf_print", "program"),
+        Control("calls", "int", 6, lo=1, hi=12, label="calls of step (N)"),
     ],
 }
 

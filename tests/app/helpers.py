@@ -20,7 +20,8 @@ if str(APP) not in sys.path:
 
 VIEWS = {"sync": "gradient_sync", "shard": "data_sharding", "loss": "loss_scaling",
          "timeline": "training_timeline", "scaling": "scaling_explorer",
-         "faults": "cluster_faults", "ps": "parameter_server"}
+         "faults": "cluster_faults", "ps": "parameter_server",
+         "tracing": "tf_function"}
 
 
 def page(name: str, **query) -> AppTest:

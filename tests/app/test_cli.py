@@ -25,7 +25,8 @@ def test_app_help_describes_the_app_and_starts_nothing(capsys, monkeypatch):
     assert cli.main(["app", "--help"]) == 0
     out = capsys.readouterr().out
     for page in ("Gradient sync", "Data sharding", "Loss scaling", "Training timeline",
-                 "Scaling explorer", "Parameter servers", "--server.port"):
+                 "Scaling explorer", "Parameter servers", "tf.function tracing",
+                 "--server.port"):
         assert page in out
 
 

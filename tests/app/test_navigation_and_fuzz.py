@@ -11,7 +11,8 @@ from tests.app.helpers import APP, VIEWS, page
 def test_entry_point_lists_every_page():
     at = AppTest.from_file(str(APP / "streamlit_app.py"), default_timeout=60).run()
     assert not at.exception
-    for view in ("data_sharding", "loss_scaling", "scaling_explorer", "parameter_server"):
+    for view in ("data_sharding", "loss_scaling", "scaling_explorer", "parameter_server",
+                 "tf_function"):
         at.switch_page(f"views/{view}.py").run()
         assert not at.exception, view
 

@@ -13,7 +13,8 @@ Glossary:
   TraceRecord -- one trace of ``step`` (a concrete function): the arguments it was traced
                  for and the nodes its FuncGraph recorded (cond / while_loop with their
                  branches' nodes).
-Everything comes from running simdist: the events from the machine's trace, the count from
+A run is stopped after TIME_LIMIT seconds (ProgramTimeout). Everything comes from running
+simdist: the events from the machine's trace, the count from
 ``experimental_get_tracing_count``, the converted code from ``tf.autograph.to_code``.
 
 Mirrors what tensorflow/python/eager/polymorphic_function/polymorphic_function.py shows a
@@ -23,6 +24,7 @@ user of tf.function (tracing count, retracing warning), nothing more.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import io
 import linecache
 import logging
@@ -33,6 +35,7 @@ from dataclasses import dataclass, field
 _LOCK = threading.Lock()  # simdist's simulated world, stdout and the TF logger are global
 FILENAME = "<tf.function page>"
 MACHINE = "gpus=2,kind=V100"   # two GPUs: enough for the distributed preset
+TIME_LIMIT = 20.0              # seconds of wall time for one run of a program
 RETRACING = "triggered tf.function retracing"   # in TF's retracing warning
 
 
@@ -220,9 +223,50 @@ def run_program(source: str, call: str, n: int) -> TracingRun:
 
     run = TracingRun(source, call)
     with _LOCK:
-        reset_world(MACHINE)
-        _impl(run, n)
+        try:
+            with _time_limit(TIME_LIMIT):
+                reset_world(MACHINE)
+                _impl(run, n)
+        except ProgramTimeout:
+            run.error = (f"ProgramTimeout: the program ran longer than {TIME_LIMIT:g} s "
+                         "and was stopped (an endless loop?)")
     return run
+
+
+class ProgramTimeout(BaseException):
+    """The learner's program ran past TIME_LIMIT and was stopped (a BaseException, as
+    KeyboardInterrupt is: ``except Exception`` in the program does not swallow it)."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float):
+    """Stop this thread's Python once ``seconds`` have passed: a watchdog raises
+    ProgramTimeout in it (``PyThreadState_SetAsyncExc``), again every 0.2 s should the
+    program catch it (a bare ``except:`` in a loop could still outlast it), so that a
+    learner's endless loop ends with an error on the page instead of holding the page (and
+    its lock) forever."""
+    target, done, lock = threading.get_ident(), threading.Event(), threading.Lock()
+    set_async_exc = ctypes.pythonapi.PyThreadState_SetAsyncExc
+
+    def watchdog():
+        if done.wait(seconds):
+            return
+        while True:
+            with lock:
+                if done.is_set():
+                    return
+                set_async_exc(ctypes.c_ulong(target), ctypes.py_object(ProgramTimeout))
+            if done.wait(0.2):
+                return
+
+    threading.Thread(target=watchdog, name="tf.function page watchdog", daemon=True).start()
+    try:
+        yield
+    finally:
+        with lock:
+            done.set()
+            # NULL: drop a ProgramTimeout raised too late to matter
+            set_async_exc(ctypes.c_ulong(target), ctypes.c_void_p(0))
 
 
 def _error_text(exc: BaseException) -> str:

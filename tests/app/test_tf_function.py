@@ -174,3 +174,15 @@ def test_each_preset_does_at_each_call_what_tf_did(name):
         for c in want:
             c["stdout"] = re.sub(r", device=[^)]*\)", ")", c["stdout"])
     assert got == want
+
+
+def test_an_endless_program_is_stopped_and_says_so(monkeypatch):
+    monkeypatch.setattr(tracing, "TIME_LIMIT", 0.5)
+    at = page("tracing", preset="tensor_if", calls=2)
+    at.text_area(key="tracing.src.tensor_if").set_value(
+        "@tf.function\ndef step(x):\n    while True:\n        try:\n            x = x + 1\n"
+        "        except Exception:\n            pass\n").run()
+    assert "ProgramTimeout: the program ran longer than 0.5 s" in at.error[0].value
+    at.text_area(key="tracing.src.tensor_if").set_value(tracing.PRESETS["tensor_if"].source)
+    at.run()                                   # the next run is not hit by a late timeout
+    assert not at.error and _run(at).count == 1

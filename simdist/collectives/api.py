@@ -18,10 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from simdist.collectives import placement as placement_lib
 from simdist.collectives.cost import Cost, price_patterns
 from simdist.collectives.executor import execute
 from simdist.collectives.ops import combine_fn, normalize_op
+from simdist.collectives.pricing import MEMO_LIMIT, cache_key, own_copy
 from simdist.collectives.registry import lookup
 from simdist.collectives.schedule import Schedule
 from simdist.hardware import array_api
@@ -184,13 +187,27 @@ def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params
         execute(sched, buffers, op or "sum", bounds, inputs, exchange, initial)
     values = layout.outputs(buffers, arrays, bounds, sched, op)
     itemsize = array_api.itemsize(arrays[0])
-    cost, times = price_patterns(topo, nodes, sched.patterns(), bounds, itemsize,
-                                 collective, algo.name, p, layout.nbytes(arrays))
+    cost, times = _price(topo, nodes, sched, bounds, itemsize, collective, algo, p,
+                         layout.nbytes(arrays), params)
     trace = trace if trace is not None else Trace()
     if labels is not None:
         nodes = list(labels) + nodes[len(labels):]
     _record(trace, sched, cost, times, nodes, bounds, itemsize, start_time, op)
     return CollectiveResult(values, sched, cost, trace, op)
+
+
+def _price(topo, nodes, sched, bounds, itemsize, collective, algo, p, nbytes, params):
+    """(cost, per-transfer times) of the call, kept on the topology for the next call of
+    the same shape (pricing.py's "repeats"); the caller gets its own Cost."""
+    def compute():
+        return price_patterns(topo, nodes, sched.patterns(), bounds, itemsize, collective,
+                              algo.name, p, nbytes)
+
+    key = cache_key(collective, algo.name, nodes, np.asarray(bounds), itemsize, nbytes, params)
+    if key is None:
+        return compute()
+    cost, times = topo.memo("collective price", key, compute, MEMO_LIMIT)
+    return own_copy(cost), times
 
 
 def _fast_values(algo, sched, buffers, initial, bounds, op, exchange, params) -> bool:

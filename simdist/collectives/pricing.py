@@ -5,9 +5,15 @@ Glossary:
                 a ring is two patterns with repeat p-1), routes each distinct transfer once
                 on the topology and prices every pattern with array arithmetic, so a ring
                 over thousands of devices costs milliseconds per pattern, not per step.
+  repeats    -- a price is a pure function of its arguments on an unedited topology, so
+                it is kept on the Topology (``cache_key``; at most ``MEMO_LIMIT`` per
+                kind): a training loop's all-reduces of the same sizes, and the tuner's
+                candidates for them, are priced once. Each call gets its own Cost.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
@@ -46,7 +52,41 @@ def price(collective: str, algorithm: str, nbytes: int, topology=None,
         num_devices = len(devices)
     topo = as_topology(topology, num_devices)
     p = len(topo.devices) if num_devices is None else int(num_devices)
-    return _price_impl(collective, algo, size, topo, p, itemsize, devices, compute, params)
+    key = cache_key(collective, algo.name, size, p, itemsize, devices, compute, params)
+    if key is None:
+        return _price_impl(collective, algo, size, topo, p, itemsize, devices, compute, params)
+    return own_copy(topo.memo("price", key, lambda: _price_impl(
+        collective, algo, size, topo, p, itemsize, devices, compute, params), MEMO_LIMIT))
+
+
+# Prices kept per Topology and kind (a full cache starts over: memory stays bounded).
+MEMO_LIMIT = 4096
+
+
+def cache_key(*parts):
+    """A hashable key of the call's arguments (lists, tuples, dicts and arrays by value),
+    or None when one of them cannot be one (such a call is priced afresh)."""
+    try:
+        key = _frozen(parts)
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _frozen(value):
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__,) + tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return ("dict",) + tuple(sorted((str(k), _frozen(v)) for k, v in value.items()))
+    if isinstance(value, np.ndarray):
+        return ("ndarray", value.dtype.str, value.shape, value.tobytes())
+    return value
+
+
+def own_copy(cost: Cost) -> Cost:
+    """A Cost the caller may change without touching the cached one."""
+    return replace(cost, steps=[replace(s) for s in cost.steps])
 
 
 # 2**62 bytes (4 EiB): far above any real message, and element counts stay exact in int64.

@@ -281,13 +281,15 @@ class Topology:
 
         return self.memo("mem_bw", tuple(nodes), compute)
 
-    def memo(self, name: str, key, compute):
+    def memo(self, name: str, key, compute, limit: int | None = None):
         """``compute()`` cached under (name, key) for this topology's lifetime (the
         Topology is rebuilt when its graph changes, so nothing goes stale). Callers treat
-        the value as read-only."""
+        the value as read-only. With ``limit``, a full cache of that name starts over."""
         cache = self._memo.setdefault(name, {})
         hit = cache.get(key)
         if hit is None:
+            if limit is not None and len(cache) >= limit:
+                cache.clear()
             hit = cache[key] = compute()
         return hit
 

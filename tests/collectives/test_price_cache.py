@@ -1,0 +1,45 @@
+"""Repeated prices come from the Topology's cache (pricing.py, "repeats"): the same Cost as
+pricing afresh, a separate object per call, and a fresh price after the graph changes."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist import collectives
+from simdist.collectives import pricing
+from simdist.hardware import TOPOLOGIES
+from simdist.hardware.topology import as_topology
+
+
+def test_a_repeated_price_is_the_fresh_price_in_a_separate_cost(monkeypatch):
+    graph = TOPOLOGIES["fat-tree"](2, gpus_per_node=4, nics_per_node=2)
+    first = collectives.price("all_reduce", "tree", 1 << 20, graph, pipeline=2)
+    again = collectives.price("all_reduce", "tree", 1 << 20, graph, pipeline=2)
+    assert again == first and again is not first and again.steps[0] is not first.steps[0]
+    again.steps.clear()  # the caller's copy: the cached price is untouched
+    assert collectives.price("all_reduce", "tree", 1 << 20, graph, pipeline=2) == first
+    monkeypatch.setattr(pricing, "MEMO_LIMIT", 0)  # every call starts the cache over
+    assert collectives.price("all_reduce", "tree", 1 << 20, graph, pipeline=2) == first
+    # other arguments, other prices
+    assert collectives.price("all_reduce", "tree", 1 << 20, graph, pipeline=4) != first
+    assert collectives.price("all_reduce", "tree", 1 << 21, graph, pipeline=2) != first
+
+
+def test_an_edited_graph_is_priced_again():
+    graph = TOPOLOGIES["nvswitch"](4)
+    before = collectives.price("all_reduce", "ring", 1 << 20, graph)
+    for _, _, attrs in graph.edges(data=True):
+        attrs["bandwidth"] /= 2
+    after = collectives.price("all_reduce", "ring", 1 << 20, graph)
+    assert after.time > before.time
+
+
+def test_collectives_with_values_reuse_the_price_of_the_same_call():
+    topo = as_topology(TOPOLOGIES["dgx1"]())
+    arrays = [np.full(1000, i, dtype=np.float32) for i in range(8)]
+    first = collectives.all_reduce(arrays, "ring", topology=topo)
+    second = collectives.all_reduce(arrays, "ring", topology=topo)
+    assert second.cost == first.cost and second.cost is not first.cost
+    assert list(map(repr, second.trace.events)) == list(map(repr, first.trace.events))
+    odd = collectives.all_reduce([a[:999] for a in arrays], "ring", topology=topo)
+    assert odd.cost.nbytes == 999 * 4 and odd.cost != first.cost

@@ -11,9 +11,9 @@ Columns:
                adjacency (hardware/link_table.py) and routes every distinct neighbour pair
                as arrays (hardware/route_batch.py: the one/two-hop rule and a preset's uplink
                hints; Dijkstra only for the rest).
-  cached s  -- the best of a few more price() calls on the same graph: the Topology and
-               its routes are cached (the graph is read again to see it is unedited), so
-               this is that check and the pricing itself.
+  cached s  -- the best of a few more price() calls on the same graph: the Topology, its
+               routes and the price itself are cached (the graph is read again to see it
+               is unedited), so this is mostly that check.
   cpu s     -- the same calls' process CPU time (``time.process_time``): on a machine
                shared with other jobs the wall time includes waiting for a core; the CPU
                time is close to what an idle machine's wall time would be.

@@ -54,7 +54,7 @@ def _route(topo, placement, src, dst) -> Routes:
     pairs, inverse = np.unique(src * (len(placement) + 1) + dst, return_inverse=True)
     inverse = inverse.reshape(-1)
     src_ranks, dst_ranks = np.divmod(pairs, len(placement) + 1)
-    ids = topo.memo("node ids", tuple(placement), lambda: topo.node_ids(placement))
+    ids = topo.placement_ids(placement)
     u_flat, u_lens, u_lat = topo.route_ids(ids[src_ranks], ids[dst_ranks])
     lens = u_lens[inverse] if t else np.zeros(0, dtype=np.int64)
     lat = u_lat[inverse] if t else np.zeros(0)

@@ -143,6 +143,10 @@ class Topology:
             routes[(srcs[i], dsts[i])] = hit
         return out
 
+    def placement_ids(self, nodes) -> np.ndarray:
+        """:meth:`node_ids` of a placement, cached (pricing and routing both need them)."""
+        return self.memo("node ids", tuple(nodes), lambda: self.node_ids(nodes))
+
     def node_ids(self, nodes) -> np.ndarray:
         """Node ids (positions in the link table) of node names."""
         return np.fromiter(map(self._table.node_id.__getitem__, nodes), dtype=np.int64,
@@ -273,7 +277,13 @@ class Topology:
         def compute():
             from simdist.hardware.specs import SPECS
 
-            specs = list(map(_SPEC, map(self.graph._node.__getitem__, nodes)))
+            node = self.graph._node
+            if list(node) == self._table.nodes:  # node ids are positions in this order
+                attrs = list(node.values())
+                rows = map(attrs.__getitem__, self.placement_ids(nodes).tolist())
+            else:
+                rows = map(node.__getitem__, nodes)
+            specs = list(map(_SPEC, rows))
             by_spec = {s: (SPECS[s].mem_bw if s in SPECS else None) or np.inf
                        for s in set(specs)}
             return np.fromiter(map(by_spec.__getitem__, specs), dtype=float,

@@ -193,3 +193,16 @@ def test_rings_given_as_arrays_lists_or_numbers_price_the_same():
     for rings in (np.array([[0, 2, 1, 3], [3, 1, 2, 0]]), [(0, 2, 1, 3), [3.0, 1, 2, 0]]):
         got = collectives.price("all_reduce", "ring", 4096, None, num_devices=4, rings=rings)
         assert [s.time for s in got.steps] == [s.time for s in want.steps]
+
+
+def test_ring_hints_read_names_by_value_not_by_identity():
+    from simdist.collectives.algorithms.ring import _ring_hints
+
+    graph = TOPOLOGIES["fat-tree"](3, gpus_per_node=4, nics_per_node=2)
+    topo = as_topology(graph)
+    same_objects = _ring_hints(topo, topo.devices)
+    assert same_objects["rings"][0] == [1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8]
+    graph.graph["rings"] = [["".join(list(d)) for d in r] for r in graph.graph["rings"]]
+    assert _ring_hints(topo, topo.devices) == same_objects  # equal strings, new objects
+    graph.graph["rings"][1][0] = graph.graph["rings"][1][1]  # a device twice, one missing
+    assert _ring_hints(topo, topo.devices) == {}

@@ -1,103 +1,101 @@
-"""Simulated vs measured: the cost model's all-reduce time next to NCCL's on real GPUs.
+"""Simulated vs measured: the cost model's time next to a real clock's, then calibrated.
 
-For each message size the cost model prices the all-reduce schedule (the algorithm the
-tuner picks, as NCCL's tuner would) on a topology; with the ``cupy`` backend and two or
-more GPUs the same all-reduce runs through NCCL (``simdist.hardware.nccl``) and CUDA events
-time it (median of ``--repeats`` after a warm-up). Then ``collectives.calibrate`` fits the
-topology's link latency and bandwidth to the measurements and the model is priced again
-with the fitted links. (``collectives.calibrate_compute`` fits the reduction's compute
-too, but needs the links from an all-gather table first, which this benchmark does not
-measure yet: with the all-reduce alone, bandwidth and compute both grow with the size.)
+Two tables are measured with ``collectives.measure`` for the same sizes: an all-gather
+(it only moves bytes) and an all-reduce (it moves and reduces). Then, as the calibration
+asks, ``collectives.calibrate`` fits the links' latency and bandwidth on the all-gather
+table and ``collectives.calibrate_compute`` the reduction's compute on the all-reduce
+table, and the model is priced again with both.
 
-Without a GPU (or CuPy) it prints the simulated column, says that it measured nothing and
-why, and fits nothing. This path has not yet run on a GPU (README, "Real hardware").
+Where it measures (``--engine``, default ``auto``):
+  nccl     -- on the cupy backend with two or more GPUs: NCCL's all-gather and all-reduce
+              (cupy.cuda.nccl), timed with CUDA events, 1 KiB .. 256 MiB per rank. Not yet
+              run on a GPU (README, "Real hardware").
+  simdist  -- anywhere else: simdist's own collectives on arrays of the active backend
+              (NumPy host arrays without a GPU), timed with time.perf_counter, 1 KiB ..
+              4 MiB. This times this host's CPU, not a GPU network: the fitted "links" are
+              then simdist's per-step overheads and memory copies, and the point is that
+              measuring and calibrating run end to end on any machine.
 
-Run: python benchmarks/bench_simulated_vs_measured.py [--topology dgx-a100] [--repeats 20]
+Mirrors the nccl-tests workflow (all_gather_perf and all_reduce_perf tables, -w warm-ups,
+-n timed iterations) and NCCL's tuner model fitted to it.
+
+Run: python benchmarks/bench_simulated_vs_measured.py [--engine auto|simdist|nccl]
+       [--topology dgx-a100] [--num-devices 4] [--repeats 5]
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
 
 import numpy as np
 
 from simdist import collectives
+from simdist.collectives import timing
 
-SIZES = [2**k for k in range(10, 29, 3)]  # 1 KiB .. 256 MiB per rank
+GPU_SIZES = [2**k for k in range(10, 29, 3)]  # 1 KiB .. 256 MiB per rank
+HOST_SIZES = [2**k for k in range(10, 23, 2)]  # 1 KiB .. 4 MiB per rank
 
 
-def measure_nccl(sizes, repeats: int, collective: str = "all_reduce"):
-    """Median seconds per size of NCCL's ``collective`` on every GPU, or (None, reason)."""
-    try:
-        import cupy
+def _print_table(m):
+    print(f"\n{m.collective}: {m.where}")
+    print(f"| {'size':>10} | {'simulated us':>12} | {'measured us':>11} | {'ratio':>7} |")
+    for r in m.rows:
+        print(f"| {r.size:>10} | {r.simulated * 1e6:12.1f} | {r.measured * 1e6:11.1f} | "
+              f"{r.ratio:7.3f} |")
 
-        from simdist.hardware import cupy_adapter, nccl
-    except ImportError as e:
-        return None, f"CuPy is not installed ({e}); pip install -e '.[gpu]'"
-    try:
-        n = cupy_adapter.check_gpus(cupy)
-    except RuntimeError as e:
-        return None, str(e)
-    if n < 2:
-        return None, f"NCCL needs two or more GPUs; this machine has {n}"
-    if collective != "all_reduce":
-        return None, "only the all-reduce is measured"
-    times = []
-    for size in sizes:
-        count = max(size // 4, 1)
-        arrays = []
-        for d in range(n):
-            with cupy.cuda.Device(d):
-                arrays.append(cupy.ones(count, dtype=cupy.float32))
-        nccl.all_reduce(arrays, list(range(n)), "sum")  # warm-up (makes the communicators)
-        runs = [max(nccl.all_reduce(arrays, list(range(n)), "sum")[1].values())
-                for _ in range(repeats)]
-        times.append(statistics.median(runs))
-    return (n, times), ""
+
+def _rms(rel) -> str:
+    return f"{float(np.sqrt(np.mean(np.square(rel)))):.1%}"
 
 
 def main(argv=None):
     args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    args.add_argument("--engine", default="auto", choices=["auto", *timing.ENGINES])
     args.add_argument("--topology", default=None, help="preset name (default: p A100s on "
-                      "an NVSwitch, p = the GPUs measured, else 8)")
-    args.add_argument("--repeats", type=int, default=20)
+                      "an NVSwitch)")
+    args.add_argument("--num-devices", type=int, default=None,
+                      help="ranks (default: the GPUs for nccl, else 4)")
+    args.add_argument("--repeats", type=int, default=5)
     opts = args.parse_args(argv)
-    measured, why = measure_nccl(SIZES, opts.repeats)
-    n = measured[0] if measured else 8
-    topo = opts.topology
-    print(f"all-reduce, float32, {n} ranks, topology {topo or 'default (NVSwitch A100s)'}")
-    print(f"| {'size':>10} | {'algorithm':>9} | {'simulated us':>12} | {'measured us':>11} |"
-          f" {'ratio':>6} |")
-    rows = []
-    for k, size in enumerate(SIZES):
-        choice = collectives.tune(size, topo, num_devices=n)
-        sim = collectives.price("all_reduce", choice.algorithm, size, topo,
-                                num_devices=n).time
-        got = measured[1][k] if measured else None
-        if got is not None:
-            rows.append((size, got * 1e6))
-        shown = f"{got * 1e6:11.1f}" if got is not None else f"{'-':>11}"
-        ratio = f"{sim / got:6.2f}" if got else f"{'-':>6}"
-        print(f"| {size:>10} | {choice.algorithm:>9} | {sim * 1e6:12.1f} | {shown} | {ratio} |")
-    if not measured:
-        print(f"\nmeasured nothing: {why}. The simulated column is the cost model alone; "
-              "run this on a machine with two or more CUDA GPUs and `pip install -e "
-              "'.[gpu]'` to measure and calibrate.")
+    gpus, why = timing.gpu_count()
+    engine = opts.engine
+    if engine == "auto":
+        engine = "nccl" if gpus >= 2 else "simdist"
+        if engine == "simdist":
+            print(f"no NCCL measurement: {why or f'{gpus} GPU(s), NCCL needs two'}; "
+                  "measuring simdist's own collectives on this host instead.")
+    p = opts.num_devices or (gpus if engine == "nccl" else 4)
+    sizes = GPU_SIZES if engine == "nccl" else HOST_SIZES
+    kw = dict(topology=opts.topology, num_devices=p, repeats=opts.repeats, engine=engine,
+              calibrate=False)
+    gather = collectives.measure("all_gather", sizes, **kw)
+    reduce = collectives.measure("all_reduce", sizes, **kw)
+    for m in (gather, reduce):
+        _print_table(m)
+    table = [(r.size, r.measured * 1e6) for r in gather.rows]
+    try:
+        links = collectives.calibrate(table, opts.topology, collective="all_gather",
+                                      num_devices=p)
+    except ValueError as e:  # timings too noisy to grow with the size
+        print(f"\nno links fit on the all-gather: {e}")
         return
-    cal = collectives.calibrate(rows, topo, num_devices=n)
-    print("\ncalibrated links:", cal.summary())
-    for (size, t), p in zip(rows, cal.predicted):
-        print(f"  {size:>10} B: measured {t:10.1f} us, calibrated model {p * 1e6:10.1f} us")
-    print("rms relative residual after calibration:", f"{cal.rms:.1%}",
-          "(before: ", f"{float(np.sqrt(np.mean(_before(rows, topo, n) ** 2))):.1%})")
-
-
-def _before(rows, topo, n):
-    sims = np.array([collectives.price("all_reduce", "ring", s, topo, num_devices=n).time
-                     for s, _ in rows])
-    meas = np.array([t for _, t in rows]) * 1e-6
-    return (sims - meas) / meas
+    print("\nlinks fitted on the all-gather:", links.summary())
+    reduced = [(r.size, r.measured * 1e6) for r in reduce.rows]
+    try:
+        fit = collectives.calibrate_compute(reduced, links, num_devices=p)
+        predicted, how = fit.predicted, f"compute fitted on the all-reduce: {fit.summary()}"
+    except ValueError as e:
+        own = collectives.calibrate(reduced, opts.topology, num_devices=p)
+        predicted, how = own.predicted, (f"no compute fit ({e}); links fitted on the "
+                                         f"all-reduce alone: {own.summary()}")
+    print(how)
+    print(f"| {'size':>10} | {'measured us':>11} | {'calibrated us':>13} |")
+    for r, t in zip(reduce.rows, predicted):
+        print(f"| {r.size:>10} | {r.measured * 1e6:11.1f} | {t * 1e6:13.1f} |")
+    before = [(r.simulated - r.measured) / r.measured for r in reduce.rows]
+    after = [(t - r.measured) / r.measured for r, t in zip(reduce.rows, predicted)]
+    print(f"all-reduce rms relative error: before calibration {_rms(before)}, after "
+          f"{_rms(after)}")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ Glossary:
   tune       -- NCCL-like choice of ring or tree, with an explanation.
   calibrate  -- fit link latency / bandwidth to an nccl-tests table; calibrate_compute then
                 fits the reduction compute of a reducing collective.
+  measure    -- simulated vs measured: the model's time beside a real clock's (simdist's
+                executor on this backend, or NCCL on GPUs) and the calibrated model's.
 """
 
 from simdist.collectives import algorithms  # registers every algorithm
@@ -35,6 +37,7 @@ from simdist.collectives.calibrate import (
     parse_nccl_tests,
 )
 from simdist.collectives.cost import BUSBW_FACTOR, Cost, StepCost
+from simdist.collectives.measure import MeasuredRow, Measurement, measure
 from simdist.collectives.ops import REDUCE_OPS, normalize_op
 from simdist.collectives.pricing import price
 from simdist.collectives.registry import ALGORITHMS, COLLECTIVES, Algorithm, lookup

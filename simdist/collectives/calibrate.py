@@ -72,20 +72,42 @@ def _is_number(text: str) -> bool:
 
 
 def _rows(table):
+    """The table as [(size bytes, time us)], every row checked.
+
+    Raises:
+      ValueError: a row that is not (size, time) / {"size", "time"}, a size that is not a
+        positive whole number of bytes, a time not positive and finite, or fewer than two
+        rows (text: rows of size 0, which nccl-tests prints, are left out).
+    """
     if isinstance(table, str):
-        rows = parse_nccl_tests(table)
+        rows = [(s, t) for s, t in parse_nccl_tests(table) if s > 0]
+    elif isinstance(table, bytes) or not hasattr(table, "__iter__"):
+        raise ValueError(f"calibrate takes nccl-tests output (a str) or rows of (size bytes, "
+                         f"time us); got {type(table).__name__}.")
     else:
-        rows = []
-        for r in table:
-            if isinstance(r, dict):
-                rows.append((int(r["size"]), float(r["time"])))
-            else:
-                rows.append((int(r[0]), float(r[1])))
-    rows = [(s, t) for s, t in rows if s > 0 and t > 0]
-    if len(rows) < 2:
-        raise ValueError("calibrate needs at least two rows with size > 0 and time > 0 "
-                         "(size in bytes, time in microseconds).")
+        rows = [_row(k, r) for k, r in enumerate(table)]
+    if len({s for s, _ in rows}) < 2:
+        raise ValueError(f"calibrate needs rows of at least two different sizes with size > 0 "
+                         f"and time > 0 (size in bytes, time in microseconds); got "
+                         f"{len(rows)} rows of {len({s for s, _ in rows})} sizes. Measure "
+                         "several sizes, from a few KB to MBs and up.")
     return rows
+
+
+def _row(k: int, row) -> tuple[int, float]:
+    try:
+        size, time = (row["size"], row["time"]) if isinstance(row, dict) else tuple(row)[:2]
+        size_f, time_f = float(size), float(time)
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(f"Row {k} of the table is {row!r}; each row must be (size bytes, "
+                         "time us[, ...]) or a dict with 'size' and 'time'.") from None
+    if isinstance(size, bool) or not np.isfinite(size_f) or size_f <= 0 \
+            or size_f != int(size_f):
+        raise ValueError(f"Row {k}: size {size!r} must be a positive whole number of bytes.")
+    if isinstance(time, bool) or not np.isfinite(time_f) or time_f <= 0:
+        raise ValueError(f"Row {k}: time {time!r} must be positive and finite (the measured "
+                         "time of one call, in microseconds).")
+    return int(size_f), time_f
 
 
 def with_links(graph, latency: float, bandwidth: float):
@@ -101,7 +123,8 @@ def calibrate(table, topology=None, algorithm: str = "ring", collective: str = "
     """Fit one latency and one bandwidth for all links of ``topology`` to ``table``.
 
     Raises:
-      ValueError: fewer than two usable rows, or a fit without positive bandwidth.
+      ValueError: a malformed row (says which and why), fewer than two sizes, or a fit
+        without positive bandwidth (the table lacks large messages).
     """
     rows = _rows(table)
     graph = as_topology(topology, num_devices).graph
@@ -166,9 +189,17 @@ def calibrate_compute(table, links: Calibration, algorithm: str = "ring",
     (weighted least squares on relative error).
 
     Raises:
-      ValueError: fewer than two usable rows, or a fit without a positive scale.
+      TypeError: ``links`` is not a Calibration.
+      ValueError: a malformed row, fewer than two sizes, or a fit without a positive scale.
     """
+    if not isinstance(links, Calibration):
+        raise TypeError(f"links must be the Calibration that calibrate() returns (fit on an "
+                        f"all-gather table first), got {type(links).__name__}.")
     rows = _rows(table)
+    return _calibrate_compute_impl(rows, links, algorithm, num_devices, dtype, params)
+
+
+def _calibrate_compute_impl(rows, links, algorithm, num_devices, dtype, params):
     sizes = np.array([s for s, _ in rows], dtype=float)
     measured = np.array([t for _, t in rows]) * 1e-6
     free = with_links(links.graph, 0.0, 1e30)

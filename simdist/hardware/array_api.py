@@ -36,6 +36,10 @@ The extras (why each exists):
                  as they are.
   is_array    -- whether a value is an array of the active backend or a host array: the
                  standard has no common array type to test with ``isinstance``.
+  synchronize -- wait until the device has finished the work queued on ``arrays`` (a
+                 wall clock around device work must stop after it): the standard has no
+                 streams. CuPy: each array's device's ``synchronize()``; NumPy and the
+                 strict backend compute eagerly, so nothing to wait for.
 """
 
 from __future__ import annotations
@@ -269,6 +273,16 @@ def contiguous(array):
 def copy(array):
     """A copy of ``array`` in its own namespace (``asarray(copy=True)`` of the standard)."""
     return namespace(array).asarray(array, copy=True)
+
+
+def synchronize(arrays) -> None:
+    """Return once the work that makes ``arrays`` has finished on their devices."""
+    if backend.get_backend() != "cupy":
+        return
+    devices = {a.device.id: a.device for a in arrays if a is not None
+               and not isinstance(a, np.ndarray | np.generic)}  # host arrays: done already
+    for device in devices.values():
+        device.synchronize()
 
 
 def _bfloat16():

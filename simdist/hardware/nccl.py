@@ -1,4 +1,5 @@
-"""A real all-reduce on real GPUs with NCCL (``cupy.cuda.nccl``), timed with CUDA events.
+"""A real all-reduce (and all-gather) on real GPUs with NCCL (``cupy.cuda.nccl``), timed
+with CUDA events.
 
 Glossary:
   plan          -- the real CUDA device of each rank this process owns, or None when NCCL
@@ -71,20 +72,47 @@ def all_reduce(arrays, real_devices, op="sum", exchange=None, trace=None, names=
     others' entries stay None. ``trace``/``names``/``start``: where to record the
     measured time of each rank (one ``measured`` event per rank).
     """
+    from cupy.cuda import nccl
+
+    nccl_op = getattr(nccl, _OPS[op])
+
+    def launch(comm, src, out, dtype, stream):
+        comm.allReduce(src.data.ptr, out.data.ptr, src.size, dtype, nccl_op, stream)
+
+    return _run("all_reduce", launch, lambda cupy, a, p: cupy.empty_like(a), arrays,
+                real_devices, exchange, trace, names, start, op=op)
+
+
+def all_gather(arrays, real_devices, exchange=None, trace=None, names=None, start=0.0):
+    """All-gather ``arrays`` (CuPy, one 1-D array of equal size per rank) with NCCL: every
+    rank gets their concatenation in rank order (``ncclAllGather``, as nccl-tests'
+    ``all_gather_perf`` times it); returns the outputs and the measured seconds per rank."""
+
+    def launch(comm, src, out, dtype, stream):
+        comm.allGather(src.data.ptr, out.data.ptr, src.size, dtype, stream)
+
+    return _run("all_gather", launch,
+                lambda cupy, a, p: cupy.empty(a.size * p, dtype=a.dtype), arrays,
+                real_devices, exchange, trace, names, start)
+
+
+def _run(collective, launch, make_out, arrays, real_devices, exchange, trace, names, start,
+         **attrs):
+    """Launch ``collective`` on every owned rank between groupStart/groupEnd, each on its
+    device's current stream between two CUDA events; the outputs and seconds per rank."""
     import cupy
     from cupy.cuda import nccl
 
     p = len(arrays)
     mine = [r for r in range(p) if exchange is None or exchange.owns(r)]
     comms = _communicators_for(tuple(real_devices), mine, exchange)
-    dtype = array_api.numpy_dtype(arrays[mine[0]])
-    nccl_dtype, nccl_op = getattr(nccl, _DTYPES[dtype.name]), getattr(nccl, _OPS[op])
+    nccl_dtype = getattr(nccl, _DTYPES[array_api.numpy_dtype(arrays[mine[0]]).name])
     outs = [None] * p
     streams, events = {}, {}
     for r in mine:
         with cupy.cuda.Device(real_devices[r]):
-            outs[r] = cupy.empty_like(arrays[r])
-            # The device's current stream: the all-reduce runs after the kernels that made
+            outs[r] = make_out(cupy, arrays[r], p)
+            # The device's current stream: the collective runs after the kernels that made
             # its input, and the events time it on that same stream.
             streams[r] = cupy.cuda.get_current_stream()
             events[r] = (cupy.cuda.Event(), cupy.cuda.Event())
@@ -93,8 +121,7 @@ def all_reduce(arrays, real_devices, op="sum", exchange=None, trace=None, names=
     try:
         for r in mine:
             with cupy.cuda.Device(real_devices[r]):
-                comms[r].allReduce(arrays[r].data.ptr, outs[r].data.ptr, arrays[r].size,
-                                   nccl_dtype, nccl_op, streams[r].ptr)
+                launch(comms[r], arrays[r], outs[r], nccl_dtype, streams[r].ptr)
     finally:
         nccl.groupEnd()
     seconds = {}
@@ -105,10 +132,11 @@ def all_reduce(arrays, real_devices, op="sum", exchange=None, trace=None, names=
             seconds[r] = cupy.cuda.get_elapsed_time(*events[r]) / 1e3
     if trace is not None and trace.enabled:
         for r in mine:
-            trace.record(f"all_reduce/nccl rank {r}", "measured",
+            trace.record(f"{collective}/nccl rank {r}", "measured",
                          names[r] if names else f"GPU:{real_devices[r]}", start,
-                         start + seconds[r], source="cuda_events", rank=r, op=op,
-                         bytes=array_api.nbytes(arrays[r]), real_device=real_devices[r])
+                         start + seconds[r], source="cuda_events", rank=r,
+                         bytes=array_api.nbytes(arrays[r]), real_device=real_devices[r],
+                         **attrs)
     return outs, seconds
 
 

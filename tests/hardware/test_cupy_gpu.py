@@ -114,6 +114,32 @@ def test_nccl_all_reduce_equals_numpy_sum_with_identical_bits(on_cupy):
 
 @pytest.mark.gpu
 @needs_two
+def test_nccl_all_gather_concatenates_in_rank_order(on_cupy):
+    n = GPUS
+    host = [np.arange(1000, dtype=np.float32) + 1000 * r for r in range(n)]
+    arrays = []
+    for r, h in enumerate(host):
+        with on_cupy.cuda.Device(r):
+            arrays.append(on_cupy.asarray(h))
+    outs, seconds = nccl.all_gather(arrays, list(range(n)))
+    want = np.concatenate(host)
+    assert {backend.to_host(o).tobytes() for o in outs} == {want.tobytes()}
+    assert all(s > 0 for s in seconds.values())
+
+
+@pytest.mark.gpu
+@needs_two
+def test_measure_on_nccl_calibrates_links_on_an_all_gather(on_cupy):
+    from simdist import collectives
+
+    m = collectives.measure("all_reduce", [2**k for k in range(12, 27, 2)], engine="auto")
+    assert m.engine == "nccl" and m.num_devices == GPUS and "CUDA events" in m.where
+    assert all(r.measured > 0 for r in m.rows)
+    assert m.calibration is not None and all(r.calibrated is not None for r in m.rows)
+
+
+@pytest.mark.gpu
+@needs_two
 def test_mirrored_strategy_reduces_through_nccl_and_traces_both_times(on_cupy):
     import simdist as tf
     from simdist.hardware.machine import get_machine
@@ -131,9 +157,9 @@ def test_mirrored_strategy_reduces_through_nccl_and_traces_both_times(on_cupy):
         assert trace.filter(cat="measured"), "NCCL's CUDA-event time is traced"
 
 
-def test_benchmark_without_gpus_prices_and_says_it_measured_nothing():
+def test_benchmark_without_gpus_measures_simdist_on_this_host_and_calibrates():
     if GPUS >= 2:
-        pytest.skip("GPUs present: the benchmark measures (run it by hand)")
+        pytest.skip("GPUs present: the benchmark measures NCCL (run it by hand)")
     import os
     import subprocess
     import sys
@@ -141,13 +167,21 @@ def test_benchmark_without_gpus_prices_and_says_it_measured_nothing():
 
     root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, PYTHONPATH=str(root))  # this checkout's simdist
-    out = subprocess.run([sys.executable, "benchmarks/bench_simulated_vs_measured.py"],
+    out = subprocess.run([sys.executable, "benchmarks/bench_simulated_vs_measured.py",
+                          "--repeats", "2"],
                          capture_output=True, text=True, cwd=root, env=env, timeout=300)
     assert out.returncode == 0, out.stderr
-    rows = [line.split("|") for line in out.stdout.splitlines()
+    text = out.stdout
+    assert "no NCCL measurement: " in text and ("CuPy is not installed" in text or "GPU" in text)
+    rows = [[c.strip() for c in line.split("|")[1:-1]] for line in text.splitlines()
             if line.startswith("|") and line.split("|")[1].strip().isdigit()]
-    simulated = [float(r[3]) for r in rows]
-    assert len(rows) == 7 and simulated == sorted(simulated) and simulated[0] > 0
-    assert all(r[4].strip() == "-" for r in rows)
-    assert "measured nothing: " in out.stdout
-    assert ("CuPy is not installed" in out.stdout or "GPU" in out.stdout)
+    gather, reduce, calibrated = rows[:7], rows[7:14], rows[14:]
+    assert "all_gather: simdist's ring all_gather on 4 NumPy host arrays" in text
+    assert "all_reduce: simdist's ring all_reduce on 4 NumPy host arrays" in text
+    for table in (gather, reduce):
+        simulated = [float(r[1]) for r in table]
+        assert simulated == sorted(simulated) and simulated[0] > 0
+        assert all(float(r[2]) > 0 for r in table)  # measured with a real clock
+    assert "links fitted on the all-gather: link latency" in text
+    assert len(calibrated) == 7 and all(float(r[2]) > 0 for r in calibrated)
+    assert "rms relative error: before calibration" in text

@@ -182,7 +182,7 @@ class _FallbackWarnings(logging.Handler):
             self.messages.append(record.getMessage())
 
 
-def conformance_tests(tf, groups, before_each=None, traced=False):
+def conformance_tests(tf, groups, before_each=None, traced=False, strict=()):
     """The tests of recorded groups, for a test module to assign to ``test_*`` names:
     every case was recorded (no name in two groups), and each one replays to TF's result.
 
@@ -191,8 +191,10 @@ def conformance_tests(tf, groups, before_each=None, traced=False):
       before_each: called before each replay (``tf.keras.backend.clear_session`` for
         cases that name layers, as the recorder cleared TF's session).
       traced: each case's tf.functions must also trace into graphs (no eager fallback).
+      strict: case names also run on array_api_strict (marked ``array_api``).
     """
     import pytest
+    from array_api_subset import strict as marked
 
     cases, recorded = {}, {}
     for fixture, group in groups.items():
@@ -204,7 +206,7 @@ def conformance_tests(tf, groups, before_each=None, traced=False):
         assert len(cases) == sum(len(group) for group in groups.values())  # no name clash
         assert set(recorded) == set(cases)
 
-    @pytest.mark.parametrize("name", sorted(cases))
+    @pytest.mark.parametrize("name", marked(sorted(cases), strict))
     def test_same_result_as_tensorflow(name):
         if before_each is not None:
             before_each()

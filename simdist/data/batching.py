@@ -24,7 +24,7 @@ import numpy as np
 from simdist.data import structure
 from simdist.data.dataset_ops import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, DatasetV2
 from simdist.framework import errors
-from simdist.hardware import backend
+from simdist.hardware import array_api, backend
 
 
 def _positive_int(value, what: str) -> int:
@@ -163,14 +163,14 @@ class RebatchDataset(DatasetV2):
             if have < want:
                 # Input exhausted: a final partial batch, unless dropped.
                 if have and not self._drop:
-                    yield structure.pack(template, _concat(xp, pending))
+                    yield structure.pack(template, _concat(pending))
                 return
             if template is None:
                 # No input at all: TF still emits the zero-size batches the cycle asks for
                 # (recorded), until a positive size finds nothing.
                 yield _empty_from_spec(xp, self.element_spec)
                 continue
-            joined = _concat(xp, pending)
+            joined = _concat(pending)
             yield structure.pack(template, [leaf[:want] for leaf in joined])
             rest = [leaf[want:] for leaf in joined]
             pending, have = [rest], have - want
@@ -184,7 +184,7 @@ def _empty_from_spec(xp, spec):
     return structure.map_leaves(one, spec)
 
 
-def _concat(xp, pending):
+def _concat(pending):
     if len(pending) == 1:
         return pending[0]
-    return [xp.concatenate(parts) for parts in zip(*pending)]
+    return [array_api.concat(parts) for parts in zip(*pending)]

@@ -119,4 +119,4 @@ class RangeDataset(DatasetV2):
     def _rows(self, idx):
         xp = backend.xp
         ix = xp.asarray(idx, dtype="int64")
-        return (self._start + self._step * ix).astype(self._dtype.as_numpy_dtype)
+        return array_api.astype(self._start + self._step * ix, self._dtype.as_numpy_dtype)

@@ -51,6 +51,7 @@ from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import NotTraceable, Tensor, _ids, active, tracing  # noqa: F401
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.thread_local import ThreadLocalValue
+from simdist.hardware import array_api
 
 _in_node = ThreadLocalValue(0)     # > 0 while a recorded op computes on placeholders
 _variant = ThreadLocalValue(0)     # which placeholder ops read: 0 (zeros) or 1 (ones)
@@ -454,7 +455,7 @@ def _fill(shape: TensorShape, value, np_dtype):
     dims = [(2 + value) if d is None else d for d in shape.as_list()]
     if np.dtype(np_dtype).kind == "O":
         return np.full(dims, b"", dtype=object)
-    return np.full(dims, value, dtype=np_dtype)
+    return array_api.from_host(np.full(dims, value, dtype=np_dtype))  # where values live
 
 
 def _check_output(t, op_name) -> None:

@@ -245,9 +245,9 @@ class Variable(metaclass=_VariableMeta):
     def _resize(self, value) -> None:
         """Account the memory of a value of another size (a variable of partial shape)."""
         self._device.free(self._nbytes)
-        self._device.allocate(value.nbytes, what="variable", shape=value.shape,
-                              dtype=value.dtype)
-        self._nbytes = value.nbytes
+        self._nbytes = array_api.nbytes(value)
+        self._device.allocate(self._nbytes, what="variable", shape=value.shape,
+                              dtype=array_api.numpy_dtype(value))
 
     def _write(self, new, op_name):
         if active[0] and (tracing.value is not None or func_graph._in_node.value):

@@ -25,9 +25,9 @@ The extras (why each exists):
   combiner    -- ``op(a, b)`` written into ``out`` without a temporary: the standard has
                  no ``out=``; NumPy and CuPy ufuncs do (the executor's hot loop), so only
                  the strict backend pays the temporary plus a copy. Bits are the same.
-  astype / concat / matrix_transpose -- the standard's functions under names every
-                 supported NumPy (>= 1.24) and CuPy have (``a.astype``, ``concatenate``,
-                 ``swapaxes``), with NumPy dtypes.
+  astype / concat / matrix_transpose / permute_dims -- the standard's functions under
+                 names every supported NumPy (>= 1.24) and CuPy have (``a.astype``,
+                 ``concatenate``, ``swapaxes``, ``transpose``), with NumPy dtypes.
   mover       -- a transfer between two real devices (CuPy: a peer copy); None where all
                  arrays share one device, so the executor's loop pays nothing.
   add_at      -- a scatter-add (segment sums, embedding gradients): the standard has none.
@@ -36,6 +36,12 @@ The extras (why each exists):
                  as they are.
   is_array    -- whether a value is an array of the active backend or a host array: the
                  standard has no common array type to test with ``isinstance``.
+  pad         -- ``numpy.pad`` with a constant: the standard has no pad (strict: a
+                 ``full`` array with the input written into its middle). CuPy: ``cupy.pad``.
+  windows     -- the sliding windows ``[N, OH, OW, KH, KW, C]`` of an NHWC image (im2col
+                 for convolutions and pooling): NumPy and CuPy give a view without copying
+                 (``lib.stride_tricks.as_strided``; the standard has no strides); strict
+                 arrays stack the ``KH * KW`` strided slices (the same values, copied).
   synchronize -- wait until the device has finished the work queued on ``arrays`` (a
                  wall clock around device work must stop after it): the standard has no
                  streams. CuPy: each array's device's ``synchronize()``; NumPy and the
@@ -222,6 +228,13 @@ def matrix_transpose(array):
     return fn(array) if fn is not None else xp.swapaxes(array, -1, -2)
 
 
+def permute_dims(array, axes):
+    """The standard's ``permute_dims`` (NumPy < 2.0 and CuPy: ``transpose``)."""
+    xp = namespace(array)
+    fn = getattr(xp, "permute_dims", None) or xp.transpose
+    return fn(array, tuple(axes))
+
+
 def add_at(out, indices, values):
     """``out`` with ``values[i]`` added at row ``indices[i]``, repeats accumulating in order
     (a scatter-add; returns ``out``, updated in place where the namespace can).
@@ -273,6 +286,43 @@ def contiguous(array):
 def copy(array):
     """A copy of ``array`` in its own namespace (``asarray(copy=True)`` of the standard)."""
     return namespace(array).asarray(array, copy=True)
+
+
+def pad(array, widths, fill=0):
+    """``array`` with ``widths[d] = (before, after)`` elements of ``fill`` around axis d."""
+    xp = namespace(array)
+    f = getattr(xp, "pad", None)
+    if f is not None:  # NumPy, CuPy
+        return f(array, widths, constant_values=fill)
+    shape = tuple(n + a + b for n, (a, b) in zip(array.shape, widths))
+    out = xp.full(shape, fill, dtype=array.dtype)
+    out[tuple(slice(a, a + n) for n, (a, _) in zip(array.shape, widths))] = array
+    return out
+
+
+def windows(padded, out_hw, k_hw, s_hw, d_hw):
+    """The windows of ``padded`` [N, H, W, C]: ``[N, OH, OW, KH, KW, C]``, window ``(y, x)``
+    starting at ``(y * s_hw[0], x * s_hw[1])``, its taps ``d_hw`` apart (read-only)."""
+    n, _, _, c = padded.shape
+    (oh, ow), (kh, kw) = out_hw, k_hw
+    shape = (n, oh, ow, kh, kw, c)
+    if isinstance(padded, np.ndarray) or backend.get_backend() == "cupy":
+        lib = np.lib if isinstance(padded, np.ndarray) else backend.native.lib
+        sn, sh, sw, sc = padded.strides
+        strides = (sn, sh * s_hw[0], sw * s_hw[1], sh * d_hw[0], sw * d_hw[1], sc)
+        view = lib.stride_tricks.as_strided(padded, shape, strides)
+        if isinstance(view, np.ndarray):
+            view.flags.writeable = False
+        return view
+    xp = namespace(padded)
+
+    def tap(i, j):
+        r, q = i * d_hw[0], j * d_hw[1]
+        return padded[:, r:r + (oh - 1) * s_hw[0] + 1 if oh else r:s_hw[0],
+                      q:q + (ow - 1) * s_hw[1] + 1 if ow else q:s_hw[1], :]
+
+    return xp.stack([xp.stack([tap(i, j) for j in range(kw)], axis=3) for i in range(kh)],
+                    axis=3)
 
 
 def synchronize(arrays) -> None:

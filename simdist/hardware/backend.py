@@ -64,7 +64,8 @@ def set_backend(name: str) -> None:
         from simdist.hardware import cupy_adapter
 
         cupy_adapter.check_gpus(module)
-        module, place = cupy_adapter.namespace(module), cupy_adapter.place_tensor_value
+        module, place = HostAware(cupy_adapter.namespace(module)), \
+            cupy_adapter.place_tensor_value
     xp, _name, placer, native = module, name, place, raw
 
 
@@ -79,7 +80,58 @@ def _load(name: str):
     return module
 
 
-class OnDevice:
+class HostAware:
+    """``module``'s namespace, whose functions hand host arrays of host-only dtypes
+    (float16/bfloat16/strings the backend lacks, ``array_api.keeps_on_host``) to NumPy.
+
+    Such values are host arrays on purpose; an op on them computes on the host, and a device
+    array beside them (a mask, a scalar tensor) is copied to the host first. Host arrays of
+    dtypes the backend has are not rerouted, so NumPy-made values in device code still fail
+    on the strict backend.
+    """
+
+    def __init__(self, module):
+        self._module = module
+        self.__name__ = module.__name__
+
+    def __getattr__(self, name):
+        attr = self._wrap(name, getattr(self._module, name))
+        setattr(self, name, attr)  # looked up once
+        return attr
+
+    def _wrap(self, name, attr):
+        host_fn = getattr(numpy, name, None)
+        if not callable(attr) or not callable(host_fn) or isinstance(attr, type):
+            return attr
+        return _host_aware(attr, host_fn)
+
+
+def _host_aware(fn, host_fn):
+    def call(*args, **kwargs):
+        if any(_is_host_value(a) for a in args):
+            from simdist.hardware import array_api
+
+            return host_fn(*(array_api.to_host(a) if _is_device(a) else a for a in args),
+                           **{k: v for k, v in kwargs.items() if k != "device"})
+        return fn(*args, **kwargs)
+
+    call.__name__ = fn.__name__ if hasattr(fn, "__name__") else host_fn.__name__
+    return call
+
+
+def _is_host_value(a) -> bool:
+    if isinstance(a, (list, tuple)):
+        return any(_is_host_value(b) for b in a)
+    return isinstance(a, numpy.ndarray) and _host_only(a.dtype)
+
+
+def _is_device(a) -> bool:
+    from simdist.hardware import array_api
+
+    return not isinstance(a, (numpy.ndarray, numpy.generic)) and array_api.is_array(a)
+
+
+class OnDevice(HostAware):
     """``module``'s namespace with its creation functions defaulting to ``device``.
 
     The strict backend keeps device values on array_api_strict's ``device1``, a device that
@@ -93,17 +145,15 @@ class OnDevice:
                     "full_like", "ones_like", "zeros_like")
 
     def __init__(self, module, device):
-        self._module, self.device = module, device
-        self.__name__ = module.__name__
+        super().__init__(module)
+        self.device = device
 
-    def __getattr__(self, name):
-        attr = getattr(self._module, name)
+    def _wrap(self, name, attr):
         if name in self._CREATION:
-            attr = self._on_device(attr)
-        elif name in self._TAKES_DTYPE:
+            return self._on_device(attr)
+        if name in self._TAKES_DTYPE:
             attr = self._dtype_arg(attr)
-        setattr(self, name, attr)  # looked up once
-        return attr
+        return super()._wrap(name, attr)
 
     def _on_device(self, fn):
         device, dtype_of = self.device, self._dtype

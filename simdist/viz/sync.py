@@ -9,6 +9,8 @@ Glossary:
                    (a partial sum of m of p replicas fills m/p of the chunk); replayed from
                    the schedule's transfers: combine = union, copy = replace.
   values at k   -- the executor run on the first k steps of the same schedule.
+  host side     -- the page draws NumPy arrays: the inputs are host arrays, and the real
+                   all-reduce's values come back from the backend once, in ``run_sync``.
   strategy ops  -- tf.distribute cross-device ops resolve to an algorithm of the registry
                    exactly as simdist's runtime resolves them (collective_cross_device_ops
                    .CROSS_DEVICE_OPS: NcclAllReduce asks the NCCL-like tuner).
@@ -27,6 +29,7 @@ from simdist.distribute.collective_cross_device_ops import (
     CROSS_DEVICE_OPS,
     resolve_implementation,
 )
+from simdist.hardware import array_api
 from simdist.viz.topology import sized_topology
 
 # Keep a visualised run below this many elements over all replicas (memory, speed).
@@ -106,6 +109,8 @@ def run_sync(choice: str, num_devices: int, preset: str, num_elements: int,
     devices = topo.devices[:p]
     result = collectives.all_reduce(inputs, algorithm=algorithm, topology=topo,
                                     devices=devices)
+    # The page draws on the host: the values come back from the backend here, once.
+    result = replace(result, values=[array_api.to_host(v) for v in result.values])
     sched = result.schedule
     nodes = placement_lib.place(topo, p, devices, sched.num_servers)
     bounds = collectives.ALGORITHMS[algorithm].layout.bounds(inputs, sched.num_chunks)

@@ -1,6 +1,7 @@
 """Page 1: every control of the gradient-sync page changes what it should."""
 
 import numpy as np
+import pytest
 
 from simdist.viz import sync
 from tests.app.helpers import figures, page, points, traces
@@ -13,6 +14,7 @@ def moving_points(fig):
     return sum(points(t) for t in traces(fig, "reduce (add)") + traces(fig, "copy"))
 
 
+@pytest.mark.array_api  # also on array_api_strict: values come to the host once
 def test_default_view_draws_topology_buffers_costs_and_compare():
     at = page("sync")
     figs = figures(at)
@@ -140,6 +142,7 @@ def test_a_multi_hop_transfer_has_one_arrowhead():
     assert sum(v is None for v in hops["x"]) == 8       # 2 hops each, through the switch
 
 
+@pytest.mark.array_api  # also on array_api_strict: values come to the host once
 def test_values_table_shows_the_chunks_this_step_wrote_highlighted():
     at = page("sync", topo="nvswitch", n=4, alg="ring", size=6, step=1)
     vals = at.session_state["sync.values"]

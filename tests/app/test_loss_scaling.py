@@ -80,6 +80,7 @@ def test_one_colour_per_meaning():
     assert replica_colours == [t["marker"]["color"] for t in per_example["data"]]
 
 
+@pytest.mark.array_api  # also on array_api_strict: float16 values are host arrays there
 def test_mixed_precision_steps_through_a_real_loss_scale_optimizer_run():
     at = page("loss", scale=15, growth=5, mpsteps=20)
     run = at.session_state["loss.mp"]
@@ -103,6 +104,7 @@ def test_mixed_precision_steps_through_a_real_loss_scale_optimizer_run():
     assert any(not s.applied for s in run) and any(s.next_scale > s.scale for s in run)
 
 
+@pytest.mark.array_api  # also on array_api_strict: float16 values are host arrays there
 def test_float16_classes_match_float16_range():
     at = page("loss", scale=0, mpsteps=5)       # scale 1: small gradients vanish
     s = at.session_state["loss.mpstep"]

@@ -16,7 +16,7 @@ from simdist.hardware import TOPOLOGIES, backend
 
 @pytest.mark.array_api
 def test_measure_times_simdist_on_this_backend_and_calibrates_the_links():
-    sizes = [4096, 65536, 2**20]
+    sizes = [4096, 65536, 2**22]
     m = collectives.measure("all_gather", sizes, num_devices=4, repeats=2)
     assert m.engine == "simdist" and m.num_devices == 4 and m.dtype == "float32"
     name = backend.get_backend()
@@ -27,8 +27,13 @@ def test_measure_times_simdist_on_this_backend_and_calibrates_the_links():
         assert row.measured > 0
         assert row.simulated == collectives.price("all_gather", "ring", size, None, 4).time
         assert row.ratio == row.simulated / row.measured
-    assert m.calibration is not None and m.compute is None and m.note == ""
-    assert [r.calibrated for r in m.rows] == pytest.approx(list(m.calibration.predicted))
+    assert m.compute is None  # all_gather has no reduction to fit
+    if m.calibration is None:  # real clocks on a loaded host may not grow with the size
+        assert m.note.startswith("no calibrated column: ") and "bandwidth" in m.note
+        assert all(r.calibrated is None for r in m.rows)
+    else:
+        assert m.note == ""
+        assert [r.calibrated for r in m.rows] == pytest.approx(list(m.calibration.predicted))
     assert [t["measured_us"] for t in m.table()] == pytest.approx(
         [r.measured * 1e6 for r in m.rows])
 

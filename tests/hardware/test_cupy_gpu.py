@@ -182,6 +182,9 @@ def test_benchmark_without_gpus_measures_simdist_on_this_host_and_calibrates():
         simulated = [float(r[1]) for r in table]
         assert simulated == sorted(simulated) and simulated[0] > 0
         assert all(float(r[2]) > 0 for r in table)  # measured with a real clock
+    if "no links fit on the all-gather" in text:  # a loaded host's clock: said, not hidden
+        assert "positive bandwidth" in text and not calibrated
+        return
     assert "links fitted on the all-gather: link latency" in text
     assert len(calibrated) == 7 and all(float(r[2]) > 0 for r in calibrated)
     assert "rms relative error: before calibration" in text

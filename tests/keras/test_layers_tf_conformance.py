@@ -28,9 +28,22 @@ GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_c
           "tf_preprocessing.json": preprocessing_cases.CASES,
           "tf_op_layers.json": op_layer_cases.CASES}
 
+# STRICT: marked pytest.mark.array_api by tests/array_api_subset.py.
+# Also run on array_api_strict (tests/hardware/test_backends.py): convolutions and pooling
+# with their gradients, preprocessing lookups (host-side tables) and Normalization,
+# Embedding, Dropout, a CNN fit under a strategy.
+STRICT = ("conv2d SAME strides 2 dilations 2", "conv2d explicit padding",
+          "conv2d gradient of gradient", "max_pool gradient of gradient",
+          "avg_pool2d SAME k 3 s [1, 2]", "Conv2D kernel gradient",
+          "a small CNN fit from fixed weights on 4 replicas", "Embedding in a Sequential",
+          "StringLookup one_hot, multi_hot and count", "IntegerLookup inverted and encoded",
+          "StringLookup tf_idf in a model under a strategy", "Normalization adapts per feature",
+          "a model starting with StringLookup fits string arrays under a strategy",
+          "Dropout tensor rate", "init: Dropout's masks still follow tf.random.set_seed")
+
 test_every_case_was_recorded, test_same_result_as_tensorflow = conformance_tests(
     tf, {os.path.join(_FIXTURES, name): cases for name, cases in GROUPS.items()},
-    before_each=tf.keras.backend.clear_session)
+    before_each=tf.keras.backend.clear_session, strict=STRICT)
 
 
 @pytest.mark.parametrize("option", [dict(renorm=True), dict(virtual_batch_size=2),

@@ -233,7 +233,8 @@ def reshape(tensor, shape, name=None) -> Tensor:
         raise errors.InvalidArgumentError(
             None, None, f"Input to reshape is a tensor with {n} values, but the requested "
                         f"shape has {int(np.prod(new))} [Op:Reshape]")
-    return execute.execute("Reshape", [x], backend.xp.reshape(x._value, tuple(new)), flops=0)
+    return execute.execute("Reshape", [x], array_api.namespace(x._value).reshape(
+        x._value, tuple(new)), flops=0)
 
 
 def _reshape_target(old, new):
@@ -281,8 +282,7 @@ def transpose(a, perm=None, conjugate=False, name="transpose") -> Tensor:
         raise errors.InvalidArgumentError(
             None, None, f"transpose expects a vector of size {x.ndim}. But input(1) is a "
                         f"vector of size {len(perm)} [Op:Transpose]")
-    xp = backend.xp
-    return execute.execute("Transpose", [x], xp.transpose(x._value, perm),
+    return execute.execute("Transpose", [x], array_api.permute_dims(x._value, perm),
                           attrs={"perm": perm})
 
 
@@ -294,14 +294,14 @@ def expand_dims(input, axis, name=None) -> Tensor:  # noqa: A002 - TF's name
         raise errors.InvalidArgumentError(
             None, None, f"Tried to expand dim index {a} for tensor with {x.ndim} dimensions. "
                         "[Op:ExpandDims]")
-    xp = backend.xp
+    xp = array_api.namespace(x._value)
     return execute.execute("ExpandDims", [x], xp.expand_dims(x._value, a), flops=0)
 
 
 def squeeze(input, axis=None, name=None) -> Tensor:  # noqa: A002 - TF's name
     """Remove dimensions of size 1 (all, or those in ``axis``)."""
     x = _t(input)
-    xp = backend.xp
+    xp = array_api.namespace(x._value)
     if axis is None:
         value = xp.squeeze(x._value)
     else:
@@ -319,7 +319,7 @@ def broadcast_to(input, shape, name=None) -> Tensor:  # noqa: A002 - TF's name
     """``input`` broadcast to ``shape`` (``tf.broadcast_to``)."""
     x = _t(input)
     target = tuple(_ints(shape))
-    xp = backend.xp
+    xp = array_api.namespace(x._value)
     try:
         value = xp.broadcast_to(x._value, target)
     except ValueError:
@@ -340,7 +340,7 @@ def tile(input, multiples, name=None) -> Tensor:  # noqa: A002 - TF's name
                         f"got length {len(m)} [Op:Tile]")
     execute.check_output_fits("Tile", [d * k for d, k in zip(x._value.shape, m)],
                              x._value.dtype, [x])
-    xp = backend.xp
+    xp = array_api.namespace(x._value)
     return execute.execute("Tile", [x], xp.tile(x._value, m), attrs={"multiples": m})
 
 
@@ -383,7 +383,7 @@ def stack(values, axis=0, name="stack") -> Tensor:
                             f"{_shape_text(ts[0])} != values[{j}].shape = "
                             f"{_shape_text(t)} [Op:Pack]")
     a = int(axis) % (ts[0].ndim + 1)
-    xp = backend.xp
+    xp = array_api.namespace(*(t._value for t in ts))
     return execute.execute("Pack", ts, xp.stack([t._value for t in ts], axis=a),
                           attrs={"axis": a})
 
@@ -392,8 +392,8 @@ def unstack(value, num=None, axis=0, name="unstack") -> list[Tensor]:
     """Cut ``value`` into its slices along ``axis`` (``tf.unstack``)."""
     x = _t(value)
     a = _axis(axis, x.ndim, "Unpack")
-    xp = backend.xp
-    parts = [xp.take(x._value, i, axis=a) for i in builtins.range(x._value.shape[a])]
+    lead = (builtins.slice(None),) * a  # the standard's take needs index arrays: slices
+    parts = [x._value[lead + (i, ...)] for i in builtins.range(x._value.shape[a])]
     return list(execute.execute_multi("Unpack", [x], parts, attrs={"axis": a}))
 
 
@@ -420,9 +420,9 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list[Ten
                             f"exactly if fully specified, or be less than the size of the input"
                             f" along split_dim if not fully specified.  Got: "
                             f"{builtins.sum(sizes)} [Op:SplitV]")
-    xp = backend.xp
-    bounds = np.cumsum(sizes)[:-1].tolist()
-    parts = xp.split(x._value, bounds, axis=a)
+    ends = np.cumsum(sizes).tolist()  # the standard has no split: one slice per piece
+    lead = (builtins.slice(None),) * a
+    parts = [x._value[lead + (builtins.slice(e - n, e), ...)] for n, e in zip(sizes, ends)]
     return list(execute.execute_multi(op_type, [x], parts, attrs={"axis": a, "sizes": sizes}))
 
 
@@ -449,8 +449,10 @@ def where(condition, x=None, y=None, name=None) -> Tensor:
     xt, yt = convert_pair(x, y)
     if xt.dtype != yt.dtype:
         raise execute.input_dtype_error("SelectV2", 2, xt.dtype, yt.dtype)
+    xp = array_api.namespace(xt._value, yt._value)
+    cond = array_api.to_host(c._value) if xp is np else c._value  # host values: host where
     try:
-        value = xp.where(c._value, xt._value, yt._value)
+        value = xp.where(cond, xt._value, yt._value)
     except ValueError:
         raise errors.InvalidArgumentError(
             None, None, f"condition [{','.join(map(str, c.shape))}], then "
@@ -506,9 +508,14 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0,
         op = "ResourceGather" if hasattr(params, "assign") else "GatherV2"  # a variable's
         raise errors.InvalidArgumentError(
             None, None, f"indices[{where}] = {int(bad.flat[0])} is not in [0, {dim}) [Op:{op}]")
-    xp = backend.xp
-    return execute.execute("GatherV2", [p, idx], xp.take(p._value, idx._value, axis=a),
-                          attrs={"axis": a})
+    xp = array_api.namespace(p._value)
+    if idx.ndim == 1:
+        value = xp.take(p._value, idx._value, axis=a)
+    else:  # the standard's take reads 1-D indices: take them flat, then shape the result
+        flat = xp.take(p._value, xp.reshape(idx._value, (-1,)), axis=a)
+        shape = p._value.shape
+        value = xp.reshape(flat, shape[:a] + tuple(idx._value.shape) + shape[a + 1:])
+    return execute.execute("GatherV2", [p, idx], value, attrs={"axis": a})
 
 
 # --- slicing -----------------------------------------------------------------------------
@@ -566,6 +573,31 @@ def _check_key(x: Tensor, key: tuple) -> None:
                             "[Op:StridedSlice]")
 
 
+def _clamped(key: tuple, shape) -> tuple:
+    """``key`` with each slice's bounds inside its axis, as Python and TF clamp them (the
+    standard leaves out-of-range slice bounds unspecified; array_api_strict refuses them)."""
+    consuming = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
+    out, axis = [], 0
+    for k in key:
+        if k is Ellipsis:
+            axis += len(shape) - consuming
+        elif k is not None:
+            if isinstance(k, builtins.slice):
+                k = _clamp_slice(k, shape[axis])
+            axis += 1
+        out.append(k)
+    return tuple(out)
+
+
+def _clamp_slice(s: slice, n: int) -> slice:
+    start, stop, step = s.indices(n)
+    if step > 0:
+        return builtins.slice(start, stop, step)
+    if start < 0:  # a backward slice that starts before the axis: empty
+        return builtins.slice(0, 0, 1)
+    return builtins.slice(start, None if stop < 0 else stop, step)  # -1: through index 0
+
+
 def strided_slice(tensor, key) -> Tensor:
     """``tensor[key]`` as TF's ``StridedSlice`` (basic indexing only)."""
     x = _t(tensor)
@@ -573,6 +605,7 @@ def strided_slice(tensor, key) -> Tensor:
     _check_key(x, k)
     if Ellipsis not in k:  # the standard indexes every axis: a trailing ... says "the rest"
         k = k + (Ellipsis,)
+    k = _clamped(k, x._value.shape)
     value = x._value[k]
     return execute.execute("StridedSlice", [x], array_api.copy(value),
                           attrs={"key": k, "shape": tuple(x._value.shape)})
@@ -581,7 +614,7 @@ def strided_slice(tensor, key) -> Tensor:
 def strided_slice_grad(grad, key, shape) -> Tensor:
     """Zeros of ``shape`` with ``grad`` written at ``key`` (the gradient of a slice)."""
     g = _t(grad)
-    xp = backend.xp
+    xp = array_api.namespace(g._value)
     out = xp.zeros(tuple(shape), dtype=g._value.dtype)
     out[key] = g._value
     return execute.execute("StridedSliceGrad", [g], out, attrs={"key": key, "shape": shape})

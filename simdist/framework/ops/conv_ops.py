@@ -7,14 +7,16 @@ Glossary:
                  below 0), 'SAME' (output ``ceil(in / stride)``, the needed zeros split with
                  the extra one after, as TF's ``GetWindowedOutputSize``), or explicit
                  ``[[0, 0], [top, bottom], [left, right], [0, 0]]``.
-  patches     -- a strided *view* (``as_strided``) of the padded input shaped
-                 ``[N, OH, OW, KH, KW, C]``: im2col without copying; a tensordot with the
-                 filter ``[KH, KW, C, O]`` is the convolution.
+  patches     -- the windows of the padded input, ``[N, OH, OW, KH, KW, C]``
+                 (``array_api.windows``: a strided view on NumPy/CuPy, im2col without
+                 copying); a tensordot with the filter ``[KH, KW, C, O]`` is the convolution.
   col2im      -- the adjoint: each of the ``KH * KW`` taps adds its slice of the patch
                  gradient back into the padded input (a loop over taps, not pixels).
   Conv2DBackpropInput / Conv2DBackpropFilter -- the gradient of Conv2D w.r.t. its input
                  and its filter; each is an op with its own gradient rule, so gradients of
                  gradients work (conv_grad.py).
+Device values keep to the Array API (plus ``array_api.pad`` / ``windows``), in the
+namespace of the values (NumPy for host arrays: float16 on the strict backend).
 FLOPs charged to the device: ``2 * N * OH * OW * KH * KW * C * O`` for each of the three.
 
 Mirrors tensorflow/python/ops/nn_ops.py (conv2d) and core/kernels/conv_ops.cc.
@@ -27,7 +29,7 @@ import numpy as np
 from simdist.framework import errors, execute
 from simdist.framework.ops import array_ops as A
 from simdist.framework.tensor import Tensor
-from simdist.hardware import backend
+from simdist.hardware import array_api
 
 _PADDINGS = ("SAME", "VALID", "EXPLICIT")
 
@@ -121,25 +123,19 @@ def resolve_padding(padding, in_hw, k_hw, s_hw, d_hw, op_type):
 
 def pad_hw(value, pads, fill=0):
     """``value`` [N, H, W, C] with ``pads`` rows/columns of ``fill`` around H and W."""
-    xp = backend.xp
     if not any(any(p) for p in pads):
         return value
-    return xp.pad(value, ((0, 0), pads[0], pads[1], (0, 0)), constant_values=fill)
+    return array_api.pad(value, ((0, 0), pads[0], pads[1], (0, 0)), fill)
 
 
 def patches(padded, out_hw, k_hw, s_hw, d_hw):
-    """The read-only view ``[N, OH, OW, KH, KW, C]`` of the windows of ``padded``."""
-    xp = backend.xp
-    n, _, _, c = padded.shape
-    sn, sh, sw, sc = padded.strides
-    shape = (n, out_hw[0], out_hw[1], k_hw[0], k_hw[1], c)
-    strides = (sn, sh * s_hw[0], sw * s_hw[1], sh * d_hw[0], sw * d_hw[1], sc)
-    return xp.lib.stride_tricks.as_strided(padded, shape, strides, writeable=False)
+    """The read-only windows ``[N, OH, OW, KH, KW, C]`` of ``padded``."""
+    return array_api.windows(padded, out_hw, k_hw, s_hw, d_hw)
 
 
 def col2im(cols, padded_shape, pads, s_hw, d_hw, dtype):
     """Sum each tap's slice of ``cols`` [N, OH, OW, KH, KW, C] back into the input."""
-    xp = backend.xp
+    xp = array_api.namespace(cols)
     out = xp.zeros(padded_shape, dtype=dtype)
     _, oh, ow, kh, kw, _ = cols.shape
     for i in range(kh if oh and ow else 0):  # an empty output reads no input
@@ -203,16 +199,17 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
 
 
 def _conv_impl(x, f, attrs):
-    xp = backend.xp
+    xp = array_api.namespace(x, f)
     p = patches(pad_hw(x, attrs["pads"]), attrs["out_hw"], f.shape[:2], attrs["strides"],
                 attrs["dilations"])
-    return xp.tensordot(p, f, axes=([3, 4, 5], [0, 1, 2])).astype(x.dtype, copy=False)
+    return array_api.astype(xp.tensordot(p, f, axes=([3, 4, 5], [0, 1, 2])),
+                            array_api.numpy_dtype(x))
 
 
 def conv2d_backprop_input(filters, out_backprop, attrs) -> Tensor:
     """The gradient of Conv2D w.r.t. its input, given the forward op's geometry ``attrs``."""
     f, g = A._t(filters), A._t(out_backprop)
-    xp = backend.xp
+    xp = array_api.namespace(f._value, g._value)
     n, h, w, c = attrs["input_shape"]
     n = g.shape[0]
     pads = attrs["pads"]
@@ -226,11 +223,12 @@ def conv2d_backprop_input(filters, out_backprop, attrs) -> Tensor:
 def conv2d_backprop_filter(input, out_backprop, attrs) -> Tensor:  # noqa: A002 - TF's name
     """The gradient of Conv2D w.r.t. its filter, given the forward op's geometry ``attrs``."""
     x, g = A._t(input), A._t(out_backprop)
-    xp = backend.xp
+    xp = array_api.namespace(x._value, g._value)
     kh, kw = attrs["filter_shape"][:2]
     p = patches(pad_hw(x._value, attrs["pads"]), attrs["out_hw"], (kh, kw), attrs["strides"],
                 attrs["dilations"])
-    value = xp.tensordot(p, g._value, axes=([0, 1, 2], [0, 1, 2])).astype(x._value.dtype)
+    value = array_api.astype(xp.tensordot(p, g._value, axes=([0, 1, 2], [0, 1, 2])),
+                             array_api.numpy_dtype(x._value))
     return execute.execute("Conv2DBackpropFilter", [x, g], value, attrs=attrs,
                           flops=_flops(attrs))
 

@@ -582,7 +582,7 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None) -> Tensor:
     flat_ids = xp.reshape(ids._value, (-1,))
     flat = xp.reshape(d._value, (flat_ids.shape[0],) + tuple(d._value.shape[ids.ndim:]))
     keep = flat_ids >= 0  # TF drops negative ids (NumPy would count from the end)
-    out = array_api.add_at(out, flat_ids[keep], flat[keep, ...])
+    out = array_api.add_at(out, flat_ids[keep], flat[keep])  # a mask indexes alone
     return execute.execute("UnsortedSegmentSum", [d, ids], out, attrs={"num_segments": n})
 
 

@@ -22,7 +22,7 @@ from simdist.framework import execute
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import conv_ops as C
 from simdist.framework.tensor import Tensor
-from simdist.hardware import backend
+from simdist.hardware import array_api
 
 _ONE = (1, 1)
 
@@ -50,7 +50,7 @@ def _windows(value, attrs, fill):
     p = C.patches(C.pad_hw(value, attrs["pads"], fill), attrs["out_hw"], attrs["ksize"],
                   attrs["strides"], _ONE)
     n, oh, ow, kh, kw, c = p.shape
-    return p.reshape(n, oh, ow, kh * kw, c)
+    return array_api.namespace(p).reshape(p, (n, oh, ow, kh * kw, c))
 
 
 def _padded_shape(attrs, n):
@@ -64,7 +64,8 @@ def _scatter(cols, attrs, n, dtype):
     oh, ow = attrs["out_hw"]
     kh, kw = attrs["ksize"]
     c = cols.shape[-1]
-    return C.col2im(cols.reshape(n, oh, ow, kh, kw, c), _padded_shape(attrs, n),
+    xp = array_api.namespace(cols)
+    return C.col2im(xp.reshape(cols, (n, oh, ow, kh, kw, c)), _padded_shape(attrs, n),
                     attrs["pads"], attrs["strides"], _ONE, dtype)
 
 
@@ -84,29 +85,33 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC",  # noqa: A002
       UnimplementedError: ``data_format='NCHW'``.
     """
     x, attrs = _checked(input, ksize, strides, padding, data_format, "MaxPool")
-    xp = backend.xp
     v = x._value
-    fill = xp.finfo(v.dtype).min if v.dtype.kind == "f" else xp.iinfo(v.dtype).min
-    value = _windows(v, attrs, fill).max(axis=3)
+    value = array_api.namespace(v).max(_windows(v, attrs, _lowest(v)), axis=3)
     return execute.execute("MaxPool", [x], value, attrs=attrs, flops=_window_flops(attrs))
+
+
+def _lowest(v):
+    """The padding of a max pool: the lowest value of ``v``'s dtype."""
+    xp = array_api.namespace(v)
+    return xp.finfo(v.dtype).min if array_api.kind(v) == "f" else xp.iinfo(v.dtype).min
 
 
 def _argmax_taps(orig_input, attrs):
     """The tap index (0 .. KH*KW-1) of each window's first maximum."""
-    xp = backend.xp
     v = orig_input._value
-    fill = xp.finfo(v.dtype).min if v.dtype.kind == "f" else xp.iinfo(v.dtype).min
-    return xp.argmax(_windows(v, attrs, fill), axis=3)  # [N, OH, OW, C]
+    return array_api.namespace(v).argmax(_windows(v, attrs, _lowest(v)), axis=3)
 
 
 def max_pool_grad(orig_input, orig_output, grad, attrs) -> Tensor:
     """MaxPool's input gradient: ``grad`` at each window's first maximum."""
     x, y, g = A._t(orig_input), A._t(orig_output), A._t(grad)
-    xp = backend.xp
+    xp = array_api.namespace(g._value)
     taps = _argmax_taps(x, attrs)
     k = attrs["ksize"][0] * attrs["ksize"][1]
     hot = taps[:, :, :, None, :] == xp.arange(k)[None, None, None, :, None]
-    cols = xp.where(hot, g._value[:, :, :, None, :], 0).astype(g._value.dtype)
+    gv = g._value[:, :, :, None, :]
+    cols = array_api.astype(xp.where(hot, gv, xp.zeros_like(gv)),
+                            array_api.numpy_dtype(g._value))
     value = _scatter(cols, attrs, g.shape[0], g._value.dtype)
     return execute.execute("MaxPoolGrad", [x, y, g], value, attrs=attrs,
                           flops=_window_flops(attrs))
@@ -115,7 +120,7 @@ def max_pool_grad(orig_input, orig_output, grad, attrs) -> Tensor:
 def max_pool_grad_grad(orig_input, orig_output, grad, attrs) -> Tensor:
     """MaxPoolGrad's adjoint: for each window, ``grad`` (input-shaped) at its argmax."""
     x, y, g = A._t(orig_input), A._t(orig_output), A._t(grad)
-    xp = backend.xp
+    xp = array_api.namespace(g._value)
     taps = _argmax_taps(x, attrs)
     windows = _windows(g._value, attrs, 0)
     value = xp.take_along_axis(windows, taps[:, :, :, None, :], axis=3)[:, :, :, 0, :]
@@ -124,12 +129,11 @@ def max_pool_grad_grad(orig_input, orig_output, grad, attrs) -> Tensor:
 
 
 # --- average pooling ---------------------------------------------------------------------
-def _counts(attrs):
+def _counts(attrs, xp):
     """How many real (unpadded) inputs each output window holds: ``[1, OH, OW, 1]``."""
-    xp = backend.xp
     _, h, w, _ = attrs["input_shape"]
     ones = xp.ones((1, h, w, 1), dtype=xp.float64)
-    return _windows(ones, attrs, 0).sum(axis=3)
+    return xp.sum(_windows(ones, attrs, 0), axis=3)
 
 
 def avg_pool2d(input, ksize, strides, padding, data_format="NHWC",  # noqa: A002 - TF's name
@@ -147,9 +151,9 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC",  # noqa: A002
 def avg_pool_grad(grad, attrs) -> Tensor:
     """AvgPool's input gradient: each output's gradient shared evenly by its valid inputs."""
     g = A._t(grad)
-    xp = backend.xp
+    xp = array_api.namespace(g._value)
     k = attrs["ksize"][0] * attrs["ksize"][1]
-    share = (g._value / _counts(attrs)).astype(g._value.dtype)
+    share = array_api.astype(g._value / _counts(attrs, xp), array_api.numpy_dtype(g._value))
     cols = xp.broadcast_to(share[:, :, :, None, :], share.shape[:3] + (k, share.shape[3]))
     value = _scatter(cols, attrs, g.shape[0], g._value.dtype)
     return execute.execute("AvgPoolGrad", [g], value, attrs=attrs, flops=_window_flops(attrs))
@@ -158,7 +162,9 @@ def avg_pool_grad(grad, attrs) -> Tensor:
 def avg_pool_from_attrs(x, attrs) -> Tensor:
     """AvgPool with a known geometry (also AvgPoolGrad's gradient rule)."""
     x = A._t(x)
-    value = (_windows(x._value, attrs, 0).sum(axis=3) / _counts(attrs)).astype(x._value.dtype)
+    xp = array_api.namespace(x._value)
+    value = array_api.astype(xp.sum(_windows(x._value, attrs, 0), axis=3) / _counts(attrs, xp),
+                             array_api.numpy_dtype(x._value))
     return execute.execute("AvgPool", [x], value, attrs=attrs, flops=_window_flops(attrs))
 
 

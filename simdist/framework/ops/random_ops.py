@@ -17,8 +17,14 @@ Glossary:
   kernel       -- a stateful op's (op, dtype, seed, seed2, device) has one Philox state,
                   as TF's eager kernel cache; each call moves it on by 256 blocks per value.
 Numbers are TF's: Philox4x32-10 (``philox_random``) and TF's conversions
-(``random_distributions``), computed on the host and placed on the device, bit for bit what
-TF's CPU kernels give (recorded in tests/framework/fixtures/tf_random.json).
+(``random_distributions``), bit for bit what TF's CPU kernels give (recorded in
+tests/framework/fixtures/tf_random.json).
+Host and device: seeds, streams, Philox counters and keys are host-side bookkeeping (uint32
+arithmetic that must wrap exactly as TF's, and state shared by every backend), so the
+numbers are generated and converted in NumPy on the host; each op's result crosses to the
+device at one boundary, ``_place`` (``array_api.from_host``: float16/bfloat16 stay host
+arrays where the backend lacks them). On CuPy that is one host-to-device copy per random op
+where TF's GPU kernels would generate on the device; the bits are the same.
 
 Mirrors tensorflow/python/ops/random_ops.py, stateless_random_ops.py and
 framework/random_seed.py.
@@ -40,7 +46,7 @@ from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import random_distributions as D
 from simdist.framework.ops.philox_random import PhiloxRandom, key_counter_from_seed
 from simdist.framework.tensor import Tensor
-from simdist.hardware import backend
+from simdist.hardware import array_api
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1
@@ -209,7 +215,7 @@ def _shape(shape, op_type=None, dtype=None) -> tuple:
 
 
 def _place(op_type, host) -> Tensor:
-    return execute.execute(op_type, [], backend.xp.asarray(host))
+    return execute.execute(op_type, [], array_api.from_host(host))  # the one boundary
 
 
 def _float_dtype(dtype, what) -> dtypes.DType:

@@ -23,6 +23,9 @@ Glossary:
   table         -- a dict standing for TF's StaticHashTable: None until a vocabulary is
                    set or adapted (then a lookup is TF's "Table not initialized").
 Lookup layers have no weights; under a strategy's scope they work as outside it.
+The table is host-side, as TF's lookup tables live on the CPU: a lookup reads its input on
+the host (``array_api.to_host``, the one boundary) and its result goes back to the device
+when it becomes a tensor (``execute``).
 
 Mirrors tf_keras/src/layers/preprocessing/index_lookup.py and preprocessing_utils.py
 (encode_categorical_inputs).
@@ -40,6 +43,7 @@ from simdist.framework import variables as variables_lib
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import control_flow_ops, logging_ops
 from simdist.framework.ops import math_ops as M
+from simdist.hardware import array_api
 from simdist.keras import backend
 from simdist.keras.engine.base_preprocessing_layer import PreprocessingLayer
 
@@ -248,7 +252,7 @@ class IndexLookup(PreprocessingLayer):
         if self._has_input_vocabulary:
             raise ValueError(f"Cannot adapt {type(self).__name__} layer after setting a static "
                              "vocabulary via init argument or `set_vocabulary`.")
-        values = self._ensure_tensor(data, self._vocab_dtype)._value
+        values = array_api.to_host(self._ensure_tensor(data, self._vocab_dtype)._value)
         self._token_counts.update(self._key(v) for v in values.reshape(-1))
         if self.output_mode == TF_IDF:  # a row is a document (a rank-0 or 1 input: one)
             rows = values.reshape(1, -1) if values.ndim < 2 else values
@@ -317,7 +321,7 @@ class IndexLookup(PreprocessingLayer):
         """``_lookup_dense``: indices (or tokens when inverting) with masking and OOV."""
         value_dtype = self._vocab_dtype if self.invert else (
             dtypes.as_dtype(self.compute_dtype) if self.output_mode == INT else dtypes.int64)
-        keys = x._value.reshape(-1)
+        keys = array_api.to_host(x._value).reshape(-1)
         key = int if self.invert else self._key
         if execute.in_shape_inference():  # a symbolic call: Keras does not look up either
             return A.zeros_like(x, dtype=value_dtype)
@@ -346,7 +350,7 @@ class IndexLookup(PreprocessingLayer):
         return A.cast(execute.convert_to_tensor(out), value_dtype)
 
     def _assert_no_oov(self, x, out):
-        oov = x._value[out == -1]
+        oov = array_api.to_host(x._value)[out == -1]
         msg = ("When `num_oov_indices=0` all inputs should be in vocabulary, found OOV "
                f"values {logging_ops.summarize_value(oov)}, consider setting "
                "`num_oov_indices=1`.")
@@ -407,7 +411,7 @@ def encode_categorical_inputs(inputs, output_mode, depth, dtype="float32", idf_w
       ValueError: an output of rank above 2.
     """
     original_shape = inputs.shape
-    x = inputs._value
+    x = array_api.to_host(inputs._value)
     if x.ndim == 0:
         x = x.reshape(1)
     # A symbolic call's rank-1 input is its batch dimension, unknown to Keras (not 1).

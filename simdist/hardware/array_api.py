@@ -315,11 +315,13 @@ def windows(padded, out_hw, k_hw, s_hw, d_hw):
             view.flags.writeable = False
         return view
     xp = namespace(padded)
+    if 0 in shape:  # no window fits: a tap's start may lie past the axis (unspecified)
+        return xp.zeros(shape, dtype=padded.dtype)
 
     def tap(i, j):
         r, q = i * d_hw[0], j * d_hw[1]
-        return padded[:, r:r + (oh - 1) * s_hw[0] + 1 if oh else r:s_hw[0],
-                      q:q + (ow - 1) * s_hw[1] + 1 if ow else q:s_hw[1], :]
+        return padded[:, r:r + (oh - 1) * s_hw[0] + 1:s_hw[0],
+                      q:q + (ow - 1) * s_hw[1] + 1:s_hw[1], :]
 
     return xp.stack([xp.stack([tap(i, j) for j in range(kw)], axis=3) for i in range(kh)],
                     axis=3)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import simdist as tf
@@ -30,6 +30,7 @@ def _naive_windows(x, out_hw, k, s, d):
        s=st.tuples(st.integers(1, 3), st.integers(1, 3)),
        d=st.tuples(st.integers(1, 2), st.integers(1, 2)),
        pads=st.tuples(st.integers(0, 2), st.integers(0, 2)), fill=st.sampled_from([0.0, -7.5]))
+@example(h=1, w=1, k=(1, 2), s=(1, 1), d=(1, 2), pads=(0, 0), fill=0.0)  # no window fits
 def test_pad_and_windows_are_the_naive_loops(h, w, k, s, d, pads, fill):
     host = np.arange(2 * h * w * 3, dtype=np.float32).reshape(2, h, w, 3)
     widths = ((0, 0), (pads[0], pads[1]), (pads[1], pads[0]), (0, 0))

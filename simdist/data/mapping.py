@@ -23,6 +23,7 @@ from simdist.data import structure
 from simdist.data.dataset_ops import DatasetV2
 from simdist.framework import context, dtypes
 from simdist.framework.tensor_spec import TensorSpec
+from simdist.hardware import array_api
 
 
 def call(fn, values):
@@ -99,7 +100,7 @@ class FilterDataset(DatasetV2):
 
     @staticmethod
     def _check(result):
-        if structure.is_structure(result) or result.dtype != bool or result.ndim != 0:
+        if structure.is_structure(result) or array_api.kind(result) != "b" or result.ndim != 0:
             spec = structure.spec_of(result)
             raise ValueError(
                 "Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but "

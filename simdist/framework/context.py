@@ -70,6 +70,11 @@ def inside_function():
     return _in_function.scope(True)
 
 
+def outside_function():
+    """Leave a ``tf.function`` body for a block (``tf.init_scope``: eager again)."""
+    return _in_function.scope(False)
+
+
 def executing_eagerly() -> bool:
     """False inside a ``tf.function`` body, as in TF (simdist still runs it eagerly)."""
     return not _in_function.value

@@ -298,6 +298,7 @@ class FuncGraph:
         self.outputs = None             # the structure the function returned
         self.substitutes: dict = {}     # id(variable argument) -> its slot id
         self.stdout = None              # sys.stdout while tracing (its output is held)
+        self.created_variables: list = []   # tf.Variables the traced code made (lifted)
         # autograph=True but the function was not converted: Python control flow on a
         # tensor makes the function run eagerly rather than raise (AutoGraph would convert)
         self.autograph_pending = False
@@ -446,8 +447,18 @@ class FuncGraph:
                     node.run(env)
             finally:
                 ex.close()
-        return nest.map_structure(
-            lambda t: env[t._id] if isinstance(t, SymbolicTensor) else t, self.outputs)
+        return nest.map_structure(lambda t: self._output(t, env), self.outputs)
+
+    def _output(self, t, env):
+        """One of the function's outputs at execution: a variable (or an assign's unread
+        variable) comes back read, as a tensor, as TF's graph outputs do."""
+        if isinstance(t, SymbolicTensor):
+            return env[t._id]
+        if id(t) in self.substitutes:
+            t = env[self.substitutes[id(t)]]
+        if hasattr(t, "assign") and hasattr(t, "read_value"):
+            return t.read_value()
+        return t
 
 
 def _fill(shape: TensorShape, value, np_dtype):

@@ -18,16 +18,20 @@ Glossary:
   reduce_retracing -- after a second shape, trace once with the differing dimensions
                    relaxed to ``None`` and reuse that trace for later shapes.
   eager fallback -- a function whose body does what simdist's graphs cannot record yet
-                   (``strategy.run`` and collectives, iterating a dataset in Python, creating
-                   variables, a call under a non-default distribution strategy) runs its
+                   (``strategy.run`` and collectives, iterating a dataset in Python, a call
+                   under a non-default distribution strategy) runs its
                    Python eagerly at every call, as before tracing existed; a warning names
                    the construct once per function. Its trace's printed output is dropped
-                   (the eager run prints it).
+                   (the eager run prints it); its other Python side effects (a list
+                   append made before the construct) cannot be undone and stay, once: the
+                   function then runs eagerly for every signature, without tracing again.
 A ``next()`` on an exhausted iterator inside the body raises ``OutOfRangeError``, as the
 graph's IteratorGetNext does; ``tf.executing_eagerly()`` is False inside the body and
 Python results come back as Tensors. Random ops in the body draw as a graph's would: seeds
 fixed by the first call of a trace (the global seed then, and op seeds 0, 1, ... in order),
 one kernel per op whose state moves on from call to call (``random_ops.FunctionRandomState``).
+
+Variables the body creates follow TF's first-call rule (``function_variables``).
 
 Mirrors tensorflow/python/eager/polymorphic_function/polymorphic_function.py and
 tracing_compiler.py.
@@ -46,7 +50,16 @@ import weakref
 
 import numpy as np
 
-from simdist.framework import context, dtypes, errors, execute, func_graph, nest, variables
+from simdist.framework import (
+    context,
+    dtypes,
+    errors,
+    execute,
+    func_graph,
+    function_variables,
+    nest,
+    variables,
+)
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import NotTraceable, Tensor
 from simdist.framework.tensor_shape import TensorShape
@@ -190,6 +203,8 @@ class Function:
         self._retracing = _FrequentTracingDetector()
         self._extra_traces = 0
         self._warned = False
+        self._first_call_made_variables = None   # None until the first trace has run
+        self._untraceable = None   # why a trace of this function failed (NotTraceable)
         self._lock = threading.Lock()
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._bound_by_id: dict = {}
@@ -255,9 +270,21 @@ class Function:
         _event(dev, f"{self._name} (graph)", start, dev.clock, nodes=len(trace.graph.nodes))
         if not trace.executed:
             trace.executed = True
-            if variables.creation_count() != created:
-                self._trace_again(trace, args, kwargs)
+            self._after_first_execution(trace, args, kwargs, created)
         return _as_outputs(out)
+
+    def _after_first_execution(self, trace: _Trace, args, kwargs, created: int) -> None:
+        """TF's rules for variables a trace made (function_variables): the first call's
+        trace made some => trace again, refusing new ones; a later trace made some after a
+        first call that made none => TF's ValueError once the call ran."""
+        made_in_trace = bool(trace.graph.created_variables)
+        first = self._first_call_made_variables is None
+        if first:
+            self._first_call_made_variables = made_in_trace
+        elif made_in_trace:
+            raise ValueError(function_variables.NON_FIRST_CALL_ERROR)
+        if made_in_trace or variables.creation_count() != created:
+            self._trace_again(trace, args, kwargs)
 
     def _trace_again(self, trace: _Trace, args, kwargs) -> None:
         """TF traces a function twice when its first trace creates variables (optimizer
@@ -267,9 +294,10 @@ class Function:
         with trace.lock:
             self._extra_traces += 1
             try:
-                trace.graph = self._trace_graph(trace, args, kwargs)
+                trace.graph = self._trace_graph(trace, args, kwargs, function_variables.REFUSE)
             except NotTraceable as e:
                 trace.eager = True
+                self._untraceable = str(e)
                 self._warn_eager(str(e))
 
     def _call_eagerly(self, trace: _Trace, args, kwargs):
@@ -320,13 +348,15 @@ class Function:
             dev = context.current_device()
             _event(dev, f"{'retrace' if n > 1 else 'trace'} {self._name}", dev.clock,
                    dev.clock, tracing_count=n)
-            reason = func_graph.eager_reason()
+            # A function whose trace failed once runs eagerly for every signature: a failed
+            # trace's Python side effects cannot be undone, so there is at most one.
+            reason = self._untraceable or func_graph.eager_reason()
             if reason is None:
                 try:
                     trace.graph = self._trace_graph(trace, args, kwargs)
                     return True
                 except NotTraceable as e:
-                    reason = str(e)
+                    reason = self._untraceable = str(e)
             trace.eager = True
             self._warn_eager(reason)
             return True
@@ -340,10 +370,17 @@ class Function:
             "eagerly at every call instead (so Python side effects such as print happen "
             "at every call, not once per trace as in TensorFlow).", self._name, reason)
 
-    def _trace_graph(self, trace: _Trace, args, kwargs):
-        """Run the Python function on symbolic inputs, recording a FuncGraph."""
+    def _trace_graph(self, trace: _Trace, args, kwargs, variable_policy=None):
+        """Run the Python function on symbolic inputs, recording a FuncGraph; the variables
+        it may create follow ``variable_policy`` (function_variables; by default TF's for
+        the first call / a later one)."""
         from simdist.framework.ops import random_ops
 
+        if variable_policy is None:
+            made = self._first_call_made_variables
+            variable_policy = (function_variables.ALLOW if made is None else
+                               function_variables.REFUSE if made else
+                               function_variables.ALLOW_THEN_FAIL)
         graph = func_graph.FuncGraph(self._name)
         python_function, graph.autograph_pending = (
             self._converted() if self._autograph else (self._python_function, False))
@@ -379,6 +416,8 @@ class Function:
         try:
             with context.inside_function(), func_graph.building(graph), \
                     random_ops.function_scope(random_ops.FunctionRandomState()), \
+                    variables.variable_creator_scope(
+                        function_variables.creator_for(graph, variable_policy)), \
                     contextlib.redirect_stdout(printed):
                 graph._base_device = context.explicit_device()
                 graph.stdout = sys.stdout

@@ -67,13 +67,17 @@ def outside_name_scopes():
 
 @contextlib.contextmanager
 def init_scope():
-    """Pause every gradient tape for a block; names keep their scope (``tf.init_scope``)."""
+    """Pause every gradient tape for a block; names keep their scope (``tf.init_scope``).
+    Inside a tf.function being traced, the block leaves the graph: its ops run eagerly."""
+    from simdist.framework import function_variables
+
     tapes = tape.stack()
     saved = [t.recording for t in tapes]
     for t in tapes:
         t.recording = False
     try:
-        yield
+        with function_variables.lifted():
+            yield
     finally:
         for t, recording in zip(tapes, saved):
             t.recording = recording

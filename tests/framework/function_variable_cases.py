@@ -3,8 +3,9 @@ records into fixtures/tf_function_variables.json; test_function_variables.py rep
 on the first call, once (the singleton pattern: TF traces that first call twice, the second
 trace must not create again), lifted out of the graph with a Python, callable, init_scope
 or traced initial value (computed once, from the first call's arguments); TF's ValueErrors
-otherwise. Errors are raised from the snippet (TF adds its
-"in user code:" frame lines around the message; the replay compares simdist's first line)."""
+otherwise. A variable a traced function returns comes back read, as a tensor. Errors are
+raised from the snippet (TF adds its "in user code:" frame lines around the message; the
+replay compares simdist's first line)."""
 
 CASES = {
     "a variable created at every call": """
@@ -92,3 +93,14 @@ except ValueError as e:
 out = [r, len(holder), [v.numpy() for v in holder[:1]], f(tf.constant(2.0), 1)]
 """,
 }
+
+CASES["a variable returned from a traced function comes back as its value"] = """
+v = tf.Variable(1.0)
+@tf.function
+def f(x):
+    v.assign_add(x)
+    return v, v.assign_add(x)
+a = f(tf.constant(1.0))
+v.assign(10.0)
+out = [a, [hasattr(t, 'assign') for t in a], f(tf.constant(2.0))]
+"""

@@ -1,0 +1,62 @@
+"""A tf.function simdist cannot trace (func_graph.NotTraceable part-way through its Python)
+runs eagerly instead: what its failed trace leaves behind. simdist's own behaviour (TF
+traces these functions), so nothing is recorded from TF: the test states the contract.
+
+- The failed trace's prints are dropped: the eager run prints them.
+- Its other Python side effects (a list append before the untraceable construct) cannot be
+  undone: they happen once more, on the call that traced -- and only on that one, because a
+  function that fell back once runs eagerly for every later signature too, without a trace.
+- TF's own checks that run before the function's Python (eager_reason: a call under a
+  distribution strategy) decide before any Python runs, so they leave nothing behind.
+"""
+
+import contextlib
+import io
+import logging
+
+import simdist as tf
+from simdist.framework import func_graph
+
+
+def _untraceable(x, log):
+    log.append(("python", tuple(x.shape)))
+    print("printed", tuple(x.shape))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        with tape.stop_recording():   # not recorded by simdist's graphs: NotTraceable
+            y = x * 2.0
+    return y
+
+
+def test_a_failed_trace_leaves_its_appends_once_and_drops_its_prints(caplog):
+    log = []
+    f = tf.function(lambda x: _untraceable(x, log))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), caplog.at_level(logging.WARNING, "tensorflow"):
+        results = [f(tf.constant([1.0, 2.0])), f(tf.constant([3.0, 4.0])),
+                   f(tf.constant([[1.0]])), f(tf.constant([[2.0]]))]
+    # one failed trace (its append stays), then four eager runs; no trace for the new shape
+    assert log == [("python", (2,))] * 3 + [("python", (1, 1))] * 2
+    assert out.getvalue() == "printed (2,)\n" * 2 + "printed (1, 1)\n" * 2
+    assert [r.numpy().tolist() for r in results] == [[2.0, 4.0], [6.0, 8.0], [[2.0]], [[4.0]]]
+    warnings = [r for r in caplog.records if "could not trace" in r.getMessage()]
+    assert len(warnings) == 1 and "stop_recording" in warnings[0].getMessage()
+    assert f.experimental_get_tracing_count() == 2   # TF's count: one per signature
+
+
+def test_a_check_before_the_python_runs_leaves_nothing_behind(monkeypatch, caplog):
+    log = []
+
+    @tf.function
+    def f(x):
+        log.append("python")
+        return x + 1.0
+
+    conditions = list(func_graph._EAGER_CONDITIONS)
+    monkeypatch.setattr(func_graph, "_EAGER_CONDITIONS", conditions)
+    func_graph.register_eager_condition(lambda: "a test's condition")
+    with caplog.at_level(logging.WARNING, "tensorflow"):
+        results = [f(tf.constant(1.0)), f(tf.constant(2.0))]
+    assert [r.numpy() for r in results] == [2.0, 3.0]
+    assert log == ["python", "python"]   # no trace ran the Python: one append per call
+    assert any("a test's condition" in r.getMessage() for r in caplog.records)

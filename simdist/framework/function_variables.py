@@ -71,7 +71,7 @@ def creator_for(graph, policy: str):
             v = next_creator(**kwargs)
         graph.created_variables.append(v)
         if traced is not None:
-            graph.record(_InitialValue(), "stateful", None, (v, traced), {}, "Assign")
+            graph.record(_InitialValue(v._value), "stateful", None, (v, traced), {}, "Assign")
         return v
 
     return capturing
@@ -86,14 +86,16 @@ def _zeros_like_spec(t, dtype):
 
 
 class _InitialValue:
-    """The node that gives a variable its traced initial value, at the first execution."""
+    """The node that gives a variable its traced initial value, once, unless something
+    wrote it since it was made (a checkpoint restored on creation: TF restores instead of
+    initializing)."""
 
     __name__ = "initial_value"
 
-    def __init__(self):
-        self.done = False
+    def __init__(self, zeros):
+        self.zeros = zeros   # the array the variable was made with
 
     def __call__(self, variable, value):
-        if not self.done:
-            self.done = True
+        if self.zeros is not None and variable._value is self.zeros:
             variable.assign(value)
+        self.zeros = None

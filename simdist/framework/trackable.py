@@ -119,9 +119,18 @@ def defer(owner, relative_path: str, assign) -> None:
 
 
 def restore_deferred() -> None:
-    """Assign every waiting value whose variable now exists (called when one is created)."""
+    """Assign every waiting value whose variable now exists (called when one is created).
+    Inside a tf.function's trace the assignments run eagerly, outside the graph, as TF
+    restores on creation (the checkpoint's value is the variable's initial value)."""
     if not _WAITING:
         return
+    from simdist.framework import function_variables
+
+    with function_variables.lifted():
+        _restore_waiting()
+
+
+def _restore_waiting() -> None:
     for owner, waiting in list(_WAITING.items()):
         for rel, assign in list(waiting.items()):
             node, deeper, rest = resolve(owner, rel)

@@ -1,7 +1,8 @@
 """Record what TF 2.21 gives for function_cases.CASES into fixtures/tf_function.json, for
 graph_control_flow_cases.CASES into fixtures/tf_graph_control_flow.json, for
-graph_gradient_cases.CASES into fixtures/tf_graph_gradients.json and for
-function_variable_cases.CASES into fixtures/tf_function_variables.json.
+graph_gradient_cases.CASES into fixtures/tf_graph_gradients.json, for
+function_variable_cases.CASES into fixtures/tf_function_variables.json and for
+indexed_slices_cases.CASES into fixtures/tf_indexed_slices.json.
 
 Run with the TensorFlow interpreter (not simdist's venv); naming cases re-records only them:
     TF_USE_LEGACY_KERAS=1 /tmp/tfvenv/bin/python tests/framework/record_tf_function.py
@@ -22,12 +23,14 @@ import function_cases  # noqa: E402 - after the logical devices exist
 import function_variable_cases  # noqa: E402
 import graph_control_flow_cases  # noqa: E402
 import graph_gradient_cases  # noqa: E402
+import indexed_slices_cases  # noqa: E402
 from tf_snippets import record  # noqa: E402
 
 GROUPS = {"tf_function.json": function_cases.CASES,
           "tf_graph_control_flow.json": graph_control_flow_cases.CASES,
           "tf_graph_gradients.json": graph_gradient_cases.CASES,
-          "tf_function_variables.json": function_variable_cases.CASES}
+          "tf_function_variables.json": function_variable_cases.CASES,
+          "tf_indexed_slices.json": indexed_slices_cases.CASES}
 
 if __name__ == "__main__":
     strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)])

@@ -26,22 +26,6 @@ from simdist.distribute.values import DistributedValues, Mirrored, PerReplica, r
 from simdist.framework import context, execute, func_graph, nest, variables
 
 
-def _not_in_a_trace(what: str) -> None:
-    """simdist's graphs do not record distributed execution yet: a tf.function whose body
-    calls ``what`` runs eagerly (func_graph.NotTraceable, a warning names it)."""
-    if func_graph.current() is not None:
-        raise func_graph.NotTraceable(what)
-
-
-@func_graph.register_eager_condition
-def _under_a_strategy():
-    if ds_context.has_strategy() or ds_context.get_replica_context() is not None and \
-            ds_context.get_replica_context()._strategy is not ds_context.get_default_strategy():
-        return "it is called under a tf.distribute strategy, whose graphs simdist does " \
-               "not record yet"
-    return None
-
-
 def require_cross_replica_or_default_context(extended) -> None:
     """TF's check that a cross-replica method is called where it may be."""
     mode = ds_context.get_per_thread_mode()
@@ -143,7 +127,6 @@ class Strategy:
         if not isinstance(args, (list, tuple)):
             raise ValueError(f"positional args must be a list or tuple, got {type(args)}")
         require_cross_replica_or_default_context(self._extended)
-        _not_in_a_trace("strategy.run")
         if teach.enabled():
             mistakes.check_run_args(self, args, kwargs)
         with self.scope():
@@ -155,7 +138,6 @@ class Strategy:
     def reduce(self, reduce_op, value, axis=None):
         """Reduce ``value`` across replicas (and over ``axis`` within each) to one Tensor."""
         require_cross_replica_or_default_context(self._extended)
-        _not_in_a_trace("strategy.reduce")
         reduce_op = as_reduce_op(reduce_op)
         if teach.enabled():
             mistakes.check_reduce(self, reduce_op, value)
@@ -265,6 +247,12 @@ class StrategyExtended:
     """Additional APIs for strategy implementers (``strategy.extended``)."""
 
     _default_device = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        from simdist.distribute import distribute_graph
+
+        distribute_graph.record_collectives(cls)   # collectives are graph nodes in a trace
 
     def __init__(self, devices):
         self._devices = tuple(devices)
@@ -449,6 +437,11 @@ class StrategyExtended:
         raise NotImplementedError("Use strategy.run inside a Python loop.")
 
 
+from simdist.distribute import distribute_graph  # noqa: E402 - needs StrategyExtended
+
+distribute_graph.record_collectives(StrategyExtended)
+
+
 class SingleReplicaExtended(StrategyExtended):
     """Extended half of one-replica strategies: reductions and gathers pass values through."""
 
@@ -520,7 +513,6 @@ class ReplicaContext:
     def merge_call(self, merge_fn, args=(), kwargs=None):
         """Pause all replicas, call ``merge_fn(strategy, *args)`` once in cross-replica context."""
         self._require()
-        _not_in_a_trace("ReplicaContext.merge_call")
         return self._merge_call(merge_fn, tuple(args), dict(kwargs or {}))
 
     def _merge_call(self, merge_fn, args, kwargs):
@@ -567,6 +559,11 @@ class ReplicaContext:
 
         if self._device is None or not isinstance(result, Tensor):
             return result
+        if func_graph.is_symbolic(result):   # in a trace: an Identity on this device
+            from simdist.framework.ops import array_ops
+
+            with context.device(self._device.name):
+                return array_ops.identity(result)
         return copy_to(result, self._device)
 
     def __repr__(self):

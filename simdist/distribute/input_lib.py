@@ -29,7 +29,7 @@ from simdist.data import distribute as data_distribute
 from simdist.data import structure
 from simdist.data.pipeline import PrefetchDataset
 from simdist.distribute.values import regroup
-from simdist.framework import errors, func_graph
+from simdist.framework import errors, func_graph, nest
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api
 from simdist.hardware.transfer import link
@@ -191,9 +191,9 @@ class DistributedIterator:
     def __iter__(self):
         return self
 
+    @func_graph.recorded(kind="stateful", spec=lambda graph, it: it._symbolic_next(graph),
+                         name="MultiDeviceIteratorGetNextFromShard")
     def __next__(self):
-        # Refused before taking anything: the eager run after a failed trace gets this step.
-        _not_in_a_trace("next() on a distributed iterator")
         step = next(self._steps)
         flat = [v for worker in step for v in worker]
         values = []
@@ -201,6 +201,17 @@ class DistributedIterator:
             if v is None:
                 v = self._template
             values.append(self._placer.place(i, v))
+        return values[0] if self._n == 1 else regroup(values, always_wrap=True)
+
+    def _symbolic_next(self, graph):
+        """The next step while tracing: per replica, symbolic tensors of the element spec
+        on that replica's device (the execution takes the step)."""
+        placer = self._placer
+        devices = [placer.devices[i] if placer.fetch and i < len(placer.devices)
+                   else placer.host for i in range(max(self._n, 1))]
+        values = [nest.map_structure(lambda s, dev=dev: graph.symbolic_like(
+            s.shape, s.dtype, dev, "MultiDeviceIteratorGetNextFromShard"), self._spec)
+            for dev in devices]
         return values[0] if self._n == 1 else regroup(values, always_wrap=True)
 
     def get_next(self):

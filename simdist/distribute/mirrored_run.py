@@ -66,6 +66,7 @@ Mirrors tensorflow/python/distribute/mirrored_run.py.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import re
 import threading
 import time
@@ -77,6 +78,7 @@ from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.values import regroup, select_replica
 from simdist.framework import context, errors, name_scope, thread_local, variables
+from simdist.framework import tensor as tensor_lib
 
 
 class _Aborted(BaseException):
@@ -111,6 +113,10 @@ class _ReplicaThread(threading.Thread):
         self.device = device
         self.fn, self.args, self.kwargs = fn, args, kwargs
         self.owner = threading.current_thread()
+        # Inside a tf.function's trace, the replica traces into the caller's graph (TF's
+        # _MirroredReplicaThread enters the caller's graph and its "inside function" state).
+        self.graph = tensor_lib.tracing.value
+        self.in_function = not context.executing_eagerly()
         self.done = False
         self.abort = False
         self.aborts_caught = 0
@@ -142,7 +148,8 @@ class _ReplicaThread(threading.Thread):
             thread_local.fresh_thread()  # a task starts as on a thread of its own
             if teach.enabled():
                 teach.enter_replica(self.ctx.num_replicas_in_sync)
-            with context.device(self.device.name), self.ctx, \
+            with _graph_scope(self.graph, self.in_function), \
+                    context.device(self.device.name), self.ctx, \
                     variables.variable_creator_scope(_replica_variable_creator):
                 self.result = self.fn(*self.args, **self.kwargs)
         except _Aborted:
@@ -153,6 +160,7 @@ class _ReplicaThread(threading.Thread):
         finally:
             # No references kept while idle.
             self.fn = self.args = self.kwargs = self.merge_args = self.merge_kwargs = None
+            self.graph = None
             self.done = True  # -> DONE
             self.has_paused.set()
 
@@ -179,6 +187,19 @@ class _ReplicaThread(threading.Thread):
         self._wait_turn()  # -> RUNNING (or ABORTED: _Aborted raised here)
         result, self.merge_result = self.merge_result, None
         return result
+
+
+@contextlib.contextmanager
+def _graph_scope(graph, in_function):
+    """The caller's trace state on a replica thread: ops record into ``graph`` (one
+    replica at a time, so its nodes are in the order the replicas took turns)."""
+    if graph is None and not in_function:
+        yield
+        return
+    with tensor_lib.tracing.scope(graph), contextlib.ExitStack() as stack:
+        if in_function:
+            stack.enter_context(context.inside_function())
+        yield
 
 
 class _ReplicaPool:

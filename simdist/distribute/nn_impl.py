@@ -82,3 +82,11 @@ def scale_regularization_loss(regularization_loss) -> Tensor:
     _check_replica_context("scale_regularization_loss")
     return teach.tag(M.truediv(M.reduce_sum(regularization_loss), _num_replicas_in_sync()),
                      "scaled_for_replicas")
+
+
+# In a traced tf.function each call is one graph node, replayed in the replica's mode.
+import sys as _sys  # noqa: E402
+
+from simdist.framework import func_graph as _func_graph  # noqa: E402
+
+_func_graph.record_module_ops(_sys.modules[__name__])

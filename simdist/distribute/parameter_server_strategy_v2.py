@@ -31,7 +31,7 @@ from simdist.distribute.distribute_lib import ReplicaContext, SingleReplicaExten
 from simdist.distribute.ps_values import CachingVariable
 from simdist.distribute.sharded_variable import ShardedVariable, first_axis_shards
 from simdist.distribute.values import DistributedValues
-from simdist.framework import context, execute, nest
+from simdist.framework import context, execute, func_graph, nest
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.thread_local import ThreadLocalNamespace
 from simdist.hardware import machine as machine_lib
@@ -235,3 +235,17 @@ class ParameterServerStrategyV2(Strategy):
             raise ValueError("There must be at least one ps.")
         if multi_worker_util.task_count(spec, "worker") < 1:
             raise ValueError("There must be at least one worker.")
+
+
+@func_graph.register_eager_condition
+def _under_parameter_servers():
+    """simdist's graphs do not record the parameter servers' pulls and pushes: a tf.function
+    under this strategy (a ClusterCoordinator-scheduled step included) runs eagerly."""
+    from simdist.distribute import distribution_strategy_context as ds_context
+    from simdist.distribute.coordinator import simulation
+
+    if simulation.current_run() is not None or \
+            isinstance(ds_context.get_strategy(), ParameterServerStrategyV2):
+        return ("it runs under a ParameterServerStrategy, whose variable pulls and pushes "
+                "simdist's graphs do not record yet")
+    return None

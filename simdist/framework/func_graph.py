@@ -22,6 +22,9 @@ Glossary:
   captures       -- variables and tensors from outside are used by reference (a variable's
                     reads at execution see its current value); a variable passed as an
                     argument is replaced by the variable of each call.
+  composite      -- a value registered with ``register_composite`` (a PerReplica, a
+                    Mirrored): recorded as its components, as TF's nest does with
+                    ``expand_composites=True``, so each component is a tensor of the graph.
   NotTraceable   -- raised while tracing by code the graph cannot record (a concrete tensor
                     or a variable write made outside any recorded op, a library reading a
                     symbolic value in Python, strategy.run): ``tf.function`` then runs that
@@ -128,6 +131,67 @@ def _library_refuses(what: str, depth: int = 2) -> None:
     name = sys._getframe(depth).f_globals.get("__name__", "")
     if name.startswith("simdist.") and not name.startswith("simdist.autograph"):
         raise NotTraceable(f"simdist's own code {what}")
+
+
+# --- composite values (TF's CompositeTensor + nest's expand_composites) -------------------
+_COMPOSITES: dict = {}   # type -> its parts type (a tuple subclass that rebuilds it)
+
+
+def register_composite(cls, components, rebuild) -> None:
+    """Record values of exactly ``cls`` as ``components(x)`` (a sequence) in graphs; at
+    execution ``rebuild(list)`` makes the value again from its components."""
+    parts = type(f"_{cls.__name__}Parts", (tuple,), {
+        "__slots__": (), "rebuild": rebuild,
+        "__repr__": lambda self: f"{cls.__name__}{tuple.__repr__(self)}"})
+    _COMPOSITES[cls] = (components, parts)
+
+
+def expand(structure):
+    """``structure`` with each composite replaced by its parts (a tuple nest flattens)."""
+    entry = _COMPOSITES.get(type(structure))
+    if entry is not None:
+        return entry[1](expand(c) for c in entry[0](structure))
+    if isinstance(structure, (list, tuple)) and not hasattr(structure, "_fields"):
+        if not structure:
+            return structure
+        items = [expand(x) for x in structure]
+        if all(a is b for a, b in zip(items, structure)):
+            return structure
+        return type(structure)(items) if type(structure) in (list, tuple) or \
+            type(structure).__name__.endswith("Parts") else items
+    if isinstance(structure, dict):
+        items = {k: expand(v) for k, v in structure.items()}
+        if all(items[k] is structure[k] for k in structure):
+            return structure
+        return type(structure)(items) if type(structure) is dict else items
+    if hasattr(structure, "_fields") and isinstance(structure, tuple):
+        items = [expand(x) for x in structure]
+        if all(a is b for a, b in zip(items, structure)):
+            return structure
+        return type(structure)(*items)
+    return structure
+
+
+def collapse(structure):
+    """The inverse of ``expand``: each parts tuple rebuilt into its composite."""
+    rebuild = getattr(type(structure), "rebuild", None)
+    if rebuild is not None and isinstance(structure, tuple):
+        return rebuild([collapse(c) for c in structure])
+    if isinstance(structure, (list, tuple)):
+        if not structure:
+            return structure
+        items = [collapse(x) for x in structure]
+        if all(a is b for a, b in zip(items, structure)):
+            return structure
+        if hasattr(structure, "_fields"):
+            return type(structure)(*items)
+        return type(structure)(items)
+    if isinstance(structure, dict):
+        items = {k: collapse(v) for k, v in structure.items()}
+        if all(items[k] is structure[k] for k in structure):
+            return structure
+        return type(structure)(items)
+    return structure
 
 
 class SymbolicTensor(Tensor):
@@ -255,9 +319,10 @@ _OP_NAMES = {"constant": "Const", "matmul": "MatMul", "reduce_sum": "Sum",
 class Node:
     """One recorded op call (see the module docstring)."""
 
-    __slots__ = ("fn", "structure", "leaves", "slots", "out_slots", "device", "name")
+    __slots__ = ("fn", "structure", "leaves", "slots", "out_slots", "device", "name",
+                 "composite", "mode")
 
-    def __init__(self, fn, structure, leaves, slots, device, name):
+    def __init__(self, fn, structure, leaves, slots, device, name, composite=False):
         self.fn = fn
         self.structure = structure
         self.leaves = leaves
@@ -265,19 +330,29 @@ class Node:
         self.out_slots = ()         # [(output leaf position, tensor id)]
         self.device = device
         self.name = name
+        self.composite = composite  # arguments or outputs hold composites (expanded)
+        self.mode = None            # the distribution mode it was recorded in (if not default)
 
     def run(self, env: dict) -> None:
         leaves = list(self.leaves)
         for pos, sid in self.slots:
             leaves[pos] = env[sid]
         args, kwargs = nest.pack_sequence_as(self.structure, leaves)
-        if self.device is None:
-            out = self.fn(*args, **kwargs)
-        else:
-            with context.device(self.device):
+        if self.composite:
+            args, kwargs = collapse((args, kwargs))
+        if self.mode is not None:
+            _MODE_HOOKS[1](self.mode)
+        try:
+            if self.device is None:
                 out = self.fn(*args, **kwargs)
+            else:
+                with context.device(self.device):
+                    out = self.fn(*args, **kwargs)
+        finally:
+            if self.mode is not None:
+                _MODE_HOOKS[2]()
         if self.out_slots:
-            flat = nest.flatten(out)
+            flat = nest.flatten(expand(out) if self.composite else out)
             for pos, sid in self.out_slots:
                 env[sid] = flat[pos]
 
@@ -316,8 +391,12 @@ class FuncGraph:
     def placeholder(self, value, name: str, shape=None) -> SymbolicTensor:
         """The symbolic input standing for argument ``value`` (a Tensor or an array)."""
         t = value if isinstance(value, Tensor) else execute.convert_to_tensor(value)
-        return self.symbolic_like(t.shape if shape is None else shape, t.dtype, t._device,
-                                  name, example=t.shape)
+        ph = self.symbolic_like(t.shape if shape is None else shape, t.dtype, t._device,
+                                name, example=t.shape)
+        tag = getattr(t, "_teach_tag", None)   # simdist.warnings: what made the argument
+        if tag is not None:
+            ph._teach_tag = tag
+        return ph
 
     def symbolic_like(self, shape, dtype, device, name: str, example=None) -> SymbolicTensor:
         """A symbolic tensor of ``shape`` (an input, or a stateful node's output); an
@@ -340,6 +419,10 @@ class FuncGraph:
         if kind == "stateful":   # zip(grads, vars): taken once, kept for every execution
             args = tuple(list(a) if isinstance(a, _ONE_PASS) else a for a in args)
         structure = (args, kwargs)
+        composite = False
+        if _COMPOSITES:
+            expanded = expand(structure)
+            composite, structure = expanded is not structure, expanded
         leaves = nest.flatten(structure)
         slots = []
         symbolic = False
@@ -362,12 +445,16 @@ class FuncGraph:
             if plain:   # no tensor out (a helper, a context manager): nothing to record
                 return out
         device = context.explicit_device()
+        expanded = expand(out) if _COMPOSITES else out
+        composite = composite or expanded is not out
+        flat = nest.flatten(expanded)
         node = Node(fn, structure, tuple(leaves), tuple(slots),
                     None if device is self._base_device else
-                    (device.name if device is not None else None), op_name)
-        flat = nest.flatten(out)
+                    (device.name if device is not None else None), op_name, composite)
         node.out_slots = tuple((i, t._id) for i, t in enumerate(flat)
                                if isinstance(t, SymbolicTensor))
+        if _MODE_HOOKS:
+            node.mode = _MODE_HOOKS[0]()
         self.nodes.append(node)
         return out
 
@@ -376,6 +463,8 @@ class FuncGraph:
         (False, its outputs made symbolic)."""
         with _node_scope(0):
             first = fn(*args, **kwargs)
+        if _COMPOSITES:
+            first = expand(first)
         flat = nest.flatten(first)
         if not any(isinstance(t, Tensor) for t in flat):
             return True, first
@@ -405,7 +494,7 @@ class FuncGraph:
             suffix = f":{i}" if len(flat) > 1 else ":0"
             outs.append(SymbolicTensor(self, op_name + suffix, shape, t.dtype, t._device,
                                        (t._value, b), tensor_id=t._id))
-        return False, nest.pack_sequence_as(first, outs)
+        return False, collapse(nest.pack_sequence_as(first, outs))
 
     # --- control flow (what tf.cond / tf.while_loop / AutoGraph call while tracing) ------
     def cond(self, pred, true_fn, false_fn, name=None):
@@ -447,18 +536,33 @@ class FuncGraph:
                     node.run(env)
             finally:
                 ex.close()
-        return nest.map_structure(lambda t: self._output(t, env), self.outputs)
+        outputs = expand(self.outputs) if _COMPOSITES else self.outputs
+        return collapse(nest.map_structure(lambda t: self._output(t, env), outputs))
 
     def _output(self, t, env):
         """One of the function's outputs at execution: a variable (or an assign's unread
         variable) comes back read, as a tensor, as TF's graph outputs do."""
         if isinstance(t, SymbolicTensor):
-            return env[t._id]
+            return _returned(env[t._id])
         if id(t) in self.substitutes:
             t = env[self.substitutes[id(t)]]
         if hasattr(t, "assign") and hasattr(t, "read_value"):
             return t.read_value()
         return t
+
+
+def _returned(t):
+    """An output as the call returns it: TF hands back a function's outputs that sit on
+    another CPU of the task (a logical CPU) on that task's CPU:0 (recorded from TF 2.21:
+    tests/framework/fixtures/tf_function_distribute.json); other devices keep them."""
+    dev = getattr(t, "_device", None)
+    if dev is None or dev.device_type != "CPU" or not dev.index or \
+            not isinstance(t, Tensor) or hasattr(t, "assign"):
+        return t
+    from simdist.hardware import machine
+
+    host = machine.find_device(dev.name[:dev.name.rindex(":")] + ":0")
+    return Tensor(t._value, host)
 
 
 def _fill(shape: TensorShape, value, np_dtype):
@@ -506,7 +610,27 @@ class _Execution:
 
 
 # --- recording hooks for the public ops -------------------------------------------------
-def recorded(fn=None, *, kind: str = "pure", spec=None, name=None):
+_INLINE_CONDITIONS: list = []
+_MODE_HOOKS: list = []   # [capture() -> mode or None, enter(mode), exit()]
+
+
+def register_mode_hooks(capture, enter, exit_) -> None:
+    """How a node keeps the distribution mode it was traced in (a replica's context, a
+    merge's cross-replica context): ``capture()`` at recording (None: the default mode),
+    ``enter(mode)`` / ``exit_()`` around its execution."""
+    _MODE_HOOKS[:] = [capture, enter, exit_]
+
+
+def register_inline_condition(fn):
+    """Register ``fn() -> bool``: while it is true, a library entry point (``record_methods``)
+    is traced through, its inner ops recorded, rather than recorded whole (e.g. inside a
+    distribution strategy, whose merge_calls and replica contexts a replay on one thread
+    cannot enter again)."""
+    _INLINE_CONDITIONS.append(fn)
+    return fn
+
+
+def recorded(fn=None, *, kind: str = "pure", spec=None, name=None, inline=False):
     """Make ``fn`` a public op: while tracing, a call records a node (see ``record``)."""
 
     def wrap(f):
@@ -517,7 +641,7 @@ def recorded(fn=None, *, kind: str = "pure", spec=None, name=None):
             if not active[0]:
                 return f(*args, **kwargs)
             g = tracing.value
-            if g is None:
+            if g is None or inline and any(c() for c in _INLINE_CONDITIONS):
                 return f(*args, **kwargs)
             return g.record(f, kind, spec, args, kwargs, op_name)
 
@@ -540,15 +664,18 @@ def record_module_ops(module, exclude=()) -> None:
 
 def record_methods(cls, kinds: dict) -> None:
     """Make the methods ``cls`` itself defines among ``kinds`` (name -> kind, or (kind,
-    spec)) recorded ops: library entry points (a loss, a metric's update, an optimizer's
-    apply_gradients) that run whole at execution, with their Python decisions on values."""
+    spec), or (kind, spec, inline)) recorded ops: library entry points (a loss, a metric's
+    update, an optimizer's apply_gradients) that run whole at execution, with their Python
+    decisions on values. ``inline``: traced through instead while an inline condition
+    holds (``register_inline_condition``: apply_gradients under a strategy merges)."""
     for attr, kind in kinds.items():
         fn = cls.__dict__.get(attr)
         if fn is None or hasattr(fn, "__recorded_op__") or not callable(fn):
             continue
-        k, spec = kind if isinstance(kind, tuple) else (kind, None)
-        setattr(cls, attr, recorded(fn, kind=k, spec=spec,
-                                    name=f"{cls.__name__}.{attr}"))
+        k, spec, inline = (tuple(kind) + (False,))[:3] if isinstance(kind, tuple) \
+            else (kind, None, False)
+        setattr(cls, attr, recorded(fn, kind=k, spec=spec, name=f"{cls.__name__}.{attr}",
+                                    inline=inline))
 
 
 def relink_reexports(modules) -> None:

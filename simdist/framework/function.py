@@ -118,8 +118,9 @@ def _leaf_key(x):
 
 
 def _key(args, kwargs):
-    structure = nest.map_structure(lambda _: None, (args, kwargs))
-    leaves = tuple(_leaf_key(x) for x in nest.flatten((args, kwargs)))
+    expanded = func_graph.expand((args, kwargs))   # a PerReplica: one leaf per replica
+    structure = nest.map_structure(lambda _: None, expanded)
+    leaves = tuple(_leaf_key(x) for x in nest.flatten(expanded))
     return repr(structure), leaves
 
 
@@ -258,7 +259,7 @@ class Function:
         from simdist.framework.ops import random_ops
 
         call_args, call_kwargs = self._canonical(args, kwargs)
-        flat = nest.flatten((call_args, call_kwargs))
+        flat = nest.flatten(func_graph.expand((call_args, call_kwargs)))
         dev = context.current_device()
         start = dev.clock
         created = variables.creation_count()
@@ -353,7 +354,13 @@ class Function:
             reason = self._untraceable or func_graph.eager_reason()
             if reason is None:
                 try:
+                    created = variables.creation_count()
                     trace.graph = self._trace_graph(trace, args, kwargs)
+                    if variables.creation_count() != created:
+                        # The trace made variables (an optimizer's slots under init_scope):
+                        # TF traces once more, creating none (tracing count 2, as TF).
+                        self._extra_traces += 1
+                        trace.graph = self._trace_graph(trace, args, kwargs)
                     return True
                 except NotTraceable as e:
                     reason = self._untraceable = str(e)
@@ -385,7 +392,8 @@ class Function:
         python_function, graph.autograph_pending = (
             self._converted() if self._autograph else (self._python_function, False))
         call_args, call_kwargs = self._canonical(args, kwargs)
-        flat = nest.flatten((call_args, call_kwargs))
+        expanded = func_graph.expand((call_args, call_kwargs))
+        flat = nest.flatten(expanded)
         specs = self._input_shapes(trace, flat)
         names = self._argument_names(call_args, call_kwargs)
         symbolic = list(flat)
@@ -406,7 +414,7 @@ class Function:
             elif hasattr(x, "assign") and hasattr(x, "_as_tensor"):  # a variable argument
                 graph.substitutes[id(x)] = -(i + 1)
                 graph.inputs.append((i, -(i + 1), None))
-        s_args, s_kwargs = nest.pack_sequence_as((call_args, call_kwargs), symbolic)
+        s_args, s_kwargs = func_graph.collapse(nest.pack_sequence_as(expanded, symbolic))
         if self._instance is not None:
             s_args = (self._instance,) + tuple(s_args)
         printed = io.StringIO()
@@ -477,9 +485,9 @@ class Function:
         names = []
         for i, a in enumerate(call_args):
             base = params[i] if i < len(params) else f"args_{i}"
-            names += [base] * len(nest.flatten(a))
+            names += [base] * len(nest.flatten(func_graph.expand(a)))
         for k in sorted(call_kwargs):
-            names += [k] * len(nest.flatten(call_kwargs[k]))
+            names += [k] * len(nest.flatten(func_graph.expand(call_kwargs[k])))
         return names
 
     def _canonical(self, args, kwargs):

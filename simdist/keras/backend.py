@@ -27,12 +27,14 @@ Mirrors keras/src/backend.py and backend_config.py.
 from __future__ import annotations
 
 import collections
+import functools
 import random
 import threading
 import weakref
 
 from simdist import _world
 from simdist.distribute import distribution_strategy_context as ds_context
+from simdist.framework import func_graph
 from simdist.framework.ops import random_ops
 from simdist.framework.thread_local import ThreadLocalNamespace
 
@@ -186,6 +188,12 @@ def _set_attr(table, tensor, value) -> None:
         table.pop(key, None)
 
     table[key] = (weakref.ref(tensor, forget), value)
+    graph = func_graph.current()
+    if graph is not None and func_graph.is_symbolic(tensor):
+        # In a traced tf.function the mark is a graph node too: each execution marks its
+        # own tensor (TF's graph finds the logits through the op, as eager Keras does).
+        graph.record(functools.partial(_set_attr, table), "stateful", None, (tensor, value),
+                     {}, "keras_attr")
 
 
 def _get_attr(table, tensor):

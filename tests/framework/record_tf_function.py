@@ -1,8 +1,9 @@
 """Record what TF 2.21 gives for function_cases.CASES into fixtures/tf_function.json, for
 graph_control_flow_cases.CASES into fixtures/tf_graph_control_flow.json, for
 graph_gradient_cases.CASES into fixtures/tf_graph_gradients.json, for
-function_variable_cases.CASES into fixtures/tf_function_variables.json and for
-indexed_slices_cases.CASES into fixtures/tf_indexed_slices.json.
+function_variable_cases.CASES into fixtures/tf_function_variables.json, for
+indexed_slices_cases.CASES into fixtures/tf_indexed_slices.json and for
+function_distribute_cases.CASES into fixtures/tf_function_distribute.json.
 
 Run with the TensorFlow interpreter (not simdist's venv); naming cases re-records only them:
     TF_USE_LEGACY_KERAS=1 /tmp/tfvenv/bin/python tests/framework/record_tf_function.py
@@ -20,6 +21,7 @@ tf.config.set_logical_device_configuration(
     tf.config.list_physical_devices("CPU")[0], [tf.config.LogicalDeviceConfiguration()] * 4)
 
 import function_cases  # noqa: E402 - after the logical devices exist
+import function_distribute_cases  # noqa: E402
 import function_variable_cases  # noqa: E402
 import graph_control_flow_cases  # noqa: E402
 import graph_gradient_cases  # noqa: E402
@@ -30,7 +32,8 @@ GROUPS = {"tf_function.json": function_cases.CASES,
           "tf_graph_control_flow.json": graph_control_flow_cases.CASES,
           "tf_graph_gradients.json": graph_gradient_cases.CASES,
           "tf_function_variables.json": function_variable_cases.CASES,
-          "tf_indexed_slices.json": indexed_slices_cases.CASES}
+          "tf_indexed_slices.json": indexed_slices_cases.CASES,
+          "tf_function_distribute.json": function_distribute_cases.CASES}
 
 if __name__ == "__main__":
     strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)])

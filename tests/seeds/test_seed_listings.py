@@ -1,6 +1,7 @@
 """The seed documents' code listings run unchanged under ``import simdist as tf``."""
 
 import json
+import logging
 import os
 import re
 import runpy
@@ -15,8 +16,27 @@ HERE = os.path.dirname(__file__)
 DATA = os.path.join(HERE, "data")
 
 
+class _FallbackWarnings(logging.Handler):
+    """Collects simdist's "could not trace" warnings: every listing's tf.function traces."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages = []
+
+    def emit(self, record):
+        if "could not trace" in record.getMessage():
+            self.messages.append(record.getMessage())
+
+
 def _run(name, capsys):
-    runpy.run_path(os.path.join(DATA, name), run_name="__main__")
+    handler = _FallbackWarnings()
+    logger = logging.getLogger("tensorflow")
+    logger.addHandler(handler)
+    try:
+        runpy.run_path(os.path.join(DATA, name), run_name="__main__")
+    finally:
+        logger.removeHandler(handler)
+    assert handler.messages == [], handler.messages   # traced: no eager fallback
     return capsys.readouterr().out
 
 

@@ -33,7 +33,15 @@ import threading
 from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.reduce_util import ReduceOp
-from simdist.framework import backprop, context, dtypes, func_graph, trackable, variables
+from simdist.framework import (
+    backprop,
+    context,
+    dtypes,
+    func_graph,
+    name_scope,
+    trackable,
+    variables,
+)
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras import backend
@@ -111,8 +119,10 @@ def var_key(variable):
 
 # In a traced tf.function, apply_gradients is one stateful graph node (it returns the
 # iterations variable): its Python, e.g. a LossScaleOptimizer's check of the gradients,
-# decides at each execution.
-_RECORDED = {"apply_gradients": ("stateful", lambda graph, opt, *a, **k: opt.iterations)}
+# decides at each execution. Under a strategy it is traced through (its merge_calls need
+# the replica threads of the trace).
+_RECORDED = {"apply_gradients": ("stateful", lambda graph, opt, *a, **k: opt.iterations,
+                                 True)}
 
 
 class Optimizer(trackable.Trackable):
@@ -386,7 +396,8 @@ class Optimizer(trackable.Trackable):
         self._built = True
 
     def _build_once(self, var_list):
-        self.build(var_list)
+        with name_scope.init_scope():   # Keras builds the slots outside a traced graph
+            self.build(var_list)
         self._built = True
 
     def _clip_gradients(self, grads):

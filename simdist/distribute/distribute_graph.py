@@ -1,0 +1,99 @@
+"""Distributed execution inside a traced ``tf.function``: what the graph records.
+
+Glossary:
+  composite      -- a PerReplica or Mirrored is recorded as its components (TF's
+                    ``PerReplicaSpec``/``MirroredSpec`` type specs, nest's
+                    ``expand_composites``): each replica's tensor is a graph tensor.
+  replica trace  -- ``strategy.run`` inside a trace runs the replica threads as eagerly
+                    (mirrored_run), each recording into the caller's graph in turn: the
+                    replica function's Python runs once per replica per trace, its ops
+                    become nodes under that replica's device.
+  collective node -- ``reduce_to`` / ``batch_reduce_to`` / ``broadcast_to`` / a gather:
+                    one node over every replica's inputs, run as eagerly at each execution
+                    (so clocks and trace events equal the eager step's).
+  node mode      -- a node traced in a replica's (or a merge's) context runs in that
+                    context again at each execution (``ds_context`` mode pushed), so what
+                    reads the replica (a Mirrored's component, num_replicas_in_sync) reads
+                    the same as in the trace.
+  inlined entry  -- under a strategy, Keras's whole-call nodes (a loss, a metric update,
+                    ``apply_gradients``) are traced through: their merge_calls need the
+                    replica threads, which a replay does not start.
+
+Mirrors tensorflow/python/distribute/values.py (the type specs), mirrored_run.py (tracing
+in replica threads) and cross_device_ops.py (collectives as graph ops).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+
+from simdist.distribute import distribution_strategy_context as ds_context
+from simdist.distribute.values import Mirrored, PerReplica
+from simdist.framework import execute, func_graph
+from simdist.hardware import machine
+
+func_graph.register_composite(PerReplica, lambda x: x._values, PerReplica)
+func_graph.register_composite(Mirrored, lambda x: x._values, Mirrored)
+
+# The cross-device ops: one graph node each, over all replicas' components.
+_COLLECTIVES = {"reduce_to": "pure", "batch_reduce_to": "pure", "broadcast_to": "pure",
+                "_gather": "pure", "_all_gather": "pure"}
+
+
+def record_collectives(cls) -> None:
+    """Make the collectives ``cls`` (a StrategyExtended class) defines graph nodes."""
+    for attr, kind in _COLLECTIVES.items():
+        fn = cls.__dict__.get(attr)
+        if fn is None or hasattr(fn, "__recorded_op__"):
+            continue
+        setattr(cls, attr, func_graph.recorded(_timeless_when_traced(fn), kind=kind,
+                                               name=f"{cls.__name__}.{attr}"))
+
+
+def _timeless_when_traced(fn):
+    """``fn`` that, run on a trace's placeholders, leaves the simulated world as it was."""
+
+    @functools.wraps(fn)
+    def collective(*args, **kwargs):
+        if not execute.in_shape_inference():
+            return fn(*args, **kwargs)
+        with _world_kept():
+            return fn(*args, **kwargs)
+
+    return collective
+
+
+@contextlib.contextmanager
+def _world_kept():
+    """The trace runs a collective on placeholders for its outputs' shapes and devices:
+    the collective algorithms advance clocks and record events as they go, so every
+    device's clock and peak memory and every trace are put back afterwards (the trace of
+    a traced step then equals the eager step's)."""
+    machines = [machine.get_machine(), *machine._cluster.values()]
+    devices = {d for m in machines for d in m.devices.values()}
+    clocks = [(d, d.clock, d.peak_memory) for d in devices]
+    traces = {id(d.trace): (d.trace, len(d.trace.events), d.trace.dropped) for d in devices}
+    for m in machines:
+        traces.setdefault(id(m.trace), (m.trace, len(m.trace.events), m.trace.dropped))
+    try:
+        yield
+    finally:
+        for d, clock, peak in clocks:
+            d.clock, d.peak_memory = clock, peak
+        for trace, n, dropped in traces.values():
+            del trace.events[n:]
+            trace.dropped = dropped
+
+
+@func_graph.register_inline_condition
+def _under_a_strategy() -> bool:
+    return ds_context.get_per_thread_mode().strategy is not ds_context.get_default_strategy()
+
+
+def _capture_mode():
+    mode = ds_context.get_per_thread_mode()
+    return None if mode is ds_context._get_default_mode() else mode
+
+
+func_graph.register_mode_hooks(_capture_mode, ds_context.push_mode, ds_context.pop_mode)

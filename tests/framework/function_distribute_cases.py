@@ -1,0 +1,158 @@
+"""tf.function + a distribution strategy as TF 2.21 runs it (record_tf_function.py records,
+test_function_distribute.py replays): strategy.run traces the replica function once per
+replica (print per replica per trace), replica_id_in_sync_group is a symbolic tensor,
+merge_call / all_reduce / strategy.reduce are graph ops, variable updates and distributed
+iterators run at every call, retracing on a new shape, and where the returned values sit.
+The strategy is ``S2``, a MirroredStrategy on 2 logical CPUs. Snippets as in
+tests/tf_snippets.py."""
+
+SETUP = """
+import contextlib, io
+S2 = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+printed = io.StringIO()
+def calls(fn, *arg_lists):
+    with contextlib.redirect_stdout(printed):
+        return [fn(*a) for a in arg_lists]
+def local(v):
+    return list(S2.experimental_local_results(v))
+def devices(v):
+    return [t.device for t in S2.experimental_local_results(v)]
+"""
+
+CASES = {
+    "strategy.run traces the replica function once per replica": SETUP + """
+@tf.function
+def step(x):
+    print("tracing step")
+    def fn(x):
+        print("tracing fn")
+        ctx = tf.distribute.get_replica_context()
+        return x * tf.cast(ctx.replica_id_in_sync_group + 1, tf.float32)
+    return S2.run(fn, args=(x,))
+r = calls(step, (tf.constant(1.0),), (tf.constant(2.0),), (tf.constant(3.0),))
+out = [printed.getvalue(), [local(v) for v in r], devices(r[-1]),
+       step.experimental_get_tracing_count()]
+""",
+    "a new shape retraces: the replica functions are traced again": SETUP + """
+@tf.function
+def step(x):
+    def fn(x):
+        print("tracing fn", x.shape)
+        return tf.reduce_sum(x)
+    return S2.run(fn, args=(x,))
+r = calls(step, (tf.ones(2),), (tf.ones(2),), (tf.ones(3),), (tf.ones(3),))
+out = [printed.getvalue(), [local(v) for v in r], step.experimental_get_tracing_count()]
+""",
+    "replica_id_in_sync_group is a symbolic tensor": SETUP + """
+seen = []
+@tf.function
+def step():
+    def fn():
+        rid = tf.distribute.get_replica_context().replica_id_in_sync_group
+        seen.append([rid.dtype.name, str(rid.shape), type(rid).__name__ == "SymbolicTensor"
+                     or not hasattr(rid, "numpy") or "Tensor(" in str(rid)])
+        try:
+            rid.numpy()
+        except AttributeError as e:
+            seen.append(str(e))
+        return rid
+    return S2.run(fn)
+r = step()
+out = [seen, local(r), devices(r)]
+""",
+    "merge_call: merge_fn is traced once with PerReplica values": SETUP + """
+merges = []
+@tf.function
+def step(x):
+    def merge_fn(strategy, v):
+        merges.append([type(v).__name__, len(strategy.experimental_local_results(v))])
+        return strategy.reduce("SUM", v, axis=None)
+    def fn(x):
+        ctx = tf.distribute.get_replica_context()
+        y = x + tf.cast(ctx.replica_id_in_sync_group, tf.float32)
+        return ctx.merge_call(merge_fn, args=(y,))
+    return S2.run(fn, args=(x,))
+r = calls(step, (tf.constant(1.0),), (tf.constant(5.0),))
+out = [merges, [local(v) for v in r], devices(r[-1])]
+""",
+    "all_reduce and strategy.reduce in a traced step": SETUP + """
+@tf.function
+def step(x):
+    def fn(x):
+        ctx = tf.distribute.get_replica_context()
+        y = x * tf.cast(ctx.replica_id_in_sync_group + 1, tf.float32)
+        return ctx.all_reduce("SUM", y), ctx.all_reduce("MEAN", y)
+    s, m = S2.run(fn, args=(x,))
+    return s, m, S2.reduce("SUM", s, axis=None), S2.reduce("MEAN", m, axis=None)
+s, m, rs, rm = step(tf.constant([1.0, 2.0]))
+out = [local(s), local(m), rs, rm, devices(s), rs.device, rm.device]
+""",
+    "mirrored and sync-on-read variable updates run at every call": SETUP + """
+with S2.scope():
+    v = tf.Variable(0.0, aggregation=tf.VariableAggregation.MEAN)
+    c = tf.Variable(0.0, synchronization=tf.VariableSynchronization.ON_READ,
+                    aggregation=tf.VariableAggregation.SUM)
+@tf.function
+def step():
+    def fn():
+        rid = tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)
+        v.assign_add(rid + 1.0)
+        c.assign_add(rid + 1.0)
+        return v.read_value()
+    return S2.run(fn)
+r = [step() for _ in range(3)]
+out = [[local(x) for x in r], local(v), c.read_value(), local(c),
+       step.experimental_get_tracing_count()]
+""",
+    "a distributed iterator is consumed across calls, then OutOfRange": SETUP + """
+ds = tf.data.Dataset.range(12).batch(4)
+it = iter(S2.experimental_distribute_dataset(ds))
+@tf.function
+def step():
+    x = next(it)
+    return S2.run(lambda x: x * 10, args=(x,))
+r = [local(step()) for _ in range(3)]
+try:
+    step()
+    end = None
+except tf.errors.OutOfRangeError as e:
+    end = type(e).__name__
+out = [r, end, step.experimental_get_tracing_count()]
+""",
+    "a distributed iterator passed as an argument": SETUP + """
+ds = tf.data.Dataset.range(8).batch(4)
+it = iter(S2.experimental_distribute_dataset(ds))
+@tf.function
+def step(it):
+    return S2.run(lambda x: tf.reduce_sum(x), args=(next(it),))
+r = [local(step(it)) for _ in range(2)]
+out = [r, step.experimental_get_tracing_count()]
+""",
+    "a Keras model trained with strategy.run in a tf.function": SETUP + """
+# TF 2.21's collective all-reduce of the packed gradients fails on 2 logical CPUs (shape
+# mismatch in the collective instance): the step reduces through one device instead.
+S2 = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"],
+                                    cross_device_ops=tf.distribute.ReductionToOneDevice())
+with S2.scope():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(
+        2, kernel_initializer="ones", bias_initializer="zeros", input_shape=(3,))])
+    opt = tf.keras.optimizers.SGD(0.1)
+@tf.function
+def step(x, y):
+    print("tracing step")
+    def fn(x, y):
+        print("tracing fn")
+        with tf.GradientTape() as tape:
+            loss = tf.nn.compute_average_loss(
+                tf.reduce_sum(tf.square(model(x) - y), axis=1), global_batch_size=4)
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+    return S2.reduce("SUM", S2.run(fn, args=(x, y)), axis=None)
+x = tf.constant([[1.0, 2.0, 3.0], [0.5, 0.0, 1.0]])
+y = tf.constant([[1.0, 0.0], [0.0, 1.0]])
+r = calls(step, (x, y), (x, y), (x, y))
+out = [printed.getvalue(), r, local(model.weights[0]), opt.iterations,
+       step.experimental_get_tracing_count()]
+""",
+}

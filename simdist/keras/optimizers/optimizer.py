@@ -122,7 +122,11 @@ def var_key(variable):
 # decides at each execution. Under a strategy it is traced through (its merge_calls need
 # the replica threads of the trace).
 _RECORDED = {"apply_gradients": ("stateful", lambda graph, opt, *a, **k: opt.iterations,
-                                 True)}
+                                 True),
+             # ... whose cross-replica update of every copy is then one stateful node (run
+             # at each execution in the merge's context, with the fused updates)
+             "_distributed_apply_gradients_fn": (
+                 "stateful", lambda graph, opt, *a, **k: opt.iterations)}
 
 
 class Optimizer(trackable.Trackable):

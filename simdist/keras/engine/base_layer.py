@@ -37,7 +37,8 @@ import inspect
 
 from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import dtypes, execute, module, nest, trackable
+from simdist.framework import dtypes, execute, func_graph, module, nest, trackable
+from simdist.framework import name_scope as name_scope_lib
 from simdist.framework import variables as variables_lib
 from simdist.framework.name_scope import name_scope
 from simdist.framework.name_scope import outside_name_scopes as init_scope  # noqa: F401
@@ -342,7 +343,13 @@ class Layer(module.Module):
         shape = tuple(first.shape) if hasattr(first, "shape") else None
         if isinstance(inputs, (list, tuple)) and len(nest.flatten(inputs)) > 1:
             shape = [tuple(t.shape) for t in nest.flatten(inputs)]
-        self.build(shape)
+        if func_graph.current() is not None:
+            # Called while a tf.function traces: tf-keras builds in tf.init_scope
+            # (tf_utils.maybe_init_scope), so the weights are made once, eagerly.
+            with name_scope_lib.init_scope():
+                self.build(shape)
+        else:
+            self.build(shape)
         self.built = True
         if self._build_input_shape is None:
             self._build_input_shape = shape

@@ -320,7 +320,7 @@ class Node:
     """One recorded op call (see the module docstring)."""
 
     __slots__ = ("fn", "structure", "leaves", "slots", "out_slots", "device", "name",
-                 "composite", "mode")
+                 "composite", "mode", "layout")
 
     def __init__(self, fn, structure, leaves, slots, device, name, composite=False):
         self.fn = fn
@@ -332,12 +332,18 @@ class Node:
         self.name = name
         self.composite = composite  # arguments or outputs hold composites (expanded)
         self.mode = None            # the distribution mode it was recorded in (if not default)
+        self.layout = _flat_layout(structure, composite)   # fast unpacking, or None
 
     def run(self, env: dict) -> None:
         leaves = list(self.leaves)
         for pos, sid in self.slots:
             leaves[pos] = env[sid]
-        args, kwargs = nest.pack_sequence_as(self.structure, leaves)
+        if self.layout is not None:   # (args, kwargs) of leaves: no nest.pack needed
+            n, keys = self.layout
+            args = leaves[:n]
+            kwargs = dict(zip(keys, leaves[n:])) if keys else {}
+        else:
+            args, kwargs = nest.pack_sequence_as(self.structure, leaves)
         if self.composite:
             args, kwargs = collapse((args, kwargs))
         if self.mode is not None:
@@ -358,6 +364,19 @@ class Node:
 
     def __repr__(self):
         return f"<Node {self.name}>"
+
+
+def _flat_layout(structure, composite):
+    """(number of positional arguments, sorted keyword names) when every argument is a
+    leaf (the leaves are then the arguments in that order), else None."""
+    if composite or type(structure) is not tuple or len(structure) != 2:
+        return None
+    args, kwargs = structure
+    if type(args) is not tuple or type(kwargs) is not dict:
+        return None
+    if any(nest.is_nested(x) for x in args) or any(nest.is_nested(v) for v in kwargs.values()):
+        return None
+    return len(args), tuple(sorted(kwargs))
 
 
 _ONE_PASS = (zip, map, filter, type(x for x in ()))

@@ -155,4 +155,33 @@ r = calls(step, (x, y), (x, y), (x, y))
 out = [printed.getvalue(), r, local(model.weights[0]), opt.iterations,
        step.experimental_get_tracing_count()]
 """,
+    "OneDeviceStrategy: strategy.run in a tf.function": SETUP + """
+S1 = tf.distribute.OneDeviceStrategy("/cpu:1")
+@tf.function
+def step(x):
+    def fn(x):
+        print("tracing fn")
+        rid = tf.distribute.get_replica_context().replica_id_in_sync_group
+        return x * 2.0 + tf.cast(rid, tf.float32)
+    r = S1.run(fn, args=(x,))
+    return r, S1.reduce("SUM", r, axis=None)
+r = calls(step, (tf.constant(1.0),), (tf.constant(2.0),))
+out = [printed.getvalue(), [list(x) for x in r], r[-1][0].device, r[-1][1].device,
+       step.experimental_get_tracing_count()]
+""",
+    "CentralStorageStrategy: a variable on the host updated by a traced step": SETUP + """
+SC = tf.distribute.experimental.CentralStorageStrategy(["/cpu:0", "/cpu:1"])
+with SC.scope():
+    w = tf.Variable(1.0, aggregation=tf.VariableAggregation.MEAN)
+@tf.function
+def step(x):
+    def fn(x):
+        print("tracing fn")
+        w.assign_add(x)
+        return w * 1.0
+    return SC.run(fn, args=(x,))
+r = calls(step, (tf.constant(1.0),), (tf.constant(2.0),))
+out = [printed.getvalue(), [list(SC.experimental_local_results(x)) for x in r],
+       w.read_value(), step.experimental_get_tracing_count()]
+""",
 }

@@ -513,6 +513,15 @@ class ReplicaContext:
     def merge_call(self, merge_fn, args=(), kwargs=None):
         """Pause all replicas, call ``merge_fn(strategy, *args)`` once in cross-replica context."""
         self._require()
+        thread = self._thread
+        graph = func_graph.current()
+        if graph is not None and thread is not None and graph is not thread.graph:
+            # A tf.function called in the replica function traces in this replica's thread
+            # (TF: "merge_call called while defining a new graph or a tf.function"):
+            # pausing here would hold its trace from the other replicas, so it runs eagerly.
+            raise func_graph.NotTraceable(
+                "a merge_call (a collective, apply_gradients) inside a tf.function called "
+                "in strategy.run's replica function")
         return self._merge_call(merge_fn, tuple(args), dict(kwargs or {}))
 
     def _merge_call(self, merge_fn, args, kwargs):

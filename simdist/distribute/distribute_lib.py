@@ -482,6 +482,12 @@ class ReplicaContext:
 
         # Across processes a worker's first replica is not replica 0 of the cluster.
         offset = getattr(self._strategy.extended, "_replica_id_offset", 0)
+        graph = func_graph.current()
+        if graph is not None:   # TF's Const "replica_id_in_sync_group" (replica_1/... ...)
+            scope = f"replica_{self._replica_index}/" if self._replica_index else ""
+            return graph.record(array_ops.constant.__recorded_op__, "pure", None,
+                                (self._replica_index + offset,), {"dtype": dtypes.int32},
+                                f"{scope}replica_id_in_sync_group")
         return array_ops.constant(self._replica_index + offset, dtype=dtypes.int32)
 
     @property

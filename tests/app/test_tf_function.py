@@ -157,11 +157,7 @@ def _unaddressed(messages):
     return [re.sub(r" at 0x[0-9a-f]+", "", m) for m in messages]
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(
-        strict=True, reason="simdist does not trace strategy.run inside tf.function yet: "
-                            "the function falls back to eager, its print runs at every call"))
-    if n == "distributed" else n for n in tracing.PRESETS])
+@pytest.mark.parametrize("name", list(tracing.PRESETS))
 def test_each_preset_does_at_each_call_what_tf_did(name):
     """record_tf_tracing_presets.py ran the same program under TF 2.21."""
     preset = tracing.PRESETS[name]

@@ -226,6 +226,9 @@ class DistributedIterator:
             raise errors.OutOfRangeError(None, None, "End of sequence") from None
 
     def get_next_as_optional(self):
+        # Whether it has a value is known only at execution: a graph Optional is not
+        # recorded yet (a for loop over the iterator inside a trace runs eagerly).
+        _not_in_a_trace("get_next_as_optional on a distributed iterator")
         try:
             return _OptionalValue(next(self), True)
         except StopIteration:

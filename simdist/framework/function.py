@@ -356,9 +356,11 @@ class Function:
                 try:
                     created = variables.creation_count()
                     trace.graph = self._trace_graph(trace, args, kwargs)
-                    if variables.creation_count() != created:
-                        # The trace made variables (an optimizer's slots under init_scope):
-                        # TF traces once more, creating none (tracing count 2, as TF).
+                    if variables.creation_count() != created and \
+                            not trace.graph.created_variables:
+                        # The trace made variables in init_scope (an optimizer's slots, a
+                        # layer's weights; the body's own tf.Variables are function_variables'
+                        # business): TF traces once more, creating none (tracing count 2).
                         self._extra_traces += 1
                         trace.graph = self._trace_graph(trace, args, kwargs)
                     return True

@@ -16,6 +16,7 @@ from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.context import device, executing_eagerly
 from simdist.framework.backprop import GradientTape, UnconnectedGradients
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.variables import (
     Variable, VariableAggregation, VariableSynchronization, variable_creator_scope,
 )

@@ -18,8 +18,9 @@ import contextlib
 import enum
 
 from simdist import warnings as teach
-from simdist.framework import execute, func_graph, nest
+from simdist.framework import execute, func_graph, indexed_slices, nest
 from simdist.framework import tape as tape_lib
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.tensor import NotTraceable, tracing
 
 
@@ -246,6 +247,10 @@ class GradientTape:
         return nest.pack_sequence_as(sources, stacked)
 
 
+# Ops whose gradient passes a sparse (IndexedSlices) gradient through unchanged.
+_SPARSE_THROUGH = frozenset(("ReadVariableOp", "Identity"))
+
+
 def _backprop(tape, targets, out_grads, sources):
     """Reverse sweep over ``tape.records``; returns id -> accumulated gradient Tensor."""
     from simdist.framework.ops import array_ops, math_ops
@@ -273,6 +278,9 @@ def _backprop(tape, targets, out_grads, sources):
         grads[t._id] = seed if t._id not in grads else math_ops.add(grads[t._id], seed)
     for rec in reversed(relevant):
         out_g = [grads.get(o._id) for o in rec.outputs]
+        if rec.type not in _SPARSE_THROUGH:   # rules take dense gradients
+            out_g = [execute.convert_to_tensor(g) if isinstance(g, IndexedSlices) else g
+                     for g in out_g]
         if all(g is None for g in out_g):
             continue
         if rec.type not in execute.GRADIENTS:
@@ -295,5 +303,6 @@ def _backprop(tape, targets, out_grads, sources):
             if g is None or not need:
                 continue
             key = inp._id
-            grads[key] = g if key not in grads else math_ops.add(grads[key], g)
+            # this op ran before the one that gave grads[key]: it comes first in a sum
+            grads[key] = g if key not in grads else indexed_slices.aggregate(g, grads[key])
     return grads

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.framework import execute
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops.math_grad import unbroadcast
@@ -109,10 +110,15 @@ def _tile_grad(op, grad):
 
 @execute.RegisterGradient("GatherV2")
 def _gather_grad(op, grad):
-    # Scatter-add the gathered slices back: move the index dimensions first, sum the
-    # slices per index with unsorted_segment_sum, then move the result to ``axis``.
+    # Along axis 0, TF's gradient is sparse: the gathered rows' gradients at their indices
+    # (tf.IndexedSlices). Along another axis, scatter-add the gathered slices back: move
+    # the index dimensions first, sum the slices per index with unsorted_segment_sum, then
+    # move the result to ``axis``.
     params, indices = op.inputs
     a = op.attrs["axis"]
+    if a == 0:
+        values = A.reshape(grad, [-1] + list(params.shape)[1:])
+        return IndexedSlices(values, A.reshape(indices, [-1]), A.shape(params)), None
     p_rank, i_rank = params.ndim, indices.ndim
     g_rank = p_rank - 1 + i_rank
     idx_dims = list(range(a, a + i_rank))

@@ -28,6 +28,8 @@ PAGES = [
     st.Page("views/parameter_server.py", title="7. Parameter servers",
             url_path="parameter_server"),
     st.Page("views/tf_function.py", title="8. tf.function tracing", url_path="tf_function"),
+    st.Page("views/simulated_vs_measured.py", title="9. Simulated vs measured",
+            url_path="simulated_vs_measured"),
 ]
 
 st.navigation(PAGES).run()

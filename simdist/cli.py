@@ -60,6 +60,7 @@ Start simdist's Streamlit app and open it in a browser. Its pages:
   6. Cluster faults      a worker killed, a straggler, a slow link: trace and TF's error
   7. Parameter servers   asynchronous training: pulls, pushes, staleness, stragglers
   8. tf.function tracing trace once, then run the graph: print vs tf.print, retracing
+  9. Simulated vs measured  a collective's model time beside a real clock's, calibrated
 Every control is in the page's URL, so a link opens the exact view.
 
 Options are passed to 'streamlit run', for example:

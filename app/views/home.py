@@ -17,5 +17,7 @@ st.page_link("views/parameter_server.py", label="7. Parameter servers: asynchron
              "training, stale reads, stragglers, a failing worker")
 st.page_link("views/tf_function.py", label="8. tf.function tracing: trace once, run the "
              "graph; print vs tf.print, retracing, AutoGraph")
+st.page_link("views/simulated_vs_measured.py", label="9. Simulated vs measured: the cost "
+             "model's time beside a real clock's, and the calibrated model")
 st.caption("Each page keeps its controls in the URL, e.g. "
            "`/gradient_sync?alg=tree&n=8&topo=dgx1&step=3`.")

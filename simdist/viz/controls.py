@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from simdist.viz import faults, scaling, sharding, sync, timeline, topology, tracing
+from simdist.viz import faults, measured, scaling, sharding, sync, timeline, topology, tracing
 
 
 @dataclass(frozen=True)
@@ -121,6 +121,15 @@ PAGES = {
                 help="kill: the worker dies as this step (0-based) begins."),
         Control("factor", "int", 3, lo=2, hi=8, label="slowdown factor",
                 help="straggler / slow link: how many times slower."),
+    ],
+    "measured": [
+        _sel("coll", measured.COLLECTIVES, "all_reduce", "collective"),
+        _sel("alg", measured.all_algorithms(), "ring", "algorithm (schedule)"),
+        _sel("topo", topology.presets(), "nvswitch", "topology (the model's)"),
+        Control("n", "int", 4, lo=2, hi=8, label="ranks"),
+        Control("lo", "log2", 10, lo=10, hi=22, label="smallest size per rank (bytes)"),
+        Control("hi", "log2", 20, lo=10, hi=22, label="largest size per rank (bytes)"),
+        Control("repeats", "int", 3, lo=1, hi=9, label="timed runs per size"),
     ],
     "tracing": [
         _sel("preset", tracing.PRESETS, "print_vs_tf_print", "program"),

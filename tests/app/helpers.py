@@ -21,7 +21,7 @@ if str(APP) not in sys.path:
 VIEWS = {"sync": "gradient_sync", "shard": "data_sharding", "loss": "loss_scaling",
          "timeline": "training_timeline", "scaling": "scaling_explorer",
          "faults": "cluster_faults", "ps": "parameter_server",
-         "tracing": "tf_function"}
+         "tracing": "tf_function", "measured": "simulated_vs_measured"}
 
 
 def page(name: str, **query) -> AppTest:

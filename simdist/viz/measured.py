@@ -16,6 +16,7 @@ Glossary:
 
 from __future__ import annotations
 
+import math
 import threading
 
 import plotly.graph_objects as go
@@ -80,6 +81,13 @@ def _size_label(n: int) -> str:
     return f"{n:,} B"
 
 
+def _decades(values) -> list[float]:
+    """A log axis range from a whole decade below the values to one above them, so that a
+    labelled tick (10, 100, 1000 ...) lies on each side of every point."""
+    logs = [math.log10(v) for v in values if v > 0]
+    return [math.floor(min(logs)), math.ceil(max(logs))] if logs else [0, 1]
+
+
 def time_figure(m) -> go.Figure:
     """Time against message size, log-log: simulated, measured, calibrated."""
     x = [r.size for r in m.rows]
@@ -100,7 +108,8 @@ def time_figure(m) -> go.Figure:
               "per call", height=380,
         xaxis=dict(title="message size per rank (bytes)", type="log",
                    tickvals=x, ticktext=[_size_label(s) for s in x]),
-        yaxis=dict(title="time (us)", type="log", dtick=1),
+        yaxis=dict(title="time (us)", type="log", dtick=1,
+                   range=_decades([s * 1e6 for _, _, v in series for s in v])),
         legend=dict(orientation="h", y=-0.3, x=0), margin=dict(l=10, r=10, t=50, b=10))
     return fig
 
@@ -122,7 +131,8 @@ def ratio_figure(m) -> go.Figure:
         title="How far the model is from the measurement", height=380,
         xaxis=dict(title="message size per rank (bytes)", type="log",
                    tickvals=x, ticktext=[_size_label(s) for s in x]),
-        yaxis=dict(title="model time / measured time", type="log", dtick=1),
+        yaxis=dict(title="model time / measured time", type="log", dtick=1,
+                   range=_decades([y for t in fig.data for y in t.y] + [10.0])),
         legend=dict(orientation="h", y=-0.3, x=0), margin=dict(l=10, r=10, t=50, b=10))
     return fig
 

@@ -110,6 +110,7 @@ def time_figure(m) -> go.Figure:
                    tickvals=x, ticktext=[_size_label(s) for s in x]),
         yaxis=dict(title="time (us)", type="log", dtick=1,
                    range=_decades([s * 1e6 for _, _, v in series for s in v])),
+        showlegend=True,   # also with one line (no calibrated fit): say what the line is
         legend=dict(orientation="h", y=-0.3, x=0), margin=dict(l=10, r=10, t=50, b=10))
     return fig
 
@@ -133,6 +134,7 @@ def ratio_figure(m) -> go.Figure:
                    tickvals=x, ticktext=[_size_label(s) for s in x]),
         yaxis=dict(title="model time / measured time", type="log", dtick=1,
                    range=_decades([y for t in fig.data for y in t.y] + [10.0])),
+        showlegend=True,   # also with one line (no calibrated fit): say what the line is
         legend=dict(orientation="h", y=-0.3, x=0), margin=dict(l=10, r=10, t=50, b=10))
     return fig
 

@@ -78,6 +78,8 @@ def test_a_gpu_measurement_is_named_as_one(monkeypatch):
     assert [t["name"] for t in figures(at)[0]["data"]] == ["simulated (cost model)",
                                                           "measured (GPU)"]
     assert "not calibrated" in " ".join(c.value for c in at.caption)
+    ratio = figures(at)[1]                      # one line, and still a legend naming it
+    assert len(ratio["data"]) == 1 and ratio["layout"]["showlegend"] is True
 
 
 def test_the_untested_flag_agrees_with_the_readme():

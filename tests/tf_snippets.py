@@ -170,7 +170,7 @@ def check_bytes(expected, got, name):
     assert [b.decode("latin-1") for b in have.flat] == expected["bytes"], (name, have)
 
 
-class _FallbackWarnings(logging.Handler):
+class FallbackWarnings(logging.Handler):
     """Collects simdist's "could not trace tf.function" warnings (an eager fallback)."""
 
     def __init__(self):
@@ -210,7 +210,7 @@ def conformance_tests(tf, groups, before_each=None, traced=False, strict=()):
     def test_same_result_as_tensorflow(name):
         if before_each is not None:
             before_each()
-        fallbacks = _FallbackWarnings()
+        fallbacks = FallbackWarnings()
         logger = logging.getLogger("tensorflow")
         logger.addHandler(fallbacks)
         try:

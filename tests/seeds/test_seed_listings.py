@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 from seed_listing import SEEDS, parse_seed_001, seed_world
+from tf_snippets import FallbackWarnings
 
 from simdist.warnings import DistributionMistakeWarning
 
@@ -16,20 +17,8 @@ HERE = os.path.dirname(__file__)
 DATA = os.path.join(HERE, "data")
 
 
-class _FallbackWarnings(logging.Handler):
-    """Collects simdist's "could not trace" warnings: every listing's tf.function traces."""
-
-    def __init__(self):
-        super().__init__(logging.WARNING)
-        self.messages = []
-
-    def emit(self, record):
-        if "could not trace" in record.getMessage():
-            self.messages.append(record.getMessage())
-
-
 def _run(name, capsys):
-    handler = _FallbackWarnings()
+    handler = FallbackWarnings()
     logger = logging.getLogger("tensorflow")
     logger.addHandler(handler)
     try:

@@ -57,5 +57,17 @@ class _DefaultDistributionStrategy(Strategy):
         # No replica index: distributed values read outside any run use cross-replica rules.
         self.extended._default_replica_context = _DefaultReplicaContext(self, None)
 
+    # One replica, no split: TF's _DefaultDistributionExtended returns the dataset itself
+    # (its batches are plain tensors on the default device) and calls dataset_fn once.
+    def experimental_distribute_dataset(self, dataset, options=None):
+        """``dataset`` itself: the default strategy does not distribute input."""
+        return dataset
+
+    def distribute_datasets_from_function(self, dataset_fn, options=None):
+        """``dataset_fn(InputContext())``: one input pipeline of one replica."""
+        from simdist.distribute.input_lib import InputContext
+
+        return dataset_fn(InputContext())
+
 
 DefaultDistributionStrategy = _DefaultDistributionStrategy

@@ -1465,6 +1465,24 @@ def case_datasets_from_function_of_scalars(tf):
 
 
 @case
+def case_default_strategy_input(tf):
+    """The default strategy hands the dataset back itself and calls dataset_fn once."""
+    s = tf.distribute.get_strategy()
+    ds = tf.data.Dataset.range(6).batch(2)
+    dist = s.experimental_distribute_dataset(ds)
+    it = iter(s.experimental_distribute_dataset(ds))
+    made = s.distribute_datasets_from_function(
+        lambda ctx: tf.data.Dataset.range(3).map(
+            lambda x: x + ctx.input_pipeline_id * 10 + ctx.num_input_pipelines * 100
+            + ctx.num_replicas_in_sync * 1000))
+    return {"same_object": dist is ds, "batches": [b.numpy().tolist() for b in dist],
+            "next": next(it).numpy().tolist(),
+            "next_is_plain_tensor": tf.is_tensor(next(it)) and not isinstance(
+                next(it), tf.distribute.DistributedValues),
+            "from_function": [int(x) for x in made]}
+
+
+@case
 def case_group_read_var_and_deprecated_aliases(tf):
     s = make_strategy(tf)
     with s.scope():

@@ -25,6 +25,21 @@ def open_page(tab, url, charts):
     assert tab.console_errors == [], tab.console_errors
 
 
+def scroll_into_view(locator, tries=5):
+    """Scroll ``locator`` into view. A Streamlit rerun can swap the element for a new one
+    between Playwright finding it and scrolling ("not attached to the DOM"): find it again."""
+    from playwright.sync_api import Error
+
+    for attempt in range(tries):
+        try:
+            locator.scroll_into_view_if_needed()
+            return
+        except Error as e:
+            if "not attached" not in str(e) or attempt == tries - 1:
+                raise
+            locator.page.wait_for_timeout(300)
+
+
 def wait_text(tab, text, timeout=30_000):
     tab.get_by_text(text).first.wait_for(state="visible", timeout=timeout)
 
@@ -32,7 +47,7 @@ def wait_text(tab, text, timeout=30_000):
 def visible(tab, text, exact=False) -> bool:
     loc = tab.get_by_text(text, exact=exact).first
     loc.wait_for(state="attached", timeout=30_000)
-    loc.scroll_into_view_if_needed()
+    scroll_into_view(loc)
     return loc.is_visible()
 
 
@@ -60,7 +75,7 @@ def assert_charts_readable(tab):
         chart = charts.nth(i)
         if not chart.evaluate("el => el.checkVisibility()"):
             continue                                      # in a tab not chosen
-        chart.scroll_into_view_if_needed()
+        scroll_into_view(chart)
         box = chart.bounding_box()
         # the chart's title and its axis titles: wholly inside the chart, not cut
         for title in chart.locator(".gtitle, .xtitle, .ytitle").all():

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from tests.browser.browser_helpers import PLOT, in_viewport, open_page, shot, visible
+from tests.browser.browser_helpers import (
+    PLOT,
+    in_viewport,
+    open_page,
+    scroll_into_view,
+    shot,
+    visible,
+)
 
 
 def test_killed_worker_and_straggler(server, screen):
@@ -11,7 +18,7 @@ def test_killed_worker_and_straggler(server, screen):
     assert visible(screen, "restart the whole cluster")
     shot(screen, "6_faults_kill_top")
     chart = screen.locator(PLOT).filter(has_text="Per-worker timeline")
-    chart.scroll_into_view_if_needed()
+    scroll_into_view(chart)
     for name in ("waiting for the lost task", "fault", "compute", "transfer"):
         assert chart.locator(".legendtext", has_text=name).count(), name
     assert in_viewport(screen, chart)

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from tests.browser.browser_helpers import PLOT, click, open_page, shot, visible, wait_text
+from tests.browser.browser_helpers import (
+    PLOT,
+    click,
+    open_page,
+    scroll_into_view,
+    shot,
+    visible,
+    wait_text,
+)
 
 
 def _scrub_value(tab, want):
@@ -22,7 +30,7 @@ def test_scrub_and_text_count_alike(server, screen):
     click(screen, "next ▶")
     wait_text(screen, "Step 2 of 3")
     assert _scrub_value(screen, "2") == "2"
-    screen.locator(PLOT).first.scroll_into_view_if_needed()
+    scroll_into_view(screen.locator(PLOT).first)
     shot(screen, "2_sharding_step2")
 
 

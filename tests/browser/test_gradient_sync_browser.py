@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.browser_helpers import PLOT, in_viewport, open_page, shot, visible
+from tests.browser.browser_helpers import (
+    PLOT,
+    in_viewport,
+    open_page,
+    scroll_into_view,
+    shot,
+    visible,
+)
 
 
 def _overlaps(chart) -> list:
@@ -32,7 +39,7 @@ def test_topologies_are_readable(server, screen, topo, n, shotname):
     boxes = {}
     for key in ("logical", "topology"):
         chart = screen.locator(f".st-key-{key} {PLOT}")
-        chart.scroll_into_view_if_needed()
+        scroll_into_view(chart)
         assert _overlaps(chart) == []
         title = chart.locator(".gtitle")
         assert title.is_visible() and in_viewport(screen, title), title.text_content()
@@ -47,7 +54,7 @@ def test_topologies_are_readable(server, screen, topo, n, shotname):
     if topo != "tpu-torus":                     # dgx1 and the fat-tree run several rings
         assert "reduce (add), other channels" in legend
         assert visible(screen, "channel shown")
-    physical.scroll_into_view_if_needed()
+    scroll_into_view(physical)
     shot(screen, shotname)
 
 
@@ -55,7 +62,7 @@ def test_values_table_and_size_slider(server, screen):
     open_page(screen, f"{server}/gradient_sync?alg=ring&topo=nvswitch&n=4&size=6&step=1", 6)
     assert visible(screen, "Values this step changed")
     table = screen.locator("[data-testid='stDataFrame']")
-    table.scroll_into_view_if_needed()
+    scroll_into_view(table)
     assert table.is_visible()
     shot(screen, "1_sync_values")
     open_page(screen, f"{server}/gradient_sync?alg=ring&topo=fat-tree&n=64&size=18", 6)

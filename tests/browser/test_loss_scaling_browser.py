@@ -7,6 +7,7 @@ from tests.browser.browser_helpers import (
     click,
     in_viewport,
     open_page,
+    scroll_into_view,
     shot,
     visible,
     wait_text,
@@ -21,7 +22,7 @@ def test_empty_replicas_read_nan_and_empty(server, screen):
     assert visible(screen, "sum = nan")
     assert visible(screen, "replicas 5, 6, 7: mean of 0 examples = nan")
     chart = screen.locator(PLOT).nth(2)
-    chart.scroll_into_view_if_needed()
+    scroll_into_view(chart)
     assert chart.get_by_text("empty").count() == 3
     assert in_viewport(screen, chart)
     assert visible(screen, "[2, 2, 2, 2, 2, 0, 0, 0]")
@@ -33,7 +34,7 @@ def test_mixed_precision_player(server, screen):
     screen.get_by_role("tab", name="mixed precision").click()
     wait_text(screen, "Training step 1 of 20")
     chart = screen.locator(PLOT).filter(has_text="in float16")
-    chart.scroll_into_view_if_needed()
+    scroll_into_view(chart)
     for text in ("normal (442)", "subnormal (70)", "underflow to 0 (0)", "overflow to inf (0)",
                  "65504", "-> 0", "-> inf"):
         assert chart.get_by_text(text).count(), text
@@ -49,7 +50,7 @@ def test_mixed_precision_player(server, screen):
     wait_text(screen, "Training step 7 of 20")
     assert visible(screen, "skip, halve")
     hist = screen.locator(PLOT).filter(has_text="loss scale, steps 1..7")
-    hist.scroll_into_view_if_needed()
+    scroll_into_view(hist)
     assert hist.get_by_text("step skipped").count()
     assert screen.locator(PLOT).filter(has_text="in float16").get_by_text(
         "overflow to inf (2)").count()

@@ -3,7 +3,14 @@ straggler's and the failure's explanations, the staleness legend."""
 
 from __future__ import annotations
 
-from tests.browser.browser_helpers import PLOT, in_viewport, open_page, shot, visible
+from tests.browser.browser_helpers import (
+    PLOT,
+    in_viewport,
+    open_page,
+    scroll_into_view,
+    shot,
+    visible,
+)
 
 
 def test_timeline_straggler_and_failure(server, screen):
@@ -11,7 +18,7 @@ def test_timeline_straggler_and_failure(server, screen):
     assert visible(screen, "Worker 2 is 5x slower")
     assert visible(screen, "Worker 0 failed")
     chart = screen.locator(PLOT).first
-    chart.scroll_into_view_if_needed()
+    scroll_into_view(chart)
     for name in ("step", "pull", "push", "worker failed: rescheduled"):
         assert chart.locator(".legendtext", has_text=name).count(), name
     for row in ("worker 0", "worker 2", "ps 1"):
@@ -19,6 +26,6 @@ def test_timeline_straggler_and_failure(server, screen):
     assert in_viewport(screen, chart)
     shot(screen, "6_parameter_server_timeline")
     versions = screen.locator(PLOT).filter(has_text="a read below the line is stale")
-    versions.scroll_into_view_if_needed()
+    scroll_into_view(versions)
     assert versions.locator(".legendtext", has_text="worker 1 read").count()
     shot(screen, "6_parameter_server_versions")

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from tests.browser.browser_helpers import PLOT, in_viewport, open_page, shot, visible
+from tests.browser.browser_helpers import (
+    PLOT,
+    in_viewport,
+    open_page,
+    scroll_into_view,
+    shot,
+    visible,
+)
 
 
 def _legend_colours(chart):
@@ -13,7 +20,7 @@ def _legend_colours(chart):
 def test_colours_selection_and_crossover(server, screen):
     open_page(screen, f"{server}/scaling_explorer?topo=nvswitch&n=8", 2)
     chart = screen.locator(PLOT).first
-    chart.scroll_into_view_if_needed()
+    scroll_into_view(chart)
     shot(screen, "5_scaling_all")
     every = _legend_colours(chart)
     assert len(set(every.values())) == len(every) == 9

@@ -8,6 +8,7 @@ from tests.browser.browser_helpers import (
     assert_charts_readable,
     in_viewport,
     open_page,
+    scroll_into_view,
     shot,
     visible,
 )
@@ -21,7 +22,7 @@ def test_where_it_was_measured_and_the_charts(server, screen):
     assert visible(screen, "The CuPy/NCCL path is untested.")
     shot(screen, "9_measured_top")
     chart = screen.locator(PLOT).filter(has_text="time per call")
-    chart.scroll_into_view_if_needed()
+    scroll_into_view(chart)
     for name in ("simulated (cost model)", "measured (host)"):
         assert chart.locator(".legendtext", has_text=name).count(), name
     assert screen.locator(PLOT).filter(has_text="How far the model is").locator(

@@ -9,6 +9,7 @@ from tests.browser.browser_helpers import (
     assert_charts_readable,
     in_viewport,
     open_page,
+    scroll_into_view,
     shot,
     visible,
 )
@@ -24,7 +25,7 @@ def test_print_once_and_an_edit_that_retraces(server, screen):
     assert title.inner_text().strip() == "tf.function tracing" and in_viewport(screen, title)
     shot(screen, "8_tracing_top")
     chart = _timeline(screen)
-    chart.scroll_into_view_if_needed()
+    scroll_into_view(chart)
     for name in ("Python traced (1 of 6 calls)", "print wrote (1 of 6 calls)",
                  "graph ran (6 of 6 calls)", "tf.print wrote (6 of 6 calls)"):
         assert chart.locator(".legendtext", has_text=name).count(), name

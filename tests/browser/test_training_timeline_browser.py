@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from tests.browser.browser_helpers import PLOT, in_viewport, open_page, shot, visible
+from tests.browser.browser_helpers import (
+    PLOT,
+    in_viewport,
+    open_page,
+    scroll_into_view,
+    shot,
+    visible,
+)
 
 
 def test_steps_and_launch_bound_explained(server, screen):
@@ -11,7 +18,7 @@ def test_steps_and_launch_bound_explained(server, screen):
     assert visible(screen, "Launch-bound:")
     shot(screen, "4_timeline_top")
     chart = screen.locator(PLOT).filter(has_text="by GPU kind")
-    chart.scroll_into_view_if_needed()
+    scroll_into_view(chart)
     for kind in ("V100", "A100", "H100"):
         assert chart.locator(".legendtext", has_text=kind).count()
     assert chart.get_by_text("this page's model: 32 wide").count()

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import importlib
 import json
-import logging
 import os
 import re
 import sys
 
 import numpy as np
+
+from simdist.testing.log_capture import LogCapture, tf_logs
 
 
 def plain(value):
@@ -170,16 +171,11 @@ def check_bytes(expected, got, name):
     assert [b.decode("latin-1") for b in have.flat] == expected["bytes"], (name, have)
 
 
-class FallbackWarnings(logging.Handler):
+class FallbackWarnings(LogCapture):
     """Collects simdist's "could not trace tf.function" warnings (an eager fallback)."""
 
     def __init__(self):
-        super().__init__(logging.WARNING)
-        self.messages = []
-
-    def emit(self, record):
-        if "could not trace" in record.getMessage():
-            self.messages.append(record.getMessage())
+        super().__init__(contains="could not trace")
 
 
 def conformance_tests(tf, groups, before_each=None, traced=False, strict=()):
@@ -210,13 +206,8 @@ def conformance_tests(tf, groups, before_each=None, traced=False, strict=()):
     def test_same_result_as_tensorflow(name):
         if before_each is not None:
             before_each()
-        fallbacks = FallbackWarnings()
-        logger = logging.getLogger("tensorflow")
-        logger.addHandler(fallbacks)
-        try:
+        with tf_logs(contains="could not trace") as fallbacks:
             replay(tf, cases[name], recorded[name], name)
-        finally:
-            logger.removeHandler(fallbacks)
         assert not (traced and fallbacks.messages), (name, fallbacks.messages)
 
     return test_every_case_was_recorded, test_same_result_as_tensorflow

@@ -240,6 +240,5 @@ def get_value(x):
 
 def set_value(x, value) -> None:
     """Assign ``value`` to the variable ``x`` (all its copies, when it is distributed)."""
-
     with ds_context.enter_or_assert_strategy(ds_context.strategy_of(x)):
         x.assign(value)

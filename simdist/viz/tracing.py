@@ -32,6 +32,8 @@ import threading
 import traceback
 from dataclasses import dataclass, field
 
+from simdist.testing.log_capture import LogCapture
+
 _LOCK = threading.Lock()  # simdist's simulated world, stdout and the TF logger are global
 FILENAME = "<tf.function page>"
 MACHINE = "gpus=2,kind=V100"   # two GPUs: enough for the distributed preset
@@ -208,15 +210,6 @@ class TracingRun:
         return [c.index for c in self.calls if any(RETRACING in m for m in c.logs)]
 
 
-class _Capture(logging.Handler):
-    def __init__(self):
-        super().__init__(logging.WARNING)
-        self.messages = []
-
-    def emit(self, record):
-        self.messages.append(record.getMessage())
-
-
 def run_program(source: str, call: str, n: int) -> TracingRun:
     """Run ``source`` (defines ``step``), then ``call`` for i = 0..n-1, on a fresh world."""
     from simdist.testing import reset_world
@@ -282,7 +275,7 @@ def _impl(run: TracingRun, n: int) -> None:
     from simdist.hardware.machine import get_machine
 
     logger = logging.getLogger("tensorflow")
-    handler = _Capture()
+    handler = LogCapture()
     logger.addHandler(handler)
     namespace = {"tf": tf, "__name__": "tf_function_page"}
     seen_args: list = []

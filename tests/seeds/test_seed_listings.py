@@ -1,7 +1,6 @@
 """The seed documents' code listings run unchanged under ``import simdist as tf``."""
 
 import json
-import logging
 import os
 import re
 import runpy
@@ -9,8 +8,8 @@ import warnings
 
 import numpy as np
 from seed_listing import SEEDS, parse_seed_001, seed_world
-from tf_snippets import FallbackWarnings
 
+from simdist.testing.log_capture import tf_logs
 from simdist.warnings import DistributionMistakeWarning
 
 HERE = os.path.dirname(__file__)
@@ -18,13 +17,8 @@ DATA = os.path.join(HERE, "data")
 
 
 def _run(name, capsys):
-    handler = FallbackWarnings()
-    logger = logging.getLogger("tensorflow")
-    logger.addHandler(handler)
-    try:
+    with tf_logs(contains="could not trace") as handler:
         runpy.run_path(os.path.join(DATA, name), run_name="__main__")
-    finally:
-        logger.removeHandler(handler)
     assert handler.messages == [], handler.messages   # traced: no eager fallback
     return capsys.readouterr().out
 

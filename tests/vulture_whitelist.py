@@ -148,6 +148,10 @@ AUTO_SELECT  # simdist/framework/ops/random_ops.py
 PHILOX  # simdist/framework/ops/random_ops.py
 THREEFRY  # simdist/framework/ops/random_ops.py
 get_global_seed  # simdist/framework/ops/random_ops.py
+_.from_key_counter  # simdist/framework/ops/stateful_random_ops.py
+_.reset_from_seed  # simdist/framework/ops/stateful_random_ops.py
+_.reset_from_key_counter  # simdist/framework/ops/stateful_random_ops.py
+_.make_seeds  # simdist/framework/ops/stateful_random_ops.py
 as_string  # simdist/framework/ops/string_ops.py
 regex_full_match  # simdist/framework/ops/string_ops.py
 regex_replace  # simdist/framework/ops/string_ops.py

@@ -116,13 +116,17 @@ bfloat16 = DType("bfloat16", ml_dtypes.bfloat16)
 double = float64
 int8 = DType("int8", np.int8)
 uint8 = DType("uint8", np.uint8)
+int16 = DType("int16", np.int16)
+uint16 = DType("uint16", np.uint16)
 int32 = DType("int32", np.int32)
+uint32 = DType("uint32", np.uint32)
 int64 = DType("int64", np.int64)
+uint64 = DType("uint64", np.uint64)
 bool_ = DType("bool", np.bool_)
 string = DType("string", np.object_)
 
-DTYPES = {d.name: d for d in (float16, bfloat16, float32, float64, int8, uint8, int32, int64,
-                               bool_, string)}
+DTYPES = {d.name: d for d in (float16, bfloat16, float32, float64, int8, uint8, int16, uint16,
+                               int32, uint32, int64, uint64, bool_, string)}
 _BY_NUMPY = {d._np: d for d in DTYPES.values()}
 
 

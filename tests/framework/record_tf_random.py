@@ -16,6 +16,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
+import generator_cases  # noqa: E402
 from random_cases import CASES, FIT_CASES, STRATEGY_CASES, STRATEGY_FIT_CASES  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -38,6 +39,15 @@ def run_case(tf, code: str, devices=None) -> list:
     return [as_bits(t) for t in scope["out"]]
 
 
+def run_error_case(tf, code: str) -> list:
+    """The exception a program raises: [its type's name, its message]."""
+    try:
+        exec(code, {"tf": tf, "np": np})  # noqa: S102 - the programs, run as TF runs them
+    except Exception as e:  # noqa: BLE001 - recording whatever the framework raises
+        return [type(e).__name__, str(e)]
+    raise AssertionError(f"no exception from {code!r}")
+
+
 def main():
     import tensorflow as tf
 
@@ -49,7 +59,13 @@ def main():
            "strategy_cases": {name: run_case(tf, code, TF_DEVICES)
                               for name, code in STRATEGY_CASES.items()},
            "strategy_fit_cases": {name: run_case(tf, code, TF_DEVICES)
-                                  for name, code in STRATEGY_FIT_CASES.items()}}
+                                  for name, code in STRATEGY_FIT_CASES.items()},
+           "generator_cases": {name: run_case(tf, code)
+                               for name, code in generator_cases.CASES.items()},
+           "generator_strategy_cases": {name: run_case(tf, code, TF_DEVICES) for name, code
+                                        in generator_cases.STRATEGY_CASES.items()},
+           "generator_errors": {name: run_error_case(tf, code)
+                                for name, code in generator_cases.ERROR_CASES.items()}}
     path = os.path.join(HERE, "fixtures", "tf_random.json")
     with open(path, "w") as f:
         json.dump(out, f, separators=(",", ":"))

@@ -318,20 +318,34 @@ class Algorithm(enum.Enum):
     AUTO_SELECT = 3
 
 
+def _unsupported_alg(alg) -> ValueError:
+    names = {int: ("1", "2", "3"), str: ("philox", "threefry", "auto_select")}.get(
+        type(alg), ("Algorithm.PHILOX", "Algorithm.THREEFRY", "Algorithm.AUTO_SELECT"))
+    return ValueError(f"Argument `alg` got unsupported value {alg}. Supported values are "
+                      f"{names[0]} for the Philox algorithm, {names[1]} for the ThreeFry "
+                      f"algorithm, and {names[2]} for auto-selection.")
+
+
+def convert_alg_to_int(alg) -> int:
+    """``alg`` (an Algorithm, its name or its number) as TF's number (random_ops_util)."""
+    if isinstance(alg, Algorithm):
+        return alg.value
+    if isinstance(alg, (int, np.integer)) and not isinstance(alg, bool):
+        if int(alg) not in (1, 2, 3):
+            raise _unsupported_alg(int(alg))
+        return int(alg)
+    if isinstance(alg, str):
+        canon = alg.strip().lower().replace("-", "").replace("_", "")
+        if canon not in ("philox", "threefry", "autoselect"):
+            raise _unsupported_alg(alg)
+        return {"philox": 1, "threefry": 2, "autoselect": 3}[canon]
+    raise TypeError(f"Can't convert argument `alg` (of value {alg} and type {type(alg)}) "
+                    "to int.")
+
+
 def _check_alg(alg) -> None:
     """Philox and auto-select (Philox on CPU) run; ThreeFry is not simulated."""
-    if alg is None or isinstance(alg, Algorithm):
-        value = getattr(alg, "value", 3)
-    elif isinstance(alg, str):
-        canon = alg.strip().lower().replace("-", "").replace("_", "")
-        value = {"philox": 1, "threefry": 2, "autoselect": 3}.get(canon)
-    else:
-        value = alg
-    if value not in (1, 2, 3):
-        raise ValueError(f"Argument `alg` got unsupported value {alg}. Supported values are "
-                         "philox for the Philox algorithm, threefry for the ThreeFry "
-                         "algorithm, and auto_select for auto-selection.")
-    if value == 2:
+    if convert_alg_to_int(3 if alg is None else alg) == 2:
         raise NotImplementedError("simdist runs TF's Philox only: use alg='philox' or "
                                   "'auto_select' (what TF picks on CPU and GPU).")
 
@@ -383,6 +397,20 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32,
                          f"{minval} and `maxval`={maxval}.")
     return _uniform("StatelessRandomUniformV2", shape, minval, maxval, dtype,
                     gen=_stateless_generator(seed, alg))
+
+
+def split(seed, num=2, alg="auto_select") -> Tensor:
+    """``num`` new seeds, a [num, 2] tensor of ``seed``'s dtype (``tf.random.split``)."""
+    seed = execute.convert_to_tensor(seed)
+    return stateless_uniform([num, 2], seed, minval=None, maxval=None, dtype=seed.dtype,
+                             alg=alg)
+
+
+def fold_in(seed, data, alg="auto_select") -> Tensor:
+    """A new seed made of ``seed`` and the integer ``data`` (``tf.random.fold_in``)."""
+    data = execute.convert_to_tensor(data)
+    first = stateless_uniform([], seed, minval=None, maxval=None, dtype=data.dtype, alg=alg)
+    return A.stack([first, data])
 
 
 def _shuffle_permutation(gen: PhiloxRandom, size: int) -> np.ndarray:

@@ -28,8 +28,6 @@ import sys
 
 import numpy as np
 
-from simdist.testing.log_capture import LogCapture, tf_logs
-
 
 def plain(value):
     """A JSON form of a result: nested lists of rounded arrays, strings, bools, None."""
@@ -171,13 +169,6 @@ def check_bytes(expected, got, name):
     assert [b.decode("latin-1") for b in have.flat] == expected["bytes"], (name, have)
 
 
-class FallbackWarnings(LogCapture):
-    """Collects simdist's "could not trace tf.function" warnings (an eager fallback)."""
-
-    def __init__(self):
-        super().__init__(contains="could not trace")
-
-
 def conformance_tests(tf, groups, before_each=None, traced=False, strict=()):
     """The tests of recorded groups, for a test module to assign to ``test_*`` names:
     every case was recorded (no name in two groups), and each one replays to TF's result.
@@ -189,8 +180,10 @@ def conformance_tests(tf, groups, before_each=None, traced=False, strict=()):
       traced: each case's tf.functions must also trace into graphs (no eager fallback).
       strict: case names also run on array_api_strict (marked ``array_api``).
     """
-    import pytest
-    from array_api_subset import strict as marked
+    import pytest  # the recorders import this module under TF's interpreter, without
+    from array_api_subset import strict as marked  # simdist: simdist's imports stay here
+
+    from simdist.testing.log_capture import tf_logs
 
     cases, recorded = {}, {}
     for fixture, group in groups.items():

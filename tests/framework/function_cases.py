@@ -313,6 +313,23 @@ def f(n, x):
 out = [f(tf.constant(4), tf.constant(6)), f(tf.constant(2), tf.constant(2)), shapes]
 """
 
+CASES["a traced tf.debugging.Assert summarizes tensors of rank 2 and 3 by dimension"] = """
+@tf.function
+def f(x, n):
+    tf.debugging.Assert(tf.reduce_all(x < 0), [x, 'then', tf.constant(3.5)], summarize=n)
+    return x
+r = []
+for x in (tf.reshape(tf.range(6), [2, 3]), tf.reshape(tf.range(24), [2, 3, 4]),
+          tf.reshape(tf.range(6), [1, 6]), tf.zeros([2, 0], tf.int32)):
+    for n in (None, 2, 5, -1):
+        try:
+            f(x, n)
+            r.append('held')
+        except tf.errors.InvalidArgumentError as e:
+            r.append(str(e).split('assertion failed: ')[1].split('\\n')[0])
+out = r
+"""
+
 CASES["tf.debugging.Assert in a traced function checks at every call"] = """
 @tf.function
 def f(x):

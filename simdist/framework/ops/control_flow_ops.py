@@ -64,13 +64,46 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TF's nam
 
 def _summarize_graph(item, summarize=None) -> str:
     """A data item as TF's graph Assert kernel prints it (Tensor::SummarizeValue): a string
-    as it is, the first ``summarize`` (3) elements separated by spaces, then "..."."""
+    as it is; a tensor's first ``summarize`` (3) elements separated by spaces, nested in
+    brackets by dimension, "..." where elements were left out."""
     if isinstance(item, (str, bytes)):
         return item.decode() if isinstance(item, bytes) else item
-    value = np.asarray(execute.convert_to_tensor(item).numpy()).reshape(-1)
-    n = value.size if summarize is not None and summarize < 0 else (summarize or 3)
-    text = " ".join(x.decode() if isinstance(x, bytes) else str(x) for x in value[:n])
-    return text + ("..." if value.size > n else "")
+    value = np.asarray(execute.convert_to_tensor(item).numpy())
+    flat = [x.decode() if isinstance(x, bytes) else str(x) for x in value.reshape(-1)]
+    limit = len(flat) if summarize is not None and summarize < 0 else min(summarize or 3,
+                                                                          len(flat))
+    if not flat:
+        return ""
+    if value.ndim == 0:
+        text = " ".join(flat[:limit])
+    else:
+        out, index = [], [0]
+        _print_one_dim(0, value.shape, limit, flat, index, out)
+        text = "".join(out)
+    return text + ("..." if len(flat) > limit else "")
+
+
+def _print_one_dim(dim, shape, limit, flat, index, out) -> None:
+    """TF's PrintOneDim (tensor.cc): one dimension's elements, sub-dimensions in brackets,
+    stopping at ``limit`` elements ("..." inside any but the outermost dimension)."""
+    if index[0] >= limit:
+        return
+    if dim == len(shape) - 1:
+        for i in range(shape[dim]):
+            if index[0] >= limit:
+                if dim != 0:
+                    out.append("...")
+                return
+            out.append((" " if i else "") + flat[index[0]])
+            index[0] += 1
+        return
+    for _ in range(shape[dim]):
+        opened = index[0] < limit
+        if opened:
+            out.append("[")
+        _print_one_dim(dim + 1, shape, limit, flat, index, out)
+        if index[0] < limit or opened:
+            out.append("]")
 
 
 def _assert_kernel(condition, data, summarize):

@@ -291,6 +291,23 @@ out = [layer.get_vocabulary(), layer.idf_weights.numpy(),
        layer(tf.constant([['a', 'e', 'q'], ['b', 'b', 'c']])), w.get_vocabulary(),
        w.idf_weights.numpy(), w(tf.constant([[2, 9]]))]
 """,
+    "adapt refuses what TF 2.21's refuses: a scalar, tf_idf rows TF cannot stack": """
+DOCS = [['a', 'b', 'a'], ['b', 'c', 'd']]   # 2 and 3 distinct tokens
+r = []
+for mode, data in (('tf_idf', np.array(DOCS)),
+                   ('tf_idf', tf.data.Dataset.from_tensor_slices(DOCS).batch(2)),
+                   ('tf_idf', np.array([[['a']], [['b']]])), ('int', np.array('a')),
+                   ('tf_idf', np.array('a')), ('tf_idf', np.array([[['a']], [['a']]]))):
+    layer = L.StringLookup(output_mode=mode)
+    try:
+        layer.adapt(data)
+        r.append(layer.get_vocabulary())
+    except (tf.errors.InvalidArgumentError, ValueError, IndexError) as e:
+        r.append(type(e).__name__)
+layer = L.StringLookup(output_mode='tf_idf')
+layer.adapt(tf.data.Dataset.from_tensor_slices(DOCS).batch(1))
+out = r + [layer.get_vocabulary(), layer.idf_weights.numpy()]
+""",
     "StringLookup tf_idf in a model under a strategy": """
 with S.scope():
     inp = tf.keras.Input(shape=(3,), dtype=tf.string)

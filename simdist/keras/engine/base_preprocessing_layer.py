@@ -74,9 +74,10 @@ def _batches(data, batch_size):
         yield from (execute.convert_to_tensor(b) for b in data)
         return
     t = execute.convert_to_tensor(np.asarray(data) if isinstance(data, np.ndarray) else data)
-    if t.ndim == 0:
-        yield t
-        return
+    if t.ndim == 0:  # TF's DataHandler reads shape[0] and fails there with an IndexError
+        raise IndexError(f"adapt's data is a batch of examples cut along its first "
+                         f"dimension; got a scalar ({t.numpy()!r}, shape ()). Give a list or "
+                         "array of examples, e.g. [value].")
     batch_size = batch_size or 32
     for start in range(0, t.shape[0], batch_size):
         yield A.strided_slice(t, slice(start, start + batch_size))

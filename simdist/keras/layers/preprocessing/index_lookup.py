@@ -256,8 +256,9 @@ class IndexLookup(PreprocessingLayer):
         self._token_counts.update(self._key(v) for v in values.reshape(-1))
         if self.output_mode == TF_IDF:  # a row is a document (a rank-0 or 1 input: one)
             rows = values.reshape(1, -1) if values.ndim < 2 else values
-            for row in rows:
-                self._document_counts.update({self._key(v) for v in row})
+            documents = [{self._key(v) for v in row} for row in _documents(rows)]
+            for document in documents:
+                self._document_counts.update(document)
             self._num_documents += len(rows)
 
     def finalize_state(self):
@@ -442,3 +443,24 @@ def _listify(value):
     if hasattr(value, "numpy") and hasattr(value, "dtype"):
         value = value.numpy()
     return value.tolist() if isinstance(value, np.ndarray) else value
+
+
+def _documents(rows):
+    """The rows of a tf_idf ``adapt`` batch, refused where TF 2.21's adapt fails: it takes
+    each row's distinct tokens with ``tf.map_fn(tf.unique)``, which needs rank-1 rows and
+    stacks the results, so every row of a batch must hold as many distinct tokens."""
+    if rows.ndim > 2:
+        raise ValueError(
+            f"Shape must be rank 1 but is rank {rows.ndim - 1} for 'Unique': tf_idf's adapt "
+            "counts each row of a batch as one document, so its data must have rank 1 or "
+            f"2, not {rows.ndim}. Reshape it to [documents, tokens].")
+    sizes = [len(set(row.tolist())) for row in rows]
+    if any(n != sizes[0] for n in sizes):
+        other = next(n for n in sizes if n != sizes[0])
+        raise errors.InvalidArgumentError(
+            None, None, f"PartialTensorShape: Incompatible shapes during merge: [{sizes[0]}] "
+                        f"vs. [{other}]\ntf_idf's adapt (as TF 2.21's) stacks each row's "
+                        "distinct tokens, so the rows of one batch must hold as many "
+                        f"distinct tokens each; these hold {sizes}. Adapt with batch_size=1, "
+                        "or a Dataset batched by 1.")
+    return rows

@@ -78,13 +78,20 @@ class DeviceSpec:
         return out
 
 
-def _index(val: str, spec: str) -> int:
+def _index(val: str, spec: str) -> int | None:
+    if val == "*":   # any index, as a name that leaves the index out
+        return None
     if not val.isdigit():
         raise ValueError(f"Invalid device index {val!r} in device name {spec!r}.")
     return int(val)
 
 
-def _device_part(part: str, spec: str) -> tuple[str, int]:
+_DEVICE_TYPES = ("CPU", "GPU", "TPU")
+
+
+def _device_part(part: str, spec: str) -> tuple[str, int | None]:
+    if ":" not in part and part.upper() in _DEVICE_TYPES:   # "cpu": any CPU, as in TF
+        return part.upper(), None
     if ":" not in part:
         raise ValueError(
             f"Cannot parse device name {spec!r}: expected parts like '/job:worker', "

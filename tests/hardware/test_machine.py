@@ -16,6 +16,11 @@ from simdist.testing import reset_world
     ("GPU:1", "/job:localhost/replica:0/task:0/device:GPU:1"),
     ("/device:CPU:0", "/job:localhost/replica:0/task:0/device:CPU:0"),
     ("/job:worker/task:1/device:GPU:0", "/job:worker/replica:0/task:1/device:GPU:0"),
+    # A device type alone, or index '*', is any device of the type (TF's DeviceSpec gives
+    # '/device:CPU:*'); eager TF places `with tf.device("cpu")` ops on CPU:0.
+    ("cpu", "/job:localhost/replica:0/task:0/device:CPU:0"),
+    ("/gpu", "/job:localhost/replica:0/task:0/device:GPU:0"),
+    ("/cpu:*", "/job:localhost/replica:0/task:0/device:CPU:0"),
 ])
 def test_device_names_canonicalize_like_tf(name, canonical):
     assert canonicalize(name) == canonical
@@ -23,7 +28,7 @@ def test_device_names_canonicalize_like_tf(name, canonical):
 
 def test_malformed_and_unknown_devices_are_clear_errors():
     with pytest.raises(ValueError, match="Cannot parse device name"):
-        canonicalize("/gpu")
+        canonicalize("foo")
     with pytest.raises(ValueError, match="this machine has"):
         find_device("/gpu:9")
 

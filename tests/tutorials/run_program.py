@@ -26,7 +26,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "custom_training.py",
             "distributed_input": "distributed_input.py",
             "parameter_server_training": "parameter_server_training.py",
-            "save_and_load": "save_and_load.py", "mixed_precision": "mixed_precision.py"}
+            "save_and_load": "save_and_load.py", "mixed_precision": "mixed_precision.py",
+            "random_numbers": "random_numbers.py"}
 
 
 def source(name, framework):

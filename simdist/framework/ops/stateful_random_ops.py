@@ -54,11 +54,19 @@ def _int64_words(seed) -> list[int]:
     return [int(v) - 2**64 if int(v) >= 2**63 else int(v) for v in values.reshape(-1)]
 
 
-def _ds_context():
-    # imported on first use: ``import simdist`` leaves tf.distribute to first use
-    from simdist.distribute import distribution_strategy_context
+_STRATEGY_CONTEXT: list = []   # distribute's distribution_strategy_context, once loaded
 
-    return distribution_strategy_context
+
+def register_strategy_context(module) -> None:
+    """Called by tf.distribute when it loads (it sits a layer above this module): the
+    functions that say which strategy and replica a draw runs in."""
+    _STRATEGY_CONTEXT[:] = [module]
+
+
+def _ds_context():
+    """distribution_strategy_context, or None while tf.distribute is not loaded (then no
+    strategy can exist)."""
+    return _STRATEGY_CONTEXT[0] if _STRATEGY_CONTEXT else None
 
 
 def _make_1d_state(state_size: int, seed) -> np.ndarray:
@@ -145,7 +153,8 @@ class Generator(trackable.Trackable):
 
     def __init__(self, copy_from=None, state=None, alg=None):
         ds_context = _ds_context()
-        self._distribution_strategy = (ds_context.get_strategy() if ds_context.has_strategy()
+        self._distribution_strategy = (ds_context.get_strategy()
+                                       if ds_context is not None and ds_context.has_strategy()
                                        else None)
         if copy_from is not None:
             if state is not None or alg is not None:

@@ -14,16 +14,44 @@ Glossary:
                     with one fancy-index per batch instead of stacking per-element arrays.
   cardinality    -- number of elements, or ``INFINITE_CARDINALITY`` (-1) /
                     ``UNKNOWN_CARDINALITY`` (-2).
+  in a tf.function -- a dataset made while tracing is made once, outside the graph
+                    (``outside_the_graph``); ``iter()`` there is a node starting a fresh
+                    pass at each execution, ``next()`` a stateful node, ``reduce`` and
+                    AutoGraph's ``for x in ds`` a graph loop (simdist.data.optional_ops);
+                    simdist's own Python loops over a dataset make the function run eagerly.
 
 Mirrors tensorflow/python/data/ops/dataset_ops.py and iterator_ops.py.
 """
 
 from __future__ import annotations
 
+import functools
+
 from simdist import warnings as teach
-from simdist.data import structure
+from simdist.data import optional_ops, structure
 from simdist.data.options import Options
 from simdist.framework import errors, func_graph, nest
+
+
+def outside_the_graph(fn):
+    """``fn`` (a source made from values, an element spec read off a first element) run
+    while a function traces: once, outside the graph -- its values are constants of the
+    graph, as TF's Const inputs of a dataset made in a tf.function are. A symbolic input
+    has no value yet: the function then runs eagerly (NotTraceable)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if func_graph.current() is None:
+            return fn(*args, **kwargs)
+        if any(func_graph.is_symbolic(x) for x in nest.flatten((args, kwargs))):
+            raise func_graph.NotTraceable("a tf.data dataset made from a symbolic tensor")
+        from simdist.framework import function_variables
+
+        with function_variables.lifted():
+            return fn(*args, **kwargs)
+
+    return wrapper
+
 
 AUTOTUNE = -1
 INFINITE_CARDINALITY = -1
@@ -79,6 +107,10 @@ class DatasetV2:
     def __bool__(self) -> bool:
         return True  # a dataset is truthy even when empty, as in TF
 
+    def _tracing_key(self):
+        """tf.function traces once for datasets of one element spec (TF's DatasetSpec)."""
+        return structure.spec_key(self.element_spec)
+
     def options(self) -> Options:
         """The options of this dataset and everything upstream, merged."""
         out = Options()
@@ -91,8 +123,8 @@ class DatasetV2:
 
     # --- iteration ----------------------------------------------------------------------
     def __iter__(self):
-        if func_graph.current() is not None:  # a Python loop would unroll into the graph
-            raise func_graph.NotTraceable("a Python for loop over a tf.data.Dataset")
+        if func_graph.current() is not None:   # simdist's own loops need the values
+            func_graph._library_refuses("iterated a tf.data.Dataset in Python")
         return OwnedIterator(self)
 
     def as_numpy_iterator(self):
@@ -102,6 +134,7 @@ class DatasetV2:
 
     # --- sources ------------------------------------------------------------------------
     @staticmethod
+    @outside_the_graph
     def from_tensor_slices(tensors, name=None):
         """One element per row of the leading dimension of every component.
 
@@ -113,6 +146,7 @@ class DatasetV2:
         return TensorSliceDataset(tensors)
 
     @staticmethod
+    @outside_the_graph
     def from_generator(generator, output_types=None, output_shapes=None, args=None,
                        output_signature=None, name=None):
         """The elements ``generator(*args)`` yields, of the given signature (unknown
@@ -134,6 +168,7 @@ class DatasetV2:
         return list_files(file_pattern, shuffle=shuffle, seed=seed)
 
     @staticmethod
+    @outside_the_graph
     def from_tensors(tensors, name=None):
         """A dataset of exactly one element, ``tensors``."""
         from simdist.data.sources import TensorDataset
@@ -141,6 +176,7 @@ class DatasetV2:
         return TensorDataset(tensors)
 
     @staticmethod
+    @outside_the_graph
     def range(*args, output_type=None, name=None, dtype=None):
         """``range(stop)``, ``range(start, stop[, step])`` as int64 scalars (or ``output_type``).
 
@@ -307,7 +343,11 @@ class DatasetV2:
         return out
 
     def reduce(self, initial_state, reduce_func, name=None):
-        """Fold the elements into ``initial_state`` with ``reduce_func(state, element)``."""
+        """Fold the elements into ``initial_state`` with ``reduce_func(state, element)``
+        (in a trace: TF's graph loop, optional_ops.fold)."""
+        if func_graph.current() is not None:
+            return optional_ops.fold(OwnedIterator(self), initial_state, reduce_func,
+                                     relax_shapes=True)
         state = initial_state
         for element in self:
             state = reduce_func(state, element)
@@ -317,22 +357,7 @@ class DatasetV2:
 Dataset = DatasetV2
 
 
-class Optional:
-    """``tf.experimental.Optional``: a value that may be absent."""
-
-    def __init__(self, value=None, has_value=False, element_spec=None):
-        self._value, self._has, self.element_spec = value, has_value, element_spec
-
-    def has_value(self):
-        from simdist.framework.tensor import Tensor
-        from simdist.hardware import backend
-
-        return Tensor(backend.xp.asarray(self._has), structure.host_device())
-
-    def get_value(self):
-        if not self._has:
-            raise errors.InvalidArgumentError(None, None, "The optional does not have a value.")
-        return self._value
+Optional = optional_ops.Optional
 
 
 def _element_spec_outputs(graph, spec):
@@ -346,9 +371,19 @@ def _element_spec_outputs(graph, spec):
 
 
 class OwnedIterator:
-    """An iterator over a dataset (``iter(ds)``): one pass, elements as host Tensors."""
+    """An iterator over a dataset (``iter(ds)``): one pass, elements as host Tensors. Made
+    while tracing, a node starts its pass afresh at each execution (TF makes the iterator
+    inside the graph)."""
 
     def __init__(self, dataset: DatasetV2):
+        self._dataset = dataset
+        self._gen = dataset._values()
+        if func_graph.current() is not None:
+            self._start(dataset)
+
+    @func_graph.recorded(kind="stateful", spec=lambda graph, it, dataset: None,
+                         name="MakeIterator")
+    def _start(self, dataset):
         self._dataset = dataset
         self._gen = dataset._values()
 
@@ -356,17 +391,31 @@ class OwnedIterator:
     def element_spec(self):
         return self._dataset.element_spec
 
+    def _tracing_key(self):
+        return structure.spec_key(self.element_spec)
+
     def __iter__(self):
         return self
 
-    @func_graph.recorded(kind="stateful", spec=lambda graph, it: _element_spec_outputs(
-        graph, it.element_spec), name="IteratorGetNext")
     def __next__(self):
+        optional_ops.count_traced_next(self)
+        return self._get_next()
+
+    @func_graph.recorded(kind="stateful", spec=lambda graph, it: it._symbolic_next(graph),
+                         name="IteratorGetNext")
+    def _get_next(self):
         element = structure.to_tensors(next(self._gen))
         if teach.enabled():  # a strategy warns if this reaches strategy.run undistributed
             for t in nest.flatten(element):
                 teach.tag(t, "dataset_element")
         return element
+
+    def _symbolic_next(self, graph):
+        return _element_spec_outputs(graph, self.element_spec)
+
+    def _dummy(self):
+        """An empty Optional's stand-in (never read: get_value raises)."""
+        return optional_ops.zeros_of(self.element_spec, structure.host_device())
 
     def get_next(self):
         """The next element. Raises OutOfRangeError at the end, as TF does."""
@@ -376,10 +425,6 @@ class OwnedIterator:
             raise errors.OutOfRangeError(None, None, "End of sequence") from None
 
     def get_next_as_optional(self) -> Optional:
-        """The next element wrapped in an :class:`Optional` (empty at the end)."""
-        if func_graph.current() is not None:  # whether it has a value is known only then
-            raise func_graph.NotTraceable("get_next_as_optional")
-        try:
-            return Optional(next(self), True, self.element_spec)
-        except StopIteration:
-            return Optional(None, False, self.element_spec)
+        """The next element wrapped in an :class:`Optional` (empty at the end; in a trace
+        whether it has one is known at each execution)."""
+        return optional_ops.get_next_as_optional(self)

@@ -20,7 +20,7 @@ Mirrors tensorflow/python/data/ops/map_op.py and filter_op.py
 from __future__ import annotations
 
 from simdist.data import structure
-from simdist.data.dataset_ops import DatasetV2
+from simdist.data.dataset_ops import DatasetV2, outside_the_graph
 from simdist.framework import context, dtypes
 from simdist.framework.tensor_spec import TensorSpec
 from simdist.hardware import array_api
@@ -67,6 +67,7 @@ class MapDataset(DatasetV2):
         super().__init__((input_dataset,), None)
 
     @property
+    @outside_the_graph
     def element_spec(self):
         if self._element_spec is None:
             first = _first(self._inputs[0])
@@ -89,6 +90,7 @@ class MapDataset(DatasetV2):
 class FilterDataset(DatasetV2):
     """The elements for which ``predicate`` is ``True``."""
 
+    @outside_the_graph
     def __init__(self, input_dataset, predicate):
         if not callable(predicate):
             raise TypeError(f"`predicate` must be callable, got {predicate!r}.")

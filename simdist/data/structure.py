@@ -65,6 +65,12 @@ def map_leaves(fn, structure):
     return pack(structure, [fn(leaf) for leaf in flatten(structure)])
 
 
+def spec_key(spec):
+    """A hashable stand-in for an element spec: equal for equal nesting and leaf specs
+    (how tf.function tells datasets of one spec apart from others)."""
+    return repr(map_leaves(lambda _: None, spec)), tuple(flatten(spec))
+
+
 def assert_same_structure(a, b, what="elements") -> None:
     """Raise TypeError (as tf.data does) when two element structures differ."""
     if type(a) is not type(b) and (is_structure(a) or is_structure(b)):

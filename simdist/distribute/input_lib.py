@@ -13,6 +13,12 @@ Glossary:
   host -> device copy    -- priced on the topology and traced (cat ``input``); with
                             ``prefetch`` in the pipeline the next step's copy runs during
                             the current step, so a replica waits only if it is not done yet.
+  in a tf.function        -- ``iter()`` made while tracing is a node that starts a fresh pass
+                            at each execution; ``next()`` and ``get_next_as_optional`` are
+                            stateful nodes (simdist.data.optional_ops), and ``reduce`` (what
+                            AutoGraph's ``for x in dist_dataset`` calls) is TF's while loop
+                            over ``get_next_as_optional``. A dataset or iterator argument is
+                            traced by its spec, not by identity, as TF's type specs are.
   InputOptions           -- ``experimental_fetch_to_device`` (False keeps batches on the host
                             CPU), ``experimental_replication_mode``,
                             ``experimental_place_dataset_on_device``.
@@ -26,20 +32,13 @@ from __future__ import annotations
 import enum
 
 from simdist.data import distribute as data_distribute
-from simdist.data import structure
+from simdist.data import optional_ops, structure
 from simdist.data.pipeline import PrefetchDataset
 from simdist.distribute.values import regroup
 from simdist.framework import errors, func_graph, nest
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api
 from simdist.hardware.transfer import link
-
-
-def _not_in_a_trace(what: str) -> None:
-    """simdist's graphs do not record distributed input yet: a tf.function that takes a
-    distributed step runs eagerly (func_graph.NotTraceable; a warning names it)."""
-    if func_graph.current() is not None:
-        raise func_graph.NotTraceable(what)
 
 
 class InputReplicationMode(enum.Enum):
@@ -144,23 +143,6 @@ class _Placer:
                              src=self.host.name, prefetched=self.prefetch)
 
 
-class _OptionalValue:
-    """What ``get_next_as_optional`` returns (``tf.experimental.Optional``)."""
-
-    def __init__(self, value=None, has=False):
-        self._value, self._has = value, has
-
-    def has_value(self):
-        from simdist.framework.ops import array_ops
-
-        return array_ops.constant(self._has)
-
-    def get_value(self):
-        if not self._has:
-            raise errors.InvalidArgumentError(None, None, "The optional does not have a value.")
-        return self._value
-
-
 def enable_partial_batches(strategy, dataset) -> bool:
     """Whether replicas left without data get dummy batches (TF's get_next_as_optional).
 
@@ -179,21 +161,36 @@ def enable_partial_batches(strategy, dataset) -> bool:
 
 
 class DistributedIterator:
-    """Iterator over a distributed dataset: each ``next`` is one step's per-replica batches."""
+    """Iterator over a distributed dataset: each ``next`` is one step's per-replica batches.
+    Made while tracing, a node starts its pass afresh at each execution."""
 
-    def __init__(self, steps, template_spec, placer, num_replicas):
-        self._steps = steps
-        self._spec = template_spec
-        self._placer = placer
-        self._n = num_replicas
-        self._template = data_distribute.dummy_batch(template_spec)
+    def __init__(self, dataset):
+        self._spec = dataset.element_spec
+        self._n = len(dataset._devices())
+        self._template = data_distribute.dummy_batch(self._spec)
+        self._steps, self._placer = dataset._stream()
+        if func_graph.current() is not None:
+            self._start(dataset)
+
+    @func_graph.recorded(kind="stateful", spec=lambda graph, it, dataset: None,
+                         name="MultiDeviceIterator")
+    def _start(self, dataset):
+        self._steps, self._placer = dataset._stream()
 
     def __iter__(self):
         return self
 
+    def _tracing_key(self):
+        """tf.function traces once for iterators of one spec on the same devices."""
+        return tuple(d.name for d in self._devices()), structure.spec_key(self._spec)
+
+    def __next__(self):
+        optional_ops.count_traced_next(self)
+        return self._get_next()
+
     @func_graph.recorded(kind="stateful", spec=lambda graph, it: it._symbolic_next(graph),
                          name="MultiDeviceIteratorGetNextFromShard")
-    def __next__(self):
+    def _get_next(self):
         step = next(self._steps)
         flat = [v for worker in step for v in worker]
         values = []
@@ -203,16 +200,25 @@ class DistributedIterator:
             values.append(self._placer.place(i, v))
         return values[0] if self._n == 1 else regroup(values, always_wrap=True)
 
+    def _devices(self):
+        placer = self._placer
+        return [placer.devices[i] if placer.fetch and i < len(placer.devices)
+                else placer.host for i in range(max(self._n, 1))]
+
+    def _per_replica(self, fn):
+        values = [fn(dev) for dev in self._devices()]
+        return values[0] if self._n == 1 else regroup(values, always_wrap=True)
+
     def _symbolic_next(self, graph):
         """The next step while tracing: per replica, symbolic tensors of the element spec
         on that replica's device (the execution takes the step)."""
-        placer = self._placer
-        devices = [placer.devices[i] if placer.fetch and i < len(placer.devices)
-                   else placer.host for i in range(max(self._n, 1))]
-        values = [nest.map_structure(lambda s, dev=dev: graph.symbolic_like(
-            s.shape, s.dtype, dev, "MultiDeviceIteratorGetNextFromShard"), self._spec)
-            for dev in devices]
-        return values[0] if self._n == 1 else regroup(values, always_wrap=True)
+        return self._per_replica(lambda dev: nest.map_structure(
+            lambda s: graph.symbolic_like(s.shape, s.dtype, dev,
+                                          "MultiDeviceIteratorGetNextFromShard"), self._spec))
+
+    def _dummy(self):
+        """An empty Optional's stand-in (never read: get_value raises)."""
+        return self._per_replica(lambda dev: optional_ops.zeros_of(self._spec, dev))
 
     def get_next(self):
         """The next step's per-replica batches.
@@ -226,13 +232,9 @@ class DistributedIterator:
             raise errors.OutOfRangeError(None, None, "End of sequence") from None
 
     def get_next_as_optional(self):
-        # Whether it has a value is known only at execution: a graph Optional is not
-        # recorded yet (a for loop over the iterator inside a trace runs eagerly).
-        _not_in_a_trace("get_next_as_optional on a distributed iterator")
-        try:
-            return _OptionalValue(next(self), True)
-        except StopIteration:
-            return _OptionalValue()
+        """The next step as a ``tf.experimental.Optional`` (empty at the end; in a trace
+        whether it has one is known at each execution)."""
+        return optional_ops.get_next_as_optional(self)
 
     @property
     def element_spec(self):
@@ -265,15 +267,23 @@ class DistributedDataset:
         return list(self._strategy.extended._devices)
 
     def __iter__(self):
-        _not_in_a_trace("a Python for loop over a distributed dataset")
+        return DistributedIterator(self)
+
+    def _tracing_key(self):
+        """tf.function traces once for distributed datasets of one spec and strategy."""
+        return id(self._strategy), structure.spec_key(self.element_spec)
+
+    def _placer(self):
+        return _Placer(self._devices(), self._options.experimental_fetch_to_device,
+                       _has_prefetch(self._dataset))
+
+    def _stream(self):
+        """(a fresh pass's steps, the placer moving them to the replicas)."""
         n = self._strategy.num_replicas_in_sync
-        placer = _Placer(self._devices(), self._options.experimental_fetch_to_device,
-                         _has_prefetch(self._dataset))
         streams = [ds._values() for ds in self._worker_datasets]
         steps = data_distribute.steps(streams, n // self._num_workers,
                                       enable_partial_batches(self._strategy, self._dataset))
-        return DistributedIterator(_synchronized(self._strategy, steps), self.element_spec,
-                                   placer, len(self._devices()))
+        return _synchronized(self._strategy, steps), self._placer()
 
     @property
     def element_spec(self):
@@ -284,7 +294,10 @@ class DistributedDataset:
         return self._dataset.cardinality()
 
     def reduce(self, initial_state, reduce_fn):
-        """Fold ``reduce_fn(state, per_replica_batch)`` over every step."""
+        """Fold ``reduce_fn(state, per_replica_batch)`` over every step (in a trace: TF's
+        while loop over ``get_next_as_optional``, optional_ops.fold)."""
+        if func_graph.current() is not None:
+            return optional_ops.fold(iter(self), initial_state, reduce_fn)
         state = initial_state
         for value in self:
             state = reduce_fn(state, value)
@@ -320,9 +333,7 @@ class DistributedDatasetsFromFunction(DistributedDataset):
     def element_spec(self):
         return self._pipelines[0].element_spec
 
-    def __iter__(self):
-        placer = _Placer(self._devices(), self._options.experimental_fetch_to_device,
-                         _has_prefetch(self._dataset))
+    def _stream(self):
         partial = enable_partial_batches(self._strategy, self._dataset)
         if self._per_replica:
             streams = [p._values() for p in self._pipelines]
@@ -330,8 +341,7 @@ class DistributedDatasetsFromFunction(DistributedDataset):
         else:
             steps = data_distribute.steps([p._values() for p in self._pipelines],
                                           len(self._devices()) // len(self._pipelines), partial)
-        return DistributedIterator(_synchronized(self._strategy, steps), self.element_spec,
-                                   placer, len(self._devices()))
+        return _synchronized(self._strategy, steps), self._placer()
 
 
 def _synchronized(strategy, steps):

@@ -146,6 +146,11 @@ def register_composite(cls, components, rebuild) -> None:
     _COMPOSITES[cls] = (components, parts)
 
 
+def is_composite(x) -> bool:
+    """Whether ``x`` is a registered composite value (a PerReplica, a Mirrored)."""
+    return type(x) in _COMPOSITES
+
+
 def expand(structure):
     """``structure`` with each composite replaced by its parts (a tuple nest flattens)."""
     entry = _COMPOSITES.get(type(structure))
@@ -546,8 +551,8 @@ class FuncGraph:
         env: dict = {"stdout": sys.stdout}
         for pos, sid, dtype in self.inputs:
             value = flat_args[pos]
-            env[sid] = (value if isinstance(value, Tensor) or hasattr(value, "assign")
-                        else execute.convert_to_tensor(value, dtype_hint=dtype))
+            env[sid] = (value if dtype is None or isinstance(value, Tensor)  # a variable,
+                        else execute.convert_to_tensor(value, dtype_hint=dtype))  # dataset..
         ex = _Execution(env)
         with _execution.scope(ex):
             try:

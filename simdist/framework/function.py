@@ -3,7 +3,9 @@ executes the graph.
 
 Glossary:
   trace key     -- what TF would compile a new graph for: tensors by (shape, dtype),
-                   variables by (shape, dtype), Python values by value, nested lists,
+                   variables by (shape, dtype), datasets and iterators by their type spec
+                   (``_tracing_key``; the call's own one is the graph's input), Python
+                   values by value, nested lists,
                    tuples and dicts element by element; other objects by identity.
   tracing       -- the first call with a new key runs the Python function once with
                    symbolic tensors (``func_graph``), recording its ops; that call and every
@@ -18,8 +20,8 @@ Glossary:
   reduce_retracing -- after a second shape, trace once with the differing dimensions
                    relaxed to ``None`` and reuse that trace for later shapes.
   eager fallback -- a function whose body does what simdist's graphs cannot record yet
-                   (``strategy.run`` and collectives, iterating a dataset in Python, a call
-                   under a non-default distribution strategy) runs its
+                   (simdist's own code needing a symbolic tensor's value, a dataset made
+                   from a symbolic tensor) runs its
                    Python eagerly at every call, as before tracing existed; a warning names
                    the construct once per function. Its trace's printed output is dropped
                    (the eager run prints it); its other Python side effects (a list
@@ -106,6 +108,9 @@ def _leaf_key(x):
         return _Spec("Tensor", dtypes.as_dtype(x.dtype), x.shape)
     if hasattr(x, "_as_tensor") and hasattr(x, "assign"):
         return _Spec("Variable", x.dtype, x.shape)
+    tracing_key = getattr(type(x), "_tracing_key", None)
+    if tracing_key is not None:   # a dataset or iterator: by its type spec (a graph input)
+        return ("input", type(x).__name__, tracing_key(x))
     if isinstance(x, (int, float, bool)):
         return ("literal", x)  # by value: f(1), f(1.0) and f(True) share a trace, as in TF
     if isinstance(x, (str, bytes, type(None))):
@@ -413,7 +418,8 @@ class Function:
                 ph = graph.placeholder(x, names[i], shape)
                 graph.inputs.append((i, ph._id, ph.dtype))
                 symbolic[i] = ph
-            elif hasattr(x, "assign") and hasattr(x, "_as_tensor"):  # a variable argument
+            elif (hasattr(x, "assign") and hasattr(x, "_as_tensor")) or \
+                    hasattr(type(x), "_tracing_key"):   # a variable, dataset or iterator
                 graph.substitutes[id(x)] = -(i + 1)
                 graph.inputs.append((i, -(i + 1), None))
         s_args, s_kwargs = func_graph.collapse(nest.pack_sequence_as(expanded, symbolic))

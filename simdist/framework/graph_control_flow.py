@@ -167,6 +167,15 @@ class WhileNode:
             env[out_id] = v
 
 
+def is_subshape(shape, invariant) -> bool:
+    """TF's _ShapeLessThanOrEqual: ``shape`` fits ``invariant`` (each known size equal)."""
+    if invariant.rank is None:
+        return True
+    if shape.rank != invariant.rank:
+        return False
+    return all(b is None or a == b for a, b in zip(shape.as_list(), invariant.as_list()))
+
+
 def while_loop(graph, cond_fn, body, loop_vars, shape_invariants=None,
                maximum_iterations=None, name=None):
     """``tf.while_loop`` in a traced function: condition and body traced once on symbolic
@@ -215,7 +224,7 @@ def while_loop(graph, cond_fn, body, loop_vars, shape_invariants=None,
                 f"Loop var {x.name} enters the loop with type <dtype: '{x.dtype.name}'> but has "
                 f"type <dtype: '{y.dtype.name}'> after 1 iteration. {x.name} type should "
                 "remain constant.")
-        if not p.shape.is_compatible_with(y.shape) or p.shape.rank != y.shape.rank:
+        if not is_subshape(y.shape, p.shape):
             raise ValueError(
                 f"Input tensor `{x.name}` enters the loop with shape {x.shape}, but has shape "
                 f"{y.shape} after one iteration. To allow the shape to vary across "

@@ -2,8 +2,9 @@
 graph_control_flow_cases.CASES into fixtures/tf_graph_control_flow.json, for
 graph_gradient_cases.CASES into fixtures/tf_graph_gradients.json, for
 function_variable_cases.CASES into fixtures/tf_function_variables.json, for
-indexed_slices_cases.CASES into fixtures/tf_indexed_slices.json and for
-function_distribute_cases.CASES into fixtures/tf_function_distribute.json.
+indexed_slices_cases.CASES into fixtures/tf_indexed_slices.json, for
+function_distribute_cases.CASES into fixtures/tf_function_distribute.json and for
+function_dataset_cases.CASES into fixtures/tf_function_datasets.json.
 
 Run with the TensorFlow interpreter (not simdist's venv); naming cases re-records only them:
     TF_USE_LEGACY_KERAS=1 /tmp/tfvenv/bin/python tests/framework/record_tf_function.py
@@ -21,6 +22,7 @@ tf.config.set_logical_device_configuration(
     tf.config.list_physical_devices("CPU")[0], [tf.config.LogicalDeviceConfiguration()] * 4)
 
 import function_cases  # noqa: E402 - after the logical devices exist
+import function_dataset_cases  # noqa: E402
 import function_distribute_cases  # noqa: E402
 import function_variable_cases  # noqa: E402
 import graph_control_flow_cases  # noqa: E402
@@ -33,7 +35,8 @@ GROUPS = {"tf_function.json": function_cases.CASES,
           "tf_graph_gradients.json": graph_gradient_cases.CASES,
           "tf_function_variables.json": function_variable_cases.CASES,
           "tf_indexed_slices.json": indexed_slices_cases.CASES,
-          "tf_function_distribute.json": function_distribute_cases.CASES}
+          "tf_function_distribute.json": function_distribute_cases.CASES,
+          "tf_function_datasets.json": function_dataset_cases.CASES}
 
 if __name__ == "__main__":
     strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)])

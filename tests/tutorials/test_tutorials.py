@@ -17,12 +17,14 @@ another order).
 """
 
 import json
+import logging
 import os
 import re
 
 import numpy as np
 import pytest
 from run_program import HERE, normalize, run
+from tf_snippets import FallbackWarnings
 
 import simdist as tf
 from simdist.hardware import machine
@@ -64,17 +66,35 @@ def _compare(got, want, rtol=1e-4):
         np.testing.assert_allclose(gn, wn, rtol=rtol, atol=2 * rtol, err_msg=f"{g!r} vs {w!r}")
 
 
+# Their tf.functions iterate distributed datasets and iterators (custom_training's
+# distributed_train_epoch, distributed_input's train_fn): each must trace into a graph.
+_TRACED = {"custom_training", "distributed_input"}
+
+
+def _run(name):
+    """What the program printed; for _TRACED, asserting no tf.function fell back to eager."""
+    fallbacks = FallbackWarnings()
+    logger = logging.getLogger("tensorflow")
+    logger.addHandler(fallbacks)
+    try:
+        out = run(name, "simdist")
+    finally:
+        logger.removeHandler(fallbacks)
+    assert not (name in _TRACED and fallbacks.messages), fallbacks.messages
+    return out
+
+
 @pytest.mark.parametrize("cpus", [1, 4])
 @pytest.mark.parametrize("name", ["distributed_keras", "custom_training", "save_and_load"])
 def test_tutorial_prints_what_tensorflow_printed(name, cpus, cpu_machine):
     cpu_machine(cpus)
-    _compare(run(name, "simdist"), _recorded(name, cpus))
+    _compare(_run(name), _recorded(name, cpus))
 
 
 def test_distributed_input_tutorial_prints_what_tensorflow_printed(cpu_machine):
     """"Distributed input" splits its one CPU into two logical devices itself."""
     cpu_machine(1)
-    _compare(run("distributed_input", "simdist"), _recorded("distributed_input", 1))
+    _compare(_run("distributed_input"), _recorded("distributed_input", 1))
 
 
 def test_mixed_precision_guide_prints_what_tensorflow_printed(cpu_machine):

@@ -35,7 +35,7 @@ import sys
 import numpy as np
 
 from simdist.autograph.operators import variables
-from simdist.framework import context, dtypes, execute, func_graph, nest
+from simdist.framework import context, dtypes, execute, func_graph, graph_control_flow, nest
 from simdist.framework.ops import array_ops, control_flow_ops, control_flow_util
 from simdist.framework.ops import cond as cond_lib
 from simdist.framework.ops import while_loop as while_lib
@@ -122,14 +122,6 @@ def verify_loop_init_vars(init_vars, symbol_names, first_iter_vars=None, extra_m
             raise ValueError(error_msg)
 
 
-def _is_subshape(left, right) -> bool:
-    if right.rank is None:
-        return True
-    if left.rank != right.rank:
-        return False
-    return all(r is None or l_ == r for l_, r in zip(left.as_list(), right.as_list()))
-
-
 def _verify_single_loop_var(name, check_shape, init, entry, exit_, shape_invariant):
     if exit_ is None:
         raise ValueError(f"'{name}' is None at the end of the iteration.")
@@ -142,7 +134,7 @@ def _verify_single_loop_var(name, check_shape, init, entry, exit_, shape_invaria
     if not check_shape:
         return
     if shape_invariant is None:
-        if not _is_subshape(exit_.shape, entry.shape):
+        if not graph_control_flow.is_subshape(exit_.shape, entry.shape):
             raise ValueError(
                 f"'{name}' has shape {entry.shape} before the loop, but shape {exit_.shape} "
                 "after one iteration. Use tf.autograph.experimental.set_loop_options to set "
@@ -151,10 +143,10 @@ def _verify_single_loop_var(name, check_shape, init, entry, exit_, shape_invaria
     from simdist.framework.tensor_shape import TensorShape
 
     shape_invariant = TensorShape(shape_invariant)
-    if _is_tf_type(init) and not _is_subshape(init.shape, shape_invariant):
+    if _is_tf_type(init) and not graph_control_flow.is_subshape(init.shape, shape_invariant):
         raise ValueError(f"'{name}' has shape {init.shape} before the loop, which does not "
                          f"conform with the shape invariant {shape_invariant}.")
-    if not _is_subshape(exit_.shape, shape_invariant):
+    if not graph_control_flow.is_subshape(exit_.shape, shape_invariant):
         raise ValueError(f"'{name}' has shape {exit_.shape} after one iteration, which does "
                          f"not conform with the shape invariant {shape_invariant}.")
 
@@ -177,6 +169,8 @@ def verify_tf_loop_vars(init_vars, iter_entry_vars, iter_exit_vars, symbol_names
                 raise _structure_error(
                     name, "does not have the same nested structure after one iteration",
                     e) from e
+        if func_graph.is_composite(entry):   # not a tensor: TF checks only its structure
+            continue
         inv = (nest.map_structure(lambda _: None, entry) if invariant is None
                else invariant)
         for i, e, x, s in zip(nest.flatten(init), nest.flatten(entry), nest.flatten(exit_),
@@ -337,8 +331,6 @@ def _try_handling_undefineds(body, get_state, set_state, init_vars, nulls, symbo
 
     Returns (init vars with the stand-ins, their shape invariants).
     """
-    from simdist.framework import graph_control_flow
-
     state_modified = False
     first_iter_vars = None
     failure_message = None
@@ -476,11 +468,18 @@ def _len(iter_):
     return array_ops.shape(iter_)[0] if n is None else n
 
 
+def _loop_start(value):
+    """A for loop's own counter or flag: TF stages the loop in a graph whatever its state,
+    and simdist's while_loop is a graph loop when a loop variable is symbolic, so in a
+    trace it starts as a graph constant (else ``tf.range(5)``'s loop would unroll)."""
+    return value if func_graph.current() is None else array_ops.constant(value)
+
+
 def _known_len_tf_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names,
                            opts):
     """A tensor: its rows, through tf.while_loop (TF reads them from a TensorArray)."""
     n = _len(iter_)
-    iterate_index = 0
+    iterate_index = _loop_start(0)
 
     def aug_get_state():
         return (iterate_index,) + tuple(get_state())
@@ -508,7 +507,7 @@ def _known_len_tf_for_stmt(iter_, extra_test, body, get_state, set_state, symbol
 def _tf_iterator_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     """An iterator (tf.data or distributed): ``get_next_as_optional`` until it is empty."""
     symbol_names = ("<internal has_next>",) + tuple(symbol_names)
-    has_next = True
+    has_next = _loop_start(True)
 
     def aug_get_state():
         return (has_next,) + tuple(get_state())
@@ -551,6 +550,9 @@ def _tf_distributed_iterable_for_stmt(iter_, extra_test, body, get_state, set_st
                                   "for ... in distributed input loops.")
     init_vars = get_state()
     verify_loop_init_vars(init_vars, symbol_names)
+    if "shape_invariants" in opts:
+        opts["shape_invariants"] = _shape_invariants_by_position(opts["shape_invariants"],
+                                                                 init_vars)
 
     def reduce_body(loop_vars, iterate):
         set_state(loop_vars)
@@ -563,10 +565,15 @@ def _tf_distributed_iterable_for_stmt(iter_, extra_test, body, get_state, set_st
 
 
 def _dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_names, opts):
-    """A tf.data dataset: TF scans it (take_while for ``extra_test``) and reduces; eagerly
-    the same fold over its elements."""
+    """A tf.data dataset: in a trace TF scans it (take_while for ``extra_test``) and
+    reduces, a fresh pass at each execution (simdist.data.optional_ops.fold, which relaxes
+    a state's changing shape as the scan does); eagerly the same fold over its elements."""
     init_vars = get_state()
     verify_loop_init_vars(init_vars, symbol_names)
+    if func_graph.current() is not None:
+        _tf_dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_names, opts,
+                             init_vars)
+        return
     loop_vars = init_vars
     for element in ds:
         set_state(loop_vars)
@@ -578,6 +585,30 @@ def _dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_names, 
                             check_shapes=False)
         loop_vars = new_loop_vars
     set_state(nest.map_structure(_as_tensor_if_python, tuple(loop_vars)))
+
+
+def _tf_dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_names, opts,
+                         init_vars):
+    from simdist.data import optional_ops
+
+    if not init_vars:   # TF's dummy state: a reduce needs one
+        init_vars, symbol_names = (0,), ("<internal dummy>",)
+        get_state, set_state = (lambda: (0,)), (lambda _: None)
+
+    def reduce_body(loop_vars, iterate):
+        set_state(loop_vars)
+        body(iterate)
+        new_loop_vars = get_state()
+        verify_tf_loop_vars(init_vars, loop_vars, new_loop_vars, symbol_names, opts,
+                            check_shapes=False)
+        return tuple(new_loop_vars)
+
+    def test(loop_vars):
+        set_state(loop_vars)
+        return extra_test()
+
+    set_state(optional_ops.fold(iter(ds), tuple(init_vars), reduce_body,
+                                None if extra_test is None else test, relax_shapes=True))
 
 
 def _instance_of(module: str, name: str):

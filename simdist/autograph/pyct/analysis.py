@@ -95,9 +95,10 @@ def _live_stmt(stmt, out: set) -> set:
         result = loop | live_in(stmt.orelse, out)
     elif isinstance(stmt, (ast.For, ast.AsyncFor)):
         target = _target_names(stmt.target)
-        loop = set(out)
+        extra = reads(getattr(stmt, "ag_extra_test", []))  # break / return flags
+        loop = set(out) | extra
         while True:
-            new = out | (live_in(stmt.body, loop) - target)
+            new = out | extra | (live_in(stmt.body, loop) - target)
             if new <= loop:
                 break
             loop |= new

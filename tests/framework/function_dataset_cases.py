@@ -1,0 +1,259 @@
+"""Iterating datasets inside tf.function as TF 2.21's AutoGraph does (record_tf_function.py
+records, test_function_datasets.py replays): ``for x in dataset`` (a dataset loop: the body's
+Python runs once per trace, ``tf.print`` per element, break / continue, loop-carried tensors,
+a fresh pass at every call), ``for x in dist_dataset`` (a while loop over
+``get_next_as_optional``, ``strategy.run`` in the body), ``for x in iterator``, and
+``get_next_as_optional`` with ``has_value`` / ``get_value`` in a graph; the errors TF gives
+(``next`` past the end at call time, ``break`` in a distributed loop, an empty Optional's
+value). The strategy is ``S2``, a MirroredStrategy on 2 logical CPUs (the recorder makes 4).
+
+AutoGraph reads the functions' source, so each program runs as a module file of its own
+(control_flow_cases.MODULE). ``calls`` captures what Python's ``print`` writes;
+``tf.print`` writes to the file ``LOG`` (``logged()`` reads it)."""
+
+from control_flow_cases import MODULE
+
+SETUP = """
+import contextlib, io, os, tempfile
+S2 = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+printed = io.StringIO()
+LOG = "file://" + os.path.join(tempfile.mkdtemp(), "log.txt")
+def calls(fn, *arg_lists):
+    with contextlib.redirect_stdout(printed):
+        return [fn(*a) for a in arg_lists]
+def logged():
+    with open(LOG[len("file://"):]) as f:
+        return f.read()
+def local(v):
+    return [t.numpy().tolist() for t in S2.experimental_local_results(v)]
+def devices(v):
+    return [t.device for t in S2.experimental_local_results(v)]
+"""
+
+PROGRAMS = {
+    # --- tf.data datasets ----------------------------------------------------------------
+    "for over a dataset: print once per trace, tf.print per element": """
+@tf.function
+def f(ds):
+    total = tf.constant(0, tf.int64)
+    n = 0
+    for x in ds:
+        print("tracing body", x.shape, x.dtype.name)
+        tf.print("element", x, output_stream=LOG)
+        total += x
+        n += 1
+    return total, n
+r = calls(f, (tf.data.Dataset.range(1, 5),), (tf.data.Dataset.range(1, 5),),
+          (tf.data.Dataset.range(3),))
+out = [printed.getvalue(), logged(), [[int(a), int(b), b.dtype.name] for a, b in r],
+       f.experimental_get_tracing_count()]
+""",
+    "a dataset made in the function is iterated afresh at every call": """
+@tf.function
+def f(k):
+    acc = tf.constant(0.0)
+    for x, y in tf.data.Dataset.from_tensor_slices(([1.0, 2.0, 3.0], [10.0, 20.0, 30.0])):
+        acc = acc * k + x * y
+    return acc
+r = calls(f, (tf.constant(1.0),), (tf.constant(2.0),))
+out = [[float(v) for v in r], f.experimental_get_tracing_count()]
+""",
+    "break and continue in a dataset loop": """
+@tf.function
+def f():
+    total = tf.constant(0, tf.int64)
+    steps = tf.constant(0)
+    for x in tf.data.Dataset.range(10):
+        steps += 1
+        if x % 2 == 0:
+            continue
+        if x > 6:
+            break
+        total += x
+    return total, steps
+r = calls(f, (), ())
+out = [[[int(a), int(b)] for a, b in r]]
+""",
+    "a variable updated in a dataset loop, per element at every call": """
+v = tf.Variable(0.0)
+@tf.function
+def f(ds):
+    for x in ds:
+        v.assign_add(x)
+    return v.read_value()
+ds = tf.data.Dataset.from_tensor_slices([1.0, 2.0, 4.0])
+r = calls(f, (ds,), (ds,))
+out = [[float(x) for x in r], float(v.numpy())]
+""",
+    "a loop variable whose shape changes in a dataset loop": """
+@tf.function
+def f():
+    acc = tf.zeros([0], tf.int64)
+    for x in tf.data.Dataset.range(4):
+        acc = tf.concat([acc, tf.reshape(x * x, [1])], 0)
+        print("tracing", acc.shape)
+    return acc
+r = calls(f, ())
+out = [printed.getvalue(), r[0].numpy().tolist(), str(r[0].shape)]
+""",
+    "a variable first set in a dataset loop body": """
+@tf.function
+def f():
+    for x in tf.data.Dataset.range(3):
+        last = x
+    return last
+out = f()
+""",
+    "a loop variable that changes dtype in a dataset loop": """
+@tf.function
+def f():
+    s = tf.constant(0)
+    for x in tf.data.Dataset.range(3):
+        s = tf.cast(x, tf.float32)
+    return s
+out = f()
+""",
+    "return inside a dataset loop": """
+@tf.function
+def f():
+    for x in tf.data.Dataset.range(3):
+        if x > 1:
+            return x
+    return tf.constant(-1, tf.int64)
+out = f()
+""",
+    "for over a tf.data iterator made in the function, with break": """
+@tf.function
+def f():
+    it = iter(tf.data.Dataset.range(10))
+    first = next(it)
+    total = tf.constant(0, tf.int64)
+    for x in it:
+        if x > 5:
+            break
+        total += x
+    return first, total, next(it)
+r = calls(f, (), ())
+out = [[[int(v) for v in t] for t in r]]
+""",
+    "get_next_as_optional on a tf.data iterator in a graph": """
+it = iter(tf.data.Dataset.range(3))
+seen = []
+@tf.function
+def f():
+    opt = it.get_next_as_optional()
+    has = opt.has_value()
+    seen.append([has.dtype.name, str(has.shape), hasattr(has, "numpy")])
+    if has:
+        return opt.get_value()
+    return tf.constant(-1, tf.int64)
+r = calls(f, (), (), (), (), ())
+out = [[int(v) for v in r], seen]
+""",
+    "next past the end of a tf.data iterator in a graph": """
+it = iter(tf.data.Dataset.range(2))
+@tf.function
+def f():
+    return next(it)
+r = [int(f()), int(f())]
+f()
+""",
+    "get_value of an empty optional in a graph": """
+it = iter(tf.data.Dataset.range(1))
+@tf.function
+def f():
+    return it.get_next_as_optional().get_value()
+r = [int(f())]
+f()
+""",
+    # --- distributed datasets and iterators --------------------------------------------
+    "for over a distributed dataset: strategy.run traced once, a fresh pass each call": """
+ds = tf.data.Dataset.range(8).map(lambda x: tf.cast(x, tf.float32)).batch(4)
+dds = S2.experimental_distribute_dataset(ds)
+@tf.function
+def f(dds):
+    print("tracing f")
+    total = 0.0
+    n = 0
+    for x in dds:
+        print("tracing body", type(x).__name__)
+        def fn(b):
+            print("tracing fn")
+            tf.print("replica batch", b, output_stream=LOG)
+            return tf.reduce_sum(b)
+        total += S2.reduce("SUM", S2.run(fn, args=(x,)), axis=None)
+        n += 1
+    return total / tf.cast(n, tf.float32), n
+r = calls(f, (dds,), (dds,))
+out = [printed.getvalue(), sorted(logged().splitlines()),
+       [[float(a), int(b)] for a, b in r], f.experimental_get_tracing_count()]
+""",
+    "for over datasets distributed from a function, per-replica outputs": """
+def dataset_fn(ctx):
+    return tf.data.Dataset.range(6).shard(ctx.num_input_pipelines,
+                                          ctx.input_pipeline_id).batch(2)
+dds = S2.distribute_datasets_from_function(dataset_fn)
+@tf.function
+def f(dds):
+    last = S2.run(lambda: tf.zeros([1], tf.int64))
+    for x in dds:
+        last = S2.run(lambda b: b * 10, args=(x,))
+    return last
+r = calls(f, (dds,))
+out = [local(r[0]), devices(r[0])]
+""",
+    "break in a for over a distributed dataset": """
+dds = S2.experimental_distribute_dataset(tf.data.Dataset.range(8).batch(4))
+@tf.function
+def f(dds):
+    total = tf.constant(0, tf.int64)
+    for x in dds:
+        total += S2.reduce("SUM", x, axis=0)
+        if total > 3:
+            break
+    return total
+out = f(dds)
+""",
+    "for over a distributed iterator continues where the last call stopped": """
+dds = S2.experimental_distribute_dataset(tf.data.Dataset.range(12).batch(4))
+it = iter(dds)
+@tf.function
+def f(it):
+    print("tracing f")
+    total = tf.constant(0, tf.int64)
+    for x in it:
+        total += S2.reduce("SUM", x, axis=0)
+        if total > 20:
+            break
+    return total
+first = next(it)
+r = calls(f, (it,), (it,))
+out = [local(first), [int(v) for v in r], printed.getvalue()]
+""",
+    "get_next_as_optional with break in a tf.range loop (the input tutorial's train_fn)": """
+it = iter(S2.experimental_distribute_dataset(tf.data.Dataset.range(9).batch(4)))
+seen = []
+@tf.function
+def f(it):
+    for _ in tf.range(5):
+        opt = it.get_next_as_optional()
+        seen.append([opt.has_value().dtype.name, str(opt.has_value().shape)])
+        if not opt.has_value():
+            break
+        r = S2.run(lambda x: x, args=(opt.get_value(),))
+        tf.print(S2.experimental_local_results(r), output_stream=LOG)
+r = calls(f, (it,))
+out = [logged(), seen, f.experimental_get_tracing_count()]
+""",
+    "next past the end of a distributed iterator in a graph": """
+it = iter(S2.experimental_distribute_dataset(tf.data.Dataset.range(4).batch(4)))
+@tf.function
+def f(it):
+    return S2.run(tf.reduce_sum, args=(next(it),))
+r = local(f(it))
+f(it)
+""",
+}
+
+CASES = {name: MODULE + f"out = run_module('ds_case_{i}', {SETUP + src!r})\n"
+         for i, (name, src) in enumerate(PROGRAMS.items())}

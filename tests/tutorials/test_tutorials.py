@@ -17,17 +17,16 @@ another order).
 """
 
 import json
-import logging
 import os
 import re
 
 import numpy as np
 import pytest
 from run_program import HERE, normalize, run
-from tf_snippets import FallbackWarnings
 
 import simdist as tf
 from simdist.hardware import machine
+from simdist.testing.log_capture import tf_logs
 
 _NUMBER = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?|-?\d+(?:e[-+]?\d+)?")
 
@@ -73,13 +72,8 @@ _TRACED = {"custom_training", "distributed_input"}
 
 def _run(name):
     """What the program printed; for _TRACED, asserting no tf.function fell back to eager."""
-    fallbacks = FallbackWarnings()
-    logger = logging.getLogger("tensorflow")
-    logger.addHandler(fallbacks)
-    try:
+    with tf_logs(contains="could not trace") as fallbacks:
         out = run(name, "simdist")
-    finally:
-        logger.removeHandler(fallbacks)
     assert not (name in _TRACED and fallbacks.messages), fallbacks.messages
     return out
 

@@ -166,6 +166,22 @@ def f():
 r = [int(f())]
 f()
 """,
+    "Dataset.reduce in a graph": """
+@tf.function
+def f(ds):
+    return ds.reduce(tf.constant(0, tf.int64), lambda s, x: s + x * x)
+r = calls(f, (tf.data.Dataset.range(4),), (tf.data.Dataset.range(5),))
+out = [[int(v) for v in r], f.experimental_get_tracing_count()]
+""",
+    "a Python for over a dataset with AutoGraph off": """
+@tf.function(autograph=False)
+def f(ds):
+    total = tf.constant(0, tf.int64)
+    for x in ds:
+        total += x
+    return total
+out = f(tf.data.Dataset.range(3))
+""",
     # --- distributed datasets and iterators --------------------------------------------
     "for over a distributed dataset: strategy.run traced once, a fresh pass each call": """
 ds = tf.data.Dataset.range(8).map(lambda x: tf.cast(x, tf.float32)).batch(4)
@@ -201,6 +217,30 @@ def f(dds):
     return last
 r = calls(f, (dds,))
 out = [local(r[0]), devices(r[0])]
+""",
+    "a per-replica loop variable over datasets distributed from a function": """
+def dataset_fn(ctx):
+    return tf.data.Dataset.range(8).shard(ctx.num_input_pipelines,
+                                          ctx.input_pipeline_id).batch(2)
+dds = S2.distribute_datasets_from_function(dataset_fn)
+@tf.function
+def f(dds):
+    total = S2.run(lambda: tf.zeros([], tf.int64))
+    for x in dds:
+        total = S2.run(lambda t, b: t + tf.reduce_sum(b), args=(total, x))
+    return total
+r = calls(f, (dds,))
+out = [local(r[0]), devices(r[0])]
+""",
+    "iterators of one spec share a trace, each consumed": """
+ds = tf.data.Dataset.range(8).batch(4)
+@tf.function
+def f(it):
+    print("tracing f")
+    return S2.run(tf.reduce_sum, args=(next(it),))
+a, b = iter(S2.experimental_distribute_dataset(ds)), iter(S2.experimental_distribute_dataset(ds))
+r = calls(f, (a,), (b,), (a,))
+out = [[local(v) for v in r], printed.getvalue(), f.experimental_get_tracing_count()]
 """,
     "break in a for over a distributed dataset": """
 dds = S2.experimental_distribute_dataset(tf.data.Dataset.range(8).batch(4))

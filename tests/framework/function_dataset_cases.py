@@ -4,8 +4,9 @@ Python runs once per trace, ``tf.print`` per element, break / continue, loop-car
 a fresh pass at every call), ``for x in dist_dataset`` (a while loop over
 ``get_next_as_optional``, ``strategy.run`` in the body), ``for x in iterator``, and
 ``get_next_as_optional`` with ``has_value`` / ``get_value`` in a graph; the errors TF gives
-(``next`` past the end at call time, ``break`` in a distributed loop, an empty Optional's
-value). The strategy is ``S2``, a MirroredStrategy on 2 logical CPUs (the recorder makes 4).
+(``next`` past the end at call time -- also ``next(it, default)``, which TF 2.21's AutoGraph
+leaves to Python, so the default is never used --, ``break`` in a distributed loop, an empty
+Optional's value). The strategy is ``S2``, a MirroredStrategy on 2 logical CPUs (the recorder makes 4).
 
 AutoGraph reads the functions' source, so each program runs as a module file of its own
 (control_flow_cases.MODULE). ``calls`` captures what Python's ``print`` writes;
@@ -149,6 +150,19 @@ def f():
     return tf.constant(-1, tf.int64)
 r = calls(f, (), (), (), (), ())
 out = [[int(v) for v in r], seen]
+""",
+    "next with a default on a tf.data iterator in a graph": """
+it = iter(tf.data.Dataset.range(2))
+@tf.function
+def f():
+    return next(it, tf.constant(-1, tf.int64))
+out = [int(f()) for _ in range(4)]
+""",
+    "next with a default of another dtype": """
+@tf.function
+def f():
+    return next(iter(tf.data.Dataset.range(2)), -1)
+out = f()
 """,
     "next past the end of a tf.data iterator in a graph": """
 it = iter(tf.data.Dataset.range(2))

@@ -401,6 +401,7 @@ class FuncGraph:
         # autograph=True but the function was not converted: Python control flow on a
         # tensor makes the function run eagerly rather than raise (AutoGraph would convert)
         self.autograph_pending = False
+        self.autograph = True           # False: tf.function(autograph=False) traces it
         self._names: dict = {}
         self._base_device = None
 

@@ -396,6 +396,7 @@ class Function:
                                function_variables.REFUSE if made else
                                function_variables.ALLOW_THEN_FAIL)
         graph = func_graph.FuncGraph(self._name)
+        graph.autograph = bool(self._autograph)
         python_function, graph.autograph_pending = (
             self._converted() if self._autograph else (self._python_function, False))
         call_args, call_kwargs = self._canonical(args, kwargs)

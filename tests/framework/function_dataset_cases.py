@@ -196,6 +196,16 @@ def f(ds):
     return total
 out = f(tf.data.Dataset.range(3))
 """,
+    "40 next calls unrolled by a Python range with AutoGraph on": """
+it = iter(tf.data.Dataset.range(50))
+@tf.function
+def f():
+    total = tf.constant(0, tf.int64)
+    for _ in range(40):
+        total += next(it)
+    return total
+out = [f(), f.experimental_get_tracing_count()]
+""",
     # --- distributed datasets and iterators --------------------------------------------
     "for over a distributed dataset: strategy.run traced once, a fresh pass each call": """
 ds = tf.data.Dataset.range(8).map(lambda x: tf.cast(x, tf.float32)).batch(4)

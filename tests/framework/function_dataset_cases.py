@@ -6,7 +6,8 @@ a fresh pass at every call), ``for x in dist_dataset`` (a while loop over
 ``get_next_as_optional`` with ``has_value`` / ``get_value`` in a graph; the errors TF gives
 (``next`` past the end at call time -- also ``next(it, default)``, which TF 2.21's AutoGraph
 leaves to Python, so the default is never used --, ``break`` in a distributed loop, an empty
-Optional's value). The strategy is ``S2``, a MirroredStrategy on 2 logical CPUs (the recorder makes 4).
+Optional's value). The strategy is ``S2``, a MirroredStrategy on 2 logical CPUs (the
+recorder makes 4).
 
 AutoGraph reads the functions' source, so each program runs as a module file of its own
 (control_flow_cases.MODULE). ``calls`` captures what Python's ``print`` writes;

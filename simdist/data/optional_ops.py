@@ -51,16 +51,6 @@ class Optional:
     def __init__(self, value=None, has_value=False, element_spec=None):
         self._value, self._has, self._element_spec = value, has_value, element_spec
 
-    @staticmethod
-    def from_value(value):
-        """An Optional holding ``value``."""
-        return Optional(value, True)
-
-    @staticmethod
-    def empty(element_spec):
-        """An Optional with no value, of ``element_spec``."""
-        return Optional(None, False, element_spec)
-
     @property
     def element_spec(self):
         return self._element_spec

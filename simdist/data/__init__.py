@@ -9,11 +9,16 @@ Glossary:
   experimental       -- ``AutoShardPolicy``, ``AUTOTUNE``, ``cardinality``.
   distribute_rules   -- how ``tf.distribute`` splits global batches among replicas and
                         workers, recorded from TensorFlow.
+  dataset_autograph  -- ``for x in dataset`` / ``iterator`` in converted code (registered
+                        with AutoGraph's for-loop registry on import).
 
 Mirrors tensorflow/python/data/__init__.py.
 """
 
-from simdist.data import experimental
+from simdist.data import (
+    dataset_autograph,  # noqa: F401 - AutoGraph's dataset loops
+    experimental,
+)
 from simdist.data.dataset_ops import (
     AUTOTUNE,
     INFINITE_CARDINALITY,

@@ -11,10 +11,12 @@ Glossary:
                        checks after each iteration: same structure, dtype and shape);
                        otherwise a Python loop, which refuses a condition that turns into
                        a tensor inside tf.function.
-  for_stmt          -- chosen by what is iterated (a registry): a tensor (its first
-                       dimension, through tf.while_loop), a tf.data dataset or iterator, a
-                       distributed dataset (its ``reduce``) or distributed iterator
-                       (``get_next_as_optional``); any other iterable is a Python loop.
+  for_stmt          -- chosen by what is iterated: first the types registered by the layers
+                       above (``register_for_loop``: a tf.data dataset or iterator,
+                       simdist.data.dataset_autograph), then a tensor (its first dimension,
+                       through tf.while_loop), a distributed dataset (its ``reduce``) or
+                       distributed iterator (``get_next_as_optional``); any other iterable
+                       is a Python loop.
                        ``extra_test`` is the lowered ``break`` / ``return`` condition.
   undefined symbols -- a loop state symbol with no value before a tensor loop gets its
                        value from the first iteration (TF stages one to learn its type); a
@@ -23,8 +25,7 @@ Eagerly (concrete tensors) only the taken branch / the real iterations run, so c
 need both branches traced happen only when tf.function traces
 (simdist.framework.func_graph).
 
-Mirrors tensorflow/python/autograph/operators/control_flow.py (and the dataset / iterator
-overloads of tensorflow/python/data/ops/dataset_autograph.py, iterator_autograph.py).
+Mirrors tensorflow/python/autograph/operators/control_flow.py.
 """
 
 from __future__ import annotations
@@ -435,7 +436,8 @@ def _with_dummy(get_state, set_state, symbol_names):
 # --- for -------------------------------------------------------------------------------
 def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     """``for target in iter_: body(target)`` while ``extra_test()``, by what ``iter_`` is."""
-    for_fn = next((fn for accepts, fn in _FOR_LOOPS if accepts(iter_)), _py_for_stmt)
+    for_fn = next((fn for accepts, fn in (*_FOR_LOOP_REGISTRY, *_FOR_LOOPS)
+                   if accepts(iter_)), _py_for_stmt)
     for_fn(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
 
 
@@ -564,53 +566,6 @@ def _tf_distributed_iterable_for_stmt(iter_, extra_test, body, get_state, set_st
     set_state(iter_.reduce(init_vars, reduce_body))
 
 
-def _dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_names, opts):
-    """A tf.data dataset: in a trace TF scans it (take_while for ``extra_test``) and
-    reduces, a fresh pass at each execution (simdist.data.optional_ops.fold, which relaxes
-    a state's changing shape as the scan does); eagerly the same fold over its elements."""
-    init_vars = get_state()
-    verify_loop_init_vars(init_vars, symbol_names)
-    if func_graph.current() is not None:
-        _tf_dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_names, opts,
-                             init_vars)
-        return
-    loop_vars = init_vars
-    for element in ds:
-        set_state(loop_vars)
-        if extra_test is not None and not bool(extra_test()):
-            break
-        body(element)
-        new_loop_vars = get_state()
-        verify_tf_loop_vars(init_vars, loop_vars, new_loop_vars, symbol_names, opts,
-                            check_shapes=False)
-        loop_vars = new_loop_vars
-    set_state(nest.map_structure(_as_tensor_if_python, tuple(loop_vars)))
-
-
-def _tf_dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_names, opts,
-                         init_vars):
-    from simdist.data import optional_ops
-
-    if not init_vars:   # TF's dummy state: a reduce needs one
-        init_vars, symbol_names = (0,), ("<internal dummy>",)
-        get_state, set_state = (lambda: (0,)), (lambda _: None)
-
-    def reduce_body(loop_vars, iterate):
-        set_state(loop_vars)
-        body(iterate)
-        new_loop_vars = get_state()
-        verify_tf_loop_vars(init_vars, loop_vars, new_loop_vars, symbol_names, opts,
-                            check_shapes=False)
-        return tuple(new_loop_vars)
-
-    def test(loop_vars):
-        set_state(loop_vars)
-        return extra_test()
-
-    set_state(optional_ops.fold(iter(ds), tuple(init_vars), reduce_body,
-                                None if extra_test is None else test, relax_shapes=True))
-
-
 def _instance_of(module: str, name: str):
     """A predicate that does not import ``module`` (the data and distribute layers sit above
     this one): nothing can be an instance of a class that was never loaded."""
@@ -620,10 +575,18 @@ def _instance_of(module: str, name: str):
     return accepts
 
 
-# What a for loop iterates decides how it runs (TF: for_loop_registry, then these checks).
+# What a for loop iterates decides how it runs: first the types layers above registered
+# (TF's for_loop_registry: tf.data's datasets and iterators), then these checks.
+_FOR_LOOP_REGISTRY: list = []
+
+
+def register_for_loop(cls, for_fn) -> None:
+    """Run ``for`` statements over instances of ``cls`` with ``for_fn(iter_, extra_test,
+    body, get_state, set_state, symbol_names, opts)`` (TF's for_loop_registry.register)."""
+    _FOR_LOOP_REGISTRY.append((lambda x: isinstance(x, cls), for_fn))
+
+
 _FOR_LOOPS = (
-    (_instance_of("simdist.data.dataset_ops", "DatasetV2"), _dataset_for_stmt),
-    (_instance_of("simdist.data.dataset_ops", "OwnedIterator"), _tf_iterator_for_stmt),
     (_is_tf_type, _known_len_tf_for_stmt),
     (_instance_of("simdist.distribute.input_lib", "DistributedIterator"),
      _tf_iterator_for_stmt),

@@ -1,0 +1,71 @@
+"""How AutoGraph runs ``for x in dataset`` and ``for x in iterator`` (tf.data's overloads,
+registered with simdist.autograph's for-loop registry when simdist.data loads).
+
+Glossary:
+  dataset loop   -- in a trace TF scans the dataset with the loop body (take_while for the
+                    ``break`` / ``return`` test) and reduces it: the body's Python runs once,
+                    its ops at every element, a fresh pass at each execution; here the same
+                    as optional_ops.fold, which also relaxes a state whose shape changes, as
+                    the scan does. Eagerly the same fold over the elements in Python.
+  state          -- the loop's variables must be defined before it (TF's errors); they keep
+                    their dtypes but not their shapes (``check_shapes=False``); Python
+                    numbers become tensors. A loop with no state carries a dummy one.
+  iterator loop  -- ``for x in iter(ds)``: AutoGraph's iterator loop over
+                    ``get_next_as_optional`` (simdist.autograph.operators.control_flow).
+
+Mirrors tensorflow/python/data/ops/dataset_autograph.py (_tf_ag_dataset_for_stmt) and
+iterator_autograph.py (the for-loop registration).
+"""
+
+from __future__ import annotations
+
+from simdist.autograph.operators import control_flow
+from simdist.data import optional_ops
+from simdist.data.dataset_ops import DatasetV2, OwnedIterator
+from simdist.framework import func_graph, nest
+
+
+def _dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_names, opts):
+    init_vars = get_state()
+    control_flow.verify_loop_init_vars(init_vars, symbol_names)
+    if func_graph.current() is not None:
+        _tf_dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_names, opts,
+                             init_vars)
+        return
+    loop_vars = init_vars
+    for element in ds:
+        set_state(loop_vars)
+        if extra_test is not None and not bool(extra_test()):
+            break
+        body(element)
+        new_loop_vars = get_state()
+        control_flow.verify_tf_loop_vars(init_vars, loop_vars, new_loop_vars, symbol_names,
+                                         opts, check_shapes=False)
+        loop_vars = new_loop_vars
+    set_state(nest.map_structure(control_flow._as_tensor_if_python, tuple(loop_vars)))
+
+
+def _tf_dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_names, opts,
+                         init_vars):
+    if not init_vars:   # TF's dummy state: a reduce needs one
+        init_vars, symbol_names = (0,), ("<internal dummy>",)
+        get_state, set_state = (lambda: (0,)), (lambda _: None)
+
+    def reduce_body(loop_vars, iterate):
+        set_state(loop_vars)
+        body(iterate)
+        new_loop_vars = get_state()
+        control_flow.verify_tf_loop_vars(init_vars, loop_vars, new_loop_vars, symbol_names,
+                                         opts, check_shapes=False)
+        return tuple(new_loop_vars)
+
+    def test(loop_vars):
+        set_state(loop_vars)
+        return extra_test()
+
+    set_state(optional_ops.fold(OwnedIterator(ds), tuple(init_vars), reduce_body,
+                                None if extra_test is None else test, relax_shapes=True))
+
+
+control_flow.register_for_loop(DatasetV2, _dataset_for_stmt)
+control_flow.register_for_loop(OwnedIterator, control_flow._tf_iterator_for_stmt)

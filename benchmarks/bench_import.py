@@ -5,7 +5,13 @@ imports numpy alone, one imports simdist (which imports numpy); the table gives 
 medians and spread over the turns (wall, and the child's CPU time, which a machine busy
 with other jobs inflates less), the ratio simdist / numpy, and which heavy modules
 ``import simdist`` loaded (networkx, Keras, tf.data: none, they load on first use).
-Run: .venv/bin/python benchmarks/bench_import.py [--turns 7]
+
+Which simdist is measured: the tree this script lives in, or each ``--tree`` given (two
+trees are measured turn by turn, side by side). A child runs isolated (``python -I``: no
+current directory, no PYTHONPATH on its path) with the tree put first on ``sys.path``,
+and reports the file it imported, so neither the directory the benchmark is started from
+nor an installed simdist can stand in for the tree meant.
+Run: .venv/bin/python benchmarks/bench_import.py [--turns 7] [--tree PATH ...]
 """
 
 from __future__ import annotations
@@ -18,52 +24,78 @@ import subprocess
 import sys
 
 HEAVY = ("networkx", "simdist.keras", "simdist.data", "simdist.viz", "scipy", "matplotlib")
+HERE_TREE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHILD = """
 import json, sys, time
+sys.path.insert(0, {tree!r})
 t, c = time.perf_counter(), time.process_time()
 import {module}
 elapsed, cpu = time.perf_counter() - t, time.process_time() - c
 print(json.dumps({{"s": elapsed, "cpu": cpu, "heavy": [m for m in {heavy!r} if m in sys.modules],
-                   "modules": len(sys.modules)}}))
+                   "modules": len(sys.modules), "file": {module}.__file__}}))
 """
 
 
-def one(module, write_bytecode=False):
+def one(module, tree, write_bytecode=False):
+    """One fresh interpreter importing ``module`` with ``tree`` first on its path."""
     env = dict(os.environ)
     if not write_bytecode:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
-    out = subprocess.run([sys.executable, "-c", CHILD.format(module=module, heavy=HEAVY)],
-                         capture_output=True, text=True, check=True, env=env)
-    return json.loads(out.stdout)
+    code = CHILD.format(module=module, heavy=HEAVY, tree=tree)
+    out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True,
+                         check=True, env=env, cwd=os.path.dirname(tree) or "/")
+    result = json.loads(out.stdout)
+    if module == "simdist" and not result["file"].startswith(os.path.join(tree, "")):
+        raise SystemExit(f"the child imported {result['file']}, not the tree {tree}")
+    return result
+
+
+def report(tree, numpy_s, simdist_s, ratios, cpus, last):
+    med = statistics.median
+    print(f"tree {tree} (imported {last['file']})")
+    print(f"  import numpy   : median {med(numpy_s):.3f} s wall (range {min(numpy_s):.3f}-"
+          f"{max(numpy_s):.3f})")
+    print(f"  import simdist : median {med(simdist_s):.3f} s wall (range {min(simdist_s):.3f}-"
+          f"{max(simdist_s):.3f}), numpy included; target < 0.2 s: "
+          f"{'OK' if med(simdist_s) < 0.2 else 'MISSED'}")
+    print(f"  simdist / numpy: median {med(ratios):.2f}x wall (range {min(ratios):.2f}-"
+          f"{max(ratios):.2f}x) over {len(ratios)} turns")
+    print(f"  CPU time: numpy median {med(c[0] for c in cpus):.3f} s, simdist median "
+          f"{med(c[1] for c in cpus):.3f} s ({'OK' if med(c[1] for c in cpus) < 0.2 else 'MISSED'}"
+          f" against 0.2 s), ratio {med(c[1] / c[0] for c in cpus):.2f}x")
+    print(f"  modules loaded by import simdist: {last['modules']}; heavy ones: "
+          f"{last['heavy'] or 'none'}")
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--turns", type=int, default=7)
+    parser.add_argument("--tree", action="append",
+                        help="a simdist source tree (the folder holding simdist/); "
+                             "repeat to compare trees side by side; default: this one")
     args = parser.parse_args()
+    trees = [os.path.abspath(t) for t in (args.tree or [HERE_TREE])]
+    for tree in trees:
+        if not os.path.isfile(os.path.join(tree, "simdist", "__init__.py")):
+            raise SystemExit(f"{tree} holds no simdist/__init__.py")
     # Warm the bytecode caches once (writing them: a stale .pyc would otherwise be
-    # recompiled in every timed turn, which is not what an installed simdist pays).
-    one("simdist", write_bytecode=True)
-    numpy_s, simdist_s, ratios, cpus, last = [], [], [], [], None
+    # recompiled in every timed turn, which is not what an installed simdist pays);
+    # turns alternate between the trees so that both see the same load.
+    runs = {t: ([], [], [], [], None) for t in trees}
+    for tree in trees:
+        one("simdist", tree, write_bytecode=True)
     for _ in range(args.turns):
-        n, last = one("numpy"), one("simdist")
-        numpy_s.append(n["s"])
-        simdist_s.append(last["s"])
-        ratios.append(last["s"] / n["s"])
-        cpus.append((n["cpu"], last["cpu"]))
-    med = statistics.median
-    print(f"import numpy   : median {med(numpy_s):.3f} s (range {min(numpy_s):.3f}-"
-          f"{max(numpy_s):.3f})")
-    print(f"import simdist : median {med(simdist_s):.3f} s (range {min(simdist_s):.3f}-"
-          f"{max(simdist_s):.3f}), numpy included; target < 0.2 s: "
-          f"{'OK' if med(simdist_s) < 0.2 else 'MISSED'}")
-    print(f"simdist / numpy: median {med(ratios):.2f}x (range {min(ratios):.2f}-"
-          f"{max(ratios):.2f}x) over {args.turns} turns")
-    print(f"CPU time: numpy median {med(c[0] for c in cpus):.3f} s, simdist median "
-          f"{med(c[1] for c in cpus):.3f} s ({'OK' if med(c[1] for c in cpus) < 0.2 else 'MISSED'}"
-          f" against 0.2 s), ratio {med(c[1] / c[0] for c in cpus):.2f}x")
-    print(f"modules loaded by import simdist: {last['modules']}; heavy ones: "
-          f"{last['heavy'] or 'none'}")
+        for tree in trees:
+            numpy_s, simdist_s, ratios, cpus, _last = runs[tree]
+            n, last = one("numpy", tree), one("simdist", tree)
+            numpy_s.append(n["s"])
+            simdist_s.append(last["s"])
+            ratios.append(last["s"] / n["s"])
+            cpus.append((n["cpu"], last["cpu"]))
+            runs[tree] = (numpy_s, simdist_s, ratios, cpus, last)
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    for tree in trees:
+        report(tree, *runs[tree])
 
 
 if __name__ == "__main__":

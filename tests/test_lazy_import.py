@@ -37,6 +37,17 @@ def test_import_simdist_leaves_the_heavy_modules_unloaded():
     assert loaded == []
 
 
+def test_import_simdist_leaves_logging_json_and_random_to_first_use():
+    # tf.print to a logging stream, a retracing warning, trace.save and tf.random.set_seed
+    # load them (their own tests use them); a bare import does not.
+    loaded = fresh("import sys, simdist\n"
+                   "out = [m for m in ('logging', 'json', 'random') if m in sys.modules]\n"
+                   "simdist.random.set_seed(1)\n"
+                   "out.append('random' in sys.modules)\n"
+                   "import json\nprint(json.dumps(out))")
+    assert loaded == [True]
+
+
 def test_lazy_names_load_on_first_use_and_are_the_real_modules():
     got = fresh("""
 import json, sys

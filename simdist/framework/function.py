@@ -45,7 +45,6 @@ import contextlib
 import functools
 import inspect
 import io
-import logging
 import sys
 import threading
 import weakref
@@ -379,7 +378,7 @@ class Function:
         if self._warned:
             return
         self._warned = True
-        logging.getLogger("tensorflow").warning(
+        _tf_logger().warning(
             "simdist could not trace tf.function %r into a graph: %s. It runs its Python "
             "eagerly at every call instead (so Python side effects such as print happen "
             "at every call, not once per trace as in TensorFlow).", self._name, reason)
@@ -468,7 +467,7 @@ class Function:
         try:
             return to_graph(self._python_function), False
         except Exception as e:  # noqa: BLE001 - TF runs the function unconverted then
-            logging.getLogger("tensorflow").warning(
+            _tf_logger().warning(
                 "AutoGraph could not transform %r and will run it as-is. Cause: %s",
                 self._python_function, e)
             return self._python_function, False
@@ -593,7 +592,7 @@ class _FrequentTracingDetector:
                 return
             self._warnings += 1
             n, calls = len(self._calls_per_tracing), self._calls
-        logging.getLogger("tensorflow").warning(
+        _tf_logger().warning(
             f"{n} out of the last {calls} calls to {python_function!r} triggered tf.function "
             "retracing. Tracing is expensive and the excessive number of tracings could be "
             "due to (1) creating @tf.function repeatedly in a loop, (2) passing tensors with "
@@ -631,3 +630,10 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
         return Function(f, input_signature, jit, relax, autograph)
 
     return decorate if func is None else decorate(func)
+
+
+def _tf_logger():
+    """TF's "tensorflow" logger (``import logging`` waits for the first warning)."""
+    import logging
+
+    return logging.getLogger("tensorflow")

@@ -15,7 +15,6 @@ Glossary:
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 import warnings
@@ -149,6 +148,8 @@ class Trace:
 
     def save(self, path: str) -> None:
         """Write the Chrome trace JSON to ``path``."""
+        import json  # only here: ``import simdist`` leaves json out
+
         with open(path, "w") as f:
             json.dump(self.to_chrome(), f)
 

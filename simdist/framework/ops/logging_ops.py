@@ -22,7 +22,6 @@ Mirrors tensorflow/python/ops/logging_ops.py and the PrintV2 / StringFormat kern
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 
@@ -138,14 +137,14 @@ def _stream_writer(output_stream):
             output_stream.flush()
 
         return to_stream
-    level = _LOG_LEVELS.get(_hashable(output_stream))
+    level = _log_levels().get(_hashable(output_stream))
     if level is None:
         raise ValueError(
             "Unsupported output stream, logging level, or file." + str(output_stream)
             + ". Supported streams are sys.stdout, sys.stderr, tf.logging.info, "
             "tf.logging.warning, tf.logging.error. File needs to be in the form of "
             "'file://<filepath>'.")
-    return lambda text: logging.getLogger("tensorflow").log(level, text.rstrip("\n"))
+    return lambda text: _logger().log(level, text.rstrip("\n"))
 
 
 def _hashable(x):
@@ -156,14 +155,33 @@ def _hashable(x):
     return x
 
 
-_LOG_LEVELS = {logging.INFO: logging.INFO, logging.info: logging.INFO,
-               logging.WARNING: logging.WARNING, logging.warning: logging.WARNING,
-               logging.ERROR: logging.ERROR, logging.error: logging.ERROR}
+# (info, warning, error) functions accepted as output streams besides the logging module's
+# own; the table of levels is built at the first logging stream (``import logging`` is
+# left out of ``import simdist``).
+_LOG_FUNCTIONS: list = []
+
+
+def _logger():
+    import logging
+
+    return logging.getLogger("tensorflow")
+
+
+def _log_levels() -> dict:
+    """Output stream (a logging level or a logging function) -> logging level."""
+    import logging
+
+    levels = {logging.INFO: logging.INFO, logging.info: logging.INFO,
+              logging.WARNING: logging.WARNING, logging.warning: logging.WARNING,
+              logging.ERROR: logging.ERROR, logging.error: logging.ERROR}
+    for info, warning, error in _LOG_FUNCTIONS:
+        levels.update({info: logging.INFO, warning: logging.WARNING, error: logging.ERROR})
+    return levels
 
 
 def register_log_functions(info, warning, error) -> None:
     """Accept ``tf.compat.v1.logging``'s functions as output streams too."""
-    _LOG_LEVELS.update({info: logging.INFO, warning: logging.WARNING, error: logging.ERROR})
+    _LOG_FUNCTIONS.append((info, warning, error))
 
 
 def print_v2(*inputs, **kwargs):

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import contextlib
 import enum
-import random
 import threading
 
 import numpy as np
@@ -56,7 +55,7 @@ _RESERVED_SAMPLES_PER_OUTPUT = 256
 class _RandomState:
     def __init__(self):
         self.global_seed: int | None = None
-        self.rng: random.Random | None = None
+        self.rng = None  # a random.Random once a global seed is set
         # The eager kernel cache: one Philox state per (op, dtype, seed, seed2) kernel.
         self.kernels: dict[tuple, PhiloxRandom] = {}
         self.function: FunctionRandomState | None = None   # the traced function running
@@ -109,6 +108,8 @@ def set_seed(seed) -> None:
     """Set the global random seed and restart every random sequence (``tf.random.set_seed``):
     op seeds are drawn again from ``random.Random(seed)`` and the kernels' states are
     dropped, as TF's eager context clears its kernel cache."""
+    import random  # Python's generator: loaded by the first seed, not by ``import simdist``
+
     with _state.lock:
         _state.global_seed = None if seed is None else int(seed)
         _state.rng = None if seed is None else random.Random(int(seed))

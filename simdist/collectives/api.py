@@ -176,7 +176,7 @@ def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params
     node_names = placement_lib.place(topo, p, devices)
     params = {**algo.topology_hints(topo, node_names), **params}
     sched = algo.schedule(p, **params)
-    nodes = placement_lib.place(topo, p, node_names, sched.num_servers)
+    nodes = placement_lib.add_servers(topo, node_names, sched.num_servers)
     bounds = layout.bounds(arrays, sched.num_chunks)
     buffers, initial = layout.buffers(arrays, bounds, sched.num_servers)
     if sched.inplace:

@@ -33,8 +33,14 @@ def place(topo: Topology, num_devices: int, devices=None, num_servers: int = 0) 
         if len(devices) != num_devices:
             raise ValueError(f"Got {len(devices)} devices for {num_devices} replicas.")
         topo.require_all(devices)
-    hosts = topo.hosts or list(devices)
-    return list(devices) + [hosts[s % len(hosts)] for s in range(num_servers)]
+    return add_servers(topo, devices, num_servers)
+
+
+def add_servers(topo: Topology, nodes, num_servers: int) -> list:
+    """``nodes`` (already placed: topology nodes) followed by ``num_servers`` server ranks
+    on the topology's host CPUs in turn (on the nodes themselves when it has no hosts)."""
+    hosts = topo.hosts or list(nodes)
+    return list(nodes) + [hosts[s % len(hosts)] for s in range(num_servers)]
 
 
 def slot_bounds(slot_sizes, per_slot: int) -> np.ndarray:

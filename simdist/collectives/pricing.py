@@ -122,7 +122,7 @@ def _price_impl(collective, algo, nbytes, topo, p, itemsize, devices, compute, p
     params = {**algo.topology_hints(topo, nodes), **params}
     patterns = algo.patterns(p, **params)
     num_chunks, servers = _shape_of(algo, p, params)
-    nodes = placement_lib.place(topo, p, nodes, servers)
+    nodes = placement_lib.add_servers(topo, nodes, servers)  # nodes already checked
     bounds = algo.layout.size_bounds(nbytes // itemsize, p, num_chunks)
     cost, _ = price_patterns(topo, nodes, patterns, bounds, itemsize, collective, algo.name,
                              p, nbytes, compute)

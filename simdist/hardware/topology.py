@@ -180,6 +180,11 @@ class Topology:
 
     def _uplink_ids(self) -> np.ndarray:
         """The uplinks as node ids (-1: none), built on first use."""
+        if self._up_ids is None and self._uplinks is not None:
+            ids = self.graph.graph.get("uplink_ids")  # the preset's, same signature
+            if isinstance(ids, np.ndarray) and ids.shape == (len(self._table.nodes),) \
+                    and int((ids >= 0).sum()) == len(self._uplinks):
+                self._up_ids = ids
         if self._up_ids is None:
             up = np.full(len(self._table.nodes), -1)
             up[self.node_ids(list(self._uplinks))] = self.node_ids(list(

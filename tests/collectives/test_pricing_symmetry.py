@@ -206,3 +206,32 @@ def test_ring_hints_read_names_by_value_not_by_identity():
     assert _ring_hints(topo, topo.devices) == same_objects  # equal strings, new objects
     graph.graph["rings"][1][0] = graph.graph["rings"][1][1]  # a device twice, one missing
     assert _ring_hints(topo, topo.devices) == {}
+
+
+@pytest.mark.parametrize("nodes, gpus, nics", [(1, 4, 2), (3, 4, 2), (5, 8, 8), (20, 2, 1)])
+def test_a_fat_trees_ring_ranks_are_its_rings_read_by_name(nodes, gpus, nics):
+    # The preset keeps its rings as ranks too (RingRanks); reading the names gives the same
+    # ranks, and the same prices.
+    from simdist.collectives.algorithms.ring import _ring_hints
+
+    graph = TOPOLOGIES["fat-tree"](nodes, gpus_per_node=gpus, nics_per_node=nics)
+    topo = as_topology(graph)
+    with_ranks = _ring_hints(topo, topo.devices)
+    index = {d: i for i, d in enumerate(topo.devices)}
+    assert with_ranks == {"rings": [[index[d] for d in r] for r in graph.graph["rings"]]}
+    priced = collectives.price("all_reduce", "ring", 2**20, graph)
+    plain = TOPOLOGIES["fat-tree"](nodes, gpus_per_node=gpus, nics_per_node=nics)
+    del plain.graph["ring_ranks"]
+    assert _ring_hints(as_topology(plain), topo.devices) == with_ranks
+    again = collectives.price("all_reduce", "ring", 2**20, plain)
+    assert again.steps == priced.steps and again.time == priced.time
+
+
+def test_ring_ranks_stand_only_for_the_rings_and_devices_they_were_built_for():
+    graph = TOPOLOGIES["fat-tree"](3, gpus_per_node=2, nics_per_node=2)
+    built = graph.graph["ring_ranks"]
+    rings, devices = graph.graph["rings"], graph.graph["devices"]
+    assert built.ranks_for(rings, devices) is built.ranks
+    assert built.ranks_for([list(reversed(r)) for r in rings], devices) is None
+    assert built.ranks_for(rings[:1], devices) is None
+    assert built.ranks_for(rings, list(reversed(devices))) is None

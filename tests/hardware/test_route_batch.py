@@ -55,6 +55,21 @@ def test_fat_tree_routes_equal_the_per_pair_routes(nodes, gpus, nics, per_leaf):
     assert_routes_match(graph, topo.devices + topo.hosts)
 
 
+@given(nodes=st.integers(1, 6), gpus=st.integers(1, 5), nics=st.integers(1, 5),
+       per_leaf=st.integers(1, 4))
+def test_fat_tree_uplink_ids_are_its_uplinks_by_node_id(nodes, gpus, nics, per_leaf):
+    # The preset keeps its uplink hints as node ids too; a Topology uses them as they are.
+    graph = TOPOLOGIES["fat-tree"](nodes, gpus_per_node=gpus, nics_per_node=min(nics, gpus),
+                                   nodes_per_leaf=per_leaf)
+    names = list(graph._adj)
+    want = [names.index(graph.graph["uplinks"][n]) if n in graph.graph["uplinks"] else -1
+            for n in names]
+    topo = Topology(graph)
+    assert topo._uplink_ids().tolist() == want
+    del graph.graph["uplink_ids"]  # without them: read from the names, the same ids
+    assert Topology(graph)._uplink_ids().tolist() == want
+
+
 def test_fat_tree_cross_node_routes_are_the_unique_shortest_paths():
     graph = TOPOLOGIES["fat-tree"](5, gpus_per_node=4, nics_per_node=2, nodes_per_leaf=2)
     topo = as_topology(graph)

@@ -40,8 +40,14 @@ def ring_array(p, rings) -> np.ndarray:
             raise ValueError(f"Each ring must visit every rank 0..{p - 1} once; got {bad}.")
         arr = np.array(rows, dtype=np.int64).reshape(len(rows), p)
     arr = arr.astype(np.int64, copy=False)
-    wrong = (np.sort(arr, axis=1) != np.arange(p)).any(axis=1) if arr.shape[1] == p else \
-        np.ones(len(arr), dtype=bool)
+    if arr.shape[1] == p:  # a permutation of 0..p-1: every rank in range, each once
+        c = len(arr)
+        wrong = ((arr < 0) | (arr >= p)).any(axis=1)
+        counts = np.bincount((np.clip(arr, 0, max(p - 1, 0)) + p * np.arange(c)[:, None]).ravel(),
+                             minlength=c * p).reshape(c, p)
+        wrong |= (counts != 1).any(axis=1)
+    else:
+        wrong = np.ones(len(arr), dtype=bool)
     if wrong.any():
         bad = arr[int(np.flatnonzero(wrong)[0])].tolist()
         raise ValueError(f"Each ring must visit every rank 0..{p - 1} once; got {bad}.")
@@ -107,6 +113,10 @@ def _ring_hints(topology, devices):
     rings = graph.get("rings") or ([graph["ring_order"]] if graph.get("ring_order") else [])
     if not rings or len(index) != len(devices):
         return {}
+    built = graph.get("ring_ranks")  # a preset's rings as ranks, while still valid
+    known = built.ranks_for(rings, devices) if built is not None else None
+    if known is not None:
+        return {"rings": known.tolist()}
     ranks = []
     by_identity = _identity_ranks(devices)
     for r in rings:  # each ring must hold exactly these devices: ranks 0..p-1 once each

@@ -9,12 +9,19 @@ Glossary:
   graph attributes -- ``name``; ``devices`` (accelerators in rank order); ``hosts`` (CPU
                  nodes, where parameter servers live); optional hints that algorithms use:
                  ``ring_order`` (a ring over direct links), ``local_size`` (devices per
-                 node), ``dims`` (torus shape).
+                 node), ``dims`` (torus shape); ``rings`` (rank orders, one per channel)
+                 with ``ring_ranks`` (the same rings as ranks, see RingRanks).
+  RingRanks   -- a preset's rings as an int array of ranks, with the device list and rings
+                 they were made for: used only while the graph still names those exact
+                 rings and devices (compared by value), so an edited graph falls back to
+                 reading the names.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 if TYPE_CHECKING:  # networkx loads when a preset builds its first graph, not on import
     import networkx as nx
@@ -42,3 +49,25 @@ def add_device(graph: nx.Graph, name: str, kind: str, spec: str) -> str:
 def add_switch(graph: nx.Graph, name: str, kind: str) -> str:
     graph.add_node(name, kind=kind)
     return name
+
+
+class RingRanks:
+    """The rings a preset built, as ranks (positions in its device list)."""
+
+    def __init__(self, devices, ranks: np.ndarray):
+        self.devices = list(devices)
+        self.ranks = np.array(ranks, dtype=np.int64)
+        self.ranks.setflags(write=False)
+        self.rings = [[self.devices[r] for r in ring] for ring in self.ranks.tolist()]
+
+    def ranks_for(self, rings, devices) -> np.ndarray | None:
+        """The rank array when ``rings`` over ``devices`` are still the ones built (equal
+        names in the same order), else None."""
+        if len(devices) != len(self.devices) or len(rings) != len(self.rings):
+            return None
+        if list(devices) != self.devices:
+            return None
+        for ring, built in zip(rings, self.rings):
+            if list(ring) != built:
+                return None
+        return self.ranks

@@ -16,7 +16,9 @@ Quantum (40 ports) and Quantum-2 (64 ports) switch briefs for the leaf radix.
 
 from __future__ import annotations
 
-from simdist.hardware.topologies import links
+import numpy as np
+
+from simdist.hardware.topologies import common, links
 from simdist.hardware.topologies.common import add_switch, new_graph
 from simdist.hardware.topologies.nvswitch import build_node
 
@@ -53,28 +55,45 @@ def fat_tree(num_nodes: int = 2, gpus_per_node: int = 8, gpu: str = "A100",
                 graph.add_edge(g, nic, **links.link(links.PCIE4_X16))
                 up[g] = nic
     devices = graph.graph["devices"]
-    graph.graph.update(local_size=gpus_per_node, rings=_rings(num_nodes, gpus_per_node,
-                                                             nics_per_node, devices))
+    ranks = common.RingRanks(devices, _ring_ranks(num_nodes, gpus_per_node, nics_per_node))
+    graph.graph.update(local_size=gpus_per_node, rings=[list(r) for r in ranks.rings],
+                       ring_ranks=ranks)
     # Route hints (route_batch._uplinks): every link latency is positive and a detour
     # through the NVSwitch adds two NVLink hops, so between GPUs of different nodes the
     # path up to their first shared switch and down again is the unique lowest-latency
     # one (tested against Dijkstra); pairs inside a node are settled before it is read.
-    from simdist.hardware.topology import signature
+    # Both hints are also kept as node ids / ranks (arrays), as the preset knows them
+    # while building: a first pricing then needs no name lookups for them.
+    from simdist.hardware.link_table import LinkTable
 
-    graph.graph.update(uplinks=up, uplinks_signature=signature(graph))
+    table = LinkTable.read(graph)
+    graph.graph.update(uplinks=up, uplink_ids=_uplink_ids(table, up),
+                       uplinks_signature=table.signature)
     return graph
 
 
-def _rings(num_nodes, gpus_per_node, nics, devices):
-    """One ring per NIC: inside each node start at the GPU after NIC k's first GPU."""
+def _uplink_ids(table, up) -> np.ndarray:
+    """``up`` as node ids (read-only): entry i is node i's uplink, -1 for none."""
+    ids = table.node_id
+    out = np.full(len(table.nodes), -1, dtype=np.int64)
+    out[np.fromiter(map(ids.__getitem__, up), dtype=np.int64, count=len(up))] = np.fromiter(
+        map(ids.__getitem__, up.values()), dtype=np.int64, count=len(up))
+    out.setflags(write=False)
+    return out
+
+
+def _ring_ranks(num_nodes, gpus_per_node, nics) -> np.ndarray:
+    """One ring per NIC, as ranks (positions in ``devices``): inside each node start at
+    the GPU after NIC k's first GPU."""
     if num_nodes == 1:
-        return [list(devices)]
+        return np.arange(gpus_per_node, dtype=np.int64)[None, :]
     per_nic = gpus_per_node // nics
+    nodes = np.arange(num_nodes, dtype=np.int64)[:, None] * gpus_per_node
     rings = []
     for k in range(nics):
         # Leave node t from GPU k*per_nic (on NIC k), enter node t+1 at the GPU after it,
         # so channel k crosses the network only through NIC k of each node.
         start = (k * per_nic + 1) % gpus_per_node
-        local = [(start + i) % gpus_per_node for i in range(gpus_per_node)]
-        rings.append([devices[t * gpus_per_node + g] for t in range(num_nodes) for g in local])
-    return rings
+        local = (start + np.arange(gpus_per_node, dtype=np.int64)) % gpus_per_node
+        rings.append((nodes + local[None, :]).ravel())
+    return np.stack(rings)

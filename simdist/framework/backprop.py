@@ -259,12 +259,18 @@ def _backprop(tape, targets, out_grads, sources):
     # reverse sweep never computes gradients nobody asked for (TF prunes the same way).
     reach = {s._id for s in sources}
     relevant = []
-    for rec in tape.records:
-        needs = tuple(getattr(i, "_id", None) in reach for i in rec.inputs)
-        if any(needs):
-            rec.needs = needs
+    for rec in tape.records:  # plain loops: this visits every recorded op
+        needs = None
+        for k, i in enumerate(rec.inputs):
+            if getattr(i, "_id", None) in reach:
+                if needs is None:
+                    needs = [False] * len(rec.inputs)
+                needs[k] = True
+        if needs is not None:
+            rec.needs = tuple(needs)
             relevant.append(rec)
-            reach.update(o._id for o in rec.outputs)
+            for o in rec.outputs:
+                reach.add(o._id)
     grads: dict[int, object] = {}
     for t, g in zip(targets, out_grads):
         if not hasattr(t, "_id") or hasattr(t, "assign"):
@@ -277,12 +283,21 @@ def _backprop(tape, targets, out_grads, sources):
         seed = array_ops.ones_like(t) if g is None else execute.convert_to_tensor(g, t.dtype)
         grads[t._id] = seed if t._id not in grads else math_ops.add(grads[t._id], seed)
     for rec in reversed(relevant):
-        out_g = [grads.get(o._id) for o in rec.outputs]
-        if rec.type not in _SPARSE_THROUGH:   # rules take dense gradients
-            out_g = [execute.convert_to_tensor(g) if isinstance(g, IndexedSlices) else g
-                     for g in out_g]
-        if all(g is None for g in out_g):
-            continue
+        outputs = rec.outputs
+        if len(outputs) == 1:  # most ops: no lists to build
+            g = grads.get(outputs[0]._id)
+            if g is None:
+                continue
+            if isinstance(g, IndexedSlices) and rec.type not in _SPARSE_THROUGH:
+                g = execute.convert_to_tensor(g)   # rules take dense gradients
+            out_g = [g]
+        else:
+            out_g = [grads.get(o._id) for o in outputs]
+            if rec.type not in _SPARSE_THROUGH:   # rules take dense gradients
+                out_g = [execute.convert_to_tensor(g) if isinstance(g, IndexedSlices) else g
+                         for g in out_g]
+            if all(g is None for g in out_g):
+                continue
         if rec.type not in execute.GRADIENTS:
             raise LookupError(
                 f"No gradient defined for operation '{rec.type}' (op type: {rec.type}). "

@@ -130,6 +130,12 @@ DTYPES = {d.name: d for d in (float16, bfloat16, float32, float64, int8, uint8, 
 _BY_NUMPY = {d._np: d for d in DTYPES.values()}
 
 
+def by_numpy_dtype() -> dict:
+    """``numpy.dtype -> DType`` for the dtypes simdist supports (the table itself, for hot
+    paths' lookups: not to be modified)."""
+    return _BY_NUMPY
+
+
 def as_dtype(value) -> DType:
     """Convert ``value`` (a DType, NumPy dtype, Python type or name) to a DType.
 

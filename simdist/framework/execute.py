@@ -34,6 +34,7 @@ from simdist.hardware import array_api, backend
 from simdist.hardware.device import KERNEL_DTYPE_NAMES
 
 GRADIENTS: dict[str, object] = {}
+_device_scopes = context._devices
 
 
 def RegisterGradient(op_type: str):  # noqa: N802 - TF's name
@@ -81,9 +82,9 @@ def in_shape_inference() -> bool:
 
 def placement(inputs):
     """The device an op runs on: the ``tf.device`` scope, else its first input's device."""
-    dev = context.explicit_device()
-    if dev is not None:
-        return dev
+    scopes = _device_scopes.items  # context.explicit_device, inline (every op asks)
+    if scopes and scopes[-1] is not None:
+        return scopes[-1]
     for i in inputs:
         d = getattr(i, "_device", None)
         if d is not None:
@@ -132,7 +133,10 @@ def broadcast_shape(a: tuple, b: tuple) -> tuple:
 def execute(op_type, inputs, value, attrs=None, flops=None, device=None):
     """Wrap ``value`` (already computed with ``xp``) as the op's output Tensor."""
     dev = device if device is not None else placement(inputs)
-    if not isinstance(value, np.ndarray) and not array_api.is_array(value):
+    if type(value) is np.ndarray:  # the common case: one test
+        if backend.xp is not np:
+            value = array_api.from_host(value)  # computed on the host: onto the device
+    elif not isinstance(value, np.ndarray) and not array_api.is_array(value):
         # An element taken out of a string array is bytes, which NumPy would read as 'S'.
         value = (np.array(value, dtype=object) if isinstance(value, bytes)
                  else array_api.from_host(value))
@@ -189,6 +193,8 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
       ValueError: a Tensor or Variable of another dtype than ``dtype``.
       TypeError: a Python value that cannot be represented in ``dtype``.
     """
+    if dtype is None and type(value) is Tensor:  # already a tensor: nothing to convert
+        return value
     dtype = None if dtype is None else dtypes.as_dtype(dtype)
     if isinstance(value, Tensor):
         if dtype is not None and value.dtype != dtype:

@@ -75,15 +75,20 @@ def active() -> bool:
 def record(op_type, inputs, outputs, attrs=None) -> None:
     """Record an op on every recording tape that watches one of its inputs."""
     rec = None
-    for tape in stack():
+    for tape in _tapes.items:
         if not tape.recording:
             continue
         watched = tape.watched
-        if any(getattr(i, "_id", None) in watched for i in inputs):
-            if rec is None:
-                rec = OpRecord(op_type, tuple(inputs), tuple(outputs), attrs)
-            tape.records.append(rec)
-            watched.update(o._id for o in outputs)
+        for i in inputs:  # a plain loop: this runs for every op under a tape
+            if getattr(i, "_id", None) in watched:
+                break
+        else:
+            continue
+        if rec is None:
+            rec = OpRecord(op_type, tuple(inputs), tuple(outputs), attrs)
+        tape.records.append(rec)
+        for o in outputs:
+            watched.add(o._id)
 
 
 def variable_accessed(var) -> None:

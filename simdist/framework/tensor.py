@@ -27,6 +27,7 @@ from simdist.hardware import array_api, backend
 from simdist.hardware.transfer import charge_transfer
 
 _ids = itertools.count(1)
+_DTYPE_OF_NUMPY = dtypes.by_numpy_dtype()
 
 # The FuncGraph this thread is tracing outside any recorded op, else None (see func_graph):
 # a concrete tensor made then was made by code the graph did not record.
@@ -86,11 +87,21 @@ class Tensor:
     # --- properties -------------------------------------------------------------------
     @property
     def dtype(self) -> dtypes.DType:
-        return dtypes.as_dtype(array_api.numpy_dtype(self._value))
+        # A NumPy value's dtype is looked up directly (read for nearly every op); other
+        # backends' dtype objects go through the general conversion.
+        value = self._value
+        if type(value) is np.ndarray:
+            found = _DTYPE_OF_NUMPY.get(value.dtype)
+            if found is not None:
+                return found
+        return dtypes.as_dtype(array_api.numpy_dtype(value))
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape(self._value.shape)
+        value = self._value
+        if type(value) is np.ndarray:  # NumPy's shape: a tuple of Python ints already
+            return TensorShape.from_ints(value.shape)
+        return TensorShape(value.shape)
 
     def get_shape(self) -> TensorShape:
         return self.shape

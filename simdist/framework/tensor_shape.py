@@ -22,6 +22,14 @@ class TensorShape:
             None if d is None else int(d) for d in dims
         )
 
+    @classmethod
+    def from_ints(cls, dims: tuple) -> TensorShape:
+        """The shape of an array: ``dims`` a tuple of Python ints (an array's ``.shape``),
+        taken as it is, without the general constructor's conversion of each dimension."""
+        shape = object.__new__(cls)
+        shape._dims = dims
+        return shape
+
     @property
     def rank(self):
         return None if self._dims is None else len(self._dims)

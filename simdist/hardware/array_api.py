@@ -131,6 +131,8 @@ def from_host(host):
 def numpy_dtype(dtype_or_array) -> np.dtype:
     """The ``numpy.dtype`` of an array, or of a dtype object of any backend."""
     dt = dtype_or_array
+    if type(dt) is np.ndarray:  # the common case first (every op asks)
+        return dt.dtype
     if not isinstance(dt, type | str | np.dtype):  # an array or a scalar: its dtype
         dt = getattr(dt, "dtype", dt)
     if isinstance(dt, np.dtype):

@@ -34,6 +34,8 @@ def _is_tensor_like(x) -> bool:
 
 def convert_pair(x, y) -> tuple[Tensor, Tensor]:
     """Convert the operands of a binary op: Python values follow the tensor's dtype."""
+    if type(x) is Tensor and type(y) is Tensor:  # nothing to convert (most ops)
+        return x, y
     if _is_tensor_like(x):
         xt = _t(x)
         yt = _t(y) if _is_tensor_like(y) else execute.convert_to_tensor(y, dtype_hint=xt.dtype)

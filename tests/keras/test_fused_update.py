@@ -1,14 +1,15 @@
 """A fused per-variable optimizer update (keras/optimizers/fused.py: Adam, SGD with and
 without (Nesterov) momentum, RMSprop plain / centered / with momentum, Adagrad) leaves
 exactly what the eager ops leave: bit-identical variables and slots, the same device clocks
-and the same trace events, op by op."""
+and the same trace events, op by op. So does Adam's fused step size (``alpha``, made once
+per step and device from the iteration count)."""
 
 import numpy as np
 import pytest
 
 import simdist as tf
 from simdist.hardware import machine as machine_lib
-from simdist.keras.optimizers import fused
+from simdist.keras.optimizers import adam, fused
 from simdist.testing import reset_world
 
 OPTIMIZERS = {
@@ -65,6 +66,21 @@ def test_fused_update_equals_the_eager_ops(monkeypatch, optimizer_name):
         assert calls and all(calls)  # the fused path ran for every update
     monkeypatch.setattr(fused, "applicable", lambda *a: False)
     eager_run = _train(optimizer_name)
+    assert fused_run[0] == eager_run[0]
+    assert fused_run[1] == eager_run[1]
+    assert fused_run[2] == eager_run[2] and len(eager_run[2]) > 0
+
+
+@pytest.mark.parametrize("optimizer_name", ["adam", "adam-amsgrad"])
+def test_adams_fused_step_size_equals_the_eager_ops(monkeypatch, optimizer_name):
+    calls = []
+    original = adam.Adam._fused_prepare_local
+    monkeypatch.setattr(adam.Adam, "_fused_prepare_local",
+                        lambda *a: calls.append(original(*a)) or calls[-1])
+    fused_run = _train(optimizer_name, steps=4)  # steps 1..4: Pow by 1, 2 (squares), 3, 4
+    assert calls and all(calls)
+    monkeypatch.setattr(adam.Adam, "_fused_prepare_local", lambda *a: False)
+    eager_run = _train(optimizer_name, steps=4)
     assert fused_run[0] == eager_run[0]
     assert fused_run[1] == eager_run[1]
     assert fused_run[2] == eager_run[2] and len(eager_run[2]) > 0

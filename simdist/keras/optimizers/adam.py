@@ -11,10 +11,13 @@ Mirrors keras/src/optimizers/adam.py.
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
+from simdist.framework.tensor import Tensor
 from simdist.keras.optimizers import fused
 from simdist.keras.optimizers.optimizer import Optimizer
 
@@ -42,6 +45,8 @@ class Adam(Optimizer):
 
     def _prepare_local(self, dtype):
         c = super()._prepare_local(dtype)
+        if self._fused_prepare_local(c, dtype):
+            return c
         local_step = A.cast(M.add(self.iterations.read_value(), A.constant(1, "int64")), dtype)
         one = A.constant(1.0, dtype=dtype)
         beta_1_power = M.pow(A.cast(A.constant(self.beta_1), dtype), local_step)
@@ -52,6 +57,35 @@ class Adam(Optimizer):
         c["one_minus_beta_2"] = A.constant(1 - self.beta_2, dtype=dtype)
         c["epsilon"] = A.constant(self.epsilon, dtype=dtype)
         return c
+
+    def _fused_prepare_local(self, c, dtype) -> bool:
+        """``alpha`` below as one fused kernel (float32: the eager ops' NumPy operations in
+        their order, each charged as they are); False where the eager ops must run."""
+        if dtype != "float32" or not fused.plain_eager() or not all(
+                type(x) is float for x in (self.beta_1, self.beta_2)):
+            return False
+        step = self.iterations.read_value()
+        one_64, one = A.constant(1, "int64"), A.constant(1.0, dtype=dtype)
+        beta_1, beta_2 = A.constant(self.beta_1), A.constant(self.beta_2)
+        k = fused.scalar_kernel(c["lr"], step, one_64, one, beta_1, beta_2)
+        if k is None or step._value.dtype != np.int64:
+            return False
+        b = fused.binary  # the operators math_ops applies (``a ** b`` is not np.power:
+        with np.errstate(all="ignore"):  # NumPy squares for an exponent of 2)
+            t = b(k, "AddV2", operator.add, step._value, one_64._value)
+            t = k.op("Cast", (t,), t.astype(np.float32, copy=False))
+            beta_1_power = b(k, "Pow", operator.pow, beta_1._value, t)
+            beta_2_power = b(k, "Pow", operator.pow, beta_2._value, t)
+            root = fused.unary(k, "Sqrt", np.sqrt,
+                               b(k, "Sub", operator.sub, one._value, beta_2_power))
+            scaled = b(k, "Mul", operator.mul, c["lr"]._value, root)
+            alpha = b(k, "RealDiv", operator.truediv, scaled,
+                      b(k, "Sub", operator.sub, one._value, beta_1_power))
+        c["alpha"] = Tensor(alpha, k.device)
+        c["one_minus_beta_1"] = A.constant(1 - self.beta_1, dtype=dtype)
+        c["one_minus_beta_2"] = A.constant(1 - self.beta_2, dtype=dtype)
+        c["epsilon"] = A.constant(self.epsilon, dtype=dtype)
+        return True
 
     def update_step(self, gradient, variable):
         c = self._coefficients(variable)

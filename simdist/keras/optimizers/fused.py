@@ -14,6 +14,8 @@ Glossary:
   Kernel     -- the arrays of one update and the device clock it charges: ``op`` charges
                 one element-wise op (as framework/execute.py's execute would), ``write`` replaces a
                 variable's value (as ``assign_add`` / ``assign_sub`` would).
+  scalar_kernel -- the same for a step's scalar hyper-parameters (Adam's bias-corrected
+                step size): ``binary`` / ``unary`` give the values ``math_ops`` gives.
   applicable -- the fused path runs only where the eager ops would do nothing else:
                 no tape recording, no shape inference, no placement logging, dense
                 gradients of the variable's shape and dtype, plain variable copies.
@@ -25,6 +27,7 @@ import numpy as np
 
 from simdist import warnings as teach
 from simdist.framework import context, execute, tape
+from simdist.framework import tensor as tensor_lib
 from simdist.framework.tensor import Tensor
 from simdist.framework.variables import ResourceVariable, Variable
 
@@ -54,13 +57,48 @@ class Kernel:
         variable._write(new, op_name)
 
 
+def plain_eager() -> bool:
+    """No tape, shape inference, trace or placement log to feed, and a device scope that
+    places every op (as inside ``extended.update``), where eager reads would not warn."""
+    if tape.active() or execute._scratch.value or execute._log_placement[0] or \
+            context.explicit_device() is None or (
+                tensor_lib.active[0] and tensor_lib.tracing.value is not None):
+        return False
+    return not (teach._ENABLED and teach.replicas_here() > 1)  # the eager reads may warn
+
+
+def scalar_kernel(*tensors):
+    """A Kernel for fused arithmetic on the plain eager NumPy ``tensors`` (a step's
+    hyper-parameters: ``Optimizer._prepare_local``), or None where the eager ops must run."""
+    if not plain_eager():
+        return None
+    if not all(type(t) is Tensor and (type(t._value) is np.ndarray or isinstance(
+            t._value, np.generic)) for t in tensors):  # a variable may hold a NumPy scalar
+        return None
+    return Kernel(context.explicit_device())
+
+
+def binary(k, op_type, fn, x, y):
+    """``math_ops._binary``'s value of ``fn(x, y)`` on arrays of one dtype (a NumPy scalar
+    result made an array, as ``execute`` makes it), charged as ``op_type``."""
+    value = fn(x, y)
+    if value.dtype != x.dtype:
+        value = value.astype(x.dtype, copy=False)
+    return k.op(op_type, (x, y), np.asarray(value))
+
+
+def unary(k, op_type, fn, x):
+    """``math_ops._unary``'s value of ``fn(x)``, charged as ``op_type``."""
+    value = fn(x)
+    if value.dtype != x.dtype:
+        value = value.astype(x.dtype, copy=False)
+    return k.op(op_type, (x,), np.asarray(value))
+
+
 def applicable(gradient, *variables) -> bool:
     """Whether a fused update may replace the eager ops for these operands (inside
     ``extended.update``: a device scope places every op of the update)."""
-    if tape.active() or execute._scratch.value or execute._log_placement[0] or \
-            context.explicit_device() is None:
-        return False
-    if teach._ENABLED and teach.replicas_here() > 1:  # the eager reads may warn
+    if not plain_eager():
         return False
     if type(gradient) is not Tensor or type(gradient._value) is not np.ndarray:
         return False

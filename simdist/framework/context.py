@@ -25,11 +25,17 @@ def _stack() -> list:
 def default_device():
     """The device an op runs on when nothing says otherwise."""
     m = machine_lib.get_machine()
-    for kind in ("GPU", "TPU"):
+    # Found once per machine (every op outside a device scope asks); kept while the
+    # machine still has that device.
+    found = m.__dict__.get("_default_device")
+    if found is not None and m.devices.get(found.name) is found:
+        return found
+    for kind in ("GPU", "TPU", "CPU"):
         devs = m.devices_of_type(kind)
         if devs:
+            m._default_device = devs[0]
             return devs[0]
-    return m.devices_of_type("CPU")[0]
+    return m.devices_of_type("CPU")[0]  # no devices at all: IndexError, as before
 
 
 def current_device():

@@ -89,4 +89,6 @@ def map_structure(func, *structures):
     for s in structures[1:]:
         assert_same_structure(structures[0], s)
     flats = [flatten(s) for s in structures]
-    return pack_sequence_as(structures[0], [func(*xs) for xs in zip(*flats)])
+    # The leaves came from structures[0] itself: packed back without counting them again.
+    out, _ = _pack(structures[0], [func(*xs) for xs in zip(*flats)], 0)
+    return out

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import weakref
 
 from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds_context
@@ -59,7 +60,27 @@ def _training_stack() -> list:
     return _training.items
 
 
+# (function, argument name) -> whether it takes that argument; a layer asks at every call.
+_ACCEPTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _accepts(fn, arg) -> bool:
+    """Whether ``fn`` takes a keyword ``arg`` (named, or through ``**kwargs``); remembered
+    per function (a bound method's function: binding drops ``self`` only)."""
+    key = getattr(fn, "__func__", fn)
+    try:
+        known = _ACCEPTS.get(key)
+    except TypeError:  # not weakly referable: asked every time
+        return _signature_accepts(fn, arg)
+    if known is None:
+        known = _ACCEPTS[key] = {}
+    found = known.get(arg)
+    if found is None:
+        found = known[arg] = _signature_accepts(fn, arg)
+    return found
+
+
+def _signature_accepts(fn, arg) -> bool:
     try:
         params = inspect.signature(fn).parameters
     except (TypeError, ValueError):

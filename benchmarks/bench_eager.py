@@ -30,8 +30,6 @@ Run: .venv/bin/python benchmarks/bench_eager.py [--turns 5] [--tree PATH ...]
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import os
 import statistics
@@ -44,15 +42,11 @@ THIS_TREE = os.path.dirname(HERE)
 PASSES = 3  # passes over each workload per child; the fastest is kept
 
 
-def _seed_step(tf, tree):
-    """Seed 001's model, optimizer, loss, metric and step (the listing up to its loops)."""
-    path = os.path.join(tree, "tests", "seeds", "data", "seed_001.py")
-    src = open(path).read()
-    src = src[:src.index('print("Starting distributed training...")')]
-    tf.random.set_seed(0)
-    scope = {"__name__": "__main__"}
-    with contextlib.redirect_stdout(io.StringIO()):
-        exec(compile(src, path, "exec"), scope)  # noqa: S102 - the seed's own listing
+def _seed_step(tf):
+    """Seed 001's step and its first 40 batches (bench_traced_step's setup of the listing)."""
+    from bench_traced_step import _setup
+
+    scope = _setup(tf)
     return scope["distributed_train_step"], list(scope["dataset"].take(40))
 
 
@@ -76,8 +70,8 @@ def _fingerprint():
             for d in m.devices.values()]
 
 
-def child(tree):
-    """Time the workloads with ``tree``'s simdist; print one JSON line."""
+def child():
+    """Time the workloads with the simdist first on sys.path; print one JSON line."""
     import warnings
 
     warnings.simplefilter("ignore")
@@ -89,7 +83,7 @@ def child(tree):
     func_graph.register_eager_condition(lambda: "the benchmark's eager mode")
     out = {"file": tf.__file__}
     reset_world()
-    step, batches = _seed_step(tf, tree)
+    step, batches = _seed_step(tf)
     step(batches[0])  # first call: slots, warm caches
     passes = []
     for _ in range(PASSES):  # the least disturbed pass counts
@@ -142,7 +136,7 @@ def _numpy_step():
 
 def run_child(tree):
     code = (f"import sys; sys.path.insert(0, {tree!r}); sys.path.insert(1, {HERE!r}); "
-            f"import bench_eager; bench_eager.child({tree!r})")
+            "import bench_eager; bench_eager.child()")
     out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True,
                          timeout=600, cwd="/")
     if out.returncode:

@@ -130,6 +130,11 @@ def broadcast_shape(a: tuple, b: tuple) -> tuple:
     return tuple(out)
 
 
+# graph_plan's lowering watches the ops a node runs (at a plan's first execution only):
+# callables ``(op_type, inputs, out, attrs, flops, device)``; empty otherwise.
+observers: list = []
+
+
 def execute(op_type, inputs, value, attrs=None, flops=None, device=None):
     """Wrap ``value`` (already computed with ``xp``) as the op's output Tensor."""
     dev = device if device is not None else placement(inputs)
@@ -148,6 +153,8 @@ def execute(op_type, inputs, value, attrs=None, flops=None, device=None):
     _charge(dev, op_type, inputs, (out,), flops)
     if tape.active():
         tape.record(op_type, inputs, (out,), attrs)
+    if observers:
+        observers[-1](op_type, inputs, out, attrs, flops, dev)
     return out
 
 
@@ -160,6 +167,8 @@ def execute_multi(op_type, inputs, values, attrs=None, flops=None, device=None):
     _charge(dev, op_type, inputs, outs, flops)
     if tape.active():
         tape.record(op_type, inputs, outs, attrs)
+    if observers:
+        observers[-1](op_type, inputs, outs, attrs, flops, dev)
     return outs
 
 

@@ -49,7 +49,7 @@ import threading
 
 import numpy as np
 
-from simdist.framework import context, dtypes, errors, execute, nest
+from simdist.framework import context, dtypes, errors, execute, graph_plan, nest
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import NotTraceable, Tensor, _ids, active, tracing  # noqa: F401
 from simdist.framework.tensor_shape import TensorShape
@@ -404,6 +404,7 @@ class FuncGraph:
         self.autograph = True           # False: tf.function(autograph=False) traces it
         self._names: dict = {}
         self._base_device = None
+        self._plan = None               # graph_plan.Plan, built at the first execution
 
     # --- building -----------------------------------------------------------------------
     def unique_name(self, name: str) -> str:
@@ -557,8 +558,7 @@ class FuncGraph:
         ex = _Execution(env)
         with _execution.scope(ex):
             try:
-                for node in self.nodes:
-                    node.run(env)
+                graph_plan.run(self, env)   # the nodes, through the graph's compiled plan
             finally:
                 ex.close()
         outputs = expand(self.outputs) if _COMPOSITES else self.outputs

@@ -1,0 +1,256 @@
+"""A graph executed through its compiled plan (graph_plan) gives what the node-by-node
+replay gives: the same outputs and variables bit for bit, the same simulated clocks, the
+same trace events (names, devices, times, args) and the same memory (peaks, in use), on
+dense models, control flow, random ops, variable updates, a MirroredStrategy step and an
+iterator's next(); nodes it cannot lower run as before."""
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import simdist as tf
+from simdist.framework import graph_plan
+from simdist.hardware.machine import get_machine
+from simdist.testing import reset_world
+
+
+def _world():
+    """Every device's clock and memory, and every event of the machine's trace."""
+    m = get_machine()
+    devices = [(name, d.clock, d.peak_memory, d.memory_in_use)
+               for name, d in sorted(m.devices.items())]
+    events = [(e.name, e.cat, e.device, e.start, e.end, sorted(e.args.items()))
+              for e in m.trace.events]
+    return devices, events
+
+
+def _numpy(x):
+    return [np.asarray(v) for v in tf.nest.flatten(x)]
+
+
+def _observe(program, planned: bool):
+    """``program()`` (building and calling its functions) in a fresh world; (outputs,
+    devices, events, the functions it returned)."""
+    reset_world()
+    tf.keras.utils.set_random_seed(7)   # the same initial weights in both runs
+    if planned:
+        out, fns = program()
+    else:
+        with graph_plan.disabled():
+            out, fns = program()
+    devices, events = _world()
+    return _numpy(out), devices, events, fns
+
+
+def _assert_same(program):
+    """Plan and node-by-node replay agree exactly; the plan's functions (to inspect)."""
+    old = _observe(program, planned=False)
+    new = _observe(program, planned=True)
+    assert len(old[0]) == len(new[0])
+    for a, b in zip(old[0], new[0]):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        assert a.tobytes() == b.tobytes()
+    assert old[1] == new[1]                 # clocks, peak memory, memory in use
+    assert len(old[2]) == len(new[2]) > 0
+    assert old[2] == new[2]                 # every event: name, device, times, args
+    return new[3]
+
+
+def _kinds(fn):
+    return dict(graph_plan.describe(fn._traces[0].graph))
+
+
+def _dense_program():
+    model = tf.keras.Sequential([
+        tf.keras.layers.Dense(8, activation="relu", input_shape=(5,)),
+        tf.keras.layers.Dense(3, activation="sigmoid")])
+    opt = tf.keras.optimizers.Adam(0.01)
+    loss_fn = tf.keras.losses.MeanSquaredError()
+
+    @tf.function
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = loss_fn(y, model(x, training=True))
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+
+    rng = np.random.default_rng(0)
+    losses = [step(rng.normal(size=(6, 5)).astype(np.float32),
+                   rng.normal(size=(6, 3)).astype(np.float32)) for _ in range(4)]
+    return losses + [w.numpy() for w in model.weights], step
+
+
+def test_a_dense_training_step_lowers_its_layers_and_replays_exactly():
+    step = _assert_same(_dense_program)
+    kinds = _kinds(step)
+    assert kinds["MatMul"] == kinds["bias_add"] == kinds["relu"] == "kernel"
+    assert kinds["ReadVariableOp"] == "read"
+    assert kinds["gradients"] == "node"   # the tape's backward pass runs as before
+
+
+def _control_flow_program():
+    w = tf.Variable([[1.0, 0.5], [-0.5, 2.0]])
+
+    @tf.function
+    def f(x, n):
+        y = tf.cond(tf.reduce_sum(x) > 0, lambda: tf.matmul(x, w) + 1.0,
+                    lambda: tf.nn.relu(x) * 3.0)
+        i = tf.constant(0)
+        _, y = tf.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, y * 1.5 - x),
+                             [i, y])
+        return tf.sigmoid(y)
+
+    xs = [np.array([[1.0, 2.0]], np.float32), np.array([[-3.0, 1.0]], np.float32)]
+    out = [f(x, tf.constant(k)) for x in xs for k in (0, 3)]
+    return out, f
+
+
+def test_cond_and_while_loop_replay_exactly():
+    _assert_same(_control_flow_program)
+
+
+def _random_program():
+    @tf.function
+    def f(x):
+        return tf.random.normal([3, 4]) * x + tf.random.uniform([3, 4], seed=3)
+
+    return [f(tf.constant(float(k))) for k in range(4)], f
+
+
+def test_random_ops_keep_their_state_from_call_to_call():
+    _assert_same(_random_program)
+
+
+def _variables_program():
+    v = tf.Variable(np.ones((4, 4), np.float32))
+    acc = tf.Variable(0.0)
+
+    @tf.function
+    def f(x):
+        v.assign(tf.matmul(v, x) - tf.matmul(x, x))
+        acc.assign_add(tf.reduce_sum(v * x))
+        return v.read_value() + acc
+
+    x = tf.constant(np.eye(4, dtype=np.float32) * 0.5)
+    return [f(x) for _ in range(4)] + [v.numpy(), acc.numpy()], f
+
+
+def test_variable_updates_replay_exactly():
+    kinds = _kinds(_assert_same(_variables_program))
+    assert kinds["MatMul"] == "node"        # reads the variable inside the op: runs whole
+    assert kinds["MatMul_1"] == "kernel"
+
+
+def _mirrored_program():
+    strategy = tf.distribute.MirroredStrategy()
+    with strategy.scope():
+        model = tf.keras.Sequential([
+            tf.keras.layers.Dense(4, activation="relu", input_shape=(3,)),
+            tf.keras.layers.Dense(1, activation="sigmoid")])
+        opt = tf.keras.optimizers.SGD(0.1, momentum=0.9)
+        loss_object = tf.keras.losses.BinaryCrossentropy(
+            reduction=tf.keras.losses.Reduction.NONE)
+    x = np.linspace(-1.0, 1.0, 48, dtype=np.float32).reshape(16, 3)
+    y = (x.sum(axis=1, keepdims=True) > 0).astype(np.float32)
+    iterator = iter(strategy.experimental_distribute_dataset(
+        tf.data.Dataset.from_tensor_slices((x, y)).batch(8).repeat()))
+
+    @tf.function
+    def step():
+        def fn(features, labels):
+            with tf.GradientTape() as tape:
+                loss = tf.nn.compute_average_loss(
+                    loss_object(labels, model(features, training=True)), global_batch_size=8)
+            grads = tape.gradient(loss, model.trainable_variables)
+            opt.apply_gradients(zip(grads, model.trainable_variables))
+            return loss
+
+        return strategy.reduce("SUM", strategy.run(fn, args=next(iterator)), axis=None)
+
+    return [step() for _ in range(3)] + [w.numpy() for w in model.weights], step
+
+
+def test_a_mirrored_step_with_collectives_and_next_replays_exactly():
+    step = _assert_same(_mirrored_program)
+    kinds = _kinds(step)
+    assert "kernel" in kinds.values() and "node" in kinds.values()
+
+
+def _relaxed_program():
+    w = tf.Variable(np.full((3, 2), 0.25, np.float32))
+
+    @tf.function(reduce_retracing=True)
+    def f(x):
+        return tf.nn.relu(tf.matmul(x, w)) * x[:, :2]
+
+    out = [f(np.ones((n, 3), np.float32) * n) for n in (2, 3, 4, 5, 4)]
+    return out, f
+
+
+def test_a_relaxed_shape_runs_the_node_when_its_shape_changes():
+    _assert_same(_relaxed_program)
+
+
+def _half_program():
+    @tf.function
+    def f(a, b):
+        return tf.matmul(a, b) + a
+
+    a = tf.constant(np.full((2, 2), 1.5, np.float16))
+    return [f(a, a), f(a, a)], f
+
+
+def test_a_half_precision_matmul_is_not_lowered_and_still_replays_exactly():
+    f = _assert_same(_half_program)
+    kinds = _kinds(f)
+    assert kinds["MatMul"] == "node"      # float16 accumulates in float32: the op runs
+    assert kinds["add"] == "kernel"
+
+
+_OPS = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+        "matmul": lambda a, b: tf.matmul(a, b, transpose_b=True),
+        "relu": lambda a, b: tf.nn.relu(a - b), "sigmoid": lambda a, b: tf.sigmoid(a * b),
+        "bias": lambda a, b: tf.nn.bias_add(a, b[0])}
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ops=st.lists(st.sampled_from(sorted(_OPS)), min_size=1, max_size=6),
+       n=st.integers(1, 4), dtype=st.sampled_from([np.float32, np.float64]),
+       seed=st.integers(0, 2**16))
+def test_random_elementwise_programs_replay_exactly(ops, n, dtype, seed):
+    rng = np.random.default_rng(seed)
+    a0 = rng.normal(size=(n, n)).astype(dtype)
+    b0 = rng.normal(size=(n, n)).astype(dtype)
+
+    def program():
+        @tf.function
+        def f(a, b):
+            for name in ops:
+                a = _OPS[name](a, b)
+            return a
+
+        return [f(a0, b0), f(b0, a0), f(a0 * 2, b0)], f
+
+    _assert_same(program)
+
+
+def test_plans_can_be_turned_off_and_are_rebuilt_for_a_new_machine():
+    out, f = _half_program()
+    graph = f._traces[0].graph
+    assert graph_plan.describe(graph)
+    with graph_plan.disabled():
+        assert not graph_plan.enabled()
+    reset_world()
+    plan = graph._plan
+    a = tf.constant(np.full((2, 2), 1.5, np.float16))
+    np.testing.assert_array_equal(f(a, a).numpy(), out[0].numpy())
+    assert graph._plan is not plan          # the old plan held the old machine's devices
+    assert f(a, a).device == get_machine().devices[f(a, a).device].name
+
+
+@pytest.fixture(autouse=True)
+def _fresh():
+    yield
+    reset_world()

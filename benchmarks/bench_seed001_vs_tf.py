@@ -24,6 +24,9 @@ Glossary:
   wall       seconds from launching the child to its exit (start-up and imports included).
   startup    the child's own time from interpreter start to the first training step.
   loop       the child's own time for the 5 training epochs alone.
+  loop cpu   the child's CPU time (all its threads) for the same epochs: on a shared, loaded
+             machine the fairer measure for simdist and NumPy (TensorFlow's thread pools
+             make its CPU time exceed its wall time).
   peak MiB   the child's maximum resident set size (``os.wait4`` rusage, per child).
   vs TF      wall / TensorFlow's wall; below 1 means faster than TensorFlow.
   vs NumPy   wall / NumPy baseline's wall: simdist's overhead over the bare maths;
@@ -141,6 +144,7 @@ def run_framework(module_name):
         accuracy = tf.keras.metrics.BinaryAccuracy(name="train_accuracy")
     train_step = make_train_step(tf, strategy, model, optimizer, loss_object, accuracy)
     startup = time.perf_counter() - T0
+    cpu = time.process_time()
     history = []
     for _ in range(EPOCHS):
         accuracy.reset_state()
@@ -155,6 +159,7 @@ def run_framework(module_name):
         "replicas": strategy.num_replicas_in_sync,
         "startup_s": startup,
         "loop_s": time.perf_counter() - T0 - startup,
+        "loop_cpu_s": time.process_time() - cpu,
         "history": history,
     }
 
@@ -216,6 +221,7 @@ def run_numpy():
     params = numpy_params(np, rng)
     slots = ([np.zeros_like(p) for p in params], [np.zeros_like(p) for p in params])
     startup = time.perf_counter() - T0
+    cpu = time.process_time()
     history, step = [], 0
     for _ in range(EPOCHS):
         order = rng.permutation(NUM_SAMPLES)
@@ -229,7 +235,7 @@ def run_numpy():
         history.append((total_loss / num_batches, correct / NUM_SAMPLES))
     loop = time.perf_counter() - T0 - startup
     return {"version": np.__version__, "replicas": 1, "startup_s": startup, "loop_s": loop,
-            "history": history}
+            "loop_cpu_s": time.process_time() - cpu, "history": history}
 
 
 def child_main(name):
@@ -308,8 +314,8 @@ def ratio(a, b):
 def print_table(rows, tf_rows, np_row):
     tf_row = tf_rows[-1] if tf_rows else None  # "vs TF": the newest TF given
     header = (f"{'contender':<11} {'version':<8} {'wall s':>7} {'startup s':>9} {'loop s':>7} "
-              f"{'vs TF':>7} {'vs NumPy':>8} {'loop/NumPy':>10} {'peak MiB':>8} {'loss':>7} "
-              f"{'acc':>6}")
+              f"{'vs TF':>7} {'vs NumPy':>8} {'loop/NumPy':>10} {'loop cpu':>8} "
+              f"{'cpu/NumPy':>9} {'peak MiB':>8} {'loss':>7} {'acc':>6}")
     print(header)
     print("-" * len(header))
     for r in rows:
@@ -317,10 +323,11 @@ def print_table(rows, tf_rows, np_row):
         vs_tf = ratio(r["wall_s"], tf_row["wall_s"]) if tf_row else "     -"
         vs_np = ratio(r["wall_s"], np_row["wall_s"]) if np_row else "     -"
         loop_np = ratio(r["loop_s"], np_row["loop_s"]) if np_row else "     -"
+        cpu_np = ratio(r["loop_cpu_s"], np_row["loop_cpu_s"]) if np_row else "     -"
         version = r["version"].split("+")[0]  # simdist says "2.15.0+simdist.X"
         print(f"{r['name']:<11} {version:<8} {r['wall_s']:7.2f} {r['startup_s']:9.2f} "
-              f"{r['loop_s']:7.2f} {vs_tf:>7} {vs_np:>8} {loop_np:>10} {r['peak_mib']:8.1f} "
-              f"{loss:7.4f} {acc:6.4f}")
+              f"{r['loop_s']:7.2f} {vs_tf:>7} {vs_np:>8} {loop_np:>10} {r['loop_cpu_s']:8.2f} "
+              f"{cpu_np:>9} {r['peak_mib']:8.1f} {loss:7.4f} {acc:6.4f}")
 
 
 def print_histories(rows):

@@ -7,8 +7,11 @@ Both modes run in this one process, alternately, on the same batches:
 
   eager   the function's Python runs at every call (as simdist did before distributed
           steps were traced: forced here with an eager condition);
-  graph   the step is traced (twice at the first call: the optimizer makes its slots),
-          then each call replays the recorded graph without the user's Python.
+  nodes   the step is traced (twice at the first call: the optimizer makes its slots),
+          then each call replays the recorded graph node by node, each recorded op's
+          Python run again (``graph_plan.disabled()``: the replay before plans existed);
+  graph   the same, through the graph's compiled plan (framework/graph_plan.py: nodes
+          lowered to kernel steps where they can be, the rest node by node).
 
 Glossary:
   trace s    the first call of the traced step (both traces and one execution).
@@ -17,8 +20,8 @@ Glossary:
   cpu ms     the process's CPU time per later call (all threads), the fairer measure on
              a loaded machine: the eager step hops between replica threads, which a busy
              scheduler favours (each wakes with credit), while a replay is one thread.
-  ratio      graph / eager, for the step and for the CPU: below 1 means the replay is
-             faster.
+  ratio      graph / eager and graph / nodes, for the step and for the CPU: below 1
+             means the plan's replay is faster.
   simulated  whether both modes ended on the same simulated device clocks.
 
 Run: PYTHONPATH=. .venv/bin/python benchmarks/bench_traced_step.py [--steps 30] [--rounds 3]
@@ -51,6 +54,7 @@ def _setup(tf):
 
 def _run(mode: str, steps: int):
     import simdist as tf
+    from simdist.framework import graph_plan
     from simdist.hardware.machine import get_machine
     from simdist.testing import reset_world
 
@@ -59,16 +63,17 @@ def _run(mode: str, steps: int):
     scope = _setup(tf)
     batches = list(scope["dataset"].take(steps + 1))
     step = scope["distributed_train_step"]
-    t = time.perf_counter()
-    step(batches[0])
-    first = time.perf_counter() - t
-    times = []
-    cpu = time.process_time()
-    for b in batches[1:]:
+    with graph_plan.disabled() if mode == "nodes" else contextlib.nullcontext():
         t = time.perf_counter()
-        step(b)
-        times.append(time.perf_counter() - t)
-    cpu = (time.process_time() - cpu) / len(times)
+        step(batches[0])
+        first = time.perf_counter() - t
+        times = []
+        cpu = time.process_time()
+        for b in batches[1:]:
+            t = time.perf_counter()
+            step(b)
+            times.append(time.perf_counter() - t)
+        cpu = (time.process_time() - cpu) / len(times)
     clocks = tuple(d.clock for d in get_machine().devices.values())
     return first, min(times), clocks, cpu
 
@@ -85,9 +90,9 @@ def main(argv=None) -> int:
 
     func_graph.register_eager_condition(
         lambda: "the benchmark's eager mode" if _EAGER[0] else None)
-    results = {"eager": [], "graph": []}
+    results = {"eager": [], "nodes": [], "graph": []}
     for _ in range(args.rounds):
-        for mode in ("eager", "graph"):
+        for mode in results:
             results[mode].append(_run(mode, args.steps))
     load = os.getloadavg()[0]
     print(f"{args.rounds} rounds x {args.steps} steps, load average {load:.1f} "
@@ -98,11 +103,12 @@ def main(argv=None) -> int:
         step = statistics.median(r[1] for r in rows)
         cpu = statistics.median(r[3] for r in rows)
         print(f"{mode:6} {first:12.3f} {step * 1e3:8.2f} {cpu * 1e3:7.2f}")
-    ratio = {k: statistics.median(r[k] for r in results["graph"])
-             / statistics.median(r[k] for r in results["eager"]) for k in (1, 3)}
+    for base in ("eager", "nodes"):
+        ratio = {k: statistics.median(r[k] for r in results["graph"])
+                 / statistics.median(r[k] for r in results[base]) for k in (1, 3)}
+        print(f"ratio graph/{base}: step {ratio[1]:.2f}, cpu {ratio[3]:.2f}")
     same = {r[2] for rows in results.values() for r in rows}
-    print(f"ratio graph/eager: step {ratio[1]:.2f}, cpu {ratio[3]:.2f}; simulated clocks "
-          f"equal: {len(same) == 1}")
+    print(f"simulated clocks equal in all modes: {len(same) == 1}")
     return 0
 
 

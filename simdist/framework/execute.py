@@ -153,8 +153,8 @@ def execute(op_type, inputs, value, attrs=None, flops=None, device=None):
     _charge(dev, op_type, inputs, (out,), flops)
     if tape.active():
         tape.record(op_type, inputs, (out,), attrs)
-    if observers:
-        observers[-1](op_type, inputs, out, attrs, flops, dev)
+    for watch in observers:   # each watches its own thread's ops
+        watch(op_type, inputs, out, attrs, flops, dev)
     return out
 
 
@@ -167,8 +167,8 @@ def execute_multi(op_type, inputs, values, attrs=None, flops=None, device=None):
     _charge(dev, op_type, inputs, outs, flops)
     if tape.active():
         tape.record(op_type, inputs, outs, attrs)
-    if observers:
-        observers[-1](op_type, inputs, outs, attrs, flops, dev)
+    for watch in observers:
+        watch(op_type, inputs, outs, attrs, flops, dev)
     return outs
 
 

@@ -404,7 +404,7 @@ class FuncGraph:
         self.autograph = True           # False: tf.function(autograph=False) traces it
         self._names: dict = {}
         self._base_device = None
-        self._plan = None               # graph_plan.Plan, built at the first execution
+        self._plans: dict = {}          # graph_plan.Plan per tf.device scope of the calls
 
     # --- building -----------------------------------------------------------------------
     def unique_name(self, name: str) -> str:

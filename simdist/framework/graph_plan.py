@@ -17,8 +17,9 @@ Glossary:
                    scope, no distribution mode: a read depends on neither).
   node step     -- any other node runs as before (``Node.run``: the op's Python, its device
                    scope and distribution mode).
-  plan key      -- the machine and the ``tf.device`` scope of the call: a call under
-                   another one (``reset_world``, ``with tf.device``) builds the plan again.
+  plan key      -- the ``tf.device`` scope of the call: a graph keeps one plan per scope
+                   (replica threads each call under their own); a new machine
+                   (``reset_world``) builds them again, since they hold its devices.
 
 Which nodes lower: ``ReadVariableOp`` (a plain variable's read), and single-op nodes of
 ``tf.matmul`` (2-D, not 16-bit), ``tf.nn.bias_add``, ``tf.nn.relu``, ``tf.sigmoid``,
@@ -29,7 +30,8 @@ collectives, control flow, stateful nodes) runs node by node, as before; the bac
 pass still runs on the tape.
 
 Results equal the node-by-node replay: the same values, clocks, trace events and memory
-(tests/framework/test_graph_plan.py runs both on the same programs).
+(tests/framework/test_graph_plan.py runs both on the same programs). Where a replay's time
+still goes, and what lowering the rest needs, is in README's performance section.
 
 Mirrors tensorflow/core/common_runtime/executor.cc (ExecutorImpl: the graph's nodes as a
 flat array of NodeItems with their kernels and input slots, prepared once) and
@@ -40,6 +42,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import warnings
 import weakref
 
 import numpy as np
@@ -82,10 +85,11 @@ class Plan:
         self.device = device
 
 
-def describe(graph) -> list:
-    """[(node name, "kernel" | "read" | "node")] of ``graph``'s plan ([] before its first
-    execution, or with plans disabled)."""
-    plan = graph._plan
+def describe(graph, device=None) -> list:
+    """[(node name, "kernel" | "read" | "node")] of ``graph``'s plan for calls under the
+    ``tf.device`` scope ``device`` (a Device; None: no scope) ([] before such a call, or
+    with plans disabled)."""
+    plan = graph._plans.get(device)
     return [] if plan is None else [(getattr(n, "name", type(n).__name__), k)
                                     for n, k in zip(graph.nodes, plan.kinds)]
 
@@ -99,16 +103,17 @@ def run(graph, env: dict) -> None:
     from simdist.hardware import machine
 
     world, device = machine.get_machine(), context.explicit_device()
-    plan = graph._plan
-    if plan is not None and plan.machine() is world and plan.device is device:
+    plan = graph._plans.get(device)
+    if plan is not None and plan.machine() is world:
         for step in plan.steps:
             step(env)
         return
-    graph._plan = None
     if not _LOWERINGS:
         _register()
     steps, kinds = _build(graph, env, device is not None)
-    graph._plan = Plan(steps, kinds, weakref.ref(world), device)
+    if graph._plans and next(iter(graph._plans.values())).machine() is not world:
+        graph._plans.clear()   # plans of an earlier machine hold its devices
+    graph._plans[device] = Plan(steps, kinds, weakref.ref(world), device)
 
 
 # --- building -----------------------------------------------------------------------------
@@ -176,17 +181,21 @@ def _lower_read(node, args, env, ops, scoped):
     if ops or len(args) != 1 or len(node.out_slots) != 1:
         return None
     sid, var = args[0]
-    if type(var) is not variables.ResourceVariable:
-        return None
-    if var._distribute_strategy is None and (node.mode is not None or node.device is not None):
+    plain = variables.ResourceVariable
+    free = node.mode is None and node.device is None
+    if type(var) is not plain or var._distribute_strategy is None and not free:
         return None   # the teaching check of a read may look at the context
-    read, out = node.fn, node.out_slots[0][1]
+    read, out, run_node = node.fn, node.out_slots[0][1], node.run
     if sid is None:
         def step(env):
             env[out] = read(var)
     else:
-        def step(env):
-            env[out] = read(env[sid])
+        def step(env):   # a variable argument: this call's may be of another kind
+            v = env[sid]
+            if type(v) is plain and (free or v._distribute_strategy is not None):
+                env[out] = read(v)
+            else:
+                run_node(env)
     return step
 
 
@@ -207,12 +216,14 @@ def _kernel_step(node, args, env, ops, scoped, kernel_for):
     kernel = kernel_for(op_type, attrs, values)
     if kernel is None:
         return None
-    with np.errstate(all="ignore"):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")   # the node's run warned already, if it did
         again = kernel(*values)
     if type(again) is not np.ndarray or again.dtype != out._value.dtype or \
             again.shape != out._value.shape or again.tobytes() != out._value.tobytes():
         return None
     shapes = tuple(v.shape for v in values)
+    out_bytes = out._nbytes
     # The device: a tf.device scope's (the node's or the call's) is fixed; else placement
     # follows the first input, as execute.placement does.
     fixed = dev if (node.device is not None or scoped) else None
@@ -227,12 +238,11 @@ def _kernel_step(node, args, env, ops, scoped, kernel_for):
     def step(env):
         xs = [env[s] if s is not None else c for s, c in sources]
         vals = [x._value for x in xs]
-        if tuple(v.shape for v in vals) != shapes:
-            return run_node(env)
-        with np.errstate(all="ignore"):
-            value = kernel(*vals)
         d = fixed if fixed is not None else xs[0]._device
-        t = Tensor(value, d)
+        if tuple(v.shape for v in vals) != shapes or \
+                d.memory_in_use + out_bytes > d.memory_limit:
+            return run_node(env)   # another shape, or the op's own OOM error to raise
+        t = Tensor(kernel(*vals), d)
         if log[0]:
             execute._log(op_type, d)
         if (d.trace.enabled or d.spec.launch_s != 0) and not scratch.value:
@@ -247,13 +257,21 @@ def _kernel_step(node, args, env, ops, scoped, kernel_for):
     return step
 
 
+def _quiet(fn):
+    """``fn`` under ``np.errstate(all="ignore")``, as the ops that compute so run it."""
+    def kernel(*values):
+        with np.errstate(all="ignore"):
+            return fn(*values)
+    return kernel
+
+
 def _matmul(op_type, attrs, values):
     a, b = values
     if op_type != "MatMul" or a.ndim != 2 or b.ndim != 2 or a.dtype.itemsize == 2:
         return None
     ta, tb = attrs["transpose_a"], attrs["transpose_b"]
     mt = array_api.matrix_transpose
-    return lambda x, y: np.matmul(mt(x) if ta else x, mt(y) if tb else y)
+    return _quiet(lambda x, y: np.matmul(mt(x) if ta else x, mt(y) if tb else y))
 
 
 def _bias_add(op_type, attrs, values):
@@ -279,8 +297,10 @@ def _sigmoid(a):
     return np.where(a >= 0, 1 / (1 + e), e / (1 + e))
 
 
-def _elementwise(expected, fn):
-    kernel = _same_dtype(fn)
+def _elementwise(expected, fn, quiet=True):
+    """Element-wise ops: ``fn`` cast back to the first input's dtype, under errstate as
+    math_ops' ``_unary`` / ``_binary`` run it (``relu`` runs without)."""
+    kernel = _quiet(_same_dtype(fn)) if quiet else _same_dtype(fn)
 
     def kernel_for(op_type, attrs, values):
         if op_type != expected or any(v.dtype.kind in "OUSb" for v in values):
@@ -303,7 +323,7 @@ def _register() -> None:
               "mul": (math_ops.multiply, _elementwise("Mul", lambda a, b: a * b)),
               "matmul": (math_ops.matmul, _matmul)}
     ops = [(nn_ops.bias_add, _bias_add),
-           (nn_ops.relu, _elementwise("Relu", lambda a: np.maximum(a, 0))),
+           (nn_ops.relu, _elementwise("Relu", lambda a: np.maximum(a, 0), quiet=False)),
            (math_ops.sigmoid, _elementwise("Sigmoid", _sigmoid))]
     for name, (op, kernel_for) in binary.items():   # tf.add and x + y, y + x alike
         ops += [(op, kernel_for), (getattr(Tensor, f"__{name}__"), kernel_for),

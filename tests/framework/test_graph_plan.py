@@ -4,6 +4,8 @@ same trace events (names, devices, times, args) and the same memory (peaks, in u
 dense models, control flow, random ops, variable updates, a MirroredStrategy step and an
 iterator's next(); nodes it cannot lower run as before."""
 
+import contextlib
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -243,14 +245,54 @@ def test_plans_can_be_turned_off_and_are_rebuilt_for_a_new_machine():
     with graph_plan.disabled():
         assert not graph_plan.enabled()
     reset_world()
-    plan = graph._plan
+    plan = graph._plans[None]
     a = tf.constant(np.full((2, 2), 1.5, np.float16))
     np.testing.assert_array_equal(f(a, a).numpy(), out[0].numpy())
-    assert graph._plan is not plan          # the old plan held the old machine's devices
-    assert f(a, a).device == get_machine().devices[f(a, a).device].name
+    assert graph._plans[None] is not plan   # the old plan held the old machine's devices
+    with tf.device("/GPU:1"):               # one plan per device scope of the calls
+        assert f(a, a).device.endswith("GPU:1")
+    gpu1 = get_machine().devices[f(a, a).device.replace("GPU:0", "GPU:1")]
+    assert set(graph._plans) == {None, gpu1}
+    assert graph_plan.describe(graph, gpu1) == graph_plan.describe(graph)
 
 
 @pytest.fixture(autouse=True)
 def _fresh():
     yield
     reset_world()
+
+
+def _oom_message(planned: bool) -> str:
+    """The error of a lowered matmul whose output no longer fits its device."""
+    reset_world()
+    ctx = graph_plan.disabled() if not planned else contextlib.nullcontext()
+    with ctx:
+        f = tf.function(lambda a, b: tf.matmul(a, b))
+        a = tf.constant(np.ones((64, 64), np.float32))
+        f(a, a)
+        f(a, a)
+        dev = get_machine().devices[a.device]
+        dev.memory_limit = dev.memory_in_use + 100
+        with pytest.raises(tf.errors.ResourceExhaustedError) as e:
+            f(a, a)
+    return str(e.value)
+
+
+def test_an_output_that_no_longer_fits_raises_the_ops_own_error():
+    assert _oom_message(True) == _oom_message(False)
+    assert "[Op:MatMul]" in _oom_message(True)
+
+
+def _variable_argument_program():
+    @tf.function
+    def f(v, x):
+        return tf.matmul(v.read_value(), x) + x
+
+    x = tf.constant(np.eye(2, dtype=np.float32))
+    a, b = tf.Variable(x * 2.0), tf.Variable(x * 3.0)
+    return [f(a, x), f(b, x), f(a, x)], f
+
+
+def test_a_variable_argument_is_read_from_each_calls_variable():
+    kinds = _kinds(_assert_same(_variable_argument_program))
+    assert kinds["ReadVariableOp"] == "read" and kinds["MatMul"] == "kernel"

@@ -296,3 +296,22 @@ def _variable_argument_program():
 def test_a_variable_argument_is_read_from_each_calls_variable():
     kinds = _kinds(_assert_same(_variable_argument_program))
     assert kinds["ReadVariableOp"] == "read" and kinds["MatMul"] == "kernel"
+
+
+def _iterator_program():
+    data = np.arange(12, dtype=np.float32).reshape(6, 2)
+    iterator = iter(tf.data.Dataset.from_tensor_slices(data).batch(2))
+    w = tf.Variable(np.array([[1.0], [-1.0]], np.float32))
+
+    @tf.function
+    def f():
+        return tf.sigmoid(tf.matmul(next(iterator), w) * 0.5)
+
+    out = [f() for _ in range(3)]
+    with pytest.raises(tf.errors.OutOfRangeError):
+        f()
+    return out, f
+
+
+def test_an_iterators_next_replays_exactly_and_ends_in_out_of_range():
+    _assert_same(_iterator_program)

@@ -15,9 +15,10 @@ Glossary:
                        ``_symbolic_next(graph)`` (the element as graph tensors),
                        ``_dummy()`` (the stand-in) and ``element_spec``.
   traced next()     -- a plain ``next()`` inside a trace is a node that never ends the Python
-                       loop around it: a ``for x in dataset`` in a function traced with
-                       AutoGraph off would unroll without end, so there more than 32 on one
-                       iterator in one trace raise TF's ValueError, as TF counts them.
+                       loop around it: a ``for x in dataset`` where AutoGraph is off (the
+                       function traced with ``autograph=False``, or a ``do_not_convert``
+                       one) would unroll without end, so there more than 32 on one iterator
+                       in one trace raise TF's ValueError, as TF counts them.
   fold              -- TF's ``reduce`` in a graph (``DistributedDataset.reduce``,
                        ``Dataset.reduce``, AutoGraph's dataset loop): a while loop over
                        ``get_next_as_optional``, the state updated in a cond on
@@ -119,13 +120,15 @@ def zeros_of(spec, device):
 
 
 def count_traced_next(iterator) -> None:
-    """Count a ``next()`` recorded while tracing with AutoGraph off (see the glossary).
+    """Count a ``next()`` recorded while tracing where AutoGraph is off (see the glossary).
 
     Raises:
       ValueError: more than 32 on ``iterator`` in the trace being built (TF's text).
     """
+    from simdist.autograph.impl import api
+
     graph = func_graph.current()
-    if graph is None or graph.autograph:
+    if graph is None or (graph.autograph and not api.disabled()):
         return
     counts = iterator.__dict__.setdefault("_traced_next_calls", {})
     counts[id(graph)] = n = counts.get(id(graph), 0) + 1

@@ -207,6 +207,18 @@ def f():
     return total
 out = [f(), f.experimental_get_tracing_count()]
 """,
+    "a Python for over a dataset in a do_not_convert function": """
+@tf.autograph.experimental.do_not_convert
+def total_of(ds):
+    total = tf.constant(0, tf.int64)
+    for x in ds:
+        total += x
+    return total
+@tf.function
+def f(ds):
+    return total_of(ds)
+out = f(tf.data.Dataset.range(3))
+""",
     # --- distributed datasets and iterators --------------------------------------------
     "for over a distributed dataset: strategy.run traced once, a fresh pass each call": """
 ds = tf.data.Dataset.range(8).map(lambda x: tf.cast(x, tf.float32)).batch(4)

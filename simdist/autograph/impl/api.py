@@ -5,7 +5,9 @@ Glossary:
                      ``for`` run tf.cond / tf.while_loop for tensors); tf.function calls it
                      when ``autograph=True``.
   to_code         -- the converted source, as text.
-  do_not_convert  -- marks a function to run unconverted (to_graph returns it unchanged).
+  do_not_convert  -- marks a function to run unconverted (to_graph returns it unchanged);
+                     while it runs AutoGraph is disabled on its thread (``disabled()``, TF's
+                     ControlStatusCtx): a tf.data iterator then counts its traced next()s.
   set_verbosity   -- how much AutoGraph logs (kept; simdist logs only its warnings).
 
 Mirrors tensorflow/python/autograph/impl/api.py.
@@ -18,6 +20,15 @@ import os
 import sys
 
 from simdist.autograph.impl import conversion
+from simdist.framework.thread_local import ThreadLocalValue
+
+_disabled = ThreadLocalValue(False)   # inside a do_not_convert function
+
+
+def disabled() -> bool:
+    """Whether AutoGraph is disabled here: code run by a do_not_convert function."""
+    return _disabled.value
+
 
 _verbosity = {"level": int(os.environ.get("AUTOGRAPH_VERBOSITY", 0)), "stdout": False}
 
@@ -43,7 +54,8 @@ def do_not_convert(func=None):
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        return func(*args, **kwargs)
+        with _disabled.scope(True):
+            return func(*args, **kwargs)
 
     setattr(wrapper, conversion.DO_NOT_CONVERT, True)
     return wrapper

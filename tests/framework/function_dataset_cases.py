@@ -279,6 +279,19 @@ a, b = iter(S2.experimental_distribute_dataset(ds)), iter(S2.experimental_distri
 r = calls(f, (a,), (b,), (a,))
 out = [[local(v) for v in r], printed.getvalue(), f.experimental_get_tracing_count()]
 """,
+    "a distributed iterator made in the function starts afresh at every call": """
+dds = S2.experimental_distribute_dataset(tf.data.Dataset.range(12).batch(4))
+@tf.function
+def f(dds):
+    it = iter(dds)
+    first = next(it)
+    total = tf.constant(0, tf.int64)
+    for x in it:
+        total += S2.reduce("SUM", x, axis=0)
+    return S2.experimental_local_results(first), total
+r = calls(f, (dds,), (dds,))
+out = [[[[int(t) for t in a.numpy()] for a in first], int(total)] for first, total in r]
+""",
     "break in a for over a distributed dataset": """
 dds = S2.experimental_distribute_dataset(tf.data.Dataset.range(8).batch(4))
 @tf.function

@@ -37,20 +37,33 @@ def outside_the_graph(fn):
     """``fn`` (a source made from values, an element spec read off a first element) run
     while a function traces: once, outside the graph -- its values are constants of the
     graph, as TF's Const inputs of a dataset made in a tf.function are. A symbolic input
-    has no value yet: the function then runs eagerly (NotTraceable)."""
+    has no value yet: a source made from one is a ``TracedSource``, any other use makes the
+    function run eagerly (NotTraceable)."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         if func_graph.current() is None:
             return fn(*args, **kwargs)
         if any(func_graph.is_symbolic(x) for x in nest.flatten((args, kwargs))):
+            if getattr(fn, "_dataset_source", False):
+                return TracedSource(fn, args, kwargs)
             raise func_graph.NotTraceable("a tf.data dataset made from a symbolic tensor")
         from simdist.framework import function_variables
 
-        with function_variables.lifted():
-            return fn(*args, **kwargs)
+        try:
+            with function_variables.lifted():
+                return fn(*args, **kwargs)
+        except func_graph.OutOfScopeError:   # a map function using a tensor of the trace
+            raise func_graph.NotTraceable("a tf.data function that uses a tensor of the "
+                                          "function being traced") from None
 
     return wrapper
+
+
+def _source(fn):
+    """Mark a source constructor: made from a symbolic tensor it is a TracedSource."""
+    fn._dataset_source = True
+    return fn
 
 
 AUTOTUNE = -1
@@ -135,6 +148,7 @@ class DatasetV2:
     # --- sources ------------------------------------------------------------------------
     @staticmethod
     @outside_the_graph
+    @_source
     def from_tensor_slices(tensors, name=None):
         """One element per row of the leading dimension of every component.
 
@@ -169,6 +183,7 @@ class DatasetV2:
 
     @staticmethod
     @outside_the_graph
+    @_source
     def from_tensors(tensors, name=None):
         """A dataset of exactly one element, ``tensors``."""
         from simdist.data.sources import TensorDataset
@@ -357,6 +372,54 @@ class DatasetV2:
 Dataset = DatasetV2
 
 
+class TracedSource(DatasetV2):
+    """A source made while tracing from symbolic tensors (``from_tensor_slices(x)`` of a
+    tf.function's argument): its element spec comes from the placeholders (sizes they do
+    not agree on unknown), its values from the call's tensors, bound at each execution by
+    the node that starts an iterator over a pipeline holding it (``bind``); while tracing,
+    what reads a first element (a map's spec) reads the placeholders' zeros."""
+
+    def __init__(self, make, args, kwargs):
+        self._make, self._args, self._kwargs = make, args, kwargs
+        self._captured = [x for x in nest.flatten((args, kwargs))
+                          if func_graph.is_symbolic(x)]
+        made = []
+        for variant in (0, 1):
+            with func_graph._node_scope(variant):
+                made.append(make(*args, **kwargs))
+        super().__init__((), structure.relax_spec(*(d.element_spec for d in made)))
+        self._bound = made[0]   # the zeros, until an execution binds the call's values
+
+    def bind(self, values) -> None:
+        """Make the source of this execution from the captured tensors' ``values``."""
+        by_id = {id(t): v for t, v in zip(self._captured, values)}
+        args, kwargs = nest.map_structure(lambda x: by_id.get(id(x), x),
+                                          (self._args, self._kwargs))
+        self._bound = self._make(*args, **kwargs)
+
+    def _cardinality(self) -> int:
+        if func_graph.current() is not None:   # known only at execution
+            return UNKNOWN_CARDINALITY
+        return self._bound._cardinality()
+
+    def _values(self):
+        return self._bound._values()
+
+    def _index_stream(self):
+        return self._bound._index_stream()
+
+
+def traced_sources(dataset) -> list:
+    """The TracedSources of ``dataset``'s pipeline."""
+    out, stack = [], [dataset]
+    while stack:
+        ds = stack.pop()
+        if isinstance(ds, TracedSource):
+            out.append(ds)
+        stack.extend(getattr(ds, "_inputs", ()))
+    return out
+
+
 Optional = optional_ops.Optional
 
 
@@ -379,11 +442,15 @@ class OwnedIterator:
         self._dataset = dataset
         self._gen = dataset._values()
         if func_graph.current() is not None:
-            self._start(dataset)
+            sources = traced_sources(dataset)
+            self._start(dataset, sources, *[t for src in sources for t in src._captured])
 
-    @func_graph.recorded(kind="stateful", spec=lambda graph, it, dataset: None,
+    @func_graph.recorded(kind="stateful", spec=lambda graph, it, dataset, *_: None,
                          name="MakeIterator")
-    def _start(self, dataset):
+    def _start(self, dataset, sources=(), *captured):
+        values = iter(captured)
+        for src in sources:
+            src.bind([next(values) for _ in src._captured])
         self._dataset = dataset
         self._gen = dataset._values()
 

@@ -60,6 +60,22 @@ def f(k):
 r = calls(f, (tf.constant(1.0),), (tf.constant(2.0),))
 out = [[float(v) for v in r], f.experimental_get_tracing_count()]
 """,
+    "a dataset made in the function from its argument": """
+@tf.function
+def f(x):
+    print("tracing", x.shape)
+    total = tf.constant(0.0)
+    n = 0
+    for row in tf.data.Dataset.from_tensor_slices(x).map(lambda r: r * 2.0).batch(2):
+        print("row spec", row.shape)
+        total += tf.reduce_sum(row)
+        n += 1
+    return total, n
+r = calls(f, (tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),),
+          (tf.constant([[0.0, 1.0], [1.0, 1.0], [2.0, 2.0]]),), (tf.constant([[1.0, 1.0]]),))
+out = [printed.getvalue(), [[float(a), int(b)] for a, b in r],
+       f.experimental_get_tracing_count()]
+""",
     "break and continue in a dataset loop": """
 @tf.function
 def f():

@@ -15,7 +15,9 @@ Glossary:
   cardinality    -- number of elements, or ``INFINITE_CARDINALITY`` (-1) /
                     ``UNKNOWN_CARDINALITY`` (-2).
   in a tf.function -- a dataset made while tracing is made once, outside the graph
-                    (``outside_the_graph``); ``iter()`` there is a node starting a fresh
+                    (``outside_the_graph``), a source of a symbolic tensor as a
+                    ``TracedSource`` bound at each execution; ``iter()`` there is a node
+                    starting a fresh
                     pass at each execution, ``next()`` a stateful node, ``reduce`` and
                     AutoGraph's ``for x in ds`` a graph loop (simdist.data.optional_ops);
                     simdist's own Python loops over a dataset make the function run eagerly.
@@ -53,11 +55,16 @@ def outside_the_graph(fn):
         try:
             with function_variables.lifted():
                 return fn(*args, **kwargs)
-        except func_graph.OutOfScopeError:   # a map function using a tensor of the trace
+        except TypeError as e:   # a map function using a tensor of the trace: out of scope
+            if _OUT_OF_SCOPE not in str(e):
+                raise
             raise func_graph.NotTraceable("a tf.data function that uses a tensor of the "
                                           "function being traced") from None
 
     return wrapper
+
+
+_OUT_OF_SCOPE = "is out of scope and cannot be used here"   # SymbolicTensor's TypeError
 
 
 def _source(fn):

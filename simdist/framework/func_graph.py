@@ -199,11 +199,6 @@ def collapse(structure):
     return structure
 
 
-class OutOfScopeError(TypeError):
-    """A symbolic tensor used outside its trace (TF's TypeError; a subclass, so simdist can
-    tell it from other TypeErrors)."""
-
-
 class SymbolicTensor(Tensor):
     """A tensor of the graph being traced: shape, dtype, device and name; no value."""
 
@@ -227,7 +222,7 @@ class SymbolicTensor(Tensor):
         if _in_node.value:
             return self._placeholders[_variant.value]
         if tracing.value is not self._graph:   # kept past its trace (TF's text)
-            raise OutOfScopeError(
+            raise TypeError(
                 f"{self!r} is out of scope and cannot be used here. Use return values, "
                 "explicit Python locals or TensorFlow collections to access it.\nPlease see "
                 "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must"

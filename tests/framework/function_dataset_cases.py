@@ -1,8 +1,9 @@
 """Iterating datasets inside tf.function as TF 2.21's AutoGraph does (record_tf_function.py
 records, test_function_datasets.py replays): ``for x in dataset`` (a dataset loop: the body's
 Python runs once per trace, ``tf.print`` per element, break / continue, loop-carried tensors,
-a fresh pass at every call), ``for x in dist_dataset`` (a while loop over
-``get_next_as_optional``, ``strategy.run`` in the body), ``for x in iterator``, and
+a fresh pass at every call, also over a dataset made from the function's argument),
+``for x in dist_dataset`` (a while loop over ``get_next_as_optional``, ``strategy.run`` in
+the body), ``for x in iterator``, and
 ``get_next_as_optional`` with ``has_value`` / ``get_value`` in a graph; the errors TF gives
 (``next`` past the end at call time -- also ``next(it, default)``, which TF 2.21's AutoGraph
 leaves to Python, so the default is never used --, ``break`` in a distributed loop, an empty

@@ -30,10 +30,11 @@ tensorflow/python/distribute/cross_device_ops.py, and collective_util.py.
 from __future__ import annotations
 
 import enum
+import logging
 
 import numpy as np
 
-from simdist.distribute import cross_replica_checks, faults, packing
+from simdist.distribute import cross_device_utils, cross_replica_checks, faults, packing
 from simdist.distribute.cross_device_ops import (
     CrossDeviceOps,
     ReductionToOneDevice,
@@ -43,7 +44,8 @@ from simdist.distribute.cross_device_ops import (
 )
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.values import Mirrored
-from simdist.framework import errors, execute
+from simdist.framework import context, errors, execute
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api, backend
 from simdist.hardware.machine import get_machine
@@ -100,6 +102,7 @@ CROSS_DEVICE_OPS = {
     "CollectiveAllReduce(RING)": "ring",
     "CollectiveAllReduce(NCCL)": "nccl",
 }
+_SPARSE_WARNINGS = [0]   # how often the IndexedSlices all-reduce warned (TF: first 10)
 _TUNED = ("nccl", "NCCL", "AUTO")
 
 
@@ -267,6 +270,12 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
         return [self.reduce_implementation(reduce_op, v, d, options) for v, d in pairs]
 
     def _batch_all_reduce(self, reduce_op, per_replica_values):
+        dense, dense_at, sparse, sparse_at = cross_device_utils.split_by_sparsity(
+            per_replica_values)
+        if sparse:   # TF reduces dense and sparse values apart, then stitches them
+            return cross_device_utils.stitch_values((
+                (self._batch_all_reduce(reduce_op, dense) if dense else [], dense_at),
+                (self._batch_all_reduce_sparse(reduce_op, sparse), sparse_at)))
         if reduce_op not in (ReduceOp.SUM, ReduceOp.MEAN):
             if self._cluster is not None or self._collective_min_max:
                 return [self._all_reduce_each(reduce_op, v) for v in per_replica_values]
@@ -282,6 +291,17 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
             arrays = _finish(reduce_op, [results[i][j] for i in range(n)], self._group_size(n))
             out.append(Mirrored([Tensor(a, d) for a, d in zip(arrays, devices)]))
         return out
+
+    def _batch_all_reduce_sparse(self, reduce_op, per_replica_values):
+        """IndexedSlices: reduced on one device and copied back (TF: "effectively an
+        allgather under the hood but not an efficient one"), with TF's warning."""
+        if _SPARSE_WARNINGS[0] < 10:   # TF's log_first_n(WARN, ..., 10)
+            _SPARSE_WARNINGS[0] += 1
+            logging.getLogger("tensorflow").warning(
+                "Efficient allreduce is not supported for %d IndexedSlices",
+                len(per_replica_values))
+        return ReductionToOneDevice().batch_reduce(
+            reduce_op, zip(per_replica_values, per_replica_values))
 
     def _all_reduce_each(self, reduce_op, value):
         """MIN/MAX of one per-replica value across the cluster, on its own devices."""
@@ -407,6 +427,48 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
                 _unpack(outs, grads, dtype_members, results)
         return results
 
+
+    def _batch_all_reduce_sparse(self, reduce_op, per_replica_values):
+        return [self._all_reduce_indexed_slices(reduce_op, v) for v in per_replica_values]
+
+    def _all_reduce_indexed_slices(self, reduce_op, value):
+        """IndexedSlices all-reduced as TF's CollectiveReplicaLauncher does: all-gather the
+        replicas' lengths, then their values and their indices (each padded to the longest
+        when the lengths differ, the padding cut off again), every replica getting the
+        whole concatenation; MEAN divides the values by the group size."""
+        xp = backend.xp
+        devices = list(get_devices_from(value))
+        parts = list(value.values)
+        lengths = array_api.to_host(self._run_collective(
+            "all_gather", [array_api.from_host(np.asarray([int(p.indices.shape[0])],
+                                                          dtype=np.int32))
+                           for p in parts], devices, "ring")[0]).tolist()
+        longest = max(lengths)
+
+        def gather(arrays):
+            rest = arrays[0].shape[1:]
+            padded = [a if a.shape[0] == longest else array_api.concat(
+                [a, xp.zeros((longest - a.shape[0],) + tuple(rest), dtype=a.dtype)])
+                for a in arrays]
+            outs = self._run_collective(
+                "all_gather", padded, devices, "ring",
+                placeholder=lambda rank: xp.zeros((longest,) + tuple(rest), dtype=arrays[0].dtype))
+            if min(lengths) == longest:
+                return outs
+            return [array_api.concat([o[r * longest:r * longest + n]
+                                      for r, n in enumerate(lengths)]) for o in outs]
+
+        values = gather([p.values._value for p in parts])
+        indices = gather([p.indices._value for p in parts])
+        n = self._group_size(len(devices))
+        out = []
+        for v, i, p, d in zip(values, indices, parts, devices):
+            slices = IndexedSlices(Tensor(v, d), Tensor(i, d), p.dense_shape)
+            if reduce_op == ReduceOp.MEAN:
+                with context.device(d.name):
+                    slices = cross_device_utils.divide_by_n(slices, n)
+            out.append(slices)
+        return Mirrored(out)
 
     def _gather(self, per_replica_value, destinations, axis):
         """All-gather along ``axis`` as TF's CollectiveAllReduce: shapes first, then values.

@@ -4,7 +4,8 @@ Glossary:
   CrossDeviceOps        -- base: ``reduce``, ``batch_reduce``, ``broadcast`` (validate, then
                            call the ``*_implementation`` hook of the subclass).
   ReductionToOneDevice  -- copy every component to one device, add them there (in replica
-                           order, as TF's ``add_n``), divide for MEAN, copy the result back out.
+                           order, as TF's ``add_n``), divide for MEAN, copy the result back out;
+                           IndexedSlices are concatenated there instead (cross_device_utils).
   destinations          -- a device name, a Device, a tensor/variable (its device) or a
                            distributed value (its components' devices).
 
@@ -13,10 +14,11 @@ Mirrors tensorflow/python/distribute/cross_device_ops.py.
 
 from __future__ import annotations
 
-from simdist.distribute import cross_replica_checks
+from simdist.distribute import cross_device_utils, cross_replica_checks
 from simdist.distribute.reduce_util import ReduceOp, as_reduce_op
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
 from simdist.framework import context, execute
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.tensor import copy_to
 from simdist.hardware import array_api, backend
 from simdist.hardware.machine import find_device
@@ -86,10 +88,11 @@ def batch_reduce_non_distributed_value(value, destinations):
 
 
 def simple_broadcast(value, destinations):
-    """Copy ``value`` to each destination device: one Tensor, or a Mirrored of them."""
+    """Copy ``value`` to each destination device: one Tensor (or IndexedSlices), or a
+    Mirrored of them."""
     devices = get_devices_from(destinations)
-    t = execute.convert_to_tensor(value)
-    copies = [copy_to(t, d) for d in devices]
+    t = value if isinstance(value, IndexedSlices) else execute.convert_to_tensor(value)
+    copies = [cross_device_utils.copy_to_device(t, d) for d in devices]
     return copies[0] if len(copies) == 1 else Mirrored(copies)
 
 
@@ -100,7 +103,9 @@ class CrossDeviceOps:
         """Reduce ``per_replica_value`` to ``destinations``."""
         reduce_op = as_reduce_op(reduce_op)
         if not isinstance(per_replica_value, DistributedValues):
-            per_replica_value = PerReplica([execute.convert_to_tensor(per_replica_value)])
+            per_replica_value = PerReplica([
+                per_replica_value if isinstance(per_replica_value, IndexedSlices)
+                else execute.convert_to_tensor(per_replica_value)])
         validate_destinations(destinations)
         if len(per_replica_value.values) == 1 and len(get_devices_from(destinations)) == 1:
             return simple_broadcast(per_replica_value.values[0], destinations)
@@ -174,6 +179,13 @@ class ReductionToOneDevice(CrossDeviceOps):
     def reduce_implementation(self, reduce_op, per_replica_value, destinations, options):
         devices = get_devices_from(destinations)
         target = find_device(self.reduce_to_device) if self.reduce_to_device else devices[0]
+        if cross_device_utils.is_sparse(per_replica_value):   # concatenated, not densified
+            reduced = cross_device_utils.aggregate(per_replica_value.values, target)
+            if reduce_op == ReduceOp.MEAN:
+                with context.device(target.name):
+                    reduced = cross_device_utils.divide_by_n(reduced,
+                                                             len(per_replica_value.values))
+            return simple_broadcast(reduced, destinations)
         inputs = [execute.convert_to_tensor(v) for v in per_replica_value.values]
         cross_replica_checks.check_reduce(inputs, "AddN")
         parts = [copy_to(t, target) for t in inputs]

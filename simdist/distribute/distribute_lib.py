@@ -24,6 +24,7 @@ from simdist.distribute.reduce_util import ReduceOp, as_reduce_op
 from simdist.distribute.update_context import UpdateContext
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica, regroup
 from simdist.framework import context, execute, func_graph, nest, variables
+from simdist.framework.indexed_slices import IndexedSlices
 
 
 def require_cross_replica_or_default_context(extended) -> None:
@@ -550,6 +551,9 @@ class ReplicaContext:
 
         batch_all_reduce.collective = f"all_reduce({reduce_op.value})"
         reduced = self.merge_call(batch_all_reduce, args=flat)
+        if any(isinstance(v, IndexedSlices) for v in flat):
+            # TF: no gradient wrapper (nor its identity on the replica's device) then
+            return nest.pack_sequence_as(value, list(reduced))
         from simdist.distribute import all_reduce_grad
 
         out = [all_reduce_grad.record(reduce_op, x, self._on_own_device(y))

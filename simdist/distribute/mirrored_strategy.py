@@ -251,7 +251,8 @@ class MirroredExtended(StrategyExtended):
 
         ``gather_axis`` None: a reduction; else a gather along that axis.
         """
-        if not isinstance(value, PerReplica) or len(value.values) < 2:
+        if not isinstance(value, PerReplica) or len(value.values) < 2 or \
+                cdo.cross_device_utils.is_sparse(value):   # concatenated: rows may differ
             return
         parts = [execute.convert_to_tensor(c) for c in value.values]
         gather = gather_axis is not None

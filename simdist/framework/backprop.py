@@ -247,8 +247,8 @@ class GradientTape:
         return nest.pack_sequence_as(sources, stacked)
 
 
-# Ops whose gradient passes a sparse (IndexedSlices) gradient through unchanged.
-_SPARSE_THROUGH = frozenset(("ReadVariableOp", "Identity"))
+# Ops whose gradient rule takes a sparse (IndexedSlices) gradient and keeps it sparse.
+_SPARSE_THROUGH = frozenset(("ReadVariableOp", "Identity", "Cast"))
 
 
 def _backprop(tape, targets, out_grads, sources):

@@ -62,9 +62,12 @@ class IndexedSlices:
 
         return IndexedSlices(math_ops.negative(self._values), self._indices, self._dense_shape)
 
-    def __repr__(self):
-        return (f"IndexedSlices(indices={self._indices}, values={self._values}, "
-                f"dense_shape={self._dense_shape})")
+    def __str__(self):
+        # TF formats its parts with %s: str(), not format() (a tensor's format is its numpy's)
+        shape = "" if self._dense_shape is None else f", dense_shape={self._dense_shape!s}"
+        return f"IndexedSlices(indices={self._indices!s}, values={self._values!s}{shape})"
+
+    __repr__ = __str__
 
 
 # In a traced function: recorded as its three tensors (TF's CompositeTensor).

@@ -98,3 +98,47 @@ def test_communication_options_validate():
         tf.distribute.experimental.CommunicationOptions(bytes_per_pack=-1)
     opts = tf.distribute.experimental.CommunicationOptions(implementation="ring")
     assert opts.implementation is tf.distribute.experimental.CommunicationImplementation.RING
+
+
+@pytest.mark.parametrize("ops", [
+    tf.distribute.NcclAllReduce(num_packs=1),
+    tf.distribute.experimental.CollectiveAllReduce(),
+    tf.distribute.ReductionToOneDevice(),
+], ids=["nccl", "collective", "one_device"])
+@given(lengths=st.lists(st.integers(0, 3), min_size=8, max_size=8),
+       op=st.sampled_from(["SUM", "MEAN"]))
+def test_indexed_slices_are_concatenated_never_densified(ops, lengths, op):
+    """IndexedSlices reduce to the replicas' slices concatenated in replica order (values
+    divided by n for MEAN) on every device, as TF's ReductionToOneDevice (which NCCL's
+    sparse path calls) and CollectiveAllReduce's all-gather of lengths, values and indices
+    give; a dense value in the same batch is all-reduced as before."""
+    reset_world("dgx1")
+    strategy = tf.distribute.MirroredStrategy(cross_device_ops=ops)
+    n = strategy.num_replicas_in_sync
+    lengths = lengths[:n]
+
+    def replica_values(ctx):
+        r = ctx.replica_id_in_sync_group
+        rows = np.arange(lengths[r] * 2, dtype=np.float32).reshape(-1, 2) + 10 * r
+        return tf.IndexedSlices(tf.constant(rows), tf.constant(np.arange(lengths[r]) % 5,
+                                                               dtype=tf.int32),
+                                tf.constant([5, 2]))
+
+    sparse = strategy.run(lambda s: tf.IndexedSlices(tf.identity(s.values), s.indices,
+                                                     s.dense_shape),
+                          (strategy.experimental_distribute_values_from_function(
+                              replica_values),))
+    _, (dense,) = _per_replica_grads(strategy, [(3,)])
+    out_sparse, out_dense = strategy.extended.batch_reduce_to(op, [(sparse, sparse),
+                                                                   (dense, dense)])
+    parts = strategy.experimental_local_results(sparse)
+    values = np.concatenate([p.values.numpy() for p in parts]) / (n if op == "MEAN" else 1)
+    indices = np.concatenate([p.indices.numpy() for p in parts])
+    comps = strategy.experimental_local_results(out_sparse)
+    assert [c.values.device for c in comps] == list(strategy.extended.worker_devices)
+    for c in comps:
+        assert isinstance(c, tf.IndexedSlices)
+        np.testing.assert_allclose(c.values.numpy(), values.reshape(-1, 2), rtol=1e-6)
+        np.testing.assert_array_equal(c.indices.numpy(), indices)
+        assert c.dense_shape.numpy().tolist() == [5, 2]
+    assert all(c.shape == (3,) for c in strategy.experimental_local_results(out_dense))

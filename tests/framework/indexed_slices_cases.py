@@ -59,3 +59,110 @@ def step(ids):
 out = [slices(step(tf.constant([[1, 3], [1, 0]]))), layer.get_weights()]
 """,
 }
+
+# --- a Cast keeps the gradient sparse (TF's math_ops.cast of an IndexedSlices) -------------
+CASES.update({
+    "a cast's gradient stays IndexedSlices, eagerly and traced": SLICES + """
+emb = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+def grad(ids):
+    with tf.GradientTape() as t:
+        y = tf.reduce_sum(tf.cast(tf.gather(tf.cast(emb, tf.float16), ids), tf.float32) * 3.0)
+    return t.gradient(y, emb)
+out = [slices(grad(tf.constant([2, 0]))), slices(tf.function(grad)(tf.constant([1, 1])))]
+""",
+    "an Embedding under mixed_float16 trained in a traced step": SLICES + """
+tf.keras.mixed_precision.set_global_policy('mixed_float16')
+try:
+    layer = tf.keras.layers.Embedding(4, 2, embeddings_initializer='ones')
+    layer.build((None,))
+finally:
+    tf.keras.mixed_precision.set_global_policy('float32')
+opt = tf.keras.optimizers.SGD(0.5)
+@tf.function
+def step(ids):
+    with tf.GradientTape() as t:
+        loss = tf.reduce_sum(tf.cast(layer(ids), tf.float32) ** 2)
+    g = t.gradient(loss, layer.trainable_variables)
+    opt.apply_gradients(zip(g, layer.trainable_variables))
+    return g[0]
+out = [slices(step(tf.constant([[1, 3], [1, 0]]))), layer.compute_dtype,
+       layer.get_weights()]
+""",
+})
+
+# --- IndexedSlices reduced across replicas (MirroredStrategy on 2 logical CPUs): TF's
+# ReductionToOneDevice concatenates the replicas' slices on one device and copies them back
+# (AllReduceCrossDeviceOps does the same for its sparse values, with a warning)
+MIRRORED = SLICES + """
+S2 = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+def rows(ctx):   # replica r has r + 1 rows of r + 1, at rows r, r + 1, ...
+    n = ctx.replica_id_in_sync_group + 1
+    return tf.ones([n, 2]) * float(n), tf.range(n) + n - 1
+parts = S2.experimental_distribute_values_from_function(rows)
+def sparse_grad(values, indices):
+    return tf.IndexedSlices(values * 1.0, indices, tf.constant([4, 2]))
+def each(v):
+    return [slices(x) + [x.values.device, x.indices.device]
+            for x in S2.experimental_local_results(v)]
+"""
+
+CASES.update({
+    "all_reduce of IndexedSlices under MirroredStrategy in a traced step": MIRRORED + """
+@tf.function
+def step(p):
+    def fn(p):
+        ctx = tf.distribute.get_replica_context()
+        g = sparse_grad(*p)
+        return ctx.all_reduce("SUM", g), ctx.all_reduce("MEAN", [g, tf.ones(2)])
+    return S2.run(fn, args=(p,))
+total, (mean, dense) = step(parts)
+out = [each(total), each(mean), [x.device for x in S2.experimental_local_results(dense)]]
+""",
+    "all_reduce of IndexedSlices under MirroredStrategy eagerly": MIRRORED + """
+total = S2.run(lambda p: tf.distribute.get_replica_context().all_reduce("SUM", sparse_grad(*p)),
+               args=(parts,))
+out = each(total)
+""",
+    "strategy.reduce and batch_reduce_to of IndexedSlices": MIRRORED + """
+@tf.function
+def step(p):
+    g = S2.run(sparse_grad, args=p)
+    return (S2.reduce("SUM", g, axis=None), S2.reduce("MEAN", g, axis=None),
+            S2.extended.batch_reduce_to("SUM", [(g, "/cpu:1")]))
+total, mean, (on1,) = step(parts)
+out = [slices(total) + [total.values.device], slices(mean), slices(on1) + [on1.values.device]]
+""",
+    "IndexedSlices with HierarchicalCopyAllReduce are reduced on one device": MIRRORED + """
+S2 = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"],
+                                    cross_device_ops=tf.distribute.HierarchicalCopyAllReduce())
+parts = S2.experimental_distribute_values_from_function(rows)
+@tf.function
+def step(p):
+    def fn(p):
+        return tf.distribute.get_replica_context().all_reduce("MEAN",
+                                                              [sparse_grad(*p), tf.ones(3)])
+    return S2.run(fn, args=(p,))
+r = step(parts)
+out = [each(r[0]), [x.device for x in S2.experimental_local_results(r[1])]]
+""",
+    "an Embedding trained under MirroredStrategy in a traced step": MIRRORED + """
+with S2.scope():
+    layer = tf.keras.layers.Embedding(4, 2, embeddings_initializer='ones')
+    layer.build((None,))
+    opt = tf.keras.optimizers.SGD(0.5)
+@tf.function
+def step(ids):
+    def fn(ids):
+        with tf.GradientTape() as t:
+            loss = tf.reduce_sum(layer(ids) ** 2)
+        g = t.gradient(loss, layer.trainable_variables)
+        opt.apply_gradients(zip(g, layer.trainable_variables))
+        return g[0]
+    return S2.run(fn, args=(ids,))
+ids = S2.experimental_distribute_values_from_function(
+    lambda ctx: tf.constant([[1, 3]]) if ctx.replica_id_in_sync_group == 0
+    else tf.constant([[0, 1]]))
+g = step(ids)
+out = [each(g), [w.numpy() for w in S2.experimental_local_results(layer.embeddings)]]
+""",
+})

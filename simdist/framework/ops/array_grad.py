@@ -41,10 +41,14 @@ def _fill_grad(op, grad):
 
 @execute.RegisterGradient("Cast")
 def _cast_grad(op, grad):
+    """A sparse gradient stays sparse: its values are cast (TF's math_ops.cast of an
+    IndexedSlices), e.g. an embedding gathered from a float16 cast of its variable."""
     src, dst = op.attrs["SrcT"], op.attrs["DstT"]
-    if src.is_floating and dst.is_floating:
-        return A.cast(grad, src)
-    return None
+    if not (src.is_floating and dst.is_floating):
+        return None
+    if isinstance(grad, IndexedSlices):
+        return IndexedSlices(A.cast(grad.values, src), grad.indices, grad.dense_shape)
+    return A.cast(grad, src)
 
 
 def _reshape_back(op, grad):

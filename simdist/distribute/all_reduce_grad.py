@@ -11,15 +11,23 @@ tensorflow/python/distribute/distribute_lib.py.
 
 from __future__ import annotations
 
-from simdist.framework import execute, tape
+from simdist.framework import execute, func_graph, tape
 from simdist.framework.tensor import Tensor
 
 
 def record(reduce_op, x, y):
-    """Link ``y = all_reduce(x)`` on the active tapes; returns ``y``."""
+    """Link ``y = all_reduce(x)`` on the active tapes; returns ``y``. In a trace the link is
+    also a graph node, so each execution's tapes get it."""
     if tape.active() and isinstance(x, Tensor) and isinstance(y, Tensor):
-        tape.record("CollectiveAllReduce", (x,), (y,), {"reduce_op": reduce_op})
+        _link(reduce_op, x, y)
+        if func_graph.is_symbolic(y) and func_graph.current() is not None:
+            func_graph.current().record(_link, "stateful", None, (reduce_op, x, y), {},
+                                        "CollectiveAllReduceGradLink")
     return y
+
+
+def _link(reduce_op, x, y):
+    tape.record("CollectiveAllReduce", (x,), (y,), {"reduce_op": reduce_op})
 
 
 @execute.RegisterGradient("CollectiveAllReduce")

@@ -15,6 +15,12 @@ Glossary:
                     context again at each execution (``ds_context`` mode pushed), so what
                     reads the replica (a Mirrored's component, num_replicas_in_sync) reads
                     the same as in the trace.
+  replica group  -- a node a replica recorded that called merge_call while it was traced
+                    (``tape.gradient`` through an all-reduce: the gradient all-reduces the
+                    incoming gradients) needs every replica's part at once: the replicas'
+                    nodes form one group node, placed where the first of them was recorded
+                    (every member's inputs come before it), and run in the strategy's
+                    replica threads at each execution, as the eager step runs them.
   inlined entry  -- under a strategy, Keras's whole-call nodes (a loss, a metric update,
                     ``apply_gradients``) are traced through: their merge_calls need the
                     replica threads, which a replay does not start.
@@ -84,6 +90,52 @@ def _world_kept():
         for trace, n, dropped in traces.values():
             del trace.events[n:]
             trace.dropped = dropped
+
+
+class ReplicaGroup:
+    """The replicas' parts of one cooperative node (see the module docstring)."""
+
+    __slots__ = ("strategy", "members", "name")
+
+    def __init__(self, strategy, name):
+        self.strategy = strategy
+        self.members: dict = {}   # replica index -> its node
+        self.name = name
+
+    def run(self, env: dict) -> None:
+        execution = func_graph._execution.value
+        members = self.members
+
+        def replica_part():
+            index = ds_context.get_replica_context()._replica_index
+            with func_graph._execution.scope(execution):
+                members[index].run(env)
+
+        self.strategy.extended._call_for_each_replica(replica_part, (), {})
+
+    def __repr__(self):
+        return f"<ReplicaGroup {self.name} of {len(self.members)} replicas>"
+
+
+_open_groups: dict = {}   # (id(graph), id(strategy)) -> the group still missing replicas
+
+
+@func_graph.register_replica_group
+def _join_replica_group(graph, node) -> bool:
+    ctx = getattr(node.mode, "replica_context", None)
+    strategy = getattr(ctx, "_strategy", None)
+    if strategy is None or getattr(ctx, "_thread", None) is None:
+        return False
+    key = (id(graph), id(strategy))
+    group = _open_groups.get(key)
+    if group is None or ctx._replica_index in group.members:
+        group = _open_groups[key] = ReplicaGroup(strategy, node.name)
+        graph.nodes.append(group)
+    node.mode = None   # runs in the replica thread's own context at execution
+    group.members[ctx._replica_index] = node
+    if len(group.members) == strategy.num_replicas_in_sync:
+        del _open_groups[key]
+    return True
 
 
 @func_graph.register_inline_condition

@@ -529,6 +529,7 @@ class ReplicaContext:
             raise func_graph.NotTraceable(
                 "a merge_call (a collective, apply_gradients) inside a tf.function called "
                 "in strategy.run's replica function")
+        func_graph.note_merge_call()
         return self._merge_call(merge_fn, tuple(args), dict(kwargs or {}))
 
     def _merge_call(self, merge_fn, args, kwargs):

@@ -77,7 +77,7 @@ from simdist import _world
 from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.values import regroup, select_replica
-from simdist.framework import context, errors, name_scope, thread_local, variables
+from simdist.framework import context, errors, func_graph, name_scope, thread_local, variables
 from simdist.framework import tensor as tensor_lib
 
 
@@ -183,6 +183,9 @@ class _ReplicaThread(threading.Thread):
         if self.abort:  # the run is over: a replica that caught the abort meets it again
             self._reabort()
         self.merge_fn, self.merge_args, self.merge_kwargs = merge_fn, args, kwargs
+        # paused inside a recorded op's trace (a gradient through an all-reduce): its merge
+        # runs on placeholders too, recording nothing
+        self.merge_in_op = func_graph.recorded_op_variant()
         self.has_paused.set()  # -> PAUSED
         self._wait_turn()  # -> RUNNING (or ABORTED: _Aborted raised here)
         result, self.merge_result = self.merge_result, None
@@ -397,7 +400,9 @@ def _merge(strategy, threads):
     merge_kwargs = regroup([t.merge_kwargs for t in threads])
     ds_context.push_mode(ds_context.cross_replica_mode(strategy))
     try:
-        result = t0.merge_fn(strategy, *merge_args, **merge_kwargs)
+        with contextlib.nullcontext() if t0.merge_in_op is None else \
+                func_graph.recorded_op_scope(t0.merge_in_op):
+            result = t0.merge_fn(strategy, *merge_args, **merge_kwargs)
     finally:
         ds_context.pop_mode()
     for i, t in enumerate(threads):

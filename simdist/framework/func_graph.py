@@ -59,6 +59,7 @@ from simdist.hardware import array_api
 _in_node = ThreadLocalValue(0)     # > 0 while a recorded op computes on placeholders
 _variant = ThreadLocalValue(0)     # which placeholder ops read: 0 (zeros) or 1 (ones)
 _execution = ThreadLocalValue(None)  # the _Execution replaying on this thread
+_merges_in_node = ThreadLocalValue(0)  # merge_calls made inside recorded ops (this thread)
 
 _GRAPH_ERROR_HELP = (
     "You can attempt the following resolutions to the problem: If you are running in "
@@ -463,6 +464,7 @@ class FuncGraph:
             elif leaf is self.stdout and leaf is not None:   # print(..., file=sys.stdout)
                 slots.append((i, "stdout"))
         op_name = self.unique_name(name)
+        merges = _merges_in_node.value
         if kind in ("stateful", "spec"):
             out = None if spec is None else spec(self, *args, **kwargs)
         else:
@@ -481,6 +483,9 @@ class FuncGraph:
                                if isinstance(t, SymbolicTensor))
         if _MODE_HOOKS:
             node.mode = _MODE_HOOKS[0]()
+        if _merges_in_node.value != merges and _REPLICA_GROUP_HOOK and \
+                _REPLICA_GROUP_HOOK[0](self, node):
+            return out   # a replica's part of a cooperative node (see register_replica_group)
         self.nodes.append(node)
         return out
 
@@ -644,6 +649,36 @@ def register_mode_hooks(capture, enter, exit_) -> None:
     merge's cross-replica context): ``capture()`` at recording (None: the default mode),
     ``enter(mode)`` / ``exit_()`` around its execution."""
     _MODE_HOOKS[:] = [capture, enter, exit_]
+
+
+_REPLICA_GROUP_HOOK: list = []   # [hook(graph, node) -> bool]
+
+
+def note_merge_call() -> None:
+    """A replica called merge_call; inside a recorded op's run on placeholders, that op is
+    cooperative: at execution it needs the other replicas' part at the same time (a
+    gradient through an all-reduce all-reduces the incoming gradients)."""
+    if _in_node.value:
+        _merges_in_node.value += 1
+
+
+def register_replica_group(hook):
+    """Register ``hook(graph, node) -> bool``: given a cooperative node (one that called
+    merge_call while it was traced), it may take the node into a group of replicas' nodes
+    that runs them together at execution (then True: the node is not appended alone)."""
+    _REPLICA_GROUP_HOOK[:] = [hook]
+    return hook
+
+
+def recorded_op_variant():
+    """Which placeholders this thread's recorded op runs on (while tracing), or None."""
+    return _variant.value if _in_node.value else None
+
+
+def recorded_op_scope(variant: int):
+    """The state a recorded op runs in on placeholders ``variant`` (no graph, shape
+    inference), for work done on its behalf on another thread (its replicas' merge)."""
+    return _node_scope(variant)
 
 
 def register_inline_condition(fn):

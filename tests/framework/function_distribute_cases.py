@@ -185,3 +185,69 @@ out = [printed.getvalue(), [list(SC.experimental_local_results(x)) for x in r],
        w.read_value(), step.experimental_get_tracing_count()]
 """,
 }
+
+# --- gradients through an all-reduce: the gradient of an all-sum (all-mean) is the all-sum
+# (all-mean) of the incoming gradients (TF's grad_wrapper in ReplicaContext.all_reduce).
+# TF 2.21 reuses collective instance keys across strategies in one process ("Shape mismatch
+# in the collective instance 100"): record each of these cases in a process of its own
+# (name it alone on the recorder's command line).
+CASES.update({
+    "gradients through all_reduce SUM and MEAN, traced and eager": SETUP + """
+with S2.scope():
+    v = tf.Variable(2.0)
+def fn(x):
+    ctx = tf.distribute.get_replica_context()
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = x * v * tf.cast(ctx.replica_id_in_sync_group + 1, tf.float32)
+        z = ctx.all_reduce("SUM", y) * 3.0 + ctx.all_reduce("MEAN", y * y)
+    return t.gradient(z, [x, v])
+step = tf.function(lambda x: S2.run(fn, args=(x,)))
+traced = [step(tf.constant(1.5)), step(tf.constant(-0.5))]
+eager = S2.run(fn, args=(tf.constant(1.5),))
+out = [[[local(g) for g in r] for r in traced], [local(g) for g in eager],
+       [devices(g) for g in traced[0]], step.experimental_get_tracing_count()]
+""",
+    "a traced training step whose loss all-reduces across replicas": SETUP + """
+with S2.scope():
+    model = tf.keras.Sequential([tf.keras.layers.Dense(2, kernel_initializer='ones')])
+    model.build((None, 3))
+    opt = tf.keras.optimizers.SGD(0.1)
+data = S2.experimental_distribute_values_from_function(
+    lambda ctx: tf.reshape(tf.range(6, dtype=tf.float32), (2, 3)) *
+    float(ctx.replica_id_in_sync_group + 1))
+@tf.function
+def step(x):
+    def fn(x):
+        ctx = tf.distribute.get_replica_context()
+        with tf.GradientTape() as t:
+            h = model(x)
+            centre = ctx.all_reduce("MEAN", tf.reduce_mean(h, axis=0))
+            loss = tf.reduce_sum((h - centre) ** 2) / 8.0
+        g = t.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(g, model.trainable_variables))
+        return loss, g[0]
+    return S2.run(fn, args=(x,))
+r = [step(data) for _ in range(2)]
+out = [[[local(v) for v in x] for x in r], [w.numpy() for w in model.weights]]
+""",
+    "SyncBatchNormalization trained in a traced step": SETUP + """
+with S2.scope():
+    bn = tf.keras.layers.experimental.SyncBatchNormalization(momentum=0.5)
+    bn.build((None, 2))
+    opt = tf.keras.optimizers.SGD(0.5)
+data = S2.experimental_distribute_values_from_function(
+    lambda ctx: tf.constant([[1.0, -2.0], [3.0, 0.5]]) * float(ctx.replica_id_in_sync_group + 1))
+@tf.function
+def step(x):
+    def fn(x):
+        with tf.GradientTape() as t:
+            loss = tf.reduce_sum(bn(x, training=True) * tf.constant([[1.0, 2.0], [-1.0, 0.5]]))
+        g = t.gradient(loss, bn.trainable_variables)
+        opt.apply_gradients(zip(g, bn.trainable_variables))
+        return g
+    return S2.run(fn, args=(x,))
+r = [step(data) for _ in range(2)]
+out = [[[local(v) for v in x] for x in r], [w.numpy() for w in bn.weights]]
+""",
+})

@@ -251,3 +251,52 @@ r = [step(data) for _ in range(2)]
 out = [[[local(v) for v in x] for x in r], [w.numpy() for w in bn.weights]]
 """,
 })
+
+# --- LossScaleOptimizer in a custom training step under MirroredStrategy: a non-finite
+# gradient on any replica skips the step everywhere and halves the scale; after
+# dynamic_growth_steps finite steps the scale doubles (TF's DynamicLossScale)
+LOSS_SCALE = SETUP + """
+def run_steps(opt, traced):
+    with S2.scope():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer='ones')])
+        model.build((None, 2))
+        opt = opt()
+    def fn(x):
+        with tf.GradientTape() as t:
+            loss = tf.reduce_sum(model(x) ** 2) / 4.0
+            scaled = opt.get_scaled_loss(loss)
+        g = opt.get_unscaled_gradients(t.gradient(scaled, model.trainable_variables))
+        opt.apply_gradients(zip(g, model.trainable_variables))
+        return scaled
+    step = lambda x: S2.run(fn, args=(x,))
+    if traced:
+        step = tf.function(step)
+    seen = []
+    for bad in [False, True, False, False, False, True]:
+        x = S2.experimental_distribute_values_from_function(
+            lambda ctx: tf.constant([[1.0, 2.0]]) * (float('inf') if bad and
+            ctx.replica_id_in_sync_group == 1 else 0.5 * (ctx.replica_id_in_sync_group + 1)))
+        scaled = step(x)
+        seen.append([local(scaled), opt.loss_scale.numpy(), opt.iterations.numpy(),
+                     opt.dynamic_counter.numpy() if opt.dynamic else None,
+                     [w.numpy() for w in model.weights]])
+    return seen
+"""
+
+CASES.update({
+    "dynamic LossScaleOptimizer in a traced step: skipped steps and growth": LOSS_SCALE + """
+opt = lambda: tf.keras.mixed_precision.LossScaleOptimizer(
+    tf.keras.optimizers.SGD(0.1), initial_scale=64.0, dynamic_growth_steps=2)
+out = run_steps(opt, traced=True)
+""",
+    "dynamic LossScaleOptimizer in an eager step: skipped steps and growth": LOSS_SCALE + """
+opt = lambda: tf.keras.mixed_precision.LossScaleOptimizer(
+    tf.keras.optimizers.SGD(0.1), initial_scale=64.0, dynamic_growth_steps=2)
+out = run_steps(opt, traced=False)
+""",
+    "fixed LossScaleOptimizer in a traced step": LOSS_SCALE + """
+opt = lambda: tf.keras.mixed_precision.LossScaleOptimizer(
+    tf.keras.optimizers.SGD(0.1), dynamic=False, initial_scale=8.0)
+out = run_steps(opt, traced=True)
+""",
+})

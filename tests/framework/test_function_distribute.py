@@ -16,4 +16,4 @@ def _four_logical_cpus():
 
 test_every_case_was_recorded, test_same_result_as_tensorflow = conformance_tests(
     tf, {os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_distribute.json"):
-         CASES}, before_each=_four_logical_cpus)
+         CASES}, before_each=_four_logical_cpus, traced=True)

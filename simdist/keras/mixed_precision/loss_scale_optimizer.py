@@ -17,7 +17,7 @@ Mirrors keras/src/mixed_precision/loss_scale_optimizer.py (``LossScaleOptimizerV
 from __future__ import annotations
 
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import backprop, dtypes, nest, trackable, variables
+from simdist.framework import backprop, dtypes, func_graph, nest, trackable, variables
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers.optimizer import Optimizer, filter_empty_gradients
@@ -215,32 +215,27 @@ class LossScaleOptimizer(Optimizer):
         grads = [g for g, _ in grads_and_vars]
         wrapped_vars = [v for _, v in grads_and_vars]
 
-        def do_not_apply_fn():
+        ctx = ds_context.get_replica_context()
+        if ctx is None or not ds_context.has_strategy():
+            self._apply_or_skip(None, grads, wrapped_vars)
+            return
+        ctx.merge_call(self._apply_or_skip, args=(grads, _UnwrapPreventer(wrapped_vars)))
+
+    @func_graph.recorded(kind="stateful", name="LossScaleOptimizer.apply_or_skip")
+    def _apply_or_skip(self, distribution, grads, wrapped_vars):
+        """Update the scale; apply the gradients (on every replica) or only count the step.
+
+        In a traced function this is one node that decides at each execution on the
+        gradients' values (TF's smart_cond on ``should_apply``)."""
+        if self.dynamic and not self._loss_scale.update(grads):
             it = self._optimizer.iterations
             with ds_context.enter_or_assert_strategy(ds_context.strategy_of(it)):
                 it.assign_add(1)
-
-        def should_apply(grads):
-            if self.dynamic:
-                return self._loss_scale.update(grads)
-            return True
-
-        ctx = ds_context.get_replica_context()
-        if ctx is None or not ds_context.has_strategy():
-            if should_apply(grads):
-                self._apply_gradients(grads, wrapped_vars)
-            else:
-                do_not_apply_fn()
-            return
-
-        def apply_cross_replica(distribution, grads, wrapped_vars):
-            if should_apply(grads):
-                distribution.extended.call_for_each_replica(
-                    self._apply_gradients, args=(grads, wrapped_vars))
-            else:
-                do_not_apply_fn()
-
-        ctx.merge_call(apply_cross_replica, args=(grads, _UnwrapPreventer(wrapped_vars)))
+        elif distribution is None:
+            self._apply_gradients(grads, wrapped_vars)
+        else:
+            distribution.extended.call_for_each_replica(self._apply_gradients,
+                                                        args=(grads, wrapped_vars))
 
     def _apply_gradients(self, grads, wrapped_vars):
         if isinstance(wrapped_vars, _UnwrapPreventer):

@@ -404,6 +404,7 @@ class FuncGraph:
         self.autograph_pending = False
         self.autograph = True           # False: tf.function(autograph=False) traces it
         self._names: dict = {}
+        self.made_names: dict = {}      # id -> name of the inputs (and stateful outputs)
         self._base_device = None
         self._plans: dict = {}          # graph_plan.Plan per tf.device scope of the calls
 
@@ -432,8 +433,10 @@ class FuncGraph:
         dt = dtypes.as_dtype(dtype).as_numpy_dtype
         known = shape if shape.rank is not None else TensorShape(
             [None] * (1 if example is None else len(example)))
-        return SymbolicTensor(self, f"{self.unique_name(name)}:0", shape, dtype, device,
-                              (_fill(known, 0, dt), _fill(known, 1, dt)))
+        t = SymbolicTensor(self, f"{self.unique_name(name)}:0", shape, dtype, device,
+                           (_fill(known, 0, dt), _fill(known, 1, dt)))
+        self.made_names[t._id] = t._name
+        return t
 
     def record(self, fn, kind: str, spec, args, kwargs, name: str):
         """Record ``fn(*args, **kwargs)`` as a node; its symbolic outputs.

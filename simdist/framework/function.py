@@ -241,7 +241,15 @@ class Function:
         if self._input_signature is not None and not args and not kwargs:
             args = tuple(self._input_signature)
         trace = self._lookup(args, kwargs)
+        first = self._first_call_made_variables is None
         self._ensure_traced(trace, args, kwargs)
+        if first and trace.graph is not None and trace.graph.created_variables:
+            # TF initializes the variables the first trace made (their initial values
+            # lifted out of the graph), then traces again creating none.
+            function_variables.initialize_lifted(trace.graph)
+            self._first_call_made_variables = True
+            self._trace_again(trace, args, kwargs)
+            trace.executed = True
         return ConcreteFunction(self, trace)
 
     def __call__(self, *args, **kwargs):
@@ -312,11 +320,15 @@ class Function:
             args = (self._instance,) + args
         # AutoGraph's conversion (cached per function): simdist.autograph
         python_function = self._converted()[0] if self._autograph else self._python_function
-        with context.inside_function(), random_ops.function_scope(trace.randomness):
+        with context.inside_function(), random_ops.function_scope(trace.randomness), \
+                function_variables.eager_rule(self._first_call_made_variables) as made:
             try:
                 out = python_function(*args, **kwargs)
             except StopIteration:
                 raise errors.OutOfRangeError(None, None, "End of sequence") from None
+            finally:
+                if self._first_call_made_variables is None:
+                    self._first_call_made_variables = bool(made)
         return _as_outputs(out)
 
     def __get__(self, instance, owner=None):

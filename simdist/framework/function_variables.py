@@ -12,6 +12,8 @@ Glossary:
                      assigns the value at that trace's first execution (TF's
                      UnliftedInitializerVariable runs its initializer with the first call's
                      arguments).
+  eager rule      -- the same first-call rule for a function that runs eagerly (its trace
+                     failed): ``eager_rule``.
   policy          -- what a trace may do: ALLOW (the first call's trace), REFUSE (the second
                      trace of the first call, which TF makes when the first one created
                      variables, and every later trace after such a first call: TF's
@@ -29,6 +31,7 @@ tensorflow/python/ops/resource_variable_ops.py (UninitializedVariable).
 from __future__ import annotations
 
 import contextlib
+import sys
 
 import numpy as np
 
@@ -71,10 +74,39 @@ def creator_for(graph, policy: str):
             v = next_creator(**kwargs)
         graph.created_variables.append(v)
         if traced is not None:
-            graph.record(_InitialValue(v._value), "stateful", None, (v, traced), {}, "Assign")
+            graph.record(_InitialValue(v._value, repr(traced)), "stateful", None, (v, traced),
+                         {}, "Assign")
         return v
 
     return capturing
+
+
+@contextlib.contextmanager
+def eager_rule(made_before):
+    """TF's first-call rule for a function that runs its Python eagerly (it could not be
+    traced): ``made_before`` is what its first call made (None: this is the first call).
+    Yields a list that holds the variables this call makes. A later call that makes one
+    raises TF's singleton ValueError if the first call made some (TF raises it at the first
+    call already, from its second trace: a fallback cannot run the Python twice), else
+    TF's non-first-call ValueError after the call. Variables made in ``init_scope`` (a
+    Keras layer's weights) are the caller's, as in a trace."""
+    made: list = []
+
+    def capturing(next_creator, **kwargs):
+        if context.executing_eagerly():   # lifted (init_scope)
+            return next_creator(**kwargs)
+        if made_before:
+            raise ValueError(SINGLETON_ERROR)
+        v = next_creator(**kwargs)
+        made.append(v)
+        return v
+
+    from simdist.framework import variables
+
+    with variables.variable_creator_scope(capturing):
+        yield made
+    if made and made_before is not None:
+        raise ValueError(NON_FIRST_CALL_ERROR)
 
 
 def _zeros_like_spec(t, dtype):
@@ -92,10 +124,63 @@ class _InitialValue:
 
     __name__ = "initial_value"
 
-    def __init__(self, zeros):
+    def __init__(self, zeros, traced_repr=""):
         self.zeros = zeros   # the array the variable was made with
+        self.traced_repr = traced_repr   # the traced initial value, for UnliftableError
 
     def __call__(self, variable, value):
         if self.zeros is not None and variable._value is self.zeros:
             variable.assign(value)
         self.zeros = None
+
+
+class UnliftableError(Exception):
+    """An initial value that ``get_concrete_function`` cannot compute outside the graph: it
+    depends on the function's arguments (TF's op_selector.UnliftableError)."""
+
+
+def initialize_lifted(graph) -> None:
+    """What TF's ``get_concrete_function`` does for the variables its first trace made
+    (``_initialize_uninitialized_variables``): each traced initial value is computed now,
+    from the graph's ops alone (lifted out of it), and assigned.
+
+    Raises:
+      UnliftableError: an initial value depends on an argument of the function.
+    """
+    producers = {}
+    for node in graph.nodes:
+        for _, sid in getattr(node, "out_slots", ()):
+            producers[sid] = node
+    inputs = {sid for _, sid, _ in graph.inputs}
+    order = {id(node): i for i, node in enumerate(graph.nodes)}
+    for node in graph.nodes:
+        init = getattr(node, "fn", None)
+        if not isinstance(init, _InitialValue):
+            continue
+        needed = _producers_of(node, producers, inputs, graph, init.traced_repr)
+        env: dict = {"stdout": sys.stdout}
+        for n in sorted(needed, key=lambda n: order[id(n)]):
+            n.run(env)
+        node.run(env)
+
+
+def _producers_of(node, producers, inputs, graph, traced_repr) -> list:
+    """The nodes that compute ``node``'s symbolic arguments (transitively)."""
+    seen: dict = {}
+    todo = [sid for _, sid in node.slots]
+    while todo:
+        sid = todo.pop()
+        if sid in inputs:
+            name = graph.made_names.get(sid, "input:0").rsplit(":", 1)[0]
+            raise UnliftableError(
+                f"Unable to lift tensor {traced_repr} because it depends transitively on "
+                f"placeholder <tf.Operation '{name}' type=Placeholder> via at least one path"
+                f"\nget_concrete_function initializes the variables the function creates "
+                f"outside the graph, so their initial values cannot use its arguments: "
+                f"compute it from constants, or call the function instead.")
+        producer = producers.get(sid)
+        if producer is None or id(producer) in seen:
+            continue
+        seen[id(producer)] = producer
+        todo.extend(s for _, s in getattr(producer, "slots", ()))
+    return list(seen.values())

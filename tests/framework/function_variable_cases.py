@@ -104,3 +104,53 @@ a = f(tf.constant(1.0))
 v.assign(10.0)
 out = [a, [hasattr(t, 'assign') for t in a], f(tf.constant(2.0))]
 """
+
+# --- get_concrete_function: TF traces, initializes the variables the trace made (their
+# initial values lifted out of the graph: UnliftableError when one uses an argument), then
+# traces again creating none (the singleton ValueError for a body that creates every time)
+CASES.update({
+    "get_concrete_function initializes a variable from a traced initial value": """
+class Holder:
+    v = None
+traced = []
+@tf.function
+def f(x):
+    traced.append(1)
+    if Holder.v is None:
+        Holder.v = tf.Variable(tf.ones([2]) * 5.0)
+    return Holder.v.assign_add(x)
+cf = f.get_concrete_function(tf.constant([1.0, 2.0]))
+after_gcf = [Holder.v.numpy(), len(traced), f.experimental_get_tracing_count()]
+out = [after_gcf, cf(tf.constant([1.0, 2.0])), f(tf.constant([1.0, 1.0])), len(traced),
+       f.experimental_get_tracing_count(), Holder.v.numpy()]
+""",
+    "get_concrete_function with a Python initial value": """
+state = {}
+@tf.function
+def f(x):
+    if 'v' not in state:
+        state['v'] = tf.Variable([2.0, 3.0])
+    return state['v'] * x
+cf = f.get_concrete_function(tf.TensorSpec([2], tf.float32))
+out = [state['v'].numpy(), f.experimental_get_tracing_count(), cf(tf.constant([1.0, 2.0])),
+       f(tf.constant([3.0, 3.0])), f.experimental_get_tracing_count()]
+""",
+    "get_concrete_function of a body that creates a variable every time": """
+traced = []
+@tf.function
+def f(x):
+    traced.append(1)
+    v = tf.Variable(tf.ones([2]) * 5.0)
+    return v + x
+f.get_concrete_function(tf.constant([1.0, 2.0]))
+""",
+    "get_concrete_function cannot lift an initial value that uses an argument": """
+state = {}
+@tf.function
+def f(x):
+    if 'v' not in state:
+        state['v'] = tf.Variable(x * 2.0)
+    return state['v'] + 1.0
+f.get_concrete_function(tf.constant([1.0, 2.0]))
+""",
+})

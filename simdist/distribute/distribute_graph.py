@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import weakref
 
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.values import Mirrored, PerReplica
@@ -117,7 +118,9 @@ class ReplicaGroup:
         return f"<ReplicaGroup {self.name} of {len(self.members)} replicas>"
 
 
-_open_groups: dict = {}   # (id(graph), id(strategy)) -> the group still missing replicas
+# graph -> {id(strategy): the group still missing replicas} (a failed trace's groups go
+# with its graph)
+_open_groups: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 @func_graph.register_replica_group
@@ -126,15 +129,15 @@ def _join_replica_group(graph, node) -> bool:
     strategy = getattr(ctx, "_strategy", None)
     if strategy is None or getattr(ctx, "_thread", None) is None:
         return False
-    key = (id(graph), id(strategy))
-    group = _open_groups.get(key)
+    groups = _open_groups.setdefault(graph, {})
+    group = groups.get(id(strategy))
     if group is None or ctx._replica_index in group.members:
-        group = _open_groups[key] = ReplicaGroup(strategy, node.name)
+        group = groups[id(strategy)] = ReplicaGroup(strategy, node.name)
         graph.nodes.append(group)
     node.mode = None   # runs in the replica thread's own context at execution
     group.members[ctx._replica_index] = node
     if len(group.members) == strategy.num_replicas_in_sync:
-        del _open_groups[key]
+        del groups[id(strategy)]
     return True
 
 

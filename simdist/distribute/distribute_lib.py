@@ -579,15 +579,28 @@ class ReplicaContext:
 
         if self._device is None or not isinstance(result, Tensor):
             return result
-        if func_graph.is_symbolic(result):   # in a trace: an Identity on this device
-            from simdist.framework.ops import array_ops
-
+        if func_graph.is_symbolic(result):   # in a trace: a node named Identity
             with context.device(self._device.name):
-                return array_ops.identity(result)
+                return _on_replica_device(result, self._device.name)
         return copy_to(result, self._device)
 
     def __repr__(self):
         return f"<ReplicaContext replica {self._replica_index} of {self._strategy}>"
+
+
+@func_graph.recorded(name="Identity")
+def _on_replica_device(t, device_name):
+    """A replica's own copy of a collective's result, as a node of a trace (TF's identity
+    under the replica's device scope): it costs what the eager path's copy costs -- a
+    transfer from another device, nothing where the result already is -- so a traced step
+    and an eager one take the same simulated time."""
+    from simdist.framework.tensor import Tensor, copy_to
+    from simdist.hardware.machine import find_device
+
+    device = find_device(device_name)
+    if t._device is device or execute.in_shape_inference():
+        return Tensor(t._value, device)
+    return copy_to(t, device)
 
 
 class ValueContext:

@@ -116,3 +116,50 @@ def test_a_symbolic_replica_id_cannot_be_read_in_python():
 
     out = step()
     assert [int(t) for t in strategy.experimental_local_results(out)] == [0, 1, 2, 3]
+
+
+def _sync_bn_step(traced: bool):
+    """A SyncBatchNormalization step (its gradient all-reduces across the 4 GPUs' replicas)
+    run 3 times; (gradients, weights, the last step's events from its start)."""
+    strategy = tf.distribute.MirroredStrategy()
+    with strategy.scope():
+        bn = tf.keras.layers.experimental.SyncBatchNormalization()
+        bn.build((None, 3))
+        opt = tf.keras.optimizers.SGD(0.5)
+    data = strategy.experimental_distribute_values_from_function(
+        lambda ctx: tf.reshape(tf.range(6, dtype=tf.float32), (2, 3)) *
+        float(ctx.replica_id_in_sync_group + 1))
+
+    def step():
+        def fn(x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(bn(x, training=True) ** 3)
+            grads = tape.gradient(loss, bn.trainable_variables)
+            opt.apply_gradients(zip(grads, bn.trainable_variables))
+            return grads
+        return strategy.run(fn, args=(data,))
+
+    run = tf.function(step) if traced else step
+    run()
+    run()
+    trace = get_machine().trace
+    start = len(trace.events)
+    t0 = min(d.clock for d in get_machine().devices.values())
+    grads = [[g.numpy() for g in strategy.experimental_local_results(v)] for v in run()]
+    events = [(e.name, e.device, e.start - t0, e.end - t0) for e in trace.events[start:]
+              if e.cat != "function"]
+    return grads, [w.numpy() for w in bn.weights], events
+
+
+def test_a_traced_gradient_through_all_reduce_replays_the_eager_step():
+    """The replicas' gradient nodes run together in replica threads at each execution:
+    the same gradients, weights and device events as the eager step."""
+    eager = _sync_bn_step(traced=False)
+    reset_world()
+    traced = _sync_bn_step(traced=True)
+    for a, b in zip(traced[0] + [traced[1]], eager[0] + [eager[1]]):
+        np.testing.assert_array_equal(a, b)
+    assert any(np.any(g != 0) for g in traced[0][0])
+    assert len(traced[2]) == len(eager[2]) > 20
+    for a, b in zip(traced[2], eager[2]):
+        assert a[:2] == b[:2] and a[2:] == pytest.approx(b[2:], rel=0, abs=1e-15)

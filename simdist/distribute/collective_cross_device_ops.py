@@ -455,7 +455,7 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
                 placeholder=lambda rank: xp.zeros((longest,) + tuple(rest), dtype=arrays[0].dtype))
             if min(lengths) == longest:
                 return outs
-            return [array_api.concat([o[r * longest:r * longest + n]
+            return [array_api.concat([o[r * longest:r * longest + n, ...]
                                       for r, n in enumerate(lengths)]) for o in outs]
 
         values = gather([p.values._value for p in parts])

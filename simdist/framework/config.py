@@ -16,6 +16,12 @@ from __future__ import annotations
 import types
 import weakref
 
+from simdist.framework.eager_function_run import (  # noqa: F401 - tf.config's names
+    experimental_functions_run_eagerly,
+    experimental_run_functions_eagerly,
+    functions_run_eagerly,
+    run_functions_eagerly,
+)
 from simdist.hardware import machine as machine_lib
 from simdist.hardware.machine import LogicalDevice, LogicalDeviceConfiguration, PhysicalDevice
 
@@ -131,4 +137,6 @@ __all__ = ["LogicalDevice", "LogicalDeviceConfiguration", "PhysicalDevice",
            "get_logical_device_configuration", "get_memory_growth", "get_visible_devices",
            "set_visible_devices",
            "list_logical_devices", "list_physical_devices", "set_logical_device_configuration",
-           "set_memory_growth", "experimental", "experimental_connect_to_cluster"]
+           "set_memory_growth", "experimental", "experimental_connect_to_cluster",
+           "run_functions_eagerly", "functions_run_eagerly",
+           "experimental_run_functions_eagerly", "experimental_functions_run_eagerly"]

@@ -218,6 +218,11 @@ class SymbolicTensor(Tensor):
     def __del__(self):
         pass
 
+    def _renamed(self, name: str) -> SymbolicTensor:
+        """The same tensor under another name (an output's ``Identity``)."""
+        return SymbolicTensor(self._graph, name, self._static_shape, self._dtype,
+                              self._device, self._placeholders, self._id)
+
     @property
     def _value(self):
         if _in_node.value:
@@ -388,6 +393,19 @@ def _flat_layout(structure, composite):
 _ONE_PASS = (zip, map, filter, type(x for x in ()))
 
 
+def _walk(nodes):
+    """The recorded op nodes, those of a cond's branches and a loop's body included."""
+    for node in nodes:
+        if isinstance(node, Node):
+            yield node
+        for branch_nodes, _ in getattr(node, "branches", ()):
+            yield from _walk(branch_nodes)
+        for part in ("cond", "body"):
+            inner = getattr(node, part, None)
+            if isinstance(inner, list):
+                yield from _walk(inner)
+
+
 class FuncGraph:
     """The graph one trace of a ``tf.function`` records (TF's FuncGraph)."""
 
@@ -407,6 +425,31 @@ class FuncGraph:
         self.made_names: dict = {}      # id -> name of the inputs (and stateful outputs)
         self._base_device = None
         self._plans: dict = {}          # graph_plan.Plan per tf.device scope of the calls
+        self.structured_inputs = ((), {})   # the arguments, tensors as placeholders
+
+    def as_graph_def(self):
+        """TF's GraphDef of this graph (graph_def)."""
+        from simdist.framework import graph_def
+
+        return graph_def.as_graph_def(self)
+
+    def output_names(self) -> list:
+        """TF's names of the outputs: each goes through an Identity op."""
+        n = len([t for t in nest.flatten(self.outputs) if isinstance(t, SymbolicTensor)])
+        return ["Identity:0"] + [f"Identity_{i}:0" for i in range(1, n)]
+
+    def captures(self) -> list:
+        """The variables from outside that the graph's nodes use, in first-use order."""
+        seen, out = set(), []
+        made = {id(v) for v in self.created_variables}
+        for node in _walk(self.nodes):
+            for leaf in node.leaves:
+                if hasattr(leaf, "_as_tensor") and hasattr(leaf, "assign") and \
+                        id(leaf) not in seen and id(leaf) not in self.substitutes and \
+                        id(leaf) not in made:
+                    seen.add(id(leaf))
+                    out.append(leaf)
+        return out
 
     # --- building -----------------------------------------------------------------------
     def unique_name(self, name: str) -> str:
@@ -433,8 +476,11 @@ class FuncGraph:
         dt = dtypes.as_dtype(dtype).as_numpy_dtype
         known = shape if shape.rank is not None else TensorShape(
             [None] * (1 if example is None else len(example)))
+        # an unknown rank: the ones have one more dimension, so an op's output whose rank
+        # follows its input's is of unknown rank too (as TF's shape inference gives)
+        other = known if shape.rank is not None else TensorShape([None] * (known.rank + 1))
         t = SymbolicTensor(self, f"{self.unique_name(name)}:0", shape, dtype, device,
-                           (_fill(known, 0, dt), _fill(known, 1, dt)))
+                           (_fill(known, 0, dt), _fill(other, 1, dt)))
         self.made_names[t._id] = t._name
         return t
 
@@ -525,6 +571,8 @@ class FuncGraph:
             b = getattr(other, "_value", t._value)
             if b.shape != t._value.shape and len(b.shape) == len(shape):
                 shape = [d if d == e else None for d, e in zip(shape, b.shape)]
+            elif len(b.shape) != len(shape):   # the rank follows an unknown-rank input's
+                shape = None
             suffix = f":{i}" if len(flat) > 1 else ":0"
             outs.append(SymbolicTensor(self, op_name + suffix, shape, t.dtype, t._device,
                                        (t._value, b), tensor_id=t._id))

@@ -54,9 +54,11 @@ import numpy as np
 from simdist.framework import (
     context,
     dtypes,
+    eager_function_run,
     errors,
     execute,
     func_graph,
+    function_type,
     function_variables,
     nest,
     variables,
@@ -179,14 +181,126 @@ class ConcreteFunction:
 
     @property
     def structured_input_signature(self):
-        return self._trace.key
+        """(positional, keyword) arguments of the trace: tensors as named TensorSpecs,
+        Python values as themselves (TF's ``structured_input_signature``)."""
+        if self._trace.graph is None:   # a function simdist runs eagerly: its trace key
+            return self._trace.key
+        args, kwargs = self._trace.graph.structured_inputs
+        spec = (lambda x: TensorSpec(x.shape, x.dtype, x.name.split(":")[0])
+                if isinstance(x, func_graph.SymbolicTensor) else x)
+        return nest.map_structure(spec, (tuple(args), dict(kwargs)))
+
+    @property
+    def structured_outputs(self):
+        """The graph's outputs as TF names them: each through an ``Identity`` op."""
+        graph = self._trace.graph
+        names = iter(graph.output_names())
+        return nest.map_structure(
+            lambda t: t._renamed(next(names)) if isinstance(t, func_graph.SymbolicTensor)
+            else t, graph.outputs)
 
     @property
     def graph(self):
         return self._trace.graph
 
+    def pretty_printed_signature(self, verbose=True) -> str:
+        graph = self._trace.graph
+        args, kwargs = graph.structured_inputs
+        return function_type.pretty_signature(
+            self._function._python_function, self._function._instance, args, kwargs,
+            graph.outputs, graph.captures())
+
+    def __str__(self):
+        return f"ConcreteFunction {self.pretty_printed_signature()}"
+
     def __call__(self, *args, **kwargs):
+        args, kwargs = self._bind(args, kwargs)
         return self._function._call(self._trace, args, kwargs)
+
+    def _bind(self, args, kwargs):
+        """The call's arguments as the trace's: by parameter, Python values the trace fixed
+        left out or equal; else, as TF's fallback to the flat signature, the tensor
+        parameters in order. Others, and tensors of another dtype, raise TF's errors."""
+        if self._function._input_signature is not None:
+            return args, kwargs
+        t_args, t_kwargs = self._trace.graph.structured_inputs
+        traced = list(t_args) + list(t_kwargs.values())
+        try:
+            params = [p.name for p in inspect.signature(
+                self._function._python_function).parameters.values()]
+        except (TypeError, ValueError):
+            return args, kwargs
+        if self._function._instance is not None:
+            params = params[1:]
+        params = params[:len(t_args)] + list(t_kwargs)
+        is_input = [isinstance(w, func_graph.SymbolicTensor) or nest.is_nested(w)
+                    or function_type._is_variable(w) for w in traced]
+        bound, reason = self._bind_structured(params, traced, is_input, args, kwargs)
+        if bound is None:   # TF's fallback: the flat signature, tensors by position
+            inputs = [p for p, i in zip(params, is_input) if i]
+            flat_reason = None
+            if kwargs:
+                flat_reason = (f"{self._function._name}({', '.join(inputs)}) got unexpected "
+                               f"keyword arguments: {', '.join(kwargs)}.")
+            elif len(args) != len(inputs):
+                flat_reason = (f"{self._function._name}({', '.join(inputs)}) takes "
+                               f"{len(inputs)} positional arguments, got {len(args)}.")
+            else:
+                odd = [i for i, a in enumerate(args) if type(a) is not Tensor]
+                if odd:
+                    flat_reason = (
+                        "provided list of inputs contains objects other than 'EagerTensor'. "
+                        f"Item {odd[0]} is type: {function_type.type_name(args[odd[0]])}")
+            if flat_reason is not None:
+                signature = function_type.signature_text(
+                    params, traced, self._trace.graph.outputs)
+                raise TypeError(
+                    f"Binding inputs to tf.function failed due to `{reason}`. Received "
+                    f"args: {args} and kwargs: {kwargs} for signature: {signature}.\n"
+                    f"Fallback to flat signature also failed due to: {flat_reason}")
+            given = dict(zip(inputs, args))
+            bound = [given[p] if i else w for p, w, i in zip(params, traced, is_input)]
+        for i, (value, want) in enumerate(zip(bound, traced)):
+            self._check_dtype(i, value, want)
+        return tuple(bound[:len(t_args)]), dict(zip(params[len(t_args):],
+                                                     bound[len(t_args):]))
+
+    @staticmethod
+    def _bind_structured(params, traced, is_input, args, kwargs):
+        """(the arguments by parameter, None) or (None, why not) as TF words it."""
+        if len(args) > len(params):
+            return None, "too many positional arguments"
+        extra = [k for k in kwargs if k not in params]
+        if extra:
+            return None, f"got an unexpected keyword argument '{extra[0]}'"
+        given = dict(zip(params, args))
+        if any(k in given for k in kwargs):
+            return None, "multiple values for argument"
+        given.update(kwargs)
+        bound = []
+        for name, want, is_in in zip(params, traced, is_input):
+            primitive = want is None or isinstance(want, (bool, int, float, str, bytes))
+            if is_in or not primitive:
+                if name not in given:
+                    return None, f"missing a required argument: '{name}'"
+                if not is_in and given[name] is not want:
+                    return None, f"Can not cast {given[name]!r} to {function_type.type_text(want)}"
+                bound.append(given[name])
+            elif name in given and not (type(given[name]) is type(want)
+                                        and given[name] == want):
+                return None, f"Can not cast {given[name]!r} to {function_type.type_text(want)}"
+            else:
+                bound.append(want)
+        return bound, None
+
+    def _check_dtype(self, i, value, want) -> None:
+        if isinstance(want, func_graph.SymbolicTensor) and isinstance(value, Tensor) and \
+                value.dtype != want.dtype:
+            op = f"__inference_{self._function._name}"
+            raise errors.InvalidArgumentError(
+                None, None, f"cannot compute {op} as input #{i}(zero-based) was expected to "
+                            f"be a {want.dtype.name} tensor but is a {value.dtype.name} "
+                            f"tensor [Op:{op}]")
 
 
 class Function:
@@ -235,6 +349,12 @@ class Function:
         """How many traces this function has made (as TF counts them)."""
         return len(self._traces) + self._extra_traces
 
+    def pretty_printed_concrete_signatures(self, verbose=True) -> str:
+        """Every trace's signature, as TF prints them (function_type)."""
+        return ("\n\n" if verbose else "\n").join(
+            ConcreteFunction(self, t).pretty_printed_signature(verbose)
+            for t in self._traces if t.graph is not None)
+
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         """The trace for these arguments (tracing it if needed); with an input_signature
         and no arguments, the signature's trace."""
@@ -253,6 +373,10 @@ class Function:
         return ConcreteFunction(self, trace)
 
     def __call__(self, *args, **kwargs):
+        if eager_function_run.RUN_FUNCTIONS_EAGERLY:   # the Python as written, each call
+            if self._instance is not None:
+                args = (self._instance,) + args
+            return self._python_function(*args, **kwargs)
         trace = self._lookup(args, kwargs)
         if func_graph.current() is not None:
             # Called while another function traces: its ops join that graph (TF inlines
@@ -294,7 +418,12 @@ class Function:
         first = self._first_call_made_variables is None
         if first:
             self._first_call_made_variables = made_in_trace
-        elif made_in_trace:
+        elif made_in_trace or variables.creation_count() != created:
+            # a later trace's execution made variables (another optimizer's slots): TF's
+            # ValueError, the trace dropped
+            with self._lock:
+                if trace in self._traces:
+                    self._traces.remove(trace)
             raise ValueError(function_variables.NON_FIRST_CALL_ERROR)
         if made_in_trace or variables.creation_count() != created:
             self._trace_again(trace, args, kwargs)
@@ -348,9 +477,6 @@ class Function:
                 self._bound_by_id[id(instance)] = bound
         return bound
 
-    def __repr__(self):
-        return f"<simdist.function {self._name}>"
-
     # --- tracing ----------------------------------------------------------------------
     def _ensure_traced(self, trace: _Trace, args, kwargs) -> bool:
         """Trace ``trace`` if it has no graph yet; whether this call traced."""
@@ -372,6 +498,15 @@ class Function:
                 try:
                     created = variables.creation_count()
                     trace.graph = self._trace_graph(trace, args, kwargs)
+                    if variables.creation_count() != created and \
+                            not trace.graph.created_variables and \
+                            self._first_call_made_variables is not None:
+                        # A later trace made variables (an optimizer's slots for another
+                        # optimizer): TF's ValueError; the trace is dropped.
+                        trace.graph = None
+                        with self._lock:
+                            self._traces.remove(trace)
+                        raise ValueError(function_variables.NON_FIRST_CALL_ERROR)
                     if variables.creation_count() != created and \
                             not trace.graph.created_variables:
                         # The trace made variables in init_scope (an optimizer's slots, a
@@ -435,6 +570,7 @@ class Function:
                 graph.substitutes[id(x)] = -(i + 1)
                 graph.inputs.append((i, -(i + 1), None))
         s_args, s_kwargs = func_graph.collapse(nest.pack_sequence_as(expanded, symbolic))
+        graph.structured_inputs = (s_args, s_kwargs)
         if self._instance is not None:
             s_args = (self._instance,) + tuple(s_args)
         printed = io.StringIO()
@@ -566,7 +702,18 @@ class Function:
             raise TypeError(
                 f"Binding inputs to tf.function failed due to `Can not cast "
                 f"{TensorSpec.from_tensor(x)!r} to {s!r}`. Received args: {args} and "
-                f"kwargs: {kwargs} for signature: {self._flat_signature} (argument {i}).")
+                f"kwargs: {kwargs} for signature: {self._signature_text()}.")
+
+    def _signature_text(self) -> str:
+        """The input_signature as TF's FunctionType prints it: ``(x: TensorSpec(...))``."""
+        try:
+            names = list(inspect.signature(self._python_function).parameters)
+        except (TypeError, ValueError):
+            names = []
+        names = names[1:] if self._instance is not None else names
+        names += [f"args_{i}" for i in range(len(names), len(self._input_signature))]
+        return "(" + ", ".join(f"{n}: {s!r}" for n, s in
+                               zip(names, self._input_signature)) + ")"
 
 
 def _event(dev, name, start, end, **args) -> None:

@@ -378,7 +378,7 @@ def _traces(step, calls, seen_args) -> list:
 
 
 def _signature(concrete) -> str:
-    key = concrete.structured_input_signature
+    key = concrete._trace.key   # the trace key (its Python values by value)
     leaves = key[1] if isinstance(key, tuple) and len(key) == 2 else key
     return ", ".join(_leaf(x) for x in (leaves if isinstance(leaves, tuple) else (leaves,)))
 

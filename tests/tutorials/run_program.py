@@ -27,7 +27,8 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "distributed_input": "distributed_input.py",
             "parameter_server_training": "parameter_server_training.py",
             "save_and_load": "save_and_load.py", "mixed_precision": "mixed_precision.py",
-            "random_numbers": "random_numbers.py"}
+            "random_numbers": "random_numbers.py", "function_guide": "function_guide.py",
+            "intro_to_graphs": "intro_to_graphs.py"}
 
 
 def source(name, framework):

@@ -418,13 +418,26 @@ def _tf_while_stmt(test, body, get_state, set_state, symbol_names, opts):
     loop_opts = _loop_options(opts)
     if skip and "shape_invariants" in loop_opts:
         loop_opts["shape_invariants"] = (None,) + tuple(loop_opts["shape_invariants"])
-    final = while_lib.while_loop(aug_test, aug_body, (False,) * skip + tuple(init_vars),
-                                 return_same_structure=True, **loop_opts)
+    graph = func_graph.current()
+    if graph is not None and not _is_symbolic_tree(init_vars):
+        # While tracing, a loop AutoGraph made a TF loop (over tf.range(10) of a Python
+        # int) is a graph while loop even when its state starts as Python values, as TF's
+        final = graph.while_loop(aug_test, aug_body, (False,) * skip + tuple(init_vars),
+                                 loop_opts.get("shape_invariants"),
+                                 loop_opts.get("maximum_iterations"))
+    else:
+        final = while_lib.while_loop(aug_test, aug_body,
+                                     (False,) * skip + tuple(init_vars),
+                                     return_same_structure=True, **loop_opts)
     if skip:   # TF's Assert that the loop ran, so the stand-ins were replaced
         control_flow_ops.Assert(final[0], [_runtime_zero_iterations_errmsg(
             symbol_names, nulls, orig_init_vars)])
         final = final[1:]
     set_state(final)
+
+
+def _is_symbolic_tree(values) -> bool:
+    return any(func_graph.is_symbolic(v) for v in nest.flatten(values))
 
 
 def _with_dummy(get_state, set_state, symbol_names):

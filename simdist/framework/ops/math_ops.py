@@ -68,6 +68,8 @@ def _binary(op_type, x, y, fn, out_dtype=None, check=None):
                                      [xt, yt])
         with np.errstate(all="ignore"):
             value = fn(xt._value, yt._value)
+        if isinstance(value, bytes):  # NumPy gives two 0-d string arrays' sum as bytes
+            value = np.array(value, dtype=object)
     except ValueError:
         raise errors.InvalidArgumentError(
             None, None, f"Incompatible shapes: {_shape_text(xt)} vs. {_shape_text(yt)} "

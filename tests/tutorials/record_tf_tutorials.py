@@ -7,7 +7,8 @@ MirroredStrategy() takes every logical CPU:
     export TF_USE_LEGACY_KERAS=1 TF_ENABLE_ONEDNN_OPTS=0 TF_CPP_MIN_LOG_LEVEL=3
     for n in 1 4; do for p in distributed_keras custom_training; do
         /tmp/tfvenv/bin/python tests/tutorials/record_tf_tutorials.py $n $p; done; done
-Writes fixtures/<program>@<n>cpu.json: TF's version and its printed text.
+Writes fixtures/<program>@<n>cpu.json: TF's version and its printed text (and, for the
+programs in run_program.TF_PRINTS, what their tf.print calls printed to stderr).
 """
 
 import json
@@ -15,7 +16,7 @@ import os
 import sys
 
 import tensorflow as tf
-from run_program import HERE, run
+from run_program import HERE, TF_PRINTS, run_with_prints
 
 if __name__ == "__main__":
     cpus = int(sys.argv[1])
@@ -23,7 +24,10 @@ if __name__ == "__main__":
         tf.config.list_physical_devices("CPU")[0],
         [tf.config.LogicalDeviceConfiguration()] * cpus)
     for name in sys.argv[2:]:
-        text = run(name, "tensorflow")
+        text, printed = run_with_prints(name, "tensorflow", prints=name in TF_PRINTS)
+        recorded = {"tf_version": tf.__version__, "stdout": text}
+        if name in TF_PRINTS:
+            recorded["tf_print"] = printed
         with open(os.path.join(HERE, "fixtures", f"{name}@{cpus}cpu.json"), "w") as f:
-            json.dump({"tf_version": tf.__version__, "stdout": text}, f, indent=1)
+            json.dump(recorded, f, indent=1)
         print(f"recorded {name} on {cpus} CPUs: {len(text.splitlines())} lines")

@@ -6,6 +6,9 @@ Glossary:
                ``sys.path`` for tutorial_data; under simdist its one line
                ``import tensorflow as tf`` reads ``import simdist as tf`` (and its
                ``from tensorflow[.keras] import`` lines import from simdist).
+  tf.print  -- ``run_with_prints`` also gives what the program's tf.print calls printed to
+               stderr (TF's kernel writes to the process's file descriptor 2), for the
+               programs in TF_PRINTS, whose fixtures record it as "tf_print".
   normalize -- printed text made comparable: a progress bar's final state (the text after
                its last carriage return; intermediate states, printed as time allows, are
                dropped), timings masked ('- 0s 5ms/step' -> '- T'), the framework's version
@@ -16,11 +19,14 @@ Used by record_tf_tutorials.py (TF's interpreter) and test_tutorials.py (simdist
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
+import logging
 import os
 import re
 import sys
 import tempfile
+import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "custom_training.py",
@@ -29,6 +35,8 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "save_and_load": "save_and_load.py", "mixed_precision": "mixed_precision.py",
             "random_numbers": "random_numbers.py", "function_guide": "function_guide.py",
             "intro_to_graphs": "intro_to_graphs.py"}
+
+TF_PRINTS = {"function_guide", "intro_to_graphs"}   # their tf.print output is compared too
 
 
 def source(name, framework):
@@ -45,6 +53,12 @@ def source(name, framework):
 
 def run(name, framework) -> str:
     """Everything the program prints to stdout."""
+    return run_with_prints(name, framework, prints=False)[0]
+
+
+def run_with_prints(name, framework, prints=True) -> tuple[str, str]:
+    """(everything the program prints to stdout, what its tf.print calls print to stderr,
+    or "" unless ``prints``)."""
     # The file's own path: TF's autograph reads the functions' source from it.
     code = compile(source(name, framework), os.path.join(HERE, "programs", PROGRAMS[name]),
                    "exec")
@@ -54,12 +68,53 @@ def run(name, framework) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         os.chdir(tmp)
         try:
-            with contextlib.redirect_stdout(out):
+            with contextlib.redirect_stdout(out), \
+                    (_tf_prints() if prints else contextlib.nullcontext()) as printed:
                 exec(code, {"__name__": "__main__"})  # noqa: S102 - the tutorial program
         finally:
             os.chdir(cwd)
             sys.path.remove(HERE)
-    return out.getvalue()
+    return out.getvalue(), printed.text if prints else ""
+
+
+class _Printed:
+    text = ""
+
+
+@contextlib.contextmanager
+def _tf_prints():
+    """What tf.print writes to stderr while the program runs: TF's PrintV2 kernel writes to
+    the process's stderr (file descriptor 2), simdist's tf.print to ``sys.stderr``; Python's
+    own stderr writes, the tracebacks the program prints and the "tensorflow" logger's
+    warnings, are left out."""
+    printed, dropped, captured = _Printed(), io.StringIO(), io.StringIO()
+    logger = logging.getLogger("tensorflow")
+    handlers = [h for h in logger.handlers if isinstance(h, logging.StreamHandler)]
+    streams = [h.setStream(dropped) for h in handlers]
+    extra = logging.StreamHandler(dropped)   # simdist's logger has no handler of its own
+    logger.addHandler(extra)
+    print_exception = traceback.print_exception
+    traceback.print_exception = functools.partial(_print_exception, print_exception, dropped)
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as fd_file:
+        os.dup2(fd_file.fileno(), 2)
+        try:
+            with contextlib.redirect_stderr(captured):
+                yield printed
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            traceback.print_exception = print_exception
+            logger.removeHandler(extra)
+            for h, stream in zip(handlers, streams):
+                h.setStream(stream)
+            fd_file.seek(0)
+            printed.text = fd_file.read().decode(errors="replace") + captured.getvalue()
+
+
+def _print_exception(print_exception, sink, *args, file=None, **kwargs):
+    return print_exception(*args, file=sink if file is None else file, **kwargs)
 
 
 _TIMING = re.compile(r" - (ETA: )?\d+(\.\d+)?m?s( \d+(\.\d+)?[mu]?s/step)?")

@@ -5,7 +5,9 @@ values, input_signature errors, concrete functions called, printed and refused, 
 nodes, AutoGraph loops, Python side effects, variables made on a first call only, an
 optimizer per trace) and "Introduction to graphs and tf.function"
 (programs/intro_to_graphs.py: a Function and its concrete functions, Keras models traced and
-eager, run_functions_eagerly, print once per trace). No tf.function falls back to eager.
+eager, run_functions_eagerly, print once per trace). What tf.print printed to stderr is
+compared too (fizzbuzz, a while loop's values, "Executing ..." at every call, an iterator
+read once per trace). No tf.function falls back to eager.
 
 Two kinds of text are equal up to names only: an exception class's module
 (``tensorflow.python.framework.errors_impl.X`` / ``simdist.errors.X``) and a Function's
@@ -16,9 +18,11 @@ Not compared (known differences, not done): what the intro guide's EagerLayer pr
 first epoch, as the first trace makes the optimizer's variables), where simdist's fit runs
 each step's Python (it prints at every step). The fit's losses are compared."""
 
+import json
+import os
 import re
 
-from run_program import run
+from run_program import HERE, run_with_prints
 from test_tutorials import _compare, _recorded, cpu_machine  # noqa: F401 - the fixture
 
 from simdist.testing.log_capture import tf_logs
@@ -44,9 +48,11 @@ def _fit_prints_dropped(text):
 
 def _check(name):
     with tf_logs(contains="could not trace") as fallbacks:
-        printed = run(name, "simdist")
+        printed, tf_printed = run_with_prints(name, "simdist")
     _compare(_fit_prints_dropped(_names_masked(printed)),
              _fit_prints_dropped(_names_masked(_recorded(name, 1))))
+    with open(os.path.join(HERE, "fixtures", f"{name}@1cpu.json")) as f:
+        _compare(tf_printed, json.load(f)["tf_print"])
     assert fallbacks.messages == []
 
 

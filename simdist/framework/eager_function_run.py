@@ -11,8 +11,6 @@ Mirrors tensorflow/python/eager/polymorphic_function/eager_function_run.py.
 
 from __future__ import annotations
 
-import logging
-
 RUN_FUNCTIONS_EAGERLY = False
 _warned: set = set()
 
@@ -29,6 +27,8 @@ def run_functions_eagerly(run_eagerly) -> None:
 
 
 def _deprecated(name: str, instead: str) -> None:
+    import logging  # loaded at first use (test_lazy_import)
+
     if name not in _warned:   # TF's deprecation decorator warns once per function
         _warned.add(name)
         logging.getLogger("tensorflow").warning(

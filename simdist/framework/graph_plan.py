@@ -22,10 +22,12 @@ Glossary:
                    (``reset_world``) builds them again, since they hold its devices.
 
 Which nodes lower: ``ReadVariableOp`` (a plain variable's read), and single-op nodes of
-``tf.matmul`` (2-D, not 16-bit), ``tf.nn.bias_add``, ``tf.nn.relu``, ``tf.sigmoid``,
-``tf.add`` / ``+``, ``tf.subtract`` / ``-``, ``tf.multiply`` / ``*`` whose inputs are the
-node's own tensors, whose kernel reproduced the first execution's value bit for bit, on
-the NumPy backend. Everything else (Keras's whole-call nodes, the tape's gradients,
+``tf.matmul`` / ``@`` (2-D, not 16-bit), ``tf.nn.bias_add``, ``tf.nn.relu``,
+``tf.sigmoid``, ``tf.tanh``, ``tf.exp``, ``tf.sqrt``, ``tf.square``, ``tf.negative``,
+``tf.abs``, ``tf.maximum``, ``tf.minimum``, ``tf.math.squared_difference``, ``tf.add`` /
+``+``, ``tf.subtract`` / ``-``, ``tf.multiply`` / ``*`` whose inputs are the node's own
+tensors, whose kernel reproduced the first execution's value bit for bit, on the NumPy
+backend. Everything else (Keras's whole-call nodes, the tape's gradients,
 collectives, control flow, stateful nodes) runs node by node, as before; the backward
 pass still runs on the tape.
 
@@ -324,7 +326,17 @@ def _register() -> None:
               "matmul": (math_ops.matmul, _matmul)}
     ops = [(nn_ops.bias_add, _bias_add),
            (nn_ops.relu, _elementwise("Relu", lambda a: np.maximum(a, 0), quiet=False)),
-           (math_ops.sigmoid, _elementwise("Sigmoid", _sigmoid))]
+           (math_ops.sigmoid, _elementwise("Sigmoid", _sigmoid)),
+           (math_ops.tanh, _elementwise("Tanh", np.tanh)),
+           (math_ops.exp, _elementwise("Exp", np.exp)),
+           (math_ops.sqrt, _elementwise("Sqrt", np.sqrt)),
+           (math_ops.square, _elementwise("Square", lambda a: a * a)),
+           (math_ops.negative, _elementwise("Neg", lambda a: -a)),
+           (math_ops.abs, _elementwise("Abs", np.abs)),
+           (math_ops.maximum, _elementwise("Maximum", np.maximum)),
+           (math_ops.minimum, _elementwise("Minimum", np.minimum)),
+           (math_ops.squared_difference,
+            _elementwise("SquaredDifference", lambda a, b: (a - b) * (a - b)))]
     for name, (op, kernel_for) in binary.items():   # tf.add and x + y, y + x alike
         ops += [(op, kernel_for), (getattr(Tensor, f"__{name}__"), kernel_for),
                 (getattr(Tensor, f"__r{name}__"), kernel_for)]

@@ -214,11 +214,15 @@ def test_a_half_precision_matmul_is_not_lowered_and_still_replays_exactly():
 _OPS = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
         "matmul": lambda a, b: tf.matmul(a, b, transpose_b=True),
         "relu": lambda a, b: tf.nn.relu(a - b), "sigmoid": lambda a, b: tf.sigmoid(a * b),
-        "bias": lambda a, b: tf.nn.bias_add(a, b[0])}
+        "bias": lambda a, b: tf.nn.bias_add(a, b[0]), "tanh": lambda a, b: tf.tanh(a),
+        "exp": lambda a, b: tf.exp(a * 0.25), "sqrt": lambda a, b: tf.sqrt(tf.abs(a)),
+        "square": lambda a, b: tf.square(a) - b, "neg": lambda a, b: tf.negative(a),
+        "max": lambda a, b: tf.maximum(a, b), "min": lambda a, b: tf.minimum(a, b),
+        "sqdiff": lambda a, b: tf.math.squared_difference(a, b)}
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ops=st.lists(st.sampled_from(sorted(_OPS)), min_size=1, max_size=6),
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ops=st.lists(st.sampled_from(sorted(_OPS)), min_size=1, max_size=8),
        n=st.integers(1, 4), dtype=st.sampled_from([np.float32, np.float64]),
        seed=st.integers(0, 2**16))
 def test_random_elementwise_programs_replay_exactly(ops, n, dtype, seed):
@@ -315,3 +319,20 @@ def _iterator_program():
 
 def test_an_iterators_next_replays_exactly_and_ends_in_out_of_range():
     _assert_same(_iterator_program)
+
+
+def test_every_lowered_op_of_the_random_programs_becomes_a_kernel():
+    a = np.linspace(-1.0, 1.0, 9, dtype=np.float32).reshape(3, 3)
+
+    @tf.function
+    def f(a, b):
+        for name in sorted(_OPS):
+            a = _OPS[name](a, b)
+        return a
+
+    f(a, a.T)
+    f(a.T, a)
+    kinds = graph_plan.describe(f._traces[0].graph)
+    # b[0] (a strided slice) and the Python-scalar operand of exp's a * 0.25 run as nodes
+    assert [n for n, k in kinds if k == "node"] == ["strided_slice", "mul"]
+    assert len(kinds) > 15

@@ -30,7 +30,7 @@ def _dataset_of(fn, values) -> DatasetV2:
       TypeError: ``fn`` returned something else.
     """
     args = structure.to_tensors(values)
-    with context.device(structure.host_device()):
+    with context.device(structure.host_device()), structure.outside_trace():
         out = fn(*args) if type(args) is tuple else fn(args)
     if not isinstance(out, DatasetV2):
         raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "

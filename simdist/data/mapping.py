@@ -29,7 +29,7 @@ from simdist.hardware import array_api
 def call(fn, values):
     """Call ``fn`` on an element (structure of arrays) the way tf.data does; return values."""
     args = structure.to_tensors(values)
-    with context.device(structure.host_device()):
+    with context.device(structure.host_device()), structure.outside_trace():
         out = fn(*args) if type(args) is tuple else fn(args)
     if isinstance(out, list):
         out = tuple(out)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.framework import context, dtypes, execute
-from simdist.framework.tensor import Tensor
+from simdist.framework.tensor import Tensor, tracing
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.tensor_spec import TensorSpec
 from simdist.hardware import array_api, backend
@@ -112,7 +112,7 @@ def to_array(value, dtype=None):
             isinstance(v, (np.ndarray, np.generic, Tensor)) for v in value):
         # TF packs a list of arrays with the arrays' dtype (float64 stays float64)
         value = np.asarray([np.asarray(v) for v in value])
-    with context.device(host_device()):
+    with context.device(host_device()), outside_trace():
         t = execute.convert_to_tensor(value, dtype=dtype)
     return t._value
 
@@ -149,7 +149,16 @@ def _python_leaves(value):
 def to_tensors(values):
     """Wrap a structure of backend arrays as host Tensors (an element leaving the pipeline)."""
     dev = host_device()
-    return map_leaves(lambda v: Tensor(_as_array(v), dev), values)
+    with outside_trace():
+        return map_leaves(lambda v: Tensor(_as_array(v), dev), values)
+
+
+def outside_trace():
+    """The pipeline's own work, out of any tf.function trace: a dataset built while a
+    function traces (``create_per_worker_dataset``'s dataset_fn) captures Python values as
+    constants and runs its element functions as graphs of their own (TF's dataset
+    functions), not as ops of the caller's graph."""
+    return tracing.scope(None)
 
 
 def _as_array(v):

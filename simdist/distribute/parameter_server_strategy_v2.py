@@ -31,7 +31,7 @@ from simdist.distribute.distribute_lib import ReplicaContext, SingleReplicaExten
 from simdist.distribute.ps_values import CachingVariable
 from simdist.distribute.sharded_variable import ShardedVariable, first_axis_shards
 from simdist.distribute.values import DistributedValues
-from simdist.framework import context, execute, func_graph, nest
+from simdist.framework import context, execute, nest
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.thread_local import ThreadLocalNamespace
 from simdist.hardware import machine as machine_lib
@@ -114,8 +114,21 @@ class ParameterServerStrategyV2Extended(SingleReplicaExtended):
         finally:
             self._local.worker = previous
 
+    @contextlib.contextmanager
+    def _scheduling(self):
+        """The scope of ``ClusterCoordinator.schedule`` tracing a function on the
+        coordinator (TF's ``_being_scheduled``): no worker yet, so the trace's replica runs
+        on no device of its own (each execution runs on its worker's)."""
+        previous = getattr(self._local, "scheduling", False)
+        self._local.scheduling = True
+        try:
+            yield
+        finally:
+            self._local.scheduling = previous
+
     def _being_scheduled(self) -> bool:
-        return getattr(self._local, "worker", None) is not None
+        return getattr(self._local, "worker", None) is not None or \
+            getattr(self._local, "scheduling", False)
 
     def _assert_being_scheduled_by_cluster_coordinator(self):
         if not self._being_scheduled() and not self._allow_run_without_coordinator:
@@ -180,7 +193,8 @@ class ParameterServerStrategyV2Extended(SingleReplicaExtended):
     # --- replicas and reductions ------------------------------------------------------
     def _call_for_each_replica(self, fn, args, kwargs):
         self._assert_being_scheduled_by_cluster_coordinator()
-        device = self._current_worker().device if self._being_scheduled() else None
+        worker = getattr(self._local, "worker", None)
+        device = worker.device if worker is not None else None
         with ReplicaContext(self._strategy, 0, device):
             return fn(*args, **kwargs)
 
@@ -236,16 +250,3 @@ class ParameterServerStrategyV2(Strategy):
         if multi_worker_util.task_count(spec, "worker") < 1:
             raise ValueError("There must be at least one worker.")
 
-
-@func_graph.register_eager_condition
-def _under_parameter_servers():
-    """simdist's graphs do not record the parameter servers' pulls and pushes: a tf.function
-    under this strategy (a ClusterCoordinator-scheduled step included) runs eagerly."""
-    from simdist.distribute import distribution_strategy_context as ds_context
-    from simdist.distribute.coordinator import simulation
-
-    if simulation.current_run() is not None or \
-            isinstance(ds_context.get_strategy(), ParameterServerStrategyV2):
-        return ("it runs under a ParameterServerStrategy, whose variable pulls and pushes "
-                "simdist's graphs do not record yet")
-    return None

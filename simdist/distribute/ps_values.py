@@ -7,7 +7,9 @@ Glossary:
                      function is a *pull* and each write a *push* of the simulated cluster
                      (coordinator/simulation.py): they happen in simulated-time order
                      across workers, and ``_version`` counts the writes, so the trace shows
-                     which version every step read and wrote. On the coordinator (outside
+                     which version every step read and wrote. In a traced function its reads
+                     and assigns are graph nodes, pulling and pushing at each execution (a
+                     trace's shape inference pulls nothing). On the coordinator (outside
                      scheduled functions) it reads and writes as a plain variable.
 
 Mirrors tensorflow/python/distribute/ps_values.py (CachingVariable).
@@ -16,7 +18,8 @@ Mirrors tensorflow/python/distribute/ps_values.py (CachingVariable).
 from __future__ import annotations
 
 from simdist.distribute.coordinator import simulation
-from simdist.framework.variables import ResourceVariable, _UnreadVariable
+from simdist.framework import execute, func_graph
+from simdist.framework.variables import ResourceVariable, _unread_spec, _UnreadVariable
 
 
 class CachingVariable(ResourceVariable):
@@ -35,7 +38,7 @@ class CachingVariable(ResourceVariable):
 
     def _read(self):
         run = simulation.current_run()
-        if run is None:
+        if run is None or execute.in_shape_inference():   # a trace's shapes: no pull
             return super()._read()
         return run.pull(self, super()._read)
 
@@ -51,9 +54,11 @@ class CachingVariable(ResourceVariable):
                                                            op_name))
         return _UnreadVariable(self) if read_value else None
 
+    @func_graph.recorded(kind="stateful", spec=_unread_spec)
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
         return self._update(delta, "assign_add", 1, read_value)
 
+    @func_graph.recorded(kind="stateful", spec=_unread_spec)
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         return self._update(delta, "assign_sub", -1, read_value)
 

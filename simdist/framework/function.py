@@ -372,6 +372,22 @@ class Function:
             trace.executed = True
         return ConcreteFunction(self, trace)
 
+    def _concrete_before_execution(self, args, kwargs) -> ConcreteFunction:
+        """``get_concrete_function`` completed as TF's is, before any execution (what a
+        ClusterCoordinator sends to its workers): a first trace that created variables
+        with Python initial values has them made, and traces again now (tracing count 2),
+        not at the first call. A traced initial value still waits for the first call."""
+        concrete = self.get_concrete_function(*args, **kwargs)
+        trace = concrete._trace
+        with trace.lock:
+            if trace.executed or trace.eager or any(
+                    isinstance(getattr(n, "fn", None), function_variables._InitialValue)
+                    for n in trace.graph.nodes):
+                return concrete
+            trace.executed = True
+            self._after_first_execution(trace, args, kwargs, variables.creation_count())
+        return concrete
+
     def __call__(self, *args, **kwargs):
         if eager_function_run.RUN_FUNCTIONS_EAGERLY:   # the Python as written, each call
             if self._instance is not None:
@@ -517,6 +533,13 @@ class Function:
                     return True
                 except NotTraceable as e:
                     reason = self._untraceable = str(e)
+                except Exception:
+                    # A trace that raised is not kept: TF's tracing count leaves it out
+                    # (recorded: tests/distribute/ps_programs/scenarios.py, tracing).
+                    with self._lock:
+                        if trace in self._traces:
+                            self._traces.remove(trace)
+                    raise
             trace.eager = True
             self._warn_eager(reason)
             return True

@@ -201,7 +201,6 @@ def test_pulls_and_pushes_are_in_the_machines_trace():
 
 def test_each_workers_batches_are_placed_on_that_worker():
     strategy, coord = cpu_cluster(3, 1)
-    seen = []
 
     @tf.function
     def per_worker_dataset_fn():
@@ -212,13 +211,12 @@ def test_each_workers_batches_are_placed_on_that_worker():
 
     @tf.function
     def step(it):
-        batch = next(it)
-        seen.append(batch.device)  # a Python side effect: simdist runs the body every call
-        return batch
+        return next(it)
 
-    for _ in range(9):
-        coord.schedule(step, args=(iterator,))
+    remotes = [coord.schedule(step, args=(iterator,)) for _ in range(9)]
     coord.join()
-    ran_on = [s["worker"] for s in strategy.extended.simulation.steps]
+    worker_of = {s["closure"]: s["worker"] for s in strategy.extended.simulation.steps}
+    ran_on = [worker_of[r._closure.id] for r in remotes]
     assert len(set(ran_on)) == 3
-    assert seen == [f"/job:worker/replica:0/task:{w}/device:CPU:0" for w in ran_on]
+    assert [r.get().device for r in remotes] == [
+        f"/job:worker/replica:0/task:{w}/device:CPU:0" for w in ran_on]

@@ -116,9 +116,13 @@ def test_parameter_server_tutorial_runs_as_written(cpu_machine):
     2 ps in process, Keras fit with steps_per_execution and checkpoint callbacks, then the
     custom loop with a sharded embedding) prints the lines TF 2.21 printed. Its data and
     initial weights are random and its workers asynchronous, in TF as here, so decimals are
-    masked; the ps devices of the embedding's shards, the epochs and step counts are not."""
+    masked; the ps devices of the embedding's shards, the epochs and step counts are not.
+    Its tf.functions trace (the scheduled steps, fit's train function, the per-worker
+    dataset functions): no eager fallback."""
     cpu_machine(1)
-    got = normalize(run("parameter_server_training", "simdist"))
+    with tf_logs(contains="could not trace") as fallbacks:
+        got = normalize(run("parameter_server_training", "simdist"))
+    assert fallbacks.messages == [], fallbacks.messages
     want = normalize(_recorded("parameter_server_training", 1))
     assert [_DECIMAL.sub("#", g) for g in got] == [_DECIMAL.sub("#", w) for w in want]
     for line in got:

@@ -3,6 +3,11 @@
 Glossary:
   schedule     -- queue a ``tf.function`` (with PerWorkerValues arguments split per worker)
                   and get a RemoteValue at once; a free worker runs it later.
+  trace        -- ``schedule`` traces the function on the coordinator, in the strategy's
+                  scope, with the first worker's arguments (an iterator argument is keyed
+                  by its element spec and replaced by each worker's own at execution), as
+                  TF's Closure does: ``print`` runs once per trace, and each worker executes
+                  the graph, whose variable reads and writes are its pulls and pushes.
   join / done  -- run the queue to the end (``join``) / whether nothing is left (``done``:
                   runs what the workers would have finished by the coordinator's time).
                   Both raise the first error a function raised since the last raise, after
@@ -57,6 +62,30 @@ class Closure:
         self.scheduled_at = 0.0
         self._cluster = cluster
         self.output = None
+        self._concrete = self._trace() if _is_function(function) else None
+
+    def _trace(self):
+        """TF traces a scheduled ``tf.function`` here, on the coordinator, with the first
+        worker's slice of the arguments (their type specs: an iterator argument is each
+        worker's own at execution), and sends the concrete function to the workers: its
+        Python runs once per trace, not once per execution."""
+        args = select_worker_slice(self._first_worker(), self._args)
+        kwargs = select_worker_slice(self._first_worker(), self._kwargs)
+        args = nest.map_structure(_maybe_get_remote_value, args)
+        kwargs = nest.map_structure(_maybe_get_remote_value, kwargs)
+        strategy = self._cluster.strategy
+        with strategy.scope(), strategy.extended._scheduling():
+            return self._function._concrete_before_execution(args, kwargs)
+
+    def _first_worker(self) -> int:
+        """The first worker whose per-worker arguments are built (worker 0 unless it is
+        down): what the trace reads their specs from."""
+        for w in self._cluster.workers:
+            values = select_worker_slice(w.index, (self._args, self._kwargs))
+            if all(not isinstance(x, RemoteValueImpl) or x._values is not None
+                   for x in nest.flatten(values)):
+                return w.index
+        return 0
 
     def build_output_remote_value(self):
         self.output = RemoteValueImpl(self, self._cluster)
@@ -79,11 +108,18 @@ class Closure:
         kwargs = nest.map_structure(_maybe_get_remote_value, kwargs)
         strategy = self._cluster.strategy
         extended = strategy.extended
+        function = self._function if self._concrete is None else self._concrete
         with strategy.scope(), context.device(worker.device_name), \
                 extended._scheduled_on(worker):
-            out = self._function(*args, **kwargs)
+            out = function(*args, **kwargs)
         if self.output is not None:
             self.output._set_values(out)
+
+
+def _is_function(fn) -> bool:
+    from simdist.framework.function import Function
+
+    return isinstance(fn, Function)
 
 
 def _maybe_get_remote_value(x):

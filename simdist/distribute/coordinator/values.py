@@ -2,8 +2,10 @@
 
 Glossary:
   PerWorkerDatasetFromDatasetFunction -- ``dataset_fn`` (a function, or a ``tf.function``
-                   that calls ``strategy.distribute_datasets_from_function``) built once per
-                   worker; ``iter`` makes an iterator on every worker.
+                   that calls ``strategy.distribute_datasets_from_function``) traced once on
+                   the coordinator (a plain function wrapped in ``tf.function``, as TF), its
+                   concrete function run on every worker; ``iter`` makes an iterator on
+                   every worker.
   PerWorkerDatasetFromDataset -- the same from a dataset or distributed dataset object (each
                    worker gets its own copy and reads it from the start, as TF's serialized
                    copies do).
@@ -23,6 +25,18 @@ def _disallow_variable_creation(next_creator, **kwargs):
     raise ValueError("Creating variables in `dataset_fn` is not allowed.")
 
 
+def _traced(dataset_fn):
+    """TF traces ``dataset_fn`` once, here on the coordinator (a plain function wrapped in
+    ``tf.function`` first), refusing variables, and each worker runs the concrete function:
+    its Python (and the dataset functions it calls) runs once, not once per worker."""
+    from simdist.framework.function import Function, function
+
+    if not isinstance(dataset_fn, Function):
+        dataset_fn = function(dataset_fn)
+    with variables.variable_creator_scope(_disallow_variable_creation):
+        return dataset_fn.get_concrete_function()
+
+
 class PerWorkerDistributedIterator(PerWorkerValues):
     """The iterators of a per-worker dataset, one per worker."""
 
@@ -38,13 +52,12 @@ class PerWorkerDatasetFromDatasetFunction:
     """Datasets made by ``dataset_fn()`` on every worker."""
 
     def __init__(self, dataset_fn, coordinator):
-        self._dataset_fn = dataset_fn
+        self._dataset_fn = _traced(dataset_fn)
         self._coordinator = coordinator
         self._element_spec = None
 
     def _make(self):
-        with variables.variable_creator_scope(_disallow_variable_creation):
-            return self._dataset_fn()
+        return self._dataset_fn()
 
     def build(self):
         """Create the dataset on every worker (no iterator); PerWorkerValues of them."""
@@ -74,7 +87,9 @@ class PerWorkerDatasetFromDataset(PerWorkerDatasetFromDatasetFunction):
 
         if not isinstance(dataset, (DatasetV2, DistributedDataset)):
             raise ValueError("Unexpected dataset type!")
-        super().__init__(lambda: dataset, coordinator)
+        self._dataset_fn = lambda: dataset
+        self._coordinator = coordinator
+        self._element_spec = None
 
 
 def get_per_worker_dataset(dataset_or_dataset_fn, coordinator):

@@ -281,6 +281,101 @@ def datasets():
     return out
 
 
+def tracing():
+    """How TF traces under ParameterServerStrategy, on two workers: a scheduled tf.function
+    is traced once, on the coordinator, when it is scheduled (print and Python side effects
+    once per trace; tf.print at every execution, on the workers; an iterator argument is
+    each worker's own), a per-worker dataset function (a plain Python one too) once for all
+    workers, a trace that raised is not counted, a function
+    called on the coordinator in the strategy's scope once per signature."""
+    import contextlib
+    import io
+    import tempfile
+
+    resolver, _ = create_in_process_cluster(2, 1)
+    strategy = tf.distribute.ParameterServerStrategy(resolver)
+    coord = tf.distribute.coordinator.ClusterCoordinator(strategy)
+    with strategy.scope():
+        v = tf.Variable(0.0, name="v")
+    log, out = [], {}
+    printed = io.StringIO()
+    tf_printed = os.path.join(tempfile.mkdtemp(), "tf_print.txt")
+
+    def dataset_fn(ctx):
+        log.append("dataset_fn")
+        return tf.data.Dataset.range(100).map(lambda x: tf.cast(x, tf.float32)).batch(2)
+
+    @tf.function
+    def per_worker_dataset_fn():
+        log.append("per_worker_dataset_fn")
+        return strategy.distribute_datasets_from_function(dataset_fn)
+
+    per_worker = coord.create_per_worker_dataset(per_worker_dataset_fn)
+    out["log after create_per_worker_dataset"] = list(log)
+    iterator = iter(per_worker)
+    out["log after iter"] = list(log)
+    out["dataset function tracing count"] = \
+        per_worker_dataset_fn.experimental_get_tracing_count()
+
+    def plain_dataset_fn():   # not a tf.function: TF wraps it in one and traces it once
+        log.append("plain_dataset_fn")
+        return tf.data.Dataset.range(4)
+
+    iter(coord.create_per_worker_dataset(plain_dataset_fn))
+    out["log after a plain dataset_fn"] = list(log)
+    del log[:]
+
+    @tf.function
+    def step(it, x):
+        print("tracing step")
+        batch = next(it)
+
+        def replica_fn(b, x):
+            print("tracing replica_fn")
+            log.append("replica_fn")
+            v.assign_add(1.0)
+            tf.print("step", x, output_stream="file://" + tf_printed)
+            return x * 2.0 + 0.0 * tf.reduce_sum(b)
+
+        r = strategy.run(replica_fn, args=(batch, x))
+        return strategy.reduce(tf.distribute.ReduceOp.SUM, r, axis=None)
+
+    with contextlib.redirect_stdout(printed):
+        rvs = [coord.schedule(step, args=(iterator, tf.constant(float(i))))
+               for i in range(4)]
+        out["printed when scheduled"] = printed.getvalue()
+        out["tracing count when scheduled"] = step.experimental_get_tracing_count()
+        coord.join()
+        more = coord.schedule(step, args=(iterator, tf.constant(4.0)))
+        coord.join()
+    out["printed"] = printed.getvalue()
+    out["log"] = list(log)
+    out["values"] = [float(r.fetch()) for r in rvs + [more]]
+    out["value type"] = type(rvs[0]).__name__
+    out["v"] = float(v.numpy())
+    out["tracing count"] = step.experimental_get_tracing_count()
+    with open(tf_printed) as f:
+        out["tf.print lines"] = sorted(f.read().splitlines())
+    with contextlib.redirect_stdout(printed):   # traced when scheduled: schedule raises
+        out["a new dtype: schedule"] = outcome(lambda: coord.schedule(
+            step, args=(iterator, tf.constant(1, tf.int32))) and None).get("error")
+    out["tracing count after a new dtype"] = step.experimental_get_tracing_count()
+
+    @tf.function
+    def on_coordinator(x):
+        print("tracing on_coordinator")
+        v.assign_add(x)
+        return v.read_value() * 1.0
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), strategy.scope():
+        out["on the coordinator"] = [float(on_coordinator(tf.constant(1.0)))
+                                     for _ in range(3)]
+    out["on the coordinator: printed"] = printed.getvalue()
+    out["on the coordinator: tracing count"] = on_coordinator.experimental_get_tracing_count()
+    return out
+
+
 def custom_loop():
     """The tutorial's loop on one worker (deterministic), with constant initial weights."""
     resolver, _ = create_in_process_cluster(1, 2)
@@ -469,7 +564,8 @@ def keras_fit():
 
 
 SCENARIOS = {f.__name__: f for f in (server, strategy_errors, placement, partitioned,
-                                     coordinator, datasets, custom_loop, sharded_embedding_loop,
+                                     coordinator, datasets, tracing, custom_loop,
+                                     sharded_embedding_loop,
                                      keras_fit)}
 
 if __name__ == "__main__":

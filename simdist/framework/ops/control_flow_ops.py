@@ -51,7 +51,7 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TF's nam
       InvalidArgumentError: ``condition`` is false; the message lists ``data``.
     """
     graph = func_graph.current()
-    if graph is not None and func_graph.is_symbolic(condition):
+    if graph is not None:   # a graph Assert, whatever the condition (a Python bool too)
         graph.record(_assert_kernel, "stateful", None, (condition, list(data), summarize), {},
                      name or "Assert")
         return None
@@ -108,7 +108,7 @@ def _print_one_dim(dim, shape, limit, flat, index, out) -> None:
 
 def _assert_kernel(condition, data, summarize):
     """The Assert node of a graph, at execution."""
-    if bool(condition.numpy()):
+    if bool(condition.numpy() if hasattr(condition, "numpy") else condition):
         return
     raise errors.InvalidArgumentError(None, None, "assertion failed: " + " ".join(
         f"[{_summarize_graph(x, summarize)}]" for x in data))

@@ -343,3 +343,26 @@ except tf.errors.InvalidArgumentError as e:
     r.append(str(e).split('assertion failed: ')[1].split('\\n')[0])
 out = r
 """
+
+CASES["a trace that raises is not counted"] = """
+r = []
+for bad in ["numpy", "bool"]:
+    @tf.function(autograph=False)
+    def f(x):
+        return x.numpy() if bad == "numpy" else bool(x)
+    try:
+        f(tf.constant(1.0))
+    except (AttributeError, TypeError) as e:
+        r.append([bad, f.experimental_get_tracing_count()])
+@tf.function(autograph=False)
+def g(x):
+    if x.dtype == tf.int32:
+        x.numpy()
+    return x + 1
+g(tf.constant(1.0))
+try:
+    g(tf.constant(1, tf.int32))
+except AttributeError:
+    r.append(['retrace', g.experimental_get_tracing_count()])
+out = r
+"""

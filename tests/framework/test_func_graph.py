@@ -155,4 +155,6 @@ def test_errors_raised_by_the_users_code_propagate(bad):
 
     with pytest.raises((AttributeError, TypeError)):
         f(tf.constant(1.0))
-    assert f.experimental_get_tracing_count() == 1
+    # The trace raised: TF 2.21 does not count it (function_cases: "a trace that raises
+    # is not counted").
+    assert f.experimental_get_tracing_count() == 0

@@ -36,6 +36,7 @@ class CachingVariable(ResourceVariable):
         var._ps_task = ps_task
         return var
 
+    @func_graph.recorded(name="ReadVariableOp")   # its own node: a replayed read pulls
     def _read(self):
         run = simulation.current_run()
         if run is None or execute.in_shape_inference():   # a trace's shapes: no pull

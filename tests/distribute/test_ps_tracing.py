@@ -28,6 +28,7 @@ def _train(eager: bool):
         def fn():
             with tf.GradientTape() as tape:
                 loss = tf.reduce_sum(tf.matmul(w, w)) + b
+                loss += 0.0 * b.read_value()   # a read of its own: a ReadVariableOp node
             grads = tape.gradient(loss, [w, b])
             opt.apply_gradients(zip(grads, [w, b]))
             return loss

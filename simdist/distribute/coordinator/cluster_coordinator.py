@@ -108,10 +108,12 @@ class Closure:
         kwargs = nest.map_structure(_maybe_get_remote_value, kwargs)
         strategy = self._cluster.strategy
         extended = strategy.extended
-        function = self._function if self._concrete is None else self._concrete
         with strategy.scope(), context.device(worker.device_name), \
                 extended._scheduled_on(worker):
-            out = function(*args, **kwargs)
+            if self._concrete is None:
+                out = self._function(*args, **kwargs)
+            else:   # the coordinator's trace, for every worker's own iterator (as TF)
+                out = self._function._call(self._concrete._trace, args, kwargs)
         if self.output is not None:
             self.output._set_values(out)
 

@@ -51,6 +51,7 @@ import weakref
 
 import numpy as np
 
+from simdist import _world
 from simdist.framework import (
     context,
     dtypes,
@@ -319,7 +320,7 @@ class Function:
         self._autograph = autograph
         self._instance = instance
         self._traces: list[_Trace] = []
-        self._retracing = _FrequentTracingDetector()
+        self._retracing = _detector_for(python_function)
         self._extra_traces = 0
         self._warned = False
         self._first_call_made_variables = None   # None until the first trace has run
@@ -745,9 +746,32 @@ def _event(dev, name, start, end, **args) -> None:
         dev.trace.record(name, "function", dev.name, start, end, **args)
 
 
+_DETECTORS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+@_world.register_resetter
+def _forget_detectors() -> None:
+    _DETECTORS.clear()
+
+
+def _detector_for(python_function) -> _FrequentTracingDetector:
+    """The retracing detector of ``python_function``'s code, shared by every Function made
+    from it (TF's _key_for_call_stats): a tf.function re-created in a loop warns."""
+    target = python_function
+    while hasattr(target, "__wrapped__"):
+        target = target.__wrapped__
+    target = getattr(target, "__func__", target)
+    key = getattr(target, "__code__", target)
+    try:
+        return _DETECTORS.setdefault(key, _FrequentTracingDetector())
+    except TypeError:   # not weakly referenceable (a callable instance's class says no)
+        return _FrequentTracingDetector()
+
+
 class _FrequentTracingDetector:
     """TF's warning when most recent calls retraced: 5 traces within the last 10 calls
-    (at most 2 warnings per function), as polymorphic_function.py's detector counts them."""
+    (at most 2 warnings per code object), as polymorphic_function.py's detector counts
+    them."""
 
     THRESHOLD, HISTORY, MAX_WARNINGS = 5, 10, 2
 

@@ -366,3 +366,29 @@ except AttributeError:
     r.append(['retrace', g.experimental_get_tracing_count()])
 out = r
 """
+
+CASES["a tf.function re-created in a loop: the retracing warning counts its code's calls"] = """
+import logging
+seen = []
+class Keep(logging.Handler):
+    def emit(self, record):
+        if 'triggered tf.function retracing' in record.getMessage():
+            seen.append(record.getMessage().split(' calls to ')[0])
+keep = Keep()
+logging.getLogger('tensorflow').addHandler(keep)
+def body(x):
+    return x + 1
+def other(x):
+    return x * 2
+try:
+    for i in range(8):
+        tf.function(body)(tf.constant(i))   # a new Function each time, one code
+        if i < 3:
+            tf.function(other)(tf.constant(i))
+    g = tf.function(body)
+    same = [g(tf.constant(i)) for i in range(3)]   # no retrace: counted, no warning
+finally:
+    logging.getLogger('tensorflow').removeHandler(keep)
+out = [seen, same]
+"""
+

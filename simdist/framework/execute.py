@@ -268,11 +268,21 @@ def _to_numpy(value, target: dtypes.DType, strict: bool):
     if target.is_string or arr.dtype.kind in "USO":
         return _to_strings(value, arr, target)
     if arr.dtype.kind == "f" and target.is_integer and strict:
-        if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
+        # TF refuses Python floats for an integer dtype, even whole ones (1.0); NumPy
+        # floats it casts, when whole
+        if _python_floats(value) or not np.all(np.isfinite(arr)) or np.any(
+                arr != np.round(arr)):
             raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {target.name}")
     if arr.dtype.kind == "f" and target.is_bool and strict:
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype bool")
     return arr.astype(target.as_numpy_dtype, copy=False)
+
+
+def _python_floats(value) -> bool:
+    """Whether ``value`` is a Python float or a Python sequence holding one (not NumPy's)."""
+    if isinstance(value, (list, tuple)):
+        return any(type(v) is float for v in dtypes.leaves(value))
+    return type(value) is float
 
 
 def _is_text(v) -> bool:

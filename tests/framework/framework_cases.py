@@ -184,3 +184,23 @@ out = [tf.nn.bias_add(x, [1.0, 2.0]), tf.nn.bias_add(x, [1.0, 2.0, 3.0], data_fo
     "bias_add: a 2-D bias": "out = tf.nn.bias_add(tf.ones((2, 4)), tf.ones((1, 4)))",
     "bias_add: a rank-1 input": "out = tf.nn.bias_add(tf.ones(4), tf.ones(4))",
 })
+
+# Recorded with TF 2.21: a Python float never becomes an integer tensor (TF's TypeError, or
+# a float32 tensor that the op refuses where the dtype is only a hint: + and /).
+CASES["a Python float and an integer tensor: TF's conversion errors"] = """
+x = tf.constant(1)
+r = []
+for code in ('x + 1.0', 'x + 1.5', '1.5 + x', 'x * 2.0', 'x - 1.0', '2.0 * x', 'x / 2.0',
+             'x // 2.0', 'x < 1.5', 'tf.equal(x, 1.0)', 'tf.maximum(x, 1.0)',
+             'tf.add(x, 1.0)', 'tf.multiply(x, 2.0)', 'tf.constant(1.0, dtype=tf.int32)',
+             'tf.constant([1.0, 2.0], dtype=tf.int32)', 'tf.convert_to_tensor(1.0, tf.int32)',
+             'tf.convert_to_tensor(1.0, dtype_hint=tf.int32)', 'x / 2', 'tf.constant(1.5) + 1',
+             'tf.constant(1.0) / tf.constant(2)', 'x * 3', '3 - x'):
+    try:
+        value = eval(code)
+        r.append([code, value.dtype.name, value.numpy().tolist()])
+    except (TypeError, ValueError, tf.errors.InvalidArgumentError) as e:
+        r.append([code, type(e).__name__])
+out = r
+"""
+

@@ -32,20 +32,29 @@ def _is_tensor_like(x) -> bool:
     return isinstance(x, Tensor) or hasattr(x, "_as_tensor")
 
 
-def convert_pair(x, y) -> tuple[Tensor, Tensor]:
-    """Convert the operands of a binary op: Python values follow the tensor's dtype."""
+def convert_pair(x, y, hint=False) -> tuple[Tensor, Tensor]:
+    """Convert the operands of a binary op: a Python value takes the tensor's dtype, TF's
+    TypeError where it cannot (``tf.constant(1) * 2.0``), as TF's op wrappers convert.
+    ``hint``: the dtype is only preferred (``x + y`` and ``x / y`` in TF: ``1`` + ``1.0``
+    becomes int32 + float32, which the op then refuses)."""
     if type(x) is Tensor and type(y) is Tensor:  # nothing to convert (most ops)
         return x, y
     if _is_tensor_like(x):
         xt = _t(x)
-        yt = _t(y) if _is_tensor_like(y) else execute.convert_to_tensor(y, dtype_hint=xt.dtype)
+        yt = _t(y) if _is_tensor_like(y) else _like(y, xt, hint)
     elif _is_tensor_like(y):
         yt = _t(y)
-        xt = execute.convert_to_tensor(x, dtype_hint=yt.dtype)
+        xt = _like(x, yt, hint)
     else:
         xt = _t(x)
-        yt = execute.convert_to_tensor(y, dtype_hint=xt.dtype)
+        yt = _like(y, xt, hint)
     return xt, yt
+
+
+def _like(value, t: Tensor, hint: bool) -> Tensor:
+    if hint:
+        return execute.convert_to_tensor(value, dtype_hint=t.dtype)
+    return execute.convert_to_tensor(value, dtype=t.dtype)
 
 
 def _shape_text(t: Tensor) -> str:
@@ -102,7 +111,7 @@ def _unary(op_type, x, fn, allowed="fiu"):
 def add(x, y, name=None) -> Tensor:
     """``x + y`` element-wise, with broadcasting; string tensors are concatenated (TF's
     ``Add`` kernel, the one of its two that takes strings)."""
-    xt, yt = convert_pair(x, y)
+    xt, yt = convert_pair(x, y, hint=True)   # TF's _add_dispatch: a dtype hint only
     return _binary("Add" if xt.dtype.is_string else "AddV2", xt, yt, lambda a, b: a + b)
 
 
@@ -131,13 +140,15 @@ def realdiv(x, y, name=None) -> Tensor:
 
 def truediv(x, y, name=None) -> Tensor:
     """``x / y``; integer operands are cast to float64 first, as in TF."""
-    xt, yt = convert_pair(x, y)
+    xt, yt = convert_pair(x, y, hint=True)   # TF's _truediv_python3
     if xt.dtype.is_string:
         raise TypeError("Invalid dtype tf.string in __truediv__. Expected one of {tf.uint8, "
                         "tf.int8, tf.uint16, tf.int16, tf.uint32, tf.int32, tf.uint64, "
                         "tf.int64, tf.bfloat16, tf.float16, tf.float32, tf.float64, "
                         "tf.complex64, tf.complex128}.")
-    execute.check_same_dtype("RealDiv", xt, yt)
+    if xt.dtype != yt.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {xt.dtype!r} != "
+                        f"{yt.dtype!r}.")
     if xt.dtype.is_integer:
         target = dtypes.float32 if xt.dtype.size <= 2 else dtypes.float64
         xt, yt = array_ops.cast(xt, target), array_ops.cast(yt, target)

@@ -87,12 +87,10 @@ def create_rng_state(seed, alg) -> Tensor:
 
 def _state_array(state, alg: int) -> np.ndarray:
     """``state`` as int64 words, TF's ValueError when its length is not ``alg``'s."""
-    words = np.asarray(_int64_words(state), dtype=np.int64)
-    if np.ndim(state.numpy() if hasattr(state, "numpy") else state) != 1 \
-            or words.size != _STATE_SIZE[alg]:
-        shape = tuple(np.shape(state.numpy() if hasattr(state, "numpy") else state))
-        raise ValueError(f"Shapes {shape} and [{_STATE_SIZE[alg]}] are incompatible")
-    return words
+    host = np.asarray(state.numpy() if hasattr(state, "numpy") else state, dtype=object)
+    if host.ndim != 1 or host.size != _STATE_SIZE[alg]:
+        raise ValueError(f"Shapes {host.shape} and [{_STATE_SIZE[alg]}] are incompatible")
+    return np.asarray(_int64_words(host), dtype=np.int64)
 
 
 def _philox(state: np.ndarray) -> PhiloxRandom:
@@ -101,17 +99,16 @@ def _philox(state: np.ndarray) -> PhiloxRandom:
     return PhiloxRandom((key & 0xFFFFFFFF, key >> 32), lo | (hi << 64))
 
 
-def _skipped(state: np.ndarray, delta: int) -> np.ndarray:
-    counter = (int(state[0]) & _MASK64) | ((int(state[1]) & _MASK64) << 64)
-    counter = (counter + delta * _SKIP_PER_VALUE) % 2**128
-    return np.asarray(_int64_words([counter & _MASK64, counter >> 64]) + [int(state[2])],
+def _state(gen: PhiloxRandom) -> np.ndarray:
+    """The state words of a Philox generator (``_philox``'s inverse)."""
+    key = gen.key[0] | (gen.key[1] << 32)
+    return np.asarray(_int64_words([gen.counter & _MASK64, gen.counter >> 64, key]),
                       dtype=np.int64)
 
 
 def _draw_spec(graph, generator, shape, *args, dtype=dtypes.float32, **kwargs):
     """What a draw gives while tracing (it happens at each execution)."""
-    dims = [None if isinstance(shape, Tensor) else d for d in A._ints(shape)] \
-        if not isinstance(shape, Tensor) else [None] * int(shape.shape[0])
+    dims = [None] * int(shape.shape[0]) if isinstance(shape, Tensor) else A._ints(shape)
     return graph.symbolic_like(dims, dtype, context.current_device(), "stateful_draw")
 
 
@@ -222,15 +219,16 @@ class Generator(trackable.Trackable):
     # --- drawing ------------------------------------------------------------------------
     def skip(self, delta) -> Tensor:
         """Move the counter on as ``delta`` values would; returns the state before."""
-        return self._skip_impl(int(A._t(delta).numpy()))
+        return A.constant(self._skip_impl(int(A._t(delta).numpy())))
 
-    def _skip_impl(self, delta: int) -> Tensor:
+    def _skip_impl(self, delta: int) -> np.ndarray:
         if self._distribution_strategy is None:
             return self._read_and_skip(delta)
         with _ds_context().enter_or_assert_strategy(self._distribution_strategy):
             return self._read_and_skip(delta)
 
-    def _read_and_skip(self, delta: int) -> Tensor:
+    def _read_and_skip(self, delta: int) -> np.ndarray:
+        """TF's RngReadAndSkip on the copies a draw uses; the state words read."""
         if self._alg == 2:
             raise errors.UnimplementedError(
                 None, None, "Non-XLA devices don't support the ThreeFry algorithm. "
@@ -239,8 +237,8 @@ class Generator(trackable.Trackable):
         components = self._components()
         before = [c.numpy() for c in components]
         for c, words in zip(components, before):
-            c.assign(_skipped(words, delta))
-        return A.constant(before[0])
+            c.assign(_state(_philox(words).skip(delta * _SKIP_PER_VALUE)))
+        return before[0]
 
     def _components(self) -> list:
         """The state copies one draw reads and skips: this replica's, or all of them in
@@ -257,10 +255,10 @@ class Generator(trackable.Trackable):
         with the replica id in a replica of the generator's strategy."""
         n = int(np.prod(random_ops._shape(shape), dtype=np.int64))
         if self._distribution_strategy is None:
-            return _philox(self._skip_impl(n).numpy())
+            return _philox(self._read_and_skip(n))
         ds_context = _ds_context()
         with ds_context.enter_or_assert_strategy(self._distribution_strategy):
-            gen = _philox(self._skip_impl(n).numpy())
+            gen = _philox(self._read_and_skip(n))
             if ds_context.in_cross_replica_context():
                 return gen
             replica = ds_context.get_replica_context()

@@ -86,6 +86,13 @@ def record(tf, cases, path, strategy, before_each=None, names=None):
     print(f"wrote {len(names or cases)} of {len(results)} results to {path}")
 
 
+def split_cpu(tf, n):
+    """The one CPU of TF (or of simdist's machine) as ``n`` logical CPUs, the devices the
+    recorders run their MirroredStrategy cases on."""
+    tf.config.set_logical_device_configuration(
+        tf.config.list_physical_devices("CPU")[0], [tf.config.LogicalDeviceConfiguration()] * n)
+
+
 def recorder_main(folder, groups, argv, cpus=4, clear_session=True):
     """Record groups of cases under TF (run with TF's interpreter, not simdist's venv).
 
@@ -106,9 +113,7 @@ def recorder_main(folder, groups, argv, cpus=4, clear_session=True):
     import tensorflow as tf
 
     if cpus:
-        tf.config.set_logical_device_configuration(
-            tf.config.list_physical_devices("CPU")[0],
-            [tf.config.LogicalDeviceConfiguration()] * cpus)
+        split_cpu(tf, cpus)
     sys.path.insert(0, folder)
     loaded = {group: (importlib.import_module(module).CASES, fixture)
               for group, (module, fixture) in groups.items()}

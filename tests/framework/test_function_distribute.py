@@ -4,16 +4,10 @@ TF 2.21's recording (record_tf_function.py), on 4 logical CPUs as the recorder h
 import os
 
 from function_distribute_cases import CASES
-from tf_snippets import conformance_tests
+from tf_snippets import conformance_tests, split_cpu
 
 import simdist as tf
 
-
-def _four_logical_cpus():
-    tf.config.set_logical_device_configuration(
-        tf.config.list_physical_devices("CPU")[0], [tf.config.LogicalDeviceConfiguration()] * 4)
-
-
 test_every_case_was_recorded, test_same_result_as_tensorflow = conformance_tests(
     tf, {os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_distribute.json"):
-         CASES}, before_each=_four_logical_cpus, traced=True)
+         CASES}, before_each=lambda: split_cpu(tf, 4), traced=True)

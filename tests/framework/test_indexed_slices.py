@@ -6,15 +6,14 @@ the recorder has them."""
 import os
 
 from indexed_slices_cases import CASES
-from tf_snippets import conformance_tests
+from tf_snippets import conformance_tests, split_cpu
 
 import simdist as tf
 
 
 def _fresh_session_on_four_cpus():
     tf.keras.backend.clear_session()
-    tf.config.set_logical_device_configuration(
-        tf.config.list_physical_devices("CPU")[0], [tf.config.LogicalDeviceConfiguration()] * 4)
+    split_cpu(tf, 4)
 
 
 test_every_case_was_recorded, test_same_result_as_tensorflow = conformance_tests(

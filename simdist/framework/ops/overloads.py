@@ -14,7 +14,7 @@ tensor_math_operator_overrides.py.
 
 from __future__ import annotations
 
-from simdist.framework import execute, func_graph
+from simdist.framework import func_graph
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.tensor import Tensor
@@ -48,10 +48,8 @@ def _make_binary(fn, name):
 
     def rop(self, other):
         # TF's r_binary_op_wrapper converts the Python operand to the tensor's dtype
-        # strictly: 1.5 + tf.constant(1) is a TypeError, not a float32 + int32 AddV2
-        if not M._is_tensor_like(other):
-            other = execute.convert_to_tensor(other, dtype=self.dtype)
-        return fn(other, self)
+        # strictly, + too: 1.5 + tf.constant(1) is a TypeError, not a float32 + int32 AddV2
+        return fn(*M.convert_pair(other, self))
 
     op.__name__, rop.__name__ = f"__{name}__", f"__r{name}__"
     # In a traced function an operator is one graph op named as TF names it ("add:0").

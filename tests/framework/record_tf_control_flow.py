@@ -13,11 +13,11 @@ import tensorflow as tf  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))  # tests/, for tf_snippets
-tf.config.set_logical_device_configuration(
-    tf.config.list_physical_devices("CPU")[0], [tf.config.LogicalDeviceConfiguration()] * 2)
+from tf_snippets import record, split_cpu  # noqa: E402
+
+split_cpu(tf, 2)
 
 from control_flow_cases import CASES  # noqa: E402 - after the logical devices exist
-from tf_snippets import record  # noqa: E402
 
 if __name__ == "__main__":
     record(tf, CASES, os.path.join(HERE, "fixtures", "tf_control_flow.json"),

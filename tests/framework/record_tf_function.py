@@ -18,8 +18,9 @@ import tensorflow as tf  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))  # tests/, for tf_snippets
-tf.config.set_logical_device_configuration(
-    tf.config.list_physical_devices("CPU")[0], [tf.config.LogicalDeviceConfiguration()] * 4)
+from tf_snippets import record, split_cpu  # noqa: E402
+
+split_cpu(tf, 4)
 
 import function_cases  # noqa: E402 - after the logical devices exist
 import function_dataset_cases  # noqa: E402
@@ -28,7 +29,6 @@ import function_variable_cases  # noqa: E402
 import graph_control_flow_cases  # noqa: E402
 import graph_gradient_cases  # noqa: E402
 import indexed_slices_cases  # noqa: E402
-from tf_snippets import record  # noqa: E402
 
 GROUPS = {"tf_function.json": function_cases.CASES,
           "tf_graph_control_flow.json": graph_control_flow_cases.CASES,

@@ -70,8 +70,8 @@ class Tensor:
             value = backend.placer(value, device)
         if type(value) is np.ndarray:
             value.setflags(write=False)
-        elif getattr(value, "flags", None) is not None and value.flags.writeable:
-            value.flags.writeable = False
+        elif getattr(getattr(value, "flags", None), "writeable", False):
+            value.flags.writeable = False   # CuPy's flags have no writeable: its arrays stay so
         self._value = value
         self._device = device
         self._id = next(_ids)

@@ -241,17 +241,23 @@ def add_at(out, indices, values):
     """``out`` with ``values[i]`` added at row ``indices[i]``, repeats accumulating in order
     (a scatter-add; returns ``out``, updated in place where the namespace can).
 
-    The standard has no scatter-add: NumPy's ``add.at``, CuPy's ``cupyx.scatter_add``;
-    other namespaces go through the host (NumPy's order, so the bits match NumPy's).
+    The standard has no scatter-add: NumPy's ``add.at``, CuPy's ``add.at`` (``cupyx.
+    scatter_add`` before CuPy 13; both add atomically, in no fixed order, as TF's GPU
+    kernels do); other namespaces go through the host (NumPy's order, NumPy's bits).
     """
     xp = namespace(out, values)
     if xp is np:
         np.add.at(out, indices, values)
         return out
     if _is_cupy(xp):
-        import cupyx
+        import cupy
 
-        cupyx.scatter_add(out, indices, values)
+        scatter_add = getattr(cupy.add, "at", None)
+        if scatter_add is None:  # CuPy < 13
+            import cupyx
+
+            scatter_add = cupyx.scatter_add
+        scatter_add(out, indices, values)
         return out
     host = np.array(to_host(out))
     np.add.at(host, to_host(indices), to_host(values))

@@ -108,7 +108,8 @@ class HostAware:
 
 def _host_aware(fn, host_fn):
     def call(*args, **kwargs):
-        if any(_is_host_value(a) for a in args):
+        dtype = kwargs.get("dtype")  # zeros(shape, dtype=object): a host array, as strings are
+        if (dtype is not None and _host_only(dtype)) or any(_is_host_value(a) for a in args):
             from simdist.hardware import array_api
 
             return host_fn(*(array_api.to_host(a) if _is_device(a) else a for a in args),

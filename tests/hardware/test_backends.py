@@ -135,6 +135,20 @@ def test_combiner_is_numpys_ufunc_and_bools_combine_logically(restore_backend):
     assert backend.to_host(out).tolist() == [True, False]
 
 
+def test_host_aware_namespace_makes_host_only_dtypes_on_the_host():
+    """CuPy has no object (string) dtype: ``zeros(..., dtype=object)`` on the cupy backend's
+    namespace is a NumPy array, as a string dataset's dummy batch needs (found on an H200)."""
+    def zeros(shape, dtype=None):
+        if np.dtype(dtype).kind == "O":
+            raise ValueError("Unsupported dtype object")  # what CuPy raises
+        return ("device", list(shape), np.dtype(dtype).name)
+
+    ns = backend.HostAware(types.SimpleNamespace(__name__="fake_cupy", zeros=zeros))
+    out = ns.zeros([2, 0], dtype=object)
+    assert isinstance(out, np.ndarray) and out.dtype == object and out.shape == (2, 0)
+    assert ns.zeros([3], dtype=np.float32) == ("device", [3], "float32")
+
+
 def test_the_strict_subset_is_the_one_readme_names():
     files = strict_files()
     assert "tests/keras/test_training_tf_conformance.py" in files and len(files) == 18

@@ -83,11 +83,13 @@ def test_executor_on_cupy_gives_numpys_bits(on_cupy):
 
     rng = np.random.default_rng(0)
     host = [rng.standard_normal(1000).astype(np.float32) for _ in range(4)]
-    want = collectives.all_reduce(host, "ring")  # NumPy arrays: computed on the host
+    backend.set_backend("numpy")
+    want = collectives.all_reduce(host, "ring")  # on the NumPy backend: computed on the host
+    backend.set_backend("cupy")
     got = collectives.all_reduce([on_cupy.asarray(h) for h in host], "ring")
     for g, w in zip(got.values, want.values):
-        assert isinstance(g, on_cupy.ndarray)
-        assert backend.to_host(g).tobytes() == np.asarray(w).tobytes()
+        assert isinstance(g, on_cupy.ndarray) and isinstance(w, np.ndarray)
+        assert backend.to_host(g).tobytes() == w.tobytes()
 
 
 @pytest.mark.gpu

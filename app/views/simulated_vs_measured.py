@@ -68,11 +68,12 @@ where = (f"**Measured here:** {m.where}. " + (
     f"`{topo}`. Expect the model to be much faster; the calibrated model is the cost model "
     "with links fitted to this host."))
 st.info(where)
-if measured.CUPY_LAST_PASSED is None:
-    st.warning("**The CuPy/NCCL path is untested.** On a machine with two or more GPUs and "
+if measured.NCCL_LAST_PASSED is None:
+    st.warning("**The NCCL path is untested.** On a machine with two or more GPUs and "
                "the cupy backend (`SIMDIST_BACKEND=cupy`), `collectives.measure` times "
-               "NCCL's collective with CUDA events instead; that code has never run on a GPU "
-               "yet (README, \"Real hardware\"), so no GPU numbers are shown here.")
+               "NCCL's collective with CUDA events instead; that code has not yet run on "
+               "GPUs (it needs two; the CuPy backend itself has run on one: README, \"Real "
+               "hardware\"), so no GPU numbers are shown here.")
 
 rows = m.rows
 ratios = sorted(r.ratio for r in rows)

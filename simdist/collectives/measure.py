@@ -204,6 +204,6 @@ def _where(engine, collective, algorithm, p, dtype) -> str:
                 "events")
     name = backend.get_backend()
     arrays = "NumPy host arrays" if name == "numpy" else f"{name} arrays"
+    place = "this host's CUDA GPUs (round-robin)" if name == "cupy" else "this host"
     return (f"simdist's {algorithm.split('.')[-1]} {collective} on {p} {arrays} "
-            f"({dtype.name}) on this "
-            "host, timed with time.perf_counter")
+            f"({dtype.name}) on {place}, timed with time.perf_counter")

@@ -8,7 +8,8 @@ Glossary:
 
 Only this module, ``nccl_all_reduce`` and ``cuda_timing`` touch CuPy itself; everything else
 uses ``backend.xp``. Nothing here imports CuPy at module import: ``import simdist`` works
-without it. NOTE: this path has not yet run on a GPU (see README, "Real hardware").
+without it. Last run on one H200, 2026-11-26 (tests/hardware/gpu_checks.sh); the NCCL
+calls below need two GPUs and have not yet run (README, "Real hardware").
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ Glossary:
 
 Mirrors what TF's NcclAllReduce / CollectiveAllReduce(NCCL) do through NCCL
 (tensorflow/core/nccl/nccl_manager.cc): one communicator per device group, a grouped launch.
-NOTE: this path has not yet run on a GPU (README, "Real hardware").
+NOTE: this path has not yet run on GPUs: it needs two (README, "Real hardware").
 """
 
 from __future__ import annotations

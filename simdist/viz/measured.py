@@ -10,7 +10,7 @@ Glossary:
                  (for all_gather the gathered output, rounded to p whole float32 parts).
   ratio       -- simulated / measured: 1 means the model predicts this machine; the
                  calibrated ratio is how close the fitted model comes.
-  CUPY_LAST_PASSED -- when the CuPy/NCCL path last passed its GPU tests (README, "Real
+  NCCL_LAST_PASSED -- when the NCCL path last passed its GPU tests (README, "Real
                  hardware": "last passed on: never"); None: the page says it is untested.
 """
 
@@ -26,7 +26,7 @@ from simdist.viz.topology import sized_topology
 
 _LOCK = threading.Lock()   # one measurement at a time: two at once would time each other
 COLLECTIVES = ("all_reduce", "all_gather")
-CUPY_LAST_PASSED = None    # README "Real hardware": last passed on: never
+NCCL_LAST_PASSED = None    # README "Real hardware": NCCL last passed on: never
 COLOURS = {"simulated": "#1c7ed6", "measured": "#e8590c", "calibrated": "#0ca678"}
 
 

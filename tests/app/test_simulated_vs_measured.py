@@ -37,7 +37,7 @@ def test_the_model_beside_a_host_measurement_says_where_it_ran():
     fitted = all(r.calibrated is not None for r in m.rows)   # a noisy host table may not fit
     assert m.engine == "simdist" and "NumPy host arrays" in m.where
     assert "on the host CPU, not on a GPU" in at.info[0].value and m.where in at.info[0].value
-    assert "The CuPy/NCCL path is untested" in at.warning[0].value
+    assert "The NCCL path is untested" in at.warning[0].value
     time_fig, ratio_fig = figures(at)
     names = [t["name"] for t in time_fig["data"]]
     assert names == ["simulated (cost model)", "measured (host)"] + ["calibrated model"] * fitted
@@ -85,7 +85,7 @@ def test_a_gpu_measurement_is_named_as_one(monkeypatch):
 def test_the_untested_flag_agrees_with_the_readme():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     never = re.search(r"last passed\s+on:\s*never", readme) is not None
-    assert never == (measured.CUPY_LAST_PASSED is None)
+    assert never == (measured.NCCL_LAST_PASSED is None)
 
 
 @given(st.integers(10, 22), st.integers(10, 22), st.sampled_from([4, 8, 12, 28, 32]))

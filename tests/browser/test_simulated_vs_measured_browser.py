@@ -19,7 +19,7 @@ def test_where_it_was_measured_and_the_charts(server, screen):
     title = screen.locator("h1").first
     assert title.inner_text().strip() == "Simulated vs measured" and in_viewport(screen, title)
     assert visible(screen, "on the host CPU, not on a GPU")
-    assert visible(screen, "The CuPy/NCCL path is untested.")
+    assert visible(screen, "The NCCL path is untested.")
     shot(screen, "9_measured_top")
     chart = screen.locator(PLOT).filter(has_text="time per call")
     scroll_into_view(chart)

@@ -50,6 +50,8 @@ The extras (why each exists):
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 from simdist.hardware import backend
@@ -262,6 +264,16 @@ def add_at(out, indices, values):
     host = np.array(to_host(out))
     np.add.at(host, to_host(indices), to_host(values))
     return from_host(host)
+
+
+def raising_linalg_errors(xp):
+    """A context in which ``xp.linalg`` raises ``numpy.linalg.LinAlgError`` on a singular
+    matrix as NumPy does: CuPy returns NaNs unless ``cupyx.errstate(linalg="raise")``."""
+    if _is_cupy(xp):
+        import cupyx
+
+        return cupyx.errstate(linalg="raise")
+    return contextlib.nullcontext()
 
 
 def mover(arrays):

@@ -108,7 +108,8 @@ def nccl_all_reduce(arrays, devices, op, exchange=None, trace=None, start=0.0):
         return None
     real = nccl.plan([real_device_index(d) for d in devices],
                      None if exchange is None else exchange.owner)
-    if real is None:
+    if real is None or (exchange is not None and
+                        not nccl.distinct_across_processes(real, exchange)):
         return None
     placed = [a if exchange is not None and not exchange.owns(r) else place(a, devices[r])
               for r, a in enumerate(arrays)]

@@ -6,6 +6,10 @@ Glossary:
                    cannot run the collective: NCCL needs one distinct GPU per rank, so when
                    round-robin maps two simulated GPUs onto one real one (or there are fewer
                    than two GPUs) the executor's schedule, on CuPy arrays, is the result.
+  GPU identity  -- host name and PCI bus id of a rank's real GPU. Processes of one cluster
+                   on one machine may map their ranks onto the same GPU (each process sees
+                   GPU 0); NCCL refuses two ranks on one GPU (ncclInvalidUsage), so the
+                   processes trade identities once per device group and all fall back alike.
   communicator  -- one ``NcclCommunicator`` per rank this process owns, made once per
                    device group and cached. In one process: ``NcclCommunicator.initAll``.
                    Across processes (MultiWorkerMirroredStrategy's cluster): task 0 makes the
@@ -35,7 +39,9 @@ _DTYPES = {"int8": "NCCL_INT8", "uint8": "NCCL_UINT8", "int32": "NCCL_INT32",
            "uint32": "NCCL_UINT32", "int64": "NCCL_INT64", "uint64": "NCCL_UINT64",
            "float16": "NCCL_FLOAT16", "float32": "NCCL_FLOAT32", "float64": "NCCL_FLOAT64"}
 _UID_TAG = "nccl-unique-id"
+_GPU_IDS_TAG = "nccl-gpu-identities"
 _communicators: dict = {}
+_distinct: dict = {}   # (devices, owner) -> whether every rank has a GPU of its own
 
 
 def plan(real_devices: list[int], owner: list[int] | None = None) -> list[int] | None:
@@ -56,6 +62,36 @@ def plan(real_devices: list[int], owner: list[int] | None = None) -> list[int] |
             return None
         seen.add((proc, dev))
     return list(real_devices)
+
+
+def distinct_across_processes(real_devices: list[int], exchange) -> bool:
+    """Whether the ranks of a cluster of processes sit on distinct physical GPUs: each
+    process sends the identities of its ranks' GPUs to every other (once per device group,
+    bounded by the cluster's timeout), so every process decides alike."""
+    key = (tuple(real_devices), tuple(exchange.owner))
+    found = _distinct.get(key)
+    if found is not None:
+        return found
+    mine = {r: _gpu_identity(d) for r, d in enumerate(real_devices) if exchange.owns(r)}
+    procs = sorted(set(exchange.owner))
+    tag = (_GPU_IDS_TAG, key[0])
+    every = dict(mine)
+    for peer in procs:
+        if peer != exchange.me:
+            exchange.peers.send(peer, tag, mine)
+    for peer in procs:
+        if peer != exchange.me:
+            every.update(exchange.peers.recv(peer, tag))
+    _distinct[key] = found = len(set(every.values())) == len(real_devices)
+    return found
+
+
+def _gpu_identity(device: int) -> str:
+    import socket
+
+    import cupy
+
+    return f"{socket.gethostname()}/{cupy.cuda.Device(device).pci_bus_id}"
 
 
 def supports(dtype, op: str) -> bool:
@@ -182,5 +218,6 @@ def _shared_unique_id(exchange, key):
 
 
 def reset() -> None:
-    """Forget the cached communicators (tests; a new cluster)."""
+    """Forget the cached communicators and GPU identities (tests; a new cluster)."""
     _communicators.clear()
+    _distinct.clear()

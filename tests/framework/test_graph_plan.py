@@ -13,8 +13,13 @@ from hypothesis import strategies as st
 
 import simdist as tf
 from simdist.framework import graph_plan
+from simdist.hardware import backend as _backend
 from simdist.hardware.machine import get_machine
 from simdist.testing import reset_world
+
+pytestmark = pytest.mark.skipif(
+    _backend.get_backend() != "numpy",
+    reason="compiled graph plans lower ops on the NumPy backend only (graph_plan.py)")
 
 
 def _world():

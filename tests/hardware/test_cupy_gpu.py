@@ -168,7 +168,8 @@ def test_benchmark_without_gpus_measures_simdist_on_this_host_and_calibrates():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    env = dict(os.environ, PYTHONPATH=str(root))  # this checkout's simdist
+    # this checkout's simdist, on NumPy whatever backend this run chose
+    env = dict(os.environ, PYTHONPATH=str(root), SIMDIST_BACKEND="numpy")
     out = subprocess.run([sys.executable, "benchmarks/bench_simulated_vs_measured.py",
                           "--repeats", "2"],
                          capture_output=True, text=True, cwd=root, env=env, timeout=300)

@@ -104,3 +104,36 @@ def test_measure_with_the_nccl_engine_times_through_nccl(fake_cupy):
                             repeats=2, engine="nccl")
     assert m.engine == "nccl" and "CUDA events" in m.where
     assert [r.measured for r in m.rows] == [2e-3, 2e-3]  # the events' 2 ms, median
+
+
+class _Peers:
+    """One process's view of the cluster's Peers: what the others send is given."""
+
+    def __init__(self, theirs):
+        self.sent, self.theirs = [], theirs
+
+    def send(self, peer, tag, payload):
+        self.sent.append((peer, tag, payload))
+
+    def recv(self, peer, tag):
+        return self.theirs[peer]
+
+
+def test_processes_whose_ranks_share_one_gpu_skip_nccl_alike(monkeypatch):
+    """Two workers on one host each map their rank onto GPU 0 (found on an H200: NCCL
+    raised ncclInvalidUsage). They trade GPU identities once and both keep the executor's
+    result; on two hosts the same device indices are distinct GPUs and NCCL runs."""
+    from simdist.collectives.executor import Exchange
+
+    monkeypatch.setattr(nccl, "_gpu_identity", lambda d: f"host-a/0000:{d:02x}:00.0")
+    nccl.reset()
+    same_host = Exchange([0, 1], 0, _Peers({1: {1: "host-a/0000:00:00.0"}}))
+    assert nccl.distinct_across_processes([0, 0], same_host) is False
+    assert same_host.peers.sent == [(1, ("nccl-gpu-identities", (0, 0)),
+                                     {0: "host-a/0000:00:00.0"})]
+    assert nccl.distinct_across_processes([0, 0], same_host) is False
+    assert len(same_host.peers.sent) == 1          # traded once per device group
+    nccl.reset()
+    two_hosts = Exchange([0, 1], 0, _Peers({1: {1: "host-b/0000:00:00.0"}}))
+    assert nccl.distinct_across_processes([0, 0], two_hosts) is True
+    nccl.reset()

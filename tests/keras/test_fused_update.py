@@ -8,9 +8,14 @@ import numpy as np
 import pytest
 
 import simdist as tf
+from simdist.hardware import backend as _backend
 from simdist.hardware import machine as machine_lib
 from simdist.keras.optimizers import adam, fused
 from simdist.testing import reset_world
+
+pytestmark = pytest.mark.skipif(
+    _backend.get_backend() != "numpy",
+    reason="the fused optimizer kernels run on the NumPy backend only (keras/optimizers/fused.py)")
 
 OPTIMIZERS = {
     "adam": lambda: tf.keras.optimizers.Adam(0.05),

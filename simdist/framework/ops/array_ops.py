@@ -509,12 +509,13 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0,
         raise errors.InvalidArgumentError(
             None, None, f"indices[{where}] = {int(bad.flat[0])} is not in [0, {dim}) [Op:{op}]")
     xp = array_api.namespace(p._value)
+    ids = host if xp is np else idx._value  # host params (strings) take the host indices
     if idx.ndim == 1:
-        value = xp.take(p._value, idx._value, axis=a)
+        value = xp.take(p._value, ids, axis=a)
     else:  # the standard's take reads 1-D indices: take them flat, then shape the result
-        flat = xp.take(p._value, xp.reshape(idx._value, (-1,)), axis=a)
+        flat = xp.take(p._value, xp.reshape(ids, (-1,)), axis=a)
         shape = p._value.shape
-        value = xp.reshape(flat, shape[:a] + tuple(idx._value.shape) + shape[a + 1:])
+        value = xp.reshape(flat, shape[:a] + tuple(ids.shape) + shape[a + 1:])
     return execute.execute("GatherV2", [p, idx], value, attrs={"axis": a})
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from simdist.framework import dtypes, errors, execute
 from simdist.framework.ops import array_ops, math_ops
 from simdist.framework.ops.math_ops import matmul, norm  # noqa: F401 - tf.linalg's names too
-from simdist.hardware import backend
+from simdist.hardware import array_api, backend
 
 _t = execute.convert_to_tensor
 
@@ -34,7 +34,8 @@ def _square(x, op_type):
 
 def _nonsingular(fn, op_type, *arrays):
     try:
-        return fn(*arrays)
+        with array_api.raising_linalg_errors(array_api.namespace(*arrays)):
+            return fn(*arrays)
     except np.linalg.LinAlgError:
         raise errors.InvalidArgumentError(
             None, None, f"Input is not invertible. [Op:{op_type}]") from None

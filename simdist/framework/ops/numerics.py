@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.framework import dtypes, errors, execute
+from simdist.hardware import array_api
 
 _FLOATS = "bfloat16, half, float, double"
 
@@ -30,7 +31,8 @@ def check_numerics(tensor, message, name=None):
             None, None, f"Value for attr 'T' of {execute.kernel_dtype_name(t.dtype)} is not in "
                         f"the list of allowed values: {_FLOATS}\n\t; NodeDef: "
                         "{{node CheckNumerics}} [Op:CheckNumerics]")
-    value = np.asarray(t._value, dtype=np.float64 if t.dtype == dtypes.float64 else np.float32)
+    value = np.asarray(array_api.to_host(t._value),
+                       dtype=np.float64 if t.dtype == dtypes.float64 else np.float32)
     found = [kind for kind, hit in (("Inf", np.isinf(value).any()),
                                     ("NaN", np.isnan(value).any())) if hit]
     if found:

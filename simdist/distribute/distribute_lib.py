@@ -459,6 +459,22 @@ class SingleReplicaExtended(StrategyExtended):
         return value
 
 
+# TF's error (tensorflow/python/distribute/mirrored_run.py) for a merge_call in a nested
+# tf.function of a replica function, recorded from TF 2.21 (function_distribute_cases.py).
+MERGE_CALL_IN_A_NEW_GRAPH = (
+    "`merge_call` called while defining a new graph or a tf.function. This can often "
+    "happen if the function `fn` passed to `strategy.run()` contains a nested "
+    "`@tf.function`, and the nested `@tf.function` contains a synchronization point, such "
+    "as aggregating gradients (e.g, optimizer.apply_gradients), or if the function `fn` "
+    "uses a control flow statement which contains a synchronization point in the body. "
+    "Such behaviors are not yet supported. Instead, please avoid nested `tf.function`s or "
+    "control flow statements that may potentially cross a synchronization boundary, for "
+    "example, wrap the `fn` passed to `strategy.run` or the entire `strategy.run` inside a "
+    "`tf.function` or move the control flow out of `fn`. If you are subclassing a "
+    "`tf.keras.Model`, please avoid decorating overridden methods `test_step` and "
+    "`train_step` in `tf.function`.")
+
+
 class ReplicaContext:
     """The context of one replica inside ``strategy.run`` (``tf.distribute.ReplicaContext``)."""
 
@@ -521,14 +537,11 @@ class ReplicaContext:
         """Pause all replicas, call ``merge_fn(strategy, *args)`` once in cross-replica context."""
         self._require()
         thread = self._thread
-        graph = func_graph.current()
-        if graph is not None and thread is not None and graph is not thread.graph:
-            # A tf.function called in the replica function traces in this replica's thread
-            # (TF: "merge_call called while defining a new graph or a tf.function"):
-            # pausing here would hold its trace from the other replicas, so it runs eagerly.
-            raise func_graph.NotTraceable(
-                "a merge_call (a collective, apply_gradients) inside a tf.function called "
-                "in strategy.run's replica function")
+        if thread is not None and (func_graph.current() is not thread.graph
+                                   or func_graph.inlined_calls()):
+            # A tf.function called in the replica function traces a graph of its own
+            # (TF's check: the default graph is not the replica thread's).
+            raise RuntimeError(MERGE_CALL_IN_A_NEW_GRAPH)
         func_graph.note_merge_call()
         return self._merge_call(merge_fn, tuple(args), dict(kwargs or {}))
 

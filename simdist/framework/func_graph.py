@@ -60,6 +60,7 @@ _in_node = ThreadLocalValue(0)     # > 0 while a recorded op computes on placeho
 _variant = ThreadLocalValue(0)     # which placeholder ops read: 0 (zeros) or 1 (ones)
 _execution = ThreadLocalValue(None)  # the _Execution replaying on this thread
 _merges_in_node = ThreadLocalValue(0)  # merge_calls made inside recorded ops (this thread)
+_inlined = ThreadLocalValue(0)     # tf.functions running their Python inside a trace here
 
 _GRAPH_ERROR_HELP = (
     "You can attempt the following resolutions to the problem: If you are running in "
@@ -90,6 +91,23 @@ def building(graph):
     finally:
         with _active_lock:
             active[0] -= 1
+
+
+@contextlib.contextmanager
+def inlined_call():
+    """A tf.function called while another traces runs its Python in the caller's graph
+    (TF traces it into a FuncGraph of its own, then calls it): what needs to know that it is
+    in a nested function (merge_call) asks ``inlined_calls``."""
+    _inlined.value += 1
+    try:
+        yield
+    finally:
+        _inlined.value -= 1
+
+
+def inlined_calls() -> int:
+    """How many nested tf.functions (``inlined_call``) this thread is inside."""
+    return _inlined.value
 
 
 def is_symbolic(x) -> bool:

@@ -400,7 +400,8 @@ class Function:
             # the call), its Python runs now, once per trace of the caller.
             if self._instance is not None:
                 args = (self._instance,) + args
-            return self._python_function(*args, **kwargs)
+            with func_graph.inlined_call():
+                return self._python_function(*args, **kwargs)
         traced = self._ensure_traced(trace, args, kwargs)
         self._retracing.called(traced, self._python_function)
         return self._call(trace, args, kwargs)

@@ -184,6 +184,35 @@ r = calls(step, (tf.constant(1.0),), (tf.constant(2.0),))
 out = [printed.getvalue(), [list(SC.experimental_local_results(x)) for x in r],
        w.read_value(), step.experimental_get_tracing_count()]
 """,
+    "merge_call in a tf.function nested in a traced replica function: TF's RuntimeError":
+    SETUP + """
+@tf.function
+def inner(x):
+    ctx = tf.distribute.get_replica_context()
+    return ctx.merge_call(lambda s, v: s.reduce("SUM", v, axis=None), args=(x,))
+@tf.function
+def step(x):
+    return S2.run(lambda x: inner(x * 2.0), args=(x,))
+step(tf.constant(1.0))
+""",
+    "merge_call in a tf.function called by an eager replica function: TF's RuntimeError":
+    SETUP + """
+@tf.function
+def inner(x):
+    ctx = tf.distribute.get_replica_context()
+    return ctx.merge_call(lambda s, v: s.reduce("SUM", v, axis=None), args=(x,))
+S2.run(lambda x: inner(x * 2.0), args=(tf.constant(1.0),))
+""",
+    "apply_gradients in a tf.function called by a replica function: TF's RuntimeError":
+    SETUP + """
+with S2.scope():
+    v = tf.Variable(1.0)
+    opt = tf.keras.optimizers.SGD(0.1)
+@tf.function
+def apply(g):
+    opt.apply_gradients([(g, v)])
+S2.run(lambda: apply(tf.constant(1.0)))
+""",
 }
 
 # --- gradients through an all-reduce: the gradient of an all-sum (all-mean) is the all-sum

@@ -459,22 +459,6 @@ class SingleReplicaExtended(StrategyExtended):
         return value
 
 
-# TF's error (tensorflow/python/distribute/mirrored_run.py) for a merge_call in a nested
-# tf.function of a replica function, recorded from TF 2.21 (function_distribute_cases.py).
-MERGE_CALL_IN_A_NEW_GRAPH = (
-    "`merge_call` called while defining a new graph or a tf.function. This can often "
-    "happen if the function `fn` passed to `strategy.run()` contains a nested "
-    "`@tf.function`, and the nested `@tf.function` contains a synchronization point, such "
-    "as aggregating gradients (e.g, optimizer.apply_gradients), or if the function `fn` "
-    "uses a control flow statement which contains a synchronization point in the body. "
-    "Such behaviors are not yet supported. Instead, please avoid nested `tf.function`s or "
-    "control flow statements that may potentially cross a synchronization boundary, for "
-    "example, wrap the `fn` passed to `strategy.run` or the entire `strategy.run` inside a "
-    "`tf.function` or move the control flow out of `fn`. If you are subclassing a "
-    "`tf.keras.Model`, please avoid decorating overridden methods `test_step` and "
-    "`train_step` in `tf.function`.")
-
-
 class ReplicaContext:
     """The context of one replica inside ``strategy.run`` (``tf.distribute.ReplicaContext``)."""
 
@@ -536,14 +520,13 @@ class ReplicaContext:
     def merge_call(self, merge_fn, args=(), kwargs=None):
         """Pause all replicas, call ``merge_fn(strategy, *args)`` once in cross-replica context."""
         self._require()
-        thread = self._thread
-        if thread is not None and (func_graph.current() is not thread.graph
-                                   or func_graph.inlined_calls()):
-            # A tf.function called in the replica function traces a graph of its own
-            # (TF's check: the default graph is not the replica thread's).
-            raise RuntimeError(MERGE_CALL_IN_A_NEW_GRAPH)
+        self._check_merge_call_graph()
         func_graph.note_merge_call()
         return self._merge_call(merge_fn, tuple(args), dict(kwargs or {}))
+
+    def _check_merge_call_graph(self):
+        """Where merge_call may run: anywhere for TF's base ReplicaContext (one device,
+        TPU); a MirroredStrategy replica refuses a nested tf.function (mirrored_run)."""
 
     def _merge_call(self, merge_fn, args, kwargs):
         ds_context.push_mode(ds_context.cross_replica_mode(self._strategy))

@@ -85,6 +85,22 @@ class _Aborted(BaseException):
     """Raised inside a paused replica thread to unwind it when the run is abandoned."""
 
 
+# TF's error (_MirroredReplicaContext._merge_call) for a merge_call in a nested tf.function
+# of a replica function, recorded from TF 2.21 (function_distribute_cases.py).
+MERGE_CALL_IN_A_NEW_GRAPH = (
+    "`merge_call` called while defining a new graph or a tf.function. This can often "
+    "happen if the function `fn` passed to `strategy.run()` contains a nested "
+    "`@tf.function`, and the nested `@tf.function` contains a synchronization point, such "
+    "as aggregating gradients (e.g, optimizer.apply_gradients), or if the function `fn` "
+    "uses a control flow statement which contains a synchronization point in the body. "
+    "Such behaviors are not yet supported. Instead, please avoid nested `tf.function`s or "
+    "control flow statements that may potentially cross a synchronization boundary, for "
+    "example, wrap the `fn` passed to `strategy.run` or the entire `strategy.run` inside a "
+    "`tf.function` or move the control flow out of `fn`. If you are subclassing a "
+    "`tf.keras.Model`, please avoid decorating overridden methods `test_step` and "
+    "`train_step` in `tf.function`.")
+
+
 ABORT_GRACE_S = 10.0
 _POLL_S = 0.5  # how often a wait checks that the thread it waits for is still alive
 
@@ -309,6 +325,25 @@ def _replica_variable_creator(next_creator, **kwargs):
 class MirroredReplicaContext:
     """Mixin for ReplicaContexts run by :func:`call_for_each_replica`: merge_call pauses."""
 
+    # (graph, nested tf.functions) where the one-replica fast path (no thread) runs fn
+    home = (None, 0)
+
+    def _check_merge_call_graph(self):
+        """TF's check: the merge runs in the caller's graph, so a merge_call in a graph of
+        the replica's own (a tf.function nested in the replica function) cannot be merged.
+
+        Raises:
+          RuntimeError: TF's message, with what to do instead.
+        """
+        thread = self._thread
+        if thread is not None and threading.current_thread() is not thread:
+            return
+        graph, nested = self.home if thread is None else (thread.graph, 0)
+        current = func_graph.current()   # None also inside a recorded op's computation
+        if current is not None and (current is not graph
+                                    or func_graph.inlined_calls() > nested):
+            raise RuntimeError(MERGE_CALL_IN_A_NEW_GRAPH)
+
     def _merge_call(self, merge_fn, args, kwargs):
         thread = self._thread
         if thread is None:
@@ -319,6 +354,36 @@ class MirroredReplicaContext:
         if threading.current_thread() is not thread:
             return super()._merge_call(merge_fn, args, kwargs)
         return thread.pause_for_merge(merge_fn, args, kwargs)
+
+
+_lifted_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # strategy -> {fn: lifted}
+
+
+def lifted(strategy, fn, run_replicas):
+    """TF's rewrite of ``strategy.run(tf.function(f))`` into ``tf.function(run(f))``: the
+    tf.function's clone (same options) whose Python runs the replicas of ``f``, so each
+    replica traces into one graph and merge_call can pause it. None when ``fn`` is not a
+    tf.function, or is XLA-compiled and every device a GPU (collectives, no merge_call).
+
+    ``run_replicas(python_function, args, kwargs)`` runs the replicas (kept weakly, as the
+    cache is keyed by the strategy). ``fn``'s own tracing count stays 0, as in TF.
+    """
+    from simdist.framework.function import Function
+
+    if not isinstance(fn, Function) or (
+            fn._jit_compile and all(d.device_type == "GPU" for d in strategy.extended._devices)):
+        return None
+    per_strategy = _lifted_cache.setdefault(strategy, weakref.WeakKeyDictionary())
+    wrapped = per_strategy.get(fn)
+    if wrapped is None:
+        python_function = fn._python_function_as_traced()
+        run = weakref.WeakMethod(run_replicas)
+
+        def wrapped_fn(*args, **kwargs):
+            return run()(python_function, args, kwargs)
+
+        wrapped = per_strategy[fn] = fn._clone(wrapped_fn)
+    return wrapped
 
 
 def call_for_each_replica(strategy, devices, make_context, fn, args, kwargs):

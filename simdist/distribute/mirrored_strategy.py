@@ -33,7 +33,7 @@ from simdist.distribute.distributed_variable import (
 )
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
-from simdist.framework import context, execute, nest
+from simdist.framework import context, execute, func_graph, nest
 from simdist.framework.tensor import copy_to
 from simdist.framework.variables import VariableAggregation
 from simdist.hardware import machine as machine_lib
@@ -189,11 +189,20 @@ class MirroredExtended(StrategyExtended):
         return _MirroredReplicaContext(self._strategy, i, dev)
 
     def _call_for_each_replica(self, fn, args, kwargs):
+        wrapped = mirrored_run.lifted(self._strategy, fn, self._run_replicas)
+        if wrapped is not None:
+            return wrapped(*args, **kwargs)
+        return self._run_replicas(fn, args, kwargs)
+
+    def _run_replicas(self, fn, args, kwargs):
+        """``fn`` once per replica (one device: on this thread, with no merge to wait for)."""
         if len(self._devices) == 1:
             from simdist.distribute.values import select_replica
 
             dev = self._devices[0]
-            with context.device(dev.name), _MirroredReplicaContext(self._strategy, 0, dev):
+            ctx = self._make_replica_context(0, dev)
+            ctx.home = (func_graph.current(), func_graph.inlined_calls())
+            with context.device(dev.name), ctx:
                 return fn(*select_replica(0, args), **select_replica(0, kwargs))
         return mirrored_run.call_for_each_replica(
             self._strategy, self._devices, self._make_replica_context, fn, args, kwargs)

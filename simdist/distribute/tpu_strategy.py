@@ -21,7 +21,9 @@ Mirrors tensorflow/python/distribute/tpu_strategy.py.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+import weakref
 
 import numpy as np
 
@@ -30,7 +32,7 @@ from simdist.distribute.collective_cross_device_ops import AllReduceCrossDeviceO
 from simdist.distribute.device_assignment import DeviceAssignment
 from simdist.distribute.distribute_lib import Strategy
 from simdist.distribute.distribution_strategy_context import get_replica_context
-from simdist.distribute.mirrored_strategy import MirroredExtended
+from simdist.distribute.mirrored_strategy import MirroredExtended, _MirroredReplicaContext
 from simdist.distribute.tpu_cluster_resolver import TPUClusterResolver
 from simdist.framework import context, execute
 from simdist.framework.function import ConcreteFunction, Function
@@ -52,6 +54,15 @@ def validate_run_function(fn) -> None:
     if (context.executing_eagerly() and not isinstance(fn, (Function, ConcreteFunction))
             and not isinstance(inspect.getattr_static(fn, "__call__", None), Function)):
         raise NotImplementedError(EAGER_RUN_MESSAGE)
+
+
+class _TPUReplicaContext(_MirroredReplicaContext):
+    """A replica of a TPUStrategy run. Its merge_call is TF's base one: no check of the
+    graph, so a tf.function nested in the replica function may merge (TF builds it inside
+    the replicated computation; simdist inlines it into the run's trace)."""
+
+    def _check_merge_call_graph(self):
+        pass
 
 
 class TPUExtended(MirroredExtended):
@@ -82,6 +93,30 @@ class TPUExtended(MirroredExtended):
             replicas), num_packs=1))
         self.experimental_enable_get_next_as_optional = True
         self._host_devices = sorted({d.task for d in replicas})
+        self._tpu_function_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def _make_replica_context(self, i, dev):
+        return _TPUReplicaContext(self._strategy, i, dev)
+
+    def _call_for_each_replica(self, fn, args, kwargs):
+        """TF's tpu_run: called eagerly, the replicated computation is a tf.function (one
+        per ``fn``, cached), so ``fn`` (a tf.function) runs inside its trace."""
+        if not context.executing_eagerly():
+            return self._run_replicas(fn, args, kwargs)
+        try:
+            tpu_function = self._tpu_function_cache.get(fn)
+        except TypeError:   # not weakly referable: a tf.function of its own for this call
+            tpu_function = None
+        if tpu_function is None:
+            run = weakref.WeakMethod(self._run_replicas)
+
+            def tpu_function(args, kwargs):
+                return run()(fn, args, kwargs)
+
+            tpu_function = Function(tpu_function)
+            with contextlib.suppress(TypeError):
+                self._tpu_function_cache[fn] = tpu_function
+        return tpu_function(args, kwargs)
 
     @staticmethod
     def _all_reduce_algorithm(replicas) -> str:

@@ -495,6 +495,19 @@ class Function:
                 self._bound_by_id[id(instance)] = bound
         return bound
 
+    def _clone(self, python_function) -> Function:
+        """A Function of ``python_function`` with this one's options (TF's ``_clone``)."""
+        return Function(python_function, self._input_signature, self._jit_compile,
+                        self._reduce_retracing, self._autograph, self._name)
+
+    def _python_function_as_traced(self):
+        """The Python a trace runs: converted by AutoGraph (unless autograph=False), bound
+        to the instance of a method."""
+        python_function = self._converted()[0] if self._autograph else self._python_function
+        if self._instance is not None:
+            return functools.partial(python_function, self._instance)
+        return python_function
+
     # --- tracing ----------------------------------------------------------------------
     def _ensure_traced(self, trace: _Trace, args, kwargs) -> bool:
         """Trace ``trace`` if it has no graph yet; whether this call traced."""

@@ -329,3 +329,54 @@ opt = lambda: tf.keras.mixed_precision.LossScaleOptimizer(
 out = run_steps(opt, traced=True)
 """,
 })
+
+# strategy.run(tf.function) and merge_call in nested tf.functions (TF's mirrored_run.py:
+# call_for_each_replica lifts a tf.function fn into a clone that runs the replicas;
+# _MirroredReplicaContext._merge_call refuses a graph other than the replica thread's; the
+# base ReplicaContext (OneDeviceStrategy, the default strategy) has no such check).
+NESTED_MERGE = """
+def nested():
+    @tf.function
+    def inner(x):
+        ctx = tf.distribute.get_replica_context()
+        return ctx.merge_call(lambda s, v: s.reduce("SUM", v, axis=None), args=(x,))
+    return lambda x: inner(x * 2.0)
+"""
+
+CASES.update({
+    "strategy.run of a tf.function: TF traces its replicas into a clone of it": SETUP + """
+@tf.function
+def replica_sum():
+    print("tracing replica_sum")
+    ctx = tf.distribute.get_replica_context()
+    return ctx.all_reduce("SUM", tf.cast(ctx.replica_id_in_sync_group + 1, tf.float32))
+@tf.function
+def f(x):
+    print("tracing f", x.shape)
+    return tf.distribute.get_replica_context().all_reduce("SUM", x * 1.0)
+r = calls(lambda: S2.run(replica_sum), (), (), ())
+r2 = calls(lambda x: S2.run(f, args=(x,)), (tf.constant(1.0),), (tf.constant(2.0),),
+           (tf.ones(2),))
+out = [printed.getvalue(), [local(v) for v in r], devices(r[-1]), [local(v) for v in r2],
+       replica_sum.experimental_get_tracing_count(), f.experimental_get_tracing_count()]
+""",
+    "strategy.run of an object whose __call__ is a tf.function that merge_calls: "
+    "TF's RuntimeError": SETUP + """
+class Step:
+    @tf.function
+    def __call__(self):
+        return tf.distribute.get_replica_context().all_reduce("SUM", 1.0)
+S2.run(Step())
+""",
+    "merge_call in a nested tf.function under a one-device MirroredStrategy: "
+    "TF's RuntimeError": SETUP + NESTED_MERGE + """
+S1 = tf.distribute.MirroredStrategy(["/cpu:0"])
+S1.run(nested(), args=(tf.constant(1.0),))
+""",
+    "merge_call in a nested tf.function under OneDeviceStrategy and the default strategy":
+    SETUP + NESTED_MERGE + """
+one = tf.distribute.OneDeviceStrategy("/cpu:0")
+out = [one.run(nested(), args=(tf.constant(1.0),)),
+       tf.distribute.get_strategy().run(nested(), args=(tf.constant(3.0),))]
+""",
+})

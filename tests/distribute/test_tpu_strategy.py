@@ -103,6 +103,36 @@ def test_run_refuses_pure_eager_and_accepts_tf_function():
     assert int(step()) == sum(range(8))
 
 
+def test_a_tf_function_that_merges_runs_on_tpu_eagerly_or_nested():
+    """tpu_strategy.py: an eager TPUStrategy.run wraps the replicated computation in a
+    tf.function (tpu_run), and _TPUReplicaContext merges as the base ReplicaContext (no
+    check of the graph, which MirroredStrategy's replicas make: function_distribute_cases).
+    So a tf.function that all-reduces, passed to run or nested in the replica function, or
+    an object whose __call__ is one, runs on a TPU (lesson 13's replica_sum)."""
+    resolver, _ = connect()
+    strategy = tf.distribute.TPUStrategy(resolver)
+
+    @tf.function
+    def replica_sum(x):
+        ctx = tf.distribute.get_replica_context()
+        return ctx.all_reduce("SUM", x * tf.cast(ctx.replica_id_in_sync_group, tf.float32))
+
+    class Step:
+        @tf.function
+        def __call__(self, x):
+            return replica_sum(x)
+
+    @tf.function
+    def outer(x):
+        return strategy.run(lambda x: replica_sum(x + 1.0), args=(x,))
+
+    for run in (lambda x: strategy.run(replica_sum, args=(x,)),
+                lambda x: strategy.run(Step(), args=(x,)), outer):
+        for x, want in ((1.0, 28.0), (2.0, 56.0)):
+            parts = strategy.experimental_local_results(run(tf.constant(x)))
+            assert [float(p) for p in parts] == [want + 28.0 * (run is outer)] * 8
+
+
 def test_gradients_are_all_reduced_over_the_torus():
     resolver, _ = connect()
     strategy = tf.distribute.TPUStrategy(resolver)

@@ -10,7 +10,7 @@ from simdist import errors
 from simdist.framework import dtypes, nest
 from simdist.framework.dtypes import (
     DType, as_dtype, bfloat16, bool_ as bool, double, float16, float32, float64, half, int8,
-    int16, int32, int64, string, uint8, uint16, uint32, uint64,
+    int16, int32, int64, string, uint8, uint16, uint32, uint64, variant,
 )
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape
@@ -36,6 +36,7 @@ from simdist.framework.ops.math_ops import (
 )
 from simdist.framework.ops.clip_ops import clip_by_global_norm, clip_by_norm
 from simdist.framework.tensor_spec import TensorSpec
+from simdist.framework.ops.tensor_array_ops import TensorArray, TensorArraySpec
 from simdist.framework.name_scope import init_scope, name_scope
 from simdist.framework.module import Module
 from simdist.framework.ops.logging_ops import print_v2 as print  # noqa: A001 - TF's name

@@ -124,9 +124,12 @@ int64 = DType("int64", np.int64)
 uint64 = DType("uint64", np.uint64)
 bool_ = DType("bool", np.bool_)
 string = DType("string", np.object_)
+# TF's opaque handle type (a TensorList's value, simdist.framework.ops.list_ops): a NumPy
+# record of one object field, so its NumPy dtype is its own (not string's ``object``).
+variant = DType("variant", np.dtype([("variant", np.object_)]))
 
 DTYPES = {d.name: d for d in (float16, bfloat16, float32, float64, int8, uint8, int16, uint16,
-                               int32, uint32, int64, uint64, bool_, string)}
+                               int32, uint32, int64, uint64, bool_, string, variant)}
 _BY_NUMPY = {d._np: d for d in DTYPES.values()}
 
 

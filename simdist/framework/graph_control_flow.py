@@ -20,15 +20,64 @@ Glossary:
                  branch's and goes back through the iterations run (TF's _IfGrad /
                  _WhileGrad); a source only the other branch (or no iteration) reached gets
                  zeros, as TF's graph gives (``func_graph.record_tape_gradient``).
+  flow types   -- values that are not tensors but ride on one (a TensorArray on its TensorList
+                 ``flow``, ``register_flow_type``): a loop or cond carries the flow and
+                 gives back a value rebuilt around the new flow (TF's while_v2 / cond_v2
+                 ``_tensor_array_to_flow`` and ``build_ta_with_new_flow``). A variant loop
+                 var's placeholders are the entering list's, and the loop's output's those
+                 of the list one traced iteration wrote, so what reads it after the loop sees
+                 the elements' shapes (and, while tracing, their tape links).
 
 Mirrors tensorflow/python/ops/cond_v2.py, while_v2.py and control_flow_grad.py.
 """
 
 from __future__ import annotations
 
-from simdist.framework import errors, nest
+from simdist.framework import dtypes, errors, nest
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import Tensor
+
+_FLOW_TYPES: list = []   # [(class, to_flow(value), with_flow(value, flow))]
+
+
+def register_flow_type(cls, to_flow, with_flow) -> None:
+    """Carry instances of ``cls`` through loops and conds as ``to_flow(x)`` (a tensor),
+    rebuilt after as ``with_flow(x, new_flow)``."""
+    _FLOW_TYPES.append((cls, to_flow, with_flow))
+
+
+def _flow_entry(x):
+    for entry in _FLOW_TYPES:
+        if isinstance(x, entry[0]):
+            return entry
+    return None
+
+
+def to_flows(structure):
+    """``structure`` with each flow-type value replaced by its flow tensor."""
+    if not _FLOW_TYPES:
+        return structure
+    flat = nest.flatten(structure)
+    entries = [_flow_entry(x) for x in flat]
+    if not any(entries):
+        return structure
+    return nest.pack_sequence_as(structure, [x if e is None else e[1](x)
+                                             for x, e in zip(flat, entries)])
+
+
+def with_flows(template, structure):
+    """``structure`` (flows where ``template`` has flow-type values) with those values
+    rebuilt around their new flows."""
+    if not _FLOW_TYPES:
+        return structure
+    t_flat, flat = nest.flatten(template), nest.flatten(structure)
+    if len(t_flat) != len(flat):
+        return structure
+    entries = [_flow_entry(x) for x in t_flat]
+    if not any(entries):
+        return structure
+    return nest.pack_sequence_as(structure, [x if e is None else e[2](t, x)
+                                             for t, x, e in zip(t_flat, flat, entries)])
 
 
 def _link(sources, outputs) -> None:
@@ -55,7 +104,7 @@ def _trace_into(graph, fn, args=()):
     outer = graph.nodes
     graph.nodes = []
     try:
-        out = fn(*args)
+        out = to_flows(fn(*args))
         out = nest.map_structure(
             lambda x: x if x is None else _as_symbolic(graph, x), out)
         return graph.nodes, out
@@ -100,7 +149,8 @@ def cond(graph, pred, true_fn, false_fn, name=None):
     from simdist.framework import func_graph
 
     base = graph.unique_name(name or "cond")
-    true_nodes, true_out = _trace_into(graph, true_fn)
+    returned = []
+    true_nodes, true_out = _trace_into(graph, lambda: _kept(returned, true_fn()))
     false_nodes, false_out = _trace_into(graph, false_fn)
     t_flat, f_flat = nest.flatten(true_out), nest.flatten(false_out)
     if len(t_flat) != len(f_flat):
@@ -132,7 +182,12 @@ def cond(graph, pred, true_fn, false_fn, name=None):
     f_ids = [b._id for b in f_flat if b is not None]
     graph.nodes.append(CondNode(pred._id, ((true_nodes, t_ids), (false_nodes, f_ids)),
                                 out_ids, base))
-    return nest.pack_sequence_as(true_out, outs)
+    return with_flows(returned[0], nest.pack_sequence_as(true_out, outs))
+
+
+def _kept(box: list, value):
+    box.append(value)
+    return value
 
 
 class WhileNode:
@@ -190,6 +245,7 @@ def while_loop(graph, cond_fn, body, loop_vars, shape_invariants=None,
     from simdist.framework.tensor_shape import TensorShape
 
     base = graph.unique_name(name or "while")
+    template, loop_vars = loop_vars, to_flows(loop_vars)
     structure = loop_vars
     entering = [_as_symbolic(graph, x) for x in nest.flatten(loop_vars)]
     invariants = (nest.flatten(shape_invariants) if shape_invariants is not None
@@ -197,9 +253,12 @@ def while_loop(graph, cond_fn, body, loop_vars, shape_invariants=None,
     places = []
     for x, inv in zip(entering, invariants):
         shape = x.shape if inv is None else TensorShape(inv)
-        places.append(graph.symbolic_like(shape, x.dtype, x._device, x.name.split(":")[0]))
+        place = graph.symbolic_like(shape, x.dtype, x._device, x.name.split(":")[0])
+        if x.dtype == dtypes.variant:   # a TensorList: the entering list's elements
+            place._placeholders = x._placeholders
+        places.append(place)
     _link(entering, places)
-    packed = nest.pack_sequence_as(structure, places)
+    packed = with_flows(template, nest.pack_sequence_as(structure, places))
     args = packed if isinstance(packed, (list, tuple)) else (packed,)
     cond_nodes, pred = _trace_into(graph, cond_fn, args)
     if not pred.dtype.is_bool:
@@ -207,7 +266,7 @@ def while_loop(graph, cond_fn, body, loop_vars, shape_invariants=None,
             None, None, f"Input 'input' passed {pred.dtype.name} expected bool while building "
             f"NodeDef '{base}/LoopCond' using Op<name=LoopCond; signature=input:bool -> "
             "output:bool>")
-    body_nodes, new = _trace_into(graph, body, args)
+    body_nodes, new = _trace_into(graph, body, args)   # flows for flow-type values
     if not isinstance(new, (list, tuple)) and isinstance(structure, (list, tuple)) \
             and len(structure) == 1:
         new = type(structure)([new])
@@ -231,7 +290,9 @@ def while_loop(graph, cond_fn, body, loop_vars, shape_invariants=None,
                 "iterations, use the `shape_invariants` argument of tf.while_loop to "
                 "specify a less-specific shape.")
     outs = [func_graph.SymbolicTensor(graph, f"{base}:{k + 2}", p.shape, p.dtype, p._device,
-                                      p._placeholders) for k, p in enumerate(places)]
+                                      y._placeholders if p.dtype == dtypes.variant
+                                      else p._placeholders)
+            for k, (p, y) in enumerate(zip(places, new_flat))]
     _link(new_flat, outs)
     _link(entering, outs)   # no iteration: the loop's output is the entering value
     limit = maximum_iterations
@@ -241,4 +302,4 @@ def while_loop(graph, cond_fn, body, loop_vars, shape_invariants=None,
         inputs=[x._id for x in entering], places=[p._id for p in places], cond=cond_nodes,
         pred=pred._id, body=body_nodes, results=[y._id for y in new_flat],
         outputs=[o._id for o in outs], max_iters=limit, name=base))
-    return nest.pack_sequence_as(structure, outs)
+    return with_flows(template, nest.pack_sequence_as(structure, outs))

@@ -3,6 +3,7 @@
 Glossary:
   rank          -- number of dimensions (``None`` when unknown).
   compatible    -- two shapes are compatible when every known dimension agrees.
+  merge_with    -- the known dimensions of two compatible shapes together.
 
 Mirrors tensorflow/python/framework/tensor_shape.py.
 """
@@ -69,6 +70,28 @@ class TensorShape:
         if self._dims is None or other._dims is None or len(self._dims) != len(other._dims):
             return TensorShape(None)
         return TensorShape([a if a == b else None for a, b in zip(self._dims, other._dims)])
+
+    def merge_with(self, other) -> TensorShape:
+        """The shape with the known dimensions of both (TF's ``merge_with``).
+
+        Raises:
+          ValueError: the shapes are not compatible (TF's text).
+        """
+        other = TensorShape(other)
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {other} are not compatible")
+        if self._dims is None:
+            return other
+        if other._dims is None:
+            return self
+        return TensorShape([a if a is not None else b for a, b in zip(self._dims, other._dims)])
+
+    def concatenate(self, other) -> TensorShape:
+        """This shape's dimensions, then ``other``'s (unknown rank if either's is)."""
+        other = TensorShape(other)
+        if self._dims is None or other._dims is None:
+            return TensorShape(None)
+        return TensorShape(self._dims + other._dims)
 
     def __len__(self) -> int:
         if self._dims is None:

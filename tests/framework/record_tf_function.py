@@ -3,8 +3,9 @@ graph_control_flow_cases.CASES into fixtures/tf_graph_control_flow.json, for
 graph_gradient_cases.CASES into fixtures/tf_graph_gradients.json, for
 function_variable_cases.CASES into fixtures/tf_function_variables.json, for
 indexed_slices_cases.CASES into fixtures/tf_indexed_slices.json, for
-function_distribute_cases.CASES into fixtures/tf_function_distribute.json and for
-function_dataset_cases.CASES into fixtures/tf_function_datasets.json.
+function_distribute_cases.CASES into fixtures/tf_function_distribute.json, for
+function_dataset_cases.CASES into fixtures/tf_function_datasets.json and for
+tensor_array_cases.CASES into fixtures/tf_tensor_array.json.
 
 Run with the TensorFlow interpreter (not simdist's venv); naming cases re-records only them:
     TF_USE_LEGACY_KERAS=1 /tmp/tfvenv/bin/python tests/framework/record_tf_function.py
@@ -29,6 +30,7 @@ import function_variable_cases  # noqa: E402
 import graph_control_flow_cases  # noqa: E402
 import graph_gradient_cases  # noqa: E402
 import indexed_slices_cases  # noqa: E402
+import tensor_array_cases  # noqa: E402
 
 GROUPS = {"tf_function.json": function_cases.CASES,
           "tf_graph_control_flow.json": graph_control_flow_cases.CASES,
@@ -36,7 +38,8 @@ GROUPS = {"tf_function.json": function_cases.CASES,
           "tf_function_variables.json": function_variable_cases.CASES,
           "tf_indexed_slices.json": indexed_slices_cases.CASES,
           "tf_function_distribute.json": function_distribute_cases.CASES,
-          "tf_function_datasets.json": function_dataset_cases.CASES}
+          "tf_function_datasets.json": function_dataset_cases.CASES,
+          "tf_tensor_array.json": tensor_array_cases.CASES}
 
 if __name__ == "__main__":
     strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)])

@@ -8,6 +8,8 @@ Glossary:
   numerics       -- ``tf.debugging.check_numerics``.
   string_ops     -- ``tf.strings`` (join, length, to_number ...); op_types -- the element
                    types each op takes, and TF's error for a string given to a numeric op.
+  list_ops / tensor_array_ops -- TF's TensorList variant ops and ``tf.TensorArray`` over them
+                   (graph) or over a Python list (eager).
   overloads      -- attaches ``+ - * / @ < == []`` ... to ``Tensor`` and ``Variable``.
 Importing this package registers everything, and makes the public functions recorded ops
 (``func_graph.recorded``: a call while tracing a tf.function becomes a graph node) before
@@ -21,6 +23,7 @@ from simdist.framework.ops import conv_ops, linalg_ops, pooling_ops  # isort: sk
 from simdist.framework.ops import array_grad, conv_grad, linalg_grad, math_grad  # isort: skip
 from simdist.framework.ops import clip_ops, dropout_ops, losses_util  # isort: skip
 from simdist.framework.ops import logging_ops, numerics, string_ops  # isort: skip
+from simdist.framework.ops import list_ops  # isort: skip - its ops are recorded as declared
 from simdist.framework import func_graph as _func_graph  # isort: skip
 
 # The public ops of each module, but its helpers that are not ops (seeds, geometry ...).
@@ -40,3 +43,4 @@ _func_graph.relink_reexports(_OP_MODULES)
 logging_ops.print_v2 = _func_graph.recorded(logging_ops.print_v2, kind="stateful")
 
 from simdist.framework.ops import nn_grad, overloads  # noqa: E402  # isort: skip
+from simdist.framework.ops import tensor_array_ops  # noqa: E402  # isort: skip

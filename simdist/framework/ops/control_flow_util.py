@@ -22,7 +22,9 @@ def graph_for(*values):
     graph = func_graph.current()
     if graph is None:
         return None
-    flat = nest.flatten(list(values))
+    from simdist.framework import graph_control_flow
+
+    flat = nest.flatten(graph_control_flow.to_flows(list(values)))   # a TensorArray's flow
     return graph if any(func_graph.is_symbolic(v) for v in flat) else None
 
 

@@ -35,7 +35,13 @@ def _read_variables(loop_vars):
 
 
 def _spec(value):
-    return TensorSpec.from_tensor(execute.convert_to_tensor(value))
+    spec = getattr(value, "_type_spec", None)   # a TensorArray: its TensorArraySpec
+    return spec if spec is not None else TensorSpec.from_tensor(execute.convert_to_tensor(value))
+
+
+def _converted(value):
+    """A loop's result as a tensor; a TensorArray stays one (TF's eager while_loop)."""
+    return value if hasattr(value, "_type_spec") else execute.convert_to_tensor(value)
 
 
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
@@ -98,7 +104,7 @@ def _eager_while_loop(cond, body, loop_vars, maximum_iterations, return_same_str
             loop_vars = (loop_vars,)
         control_flow_util.assert_same_structure(structure, list(loop_vars))
 
-    loop_vars = nest.map_structure(execute.convert_to_tensor, loop_vars)
+    loop_vars = nest.map_structure(_converted, loop_vars)
     if maximum_iterations is not None:
         return loop_vars[1]
     return loop_vars[0] if packed else loop_vars

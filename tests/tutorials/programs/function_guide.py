@@ -243,10 +243,9 @@ def dynamic_rnn(rnn_step, input_data, initial_state):
     states = states.write(i, state)
   return tf.transpose(states.stack(), [1, 0, 2])
   
-# simdist test: left out: simdist has no tf.TensorArray yet. The call was
-# dynamic_rnn(rnn_step,
-#             tf.random.uniform([batch_size, seq_len, feature_size]),
-#             tf.zeros([batch_size, feature_size]))
+print(dynamic_rnn(rnn_step,
+            tf.random.uniform([batch_size, seq_len, feature_size]),
+            tf.zeros([batch_size, feature_size])))  # simdist test: print added
 
 @tf.function
 def f(x):

@@ -34,7 +34,13 @@ import logging
 
 import numpy as np
 
-from simdist.distribute import cross_device_utils, cross_replica_checks, faults, packing
+from simdist.distribute import (
+    cross_device_utils,
+    cross_replica_checks,
+    faults,
+    packing,
+    ring_reducer,
+)
 from simdist.distribute.cross_device_ops import (
     CrossDeviceOps,
     ReductionToOneDevice,
@@ -103,6 +109,7 @@ CROSS_DEVICE_OPS = {
     "CollectiveAllReduce(NCCL)": "nccl",
 }
 _SPARSE_WARNINGS = [0]   # how often the IndexedSlices all-reduce warned (TF: first 10)
+_MIXED_WARNINGS = [0]    # how often a batch_reduce to other destinations warned (the same)
 _TUNED = ("nccl", "NCCL", "AUTO")
 
 
@@ -217,6 +224,9 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
         self._all_reduce_alg = all_reduce_alg
         self._num_packs = num_packs
         self._topology = None  # the machine's, unless a multi-worker strategy sets its own
+        # The collective's devices, where the results land (the strategy's replicas, as
+        # TF's CollectiveAllReduce(devices=...)); None: each value's own devices.
+        self._devices = None
         # (every device of the cluster, Exchange) when this process is one task of several
         self._cluster = None
 
@@ -250,6 +260,12 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
                               **params)
         return outs[first:first + len(devices)]
 
+    def _devices_for(self, value) -> list:
+        """The devices ``value`` is all-reduced on (and its results land on)."""
+        own = list(get_devices_from(value))
+        return own if self._devices is None or len(self._devices) != len(own) \
+            else list(self._devices)
+
     def _group_size(self, num_devices: int) -> int:
         """How many replicas a MEAN divides by (the cluster's, across processes)."""
         return len(self._cluster[0]) if self._cluster is not None else num_devices
@@ -280,7 +296,7 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
             if self._cluster is not None or self._collective_min_max:
                 return [self._all_reduce_each(reduce_op, v) for v in per_replica_values]
             return [ReductionToOneDevice().reduce(reduce_op, v, v) for v in per_replica_values]
-        devices = list(get_devices_from(per_replica_values[0]))
+        devices = self._devices_for(per_replica_values[0])
         grads = _flatten_per_device(per_replica_values, len(devices))
         for j in range(len(per_replica_values)):
             cross_replica_checks.check_reduce([g[j] for g in grads], "CollectiveReduceV2")
@@ -397,7 +413,9 @@ class HierarchicalCopyAllReduce(AllReduceCrossDeviceOps):
 
 
 class CollectiveAllReduce(AllReduceCrossDeviceOps):
-    """Collective all-reduce as MultiWorkerMirroredStrategy runs it (group_by_size packs)."""
+    """Collective all-reduce (TF's CollectiveAllReduce): MirroredStrategy's default on CPUs,
+    what MultiWorkerMirroredStrategy uses. In eager each tensor is all-reduced alone; inside
+    a tf.function the tensors are grouped into packs (group_by_size), each concatenated."""
 
     _collective_min_max = True
 
@@ -409,24 +427,56 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
         self._call_options = self._options.merge(options)
         return super().batch_reduce(reduce_op, value_destination_pairs, options)
 
+    def reduce_implementation(self, reduce_op, per_replica_value, destinations, options):
+        """All-reduce on the value's devices, whatever the destinations (a CPU too); then
+        each destination gets the copy on its device, or the first replica's."""
+        reduced = self._batch_all_reduce(reduce_op, [per_replica_value])[0]
+        if self._matches(per_replica_value, destinations):
+            return reduced
+        held = dict(zip(get_devices_from(reduced), reduced.values))
+        copies = [cross_device_utils.copy_to_device(held.get(d, reduced.values[0]), d)
+                  for d in get_devices_from(destinations)]
+        return copies[0] if len(copies) == 1 else Mirrored(copies)   # TF's regroup
+
+    def _matches(self, value, destinations) -> bool:
+        # TF's _devices_match: the same set of devices
+        return set(get_devices_from(destinations)) == set(get_devices_from(value))
+
+    def batch_reduce_implementation(self, reduce_op, pairs, options):
+        if not all(self._matches(v, d) for v, d in pairs) and _MIXED_WARNINGS[0] < 10:
+            _MIXED_WARNINGS[0] += 1   # TF's log_first_n(WARN, ..., 10)
+            logging.getLogger("tensorflow").warning(
+                "Efficient batch_reduce is not supported if destinations are different.")
+        return super().batch_reduce_implementation(reduce_op, pairs, options)
+
+    # Whether the sums take TF's ring order (ring_reducer): on one machine's replicas. A
+    # multi-worker cluster (MultiWorkerMirroredStrategy sets it False) takes the schedule's,
+    # which its processes reproduce bit for bit (TF's order there: not modelled yet).
+    _tf_ring_order = True
+
     def _reduce_groups(self, grads, devices):
-        """grouping (TF's group_by_size over the reversed values, then by dtype) -> packing
-        -> one all-reduce per pack -> unpacking."""
+        """grouping (reversed values: in eager one per pack, in a tf.function TF's
+        group_by_size, then by dtype) -> packing -> one all-reduce per pack -> unpacking."""
         opts = getattr(self, "_call_options", self._options)
         n_values = len(grads[0])
         # Reversed so the first pack holds the last-computed gradients (better overlap with
         # the backward pass), as TF does before grouping.
         order = list(range(n_values))[::-1]
-        sizes = [array_api.nbytes(grads[0][j]._value) for j in order]
+        if context.executing_eagerly():   # TF: "We don't batch in eager"
+            packs = [[k] for k in range(n_values)]
+        else:
+            packs = packing.group_by_size(
+                [array_api.nbytes(grads[0][j]._value) for j in order], opts.bytes_per_pack)
         results = [[None] * n_values for _ in devices]
-        for pack in packing.group_by_size(sizes, opts.bytes_per_pack):  # grouping
+        for pack in packs:  # grouping
             members = [order[k] for k in pack]
             for dtype_members in _split_by_dtype(members, grads[0]):
                 flats = _pack(grads, dtype_members)
                 outs = self._run_all_reduce(flats, devices, opts.implementation.value)
+                if self._tf_ring_order and _tf_ring(opts.implementation, devices):
+                    outs = ring_reducer.all_reduce_sum(flats)
                 _unpack(outs, grads, dtype_members, results)
         return results
-
 
     def _batch_all_reduce_sparse(self, reduce_op, per_replica_values):
         return [self._all_reduce_indexed_slices(reduce_op, v) for v in per_replica_values]
@@ -530,6 +580,13 @@ def _without(shape, axis):
     dims = list(shape)
     del dims[int(axis)]
     return dims
+
+
+def _tf_ring(implementation, devices) -> bool:
+    """Whether TF sums with its RingReducer: RING asked for, or devices that are not all GPUs
+    (AUTO is a ring there; NCCL runs on GPUs only)."""
+    return implementation == CommunicationImplementation.RING or any(
+        d.device_type != "GPU" for d in devices)
 
 
 def _split_by_dtype(members, tensors):

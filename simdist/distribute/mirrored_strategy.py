@@ -10,6 +10,9 @@ Glossary:
                         kept in :func:`select_cross_device_ops`.
   reduce_to          -- reductions to a CPU destination (``strategy.reduce``) or to devices
                         other than the replicas' go through ReductionToOneDevice, as in TF.
+  int32 values       -- always reduced by a ReductionToOneDevice of their own (TF's
+                        _get_cross_device_ops), so batch_reduce_to cannot mix them with
+                        others, nor batch two of them.
 
 Mirrors tensorflow/python/distribute/mirrored_strategy.py.
 """
@@ -109,12 +112,38 @@ def resolve_devices(devices) -> list:
 
 
 def select_cross_device_ops(devices):
-    """TF's default: ReductionToOneDevice unless every device is a GPU, then NCCL."""
-    if any(d.device_type != "GPU" for d in devices):
-        return cdo.ReductionToOneDevice()
-    from simdist.distribute.collective_cross_device_ops import NcclAllReduce
+    """TF's default (MirroredExtended._make_collective_ops_with_fallbacks, TF 2 eager).
 
-    return NcclAllReduce(num_packs=1)
+    ReductionToOneDevice for CPUs beside GPUs; CollectiveAllReduce otherwise: RING when
+    every device is a CPU (recorded from TF 2.21: tests/distribute/default_ops_cases.py),
+    NCCL when every device is a GPU. For GPUs simdist still returns NcclAllReduce, which
+    runs the same NCCL all-reduce but packs in eager too (TF's collectives all-reduce each
+    tensor alone there): the lessons' and the app's GPU timings rest on it.
+    """
+    kinds = {d.device_type for d in devices}
+    if kinds == {"GPU"}:
+        from simdist.distribute.collective_cross_device_ops import NcclAllReduce
+
+        return NcclAllReduce(num_packs=1)
+    if "GPU" in kinds:
+        return cdo.ReductionToOneDevice()
+    from simdist.distribute.collective_cross_device_ops import (
+        CollectiveAllReduce,
+        CommunicationImplementation,
+        CommunicationOptions,
+    )
+
+    ops = CollectiveAllReduce(CommunicationOptions(
+        implementation=CommunicationImplementation.RING))
+    ops._devices = tuple(devices)
+    return ops
+
+
+def _is_int32(value) -> bool:
+    from simdist.framework import dtypes
+
+    parts = value.values if isinstance(value, DistributedValues) else [value]
+    return any(getattr(v, "dtype", None) == dtypes.int32 for v in parts)
 
 
 class _MirroredReplicaContext(mirrored_run.MirroredReplicaContext, ReplicaContext):
@@ -131,14 +160,19 @@ class MirroredExtended(StrategyExtended):
                 f"cross_device_ops must be a tf.distribute.CrossDeviceOps instance, got "
                 f"{cross_device_ops!r}."
             )
-        self._cross_device_ops = cross_device_ops
-        self._inferred_cross_device_ops = select_cross_device_ops(self._devices)
+        # As TF: the user's ops, else the default for these devices.
+        self._cross_device_ops = cross_device_ops or select_cross_device_ops(self._devices)
         # A replica may get an empty batch at the end of the data (partial-batch handling);
         # layers read this flag to cope with one (Keras's BatchNormalization does).
         self.experimental_enable_get_next_as_optional = True
 
     def _get_cross_device_ops(self, value=None):
-        return self._cross_device_ops or self._inferred_cross_device_ops
+        """The ops that reduce ``value``: int32 values go to a new ReductionToOneDevice (as
+        TF's _get_cross_device_ops, whatever ops the strategy has), others to the
+        strategy's."""
+        if value is not None and _is_int32(value):
+            return cdo.ReductionToOneDevice()
+        return self._cross_device_ops
 
     def _reduce_destination(self):
         return machine_lib.find_device("/device:CPU:0")
@@ -240,7 +274,27 @@ class MirroredExtended(StrategyExtended):
                     else cdo.batch_reduce_non_distributed_value(v, d) for v, d in pairs]
         # As TF: the strategy's cross-device ops decide (all-reducing where every value's
         # devices are its destinations, CPUs included), unlike _reduce_to.
-        return self._get_cross_device_ops().batch_reduce(reduce_op, pairs, options)
+        return self._batch_ops(pairs).batch_reduce(reduce_op, pairs, options)
+
+    def _batch_ops(self, pairs):
+        """The one CrossDeviceOps every value of a batch_reduce_to goes to.
+
+        Raises:
+          ValueError: the values go to different ops (TF compares them by identity, so
+            int32 values, each given a new ReductionToOneDevice, cannot share a batch).
+        """
+        chosen = None
+        for value, _ in pairs:
+            ops = self._get_cross_device_ops(value)
+            if chosen is None:
+                chosen = ops
+            elif ops is not chosen:
+                raise ValueError(
+                    "Inputs to batch_reduce_to must be either all on the host or all on the "
+                    "compute devices.\nint32 values are reduced by a ReductionToOneDevice "
+                    "of their own: reduce them one by one with reduce_to, or cast them to "
+                    "another dtype to batch them.")
+        return chosen
 
     def _broadcast_to(self, tensor, destinations):
         if isinstance(tensor, DistributedValues):
@@ -253,7 +307,7 @@ class MirroredExtended(StrategyExtended):
         if not isinstance(value, DistributedValues):
             return value
         self._check_combinable(value, axis)
-        return self._get_cross_device_ops()._gather(value, value, axis)
+        return self._get_cross_device_ops(value)._gather(value, value, axis)
 
     def _check_combinable(self, value, gather_axis):
         """TF's error for replicas' values a collective cannot combine (see cross_replica_checks).

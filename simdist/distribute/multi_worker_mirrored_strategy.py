@@ -115,6 +115,7 @@ class CollectiveAllReduceExtended(MirroredExtended):
                                   (self._worker_index + 1) * per_worker]
         self._num_workers = max(len(tasks), 1)
         ops = CollectiveAllReduce(options)
+        ops._tf_ring_order = len(tasks) <= 1
         if topology is not None:
             from simdist.hardware.topology import Topology
 
@@ -192,6 +193,10 @@ class CollectiveAllReduceExtended(MirroredExtended):
         if self._num_workers > 1:
             faults.before_step(self._devices, machine_lib.get_machine().trace)
         return super()._call_for_each_replica(fn, args, kwargs)
+
+    def _get_cross_device_ops(self, value=None):
+        # TF's CollectiveAllReduceExtended has no int32 rule: its collectives reduce all.
+        return self._cross_device_ops
 
     def _local_replica_ids(self) -> range:
         if self._cluster is None:

@@ -25,10 +25,20 @@ def _per_replica_grads(strategy, shapes, seed=0):
 
 
 def test_default_cross_device_ops_follow_tf_choice():
+    # TF's _make_collective_ops_with_fallbacks (the CPU choice is recorded from TF 2.21 in
+    # test_default_cross_device_ops.py); simdist keeps NcclAllReduce for GPUs.
     gpu = tf.distribute.MirroredStrategy()
     assert type(gpu.extended._get_cross_device_ops()).__name__ == "NcclAllReduce"
     cpu = tf.distribute.MirroredStrategy(["/cpu:0"])
-    assert type(cpu.extended._get_cross_device_ops()).__name__ == "ReductionToOneDevice"
+    ops = cpu.extended._get_cross_device_ops()
+    assert type(ops).__name__ == "CollectiveAllReduce"
+    assert ops._options.implementation.value == "RING"
+    mixed = tf.distribute.MirroredStrategy(["/cpu:0", "/gpu:0"])
+    assert type(mixed.extended._get_cross_device_ops()).__name__ == "ReductionToOneDevice"
+    # int32 values go to a ReductionToOneDevice of their own, whatever the strategy's ops.
+    for s in (gpu, cpu):
+        assert type(s.extended._get_cross_device_ops(tf.constant([1]))).__name__ == \
+            "ReductionToOneDevice"
 
 
 @pytest.mark.parametrize("ops", [

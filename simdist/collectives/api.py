@@ -16,6 +16,7 @@ sends slot j of replica i to replica j's slot i (axis 0 must divide by p).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,7 +28,7 @@ from simdist.collectives.ops import combine_fn, normalize_op
 from simdist.collectives.pricing import MEMO_LIMIT, cache_key, own_copy
 from simdist.collectives.registry import lookup
 from simdist.collectives.schedule import Schedule
-from simdist.hardware import array_api
+from simdist.hardware import array_api, backend
 from simdist.hardware.topology import as_topology
 from simdist.hardware.trace import Trace
 
@@ -97,6 +98,27 @@ def _common(collective, values, algorithm, topology, same_shape=True, op=None):
     return arrays, algo, topo
 
 
+_HOST_TYPES = (np.ndarray, np.generic, list, tuple, int, float, complex, bool)
+
+
+def _host_in_host_out(collective):
+    """NumPy in, NumPy out: on another array backend (array_api_strict, CuPy) a collective
+    given only host values (NumPy arrays, lists, numbers) computes on that backend and
+    returns its values on the host, so a NumPy reader's code (np.array_equal ...) runs
+    unchanged; given the backend's arrays it returns the backend's arrays."""
+    @functools.wraps(collective)
+    def call(values, *args, **kwargs):
+        result = collective(values, *args, **kwargs)
+        if backend.get_backend() != "numpy" and isinstance(values, (list, tuple)) and all(
+                v is None or isinstance(v, _HOST_TYPES) for v in values):
+            result.values = [None if v is None else array_api.to_host(v)
+                             for v in result.values]
+        return result
+
+    return call
+
+
+@_host_in_host_out
 def all_reduce(values, algorithm="ring", op="sum", topology=None, devices=None, trace=None,
                start_time=0.0, **params) -> CollectiveResult:
     """Reduce the replicas' arrays with ``op`` so every replica gets the (same) result.
@@ -110,6 +132,7 @@ def all_reduce(values, algorithm="ring", op="sum", topology=None, devices=None, 
     return _impl("all_reduce", arrays, algo, op, topo, devices, trace, start_time, params)
 
 
+@_host_in_host_out
 def reduce_scatter(values, algorithm="ring", op="sum", topology=None, devices=None,
                    trace=None, start_time=0.0, **params) -> CollectiveResult:
     """Reduce, then give replica r slot r of axis 0 (numpy.array_split sizes)."""
@@ -121,6 +144,7 @@ def reduce_scatter(values, algorithm="ring", op="sum", topology=None, devices=No
                  params)
 
 
+@_host_in_host_out
 def all_gather(values, algorithm="ring", topology=None, devices=None, trace=None,
                start_time=0.0, **params) -> CollectiveResult:
     """Concatenate the replicas' arrays along axis 0, in replica order, on every replica."""
@@ -131,6 +155,7 @@ def all_gather(values, algorithm="ring", topology=None, devices=None, trace=None
     return _impl("all_gather", arrays, algo, None, topo, devices, trace, start_time, params)
 
 
+@_host_in_host_out
 def broadcast(values, algorithm="binomial", root=0, topology=None, devices=None, trace=None,
               start_time=0.0, **params) -> CollectiveResult:
     """Copy replica ``root``'s array to every replica (non-roots may pass None)."""
@@ -143,6 +168,7 @@ def broadcast(values, algorithm="binomial", root=0, topology=None, devices=None,
                  dict(params, root=root))
 
 
+@_host_in_host_out
 def reduce(values, algorithm="binomial", op="sum", root=0, topology=None, devices=None,
            trace=None, start_time=0.0, **params) -> CollectiveResult:
     """Reduce the replicas' arrays onto replica ``root`` (others get None)."""
@@ -152,6 +178,7 @@ def reduce(values, algorithm="binomial", op="sum", root=0, topology=None, device
                  dict(params, root=root))
 
 
+@_host_in_host_out
 def all_to_all(values, algorithm="pairwise", topology=None, devices=None, trace=None,
                start_time=0.0, **params) -> CollectiveResult:
     """Replica i's slot j (axis 0 cut in p equal slots) goes to replica j's slot i."""

@@ -115,9 +115,11 @@ def run_cell(src: str, filename: str, namespace: dict) -> None:
 
 # STRICT: marked pytest.mark.array_api by tests/array_api_subset.py.
 # Also run on array_api_strict (tests/hardware/test_backends.py). Lesson 03 compares
-# collective results with np.array_equal, as a NumPy reader would: NumPy-only by design.
-STRICT = ("06_one_device_and_central_storage", "08_distributed_input", "09_loss_scaling",
-          "10_mixed_precision", "13_tpu_strategy_and_bfloat16")
+# collective results with np.array_equal, as a NumPy reader would: the collectives give
+# NumPy values back for NumPy inputs on any backend (collectives/api.py _host_in_host_out).
+STRICT = ("03_all_reduce_algorithms", "06_one_device_and_central_storage",
+          "08_distributed_input", "09_loss_scaling", "10_mixed_precision",
+          "13_tpu_strategy_and_bfloat16")
 
 
 @pytest.mark.parametrize("lesson", strict(LESSONS, [LESSONS_DIR / f"{s}.md" for s in STRICT]),

@@ -2,7 +2,7 @@
 
 import types
 
-from simdist.distribute.device_assignment import DeviceAssignment
+from simdist.distribute.device_assignment import DeviceAssignment, DeviceOrderMode
 from simdist.distribute.tpu_strategy_util import (
     Topology,
     initialize_tpu_system,
@@ -13,6 +13,7 @@ experimental = types.SimpleNamespace(
     initialize_tpu_system=initialize_tpu_system,
     shutdown_tpu_system=shutdown_tpu_system,
     DeviceAssignment=DeviceAssignment,
+    DeviceOrderMode=DeviceOrderMode,
     Topology=Topology,
 )
 

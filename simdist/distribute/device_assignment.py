@@ -5,15 +5,23 @@ Glossary:
                        cores are the replica's logical cores (model parallelism), numbered
                        in C order of their offsets in the block.
   core_assignment   -- ``[num_replicas, num_cores_per_replica, mesh_rank]`` coordinates.
-  build             -- tiles the mesh with blocks of ``computation_shape`` and takes the
-                       first ``num_replicas`` in the slice's device order (simdist's ring
-                       order; TF's own placement order can differ for large meshes).
+  computation_stride -- the spacing of a replica's cores on each axis: a shape [2, 1, 1, 1]
+                       with stride [2, 1, 1, 1] takes cores x and x + 2; the blocks of
+                       ``shape * stride`` (the footprint) are interleaved, so as many
+                       replicas still fit.
+  build             -- TF's placement: replicas counted core axis first, then x, y, z, over
+                       a replica grid as close to a cube as possible; with a whole-chip
+                       computation, no stride and every replica used (or
+                       DeviceOrderMode.RING), replicas and their cores follow 3-D rings
+                       instead (TF's _ring_3d). Checked against TF 2.21
+                       (tests/distribute/test_device_assignment.py).
 Mirrors tensorflow/python/tpu/device_assignment.py.
 """
 
 from __future__ import annotations
 
-import itertools
+import enum
+import math
 
 import numpy as np
 
@@ -71,40 +79,139 @@ class DeviceAssignment:
     @classmethod
     def build(cls, topology, computation_shape=None, computation_stride=None,
               num_replicas=1, device_order_mode=None) -> DeviceAssignment:
-        """Place ``num_replicas`` blocks of ``computation_shape`` cores on the mesh.
+        """TF's device_assignment(): see the module docstring.
 
         Raises:
-          ValueError: a shape that does not fit the mesh, or too many replicas (TF's text).
+          ValueError: shapes of the wrong rank, non-positive entries, a footprint that
+            does not fit the mesh, too many replicas, RING where it cannot tile (TF's text).
         """
-        mesh = topology.mesh_shape.tolist()
-        rank = len(mesh)
-        shape = [1] * rank if computation_shape is None else [int(d) for d in
-                                                               computation_shape]
-        if len(shape) == rank - 1:  # TF accepts [x, y, z] and appends one core
-            shape.append(1)
-        if len(shape) != rank or any(d < 1 for d in shape):
-            raise ValueError(f"computation shape must be a list with {rank} positive "
-                             f"entries; got {computation_shape}")
-        if computation_stride is not None and any(int(s) != 1 for s in computation_stride):
-            raise ValueError("simdist places replicas side by side: computation_stride "
-                             "other than the default is not simulated.")
-        if any(m % d for m, d in zip(mesh, shape)):
-            raise ValueError(f"computation shape {shape} does not divide the TPU mesh of "
-                             f"shape {mesh}")
-        tiles = [m // d for m, d in zip(mesh, shape)]
-        available = int(np.prod(tiles))
-        if not 0 < num_replicas <= available:
+        return cls(topology, _assign(topology, computation_shape, computation_stride,
+                                     num_replicas, DeviceOrderMode(device_order_mode or 0)))
+
+
+class DeviceOrderMode(enum.IntEnum):
+    """How replicas are ordered (``tf.tpu.experimental.DeviceOrderMode``)."""
+
+    AUTO = 0   # rings where TF can tile the mesh with them
+    RING = 1
+    MESH = 2
+
+
+def _vector(value, rank, what):
+    v = np.array([1] * rank if value is None else value, dtype=np.int32)
+    if v.shape != (rank,):
+        raise ValueError(f"{what} must have shape [{rank}]; got {v.shape}")
+    if any(v < 1):
+        raise ValueError(f"{what} must be positive; got {what}={v}")
+    return v
+
+
+def _assign(topology, computation_shape, computation_stride, num_replicas, mode):
+    """The core assignment ``[num_replicas, cores per replica, rank]`` (TF's algorithm)."""
+    mesh = np.asarray(topology.mesh_shape, dtype=np.int32)
+    rank = len(mesh)
+    shape = _vector(computation_shape, rank, "computation_shape")
+    stride = _vector(computation_stride, rank, "computation_stride")
+    footprint = shape * stride
+    if any(footprint > mesh):
+        raise ValueError(f"computation footprint {footprint} does not fit in TPU topology "
+                         f"shape {mesh}")
+    replica_counts = (mesh // footprint) * stride
+    max_replicas = int(np.prod(replica_counts))
+    if num_replicas > max_replicas:
+        raise ValueError(
+            f"requested {num_replicas} replicas but only {max_replicas} replicas with shape "
+            f"{shape} and computation_stride {stride} fit in a TPU mesh of shape {mesh}")
+    replica_shape = _replica_shape(replica_counts, num_replicas) if num_replicas > 0 \
+        else [0] * rank
+    tiling = (rank == 4 and shape[-1] == mesh[-1] and np.prod(stride) == 1
+              and num_replicas == max_replicas)
+    if mode != DeviceOrderMode.AUTO:
+        if mode == DeviceOrderMode.RING and not tiling:
             raise ValueError(
-                f"requested {num_replicas} replicas but only {available} replicas with shape "
-                f"{shape} and computation_stride {[1] * rank} fit in a TPU mesh of shape "
-                f"{mesh}")
-        order = {tuple(c): i for i, c in
-                 enumerate(topology.device_coordinates.reshape(-1, rank).tolist())}
-        blocks = []
-        for tile in itertools.product(*[range(t) for t in tiles]):
-            start = [t * d for t, d in zip(tile, shape)]
-            cores = [[s + o for s, o in zip(start, offset)]
-                     for offset in itertools.product(*[range(d) for d in shape])]
-            blocks.append(cores)
-        blocks.sort(key=lambda cores: order[tuple(cores[0])])
-        return cls(topology, np.asarray(blocks[:num_replicas], dtype=np.int32))
+                "device_order_mode=DeviceOrderMode.RING is not compatible with the 3D tiling "
+                "current topology.  Try setting device_order_mode=DeviceOrderMode.AUTO")
+        tiling = mode == DeviceOrderMode.RING
+    if tiling:
+        return _ring_tiling(shape, replica_shape, mesh, num_replicas)
+    return _strided_blocks(shape, stride, footprint, replica_shape, num_replicas)
+
+
+def _replica_shape(replica_counts, num_replicas):
+    """Replicas per axis, as close to a cube as the counts allow: the most constrained axis
+    first, the core axis before x, y, z."""
+    rank = len(replica_counts)
+    shape = [0] * rank
+    remaining, dims = num_replicas, rank
+    for x, ni in sorted((int(x), (i + 1) % rank) for i, x in enumerate(replica_counts)):
+        i = (ni + rank - 1) % rank
+        shape[i] = min(int(math.ceil(remaining ** (1.0 / dims))), x)
+        remaining = -(-remaining // shape[i])
+        dims -= 1
+    return shape
+
+
+def _strided_blocks(shape, stride, footprint, replica_shape, num_replicas):
+    """Replica ``r`` counted in the core axis first, then x, y, z; its block starts at the
+    footprint it falls in plus its place inside the stride, its cores ``stride`` apart."""
+    rank = len(shape)
+    offsets = np.full([num_replicas, rank], -1, dtype=np.int32)
+    for replica in range(num_replicas):
+        t, pos = replica, []
+        for dim in [replica_shape[-1]] + list(replica_shape[:-1]):
+            pos.append(t % dim)
+            t //= dim
+        at = np.array(pos[1:] + pos[:1])
+        offsets[replica] = (at // stride) * footprint + at % stride
+    axes = [np.arange(0, shape[i] * stride[i], stride[i]) for i in range(rank)]
+    cores = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, rank)
+    return cores[np.newaxis] + offsets[:, np.newaxis, :]
+
+
+def _ring_tiling(shape, replica_shape, mesh, num_replicas):
+    """3-D tiling: replicas follow a ring over the blocks, each block's chips a ring."""
+    inner = _ring_3d(*shape[:3])
+    outer = _ring_3d(*replica_shape[:3])
+    cores = mesh[-1]
+    out = []
+    for replica in range(num_replicas):
+        ox, oy, oz = outer[replica]
+        out.append([[ox * shape[0] + inner[i // cores][0], oy * shape[1] + inner[i // cores][1],
+                     oz * shape[2] + inner[i // cores][2], i % cores]
+                    for i in range(int(np.prod(shape)))])
+    return out
+
+
+def _open_ring_2d(x_size, y_size, z):
+    """An x-by-y plane's ring at height ``z`` without chip (0, 0): snake along x, back up
+    the first column."""
+    ret = []
+    for i in range(y_size // 2):
+        ret.extend((j, 2 * i, z) for j in range(1, x_size))
+        ret.extend((j, 2 * i + 1, z) for j in range(x_size - 1, 0, -1))
+    ret.extend((0, i, z) for i in range(y_size - 1, 0, -1))
+    return ret
+
+
+def _ring_3d(x_size, y_size, z_size):
+    """Ring order of an x-by-y-by-z mesh: plane rings stacked in z, joined in a corner."""
+    if x_size == 1 and y_size == 1:
+        return [(0, 0, i) for i in range(z_size)]
+    if x_size == 1 and z_size == 1:
+        return [(0, i, 0) for i in range(y_size)]
+    if y_size == 1 and z_size == 1:
+        return [(i, 0, 0) for i in range(x_size)]
+    if any(n > 1 and n % 2 for n in (x_size, y_size, z_size)):   # odd: plain C order
+        return [(x, y, z) for z in range(z_size) for y in range(y_size)
+                for x in range(x_size)]
+    ret = [(0, 0, 0)]
+    if z_size == 1:
+        return ret + _open_ring_2d(x_size, y_size, 0)
+    if y_size == 1:
+        return ret + [(x, y, z) for (x, z, y) in _open_ring_2d(x_size, z_size, 0)]
+    if x_size == 1:
+        return ret + [(x, y, z) for (y, z, x) in _open_ring_2d(y_size, z_size, 0)]
+    for i in range(z_size):
+        r = _open_ring_2d(x_size, y_size, i)
+        ret.extend(r if i % 2 == 0 else reversed(r))
+    return ret + [(0, 0, i) for i in range(z_size - 1, 0, -1)]

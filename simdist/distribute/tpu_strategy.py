@@ -73,8 +73,10 @@ class TPUExtended(MirroredExtended):
             resolver = TPUClusterResolver("")
         metadata = resolver.get_tpu_system_metadata()
         if device_assignment is None:
-            device_assignment = DeviceAssignment.build(
-                metadata.topology, num_replicas=metadata.num_cores)
+            # TF: one replica per TPU core, in the system's device order (task, ordinal).
+            coords = np.asarray(metadata.topology.device_coordinates)
+            device_assignment = DeviceAssignment(metadata.topology,
+                                                 coords.reshape(-1, 1, coords.shape[-1]))
         elif not isinstance(device_assignment, DeviceAssignment):
             raise ValueError("device_assignment must be a "
                              "tf.tpu.experimental.DeviceAssignment, got "

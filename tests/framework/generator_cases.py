@@ -88,6 +88,50 @@ CASES = {
                                          "[9, 9]),\n"
                                          "       tf.random.experimental.stateless_fold_in("
                                          "[9, 9], 1)]",
+    # binomial: TF's StatefulRandomBinomial kernel (inversion below a mean of 10, BTRS above)
+    "generator_binomial_inversion": (
+        'g = tf.random.Generator.from_seed(234)\n'
+        'out = [g.binomial([5], counts=10., probs=0.3), g.state.read_value()]'),
+    "generator_binomial_doc_example": (
+        'g = tf.random.Generator.from_seed(234)\n'
+        'out = [g.binomial(shape=[2], counts=[10., 20.], probs=[0.8]), g.state.read_value()]'),
+    "generator_binomial_btrs": (
+        'g = tf.random.Generator.from_seed(7)\n'
+        'out = [g.binomial([6, 3], counts=[100., 1000., 50.], probs=[0.3, 0.5, 0.9]),\n'
+        '       g.state.read_value()]'),
+    "generator_binomial_broadcast_batches": (
+        'g = tf.random.Generator.from_seed(1717)\n'
+        'c = np.arange(1, 7, dtype=np.float32).reshape(3, 1, 2) * 7\n'
+        'p = np.linspace(0.05, 0.95, 8).astype(np.float32).reshape(1, 4, 2)\n'
+        'out = [g.binomial([3, 3, 4, 2], counts=c, probs=p), g.state.read_value()]'),
+    "generator_binomial_edges": (
+        'g = tf.random.Generator.from_seed(3)\n'
+        'out = [g.binomial([2, 6], counts=[0., 5., 5., 5., -1., 5.],\n'
+        '                  probs=[0.5, 0., 1., 1.5, 0.5, -0.2]), g.state.read_value()]'),
+    "generator_binomial_nan_prob": (
+        'g = tf.random.Generator.from_seed(3)\n'
+        "out = [g.binomial([3], counts=5., probs=float('nan'), dtype=tf.float32),\n"
+        "       g.state.read_value()]"),
+    "generator_binomial_output_dtypes": (
+        'g = tf.random.Generator.from_seed(11)\n'
+        'out = [g.binomial([4], counts=30., probs=0.4, dtype=d)\n'
+        '       for d in (tf.int32, tf.int64, tf.float16, tf.float32, tf.float64)]\n'
+        'out += [g.state.read_value()]'),
+    "generator_binomial_float64_half_params": (
+        'g = tf.random.Generator.from_seed(12)\n'
+        'out = [g.binomial([4, 2], counts=tf.constant([3., 300.], tf.float64),\n'
+        '                  probs=tf.constant([0.25, 0.01], tf.float64)),\n'
+        '       g.binomial([4, 1], counts=tf.constant([40.], tf.float16),\n'
+        '                  probs=tf.constant([0.7], tf.float16)), g.state.read_value()]'),
+    "generator_binomial_many_samples": (
+        'g = tf.random.Generator.from_seed(99)\n'
+        'out = [g.binomial([500], counts=25., probs=0.37),\n'
+        '       g.binomial([300, 2], counts=[4., 1e6], probs=[0.999, 0.0001]),\n'
+        '       g.state.read_value()]'),
+    "generator_binomial_in_function": (
+        'g = tf.random.Generator.from_seed(5)\n'
+        'f = tf.function(lambda: g.binomial([3], counts=8., probs=0.6))\n'
+        'out = [f(), f(), g.state.read_value()]'),
 }
 
 # Under MirroredStrategy on two devices: a generator made in the scope has a mirrored state
@@ -134,4 +178,13 @@ ERROR_CASES = {
                                    "    return tf.random.Generator.from_seed(5).normal([2])\n"
                                    "h()\n"
                                    "h()",
+    "generator_binomial_shape_must_end_with_batch": (
+        'tf.random.Generator.from_seed(1).binomial([3, 2], counts=[1., 2., 3.], probs=0.5)'),
+    "generator_binomial_mixed_param_dtypes": (
+        'tf.random.Generator.from_seed(1).binomial([3], counts=tf.constant(5., tf.float64),\n'
+        '                                          probs=0.5)'),
+    "generator_binomial_incompatible_batch": (
+        'tf.random.Generator.from_seed(1).binomial([2, 3], counts=[1., 2., 3.], probs=[0.5, 0.2])'),
+    "generator_binomial_threefry": (
+        "tf.random.Generator.from_seed(1, alg='threefry').binomial([3], counts=5., probs=0.5)"),
 }

@@ -123,3 +123,23 @@ def test_a_checkpoint_saves_and_restores_the_state_under_tfs_key(tmp_path):
     np.testing.assert_array_equal(g.normal([2]).numpy(), first)
     assert "gen/_state_var/.ATTRIBUTES/VARIABLE_VALUE" in [
         name for name, _ in tf.train.list_variables(path)]
+
+
+def test_binomial_of_integer_counts_has_no_kernel_and_says_to_write_floats():
+    # TF 2.21 lists the attrs in no fixed order from run to run, so this is not recorded.
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"(?s)No OpKernel was registered to support Op "
+                             r"'StatefulRandomBinomial'.*T=DT_INT32.*write counts=5.0"):
+        tf.random.Generator.from_seed(1).binomial([3], counts=5, probs=0.5)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(0, 40), st.floats(0, 1, width=32))
+def test_binomial_samples_are_whole_numbers_of_successes(seed, count, prob):
+    got = tf.random.Generator.from_seed(seed).binomial([6], counts=float(count), probs=prob,
+                                                       dtype=tf.float32).numpy()
+    assert (got == np.floor(got)).all() and (got >= 0).all() and (got <= count).all()
+    if prob == 0 or count < 1:
+        assert (got == 0).all()
+    if prob == 1:
+        assert (got == np.float32(count)).all()

@@ -14,14 +14,18 @@ Glossary:
                   (key, counter=replica id)), so replicas get different streams.
   split / make_seeds -- new keys are int64 full-range draws: generators with counter 0
                   and those keys, or ``[keys, zeros]`` seeds for the stateless ops.
+  binomial     -- TF's StatefulRandomBinomial: the counter moves on by 256 x its own
+                  reservation, then random_binomial.py samples from the state read (in a
+                  replica too, with no key hashing: TF's op reads the state directly).
   global generator -- ``get_global_generator()``: made from OS entropy on first use
                   unless ``set_global_generator`` came first; ``reset_world`` forgets it.
 ThreeFry states can be made, but drawing from them raises TF's CPU error (TF runs
 ThreeFry on XLA devices only). Inside ``tf.function`` every draw is a stateful graph node
 that reads and skips the state at each call.
 
-Mirrors tensorflow/python/ops/stateful_random_ops.py and RngReadAndSkip in
-tensorflow/core/kernels/stateful_random_ops.cc.
+Mirrors tensorflow/python/ops/stateful_random_ops.py, RngReadAndSkip in
+tensorflow/core/kernels/stateful_random_ops.cc and StatefulRandomBinomial in
+tensorflow/core/kernels/random_binomial_op.cc.
 """
 
 from __future__ import annotations
@@ -32,8 +36,8 @@ from simdist import _world
 from simdist.framework import context, dtypes, errors, func_graph, name_scope, trackable
 from simdist.framework import variables as variables_lib
 from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import random_binomial, random_ops
 from simdist.framework.ops import random_distributions as D
-from simdist.framework.ops import random_ops
 from simdist.framework.ops.philox_random import PhiloxRandom
 from simdist.framework.tensor import Tensor
 
@@ -112,6 +116,11 @@ def _draw_spec(graph, generator, shape, *args, dtype=dtypes.float32, **kwargs):
     return graph.symbolic_like(dims, dtype, context.current_device(), "stateful_draw")
 
 
+def _binomial_spec(graph, generator, shape, counts, probs, dtype=dtypes.int32, name=None):
+    dims = [None] * int(shape.shape[0]) if isinstance(shape, Tensor) else A._ints(shape)
+    return graph.symbolic_like(dims, dtype, context.current_device(), "stateful_draw")
+
+
 def _keys_spec(graph, generator, count=1):
     return graph.symbolic_like([2, count], dtypes.int64, context.current_device(),
                                "make_seeds")
@@ -120,6 +129,56 @@ def _keys_spec(graph, generator, count=1):
 def _skip_spec(graph, generator, delta):
     return graph.symbolic_like([_STATE_SIZE[generator.algorithm]], dtypes.int64,
                                context.current_device(), "RngReadAndSkip")
+
+
+_BINOMIAL_PARAMS = ("float64", "float32", "float16")   # the kernel's T, as TF lists them
+_BINOMIAL_OUTPUTS = ("int64", "int32", "float64", "float32", "float16")
+_DT_NAMES = {"float64": "DT_DOUBLE", "float32": "DT_FLOAT", "float16": "DT_HALF"}
+
+
+def _dt(name: str) -> str:
+    return _DT_NAMES.get(name, "DT_" + name.upper())
+
+
+def _binomial_checks(alg, dims, counts, probs, dt) -> tuple:
+    """TF's StatefulRandomBinomial checks, in its order; the parameters' broadcast shape.
+
+    Raises:
+      InvalidArgumentError: with TF's messages.
+    """
+    op = " [Op:StatefulRandomBinomial]"
+    t = counts.dtype.name
+    if t not in _BINOMIAL_PARAMS or dt.name not in _BINOMIAL_OUTPUTS:
+        kernels = "".join(f"\n  device='CPU'; dtype in [{_dt(o)}]; T in [{_dt(p)}]"
+                          for o in _BINOMIAL_OUTPUTS for p in _BINOMIAL_PARAMS)
+        raise errors.InvalidArgumentError(
+            None, None,
+            "No OpKernel was registered to support Op 'StatefulRandomBinomial' used by "
+            f"{{{{node StatefulRandomBinomial}}}} with these attrs: [dtype={_dt(dt.name)}, "
+            f"S=DT_INT32, T={_dt(t)}]\nRegistered devices: [CPU]\nRegistered kernels:"
+            f"{kernels}\n\n\t [[StatefulRandomBinomial]]{op}\ncounts and probs must be "
+            "float16, float32 or float64 tensors of one dtype: write counts=5.0, not 5.")
+    if probs.dtype != counts.dtype:
+        raise errors.InvalidArgumentError(
+            None, None, "cannot compute StatefulRandomBinomial as input #4(zero-based) was "
+            f"expected to be a {_dt(t)[3:].lower()} tensor but is a "
+            f"{_dt(probs.dtype.name)[3:].lower()} tensor{op}")
+    try:
+        batch = np.broadcast_shapes(tuple(counts.shape.as_list()),
+                                    tuple(probs.shape.as_list()))
+    except ValueError:
+        raise errors.InvalidArgumentError(
+            None, None, "counts and probs must have compatible batch dimensions: "
+            f"{counts.shape.as_list()} vs. {probs.shape.as_list()}{op}") from None
+    if len(batch) > len(dims) or (batch and tuple(dims[-len(batch):]) != batch):
+        raise errors.InvalidArgumentError(
+            None, None, f"Shape passed in must end with broadcasted shape.{op}\nThe sample "
+            f"shape {list(dims)} must end with the parameters' broadcast shape "
+            f"{list(batch)}.")
+    if alg != 1:
+        raise errors.InvalidArgumentError(None, None,
+                                          f"Unsupported algorithm id: {alg}{op}")
+    return batch
 
 
 class Generator(trackable.Trackable):
@@ -229,15 +288,20 @@ class Generator(trackable.Trackable):
 
     def _read_and_skip(self, delta: int) -> np.ndarray:
         """TF's RngReadAndSkip on the copies a draw uses; the state words read."""
+        return self._advance(delta * _SKIP_PER_VALUE, "RngReadAndSkip")
+
+    def _advance(self, counter_delta: int, op_type="StatefulRandomBinomial") -> np.ndarray:
+        """Move the counter of the copies a draw uses on by ``counter_delta``; the state
+        words read."""
         if self._alg == 2:
             raise errors.UnimplementedError(
                 None, None, "Non-XLA devices don't support the ThreeFry algorithm. "
-                            "[Op:RngReadAndSkip]\nsimdist simulates CPUs and GPUs, as TF's "
+                            f"[Op:{op_type}]\nsimdist simulates CPUs and GPUs, as TF's "
                             "non-XLA kernels: use alg='philox'.")
         components = self._components()
         before = [c.numpy() for c in components]
         for c, words in zip(components, before):
-            c.assign(_state(_philox(words).skip(delta * _SKIP_PER_VALUE)))
+            c.assign(_state(_philox(words).skip(counter_delta)))
         return before[0]
 
     def _components(self) -> list:
@@ -299,6 +363,31 @@ class Generator(trackable.Trackable):
         return random_ops._uniform("StatelessRandomUniformV2", shape, None, None, dt,
                                    gen=self._key_counter(shape))
 
+    def binomial(self, shape, counts, probs, dtype=dtypes.int32, name=None) -> Tensor:
+        """Binomial samples of ``counts`` trials with success probability ``probs``
+        (broadcast together, and with the rightmost dimensions of ``shape``), drawn as
+        TF's StatefulRandomBinomial kernel draws them (random_binomial.py); the state
+        moves on.
+
+        Raises:
+          InvalidArgumentError: parameters that are not both half, float or double, or of
+            two dtypes; ``shape`` not ending with their broadcast shape; a ThreeFry state
+            (TF's messages).
+        """
+        dt = dtypes.as_dtype(dtype)
+        counts, probs = A._t(counts), A._t(probs)
+        dims = random_ops._shape(shape)
+        batch = _binomial_checks(self._alg, dims, counts, probs, dt)
+        num_batches = int(np.prod(batch, dtype=np.int64))
+        samples_per_batch = int(np.prod(dims[:len(dims) - len(batch)], dtype=np.int64))
+        gen = _philox(self._advance(random_binomial.state_skip(num_batches,
+                                                               samples_per_batch)))
+        c, p = (np.broadcast_to(t.numpy(), batch).reshape(-1) for t in (counts, probs))
+        values = random_binomial.sample(gen, c, p, samples_per_batch).reshape(dims)
+        with np.errstate(invalid="ignore"):
+            return random_ops._place("StatefulRandomBinomial",
+                                     values.astype(dt.as_numpy_dtype))
+
     def make_seeds(self, count=1) -> Tensor:
         """A [2, count] int64 tensor of seeds for the stateless ops."""
         keys = self.uniform_full_int([count], dtype=dtypes.int64)
@@ -314,6 +403,7 @@ class Generator(trackable.Trackable):
 func_graph.record_methods(Generator, {
     "normal": ("stateful", _draw_spec), "truncated_normal": ("stateful", _draw_spec),
     "uniform": ("stateful", _draw_spec), "uniform_full_int": ("stateful", _draw_spec),
+    "binomial": ("stateful", _binomial_spec),
     "make_seeds": ("stateful", _keys_spec), "skip": ("stateful", _skip_spec)})
 
 _global = [None]

@@ -584,7 +584,10 @@ def _without(shape, axis):
 
 def _tf_ring(implementation, devices) -> bool:
     """Whether TF sums with its RingReducer: RING asked for, or devices that are not all GPUs
-    (AUTO is a ring there; NCCL runs on GPUs only)."""
+    (AUTO is a ring there; NCCL runs on GPUs only). On real GPUs (the cupy backend) the
+    values are the ones the GPUs computed (run_collective), not re-added on the host."""
+    if backend.get_backend() == "cupy":
+        return False
     return implementation == CommunicationImplementation.RING or any(
         d.device_type != "GPU" for d in devices)
 

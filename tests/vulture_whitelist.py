@@ -41,7 +41,6 @@ execution_mode  # simdist/compat/v1.py
 deterministic  # simdist/data/dataset_ops.py
 num_parallel_calls  # simdist/data/dataset_ops.py
 num_parallel_reads  # simdist/data/readers.py
-device_order_mode  # simdist/distribute/device_assignment.py
 use_locking  # simdist/distribute/distributed_variable.py
 use_locking  # simdist/distribute/ps_values.py
 use_locking  # simdist/distribute/sharded_variable.py
@@ -219,3 +218,6 @@ _.restore_or_initialize  # simdist/train/checkpoint_management.py
 list_variables  # simdist/train/checkpoint_utils.py
 load_variable  # simdist/train/checkpoint_utils.py
 _.__ag_do_not_convert__  # simdist/framework/func_graph.py (read by AutoGraph with getattr)
+
+# TF API members users name, not simdist (tf.tpu.experimental.DeviceOrderMode.MESH).
+MESH  # simdist/distribute/device_assignment.py

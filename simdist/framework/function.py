@@ -61,6 +61,7 @@ from simdist.framework import (
     func_graph,
     function_type,
     function_variables,
+    graph_control_flow,
     nest,
     variables,
 )
@@ -634,7 +635,7 @@ class Function:
             tape_lib.stack()[:] = saved_tapes
             if ok or not isinstance(sys.exc_info()[1], NotTraceable):
                 sys.stdout.write(printed.getvalue())   # what the trace printed, once
-        graph.outputs = out
+        graph.outputs = graph_control_flow.to_flows(out)   # a TensorArray: its variant, as TF
         graph.finalize()
         return graph
 

@@ -121,7 +121,14 @@ class Tensor:
     def numpy(self):
         """A NumPy copy of the value (a NumPy scalar for rank 0, as TF returns)."""
         host = backend.to_host(self._value)
-        return host[()] if host.ndim == 0 else host.copy()
+        if host.ndim == 0:
+            if host.dtype.names:   # a variant (a TensorList's flow) has no NumPy value
+                from simdist.framework import errors
+
+                raise errors.InvalidArgumentError(
+                    None, None, "Cannot convert a Tensor of dtype variant to a NumPy array.")
+            return host[()]
+        return host.copy()
 
     def ref(self):
         """A hashable reference to this tensor (tensors themselves are unhashable, as in TF)."""
@@ -172,9 +179,14 @@ class Tensor:
         return backend.to_host(self._value).__format__(spec)
 
     def __str__(self) -> str:
+        if self._value.dtype.names:   # a variant: TF names what it holds
+            return f"tf.Tensor(<TensorList>, shape={self.shape}, dtype={self.dtype.name})"
         return f"tf.Tensor({_numpy_text(self)}, shape={self.shape}, dtype={self.dtype.name})"
 
     def __repr__(self) -> str:
+        if self._value.dtype.names:
+            return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
+                    "value=<TensorList>>")
         return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
                 f"numpy={_numpy_text(self, is_repr=True)}>")
 

@@ -68,7 +68,9 @@ t2 = t2.write(0, [1.0, 2.0])
 t3 = tf.TensorArray(tf.float32, size=2)
 t3 = t3.write(0, 1.0)
 t3.read(0)
-out = [caught(lambda: t.read(3)), caught(lambda: t.read(-1)), caught(lambda: t.write(5, 1.0)),
+s = tf.TensorArray(tf.float32, size=3).scatter([0, 1], [1.0, 2.0, 3.0])   # zip: 2 rows
+out = [val(s.read(1)),
+       caught(lambda: t.read(3)), caught(lambda: t.read(-1)), caught(lambda: t.write(5, 1.0)),
        caught(lambda: t.write(-1, 1.0)), caught(lambda: t.write(0, tf.constant(1))),
        caught(lambda: t2.write(1, [1.0, 2.0, 3.0])), caught(lambda: t3.read(0)),
        caught(lambda: tf.TensorArray(tf.float32, size=2).unstack([1.0, 2.0, 3.0])),
@@ -209,6 +211,14 @@ out = [
     run(lambda: tf.TensorArray(tf.float32).stack()),
     run(lambda: (lambda t: t.read(0) + t.read(0))(
         tf.TensorArray(tf.float32, size=2).write(0, 1.0))),
+    run(lambda: tf.TensorArray(tf.float32, size=3).scatter([0, 1], [1.0, 2.0, 3.0]).stack()),
+    run(lambda: tf.TensorArray(tf.float32, size=2).split([1.0, 2.0, 3.0], [1, 1]).stack()),
+    run(lambda: tf.TensorArray(tf.float32, size=2).split([1.0, 2.0, 3.0], [1, 2]).concat()),
+    run(lambda: tf.TensorArray(tf.float32, size=2).write(0, 1.0).write(1, 2.0).concat()),
+    run(lambda: tf.TensorArray(tf.float32, size=2).write(0, 1.0).gather([0, 3])),
+    run(lambda: tf.TensorArray(tf.float32, size=2).unstack(1.0).stack()),
+    run(lambda: tf.TensorArray(tf.float32, size=0, dynamic_size=True).stack()),
+    run(lambda: tf.TensorArray(tf.float32, size=2).write(0, 1.0).read(-1)),
 ]
 """,
     "traced: an eager TensorArray made outside the function, as a loop variable": """
@@ -227,6 +237,60 @@ spec = tf.TensorArraySpec.from_value(ta)
 out = [repr(spec), spec.is_compatible_with(tf.TensorArraySpec([None], tf.float32)),
        spec.is_compatible_with(tf.TensorArraySpec([3], tf.int32)),
        spec == tf.TensorArraySpec([3], tf.float32), repr(tf.TensorArraySpec())]
+""",
+    "traced: a TensorArray returned from a function comes back as its variant flow": """
+@tf.function
+def f(n):
+    ta = tf.TensorArray(tf.float32, size=n)
+    for i in tf.range(n):
+        ta = ta.write(i, tf.cast(i, tf.float32))
+    return ta
+r = f(tf.constant(3))
+out = [r.dtype.name, str(r.shape), hasattr(r, "stack"), repr(r), str(r), caught(r.numpy)]
+""",
+    "traced: a TensorArray argument is traced once per instance": """
+ta = tf.TensorArray(tf.float32, size=2).write(0, 1.0).write(1, 2.0)
+@tf.function
+def g(t):
+    return t.stack() * 2
+a, b = g(ta), g(ta)
+ta2 = tf.TensorArray(tf.float32, size=2).write(0, 3.0).write(1, 4.0)
+c = g(ta2)
+out = [val(a), val(b), val(c), g.experimental_get_tracing_count()]
+""",
+    "traced: a Python while loop on a tensor condition writing a TensorArray": """
+@tf.function
+def h(n):
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True, element_shape=[2])
+    i = 0
+    while i < n:
+        ta = ta.write(i, [1.0, 2.0] * tf.cast(i + 1, tf.float32))
+        i += 1
+    return ta.stack(), ta.size()
+r = calls(h, (tf.constant(3),), (tf.constant(1),))
+out = [[[val(t) for t in x] for x in r], h.experimental_get_tracing_count()]
+""",
+    "eager: tf.while_loop carrying a TensorArray": """
+_, ta = tf.while_loop(lambda i, t: i < 3,
+                      lambda i, t: (i + 1, t.write(i, 2.0 * tf.cast(i, tf.float32))),
+                      [0, tf.TensorArray(tf.float32, size=3)])
+out = val(ta.stack())
+""",
+    "traced: a tape outside the function differentiates its TensorArray loop": """
+w = tf.Variable(0.5)
+@tf.function
+def f(x):
+    ta = tf.TensorArray(tf.float32, size=3)
+    h = x
+    for i in tf.range(3):
+        h = tf.tanh(h * w + 1.0)
+        ta = ta.write(i, h)
+    return tf.reduce_sum(ta.stack() * [[1.0], [2.0], [3.0]]) + tf.reduce_sum(ta.read(1))
+x = tf.constant([0.1, -0.2])
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = f(x)
+out = [val(y)] + [val(g) for g in tape.gradient(y, [w, x])]
 """,
 }
 

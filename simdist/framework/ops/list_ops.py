@@ -105,8 +105,9 @@ def _zeros_like_element(tl: TensorList, shape: TensorShape, what: str):
 
 def _known_shape(tl: TensorList, element_shape) -> TensorShape:
     """The element shape the list and the op know, completed by the elements that are set."""
-    shape = tl.element_shape.merge_with(_shape(element_shape)) \
-        if tl.element_shape.is_compatible_with(_shape(element_shape)) else tl.element_shape
+    shape, given = tl.element_shape, _shape(element_shape)
+    if shape.is_compatible_with(given):
+        shape = shape.merge_with(given)
     for item in tl.items:
         if shape.is_fully_defined():
             break
@@ -151,10 +152,12 @@ def tensor_list_split(tensor, element_shape, lengths, name=None) -> Tensor:
     if t.ndim == 0:
         raise errors.InvalidArgumentError(
             None, None, "Tensor must be at least a vector, but saw shape: []")
-    if sum(sizes) != t.shape[0] and not execute.in_shape_inference():
-        raise errors.InvalidArgumentError(
-            None, None, f"Unused values in tensor. Length of tensor: {t.shape[0]} Values used: "
-                        f"{sum(sizes)}")
+    if sum(sizes) != t.shape[0]:
+        if not execute.in_shape_inference():
+            raise errors.InvalidArgumentError(
+                None, None, f"Unused values in tensor. Length of tensor: {t.shape[0]} Values "
+                            f"used: {sum(sizes)}")
+        t = array_ops.zeros([sum(sizes)] + t.shape.as_list()[1:], t.dtype)   # shapes only
     parts = array_ops.split(t, sizes) if sizes else []
     return _flow(TensorList(parts, t.dtype, _shape(element_shape)), (t,))
 
@@ -299,7 +302,7 @@ def tensor_list_gather(input_handle, indices, element_dtype, element_shape=None,
                 idx = [min(max(j, 0), n - 1) for j in idx]
                 break
             raise errors.InvalidArgumentError(
-                None, None, f"Trying to access element {i} in a list with {n} elements.")
+                None, None, f"Trying to gather element {i} in a list with {n} elements.")
     if not idx:
         shape = _known_shape(tl, element_shape)
         dims = [1 if d is None else d for d in shape.as_list()] if shape.rank else []
@@ -323,11 +326,11 @@ def tensor_list_concat(input_handle, element_dtype, element_shape=None, name=Non
     chosen, _ = _elements(tl, element_shape, range(n), (
         "All except the first dimension must be fully defined when concating an "
         "uninitialized list. Got: {shape}"))
-    for t in chosen:
+    for i, t in enumerate(chosen):
         if t.ndim == 0:
             raise errors.InvalidArgumentError(
-                None, None, "Concat requires elements to be at least vectors, found scalars "
-                            "instead.")
+                None, None, f"Concat saw a scalar shape at index {i} but requires at least "
+                            "vectors.")
     return array_ops.concat(chosen, 0)
 
 

@@ -288,9 +288,7 @@ class _GraphTensorArrayV2:
         self._element_shape = [TensorShape(element_shape)]
         self._infer_shape = infer_shape
         self._flow = flow if flow is not None else list_ops.tensor_list_reserve(
-            None if element_shape is None else TensorShape(element_shape).as_list()
-            if TensorShape(element_shape).rank is not None else None,
-            size, self._dtype)
+            self._element_shape[0].dims, size, self._dtype)
         self._colocate_with_first_write_call = None
         self._colocate_with = None
 

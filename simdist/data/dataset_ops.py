@@ -16,7 +16,9 @@ Glossary:
                     ``UNKNOWN_CARDINALITY`` (-2).
   in a tf.function -- a dataset made while tracing is made once, outside the graph
                     (``outside_the_graph``), a source of a symbolic tensor as a
-                    ``TracedSource`` bound at each execution; ``iter()`` there is a node
+                    ``TracedSource`` bound at each execution, a map function reading a
+                    tensor of the trace fed its value by the iterator (``function_captures``);
+                    ``iter()`` there is a node
                     starting a fresh
                     pass at each execution, ``next()`` a stateful node, ``reduce`` and
                     AutoGraph's ``for x in ds`` a graph loop (simdist.data.optional_ops);
@@ -53,13 +55,15 @@ def outside_the_graph(fn):
         from simdist.framework import function_variables
 
         try:
-            with function_variables.lifted():
-                return fn(*args, **kwargs)
-        except TypeError as e:   # a map function using a tensor of the trace: out of scope
+            with func_graph.captured_by_use(func_graph.current()), \
+                    function_variables.lifted():
+                return fn(*args, **kwargs)   # a map's captures: func_graph.captured_now
+        except TypeError as e:   # a tensor of the trace read where no capture was traced
             if _OUT_OF_SCOPE not in str(e):
                 raise
             raise func_graph.NotTraceable("a tf.data function that uses a tensor of the "
-                                          "function being traced") from None
+                                          "function being traced outside its map or "
+                                          "filter") from None
 
     return wrapper
 
@@ -427,6 +431,19 @@ def traced_sources(dataset) -> list:
     return out
 
 
+def function_captures(dataset) -> list:
+    """The tensors of the trace that ``dataset``'s pipeline functions (its maps, filters)
+    read, each once."""
+    out, stack = [], [dataset]
+    while stack:
+        ds = stack.pop()
+        for t in getattr(ds, "_captured", ()) if not isinstance(ds, TracedSource) else ():
+            if all(t is not u for u in out):
+                out.append(t)
+        stack.extend(getattr(ds, "_inputs", ()))
+    return out
+
+
 Optional = optional_ops.Optional
 
 
@@ -448,16 +465,22 @@ class OwnedIterator:
     def __init__(self, dataset: DatasetV2):
         self._dataset = dataset
         self._gen = dataset._values()
+        self._binding = None
         if func_graph.current() is not None:
             sources = traced_sources(dataset)
-            self._start(dataset, sources, *[t for src in sources for t in src._captured])
+            dataset.element_spec   # noqa: B018 - traces the map functions: their captures
+            uses = function_captures(dataset)
+            self._use_ids = [t._id for t in uses]
+            self._start(dataset, sources, *[t for src in sources for t in src._captured],
+                        uses=uses)
 
-    @func_graph.recorded(kind="stateful", spec=lambda graph, it, dataset, *_: None,
+    @func_graph.recorded(kind="stateful", spec=lambda graph, it, dataset, *_, **__: None,
                          name="MakeIterator")
-    def _start(self, dataset, sources=(), *captured):
+    def _start(self, dataset, sources=(), *captured, uses=()):
         values = iter(captured)
         for src in sources:
             src.bind([next(values) for _ in src._captured])
+        self._binding = dict(zip(self._use_ids, uses)) if uses else None
         self._dataset = dataset
         self._gen = dataset._values()
 
@@ -478,7 +501,12 @@ class OwnedIterator:
     @func_graph.recorded(kind="stateful", spec=lambda graph, it: it._symbolic_next(graph),
                          name="IteratorGetNext")
     def _get_next(self):
-        element = structure.to_tensors(next(self._gen))
+        if self._binding is None:
+            values = next(self._gen)
+        else:   # its map functions read this execution's tensors of the trace
+            with func_graph.bound_captures(self._binding):
+                values = next(self._gen)
+        element = structure.to_tensors(values)
         if teach.enabled():  # a strategy warns if this reaches strategy.run undistributed
             for t in nest.flatten(element):
                 teach.tag(t, "dataset_element")

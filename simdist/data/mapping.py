@@ -11,6 +11,10 @@ Glossary:
                         spec is first needed) and keeps a dimension ``None`` where the input's
                         was ``None`` (e.g. the batch dimension of ``batch`` without
                         ``drop_remainder``).
+  captures           -- in a tf.function, a function that reads a tensor of the trace
+                        (``lambda r: r * k``) captures it, as TF's dataset functions do:
+                        listed in ``_captured`` while the spec is traced, given each
+                        execution's value by the iterator that runs the pipeline.
   num_parallel_calls / deterministic -- accepted; elements are produced in order.
 
 Mirrors tensorflow/python/data/ops/map_op.py and filter_op.py
@@ -21,7 +25,7 @@ from __future__ import annotations
 
 from simdist.data import structure
 from simdist.data.dataset_ops import DatasetV2, outside_the_graph
-from simdist.framework import context, dtypes
+from simdist.framework import context, dtypes, func_graph
 from simdist.framework.tensor_spec import TensorSpec
 from simdist.hardware import array_api
 
@@ -70,11 +74,12 @@ class MapDataset(DatasetV2):
     @outside_the_graph
     def element_spec(self):
         if self._element_spec is None:
+            self._captured = func_graph.captured_now()   # filled while the function runs
             first = _first(self._inputs[0])
+            out = None if first is None else call(self._fn, first)
             if first is None:
                 self._element_spec = TensorSpec(None, dtypes.float32)
             else:
-                out = call(self._fn, first)
                 self._element_spec = _relaxed_spec(self._inputs[0].element_spec, first, out)
         return self._element_spec
 
@@ -96,6 +101,7 @@ class FilterDataset(DatasetV2):
             raise TypeError(f"`predicate` must be callable, got {predicate!r}.")
         self._fn = predicate
         super().__init__((input_dataset,), input_dataset.element_spec)
+        self._captured = func_graph.captured_now()   # filled while the predicate runs
         first = _first(input_dataset)
         if first is not None:  # "trace" the predicate once, as TF does when building
             self._check(call(predicate, first))

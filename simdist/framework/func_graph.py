@@ -25,6 +25,9 @@ Glossary:
   composite      -- a value registered with ``register_composite`` (a PerReplica, a
                     Mirrored): recorded as its components, as TF's nest does with
                     ``expand_composites=True``, so each component is a tensor of the graph.
+  captured by use -- a tf.data function (a map) made while tracing that reads a tensor of
+                    the trace: listed while the pipeline traces it (``captured_by_use``), fed
+                    that execution's value when it runs (``bound_captures``).
   NotTraceable   -- raised while tracing by code the graph cannot record (a concrete tensor
                     or a variable write made outside any recorded op, a library reading a
                     symbolic value in Python, strategy.run): ``tf.function`` then runs that
@@ -61,6 +64,8 @@ _variant = ThreadLocalValue(0)     # which placeholder ops read: 0 (zeros) or 1 
 _execution = ThreadLocalValue(None)  # the _Execution replaying on this thread
 _merges_in_node = ThreadLocalValue(0)  # merge_calls made inside recorded ops (this thread)
 _inlined = ThreadLocalValue(0)     # tf.functions running their Python inside a trace here
+_uses = ThreadLocalValue(None)     # (graph, [tensors]) while a tf.data function traces
+_bound = ThreadLocalValue(None)    # {tensor id: value} while a tf.data function executes
 
 _GRAPH_ERROR_HELP = (
     "You can attempt the following resolutions to the problem: If you are running in "
@@ -108,6 +113,31 @@ def inlined_call():
 def inlined_calls() -> int:
     """How many nested tf.functions (``inlined_call``) this thread is inside."""
     return _inlined.value
+
+
+@contextlib.contextmanager
+def captured_by_use(graph):
+    """Run a tf.data function (a dataset's ``map``) made while ``graph`` traces: the symbolic
+    tensors of ``graph`` it reads are listed (they read as their placeholders' zeros), as
+    TF's dataset function captures the tensors of the enclosing trace it uses."""
+    found: list = []
+    if graph is None:
+        yield found
+        return
+    with _uses.scope((graph, found)):
+        yield found
+
+
+def captured_now() -> list:
+    """The list ``captured_by_use`` is filling now (a new empty one outside it)."""
+    uses = _uses.value
+    return [] if uses is None else uses[1]
+
+
+def bound_captures(values: dict):
+    """Run a tf.data function at an execution: the captured symbolic tensors (by id) read
+    as ``values`` (that execution's tensors)."""
+    return _bound.scope(values)
 
 
 def is_symbolic(x) -> bool:
@@ -245,6 +275,13 @@ class SymbolicTensor(Tensor):
     def _value(self):
         if _in_node.value:
             return self._placeholders[_variant.value]
+        if _bound.value is not None and self._id in _bound.value:   # a tf.data function's
+            return _bound.value[self._id]._value                      # capture, executing
+        uses = _uses.value
+        if uses is not None and uses[0] is self._graph:   # ... and while it traces
+            if all(t is not self for t in uses[1]):
+                uses[1].append(self)
+            return self._placeholders[0]
         if tracing.value is not self._graph:   # kept past its trace (TF's text)
             raise TypeError(
                 f"{self!r} is out of scope and cannot be used here. Use return values, "

@@ -360,6 +360,30 @@ def f(it):
 r = local(f(it))
 f(it)
 """,
+    "a map function using a tensor of the trace captures it": """
+@tf.function
+def scaled_sum(x, k):
+    print("tracing", k.shape)
+    total = tf.constant(0.0)
+    for row in tf.data.Dataset.from_tensor_slices(x).map(lambda r: r * k):
+        total += tf.reduce_sum(row)
+    return total
+r = calls(scaled_sum, (tf.constant([[1.0, 2.0], [3.0, 4.0]]), tf.constant(2.0)),
+          (tf.constant([[1.0, 2.0], [3.0, 4.0]]), tf.constant(-0.5)),
+          (tf.constant([[1.0, 1.0], [1.0, 1.0]]), tf.constant(3.0)))
+out = [printed.getvalue(), [float(t) for t in r], scaled_sum.experimental_get_tracing_count()]
+""",
+    "map and filter functions capturing a tensor, a loop and reduce over them": """
+@tf.function
+def f(k):
+    ds = tf.data.Dataset.range(6).map(lambda r: r * k + 1).filter(lambda r: r < 4 * k)
+    total = tf.constant(0, tf.int64)
+    for x in ds:
+        total += x
+    return total, ds.reduce(tf.constant(0, tf.int64), lambda a, b: a + b * k)
+r = calls(f, (tf.constant(2, tf.int64),), (tf.constant(3, tf.int64),))
+out = [[[int(a), int(b)] for a, b in r], f.experimental_get_tracing_count()]
+""",
 }
 
 CASES = {name: MODULE + f"out = run_module('ds_case_{i}', {SETUP + src!r})\n"

@@ -60,20 +60,3 @@ def test_a_check_before_the_python_runs_leaves_nothing_behind(monkeypatch, caplo
     assert [r.numpy() for r in results] == [2.0, 3.0]
     assert log == ["python", "python"]   # no trace ran the Python: one append per call
     assert any("a test's condition" in r.getMessage() for r in caplog.records)
-
-
-def test_a_dataset_map_using_a_tensor_of_the_trace_runs_eagerly_with_the_reason(caplog):
-    """TF captures the tensor into the map's function; simdist's datasets run their Python
-    functions at execution, where the trace's tensors are gone: the function runs eagerly,
-    and says why, rather than failing on an out-of-scope tensor."""
-    @tf.function
-    def scaled_sum(x, k):
-        total = tf.constant(0.0)
-        for row in tf.data.Dataset.from_tensor_slices(x).map(lambda r: r * k):
-            total += tf.reduce_sum(row)
-        return total
-
-    with caplog.at_level(logging.WARNING, "tensorflow"):
-        got = scaled_sum(tf.constant([[1.0, 2.0], [3.0, 4.0]]), tf.constant(2.0))
-    assert float(got) == 20.0
-    assert "a tf.data function that uses a tensor of the function being traced" in caplog.text

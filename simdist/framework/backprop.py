@@ -22,6 +22,7 @@ from simdist.framework import execute, func_graph, indexed_slices, nest
 from simdist.framework import tape as tape_lib
 from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.tensor import NotTraceable, tracing
+from simdist.framework.thread_local import ThreadLocalValue
 
 
 class UnconnectedGradients(enum.Enum):
@@ -180,7 +181,8 @@ class GradientTape:
             # context records the gradient computation too (higher derivatives), as in TF.
             self._tape.recording = False
         try:
-            grads = _backprop(self._tape, flat_targets, flat_out_grads, flat_sources)
+            sweep = _sweep.value or _backprop
+            grads = sweep(self._tape, flat_targets, flat_out_grads, flat_sources)
         finally:
             self._tape.recording = was_recording
             if not self._persistent:
@@ -245,6 +247,15 @@ class GradientTape:
             st = array_ops.stack(col)
             stacked.append(array_ops.reshape(st, list(t.shape) + list(s.shape)))
         return nest.pack_sequence_as(sources, stacked)
+
+
+_sweep = ThreadLocalValue(None)   # what replaces _backprop on this thread (gradient_plan)
+
+
+def sweep_scope(fn):
+    """Inside, ``gradient`` sweeps with ``fn(tape, targets, output_gradients, sources)``
+    (returning {id: gradient} as ``_backprop``) on this thread: gradient_plan's program."""
+    return _sweep.scope(fn)
 
 
 # Ops whose gradient rule takes a sparse (IndexedSlices) gradient and keeps it sparse.

@@ -916,6 +916,7 @@ def record_tape_gradient(gradient_tape, args):
                 flat[pos] = array_ops.zeros_like(execute.convert_to_tensor(sources[pos]))
         return nest.pack_sequence_as(out, flat)
 
+    gradient.__tape_gradient__ = True   # graph_plan lowers its sweep (gradient_plan)
     out = tracing.value.record(gradient, "once", None, (gradient_tape,) + args, {},
                                "gradients")
     connected.extend(i for i, g in enumerate(nest.flatten(out)) if g is not None)

@@ -15,6 +15,8 @@ Glossary:
                    than at the build (a relaxed ``None`` dimension) runs the node instead.
   read step     -- a ``ReadVariableOp`` node calls the variable's read directly (no device
                    scope, no distribution mode: a read depends on neither).
+  sweep step    -- a ``tape.gradient`` node runs as a node, its backward sweep replayed as
+                   kernel calls (gradient_plan: kind "sweep").
   node step     -- any other node runs as before (``Node.run``: the op's Python, its device
                    scope and distribution mode).
   plan key      -- the ``tf.device`` scope of the call: a graph keeps one plan per scope
@@ -27,9 +29,9 @@ Which nodes lower: ``ReadVariableOp`` (a plain variable's read), and single-op n
 ``tf.abs``, ``tf.maximum``, ``tf.minimum``, ``tf.math.squared_difference``, ``tf.add`` /
 ``+``, ``tf.subtract`` / ``-``, ``tf.multiply`` / ``*`` whose inputs are the node's own
 tensors, whose kernel reproduced the first execution's value bit for bit, on the NumPy
-backend. Everything else (Keras's whole-call nodes, the tape's gradients,
-collectives, control flow, stateful nodes) runs node by node, as before; the backward
-pass still runs on the tape.
+backend. A ``tape.gradient`` node's sweep is lowered by gradient_plan. Everything else
+(Keras's whole-call nodes, collectives, control flow, stateful nodes) runs node by node,
+as before.
 
 Results equal the node-by-node replay: the same values, clocks, trace events and memory
 (tests/framework/test_graph_plan.py runs both on the same programs). Where a replay's time
@@ -44,15 +46,14 @@ from __future__ import annotations
 
 import contextlib
 import threading
-import warnings
 import weakref
 
 import numpy as np
 
-from simdist.framework import context, execute
+from simdist.framework import context, execute, gradient_plan, kernels
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import Tensor
-from simdist.hardware import array_api, backend
+from simdist.hardware import backend
 
 _enabled = [True]
 _LOWERINGS: dict = {}   # the recorded op function -> its builder (filled at first use)
@@ -75,8 +76,8 @@ def enabled() -> bool:
 
 
 class Plan:
-    """One FuncGraph's steps, what each node became (``kinds``: "kernel", "read" or
-    "node", in node order) and the key (machine, device scope) they were built under."""
+    """One FuncGraph's steps, what each node became (``kinds``: "kernel", "read", "sweep"
+    or "node", in node order) and the key (machine, device scope) they were built under."""
 
     __slots__ = ("steps", "kinds", "machine", "device")
 
@@ -88,8 +89,8 @@ class Plan:
 
 
 def describe(graph, device=None) -> list:
-    """[(node name, "kernel" | "read" | "node")] of ``graph``'s plan for calls under the
-    ``tf.device`` scope ``device`` (a Device; None: no scope) ([] before such a call, or
+    """[(node name, "kernel" | "read" | "sweep" | "node")] of ``graph``'s plan for calls
+    under the ``tf.device`` scope ``device`` (a Device; None: no scope) ([] before such a call, or
     with plans disabled)."""
     plan = graph._plans.get(device)
     return [] if plan is None else [(getattr(n, "name", type(n).__name__), k)
@@ -138,6 +139,13 @@ def _build(graph, env: dict, scoped: bool):
     steps, kinds = [], []
     for node in graph.nodes:
         lower = None
+        if type(node) is func_graph.Node and getattr(node.fn, "__tape_gradient__", False):
+            fixed = node.device is not None or scoped
+            program = gradient_plan.capture(node, env, fixed)
+            steps.append(node.run if program is None else
+                         gradient_plan.GradientStep(node, program, fixed))
+            kinds.append("node" if program is None else "sweep")
+            continue
         if type(node) is func_graph.Node and not node.composite:
             lower = _LOWERINGS.get(node.fn)
         if lower is None:
@@ -201,7 +209,7 @@ def _lower_read(node, args, env, ops, scoped):
     return step
 
 
-def _kernel_step(node, args, env, ops, scoped, kernel_for):
+def _kernel_step(node, args, env, ops, scoped):
     """A single-op node as a kernel step (see the module docstring), or None."""
     if len(ops) != 1 or len(node.out_slots) != 1 or node.out_slots[0][0] != 0:
         return None
@@ -213,16 +221,8 @@ def _kernel_step(node, args, env, ops, scoped, kernel_for):
     if any(s is None for s in sources) or not all(isinstance(t, Tensor) for t in inputs):
         return None
     values = [t._value for t in inputs]
-    if not all(type(v) is np.ndarray for v in values):
-        return None
-    kernel = kernel_for(op_type, attrs, values)
+    kernel = kernels.verified(op_type, attrs, values, out._value)
     if kernel is None:
-        return None
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")   # the node's run warned already, if it did
-        again = kernel(*values)
-    if type(again) is not np.ndarray or again.dtype != out._value.dtype or \
-            again.shape != out._value.shape or again.tobytes() != out._value.tobytes():
         return None
     shapes = tuple(v.shape for v in values)
     out_bytes = out._nbytes
@@ -259,87 +259,17 @@ def _kernel_step(node, args, env, ops, scoped, kernel_for):
     return step
 
 
-def _quiet(fn):
-    """``fn`` under ``np.errstate(all="ignore")``, as the ops that compute so run it."""
-    def kernel(*values):
-        with np.errstate(all="ignore"):
-            return fn(*values)
-    return kernel
-
-
-def _matmul(op_type, attrs, values):
-    a, b = values
-    if op_type != "MatMul" or a.ndim != 2 or b.ndim != 2 or a.dtype.itemsize == 2:
-        return None
-    ta, tb = attrs["transpose_a"], attrs["transpose_b"]
-    mt = array_api.matrix_transpose
-    return _quiet(lambda x, y: np.matmul(mt(x) if ta else x, mt(y) if tb else y))
-
-
-def _bias_add(op_type, attrs, values):
-    v, b = values
-    if op_type != "BiasAdd" or b.ndim != 1:
-        return None
-    shape = [1] * v.ndim
-    shape[attrs["axis"]] = b.shape[0]
-    shape = tuple(shape)
-    return lambda x, y: x + np.reshape(y, shape)
-
-
-def _same_dtype(fn):
-    """``fn``'s result in its first input's dtype (as the ops cast it back)."""
-    def kernel(x, *rest):
-        value = fn(x, *rest)
-        return value if value.dtype == x.dtype else value.astype(x.dtype, copy=False)
-    return kernel
-
-
-def _sigmoid(a):
-    e = np.exp(-np.abs(a))
-    return np.where(a >= 0, 1 / (1 + e), e / (1 + e))
-
-
-def _elementwise(expected, fn, quiet=True):
-    """Element-wise ops: ``fn`` cast back to the first input's dtype, under errstate as
-    math_ops' ``_unary`` / ``_binary`` run it (``relu`` runs without)."""
-    kernel = _quiet(_same_dtype(fn)) if quiet else _same_dtype(fn)
-
-    def kernel_for(op_type, attrs, values):
-        if op_type != expected or any(v.dtype.kind in "OUSb" for v in values):
-            return None
-        return kernel
-    return kernel_for
-
-
 def _register() -> None:
     from simdist.framework import variables
     from simdist.framework.ops import math_ops, nn_ops
 
-    def kernel_lowering(kernel_for):
-        return lambda node, args, env, ops, scoped: _kernel_step(node, args, env, ops,
-                                                                 scoped, kernel_for)
-
+    kernels.ensure_installed()
     _LOWERINGS[variables.Variable._read.__recorded_op__] = _lower_read
-    binary = {"add": (math_ops.add, _elementwise("AddV2", lambda a, b: a + b)),
-              "sub": (math_ops.subtract, _elementwise("Sub", lambda a, b: a - b)),
-              "mul": (math_ops.multiply, _elementwise("Mul", lambda a, b: a * b)),
-              "matmul": (math_ops.matmul, _matmul)}
-    ops = [(nn_ops.bias_add, _bias_add),
-           (nn_ops.relu, _elementwise("Relu", lambda a: np.maximum(a, 0), quiet=False)),
-           (math_ops.sigmoid, _elementwise("Sigmoid", _sigmoid)),
-           (math_ops.tanh, _elementwise("Tanh", np.tanh)),
-           (math_ops.exp, _elementwise("Exp", np.exp)),
-           (math_ops.sqrt, _elementwise("Sqrt", np.sqrt)),
-           (math_ops.square, _elementwise("Square", lambda a: a * a)),
-           (math_ops.negative, _elementwise("Neg", lambda a: -a)),
-           (math_ops.abs, _elementwise("Abs", np.abs)),
-           (math_ops.maximum, _elementwise("Maximum", np.maximum)),
-           (math_ops.minimum, _elementwise("Minimum", np.minimum)),
-           (math_ops.squared_difference,
-            _elementwise("SquaredDifference", lambda a, b: (a - b) * (a - b)))]
-    for name, (op, kernel_for) in binary.items():   # tf.add and x + y, y + x alike
-        ops += [(op, kernel_for), (getattr(Tensor, f"__{name}__"), kernel_for),
-                (getattr(Tensor, f"__r{name}__"), kernel_for)]
-    for op, kernel_for in ops:
-        _LOWERINGS[getattr(op, "__recorded_op__", op)] = kernel_lowering(kernel_for)
-
+    ops = [nn_ops.bias_add, nn_ops.relu, math_ops.sigmoid, math_ops.tanh, math_ops.exp,
+           math_ops.sqrt, math_ops.square, math_ops.negative, math_ops.abs,
+           math_ops.maximum, math_ops.minimum, math_ops.squared_difference]
+    for name, op in {"add": math_ops.add, "sub": math_ops.subtract,
+                     "mul": math_ops.multiply, "matmul": math_ops.matmul}.items():
+        ops += [op, getattr(Tensor, f"__{name}__"), getattr(Tensor, f"__r{name}__")]
+    for op in ops:   # tf.add and x + y, y + x alike
+        _LOWERINGS[getattr(op, "__recorded_op__", op)] = _kernel_step

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import simdist as tf
-from simdist.framework import graph_plan
+from simdist.framework import gradient_plan, graph_plan
 from simdist.hardware import backend as _backend
 from simdist.hardware.machine import get_machine
 from simdist.testing import reset_world
@@ -94,7 +94,7 @@ def test_a_dense_training_step_lowers_its_layers_and_replays_exactly():
     kinds = _kinds(step)
     assert kinds["MatMul"] == kinds["bias_add"] == kinds["relu"] == "kernel"
     assert kinds["ReadVariableOp"] == "read"
-    assert kinds["gradients"] == "node"   # the tape's backward pass runs as before
+    assert kinds["gradients"] == "sweep"   # the tape's backward pass: gradient_plan
 
 
 def _control_flow_program():
@@ -183,6 +183,68 @@ def test_a_mirrored_step_with_collectives_and_next_replays_exactly():
     step = _assert_same(_mirrored_program)
     kinds = _kinds(step)
     assert "kernel" in kinds.values() and "node" in kinds.values()
+    assert _sweeps(step) == [True] * 4   # each replica's backward pass: kernel calls
+
+
+def _sweeps(fn):
+    """Whether each tape.gradient node of ``fn``'s first trace sweeps by its program."""
+    plan = fn._traces[0].graph._plans[None]
+    return [s.lowered for s in plan.steps if isinstance(s, gradient_plan.GradientStep)]
+
+
+def _tape_program(persistent=False, relaxed=False):
+    """A plain GradientTape step: matmul, bias, activations, a mean, a clipped penalty."""
+    w = tf.Variable(np.linspace(-1.0, 1.0, 12, dtype=np.float32).reshape(4, 3))
+    b = tf.Variable(np.full((3,), 0.1, np.float32))
+
+    spec = [tf.TensorSpec([None, 4], tf.float32), tf.TensorSpec([None, 3], tf.float32)]
+
+    @tf.function(input_signature=spec if relaxed else None)
+    def step(x, y):
+        with tf.GradientTape(persistent=persistent) as tape:
+            h = tf.nn.relu(tf.nn.bias_add(tf.matmul(x, w), b))
+            p = tf.sigmoid(h) * 2.0 - tf.tanh(h)
+            loss = tf.reduce_mean(tf.square(p - y)) + tf.reduce_sum(tf.maximum(w, 0.5)) / 3
+            if persistent:   # inside its context a persistent tape records the sweep
+                gw, gb = tape.gradient(loss, [w, b])
+        if not persistent:
+            gw, gb = tape.gradient(loss, [w, b])
+        w.assign_sub(gw * 0.1)
+        b.assign_sub(gb * 0.1)
+        return loss, gw, gb
+
+    rng = np.random.default_rng(3)
+    rows = [2, 2, 3, 2, 2] if relaxed else [2] * 5
+    out = [step(rng.normal(size=(n, 4)).astype(np.float32),
+                rng.normal(size=(n, 3)).astype(np.float32)) for n in rows]
+    return out + [w.numpy(), b.numpy()], step
+
+
+def test_a_gradient_tapes_backward_pass_replays_as_kernel_calls_exactly():
+    step = _assert_same(_tape_program)
+    assert _kinds(step)["gradients"] == "sweep"
+    assert _sweeps(step) == [True]
+
+
+def test_a_persistent_tape_and_a_changed_shape_sweep_by_the_rules_exactly():
+    step = _assert_same(lambda: _tape_program(persistent=True))
+    assert _sweeps(step) in ([], [False])   # a tape records the sweep: the rules run
+    # one graph for every batch size: a confirmed program meets records of other shapes
+    # at the third call (the rules sweep), its own again at the fourth
+    calls = []
+    real = gradient_plan._Program.__call__
+
+    def spy(program, tape, *args):
+        calls.append(gradient_plan._objects(tape.records, *args[:1], args[2])[1]
+                     == program.key)
+        return real(program, tape, *args)
+
+    gradient_plan._Program.__call__ = spy
+    try:
+        step = _assert_same(lambda: _tape_program(relaxed=True))
+    finally:
+        gradient_plan._Program.__call__ = real
+    assert _sweeps(step) == [True] and calls == [False, True, True]
 
 
 def _relaxed_program():
@@ -341,3 +403,27 @@ def test_every_lowered_op_of_the_random_programs_becomes_a_kernel():
     # b[0] (a strided slice) and the Python-scalar operand of exp's a * 0.25 run as nodes
     assert [n for n, k in kinds if k == "node"] == ["strided_slice", "mul"]
     assert len(kinds) > 15
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ops=st.lists(st.sampled_from(sorted(_OPS)), min_size=1, max_size=6),
+       n=st.integers(1, 3), seed=st.integers(0, 2**16))
+def test_random_programs_backward_passes_replay_exactly(ops, n, seed):
+    rng = np.random.default_rng(seed)
+    values = [rng.normal(size=(n, n)).astype(np.float32) for _ in range(6)]
+
+    def program():
+        a, b = tf.Variable(values[0]), tf.Variable(values[1])
+
+        @tf.function
+        def f(x):
+            with tf.GradientTape() as tape:
+                y = a * x
+                for name in ops:
+                    y = _OPS[name](y, b)
+                loss = tf.reduce_sum(y * x)
+            return tape.gradient(loss, [a, b])
+
+        return [f(v) for v in values[2:]], f
+
+    _assert_same(program)

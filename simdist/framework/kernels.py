@@ -1,0 +1,213 @@
+"""NumPy kernels of single ops, for replays that call them without the op's Python.
+
+Glossary:
+  kernel   -- ``fn(*input values) -> output value``: what an op computes, without its
+              conversion, dtype and shape checks, its device charge or its tape record.
+  builder  -- ``builder(attrs, values, out) -> kernel or None``: the kernel of one op type
+              for inputs like ``values`` (NumPy arrays) and an output like ``out`` (shapes
+              and dtypes that were seen are fixed: a replay checks they recur), or None
+              where the kernel would not be the op's (16-bit matmuls, strings ...).
+  verified -- the kernel only if it reproduces an output the op made, bit for bit (value,
+              dtype, shape): every replay that lowers an op asks this first.
+
+Each kernel computes as the op's own code does (math_ops ``_binary`` / ``_unary``: under
+``np.errstate(all="ignore")``, cast back to the first input's dtype; reductions through
+math_ops' own functions). The registry is keyed by TF's op type (``execute``'s first
+argument), so graph_plan's single-op nodes and gradient_plan's backward sweeps share it.
+
+Mirrors tensorflow/core/framework/op_kernel.h (an op type's kernel, looked up once, then
+``Compute``d on the inputs).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from simdist.hardware import array_api
+
+_BUILDERS: dict = {}   # op type -> builder(attrs, values, out)
+
+
+def verified(op_type, attrs, values, out):
+    """The kernel of ``op_type`` for ``values`` if it gives ``out`` (a NumPy array) bit for
+    bit, else None."""
+    builder = _BUILDERS.get(op_type)
+    if builder is None or type(out) is not np.ndarray:
+        return None
+    for v in values:
+        if type(v) is not np.ndarray or v.dtype.kind in "OUSV":
+            return None
+    kernel = builder(attrs or {}, values, out)
+    if kernel is None:
+        return None
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")   # the op warned already, if it did
+        again = kernel(*values)
+    if type(again) is not np.ndarray or again.dtype != out.dtype or \
+            again.shape != out.shape or again.tobytes() != out.tobytes():
+        return None
+    return kernel
+
+
+def _register(op_types, builder) -> None:
+    for op_type in op_types:
+        _BUILDERS[op_type] = builder
+
+
+def _fixed(kernel):
+    """A builder that always gives ``kernel``."""
+    return lambda attrs, values, out: kernel
+
+
+def _quiet(fn):
+    """``fn`` under ``np.errstate(all="ignore")``, as the ops that compute so run it;
+    ``kernel.raw`` is ``fn`` itself, for a caller that runs many kernels under one such
+    errstate (a kernel without ``raw`` runs under its caller's errstate: it may warn)."""
+    def kernel(*values):
+        with np.errstate(all="ignore"):
+            return fn(*values)
+    kernel.raw = fn
+    return kernel
+
+
+def _silent(fn):
+    """A kernel that never meets a floating-point error (moves and fills): ``raw`` too."""
+    fn.raw = fn
+    return fn
+
+
+def _same_dtype(fn):
+    """``fn``'s result in its first input's dtype (as the ops cast it back)."""
+    def kernel(x, *rest):
+        value = fn(x, *rest)
+        if value.dtype != x.dtype:
+            value = value.astype(x.dtype, copy=False)
+        return value if type(value) is np.ndarray else np.asarray(value)  # a 0-d result
+    return kernel
+
+
+def _sigmoid(a):
+    e = np.exp(-np.abs(a))
+    return np.where(a >= 0, 1 / (1 + e), e / (1 + e))
+
+
+def _numeric(kernel, kinds="biuf"):
+    """A builder for inputs of NumPy kinds ``kinds`` only (no booleans unless named)."""
+    def builder(attrs, values, out):
+        return kernel if all(v.dtype.kind in kinds for v in values) else None
+    return builder
+
+
+def _compare(fn):
+    return _numeric(_quiet(lambda a, b: np.asarray(fn(a, b)).astype(np.bool_, copy=False)),
+                    "iuf")
+
+
+def _matmul(attrs, values, out):
+    a, b = values
+    if a.ndim != 2 or b.ndim != 2 or a.dtype.itemsize == 2:
+        return None   # 16-bit products accumulate in float32: the op's own code
+    ta, tb = attrs["transpose_a"], attrs["transpose_b"]
+    mt = array_api.matrix_transpose
+    return _quiet(lambda x, y: np.matmul(mt(x) if ta else x, mt(y) if tb else y))
+
+
+def _bias_add(attrs, values, out):
+    v, b = values
+    if b.ndim != 1:
+        return None
+    shape = [1] * v.ndim
+    shape[attrs["axis"]] = b.shape[0]
+    shape = tuple(shape)
+    return lambda x, y: x + np.reshape(y, shape)
+
+
+def _bias_add_grad(attrs, values, out):
+    (g,) = values
+    if g.dtype.itemsize == 2:
+        return None   # accumulated in float32: the op's own code
+    axes = tuple(i for i in range(g.ndim) if i != attrs["axis"])
+    return lambda x: np.asarray(np.sum(x, axis=axes, dtype=x.dtype))
+
+
+def _reduction(fn):
+    """Sum / Mean as math_ops._reduce computes them (its own reduction function)."""
+    def builder(attrs, values, out):
+        axes, keepdims = attrs["axes"], attrs["keepdims"]
+        (v,) = values
+        shape = out.shape
+
+        def kernel(x):
+            with np.errstate(all="ignore"):
+                value = fn(x, axes)
+            if value.dtype != x.dtype:
+                value = array_api.astype(value, x.dtype)
+            value = np.asarray(value)
+            return np.reshape(value, shape) if keepdims else value
+        return kernel if v.dtype.kind in "iuf" else None
+    return builder
+
+
+def _shaped(make):
+    """Ops whose output shape was fixed by the build (Reshape, BroadcastTo, fills)."""
+    return lambda attrs, values, out: make(out.shape, out.dtype)
+
+
+def _cast(attrs, values, out):
+    dtype = out.dtype
+    return _quiet(lambda x: x.astype(dtype, copy=False))
+
+
+def _size(attrs, values, out):
+    dtype = out.dtype
+    return _silent(lambda x: np.asarray(x.size, dtype=dtype))
+
+
+def _install() -> None:
+    from simdist.framework.ops import math_ops
+
+    binary = {"AddV2": lambda a, b: a + b, "Sub": lambda a, b: a - b,
+              "Mul": lambda a, b: a * b, "Maximum": np.maximum, "Minimum": np.minimum,
+              "SquaredDifference": lambda a, b: (a - b) * (a - b)}
+    for op_type, fn in binary.items():
+        _register([op_type], _numeric(_quiet(_same_dtype(fn)), "iuf"))
+    _register(["RealDiv"], _numeric(_quiet(_same_dtype(lambda a, b: a / b)), "f"))
+    unary = {"Neg": lambda a: -a, "Square": lambda a: a * a, "Abs": np.abs,
+             "Reciprocal": lambda a: 1 / a, "Exp": np.exp, "Log": np.log,
+             "Log1p": np.log1p, "Sqrt": np.sqrt, "Tanh": np.tanh, "Sigmoid": _sigmoid}
+    for op_type, fn in unary.items():
+        _register([op_type], _numeric(_quiet(_same_dtype(fn)), "iuf"))
+    _register(["Relu"], _numeric(_same_dtype(lambda a: np.maximum(a, 0)), "iuf"))
+    for op_type, fn in {"Greater": np.greater, "GreaterEqual": np.greater_equal,
+                        "Less": np.less, "LessEqual": np.less_equal, "Equal": np.equal,
+                        "NotEqual": np.not_equal}.items():
+        _register([op_type], _compare(fn))
+    _register(["MatMul"], _matmul)
+    _register(["BiasAdd"], _bias_add)
+    _register(["BiasAddGrad"], _bias_add_grad)
+    _register(["Sum"], _reduction(lambda v, a: np.sum(v, axis=a,
+                                                        dtype=math_ops._accumulator(v.dtype))))
+    _register(["Mean"], _reduction(math_ops._mean))
+    _register(["SelectV2"], _fixed(_silent(lambda c, x, y: np.asarray(np.where(c, x, y)))))
+    _register(["Cast"], _cast)
+    _register(["Size"], _size)
+    _register(["Reshape"], _shaped(
+        lambda shape, dtype: _silent(lambda x: np.reshape(x, shape))))
+    _register(["BroadcastTo"], _shaped(
+        lambda shape, dtype: _silent(lambda x: np.broadcast_to(x, shape).copy())))
+    _register(["OnesLike"], _shaped(
+        lambda shape, dtype: _silent(lambda x: np.ones(shape, dtype))))
+    _register(["ZerosLike"], _shaped(
+        lambda shape, dtype: _silent(lambda x: np.zeros(shape, dtype))))
+
+
+_install_lock: list = []
+
+
+def ensure_installed() -> None:
+    """Fill the registry (at first use: it reads math_ops)."""
+    if not _install_lock:
+        _install_lock.append(True)
+        _install()

@@ -90,3 +90,7 @@ import sys as _sys  # noqa: E402
 from simdist.framework import func_graph as _func_graph  # noqa: E402
 
 _func_graph.record_module_ops(_sys.modules[__name__])
+
+from simdist.framework import call_plan as _call_plan  # noqa: E402
+
+_call_plan.register(compute_average_loss)   # its ops replay as kernel calls, once captured

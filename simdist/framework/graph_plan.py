@@ -17,6 +17,8 @@ Glossary:
                    scope, no distribution mode: a read depends on neither).
   sweep step    -- a ``tape.gradient`` node runs as a node, its backward sweep replayed as
                    kernel calls (gradient_plan: kind "sweep").
+  call step     -- a registered library call (a Keras loss, ``compute_average_loss``)
+                   replayed as kernel calls (call_plan: kind "call").
   node step     -- any other node runs as before (``Node.run``: the op's Python, its device
                    scope and distribution mode).
   plan key      -- the ``tf.device`` scope of the call: a graph keeps one plan per scope
@@ -29,9 +31,9 @@ Which nodes lower: ``ReadVariableOp`` (a plain variable's read), and single-op n
 ``tf.abs``, ``tf.maximum``, ``tf.minimum``, ``tf.math.squared_difference``, ``tf.add`` /
 ``+``, ``tf.subtract`` / ``-``, ``tf.multiply`` / ``*`` whose inputs are the node's own
 tensors, whose kernel reproduced the first execution's value bit for bit, on the NumPy
-backend. A ``tape.gradient`` node's sweep is lowered by gradient_plan. Everything else
-(Keras's whole-call nodes, collectives, control flow, stateful nodes) runs node by node,
-as before.
+backend. A ``tape.gradient`` node's sweep is lowered by gradient_plan, registered library
+calls by call_plan. Everything else (metric updates, the optimizer, collectives, control
+flow, stateful nodes) runs node by node, as before.
 
 Results equal the node-by-node replay: the same values, clocks, trace events and memory
 (tests/framework/test_graph_plan.py runs both on the same programs). Where a replay's time
@@ -50,7 +52,7 @@ import weakref
 
 import numpy as np
 
-from simdist.framework import context, execute, gradient_plan, kernels
+from simdist.framework import call_plan, context, execute, gradient_plan, kernels
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import Tensor
 from simdist.hardware import backend
@@ -76,8 +78,9 @@ def enabled() -> bool:
 
 
 class Plan:
-    """One FuncGraph's steps, what each node became (``kinds``: "kernel", "read", "sweep"
-    or "node", in node order) and the key (machine, device scope) they were built under."""
+    """One FuncGraph's steps, what each node became (``kinds``: "kernel", "read", "sweep",
+    "call" or "node", in node order) and the key (machine, device scope) they were built
+    under."""
 
     __slots__ = ("steps", "kinds", "machine", "device")
 
@@ -89,9 +92,9 @@ class Plan:
 
 
 def describe(graph, device=None) -> list:
-    """[(node name, "kernel" | "read" | "sweep" | "node")] of ``graph``'s plan for calls
-    under the ``tf.device`` scope ``device`` (a Device; None: no scope) ([] before such a call, or
-    with plans disabled)."""
+    """[(node name, "kernel" | "read" | "sweep" | "call" | "node")] of ``graph``'s plan for
+    calls under the ``tf.device`` scope ``device`` (a Device; None: no scope) ([] before
+    such a call, or with plans disabled)."""
     plan = graph._plans.get(device)
     return [] if plan is None else [(getattr(n, "name", type(n).__name__), k)
                                     for n, k in zip(graph.nodes, plan.kinds)]
@@ -145,6 +148,12 @@ def _build(graph, env: dict, scoped: bool):
             steps.append(node.run if program is None else
                          gradient_plan.GradientStep(node, program, fixed))
             kinds.append("node" if program is None else "sweep")
+            continue
+        if type(node) is func_graph.Node and call_plan.lowers(node) and not node.composite:
+            fixed = node.device is not None or scoped
+            call = call_plan.capture(node, env, fixed)
+            steps.append(node.run if call is None else call_plan.CallStep(node, call, fixed))
+            kinds.append("node" if call is None else "call")
             continue
         if type(node) is func_graph.Node and not node.composite:
             lower = _LOWERINGS.get(node.fn)

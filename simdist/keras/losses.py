@@ -18,7 +18,7 @@ import math
 import warnings
 
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import execute, func_graph
+from simdist.framework import call_plan, execute, func_graph
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops
@@ -318,6 +318,7 @@ class Loss:
 # In a traced tf.function a loss is one graph node (its Python runs at each execution).
 _RECORDED = {"__call__": "pure"}
 func_graph.record_methods(Loss, _RECORDED)
+call_plan.register(Loss.__call__)   # a replay runs its ops as kernel calls, once captured
 
 
 class LossFunctionWrapper(Loss):

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import simdist as tf
-from simdist.framework import gradient_plan, graph_plan
+from simdist.framework import call_plan, gradient_plan, graph_plan
 from simdist.hardware import backend as _backend
 from simdist.hardware.machine import get_machine
 from simdist.testing import reset_world
@@ -95,6 +95,8 @@ def test_a_dense_training_step_lowers_its_layers_and_replays_exactly():
     assert kinds["MatMul"] == kinds["bias_add"] == kinds["relu"] == "kernel"
     assert kinds["ReadVariableOp"] == "read"
     assert kinds["gradients"] == "sweep"   # the tape's backward pass: gradient_plan
+    assert kinds["Loss.__call__"] == "call"   # the loss's ops: call_plan
+    assert _lowered(step, call_plan.CallStep) == [True]
 
 
 def _control_flow_program():
@@ -184,12 +186,19 @@ def test_a_mirrored_step_with_collectives_and_next_replays_exactly():
     kinds = _kinds(step)
     assert "kernel" in kinds.values() and "node" in kinds.values()
     assert _sweeps(step) == [True] * 4   # each replica's backward pass: kernel calls
+    assert kinds["Loss.__call__"] == kinds["compute_average_loss_3"] == "call"
+    assert _lowered(step, call_plan.CallStep) == [True] * 8
+
+
+def _lowered(fn, kind):
+    """Whether each ``kind`` step of ``fn``'s first trace's plan runs its program."""
+    plan = fn._traces[0].graph._plans[None]
+    return [s.lowered for s in plan.steps if isinstance(s, kind)]
 
 
 def _sweeps(fn):
     """Whether each tape.gradient node of ``fn``'s first trace sweeps by its program."""
-    plan = fn._traces[0].graph._plans[None]
-    return [s.lowered for s in plan.steps if isinstance(s, gradient_plan.GradientStep)]
+    return _lowered(fn, gradient_plan.GradientStep)
 
 
 def _tape_program(persistent=False, relaxed=False):
@@ -232,18 +241,18 @@ def test_a_persistent_tape_and_a_changed_shape_sweep_by_the_rules_exactly():
     # one graph for every batch size: a confirmed program meets records of other shapes
     # at the third call (the rules sweep), its own again at the fourth
     calls = []
-    real = gradient_plan._Program.__call__
+    real = gradient_plan._Sweep.__call__
 
     def spy(program, tape, *args):
         calls.append(gradient_plan._objects(tape.records, *args[:1], args[2])[1]
                      == program.key)
         return real(program, tape, *args)
 
-    gradient_plan._Program.__call__ = spy
+    gradient_plan._Sweep.__call__ = spy
     try:
         step = _assert_same(lambda: _tape_program(relaxed=True))
     finally:
-        gradient_plan._Program.__call__ = real
+        gradient_plan._Sweep.__call__ = real
     assert _sweeps(step) == [True] and calls == [False, True, True]
 
 
@@ -427,3 +436,28 @@ def test_random_programs_backward_passes_replay_exactly(ops, n, seed):
         return [f(v) for v in values[2:]], f
 
     _assert_same(program)
+
+
+def _loss_program(make_loss):
+    loss_fn = make_loss()
+    layer = tf.keras.layers.Dense(2, activation="sigmoid")   # keeps its logits
+
+    @tf.function
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = loss_fn(y, layer(x))
+        return loss, tape.gradient(loss, layer.trainable_variables)
+
+    x = np.linspace(-1.0, 1.0, 12, dtype=np.float32).reshape(4, 3)
+    ys = [np.array([[0, 1]] * 4, np.float32), np.array([[1, 0]] * 4, np.float32)] * 2
+    return [step(x * (k + 1), y) for k, y in enumerate(ys)], step
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("make_loss", [
+    lambda: tf.keras.losses.BinaryCrossentropy(from_logits=True),   # warns: runs whole
+    lambda: tf.keras.losses.MeanSquaredError()])
+def test_a_loss_replays_as_kernel_calls_only_where_its_python_has_no_effect(make_loss):
+    step = _assert_same(lambda: _loss_program(make_loss))
+    whole = not isinstance(make_loss(), tf.keras.losses.MeanSquaredError)
+    assert _lowered(step, call_plan.CallStep) == ([] if whole else [True])

@@ -1,0 +1,388 @@
+"""A stretch of op calls captured once, then replayed as kernel calls (an op program).
+
+Glossary:
+  capture   -- one real run, watched on its thread: every tensor it makes (an op's output,
+               seen through ``execute.observers``, or a constant: a tensor made without an
+               op), every op with where its inputs come from, when each tensor dies (weak
+               references), and anything a program could not replay (another allocation,
+               a device run or wait, a trace event not an op's, a Python warning, a
+               Python read of a value that is not a constant made in the run) -- then it
+               is refused.
+  inputs    -- the tensors from before the run that its ops read, in a fixed order
+              (``objs``): the caller says where each comes from at every replay.
+  program   -- the capture compiled: per tensor made, its kernel (``kernels.verified``:
+               bit for bit against the op's output) and input slots, or the constant; the
+               tensors to drop before the next one is made. It makes the same tensors in
+               the same order on the same devices, charges them as ``execute`` does
+               (``Device.run_op``: the same clock and trace event), logs their placement
+               and records them on the recording tapes, so values, clocks, trace events,
+               tape records and memory (in use and peak) equal the run's.
+  results   -- the tensors the run hands on (its outputs, and those the tapes recorded):
+               any other tensor still alive after the run is refused (it went elsewhere).
+  same_as   -- a program is used only after a second capture gave the same one, constants
+               included: a value computed from data without an op would differ.
+
+Used by gradient_plan (a tape's backward sweep) and call_plan (a whole library call).
+
+Mirrors tensorflow/core/common_runtime/executor.cc (a graph's kernels prepared once, then
+run in order) for code that TF would have built as a graph.
+"""
+
+from __future__ import annotations
+
+import threading
+import warnings
+import weakref
+
+import numpy as np
+
+from simdist import warnings as teach
+from simdist.framework import execute, kernels
+from simdist.framework import tape as tape_lib
+from simdist.framework.tensor import Tensor
+from simdist.hardware.device import Device
+from simdist.hardware.trace import Trace
+
+_FOREIGN = ((Device, "allocate"), (Device, "run"), (Device, "wait_until"), (Trace, "record"),
+            (warnings, "warn"))
+_READS = ("numpy", "__array__", "__bool__", "__float__", "__int__", "__index__", "__iter__")
+
+
+class Refused(Exception):
+    """The capture saw something a program cannot replay."""
+
+
+class Capture:
+    """One run, watched (see the module docstring): ``with capture.watching(): ...``."""
+
+    def __init__(self, fixed_device: bool):
+        self.thread = threading.get_ident()
+        self.fixed_device = fixed_device   # a tf.device scope places every op
+        self.made: list = []   # per tensor made: [id, device, nbytes, op or None, value]
+        self.live: dict = {}   # id(tensor) -> its index in made, while it lives
+        self.deaths: dict = {}   # index in made -> how many tensors were made before
+        self.refs: list = []
+        self.frees = 0
+        self.refused = None
+        self.open = True
+
+    def refuse(self, why: str) -> None:
+        if self.refused is None:
+            self.refused = why
+
+    def watching(self):
+        return _Hooks(self)
+
+    # --- what the hooks report (this thread only) ---------------------------------------
+    def made_tensor(self, t) -> None:
+        i = len(self.made)
+        self.made.append([id(t), t._device, t._nbytes, None, t._value])
+        self.live[id(t)] = i
+        self.refs.append(weakref.ref(t, lambda _r, i=i: self.died(i)))
+
+    def died(self, i) -> None:
+        if self.open:
+            self.deaths[i] = len(self.made)
+            self.live.pop(self.made[i][0], None)
+
+    def read(self, t, how) -> None:
+        i = self.live.get(id(t))
+        if i is None or self.made[i][3] is not None:
+            self.refuse(f"Python read a tensor's value ({how})")
+
+    def op(self, op_type, inputs, out, attrs, flops, dev) -> None:
+        if threading.get_ident() != self.thread:
+            return
+        i = self.live.get(id(out), -1) if type(out) is Tensor else -1
+        if i != len(self.made) - 1 or self.made[i][3] is not None:
+            return self.refuse(f"{op_type}: an output that is not the last tensor made")
+        ins = []   # where each input comes from; no reference (it would outlive its death)
+        for x in inputs:
+            if type(x) is not Tensor:
+                return self.refuse(f"{op_type}: an input that is not a tensor")
+            j = self.live.get(id(x))
+            ins.append(("made", j) if j is not None else ("object", id(x)))
+        first = inputs[0]._device if inputs else None
+        self.made[i][3] = (op_type, attrs, flops, dev, ins, [x._value for x in inputs],
+                           first)
+
+    # --- after the run ------------------------------------------------------------------
+    def object_ids(self) -> list:
+        """The ids of the tensors from before the run its ops read, in first-read order."""
+        seen: dict = {}
+        for entry in self.made:
+            op = entry[3]
+            for kind, ref in (op[4] if op is not None else ()):
+                if kind == "object":
+                    seen.setdefault(ref, len(seen))
+        return list(seen)
+
+    def compile(self, where: dict, results, held=frozenset()):
+        """The program of this capture, or None (``refused`` says why). ``where``: id of
+        an input tensor -> its index in the replay's ``objs``; ``results``: the tensors
+        the run handed on, in order; ``held``: ids of tensors tapes hold (may outlive)."""
+        self.open = False
+        if self.refused is None:
+            try:
+                return Program(self, where, results, held)
+            except Refused as e:
+                self.refuse(str(e))
+        return None
+
+
+class _Hooks:
+    """Watch this thread's tensors, ops, frees and reads, and anything else that charges
+    (on the classes, only while a capture runs)."""
+
+    def __init__(self, cap: Capture):
+        self.cap = cap
+
+    def __enter__(self):
+        cap, thread = self.cap, self.cap.thread
+        names = [(Tensor, "__init__"), (Device, "free")] + list(_FOREIGN) + \
+            [(Tensor, name) for name in _READS]
+        self.saved = [(owner, name, owner.__dict__[name]) for owner, name in names]
+        init, free = Tensor.__init__, Device.free
+
+        def made(t, value, device):
+            init(t, value, device)
+            if threading.get_ident() == thread:
+                cap.made_tensor(t)
+
+        def freed(dev, nbytes):
+            if threading.get_ident() == thread:
+                cap.frees += 1
+            return free(dev, nbytes)
+
+        def foreign(name, fn):
+            def call(*args, **kwargs):
+                if threading.get_ident() == thread:
+                    cap.refuse(f"the run called {name}")
+                return fn(*args, **kwargs)
+            return call
+
+        def read(name, fn):
+            def call(t, *args, **kwargs):
+                if threading.get_ident() == thread:
+                    cap.read(t, name)
+                return fn(t, *args, **kwargs)
+            return call
+
+        Tensor.__init__ = made
+        Device.free = freed
+        for owner, name, fn in self.saved[2:2 + len(_FOREIGN)]:
+            setattr(owner, name, foreign(f"{owner.__name__}.{name}", fn))
+        for owner, name, fn in self.saved[2 + len(_FOREIGN):]:
+            setattr(owner, name, read(name, fn))
+        execute.observers.append(cap.op)
+        return self
+
+    def __exit__(self, *exc):
+        execute.observers.remove(self.cap.op)
+        for owner, name, fn in self.saved:
+            setattr(owner, name, fn)
+        return False
+
+
+class Program:
+    """A capture compiled (see the module docstring)."""
+
+    def __init__(self, cap: Capture, where: dict, results, held):
+        base = len(where)
+        made = cap.made
+        n = len(made)
+        if cap.frees != len(cap.deaths):
+            raise Refused("a tensor from before the run died in it")
+        drops: list = [[] for _ in range(n + 1)]
+        for i, at in cap.deaths.items():
+            drops[at].append(base + i)
+        self.steps, self.consts = [], []
+        peak: dict = {}
+        use: dict = {}
+        for i, (_tid, dev, nbytes, op, value) in enumerate(made):
+            use[dev] = use.get(dev, 0) + nbytes
+            if use[dev] > peak.get(dev, 0):
+                peak[dev] = use[dev]
+            for d in drops[i + 1]:
+                j = d - base
+                use[made[j][1]] -= made[j][2]
+            if op is None:
+                if type(value) is not np.ndarray:
+                    raise Refused("a constant that is not a NumPy array")
+                self.consts.append(value)
+                self.steps.append(_ConstStep(value, dev, base + i, drops[i + 1]))
+            else:
+                self.steps.append(_op_step(op, value, base + i, drops[i + 1], base, where,
+                                           cap.fixed_device))
+            made[i][4] = None
+        self.peak = list(peak.items())
+        alive = {base + i for i in range(n) if i not in cap.deaths}
+        self.result = []
+        for t in results:
+            slot = base + cap.live[id(t)] if id(t) in cap.live else where.get(id(t))
+            if slot is None or type(t) is not Tensor:
+                raise Refused("a result that is not a tensor of the run or its inputs")
+            alive.discard(slot)
+            self.result.append(slot)
+        for slot in list(alive):
+            if made[slot - base][0] in held:
+                alive.discard(slot)
+        if alive:
+            raise Refused("a tensor the run made outlives it elsewhere")
+        self.tags = []   # the teaching tags of the tensors that outlive the run
+        for i in range(n):
+            if i not in cap.deaths:
+                tag = getattr(cap.refs[i](), "_teach_tag", None)
+                if tag is not None:
+                    self.tags.append((base + i, tag))
+        self.teach = teach.enabled()
+        self.size = n
+        self.base = base
+
+    def signature(self) -> tuple:
+        return (self.base, self.size, tuple(s.signature() for s in self.steps),
+                tuple(self.result), tuple(self.tags), self.teach)
+
+    def same_as(self, other) -> bool:
+        """Whether ``other`` (a capture of a later run) is this program."""
+        return self.signature() == other.signature() and \
+            len(self.consts) == len(other.consts) and \
+            all(a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+                for a, b in zip(self.consts, other.consts))
+
+    def fits(self) -> bool:
+        """Whether every tensor it makes fits its device (else the op raises its own
+        error: the caller runs the real code) and teaching tags are as when captured."""
+        for dev, extra in self.peak:
+            if dev.memory_in_use + extra > dev.memory_limit:
+                return False
+        return self.teach == teach.enabled()
+
+    def run(self, objs: list) -> list:
+        """Make its tensors from ``objs`` (the run's inputs); the slots (results at
+        ``self.result``)."""
+        slots = objs + [None] * self.size
+        outer = np.geterr()   # what a kernel that may warn runs under (the op's own state)
+        with np.errstate(all="ignore"):   # one for the ops that each set it
+            for step in self.steps:
+                step(slots, outer)
+        for slot, tag in self.tags:
+            slots[slot]._teach_tag = tag
+        return slots
+
+
+def _op_step(op, value, slot, drops, base, where, fixed):
+    op_type, attrs, flops, dev, sources, values, first = op
+    ins = []
+    for kind, ref in sources:
+        s = base + ref if kind == "made" else where.get(ref)
+        if s is None:
+            raise Refused(f"{op_type}: an input from outside the run")
+        ins.append(s)
+    kernel = kernels.verified(op_type, attrs, values, value)
+    if kernel is None:
+        raise Refused(f"{op_type}: no kernel")
+    if not fixed and first is not dev:   # placement follows the first input
+        raise Refused(f"{op_type}: placed apart from its first input")
+    size = value.size if flops is None else flops
+    low = value.dtype in execute._LOW_PRECISION
+    return _OpStep(op_type, kernel, ins, attrs, size, low, slot, drops,
+                   dev if fixed else None)
+
+
+class _ConstStep:
+    """A tensor made without an op (a Python number a rule converted)."""
+
+    __slots__ = ("value", "dev", "slot", "drops")
+
+    def __init__(self, value, dev, slot, drops):
+        self.value, self.dev, self.slot, self.drops = value, dev, slot, drops
+
+    def signature(self):
+        return ("const", self.dev.name, self.slot, tuple(self.drops))
+
+    def __call__(self, slots, outer):
+        slots[self.slot] = Tensor(self.value, self.dev)
+        for d in self.drops:
+            slots[d] = None
+
+
+class _OpStep:
+    """One op: its kernel on the input slots, charged and recorded as ``execute`` does."""
+
+    __slots__ = ("op_type", "kernel", "ins", "attrs", "size", "low", "slot", "drops", "dev",
+                 "loud")
+
+    def __init__(self, op_type, kernel, ins, attrs, size, low, slot, drops, dev):
+        self.op_type, self.ins, self.attrs = op_type, ins, attrs
+        self.size, self.low, self.slot, self.drops = size, low, slot, drops
+        self.dev = dev   # a tf.device scope's, or None: the first input's
+        raw = getattr(kernel, "raw", None)   # the run is under errstate(all="ignore")
+        self.kernel = kernel if raw is None else raw
+        self.loud = raw is None   # may warn as the op does: the caller's errstate
+
+    def signature(self):
+        return (self.op_type, tuple(self.ins), self.size, self.low, self.slot,
+                tuple(self.drops), None if self.dev is None else self.dev.name)
+
+    def __call__(self, slots, outer):
+        xs = [slots[i] for i in self.ins]
+        d = self.dev or xs[0]._device
+        if self.loud:
+            with np.errstate(**outer):
+                t = Tensor(self.kernel(*[x._value for x in xs]), d)
+        elif len(xs) == 1:
+            t = Tensor(self.kernel(xs[0]._value), d)
+        else:
+            t = Tensor(self.kernel(*[x._value for x in xs]), d)
+        if _log[0]:
+            execute._log(self.op_type, d)
+        if (d.trace.enabled or d.spec.launch_s != 0) and not _scratch.value:
+            nbytes = t._nbytes
+            for x in xs:
+                nbytes += x._nbytes
+            d.run_op(self.op_type, self.size, nbytes, self.low)
+        if _tapes.items:
+            tape_lib.record(self.op_type, xs, (t,), self.attrs)
+        slots[self.slot] = t
+        for i in self.drops:
+            slots[i] = None
+
+
+_log = execute._log_placement
+_scratch = execute._scratch
+_tapes = tape_lib._tapes
+
+
+_TRIES = 3   # later captures that may fail to confirm a program before giving up for good
+
+
+class ConfirmingStep:
+    """A plan step that runs its node, captured, until a later capture confirms the first
+    one's program (``same_as``); then ``replay``s it. Subclasses give ``capture(env)``
+    (run the node once, captured: its program or None) and ``replay(env, program)``."""
+
+    def __init__(self, node, program, fixed_device: bool):
+        self.node = node
+        self.candidate = program
+        self.program = None
+        self.fixed_device = fixed_device
+        self.tries = 0
+
+    @property
+    def lowered(self) -> bool:
+        return self.program is not None
+
+    def __call__(self, env):
+        if self.program is not None:
+            return self.replay(env, self.program)
+        if self.candidate is None:
+            return self.node.run(env)
+        again = self.capture(self.node, env, self.fixed_device)
+        if again is not None and self.candidate.same_as(again):
+            self.program = again
+            return None
+        self.tries += 1   # a collection of garbage from elsewhere may have freed in it
+        if self.tries >= _TRIES:
+            self.candidate = None   # the node's own code from now on
+        return None

@@ -139,6 +139,10 @@ class _Hooks:
 
     def __enter__(self):
         cap, thread = self.cap, self.cap.thread
+        self.patched = _one_at_a_time.acquire(blocking=False)
+        if not self.patched:   # another thread captures (its patches are on the classes)
+            cap.refuse("another capture was running")
+            return self
         names = [(Tensor, "__init__"), (Device, "free")] + list(_FOREIGN) + \
             [(Tensor, name) for name in _READS]
         self.saved = [(owner, name, owner.__dict__[name]) for owner, name in names]
@@ -178,10 +182,15 @@ class _Hooks:
         return self
 
     def __exit__(self, *exc):
-        execute.observers.remove(self.cap.op)
-        for owner, name, fn in self.saved:
-            setattr(owner, name, fn)
+        if self.patched:
+            execute.observers.remove(self.cap.op)
+            for owner, name, fn in self.saved:
+                setattr(owner, name, fn)
+            _one_at_a_time.release()
         return False
+
+
+_one_at_a_time = threading.Lock()   # captures patch the classes: one thread at a time
 
 
 class Program:

@@ -14,7 +14,9 @@ Glossary:
                 reached through them (the logits Keras keeps on a sigmoid's output).
   CallStep   -- the plan's step: the node's program (op_capture.Program) once a later
                 capture confirmed it, used while its inputs have the captured shapes and
-                dtypes and its tensors fit memory; else the node runs.
+                dtypes and its tensors fit memory; else the node runs. A call that enters
+                or leaves a tape, or tags (``simdist.warnings.tag``) a tensor it was given,
+                is not captured.
 
 Results equal running the node: values, clocks, trace events, memory, tape records and
 teaching tags (tests/framework/test_graph_plan.py).
@@ -63,6 +65,7 @@ class _Call:
 def capture(node, env, fixed_device: bool):
     """Run the call ``node`` once, captured: its _Call, or None."""
     env_ids = {id(v): k for k, v in env.items() if type(v) is Tensor}
+    tags = [(v, getattr(v, "_teach_tag", None)) for v in env.values() if type(v) is Tensor]
     stack = list(tape_lib.stack())
     before = [len(t.records) for t in stack]
     cap = op_capture.Capture(fixed_device)
@@ -70,6 +73,8 @@ def capture(node, env, fixed_device: bool):
         node.run(env)
     if list(tape_lib.stack()) != stack:
         cap.refuse("the call entered or left a tape")
+    if any(getattr(v, "_teach_tag", None) != tag for v, tag in tags):
+        cap.refuse("the call tagged a tensor it was given")
     out_ids = [sid for _, sid in node.out_slots]
     results = [env[sid] for sid in out_ids]
     used = cap.object_ids() + [id(t) for t in results if id(t) not in cap.live]

@@ -11,6 +11,8 @@ tensors, and AutoGraph's errors (several raised only because tf.function traces 
 or stages a loop body). NEEDS_TRACING names recorded cases simdist cannot replay yet, with why.
 """
 
+import tf_snippets
+
 GRAD = """
 def grad(f, x):
     x = tf.constant(x)
@@ -689,18 +691,7 @@ out = [f(tf.constant(3)), f(tf.constant(-3))]
 NEEDS_TRACING: dict = {}   # name -> why it is not replayed yet (none today)
 
 # AutoGraph reads a function's source: each program runs as a module file of its own.
-MODULE = """
-import importlib.util, os, tempfile
-def run_module(name, src):
-    path = os.path.join(tempfile.mkdtemp(), name + '.py')
-    with open(path, 'w') as f:
-        f.write(src)
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    module.__dict__.update(tf=tf, np=np)
-    spec.loader.exec_module(module)
-    return module.out
-"""
+MODULE = tf_snippets.MODULE
 
 AUTOGRAPH_CASES = {
     name: MODULE + f"out = run_module('ag_case_{i}', {src!r})\n"

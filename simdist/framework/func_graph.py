@@ -864,8 +864,10 @@ def _replay_tape_enter(gradient_tape) -> None:
     ex = _execution.value
     if ex is None:
         return
-    t = tape_lib.Tape(gradient_tape._persistent, gradient_tape._watch_accessed_variables)
-    ex.tapes[id(gradient_tape)] = t
+    t = ex.tapes.get(id(gradient_tape))
+    if t is None:   # entered again (LossScaleOptimizer's ``with tape:``): it goes on recording
+        t = tape_lib.Tape(gradient_tape._persistent, gradient_tape._watch_accessed_variables)
+        ex.tapes[id(gradient_tape)] = t
     tape_lib.stack().append(t)
 
 

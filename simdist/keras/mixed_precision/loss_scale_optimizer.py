@@ -172,6 +172,9 @@ class LossScaleOptimizer(Optimizer):
     def build(self, var_list):
         self._optimizer._build_in_cross_replica(var_list)
 
+    def _build_for_apply(self, grads_and_vars, name=None):
+        self.build([v for _, v in grads_and_vars])
+
     # --- scaling -------------------------------------------------------------------------
     def get_scaled_loss(self, loss):
         """``loss * loss_scale`` (in the loss's dtype)."""

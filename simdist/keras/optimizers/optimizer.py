@@ -121,8 +121,16 @@ def var_key(variable):
 # iterations variable): its Python, e.g. a LossScaleOptimizer's check of the gradients,
 # decides at each execution. Under a strategy it is traced through (its merge_calls need
 # the replica threads of the trace).
-_RECORDED = {"apply_gradients": ("stateful", lambda graph, opt, *a, **k: opt.iterations,
-                                 True),
+def _apply_spec(graph, opt, grads_and_vars=(), name=None, *args, **kwargs):
+    """apply_gradients' node while tracing: the slots are made now (TF builds them in the
+    trace, in init_scope, so a first trace makes every variable and the function traces
+    again once), and the node gives the iterations variable."""
+    if grads_and_vars:
+        opt._build_for_apply(grads_and_vars, name)
+    return opt.iterations
+
+
+_RECORDED = {"apply_gradients": ("stateful", _apply_spec, True),
              # ... whose cross-replica update of every copy is then one stateful node (run
              # at each execution in the merge's context, with the fused updates)
              "_distributed_apply_gradients_fn": (
@@ -371,12 +379,7 @@ class Optimizer(trackable.Trackable):
         return self._apply_impl(grads_and_vars, name)
 
     def _apply_impl(self, grads_and_vars, name=None):
-        grads, trainable_variables = zip(*grads_and_vars)
-        self._slot_scope = name or self.name or "optimizer"  # TF's tf.name_scope(...)
-        try:
-            self._build_in_cross_replica(list(trainable_variables))
-        finally:
-            self._slot_scope = None
+        self._build_for_apply(grads_and_vars, name)
         grads_and_vars = filter_empty_gradients(grads_and_vars)
         if not grads_and_vars:
             return self._iterations
@@ -384,6 +387,14 @@ class Optimizer(trackable.Trackable):
         grads = self._clip_gradients(list(grads))
         self._apply_weight_decay(list(trainable_variables))
         return self._internal_apply_gradients(list(zip(grads, trainable_variables)))
+
+    def _build_for_apply(self, grads_and_vars, name=None):
+        """Make the slots of the variables (once), named in apply_gradients' scope."""
+        self._slot_scope = name or self.name or "optimizer"  # TF's tf.name_scope(...)
+        try:
+            self._build_in_cross_replica([v for _, v in grads_and_vars])
+        finally:
+            self._slot_scope = None
 
     def _build_in_cross_replica(self, var_list):
         """Create the slots once, in cross-replica context (TF lifts ``build`` out of the

@@ -259,6 +259,13 @@ class OptimizerV2(optimizer_lib.Optimizer):
             return self._maybe_merge_call(self._distributed_apply_gradients_fn,
                                           list(zip(grads, var_list)))
 
+    def _build_for_apply(self, grads_and_vars, name=None):
+        """Make iterations, hypers and slots of the variables that have gradients (once),
+        in the optimizer's name scope, while apply_gradients is traced."""
+        var_list = [v for g, v in grads_and_vars if g is not None]
+        with name_scope(self._name) as scope:
+            self._create_weights_in_cross_replica(var_list, scope)
+
     def _create_weights_in_cross_replica(self, var_list, scope):
         """Make iterations, hypers and slots once, outside the replicas (as TF's init_scope
         does), named under the optimizer's scope."""

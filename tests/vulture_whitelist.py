@@ -21,6 +21,9 @@ _.__invert__  # simdist/framework/ops/overloads.py
 _.__ne__  # simdist/framework/ops/overloads.py
 _.__neg__  # simdist/framework/ops/overloads.py
 __dir__  # simdist/testing/__init__.py
+# Keras's step functions call the model's step by name (step_functions._STEPS).
+_.predict_step  # simdist/keras/engine/training.py
+
 # AutoGraph's converted code calls its operators by name (``ag__.if_stmt`` ...) and marks
 # the functions it made (``__ag_converted__``).
 _.__ag_converted__  # simdist/autograph/impl/conversion.py

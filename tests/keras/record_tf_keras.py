@@ -12,7 +12,8 @@ sys.path.insert(0, os.path.dirname(HERE))  # tests/, for tf_snippets
 
 from tf_snippets import recorder_main  # noqa: E402
 
-GROUPS = {"keras": ("keras_cases", "tf_keras.json")}
+GROUPS = {"keras": ("keras_cases", "tf_keras.json"),
+          "fit_trace": ("fit_trace_cases", "tf_fit_trace.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:])

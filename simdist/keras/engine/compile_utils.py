@@ -115,6 +115,8 @@ class LossesContainer:
             y_t, y_p, sw = match_dtype_and_rank(A._t(y_t), A._t(y_p),
                                                 None if sw is None else A._t(sw))
             batch_dim = y_t.shape[0]
+            if batch_dim is None:   # traced with batch dimension None: tf.shape's
+                batch_dim = A.shape(y_t)[0]
             loss_value = loss(y_t, y_p, sample_weight=sw)
             mean_value = loss_value
             if loss.reduction == losses_utils.ReductionV2.SUM:
@@ -215,9 +217,9 @@ class MetricsContainer:
         ys_true = _flat_like_outputs(y_true, self._output_names)
         ys_pred = _flat_like_outputs(y_pred, self._output_names)
         multi = len(self._output_names) > 1
-        self._metrics, self._weighted, names = [], [], set()
-        for groups, out in ((self._per_output(self._user), self._metrics),
-                            (self._per_output(self._user_weighted), self._weighted)):
+        metrics, weighted, names = [], [], set()
+        for groups, out in ((self._per_output(self._user), metrics),
+                            (self._per_output(self._user_weighted), weighted)):
             for name, specs, y_t, y_p in zip(self._output_names, groups, ys_true, ys_pred):
                 y_t, y_p, _ = match_dtype_and_rank(A._t(y_t if y_t is not None else y_p),
                                                    A._t(y_p), None)
@@ -225,7 +227,7 @@ class MetricsContainer:
                 for m in made:
                     if multi:
                         m.name = f"{name}_{m.name}"
-                    if out is self._weighted and m.name in names:
+                    if out is weighted and m.name in names:
                         m.name = ("weighted_" + m.name) if not multi else \
                             f"{name}_weighted_{m.name[len(name) + 1:]}"
                     if m.name in names:
@@ -234,8 +236,11 @@ class MetricsContainer:
                                          "unique names.")
                     names.add(m.name)
                 out.append(made)
+        self._weighted, self._metrics = weighted, metrics   # built: both set
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        if not self.built:   # at the first step (in its trace), as Keras builds them
+            self.build(y_true, y_pred)   # (a strategy's fit built them before its steps)
         self._updated = True
         ys_true = _flat_like_outputs(y_true, self._output_names)
         ys_pred = _flat_like_outputs(y_pred, self._output_names)

@@ -100,6 +100,10 @@ class DataHandler:
             # steps_per_epoch that is not a whole pass carries on into the next pass.
             self._recreate = False
         self.steps = steps_per_epoch if steps_per_epoch is not None else self._inferred
+        # Whether every batch is full: TF's dataset then has a static batch size, and the
+        # step functions trace with it (else the batch dimension is None).
+        self.static_batch = (self._n % self._batch_size == 0 if self._arrays is not None
+                             else _static_batch(self._dataset.element_spec))
         if self.steps == 0:
             raise ValueError("Expected input data to be non-empty.")
         self.insufficient_data = False
@@ -161,6 +165,12 @@ class DataHandler:
         if self.steps is None:
             self.steps = step
 
+
+
+def _static_batch(element_spec) -> bool:
+    leaves = nest.flatten(element_spec)
+    return bool(leaves) and all(getattr(s, "shape", None) is not None and s.shape.rank
+                                and s.shape[0] is not None for s in leaves)
 
 
 def _lists_to_tuples(value):

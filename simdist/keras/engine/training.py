@@ -17,21 +17,26 @@ Mirrors keras/src/engine/training.py.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import weakref
 
 import numpy as np
 
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import backprop, context, execute, nest
+from simdist.framework import backprop, context, execute, function, nest
 from simdist.framework.ops import array_ops as A
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_spec import TensorSpec
 from simdist.keras import callbacks as callbacks_module
 from simdist.keras import metrics as metrics_mod
 from simdist.keras import optimizers
-from simdist.keras.engine import compile_utils, data_adapter, ps_training, step_traces, summary
+from simdist.keras.engine import (
+    compile_utils,
+    data_adapter,
+    ps_training,
+    step_functions,
+    summary,
+)
 from simdist.keras.engine import steps_per_execution as executions_lib
 from simdist.keras.engine.base_layer import Layer, _dedup
 from simdist.keras.engine.keras_tensor import is_keras_tensor
@@ -76,7 +81,8 @@ class Model(Layer):
         self.stop_training = False
         self.history = None
         self._is_compiled = False
-        self._run_eagerly = False
+        self._run_eagerly = None
+        self.train_function = self.test_function = self.predict_function = None
         self._built_strategy = None
         self._compile_args = None
         self._saved_model_inputs_spec = None  # the first call's inputs, batch dim None
@@ -220,8 +226,9 @@ class Model(Layer):
         self._compile_args = {"loss": loss, "loss_weights": loss_weights, "metrics": metrics,
                               "weighted_metrics": weighted_metrics}
         self._steps_per_execution = steps_per_execution
-        self._run_eagerly = bool(run_eagerly)
-        self.__dict__.pop("_step_traces", None)   # compile makes new step functions
+        self._run_eagerly = run_eagerly
+        # compile drops the step functions (tf-keras's _reset_compile_cache)
+        self.train_function = self.test_function = self.predict_function = None
         with self._scope():
             self.optimizer = self._get_optimizer(optimizer)
             names = getattr(self, "output_names", None)
@@ -325,27 +332,47 @@ class Model(Layer):
         x, _, _ = data_adapter.unpack_x_y_sample_weight(data)
         return self(x, training=False)
 
-    def _run(self, step_fn, batch):
-        with step_traces.step_scope(self, step_fn.__name__):
-            return self._run_step(step_fn, batch)
+    @property
+    def run_eagerly(self) -> bool:
+        """Whether the steps run as Python (``compile(run_eagerly=True)``, or
+        ``tf.config.run_functions_eagerly(True)`` when run_eagerly was not given)."""
+        from simdist.framework import eager_function_run
 
-    def _run_step(self, step_fn, batch):
-        strategy = self.distribute_strategy
-        if strategy is ds_context.get_default_strategy():
-            return step_fn(batch)
-        with strategy.scope(), self._step_function_scope():
-            out = strategy.run(step_fn, args=(batch,))
-            return nest.map_structure(
-                lambda v: strategy.experimental_local_results(v)[0], out)
+        if self._run_eagerly is None:
+            return eager_function_run.functions_run_eagerly()
+        return bool(self._run_eagerly)
 
-    def _step_function_scope(self):
-        """Keras runs steps in a tf.function (train/test/predict_function) unless
-        run_eagerly; TPUStrategy refuses a step run eagerly."""
-        eager = getattr(self, "_run_eagerly", False)
-        return contextlib.nullcontext() if eager else context.inside_function()
+    @run_eagerly.setter
+    def run_eagerly(self, value):
+        self._run_eagerly = value
+
+    def make_train_function(self, force=False):
+        """The function ``fit`` and ``train_on_batch`` call with the data iterator (made
+        once per compile; ``force`` makes a new one): step_functions."""
+        return step_functions.make_function(self, "train", force)
+
+    def make_test_function(self, force=False):
+        """The function ``evaluate`` and ``test_on_batch`` call (see make_train_function)."""
+        return step_functions.make_function(self, "test", force)
+
+    def make_predict_function(self, force=False):
+        """The function ``predict`` calls (see make_train_function)."""
+        return step_functions.make_function(self, "predict", force)
+
+    def _execute(self, fn, batches, handler):
+        """One call of a step function on ``batches`` (one execution)."""
+        feed = step_functions.BatchFeed(batches, getattr(handler, "static_batch", False))
+        if isinstance(fn, function.Function):
+            feed.relax(fn)
+        return fn(feed)
 
     def _prepare(self, handler):
-        """Build the model and the compiled metrics before the first replicated step."""
+        """Build the model and the compiled metrics before the first replicated step (an
+        eager call of the model on the first batch: simdist cannot make them inside replica
+        functions). Under the default strategy the first step builds them, in its trace, as
+        Keras does."""
+        if self.distribute_strategy is ds_context.get_default_strategy():
+            return
         if self.built and self.compiled_metrics is not None and self.compiled_metrics.built:
             return
         for _, batch in handler.epoch_iterator():
@@ -399,6 +426,7 @@ class Model(Layer):
         spe = executions_lib.validate(getattr(self, "_steps_per_execution", None))
         executions_lib.check_data_size(spe, handler.steps)
         self._prepare(handler)
+        train_function = self.make_train_function()
         cbks = callbacks_module.CallbackList(callbacks, add_history=True,
                                              add_progbar=verbose != 0, model=self,
                                              verbose=verbose, epochs=epochs,
@@ -416,8 +444,7 @@ class Model(Layer):
             for step, batches in executions_lib.executions(
                     handler.epoch_iterator(initial_step), spe, handler.steps):
                 cbks.on_train_batch_begin(step)
-                for batch in batches:
-                    logs = self._run(self.train_step, batch)
+                logs = self._execute(train_function, batches, handler)
                 logs = {k: _to_python(v) for k, v in logs.items()}
                 cbks.on_train_batch_end(step + len(batches) - 1, logs)
                 if self.stop_training:
@@ -445,7 +472,7 @@ class Model(Layer):
         """The input ran out inside a compiled train step (before steps_per_epoch, or at the
         end of a first epoch of unknown length): TF's optimizer (not a legacy one) has
         counted that step already (see Optimizer._counts_the_step_past_the_end)."""
-        if not self._run_eagerly and getattr(self.optimizer, "_counts_the_step_past_the_end",
+        if not self.run_eagerly and getattr(self.optimizer, "_counts_the_step_past_the_end",
                                              False):
             with self._scope():
                 self.optimizer.iterations.assign_add(1)
@@ -481,6 +508,7 @@ class Model(Layer):
         spe = executions_lib.validate(getattr(self, "_steps_per_execution", None))
         executions_lib.check_data_size(spe, handler.steps)
         self._prepare(handler)
+        test_function = self.make_test_function()
         cbks = _callbacks or callbacks_module.CallbackList(
             callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
             steps=handler.steps)
@@ -490,8 +518,7 @@ class Model(Layer):
         for step, batches in executions_lib.executions(handler.epoch_iterator(), spe,
                                                        handler.steps):
             cbks.on_test_batch_begin(step)
-            for batch in batches:
-                logs = self._run(self.test_step, batch)
+            logs = self._execute(test_function, batches, handler)
             logs = {k: _to_python(v) for k, v in logs.items()}
             cbks.on_test_batch_end(step + len(batches) - 1, logs)
         cbks.on_test_end(logs)
@@ -515,14 +542,14 @@ class Model(Layer):
         cbks.on_predict_begin()
         outputs = []
         strategy = self.distribute_strategy
+        predict_function = self.make_predict_function()
         for step, batch in handler.epoch_iterator():
             cbks.on_predict_batch_begin(step)
+            out = self._execute(predict_function, [batch], handler)
             if strategy is ds_context.get_default_strategy():
-                out = nest.map_structure(np.asarray, self.predict_step(batch))
+                out = nest.map_structure(np.asarray, out)
             else:
-                with strategy.scope(), self._step_function_scope():
-                    out = nest.map_structure(_concat_replicas(strategy),
-                                             strategy.run(self.predict_step, args=(batch,)))
+                out = nest.map_structure(_concat_replicas(strategy), out)
             outputs.append(out)
             # Callbacks see the batch's outputs as one array (the replicas' concatenated),
             # as Keras's logs are NumPy by the time a callback reads them.
@@ -556,10 +583,10 @@ class Model(Layer):
         self._prepare(handler)
         if reset_metrics:
             self.reset_metrics()
-        step_fn = self.train_step if what == "fit" else self.test_step
+        step_fn = self.make_train_function() if what == "fit" else self.make_test_function()
         logs = {}
         for _, batch in handler.epoch_iterator():
-            logs = {k: _to_python(v) for k, v in self._run(step_fn, batch).items()}
+            logs = {k: _to_python(v) for k, v in self._execute(step_fn, [batch], handler).items()}
         return self._returned_logs(logs, return_dict)
 
     def __call__(self, inputs, *args, **kwargs):

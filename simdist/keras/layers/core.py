@@ -171,16 +171,11 @@ class Dropout(Layer):
             return A.identity(inputs)
         return self._dropout_impl(inputs)
 
-    def _on_symbolic_call(self, training):
-        """Keras's symbolic call (building a graph network) traces the dropout branch
-        unless training is False, and so takes a legacy seed."""
-        if training is not False and not (isinstance(self.rate, numbers.Real)
-                                          and self.rate == 0):
-            self._legacy_seed()
-
     def _legacy_seed(self):
         """seed, seed + 1, ... per trace (RandomGenerator.make_legacy_seed); None unseeded.
-        A replayed step function keeps the seed it was traced with."""
+        A replayed step function keeps the seed it was traced with. Building a graph network
+        takes none (TF 2.21: a Sequential's fit traces its train_function twice, with op
+        seeds seed and seed + 1)."""
         if self.seed is None:
             return None
         seed = getattr(self, "_next_seed", self.seed)

@@ -171,10 +171,10 @@ class BatchNormalization(Layer):
                                 keepdims=True)
             if not keepdims:
                 mean, var = A.squeeze(mean, axes), A.squeeze(var, axes)
-        if self._empty_batch_handled(x):
+        has_rows = self._has_rows(x)
+        if has_rows is not None:
             # TF's tf.where(batch_size > 0, stat, 0): a gradient path stays, so this replica
             # still joins the backward all-reduce of the synchronized statistics.
-            has_rows = A.constant(False)
             mean = A.where(has_rows, mean, A.zeros_like(mean))
             var = A.where(has_rows, var, A.zeros_like(var))
         return mean, var
@@ -185,8 +185,11 @@ class BatchNormalization(Layer):
         ctx = ds_context.get_replica_context()
         local_sum = M.reduce_sum(x, axis=axes, keepdims=keepdims)
         local_sq = M.reduce_sum(M.square(x), axis=axes, keepdims=keepdims)
-        count = math.prod(x.shape[a] for a in axes)
-        local_count = A.fill([1], A.constant(float(count), dtype=x.dtype))
+        if all(x.shape[a] is not None for a in axes):
+            count = A.constant(float(math.prod(x.shape[a] for a in axes)), dtype=x.dtype)
+        else:   # traced with batch dimension None: the rows of this execution
+            count = A.cast(M.reduce_prod(A.gather(A.shape(x), list(axes))), x.dtype)
+        local_count = A.fill([1], count)
         # Three all-reduces, not one batched, as Keras launches them (NCCL ordering, b/163099951):
         # the timeline shows three collectives per synchronized layer.
         g_sum, g_sq, g_count = (ctx.all_reduce(ReduceOp.SUM, t)
@@ -195,36 +198,59 @@ class BatchNormalization(Layer):
         var = M.subtract(M.divide(g_sq, g_count), M.square(mean))
         return mean, var
 
-    def _empty_batch_handled(self, x) -> bool:
-        """An empty per-replica batch under a strategy that can hand one out (Keras's
-        ``_support_zero_size_input``): its statistics are zeros and nothing is updated."""
-        if x.shape[0] != 0 or not ds_context.has_strategy():
-            return False
+    def _has_rows(self, x):
+        """Under a strategy that can hand a replica an empty batch (Keras's
+        ``_support_zero_size_input``), whether this one has rows (a bool tensor: False
+        when empty, computed at each execution when traced with batch dimension None): an
+        empty replica's statistics are zeros and its moving statistics stay. None: no
+        such case."""
+        if x.shape[0] not in (0, None) or not ds_context.has_strategy():
+            return None
         extended = ds_context.get_strategy().extended
-        return bool(getattr(extended, "enable_partial_batch_handling",
-                            getattr(extended, "experimental_enable_get_next_as_optional",
-                                    False)))
+        if not getattr(extended, "enable_partial_batch_handling",
+                       getattr(extended, "experimental_enable_get_next_as_optional", False)):
+            return None
+        if x.shape[0] == 0:
+            return A.constant(False)
+        return M.greater(A.shape(x)[0], 0)
 
     def _update_moving_stats(self, x, mean, var):
         """Move the moving statistics toward this batch's (this replica's copy of them)."""
-        if self._empty_batch_handled(x):
+        has_rows = self._has_rows(x)
+        if has_rows is not None and x.shape[0] == 0:
             return  # TF's update delta is masked to zero on an empty replica
         decay = 1.0 - self.momentum
         if self.fused:
             # The fused kernel keeps a running average of the unbiased variance and writes
             # (1 - f) * old + f * batch with f = 1 - momentum.
-            n = math.prod(x.shape) // max(math.prod(var.shape), 1)
-            var = M.multiply(var, A.constant(n / max(n - 1, 1), dtype=var.dtype))
+            var = M.multiply(var, self._bessel(x, var))
             for moving, value in ((self.moving_mean, mean), (self.moving_variance, var)):
                 old = moving.read_value()
-                moving.assign(M.add(M.multiply(old, A.constant(1.0 - decay, dtype=old.dtype)),
-                                    M.multiply(A.stop_gradient(A.cast(value, old.dtype)),
-                                               A.constant(decay, dtype=old.dtype))))
+                new = M.add(M.multiply(old, A.constant(1.0 - decay, dtype=old.dtype)),
+                            M.multiply(A.stop_gradient(A.cast(value, old.dtype)),
+                                       A.constant(decay, dtype=old.dtype)))
+                if has_rows is not None:   # traced: masked at each execution
+                    new = A.where(has_rows, new, old)
+                moving.assign(new)
             return
         for moving, value in ((self.moving_mean, mean), (self.moving_variance, var)):
             delta = M.multiply(M.subtract(moving.read_value(), A.stop_gradient(value)),
                                A.constant(decay, dtype=value.dtype))
+            if has_rows is not None:   # traced: masked at each execution
+                delta = A.where(has_rows, delta, A.zeros_like(delta))
             moving.assign_sub(delta)
+
+    @staticmethod
+    def _bessel(x, var):
+        """n / (n - 1) for the n values behind each statistic (in float64, then var's
+        dtype; computed at each execution when traced with batch dimension None)."""
+        per = max(math.prod(var.shape), 1)
+        if None not in tuple(x.shape):
+            n = math.prod(x.shape) // per
+            return A.constant(n / max(n - 1, 1), dtype=var.dtype)
+        n = M.floordiv(A.cast(A.size(x), "float64"), A.constant(float(per), "float64"))
+        return A.cast(M.divide(n, M.maximum(M.subtract(n, A.constant(1.0, "float64")),
+                                            A.constant(1.0, "float64"))), var.dtype)
 
     # --- call ---------------------------------------------------------------------------
     def call(self, inputs, training=None):

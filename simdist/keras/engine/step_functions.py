@@ -1,0 +1,219 @@
+"""Keras's step functions: ``model.train_function``, ``test_function``, ``predict_function``.
+
+Glossary:
+  make_*_function -- ``make_train_function(force=False)`` (and test / predict) makes the
+                     function once per compile (``compile`` drops it; ``force=True`` makes a
+                     new one): a ``tf.function(reduce_retracing=True)`` unless the model runs
+                     eagerly (``compile(run_eagerly=True)`` or
+                     ``tf.config.run_functions_eagerly(True)`` when it is made), then the
+                     plain Python function.
+  execution       -- one call: ``next(iterator)``, ``strategy.run(step, (data,))``, the
+                     first replica's results (``predict``: every replica's outputs, joined
+                     by the caller); with ``steps_per_execution > 1``, that many steps in a
+                     ``tf.range`` loop (AutoGraph traces its body twice: once to learn the
+                     loop's outputs, once for the loop; ``_loop``).
+  BatchFeed       -- the data iterator the function reads: the batches ``fit`` took for this
+                     execution. Its spec has batch dimension None unless every batch is full
+                     (TF's dataset then has a static batch size), so a smaller last batch
+                     does not retrace. Its ``next`` is a graph node (IteratorGetNext).
+Python in ``call`` / ``train_step`` then runs once per trace, with ``tf.executing_eagerly()``
+False; a model whose step simdist cannot trace runs it eagerly (tf.function's fallback).
+
+Mirrors make_train_function / make_test_function / make_predict_function in
+tf_keras/src/engine/training.py.
+"""
+
+from __future__ import annotations
+
+import collections
+
+from simdist.distribute import distribution_strategy_context as ds_context
+from simdist.framework import errors, func_graph, function, nest
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import while_loop
+from simdist.framework.tensor import NotTraceable, Tensor
+
+_STEPS = {"train": "train_step", "test": "test_step", "predict": "predict_step"}
+
+
+class BatchFeed:
+    """The iterator of one execution: ``next`` gives the next of ``batches``; at graph
+    execution, the node reads them in order. ``static_batch``: keep the batch dimension."""
+
+    def __init__(self, batches, static_batch: bool = False):
+        self._batches = collections.deque(batches)
+        expanded = func_graph.expand(batches[0])
+        self._structure = expanded
+        self._spec = (repr(nest.map_structure(lambda _: None, expanded)),
+                      tuple((str(t.dtype), _batch_shape(t, static_batch),
+                             getattr(t._device, "name", None), t.dtype, t._device)
+                            for t in nest.flatten(expanded)))
+
+    def _tracing_key(self):
+        """One trace for every execution whose batches have this spec (see ``relax``)."""
+        return self._spec
+
+    def relax(self, function_) -> None:
+        """TF's reduce_retracing for the iterator's spec: a spec that an earlier call's
+        accepts takes that one; else one that differs in dimensions only is relaxed (None
+        where they differ) and kept for later calls."""
+        specs = function_.__dict__.setdefault("_feed_specs", [])
+        for spec in specs:
+            if _accepts(spec, self._spec):
+                self._spec = spec
+                return
+        for spec in specs:
+            relaxed = _relaxed(spec, self._spec)
+            if relaxed is not None:
+                self._spec = relaxed
+                break
+        specs.append(self._spec)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self._get_next()
+
+    def steps(self) -> Tensor:
+        """How many batches this execution has (the ``tf.range`` bound of its loop)."""
+        return self._count()
+
+    @func_graph.recorded(kind="stateful", name="ReadVariableOp",
+                         spec=lambda graph, feed: feed._symbolic_count(graph))
+    def _count(self):
+        return A.constant(len(self._batches), dtype="int64")
+
+    def _symbolic_count(self, graph):
+        from simdist.hardware import machine
+
+        host = machine.get_machine().devices_of_type("CPU")[0]
+        return graph.symbolic_like((), "int64", host, "ReadVariableOp")
+
+    @func_graph.recorded(kind="stateful", name="IteratorGetNext",
+                         spec=lambda graph, feed: feed._symbolic_next(graph))
+    def _get_next(self):
+        if not self._batches:
+            raise errors.OutOfRangeError(None, None, "End of sequence")
+        return self._batches.popleft()
+
+    def _symbolic_next(self, graph):
+        symbolic = [graph.symbolic_like(shape, dtype, device, "IteratorGetNext")
+                    for _, shape, _, dtype, device in self._spec[1]]
+        return func_graph.collapse(nest.pack_sequence_as(self._structure, symbolic))
+
+
+def _batch_shape(t, static_batch) -> tuple:
+    shape = tuple(t.shape)
+    return shape if static_batch or not shape else (None,) + shape[1:]
+
+
+def _same_but_shapes(a, b) -> bool:
+    return a[0] == b[0] and len(a[1]) == len(b[1]) and all(
+        x[0] == y[0] and x[2] == y[2] and len(x[1]) == len(y[1]) for x, y in zip(a[1], b[1]))
+
+
+def _accepts(spec, other) -> bool:
+    return _same_but_shapes(spec, other) and all(
+        d is None or d == e for x, y in zip(spec[1], other[1]) for d, e in zip(x[1], y[1]))
+
+
+def _relaxed(spec, other):
+    if not _same_but_shapes(spec, other):
+        return None
+    return spec[0], tuple(
+        (x[0], tuple(d if d == e else None for d, e in zip(x[1], y[1])), *x[2:])
+        for x, y in zip(spec[1], other[1]))
+
+
+def _central_storage(model):
+    from simdist.distribute.central_storage_strategy import CentralStorageStrategy
+
+    return isinstance(model.distribute_strategy, CentralStorageStrategy)
+
+
+# What simdist's traces cannot record yet: the step function then runs its Python at every
+# call (tf.function's eager fallback, with this reason logged once).
+UNTRACEABLE = [
+    (_central_storage, "a Keras step under CentralStorageStrategy (its metric updates merge "
+                       "per replica at execution)"),
+]
+
+
+def _check_traceable(model) -> None:
+    if func_graph.current() is None:
+        return
+    for applies, reason in UNTRACEABLE:
+        if applies(model):
+            raise NotTraceable(reason)
+
+
+def _step_function(model, kind: str):
+    """One step of ``kind`` on the next batch, run on every replica."""
+    def step_function(iterator):
+        _check_traceable(model)
+        step = getattr(model, _STEPS[kind])
+        data = next(iterator)
+        strategy = model.distribute_strategy
+        if strategy is ds_context.get_default_strategy():
+            return step(data)
+        with strategy.scope():
+            outputs = strategy.run(step, args=(data,))
+        if kind == "predict":   # every replica's part (the caller concatenates them)
+            return outputs
+        return nest.map_structure(lambda v: strategy.experimental_local_results(v)[0],
+                                  outputs)
+    return step_function
+
+
+def repeat(step_function, iterator, n):
+    """``step_function(iterator)`` ``n`` times (a tensor, at least 1): TF's ``for _ in
+    tf.range(steps_per_execution): outputs = step_function(...)`` as AutoGraph stages it
+    (``outputs`` is first set in the loop: the body is traced once for the outputs'
+    structure, then as the loop's body; here that first trace is the first step, and the
+    loop runs the others). The last step's outputs."""
+    outputs = step_function(iterator)
+
+    def body(i, _):
+        return i + 1, step_function(iterator)
+
+    return while_loop.while_loop(lambda i, _: i < n, body,
+                                 (A.constant(1, dtype="int64"), outputs))[1]
+
+
+def _loop(step_function, kind):
+    """Several steps in one execution, as many as the iterator has batches."""
+    def multi_step_function(iterator):
+        n = iterator.steps()   # read before the first step takes its batch
+        return repeat(step_function, iterator, n)
+    multi_step_function.__name__ = f"{kind}_function"
+    return multi_step_function
+
+
+def make_function(model, kind: str, force: bool = False):
+    """``model.<kind>_function``, made if missing (or ``force``)."""
+    attr = f"{kind}_function"
+    existing = model.__dict__.get(attr)
+    strategy = model.distribute_strategy
+    # (a model made outside any strategy and fit in one's scope gets a function of that
+    # strategy: simdist's graphs run their steps under the strategy they were traced for)
+    if existing is not None and not force and \
+            getattr(existing, "_strategy", strategy) is strategy:
+        return existing
+    step_function = _step_function(model, kind)
+    spe = getattr(model, "_steps_per_execution", None)
+    if kind != "predict" and spe is not None and _as_int(spe) > 1:
+        fn = _loop(step_function, kind)
+    else:
+        def fn(iterator):
+            return step_function(iterator)
+        fn.__name__ = attr
+    if not model.run_eagerly:
+        fn = function.function(fn, reduce_retracing=True)
+    fn._strategy = strategy
+    setattr(model, attr, fn)
+    return fn
+
+
+def _as_int(value) -> int:
+    return int(getattr(value, "numpy", lambda: value)())

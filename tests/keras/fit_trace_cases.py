@@ -1,0 +1,160 @@
+"""Keras's step functions as TF 2.21 (tf-keras) traces them (record_tf_keras.py records the
+"fit_trace" group into fixtures/tf_fit_trace.json; test_fit_trace.py replays): ``fit``,
+``evaluate`` and ``predict`` call ``model.train_function`` / ``test_function`` /
+``predict_function``, each a ``tf.function(reduce_retracing=True)`` over the data iterator
+made once per compile. What the programs show: the tracing counts across epochs, validation,
+a partial last batch (the iterator's batch dimension is None: no retrace) and
+``steps_per_execution > 1``; a ``print`` in ``call`` / ``train_step`` (once per trace, and
+``tf.executing_eagerly()`` False there); ``run_eagerly=True`` and
+``tf.config.run_functions_eagerly(True)`` (Python at every step); ``make_train_function
+(force=True)``; the ``*_on_batch`` methods; ``compile`` dropping the functions; a fit under a
+4-replica MirroredStrategy (the replica function traced once per replica); and the losses,
+metrics and predictions themselves.
+
+Each program runs as a module file of its own (tf_snippets.MODULE), as AutoGraph
+reads the source of what it converts. ``quiet`` captures what ``print`` writes."""
+
+from tf_snippets import MODULE
+
+SETUP = """
+import contextlib, io
+printed = io.StringIO()
+rng = np.random.RandomState(0)
+X = rng.normal(size=(10, 3)).astype("float32")
+Y = rng.normal(size=(10, 1)).astype("float32")
+W = [rng.uniform(-0.5, 0.5, size=(3, 1)).astype("float32"), np.zeros(1, "float32")]
+
+
+class Noisy(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.dense = tf.keras.layers.Dense(1)
+
+    def call(self, x, training=None):
+        print("call", tf.executing_eagerly(), x.shape.as_list(), training)
+        return self.dense(x)
+
+
+def quiet(fn, *a, **k):
+    with contextlib.redirect_stdout(printed):
+        return fn(*a, **k)
+
+
+def make(cls=None, **compile_kwargs):
+    m = (cls or Noisy)()
+    with contextlib.redirect_stdout(io.StringIO()):
+        m(X[:1])
+    m.set_weights(W)
+    m.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"],
+              **compile_kwargs)
+    return m
+
+
+def count(f):
+    if f is None:
+        return None
+    if hasattr(f, "experimental_get_tracing_count"):
+        return f.experimental_get_tracing_count()
+    return type(f).__name__
+
+
+def counts(m):
+    return [count(m.train_function), count(m.test_function), count(m.predict_function)]
+
+
+def lines():
+    return printed.getvalue().splitlines()
+
+
+def hist(h):
+    return {k: [round(float(v), 5) for v in vs] for k, vs in h.history.items()}
+"""
+
+PROGRAMS = {
+    "fit: two epochs with validation and a partial last batch, traced once each": """
+m = make()
+before = counts(m)
+h = quiet(m.fit, X, Y, batch_size=4, epochs=2, validation_data=(X, Y), shuffle=False,
+          verbose=0)
+out = [before, counts(m), lines(), hist(h), [w.tolist() for w in m.get_weights()]]
+""",
+    "evaluate and predict: traced once, a partial last batch, called twice": """
+m = make()
+e1 = quiet(m.evaluate, X, Y, batch_size=4, verbose=0)
+e2 = quiet(m.evaluate, X[:7], Y[:7], batch_size=3, verbose=0)
+p1 = quiet(m.predict, X, batch_size=4, verbose=0)
+p2 = quiet(m.predict, X[:5], batch_size=5, verbose=0)
+out = [counts(m), lines(), e1, e2, p1, p2]
+""",
+    "fit with steps_per_execution=3: a partial execution at the epoch's end": """
+m = make(steps_per_execution=3)
+h = quiet(m.fit, X, Y, batch_size=2, epochs=2, shuffle=False, verbose=0)
+e = quiet(m.evaluate, X, Y, batch_size=2, verbose=0)
+out = [counts(m), lines(), hist(h), e, m.optimizer.iterations.numpy()]
+""",
+    "run_eagerly=True: no tf.function, the Python runs at every step": """
+m = make(run_eagerly=True)
+h = quiet(m.fit, X, Y, batch_size=4, epochs=1, shuffle=False, verbose=0)
+p = quiet(m.predict, X, batch_size=5, verbose=0)
+out = [counts(m), lines(), hist(h), p, m.run_eagerly]
+""",
+    "tf.config.run_functions_eagerly(True): the step functions run their Python": """
+m = make()
+tf.config.run_functions_eagerly(True)
+try:
+    h = quiet(m.fit, X, Y, batch_size=4, epochs=1, shuffle=False, verbose=0)
+finally:
+    tf.config.run_functions_eagerly(False)
+h2 = quiet(m.fit, X, Y, batch_size=4, epochs=1, shuffle=False, verbose=0)
+out = [counts(m), lines(), hist(h), hist(h2)]
+""",
+    "make_train_function(force=True) makes a new function; compile drops them": """
+m = make()
+quiet(m.fit, X, Y, batch_size=5, epochs=1, shuffle=False, verbose=0)
+first = m.train_function
+same = m.make_train_function() is first
+again = m.make_train_function(force=True)
+new = again is not first and m.train_function is again
+c0 = counts(m)
+quiet(m.fit, X, Y, batch_size=5, epochs=1, shuffle=False, verbose=0)
+c1 = counts(m)
+m.compile(optimizer="sgd", loss="mse")
+out = [same, new, c0, c1, counts(m), lines()]
+""",
+    "train_on_batch, test_on_batch and predict_on_batch use the step functions": """
+m = make()
+t1 = quiet(m.train_on_batch, X[:4], Y[:4])
+t2 = quiet(m.train_on_batch, X[:3], Y[:3])
+s1 = quiet(m.test_on_batch, X[:4], Y[:4])
+s2 = quiet(m.test_on_batch, X[:2], Y[:2])
+p1 = quiet(m.predict_on_batch, X[:4])
+p2 = quiet(m.predict_on_batch, X[:6])
+out = [counts(m), lines(), t1, t2, s1, s2, p1, p2]
+""",
+    "a custom train_step prints once per trace": """
+class Custom(Noisy):
+    def train_step(self, data):
+        x, y = data
+        print("train_step", tf.executing_eagerly(), x.shape.as_list())
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(self(x, training=True) - y))
+        grads = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+        return {"loss": loss}
+
+m = make(Custom)
+h = quiet(m.fit, X, Y, batch_size=4, epochs=3, shuffle=False, verbose=0)
+out = [counts(m), lines(), hist(h)]
+""",
+    "fit under a 4-replica MirroredStrategy: the replica function traced per replica": """
+S = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1", "/cpu:2", "/cpu:3"])
+with S.scope():
+    m = make()
+h = quiet(m.fit, X, Y, batch_size=8, epochs=2, shuffle=False, verbose=0)
+p = quiet(m.predict, X, batch_size=8, verbose=0)
+out = [counts(m), sorted(lines()), hist(h), p]
+""",
+}
+
+CASES = {name: MODULE + f"out = run_module('fit_case_{i}', {SETUP + src!r})\n"
+         for i, (name, src) in enumerate(PROGRAMS.items())}

@@ -39,6 +39,19 @@ def test_fit_schedules_steps_per_execution_steps_per_call_across_the_workers():
     assert np.mean(losses[-2:]) < 0.6 * np.mean(losses[:2])
 
 
+def test_a_shorter_last_execution_does_not_retrace_the_scheduled_function():
+    """TF passes the steps of an execution as a tensor: 4 steps per epoch at 3 per call
+    (3, then 1) trace as often as 4 at 2 per call (2, 2), and every step runs."""
+    counts = {}
+    for spe in (2, 3):
+        strategy, _ = cpu_cluster(2, 1)
+        model, creator = _model_and_data(strategy, steps_per_execution=spe)
+        model.fit(creator, epochs=2, steps_per_epoch=4, verbose=0)
+        assert int(model.optimizer.iterations.numpy()) == 8
+        counts[spe] = model.train_tf_function.experimental_get_tracing_count()
+    assert counts[3] == counts[2] <= 2
+
+
 def test_evaluate_runs_on_the_workers_and_counts_its_steps():
     strategy, _ = cpu_cluster(2, 1)
     model, creator = _model_and_data(strategy)

@@ -142,16 +142,31 @@ def _build(model, dataset):
     model._prepare(_First())
 
 
-def _step_function(model, step_fn):
+def _step_function(model, step_fn, steps_per_execution):
+    """The function scheduled on the workers: one step, or ``steps_per_execution`` steps
+    whose number is a tensor argument (one trace for a last, shorter execution too)."""
+    from simdist.keras.engine import step_functions
+
     strategy = model._distribution_strategy
 
-    def run_steps(iterator, n):
-        out = None
-        for _ in range(n):
-            out = strategy.run(step_fn, args=(next(iterator),))
-        return out
+    def one_step(iterator):
+        return strategy.run(step_fn, args=(next(iterator),))
+
+    if steps_per_execution == 1:
+        def run_steps(iterator):
+            return one_step(iterator)
+    else:
+        def run_steps(iterator, steps_per_execution):
+            return step_functions.repeat(one_step, iterator, steps_per_execution)
 
     return function.function(run_steps)
+
+
+def _steps_args(iterator, spe, n):
+    """A scheduled call's arguments: the iterator (and the steps to run, as a tensor)."""
+    from simdist.framework.ops import array_ops
+
+    return (iterator,) if spe == 1 else (iterator, array_ops.constant(n, dtype="int64"))
 
 
 def _run_epoch(model, coordinator, fn, iterator, steps, spe, cbks, stage):
@@ -161,7 +176,8 @@ def _run_epoch(model, coordinator, fn, iterator, steps, spe, cbks, stage):
         return _run_until_out_of_data(coordinator, fn, iterator, spe)
     for step in range(0, steps, spe):
         getattr(cbks, f"on_{stage}_batch_begin")(step)
-        last = coordinator.schedule(fn, args=(iterator, min(spe, steps - step)))
+        last = coordinator.schedule(fn, args=_steps_args(iterator, spe,
+                                                          min(spe, steps - step)))
         getattr(cbks, f"on_{stage}_batch_end")(min(step + spe, steps) - 1, None)
     coordinator.join()
     return {} if last is None else nest.map_structure(float, last.fetch())
@@ -171,7 +187,7 @@ def _run_until_out_of_data(coordinator, fn, iterator, spe):
     burst = 4 * len(coordinator._cluster.workers)
     while True:
         for _ in range(burst):
-            coordinator.schedule(fn, args=(iterator, spe))
+            coordinator.schedule(fn, args=_steps_args(iterator, spe, spe))
         try:
             coordinator.join()
         except errors.OutOfRangeError:
@@ -195,7 +211,8 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, steps_per_epoch, in
     iterator = _per_worker_iterator(model, coordinator,
                                     _as_creator(x, y, batch_size, shuffle), steps_per_epoch)
     spe = executions_lib.validate(getattr(model, "_steps_per_execution", None))
-    train_function = _step_function(model, model.train_step)
+    train_function = _step_function(model, model.train_step, spe)
+    model.train_tf_function = train_function   # (tf-keras's name for the scheduled function)
     cbks = callbacks_module.CallbackList(callbacks, add_history=True, add_progbar=verbose != 0,
                                          model=model, verbose=verbose, epochs=epochs,
                                          steps=steps_per_epoch)
@@ -230,7 +247,7 @@ def evaluate(model, x, y, batch_size, verbose, callbacks, steps, return_dict):
                                          verbose=verbose, epochs=1, steps=steps)
     model.reset_metrics()
     cbks.on_test_begin()
-    logs = _run_epoch(model, coordinator, _step_function(model, model.test_step), iterator,
+    logs = _run_epoch(model, coordinator, _step_function(model, model.test_step, spe), iterator,
                       steps, spe, cbks, "test")
     cbks.on_test_end(logs)
     return model._returned_logs(logs, return_dict)

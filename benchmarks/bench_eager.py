@@ -50,7 +50,7 @@ def _seed_step(tf):
     return scope["distributed_train_step"], list(scope["dataset"].take(40))
 
 
-def _fit_model(tf):
+def _fit_model(tf, run_eagerly=True):
     tf.random.set_seed(0)
     x = tf.random.normal((512, 10))
     y = tf.cast(tf.random.normal((512, 1)) > 0, tf.float32)
@@ -58,7 +58,7 @@ def _fit_model(tf):
     model = tf.keras.Sequential([tf.keras.layers.Dense(16, activation="relu", input_shape=(10,)),
                                  tf.keras.layers.Dense(1, activation="sigmoid")])
     model.compile(optimizer="adam", loss="binary_crossentropy", metrics=["accuracy"],
-                  run_eagerly=True)
+                  run_eagerly=run_eagerly)
     return model, ds
 
 
@@ -134,9 +134,10 @@ def _numpy_step():
     return (time.process_time() - cpu) / len(starts)
 
 
-def run_child(tree):
+def run_child(tree, module="bench_eager"):
+    """``module.child()`` in a fresh interpreter with ``tree`` first on sys.path: its JSON."""
     code = (f"import sys; sys.path.insert(0, {tree!r}); sys.path.insert(1, {HERE!r}); "
-            "import bench_eager; bench_eager.child()")
+            f"import {module}; {module}.child()")
     out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True,
                          timeout=600, cwd="/")
     if out.returncode:

@@ -38,7 +38,7 @@ from simdist.distribute.distribute_lib import Strategy
 from simdist.distribute.distributed_variable import MirroredVariable
 from simdist.distribute.mirrored_strategy import MirroredExtended, default_devices
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
-from simdist.framework import context, execute, nest
+from simdist.framework import context, execute, func_graph, nest
 from simdist.framework.tensor import copy_to
 from simdist.hardware import array_api, backend
 from simdist.hardware import machine as machine_lib
@@ -189,14 +189,21 @@ class CollectiveAllReduceExtended(MirroredExtended):
         return self._local_results(gathered)[0]
 
     def _call_for_each_replica(self, fn, args, kwargs):
-        # A step begins: the faults injected in a simulated cluster take effect here.
-        if self._num_workers > 1:
-            faults.before_step(self._devices, machine_lib.get_machine().trace)
+        # A step begins: the faults injected in a simulated cluster take effect here (a
+        # traced step's node; not again when its graph's replica groups run the replicas).
+        if self._num_workers > 1 and func_graph._execution.value is None:
+            self._step_begins()
         return super()._call_for_each_replica(fn, args, kwargs)
 
     def _get_cross_device_ops(self, value=None):
         # TF's CollectiveAllReduceExtended has no int32 rule: its collectives reduce all.
         return self._cross_device_ops
+
+    @func_graph.recorded(kind="stateful", spec=lambda graph, extended: None,
+                         name="StepBegins")
+    def _step_begins(self):
+        """Faults' step hook; traced (Keras's train_function), a node run at each step."""
+        faults.before_step(self._devices, machine_lib.get_machine().trace)
 
     def _local_replica_ids(self) -> range:
         if self._cluster is None:

@@ -111,13 +111,21 @@ class GradientTape:
         """Temporarily stop recording operations on this tape."""
         if self._tape is None or not self._in_context:
             raise ValueError("Tape.stop_recording() can only be used inside the tape's context.")
-        if tracing.value is not None:
-            raise NotTraceable("GradientTape.stop_recording")
+        if tracing.value is not None and self._tape not in tape_lib.stack():
+            # The caller's tape, in a tf.function: it differentiates the function's graph,
+            # which this does not change (TF 2.21 gives the gradient through the block).
+            yield
+            return
+        traced = tracing.value is not None   # a tape of the trace: its executions stop too
+        if traced:
+            func_graph.record_tape_event(func_graph._replay_recording, self, False)
         self._tape.recording = False
         try:
             yield
         finally:
             self._tape.recording = True
+            if traced:
+                func_graph.record_tape_event(func_graph._replay_recording, self, True)
 
     def reset(self) -> None:
         """Forget everything recorded so far; inside the context, go on recording."""

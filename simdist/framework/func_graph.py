@@ -887,6 +887,13 @@ def _replay_watch(gradient_tape, tensor) -> None:
         ex.tape_view(gradient_tape).watch(tensor)
 
 
+def _replay_recording(gradient_tape, on) -> None:
+    """``stop_recording``'s start (False) and end (True) on a tape the execution entered."""
+    ex = _execution.value
+    if ex is not None:
+        ex.tapes[id(gradient_tape)].recording = on
+
+
 def _tape_gradient(gradient_tape, *args):
     ex = _execution.value
     if ex is not None:

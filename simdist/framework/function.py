@@ -326,6 +326,7 @@ class Function:
         self._warned = False
         self._first_call_made_variables = None   # None until the first trace has run
         self._untraceable = None   # why a trace of this function failed (NotTraceable)
+        self._second_trace_pending = False   # the first eager run is TF's second trace
         self._lock = threading.Lock()
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self._bound_by_id: dict = {}
@@ -460,6 +461,15 @@ class Function:
                 trace.eager = True
                 self._untraceable = str(e)
                 self._warn_eager(str(e))
+            except Exception:
+                # The second trace failed (TF's singleton ValueError: the body makes a
+                # variable at every call). TF 2.21 counts the first trace only, and traces
+                # again (refusing variables) at every later call: the trace is dropped.
+                trace.graph = None
+                with self._lock:
+                    if trace in self._traces:
+                        self._traces.remove(trace)
+                raise
 
     def _call_eagerly(self, trace: _Trace, args, kwargs):
         from simdist.framework.ops import random_ops
@@ -477,6 +487,8 @@ class Function:
             finally:
                 if self._first_call_made_variables is None:
                     self._first_call_made_variables = bool(made)
+                second, self._second_trace_pending = self._second_trace_pending, False
+        self._extra_traces += second
         return _as_outputs(out)
 
     def __get__(self, instance, owner=None):
@@ -549,6 +561,13 @@ class Function:
                     return True
                 except NotTraceable as e:
                     reason = self._untraceable = str(e)
+                    if variables.creation_count() != created and \
+                            self._first_call_made_variables is None:
+                        # The failed trace made variables, as TF's first trace of the first
+                        # call: the first eager run is TF's second trace, which may make none
+                        # (counted if it runs through, as TF counts a trace that did).
+                        self._first_call_made_variables = True
+                        self._second_trace_pending = True
                 except Exception:
                     # A trace that raised is not kept: TF's tracing count leaves it out
                     # (recorded: tests/distribute/ps_programs/scenarios.py, tracing).
@@ -633,8 +652,11 @@ class Function:
             raise errors.OutOfRangeError(None, None, "End of sequence") from None
         finally:
             tape_lib.stack()[:] = saved_tapes
-            if ok or not isinstance(sys.exc_info()[1], NotTraceable):
-                sys.stdout.write(printed.getvalue())   # what the trace printed, once
+            if ok or not isinstance(sys.exc_info()[1], NotTraceable) or \
+                    graph.created_variables:
+                # What the trace printed, once. A trace that fell back after making
+                # variables was TF's first trace (the eager run is its second): it prints.
+                sys.stdout.write(printed.getvalue())
         graph.outputs = graph_control_flow.to_flows(out)   # a TensorArray: its variant, as TF
         graph.finalize()
         return graph
@@ -829,10 +851,16 @@ def _is_tensor_like(x) -> bool:
 
 
 def _as_outputs(out):
-    """A graph's outputs are tensors: Python and NumPy values come back as Tensors."""
-    return nest.map_structure(
-        lambda v: execute.convert_to_tensor(v)
-        if isinstance(v, (int, float, np.number, np.ndarray)) else v, out)
+    """A graph's outputs are tensors: Python and NumPy values come back as Tensors, a
+    variable (an eager ``assign_add``'s result) read, as the graph returns it."""
+    def output(v):
+        if isinstance(v, (int, float, np.number, np.ndarray)):
+            return execute.convert_to_tensor(v)
+        if hasattr(v, "assign") and hasattr(v, "read_value"):
+            return v.read_value()
+        return v
+
+    return nest.map_structure(output, out)
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,

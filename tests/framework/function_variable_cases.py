@@ -154,3 +154,24 @@ def f(x):
 f.get_concrete_function(tf.constant([1.0, 2.0]))
 """,
 })
+
+# A body that makes a variable at every call: TF's second trace of the first call raises the
+# singleton ValueError; only the first trace counts, and every later call traces again
+# (printing again) and raises again.
+CASES["a variable created at every call raises at every call, traced again each time"] = """
+import contextlib, io
+made, traced, errors, printed = [], [], [], io.StringIO()
+@tf.function
+def f(x):
+    traced.append(1)
+    print("tracing f")
+    made.append(tf.Variable(1.0))
+    return x
+with contextlib.redirect_stdout(printed):
+    for x in (1.0, 1.0, 2.0):
+        try:
+            f(tf.constant(x))
+        except ValueError as e:
+            errors.append([type(e).__name__, "only supports singleton tf.Variables" in str(e)])
+out = [errors, len(traced), len(made), f.experimental_get_tracing_count(), printed.getvalue()]
+"""

@@ -128,3 +128,47 @@ for v in (3.0, -2.0):
     grads.append(t.gradient(y, x))
 out = grads
 """
+
+# GradientTape.stop_recording inside a traced function: a tape the function entered skips
+# the block at every execution (the Python, its print and append, run once per trace); the
+# caller's tape differentiates the function's graph, through the block (TF 2.21).
+CASES.update({
+    "stop_recording on a tape of the function: once per trace, at every execution": """
+import contextlib, io
+log, printed = [], io.StringIO()
+@tf.function
+def f(x):
+    log.append(1)
+    print("tracing f")
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = x * x
+        with t.stop_recording():
+            z = y * 3.0
+        w = y * z
+    return t.gradient(w, x), w
+v = tf.Variable(2.0)
+@tf.function
+def k():
+    with tf.GradientTape() as t:
+        with t.stop_recording():
+            a = v * 3.0
+        b = v * a
+    return t.gradient(b, v)
+with contextlib.redirect_stdout(printed):
+    r = [f(tf.constant(2.0)), f(tf.constant(3.0))]
+out = [r, len(log), printed.getvalue(), f.experimental_get_tracing_count(), k(), k()]
+""",
+    "stop_recording on the caller's tape inside a traced function": """
+x = tf.constant(2.0)
+with tf.GradientTape() as outer:
+    outer.watch(x)
+    @tf.function
+    def h(x):
+        with outer.stop_recording():
+            a = x * 5.0
+        return x * x * a
+    r = h(x)
+out = [outer.gradient(r, x), r]
+""",
+})

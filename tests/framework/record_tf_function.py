@@ -4,8 +4,9 @@ graph_gradient_cases.CASES into fixtures/tf_graph_gradients.json, for
 function_variable_cases.CASES into fixtures/tf_function_variables.json, for
 indexed_slices_cases.CASES into fixtures/tf_indexed_slices.json, for
 function_distribute_cases.CASES into fixtures/tf_function_distribute.json, for
-function_dataset_cases.CASES into fixtures/tf_function_datasets.json and for
-tensor_array_cases.CASES into fixtures/tf_tensor_array.json.
+function_dataset_cases.CASES into fixtures/tf_function_datasets.json, for
+tensor_array_cases.CASES into fixtures/tf_tensor_array.json and for
+function_fallback_cases.CASES into fixtures/tf_function_fallback.json.
 
 Run with the TensorFlow interpreter (not simdist's venv); naming cases re-records only them:
     TF_USE_LEGACY_KERAS=1 /tmp/tfvenv/bin/python tests/framework/record_tf_function.py
@@ -26,6 +27,7 @@ split_cpu(tf, 4)
 import function_cases  # noqa: E402 - after the logical devices exist
 import function_dataset_cases  # noqa: E402
 import function_distribute_cases  # noqa: E402
+import function_fallback_cases  # noqa: E402
 import function_variable_cases  # noqa: E402
 import graph_control_flow_cases  # noqa: E402
 import graph_gradient_cases  # noqa: E402
@@ -39,7 +41,8 @@ GROUPS = {"tf_function.json": function_cases.CASES,
           "tf_indexed_slices.json": indexed_slices_cases.CASES,
           "tf_function_distribute.json": function_distribute_cases.CASES,
           "tf_function_datasets.json": function_dataset_cases.CASES,
-          "tf_tensor_array.json": tensor_array_cases.CASES}
+          "tf_tensor_array.json": tensor_array_cases.CASES,
+          "tf_function_fallback.json": function_fallback_cases.CASES}
 
 if __name__ == "__main__":
     strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)])

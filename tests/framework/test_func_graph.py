@@ -77,18 +77,18 @@ def test_what_a_graph_cannot_record_runs_eagerly_with_one_warning(caplog):
         printed.append(1)
         with tf.GradientTape() as tape:
             tape.watch(x)
-            with tape.stop_recording():   # not recorded by simdist's graphs yet
-                y = x * 2.0
+            tape.reset()   # not recorded by simdist's graphs yet
+            y = x * 2.0
         return y
 
     with caplog.at_level(logging.WARNING, logger="tensorflow"):
         out = [float(step(tf.constant(v))) for v in (1.0, 2.0, 3.0)]
     assert out == [2.0, 4.0, 6.0]
-    # eager: the Python runs at every call, after the one trace that found stop_recording
+    # eager: the Python runs at every call, after the one trace that found reset
     # (a list append there is not undone; TF would append once)
     assert len(printed) == 4
     warnings = [r.getMessage() for r in caplog.records if "could not trace" in r.getMessage()]
-    assert len(warnings) == 1 and "stop_recording" in warnings[0]
+    assert len(warnings) == 1 and "GradientTape.reset" in warnings[0]
 
 
 def test_python_control_flow_on_a_tensor_is_traced_once_through_autograph(caplog):
@@ -111,7 +111,8 @@ def test_a_failed_trace_prints_once_and_the_eager_run_prints(capsys):
     @tf.function
     def f(x):
         print("body")
-        with tf.GradientTape() as tape, tape.stop_recording():
+        with tf.GradientTape() as tape:
+            tape.reset()
             return x + 1.0
 
     assert float(f(tf.constant(1.0))) == 2.0

@@ -1,6 +1,7 @@
 """A tf.function simdist cannot trace (func_graph.NotTraceable part-way through its Python)
-runs eagerly instead: what its failed trace leaves behind. simdist's own behaviour (TF
-traces these functions), so nothing is recorded from TF: the test states the contract.
+runs eagerly instead: what its failed trace leaves behind. Mostly simdist's own behaviour
+(TF traces these functions): the tests state the contract; where the fallback keeps TF's
+behaviour (variables a failed trace made), it is recorded from TF and replayed.
 
 - The failed trace's prints are dropped: the eager run prints them.
 - Its other Python side effects (a list append before the untraceable construct) cannot be
@@ -13,9 +14,19 @@ traces these functions), so nothing is recorded from TF: the test states the con
 import contextlib
 import io
 import logging
+import os
+
+from function_fallback_cases import CASES
+from tf_snippets import conformance_tests
 
 import simdist as tf
 from simdist.framework import func_graph
+
+# What TF 2.21 does with the functions of function_fallback_cases (it traces them), replayed
+# by simdist's fallback (record_tf_function.py, fixtures/tf_function_fallback.json).
+test_every_case_was_recorded, test_same_result_as_tensorflow = conformance_tests(
+    tf, {os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_fallback.json"):
+         CASES})
 
 
 def _untraceable(x, log):
@@ -23,8 +34,8 @@ def _untraceable(x, log):
     print("printed", tuple(x.shape))
     with tf.GradientTape() as tape:
         tape.watch(x)
-        with tape.stop_recording():   # not recorded by simdist's graphs: NotTraceable
-            y = x * 2.0
+        tape.reset()   # not recorded by simdist's graphs: NotTraceable
+        y = x * 2.0
     return y
 
 
@@ -40,7 +51,7 @@ def test_a_failed_trace_leaves_its_appends_once_and_drops_its_prints(caplog):
     assert out.getvalue() == "printed (2,)\n" * 2 + "printed (1, 1)\n" * 2
     assert [r.numpy().tolist() for r in results] == [[2.0, 4.0], [6.0, 8.0], [[2.0]], [[4.0]]]
     warnings = [r for r in caplog.records if "could not trace" in r.getMessage()]
-    assert len(warnings) == 1 and "stop_recording" in warnings[0].getMessage()
+    assert len(warnings) == 1 and "GradientTape.reset" in warnings[0].getMessage()
     assert f.experimental_get_tracing_count() == 2   # TF's count: one per signature
 
 

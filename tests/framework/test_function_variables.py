@@ -14,15 +14,18 @@ test_every_case_was_recorded, test_same_result_as_tensorflow = conformance_tests
          CASES}, traced=True)
 
 
-# --- a function that runs eagerly (its trace failed: here GradientTape.stop_recording, which
+# --- a function that runs eagerly (its trace failed: here GradientTape.reset, which
 # simdist cannot trace) keeps TF's first-call rule. TF traces such a body and raises the
-# singleton error at the first call (the recorded case "a variable created at every call");
-# a fallback cannot run the Python twice, so simdist raises it at the second call.
+# singleton error at the first call (the recorded case "a variable created at every call").
+# A variable made before the untraceable construct is made by the failed trace, and the
+# eager run refuses a second one at the first call as TF does (function_fallback_cases);
+# one made after it (here) is made by the first eager run, and a fallback cannot run the
+# Python twice, so simdist raises it at the second call.
 def _untraceable(body):
     @tf.function
     def f(x):
-        with tf.GradientTape() as t, t.stop_recording():
-            pass
+        with tf.GradientTape() as t:
+            t.reset()
         return body(x)
     return f
 

@@ -1,0 +1,40 @@
+"""tf.functions simdist runs eagerly (a trace that raised func_graph.NotTraceable part-way:
+here GradientTape.reset, which simdist's graphs do not record), as TF 2.21 traces them
+(record_tf_function.py records into fixtures/tf_function_fallback.json;
+test_function_fallback.py replays): what the fallback keeps of TF's behaviour."""
+
+CASES = {
+    "a variable made before an untraceable construct: TF's singleton error at the first call":
+    """
+import contextlib, io
+made, traced, errors, printed = [], [], [], io.StringIO()
+@tf.function
+def g(x):
+    traced.append(1)
+    print("tracing g")
+    made.append(tf.Variable(1.0))
+    with tf.GradientTape() as t:
+        t.watch(x)
+        t.reset()
+    return x * 2.0
+with contextlib.redirect_stdout(printed):
+    for x in (1.0, 1.0):
+        try:
+            g(tf.constant(x))
+        except ValueError as e:
+            errors.append([type(e).__name__, "only supports singleton tf.Variables" in str(e)])
+out = [errors, len(traced), len(made), g.experimental_get_tracing_count(), printed.getvalue()]
+""",
+    "a singleton variable made before an untraceable construct": """
+state = {}
+@tf.function
+def g(x):
+    if "v" not in state:
+        state["v"] = tf.Variable(1.0)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        t.reset()
+    return state["v"].assign_add(x)
+out = [g(tf.constant(1.0)), g(tf.constant(2.0)), g.experimental_get_tracing_count()]
+""",
+}

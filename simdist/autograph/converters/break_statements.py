@@ -1,6 +1,6 @@
-"""``break``: a flag set instead, the rest of the body under ``if not break_:``, the loop
-stopping on the flag (``while not break_ and test`` / an extra test of a for loop), and the
-loop's ``else`` run after it when the flag is unset.
+"""``break``: a flag set, then ``continue`` (the continue converter puts the rest of the body
+under ``if not continue_:``), the loop stopping on the flag (``while not break_ and test`` /
+an extra test of a for loop), and the loop's ``else`` run after it when the flag is unset.
 
 Mirrors tensorflow/python/autograph/converters/break_statements.py.
 """
@@ -28,8 +28,10 @@ class BreakTransformer(ast.NodeTransformer):
         if not base.contains(node.body, ast.Break, into_loops=False):
             return [node] + orelse
         flag = self.namer.new("break_")
-        node.body = base.Guard(ast.Break, flag, lambda _: [base.assign(flag, base.const(True))]
-                               ).block(node.body)
+        # As TF: ``break`` sets the flag and continues (the continue converter guards the
+        # rest); a no-op read of the flag heads the body, so it is a loop variable.
+        node.body = [ast.Expr(ast.Tuple([base.name(flag)], ast.Load()))] + _replaced(
+            node.body, flag)
         base.add_loop_test(node, flag)
         out = [base.assign(flag, base.const(False)), node]
         if orelse:
@@ -37,6 +39,21 @@ class BreakTransformer(ast.NodeTransformer):
         return out
 
     visit_While = visit_For = _loop  # noqa: N815
+
+
+def _replaced(stmts, flag):
+    """``stmts`` with each ``break`` of this loop (not of nested loops or functions) as
+    ``flag = True; continue``."""
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, ast.Break):
+            out += [base.assign(flag, base.const(True)), ast.Continue()]
+            continue
+        if not isinstance(stmt, (ast.For, ast.While, ast.AsyncFor, ast.FunctionDef,
+                                 ast.AsyncFunctionDef, ast.ClassDef)):
+            base.map_blocks(stmt, lambda block: _replaced(block, flag))
+        out.append(stmt)
+    return out
 
 
 def transform(fn, namer):

@@ -35,6 +35,9 @@ and_  # simdist/autograph/operators/logical.py
 or_  # simdist/autograph/operators/logical.py
 ld  # simdist/autograph/operators/variables.py
 ldu  # simdist/autograph/operators/variables.py
+STD  # simdist/autograph/operators/__init__.py (converted code: ag__.STD)
+FunctionScope  # simdist/autograph/operators/__init__.py
+autograph_artifact  # simdist/autograph/operators/__init__.py
 
 # TF's signatures: parameters TF code passes and simdist accepts without using (no
 # locking, parallelism, sessions or graph options in one process).

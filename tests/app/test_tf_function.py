@@ -82,7 +82,7 @@ def test_autograph_traces_both_branches_into_a_cond():
     assert names[:2] == ["gt", "cond"]
     assert run.traces[0].nodes[2:] == [(1, "true branch"), (2, "mul"), (1, "false branch"),
                                        (2, "negative"), (0, "print_v2")]
-    assert "ag__.if_stmt(x > 0" in run.code
+    assert "ag__.if_stmt(ag__.ld(x) > 0" in run.code
     assert any("ag__.if_stmt" in c.value for c in at.code)
 
 

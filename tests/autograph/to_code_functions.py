@@ -1,7 +1,10 @@
 """Functions whose ``tf.autograph.to_code`` text record_tf_to_code.py records from TF 2.21
 (fixtures/tf_to_code.json) and test_to_code_vs_tf.py compares with simdist's: a tensor
 if/else, a while loop, a for over range, break/continue, a return inside a loop, a nested
-function. A module of their own: AutoGraph reads their source."""
+function, a decorator and a decorated nested function with a docstring. A module of their
+own: AutoGraph reads their source."""
+
+import functools
 
 
 def if_else(x):
@@ -50,3 +53,18 @@ def nested(x):
     def inner(y):
         return y * 2
     return inner(x) + 1
+
+
+def shift(f):
+    @functools.wraps(f)
+    def shifted(*args):
+        return f(*args) + 1
+    return shifted
+
+
+def nested_decorated(x):
+    """A docstring, kept first."""
+    @shift
+    def double(y):
+        return y * 2
+    return double(x)

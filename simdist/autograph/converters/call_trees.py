@@ -1,4 +1,5 @@
-"""Every call ``f(a, *b, k=v, **w)`` into ``ag__.converted_call(f, (a, *b), {'k': v, **w})``,
+"""Every call ``f(a, *b, k=v, **w)`` into ``ag__.converted_call(f, (a,) + tuple(b),
+dict(k=v, **w))``,
 so that the functions a converted function calls are converted too (when they are user
 code) -- except the builtins that read their caller's frame (``locals``, ``globals``,
 ``vars``, ``eval``, ``exec``, ``super``) and AutoGraph's own ``ag__`` calls.
@@ -24,11 +25,30 @@ class CallTreeTransformer(ast.NodeTransformer):
         if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                 and func.value.id == "ag__"):
             return node
-        args = ast.Tuple(elts=list(node.args), ctx=ast.Load())
-        keys = [None if k.arg is None else base.const(k.arg) for k in node.keywords]
-        kwargs = (ast.Dict(keys=keys, values=[k.value for k in node.keywords])
+        kwargs = (ast.Call(func=base.name("dict"), args=[], keywords=node.keywords)
                   if node.keywords else base.const(None))
-        return ast.copy_location(base.ag_call("converted_call", func, args, kwargs), node)
+        return ast.copy_location(
+            base.ag_call("converted_call", func, _args_tuple(node.args), kwargs), node)
+
+
+def _args_tuple(args):
+    """The positional arguments as one tuple expression, as TF writes them:
+    ``f(*a, b, *c, d)`` -> ``tuple(a) + (b,) + tuple(c) + (d,)``, ``f()`` -> ``()``."""
+    parts, plain = [], []
+    for a in args:
+        if isinstance(a, ast.Starred):
+            if plain:
+                parts.append(ast.Tuple(elts=plain, ctx=ast.Load()))
+                plain = []
+            parts.append(ast.Call(func=base.name("tuple"), args=[a.value], keywords=[]))
+        else:
+            plain.append(a)
+    if plain or not parts:
+        parts.append(ast.Tuple(elts=plain, ctx=ast.Load()))
+    result = parts[0]
+    for part in parts[1:]:
+        result = ast.BinOp(left=result, op=ast.Add(), right=part)
+    return result
 
 
 def transform(node):

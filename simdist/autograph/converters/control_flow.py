@@ -28,8 +28,6 @@ class ControlFlowTransformer:
     def __init__(self, fn, namer):
         self.namer = namer
         self.globals, self.nonlocals = analysis.declarations(fn)
-        self.undefined_symbols: set = set()
-        self.getter_names: set = set()
         self._annotate(fn.body)
         analysis.live_in(fn.body, set())
         analysis.annotate_defined(fn.body, analysis.parameters(fn) | self.globals
@@ -70,7 +68,6 @@ class ControlFlowTransformer:
         undefined = sorted(modified - node.ag_defined_in - self.globals - self.nonlocals)
         input_only = {s for s in scope_vars if s in live_in and s not in live_out}
         ordered = sorted(scope_vars, key=lambda v: (v in input_only, v))
-        self.undefined_symbols.update(undefined)
         return ordered, undefined, len(ordered) - len(input_only)
 
     def _declarations(self, names):
@@ -85,7 +82,6 @@ class ControlFlowTransformer:
 
     def _state_functions(self, names):
         getter, setter = self.namer.new("get_state"), self.namer.new("set_state")
-        self.getter_names.add(getter)
         if not names:
             empty = ast.Tuple([], ast.Load())
             return getter, setter, [base.function(getter, [], [ast.Return(empty)]),
@@ -183,9 +179,9 @@ def _set_loop_options_keywords(stmt):
     if (isinstance(func, ast.Attribute) and func.attr == "converted_call"
             and isinstance(func.value, ast.Name) and func.value.id == "ag__"):
         func = call.args[0]
-        kwargs = call.args[2]
-        keywords = ([(k.value, v) for k, v in zip(kwargs.keys, kwargs.values)]
-                    if isinstance(kwargs, ast.Dict) else [])
+        kwargs = call.args[2]   # dict(name=value, ...) or None
+        keywords = ([(k.arg, k.value) for k in kwargs.keywords]
+                    if isinstance(kwargs, ast.Call) else [])
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
     return keywords if name == "set_loop_options" else None
 
@@ -197,8 +193,5 @@ def _located(node, stmts):
 
 
 def transform(fn, namer):
-    """Convert ``fn``'s control flow in place; returns the symbols that may be undefined and
-    the names of the generated state getters (which must read them unchecked)."""
-    transformer = ControlFlowTransformer(fn, namer)
-    fn.body = transformer.block(fn.body)
-    return transformer.undefined_symbols, transformer.getter_names
+    """Convert ``fn``'s control flow in place."""
+    fn.body = ControlFlowTransformer(fn, namer).block(fn.body)

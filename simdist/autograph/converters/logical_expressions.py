@@ -1,6 +1,6 @@
 """``a and b`` / ``a or b`` / ``not a`` into ``ag__.and_(lambda: a, lambda: b)``,
 ``ag__.or_(...)``, ``ag__.not_(a)``; ``x if c else y`` into ``ag__.if_exp(c, lambda: x,
-lambda: y, 'repr')``; loads of possibly undefined symbols into ``ag__.ld(x)``.
+lambda: y, 'repr')``; loads the source made into ``ag__.ld(x)``.
 
 Mirrors tensorflow/python/autograph/converters/logical_expressions.py,
 conditional_expressions.py and variables.py.
@@ -41,18 +41,30 @@ class LogicalTransformer(ast.NodeTransformer):
 
 
 class VariableAccessTransformer(ast.NodeTransformer):
-    """``ag__.ld(x)`` for each load of a symbol that may hold ``Undefined``."""
-
-    def __init__(self, symbols, getters):
-        self.symbols, self.getters = symbols, getters
+    """``ag__.ld(x)`` for each load the original code made (``mark_original`` marked them;
+    what the converters generated is read as it is), and ``x = ag__.ld(x)`` before
+    ``x += ...`` (whose value is left as it is), as TF's variables converter."""
 
     def visit_FunctionDef(self, node):  # noqa: N802
-        if node.name in self.getters:
-            return node  # TF's state getters pass Undefined on
-        self.generic_visit(node)
+        decorators, node.decorator_list = node.decorator_list, []
+        self.generic_visit(node)   # TF reads decorators as they are
+        node.decorator_list = decorators
         return node
 
     def visit_Name(self, node):  # noqa: N802
-        if isinstance(node.ctx, ast.Load) and node.id in self.symbols:
+        if isinstance(node.ctx, ast.Load) and getattr(node, "ag_original", False):
             return ast.copy_location(base.ag_call("ld", node), node)
         return node
+
+    def visit_AugAssign(self, node):  # noqa: N802
+        if not isinstance(node.target, ast.Name):
+            return self.generic_visit(node)
+        read = base.assign(node.target.id, base.ag_call("ld", base.name(node.target.id)))
+        return [ast.copy_location(read, node), node]
+
+
+def mark_original(tree) -> None:
+    """Mark the names of the source before any converter runs."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            node.ag_original = True

@@ -1,6 +1,6 @@
-"""``return`` before the end: ``do_return = True; retval_ = value`` instead, the rest under
-``if not do_return:``, loops stopping on ``do_return``, one ``return ag__.retval(retval_)``
-at the end (None when nothing was returned).
+"""``return``: ``try: do_return = True; retval_ = value`` (``except: do_return = False;
+raise``) instead, the rest under ``if not do_return:``, loops stopping on ``do_return``, one
+``return fscope.ret(retval_, do_return)`` at the end (None when nothing was returned).
 
 Mirrors tensorflow/python/autograph/converters/return_statements.py.
 """
@@ -42,25 +42,32 @@ def _rewrite_block(stmts):
     return out, False
 
 
-def _needs_lowering(fn) -> bool:
-    body = fn.body
-    last_is_return = bool(body) and isinstance(body[-1], ast.Return)
-    return base.contains(body[:-1] if last_is_return else body, ast.Return, into_loops=True)
+def names(fn, namer):
+    """``fn``'s (do_return, retval_) names, made once (``do_return_1`` ... in a nested one)."""
+    if not hasattr(fn, "ag_return_names"):
+        fn.ag_return_names = namer.new("do_return"), namer.new("retval_")
+    return fn.ag_return_names
 
 
-def transform(fn, namer):
+def transform(fn, namer, scope):
+    """Lower every return of ``fn`` as TF does: ``do_return`` / ``retval_`` set in a
+    ``try`` (reset if the value raised), the rest guarded, one ``return scope.ret(retval_,
+    do_return)`` at the end (``scope`` is the function's FunctionScope variable)."""
     fn.body = _rewrite_block(fn.body)[0]
-    if not _needs_lowering(fn):
-        return
-    do_return, retval = namer.new("do_return"), namer.new("retval_")
+    do_return, retval = names(fn, namer)
 
     def replace(stmt):
         value = stmt.value if stmt.value is not None else base.const(None)
-        return [base.assign(do_return, base.const(True)), base.assign(retval, value)]
+        return [ast.Try(body=[base.assign(do_return, base.const(True)),
+                              base.assign(retval, value)],
+                        handlers=[ast.ExceptHandler(type=None, name=None, body=[
+                            base.assign(do_return, base.const(False)), ast.Raise()])],
+                        orelse=[], finalbody=[])]
 
     guard = base.Guard(ast.Return, do_return, replace, into_loops=True,
                        on_loop=lambda loop: base.add_loop_test(loop, do_return))
+    ret = ast.Call(func=ast.Attribute(value=base.name(scope), attr="ret", ctx=ast.Load()),
+                   args=[base.name(retval), base.name(do_return)], keywords=[])
     fn.body = ([base.assign(do_return, base.const(False)),
                 base.assign(retval, base.ag_call("UndefinedReturnValue"))]
-               + guard.block(fn.body)
-               + [ast.Return(value=base.ag_call("retval", base.name(retval)))])
+               + guard.block(fn.body) + [ast.Return(value=ret)])

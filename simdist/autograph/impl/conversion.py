@@ -36,6 +36,7 @@ from simdist.autograph.converters import (
     logical_expressions,
     return_statements,
 )
+from simdist.autograph.converters import functions as functions_converter
 
 DO_NOT_CONVERT = "__ag_do_not_convert__"
 _SKIPPED_MODULES = ("simdist", "numpy", "builtins", "functools", "collections", "abc",
@@ -50,7 +51,8 @@ class InaccessibleSourceCodeError(ValueError):
 
 
 def is_convertible(fn) -> bool:
-    if not isinstance(fn, types.FunctionType) or getattr(fn, DO_NOT_CONVERT, False):
+    if not isinstance(fn, types.FunctionType) or getattr(fn, DO_NOT_CONVERT, False) or \
+            hasattr(fn, "autograph_info__"):   # converted already (autograph_artifact)
         return False
     if fn.__code__.co_filename == "<string>":  # exec'd code: TF runs it as it is, silently
         return False
@@ -85,10 +87,11 @@ def convert(fn):
     return converted
 
 
-def converted_call(f, args, kwargs):
+def converted_call(f, args, kwargs, caller_fn_scope=None):
     """Call ``f``, converted first when it is user code (TF's ``converted_call``): a
     function, a method, a ``functools.partial`` of one, or an object whose class defines
-    ``__call__`` in user code."""
+    ``__call__`` in user code. ``caller_fn_scope`` is the caller's FunctionScope (unused)."""
+    del caller_fn_scope
     kwargs = kwargs or {}
     if isinstance(f, types.FunctionType):
         return convert(f)(*args, **kwargs)
@@ -152,18 +155,21 @@ def _transform(node):
     """TF's converters, in TF's order, on ``node`` and every function nested in it."""
     node.decorator_list = []
     namer = base.Namer(node)
+    logical_expressions.mark_original(node)
     call_trees.transform(node)
     functions = [n for n in ast.walk(node) if isinstance(n, ast.FunctionDef)]
-    undefined, getters = set(), set()
+    for fn in functions:   # outer functions first: fscope, fscope_1 ... as TF names them
+        functions_converter.scope_name(fn, namer)
+        functions_converter.take_docstring(fn)
+        return_statements.names(fn, namer)
     for fn in reversed(functions):  # inner functions first
         break_statements.transform(fn, namer)
         continue_statements.transform(fn, namer)
-        return_statements.transform(fn, namer)
-        u, g = control_flow.transform(fn, namer)
-        undefined |= u
-        getters |= g
+        return_statements.transform(fn, namer, functions_converter.scope_name(fn, namer))
+        control_flow.transform(fn, namer)
+        functions_converter.transform(fn, namer, top=fn is node)
     logical_expressions.LogicalTransformer().visit(node)
-    logical_expressions.VariableAccessTransformer(undefined, getters).visit(node)
+    logical_expressions.VariableAccessTransformer().visit(node)
     return node
 
 

@@ -16,7 +16,43 @@ from simdist.autograph.operators.variables import (  # noqa: F401
 )
 
 
-def retval(value):
-    """A converted function's return value: None when it returned nothing (TF's
-    ``FunctionScope.ret``)."""
-    return None if isinstance(value, UndefinedReturnValue) else value
+class ConversionOptions:
+    """How a function was converted (TF's ``converter.ConversionOptions``; simdist keeps the
+    values, its conversion is always recursive)."""
+
+    def __init__(self, recursive=False, user_requested=False, optional_features=(),
+                 internal_convert_user_code=True):
+        self.recursive = recursive
+        self.user_requested = user_requested
+        self.optional_features = optional_features
+        self.internal_convert_user_code = internal_convert_user_code
+
+
+STD = ConversionOptions(recursive=True)   # TF's options of a nested function
+
+
+class FunctionScope:
+    """The scope a converted function's body runs in (TF's ``FunctionScope``):
+    ``ret(retval_, do_return)`` is its return value, None when it returned nothing."""
+
+    def __init__(self, function_name, scope_name, options):
+        self.name = scope_name
+        self.function_name = function_name
+        self.options = options
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    @staticmethod
+    def ret(value, did_return):
+        del did_return
+        return None if isinstance(value, UndefinedReturnValue) else value
+
+
+def autograph_artifact(entity):
+    """Mark a function AutoGraph generated (TF's marker; converted_call runs it as it is)."""
+    entity.autograph_info__ = frozenset()
+    return entity

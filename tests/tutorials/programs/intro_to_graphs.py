@@ -55,8 +55,8 @@ print("First branch, with graph:", a_function(tf.constant(1.0)).numpy())
 print("Second branch, with graph:", a_function(tf.constant([5.0, 5.0])).numpy())
 
 # Don't read the output too carefully.
-code = tf.autograph.to_code(my_function)  # simdist test: not printed: simdist's AutoGraph
-# writes the same calls (ag__.if_stmt(...)) without TF's FunctionScope/ld wrappers
+code = tf.autograph.to_code(my_function)  # simdist test: not printed: TF's text, but for
+# the order of nonlocal names (tests/autograph/test_to_code_vs_tf.py compares them)
 print('ag__.if_stmt(' in code)  # simdist test: added
 
 # Create an oveerride model to classify pictures

@@ -28,7 +28,7 @@ import warnings
 
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import dtypes, trackable, variables
-from simdist.framework.name_scope import name_scope
+from simdist.framework.name_scope import init_scope, name_scope
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers import optimizer as optimizer_lib
@@ -273,12 +273,13 @@ class OptimizerV2(optimizer_lib.Optimizer):
         if ctx is not None and ds_context.has_strategy() and \
                 ds_context.get_strategy().num_replicas_in_sync > 1:
             def create(_strategy, vs):
-                with name_scope(scope):
+                with init_scope(), name_scope(scope):
                     self._create_all_weights(list(vs))
 
             ctx.merge_call(create, args=(tuple(var_list),))
         else:
-            self._create_all_weights(var_list)
+            with init_scope():   # in a trace: the variables are made eagerly, as TF lifts them
+                self._create_all_weights(var_list)
 
     def update_step(self, gradient, variable):
         return self._resource_apply_dense(gradient, variable, self._coefficients(variable))

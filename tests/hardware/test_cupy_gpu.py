@@ -189,5 +189,8 @@ def test_benchmark_without_gpus_measures_simdist_on_this_host_and_calibrates():
         assert "positive bandwidth" in text and not calibrated
         return
     assert "links fitted on the all-gather: link latency" in text
+    if "no links fit on the all-reduce alone" in text:  # flat timings there too: said
+        assert "no compute fit" in text and not calibrated
+        return
     assert len(calibrated) == 7 and all(float(r[2]) > 0 for r in calibrated)
     assert "rms relative error: before calibration" in text

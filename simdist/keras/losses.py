@@ -20,6 +20,7 @@ import warnings
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import call_plan, execute, func_graph
 from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import cond as cond_lib
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops
 from simdist.keras import backend
@@ -217,11 +218,12 @@ def poisson(y_true, y_pred):
 
 
 def _signed_labels(y_true):
-    """0/1 labels become -1/1 (labels already in -1/1 stay), as Keras's hinge losses do."""
-    v = y_true.numpy()
-    if ((v == 0) | (v == 1)).all():
-        return M.subtract(M.multiply(y_true, 2.0), 1.0)
-    return y_true
+    """0/1 labels become -1/1 (labels already in -1/1 stay), as Keras's hinge losses do:
+    ``_maybe_convert_labels``, a smart_cond on whether every label is 0 or 1 (a graph cond
+    in a tf.function, so the hinge losses trace)."""
+    is_binary = M.reduce_all(M.logical_or(M.equal(y_true, 0), M.equal(y_true, 1)))
+    return cond_lib.cond_for_tf_v2(
+        is_binary, lambda: M.subtract(M.multiply(y_true, 2.0), 1.0), lambda: y_true)
 
 
 def hinge(y_true, y_pred):

@@ -85,3 +85,32 @@ def test_compute_average_loss_summed_over_replicas_is_global_mean(per_replica, r
                        args=(values,))
     total = strategy.reduce("SUM", per, axis=None)
     np.testing.assert_allclose(total.numpy(), np_bce(y, p).mean(), rtol=1e-5)
+
+
+@pytest.mark.parametrize("labels", [[[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]],      # 0/1: made -1/1
+                                    [[-1.0, 1.0, 1.0], [1.0, -1.0, -1.0]],   # -1/1 already
+                                    [[0.0, 1.0, -1.0], [1.0, 0.5, 0.0]]])    # neither: as given
+def test_hinge_losses_trace_and_equal_their_eager_values(labels):
+    """Keras converts 0/1 labels to -1/1 with a smart_cond on the labels' values: a graph
+    cond in a tf.function, so a step using Hinge traces instead of falling back (it read
+    the labels' values in Python before)."""
+    from simdist.testing.log_capture import tf_logs
+
+    y = tf.constant(labels)
+    p = tf.constant([[0.3, -0.8, 1.5], [0.9, 0.2, -0.4]])
+    losses = [tf.keras.losses.Hinge(), tf.keras.losses.SquaredHinge()]
+    eager = [loss(y, p).numpy() for loss in losses]
+    signed = np.where(np.all((np.array(labels) == 0) | (np.array(labels) == 1)),
+                      2.0 * np.array(labels) - 1.0, np.array(labels))
+    margin = np.maximum(1.0 - signed * p.numpy(), 0.0)
+    np.testing.assert_allclose(eager, [margin.mean(-1).mean(), (margin ** 2).mean(-1).mean()],
+                               rtol=1e-6)
+
+    @tf.function
+    def step(y_true, y_pred):
+        return [loss(y_true, y_pred) for loss in losses]
+
+    with tf_logs(contains="could not trace") as fallbacks:
+        traced = [t.numpy() for t in step(y, p)]
+    assert fallbacks.messages == []
+    assert [a.tobytes() for a in traced] == [a.tobytes() for a in eager]

@@ -229,20 +229,26 @@ def tensor_list_get_item(input_handle, index, element_dtype, element_shape=None,
     """Element ``index`` (zeros when it is unset; TF's ``TensorListGetItem``)."""
     tl = _list(input_handle)
     _check_dtype(tl, element_dtype)
-    i = _int(index)
-    n = len(tl.items)
-    if not 0 <= i < n:
-        if not execute.in_shape_inference() or not n:
-            raise errors.InvalidArgumentError(
-                None, None, f"Trying to access element {i} in a list with {n} elements.")
-        i = min(max(i, 0), n - 1)
-    item = tl.items[i]
+    item = tl.items[_in_range(tl, [_int(index)], "access")[0]]
     if item is None:
         shape = _known_shape(tl, element_shape)
         return _zeros_like_element(tl, shape, (
             "Trying to read an uninitialized tensor but element_shape is not fully "
             f"defined: {shape} and no list element is set."))
     return array_ops.identity(item)
+
+
+def _in_range(tl: TensorList, positions: list, verb: str) -> list:
+    """``positions`` checked against the list's length (TF's text names the first one out
+    of range); while shapes are inferred on placeholders, a non-empty list clamps them."""
+    n = len(tl.items)
+    bad = [i for i in positions if not 0 <= i < n]
+    if not bad:
+        return positions
+    if execute.in_shape_inference() and n:
+        return [min(max(i, 0), n - 1) for i in positions]
+    raise errors.InvalidArgumentError(
+        None, None, f"Trying to {verb} element {bad[0]} in a list with {n} elements.")
 
 
 def _elements(tl: TensorList, element_shape, positions, empty_text):
@@ -294,15 +300,7 @@ def tensor_list_gather(input_handle, indices, element_dtype, element_shape=None,
     """The elements at ``indices``, stacked (TF's ``TensorListGather``)."""
     tl = _list(input_handle)
     _check_dtype(tl, element_dtype)
-    idx = _ints(indices)
-    n = len(tl.items)
-    for i in idx:
-        if not 0 <= i < n:
-            if execute.in_shape_inference() and n:
-                idx = [min(max(j, 0), n - 1) for j in idx]
-                break
-            raise errors.InvalidArgumentError(
-                None, None, f"Trying to gather element {i} in a list with {n} elements.")
+    idx = _in_range(tl, _ints(indices), "gather")
     if not idx:
         shape = _known_shape(tl, element_shape)
         dims = [1 if d is None else d for d in shape.as_list()] if shape.rank else []

@@ -32,18 +32,13 @@ def _square(x, op_type):
                         f"{list(x.shape)} [Op:{op_type}]")
 
 
-def _checked(fn, message, *arrays):
-    """``fn(*arrays)``; a LinAlgError (a singular or not positive-definite matrix: CuPy
-    raises one only under ``raising_linalg_errors``) becomes TF's InvalidArgumentError."""
+def _nonsingular(fn, op_type, *arrays):
     try:
         with array_api.raising_linalg_errors(array_api.namespace(*arrays)):
             return fn(*arrays)
     except np.linalg.LinAlgError:
-        raise errors.InvalidArgumentError(None, None, message) from None
-
-
-def _nonsingular(fn, op_type, *arrays):
-    return _checked(fn, f"Input is not invertible. [Op:{op_type}]", *arrays)
+        raise errors.InvalidArgumentError(
+            None, None, f"Input is not invertible. [Op:{op_type}]") from None
 
 
 def inv(input, adjoint=False, name=None):  # noqa: A002 - TF's name
@@ -93,9 +88,12 @@ def cholesky(input, name=None):  # noqa: A002 - TF's name
     """
     x = _t(input)
     _square(x, "Cholesky")
-    value = _checked(backend.xp.linalg.cholesky,
-                     "Cholesky decomposition was not successful. The input might not be "
-                     "valid. [Op:Cholesky]", x._value)
+    try:
+        value = backend.xp.linalg.cholesky(x._value)
+    except np.linalg.LinAlgError:
+        raise errors.InvalidArgumentError(
+            None, None, "Cholesky decomposition was not successful. The input might not be "
+                        "valid. [Op:Cholesky]") from None
     return execute.execute("Cholesky", [x], value.astype(x._value.dtype))
 
 

@@ -30,6 +30,7 @@ run in order) for code that TF would have built as a graph.
 
 from __future__ import annotations
 
+import gc
 import threading
 import warnings
 import weakref
@@ -143,6 +144,11 @@ class _Hooks:
         if not self.patched:   # another thread captures (its patches are on the classes)
             cap.refuse("another capture was running")
             return self
+        # No cyclic collection inside the run: it would free older tensors (or this run's)
+        # at a moment set by allocation counts, not by the run, and refuse the capture or
+        # make two captures of the same code differ.
+        self.collecting = gc.isenabled()
+        gc.disable()
         names = [(Tensor, "__init__"), (Device, "free")] + list(_FOREIGN) + \
             [(Tensor, name) for name in _READS]
         self.saved = [(owner, name, owner.__dict__[name]) for owner, name in names]
@@ -186,6 +192,8 @@ class _Hooks:
             execute.observers.remove(self.cap.op)
             for owner, name, fn in self.saved:
                 setattr(owner, name, fn)
+            if self.collecting:
+                gc.enable()
             _one_at_a_time.release()
         return False
 

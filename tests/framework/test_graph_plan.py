@@ -466,3 +466,34 @@ def test_a_loss_replays_as_kernel_calls_only_where_its_python_has_no_effect(make
     step = _assert_same(lambda: _loss_program(make_loss))
     whole = not isinstance(make_loss(), tf.keras.losses.MeanSquaredError)
     assert _lowered(step, call_plan.CallStep) == ([] if whole else [True])
+
+
+def test_a_cyclic_collection_during_a_capture_does_not_refuse_it():
+    """The cyclic garbage collector, run at an allocation inside a captured run, would
+    free an older tensor there (a death a program cannot replay, so the capture is
+    refused) at a moment set by allocation counts: a suite run lowered a loss or not by
+    where the collections fell. Captures run with the collector paused."""
+    import gc
+
+    from simdist.framework import kernels, op_capture
+
+    class Junk:   # a cycle holding a tensor from before the run: only the collector frees it
+        def __init__(self):
+            self.me, self.tensor = self, tf.constant([1.0, 2.0])
+
+    kernels.ensure_installed()
+    x = tf.constant([3.0, 4.0])
+    thresholds = gc.get_threshold()
+    gc.collect()
+    Junk()
+    cap = op_capture.Capture(False)
+    try:
+        with cap.watching():
+            gc.set_threshold(1, 1, 1)   # a collection at the run's next allocation
+            y = x + x * x
+    finally:
+        gc.set_threshold(*thresholds)
+    program = cap.compile({id(x): 0}, [y])
+    assert cap.refused is None and program is not None
+    assert gc.isenabled()
+    np.testing.assert_array_equal(program.run([x])[program.result[0]].numpy(), [12.0, 20.0])

@@ -4,7 +4,7 @@ Glossary:
   NcclAllReduce(num_packs)              -- NCCL (ring or tree, chosen by the tuner as
                                            NCCL would) after concat-and-split packing.
   HierarchicalCopyAllReduce(num_packs)  -- TF's DGX-1 scheme after the same packing.
-  CollectiveAllReduce(options)          -- what MultiWorkerMirroredStrategy uses: tensors
+  CollectiveAllReduce(options)          -- MirroredStrategy's default and what MWMS uses: tensors
                                            reversed, grouped by ``bytes_per_pack``, each
                                            group all-reduced with the chosen implementation;
                                            all_gather / strategy.gather as TF's collective
@@ -413,9 +413,10 @@ class HierarchicalCopyAllReduce(AllReduceCrossDeviceOps):
 
 
 class CollectiveAllReduce(AllReduceCrossDeviceOps):
-    """Collective all-reduce (TF's CollectiveAllReduce): MirroredStrategy's default on CPUs,
-    what MultiWorkerMirroredStrategy uses. In eager each tensor is all-reduced alone; inside
-    a tf.function the tensors are grouped into packs (group_by_size), each concatenated."""
+    """Collective all-reduce (TF's CollectiveAllReduce): MirroredStrategy's default (RING on
+    CPUs, NCCL on GPUs) and what MultiWorkerMirroredStrategy uses. In eager each tensor is
+    all-reduced alone; inside a tf.function the tensors are grouped into packs
+    (group_by_size), each concatenated."""
 
     _collective_min_max = True
 

@@ -115,28 +115,33 @@ def select_cross_device_ops(devices):
     """TF's default (MirroredExtended._make_collective_ops_with_fallbacks, TF 2 eager).
 
     ReductionToOneDevice for CPUs beside GPUs; CollectiveAllReduce otherwise: RING when
-    every device is a CPU (recorded from TF 2.21: tests/distribute/default_ops_cases.py),
-    NCCL when every device is a GPU. For GPUs simdist still returns NcclAllReduce, which
-    runs the same NCCL all-reduce but packs in eager too (TF's collectives all-reduce each
-    tensor alone there): the lessons' and the app's GPU timings rest on it.
+    every device is a CPU (recorded from TF 2.21: tests/distribute/default_ops_cases.py) or
+    when GPUs were split into more logical GPUs than there are physical ones; AUTO, which is
+    NCCL on GPUs, when every device is a physical GPU. In eager it all-reduces each tensor
+    alone; inside a tf.function it packs them (CollectiveAllReduce's docstring).
     """
-    kinds = {d.device_type for d in devices}
-    if kinds == {"GPU"}:
-        from simdist.distribute.collective_cross_device_ops import NcclAllReduce
-
-        return NcclAllReduce(num_packs=1)
-    if "GPU" in kinds:
-        return cdo.ReductionToOneDevice()
     from simdist.distribute.collective_cross_device_ops import (
         CollectiveAllReduce,
         CommunicationImplementation,
         CommunicationOptions,
     )
 
-    ops = CollectiveAllReduce(CommunicationOptions(
-        implementation=CommunicationImplementation.RING))
+    kinds = {d.device_type for d in devices}
+    if "GPU" in kinds and "CPU" in kinds:
+        return cdo.ReductionToOneDevice()
+    options = CommunicationOptions()
+    if kinds != {"GPU"} or _virtual_gpus():
+        options = CommunicationOptions(implementation=CommunicationImplementation.RING)
+    ops = CollectiveAllReduce(options)
     ops._devices = tuple(devices)
     return ops
+
+
+def _virtual_gpus() -> bool:
+    """TF's test: fewer physical GPUs than logical ones (a GPU split by
+    set_logical_device_configuration)."""
+    machine = machine_lib.get_machine()
+    return len(machine.list_physical_devices("GPU")) < len(machine.list_logical_devices("GPU"))
 
 
 def _is_int32(value) -> bool:

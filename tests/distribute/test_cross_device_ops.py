@@ -26,9 +26,11 @@ def _per_replica_grads(strategy, shapes, seed=0):
 
 def test_default_cross_device_ops_follow_tf_choice():
     # TF's _make_collective_ops_with_fallbacks (the CPU choice is recorded from TF 2.21 in
-    # test_default_cross_device_ops.py); simdist keeps NcclAllReduce for GPUs.
+    # test_default_cross_device_ops.py; TF-CPU cannot record the GPU one, read from its source).
     gpu = tf.distribute.MirroredStrategy()
-    assert type(gpu.extended._get_cross_device_ops()).__name__ == "NcclAllReduce"
+    ops = gpu.extended._get_cross_device_ops()
+    assert type(ops).__name__ == "CollectiveAllReduce"
+    assert ops._options.implementation.value == "AUTO"   # NCCL on physical GPUs
     cpu = tf.distribute.MirroredStrategy(["/cpu:0"])
     ops = cpu.extended._get_cross_device_ops()
     assert type(ops).__name__ == "CollectiveAllReduce"
@@ -39,6 +41,17 @@ def test_default_cross_device_ops_follow_tf_choice():
     for s in (gpu, cpu):
         assert type(s.extended._get_cross_device_ops(tf.constant([1]))).__name__ == \
             "ReductionToOneDevice"
+
+
+def test_default_on_virtual_gpus_is_ring():
+    # TF: "Use RING collective ops if virtual devices are used" (more logical GPUs than
+    # physical ones).
+    gpu = tf.config.list_physical_devices("GPU")[0]
+    tf.config.set_logical_device_configuration(
+        gpu, [tf.config.LogicalDeviceConfiguration(memory_limit=1024)] * 2)
+    strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1"])
+    ops = strategy.extended._get_cross_device_ops()
+    assert ops._options.implementation.value == "RING"
 
 
 @pytest.mark.parametrize("ops", [

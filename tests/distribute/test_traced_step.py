@@ -13,10 +13,10 @@ from simdist.hardware.machine import get_machine
 from simdist.testing import reset_world
 
 
-def _train(traced: bool, steps: int = 3):
+def _train(traced: bool, steps: int = 3, cross_device_ops=None):
     """A Keras model trained by strategy.run over a distributed dataset on the default
     machine's 4 GPUs; (losses, weights, device clocks, the step's events)."""
-    strategy = tf.distribute.MirroredStrategy()
+    strategy = tf.distribute.MirroredStrategy(cross_device_ops=cross_device_ops)
     with strategy.scope():
         model = tf.keras.Sequential([
             tf.keras.layers.Dense(4, activation="relu", kernel_initializer="ones",
@@ -60,10 +60,13 @@ def _train(traced: bool, steps: int = 3):
 
 
 def test_a_traced_step_replays_the_eager_step_exactly(caplog):
-    eager = _train(traced=False)
+    # NcclAllReduce packs the gradients in eager as in a tf.function, so the traced step
+    # can be compared event for event (the default, CollectiveAllReduce, packs only when
+    # traced, as TF: see the next test).
+    eager = _train(traced=False, cross_device_ops=tf.distribute.NcclAllReduce())
     reset_world()
     with caplog.at_level(logging.WARNING, logger="tensorflow"):
-        traced = _train(traced=True)
+        traced = _train(traced=True, cross_device_ops=tf.distribute.NcclAllReduce())
     assert not [r for r in caplog.records if "could not trace" in r.getMessage()]
     assert traced[4].experimental_get_tracing_count() == 2   # slots made: traced twice, as TF
     assert traced[0] == eager[0]
@@ -77,6 +80,25 @@ def test_a_traced_step_replays_the_eager_step_exactly(caplog):
     assert len(traced[3]) == len(eager[3]) > 50
     for a, b in zip(traced[3], eager[3]):   # the last step's events, one by one
         assert a[:2] == b[:2] and a[2:] == pytest.approx(b[2:], rel=0, abs=1e-15)
+
+
+def test_the_default_all_reduce_packs_the_gradients_only_when_traced():
+    # TF's CollectiveAllReduce (MirroredStrategy's default on GPUs): "We don't batch in
+    # eager", one all-reduce per gradient; inside a tf.function one pack for all four
+    # (bytes_per_pack=0). The sums are elementwise, so the bits are the same.
+    def all_reduces(events):   # launches: the first step of each all-reduce's schedule
+        return sum(1 for name, *_ in events
+                   if name.startswith("all_reduce/") and " step 0 " in name)
+
+    eager = _train(traced=False)
+    reset_world()
+    traced = _train(traced=True)
+    assert traced[0] == eager[0]
+    for a, b in zip(traced[1], eager[1]):
+        np.testing.assert_array_equal(a, b)
+    # two kernels and two biases; strategy.reduce to the CPU goes through
+    # ReductionToOneDevice (TF's MirroredExtended._reduce_to), no all-reduce.
+    assert (all_reduces(eager[3]), all_reduces(traced[3])) == (4, 1)
 
 
 def test_replica_functions_are_traced_once_per_replica_and_tf_print_runs_every_call(capsys):
@@ -120,8 +142,9 @@ def test_a_symbolic_replica_id_cannot_be_read_in_python():
 
 def _sync_bn_step(traced: bool):
     """A SyncBatchNormalization step (its gradient all-reduces across the 4 GPUs' replicas)
-    run 3 times; (gradients, weights, the last step's events from its start)."""
-    strategy = tf.distribute.MirroredStrategy()
+    run 3 times; (gradients, weights, the last step's events from its start). NcclAllReduce
+    packs in eager too, so the two runs' events can be compared one by one."""
+    strategy = tf.distribute.MirroredStrategy(cross_device_ops=tf.distribute.NcclAllReduce())
     with strategy.scope():
         bn = tf.keras.layers.experimental.SyncBatchNormalization()
         bn.build((None, 3))

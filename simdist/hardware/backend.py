@@ -8,7 +8,8 @@ Glossary:
   numpy            -- the default: NumPy arrays on the host.
   array_api_strict -- the strict Array API namespace (a test-only dependency): it refuses
                       everything the standard lacks, so a run on it catches NumPy-only calls.
-  cupy             -- CuPy arrays on real CUDA GPUs (the ``gpu`` extra, ``cupy-cuda12x``);
+  cupy             -- CuPy arrays on real CUDA GPUs (the ``gpu`` extra, ``cupy-cuda12x``;
+                      ``gpu-cuda13``: ``cupy-cuda13x``);
                       see ``simdist.hardware.cupy_adapter`` for the device mapping and NCCL.
   SIMDIST_BACKEND  -- the environment variable read once, when this module is imported.
   to_host          -- convert a backend array to a NumPy array (a no-op for NumPy).
@@ -31,7 +32,8 @@ BACKENDS = {"numpy": "numpy", "array_api_strict": "array_api_strict", "cupy": "c
 # What to install when a backend's package is missing.
 _INSTALL = {
     "array_api_strict": "pip install array-api-strict (or simdist[test])",
-    "cupy": "pip install 'simdist[gpu]' (cupy-cuda12x, for CUDA 12)",
+    "cupy": ("pip install 'simdist[gpu]' (cupy-cuda12x, for CUDA 12) or "
+             "'simdist[gpu-cuda13]' (cupy-cuda13x, for CUDA 13)"),
 }
 
 xp = numpy

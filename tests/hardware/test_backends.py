@@ -53,7 +53,8 @@ def test_unknown_backend_names_the_choices():
 def test_cupy_without_cupy_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "cupy", None)  # import cupy -> ImportError
     with pytest.raises(ImportError, match=r"'cupy' backend needs the 'cupy' package.*"
-                                          r"simdist\[gpu\].*cupy-cuda12x"):
+                                          r"simdist\[gpu\].*cupy-cuda12x.*CUDA 12.*"
+                                          r"simdist\[gpu-cuda13\].*cupy-cuda13x"):
         backend.set_backend("cupy")
     assert backend.get_backend() == "numpy" and backend.xp is np
 

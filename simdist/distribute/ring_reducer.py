@@ -10,8 +10,10 @@ Glossary:
                   multiple of 64 bytes (EIGEN_MAX_ALIGN_BYTES), and one more 64 bytes when
                   it already is one (TF's AlignedChunkElts does both); the last chunks may
                   be short or empty.
-  subdivision  -- TF splits tensors over ``p`` x 4 MiB into up to two rings; this module
-                  models one ring (checked against TF 2.21 up to 16 KiB per tensor).
+  subdivision  -- TF's RingAlg can split chunks over 4 MiB into subdivisions (more rings),
+                  but the all_reduce_v2 TF's cross-device ops call passes
+                  ``max_subdivs_per_device=-1``: one ring, whatever the size (recorded
+                  from TF 2.21 with chunks over 4 MiB).
 
 Timing and the trace come from the collective schedule (collectives.algorithms.ring); this
 module only orders the additions. Checked against TF 2.21 by

@@ -60,6 +60,21 @@ for n in (3, 10, 16, 64, 1000, 4099):
     first = local(r)[0].numpy()
     out.append([n, shown(r), bool((first == in_order(a, 0)).all())])
 """,
+    "a tensor whose ring chunks pass 4 MiB: still one ring (all_reduce_v2 does not subdivide)":
+        SETUP + """
+# TF's RingAlg would split chunks over 4 MiB into subdivisions (ring_alg.cc), but
+# all_reduce_v2 passes max_subdivs_per_device=-1: one ring. 4 chunks just over 4 MiB.
+rng = np.random.RandomState(11)   # data()'s mixed magnitudes, by lookup (pow is slow here)
+n = 2**22 + 7
+a = rng.randn(4, n).astype(np.float32) * (
+    10.0 ** np.arange(-4, 4)).astype(np.float32)[rng.randint(0, 8, (4, n))]
+r = all_reduce("SUM", a)[0]
+first = local(r)[0].numpy()
+step = -(-a.shape[1] // 4)
+step += (-step) % 16   # 64-byte chunks of float32
+expected = np.concatenate([in_order(a[:, c * step:(c + 1) * step], c) for c in range(4)])
+out = [shown(r), bool((first == expected).all())]
+""",
     "all_reduce MEAN in eager divides the ring's sum": SETUP + """
 a = data(1000, seed=7)
 out = shown(all_reduce("MEAN", a)[0])

@@ -16,7 +16,8 @@ Glossary:
                     ``UNKNOWN_CARDINALITY`` (-2).
   in a tf.function -- a dataset made while tracing is made once, outside the graph
                     (``outside_the_graph``), a source of a symbolic tensor as a
-                    ``TracedSource`` bound at each execution, a map function reading a
+                    ``TracedSource`` bound at each execution (also ``from_generator``'s
+                    ``args``), a map / filter / interleave / flat_map function reading a
                     tensor of the trace fed its value by the iterator (``function_captures``);
                     ``iter()`` there is a node
                     starting a fresh
@@ -62,8 +63,8 @@ def outside_the_graph(fn):
             if _OUT_OF_SCOPE not in str(e):
                 raise
             raise func_graph.NotTraceable("a tf.data function that uses a tensor of the "
-                                          "function being traced outside its map or "
-                                          "filter") from None
+                                          "function being traced outside its map, filter "
+                                          "or interleave") from None
 
     return wrapper
 
@@ -172,6 +173,7 @@ class DatasetV2:
 
     @staticmethod
     @outside_the_graph
+    @_source
     def from_generator(generator, output_types=None, output_shapes=None, args=None,
                        output_signature=None, name=None):
         """The elements ``generator(*args)`` yields, of the given signature (unknown

@@ -8,6 +8,10 @@ Glossary:
                     next input element's dataset and is read at once; an exhausted one is
                     closed and the cycle moves on. ``num_parallel_calls`` with the default
                     ``deterministic`` gives the same order, so it only changes speed in TF.
+  captures      -- in a tf.function, a ``map_func`` reading a tensor of the trace
+                    (``lambda x: Dataset.range(x + k)``) captures it as ``map``'s does
+                    (simdist/data/mapping.py): the datasets it makes at each execution read
+                    that execution's value.
 Cardinality is unknown, as TF reports it.
 
 Mirrors tensorflow/core/kernels/data/interleave_dataset_op.cc.
@@ -18,9 +22,9 @@ from __future__ import annotations
 import os
 
 from simdist.data import structure
-from simdist.data.dataset_ops import AUTOTUNE, DatasetV2
-from simdist.data.mapping import _first
-from simdist.framework import context
+from simdist.data.dataset_ops import AUTOTUNE, DatasetV2, outside_the_graph
+from simdist.data.mapping import traced
+from simdist.framework import context, func_graph
 
 
 def _dataset_of(fn, values) -> DatasetV2:
@@ -54,11 +58,12 @@ class InterleaveDataset(DatasetV2):
         super().__init__((input_dataset,), None)
 
     @property
+    @outside_the_graph
     def element_spec(self):
         if self._element_spec is None:
-            first = _first(self._inputs[0])
-            self._element_spec = (None if first is None
-                                  else _dataset_of(self._fn, first).element_spec)
+            self._captured = func_graph.captured_now()   # filled while map_func runs
+            self._element_spec = traced(self._inputs[0],
+                                        lambda first: _dataset_of(self._fn, first).element_spec)
         return self._element_spec
 
     def _values(self):

@@ -8,13 +8,16 @@ Glossary:
                         a returned list becomes a tuple, as tf.data does.
   tracing            -- TF traces the function once when the pipeline is built to learn the
                         output spec; simdist calls it on the first element instead (when the
-                        spec is first needed) and keeps a dimension ``None`` where the input's
+                        spec is first needed; a stand-in of the input's spec when there is
+                        none, ``traced``) and keeps a dimension ``None`` where the input's
                         was ``None`` (e.g. the batch dimension of ``batch`` without
                         ``drop_remainder``).
   captures           -- in a tf.function, a function that reads a tensor of the trace
                         (``lambda r: r * k``) captures it, as TF's dataset functions do:
                         listed in ``_captured`` while the spec is traced, given each
-                        execution's value by the iterator that runs the pipeline.
+                        execution's value by the iterator that runs the pipeline; traced
+                        again with their placeholders' ones, dims that depend on them are
+                        unknown (``tf.fill([k], x)``: ``(None,)``).
   num_parallel_calls / deterministic -- accepted; elements are produced in order.
 
 Mirrors tensorflow/python/data/ops/map_op.py and filter_op.py
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 from simdist.data import structure
 from simdist.data.dataset_ops import DatasetV2, outside_the_graph
-from simdist.framework import context, dtypes, func_graph
+from simdist.framework import context, dtypes, errors, func_graph
 from simdist.framework.tensor_spec import TensorSpec
 from simdist.hardware import array_api
 
@@ -42,6 +45,35 @@ def call(fn, values):
 
 def _first(dataset):
     return next(iter(dataset._values()), None)
+
+
+def traced(input_dataset, spec_on):
+    """``spec_on(element)`` (the spec a dataset function gives) as TF's trace of the
+    function learns it: on the input's first element, or a stand-in of its spec when it has
+    none (None when neither exists or the stand-in's values fail an op); a function that
+    read tensors of the trace (``func_graph.captured_now``) is run again on their ones and
+    the dims that differ are unknown."""
+    first = _first(input_dataset)
+    if first is None:
+        spec = input_dataset.element_spec
+        if spec is None:
+            return None
+        try:
+            return traced_on(structure.stand_in(spec), spec_on)
+        except errors.OpError:   # a value the stand-in cannot be: the spec stays a guess
+            return None
+    return traced_on(first, spec_on)
+
+
+def traced_on(element, spec_on):
+    spec = spec_on(element)
+    if spec is None or not func_graph.captured_now():
+        return spec
+    try:
+        with func_graph.captures_read_as(1):
+            return structure.relax_spec(spec, spec_on(element))
+    except errors.OpError:   # a value-dependent check failed on the ones: the zeros' spec
+        return spec
 
 
 def _relaxed_spec(input_spec, first_input, out_values):
@@ -75,13 +107,12 @@ class MapDataset(DatasetV2):
     def element_spec(self):
         if self._element_spec is None:
             self._captured = func_graph.captured_now()   # filled while the function runs
-            first = _first(self._inputs[0])
-            out = None if first is None else call(self._fn, first)
-            if first is None:
-                self._element_spec = TensorSpec(None, dtypes.float32)
-            else:
-                self._element_spec = _relaxed_spec(self._inputs[0].element_spec, first, out)
+            spec = traced(self._inputs[0], self._spec_on)
+            self._element_spec = TensorSpec(None, dtypes.float32) if spec is None else spec
         return self._element_spec
+
+    def _spec_on(self, first):
+        return _relaxed_spec(self._inputs[0].element_spec, first, call(self._fn, first))
 
     def _cardinality(self) -> int:
         return self._inputs[0]._cardinality()
@@ -102,9 +133,11 @@ class FilterDataset(DatasetV2):
         self._fn = predicate
         super().__init__((input_dataset,), input_dataset.element_spec)
         self._captured = func_graph.captured_now()   # filled while the predicate runs
-        first = _first(input_dataset)
-        if first is not None:  # "trace" the predicate once, as TF does when building
-            self._check(call(predicate, first))
+        # "trace" the predicate once, as TF does when building
+        traced(input_dataset, self._spec_on)
+
+    def _spec_on(self, first):
+        self._check(call(self._fn, first))   # no spec of its own: the input's
 
     @staticmethod
     def _check(result):

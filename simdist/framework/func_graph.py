@@ -65,6 +65,7 @@ _execution = ThreadLocalValue(None)  # the _Execution replaying on this thread
 _merges_in_node = ThreadLocalValue(0)  # merge_calls made inside recorded ops (this thread)
 _inlined = ThreadLocalValue(0)     # tf.functions running their Python inside a trace here
 _uses = ThreadLocalValue(None)     # (graph, [tensors]) while a tf.data function traces
+_uses_variant = ThreadLocalValue(0)  # which placeholders those captures read: 0 or 1
 _bound = ThreadLocalValue(None)    # {tensor id: value} while a tf.data function executes
 
 _GRAPH_ERROR_HELP = (
@@ -132,6 +133,13 @@ def captured_now() -> list:
     """The list ``captured_by_use`` is filling now (a new empty one outside it)."""
     uses = _uses.value
     return [] if uses is None else uses[1]
+
+
+def captures_read_as(variant: int):
+    """Trace a tf.data function again with its captures reading their placeholders
+    ``variant`` (1: ones), so what depends on their values (``tf.fill([k], x)``) shows as
+    unknown in the relaxed element spec, as TF's symbolic trace has it."""
+    return _uses_variant.scope(variant)
 
 
 def bound_captures(values: dict):
@@ -248,6 +256,23 @@ def collapse(structure):
     return structure
 
 
+def _concrete_when_captured(method):
+    """``method`` of a symbolic tensor that a tf.data function captured (read while it traces
+    or runs: ``SymbolicTensor._captured_value``) works as the concrete Tensor's does, as the
+    function's own elements do (``tf.fill([k], x)`` reads ``int(k)``). The wrapper is one
+    more frame between the method and its caller (``_library_refuses``'s depth)."""
+    concrete = getattr(Tensor, method.__name__)
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        if (_bound.value is not None or _uses.value is not None) and \
+                self._captured_value() is not None:
+            return concrete(self, *args, **kwargs)
+        return method(self, *args, **kwargs)
+
+    return wrapper
+
+
 class SymbolicTensor(Tensor):
     """A tensor of the graph being traced: shape, dtype, device and name; no value."""
 
@@ -275,13 +300,9 @@ class SymbolicTensor(Tensor):
     def _value(self):
         if _in_node.value:
             return self._placeholders[_variant.value]
-        if _bound.value is not None and self._id in _bound.value:   # a tf.data function's
-            return _bound.value[self._id]._value                      # capture, executing
-        uses = _uses.value
-        if uses is not None and uses[0] is self._graph:   # ... and while it traces
-            if all(t is not self for t in uses[1]):
-                uses[1].append(self)
-            return self._placeholders[0]
+        captured = self._captured_value()
+        if captured is not None:
+            return captured
         if tracing.value is not self._graph:   # kept past its trace (TF's text)
             raise TypeError(
                 f"{self!r} is out of scope and cannot be used here. Use return values, "
@@ -289,6 +310,19 @@ class SymbolicTensor(Tensor):
                 "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must"
                 "_be_return_values for more information.")
         raise NotTraceable(f"code that read the value of the symbolic tensor {self._name}")
+
+    def _captured_value(self):
+        """The value a tf.data function reads for this tensor of the trace it captured:
+        the execution's (``bound_captures``), a placeholder's while it traces
+        (``captured_by_use``); None elsewhere."""
+        if _bound.value is not None and self._id in _bound.value:
+            return _bound.value[self._id]._value
+        uses = _uses.value
+        if uses is not None and uses[0] is self._graph:
+            if all(t is not self for t in uses[1]):
+                uses[1].append(self)
+            return self._placeholders[_uses_variant.value]
+        return None
 
     @property
     def dtype(self):
@@ -319,46 +353,53 @@ class SymbolicTensor(Tensor):
         _library_refuses("asked a symbolic tensor for numpy()")
         raise AttributeError("'SymbolicTensor' object has no attribute 'numpy'")
 
+    @_concrete_when_captured
     def __array__(self, dtype=None, copy=None):
-        _library_refuses("converted a symbolic tensor to a NumPy array")
+        _library_refuses("converted a symbolic tensor to a NumPy array", depth=3)
         raise NotImplementedError(
             f"Cannot convert a symbolic tf.Tensor ({self._name}) to a numpy array. This "
             "error may indicate that you're trying to pass a Tensor to a NumPy call, which "
             "is not supported.")
 
+    @_concrete_when_captured
     def __bool__(self):
-        _library_refuses("used a symbolic tensor as a Python bool")
+        _library_refuses("used a symbolic tensor as a Python bool", depth=3)
         _converted_by_autograph(self, "if/while")
         raise errors.OperatorNotAllowedInGraphError(
             "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. "
             + _GRAPH_ERROR_HELP)
 
+    @_concrete_when_captured
     def __iter__(self):
-        _library_refuses("iterated over a symbolic tensor")
+        _library_refuses("iterated over a symbolic tensor", depth=3)
         _converted_by_autograph(self, "for loop")
         raise errors.OperatorNotAllowedInGraphError(
             "Iterating over a symbolic `tf.Tensor` is not allowed. " + _GRAPH_ERROR_HELP)
 
+    @_concrete_when_captured
     def __len__(self):
-        _library_refuses("took len() of a symbolic tensor")
+        _library_refuses("took len() of a symbolic tensor", depth=3)
         _converted_by_autograph(self, "len()")
         raise TypeError(f"len is not well defined for a symbolic Tensor ({self._name}). "
                         "Please call `x.shape` rather than `len(x)` for shape information.")
 
     def _python_number(self, kind):
-        _library_refuses(f"converted a symbolic tensor with {kind}()", depth=3)
+        _library_refuses(f"converted a symbolic tensor with {kind}()", depth=4)
         _converted_by_autograph(self, f"{kind}()")
         raise TypeError(f"{kind}() argument must be a string or a real number, not "
                         "'SymbolicTensor'")
 
+    @_concrete_when_captured
     def __float__(self):
         return self._python_number("float")
 
+    @_concrete_when_captured
     def __int__(self):
         return self._python_number("int")
 
+    @_concrete_when_captured
     def __index__(self):
-        _library_refuses("used a symbolic tensor as an index")
+        _library_refuses("used a symbolic tensor as an index", depth=3)
         raise TypeError("list indices must be integers or slices, not SymbolicTensor")
 
     def __format__(self, spec: str) -> str:

@@ -384,6 +384,62 @@ def f(k):
 r = calls(f, (tf.constant(2, tf.int64),), (tf.constant(3, tf.int64),))
 out = [[[int(a), int(b)] for a, b in r], f.experimental_get_tracing_count()]
 """,
+    "interleave and flat_map functions capturing a tensor of the trace": """
+@tf.function
+def f(k):
+    print("tracing", k.shape)
+    ds = tf.data.Dataset.range(4).interleave(
+        lambda x: tf.data.Dataset.range(x + k).map(lambda y: y * 10 + x),
+        cycle_length=2, block_length=2)
+    total = tf.constant(0, tf.int64)
+    for x in ds:
+        total = total * 3 + x
+    return total, ds.reduce(tf.constant(0, tf.int64), lambda a, b: a + b)
+r = calls(f, (tf.constant(1, tf.int64),), (tf.constant(2, tf.int64),),
+          (tf.constant(0, tf.int64),))
+@tf.function
+def g(x, k):
+    ds = tf.data.Dataset.from_tensor_slices(x).flat_map(
+        lambda r: tf.data.Dataset.from_tensor_slices(r * tf.cast(k, tf.float32)).take(k))
+    return ds.reduce(tf.constant(0.0), lambda a, b: a * 2.0 + b)
+q = [g(tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]), tf.constant(k, tf.int64))
+     for k in (1, 2, 3)]
+out = [printed.getvalue(), [[int(a), int(b)] for a, b in r], f.experimental_get_tracing_count(),
+       [float(t) for t in q], g.experimental_get_tracing_count()]
+""",
+    "a shape that depends on a captured tensor is unknown in the element spec": """
+@tf.function
+def h(k):
+    ds = tf.data.Dataset.range(3).flat_map(
+        lambda x: tf.data.Dataset.from_tensors(tf.fill([k], x)))
+    print("flat_map spec", ds.element_spec)
+    return ds.reduce(tf.constant(0, tf.int64), lambda a, b: a + tf.reduce_sum(b))
+@tf.function
+def m(k):
+    ds = tf.data.Dataset.range(3).map(lambda x: tf.fill([k], x))
+    print("map spec", ds.element_spec)
+    return ds.reduce(tf.constant(0, tf.int64), lambda a, b: a + tf.reduce_sum(b))
+r = calls(h, (tf.constant(2),), (tf.constant(4),)) + calls(m, (tf.constant(2),), (tf.constant(4),))
+empty = tf.data.Dataset.range(0).map(lambda x: (x * 2, tf.strings.as_string(x)))
+out = [printed.getvalue(), [int(t) for t in r], h.experimental_get_tracing_count(),
+       m.experimental_get_tracing_count(), str(empty.element_spec)]
+""",
+    "from_generator with a tensor of the trace in its args": """
+def gen(n, scale):
+    for i in range(n):
+        yield i * scale, [i] * 2
+@tf.function
+def f(n):
+    ds = tf.data.Dataset.from_generator(gen, args=(n, 3.0), output_signature=(
+        tf.TensorSpec((), tf.float32), tf.TensorSpec((2,), tf.int32)))
+    print("spec", ds.element_spec)
+    t = tf.constant(0.0)
+    for a, b in ds:
+        t = t * 2.0 + a + tf.cast(tf.reduce_sum(b), tf.float32)
+    return t
+r = calls(f, (tf.constant(3),), (tf.constant(5),), (tf.constant(0),))
+out = [printed.getvalue(), [float(t) for t in r], f.experimental_get_tracing_count()]
+""",
 }
 
 CASES = {name: MODULE + f"out = run_module('ds_case_{i}', {SETUP + src!r})\n"

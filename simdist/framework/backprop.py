@@ -62,6 +62,7 @@ class GradientTape:
         self._tape: tape_lib.Tape | None = None
         self._used = False
         self._in_context = False
+        self._entered_in = None
 
     def __enter__(self):
         if self._in_context:
@@ -71,6 +72,7 @@ class GradientTape:
         self._tape.recording = True
         tape_lib.stack().append(self._tape)
         self._in_context = True
+        self._entered_in = tracing.value   # the graph being traced there, or None
         if tracing.value is not None:   # in a tf.function: the execution enters one too
             func_graph.record_tape_event(func_graph._replay_tape_enter, self)
         return self
@@ -128,14 +130,24 @@ class GradientTape:
                 func_graph.record_tape_event(func_graph._replay_recording, self, True)
 
     def reset(self) -> None:
-        """Forget everything recorded so far; inside the context, go on recording."""
-        if tracing.value is not None:
-            raise NotTraceable("GradientTape.reset")
-        new = tape_lib.Tape(self._persistent, self._watch_accessed_variables)
+        """Forget everything recorded so far; inside the context, go on recording (in a
+        tf.function: at every execution too, as TF's graph tape is reset when traced).
+
+        Raises:
+          ValueError: the tape is not recording (outside its context, in ``stop_recording``,
+            after a non-persistent tape's ``gradient``), TF's message.
+        """
         s = tape_lib.stack()
-        if self._tape is not None and self._tape in s:
-            new.recording = self._tape.recording
-            s[s.index(self._tape)] = new
+        if tracing.value is not None and self._in_context and \
+                self._entered_in is not tracing.value:
+            # the caller's tape, entered outside the function: not one of the graph's
+            raise NotTraceable("GradientTape.reset of a tape entered outside the function")
+        if not self._in_context or self._tape not in s or not self._tape.recording:
+            raise ValueError("Tape is not recording.")
+        if tracing.value is not None:
+            func_graph.record_tape_event(func_graph._replay_reset, self)
+        new = tape_lib.Tape(self._persistent, self._watch_accessed_variables)
+        s[s.index(self._tape)] = new
         self._tape = new
         self._used = False
 

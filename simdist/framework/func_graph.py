@@ -935,6 +935,20 @@ def _replay_recording(gradient_tape, on) -> None:
         ex.tapes[id(gradient_tape)].recording = on
 
 
+def _replay_reset(gradient_tape) -> None:
+    """``reset`` of a tape the execution made: a fresh one in its place (same recording)."""
+    ex = _execution.value
+    old = None if ex is None else ex.tapes.get(id(gradient_tape))
+    if old is None:
+        return
+    new = tape_lib.Tape(gradient_tape._persistent, gradient_tape._watch_accessed_variables)
+    new.recording = old.recording
+    s = tape_lib.stack()
+    if old in s:
+        s[s.index(old)] = new
+    ex.tapes[id(gradient_tape)] = new
+
+
 def _tape_gradient(gradient_tape, *args):
     ex = _execution.value
     if ex is not None:
@@ -943,7 +957,7 @@ def _tape_gradient(gradient_tape, *args):
 
 
 def record_tape_event(fn, gradient_tape, *args) -> None:
-    """Record a tape's enter / exit / watch (they happen again at each execution)."""
+    """Record a tape's enter / exit / watch / reset (they happen again at each execution)."""
     tracing.value.record(fn, "stateful", None, (gradient_tape,) + args, {}, fn.__name__)
 
 

@@ -1,7 +1,8 @@
-"""tf.functions simdist runs eagerly (a trace that raised func_graph.NotTraceable part-way:
-here GradientTape.reset, which simdist's graphs do not record), as TF 2.21 traces them
-(record_tf_function.py records into fixtures/tf_function_fallback.json;
-test_function_fallback.py replays): what the fallback keeps of TF's behaviour."""
+"""tf.functions whose trace stops part-way (func_graph.NotTraceable) at GradientTape.reset
+when test_function_fallback.py replays them (its fixture makes reset untraceable, a stand-in
+for what simdist cannot trace), as TF 2.21 traces them (record_tf_function.py records into
+fixtures/tf_function_fallback.json): what the fallback keeps of TF's behaviour. simdist
+traces reset itself: test_function_tapes.py replays these traced."""
 
 CASES = {
     "a variable made before an untraceable construct: TF's singleton error at the first call":

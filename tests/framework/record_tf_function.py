@@ -5,7 +5,8 @@ function_variable_cases.CASES into fixtures/tf_function_variables.json, for
 indexed_slices_cases.CASES into fixtures/tf_indexed_slices.json, for
 function_distribute_cases.CASES into fixtures/tf_function_distribute.json, for
 function_dataset_cases.CASES into fixtures/tf_function_datasets.json, for
-tensor_array_cases.CASES into fixtures/tf_tensor_array.json and for
+tensor_array_cases.CASES into fixtures/tf_tensor_array.json, for
+function_tape_cases.CASES into fixtures/tf_function_tapes.json and for
 function_fallback_cases.CASES into fixtures/tf_function_fallback.json.
 
 Run with the TensorFlow interpreter (not simdist's venv); naming cases re-records only them:
@@ -28,6 +29,7 @@ import function_cases  # noqa: E402 - after the logical devices exist
 import function_dataset_cases  # noqa: E402
 import function_distribute_cases  # noqa: E402
 import function_fallback_cases  # noqa: E402
+import function_tape_cases  # noqa: E402
 import function_variable_cases  # noqa: E402
 import graph_control_flow_cases  # noqa: E402
 import graph_gradient_cases  # noqa: E402
@@ -42,6 +44,7 @@ GROUPS = {"tf_function.json": function_cases.CASES,
           "tf_function_distribute.json": function_distribute_cases.CASES,
           "tf_function_datasets.json": function_dataset_cases.CASES,
           "tf_tensor_array.json": tensor_array_cases.CASES,
+          "tf_function_tapes.json": function_tape_cases.CASES,
           "tf_function_fallback.json": function_fallback_cases.CASES}
 
 if __name__ == "__main__":

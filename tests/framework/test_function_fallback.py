@@ -16,11 +16,17 @@ import io
 import logging
 import os
 
+import pytest
 from function_fallback_cases import CASES
 from tf_snippets import conformance_tests
+from untraceable import reset_untraceable  # noqa: F401 - the fixture
 
 import simdist as tf
 from simdist.framework import func_graph
+
+# Every test here runs with GradientTape.reset untraceable (untraceable.py): a stand-in for
+# what simdist cannot trace, since simdist traces reset as TF does.
+pytestmark = pytest.mark.usefixtures("reset_untraceable")
 
 # What TF 2.21 does with the functions of function_fallback_cases (it traces them), replayed
 # by simdist's fallback (record_tf_function.py, fixtures/tf_function_fallback.json).
@@ -34,7 +40,7 @@ def _untraceable(x, log):
     print("printed", tuple(x.shape))
     with tf.GradientTape() as tape:
         tape.watch(x)
-        tape.reset()   # not recorded by simdist's graphs: NotTraceable
+        tape.reset()   # untraceable here (the reset_untraceable fixture): NotTraceable
         y = x * 2.0
     return y
 

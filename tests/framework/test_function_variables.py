@@ -4,8 +4,10 @@ into a graph (no eager fallback)."""
 
 import os
 
+import pytest
 from function_variable_cases import CASES
 from tf_snippets import conformance_tests
+from untraceable import reset_untraceable  # noqa: F401 - the fixture
 
 import simdist as tf
 
@@ -14,13 +16,13 @@ test_every_case_was_recorded, test_same_result_as_tensorflow = conformance_tests
          CASES}, traced=True)
 
 
-# --- a function that runs eagerly (its trace failed: here GradientTape.reset, which
-# simdist cannot trace) keeps TF's first-call rule. TF traces such a body and raises the
-# singleton error at the first call (the recorded case "a variable created at every call").
-# A variable made before the untraceable construct is made by the failed trace, and the
-# eager run refuses a second one at the first call as TF does (function_fallback_cases);
-# one made after it (here) is made by the first eager run, and a fallback cannot run the
-# Python twice, so simdist raises it at the second call.
+# --- a function that runs eagerly (its trace failed: here GradientTape.reset, made
+# untraceable by untraceable.reset_untraceable) keeps TF's first-call rule. TF traces such
+# a body and raises the singleton error at the first call (the recorded case "a variable
+# created at every call"). A variable made before the untraceable construct is made by the
+# failed trace, and the eager run refuses a second one at the first call as TF does
+# (function_fallback_cases); one made after it (here) is made by the first eager run, and a
+# fallback cannot run the Python twice, so simdist raises it at the second call.
 def _untraceable(body):
     @tf.function
     def f(x):
@@ -30,9 +32,8 @@ def _untraceable(body):
     return f
 
 
+@pytest.mark.usefixtures("reset_untraceable")
 def test_a_fallback_creating_a_variable_at_every_call_raises_tf_error_at_the_next_call():
-    import pytest
-
     from simdist.framework import function_variables
 
     made = []
@@ -49,6 +50,7 @@ def test_a_fallback_creating_a_variable_at_every_call_raises_tf_error_at_the_nex
     assert function_variables.SINGLETON_ERROR.startswith("tf.function only supports")
 
 
+@pytest.mark.usefixtures("reset_untraceable")
 def test_a_fallback_with_a_singleton_variable_creates_it_once():
     state = {}
 
@@ -61,9 +63,8 @@ def test_a_fallback_with_a_singleton_variable_creates_it_once():
     assert [float(f(tf.constant(1.0))) for _ in range(3)] == [2.0, 3.0, 4.0]
 
 
+@pytest.mark.usefixtures("reset_untraceable")
 def test_a_fallback_creating_a_variable_on_a_later_call_only_raises_after_that_call():
-    import pytest
-
     calls = []
 
     def body(x):

@@ -378,7 +378,8 @@ class DatasetV2:
                                      relax_shapes=True)
         state = initial_state
         for element in self:
-            state = reduce_func(state, element)
+            with structure.dataset_function():
+                state = reduce_func(state, element)
         return state
 
 

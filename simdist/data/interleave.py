@@ -24,7 +24,7 @@ import os
 from simdist.data import structure
 from simdist.data.dataset_ops import AUTOTUNE, DatasetV2, outside_the_graph
 from simdist.data.mapping import traced
-from simdist.framework import context, func_graph
+from simdist.framework import func_graph
 
 
 def _dataset_of(fn, values) -> DatasetV2:
@@ -34,7 +34,7 @@ def _dataset_of(fn, values) -> DatasetV2:
       TypeError: ``fn`` returned something else.
     """
     args = structure.to_tensors(values)
-    with context.device(structure.host_device()), structure.outside_trace():
+    with structure.dataset_function():
         out = fn(*args) if type(args) is tuple else fn(args)
     if not isinstance(out, DatasetV2):
         raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from simdist.data import structure
 from simdist.data.dataset_ops import DatasetV2, outside_the_graph
-from simdist.framework import context, dtypes, errors, func_graph
+from simdist.framework import dtypes, errors, func_graph
 from simdist.framework.tensor_spec import TensorSpec
 from simdist.hardware import array_api
 
@@ -36,7 +36,7 @@ from simdist.hardware import array_api
 def call(fn, values):
     """Call ``fn`` on an element (structure of arrays) the way tf.data does; return values."""
     args = structure.to_tensors(values)
-    with context.device(structure.host_device()), structure.outside_trace():
+    with structure.dataset_function():
         out = fn(*args) if type(args) is tuple else fn(args)
     if isinstance(out, list):
         out = tuple(out)

@@ -15,6 +15,8 @@ Mirrors tensorflow/python/data/util/nest.py and tensorflow/python/data/util/stru
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
 from simdist.framework import context, dtypes, execute
@@ -151,6 +153,16 @@ def to_tensors(values):
     dev = host_device()
     with outside_trace():
         return map_leaves(lambda v: Tensor(_as_array(v), dev), values)
+
+
+@contextlib.contextmanager
+def dataset_function():
+    """Where a tf.data function runs (``map``, ``filter``, ``interleave``'s, an eager
+    ``reduce``'s): on the host, out of any tf.function trace, and not executing eagerly --
+    TF runs it as a graph of its own, so ``tf.executing_eagerly()`` is False there and a
+    ``tf.TensorArray`` made there is a graph array (a write not kept is lost)."""
+    with context.device(host_device()), outside_trace(), context.inside_function():
+        yield
 
 
 def outside_trace():

@@ -292,6 +292,74 @@ with tf.GradientTape() as tape:
     y = f(x)
 out = [val(y)] + [val(g) for g in tape.gradient(y, [w, x])]
 """,
+    "eager: a write whose result is dropped unused logs TF's 'Object was never used'": """
+import gc, logging
+logs = []
+class Keep(logging.Handler):
+    def emit(self, record):
+        if "never used" in record.getMessage():
+            logs.append([record.levelname] + [
+                re.sub(r" at 0x[0-9a-f]+", "", line.replace(tf.TensorArray.__module__, "M"))
+                for line in record.getMessage().split("\\n")[:5]])
+logging.getLogger("tensorflow").addHandler(Keep())
+counts = []
+ta = tf.TensorArray(tf.float32, size=3)
+ta.write(0, 1.0)                      # dropped at once: logged
+counts.append(len(logs))
+ta = ta.write(1, 2.0)                 # kept, and used below
+t2 = ta.write(2, 3.0)                 # kept, never used: logged when deleted
+counts.append(len(logs))
+del t2
+counts.append(len(logs))
+s = ta.stack()
+ta.unstack([1.0, 2.0, 3.0])           # only write is checked
+ta.write(0, 5.0).mark_used()
+w = ta.write(1, 4.0)
+counts.append(len(logs))
+@tf.function
+def f(x):
+    t = tf.TensorArray(tf.float32, size=2)
+    t.write(0, x)                     # in a graph: not checked, the write is lost
+    return t.write(1, x).stack()
+r = f(tf.constant(1.0))
+counts.append(len(logs))
+out = [counts, logs, val(s), val(r), isinstance(w, tf.TensorArray), val(w.size()), val(ta.read(0))]
+""",
+    "a TensorArray in a dataset function is a graph array": """
+def fn(x):
+    ta = tf.TensorArray(tf.int64, size=2)
+    ta.write(0, x + 10)               # a graph array: the write not kept is lost
+    ta = ta.write(1, x)
+    tb = tf.TensorArray(tf.int64, size=3, element_shape=[])
+    for i in range(3):
+        tb = tb.write(i, x * i)
+    return ta.stack(), tb.stack(), tb.size(), tf.constant(tf.executing_eagerly())
+ds = tf.data.Dataset.range(3).map(fn)
+ds2 = tf.data.Dataset.range(2).flat_map(lambda x: tf.data.Dataset.from_tensor_slices(
+    tf.TensorArray(tf.float32, size=2, element_shape=[2]).unstack(
+        tf.ones([2, 2]) * tf.cast(x, tf.float32)).concat()))
+def bad(x):
+    return tf.TensorArray(tf.int64, size=1).write(0, x).read(3)
+def run_bad():
+    return list(tf.data.Dataset.range(1).map(bad))
+err = caught(run_bad)
+summed = tf.data.Dataset.range(4).reduce(tf.constant(0, tf.int64), lambda a, b: a + tf.TensorArray(
+    tf.int64, size=1).write(0, b * 2).stack()[0])
+out = [str(ds.element_spec), [[val(t) for t in e] for e in ds], str(ds2.element_spec),
+       [val(e) for e in ds2], err[0], err[1].endswith("Trying to access element 3 in a list "
+       "with 1 elements."), val(summed)]
+""",
+    "colocate_with_first_write_call=False is accepted and changes nothing": """
+def build(colocate):
+    ta = tf.TensorArray(tf.float32, size=2, colocate_with_first_write_call=colocate)
+    ta = ta.write(0, [1.0, 2.0]).write(1, [3.0, 4.0])
+    return ta.stack(), ta.read(1), ta.concat()
+@tf.function
+def traced(colocate):
+    return build(colocate)
+out = [[[val(t) for t in fn(c)] for c in (True, False)] for fn in (build, traced)] + [
+    str(traced.get_concrete_function(False).structured_outputs[0].shape)]
+""",
 }
 
 CASES = {name: MODULE + f"out = run_module('ta_case_{i}', {SETUP + src!r})\n"

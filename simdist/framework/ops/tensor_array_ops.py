@@ -23,6 +23,9 @@ Glossary:
                       the size is a tensor or ``dynamic_size``), ``gather`` is
                       ``[len(indices)] + element_shape``, ``concat`` is ``[None] + the
                       element shape's rest``, as TF's shape functions give them.
+  never used       -- eagerly, ``write``'s result comes back wrapped (tf_should_use): dropped
+                      without being used, it logs TF's "Object was never used" error.
+  colocate_with_first_write_call -- accepted and unused, as in TF 2's two implementations.
   TensorArraySpec  -- the type spec of an array (element shape, dtype, dynamic_size,
                       infer_shape).
 
@@ -38,7 +41,15 @@ import weakref
 
 import numpy as np
 
-from simdist.framework import context, dtypes, errors, execute, func_graph, graph_control_flow
+from simdist.framework import (
+    context,
+    dtypes,
+    errors,
+    execute,
+    func_graph,
+    graph_control_flow,
+    tf_should_use,
+)
 from simdist.framework.ops import array_ops, list_ops
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape
@@ -462,8 +473,10 @@ class TensorArray:
         """The element at ``index`` (zeros if it was never written)."""
         return self._implementation.read(index, name=name)
 
+    @tf_should_use.should_use_result(warn_in_eager=True)
     def write(self, index, value, name=None):
-        """Write ``value`` at ``index``; use the TensorArray returned from then on."""
+        """Write ``value`` at ``index``; use the TensorArray returned from then on (eagerly,
+        dropping it unused logs TF's "Object was never used" error)."""
         return self._implementation.write(index, value, name=name)
 
     def stack(self, name=None):

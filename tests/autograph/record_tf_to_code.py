@@ -21,9 +21,10 @@ sys.path.insert(0, HERE)
 import to_code_functions  # noqa: E402 - from this folder
 
 if __name__ == "__main__":
-    functions = [f for _, f in inspect.getmembers(to_code_functions, inspect.isfunction)
-                 if f.__module__ == to_code_functions.__name__]
-    results = {f.__name__: tf.autograph.to_code(f) for f in functions}
+    # by the module's name for each (a lambda's __name__ is "<lambda>")
+    functions = {n: f for n, f in inspect.getmembers(to_code_functions, inspect.isfunction)
+                 if f.__module__ == to_code_functions.__name__}
+    results = {n: tf.autograph.to_code(f) for n, f in functions.items()}
     path = os.path.join(HERE, "fixtures", "tf_to_code.json")
     with open(path, "w") as out:
         json.dump({"tf_version": tf.__version__, "results": results}, out, indent=1)

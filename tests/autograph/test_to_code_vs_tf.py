@@ -1,6 +1,8 @@
 """``tf.autograph.to_code`` against TF 2.21's text (record_tf_to_code.py,
 fixtures/tf_to_code.json) for the functions of to_code_functions.py: a tensor if/else, a
-while loop, a for over range, break/continue, a return inside a loop, a nested function.
+while loop, a for over range, break/continue, a return inside a loop, a nested function,
+a conditional expression, argument defaults (``None`` in TF's text), a lambda inside a
+function (``ag__.autograph_artifact``) and lambdas converted themselves.
 
 The texts are equal but for one thing: TF orders the names of a ``nonlocal`` statement as a
 Python set does (its order changes with PYTHONHASHSEED), so the comparison sorts them.

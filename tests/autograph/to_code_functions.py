@@ -1,10 +1,13 @@
 """Functions whose ``tf.autograph.to_code`` text record_tf_to_code.py records from TF 2.21
 (fixtures/tf_to_code.json) and test_to_code_vs_tf.py compares with simdist's: a tensor
 if/else, a while loop, a for over range, break/continue, a return inside a loop, a nested
-function, a decorator and a decorated nested function with a docstring. A module of their
-own: AutoGraph reads their source."""
+function, a decorator and a decorated nested function with a docstring, a conditional
+expression, argument defaults, a lambda inside a function, and lambdas converted themselves
+(TF's ``tf__lam = lambda ...: ag__.with_function_scope(...)``). A module of their own:
+AutoGraph reads their source."""
 
 import functools
+import math
 
 
 def if_else(x):
@@ -68,3 +71,24 @@ def nested_decorated(x):
     def double(y):
         return y * 2
     return double(x)
+
+
+def conditional_expression(x):
+    return x if x > 0 else -x
+
+
+def defaults(a, b=1, *, c=2):
+    return a + b + c
+
+
+def with_lambda(xs):
+    f = lambda v: v + 1  # noqa: E731 - the lambda is what is converted
+    return [f(x) for x in xs]
+
+
+scale = lambda x: x * 2.0  # noqa: E731
+cond_lambda = lambda x: x if x > 0 else -x  # noqa: E731
+calls_lambda = lambda x: math.floor(x) + abs(x)  # noqa: E731
+logic_lambda = lambda a, b=1: a and not b or a  # noqa: E731
+inner_lambda = lambda x: (lambda y: y * x)(2)  # noqa: E731
+star_lambda = lambda *args, **kw: len(args)  # noqa: E731

@@ -1,7 +1,11 @@
 """Every converted function's body runs in ``with ag__.FunctionScope(name, scope, options)
 as scope:``; the function converted is named ``tf__<name>`` (its nested functions keep
-their names and are marked ``@ag__.autograph_artifact``), and the calls it makes pass its
-scope to ``converted_call``, as TF's converted code does.
+their names and are marked ``@ag__.autograph_artifact``, its lambdas wrapped in
+``ag__.autograph_artifact(...)``), and the calls it makes pass its scope to
+``converted_call``, as TF's converted code does. A lambda converted itself is
+``tf__lam = lambda args: ag__.with_function_scope(lambda lscope: body, 'lscope', options)``.
+The converted function's own argument defaults read ``None`` in its text (TF's
+``_erase_arg_defaults``; it keeps the original's values).
 
 Mirrors tensorflow/python/autograph/converters/functions.py.
 """
@@ -68,3 +72,36 @@ def _pass_scope(stmts, scope) -> None:
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == "ag__"):
             node.args.append(base.name(scope))
         stack.extend(ast.iter_child_nodes(node))
+
+
+def mark_lambdas(node) -> None:
+    """Wrap the source's lambdas nested in ``node`` in ``ag__.autograph_artifact(...)``
+    (before any converter adds lambdas of its own)."""
+    class Marker(ast.NodeTransformer):
+        def visit_Lambda(self, lam):  # noqa: N802 - ast's name
+            self.generic_visit(lam)
+            return ast.copy_location(base.ag_call("autograph_artifact", lam), lam)
+
+    for child in list(ast.iter_child_nodes(node)):
+        Marker().visit(child)
+
+
+def erase_arg_defaults(node) -> None:
+    """The converted function's defaults read ``None`` (TF's text)."""
+    args = node.args
+    args.defaults = [base.const(None) for _ in args.defaults]
+    args.kw_defaults = [None if d is None else base.const(None) for d in args.kw_defaults]
+
+
+def transform_lambda(lam, namer) -> ast.Assign:
+    """``lam`` (converted already) as TF's ``tf__lam = lambda ...: ag__.with_function_scope(
+    lambda lscope: body, 'lscope', options)``."""
+    scope = namer.new("lscope")
+    _pass_scope([lam.body], scope)
+    inner = ast.Lambda(args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=scope)],
+                                          vararg=None, kwonlyargs=[], kw_defaults=[],
+                                          kwarg=None, defaults=[]), body=lam.body)
+    lam.body = base.ag_call("with_function_scope", inner, base.const(scope), _TOP_OPTIONS)
+    erase_arg_defaults(lam)
+    return ast.copy_location(ast.Assign(targets=[base.name("tf__lam", store=True)], value=lam,
+                                        lineno=lam.lineno), lam)

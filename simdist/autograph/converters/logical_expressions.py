@@ -1,6 +1,6 @@
 """``a and b`` / ``a or b`` / ``not a`` into ``ag__.and_(lambda: a, lambda: b)``,
 ``ag__.or_(...)``, ``ag__.not_(a)``; ``x if c else y`` into ``ag__.if_exp(c, lambda: x,
-lambda: y, 'repr')``; loads the source made into ``ag__.ld(x)``.
+lambda: y, 'c')``; loads the source made into ``ag__.ld(x)``.
 
 Mirrors tensorflow/python/autograph/converters/logical_expressions.py,
 conditional_expressions.py and variables.py.
@@ -34,7 +34,7 @@ class LogicalTransformer(ast.NodeTransformer):
         return node
 
     def visit_IfExp(self, node):  # noqa: N802
-        text = ast.unparse(node)
+        text = ast.unparse(node.test)   # TF's expr_repr: the condition's text
         self.generic_visit(node)
         return ast.copy_location(base.ag_call("if_exp", node.test, _thunk(node.body),
                                               _thunk(node.orelse), base.const(text)), node)

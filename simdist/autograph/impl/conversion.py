@@ -145,17 +145,18 @@ def _lambda_node(fn, tree):
     if len(found) != 1:
         raise InaccessibleSourceCodeError(
             f"could not tell which lambda of its source line is {fn}")
-    lam = found[0]
-    node = base.function("lambda__", [], [ast.Return(lam.body)])
-    node.args = lam.args
-    return ast.copy_location(node, lam)
+    return found[0]
 
 
 def _transform(node):
     """TF's converters, in TF's order, on ``node`` and every function nested in it."""
+    if isinstance(node, ast.Lambda):
+        return _transform_lambda(node)
     node.decorator_list = []
     namer = base.Namer(node)
     logical_expressions.mark_original(node)
+    functions_converter.mark_lambdas(node)
+    functions_converter.erase_arg_defaults(node)
     call_trees.transform(node)
     functions = [n for n in ast.walk(node) if isinstance(n, ast.FunctionDef)]
     for fn in functions:   # outer functions first: fscope, fscope_1 ... as TF names them
@@ -171,6 +172,17 @@ def _transform(node):
     logical_expressions.LogicalTransformer().visit(node)
     logical_expressions.VariableAccessTransformer().visit(node)
     return node
+
+
+def _transform_lambda(lam):
+    """A lambda converted: its calls, conditional and logical expressions (its names read
+    as they are: TF's analysis annotates no definitions in a lambda), in TF's form
+    (functions_converter.transform_lambda)."""
+    namer = base.Namer(lam)
+    functions_converter.mark_lambdas(lam)
+    lam.body = call_trees.CallTreeTransformer().visit(lam.body)
+    lam.body = logical_expressions.LogicalTransformer().visit(lam.body)
+    return functions_converter.transform_lambda(lam, namer)
 
 
 def _explicit_super(node):
@@ -190,16 +202,19 @@ def _convert_function(fn):
     if "__class__" in fn.__code__.co_freevars:
         _explicit_super(node)
     node = _transform(node)
+    # a def: its name; a lambda: ``tf__lam = lambda ...``, its code object "<lambda>"
+    name, code_name = ((node.targets[0].id, "<lambda>") if isinstance(node, ast.Assign)
+                       else (node.name, node.name))
     freevars = list(fn.__code__.co_freevars)
     factory = base.function("ag__factory", [], [
         *(base.assign(v, base.const(None)) for v in ["ag__"] + freevars),
-        node, ast.Return(base.name(node.name))])
+        node, ast.Return(base.name(name))])
     module = ast.Module(body=[factory], type_ignores=[])
     ast.fix_missing_locations(module)
     code = compile(module, filename, "exec")
     factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType)
-                 and c.co_name == node.name)
+                 and c.co_name == code_name)
     from simdist.autograph import operators
 
     cells = dict(zip(freevars, fn.__closure__ or ()))

@@ -52,6 +52,13 @@ class FunctionScope:
         return None if isinstance(value, UndefinedReturnValue) else value
 
 
+def with_function_scope(thunk, scope_name, options):
+    """A converted lambda's body, ``thunk(scope)``, in its FunctionScope (TF's inline
+    FunctionScope)."""
+    with FunctionScope("lambda_", scope_name, options) as scope:
+        return thunk(scope)
+
+
 def autograph_artifact(entity):
     """Mark a function AutoGraph generated (TF's marker; converted_call runs it as it is)."""
     entity.autograph_info__ = frozenset()

@@ -1,10 +1,10 @@
 """Functions whose ``tf.autograph.to_code`` text record_tf_to_code.py records from TF 2.21
 (fixtures/tf_to_code.json) and test_to_code_vs_tf.py compares with simdist's: a tensor
 if/else, a while loop, a for over range, break/continue, a return inside a loop, a nested
-function, a decorator and a decorated nested function with a docstring, a conditional
-expression, argument defaults, a lambda inside a function, and lambdas converted themselves
-(TF's ``tf__lam = lambda ...: ag__.with_function_scope(...)``). A module of their own:
-AutoGraph reads their source."""
+function, a decorator and a decorated nested function with a docstring, calls in a loop's
+body and test, a conditional expression, argument defaults, a lambda inside a function, and
+lambdas converted themselves (TF's ``tf__lam = lambda ...: ag__.with_function_scope(...)``).
+A module of their own: AutoGraph reads their source."""
 
 import functools
 import math
@@ -84,6 +84,13 @@ def defaults(a, b=1, *, c=2):
 def with_lambda(xs):
     f = lambda v: v + 1  # noqa: E731 - the lambda is what is converted
     return [f(x) for x in xs]
+
+
+def loop_calls(x):
+    while sum(x) > 1:
+        print(x)
+        x = [math.tanh(v) for v in x]
+    return x
 
 
 scale = lambda x: x * 2.0  # noqa: E731

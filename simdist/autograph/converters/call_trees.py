@@ -2,7 +2,8 @@
 dict(k=v, **w))``,
 so that the functions a converted function calls are converted too (when they are user
 code) -- except the builtins that read their caller's frame (``locals``, ``globals``,
-``vars``, ``eval``, ``exec``, ``super``) and AutoGraph's own ``ag__`` calls.
+``vars``, ``eval``, ``exec``, ``super``), ``print`` and the debuggers' ``set_trace`` /
+``breakpoint`` (as TF), and AutoGraph's own ``ag__`` calls.
 
 Mirrors tensorflow/python/autograph/converters/call_trees.py.
 """
@@ -14,6 +15,9 @@ import ast
 from simdist.autograph.converters import base
 
 _FRAME_BUILTINS = {"locals", "globals", "vars", "eval", "exec", "super", "dir"}
+# TF calls these as they are: Python's print (AutoGraph's builtin-functions feature is off)
+# and the debuggers' entry points, which read their caller's frame
+_AS_THEY_ARE = {"print", "pdb.set_trace", "ipdb.set_trace", "breakpoint"}
 
 
 class CallTreeTransformer(ast.NodeTransformer):
@@ -21,6 +25,8 @@ class CallTreeTransformer(ast.NodeTransformer):
         self.generic_visit(node)
         func = node.func
         if isinstance(func, ast.Name) and func.id in _FRAME_BUILTINS:
+            return node
+        if ast.unparse(func) in _AS_THEY_ARE:
             return node
         if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                 and func.value.id == "ag__"):

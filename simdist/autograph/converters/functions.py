@@ -59,12 +59,15 @@ def take_docstring(fn) -> None:
 
 
 def _pass_scope(stmts, scope) -> None:
-    """Append ``scope`` to the ``ag__.converted_call`` calls of ``stmts`` (not of nested
-    functions' bodies, which pass their own; their decorators are this scope's)."""
+    """Append ``scope`` to the ``ag__.converted_call`` calls of ``stmts``, also inside the
+    functions the converters made (a loop's body and test), but not in the user's nested
+    functions' bodies, which pass their own (their decorators are this scope's)."""
     stack = list(stmts)
     while stack:
         node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        if isinstance(node, ast.ClassDef) or (
+                isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and hasattr(node, "ag_scope")):
             stack.extend(node.decorator_list)   # evaluated in this scope
             continue
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)

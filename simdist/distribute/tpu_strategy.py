@@ -34,7 +34,7 @@ from simdist.distribute.distribute_lib import Strategy
 from simdist.distribute.distribution_strategy_context import get_replica_context
 from simdist.distribute.mirrored_strategy import MirroredExtended, _MirroredReplicaContext
 from simdist.distribute.tpu_cluster_resolver import TPUClusterResolver
-from simdist.framework import context, execute
+from simdist.framework import context, execute, func_graph
 from simdist.framework.function import ConcreteFunction, Function
 from simdist.framework.tensor import copy_to
 from simdist.hardware import machine as machine_lib
@@ -201,8 +201,7 @@ class TPUStrategy(Strategy):
         if ctx is None or ctx.strategy is not self:
             return tensor
         replica = int(ctx._replica_index)
-        return copy_to(execute.convert_to_tensor(tensor),
-                       self._extended._tpu_devices[replica, logical_device_id])
+        return _on_core(tensor, self._extended._tpu_devices[replica, logical_device_id])
 
     def experimental_split_to_logical_devices(self, tensor, partition_dimensions):
         """Check that ``tensor`` tiles over the replica's cores by ``partition_dimensions``.
@@ -234,6 +233,13 @@ class TPUStrategy(Strategy):
     def experimental_replicate_to_logical_devices(self, tensor):
         """Every logical core of the replica holds the whole ``tensor`` (the value as is)."""
         return tensor
+
+
+@func_graph.recorded(name="Identity")
+def _on_core(tensor, device):
+    """``tensor`` on the logical core ``device`` (in a trace: a node, TF's sharding
+    annotation, copying the value at each execution)."""
+    return copy_to(execute.convert_to_tensor(tensor), device)
 
 
 class TPUStrategyV1(TPUStrategy):

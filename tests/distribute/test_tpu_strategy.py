@@ -12,6 +12,7 @@ import pytest
 
 import simdist as tf
 from simdist.testing import reset_world
+from simdist.testing.log_capture import tf_logs
 
 with open(os.path.join(os.path.dirname(__file__), "fixtures", "tf_tpu_absent.json")) as _f:
     ABSENT = json.load(_f)["results"]
@@ -216,10 +217,17 @@ def test_device_assignment_and_logical_devices():
             return strategy.experimental_split_to_logical_devices(y, [2, 1]), y.device
         return strategy.run(fn, args=(x,))
 
-    values, devices = step(tf.ones([4, 4]))
+    # traced as TF traces them (sharding annotations), not run eagerly: a second call
+    # runs the graph with its values
+    with tf_logs(contains="could not trace") as fallbacks:
+        values, devices = step(tf.ones([4, 4]))
+        again, _ = step(tf.ones([4, 4]) * 3.0)
+    assert fallbacks.messages == [] and step.experimental_get_tracing_count() == 1
     replica_cores = [two_cores.tpu_device(r, 1, job="localhost") for r in range(4)]
     assert list(strategy.experimental_local_results(devices)) == replica_cores
     np.testing.assert_allclose(strategy.experimental_local_results(values)[3].numpy(), 2.0)
+    assert [v.device for v in strategy.experimental_local_results(again)] == replica_cores
+    np.testing.assert_allclose(strategy.experimental_local_results(again)[3].numpy(), 6.0)
 
 
 def test_initialize_twice_warns_and_shutdown():

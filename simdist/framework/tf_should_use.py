@@ -18,9 +18,7 @@ Mirrors tensorflow/python/util/tf_should_use.py.
 
 from __future__ import annotations
 
-import logging
 import sys
-import traceback
 
 from simdist.framework import context
 
@@ -42,6 +40,9 @@ class _TFShouldUseHelper:
         if self._sated:
             return
         try:
+            import logging  # on first use: ``import simdist`` leaves logging unloaded
+            import traceback
+
             creation_stack = "".join(
                 line.rstrip() for line in traceback.format_stack(self._stack_frame, limit=5))
             logging.getLogger("tensorflow").error(

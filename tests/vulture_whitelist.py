@@ -36,6 +36,7 @@ or_  # simdist/autograph/operators/logical.py
 ld  # simdist/autograph/operators/variables.py
 ldu  # simdist/autograph/operators/variables.py
 STD  # simdist/autograph/operators/__init__.py (converted code: ag__.STD)
+with_function_scope  # simdist/autograph/operators/__init__.py (a converted lambda calls it)
 FunctionScope  # simdist/autograph/operators/__init__.py
 autograph_artifact  # simdist/autograph/operators/__init__.py
 

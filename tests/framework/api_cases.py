@@ -39,6 +39,12 @@ A = [[2.0, 1.0], [1.0, 3.0]]
 B = [[1.0, -1.0, 0.5], [2.0, 0.0, 1.0]]
 """
 
+CHOL = """
+def lower(m, dtype):
+    c = tf.linalg.band_part(tf.linalg.cholesky(tf.constant(m, dtype)), -1, 0)
+    return [c, tf.math.is_nan(c)]
+"""
+
 CASES = {
     "tf.constant with a shape": """
 out = [tf.constant(1.5, shape=3), tf.constant([1, 2, 3, 4], shape=[2, 2]),
@@ -176,6 +182,29 @@ out = [grad(lambda a, b: tf.reduce_sum(tf.linalg.matmul(a, b) ** 2), A, B),
        grad(lambda a, r: tf.reduce_sum(tf.linalg.solve(a, r)), A, [[1.0], [2.0]])]
 """,
     "tf.linalg.inv of a singular matrix": "tf.linalg.inv(tf.constant([[1.0, 2.0], [2.0, 4.0]]))",
+    # TF's CPU kernel fills a failed factor's lower triangle (diagonal included) with NaNs and
+    # leaves its upper triangle unwritten (whatever the buffer held): only the lower triangle
+    # is recorded (band_part), with its NaN mask.
+    "tf.linalg.cholesky of matrices that are not positive definite": CHOL + """
+out = [lower(m, dtype) for dtype in (tf.float32, tf.float64)
+       for m in ([[1.0, 2.0], [2.0, 1.0]], [[4.0, 2.0], [2.0, 1.0]], [[-1.0, 0.0], [0.0, 1.0]],
+                 [[1.0, 0.0], [0.0, -1.0]], [[4.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+                 [[1.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, -1.0]],
+                 [[float('nan'), 0.0], [0.0, 1.0]], [[4.0, 9.0], [-1.0, 1.0]])]
+""",
+    "tf.linalg.cholesky of a batch with one matrix that is not positive definite": CHOL + """
+b = [[[[4.0, 2.0], [2.0, 3.0]], [[1.0, 2.0], [2.0, 1.0]]],
+     [[[9.0, 0.0], [0.0, 1.0]], [[0.0, 0.0], [0.0, 0.0]]]]
+traced = tf.function(lambda a: tf.linalg.band_part(tf.linalg.cholesky(a), -1, 0))
+out = [lower(b, tf.float32), traced(tf.constant(b)), tf.math.is_nan(traced(tf.constant(b)))]
+""",
+    "tf.linalg.cholesky's gradient at a matrix that is not positive definite": """
+x = tf.Variable([[1.0, 2.0], [2.0, 1.0]])
+with tf.GradientTape() as t:
+    y = tf.reduce_sum(tf.linalg.band_part(tf.linalg.cholesky(x), -1, 0))
+g = t.gradient(y, x)
+out = [g, tf.math.is_nan(g)]
+""",
     "tf.debugging.Assert that holds": """
 out = [tf.debugging.Assert(tf.constant(True), ['never shown']),
        tf.debugging.Assert(tf.reduce_all(tf.constant([1, 2]) > 0), [tf.constant([1, 2])])]

@@ -8,7 +8,8 @@ Glossary:
   composites  -- trace, matvec, matrix_transpose / adjoint, eye, tensor_diag_part: built from
                  other ops, as TF builds them, so their gradients come for free.
   singular    -- inv and solve of a singular matrix raise InvalidArgumentError, as TF's
-                 kernels do ("Input is not invertible.").
+                 kernels do ("Input is not invertible."); cholesky of a matrix that is not
+                 positive definite does not: its factor is NaN, as TF's CPU kernel gives.
 
 Mirrors tensorflow/python/ops/linalg_ops.py and linalg/linalg_impl.py.
 """
@@ -80,21 +81,42 @@ def solve(matrix, rhs, adjoint=False, name=None):
                           attrs={"adjoint": bool(adjoint)})
 
 
+def _factors(xp, a):
+    """The Cholesky factor of each matrix of ``a``; a matrix that is not positive definite
+    gets NaNs in its lower triangle, diagonal included, as TF's CPU kernel fills it
+    (tensorflow/core/kernels/linalg/cholesky_op.cc). TF leaves that factor's upper triangle
+    unwritten (whatever its buffer held); here it is zero. Only the lower triangle is read."""
+    ns = array_api.namespace(a)
+    try:
+        with array_api.raising_linalg_errors(ns):  # CuPy: raise instead of a partial factor
+            return xp.linalg.cholesky(a)
+    except np.linalg.LinAlgError:
+        pass
+    n = a.shape[-1]
+    failed = xp.tril(xp.full((n, n), np.nan, dtype=a.dtype))
+    flat = xp.reshape(a, (-1, n, n))
+    parts = []
+    for i in range(flat.shape[0]):
+        try:
+            with array_api.raising_linalg_errors(ns):
+                parts.append(xp.linalg.cholesky(flat[i, ...]))
+        except np.linalg.LinAlgError:
+            parts.append(failed)
+    return xp.reshape(xp.stack(parts), a.shape)
+
+
 def cholesky(input, name=None):  # noqa: A002 - TF's name
-    """The lower-triangular Cholesky factor of each positive-definite matrix.
+    """The lower-triangular Cholesky factor of each positive-definite matrix
+    (``tf.linalg.cholesky``); a factor that does not exist is NaN (see ``_factors``).
 
     Raises:
-      InvalidArgumentError: a matrix is not positive definite (TF's kernel message).
+      InvalidArgumentError: the input is not a square matrix (or a batch of them).
     """
     x = _t(input)
     _square(x, "Cholesky")
-    try:
-        value = backend.xp.linalg.cholesky(x._value)
-    except np.linalg.LinAlgError:
-        raise errors.InvalidArgumentError(
-            None, None, "Cholesky decomposition was not successful. The input might not be "
-                        "valid. [Op:Cholesky]") from None
-    return execute.execute("Cholesky", [x], value.astype(x._value.dtype))
+    value = _factors(backend.xp, x._value)
+    return execute.execute("Cholesky", [x],
+                           array_api.astype(value, array_api.numpy_dtype(x._value)))
 
 
 def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,

@@ -66,7 +66,8 @@ class GradientTape:
 
     def __enter__(self):
         if self._in_context:
-            raise ValueError("GradientTape cannot be entered twice; create a new tape instead.")
+            raise ValueError("Tape is still recording, This can happen if you try to re-enter "
+                             "an already-active tape.")
         if self._tape is None:
             self._tape = tape_lib.Tape(self._persistent, self._watch_accessed_variables)
         self._tape.recording = True
@@ -110,9 +111,17 @@ class GradientTape:
 
     @contextlib.contextmanager
     def stop_recording(self):
-        """Temporarily stop recording operations on this tape."""
-        if self._tape is None or not self._in_context:
-            raise ValueError("Tape.stop_recording() can only be used inside the tape's context.")
+        """Temporarily stop recording operations on this tape (only this one: TF pops it
+        from the thread's tapes, the others and tapes entered inside the block record).
+
+        Raises:
+          RuntimeError: the tape was never entered.
+          ValueError: the tape is not recording (exited, or already in this block).
+        """
+        if self._tape is None:
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
+        if not self._in_context or not self._tape.recording:
+            raise ValueError("Tape is not recording.")
         if tracing.value is not None and self._tape not in tape_lib.stack():
             # The caller's tape, in a tf.function: it differentiates the function's graph,
             # which this does not change (TF 2.21 gives the gradient through the block).

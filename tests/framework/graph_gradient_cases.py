@@ -171,4 +171,100 @@ with tf.GradientTape() as outer:
     r = h(x)
 out = [outer.gradient(r, x), r]
 """,
+    # TF 2.21's GradientTape.stop_recording pops its own tape only (backprop.py: _pop_tape /
+    # _push_tape): other tapes on the thread, and a tape entered inside the block, record.
+    "stop_recording pauses only its own tape: nested and persistent tapes": """
+x = tf.constant(3.0)
+with tf.GradientTape(persistent=True) as outer:
+    outer.watch(x)
+    with tf.GradientTape(persistent=True) as inner:
+        inner.watch(x)
+        a = x * x
+        with inner.stop_recording():
+            b = a * x
+            with tf.GradientTape() as fresh:
+                fresh.watch(x)
+                f = x * x
+            inner.watch(b)
+        c = a * b
+    with outer.stop_recording():
+        d = c * x
+    e = c + d
+r = [inner.gradient(c, x), outer.gradient(c, x), outer.gradient(e, x), outer.gradient(b, x),
+     inner.gradient(b, x), fresh.gradient(f, x), inner.gradient(c, b)]
+with tf.GradientTape(persistent=True) as t1:
+    t1.watch(x)
+    with tf.GradientTape(persistent=True) as t2:
+        t2.watch(x)
+        with t1.stop_recording():
+            with t2.stop_recording():
+                p = x * 2.0
+            q = x * 5.0
+        s = x * 7.0
+out = r + [t1.gradient(p, x), t2.gradient(p, x), t1.gradient(q, x), t2.gradient(q, x),
+           t1.gradient(s, x), t2.gradient(s, x)]
+""",
+    "stop_recording pauses only its own tape inside a traced function": """
+@tf.function
+def g(x):
+    with tf.GradientTape(persistent=True) as o:
+        o.watch(x)
+        with tf.GradientTape() as i:
+            i.watch(x)
+            y = x * x
+            with i.stop_recording():
+                z = y * x
+            w = y * z
+    return i.gradient(w, x), o.gradient(w, x)
+@tf.function
+def h(x):
+    with tf.GradientTape() as i:
+        i.watch(x)
+        with i.stop_recording():
+            z = x * x * x
+    return z
+x = tf.constant(3.0)
+with tf.GradientTape(persistent=True) as caller:
+    caller.watch(x)
+    r, k = g(x)[0], h(x)
+out = [g(tf.constant(2.0)), g(x), caller.gradient(r, x), caller.gradient(k, x),
+       g.experimental_get_tracing_count()]
+""",
+    "stop_recording and entering a tape at the wrong time": """
+def error(fn):
+    try:
+        fn()
+    except Exception as e:
+        return [type(e).__name__, str(e)]
+def stop(t):
+    with t.stop_recording():
+        pass
+def stop_twice(t):
+    with t:
+        with t.stop_recording():
+            with t.stop_recording():
+                pass
+def enter_twice(t):
+    with t:
+        with t:
+            pass
+t = tf.GradientTape()
+before = error(lambda: stop(t))
+with t:
+    pass
+x = tf.constant(2.0)
+p = tf.GradientTape(persistent=True)
+with p:
+    p.watch(x)
+    y = x * x
+with p:   # entered again after its exit: it records on
+    z = y * x
+@tf.function
+def f(x):
+    u = tf.GradientTape()
+    stop(u)
+    return x
+out = [before, error(lambda: stop(t)), error(lambda: stop_twice(tf.GradientTape())),
+       error(lambda: enter_twice(tf.GradientTape())), p.gradient(z, x), error(lambda: f(x))]
+""",
 })

@@ -52,7 +52,7 @@ import threading
 
 import numpy as np
 
-from simdist.framework import context, dtypes, errors, execute, graph_plan, nest
+from simdist.framework import context, dtypes, errors, execute, graph_plan, nest, shape_errors
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import NotTraceable, Tensor, _ids, active, tracing  # noqa: F401
 from simdist.framework.tensor_shape import TensorShape
@@ -638,7 +638,13 @@ class FuncGraph:
         """Run ``fn`` on placeholders: (True, its result) when it gave no tensor, else
         (False, its outputs made symbolic)."""
         with _node_scope(0):
-            first = fn(*args, **kwargs)
+            try:
+                first = fn(*args, **kwargs)
+            except errors.InvalidArgumentError as e:   # TF's shape function: a ValueError
+                raised = shape_errors.at_trace(e, fn, op_name, args, kwargs)
+                if raised is None:
+                    raise
+                raise raised from None
         if _COMPOSITES:
             first = expand(first)
         flat = nest.flatten(first)

@@ -392,3 +392,58 @@ finally:
 out = [seen, same]
 """
 
+
+# A shape mismatch TF's shape inference sees while tracing is a ValueError at trace time
+# (common_shape_fns.cc's text naming the node); one it cannot see (unknown dimensions) is
+# the kernel's InvalidArgumentError at execution: only its type is compared.
+TRACE_ERROR = """
+def trace_error(fn, *args, signature=None, message=True):
+    try:
+        tf.function(fn, input_signature=signature)(*args)
+        return "no error"
+    except Exception as e:
+        text = str(e).strip()
+        if "in user code:" in text:
+            text = text.split("\\n")[-1].strip().split(": ", 1)[1]
+        return [type(e).__name__, text if message else None]
+o = tf.ones
+"""
+
+CASES["shape mismatches while tracing: broadcasting ops"] = TRACE_ERROR + """
+out = [trace_error(lambda a, b: a + b, o([2, 3]), o([2, 4])),
+       trace_error(lambda a, b: tf.add(a, b), o([2, 3]), o([2, 4])),
+       trace_error(lambda a: a + [1.0, 2.0], o([2, 3])),
+       trace_error(lambda a: [1.0, 2.0] + a, o([2, 3])),
+       trace_error(lambda a: tf.add(a, [1.0, 2.0]), o([2, 3])),
+       trace_error(lambda a, b: a - b, o([2, 3]), o([3, 3, 2])),
+       trace_error(lambda a, b: a / b, o([5, 3]), o([2, 1])),
+       trace_error(lambda a, b: a * b, o([3]), o([4])),
+       trace_error(lambda a, b: a + b, o([2, 3], tf.int32), o([2], tf.int32)),
+       trace_error(lambda a, b: a + b, o([2, 3], tf.float64), o([2, 4], tf.float64)),
+       trace_error(lambda a, b: (a * 2.0) + b, o([2, 3]), o([2])),
+       trace_error(lambda a, b: a + b, o([2, 3]), o([2, 4]),
+                   signature=[tf.TensorSpec([None, 3]), tf.TensorSpec([None, 4])]),
+       trace_error(lambda a, b: a + b, o([2, 3]), o([2, 1])),
+       trace_error(lambda a, b: a + b, o([2, 3]), o([2, 4]),
+                   signature=[tf.TensorSpec(None), tf.TensorSpec([2, 4])], message=False)]
+"""
+
+CASES["shape mismatches while tracing: matmul, reshape, concat"] = TRACE_ERROR + """
+out = [trace_error(lambda a, b: tf.matmul(a, b), o([2, 3]), o([2, 3])),
+       trace_error(lambda a, b: tf.matmul(a, b, transpose_b=True), o([2, 3]), o([3, 2])),
+       trace_error(lambda a, b: tf.matmul(a, b), o([4, 2, 3]), o([2, 3])),
+       trace_error(lambda a, b: a @ b, o([2, 3]), o([2, 3])),
+       trace_error(lambda a, b: tf.matmul(a, b), o([4, 2, 3]), o([5, 3, 2])),
+       trace_error(lambda a, b: tf.matmul(a, b), o([2, 3]), o([2, 3]), message=False,
+                   signature=[tf.TensorSpec([None, None]), tf.TensorSpec([None, None])]),
+       trace_error(lambda a: tf.reshape(a, [4]), o([2, 3])),
+       trace_error(lambda a: tf.reshape(a, [4, 2]), o([2, 3])),
+       trace_error(lambda a: tf.reshape(a, [4, -1]), o([7])),
+       trace_error(lambda a: tf.reshape(a, [4]), o([2, 3]), signature=[tf.TensorSpec([None, 3])]),
+       trace_error(lambda a: tf.reshape(a, [3, -1]), o([2, 3])),
+       trace_error(lambda a, b: tf.concat([a, b], 0), o([2, 3]), o([2, 4])),
+       trace_error(lambda a, b: tf.concat([a, b], 1), o([2, 3]), o([3, 4])),
+       trace_error(lambda a, b, c: tf.concat([a, b, c], -1), o([2, 3]), o([2, 4]), o([5, 1])),
+       trace_error(lambda a, b: tf.concat([a, b], 0), o([2, 3]), o([2])),
+       trace_error(lambda a, b: tf.concat([a, b], 1), o([2, 3]), o([2, 4]))]
+"""

@@ -74,8 +74,8 @@ def creator_for(graph, policy: str):
             v = next_creator(**kwargs)
         graph.created_variables.append(v)
         if traced is not None:
-            graph.record(_InitialValue(v._value, repr(traced)), "stateful", None, (v, traced),
-                         {}, "Assign")
+            graph.record(_InitialValue(_arrays(v), repr(traced)), "stateful", None,
+                         (v, traced), {}, "Assign")
         return v
 
     return capturing
@@ -125,13 +125,20 @@ class _InitialValue:
     __name__ = "initial_value"
 
     def __init__(self, zeros, traced_repr=""):
-        self.zeros = zeros   # the array the variable was made with
+        self.zeros = zeros   # the arrays the variable (its components) was made with
         self.traced_repr = traced_repr   # the traced initial value, for UnliftableError
 
     def __call__(self, variable, value):
-        if self.zeros is not None and variable._value is self.zeros:
+        if self.zeros is not None and all(a is b for a, b in zip(_arrays(variable),
+                                                                 self.zeros)):
             variable.assign(value)
         self.zeros = None
+
+
+def _arrays(variable) -> tuple:
+    """The arrays a variable holds: its own, or each component's of a distributed one."""
+    components = getattr(variable, "_values", None)
+    return tuple(c._value for c in components) if components else (variable._value,)
 
 
 class UnliftableError(Exception):

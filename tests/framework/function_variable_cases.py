@@ -175,3 +175,19 @@ with contextlib.redirect_stdout(printed):
             errors.append([type(e).__name__, "only supports singleton tf.Variables" in str(e)])
 out = [errors, len(traced), len(made), f.experimental_get_tracing_count(), printed.getvalue()]
 """
+
+CASES["a mirrored variable initialized from a tensor of the trace"] = """
+class M(tf.Module):
+    def __init__(self):
+        self.v = None
+    @tf.function
+    def f(self, x):
+        if self.v is None:
+            self.v = tf.Variable(x * 2.0)
+        return self.v + x
+with S.scope():
+    m = M()
+    r = [m.f(tf.constant(1.0)), m.f(tf.constant(2.0))]
+out = [r, type(m.v).__name__, list(S.experimental_local_results(m.v)),
+       m.f.experimental_get_tracing_count()]
+"""

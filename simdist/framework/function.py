@@ -539,9 +539,11 @@ class Function:
             # trace's Python side effects cannot be undone, so there is at most one.
             reason = self._untraceable or func_graph.eager_reason()
             if reason is None:
+                stacks: list = []
                 try:
                     created = variables.creation_count()
-                    trace.graph = self._trace_graph(trace, args, kwargs)
+                    with function_variables.creation_stacks() as stacks:
+                        trace.graph = self._trace_graph(trace, args, kwargs)
                     if variables.creation_count() != created and \
                             not trace.graph.created_variables and \
                             self._first_call_made_variables is not None:
@@ -561,8 +563,9 @@ class Function:
                     return True
                 except NotTraceable as e:
                     reason = self._untraceable = str(e)
-                    if variables.creation_count() != created and \
-                            self._first_call_made_variables is None:
+                    if self._first_call_made_variables is None and \
+                            function_variables.kept_creations(
+                                stacks, e.__traceback__, Function._trace_graph.__code__):
                         # The failed trace made variables, as TF's first trace of the first
                         # call: the first eager run is TF's second trace, which may make none
                         # (counted if it runs through, as TF counts a trace that did).

@@ -14,6 +14,13 @@ Glossary:
                      arguments).
   eager rule      -- the same first-call rule for a function that runs eagerly (its trace
                      failed): ``eager_rule``.
+  kept creation   -- a variable a failed trace made counts as made by TF's first trace only
+                     if every call between the traced body and its creation had returned
+                     when the trace failed (``creation_stacks``, ``kept_creations``): a
+                     helper that the failure cut short (a build that makes variables, then
+                     meets what simdist cannot trace) never stored them, and TF's trace,
+                     which would not have failed, would have; its eager rerun makes them
+                     again as TF's first trace, not as a singleton violation.
   policy          -- what a trace may do: ALLOW (the first call's trace), REFUSE (the second
                      trace of the first call, which TF makes when the first one created
                      variables, and every later trace after such a first call: TF's
@@ -31,7 +38,9 @@ tensorflow/python/ops/resource_variable_ops.py (UninitializedVariable).
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
+import threading
 
 import numpy as np
 
@@ -191,3 +200,58 @@ def _producers_of(node, producers, inputs, graph, traced_repr) -> list:
         seen[id(producer)] = producer
         todo.extend(s for _, s in getattr(producer, "slots", ()))
     return list(seen.values())
+
+
+@contextlib.contextmanager
+def creation_stacks():
+    """Yield a list that gets, for each variable this thread makes in the block, the frames
+    of the stack it was made from (innermost first)."""
+    from simdist.framework import variables
+
+    stacks: list = []
+    thread = threading.get_ident()
+
+    def watch(variable):
+        if threading.get_ident() == thread:
+            frames, f = [], sys._getframe(1)
+            while f is not None:
+                frames.append(f)
+                f = f.f_back
+            stacks.append(frames)
+
+    variables._creation_watchers.append(watch)
+    try:
+        yield stacks
+    finally:
+        variables._creation_watchers.remove(watch)
+
+
+_AUTOGRAPH = os.path.join("simdist", "autograph") + os.sep
+
+
+def kept_creations(stacks, traceback, trace_code) -> int:
+    """How many of the creations in ``stacks`` count as TF's first trace's, for a trace that
+    failed with ``traceback`` (see the glossary): those whose calls below the traced body
+    (the frame ``trace_code``, FuncGraph tracing's, called) had all returned, AutoGraph's
+    operators and the closures the body defines (its converted if/loop bodies) aside. A
+    creation whose stack does not reach the body (another thread's) counts."""
+    raised, body = set(), None
+    while traceback is not None:
+        frame = traceback.tb_frame
+        raised.add(id(frame))
+        if body is None and frame.f_back is not None and frame.f_back.f_code is trace_code:
+            body = frame
+        traceback = traceback.tb_next
+    if body is None:
+        return len(stacks)
+    inner = body.f_code.co_qualname + ".<locals>."
+    kept = 0
+    for frames in stacks:
+        if not any(f is body for f in frames):
+            kept += 1
+            continue
+        below = frames[:next(i for i, f in enumerate(frames) if f is body)]
+        if not any(id(f) in raised and _AUTOGRAPH not in f.f_code.co_filename
+                   and not f.f_code.co_qualname.startswith(inner) for f in below):
+            kept += 1
+    return kept

@@ -110,6 +110,7 @@ def _bind_args(args, kwargs):
 
 _uid = itertools.count()
 _created = [0]   # variables made so far (a tf.function's first run that makes some retraces)
+_creation_watchers: list = []   # callables told of each variable made (function_variables)
 
 
 def creation_count() -> int:
@@ -162,6 +163,8 @@ class Variable(metaclass=_VariableMeta):
         self._distribute_strategy = distribute_strategy
         self._uid = next(_uid)
         _created[0] += 1
+        for watch in _creation_watchers:
+            watch(self)
 
     def __del__(self):
         # Free what __init__ allocated, read from the instance itself: a subclass that

@@ -38,4 +38,24 @@ def g(x):
     return state["v"].assign_add(x)
 out = [g(tf.constant(1.0)), g(tf.constant(2.0)), g.experimental_get_tracing_count()]
 """,
+    # The untraceable construct inside a helper that makes the variables: simdist's failed
+    # trace made them but the helper never stored them; TF's trace completes the helper.
+    "variables made by a helper that an untraceable construct stopped": """
+class Holder:
+    def __init__(self):
+        self.vars = None
+    def build(self, x):
+        made = [tf.Variable(1.0), tf.Variable([2.0, 3.0])]
+        with tf.GradientTape() as t:
+            t.watch(x)
+            t.reset()
+        self.vars = made
+h = Holder()
+@tf.function
+def f(x):
+    if h.vars is None:
+        h.build(x)
+    return h.vars[0] * x + h.vars[1]
+out = [f(tf.constant(1.0)), f(tf.constant(2.0)), f(tf.constant(3.0)), len(h.vars)]
+""",
 }

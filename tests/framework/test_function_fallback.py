@@ -77,3 +77,51 @@ def test_a_check_before_the_python_runs_leaves_nothing_behind(monkeypatch, caplo
     assert [r.numpy() for r in results] == [2.0, 3.0]
     assert log == ["python", "python"]   # no trace ran the Python: one append per call
     assert any("a test's condition" in r.getMessage() for r in caplog.records)
+
+
+def _simdist_cannot_trace():
+    """A stand-in for a construct simdist's graphs cannot record (TF traces it)."""
+    if func_graph.current() is not None:
+        raise func_graph.NotTraceable("a stand-in construct")
+
+
+def test_variables_of_a_helper_the_failed_trace_cut_short_are_made_again(caplog):
+    # TF's first trace completes build (it stores the variables) and its second makes none;
+    # simdist's failed trace made them inside build, which never stored them: the eager
+    # run makes them once more, as TF's first trace, without the singleton error.
+    class Holder:
+        vars = None
+
+        def build(self):
+            made = [tf.Variable(1.0), tf.Variable(2.0)]
+            _simdist_cannot_trace()
+            self.vars = made
+
+    h = Holder()
+
+    @tf.function
+    def f(x):
+        if h.vars is None:
+            h.build()
+        return h.vars[0] * x + h.vars[1]
+
+    with caplog.at_level(logging.WARNING, "tensorflow"):
+        results = [f(tf.constant(1.0)), f(tf.constant(2.0)), f(tf.constant(3.0))]
+    assert [r.numpy() for r in results] == [3.0, 4.0, 5.0]
+    assert any("a stand-in construct" in r.getMessage() for r in caplog.records)
+
+
+def test_variables_a_returned_call_made_before_the_failure_count_as_the_first_traces():
+    # make() returned its new variable to the body before the failure: TF's second trace
+    # would make another, so the eager run is refused as TF refuses that trace.
+    def make():
+        return tf.Variable(1.0)
+
+    @tf.function
+    def g(x):
+        v = make()
+        _simdist_cannot_trace()
+        return v + x
+
+    with pytest.raises(ValueError, match="only supports singleton tf.Variables"):
+        g(tf.constant(1.0))

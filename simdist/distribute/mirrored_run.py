@@ -77,7 +77,15 @@ from simdist import _world
 from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.values import regroup, select_replica
-from simdist.framework import context, errors, func_graph, name_scope, thread_local, variables
+from simdist.framework import (
+    context,
+    errors,
+    func_graph,
+    graph_control_flow,
+    name_scope,
+    thread_local,
+    variables,
+)
 from simdist.framework import tensor as tensor_lib
 
 
@@ -325,12 +333,15 @@ def _replica_variable_creator(next_creator, **kwargs):
 class MirroredReplicaContext:
     """Mixin for ReplicaContexts run by :func:`call_for_each_replica`: merge_call pauses."""
 
-    # (graph, nested tf.functions) where the one-replica fast path (no thread) runs fn
-    home = (None, 0)
+    # (graph, nested tf.functions, control-flow bodies) where the one-replica fast path (no
+    # thread) runs fn
+    home = (None, 0, 0)
 
     def _check_merge_call_graph(self):
         """TF's check: the merge runs in the caller's graph, so a merge_call in a graph of
-        the replica's own (a tf.function nested in the replica function) cannot be merged.
+        the replica's own (a tf.function nested in the replica function, or a cond branch /
+        loop body the replica function traces: TF's cond_v2 / while_v2 FuncGraphs) cannot
+        be merged.
 
         Raises:
           RuntimeError: TF's message, with what to do instead.
@@ -338,10 +349,11 @@ class MirroredReplicaContext:
         thread = self._thread
         if thread is not None and threading.current_thread() is not thread:
             return
-        graph, nested = self.home if thread is None else (thread.graph, 0)
+        graph, nested, bodies = self.home if thread is None else (thread.graph, 0, 0)
         current = func_graph.current()   # None also inside a recorded op's computation
         if current is not None and (current is not graph
-                                    or func_graph.inlined_calls() > nested):
+                                    or func_graph.inlined_calls() > nested
+                                    or graph_control_flow.bodies() > bodies):
             raise RuntimeError(MERGE_CALL_IN_A_NEW_GRAPH)
 
     def _merge_call(self, merge_fn, args, kwargs):

@@ -36,6 +36,15 @@ from __future__ import annotations
 from simdist.framework import dtypes, errors, nest
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import Tensor
+from simdist.framework.thread_local import ThreadLocalValue
+
+_bodies = ThreadLocalValue(0)   # control-flow bodies this thread is tracing (nested)
+
+
+def bodies() -> int:
+    """How many cond branches / loop bodies (each TF's own FuncGraph) this thread is
+    tracing inside: merge_call asks (TF refuses it in a graph other than the caller's)."""
+    return _bodies.value
 
 _FLOW_TYPES: list = []   # [(class, to_flow(value), with_flow(value, flow))]
 
@@ -103,12 +112,14 @@ def _trace_into(graph, fn, args=()):
     """Trace ``fn(*args)`` into a fresh node list; (nodes, outputs as symbolic tensors)."""
     outer = graph.nodes
     graph.nodes = []
+    _bodies.value += 1
     try:
         out = to_flows(fn(*args))
         out = nest.map_structure(
             lambda x: x if x is None else _as_symbolic(graph, x), out)
         return graph.nodes, out
     finally:
+        _bodies.value -= 1
         graph.nodes = outer
 
 
@@ -117,9 +128,11 @@ def scratch(graph, fn):
     ``FuncGraph('tmp')``: AutoGraph stages a loop body there to learn its variables' types)."""
     outer = graph.nodes
     graph.nodes = []
+    _bodies.value += 1
     try:
         return fn()
     finally:
+        _bodies.value -= 1
         graph.nodes = outer
 
 

@@ -380,3 +380,58 @@ out = [one.run(nested(), args=(tf.constant(1.0),)),
        tf.distribute.get_strategy().run(nested(), args=(tf.constant(3.0),))]
 """,
 })
+
+# merge_call (all_reduce, a mirrored variable's assign) inside a tf.cond branch or a
+# tf.while_loop body that a traced replica function builds: TF's RuntimeError (the branch or
+# body is a FuncGraph of its own, not the replica thread's graph: mirrored_run.py).
+CASES["merge_call in a control-flow body of a traced replica function: TF's RuntimeError"] = \
+    SETUP + """
+def merge_fn(strategy, x):
+    return strategy.reduce("SUM", x, axis=None)
+def refused(step, *args):
+    try:
+        step(*args)
+        return "no error"
+    except Exception as e:
+        return [type(e).__name__, "`merge_call` called while defining a new graph" in str(e)]
+@tf.function
+def in_cond(p):
+    def replica(p):
+        ctx = tf.distribute.get_replica_context()
+        return tf.cond(p, lambda: ctx.merge_call(merge_fn, args=(tf.constant(1.0),)),
+                       lambda: tf.constant(0.0))
+    return S2.run(replica, args=(p,))
+@tf.function
+def in_while():
+    def replica():
+        ctx = tf.distribute.get_replica_context()
+        return tf.while_loop(
+            lambda i, s: i < 2,
+            lambda i, s: (i + 1, s + ctx.merge_call(merge_fn, args=(tf.constant(1.0),))),
+            (0, tf.constant(0.0)))
+    return S2.run(replica)
+@tf.function
+def all_reduce_in_cond(p):
+    def replica(p):
+        ctx = tf.distribute.get_replica_context()
+        return tf.cond(p, lambda: ctx.all_reduce("SUM", tf.constant(1.0)),
+                       lambda: tf.constant(0.0))
+    return S2.run(replica, args=(p,))
+with S2.scope():
+    v = tf.Variable(0.0, aggregation=tf.VariableAggregation.SUM)
+@tf.function
+def assign_in_cond(p):
+    def replica(p):
+        return tf.cond(p, lambda: v.assign_add(1.0), lambda: tf.identity(v))
+    return S2.run(replica, args=(p,))
+@tf.function
+def merge_outside_the_cond(p):
+    def replica(p):
+        ctx = tf.distribute.get_replica_context()
+        s = ctx.all_reduce("SUM", tf.constant(1.0))
+        return tf.cond(p, lambda: s * 2.0, lambda: s)
+    return S2.run(replica, args=(p,))
+out = [refused(in_cond, tf.constant(True)), refused(in_while),
+       refused(all_reduce_in_cond, tf.constant(True)), refused(assign_in_cond, tf.constant(True)),
+       local(merge_outside_the_cond(tf.constant(True)))]
+"""

@@ -81,6 +81,7 @@ from simdist.framework import (
     context,
     errors,
     func_graph,
+    function_variables,
     graph_control_flow,
     name_scope,
     thread_local,
@@ -325,7 +326,14 @@ def _replica_variable_creator(next_creator, **kwargs):
                     f"Tried to create variable {name[:-1]} with mismatching name on device {i}: "
                     f"replica 0 created {first['name'][:-1]}. Every replica must create the "
                     "same variables, in the same order, under the same names.")
-        return strategy.extended._create_variable(variables.default_variable_creator, **first)
+        # Inside a trace the copies are made outside the graph, as TF's Keras and
+        # create_mirrored_variable lift them (init_scope): an initializer runs eagerly. (An
+        # initial value the trace computed cannot be lifted: simdist runs that eagerly.)
+        lift = function_variables.lifted() if func_graph.current() is not None and \
+            not func_graph.is_symbolic(first.get("initial_value")) else contextlib.nullcontext()
+        with lift:
+            return strategy.extended._create_variable(variables.default_variable_creator,
+                                                      **first)
 
     return ds_context.get_replica_context().merge_call(merge_fn, args=(kwargs,))
 

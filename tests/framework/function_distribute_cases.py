@@ -435,3 +435,25 @@ out = [refused(in_cond, tf.constant(True)), refused(in_while),
        refused(all_reduce_in_cond, tf.constant(True)), refused(assign_in_cond, tf.constant(True)),
        local(merge_outside_the_cond(tf.constant(True)))]
 """
+
+# A Keras model built by its first call inside a traced replica function: its weights are
+# made outside the graph (TF's Keras builds in init_scope), as MirroredVariables, and the
+# first trace that made them is followed by a second (tracing count 2).
+CASES["a Keras model built inside a traced replica function"] = SETUP + """
+with S2.scope():
+    m = tf.keras.Sequential([tf.keras.layers.Dense(3, kernel_initializer="ones"),
+                             tf.keras.layers.Dense(1, kernel_initializer="ones")])
+state = {}
+@tf.function
+def step(a):
+    print("tracing step")
+    def fn(a):
+        if "v" not in state:
+            state["v"] = tf.Variable(2.0)
+        return m(a) * state["v"]
+    return S2.run(fn, args=(a,))
+x = tf.reshape(tf.range(8, dtype=tf.float32), [4, 2])
+r = calls(step, (x,), (x + 1.0,))
+out = [printed.getvalue(), [local(v) for v in r], step.experimental_get_tracing_count(),
+       type(m.layers[0].kernel).__name__, type(state["v"]).__name__, len(m.weights)]
+"""

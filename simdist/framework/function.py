@@ -542,7 +542,8 @@ class Function:
                 stacks: list = []
                 try:
                     created = variables.creation_count()
-                    with function_variables.creation_stacks() as stacks:
+                    with function_variables.creation_stacks(
+                            Function._trace_graph.__code__) as stacks:
                         trace.graph = self._trace_graph(trace, args, kwargs)
                     if variables.creation_count() != created and \
                             not trace.graph.created_variables and \

@@ -203,9 +203,10 @@ def _producers_of(node, producers, inputs, graph, traced_repr) -> list:
 
 
 @contextlib.contextmanager
-def creation_stacks():
+def creation_stacks(trace_code):
     """Yield a list that gets, for each variable this thread makes in the block, the frames
-    of the stack it was made from (innermost first)."""
+    of the stack it was made from (innermost first), up to the frame that runs
+    ``trace_code`` (left out, as everything above it: no frame that holds the list)."""
     from simdist.framework import variables
 
     stacks: list = []
@@ -214,10 +215,10 @@ def creation_stacks():
     def watch(variable):
         if threading.get_ident() == thread:
             frames, f = [], sys._getframe(1)
-            while f is not None:
+            while f is not None and f.f_code is not trace_code:
                 frames.append(f)
                 f = f.f_back
-            stacks.append(frames)
+            stacks.append(frames if f is not None else [])
 
     variables._creation_watchers.append(watch)
     try:

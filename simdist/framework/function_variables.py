@@ -204,9 +204,11 @@ def _producers_of(node, producers, inputs, graph, traced_repr) -> list:
 
 @contextlib.contextmanager
 def creation_stacks(trace_code):
-    """Yield a list that gets, for each variable this thread makes in the block, the frames
-    of the stack it was made from (innermost first), up to the frame that runs
-    ``trace_code`` (left out, as everything above it: no frame that holds the list)."""
+    """Yield a list that gets, for each variable this thread makes in the block, the calls
+    it was made from, innermost first, up to the frame that runs ``trace_code``: each as
+    (frame id, code), so no frame (nor its locals) is kept alive. A frame id can be reused
+    by a later call once its frame is gone: a later call of the same code at the same place
+    may then pass for the earlier one (a rare miscount, of no other consequence)."""
     from simdist.framework import variables
 
     stacks: list = []
@@ -214,11 +216,12 @@ def creation_stacks(trace_code):
 
     def watch(variable):
         if threading.get_ident() == thread:
-            frames, f = [], sys._getframe(1)
+            calls, f = [], sys._getframe(1)
             while f is not None and f.f_code is not trace_code:
-                frames.append(f)
+                calls.append((id(f), f.f_code))
                 f = f.f_back
-            stacks.append(frames if f is not None else [])
+            stacks.append(calls if f is not None else [])
+            del f
 
     variables._creation_watchers.append(watch)
     try:
@@ -239,20 +242,20 @@ def kept_creations(stacks, traceback, trace_code) -> int:
     raised, body = set(), None
     while traceback is not None:
         frame = traceback.tb_frame
-        raised.add(id(frame))
+        raised.add((id(frame), frame.f_code))
         if body is None and frame.f_back is not None and frame.f_back.f_code is trace_code:
-            body = frame
+            body = (id(frame), frame.f_code)
         traceback = traceback.tb_next
     if body is None:
         return len(stacks)
-    inner = body.f_code.co_qualname + ".<locals>."
+    inner = body[1].co_qualname + ".<locals>."
     kept = 0
-    for frames in stacks:
-        if not any(f is body for f in frames):
+    for calls in stacks:
+        if body not in calls:
             kept += 1
             continue
-        below = frames[:next(i for i, f in enumerate(frames) if f is body)]
-        if not any(id(f) in raised and _AUTOGRAPH not in f.f_code.co_filename
-                   and not f.f_code.co_qualname.startswith(inner) for f in below):
+        below = calls[:calls.index(body)]
+        if not any(call in raised and _AUTOGRAPH not in call[1].co_filename
+                   and not call[1].co_qualname.startswith(inner) for call in below):
             kept += 1
     return kept

@@ -28,6 +28,10 @@ Glossary:
   captured by use -- a tf.data function (a map) made while tracing that reads a tensor of
                     the trace: listed while the pipeline traces it (``captured_by_use``), fed
                     that execution's value when it runs (``bound_captures``).
+  op names       -- TF's: the op's own name, or its ``name=`` argument, made unique
+                    (``Add``, ``Add_1``), under the graph's name scope: a library function's
+                    ``op_name_scope`` (a TensorArray's ``TensorArrayV2Write/``). A user's
+                    ``tf.name_scope`` names variables only, not yet graph ops.
   NotTraceable   -- raised while tracing by code the graph cannot record (a concrete tensor
                     or a variable write made outside any recorded op, a library reading a
                     symbolic value in Python, strategy.run): ``tf.function`` then runs that
@@ -518,6 +522,7 @@ class FuncGraph:
         self.autograph_pending = False
         self.autograph = True           # False: tf.function(autograph=False) traces it
         self._names: dict = {}
+        self.scope = ""                 # the name scope ops are recorded in ("a/b/")
         self.made_names: dict = {}      # id -> name of the inputs (and stateful outputs)
         self._base_device = None
         self._plans: dict = {}          # graph_plan.Plan per tf.device scope of the calls
@@ -555,6 +560,19 @@ class FuncGraph:
         self._names[key] = n + 1
         return name if n == 0 else f"{name}_{n}"
 
+    @contextlib.contextmanager
+    def name_scope(self, name: str):
+        """TF's graph name scope: ops recorded inside are named ``<scope>/<op>``; the scope
+        is made unique as op names are (``a``, ``a_1``); a name ending in ``/`` is used as
+        it is, ``""`` is the top."""
+        old = self.scope
+        self.scope = name if not name or name.endswith("/") else \
+            self.unique_name(old + name) + "/"
+        try:
+            yield self.scope
+        finally:
+            self.scope = old
+
     def placeholder(self, value, name: str, shape=None) -> SymbolicTensor:
         """The symbolic input standing for argument ``value`` (a Tensor or an array)."""
         t = value if isinstance(value, Tensor) else execute.convert_to_tensor(value)
@@ -575,7 +593,7 @@ class FuncGraph:
         # an unknown rank: the ones have one more dimension, so an op's output whose rank
         # follows its input's is of unknown rank too (as TF's shape inference gives)
         other = known if shape.rank is not None else TensorShape([None] * (known.rank + 1))
-        t = SymbolicTensor(self, f"{self.unique_name(name)}:0", shape, dtype, device,
+        t = SymbolicTensor(self, f"{self.unique_name(self.scope + name)}:0", shape, dtype, device,
                            (_fill(known, 0, dt), _fill(other, 1, dt)))
         self.made_names[t._id] = t._name
         return t
@@ -608,7 +626,8 @@ class FuncGraph:
                 slots.append((i, self.substitutes[id(leaf)]))
             elif leaf is self.stdout and leaf is not None:   # print(..., file=sys.stdout)
                 slots.append((i, "stdout"))
-        op_name = self.unique_name(name)
+        # a name ending in "/" (a scope's own name) is used as it is, without the slash
+        op_name = name[:-1] if name.endswith("/") else self.unique_name(self.scope + name)
         merges = _merges_in_node.value
         if kind in ("stateful", "spec"):
             out = None if spec is None else spec(self, *args, **kwargs)
@@ -823,6 +842,19 @@ def register_replica_group(hook):
     return hook
 
 
+@contextlib.contextmanager
+def op_name_scope(name, default_name: str):
+    """TF's ``ops.name_scope(name, default_name)`` inside a library function: while a graph
+    traces here, its ops are named under ``name or default_name`` (made unique); eagerly,
+    nothing. Yields the scope (``"TensorArrayV2Write/"``) or None."""
+    g = tracing.value
+    if g is None or _in_node.value:
+        yield None
+        return
+    with g.name_scope(name or default_name) as scope:
+        yield scope
+
+
 def recorded_op_variant():
     """Which placeholders this thread's recorded op runs on (while tracing), or None."""
     return _variant.value if _in_node.value else None
@@ -844,7 +876,8 @@ def register_inline_condition(fn):
 
 
 def recorded(fn=None, *, kind: str = "pure", spec=None, name=None, inline=False):
-    """Make ``fn`` a public op: while tracing, a call records a node (see ``record``)."""
+    """Make ``fn`` a public op: while tracing, a call records a node (see ``record``)
+    named ``name`` (by default the function's TF op name), or the call's ``name=``."""
 
     def wrap(f):
         op_name = name or _OP_NAMES.get(f.__name__, f.__name__)
@@ -856,7 +889,9 @@ def recorded(fn=None, *, kind: str = "pure", spec=None, name=None, inline=False)
             g = tracing.value
             if g is None or inline and any(c() for c in _INLINE_CONDITIONS):
                 return f(*args, **kwargs)
-            return g.record(f, kind, spec, args, kwargs, op_name)
+            given = kwargs.get("name")   # TF's ``name=`` names the op
+            return g.record(f, kind, spec, args, kwargs,
+                            given if isinstance(given, str) and given else op_name)
 
         op.__recorded_op__ = f
         op.__ag_do_not_convert__ = True   # AutoGraph calls an op as it is (never converts it)

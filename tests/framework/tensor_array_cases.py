@@ -360,6 +360,32 @@ def traced(colocate):
 out = [[[val(t) for t in fn(c)] for c in (True, False)] for fn in (build, traced)] + [
     str(traced.get_concrete_function(False).structured_outputs[0].shape)]
 """,
+    "traced: the graph names of a TensorArray's ops, TF's name scopes": """
+names = []
+@tf.function
+def f(x):
+    ta = tf.TensorArray(tf.float32, size=2)
+    names.append(ta.flow.name)
+    ta = ta.write(0, x)
+    names.append(ta.flow.name)
+    ta = ta.write(1, x * 2.0)
+    names.append(ta.flow.name)
+    ta2 = tf.TensorArray(tf.float32, size=0, dynamic_size=True).unstack(tf.stack([x, x]))
+    names.extend([ta2.flow.name, ta.stack().name, ta.read(1).name, ta.gather([0, 1]).name,
+                  ta.concat().name, ta2.size().name, ta.identity().flow.name])
+    ta3 = tf.TensorArray(tf.float32, size=3).scatter([0, 2], tf.stack([x, x]))
+    ta4 = tf.TensorArray(tf.float32, size=2).split(tf.concat([x, x], 0), [3, 3])
+    names.extend([ta3.flow.name, ta4.flow.name])
+    named = tf.TensorArray(tf.float32, size=1, name="named")
+    names.append(named.flow.name)
+    named = named.write(0, x, name="w")
+    names.extend([named.flow.name, named.stack(name="s").name, named.read(0, name="r").name,
+                  named.gather([0], name="g").name, named.concat(name="c").name,
+                  tf.add(x, x, name="plain").name, tf.identity(x, name="plain").name])
+    return ta.stack()
+f.get_concrete_function(tf.TensorSpec([3], tf.float32))
+out = names
+""",
 }
 
 CASES = {name: MODULE + f"out = run_module('ta_case_{i}', {SETUP + src!r})\n"

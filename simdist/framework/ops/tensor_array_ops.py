@@ -23,6 +23,10 @@ Glossary:
                       the size is a tensor or ``dynamic_size``), ``gather`` is
                       ``[len(indices)] + element_shape``, ``concat`` is ``[None] + the
                       element shape's rest``, as TF's shape functions give them.
+  graph names      -- TF's: a method's ops are named under its name scope
+                      (``TensorArrayV2Write/TensorListSetItem``, ``TensorArrayV2Stack/...``;
+                      ``gather`` / ``concat`` / ``size`` have none), ``name=`` naming the
+                      scope and the op where TF passes it on (``w/w``).
   never used       -- eagerly, ``write``'s result comes back wrapped (tf_should_use): dropped
                       without being used, it logs TF's "Object was never used" error.
   colocate_with_first_write_call -- accepted and unused, as in TF 2's two implementations.
@@ -298,8 +302,11 @@ class _GraphTensorArrayV2:
         self._dtype = dtypes.as_dtype(dtype)
         self._element_shape = [TensorShape(element_shape)]
         self._infer_shape = infer_shape
-        self._flow = flow if flow is not None else list_ops.tensor_list_reserve(
-            self._element_shape[0].dims, size, self._dtype)
+        if flow is None:
+            with func_graph.op_name_scope(name, "TensorArrayV2") as scope:
+                flow = list_ops.tensor_list_reserve(self._element_shape[0].dims, size,
+                                                    self._dtype, name=scope)
+        self._flow = flow
         self._colocate_with_first_write_call = None
         self._colocate_with = None
 
@@ -339,7 +346,9 @@ class _GraphTensorArrayV2:
         raise NotImplementedError()
 
     def read(self, index, name=None):
-        value = list_ops.tensor_list_get_item(self._flow, index, self._dtype, self._shape_arg())
+        with func_graph.op_name_scope(name, "TensorArrayV2Read"):
+            value = list_ops.tensor_list_get_item(self._flow, index, self._dtype,
+                                                  self._shape_arg(), name=name)
         return _static(value, self.element_shape) if self.element_shape.rank is not None \
             else value
 
@@ -348,20 +357,24 @@ class _GraphTensorArrayV2:
         return None if shape.rank is None else shape.as_list()
 
     def write(self, index, value, name=None):
-        value = _convert(value, self._dtype)
-        _check_dtypes(value, self._dtype)
-        self._check_element_shape(value.shape)
-        flow_out = list_ops.tensor_list_set_item(self._flow, index, value, bool(self._dynamic_size))
+        with func_graph.op_name_scope(name, "TensorArrayV2Write"):
+            value = _convert(value, self._dtype)
+            _check_dtypes(value, self._dtype)
+            self._check_element_shape(value.shape)
+            flow_out = list_ops.tensor_list_set_item(self._flow, index, value,
+                                                     bool(self._dynamic_size), name=name)
         return build_ta_with_new_flow(self, flow_out)
 
     def stack(self, name=None):
         size = self._static_size()
-        value = list_ops.tensor_list_stack(self._flow, self._dtype, -1 if size is None else size,
-                                  self._shape_arg())
+        with func_graph.op_name_scope(name, "TensorArrayV2Stack"):
+            value = list_ops.tensor_list_stack(self._flow, self._dtype,
+                                               -1 if size is None else size, self._shape_arg())
         return _static(value, TensorShape([size]).concatenate(self.element_shape))
 
     def gather(self, indices, name=None):
-        value = list_ops.tensor_list_gather(self._flow, indices, self._dtype, self._shape_arg())
+        value = list_ops.tensor_list_gather(self._flow, indices, self._dtype, self._shape_arg(),
+                                            name=name)
         n = getattr(indices, "shape", None)
         n = n[0] if n is not None and n.rank == 1 else (
             len(indices) if isinstance(indices, (list, tuple)) else None)
@@ -370,41 +383,48 @@ class _GraphTensorArrayV2:
     def concat(self, name=None):
         shape = self.element_shape
         rest = TensorShape(shape.dims[1:]) if shape.rank else TensorShape(None)
-        value = list_ops.tensor_list_concat(self._flow, self._dtype,
-                                   None if shape.rank is None else [None] + shape.dims[1:])
+        value = list_ops.tensor_list_concat(
+            self._flow, self._dtype, None if shape.rank is None else [None] + shape.dims[1:],
+            name=name)
         return _static(value, TensorShape([None]).concatenate(rest)) if shape.rank \
             else value
 
     def unstack(self, value, name=None):
-        value = _convert(value, self._dtype)
-        _check_dtypes(value, self._dtype)
-        self._check_element_shape(TensorShape(value.shape.dims[1:])
-                                  if value.shape.rank else TensorShape(None))
-        rest = value.shape.dims[1:] if value.shape.rank else None
-        return build_ta_with_new_flow(self, list_ops.tensor_list_from_tensor(value, rest))
+        with func_graph.op_name_scope(name, "TensorArrayUnstack"):
+            value = _convert(value, self._dtype)
+            _check_dtypes(value, self._dtype)
+            self._check_element_shape(TensorShape(value.shape.dims[1:])
+                                      if value.shape.rank else TensorShape(None))
+            rest = value.shape.dims[1:] if value.shape.rank else None
+            flow_out = list_ops.tensor_list_from_tensor(value, rest)
+        return build_ta_with_new_flow(self, flow_out)
 
     def scatter(self, indices, value, name=None):
-        value = _convert(value, self._dtype)
-        _check_dtypes(value, self._dtype)
-        self._check_element_shape(TensorShape(value.shape.dims[1:])
-                                  if value.shape.rank else TensorShape(None))
-        flow_out = list_ops.tensor_list_scatter(value, indices, self._shape_arg(), self._flow)
+        with func_graph.op_name_scope(name, "TensorArrayScatter"):
+            value = _convert(value, self._dtype)
+            _check_dtypes(value, self._dtype)
+            self._check_element_shape(TensorShape(value.shape.dims[1:])
+                                      if value.shape.rank else TensorShape(None))
+            flow_out = list_ops.tensor_list_scatter(value, indices, self._shape_arg(),
+                                                    self._flow)
         return build_ta_with_new_flow(self, flow_out)
 
     def split(self, value, lengths, name=None):
-        value = _convert(value, self._dtype)
-        _check_dtypes(value, self._dtype)
-        if isinstance(lengths, (list, tuple)) and value.shape.rank and lengths and \
-                max(lengths) == min(lengths):
-            self._check_element_shape(TensorShape([int(lengths[0])] + value.shape.dims[1:]))
-        flow_out = list_ops.tensor_list_split(value, self._shape_arg(), lengths)
+        with func_graph.op_name_scope(name, "TensorArraySplit"):
+            value = _convert(value, self._dtype)
+            _check_dtypes(value, self._dtype)
+            if isinstance(lengths, (list, tuple)) and value.shape.rank and lengths and \
+                    max(lengths) == min(lengths):
+                self._check_element_shape(TensorShape([int(lengths[0])] +
+                                                      value.shape.dims[1:]))
+            flow_out = list_ops.tensor_list_split(value, self._shape_arg(), lengths, name=name)
         return build_ta_with_new_flow(self, flow_out)
 
     def size(self, name=None):
         if not self._dynamic_size and self._size is not None:
             return self._size if isinstance(self._size, Tensor) else \
                 array_ops.constant(int(self._size), dtypes.int32)
-        return list_ops.tensor_list_length(self._flow)
+        return list_ops.tensor_list_length(self._flow, name=name)
 
     def close(self, name=None):
         return None   # TF's no_op

@@ -27,6 +27,14 @@ from simdist.framework import context, execute, func_graph, nest, variables
 from simdist.framework.indexed_slices import IndexedSlices
 
 
+def _pick(i, args) -> tuple:
+    """``values.select_replica(i, args)`` of a tuple of leaves (no nested structure)."""
+    from simdist.distribute.distributed_variable import DistributedVariable
+
+    return tuple(a.values[i] if isinstance(a, DistributedValues) and
+                 not isinstance(a, DistributedVariable) else a for a in args)
+
+
 def require_cross_replica_or_default_context(extended) -> None:
     """TF's check that a cross-replica method is called where it may be."""
     mode = ds_context.get_per_thread_mode()
@@ -342,10 +350,15 @@ class StrategyExtended:
         components = self._local_results(var) if isinstance(var, DistributedValues) else (var,)
         from simdist.distribute.values import select_replica
 
+        args = tuple(args)
+        flat = not kwargs and not any(nest.is_nested(a) for a in args)
         results = []
         for i, comp in enumerate(components):
+            # Flat positional arguments (an optimizer's gradient): each one's component,
+            # as select_replica picks it, without walking a structure per copy.
+            picked = _pick(i, args) if flat else select_replica(i, args)
             with context.device(comp.device), UpdateContext(i):
-                out = fn(comp, *select_replica(i, tuple(args)), **select_replica(i, kwargs))
+                out = fn(comp, *picked, **(select_replica(i, kwargs) if kwargs else {}))
             results.append(out)
         if len(results) == 1:
             return results[0]  # one variable's assign: its _UnreadVariable, as in TF

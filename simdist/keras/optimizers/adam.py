@@ -110,25 +110,36 @@ class Adam(Optimizer):
         started = fused.start(gradient, variable, m, v)
         if started is None:
             return False
-        k, (m, v) = started
-        g = gradient._value
+        k, slots = started
+        with np.errstate(all="ignore"):
+            self._fused_arrays(k, gradient._value, variable, slots, c)
+        return True
+
+    def _fused_slots(self, index):
+        """The slots a fused update of variable ``index`` writes (fused_apply), or None
+        where it has no fused update (AMSGrad)."""
+        return None if self.amsgrad else (self._momentums[index], self._velocities[index])
+
+    @staticmethod
+    def _fused_arrays(k, g, variable, slots, c) -> None:
+        """The dense update's arithmetic on one copy's arrays (``k``: its device's
+        fused.Kernel), under the caller's ``np.errstate(all="ignore")``."""
+        m, v = slots
         one_minus_beta_1, one_minus_beta_2 = c["one_minus_beta_1"]._value, \
             c["one_minus_beta_2"]._value
         alpha, epsilon = c["alpha"]._value, c["epsilon"]._value
-        with np.errstate(all="ignore"):
-            diff = k.op("Sub", (g, m._value), g - m._value)
-            step = k.op("Mul", (diff, one_minus_beta_1), diff * one_minus_beta_1)
-            k.write(m, m._value + step, "AssignAddVariableOp")
-            square = k.op("Square", (g,), g * g)
-            diff = k.op("Sub", (square, v._value), square - v._value)
-            step = k.op("Mul", (diff, one_minus_beta_2), diff * one_minus_beta_2)
-            k.write(v, v._value + step, "AssignAddVariableOp")
-            scaled = k.op("Mul", (m._value, alpha), m._value * alpha)
-            root = k.op("Sqrt", (v._value,), np.sqrt(v._value))
-            denominator = k.op("AddV2", (root, epsilon), root + epsilon)
-            update = k.op("RealDiv", (scaled, denominator), scaled / denominator)
-            k.write(variable, variable._value - update, "AssignSubVariableOp")
-        return True
+        diff = k.op("Sub", (g, m._value), g - m._value)
+        step = k.op("Mul", (diff, one_minus_beta_1), diff * one_minus_beta_1)
+        k.write(m, m._value + step, "AssignAddVariableOp")
+        square = k.op("Square", (g,), g * g)
+        diff = k.op("Sub", (square, v._value), square - v._value)
+        step = k.op("Mul", (diff, one_minus_beta_2), diff * one_minus_beta_2)
+        k.write(v, v._value + step, "AssignAddVariableOp")
+        scaled = k.op("Mul", (m._value, alpha), m._value * alpha)
+        root = k.op("Sqrt", (v._value,), np.sqrt(v._value))
+        denominator = k.op("AddV2", (root, epsilon), root + epsilon)
+        update = k.op("RealDiv", (scaled, denominator), scaled / denominator)
+        k.write(variable, variable._value - update, "AssignSubVariableOp")
 
     def get_config(self):
         cfg = super().get_config()

@@ -100,6 +100,12 @@ def applicable(gradient, *variables) -> bool:
     ``extended.update``: a device scope places every op of the update)."""
     if not plain_eager():
         return False
+    return arrays_fit(gradient, *variables)
+
+
+def arrays_fit(gradient, *variables) -> bool:
+    """``applicable``'s operand conditions: a dense NumPy gradient, plain variable copies
+    of its shape and dtype, floating point."""
     if type(gradient) is not Tensor or type(gradient._value) is not np.ndarray:
         return False
     first = variables[0]

@@ -45,6 +45,7 @@ from simdist.framework import (
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras import backend
+from simdist.keras.optimizers import fused_apply
 
 
 def filter_empty_gradients(grads_and_vars):
@@ -481,9 +482,11 @@ class Optimizer(trackable.Trackable):
 
         self._apply_state = {}
         try:
-            for grad, var in grads_and_vars:
-                distribution.extended.update(var, apply_grad_to_update_var, args=(grad,),
-                                             group=False)
+            grads_and_vars = list(grads_and_vars)
+            if not fused_apply.apply(self, distribution, grads_and_vars):
+                for grad, var in grads_and_vars:
+                    distribution.extended.update(var, apply_grad_to_update_var, args=(grad,),
+                                                 group=False)
         finally:
             self._apply_state = None
         with ds_context.enter_or_assert_strategy(ds_context.strategy_of(self._iterations)):

@@ -1,0 +1,142 @@
+"""One step's fused updates of every variable copy, with the per-copy lookups hoisted.
+
+``Optimizer._distributed_apply_gradients_fn`` runs ``extended.update(var, update_step)``
+per variable; each update enters a device scope and an update context per copy, picks the
+copy's gradient, looks up the step's scalars and the copy's slots, and checks that the
+fused kernel applies -- Python that costs several times the copy's own arithmetic. Where
+every copy's update would take the fused path (fused.py), this runs the same updates in
+the same order with those checks made once per step: the same arrays, the same device
+charges (the same clocks and trace events), the same tensors made and freed (memory in
+use and peak), the step's scalars made at the same point (the first copy on a device).
+
+Glossary:
+  copy entry -- one variable copy's update: its replica index, gradient tensor, slot
+                copies, device and dtype, all found before any update runs.
+  applies    -- what ``extended.update`` + ``update_step`` + ``fused.start`` would find:
+                cross-replica context of a strategy whose ``update`` is the base class's,
+                no tape, trace, shape inference or placement log, an optimizer whose class
+                gives ``_fused_slots`` and ``_fused_arrays`` and does not override
+                ``update_step``, and every copy plain, dense and of its gradient's shape
+                and dtype. Anything else (or any lookup that would raise) runs the
+                per-variable path, which then does what it always did (errors included).
+  enabled    -- ``disabled()`` turns it off (tests compare both paths).
+
+Mirrors keras/src/optimizers/optimizer.py (``_distributed_apply_gradients_fn``: one
+``extended.update`` per variable) as TF's graph runs it (every copy's update op prepared
+once per function, then executed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+from simdist import warnings as teach
+from simdist.distribute import distribution_strategy_context as ds_context
+from simdist.distribute.update_context import UpdateContext
+from simdist.framework import context, execute, tape
+from simdist.framework import tensor as tensor_lib
+from simdist.framework.tensor import Tensor
+from simdist.hardware import machine as machine_lib
+from simdist.keras.optimizers import fused
+
+_enabled = [True]
+
+
+@contextlib.contextmanager
+def disabled():
+    """Run every update through ``extended.update`` (the per-variable path)."""
+    saved = _enabled[0]
+    _enabled[0] = False
+    try:
+        yield
+    finally:
+        _enabled[0] = saved
+
+
+def apply(optimizer, distribution, grads_and_vars) -> bool:
+    """Update every copy of every variable (see the module docstring); False, having done
+    nothing, where the per-variable path must run instead."""
+    entries = _entries(optimizer, distribution, grads_and_vars)
+    if entries is None:
+        return False
+    state = optimizer._apply_state
+    kernels: dict = {}
+    outer = np.geterr()
+    with np.errstate(all="ignore"):   # the fused arithmetic's own state, once for all
+        for i, g, comp, slots, dev, dtype in entries:
+            key = (dev, dtype)
+            c = state.get(key)
+            if c is None:   # the step's scalars, made where update_step makes them
+                with np.errstate(**outer), context.device(comp.device), UpdateContext(i):
+                    c = state[key] = optimizer._prepare_local(dtype)
+            k = kernels.get(dev)
+            if k is None:
+                k = kernels[dev] = fused.Kernel(dev)
+            optimizer._fused_arrays(k, g._value, comp, slots, c)
+    return True
+
+
+def _entries(optimizer, distribution, grads_and_vars):
+    """The copy entries in update order, or None where the fused apply does not apply."""
+    from simdist.distribute import distribute_lib
+    from simdist.distribute.distributed_variable import DistributedVariable
+    from simdist.distribute.values import DistributedValues
+
+    owner = _owner(type(optimizer))
+    ext = distribution.extended
+    if not _enabled[0] or owner is None or optimizer._apply_state is None or \
+            type(ext).update is not distribute_lib.StrategyExtended.update or \
+            ds_context.get_replica_context() is not None or not _plain():
+        return None
+    try:
+        distribute_lib.require_cross_replica_or_default_context(ext)
+    except Exception:  # noqa: BLE001 - the per-variable path raises it
+        return None
+    entries = []
+    for grad, var in grads_and_vars:
+        try:
+            ext._validate_update_variable(var)
+            index = optimizer._index_dict[optimizer._var_key(var)]
+        except Exception:  # noqa: BLE001 - the per-variable path raises it
+            return None
+        slots = optimizer._fused_slots(index)
+        if slots is None:
+            return None
+        comps = var.values if isinstance(var, DistributedValues) else (var,)
+        shared = not isinstance(grad, DistributedValues) or isinstance(grad, DistributedVariable)
+        for i, comp in enumerate(comps):
+            g = grad if shared else grad.values[i]
+            if type(g) is not Tensor or optimizer._var_key(comp) != optimizer._var_key(var):
+                return None
+            copies = []
+            for s in slots:
+                if isinstance(s, DistributedVariable):
+                    if i >= len(s._values):
+                        return None
+                    s = s._values[i]   # what _get picks inside UpdateContext(i)
+                elif hasattr(s, "_get"):
+                    return None
+                copies.append(s)
+            if not fused.arrays_fit(g, comp, *copies):
+                return None
+            dev = machine_lib.find_device(comp.device)   # what tf.device(comp.device) places
+            entries.append((i, g, comp, copies, dev, comp.dtype))
+    return entries
+
+
+def _owner(cls):
+    """The class that gives the fused arrays, where ``update_step`` is its own."""
+    for klass in cls.__mro__:
+        if "_fused_slots" in klass.__dict__:
+            return klass if cls.update_step is klass.update_step else None
+    return None
+
+
+def _plain() -> bool:
+    """fused.plain_eager's conditions but the device scope (each copy's update has one)."""
+    if tape.active() or execute._scratch.value or execute._log_placement[0] or (
+            tensor_lib.active[0] and tensor_lib.tracing.value is not None):
+        return False
+    return not (teach._ENABLED and teach.replicas_here() > 1)

@@ -1,0 +1,116 @@
+"""The hoisted apply (keras/optimizers/fused_apply.py) equals the per-variable path
+(``extended.update`` per variable, each copy's fused update): bit-identical variables and
+slots, the same device clocks, memory in use and peak, and the same trace events in the
+same order, eagerly and in a traced step; and it steps aside where it does not apply."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import simdist as tf
+from simdist.hardware import backend as _backend
+from simdist.hardware import machine as machine_lib
+from simdist.keras.optimizers import fused_apply
+from simdist.testing import reset_world
+
+pytestmark = pytest.mark.skipif(
+    _backend.get_backend() != "numpy",
+    reason="the fused optimizer kernels run on the NumPy backend only (keras/optimizers/fused.py)")
+
+
+def _train(widths, replicas, steps, traced, make_optimizer, lr_variable=False):
+    reset_world()
+    strategy = tf.distribute.MirroredStrategy([f"/gpu:{i}" for i in range(replicas)])
+    tf.keras.utils.set_random_seed(5)
+    with strategy.scope():
+        layers = [tf.keras.layers.Dense(w, activation="tanh") for w in widths]
+        model = tf.keras.Sequential([tf.keras.Input((3,)), *layers, tf.keras.layers.Dense(1)])
+        optimizer = make_optimizer()
+        if lr_variable:
+            optimizer.learning_rate = tf.Variable(0.02)
+
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum((model(x) - y) ** 2) / 8.0
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+
+    def run(x, y):
+        return strategy.run(step, args=(x, y))
+
+    if traced:
+        run = tf.function(run)
+    x = tf.constant(np.linspace(-1, 1, 24, dtype=np.float32).reshape(8, 3))
+    y = tf.constant(np.linspace(0, 2, 8, dtype=np.float32).reshape(8, 1))
+    for _ in range(steps):
+        run(x, y)
+    machine = machine_lib.get_machine()
+    devices = sorted(machine.devices.values(), key=lambda d: d.name)
+    traces = {id(d.trace): d.trace for d in devices}
+    events = [(e.name, e.cat, e.device, e.start, e.end, sorted(e.args.items()))
+              for t in traces.values() for e in t.events]
+    values = [c.numpy().tobytes() for v in optimizer.variables + model.variables
+              for c in strategy.experimental_local_results(v)]
+    memory = [(d.clock, d.memory_in_use, d.peak_memory) for d in devices]
+    return values, memory, events
+
+
+def _both(*args, **kwargs):
+    """(the hoisted apply's run, the per-variable run, whether each apply was hoisted)."""
+    taken = []
+    original = fused_apply._entries
+
+    def counted(*a):
+        entries = original(*a)
+        taken.append(entries is not None)
+        return entries
+
+    fused_apply._entries = counted
+    try:
+        hoisted = _train(*args, **kwargs)
+    finally:
+        fused_apply._entries = original
+    with fused_apply.disabled():
+        per_variable = _train(*args, **kwargs)
+    return hoisted, per_variable, taken
+
+
+def _adam():
+    return tf.keras.optimizers.Adam(0.05)
+
+
+@settings(max_examples=6, deadline=None)
+@given(widths=st.lists(st.integers(1, 5), min_size=0, max_size=2),
+       replicas=st.integers(1, 4), steps=st.integers(1, 3), traced=st.booleans())
+def test_hoisted_apply_equals_the_per_variable_path(widths, replicas, steps, traced):
+    hoisted, per_variable, taken = _both(widths, replicas, steps, traced, _adam)
+    assert taken and all(taken)   # every step's apply was the hoisted one
+    assert hoisted[0] == per_variable[0]
+    assert hoisted[1] == per_variable[1]
+    assert hoisted[2] == per_variable[2] and len(hoisted[2]) > 0
+
+
+def test_a_learning_rate_variable_and_adamw_take_it_too():
+    for make, lr_variable in ((_adam, True),
+                              (lambda: tf.keras.optimizers.AdamW(0.05, weight_decay=0.1),
+                               False)):
+        hoisted, per_variable, taken = _both([4], 2, 2, False, make,
+                                             lr_variable=lr_variable)
+        assert taken and all(taken)
+        assert hoisted == per_variable
+
+
+class _OwnStep(tf.keras.optimizers.Adam):
+    def update_step(self, gradient, variable):   # a user's own update: plain SGD
+        variable.assign_sub(gradient * 0.1)
+
+
+@pytest.mark.parametrize("make", [lambda: tf.keras.optimizers.Adam(0.05, amsgrad=True),
+                                  _OwnStep, lambda: tf.keras.optimizers.SGD(0.05)],
+                         ids=["amsgrad", "own-update-step", "sgd"])
+def test_it_steps_aside_where_it_does_not_apply(make):
+    hoisted, per_variable, taken = _both([3], 2, 2, False, make)
+    assert taken and not any(taken)
+    assert hoisted == per_variable

@@ -227,11 +227,17 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
 
 def constant_value(value, dtype=None, strict=True, shape=None) -> Tensor:
     """A new Tensor from a Python or NumPy value on the current device."""
-    if isinstance(value, (list, tuple)) and any(
-            isinstance(v, Tensor) for v in dtypes.leaves(value)):
-        value = _tensor_values(value)
-    target = dtypes.infer_dtype(value) if dtype is None else dtypes.as_dtype(dtype)
-    arr = _to_numpy(value, target, strict)
+    key = _scalar_key(value, dtype, strict) if shape is None else None
+    arr = _scalars.get(key) if key is not None else None
+    if arr is None:
+        if isinstance(value, (list, tuple)) and any(
+                isinstance(v, Tensor) for v in dtypes.leaves(value)):
+            value = _tensor_values(value)
+        target = dtypes.infer_dtype(value) if dtype is None else dtypes.as_dtype(dtype)
+        arr = _to_numpy(value, target, strict)
+        if key is not None and len(_scalars) < _SCALARS_KEPT and _quiet(arr, value):
+            arr.setflags(write=False)   # shared by every tensor made from it
+            _scalars[key] = arr
     dev = context.current_device()
     if shape is not None:
         if arr.size == 1:  # a scalar filled out to ``shape``: TF's Fill
@@ -241,6 +247,35 @@ def constant_value(value, dtype=None, strict=True, shape=None) -> Tensor:
     if _log_placement[0]:
         _log("_EagerConst", dev)
     return Tensor(array_api.from_host(arr), dev)
+
+
+# A Python scalar's converted array, by (type, value, dtype asked, strict): an optimizer's
+# or a metric's constants convert the same few numbers at every step. Float zeros are left
+# out (0.0 == -0.0 as keys), as is NaN (never equal to itself), and conversions that may
+# warn (an overflow): each of those converts afresh, warning as it did.
+_scalars: dict = {}
+_SCALARS_KEPT = 512
+_SCALAR_TYPES = (int, float, bool)
+
+
+def _scalar_key(value, dtype, strict):
+    kind = type(value)
+    if kind not in _SCALAR_TYPES or (kind is float and (value == 0 or value != value)):
+        return None
+    try:
+        key = (kind, value, dtype, strict)
+        hash(key)
+    except TypeError:   # an unhashable dtype argument: converted as usual
+        return None
+    return key
+
+
+def _quiet(arr, value) -> bool:
+    """Whether converting ``value`` to ``arr`` could not have warned (no overflow to an
+    infinity, no integer wrap-around): only such conversions are kept."""
+    if arr.dtype.kind == "f":
+        return bool(np.isfinite(arr))
+    return arr.dtype.kind == "b" or arr.item() == value
 
 
 def _is_host_strings(value) -> bool:

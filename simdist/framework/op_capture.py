@@ -255,6 +255,8 @@ class Program:
         self.teach = teach.enabled()
         self.size = n
         self.base = base
+        self.held = bool(held)
+        self.raw = _raw_steps(self, made, cap.deaths, where, base)
 
     def signature(self) -> tuple:
         return (self.base, self.size, tuple(s.signature() for s in self.steps),
@@ -278,6 +280,9 @@ class Program:
     def run(self, objs: list) -> list:
         """Make its tensors from ``objs`` (the run's inputs); the slots (results at
         ``self.result``)."""
+        if self.raw is not None and not _tapes.items and all(
+                objs[k]._device is dev for k, dev in self.raw.devices):
+            return self.raw.run(self, objs)
         slots = objs + [None] * self.size
         outer = np.geterr()   # what a kernel that may warn runs under (the op's own state)
         with np.errstate(all="ignore"):   # one for the ops that each set it
@@ -369,6 +374,123 @@ class _OpStep:
 _log = execute._log_placement
 _scratch = execute._scratch
 _tapes = tape_lib._tapes
+
+
+# --- tape-free runs: the tensors that die in the run stay arrays ----------------------------
+class _Raw:
+    """A program's run when no tape records (a backward sweep's): a tensor made and dropped
+    within the run is never seen outside it, so it stays a NumPy array -- no Tensor, no
+    memory accounting of its own; the run instead raises each device's peak once, at its
+    start, by the program's own peak (``Program.peak``: the live bytes it makes, tensor by
+    tensor, as the op-by-op run accounts them), and the tensors that outlive the run are
+    Tensors made at their turn. Values, clocks, trace events, memory in use and peak equal
+    the op-by-op run's (tensor ids aside: an array takes none). Used only where every
+    input sits on the device it sat on at the capture (so each op's device is the
+    captured one)."""
+
+    __slots__ = ("steps", "devices")
+
+    def __init__(self, steps, devices):
+        self.steps, self.devices = steps, devices
+
+    def run(self, program, objs):
+        for dev, extra in program.peak:
+            lock = dev._lock
+            lock.acquire()
+            try:
+                if dev.memory_in_use + extra > dev.peak_memory:
+                    dev.peak_memory = dev.memory_in_use + extra
+            finally:
+                lock.release()
+        slots = objs + [None] * program.size
+        outer = np.geterr()
+        with np.errstate(all="ignore"):
+            for step in self.steps:
+                step(slots, outer)
+        for slot, tag in program.tags:
+            slots[slot]._teach_tag = tag
+        return slots
+
+
+def _raw_steps(program, made, deaths, where, base):
+    """The _Raw plan of ``program`` (see _Raw), or None where a run must make every tensor
+    (a tape held some of them at the capture)."""
+    if program.held:
+        return None
+    kept = set(program.result)
+    raw = {base + i for i in deaths if base + i not in kept}
+    devices = {}   # input index -> the device it sat on (placement follows it)
+    steps = []
+    for i, step in enumerate(program.steps):
+        dev, nbytes = made[i][1], made[i][2]
+        if type(step) is _ConstStep:
+            steps.append(_RawConst(step.value, dev, step.slot, step.slot in raw, step.drops))
+            continue
+        op = made[i][3]
+        for (kind, ref), slot in zip(op[4], step.ins):
+            if kind == "made":
+                nbytes += made[ref][2]
+            else:
+                obj_nbytes = _captured_nbytes(op, slot, step.ins)
+                if obj_nbytes is None:
+                    return None
+                nbytes += obj_nbytes
+        if step.dev is None:   # placed by its first input: it must sit where it sat
+            first = step.ins[0]
+            if first < base:
+                devices[first] = dev
+        steps.append(_RawOp(step, dev, nbytes, [(j, j in raw) for j in step.ins],
+                            step.slot in raw))
+    return _Raw(steps, sorted(devices.items(), key=lambda kv: kv[0]))
+
+
+def _captured_nbytes(op, slot, ins):
+    """The bytes of the input at ``slot`` when captured (its value is in the op's record)."""
+    for value, j in zip(op[5], ins):
+        if j == slot:
+            return value.nbytes if type(value) is np.ndarray else None
+    return None
+
+
+class _RawConst:
+    __slots__ = ("value", "dev", "slot", "raw", "drops")
+
+    def __init__(self, value, dev, slot, raw, drops):
+        self.value, self.dev, self.slot, self.raw, self.drops = value, dev, slot, raw, drops
+
+    def __call__(self, slots, outer):
+        slots[self.slot] = self.value if self.raw else Tensor(self.value, self.dev)
+        for d in self.drops:
+            slots[d] = None
+
+
+class _RawOp:
+    """An _OpStep in a tape-free run: arrays in, an array (or a Tensor that outlives the
+    run) out, charged as the op is (its bytes known from the capture)."""
+
+    __slots__ = ("op_type", "kernel", "loud", "size", "low", "slot", "drops", "dev",
+                 "nbytes", "ins", "raw")
+
+    def __init__(self, step, dev, nbytes, ins, raw):
+        self.op_type, self.kernel, self.loud = step.op_type, step.kernel, step.loud
+        self.size, self.low, self.slot, self.drops = step.size, step.low, step.slot, step.drops
+        self.dev, self.nbytes, self.ins, self.raw = dev, nbytes, ins, raw
+
+    def __call__(self, slots, outer):
+        vals = [slots[i] if r else slots[i]._value for i, r in self.ins]
+        d = self.dev
+        if self.loud:
+            with np.errstate(**outer):
+                v = self.kernel(*vals)
+        else:
+            v = self.kernel(*vals)
+        slots[self.slot] = v if self.raw else Tensor(v, d)
+        if _log[0]:
+            execute._log(self.op_type, d)
+        if (d.trace.enabled or d.spec.launch_s != 0) and not _scratch.value:
+            d.run_op(self.op_type, self.size, self.nbytes, self.low)
+        for i in self.drops:
+            slots[i] = None
 
 
 _TRIES = 3   # later captures that may fail to confirm a program before giving up for good

@@ -5,6 +5,7 @@ dense models, control flow, random ops, variable updates, a MirroredStrategy ste
 iterator's next(); nodes it cannot lower run as before."""
 
 import contextlib
+import gc
 
 import numpy as np
 import pytest
@@ -238,6 +239,57 @@ def test_a_gradient_tapes_backward_pass_replays_as_kernel_calls_exactly():
     assert Tensor.__dict__["__init__"] is init and not execute.observers   # hooks removed
     assert _kinds(step)["gradients"] == "sweep"
     assert _sweeps(step) == [True]
+
+
+@contextlib.contextmanager
+def _memory_at_each_gradient(seen: list):
+    """Around every tape.gradient: each device's peak put back to its use before, and
+    (memory in use, peak) of every device after -- the sweep's own peak, as it left it."""
+    from simdist.framework import backprop
+
+    real = backprop.GradientTape._gradient
+
+    def gradient(tape, *args):
+        devices = sorted(get_machine().devices.items())
+        for _, d in devices:
+            d.peak_memory = d.memory_in_use
+        out = real(tape, *args)
+        seen.append([(d.memory_in_use, d.peak_memory) for _, d in devices])
+        return out
+
+    backprop.GradientTape._gradient = gradient
+    try:
+        yield
+    finally:
+        backprop.GradientTape._gradient = real
+
+
+def test_a_tape_free_sweep_keeps_arrays_and_leaves_each_peak_as_the_ops_do():
+    """A sweep's program runs its dying tensors as arrays (op_capture._Raw) and raises each
+    device's peak once: after every sweep, memory in use and peak equal the rules'."""
+    from simdist.framework import op_capture
+
+    raw_runs = []
+    real = op_capture._Raw.run
+
+    def counted(raw, program, objs):
+        raw_runs.append(len(raw.steps))
+        return real(raw, program, objs)
+
+    rules, planned = [], []
+    with _memory_at_each_gradient(rules):
+        _observe(_tape_program, planned=False)
+    gc.collect()   # the first run's garbage, not freed inside the next run's captures
+    op_capture._Raw.run = counted
+    try:
+        with _memory_at_each_gradient(planned):
+            step = _observe(_tape_program, planned=True)[3]
+    finally:
+        op_capture._Raw.run = real
+    assert _sweeps(step) == [True] and raw_runs and min(raw_runs) > 5
+    assert len(rules) == len(planned) == 6   # the trace, then 5 executions
+    assert rules == planned
+    assert any(peak > use for sweep in rules for use, peak in sweep)   # a sweep peaked
 
 
 def test_a_persistent_tape_and_a_changed_shape_sweep_by_the_rules_exactly():

@@ -133,7 +133,14 @@ def resolve_implementation(implementation: str, nbytes: int, topology,
         return implementation
     from simdist import collectives  # loads with the first all-reduce (import time)
 
-    return collectives.tune(nbytes, topology, num_devices).algorithm
+    def tuned():
+        return collectives.tune(nbytes, topology, num_devices).algorithm
+
+    if topology is None:
+        return tuned()
+    # The tuner prices every candidate: its pick depends on the size, the ranks and the
+    # topology only, so the topology keeps it (a step all-reduces the same sizes again).
+    return topology.memo("tuned all-reduce", (int(nbytes), int(num_devices)), tuned, 4096)
 
 
 # The collectives a strategy runs, by their name in simdist.collectives (loaded lazily):

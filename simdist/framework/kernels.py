@@ -146,7 +146,18 @@ def _reduction(fn):
                 value = array_api.astype(value, x.dtype)
             value = np.asarray(value)
             return np.reshape(value, shape) if keepdims else value
-        return kernel if v.dtype.kind in "iuf" else None
+
+        def raw(x):   # no cast back: all of it runs under the reduction's errstate
+            value = np.asarray(fn(x, axes))
+            return np.reshape(value, shape) if keepdims else value
+
+        if v.dtype.kind not in "iuf":
+            return None
+        with np.errstate(all="ignore"):
+            same = fn(v, axes).dtype == v.dtype   # the result's dtype follows the input's
+        if same:
+            kernel.raw = raw
+        return kernel
     return builder
 
 

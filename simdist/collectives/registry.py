@@ -26,7 +26,7 @@ the entry.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from simdist.collectives.layout import LAYOUTS, Layout
 from simdist.collectives.schedule import Schedule
@@ -86,9 +86,18 @@ class Algorithm:
         if int(num_devices) != num_devices or num_devices < 1:
             raise ValueError(f"{self.name}: num_devices must be a positive integer, got "
                              f"{num_devices!r}.")
-        sched = self.build(int(num_devices), **params)
-        sched.params = dict(params)
-        return sched
+        p = int(num_devices)
+        key = _frozen(params) if p <= _KEPT_RANKS else None
+        if key is None:
+            sched = self.build(p, **params)
+            sched.params = dict(params)
+            return sched
+        built = _built.get((self.build, p, key))
+        if built is None:   # a step all-reduces the same shapes again: built once
+            if len(_built) >= _KEPT:
+                _built.clear()
+            built = _built[(self.build, p, key)] = self.build(p, **params)
+        return replace(built, steps=list(built.steps), params=dict(params))
 
     def patterns(self, num_devices: int, **params):
         """Steps as cost-model patterns (compact when the algorithm is symmetric)."""
@@ -104,6 +113,26 @@ class Algorithm:
 
 
 ALGORITHMS: dict[str, Algorithm] = {}
+
+# Schedules built for small rank counts, by (build function, ranks, parameters): each call
+# gets its own Schedule (and step list) around the kept steps, which nothing writes.
+_built: dict = {}
+_KEPT, _KEPT_RANKS = 256, 64
+
+
+def _frozen(value):
+    """``value`` (parameters: numbers, text, lists of them) as a hashable key, or None."""
+    if value is None or type(value) in (int, float, str, bool):
+        return value
+    if isinstance(value, dict):
+        items = [(k, _frozen(v)) for k, v in sorted(value.items())]
+        return None if any(v is None and value[k] is not None for k, v in items) \
+            else ("dict", tuple(items))
+    if isinstance(value, (list, tuple)):
+        items = tuple(_frozen(v) for v in value)
+        return None if any(v is None and x is not None for v, x in zip(items, value)) \
+            else ("seq", items)
+    return None
 
 
 def register(algorithm: Algorithm) -> Algorithm:

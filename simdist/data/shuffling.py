@@ -116,3 +116,15 @@ class ShuffleDataset(DatasetV2):
                 yield source._row(i)
             return
         yield from self._order(self._inputs[0]._values(), UNKNOWN_CARDINALITY)
+
+
+def unread_pass(dataset) -> None:
+    """An iterator made and never read (TF's enumerate_epochs makes one before fit's first
+    epoch): each reshuffling shuffle of the pipeline draws the seeds of that pass, as TF's
+    shuffle iterators draw theirs when they are made; nothing else runs."""
+    stack = [dataset]
+    while stack:
+        ds = stack.pop()
+        if isinstance(ds, ShuffleDataset):
+            ds._iterator_words()
+        stack.extend(getattr(ds, "_inputs", ()))

@@ -154,6 +154,22 @@ h = quiet(m.fit, X, Y, batch_size=8, epochs=2, shuffle=False, verbose=0)
 p = quiet(m.predict, X, batch_size=8, verbose=0)
 out = [counts(m), sorted(lines()), hist(h), p]
 """,
+    "fit on a shuffled dataset: an unread iterator before the first epoch draws a seed": """
+def shuffled():
+    tf.keras.utils.set_random_seed(1)
+    return tf.data.Dataset.from_tensor_slices((X, Y)).shuffle(10).batch(4)
+
+m = make()
+h = quiet(m.fit, shuffled(), epochs=2, verbose=0)
+S2 = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+with S2.scope():
+    ms = make()
+h2 = quiet(ms.fit, shuffled(), epochs=2, verbose=0)
+ds = shuffled()
+m3 = make()
+h3 = quiet(m3.fit, ds, epochs=1, steps_per_epoch=2, verbose=0)
+out = [hist(h), hist(h2), hist(h3), [list(y.numpy().ravel()) for _, y in ds]]
+""",
 }
 
 CASES = {name: MODULE + f"out = run_module('fit_case_{i}', {SETUP + src!r})\n"

@@ -19,16 +19,9 @@ def _fresh():
 
 pytestmark = pytest.mark.timeout(120)
 
-# Under a strategy other than the default one, simdist builds the model's compiled metrics
-# before the first step with an eager call of the model on the first batch (it cannot make
-# them inside the replica functions): that call prints once more ("call True [2, 3] False").
-KNOWN = {"fit under a 4-replica MirroredStrategy: the replica function traced per replica":
-         "one eager call of the model before the first step (metrics built outside the "
-         "replica functions)"}
-
 test_every_case_was_recorded, test_same_result_as_tensorflow = conformance_tests(
     tf, {os.path.join(os.path.dirname(__file__), "fixtures", "tf_fit_trace.json"): CASES},
-    before_each=_fresh, traced=True, known=KNOWN)
+    before_each=_fresh, traced=True)
 
 
 @pytest.mark.parametrize("make", [tf.keras.optimizers.legacy.SGD,

@@ -173,7 +173,7 @@ class MetricsContainer:
         self._user_weighted = weighted_metrics
         self._metrics = None  # per output: a list of metrics
         self._weighted = None
-        self._updated = False  # built before the first step (in cross-replica context)
+        self._updated = False  # built, not yet updated (a parameter server's coordinator)
 
     @property
     def user_metrics(self):
@@ -239,8 +239,8 @@ class MetricsContainer:
         self._weighted, self._metrics = weighted, metrics   # built: both set
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        if not self.built:   # at the first step (in its trace), as Keras builds them
-            self.build(y_true, y_pred)   # (a strategy's fit built them before its steps)
+        if not self.built:   # at the first step (in its trace, in every replica's call:
+            self.build(y_true, y_pred)   # their variables are shared), as Keras builds them
         self._updated = True
         ys_true = _flat_like_outputs(y_true, self._output_names)
         ys_pred = _flat_like_outputs(y_pred, self._output_names)

@@ -22,7 +22,7 @@ import warnings
 
 import numpy as np
 
-from simdist.data import INFINITE_CARDINALITY, Dataset, DatasetV2
+from simdist.data import INFINITE_CARDINALITY, Dataset, DatasetV2, shuffling
 from simdist.framework import nest
 from simdist.framework.ops import random_ops
 from simdist.framework.tensor import Tensor
@@ -142,6 +142,11 @@ class DataHandler:
     def epoch_iterator(self, initial_step=0):
         """Yield (step, batch) for one epoch, counting from ``initial_step`` (a resumed
         epoch's data still starts at its first batch, as in Keras)."""
+        if self._iterator is None and self._recreate:
+            # TF's enumerate_epochs makes an iterator before the first epoch and a new one
+            # as that epoch begins (the dataset is iterated afresh each epoch): the first
+            # is never read, but a shuffle has drawn its seeds for it.
+            shuffling.unread_pass(self._dataset)
         if self._iterator is None or self._recreate:
             self._iterator = (self._array_passes() if self._arrays is not None
                               else self._distributed(self._dataset))

@@ -130,16 +130,26 @@ def _input_context(strategy):
 
 
 def _build(model, dataset):
-    """Build the model and its compiled metrics from one batch, on the coordinator."""
-    class _First:
-        _iterator = None
+    """Build the model and its compiled metrics from one batch, on the coordinator (an
+    eager call of the model: the workers' functions cannot make them)."""
+    from simdist.keras.engine import data_adapter
 
-        @staticmethod
-        def epoch_iterator():
-            for batch in dataset.take(1):
-                yield 0, batch
+    if model.built and model.compiled_metrics is not None and model.compiled_metrics.built:
+        return
+    first = next(iter(dataset.take(1)), None)
+    if first is None:
+        return
 
-    model._prepare(_First())
+    def local(v):
+        if hasattr(v, "values") and not hasattr(v, "assign"):
+            return v.values[0]
+        return v
+
+    x, y, _ = data_adapter.unpack_x_y_sample_weight(nest.map_structure(local, first))
+    with model._scope():
+        y_pred = model(x, training=False)
+        if model.compiled_metrics is not None and not model.compiled_metrics.built:
+            model.compiled_metrics.build(y, y_pred)
 
 
 def _step_function(model, step_fn, steps_per_execution):

@@ -20,8 +20,11 @@ Mirrors keras/src/engine/sequential.py.
 
 from __future__ import annotations
 
+import contextlib
+
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import nest
+from simdist.framework import func_graph, nest
+from simdist.framework import name_scope as name_scope_lib
 from simdist.framework.tensor import Tensor
 from simdist.keras.engine.base_layer import Layer, init_scope, name_scope
 from simdist.keras.engine.input_layer import InputLayer
@@ -125,7 +128,11 @@ class Sequential(Model):
             return
         first = nest.flatten(inputs)[0] if nest.flatten(inputs) else None
         if isinstance(first, Tensor) and len(nest.flatten(inputs)) == 1:
-            self.build(tuple(first.shape))
+            # while a tf.function traces: in tf.init_scope, as Layer._maybe_build
+            # (tf_utils.maybe_init_scope), so the layers' weights are made eagerly
+            with name_scope_lib.init_scope() if func_graph.current() is not None else \
+                    contextlib.nullcontext():
+                self.build(tuple(first.shape))
         if not self.built:  # several inputs or a layer the graph could not take
             self._built_strategy = ds_context.get_strategy() if ds_context.has_strategy() else None
             self.built = True

@@ -366,35 +366,6 @@ class Model(Layer):
             feed.relax(fn)
         return fn(feed)
 
-    def _prepare(self, handler):
-        """Build the model and the compiled metrics before the first replicated step (an
-        eager call of the model on the first batch: simdist cannot make them inside replica
-        functions). Under the default strategy the first step builds them, in its trace, as
-        Keras does."""
-        if self.distribute_strategy is ds_context.get_default_strategy():
-            return
-        if self.built and self.compiled_metrics is not None and self.compiled_metrics.built:
-            return
-        for _, batch in handler.epoch_iterator():
-            first = batch
-            break
-        else:
-            return
-        handler._iterator = None
-        strategy = self.distribute_strategy
-
-        def local(v):
-            if hasattr(v, "values") and not hasattr(v, "assign"):
-                return v.values[0]
-            return v
-
-        first = nest.map_structure(local, first)
-        x, y, _ = data_adapter.unpack_x_y_sample_weight(first)
-        with self._scope():
-            y_pred = self(x, training=False) if strategy is not None else self(x)
-            if self.compiled_metrics is not None and not self.compiled_metrics.built:
-                self.compiled_metrics.build(y, y_pred)
-
     def _check_compiled(self, what):
         if not self._is_compiled:
             raise RuntimeError("You must compile your model before training/testing. Use "
@@ -425,7 +396,6 @@ class Model(Layer):
                                            class_weight=class_weight)
         spe = executions_lib.validate(getattr(self, "_steps_per_execution", None))
         executions_lib.check_data_size(spe, handler.steps)
-        self._prepare(handler)
         train_function = self.make_train_function()
         cbks = callbacks_module.CallbackList(callbacks, add_history=True,
                                              add_progbar=verbose != 0, model=self,
@@ -507,7 +477,6 @@ class Model(Layer):
                                            self.distribute_strategy)
         spe = executions_lib.validate(getattr(self, "_steps_per_execution", None))
         executions_lib.check_data_size(spe, handler.steps)
-        self._prepare(handler)
         test_function = self.make_test_function()
         cbks = _callbacks or callbacks_module.CallbackList(
             callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
@@ -580,7 +549,6 @@ class Model(Layer):
         handler = data_adapter.DataHandler(x, y, sample_weight, len(np.asarray(_host0(x))),
                                            None, 1, False, self.distribute_strategy,
                                            class_weight=class_weight)
-        self._prepare(handler)
         if reset_metrics:
             self.reset_metrics()
         step_fn = self.make_train_function() if what == "fit" else self.make_test_function()

@@ -16,7 +16,7 @@ Mirrors keras/src/metrics/base_metric.py and utils/metrics_utils.py.
 from __future__ import annotations
 
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import dtypes, execute, func_graph, trackable
+from simdist.framework import dtypes, execute, func_graph, name_scope, trackable
 from simdist.framework import variables as variables_lib
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
@@ -59,7 +59,7 @@ class Metric(trackable.Trackable):
         dt = dtypes.as_dtype(dtype or self._dtype)
         scope = (self._strategy.scope()
                  if self._strategy is not None and not ds_context.has_strategy() else _null())
-        with scope:
+        with scope, name_scope.init_scope():   # tf_utils.maybe_init_scope, as Keras
             v = variables_lib.Variable(A.zeros(list(shape), dtype=dt), name=name, trainable=False,
                                    synchronization=synchronization, aggregation=aggregation)
         self._variables.append(v)

@@ -190,9 +190,14 @@ class DistributedVariable(DistributedDelegate, Variable):
     def _update_replica(self, update_fn, value):
         raise NotImplementedError
 
+    # Whether a write in replica context (row 3) merges the replicas (a merge_call).
+    _replica_writes_merge = False
+
 
 class MirroredVariable(DistributedVariable):
     """A variable kept identical on every replica (ON_WRITE synchronization)."""
+
+    _replica_writes_merge = True
 
     def _update_replica(self, update_fn, value):
         if self._aggregation == VariableAggregation.NONE:
@@ -275,6 +280,7 @@ class AggregatingVariable(DistributedVariable):
     """One variable on a parameter device whose replica writes are aggregated first."""
 
     _returns_unread_variable = True  # its one variable's assign result, as TF's ps_values
+    _replica_writes_merge = True
 
     def _get(self):
         return self._primary

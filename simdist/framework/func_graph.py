@@ -887,7 +887,7 @@ def recorded(fn=None, *, kind: str = "pure", spec=None, name=None, inline=False)
             if not active[0]:
                 return f(*args, **kwargs)
             g = tracing.value
-            if g is None or inline and any(c() for c in _INLINE_CONDITIONS):
+            if g is None or inline and _traced_through(inline, args, kwargs):
                 return f(*args, **kwargs)
             given = kwargs.get("name")   # TF's ``name=`` names the op
             return g.record(f, kind, spec, args, kwargs,
@@ -898,6 +898,14 @@ def recorded(fn=None, *, kind: str = "pure", spec=None, name=None, inline=False)
         return op
 
     return wrap if fn is None else wrap(fn)
+
+
+def _traced_through(inline, args, kwargs) -> bool:
+    """Whether an entry point is traced through: an inline condition holds, and ``inline``
+    (True, or a predicate of the call's arguments) says this call may be."""
+    if inline is not True and not inline(*args, **kwargs):
+        return False
+    return any(c() for c in _INLINE_CONDITIONS)
 
 
 def record_module_ops(module, exclude=()) -> None:
@@ -915,7 +923,8 @@ def record_methods(cls, kinds: dict) -> None:
     spec), or (kind, spec, inline)) recorded ops: library entry points (a loss, a metric's
     update, an optimizer's apply_gradients) that run whole at execution, with their Python
     decisions on values. ``inline``: traced through instead while an inline condition
-    holds (``register_inline_condition``: apply_gradients under a strategy merges)."""
+    holds (``register_inline_condition``: apply_gradients under a strategy merges); a
+    predicate of the call's arguments limits that to the calls it accepts."""
     for attr, kind in kinds.items():
         fn = cls.__dict__.get(attr)
         if fn is None or hasattr(fn, "__recorded_op__") or not callable(fn):

@@ -154,6 +154,15 @@ h = quiet(m.fit, X, Y, batch_size=8, epochs=2, shuffle=False, verbose=0)
 p = quiet(m.predict, X, batch_size=8, verbose=0)
 out = [counts(m), sorted(lines()), hist(h), p]
 """,
+    "fit under a 2-replica CentralStorageStrategy: traced, the metrics aggregated": """
+CS = tf.distribute.experimental.CentralStorageStrategy(["/cpu:0", "/cpu:1"])
+with CS.scope():
+    m = make()
+h = quiet(m.fit, X, Y, batch_size=4, epochs=2, shuffle=False, verbose=0)
+e = quiet(m.evaluate, X, Y, batch_size=4, verbose=0)
+p = quiet(m.predict, X, batch_size=4, verbose=0)
+out = [counts(m), sorted(lines()), hist(h), e, p, [w.tolist() for w in m.get_weights()]]
+""",
     "fit on a shuffled dataset: an unread iterator before the first epoch draws a seed": """
 def shuffled():
     tf.keras.utils.set_random_seed(1)

@@ -18,6 +18,8 @@ Glossary:
                      does not retrace. Its ``next`` is a graph node (IteratorGetNext).
 Python in ``call`` / ``train_step`` then runs once per trace, with ``tf.executing_eagerly()``
 False; a model whose step simdist cannot trace runs it eagerly (tf.function's fallback).
+Under CentralStorageStrategy the metric updates merge the replicas (AggregatingVariables):
+they are traced through (base_metric's ``_merges_to_update``), as TF traces them.
 
 Mirrors make_train_function / make_test_function / make_predict_function in
 tf_keras/src/engine/training.py.
@@ -31,7 +33,7 @@ from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import errors, func_graph, function, nest
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import while_loop
-from simdist.framework.tensor import NotTraceable, Tensor
+from simdist.framework.tensor import Tensor
 
 _STEPS = {"train": "train_step", "test": "test_step", "predict": "predict_step"}
 
@@ -126,32 +128,9 @@ def _relaxed(spec, other):
         for x, y in zip(spec[1], other[1]))
 
 
-def _central_storage(model):
-    from simdist.distribute.central_storage_strategy import CentralStorageStrategy
-
-    return isinstance(model.distribute_strategy, CentralStorageStrategy)
-
-
-# What simdist's traces cannot record yet: the step function then runs its Python at every
-# call (tf.function's eager fallback, with this reason logged once).
-UNTRACEABLE = [
-    (_central_storage, "a Keras step under CentralStorageStrategy (its metric updates merge "
-                       "per replica at execution)"),
-]
-
-
-def _check_traceable(model) -> None:
-    if func_graph.current() is None:
-        return
-    for applies, reason in UNTRACEABLE:
-        if applies(model):
-            raise NotTraceable(reason)
-
-
 def _step_function(model, kind: str):
     """One step of ``kind`` on the next batch, run on every replica."""
     def step_function(iterator):
-        _check_traceable(model)
         step = getattr(model, _STEPS[kind])
         data = next(iterator)
         strategy = model.distribute_strategy

@@ -23,9 +23,18 @@ from simdist.framework.ops import math_ops as M
 from simdist.keras import backend
 from simdist.keras.utils import losses_utils, tf_utils
 
+
+def _merges_to_update(metric, *args, **kwargs) -> bool:
+    """Whether writing the metric's state in replica context merges the replicas
+    (CentralStorageStrategy's AggregatingVariables): the update is then traced through,
+    its merge_calls in the replica threads, as TF traces every op."""
+    return any(getattr(v, "_replica_writes_merge", False) for v in metric._variables)
+
+
 # In a traced tf.function a metric's update / reset is one stateful graph node and its
 # result one node: their Python (and its reads of the state) runs at each execution.
-_RECORDED = {"update_state": "stateful", "reset_state": "stateful", "result": "pure"}
+_RECORDED = {"update_state": ("stateful", None, _merges_to_update), "reset_state": "stateful",
+             "result": "pure"}
 
 
 class Metric(trackable.Trackable):
@@ -136,9 +145,9 @@ class Reduce(Metric):
             self.count = self.add_weight("count")
 
     def update_state(self, values, sample_weight=None):
-        values = A.cast(execute.convert_to_tensor(values), self._dtype)
+        values = A.cast(values, self._dtype)
         if sample_weight is not None:
-            sample_weight = A.cast(execute.convert_to_tensor(sample_weight), self._dtype)
+            sample_weight = A.cast(sample_weight, self._dtype)
             values, _, sample_weight = losses_utils.squeeze_or_expand_dimensions(
                 values, sample_weight=sample_weight)
             sample_weight = A.broadcast_to(sample_weight, list(values.shape)) \

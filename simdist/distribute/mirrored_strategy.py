@@ -303,7 +303,9 @@ class MirroredExtended(StrategyExtended):
         return chosen
 
     def _broadcast_to(self, tensor, destinations):
-        if isinstance(tensor, DistributedValues):
+        # A Python number stays one until the update converts it to the variable's dtype
+        # (TF's fast path: ``step.assign_add(1)`` on an int64 ONLY_FIRST_REPLICA variable).
+        if isinstance(tensor, (DistributedValues, float, int)):
             return tensor
         return cdo.simple_broadcast(execute.convert_to_tensor(tensor), destinations)
 

@@ -8,8 +8,12 @@ a partial last batch (the iterator's batch dimension is None: no retrace) and
 ``tf.executing_eagerly()`` False there); ``run_eagerly=True`` and
 ``tf.config.run_functions_eagerly(True)`` (Python at every step); ``make_train_function
 (force=True)``; the ``*_on_batch`` methods; ``compile`` dropping the functions; a fit under a
-4-replica MirroredStrategy (the replica function traced once per replica); and the losses,
-metrics and predictions themselves.
+4-replica MirroredStrategy (the replica function traced once per replica, the compiled
+metrics built in the first trace) and under a CentralStorageStrategy (traced too);
+``predict`` with ``steps_per_execution`` (several batches per call, concatenated); the
+``_train_counter`` / ``_test_counter`` / ``_predict_counter`` values; ``dynamic=True``
+(eager, and TF's ValueError for ``run_eagerly=False``); a model made outside a strategy
+and fit in its scope (TF's errors); and the losses, metrics and predictions themselves.
 
 Each program runs as a module file of its own (tf_snippets.MODULE), as AutoGraph
 reads the source of what it converts. ``quiet`` captures what ``print`` writes."""
@@ -162,6 +166,105 @@ h = quiet(m.fit, X, Y, batch_size=4, epochs=2, shuffle=False, verbose=0)
 e = quiet(m.evaluate, X, Y, batch_size=4, verbose=0)
 p = quiet(m.predict, X, batch_size=4, verbose=0)
 out = [counts(m), sorted(lines()), hist(h), e, p, [w.tolist() for w in m.get_weights()]]
+""",
+    "predict with steps_per_execution=3: several batches per predict_function call": """
+class Seen(tf.keras.callbacks.Callback):
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def on_predict_batch_begin(self, batch, logs=None):
+        self.seen.append(["begin", batch])
+
+    def on_predict_batch_end(self, batch, logs=None):
+        self.seen.append(["end", batch, list(logs["outputs"].shape)])
+
+m = make(steps_per_execution=3)
+seen = Seen()
+p1 = quiet(m.predict, X, batch_size=2, verbose=0, callbacks=[seen])
+n1 = count(m.predict_function)
+p2 = quiet(m.predict, X[:4], batch_size=4, verbose=0)
+p3 = quiet(m.predict, X, batch_size=3, verbose=0, callbacks=[seen])
+out = [n1, counts(m), lines(), p1, p2, p3, seen.seen]
+""",
+    "the batch counters: _train_counter, _test_counter, _predict_counter": """
+def counters(m):
+    return [int(c.numpy()) for c in (m._train_counter, m._test_counter, m._predict_counter)]
+
+m = make()
+c = [counters(m), type(m._train_counter).__name__, m._train_counter.dtype.name,
+     m._train_counter.aggregation.name, m._train_counter.trainable,
+     any(v is m._train_counter for v in m.variables)]
+quiet(m.fit, X, Y, batch_size=3, epochs=2, validation_data=(X[:6], Y[:6]),
+      validation_batch_size=4, shuffle=False, verbose=0)
+c.append(counters(m))
+quiet(m.fit, X, Y, batch_size=5, epochs=1, shuffle=False, verbose=0)
+c.append(counters(m))
+quiet(m.evaluate, X, Y, batch_size=5, verbose=0)
+quiet(m.predict, X, batch_size=4, verbose=0)
+c.append(counters(m))
+quiet(m.train_on_batch, X[:2], Y[:2])
+quiet(m.test_on_batch, X[:2], Y[:2])
+quiet(m.predict_on_batch, X[:2])
+c.append(counters(m))
+m2 = make(steps_per_execution=2)
+quiet(m2.fit, X, Y, batch_size=2, epochs=1, shuffle=False, verbose=0)
+quiet(m2.evaluate, X, Y, batch_size=4, verbose=0)
+quiet(m2.predict, X, batch_size=2, verbose=0)
+c.append(counters(m2))
+S2 = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+with S2.scope():
+    ms = make()
+quiet(ms.fit, X, Y, batch_size=4, epochs=1, shuffle=False, verbose=0)
+quiet(ms.predict, X, batch_size=4, verbose=0)
+c.append(counters(ms))
+c.append(type(ms._train_counter).__name__)
+out = c
+""",
+    "Model(dynamic=True) runs eagerly: dynamic, run_eagerly, prints at every step": """
+class Dyn(Noisy):
+    def __init__(self):
+        tf.keras.Model.__init__(self, dynamic=True)
+        self.dense = tf.keras.layers.Dense(1)
+
+m = make(Dyn)
+flags = [m.dynamic, m.run_eagerly, m._run_eagerly]
+h = quiet(m.fit, X, Y, batch_size=4, epochs=1, shuffle=False, verbose=0)
+p = quiet(m.predict, X, batch_size=5, verbose=0)
+made = counts(m)
+m.compile(optimizer="sgd", loss="mse", run_eagerly=False)
+try:
+    err = m.run_eagerly
+except ValueError as e:
+    err = [type(e).__name__, str(e)]
+seq = tf.keras.Sequential([tf.keras.layers.Dense(1, dynamic=True)])
+seq2 = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+out = [flags, made, lines(), hist(h), p, err, [seq.dynamic, seq.run_eagerly],
+       [seq2.dynamic, seq2.run_eagerly]]
+""",
+    "a model fit outside any strategy, fit again in a strategy's scope: TF's AssertionError": """
+m = make()
+quiet(m.fit, X, Y, batch_size=4, epochs=1, shuffle=False, verbose=0)
+S2 = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+with S2.scope():
+    quiet(m.fit, X, Y, batch_size=4, epochs=1, shuffle=False, verbose=0)
+out = None
+""",
+    "a model made outside any strategy, first fit in a strategy's scope: TF's ValueError": """
+m = make()
+S2 = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+with S2.scope():
+    quiet(m.fit, X, Y, batch_size=4, epochs=1, shuffle=False, verbose=0)
+out = None
+""",
+    "a model trained outside, fit in a OneDeviceStrategy's scope: its function traced again": """
+m = make()
+quiet(m.fit, X, Y, batch_size=5, epochs=1, shuffle=False, verbose=0)
+first = m.train_function
+n0 = count(first)
+with tf.distribute.OneDeviceStrategy("/cpu:0").scope():
+    h = quiet(m.fit, X, Y, batch_size=5, epochs=1, shuffle=False, verbose=0)
+out = [m.train_function is first, n0, count(m.train_function), lines(), hist(h)]
 """,
     "fit on a shuffled dataset: an unread iterator before the first epoch draws a seed": """
 def shuffled():

@@ -1,7 +1,9 @@
 """Keras's train/test/predict functions traced as TF 2.21 traces them: fit_trace_cases.CASES
 replayed against the recording (record_tf_keras.py fit_trace): tracing counts, what
 ``call`` and ``train_step`` print (once per trace), run_eagerly, make_train_function(force=
-True), the losses, metrics and predictions. No step function falls back to eager."""
+True), the losses, metrics and predictions, MirroredStrategy and CentralStorageStrategy
+fits, predict's steps_per_execution, the batch counters and dynamic models. No step function
+falls back to eager."""
 
 import os
 

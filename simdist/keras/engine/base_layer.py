@@ -103,6 +103,7 @@ class Layer(module.Module):
         self._non_trainable_weights = []
         self._named_weights = {}  # add_weight's name -> weight: the checkpoint's names
         self._trainable = bool(trainable)
+        self._dynamic = bool(dynamic)
         self.built = False
         self._name = name or backend.unique_name(tf_utils.snake_case(type(self).__name__))
         backend.observe_name(self._name)
@@ -192,6 +193,13 @@ class Layer(module.Module):
     @property
     def layers(self) -> list:
         return list(self._layers)
+
+    @property
+    def dynamic(self) -> bool:
+        """Whether the layer, or one of its sub-layers, was made with ``dynamic=True``
+        (eager only: a model holding one runs eagerly)."""
+        return any(getattr(layer, "_dynamic", False)
+                   for layer in (self, *self._flatten_layers()))
 
     def _flatten_layers(self):
         for layer in self._layers:

@@ -28,25 +28,30 @@ tf_keras/src/engine/training.py.
 from __future__ import annotations
 
 import collections
+import weakref
 
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import errors, func_graph, function, nest
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import while_loop
 from simdist.framework.tensor import Tensor
+from simdist.framework.tensor_shape import TensorShape
 
 _STEPS = {"train": "train_step", "test": "test_step", "predict": "predict_step"}
 
 
 class BatchFeed:
     """The iterator of one execution: ``next`` gives the next of ``batches``; at graph
-    execution, the node reads them in order. ``static_batch``: keep the batch dimension."""
+    execution, the node reads them in order. ``static_batch``: keep the batch dimension.
+    ``strategy``: the one distributing the batches, part of the spec (TF's distributed
+    iterator's spec names its strategy: a model fit under another strategy retraces)."""
 
-    def __init__(self, batches, static_batch: bool = False):
+    def __init__(self, batches, static_batch: bool = False, strategy=None):
         self._batches = collections.deque(batches)
         expanded = func_graph.expand(batches[0])
         self._structure = expanded
-        self._spec = (repr(nest.map_structure(lambda _: None, expanded)),
+        self._spec = ((repr(nest.map_structure(lambda _: None, expanded)),
+                       None if strategy is None else weakref.ref(strategy)),
                       tuple((str(t.dtype), _batch_shape(t, static_batch),
                              getattr(t._device, "name", None), t.dtype, t._device)
                             for t in nest.flatten(expanded)))
@@ -128,21 +133,35 @@ def _relaxed(spec, other):
         for x, y in zip(spec[1], other[1]))
 
 
-def _step_function(model, kind: str):
-    """One step of ``kind`` on the next batch, run on every replica."""
+def _step_function(model, kind: str, joined: bool = False):
+    """One step of ``kind`` on the next batch, run on every replica. ``joined``: a
+    predict step's replicas' outputs as one tensor (TF's reduce_per_replica concat; else
+    the caller concatenates them)."""
+    def run_step(data):
+        outputs = getattr(model, _STEPS[kind])(data)
+        counter = getattr(model, f"_{kind}_counter", None)
+        if counter is not None:   # counted once the step ran (tf-keras's run_step)
+            counter.assign_add(1)
+        return outputs
+
     def step_function(iterator):
-        step = getattr(model, _STEPS[kind])
         data = next(iterator)
         strategy = model.distribute_strategy
         if strategy is ds_context.get_default_strategy():
-            return step(data)
+            return run_step(data)
         with strategy.scope():
-            outputs = strategy.run(step, args=(data,))
-        if kind == "predict":   # every replica's part (the caller concatenates them)
-            return outputs
+            outputs = strategy.run(run_step, args=(data,))
+        if kind == "predict":   # every replica's part
+            return nest.map_structure(_joined(strategy), outputs) if joined else outputs
         return nest.map_structure(lambda v: strategy.experimental_local_results(v)[0],
                                   outputs)
     return step_function
+
+
+def _joined(strategy):
+    def join(value):
+        return A.concat(list(strategy.experimental_local_results(value)), axis=0)
+    return join
 
 
 def repeat(step_function, iterator, n):
@@ -160,11 +179,31 @@ def repeat(step_function, iterator, n):
                                  (A.constant(1, dtype="int64"), outputs))[1]
 
 
+def concatenated(step_function, iterator, n):
+    """``step_function(iterator)`` ``n`` times (a tensor, at least 1), the outputs
+    concatenated along the batch: tf-keras's multi-step predict_function, ``outputs =
+    step(...)`` then ``for _ in tf.range(n - 1)`` concatenating each step's outputs (batch
+    dimension None in the loop's shape invariants; the body is traced once)."""
+    outputs = step_function(iterator)
+
+    def body(i, outputs):
+        return i + 1, nest.map_structure(lambda a, b: A.concat([a, b], axis=0), outputs,
+                                         step_function(iterator))
+
+    invariants = (TensorShape([]), nest.map_structure(
+        lambda t: TensorShape([None] + list(t.shape)[1:]), outputs))
+    return while_loop.while_loop(lambda i, _: i < n, body,
+                                 (A.constant(1, dtype="int64"), outputs),
+                                 shape_invariants=invariants)[1]
+
+
 def _loop(step_function, kind):
     """Several steps in one execution, as many as the iterator has batches."""
+    steps = concatenated if kind == "predict" else repeat
+
     def multi_step_function(iterator):
         n = iterator.steps()   # read before the first step takes its batch
-        return repeat(step_function, iterator, n)
+        return steps(step_function, iterator, n)
     multi_step_function.__name__ = f"{kind}_function"
     return multi_step_function
 
@@ -173,15 +212,13 @@ def make_function(model, kind: str, force: bool = False):
     """``model.<kind>_function``, made if missing (or ``force``)."""
     attr = f"{kind}_function"
     existing = model.__dict__.get(attr)
-    strategy = model.distribute_strategy
-    # (a model made outside any strategy and fit in one's scope gets a function of that
-    # strategy: simdist's graphs run their steps under the strategy they were traced for)
-    if existing is not None and not force and \
-            getattr(existing, "_strategy", strategy) is strategy:
+    # (kept when the model fits under another strategy later, as tf-keras keeps it)
+    if existing is not None and not force:
         return existing
-    step_function = _step_function(model, kind)
     spe = getattr(model, "_steps_per_execution", None)
-    if kind != "predict" and spe is not None and _as_int(spe) > 1:
+    several = spe is not None and _as_int(spe) > 1
+    step_function = _step_function(model, kind, joined=several)
+    if several:
         fn = _loop(step_function, kind)
     else:
         def fn(iterator):
@@ -189,7 +226,6 @@ def make_function(model, kind: str, force: bool = False):
         fn.__name__ = attr
     if not model.run_eagerly:
         fn = function.function(fn, reduce_retracing=True)
-    fn._strategy = strategy
     setattr(model, attr, fn)
     return fn
 

@@ -334,10 +334,22 @@ class Model(Layer):
 
     @property
     def run_eagerly(self) -> bool:
-        """Whether the steps run as Python (``compile(run_eagerly=True)``, or
-        ``tf.config.run_functions_eagerly(True)`` when run_eagerly was not given)."""
+        """Whether the steps run as Python (a ``dynamic`` model, ``compile(run_eagerly=
+        True)``, or ``tf.config.run_functions_eagerly(True)`` when run_eagerly was not
+        given).
+
+        Raises:
+          ValueError: a dynamic model with ``run_eagerly=False`` (TF's message).
+        """
         from simdist.framework import eager_function_run
 
+        if self.dynamic and self._run_eagerly is False:
+            raise ValueError(
+                "Your model contains layers that can only be successfully run in eager "
+                "execution (layers constructed with `dynamic=True`). You cannot set "
+                "`run_eagerly=False`.")
+        if self.dynamic:
+            return True
         if self._run_eagerly is None:
             return eager_function_run.functions_run_eagerly()
         return bool(self._run_eagerly)
@@ -361,7 +373,8 @@ class Model(Layer):
 
     def _execute(self, fn, batches, handler):
         """One call of a step function on ``batches`` (one execution)."""
-        feed = step_functions.BatchFeed(batches, getattr(handler, "static_batch", False))
+        feed = step_functions.BatchFeed(batches, getattr(handler, "static_batch", False),
+                                        self.distribute_strategy)
         if isinstance(fn, function.Function):
             feed.relax(fn)
         return fn(feed)
@@ -403,6 +416,7 @@ class Model(Layer):
                                              steps=handler.steps)
         self.stop_training = False
         self._initial_counters_from_backup = None
+        self._reset_counter("train")
         cbks.on_train_begin()
         initial_step = 0
         if self._initial_counters_from_backup is not None:  # BackupAndRestore's, as Keras
@@ -482,6 +496,7 @@ class Model(Layer):
             callbacks, add_progbar=verbose != 0, model=self, verbose=verbose, epochs=1,
             steps=handler.steps)
         self.reset_metrics()
+        self._reset_counter("test")
         cbks.on_test_begin()
         logs = {}
         for step, batches in executions_lib.executions(handler.epoch_iterator(), spe,
@@ -502,19 +517,27 @@ class Model(Layer):
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None,
                 **kwargs):
-        """The model's outputs on ``x``, concatenated over the batches (NumPy)."""
+        """The model's outputs on ``x``, concatenated over the batches (NumPy); with
+        ``steps_per_execution`` N, each predict_function call runs N batches and gives
+        their outputs concatenated (the callbacks' ``outputs``)."""
         verbose = 1 if verbose == "auto" else verbose
         handler = data_adapter.DataHandler(x, None, None, batch_size, steps, 1, False,
                                            self.distribute_strategy)
         cbks = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, model=self,
                                              verbose=verbose, epochs=1, steps=handler.steps)
+        self._reset_counter("predict")
+        return self._predict_batches(handler, cbks)
+
+    def _predict_batches(self, handler, cbks):
+        spe = executions_lib.validate(getattr(self, "_steps_per_execution", None))
         cbks.on_predict_begin()
         outputs = []
         strategy = self.distribute_strategy
         predict_function = self.make_predict_function()
-        for step, batch in handler.epoch_iterator():
+        for step, batches in executions_lib.executions(handler.epoch_iterator(), spe,
+                                                       handler.steps):
             cbks.on_predict_batch_begin(step)
-            out = self._execute(predict_function, [batch], handler)
+            out = self._execute(predict_function, batches, handler)
             if strategy is ds_context.get_default_strategy():
                 out = nest.map_structure(np.asarray, out)
             else:
@@ -522,15 +545,25 @@ class Model(Layer):
             outputs.append(out)
             # Callbacks see the batch's outputs as one array (the replicas' concatenated),
             # as Keras's logs are NumPy by the time a callback reads them.
-            cbks.on_predict_batch_end(step, {"outputs": outputs[-1]})
+            cbks.on_predict_batch_end(step + len(batches) - 1, {"outputs": outputs[-1]})
         cbks.on_predict_end()
         if not outputs:
             raise ValueError("Expected input data to be non-empty.")
         return nest.map_structure(lambda *parts: np.concatenate(parts, axis=0), *outputs)
 
     def predict_on_batch(self, x):
-        """The model's output for one batch (NumPy)."""
-        return self.predict(x, batch_size=len(np.asarray(_host0(x))), verbose=0)
+        """The model's output for one batch (NumPy); the predict counter goes on."""
+        handler = data_adapter.DataHandler(x, None, None, len(np.asarray(_host0(x))), None,
+                                           1, False, self.distribute_strategy)
+        return self._predict_batches(handler, callbacks_module.CallbackList(None, model=self))
+
+    def _reset_counter(self, kind):
+        """tf-keras sets the step counter of ``fit`` / ``evaluate`` / ``predict`` back to 0
+        when each begins (the ``*_on_batch`` methods go on counting)."""
+        counter = getattr(self, f"_{kind}_counter", None)
+        if counter is not None:
+            with self._scope():
+                counter.assign(0)
 
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
                        reset_metrics=True, return_dict=False):

@@ -179,16 +179,22 @@ class Tensor:
         return backend.to_host(self._value).__format__(spec)
 
     def __str__(self) -> str:
-        if self._value.dtype.names:   # a variant: TF names what it holds
+        if _is_variant(self._value):   # a variant: TF names what it holds
             return f"tf.Tensor(<TensorList>, shape={self.shape}, dtype={self.dtype.name})"
         return f"tf.Tensor({_numpy_text(self)}, shape={self.shape}, dtype={self.dtype.name})"
 
     def __repr__(self) -> str:
-        if self._value.dtype.names:
+        if _is_variant(self._value):
             return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
                     "value=<TensorList>>")
         return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
                 f"numpy={_numpy_text(self, is_repr=True)}>")
+
+
+def _is_variant(value) -> bool:
+    """Whether a tensor's array is a variant record (NumPy only: the strict Array API
+    backend's dtypes have no ``names``)."""
+    return bool(getattr(value.dtype, "names", None))
 
 
 def _numpy_text(t: Tensor, is_repr: bool = False) -> str:

@@ -64,6 +64,14 @@ def test_float16_cast_overflows_to_inf():
     assert np.isinf((big + big).numpy())
 
 
+@pytest.mark.array_api  # also on array_api_strict, whose dtypes have no NumPy ``names``
+def test_str_and_repr_of_a_tensor():
+    t = tf.constant([1.0, 2.5])
+    assert str(t) == "tf.Tensor([1.  2.5], shape=(2,), dtype=float32)"
+    assert repr(t) == "<tf.Tensor: shape=(2,), dtype=float32, numpy=array([1. , 2.5], " \
+                      "dtype=float32)>"
+
+
 def test_integer_true_division_is_float64():
     assert (tf.constant(3) / tf.constant(2)).dtype == tf.float64
     with pytest.raises(tf.errors.InvalidArgumentError, match="Integer division by zero"):

@@ -447,3 +447,14 @@ out = [trace_error(lambda a, b: tf.matmul(a, b), o([2, 3]), o([2, 3])),
        trace_error(lambda a, b: tf.concat([a, b], 0), o([2, 3]), o([2])),
        trace_error(lambda a, b: tf.concat([a, b], 1), o([2, 3]), o([2, 4]))]
 """
+
+CASES["a shape made of tf.shape's elements keeps the function traced"] = CAPTURE + """
+@tf.function
+def f(x):
+    print("tracing")
+    b = tf.shape(x)[0]
+    return (tf.ones((b, 2)), tf.reshape(x, (b, -1)), tf.zeros(tf.shape(x)[1:]),
+            tf.random.stateless_normal((b, 1), seed=[1, 2]), tf.fill([b, 1], 7.0))
+r = calls(f, (tf.ones([2, 3]),), (2.0 * tf.ones([2, 3]),))
+out = [printed.getvalue(), r, f.experimental_get_tracing_count()]
+"""

@@ -32,9 +32,15 @@ def _t(x, dtype=None) -> Tensor:
 
 
 def _ints(value) -> list[int]:
-    """A shape or list of axes given as a list, tuple, TensorShape or int Tensor."""
+    """A shape or list of axes given as a list, tuple, TensorShape or int Tensor (or a list
+    with int scalar Tensors in it, as ``(tf.shape(x)[0], 3)``). A tensor is read through its
+    value, which inside a traced op is its placeholder's (not ``numpy()``, which a symbolic
+    tensor refuses)."""
     if isinstance(value, Tensor):
-        value = value.numpy()
+        value = backend.to_host(value._value)
+    elif isinstance(value, (list, tuple)):
+        return [int(-1 if d is None else
+                    backend.to_host(d._value) if isinstance(d, Tensor) else d) for d in value]
     if np.ndim(value) == 0:
         return [int(value)]
     return [int(-1 if d is None else d) for d in value]

@@ -209,7 +209,7 @@ def _generator(seed) -> np.random.Generator:
 
 def _shape(shape, op_type=None, dtype=None) -> tuple:
     """The draw's shape; with ``op_type``, TF's OOM error first if it cannot fit."""
-    dims = tuple(A._ints(shape)) if not isinstance(shape, tuple) else tuple(map(int, shape))
+    dims = tuple(A._ints(shape))
     if op_type is not None:
         execute.check_output_fits(op_type, dims, dtype)
     return dims

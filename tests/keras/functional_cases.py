@@ -34,7 +34,39 @@ def towers():
     return a, b, o1, o2, shared
 """
 
+# A subclass of Model made with inputs and outputs ("Customizing what happens in fit()").
+SUBCLASS = HELP + """
+class CustomModel(tf.keras.Model):
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compiled_loss(y, y_pred, regularization_losses=self.losses)
+        self.optimizer.apply_gradients(zip(tape.gradient(loss, self.trainable_variables),
+                                           self.trainable_variables))
+        self.compiled_metrics.update_state(y, y_pred)
+        return {m.name: m.result() + 1000.0 for m in self.metrics}
+inp = tf.keras.Input(shape=(3,))
+m = CustomModel(inp, L.Dense(1, kernel_initializer=C(3, 1, seed=1))(inp))
+"""
+
 CASES = {
+    "a Model subclass made with inputs and outputs is functional and keeps its train_step":
+        SUBCLASS + """
+m.compile(optimizer='sgd', loss='mse', metrics=['mae'])
+h = m.fit(R(8, 3), R(8, 1, seed=2), batch_size=4, epochs=2, verbose=0, shuffle=False)
+out = [m.name, [type(c).__name__ for c in type(m).__mro__[:3]], summary(m), h.history,
+       m.get_config()['name'], len(m.layers)]
+""",
+    "a Model subclass calling super().__init__(inputs, outputs)": HELP + """
+class Tower(tf.keras.Model):
+    def __init__(self):
+        inp = tf.keras.Input(shape=(2,))
+        super().__init__(inp, L.Dense(2, kernel_initializer=C(2, 2, seed=3))(inp))
+        self.extra = 5
+t = Tower()
+out = [t.name, t.extra, t(R(2, 2)), t.output_shape]
+""",
     "functional CNN: summary, names and shapes": HELP + """
 inp = tf.keras.Input(shape=(28, 28, 1))
 x = L.Conv2D(32, 3, activation='relu')(inp)

@@ -26,6 +26,7 @@ from simdist.framework.tensor import Tensor
 from simdist.keras.engine.input_layer import InputLayer
 from simdist.keras.engine.keras_tensor import KerasTensor
 from simdist.keras.engine.training import Model, layer_children
+from simdist.keras.utils import tf_utils
 
 
 def is_functional_init(args, kwargs) -> bool:
@@ -34,14 +35,32 @@ def is_functional_init(args, kwargs) -> bool:
             or ("inputs" in kwargs and "outputs" in kwargs))
 
 
+def inject_functional_model_class(cls) -> type:
+    """``cls`` with ``Model`` replaced by ``Functional`` among its ancestors' bases (Keras's
+    ``inject_functional_model_class``), so a subclass of Model made with inputs and outputs
+    is a graph network (a class not derived from Model is left as it is).
+    """
+    if cls is Model:
+        return Functional
+    if issubclass(cls, Functional):
+        return cls
+    if not issubclass(cls, Model):
+        return cls
+    cls.__bases__ = tuple(inject_functional_model_class(base) for base in cls.__bases__)
+    return cls
+
+
 class Functional(Model):
     """A model defined by its inputs and outputs (``tf.keras.Model(inputs, outputs)``)."""
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         from simdist.keras import backend
 
-        # Keras names it after the class the user called: 'model', 'model_1' ...
-        super().__init__(name=name or backend.unique_name("model"), trainable=trainable,
+        # Keras names it after the class the user called: 'model', 'model_1' ... for
+        # tf.keras.Model, 'custom_model' for a subclass CustomModel.
+        generic = ("model" if type(self) is Functional
+                   else tf_utils.snake_case(type(self).__name__))
+        super().__init__(name=name or backend.unique_name(generic), trainable=trainable,
                          **kwargs)
         if isinstance(inputs, (list, tuple)) and len(inputs) == 1:
             inputs = inputs[0]  # Keras unwraps a one-element list of inputs

@@ -68,10 +68,13 @@ class Model(Layer):
 
     def __init__(self, *args, **kwargs):
         if args or "inputs" in kwargs or "outputs" in kwargs:
-            raise NotImplementedError(
-                "simdist does not simulate a subclassed Model that calls "
-                "super().__init__(inputs, outputs); make the model with "
-                "tf.keras.Model(inputs, outputs), or define call() in the subclass.")
+            # A subclass called with (or calling super().__init__ with) inputs and outputs
+            # becomes functional: Keras puts Functional in its bases (its train_step etc. stay).
+            from simdist.keras.engine import functional
+
+            functional.inject_functional_model_class(type(self))
+            functional.Functional.__init__(self, *args, **kwargs)
+            return
         super().__init__(**kwargs)
         self._distribution_strategy = (ds_context.get_strategy() if ds_context.has_strategy()
                                        else None)
@@ -438,6 +441,7 @@ class Model(Layer):
                 self._count_the_step_past_the_end()
             if handler.insufficient_data and not logs:
                 break
+            logs = self._validate_and_get_metrics_result(logs)
             epoch_logs = dict(logs)
             if validation_data is not None and self._should_eval(epoch, validation_freq):
                 vx, vy, vsw = data_adapter.unpack_x_y_sample_weight(validation_data)
@@ -505,8 +509,30 @@ class Model(Layer):
             logs = self._execute(test_function, batches, handler)
             logs = {k: _to_python(v) for k, v in logs.items()}
             cbks.on_test_batch_end(step + len(batches) - 1, logs)
+        logs = self._validate_and_get_metrics_result(logs)
         cbks.on_test_end(logs)
         return self._returned_logs(logs, return_dict)
+
+    def get_metrics_result(self) -> dict:
+        """The results of ``self.metrics`` by name (a metric whose result is a dict adds
+        its entries)."""
+        out = {}
+        for metric in self.metrics:
+            result = metric.result()
+            if isinstance(result, dict):
+                out.update(result)
+            else:
+                out[metric.name] = result
+        return out
+
+    def _validate_and_get_metrics_result(self, logs):
+        """What an epoch of fit, and evaluate, end with: the results of ``self.metrics`` in
+        place of the last step's logs when they have the same names (Keras's override; a
+        custom step returning other names keeps its logs)."""
+        metric_logs = self.get_metrics_result()
+        if isinstance(logs, dict) and set(logs) == set(metric_logs):
+            return {k: _to_python(v) for k, v in metric_logs.items()}
+        return logs
 
     def _returned_logs(self, logs, return_dict):
         """evaluate's result: the logs dict, or its values in ``metrics_names`` order."""

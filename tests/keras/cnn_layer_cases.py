@@ -323,4 +323,58 @@ out = [h.history['loss'], h.history['accuracy'], m.get_weights(), m.evaluate(x, 
 """,
 }
 
-CASES = {**OPS, **CONV_LAYER, **POOL_LAYERS, **OTHER_LAYERS, **MODELS}
+# tf.nn.conv2d_transpose (TF's Conv2DBackpropInput) and the Conv2DTranspose layer of the
+# "Customizing what happens in fit()" GAN; LeakyReLU and ReLU layers.
+TRANSPOSED = {
+    f"conv2d_transpose {pad} strides {s} to {shape}": HELP + f"""
+x, f = R(2, 4, 3, 3), R(3, 2, 5, 3, seed=1)
+n = tf.nn.conv2d(tf.zeros([2] + {shape} + [5]), f, {s}, '{pad}').shape
+out = [str(n)] + grads(lambda x, f: tf.nn.conv2d_transpose(x, f, [2] + {shape} + [5], {s},
+                                                             '{pad}'), x, f)
+""" for pad, s, shape in (("SAME", 1, [4, 3]), ("SAME", 2, [8, 6]), ("SAME", 2, [7, 5]),
+                          ("VALID", 2, [9, 6]), ("VALID", [1, 2], [6, 7]))
+}
+TRANSPOSED.update({
+    "conv2d_transpose output_shape a size conv2d would not give": HELP + """
+out = tf.nn.conv2d_transpose(R(1, 4, 4, 2), R(3, 3, 1, 2), [1, 10, 8, 1], 2, 'SAME')
+""",
+    "Conv2DTranspose weights, names and shapes": """
+c = L.Conv2DTranspose(4, (4, 3), strides=(2, 2), padding='same', name='t')
+y = c(np.ones((2, 7, 5, 3), np.float32))
+out = [str(y.shape), [w.name for w in c.weights], [str(tuple(w.shape)) for w in c.weights],
+       c.count_params(), str(c.compute_output_shape((None, 7, 5, 3)))]
+""",
+    "Conv2DTranspose output and gradients from set weights": HELP + """
+c = L.Conv2DTranspose(3, 4, strides=2, padding='same', activation='relu', name='t')
+c.build((None, 5, 4, 2))
+c.set_weights([R(4, 4, 3, 2, seed=1), R(3, seed=2)])
+out = grads(lambda x: c(x), R(2, 5, 4, 2))
+""",
+    "Conv2DTranspose valid padding and output_padding": HELP + """
+a = L.Conv2DTranspose(2, 3, strides=2, name='a')
+b = L.Conv2DTranspose(2, 3, strides=2, padding='same', output_padding=1, name='b')
+x = R(1, 4, 4, 1)
+out = [str(a(x).shape), str(b(x).shape), str(a.compute_output_shape((None, 4, 4, 1))),
+       str(b.compute_output_shape((None, 4, 4, 1)))]
+""",
+    "Conv2DTranspose get_config": """
+out = L.Conv2DTranspose(4, 3, strides=2, padding='same', output_padding=1, name='t').get_config()
+""",
+    "Conv2DTranspose output_padding not below the stride": """
+out = L.Conv2DTranspose(4, 3, strides=2, output_padding=2, name='t')
+""",
+    "Conv2DTranspose rank-3 input": """
+out = L.Conv2DTranspose(2, 2, name='t')(np.ones((3, 3, 1), np.float32))
+""",
+    "LeakyReLU and ReLU": HELP + """
+x = R(3, 4)
+out = (grads(lambda x: L.LeakyReLU(name='l')(x), x) + grads(lambda x: L.LeakyReLU(alpha=0.2)(x), x)
+       + grads(lambda x: L.ReLU(max_value=0.5, negative_slope=0.1, threshold=0.2)(x), x)
+       + [L.LeakyReLU(alpha=0.2, name='l').get_config(),
+          L.ReLU(max_value=6, name='r').get_config()])
+""",
+    "LeakyReLU alpha None": "out = L.LeakyReLU(alpha=None)",
+    "ReLU negative max_value": "out = L.ReLU(max_value=-1.0)",
+})
+
+CASES = {**OPS, **CONV_LAYER, **POOL_LAYERS, **OTHER_LAYERS, **MODELS, **TRANSPOSED}

@@ -1,4 +1,5 @@
-"""2-D convolution ops (NHWC): ``tf.nn.conv2d`` and the two backprop ops its gradient uses.
+"""2-D convolution ops (NHWC): ``tf.nn.conv2d``, the two backprop ops its gradient uses, and
+``tf.nn.conv2d_transpose`` (Conv2DBackpropInput with the output's shape given).
 
 Glossary:
   window      -- the input rows/columns one output pixel reads: ``k`` taps ``dilation``
@@ -19,7 +20,8 @@ Device values keep to the Array API (plus ``array_api.pad`` / ``windows``), in t
 namespace of the values (NumPy for host arrays: float16 on the strict backend).
 FLOPs charged to the device: ``2 * N * OH * OW * KH * KW * C * O`` for each of the three.
 
-Mirrors tensorflow/python/ops/nn_ops.py (conv2d) and core/kernels/conv_ops.cc.
+Mirrors tensorflow/python/ops/nn_ops.py (conv2d, conv2d_transpose_v2),
+core/kernels/conv_ops.cc and conv_grad_input_ops.cc (its size check).
 """
 
 from __future__ import annotations
@@ -218,6 +220,48 @@ def conv2d_backprop_input(filters, out_backprop, attrs) -> Tensor:
     value = col2im(cols, padded, pads, attrs["strides"], attrs["dilations"], g._value.dtype)
     return execute.execute("Conv2DBackpropInput", [f, g], value, attrs=attrs,
                           flops=_flops(attrs))
+
+
+def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
+                     data_format="NHWC", dilations=None, name=None) -> Tensor:
+    """The transpose (adjoint) of ``conv2d``: ``input`` [N, H, W, C] spread through
+    ``filters`` [KH, KW, out_channels, C] into a tensor of ``output_shape``
+    (``tf.nn.conv2d_transpose``: TF's Conv2DBackpropInput with ``input_sizes=output_shape``).
+
+    Raises:
+      InvalidArgumentError: ``output_shape`` not 4 long, channels that do not match the
+        filter's, or an input whose size a conv2d of ``output_shape`` would not give (the
+        kernel's "Size of out_backprop doesn't match computed").
+      UnimplementedError: ``data_format='NCHW'``.
+    """
+    check_format(data_format, "Conv2D")
+    g, f = A._t(input), A._t(filters)
+    execute.check_same_dtype("Conv2DBackpropInput", g, f)
+    _check_dtype(g, "Conv2DBackpropInput")
+    sizes = A._ints(output_shape)
+    if len(sizes) != 4 or g.ndim != 4 or f.ndim != 4:
+        raise errors.InvalidArgumentError(
+            None, None, "Conv2DCustomBackpropInput: input_sizes must be 4-dimensional and "
+                        f"out_backprop 4-dimensional, got {sizes} and {g.shape} "
+                        "[Op:Conv2DBackpropInput]")
+    if f.shape[3] != g.shape[3] or f.shape[2] != sizes[3]:
+        raise errors.InvalidArgumentError(
+            None, None, "Conv2DCustomBackpropInput: filter and out_backprop must have the "
+                        f"same out_depth and input_sizes the filter's in_depth: filter "
+                        f"{list(f.shape)}, out_backprop {list(g.shape)}, input_sizes {sizes} "
+                        "[Op:Conv2DBackpropInput]")
+    s = spatial_pair(strides, "strides")
+    d = spatial_pair(1 if dilations is None else dilations, "dilations")
+    attrs = geometry([g.shape[0]] + sizes[1:], f.shape, s, padding, d)
+    for i in range(2):
+        if attrs["out_hw"][i] != g.shape[1 + i]:
+            raise errors.InvalidArgumentError(
+                None, None, "Conv2DCustomBackpropInput: Size of out_backprop doesn't match "
+                            f"computed: actual = {g.shape[1 + i]}, computed = "
+                            f"{attrs['out_hw'][i]} spatial_dim: {1 + i} input: "
+                            f"{sizes[1 + i]} filter: {f.shape[i]} output: {g.shape[1 + i]} "
+                            f"stride: {s[i]} dilation: {d[i]} [Op:Conv2DBackpropInput]")
+    return conv2d_backprop_input(f, g, attrs)
 
 
 def conv2d_backprop_filter(input, out_backprop, attrs) -> Tensor:  # noqa: A002 - TF's name

@@ -86,3 +86,20 @@ def conv_output_length(input_length, filter_size, padding, stride, dilation=1):
     dilated = filter_size + (filter_size - 1) * (dilation - 1)
     length = input_length if padding in ("same", "causal") else input_length - dilated + 1
     return (length + stride - 1) // stride
+
+
+def deconv_output_length(input_length, filter_size, padding, output_padding=None, stride=0,
+                         dilation=1):
+    """The output length of a transposed convolution along one axis (Keras's rule); None
+    when the input's is unknown."""
+    if input_length is None:
+        return None
+    filter_size = filter_size + (filter_size - 1) * (dilation - 1)
+    if output_padding is None:
+        if padding == "valid":
+            return input_length * stride + max(filter_size - stride, 0)
+        if padding == "full":
+            return input_length * stride - (stride + filter_size - 2)
+        return input_length * stride
+    pad = {"same": filter_size // 2, "valid": 0, "full": filter_size - 1}[padding]
+    return (input_length - 1) * stride + filter_size - 2 * pad + output_padding

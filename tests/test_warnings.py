@@ -177,8 +177,11 @@ def test_silenced_turns_them_off_inside_only():
     assert len(caught) == 1  # silenced() did not use up the once-per-world warning
 
 
+@pytest.mark.parametrize("traced", [False, True])
 @pytest.mark.parametrize("scaled", [False, True])
-def test_unscaled_regularization_warns_and_scaled_does_not(scaled):
+def test_unscaled_regularization_warns_and_scaled_does_not(scaled, traced):
+    """Eager or in a tf.function (TF's distributed-training guide traces this step: the
+    scaled loss is the output of a recorded op there, which keeps its mark)."""
     strategy = tf.distribute.MirroredStrategy()
     tf.keras.utils.set_random_seed(0)
     with strategy.scope():
@@ -196,9 +199,14 @@ def test_unscaled_regularization_warns_and_scaled_does_not(scaled):
         opt.apply_gradients(zip(tape.gradient(loss, model.trainable_variables),
                                 model.trainable_variables))
 
+    def run(x, y):
+        strategy.run(step, args=(x, y))
+
+    run = tf.function(run) if traced else run
+
     def train():
         for x, y in strategy.experimental_distribute_dataset(ds):
-            strategy.run(step, args=(x, y))
+            run(x, y)
 
     _, caught = _caught(train)
     if scaled:

@@ -695,8 +695,12 @@ class FuncGraph:
             elif len(b.shape) != len(shape):   # the rank follows an unknown-rank input's
                 shape = None
             suffix = f":{i}" if len(flat) > 1 else ":0"
-            outs.append(SymbolicTensor(self, op_name + suffix, shape, t.dtype, t._device,
-                                       (t._value, b), tensor_id=t._id))
+            out = SymbolicTensor(self, op_name + suffix, shape, t.dtype, t._device,
+                                 (t._value, b), tensor_id=t._id)
+            tag = getattr(t, "_teach_tag", None)   # simdist.warnings: what the op made
+            if tag is not None:
+                out._teach_tag = tag
+            outs.append(out)
         return False, collapse(nest.pack_sequence_as(first, outs))
 
     # --- control flow (what tf.cond / tf.while_loop / AutoGraph call while tracing) ------

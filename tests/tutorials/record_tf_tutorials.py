@@ -5,8 +5,9 @@ fixes its logical CPUs once, and a second MirroredStrategy program in the same T
 collides with the first one's collective keys); this machine has no GPU, so
 MirroredStrategy() takes every logical CPU:
     export TF_USE_LEGACY_KERAS=1 TF_ENABLE_ONEDNN_OPTS=0 TF_CPP_MIN_LOG_LEVEL=3
-    for n in 1 4; do for p in distributed_keras custom_training; do
+    for n in 1 4; do for p in distributed_keras custom_training distributed_training; do
         /tmp/tfvenv/bin/python tests/tutorials/record_tf_tutorials.py $n $p; done; done
+and on one CPU the rest (``record_tf_tutorials.py 1 customizing_fit`` ...).
 Writes fixtures/<program>@<n>cpu.json: TF's version and its printed text (and, for the
 programs in run_program.TF_PRINTS, what their tf.print calls printed to stderr).
 """

@@ -34,7 +34,10 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "parameter_server_training": "parameter_server_training.py",
             "save_and_load": "save_and_load.py", "mixed_precision": "mixed_precision.py",
             "random_numbers": "random_numbers.py", "function_guide": "function_guide.py",
-            "intro_to_graphs": "intro_to_graphs.py"}
+            "intro_to_graphs": "intro_to_graphs.py",
+            "customizing_fit": "customizing_fit.py",
+            "distributed_training": "distributed_training.py",
+            "training_loop_from_scratch": "training_loop_from_scratch.py"}
 
 TF_PRINTS = {"function_guide", "intro_to_graphs"}   # their tf.print output is compared too
 

@@ -1,5 +1,8 @@
 """TF's "Distributed training with Keras", "Custom training with tf.distribute.Strategy",
-"Save and load a model using a distribution strategy" and "Distributed input" tutorials run
+"Save and load a model using a distribution strategy", "Distributed input" tutorials and the
+"Distributed training with TensorFlow" guide (programs/distributed_training.py: every
+strategy's constructor as its cells make them, a CPU-only machine's GPU-device Mirrored
+strategy included; fit, evaluate and a custom loop under MirroredStrategy) run
 under simdist and print what TF 2.21 printed (record_tf_tutorials.py), on one replica and on
 four (the input tutorial makes its own two); and TF's "Parameter server training" tutorial
 on its in-process cluster (recorded by
@@ -67,10 +70,12 @@ def _compare(got, want, rtol=1e-4):
 
 # Their tf.functions iterate distributed datasets and iterators (custom_training's
 # distributed_train_epoch, distributed_input's train_fn), or are Keras's step functions
-# (fit / evaluate / predict in distributed_keras, save_and_load, mixed_precision): each
-# must trace into a graph.
+# (fit / evaluate / predict in distributed_keras, save_and_load, mixed_precision,
+# customizing_fit; distributed_training's fit and its distributed_train_step;
+# training_loop_from_scratch's train and test steps): each must trace into a graph.
 _TRACED = {"custom_training", "distributed_input", "distributed_keras", "save_and_load",
-           "mixed_precision"}
+           "mixed_precision", "customizing_fit", "distributed_training",
+           "training_loop_from_scratch"}
 
 
 def _run(name):
@@ -82,7 +87,8 @@ def _run(name):
 
 
 @pytest.mark.parametrize("cpus", [1, 4])
-@pytest.mark.parametrize("name", ["distributed_keras", "custom_training", "save_and_load"])
+@pytest.mark.parametrize("name", ["distributed_keras", "custom_training", "save_and_load",
+                                  "distributed_training"])
 def test_tutorial_prints_what_tensorflow_printed(name, cpus, cpu_machine):
     cpu_machine(cpus)
     _compare(_run(name), _recorded(name, cpus))

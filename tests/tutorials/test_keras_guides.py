@@ -1,0 +1,32 @@
+"""TF's Keras guides on custom training run under simdist and print what TF 2.21 printed
+(``record_tf_tutorials.py 1 customizing_fit training_loop_from_scratch``).
+
+"Customizing what happens in fit()" (programs/customizing_fit.py, the tf.keras version):
+subclasses of ``keras.Model`` made with ``CustomModel(inputs, outputs)`` (a functional model
+keeping the subclass's ``train_step`` / ``test_step``) fitting with ``compiled_loss`` /
+``compiled_metrics``, with their own metrics listed in a ``metrics`` property, with
+``sample_weight``, evaluating with a custom ``test_step``; and the GAN: LeakyReLU,
+Conv2DTranspose, a ``compile`` override with two optimizers, random noise drawn inside the
+traced step, and a shuffled dataset whose order is TF's (Keras makes one iterator before its
+epochs, so the first epoch reads the shuffle's second order). Every number is compared to
+1e-4, from seeded data and weights (``tf.keras.utils.set_random_seed(0)``); the step
+functions trace (no eager fallback).
+
+"Writing a training loop from scratch" (programs/training_loop_from_scratch.py, the tf.keras
+version): the eager loop with GradientTape and an optimizer, metrics updated and reset by
+hand, the same loop with ``@tf.function`` train and test steps, a layer's ``add_loss`` and
+the GAN trained by its own traced step; losses, accuracies and the discriminator's summary
+to 1e-4.
+"""
+
+from test_tutorials import _compare, _recorded, _run, cpu_machine  # noqa: F401 - the fixture
+
+
+def test_customizing_fit_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    cpu_machine(1)
+    _compare(_run("customizing_fit"), _recorded("customizing_fit", 1))
+
+
+def test_training_loop_from_scratch_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    cpu_machine(1)
+    _compare(_run("training_loop_from_scratch"), _recorded("training_loop_from_scratch", 1))

@@ -62,13 +62,7 @@ class Conv2DTranspose(Conv2D):
                              f"{input_shape}, where axis {self._channel_axis()} (0-based) is "
                              "the channel dimension, which found to be `None`.")
         self.input_spec = InputSpec(ndim=4, axes={self._channel_axis(): channels})
-        self.kernel = self.add_weight("kernel", shape=self.kernel_size + (self.filters, channels),
-                                      initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer, trainable=True)
-        self.bias = (self.add_weight("bias", shape=(self.filters,),
-                                     initializer=self.bias_initializer,
-                                     regularizer=self.bias_regularizer, trainable=True)
-                     if self.use_bias else None)
+        self._add_kernel_and_bias(self.kernel_size + (self.filters, channels))
         self.built = True
 
     def _out_hw(self, in_hw) -> list:

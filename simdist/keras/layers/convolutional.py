@@ -82,15 +82,18 @@ class Conv2D(Layer):
                              f"{self._channel_axis()} (0-based) is the channel dimension, "
                              "which found to be `None`.")
         self.compute_output_shape(input_shape)
-        self.kernel = self.add_weight("kernel", shape=self.kernel_size + (channels, self.filters),
+        self._add_kernel_and_bias(self.kernel_size + (channels, self.filters))
+        self.input_spec = InputSpec(min_ndim=4, axes={self._channel_axis(): channels})
+        super().build(input_shape)
+
+    def _add_kernel_and_bias(self, kernel_shape):
+        self.kernel = self.add_weight("kernel", shape=kernel_shape,
                                       initializer=self.kernel_initializer,
                                       regularizer=self.kernel_regularizer, trainable=True)
         self.bias = (self.add_weight("bias", shape=(self.filters,),
                                      initializer=self.bias_initializer,
                                      regularizer=self.bias_regularizer, trainable=True)
                      if self.use_bias else None)
-        self.input_spec = InputSpec(min_ndim=4, axes={self._channel_axis(): channels})
-        super().build(input_shape)
 
     def call(self, inputs):
         x = inputs  # not cast: an integer input fails in the op, as in TF

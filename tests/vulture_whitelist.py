@@ -195,6 +195,8 @@ glorot_normal  # simdist/keras/initializers.py
 he_normal  # simdist/keras/initializers.py
 he_uniform  # simdist/keras/initializers.py
 Convolution2D  # simdist/keras/layers/convolutional.py
+Convolution2DTranspose  # simdist/keras/layers/conv2d_transpose.py
+ReLU  # simdist/keras/layers/activation.py
 LayerNormalization  # simdist/keras/layers/layer_normalization.py
 AvgPool2D  # simdist/keras/layers/pooling.py
 GlobalAvgPool1D  # simdist/keras/layers/pooling.py

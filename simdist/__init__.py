@@ -35,6 +35,9 @@ from simdist.framework.ops.math_ops import (
     sigmoid, sign, sqrt, square, subtract, tanh, truediv,
 )
 from simdist.framework.ops.clip_ops import clip_by_global_norm, clip_by_norm
+from simdist.framework.ops.trig_ops import (
+    acos, acosh, asin, asinh, atan, atan2, atanh, cos, cosh, sin, sinh, tan,
+)
 from simdist.framework.tensor_spec import TensorSpec
 from simdist.framework.ops.tensor_array_ops import TensorArray, TensorArraySpec
 from simdist.framework.name_scope import init_scope, name_scope

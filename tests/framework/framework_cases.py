@@ -15,6 +15,31 @@ def grad(f, x, persistent=False):
 """
 
 CASES = {
+    "trig and hyperbolic ops, expm1 and ceil: values, inside and outside their domains": """
+x = tf.constant([-0.9, -0.5, 0.0, 0.3, 0.99])
+out = [f(x) for f in (tf.sin, tf.cos, tf.tan, tf.asin, tf.acos, tf.atan, tf.sinh, tf.cosh,
+                      tf.asinh, tf.atanh, tf.math.expm1, tf.math.ceil, tf.math.sin)]
+out += [tf.acosh(x + 2.0), tf.asin([2.0, -1.5]), tf.acosh([0.5, 1.0]), tf.atanh([1.0, -1.0]),
+        tf.math.cosh(tf.constant([100.0, 2.0], tf.float64)), tf.sin(tf.constant([1.5], tf.float16)),
+        tf.math.ceil(tf.constant([-1.5, 2.25], tf.float64))]
+""",
+    "trig and hyperbolic gradients (ceil has none)": GRAD + """
+out = [grad(f, [-0.5, 0.25, 0.7]) for f in (tf.sin, tf.cos, tf.tan, tf.asin, tf.acos, tf.atan,
+                                             tf.sinh, tf.cosh, tf.asinh, tf.atanh,
+                                             tf.math.expm1, tf.math.ceil)]
+out += [grad(tf.acosh, [1.5, 3.0]), grad(lambda x: tf.sin(tf.cos(x)) * tf.tan(x), [0.3])]
+""",
+    "atan2: y first, quadrants, broadcasting and gradients": """
+y = tf.constant([1.0, 1.0, -1.0, -1.0, 0.0, 0.0])
+x = tf.constant([1.0, -1.0, -1.0, 1.0, -1.0, 2.0])
+col = tf.constant([[1.0], [-2.0]])
+with tf.GradientTape(persistent=True) as t:
+    t.watch([y, x, col])
+    a = tf.atan2(y, x)
+    b = tf.math.atan2(col, x[:3])
+out = [a, t.gradient(a, [y, x]), b, t.gradient(b, [col, x])]
+""",
+    "sin of an integer tensor": "out = tf.sin(tf.constant([1, 2]))",
     "sqrt under where has a zero gradient at 0": GRAD + """
 out = grad(lambda x: tf.where(x > 0, tf.sqrt(x), 0.0), [0.0, 4.0])
 """,

@@ -73,7 +73,10 @@ def dispatched():
     out = {}
     for module in MODULES:
         ns = simdist if not module else getattr(simdist, module, None)
-        for name, value in sorted(vars(ns).items() if ns is not None else []):
+        # dir() and getattr, not vars(): a lazily loaded name (simdist.nn's
+        # compute_average_loss) is in the module's __dir__ before its first access.
+        for name in sorted(dir(ns) if ns is not None else []):
+            value = getattr(ns, name)
             path = f"{module}.{name}" if module else name
             fn = _get(tf, path)
             if name.startswith("_") or not inspect.isfunction(value) or fn is None \

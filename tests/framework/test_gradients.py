@@ -23,6 +23,7 @@ from simdist.framework.ops import linalg_ops as L
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops as N
 from simdist.framework.ops import pooling_ops as P
+from simdist.framework.ops import trig_ops as T
 from simdist.framework.ops.numerics import check_numerics
 from simdist.framework.variables import Variable
 from simdist.testing.strategies import (
@@ -381,6 +382,19 @@ CASES: dict[str, Case] = {
     "Tanh": Case(unary(), M.tanh),
     "Erf": Case(unary(), M.erf),
     "Softplus": Case(unary(-4.0, 4.0), M.softplus),
+    "Sin": Case(unary(), T.sin),
+    "Cos": Case(unary(), T.cos),
+    "Tan": Case(unary(-1.2, 1.2), T.tan),
+    "Asin": Case(unary(-0.8, 0.8), T.asin),
+    "Acos": Case(unary(-0.8, 0.8), T.acos),
+    "Atan": Case(unary(), T.atan),
+    "Sinh": Case(unary(), T.sinh),
+    "Cosh": Case(unary(), T.cosh),
+    "Asinh": Case(unary(), T.asinh),
+    "Acosh": Case(unary(1.2, 3.0), T.acosh),
+    "Atanh": Case(unary(-0.8, 0.8), T.atanh),
+    "Expm1": Case(unary(), T.expm1),
+    "Atan2": Case(pair(0.5, 2.0), lambda y, x: T.atan2(y, x)),   # away from the cut at x < 0
     "Sum": Case(reduction(), lambda x, axis, keepdims: M.reduce_sum(x, axis, keepdims)),
     "Mean": Case(reduction(), lambda x, axis, keepdims: M.reduce_mean(x, axis, keepdims)),
     "Max": Case(reduction(distinct_floats),

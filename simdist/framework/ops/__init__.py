@@ -5,7 +5,8 @@ Glossary:
                    ``tf.math``, ``tf.nn``, ``tf.random``, ``tf.linalg``); conv_ops /
                    pooling_ops -- ``tf.nn.conv2d``, ``max_pool2d``, ``avg_pool2d``.
   *_grad         -- the gradient rules, registered in ``execute.GRADIENTS`` at import.
-  numerics       -- ``tf.debugging.check_numerics``.
+  numerics       -- ``tf.debugging.check_numerics``; trig_ops -- sin, cos ... atan2, expm1,
+                   ceil (a table).
   string_ops     -- ``tf.strings`` (join, length, to_number ...); op_types -- the element
                    types each op takes, and TF's error for a string given to a numeric op.
   list_ops / tensor_array_ops -- TF's TensorList variant ops and ``tf.TensorArray`` over them
@@ -22,7 +23,7 @@ from simdist.framework.ops import array_ops, math_ops, nn_ops, random_ops  # iso
 from simdist.framework.ops import conv_ops, linalg_ops, pooling_ops  # isort: skip
 from simdist.framework.ops import array_grad, conv_grad, linalg_grad, math_grad  # isort: skip
 from simdist.framework.ops import clip_ops, dropout_ops, losses_util  # isort: skip
-from simdist.framework.ops import logging_ops, numerics, string_ops  # isort: skip
+from simdist.framework.ops import logging_ops, numerics, string_ops, trig_ops  # isort: skip
 from simdist.framework.ops import list_ops  # isort: skip - its ops are recorded as declared
 from simdist.framework import func_graph as _func_graph  # isort: skip
 
@@ -35,7 +36,7 @@ _NOT_OPS = {
     logging_ops: ("summarize_value", "register_log_functions", "print_v2"),
 }
 _OP_MODULES = (array_ops, math_ops, nn_ops, random_ops, conv_ops, linalg_ops, pooling_ops,
-               clip_ops, dropout_ops, losses_util, numerics, string_ops)
+               clip_ops, dropout_ops, losses_util, numerics, string_ops, trig_ops)
 array_ops.range = _func_graph.recorded(array_ops.range, kind="spec", spec=array_ops.range_spec)
 for _module in _OP_MODULES:
     _func_graph.record_module_ops(_module, exclude=_NOT_OPS.get(_module, ()))

@@ -95,11 +95,9 @@ def _unary(op_type, x, fn, allowed="fiu"):
     if execute._is_host_strings(xt._value):
         op_types.refuse_strings(op_type, xt)
     if dtypes.np_kind(array_api.numpy_dtype(xt._value)) not in allowed:
-        ok = {"f": "half, float, double", "fiu": "half, float, double, int32, int64",
-              "b": "bool"}[allowed]
-        raise errors.InvalidArgumentError(
-            None, None, f"Value for attr 'T' of {xt.dtype.name} is not in the list of allowed "
-                        f"values: {ok} [Op:{op_type}]")
+        op_types.refuse_dtype(op_type, xt, {"f": "half, float, double",
+                                            "fiu": "half, float, double, int32, int64",
+                                            "b": "bool"}[allowed])
     with np.errstate(all="ignore"):
         value = fn(xt._value)
     if value.dtype != xt._value.dtype:

@@ -53,6 +53,8 @@ ALLOWED_T = {
     "OnesLike": "bfloat16, half, float, double, int8, uint8, int16, uint16, int32, uint32, "
                 "int64, uint64, complex64, complex128, bool",
 }
+ALLOWED_T.update(dict.fromkeys(("Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh",
+                                "Asinh", "Acosh", "Atanh", "Expm1"), _FLOAT_COMPLEX))
 ALLOWED_T["Minimum"] = ALLOWED_T["Maximum"]
 ALLOWED_T["BatchMatMulV2"] = ALLOWED_T["MatMul"]
 
@@ -67,9 +69,23 @@ def refuse_strings(op_type: str, *tensors) -> None:
     """
     if op_type in STRING_OPS or not any(t.dtype.is_string for t in tensors):
         return
-    allowed = ALLOWED_T.get(op_type, _ARITH)
     raise errors.InvalidArgumentError(
-        None, None,
-        f"Value for attr 'T' of string is not in the list of allowed values: {allowed}\n"
-        f"\t; NodeDef: {{{{node {op_type}}}}} [Op:{op_type}]\nString tensors hold bytes: "
-        "convert them to numbers first (tf.strings.to_number, or a StringLookup layer).")
+        None, None, _not_allowed(op_type, "string", ALLOWED_T.get(op_type, _ARITH)) +
+        "\nString tensors hold bytes: convert them to numbers first (tf.strings.to_number, or "
+        "a StringLookup layer).")
+
+
+def refuse_dtype(op_type: str, tensor, allowed: str) -> None:
+    """TF's error for an input whose dtype the kernel of ``op_type`` lacks (``allowed``:
+    simdist's list, for an op ALLOWED_T does not list).
+
+    Raises:
+      InvalidArgumentError: always.
+    """
+    raise errors.InvalidArgumentError(
+        None, None, _not_allowed(op_type, tensor.dtype.name, ALLOWED_T.get(op_type, allowed)))
+
+
+def _not_allowed(op_type: str, dtype_name: str, allowed: str) -> str:
+    return (f"Value for attr 'T' of {dtype_name} is not in the list of allowed values: "
+            f"{allowed}\n\t; NodeDef: {{{{node {op_type}}}}} [Op:{op_type}]")

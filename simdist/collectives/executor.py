@@ -78,10 +78,15 @@ def execute(schedule: Schedule, buffers: list, op: str, bounds, inputs=None,
             if move is not None:  # the transfer itself: onto the receiver's GPU
                 payload = move(payload, target)
             if t.combine:
-                if lazy.ready(t.dst, t.target, t.nchunks):
-                    fn(target, payload, out=target)
-                else:  # the first write: op(initial value, payload), no copy before it
-                    fn(initial[t.dst][lo:hi], payload, out=target)
+                own = target if lazy.ready(t.dst, t.target, t.nchunks) else \
+                    initial[t.dst][lo:hi]   # the first write: op(initial, payload), no copy
+                # The lower rank's operand first on both sides of an exchange: sums are
+                # commutative but a NaN's bits come from the first NaN operand, so two
+                # partners adding in their own orders could end with different NaNs.
+                if t.src < t.dst:
+                    fn(payload, own, out=target)
+                else:
+                    fn(own, payload, out=target)
             else:
                 target[...] = payload
             lazy.mark(t.dst, t.target, t.nchunks)

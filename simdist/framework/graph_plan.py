@@ -46,7 +46,6 @@ graph_execution_state.cc (a graph optimised once per signature, then executed).
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import weakref
 
@@ -54,27 +53,19 @@ import numpy as np
 
 from simdist.framework import call_plan, context, execute, gradient_plan, kernels
 from simdist.framework import tape as tape_lib
+from simdist.framework.switch import Switch
 from simdist.framework.tensor import Tensor
 from simdist.hardware import backend
 
-_enabled = [True]
+_switch = Switch()
+# disabled(): execute graphs node by node (no plans built or used), as before plans existed.
+disabled = _switch.off
 _LOWERINGS: dict = {}   # the recorded op function -> its builder (filled at first use)
-
-
-@contextlib.contextmanager
-def disabled():
-    """Execute graphs node by node (no plans built or used), as before plans existed."""
-    saved = _enabled[0]
-    _enabled[0] = False
-    try:
-        yield
-    finally:
-        _enabled[0] = saved
 
 
 def enabled() -> bool:
     """Whether graphs execute through their plans."""
-    return _enabled[0] and backend.xp is np
+    return _switch.on and backend.xp is np
 
 
 class Plan:

@@ -70,7 +70,7 @@ def test_fused_update_equals_the_eager_ops(monkeypatch, optimizer_name):
     if optimizer_name != "adam-amsgrad":
         assert calls and all(calls)  # the fused path ran for every update
     monkeypatch.setattr(fused, "applicable", lambda *a: False)
-    monkeypatch.setattr(fused_apply, "_enabled", [False])
+    monkeypatch.setattr(fused_apply._switch, "on", False)
     eager_run = _train(optimizer_name)
     assert fused_run[0] == eager_run[0]
     assert fused_run[1] == eager_run[1]

@@ -28,8 +28,6 @@ once per function, then executed).
 
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 
 from simdist import warnings as teach
@@ -37,22 +35,13 @@ from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.update_context import UpdateContext
 from simdist.framework import context, execute, tape
 from simdist.framework import tensor as tensor_lib
+from simdist.framework.switch import Switch
 from simdist.framework.tensor import Tensor
 from simdist.hardware import machine as machine_lib
 from simdist.keras.optimizers import fused
 
-_enabled = [True]
-
-
-@contextlib.contextmanager
-def disabled():
-    """Run every update through ``extended.update`` (the per-variable path)."""
-    saved = _enabled[0]
-    _enabled[0] = False
-    try:
-        yield
-    finally:
-        _enabled[0] = saved
+_switch = Switch()
+disabled = _switch.off   # every update through ``extended.update`` (the per-variable path)
 
 
 def apply(optimizer, distribution, grads_and_vars) -> bool:
@@ -86,7 +75,7 @@ def _entries(optimizer, distribution, grads_and_vars):
 
     owner = _owner(type(optimizer))
     ext = distribution.extended
-    if not _enabled[0] or owner is None or optimizer._apply_state is None or \
+    if not _switch.on or owner is None or optimizer._apply_state is None or \
             type(ext).update is not distribute_lib.StrategyExtended.update or \
             ds_context.get_replica_context() is not None or not _plain():
         return None

@@ -40,6 +40,8 @@ with tf.GradientTape(persistent=True) as t:
 out = [a, t.gradient(a, [y, x]), b, t.gradient(b, [col, x])]
 """,
     "sin of an integer tensor": "out = tf.sin(tf.constant([1, 2]))",
+    "atan2 of integer tensors": "out = tf.atan2(tf.constant([1]), tf.constant([2]))",
+    "ceil of an integer tensor": "out = tf.math.ceil(tf.constant([1, 2]))",
     "sqrt under where has a zero gradient at 0": GRAD + """
 out = grad(lambda x: tf.where(x > 0, tf.sqrt(x), 0.0), [0.0, 4.0])
 """,

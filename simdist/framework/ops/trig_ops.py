@@ -14,7 +14,7 @@ tensorflow/python/ops/math_grad.py.
 from __future__ import annotations
 
 from simdist.framework import execute
-from simdist.framework.ops import math_grad
+from simdist.framework.ops import math_grad, op_types
 from simdist.framework.ops import math_ops as M
 from simdist.hardware import backend
 
@@ -49,7 +49,13 @@ for _name, (_op_type, _kernel) in UNARY.items():
 def atan2(y, x, name=None):
     """The angle of ``(x, y)`` in ``[-pi, pi]``, element-wise with broadcasting (``y``
     first, as TF)."""
-    return M._binary("Atan2", y, x, lambda a, b: backend.xp.atan2(a, b))
+    return M._binary("Atan2", y, x, lambda a, b: backend.xp.atan2(a, b), check=_floats_only)
+
+
+def _floats_only(yt, xt):
+    # _binary converts NumPy's float result back to an integer input's dtype: refuse first.
+    if not yt.dtype.is_floating:
+        op_types.refuse_dtype("Atan2", yt, "")
 
 
 __all__ = [*UNARY, "atan2"]

@@ -18,7 +18,7 @@ from simdist import errors
 from simdist.hardware import array_api
 from simdist.hardware.device_spec import DeviceSpec
 from simdist.hardware.specs import HardwareSpec
-from simdist.hardware.trace import Event, Trace
+from simdist.hardware.trace import Trace
 
 # TF's C++ names of dtypes (DataTypeString), as its allocator messages print them.
 KERNEL_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
@@ -170,13 +170,8 @@ class Device:
         finally:
             lock.release()
         trace = self.trace
-        if trace.enabled:   # Trace.record_op's event, appended here (every op passes)
-            events, cap = trace.events, trace.max_events
-            if cap is None or len(events) < cap:
-                events.append(Event(name, "compute", self.name, start, end,
-                                    {"flops": flops, "bytes": nbytes}))
-            else:
-                trace.record_op(name, self.name, start, end, flops, nbytes)
+        if trace.enabled:
+            trace.record_op(name, self.name, start, end, flops, nbytes)
         return start, end
 
     def wait_until(self, t: float) -> None:

@@ -139,6 +139,16 @@ def by_numpy_dtype() -> dict:
     return _BY_NUMPY
 
 
+# TF's DataType enum names that are not "DT_" + the dtype's name in capitals.
+_DATATYPE_NAMES = {"float64": "DT_DOUBLE", "float32": "DT_FLOAT", "float16": "DT_HALF"}
+
+
+def datatype_name(name: str) -> str:
+    """TF's DataType enum name of a dtype name, as its NodeDefs and kernel lists print it
+    (``float32`` -> ``DT_FLOAT``, ``int64`` -> ``DT_INT64``)."""
+    return _DATATYPE_NAMES.get(name, "DT_" + name.upper())
+
+
 def as_dtype(value) -> DType:
     """Convert ``value`` (a DType, NumPy dtype, Python type or name) to a DType.
 

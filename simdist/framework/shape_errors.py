@@ -23,13 +23,9 @@ import re
 
 import numpy as np
 
-RULES: dict = {}
+from simdist.framework import dtypes
 
-_DT = {"float16": "DT_HALF", "bfloat16": "DT_BFLOAT16", "float32": "DT_FLOAT",
-       "float64": "DT_DOUBLE", "int8": "DT_INT8", "int16": "DT_INT16", "int32": "DT_INT32",
-       "int64": "DT_INT64", "uint8": "DT_UINT8", "uint16": "DT_UINT16", "uint32": "DT_UINT32",
-       "uint64": "DT_UINT64", "bool": "DT_BOOL", "complex64": "DT_COMPLEX64",
-       "complex128": "DT_COMPLEX128", "string": "DT_STRING"}
+RULES: dict = {}
 
 
 def register(*op_types):
@@ -99,8 +95,8 @@ def _dims(value):
 
 
 def _dtype_attr(value) -> str:
-    dtype = getattr(value, "dtype", None)
-    return _DT.get(getattr(dtype, "name", str(dtype)), "DT_FLOAT")
+    dtype = getattr(value, "dtype", None)   # a Python number: TF converts it to float
+    return "DT_FLOAT" if dtype is None else dtypes.datatype_name(dtype.name)
 
 
 def _shape_text(dims) -> str:

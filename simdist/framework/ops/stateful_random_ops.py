@@ -133,13 +133,7 @@ def _skip_spec(graph, generator, delta):
 
 _BINOMIAL_PARAMS = ("float64", "float32", "float16")   # the kernel's T, as TF lists them
 _BINOMIAL_OUTPUTS = ("int64", "int32", "float64", "float32", "float16")
-_DT_NAMES = {"float64": "DT_DOUBLE", "float32": "DT_FLOAT", "float16": "DT_HALF"}
-
-
-def _dt(name: str) -> str:
-    return _DT_NAMES.get(name, "DT_" + name.upper())
-
-
+_dt = dtypes.datatype_name   # DT_DOUBLE ...: as TF's kernel list prints the types
 def _binomial_checks(alg, dims, counts, probs, dt) -> tuple:
     """TF's StatefulRandomBinomial checks, in its order; the parameters' broadcast shape.
 

@@ -80,16 +80,16 @@ def _world_kept():
     machines = [machine.get_machine(), *machine._cluster.values()]
     devices = {d for m in machines for d in m.devices.values()}
     clocks = [(d, d.clock, d.peak_memory) for d in devices]
-    traces = {id(d.trace): (d.trace, len(d.trace.events), d.trace.dropped) for d in devices}
+    traces = {id(d.trace): (d.trace, len(d.trace), d.trace.dropped) for d in devices}
     for m in machines:
-        traces.setdefault(id(m.trace), (m.trace, len(m.trace.events), m.trace.dropped))
+        traces.setdefault(id(m.trace), (m.trace, len(m.trace), m.trace.dropped))
     try:
         yield
     finally:
         for d, clock, peak in clocks:
             d.clock, d.peak_memory = clock, peak
         for trace, n, dropped in traces.values():
-            del trace.events[n:]
+            trace.truncate(n)
             trace.dropped = dropped
 
 

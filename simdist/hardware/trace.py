@@ -11,6 +11,15 @@ Glossary:
                   are dropped and counted in ``dropped``: the first drop warns once (a
                   TraceEventsDroppedWarning saying how to raise the cap) and the Chrome
                   export's metadata (``otherData``) says how many were dropped.
+  pending      -- events recorded but not read yet: an op's event (``record_op``, every op
+                  of the eager path and of a replay) is kept as a plain tuple of its fields
+                  and becomes an ``Event`` when ``events`` is first read after it. A tuple
+                  of numbers and strings is cheaper to make than an Event and its args
+                  dict, and the cyclic garbage collector stops tracking it at its first
+                  pass: a run of many ops no longer fills the collector's oldest
+                  generation with events (whose full collections cost a fifth of a
+                  replayed training loop). What ``events`` gives is the same list of
+                  Events in the same order.
 """
 
 from __future__ import annotations
@@ -60,31 +69,60 @@ class Trace:
     def __init__(self, enabled: bool = True, max_events: int | None = 1_000_000):
         self.enabled = enabled
         self.max_events = max_events
-        self.events: list[Event] = []
+        self._events: list[Event] = []   # read: made Events
+        self._pending: list = []         # recorded since the last read: Events and op tuples
         self.dropped = 0
         self._lock = threading.Lock()
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event kept, in recording order (the pending ones made Events now)."""
+        if self._pending:
+            self._flush()
+        return self._events
+
+    @events.setter
+    def events(self, events: list) -> None:
+        with self._lock:
+            self._pending.clear()
+            self._events = events
+
+    def _flush(self) -> None:
+        with self._lock:   # one reader at a time; recorders append meanwhile (kept pending)
+            pending = self._pending
+            n = len(pending)
+            batch = pending[:n]
+            del pending[:n]
+            self._events.extend(
+                e if type(e) is Event else
+                Event(e[0], "compute", e[1], e[2], e[3], {"flops": e[4], "bytes": e[5]})
+                for e in batch)
 
     def record(self, name, cat, device, start, end, **args) -> None:
         """Append an event (dropped, and counted, past ``max_events`` so memory stays bounded)."""
         if not self.enabled:
             return
         # list.append is atomic, and replicas run one at a time: no lock on this hot path.
-        if self.max_events is not None and len(self.events) >= self.max_events:
+        if self.max_events is not None and \
+                len(self._events) + len(self._pending) >= self.max_events:
             self.dropped += 1
             if self.dropped == 1:
                 self._warn_dropping()
             return
-        self.events.append(Event(name, cat, device if isinstance(device, str) else str(device),
-                                 start, end, args))
+        self._pending.append(Event(name, cat,
+                                   device if isinstance(device, str) else str(device),
+                                   start, end, args))
 
     def record_op(self, name, device: str, start, end, flops, nbytes) -> None:
         """:meth:`record` of one eager op (``compute``, args ``flops`` and ``bytes``): the
-        same event, without the keyword packing (every op of the eager path records one)."""
-        if self.max_events is not None and len(self.events) >= self.max_events:
+        same event, kept pending as a tuple (see the module docstring; every op of the
+        eager path records one)."""
+        pending = self._pending
+        if self.max_events is not None and \
+                len(self._events) + len(pending) >= self.max_events:
             self.record(name, "compute", device, start, end, flops=flops, bytes=nbytes)
             return
-        self.events.append(Event(name, "compute", device, start, end,
-                                 {"flops": flops, "bytes": nbytes}))
+        pending.append((name, device, start, end, flops, nbytes))
 
     def _warn_dropping(self) -> None:
         warnings.warn(
@@ -94,9 +132,20 @@ class Trace:
             "trace.clear() / reset_clocks() between the steps you want to see.",
             TraceEventsDroppedWarning, stacklevel=4)
 
+    def truncate(self, n: int) -> None:
+        """Keep the first ``n`` events only (pending ones stay pending)."""
+        with self._lock:
+            kept = len(self._events)
+            if n >= kept:
+                del self._pending[n - kept:]
+            else:
+                del self._events[n:]
+                self._pending.clear()
+
     def clear(self) -> None:
         with self._lock:
-            self.events.clear()
+            self._pending.clear()
+            self._events.clear()
             self.dropped = 0
 
     def filter(self, cat: str | None = None, device: str | None = None) -> list[Event]:
@@ -108,7 +157,7 @@ class Trace:
         ]
 
     def __len__(self) -> int:
-        return len(self.events)
+        return len(self._events) + len(self._pending)
 
     def to_chrome(self) -> dict:
         """Chrome trace JSON (``traceEvents``, microseconds), as Perfetto opens it: hosts

@@ -1,0 +1,91 @@
+"""Pending trace events: an op's event is kept as a tuple until ``events`` is read, and
+reading gives what recording Events directly gave (the same Events, order, cap, drops,
+truncation)."""
+
+import gc
+import warnings
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simdist.hardware.trace import Event, Trace
+
+GPU = "/job:localhost/replica:0/task:0/device:GPU:0"
+
+
+class _Eager:
+    """The trace before pending events: every record appends an Event at once."""
+
+    def __init__(self, max_events):
+        self.max_events, self.events, self.dropped = max_events, [], 0
+
+    def record(self, name, cat, device, start, end, **args):
+        if self.max_events is not None and len(self.events) >= self.max_events:
+            self.dropped += 1
+            return
+        self.events.append(Event(name, cat, device, start, end, args))
+
+    def record_op(self, name, device, start, end, flops, nbytes):
+        self.record(name, "compute", device, start, end, flops=flops, bytes=nbytes)
+
+
+def _fields(events):
+    return [(e.name, e.cat, e.device, e.start, e.end, e.args) for e in events]
+
+
+_actions = st.lists(st.one_of(
+    st.tuples(st.just("op"), st.integers(0, 5), st.floats(0, 10), st.integers(0, 99)),
+    st.tuples(st.just("record"), st.integers(0, 5), st.floats(0, 10), st.integers(0, 99)),
+    st.tuples(st.just("read")),
+    st.tuples(st.just("len")),
+    st.tuples(st.just("clear")),
+    st.tuples(st.just("truncate"), st.integers(0, 15)),
+), max_size=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(actions=_actions, cap=st.one_of(st.none(), st.integers(0, 12)))
+def test_reading_a_trace_gives_the_events_recording_them_at_once_gave(actions, cap):
+    trace, eager = Trace(max_events=cap), _Eager(cap)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for action in actions:
+            if action[0] == "op":
+                _, i, t, n = action
+                for tr in (trace, eager):
+                    tr.record_op(f"Op{i}", GPU, t, t + 1.0, n, 4 * n)
+            elif action[0] == "record":
+                _, i, t, n = action
+                for tr in (trace, eager):
+                    tr.record(f"Copy{i}", "transfer", GPU, t, t + 2.0, bytes=n, src="host")
+            elif action[0] == "read":
+                assert _fields(trace.events) == _fields(eager.events)
+            elif action[0] == "len":
+                assert len(trace) == len(eager.events)
+            elif action[0] == "truncate":
+                trace.truncate(action[1])
+                del eager.events[action[1]:]
+            else:
+                trace.clear()
+                eager.events, eager.dropped = [], 0
+    assert _fields(trace.events) == _fields(eager.events)
+    assert trace.dropped == eager.dropped
+    assert all(type(e) is Event for e in trace.events)
+
+
+def test_a_pending_op_event_leaves_the_garbage_collector_alone():
+    trace = Trace()
+    trace.record_op("MatMul", GPU, 0.0, 1.0, 128, 512)
+    gc.collect()
+    assert not any(gc.is_tracked(e) for e in trace._pending)   # no Event, no args dict
+    (event,) = trace.events
+    assert (event.name, event.cat, event.args) == ("MatMul", "compute",
+                                                   {"flops": 128, "bytes": 512})
+
+
+def test_events_set_replaces_the_pending_ones():
+    trace = Trace()
+    trace.record_op("Add", GPU, 0.0, 1.0, 1, 2)
+    kept = [Event("Mul", "compute", GPU, 1.0, 2.0)]
+    trace.events = kept
+    assert trace.events is kept and len(trace) == 1

@@ -37,7 +37,7 @@ import weakref
 
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.values import Mirrored, PerReplica
-from simdist.framework import execute, func_graph
+from simdist.framework import context, execute, func_graph, function
 from simdist.hardware import machine
 
 func_graph.register_composite(PerReplica, lambda x: x._values, PerReplica)
@@ -152,3 +152,24 @@ def _capture_mode():
 
 
 func_graph.register_mode_hooks(_capture_mode, ds_context.push_mode, ds_context.pop_mode)
+
+
+@function.register_call_context
+def _function_context():
+    """What of a call's distribution context is part of a tf.function's trace key (TF's
+    function_context.make_function_context): under a strategy that retraces for each
+    device, the call's device and whether it is in cross-replica context; else nothing."""
+    mode = ds_context.get_per_thread_mode()
+    if mode.strategy is ds_context.get_default_strategy() or \
+            not mode.strategy.extended._retrace_functions_for_each_device:
+        return None
+    dev = context.explicit_device()
+    return (None if dev is None else dev.name), mode.replica_context is None
+
+
+@function.register_inline_nested
+def _replica_of_a_shared_trace() -> bool:
+    """A replica thread of a strategy whose replicas share trace keys (TPUStrategy)."""
+    mode = ds_context.get_per_thread_mode()
+    return mode.replica_context is not None and mode.strategy.num_replicas_in_sync > 1 \
+        and not mode.strategy.extended._retrace_functions_for_each_device

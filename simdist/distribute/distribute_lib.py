@@ -271,6 +271,15 @@ class StrategyExtended:
         return self._strategy
 
     @property
+    def _retrace_functions_for_each_device(self) -> bool:
+        """TF's flag (set in distribute_lib's StrategyBase): a tf.function called under
+        this strategy is traced once per device (more than one worker device)."""
+        try:
+            return len(self.worker_devices) > 1
+        except RuntimeError:   # the default strategy has none (TF's bare except)
+            return False
+
+    @property
     def _num_replicas_in_sync(self) -> int:
         return len(self._devices)
 

@@ -100,6 +100,9 @@ class TPUExtended(MirroredExtended):
     def _make_replica_context(self, i, dev):
         return _TPUReplicaContext(self._strategy, i, dev)
 
+    # TF's TPUExtended: the replicated computation is traced once for all cores.
+    _retrace_functions_for_each_device = False
+
     def _call_for_each_replica(self, fn, args, kwargs):
         """TF's tpu_run: called eagerly, the replicated computation is a tf.function (one
         per ``fn``, cached), so ``fn`` (a tf.function) runs inside its trace."""

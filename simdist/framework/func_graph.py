@@ -32,6 +32,10 @@ Glossary:
                     (``Add``, ``Add_1``), under the graph's name scope: a library function's
                     ``op_name_scope`` (a TensorArray's ``TensorArrayV2Write/``). A user's
                     ``tf.name_scope`` names variables only, not yet graph ops.
+  dry run        -- a nested function's graph executed by its caller's call op while the
+                    caller traces (``dry_run``): on the caller's placeholders, its stateful
+                    nodes doing nothing (their outputs read as their placeholders), so the
+                    caller gets shapes and its tape the ops, with no side effect.
   NotTraceable   -- raised while tracing by code the graph cannot record (a concrete tensor
                     or a variable write made outside any recorded op, a library reading a
                     symbolic value in Python, strategy.run): ``tf.function`` then runs that
@@ -71,6 +75,7 @@ _inlined = ThreadLocalValue(0)     # tf.functions running their Python inside a 
 _uses = ThreadLocalValue(None)     # (graph, [tensors]) while a tf.data function traces
 _uses_variant = ThreadLocalValue(0)  # which placeholders those captures read: 0 or 1
 _bound = ThreadLocalValue(None)    # {tensor id: value} while a tf.data function executes
+_dry = ThreadLocalValue(False)     # a nested function's graph runs for its caller's shapes
 
 _GRAPH_ERROR_HELP = (
     "You can attempt the following resolutions to the problem: If you are running in "
@@ -105,9 +110,9 @@ def building(graph):
 
 @contextlib.contextmanager
 def inlined_call():
-    """A tf.function called while another traces runs its Python in the caller's graph
-    (TF traces it into a FuncGraph of its own, then calls it): what needs to know that it is
-    in a nested function (merge_call) asks ``inlined_calls``."""
+    """A tf.function called while another traces: traced into a FuncGraph of its own (or,
+    where simdist cannot, its Python run in the caller's graph): what needs to know that it
+    is in a nested function (merge_call) asks ``inlined_calls``."""
     _inlined.value += 1
     try:
         yield
@@ -118,6 +123,19 @@ def inlined_call():
 def inlined_calls() -> int:
     """How many nested tf.functions (``inlined_call``) this thread is inside."""
     return _inlined.value
+
+
+def dry_run():
+    """Execute a graph for the shapes (and the tape) of the trace that calls it: a nested
+    function's call op runs its graph on its caller's placeholders; its stateful nodes
+    (prints, variable updates, an iterator's ``get_next``) do nothing then, their outputs
+    read as their own placeholders, and a loop runs its body at most once."""
+    return _dry.scope(True)
+
+
+def in_dry_run() -> bool:
+    """Whether graphs execute in ``dry_run`` on this thread."""
+    return _dry.value
 
 
 @contextlib.contextmanager
@@ -431,7 +449,7 @@ class Node:
     """One recorded op call (see the module docstring)."""
 
     __slots__ = ("fn", "structure", "leaves", "slots", "out_slots", "device", "name",
-                 "composite", "mode", "layout")
+                 "composite", "mode", "layout", "dry")
 
     def __init__(self, fn, structure, leaves, slots, device, name, composite=False):
         self.fn = fn
@@ -444,8 +462,13 @@ class Node:
         self.composite = composite  # arguments or outputs hold composites (expanded)
         self.mode = None            # the distribution mode it was recorded in (if not default)
         self.layout = _flat_layout(structure, composite)   # fast unpacking, or None
+        self.dry = None   # a stateful node's symbolic outputs (what a dry run reads)
 
     def run(self, env: dict) -> None:
+        if self.dry is not None and _dry.value:   # a stateful node in a dry run: no effect
+            for sid, t in self.dry:
+                env[sid] = Tensor(t._placeholders[_variant.value], t._device)
+            return
         leaves = list(self.leaves)
         for pos, sid in self.slots:
             leaves[pos] = env[sid]
@@ -645,6 +668,8 @@ class FuncGraph:
                     (device.name if device is not None else None), op_name, composite)
         node.out_slots = tuple((i, t._id) for i, t in enumerate(flat)
                                if isinstance(t, SymbolicTensor))
+        if kind == "stateful" and fn not in _RUN_WHEN_DRY:
+            node.dry = tuple((t._id, t) for t in flat if isinstance(t, SymbolicTensor))
         if _MODE_HOOKS:
             node.mode = _MODE_HOOKS[0]()
         if _merges_in_node.value != merges and _REPLICA_GROUP_HOOK and \
@@ -739,7 +764,11 @@ class FuncGraph:
         ex = _Execution(env)
         with _execution.scope(ex):
             try:
-                graph_plan.run(self, env)   # the nodes, through the graph's compiled plan
+                if _dry.value:   # for the caller's shapes: node by node, no plan built
+                    for node in self.nodes:
+                        node.run(env)
+                else:
+                    graph_plan.run(self, env)   # the nodes, through the graph's compiled plan
             finally:
                 ex.close()
         outputs = expand(self.outputs) if _COMPOSITES else self.outputs
@@ -1001,6 +1030,12 @@ def _replay_reset(gradient_tape) -> None:
     if old in s:
         s[s.index(old)] = new
     ex.tapes[id(gradient_tape)] = new
+
+
+# Tape events a dry run performs (on its own execution's tapes): the gradients it computes
+# need them.
+_RUN_WHEN_DRY = frozenset({_replay_tape_enter, _replay_tape_exit, _replay_watch,
+                           _replay_recording, _replay_reset})
 
 
 def _tape_gradient(gradient_tape, *args):

@@ -15,6 +15,16 @@ Glossary:
   retracing     -- a call whose key matches no earlier trace; ``experimental_get_tracing_count``
                    counts them, so lessons can show why ``f(1)``, ``f(2)`` trace twice
                    while ``f(tf.constant(1))``, ``f(tf.constant(2))`` trace once.
+  nested call   -- a tf.function called while another traces: traced apart, once per its
+                   own trace key (an eager call with a matching key shares it), and
+                   called by one op of the caller's graph (``StatefulPartitionedCall``),
+                   which runs for the caller's shapes in a dry run (``func_graph.dry_run``)
+                   and executes the inner graph at each call; so the inner Python runs
+                   once per inner signature however often the caller retraces, as in TF.
+  call context  -- under a strategy that retraces for each device (MirroredStrategy on
+                   more than one device), the call's device and cross-replica flag are
+                   part of the key: a tf.function called by a replica function traces once
+                   per replica (``register_call_context``; TF's function_context.py).
   input_signature -- a list of ``TensorSpec``: one trace whose ``None`` dimensions accept
                    any size; arguments that do not match raise, as in TF.
   reduce_retracing -- after a second shape, trace once with the differing dimensions
@@ -125,10 +135,35 @@ def _leaf_key(x):
         return ("id", id(x))
 
 
+_CALL_CONTEXTS: list = []   # [fn() -> what of the call's context a trace depends on]
+_INLINE_NESTED: list = []   # [fn() -> bool: a nested call runs its Python in the caller's]
+
+
+def register_inline_nested(fn):
+    """Register ``fn() -> bool``: while it is true, a tf.function called inside another's
+    trace runs its Python in the caller's graph (once per trace of the caller) instead of
+    being traced apart (the replicas of a TPUStrategy, which share one trace key but
+    trace in threads of their own, so one replica's trace of it cannot wait for the
+    others' merge_calls)."""
+    _INLINE_NESTED.append(fn)
+    return fn
+
+
+def register_call_context(fn):
+    """Register ``fn() -> hashable or None``: a part of the calling context that is part of
+    every trace key (TF's FunctionContext: under a strategy that retraces for each device,
+    the replica's device and whether the call is in cross-replica context)."""
+    _CALL_CONTEXTS.append(fn)
+    return fn
+
+
 def _key(args, kwargs):
     expanded = func_graph.expand((args, kwargs))   # a PerReplica: one leaf per replica
     structure = nest.map_structure(lambda _: None, expanded)
     leaves = tuple(_leaf_key(x) for x in nest.flatten(expanded))
+    extra = [c() for c in _CALL_CONTEXTS]
+    if any(e is not None for e in extra):
+        return repr(structure) + repr(extra), leaves
     return repr(structure), leaves
 
 
@@ -398,15 +433,33 @@ class Function:
             return self._python_function(*args, **kwargs)
         trace = self._lookup(args, kwargs)
         if func_graph.current() is not None:
-            # Called while another function traces: its ops join that graph (TF inlines
-            # the call), its Python runs now, once per trace of the caller.
-            if self._instance is not None:
-                args = (self._instance,) + args
-            with func_graph.inlined_call():
-                return self._python_function(*args, **kwargs)
+            return self._call_nested(trace, args, kwargs)
         traced = self._ensure_traced(trace, args, kwargs)
         self._retracing.called(traced, self._python_function)
         return self._call(trace, args, kwargs)
+
+    def _call_nested(self, trace: _Trace, args, kwargs):
+        """A call while another function traces. As TF: this function is traced into a
+        graph of its own once per its own trace key (its Python runs then, not at each
+        trace of the caller; an eager call with a matching key shares the trace), and the
+        caller's graph records one op calling it (``StatefulPartitionedCall``), run at each
+        of the caller's executions. A function simdist runs eagerly (or whose trace made
+        variables) runs its Python in the caller's graph instead, once per its trace."""
+        graph = func_graph.current()
+        with func_graph.inlined_call():   # merge_call inside it raises TF's RuntimeError
+            inline = any(c() for c in _INLINE_NESTED)
+            if not inline:
+                self._ensure_traced(trace, args, kwargs)
+            if inline or trace.eager or trace.graph.created_variables:
+                if self._instance is not None:
+                    args = (self._instance,) + args
+                return self._python_function(*args, **kwargs)
+
+        def call(*call_args, **call_kwargs):
+            return self._call(trace, call_args, call_kwargs)
+
+        call.__name__ = self._name
+        return graph.record(call, "pure", None, args, kwargs, _call_op(trace.graph))
 
     def _call(self, trace: _Trace, args, kwargs):
         self._ensure_traced(trace, args, kwargs)
@@ -416,6 +469,11 @@ class Function:
 
         call_args, call_kwargs = self._canonical(args, kwargs)
         flat = nest.flatten(func_graph.expand((call_args, call_kwargs)))
+        if func_graph.recorded_op_variant() is not None:
+            # The call op of a caller's trace, run for its shapes (and tapes): no effects.
+            with context.inside_function(), func_graph.dry_run(), \
+                    random_ops.function_scope(random_ops.FunctionRandomState()):
+                return _as_outputs(trace.graph.execute(flat))
         dev = context.current_device()
         start = dev.clock
         created = variables.creation_count()
@@ -779,6 +837,15 @@ class Function:
         names += [f"args_{i}" for i in range(len(names), len(self._input_signature))]
         return "(" + ", ".join(f"{n}: {s!r}" for n, s in
                                zip(names, self._input_signature)) + ")"
+
+
+def _call_op(graph) -> str:
+    """TF's op calling a nested function: ``StatefulPartitionedCall`` when the function has
+    stateful ops (a variable read or update, a print, a tape), else ``PartitionedCall``."""
+    stateful = bool(graph.captures()) or bool(graph.substitutes) or any(
+        n.dry is not None or n.fn.__name__ in ("gradient", "read_value", "value")
+        for n in func_graph._walk(graph.nodes))
+    return "StatefulPartitionedCall" if stateful else "PartitionedCall"
 
 
 def _event(dev, name, start, end, **args) -> None:

@@ -33,7 +33,7 @@ Mirrors tensorflow/python/ops/cond_v2.py, while_v2.py and control_flow_grad.py.
 
 from __future__ import annotations
 
-from simdist.framework import dtypes, errors, nest
+from simdist.framework import dtypes, errors, func_graph, nest
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import Tensor
 from simdist.framework.thread_local import ThreadLocalValue
@@ -219,6 +219,8 @@ class WhileNode:
         if limit is not None and not isinstance(limit, int):
             limit = int(env[limit._id]) if hasattr(limit, "_id") and limit._id in env \
                 else int(limit)
+        if func_graph.in_dry_run():   # for a caller's shapes: the body once at most
+            limit = 1 if limit is None else min(limit, 1)
         n = 0
         while limit is None or n < limit:
             for pid, v in zip(self.places, values):

@@ -6,8 +6,10 @@ indexed_slices_cases.CASES into fixtures/tf_indexed_slices.json, for
 function_distribute_cases.CASES into fixtures/tf_function_distribute.json, for
 function_dataset_cases.CASES into fixtures/tf_function_datasets.json, for
 tensor_array_cases.CASES into fixtures/tf_tensor_array.json, for
-function_tape_cases.CASES into fixtures/tf_function_tapes.json and for
-function_fallback_cases.CASES into fixtures/tf_function_fallback.json.
+function_tape_cases.CASES into fixtures/tf_function_tapes.json, for
+function_fallback_cases.CASES into fixtures/tf_function_fallback.json, for
+function_nested_cases.CASES into fixtures/tf_function_nested.json and for
+function_names_cases.CASES into fixtures/tf_function_names.json.
 
 Run with the TensorFlow interpreter (not simdist's venv); naming cases re-records only them:
     TF_USE_LEGACY_KERAS=1 /tmp/tfvenv/bin/python tests/framework/record_tf_function.py
@@ -29,6 +31,8 @@ import function_cases  # noqa: E402 - after the logical devices exist
 import function_dataset_cases  # noqa: E402
 import function_distribute_cases  # noqa: E402
 import function_fallback_cases  # noqa: E402
+import function_names_cases  # noqa: E402
+import function_nested_cases  # noqa: E402
 import function_tape_cases  # noqa: E402
 import function_variable_cases  # noqa: E402
 import graph_control_flow_cases  # noqa: E402
@@ -45,7 +49,9 @@ GROUPS = {"tf_function.json": function_cases.CASES,
           "tf_function_datasets.json": function_dataset_cases.CASES,
           "tf_tensor_array.json": tensor_array_cases.CASES,
           "tf_function_tapes.json": function_tape_cases.CASES,
-          "tf_function_fallback.json": function_fallback_cases.CASES}
+          "tf_function_fallback.json": function_fallback_cases.CASES,
+          "tf_function_nested.json": function_nested_cases.CASES,
+          "tf_function_names.json": function_names_cases.CASES}
 
 if __name__ == "__main__":
     strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)])

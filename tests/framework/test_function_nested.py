@@ -1,0 +1,13 @@
+"""A tf.function called inside another: function_nested_cases.CASES replayed against
+TF 2.21's recording (record_tf_function.py), on 4 logical CPUs as the recorder has them."""
+
+import os
+
+from function_nested_cases import CASES
+from tf_snippets import conformance_tests, split_cpu
+
+import simdist as tf
+
+test_every_case_was_recorded, test_same_result_as_tensorflow = conformance_tests(
+    tf, {os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_nested.json"):
+         CASES}, before_each=lambda: split_cpu(tf, 4), traced=True)

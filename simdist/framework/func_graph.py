@@ -28,10 +28,16 @@ Glossary:
   captured by use -- a tf.data function (a map) made while tracing that reads a tensor of
                     the trace: listed while the pipeline traces it (``captured_by_use``), fed
                     that execution's value when it runs (``bound_captures``).
-  op names       -- TF's: the op's own name, or its ``name=`` argument, made unique
-                    (``Add``, ``Add_1``), under the graph's name scope: a library function's
-                    ``op_name_scope`` (a TensorArray's ``TensorArrayV2Write/``). A user's
-                    ``tf.name_scope`` names variables only, not yet graph ops.
+  op names       -- TF's: the op's own name (its TF op type, ``_OP_NAMES``, or the Python
+                    name TF's wrapper scopes it under: ``add``, ``truediv``), or its
+                    ``name=`` argument, made unique as TF's ``Graph.unique_name`` does
+                    (``x``, ``x_1``; asking for ``x_1`` then gives ``x_1_1``), under the
+                    graph's name scope: a user's ``tf.name_scope`` (made unique: ``s/``,
+                    ``s_1/``), a Keras layer's call scope (``sequential/dense/``:
+                    ``graph_name_scope``), a library function's ``op_name_scope`` (a
+                    TensorArray's ``TensorArrayV2Write/``). A node recorded whole is named
+                    after the op whose output it gives (a loss: ``mean_squared_error/
+                    weighted_loss/value``; a nested function: ``StatefulPartitionedCall``).
   dry run        -- a nested function's graph executed by its caller's call op while the
                     caller traces (``dry_run``): on the caller's placeholders, its stateful
                     nodes doing nothing (their outputs read as their placeholders), so the
@@ -442,7 +448,22 @@ _OP_NAMES = {"constant": "Const", "matmul": "MatMul", "reduce_sum": "Sum",
              "reduce_mean": "Mean", "reduce_max": "Max", "reduce_min": "Min",
              "reduce_prod": "Prod", "add": "Add", "multiply": "Mul", "subtract": "Sub",
              "identity": "Identity", "reshape": "Reshape",
-             "cast": "Cast", "square": "Square", "sqrt": "Sqrt", "exp": "Exp"}
+             "cast": "Cast", "square": "Square", "sqrt": "Sqrt", "exp": "Exp",
+             "relu": "Relu", "negative": "Neg", "bias_add": "BiasAdd",
+             "sigmoid": "Sigmoid", "tanh": "Tanh", "softmax": "Softmax",
+             "log_softmax": "LogSoftmax", "relu6": "Relu6", "elu": "Elu",
+             "leaky_relu": "LeakyRelu", "maximum": "Maximum", "minimum": "Minimum",
+             "abs": "Abs", "log": "Log", "rsqrt": "Rsqrt", "reciprocal": "Reciprocal",
+             "floor": "Floor", "round": "Round", "sign": "Sign", "is_nan": "IsNan",
+             "squared_difference": "SquaredDifference", "pow": "Pow", "add_n": "AddN",
+             "floormod": "FloorMod", "divide_no_nan": "div_no_nan",
+             "argmax": "ArgMax", "argmin": "ArgMin", "reduce_any": "Any", "reduce_all": "All",
+             "equal": "Equal", "not_equal": "NotEqual", "less": "Less", "greater": "Greater",
+             "less_equal": "LessEqual", "greater_equal": "GreaterEqual",
+             "logical_not": "LogicalNot", "logical_and": "LogicalAnd",
+             "logical_or": "LogicalOr", "where": "SelectV2", "gather": "GatherV2",
+             "expand_dims": "ExpandDims", "squeeze": "Squeeze", "tile": "Tile",
+             "shape": "Shape", "size": "Size", "rank": "Rank", "fill": "Fill"}
 
 
 class Node:
@@ -550,6 +571,7 @@ class FuncGraph:
         self._base_device = None
         self._plans: dict = {}          # graph_plan.Plan per tf.device scope of the calls
         self.structured_inputs = ((), {})   # the arguments, tensors as placeholders
+        self._spec_op = None            # the node a "spec" op's outputs are named after
 
     def as_graph_def(self):
         """TF's GraphDef of this graph (graph_def)."""
@@ -577,11 +599,27 @@ class FuncGraph:
 
     # --- building -----------------------------------------------------------------------
     def unique_name(self, name: str) -> str:
-        """TF's ``unique_name``: ``add``, ``add_1``, ... (case-insensitively unique)."""
+        """TF's ``Graph.unique_name``: ``add``, ``add_1``, ... (case-insensitively unique;
+        a composed name is marked used too, so asking for ``x_1`` after ``x`` was made
+        unique as ``x_1`` gives ``x_1_1``)."""
         key = name.lower()
         n = self._names.get(key, 0)
         self._names[key] = n + 1
-        return name if n == 0 else f"{name}_{n}"
+        if n == 0:
+            return name
+        base = key
+        while key in self._names:
+            key = f"{base}_{n}"
+            n += 1
+        self._names[key] = 1
+        return f"{name}_{n - 1}"
+
+    def scope_name(self, name: str) -> str:
+        """TF's ``Graph.name_scope`` name for ``name`` here: relative ones made unique
+        under the current scope (``s/``, then ``s_1/``); one ending in ``/`` as it is."""
+        if not name or name.endswith("/"):
+            return name
+        return self.unique_name(self.scope + name) + "/"
 
     @contextlib.contextmanager
     def name_scope(self, name: str):
@@ -589,8 +627,7 @@ class FuncGraph:
         is made unique as op names are (``a``, ``a_1``); a name ending in ``/`` is used as
         it is, ``""`` is the top."""
         old = self.scope
-        self.scope = name if not name or name.endswith("/") else \
-            self.unique_name(old + name) + "/"
+        self.scope = self.scope_name(name)
         try:
             yield self.scope
         finally:
@@ -616,7 +653,8 @@ class FuncGraph:
         # an unknown rank: the ones have one more dimension, so an op's output whose rank
         # follows its input's is of unknown rank too (as TF's shape inference gives)
         other = known if shape.rank is not None else TensorShape([None] * (known.rank + 1))
-        t = SymbolicTensor(self, f"{self.unique_name(self.scope + name)}:0", shape, dtype, device,
+        op = self._spec_op or self.unique_name(self.scope + name)
+        t = SymbolicTensor(self, f"{op}:0", shape, dtype, device,
                            (_fill(known, 0, dt), _fill(other, 1, dt)))
         self.made_names[t._id] = t._name
         return t
@@ -653,7 +691,12 @@ class FuncGraph:
         op_name = name[:-1] if name.endswith("/") else self.unique_name(self.scope + name)
         merges = _merges_in_node.value
         if kind in ("stateful", "spec"):
-            out = None if spec is None else spec(self, *args, **kwargs)
+            # a pure op's spec names its output after the node (``range:0``)
+            self._spec_op = op_name if kind == "spec" else None
+            try:
+                out = None if spec is None else spec(self, *args, **kwargs)
+            finally:
+                self._spec_op = None
         else:
             plain, out = self._shapes(fn, args, kwargs, op_name,
                                       twice=symbolic and kind == "pure")
@@ -888,6 +931,18 @@ def op_name_scope(name, default_name: str):
         yield scope
 
 
+def graph_name_scope(name: str, layer: bool = False):
+    """The graph half of ``tf.name_scope(name)`` while a graph traces here (nothing
+    eagerly): ops recorded inside are named under it. ``layer``: a Keras layer's call
+    scope, ``<current scope><name>/`` as tf-keras's ``Layer._name_scope`` makes it
+    (absolute, so never made unique: a layer called twice names its ops ``dense/Relu``,
+    ``dense/Relu_1``)."""
+    g = tracing.value if active[0] and not _in_node.value else None
+    if g is None:
+        return contextlib.nullcontext()
+    return g.name_scope(g.scope + name + "/" if layer and name else name)
+
+
 def recorded_op_variant():
     """Which placeholders this thread's recorded op runs on (while tracing), or None."""
     return _variant.value if _in_node.value else None
@@ -910,7 +965,10 @@ def register_inline_condition(fn):
 
 def recorded(fn=None, *, kind: str = "pure", spec=None, name=None, inline=False):
     """Make ``fn`` a public op: while tracing, a call records a node (see ``record``)
-    named ``name`` (by default the function's TF op name), or the call's ``name=``."""
+    named ``name`` (by default the function's TF op name), or the call's ``name=``.
+    ``name`` may be a function of the call's arguments giving TF's name scopes and the
+    name of the op whose output the node's is (``("mean_squared_error",
+    "weighted_loss", "value")``)."""
 
     def wrap(f):
         op_name = name or _OP_NAMES.get(f.__name__, f.__name__)
@@ -923,8 +981,15 @@ def recorded(fn=None, *, kind: str = "pure", spec=None, name=None, inline=False)
             if g is None or inline and _traced_through(inline, args, kwargs):
                 return f(*args, **kwargs)
             given = kwargs.get("name")   # TF's ``name=`` names the op
-            return g.record(f, kind, spec, args, kwargs,
-                            given if isinstance(given, str) and given else op_name)
+            if isinstance(given, str) and given:
+                return g.record(f, kind, spec, args, kwargs, given)
+            if not callable(op_name):
+                return g.record(f, kind, spec, args, kwargs, op_name)
+            *scopes, last = op_name(*args, **kwargs)
+            with contextlib.ExitStack() as stack:
+                for scope in scopes:
+                    stack.enter_context(g.name_scope(scope))
+                return g.record(f, kind, spec, args, kwargs, last)
 
         op.__recorded_op__ = f
         op.__ag_do_not_convert__ = True   # AutoGraph calls an op as it is (never converts it)
@@ -951,21 +1016,22 @@ def record_module_ops(module, exclude=()) -> None:
             setattr(module, attr, recorded(obj))
 
 
-def record_methods(cls, kinds: dict) -> None:
+def record_methods(cls, kinds: dict, names=None) -> None:
     """Make the methods ``cls`` itself defines among ``kinds`` (name -> kind, or (kind,
     spec), or (kind, spec, inline)) recorded ops: library entry points (a loss, a metric's
     update, an optimizer's apply_gradients) that run whole at execution, with their Python
     decisions on values. ``inline``: traced through instead while an inline condition
     holds (``register_inline_condition``: apply_gradients under a strategy merges); a
-    predicate of the call's arguments limits that to the calls it accepts."""
+    predicate of the call's arguments limits that to the calls it accepts. ``names``:
+    method name -> TF's name of its op (see ``recorded``), else ``<class>.<method>``."""
     for attr, kind in kinds.items():
         fn = cls.__dict__.get(attr)
         if fn is None or hasattr(fn, "__recorded_op__") or not callable(fn):
             continue
         k, spec, inline = (tuple(kind) + (False,))[:3] if isinstance(kind, tuple) \
             else (kind, None, False)
-        setattr(cls, attr, recorded(fn, kind=k, spec=spec, name=f"{cls.__name__}.{attr}",
-                                    inline=inline))
+        name = (names or {}).get(attr) or f"{cls.__name__}.{attr}"
+        setattr(cls, attr, recorded(fn, kind=k, spec=spec, name=name, inline=inline))
 
 
 def relink_reexports(modules) -> None:

@@ -5,7 +5,9 @@ Glossary:
                  threads start with none, as TF's per-thread context does).
   name_scope  -- ``with tf.name_scope("inner")`` appends ``inner/``; a name ending in ``/``
                  is absolute (it replaces the prefix), ``""`` clears it. Eager scopes are
-                 not uniquified ("dense" twice is "dense/" twice).
+                 not uniquified ("dense" twice is "dense/" twice). While a tf.function
+                 traces, it also opens the graph's scope (``func_graph.graph_name_scope``:
+                 made unique, ``s/`` then ``s_1/``), which names the ops recorded inside.
   init_scope  -- ``tf.init_scope``: eagerly it keeps the name scope and pauses every
                  gradient tape for the block.
   outside_name_scopes -- leave every open scope for a block (how Keras builds a
@@ -21,6 +23,7 @@ from __future__ import annotations
 import contextlib
 
 from simdist.framework import tape
+from simdist.framework.tensor import active
 from simdist.framework.thread_local import ThreadLocalStack
 
 _scopes = ThreadLocalStack()
@@ -34,10 +37,12 @@ def current_scope() -> str:
 class name_scope:  # noqa: N801 - TF's name
     """A context manager that adds ``name/`` to the current scope (``tf.name_scope``)."""
 
-    def __init__(self, name):
+    def __init__(self, name, graph=True):
         if not isinstance(name, str):
             raise ValueError("name for name_scope must be a string.")
         self._name = name
+        self._graph = graph   # False: variable names only (a Keras layer's own scope)
+        self._graph_scope = None
 
     name = property(lambda self: self._name)
 
@@ -48,10 +53,18 @@ class name_scope:  # noqa: N801 - TF's name
         else:
             scope = current_scope() + name + "/"
         _scopes.items.append(scope)
+        if self._graph and active[0]:   # tracing: the graph's scope names its ops
+            from simdist.framework import func_graph
+
+            self._graph_scope = func_graph.graph_name_scope(name)
+            self._graph_scope.__enter__()
         return scope
 
     def __exit__(self, *exc):
         _scopes.items.pop()
+        if self._graph_scope is not None:
+            graph_scope, self._graph_scope = self._graph_scope, None
+            graph_scope.__exit__(*exc)
         return False
 
 

@@ -287,7 +287,7 @@ class Loss:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        func_graph.record_methods(cls, _RECORDED)
+        func_graph.record_methods(cls, _RECORDED, _NAMES)
 
     def __call__(self, y_true, y_pred, sample_weight=None):
         losses = self.call(y_true, y_pred)
@@ -317,9 +317,25 @@ class Loss:
         return cls(**config)
 
 
+def _graph_name(loss, y_true, y_pred, sample_weight=None):
+    """TF's graph name of a loss's result (tf-keras Loss.__call__ and
+    losses_utils.compute_weighted_loss): under the loss's scope (its name without
+    leading or trailing ``_``, else its class's; ``lambda``) and ``weighted_loss``, the
+    ``divide_no_nan`` named ``value`` (SUM_OVER_BATCH_SIZE), the ``Sum`` (SUM) or the
+    weighting ``Mul`` (NONE)."""
+    name = loss.name
+    scope = type(loss).__name__.strip("_") if name is None else \
+        "lambda" if name == "<lambda>" else name.strip("_")
+    reduction = ReductionV2.SUM_OVER_BATCH_SIZE if loss.reduction == ReductionV2.AUTO \
+        else loss.reduction
+    last = {ReductionV2.SUM: "Sum", ReductionV2.NONE: "Mul"}.get(reduction, "value")
+    return scope, "weighted_loss", last
+
+
 # In a traced tf.function a loss is one graph node (its Python runs at each execution).
 _RECORDED = {"__call__": "pure"}
-func_graph.record_methods(Loss, _RECORDED)
+_NAMES = {"__call__": _graph_name}
+func_graph.record_methods(Loss, _RECORDED, _NAMES)
 call_plan.register(Loss.__call__)   # a replay runs its ops as kernel calls, once captured
 
 

@@ -79,9 +79,9 @@ def test_autograph_traces_both_branches_into_a_cond():
                                     "tracing the negative branch\n")
     assert [c.result for c in run.calls] == ["2.0", "1.0", "-0.0", "2.0", "4.0"]
     names = [name for _, name in run.traces[0].nodes]
-    assert names[:2] == ["gt", "cond"]
+    assert names[:2] == ["Greater", "cond"]   # TF's op names (x > 0: Greater)
     assert run.traces[0].nodes[2:] == [(1, "true branch"), (2, "mul"), (1, "false branch"),
-                                       (2, "negative"), (0, "print_v2")]
+                                       (2, "Neg"), (0, "print_v2")]
     assert "ag__.if_stmt(ag__.ld(x) > 0" in run.code
     assert any("ag__.if_stmt" in c.value for c in at.code)
 

@@ -101,4 +101,65 @@ x, y = tf.ones([2, 3]), tf.zeros([2, 1])
 r = step(x, y)
 out = {"names": names, "value": r, "ops": ops(step, x, y)}
 """,
+    "more ops named after TF's op types": SETUP + """
+@tf.function
+def f(x, y):
+    ts = [tf.sigmoid(x), tf.tanh(x), tf.nn.softmax(x), tf.maximum(x, y), tf.minimum(x, y),
+          tf.abs(x), tf.math.log(x), tf.exp(x), tf.sqrt(x), tf.math.squared_difference(x, y),
+          tf.reduce_max(x), tf.reduce_min(x), tf.reduce_prod(x), tf.argmax(x, axis=1),
+          tf.transpose(x), tf.concat([x, y], 0), tf.expand_dims(x, 0), tf.squeeze(x),
+          tf.nn.sigmoid(x), tf.math.pow(x, 2.0), x ** 2.0, x @ y, tf.zeros_like(x),
+          tf.ones_like(x), tf.stack([x, y]), tf.math.reduce_any(x > y),
+          tf.equal(x, y), tf.where(x > y, x, y), tf.gather(x, [0]), tf.clip_by_value(x, 0.0, 1.0),
+          tf.nn.relu6(x), tf.nn.elu(x), tf.nn.leaky_relu(x),
+          tf.nn.log_softmax(x), tf.math.rsqrt(x), tf.math.reciprocal(x), tf.math.floor(x),
+          tf.math.round(x), tf.math.sign(x), tf.math.logical_not(x > y), tf.tile(x, [1, 2]),
+          tf.shape(x), tf.size(x), tf.rank(x), tf.one_hot([0, 1], 2), tf.fill([2], 1.0),
+          tf.range(3), x[0], tf.math.add_n([x, y]),
+          tf.math.truediv(x, y), tf.math.floordiv(x, y), tf.math.mod(x, y), x // y, x % y,
+          tf.math.divide_no_nan(x, y), tf.math.is_nan(x)]
+    seen(*ts)
+    return ts[0]
+x = tf.ones([2, 2])
+r = f(x, x)
+out = {"names": names, "value": r, "ops": ops(f, x, x)}
+""",
+    "losses and layers called twice, reductions": SETUP + """
+dense = tf.keras.layers.Dense(2, activation="relu", kernel_initializer="ones")
+mse = tf.keras.losses.MeanSquaredError()
+total = tf.keras.losses.MeanSquaredError(reduction="sum")
+each = tf.keras.losses.MeanAbsoluteError(reduction="none", name="_my_mae_")
+cce = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+@tf.function
+def f(x, y):
+    a = dense(x)
+    b = dense(x)
+    seen(a, b, mse(y, a), mse(y, b), total(y, a), each(y, a), cce([0, 1], a))
+    return a
+x, y = tf.ones([2, 3]), tf.zeros([2, 2])
+r = f(x, y)
+out = {"names": names, "value": r, "ops": ops(f, x, y)}
+""",
+    "a nested tf.function call's op": SETUP + """
+v = tf.Variable(1.0)
+@tf.function
+def pure(x):
+    return x * 2.0
+@tf.function
+def reads(x):
+    return x * v
+@tf.function
+def prints(x):
+    tf.print(x)
+    return x + 1.0
+@tf.function
+def f(x):
+    a, b, c, d = pure(x), reads(x), prints(x), pure(x)
+    with tf.name_scope("s"):
+        e = pure(x)
+    seen(a, b, c, d, e)
+    return a + b + c + d + e
+r = f(tf.constant(1.0))
+out = {"names": names, "value": r, "ops": ops(f, tf.constant(1.0))}
+""",
 }

@@ -40,9 +40,11 @@ _BINARY = {
 }
 
 _COMPARE = {"lt": M.less, "le": M.less_equal, "gt": M.greater, "ge": M.greater_equal}
+# TF's comparison operators are the generated ops themselves: their graph ops are named so
+_COMPARE_OPS = {"lt": "Less", "le": "LessEqual", "gt": "Greater", "ge": "GreaterEqual"}
 
 
-def _make_binary(fn, name):
+def _make_binary(fn, name, op_name=None):
     def op(self, other):
         return fn(self, other)
 
@@ -53,7 +55,8 @@ def _make_binary(fn, name):
 
     op.__name__, rop.__name__ = f"__{name}__", f"__r{name}__"
     # In a traced function an operator is one graph op named as TF names it ("add:0").
-    return (func_graph.recorded(op, name=name), func_graph.recorded(rop, name=name))
+    return (func_graph.recorded(op, name=op_name or name),
+            func_graph.recorded(rop, name=op_name or name))
 
 
 def _equals(self, other):
@@ -94,7 +97,7 @@ def _install(cls) -> None:
         setattr(cls, op.__name__, op)
         setattr(cls, rop.__name__, rop)
     for name, fn in _COMPARE.items():
-        setattr(cls, f"__{name}__", _make_binary(fn, name)[0])
+        setattr(cls, f"__{name}__", _make_binary(fn, name, _COMPARE_OPS[name])[0])
     cls.__eq__ = _equals
     cls.__ne__ = _not_equals
     cls.__neg__ = lambda self: M.negative(self)

@@ -405,8 +405,10 @@ class Layer(module.Module):
         # are named under it ('block/dense/kernel'), as Keras's eager call scope does. A
         # Sequential opens none: it builds its layers in an init scope (sequential.py).
         scope = contextlib.nullcontext() if getattr(self, "_is_sequential", False) \
-            else name_scope(self.name)
-        with scope:
+            else name_scope(self.name, graph=False)
+        # In a trace, the ops are named under the layer's call scope (tf-keras's
+        # _name_scope: 'sequential/dense/BiasAdd'), a Sequential's included.
+        with scope, func_graph.graph_name_scope(self.name, layer=True):
             self._maybe_build(inputs)
             stack.append(training)
             try:

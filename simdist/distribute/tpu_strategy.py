@@ -105,7 +105,14 @@ class TPUExtended(MirroredExtended):
 
     def _call_for_each_replica(self, fn, args, kwargs):
         """TF's tpu_run: called eagerly, the replicated computation is a tf.function (one
-        per ``fn``, cached), so ``fn`` (a tf.function) runs inside its trace."""
+        per ``fn``, cached), so ``fn`` (a tf.function) runs inside its trace.
+
+        Not TF's yet: TF's tpu_function (tpu_strategy.py ``_tpu_function_creator``) calls
+        ``tpu.replicate(replicated_fn, replicate_inputs)``, which traces ``fn`` once for
+        all replicas (each replica's id an int32 input). simdist runs ``fn``'s Python once
+        per replica, in a thread each (a print in it prints once per replica per trace;
+        test_tpu_strategy's strict xfail). One trace would need merge_calls, tapes and
+        variable reads recorded once and run per replica at execution."""
         if not context.executing_eagerly():
             return self._run_replicas(fn, args, kwargs)
         try:

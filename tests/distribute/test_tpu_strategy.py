@@ -134,6 +134,32 @@ def test_a_tf_function_that_merges_runs_on_tpu_eagerly_or_nested():
             assert [float(p) for p in parts] == [want + 28.0 * (run is outer)] * 8
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "simdist runs the replica function's Python once per replica (one thread each, as "
+    "MirroredStrategy); TF traces it once for all replicas (tpu.replicate)"))
+def test_the_replica_function_is_traced_once_for_all_replicas():
+    """tpu_strategy.py's _tpu_function_creator: tpu_function calls tpu.replicate(
+    replicated_fn, replicate_inputs), which traces replicated_fn once; each replica's id
+    is an int32 input (constant_op.constant(i) in replicate_inputs), so a Python print in
+    the replica function runs once per trace while the values stay per replica."""
+    resolver, _ = connect()
+    strategy = tf.distribute.TPUStrategy(resolver)
+    traced = []
+
+    @tf.function
+    def step(x):
+        def fn(x):
+            traced.append("fn")
+            rid = tf.distribute.get_replica_context().replica_id_in_sync_group
+            return x + tf.cast(rid, tf.float32)
+        return strategy.run(fn, args=(x,))
+
+    for x in (1.0, 2.0):
+        parts = strategy.experimental_local_results(step(tf.constant(x)))
+        assert [float(p) for p in parts] == [x + i for i in range(len(parts))]
+    assert traced == ["fn"]
+
+
 def test_gradients_are_all_reduced_over_the_torus():
     resolver, _ = connect()
     strategy = tf.distribute.TPUStrategy(resolver)

@@ -1127,9 +1127,12 @@ def record_tape_gradient(gradient_tape, args):
         out = _tape_gradient(tape, *a)
         if _execution.value is None or not connected:
             return out
+        flat = nest.flatten(out)
+        if all(flat[pos] is not None for pos in connected):
+            return out   # every connected source reached (no zeros to fill in)
         from simdist.framework.ops import array_ops
 
-        flat, sources = nest.flatten(out), nest.flatten(a[1])
+        sources = nest.flatten(a[1])
         for pos in connected:
             if flat[pos] is None:
                 flat[pos] = array_ops.zeros_like(execute.convert_to_tensor(sources[pos]))

@@ -44,14 +44,24 @@ def _objects(records, targets, sources):
     for group in (sources, targets):
         for o in group:
             _visit(o, objs, key, first)
-    for rec in records:
-        key.append(rec.type)
-        key.append(len(rec.inputs))
-        for o in rec.inputs:
-            _visit(o, objs, key, first)
-        for o in rec.outputs:
-            _visit(o, objs, key, first)
-        key.append(rec.attrs)
+    append, seen, ndarray = key.append, first.get, np.ndarray
+    for rec in records:   # _visit inlined for the records' tensors (every sweep walks them)
+        append(rec.type)
+        append(len(rec.inputs))
+        for part in (rec.inputs, rec.outputs):
+            for o in part:
+                if type(o) is not Tensor:
+                    _visit(o, objs, key, first)
+                    continue
+                pos = seen(o._id)
+                if pos is not None:
+                    append(pos)
+                    continue
+                first[o._id] = len(objs)
+                objs.append(o)
+                v = o._value
+                append((v.shape, v.dtype) if type(v) is ndarray else None)
+        append(rec.attrs)
     return objs, key
 
 

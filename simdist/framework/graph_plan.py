@@ -55,7 +55,7 @@ from simdist.framework import call_plan, context, execute, gradient_plan, kernel
 from simdist.framework import tape as tape_lib
 from simdist.framework.switch import Switch
 from simdist.framework.tensor import Tensor
-from simdist.hardware import backend
+from simdist.hardware import backend, machine
 
 _switch = Switch()
 # disabled(): execute graphs node by node (no plans built or used), as before plans existed.
@@ -97,8 +97,6 @@ def run(graph, env: dict) -> None:
         for node in graph.nodes:
             node.run(env)
         return
-    from simdist.hardware import machine
-
     world, device = machine.get_machine(), context.explicit_device()
     plan = graph._plans.get(device)
     if plan is not None and plan.machine() is world:

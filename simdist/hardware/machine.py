@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from simdist.hardware import cuda_visible_devices
 from simdist.hardware.device import Device
+from simdist.hardware.device_spec import DeviceSpec, canonicalize
 from simdist.hardware.specs import SPECS
 from simdist.hardware.trace import Trace
 
@@ -379,8 +380,6 @@ def find_device(name) -> Device:
     Raises:
       ValueError: if the machine has no such device (with the list of those it has).
     """
-    from simdist.hardware.device_spec import DeviceSpec, canonicalize
-
     if isinstance(name, Device):
         return name
     machine = get_machine()

@@ -11,19 +11,21 @@ Glossary:
                   are dropped and counted in ``dropped``: the first drop warns once (a
                   TraceEventsDroppedWarning saying how to raise the cap) and the Chrome
                   export's metadata (``otherData``) says how many were dropped.
-  pending      -- events recorded but not read yet: an op's event (``record_op``, every op
-                  of the eager path and of a replay) is kept as a plain tuple of its fields
-                  and becomes an ``Event`` when ``events`` is first read after it. A tuple
-                  of numbers and strings is cheaper to make than an Event and its args
-                  dict, and the cyclic garbage collector stops tracking it at its first
-                  pass: a run of many ops no longer fills the collector's oldest
-                  generation with events (whose full collections cost a fifth of a
+  pending      -- events recorded but not read yet, each kept as a plain tuple of its fields
+                  (an op's, ``record_op``: every op of the eager path and of a replay, six
+                  fields; any other, ``record``: five and its args' keys and values in
+                  turn, an odd number) that becomes an ``Event`` when ``events`` is first
+                  read after it. A tuple of numbers and strings is cheaper to make than an
+                  Event and its args dict, and the cyclic garbage collector stops tracking
+                  it at its first pass: a run of many ops no longer fills the collector's
+                  oldest generation with events (whose full collections cost a fifth of a
                   replayed training loop). What ``events`` gives is the same list of
                   Events in the same order.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 import warnings
@@ -70,7 +72,7 @@ class Trace:
         self.enabled = enabled
         self.max_events = max_events
         self._events: list[Event] = []   # read: made Events
-        self._pending: list = []         # recorded since the last read: Events and op tuples
+        self._pending: list = []         # recorded since the last read: tuples (see above)
         self.dropped = 0
         self._lock = threading.Lock()
 
@@ -94,8 +96,9 @@ class Trace:
             batch = pending[:n]
             del pending[:n]
             self._events.extend(
-                e if type(e) is Event else
                 Event(e[0], "compute", e[1], e[2], e[3], {"flops": e[4], "bytes": e[5]})
+                if len(e) == 6 else Event(e[0], e[1], e[2], e[3], e[4],
+                                          dict(zip(e[5::2], e[6::2])))
                 for e in batch)
 
     def record(self, name, cat, device, start, end, **args) -> None:
@@ -109,9 +112,8 @@ class Trace:
             if self.dropped == 1:
                 self._warn_dropping()
             return
-        self._pending.append(Event(name, cat,
-                                   device if isinstance(device, str) else str(device),
-                                   start, end, args))
+        self._pending.append((name, cat, device if isinstance(device, str) else str(device),
+                              start, end, *itertools.chain.from_iterable(args.items())))
 
     def record_op(self, name, device: str, start, end, flops, nbytes) -> None:
         """:meth:`record` of one eager op (``compute``, args ``flops`` and ``bytes``): the

@@ -57,7 +57,8 @@ def test_reading_a_trace_gives_the_events_recording_them_at_once_gave(actions, c
             elif action[0] == "record":
                 _, i, t, n = action
                 for tr in (trace, eager):
-                    tr.record(f"Copy{i}", "transfer", GPU, t, t + 2.0, bytes=n, src="host")
+                    args = {} if n % 3 == 0 else {"bytes": n, "src": "host"}
+                    tr.record(f"Copy{i}", "transfer", GPU, t, t + 2.0, **args)
             elif action[0] == "read":
                 assert _fields(trace.events) == _fields(eager.events)
             elif action[0] == "len":
@@ -73,14 +74,16 @@ def test_reading_a_trace_gives_the_events_recording_them_at_once_gave(actions, c
     assert all(type(e) is Event for e in trace.events)
 
 
-def test_a_pending_op_event_leaves_the_garbage_collector_alone():
+def test_a_pending_event_leaves_the_garbage_collector_alone():
     trace = Trace()
     trace.record_op("MatMul", GPU, 0.0, 1.0, 128, 512)
+    trace.record("Copy", "transfer", GPU, 1.0, 2.0, src="host", bytes=64)
     gc.collect()
     assert not any(gc.is_tracked(e) for e in trace._pending)   # no Event, no args dict
-    (event,) = trace.events
-    assert (event.name, event.cat, event.args) == ("MatMul", "compute",
-                                                   {"flops": 128, "bytes": 512})
+    op, copy = trace.events
+    assert (op.name, op.cat, op.args) == ("MatMul", "compute", {"flops": 128, "bytes": 512})
+    assert (copy.name, copy.cat, copy.args) == ("Copy", "transfer", {"src": "host", "bytes": 64})
+    assert list(copy.args) == ["src", "bytes"]   # the keywords' order
 
 
 def test_events_set_replaces_the_pending_ones():

@@ -776,12 +776,29 @@ class Function:
             return args, kwargs
         try:
             fn_args = (self._instance,) + args if self._instance is not None else args
-            bound = inspect.signature(self._python_function).bind(*fn_args, **kwargs)
+            bound = self._signature().bind(*fn_args, **kwargs)
         except (TypeError, ValueError):
             return args, kwargs
         bound.apply_defaults()
         b_args = bound.args[1:] if self._instance is not None else bound.args
         return tuple(b_args), dict(bound.kwargs)
+
+    def _signature(self) -> inspect.Signature:
+        """``inspect.signature`` of the Python function, kept while its defaults and
+        ``__signature__`` are the same objects (every call binds its arguments to it).
+
+        Raises:
+          ValueError, TypeError: as inspect.signature, for a callable without one.
+        """
+        fn = self._python_function
+        state = (getattr(fn, "__defaults__", None), getattr(fn, "__kwdefaults__", None),
+                 getattr(fn, "__signature__", None))
+        kept = self.__dict__.get("_kept_signature")
+        if kept is not None and all(a is b for a, b in zip(kept[0], state)):
+            return kept[1]
+        sig = inspect.signature(fn)
+        self._kept_signature = (state, sig)
+        return sig
 
     def _lookup(self, args, kwargs) -> _Trace:
         if self._input_signature is not None:

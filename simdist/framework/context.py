@@ -49,23 +49,45 @@ def explicit_device():
     return s[-1] if s else None
 
 
-@contextlib.contextmanager
 def device(name):
     """``tf.device``: run the ops of the block on ``name``.
 
     As TF's eager context: ``''`` names nothing, so the enclosing device stays;
     ``None`` clears the scope, so the block runs on the default device.
     """
-    s = _stack()
-    if name == "":
-        yield
-        return
-    # None is pushed as "no explicit device" so enclosing scopes no longer apply.
-    s.append(None if name is None else machine_lib.find_device(name))
-    try:
-        yield
-    finally:
-        s.pop()
+    return _DeviceScope(name)
+
+
+class _DeviceScope(contextlib.ContextDecorator):
+    """``device(name)``'s block: a class, not a generator (every graph node placed by a
+    ``tf.device`` enters one at each execution). As the generator's, one object serves
+    one ``with`` at a time (a decorated function enters a fresh one per call); its exit
+    pops the stack its enter pushed on."""
+
+    __slots__ = ("name", "_items")
+
+    def __init__(self, name):
+        self.name = name
+        self._items = None
+
+    def _recreate_cm(self):
+        return _DeviceScope(self.name)
+
+    def __enter__(self):
+        name = self.name
+        if name == "":
+            self._items = None
+            return None
+        items = _devices.items
+        # None is pushed as "no explicit device" so enclosing scopes no longer apply.
+        items.append(None if name is None else machine_lib.find_device(name))
+        self._items = items
+        return None
+
+    def __exit__(self, *exc):
+        if self._items is not None:
+            self._items.pop()
+        return False
 
 
 _in_function = ThreadLocalValue(False)

@@ -21,6 +21,7 @@ _.__invert__  # simdist/framework/ops/overloads.py
 _.__ne__  # simdist/framework/ops/overloads.py
 _.__neg__  # simdist/framework/ops/overloads.py
 __dir__  # simdist/testing/__init__.py
+_._recreate_cm  # simdist/framework/context.py (contextlib.ContextDecorator calls it)
 # Keras's step functions call the model's step by name (step_functions._STEPS).
 _.predict_step  # simdist/keras/engine/training.py
 

@@ -793,7 +793,7 @@ class Function:
         fn = self._python_function
         state = (getattr(fn, "__defaults__", None), getattr(fn, "__kwdefaults__", None),
                  getattr(fn, "__signature__", None))
-        kept = self.__dict__.get("_kept_signature")
+        kept = getattr(self, "_kept_signature", None)
         if kept is not None and all(a is b for a, b in zip(kept[0], state)):
             return kept[1]
         sig = inspect.signature(fn)

@@ -18,11 +18,24 @@ def open_page(tab, url, charts):
     # polled by a timer: on a loaded machine animation-frame polling of a tall page missed
     # charts that were there
     tab.wait_for_function(f"document.querySelectorAll('{PLOT}').length >= {charts}",
-                          timeout=90_000, polling=250)
-    tab.wait_for_timeout(800)
+                          timeout=90_000, polling=100)
+    run_finished(tab)
     errors = tab.locator("[data-testid='stException']")
     assert not errors.count(), errors.first.inner_text()
     assert tab.console_errors == [], tab.console_errors
+
+
+# Streamlit's frontend marks its root with the script run's state (its own e2e tests wait
+# on it): "notRunning" once the run that drew the page, and any rerun it asked for, ended.
+_RUN_FINISHED = ("document.querySelector(\"[data-testid='stApp']\")"
+                 "?.dataset.testScriptState === 'notRunning'")
+
+
+def run_finished(tab, timeout=90_000):
+    """Wait until the page's script run has finished (every element of the run is on the
+    page, an exception included), then one frame for the browser to paint it."""
+    tab.wait_for_function(_RUN_FINISHED, timeout=timeout, polling=100)
+    tab.wait_for_timeout(100)
 
 
 def scroll_into_view(locator, tries=5):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.browser_helpers import PLOT, click
+from tests.browser.browser_helpers import PLOT, click, run_finished
 from tests.browser.browser_helpers import open_page as _open
 from tests.browser.conftest import SHOTS
 
@@ -31,7 +31,7 @@ def test_gradient_sync_steps_plays_and_changes_chart(server, tab):
     assert tab.locator(f"{PLOT}").first.locator("path.point").count() > 0  # arrowheads
     click(tab, "next ▶")
     _wait_title(tab, "step 2 of")
-    tab.wait_for_timeout(800)
+    run_finished(tab)
     tab.screenshot(path=str(SHOTS / "1_gradient_sync_step2.png"), full_page=True)
     click(tab, "▶ play")
     _wait_title(tab, "step 4 of")
@@ -55,5 +55,5 @@ def test_data_sharding_step_changes_chart(server, tab):
     assert "Step 1 of 3" in _title(tab)
     click(tab, "next ▶")
     _wait_title(tab, "Step 2 of 3")
-    tab.wait_for_timeout(500)
+    run_finished(tab)
     tab.screenshot(path=str(SHOTS / "2_data_sharding_step2.png"), full_page=True)

@@ -9,7 +9,6 @@ README ("Real hardware").
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import types
@@ -17,16 +16,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import strict_rerun
+from strict_rerun import strict_files
 
 from simdist.hardware import array_api, backend
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def strict_files() -> list[str]:
-    """The test files marked ``array_api`` (collecting only these keeps the re-run short)."""
-    return sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").rglob("test_*.py")
-                  if p.name != Path(__file__).name and "pytest.mark.array_api" in p.read_text())
 
 
 @pytest.fixture
@@ -159,21 +154,14 @@ def test_the_strict_subset_is_the_one_readme_names():
 
 def test_marked_subset_passes_on_array_api_strict():
     """The ``array_api`` tests again, on the strict namespace (a subprocess: the backend is
-    chosen at import, as a user would)."""
+    chosen at import, as a user would). The child started when collection ended
+    (conftest.py, strict_rerun.py); this waits for it."""
     pytest.importorskip("array_api_strict")
     if backend.get_backend() != "numpy":
         pytest.skip("already running on another backend")
-    env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}
-    env[backend.ENV_VAR] = "array_api_strict"
-    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-m", "array_api",
-                             "-p", "no:cacheprovider", "-x", *strict_files()], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
-    try:
-        out, _ = proc.communicate(timeout=400)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, _ = proc.communicate()
-        pytest.fail("the array_api_strict run did not finish in 400 s:\n" + out[-3000:])
-    assert proc.returncode == 0, out[-5000:]
+    code, out = strict_rerun.finish()
+    if code is None:
+        pytest.fail(f"the array_api_strict run did not finish in {strict_rerun.TIMEOUT:.0f} s "
+                    "after it started:\n" + out[-3000:])
+    assert code == 0, out[-5000:]
     assert " passed" in out and " failed" not in out

@@ -4,7 +4,12 @@ Glossary:
   coordinator    -- ``fit``/``evaluate`` make the strategy's ClusterCoordinator (kept as
                     ``model._cluster_coordinator``) and schedule the train/test function,
                     ``steps_per_execution`` steps per call, on whatever worker is free; the
-                    epoch ends with ``join``, and its logs are the last call's.
+                    epoch ends with ``join``, and its logs are the last call's. The
+                    functions are made once per compile (``make_function``); their first
+                    trace, on the coordinator when first scheduled, builds the model and
+                    its compiled metrics (no eager call).
+  counters       -- ``_train_counter`` / ``_test_counter`` count the steps run (reset to 0
+                    when fit / evaluate begin), as under any strategy.
   input          -- a ``DatasetCreator`` (each worker builds its pipeline with
                     ``distribute_datasets_from_function``), a dataset (copied to every
                     worker), or arrays (made a DatasetCreator, as Keras does). A
@@ -12,6 +17,7 @@ Glossary:
                     without them runs until a worker's copy runs out, and the run is
                     cancelled (TF 2.21 raises CancelledError).
   verbosity      -- ``verbose=1`` (a progress bar per step) is refused; "auto" means 2.
+  predict        -- runs on the coordinator, the model's strategy set aside (as tf-keras).
   refused        -- ``run_eagerly=True`` and callbacks with batch-level hooks (they would be
                     handed results not computed yet), with TF's ValueErrors.
 Batch-level callbacks are called when a step is scheduled, with no logs (TF hands them
@@ -108,7 +114,6 @@ def _per_worker_iterator(model, coordinator, data, steps):
             return strategy.distribute_datasets_from_function(data,
                                                               options=data.input_options)
 
-        first = data(_input_context(strategy))
     else:
         if steps is None and int(data.cardinality()) == -1:  # tf.data.INFINITE_CARDINALITY
             raise ValueError("The dataset is infinite and no `steps_per_epoch` (evaluate: "
@@ -118,49 +123,28 @@ def _per_worker_iterator(model, coordinator, data, steps):
         def per_worker_dataset_fn():
             return strategy.experimental_distribute_dataset(data)
 
-        first = data
-    _build(model, first)
     return iter(coordinator.create_per_worker_dataset(per_worker_dataset_fn))
 
 
-def _input_context(strategy):
-    from simdist.distribute.input_lib import InputContext
-
-    return InputContext(1, 0, strategy.num_replicas_in_sync)
-
-
-def _build(model, dataset):
-    """Build the model and its compiled metrics from one batch, on the coordinator (an
-    eager call of the model: the workers' functions cannot make them)."""
-    from simdist.keras.engine import data_adapter
-
-    if model.built and model.compiled_metrics is not None and model.compiled_metrics.built:
-        return
-    first = next(iter(dataset.take(1)), None)
-    if first is None:
-        return
-
-    def local(v):
-        if hasattr(v, "values") and not hasattr(v, "assign"):
-            return v.values[0]
-        return v
-
-    x, y, _ = data_adapter.unpack_x_y_sample_weight(nest.map_structure(local, first))
-    with model._scope():
-        y_pred = model(x, training=False)
-        if model.compiled_metrics is not None and not model.compiled_metrics.built:
-            model.compiled_metrics.build(y, y_pred)
-
-
-def _step_function(model, step_fn, steps_per_execution):
-    """The function scheduled on the workers: one step, or ``steps_per_execution`` steps
-    whose number is a tensor argument (one trace for a last, shorter execution too)."""
+def make_function(model, kind, steps_per_execution):
+    """``model.<kind>_function`` under ParameterServerStrategy (made once per compile, as
+    tf-keras's make_train_function / make_test_function): it schedules a
+    ``tf.function(reduce_retracing=True)`` of one step, or of ``steps_per_execution`` steps
+    whose number is a tensor argument (one trace for a last, shorter execution too), on the
+    model's ClusterCoordinator. Each step runs ``step_functions.counted_step`` (the batch
+    counter goes up); the model and its compiled metrics are first built in its first
+    trace, on the coordinator. The train one is kept as ``train_tf_function`` (TF's name)."""
     from simdist.keras.engine import step_functions
 
+    attr = f"{kind}_function"
+    existing = model.__dict__.get(attr)
+    if existing is not None:
+        return existing
     strategy = model._distribution_strategy
+    run_step = step_functions.counted_step(model, kind)
 
     def one_step(iterator):
-        return strategy.run(step_fn, args=(next(iterator),))
+        return strategy.run(run_step, args=(next(iterator),))
 
     if steps_per_execution == 1:
         def run_steps(iterator):
@@ -168,8 +152,16 @@ def _step_function(model, step_fn, steps_per_execution):
     else:
         def run_steps(iterator, steps_per_execution):
             return step_functions.repeat(one_step, iterator, steps_per_execution)
+    run_steps.__name__ = attr
+    traced = function.function(run_steps, reduce_retracing=True)
+    if kind == "train":
+        model.train_tf_function = traced
 
-    return function.function(run_steps)
+    def scheduled(iterator, *steps):
+        return model._cluster_coordinator.schedule(traced, args=(iterator, *steps))
+
+    setattr(model, attr, scheduled)
+    return scheduled
 
 
 def _steps_args(iterator, spe, n):
@@ -180,14 +172,14 @@ def _steps_args(iterator, spe, n):
 
 
 def _run_epoch(model, coordinator, fn, iterator, steps, spe, cbks, stage):
-    """Schedule one epoch of ``fn``; join; the last call's logs as Python floats."""
+    """Schedule one epoch of ``fn`` (a scheduling ``make_function``); join; the last
+    call's logs as Python floats."""
     last = None
     if steps is None:  # a finite dataset without steps: until a worker's copy runs out
         return _run_until_out_of_data(coordinator, fn, iterator, spe)
     for step in range(0, steps, spe):
         getattr(cbks, f"on_{stage}_batch_begin")(step)
-        last = coordinator.schedule(fn, args=_steps_args(iterator, spe,
-                                                          min(spe, steps - step)))
+        last = fn(*_steps_args(iterator, spe, min(spe, steps - step)))
         getattr(cbks, f"on_{stage}_batch_end")(min(step + spe, steps) - 1, None)
     coordinator.join()
     return {} if last is None else nest.map_structure(float, last.fetch())
@@ -197,7 +189,7 @@ def _run_until_out_of_data(coordinator, fn, iterator, spe):
     burst = 4 * len(coordinator._cluster.workers)
     while True:
         for _ in range(burst):
-            coordinator.schedule(fn, args=_steps_args(iterator, spe, spe))
+            fn(*_steps_args(iterator, spe, spe))
         try:
             coordinator.join()
         except errors.OutOfRangeError:
@@ -221,12 +213,12 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, steps_per_epoch, in
     iterator = _per_worker_iterator(model, coordinator,
                                     _as_creator(x, y, batch_size, shuffle), steps_per_epoch)
     spe = executions_lib.validate(getattr(model, "_steps_per_execution", None))
-    train_function = _step_function(model, model.train_step, spe)
-    model.train_tf_function = train_function   # (tf-keras's name for the scheduled function)
+    train_function = make_function(model, "train", spe)
     cbks = callbacks_module.CallbackList(callbacks, add_history=True, add_progbar=verbose != 0,
                                          model=model, verbose=verbose, epochs=epochs,
                                          steps=steps_per_epoch)
     model.stop_training = False
+    model._reset_counter("train")
     cbks.on_train_begin()
     logs = None
     for epoch in range(initial_epoch, epochs):
@@ -255,9 +247,23 @@ def evaluate(model, x, y, batch_size, verbose, callbacks, steps, return_dict):
     spe = executions_lib.validate(getattr(model, "_steps_per_execution", None))
     cbks = callbacks_module.CallbackList(callbacks, add_progbar=verbose != 0, model=model,
                                          verbose=verbose, epochs=1, steps=steps)
+    test_function = make_function(model, "test", spe)
     model.reset_metrics()
+    model._reset_counter("test")
     cbks.on_test_begin()
-    logs = _run_epoch(model, coordinator, _step_function(model, model.test_step, spe), iterator,
-                      steps, spe, cbks, "test")
+    logs = _run_epoch(model, coordinator, test_function, iterator, steps, spe, cbks, "test")
     cbks.on_test_end(logs)
     return model._returned_logs(logs, return_dict)
+
+
+def predict(model, x, batch_size, verbose, steps, callbacks):
+    """``Model.predict`` under ParameterServerStrategy: on the coordinator, without the
+    strategy (tf-keras sets the model's strategy to None and drops its coordinator for the
+    call, and puts the strategy back once it returned; an error leaves it None, as there)."""
+    strategy = model._distribution_strategy
+    model._distribution_strategy = None
+    model._cluster_coordinator = None
+    outputs = model.predict(x, batch_size=batch_size, verbose=verbose, steps=steps,
+                            callbacks=callbacks)
+    model._distribution_strategy = strategy
+    return outputs

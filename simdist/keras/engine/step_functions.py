@@ -133,16 +133,24 @@ def _relaxed(spec, other):
         for x, y in zip(spec[1], other[1]))
 
 
+def counted_step(model, kind: str):
+    """The replica function of one step of ``kind``: ``model.<kind>_step(data)``, then
+    the model's ``_<kind>_counter`` goes up by one (tf-keras's ``run_step``: counted once
+    the step ran)."""
+    def run_step(data):
+        outputs = getattr(model, _STEPS[kind])(data)
+        counter = getattr(model, f"_{kind}_counter", None)
+        if counter is not None:
+            counter.assign_add(1)
+        return outputs
+    return run_step
+
+
 def _step_function(model, kind: str, joined: bool = False):
     """One step of ``kind`` on the next batch, run on every replica. ``joined``: a
     predict step's replicas' outputs as one tensor (TF's reduce_per_replica concat; else
     the caller concatenates them)."""
-    def run_step(data):
-        outputs = getattr(model, _STEPS[kind])(data)
-        counter = getattr(model, f"_{kind}_counter", None)
-        if counter is not None:   # counted once the step ran (tf-keras's run_step)
-            counter.assign_add(1)
-        return outputs
+    run_step = counted_step(model, kind)
 
     def step_function(iterator):
         data = next(iterator)

@@ -86,6 +86,7 @@ class Model(Layer):
         self._is_compiled = False
         self._run_eagerly = None
         self.train_function = self.test_function = self.predict_function = None
+        self.train_tf_function = None   # the traced train function (PS: the scheduled one)
         self._built_strategy = None
         self._compile_args = None
         self._saved_model_inputs_spec = None  # the first call's inputs, batch dim None
@@ -232,6 +233,7 @@ class Model(Layer):
         self._run_eagerly = run_eagerly
         # compile drops the step functions (tf-keras's _reset_compile_cache)
         self.train_function = self.test_function = self.predict_function = None
+        self.train_tf_function = None   # the traced train function (PS: the scheduled one)
         with self._scope():
             self.optimizer = self._get_optimizer(optimizer)
             names = getattr(self, "output_names", None)
@@ -545,7 +547,10 @@ class Model(Layer):
                 **kwargs):
         """The model's outputs on ``x``, concatenated over the batches (NumPy); with
         ``steps_per_execution`` N, each predict_function call runs N batches and gives
-        their outputs concatenated (the callbacks' ``outputs``)."""
+        their outputs concatenated (the callbacks' ``outputs``). Under
+        ParameterServerStrategy it runs on the coordinator (ps_training.predict)."""
+        if ps_training.uses_coordinator(self):
+            return ps_training.predict(self, x, batch_size, verbose, steps, callbacks)
         verbose = 1 if verbose == "auto" else verbose
         handler = data_adapter.DataHandler(x, None, None, batch_size, steps, 1, False,
                                            self.distribute_strategy)

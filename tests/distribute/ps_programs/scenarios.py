@@ -563,10 +563,89 @@ def keras_fit():
     return out
 
 
+def keras_fit_counters():
+    """model.fit / evaluate / predict under ParameterServerStrategy on one worker: the batch
+    counters (_train_counter, _test_counter, _predict_counter) count the steps as TF's do,
+    and the model's call and the compiled metrics are first made where TF makes them (the
+    call's print says whether it runs eagerly)."""
+    import contextlib
+    import io
+
+    resolver, _ = create_in_process_cluster(1, 2)
+    strategy = tf.distribute.ParameterServerStrategy(resolver)
+    rng = np.random.RandomState(2)
+    x = rng.uniform(size=(12, 3)).astype(np.float32)
+    y = (x @ np.array([[1.0], [-2.0], [0.5]], np.float32)).astype(np.float32)
+    printed = io.StringIO()
+
+    class Noisy(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(
+                1, kernel_initializer=tf.keras.initializers.Constant(0.2))
+
+        def call(self, inputs, training=None):
+            print("call", tf.executing_eagerly(), inputs.shape.as_list(), training)
+            return self.dense(inputs)
+
+    def dataset_fn(input_context):
+        return tf.data.Dataset.from_tensor_slices((x, y)).batch(4).repeat()
+
+    creator = tf.keras.utils.experimental.DatasetCreator(dataset_fn)
+
+    def counters(m):
+        return [int(c.numpy()) for c in (m._train_counter, m._test_counter,
+                                         m._predict_counter)]
+
+    def traces(m):
+        return [None if f is None else f.experimental_get_tracing_count()
+                for f in (getattr(m, "train_tf_function", None),
+                          getattr(m, "test_tf_function", None))]
+
+    def made(spe):
+        with strategy.scope():
+            m = Noisy()
+            m.compile(tf.keras.optimizers.legacy.SGD(0.1), loss="mse", metrics=["mae"],
+                      steps_per_execution=spe)
+        return m
+
+    out = {}
+    with contextlib.redirect_stdout(printed):
+        m = made(1)
+        out["counters made"] = counters(m)
+        out["counter devices"] = [c.device for c in (m._train_counter, m._test_counter,
+                                                    m._predict_counter)]
+        out["counter type"] = type(m._train_counter).__name__
+        out["metrics before fit"] = [mt.name for mt in m.metrics]
+        history = m.fit(creator, epochs=2, steps_per_epoch=3, verbose=0)
+        out["printed by fit"] = printed.getvalue().splitlines()
+        out["metrics after fit"] = [mt.name for mt in m.metrics]
+        out["metric variable devices"] = sorted(v.device for mt in m.metrics
+                                                for v in mt.variables)
+        out["history"] = {k: [round(float(v), 5) for v in vs]
+                          for k, vs in history.history.items()}
+        out["counters after fit"] = counters(m)
+        out["traces after fit"] = traces(m)
+        out["evaluate"] = [round(float(v), 5) for v in m.evaluate(creator, steps=2, verbose=0)]
+        out["counters after evaluate"] = counters(m)
+        out["traces after evaluate"] = traces(m)
+        m.fit(creator, epochs=1, steps_per_epoch=2, verbose=0)
+        out["counters after a second fit"] = counters(m)
+        out["predict"] = np.round(m.predict(x[:8], batch_size=4, verbose=0), 5).ravel().tolist()
+        out["counters after predict"] = counters(m)
+        out["printed"] = printed.getvalue().splitlines()
+        m2 = made(2)
+        m2.fit(creator, epochs=1, steps_per_epoch=3, verbose=0)
+        m2.evaluate(creator, steps=3, verbose=0)
+        out["steps_per_execution=2 counters"] = counters(m2)
+        out["steps_per_execution=2 traces"] = traces(m2)
+    return out
+
+
 SCENARIOS = {f.__name__: f for f in (server, strategy_errors, placement, partitioned,
                                      coordinator, datasets, tracing, custom_loop,
                                      sharded_embedding_loop,
-                                     keras_fit)}
+                                     keras_fit, keras_fit_counters)}
 
 if __name__ == "__main__":
     os.environ["GRPC_FAIL_FAST"] = "use_caller"

@@ -10,8 +10,9 @@ a partial last batch (the iterator's batch dimension is None: no retrace) and
 (force=True)``; the ``*_on_batch`` methods; ``compile`` dropping the functions; a fit under a
 4-replica MirroredStrategy (the replica function traced once per replica, the compiled
 metrics built in the first trace) and under a CentralStorageStrategy (traced too);
-``predict`` with ``steps_per_execution`` (several batches per call, concatenated); the
-``_train_counter`` / ``_test_counter`` / ``_predict_counter`` values; ``dynamic=True``
+``predict`` with ``steps_per_execution`` (several batches per call, concatenated; under a
+MirroredStrategy too); the ``_train_counter`` / ``_test_counter`` / ``_predict_counter``
+values (under CentralStorageStrategy too); ``dynamic=True``
 (eager, and TF's ValueError for ``run_eagerly=False``); a model made outside a strategy
 and fit in its scope (TF's errors); and the losses, metrics and predictions themselves.
 
@@ -281,6 +282,53 @@ ds = shuffled()
 m3 = make()
 h3 = quiet(m3.fit, ds, epochs=1, steps_per_epoch=2, verbose=0)
 out = [hist(h), hist(h2), hist(h3), [list(y.numpy().ravel()) for _, y in ds]]
+""",
+    "predict with steps_per_execution=3 under a 4-replica MirroredStrategy": """
+class Seen(tf.keras.callbacks.Callback):
+    def __init__(self):
+        super().__init__()
+        self.seen = []
+
+    def on_predict_batch_end(self, batch, logs=None):
+        self.seen.append([batch, list(logs["outputs"].shape)])
+
+S = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1", "/cpu:2", "/cpu:3"])
+with S.scope():
+    m = make(steps_per_execution=3)
+seen = Seen()
+p1 = quiet(m.predict, X, batch_size=4, verbose=0, callbacks=[seen])
+n1 = count(m.predict_function)
+p2 = quiet(m.predict, X, batch_size=8, verbose=0, callbacks=[seen])
+p3 = quiet(m.predict, X[:6], batch_size=2, verbose=0, callbacks=[seen])
+out = [n1, counts(m), sorted(lines()), p1, p2, p3, seen.seen,
+       int(m._predict_counter.numpy())]
+""",
+    "the batch counters under a 2-replica CentralStorageStrategy": """
+def counters(m):
+    return [int(c.numpy()) for c in (m._train_counter, m._test_counter, m._predict_counter)]
+
+CS = tf.distribute.experimental.CentralStorageStrategy(["/cpu:0", "/cpu:1"])
+with CS.scope():
+    m = make()
+c = [counters(m), type(m._train_counter).__name__, m._train_counter.aggregation.name,
+     m._train_counter.device]
+quiet(m.fit, X, Y, batch_size=4, epochs=2, validation_data=(X[:6], Y[:6]), shuffle=False,
+      verbose=0)
+c.append(counters(m))
+quiet(m.evaluate, X, Y, batch_size=3, verbose=0)
+quiet(m.predict, X, batch_size=4, verbose=0)
+c.append(counters(m))
+quiet(m.train_on_batch, X[:4], Y[:4])
+quiet(m.test_on_batch, X[:4], Y[:4])
+quiet(m.predict_on_batch, X[:4])
+c.append(counters(m))
+with CS.scope():
+    m2 = make(steps_per_execution=2)
+quiet(m2.fit, X, Y, batch_size=2, epochs=1, shuffle=False, verbose=0)
+quiet(m2.evaluate, X, Y, batch_size=4, verbose=0)
+quiet(m2.predict, X, batch_size=2, verbose=0)
+c.append(counters(m2))
+out = c
 """,
 }
 

@@ -10,6 +10,8 @@ a partial last batch (the iterator's batch dimension is None: no retrace) and
 (force=True)``; the ``*_on_batch`` methods; ``compile`` dropping the functions; a fit under a
 4-replica MirroredStrategy (the replica function traced once per replica, the compiled
 metrics built in the first trace) and under a CentralStorageStrategy (traced too);
+StringLookup layers (int and multi_hot) in a fit under MirroredStrategy (traced: the
+table's lookup and the bincount are graph ops);
 ``predict`` with ``steps_per_execution`` (several batches per call, concatenated; under a
 MirroredStrategy too); the ``_train_counter`` / ``_test_counter`` / ``_predict_counter``
 values (under CentralStorageStrategy too); ``dynamic=True``
@@ -329,6 +331,26 @@ quiet(m2.evaluate, X, Y, batch_size=4, verbose=0)
 quiet(m2.predict, X, batch_size=2, verbose=0)
 c.append(counters(m2))
 out = c
+""",
+    "StringLookup layers in a fit under a 2-replica MirroredStrategy: traced": """
+vocab = ["a", "b", "c", "d"]
+words = np.array([["a", "b"], ["c", "z"], ["d", "a"], ["b", "b"], ["z", "c"], ["a", "d"],
+                  ["c", "c"], ["d", "z"], ["b", "a"], ["z", "z"]])
+S2 = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+with S2.scope():
+    inp = tf.keras.Input(shape=(2,), dtype=tf.string)
+    ids = tf.keras.layers.StringLookup(vocabulary=vocab)(inp)
+    emb = tf.keras.layers.Embedding(
+        5, 2, embeddings_initializer=tf.keras.initializers.Constant(0.1))(ids)
+    hot = tf.keras.layers.StringLookup(vocabulary=vocab, output_mode="multi_hot")(inp)
+    both = tf.keras.layers.Concatenate()([tf.keras.layers.Flatten()(emb), hot])
+    out = tf.keras.layers.Dense(1, kernel_initializer="ones")(both)
+    m = tf.keras.Model(inp, out)
+    m.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+h = quiet(m.fit, words, Y, batch_size=4, epochs=2, shuffle=False, verbose=0)
+e = quiet(m.evaluate, words, Y, batch_size=4, verbose=0)
+p = quiet(m.predict, words, batch_size=4, verbose=0)
+out = [counts(m), hist(h), e, p, [w.tolist() for w in m.get_weights()]]
 """,
 }
 

@@ -38,7 +38,7 @@ import os
 
 import numpy as np
 
-from simdist.framework import dtypes, errors, execute, farmhash
+from simdist.framework import dtypes, errors, execute, farmhash, func_graph
 from simdist.framework import variables as variables_lib
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import control_flow_ops, logging_ops
@@ -318,14 +318,29 @@ class IndexLookup(PreprocessingLayer):
 
         return node.outputs_from_two_sizes(self, self, args, kwargs)
 
+    @property
+    def _value_dtype(self):
+        return self._vocab_dtype if self.invert else (
+            dtypes.as_dtype(self.compute_dtype) if self.output_mode == INT else dtypes.int64)
+
     def _lookup(self, x):
         """``_lookup_dense``: indices (or tokens when inverting) with masking and OOV."""
-        value_dtype = self._vocab_dtype if self.invert else (
-            dtypes.as_dtype(self.compute_dtype) if self.output_mode == INT else dtypes.int64)
+        if execute.in_shape_inference():  # a symbolic call: Keras does not look up either
+            return A.zeros_like(x, dtype=self._value_dtype)
+        return self._find(x)
+
+    def _find_spec(graph, self, x):
+        """The lookup's output while tracing: ``x``'s shape, the value dtype."""
+        return graph.symbolic_like(x.shape, self._value_dtype, x._device, "LookupTableFindV2")
+
+    @func_graph.recorded(kind="stateful", spec=_find_spec, name="LookupTableFindV2")
+    def _find(self, x):
+        """The table's lookup of ``x``'s values on the host: a graph node while tracing
+        (TF's LookupTableFindV2 reads its table at execution), so a lookup layer in a
+        traced step (a fit) traces."""
+        value_dtype = self._value_dtype
         keys = array_api.to_host(x._value).reshape(-1)
         key = int if self.invert else self._key
-        if execute.in_shape_inference():  # a symbolic call: Keras does not look up either
-            return A.zeros_like(x, dtype=value_dtype)
         if self._table is None:
             raise errors.FailedPreconditionError(
                 None, None, "Table not initialized. [Op:LookupTableFindV2]\nSet a vocabulary "
@@ -406,35 +421,53 @@ class IndexLookup(PreprocessingLayer):
 def encode_categorical_inputs(inputs, output_mode, depth, dtype="float32", idf_weights=None):
     """Indices -> one-hot / multi-hot / count vectors of length ``depth`` (indices out of
     ``[0, depth)`` are dropped, as TF's bincount with ``maxlength``); tf_idf: the counts
-    times ``idf_weights``.
+    times ``idf_weights``. The ranks come from the static shape, as TF's.
 
     Raises:
       ValueError: an output of rank above 2.
     """
     original_shape = inputs.shape
-    x = array_api.to_host(inputs._value)
-    if x.ndim == 0:
-        x = x.reshape(1)
+    rank = max(len(original_shape), 1)   # a scalar is one sample
     # A symbolic call's rank-1 input is its batch dimension, unknown to Keras (not 1).
     batch_only = execute.in_shape_inference() and len(original_shape) == 1
-    if output_mode == ONE_HOT and (x.shape[-1] != 1 or batch_only):
-        x = x[..., None]
-    if x.ndim > 2:
+    last = tuple(original_shape)[-1] if len(original_shape) else 1
+    expand = output_mode == ONE_HOT and (last != 1 or batch_only)
+    if rank + expand > 2:
         shown = (None,) + tuple(original_shape)[1:] if execute.in_shape_inference() \
             else original_shape  # a symbolic call's batch dimension is unknown
         raise ValueError("When output_mode is not `'int'`, maximum supported output rank is "
                          f"2. Received output_mode {output_mode} and input shape "
-                         f"{shown}, which would result in output rank {x.ndim}.")
+                         f"{shown}, which would result in output rank {rank + expand}.")
+    counts = _dense_bincount(inputs, expand, output_mode, depth, dtype)
+    if output_mode != TF_IDF:
+        return counts
+    return M.multiply(counts, idf_weights)
+
+
+def _bincount_spec(graph, inputs, expand, output_mode, depth, dtype):
+    """DenseBincount's output while tracing: (rows, depth) for a rank-2 input (after
+    ``expand``), else (depth,)."""
+    rank = max(len(inputs.shape), 1) + expand
+    rows = tuple(inputs.shape)[0] if len(inputs.shape) else 1
+    shape = (rows, depth) if rank == 2 else (depth,)
+    return graph.symbolic_like(shape, dtype, inputs._device, "DenseBincount")
+
+
+@func_graph.recorded(kind="spec", spec=_bincount_spec, name="DenseBincount")
+def _dense_bincount(inputs, expand, output_mode, depth, dtype):
+    """TF's DenseBincount of the (host) indices: a graph node while tracing."""
+    x = array_api.to_host(inputs._value)
+    if x.ndim == 0:
+        x = x.reshape(1)
+    if expand:
+        x = x[..., None]
     rows = x.reshape(-1, x.shape[-1]) if x.ndim == 2 else x.reshape(1, -1)
     out = np.zeros((rows.shape[0], depth), dtype=dtypes.as_dtype(dtype).as_numpy_dtype)
     for r, row in enumerate(rows):
         for index in row:
             if 0 <= index < depth:
                 out[r, index] = 1 if output_mode in (ONE_HOT, MULTI_HOT) else out[r, index] + 1
-    counts = execute.execute("DenseBincount", [inputs], out if x.ndim == 2 else out[0])
-    if output_mode != TF_IDF:
-        return counts
-    return M.multiply(counts, idf_weights)
+    return execute.execute("DenseBincount", [inputs], out if x.ndim == 2 else out[0])
 
 
 def _listify(value):

@@ -719,6 +719,7 @@ class Function:
                 # What the trace printed, once. A trace that fell back after making
                 # variables was TF's first trace (the eager run is its second): it prints.
                 sys.stdout.write(printed.getvalue())
+        _check_outputs(out, self._python_function)
         graph.outputs = graph_control_flow.to_flows(out)   # a TensorArray: its variant, as TF
         graph.finalize()
         return graph
@@ -938,11 +939,32 @@ def _is_tensor_like(x) -> bool:
     return isinstance(x, (Tensor, np.ndarray))
 
 
+_NOT_AN_OUTPUT = ("To be compatible with tf.function, Python functions must return zero or "
+                  "more Tensors or ExtensionTypes or None values; in compilation of {fn}, "
+                  "found return value of type {type}, which is not a Tensor or ExtensionType.")
+
+
+def _check_outputs(out, python_function) -> None:
+    """TF's func_graph converts every output of a trace to a tensor (None stays None): a
+    Python value no tensor can hold (an object, a class, an int beyond int64) is TF's
+    TypeError, raised by the trace. simdist's own objects (distributed values, composites,
+    datasets) are outputs as they are."""
+    for leaf in nest.flatten(out):
+        if leaf is None or isinstance(leaf, (Tensor, np.ndarray, np.generic)) or \
+                type(leaf).__module__.startswith("simdist."):
+            continue
+        try:
+            dtypes.infer_dtype(leaf)
+        except (TypeError, ValueError):
+            raise TypeError(_NOT_AN_OUTPUT.format(fn=python_function,
+                                                  type=type(leaf).__name__)) from None
+
+
 def _as_outputs(out):
-    """A graph's outputs are tensors: Python and NumPy values come back as Tensors, a
-    variable (an eager ``assign_add``'s result) read, as the graph returns it."""
+    """A graph's outputs are tensors: Python and NumPy values (strings too) come back as
+    Tensors, a variable (an eager ``assign_add``'s result) read, as the graph returns it."""
     def output(v):
-        if isinstance(v, (int, float, np.number, np.ndarray)):
+        if isinstance(v, (int, float, str, bytes, np.number, np.ndarray)):
             return execute.convert_to_tensor(v)
         if hasattr(v, "assign") and hasattr(v, "read_value"):
             return v.read_value()

@@ -458,3 +458,39 @@ def f(x):
 r = calls(f, (tf.ones([2, 3]),), (2.0 * tf.ones([2, 3]),))
 out = [printed.getvalue(), r, f.experimental_get_tracing_count()]
 """
+
+# What a tf.function gives back for Python values it returns (TF's func_graph converts
+# each output to a tensor; None stays None): the kind of each result, its value and dtype.
+DESCRIBE = """
+import collections, re
+Pair = collections.namedtuple("Pair", ["a", "b"])
+def describe(v):
+    if isinstance(v, dict):
+        return {k: describe(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [type(v).__name__ if type(v) in (list, tuple) else "namedtuple",
+                [describe(x) for x in v]]
+    if tf.is_tensor(v):
+        return ["tensor", v.dtype.name, v.numpy()]
+    return [type(v).__name__, v]
+def returned(value):
+    f = tf.function(lambda: value)
+    try:
+        return describe(f())
+    except Exception as e:
+        return [type(e).__name__, re.sub(" at 0x[0-9a-f]+", "", str(e))]
+"""
+
+CASES["Python values returned from a tf.function: str, int, float, bool, None, nested"] = \
+    DESCRIBE + """
+out = [returned("hello"), returned(b"raw"), returned(3), returned(2.5), returned(True),
+       returned(None), returned(np.float32(1.5)), returned(np.arange(3)),
+       returned([1, "a", None]), returned((2.0, (True, "b"))),
+       returned({"s": "x", "n": 4, "none": None}), returned(Pair(1, "z")),
+       returned(object()), returned(int), returned(2 ** 40), returned(2 ** 70),
+       returned([]), returned(())]
+@tf.function
+def g(x):
+    return {"t": x * 2.0, "label": "doubled", "n": 7, "flag": False, "nothing": None}
+out.append(describe(g(tf.constant(1.5))))
+"""

@@ -36,6 +36,7 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "random_numbers": "random_numbers.py", "function_guide": "function_guide.py",
             "intro_to_graphs": "intro_to_graphs.py",
             "customizing_fit": "customizing_fit.py",
+            "customizing_fit_keras_io": "customizing_fit_keras_io.py",
             "distributed_training": "distributed_training.py",
             "training_loop_from_scratch": "training_loop_from_scratch.py"}
 

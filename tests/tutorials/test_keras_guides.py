@@ -1,5 +1,6 @@
 """TF's Keras guides on custom training run under simdist and print what TF 2.21 printed
-(``record_tf_tutorials.py 1 customizing_fit training_loop_from_scratch``).
+(``record_tf_tutorials.py 1 customizing_fit customizing_fit_keras_io
+training_loop_from_scratch``).
 
 "Customizing what happens in fit()" (programs/customizing_fit.py, the tf.keras version):
 subclasses of ``keras.Model`` made with ``CustomModel(inputs, outputs)`` (a functional model
@@ -11,6 +12,12 @@ traced step, and a shuffled dataset whose order is TF's (Keras makes one iterato
 epochs, so the first epoch reads the shuffle's second order). Every number is compared to
 1e-4, from seeded data and weights (``tf.keras.utils.set_random_seed(0)``); the step
 functions trace (no eager fallback).
+
+The keras-io version of the same guide (programs/customizing_fit_keras_io.py, its last
+tf.keras 2 text): ``self.compute_loss(y=..., y_pred=...)`` and loops over ``self.metrics``
+(whose compiled ``mae`` TF never builds there, so it prints none), and a GAN whose
+``keras.metrics.Mean`` trackers, kept as attributes, are in ``Model.metrics`` (reset at each
+epoch, and the epoch's logs).
 
 "Writing a training loop from scratch" (programs/training_loop_from_scratch.py, the tf.keras
 version): the eager loop with GradientTape and an optimizer, metrics updated and reset by
@@ -30,3 +37,12 @@ def test_customizing_fit_guide_prints_what_tensorflow_printed(cpu_machine):  # n
 def test_training_loop_from_scratch_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
     cpu_machine(1)
     _compare(_run("training_loop_from_scratch"), _recorded("training_loop_from_scratch", 1))
+
+
+def test_keras_io_customizing_fit_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    """The keras-io tf.keras 2 version of the guide: ``self.compute_loss(...)`` and a loop over
+    ``self.metrics``. TF prints no ``mae``: the compiled metrics are built only by
+    ``compiled_metrics.update_state``, which this step never calls, and an unbuilt container
+    lists no metrics."""
+    cpu_machine(1)
+    _compare(_run("customizing_fit_keras_io"), _recorded("customizing_fit_keras_io", 1))

@@ -74,7 +74,8 @@ def _compare(got, want, rtol=1e-4):
 # customizing_fit; distributed_training's fit and its distributed_train_step;
 # training_loop_from_scratch's train and test steps): each must trace into a graph.
 _TRACED = {"custom_training", "distributed_input", "distributed_keras", "save_and_load",
-           "mixed_precision", "customizing_fit", "distributed_training",
+           "mixed_precision", "customizing_fit", "customizing_fit_keras_io",
+           "distributed_training",
            "training_loop_from_scratch"}
 
 

@@ -139,6 +139,10 @@ class Layer(module.Module):
                 if isinstance(item, Layer) and item is not self and all(
                         item is not lay for lay in self.__dict__.get("_layers", [])):
                     self.__dict__.setdefault("_layers", []).append(item)
+                elif getattr(type(item), "_is_keras_metric", False) and all(
+                        item is not m for m in self.__dict__.get("_metrics", [])):
+                    # a Metric kept as an attribute: Keras lists it in Model.metrics
+                    self.__dict__.setdefault("_metrics", []).append(item)
         object.__setattr__(self, name, value)
 
     def _trackable_children(self) -> dict:
@@ -522,7 +526,8 @@ _MULTIPLE = object()  # a shared layer's nodes disagree on their shapes
 _BOOKKEEPING = frozenset({"_layers", "_inbound_nodes", "_trainable_weights",
                           "_non_trainable_weights", "_named_weights", "_losses",
                           "_node_shapes", "_build_input_shape", "_dtype_policy",
-                          "_train_counter", "_test_counter", "_predict_counter"})
+                          "_train_counter", "_test_counter", "_predict_counter",
+                          "_metrics", "_compile_args"})
 
 
 def same_shape(layer, input_shape):

@@ -295,11 +295,15 @@ class Model(Layer):
 
     @property
     def metrics(self) -> list:
+        """The compiled loss's and metrics' (once built), then the Metric objects the model
+        and its sub-layers keep as attributes (Keras's ``Layer._metrics``)."""
         out = []
         if self.compiled_loss is not None:
             out += self.compiled_loss.metrics
         if self.compiled_metrics is not None:
             out += self.compiled_metrics.metrics
+        for layer in (self, *self._flatten_layers()):
+            out += layer.__dict__.get("_metrics", [])
         return out
 
     @property

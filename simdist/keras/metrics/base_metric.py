@@ -40,6 +40,8 @@ _RECORDED = {"update_state": ("stateful", None, _merges_to_update), "reset_state
 class Metric(trackable.Trackable):
     """Base class of Keras metrics: ``update_state``, ``result``, ``reset_state``."""
 
+    _is_keras_metric = True   # a layer's attribute holding one lists it (Model.metrics)
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         func_graph.record_methods(cls, _RECORDED)

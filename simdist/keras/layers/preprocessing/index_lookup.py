@@ -25,7 +25,9 @@ Glossary:
 Lookup layers have no weights; under a strategy's scope they work as outside it.
 The table is host-side, as TF's lookup tables live on the CPU: a lookup reads its input on
 the host (``array_api.to_host``, the one boundary) and its result goes back to the device
-when it becomes a tensor (``execute``).
+when it becomes a tensor (``execute``). In a traced function (a fit's step) the lookup and
+the bincount are graph nodes (TF's LookupTableFindV2 and DenseBincount) that read the
+values at execution, so the function traces.
 
 Mirrors tf_keras/src/layers/preprocessing/index_lookup.py and preprocessing_utils.py
 (encode_categorical_inputs).

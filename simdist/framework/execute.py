@@ -230,10 +230,15 @@ def constant_value(value, dtype=None, strict=True, shape=None) -> Tensor:
     key = _scalar_key(value, dtype, strict) if shape is None else None
     arr = _scalars.get(key) if key is not None else None
     if arr is None:
-        if isinstance(value, (list, tuple)) and any(
-                isinstance(v, Tensor) for v in dtypes.leaves(value)):
-            value = _tensor_values(value)
-        target = dtypes.infer_dtype(value) if dtype is None else dtypes.as_dtype(dtype)
+        packed = None   # a list of tensors packs them: their dtype, as TF's auto-packing
+        if isinstance(value, (list, tuple)):
+            packed = next((v.dtype for v in dtypes.leaves(value) if isinstance(v, Tensor)),
+                          None)
+            if packed is not None:
+                _check_pack(value, packed)
+                value = _tensor_values(value)
+        target = (packed if packed is not None else dtypes.infer_dtype(value)) \
+            if dtype is None else dtypes.as_dtype(dtype)
         arr = _to_numpy(value, target, strict)
         if key is not None and len(_scalars) < _SCALARS_KEPT and _quiet(arr, value):
             arr.setflags(write=False)   # shared by every tensor made from it
@@ -283,9 +288,25 @@ def _is_host_strings(value) -> bool:
     return isinstance(value, np.ndarray) and value.dtype.kind == "O"
 
 
+def _check_pack(values, dtype) -> None:
+    """TF's Pack of a list holding tensors of different dtypes.
+
+    Raises:
+      InvalidArgumentError: an element of the list is a tensor of another dtype.
+    """
+    for i, v in enumerate(values):
+        if isinstance(v, Tensor) and v.dtype != dtype:
+            raise errors.InvalidArgumentError(
+                None, None, f"cannot compute Pack as input #{i}(zero-based) was expected to "
+                f"be a {dtype.name} tensor but is a {v.dtype.name} tensor [Op:Pack] name: "
+                "packed")
+
+
 def _tensor_values(value):
     """A Python sequence with its tensors as NumPy values (a string scalar as bytes)."""
     if isinstance(value, Tensor):
+        if hasattr(value, "_placeholders"):   # symbolic, inside a recorded op: its placeholder
+            return backend.to_host(value._value)
         return value.numpy()
     if isinstance(value, (list, tuple)):
         return [_tensor_values(v) for v in value]

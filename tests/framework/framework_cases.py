@@ -231,3 +231,15 @@ for code in ('x + 1.0', 'x + 1.5', '1.5 + x', 'x * 2.0', 'x - 1.0', '2.0 * x', '
 out = r
 """
 
+
+# Recorded with TF 2.21: a list holding tensors converts as TF's auto-packing does (Pack):
+# with the tensors' dtype, not the dtype a Python list of those numbers would get.
+CASES["a list of tensors converts with the tensors' dtype (auto-packing)"] = """
+a = tf.constant(1, tf.int64)
+b = tf.constant(1.5, tf.float64)
+out = [tf.convert_to_tensor([a, 2]), tf.tile([a], [2]), tf.convert_to_tensor([[b], [2.0]]),
+       tf.reshape(tf.zeros([4]), [a, 4]), tf.stack([a, a])]
+"""
+CASES["a list of tensors of two dtypes does not pack"] = """
+out = tf.convert_to_tensor([tf.constant(1, tf.int64), tf.constant(2)])
+"""

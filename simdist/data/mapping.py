@@ -6,18 +6,19 @@ Glossary:
                         else (a dict, a namedtuple, one tensor) is passed as one argument.
   return value       -- Python values and NumPy arrays are converted with TF's dtype rules;
                         a returned list becomes a tuple, as tf.data does.
-  tracing            -- TF traces the function once when the pipeline is built to learn the
-                        output spec; simdist calls it on the first element instead (when the
-                        spec is first needed; a stand-in of the input's spec when there is
-                        none, ``traced``) and keeps a dimension ``None`` where the input's
-                        was ``None`` (e.g. the batch dimension of ``batch`` without
-                        ``drop_remainder``).
+  tracing            -- TF traces the function once, symbolically, when the dataset is made
+                        (simdist.data.structured_function): the element spec is the traced
+                        outputs' static shapes, the Python runs once, each element runs the
+                        recorded graph. A function simdist cannot record runs its Python on
+                        each element instead; its spec is then read off the first element (a
+                        stand-in of the input's spec when there is none, ``traced``),
+                        keeping a dimension ``None`` where the input's was ``None``.
   captures           -- in a tf.function, a function that reads a tensor of the trace
-                        (``lambda r: r * k``) captures it, as TF's dataset functions do:
-                        listed in ``_captured`` while the spec is traced, given each
-                        execution's value by the iterator that runs the pipeline; traced
-                        again with their placeholders' ones, dims that depend on them are
-                        unknown (``tf.fill([k], x)``: ``(None,)``).
+                        (``lambda r: r * k``) captures it, as TF's dataset functions do: an
+                        input of its graph, given each execution's value by the iterator
+                        that runs the pipeline (``_captured``). Run eagerly instead, it is
+                        traced again with their placeholders' ones: dims that depend on
+                        them are unknown (``tf.fill([k], x)``: ``(None,)``).
   num_parallel_calls / deterministic -- accepted; elements are produced in order.
 
 Mirrors tensorflow/python/data/ops/map_op.py and filter_op.py
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 from simdist.data import structure
 from simdist.data.dataset_ops import DatasetV2, outside_the_graph
+from simdist.data.structured_function import StructuredFunction
 from simdist.framework import dtypes, errors, func_graph
 from simdist.framework.tensor_spec import TensorSpec
 from simdist.hardware import array_api
@@ -96,16 +98,21 @@ def _relaxed_spec(input_spec, first_input, out_values):
 class MapDataset(DatasetV2):
     """``map_func`` applied to every element."""
 
+    @outside_the_graph
     def __init__(self, input_dataset, map_func):
         if not callable(map_func):
             raise TypeError(f"`map_func` must be callable, got {map_func!r}.")
         self._fn = map_func
         super().__init__((input_dataset,), None)
+        self._function = StructuredFunction(map_func, input_dataset.element_spec,
+                                            "map_function")
+        self._element_spec = self._function.output_spec
+        self._captured = self._function.captured
 
     @property
     @outside_the_graph
     def element_spec(self):
-        if self._element_spec is None:
+        if self._element_spec is None:   # an eager function: read off a first element
             self._captured = func_graph.captured_now()   # filled while the function runs
             spec = traced(self._inputs[0], self._spec_on)
             self._element_spec = TensorSpec(None, dtypes.float32) if spec is None else spec
@@ -118,9 +125,9 @@ class MapDataset(DatasetV2):
         return self._inputs[0]._cardinality()
 
     def _values(self):
-        fn = self._fn
+        fn = self._function
         for values in self._inputs[0]._values():
-            yield call(fn, values)
+            yield fn(values)
 
 
 class FilterDataset(DatasetV2):
@@ -132,9 +139,14 @@ class FilterDataset(DatasetV2):
             raise TypeError(f"`predicate` must be callable, got {predicate!r}.")
         self._fn = predicate
         super().__init__((input_dataset,), input_dataset.element_spec)
-        self._captured = func_graph.captured_now()   # filled while the predicate runs
-        # "trace" the predicate once, as TF does when building
-        traced(input_dataset, self._spec_on)
+        self._function = StructuredFunction(predicate, input_dataset.element_spec,
+                                            "filter_predicate")
+        if self._function.traced:   # TF checks the traced output's spec
+            self._check_spec(self._function.output_spec)
+            self._captured = self._function.captured
+        else:   # run once on a first element, as TF's trace when building
+            self._captured = func_graph.captured_now()   # filled while the predicate runs
+            traced(input_dataset, self._spec_on)
 
     def _spec_on(self, first):
         self._check(call(self._fn, first))   # no spec of its own: the input's
@@ -142,14 +154,19 @@ class FilterDataset(DatasetV2):
     @staticmethod
     def _check(result):
         if structure.is_structure(result) or array_api.kind(result) != "b" or result.ndim != 0:
-            spec = structure.spec_of(result)
+            FilterDataset._check_spec(structure.spec_of(result))
+        return bool(result)
+
+    @staticmethod
+    def _check_spec(spec) -> None:
+        if not isinstance(spec, TensorSpec) or not spec.dtype.is_bool or \
+                spec.shape.rank != 0:
             raise ValueError(
                 "Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but "
                 f"its return type is {spec}.")
-        return bool(result)
 
     def _values(self):
-        fn = self._fn
+        fn = self._function
         for values in self._inputs[0]._values():
-            if self._check(call(fn, values)):
+            if self._check(fn(values)):
                 yield values

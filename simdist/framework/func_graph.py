@@ -150,10 +150,7 @@ def captured_by_use(graph):
     tensors of ``graph`` it reads are listed (they read as their placeholders' zeros), as
     TF's dataset function captures the tensors of the enclosing trace it uses."""
     found: list = []
-    if graph is None:
-        yield found
-        return
-    with _uses.scope((graph, found)):
+    with _uses.scope(None if graph is None else (graph, found)):
         yield found
 
 
@@ -174,6 +171,11 @@ def bound_captures(values: dict):
     """Run a tf.data function at an execution: the captured symbolic tensors (by id) read
     as ``values`` (that execution's tensors)."""
     return _bound.scope(values)
+
+
+def bound_values() -> dict:
+    """``{tensor id: tensor}`` of the tensors of the trace bound now (``bound_captures``)."""
+    return _bound.value or {}
 
 
 def is_symbolic(x) -> bool:
@@ -572,6 +574,7 @@ class FuncGraph:
         self._plans: dict = {}          # graph_plan.Plan per tf.device scope of the calls
         self.structured_inputs = ((), {})   # the arguments, tensors as placeholders
         self._spec_op = None            # the node a "spec" op's outputs are named after
+        self.outer_captures = None      # a tf.data function's: tensors of the trace around
 
     def as_graph_def(self):
         """TF's GraphDef of this graph (graph_def)."""
@@ -659,6 +662,17 @@ class FuncGraph:
         self.made_names[t._id] = t._name
         return t
 
+    def _capture(self, t) -> bool:
+        """A tensor of an enclosing trace used by this graph's op: a tf.data function's
+        graph (``outer_captures`` a list) takes it as an input of its own, as TF's dataset
+        functions capture; other graphs do not (False)."""
+        if self.outer_captures is None or \
+                (t._graph is not None and t._graph.outer_captures is not None):
+            return False
+        if all(t is not u for u in self.outer_captures):
+            self.outer_captures.append(t)
+        return True
+
     def record(self, fn, kind: str, spec, args, kwargs, name: str):
         """Record ``fn(*args, **kwargs)`` as a node; its symbolic outputs.
 
@@ -679,7 +693,7 @@ class FuncGraph:
         symbolic = False
         for i, leaf in enumerate(leaves):
             if isinstance(leaf, SymbolicTensor):
-                if leaf._graph is not self:
+                if leaf._graph is not self and not self._capture(leaf):
                     raise NotTraceable("a symbolic tensor of another trace")
                 slots.append((i, leaf._id))
                 symbolic = True

@@ -1,0 +1,140 @@
+"""A tf.data user function (``map``, ``filter``, ``scan``'s ...) traced once into a graph
+of its own, as TF's StructuredFunctionWrapper does.
+
+Glossary:
+  trace         -- when the dataset is made, the function runs once on symbolic tensors of
+                   the input's element spec (unknown sizes stay ``None``), AutoGraph-converted
+                   as TF converts dataset functions; its Python side effects (``print``)
+                   happen then, once, as in TF.
+  output_spec   -- the element spec TF reads off the traced outputs' static shapes: a
+                   dynamic ``TensorArray.stack()``, ``tf.range(x)``, a ``tf.cond`` whose
+                   branches differ, a ``tf.concat`` of unknown sizes are ``(None, ...)``.
+  execution     -- each element runs the recorded graph (no Python of the user's function).
+  captures      -- made inside a ``tf.function``, the function may read tensors of that
+                   trace (``lambda r: r * k``): they become extra inputs of its graph, fed
+                   the execution's values (``func_graph.bound_captures``) by the iterator.
+  eager fallback -- a function simdist cannot record (its code reads a value in Python,
+                   returns a list of tensors ...) runs its Python on each element instead
+                   (``graph`` is None); its spec then comes from a first element
+                   (simdist.data.mapping.traced).
+
+Mirrors tensorflow/python/data/ops/structured_function.py.
+"""
+
+from __future__ import annotations
+
+from simdist.data import structure
+from simdist.framework import context, func_graph, nest
+from simdist.framework.tensor import NotTraceable, Tensor
+from simdist.framework.tensor_spec import TensorSpec
+
+_OUT_OF_SCOPE = "is out of scope and cannot be used here"
+
+
+class StructuredFunction:
+    """``fn`` over elements of ``input_spec``, traced now (see the module docstring).
+
+    Attributes:
+      graph: the traced FuncGraph, or None when ``fn`` runs eagerly per element.
+      output_spec: the spec of what ``fn`` returns (None when eager: read it off a value).
+      captured: the tensors of an enclosing trace that ``fn`` reads.
+    """
+
+    def __init__(self, fn, input_spec, name: str):
+        from simdist.framework.ops import random_ops
+
+        self._fn = fn
+        self._input_spec = input_spec
+        self.graph = None
+        self.output_spec = None
+        self.captured: list = []
+        self._randomness = random_ops.FunctionRandomState()
+        if input_spec is None:
+            return
+        try:
+            self._trace(name)
+        except NotTraceable:
+            self.graph, self.output_spec, self.captured = None, None, []
+
+    def _trace(self, name: str) -> None:
+        from simdist.framework.ops import random_ops
+
+        graph = func_graph.FuncGraph(name)
+        graph.outer_captures = []
+        fn, graph.autograph_pending = _converted(self._fn)
+        host = structure.host_device()
+        specs = structure.flatten(self._input_spec)
+        inputs = [graph.symbolic_like(s.shape, s.dtype, host, f"args_{i}")
+                  for i, s in enumerate(specs)]
+        graph.inputs = [(i, t._id, t.dtype) for i, t in enumerate(inputs)]
+        args = structure.pack(self._input_spec, inputs)
+        try:
+            with context.device(host), context.inside_function(), \
+                    func_graph.captured_by_use(None), func_graph.building(graph), \
+                    random_ops.function_scope(random_ops.FunctionRandomState()):
+                graph._base_device = context.explicit_device()
+                out = fn(*args) if type(args) is tuple else fn(args)
+        except TypeError as e:   # a tensor of the enclosing trace read in Python
+            if _OUT_OF_SCOPE not in str(e):
+                raise
+            raise NotTraceable("a dataset function read a tensor of the enclosing "
+                               "trace in Python") from None
+        if isinstance(out, list):
+            out = tuple(out)
+        for leaf in structure.flatten(out):
+            if isinstance(leaf, list) and any(isinstance(x, Tensor)
+                                              for x in nest.flatten(leaf)):
+                raise NotTraceable("a dataset function returned a list of tensors")
+        graph.outputs = out
+        n = len(inputs)
+        graph.inputs += [(n + k, t._id, t.dtype) for k, t in enumerate(graph.outer_captures)]
+        graph.finalize()
+        self.graph = graph
+        self.captured = list(graph.outer_captures)
+        self.output_spec = structure.map_leaves(_spec_of_output, out)
+
+    @property
+    def traced(self) -> bool:
+        """Whether the function runs as its graph (else eagerly, per element)."""
+        return self.graph is not None
+
+    def __call__(self, values):
+        """``fn`` of one element (a structure of arrays): the result as arrays."""
+        from simdist.framework.ops import random_ops
+
+        if self.graph is None:
+            from simdist.data.mapping import call
+
+            return call(self._fn, values)
+        host = structure.host_device()
+        flat = [Tensor(structure._as_array(v), host) for v in structure.flatten(values)]
+        if self.captured:
+            bound = func_graph.bound_values()
+            flat += [bound[t._id] for t in self.captured]
+        with structure.dataset_function(), random_ops.function_scope(self._randomness):
+            out = self.graph.execute(flat)
+        return structure.to_values(out)
+
+
+def _spec_of_output(leaf):
+    """The TensorSpec of one traced output: a symbolic tensor's static shape; a Python
+    value's as tf.data converts it."""
+    if func_graph.is_symbolic(leaf):
+        return TensorSpec(leaf.shape, leaf.dtype)
+    if isinstance(leaf, Tensor) or (hasattr(leaf, "assign") and hasattr(leaf, "dtype")):
+        return TensorSpec(leaf.shape, leaf.dtype)
+    return structure.spec_of(structure.to_array(leaf))
+
+
+def _converted(fn):
+    """(``fn`` as AutoGraph converts it, whether conversion is still pending): a function
+    AutoGraph cannot convert runs as it is, and Python control flow on a tensor there makes
+    it run eagerly."""
+    from simdist.autograph.impl import api
+
+    if api.disabled() or getattr(fn, "__ag_do_not_convert__", False):
+        return fn, False
+    try:
+        return api.to_graph(fn), False
+    except Exception:  # noqa: BLE001 - runs unconverted (eagerly where it needs AutoGraph)
+        return fn, True

@@ -1,0 +1,181 @@
+"""tf.data element specs and dataset functions as TF 2.21 gives them, recorded by
+record_tf_specs.py into fixtures/tf_specs.json and replayed by test_specs_tf_conformance.py.
+
+TF traces a dataset function (``map``, ``filter`` ...) once, symbolically, when the dataset
+is made: the element spec is the traced outputs' static shapes (a dynamic TensorArray's
+``stack()``, ``tf.range(x)``, a cond whose branches differ: ``None``), the Python runs
+once (not per element), and a shape error in the function is raised when the dataset is
+made. Each program runs as a module file of its own (AutoGraph reads the functions'
+source; tf_snippets.MODULE). Snippets as in tests/tf_snippets.py."""
+
+from tf_snippets import MODULE
+
+SPECS = """
+def ta_stack(x):
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    for i in tf.range(3):
+        ta = ta.write(i, tf.cast(i, tf.float32) * x)
+    return ta.stack()
+
+def grow(x):
+    def body(i, a):
+        return i + 1, tf.concat([a, [i]], 0)
+    return tf.while_loop(lambda i, a: i < x, body,
+                         (tf.constant(0, tf.int64), tf.zeros([0], tf.int64)),
+                         shape_invariants=(tf.TensorShape([]), tf.TensorShape([None])))[1]
+
+def branches(x):
+    return tf.cond(x > 1, lambda: tf.zeros([2]), lambda: tf.ones([3]))
+
+def halves(x):
+    return tf.reshape(x, [tf.shape(x)[0] // 2, 2])
+
+def rows(x):
+    return tf.zeros([tf.shape(x)[0], 3])
+
+def doubled(x):
+    return tf.concat([x, x], 0)
+
+def tiled(x):
+    return tf.tile([x], [x + 1])
+
+def named(x):
+    return {"a": tf.range(x), "b": tf.reshape(x, [1])}
+
+def python_values(x):
+    return x, "a", 1.5
+
+def spec(ds):
+    return str(ds.element_spec)
+
+r = tf.data.Dataset.range
+m = np.zeros((3, 4), np.float32)
+out = {
+    "TensorArray stack": spec(r(4).map(lambda x: tf.cast(x, tf.float32)).map(ta_stack)),
+    "while_loop": spec(r(4).map(grow)),
+    "cond": spec(r(4).map(branches)),
+    "range": spec(r(4).map(tf.range)),
+    "fill": spec(r(4).map(lambda x: tf.fill([3], x))),
+    "reshape by tf.shape": spec(tf.data.Dataset.from_tensor_slices(m).map(halves)),
+    "zeros of tf.shape(x)[0]": spec(r(5).batch(2).map(rows)),
+    "concat of unknown": spec(r(5).batch(2).map(doubled)),
+    "tile of a list": spec(r(5).map(tiled)),
+    "dict": spec(r(4).map(named)),
+    "python values": spec(r(3).map(python_values)),
+    "empty input": spec(r(0).map(tf.range)),
+}
+"""
+
+TRANSFORMATIONS = """
+def spec(ds):
+    return str(ds.element_spec)
+
+r = tf.data.Dataset.range
+gen = tf.data.Dataset.from_generator(lambda: iter([[1, 2], [3]]),
+                                     output_signature=tf.TensorSpec([None], tf.int32))
+out = {
+    "filter": spec(r(6).filter(lambda x: x % 2 == 0)),
+    "batch": spec(r(5).batch(2)),
+    "batch drop_remainder": spec(r(5).batch(2, drop_remainder=True)),
+    "batch of batch": spec(r(5).batch(2, drop_remainder=True).batch(3)),
+    "unbatch": spec(r(6).batch(3).unbatch()),
+    "unbatch, batch": spec(r(6).batch(4).unbatch().batch(2)),
+    "from_generator": spec(gen),
+    "from_generator, batch": spec(gen.batch(2)),
+    "enumerate": spec(r(3).batch(2).enumerate()),
+    "zip": spec(tf.data.Dataset.zip((r(3).batch(2), r(3).batch(2, drop_remainder=True)))),
+    "concatenate": spec(r(3).batch(2, True).concatenate(r(3).batch(1, True))),
+    "from_tensors of a list": spec(tf.data.Dataset.from_tensors([1, 2, 3])),
+    "rebatch": spec(r(8).batch(4).rebatch(2)),
+    "shuffle, batch": spec(r(8).shuffle(4).batch(3)),
+    "flat_map": spec(r(3).flat_map(lambda x: r(x).batch(2))),
+}
+"""
+
+VALUES = """
+def ta_stack(x):
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    for i in tf.range(tf.cast(x, tf.int32)):
+        ta = ta.write(i, tf.cast(i, tf.float32) * 2.0)
+    return ta.stack()
+
+def branches(x):
+    if x > 1:
+        y = tf.zeros([2], tf.int64) + x
+    else:
+        y = tf.ones([3], tf.int64)
+    return y
+
+def values(ds):
+    return [np.asarray(v).tolist() for v in ds.as_numpy_iterator()]
+
+r = tf.data.Dataset.range
+out = [values(r(4).map(ta_stack)), values(r(4).map(branches)),
+       values(r(7).filter(lambda x: x % 3 != 1).map(lambda x: (x, x * x))),
+       values(r(5).batch(2).map(lambda x: tf.concat([x, x * 10], 0)))]
+"""
+
+PYTHON_ONCE = """
+import io, contextlib
+runs = []
+def scale(x):
+    runs.append("map")
+    print("tracing map", x.shape)
+    return x * 2
+def keep(x):
+    runs.append("filter")
+    return x < 3
+printed = io.StringIO()
+with contextlib.redirect_stdout(printed):
+    ds = tf.data.Dataset.range(5).map(scale).filter(keep)
+    made = list(runs)
+    first = [int(v) for v in ds]
+    second = [int(v) for v in ds]
+out = [made, list(runs), first, second, printed.getvalue()]
+"""
+
+CAPTURED_ONCE = """
+runs = []
+def make(k):
+    def fn(x):
+        runs.append("map")
+        return x * k
+    return fn
+@tf.function
+def f(k):
+    ds = tf.data.Dataset.range(4).map(make(k)).filter(lambda x: x < 3 * k)
+    runs.append("after map")
+    return ds.reduce(tf.constant(0, tf.int64), lambda a, b: a + b)
+got = [int(f(tf.constant(2, tf.int64))), int(f(tf.constant(3, tf.int64)))]
+out = [list(runs), got, f.experimental_get_tracing_count()]
+"""
+
+SHAPE_ERROR = """
+def bad(x):
+    return tf.reshape(x, [5])
+try:
+    tf.data.Dataset.from_tensor_slices(np.zeros((3, 4), np.float32)).map(bad)
+    out = "made"
+except ValueError as e:
+    # TF wraps it ("in user code: ... ValueError: <text>"); the text is its last line
+    line = str(e).strip().splitlines()[-1].strip()
+    out = ["ValueError at map()", line[len("ValueError: "):] if line.startswith("ValueError: ")
+           else line]
+"""
+
+FILTER_NOT_BOOL = """
+tf.data.Dataset.range(4).filter(lambda x: x + 1)
+"""
+
+PROGRAMS = {
+    "map function element specs from the traced outputs": SPECS,
+    "element specs of sources and transformations": TRANSFORMATIONS,
+    "values through traced map and filter functions": VALUES,
+    "a map or filter function's Python runs once, when the dataset is made": PYTHON_ONCE,
+    "a map function capturing a tensor of the trace runs its Python once": CAPTURED_ONCE,
+    "a shape error in a map function is raised when the dataset is made": SHAPE_ERROR,
+    "a filter predicate that returns no bool": FILTER_NOT_BOOL,
+}
+
+CASES = {name: MODULE + f"out = run_module('spec_case_{i}', {src!r})\n"
+         for i, (name, src) in enumerate(PROGRAMS.items())}

@@ -255,6 +255,32 @@ class DatasetV2:
 
         return InterleaveDataset(self, map_func, cycle_length=1, block_length=1)
 
+    def scan(self, initial_state, scan_func, name=None):
+        """The outputs of ``scan_func(state, element) -> (new_state, output)``, the state
+        carried from element to element (see simdist/data/scanning.py).
+
+        Raises:
+          TypeError: ``scan_func`` does not return a pair, or changes the state's dtypes.
+        """
+        from simdist.data.scanning import ScanDataset
+
+        return ScanDataset(self, initial_state, scan_func)
+
+    def group_by_window(self, key_func, reduce_func, window_size=None,
+                        window_size_func=None, name=None):
+        """Group the elements by ``key_func``'s int64 key; each window of ``window_size``
+        elements of a key (or ``window_size_func(key)``) becomes the elements of
+        ``reduce_func(key, window)`` (see simdist/data/grouping.py).
+
+        Raises:
+          ValueError: neither or both of ``window_size`` and ``window_size_func``; a key
+            or size that is not an int64 scalar.
+          TypeError: ``reduce_func`` does not return a dataset.
+        """
+        from simdist.data.grouping import group_by_window
+
+        return group_by_window(self, key_func, reduce_func, window_size, window_size_func)
+
     def filter(self, predicate, name=None):
         """Keep the elements for which ``predicate`` returns a scalar ``True``.
 

@@ -40,10 +40,11 @@ class StructuredFunction:
       captured: the tensors of an enclosing trace that ``fn`` reads.
     """
 
-    def __init__(self, fn, input_spec, name: str):
+    def __init__(self, fn, input_spec, name: str, wrap=None):
         from simdist.framework.ops import random_ops
 
         self._fn = fn
+        self._wrap = wrap   # what TF's wrapper does to the output (a conversion), or None
         self._input_spec = input_spec
         self.graph = None
         self.output_spec = None
@@ -74,6 +75,8 @@ class StructuredFunction:
                     random_ops.function_scope(random_ops.FunctionRandomState()):
                 graph._base_device = context.explicit_device()
                 out = fn(*args) if type(args) is tuple else fn(args)
+                if self._wrap is not None:
+                    out = self._wrap(out)
         except TypeError as e:   # a tensor of the enclosing trace read in Python
             if _OUT_OF_SCOPE not in str(e):
                 raise
@@ -105,7 +108,9 @@ class StructuredFunction:
         if self.graph is None:
             from simdist.data.mapping import call
 
-            return call(self._fn, values)
+            fn = self._fn if self._wrap is None else \
+                (lambda *a: self._wrap(self._fn(*a)))
+            return call(fn, values)
         host = structure.host_device()
         flat = [Tensor(structure._as_array(v), host) for v in structure.flatten(values)]
         if self.captured:

@@ -743,9 +743,13 @@ class FuncGraph:
                 first = fn(*args, **kwargs)
             except errors.InvalidArgumentError as e:   # TF's shape function: a ValueError
                 raised = shape_errors.at_trace(e, fn, op_name, args, kwargs)
-                if raised is None:
+                if raised is not None:
+                    raise raised from None
+                found = shape_errors.deferred(e, fn, args, kwargs)
+                if found is None:
                     raise
-                raise raised from None
+                # the placeholders' made-up sizes: TF traces it, the kernel checks at execution
+                return False, self._deferred_output(op_name, *found)
         if _COMPOSITES:
             first = expand(first)
         flat = nest.flatten(first)
@@ -760,6 +764,11 @@ class FuncGraph:
             try:
                 with _node_scope(1):
                     second = nest.flatten(fn(*args, **kwargs))
+            except errors.InvalidArgumentError as e:   # the ones' made-up sizes do not fit:
+                second = None                            # TF's shape function, if known
+                found = shape_errors.deferred(e, fn, args, kwargs) if len(flat) == 1 else None
+                if found is not None:
+                    return False, self._deferred_output(op_name, *found)
             except Exception:  # a value-dependent check on the ones: the zeros' shapes
                 second = None
             finally:
@@ -784,6 +793,16 @@ class FuncGraph:
                 out._teach_tag = tag
             outs.append(out)
         return False, collapse(nest.pack_sequence_as(first, outs))
+
+    def _deferred_output(self, op_name, dims, dtype):
+        """The symbolic output of an op traced on TF's static shape (``dims``) where its
+        kernel could not run on the placeholders (shape_errors.deferred)."""
+        shape = TensorShape(dims)
+        dt = dtypes.as_dtype(dtype).as_numpy_dtype
+        known = shape if shape.rank is not None else TensorShape([None])
+        other = known if shape.rank is not None else TensorShape([None, None])
+        return SymbolicTensor(self, f"{op_name}:0", shape, dtype, context.current_device(),
+                              (_fill(known, 0, dt), _fill(other, 1, dt)))
 
     # --- control flow (what tf.cond / tf.while_loop / AutoGraph call while tracing) ------
     def cond(self, pred, true_fn, false_fn, name=None):

@@ -46,12 +46,13 @@ graph_execution_state.cc (a graph optimised once per signature, then executed).
 
 from __future__ import annotations
 
+import re
 import threading
 import weakref
 
 import numpy as np
 
-from simdist.framework import call_plan, context, execute, gradient_plan, kernels
+from simdist.framework import call_plan, context, errors, execute, gradient_plan, kernels
 from simdist.framework import tape as tape_lib
 from simdist.framework.switch import Switch
 from simdist.framework.tensor import Tensor
@@ -94,18 +95,31 @@ def describe(graph, device=None) -> list:
 def run(graph, env: dict) -> None:
     """Execute ``graph``'s nodes on ``env``: through its plan (built now if needed)."""
     if not enabled():
-        for node in graph.nodes:
-            node.run(env)
+        node = None
+        try:
+            for node in graph.nodes:
+                node.run(env)
+        except errors.OpError as e:
+            raise at_node(e, node) from None
         return
     world, device = machine.get_machine(), context.explicit_device()
     plan = graph._plans.get(device)
     if plan is not None and plan.machine() is world:
-        for step in plan.steps:
-            step(env)
+        done = 0
+        try:
+            for step in plan.steps:
+                step(env)
+                done += 1
+        except errors.OpError as e:
+            raise at_node(e, graph.nodes[done]) from None
         return
     if not _LOWERINGS:
         _register()
-    steps, kinds = _build(graph, env, device is not None)
+    steps: list = []
+    try:
+        kinds = _build(graph, env, device is not None, steps)
+    except errors.OpError as e:
+        raise at_node(e, graph.nodes[len(steps)]) from None
     if graph._plans and next(iter(graph._plans.values())).machine() is not world:
         graph._plans.clear()   # plans of an earlier machine hold its devices
     graph._plans[device] = Plan(steps, kinds, weakref.ref(world), device)
@@ -124,11 +138,29 @@ class _Watch:
             self.ops.append((op_type, inputs, out, attrs, flops, dev))
 
 
-def _build(graph, env: dict, scoped: bool):
-    """Run every node once (as before), lowering each that can be; (steps, kinds)."""
+def at_node(error, node):
+    """A kernel's error at a graph's execution, as TF reports it: the kernel's text
+    without its eager ``[Op:...]``, then the node (``\\n\\t [[{{node add}}]]``), then what
+    simdist adds to say what to do. An error that names no op is left as it is."""
+    text = error.message
+    start = text.find(" [Op:")
+    end = text.find("]", start)
+    if start < 0 or end < 0 or "[[{{node " in text:
+        return error
+    advice = re.sub(r"^ name: \S*", "", text[end + 1:]).lstrip(". \n").strip()
+    name = getattr(node, "name", type(node).__name__)
+    message = f"{text[:start]}\n\t [[{{{{node {name}}}}}]]" + (f"\n{advice}" if advice else "")
+    out = type(error)(error.node_def, error.op, message)
+    out.__traceback__ = error.__traceback__
+    return out
+
+
+def _build(graph, env: dict, scoped: bool, steps: list):
+    """Run every node once (as before), lowering each that can be: the steps go to
+    ``steps`` (as they are made: an error's node is the next); the kinds."""
     from simdist.framework import func_graph
 
-    steps, kinds = [], []
+    kinds: list = []
     for node in graph.nodes:
         lower = None
         if type(node) is func_graph.Node and getattr(node.fn, "__tape_gradient__", False):
@@ -162,7 +194,7 @@ def _build(graph, env: dict, scoped: bool):
         steps.append(node.run if step is None else step)
         kinds.append("node" if step is None else
                      "read" if lower is _lower_read else "kernel")
-    return steps, kinds
+    return kinds
 
 
 def _arguments(node, env):

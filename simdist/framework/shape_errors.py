@@ -10,6 +10,11 @@ Glossary:
                     execution: the kernel's InvalidArgumentError stays).
   node text      -- TF's ``'{{node add}} = AddV2[T=DT_FLOAT](a, b)' with input shapes:
                     [2,3], [2,4].``: the node's name, op type, attributes, input names.
+  SHAPES         -- op type -> shape(arguments) giving the output's static dims and dtype,
+                    for a kernel that fails on the placeholders only because their unknown
+                    dimensions were made up (``[None] + [5]``: the zeros' ``[2]``): TF's
+                    shape function accepts it, so the op is traced (``deferred``) and the
+                    kernel's error, if any, comes at execution, as in TF.
 
 Mirrors tensorflow/core/framework/common_shape_fns.cc (BroadcastBinaryOpOutputShapeFn,
 MatMulShape, BatchMatMulV2Shape, ConcatShapeHelper), core/ops/array_ops.cc (Reshape's
@@ -26,23 +31,24 @@ import numpy as np
 from simdist.framework import dtypes
 
 RULES: dict = {}
+SHAPES: dict = {}
 
 
-def register(*op_types):
-    """Make ``rule(node, arguments)`` the shape function of ``op_types``."""
+def register(*op_types, table=RULES):
+    """Make ``rule(node, arguments)`` the shape function of ``op_types`` (with
+    ``table=SHAPES``: ``shape(arguments) -> (dims, dtype)``, their output's)."""
     def wrap(rule):
         for op_type in op_types:
-            RULES[op_type] = rule
+            table[op_type] = rule
         return rule
     return wrap
 
 
-def at_trace(error, fn, op_name, args, kwargs):
-    """TF's ValueError for the kernel ``error`` an op raised on placeholders while being
-    traced as node ``op_name``, or None when TF's shape function would not raise."""
+def _op_arguments(error, fn, args, kwargs):
+    """(op type named by the kernel ``error``, the call's arguments in TF's order), or
+    None."""
     found = re.search(r"\[Op:(\w+)\]", str(error))
-    rule = RULES.get(found.group(1)) if found else None
-    if rule is None:
+    if not found or (found.group(1) not in RULES and found.group(1) not in SHAPES):
         return None
     try:
         bound = inspect.signature(fn).bind(*args, **kwargs)
@@ -53,8 +59,41 @@ def at_trace(error, fn, op_name, args, kwargs):
     if re.fullmatch(r"__r\w+__", getattr(fn, "__name__", "")):   # 2 + x: the op is (2, x)
         (_, mine), (_, other) = arguments[:2]
         arguments[:2] = [("x", other), ("y", mine)]
-    text = rule(_Node(op_name, found.group(1)), arguments)
+    return found.group(1), arguments
+
+
+def at_trace(error, fn, op_name, args, kwargs):
+    """TF's ValueError for the kernel ``error`` an op raised on placeholders while being
+    traced as node ``op_name``, or None when TF's shape function would not raise."""
+    found = _op_arguments(error, fn, args, kwargs)
+    rule = RULES.get(found[0]) if found else None
+    if rule is None:
+        return None
+    text = rule(_Node(op_name, found[0]), found[1])
     return None if text is None else ValueError(text)
+
+
+def deferred(error, fn, args, kwargs):
+    """(dims, dtype) of the output TF's shape function gives where the kernel ``error``
+    came only from the placeholders' made-up sizes (an input has unknown dimensions and
+    ``at_trace`` found nothing); None when the error is real (raise it now)."""
+    found = _op_arguments(error, fn, args, kwargs)
+    shape = SHAPES.get(found[0]) if found else None
+    if shape is None:
+        return None
+    if not any(_symbolic(v) and (v._static_shape.rank is None or
+                                 None in v._static_shape.as_list())
+               for v in _flat_values(found[1])):
+        return None
+    return shape(found[1])
+
+
+def _flat_values(arguments):
+    for _, v in arguments:
+        if isinstance(v, (list, tuple)):
+            yield from v
+        else:
+            yield v
 
 
 class _Node:
@@ -248,3 +287,84 @@ def _concat(node, arguments):
             else f" and with computed input tensors: input[{len(values)}] = <{axis}>")
     attrs = {"N": str(len(values)), "T": _dtype_attr(values[0]), "Tidx": "DT_INT32"}
     return node.text(problem, attrs, names + [f"{node.name}/axis"], shapes + [[]], tail)
+
+
+# --- output shapes (SHAPES): what TF's shape functions give when the inputs fit ---------
+_BOOL_OPS = ("Less", "LessEqual", "Greater", "GreaterEqual", "LogicalAnd", "LogicalOr")
+
+
+def _broadcast_dims(dx, dy):
+    """BroadcastBinaryOpOutputShapeFnHelper's output: an unknown dimension against 1 stays
+    unknown, against a known size > 1 is that size."""
+    if dx is None or dy is None:
+        return None
+    rank = max(len(dx), len(dy))
+    px = [1] * (rank - len(dx)) + list(dx)
+    py = [1] * (rank - len(dy)) + list(dy)
+    out = []
+    for a, b in zip(px, py):
+        if a is None or b is None:
+            known = b if a is None else a
+            out.append(known if known is not None and known > 1 else None)
+        else:
+            out.append(b if a == 1 else a)
+    return out
+
+
+def _binary_shape(op_type):
+    def shape(arguments):
+        (_, x), (_, y) = arguments[:2]
+        typed = x if _symbolic(x) or not _symbolic(y) else y
+        dtype = dtypes.bool_ if op_type in _BOOL_OPS else typed.dtype
+        return _broadcast_dims(_dims(x), _dims(y)), dtype
+    return shape
+
+
+for _op in RULES:
+    if RULES[_op] is _binary:
+        SHAPES[_op] = _binary_shape(_op)
+
+
+@register("MatMul", "BatchMatMulV2", table=SHAPES)
+def _matmul_shape(arguments):
+    named = dict(arguments)
+    (_, a), (_, b) = arguments[:2]
+    da, db = _dims(a), _dims(b)
+    if da is None or db is None:
+        return None, a.dtype
+    ta = bool(named.get("transpose_a") or named.get("adjoint_a"))
+    tb = bool(named.get("transpose_b") or named.get("adjoint_b"))
+    rows, cols = da[-1] if ta else da[-2], db[-2] if tb else db[-1]
+    return _broadcast_dims(da[:-2], db[:-2]) + [rows, cols], a.dtype
+
+
+@register("Reshape", table=SHAPES)
+def _reshape_shape(arguments):
+    (_, x), (_, shape) = arguments[:2]
+    try:
+        target = [int(d) for d in np.asarray(getattr(shape, "numpy", lambda: shape)()).ravel()]
+    except (TypeError, ValueError, NotImplementedError, AttributeError):
+        return None, x.dtype
+    dx = _dims(x)
+    if -1 in target and dx is not None and None not in dx:
+        known = int(np.prod([d for d in target if d != -1]))
+        target[target.index(-1)] = int(np.prod(dx)) // known if known else 0
+    return [None if d == -1 else d for d in target], x.dtype
+
+
+@register("ConcatV2", table=SHAPES)
+def _concat_shape(arguments):
+    (_, values), (_, axis) = arguments[:2]
+    shapes = [_dims(v) for v in values]
+    known = [s for s in shapes if s is not None]
+    if not known or not isinstance(axis, (int, np.integer)):
+        return None, values[0].dtype
+    a = axis % len(known[0])
+    out = []
+    for i in range(len(known[0])):
+        dims = [s[i] for s in known]
+        if i == a:
+            out.append(None if None in dims or len(known) < len(shapes) else sum(dims))
+        else:
+            out.append(next((d for d in dims if d is not None), None))
+    return out, values[0].dtype

@@ -493,4 +493,34 @@ out = [returned("hello"), returned(b"raw"), returned(3), returned(2.5), returned
 def g(x):
     return {"t": x * 2.0, "label": "doubled", "n": 7, "flag": False, "nothing": None}
 out.append(describe(g(tf.constant(1.5))))
+
+# Recorded with TF 2.21: a mismatch hidden by unknown dimensions traces (the output's shape
+# is TF's shape function's) and fails at execution with the kernel's text and the node
+# (TF's "{{function_node ...}}" prefix and "[Op:__inference_...]" suffix cut: their
+# numbers are TF's own).
+CASES["a mismatch hidden by unknown dimensions: traced, the kernel's error at execution"] = """
+def at_execution(fn, signature, *args):
+    f = tf.function(fn, input_signature=[tf.TensorSpec(s) for s in signature])
+    spec = str(f.get_concrete_function().structured_outputs)
+    if not args:
+        return [spec]
+    try:
+        f(*args)
+        return [spec, "no error"]
+    except tf.errors.InvalidArgumentError as e:
+        text = str(e).split("}} ", 1)[-1].split(" [Op:__inference")[0]
+        return [spec, type(e).__name__, "\\n".join(text.split("\\n")[:2])]
+o = tf.ones
+out = [at_execution(lambda a, b: a + b, [[None], [None]], o([3]), o([4])),
+       at_execution(lambda a, b: a + b, [[None], [3]], o([4]), o([3])),
+       at_execution(lambda a, b: a - b, [[None, 3], [4, None]], o([2, 3]), o([4, 3])),
+       at_execution(lambda a, b: a > b, [[None], [1]]),
+       at_execution(lambda a, b: a * b, [[None, 1], [None, 5]]),
+       at_execution(lambda a, b: tf.matmul(a, b), [[None, None], [3, 4]], o([2, 5]), o([3, 4])),
+       at_execution(lambda a, b: tf.matmul(a, b), [[None, 2, 3], [4, 3, 5]], o([3, 2, 3]),
+                    o([4, 3, 5])),
+       at_execution(lambda a, b: tf.concat([a, b], 0), [[None, None], [2, 4]], o([2, 5]),
+                    o([2, 4])),
+       at_execution(lambda a: tf.reshape(a, [5]), [[None]]),
+       at_execution(lambda a: tf.reshape(a, [-1, 2]), [[None, 3]])]
 """

@@ -261,6 +261,11 @@ def _concat(node, arguments):
         return None
     shapes = [_dims(v) for v in values]
     rank = next((len(s) for s in shapes if s is not None), None)
+    if rank is not None and axis >= rank:
+        return node.text(f"Shape must be at least rank {axis + 1} but is rank {rank}",
+                         _concat_attrs(values), _concat_inputs(node, values),
+                         shapes + [[]], f" and with computed input tensors: "
+                         f"input[{len(values)}] = <{axis}>")
     if rank is None or not -rank <= axis < rank:
         return None
     a = axis % rank
@@ -282,11 +287,19 @@ def _concat(node, arguments):
             break
     if problem is None:
         return None
-    names = [node.input_name(v, f"values_{i}") for i, v in enumerate(values)]
     tail = ("" if problem.startswith("Shape must be rank")
             else f" and with computed input tensors: input[{len(values)}] = <{axis}>")
-    attrs = {"N": str(len(values)), "T": _dtype_attr(values[0]), "Tidx": "DT_INT32"}
-    return node.text(problem, attrs, names + [f"{node.name}/axis"], shapes + [[]], tail)
+    return node.text(problem, _concat_attrs(values), _concat_inputs(node, values),
+                     shapes + [[]], tail)
+
+
+def _concat_attrs(values) -> dict:
+    return {"N": str(len(values)), "T": _dtype_attr(values[0]), "Tidx": "DT_INT32"}
+
+
+def _concat_inputs(node, values) -> list:
+    return [node.input_name(v, f"values_{i}") for i, v in enumerate(values)] + \
+        [f"{node.name}/axis"]
 
 
 # --- output shapes (SHAPES): what TF's shape functions give when the inputs fit ---------
@@ -368,3 +381,6 @@ def _concat_shape(arguments):
         else:
             out.append(next((d for d in dims if d is not None), None))
     return out, values[0].dtype
+
+
+from simdist.framework import shape_errors_array  # noqa: E402,F401 - registers more RULES

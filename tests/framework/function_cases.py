@@ -524,3 +524,54 @@ out = [at_execution(lambda a, b: a + b, [[None], [None]], o([3]), o([4])),
        at_execution(lambda a: tf.reshape(a, [5]), [[None]]),
        at_execution(lambda a: tf.reshape(a, [-1, 2]), [[None, 3]])]
 """
+
+# Recorded with TF 2.21: more of TF's shape functions at trace time (shape_errors_array.py):
+# the full text of the ValueError, TF's "in user code" wrapper taken off.
+TRACE_TEXT = """
+def trace_text(fn, *args, signature=None):
+    try:
+        out = tf.function(fn, input_signature=signature)(*args)
+        return ["no error", str(out.shape)]
+    except Exception as e:
+        text = str(e).strip()
+        marker = type(e).__name__ + ": "
+        if "in user code:" in text:
+            text = text[text.rindex(marker) + len(marker):].replace("\\n    ", "\\n")
+        return [type(e).__name__, text]
+o = tf.ones
+"""
+
+CASES["shape errors while tracing: stack, transpose, tile, squeeze, expand_dims"] = TRACE_TEXT + """
+out = [trace_text(lambda a, b: tf.stack([a, b]), o([2, 3]), o([2, 4])),
+       trace_text(lambda a, b: tf.stack([a, b], axis=1), o([2, 3]), o([2])),
+       trace_text(lambda a, b, c: tf.stack([a, b, c], axis=-1), o([2]), o([2]), o([3])),
+       trace_text(lambda a, b: tf.stack([a, b], axis=3), o([2, 3]), o([2, 3])),
+       trace_text(lambda a, b: tf.stack([a, b]), o([2, 3]), o([2, 3]),
+                  signature=[tf.TensorSpec([None, 3]), tf.TensorSpec([2, None])]),
+       trace_text(lambda a: tf.transpose(a, [1, 0, 2]), o([2, 3])),
+       trace_text(lambda a: tf.transpose(a, [0, 2]), o([2, 3])),
+       trace_text(lambda a: tf.tile(a, [2]), o([2, 3])),
+       trace_text(lambda a: tf.tile(a, [1, 2, 3]), o([2])),
+       trace_text(lambda a: tf.squeeze(a, [0]), o([2, 3])),
+       trace_text(lambda a: tf.squeeze(a, [2]), o([1, 3])),
+       trace_text(lambda a: tf.squeeze(a, [0, -1]), o([1, 3])),
+       trace_text(lambda a: tf.expand_dims(a, 3), o([2, 3])),
+       trace_text(lambda a: tf.expand_dims(a, -4), o([2, 3]))]
+"""
+
+CASES["shape errors while tracing: split, reductions, argmax, gather, concat axis"] = \
+    TRACE_TEXT + """
+out = [trace_text(lambda a: tf.split(a, 2, axis=1), o([2, 3])),
+       trace_text(lambda a: tf.split(a, [1, 1], axis=1), o([2, 3])),
+       trace_text(lambda a: tf.split(a, 2, axis=2), o([2, 4])),
+       trace_text(lambda a: tf.reduce_sum(a, axis=2), o([2, 3])),
+       trace_text(lambda a: tf.reduce_mean(a, axis=-3), o([2, 3])),
+       trace_text(lambda a: tf.reduce_max(a, axis=[0, 5]), o([2, 3])),
+       trace_text(lambda a: tf.reduce_min(a, axis=2, keepdims=True), o([2, 3])),
+       trace_text(lambda a: tf.reduce_prod(a, axis=[3]), o([2, 3], tf.int32)),
+       trace_text(lambda a: tf.argmax(a, axis=2), o([2, 3])),
+       trace_text(lambda a: tf.argmin(a, axis=-3, output_type=tf.int32), o([2, 3])),
+       trace_text(lambda a: tf.gather(a, [0], axis=2), o([2, 3])),
+       trace_text(lambda a, i: tf.gather(a, i, axis=3), o([2, 3]), tf.constant([0, 1])),
+       trace_text(lambda a, b: tf.concat([a, b], 2), o([2, 3]), o([2, 3]))]
+"""

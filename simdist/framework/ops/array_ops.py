@@ -379,8 +379,16 @@ def concat(values, axis, name="concat") -> Tensor:
 
 
 def stack(values, axis=0, name="stack") -> Tensor:
-    """Join same-shape tensors along a new ``axis`` (``tf.stack``)."""
+    """Join same-shape tensors along a new ``axis`` (``tf.stack``).
+
+    Raises:
+      ValueError: ``axis`` is not a dimension of the result (TF's Python check).
+      InvalidArgumentError: the tensors' shapes differ.
+    """
     ts = [_t(v) for v in values]
+    rank = ts[0].ndim + 1 if ts else 1
+    if not -rank <= int(axis) < rank:
+        raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-rank}, {rank})")
     _same_dtype("Pack", ts)
     for j, t in enumerate(ts[1:], start=1):
         if t.shape != ts[0].shape:

@@ -28,8 +28,8 @@ import numpy as np
 
 from simdist.data import structure
 from simdist.data.dataset_ops import DatasetV2, outside_the_graph
-from simdist.data.structured_function import StructuredFunction
-from simdist.framework import context, dtypes, errors, execute, func_graph
+from simdist.data.structured_function import StructuredFunction, traced_call
+from simdist.framework import dtypes, errors, execute
 from simdist.framework.tensor import NotTraceable, Tensor
 from simdist.framework.tensor_spec import TensorSpec
 
@@ -113,12 +113,9 @@ class GroupByWindowDataset(DatasetV2):
           TypeError: ``reduce_func`` returns something else than a dataset.
         """
         window = _WindowDataset([], spec)
-        graph = func_graph.FuncGraph("reduce_func")
-        host = structure.host_device()
         try:
-            key = graph.symbolic_like([], dtypes.int64, host, "args_0")
-            with context.device(host), context.inside_function(), func_graph.building(graph):
-                out = reduce_func(key, window)
+            out = traced_call(reduce_func, lambda graph, host: (
+                graph.symbolic_like([], dtypes.int64, host, "args_0"), window), "reduce_func")
         except NotTraceable:
             with structure.dataset_function():
                 out = reduce_func(_key_tensor(0), window)

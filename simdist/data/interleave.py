@@ -24,7 +24,9 @@ import os
 from simdist.data import structure
 from simdist.data.dataset_ops import AUTOTUNE, DatasetV2, outside_the_graph
 from simdist.data.mapping import traced
+from simdist.data.structured_function import symbolic_args, traced_call
 from simdist.framework import func_graph
+from simdist.framework.tensor import NotTraceable
 
 
 def _dataset_of(fn, values) -> DatasetV2:
@@ -62,9 +64,29 @@ class InterleaveDataset(DatasetV2):
     def element_spec(self):
         if self._element_spec is None:
             self._captured = func_graph.captured_now()   # filled while map_func runs
-            self._element_spec = traced(self._inputs[0],
-                                        lambda first: _dataset_of(self._fn, first).element_spec)
+            self._element_spec = self._traced_spec()
+            if self._element_spec is None:   # map_func read values: its first dataset's
+                self._element_spec = traced(
+                    self._inputs[0], lambda first: _dataset_of(self._fn, first).element_spec)
         return self._element_spec
+
+    def _traced_spec(self):
+        """The element spec of the dataset ``map_func`` makes of a symbolic element, as TF
+        traces it (``Dataset.range(x)``, ``from_tensors(tf.range(x))``: unknown sizes), or
+        None where simdist cannot trace it (or it reads tensors of an enclosing trace)."""
+        spec = self._inputs[0].element_spec
+        if spec is None:
+            return None
+        try:
+            with func_graph.captured_by_use(None):
+                out = traced_call(self._fn, lambda graph, host: symbolic_args(
+                    graph, host, spec), "interleave_function")
+        except NotTraceable:
+            return None
+        if not isinstance(out, DatasetV2):
+            raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "
+                            f"{type(out)!r}.")
+        return out.element_spec
 
     def _values(self):
         inputs = self._inputs[0]._values()

@@ -64,17 +64,15 @@ class StructuredFunction:
         graph.outer_captures = []
         fn, graph.autograph_pending = _converted(self._fn)
         host = structure.host_device()
-        specs = structure.flatten(self._input_spec)
-        inputs = [graph.symbolic_like(s.shape, s.dtype, host, f"args_{i}")
-                  for i, s in enumerate(specs)]
+        args = symbolic_args(graph, host, self._input_spec)
+        inputs = nest.flatten(args)
         graph.inputs = [(i, t._id, t.dtype) for i, t in enumerate(inputs)]
-        args = structure.pack(self._input_spec, inputs)
         try:
             with context.device(host), context.inside_function(), \
                     func_graph.captured_by_use(None), func_graph.building(graph), \
                     random_ops.function_scope(random_ops.FunctionRandomState()):
                 graph._base_device = context.explicit_device()
-                out = fn(*args) if type(args) is tuple else fn(args)
+                out = fn(*args)
                 if self._wrap is not None:
                     out = self._wrap(out)
         except TypeError as e:   # a tensor of the enclosing trace read in Python
@@ -119,6 +117,31 @@ class StructuredFunction:
         with structure.dataset_function(), random_ops.function_scope(self._randomness):
             out = self.graph.execute(flat)
         return structure.to_values(out)
+
+
+def traced_call(fn, make_args, name: str):
+    """``fn(*make_args(graph, host))`` run once on symbolic tensors of a throwaway graph
+    (AutoGraph-converted): what a dataset function returning a dataset (interleave's,
+    group_by_window's reduce_func) gives for its element spec.
+
+    Raises:
+      NotTraceable: simdist cannot trace ``fn``.
+    """
+    graph = func_graph.FuncGraph(name)
+    converted, graph.autograph_pending = _converted(fn)
+    host = structure.host_device()
+    args = make_args(graph, host)
+    with context.device(host), context.inside_function(), func_graph.building(graph):
+        return converted(*args)
+
+
+def symbolic_args(graph, host, spec) -> tuple:
+    """The positional arguments a dataset function gets for an element of ``spec``, as
+    symbolic tensors of ``graph`` (a tuple element is unpacked)."""
+    flat = [graph.symbolic_like(s.shape, s.dtype, host, f"args_{i}")
+            for i, s in enumerate(structure.flatten(spec))]
+    args = structure.pack(spec, flat)
+    return args if type(args) is tuple else (args,)
 
 
 def _spec_of_output(leaf):

@@ -704,6 +704,7 @@ class FuncGraph:
         # a name ending in "/" (a scope's own name) is used as it is, without the slash
         op_name = name[:-1] if name.endswith("/") else self.unique_name(self.scope + name)
         merges = _merges_in_node.value
+        out = NotImplemented
         if kind in ("stateful", "spec"):
             # a pure op's spec names its output after the node (``range:0``)
             self._spec_op = op_name if kind == "spec" else None
@@ -711,9 +712,9 @@ class FuncGraph:
                 out = None if spec is None else spec(self, *args, **kwargs)
             finally:
                 self._spec_op = None
-        else:
+        if out is NotImplemented:   # a "spec" op whose shapes its placeholders show: run it
             plain, out = self._shapes(fn, args, kwargs, op_name,
-                                      twice=symbolic and kind == "pure")
+                                      twice=symbolic and kind in ("pure", "spec"))
             if plain:   # no tensor out (a helper, a context manager): nothing to record
                 return out
         device = context.explicit_device()

@@ -48,9 +48,14 @@ def python_values(x):
 def spec(ds):
     return str(ds.element_spec)
 
+def positive(x):
+    return tf.where(x > 1)
+
 r = tf.data.Dataset.range
 m = np.zeros((3, 4), np.float32)
 out = {
+    "where": spec(tf.data.Dataset.from_tensor_slices(m).map(positive)),
+    "squeeze of unknown sizes": spec(r(5).batch(2).map(lambda x: tf.squeeze(x))),
     "TensorArray stack": spec(r(4).map(lambda x: tf.cast(x, tf.float32)).map(ta_stack)),
     "while_loop": spec(r(4).map(grow)),
     "cond": spec(r(4).map(branches)),
@@ -89,6 +94,9 @@ out = {
     "rebatch": spec(r(8).batch(4).rebatch(2)),
     "shuffle, batch": spec(r(8).shuffle(4).batch(3)),
     "flat_map": spec(r(3).flat_map(lambda x: r(x).batch(2))),
+    "interleave": spec(r(3).interleave(lambda x: tf.data.Dataset.from_tensors(tf.range(x)))),
+    "flat_map of from_tensors": spec(r(3).flat_map(
+        lambda x: tf.data.Dataset.from_tensors(tf.fill([x, 2], x)))),
 }
 """
 

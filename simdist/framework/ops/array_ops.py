@@ -117,6 +117,26 @@ def range_spec(graph, start, limit=None, delta=1, dtype=None, name="range"):
     return graph.symbolic_like([n], dtype, context.current_device(), name or "range")
 
 
+def where_spec(graph, condition, x=None, y=None, name=None):
+    """``tf.where(condition)`` while tracing: one row per true element, so the row count is
+    unknown (TF's Where shape function: ``[?, rank]``); the select form runs as usual."""
+    if x is not None or y is not None:
+        return NotImplemented
+    c = _t(condition)
+    return graph.symbolic_like([None, c.shape.rank], dtypes.int64, context.current_device(),
+                               name or "Where")
+
+
+def squeeze_spec(graph, input, axis=None, name=None):  # noqa: A002 - TF's name
+    """``tf.squeeze`` while tracing: without ``axis``, an input of unknown sizes has an
+    output of unknown rank (any unknown size may be 1), as TF's Squeeze shape function."""
+    x = _t(input)
+    if axis is not None or x.shape.rank is None or None not in x.shape.as_list():
+        return NotImplemented
+    return graph.symbolic_like(None, x.dtype, context.current_device(), name or "Squeeze",
+                               example=x.shape)
+
+
 def fill(dims, value, name=None) -> Tensor:
     """A tensor of shape ``dims`` with every element ``value`` (``tf.fill``)."""
     v = _t(value)

@@ -14,7 +14,9 @@ Glossary:
                     for a kernel that fails on the placeholders only because their unknown
                     dimensions were made up (``[None] + [5]``: the zeros' ``[2]``): TF's
                     shape function accepts it, so the op is traced (``deferred``) and the
-                    kernel's error, if any, comes at execution, as in TF.
+                    kernel's error, if any, comes at execution, as in TF. Ops in
+                    ``RUNTIME_CHECKED`` are traced so even with known sizes (a duplicate
+                    ``perm`` entry: TF's Transpose shape function does not look).
 
 Mirrors tensorflow/core/framework/common_shape_fns.cc (BroadcastBinaryOpOutputShapeFn,
 MatMulShape, BatchMatMulV2Shape, ConcatShapeHelper), core/ops/array_ops.cc (Reshape's
@@ -32,6 +34,7 @@ from simdist.framework import dtypes
 
 RULES: dict = {}
 SHAPES: dict = {}
+RUNTIME_CHECKED: set = set()   # op types whose kernel checks what the shape function does not
 
 
 def register(*op_types, table=RULES):
@@ -81,9 +84,10 @@ def deferred(error, fn, args, kwargs):
     shape = SHAPES.get(found[0]) if found else None
     if shape is None:
         return None
-    if not any(_symbolic(v) and (v._static_shape.rank is None or
-                                 None in v._static_shape.as_list())
-               for v in _flat_values(found[1])):
+    if found[0] not in RUNTIME_CHECKED and not any(
+            _symbolic(v) and (v._static_shape.rank is None or
+                              None in v._static_shape.as_list())
+            for v in _flat_values(found[1])):
         return None
     return shape(found[1])
 

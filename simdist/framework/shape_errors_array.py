@@ -20,6 +20,7 @@ import re
 import numpy as np
 
 from simdist.framework.shape_errors import (
+    RUNTIME_CHECKED,
     SHAPES,
     _dims,
     _dtype_attr,
@@ -94,6 +95,21 @@ def _pack_shape(arguments):
     merged = [next((d for d in dims if d is not None), None) for dims in zip(*known)]
     merged.insert(axis % (len(merged) + 1), len(values))
     return merged, values[0].dtype
+
+
+@register("Transpose", table=SHAPES)
+def _transpose_shape(arguments):
+    """Transpose's output: the input's dims in ``perm``'s order (a duplicate entry is the
+    kernel's error, at execution)."""
+    named = dict(arguments)
+    x, perm = named["a"], _ints(named.get("perm"))
+    dx = _dims(x)
+    if perm is None or dx is None:
+        return None, x.dtype
+    return [dx[p % len(dx)] for p in perm], x.dtype
+
+
+RUNTIME_CHECKED.add("Transpose")
 
 
 @register("Transpose")

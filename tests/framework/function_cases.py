@@ -575,3 +575,20 @@ out = [trace_text(lambda a: tf.split(a, 2, axis=1), o([2, 3])),
        trace_text(lambda a, i: tf.gather(a, i, axis=3), o([2, 3]), tf.constant([0, 1])),
        trace_text(lambda a, b: tf.concat([a, b], 2), o([2, 3]), o([2, 3]))]
 """
+
+# Recorded with TF 2.21: TF's Transpose shape function does not check that perm is a
+# permutation; the kernel does (eagerly, and at a graph's execution).
+CASES["a transpose perm with a repeated entry: traced, the kernel's error at execution"] = """
+def error(fn):
+    try:
+        fn()
+        return "no error"
+    except tf.errors.InvalidArgumentError as e:
+        text = str(e).split("}} ", 1)[-1].split(" [Op:")[0]
+        return [type(e).__name__, "\\n".join(text.split("\\n")[:2])]
+f = tf.function(lambda a: tf.transpose(a, [0, 0]))
+out = [str(f.get_concrete_function(tf.TensorSpec([2, 3])).structured_outputs),
+       error(lambda: f(tf.ones([2, 3]))),
+       error(lambda: tf.transpose(tf.ones([2, 3, 4]), [1, 1, 0])),
+       tf.transpose(tf.ones([2, 3]), [-1, 0]).shape]
+"""

@@ -304,10 +304,16 @@ def transpose(a, perm=None, conjugate=False, name="transpose") -> Tensor:
     """Permute the dimensions of ``a`` (reverses them when ``perm`` is None)."""
     x = _t(a)
     perm = list(builtins.range(x.ndim))[::-1] if perm is None else _ints(perm)
-    if sorted(p % builtins.max(x.ndim, 1) for p in perm) != list(builtins.range(x.ndim)):
+    if len(perm) != x.ndim:
         raise errors.InvalidArgumentError(
             None, None, f"transpose expects a vector of size {x.ndim}. But input(1) is a "
                         f"vector of size {len(perm)} [Op:Transpose]")
+    seen = [p % builtins.max(x.ndim, 1) for p in perm]
+    missing = next((d for d in builtins.range(x.ndim) if d not in seen), None)
+    if missing is not None:   # TF's kernel names the first dimension no entry selects
+        raise errors.InvalidArgumentError(
+            None, None, f"{missing} is missing from {{{','.join(map(str, perm))}}}. "
+                        "[Op:Transpose]")
     return execute.execute("Transpose", [x], array_api.permute_dims(x._value, perm),
                           attrs={"perm": perm})
 

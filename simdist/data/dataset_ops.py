@@ -302,6 +302,22 @@ class DatasetV2:
 
         return BatchDataset(self, batch_size, drop_remainder)
 
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
+                     drop_remainder=False, name=None):
+        """Batches of ``batch_size`` elements, each component padded to one shape (see
+        simdist/data/padding.py).
+
+        Raises:
+          ValueError: a component of unknown rank without ``padded_shapes``, or a padded
+            shape that does not fit the component's.
+          TypeError: a padding value of another dtype than its component's.
+          InvalidArgumentError: ``batch_size`` is not positive.
+        """
+        from simdist.data.padding import PaddedBatchDataset
+
+        return PaddedBatchDataset(self, batch_size, padded_shapes, padding_values,
+                                  drop_remainder)
+
     def unbatch(self, name=None):
         """Split every element along its leading dimension.
 

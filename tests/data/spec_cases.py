@@ -5,7 +5,7 @@ TF traces a dataset function (``map``, ``filter`` ...) once, symbolically, when 
 is made: the element spec is the traced outputs' static shapes (a dynamic TensorArray's
 ``stack()``, ``tf.range(x)``, a cond whose branches differ: ``None``), the Python runs
 once (not per element), and a shape error in the function is raised when the dataset is
-made. Each program runs as a module file of its own (AutoGraph reads the functions'
+made. Also ``padded_batch``. Each program runs as a module file of its own (AutoGraph reads the functions'
 source; tf_snippets.MODULE). Snippets as in tests/tf_snippets.py."""
 
 from tf_snippets import MODULE
@@ -175,6 +175,47 @@ FILTER_NOT_BOOL = """
 tf.data.Dataset.range(4).filter(lambda x: x + 1)
 """
 
+PADDED = """
+def py(v):
+    if isinstance(v, tuple):
+        return [py(x) for x in v]
+    if isinstance(v, dict):
+        return [[k, py(x)] for k, x in sorted(v.items())]
+    a = np.asarray(v)
+    return a.tolist() if a.dtype != object else [b.decode() for b in a.ravel()]
+
+def result(make):
+    try:
+        ds = make()
+        return [[py(v) for v in ds.as_numpy_iterator()], str(ds.element_spec),
+                int(ds.cardinality())]
+    except Exception as e:  # noqa: BLE001 - the error is the result
+        return [type(e).__name__, str(e).split("}} ")[-1].split(" [Op:")[0]]
+
+r = tf.data.Dataset.range
+seqs = r(1, 5).map(lambda x: tf.fill([x], x))
+pairs = r(1, 4).map(lambda x: (tf.fill([x, 2], x), tf.strings.as_string(x)))
+unknown = tf.data.Dataset.from_generator(lambda: iter([[1], [2, 3]]),
+                                         output_signature=tf.TensorSpec(None, tf.int32))
+out = [result(lambda: seqs.padded_batch(2)),
+       result(lambda: seqs.padded_batch(3, drop_remainder=True)),
+       result(lambda: seqs.padded_batch(2, padded_shapes=[5])),
+       result(lambda: seqs.padded_batch(2, padded_shapes=[-1],
+                                        padding_values=tf.constant(-1, tf.int64))),
+       result(lambda: pairs.padded_batch(2)),
+       result(lambda: pairs.padded_batch(2, padded_shapes=([None, 3], []),
+                                         padding_values=(tf.constant(7, tf.int64), "z"))),
+       result(lambda: r(4).padded_batch(2)),
+       result(lambda: r(4).map(lambda x: {"a": tf.range(x), "b": x}).padded_batch(2)),
+       result(lambda: unknown.padded_batch(2, padded_shapes=[3])),
+       result(lambda: seqs.padded_batch(2, padded_shapes=[3])),
+       result(lambda: seqs.padded_batch(0)),
+       result(lambda: seqs.padded_batch(2, padded_shapes=[2, 2])),
+       result(lambda: pairs.padded_batch(2, padded_shapes=([1, 2], []))),
+       result(lambda: seqs.padded_batch(2, padding_values=1.5)),
+       result(lambda: unknown.padded_batch(2))]
+"""
+
 PROGRAMS = {
     "map function element specs from the traced outputs": SPECS,
     "element specs of sources and transformations": TRANSFORMATIONS,
@@ -183,6 +224,7 @@ PROGRAMS = {
     "a map function capturing a tensor of the trace runs its Python once": CAPTURED_ONCE,
     "a shape error in a map function is raised when the dataset is made": SHAPE_ERROR,
     "a filter predicate that returns no bool": FILTER_NOT_BOOL,
+    "padded_batch: padded shapes and values, specs, TF's errors": PADDED,
 }
 
 CASES = {name: MODULE + f"out = run_module('spec_case_{i}', {src!r})\n"

@@ -465,7 +465,8 @@ _OP_NAMES = {"constant": "Const", "matmul": "MatMul", "reduce_sum": "Sum",
              "logical_not": "LogicalNot", "logical_and": "LogicalAnd",
              "logical_or": "LogicalOr", "where": "SelectV2", "gather": "GatherV2",
              "expand_dims": "ExpandDims", "squeeze": "Squeeze", "tile": "Tile",
-             "shape": "Shape", "size": "Size", "rank": "Rank", "fill": "Fill"}
+             "shape": "Shape", "size": "Size", "rank": "Rank", "fill": "Fill",
+             "broadcast_to": "BroadcastTo"}
 
 
 class Node:

@@ -1,5 +1,6 @@
 """More of TF's shape functions' errors at trace time (shape_errors.RULES): stacking,
-transposing, tiling, squeezing, expanding, splitting, gathering, reductions.
+transposing, tiling, squeezing, expanding, splitting, gathering, broadcasting to a shape,
+reductions.
 
 Glossary:
   computed input -- an argument TF's shape function reads by value (an axis, a perm): the
@@ -9,7 +10,7 @@ A rule returns TF's text when the static shapes show the problem, else None (the
 checks at execution, or the op is fine).
 
 Mirrors tensorflow/core/ops/array_ops.cc (Pack, Transpose, Tile, Squeeze, ExpandDims,
-Split, SplitV, GatherV2), math_ops.cc (the reductions, ArgMax) and common_shape_fns.cc
+Split, SplitV, GatherV2, BroadcastTo), math_ops.cc (the reductions, ArgMax) and common_shape_fns.cc
 (ReductionShape).
 """
 
@@ -282,3 +283,21 @@ def _gather(node, arguments):
     return node.text(f"Shape must be at least rank {a + 1} but is rank {len(dp)}", attrs,
                      [node.input_name(params, "params"), node.input_name(indices, "indices"),
                       f"{node.name}/axis"], [dp, di, []], _computed(2, [a]))
+
+
+@register("BroadcastTo")
+def _broadcast_to(node, arguments):
+    named = dict(arguments)
+    x, target = named["input"], _ints(named.get("shape"))
+    dx = _dims(x)
+    if dx is None or target is None or len(dx) > len(target):
+        return None
+    problem = next((f"Dimensions must be equal, but are {a} and {b}"
+                    for a, b in zip(dx[::-1], target[::-1])
+                    if a is not None and a != 1 and a != b), None)
+    if problem is None:
+        return None
+    return node.text(problem, {"T": _dtype_attr(x), "Tidx": "DT_INT32"},
+                     [node.input_name(x, "input"), f"{node.name}/shape"],
+                     [dx, [len(target)]], " and with input tensors computed as partial "
+                     f"shapes: input[1] = {_shape_text(target)}")

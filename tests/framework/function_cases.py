@@ -559,7 +559,7 @@ out = [trace_text(lambda a, b: tf.stack([a, b]), o([2, 3]), o([2, 4])),
        trace_text(lambda a: tf.expand_dims(a, -4), o([2, 3]))]
 """
 
-CASES["shape errors while tracing: split, reductions, argmax, gather, concat axis"] = \
+CASES["shape errors while tracing: split, reductions, argmax, gather, concat, broadcast_to"] = \
     TRACE_TEXT + """
 out = [trace_text(lambda a: tf.split(a, 2, axis=1), o([2, 3])),
        trace_text(lambda a: tf.split(a, [1, 1], axis=1), o([2, 3])),
@@ -573,7 +573,10 @@ out = [trace_text(lambda a: tf.split(a, 2, axis=1), o([2, 3])),
        trace_text(lambda a: tf.argmin(a, axis=-3, output_type=tf.int32), o([2, 3])),
        trace_text(lambda a: tf.gather(a, [0], axis=2), o([2, 3])),
        trace_text(lambda a, i: tf.gather(a, i, axis=3), o([2, 3]), tf.constant([0, 1])),
-       trace_text(lambda a, b: tf.concat([a, b], 2), o([2, 3]), o([2, 3]))]
+       trace_text(lambda a, b: tf.concat([a, b], 2), o([2, 3]), o([2, 3])),
+       trace_text(lambda a: tf.broadcast_to(a, [2, 4]), o([2, 3])),
+       trace_text(lambda a: tf.broadcast_to(a, [5, 2, 3]), o([2, 3])),
+       trace_text(lambda a: tf.broadcast_to(a, [3, 2, 2]), o([3, 1, 1]))]
 """
 
 # Recorded with TF 2.21: TF's Transpose shape function does not check that perm is a

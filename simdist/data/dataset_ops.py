@@ -318,6 +318,18 @@ class DatasetV2:
         return PaddedBatchDataset(self, batch_size, padded_shapes, padding_values,
                                   drop_remainder)
 
+    def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+        """Windows of ``size`` elements (``stride`` apart, one starting every ``shift``),
+        each a dataset -- per component for structured elements (see
+        simdist/data/windowing.py).
+
+        Raises:
+          InvalidArgumentError: ``size``, ``shift`` or ``stride`` is not positive.
+        """
+        from simdist.data.windowing import WindowDataset
+
+        return WindowDataset(self, size, shift, stride, drop_remainder)
+
     def unbatch(self, name=None):
         """Split every element along its leading dimension.
 

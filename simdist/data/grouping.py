@@ -29,6 +29,7 @@ import numpy as np
 from simdist.data import structure
 from simdist.data.dataset_ops import DatasetV2, outside_the_graph
 from simdist.data.structured_function import StructuredFunction, traced_call
+from simdist.data.windowing import ElementsDataset
 from simdist.framework import dtypes, errors, execute
 from simdist.framework.tensor import NotTraceable, Tensor
 from simdist.framework.tensor_spec import TensorSpec
@@ -58,20 +59,6 @@ def group_by_window(input_dataset, key_func, reduce_func, window_size=None,
 def _key_tensor(key) -> Tensor:
     """A key as reduce_func gets it: an int64 scalar on the host."""
     return Tensor(structure._as_array(np.asarray(key, np.int64)), structure.host_device())
-
-
-class _WindowDataset(DatasetV2):
-    """One group's elements, as the dataset ``reduce_func`` gets (empty while tracing)."""
-
-    def __init__(self, elements, element_spec):
-        super().__init__((), element_spec)
-        self._elements = elements
-
-    def _cardinality(self) -> int:
-        return len(self._elements)
-
-    def _values(self):
-        yield from self._elements
 
 
 class GroupByWindowDataset(DatasetV2):
@@ -112,7 +99,7 @@ class GroupByWindowDataset(DatasetV2):
         Raises:
           TypeError: ``reduce_func`` returns something else than a dataset.
         """
-        window = _WindowDataset([], spec)
+        window = ElementsDataset([], spec)
         try:
             out = traced_call(reduce_func, lambda graph, host: (
                 graph.symbolic_like([], dtypes.int64, host, "args_0"), window), "reduce_func")
@@ -128,7 +115,7 @@ class GroupByWindowDataset(DatasetV2):
 
     def _reduced(self, key, elements):
         """The elements of ``reduce_func(key, window of elements)``."""
-        window = _WindowDataset(list(elements), self._inputs[0].element_spec)
+        window = ElementsDataset(list(elements), self._inputs[0].element_spec)
         with structure.dataset_function():
             out = self._reduce(_key_tensor(key), window)
         yield from out._values()

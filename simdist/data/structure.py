@@ -151,8 +151,9 @@ def _python_leaves(value):
 def to_tensors(values):
     """Wrap a structure of backend arrays as host Tensors (an element leaving the pipeline)."""
     dev = host_device()
-    with outside_trace():
-        return map_leaves(lambda v: Tensor(_as_array(v), dev), values)
+    with outside_trace():   # a window's component is a dataset: it stays one
+        return map_leaves(lambda v: v if hasattr(v, "_values") else Tensor(_as_array(v), dev),
+                          values)
 
 
 @contextlib.contextmanager

@@ -137,8 +137,12 @@ def traced_call(fn, make_args, name: str):
 
 def symbolic_args(graph, host, spec) -> tuple:
     """The positional arguments a dataset function gets for an element of ``spec``, as
-    symbolic tensors of ``graph`` (a tuple element is unpacked)."""
-    flat = [graph.symbolic_like(s.shape, s.dtype, host, f"args_{i}")
+    symbolic tensors of ``graph`` (a tuple element is unpacked; a dataset component, as a
+    window's, is an empty dataset of its element spec)."""
+    from simdist.data.windowing import DatasetSpec, ElementsDataset
+
+    flat = [ElementsDataset([], s.element_spec) if isinstance(s, DatasetSpec) else
+            graph.symbolic_like(s.shape, s.dtype, host, f"args_{i}")
             for i, s in enumerate(structure.flatten(spec))]
     args = structure.pack(spec, flat)
     return args if type(args) is tuple else (args,)

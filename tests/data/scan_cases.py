@@ -1,5 +1,5 @@
-"""``Dataset.scan`` and ``Dataset.group_by_window`` (and their ``tf.data.experimental``
-transformations) as TF 2.21 gives them, recorded by record_tf_specs.py into
+"""``Dataset.scan``, ``Dataset.group_by_window`` (and their ``tf.data.experimental``
+transformations) and ``Dataset.window`` as TF 2.21 gives them, recorded by record_tf_specs.py into
 fixtures/tf_scan.json and replayed by test_specs_tf_conformance.py: values, element specs,
 cardinality, how often the Python of scan_func runs (once per trace; again when the state's
 shape changes), the order groups are reduced in (a full window at once, the rest by ascending
@@ -99,11 +99,35 @@ out = [error(lambda: r(3).group_by_window(lambda x: x, lambda k, w: w, window_si
                                                  window_size_func=lambda k: k - 1)))]
 """
 
+WINDOW = COMMON + """
+def batched(ds, n):
+    return [py(v) for v in ds.flat_map(lambda w: w.batch(n)).as_numpy_iterator()]
+w = r(7).window(3)
+pairs = tf.data.Dataset.zip((r(5), r(5).map(lambda x: x * 10))).window(2)
+named = r(5).map(lambda x: {"a": x}).window(2)
+out = [str(w.element_spec), int(w.cardinality()), [[int(x) for x in d] for d in w],
+       batched(r(7).window(3, shift=1, drop_remainder=True), 3),
+       batched(r(10).window(3, shift=2, stride=2), 3),
+       batched(r(10).window(2, shift=5), 2),
+       str(pairs.element_spec),
+       values(pairs.flat_map(lambda a, b: tf.data.Dataset.zip((a.batch(2), b.batch(2))))),
+       values(named.flat_map(lambda d: d["a"].batch(2))),
+       values(r(5).window(2).flat_map(lambda d: d)),
+       str(r(5).window(2).flat_map(lambda d: d.batch(2)).element_spec),
+       [int(r(7).window(3, drop_remainder=True).cardinality()),
+        int(r(7).window(3, shift=1, drop_remainder=True).cardinality()),
+        int(r(7).window(3, shift=2).cardinality()), int(r(2).window(3, stride=2,
+                                                         drop_remainder=True).cardinality())],
+       error(lambda: r(7).window(0)), error(lambda: r(7).window(2, shift=0)),
+       error(lambda: r(7).window(2, stride=0))]
+"""
+
 PROGRAMS = {
     "scan: values, element specs, cardinality, a state that changes shape": SCAN,
     "scan: TF's errors for a bad scan_func": SCAN_ERRORS,
     "group_by_window: windows, the order of groups, element specs": GROUP,
     "group_by_window: TF's errors": GROUP_ERRORS,
+    "window: windows as datasets, shift, stride, drop_remainder, specs, errors": WINDOW,
 }
 
 CASES = {name: MODULE + f"out = run_module('scan_case_{i}', {src!r})\n"

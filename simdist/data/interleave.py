@@ -73,10 +73,11 @@ class InterleaveDataset(DatasetV2):
     def _traced_spec(self):
         """The element spec of the dataset ``map_func`` makes of a symbolic element, as TF
         traces it (``Dataset.range(x)``, ``from_tensors(tf.range(x))``: unknown sizes), or
-        None where simdist cannot trace it (or it reads tensors of an enclosing trace)."""
+        None where simdist cannot trace it, or inside a tf.function's trace (where it may
+        read the trace's tensors: the first-element path lists them)."""
         spec = self._inputs[0].element_spec
-        if spec is None:
-            return None
+        if spec is None or func_graph.current() is not None:
+            return None   # made in a tf.function: the first-element path, which captures
         try:
             with func_graph.captured_by_use(None):
                 out = traced_call(self._fn, lambda graph, host: symbolic_args(

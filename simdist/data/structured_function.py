@@ -66,6 +66,8 @@ class StructuredFunction:
         host = structure.host_device()
         args = symbolic_args(graph, host, self._input_spec)
         inputs = nest.flatten(args)
+        if not all(func_graph.is_symbolic(t) for t in inputs):   # a window's datasets
+            raise NotTraceable("a dataset function of dataset-valued elements")
         graph.inputs = [(i, t._id, t.dtype) for i, t in enumerate(inputs)]
         try:
             with context.device(host), context.inside_function(), \

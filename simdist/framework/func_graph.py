@@ -27,7 +27,13 @@ Glossary:
                     ``expand_composites=True``, so each component is a tensor of the graph.
   captured by use -- a tf.data function (a map) made while tracing that reads a tensor of
                     the trace: listed while the pipeline traces it (``captured_by_use``), fed
-                    that execution's value when it runs (``bound_captures``).
+                    that execution's value when it runs (``bound_captures``). A tf.data
+                    function traced into a graph of its own (simdist.data.
+                    structured_function) takes them as inputs (``outer_captures``).
+  deferred shape -- an op whose kernel fails only on the placeholders' made-up sizes, where
+                    TF's shape function accepts the static shapes, is traced with TF's
+                    output shape (shape_errors.deferred); the kernel checks at execution,
+                    and its error names the node (graph_plan.at_node).
   op names       -- TF's: the op's own name (its TF op type, ``_OP_NAMES``, or the Python
                     name TF's wrapper scopes it under: ``add``, ``truediv``), or its
                     ``name=`` argument, made unique as TF's ``Graph.unique_name`` does

@@ -65,6 +65,7 @@ experimental_attributes  # simdist/framework/function.py
 experimental_autograph_options  # simdist/framework/function.py
 experimental_follow_type_hints  # simdist/framework/function.py
 experimental_implements  # simdist/framework/function.py
+unused_key  # simdist/data/grouping.py
 conjugate  # simdist/framework/ops/array_ops.py
 validate_indices  # simdist/framework/ops/array_ops.py
 a_is_sparse  # simdist/framework/ops/linalg_ops.py
@@ -96,6 +97,7 @@ get_verbosity  # simdist/autograph/impl/api.py
 set_verbosity  # simdist/autograph/impl/api.py
 is_tensor  # simdist/__init__.py
 newaxis  # simdist/__init__.py
+_.padded_batch  # simdist/data/dataset_ops.py
 disable_eager_execution  # simdist/compat/v1.py
 disable_v2_behavior  # simdist/compat/v1.py
 enable_eager_execution  # simdist/compat/v1.py

@@ -120,7 +120,10 @@ def values(ds):
 r = tf.data.Dataset.range
 out = [values(r(4).map(ta_stack)), values(r(4).map(branches)),
        values(r(7).filter(lambda x: x % 3 != 1).map(lambda x: (x, x * x))),
-       values(r(5).batch(2).map(lambda x: tf.concat([x, x * 10], 0)))]
+       values(r(5).batch(2).map(lambda x: tf.concat([x, x * 10], 0))),
+       values(r(3).map(  # a lambda that starts on a continued line and goes on: all of it
+           lambda x: x + 100
+           + 1000))]
 """
 
 PYTHON_ONCE = """

@@ -20,8 +20,10 @@ Mirrors tensorflow/python/autograph/impl/conversion.py and pyct/parser.py, trans
 from __future__ import annotations
 
 import ast
+import copy
 import functools
 import inspect
+import linecache
 import logging
 import textwrap
 import types
@@ -126,6 +128,13 @@ def _parse(fn):
             "source code. If that is the case, you should define them in a .py source file. "
             "If you are certain the code is graph-compatible, wrap the call using "
             f"@tf.autograph.experimental.do_not_convert. Original error: {e}") from e
+    if fn.__name__ == "<lambda>":
+        # the lambda's own lines may end before its body does (a lambda continued on the
+        # next line inside brackets): find it in the whole file's tree, as TF's parser does
+        whole = _file_tree(filename, fn)
+        if whole is not None:   # a copy: the converters change the nodes they are given
+            return copy.deepcopy(_lambda_node(fn, whole, fn.__code__.co_firstlineno)), \
+                filename
     tree = ast.parse(textwrap.dedent(source))
     ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)
     if fn.__name__ == "<lambda>":
@@ -138,10 +147,37 @@ def _parse(fn):
     return node, filename
 
 
-def _lambda_node(fn, tree):
+_file_trees: dict = {}   # filename -> (its lines, their AST): parsed once per content
+
+
+def _file_tree(filename, fn):
+    """The AST of the whole file ``fn`` was defined in, or None (no file, or one that does
+    not parse)."""
+    lines = linecache.getlines(filename, fn.__globals__)
+    if not lines:
+        return None
+    kept = _file_trees.get(filename)
+    if kept is not None and kept[0] is lines:
+        return kept[1]
+    try:
+        tree = ast.parse("".join(lines))
+    except SyntaxError:
+        return None
+    _file_trees[filename] = (lines, tree)
+    return tree
+
+
+def _lambda_node(fn, tree, line=None):
+    """The lambda of ``tree`` that is ``fn``: by its parameters (and, in a whole file's
+    tree, the line it starts on).
+
+    Raises:
+      InaccessibleSourceCodeError: none, or more than one, match.
+    """
     params = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
     found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)
-             and [a.arg for a in n.args.args] == params]
+             and [a.arg for a in n.args.args] == params
+             and (line is None or n.lineno == line)]
     if len(found) != 1:
         raise InaccessibleSourceCodeError(
             f"could not tell which lambda of its source line is {fn}")

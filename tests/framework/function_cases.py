@@ -493,6 +493,7 @@ out = [returned("hello"), returned(b"raw"), returned(3), returned(2.5), returned
 def g(x):
     return {"t": x * 2.0, "label": "doubled", "n": 7, "flag": False, "nothing": None}
 out.append(describe(g(tf.constant(1.5))))
+"""
 
 # Recorded with TF 2.21: a mismatch hidden by unknown dimensions traces (the output's shape
 # is TF's shape function's) and fails at execution with the kernel's text and the node

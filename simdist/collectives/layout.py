@@ -41,8 +41,10 @@ class Layout:
             return slot_bounds(self.slot_sizes(arrays), max(num_chunks // len(arrays), 1))
         return even_bounds(arrays[0].size, num_chunks)
 
-    def size_bounds(self, num_elements: int, p: int, num_chunks: int) -> np.ndarray:
-        """Chunk boundaries priced for an ``num_elements`` buffer with no shape (pricing)."""
+    def size_bounds(self, num_elements: int, p: int, num_chunks: int,
+                    itemsize: int = 1) -> np.ndarray:
+        """Chunk boundaries priced for an ``num_elements`` buffer with no shape (pricing;
+        ``itemsize`` for layouts that align chunks in bytes)."""
         if self.slotted:
             return slot_bounds(list(np.diff(even_bounds(num_elements, p))),
                                max(num_chunks // p, 1))

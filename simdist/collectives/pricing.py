@@ -123,7 +123,7 @@ def _price_impl(collective, algo, nbytes, topo, p, itemsize, devices, compute, p
     patterns = algo.patterns(p, **params)
     num_chunks, servers = _shape_of(algo, p, params)
     nodes = placement_lib.add_servers(topo, nodes, servers)  # nodes already checked
-    bounds = algo.layout.size_bounds(nbytes // itemsize, p, num_chunks)
+    bounds = algo.layout.size_bounds(nbytes // itemsize, p, num_chunks, itemsize)
     cost, _ = price_patterns(topo, nodes, patterns, bounds, itemsize, collective, algo.name,
                              p, nbytes, compute)
     return cost

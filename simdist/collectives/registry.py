@@ -11,7 +11,8 @@ Glossary:
                 structure (the ring folds one chunk at a time), bit-identical to running
                 its steps (tested), for the one-process, one-device-array case (it
                 returns False to leave a case to the executor).
-                ``.layout`` is its collective's buffer layout and outputs (layout.py);
+                ``.layout`` is its collective's buffer layout and outputs (layout.py),
+                or its ``own_layout`` (TF's ring cuts 64-byte aligned chunks);
                 ``.supports(p)`` says which replica counts it runs on; ``.param_space(p)``
                 lists the values each parameter may take on p ranks (the tests draw them
                 with ``simdist.testing.strategies.algorithm_params``); ``.mirrors`` names
@@ -64,11 +65,12 @@ class Algorithm:
     chunk_count: Callable | None = None
     supports: Callable[[int], bool] = any_count
     param_space: Callable[[int], dict] = no_params
+    own_layout: Layout | None = None
 
     @property
     def layout(self) -> Layout:
         """How this algorithm's collective lays out buffers and reads its outputs."""
-        return LAYOUTS[self.collective]
+        return self.own_layout if self.own_layout is not None else LAYOUTS[self.collective]
 
     def num_chunks(self, num_devices: int, **params) -> int:
         """Chunks per buffer, without building the schedule when ``chunk_count`` says."""

@@ -39,7 +39,6 @@ from simdist.distribute import (
     cross_replica_checks,
     faults,
     packing,
-    ring_reducer,
 )
 from simdist.distribute.cross_device_ops import (
     CrossDeviceOps,
@@ -457,11 +456,6 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
                 "Efficient batch_reduce is not supported if destinations are different.")
         return super().batch_reduce_implementation(reduce_op, pairs, options)
 
-    # Whether the sums take TF's ring order (ring_reducer): on one machine's replicas. A
-    # multi-worker cluster (MultiWorkerMirroredStrategy sets it False) takes the schedule's,
-    # which its processes reproduce bit for bit (TF's order there: not modelled yet).
-    _tf_ring_order = True
-
     def _reduce_groups(self, grads, devices):
         """grouping (reversed values: in eager one per pack, in a tf.function TF's
         group_by_size, then by dtype) -> packing -> one all-reduce per pack -> unpacking."""
@@ -480,9 +474,7 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
             members = [order[k] for k in pack]
             for dtype_members in _split_by_dtype(members, grads[0]):
                 flats = _pack(grads, dtype_members)
-                outs = self._run_all_reduce(flats, devices, opts.implementation.value)
-                if self._tf_ring_order and _tf_ring(opts.implementation, devices):
-                    outs = ring_reducer.all_reduce_sum(flats)
+                outs = self._run_all_reduce(flats, devices, _implementation(opts, devices))
                 _unpack(outs, grads, dtype_members, results)
         return results
 
@@ -590,14 +582,18 @@ def _without(shape, axis):
     return dims
 
 
-def _tf_ring(implementation, devices) -> bool:
-    """Whether TF sums with its RingReducer: RING asked for, or devices that are not all GPUs
-    (AUTO is a ring there; NCCL runs on GPUs only). On real GPUs (the cupy backend) the
-    values are the ones the GPUs computed (run_collective), not re-added on the host."""
-    if backend.get_backend() == "cupy":
-        return False
-    return implementation == CommunicationImplementation.RING or any(
-        d.device_type != "GPU" for d in devices)
+def _implementation(options, devices) -> str:
+    """What the all-reduce runs: TF's RingReducer (``ring_reducer``, its chunks and order
+    of additions, on one machine or across a cluster's processes) where TF runs it: RING
+    asked for, or devices that are not all GPUs (AUTO is a ring there; NCCL runs on GPUs
+    only). Otherwise the implementation's name (NCCL, AUTO: the NCCL-like tuner). On real
+    GPUs (the cupy backend) NCCL computes the values (run_collective)."""
+    implementation = options.implementation
+    if backend.get_backend() != "cupy" and (
+            implementation == CommunicationImplementation.RING
+            or any(d.device_type != "GPU" for d in devices)):
+        return "ring_reducer"
+    return implementation.value
 
 
 def _split_by_dtype(members, tensors):

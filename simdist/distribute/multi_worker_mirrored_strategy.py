@@ -115,7 +115,6 @@ class CollectiveAllReduceExtended(MirroredExtended):
                                   (self._worker_index + 1) * per_worker]
         self._num_workers = max(len(tasks), 1)
         ops = CollectiveAllReduce(options)
-        ops._tf_ring_order = len(tasks) <= 1
         if topology is not None:
             from simdist.hardware.topology import Topology
 

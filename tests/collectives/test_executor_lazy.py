@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from simdist import collectives
 from simdist.collectives import ALGORITHMS
 from simdist.collectives.executor import execute
-from simdist.collectives.schedule import even_bounds
 from simdist.hardware.backend import to_host
 from tests.collectives._helpers import params_for
 
@@ -29,7 +28,7 @@ def copied_first(name, arrays, op, params):
     buffers = [a.reshape(-1).copy() for a in arrays]
     buffers += [np.empty(n, arrays[0].dtype) for _ in range(sched.num_servers)]
     inputs = None if sched.inplace else [b.copy() for b in buffers]
-    execute(sched, buffers, op, even_bounds(n, sched.num_chunks), inputs)
+    execute(sched, buffers, op, algo.layout.bounds(arrays, sched.num_chunks), inputs)
     return buffers[:len(arrays)]
 
 

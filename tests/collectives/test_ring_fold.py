@@ -1,6 +1,7 @@
-"""The ring all-reduce's values folded chunk by chunk (``_rings.fold``, the registry's
+"""The ring all-reduces' values folded chunk by chunk (``_rings.fold``, the registry's
 ``fast_values``) are bit for bit what running the ring's steps gives (the executor), for
-any replica count, channel rings, op, dtype, special values and cache block size."""
+any replica count, channel rings, op, dtype, special values and cache block size; the same
+for TF's ring (``ring_reducer``: aligned chunks, other start ranks)."""
 
 from __future__ import annotations
 
@@ -17,10 +18,10 @@ from simdist.hardware.backend import to_host
 from simdist.testing import strategies as sds
 
 
-def stepped(arrays, op, rings):
+def stepped(arrays, op, rings, name="ring"):
     """The ring run step by step by the executor (the lazy start, as the API ran it)."""
-    sched = ALGORITHMS["ring"].schedule(len(arrays), rings=rings)
-    layout = ALGORITHMS["ring"].layout
+    sched = ALGORITHMS[name].schedule(len(arrays), **({} if rings is None else {"rings": rings}))
+    layout = ALGORITHMS[name].layout
     bounds = layout.bounds(arrays, sched.num_chunks)
     buffers, initial = layout.buffers(arrays, bounds)
     execute(sched, buffers, op, bounds, None, None, initial)
@@ -54,6 +55,17 @@ def test_folded_values_are_the_stepped_values(case, block, monkeypatch_block):
     monkeypatch_block(block)
     got = collectives.all_reduce(arrays, "ring", op=op, rings=rings).values
     want = stepped(arrays, op, rings)
+    for g, w in zip(got, want):
+        assert to_host(g).tobytes() == to_host(w).tobytes()
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=ring_cases(), block=st.sampled_from([1, 3, 1 << 21]))
+def test_tf_rings_folded_values_are_its_stepped_values(case, block, monkeypatch_block):
+    arrays, op, _ = case
+    monkeypatch_block(block)
+    got = collectives.all_reduce(arrays, "ring_reducer", op=op).values
+    want = stepped(arrays, op, None, "ring_reducer")
     for g, w in zip(got, want):
         assert to_host(g).tobytes() == to_host(w).tobytes()
 

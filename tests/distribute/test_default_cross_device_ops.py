@@ -1,7 +1,8 @@
 """MirroredStrategy's default cross-device ops on logical CPUs: default_ops_cases.CASES
 replayed against TF 2.21's recording (record_tf_default_ops.py), on 4 logical CPUs as the
 recorder has them (on simdist's "cpu" machine: TF's has no GPU). The sums' bits are compared
-exactly (sha256 prefixes). A property pins ring_reducer's order element by element."""
+exactly (sha256 prefixes). A property pins the ring_reducer algorithm's order element by
+element."""
 
 import os
 
@@ -12,7 +13,8 @@ from hypothesis import strategies as st
 from tf_snippets import conformance_tests, split_cpu
 
 import simdist as tf
-from simdist.distribute import ring_reducer
+from simdist import collectives
+from simdist.collectives.algorithms import ring_reducer
 from simdist.testing import reset_world
 
 
@@ -36,7 +38,7 @@ def test_ring_sums_each_element_in_rank_order_from_its_chunks_rank(p, n, dtype, 
               for _ in range(p)]
     step = ring_reducer.chunk_elts(np.dtype(dtype).itemsize, n, p)
     assert step * p >= n and (step * np.dtype(dtype).itemsize) % 64 == 0
-    got = ring_reducer.all_reduce_sum(arrays)
+    got = [np.asarray(v) for v in collectives.all_reduce(arrays, "ring_reducer").values]
     assert len(got) == p and all(g.tobytes() == got[0].tobytes() for g in got)
     for i in range(n):   # element by element: the chunk's rank adds first
         start = i // step

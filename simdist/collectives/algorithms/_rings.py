@@ -54,10 +54,11 @@ def merge(phase, *step_lists):
 FOLD_BLOCK_BYTES = 1 << 21
 
 
-def fold(orders, buffers, initial, bounds, fn, itemsize):
+def fold(orders, buffers, initial, bounds, fn, itemsize, table=None):
     """The values of a ring all-reduce over channel rings ``orders`` into ``buffers``.
 
-    Chunk ``orders[k][q] * c + k`` (ring k's label at position q) starts at position q+1;
+    Chunk ``table[k][q]`` (ring k's label at position q; by default ``orders[k][q] * c +
+    k``, the rank's own slot of channel k) starts at position q+1;
     at step s position q+2+s combines it with its own value, ``fn(own, received)``, as the
     executor does, and position q ends with the whole reduction, which the all-gather
     copies to every rank. Real and integer dtypes only: NumPy's complex add and multiply
@@ -68,7 +69,7 @@ def fold(orders, buffers, initial, bounds, fn, itemsize):
     for k, order in enumerate(orders):
         m = len(order)
         for q in range(m):
-            chunk = order[q] * c + k
+            chunk = order[q] * c + k if table is None else table[k][q]
             owner = buffers[order[q]]
             chain = [initial[order[(q + s) % m]] for s in range(2, m + 1)]
             others = [buffers[r] for r in order if r != order[q]]

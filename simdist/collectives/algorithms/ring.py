@@ -4,8 +4,8 @@ Glossary:
   rings -- one rank order per channel (default: one ring in rank order, or the topology's
            ``rings`` / ``ring_order`` hint, e.g. the DGX-1 NVLink ring or one ring per NIC).
 Each rank sends 2(p-1)/p of the buffer: the bandwidth-optimal all-reduce, at the price of
-2(p-1) latency terms. Mirrors NCCL src/device/all_reduce.h (runRing) and TF's
-CollectiveAllReduce ring (tensorflow/core/common_runtime/ring_reducer.cc).
+2(p-1) latency terms. Mirrors NCCL src/device/all_reduce.h (runRing); TF's CollectiveAllReduce
+ring is ``ring_reducer`` (the same steps on other chunk bounds and start ranks).
 """
 
 from __future__ import annotations

@@ -79,4 +79,33 @@ out["broadcast_to"] = lists(strategy.extended.broadcast_to(
 from_fn = strategy.experimental_distribute_values_from_function(
     lambda ctx: tf.constant([ctx.replica_id_in_sync_group, ctx.num_replicas_in_sync]))
 out["values_from_function"] = lists(from_fn)
+
+
+# Sums whose bits show the order of additions: floats of mixed magnitudes, one row per
+# replica (TF's ring: 64-byte aligned chunks, chunk c added in rank order from rank c).
+def mixed(n, seed):
+    rng = np.random.RandomState(seed)
+    return (rng.randn(8, n) * 10.0 ** rng.randint(-4, 4, (8, n))).astype(np.float32)
+
+
+def rows(table):
+    return strategy.experimental_distribute_values_from_function(
+        lambda ctx: tf.constant(table[ctx.replica_id_in_sync_group]))
+
+
+def summed(*xs):
+    return tf.distribute.get_replica_context().all_reduce("SUM", list(xs))
+
+
+BIG, SMALL = mixed(1000, 1), mixed(37, 2)
+out["all_reduce_mixed_hex"] = hexes(strategy.run(summed, args=(rows(BIG),))[0])
+
+
+def both():
+    r = tf.distribute.get_replica_context().replica_id_in_sync_group
+    return summed(tf.gather(tf.constant(BIG), r), tf.gather(tf.constant(SMALL), r))
+
+
+# In a tf.function the two tensors go as one pack (one ring over the concatenation).
+out["all_reduce_packed_hex"] = [hexes(t) for t in tf.function(lambda: strategy.run(both))()]
 print("@@RESULT@@" + json.dumps(out), flush=True)

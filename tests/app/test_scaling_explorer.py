@@ -61,8 +61,12 @@ def test_crossover_line_is_labelled_and_identical_curves_named():
     labels = [a["text"] for a in fig["layout"]["annotations"]]
     assert sizes and labels == [f"ring/tree cross: {scaling.size_text(b)}" for b in sizes]
     # curves that coincide are named, and drawn with different dashes
-    assert scaling.identical(cross) == [("ring", "two_level")]   # one NVSwitch node
+    # one NVSwitch node: two_level is one ring; TF's ring (ring_reducer) has the ring's steps
+    assert scaling.identical(cross) == [("ring", "ring_reducer"), ("ring", "two_level"),
+                                        ("ring_reducer", "two_level")]
     for a, b in scaling.identical(cross):
         assert f"{a} = {b}" in at.caption[0].value
         dash = {t["name"]: t["line"]["dash"] for t in fig["data"]}
-        assert dash[a] != dash[f"{b} (identical to {a})"]     # named on the chart itself
+        names = scaling.legend_names(cross)   # b named "b (identical to a)" on the chart
+        assert names[b].startswith(f"{b} (identical to ")
+        assert dash[names[a]] != dash[names[b]]

@@ -194,7 +194,8 @@ class Strategy:
         # worker of a cluster of processes calls it for its own replicas only.
         ids = self._extended._local_replica_ids()
         out = [value_fn(ValueContext(i, n)) for i in ids]
-        return regroup(out, always_wrap=True) if n > 1 else out[0]
+        return regroup(out, always_wrap=True) if n > 1 or self._extended._wraps_one_replica \
+            else out[0]
 
     def experimental_distribute_dataset(self, dataset, options=None):
         """Distribute ``dataset``: each global batch is split across the replicas as TF does."""
@@ -256,6 +257,10 @@ class StrategyExtended:
     """Additional APIs for strategy implementers (``strategy.extended``)."""
 
     _default_device = None
+    # Whether values_from_function wraps even one replica's value in a PerReplica (TF's
+    # regroup(always_wrap=True): Mirrored, its subclasses and the parameter-server
+    # strategies do; OneDevice and the default strategy hand back the value itself).
+    _wraps_one_replica = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

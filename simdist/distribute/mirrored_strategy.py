@@ -158,6 +158,8 @@ class _MirroredReplicaContext(mirrored_run.MirroredReplicaContext, ReplicaContex
 class MirroredExtended(StrategyExtended):
     """``MirroredStrategy.extended``."""
 
+    _wraps_one_replica = True
+
     def __init__(self, devices, cross_device_ops):
         super().__init__(devices)
         if cross_device_ops is not None and not isinstance(cross_device_ops, cdo.CrossDeviceOps):

@@ -50,6 +50,8 @@ class ParameterServerStrategyV2Extended(SingleReplicaExtended):
     """``ParameterServerStrategy.extended`` (one replica per worker: broadcasts and gathers
     pass values through)."""
 
+    _wraps_one_replica = True   # TF's ParameterServerStrategyExtended
+
     def __init__(self, cluster_resolver, variable_partitioner):
         self._strategy = None
         spec = cluster_resolver.cluster_spec()

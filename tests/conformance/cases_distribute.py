@@ -2094,3 +2094,24 @@ def case_one_device_and_central_storage_gpu_names_without_gpus(tf):
                 "replicas": s.num_replicas_in_sync}
 
     return {"one_device": _try(one_device), "central_storage": _try(central)}
+
+
+@case
+def case_one_replica_values_are_wrapped_or_not(tf):
+    make_strategy(tf)
+
+    def shapes(s):
+        data = tf.data.Dataset.from_tensor_slices(tf.range(4.0)).batch(2)
+        element = next(iter(s.experimental_distribute_dataset(data)))
+        from_fn = s.experimental_distribute_values_from_function(
+            lambda ctx: tf.constant([float(ctx.replica_id_in_sync_group)]))
+        run = s.run(lambda: tf.constant(1.0))
+        return {"values_from_function": enc(tf, from_fn, s), "dataset_element": tname(element),
+                "run": tname(run), "run_on_values": tname(s.run(lambda x: x * 2.0,
+                                                                args=(from_fn,)))}
+
+    return {"mirrored_one_cpu": _try(lambda: shapes(tf.distribute.MirroredStrategy(["/cpu:0"]))),
+            "one_device": _try(lambda: shapes(tf.distribute.OneDeviceStrategy("/cpu:0"))),
+            "default": _try(lambda: shapes(tf.distribute.get_strategy())),
+            "central_storage_one_cpu": _try(lambda: shapes(
+                tf.distribute.experimental.CentralStorageStrategy(["/cpu:0"])))}

@@ -19,7 +19,7 @@ from simdist.distribute.reduce_util import ReduceOp, as_reduce_op
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
 from simdist.framework import context, execute
 from simdist.framework.indexed_slices import IndexedSlices
-from simdist.framework.tensor import copy_to
+from simdist.framework.tensor import Tensor, copy_to
 from simdist.hardware import array_api, backend
 from simdist.hardware.machine import find_device
 
@@ -41,7 +41,13 @@ def _device_of(x):
 
 
 def validate_destinations(destinations) -> None:
-    if destinations is None or (isinstance(destinations, (list, tuple)) and not destinations):
+    """Raises TF's ValueError for destinations that name no device: None, an empty list or
+    string, or a graph tensor made outside every ``tf.device`` scope (its ``device`` is
+    '', as TF's check_destinations reads it: a one-replica all-reduce of a value made
+    outside the replica function, inside a tf.function, has nowhere to go)."""
+    if destinations is None or (isinstance(destinations, (list, tuple, str))
+                                and not destinations) or \
+            (isinstance(destinations, Tensor) and not destinations.device):
         raise ValueError(f"destinations can not be empty, got {destinations!r}")
 
 

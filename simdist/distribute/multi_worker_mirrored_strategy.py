@@ -233,7 +233,10 @@ class CollectiveAllReduceExtended(MirroredExtended):
         # As TF's collective ops: every value is all-reduced over the cluster onto its own
         # replicas, even CPU ones (MirroredStrategy would reduce those on one device), then
         # copied to its destinations when they are elsewhere. A plain tensor is this
-        # worker's value on each of its replicas.
+        # worker's value on each of its replicas. The destinations are checked first, as
+        # TF's batch_reduce does (a graph tensor made outside every device scope has none).
+        for _, d in pairs:
+            cdo.validate_destinations(d)
         values = [self._as_per_replica(v) for v, _ in pairs]
         reduced = self._get_cross_device_ops().batch_reduce(
             reduce_op, [(v, v) for v in values], options)

@@ -4,6 +4,10 @@ Glossary:
   device(name)     -- ``tf.device``: ops inside run on that device.
   current_device() -- the innermost ``tf.device`` of this thread, else the default device
                       (GPU:0 when the machine has GPUs, else CPU:0), as TF's eager placer does.
+  requested_device() -- what a graph op built here asks for, as TF writes a graph tensor's
+                      ``device``: the ``tf.device`` scopes merged, inner parts over outer
+                      ones (``/job:localhost`` around ``/cpu:0`` gives
+                      ``/job:localhost/device:CPU:0``); ``''`` outside every scope.
 
 Mirrors tensorflow/python/eager/context.py (device scopes are per thread).
 """
@@ -11,11 +15,14 @@ Mirrors tensorflow/python/eager/context.py (device scopes are per thread).
 from __future__ import annotations
 
 import contextlib
+import functools
 
 from simdist.framework.thread_local import ThreadLocalStack, ThreadLocalValue
 from simdist.hardware import machine as machine_lib
+from simdist.hardware.device_spec import DeviceSpec
 
 _devices = ThreadLocalStack()
+_requested = ThreadLocalStack()   # the merged device specs of the scopes, as strings
 
 
 def _stack() -> list:
@@ -49,29 +56,45 @@ def explicit_device():
     return s[-1] if s else None
 
 
-def device(name):
+def requested_device() -> str:
+    """The device spec a graph op made here asks for, as TF writes it ('' for none)."""
+    s = _requested.items
+    return s[-1] if s else ""
+
+
+@functools.lru_cache(maxsize=512)
+def _merged(outer: str, name: str) -> str:
+    """``name``'s spec with the parts it leaves out taken from ``outer`` (TF's MergeDevice)."""
+    base = DeviceSpec.from_string(outer) if outer else DeviceSpec()
+    return DeviceSpec.from_string(name).make_merged_spec(base).to_string()
+
+
+def device(name, requested=None):
     """``tf.device``: run the ops of the block on ``name``.
 
     As TF's eager context: ``''`` names nothing, so the enclosing device stays;
-    ``None`` clears the scope, so the block runs on the default device.
+    ``None`` clears the scope, so the block runs on the default device. ``requested``:
+    what the block's graph ops say as their device, when not ``name`` merged into the
+    enclosing scopes (a TPU replica's: '').
     """
-    return _DeviceScope(name)
+    return _DeviceScope(name, requested)
 
 
 class _DeviceScope(contextlib.ContextDecorator):
     """``device(name)``'s block: a class, not a generator (every graph node placed by a
     ``tf.device`` enters one at each execution). As the generator's, one object serves
     one ``with`` at a time (a decorated function enters a fresh one per call); its exit
-    pops the stack its enter pushed on."""
+    pops the stacks its enter pushed on."""
 
-    __slots__ = ("name", "_items")
+    __slots__ = ("name", "requested", "_items")
 
-    def __init__(self, name):
+    def __init__(self, name, requested=None):
         self.name = name
+        self.requested = requested
         self._items = None
 
     def _recreate_cm(self):
-        return _DeviceScope(self.name)
+        return _DeviceScope(self.name, self.requested)
 
     def __enter__(self):
         name = self.name
@@ -81,12 +104,20 @@ class _DeviceScope(contextlib.ContextDecorator):
         items = _devices.items
         # None is pushed as "no explicit device" so enclosing scopes no longer apply.
         items.append(None if name is None else machine_lib.find_device(name))
-        self._items = items
+        r = _requested.items
+        if name is None or self.requested is not None:
+            r.append(self.requested or "")
+        else:
+            spec = getattr(name, "name", name)
+            r.append(_merged(r[-1] if r else "", spec.to_string()
+                             if isinstance(spec, DeviceSpec) else spec))
+        self._items = (items, r)
         return None
 
     def __exit__(self, *exc):
         if self._items is not None:
-            self._items.pop()
+            for stack in self._items:
+                stack.pop()
         return False
 
 

@@ -312,14 +312,18 @@ def _concrete_when_captured(method):
 class SymbolicTensor(Tensor):
     """A tensor of the graph being traced: shape, dtype, device and name; no value."""
 
-    __slots__ = ("_graph", "_name", "_static_shape", "_dtype", "_placeholders")
+    __slots__ = ("_graph", "_name", "_static_shape", "_dtype", "_placeholders", "_requested")
 
-    def __init__(self, graph, name, shape, dtype, device, placeholders, tensor_id=None):
+    def __init__(self, graph, name, shape, dtype, device, placeholders, tensor_id=None,
+                 requested=None):
         self._graph = graph
         self._name = name
         self._static_shape = TensorShape(shape)
         self._dtype = dtypes.as_dtype(dtype)
-        self._device = device
+        self._device = device   # where simdist runs it (placement)
+        # what ``device`` says: the tf.device scopes the op was made under, as TF's graph
+        # tensors do ('' outside every scope, and for a function's arguments)
+        self._requested = context.requested_device() if requested is None else requested
         self._placeholders = placeholders
         self._id = next(_ids) if tensor_id is None else tensor_id
         self._nbytes = 0
@@ -330,7 +334,7 @@ class SymbolicTensor(Tensor):
     def _renamed(self, name: str) -> SymbolicTensor:
         """The same tensor under another name (an output's ``Identity``)."""
         return SymbolicTensor(self._graph, name, self._static_shape, self._dtype,
-                              self._device, self._placeholders, self._id)
+                              self._device, self._placeholders, self._id, self._requested)
 
     @property
     def _value(self):
@@ -363,6 +367,10 @@ class SymbolicTensor(Tensor):
     @property
     def dtype(self):
         return self._dtype
+
+    @property
+    def device(self) -> str:
+        return self._requested
 
     @property
     def shape(self) -> TensorShape:

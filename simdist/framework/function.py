@@ -675,20 +675,19 @@ class Function:
             if isinstance(shape, TensorSpec):
                 ph = graph.symbolic_like(shape.shape, shape.dtype, context.current_device(),
                                          names[i])
-                graph.inputs.append((i, ph._id, ph.dtype))
-                symbolic[i] = ph
             elif isinstance(x, TensorSpec):
                 ph = graph.symbolic_like(shape, x.dtype, context.current_device(), names[i])
-                graph.inputs.append((i, ph._id, ph.dtype))
-                symbolic[i] = ph
             elif shape is not None:
                 ph = graph.placeholder(x, names[i], shape)
-                graph.inputs.append((i, ph._id, ph.dtype))
-                symbolic[i] = ph
-            elif (hasattr(x, "assign") and hasattr(x, "_as_tensor")) or \
-                    hasattr(type(x), "_tracing_key"):   # a variable, dataset or iterator
-                graph.substitutes[id(x)] = -(i + 1)
-                graph.inputs.append((i, -(i + 1), None))
+            else:
+                if (hasattr(x, "assign") and hasattr(x, "_as_tensor")) or \
+                        hasattr(type(x), "_tracing_key"):   # a variable, dataset or iterator
+                    graph.substitutes[id(x)] = -(i + 1)
+                    graph.inputs.append((i, -(i + 1), None))
+                continue
+            ph._requested = ""   # TF: an argument's placeholder asks for no device
+            graph.inputs.append((i, ph._id, ph.dtype))
+            symbolic[i] = ph
         s_args, s_kwargs = func_graph.collapse(nest.pack_sequence_as(expanded, symbolic))
         graph.structured_inputs = (s_args, s_kwargs)
         if self._instance is not None:

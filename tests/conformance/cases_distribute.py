@@ -2115,3 +2115,72 @@ def case_one_replica_values_are_wrapped_or_not(tf):
             "default": _try(lambda: shapes(tf.distribute.get_strategy())),
             "central_storage_one_cpu": _try(lambda: shapes(
                 tf.distribute.experimental.CentralStorageStrategy(["/cpu:0"])))}
+
+
+@case
+def case_graph_tensor_devices(tf):
+    """A graph tensor's ``device`` is what its op asked for: the tf.device scopes merged
+    ('' outside them and for a function's arguments), not where it runs."""
+    s = make_strategy(tf)
+    out = {}
+    c = tf.constant([1.0, 2.0])
+    with tf.device("/cpu:0"):
+        v = tf.Variable(1.0)
+
+    @tf.function
+    def f(x):
+        out["argument"] = x.device
+        out["captured"] = c.device
+        out["op_on_captured"] = (c * 2.0).device
+        out["variable"] = v.device
+        out["read"] = v.read_value().device
+        out["constant"] = tf.constant(1.0).device
+        with tf.device("/cpu:1"):
+            out["cpu1"] = tf.constant(1.0).device
+            with tf.device("/job:localhost"):
+                out["job_over_cpu1"] = tf.constant(1.0).device
+            with tf.device(None):
+                out["none_clears"] = tf.constant(1.0).device
+            with tf.device(""):
+                out["empty_keeps"] = tf.constant(1.0).device
+        with tf.device("cpu"):
+            out["any_cpu"] = tf.constant(1.0).device
+        with tf.device("/job:localhost/replica:0/task:0/device:CPU:2"):
+            out["full"] = tf.constant(1.0).device
+        return x
+
+    @tf.function
+    def g(x):
+        def fn(y):
+            out["replica_argument"] = y.device
+            out["replica_op"] = (y * 2.0).device
+            return y
+        return s.run(fn, args=(x,))
+
+    f(tf.constant(1.0))
+    g(tf.constant(1.0))
+    return out
+
+
+@case
+def case_one_replica_all_reduce_of_an_outside_value_in_a_function(tf):
+    make_strategy(tf)
+    s = tf.distribute.MirroredStrategy(["/cpu:0"])
+
+    def summed(*xs):
+        return tf.distribute.get_replica_context().all_reduce("SUM", list(xs))
+
+    def made_inside(x):
+        return tf.distribute.get_replica_context().all_reduce("SUM", x * 1.0)
+
+    values = s.experimental_distribute_values_from_function(lambda ctx: tf.constant([1.0, 2.0]))
+    words = ["destinations", "empty"]
+    return {
+        "argument": expect_error(lambda: tf.function(lambda x: s.run(summed, args=(x,)))(values),
+                                 words),
+        "constant_outside_run": expect_error(
+            lambda: tf.function(lambda: s.run(summed, args=(tf.constant([1.0]),)))(), words),
+        "made_inside_the_replica": _try(lambda: enc(tf, tf.function(
+            lambda x: s.run(made_inside, args=(x,)))(values), s)),
+        "eager": _try(lambda: enc(tf, s.run(summed, args=(values,)), s)),
+    }

@@ -79,5 +79,6 @@ def test_tensorflow_recording_replays(runs):
         for key in ("all_gather_rows_hex", "all_gather_axis1", "all_gather_ids",
                     "all_reduce_n", "gather_rows", "gather_wide", "broadcast_to", "counter",
                     "values_from_function", "all_reduce_x_hex", "reduce_to_mean_hex",
-                    "batch_reduce_to_hex", "all_reduce_mixed_hex", "all_reduce_packed_hex"):
+                    "batch_reduce_to_hex", "all_reduce_mixed_hex", "all_reduce_packed_hex",
+                    "argument_all_reduce_error"):
             assert res[key] == want[key], key

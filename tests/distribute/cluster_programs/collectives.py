@@ -108,4 +108,11 @@ def both():
 
 # In a tf.function the two tensors go as one pack (one ring over the concatenation).
 out["all_reduce_packed_hex"] = [hexes(t) for t in tf.function(lambda: strategy.run(both))()]
+# A worker's one replica all-reducing a function's argument (made outside every device
+# scope): TF has no destination for it (ValueError "destinations can not be empty").
+try:
+    tf.function(lambda x: strategy.run(summed, args=(x,)))(rows(BIG))
+    out["argument_all_reduce_error"] = None
+except ValueError as e:
+    out["argument_all_reduce_error"] = "destinations can not be empty" in str(e)
 print("@@RESULT@@" + json.dumps(out), flush=True)

@@ -174,7 +174,8 @@ class _ReplicaThread(threading.Thread):
             if teach.enabled():
                 teach.enter_replica(self.ctx.num_replicas_in_sync)
             with _graph_scope(self.graph, self.in_function), \
-                    context.device(self.device.name), self.ctx, \
+                    context.device(self.device.name,
+                                   getattr(self.ctx, "_requested_device", None)), self.ctx, \
                     variables.variable_creator_scope(_replica_variable_creator):
                 self.result = self.fn(*self.args, **self.kwargs)
         except _Aborted:

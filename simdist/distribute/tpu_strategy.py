@@ -61,6 +61,10 @@ class _TPUReplicaContext(_MirroredReplicaContext):
     graph, so a tf.function nested in the replica function may merge (TF builds it inside
     the replicated computation; simdist inlines it into the run's trace)."""
 
+    # TF's tpu.replicate builds the computation under no device scope (only its outputs
+    # under core 0): a replica's ops say '' as their device (tpu/tpu.py).
+    _requested_device = ""
+
     def _check_merge_call_graph(self):
         pass
 

@@ -23,7 +23,7 @@ def all_reduce_algorithms() -> list[str]:
 # Okabe-Ito colours (readable for colour-blind viewers and on a projector), then three more;
 # with a dash and a marker per algorithm, so a curve hidden under another still shows.
 _COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000",
-            "#882255", "#7f7f7f", "#994F00")
+            "#882255", "#7f7f7f", "#332288")
 _DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "solid", "dash", "dot", "longdashdot",
            "dashdot")
 _SYMBOLS = ("circle", "square", "diamond", "triangle-up", "x", "cross", "triangle-down",

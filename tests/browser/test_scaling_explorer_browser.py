@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from simdist.viz import scaling
 from tests.browser.browser_helpers import (
     PLOT,
     in_viewport,
@@ -23,13 +24,15 @@ def test_colours_selection_and_crossover(server, screen):
     scroll_into_view(chart)
     shot(screen, "5_scaling_all")
     every = _legend_colours(chart)
-    assert len(set(every.values())) == len(every) == 9
+    # one curve and one colour per all-reduce of the registry (10, TF's ring_reducer too)
+    assert len(set(every.values())) == len(every) == len(scaling.all_reduce_algorithms())
     for name in every:                           # every curve in the legend
         assert chart.locator(".legendtext", has_text=name).count()
     assert chart.locator(".annotation-text", has_text="ring/tree cross: 2 MiB").is_visible()
     assert visible(screen, "ring = two_level")
     # on the chart: the legend names the curve hidden under another
     assert chart.locator(".legendtext", has_text="two_level (identical to ring)").is_visible()
+    assert chart.locator(".legendtext", has_text="ring_reducer (identical to ring)").is_visible()
     assert in_viewport(screen, chart)
     open_page(screen, f"{server}/scaling_explorer?topo=nvswitch&n=8&algs=tree,two_level", 2)
     chart = screen.locator(PLOT).first

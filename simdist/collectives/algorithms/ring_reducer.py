@@ -35,6 +35,7 @@ from simdist.collectives.algorithms import _rings
 from simdist.collectives.layout import Layout
 from simdist.collectives.registry import Algorithm, register
 from simdist.collectives.schedule import Schedule
+from simdist.hardware import array_api
 
 ALIGN_BYTES = 64   # EIGEN_MAX_ALIGN_BYTES of TF's x86-64 builds (AVX-512)
 
@@ -60,7 +61,7 @@ class AlignedLayout(Layout):
     """The whole buffer on every rank, cut into TF's 64-byte aligned chunks."""
 
     def bounds(self, arrays, num_chunks: int) -> np.ndarray:
-        return aligned_bounds(arrays[0].size, num_chunks, arrays[0].dtype.itemsize)
+        return aligned_bounds(arrays[0].size, num_chunks, array_api.itemsize(arrays[0]))
 
     def size_bounds(self, num_elements: int, p: int, num_chunks: int,
                     itemsize: int = 1) -> np.ndarray:

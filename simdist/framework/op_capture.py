@@ -396,8 +396,8 @@ class _Raw:
     def run(self, program, objs):
         for dev, extra in program.peak:
             lock = dev._lock
-            lock.acquire()
             try:
+                lock.acquire()   # inside the try: see Device.allocate_array
                 if dev.memory_in_use + extra > dev.peak_memory:
                     dev.peak_memory = dev.memory_in_use + extra
             finally:

@@ -80,11 +80,14 @@ class Device:
         """
         # NumPy's nbytes; the Array API has none (array_api.nbytes: size x itemsize).
         nbytes = value.nbytes if type(value) is np.ndarray else array_api.nbytes(value)
-        # acquire/release around try/finally: the same lock as ``with``, cheaper per call
-        # (every tensor made comes here, every one freed goes through free).
+        # acquire/release in try/finally: the same lock as ``with``, cheaper per call (every
+        # tensor made comes here, every one freed goes through free). The acquire is inside
+        # the try: an asynchronous exception (the app's time limit on a learner's program,
+        # PyThreadState_SetAsyncExc) lands when the acquire's call returns, and must find
+        # the lock's release already armed, or a later free deadlocks on a held lock.
         lock = self._lock
-        lock.acquire()
         try:
+            lock.acquire()
             in_use = self.memory_in_use + nbytes
             if in_use > self.memory_limit:
                 raise self._oom(nbytes, "tensor", value.shape, value.dtype, None)
@@ -126,8 +129,8 @@ class Device:
     def free(self, nbytes: int) -> None:
         """Release ``nbytes`` accounted by :meth:`allocate`."""
         lock = self._lock
-        lock.acquire()
         try:
+            lock.acquire()   # inside the try: see Device.allocate_array
             self.memory_in_use -= nbytes
         finally:
             lock.release()
@@ -163,8 +166,8 @@ class Device:
         memory = nbytes / spec.mem_bw
         cost = (spec.launch_s + (memory if memory > compute else compute)) * self.slowdown
         lock = self._lock
-        lock.acquire()
         try:
+            lock.acquire()   # inside the try: see Device.allocate_array
             start = self.clock
             self.clock = end = start + cost
         finally:

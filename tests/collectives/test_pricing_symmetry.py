@@ -50,6 +50,8 @@ def oracle_steps(collective, name, nbytes, graph, p, compute=True, **params):
     if collective in ("reduce_scatter", "all_gather", "all_to_all"):
         bounds = placement_lib.slot_bounds(list(np.diff(even_bounds(n, p))),
                                            max(sched.num_chunks // p, 1))
+    elif algo.own_layout is not None:   # TF's ring: its 64-byte aligned chunks
+        bounds = algo.layout.size_bounds(n, p, sched.num_chunks, 4)
     else:
         bounds = even_bounds(n, sched.num_chunks)
     steps = []

@@ -477,7 +477,7 @@ _OP_NAMES = {"constant": "Const", "matmul": "MatMul", "reduce_sum": "Sum",
              "equal": "Equal", "not_equal": "NotEqual", "less": "Less", "greater": "Greater",
              "less_equal": "LessEqual", "greater_equal": "GreaterEqual",
              "logical_not": "LogicalNot", "logical_and": "LogicalAnd",
-             "logical_or": "LogicalOr", "where": "SelectV2", "gather": "GatherV2",
+             "logical_or": "LogicalOr", "gather": "GatherV2",
              "expand_dims": "ExpandDims", "squeeze": "Squeeze", "tile": "Tile",
              "shape": "Shape", "size": "Size", "rank": "Rank", "fill": "Fill",
              "broadcast_to": "BroadcastTo"}

@@ -162,4 +162,16 @@ def f(x):
 r = f(tf.constant(1.0))
 out = {"names": names, "value": r, "ops": ops(f, tf.constant(1.0))}
 """,
+    "tf.where with one argument and with three": SETUP + """
+@tf.function
+def f(x):
+    a = tf.where(x > 1.0)
+    b = tf.where(x > 1.0, x, -x)
+    c = tf.where(x > 2.0, name="picked")
+    seen(a, b, c)
+    return b
+x = tf.constant([1.0, 2.0, 3.0])
+r = f(x)
+out = {"names": names, "value": r, "ops": ops(f, x)}
+""",
 }

@@ -38,7 +38,11 @@ _NOT_OPS = {
 _OP_MODULES = (array_ops, math_ops, nn_ops, random_ops, conv_ops, linalg_ops, pooling_ops,
                clip_ops, dropout_ops, losses_util, numerics, string_ops, trig_ops)
 array_ops.range = _func_graph.recorded(array_ops.range, kind="spec", spec=array_ops.range_spec)
-array_ops.where = _func_graph.recorded(array_ops.where, kind="spec", spec=array_ops.where_spec)
+array_ops.where = _func_graph.recorded(
+    array_ops.where, kind="spec", spec=array_ops.where_spec,
+    # TF's op: Where (coordinates) for the condition alone, SelectV2 with x and y
+    name=lambda condition, x=None, y=None, name=None:
+        ("Where",) if x is None and y is None else ("SelectV2",))
 array_ops.squeeze = _func_graph.recorded(array_ops.squeeze, kind="spec",
                                          spec=array_ops.squeeze_spec)
 for _module in _OP_MODULES:

@@ -6,16 +6,7 @@ retraces; an eager call with a matching signature reuses it too. Under a Mirrore
 the inner function passed to ``strategy.run`` is traced once per replica (its device is part
 of TF's cache key), and again not per outer trace. Snippets as in tests/tf_snippets.py."""
 
-SETUP = """
-import contextlib, io
-S2 = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
-printed = io.StringIO()
-def calls(fn, *arg_lists):
-    with contextlib.redirect_stdout(printed):
-        return [fn(*a) for a in arg_lists]
-def local(v):
-    return list(S2.experimental_local_results(v))
-"""
+from function_distribute_cases import SETUP  # S2, printed, calls(), local() (and devices())
 
 CASES = {
     "the inner function traces once across outer retraces": SETUP + """

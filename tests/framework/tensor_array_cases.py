@@ -386,6 +386,22 @@ def f(x):
 f.get_concrete_function(tf.TensorSpec([3], tf.float32))
 out = names
 """,
+    "int64 indices: eager takes them, a trace's TensorList ops want int32 (TypeError)": """
+i64, both = tf.constant(0, tf.int64), tf.constant([0, 1], tf.int64)
+def full():
+    return tf.TensorArray(tf.float32, size=2).write(0, 1.0).write(1, 2.0)
+out = {
+    "eager": val(tf.TensorArray(tf.float32, size=2).write(i64, 1.0).stack()),
+    "eager_read": val(full().read(i64)),
+    "write": caught(tf.function(lambda: tf.TensorArray(tf.float32, size=2).write(
+        tf.constant(0, tf.int64), 1.0).stack())),
+    "read": caught(tf.function(lambda: full().read(tf.constant(1, tf.int64)))),
+    "gather": caught(tf.function(lambda: full().gather(tf.constant([0, 1], tf.int64)))),
+    "scatter": caught(tf.function(lambda: tf.TensorArray(tf.float32, size=2).scatter(
+        tf.constant([0, 1], tf.int64), tf.constant([1.0, 2.0])).stack())),
+    "python_int_traced": val(tf.function(lambda: full().read(1))()),
+}
+""",
 }
 
 CASES = {name: MODULE + f"out = run_module('ta_case_{i}', {SETUP + src!r})\n"

@@ -88,6 +88,20 @@ def _index(index) -> int:
     return int(index.numpy()) if isinstance(index, Tensor) else int(index)
 
 
+def _int32_input(value, arg: str, op: str):
+    """``value`` as a graph TensorList op takes it: an int32 index (TF's op-def check, a
+    TypeError while tracing; eager TensorArrays take any integer).
+
+    Raises:
+      TypeError: a tensor of another dtype (TF's text).
+    """
+    dtype = getattr(value, "dtype", None)
+    if isinstance(value, Tensor) and dtype != dtypes.int32:
+        raise TypeError(f"Input '{arg}' of '{op}' Op has type {dtype.name} that does not "
+                        "match expected type of int32.")
+    return value
+
+
 def _static(t, shape):
     """``t`` (a symbolic tensor) with TF's static ``shape`` where TF's shape function knows
     less than simdist's placeholders do (the same tensor of the graph)."""
@@ -347,8 +361,9 @@ class _GraphTensorArrayV2:
 
     def read(self, index, name=None):
         with func_graph.op_name_scope(name, "TensorArrayV2Read"):
-            value = list_ops.tensor_list_get_item(self._flow, index, self._dtype,
-                                                  self._shape_arg(), name=name)
+            value = list_ops.tensor_list_get_item(
+                self._flow, _int32_input(index, "index", "TensorListGetItem"), self._dtype,
+                self._shape_arg(), name=name)
         return _static(value, self.element_shape) if self.element_shape.rank is not None \
             else value
 
@@ -361,8 +376,9 @@ class _GraphTensorArrayV2:
             value = _convert(value, self._dtype)
             _check_dtypes(value, self._dtype)
             self._check_element_shape(value.shape)
-            flow_out = list_ops.tensor_list_set_item(self._flow, index, value,
-                                                     bool(self._dynamic_size), name=name)
+            flow_out = list_ops.tensor_list_set_item(
+                self._flow, _int32_input(index, "index", "TensorListSetItem"), value,
+                bool(self._dynamic_size), name=name)
         return build_ta_with_new_flow(self, flow_out)
 
     def stack(self, name=None):
@@ -373,6 +389,7 @@ class _GraphTensorArrayV2:
         return _static(value, TensorShape([size]).concatenate(self.element_shape))
 
     def gather(self, indices, name=None):
+        _int32_input(indices, "indices", "TensorListGather")
         value = list_ops.tensor_list_gather(self._flow, indices, self._dtype, self._shape_arg(),
                                             name=name)
         n = getattr(indices, "shape", None)
@@ -405,6 +422,7 @@ class _GraphTensorArrayV2:
             _check_dtypes(value, self._dtype)
             self._check_element_shape(TensorShape(value.shape.dims[1:])
                                       if value.shape.rank else TensorShape(None))
+            _int32_input(indices, "indices", "TensorListScatterIntoExistingList")
             flow_out = list_ops.tensor_list_scatter(value, indices, self._shape_arg(),
                                                     self._flow)
         return build_ta_with_new_flow(self, flow_out)

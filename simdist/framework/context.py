@@ -22,7 +22,10 @@ from simdist.hardware import machine as machine_lib
 from simdist.hardware.device_spec import DeviceSpec
 
 _devices = ThreadLocalStack()
-_requested = ThreadLocalStack()   # the merged device specs of the scopes, as strings
+# The scopes' specs as given (merged only when a trace asks, requested_device): a name or
+# DeviceSpec merges over the scopes outside it; None (``tf.device(None)``) asks for none;
+# a 1-tuple fixes what the block's ops ask for (device(name, requested)).
+_requested = ThreadLocalStack()
 
 
 def _stack() -> list:
@@ -59,14 +62,24 @@ def explicit_device():
 def requested_device() -> str:
     """The device spec a graph op made here asks for, as TF writes it ('' for none)."""
     s = _requested.items
-    return s[-1] if s else ""
+    return _resolved(tuple(s)) if s else ""
 
 
 @functools.lru_cache(maxsize=512)
-def _merged(outer: str, name: str) -> str:
-    """``name``'s spec with the parts it leaves out taken from ``outer`` (TF's MergeDevice)."""
-    base = DeviceSpec.from_string(outer) if outer else DeviceSpec()
-    return DeviceSpec.from_string(name).make_merged_spec(base).to_string()
+def _resolved(entries: tuple) -> str:
+    """The scopes' entries (see ``_requested``) merged as TF's MergeDevice does: each
+    spec's parts over the ones it leaves out, from the innermost None or fixed entry."""
+    start = len(entries)
+    while start and entries[start - 1] is not None and type(entries[start - 1]) is not tuple:
+        start -= 1
+    base = DeviceSpec()
+    if start and entries[start - 1] is not None:   # a fixed entry: (requested,)
+        fixed = entries[start - 1][0]
+        base = DeviceSpec.from_string(fixed) if fixed else DeviceSpec()
+    for spec in entries[start:]:
+        spec = spec if isinstance(spec, DeviceSpec) else DeviceSpec.from_string(spec)
+        base = spec.make_merged_spec(base)
+    return base.to_string()
 
 
 def device(name, requested=None):
@@ -105,12 +118,7 @@ class _DeviceScope(contextlib.ContextDecorator):
         # None is pushed as "no explicit device" so enclosing scopes no longer apply.
         items.append(None if name is None else machine_lib.find_device(name))
         r = _requested.items
-        if name is None or self.requested is not None:
-            r.append(self.requested or "")
-        else:
-            spec = getattr(name, "name", name)
-            r.append(_merged(r[-1] if r else "", spec.to_string()
-                             if isinstance(spec, DeviceSpec) else spec))
+        r.append(getattr(name, "name", name) if self.requested is None else (self.requested,))
         self._items = (items, r)
         return None
 

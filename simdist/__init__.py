@@ -49,6 +49,7 @@ from simdist.framework.ops.control_flow_ops import (
 )
 
 from simdist.framework.function import function
+from simdist.platform.tf_logging import get_logger
 from simdist import config, debugging, io, linalg, math, nn, random, strings
 from simdist import _operators as __operators__
 from simdist.framework import dispatch as _dispatch

@@ -24,8 +24,9 @@ from simdist.distribute.reduce_util import ReduceOp
 from simdist.framework import context as _context
 from simdist.framework.config_pb2 import ConfigProto, GPUOptions  # noqa: F401
 from simdist.framework.ops import logging_ops as _logging_ops
+from simdist.platform.tf_logging import get_logger as _get_logger_fn
 
-_logger = _logging.getLogger("tensorflow")
+_logger = _get_logger_fn()
 
 
 def _set_verbosity(v) -> None:

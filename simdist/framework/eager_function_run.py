@@ -27,11 +27,11 @@ def run_functions_eagerly(run_eagerly) -> None:
 
 
 def _deprecated(name: str, instead: str) -> None:
-    import logging  # loaded at first use (test_lazy_import)
+    from simdist.platform.tf_logging import get_logger  # logging loads at first use
 
     if name not in _warned:   # TF's deprecation decorator warns once per function
         _warned.add(name)
-        logging.getLogger("tensorflow").warning(
+        get_logger().warning(
             "%s (from tensorflow.python.eager.polymorphic_function.eager_function_run) is "
             "deprecated and will be removed in a future version.\nInstructions for "
             "updating:\n%s", name, instead)

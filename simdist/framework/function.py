@@ -992,6 +992,6 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
 
 def _tf_logger():
     """TF's "tensorflow" logger (``import logging`` waits for the first warning)."""
-    import logging
+    from simdist.platform.tf_logging import get_logger
 
-    return logging.getLogger("tensorflow")
+    return get_logger()

@@ -40,12 +40,13 @@ class _TFShouldUseHelper:
         if self._sated:
             return
         try:
-            import logging  # on first use: ``import simdist`` leaves logging unloaded
             import traceback
+
+            from simdist.platform.tf_logging import get_logger
 
             creation_stack = "".join(
                 line.rstrip() for line in traceback.format_stack(self._stack_frame, limit=5))
-            logging.getLogger("tensorflow").error(
+            get_logger().error(
                 f"{_RULE}\nObject was never used (type {self._type}):\n{self._repr}\nIf you "
                 f"want to mark it as used call its \"mark_used()\" method.\nIt was originally "
                 f"created here:\n{creation_stack}\n{_RULE}")

@@ -24,7 +24,6 @@ import copy
 import functools
 import inspect
 import linecache
-import logging
 import textwrap
 import types
 import weakref
@@ -39,13 +38,13 @@ from simdist.autograph.converters import (
     return_statements,
 )
 from simdist.autograph.converters import functions as functions_converter
+from simdist.platform.tf_logging import get_logger
 
 DO_NOT_CONVERT = "__ag_do_not_convert__"
 _SKIPPED_MODULES = ("simdist", "numpy", "builtins", "functools", "collections", "abc",
                     "typing", "inspect", "threading", "contextlib")
 _cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _sources: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_logger = logging.getLogger("tensorflow")
 
 
 class InaccessibleSourceCodeError(ValueError):
@@ -79,7 +78,7 @@ def convert(fn):
     try:
         converted, source = _convert_function(fn)
     except Exception as e:  # noqa: BLE001 - any failure: run unconverted, as TF does
-        _logger.warning("AutoGraph could not transform %s and will run it as-is.\nCause: %s\n"
+        get_logger().warning("AutoGraph could not transform %s and will run it as-is.\nCause: %s\n"
                         "To silence this warning, decorate the function with "
                         "@tf.autograph.experimental.do_not_convert", fn, e)
         converted, source = fn, None
@@ -133,7 +132,7 @@ def _parse(fn):
         # next line inside brackets): find it in the whole file's tree, as TF's parser does
         whole = _file_tree(filename, fn)
         if whole is not None:   # a copy: the converters change the nodes they are given
-            return copy.deepcopy(_lambda_node(fn, whole, fn.__code__.co_firstlineno)), \
+            return copy.deepcopy(_lambda_node(fn, whole)), \
                 filename
     tree = ast.parse(textwrap.dedent(source))
     ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)
@@ -167,21 +166,56 @@ def _file_tree(filename, fn):
     return tree
 
 
-def _lambda_node(fn, tree, line=None):
-    """The lambda of ``tree`` that is ``fn``: by its parameters (and, in a whole file's
-    tree, the line it starts on).
+def _lambda_node(fn, tree):
+    """The lambda of ``tree`` that is ``fn``, chosen as TF's parser chooses: among the
+    lambdas of the statements starting by its first line, those whose lines span it; if
+    several, those with its parameters.
 
     Raises:
-      InaccessibleSourceCodeError: none, or more than one, match.
+      InaccessibleSourceCodeError: none, or more than one, match (TF's texts).
     """
-    params = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
-    found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)
-             and [a.arg for a in n.args.args] == params
-             and (line is None or n.lineno == line)]
-    if len(found) != 1:
+    line = fn.__code__.co_firstlineno
+    statements = []
+    for node in tree.body:            # up to the last statement starting by the lambda's line
+        if getattr(node, "lineno", line) > line:
+            break
+        statements.append(node)
+    lambdas = [n for node in statements for n in ast.walk(node) if isinstance(n, ast.Lambda)]
+    candidates = [n for n in lambdas if _span(n)[0] <= line <= _span(n)[1]]
+    if len(candidates) == 1:
+        return candidates[0]
+    if not candidates:
+        codes = "\n".join(ast.unparse(n) for n in lambdas)
         raise InaccessibleSourceCodeError(
-            f"could not tell which lambda of its source line is {fn}")
-    return found[0]
+            f"could not parse the source code of {fn}: no matching AST found among "
+            f"candidates:\n{codes}")
+    matches = [n for n in candidates if _matches_argspec(n, fn)]
+    if len(matches) == 1:
+        return matches[0]
+    listed = "\n".join(f"Match {i}:\n{ast.unparse(n).strip()}\n" for i, n in enumerate(matches))
+    raise InaccessibleSourceCodeError(
+        f"could not parse the source code of {fn}: found multiple definitions with identical "
+        "signatures at the location. This error may be avoided by defining each lambda on a "
+        f"single line and with unique argument names. The matching definitions were:\n{listed}")
+
+
+def _span(node) -> tuple[int, int]:
+    """The first and last line of ``node``'s source."""
+    first, last = float("inf"), 0
+    for n in ast.walk(node):
+        first = min(first, getattr(n, "lineno", first))
+        last = max(last, getattr(n, "end_lineno", None) or getattr(n, "lineno", last))
+    return first, last
+
+
+def _matches_argspec(node, fn) -> bool:
+    """Whether the lambda ``node`` has ``fn``'s parameters (TF's _node_matches_argspec)."""
+    spec = inspect.getfullargspec(fn)
+    args = node.args
+    return ([a.arg for a in args.args] == spec.args
+            and (args.vararg.arg if args.vararg else None) == spec.varargs
+            and (args.kwarg.arg if args.kwarg else None) == spec.varkw
+            and [a.arg for a in args.kwonlyargs] == spec.kwonlyargs)
 
 
 def _transform(node):

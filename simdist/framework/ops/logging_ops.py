@@ -162,9 +162,9 @@ _LOG_FUNCTIONS: list = []
 
 
 def _logger():
-    import logging
+    from simdist.platform.tf_logging import get_logger
 
-    return logging.getLogger("tensorflow")
+    return get_logger()
 
 
 def _log_levels() -> dict:

@@ -75,10 +75,11 @@ def _convert_op(value, dtype_hint):
 def _check_dtypes(value, dtype) -> None:
     """TF logs (does not raise) when a graph write's value has another dtype."""
     if value.dtype != dtype:
-        import logging  # on first use: ``import simdist`` leaves logging unloaded
         import traceback
 
-        logging.getLogger("tensorflow").error(
+        from simdist.platform.tf_logging import get_logger
+
+        get_logger().error(
             f"Error: Input value {value} has dtype {value.dtype}, but expected dtype {dtype}.  "
             "This leads to undefined behavior and will be an error in future versions of "
             "TensorFlow.  Traceback:\n" + "".join(traceback.format_stack()))

@@ -19,7 +19,6 @@ Mirrors tensorflow/python/saved_model/save.py and load.py (for Keras models).
 
 from __future__ import annotations
 
-import logging
 import os
 
 from simdist.framework import execute, nest
@@ -28,6 +27,7 @@ from simdist.framework.tensor_spec import TensorSpec
 from simdist.keras.engine.training import Model
 from simdist.keras.saving import model_config, saving_api
 from simdist.keras.saving.options import check_io_device
+from simdist.platform.tf_logging import get_logger
 
 DEFAULT_SIGNATURE_KEY = "serving_default"
 
@@ -47,7 +47,7 @@ def save(obj, export_dir, signatures=None, options=None) -> None:
                                   "'serving_default' signature only; leave signatures=None.")
     check_io_device(options)
     if model_config.is_unbuilt_subclass(obj):
-        logging.getLogger("tensorflow").warning(
+        get_logger().warning(
             "Skipping full serialization of TF-Keras layer %r, because it is not built.", obj)
         meta = {"format": model_config.FORMAT, "architecture": None, "compile_config": None,
                 "signature": None}

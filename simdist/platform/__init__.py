@@ -1,0 +1,1 @@
+"""What TF's ``python/platform`` gives simdist: the "tensorflow" logger (tf_logging)."""

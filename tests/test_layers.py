@@ -16,8 +16,9 @@ The layers, top to bottom (each imports only from the layers below it):
   framework    Tensor, ops and their gradients, GradientTape, Variable, tf.function
   hardware     simulated devices, topologies, the machine, transfers, the trace
   base         what every layer may use: ``_world`` (the world-reset registry),
-               ``errors`` (TF's exceptions), ``warnings`` (warnings that teach), and
-               ``framework/thread_local`` (per-thread state, stdlib only)
+               ``errors`` (TF's exceptions), ``warnings`` (warnings that teach),
+               ``platform`` (TF's "tensorflow" logger) and ``framework/thread_local``
+               (per-thread state, stdlib only)
 
 Module-level and function-level (lazy) imports count alike: a lazy import still ties the
 layers together. ``ALLOWED`` lists the exceptions, each with its reason.
@@ -36,7 +37,7 @@ LAYERS = ("viz", "testing", "facade", "keras", "train", "distribute", "data", "c
 LAYER_OF = {"viz": "viz", "testing": "testing", "keras": "keras", "train": "train",
             "distribute": "distribute", "data": "data", "collectives": "collectives",
             "framework": "framework", "hardware": "hardware", "_world": "base",
-            "errors": "base", "warnings": "base",
+            "errors": "base", "warnings": "base", "platform": "base",
             # AutoGraph converts a tf.function's Python control flow into framework ops and
             # tf.function calls it: one layer, as TF keeps autograph beside def_function.
             "autograph": "framework"}

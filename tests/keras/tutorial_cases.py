@@ -180,4 +180,53 @@ out = [[v.name for v in n.variables], [v.name for v in n.trainable_variables],
        [type(s).__name__ for s in n.submodules], isinstance(n.d, tf.Module),
        [type(s).__name__ for s in tf.keras.Sequential([n.d, n.d2]).submodules]]
 """,
+    # tf-keras's Model gathers weights from every tracked trackable, metrics included
+    # (Model.weights / non_trainable_weights); a Layer skips metrics (_flatten_modules).
+    "a model counts its attribute metrics' state among its weights, a layer does not": """
+class Tracked(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.dense = L.Dense(2, name='d')
+        self.mae = tf.keras.metrics.MeanAbsoluteError(name='mae')
+        self.pair = [tf.keras.metrics.Mean(name='a'), tf.keras.metrics.Sum(name='b')]
+        self.inner = Inner()
+    def call(self, x):
+        return self.inner(self.dense(x))
+class Inner(L.Layer):
+    def __init__(self):
+        super().__init__(name='inner')
+        self.tracker = tf.keras.metrics.Mean(name='t')
+        self.proj = L.Dense(1, name='p')
+    def call(self, x):
+        return self.proj(x)
+m = Tracked()
+m(np.ones((4, 3), 'float32'))
+m.compile(optimizer='sgd', loss='mse', metrics=['mse'])
+m.fit(np.ones((4, 3), 'float32'), np.ones((4, 1), 'float32'), verbose=0)
+names = lambda ws: [w.name.split('/')[-1] for w in ws]
+out = [names(m.weights), names(m.trainable_weights), names(m.non_trainable_weights),
+       [w.shape for w in m.get_weights()], m.count_params(), [l.name for l in m.layers],
+       names(m.inner.weights), len(m.inner.non_trainable_weights)]
+m.set_weights(m.get_weights())
+m.trainable = False
+out += [names(m.non_trainable_weights), len(m.trainable_weights)]
+""",
+    "an .h5 weights file holds the layers' weights, not the attribute metrics' state": """
+import os, tempfile
+class WithTracker(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.tracker = tf.keras.metrics.Mean(name='tracker')
+        self.dense = L.Dense(2, name='d')
+    def call(self, x):
+        self.tracker.update_state(tf.reduce_sum(x))
+        return self.dense(x)
+a, b = WithTracker(), WithTracker()
+a(np.ones((2, 3), 'float32')), b(np.zeros((2, 3), 'float32'))
+path = os.path.join(tempfile.mkdtemp(), 'w.h5')
+a.save_weights(path)
+b.load_weights(path)
+out = [len(a.get_weights()), [float(v.numpy()) for v in b.tracker.variables],
+       all(np.array_equal(x, y) for x, y in zip(a.dense.get_weights(), b.dense.get_weights()))]
+""",
 }

@@ -139,10 +139,13 @@ class Layer(module.Module):
                 if isinstance(item, Layer) and item is not self and all(
                         item is not lay for lay in self.__dict__.get("_layers", [])):
                     self.__dict__.setdefault("_layers", []).append(item)
+                    self.__dict__.setdefault("_tracked", []).append(item)
                 elif getattr(type(item), "_is_keras_metric", False) and all(
                         item is not m for m in self.__dict__.get("_metrics", [])):
-                    # a Metric kept as an attribute: Keras lists it in Model.metrics
+                    # a Metric kept as an attribute: Keras lists it in Model.metrics, and
+                    # a model (not a layer) counts its state among its weights
                     self.__dict__.setdefault("_metrics", []).append(item)
+                    self.__dict__.setdefault("_tracked", []).append(item)
         object.__setattr__(self, name, value)
 
     def _trackable_children(self) -> dict:
@@ -287,11 +290,7 @@ class Layer(module.Module):
 
     def get_weights(self) -> list:
         """The weights' values as NumPy arrays (in ``weights`` order)."""
-        out = []
-        for w in self.weights:
-            with ds_context.enter_or_assert_strategy(ds_context.strategy_of(w)):
-                out.append(w.numpy())
-        return out
+        return _values(self.weights)
 
     def set_weights(self, weights) -> None:
         """Assign NumPy arrays to the weights (every copy of a mirrored weight).
@@ -299,7 +298,10 @@ class Layer(module.Module):
         Raises:
           ValueError: a wrong number of arrays or a shape mismatch.
         """
-        params = self.weights
+        self._set_weights_impl(self.weights, weights)
+
+    def _set_weights_impl(self, params, weights) -> None:
+        """Assign ``weights`` (NumPy arrays) to the variables ``params``, checked."""
         weights = list(weights)
         if len(params) != len(weights):
             raise ValueError(
@@ -522,12 +524,21 @@ def refuse_constraints(*constraints) -> None:
 
 _MULTIPLE = object()  # a shared layer's nodes disagree on their shapes
 
+
+def _values(variables) -> list:
+    """The variables' values as NumPy arrays (a mirrored one's, in its strategy)."""
+    out = []
+    for w in variables:
+        with ds_context.enter_or_assert_strategy(ds_context.strategy_of(w)):
+            out.append(w.numpy())
+    return out
+
 # Attributes of a layer's own bookkeeping: never sub-layers, never checkpoint children.
 _BOOKKEEPING = frozenset({"_layers", "_inbound_nodes", "_trainable_weights",
                           "_non_trainable_weights", "_named_weights", "_losses",
                           "_node_shapes", "_build_input_shape", "_dtype_policy",
                           "_train_counter", "_test_counter", "_predict_counter",
-                          "_metrics", "_compile_args"})
+                          "_metrics", "_tracked", "_compile_args"})
 
 
 def same_shape(layer, input_shape):

@@ -38,7 +38,7 @@ from simdist.keras.engine import (
     summary,
 )
 from simdist.keras.engine import steps_per_execution as executions_lib
-from simdist.keras.engine.base_layer import Layer, _dedup
+from simdist.keras.engine.base_layer import Layer, _dedup, _values
 from simdist.keras.engine.keras_tensor import is_keras_tensor
 
 SUBCLASSES = weakref.WeakValueDictionary()  # 'module:qualname' -> Model subclass
@@ -128,30 +128,48 @@ class Model(Layer):
                 "created when the model is first called on inputs or `build()` is called "
                 "with an `input_shape`.")
 
+    def _tracked_trackables(self) -> list:
+        """The sub-layers and the Metrics kept as attributes, in the order they were
+        tracked (tf-keras's ``_self_tracked_trackables``; a functional or Sequential
+        model's own layers first): a model, unlike a layer, counts its metrics' state
+        variables among its non-trainable weights."""
+        tracked = self.__dict__.get("_tracked", ())
+        ids = {id(t) for t in tracked}
+        return [lay for lay in self._layers if id(lay) not in ids] + list(tracked)
+
     @property
     def trainable_weights(self) -> list:
         self._assert_weights_created()
         if not self._trainable:
             return []
-        out = [w for layer in self._layers for w in layer.trainable_weights]
+        out = [w for layer in self._tracked_trackables() for w in layer.trainable_weights]
         return _dedup(out + self._trainable_weights)
 
     @property
     def non_trainable_weights(self) -> list:
         self._assert_weights_created()
-        out = [w for layer in self._layers for w in layer.non_trainable_weights]
+        tracked = self._tracked_trackables()
+        out = [w for layer in tracked for w in layer.non_trainable_weights]
         if not self._trainable:
-            trainable = [w for layer in self._layers for w in layer.trainable_weights]
+            trainable = [w for layer in tracked for w in layer.trainable_weights]
             return _dedup(trainable + self._trainable_weights + out +
                           self._non_trainable_weights)
         return _dedup(out + self._non_trainable_weights)
 
     @property
     def weights(self) -> list:
-        """Layer by layer, each layer's own order (trainable then not), then the model's."""
+        """Layer by layer (and attribute metric), each one's own order (trainable then
+        not), then the model's."""
         self._assert_weights_created()
-        out = [w for layer in self._layers for w in layer.weights]
+        out = [w for layer in self._tracked_trackables() for w in layer.weights]
         return _dedup(out + self._trainable_weights + self._non_trainable_weights)
+
+    def _layer_weights(self) -> list:
+        """``weights`` without the attribute metrics' state: what an .h5 file holds (Keras
+        writes the weights of ``model.layers``, where metrics are not)."""
+        metric_vars = {id(v) for t in self._tracked_trackables()
+                       if getattr(type(t), "_is_keras_metric", False) for v in t.variables}
+        return [w for w in self.weights if id(w) not in metric_vars]
 
     trainable_variables = trainable_weights
     non_trainable_variables = non_trainable_weights
@@ -672,7 +690,7 @@ class Model(Layer):
             return
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         with open(path, "wb") as f:
-            np.savez(f, *self.get_weights())
+            np.savez(f, *_values(self._layer_weights()))
 
     def load_weights(self, filepath, skip_mismatch=False, by_name=False, options=None):
         """Load weights saved by :meth:`save_weights`; a TF-format load returns its status
@@ -687,7 +705,8 @@ class Model(Layer):
 
             return checkpoint.restore_graph(self, path).assert_nontrivial_match()
         with np.load(path) as data:
-            self.set_weights([data[f"arr_{i}"] for i in range(len(data.files))])
+            self._set_weights_impl(self._layer_weights(),
+                                   [data[f"arr_{i}"] for i in range(len(data.files))])
         return None
 
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,

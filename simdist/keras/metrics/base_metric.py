@@ -61,7 +61,12 @@ class Metric(trackable.Trackable):
     def variables(self):
         return list(self._variables)
 
-    weights = variables
+    weights = non_trainable_weights = variables
+
+    @property
+    def trainable_weights(self):
+        """None: a metric's state is not trained."""
+        return []
 
     def add_weight(self, name, shape=(), aggregation=variables_lib.VariableAggregation.SUM,
                    synchronization=variables_lib.VariableSynchronization.ON_READ,

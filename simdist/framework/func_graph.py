@@ -790,6 +790,7 @@ class FuncGraph:
             finally:
                 tape_lib.stack()[:] = saved
         outs = []
+        index = 0   # TF's output index counts the op's tensor outputs only (not a None)
         for i, t in enumerate(flat):
             if not isinstance(t, Tensor) or isinstance(t, SymbolicTensor):
                 outs.append(t)
@@ -801,7 +802,8 @@ class FuncGraph:
                 shape = [d if d == e else None for d, e in zip(shape, b.shape)]
             elif len(b.shape) != len(shape):   # the rank follows an unknown-rank input's
                 shape = None
-            suffix = f":{i}" if len(flat) > 1 else ":0"
+            suffix = f":{index}"
+            index += 1
             out = SymbolicTensor(self, op_name + suffix, shape, t.dtype, t._device,
                                  (t._value, b), tensor_id=t._id)
             tag = getattr(t, "_teach_tag", None)   # simdist.warnings: what the op made

@@ -473,7 +473,7 @@ class Function:
             # The call op of a caller's trace, run for its shapes (and tapes): no effects.
             with context.inside_function(), func_graph.dry_run(), \
                     random_ops.function_scope(random_ops.FunctionRandomState()):
-                return _as_outputs(trace.graph.execute(flat))
+                return nest.map_structure(_call_output, _as_outputs(trace.graph.execute(flat)))
         dev = context.current_device()
         start = dev.clock
         created = variables.creation_count()
@@ -859,7 +859,9 @@ class Function:
 def _call_op(graph) -> str:
     """TF's op calling a nested function: ``StatefulPartitionedCall`` when the function has
     stateful ops (a variable read or update, a print, a tape), else ``PartitionedCall``."""
+    returned = nest.flatten(graph.outputs)
     stateful = bool(graph.captures()) or bool(graph.substitutes) or any(
+        hasattr(t, "assign") and hasattr(t, "read_value") for t in returned) or any(
         n.dry is not None or n.fn.__name__ in ("gradient", "read_value", "value")
         for n in func_graph._walk(graph.nodes))
     return "StatefulPartitionedCall" if stateful else "PartitionedCall"
@@ -957,6 +959,15 @@ def _check_outputs(out, python_function) -> None:
         except (TypeError, ValueError):
             raise TypeError(_NOT_AN_OUTPUT.format(fn=python_function,
                                                   type=type(leaf).__name__)) from None
+
+
+def _call_output(v):
+    """An output of a nested function's call op, run for its caller's shapes: an argument
+    passed back comes out as a new tensor of the call (TF: ``PartitionedCall:0``), not as the
+    caller's tensor."""
+    if isinstance(v, func_graph.SymbolicTensor):
+        return Tensor(v._value, v._device)
+    return v
 
 
 def _as_outputs(out):

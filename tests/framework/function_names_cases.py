@@ -174,4 +174,24 @@ x = tf.constant([1.0, 2.0, 3.0])
 r = f(x)
 out = {"names": names, "value": r, "ops": ops(f, x)}
 """,
+    "a nested function's outputs are its call op's": SETUP + """
+v = tf.Variable(3.0)
+@tf.function
+def inner(x):
+    return {"a": x * 2.0, "b": [1.0, 2], "c": (x, 3), "d": None, "e": "s", "v": v}
+@tf.function
+def passes(x):
+    return x
+@tf.function
+def f(x):
+    r = inner(x)
+    p = passes(x)
+    flat = [t for t in tf.nest.flatten(r) if t is not None] + [p]
+    seen(*flat)
+    dtypes.extend(t.dtype.name for t in flat)
+    return r["b"], r["c"], r["e"], r["d"], p
+dtypes = []
+r = f(tf.constant(1.0))
+out = {"names": names, "value": [r, dtypes], "ops": ops(f, tf.constant(1.0))}
+""",
 }

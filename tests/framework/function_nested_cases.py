@@ -6,6 +6,7 @@ retraces; an eager call with a matching signature reuses it too. Under a Mirrore
 the inner function passed to ``strategy.run`` is traced once per replica (its device is part
 of TF's cache key), and again not per outer trace. Snippets as in tests/tf_snippets.py."""
 
+from control_flow_cases import MODULE
 from function_distribute_cases import SETUP  # S2, printed, calls(), local() (and devices())
 
 CASES = {
@@ -154,3 +155,48 @@ with contextlib.redirect_stdout(printed):
 out = [printed.getvalue(), r, replica_fn.experimental_get_tracing_count()]
 """,
 }
+
+# Programs run as modules of their own (AutoGraph reads their source): Python control flow
+# over tensors and datasets is converted in the outer and the inner functions.
+PROGRAMS = {
+    "nested methods, variable and dataset arguments, control flow": """
+class Scaler(tf.Module):
+    def __init__(self):
+        self.w = tf.Variable(2.0)
+        self.calls = tf.Variable(0)
+    @tf.function
+    def scale(self, x):
+        print("tracing scale", x.shape)
+        self.calls.assign_add(1)
+        if tf.reduce_sum(x) > 0:
+            return x * self.w
+        return -x
+@tf.function
+def accumulate(acc, ds):
+    print("tracing accumulate")
+    for b in ds:
+        acc.assign_add(tf.reduce_sum(b))
+    return acc.read_value()
+m = Scaler()
+total = tf.Variable(0.0)
+@tf.function
+def outer(x, ds, n):
+    print("tracing outer", n)
+    y = m.scale(x)
+    i = tf.constant(0)
+    while i < n:
+        y = m.scale(y)
+        i += 1
+    s = accumulate(total, ds)
+    return y, s
+ds = tf.data.Dataset.range(4).map(lambda v: tf.cast(v, tf.float32)).batch(2)
+r = calls(outer, (tf.ones(2), ds, 2), (-tf.ones(2), ds, 2), (tf.ones(3), ds, 1))
+r += calls(m.scale, (tf.ones(2),))
+out = [printed.getvalue(), r, m.calls, total, outer.experimental_get_tracing_count(),
+       m.scale.experimental_get_tracing_count(), accumulate.experimental_get_tracing_count()]
+""",
+}
+
+CASES.update({name: MODULE + f"out = run_module('nested_case_{i}', {SETUP + src!r})\n"
+              for i, (name, src) in enumerate(PROGRAMS.items())})
+

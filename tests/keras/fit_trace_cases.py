@@ -153,6 +153,37 @@ m = make(Custom)
 h = quiet(m.fit, X, Y, batch_size=4, epochs=3, shuffle=False, verbose=0)
 out = [counts(m), lines(), hist(h)]
 """,
+    "a custom train_step returns compute_metrics, which the model overrides": """
+class Custom(Noisy):
+    def __init__(self):
+        super().__init__()
+        self.pred_mean = tf.keras.metrics.Mean(name="pred_mean")
+
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x=x, y=y, y_pred=y_pred)
+        grads = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+        return self.compute_metrics(x, y, y_pred, None)
+
+    def compute_metrics(self, x, y, y_pred, sample_weight):
+        print("compute_metrics", tf.executing_eagerly(), [m.name for m in self.metrics])
+        results = super().compute_metrics(x, y, y_pred, sample_weight)
+        print("super gave", sorted(results))
+        self.pred_mean.update_state(y_pred)
+        results["pred_mean"] = self.pred_mean.result()
+        return results
+
+m = Custom()
+quiet(m, X[:1])
+m.dense.set_weights(W)
+m.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+h = quiet(m.fit, X, Y, batch_size=4, epochs=2, shuffle=False, verbose=0)
+e = quiet(m.evaluate, X, Y, batch_size=4, verbose=0, return_dict=True)
+out = [counts(m), lines(), hist(h), e]
+""",
     "fit under a 4-replica MirroredStrategy: the replica function traced per replica": """
 S = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1", "/cpu:2", "/cpu:3"])
 with S.scope():

@@ -338,7 +338,7 @@ class Model(Layer):
 
     def compute_metrics(self, x, y, y_pred, sample_weight):
         self.compiled_metrics.update_state(y, y_pred, sample_weight)
-        return {m.name: m.result() for m in self.metrics}
+        return self.get_metrics_result()
 
     def train_step(self, data):
         """One optimisation step on one replica's batch; returns the metrics' results."""

@@ -711,6 +711,15 @@ class Function:
         except StopIteration:
             ok = True
             raise errors.OutOfRangeError(None, None, "End of sequence") from None
+        except Exception as e:
+            if not self._autograph:
+                raise
+            from simdist.autograph.impl import error_utils
+
+            wrapped = error_utils.in_user_code(e)   # TF's "in user code:" text
+            if wrapped is None:
+                raise
+            raise wrapped from None
         finally:
             tape_lib.stack()[:] = saved_tapes
             if ok or not isinstance(sys.exc_info()[1], NotTraceable) or \

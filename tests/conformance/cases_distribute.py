@@ -77,8 +77,17 @@ def expect_error(fn, keywords=()):
     try:
         out = fn()
     except Exception as e:  # noqa: BLE001 - recording whatever TF raises is the point
-        return {"error": tname(e), "message": str(e)[:300], "keywords": list(keywords)}
+        return {"error": tname(e), "message": _short(str(e)), "keywords": list(keywords)}
     return {"no_error": True, "returned": tname(out)}
+
+
+def _short(message: str) -> str:
+    """A message's first 300 characters; of TF's "in user code:" text, those of its frames
+    and of its cause (the error's own message, after the frames)."""
+    if message.startswith("in user code:"):
+        frames, sep, cause = message.rpartition("\n\n    ")
+        return frames[:300] + sep + cause[:300]
+    return message[:300]
 
 
 def tname(x):

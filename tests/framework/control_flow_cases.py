@@ -683,6 +683,54 @@ def f(x):
     return x * 2 if x > 0 else -x
 out = [f(tf.constant(3)), f(tf.constant(-3))]
 """,
+    "an error in a helper called by a nested tf.function: TF's frames": """
+def helper(x):
+    return tf.reshape(x, [3])
+@tf.function
+def g(x):
+    y = x + 1.0
+    print("tracing g")
+    return helper(y)
+@tf.function
+def f(x):
+    z = x * 2.0
+    return g(z)
+f(tf.ones([2]))
+""",
+    "an error in a do_not_convert function: its frame marked **": """
+@tf.autograph.experimental.do_not_convert
+def plain(x):
+    raise ValueError("plain says no")
+@tf.function
+def f(x):
+    for i in tf.range(2):
+        x = x + 1.0
+    return plain(x) + 1.0
+f(tf.constant(1.0))
+""",
+    "an error in a traced lambda of a module not in sys.modules: run unconverted": """
+f = tf.function(lambda x: tf.reshape(x, [5]))
+f(tf.ones([2]))
+""",
+    "an error the user raises inside a loop body": """
+@tf.function
+def f(x):
+    for i in tf.range(3):
+        if x.shape.rank != 0:
+            raise TypeError("x must be a scalar")
+        x = x * 2.0
+    return x
+f(tf.ones([2]))
+""",
+    "numpy() in a method of a tf.Module: AttributeError in user code": """
+class M(tf.Module):
+    @tf.function
+    def __call__(self, x):
+        return self.scale(x)
+    def scale(self, x):
+        return x.numpy() * 2
+M()(tf.constant(1.0))
+""",
 }
 
 # Recorded from TF; where simdist's tracing does not give TF's result yet (issue 18), each

@@ -187,8 +187,12 @@ def _set_loop_options_keywords(stmt):
 
 
 def _located(node, stmts):
+    """The statements made for ``node`` sit on its first line (not spanning its block): a
+    traceback through ``ag__.if_stmt(...)`` then names the ``if`` line, as TF's does."""
     for stmt in stmts:
         ast.copy_location(stmt, node)
+        if hasattr(node, "lineno"):   # not a statement a converter made (a break's if)
+            stmt.end_lineno, stmt.end_col_offset = node.lineno, node.col_offset
     return stmts
 
 

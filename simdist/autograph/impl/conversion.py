@@ -38,6 +38,7 @@ from simdist.autograph.converters import (
     return_statements,
 )
 from simdist.autograph.converters import functions as functions_converter
+from simdist.autograph.impl import error_utils
 from simdist.platform.tf_logging import get_logger
 
 DO_NOT_CONVERT = "__ag_do_not_convert__"
@@ -128,6 +129,11 @@ def _parse(fn):
             "If you are certain the code is graph-compatible, wrap the call using "
             f"@tf.autograph.experimental.do_not_convert. Original error: {e}") from e
     if fn.__name__ == "<lambda>":
+        if inspect.getmodule(fn) is None:
+            # TF's lambda parser reads the lines through the lambda's module, which a
+            # module file run without being listed in sys.modules does not have
+            # (pyct/parser.py: ``mod.__dict__``): TF runs such a lambda unconverted
+            raise AttributeError("'NoneType' object has no attribute '__dict__'")
         # the lambda's own lines may end before its body does (a lambda continued on the
         # next line inside brackets): find it in the whole file's tree, as TF's parser does
         whole = _file_tree(filename, fn)
@@ -269,6 +275,10 @@ def _explicit_super(node):
 
 def _convert_function(fn):
     node, filename = _parse(fn)
+    user_names = {n.name for n in ast.walk(node) if isinstance(n, ast.FunctionDef)}
+    lam = isinstance(node, ast.Lambda) and getattr(node, "end_lineno", None) is not None and \
+        fn.__code__.co_firstlineno == node.lineno   # its positions are the file's
+    frames = (None, error_utils.lambda_lines(node, filename)) if lam else (fn.__name__, None)
     if "__class__" in fn.__code__.co_freevars:
         _explicit_super(node)
     node = _transform(node)
@@ -285,6 +295,7 @@ def _convert_function(fn):
     factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType)
                  and c.co_name == code_name)
+    error_utils.register_converted(inner, frames[0], user_names, frames[1])
     from simdist.autograph import operators
 
     cells = dict(zip(freevars, fn.__closure__ or ()))

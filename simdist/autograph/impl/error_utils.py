@@ -28,10 +28,11 @@ import linecache
 import os
 import types
 
-import simdist
 from simdist import errors
 
-_SIMDIST = os.path.dirname(os.path.abspath(simdist.__file__)) + os.sep
+# simdist's own files (simdist/autograph/impl/ is two folders below the package's)
+_SIMDIST = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) \
+    + os.sep
 _converted_codes: dict = {}   # code object of converted code -> the user function's name
 
 KNOWN_STRING_CONSTRUCTOR_ERRORS = (
@@ -139,5 +140,4 @@ def in_user_code(error: BaseException):
     else:   # TF: a StagingError; simdist leaves such an error as it was
         return None
     new.ag_error_metadata = metadata
-    new.__suppress_context__ = True
     return new.with_traceback(error.__traceback__)

@@ -177,6 +177,30 @@ class Device:
             trace.record_op(name, self.name, start, end, flops, nbytes)
         return start, end
 
+    def run_ops(self, ops) -> None:
+        """:meth:`run_op` for each ``(name, flops, nbytes, low_precision)`` of ``ops`` in
+        turn: the same clocks and trace events, one lock and one look-up of the spec for
+        all (a fused optimizer update charges a copy's ops this way)."""
+        spec, slowdown, trace, me = self.spec, self.slowdown, self.trace, self.name
+        rate, rate_low, bandwidth, launch = spec.flops, spec.flops_fp16, spec.mem_bw, \
+            spec.launch_s
+        events = []
+        lock = self._lock
+        try:
+            lock.acquire()   # inside the try: see Device.allocate_array
+            clock = self.clock
+            for name, flops, nbytes, low in ops:
+                compute = flops / (rate_low if low else rate)
+                memory = nbytes / bandwidth
+                start = clock
+                clock = start + (launch + (memory if memory > compute else compute)) * slowdown
+                events.append((name, me, start, clock, flops, nbytes))
+            self.clock = clock
+        finally:
+            lock.release()
+        if trace.enabled:
+            trace.record_ops(events)
+
     def wait_until(self, t: float) -> None:
         """Idle until simulated time ``t`` (a sync point: a collective, a host read)."""
         with self._lock:

@@ -126,6 +126,17 @@ class Trace:
             return
         pending.append((name, device, start, end, flops, nbytes))
 
+    def record_ops(self, events) -> None:
+        """:meth:`record_op` of each ``(name, device, start, end, flops, nbytes)`` of
+        ``events`` in turn (one list extension while the cap leaves room for all)."""
+        pending = self._pending
+        if self.max_events is not None and \
+                len(self._events) + len(pending) + len(events) > self.max_events:
+            for event in events:
+                self.record_op(*event)
+            return
+        pending.extend(events)
+
     def _warn_dropping(self) -> None:
         warnings.warn(
             f"The trace is full ({self.max_events:,} events): later events are dropped "

@@ -44,12 +44,13 @@ class _RaisingAfterAcquire:
         self.release()
 
 
-@pytest.mark.parametrize("call", ["allocate_array", "free", "run_op"])
+@pytest.mark.parametrize("call", ["allocate_array", "free", "run_op", "run_ops"])
 def test_an_exception_at_the_acquire_leaves_the_device_lock_free(call):
     reset_world("cpu")
     device = get_machine().devices_of_type("CPU")[0]
     value = np.zeros(4, np.float32)
-    args = {"allocate_array": (value,), "free": (0,), "run_op": ("Add", 4.0, 16.0, False)}[call]
+    args = {"allocate_array": (value,), "free": (0,), "run_op": ("Add", 4.0, 16.0, False),
+            "run_ops": ([("Add", 4.0, 16.0, False)],)}[call]
     lock = device._lock = _RaisingAfterAcquire()
     lock.armed = True
     with pytest.raises(_Stop):

@@ -1,6 +1,6 @@
 """Pending trace events: an op's event is kept as a tuple until ``events`` is read, and
 reading gives what recording Events directly gave (the same Events, order, cap, drops,
-truncation)."""
+truncation), whether ops are recorded one by one or as a batch (``record_ops``)."""
 
 import gc
 import warnings
@@ -36,6 +36,7 @@ def _fields(events):
 _actions = st.lists(st.one_of(
     st.tuples(st.just("op"), st.integers(0, 5), st.floats(0, 10), st.integers(0, 99)),
     st.tuples(st.just("record"), st.integers(0, 5), st.floats(0, 10), st.integers(0, 99)),
+    st.tuples(st.just("ops"), st.integers(0, 5), st.floats(0, 10), st.integers(0, 4)),
     st.tuples(st.just("read")),
     st.tuples(st.just("len")),
     st.tuples(st.just("clear")),
@@ -54,6 +55,12 @@ def test_reading_a_trace_gives_the_events_recording_them_at_once_gave(actions, c
                 _, i, t, n = action
                 for tr in (trace, eager):
                     tr.record_op(f"Op{i}", GPU, t, t + 1.0, n, 4 * n)
+            elif action[0] == "ops":   # record_ops: a batch, as record_op one by one
+                _, i, t, k = action
+                batch = [(f"Op{i}.{j}", GPU, t + j, t + j + 1.0, j, 4 * j) for j in range(k)]
+                trace.record_ops(batch)
+                for event in batch:
+                    eager.record_op(*event)
             elif action[0] == "record":
                 _, i, t, n = action
                 for tr in (trace, eager):

@@ -3,6 +3,8 @@
 slots, the same device clocks, memory in use and peak, and the same trace events in the
 same order, eagerly and in a traced step; and it steps aside where it does not apply."""
 
+import gc
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -11,7 +13,7 @@ from hypothesis import strategies as st
 import simdist as tf
 from simdist.hardware import backend as _backend
 from simdist.hardware import machine as machine_lib
-from simdist.keras.optimizers import fused_apply
+from simdist.keras.optimizers import fused_apply, fused_flat
 from simdist.testing import reset_world
 
 pytestmark = pytest.mark.skipif(
@@ -19,7 +21,18 @@ pytestmark = pytest.mark.skipif(
     reason="the fused optimizer kernels run on the NumPy backend only (keras/optimizers/fused.py)")
 
 
-def _train(widths, replicas, steps, traced, make_optimizer, lr_variable=False):
+def _train(*args, **kwargs):
+    """_run with the cycle collector off: when it runs is not the same from run to run, and
+    a tensor it frees changes the memory in use (a learning-rate variable's reads)."""
+    gc.collect()
+    gc.disable()
+    try:
+        return _run(*args, **kwargs)
+    finally:
+        gc.enable()
+
+
+def _run(widths, replicas, steps, traced, make_optimizer, lr_variable=False):
     reset_world()
     strategy = tf.distribute.MirroredStrategy([f"/gpu:{i}" for i in range(replicas)])
     tf.keras.utils.set_random_seed(5)
@@ -90,6 +103,54 @@ def test_hoisted_apply_equals_the_per_variable_path(widths, replicas, steps, tra
     assert hoisted[0] == per_variable[0]
     assert hoisted[1] == per_variable[1]
     assert hoisted[2] == per_variable[2] and len(hoisted[2]) > 0
+
+
+@settings(max_examples=5, deadline=None)
+@given(widths=st.lists(st.integers(1, 5), min_size=0, max_size=2),
+       replicas=st.integers(1, 4), steps=st.integers(1, 3), traced=st.booleans(),
+       lr_variable=st.booleans())
+def test_the_flat_update_equals_each_copys_own(widths, replicas, steps, traced, lr_variable):
+    """fused_flat (every copy's update as one element-wise computation) against each
+    copy's fused update in turn: the same bits, clocks, memory and events in order."""
+    taken = []
+    original = fused_flat.apply
+
+    def counted(*a):
+        taken.append(original(*a))
+        return taken[-1]
+
+    fused_flat.apply = counted
+    try:
+        flat = _train(widths, replicas, steps, traced, _adam, lr_variable=lr_variable)
+    finally:
+        fused_flat.apply = original
+    with fused_flat.disabled():
+        each = _train(widths, replicas, steps, traced, _adam, lr_variable=lr_variable)
+    assert taken and all(taken)
+    assert flat[0] == each[0]
+    assert flat[1] == each[1]
+    assert flat[2] == each[2] and len(flat[2]) > 0
+
+
+def test_a_copy_whose_scalars_differ_is_computed_with_its_own():
+    """A device whose step scalars differ from the first copy's (here: its own copy of a
+    mirrored learning rate, set apart by hand) gets its own update, as per copy."""
+    def run():
+        reset_world()
+        strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1"])
+        with strategy.scope():
+            var = tf.Variable(np.linspace(-1, 1, 6, dtype=np.float32))
+            optimizer = tf.keras.optimizers.Adam(0.05)
+            optimizer.learning_rate = tf.Variable(0.05)
+        optimizer.learning_rate.values[1]._value = np.array(0.5, np.float32)
+        grad = np.linspace(1, 2, 6, dtype=np.float32)
+        strategy.run(lambda: optimizer.apply_gradients([(tf.constant(grad), var)]))
+        return [c.numpy().tobytes() for c in strategy.experimental_local_results(var)]
+
+    flat = run()
+    with fused_flat.disabled():
+        each = run()
+    assert flat == each and flat[0] != flat[1]
 
 
 def test_a_learning_rate_variable_and_adamw_take_it_too():

@@ -115,6 +115,9 @@ class Adam(Optimizer):
             self._fused_arrays(k, gradient._value, variable, slots, c)
         return True
 
+    # _fused_arrays computes each element from that element alone (fused_flat joins copies)
+    _fused_elementwise = True
+
     def _fused_slots(self, index):
         """The slots a fused update of variable ``index`` writes (fused_apply), or None
         where it has no fused update (AMSGrad)."""

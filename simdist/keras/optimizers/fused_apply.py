@@ -38,7 +38,7 @@ from simdist.framework import tensor as tensor_lib
 from simdist.framework.switch import Switch
 from simdist.framework.tensor import Tensor
 from simdist.hardware import machine as machine_lib
-from simdist.keras.optimizers import fused
+from simdist.keras.optimizers import fused, fused_flat
 
 _switch = Switch()
 disabled = _switch.off   # every update through ``extended.update`` (the per-variable path)
@@ -50,20 +50,29 @@ def apply(optimizer, distribution, grads_and_vars) -> bool:
     entries = _entries(optimizer, distribution, grads_and_vars)
     if entries is None:
         return False
-    state = optimizer._apply_state
-    kernels: dict = {}
     outer = np.geterr()
+
+    def coefficients(entry):   # the step's scalars, made where update_step makes them
+        i, _, comp, _, dev, dtype = entry
+        key = (dev, dtype)
+        c = state.get(key)
+        if c is None:
+            with np.errstate(**outer), context.device(comp.device), UpdateContext(i):
+                c = state[key] = optimizer._prepare_local(dtype)
+        return c
+
+    state = optimizer._apply_state
     with np.errstate(all="ignore"):   # the fused arithmetic's own state, once for all
-        for i, g, comp, slots, dev, dtype in entries:
-            key = (dev, dtype)
-            c = state.get(key)
-            if c is None:   # the step's scalars, made where update_step makes them
-                with np.errstate(**outer), context.device(comp.device), UpdateContext(i):
-                    c = state[key] = optimizer._prepare_local(dtype)
+        if fused_flat.apply(optimizer, entries, coefficients):
+            return True
+        kernels: dict = {}
+        for entry in entries:
+            c = coefficients(entry)
+            dev = entry[4]
             k = kernels.get(dev)
             if k is None:
                 k = kernels[dev] = fused.Kernel(dev)
-            optimizer._fused_arrays(k, g._value, comp, slots, c)
+            optimizer._fused_arrays(k, entry[1]._value, entry[2], entry[3], c)
     return True
 
 

@@ -1,0 +1,188 @@
+"""One step's fused updates of every variable copy as one element-wise computation.
+
+fused_apply runs each copy's fused update in turn: about a dozen NumPy calls and a dozen
+device charges per copy, on arrays of a few hundred elements, so the Python around them
+is most of the cost. Where the update is element-wise (the optimizer class says so with
+``_fused_elementwise``: each element's result depends only on that element of the
+gradient, the variable and its slots, and on the step's scalars), this joins every copy's
+arrays into one flat array per operand, runs the update once on those, gives each copy
+its part of the results (views of the flat results) and charges each copy's ops as its
+own update would, in the same order. Element-wise IEEE arithmetic (+, -, *, /, sqrt) rounds
+each element alone, so the bits are the copies' own.
+
+Glossary:
+  flat arrays -- the gradients, variables and slots of every copy, raveled and joined in
+                 update order; ``_Flat`` stands in for a variable over them.
+  program     -- what the update did, read off the flat run by ``_Recorder``: its ops
+                 (type, bytes per element of its flat operands, bytes of its scalar
+                 operands, low precision) and writes (op name, bytes per element), in
+                 order. Each copy is charged the program at its own size, in one
+                 ``Device.run_ops`` (the same clock and trace events as op by op).
+  scalars     -- the step's coefficients (``Optimizer._prepare_local``, one dict per
+                 device and dtype), made at the copy where the per-copy path makes them.
+                 The flat run uses the first copy's; a copy whose device's scalars differ
+                 in any bit is computed again on its own arrays with its own scalars.
+  enabled     -- ``disabled()`` turns it off (tests compare both paths).
+
+Mirrors TF's grappler/XLA fusion of a step's per-variable element-wise updates into one
+kernel (a single launch over many buffers), here kept invisible to the simulated device.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist.framework import execute
+from simdist.framework import tensor as tensor_lib
+from simdist.framework.switch import Switch
+from simdist.framework.tensor import Tensor
+
+_switch = Switch()
+disabled = _switch.off   # every copy's update on its own arrays (fused_apply's loop)
+
+
+class _Flat:
+    """A stand-in variable over a flat array (its ``_value``), written by ``_Recorder``."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value):
+        self._value = value
+
+
+class _Recorder:
+    """A fused.Kernel for the flat run: computes nothing more, records the program."""
+
+    def __init__(self, size, targets):
+        self.size = size
+        self.targets = targets
+        self.program: list = []   # ("op", type, per-element bytes, scalar bytes, low) / write
+        self.written: set = set()
+        self.ok = True
+
+    def op(self, op_type, inputs, out):
+        per_element = scalar_bytes = 0
+        for a in (out, *inputs):
+            if type(a) is not np.ndarray:
+                self.ok = False
+            elif a.shape == (self.size,):
+                per_element += a.itemsize
+            elif a.ndim == 0:
+                scalar_bytes += a.nbytes
+            else:
+                self.ok = False
+        if type(out) is not np.ndarray or out.shape != (self.size,):
+            self.ok = False
+        else:
+            self.program.append((op_type, per_element, scalar_bytes,
+                                 out.dtype in execute._LOW_PRECISION))
+        return out
+
+    def write(self, variable, new, op_name):
+        index = next((j for j, t in enumerate(self.targets) if t is variable), None)
+        if index is None or type(new) is not np.ndarray or new.shape != (self.size,):
+            self.ok = False
+            return
+        variable._value = new
+        self.written.add(index)
+        self.program.append((op_name, 2 * new.itemsize, None, False))
+
+
+class _Quiet:
+    """A fused.Kernel that charges nothing (a copy computed again with its own scalars)."""
+
+    @staticmethod
+    def op(op_type, inputs, out):
+        return out
+
+    @staticmethod
+    def write(variable, new, op_name):
+        variable._value = new
+
+
+def apply(optimizer, entries, coefficients) -> bool:
+    """Run fused_apply's copy ``entries`` as one flat update (see the module docstring);
+    ``coefficients(entry)`` gives (making them at that point) the step's scalars. False,
+    having charged at most the first copy's scalars, where it does not apply."""
+    if not entries or not _switch.on or not getattr(optimizer, "_fused_elementwise", False):
+        return False
+    dtype = entries[0][5]
+    for _, _, comp, slots, dev, dt in entries:
+        if dt != dtype or comp._device is not dev or any(s._device is not dev for s in slots):
+            return False
+    if tensor_lib.active[0] and (tensor_lib.tracing.value is not None or _in_node()):
+        return False   # Variable._write raises there: the per-copy path raises it
+    first = coefficients(entries[0])
+    sizes = [comp._value.size for _, _, comp, _, _, _ in entries]
+    total = sum(sizes)
+    targets = [_Flat(_join([e[2] for e in entries]))] + [
+        _Flat(_join([e[3][j] for e in entries])) for j in range(len(entries[0][3]))]
+    grads = np.concatenate([e[1]._value.ravel() for e in entries])
+    recorder = _Recorder(total, targets)
+    optimizer._fused_arrays(recorder, grads, targets[0], targets[1:], first)
+    if not recorder.ok:
+        return False
+    done, scalars = 0, []
+    try:
+        charged_on: dict = {}
+        for entry, n in zip(entries, sizes):
+            scalars.append(coefficients(entry))
+            dev = entry[4]
+            charged = charged_on.get(dev)
+            if charged is None:
+                charged = charged_on[dev] = not (execute._scratch.value or (
+                    not dev.trace.enabled and dev.spec.launch_s == 0))
+            dev.run_ops([(name, n, n * per_element + (scalar_bytes or 0), low)
+                         for name, per_element, scalar_bytes, low in recorder.program
+                         if charged or scalar_bytes is None])
+            done += 1
+    finally:
+        _write_back(optimizer, entries[:done], sizes, scalars, first, targets, recorder)
+    return True
+
+
+def _in_node() -> bool:
+    from simdist.framework import func_graph
+
+    return bool(func_graph._in_node.value)
+
+
+def _join(variables):
+    return np.concatenate([v._value.ravel() for v in variables])
+
+
+def _write_back(optimizer, entries, sizes, scalars, first, targets, recorder):
+    """Give each updated copy its part of the flat results; a copy whose scalars differ
+    from the first copy's is computed on its own (its charges are already made)."""
+    same: dict = {id(first): True}
+    offset = 0
+    for entry, n, c in zip(entries, sizes, scalars):
+        _, g, comp, slots, _, _ = entry
+        owners = (comp, *slots)
+        alike = same.get(id(c))
+        if alike is None:
+            alike = same[id(c)] = _same_scalars(c, first)
+        if alike:
+            for j in recorder.written:
+                owners[j]._value = targets[j]._value[offset:offset + n].reshape(
+                    comp._value.shape)
+        else:
+            optimizer._fused_arrays(_Quiet, g._value, comp, slots, c)
+        offset += n
+
+
+def _same_scalars(c, first) -> bool:
+    """Whether two devices' scalar dicts hold the same bits under the same names."""
+    if c.keys() != first.keys():
+        return False
+    for key, value in c.items():
+        other = first[key]
+        if type(value) is not Tensor or type(other) is not Tensor:
+            if value is not other:
+                return False
+            continue
+        a, b = value._value, other._value
+        if type(a) is not np.ndarray or type(b) is not np.ndarray or a.dtype != b.dtype or \
+                a.shape != b.shape or a.tobytes() != b.tobytes():
+            return False
+    return True

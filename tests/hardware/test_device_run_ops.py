@@ -1,0 +1,31 @@
+"""``Device.run_ops`` (a batch of ops, one lock) gives what ``run_op`` per op gives: the
+same clocks and the same trace events in the same order, whatever the
+costs, precisions, slowdown and device kind."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simdist.hardware.device import Device
+from simdist.hardware.specs import SPECS
+
+_ops = st.lists(st.tuples(st.sampled_from(["Add", "Mul", "Sqrt", "AssignAddVariableOp"]),
+                          st.integers(0, 10**7), st.integers(0, 10**8), st.booleans()),
+                max_size=20)
+
+
+@settings(max_examples=40, deadline=None)
+@given(ops=_ops, spec=st.sampled_from(["V100", "A100", "CPU"]),
+       slowdown=st.sampled_from([1.0, 2.5]), start=st.floats(0, 1))
+def test_run_ops_equals_run_op_one_by_one(ops, spec, slowdown, start):
+    kind = "CPU" if spec == "CPU" else "GPU"
+    batch, each = (Device(f"/job:localhost/replica:0/task:0/device:{kind}:0", SPECS[spec])
+                   for _ in range(2))
+    for d in (batch, each):
+        d.clock, d.slowdown = start, slowdown
+    batch.run_ops(ops)
+    for op in ops:
+        each.run_op(*op)
+    assert batch.clock == each.clock
+    fields = [[(e.name, e.cat, e.device, e.start, e.end, e.args) for e in d.trace.events]
+              for d in (batch, each)]
+    assert fields[0] == fields[1] and len(fields[0]) == len(ops)

@@ -56,6 +56,9 @@ def buffer_shuffle(items, buffer_size: int, words):
             else:
                 ring[end] = nxt
                 end += 1
+        if exhausted:   # the input is all read: the rest is a plain array pass
+            yield from _drain([ring[k] for k in range(start, end)], words)
+            return
         if start == end:
             return
         index = start + next(words) % (end - start)
@@ -63,6 +66,24 @@ def buffer_shuffle(items, buffer_size: int, words):
         if index != start:
             ring[index] = ring.pop(start)
         start += 1
+        yield out
+
+
+def _drain(buffer: list, words):
+    """The rest of ``buffer_shuffle`` once its input is exhausted: output ``k`` takes slot
+    ``k + word % (n - k)`` of ``buffer`` and slot ``k`` moves into its place, the words
+    drawn at once and reduced in one array operation."""
+    n = len(buffer)
+    if n == 0:
+        return
+    take = getattr(words, "take", None)
+    drawn = take(n) if take is not None else [next(words) for _ in range(n)]
+    picks = (np.asarray(drawn, dtype=np.uint64) %
+             np.arange(n, 0, -1, dtype=np.uint64)).tolist()
+    for k, pick in enumerate(picks):
+        index = k + pick
+        out = buffer[index]
+        buffer[index] = buffer[k]
         yield out
 
 

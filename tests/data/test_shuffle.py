@@ -60,3 +60,64 @@ def test_shuffle_then_repeat_reshuffles_each_epoch():
 def test_shuffle_of_non_row_source_uses_the_same_rule():
     ds = D.range(12).map(lambda x: x * 2).shuffle(4, seed=3)
     assert sorted(order(ds)) == list(range(0, 24, 2))
+
+
+def _ring_shuffle(items, buffer_size, words):
+    """The buffer shuffle one output at a time on a ring of slots (shuffling.py before its
+    drain pass): the reference the drained order must equal."""
+    items, ring, start, end, exhausted = iter(items), {}, 0, 0, False
+    while True:
+        while not exhausted and (buffer_size < 0 or end - start < buffer_size):
+            nxt = next(items, None)
+            if nxt is None:
+                exhausted = True
+            else:
+                ring[end] = nxt
+                end += 1
+        if start == end:
+            return
+        index = start + next(words) % (end - start)
+        out = ring.pop(index)
+        if index != start:
+            ring[index] = ring.pop(start)
+        start += 1
+        yield out
+
+
+@given(st.integers(0, 300), st.integers(-1, 320), st.integers(0, 2**32 - 1),
+       st.integers(0, 300))
+def test_the_drained_order_is_the_ring_orders(n, buf, seed, stop):
+    """Once the input is exhausted the rest is drained as one array pass (words drawn at
+    once): the same order as one output at a time, however much of it is read, and the
+    input is read as lazily (each input read happens at the same output)."""
+    if buf == 0:
+        buf = -1   # the whole input (UNKNOWN_CARDINALITY's buffer)
+
+    def words():
+        return SingleSampleAdapter(PhiloxRandom.from_seeds(seed, 7))
+
+    reads, ref_reads = [], []
+
+    def source(log):
+        for i in range(n):
+            log.append(i)
+            yield i
+
+    fast, ref = buffer_shuffle(source(reads), buf, words()), \
+        _ring_shuffle(source(ref_reads), buf, words())
+    for _ in range(stop):
+        a, b = next(fast, None), next(ref, None)
+        assert a == b and reads == ref_reads
+    assert list(fast) == list(ref)
+
+
+@given(st.lists(st.integers(0, 5000), max_size=6), st.integers(0, 2**32 - 1))
+def test_take_gives_what_next_gives(counts, seed):
+    """``SingleSampleAdapter.take(n)`` is ``n`` calls of ``next``, mixed in any order."""
+    a, b = (SingleSampleAdapter(PhiloxRandom.from_seeds(seed, 3)) for _ in range(2))
+    for k, n in enumerate(counts):
+        if k % 2:
+            assert [next(a) for _ in range(n)] == b.take(n)
+        else:
+            assert a.take(n) == [next(b) for _ in range(n)]
+    assert next(a) == next(b)

@@ -106,9 +106,23 @@ class SingleSampleAdapter:
 
     def __next__(self) -> int:
         if self._pos == len(self._words):
-            self._words = self._gen.first_blocks(self._chunk).reshape(-1).tolist()
-            self._gen = self._gen.skip(self._chunk)
-            self._pos = 0
-            self._chunk = min(self._chunk * 2, 4096)
+            self._refill()
         self._pos += 1
         return self._words[self._pos - 1]
+
+    def take(self, n: int) -> list:
+        """The next ``n`` words (what ``n`` calls of ``next`` give), as a list."""
+        out: list = []
+        while len(out) < n:
+            if self._pos == len(self._words):
+                self._refill()
+            k = min(n - len(out), len(self._words) - self._pos)
+            out += self._words[self._pos:self._pos + k]
+            self._pos += k
+        return out
+
+    def _refill(self) -> None:
+        self._words = self._gen.first_blocks(self._chunk).reshape(-1).tolist()
+        self._gen = self._gen.skip(self._chunk)
+        self._pos = 0
+        self._chunk = min(self._chunk * 2, 4096)

@@ -19,6 +19,7 @@ Mirrors tensorflow/python/data/ops/shuffle_op.py (kernel: core/kernels/data/shuf
 
 from __future__ import annotations
 
+import itertools
 import threading
 
 import numpy as np
@@ -47,18 +48,21 @@ def buffer_shuffle(items, buffer_size: int, words):
     items = iter(items)
     ring: dict = {}
     start = end = 0
-    exhausted = False
     while True:
-        while not exhausted and (buffer_size < 0 or end - start < buffer_size):
+        need = -1 if buffer_size < 0 else buffer_size - (end - start)
+        if need == 1:   # the steady state of a small buffer: one read per output
             nxt = next(items, _SENTINEL)
-            if nxt is _SENTINEL:
-                exhausted = True
-            else:
-                ring[end] = nxt
-                end += 1
-        if exhausted:   # the input is all read: the rest is a plain array pass
-            yield from _drain([ring[k] for k in range(start, end)], words)
+            got = () if nxt is _SENTINEL else (nxt,)
+        elif need:      # what the buffer lacks, read at once (as many reads, same order)
+            got = list(items if need < 0 else itertools.islice(items, need))
+        else:
+            got = ()
+        if need and (need < 0 or len(got) < need):   # the input is all read
+            yield from _drain([ring[k] for k in range(start, end)] + list(got), words)
             return
+        for nxt in got:
+            ring[end] = nxt
+            end += 1
         if start == end:
             return
         index = start + next(words) % (end - start)
@@ -69,22 +73,21 @@ def buffer_shuffle(items, buffer_size: int, words):
         yield out
 
 
-def _drain(buffer: list, words):
+def _drain(buffer: list, words) -> list:
     """The rest of ``buffer_shuffle`` once its input is exhausted: output ``k`` takes slot
     ``k + word % (n - k)`` of ``buffer`` and slot ``k`` moves into its place, the words
-    drawn at once and reduced in one array operation."""
+    drawn at once and reduced in one array operation, the swaps made in one loop."""
     n = len(buffer)
     if n == 0:
-        return
+        return buffer
     take = getattr(words, "take", None)
     drawn = take(n) if take is not None else [next(words) for _ in range(n)]
     picks = (np.asarray(drawn, dtype=np.uint64) %
              np.arange(n, 0, -1, dtype=np.uint64)).tolist()
-    for k, pick in enumerate(picks):
+    for k, pick in enumerate(picks):   # all at once: nothing outside sees the swaps
         index = k + pick
-        out = buffer[index]
-        buffer[index] = buffer[k]
-        yield out
+        buffer[k], buffer[index] = buffer[index], buffer[k]
+    return buffer
 
 
 class ShuffleDataset(DatasetV2):

@@ -214,27 +214,34 @@ def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params
         execute(sched, buffers, op or "sum", bounds, inputs, exchange, initial)
     values = layout.outputs(buffers, arrays, bounds, sched, op)
     itemsize = array_api.itemsize(arrays[0])
-    cost, times = _price(topo, nodes, sched, bounds, itemsize, collective, algo, p,
-                         layout.nbytes(arrays), params)
+    cost, times, key = _price(topo, nodes, sched, bounds, itemsize, collective, algo, p,
+                              layout.nbytes(arrays), params)
     trace = trace if trace is not None else Trace()
     if labels is not None:
         nodes = list(labels) + nodes[len(labels):]
-    _record(trace, sched, cost, times, nodes, bounds, itemsize, start_time, op)
+    if trace.enabled:
+        def build():
+            return _events(sched, cost, times, nodes, bounds, itemsize, op)
+
+        template = build() if key is None else topo.memo(
+            "collective events", (key, tuple(nodes), op), build, MEMO_LIMIT)
+        _record(trace, template, start_time)
     return CollectiveResult(values, sched, cost, trace, op)
 
 
 def _price(topo, nodes, sched, bounds, itemsize, collective, algo, p, nbytes, params):
-    """(cost, per-transfer times) of the call, kept on the topology for the next call of
-    the same shape (pricing.py's "repeats"); the caller gets its own Cost."""
+    """(cost, per-transfer times, the price's cache key or None) of the call, kept on the
+    topology for the next call of the same shape (pricing.py's "repeats"); the caller gets
+    its own Cost."""
     def compute():
         return price_patterns(topo, nodes, sched.patterns(), bounds, itemsize, collective,
                               algo.name, p, nbytes)
 
     key = cache_key(collective, algo.name, nodes, np.asarray(bounds), itemsize, nbytes, params)
     if key is None:
-        return compute()
+        return (*compute(), None)
     cost, times = topo.memo("collective price", key, compute, MEMO_LIMIT)
-    return own_copy(cost), times
+    return own_copy(cost), times, key
 
 
 def _fast_values(algo, sched, buffers, initial, bounds, op, exchange, params) -> bool:
@@ -248,20 +255,36 @@ def _fast_values(algo, sched, buffers, initial, bounds, op, exchange, params) ->
     return algo.fast_values(len(initial), buffers, initial, bounds, fn, dtype, **params)
 
 
-def _record(trace, sched, cost, times, nodes, bounds, itemsize, start, op):
-    """One event per step (cat ``collective``) and one per transfer (cat ``transfer``)."""
-    if not trace.enabled:
-        return
-    t0 = float(start)
+def _events(sched, cost, times, nodes, bounds, itemsize, op):
+    """The call's trace events relative to its start, one entry per step: (the step's
+    time, [(name, cat, device, duration, args as k1, v1, ...)]) -- one event per step
+    (cat ``collective``) and one per transfer (cat ``transfer``). Kept on the topology
+    with the price (same key, the trace's node names and op): a step of the same shapes
+    records them again at its own start."""
     label = f"{sched.collective}/{sched.algorithm}"
+    out = []
     for i, (step, sc, per) in enumerate(zip(sched.steps, cost.steps, times)):
-        trace.record(f"{label} step {i} {step.phase}", "collective", "collective", t0,
-                     t0 + sc.time, step=i, phase=step.phase, transfers=len(step.transfers),
-                     latency=sc.latency, bandwidth=sc.bandwidth, compute=sc.compute)
+        events = [(f"{label} step {i} {step.phase}", "collective", "collective", sc.time,
+                   ("step", i, "phase", step.phase, "transfers", len(step.transfers),
+                    "latency", sc.latency, "bandwidth", sc.bandwidth, "compute", sc.compute))]
         for t, dt in zip(step.transfers, per):
             nb = int(bounds[t.chunk + t.nchunks] - bounds[t.chunk]) * itemsize
-            trace.record(f"{step.phase} {t.src}->{t.dst}", "transfer", nodes[t.src], t0,
-                         t0 + float(dt), step=i, src=t.src, dst=t.dst, dst_device=nodes[t.dst],
-                         chunk=t.chunk, nchunks=t.nchunks, bytes=nb,
-                         combine=t.combine, op=op or "copy", collective=label)
-        t0 += sc.time
+            events.append((f"{step.phase} {t.src}->{t.dst}", "transfer", str(nodes[t.src]),
+                           float(dt),
+                           ("step", i, "src", t.src, "dst", t.dst, "dst_device", nodes[t.dst],
+                            "chunk", t.chunk, "nchunks", t.nchunks, "bytes", nb,
+                            "combine", t.combine, "op", op or "copy", "collective", label)))
+        out.append((sc.time, events))
+    return out
+
+
+def _record(trace, template, start):
+    """The template's events (``_events``) from ``start``: each step's events start at its
+    step's start and last their durations; the next step starts when this one ends."""
+    t0 = float(start)
+    batch = []
+    for step_time, events in template:
+        for name, cat, device, duration, args in events:
+            batch.append((name, cat, device, t0, t0 + duration, *args))
+        t0 += step_time
+    trace.record_events(batch)

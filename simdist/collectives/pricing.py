@@ -13,7 +13,7 @@ Glossary:
 
 from __future__ import annotations
 
-from dataclasses import replace
+import copy
 
 import numpy as np
 
@@ -86,7 +86,9 @@ def _frozen(value):
 
 def own_copy(cost: Cost) -> Cost:
     """A Cost the caller may change without touching the cached one."""
-    return replace(cost, steps=[replace(s) for s in cost.steps])
+    out = copy.copy(cost)   # dataclasses.replace's copy, without its per-field keywords
+    out.steps = [copy.copy(s) for s in cost.steps]
+    return out
 
 
 # 2**62 bytes (4 EiB): far above any real message, and element counts stay exact in int64.

@@ -137,6 +137,20 @@ class Trace:
             return
         pending.extend(events)
 
+    def record_events(self, events) -> None:
+        """:meth:`record` of each ``(name, cat, device, start, end, k1, v1, k2, v2, ...)``
+        of ``events`` in turn (``device`` a str; one list extension while the cap leaves
+        room for all)."""
+        if not self.enabled:
+            return
+        pending = self._pending
+        if self.max_events is not None and \
+                len(self._events) + len(pending) + len(events) > self.max_events:
+            for e in events:
+                self.record(*e[:5], **dict(zip(e[5::2], e[6::2])))
+            return
+        pending.extend(events)
+
     def _warn_dropping(self) -> None:
         warnings.warn(
             f"The trace is full ({self.max_events:,} events): later events are dropped "

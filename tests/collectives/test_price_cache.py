@@ -4,6 +4,8 @@ pricing afresh, a separate object per call, and a fresh price after the graph ch
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from simdist import collectives
 from simdist.collectives import pricing
@@ -43,3 +45,30 @@ def test_collectives_with_values_reuse_the_price_of_the_same_call():
     assert list(map(repr, second.trace.events)) == list(map(repr, first.trace.events))
     odd = collectives.all_reduce([a[:999] for a in arrays], "ring", topology=topo)
     assert odd.cost.nbytes == 999 * 4 and odd.cost != first.cost
+
+
+def _fields(events):
+    return [(e.name, e.cat, e.device, e.start, e.end, e.args) for e in events]
+
+
+@settings(max_examples=25, deadline=None)
+@given(algorithm=st.sampled_from(["ring", "tree", "ring_reducer", "halving_doubling",
+                                  "recursive_doubling", "reduce_broadcast",
+                                  "hierarchical_copy", "parameter_server"]),
+       p=st.sampled_from([2, 4, 8]), size=st.integers(1, 3000),
+       starts=st.lists(st.floats(0, 5), min_size=2, max_size=3),
+       op=st.sampled_from(["sum", "max", "mean"]))
+def test_kept_events_equal_events_built_afresh(algorithm, p, size, starts, op):
+    """A call of the same shapes records the events kept with its price (api._events) at
+    its own start: the same events as a topology that has kept nothing (a fresh one)."""
+    kept_topo = as_topology(TOPOLOGIES["dgx1"]())
+    for k, start in enumerate(starts):
+        arrays = [np.full(size, i + k, dtype=np.float32) for i in range(p)]
+        kept = collectives.all_reduce(arrays, algorithm, op=op, topology=kept_topo,
+                                      start_time=start)
+        fresh = collectives.all_reduce(arrays, algorithm, op=op,
+                                       topology=as_topology(TOPOLOGIES["dgx1"]()),
+                                       start_time=start)
+        assert _fields(kept.trace.events) == _fields(fresh.trace.events)
+        assert len(kept.trace.events) > 0 and kept.trace.events[0].start == start
+    assert kept_topo._memo["collective events"]   # the later calls took the kept events

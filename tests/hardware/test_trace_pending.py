@@ -1,6 +1,7 @@
 """Pending trace events: an op's event is kept as a tuple until ``events`` is read, and
 reading gives what recording Events directly gave (the same Events, order, cap, drops,
-truncation), whether ops are recorded one by one or as a batch (``record_ops``)."""
+truncation), whether ops and events are recorded one by one or as a batch (``record_ops``,
+``record_events``)."""
 
 import gc
 import warnings
@@ -37,6 +38,7 @@ _actions = st.lists(st.one_of(
     st.tuples(st.just("op"), st.integers(0, 5), st.floats(0, 10), st.integers(0, 99)),
     st.tuples(st.just("record"), st.integers(0, 5), st.floats(0, 10), st.integers(0, 99)),
     st.tuples(st.just("ops"), st.integers(0, 5), st.floats(0, 10), st.integers(0, 4)),
+    st.tuples(st.just("events"), st.integers(0, 5), st.floats(0, 10), st.integers(0, 4)),
     st.tuples(st.just("read")),
     st.tuples(st.just("len")),
     st.tuples(st.just("clear")),
@@ -61,6 +63,13 @@ def test_reading_a_trace_gives_the_events_recording_them_at_once_gave(actions, c
                 trace.record_ops(batch)
                 for event in batch:
                     eager.record_op(*event)
+            elif action[0] == "events":   # record_events: a batch, as record one by one
+                _, i, t, k = action
+                batch = [(f"Copy{i}.{j}", "transfer", GPU, t + j, t + j + 2.0,
+                          *(() if j % 2 else ("bytes", j, "src", "host"))) for j in range(k)]
+                trace.record_events(batch)
+                for e in batch:
+                    eager.record(*e[:5], **dict(zip(e[5::2], e[6::2])))
             elif action[0] == "record":
                 _, i, t, n = action
                 for tr in (trace, eager):

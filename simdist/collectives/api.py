@@ -28,9 +28,14 @@ from simdist.collectives.ops import combine_fn, normalize_op
 from simdist.collectives.pricing import MEMO_LIMIT, cache_key, own_copy
 from simdist.collectives.registry import lookup
 from simdist.collectives.schedule import Schedule
+from simdist.framework.switch import Switch
 from simdist.hardware import array_api, backend
 from simdist.hardware.topology import as_topology
 from simdist.hardware.trace import Trace
+
+_keep_events = Switch()
+# build_events_each_call(): every call builds its trace events afresh (benchmarks compare)
+build_events_each_call = _keep_events.off
 
 
 @dataclass
@@ -223,7 +228,7 @@ def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params
         def build():
             return _events(sched, cost, times, nodes, bounds, itemsize, op)
 
-        template = build() if key is None else topo.memo(
+        template = build() if key is None or not _keep_events.on else topo.memo(
             "collective events", (key, tuple(nodes), op), build, MEMO_LIMIT)
         _record(trace, template, start_time)
     return CollectiveResult(values, sched, cost, trace, op)

@@ -153,6 +153,28 @@ def test_a_copy_whose_scalars_differ_is_computed_with_its_own():
     assert flat == each and flat[0] != flat[1]
 
 
+def test_a_variable_given_twice_is_updated_twice_as_per_copy():
+    """The same variable twice in one apply: the second update reads the first's result
+    (fused_flat steps aside, each copy's update runs in turn)."""
+    def run():
+        reset_world()
+        strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1"])
+        with strategy.scope():
+            var = tf.Variable(np.linspace(-1, 1, 4, dtype=np.float32))
+            optimizer = tf.keras.optimizers.Adam(0.1)
+
+        def step():
+            grad = tf.constant(np.ones(4, np.float32))
+            optimizer.apply_gradients([(grad, var), (grad * 2.0, var)])
+
+        strategy.run(step)
+        return [c.numpy().tobytes() for c in strategy.experimental_local_results(var)]
+
+    flat = run()
+    with fused_flat.disabled():
+        assert run() == flat
+
+
 def test_a_learning_rate_variable_and_adamw_take_it_too():
     for make, lr_variable in ((_adam, True),
                               (lambda: tf.keras.optimizers.AdamW(0.05, weight_decay=0.1),

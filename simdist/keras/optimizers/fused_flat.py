@@ -110,6 +110,9 @@ def apply(optimizer, entries, coefficients) -> bool:
     for _, _, comp, slots, dev, dt in entries:
         if dt != dtype or comp._device is not dev or any(s._device is not dev for s in slots):
             return False
+    owners = [id(o) for e in entries for o in (e[2], *e[3])]
+    if len(set(owners)) != len(owners):
+        return False   # a variable updated twice in one step: the second reads the first
     if tensor_lib.active[0] and (tensor_lib.tracing.value is not None or _in_node()):
         return False   # Variable._write raises there: the per-copy path raises it
     first = coefficients(entries[0])

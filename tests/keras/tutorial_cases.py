@@ -229,4 +229,17 @@ b.load_weights(path)
 out = [len(a.get_weights()), [float(v.numpy()) for v in b.tracker.variables],
        all(np.array_equal(x, y) for x, y in zip(a.dense.get_weights(), b.dense.get_weights()))]
 """,
+    "a Keras metric is a tf.Module: a module holding one finds its state": """
+class Holder(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable(1.0, name='w')
+        self.acc = tf.keras.metrics.Mean(name='acc rate')
+        self.by_class = [tf.keras.metrics.Sum(name='s')]
+h = Holder()
+h.acc.update_state([1.0, 3.0])
+out = [[v.name for v in h.variables], [type(s).__name__ for s in h.submodules],
+       isinstance(h.acc, tf.Module), h.acc.name, [float(v) for v in h.acc.variables],
+       len(h.acc.trainable_variables), [v.name for v in h.acc.non_trainable_variables]]
+""",
 }

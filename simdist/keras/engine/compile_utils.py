@@ -226,9 +226,9 @@ class MetricsContainer:
                 made = [self._make(m, y_t, y_p) for m in specs]
                 for m in made:
                     if multi:
-                        m.name = f"{name}_{m.name}"
+                        m._name = f"{name}_{m.name}"
                     if out is weighted and m.name in names:
-                        m.name = ("weighted_" + m.name) if not multi else \
+                        m._name = ("weighted_" + m.name) if not multi else \
                             f"{name}_weighted_{m.name[len(name) + 1:]}"
                     if m.name in names:
                         raise ValueError(f"Found two metrics with the same name: {m.name}. "

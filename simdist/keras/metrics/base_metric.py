@@ -16,7 +16,7 @@ Mirrors keras/src/metrics/base_metric.py and utils/metrics_utils.py.
 from __future__ import annotations
 
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import dtypes, execute, func_graph, name_scope, trackable
+from simdist.framework import dtypes, execute, func_graph, module, name_scope, trackable
 from simdist.framework import variables as variables_lib
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
@@ -37,17 +37,22 @@ _RECORDED = {"update_state": ("stateful", None, _merges_to_update), "reset_state
              "result": "pure"}
 
 
-class Metric(trackable.Trackable):
-    """Base class of Keras metrics: ``update_state``, ``result``, ``reset_state``."""
+class Metric(module.Module):
+    """Base class of Keras metrics: ``update_state``, ``result``, ``reset_state``; a
+    ``tf.Module`` (a Keras Layer in tf-keras), so a module holding one finds its state
+    among its variables and the metric among its submodules."""
 
     _is_keras_metric = True   # a layer's attribute holding one lists it (Model.metrics)
+    # The variables by name are the checkpoint's view; flatten finds them in creation order.
+    _TF_MODULE_IGNORED_PROPERTIES = frozenset({"_named_variables"})
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         func_graph.record_methods(cls, _RECORDED)
 
     def __init__(self, name=None, dtype=None, **kwargs):
-        self.name = name or tf_utils.snake_case(type(self).__name__)
+        # not tf.Module's __init__: a metric's name need not be an identifier (tf-keras)
+        self._name = name or tf_utils.snake_case(type(self).__name__)
         self._dtype = dtypes.as_dtype(dtype or backend.floatx())
         self._variables = []
         self._named_variables = {}  # add_weight's name -> variable: the checkpoint's names
@@ -56,6 +61,11 @@ class Metric(trackable.Trackable):
     @property
     def dtype(self):
         return self._dtype.name
+
+    @property
+    def name_scope(self):
+        """The metric's name scope (``with metric.name_scope:``), as a layer's."""
+        return name_scope.name_scope(self._name)
 
     @property
     def variables(self):

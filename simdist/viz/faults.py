@@ -15,13 +15,13 @@ Glossary:
 from __future__ import annotations
 
 import json
-import threading
 from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
 
-_LOCK = threading.Lock()
+from simdist.viz import world
+
 KINDS = ("kill", "straggler", "slow link", "none")
 STEPS = 8
 # One colour per meaning (the app's rule): ops, transfers, the fault, the wait it causes.
@@ -71,7 +71,6 @@ def run(workers: int = 3, kind: str = "kill", task: int = 1, at_step: int = 4,
     import simdist as tf
     from simdist import faults
     from simdist.hardware.machine import get_machine
-    from simdist.testing import reset_world
 
     if kind not in KINDS:
         raise ValueError(f"Unknown fault kind {kind!r}; choose one of {KINDS}.")
@@ -82,8 +81,7 @@ def run(workers: int = 3, kind: str = "kill", task: int = 1, at_step: int = 4,
     x = rng.normal(size=(16 * steps, 4)).astype("float32")
     y = (x @ rng.normal(size=(4, 1))).astype("float32")
     losses, times, error = [], [], None
-    with _LOCK:
-        reset_world("cpu")
+    with world.fresh("cpu"):
         tf.keras.utils.set_random_seed(0)
         resolver = tf.distribute.cluster_resolver.SimpleClusterResolver(
             tf.train.ClusterSpec({"worker": [f"host{i}:2222" for i in range(workers)]}),

@@ -14,14 +14,12 @@ The model is ``y = w * x`` with one weight, so every gradient is one number.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
 import numpy as np
 
 from simdist import warnings as teach
-
-_LOCK = threading.Lock()  # simdist's simulated world is process-global
+from simdist.viz import world
 
 
 @dataclass
@@ -53,11 +51,10 @@ def compare_losses(num_replicas: int, global_batch: int, weight: float = 1.0,
                    seed: int = 0) -> LossComparison:
     """Run one step under MirroredStrategy on ``num_replicas`` simulated GPUs, both ways."""
     import simdist as tf
-    from simdist.testing import reset_world
 
     x, y = make_batch(global_batch, seed)
-    with _LOCK, teach.silenced():  # the per-replica mean is the mistake this page shows
-        reset_world(f"gpus={int(num_replicas)},kind=V100")
+    # silenced: the per-replica mean is the mistake this page shows
+    with world.fresh(f"gpus={int(num_replicas)},kind=V100"), teach.silenced():
         strategy = tf.distribute.MirroredStrategy()
         ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(global_batch)
         batch = next(iter(strategy.experimental_distribute_dataset(ds)))

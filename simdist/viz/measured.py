@@ -17,14 +17,13 @@ Glossary:
 from __future__ import annotations
 
 import math
-import threading
 
 import plotly.graph_objects as go
 
 from simdist import collectives
+from simdist.viz import world
 from simdist.viz.topology import sized_topology
 
-_LOCK = threading.Lock()   # one measurement at a time: two at once would time each other
 COLLECTIVES = ("all_reduce", "all_gather")
 NCCL_LAST_PASSED = None    # README "Real hardware": NCCL last passed on: never
 COLOURS = {"simulated": "#1c7ed6", "measured": "#e8590c", "calibrated": "#0ca678"}
@@ -62,7 +61,7 @@ def run(collective: str, algorithm: str, preset: str, num_devices: int, lo: int,
     """``collectives.measure`` of the schedule on a preset topology sized for the ranks."""
     topology = sized_topology(preset, num_devices)
     unit = 4 * (num_devices if collective == "all_gather" else 1)   # float32 elements
-    with _LOCK:
+    with world.held():   # alone: another run at the same time would skew the timings
         return collectives.measure(collective, sizes(lo, hi, unit), algorithm,
                                    topology=topology,
                                    num_devices=num_devices, repeats=repeats)

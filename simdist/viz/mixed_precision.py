@@ -16,12 +16,12 @@ Glossary:
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
 import numpy as np
 
-_LOCK = threading.Lock()  # simdist's simulated world is process-global
+from simdist.viz import world
+
 FLOAT16_SUBNORMAL = 2.0 ** -24          # smallest positive float16
 FLOAT16_NORMAL = 2.0 ** -14             # smallest normal float16
 FLOAT16_MAX = float(np.finfo(np.float16).max)   # 65504
@@ -82,12 +82,10 @@ def run_loss_scaling(steps: int = 40, initial_scale: float = 2.0 ** 15,
                      ) -> list[LossScaleStep]:
     """Train the float16 layer for ``steps`` steps through simdist's LossScaleOptimizer."""
     import simdist as tf
-    from simdist.testing import reset_world
 
     xs = inputs(steps, seed, spike_every)
     out = []
-    with _LOCK:
-        reset_world()
+    with world.fresh():
         w = tf.Variable(np.ones(WIDTH, np.float32))
         opt = tf.keras.mixed_precision.LossScaleOptimizer(
             tf.keras.optimizers.SGD(0.01), initial_scale=initial_scale,

@@ -15,15 +15,14 @@ Glossary:
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
 
+from simdist.viz import world
 from simdist.viz.loss_figures import replica_colour
 
-_LOCK = threading.Lock()
 PS_COLORS = {"pull": "#1c7ed6", "push": "#e8590c"}
 
 
@@ -70,13 +69,11 @@ def train(num_workers: int = 3, num_ps: int = 2, slowdown: float = 3.0, steps: i
     on another worker) and comes back a few steps later.
     """
     import simdist as tf
-    from simdist.testing import reset_world
 
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(256, 8)).astype("float32")
     y = (x @ rng.normal(size=(8, 1))).astype("float32")
-    with _LOCK:
-        reset_world("cpu")
+    with world.fresh("cpu"):
         tf.keras.utils.set_random_seed(seed)
         strategy = tf.distribute.ParameterServerStrategy(_cluster(tf, num_workers, num_ps))
         coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy)

@@ -13,15 +13,14 @@ Glossary:
 from __future__ import annotations
 
 import json
-import threading
 from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
 
+from simdist.viz import world
 from simdist.viz.topology import short_name
 
-_LOCK = threading.Lock()
 CROSS_DEVICE_OPS = ["NcclAllReduce", "HierarchicalCopyAllReduce", "ReductionToOneDevice"]
 STRATEGIES = [f"MirroredStrategy({c})" for c in CROSS_DEVICE_OPS] + ["OneDeviceStrategy"]
 GPU_KINDS = ["V100", "A100", "H100"]
@@ -60,15 +59,13 @@ def train(strategy: str = STRATEGIES[0], num_gpus: int = 4, gpu: str = "V100",
     """Fit a two-layer regression model on simulated GPUs and collect its trace."""
     import simdist as tf
     from simdist.hardware.machine import get_machine
-    from simdist.testing import reset_world
 
     if strategy not in STRATEGIES:
         raise ValueError(f"Unknown strategy {strategy!r}; choose one of {STRATEGIES}.")
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(num_examples, 8)).astype("float32")
     y = (x @ rng.normal(size=(8, 1))).astype("float32")
-    with _LOCK:
-        reset_world(f"gpus={int(num_gpus)},kind={gpu}")
+    with world.fresh(f"gpus={int(num_gpus)},kind={gpu}"):
         # Not tf.random.set_seed alone: Keras's unseeded initializers would not repeat.
         tf.keras.utils.set_random_seed(seed)
         devices = [d.name for d in tf.config.list_logical_devices("GPU")][:int(num_gpus)]

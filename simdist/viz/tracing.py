@@ -33,8 +33,8 @@ import traceback
 from dataclasses import dataclass, field
 
 from simdist.testing.log_capture import LogCapture
+from simdist.viz import world
 
-_LOCK = threading.Lock()  # simdist's simulated world, stdout and the TF logger are global
 FILENAME = "<tf.function page>"
 MACHINE = "gpus=2,kind=V100"   # two GPUs: enough for the distributed preset
 TIME_LIMIT = 20.0              # seconds of wall time for one run of a program
@@ -215,7 +215,7 @@ def run_program(source: str, call: str, n: int) -> TracingRun:
     from simdist.testing import reset_world
 
     run = TracingRun(source, call)
-    with _LOCK:
+    with world.held():   # the world, stdout and the TF logger are process-global
         try:
             with _time_limit(TIME_LIMIT):
                 reset_world(MACHINE)

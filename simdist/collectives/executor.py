@@ -145,6 +145,7 @@ class Exchange:
         self.owner, self.me, self.peers = list(owner), me, peers
         self._step = 0
         self._send_error = None
+        self._sending_to = None   # the peer the sender thread is sending to now
 
     def owns(self, rank: int) -> bool:
         return self.owner[rank] == self.me
@@ -173,7 +174,11 @@ class Exchange:
         for peer, slots in incoming.items():
             for k, value in zip(slots, self.peers.recv(peer, self._step), strict=True):
                 out[k] = value
-        sender.join()
+        # bounded: a peer that hangs without reading would block a large send forever
+        sender.join(self.peers.timeout)
+        if sender.is_alive():
+            self.peers.lost(self._sending_to,
+                            f"read nothing sent to it for {self.peers.timeout:g} s")
         if self._send_error is not None:
             raise self._send_error
         return out
@@ -182,6 +187,7 @@ class Exchange:
         self._send_error = None
         try:
             for peer, items in outgoing.items():
+                self._sending_to = peer
                 self.peers.send(peer, step, items)
         except Exception as e:  # noqa: BLE001 - re-raised by the trading thread
             self._send_error = e

@@ -109,22 +109,27 @@ class Peers:
             with self._lock:
                 self._conns[peer] = conn
 
+    @property
+    def timeout(self) -> float:
+        """How long a task waits on a peer before it counts it lost (seconds)."""
+        return self._timeout
+
     def send(self, peer: int, tag, payload) -> None:
         """Send one step's payload to ``peer``."""
         try:
             self._conns[peer].send(("data", tag, payload))
         except (OSError, EOFError):
-            self._lost(peer, "closed its connection")
+            self.lost(peer, "closed its connection")
 
     def recv(self, peer: int, tag):
         """The payload ``peer`` sent for ``tag``, waiting at most ``timeout`` seconds."""
         conn = self._conns[peer]
         try:
             if not conn.poll(self._timeout):
-                self._lost(peer, f"sent nothing for {self._timeout:g} s")
+                self.lost(peer, f"sent nothing for {self._timeout:g} s")
             kind, *rest = conn.recv()
         except (OSError, EOFError):
-            self._lost(peer, "closed its connection")
+            self.lost(peer, "closed its connection")
         if kind == "abort":
             self._raise(rest[0])
         if rest[0] != tag:
@@ -132,7 +137,9 @@ class Peers:
                         f"task at {tag!r}: the workers ran different programs.")
         return rest[1]
 
-    def _lost(self, peer, how):
+    def lost(self, peer: int, how: str):
+        """Raise UnavailableError for ``peer`` (it ``how``), after telling every other
+        peer to abort too."""
         reason = (f"Task {self._names[peer]} is unavailable: it {how} (a worker died or "
                   "hung); the collective is aborted on every worker.")
         for other, conn in self._conns.items():

@@ -161,6 +161,32 @@ def test_peers_authenticate_refuse_outsiders_and_carry_arrays_bit_for_bit():
     p0.close()
 
 
+def test_a_peer_that_hangs_without_reading_is_named_within_the_timeout():
+    """A step where this task only sends: a peer alive but reading nothing (hung) fills the
+    socket, and the send would block forever; the wait for it is bounded by the cluster
+    timeout and ends in UnavailableError naming the peer (it hung before)."""
+    from cluster_processes import free_ports
+
+    from simdist.collectives.executor import Exchange
+    from simdist.collectives.schedule import Transfer
+
+    addresses = [f"127.0.0.1:{p}" for p in free_ports(2)]
+    out = {}
+    threads = [_peers_in_thread(addresses, me, b"k", out, timeout=1.0) for me in (0, 1)]
+    for t in threads:
+        t.join(10)
+    p0, p1 = out[0], out[1]
+    assert isinstance(p0, Peers) and isinstance(p1, Peers), out
+    big = np.zeros(16 * 2**20, np.uint8)   # far more than a socket buffer
+    try:
+        with pytest.raises(tf.errors.UnavailableError,
+                           match="task:1 is unavailable: it read nothing sent to it for 1 s"):
+            Exchange([0, 1], 0, p0).trade([Transfer(0, 1, 0, False)], [big])
+    finally:
+        p1.close()
+        p0.close()
+
+
 def test_a_task_that_never_starts_is_named_within_the_timeout():
     from cluster_processes import free_ports
 

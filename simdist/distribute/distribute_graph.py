@@ -141,6 +141,12 @@ def _join_replica_group(graph, node) -> bool:
     return True
 
 
+def close_replica_groups(graph, strategy) -> None:
+    """The replica groups of ``strategy`` in ``graph`` take no more members (a TPU
+    replicated trace filled them with copies: tpu_replicate)."""
+    _open_groups.get(graph, {}).pop(id(strategy), None)
+
+
 @func_graph.register_inline_condition
 def _under_a_strategy() -> bool:
     return ds_context.get_per_thread_mode().strategy is not ds_context.get_default_strategy()

@@ -4,7 +4,8 @@ Glossary:
   replica thread  -- one per replica; runs ``fn`` in that replica's ReplicaContext and
                      under its device scope. Threads take turns (one runs at a time), so a
                      run is deterministic, exactly as TF's MirroredStrategy schedules them.
-  replica pool    -- a strategy's replica threads, started by its first ``run`` and reused
+  replica pool    -- a strategy's replica threads (a pool per number of threads: a TPU
+                     trace runs one), started by its first ``run`` and reused
                      by the next ones (TF starts threads per call; reusing them saves their
                      start-up on every step). Each task starts with fresh per-thread state
                      (``thread_local.fresh_thread``), as on a new thread. A run that finds
@@ -279,11 +280,11 @@ def _pool_for(strategy, size) -> tuple[_ReplicaPool, bool]:
     """The strategy's pool, held for this run, or a pool for this run only (its own is
     busy: a nested or concurrent run). Returns (pool, whether it is kept after the run)."""
     extended = strategy.extended
-    pool = getattr(extended, "_replica_pool", None)
-    if pool is None or pool.closed or len(pool.threads) != size or \
+    pools = extended.__dict__.setdefault("_replica_pools", {})   # size -> pool
+    pool = pools.get(size)
+    if pool is None or pool.closed or \
             not all(t.is_alive() for t in pool.threads):  # e.g. in a forked child
-        pool = _ReplicaPool(size)
-        extended._replica_pool = pool
+        pool = pools[size] = _ReplicaPool(size)
         weakref.finalize(extended, pool.stop)
     if pool.busy.acquire(blocking=False):
         if not pool.closed:
@@ -407,8 +408,11 @@ def lifted(strategy, fn, run_replicas):
     return wrapped
 
 
-def call_for_each_replica(strategy, devices, make_context, fn, args, kwargs):
-    """Run ``fn`` once per device in lock-step threads; returns the regrouped results."""
+def call_for_each_replica(strategy, devices, make_context, fn, args, kwargs, merge=None):
+    """Run ``fn`` once per device in lock-step threads; returns the regrouped results.
+    ``merge(strategy, threads)`` runs the paused replicas' merge function (by default
+    ``_merge``; a TPU replicated trace runs one thread for all replicas: tpu_replicate)."""
+    merge = merge or _merge
     pool, kept = _pool_for(strategy, len(devices))
     threads = pool.threads
     for i, (t, dev) in enumerate(zip(threads, devices)):
@@ -435,7 +439,7 @@ def call_for_each_replica(strategy, devices, make_context, fn, args, kwargs):
                     "calls: every replica must reach the same merge_call (e.g. the same "
                     "apply_gradients or all_reduce) the same number of times."
                 )
-            _merge(strategy, threads)
+            merge(strategy, threads)
         return regroup([t.result for t in threads])
     except BaseException as exc:
         _unwind(threads, exc)

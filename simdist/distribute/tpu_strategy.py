@@ -27,7 +27,7 @@ import weakref
 
 import numpy as np
 
-from simdist.distribute import input_lib
+from simdist.distribute import input_lib, tpu_replicate
 from simdist.distribute.collective_cross_device_ops import AllReduceCrossDeviceOps
 from simdist.distribute.device_assignment import DeviceAssignment
 from simdist.distribute.distribute_lib import Strategy
@@ -59,14 +59,23 @@ def validate_run_function(fn) -> None:
 class _TPUReplicaContext(_MirroredReplicaContext):
     """A replica of a TPUStrategy run. Its merge_call is TF's base one: no check of the
     graph, so a tf.function nested in the replica function may merge (TF builds it inside
-    the replicated computation; simdist inlines it into the run's trace)."""
+    the replicated computation; simdist inlines it into the run's trace). In a replicated
+    trace (tpu_replicate) its replica id is a tensor each replica's copy reads for itself."""
 
     # TF's tpu.replicate builds the computation under no device scope (only its outputs
     # under core 0): a replica's ops say '' as their device (tpu/tpu.py).
     _requested_device = ""
+    _replication = None   # the replicated trace this context traces (replica 0's)
 
     def _check_merge_call_graph(self):
         pass
+
+    @property
+    def replica_id_in_sync_group(self):
+        graph = func_graph.current()
+        if self._replication is not None and graph is not None:
+            return tpu_replicate.replica_id_node(graph)
+        return super().replica_id_in_sync_group
 
 
 class TPUExtended(MirroredExtended):
@@ -109,15 +118,15 @@ class TPUExtended(MirroredExtended):
 
     def _call_for_each_replica(self, fn, args, kwargs):
         """TF's tpu_run: called eagerly, the replicated computation is a tf.function (one
-        per ``fn``, cached), so ``fn`` (a tf.function) runs inside its trace.
-
-        Not TF's yet: TF's tpu_function (tpu_strategy.py ``_tpu_function_creator``) calls
-        ``tpu.replicate(replicated_fn, replicate_inputs)``, which traces ``fn`` once for
-        all replicas (each replica's id an int32 input). simdist runs ``fn``'s Python once
-        per replica, in a thread each (a print in it prints once per replica per trace;
-        test_tpu_strategy's strict xfail). One trace would need merge_calls, tapes and
-        variable reads recorded once and run per replica at execution."""
+        per ``fn``, cached), so ``fn`` (a tf.function) runs inside its trace. In a trace,
+        TF's tpu_function (``_tpu_function_creator``) calls ``tpu.replicate(replicated_fn,
+        replicate_inputs)``: ``fn`` is traced once for all replicas (tpu_replicate). Run
+        eagerly (a tf.function's eager fallback, a replica group at execution), the
+        replicas run in a thread each."""
         if not context.executing_eagerly():
+            if func_graph.current() is not None and len(self._devices) > 1:
+                return tpu_replicate.replicate(self._strategy, self._devices,
+                                               self._make_replica_context, fn, args, kwargs)
             return self._run_replicas(fn, args, kwargs)
         try:
             tpu_function = self._tpu_function_cache.get(fn)

@@ -134,9 +134,6 @@ def test_a_tf_function_that_merges_runs_on_tpu_eagerly_or_nested():
             assert [float(p) for p in parts] == [want + 28.0 * (run is outer)] * 8
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "simdist runs the replica function's Python once per replica (one thread each, as "
-    "MirroredStrategy); TF traces it once for all replicas (tpu.replicate)"))
 def test_the_replica_function_is_traced_once_for_all_replicas():
     """tpu_strategy.py's _tpu_function_creator: tpu_function calls tpu.replicate(
     replicated_fn, replicate_inputs), which traces replicated_fn once; each replica's id

@@ -1,0 +1,255 @@
+"""A TPUStrategy.run inside a trace: the replica function traced once for all replicas.
+
+Glossary:
+  replicated trace -- TF's ``tpu.replicate(replicated_fn, replicate_inputs)``: the replica
+                      function's Python runs once (replica 0's inputs, in a replica thread
+                      of its own so merge_call can pause it), its ops recorded as replica
+                      0's nodes; the other replicas' nodes are copies of them (their own
+                      tensors, device, replica context, variable components and tapes), so
+                      a print runs once per trace while each replica computes its values.
+  segment          -- the nodes replica 0 recorded since the last sync point.
+  sync point       -- a merge_call, and the end of the function: the segment is copied for
+                      every other replica (after replica 0's, in replica order: the order a
+                      MirroredStrategy trace has).
+  merge            -- at a merge_call, replica 0's arguments are mapped to each replica's
+                      (their tensors in the copies) and regrouped; the merge function runs
+                      once in cross-replica context, as the MirroredStrategy merge does;
+                      each replica's part of its result is linked to replica 0's.
+  replica map      -- per replica: replica 0's tensor ids -> that replica's, and replica
+                      0's objects (a variable's component, a core, a tape made in the
+                      function) -> that replica's.
+  replica id       -- ``replica_id_in_sync_group`` is a node reading its replica's id at
+                      execution (TF: an int32 input of each replica, ``constant(i)``).
+  cooperative node -- a node that merged while it was traced (a gradient through an
+                      all-reduce): its copies join it in one ReplicaGroup (distribute_graph).
+
+A segment holding something that cannot be copied (a merge_call inside a cond or loop
+body of the replica function) is NotTraceable: the tf.function then runs eagerly.
+
+Mirrors tensorflow/python/distribute/tpu_strategy.py (``_tpu_function_creator``:
+``replicated_fn`` with each replica's id an int32 input) and tensorflow/python/tpu/tpu.py
+(``replicate``: the computation built once for every replica).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+
+from simdist.distribute import distribution_strategy_context as ds_context
+from simdist.distribute import mirrored_run
+from simdist.distribute.distribute_graph import ReplicaGroup, close_replica_groups
+from simdist.distribute.values import regroup, select_replica
+from simdist.framework import func_graph, graph_control_flow, nest
+from simdist.framework.tensor import NotTraceable, _ids
+
+
+def replicate(strategy, devices, make_context, fn, args, kwargs):
+    """``fn`` traced once into the current graph for the replicas on ``devices`` (one per
+    replica, their first core); returns the regrouped per-replica results."""
+    replication = _Replication(strategy, devices, make_context)
+    return replication.run(fn, args, kwargs)
+
+
+def _replica_id():
+    """The id of the replica a node runs for (its replica context, at execution)."""
+    from simdist.framework import dtypes
+    from simdist.framework.ops import array_ops
+
+    ctx = ds_context.get_replica_context()
+    offset = getattr(ctx.strategy.extended, "_replica_id_offset", 0)
+    return array_ops.constant(ctx._replica_index + offset, dtype=dtypes.int32)
+
+
+def replica_id_node(graph):
+    """``replica_id_in_sync_group`` in a replicated trace (see the glossary)."""
+    return graph.record(_replica_id, "pure", None, (), {}, "replica_id_in_sync_group")
+
+
+class _Replication:
+    """One replicated trace (see the module docstring)."""
+
+    def __init__(self, strategy, devices, make_context):
+        self.strategy = strategy
+        self.graph = func_graph.current()
+        self.n = len(devices)
+        self.device = devices[0]
+        self.contexts = [make_context(i, d) for i, d in enumerate(devices)]
+        self.contexts[0]._replication = self
+        self.modes = [None] + [ds_context.replica_mode(c) for c in self.contexts[1:]]
+        self.tensors = [{} for _ in range(self.n)]   # replica 0's tensor id -> replica i's
+        self.objects = [{} for _ in range(self.n)]   # id(replica 0's) -> (it, replica i's)
+        self.made = [{} for _ in range(self.n)]      # replica i's tensor id -> its tensor
+        self.tapes: set = set()   # ids of the tapes the function entered (copied per replica)
+        self.names = [{} for _ in range(self.n)]     # replica 0's core names -> replica i's
+        cores = strategy.extended._tpu_devices
+        for i in range(1, self.n):
+            for core0, core in zip(cores[0], cores[i]):
+                self.objects[i][id(core0)] = (core0, core)
+                self.names[i][core0.name] = core.name
+        self.nodes = self.graph.nodes
+        self.mark = len(self.nodes)
+
+    # --- the trace ------------------------------------------------------------------------
+    def run(self, fn, args, kwargs):
+        for i in range(1, self.n):
+            self._link(i, select_replica(0, (args, kwargs)), select_replica(i, (args, kwargs)))
+        try:
+            first = mirrored_run.call_for_each_replica(
+                self.strategy, [self.device],
+                lambda i, dev: self.contexts[0], fn, select_replica(0, args),
+                select_replica(0, kwargs), merge=self._merge)
+            self._sync()
+            return regroup([first] + [self._to_replica(i, first) for i in range(1, self.n)])
+        finally:
+            self.contexts[0]._replication = None
+
+    def _merge(self, strategy, threads):
+        """A merge_call of the replicated trace (see ``merge`` in the glossary)."""
+        t0 = threads[0]
+        in_op = t0.merge_in_op is not None   # a recorded op's run on placeholders
+        # (its node, recorded after this, is cooperative: the replicas' segments go first)
+        self._sync()
+        with func_graph.recorded_op_scope(t0.merge_in_op) if in_op else \
+                contextlib.nullcontext():
+            parts = [(t0.merge_args, t0.merge_kwargs)] + [
+                self._to_replica(i, (t0.merge_args, t0.merge_kwargs), copies=in_op)
+                for i in range(1, self.n)]
+            ds_context.push_mode(ds_context.cross_replica_mode(strategy))
+            try:
+                result = t0.merge_fn(strategy, *regroup([p[0] for p in parts]),
+                                     **regroup([p[1] for p in parts]))
+            finally:
+                ds_context.pop_mode()
+        t0.merge_result = select_replica(0, result)
+        if not in_op:
+            for i in range(1, self.n):
+                self._link(i, t0.merge_result, select_replica(i, result))
+            self.mark = len(self.nodes)
+
+    def _sync(self) -> None:
+        """Copy the segment for every other replica (see ``sync point``)."""
+        if self.graph.nodes is not self.nodes:
+            raise NotTraceable("a merge_call inside control flow of a TPU replica function")
+        segment = self.nodes[self.mark:]
+        groups = {id(node) for node in segment if isinstance(node, ReplicaGroup)
+                  and node.strategy is self.strategy and list(node.members) == [0]}
+        for i in range(1, self.n):
+            for node in segment:
+                if id(node) in groups:
+                    node.members[i] = self._clone(i, node.members[0])
+                else:
+                    self.nodes.append(self._clone(i, node))
+        close_replica_groups(self.graph, self.strategy)
+        self.mark = len(self.nodes)
+
+    # --- replica 0 -> replica i -------------------------------------------------------------
+    def _link(self, i, mine, theirs) -> None:
+        """Record that replica ``i``'s ``theirs`` is replica 0's ``mine`` (same structure)."""
+        a = nest.flatten(func_graph.expand(mine))
+        b = nest.flatten(func_graph.expand(theirs))
+        for x, y in zip(a, b):
+            if x is y:
+                continue
+            if func_graph.is_symbolic(x) and func_graph.is_symbolic(y):
+                self.tensors[i][x._id] = y._id
+                self.made[i][y._id] = y
+            else:
+                self.objects[i][id(x)] = (x, y)
+
+    def _to_replica(self, i, structure, copies=False):
+        """Replica ``i``'s ``structure`` (replica 0's): its tensors and objects mapped;
+        ``copies``: a recorded op's placeholder tensors, copied to replica ``i``'s core."""
+        expanded = func_graph.expand(structure)
+        flat = [self._tensor(i, x) if func_graph.is_symbolic(x) else
+                self._placeholder_copy(i, x) if copies else self._object(i, x)
+                for x in nest.flatten(expanded)]
+        return func_graph.collapse(nest.pack_sequence_as(expanded, flat))
+
+    def _placeholder_copy(self, i, x):
+        from simdist.framework.tensor import Tensor
+
+        if type(x) is not Tensor:
+            return self._object(i, x)
+        return Tensor(x._value, self._object(i, x._device))
+
+    def _tensor(self, i, t):
+        sid = self.tensors[i].get(t._id)
+        if sid is None:
+            return t   # made outside the replica function: every replica's
+        made = self.made[i].get(sid)
+        if made is None:
+            made = self.made[i][sid] = func_graph.SymbolicTensor(
+                t._graph, f"replica_{i}/{t._name}", t._static_shape, t._dtype,
+                self._object(i, t._device), t._placeholders, sid, t._requested)
+        return made
+
+    def _object(self, i, x):
+        if type(x) is str:   # a core's name (an op's device argument)
+            return self.names[i].get(x, x)
+        found = self.objects[i].get(id(x))
+        if found is not None and found[0] is x:
+            return found[1]
+        container = getattr(x, "_distributed_container", None)
+        if container is not None:
+            values = container._values
+            if len(values) == self.n and values[0] is x:
+                return values[i]
+        if id(x) in self.tapes:
+            theirs = copy.copy(x)
+            self.objects[i][id(x)] = (x, theirs)
+            return theirs
+        return x
+
+    def _new_id(self, i, sid):
+        new = next(_ids)
+        self.tensors[i][sid] = new
+        return new
+
+    def _clone(self, i, node):
+        """Replica ``i``'s copy of replica 0's ``node``."""
+        if type(node) is func_graph.Node:
+            return self._clone_node(i, node)
+        if isinstance(node, graph_control_flow.CondNode):
+            branches = tuple(([self._clone(i, n) for n in nodes],
+                              [self.tensors[i].get(r, r) for r in results])
+                             for nodes, results in node.branches)
+            return graph_control_flow.CondNode(
+                self.tensors[i].get(node.pred, node.pred), branches,
+                [self._new_id(i, o) for o in node.outputs], f"replica_{i}/{node.name}")
+        if isinstance(node, graph_control_flow.WhileNode):
+            get = self.tensors[i].get
+            inputs = [get(x, x) for x in node.inputs]
+            places = [self._new_id(i, p) for p in node.places]
+            cond = [self._clone(i, n) for n in node.cond]
+            body = [self._clone(i, n) for n in node.body]
+            limit = node.max_iters
+            if func_graph.is_symbolic(limit):
+                limit = self._tensor(i, limit)
+            return graph_control_flow.WhileNode(
+                inputs=inputs, places=places, cond=cond, pred=get(node.pred, node.pred),
+                body=body, results=[get(r, r) for r in node.results],
+                outputs=[self._new_id(i, o) for o in node.outputs], max_iters=limit,
+                name=f"replica_{i}/{node.name}")
+        raise NotTraceable(f"a {type(node).__name__} inside control flow of a TPU replica "
+                           "function")
+
+    def _clone_node(self, i, node):
+        if node.fn is func_graph._replay_tape_enter:
+            self.tapes.add(id(node.leaves[0]))
+        c = copy.copy(node)
+        slotted = {pos for pos, _ in node.slots}
+        c.leaves = tuple(x if pos in slotted else self._object(i, x)
+                         for pos, x in enumerate(node.leaves))
+        get = self.tensors[i].get
+        c.slots = tuple((pos, get(sid, sid)) for pos, sid in node.slots)
+        c.out_slots = tuple((pos, self._new_id(i, sid)) for pos, sid in node.out_slots)
+        if node.dry is not None:
+            c.dry = tuple((self.tensors[i].get(sid, sid), self._tensor(i, t))
+                          for sid, t in node.dry)
+        c.device = self._object(i, node.device)
+        mode = node.mode
+        if mode is not None and mode.replica_context is self.contexts[0]:
+            c.mode = self.modes[i]
+        c.name = self.graph.unique_name(f"replica_{i}/{node.name}")
+        return c

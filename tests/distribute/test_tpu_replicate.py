@@ -1,0 +1,168 @@
+"""TPUStrategy.run inside a tf.function: the replica function is traced once for all
+replicas (simdist/distribute/tpu_replicate.py).
+
+What TF does, from its source (TF 2.21):
+- tensorflow/python/distribute/tpu_strategy.py, ``TPUExtended._tpu_function_creator``:
+  ``tpu_function`` builds ``replicate_inputs`` as ``[constant_op.constant(i,
+  dtype=dtypes.int32), select_replica(i, args), select_replica(i, kwargs)]`` per replica
+  and calls ``tpu.replicate(replicated_fn, replicate_inputs, ...)``; ``replicated_fn(
+  replica_id, ...)`` runs ``fn`` under ``_TPUReplicaContext(strategy,
+  replica_id_in_sync_group=replica_id)``.
+- tensorflow/python/tpu/tpu.py, ``split_compile_and_replicate``: each input is one
+  ``tpu_replicated_input`` over the replicas' values (line 776), and the computation is
+  called once: ``outputs = computation(*computation_inputs)`` (line 877).
+So ``fn``'s Python runs once per trace, and its replica id is a symbolic int32 tensor, while
+every replica computes with its own values. TPU runs cannot be recorded on this machine: the
+values are checked against the same program under MirroredStrategy on 8 GPUs (which traces
+once per replica, as TF records it: tf_function_distribute.json) and against TF's gradient
+rule for an all-reduce.
+"""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import simdist as tf
+from simdist.testing import reset_world
+
+
+def tpu_strategy():
+    reset_world("tpu-v3-8")
+    resolver = tf.distribute.cluster_resolver.TPUClusterResolver(tpu="local")
+    tf.config.experimental_connect_to_cluster(resolver)
+    tf.tpu.experimental.initialize_tpu_system(resolver)
+    return tf.distribute.TPUStrategy(resolver)
+
+
+def mirrored_strategy():
+    reset_world("gpus=8,kind=A100")
+    return tf.distribute.MirroredStrategy()
+
+
+def train(strategy, steps=3):
+    """A custom loop: a tape, SGD with momentum (its slots made in the first trace), a
+    metric, an ONLY_FIRST_REPLICA counter, an all-reduce, an all-gather, a cond and a while
+    loop on the replica id. Returns the Python traces of ``fn`` and the numbers."""
+    traced = []
+    with strategy.scope():
+        w = tf.Variable(np.linspace(-1, 1, 12).reshape(4, 3).astype(np.float32))
+        opt = tf.keras.optimizers.SGD(0.01, momentum=0.9)
+        mean = tf.keras.metrics.Mean()
+        counter = tf.Variable(0.0, aggregation=tf.VariableAggregation.ONLY_FIRST_REPLICA)
+
+    @tf.function
+    def step(x):
+        def fn(x):
+            traced.append(1)
+            ctx = tf.distribute.get_replica_context()
+            rid = tf.cast(ctx.replica_id_in_sync_group, tf.float32)
+            with tf.GradientTape() as tape:
+                y = tf.matmul(x + rid, w)
+                loss = tf.reduce_mean(tf.square(y)) / strategy.num_replicas_in_sync
+                if rid > 3.0:
+                    loss = loss * 2.0
+            opt.apply_gradients([(tape.gradient(loss, w), w)])
+            mean.update_state(loss)
+            counter.assign_add(1.0)
+            total = tf.constant(0.0)
+            for _ in tf.range(ctx.replica_id_in_sync_group):
+                total += 1.0
+            return (loss, ctx.all_reduce("SUM", y),
+                    ctx.all_gather(tf.reshape(rid, [1]), axis=0), total)
+        out = strategy.run(fn, args=(x,))
+        return strategy.reduce("SUM", out[0], axis=None), out
+
+    numbers = []
+    for k in range(steps):
+        total, out = step(tf.constant(np.arange(8, dtype=np.float32).reshape(2, 4) / (k + 1)))
+        numbers.append((float(total), [[p.numpy() for p in strategy.experimental_local_results(o)]
+                                       for o in out]))
+    numbers.append((w.numpy(), float(mean.result()), float(counter.numpy())))
+    return traced, numbers
+
+
+def test_a_custom_loop_traces_once_and_computes_what_mirrored_strategy_does():
+    tpu_traced, tpu = train(tpu_strategy())
+    gpu_traced, gpu = train(mirrored_strategy())
+    # the first trace makes the optimizer's slots, so both trace twice (TF's rule); the
+    # MirroredStrategy runs fn's Python once per replica per trace, the TPU once per trace
+    assert len(tpu_traced) == 2 and len(gpu_traced) == 2 * 8
+    for (t_total, t_parts), (g_total, g_parts) in zip(tpu[:-1], gpu[:-1]):
+        np.testing.assert_allclose(t_total, g_total, rtol=1e-6)
+        for t, g in zip(t_parts, g_parts):
+            np.testing.assert_allclose(np.stack(t), np.stack(g), rtol=1e-6)
+    # every replica computed its own values: replica i's gather and loop see i
+    np.testing.assert_array_equal(np.stack(tpu[0][1][3]), np.arange(8.0))
+    np.testing.assert_array_equal(tpu[0][1][2][5], np.arange(8.0))
+    (t_w, t_mean, t_count), (g_w, g_mean, g_count) = tpu[-1], gpu[-1]
+    np.testing.assert_allclose(t_w, g_w, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(t_mean, g_mean, rtol=1e-5)
+    assert t_count == g_count == 3.0
+
+
+def test_each_replicas_outputs_stay_on_its_core():
+    strategy = tpu_strategy()
+
+    @tf.function
+    def step(x):
+        def fn(x):
+            rid = tf.distribute.get_replica_context().replica_id_in_sync_group
+            assert tf.is_tensor(rid) and rid.dtype == tf.int32   # TF: a symbolic input
+            y = x * tf.cast(rid, tf.float32)
+            return y, tf.distribute.get_replica_context().all_reduce("MEAN", y)
+        return strategy.run(fn, args=(x,))
+
+    y, mean = step(tf.constant([1.0, 2.0]))
+    cores = [f"/job:localhost/replica:0/task:0/device:TPU:{i}" for i in range(8)]
+    for value in (y, mean):
+        assert [p.device for p in strategy.experimental_local_results(value)] == cores
+    for i, part in enumerate(strategy.experimental_local_results(y)):
+        np.testing.assert_array_equal(part.numpy(), [1.0 * i, 2.0 * i])
+    for part in strategy.experimental_local_results(mean):
+        np.testing.assert_allclose(part.numpy(), [3.5, 7.0])
+
+
+@settings(max_examples=3, deadline=None)
+@given(st.lists(st.floats(-4, 4, width=32), min_size=3, max_size=3))
+def test_a_gradient_through_an_all_reduce_is_each_replicas(values):
+    """The gradient all-reduces the incoming gradients (a node that merges while it is
+    traced: its copies run together). TF's all_reduce gradient is the all-reduce of the
+    incoming gradients, so replica i's gradient of sum(all_reduce(x * (i + 1))**2) is
+    8 * 2 * 36 * x * (i + 1) (what MirroredStrategy gives too)."""
+    strategy = tpu_strategy()
+
+    def fn(x):
+        ctx = tf.distribute.get_replica_context()
+        scale = tf.cast(ctx.replica_id_in_sync_group, tf.float32) + 1.0
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.reduce_sum(tf.square(ctx.all_reduce("SUM", x * scale)))
+        return tape.gradient(loss, x)
+
+    step = tf.function(lambda x: strategy.run(fn, args=(x,)))
+    got = [p.numpy() for p in strategy.experimental_local_results(step(tf.constant(values)))]
+    want = [8 * 2 * 36.0 * (i + 1) * np.asarray(values, np.float32) for i in range(8)]
+    np.testing.assert_allclose(np.stack(got), np.stack(want), rtol=1e-5, atol=1e-3)
+
+
+def test_an_all_reduce_in_a_cond_of_the_replica_function_runs_eagerly_with_tfs_values():
+    """Not TF's trace (TF builds the cross-replica sum inside the cond): a merge_call in a
+    cond branch of the replica function cannot be copied per replica, so the tf.function
+    runs eagerly (a thread per replica); the values are the ones TF computes."""
+    strategy = tpu_strategy()
+
+    @tf.function
+    def step(x):
+        def fn(x):
+            ctx = tf.distribute.get_replica_context()
+            rid = tf.cast(ctx.replica_id_in_sync_group, tf.float32)
+            if x > 0:
+                y = ctx.all_reduce("SUM", rid)
+            else:
+                y = ctx.all_reduce("SUM", -rid)
+            return y
+        return strategy.run(fn, args=(x,))
+
+    for x, want in ((1.0, 28.0), (-1.0, -28.0)):
+        assert [float(p) for p in strategy.experimental_local_results(
+            step(tf.constant(x)))] == [want] * 8

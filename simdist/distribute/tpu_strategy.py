@@ -124,16 +124,13 @@ class TPUExtended(MirroredExtended):
         eagerly (a tf.function's eager fallback, a replica group at execution), the
         replicas run in a thread each."""
         if not context.executing_eagerly():
-            if func_graph.current() is not None and len(self._devices) > 1:
-                return tpu_replicate.replicate(self._strategy, self._devices,
-                                               self._make_replica_context, fn, args, kwargs)
-            return self._run_replicas(fn, args, kwargs)
+            return self._replicate(fn, args, kwargs)
         try:
             tpu_function = self._tpu_function_cache.get(fn)
         except TypeError:   # not weakly referable: a tf.function of its own for this call
             tpu_function = None
         if tpu_function is None:
-            run = weakref.WeakMethod(self._run_replicas)
+            run = weakref.WeakMethod(self._replicate)
 
             def tpu_function(args, kwargs):
                 return run()(fn, args, kwargs)
@@ -142,6 +139,14 @@ class TPUExtended(MirroredExtended):
             with contextlib.suppress(TypeError):
                 self._tpu_function_cache[fn] = tpu_function
         return tpu_function(args, kwargs)
+
+    def _replicate(self, fn, args, kwargs):
+        """TF's tpu.replicate while a graph traces (tpu_replicate); else (a tf.function's
+        eager fallback, a replica group at execution) a thread per replica."""
+        if func_graph.current() is not None and len(self._devices) > 1:
+            return tpu_replicate.replicate(self._strategy, self._devices,
+                                           self._make_replica_context, fn, args, kwargs)
+        return self._run_replicas(fn, args, kwargs)
 
     @staticmethod
     def _all_reduce_algorithm(replicas) -> str:

@@ -166,3 +166,23 @@ def test_an_all_reduce_in_a_cond_of_the_replica_function_runs_eagerly_with_tfs_v
     for x, want in ((1.0, 28.0), (-1.0, -28.0)):
         assert [float(p) for p in strategy.experimental_local_results(
             step(tf.constant(x)))] == [want] * 8
+
+
+def test_an_eager_run_of_a_tf_function_is_one_cached_replicated_trace():
+    """tpu_strategy.py, TPUExtended.tpu_run -> _tpu_function_creator: called eagerly, the
+    replicated computation is wrapped in def_function.function and cached per ``fn``
+    (``self._tpu_function_cache[fn]``), so ``fn``'s Python runs once for all replicas and
+    a second call with the same signature does not trace again."""
+    strategy = tpu_strategy()
+    traced = []
+
+    @tf.function
+    def fn(x):
+        traced.append(1)
+        rid = tf.distribute.get_replica_context().replica_id_in_sync_group
+        return x * tf.cast(rid, tf.float32)
+
+    for x in (1.0, 3.0):
+        parts = strategy.experimental_local_results(strategy.run(fn, args=(tf.constant(x),)))
+        assert [float(p) for p in parts] == [x * i for i in range(8)]
+    assert traced == [1]

@@ -21,6 +21,9 @@ Glossary:
                     nodes form one group node, placed where the first of them was recorded
                     (every member's inputs come before it), and run in the strategy's
                     replica threads at each execution, as the eager step runs them.
+  stand-in       -- a TPU replica's copy of a call of a nested tf.function runs the graph
+                    traced once as replica 0: that graph's nodes recorded in replica 0's
+                    context run in the copy's replica context (``standing_in``).
   inlined entry  -- under a strategy, Keras's whole-call nodes (a loss, a metric update,
                     ``apply_gradients``) are traced through: their merge_calls need the
                     replica threads, which a replay does not start.
@@ -38,6 +41,7 @@ import weakref
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.values import Mirrored, PerReplica
 from simdist.framework import context, execute, func_graph, function
+from simdist.framework.thread_local import ThreadLocalValue
 from simdist.hardware import machine
 
 func_graph.register_composite(PerReplica, lambda x: x._values, PerReplica)
@@ -157,7 +161,30 @@ def _capture_mode():
     return None if mode is ds_context._get_default_mode() else mode
 
 
-func_graph.register_mode_hooks(_capture_mode, ds_context.push_mode, ds_context.pop_mode)
+_stand_ins = ThreadLocalValue(None)   # {replica context of a trace: the mode run instead}
+
+
+def _enter_mode(mode) -> None:
+    stand_ins = _stand_ins.value
+    if stand_ins is not None:
+        mode = stand_ins.get(mode.replica_context, mode)
+    ds_context.push_mode(mode)
+
+
+def standing_in(fn, stand_ins: dict):
+    """``fn`` (a node's op) whose run's nodes recorded in a replica context of
+    ``stand_ins`` run in the mode it maps that context to: a TPU replica's copy of a call
+    of a nested tf.function runs its graph (traced once, as replica 0) as its replica."""
+
+    @functools.wraps(fn)
+    def op(*args, **kwargs):
+        with _stand_ins.scope(stand_ins):
+            return fn(*args, **kwargs)
+
+    return op
+
+
+func_graph.register_mode_hooks(_capture_mode, _enter_mode, ds_context.pop_mode)
 
 
 @function.register_call_context
@@ -173,9 +200,3 @@ def _function_context():
     return (None if dev is None else dev.name), mode.replica_context is None
 
 
-@function.register_inline_nested
-def _replica_of_a_shared_trace() -> bool:
-    """A replica thread of a strategy whose replicas share trace keys (TPUStrategy)."""
-    mode = ds_context.get_per_thread_mode()
-    return mode.replica_context is not None and mode.strategy.num_replicas_in_sync > 1 \
-        and not mode.strategy.extended._retrace_functions_for_each_device

@@ -22,6 +22,11 @@ Glossary:
                       execution (TF: an int32 input of each replica, ``constant(i)``).
   cooperative node -- a node that merged while it was traced (a gradient through an
                       all-reduce): its copies join it in one ReplicaGroup (distribute_graph).
+  nested function  -- a tf.function called in the replica function is traced apart, once
+                      (TF: a PartitionedCall in the replicated computation); each replica's
+                      copy of the call runs its graph with replica 0's context standing for
+                      its own (distribute_graph.standing_in). One that merges runs its
+                      Python in the replicated trace instead (function.InlineNested).
 
 A segment holding something that cannot be copied (a merge_call inside a cond or loop
 body of the replica function) is NotTraceable: the tf.function then runs eagerly.
@@ -38,7 +43,11 @@ import copy
 
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute import mirrored_run
-from simdist.distribute.distribute_graph import ReplicaGroup, close_replica_groups
+from simdist.distribute.distribute_graph import (
+    ReplicaGroup,
+    close_replica_groups,
+    standing_in,
+)
 from simdist.distribute.values import regroup, select_replica
 from simdist.framework import func_graph, graph_control_flow, nest
 from simdist.framework.tensor import NotTraceable, _ids
@@ -251,5 +260,7 @@ class _Replication:
         mode = node.mode
         if mode is not None and mode.replica_context is self.contexts[0]:
             c.mode = self.modes[i]
+        if getattr(node.fn, "__nested_call__", False):
+            c.fn = standing_in(node.fn, {self.contexts[0]: self.modes[i]})
         c.name = self.graph.unique_name(f"replica_{i}/{node.name}")
         return c

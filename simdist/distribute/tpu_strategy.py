@@ -34,7 +34,7 @@ from simdist.distribute.distribute_lib import Strategy
 from simdist.distribute.distribution_strategy_context import get_replica_context
 from simdist.distribute.mirrored_strategy import MirroredExtended, _MirroredReplicaContext
 from simdist.distribute.tpu_cluster_resolver import TPUClusterResolver
-from simdist.framework import context, execute, func_graph
+from simdist.framework import context, execute, func_graph, function
 from simdist.framework.function import ConcreteFunction, Function
 from simdist.framework.tensor import copy_to
 from simdist.hardware import machine as machine_lib
@@ -59,8 +59,9 @@ def validate_run_function(fn) -> None:
 class _TPUReplicaContext(_MirroredReplicaContext):
     """A replica of a TPUStrategy run. Its merge_call is TF's base one: no check of the
     graph, so a tf.function nested in the replica function may merge (TF builds it inside
-    the replicated computation; simdist inlines it into the run's trace). In a replicated
-    trace (tpu_replicate) its replica id is a tensor each replica's copy reads for itself."""
+    the replicated computation; simdist runs that function's Python in the replicated
+    trace). In a replicated trace (tpu_replicate) its replica id is a tensor each
+    replica's copy reads for itself."""
 
     # TF's tpu.replicate builds the computation under no device scope (only its outputs
     # under core 0): a replica's ops say '' as their device (tpu/tpu.py).
@@ -69,6 +70,16 @@ class _TPUReplicaContext(_MirroredReplicaContext):
 
     def _check_merge_call_graph(self):
         pass
+
+    def _merge_call(self, merge_fn, args, kwargs):
+        replication = self._replication
+        graph = func_graph.current()
+        if replication is not None and graph is not None and graph is not replication.graph:
+            # in a tf.function nested in the replica function, traced apart: its merge
+            # belongs to the replicated trace, so the function runs inline in it
+            raise function.InlineNested("merge_call in a tf.function nested in a TPU "
+                                        "replica function")
+        return super()._merge_call(merge_fn, args, kwargs)
 
     @property
     def replica_id_in_sync_group(self):

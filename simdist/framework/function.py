@@ -136,17 +136,13 @@ def _leaf_key(x):
 
 
 _CALL_CONTEXTS: list = []   # [fn() -> what of the call's context a trace depends on]
-_INLINE_NESTED: list = []   # [fn() -> bool: a nested call runs its Python in the caller's]
 
 
-def register_inline_nested(fn):
-    """Register ``fn() -> bool``: while it is true, a tf.function called inside another's
-    trace runs its Python in the caller's graph (once per trace of the caller) instead of
-    being traced apart (the replicas of a TPUStrategy, which share one trace key but
-    trace in threads of their own, so one replica's trace of it cannot wait for the
-    others' merge_calls)."""
-    _INLINE_NESTED.append(fn)
-    return fn
+class InlineNested(Exception):
+    """Raised while a nested tf.function traces apart from its caller, by what its graph
+    cannot hold (a merge_call in a function nested in a TPU replica function: the merge
+    belongs to the caller's replicated trace): the function then runs its Python in the
+    caller's graph, now and at its later nested calls."""
 
 
 def register_call_context(fn):
@@ -361,6 +357,7 @@ class Function:
         self._warned = False
         self._first_call_made_variables = None   # None until the first trace has run
         self._untraceable = None   # why a trace of this function failed (NotTraceable)
+        self._inline_nested = False   # its nested calls run its Python (InlineNested)
         self._second_trace_pending = False   # the first eager run is TF's second trace
         self._lock = threading.Lock()
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -447,9 +444,12 @@ class Function:
         variables) runs its Python in the caller's graph instead, once per its trace."""
         graph = func_graph.current()
         with func_graph.inlined_call():   # merge_call inside it raises TF's RuntimeError
-            inline = any(c() for c in _INLINE_NESTED)
+            inline = self._inline_nested
             if not inline:
-                self._ensure_traced(trace, args, kwargs)
+                try:
+                    self._ensure_traced(trace, args, kwargs)
+                except InlineNested:
+                    inline = self._inline_nested = True
             if inline or trace.eager or trace.graph.created_variables:
                 if self._instance is not None:
                     args = (self._instance,) + args
@@ -459,6 +459,7 @@ class Function:
             return self._call(trace, call_args, call_kwargs)
 
         call.__name__ = self._name
+        call.__nested_call__ = True   # runs a graph: its nodes' replica contexts may stand in
         return graph.record(call, "pure", None, args, kwargs, _call_op(trace.graph))
 
     def _call(self, trace: _Trace, args, kwargs):

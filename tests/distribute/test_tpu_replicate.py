@@ -186,3 +186,38 @@ def test_an_eager_run_of_a_tf_function_is_one_cached_replicated_trace():
         parts = strategy.experimental_local_results(strategy.run(fn, args=(tf.constant(x),)))
         assert [float(p) for p in parts] == [x * i for i in range(8)]
     assert traced == [1]
+
+
+def test_a_nested_tf_function_is_traced_apart_once_and_runs_as_each_replica():
+    """A tf.function called in the replica function is traced into a graph of its own once
+    (TF: a (Stateful)PartitionedCall in the replicated computation, as in any caller), so
+    its Python runs once even when the caller traces again; each replica's call of it
+    reads its own replica id and its own copy of a mirrored variable."""
+    strategy = tpu_strategy()
+    with strategy.scope():
+        v = tf.Variable(2.0)
+    traced = []
+
+    @tf.function
+    def scaled(x):
+        traced.append(1)
+        rid = tf.distribute.get_replica_context().replica_id_in_sync_group
+        return x * v + tf.cast(rid, tf.float32)
+
+    def fn(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = scaled(x)
+        return y, tape.gradient(y, x)
+
+    step = tf.function(lambda x: strategy.run(fn, args=(x,)))
+    for x in (1.0, 5.0, [1.0, 2.0]):   # the list: the caller traces again
+        y, grad = step(tf.constant(x))
+        for i, (yi, gi) in enumerate(zip(*map(strategy.experimental_local_results, (y, grad)))):
+            np.testing.assert_allclose(yi.numpy(), np.asarray(x) * 2.0 + i)
+            np.testing.assert_allclose(gi.numpy(), np.full_like(np.asarray(x), 2.0))
+    assert len(traced) == 2   # one trace per its own input signature
+    assert scaled.experimental_get_tracing_count() == 2
+    graph = step.get_concrete_function(tf.constant(1.0)).graph
+    calls = [n.name for n in graph.nodes if "PartitionedCall" in n.name]
+    assert len(calls) == 8 and calls[0] == "StatefulPartitionedCall"

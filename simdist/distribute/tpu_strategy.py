@@ -142,9 +142,12 @@ class TPUExtended(MirroredExtended):
             tpu_function = None
         if tpu_function is None:
             run = weakref.WeakMethod(self._replicate)
+            # a tf.function's Python runs in the replicated trace (TF traces it apart, as
+            # a nested function; simdist would trace it twice when it merges)
+            python_fn = fn._python_function_as_traced() if isinstance(fn, Function) else fn
 
             def tpu_function(args, kwargs):
-                return run()(fn, args, kwargs)
+                return run()(python_fn, args, kwargs)
 
             tpu_function = Function(tpu_function)
             with contextlib.suppress(TypeError):

@@ -182,10 +182,19 @@ def test_an_eager_run_of_a_tf_function_is_one_cached_replicated_trace():
         rid = tf.distribute.get_replica_context().replica_id_in_sync_group
         return x * tf.cast(rid, tf.float32)
 
+    @tf.function
+    def replica_sum(x):   # lesson 13's: it merges
+        traced.append(2)
+        ctx = tf.distribute.get_replica_context()
+        return ctx.all_reduce("SUM", x * tf.cast(ctx.replica_id_in_sync_group, tf.float32))
+
     for x in (1.0, 3.0):
         parts = strategy.experimental_local_results(strategy.run(fn, args=(tf.constant(x),)))
         assert [float(p) for p in parts] == [x * i for i in range(8)]
-    assert traced == [1]
+        parts = strategy.experimental_local_results(
+            strategy.run(replica_sum, args=(tf.constant(x),)))
+        assert [float(p) for p in parts] == [x * 28.0] * 8
+    assert traced == [1, 2]
 
 
 def test_a_nested_tf_function_is_traced_apart_once_and_runs_as_each_replica():

@@ -205,6 +205,7 @@ class DatasetV2:
 
     @staticmethod
     @outside_the_graph
+    @_source
     def range(*args, output_type=None, name=None, dtype=None):
         """``range(stop)``, ``range(start, stop[, step])`` as int64 scalars (or ``output_type``).
 
@@ -460,21 +461,32 @@ class TracedSource(DatasetV2):
 
     def bind(self, values) -> None:
         """Make the source of this execution from the captured tensors' ``values``."""
+        self._bound = self._made_of(values)
+
+    def _made_of(self, values):
         by_id = {id(t): v for t, v in zip(self._captured, values)}
         args, kwargs = nest.map_structure(lambda x: by_id.get(id(x), x),
                                           (self._args, self._kwargs))
-        self._bound = self._make(*args, **kwargs)
+        return self._make(*args, **kwargs)
+
+    def _source(self):
+        """The source of now: made of the bound tensors where a traced dataset function's
+        execution binds them (simdist.data.bound_dataset), else the last one bound."""
+        bound = func_graph.bound_values()
+        if bound and self._captured and self._captured[0]._id in bound:
+            return self._made_of([bound[t._id] for t in self._captured])
+        return self._bound
 
     def _cardinality(self) -> int:
         if func_graph.current() is not None:   # known only at execution
             return UNKNOWN_CARDINALITY
-        return self._bound._cardinality()
+        return self._source()._cardinality()
 
     def _values(self):
-        return self._bound._values()
+        return self._source()._values()
 
     def _index_stream(self):
-        return self._bound._index_stream()
+        return self._source()._index_stream()
 
 
 def traced_sources(dataset) -> list:

@@ -12,10 +12,12 @@ Glossary:
                       before the next input element is read. At the end of the input the
                       groups left are reduced in ascending key order (TF keeps them in an
                       ordered map).
-  element spec     -- the spec of the dataset ``reduce_func`` returns, traced once on a key
-                      and a window of the input's spec (``batch`` of it: an unknown size).
-                      At iteration simdist calls ``reduce_func`` per window (TF runs its
-                      graph).
+  tracing          -- the three functions are traced once when the dataset is made, as TF
+                      does (their Python runs then); ``reduce_func`` on an int64 key and a
+                      window dataset argument (a DatasetSpec: ``batch`` of it has an
+                      unknown size). Each full window runs its graph and gets the traced
+                      dataset back, bound to that key and window
+                      (simdist.data.bound_dataset).
 Cardinality is unknown, as TF reports it.
 
 Mirrors tensorflow/python/data/ops/group_by_window_op.py and
@@ -28,10 +30,10 @@ import numpy as np
 
 from simdist.data import structure
 from simdist.data.dataset_ops import DatasetV2, outside_the_graph
-from simdist.data.structured_function import StructuredFunction, traced_call
-from simdist.data.windowing import ElementsDataset
+from simdist.data.structured_function import StructuredFunction
+from simdist.data.windowing import DatasetSpec, ElementsDataset
 from simdist.framework import dtypes, errors, execute
-from simdist.framework.tensor import NotTraceable, Tensor
+from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_spec import TensorSpec
 
 _SIZE_ERROR = ("Either the `window_size` argument or the `window_size_func` argument must "
@@ -72,11 +74,11 @@ class GroupByWindowDataset(DatasetV2):
                 raise TypeError(f"`{what}` must be callable, got {fn!r}.")
         spec = input_dataset.element_spec
         self._key = self._scalar_function(key_func, spec, "key_func")
-        self._reduce = reduce_func
-        element_spec = self._reduce_spec(reduce_func, spec)
+        self._reduce_func = reduce_func
+        self._reduce = self._reduce_function(reduce_func, spec)
         self._size = self._scalar_function(window_size_func, _KEY_SPEC, "window_size_func")
-        self._captured = self._key.captured + self._size.captured
-        super().__init__((input_dataset,), element_spec)
+        self._captured = self._key.captured + self._reduce.captured + self._size.captured
+        super().__init__((input_dataset,), self._reduce.output_spec.element_spec)
 
     @staticmethod
     def _scalar_function(fn, spec, what) -> StructuredFunction:
@@ -92,32 +94,37 @@ class GroupByWindowDataset(DatasetV2):
         return out
 
     @staticmethod
-    def _reduce_spec(reduce_func, spec):
-        """The element spec of the dataset ``reduce_func`` returns, traced on a symbolic key
-        and an empty window of ``spec`` (a stand-in key where that cannot be traced).
+    def _reduce_function(reduce_func, spec) -> StructuredFunction:
+        """``reduce_func`` traced on an int64 key and a window of ``spec`` (a DatasetSpec
+        argument), as TF traces it.
 
         Raises:
           TypeError: ``reduce_func`` returns something else than a dataset.
         """
-        window = ElementsDataset([], spec)
-        try:
-            out = traced_call(reduce_func, lambda graph, host: (
-                graph.symbolic_like([], dtypes.int64, host, "args_0"), window), "reduce_func")
-        except NotTraceable:
+        def must_be_dataset(out):
+            if not isinstance(out, DatasetV2):
+                got = TensorSpec(out.shape, out.dtype) if isinstance(out, Tensor) else \
+                    structure.spec_of(structure.to_values(out))
+                raise TypeError("Invalid `reduce_func`. `reduce_func` must return a single "
+                                f"`tf.data.Dataset` object but its return type is {got}.")
+            return out
+
+        out = StructuredFunction(reduce_func, (_KEY_SPEC, DatasetSpec(spec)), "reduce_func",
+                                 wrap=must_be_dataset)
+        if not out.traced:   # its spec from a stand-in key and an empty window
             with structure.dataset_function():
-                out = reduce_func(_key_tensor(0), window)
-        if not isinstance(out, DatasetV2):
-            got = TensorSpec(out.shape, out.dtype) if isinstance(out, Tensor) else \
-                structure.spec_of(structure.to_values(out))
-            raise TypeError("Invalid `reduce_func`. `reduce_func` must return a single "
-                            f"`tf.data.Dataset` object but its return type is {got}.")
-        return out.element_spec
+                out.output_spec = DatasetSpec(must_be_dataset(reduce_func(
+                    _key_tensor(0), ElementsDataset([], spec))).element_spec)
+        return out
 
     def _reduced(self, key, elements):
         """The elements of ``reduce_func(key, window of elements)``."""
         window = ElementsDataset(list(elements), self._inputs[0].element_spec)
-        with structure.dataset_function():
-            out = self._reduce(_key_tensor(key), window)
+        if self._reduce.traced:
+            out = self._reduce((np.asarray(key, np.int64), window))
+        else:
+            with structure.dataset_function():
+                out = self._reduce_func(_key_tensor(key), window)
         yield from out._values()
 
     def _window_size(self, key) -> int:

@@ -8,13 +8,19 @@ Glossary:
                     next input element's dataset and is read at once; an exhausted one is
                     closed and the cycle moves on. ``num_parallel_calls`` with the default
                     ``deterministic`` gives the same order, so it only changes speed in TF.
+  tracing        -- ``map_func`` is traced once when the dataset is made, as TF's
+                    StructuredFunctionWrapper does (its Python runs then, once); each input
+                    element runs its graph and gets the traced dataset back, bound to that
+                    element's tensors (simdist.data.bound_dataset). One simdist cannot trace
+                    runs its Python per element (its spec read off a first element).
   captures      -- in a tf.function, a ``map_func`` reading a tensor of the trace
                     (``lambda x: Dataset.range(x + k)``) captures it as ``map``'s does
                     (simdist/data/mapping.py): the datasets it makes at each execution read
                     that execution's value.
 Cardinality is unknown, as TF reports it.
 
-Mirrors tensorflow/core/kernels/data/interleave_dataset_op.cc.
+Mirrors tensorflow/python/data/ops/interleave_op.py and
+tensorflow/core/kernels/data/interleave_dataset_op.cc.
 """
 
 from __future__ import annotations
@@ -24,29 +30,39 @@ import os
 from simdist.data import structure
 from simdist.data.dataset_ops import AUTOTUNE, DatasetV2, outside_the_graph
 from simdist.data.mapping import traced
-from simdist.data.structured_function import symbolic_args, traced_call
+from simdist.data.structured_function import StructuredFunction
 from simdist.framework import func_graph
-from simdist.framework.tensor import NotTraceable
+
+
+def _must_be_dataset(out):
+    """TF's check of what ``map_func`` returned (a list is a tuple by then).
+
+    Raises:
+      TypeError: it is not a dataset.
+    """
+    if not isinstance(out, DatasetV2):
+        got = tuple if isinstance(out, list) else type(out)
+        raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "
+                        f"{got!r}.")
+    return out
 
 
 def _dataset_of(fn, values) -> DatasetV2:
-    """``fn`` on an element, which must return a dataset.
+    """``fn`` on an element, run eagerly (a function simdist cannot trace).
 
     Raises:
-      TypeError: ``fn`` returned something else.
+      TypeError: ``fn`` returned something else than a dataset.
     """
     args = structure.to_tensors(values)
     with structure.dataset_function():
         out = fn(*args) if type(args) is tuple else fn(args)
-    if not isinstance(out, DatasetV2):
-        raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "
-                        f"{type(out)!r}.")
-    return out
+    return _must_be_dataset(out)
 
 
 class InterleaveDataset(DatasetV2):
     """``map_func``'s datasets, ``cycle_length`` at a time, ``block_length`` elements each."""
 
+    @outside_the_graph
     def __init__(self, input_dataset, map_func, cycle_length=None, block_length=None):
         if not callable(map_func):
             raise TypeError(f"`map_func` must be callable, got {map_func!r}.")
@@ -58,36 +74,25 @@ class InterleaveDataset(DatasetV2):
                              f"{cycle_length} and {block_length}.")
         self._fn, self._cycle, self._block = map_func, int(cycle_length), block_length
         super().__init__((input_dataset,), None)
+        self._function = StructuredFunction(map_func, input_dataset.element_spec,
+                                            "interleave_function", wrap=_must_be_dataset)
+        if self._function.traced:
+            self._element_spec = self._function.output_spec.element_spec
+            self._captured = self._function.captured
 
     @property
     @outside_the_graph
     def element_spec(self):
-        if self._element_spec is None:
+        if self._element_spec is None:   # an eager map_func: its first dataset's
             self._captured = func_graph.captured_now()   # filled while map_func runs
-            self._element_spec = self._traced_spec()
-            if self._element_spec is None:   # map_func read values: its first dataset's
-                self._element_spec = traced(
-                    self._inputs[0], lambda first: _dataset_of(self._fn, first).element_spec)
+            self._element_spec = traced(
+                self._inputs[0], lambda first: _dataset_of(self._fn, first).element_spec)
         return self._element_spec
 
-    def _traced_spec(self):
-        """The element spec of the dataset ``map_func`` makes of a symbolic element, as TF
-        traces it (``Dataset.range(x)``, ``from_tensors(tf.range(x))``: unknown sizes), or
-        None where simdist cannot trace it, or inside a tf.function's trace (where it may
-        read the trace's tensors: the first-element path lists them)."""
-        spec = self._inputs[0].element_spec
-        if spec is None or func_graph.current() is not None:
-            return None   # made in a tf.function: the first-element path, which captures
-        try:
-            with func_graph.captured_by_use(None):
-                out = traced_call(self._fn, lambda graph, host: symbolic_args(
-                    graph, host, spec), "interleave_function")
-        except NotTraceable:
-            return None
-        if not isinstance(out, DatasetV2):
-            raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "
-                            f"{type(out)!r}.")
-        return out.element_spec
+    def _dataset(self, element) -> DatasetV2:
+        if self._function.traced:
+            return self._function(element)
+        return _dataset_of(self._fn, element)
 
     def _values(self):
         inputs = self._inputs[0]._values()
@@ -109,6 +114,6 @@ class InterleaveDataset(DatasetV2):
                 if element is None:
                     end_of_input = True
                 else:
-                    slots[index] = iter(_dataset_of(self._fn, element)._values())
+                    slots[index] = iter(self._dataset(element)._values())
                 continue
             index, block = (index + 1) % self._cycle, 0

@@ -19,6 +19,7 @@ import math
 from simdist.data import structure
 from simdist.data.dataset_ops import DatasetV2
 from simdist.framework import dtypes, errors
+from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_spec import TensorSpec
 from simdist.hardware import array_api, backend
 
@@ -93,7 +94,9 @@ class RangeDataset(DatasetV2):
         for a in args:
             if isinstance(a, float) or getattr(getattr(a, "dtype", None), "is_floating", False):
                 raise TypeError(f"Cannot convert {a!r} to EagerTensor of dtype int64")
-            ints.append(int(a))
+            # a tensor's value (a traced source's reads its placeholder: simdist.data.
+            # dataset_ops.TracedSource)
+            ints.append(int(backend.to_host(a._value)) if isinstance(a, Tensor) else int(a))
         if len(ints) == 1:
             start, stop, step = 0, ints[0], 1
         elif len(ints) == 2:

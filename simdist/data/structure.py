@@ -107,6 +107,8 @@ def to_array(value, dtype=None):
         if dtype is not None and value.dtype != dtypes.as_dtype(dtype):
             raise ValueError(f"Expected {dtypes.as_dtype(dtype).name}, got {value.dtype.name}.")
         return value._value
+    if hasattr(value, "_values") and hasattr(value, "element_spec"):   # a dataset: stays one
+        return value
     hook = getattr(value, "_as_tensor", None)
     if hook is not None:
         return to_array(hook(), dtype)

@@ -13,6 +13,11 @@ Glossary:
   captures      -- made inside a ``tf.function``, the function may read tensors of that
                    trace (``lambda r: r * k``): they become extra inputs of its graph, fed
                    the execution's values (``func_graph.bound_captures``) by the iterator.
+  datasets      -- a dataset argument (a window's component: DatasetSpec) is a
+                   DatasetArgument while tracing and the given dataset at execution; a
+                   returned dataset (interleave's) is traced as a template whose needed
+                   tensors are extra outputs of the graph, and each execution gives it back
+                   bound to them (simdist.data.bound_dataset).
   eager fallback -- a function simdist cannot record (its code reads a value in Python,
                    returns a list of tensors ...) runs its Python on each element instead
                    (``graph`` is None); its spec then comes from a first element
@@ -24,6 +29,8 @@ Mirrors tensorflow/python/data/ops/structured_function.py.
 from __future__ import annotations
 
 from simdist.data import structure
+from simdist.data.bound_dataset import BoundDataset, DatasetArgument, needed
+from simdist.data.dataset_ops import DatasetV2
 from simdist.framework import context, func_graph, nest
 from simdist.framework.tensor import NotTraceable, Tensor
 from simdist.framework.tensor_spec import TensorSpec
@@ -49,6 +56,8 @@ class StructuredFunction:
         self.graph = None
         self.output_spec = None
         self.captured: list = []
+        self._needed: list = []        # what its returned datasets read, per execution
+        self._dataset_args: list = []  # its DatasetArguments, in flat order
         self._randomness = random_ops.FunctionRandomState()
         if input_spec is None:
             return
@@ -62,13 +71,13 @@ class StructuredFunction:
 
         graph = func_graph.FuncGraph(name)
         graph.outer_captures = []
+        graph.lent_captures = []   # its tensors that functions of its datasets capture
         fn, graph.autograph_pending = _converted(self._fn)
         host = structure.host_device()
         args = symbolic_args(graph, host, self._input_spec)
-        inputs = nest.flatten(args)
-        if not all(func_graph.is_symbolic(t) for t in inputs):   # a window's datasets
-            raise NotTraceable("a dataset function of dataset-valued elements")
-        graph.inputs = [(i, t._id, t.dtype) for i, t in enumerate(inputs)]
+        inputs = structure.flatten(args)
+        graph.inputs = [(i, t._id, t.dtype) for i, t in enumerate(inputs)
+                        if func_graph.is_symbolic(t)]
         try:
             with context.device(host), context.inside_function(), \
                     func_graph.captured_by_use(None), func_graph.building(graph), \
@@ -88,13 +97,41 @@ class StructuredFunction:
             if isinstance(leaf, list) and any(isinstance(x, Tensor)
                                               for x in nest.flatten(leaf)):
                 raise NotTraceable("a dataset function returned a list of tensors")
-        graph.outputs = out
+        for leaf in structure.flatten(out):   # an enclosing trace's tensor returned as it is
+            if func_graph.is_symbolic(leaf) and leaf._graph is not graph and \
+                    not graph._capture(leaf):
+                raise NotTraceable("a dataset function returned another trace's tensor")
+        self._needed = self._needed_by(graph, out)
+        graph.outputs = (out, self._needed) if self._needed else out
+        self._dataset_args = [a for a in inputs if isinstance(a, DatasetArgument)]
         n = len(inputs)
         graph.inputs += [(n + k, t._id, t.dtype) for k, t in enumerate(graph.outer_captures)]
         graph.finalize()
         self.graph = graph
         self.captured = list(graph.outer_captures)
         self.output_spec = structure.map_leaves(_spec_of_output, out)
+
+    @staticmethod
+    def _needed_by(graph, out) -> list:
+        """The tensors the datasets in ``out`` read at iteration; those of an enclosing
+        trace become inputs of ``graph`` (its captures).
+
+        Raises:
+          NotTraceable: a tensor of ``graph`` is captured by a dataset function that is not
+            part of a returned dataset (one iterated inside the function), or by another
+            tf.data function's graph.
+        """
+        tensors: list = []
+        for leaf in structure.flatten(out):
+            if isinstance(leaf, DatasetV2):
+                tensors += [t for t in needed(leaf) if all(t is not u for u in tensors)]
+        for t in tensors:
+            if t._graph is not graph and not graph._capture(t):
+                raise NotTraceable("a dataset made of another tf.data function's tensors")
+        if any(all(t is not u for u in tensors) for t in graph.lent_captures):
+            raise NotTraceable("a dataset function iterated inside a dataset function "
+                               "reads its tensors")
+        return tensors
 
     @property
     def traced(self) -> bool:
@@ -112,38 +149,35 @@ class StructuredFunction:
                 (lambda *a: self._wrap(self._fn(*a)))
             return call(fn, values)
         host = structure.host_device()
-        flat = [Tensor(structure._as_array(v), host) for v in structure.flatten(values)]
+        flat = [v if isinstance(v, DatasetV2) else Tensor(structure._as_array(v), host)
+                for v in structure.flatten(values)]
         if self.captured:
             bound = func_graph.bound_values()
             flat += [bound[t._id] for t in self.captured]
-        with structure.dataset_function(), random_ops.function_scope(self._randomness):
+        if not (self._needed or self._dataset_args):
+            with structure.dataset_function(), random_ops.function_scope(self._randomness):
+                return structure.to_values(self.graph.execute(flat))
+        binding = {**func_graph.bound_values(),
+                   **{a.key: v for a, v in zip(self._dataset_args,
+                                               (v for v in flat if isinstance(v, DatasetV2)))}}
+        with structure.dataset_function(), random_ops.function_scope(self._randomness), \
+                func_graph.bound_captures(binding):
             out = self.graph.execute(flat)
-        return structure.to_values(out)
-
-
-def traced_call(fn, make_args, name: str):
-    """``fn(*make_args(graph, host))`` run once on symbolic tensors of a throwaway graph
-    (AutoGraph-converted): what a dataset function returning a dataset (interleave's,
-    group_by_window's reduce_func) gives for its element spec.
-
-    Raises:
-      NotTraceable: simdist cannot trace ``fn``.
-    """
-    graph = func_graph.FuncGraph(name)
-    converted, graph.autograph_pending = _converted(fn)
-    host = structure.host_device()
-    args = make_args(graph, host)
-    with context.device(host), context.inside_function(), func_graph.building(graph):
-        return converted(*args)
+        if self._needed:
+            out, extra = out
+            binding.update((t._id, v) for t, v in zip(self._needed, extra))
+        return structure.to_values(structure.map_leaves(
+            lambda leaf: BoundDataset(leaf, binding) if isinstance(leaf, DatasetV2) else leaf,
+            out))
 
 
 def symbolic_args(graph, host, spec) -> tuple:
     """The positional arguments a dataset function gets for an element of ``spec``, as
     symbolic tensors of ``graph`` (a tuple element is unpacked; a dataset component, as a
-    window's, is an empty dataset of its element spec)."""
-    from simdist.data.windowing import DatasetSpec, ElementsDataset
+    window's, is a DatasetArgument of its element spec)."""
+    from simdist.data.windowing import DatasetSpec
 
-    flat = [ElementsDataset([], s.element_spec) if isinstance(s, DatasetSpec) else
+    flat = [DatasetArgument(s.element_spec) if isinstance(s, DatasetSpec) else
             graph.symbolic_like(s.shape, s.dtype, host, f"args_{i}")
             for i, s in enumerate(structure.flatten(spec))]
     args = structure.pack(spec, flat)
@@ -155,6 +189,10 @@ def _spec_of_output(leaf):
     value's as tf.data converts it."""
     if func_graph.is_symbolic(leaf):
         return TensorSpec(leaf.shape, leaf.dtype)
+    if isinstance(leaf, DatasetV2):
+        from simdist.data.windowing import DatasetSpec
+
+        return DatasetSpec(leaf.element_spec)
     if isinstance(leaf, Tensor) or (hasattr(leaf, "assign") and hasattr(leaf, "dtype")):
         return TensorSpec(leaf.shape, leaf.dtype)
     return structure.spec_of(structure.to_array(leaf))

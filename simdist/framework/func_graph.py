@@ -175,8 +175,10 @@ def captures_read_as(variant: int):
 
 def bound_captures(values: dict):
     """Run a tf.data function at an execution: the captured symbolic tensors (by id) read
-    as ``values`` (that execution's tensors)."""
-    return _bound.scope(values)
+    as ``values`` (that execution's tensors), over those bound already (a traced dataset
+    function's datasets iterated inside a pipeline that binds the enclosing trace's)."""
+    outer = _bound.value
+    return _bound.scope({**outer, **values} if outer and values else values or outer)
 
 
 def bound_values() -> dict:
@@ -681,9 +683,15 @@ class FuncGraph:
         """A tensor of an enclosing trace used by this graph's op: a tf.data function's
         graph (``outer_captures`` a list) takes it as an input of its own, as TF's dataset
         functions capture; other graphs do not (False)."""
-        if self.outer_captures is None or \
-                (t._graph is not None and t._graph.outer_captures is not None):
+        if self.outer_captures is None:
             return False
+        if t._graph is not None and t._graph.outer_captures is not None:
+            # another tf.data function's tensor: only one that binds what the datasets it
+            # returns read lends it (simdist.data.structured_function, ``lent_captures``)
+            lent = getattr(t._graph, "lent_captures", None)
+            if lent is None:
+                return False
+            lent.append(t)
         if all(t is not u for u in self.outer_captures):
             self.outer_captures.append(t)
         return True

@@ -233,3 +233,5 @@ _.__ag_do_not_convert__  # simdist/framework/func_graph.py (read by AutoGraph wi
 
 # TF API members users name, not simdist (tf.tpu.experimental.DeviceOrderMode.MESH).
 MESH  # simdist/distribute/device_assignment.py
+_.numpy_function  # simdist/framework/ops/script_ops.py (tf.numpy_function)
+_.py_function  # simdist/framework/ops/script_ops.py (tf.py_function)

@@ -387,4 +387,5 @@ def _concat_shape(arguments):
     return out, values[0].dtype
 
 
-from simdist.framework import shape_errors_array  # noqa: E402,F401 - registers more RULES
+# more RULES: the array ops', the selection and padding ops'
+from simdist.framework import shape_errors_array, shape_errors_select  # noqa: E402,F401

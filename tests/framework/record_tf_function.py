@@ -8,8 +8,9 @@ function_dataset_cases.CASES into fixtures/tf_function_datasets.json, for
 tensor_array_cases.CASES into fixtures/tf_tensor_array.json, for
 function_tape_cases.CASES into fixtures/tf_function_tapes.json, for
 function_fallback_cases.CASES into fixtures/tf_function_fallback.json, for
-function_nested_cases.CASES into fixtures/tf_function_nested.json and for
-function_names_cases.CASES into fixtures/tf_function_names.json.
+function_nested_cases.CASES into fixtures/tf_function_nested.json, for
+function_names_cases.CASES into fixtures/tf_function_names.json and for
+selection_ops_cases.CASES into fixtures/tf_selection_ops.json.
 
 Run with the TensorFlow interpreter (not simdist's venv); naming cases re-records only them:
     TF_USE_LEGACY_KERAS=1 /tmp/tfvenv/bin/python tests/framework/record_tf_function.py
@@ -38,6 +39,7 @@ import function_variable_cases  # noqa: E402
 import graph_control_flow_cases  # noqa: E402
 import graph_gradient_cases  # noqa: E402
 import indexed_slices_cases  # noqa: E402
+import selection_ops_cases  # noqa: E402
 import tensor_array_cases  # noqa: E402
 
 GROUPS = {"tf_function.json": function_cases.CASES,
@@ -51,7 +53,8 @@ GROUPS = {"tf_function.json": function_cases.CASES,
           "tf_function_tapes.json": function_tape_cases.CASES,
           "tf_function_fallback.json": function_fallback_cases.CASES,
           "tf_function_nested.json": function_nested_cases.CASES,
-          "tf_function_names.json": function_names_cases.CASES}
+          "tf_function_names.json": function_names_cases.CASES,
+          "tf_selection_ops.json": selection_ops_cases.CASES}
 
 if __name__ == "__main__":
     strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)])

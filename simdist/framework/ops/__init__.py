@@ -25,6 +25,7 @@ from simdist.framework.ops import array_grad, conv_grad, linalg_grad, math_grad 
 from simdist.framework.ops import clip_ops, dropout_ops, losses_util  # isort: skip
 from simdist.framework.ops import logging_ops, numerics, string_ops, trig_ops  # isort: skip
 from simdist.framework.ops import list_ops  # isort: skip - its ops are recorded as declared
+from simdist.framework.ops import pad_ops, selection_ops  # isort: skip
 from simdist.framework import func_graph as _func_graph  # isort: skip
 
 # The public ops of each module, but its helpers that are not ops (seeds, geometry ...).
@@ -43,8 +44,21 @@ array_ops.where = _func_graph.recorded(
     # TF's op: Where (coordinates) for the condition alone, SelectV2 with x and y
     name=lambda condition, x=None, y=None, name=None:
         ("Where",) if x is None and y is None else ("SelectV2",))
+array_ops.one_hot = _func_graph.recorded(array_ops.one_hot, kind="spec",
+                                         spec=array_ops.one_hot_spec)
 array_ops.squeeze = _func_graph.recorded(array_ops.squeeze, kind="spec",
                                          spec=array_ops.squeeze_spec)
+selection_ops.unique = _func_graph.recorded(selection_ops.unique, kind="spec",
+                                            spec=selection_ops.unique_spec, name="Unique")
+selection_ops.boolean_mask = _func_graph.recorded(
+    selection_ops.boolean_mask, kind="spec", spec=selection_ops.boolean_mask_spec,
+    name=lambda *args, **kwargs: ("boolean_mask", "GatherV2"))   # TF's composite's scope
+selection_ops.slice = _func_graph.recorded(selection_ops.slice, kind="spec",
+                                           spec=selection_ops.slice_spec, name="Slice")
+pad_ops.pad = _func_graph.recorded(
+    pad_ops.pad, kind="spec", spec=pad_ops.pad_spec,
+    name=lambda tensor, paddings, mode="CONSTANT", constant_values=0, name=None:
+        (pad_ops.op_type(pad_ops.pad_mode(mode), constant_values),))
 for _module in _OP_MODULES:
     _func_graph.record_module_ops(_module, exclude=_NOT_OPS.get(_module, ()))
 _func_graph.relink_reexports(_OP_MODULES)

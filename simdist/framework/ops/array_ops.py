@@ -482,12 +482,20 @@ def where(condition, x=None, y=None, name=None) -> Tensor:
         return execute.execute("Where", [c], array_api.astype(coords, np.int64))
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
-    if not c.dtype.is_bool:
-        raise execute.input_dtype_error("SelectV2", 0, "bool", c.dtype)
+    from simdist.framework import func_graph
     from simdist.framework.ops.math_ops import convert_pair
 
     xt, yt = convert_pair(x, y)
+    traced = any(func_graph.is_symbolic(t) for t in (c, xt, yt))   # TF's op builder's text
+    if not c.dtype.is_bool:
+        if traced:
+            raise TypeError(f"Input 'condition' of 'SelectV2' Op has type {c.dtype.name} "
+                            "that does not match expected type of bool.")
+        raise execute.input_dtype_error("SelectV2", 0, "bool", c.dtype)
     if xt.dtype != yt.dtype:
+        if traced:
+            raise TypeError(f"Input 'e' of 'SelectV2' Op has type {yt.dtype.name} that does "
+                            f"not match type {xt.dtype.name} of argument 't'.")
         raise execute.input_dtype_error("SelectV2", 2, xt.dtype, yt.dtype)
     xp = array_api.namespace(xt._value, yt._value)
     cond = array_api.to_host(c._value) if xp is np else c._value  # host values: host where
@@ -502,11 +510,61 @@ def where(condition, x=None, y=None, name=None) -> Tensor:
     return execute.execute("SelectV2", [c, xt, yt], value)
 
 
-def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None,
-            name=None) -> Tensor:
-    """A one-hot encoding of ``indices`` (out-of-range indices give all ``off_value``)."""
+_ONE_HOT_INDICES = (dtypes.uint8, dtypes.int8, dtypes.int32, dtypes.int64)
+_ONE_HOT_TI_ERROR = (
+    "Value for attr 'TI' of {} is not in the list of allowed values: uint8, int8, int32, "
+    "int64\n\t; NodeDef: {{{{node OneHot}}}}; Op<name=OneHot; signature=indices:TI, "
+    "depth:int32, on_value:T, off_value:T -> output:T; attr=axis:int,default=-1; "
+    "attr=T:type; attr=TI:type,default=DT_INT64,allowed=[DT_UINT8, DT_INT8, DT_INT32, "
+    "DT_INT64]> [Op:OneHot]")
+
+
+def _one_hot_indices(indices) -> Tensor:
+    """``indices`` as a tensor of one of OneHot's index dtypes.
+
+    Raises:
+      TypeError: another dtype while tracing (TF's op builder).
+      InvalidArgumentError: another dtype eagerly (TF's kernel attr check).
+    """
+    from simdist.framework import func_graph
+
     idx = _t(indices)
-    # The dtype comes from dtype=, else from on_value / off_value (tf.one_hot's rules).
+    if idx.dtype not in _ONE_HOT_INDICES:
+        if func_graph.is_symbolic(idx):
+            raise TypeError(f"Value passed to parameter 'indices' has DataType "
+                            f"{idx.dtype.name} not in list of allowed values: uint8, int8, "
+                            "int32, int64")
+        raise errors.InvalidArgumentError(None, None, _ONE_HOT_TI_ERROR.format(
+            execute.kernel_dtype_name(idx.dtype)))
+    return idx
+
+
+def one_hot_spec(graph, indices, depth, on_value=None, off_value=None, axis=None,
+                 dtype=None, name=None):
+    """``tf.one_hot`` of a symbolic ``depth`` while tracing: that dimension is unknown (the
+    others, and known depths, run on the placeholders)."""
+    from simdist.framework import func_graph
+
+    if not func_graph.is_symbolic(depth):
+        return NotImplemented
+    idx = _one_hot_indices(indices)
+    with func_graph.recorded_op_scope(0):   # on / off values made as the op makes them
+        dt = _one_hot_values(on_value, off_value, dtype)[0]
+    a = -1 if axis is None else int(axis)
+    if idx.shape.rank is None or a < -1:
+        return NotImplemented
+    at = (a + idx.shape.rank + 1) % (idx.shape.rank + 1)
+    dims = idx.shape.dims[:at] + [None] + idx.shape.dims[at:]
+    return graph.symbolic_like(dims, dt, context.current_device(), "one_hot")
+
+
+def _one_hot_values(on_value, off_value, dtype):
+    """(output dtype, on tensor, off tensor): the dtype comes from ``dtype``, else from
+    on_value / off_value (tf.one_hot's rules).
+
+    Raises:
+      TypeError: they disagree.
+    """
     hint = None if dtype is None else dtypes.as_dtype(dtype)
     given = {k: execute.convert_to_tensor(v, dtype_hint=hint)
              for k, v in (("on_value", on_value), ("off_value", off_value)) if v is not None}
@@ -518,14 +576,34 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
         raise TypeError(f"dtype <dtype: '{given['on_value'].dtype.name}'> of on_value does not "
                         f"match dtype <dtype: '{given['off_value'].dtype.name}'> of off_value")
     dt = hint or (next(iter(given.values())).dtype if given else dtypes.float32)
-    on = given.get("on_value", _t(1, dt))
-    off = given.get("off_value", _t(0, dt))
-    depth = int(depth)
+    return dt, given.get("on_value", _t(1, dt)), given.get("off_value", _t(0, dt))
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None,
+            name=None) -> Tensor:
+    """A one-hot encoding of ``indices`` (out-of-range indices give all ``off_value``).
+
+    Raises:
+      InvalidArgumentError: indices of a dtype OneHot does not take, a negative depth, an
+        axis other than -1 or ``[0, rank]`` (the output's rank: TF's kernel).
+      TypeError: ``dtype``, ``on_value`` and ``off_value`` disagree.
+    """
+    idx = _one_hot_indices(indices)
+    dt, on, off = _one_hot_values(on_value, off_value, dtype)
+    depth = int(backend.to_host(depth._value)) if isinstance(depth, Tensor) else int(depth)
+    a = -1 if axis is None else int(axis)
+    if a != -1 and not 0 <= a < idx.ndim + 1:
+        raise errors.InvalidArgumentError(
+            None, None, f"Expected axis to be -1 or between [0, {idx.ndim + 1}).  But "
+                        f"received: {a} [Op:OneHot]")
+    if depth < 0:
+        raise errors.InvalidArgumentError(
+            None, None, f"depth must be non-negative, got: {depth} [Op:OneHot]")
     xp = backend.xp
     hot = idx._value[..., None] == xp.arange(depth, dtype=array_api.numpy_dtype(idx._value))
     value = array_api.astype(xp.where(hot, on._value, off._value), dt.as_numpy_dtype)
-    if axis is not None and axis != -1:
-        value = xp.moveaxis(value, -1, axis)
+    if a != -1:
+        value = xp.moveaxis(value, -1, a)
     return execute.execute("OneHot", [idx, on, off], value)
 
 

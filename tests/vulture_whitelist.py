@@ -235,3 +235,4 @@ _.__ag_do_not_convert__  # simdist/framework/func_graph.py (read by AutoGraph wi
 MESH  # simdist/distribute/device_assignment.py
 _.numpy_function  # simdist/framework/ops/script_ops.py (tf.numpy_function)
 _.py_function  # simdist/framework/ops/script_ops.py (tf.py_function)
+_.set_shape  # simdist/framework/tensor.py, func_graph.py (Tensor.set_shape, called by users)

@@ -9,7 +9,13 @@ Glossary:
                     (the differing dims unknown) and the function is traced again -- its
                     Python runs once per trace, as in TF.
   structure      -- the new state is read in the initial state's structure, leaf by leaf
-                    (TF compares the flattened dtypes only).
+                    (TF compares the flattened dtypes only, pairwise). A new state of more
+                    or fewer components is not refused when the dataset is made: TF's
+                    kernel fails at the first element, splitting the function's flat
+                    results at the initial state's count -- more: InvalidArgumentError
+                    ("Got wrong type for scan_func return value <n>", its expected dtype
+                    read past the end of TF's list), fewer: InternalError ("Expected <m>
+                    components but got <k>.").
 Cardinality is the input's (TF's ``preserve_cardinality``).
 
 Mirrors tensorflow/python/data/ops/scan_op.py.
@@ -20,6 +26,7 @@ from __future__ import annotations
 from simdist.data import structure
 from simdist.data.dataset_ops import DatasetV2, outside_the_graph
 from simdist.data.structured_function import StructuredFunction
+from simdist.framework import errors
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.tensor_spec import TensorSpec
 
@@ -66,7 +73,32 @@ class ScanDataset(DatasetV2):
                 TensorSpec(TensorShape(w), a.dtype) for a, w in zip(old, weakened)])
         self._function = fn
         self._captured = fn.captured
+        self._state_sizes = (len(old), len(new), len(structure.flatten(element_spec)))
         super().__init__((input_dataset,), element_spec)
+
+    def _check_state_size(self, new_state) -> None:
+        """TF's kernel on a new state of another component count than the initial state's
+        (see the module docstring).
+
+        Raises:
+          InvalidArgumentError: more components.
+          InternalError: fewer.
+        """
+        old, new, outputs = self._state_sizes
+        if new > old:
+            got = structure.flatten(new_state)[old]
+            raise errors.InvalidArgumentError(
+                None, None, f"Got wrong type for scan_func return value {old + outputs} "
+                            f"(expected no value, got {structure.spec_of(got).dtype.name}): "
+                            f"scan_func returned a new state of {new} components where the "
+                            f"initial state has {old}; return a new state of the initial "
+                            "state's structure.")
+        if new < old:
+            raise errors.InternalError(
+                None, None, f"Expected {outputs} components but got {outputs - (old - new)}."
+                            f"\nscan_func returned a new state of {new} components where "
+                            f"the initial state has {old}; return a new state of the "
+                            "initial state's structure.")
 
     def _eager_spec(self, fn, input_dataset):
         """The output spec of a function run eagerly: read off its first output."""
@@ -84,5 +116,7 @@ class ScanDataset(DatasetV2):
         fn = self._function
         for values in self._inputs[0]._values():
             new_state, output = fn((state, values))
+            if self._state_sizes[0] != self._state_sizes[1]:
+                self._check_state_size(new_state)
             state = structure.pack(self._initial, structure.flatten(new_state))
             yield output

@@ -31,8 +31,9 @@ from __future__ import annotations
 from simdist.data import structure
 from simdist.data.bound_dataset import BoundDataset, DatasetArgument, needed
 from simdist.data.dataset_ops import DatasetV2
-from simdist.framework import context, func_graph, nest
+from simdist.framework import context, errors, func_graph, nest
 from simdist.framework.tensor import NotTraceable, Tensor
+from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.tensor_spec import TensorSpec
 
 _OUT_OF_SCOPE = "is out of scope and cannot be used here"
@@ -58,6 +59,7 @@ class StructuredFunction:
         self.captured: list = []
         self._needed: list = []        # what its returned datasets read, per execution
         self._dataset_args: list = []  # its DatasetArguments, in flat order
+        self._checked = False          # outputs whose shapes only execution shows: checked
         self._randomness = random_ops.FunctionRandomState()
         if input_spec is None:
             return
@@ -110,6 +112,8 @@ class StructuredFunction:
         self.graph = graph
         self.captured = list(graph.outer_captures)
         self.output_spec = structure.map_leaves(_spec_of_output, out)
+        self._checked = any(getattr(node, "fn", None) in _UNKNOWN_SHAPE_OPS
+                            for node in graph.nodes)
 
     @staticmethod
     def _needed_by(graph, out) -> list:
@@ -156,7 +160,10 @@ class StructuredFunction:
             flat += [bound[t._id] for t in self.captured]
         if not (self._needed or self._dataset_args):
             with structure.dataset_function(), random_ops.function_scope(self._randomness):
-                return structure.to_values(self.graph.execute(flat))
+                out = structure.to_values(self.graph.execute(flat))
+            if self._checked:
+                _check_shapes(self.output_spec, out)
+            return out
         binding = {**func_graph.bound_values(),
                    **{a.key: v for a, v in zip(self._dataset_args,
                                                (v for v in flat if isinstance(v, DatasetV2)))}}
@@ -169,6 +176,35 @@ class StructuredFunction:
         return structure.to_values(structure.map_leaves(
             lambda leaf: BoundDataset(leaf, binding) if isinstance(leaf, DatasetV2) else leaf,
             out))
+
+
+def _unknown_shape_ops() -> set:
+    from simdist.framework.ops import script_ops
+
+    return {script_ops._graph_op.__recorded_op__}
+
+
+_UNKNOWN_SHAPE_OPS = _unknown_shape_ops()   # a numpy_function's: its shapes set by hand
+
+
+def _check_shapes(spec, values) -> None:
+    """TF's check of a dataset function's outputs against its element spec (a
+    ``numpy_function``'s result given a shape by ``set_shape``).
+
+    Raises:
+      InvalidArgumentError: a known dimension the value does not have.
+    """
+    for i, (s, v) in enumerate(zip(structure.flatten(spec), structure.flatten(values))):
+        if isinstance(s, TensorSpec) and not s.shape.is_compatible_with(
+                TensorShape(tuple(v.shape))):
+            raise errors.InvalidArgumentError(
+                None, None, f"Incompatible shapes at component {i}: expected "
+                            f"{_shape_text(s.shape)} but got {_shape_text(v.shape)}.")
+
+
+def _shape_text(shape) -> str:
+    dims = shape.dims if isinstance(shape, TensorShape) else list(shape)
+    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
 
 
 def symbolic_args(graph, host, spec) -> tuple:

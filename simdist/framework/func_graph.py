@@ -386,6 +386,27 @@ class SymbolicTensor(Tensor):
             return self._placeholders[_variant.value].ndim
         return self._static_shape.rank
 
+    def set_shape(self, shape) -> None:
+        """Refine the static shape with ``shape`` (TF's graph ``set_shape``: the two
+        merged; the placeholders remade to fit).
+
+        Raises:
+          ValueError: TF's Merge text: other ranks, or a known dimension that differs.
+        """
+        given = TensorShape(shape)
+        old = self._static_shape
+        if given.rank is None:
+            return
+        if old.rank is not None and old.rank != given.rank:
+            raise ValueError(f"Shapes must be equal rank, but are {old.rank} and {given.rank}")
+        dims, problem = shape_errors._merge(old.dims if old.rank is not None else given.dims,
+                                            given.dims)
+        if problem is not None:
+            raise ValueError(problem)
+        self._static_shape = TensorShape(dims)
+        dt = self._dtype.as_numpy_dtype
+        self._placeholders = (_fill(self._static_shape, 0, dt), _fill(self._static_shape, 1, dt))
+
     @property
     def name(self) -> str:
         return self._name

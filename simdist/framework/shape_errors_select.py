@@ -1,6 +1,6 @@
 """TF's shape functions' errors and output shapes at trace time for the selection and
 padding ops: SelectV2 (3-argument ``tf.where``), OneHot, Unique, Slice, Pad / PadV2 /
-MirrorPad (shape_errors.RULES and SHAPES).
+MirrorPad, EnsureShape (shape_errors.RULES and SHAPES).
 
 Glossary:
   SelectV2 -- ``then`` and ``else`` broadcast together first, then ``condition`` with
@@ -11,6 +11,8 @@ Glossary:
               negative depth is an error ("computed input").
   rank errors -- Unique wants a vector, Slice a ``begin`` as long as the rank, Pad as many
               rows of paddings as the rank: "Shape must be rank N but is rank M".
+  EnsureShape -- the expected shape merged with the input's (Merge's text, the expected
+              shape first).
 
 Mirrors tensorflow/core/ops/array_ops.cc (SelectV2's BroadcastSelectShapeFn, OneHot,
 Unique, Slice, Pad, PadV2, MirrorPad) and common_shape_fns.cc.
@@ -28,9 +30,12 @@ from simdist.framework.shape_errors import (
     _broadcast_problem,
     _dims,
     _dtype_attr,
+    _merge,
+    _shape_text,
     register,
 )
 from simdist.framework.shape_errors_array import _computed, _ints
+from simdist.framework.tensor_shape import TensorShape
 
 
 def _rank_text(node, want, have, attrs, inputs, shapes):
@@ -147,3 +152,20 @@ def _pad(node, arguments):
         inputs.append(f"{node.name}/constant_values")
         shapes.append([])
     return _rank_text(node, dp[0], len(dx), attrs, inputs, shapes)
+
+
+@register("EnsureShape")
+def _ensure_shape(node, arguments):
+    named = dict(arguments)
+    x = named["x"]
+    dx, dg = _dims(x), TensorShape(named["shape"]).dims
+    if dx is None or dg is None:
+        return None
+    if len(dx) != len(dg):
+        problem = f"Shape must be rank {len(dg)} but is rank {len(dx)}"
+    else:
+        problem = _merge(dg, dx)[1]
+    if problem is None:
+        return None
+    return node.text(problem, {"T": _dtype_attr(x), "shape": _shape_text(dg)},
+                     [node.input_name(x, "input")], [dx])

@@ -106,6 +106,18 @@ class Tensor:
     def get_shape(self) -> TensorShape:
         return self.shape
 
+    def set_shape(self, shape) -> None:
+        """TF's eager ``set_shape``: a check that ``shape`` fits (a graph tensor's refines
+        its static shape: simdist.framework.func_graph.SymbolicTensor).
+
+        Raises:
+          ValueError: the tensor's shape is not compatible with ``shape``.
+        """
+        given = TensorShape(shape)
+        if not self.shape.is_compatible_with(given):
+            raise ValueError(f"Tensor's shape {self.shape} is not compatible with supplied "
+                             f"shape {given}.")
+
     @property
     def ndim(self) -> int:
         return self._value.ndim

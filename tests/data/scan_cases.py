@@ -122,12 +122,33 @@ out = [str(w.element_spec), int(w.cardinality()), [[int(x) for x in d] for d in 
        error(lambda: r(7).window(2, stride=0))]
 """
 
+STATE_STRUCTURE = COMMON + """
+def says(fn, text):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the error is the result
+        return [type(e).__name__, text in str(e)]
+    return "no error"
+one = tf.constant(0, tf.int64)
+made = [str(r(3).scan(one, lambda s, x: ((s, s), x)).element_spec),
+        str(r(3).scan((one, one), lambda s, x: (s[0], x)).element_spec)]
+out = made + [says(lambda: values(r(3).scan(one, lambda s, x: ((s, s), x))),
+                   "Got wrong type for scan_func return value 2 (expected "),
+              says(lambda: values(r(3).scan((one, one), lambda s, x: (s[0], x))),
+                   "Expected 1 components but got 0."),
+              says(lambda: values(r(3).scan((one, one, one), lambda s, x: (s[0], (x, x)))),
+                   "Expected 2 components but got 0."),
+              values(r(3).scan({"a": one}, lambda s, x: ({"b": s["a"] + x}, x)))]
+"""
+
 PROGRAMS = {
     "scan: values, element specs, cardinality, a state that changes shape": SCAN,
     "scan: TF's errors for a bad scan_func": SCAN_ERRORS,
     "group_by_window: windows, the order of groups, element specs": GROUP,
     "group_by_window: TF's errors": GROUP_ERRORS,
     "window: windows as datasets, shift, stride, drop_remainder, specs, errors": WINDOW,
+    "scan: a new state of another structure fails at the first element, as TF's kernel":
+        STATE_STRUCTURE,
 }
 
 CASES = {name: MODULE + f"out = run_module('scan_case_{i}', {src!r})\n"

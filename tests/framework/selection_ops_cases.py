@@ -2,10 +2,11 @@
 records, test_selection_ops.py replays): ``tf.numpy_function`` / ``tf.py_function`` (eager,
 at every call of a tf.function, per element of a ``Dataset.map``; unknown output shapes;
 the kernel's checks in a graph), ``tf.unique``, ``tf.boolean_mask``, ``tf.slice``,
-``tf.pad``, the 3-argument ``tf.where`` (broadcasting) and ``tf.one_hot``'s ``axis`` and
-``depth``: values, traced static shapes, and TF's errors (eager kernel texts; trace-time
-shape-function texts, TF's "in user code:" frames taken off; a graph's execution error by
-the line that says what is wrong, ``pyfunc_<n>`` numbered by TF's own counter)."""
+``tf.pad``, the 3-argument ``tf.where`` (broadcasting), ``tf.one_hot``'s ``axis`` and
+``depth``, ``Tensor.set_shape`` and ``tf.ensure_shape``: values, traced static shapes, and
+TF's errors (eager kernel texts; trace-time shape-function texts, TF's "in user code:"
+frames taken off; a graph's execution error by the line that says what is wrong,
+``pyfunc_<n>`` numbered by TF's own counter)."""
 
 COMMON = """
 import re
@@ -174,6 +175,35 @@ out = [tf.one_hot([0, 2], 3, axis=0), tf.one_hot([[0, 2], [1, 1]], 3, axis=1),
        tf.function(lambda i, d: tf.one_hot(i, d, axis=0))(tf.constant([0, 2]), tf.constant(3))]
 """
 
+SHAPES = COMMON + """
+def set_to(shape):
+    def fn(x):
+        x.set_shape(shape)
+        return x
+    return fn
+def stacked(x):
+    return tf.numpy_function(lambda v: np.stack([v, v]), [x], tf.int64)
+def map_set(shape):
+    return tf.data.Dataset.range(3).map(lambda x: set_to(shape)(stacked(x)))
+ensure = lambda shape: (lambda x: tf.ensure_shape(x, shape))
+out = [set_to([2])(tf.constant([1, 2])), error(lambda: set_to([3])(tf.constant([1, 2]))),
+       error(lambda: set_to([2, 1])(tf.constant([1, 2]))),
+       shapes(set_to([None, 3]), S(None)), shapes(set_to([2, None]), S([None, 3])),
+       shapes(set_to([2, 4]), S([None, 3])), shapes(set_to([2]), S([None, 3])),
+       tf.ensure_shape(tf.constant([1, 2]), [None]),
+       error(lambda: tf.ensure_shape(tf.constant([1, 2]), [3])),
+       error(lambda: tf.ensure_shape(tf.constant([1, 2]), [2, 1])),
+       shapes(ensure([None, 3]), S(None)), shapes(ensure([2, None]), S([None, 3])),
+       shapes(ensure([2, 4]), S([None, 3])), shapes(ensure([2]), S([None, 3])),
+       says(lambda: tf.function(ensure([None, 4]))(tf.ones([2, 3])),
+            "Dimension 1 in both shapes must be equal, but are 4 and 3."),
+       says(lambda: tf.function(ensure([None, 4]), input_signature=[S([None, None])])(
+           tf.ones([2, 3])), "[2,3] is not compatible with expected shape [?,4]."),
+       str(map_set([2]).element_spec), [v.tolist() for v in map_set([2]).as_numpy_iterator()],
+       says(lambda: list(map_set([3])), "Incompatible shapes at component 0: expected [3] but "
+                                        "got [2].")]
+"""
+
 CASES = {
     "numpy_function and py_function: eager, per call of a tf.function, per element of a map":
         SCRIPT,
@@ -183,4 +213,6 @@ CASES = {
     "pad: modes, constant values, kernel errors, traced shapes and rank errors": PAD,
     "3-argument where: broadcasting, traced shapes, shape and dtype errors": WHERE,
     "one_hot: axis, depth, index dtypes, traced shapes and errors": ONE_HOT,
+    "set_shape and ensure_shape: eager checks, traced merges, a map's checked outputs":
+        SHAPES,
 }

@@ -25,7 +25,7 @@ from simdist.framework.ops import array_grad, conv_grad, linalg_grad, math_grad 
 from simdist.framework.ops import clip_ops, dropout_ops, losses_util  # isort: skip
 from simdist.framework.ops import logging_ops, numerics, string_ops, trig_ops  # isort: skip
 from simdist.framework.ops import list_ops  # isort: skip - its ops are recorded as declared
-from simdist.framework.ops import pad_ops, selection_ops  # isort: skip
+from simdist.framework.ops import check_ops, pad_ops, selection_ops  # isort: skip
 from simdist.framework import func_graph as _func_graph  # isort: skip
 
 # The public ops of each module, but its helpers that are not ops (seeds, geometry ...).
@@ -55,6 +55,9 @@ selection_ops.boolean_mask = _func_graph.recorded(
     name=lambda *args, **kwargs: ("boolean_mask", "GatherV2"))   # TF's composite's scope
 selection_ops.slice = _func_graph.recorded(selection_ops.slice, kind="spec",
                                            spec=selection_ops.slice_spec, name="Slice")
+check_ops.ensure_shape = _func_graph.recorded(check_ops.ensure_shape, kind="spec",
+                                              spec=check_ops.ensure_shape_spec,
+                                              name="EnsureShape")
 pad_ops.pad = _func_graph.recorded(
     pad_ops.pad, kind="spec", spec=pad_ops.pad_spec,
     name=lambda tensor, paddings, mode="CONSTANT", constant_values=0, name=None:

@@ -175,6 +175,39 @@ def test_a_variable_given_twice_is_updated_twice_as_per_copy():
         assert run() == flat
 
 
+@settings(max_examples=5, deadline=None)
+@given(orders=st.lists(st.sampled_from([(0, 1), (1,), (1, 0), (0,)]), min_size=1,
+                       max_size=4))
+def test_kept_copies_follow_the_variables_of_each_step(orders):
+    """The kept skeleton (each variable's copies, slots and devices) is the one of the
+    step's own variables, whichever subset and order each step gives: the same bits and
+    events as the per-variable path."""
+    def run():
+        reset_world()
+        strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1"])
+        with strategy.scope():
+            variables = [tf.Variable(np.linspace(-1, 1, 3 + k, dtype=np.float32))
+                         for k in range(2)]
+            optimizer = tf.keras.optimizers.Adam(0.1)
+            optimizer.build(variables)
+
+        for order in orders:
+            def step(order=order):
+                optimizer.apply_gradients(
+                    [(tf.constant(np.full(3 + k, k + 1.0, np.float32)), variables[k])
+                     for k in order])
+
+            strategy.run(step)
+        machine = machine_lib.get_machine()
+        return ([c.numpy().tobytes() for v in variables + optimizer.variables
+                 for c in strategy.experimental_local_results(v)],
+                [(e.name, e.device, e.start, e.end) for e in machine.trace.events])
+
+    hoisted = run()
+    with fused_apply.disabled():
+        assert run() == hoisted
+
+
 def test_a_learning_rate_variable_and_adamw_take_it_too():
     for make, lr_variable in ((_adam, True),
                               (lambda: tf.keras.optimizers.AdamW(0.05, weight_decay=0.1),

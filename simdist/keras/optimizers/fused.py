@@ -108,11 +108,14 @@ def arrays_fit(gradient, *variables) -> bool:
     of its shape and dtype, floating point."""
     if type(gradient) is not Tensor or type(gradient._value) is not np.ndarray:
         return False
-    first = variables[0]
-    return all(type(v) in _PLAIN and type(v._value) is np.ndarray and
-               v._value.shape == gradient._value.shape and
-               v._value.dtype == gradient._value.dtype for v in variables) and \
-        first._value.dtype.kind == "f"
+    shape, dtype = gradient._value.shape, gradient._value.dtype
+    for v in variables:   # a plain loop: every copy of every step comes here
+        if type(v) not in _PLAIN:
+            return False
+        value = v._value
+        if type(value) is not np.ndarray or value.shape != shape or value.dtype != dtype:
+            return False
+    return variables[0]._value.dtype.kind == "f"
 
 
 def start(gradient, variable, *slots):

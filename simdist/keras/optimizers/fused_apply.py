@@ -28,6 +28,8 @@ once per function, then executed).
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from simdist import warnings as teach
@@ -92,36 +94,89 @@ def _entries(optimizer, distribution, grads_and_vars):
         distribute_lib.require_cross_replica_or_default_context(ext)
     except Exception:  # noqa: BLE001 - the per-variable path raises it
         return None
+    skeleton = _skeleton(optimizer, ext, [var for _, var in grads_and_vars])
+    if skeleton is None:
+        return None
     entries = []
-    for grad, var in grads_and_vars:
-        try:
-            ext._validate_update_variable(var)
-            index = optimizer._index_dict[optimizer._var_key(var)]
-        except Exception:  # noqa: BLE001 - the per-variable path raises it
-            return None
-        slots = optimizer._fused_slots(index)
-        if slots is None:
-            return None
-        comps = var.values if isinstance(var, DistributedValues) else (var,)
+    for (grad, _), copies in zip(grads_and_vars, skeleton.copies):
         shared = not isinstance(grad, DistributedValues) or isinstance(grad, DistributedVariable)
-        for i, comp in enumerate(comps):
+        for i, comp, slots, dev, dtype in copies:
             g = grad if shared else grad.values[i]
-            if type(g) is not Tensor or optimizer._var_key(comp) != optimizer._var_key(var):
+            if type(g) is not Tensor or not fused.arrays_fit(g, comp, *slots):
                 return None
-            copies = []
-            for s in slots:
-                if isinstance(s, DistributedVariable):
-                    if i >= len(s._values):
-                        return None
-                    s = s._values[i]   # what _get picks inside UpdateContext(i)
-                elif hasattr(s, "_get"):
-                    return None
-                copies.append(s)
-            if not fused.arrays_fit(g, comp, *copies):
-                return None
-            dev = machine_lib.find_device(comp.device)   # what tf.device(comp.device) places
-            entries.append((i, g, comp, copies, dev, comp.dtype))
+            entries.append((i, g, comp, slots, dev, dtype))
     return entries
+
+
+class _Skeleton:
+    """What ``_entries`` finds of a step's variables that their identities decide (their
+    copies, slot copies, devices and dtypes), kept per optimizer for the next step with
+    the same variables, strategy, machine and slot index."""
+
+    __slots__ = ("ext", "machine", "index", "size", "variables", "copies")
+
+    def __init__(self, ext, machine, index, variables, copies):
+        self.ext, self.machine, self.index, self.size = ext, weakref.ref(machine), index, \
+            len(index)
+        self.variables, self.copies = variables, copies
+
+    def fits(self, ext, machine, index, variables) -> bool:
+        return self.ext is ext and self.machine() is machine and self.index is index and \
+            self.size == len(index) and len(self.variables) == len(variables) and \
+            all(a is b for a, b in zip(self.variables, variables))
+
+
+_skeletons: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # optimizer -> _Skeleton
+
+
+def _skeleton(optimizer, ext, variables):
+    """The variables' _Skeleton (kept, or found now), or None where one does not apply."""
+    machine, index = machine_lib.get_machine(), getattr(optimizer, "_index_dict", None)
+    kept = _skeletons.get(optimizer)
+    if kept is not None and index is not None and kept.fits(ext, machine, index, variables):
+        return kept
+    copies = []
+    for var in variables:
+        found = _copies(optimizer, ext, var)
+        if found is None:
+            return None
+        copies.append(found)
+    skeleton = _Skeleton(ext, machine, index, list(variables), copies)
+    if index is not None:
+        _skeletons[optimizer] = skeleton
+    return skeleton
+
+
+def _copies(optimizer, ext, var):
+    """[(replica index, copy, slot copies, device, dtype)] of ``var``, or None."""
+    from simdist.distribute.distributed_variable import DistributedVariable
+    from simdist.distribute.values import DistributedValues
+
+    try:
+        ext._validate_update_variable(var)
+        index = optimizer._index_dict[optimizer._var_key(var)]
+    except Exception:  # noqa: BLE001 - the per-variable path raises it
+        return None
+    slots = optimizer._fused_slots(index)
+    if slots is None:
+        return None
+    comps = var.values if isinstance(var, DistributedValues) else (var,)
+    out = []
+    for i, comp in enumerate(comps):
+        if optimizer._var_key(comp) != optimizer._var_key(var):
+            return None
+        copies = []
+        for s in slots:
+            if isinstance(s, DistributedVariable):
+                if i >= len(s._values):
+                    return None
+                s = s._values[i]   # what _get picks inside UpdateContext(i)
+            elif hasattr(s, "_get"):
+                return None
+            copies.append(s)
+        dev = machine_lib.find_device(comp.device)   # what tf.device(comp.device) places
+        out.append((i, comp, copies, dev, comp.dtype))
+    return out
 
 
 def _owner(cls):

@@ -31,7 +31,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from simdist.framework import errors, execute
+from simdist.framework.tensor import Tensor
 
 
 @dataclass(frozen=True)
@@ -138,10 +141,17 @@ def _text(shape) -> str:
     return "[" + ",".join(str(d) for d in shape) + "]"
 
 
+def _shape(t) -> tuple:
+    """``tuple(t.shape)``: for a plain tensor of a NumPy array, the array's shape (the
+    same ints, without building a TensorShape: every all-reduce checks every value)."""
+    value = t._value if type(t) is Tensor else None
+    return value.shape if type(value) is np.ndarray else tuple(t.shape)
+
+
 def _check_shapes(tensors, k: Kernel, axis) -> None:
-    first = tuple(tensors[0].shape)
+    first = _shape(tensors[0])
     for i, t in enumerate(tensors[1:], start=1):
-        shape = tuple(t.shape)
+        shape = _shape(t)
         if axis is None:
             same = shape == first
         else:

@@ -157,3 +157,15 @@ def test_nccl_on_cpus_has_no_kernel():
     with pytest.raises(errors.InvalidArgumentError, match="NcclAllReduce.*CPU"):
         s.extended.batch_reduce_to("SUM", [(pr, pr)])
     assert s.reduce("SUM", pr, axis=None).numpy().tolist() == [2.0]
+
+
+@given(st.lists(st.integers(0, 4), max_size=4), st.sampled_from([np.float32, np.int64]))
+def test_a_plain_tensors_checked_shape_is_its_tensorshape(dims, dtype):
+    """The checks read a plain tensor's NumPy shape directly: the same ints as
+    ``tuple(t.shape)``, for every rank (a scalar's ``()`` too)."""
+    from simdist.distribute.cross_replica_checks import _shape
+    from simdist.framework.execute import convert_to_tensor
+
+    t = convert_to_tensor(np.zeros(dims, dtype))
+    assert _shape(t) == tuple(t.shape) == tuple(dims)
+    assert all(type(d) is int for d in _shape(t))

@@ -7,7 +7,8 @@ Glossary:
   replica trace  -- ``strategy.run`` inside a trace runs the replica threads as eagerly
                     (mirrored_run), each recording into the caller's graph in turn: the
                     replica function's Python runs once per replica per trace, its ops
-                    become nodes under that replica's device.
+                    become nodes under that replica's device (a TPUStrategy traces it
+                    once for all replicas and copies the nodes: tpu_replicate).
   collective node -- ``reduce_to`` / ``batch_reduce_to`` / ``broadcast_to`` / a gather:
                     one node over every replica's inputs, run as eagerly at each execution
                     (so clocks and trace events equal the eager step's).

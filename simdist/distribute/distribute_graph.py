@@ -22,9 +22,9 @@ Glossary:
                     nodes form one group node, placed where the first of them was recorded
                     (every member's inputs come before it), and run in the strategy's
                     replica threads at each execution, as the eager step runs them.
-  stand-in       -- a TPU replica's copy of a call of a nested tf.function runs the graph
-                    traced once as replica 0: that graph's nodes recorded in replica 0's
-                    context run in the copy's replica context (``standing_in``).
+  stand-in       -- a TPU replica's call of a nested tf.function runs the graph traced
+                    once as replica 0: that graph's nodes recorded in a replicated trace's
+                    context run in the calling replica's context (``standing_in``).
   inlined entry  -- under a strategy, Keras's whole-call nodes (a loss, a metric update,
                     ``apply_gradients``) are traced through: their merge_calls need the
                     replica threads, which a replay does not start.
@@ -134,6 +134,9 @@ def _join_replica_group(graph, node) -> bool:
     strategy = getattr(ctx, "_strategy", None)
     if strategy is None or getattr(ctx, "_thread", None) is None:
         return False
+    replication = getattr(ctx, "_replication", None)
+    if replication is not None and graph is not replication.graph:
+        return False   # a merge in a nested function's graph: its call is the group
     groups = _open_groups.setdefault(graph, {})
     group = groups.get(id(strategy))
     if group is None or ctx._replica_index in group.members:
@@ -162,24 +165,25 @@ def _capture_mode():
     return None if mode is ds_context._get_default_mode() else mode
 
 
-_stand_ins = ThreadLocalValue(None)   # {replica context of a trace: the mode run instead}
+_stand_in = ThreadLocalValue(None)   # the mode run for a replica context traced for all
 
 
 def _enter_mode(mode) -> None:
-    stand_ins = _stand_ins.value
-    if stand_ins is not None:
-        mode = stand_ins.get(mode.replica_context, mode)
+    stand_in = _stand_in.value
+    if stand_in is not None and getattr(mode.replica_context, "_traced_for_all", False):
+        mode = stand_in
     ds_context.push_mode(mode)
 
 
-def standing_in(fn, stand_ins: dict):
-    """``fn`` (a node's op) whose run's nodes recorded in a replica context of
-    ``stand_ins`` run in the mode it maps that context to: a TPU replica's copy of a call
-    of a nested tf.function runs its graph (traced once, as replica 0) as its replica."""
+def standing_in(fn):
+    """``fn`` (a node's op) whose run's nodes recorded in a replica context traced for all
+    replicas (``_traced_for_all``: a TPU replicated trace's) run in the mode current when
+    ``fn`` starts: a TPU replica's call of a nested tf.function runs its graph (traced
+    once, as replica 0) as that replica."""
 
     @functools.wraps(fn)
     def op(*args, **kwargs):
-        with _stand_ins.scope(stand_ins):
+        with _stand_in.scope(ds_context.get_per_thread_mode()):
             return fn(*args, **kwargs)
 
     return op

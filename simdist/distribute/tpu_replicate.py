@@ -24,9 +24,13 @@ Glossary:
                       all-reduce): its copies join it in one ReplicaGroup (distribute_graph).
   nested function  -- a tf.function called in the replica function is traced apart, once
                       (TF: a PartitionedCall in the replicated computation); each replica's
-                      copy of the call runs its graph with replica 0's context standing for
-                      its own (distribute_graph.standing_in). One that merges runs its
-                      Python in the replicated trace instead (function.InlineNested).
+                      call of it (replica 0's and the copies) runs its graph with replica
+                      0's context standing for the replica's own (distribute_graph.
+                      standing_in). A merge_call in it is a node of its graph that merges
+                      when it runs (TF: the cross-replica op in its graph); the calls then
+                      merged while traced, so they form a replica group. A merge that
+                      writes variables (apply_gradients) cannot run on placeholders: that
+                      function runs its Python in the replicated trace (NotTraceable).
 
 A segment holding something that cannot be copied (a merge_call inside a cond or loop
 body of the replica function) is NotTraceable: the tf.function then runs eagerly.
@@ -70,9 +74,31 @@ def _replica_id():
     return array_ops.constant(ctx._replica_index + offset, dtype=dtypes.int32)
 
 
+def _merge_call(merge_fn, args, kwargs):
+    """A merge_call made when the node runs: in the replica's thread of a replica group
+    (the call of the nested function it is in merged while traced: its copies run
+    together), or on placeholders while a trace runs that function's graph."""
+    return ds_context.get_replica_context().merge_call(merge_fn, args, kwargs)
+
+
+def merge_node(graph, merge_fn, args, kwargs):
+    """A merge_call in a tf.function nested in the replica function: a node of its graph
+    (see ``nested function`` in the glossary)."""
+    return graph.record(_merge_call, "pure", None, (merge_fn, args, kwargs), {},
+                        "merge_call")
+
+
 def replica_id_node(graph):
     """``replica_id_in_sync_group`` in a replicated trace (see the glossary)."""
     return graph.record(_replica_id, "pure", None, (), {}, "replica_id_in_sync_group")
+
+
+class MergeFailed:
+    """What a replica's merge_call gets when its merge could not run on placeholders: the
+    replica raises ``error`` (the NotTraceable) itself."""
+
+    def __init__(self, error):
+        self.error = error
 
 
 class _Replication:
@@ -85,6 +111,7 @@ class _Replication:
         self.device = devices[0]
         self.contexts = [make_context(i, d) for i, d in enumerate(devices)]
         self.contexts[0]._replication = self
+        self.contexts[0]._traced_for_all = True   # nested graphs' nodes stand in for it
         self.modes = [None] + [ds_context.replica_mode(c) for c in self.contexts[1:]]
         self.tensors = [{} for _ in range(self.n)]   # replica 0's tensor id -> replica i's
         self.objects = [{} for _ in range(self.n)]   # id(replica 0's) -> (it, replica i's)
@@ -128,6 +155,14 @@ class _Replication:
             try:
                 result = t0.merge_fn(strategy, *regroup([p[0] for p in parts]),
                                      **regroup([p[1] for p in parts]))
+            except NotTraceable as e:
+                if not in_op:
+                    raise
+                # a merge a recorded op cannot run on placeholders (a variable update in
+                # a nested function's merge): the replica raises it, so that function runs
+                # its Python in the replicated trace (function._call_nested)
+                t0.merge_result = MergeFailed(e)
+                return
             finally:
                 ds_context.pop_mode()
         t0.merge_result = select_replica(0, result)
@@ -143,6 +178,10 @@ class _Replication:
         segment = self.nodes[self.mark:]
         groups = {id(node) for node in segment if isinstance(node, ReplicaGroup)
                   and node.strategy is self.strategy and list(node.members) == [0]}
+        for node in segment:   # replica 0's calls of nested functions
+            node = node.members[0] if id(node) in groups else node
+            if type(node) is func_graph.Node:
+                node.fn = self._standing_in(node.fn)
         for i in range(1, self.n):
             for node in segment:
                 if id(node) in groups:
@@ -170,15 +209,15 @@ class _Replication:
         """Replica ``i``'s ``structure`` (replica 0's): its tensors and objects mapped;
         ``copies``: a recorded op's placeholder tensors, copied to replica ``i``'s core."""
         expanded = func_graph.expand(structure)
-        flat = [self._tensor(i, x) if func_graph.is_symbolic(x) else
-                self._placeholder_copy(i, x) if copies else self._object(i, x)
+        flat = [self._placeholder_copy(i, x) if copies else
+                self._tensor(i, x) if func_graph.is_symbolic(x) else self._object(i, x)
                 for x in nest.flatten(expanded)]
         return func_graph.collapse(nest.pack_sequence_as(expanded, flat))
 
     def _placeholder_copy(self, i, x):
         from simdist.framework.tensor import Tensor
 
-        if type(x) is not Tensor:
+        if type(x) is not Tensor and not func_graph.is_symbolic(x):
             return self._object(i, x)
         return Tensor(x._value, self._object(i, x._device))
 
@@ -209,6 +248,15 @@ class _Replication:
             self.objects[i][id(x)] = (x, theirs)
             return theirs
         return x
+
+    def _standing_in(self, fn):
+        """``fn`` (a nested function's call op) running its graph as the replica it runs
+        for (see ``nested function``)."""
+        if not getattr(fn, "__nested_call__", False) or getattr(fn, "__stands_in__", False):
+            return fn
+        fn = standing_in(fn)
+        fn.__stands_in__ = True
+        return fn
 
     def _new_id(self, i, sid):
         new = next(_ids)
@@ -260,7 +308,6 @@ class _Replication:
         mode = node.mode
         if mode is not None and mode.replica_context is self.contexts[0]:
             c.mode = self.modes[i]
-        if getattr(node.fn, "__nested_call__", False):
-            c.fn = standing_in(node.fn, {self.contexts[0]: self.modes[i]})
+
         c.name = self.graph.unique_name(f"replica_{i}/{node.name}")
         return c

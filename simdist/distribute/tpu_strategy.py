@@ -34,7 +34,7 @@ from simdist.distribute.distribute_lib import Strategy
 from simdist.distribute.distribution_strategy_context import get_replica_context
 from simdist.distribute.mirrored_strategy import MirroredExtended, _MirroredReplicaContext
 from simdist.distribute.tpu_cluster_resolver import TPUClusterResolver
-from simdist.framework import context, execute, func_graph, function
+from simdist.framework import context, execute, func_graph
 from simdist.framework.function import ConcreteFunction, Function
 from simdist.framework.tensor import copy_to
 from simdist.hardware import machine as machine_lib
@@ -75,11 +75,13 @@ class _TPUReplicaContext(_MirroredReplicaContext):
         replication = self._replication
         graph = func_graph.current()
         if replication is not None and graph is not None and graph is not replication.graph:
-            # in a tf.function nested in the replica function, traced apart: its merge
-            # belongs to the replicated trace, so the function runs inline in it
-            raise function.InlineNested("merge_call in a tf.function nested in a TPU "
-                                        "replica function")
-        return super()._merge_call(merge_fn, args, kwargs)
+            # in a tf.function nested in the replica function (traced apart, once): a node
+            # that merges when it runs (TF: the cross-replica op inside its graph)
+            return tpu_replicate.merge_node(graph, merge_fn, args, kwargs)
+        result = super()._merge_call(merge_fn, args, kwargs)
+        if isinstance(result, tpu_replicate.MergeFailed):
+            raise result.error
+        return result
 
     @property
     def replica_id_in_sync_group(self):
@@ -142,12 +144,9 @@ class TPUExtended(MirroredExtended):
             tpu_function = None
         if tpu_function is None:
             run = weakref.WeakMethod(self._replicate)
-            # a tf.function's Python runs in the replicated trace (TF traces it apart, as
-            # a nested function; simdist would trace it twice when it merges)
-            python_fn = fn._python_function_as_traced() if isinstance(fn, Function) else fn
 
-            def tpu_function(args, kwargs):
-                return run()(python_fn, args, kwargs)
+            def tpu_function(args, kwargs):   # fn, a tf.function, is traced apart in it
+                return run()(fn, args, kwargs)
 
             tpu_function = Function(tpu_function)
             with contextlib.suppress(TypeError):

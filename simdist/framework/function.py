@@ -138,13 +138,6 @@ def _leaf_key(x):
 _CALL_CONTEXTS: list = []   # [fn() -> what of the call's context a trace depends on]
 
 
-class InlineNested(Exception):
-    """Raised while a nested tf.function traces apart from its caller, by what its graph
-    cannot hold (a merge_call in a function nested in a TPU replica function: the merge
-    belongs to the caller's replicated trace): the function then runs its Python in the
-    caller's graph, now and at its later nested calls."""
-
-
 def register_call_context(fn):
     """Register ``fn() -> hashable or None``: a part of the calling context that is part of
     every trace key (TF's FunctionContext: under a strategy that retraces for each device,
@@ -357,7 +350,6 @@ class Function:
         self._warned = False
         self._first_call_made_variables = None   # None until the first trace has run
         self._untraceable = None   # why a trace of this function failed (NotTraceable)
-        self._inline_nested = False   # its nested calls run its Python (InlineNested)
         self._second_trace_pending = False   # the first eager run is TF's second trace
         self._lock = threading.Lock()
         self._bound: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -444,13 +436,8 @@ class Function:
         variables) runs its Python in the caller's graph instead, once per its trace."""
         graph = func_graph.current()
         with func_graph.inlined_call():   # merge_call inside it raises TF's RuntimeError
-            inline = self._inline_nested
-            if not inline:
-                try:
-                    self._ensure_traced(trace, args, kwargs)
-                except InlineNested:
-                    inline = self._inline_nested = True
-            if inline or trace.eager or trace.graph.created_variables:
+            self._ensure_traced(trace, args, kwargs)
+            if trace.eager or trace.graph.created_variables:
                 if self._instance is not None:
                     args = (self._instance,) + args
                 return self._python_function(*args, **kwargs)

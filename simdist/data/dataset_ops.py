@@ -114,12 +114,13 @@ class DatasetV2:
         return self._element_spec
 
     def cardinality(self):
-        """The number of elements as an int64 scalar Tensor (-1 infinite, -2 unknown)."""
-        from simdist.framework.tensor import Tensor
-        from simdist.hardware import backend
-
-        return Tensor(backend.xp.asarray(self._cardinality(), dtype="int64"),
-                      structure.host_device())
+        """The number of elements as an int64 scalar Tensor (-1 infinite, -2 unknown); in a
+        trace a node counting at each execution (TF's DatasetCardinality op)."""
+        if func_graph.current() is not None:
+            sources = traced_sources(self)
+            return _traced_cardinality(self, sources,
+                                       *[t for src in sources for t in src._captured])
+        return _cardinality_tensor(self)
 
     def __len__(self) -> int:
         n = self._cardinality()
@@ -439,6 +440,31 @@ class DatasetV2:
 
 
 Dataset = DatasetV2
+
+
+def _cardinality_tensor(dataset):
+    from simdist.framework.tensor import Tensor
+    from simdist.hardware import backend
+
+    return Tensor(backend.xp.asarray(dataset._cardinality(), dtype="int64"),
+                  structure.host_device())
+
+
+def _cardinality_spec(graph, dataset, sources=(), *captured):
+    from simdist.framework import dtypes
+
+    return graph.symbolic_like([], dtypes.int64, structure.host_device(), "DatasetCardinality")
+
+
+@func_graph.recorded(kind="stateful", spec=_cardinality_spec, name="DatasetCardinality")
+def _traced_cardinality(dataset, sources=(), *captured):
+    """``cardinality()`` at an execution: what it counts (a traced source, a dataset
+    argument) is known then only; its traced sources are made of this execution's
+    ``captured`` tensors first, as an iterator's MakeIterator node does."""
+    values = iter(captured)
+    for src in sources:
+        src.bind([next(values) for _ in src._captured])
+    return _cardinality_tensor(dataset)
 
 
 class TracedSource(DatasetV2):

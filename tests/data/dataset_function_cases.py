@@ -106,6 +106,37 @@ out = [error(lambda: r(3).interleave(lambda x: (x, r(x)))),
        error(lambda: r(3).interleave(lambda x: [r(x)]))]
 """
 
+COMPOSED = COMMON + """
+def once(name, fn):
+    def wrapped(*args):
+        runs.append(name)
+        return fn(*args)
+    return wrapped
+@tf.function
+def looped(k):
+    total = tf.constant(0, tf.int64)
+    for v in r(3).interleave(once("loop", lambda x: r(x + 1).map(lambda y: y * k)),
+                             cycle_length=2):
+        total += v
+    return total
+S1 = tf.distribute.MirroredStrategy(["/cpu:0"])
+flat = r(4).flat_map(once("flat", lambda x: r(x).map(lambda y: x * 10 + y))).batch(2)
+sums = r(7).window(3, shift=2).flat_map(once("window", lambda d: d.batch(3))).map(
+    lambda b: tf.reduce_sum(b))
+nested = r(8).group_by_window(lambda x: x % 2, once("reduce", lambda k, w: w.interleave(
+    lambda v: r(v % 3).map(lambda z: z + k * 100), cycle_length=2)), window_size=3)
+zipped = r(3).interleave(once("zip", lambda x: tf.data.Dataset.zip((r(x), r(x).map(
+    lambda y: -y)))))
+counts = r(4).window(2).map(once("count", lambda d: d.cardinality()))
+card = tf.function(lambda n: r(n).filter(lambda x: x > 0).cardinality() +
+                   r(n).batch(2).cardinality() * 10 + r(5).cardinality() * 100)
+out = [[py(looped(tf.constant(2, tf.int64))), py(looped(tf.constant(3, tf.int64))),
+        looped.experimental_get_tracing_count()],
+       [py(v) for v in S1.experimental_distribute_dataset(flat)], values(sums), values(sums),
+       values(nested), values(zipped), str(zipped.element_spec), values(counts),
+       sorted(runs), [py(card(tf.constant(4, tf.int64))), py(card(tf.constant(7, tf.int64)))]]
+"""
+
 PROGRAMS = {
     "interleave and flat_map functions run their Python once, when the dataset is made":
         INTERLEAVE_ONCE,
@@ -114,6 +145,8 @@ PROGRAMS = {
     "tensors": IN_FUNCTION,
     "a map over window datasets traces with DatasetSpec arguments": WINDOW_MAP,
     "interleave and flat_map functions that return no dataset": ERRORS,
+    "dataset functions composed: in a tf.function loop, distributed, nested, windows":
+        COMPOSED,
 }
 
 CASES = {name: MODULE + f"out = run_module('dsfn_case_{i}', {src!r})\n"

@@ -513,6 +513,8 @@ class ReplicaContext:
         graph = func_graph.current()
         if graph is not None:   # TF's Const "replica_id_in_sync_group" (replica_1/... ...)
             scope = f"replica_{self._replica_index}/" if self._replica_index else ""
+            if scope in graph.scope:   # the replica thread's name scope says it already
+                scope = ""
             return graph.record(array_ops.constant.__recorded_op__, "pure", None,
                                 (self._replica_index + offset,), {"dtype": dtypes.int32},
                                 f"{scope}replica_id_in_sync_group")

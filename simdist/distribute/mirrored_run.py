@@ -142,6 +142,11 @@ class _ReplicaThread(threading.Thread):
         # Inside a tf.function's trace, the replica traces into the caller's graph (TF's
         # _MirroredReplicaThread enters the caller's graph and its "inside function" state).
         self.graph = tensor_lib.tracing.value
+        # TF's _MirroredReplicaThread: the caller's name scope, and "replica_<i>/" under it
+        # for every replica but the first (``replica_1/mul``)
+        index = replica_ctx._replica_index
+        self.name_scope = None if self.graph is None else \
+            self.graph.scope + (f"replica_{index}/" if index else "")
         self.in_function = not context.executing_eagerly()
         self.done = False
         self.abort = False
@@ -174,7 +179,7 @@ class _ReplicaThread(threading.Thread):
             thread_local.fresh_thread()  # a task starts as on a thread of its own
             if teach.enabled():
                 teach.enter_replica(self.ctx.num_replicas_in_sync)
-            with _graph_scope(self.graph, self.in_function), \
+            with _graph_scope(self.graph, self.in_function, self.name_scope), \
                     context.device(self.device.name,
                                    getattr(self.ctx, "_requested_device", None)), self.ctx, \
                     variables.variable_creator_scope(_replica_variable_creator):
@@ -213,6 +218,8 @@ class _ReplicaThread(threading.Thread):
         # paused inside a recorded op's trace (a gradient through an all-reduce): its merge
         # runs on placeholders too, recording nothing
         self.merge_in_op = func_graph.recorded_op_variant()
+        # TF runs merge_fn under the first replica's name scope at its merge_call
+        self.merge_scope = self.graph.scope if self.graph is not None else None
         self.has_paused.set()  # -> PAUSED
         self._wait_turn()  # -> RUNNING (or ABORTED: _Aborted raised here)
         result, self.merge_result = self.merge_result, None
@@ -220,15 +227,18 @@ class _ReplicaThread(threading.Thread):
 
 
 @contextlib.contextmanager
-def _graph_scope(graph, in_function):
+def _graph_scope(graph, in_function, name_scope=None):
     """The caller's trace state on a replica thread: ops record into ``graph`` (one
-    replica at a time, so its nodes are in the order the replicas took turns)."""
+    replica at a time, so its nodes are in the order the replicas took turns), named under
+    ``name_scope``."""
     if graph is None and not in_function:
         yield
         return
     with tensor_lib.tracing.scope(graph), contextlib.ExitStack() as stack:
         if in_function:
             stack.enter_context(context.inside_function())
+        if graph is not None and name_scope:
+            stack.enter_context(graph.name_scope(name_scope))
         yield
 
 
@@ -491,7 +501,9 @@ def _merge(strategy, threads):
     ds_context.push_mode(ds_context.cross_replica_mode(strategy))
     try:
         with contextlib.nullcontext() if t0.merge_in_op is None else \
-                func_graph.recorded_op_scope(t0.merge_in_op):
+                func_graph.recorded_op_scope(t0.merge_in_op), \
+                contextlib.nullcontext() if t0.merge_scope is None or t0.graph is None else \
+                t0.graph.name_scope(t0.merge_scope):
             result = t0.merge_fn(strategy, *merge_args, **merge_kwargs)
     finally:
         ds_context.pop_mode()

@@ -416,6 +416,15 @@ class SymbolicTensor(Tensor):
         return self._graph
 
     @property
+    def op(self):
+        """The Operation that makes this tensor (graph_operations), as TF's ``Tensor.op``."""
+        return self._graph.get_tensor_by_name(self._name).op
+
+    @property
+    def value_index(self) -> int:
+        return int(self._name.rpartition(":")[2] or 0)
+
+    @property
     def numpy(self):
         _library_refuses("asked a symbolic tensor for numpy()")
         raise AttributeError("'SymbolicTensor' object has no attribute 'numpy'")
@@ -606,19 +615,56 @@ class FuncGraph:
         self.autograph_pending = False
         self.autograph = True           # False: tf.function(autograph=False) traces it
         self._names: dict = {}
-        self.scope = ""                 # the name scope ops are recorded in ("a/b/")
+        self._scopes: dict = {}         # thread id -> the name scope ops record in ("a/b/")
         self.made_names: dict = {}      # id -> name of the inputs (and stateful outputs)
         self._base_device = None
         self._plans: dict = {}          # graph_plan.Plan per tf.device scope of the calls
         self.structured_inputs = ((), {})   # the arguments, tensors as placeholders
         self._spec_op = None            # the node a "spec" op's outputs are named after
         self.outer_captures = None      # a tf.data function's: tensors of the trace around
+        self.tensor_specs: dict = {}    # tensor id -> (name, dtype, static shape)
+        self._pending_reads: dict = {}  # a converted variable's read not yet consumed
+
+    @property
+    def scope(self) -> str:
+        """The name scope this thread's ops are recorded in (``"a/b/"``): per thread, as
+        TF's graph keeps it, since replica threads trace into one graph."""
+        return self._scopes.get(threading.get_ident(), "")
+
+    @scope.setter
+    def scope(self, value: str) -> None:
+        self._scopes[threading.get_ident()] = value
 
     def as_graph_def(self):
         """TF's GraphDef of this graph (graph_def)."""
         from simdist.framework import graph_def
 
         return graph_def.as_graph_def(self)
+
+    def get_operations(self) -> list:
+        """TF's ``Graph.get_operations()``: the graph's ops in order (graph_operations)."""
+        from simdist.framework import graph_operations
+
+        return graph_operations.operations(self)
+
+    def get_operation_by_name(self, name: str):
+        for op in self.get_operations():
+            if op.name == name:
+                return op
+        raise KeyError(f"The name {name!r} refers to an Operation not in the graph.")
+
+    def get_tensor_by_name(self, name: str):
+        op_name, _, index = name.rpartition(":")
+        if not op_name or not index.isdigit():
+            raise ValueError(f"The name {name!r} looks a like an Operation name, not a "
+                             "Tensor. Tensor names must be of the form "
+                             "\"<op_name>:<output_index>\".")
+        op = self.get_operation_by_name(op_name)
+        if int(index) >= len(op.outputs):
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. "
+                           f"The operation, {op_name!r}, exists but only has "
+                           f"{len(op.outputs)} outputs.")
+        return op.outputs[int(index)]
 
     def output_names(self) -> list:
         """TF's names of the outputs: each goes through an Identity op."""
@@ -747,6 +793,8 @@ class FuncGraph:
                 slots.append((i, "stdout"))
         # a name ending in "/" (a scope's own name) is used as it is, without the slash
         op_name = name[:-1] if name.endswith("/") else self.unique_name(self.scope + name)
+        if self._pending_reads:
+            self._name_reads(slots, op_name)
         merges = _merges_in_node.value
         out = NotImplemented
         if kind in ("stateful", "spec"):
@@ -770,6 +818,9 @@ class FuncGraph:
                     (device.name if device is not None else None), op_name, composite)
         node.out_slots = tuple((i, t._id) for i, t in enumerate(flat)
                                if isinstance(t, SymbolicTensor))
+        for t in flat:
+            if isinstance(t, SymbolicTensor) and t._id not in self.tensor_specs:
+                self.tensor_specs[t._id] = (t._name, t._dtype, t._static_shape)
         if kind == "stateful" and fn not in _RUN_WHEN_DRY:
             node.dry = tuple((t._id, t) for t in flat if isinstance(t, SymbolicTensor))
         if _MODE_HOOKS:
@@ -779,6 +830,26 @@ class FuncGraph:
             return out   # a replica's part of a cooperative node (see register_replica_group)
         self.nodes.append(node)
         return out
+
+    def converted_read(self, t) -> None:
+        """``t`` is a variable's read made to convert it for an op (``_as_tensor``): TF
+        reads it inside that op's name scope, so the op that takes it names it
+        (``dense/MatMul/ReadVariableOp``; see ``_name_reads``)."""
+        if isinstance(t, SymbolicTensor) and t._graph is self:
+            for node in reversed(self.nodes[-3:]):
+                if isinstance(node, Node) and any(tid == t._id for _, tid in node.out_slots):
+                    self._pending_reads[t._id] = (node, t)
+                    return
+
+    def _name_reads(self, slots, op_name: str) -> None:
+        """The converted reads an op named ``op_name`` takes: ``<op_name>/ReadVariableOp``."""
+        for _, tid in slots:
+            pending = self._pending_reads.pop(tid, None)
+            if pending is not None:
+                node, t = pending
+                node.name = self.unique_name(op_name + "/ReadVariableOp")
+                t._name = node.name + ":0"
+                self.tensor_specs[tid] = (t._name, t._dtype, t._static_shape)
 
     def _shapes(self, fn, args, kwargs, op_name, twice):
         """Run ``fn`` on placeholders: (True, its result) when it gave no tensor, else

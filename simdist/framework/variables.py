@@ -217,7 +217,12 @@ class Variable(metaclass=_VariableMeta):
         return self._read()
 
     def _as_tensor(self) -> Tensor:
-        return self._read()
+        out = self._read()
+        if active[0]:   # tracing: an op converts the variable (its name, TF's)
+            graph = tracing.value
+            if graph is not None:
+                graph.converted_read(out)
+        return out
 
     def numpy(self):
         if tracing.value is not None:   # inside a tf.function being traced

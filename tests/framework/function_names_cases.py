@@ -194,4 +194,49 @@ dtypes = []
 r = f(tf.constant(1.0))
 out = {"names": names, "value": [r, dtypes], "ops": ops(f, tf.constant(1.0))}
 """,
+    "get_operations: types, inputs, outputs, tensor.op, a variable read by an op": SETUP + """
+v = tf.Variable(2.0)
+dense = tf.keras.layers.Dense(2, kernel_initializer="ones")
+def listed(g):
+    return [[o.name, o.type, [i.name for i in o.inputs], [t.name for t in o.outputs]]
+            for o in g.get_operations()]
+@tf.function
+def f(x, y):
+    a = tf.matmul(x, y)
+    b = a + 1.0
+    c = 2.0 * b
+    d = tf.reduce_sum(c, axis=1)
+    e = tf.nn.relu(d - tf.constant(3.0))
+    h = e * v
+    k = dense(tf.reshape(h, [-1, 1]))
+    seen(a, b, c, d, e, h, k)
+    producers.extend([t.op.name, t.op.type] for t in (a, b, c, d, e, h, k))
+    return k, tf.shape(x)
+producers = []
+x, y = tf.ones([2, 3]), tf.ones([3, 4])
+r = f(x, y)
+g = f.get_concrete_function(x, y).graph
+out = {"names": names, "value": r, "ops": ops(f, x, y),
+       "graph": [listed(g), producers, g.get_tensor_by_name("add:0").op.name,
+                 [n.name for n in g.as_graph_def().node][:4],
+                 [list(n.input) for n in g.as_graph_def().node][:6]]}
+""",
+    "strategy.run in a trace: replica_1/ and replica_2/ name scopes": SETUP + """
+@tf.function
+def step(x):
+    def fn(x):
+        a = x * 2.0
+        with tf.name_scope("inner"):
+            b = a + tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group,
+                            tf.float32)
+        seen(a, b)
+        return b
+    with tf.name_scope("outer"):
+        r = S3.run(fn, args=(x,))
+    return S3.experimental_local_results(r)
+S3 = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1", "/cpu:2"])
+r = step(tf.constant(1.0))
+out = {"names": names, "value": list(r), "ops": ops(step, tf.constant(1.0))}
+""",
 }
+

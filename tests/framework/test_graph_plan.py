@@ -96,7 +96,7 @@ def test_a_dense_training_step_lowers_its_layers_and_replays_exactly():
     dense = "sequential/dense/"   # TF's names: the layer's call scope, TF's op types
     assert kinds[dense + "MatMul"] == kinds[dense + "BiasAdd"] == kinds[dense + "Relu"] \
         == "kernel"
-    assert kinds[dense + "ReadVariableOp"] == "read"
+    assert kinds[dense + "MatMul/ReadVariableOp"] == "read"   # TF: read in the op's scope
     assert kinds["gradients"] == "sweep"   # the tape's backward pass: gradient_plan
     # the loss's ops: call_plan
     assert kinds["mean_squared_error/weighted_loss/value"] == "call"

@@ -1,0 +1,393 @@
+"""``FuncGraph.get_operations()``: a trace's graph as TF lists its operations.
+
+Glossary:
+  Operation      -- one op of the graph: ``name``, ``type`` (TF's op type: ``AddV2`` for
+                    ``+``), ``inputs`` and ``outputs`` (GraphTensors), ``graph``.
+  GraphTensor    -- an op's output as listed: ``name`` (``add:0``), ``dtype``, ``shape``,
+                    ``op``, ``graph``.
+  Placeholder    -- one per tensor argument (named after it), first; one per variable the
+                    graph captures (``<its first read>/resource``), made where it is first
+                    read; a variable argument's is named after the argument.
+  Const          -- what an op converts: a Python number, a list of them, a constant tensor
+                    made outside, named after the op's input (``add/y``, ``Reshape/shape``,
+                    ``2.0 * x``: ``mul/x``); a reduction's default axes: ``Const`` in the
+                    scope around it (a scalar's: ``Rank`` and a ``range``); ``tf.shape``,
+                    ``tf.size``, ``tf.rank``, ``zeros_like`` of a fully known shape: folded
+                    to a ``Const`` of their own name, as TF's constant folding at trace does.
+  ReadVariableOp -- a variable an op reads: ``<op>/ReadVariableOp``, made just before the op
+                    (TF converts it inside the op's name scope).
+  Identity       -- one per output of the function (``Identity``, ``Identity_1``).
+  NoOp           -- last, when an op is stateful (a variable read or write, a print, a
+                    StatefulPartitionedCall): the function's control output.
+  recorded whole -- an op simdist records as one node where TF has several (a loss, a
+                    metric update, an optimizer step, a tf.cond): listed as one operation
+                    of the node's name; its type is its name's op part.
+
+Mirrors tensorflow/python/framework/ops.py (Graph.get_operations, Operation, Tensor.op)
+and the input names of TF's op definitions (tensorflow/core/ops/*_ops.cc).
+"""
+
+from __future__ import annotations
+
+import re
+
+from simdist.framework import nest
+from simdist.framework.tensor import Tensor
+from simdist.framework.tensor_shape import TensorShape
+
+_BINARY = ("x", "y")
+_UNARY = ("x",)
+_FEATURES = ("features",)
+_REDUCTIONS = {"reduce_sum": "Sum", "reduce_mean": "Mean", "reduce_max": "Max",
+               "reduce_min": "Min", "reduce_prod": "Prod", "reduce_any": "Any",
+               "reduce_all": "All"}
+# Python function name -> (TF op type, TF input names of its positional arguments)
+_OP_DEFS = {
+    "add": ("AddV2", _BINARY), "__add__": ("AddV2", _BINARY),
+    "subtract": ("Sub", _BINARY), "__sub__": ("Sub", _BINARY),
+    "multiply": ("Mul", _BINARY), "__mul__": ("Mul", _BINARY),
+    "truediv": ("RealDiv", _BINARY), "divide": ("RealDiv", _BINARY),
+    "__truediv__": ("RealDiv", _BINARY), "__floordiv__": ("FloorDiv", _BINARY),
+    "floordiv": ("FloorDiv", _BINARY), "floormod": ("FloorMod", _BINARY),
+    "mod": ("FloorMod", _BINARY), "__mod__": ("FloorMod", _BINARY),
+    "pow": ("Pow", _BINARY), "__pow__": ("Pow", _BINARY),
+    "matmul": ("MatMul", ("a", "b")), "__matmul__": ("MatMul", ("a", "b")),
+    "maximum": ("Maximum", _BINARY), "minimum": ("Minimum", _BINARY),
+    "squared_difference": ("SquaredDifference", _BINARY),
+    "divide_no_nan": ("DivNoNan", _BINARY),
+    "greater": ("Greater", _BINARY), "__gt__": ("Greater", _BINARY),
+    "less": ("Less", _BINARY), "__lt__": ("Less", _BINARY),
+    "greater_equal": ("GreaterEqual", _BINARY), "__ge__": ("GreaterEqual", _BINARY),
+    "less_equal": ("LessEqual", _BINARY), "__le__": ("LessEqual", _BINARY),
+    "equal": ("Equal", _BINARY), "not_equal": ("NotEqual", _BINARY),
+    "logical_and": ("LogicalAnd", _BINARY), "logical_or": ("LogicalOr", _BINARY),
+    "logical_not": ("LogicalNot", _UNARY),
+    "negative": ("Neg", _UNARY), "abs": ("Abs", _UNARY), "square": ("Square", _UNARY),
+    "sqrt": ("Sqrt", _UNARY), "rsqrt": ("Rsqrt", _UNARY), "exp": ("Exp", _UNARY),
+    "log": ("Log", _UNARY), "sigmoid": ("Sigmoid", _UNARY), "tanh": ("Tanh", _UNARY),
+    "reciprocal": ("Reciprocal", _UNARY), "floor": ("Floor", _UNARY),
+    "round": ("Round", _UNARY), "sign": ("Sign", _UNARY), "is_nan": ("IsNan", _UNARY),
+    "cast": ("Cast", _UNARY), "identity": ("Identity", ("input",)),
+    "relu": ("Relu", _FEATURES), "relu6": ("Relu6", _FEATURES), "elu": ("Elu", _FEATURES),
+    "leaky_relu": ("LeakyRelu", _FEATURES), "softmax": ("Softmax", ("logits",)),
+    "log_softmax": ("LogSoftmax", ("logits",)), "bias_add": ("BiasAdd", ("value", "bias")),
+    "reshape": ("Reshape", ("tensor", "shape")), "transpose": ("Transpose", ("x", "perm")),
+    "expand_dims": ("ExpandDims", ("input", "dim")), "tile": ("Tile", ("input", "multiples")),
+    "squeeze": ("Squeeze", ("input",)), "argmax": ("ArgMax", ("input", "dimension")),
+    "argmin": ("ArgMin", ("input", "dimension")),
+    "gather": ("GatherV2", ("params", "indices", "axis")),
+    "_read": ("ReadVariableOp", ("resource",)), "constant": ("Const", ()),
+    **{fn: (op, ("input", "reduction_indices")) for fn, op in _REDUCTIONS.items()},
+}
+
+
+def _one_hot(indices, depth, on_value=None, off_value=None, *_, **__):
+    return [("on_value", 1 if on_value is None else on_value),
+            ("off_value", 0 if off_value is None else off_value),
+            ("indices", indices), ("depth", depth)]
+
+
+def _range(start, limit=None, delta=1, *_, **__):
+    start, limit = (0, start) if limit is None else (start, limit)
+    return [("start", start), ("limit", limit), ("delta", delta)]
+
+
+def _where(condition, x=None, y=None, *_, **__):
+    return [("input", condition)] if x is None else \
+        [("condition", condition), ("t", x), ("e", y)]
+
+
+def _gather(params, indices, validate_indices=None, axis=None, *_, **__):
+    return [("params", params), ("indices", indices), ("axis", 0 if axis is None else axis)]
+
+
+def _strided_slice(x, key, *_, **__):
+    return [("input", x), ("stack", 0), ("stack_1", 0), ("stack_2", 0)]
+
+
+def _transpose(a, perm=None, *_, **__):
+    return [("x", a), ("perm", list(range(8)) if perm is None else perm)]
+
+
+def _values_axis(values, axis=0, *_, **__):
+    return [("values", values), ("axis", axis)]
+
+
+# Python function name -> (TF op type, its inputs [(TF input name, argument)] from the
+# call's arguments), where they are not the positional arguments in order
+_ARRANGED = {"one_hot": ("OneHot", _one_hot), "range": ("Range", _range),
+             "where": (None, _where), "gather": ("GatherV2", _gather),
+             "_getitem": ("StridedSlice", _strided_slice),
+             "transpose": ("Transpose", _transpose), "concat": ("ConcatV2", _values_axis),
+             "stack": ("Pack", lambda values, *_, **__: [("values", values)]),
+             "fill": ("Fill", lambda dims, value, *_, **__: [("dims", dims),
+                                                               ("value", value)])}
+_KEYWORDS = {"axis": {"transpose": "perm", "expand_dims": "dim", "argmax": "dimension",
+                      "argmin": "dimension", "gather": "axis"},
+             "perm": {"transpose": "perm"}}
+_FOLDED = {"shape": "Shape", "size": "Size", "rank": "Rank", "zeros_like": "ZerosLike",
+           "ones_like": "OnesLike"}   # a Const when the input's shape is fully known
+_STATEFUL = {"ReadVariableOp", "StatefulPartitionedCall", "AssignVariableOp",
+             "AssignAddVariableOp", "AssignSubVariableOp", "PrintV2"}
+_SUFFIX = re.compile(r"_\d+$")
+
+
+class GraphTensor:
+    """An output of an Operation as ``get_operations()`` lists it."""
+
+    def __init__(self, op, index, dtype=None, shape=None):
+        self.op = op
+        self.value_index = index
+        self.dtype = dtype
+        self.shape = TensorShape(shape) if shape is not None else TensorShape(None)
+
+    @property
+    def name(self) -> str:
+        return f"{self.op.name}:{self.value_index}"
+
+    @property
+    def graph(self):
+        return self.op.graph
+
+    def __repr__(self):
+        dtype = getattr(self.dtype, "name", self.dtype)
+        return f"<tf.Tensor '{self.name}' shape={self.shape} dtype={dtype}>"
+
+
+class Operation:
+    """One op of a traced graph (TF's ``tf.Operation``)."""
+
+    def __init__(self, graph, name: str, op_type: str, inputs=()):
+        self.graph = graph
+        self.name = name
+        self.type = op_type
+        self.inputs = list(inputs)
+        self.outputs: list = []
+
+    def __repr__(self):
+        return f"<tf.Operation '{self.name}' type={self.type}>"
+
+
+class _Ref:
+    """A symbolic argument of a node: the id of the tensor it reads."""
+
+    __slots__ = ("tid",)
+
+    def __init__(self, tid):
+        self.tid = tid
+
+
+def _is_variable(x) -> bool:
+    return hasattr(x, "assign") and hasattr(x, "_as_tensor")
+
+
+def _is_constant(x) -> bool:
+    if isinstance(x, bool) or isinstance(x, (int, float)):
+        return True
+    if isinstance(x, (list, tuple)) and x and all(_is_constant(v) for v in x):
+        return True
+    return isinstance(x, Tensor) and not _is_variable(x) or type(x).__name__ == "ndarray"
+
+
+class _Builder:
+    """Lists a graph's operations in TF's order (see the module docstring)."""
+
+    def __init__(self, graph):
+        self.graph = graph
+        self.ops: list = []
+        self.by_id: dict = {}        # tensor id -> GraphTensor
+        self.resources: dict = {}    # id(variable) -> its resource Placeholder's tensor
+        self.taken = {n.name.lower() for n in graph.nodes}
+        self.specs = dict(graph.tensor_specs)   # tensor id -> (name, dtype, shape)
+
+    def unique(self, name: str) -> str:
+        base, n = name, 0
+        while name.lower() in self.taken:
+            n += 1
+            name = f"{base}_{n}"
+        self.taken.add(name.lower())
+        return name
+
+    def add(self, name, op_type, inputs=(), outputs=((None, None),)) -> Operation:
+        op = Operation(self.graph, name, op_type, inputs)
+        op.outputs = [GraphTensor(op, i, d, s) for i, (d, s) in enumerate(outputs)]
+        self.ops.append(op)
+        return op
+
+    def const(self, name, value) -> GraphTensor:
+        shape = getattr(value, "shape", None)
+        return self.add(name, "Const", (), [(getattr(value, "dtype", None),
+                                             tuple(shape) if shape is not None else None)]
+                        ).outputs[0]
+
+    def read(self, op_name, variable, named=False) -> GraphTensor:
+        """``variable`` read by the op ``op_name``: its resource placeholder (the first
+        time), then ``<op>/ReadVariableOp`` (``named``: the read op is ``op_name``)."""
+        read_name = op_name if named else f"{op_name}/ReadVariableOp"
+        resource = self.resources.get(id(variable))
+        if resource is None:
+            resource = self.resources[id(variable)] = self.add(
+                f"{read_name}/resource", "Placeholder").outputs[0]
+        return self.add(read_name, "ReadVariableOp", [resource],
+                        [(variable.dtype, tuple(variable.shape))]).outputs[0]
+
+    # --- the parts of the graph --------------------------------------------------------
+    def arguments(self) -> None:
+        from simdist.framework.func_graph import SymbolicTensor
+
+        args, kwargs = self.graph.structured_inputs
+        for t in nest.flatten((args, kwargs)):
+            if isinstance(t, SymbolicTensor):
+                name = t.name[:-2] if t.name.endswith(":0") else t.name
+                self.by_id[t._id] = self.add(name, "Placeholder", (),
+                                             [(t.dtype, t._static_shape)]).outputs[0]
+                self.specs.setdefault(t._id, (t.name, t.dtype, t._static_shape))
+
+    def node(self, node) -> None:
+        if not hasattr(node, "leaves"):   # a cond or a while loop, recorded whole
+            self.add(node.name, _whole_type(node))
+            return
+        fn_name = getattr(node.fn, "__name__", "")
+        if fn_name.startswith("_replay_"):   # a tape's enter or exit: no op of TF's
+            return
+        if fn_name == "_read" and node.leaves and _is_variable(node.leaves[0]):
+            self.by_id.update((tid, self.read(node.name, node.leaves[0], named=True))
+                              for _, tid in node.out_slots[:1])
+            return
+        leaves = list(node.leaves)
+        for pos, tid in node.slots:
+            leaves[pos] = _Ref(tid)
+        try:
+            args, kwargs = nest.pack_sequence_as(node.structure, leaves)
+        except (TypeError, ValueError):
+            args, kwargs = (), {}
+        specs = self.specs
+        outputs = [specs.get(tid, (None, None, None))[1:] for _, tid in node.out_slots]
+        op_type, names = _OP_DEFS.get(fn_name, (None, None))
+        if fn_name == "clip_by_value" and len(args) >= 3:   # TF: Minimum, then Maximum
+            low = self.add(f"{node.name}/Minimum", "Minimum",
+                           self.converted(f"{node.name}/Minimum", "x", args[0])
+                           + self.converted(f"{node.name}/Minimum", "y", args[2]),
+                           outputs or [(None, None)]).outputs[0]
+            op = self.add(node.name, "Maximum",
+                          [low] + self.converted(node.name, "y", args[1]),
+                          outputs or [(None, None)])
+        elif fn_name in _FOLDED and args and isinstance(args[0], _Ref) and \
+                _known(specs.get(args[0].tid)):
+            op = self.add(node.name, "Const", (), outputs or [(None, None)])
+        else:
+            if fn_name.startswith("__r") and fn_name != "__round__":   # 2.0 * x: Mul(x=2.0, y=x)
+                fn_name = "__" + fn_name[3:]
+                op_type, names = _OP_DEFS.get(fn_name, (None, None))
+                args = tuple(reversed(args[:2])) + tuple(args[2:])
+            arranged = _ARRANGED.get(fn_name)
+            if arranged is not None:
+                try:
+                    pairs = arranged[1](*args, **{k: v for k, v in kwargs.items()
+                                                  if k != "name"})
+                except TypeError:
+                    pairs = None
+                if pairs is not None:
+                    op_type = arranged[0] or ("Where" if len(pairs) == 1 else "SelectV2")
+                    inputs = [t for key, value in pairs
+                              for t in self.converted(node.name, key, value)]
+            if op_type is None:
+                op_type = _SUFFIX.sub("", node.name.rsplit("/", 1)[-1])
+                names = ()
+            if arranged is None or pairs is None:
+                inputs = self.inputs(node.name, fn_name, names, args, kwargs)
+            op = self.add(node.name, op_type, inputs, outputs or [(None, None)])
+        for (_, tid), out in zip(node.out_slots, op.outputs):
+            self.by_id[tid] = out
+
+    def inputs(self, op_name, fn_name, names, args, kwargs) -> list:
+        """The op's inputs, making the Consts and reads its conversions make."""
+        values = list(args)
+        for key, by_fn in _KEYWORDS.items():
+            if key in kwargs and fn_name in by_fn and by_fn[fn_name] in names:
+                index = names.index(by_fn[fn_name])
+                values += [None] * (index + 1 - len(values))
+                values[index] = kwargs[key]
+        if fn_name in _REDUCTIONS:
+            values = self.reduction_axes(op_name, values, kwargs)
+        out = []
+        for i, value in enumerate(values):
+            name = names[i] if i < len(names) else None
+            out += self.converted(op_name, name, value)
+        return out
+
+    def reduction_axes(self, op_name, values, kwargs) -> list:
+        """A reduction's axes: given, a Const ``<op>/reduction_indices``; by default, made
+        before the op in the scope around it: ``Const`` (a known rank above 0), or for a
+        scalar ``Rank`` and ``range`` (TF's _ReductionDims)."""
+        values = values[:2] + [None] * (2 - len(values[:2]))
+        if kwargs.get("axis") is not None:
+            values[1] = kwargs["axis"]
+        if values[1] is not None or not isinstance(values[0], _Ref):
+            return values
+        scope = op_name.rsplit("/", 1)[0] + "/" if "/" in op_name else ""
+        spec = self.specs.get(values[0].tid)
+        rank = None if spec is None or spec[2] is None else TensorShape(spec[2]).rank
+        if rank:
+            values[1] = self.const(self.unique(scope + "Const"), None)
+            return values
+        rank_t = self.add(self.unique(scope + "Rank"), "Const").outputs[0]
+        base = self.unique(scope + "range")
+        start = self.add(f"{base}/start", "Const").outputs[0]
+        delta = self.add(f"{base}/delta", "Const").outputs[0]
+        values[1] = self.add(base, "Range", [start, rank_t, delta]).outputs[0]
+        return values
+
+    def converted(self, op_name, input_name, value) -> list:
+        if isinstance(value, GraphTensor):
+            return [value]
+        if isinstance(value, _Ref):
+            found = self.by_id.get(value.tid)
+            return [found] if found is not None else []
+        if _is_variable(value):
+            return [self.read(op_name, value)]
+        if isinstance(value, (list, tuple)) and any(
+                isinstance(v, (_Ref, GraphTensor)) or _is_variable(v) for v in value):
+            return [t for v in value for t in self.converted(op_name, input_name, v)]
+        if input_name is not None and _is_constant(value):
+            return [self.const(f"{op_name}/{input_name}", value)]
+        return []
+
+    def outputs(self) -> None:
+        from simdist.framework.func_graph import SymbolicTensor
+
+        outs = [t for t in nest.flatten(self.graph.outputs) if isinstance(t, SymbolicTensor)]
+        for name, t in zip(self.graph.output_names(), outs):
+            source = self.by_id.get(t._id)
+            self.add(name[:-2], "Identity", [source] if source is not None else [],
+                     [(t.dtype, t._static_shape)])
+        if self.graph.outputs is None:   # still tracing: no outputs and no NoOp yet
+            return
+        if any(op.type in _STATEFUL for op in self.ops) or any(
+                getattr(n, "dry", None) is not None for n in self.graph.nodes):
+            self.add("NoOp", "NoOp", (), ())
+
+
+def _known(spec) -> bool:
+    return spec is not None and spec[2] is not None and \
+        TensorShape(spec[2]).is_fully_defined()
+
+
+def _whole_type(node) -> str:
+    """A cond's or a while loop's TF type: If / While (Stateless* without stateful ops)."""
+    from simdist.framework.func_graph import _walk
+
+    kind = "If" if hasattr(node, "branches") else "While"
+    inner = list(_walk([node]))
+    stateful = any(getattr(n, "dry", None) is not None for n in inner)
+    return kind if stateful else "Stateless" + kind
+
+
+def operations(graph) -> list:
+    """The Operations of a traced FuncGraph, in TF's order (see the module docstring)."""
+    builder = _Builder(graph)
+    builder.arguments()
+    for node in graph.nodes:
+        builder.node(node)
+    builder.outputs()
+    return builder.ops

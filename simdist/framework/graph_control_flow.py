@@ -33,6 +33,8 @@ Mirrors tensorflow/python/ops/cond_v2.py, while_v2.py and control_flow_grad.py.
 
 from __future__ import annotations
 
+import contextlib
+
 from simdist.framework import dtypes, errors, func_graph, nest
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import Tensor
@@ -108,19 +110,26 @@ def _as_symbolic(graph, x):
     return array_ops.identity(x) if isinstance(x, Tensor) else array_ops.constant(x)
 
 
-def _trace_into(graph, fn, args=()):
-    """Trace ``fn(*args)`` into a fresh node list; (nodes, outputs as symbolic tensors)."""
+def _trace_into(graph, fn, args=(), scope=None):
+    """Trace ``fn(*args)`` into a fresh node list; (nodes, outputs as symbolic tensors).
+    ``scope``: the op's name (``cond/``, ``while/``): TF builds a branch or a loop body as
+    a graph of its own inside that name scope, so its ops are ``cond/mul`` and their names
+    are unique within it only (both branches may have a ``cond/mul``)."""
     outer = graph.nodes
     graph.nodes = []
+    names = dict(graph._names) if scope else None
     _bodies.value += 1
     try:
-        out = to_flows(fn(*args))
-        out = nest.map_structure(
-            lambda x: x if x is None else _as_symbolic(graph, x), out)
+        with graph.name_scope(scope) if scope else contextlib.nullcontext():
+            out = to_flows(fn(*args))
+            out = nest.map_structure(
+                lambda x: x if x is None else _as_symbolic(graph, x), out)
         return graph.nodes, out
     finally:
         _bodies.value -= 1
         graph.nodes = outer
+        if names is not None:
+            graph._names = names
 
 
 def scratch(graph, fn):
@@ -163,8 +172,9 @@ def cond(graph, pred, true_fn, false_fn, name=None):
 
     base = graph.unique_name(name or "cond")
     returned = []
-    true_nodes, true_out = _trace_into(graph, lambda: _kept(returned, true_fn()))
-    false_nodes, false_out = _trace_into(graph, false_fn)
+    true_nodes, true_out = _trace_into(graph, lambda: _kept(returned, true_fn()), (),
+                                       base + "/")
+    false_nodes, false_out = _trace_into(graph, false_fn, (), base + "/")
     t_flat, f_flat = nest.flatten(true_out), nest.flatten(false_out)
     if len(t_flat) != len(f_flat):
         raise AssertionError(f"[{len(t_flat)}, {len(f_flat)}]")
@@ -275,13 +285,13 @@ def while_loop(graph, cond_fn, body, loop_vars, shape_invariants=None,
     _link(entering, places)
     packed = with_flows(template, nest.pack_sequence_as(structure, places))
     args = packed if isinstance(packed, (list, tuple)) else (packed,)
-    cond_nodes, pred = _trace_into(graph, cond_fn, args)
+    cond_nodes, pred = _trace_into(graph, cond_fn, args, base + "/")
     if not pred.dtype.is_bool:
         raise errors.InvalidArgumentError(
             None, None, f"Input 'input' passed {pred.dtype.name} expected bool while building "
             f"NodeDef '{base}/LoopCond' using Op<name=LoopCond; signature=input:bool -> "
             "output:bool>")
-    body_nodes, new = _trace_into(graph, body, args)   # flows for flow-type values
+    body_nodes, new = _trace_into(graph, body, args, base + "/")   # flows: flow-type values
     if not isinstance(new, (list, tuple)) and isinstance(structure, (list, tuple)) \
             and len(structure) == 1:
         new = type(structure)([new])

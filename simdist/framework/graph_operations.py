@@ -245,7 +245,7 @@ class _Builder:
 
     def node(self, node) -> None:
         if not hasattr(node, "leaves"):   # a cond or a while loop, recorded whole
-            self.add(node.name, _whole_type(node))
+            self.control_flow(node)
             return
         fn_name = getattr(node.fn, "__name__", "")
         if fn_name.startswith("_replay_"):   # a tape's enter or exit: no op of TF's
@@ -299,6 +299,26 @@ class _Builder:
             op = self.add(node.name, op_type, inputs, outputs or [(None, None)])
         for (_, tid), out in zip(node.out_slots, op.outputs):
             self.by_id[tid] = out
+
+    def control_flow(self, node) -> None:
+        """A cond: its If op (the predicate in), then an Identity per output
+        (``cond/Identity``); a while loop: its ``maximum_iterations`` and ``loop_counter``
+        Consts, then its While op, whose outputs after those two are the loop vars'."""
+        if hasattr(node, "branches"):
+            pred = self.by_id.get(node.pred)
+            op = self.add(node.name, _whole_type(node), [pred] if pred is not None else [])
+            for i, tid in enumerate(node.outputs):
+                ident = self.add(f"{node.name}/Identity{'' if i == 0 else f'_{i}'}",
+                                 "Identity", op.outputs[:1])
+                self.by_id[tid] = ident.outputs[0]
+            return
+        counters = [self.add(f"{node.name}/{c}", "Const").outputs[0]
+                    for c in ("maximum_iterations", "loop_counter")]
+        entering = [self.by_id[tid] for tid in node.inputs if tid in self.by_id]
+        op = self.add(node.name, _whole_type(node), counters + entering,
+                      [(None, None)] * (2 + len(node.outputs)))
+        for i, tid in enumerate(node.outputs):
+            self.by_id[tid] = op.outputs[2 + i]
 
     def inputs(self, op_name, fn_name, names, args, kwargs) -> list:
         """The op's inputs, making the Consts and reads its conversions make."""

@@ -238,5 +238,28 @@ S3 = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1", "/cpu:2"])
 r = step(tf.constant(1.0))
 out = {"names": names, "value": list(r), "ops": ops(step, tf.constant(1.0))}
 """,
+    "tf.cond and tf.while_loop: their ops named in their own scopes": SETUP + """
+@tf.function
+def f(x):
+    def t():
+        a = x * 2.0
+        seen(a)
+        return a
+    def e():
+        b = x * 3.0
+        seen(b)
+        return b
+    c = tf.cond(x > 0, t, e)
+    def body(i, y):
+        z = y + 1.0
+        seen(z)
+        return i + 1, z
+    _, w = tf.while_loop(lambda i, y: i < 3, body, [0, c])
+    c2 = tf.cond(x > 0, t, e)
+    seen(c, w, c2)
+    return w + c2
+r = f(tf.constant(1.0))
+out = {"names": names, "value": r, "ops": ops(f, tf.constant(1.0))}
+""",
 }
 

@@ -191,7 +191,7 @@ def test_a_mirrored_step_with_collectives_and_next_replays_exactly():
     assert "kernel" in kinds.values() and "node" in kinds.values()
     assert _sweeps(step) == [True] * 4   # each replica's backward pass: kernel calls
     assert kinds["binary_crossentropy/weighted_loss/Mul"] == \
-        kinds["compute_average_loss_3"] == "call"
+        kinds["replica_3/compute_average_loss"] == "call"   # TF: replica 3's name scope
     assert _lowered(step, call_plan.CallStep) == [True] * 8
 
 

@@ -182,7 +182,7 @@ m.dense.set_weights(W)
 m.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
 h = quiet(m.fit, X, Y, batch_size=4, epochs=2, shuffle=False, verbose=0)
 e = quiet(m.evaluate, X, Y, batch_size=4, verbose=0, return_dict=True)
-out = [counts(m), lines(), hist(h), e]
+out = [counts(m), lines(), hist(h), e, len(m.weights), len(m.trainable_weights)]
 """,
     "fit under a 4-replica MirroredStrategy: the replica function traced per replica": """
 S = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1", "/cpu:2", "/cpu:3"])

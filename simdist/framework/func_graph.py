@@ -624,6 +624,9 @@ class FuncGraph:
         self.outer_captures = None      # a tf.data function's: tensors of the trace around
         self.tensor_specs: dict = {}    # tensor id -> (name, dtype, static shape)
         self._pending_reads: dict = {}  # a converted variable's read not yet consumed
+        self.reads_before: dict = {}    # op name -> its variable operand's read (v * 2.0)
+        self._output_names = None       # the outputs' Identity names, made once
+        self.argument_names: list = []  # the flat arguments' names (function._trace_graph)
 
     @property
     def scope(self) -> str:
@@ -667,9 +670,12 @@ class FuncGraph:
         return op.outputs[int(index)]
 
     def output_names(self) -> list:
-        """TF's names of the outputs: each goes through an Identity op."""
+        """TF's names of the outputs: each goes through an Identity op, named after the
+        graph's other ops (``Identity_2`` where the function made two)."""
         n = len([t for t in nest.flatten(self.outputs) if isinstance(t, SymbolicTensor)])
-        return ["Identity:0"] + [f"Identity_{i}:0" for i in range(1, n)]
+        if self._output_names is None or len(self._output_names) != n:
+            self._output_names = [self.unique_name("Identity") + ":0" for _ in range(n)]
+        return self._output_names
 
     def captures(self) -> list:
         """The variables from outside that the graph's nodes use, in first-use order."""
@@ -795,6 +801,12 @@ class FuncGraph:
         op_name = name[:-1] if name.endswith("/") else self.unique_name(self.scope + name)
         if self._pending_reads:
             self._name_reads(slots, op_name)
+        if args and getattr(fn, "__name__", "").startswith("__") and \
+                hasattr(args[0], "_as_tensor") and \
+                hasattr(args[0], "assign"):
+            # a variable's operator reads it first, in the scope around (TF's _run_op:
+            # ``a.value()``): the read's name, in its place among the names
+            self.reads_before[op_name] = self.unique_name(self.scope + "ReadVariableOp")
         merges = _merges_in_node.value
         out = NotImplemented
         if kind in ("stateful", "spec"):

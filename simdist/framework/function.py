@@ -657,7 +657,7 @@ class Function:
         expanded = func_graph.expand((call_args, call_kwargs))
         flat = nest.flatten(expanded)
         specs = self._input_shapes(trace, flat)
-        names = self._argument_names(call_args, call_kwargs)
+        names = graph.argument_names = self._argument_names(call_args, call_kwargs)
         symbolic = list(flat)
         for i, (x, shape) in enumerate(zip(flat, specs)):
             if isinstance(shape, TensorSpec):

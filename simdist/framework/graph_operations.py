@@ -5,9 +5,9 @@ Glossary:
                     ``+``), ``inputs`` and ``outputs`` (GraphTensors), ``graph``.
   GraphTensor    -- an op's output as listed: ``name`` (``add:0``), ``dtype``, ``shape``,
                     ``op``, ``graph``.
-  Placeholder    -- one per tensor argument (named after it), first; one per variable the
-                    graph captures (``<its first read>/resource``), made where it is first
-                    read; a variable argument's is named after the argument.
+  Placeholder    -- one per argument (named after it; a variable's is its resource), first;
+                    one per variable the graph captures (``<its first read>/resource``),
+                    made where it is first read.
   Const          -- what an op converts: a Python number, a list of them, a constant tensor
                     made outside, named after the op's input (``add/y``, ``Reshape/shape``,
                     ``2.0 * x``: ``mul/x``); a reduction's default axes: ``Const`` in the
@@ -15,7 +15,8 @@ Glossary:
                     ``tf.size``, ``tf.rank``, ``zeros_like`` of a fully known shape: folded
                     to a ``Const`` of their own name, as TF's constant folding at trace does.
   ReadVariableOp -- a variable an op reads: ``<op>/ReadVariableOp``, made just before the op
-                    (TF converts it inside the op's name scope).
+                    (TF converts it inside the op's name scope); a variable's own operator
+                    (``v * 2.0``) reads it first, in the scope around: ``ReadVariableOp``.
   Identity       -- one per output of the function (``Identity``, ``Identity_1``).
   NoOp           -- last, when an op is stateful (a variable read or write, a print, a
                     StatefulPartitionedCall): the function's control output.
@@ -197,6 +198,7 @@ class _Builder:
         self.ops: list = []
         self.by_id: dict = {}        # tensor id -> GraphTensor
         self.resources: dict = {}    # id(variable) -> its resource Placeholder's tensor
+        self.arguments_read: dict = {}   # a variable argument's slot id -> the variable
         self.taken = {n.name.lower() for n in graph.nodes}
         self.specs = dict(graph.tensor_specs)   # tensor id -> (name, dtype, shape)
 
@@ -236,12 +238,17 @@ class _Builder:
         from simdist.framework.func_graph import SymbolicTensor
 
         args, kwargs = self.graph.structured_inputs
-        for t in nest.flatten((args, kwargs)):
+        names = self.graph.argument_names
+        for i, t in enumerate(nest.flatten((args, kwargs))):
             if isinstance(t, SymbolicTensor):
                 name = t.name[:-2] if t.name.endswith(":0") else t.name
                 self.by_id[t._id] = self.add(name, "Placeholder", (),
                                              [(t.dtype, t._static_shape)]).outputs[0]
                 self.specs.setdefault(t._id, (t.name, t.dtype, t._static_shape))
+            elif _is_variable(t) and id(t) in self.graph.substitutes:   # its resource
+                name = names[i] if i < len(names) else f"args_{i}"
+                self.resources[id(t)] = self.add(name, "Placeholder").outputs[0]
+                self.arguments_read[self.graph.substitutes[id(t)]] = t
 
     def node(self, node) -> None:
         if not hasattr(node, "leaves"):   # a cond or a while loop, recorded whole
@@ -250,17 +257,20 @@ class _Builder:
         fn_name = getattr(node.fn, "__name__", "")
         if fn_name.startswith("_replay_"):   # a tape's enter or exit: no op of TF's
             return
-        if fn_name == "_read" and node.leaves and _is_variable(node.leaves[0]):
-            self.by_id.update((tid, self.read(node.name, node.leaves[0], named=True))
-                              for _, tid in node.out_slots[:1])
-            return
         leaves = list(node.leaves)
         for pos, tid in node.slots:
-            leaves[pos] = _Ref(tid)
+            leaves[pos] = self.arguments_read.get(tid) or _Ref(tid)
+        if fn_name == "_read" and leaves and _is_variable(leaves[0]):
+            self.by_id.update((tid, self.read(node.name, leaves[0], named=True))
+                              for _, tid in node.out_slots[:1])
+            return
         try:
             args, kwargs = nest.pack_sequence_as(node.structure, leaves)
         except (TypeError, ValueError):
             args, kwargs = (), {}
+        read_first = self.graph.reads_before.get(node.name)
+        if read_first is not None and args and _is_variable(args[0]):   # v * 2.0
+            args = (self.read(read_first, args[0], named=True),) + tuple(args[1:])
         specs = self.specs
         outputs = [specs.get(tid, (None, None, None))[1:] for _, tid in node.out_slots]
         op_type, names = _OP_DEFS.get(fn_name, (None, None))

@@ -261,5 +261,25 @@ def f(x):
 r = f(tf.constant(1.0))
 out = {"names": names, "value": r, "ops": ops(f, tf.constant(1.0))}
 """,
+    "variable reads: an argument's, value, operators, conversions": SETUP + """
+w = tf.Variable([[3.0]])
+@tf.function
+def f(v, x):
+    a = tf.matmul(v.value(), x)
+    b = v * 2.0
+    c = v.value() + 1.0
+    d = tf.matmul(w, x)
+    e = tf.identity(w)
+    g = 2.0 * w
+    with tf.name_scope("s"):
+        h = w.value()
+    seen(a, b, c, d, e, g, h)
+    return a + b + c + d + e + g + h
+x, v = tf.ones([1, 1]), tf.Variable([[2.0]])
+r = f(v, x)
+g = f.get_concrete_function(v, x).graph
+out = {"names": names, "value": r, "ops": ops(f, v, x),
+       "graph": [[o.name, o.type, [i.name for i in o.inputs]] for o in g.get_operations()]}
+""",
 }
 

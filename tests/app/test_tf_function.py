@@ -80,8 +80,9 @@ def test_autograph_traces_both_branches_into_a_cond():
     assert [c.result for c in run.calls] == ["2.0", "1.0", "-0.0", "2.0", "4.0"]
     names = [name for _, name in run.traces[0].nodes]
     assert names[:2] == ["Greater", "cond"]   # TF's op names (x > 0: Greater)
-    assert run.traces[0].nodes[2:] == [(1, "true branch"), (2, "mul"), (1, "false branch"),
-                                       (2, "Neg"), (0, "print_v2")]
+    assert run.traces[0].nodes[2:] == [(1, "true branch"), (2, "cond/mul"),   # TF: in
+                                       (1, "false branch"), (2, "cond/Neg"),  # its scope
+                                       (0, "print_v2")]
     assert "ag__.if_stmt(ag__.ld(x) > 0" in run.code
     assert any("ag__.if_stmt" in c.value for c in at.code)
 

@@ -90,9 +90,13 @@ class StructuredFunction:
                     out = self._wrap(out)
         except TypeError as e:   # a tensor of the enclosing trace read in Python
             if _OUT_OF_SCOPE not in str(e):
-                raise
+                _raise_in_user_code(e)
             raise NotTraceable("a dataset function read a tensor of the enclosing "
                                "trace in Python") from None
+        except NotTraceable:
+            raise
+        except Exception as e:   # noqa: BLE001 - TF's "in user code:" text, same type
+            _raise_in_user_code(e)
         if isinstance(out, list):
             out = tuple(out)
         for leaf in structure.flatten(out):
@@ -176,6 +180,17 @@ class StructuredFunction:
         return structure.to_values(structure.map_leaves(
             lambda leaf: BoundDataset(leaf, binding) if isinstance(leaf, DatasetV2) else leaf,
             out))
+
+
+def _raise_in_user_code(error):
+    """Raise ``error`` as TF does from a dataset function's trace: with its "in user code:"
+    frames (autograph error_utils) where it passed through converted code."""
+    from simdist.autograph.impl import error_utils
+
+    wrapped = error_utils.in_user_code(error)
+    if wrapped is None:
+        raise error
+    raise wrapped from None
 
 
 def _unknown_shape_ops() -> set:

@@ -440,6 +440,17 @@ def f(n):
 r = calls(f, (tf.constant(3),), (tf.constant(5),), (tf.constant(0),))
 out = [printed.getvalue(), [float(t) for t in r], f.experimental_get_tracing_count()]
 """,
+    "a map function that fails at its trace: TF's frames in user code": """
+def helper(x):
+    return tf.reshape(x, [5])
+def bad(x):
+    y = x * 2.0
+    return helper(y)
+tf.data.Dataset.from_tensor_slices(np.zeros((3, 4), np.float32)).map(bad)
+""",
+    "a map lambda of a module not in sys.modules that fails: run unconverted": """
+tf.data.Dataset.range(3).map(lambda x: tf.reshape(x, [2]))
+""",
 }
 
 CASES = {name: MODULE + f"out = run_module('ds_case_{i}', {SETUP + src!r})\n"

@@ -134,8 +134,10 @@ class DistributedVariable(DistributedDelegate, Variable):
 
     read_value = value
 
-    def _as_tensor(self):
-        return self._read_local().read_value()
+    def _as_tensor(self):   # converted for an op: read in its scope, as a plain variable
+        local = self._read_local()
+        convert = getattr(local, "_as_tensor", None)
+        return local.read_value() if convert is None else convert()
 
     def numpy(self):
         return self._read_local().numpy()

@@ -197,7 +197,8 @@ class _Builder:
         self.graph = graph
         self.ops: list = []
         self.by_id: dict = {}        # tensor id -> GraphTensor
-        self.resources: dict = {}    # id(variable) -> its resource Placeholder's tensor
+        self.resources: dict = {}    # (id(variable), replica) -> its resource Placeholder
+        self.replica = None          # the replica context the node being listed ran in
         self.arguments_read: dict = {}   # a variable argument's slot id -> the variable
         self.taken = {n.name.lower() for n in graph.nodes}
         self.specs = dict(graph.tensor_specs)   # tensor id -> (name, dtype, shape)
@@ -226,9 +227,13 @@ class _Builder:
         """``variable`` read by the op ``op_name``: its resource placeholder (the first
         time), then ``<op>/ReadVariableOp`` (``named``: the read op is ``op_name``)."""
         read_name = op_name if named else f"{op_name}/ReadVariableOp"
-        resource = self.resources.get(id(variable))
+        # a distributed variable read in a replica reads that replica's component: a
+        # resource of its own (replica_1/mul/ReadVariableOp/resource)
+        key = (id(variable), getattr(self.replica, "_replica_index", None)
+               if hasattr(variable, "_read_local") else None)
+        resource = self.resources.get(key)
         if resource is None:
-            resource = self.resources[id(variable)] = self.add(
+            resource = self.resources[key] = self.add(
                 f"{read_name}/resource", "Placeholder").outputs[0]
         return self.add(read_name, "ReadVariableOp", [resource],
                         [(variable.dtype, tuple(variable.shape))]).outputs[0]
@@ -247,7 +252,7 @@ class _Builder:
                 self.specs.setdefault(t._id, (t.name, t.dtype, t._static_shape))
             elif _is_variable(t) and id(t) in self.graph.substitutes:   # its resource
                 name = names[i] if i < len(names) else f"args_{i}"
-                self.resources[id(t)] = self.add(name, "Placeholder").outputs[0]
+                self.resources[(id(t), None)] = self.add(name, "Placeholder").outputs[0]
                 self.arguments_read[self.graph.substitutes[id(t)]] = t
 
     def node(self, node) -> None:
@@ -255,6 +260,7 @@ class _Builder:
             self.control_flow(node)
             return
         fn_name = getattr(node.fn, "__name__", "")
+        self.replica = getattr(node.mode, "replica_context", None)
         if fn_name.startswith("_replay_"):   # a tape's enter or exit: no op of TF's
             return
         leaves = list(node.leaves)

@@ -281,5 +281,24 @@ g = f.get_concrete_function(v, x).graph
 out = {"names": names, "value": r, "ops": ops(f, v, x),
        "graph": [[o.name, o.type, [i.name for i in o.inputs]] for o in g.get_operations()]}
 """,
+    "a Dense layer and a variable in strategy.run: each replica's reads": SETUP + """
+S2 = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+with S2.scope():
+    dense = tf.keras.layers.Dense(1, kernel_initializer="ones")
+    dense.build((None, 2))
+    v = tf.Variable(2.0)
+@tf.function
+def step(x):
+    def fn(x):
+        y = dense(x) * v
+        seen(y)
+        return y
+    return S2.experimental_local_results(S2.run(fn, args=(x,)))
+x = tf.ones([1, 2])
+r = step(x)
+g = step.get_concrete_function(x).graph
+out = {"names": names, "value": list(r), "ops": ops(step, x),
+       "graph": [o.name for o in g.get_operations() if o.type == "ReadVariableOp"]}
+""",
 }
 

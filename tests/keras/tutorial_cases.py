@@ -242,4 +242,60 @@ out = [[v.name for v in h.variables], [type(s).__name__ for s in h.submodules],
        isinstance(h.acc, tf.Module), h.acc.name, [float(v) for v in h.acc.variables],
        len(h.acc.trainable_variables), [v.name for v in h.acc.non_trainable_variables]]
 """,
+    "learning rate schedules: the rate at each step, eager and traced": """
+K = tf.keras.optimizers.schedules
+made = [K.ExponentialDecay(0.1, 10, 0.5), K.ExponentialDecay(0.1, 10, 0.5, staircase=True),
+        K.PiecewiseConstantDecay([5, 20], [1.0, 0.5, 0.1]),
+        K.PolynomialDecay(0.1, 50, 0.01, power=2.0), K.PolynomialDecay(0.1, 30, cycle=True),
+        K.InverseTimeDecay(0.1, 10, 0.5, staircase=True), K.InverseTimeDecay(0.1, 10, 0.5),
+        K.CosineDecay(0.1, 40, alpha=0.1),
+        K.CosineDecay(0.0, 40, warmup_target=0.2, warmup_steps=10),
+        K.CosineDecayRestarts(0.1, 10), K.CosineDecayRestarts(0.1, 10, t_mul=1.0, m_mul=0.5)]
+steps = [0, 1, 5, 9, 10, 11, 25, 40, 55, 100]
+@tf.function
+def traced(step):
+    return [s(step) for s in made]
+out = [[[s(k) for k in steps] for s in made],
+       [traced(tf.constant(k, tf.int64)) for k in (0, 11, 55)]]
+""",
+    "an optimizer with a learning rate schedule: config, learning_rate, errors": """
+K = tf.keras.optimizers.schedules
+decay = K.ExponentialDecay(0.1, 10, 0.5, name='decay')
+opt = tf.keras.optimizers.SGD(decay)
+again = tf.keras.optimizers.SGD.from_config(opt.get_config())
+out = [str(K.serialize(decay)), str(opt.get_config()['learning_rate']),
+       type(again._learning_rate).__name__, again.learning_rate, opt.learning_rate.name]
+try:
+    opt.learning_rate = 0.5
+except TypeError as e:
+    out.append(str(e))
+try:   # TF fails converting the unknown name to a rate (simdist says which name)
+    tf.keras.optimizers.SGD.from_config({'learning_rate': {'class_name': 'Nope', 'config': {}}})
+except TypeError as e:
+    out.append(type(e).__name__)
+""",
+    "fit with a learning rate schedule under MirroredStrategy": """
+with S.scope():
+    tf.keras.utils.set_random_seed(1)
+    m = tf.keras.Sequential([L.Dense(2, input_shape=(3,), name='a'), L.Dense(1, name='b')])
+    m.compile(optimizer=tf.keras.optimizers.Adam(
+        tf.keras.optimizers.schedules.PiecewiseConstantDecay([3, 6], [0.05, 0.02, 0.005])),
+        loss='mse')
+x = np.linspace(-1, 1, 48).reshape(16, 3).astype('float32')
+h = m.fit(x, x.sum(1, keepdims=True), batch_size=4, epochs=3, verbose=0)
+out = [h.history['loss'], m.optimizer.learning_rate.numpy(), m.optimizer.iterations.numpy(),
+       m.get_weights()]
+""",
+    "legacy optimizers take learning rate schedules too": """
+K = tf.keras.optimizers.schedules
+v = tf.Variable(1.0)
+out = []
+for opt in (tf.keras.optimizers.legacy.SGD(K.ExponentialDecay(0.1, 2, 0.5)),
+            tf.keras.optimizers.legacy.Adam(K.PiecewiseConstantDecay([1], [0.1, 0.01]))):
+    for i in range(4):
+        opt.apply_gradients([(tf.constant(1.0), v)])
+        out.append(v.numpy())
+    out += [type(opt.learning_rate).__name__, str(opt.get_config()['learning_rate']),
+            type(type(opt).from_config(opt.get_config()).learning_rate).__name__]
+""",
 }

@@ -35,4 +35,4 @@ def deserialize(config):
     return get(config)
 
 
-from simdist.keras.optimizers import experimental, legacy  # noqa: E402 - tf.keras names
+from simdist.keras.optimizers import experimental, legacy, schedules  # noqa: E402, F401

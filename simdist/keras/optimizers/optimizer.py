@@ -37,6 +37,7 @@ from simdist.framework import (
     backprop,
     context,
     dtypes,
+    execute,
     func_graph,
     name_scope,
     trackable,
@@ -45,7 +46,7 @@ from simdist.framework import (
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras import backend
-from simdist.keras.optimizers import fused_apply
+from simdist.keras.optimizers import fused_apply, schedules
 
 
 def filter_empty_gradients(grads_and_vars):
@@ -207,8 +208,22 @@ class Optimizer(trackable.Trackable):
 
     # --- hyper-parameters ---------------------------------------------------------------
     def _build_learning_rate(self, learning_rate):
+        if isinstance(learning_rate, schedules.LearningRateSchedule):
+            # the rate of the present step, set by each apply_gradients (tf-keras's
+            # current_learning_rate)
+            with name_scope.init_scope():
+                current = execute.convert_to_tensor(learning_rate(self.iterations))
+                self._current_learning_rate = variables.Variable(
+                    current, name="current_learning_rate", dtype=current.dtype,
+                    trainable=False)
+            return learning_rate
         return variables.Variable(learning_rate, name="learning_rate",
                                   dtype=backend.floatx(), trainable=False)
+
+    def _compute_current_learning_rate(self):
+        """A schedule's rate at ``iterations``, into ``current_learning_rate``."""
+        if isinstance(self._learning_rate, schedules.LearningRateSchedule):
+            self._current_learning_rate.assign(self._learning_rate(self.iterations))
 
     @property
     def iterations(self):
@@ -224,10 +239,20 @@ class Optimizer(trackable.Trackable):
 
     @property
     def learning_rate(self):
+        """The learning rate variable (a schedule's: the rate of the present step)."""
+        if isinstance(self._learning_rate, schedules.LearningRateSchedule):
+            return self._current_learning_rate
         return self._learning_rate
 
     @learning_rate.setter
     def learning_rate(self, value):
+        """Set the rate (TypeError for an optimizer made with a schedule, as tf-keras)."""
+        if isinstance(self._learning_rate, schedules.LearningRateSchedule):
+            raise TypeError(
+                "This optimizer was created with a `LearningRateSchedule` object as its "
+                "`learning_rate` constructor argument, hence its learning rate is not "
+                "settable. If you need the learning rate to be settable, you should "
+                "instantiate the optimizer with a float `learning_rate` argument.")
         with ds_context.enter_or_assert_strategy(ds_context.strategy_of(self._learning_rate)):
             self._learning_rate.assign(value)
 
@@ -369,6 +394,7 @@ class Optimizer(trackable.Trackable):
         """
         aggregate = kwargs.pop("experimental_aggregate_gradients", True)
         ctx = _replica_context_for("apply_gradients")  # even with aggregation skipped, as TF
+        self._compute_current_learning_rate()   # first, as tf-keras (even with no gradient)
         grads_and_vars = list(grads_and_vars)
         if not grads_and_vars:
             return self._iterations
@@ -505,14 +531,19 @@ class Optimizer(trackable.Trackable):
                 "jit_compile": self.jit_compile, "is_legacy_optimizer": False}
 
     @classmethod
-    def from_config(cls, config):
+    def from_config(cls, config, custom_objects=None):
         config = dict(config)
         if "learning_rate" in config and isinstance(config["learning_rate"], dict):
-            config["learning_rate"] = config["learning_rate"]["config"]["value"]
+            lr = config["learning_rate"]
+            config["learning_rate"] = (lr["config"]["value"] if "value" in lr["config"]
+                                       else schedules.deserialize(lr, custom_objects))
         return cls(**config)
 
     def _serialize_hyperparameter(self, value):
-        """A variable's value as NumPy gives it (``np.float32(0.01)``, as TF's config has)."""
+        """A variable's value as NumPy gives it (``np.float32(0.01)``, as TF's config has);
+        a schedule as its serialized form."""
+        if isinstance(value, schedules.LearningRateSchedule):
+            return schedules.serialize(value)
         if hasattr(value, "numpy"):
             return value.numpy()
         return value

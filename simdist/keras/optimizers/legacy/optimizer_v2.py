@@ -32,6 +32,7 @@ from simdist.framework.name_scope import init_scope, name_scope
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers import optimizer as optimizer_lib
+from simdist.keras.optimizers import schedules
 
 _ALLOWED_KWARGS = ("clipnorm", "clipvalue", "lr", "decay", "global_clipnorm")
 
@@ -96,7 +97,8 @@ class OptimizerV2(optimizer_lib.Optimizer):
     # --- hyper-parameters ---------------------------------------------------------------
     def _set_hyper(self, name, value):
         hyper = self._hyper
-        if name in hyper and isinstance(hyper[name], variables.Variable):
+        if name in hyper and isinstance(hyper[name], variables.Variable) and \
+                not isinstance(value, schedules.LearningRateSchedule):
             with ds_context.enter_or_assert_strategy(ds_context.strategy_of(hyper[name])):
                 hyper[name].assign(value)
         else:
@@ -105,6 +107,8 @@ class OptimizerV2(optimizer_lib.Optimizer):
     def _get_hyper(self, name, dtype=None):
         self._create_hypers()
         value = self._hyper[name]
+        if isinstance(value, schedules.LearningRateSchedule):
+            return value          # called with the step by _decayed_lr
         if callable(value) and not isinstance(value, variables.Variable):
             value = value()
         return A.cast(value, dtype) if dtype else value
@@ -114,8 +118,8 @@ class OptimizerV2(optimizer_lib.Optimizer):
             return
         with self._strategy_scope():
             for name, value in sorted(self._hyper.items()):
-                if isinstance(value, variables.Variable) or callable(value) \
-                        or hasattr(value, "numpy"):
+                if isinstance(value, (variables.Variable, schedules.LearningRateSchedule)) \
+                        or callable(value) or hasattr(value, "numpy"):
                     continue
                 self._hyper[name] = variables.Variable(
                     float(value), name=name, dtype=dtypes.float32, trainable=False,
@@ -143,6 +147,8 @@ class OptimizerV2(optimizer_lib.Optimizer):
     def _decayed_lr(self, var_dtype):
         """The learning rate of this step (a schedule's value, then time-based decay)."""
         lr_t = self._get_hyper("learning_rate", var_dtype)
+        if isinstance(lr_t, schedules.LearningRateSchedule):
+            lr_t = A.cast(lr_t(A.cast(self.iterations.read_value(), var_dtype)), var_dtype)
         if self._initial_decay > 0.0:
             local_step = A.cast(self.iterations.read_value(), var_dtype)
             decay_t = A.constant(self._initial_decay, dtype=var_dtype)
@@ -155,6 +161,8 @@ class OptimizerV2(optimizer_lib.Optimizer):
 
     def _serialize_hyperparameter(self, hyperparameter_name):
         value = self._hyper[hyperparameter_name]
+        if isinstance(value, schedules.LearningRateSchedule):
+            return schedules.serialize(value)
         if isinstance(value, variables.Variable) or hasattr(value, "numpy"):
             return value.numpy()
         return value() if callable(value) else value
@@ -304,6 +312,9 @@ class OptimizerV2(optimizer_lib.Optimizer):
         config = dict(config)
         if "lr" in config:
             config["learning_rate"] = config.pop("lr")
+        if isinstance(config.get("learning_rate"), dict):
+            config["learning_rate"] = schedules.deserialize(config["learning_rate"],
+                                                            custom_objects)
         return cls(**config)
 
     def _strategy_scope(self):

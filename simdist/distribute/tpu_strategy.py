@@ -22,6 +22,7 @@ Mirrors tensorflow/python/distribute/tpu_strategy.py.
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import weakref
 
@@ -33,10 +34,15 @@ from simdist.distribute.device_assignment import DeviceAssignment
 from simdist.distribute.distribute_lib import Strategy
 from simdist.distribute.distribution_strategy_context import get_replica_context
 from simdist.distribute.mirrored_strategy import MirroredExtended, _MirroredReplicaContext
+from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.tpu_cluster_resolver import TPUClusterResolver
+from simdist.distribute.values import PerReplica
 from simdist.framework import context, execute, func_graph
 from simdist.framework.function import ConcreteFunction, Function
-from simdist.framework.tensor import copy_to
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+from simdist.framework.tensor import Tensor, copy_to
+from simdist.framework.thread_local import ThreadLocalValue
 from simdist.hardware import machine as machine_lib
 
 EAGER_RUN_MESSAGE = (
@@ -78,6 +84,10 @@ class _TPUReplicaContext(_MirroredReplicaContext):
             # in a tf.function nested in the replica function (traced apart, once): a node
             # that merges when it runs (TF: the cross-replica op inside its graph)
             return tpu_replicate.merge_node(graph, merge_fn, args, kwargs)
+        if replication is None or graph is not replication.graph:
+            # (a merge traced into the replicated graph itself keeps MirroredStrategy's
+            # reductions: a plain tensor there is not modelled as each replica's yet)
+            merge_fn = _in_tpu_context(merge_fn)
         result = super()._merge_call(merge_fn, args, kwargs)
         if isinstance(result, tpu_replicate.MergeFailed):
             raise result.error
@@ -91,8 +101,58 @@ class _TPUReplicaContext(_MirroredReplicaContext):
         return super().replica_id_in_sync_group
 
 
+_enclosing_tpu_context = ThreadLocalValue(False)
+
+
+def _in_tpu_context(merge_fn):
+    """``merge_fn`` run as inside TF's replicated computation (tpu_util's
+    ``enclosing_tpu_context``): its reductions are cross-replica sums."""
+
+    @functools.wraps(merge_fn)
+    def merge(*args, **kwargs):
+        with _enclosing_tpu_context.scope(True):
+            return merge_fn(*args, **kwargs)
+
+    return merge
+
+
+def _sums_across_replicas(value) -> bool:
+    """Whether reducing ``value`` is TF's cross_replica_sum of it: a tensor, in a merge
+    inside the replicated computation."""
+    return _enclosing_tpu_context.value and isinstance(value, Tensor)
+
+
 class TPUExtended(MirroredExtended):
     """``TPUStrategy.extended``."""
+
+    def _reduce_to(self, reduce_op, value, destinations, options):
+        """TF's TPUExtended._reduce_to: inside the replicated computation a tensor is each
+        replica's value and is summed across the replicas (``cross_replica_sum``; MEAN
+        scales it by 1/n first), whatever the destinations; elsewhere as MirroredStrategy.
+
+        Raises:
+          NotImplementedError: MIN or MAX inside the replicated computation (TF's text).
+        """
+        if _sums_across_replicas(value):
+            return self._cross_replica_sum(reduce_op, value, options)
+        return super()._reduce_to(reduce_op, value, destinations, options)
+
+    def _batch_reduce_to(self, reduce_op, pairs, options):
+        if any(_sums_across_replicas(v) for v, _ in pairs):
+            return [self._reduce_to(reduce_op, v, d, options) for v, d in pairs]
+        return super()._batch_reduce_to(reduce_op, pairs, options)
+
+    def _cross_replica_sum(self, reduce_op, value, options):
+        """The sum over the replicas of ``value``, every replica's own (a tensor they all
+        received), through the strategy's all-reduce."""
+        if reduce_op not in (ReduceOp.SUM, ReduceOp.MEAN):
+            raise NotImplementedError(
+                f"`reduce_op`={reduce_op} is not supported. Currently we only support "
+                "ReduceOp.SUM and ReduceOp.MEAN in TPUStrategy.")
+        if reduce_op == ReduceOp.MEAN:
+            value = M.multiply(value, A.cast(1.0 / self._num_replicas_in_sync, value.dtype))
+        per_replica = PerReplica([copy_to(value, d) for d in self._devices])
+        return super()._reduce_to(ReduceOp.SUM, per_replica, per_replica, options)
 
     def __init__(self, resolver, device_assignment, use_spmd_for_xla_partitioning=False):
         if resolver is None:
@@ -135,8 +195,12 @@ class TPUExtended(MirroredExtended):
         TF's tpu_function (``_tpu_function_creator``) calls ``tpu.replicate(replicated_fn,
         replicate_inputs)``: ``fn`` is traced once for all replicas (tpu_replicate). Run
         eagerly (a tf.function's eager fallback, a replica group at execution), the
-        replicas run in a thread each."""
-        if not context.executing_eagerly():
+        replicas run in a thread each; but a tf.function ``fn`` in an eager fallback goes
+        through ``tpu_function`` as when called eagerly: in a thread each, the replicas
+        share its one trace, and the replica tracing it would wait at a merge_call for
+        replicas that wait for its trace."""
+        if not context.executing_eagerly() and (func_graph.current() is not None
+                                                or not isinstance(fn, Function)):
             return self._replicate(fn, args, kwargs)
         try:
             tpu_function = self._tpu_function_cache.get(fn)

@@ -283,3 +283,52 @@ def test_a_nested_tf_function_that_applies_gradients_trains_as_the_plain_functio
     in simdist: that function runs its Python in the replicated trace instead (a warning
     says so); the weights are the ones the same step gives undecorated."""
     np.testing.assert_array_equal(_adam_weights(False), _adam_weights(True))
+
+
+def test_a_tf_function_run_from_an_eager_fallback_does_not_deadlock(monkeypatch):
+    """A tf.function that falls back to running eagerly (simdist cannot trace something in
+    it; TF would trace) calls strategy.run of a replica tf.function that all-reduces: the
+    replica function is traced once for all replicas, as from eager code. It ran in a
+    thread per replica sharing one trace, and the tracing replica waited at the
+    all-reduce's merge_call for replicas waiting for its trace: a deadlock."""
+    import threading
+
+    from simdist.framework import func_graph
+
+    strategy = tpu_strategy()
+
+    @tf.function
+    def replica_fn(x):
+        return tf.distribute.get_replica_context().all_reduce("SUM", x)
+
+    @tf.function
+    def outer(x):
+        if func_graph.current() is not None:   # a stand-in for an untraceable construct
+            raise func_graph.NotTraceable("a test's untraceable construct")
+        return strategy.run(replica_fn, args=(x,))
+
+    got = {}
+    worker = threading.Thread(target=lambda: got.update(
+        out=[strategy.experimental_local_results(outer(tf.constant(v))) for v in (1.0, 2.0)]),
+        daemon=True)
+    worker.start()
+    worker.join(120)
+    assert not worker.is_alive(), "strategy.run from an eager fallback deadlocked"
+    assert [[float(p) for p in parts] for parts in got["out"]] == [[8.0] * 8, [16.0] * 8]
+
+
+def test_an_all_reduce_of_a_tensor_every_replica_received_sums_it_over_the_replicas():
+    """TF's TPUExtended._reduce_to inside the replicated computation: a tensor is each
+    replica's value, summed by cross_replica_sum (MEAN scaled by 1/n first), whatever it
+    was made from. An eager strategy.run of a tf.function that all-reduces its argument
+    gave each replica's 1.0 back (summing nothing) after the one-trace change."""
+    strategy = tpu_strategy()
+
+    @tf.function
+    def replica_fn(x):
+        ctx = tf.distribute.get_replica_context()
+        return ctx.all_reduce("SUM", x), ctx.all_reduce("MEAN", x)
+
+    total, mean = strategy.run(replica_fn, args=(tf.constant(1.5),))
+    assert [float(p) for p in strategy.experimental_local_results(total)] == [12.0] * 8
+    assert [float(p) for p in strategy.experimental_local_results(mean)] == [1.5] * 8

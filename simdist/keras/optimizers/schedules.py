@@ -64,9 +64,11 @@ def _start(schedule, step):
     return initial, initial.dtype, A.cast(step, initial.dtype)
 
 
-class ExponentialDecay(LearningRateSchedule):
-    """``initial * decay_rate ** (step / decay_steps)`` (the exponent floored if
-    ``staircase``)."""
+class _StepDecay(LearningRateSchedule):
+    """A rate of ``p = step / decay_steps`` (floored if ``staircase``): what
+    ExponentialDecay and InverseTimeDecay share (their arguments, config and ``p``)."""
+
+    _NAME = ""
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
                  name=None):
@@ -78,17 +80,29 @@ class ExponentialDecay(LearningRateSchedule):
         self.name = name
 
     def __call__(self, step):
-        with name_scope.name_scope(self.name or "ExponentialDecay") as name:
+        with name_scope.name_scope(self.name or self._NAME) as name:
             initial, dtype, step = _start(self, step)
             p = step / A.cast(self.decay_steps, dtype)
             if self.staircase:
                 p = M.floor(p)
-            return M.multiply(initial, M.pow(A.cast(self.decay_rate, dtype), p), name=name)
+            return self._rate(initial, A.cast(self.decay_rate, dtype), p, name)
+
+    def _rate(self, initial, decay_rate, p, name):
+        raise NotImplementedError
 
     def get_config(self):
         return {"initial_learning_rate": self.initial_learning_rate,
                 "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
                 "staircase": self.staircase, "name": self.name}
+
+
+class ExponentialDecay(_StepDecay):
+    """``initial * decay_rate ** p``."""
+
+    _NAME = "ExponentialDecay"
+
+    def _rate(self, initial, decay_rate, p, name):
+        return M.multiply(initial, M.pow(decay_rate, p), name=name)
 
 
 class PiecewiseConstantDecay(LearningRateSchedule):
@@ -156,29 +170,14 @@ class PolynomialDecay(LearningRateSchedule):
                 "power": self.power, "cycle": self.cycle, "name": self.name}
 
 
-class InverseTimeDecay(LearningRateSchedule):
-    """``initial / (1 + decay_rate * step / decay_steps)`` (floored if ``staircase``)."""
+class InverseTimeDecay(_StepDecay):
+    """``initial / (1 + decay_rate * p)``."""
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
-                 name=None):
-        super().__init__()
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = decay_steps
-        self.decay_rate = decay_rate
-        self.staircase = staircase
-        self.name = name
+    _NAME = "InverseTimeDecay"
 
-    def __call__(self, step):
-        with name_scope.name_scope(self.name or "InverseTimeDecay") as name:
-            initial, dtype, step = _start(self, step)
-            p = step / A.cast(self.decay_steps, dtype)
-            if self.staircase:
-                p = M.floor(p)
-            denom = M.add(A.cast(1, dtype),
-                          M.multiply(A.cast(self.decay_rate, dtype), p))
-            return M.divide(initial, denom, name=name)
-
-    get_config = ExponentialDecay.get_config
+    def _rate(self, initial, decay_rate, p, name):
+        return M.divide(initial, M.add(A.cast(1, initial.dtype), M.multiply(decay_rate, p)),
+                        name=name)
 
 
 class CosineDecay(LearningRateSchedule):

@@ -1,4 +1,4 @@
-"""Learning rate schedules trace into a tf.function's graph (no eager fallback) and give the
+"""Learning rate schedules (tf.keras.optimizers.schedules) trace into a tf.function's graph (no eager fallback) and give the
 same rate there as eagerly, at any step; tutorial_cases replays their values, configs and
 a fit with one against TF 2.21."""
 

@@ -1,6 +1,6 @@
-"""Learning rate schedules (tf.keras.optimizers.schedules) trace into a tf.function's graph (no eager fallback) and give the
-same rate there as eagerly, at any step; tutorial_cases replays their values, configs and
-a fit with one against TF 2.21."""
+"""Learning rate schedules (tf.keras.optimizers.schedules) trace into a tf.function's graph
+(no eager fallback) and give the same rate there as eagerly, at any step; tutorial_cases
+replays their values, configs and a fit with one against TF 2.21."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -21,7 +21,7 @@ from simdist.framework.variables import (
     Variable, VariableAggregation, VariableSynchronization, variable_creator_scope,
 )
 from simdist.framework import ops as _ops
-from simdist.framework.execute import convert_to_tensor
+from simdist.framework.ops.array_ops import convert_to_tensor
 from simdist.framework.ops.array_ops import (
     broadcast_to, cast, concat, constant, expand_dims, fill, gather, identity, one_hot, ones,
     ones_like, range, rank, reshape, shape, size, split, squeeze, stack, stop_gradient, tile,

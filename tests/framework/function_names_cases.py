@@ -18,6 +18,17 @@ def ops(f, *args):
 """
 
 CASES = {
+    "tf.convert_to_tensor of Python values: Const ops": SETUP + """
+@tf.function
+def f(x):
+    a = tf.convert_to_tensor(2.0) + x
+    b = tf.convert_to_tensor([1.0, 3.0]) * a
+    c = tf.convert_to_tensor(x) - 1.0   # a tensor converts to itself: no op
+    seen(a, b, c)
+    return b, c
+r = f(tf.constant(1.0))
+out = {"names": names, "value": r, "ops": ops(f, tf.constant(1.0))}
+""",
     "name_scope and name= in a plain function": SETUP + """
 @tf.function
 def f(x):

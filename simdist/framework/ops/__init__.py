@@ -35,10 +35,14 @@ _NOT_OPS = {
                "col2im", "geometry"),
     pooling_ops: ("geometry",),
     logging_ops: ("summarize_value", "register_log_functions", "print_v2"),
+    # a tensor converts to itself, no op: only a Python value is one (_converted_constant)
+    array_ops: ("convert_to_tensor",),
 }
 _OP_MODULES = (array_ops, math_ops, nn_ops, random_ops, conv_ops, linalg_ops, pooling_ops,
                clip_ops, dropout_ops, losses_util, numerics, string_ops, trig_ops)
 array_ops.range = _func_graph.recorded(array_ops.range, kind="spec", spec=array_ops.range_spec)
+array_ops._converted_constant = _func_graph.recorded(array_ops._converted_constant,
+                                                     name="Const")
 array_ops.where = _func_graph.recorded(
     array_ops.where, kind="spec", spec=array_ops.where_spec,
     # TF's op: Where (coordinates) for the condition alone, SelectV2 with x and y

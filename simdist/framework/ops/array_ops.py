@@ -23,8 +23,21 @@ from simdist.framework.ops import op_types
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api, backend
 
-convert_to_tensor = execute.convert_to_tensor
 newaxis = None
+
+
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
+    """``tf.convert_to_tensor``: a tensor (or a variable, a distributed value) as it is; a
+    Python or NumPy value a new constant, which a trace records as a Const op, as TF's
+    graphs do (``tf.constant`` is one already)."""
+    if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
+        return execute.convert_to_tensor(value, dtype, dtype_hint, name)
+    return _converted_constant(value, dtype, dtype_hint)
+
+
+def _converted_constant(value, dtype=None, dtype_hint=None) -> Tensor:
+    """A Python or NumPy value converted (a recorded op: see framework/ops/__init__)."""
+    return execute.convert_to_tensor(value, dtype, dtype_hint)
 
 
 def _t(x, dtype=None) -> Tensor:

@@ -20,13 +20,12 @@ from __future__ import annotations
 import abc
 import math
 
-from simdist.framework import dtypes, execute, name_scope, nest
+from simdist.framework import name_scope, nest
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import trig_ops
 from simdist.framework.ops.cond import cond_for_tf_v2 as cond
 from simdist.framework.ops.control_flow_case import case
-from simdist.framework.tensor import Tensor
 
 
 class LearningRateSchedule:
@@ -50,17 +49,9 @@ class LearningRateSchedule:
         return cls(**config)
 
 
-def _tensor(value):
-    """``value`` as tf.convert_to_tensor gives it: a tensor (or variable) as it is, a
-    Python or NumPy number in its own dtype (through a cast, an op a trace records)."""
-    if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
-        return execute.convert_to_tensor(value)
-    return A.cast(value, dtypes.infer_dtype(value))
-
-
 def _start(schedule, step):
     """(initial rate as a tensor, its dtype, the step in that dtype)."""
-    initial = _tensor(schedule.initial_learning_rate)
+    initial = A.convert_to_tensor(schedule.initial_learning_rate)
     return initial, initial.dtype, A.cast(step, initial.dtype)
 
 
@@ -121,9 +112,9 @@ class PiecewiseConstantDecay(LearningRateSchedule):
 
     def __call__(self, step):
         with name_scope.name_scope(self.name or "PiecewiseConstant"):
-            boundaries = [_tensor(b) for b in nest.flatten(self.boundaries)]
-            values = [_tensor(v) for v in nest.flatten(self.values)]
-            x = _tensor(step)
+            boundaries = [A.convert_to_tensor(b) for b in nest.flatten(self.boundaries)]
+            values = [A.convert_to_tensor(v) for v in nest.flatten(self.values)]
+            x = A.convert_to_tensor(step)
             boundaries = [b if b.dtype == x.dtype else A.cast(b, x.dtype) for b in boundaries]
             pairs = [(x <= boundaries[0], lambda: values[0]),
                      (x > boundaries[-1], lambda: values[-1])]

@@ -29,15 +29,18 @@ import sys
 import numpy as np
 
 # A program run as a module file of its own (AutoGraph reads a function's source): a case
-# is MODULE + "out = run_module(name, program source)".
+# is MODULE + "out = run_module(name, program source)"; ``registered=True`` also lists the
+# module in sys.modules (TF's parser reads a lambda's file through its module).
 MODULE = """
-import importlib.util, os, tempfile
-def run_module(name, src):
+import importlib.util, os, sys, tempfile
+def run_module(name, src, registered=False):
     path = os.path.join(tempfile.mkdtemp(), name + '.py')
     with open(path, 'w') as f:
         f.write(src)
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    if registered:
+        sys.modules[name] = module
     module.__dict__.update(tf=tf, np=np)
     spec.loader.exec_module(module)
     return module.out

@@ -4,20 +4,13 @@ fixtures/tf_autograph_fallbacks.json; test_fallbacks_vs_tf.py replays): TF's par
 the lambdas whose lines span the function's first line, then those with its parameters,
 and otherwise runs the function as it is, after a warning listing the matches."""
 
+from tf_snippets import MODULE
+
 # Each case runs PROGRAM as a module of its own, in sys.modules (TF's parser reads a lambda's
 # file through its module), and gives [the program's out, the messages logged while it ran,
 # addresses masked].
-_LOGGED = """
-import importlib.util, logging, os, re, sys, tempfile
-def run_module(name, src):
-    path = os.path.join(tempfile.mkdtemp(), name + ".py")
-    with open(path, "w") as f:
-        f.write(src)
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = sys.modules[name] = importlib.util.module_from_spec(spec)
-    module.__dict__.update(tf=tf, np=np)
-    spec.loader.exec_module(module)
-    return module.out
+_LOGGED = MODULE + """
+import logging, re
 class Kept(logging.Handler):
     def __init__(self):
         super().__init__(logging.WARNING)
@@ -27,7 +20,7 @@ class Kept(logging.Handler):
 kept = Kept()
 logging.getLogger("tensorflow").addHandler(kept)
 try:
-    result = run_module(NAME, PROGRAM)
+    result = run_module(NAME, PROGRAM, registered=True)
 finally:
     logging.getLogger("tensorflow").removeHandler(kept)
 out = [result, kept.messages]

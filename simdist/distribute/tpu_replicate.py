@@ -14,7 +14,9 @@ Glossary:
   merge            -- at a merge_call, replica 0's arguments are mapped to each replica's
                       (their tensors in the copies) and regrouped; the merge function runs
                       once in cross-replica context, as the MirroredStrategy merge does;
-                      each replica's part of its result is linked to replica 0's.
+                      each replica's part of its result is linked to replica 0's. A tensor
+                      every replica received (its argument) is one tensor there: the merge
+                      sums it over the replicas (TF's cross_replica_sum, tpu_strategy).
   replica map      -- per replica: replica 0's tensor ids -> that replica's, and replica
                       0's objects (a variable's component, a core, a tape made in the
                       function) -> that replica's.

@@ -28,6 +28,7 @@ import weakref
 
 import numpy as np
 
+from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute import input_lib, tpu_replicate
 from simdist.distribute.collective_cross_device_ops import AllReduceCrossDeviceOps
 from simdist.distribute.device_assignment import DeviceAssignment
@@ -42,7 +43,6 @@ from simdist.framework.function import ConcreteFunction, Function
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.tensor import Tensor, copy_to
-from simdist.framework.thread_local import ThreadLocalValue
 from simdist.hardware import machine as machine_lib
 
 EAGER_RUN_MESSAGE = (
@@ -84,10 +84,9 @@ class _TPUReplicaContext(_MirroredReplicaContext):
             # in a tf.function nested in the replica function (traced apart, once): a node
             # that merges when it runs (TF: the cross-replica op inside its graph)
             return tpu_replicate.merge_node(graph, merge_fn, args, kwargs)
-        if replication is None or graph is not replication.graph:
-            # (a merge traced into the replicated graph itself keeps MirroredStrategy's
-            # reductions: a plain tensor there is not modelled as each replica's yet)
-            merge_fn = _in_tpu_context(merge_fn)
+        # every merge is inside TF's replicated computation: a tensor it reduces is summed
+        # over the replicas (its collective nodes, traced in that mode, run in it again)
+        merge_fn = _in_tpu_context(merge_fn)
         result = super()._merge_call(merge_fn, args, kwargs)
         if isinstance(result, tpu_replicate.MergeFailed):
             raise result.error
@@ -101,17 +100,27 @@ class _TPUReplicaContext(_MirroredReplicaContext):
         return super().replica_id_in_sync_group
 
 
-_enclosing_tpu_context = ThreadLocalValue(False)
+class _ReplicatedComputationMode(ds_context.ThreadMode):
+    """The cross-replica mode of a merge inside TF's replicated computation (tpu_util's
+    ``enclosing_tpu_context`` is not None there). A mode, not a flag: the nodes a merge
+    traced into a graph record it and run in it again at each execution."""
+
+    __slots__ = ()
 
 
 def _in_tpu_context(merge_fn):
-    """``merge_fn`` run as inside TF's replicated computation (tpu_util's
-    ``enclosing_tpu_context``): its reductions are cross-replica sums."""
+    """``merge_fn`` run as inside TF's replicated computation: its reductions are
+    cross-replica sums."""
 
     @functools.wraps(merge_fn)
     def merge(*args, **kwargs):
-        with _enclosing_tpu_context.scope(True):
+        mode = ds_context.get_per_thread_mode()
+        ds_context.push_mode(_ReplicatedComputationMode(
+            mode.strategy, mode.cross_replica_context, mode.replica_context))
+        try:
             return merge_fn(*args, **kwargs)
+        finally:
+            ds_context.pop_mode()
 
     return merge
 
@@ -119,7 +128,8 @@ def _in_tpu_context(merge_fn):
 def _sums_across_replicas(value) -> bool:
     """Whether reducing ``value`` is TF's cross_replica_sum of it: a tensor, in a merge
     inside the replicated computation."""
-    return _enclosing_tpu_context.value and isinstance(value, Tensor)
+    return (type(ds_context.get_per_thread_mode()) is _ReplicatedComputationMode
+            and isinstance(value, Tensor))
 
 
 class TPUExtended(MirroredExtended):

@@ -69,7 +69,7 @@ def make_strategy(tf, n=N):
         tf.config.set_logical_device_configuration(
             cpus[0], [tf.config.LogicalDeviceConfiguration() for _ in range(n)]
         )
-    return tf.distribute.MirroredStrategy(DEVICES[:n])
+    return tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(n)])
 
 
 def expect_error(fn, keywords=()):
@@ -2169,6 +2169,26 @@ def case_graph_tensor_devices(tf):
     f(tf.constant(1.0))
     g(tf.constant(1.0))
     return out
+
+
+def _replica_made_all_reduces(tf, s, x):
+    """Each replica all-reduces tensors it made itself (from ``x``, a constant, its id)
+    inside a tf.function, SUM and MEAN (the same program TPUStrategy runs on tensors
+    every replica received, test_tpu_replicate.py)."""
+
+    def fn(x):
+        ctx = tf.distribute.get_replica_context()
+        mine = x * 1.0
+        return (ctx.all_reduce("SUM", mine), ctx.all_reduce("MEAN", mine),
+                ctx.all_reduce("SUM", tf.constant(1.0)), ctx.all_reduce("SUM", rid(tf)))
+
+    return _try(lambda: enc(tf, tf.function(lambda x: s.run(fn, args=(x,)))(x), s))
+
+
+@case
+def case_eight_replicas_all_reduce_tensors_they_made_in_a_function(tf):
+    s = make_strategy(tf, 8)
+    return _replica_made_all_reduces(tf, s, tf.constant([1.5, -2.0]))
 
 
 @case

@@ -30,12 +30,15 @@ Glossary:
                       0's context standing for the replica's own (distribute_graph.
                       standing_in). A merge_call in it is a node of its graph that merges
                       when it runs (TF: the cross-replica op in its graph); the calls then
-                      merged while traced, so they form a replica group. A merge that
-                      writes variables (apply_gradients) cannot run on placeholders: that
-                      function runs its Python in the replicated trace (NotTraceable).
-
-A segment holding something that cannot be copied (a merge_call inside a cond or loop
-body of the replica function) is NotTraceable: the tf.function then runs eagerly.
+                      merged while traced, so they form a replica group.
+  placeholder merge -- such a merge node's merge run on placeholders while it is traced,
+                      for its outputs: its variable writes (apply_gradients) do nothing
+                      then (``variables.writes_dropped``); they happen when it runs.
+  merging control flow -- a merge_call in a cond branch or loop body of the replica
+                      function is a merge node there too (TF: the cross-replica op in the
+                      branch); the cond or loop then runs for every replica at once: its
+                      copies form one replica group, each run in its replica's thread and
+                      context (TF traces the branch once, each core runs it).
 
 Mirrors tensorflow/python/distribute/tpu_strategy.py (``_tpu_function_creator``:
 ``replicated_fn`` with each replica's id an int32 input) and tensorflow/python/tpu/tpu.py
@@ -55,7 +58,7 @@ from simdist.distribute.distribute_graph import (
     standing_in,
 )
 from simdist.distribute.values import regroup, select_replica
-from simdist.framework import func_graph, graph_control_flow, nest
+from simdist.framework import func_graph, graph_control_flow, nest, variables
 from simdist.framework.tensor import NotTraceable, _ids
 
 
@@ -93,6 +96,19 @@ def merge_node(graph, merge_fn, args, kwargs):
 def replica_id_node(graph):
     """``replica_id_in_sync_group`` in a replicated trace (see the glossary)."""
     return graph.record(_replica_id, "pure", None, (), {}, "replica_id_in_sync_group")
+
+
+def _node_lists(node):
+    """The node lists of a cond's branches or a loop's condition and body."""
+    if isinstance(node, graph_control_flow.CondNode):
+        return [nodes for nodes, _ in node.branches]
+    if isinstance(node, graph_control_flow.WhileNode):
+        return [node.cond, node.body]
+    return []
+
+
+def _inner(node):
+    return [n for nodes in _node_lists(node) for n in nodes]
 
 
 class MergeFailed:
@@ -147,6 +163,8 @@ class _Replication:
         t0 = threads[0]
         in_op = t0.merge_in_op is not None   # a recorded op's run on placeholders
         # (its node, recorded after this, is cooperative: the replicas' segments go first)
+        if not in_op and self.in_control_flow():   # (_TPUReplicaContext records those)
+            raise NotTraceable("a merge_call inside control flow of a TPU replica function")
         self._sync()
         with func_graph.recorded_op_scope(t0.merge_in_op) if in_op else \
                 contextlib.nullcontext():
@@ -155,8 +173,9 @@ class _Replication:
                 for i in range(1, self.n)]
             ds_context.push_mode(ds_context.cross_replica_mode(strategy))
             try:
-                result = t0.merge_fn(strategy, *regroup([p[0] for p in parts]),
-                                     **regroup([p[1] for p in parts]))
+                with variables.writes_dropped.scope(in_op):
+                    result = t0.merge_fn(strategy, *regroup([p[0] for p in parts]),
+                                         **regroup([p[1] for p in parts]))
             except NotTraceable as e:
                 if not in_op:
                     raise
@@ -174,24 +193,79 @@ class _Replication:
             self.mark = len(self.nodes)
 
     def _sync(self) -> None:
-        """Copy the segment for every other replica (see ``sync point``)."""
-        if self.graph.nodes is not self.nodes:
-            raise NotTraceable("a merge_call inside control flow of a TPU replica function")
+        """Copy the segment for every other replica (see ``sync point``): replica 0's
+        nodes, then each replica's copies, up to each cooperative node, which becomes (or
+        joins) a replica group after them."""
         segment = self.nodes[self.mark:]
-        groups = {id(node) for node in segment if isinstance(node, ReplicaGroup)
-                  and node.strategy is self.strategy and list(node.members) == [0]}
-        for node in segment:   # replica 0's calls of nested functions
-            node = node.members[0] if id(node) in groups else node
-            if type(node) is func_graph.Node:
-                node.fn = self._standing_in(node.fn)
-        for i in range(1, self.n):
-            for node in segment:
-                if id(node) in groups:
+        del self.nodes[self.mark:]
+        pending = []
+        for node in segment:
+            if isinstance(node, ReplicaGroup) and node.strategy is self.strategy and \
+                    list(node.members) == [0]:
+                self._copy(pending)
+                self._standing_in_node(node.members[0])
+                for i in range(1, self.n):
                     node.members[i] = self._clone(i, node.members[0])
-                else:
-                    self.nodes.append(self._clone(i, node))
+                self.nodes.append(node)
+            elif self._merges(node):
+                self._copy(pending)
+                self.nodes.append(self._merging_control_flow(node))
+            else:
+                pending.append(node)
+        self._copy(pending)
         close_replica_groups(self.graph, self.strategy)
         self.mark = len(self.nodes)
+
+    def _copy(self, pending) -> None:
+        """Replica 0's ``pending`` nodes, then each other replica's copies of them."""
+        for node in pending:
+            self._standing_in_node(node)
+        self.nodes.extend(pending)
+        for i in range(1, self.n):
+            self.nodes.extend(self._clone(i, node) for node in pending)
+        pending.clear()
+
+    def _standing_in_node(self, node) -> None:
+        if type(node) is func_graph.Node:   # replica 0's calls of nested functions
+            node.fn = self._standing_in(node.fn)
+
+    # --- a merge_call inside control flow ---------------------------------------------------
+    def in_control_flow(self) -> bool:
+        """Whether replica 0 traces a cond branch or a loop body of the replica function."""
+        return self.graph.nodes is not self.nodes
+
+    def _merges(self, node) -> bool:
+        """Whether ``node`` (a cond, a loop) holds a merge that runs at execution."""
+        if isinstance(node, (graph_control_flow.CondNode, graph_control_flow.WhileNode)):
+            return any(self._merges(n) for n in _inner(node))
+        if isinstance(node, ReplicaGroup):
+            return node.strategy is self.strategy
+        return type(node) is func_graph.Node and node.fn is _merge_call
+
+    def _merging_control_flow(self, node):
+        """A cond or loop of the replica function that merges (see ``merging control
+        flow``): every replica's copy, in one replica group."""
+        self._in_replica_threads(node)
+        group = ReplicaGroup(self.strategy, node.name)
+        group.members[0] = node
+        for i in range(1, self.n):
+            group.members[i] = self._clone(i, node)
+        return group
+
+    def _in_replica_threads(self, node) -> None:
+        """Make replica 0's ``node`` run in a replica thread's own context: its nodes'
+        replica 0 modes dropped, its replica groups their replica 0 node."""
+        for nodes in _node_lists(node):
+            for k, inner in enumerate(nodes):
+                if isinstance(inner, ReplicaGroup) and inner.strategy is self.strategy:
+                    inner = nodes[k] = inner.members[0]
+                if type(inner) is func_graph.Node:
+                    self._standing_in_node(inner)
+                    if inner.mode is not None and inner.mode.replica_context is \
+                            self.contexts[0]:
+                        inner.mode = None
+                else:
+                    self._in_replica_threads(inner)
 
     # --- replica 0 -> replica i -------------------------------------------------------------
     def _link(self, i, mine, theirs) -> None:

@@ -64,10 +64,10 @@ def validate_run_function(fn) -> None:
 
 class _TPUReplicaContext(_MirroredReplicaContext):
     """A replica of a TPUStrategy run. Its merge_call is TF's base one: no check of the
-    graph, so a tf.function nested in the replica function may merge (TF builds it inside
-    the replicated computation; simdist runs that function's Python in the replicated
-    trace). In a replicated trace (tpu_replicate) its replica id is a tensor each
-    replica's copy reads for itself."""
+    graph, so a tf.function nested in the replica function, or a cond branch or loop body
+    of it, may merge (TF builds the cross-replica op there: a node that merges when it
+    runs, tpu_replicate). In a replicated trace its replica id is a tensor each replica's
+    copy reads for itself."""
 
     # TF's tpu.replicate builds the computation under no device scope (only its outputs
     # under core 0): a replica's ops say '' as their device (tpu/tpu.py).
@@ -80,9 +80,11 @@ class _TPUReplicaContext(_MirroredReplicaContext):
     def _merge_call(self, merge_fn, args, kwargs):
         replication = self._replication
         graph = func_graph.current()
-        if replication is not None and graph is not None and graph is not replication.graph:
-            # in a tf.function nested in the replica function (traced apart, once): a node
-            # that merges when it runs (TF: the cross-replica op inside its graph)
+        if replication is not None and graph is not None and (
+                graph is not replication.graph or replication.in_control_flow()):
+            # in a tf.function nested in the replica function (traced apart, once), or in
+            # a cond branch or loop body of it: a node that merges when it runs (TF: the
+            # cross-replica op inside its graph or branch)
             return tpu_replicate.merge_node(graph, merge_fn, args, kwargs)
         # every merge is inside TF's replicated computation: a tensor it reduces is summed
         # over the replicas (its collective nodes, traced in that mode, run in it again)

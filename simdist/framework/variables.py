@@ -31,7 +31,7 @@ from simdist.framework.tensor import (
     tracing,
 )
 from simdist.framework.tensor_shape import TensorShape
-from simdist.framework.thread_local import ThreadLocalStack
+from simdist.framework.thread_local import ThreadLocalStack, ThreadLocalValue
 from simdist.hardware import array_api, backend
 
 
@@ -109,6 +109,9 @@ def _bind_args(args, kwargs):
 
 
 _uid = itertools.count()
+# a merge run on placeholders for its node's outputs (a merge_call in a cond branch or a
+# nested function of a TPU replica function: the node merges when it runs): writes do nothing
+writes_dropped = ThreadLocalValue(False)
 _created = [0]   # variables made so far (a tf.function's first run that makes some retraces)
 _creation_watchers: list = []   # callables told of each variable made (function_variables)
 
@@ -261,6 +264,8 @@ class Variable(metaclass=_VariableMeta):
         if active[0] and (tracing.value is not None or func_graph._in_node.value):
             # a write outside the ops a graph records, or inside an op computing on
             # placeholders for its shapes (a layer's moving average): not at trace time
+            if writes_dropped.value:
+                return
             raise NotTraceable(f"a variable write ({op_name}) the graph cannot record")
         # A fresh array each time: tensors that read the old value keep it (immutability).
         self._value = new

@@ -145,29 +145,6 @@ def test_a_gradient_through_an_all_reduce_is_each_replicas(values):
     np.testing.assert_allclose(np.stack(got), np.stack(want), rtol=1e-5, atol=1e-3)
 
 
-def test_an_all_reduce_in_a_cond_of_the_replica_function_runs_eagerly_with_tfs_values():
-    """Not TF's trace (TF builds the cross-replica sum inside the cond): a merge_call in a
-    cond branch of the replica function cannot be copied per replica, so the tf.function
-    runs eagerly (a thread per replica); the values are the ones TF computes."""
-    strategy = tpu_strategy()
-
-    @tf.function
-    def step(x):
-        def fn(x):
-            ctx = tf.distribute.get_replica_context()
-            rid = tf.cast(ctx.replica_id_in_sync_group, tf.float32)
-            if x > 0:
-                y = ctx.all_reduce("SUM", rid)
-            else:
-                y = ctx.all_reduce("SUM", -rid)
-            return y
-        return strategy.run(fn, args=(x,))
-
-    for x, want in ((1.0, 28.0), (-1.0, -28.0)):
-        assert [float(p) for p in strategy.experimental_local_results(
-            step(tf.constant(x)))] == [want] * 8
-
-
 def test_an_eager_run_of_a_tf_function_is_one_cached_replicated_trace():
     """tpu_strategy.py, TPUExtended.tpu_run -> _tpu_function_creator: called eagerly, the
     replicated computation is wrapped in def_function.function and cached per ``fn``
@@ -253,36 +230,6 @@ def test_a_nested_tf_function_that_merges_is_traced_once_and_merges_when_it_runs
             parts = strategy.experimental_local_results(run(tf.constant(x)))
             assert [float(p) for p in parts] == [want] * 8
     assert traced == [1]
-
-
-def _adam_weights(decorate):
-    """The weights after two steps whose replica function applies Adam (a tf.function of
-    its own when ``decorate``)."""
-    strategy = tpu_strategy()
-    with strategy.scope():
-        w = tf.Variable(np.linspace(-1, 1, 12).reshape(4, 3).astype(np.float32))
-        opt = tf.keras.optimizers.Adam(0.01)
-
-    def step_fn(x):
-        rid = tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group,
-                      tf.float32)
-        with tf.GradientTape() as tape:
-            loss = tf.reduce_mean(tf.square(tf.matmul(x + rid, w))) / 8.0
-        opt.apply_gradients([(tape.gradient(loss, w), w)])
-        return loss
-
-    replica_fn = tf.function(step_fn) if decorate else step_fn
-    step = tf.function(lambda x: strategy.run(replica_fn, args=(x,)))
-    for k in range(2):
-        step(tf.constant(np.arange(8, dtype=np.float32).reshape(2, 4) / (k + 1)))
-    return w.numpy()
-
-
-def test_a_nested_tf_function_that_applies_gradients_trains_as_the_plain_function():
-    """An optimizer's merge writes variables, which a nested function's graph cannot hold
-    in simdist: that function runs its Python in the replicated trace instead (a warning
-    says so); the weights are the ones the same step gives undecorated."""
-    np.testing.assert_array_equal(_adam_weights(False), _adam_weights(True))
 
 
 def test_a_tf_function_run_from_an_eager_fallback_does_not_deadlock(monkeypatch):

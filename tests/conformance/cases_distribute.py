@@ -2191,6 +2191,26 @@ def case_eight_replicas_all_reduce_tensors_they_made_in_a_function(tf):
     return _replica_made_all_reduces(tf, s, tf.constant([1.5, -2.0]))
 
 
+def _replica_random_draws(tf, s):
+    """Two calls of a tf.function whose replica function draws from a stateless op and
+    from a tf.random.Generator made in the strategy's scope (the same program
+    TPUStrategy runs, test_tpu_random.py)."""
+    with s.scope():
+        gen = tf.random.Generator.from_seed(7)
+
+    def fn():
+        return (tf.random.stateless_uniform([2], seed=[1, 2]), gen.normal([2]),
+                gen.uniform([3], 0, 10, tf.int64))
+
+    step = tf.function(lambda: s.run(fn))
+    return _try(lambda: [enc(tf, step(), s) for _ in range(2)])
+
+
+@case
+def case_eight_replicas_draw_random_numbers_in_a_function(tf):
+    return _replica_random_draws(tf, make_strategy(tf, 8))
+
+
 @case
 def case_one_replica_all_reduce_of_an_outside_value_in_a_function(tf):
     make_strategy(tf)

@@ -51,7 +51,7 @@ import contextlib
 import copy
 
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.distribute import mirrored_run
+from simdist.distribute import mirrored_run, tpu_program
 from simdist.distribute.distribute_graph import (
     ReplicaGroup,
     close_replica_groups,
@@ -146,6 +146,8 @@ class _Replication:
 
     # --- the trace ------------------------------------------------------------------------
     def run(self, fn, args, kwargs):
+        self.program = tpu_program.ReplicatedProgram(
+            self.graph, [select_replica(i, (args, kwargs)) for i in range(self.n)])
         for i in range(1, self.n):
             self._link(i, select_replica(0, (args, kwargs)), select_replica(i, (args, kwargs)))
         try:
@@ -154,7 +156,9 @@ class _Replication:
                 lambda i, dev: self.contexts[0], fn, select_replica(0, args),
                 select_replica(0, kwargs), merge=self._merge)
             self._sync()
-            return regroup([first] + [self._to_replica(i, first) for i in range(1, self.n)])
+            outputs = [first] + [self._to_replica(i, first) for i in range(1, self.n)]
+            self.program.finish(outputs)
+            return regroup(outputs)
         finally:
             self.contexts[0]._replication = None
 
@@ -222,7 +226,9 @@ class _Replication:
             self._standing_in_node(node)
         self.nodes.extend(pending)
         for i in range(1, self.n):
-            self.nodes.extend(self._clone(i, node) for node in pending)
+            copies = [self._clone(i, node) for node in pending]
+            self.program.copies.update(id(c) for c in copies)
+            self.nodes.extend(copies)
         pending.clear()
 
     def _standing_in_node(self, node) -> None:
@@ -349,7 +355,7 @@ class _Replication:
                              for nodes, results in node.branches)
             return graph_control_flow.CondNode(
                 self.tensors[i].get(node.pred, node.pred), branches,
-                [self._new_id(i, o) for o in node.outputs], f"replica_{i}/{node.name}")
+                [self._new_id(i, o) for o in node.outputs], node.name)
         if isinstance(node, graph_control_flow.WhileNode):
             get = self.tensors[i].get
             inputs = [get(x, x) for x in node.inputs]
@@ -363,7 +369,7 @@ class _Replication:
                 inputs=inputs, places=places, cond=cond, pred=get(node.pred, node.pred),
                 body=body, results=[get(r, r) for r in node.results],
                 outputs=[self._new_id(i, o) for o in node.outputs], max_iters=limit,
-                name=f"replica_{i}/{node.name}")
+                name=node.name)
         raise NotTraceable(f"a {type(node).__name__} inside control flow of a TPU replica "
                            "function")
 
@@ -384,6 +390,4 @@ class _Replication:
         mode = node.mode
         if mode is not None and mode.replica_context is self.contexts[0]:
             c.mode = self.modes[i]
-
-        c.name = self.graph.unique_name(f"replica_{i}/{node.name}")
-        return c
+        return c   # under replica 0's name: TF's computation is one set of ops

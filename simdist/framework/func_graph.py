@@ -672,7 +672,8 @@ class FuncGraph:
     def output_names(self) -> list:
         """TF's names of the outputs: each goes through an Identity op, named after the
         graph's other ops (``Identity_2`` where the function made two)."""
-        n = len([t for t in nest.flatten(self.outputs) if isinstance(t, SymbolicTensor)])
+        n = len([t for t in nest.flatten(expand(self.outputs))   # a PerReplica's parts too
+                 if isinstance(t, SymbolicTensor)])
         if self._output_names is None or len(self._output_names) != n:
             self._output_names = [self.unique_name("Identity") + ":0" for _ in range(n)]
         return self._output_names

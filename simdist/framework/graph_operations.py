@@ -390,9 +390,10 @@ class _Builder:
         return []
 
     def outputs(self) -> None:
-        from simdist.framework.func_graph import SymbolicTensor
+        from simdist.framework.func_graph import SymbolicTensor, expand
 
-        outs = [t for t in nest.flatten(self.graph.outputs) if isinstance(t, SymbolicTensor)]
+        outs = [t for t in nest.flatten(expand(self.graph.outputs))
+                if isinstance(t, SymbolicTensor)]
         for name, t in zip(self.graph.output_names(), outs):
             source = self.by_id.get(t._id)
             self.add(name[:-2], "Identity", [source] if source is not None else [],
@@ -423,7 +424,18 @@ def operations(graph) -> list:
     """The Operations of a traced FuncGraph, in TF's order (see the module docstring)."""
     builder = _Builder(graph)
     builder.arguments()
-    for node in graph.nodes:
-        builder.node(node)
+    nodes = graph.nodes
+    programs = {p.start: p for p in getattr(graph, "replicated_programs", ())}
+    i = 0
+    while i < len(nodes):
+        program = programs.pop(i, None)   # a TPU replicated computation (tpu_program)
+        if program is not None:
+            program.list_operations(builder, nodes[program.start:program.end])
+            i = program.end
+            continue
+        builder.node(nodes[i])
+        i += 1
+    for program in programs.values():   # one that ended with no node
+        program.list_operations(builder, ())
     builder.outputs()
     return builder.ops

@@ -1,0 +1,69 @@
+"""The operations of a tf.function whose TPUStrategy.run is traced once for all replicas,
+as TF 2.21 lists them (fixtures/tf_tpu_graph.json, record_tf_tpu_graph.py: TF's own
+``tpu.replicate`` graph building, run without a TPU).
+
+TF's graph (tensorflow/python/tpu/tpu.py, ``split_compile_and_replicate``): the replica
+ids' Consts, a TPUReplicatedInput per input, the cluster's pivot, TPUReplicateMetadata,
+a ``replicated_input_<k>`` Identity per input, the computation's ops ONCE under their own
+names, a NoOp and an Identity per output, TPUCompilationResult, then per output a
+TPUReplicatedOutput and an Identity per replica (``output_<k>_shard_<r>``) that the
+function returns. simdist named the other replicas' copies ``replica_<i>/...`` and listed
+none of TF's TPU ops (simdist/distribute/tpu_program.py).
+"""
+
+import json
+import os
+
+import pytest
+from tpu_graph_programs import PROGRAMS
+
+import simdist as tf
+from simdist.testing import reset_world
+
+with open(os.path.join(os.path.dirname(__file__), "fixtures", "tf_tpu_graph.json")) as _f:
+    RECORDED = json.load(_f)["results"]
+
+
+def tpu_strategy():
+    reset_world("tpu-v3-8")
+    resolver = tf.distribute.cluster_resolver.TPUClusterResolver(tpu="local")
+    tf.config.experimental_connect_to_cluster(resolver)
+    tf.tpu.experimental.initialize_tpu_system(resolver)
+    return tf.distribute.TPUStrategy(resolver)
+
+
+def _graph(name):
+    strategy = tpu_strategy()
+    fn, arg = PROGRAMS[name]
+
+    def replica_fn(x):
+        return fn(tf, tf.distribute.get_replica_context().replica_id_in_sync_group, x)
+
+    @tf.function
+    def step(x):
+        return strategy.run(replica_fn, args=(x,))
+
+    return strategy, step, step.get_concrete_function(tf.constant(arg)).graph
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_the_operations_are_tfs(name):
+    _, _, graph = _graph(name)
+    assert [[op.name, op.type] for op in graph.get_operations()] == RECORDED[name]
+
+
+def test_the_computation_reads_the_replicated_inputs_and_the_outputs_the_shards():
+    strategy, step, graph = _graph("the replica id and a constant, two outputs")
+    ops = {op.name: op for op in graph.get_operations()}
+    assert [t.op.name for t in ops["input1"].inputs] == ["x"] * 8
+    assert [t.op.name for t in ops["input0"].inputs] == ["Const"] + [
+        f"Const_{i}" for i in range(1, 8)]
+    assert ops["Cast"].inputs[0].op.name == "replicated_input_0"
+    assert [t.op.name for t in ops["mul"].inputs] == ["replicated_input_1", "Cast"]
+    assert [ops[f"Identity_{k}"].inputs[0].op.name for k in (2, 9, 10)] == [
+        "output_0_shard_0", "output_0_shard_7", "output_1_shard_0"]
+    # the graph still runs every replica's copy
+    scaled, three = step(tf.constant(2.0))
+    assert [float(p) for p in strategy.experimental_local_results(scaled)] == [
+        2.0 * i for i in range(8)]
+    assert [float(p) for p in strategy.experimental_local_results(three)] == [3.0] * 8

@@ -10,7 +10,9 @@ Glossary:
   segment          -- the nodes replica 0 recorded since the last sync point.
   sync point       -- a merge_call, and the end of the function: the segment is copied for
                       every other replica (after replica 0's, in replica order: the order a
-                      MirroredStrategy trace has).
+                      MirroredStrategy trace has). The copies keep replica 0's op names:
+                      TF's computation is one set of ops (get_operations lists it once,
+                      with TF's TPU ops around it: tpu_program).
   merge            -- at a merge_call, replica 0's arguments are mapped to each replica's
                       (their tensors in the copies) and regrouped; the merge function runs
                       once in cross-replica context, as the MirroredStrategy merge does;

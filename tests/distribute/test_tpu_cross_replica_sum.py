@@ -24,9 +24,9 @@ import os
 
 import numpy as np
 import pytest
+from tpu_world import tpu_strategy
 
 import simdist as tf
-from simdist.testing import reset_world
 
 _FIXTURE = os.path.join(os.path.dirname(__file__), "..", "conformance", "fixtures",
                         "tf_distribute.json")
@@ -37,14 +37,6 @@ def _recorded_mirrored_values():
     with open(_FIXTURE) as f:
         case = json.load(f)["cases"]["eight_replicas_all_reduce_tensors_they_made_in_a_function"]
     return [[part["value"] for part in item["local"]] for item in case["ok"]["items"]]
-
-
-def tpu_strategy():
-    reset_world("tpu-v3-8")
-    resolver = tf.distribute.cluster_resolver.TPUClusterResolver(tpu="local")
-    tf.config.experimental_connect_to_cluster(resolver)
-    tf.tpu.experimental.initialize_tpu_system(resolver)
-    return tf.distribute.TPUStrategy(resolver)
 
 
 def test_a_tensor_every_replica_received_is_summed_in_the_replicated_trace():

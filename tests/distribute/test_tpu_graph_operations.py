@@ -16,20 +16,12 @@ import os
 
 import pytest
 from tpu_graph_programs import PROGRAMS
+from tpu_world import tpu_strategy
 
 import simdist as tf
-from simdist.testing import reset_world
 
 with open(os.path.join(os.path.dirname(__file__), "fixtures", "tf_tpu_graph.json")) as _f:
     RECORDED = json.load(_f)["results"]
-
-
-def tpu_strategy():
-    reset_world("tpu-v3-8")
-    resolver = tf.distribute.cluster_resolver.TPUClusterResolver(tpu="local")
-    tf.config.experimental_connect_to_cluster(resolver)
-    tf.tpu.experimental.initialize_tpu_system(resolver)
-    return tf.distribute.TPUStrategy(resolver)
 
 
 def _graph(name):

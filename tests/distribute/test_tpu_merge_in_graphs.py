@@ -21,18 +21,10 @@ undecorated), and the sums by hand.
 """
 
 import numpy as np
+from tpu_world import tpu_strategy
 
 import simdist as tf
-from simdist.testing import reset_world
 from simdist.testing.log_capture import tf_logs
-
-
-def tpu_strategy():
-    reset_world("tpu-v3-8")
-    resolver = tf.distribute.cluster_resolver.TPUClusterResolver(tpu="local")
-    tf.config.experimental_connect_to_cluster(resolver)
-    tf.tpu.experimental.initialize_tpu_system(resolver)
-    return tf.distribute.TPUStrategy(resolver)
 
 
 def _local(strategy, value):

@@ -23,22 +23,15 @@ import json
 import os
 import sys
 
+from tpu_world import tpu_strategy
+
 import simdist as tf
-from simdist.testing import reset_world
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "conformance"))
 from cases_distribute import _replica_random_draws  # noqa: E402
 
 _FIXTURE = os.path.join(os.path.dirname(__file__), "..", "conformance", "fixtures",
                         "tf_distribute.json")
-
-
-def tpu_strategy():
-    reset_world("tpu-v3-8")
-    resolver = tf.distribute.cluster_resolver.TPUClusterResolver(tpu="local")
-    tf.config.experimental_connect_to_cluster(resolver)
-    tf.tpu.experimental.initialize_tpu_system(resolver)
-    return tf.distribute.TPUStrategy(resolver)
 
 
 def test_each_core_draws_what_tfs_replicas_draw():

@@ -21,17 +21,10 @@ rule for an all-reduce.
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tpu_world import tpu_strategy
 
 import simdist as tf
 from simdist.testing import reset_world
-
-
-def tpu_strategy():
-    reset_world("tpu-v3-8")
-    resolver = tf.distribute.cluster_resolver.TPUClusterResolver(tpu="local")
-    tf.config.experimental_connect_to_cluster(resolver)
-    tf.tpu.experimental.initialize_tpu_system(resolver)
-    return tf.distribute.TPUStrategy(resolver)
 
 
 def mirrored_strategy():

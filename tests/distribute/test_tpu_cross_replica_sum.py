@@ -24,6 +24,8 @@ import os
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tpu_world import tpu_strategy
 
 import simdist as tf
@@ -83,3 +85,18 @@ def test_min_or_max_of_such_a_tensor_raises_tfs_error():
 
     with pytest.raises(NotImplementedError, match="only support ReduceOp.SUM and ReduceOp.MEAN"):
         step(tf.constant(1.0))
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.lists(st.floats(-1e3, 1e3, width=32), min_size=1, max_size=3),
+       st.sampled_from(["SUM", "MEAN"]))
+def test_the_sum_is_over_the_replicas_whatever_the_values(values, op):
+    """Property: all-reducing a tensor every core received gives n x (SUM) or x (MEAN, TF
+    scales by 1/n first, then sums) on every core, in the replicated trace."""
+    strategy = tpu_strategy()
+    step = tf.function(lambda x: strategy.run(
+        lambda x: tf.distribute.get_replica_context().all_reduce(op, x), args=(x,)))
+    x = np.array(values, np.float32)
+    want = x * 8 if op == "SUM" else (x * np.float32(1 / 8)) * 8
+    for part in strategy.experimental_local_results(step(tf.constant(x))):
+        np.testing.assert_allclose(part.numpy(), want, rtol=1e-6, atol=1e-6)

@@ -54,8 +54,10 @@ class ReplicatedProgram:
         self.metadata = name("TPUReplicateMetadata")
         self.replicated = [name(f"replicated_input_{i}") for i in range(k)]
 
-    def finish(self, outputs_per_replica) -> None:
-        """The computation ended: its outputs (per replica) and the fan-out's names."""
+    def finish(self, outputs_per_replica) -> list:
+        """The computation ended: its outputs (per replica) and the fan-out's names; the
+        outputs as TF returns them, each replica's tensors named after its shard
+        (``output_0_shard_1:0``)."""
         self.end = len(self.graph.nodes)
         self.outputs = [_symbolic_ids(o) for o in outputs_per_replica]   # [replica][k]
         name = self.graph.unique_name
@@ -69,6 +71,15 @@ class ReplicatedProgram:
                 name(f"output_{k}_shard_{r}") for r in range(self.n)]))
         self.graph.replicated_programs = getattr(self.graph, "replicated_programs", []) + [
             self]
+        return [self._as_shards(r, o) for r, o in enumerate(outputs_per_replica)]
+
+    def _as_shards(self, r, outputs):
+        expanded = func_graph.expand(outputs)
+        flat = nest.flatten(expanded)
+        k = iter(range(len(flat)))
+        flat = [t._renamed(f"{self.output_names[next(k)][1][r]}:0")
+                if func_graph.is_symbolic(t) else t for t in flat]
+        return func_graph.collapse(nest.pack_sequence_as(expanded, flat))
 
     # --- get_operations ---------------------------------------------------------------------
     def list_operations(self, builder, nodes) -> None:

@@ -159,8 +159,7 @@ class _Replication:
                 select_replica(0, kwargs), merge=self._merge)
             self._sync()
             outputs = [first] + [self._to_replica(i, first) for i in range(1, self.n)]
-            self.program.finish(outputs)
-            return regroup(outputs)
+            return regroup(self.program.finish(outputs))
         finally:
             self.contexts[0]._replication = None
 

@@ -59,3 +59,21 @@ def test_the_computation_reads_the_replicated_inputs_and_the_outputs_the_shards(
     assert [float(p) for p in strategy.experimental_local_results(scaled)] == [
         2.0 * i for i in range(8)]
     assert [float(p) for p in strategy.experimental_local_results(three)] == [3.0] * 8
+
+
+def test_the_values_run_returns_in_the_trace_are_the_shards():
+    """TF returns each replica's output through its ``output_<k>_shard_<r>`` Identity, so
+    the PerReplica that strategy.run gives the enclosing function holds those tensors
+    (simdist gave the computation's own tensors, replica_<i>/mul:0)."""
+    strategy = tpu_strategy()
+    seen = []
+
+    @tf.function
+    def step(x):
+        doubled, same = strategy.run(lambda x: (x * 2.0, x), args=(x,))
+        seen.append([[t.name for t in strategy.experimental_local_results(v)]
+                     for v in (doubled, same)])
+        return doubled
+
+    step(tf.constant(1.0))
+    assert seen == [[[f"output_{k}_shard_{r}:0" for r in range(8)] for k in (0, 1)]]

@@ -11,7 +11,9 @@ Glossary:
                       the computation reads; ``replica_id_in_sync_group`` is input 0 itself.
   computation      -- replica 0's nodes, under their own names: TF builds the computation
                       once, so the copies simdist runs for the other replicas are no ops.
-  fan-out          -- ``NoOp`` and an ``Identity`` per output inside the computation,
+  fan-out          -- ``NoOp`` and an ``Identity`` per output inside the computation (for
+                      outputs that are not flat, a dict or nested, two Identities each and
+                      no NoOp),
                       ``TPUCompilationResult``, then per output ``output<k>``
                       (TPUReplicatedOutput) and ``output_<k>_shard_<r>`` (Identity) per
                       replica, which the function's outputs read.
@@ -19,10 +21,10 @@ The names are taken from the graph's names when the trace makes them, in TF's or
 the computation's and the function's own ops are named around them as in TF.
 
 Mirrors tensorflow/python/tpu/tpu.py (``split_compile_and_replicate``,
-``_postprocess_flat_outputs``) and tensorflow/python/distribute/tpu_strategy.py
-(``_tpu_function_creator``). A Python value among the arguments (TF converts it to a
-constant per replica) and non-flat outputs (``_postprocess_non_flat_outputs``) are not
-modelled: their Consts and Identities are missing from the list.
+``_postprocess_flat_outputs``, ``_postprocess_non_flat_outputs``; xla.py ``is_flat``) and
+tensorflow/python/distribute/tpu_strategy.py (``_tpu_function_creator``). Not modelled: a
+Python value among the arguments (TF converts it to a constant per replica, and the
+replica function receives a tensor): its Consts and input are missing from the list.
 """
 
 from __future__ import annotations
@@ -62,8 +64,9 @@ class ReplicatedProgram:
         self.outputs = [_symbolic_ids(o) for o in outputs_per_replica]   # [replica][k]
         name = self.graph.unique_name
         m = len(self.outputs[0])
-        self.noop = name("NoOp")
-        self.identities = [name("Identity") for _ in range(m)]
+        self.flat = _is_flat(outputs_per_replica[0])
+        self.noop = name("NoOp") if self.flat else None
+        self.identities = [name("Identity") for _ in range(m if self.flat else 2 * m)]
         self.compilation = name("TPUCompilationResult")
         self.output_names = []
         for k in range(m):
@@ -106,9 +109,15 @@ class ReplicatedProgram:
                 by_id.update((tid, replicated[0]) for _, tid in node.out_slots)
                 continue
             builder.node(getattr(node, "members", {0: node})[0])
-        builder.add(self.noop, "NoOp", (), ())
-        inner = [builder.add(name, "Identity", [by_id[tid]] if tid in by_id else []).outputs[0]
-                 for name, tid in zip(self.identities, self.outputs[0])]
+        if self.flat:
+            builder.add(self.noop, "NoOp", (), ())
+        names = iter(self.identities)
+        inner = []
+        for tid in self.outputs[0]:
+            t = builder.add(next(names), "Identity", [by_id[tid]] if tid in by_id else [])
+            if not self.flat:   # TF: an identity of the identity
+                t = builder.add(next(names), "Identity", t.outputs)
+            inner.append(t.outputs[0])
         builder.add(self.compilation, "TPUCompilationResult")
         for tid, t in outside.items():   # outside the computation, the tensors themselves
             if t is not None:
@@ -122,12 +131,19 @@ class ReplicatedProgram:
     def _names(self):
         yield from self.consts
         yield from self.input_names
-        yield from (self.pivot, self.metadata, self.noop, self.compilation)
+        yield from (n for n in (self.pivot, self.metadata, self.noop, self.compilation) if n)
         yield from self.replicated
         yield from self.identities
         for name, shards in self.output_names:
             yield name
             yield from shards
+
+
+def _is_flat(outputs) -> bool:
+    """TF's xla.is_flat: None, one value, or a list or tuple of values (no nesting)."""
+    if isinstance(outputs, (list, tuple)):
+        return not any(isinstance(o, (list, tuple, dict)) for o in outputs)
+    return not isinstance(outputs, dict)
 
 
 def _is_replica_id(node) -> bool:

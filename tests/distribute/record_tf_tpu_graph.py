@@ -36,7 +36,9 @@ def tpu_run(fn, args):
     inputs = [[tf.constant(i, dtype=tf.int32), list(args), {}] for i in range(NUM_REPLICAS)]
     outputs = tpu.replicate(replicated_fn, inputs)
     per_replica = [tf.nest.pack_sequence_as(result[0], tf.nest.flatten(o)) for o in outputs]
-    if isinstance(result[0], (tuple, list)):   # regroup: one tuple of per-replica values
+    if isinstance(result[0], dict):   # regroup: one structure of per-replica values
+        return {k: tuple(o[k] for o in per_replica) for k in result[0]}
+    if isinstance(result[0], (tuple, list)):
         return tuple(zip(*per_replica))
     return tuple(per_replica)
 

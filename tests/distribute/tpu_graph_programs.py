@@ -14,7 +14,12 @@ def uses_the_replica_id(tf, rid, x):
     return x * tf.cast(rid, tf.float32), tf.constant(3.0)
 
 
+def a_dict_of_outputs(tf, rid, x):
+    return {"doubled": x * 2.0, "id": rid}
+
+
 PROGRAMS = {
     "one output": (scale_and_shift, 1.0),
     "the replica id and a constant, two outputs": (uses_the_replica_id, 1.0),
+    "a dict of outputs (not flat)": (a_dict_of_outputs, 1.0),
 }

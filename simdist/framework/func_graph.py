@@ -33,7 +33,7 @@ Glossary:
   deferred shape -- an op whose kernel fails only on the placeholders' made-up sizes, where
                     TF's shape function accepts the static shapes, is traced with TF's
                     output shape (shape_errors.deferred); the kernel checks at execution,
-                    and its error names the node (graph_plan.at_node).
+                    and its error names the node (graph_errors.at_node).
   op names       -- TF's: the op's own name (its TF op type, ``_OP_NAMES``, or the Python
                     name TF's wrapper scopes it under: ``add``, ``truediv``), or its
                     ``name=`` argument, made unique as TF's ``Graph.unique_name`` does
@@ -72,7 +72,16 @@ import threading
 
 import numpy as np
 
-from simdist.framework import context, dtypes, errors, execute, graph_plan, nest, shape_errors
+from simdist.framework import (
+    context,
+    dtypes,
+    errors,
+    execute,
+    graph_errors,
+    graph_plan,
+    nest,
+    shape_errors,
+)
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import NotTraceable, Tensor, _ids, active, tracing  # noqa: F401
 from simdist.framework.tensor_shape import TensorShape
@@ -519,7 +528,7 @@ class Node:
     """One recorded op call (see the module docstring)."""
 
     __slots__ = ("fn", "structure", "leaves", "slots", "out_slots", "device", "name",
-                 "composite", "mode", "layout", "dry")
+                 "composite", "mode", "layout", "dry", "frames", "graph_text")
 
     def __init__(self, fn, structure, leaves, slots, device, name, composite=False):
         self.fn = fn
@@ -533,6 +542,8 @@ class Node:
         self.mode = None            # the distribution mode it was recorded in (if not default)
         self.layout = _flat_layout(structure, composite)   # fast unpacking, or None
         self.dry = None   # a stateful node's symbolic outputs (what a dry run reads)
+        self.frames = ()  # the user's frames where it was recorded (graph_errors)
+        self.graph_text = None   # TF's graph kernel's error text, where not the eager one
 
     def run(self, env: dict) -> None:
         if self.dry is not None and _dry.value:   # a stateful node in a dry run: no effect
@@ -558,6 +569,14 @@ class Node:
             else:
                 with context.device(self.device):
                     out = self.fn(*args, **kwargs)
+        except errors.OpError as e:   # TF's error names the innermost node that failed
+            if _dry.value:
+                raise
+            raise graph_errors.at_node(e, self) from None
+        except StopIteration:   # a graph's next() past the end
+            if _dry.value:
+                raise
+            raise graph_errors.end_of_sequence(self) from None
         finally:
             if self.mode is not None:
                 _MODE_HOOKS[2]()
@@ -627,6 +646,7 @@ class FuncGraph:
         self.reads_before: dict = {}    # op name -> its variable operand's read (v * 2.0)
         self._output_names = None       # the outputs' Identity names, made once
         self.argument_names: list = []  # the flat arguments' names (function._trace_graph)
+        self.inference_name = graph_errors.inference_name(name)   # __inference_f_23
 
     @property
     def scope(self) -> str:
@@ -831,6 +851,9 @@ class FuncGraph:
                     (device.name if device is not None else None), op_name, composite)
         node.out_slots = tuple((i, t._id) for i, t in enumerate(flat)
                                if isinstance(t, SymbolicTensor))
+        if self.outer_captures is None:   # a tf.data function's nodes keep none, as TF's
+            node.frames = graph_errors.defining_frames()
+        node.graph_text = graph_errors.graph_kernel_text(fn, args, kwargs)
         for t in flat:
             if isinstance(t, SymbolicTensor) and t._id not in self.tensor_specs:
                 self.tensor_specs[t._id] = (t._name, t._dtype, t._static_shape)

@@ -72,6 +72,7 @@ from simdist.framework import (
     function_type,
     function_variables,
     graph_control_flow,
+    graph_errors,
     nest,
     variables,
 )
@@ -241,7 +242,10 @@ class ConcreteFunction:
 
     def __call__(self, *args, **kwargs):
         args, kwargs = self._bind(args, kwargs)
-        return self._function._call(self._trace, args, kwargs)
+        try:
+            return self._function._call(self._trace, args, kwargs)
+        except errors.OpError as e:
+            _raise_execution_error(e, self._trace)
 
     def _bind(self, args, kwargs):
         """The call's arguments as the trace's: by parameter, Python values the trace fixed
@@ -425,7 +429,10 @@ class Function:
             return self._call_nested(trace, args, kwargs)
         traced = self._ensure_traced(trace, args, kwargs)
         self._retracing.called(traced, self._python_function)
-        return self._call(trace, args, kwargs)
+        try:
+            return self._call(trace, args, kwargs)
+        except errors.OpError as e:
+            _raise_execution_error(e, trace)
 
     def _call_nested(self, trace: _Trace, args, kwargs):
         """A call while another function traces. As TF: this function is traced into a
@@ -851,6 +858,16 @@ class Function:
         names += [f"args_{i}" for i in range(len(names), len(self._input_signature))]
         return "(" + ", ".join(f"{n}: {s!r}" for n, s in
                                zip(names, self._input_signature)) + ")"
+
+
+def _raise_execution_error(error, trace: _Trace):
+    """Raise ``error`` (from the outermost call of a traced function) with TF's "Graph
+    execution error:" text when a node's kernel raised it (graph_errors)."""
+    graph = trace.graph
+    out = error if graph is None else graph_errors.execution_error(error, graph.inference_name)
+    if out is error:
+        raise error
+    raise out from None
 
 
 def _call_op(graph) -> str:

@@ -46,7 +46,6 @@ graph_execution_state.cc (a graph optimised once per signature, then executed).
 
 from __future__ import annotations
 
-import re
 import threading
 import weakref
 
@@ -54,6 +53,7 @@ import numpy as np
 
 from simdist.framework import call_plan, context, errors, execute, gradient_plan, kernels
 from simdist.framework import tape as tape_lib
+from simdist.framework.graph_errors import at_node
 from simdist.framework.switch import Switch
 from simdist.framework.tensor import Tensor
 from simdist.hardware import backend, machine
@@ -136,23 +136,6 @@ class _Watch:
     def __call__(self, op_type, inputs, out, attrs, flops, dev):
         if threading.get_ident() == self.thread:
             self.ops.append((op_type, inputs, out, attrs, flops, dev))
-
-
-def at_node(error, node):
-    """A kernel's error at a graph's execution, as TF reports it: the kernel's text
-    without its eager ``[Op:...]``, then the node (``\\n\\t [[{{node add}}]]``), then what
-    simdist adds to say what to do. An error that names no op is left as it is."""
-    text = error.message
-    start = text.find(" [Op:")
-    end = text.find("]", start)
-    if start < 0 or end < 0 or "[[{{node " in text:
-        return error
-    advice = re.sub(r"^ name: \S*", "", text[end + 1:]).lstrip(". \n").strip()
-    name = getattr(node, "name", type(node).__name__)
-    message = f"{text[:start]}\n\t [[{{{{node {name}}}}}]]" + (f"\n{advice}" if advice else "")
-    out = type(error)(error.node_def, error.op, message)
-    out.__traceback__ = error.__traceback__
-    return out
 
 
 def _build(graph, env: dict, scoped: bool, steps: list):

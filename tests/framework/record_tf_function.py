@@ -9,8 +9,9 @@ tensor_array_cases.CASES into fixtures/tf_tensor_array.json, for
 function_tape_cases.CASES into fixtures/tf_function_tapes.json, for
 function_fallback_cases.CASES into fixtures/tf_function_fallback.json, for
 function_nested_cases.CASES into fixtures/tf_function_nested.json, for
-function_names_cases.CASES into fixtures/tf_function_names.json and for
-selection_ops_cases.CASES into fixtures/tf_selection_ops.json.
+function_names_cases.CASES into fixtures/tf_function_names.json, for
+selection_ops_cases.CASES into fixtures/tf_selection_ops.json and for
+function_error_cases.CASES into fixtures/tf_function_errors.json.
 
 Run with the TensorFlow interpreter (not simdist's venv); naming cases re-records only them:
     TF_USE_LEGACY_KERAS=1 /tmp/tfvenv/bin/python tests/framework/record_tf_function.py
@@ -31,6 +32,7 @@ split_cpu(tf, 4)
 import function_cases  # noqa: E402 - after the logical devices exist
 import function_dataset_cases  # noqa: E402
 import function_distribute_cases  # noqa: E402
+import function_error_cases  # noqa: E402
 import function_fallback_cases  # noqa: E402
 import function_names_cases  # noqa: E402
 import function_nested_cases  # noqa: E402
@@ -54,7 +56,8 @@ GROUPS = {"tf_function.json": function_cases.CASES,
           "tf_function_fallback.json": function_fallback_cases.CASES,
           "tf_function_nested.json": function_nested_cases.CASES,
           "tf_function_names.json": function_names_cases.CASES,
-          "tf_selection_ops.json": selection_ops_cases.CASES}
+          "tf_selection_ops.json": selection_ops_cases.CASES,
+          "tf_function_errors.json": function_error_cases.CASES}
 
 if __name__ == "__main__":
     strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(4)])

@@ -63,6 +63,13 @@ def register_converted(code: types.CodeType, name, user_names, lines=None) -> No
             register_converted(const, name, user_names, lines)
 
 
+def converted_name(code: types.CodeType):
+    """The user function's name ``code`` (converted code) shows in frames, or None for code
+    that is not converted."""
+    entry = _converted_codes.get(code)
+    return None if entry is None else entry[0]
+
+
 def lambda_lines(node, filename):
     """{line number: that line's part of the lambda ``node``} (positions in ``filename``),
     or None."""

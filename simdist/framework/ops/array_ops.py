@@ -638,7 +638,8 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0,
         where = ",".join(str(int(i)) for i in np.argwhere((host < 0) | (host >= dim))[0])
         op = "ResourceGather" if hasattr(params, "assign") else "GatherV2"  # a variable's
         raise errors.InvalidArgumentError(
-            None, None, f"indices[{where}] = {int(bad.flat[0])} is not in [0, {dim}) [Op:{op}]")
+            None, None, f"indices{f'[{where}]' if host.ndim else ''} = {int(bad.flat[0])} "
+                        f"is not in [0, {dim}) [Op:{op}]")   # a scalar's: "indices = 5"
     xp = array_api.namespace(p._value)
     ids = host if xp is np else idx._value  # host params (strings) take the host indices
     if idx.ndim == 1:

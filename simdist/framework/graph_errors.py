@@ -1,0 +1,192 @@
+"""TF's text of an error raised while a traced graph executes ("Graph execution error:").
+
+Glossary:
+  defining frames -- the Python frames at a node's creation (while its function traced),
+                    outermost first, without the framework's own files (TF drops
+                    tensorflow's and Keras's; simdist drops its own, its Keras included).
+                    A frame of converted code shows the user's function (an ``if`` body
+                    AutoGraph made shows the function around it), at the source line.
+                    A tf.data function's nodes keep none (TF: "<stack traces
+                    unavailable>").
+  node mark       -- what a failing node adds to its kernel's error: the kernel's text
+                    without its eager ``[Op:...]`` and ``name:``, then
+                    ``\\n\\t [[{{node MatMul}}]]``; the innermost node marks (a node of a
+                    cond branch, a loop body or a nested function, not the op around it).
+  graph execution error -- the text the outermost call of a tf.function raises::
+
+                        Graph execution error:
+
+                        Detected at node MatMul defined at (most recent call last):
+                          File "prog.py", line 17, in <module>
+
+                          File "prog.py", line 15, in g
+
+                        <kernel text>
+                        \\t [[{{node MatMul}}]] [Op:__inference_g_23]
+
+                    then, on lines of their own, what simdist adds to say what to do
+                    (after TF's whole text, which stays a prefix of simdist's).
+  inference name  -- ``__inference_<function>_<n>``, ``n`` a number counted over the
+                    process's traces (TF's counter also counts ops: the numbers differ).
+                    A function named ``<lambda>`` gets TF's bare runtime text instead:
+                    ``{{function_node __inference_<lambda>_6}} <kernel text>
+                    \\n\\t [[{{node add}}]] [Op:__inference_<lambda>_6]``.
+
+Mirrors tensorflow/python/framework/error_interpolation.py (interpolate_graph,
+_build_node_error_message, _is_framework_filename), python/util/tf_stack.py (the frames a
+node keeps) and python/eager/execute.py (quick_execute: the ``[Op:...]`` suffix).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import sys
+
+_SIMDIST = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_uids = itertools.count(1)
+# op function name -> rule(args, kwargs) -> None or text(kernel text), where TF's graph
+# kernel differs from its eager one (BatchMatMulV3 adds its adjoint flags: " 0 0")
+_GRAPH_KERNEL_TEXT: dict = {}
+
+
+def inference_name(function_name: str) -> str:
+    """A new trace's concrete function name (TF's ``__inference_f_23``)."""
+    return f"__inference_{function_name}_{next(_uids)}"
+
+
+def defining_frames(skip: int = 2) -> tuple:
+    """The frames calling the recorder, outermost first, without simdist's own files:
+    ((filename, line number, code object), ...)."""
+    out = []
+    f = sys._getframe(skip)
+    while f is not None:
+        code = f.f_code
+        if not code.co_filename.startswith(_SIMDIST):
+            out.append((code.co_filename, f.f_lineno, code))
+        f = f.f_back
+    out.reverse()
+    return tuple(out)
+
+
+def _frame_lines(frames) -> list:
+    from simdist.autograph.impl import error_utils
+
+    lines = []
+    for filename, lineno, code in frames:
+        converted = error_utils.converted_name(code)
+        # a converted lambda's frame has no name in TF's source map (recorded from TF 2.21)
+        shown = code.co_name if converted is None else "" if converted == "None" else converted
+        lines.append(f'  File "{filename}", line {lineno}, in {shown}')
+        lines.append("")
+    return lines
+
+
+def at_node(error, node):
+    """``error`` (an OpError a node raised) marked with ``node`` (see the module docstring):
+    a new error of its type; the same one when a node already marked it."""
+    if getattr(error, "_graph_node", None) is not None:
+        return error
+    text = error.message
+    if "[[{{node " in text:   # the runtime's text of a node already (a collective's)
+        return error
+    start = text.find(" [Op:")
+    end = text.find("]", start)
+    if start < 0 or end < 0:   # an error of the node's own (an empty optional's)
+        start = end = len(text)
+    advice = re.sub(r"^ name: \S*", "", text[end + 1:]).lstrip(". \n").strip()
+    name = getattr(node, "name", type(node).__name__)
+    kernel = text[:start]
+    graph_text = getattr(node, "graph_text", None)
+    if graph_text is not None:
+        kernel = graph_text(kernel)
+    core = f"{kernel}\n\t [[{{{{node {name}}}}}]]"
+    out = type(error)(error.node_def, error.op, core + (f"\n{advice}" if advice else ""))
+    out.__traceback__ = error.__traceback__
+    out._graph_node = (name, getattr(node, "frames", ()), core, advice)
+    return out
+
+
+def end_of_sequence(node):
+    """TF's OutOfRangeError of a graph's ``next`` past the end, marked with ``node``."""
+    from simdist import errors
+
+    return at_node(errors.OutOfRangeError(None, None, "End of sequence [Op:IteratorGetNext]"),
+                   node)
+
+
+def execution_error(error, inference: str):
+    """The error the outermost call of a tf.function raises for ``error`` (marked by a
+    node, see ``at_node``): TF's "Graph execution error:" text; ``error`` itself when no
+    node marked it (raised outside the graph's kernels)."""
+    marked = getattr(error, "_graph_node", None)
+    if marked is None or getattr(error, "_graph_wrapped", False):
+        return error
+    name, frames, core, advice = marked
+    if "<" in inference:
+        # a function named "<lambda>": TF finds no stack traces under that name and leaves
+        # the runtime's text as it is (recorded from TF 2.21)
+        text = f"{{{{function_node {inference}}}}} {core} [Op:{inference}]"
+    else:
+        lines = ["Graph execution error:", "",
+                 f"Detected at node {name} defined at (most recent call last):"]
+        lines.extend(_frame_lines(frames) if frames else ["<stack traces unavailable>"])
+        text = "\n".join(lines) + "\n" + f"{core} [Op:{inference}]"
+    out = type(error)(error.node_def, error.op, text + (f"\n{advice}" if advice else ""))
+    out.__traceback__ = error.__traceback__
+    out._graph_node = marked
+    out._graph_wrapped = True
+    return out
+
+
+def register_graph_kernel_text(op_function_name: str, fn) -> None:
+    """``fn(args, kwargs)`` (an op's traced arguments) gives None, or ``text(kernel text)``
+    that gives TF's graph kernel's text for that node."""
+    _GRAPH_KERNEL_TEXT[op_function_name] = fn
+
+
+def graph_kernel_text(fn, args, kwargs):
+    """What a node of ``fn`` keeps to give TF's graph kernel text (None: the eager one)."""
+    rule = _GRAPH_KERNEL_TEXT.get(getattr(fn, "__name__", None))
+    return None if rule is None else rule(args, kwargs)
+
+
+def _matmul_text(args, kwargs):
+    """A ``tf.matmul`` of an input whose static rank is not 2 is TF's BatchMatMulV3, whose
+    shape error ends with its adjoint flags (recorded from TF 2.21: "... In[1]: [4,5] 0 0";
+    not with two rank-2 inputs, nor in eager mode)."""
+    a = args[0] if args else kwargs.get("a")
+    b = args[1] if len(args) > 1 else kwargs.get("b")
+    if all(getattr(getattr(t, "shape", None), "rank", 2) == 2 for t in (a, b)):
+        return None
+    flags = []
+    for i, (t, adj) in enumerate((("transpose_a", "adjoint_a"), ("transpose_b", "adjoint_b"))):
+        flags.append(int(bool(kwargs.get(t, args[2 + i] if len(args) > 2 + i else False)
+                              or kwargs.get(adj, False))))
+    suffix = f" {flags[0]} {flags[1]}"
+
+    def text(kernel):
+        return kernel + suffix if kernel.startswith("Matrix size-incompatible") else kernel
+
+    return text
+
+
+def _ensure_shape_text(args, kwargs):
+    """TF's EnsureShape names the tensor it checks after its op in the graph (``Shape of
+    tensor x [4] ...`` for an argument ``x``, ``mul`` for a product; recorded from TF
+    2.21); eagerly it says ``input``."""
+    x = args[0] if args else kwargs.get("x")
+    name = getattr(x, "_name", None)
+    if not isinstance(name, str):
+        return None
+    op = name.rpartition(":")[0] or name
+
+    def text(kernel):
+        return kernel.replace("Shape of tensor input ", f"Shape of tensor {op} ", 1)
+
+    return text
+
+
+register_graph_kernel_text("matmul", _matmul_text)
+register_graph_kernel_text("ensure_shape", _ensure_shape_text)

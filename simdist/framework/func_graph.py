@@ -639,7 +639,7 @@ class FuncGraph:
         self._base_device = None
         self._plans: dict = {}          # graph_plan.Plan per tf.device scope of the calls
         self.structured_inputs = ((), {})   # the arguments, tensors as placeholders
-        self._spec_op = None            # the node a "spec" op's outputs are named after
+        self._spec_op = None            # (node, next output index) a spec's outputs name
         self.outer_captures = None      # a tf.data function's: tensors of the trace around
         self.tensor_specs: dict = {}    # tensor id -> (name, dtype, static shape)
         self._pending_reads: dict = {}  # a converted variable's read not yet consumed
@@ -767,8 +767,12 @@ class FuncGraph:
         # an unknown rank: the ones have one more dimension, so an op's output whose rank
         # follows its input's is of unknown rank too (as TF's shape inference gives)
         other = known if shape.rank is not None else TensorShape([None] * (known.rank + 1))
-        op = self._spec_op or self.unique_name(self.scope + name)
-        t = SymbolicTensor(self, f"{op}:0", shape, dtype, device,
+        if self._spec_op is not None:   # the recording op's outputs: op:0, op:1, ...
+            op, index = self._spec_op
+            self._spec_op = (op, index + 1)
+        else:
+            op, index = self.unique_name(self.scope + name), 0
+        t = SymbolicTensor(self, f"{op}:{index}", shape, dtype, device,
                            (_fill(known, 0, dt), _fill(other, 1, dt)))
         self.made_names[t._id] = t._name
         return t
@@ -831,8 +835,8 @@ class FuncGraph:
         merges = _merges_in_node.value
         out = NotImplemented
         if kind in ("stateful", "spec"):
-            # a pure op's spec names its output after the node (``range:0``)
-            self._spec_op = op_name if kind == "spec" else None
+            # the spec names its outputs after the node (``range:0``, ``IteratorGetNext:1``)
+            self._spec_op = (op_name, 0)
             try:
                 out = None if spec is None else spec(self, *args, **kwargs)
             finally:

@@ -57,27 +57,47 @@ def inference_name(function_name: str) -> str:
 
 
 def defining_frames(skip: int = 2) -> tuple:
-    """The frames calling the recorder, outermost first, without simdist's own files:
-    ((filename, line number, code object), ...)."""
+    """The frames calling the recorder, innermost first, without simdist's own files:
+    (code object, last instruction offset, ...) flat (the line is found only if an error
+    shows it: ``_line``)."""
     out = []
+    own = _own_files
     f = sys._getframe(skip)
     while f is not None:
         code = f.f_code
-        if not code.co_filename.startswith(_SIMDIST):
-            out.append((code.co_filename, f.f_lineno, code))
+        mine = own.get(code.co_filename)
+        if mine is None:
+            mine = own[code.co_filename] = code.co_filename.startswith(_SIMDIST)
+        if not mine:
+            out.append(code)
+            out.append(f.f_lasti)
         f = f.f_back
-    out.reverse()
     return tuple(out)
+
+
+_own_files: dict = {}   # filename -> whether it is simdist's
+
+
+def _line(code, offset: int) -> int:
+    """The source line of the instruction at ``offset`` in ``code`` (``frame.f_lineno``)."""
+    line = code.co_firstlineno
+    for start, end, lineno in code.co_lines():
+        if start <= offset < end:
+            return line if lineno is None else lineno
+    return line
 
 
 def _frame_lines(frames) -> list:
     from simdist.autograph.impl import error_utils
 
     lines = []
-    for filename, lineno, code in frames:
+    pairs = [(frames[i], frames[i + 1]) for i in range(len(frames) - 2, -1, -2)]
+    for code, offset in pairs:
+        filename, lineno = code.co_filename, _line(code, offset)
         converted = error_utils.converted_name(code)
         # a converted lambda's frame has no name in TF's source map (recorded from TF 2.21)
         shown = code.co_name if converted is None else "" if converted == "None" else converted
+        lineno = error_utils.converted_line(code, lineno)
         lines.append(f'  File "{filename}", line {lineno}, in {shown}')
         lines.append("")
     return lines

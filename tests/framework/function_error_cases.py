@@ -95,10 +95,34 @@ def check(x):
     return x + 1.0
 out = check(tf.constant([-1.0, 2.0]))
 """,
+    "tf.debugging.Assert's data as TF's graph kernel writes them": """
+@tf.function
+def check(x):
+    tf.debugging.Assert(x < 0.0, [x, tf.constant([-1.0, 0.1, 1e10, 1 / 3, 123456789.0, 1e-7,
+                                                   float("nan")]),
+                                  tf.constant([0.1, 1e10, 1 / 3], tf.float64),
+                                  tf.constant([True, False])], summarize=20)
+    return x
+out = check(tf.constant(1.0))
+""",
+    "tf.debugging.Assert of int32 and string data: no guard": """
+@tf.function
+def check(x):
+    tf.debugging.Assert(x < 0, [x, "x must be negative", 7], name="sign")
+    return x
+out = check(tf.constant(1))
+""",
     "ensure_shape at execution names the graph's input": """
 @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
 def ens(x):
     return tf.ensure_shape(x, [3]) * 2.0
+out = ens(tf.ones([4]))
+""",
+    "ensure_shape at execution names the op that made its input": """
+@tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+def ens(x):
+    y = x * 2.0
+    return tf.ensure_shape(y, [3], name="checked")
 out = ens(tf.ones([4]))
 """,
     "a lambda's function: the runtime's text": """

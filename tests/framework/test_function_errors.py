@@ -10,14 +10,6 @@ from tf_snippets import conformance_tests, split_cpu
 
 import simdist as tf
 
-# simdist differs (strict xfail)
-KNOWN = {
-    "tf.debugging.Assert at execution":
-        "TF's node is Assert/AssertGuard/Assert and prints [-1 2]; simdist: Assert, [-1.0 2.0]",
-    "next past the end of an iterator made in the graph":
-        "simdist names the third next IteratorGetNext_4 (TF: IteratorGetNext_2)",
-}
-
 test_every_case_was_recorded, test_same_result_as_tensorflow = conformance_tests(
     tf, {os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_errors.json"):
-         CASES}, before_each=lambda: split_cpu(tf, 4), traced=True, known=KNOWN)
+         CASES}, before_each=lambda: split_cpu(tf, 4), traced=True)

@@ -279,6 +279,7 @@ def _convert_function(fn):
     lam = isinstance(node, ast.Lambda) and getattr(node, "end_lineno", None) is not None and \
         fn.__code__.co_firstlineno == node.lineno   # its positions are the file's
     frames = (None, error_utils.lambda_lines(node, filename)) if lam else (fn.__name__, None)
+    starts = error_utils.statement_starts(node)
     if "__class__" in fn.__code__.co_freevars:
         _explicit_super(node)
     node = _transform(node)
@@ -295,7 +296,7 @@ def _convert_function(fn):
     factory_code = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType)
                  and c.co_name == code_name)
-    error_utils.register_converted(inner, frames[0], user_names, frames[1])
+    error_utils.register_converted(inner, frames[0], user_names, frames[1], starts)
     from simdist.autograph import operators
 
     cells = dict(zip(freevars, fn.__closure__ or ()))

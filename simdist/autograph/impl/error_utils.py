@@ -24,6 +24,7 @@ autograph/impl/api.py (_attach_error_metadata, _ErrorMetadata.create_exception).
 
 from __future__ import annotations
 
+import ast
 import linecache
 import os
 import types
@@ -49,18 +50,46 @@ class ErrorMetadata:
         self.cause_message = cause_message
 
 
-def register_converted(code: types.CodeType, name, user_names, lines=None) -> None:
+def register_converted(code: types.CodeType, name, user_names, lines=None,
+                       starts=None) -> None:
     """Mark ``code`` (a converted function's) and the functions compiled inside it as
     converted code of the user function ``name``; an inner function the user wrote
     (``user_names``) shows its own name, one AutoGraph made (``if_body``) its enclosing one.
     A lambda's frames show the name None and, as source, the lambda's own text (``lines``:
-    line number -> text), as TF's parser extracts it."""
+    line number -> text), as TF's parser extracts it. ``starts``: line number -> the first
+    line of the statement holding it (``statement_starts``)."""
     own = code.co_name[4:] if code.co_name.startswith("tf__") else code.co_name
     name = own if own in user_names else name
-    _converted_codes[code] = (str(name), lines)
+    _converted_codes[code] = (str(name), lines, starts)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
-            register_converted(const, name, user_names, lines)
+            register_converted(const, name, user_names, lines, starts)
+
+
+def statement_starts(node) -> dict:
+    """{line number: the first line of the innermost statement on it} for the function
+    ``node`` (its source's AST): a compound statement's header lines, a simple statement's
+    every line. AutoGraph's generated code writes a statement on one line, which its
+    source map ties to the statement's first line: a node made by a call spanning lines
+    is "defined at" that first line (recorded from TF 2.21)."""
+    starts: dict = {}
+    for stmt in ast.walk(node):
+        if not isinstance(stmt, ast.stmt) or getattr(stmt, "end_lineno", None) is None:
+            continue
+        body = getattr(stmt, "body", None)
+        last = body[0].lineno - 1 if isinstance(body, list) and body and \
+            isinstance(body[0], ast.stmt) else stmt.end_lineno
+        for n in range(stmt.lineno, max(last, stmt.lineno) + 1):
+            starts[n] = stmt.lineno
+    return starts
+
+
+def converted_line(code: types.CodeType, lineno: int) -> int:
+    """The line a frame of converted ``code`` at ``lineno`` shows (``statement_starts``)."""
+    entry = _converted_codes.get(code)
+    if entry is None or entry[2] is None:
+        return lineno
+    return entry[2].get(lineno, lineno)
 
 
 def converted_name(code: types.CodeType):
@@ -105,7 +134,7 @@ def _frames(tb):
             boundary = True
             continue
         if converted and (innermost or boundary):
-            name, lines = _converted_codes[code]
+            name, lines, _ = _converted_codes[code]
             text = lines.get(lineno) if lines else None
             shown.append((code.co_filename, lineno, name, "  *", text))
             innermost, boundary = False, False

@@ -22,7 +22,7 @@ import contextlib
 
 import numpy as np
 
-from simdist.framework import errors, execute, func_graph
+from simdist.framework import dtypes, errors, execute, func_graph
 
 
 def _summarize_eager(item, summarize=None) -> str:
@@ -52,14 +52,28 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 - TF's nam
     """
     graph = func_graph.current()
     if graph is not None:   # a graph Assert, whatever the condition (a Python bool too)
+        # TF's names: data all strings / int32 (on the host) assert directly, as
+        # "Assert/Assert"; other data under a cond guard, "Assert/AssertGuard/Assert"
+        host = all(_on_host(x) for x in data)
+        scope = graph.scope_name(name or "Assert")
         graph.record(_assert_kernel, "stateful", None, (condition, list(data), summarize), {},
-                     name or "Assert")
+                     scope + ("Assert/" if host else "AssertGuard/Assert/"))
         return None
     if bool(condition.numpy() if hasattr(condition, "numpy") else condition):
         return None
     lines = "\n".join(_summarize_eager(x, summarize) for x in data)
     raise errors.InvalidArgumentError(
         None, None, f"Expected '{condition!s}' to be true. Summarized data: {lines}")
+
+
+def _on_host(x) -> bool:
+    """Whether an Assert's data item is a string or int32 tensor (as TF converts it: a
+    Python int is an int32)."""
+    if hasattr(x, "dtype") and not isinstance(x, np.ndarray):
+        return dtypes.as_dtype(x.dtype) in (dtypes.string, dtypes.int32)
+    a = np.asarray(x)
+    return a.dtype.kind in "SUO" or a.dtype == np.int32 or (
+        a.dtype.kind == "i" and not isinstance(x, (np.ndarray, np.generic)))
 
 
 def _summarize_graph(item, summarize=None) -> str:
@@ -69,7 +83,7 @@ def _summarize_graph(item, summarize=None) -> str:
     if isinstance(item, (str, bytes)):
         return item.decode() if isinstance(item, bytes) else item
     value = np.asarray(execute.convert_to_tensor(item).numpy())
-    flat = [x.decode() if isinstance(x, bytes) else str(x) for x in value.reshape(-1)]
+    flat = [_element_text(x) for x in value.reshape(-1)]
     limit = len(flat) if summarize is not None and summarize < 0 else min(summarize or 3,
                                                                           len(flat))
     if not flat:
@@ -81,6 +95,21 @@ def _summarize_graph(item, summarize=None) -> str:
         _print_one_dim(0, value.shape, limit, flat, index, out)
         text = "".join(out)
     return text + ("..." if len(flat) > limit else "")
+
+
+def _element_text(x) -> str:
+    """One element as TF's StrCat writes it (recorded from TF 2.21): a float in 6 (float32)
+    or 15 (float64) significant digits where they read back the same, else 9 / 17
+    (``0.333333343``, ``1e+10``); a bool as 1 / 0."""
+    if isinstance(x, bytes):
+        return x.decode()
+    if isinstance(x, np.bool_):
+        return str(int(x))
+    if isinstance(x, np.floating):
+        short, full = (15, 17) if x.dtype == np.float64 else (6, 9)
+        text = f"{float(x):.{short}g}"
+        return text if type(x)(text) == x or np.isnan(x) else f"{float(x):.{full}g}"
+    return str(x)
 
 
 def _print_one_dim(dim, shape, limit, flat, index, out) -> None:

@@ -644,6 +644,7 @@ class FuncGraph:
         self.tensor_specs: dict = {}    # tensor id -> (name, dtype, static shape)
         self._pending_reads: dict = {}  # a converted variable's read not yet consumed
         self.reads_before: dict = {}    # op name -> its variable operand's read (v * 2.0)
+        self.read_identities: dict = {}   # read_value()'s tensor id -> (read, Identity name)
         self._output_names = None       # the outputs' Identity names, made once
         self.argument_names: list = []  # the flat arguments' names (function._trace_graph)
         self.inference_name = graph_errors.inference_name(name)   # __inference_f_23
@@ -870,6 +871,19 @@ class FuncGraph:
             return out   # a replica's part of a cooperative node (see register_replica_group)
         self.nodes.append(node)
         return out
+
+    def identity_after_read(self, t) -> None:
+        """``t`` is a ``read_value()``'s read: TF returns ``array_ops.identity`` of it,
+        named in the scope around (``Identity``); ``t`` takes that name, and the graph's
+        listing shows the Identity op (``read_identities``) -- no op runs for it."""
+        if isinstance(t, SymbolicTensor) and t._graph is self:
+            name = self.unique_name(self.scope + "Identity")
+            self.read_identities[t._id] = (t._name, name)
+            t._name = name + ":0"
+            self.made_names[t._id] = t._name
+            spec = self.tensor_specs.get(t._id)
+            if spec is not None:
+                self.tensor_specs[t._id] = (t._name,) + tuple(spec[1:])
 
     def converted_read(self, t) -> None:
         """``t`` is a variable's read made to convert it for an op (``_as_tensor``): TF

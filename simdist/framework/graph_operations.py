@@ -17,7 +17,8 @@ Glossary:
   ReadVariableOp -- a variable an op reads: ``<op>/ReadVariableOp``, made just before the op
                     (TF converts it inside the op's name scope); a variable's own operator
                     (``v * 2.0``) reads it first, in the scope around: ``ReadVariableOp``.
-  Identity       -- one per output of the function (``Identity``, ``Identity_1``).
+  Identity       -- one per output of the function (``Identity``, ``Identity_1``); one
+                    after each ``read_value()``'s ``Read/ReadVariableOp`` (its result).
   NoOp           -- last, when an op is stateful (a variable read or write, a print, a
                     StatefulPartitionedCall): the function's control output.
   recorded whole -- an op simdist records as one node where TF has several (a loss, a
@@ -267,8 +268,13 @@ class _Builder:
         for pos, tid in node.slots:
             leaves[pos] = self.arguments_read.get(tid) or _Ref(tid)
         if fn_name == "_read" and leaves and _is_variable(leaves[0]):
-            self.by_id.update((tid, self.read(node.name, leaves[0], named=True))
-                              for _, tid in node.out_slots[:1])
+            for _, tid in node.out_slots[:1]:
+                out = self.read(node.name, leaves[0], named=True)
+                identity = self.graph.read_identities.get(tid)
+                if identity is not None:   # read_value(): TF's Identity of the read
+                    out = self.add(identity[1], "Identity", [out],
+                                   [(leaves[0].dtype, tuple(leaves[0].shape))]).outputs[0]
+                self.by_id[tid] = out
             return
         try:
             args, kwargs = nest.pack_sequence_as(node.structure, leaves)

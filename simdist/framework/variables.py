@@ -216,8 +216,17 @@ class Variable(metaclass=_VariableMeta):
         return self._read()
 
     def read_value(self) -> Tensor:
-        """The current value as a Tensor."""
-        return self._read()
+        """The current value as a Tensor. While tracing, TF reads it in a ``Read`` name
+        scope and returns an ``Identity`` of the read (``Read/ReadVariableOp``,
+        ``Identity``): the graph lists both, the identity costs nothing here (graph
+        names only: ``FuncGraph.identity_after_read``)."""
+        graph = tracing.value if active[0] else None
+        if graph is None:
+            return self._read()
+        with graph.name_scope("Read"):
+            out = self._read()
+        graph.identity_after_read(out)
+        return out
 
     def _as_tensor(self) -> Tensor:
         out = self._read()

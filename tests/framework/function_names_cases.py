@@ -292,6 +292,26 @@ g = f.get_concrete_function(v, x).graph
 out = {"names": names, "value": r, "ops": ops(f, v, x),
        "graph": [[o.name, o.type, [i.name for i in o.inputs]] for o in g.get_operations()]}
 """,
+    "read_value: Read/ReadVariableOp and its Identity": SETUP + """
+v = tf.Variable(2.0)
+w = tf.Variable([1.0, 2.0], name="w")
+@tf.function
+def f(x):
+    a = v.read_value()
+    b = v.read_value() * x
+    c = w.read_value()
+    d = v.value()
+    e = tf.identity(v)
+    with tf.name_scope("s"):
+        h = v.read_value()
+    seen(a, b, c, d, e, h)
+    return a + b + tf.reduce_sum(c) + d + e + h
+x = tf.constant(1.0)
+r = f(x)
+g = f.get_concrete_function(x).graph
+out = {"names": names, "value": r, "ops": ops(f, x),
+       "graph": [[o.name, o.type, [i.name for i in o.inputs]] for o in g.get_operations()]}
+""",
     "a Dense layer and a variable in strategy.run: each replica's reads": SETUP + """
 S2 = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
 with S2.scope():

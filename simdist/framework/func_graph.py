@@ -763,6 +763,8 @@ class FuncGraph:
         unknown rank takes the rank of ``example`` (else 1) for its placeholders."""
         shape = TensorShape(shape)
         dt = dtypes.as_dtype(dtype).as_numpy_dtype
+        if example is not None and TensorShape(example).rank is None:
+            example = None   # an argument of unknown rank itself (a caller's placeholder)
         known = shape if shape.rank is not None else TensorShape(
             [None] * (1 if example is None else len(example)))
         # an unknown rank: the ones have one more dimension, so an op's output whose rank
@@ -912,6 +914,10 @@ class FuncGraph:
             try:
                 first = fn(*args, **kwargs)
             except errors.InvalidArgumentError as e:   # TF's shape function: a ValueError
+                nested = getattr(fn, "__nested_outputs__", None)
+                if nested is not None:   # a nested function's graph on made-up sizes: TF
+                    # calls it with its outputs' static shapes; its kernels check at execution
+                    return False, self._nested_outputs(op_name, nested())
                 raised = shape_errors.at_trace(e, fn, op_name, args, kwargs)
                 if raised is not None:
                     raise raised from None
@@ -965,6 +971,17 @@ class FuncGraph:
                 out._teach_tag = tag
             outs.append(out)
         return False, collapse(nest.pack_sequence_as(first, outs))
+
+    def _nested_outputs(self, op_name, outputs):
+        """The outputs of a nested function's call op ``op_name`` (``op:0``, ``op:1``) of
+        the static shapes its graph's ``outputs`` have."""
+        self._spec_op = (op_name, 0)
+        try:
+            return nest.map_structure(
+                lambda t: self.symbolic_like(t._static_shape, t.dtype, t._device, op_name)
+                if isinstance(t, SymbolicTensor) else t, outputs)
+        finally:
+            self._spec_op = None
 
     def _deferred_output(self, op_name, dims, dtype):
         """The symbolic output of an op traced on TF's static shape (``dims``) where its

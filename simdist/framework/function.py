@@ -454,6 +454,7 @@ class Function:
 
         call.__name__ = self._name
         call.__nested_call__ = True   # runs a graph: its nodes' replica contexts may stand in
+        call.__nested_outputs__ = lambda: trace.graph.outputs   # their static shapes
         return graph.record(call, "pure", None, args, kwargs, _call_op(trace.graph))
 
     def _call(self, trace: _Trace, args, kwargs):

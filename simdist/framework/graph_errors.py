@@ -105,9 +105,11 @@ def _frame_lines(frames) -> list:
 
 def at_node(error, node):
     """``error`` (an OpError a node raised) marked with ``node`` (see the module docstring):
-    a new error of its type; the same one when a node already marked it."""
-    if getattr(error, "_graph_node", None) is not None:
-        return error
+    a new error of its type; the same one when a node already marked it (but for a
+    nested function's call op around a rewritten node: ``_rewritten``)."""
+    marked = getattr(error, "_graph_node", None)
+    if marked is not None:
+        return _rewritten(error, node, marked)
     text = error.message
     if "[[{{node " in text:   # the runtime's text of a node already (a collective's)
         return error
@@ -116,16 +118,47 @@ def at_node(error, node):
     if start < 0 or end < 0:   # an error of the node's own (an empty optional's)
         start = end = len(text)
     advice = re.sub(r"^ name: \S*", "", text[end + 1:]).lstrip(". \n").strip()
-    name = getattr(node, "name", type(node).__name__)
     kernel = text[:start]
     graph_text = getattr(node, "graph_text", None)
     if graph_text is not None:
         kernel = graph_text(kernel)
+    fn_name = getattr(getattr(node, "fn", None), "__name__", None)
+    return _marked(error, (getattr(node, "name", type(node).__name__),
+                           getattr(node, "frames", ()), kernel, advice,
+                           fn_name in _REWRITTEN))
+
+
+def at_step(error, node):
+    """``at_node`` for a graph's step (graph_plan): only an error no node marked yet (a
+    node step's Node.run marked its own)."""
+    return error if getattr(error, "_graph_node", None) is not None else at_node(error, node)
+
+
+def _marked(error, marked):
+    """A new error of ``error``'s type with the node's text (``marked``: name, frames,
+    kernel text, advice, whether oneDNN rewrites its op)."""
+    name, _, kernel, advice, _ = marked
     core = f"{kernel}\n\t [[{{{{node {name}}}}}]]"
     out = type(error)(error.node_def, error.op, core + (f"\n{advice}" if advice else ""))
     out.__traceback__ = error.__traceback__
-    out._graph_node = (name, getattr(node, "frames", ()), core, advice)
+    out._graph_node = marked
     return out
+
+
+# op functions whose node TF's CPU runtime (oneDNN) rewrites after inlining a nested
+# function: their error names the node under the call op, without its stack trace
+# (recorded from TF 2.21: "PartitionedCall/MatMul", "<stack traces unavailable>"; a
+# GatherV2 keeps its name and frames)
+_REWRITTEN = {"matmul", "__matmul__"}
+
+
+def _rewritten(error, node, marked):
+    """A marked error passing a nested function's call op: a rewritten node's name goes
+    under the call op's (``PartitionedCall/MatMul``) and loses its frames."""
+    if not marked[4] or not getattr(getattr(node, "fn", None), "__nested_call__", False):
+        return error
+    name, _, kernel, advice, _ = marked
+    return _marked(error, (f"{node.name}/{name}", (), kernel, advice, True))
 
 
 def end_of_sequence(node):
@@ -143,7 +176,8 @@ def execution_error(error, inference: str):
     marked = getattr(error, "_graph_node", None)
     if marked is None or getattr(error, "_graph_wrapped", False):
         return error
-    name, frames, core, advice = marked
+    name, frames, kernel, advice, _ = marked
+    core = f"{kernel}\n\t [[{{{{node {name}}}}}]]"
     if "<" in inference:
         # a function named "<lambda>": TF finds no stack traces under that name and leaves
         # the runtime's text as it is (recorded from TF 2.21)

@@ -53,7 +53,7 @@ import numpy as np
 
 from simdist.framework import call_plan, context, errors, execute, gradient_plan, kernels
 from simdist.framework import tape as tape_lib
-from simdist.framework.graph_errors import at_node
+from simdist.framework.graph_errors import at_step
 from simdist.framework.switch import Switch
 from simdist.framework.tensor import Tensor
 from simdist.hardware import backend, machine
@@ -100,7 +100,7 @@ def run(graph, env: dict) -> None:
             for node in graph.nodes:
                 node.run(env)
         except errors.OpError as e:
-            raise at_node(e, node) from None
+            raise at_step(e, node) from None
         return
     world, device = machine.get_machine(), context.explicit_device()
     plan = graph._plans.get(device)
@@ -111,7 +111,7 @@ def run(graph, env: dict) -> None:
                 step(env)
                 done += 1
         except errors.OpError as e:
-            raise at_node(e, graph.nodes[done]) from None
+            raise at_step(e, graph.nodes[done]) from None
         return
     if not _LOWERINGS:
         _register()
@@ -119,7 +119,7 @@ def run(graph, env: dict) -> None:
     try:
         kinds = _build(graph, env, device is not None, steps)
     except errors.OpError as e:
-        raise at_node(e, graph.nodes[len(steps)]) from None
+        raise at_step(e, graph.nodes[len(steps)]) from None
     if graph._plans and next(iter(graph._plans.values())).machine() is not world:
         graph._plans.clear()   # plans of an earlier machine hold its devices
     graph._plans[device] = Plan(steps, kinds, weakref.ref(world), device)

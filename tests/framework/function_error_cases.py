@@ -51,6 +51,24 @@ def outer(x, i):
     return inner(x, i) + 1.0
 out = outer(tf.ones([2]), tf.constant(5))
 """,
+    "a nested function's MatMul: named under the call op, no stack trace": """
+@tf.function(input_signature=[tf.TensorSpec(None), tf.TensorSpec(None)])
+def inner(x, y):
+    return tf.matmul(x, y)
+@tf.function(input_signature=[tf.TensorSpec(None), tf.TensorSpec(None)])
+def outer(x, y):
+    return inner(x, y) + 1.0
+out = outer(tf.ones([2, 3]), tf.ones([4, 5]))
+""",
+    "a nested function of unknown-rank inputs called with known shapes": """
+@tf.function(input_signature=[tf.TensorSpec(None), tf.TensorSpec(None)])
+def inner(x, y):
+    return tf.matmul(x, y)
+@tf.function
+def outer(x, y):
+    return inner(x, y) + 1.0
+out = outer(tf.ones([2, 3]), tf.ones([4, 5]))
+""",
     "a nested function traced by another caller keeps that trace's frames": """
 @tf.function
 def inner(x, i):

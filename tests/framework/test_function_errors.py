@@ -10,6 +10,12 @@ from tf_snippets import conformance_tests, split_cpu
 
 import simdist as tf
 
+# simdist differs (strict xfail)
+KNOWN = {"a nested function of unknown-rank inputs called with known shapes":
+         "TF infers the call's shapes through the function body while the caller traces "
+         "and raises the body's shape error then (a ValueError in user code); simdist "
+         "traces the call and its kernel fails at execution"}
+
 test_every_case_was_recorded, test_same_result_as_tensorflow = conformance_tests(
     tf, {os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_errors.json"):
-         CASES}, before_each=lambda: split_cpu(tf, 4), traced=True)
+         CASES}, before_each=lambda: split_cpu(tf, 4), traced=True, known=KNOWN)

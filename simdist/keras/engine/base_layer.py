@@ -51,7 +51,7 @@ from simdist.keras import backend, initializers, regularizers
 from simdist.keras.engine import input_spec
 from simdist.keras.engine import node as node_module
 from simdist.keras.engine.keras_tensor import KerasTensor
-from simdist.keras.utils import tf_utils
+from simdist.keras.utils import tf_utils, traceback_utils
 
 _training = ThreadLocalStack()
 
@@ -407,6 +407,7 @@ class Layer(module.Module):
                 kwargs["training"] = bool(training) if not isinstance(training, Tensor) \
                     else bool(training)
         input_spec.assert_input_compatibility(self.input_spec, inputs, self.name)
+        self._check_call_inputs(inputs)
         # Weights created while building or calling this layer, its own and its sub-layers',
         # are named under it ('block/dense/kernel'), as Keras's eager call scope does. A
         # Sequential opens none: it builds its layers in an init scope (sequential.py).
@@ -419,6 +420,10 @@ class Layer(module.Module):
             stack.append(training)
             try:
                 out = self.call(inputs, *args, **kwargs)
+            except Exception as e:   # tf-keras adds the call's arguments to the message
+                raise traceback_utils.with_call_info(
+                    e, self.call, f"layer '{self.name}' (type {type(self).__name__})",
+                    (inputs,) + args, kwargs) from None
             finally:
                 stack.pop()
         first = nest.flatten(out)[0] if nest.flatten(out) else None
@@ -426,6 +431,11 @@ class Layer(module.Module):
             penalty = self.activity_regularizer(first)  # per example: / batch size, as Keras
             self.add_loss(M.divide(penalty, A.cast(A.constant(first.shape[0]), penalty.dtype)))
         return out
+
+    def _check_call_inputs(self, inputs) -> None:
+        """More of Keras's checks of a call's inputs before ``call`` (a Functional
+        model's: its inputs' names and number, tf-keras's input_spec of its Inputs), so
+        their errors carry no call context (traceback_utils)."""
 
     def _record_node_shapes(self, node):
         """Keep the shapes of the layer's first node; a later node with other shapes makes

@@ -155,6 +155,9 @@ class Functional(Model):
             done.append(node.layer.name)
 
     # --- calling ------------------------------------------------------------------------
+    def _check_call_inputs(self, inputs) -> None:
+        self._flat_inputs(inputs)   # tf-keras: the input_spec its Inputs name
+
     def _flat_inputs(self, inputs) -> list:
         """The call's tensors in the order of ``self.inputs``.
 

@@ -291,8 +291,9 @@ def _graph_text(text: str) -> str:
     """A "Graph execution error:" text in the form both frameworks' are compared in: each
     node's frames from the case's own code on (after the last frame of importlib, which
     runs a program's module, else from the first ``<string>`` frame: the frames of the
-    harness around differ), files masked (a program's module file is made afresh), the
-    concrete function's number masked (TF's counter also counts ops)."""
+    harness around differ), without tf-keras's frames (TF keeps them; simdist's Keras is
+    its own code), files masked (a program's module file is made afresh), the concrete
+    function's number masked (TF's counter also counts ops)."""
     lines = text.split("\n")
     drop = set()
     for i, line in enumerate(lines):
@@ -306,6 +307,9 @@ def _graph_text(text: str) -> str:
         code = [j for j in frames if lines[j].startswith('  File "<string>"')]
         first = module[-1] + 2 if module else code[0] if code else i + 1
         drop.update(range(i + 1, first))
+        for j in frames:
+            if "-packages/" in lines[j]:   # tf-keras's file (site- or dist-packages)
+                drop.update((j, j + 1))
     kept = [_FILE.sub("File", line) for i, line in enumerate(lines) if i not in drop]
     return _INFERENCE.sub(r"__inference_\1_N", "\n".join(kept))
 

@@ -3,7 +3,9 @@
 Glossary:
   defining frames -- the Python frames at a node's creation (while its function traced),
                     outermost first, without the framework's own files (TF drops
-                    tensorflow's and Keras's; simdist drops its own, its Keras included).
+                    tensorflow's; simdist drops its own). TF keeps tf-keras's frames
+                    (``tf_keras/src/engine/training.py``, in ``fit``); simdist's Keras is
+                    its own code, so a node a Keras call made shows the user's frames only.
                     A frame of converted code shows the user's function (an ``if`` body
                     AutoGraph made shows the function around it), at the source line.
                     A tf.data function's nodes keep none (TF: "<stack traces

@@ -158,6 +158,12 @@ def it_end():
     return a + b + c
 out = it_end()
 """,
+    "a label out of range in a Keras loss during fit": """
+m = tf.keras.Sequential([tf.keras.layers.Dense(3)])
+m.compile("sgd", tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+out = m.fit(np.ones((4, 2), np.float32), np.array([0, 1, 5, 2]), epochs=1, verbose=0,
+            shuffle=False)
+""",
 }
 
 CASES = {name: MODULE + f"out = run_module('err_case_{i}', {src!r})\n"

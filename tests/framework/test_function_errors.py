@@ -14,7 +14,11 @@ import simdist as tf
 KNOWN = {"a nested function of unknown-rank inputs called with known shapes":
          "TF infers the call's shapes through the function body while the caller traces "
          "and raises the body's shape error then (a ValueError in user code); simdist "
-         "traces the call and its kernel fails at execution"}
+         "traces the call and its kernel fails at execution",
+         "a label out of range in a Keras loss during fit":
+         "simdist records a Keras loss as one node (sparse_categorical_crossentropy/"
+         "weighted_loss/value); TF names the kernel's op inside it (.../"
+         "SparseSoftmaxCrossEntropyWithLogits/SparseSoftmaxCrossEntropyWithLogits)"}
 
 test_every_case_was_recorded, test_same_result_as_tensorflow = conformance_tests(
     tf, {os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_errors.json"):

@@ -5,6 +5,8 @@ Glossary:
                       of the graph's node list (replica 0's and the other replicas' copies).
   replica ids      -- ``Const``, ``Const_1``, ... : TPUStrategy's int32 constant per replica,
                       made before the computation (tpu_strategy.py, ``tpu_function``).
+  Python values    -- an argument that is a number, string or array: a Const per replica
+                      (after the replica ids), and the replica function receives a tensor.
   fan-in           -- ``input<k>`` (TPUReplicatedInput) over the replicas' k-th input (k = 0:
                       the replica ids), ``cluster_<graph>/pivot`` (NoOp),
                       ``TPUReplicateMetadata``, then ``replicated_input_<k>`` (Identity), which
@@ -23,13 +25,17 @@ the computation's and the function's own ops are named around them as in TF.
 Mirrors tensorflow/python/tpu/tpu.py (``split_compile_and_replicate``,
 ``_postprocess_flat_outputs``, ``_postprocess_non_flat_outputs``; xla.py ``is_flat``) and
 tensorflow/python/distribute/tpu_strategy.py (``_tpu_function_creator``). Not modelled: a
-Python value among the arguments (TF converts it to a constant per replica, and the
-replica function receives a tensor): its Consts and input are missing from the list.
+variable among the arguments (TF reads it: the replica function receives a tensor).
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from simdist.framework import func_graph, nest
+
+# what TF converts to a tensor for tpu.replicate (any other leaf but None raises there)
+_VALUES = (bool, int, float, complex, str, bytes, np.ndarray, np.generic)
 
 
 def _symbolic_ids(structure) -> list:
@@ -40,21 +46,34 @@ def _symbolic_ids(structure) -> list:
 class ReplicatedProgram:
     """One program's names and tensors (see the module docstring)."""
 
-    def __init__(self, graph, replica_inputs):
-        """``replica_inputs``: each replica's (args, kwargs); names of the fan-in taken."""
+    def __init__(self, graph, n):
         self.graph = graph
-        self.n = len(replica_inputs)
+        self.n = n
         self.start = len(graph.nodes)
         self.end = None
-        self.inputs = [_symbolic_ids(x) for x in replica_inputs]   # [replica][k - 1]
         self.copies: set = set()     # ids of the other replicas' nodes
-        name = graph.unique_name
-        self.consts = [name("Const") for _ in range(self.n)]
+        self.value_nodes: set = set()   # ids of the Python values' Consts
+        self.consts = [graph.unique_name("Const") for _ in range(n)]
+
+    def replicated_inputs(self, replica_inputs) -> list:
+        """Each replica's (args, kwargs) as the computation receives them: a Python value
+        converted to a tensor (a Const per replica; TF: ``ops.convert_to_tensor`` of each
+        replica's flat input), None kept; the fan-in's names taken."""
+        from simdist.framework.ops import array_ops
+
+        before = len(self.graph.nodes)
+        replica_inputs = [nest.map_structure(
+            lambda x: array_ops.constant(x) if isinstance(x, _VALUES) else x, inputs)
+            for inputs in replica_inputs]
+        self.value_nodes = {id(node) for node in self.graph.nodes[before:]}
+        self.inputs = [_symbolic_ids(x) for x in replica_inputs]   # [replica][k - 1]
+        name = self.graph.unique_name
         k = 1 + len(self.inputs[0])
         self.input_names = [name(f"input{i}") for i in range(k)]
-        self.pivot = name(f"cluster_{graph.name}/pivot")
+        self.pivot = name(f"cluster_{self.graph.name}/pivot")
         self.metadata = name("TPUReplicateMetadata")
         self.replicated = [name(f"replicated_input_{i}") for i in range(k)]
+        return replica_inputs
 
     def finish(self, outputs_per_replica) -> list:
         """The computation ended: its outputs (per replica) and the fan-out's names; the
@@ -89,8 +108,11 @@ class ReplicatedProgram:
         """Add the program's operations to ``builder`` (graph_operations._Builder)."""
         builder.taken.update(n.lower() for n in self._names())
         by_id = builder.by_id
-        outside = {tid: by_id.get(tid) for ids in self.inputs for tid in ids}
         consts = [builder.add(c, "Const").outputs[0] for c in self.consts]
+        for node in nodes:
+            if id(node) in self.value_nodes:
+                builder.node(node)
+        outside = {tid: by_id.get(tid) for ids in self.inputs for tid in ids}
         fan_in = [builder.add(self.input_names[0], "TPUReplicatedInput", consts)]
         for k, name in enumerate(self.input_names[1:]):
             parts = [outside[ids[k]] for ids in self.inputs]
@@ -103,7 +125,7 @@ class ReplicatedProgram:
         for tid, t in zip(self.inputs[0], replicated[1:]):
             by_id[tid] = t
         for node in nodes:
-            if id(node) in self.copies:
+            if id(node) in self.copies or id(node) in self.value_nodes:
                 continue
             if _is_replica_id(node):   # TF: the replica id is input 0
                 by_id.update((tid, replicated[0]) for _, tid in node.out_slots)

@@ -148,15 +148,17 @@ class _Replication:
 
     # --- the trace ------------------------------------------------------------------------
     def run(self, fn, args, kwargs):
-        self.program = tpu_program.ReplicatedProgram(
-            self.graph, [select_replica(i, (args, kwargs)) for i in range(self.n)])
+        self.program = tpu_program.ReplicatedProgram(self.graph, self.n)
+        inputs = self.program.replicated_inputs(
+            [select_replica(i, (args, kwargs)) for i in range(self.n)])
+        self.mark = len(self.nodes)   # (the Python values' Consts are no replica's)
         for i in range(1, self.n):
-            self._link(i, select_replica(0, (args, kwargs)), select_replica(i, (args, kwargs)))
+            self._link(i, inputs[0], inputs[i])
         try:
             first = mirrored_run.call_for_each_replica(
                 self.strategy, [self.device],
-                lambda i, dev: self.contexts[0], fn, select_replica(0, args),
-                select_replica(0, kwargs), merge=self._merge)
+                lambda i, dev: self.contexts[0], fn, inputs[0][0], inputs[0][1],
+                merge=self._merge)
             self._sync()
             outputs = [first] + [self._to_replica(i, first) for i in range(1, self.n)]
             return regroup(self.program.finish(outputs))

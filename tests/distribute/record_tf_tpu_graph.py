@@ -45,10 +45,10 @@ def tpu_run(fn, args):
 
 def main():
     results = {}
-    for name, (fn, arg) in PROGRAMS.items():
+    for name, (fn, arg, *values) in PROGRAMS.items():
         @tf.function
-        def step(x, fn=fn):
-            return tpu_run(fn, (x,))
+        def step(x, fn=fn, values=tuple(values)):
+            return tpu_run(fn, (x, *values))
 
         graph = step.get_concrete_function(tf.constant(arg)).graph
         results[name] = [[op.name, op.type] for op in graph.get_operations()]

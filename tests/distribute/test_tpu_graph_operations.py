@@ -26,14 +26,15 @@ with open(os.path.join(os.path.dirname(__file__), "fixtures", "tf_tpu_graph.json
 
 def _graph(name):
     strategy = tpu_strategy()
-    fn, arg = PROGRAMS[name]
+    fn, arg, *values = PROGRAMS[name]
 
-    def replica_fn(x):
-        return fn(tf, tf.distribute.get_replica_context().replica_id_in_sync_group, x)
+    def replica_fn(x, *values):
+        return fn(tf, tf.distribute.get_replica_context().replica_id_in_sync_group, x,
+                  *values)
 
     @tf.function
     def step(x):
-        return strategy.run(replica_fn, args=(x,))
+        return strategy.run(replica_fn, args=(x, *values))
 
     return strategy, step, step.get_concrete_function(tf.constant(arg)).graph
 
@@ -77,3 +78,21 @@ def test_the_values_run_returns_in_the_trace_are_the_shards():
 
     step(tf.constant(1.0))
     assert seen == [[[f"output_{k}_shard_{r}:0" for r in range(8)] for k in (0, 1)]]
+
+
+def test_a_python_value_among_the_arguments_reaches_the_replica_function_as_a_tensor():
+    """tpu.py converts each replica's flat input to a tensor (``ops.convert_to_tensor``;
+    None stays None): the replica function gets a float32 tensor, not the float."""
+    strategy = tpu_strategy()
+    seen = []
+
+    @tf.function
+    def step(x):
+        def fn(x, scale, nothing):
+            seen.append((tf.is_tensor(scale), getattr(scale, "dtype", None), nothing))
+            return x * scale
+        return strategy.run(fn, args=(x, 3.0, None))
+
+    out = step(tf.constant(2.0))
+    assert seen == [(True, tf.float32, None)]
+    assert [float(p) for p in strategy.experimental_local_results(out)] == [6.0] * 8

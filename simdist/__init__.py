@@ -38,6 +38,7 @@ from simdist.framework.ops.clip_ops import clip_by_global_norm, clip_by_norm
 from simdist.framework.ops.script_ops import numpy_function, py_function
 from simdist.framework.ops.selection_ops import boolean_mask, slice, unique  # noqa: A004
 from simdist.framework.ops.pad_ops import pad
+from simdist.framework.ops.linspace_ops import linspace
 from simdist.framework.ops.check_ops import ensure_shape
 from simdist.framework.ops.trig_ops import (
     acos, acosh, asin, asinh, atan, atan2, atanh, cos, cosh, sin, sinh, tan,
@@ -54,7 +55,7 @@ from simdist.framework.ops.control_flow_ops import (
 
 from simdist.framework.function import function
 from simdist.platform.tf_logging import get_logger
-from simdist import config, debugging, io, linalg, math, nn, random, strings
+from simdist import config, debugging, image, io, linalg, math, nn, random, strings
 from simdist import _operators as __operators__
 from simdist.framework import dispatch as _dispatch
 

@@ -19,6 +19,7 @@ from simdist.framework.ops.nn_ops import (  # noqa: F401
     silu,
     softmax,
     softmax_cross_entropy_with_logits,
+    softplus,
     softsign,
     sparse_softmax_cross_entropy_with_logits,
     swish,

@@ -23,6 +23,7 @@ from simdist.framework import tape as tape_lib
 from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.tensor import NotTraceable, tracing
 from simdist.framework.thread_local import ThreadLocalValue
+from simdist.platform import tf_logging
 
 
 class UnconnectedGradients(enum.Enum):
@@ -30,6 +31,13 @@ class UnconnectedGradients(enum.Enum):
 
     NONE = "none"
     ZERO = "zero"
+
+
+def _trainable(t) -> bool:
+    """Whether a tape can differentiate ``t``'s dtype (TF's backprop_util.IsTrainable)."""
+    dtype = getattr(t, "dtype", None)
+    return dtype is None or dtype.is_floating or dtype.name in (
+        "complex64", "complex128", "resource", "variant")
 
 
 def _tape_key(source):
@@ -104,6 +112,12 @@ class GradientTape:
                     f"Passed in object {t!r} of type {type(t).__name__!r}, not tf.Tensor or "
                     "tf.Variable. Convert it with tf.convert_to_tensor first."
                 )
+            if not _trainable(t):   # TF watches it all the same, and says so (5 times)
+                import logging
+
+                tf_logging.log_first_n(
+                    logging.WARNING, "The dtype of the watched tensor must be floating (e.g. "
+                    "tf.float32), got %r", 5, t.dtype)
             self._tape.watch(t)
 
     def watched_variables(self) -> tuple:
@@ -169,9 +183,15 @@ class GradientTape:
 
         Raises:
           RuntimeError: a non-persistent tape used twice, or ``gradient`` called inside it.
-          ValueError: a target that is a Variable, or a source that is not differentiable.
+          TypeError: a ``None`` target.
+          ValueError: a target that is not a tensor or variable, or a source that is not
+            differentiable.
           LookupError: an op on the path that has no gradient rule.
         """
+        if target is None:
+            raise TypeError(
+                "Argument `target` should be a list or nested structure of Tensors, Variables "
+                "or CompositeTensors to be differentiated, but received None.")
         if tracing.value is not None:   # a node: computed now for shapes, and at execution
             return func_graph.record_tape_gradient(
                 self, (target, sources, output_gradients, unconnected_gradients))
@@ -313,10 +333,12 @@ def _backprop(tape, targets, out_grads, sources):
                 reach.add(o._id)
     grads: dict[int, object] = {}
     for t, g in zip(targets, out_grads):
-        if not hasattr(t, "_id") or hasattr(t, "assign"):
+        # A variable target is followed as TF follows its handle: a source when it is one
+        # of the sources (its gradient is the seed), unconnected to anything else.
+        if not hasattr(t, "_id"):
             raise ValueError(
-                f"Target {t!r} is not a Tensor; the target of gradient() must be a Tensor "
-                "computed from the sources (read a variable with .read_value())."
+                f"Target {t!r} is not a Tensor or Variable; the target of gradient() must be "
+                "tensors or variables computed from the sources."
             )
         if t._id not in reach:
             continue
@@ -340,9 +362,7 @@ def _backprop(tape, targets, out_grads, sources):
                 continue
         if rec.type not in execute.GRADIENTS:
             raise LookupError(
-                f"No gradient defined for operation '{rec.type}' (op type: {rec.type}). "
-                "Wrap the op in tf.stop_gradient or register a rule with RegisterGradient."
-            )
+                f"gradient registry has no entry for: {rec.type}")
         rule = execute.GRADIENTS[rec.type]
         if rule is None:
             continue

@@ -200,6 +200,15 @@ def is_symbolic(x) -> bool:
     return isinstance(x, SymbolicTensor)
 
 
+def taped_on_placeholders(x, *arguments) -> bool:
+    """Whether a "spec" op runs on placeholders after all: while a tape records, when its
+    input ``x``'s shape is fully known and its other ``arguments`` are not symbolic, so the
+    placeholders give its shapes and the tape records the op (a spec's outputs alone leave
+    the trace's tape without it: a gradient through it would be None)."""
+    return tape_lib.active() and x.shape.is_fully_defined() and \
+        not any(is_symbolic(a) for a in arguments)
+
+
 _EAGER_CONDITIONS: list = []
 
 

@@ -6,12 +6,14 @@ Glossary:
                  ``WARNING:tensorflow:<message>`` on stderr (stdout, and INFO and above, in
                  an interactive shell). When the root logger already has handlers it adds
                  none (its records reach them), as TF avoids logging twice.
+  log_first_n -- log a message at most ``n`` times from one call site (TF's
+                 ``logging.log_first_n``: the count is kept per file and line of the caller).
 Every warning and error simdist logs goes through it. ``logging`` is imported on the first
 call: ``import simdist`` leaves it unloaded (test_lazy_import). TF calls get_logger while
 ``import tensorflow`` runs, so a root logger configured after the import but before the
 first message logs TF's messages twice there, once here.
 
-Mirrors tensorflow/python/platform/tf_logging.py (get_logger).
+Mirrors tensorflow/python/platform/tf_logging.py (get_logger, log_first_n).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import threading
 
 _logger = None
 _logger_lock = threading.Lock()
+_counts: dict = {}   # (file, line) of a log_first_n call -> how many times it logged
 
 
 def get_logger():
@@ -47,3 +50,16 @@ def _configured():
         handler.setFormatter(logging.Formatter(logging.BASIC_FORMAT, None))
         logger.addHandler(handler)
     return logger
+
+
+def log_first_n(level, msg, n, *args) -> None:
+    """Log ``msg % args`` at ``level`` only the first ``n`` times this call site logs."""
+    import sys
+
+    caller = sys._getframe(1)
+    site = (caller.f_code.co_filename, caller.f_lineno)
+    with _logger_lock:
+        count = _counts.get(site, 0)
+        _counts[site] = count + 1
+    if count < n:
+        get_logger().log(level, msg, *args)

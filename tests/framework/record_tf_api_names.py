@@ -2,10 +2,10 @@
 and the name TF gives the Keras op layer each makes on a KerasTensor; write the table
 simdist/framework/api_names.py (read by framework/dispatch.py and Keras's TFOpLambda).
 
-For each path of simdist's ``tf``, ``tf.math``, ``tf.nn``, ``tf.linalg``, ``tf.strings`` and
-``tf.__operators__`` whose TF function is dispatchable, the name is that of the layer TF
-makes when the function is called on a float (string for tf.strings) KerasTensor alone, twice,
-or with an index 0 or [0]
+For each path of simdist's ``tf``, ``tf.math``, ``tf.nn``, ``tf.linalg``, ``tf.strings``,
+``tf.image`` and ``tf.__operators__`` whose TF function is dispatchable, the name is that of
+the layer TF makes when the function is called on a float (string for tf.strings) KerasTensor
+alone, twice, or with an index 0 or [0]
 (a function that makes several layers is left to the next rule),
 else, when such a call fails, TF's canonical name (``get_canonical_name_for_symbol``). For
 each Python operator, the name of the layer ``x <op> y`` makes. Run with TF's interpreter:
@@ -25,7 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, ROOT)
 import simdist  # noqa: E402 - the worktree's, for its public names
 
-MODULES = ("", "math", "nn", "linalg", "strings", "__operators__")
+MODULES = ("", "math", "nn", "linalg", "strings", "image", "__operators__")
 # x <op> y (or <op> x): the operators TF's Tensor overloads and a KerasTensor inherits.
 OPERATORS = {"__add__": "x + y", "__radd__": "1.0 + x", "__sub__": "x - y",
              "__rsub__": "1.0 - x", "__mul__": "x * y", "__rmul__": "2.0 * x",

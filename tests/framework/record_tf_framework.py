@@ -12,7 +12,8 @@ sys.path.insert(0, os.path.dirname(HERE))  # tests/, for tf_snippets
 
 from tf_snippets import recorder_main  # noqa: E402
 
-GROUPS = {"framework": ("framework_cases", "tf_framework.json")}
+GROUPS = {"framework": ("framework_cases", "tf_framework.json"),
+          "tape_guide": ("tape_guide_cases", "tf_tape_guide.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:])

@@ -22,7 +22,9 @@ from simdist.framework.ops import conv_ops as Cv
 from simdist.framework.ops import linalg_ops as L
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops as N
+from simdist.framework.ops import pad_ops as Pd
 from simdist.framework.ops import pooling_ops as P
+from simdist.framework.ops import selection_ops as S
 from simdist.framework.ops import trig_ops as T
 from simdist.framework.ops.numerics import check_numerics
 from simdist.framework.variables import Variable
@@ -199,6 +201,22 @@ def _slice_grad_make(draw):
         key = tuple(slice(None) for _ in s)
         out = np.zeros(s)
     return [draw(float_arrays(out.shape))], {"key": key, "shape": s}
+
+
+def _tf_slice_make(draw):
+    s = draw(nonempty_shapes())
+    begin = [draw(st.integers(0, d - 1)) for d in s]
+    size = [draw(st.sampled_from([-1, draw(st.integers(1, d - b))])) for b, d in zip(begin, s)]
+    return [draw(float_arrays(s))], {"begin": begin, "size": size}
+
+
+def _pad_make(values):
+    def make(draw):
+        s = draw(nonempty_shapes())
+        paddings = [[draw(st.integers(0, 2)), draw(st.integers(0, 2))] for _ in s]
+        return [draw(float_arrays(s))], {"paddings": paddings,
+                                         "constant_values": draw(st.sampled_from(values))}
+    return make
 
 
 def _tile_make(draw):
@@ -430,6 +448,10 @@ CASES: dict[str, Case] = {
     "Tile": Case(_tile_make, lambda x, multiples: A.tile(x, multiples)),
     "GatherV2": Case(_gather_make, lambda x, indices, axis: A.gather(x, indices, axis=axis)),
     "StridedSlice": Case(_slice_make, lambda x, key: x[key]),
+    "Slice": Case(_tf_slice_make, lambda x, begin, size: S.slice(x, begin, size)),
+    "Pad": Case(_pad_make([0.0]), lambda x, paddings, constant_values: Pd.pad(x, paddings)),
+    "PadV2": Case(_pad_make([1.5, -2.0]), lambda x, paddings, constant_values: Pd.pad(
+        x, paddings, constant_values=constant_values)),
     "StridedSliceGrad": Case(_slice_grad_make,
                              lambda g, key, shape: A.strided_slice_grad(g, key, shape)),
     "MatrixInverse": Case(lambda draw: ([_square_make(draw)], {}), L.inv),

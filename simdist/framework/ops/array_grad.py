@@ -17,6 +17,7 @@ from simdist.framework import execute
 from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
+from simdist.framework.ops import pad_ops, selection_ops
 from simdist.framework.ops.math_grad import unbroadcast
 
 for _op in ("StopGradient", "ZerosLike", "OnesLike", "Shape", "Size", "Rank", "OneHot",
@@ -143,3 +144,20 @@ def _strided_slice_grad(op, grad):
 @execute.RegisterGradient("StridedSliceGrad")
 def _strided_slice_grad_grad(op, grad):
     return A.strided_slice(grad, op.attrs["key"])
+
+
+@execute.RegisterGradient("Slice")
+def _slice_grad(op, grad):
+    """The gradient padded back to the input's shape with zeros (TF's _SliceGrad)."""
+    dims = list(op.inputs[0].shape)
+    begin, size = op.attrs["begin"], op.attrs["size"]
+    return pad_ops.pad(grad, [[b, d - b - n] for b, d, n in zip(begin, dims, size)])
+
+
+@execute.RegisterGradient("Pad")
+@execute.RegisterGradient("PadV2")
+def _pad_grad(op, grad):
+    """The padded gradient's middle, the input's place (TF's _PadGrad); the constant value
+    has none."""
+    begin = [before for before, _ in op.attrs["paddings"]]
+    return selection_ops.slice(grad, begin, list(op.inputs[0].shape))

@@ -96,7 +96,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     else:
         value = np.pad(host, widths.tolist(), mode=_NUMPY_MODES[m])
     result = value if value.dtype == object else array_api.from_host(value)
-    return execute.execute(kind, [x], result)
+    return execute.execute(kind, [x], result, attrs={"paddings": widths.tolist()})
 
 
 def pad_spec(graph, tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
@@ -106,6 +106,8 @@ def pad_spec(graph, tensor, paddings, mode="CONSTANT", constant_values=0, name=N
     m = pad_mode(mode)
     with func_graph.recorded_op_scope(0):   # a Python value converted as the op does
         x = execute.convert_to_tensor(tensor)
+    if func_graph.taped_on_placeholders(x, paddings, constant_values):
+        return NotImplemented
     device = context.current_device()
     if func_graph.is_symbolic(paddings):
         rows = paddings.shape.dims[0] if paddings.shape.rank == 2 else None

@@ -165,7 +165,8 @@ def slice(input_, begin, size, name=None):  # noqa: A001 - TF's name
             raise errors.InvalidArgumentError(
                 None, None, f"Expected size[{i}] in [0, {dim - start}], but got {n} [Op:Slice]")
     key = tuple(np.s_[start:start + n] for start, n in zip(b, s))
-    return execute.execute("Slice", [x], array_api.copy(x._value[key]))
+    return execute.execute("Slice", [x], array_api.copy(x._value[key]),
+                           attrs={"begin": b, "size": s})
 
 
 def _index_list(value) -> list:
@@ -182,6 +183,8 @@ def slice_spec(graph, input_, begin, size, name=None):
     fails on the placeholders (TF's text)."""
     with func_graph.recorded_op_scope(0):   # a Python value converted as the op does
         x = _t(input_)
+    if func_graph.taped_on_placeholders(x, begin, size):
+        return NotImplemented
     rank = x.shape.rank
     symbolic_size = func_graph.is_symbolic(size)
     n = size.shape.num_elements() if symbolic_size else len(_index_list(size))

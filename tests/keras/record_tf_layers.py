@@ -4,8 +4,8 @@ Groups: ``core`` (layer_cases.CASES -> fixtures/tf_layers.json, recorded with TF
 ``cnn`` (cnn_layer_cases.CASES -> fixtures/tf_cnn_layers.json), ``functional``
 (functional_cases.CASES -> fixtures/tf_functional.json), ``saving`` (saving_cases.CASES ->
 fixtures/tf_saving.json) and ``preprocessing`` (preprocessing_cases.CASES ->
-fixtures/tf_preprocessing.json) and ``op_layers`` (op_layer_cases.CASES ->
-fixtures/tf_op_layers.json), recorded with TF 2.21 and tf-keras, oneDNN off so that TF's
+fixtures/tf_preprocessing.json), ``op_layers`` (op_layer_cases.CASES ->
+XX
 reference CPU kernels give the values. Run with the
 TensorFlow interpreter (not simdist's venv):
     TF_USE_LEGACY_KERAS=1 TF_ENABLE_ONEDNN_OPTS=0 TF_CPP_MIN_LOG_LEVEL=3 \\
@@ -25,7 +25,8 @@ GROUPS = {"core": ("layer_cases", "tf_layers.json"),
           "functional": ("functional_cases", "tf_functional.json"),
           "saving": ("saving_cases", "tf_saving.json"),
           "preprocessing": ("preprocessing_cases", "tf_preprocessing.json"),
-          "op_layers": ("op_layer_cases", "tf_op_layers.json")}
+          "op_layers": ("op_layer_cases", "tf_op_layers.json"),
+          "rnn": ("rnn_cell_cases", "tf_rnn_cells.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:])

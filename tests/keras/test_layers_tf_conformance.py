@@ -5,9 +5,9 @@ and layers with their gradients, Reshape, Embedding, Add, Concatenate, LayerNorm
 summaries, a CNN fit on 4 replicas), functional_cases.CASES (TF 2.21: several inputs and
 outputs, shared layers, summaries, fit on 4 replicas), saving_cases.CASES (TF 2.21: whole
 models saved and loaded), preprocessing_cases.CASES (TF 2.21: StringLookup, IntegerLookup,
-Normalization) and op_layer_cases.CASES (TF 2.21: TF ops and operators on KerasTensors as
-TFOpLambda / SlicingOpLambda layers); and the batch-norm options simdist refuses rather than
-ignores."""
+Normalization), op_layer_cases.CASES (TF 2.21: TF ops and operators on KerasTensors as
+TFOpLambda / SlicingOpLambda layers) and rnn_cell_cases.CASES (TF 2.21: LSTMCell); and the
+batch-norm options simdist refuses rather than ignores."""
 
 import os
 
@@ -17,6 +17,7 @@ import layer_cases
 import op_layer_cases
 import preprocessing_cases
 import pytest
+import rnn_cell_cases
 import saving_cases
 from tf_snippets import conformance_tests
 
@@ -26,7 +27,7 @@ _FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
 GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_cases.CASES,
           "tf_functional.json": functional_cases.CASES, "tf_saving.json": saving_cases.CASES,
           "tf_preprocessing.json": preprocessing_cases.CASES,
-          "tf_op_layers.json": op_layer_cases.CASES}
+          "tf_op_layers.json": op_layer_cases.CASES, "tf_rnn_cells.json": rnn_cell_cases.CASES}
 
 # STRICT: marked pytest.mark.array_api by tests/array_api_subset.py.
 # Also run on array_api_strict (tests/hardware/test_backends.py): convolutions and pooling

@@ -132,10 +132,16 @@ class Layer(module.Module):
 
     # --- attribute tracking -------------------------------------------------------------
     def __setattr__(self, name, value):
-        # Private attributes hold sub-layers too (``self._dense = Dense(...)``), as Keras
-        # tracks them; the layer's own bookkeeping does not.
+        # Private attributes hold sub-layers and variables too (``self._dense = Dense(...)``),
+        # as Keras tracks them; the layer's own bookkeeping does not.
         if name not in _BOOKKEEPING:
-            for item in nest.flatten(value) if isinstance(value, (list, tuple, dict)) else [value]:
+            container = isinstance(value, (list, tuple, dict))
+            if container and any(isinstance(v, variables_lib.Variable)
+                                 for v in nest.flatten(value)):
+                # tf-keras wraps it in a tracked data structure, whose variables a model
+                # lists before its own
+                self.__dict__.setdefault("_tracked", []).append(TrackedContainer(value))
+            for item in nest.flatten(value) if container else [value]:
                 if isinstance(item, Layer) and item is not self and all(
                         item is not lay for lay in self.__dict__.get("_layers", [])):
                     self.__dict__.setdefault("_layers", []).append(item)
@@ -146,6 +152,13 @@ class Layer(module.Module):
                     # a model (not a layer) counts its state among its weights
                     self.__dict__.setdefault("_metrics", []).append(item)
                     self.__dict__.setdefault("_tracked", []).append(item)
+                elif isinstance(item, variables_lib.Variable):
+                    # a variable kept as an attribute is one of the layer's own weights
+                    # (tf-keras's Layer.__setattr__), after those of add_weight
+                    own = "_trainable_weights" if item.trainable else "_non_trainable_weights"
+                    weights = self.__dict__.setdefault(own, [])
+                    if all(item is not w for w in weights):
+                        weights.append(item)
         object.__setattr__(self, name, value)
 
     def _trackable_children(self) -> dict:
@@ -542,6 +555,34 @@ def _values(variables) -> list:
         with ds_context.enter_or_assert_strategy(ds_context.strategy_of(w)):
             out.append(w.numpy())
     return out
+
+class TrackedContainer:
+    """A list, tuple or dict of variables kept as a layer attribute, as tf-keras's tracked
+    data structure (ListWrapper, DictWrapper) lists its weights: those of nested structures
+    first (a dict's in key order), then its own variables in order."""
+
+    def __init__(self, value):
+        self._value = value
+
+    def _variables(self, value, want) -> list:
+        items = [value[k] for k in sorted(value)] if isinstance(value, dict) else list(value)
+        nested = [v for item in items if isinstance(item, (list, tuple, dict))
+                  for v in self._variables(item, want)]
+        own = [v for v in items if isinstance(v, variables_lib.Variable) and want(v)]
+        return nested + own
+
+    @property
+    def trainable_weights(self) -> list:
+        return self._variables(self._value, lambda v: v.trainable)
+
+    @property
+    def non_trainable_weights(self) -> list:
+        return self._variables(self._value, lambda v: not v.trainable)
+
+    @property
+    def weights(self) -> list:
+        return self.trainable_weights + self.non_trainable_weights
+
 
 # Attributes of a layer's own bookkeeping: never sub-layers, never checkpoint children.
 _BOOKKEEPING = frozenset({"_layers", "_inbound_nodes", "_trainable_weights",

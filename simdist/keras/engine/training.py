@@ -67,10 +67,14 @@ class Model(Layer):
         return object.__new__(cls)
 
     def __init__(self, *args, **kwargs):
-        if args or "inputs" in kwargs or "outputs" in kwargs:
+        from simdist.keras.engine import functional
+
+        if functional.is_functional_init(args, kwargs) or "inputs" in kwargs or \
+                "outputs" in kwargs:
             # A subclass called with (or calling super().__init__ with) inputs and outputs
             # becomes functional: Keras puts Functional in its bases (its train_step etc. stay).
-            from simdist.keras.engine import functional
+            # Other positional arguments are ignored, as tf-keras ignores them
+            # (``super().__init__(self)`` in TF's "Effective TensorFlow 2" guide).
 
             functional.inject_functional_model_class(type(self))
             functional.Functional.__init__(self, *args, **kwargs)

@@ -28,3 +28,4 @@ from simdist.keras.layers.preprocessing.integer_lookup import IntegerLookup
 from simdist.keras.layers.preprocessing.normalization import Normalization
 from simdist.keras.layers.preprocessing.string_lookup import StringLookup
 from simdist.keras.layers.reshaping import Reshape
+from simdist.keras.layers.rnn.lstm_cell import LSTMCell

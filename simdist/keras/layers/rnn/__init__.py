@@ -1,0 +1,1 @@
+"""Recurrent layers' cells (``tf.keras.layers.LSTMCell``)."""

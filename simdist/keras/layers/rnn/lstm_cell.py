@@ -1,0 +1,138 @@
+"""``tf.keras.layers.LSTMCell``: one step of a long short-term memory layer.
+
+Glossary:
+  state         -- ``[h, c]``: the previous output ``h`` (``units`` wide) and carry ``c``;
+                   ``state_size`` is ``[units, units]``, ``output_size`` is ``units``.
+  gates         -- ``z = x @ kernel + h @ recurrent_kernel + bias`` split in four along the
+                   last axis: input ``i``, forget ``f``, candidate, output ``o`` (Keras's
+                   implementation 2, its default): ``i, f, o = recurrent_activation(...)``,
+                   ``c' = f * c + i * activation(candidate)``, ``h' = o * activation(c')``.
+  unit_forget_bias -- the bias starts at ``bias_initializer`` with the forget gate's part
+                   at ones.
+  get_initial_state -- zeros ``[batch_size, units]`` for ``h`` and ``c`` (the batch of
+                   ``inputs`` when given).
+Dropout on the inputs or the recurrent state (``dropout``, ``recurrent_dropout``) is not
+simulated: a non-zero rate raises NotImplementedError.
+
+Mirrors tf_keras/src/layers/rnn/lstm.py (LSTMCell) and rnn_utils.py
+(generate_zero_filled_state_for_cell).
+"""
+
+from __future__ import annotations
+
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+from simdist.framework.ops import nn_ops as N
+from simdist.keras import activations, initializers, regularizers
+from simdist.keras.engine.base_layer import Layer, refuse_constraints
+
+
+class LSTMCell(Layer):
+    """Cell class for the LSTM layer (``tf.keras.layers.LSTMCell``)."""
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",
+                 use_bias=True, kernel_initializer="glorot_uniform",
+                 recurrent_initializer="orthogonal", bias_initializer="zeros",
+                 unit_forget_bias=True, kernel_regularizer=None, recurrent_regularizer=None,
+                 bias_regularizer=None, kernel_constraint=None, recurrent_constraint=None,
+                 bias_constraint=None, dropout=0.0, recurrent_dropout=0.0, **kwargs):
+        if units <= 0:
+            raise ValueError("Received an invalid value for argument `units`, expected a "
+                             f"positive integer, got {units}.")
+        kwargs.pop("enable_caching_device", None)
+        self.implementation = kwargs.pop("implementation", 2)
+        super().__init__(**kwargs)
+        refuse_constraints(kernel_constraint, recurrent_constraint, bias_constraint)
+        self.dropout = min(1.0, max(0.0, dropout))
+        self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
+        if self.dropout or self.recurrent_dropout:
+            raise NotImplementedError(
+                "simdist's LSTMCell does not simulate dropout: make it with dropout=0 and "
+                "recurrent_dropout=0 (or apply a Dropout layer to its inputs).")
+        self.units = units
+        self.activation = activations.get(activation)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.recurrent_initializer = initializers.get(recurrent_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.unit_forget_bias = unit_forget_bias
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.state_size = [self.units, self.units]
+        self.output_size = self.units
+
+    def build(self, input_shape):
+        input_dim = input_shape[-1]
+        self.kernel = self.add_weight(
+            shape=(input_dim, self.units * 4), name="kernel",
+            initializer=self.kernel_initializer, regularizer=self.kernel_regularizer)
+        self.recurrent_kernel = self.add_weight(
+            shape=(self.units, self.units * 4), name="recurrent_kernel",
+            initializer=self.recurrent_initializer, regularizer=self.recurrent_regularizer)
+        if self.use_bias:
+            self.bias = self.add_weight(
+                shape=(self.units * 4,), name="bias", initializer=self._bias_initializer(),
+                regularizer=self.bias_regularizer)
+        else:
+            self.bias = None
+        super().build(input_shape)
+
+    def _bias_initializer(self):
+        if not self.unit_forget_bias:
+            return self.bias_initializer
+        init, units = self.bias_initializer, self.units
+
+        def bias_initializer(_, *args, **kwargs):
+            return A.concat([init((units,), *args, **kwargs),
+                             initializers.get("ones")((units,), *args, **kwargs),
+                             init((units * 2,), *args, **kwargs)], axis=-1)
+        return bias_initializer
+
+    def call(self, inputs, states, training=None):
+        h_tm1, c_tm1 = states[0], states[1]
+        z = M.matmul(inputs, self._weight(self.kernel))
+        z = M.add(z, M.matmul(h_tm1, self._weight(self.recurrent_kernel)))
+        if self.use_bias:
+            z = N.bias_add(z, self._weight(self.bias))
+        z0, z1, z2, z3 = A.split(z, num_or_size_splits=4, axis=1)
+        i = self.recurrent_activation(z0)
+        f = self.recurrent_activation(z1)
+        c = M.add(M.multiply(f, c_tm1), M.multiply(i, self.activation(z2)))
+        o = self.recurrent_activation(z3)
+        h = M.multiply(o, self.activation(c))
+        return h, [h, c]
+
+    def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
+        """Zeros for ``[h, c]``: ``[batch_size, units]`` each.
+
+        Raises:
+          ValueError: neither ``inputs`` nor both ``batch_size`` and ``dtype``.
+        """
+        if inputs is not None:
+            batch_size = A.shape(inputs)[0]
+            dtype = inputs.dtype
+        if batch_size is None or dtype is None:
+            raise ValueError(
+                "batch_size and dtype cannot be None while constructing initial state. "
+                f"Received: batch_size={batch_size}, dtype={dtype}")
+        return [A.zeros([batch_size, size], dtype=dtype) for size in self.state_size]
+
+    def get_config(self):
+        cfg = super().get_config()
+        cfg.update(
+            units=self.units, activation=activations.serialize(self.activation),
+            recurrent_activation=activations.serialize(self.recurrent_activation),
+            use_bias=self.use_bias,
+            kernel_initializer=initializers.serialize(self.kernel_initializer),
+            recurrent_initializer=initializers.serialize(self.recurrent_initializer),
+            bias_initializer=initializers.serialize(self.bias_initializer),
+            unit_forget_bias=self.unit_forget_bias,
+            kernel_regularizer=regularizers.serialize(self.kernel_regularizer),
+            recurrent_regularizer=regularizers.serialize(self.recurrent_regularizer),
+            bias_regularizer=regularizers.serialize(self.bias_regularizer),
+            kernel_constraint=None, recurrent_constraint=None, bias_constraint=None,
+            dropout=self.dropout, recurrent_dropout=self.recurrent_dropout,
+            implementation=self.implementation)
+        return cfg

@@ -217,11 +217,24 @@ class WhileNode:
     """A recorded while_loop: the loop vars' placeholders, condition and body nodes."""
 
     __slots__ = ("inputs", "places", "cond", "pred", "body", "results", "outputs",
-                 "max_iters", "name")
+                 "max_iters", "name", "randomness")
 
     def __init__(self, **kw):
+        self.randomness = None   # the body's random state (see _body_randomness)
         for k, v in kw.items():
             setattr(self, k, v)
+
+    def _body_randomness(self):
+        """The random state the body's ops draw from: TF's body is a graph of its own (op
+        seeds counted from 0, one kernel per op for every iteration and call); a dry run's
+        is thrown away."""
+        from simdist.framework.ops import random_ops
+
+        if func_graph.in_dry_run():
+            return random_ops.loop_body_scope(random_ops.FunctionRandomState())
+        if self.randomness is None:
+            self.randomness = random_ops.FunctionRandomState()
+        return random_ops.loop_body_scope(self.randomness)
 
     def run(self, env: dict) -> None:
         values = [env[i] for i in self.inputs]
@@ -239,8 +252,9 @@ class WhileNode:
                 node.run(env)
             if not bool(env[self.pred]):
                 break
-            for node in self.body:
-                node.run(env)
+            with self._body_randomness():
+                for node in self.body:
+                    node.run(env)
             values = [env[r] for r in self.results]
             n += 1
         for out_id, v in zip(self.outputs, values):

@@ -160,6 +160,27 @@ CASES.update({
                                        "baz(tf.constant([1.0, 2.0, 3.0, 4.0]))]",
 })
 
+# --- a while loop's body is a graph of its own: op seeds counted from 0 there, one kernel
+# per op for every iteration and call (one iteration at a time: TF runs independent
+# iterations' ops in parallel, in no fixed order); Keras's steps_per_execution loop (a
+# partial last execution included) draws every step's dropout from that one kernel
+CASES.update({
+    "function_while_loop_ops": "tf.random.set_seed(25)\n"
+                               "@tf.function\n"
+                               "def loop(n):\n"
+                               "    first = tf.random.uniform([2])\n"
+                               "    def body(i, acc):\n"
+                               "        return i + 1, acc.write(i, tf.random.uniform([2]))\n"
+                               "    _, acc = tf.while_loop(lambda i, _: i < n, body,\n"
+                               "                           (0, tf.TensorArray(tf.float32, n)),\n"
+                               "                           parallel_iterations=1)\n"
+                               "    return first, acc.stack(), tf.random.normal([2])\n"
+                               "out = [*loop(tf.constant(3)), *loop(tf.constant(2))]",
+})
+FIT_CASES["fit_dropout_steps_per_execution"] = (
+    "tf.keras.utils.set_random_seed(9)\n"
+    + _FIT_MODEL.format(seed="", n=40).replace("'mse')", "'mse', steps_per_execution=3)"))
+
 # --- under MirroredStrategy on two devices (``DEVICES``: two logical CPUs in TF, two
 # simulated GPUs in simdist). Eagerly each replica's device has its own kernels; initial
 # values are drawn once and copied to every replica; in fit each replica's Dropout is its

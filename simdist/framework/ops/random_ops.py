@@ -155,9 +155,29 @@ def is_tracing() -> bool:
 def function_scope(state: FunctionRandomState):
     """Run one call of a traced function: the first call traces (fixes the seeds), later
     ones replay them; its kernels are the function's own."""
+    with _graph_scope(state, _state.global_seed):
+        yield state
+
+
+@contextlib.contextmanager
+def loop_body_scope(state: FunctionRandomState):
+    """Run one iteration of a traced while loop's body: TF builds the body as a graph of its
+    own, so its random ops take op seeds counted from 0 there (with the function's global
+    seed), and each op is one kernel for every iteration and every call (``state`` is the
+    loop's, kept with it). Outside a traced function's execution, nothing changes."""
+    outer = _state.function
+    if outer is None:
+        yield state
+        return
+    with _graph_scope(state, outer.global_seed):
+        yield state
+
+
+@contextlib.contextmanager
+def _graph_scope(state: FunctionRandomState, global_seed):
     outer = _state.function
     if not state.traced:
-        state.global_seed = _state.global_seed
+        state.global_seed = global_seed
     if state.generation != _state.generation:   # set_seed cleared TF's kernels since
         state.kernels.clear()
         state.generation = _state.generation

@@ -174,17 +174,28 @@ def _joined(strategy):
 
 def repeat(step_function, iterator, n):
     """``step_function(iterator)`` ``n`` times (a tensor, at least 1): TF's ``for _ in
-    tf.range(steps_per_execution): outputs = step_function(...)`` as AutoGraph stages it
-    (``outputs`` is first set in the loop: the body is traced once for the outputs'
-    structure, then as the loop's body; here that first trace is the first step, and the
-    loop runs the others). The last step's outputs."""
-    outputs = step_function(iterator)
+    tf.range(steps_per_execution): outputs = step_function(...)`` as AutoGraph stages it.
+    ``outputs`` is first set in the loop, so while tracing the body is first staged in a
+    scratch graph for the outputs' types (its ops dropped: TF's temporary FuncGraph), then
+    the loop runs every step from zeros of those, its random ops one kernel each for all
+    the steps; eagerly (``run_eagerly``) the first step runs, then the loop the others.
+    The last step's outputs."""
+    graph = func_graph.current()
+    if graph is None:
+        first, outputs = 1, step_function(iterator)
+    else:
+        from simdist.autograph.operators.control_flow import _placeholder_value
+        from simdist.framework import graph_control_flow
+
+        staged = graph_control_flow.scratch(graph, lambda: step_function(iterator))
+        first, outputs = 0, nest.map_structure(lambda t: _placeholder_value(t, None, t)[0],
+                                               staged)
 
     def body(i, _):
         return i + 1, step_function(iterator)
 
     return while_loop.while_loop(lambda i, _: i < n, body,
-                                 (A.constant(1, dtype="int64"), outputs))[1]
+                                 (A.constant(first, dtype="int64"), outputs))[1]
 
 
 def concatenated(step_function, iterator, n):

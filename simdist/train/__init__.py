@@ -9,3 +9,4 @@ from simdist.train.checkpoint_management import (
     latest_checkpoint,
 )
 from simdist.train.checkpoint_utils import list_variables, load_variable
+from simdist.train.py_checkpoint_reader import CheckpointReader, load_checkpoint

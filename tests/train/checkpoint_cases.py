@@ -306,5 +306,27 @@ for kw in ({'directory': None, 'max_to_keep': 1}, {'directory': D, 'max_to_keep'
         errors.append(type(e).__name__)
 out = errors
 """,
+    "load_checkpoint: a CheckpointReader's keys, shapes, dtypes and values, its errors": """
+v = tf.Variable([1., 2.]); s = tf.Variable(3, dtype=tf.int64)
+mgr = tf.train.CheckpointManager(tf.train.Checkpoint(v=v, s=s), D, max_to_keep=2)
+p = mgr.save()
+v.assign([5., 6.])
+mgr.save()
+r, latest = tf.train.load_checkpoint(p), tf.train.load_checkpoint(D)
+def error(fn):
+    try:
+        fn()
+    except Exception as e:
+        return [type(e).__name__, str(e).replace(D, 'D')]
+    return 'no error'
+key = 'v/.ATTRIBUTES/VARIABLE_VALUE'
+out = [type(r).__name__, sorted(r.get_variable_to_shape_map().items()),
+       sorted((k, d.name) for k, d in r.get_variable_to_dtype_map().items()),
+       r.has_tensor(key), r.has_tensor('nope'), r.has_tensor('_CHECKPOINTABLE_OBJECT_GRAPH'),
+       r.get_tensor(key), latest.get_tensor(key), r.get_tensor('s/.ATTRIBUTES/VARIABLE_VALUE'),
+       type(r.get_tensor('_CHECKPOINTABLE_OBJECT_GRAPH')).__name__,
+       error(lambda: r.get_tensor('nope')), error(lambda: tf.train.load_checkpoint(D + '/no')),
+       tf.train.list_variables(p) == sorted(r.get_variable_to_shape_map().items())]
+""",
 }
 CASES = {name: PRELUDE + code for name, code in CASES.items()}

@@ -39,6 +39,8 @@ from simdist.framework.ops.script_ops import numpy_function, py_function
 from simdist.framework.ops.selection_ops import boolean_mask, slice, unique  # noqa: A004
 from simdist.framework.ops.pad_ops import pad
 from simdist.framework.ops.linspace_ops import linspace
+from simdist.framework.ops.linalg_ops import eye
+from simdist.framework.ops.special_math_ops import einsum
 from simdist.framework.ops.check_ops import ensure_shape
 from simdist.framework.ops.trig_ops import (
     acos, acosh, asin, asinh, atan, atan2, atanh, cos, cosh, sin, sinh, tan,
@@ -54,6 +56,7 @@ from simdist.framework.ops.control_flow_ops import (
 )
 
 from simdist.framework.function import function
+from simdist.framework.custom_gradient import custom_gradient
 from simdist.platform.tf_logging import get_logger
 from simdist import config, debugging, image, io, linalg, math, nn, random, strings
 from simdist import _operators as __operators__

@@ -3,5 +3,6 @@
 from simdist.framework import dispatch as _dispatch  # noqa: E402
 from simdist.framework.ops.clip_ops import global_norm  # noqa: F401
 from simdist.framework.ops.linalg_ops import *  # noqa: F401,F403
+from simdist.framework.ops.special_math_ops import einsum  # noqa: F401
 
 _dispatch.export_ops(globals(), "linalg")

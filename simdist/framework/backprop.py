@@ -266,26 +266,12 @@ class GradientTape:
         """
         from simdist.framework.ops import array_ops
 
-        if not experimental_use_pfor and not self._persistent:
-            raise RuntimeError(
-                "GradientTape must be created with persistent=True to compute the jacobian "
-                "with eager execution enabled and with  experimental_use_pfor set to False.")
-
-        persistent, self._persistent = self._persistent, True
-        self._tape.persistent = True
-        try:
-            t = execute.convert_to_tensor(target)
-            n = t.shape.num_elements()
-            rows = []
-            for i in range(n):
-                # Seed d(target)/d(target) with a one-hot of target's shape: row i.
-                seed = array_ops.reshape(array_ops.one_hot_vector(i, n, t.dtype), list(t.shape))
-                self._used = False
-                rows.append(self.gradient(t, sources, output_gradients=seed,
-                                          unconnected_gradients=unconnected_gradients))
-        finally:
-            self._persistent = persistent
-            self._tape.persistent = persistent
+        self._check_loop_allowed(experimental_use_pfor, "jacobian")
+        t = execute.convert_to_tensor(target)
+        n = t.shape.num_elements()
+        seeds = [array_ops.reshape(array_ops.one_hot_vector(i, n, t.dtype), list(t.shape))
+                 for i in range(n)]
+        rows = self._rows(t, sources, seeds, unconnected_gradients)
         src_list = nest.flatten(sources)
         stacked = []
         for j, s in enumerate(src_list):
@@ -297,6 +283,70 @@ class GradientTape:
             stacked.append(array_ops.reshape(st, list(t.shape) + list(s.shape)))
         return nest.pack_sequence_as(sources, stacked)
 
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """d(target[b, i...])/d(source[b, j...]) for each example ``b`` of the batch, shape
+        ``[batch, target dims..., source dims...]``: each target element's gradient summed
+        over the batch, which is that example's when the examples are independent (TF
+        computes it so, and checks only that the first dimensions match); zeros for an
+        unconnected source, as TF.
+
+        Raises:
+          ValueError: a target or source of rank below 2, or batch dimensions that differ.
+          RuntimeError: ``experimental_use_pfor=False`` on a non-persistent tape.
+        """
+        from simdist.framework.ops import array_ops
+
+        t = execute.convert_to_tensor(target)
+        src = execute.convert_to_tensor(_tape_key(source))
+        for x in (t, src):
+            if x.shape.rank is not None and x.shape.rank < 2:
+                raise ValueError(f"Shape {x.shape} must have rank at least 2")
+        if t.shape[0] != src.shape[0]:
+            raise ValueError(f"Need first dimension of target shape ({t.shape}) and source "
+                             f"shape ({src.shape}) to match.")
+        self._check_loop_allowed(experimental_use_pfor, "batch_jacobian")
+        batch, inner = t.shape[0], list(t.shape)[1:]
+        n = t.shape.num_elements() // batch if batch else 0
+        seeds = [array_ops.reshape(array_ops.tile(array_ops.reshape(
+                     array_ops.one_hot_vector(i, n, t.dtype), [1, n]), [batch, 1]),
+                     list(t.shape)) for i in range(n)]
+        rows = self._rows(t, source, seeds, unconnected_gradients)
+        shape = [batch] + inner + list(src.shape)[1:]
+        if not rows or any(r is None for r in rows):
+            # TF returns zeros here whatever ``unconnected_gradients`` says
+            return array_ops.zeros(shape, t.dtype)
+        stacked = array_ops.stack(rows, axis=1)   # [batch, n, source dims...]
+        return array_ops.reshape(stacked, shape)
+
+    def _check_loop_allowed(self, experimental_use_pfor, what) -> None:
+        if not experimental_use_pfor and not self._persistent:
+            raise RuntimeError(
+                f"GradientTape must be created with persistent=True to compute the {what} "
+                + _LOOP_ERROR_ENDS[what])
+
+    def _rows(self, t, sources, seeds, unconnected_gradients) -> list:
+        """The gradient of ``t`` seeded with each of ``seeds`` (the tape kept between)."""
+        persistent, self._persistent = self._persistent, True
+        self._tape.persistent = True
+        try:
+            rows = []
+            for seed in seeds:
+                self._used = False
+                rows.append(self.gradient(t, sources, output_gradients=seed,
+                                          unconnected_gradients=unconnected_gradients))
+        finally:
+            self._persistent = persistent
+            self._tape.persistent = persistent
+        return rows
+
+
+# TF's texts (their double spaces included).
+_LOOP_ERROR_ENDS = {
+    "jacobian": "with eager execution enabled and with  experimental_use_pfor set to False.",
+    "batch_jacobian": "with eager execution enabled and  with experimental_use_pfor set to "
+                      "False.",
+}
 
 _sweep = ThreadLocalValue(None)   # what replaces _backprop on this thread (gradient_plan)
 

@@ -6,7 +6,9 @@ _SliceGrad / _PadGrad), a variable as a tape's target (followed as TF follows it
 the seed for itself, None for others), a ``None`` target, an op without a gradient
 (``tf.image.adjust_contrast``: TF's registry LookupError), ``tf.image.adjust_contrast`` and
 ``convert_image_dtype`` values, ``tf.nn.softplus``; and, with Keras, variables kept as
-layer / model attributes among the weights."""
+layer / model attributes among the weights; and for the advanced_autodiff guide
+``tf.custom_gradient``, ``tf.einsum`` (values and gradients), ``tf.eye`` and
+``GradientTape.batch_jacobian``."""
 
 COMMON = """
 def error(fn):
@@ -132,6 +134,109 @@ out = [names(m.trainable_weights), names(m.non_trainable_weights), names(m.weigh
        h.history["loss"], m.count_params()]
 """
 
+CUSTOM_GRADIENT = COMMON + """
+@tf.custom_gradient
+def clip_gradients(y):
+    def backward(dy):
+        return tf.clip_by_norm(dy, 0.5)
+    return y, backward
+
+@tf.custom_gradient
+def log1pexp(x):
+    e = tf.exp(x)
+    def grad(upstream):
+        return upstream * (1 - 1 / (1 + e))
+    return tf.math.log(1 + e), grad
+
+@tf.custom_gradient
+def product(a, b):
+    def grad(dy):
+        return dy * b * 2., dy * a * 3.
+    return a * b, grad
+
+w = tf.Variable(3.)
+@tf.custom_gradient
+def scaled(x):
+    def grad(dy, variables=None):
+        return dy * w, [dy * x * 10.]
+    return x * w, grad
+
+@tf.custom_gradient
+def no_variables_arg(x):
+    return x * w, lambda dy: dy
+
+@tf.custom_gradient
+def too_many(x):
+    return x * 2., lambda dy: (dy, dy)
+
+v = tf.Variable(2.0)
+x = tf.constant(100.)
+a, b = tf.constant([1., 2.]), tf.constant([3., 4.])
+with tf.GradientTape(persistent=True) as t:
+    t.watch([x, a, b])
+    clipped = clip_gradients(v * v)
+    stable = log1pexp(x)
+    prod = product(a, b)
+    s = scaled(v)
+    twice = too_many(v)
+@tf.function
+def traced(u):
+    with tf.GradientTape() as tape:
+        tape.watch(u)
+        y = clip_gradients(u * u) + log1pexp(u)
+    return tape.gradient(y, u)
+out = [t.gradient(clipped, v), stable, t.gradient(stable, x), prod, t.gradient(prod, [a, b]),
+       s, t.gradient(s, [v, w]), traced(tf.constant(3.)), traced(tf.constant(0.1)),
+       error(lambda: no_variables_arg(v)), error(lambda: t.gradient(twice, v))]
+"""
+
+EINSUM = COMMON + """
+m = tf.reshape(tf.range(6, dtype=tf.float32), [2, 3])
+n = tf.reshape(tf.range(12, dtype=tf.float32), [3, 4]) / 10.
+sq = tf.reshape(tf.range(9, dtype=tf.float32), [3, 3])
+b1 = tf.reshape(tf.range(24, dtype=tf.float32), [2, 1, 3, 4]) / 7.
+b2 = tf.reshape(tf.range(40, dtype=tf.float32), [5, 4, 2]) / 9.
+d = tf.reshape(tf.range(2 * 3 * 2 * 4, dtype=tf.float32), [2, 3, 2, 4])
+values = [tf.einsum('ij,jk->ik', m, n), tf.einsum('ij,jk', m, n), tf.einsum('ii', sq),
+          tf.einsum('ii->i', sq), tf.einsum('ij->ji', m), tf.einsum('i,j->ij', m[0], n[0]),
+          tf.einsum('ij->', m), tf.einsum('...ij,...jk->...ik', b1, b2),
+          tf.einsum('bxby->bxy', d), tf.linalg.einsum('ij,jk->ik', m, n),
+          tf.function(lambda p, q: tf.einsum('ij,jk->ik', p, q))(m, n)]
+srcs = [m, n, sq, b1, b2, d]
+with tf.GradientTape(persistent=True) as t:
+    t.watch(srcs)
+    ys = [tf.einsum('ij,jk->ik', m, n) ** 2, tf.einsum('ii->i', sq) ** 2,
+          tf.einsum('ij->', m * m), tf.einsum('...ij,...jk->...ik', b1, b2) ** 2,
+          tf.einsum('bxby->bxy', d) ** 2, tf.einsum('ii', sq)]
+grads = [t.gradient(ys[0], [m, n]), t.gradient(ys[1], sq), t.gradient(ys[2], m),
+         t.gradient(ys[3], [b1, b2]), t.gradient(ys[4], d), t.gradient(ys[5], sq)]
+out = [values, grads, error(lambda: tf.einsum('ij,jk->ik', m, tf.constant([[1]]))),
+       error(lambda: tf.einsum('ij,jk->ik', m)), tf.eye(3), tf.eye(2, 3, batch_shape=[2],
+                                                                   dtype=tf.int32)]
+"""
+
+BATCH_JACOBIAN = COMMON + """
+x = tf.reshape(tf.range(15, dtype=tf.float32), [3, 5]) / 10.
+w = tf.reshape(tf.range(20, dtype=tf.float32), [5, 4]) / 20. - 0.4
+other = tf.constant([1., 2., 3.])
+with tf.GradientTape(persistent=True, watch_accessed_variables=False) as tape:
+    tape.watch([x, other])
+    y = tf.nn.elu(x @ w)
+    y3 = tf.reshape(y, [3, 2, 2]) * 2.
+    z = other * 2.
+with tf.GradientTape() as once:
+    once.watch(x)
+    yo = x * 3.
+out = [tape.batch_jacobian(y, x), tape.batch_jacobian(y3, x), tape.jacobian(y, x),
+       tape.batch_jacobian(y, tf.reshape(other, [3, 1])),
+       tape.batch_jacobian(y, tf.reshape(other, [3, 1]),
+                           unconnected_gradients=tf.UnconnectedGradients.ZERO),
+       error(lambda: tape.batch_jacobian(y, tf.ones([2, 5]))),
+       error(lambda: tape.batch_jacobian(z, other)),
+       error(lambda: once.batch_jacobian(yo, x, experimental_use_pfor=False)),
+       once.batch_jacobian(yo, x)]
+"""
+
 CASES = {
     "linspace: TF's composite, ends exact, N-D along an axis, traced, errors": LINSPACE,
     "slice and pad gradients (TF's _SliceGrad, _PadGrad), eager and traced":
@@ -143,4 +248,10 @@ CASES = {
     "nn.softplus: values and gradient": SOFTPLUS,
     "Keras: variables kept as attributes are the layer's / model's weights and train":
         KERAS_ATTRIBUTE_VARIABLES,
+    "custom_gradient: clipped, stable log1pexp, two inputs, variables, traced, errors":
+        CUSTOM_GRADIENT,
+    "einsum: explicit, implicit, trace, diagonal, ellipsis broadcast, gradients, errors; eye":
+        EINSUM,
+    "batch_jacobian: per-example jacobians, unconnected, shape and tape errors":
+        BATCH_JACOBIAN,
 }

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import simdist.framework.ops  # noqa: F401 - registers the rules
 from simdist.framework import execute
 from simdist.framework.backprop import GradientTape
+from simdist.framework.custom_gradient import custom_gradient
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import conv_ops as Cv
 from simdist.framework.ops import linalg_ops as L
@@ -25,6 +26,7 @@ from simdist.framework.ops import nn_ops as N
 from simdist.framework.ops import pad_ops as Pd
 from simdist.framework.ops import pooling_ops as P
 from simdist.framework.ops import selection_ops as S
+from simdist.framework.ops import special_math_ops as SM
 from simdist.framework.ops import trig_ops as T
 from simdist.framework.ops.numerics import check_numerics
 from simdist.framework.variables import Variable
@@ -217,6 +219,30 @@ def _pad_make(values):
         return [draw(float_arrays(s))], {"paddings": paddings,
                                          "constant_values": draw(st.sampled_from(values))}
     return make
+
+
+# Equations whose operand shapes follow from three sizes: products, a diagonal, a trace,
+# a label only one operand has, and a broadcast ``...`` of size 1.
+_EINSUM = {"ij,jk->ik": ("ab", "bc"), "ii->i": ("aa",), "ii": ("aa",), "ij->": ("ab",),
+           "bxby->bxy": ("abac",), "...ij,...jk->...ik": ("dab", "bc"),
+           "i,j->ij": ("a", "b"), "ij,j->": ("ab", "b")}
+
+
+def _einsum_make(draw):
+    equation = draw(st.sampled_from(sorted(_EINSUM)))
+    sizes = {"a": draw(st.integers(1, 3)), "b": draw(st.integers(1, 3)),
+             "c": draw(st.integers(1, 3)), "d": 1}
+    return ([draw(float_arrays(tuple(sizes[c] for c in shape)))
+             for shape in _EINSUM[equation]], {"equation": equation})
+
+
+@custom_gradient
+def _log1pexp(x):
+    e = M.exp(x)
+
+    def grad(dy):
+        return M.multiply(dy, M.subtract(1.0, M.divide(1.0, M.add(e, 1.0))))
+    return M.log(M.add(e, 1.0)), grad
 
 
 def _tile_make(draw):
@@ -448,6 +474,9 @@ CASES: dict[str, Case] = {
     "Tile": Case(_tile_make, lambda x, multiples: A.tile(x, multiples)),
     "GatherV2": Case(_gather_make, lambda x, indices, axis: A.gather(x, indices, axis=axis)),
     "StridedSlice": Case(_slice_make, lambda x, key: x[key]),
+    "Einsum": Case(_einsum_make, lambda *xs, equation: SM.einsum(equation, *xs)),
+    "CustomGradient": Case(lambda draw: ([draw(float_arrays(draw(nonempty_shapes())))], {}),
+                           _log1pexp),
     "Slice": Case(_tf_slice_make, lambda x, begin, size: S.slice(x, begin, size)),
     "Pad": Case(_pad_make([0.0]), lambda x, paddings, constant_values: Pd.pad(x, paddings)),
     "PadV2": Case(_pad_make([1.5, -2.0]), lambda x, paddings, constant_values: Pd.pad(

@@ -7,7 +7,10 @@ MirroredStrategy() takes every logical CPU:
     export TF_USE_LEGACY_KERAS=1 TF_ENABLE_ONEDNN_OPTS=0 TF_CPP_MIN_LOG_LEVEL=3
     for n in 1 4; do for p in distributed_keras custom_training distributed_training; do
         /tmp/tfvenv/bin/python tests/tutorials/record_tf_tutorials.py $n $p; done; done
-and on one CPU the rest (``record_tf_tutorials.py 1 customizing_fit`` ...).
+and on one CPU the rest (``record_tf_tutorials.py 1 customizing_fit`` ...): the guides of
+test_tape_guides.py (``1 autodiff advanced_autodiff basic_training_loops effective_tf2``) and
+of test_migrate_guides.py (``1 migrate_mirrored_strategy migrate_multi_worker
+migrate_fault_tolerance``, and ``4 migrate_mirrored_strategy``) each in a process of its own.
 Writes fixtures/<program>@<n>cpu.json: TF's version and its printed text (and, for the
 programs in run_program.TF_PRINTS, what their tf.print calls printed to stderr).
 """

@@ -35,6 +35,7 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "save_and_load": "save_and_load.py", "mixed_precision": "mixed_precision.py",
             "random_numbers": "random_numbers.py", "function_guide": "function_guide.py",
             "intro_to_graphs": "intro_to_graphs.py", "autodiff": "autodiff.py",
+            "advanced_autodiff": "advanced_autodiff.py",
             "basic_training_loops": "basic_training_loops.py",
             "effective_tf2": "effective_tf2.py",
             "migrate_mirrored_strategy": "migrate_mirrored_strategy.py",

@@ -57,3 +57,14 @@ def test_effective_tf2_guide_prints_what_tensorflow_printed(cpu_machine):  # noq
         printed = run("effective_tf2", "simdist")
     _compare(printed, _recorded("effective_tf2", 1))
     assert fallbacks.messages == []
+
+
+def test_advanced_autodiff_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    """"Advanced automatic differentiation" (programs/advanced_autodiff.py): stop_recording,
+    reset, stop_gradient, ``tf.custom_gradient`` (the clipped gradient), two tapes at once,
+    second derivatives by nested tapes, an input-gradient penalty, jacobians of a scalar and
+    of a tensor source, a Hessian by a jacobian of a gradient and a Newton step
+    (``tf.linalg.solve`` with ``tf.eye``), ``batch_jacobian`` and ``tf.einsum``'s diagonal.
+    Its SavedModel cells are left out: simdist's tf.saved_model saves Keras models only."""
+    cpu_machine(1)
+    _compare(run("advanced_autodiff", "simdist"), _recorded("advanced_autodiff", 1))

@@ -6,7 +6,7 @@ Glossary:
                    pooling_ops -- ``tf.nn.conv2d``, ``max_pool2d``, ``avg_pool2d``.
   *_grad         -- the gradient rules, registered in ``execute.GRADIENTS`` at import.
   numerics       -- ``tf.debugging.check_numerics``; trig_ops -- sin, cos ... atan2, expm1,
-                   ceil (a table); image_ops -- ``tf.image``.
+                   ceil (a table); image_ops -- ``tf.image``; special_math_ops -- ``tf.einsum``.
   string_ops     -- ``tf.strings`` (join, length, to_number ...); op_types -- the element
                    types each op takes, and TF's error for a string given to a numeric op.
   list_ops / tensor_array_ops -- TF's TensorList variant ops and ``tf.TensorArray`` over them
@@ -26,7 +26,7 @@ from simdist.framework.ops import clip_ops, dropout_ops, losses_util  # isort: s
 from simdist.framework.ops import logging_ops, numerics, string_ops, trig_ops  # isort: skip
 from simdist.framework.ops import list_ops  # isort: skip - its ops are recorded as declared
 from simdist.framework.ops import check_ops, pad_ops, selection_ops  # isort: skip
-from simdist.framework.ops import image_ops  # isort: skip
+from simdist.framework.ops import image_ops, special_math_ops  # isort: skip
 from simdist.framework import func_graph as _func_graph  # isort: skip
 
 # The public ops of each module, but its helpers that are not ops (seeds, geometry ...).
@@ -38,9 +38,11 @@ _NOT_OPS = {
     logging_ops: ("summarize_value", "register_log_functions", "print_v2"),
     # a tensor converts to itself, no op: only a Python value is one (_converted_constant)
     array_ops: ("convert_to_tensor",),
+    special_math_ops: ("explicit",),
 }
 _OP_MODULES = (array_ops, math_ops, nn_ops, random_ops, conv_ops, linalg_ops, pooling_ops,
-               clip_ops, dropout_ops, losses_util, numerics, string_ops, trig_ops, image_ops)
+               clip_ops, dropout_ops, losses_util, numerics, string_ops, trig_ops, image_ops,
+               special_math_ops)
 array_ops.range = _func_graph.recorded(array_ops.range, kind="spec", spec=array_ops.range_spec)
 array_ops._converted_constant = _func_graph.recorded(array_ops._converted_constant,
                                                      name="Const")

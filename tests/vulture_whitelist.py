@@ -98,6 +98,11 @@ set_verbosity  # simdist/autograph/impl/api.py
 is_tensor  # simdist/__init__.py
 newaxis  # simdist/__init__.py
 _.padded_batch  # simdist/data/dataset_ops.py
+_.output_size  # simdist/keras/layers/rnn/lstm_cell.py (tf-keras's RNN cell protocol)
+_.get_variable_to_shape_map  # simdist/train/py_checkpoint_reader.py
+_.get_variable_to_dtype_map  # simdist/train/py_checkpoint_reader.py
+_.has_tensor  # simdist/train/py_checkpoint_reader.py
+_.get_tensor  # simdist/train/py_checkpoint_reader.py
 disable_eager_execution  # simdist/compat/v1.py
 disable_v2_behavior  # simdist/compat/v1.py
 enable_eager_execution  # simdist/compat/v1.py

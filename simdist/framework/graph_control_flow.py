@@ -145,18 +145,37 @@ def scratch(graph, fn):
         graph.nodes = outer
 
 
+def _subgraph_randomness(holder, index):
+    """The random state a body's or branch's ops draw from (``holder.randomness[index]``,
+    made on first use): TF builds it as a graph of its own (op seeds counted from 0, one
+    kernel per op for every iteration and call); a dry run's is thrown away."""
+    from simdist.framework.ops import random_ops
+
+    if func_graph.in_dry_run():
+        return random_ops.subgraph_scope(random_ops.FunctionRandomState())
+    if holder.randomness is None:
+        holder.randomness = {}
+    state = holder.randomness.get(index)
+    if state is None:
+        state = holder.randomness[index] = random_ops.FunctionRandomState()
+    return random_ops.subgraph_scope(state)
+
+
 class CondNode:
     """A recorded cond: the predicate's tensor, both branches' nodes and outputs."""
 
-    __slots__ = ("pred", "branches", "outputs", "name")
+    __slots__ = ("pred", "branches", "outputs", "name", "randomness")
 
     def __init__(self, pred, branches, outputs, name):
         self.pred, self.branches, self.outputs, self.name = pred, branches, outputs, name
+        self.randomness = None   # each branch's random state (see _subgraph_randomness)
 
     def run(self, env: dict) -> None:
-        nodes, results = self.branches[0 if bool(env[self.pred]) else 1]
-        for node in nodes:
-            node.run(env)
+        branch = 0 if bool(env[self.pred]) else 1
+        nodes, results = self.branches[branch]
+        with _subgraph_randomness(self, branch):
+            for node in nodes:
+                node.run(env)
         for out_id, res in zip(self.outputs, results):
             env[out_id] = env[res]
 
@@ -220,21 +239,9 @@ class WhileNode:
                  "max_iters", "name", "randomness")
 
     def __init__(self, **kw):
-        self.randomness = None   # the body's random state (see _body_randomness)
+        self.randomness = None   # the body's random state (see _subgraph_randomness)
         for k, v in kw.items():
             setattr(self, k, v)
-
-    def _body_randomness(self):
-        """The random state the body's ops draw from: TF's body is a graph of its own (op
-        seeds counted from 0, one kernel per op for every iteration and call); a dry run's
-        is thrown away."""
-        from simdist.framework.ops import random_ops
-
-        if func_graph.in_dry_run():
-            return random_ops.loop_body_scope(random_ops.FunctionRandomState())
-        if self.randomness is None:
-            self.randomness = random_ops.FunctionRandomState()
-        return random_ops.loop_body_scope(self.randomness)
 
     def run(self, env: dict) -> None:
         values = [env[i] for i in self.inputs]
@@ -252,7 +259,7 @@ class WhileNode:
                 node.run(env)
             if not bool(env[self.pred]):
                 break
-            with self._body_randomness():
+            with _subgraph_randomness(self, 0):
                 for node in self.body:
                     node.run(env)
             values = [env[r] for r in self.results]

@@ -160,10 +160,11 @@ CASES.update({
                                        "baz(tf.constant([1.0, 2.0, 3.0, 4.0]))]",
 })
 
-# --- a while loop's body is a graph of its own: op seeds counted from 0 there, one kernel
-# per op for every iteration and call (one iteration at a time: TF runs independent
-# iterations' ops in parallel, in no fixed order); Keras's steps_per_execution loop (a
-# partial last execution included) draws every step's dropout from that one kernel
+# --- a while loop's body (and a cond's branch) is a graph of its own: op seeds counted
+# from 0 there, one kernel per op for every iteration and call (one iteration at a time: TF
+# runs independent iterations' ops in parallel, in no fixed order); Keras's
+# steps_per_execution loop (a partial last execution included) draws every step's dropout
+# from that one kernel
 CASES.update({
     "function_while_loop_ops": "tf.random.set_seed(25)\n"
                                "@tf.function\n"
@@ -177,6 +178,15 @@ CASES.update({
                                "    return first, acc.stack(), tf.random.normal([2])\n"
                                "out = [*loop(tf.constant(3)), *loop(tf.constant(2))]",
 })
+CASES["function_cond_branch_ops"] = (
+    "tf.random.set_seed(26)\n"
+    "@tf.function\n"
+    "def f(p):\n"
+    "    a = tf.random.uniform([2])\n"
+    "    b = tf.cond(p, lambda: tf.random.uniform([2]) + 10.,\n"
+    "                lambda: tf.random.normal([2]) - 10.)\n"
+    "    return a, b, tf.random.uniform([2])\n"
+    "out = [t for p in (True, False, True, False) for t in f(tf.constant(p))]")
 FIT_CASES["fit_dropout_steps_per_execution"] = (
     "tf.keras.utils.set_random_seed(9)\n"
     + _FIT_MODEL.format(seed="", n=40).replace("'mse')", "'mse', steps_per_execution=3)"))

@@ -160,11 +160,12 @@ def function_scope(state: FunctionRandomState):
 
 
 @contextlib.contextmanager
-def loop_body_scope(state: FunctionRandomState):
-    """Run one iteration of a traced while loop's body: TF builds the body as a graph of its
-    own, so its random ops take op seeds counted from 0 there (with the function's global
-    seed), and each op is one kernel for every iteration and every call (``state`` is the
-    loop's, kept with it). Outside a traced function's execution, nothing changes."""
+def subgraph_scope(state: FunctionRandomState):
+    """Run a traced while loop's body (one iteration) or a cond's branch: TF builds each as
+    a graph of its own, so its random ops take op seeds counted from 0 there (with the
+    function's global seed), and each op is one kernel for every iteration and every call
+    (``state`` is the body's or branch's, kept with its node). Outside a traced function's
+    execution, nothing changes."""
     outer = _state.function
     if outer is None:
         yield state

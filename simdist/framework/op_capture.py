@@ -38,7 +38,7 @@ import weakref
 import numpy as np
 
 from simdist import warnings as teach
-from simdist.framework import execute, kernels
+from simdist.framework import execute, gathered_run, kernels
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import Tensor
 from simdist.hardware.device import Device
@@ -256,7 +256,10 @@ class Program:
         self.size = n
         self.base = base
         self.held = bool(held)
-        self.raw = _raw_steps(self, made, cap.deaths, where, base)
+        charges = _charges(self, made, base)
+        self.raw = None if charges is None else _raw_steps(self, cap.deaths, base, *charges)
+        self.gathered = None if charges is None else _gathered(self.steps, charges[0])
+        self.devices = () if charges is None else charges[1]
 
     def signature(self) -> tuple:
         return (self.base, self.size, tuple(s.signature() for s in self.steps),
@@ -280,11 +283,16 @@ class Program:
     def run(self, objs: list) -> list:
         """Make its tensors from ``objs`` (the run's inputs); the slots (results at
         ``self.result``)."""
-        if self.raw is not None and not _tapes.items and all(
-                objs[k]._device is dev for k, dev in self.raw.devices):
+        placed = all(objs[k]._device is dev for k, dev in self.devices)
+        if self.raw is not None and not _tapes.items and placed:
             return self.raw.run(self, objs)
         slots = objs + [None] * self.size
         outer = np.geterr()   # what a kernel that may warn runs under (the op's own state)
+        if self.gathered is not None and placed and gathered_run.usable():
+            self.gathered.run(slots, outer)
+            for slot, tag in self.tags:
+                slots[slot]._teach_tag = tag
+            return slots
         with np.errstate(all="ignore"):   # one for the ops that each set it
             for step in self.steps:
                 step(slots, outer)
@@ -324,6 +332,11 @@ class _ConstStep:
         return ("const", self.dev.name, self.slot, tuple(self.drops))
 
     def __call__(self, slots, outer):
+        slots[self.slot] = Tensor(self.value, self.dev)
+        for d in self.drops:
+            slots[d] = None
+
+    def compute(self, slots):
         slots[self.slot] = Tensor(self.value, self.dev)
         for d in self.drops:
             slots[d] = None
@@ -370,6 +383,17 @@ class _OpStep:
         for i in self.drops:
             slots[i] = None
 
+    def compute(self, slots):
+        """The step without its charge and placement log (a gathered run: under its
+        block's errstate, on the captured device)."""
+        xs = [slots[i] for i in self.ins]
+        t = Tensor(self.kernel(*[x._value for x in xs]), self.dev or xs[0]._device)
+        if _tapes.items:
+            tape_lib.record(self.op_type, xs, (t,), self.attrs)
+        slots[self.slot] = t
+        for i in self.drops:
+            slots[i] = None
+
 
 _log = execute._log_placement
 _scratch = execute._scratch
@@ -386,12 +410,12 @@ class _Raw:
     Tensors made at their turn. Values, clocks, trace events, memory in use and peak equal
     the op-by-op run's (tensor ids aside: an array takes none). Used only where every
     input sits on the device it sat on at the capture (so each op's device is the
-    captured one)."""
+    captured one). Its charges are gathered (gathered_run) unless placement is logged."""
 
-    __slots__ = ("steps", "devices")
+    __slots__ = ("steps", "gathered")
 
-    def __init__(self, steps, devices):
-        self.steps, self.devices = steps, devices
+    def __init__(self, steps, gathered):
+        self.steps, self.gathered = steps, gathered
 
     def run(self, program, objs):
         for dev, extra in program.peak:
@@ -404,29 +428,29 @@ class _Raw:
                 lock.release()
         slots = objs + [None] * program.size
         outer = np.geterr()
-        with np.errstate(all="ignore"):
-            for step in self.steps:
-                step(slots, outer)
+        if gathered_run.usable():
+            self.gathered.run(slots, outer)
+        else:
+            with np.errstate(all="ignore"):
+                for step in self.steps:
+                    step(slots, outer)
         for slot, tag in program.tags:
             slots[slot]._teach_tag = tag
         return slots
 
 
-def _raw_steps(program, made, deaths, where, base):
-    """The _Raw plan of ``program`` (see _Raw), or None where a run must make every tensor
-    (a tape held some of them at the capture)."""
-    if program.held:
-        return None
-    kept = set(program.result)
-    raw = {base + i for i in deaths if base + i not in kept}
-    devices = {}   # input index -> the device it sat on (placement follows it)
-    steps = []
+def _charges(program, made, base):
+    """Per step of ``program``, its charge as ``(device, (op type, FLOPs, bytes, low))``
+    (None for a constant), from the capture's byte counts, and the inputs whose device
+    places an op (input index -> the device it sat on); None where a byte count is not
+    known (an input that is not a NumPy array)."""
+    devices = {}
+    charges = []
     for i, step in enumerate(program.steps):
-        dev, nbytes = made[i][1], made[i][2]
         if type(step) is _ConstStep:
-            steps.append(_RawConst(step.value, dev, step.slot, step.slot in raw, step.drops))
+            charges.append(None)
             continue
-        op = made[i][3]
+        dev, nbytes, op = made[i][1], made[i][2], made[i][3]
         for (kind, ref), slot in zip(op[4], step.ins):
             if kind == "made":
                 nbytes += made[ref][2]
@@ -439,9 +463,34 @@ def _raw_steps(program, made, deaths, where, base):
             first = step.ins[0]
             if first < base:
                 devices[first] = dev
+        charges.append((dev, (step.op_type, step.size, nbytes, step.low)))
+    return charges, sorted(devices.items(), key=lambda kv: kv[0])
+
+
+def _gathered(steps, charges):
+    """The steps as a gathered run (gathered_run.Gathered)."""
+    loud = [getattr(s, "loud", None) for s in steps]   # constants: either state
+    return gathered_run.Gathered([s.compute for s in steps], loud, charges)
+
+
+def _raw_steps(program, deaths, base, charges, devices):
+    """The _Raw plan of ``program`` (see _Raw), or None where a run must make every tensor
+    (a tape held some of them at the capture)."""
+    if program.held:
+        return None
+    kept = set(program.result)
+    raw = {base + i for i in deaths if base + i not in kept}
+    steps = []
+    for step, charge in zip(program.steps, charges):
+        if type(step) is _ConstStep:
+            steps.append(_RawConst(step.value, step.dev, step.slot, step.slot in raw,
+                                   step.drops))
+            continue
+        dev, (_, _, nbytes, _) = charge
         steps.append(_RawOp(step, dev, nbytes, [(j, j in raw) for j in step.ins],
                             step.slot in raw))
-    return _Raw(steps, sorted(devices.items(), key=lambda kv: kv[0]))
+    gathered = _gathered(steps, charges)
+    return _Raw(steps, gathered)
 
 
 def _captured_nbytes(op, slot, ins):
@@ -459,6 +508,9 @@ class _RawConst:
         self.value, self.dev, self.slot, self.raw, self.drops = value, dev, slot, raw, drops
 
     def __call__(self, slots, outer):
+        self.compute(slots)
+
+    def compute(self, slots):
         slots[self.slot] = self.value if self.raw else Tensor(self.value, self.dev)
         for d in self.drops:
             slots[d] = None
@@ -489,6 +541,14 @@ class _RawOp:
             execute._log(self.op_type, d)
         if (d.trace.enabled or d.spec.launch_s != 0) and not _scratch.value:
             d.run_op(self.op_type, self.size, self.nbytes, self.low)
+        for i in self.drops:
+            slots[i] = None
+
+    def compute(self, slots):
+        """The step without its charge and log (a gathered run: under its block's
+        errstate)."""
+        v = self.kernel(*[slots[i] if r else slots[i]._value for i, r in self.ins])
+        slots[self.slot] = v if self.raw else Tensor(v, self.dev)
         for i in self.drops:
             slots[i] = None
 

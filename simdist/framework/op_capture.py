@@ -56,10 +56,13 @@ class Refused(Exception):
 class Capture:
     """One run, watched (see the module docstring): ``with capture.watching(): ...``."""
 
-    def __init__(self, fixed_device: bool):
+    def __init__(self, fixed_device: bool, variables=()):
         self.thread = threading.get_ident()
         self.fixed_device = fixed_device   # a tf.device scope places every op
-        self.made: list = []   # per tensor made: [id, device, nbytes, op or None, value]
+        # per tensor made: [id, device, nbytes, op or None, value, variable read or None]
+        self.made: list = []
+        # a tensor made of one of these variables' arrays, without an op, is its read
+        self.variables = {id(v._value): v for v in variables}
         self.live: dict = {}   # id(tensor) -> its index in made, while it lives
         self.deaths: dict = {}   # index in made -> how many tensors were made before
         self.refs: list = []
@@ -77,7 +80,8 @@ class Capture:
     # --- what the hooks report (this thread only) ---------------------------------------
     def made_tensor(self, t) -> None:
         i = len(self.made)
-        self.made.append([id(t), t._device, t._nbytes, None, t._value])
+        self.made.append([id(t), t._device, t._nbytes, None, t._value,
+                          self.variables.get(id(t._value)) if self.variables else None])
         self.live[id(t)] = i
         self.refs.append(weakref.ref(t, lambda _r, i=i: self.died(i)))
 
@@ -216,14 +220,18 @@ class Program:
         self.steps, self.consts = [], []
         peak: dict = {}
         use: dict = {}
-        for i, (_tid, dev, nbytes, op, value) in enumerate(made):
+        for i, (_tid, dev, nbytes, op, value, read) in enumerate(made):
             use[dev] = use.get(dev, 0) + nbytes
             if use[dev] > peak.get(dev, 0):
                 peak[dev] = use[dev]
             for d in drops[i + 1]:
                 j = d - base
                 use[made[j][1]] -= made[j][2]
-            if op is None:
+            if op is None and read is not None:
+                if where.get(id(read)) is None:
+                    raise Refused("a read of a variable that is not an input")
+                self.steps.append(_ReadStep(where[id(read)], dev, base + i, drops[i + 1]))
+            elif op is None:
                 if type(value) is not np.ndarray:
                     raise Refused("a constant that is not a NumPy array")
                 self.consts.append(value)
@@ -342,6 +350,27 @@ class _ConstStep:
             slots[d] = None
 
 
+class _ReadStep:
+    """A variable's read (a tensor of its array made without an op): the variable is the
+    run's input ``obj``."""
+
+    __slots__ = ("obj", "dev", "slot", "drops")
+
+    def __init__(self, obj, dev, slot, drops):
+        self.obj, self.dev, self.slot, self.drops = obj, dev, slot, drops
+
+    def signature(self):
+        return ("read", self.obj, self.dev.name, self.slot, tuple(self.drops))
+
+    def __call__(self, slots, outer):
+        self.compute(slots)
+
+    def compute(self, slots):
+        slots[self.slot] = Tensor(slots[self.obj]._value, self.dev)
+        for d in self.drops:
+            slots[d] = None
+
+
 class _OpStep:
     """One op: its kernel on the input slots, charged and recorded as ``execute`` does."""
 
@@ -447,7 +476,9 @@ def _charges(program, made, base):
     devices = {}
     charges = []
     for i, step in enumerate(program.steps):
-        if type(step) is _ConstStep:
+        if type(step) is _ReadStep:   # the variable must sit where it sat
+            devices[step.obj] = step.dev
+        if type(step) in (_ConstStep, _ReadStep):
             charges.append(None)
             continue
         dev, nbytes, op = made[i][1], made[i][2], made[i][3]
@@ -486,6 +517,10 @@ def _raw_steps(program, deaths, base, charges, devices):
             steps.append(_RawConst(step.value, step.dev, step.slot, step.slot in raw,
                                    step.drops))
             continue
+        if type(step) is _ReadStep:
+            steps.append(_RawRead(step.obj, step.dev, step.slot, step.slot in raw,
+                                  step.drops))
+            continue
         dev, (_, _, nbytes, _) = charge
         steps.append(_RawOp(step, dev, nbytes, [(j, j in raw) for j in step.ins],
                             step.slot in raw))
@@ -512,6 +547,25 @@ class _RawConst:
 
     def compute(self, slots):
         slots[self.slot] = self.value if self.raw else Tensor(self.value, self.dev)
+        for d in self.drops:
+            slots[d] = None
+
+
+class _RawRead:
+    """A _ReadStep in a tape-free run: the variable's array (or a Tensor that outlives
+    the run)."""
+
+    __slots__ = ("obj", "dev", "slot", "raw", "drops")
+
+    def __init__(self, obj, dev, slot, raw, drops):
+        self.obj, self.dev, self.slot, self.raw, self.drops = obj, dev, slot, raw, drops
+
+    def __call__(self, slots, outer):
+        self.compute(slots)
+
+    def compute(self, slots):
+        value = slots[self.obj]._value
+        slots[self.slot] = value if self.raw else Tensor(value, self.dev)
         for d in self.drops:
             slots[d] = None
 

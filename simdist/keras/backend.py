@@ -34,7 +34,7 @@ import weakref
 
 from simdist import _world
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import func_graph
+from simdist.framework import func_graph, section_plan
 from simdist.framework.ops import random_ops
 from simdist.framework.thread_local import ThreadLocalNamespace
 
@@ -194,6 +194,9 @@ def _set_attr(table, tensor, value) -> None:
         # own tensor (TF's graph finds the logits through the op, as eager Keras does).
         graph.record(functools.partial(_set_attr, table), "stateful", None, (tensor, value),
                      {}, "keras_attr")
+
+
+section_plan.register_mark(_set_attr)   # marks an output: a section runs it after
 
 
 def _get_attr(table, tensor):

@@ -1,0 +1,245 @@
+"""A gradient tape's whole span in a plan, replayed as one op program (a section).
+
+Glossary:
+  section    -- the plan's steps from a tape's ``_replay_tape_enter`` node to the
+                ``tape.gradient`` node that releases it (a non-persistent tape), where each
+                node between is a variable read, a single op, a registered call (call_plan),
+                the tape's exit, or a mark (``register_mark``: a stateful node that reads no
+                tensor's value and makes none: Keras's output marks), and no other node of
+                the graph names the tape. In a ``strategy.run`` step: a replica's forward
+                pass, its loss and its backward sweep.
+  capture    -- the section's nodes run one by one (their ops, the sweep by the rules), as
+                the plan's first execution runs them, watched by one op_capture.Capture:
+                every tensor made, every op, every read of the section's variables (a
+                tensor of a variable's array made without an op), every death.
+  program    -- the capture compiled (op_capture.Program): reads, kernels and constants in
+                order; its results are the section's outputs (every node's outputs in the
+                execution's tensors). The tape is gone: entered, exited and released inside,
+                it held nothing another node sees, so a replay makes no tape, no records and
+                no tensors for the sweep's dying intermediates (a tape-free run) and charges
+                each device its ops at once (gathered_run). Marks run after the program, on
+                its outputs. Values, clocks, trace events and memory (in use and peak) equal
+                the section's steps' (tests/framework/test_section_plan.py).
+  confirmed  -- a program is used once a second capture gave the same one (constants
+                included; a constant must be a read-only array: a writable one could be a
+                variable's, read without the section naming it). Until then, and wherever a
+                replay's inputs differ (shape, dtype, device), a tape records, or the
+                outputs would not fit, the section's own steps run (each lowered as before).
+  enabled    -- ``disabled()`` leaves every section to its own steps (tests compare both).
+
+Mirrors tensorflow/core/common_runtime/executor.cc as TF runs a function's gradient: the
+forward and backward ops are one graph (gradients_util.py builds them with the function),
+executed without a tape.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from simdist.framework import errors, op_capture
+from simdist.framework import tape as tape_lib
+from simdist.framework.graph_errors import at_step
+from simdist.framework.switch import Switch
+from simdist.framework.tensor import Tensor
+
+_switch = Switch()
+disabled = _switch.off
+_MARKS: set = set()   # stateful node functions a section may hold (run after its program)
+_TRIES = 3
+
+
+def register_mark(fn) -> None:
+    """Let nodes of ``fn`` (or of a functools.partial of it) sit in a section: a stateful
+    call that reads no tensor's value and makes no tensor (it runs after the program)."""
+    _MARKS.add(fn)
+
+
+def _mark(node) -> bool:
+    fn = node.fn
+    return (fn.func if type(fn) is functools.partial else fn) in _MARKS
+
+
+def lower(graph, steps: list, kinds: list, fixed_scope: bool) -> None:
+    """Replace each section of ``graph``'s plan (``steps``, ``kinds`` per node) by a
+    SectionStep at its first node and no-op steps after it (errors still name the node)."""
+    from simdist.framework import func_graph
+
+    nodes = graph.nodes
+    i = 0
+    while i < len(nodes):
+        node = nodes[i]
+        end = None
+        if type(node) is func_graph.Node and node.fn is func_graph._replay_tape_enter:
+            end = _section_end(func_graph, nodes, kinds, i)
+        if end is None:
+            i += 1
+            continue
+        fixed = fixed_scope or all(n.device is not None for n in nodes[i:end + 1])
+        steps[i] = SectionStep(nodes[i:end + 1], steps[i:end + 1], fixed)
+        for k in range(i + 1, end + 1):
+            steps[k] = _skip
+        i = end + 1
+
+
+def _skip(env) -> None:
+    """A node of a section (its SectionStep ran it)."""
+
+
+def _section_end(func_graph, nodes, kinds, i):
+    """The index of the gradient node closing the section opened at ``i``, or None."""
+    tape = nodes[i].leaves[0] if len(nodes[i].leaves) == 1 else None
+    if tape is None or nodes[i].slots or getattr(tape, "_persistent", True):
+        return None
+    exits = 0
+    for k in range(i + 1, len(nodes)):
+        node, kind = nodes[k], kinds[k]
+        if type(node) is not func_graph.Node:
+            return None
+        if node.fn is func_graph._replay_tape_exit:
+            if node.leaves != (tape,) or exits:
+                return None
+            exits += 1
+            continue
+        if getattr(node.fn, "__tape_gradient__", False):
+            if kind != "sweep" or not exits or not node.leaves or node.leaves[0] is not tape:
+                return None
+            names_tape = [n for j, n in enumerate(nodes) if not i <= j <= k and
+                          type(n) is func_graph.Node and any(x is tape for x in n.leaves)]
+            return None if names_tape else k
+        if kind == "read":
+            if node.slots:   # the variable comes from the call's arguments
+                return None
+            continue
+        if kind in ("kernel", "call") or _mark(node) and not node.out_slots:
+            continue
+        return None
+    return None
+
+
+class SectionStep:
+    """The plan step of a section (see the module docstring)."""
+
+    def __init__(self, nodes, inner, fixed):
+        from simdist.framework import variables as variables_lib
+
+        self.nodes, self.inner, self.fixed = nodes, inner, fixed
+        self.marks = [n for n in nodes if _mark(n)]
+        self.outputs = [sid for n in nodes for _, sid in n.out_slots]
+        found: dict = {}
+        for node in nodes:
+            for leaf in node.leaves:
+                for var in _components(leaf, variables_lib):
+                    found[id(var)] = var
+        self.variables = list(found.values())
+        self.candidate = self.program = None
+        self.tries = 0
+
+    @property
+    def lowered(self) -> bool:
+        return self.program is not None
+
+    def __call__(self, env):
+        if not _switch.on:
+            pass
+        elif self.program is not None:
+            if self._replay(env, self.program):
+                return
+        elif self.candidate is not False and not tape_lib._tapes.items:
+            return self._capture(env)
+        self._run_steps(env)
+
+    def _run_steps(self, env):
+        for node, step in zip(self.nodes, self.inner):
+            try:
+                step(env)
+            except errors.OpError as e:
+                raise at_step(e, node) from None
+
+    # --- capture --------------------------------------------------------------------------
+    def _capture(self, env):
+        env_ids = {id(v): k for k, v in env.items() if type(v) is Tensor}
+        tags = [(v, getattr(v, "_teach_tag", None)) for v in env.values() if type(v) is Tensor]
+        cap = op_capture.Capture(self.fixed, self.variables)
+        if len(cap.variables) != len(self.variables):
+            cap.refuse("two variables share an array")
+        with cap.watching():
+            for node in self.nodes:
+                try:
+                    node.run(env)
+                except errors.OpError as e:
+                    raise at_step(e, node) from None
+        if tape_lib._tapes.items:
+            cap.refuse("a tape outlived the section")
+        if any(getattr(v, "_teach_tag", None) != tag for v, tag in tags):
+            cap.refuse("the section tagged a tensor it was given")
+        results = [env.get(sid) for sid in self.outputs]
+        if any(type(t) is not Tensor for t in results):
+            cap.refuse("an output that is not a tensor")
+        env_keys = []
+        for oid in cap.object_ids():
+            if oid not in env_ids:
+                cap.refuse("an input that is not a tensor of the execution")
+                break
+            if env_ids[oid] not in env_keys:
+                env_keys.append(env_ids[oid])
+        where = {id(env[k]): i for i, k in enumerate(env_keys)}
+        where.update((id(var), len(env_keys) + j) for j, var in enumerate(self.variables))
+        program = cap.compile(where, results if cap.refused is None else ())
+        if program is not None and any(c.flags.writeable for c in program.consts):
+            program = None   # a writable constant may be an unnamed variable's array
+        got = None if program is None else _Section(
+            program, env_keys, _key([env[k] for k in env_keys]), _var_key(self.variables))
+        if self.candidate is not None and got is not None and self.candidate.same_as(got):
+            self.program = got
+            return
+        self.candidate = got
+        self.tries += 1
+        if self.tries >= _TRIES:
+            self.candidate = False   # the section's own steps from now on
+
+    # --- replay ---------------------------------------------------------------------------
+    def _replay(self, env, section) -> bool:
+        objs = [env[k] for k in section.env_keys]
+        program = section.program
+        if tape_lib._tapes.items or _key(objs) != section.key or \
+                _var_key(self.variables) != section.var_key or not program.fits():
+            return False
+        slots = program.run(objs + self.variables)
+        for sid, slot in zip(self.outputs, program.result):
+            env[sid] = slots[slot]
+        for node in self.marks:
+            node.run(env)
+        return True
+
+
+class _Section:
+    """A section's program and where its inputs come from."""
+
+    def __init__(self, program, env_keys, key, var_key):
+        self.program, self.env_keys, self.key, self.var_key = program, env_keys, key, var_key
+
+    def same_as(self, other) -> bool:
+        return self.env_keys == other.env_keys and self.key == other.key and \
+            self.var_key == other.var_key and self.program.same_as(other.program)
+
+
+def _key(objs) -> list:
+    return [(o._value.shape, o._value.dtype) if type(o) is Tensor and
+            type(o._value) is np.ndarray else None for o in objs]
+
+
+def _var_key(variables) -> list:
+    return [(v._value.shape, v._value.dtype) if type(v._value) is np.ndarray else None
+            for v in variables]
+
+
+def _components(leaf, variables_lib):
+    """The plain variables ``leaf`` reads from (a distributed variable's components)."""
+    if type(leaf) is variables_lib.ResourceVariable:
+        return [leaf]
+    values = getattr(leaf, "values", None)
+    if isinstance(leaf, variables_lib.Variable) and isinstance(values, (list, tuple)):
+        return [v for v in values if type(v) is variables_lib.ResourceVariable]
+    return []

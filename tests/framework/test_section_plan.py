@@ -1,0 +1,225 @@
+"""A tape's whole span replayed as one program (framework/section_plan.py): the same values,
+clocks, memory, trace events and Keras marks as the section's own steps
+(``section_plan.disabled()``), and the section's steps wherever its inputs change or a tape
+would record it."""
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import simdist as tf
+from simdist.framework import section_plan
+from simdist.hardware import backend as _backend
+from simdist.hardware.machine import get_machine
+from simdist.testing import reset_world
+
+pytestmark = pytest.mark.skipif(
+    _backend.get_backend() != "numpy",
+    reason="compiled graph plans lower ops on the NumPy backend only (graph_plan.py)")
+
+
+def _observe(program, sections: bool):
+    """``program()`` in a fresh world, sections on or off: (values, devices, events, fns)."""
+    reset_world()
+    tf.keras.utils.set_random_seed(5)
+    if sections:
+        out, fn = program()
+    else:
+        with section_plan.disabled():
+            out, fn = program()
+    m = get_machine()
+    devices = [(name, d.clock, d.peak_memory, d.memory_in_use)
+               for name, d in sorted(m.devices.items())]
+    events = [(e.name, e.cat, e.device, e.start, e.end, sorted(e.args.items()))
+              for e in m.trace.events]
+    values = [(np.asarray(v).dtype, np.asarray(v).shape, np.asarray(v).tobytes())
+              for v in tf.nest.flatten(out)]
+    return values, devices, events, fn
+
+
+def _assert_same(program):
+    old = _observe(program, sections=False)
+    new = _observe(program, sections=True)
+    assert old[0] == new[0]
+    assert old[1] == new[1]                   # clocks, peak memory, memory in use
+    assert len(old[2]) == len(new[2]) > 0
+    assert old[2] == new[2]                   # every event
+    return new[3]
+
+
+def _sections(fn):
+    """Whether each section of ``fn``'s first trace runs its program."""
+    plan = fn._traces[0].graph._plans[None]
+    return [s.lowered for s in plan.steps if isinstance(s, section_plan.SectionStep)]
+
+
+def _seed_like_program(steps=2, rows=32):
+    """Seed 001's custom loop in small: 4 replicas, BCE(NONE) + compute_average_loss, Adam,
+    a metric; the last batch smaller (another trace)."""
+    strategy = tf.distribute.MirroredStrategy()
+    with strategy.scope():
+        model = tf.keras.Sequential([
+            tf.keras.layers.Dense(6, activation="relu", input_shape=(3,)),
+            tf.keras.layers.Dense(1, activation="sigmoid")])
+        opt = tf.keras.optimizers.Adam(0.01)
+        loss_object = tf.keras.losses.BinaryCrossentropy(
+            reduction=tf.keras.losses.Reduction.NONE)
+        accuracy = tf.keras.metrics.BinaryAccuracy()
+    x = np.linspace(-1.0, 1.0, rows * 3, dtype=np.float32).reshape(rows, 3)
+    y = (np.sin(7 * x).sum(axis=1, keepdims=True) > 0).astype(np.float32)
+    data = strategy.experimental_distribute_dataset(
+        tf.data.Dataset.from_tensor_slices((x, y)).batch(8))
+
+    def fn(features, labels):
+        with tf.GradientTape() as tape:
+            predictions = model(features, training=True)
+            loss = tf.nn.compute_average_loss(loss_object(labels, predictions),
+                                              global_batch_size=8)
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        accuracy.update_state(labels, predictions)
+        return loss
+
+    @tf.function
+    def step(batch):
+        return strategy.reduce("SUM", strategy.run(fn, args=batch), axis=None)
+
+    out = [step(batch) for _ in range(steps) for batch in data]
+    return out + [w.numpy() for w in model.weights] + [accuracy.result()], step
+
+
+def test_each_replicas_tape_span_replays_as_one_program_exactly():
+    step = _assert_same(_seed_like_program)
+    assert _sections(step) == [True] * 4   # forward, loss and sweep of each replica
+
+
+def test_a_section_reads_its_variables_at_each_replay():
+    """Weights written between calls (the optimizer inside, an assign outside) are read
+    anew: the program's reads are not constants."""
+    def program():
+        layer = tf.keras.layers.Dense(2, activation="tanh")
+        mse = tf.keras.losses.MeanSquaredError()
+
+        @tf.function
+        def f(x, t):
+            with tf.GradientTape() as tape:
+                loss = mse(t, layer(x))
+            return loss, tape.gradient(loss, layer.trainable_variables)
+
+        x = np.linspace(-1.0, 1.0, 12, dtype=np.float32).reshape(4, 3)
+        t = np.ones((4, 2), np.float32)
+        out = []
+        for k in range(6):
+            out.append(f(x, t))
+            layer.kernel.assign(layer.kernel * 0.5 + float(k))
+        return out, f
+
+    f = _assert_same(program)
+    assert _sections(f) == [True]
+
+
+def test_a_recording_outer_tape_or_a_new_shape_runs_the_sections_steps():
+    def program():
+        layer = tf.keras.layers.Dense(2, activation="relu", kernel_initializer="ones")
+        mse = tf.keras.losses.MeanSquaredError()
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32),
+                                      tf.TensorSpec([None, 2], tf.float32)])
+        def f(x, t):
+            with tf.GradientTape() as tape:
+                loss = mse(t, layer(x))
+            return loss, tape.gradient(loss, layer.trainable_variables)
+
+        t = np.full((2, 2), 0.5, np.float32)
+        out = [f(np.ones((2, 3), np.float32) * k, t) for k in range(4)]
+        out.append(f(np.ones((5, 3), np.float32), np.ones((5, 2), np.float32)))   # a shape
+        x = tf.constant(np.ones((2, 3), np.float32))
+        with tf.GradientTape() as outer:                  # an outer tape records them
+            outer.watch(x)
+            loss, grads = f(x, t)
+        out += [loss, grads, outer.gradient(loss, x)]
+        return out, f
+
+    f = _assert_same(program)
+    assert _sections(f) == [True]
+
+
+def test_a_replayed_section_leaves_keras_marks_on_its_outputs():
+    """Keras marks a sigmoid output with its logits (``keras_attr``): after a replay the
+    returned predictions still carry it, so an eager BCE computes from the logits."""
+    def program():
+        layer = tf.keras.layers.Dense(2, activation="sigmoid")
+        mse = tf.keras.losses.MeanSquaredError()
+
+        @tf.function
+        def f(x, t):
+            with tf.GradientTape() as tape:
+                p = layer(x)
+                loss = mse(t, p)
+            return p, tape.gradient(loss, layer.trainable_variables)
+
+        x = np.linspace(-30.0, 30.0, 12, dtype=np.float32).reshape(4, 3)
+        t = np.ones((4, 2), np.float32)
+        bce = tf.keras.losses.BinaryCrossentropy()
+        out = []
+        for _ in range(5):
+            p, grads = f(x, t)
+            out += [p, grads, bce(tf.ones_like(p), p)]
+        return out, f
+
+    f = _assert_same(program)
+    assert _sections(f) == [True]
+
+
+def test_a_persistent_tape_or_one_named_elsewhere_makes_no_section():
+    def program():
+        w = tf.Variable(np.full((2, 2), 0.5, np.float32))
+
+        @tf.function
+        def f(x):
+            with tf.GradientTape(persistent=True) as tape:
+                y = tf.sigmoid(tf.matmul(x, w))
+            return tape.gradient(y, w), tape.gradient(y * y, w)
+
+        return [f(np.eye(2, dtype=np.float32)) for _ in range(4)], f
+
+    f = _assert_same(program)
+    assert _sections(f) == []
+
+
+_OPS = {"add": lambda a, b: a + b, "mul": lambda a, b: a * b,
+        "matmul": lambda a, b: tf.matmul(a, b, transpose_b=True),
+        "relu": lambda a, b: tf.nn.relu(a - b), "sigmoid": lambda a, b: tf.sigmoid(a * b),
+        "tanh": lambda a, b: tf.tanh(a), "sqdiff": lambda a, b: tf.math.squared_difference(a, b),
+        "max": lambda a, b: tf.maximum(a, b), "exp": lambda a, b: tf.exp(a)}
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ops=st.lists(st.sampled_from(sorted(_OPS)), min_size=1, max_size=5),
+       n=st.integers(1, 3), seed=st.integers(0, 2**16))
+def test_random_sections_replay_exactly(ops, n, seed):
+    rng = np.random.default_rng(seed)
+    values = [rng.normal(size=(n, n)).astype(np.float32) for _ in range(7)]
+
+    def program():
+        layer = tf.keras.layers.Dense(n)
+        mse = tf.keras.losses.MeanSquaredError()
+
+        @tf.function
+        def f(x, b):
+            with tf.GradientTape() as tape:
+                y = layer(x)
+                for name in ops:
+                    y = _OPS[name](y, b)
+                loss = mse(x, y)
+            return loss, tape.gradient(loss, layer.trainable_variables)
+
+        out = []
+        for v in values[2:]:
+            out.append(f(v, values[1]))
+            layer.kernel.assign_sub(out[-1][1][0] * 0.1)
+        return out, f
+
+    f = _assert_same(program)
+    assert _sections(f) == [True]

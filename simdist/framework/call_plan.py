@@ -4,8 +4,12 @@ Glossary:
   call node  -- a node that records a library entry point whole (``record_methods``,
                 ``record_module_ops``): at each execution its Python runs again. Those
                 registered here (``register``) are calls whose ops depend on the shapes,
-                dtypes and the distribution mode of their inputs only -- no variable
-                reads or writes, no collectives, no value-dependent Python.
+                dtypes and the distribution mode of their inputs only -- no collectives,
+                no value-dependent Python, and no variable reads or writes, except in a
+                call registered ``writes=True`` (a Keras metric's update): there an
+                ``assign_add`` / ``assign_sub`` of a tensor the call made is a write step
+                and a read after it a read step (op_capture); the variables are the
+                node's own (a metric's state, the same objects at every execution).
   capture    -- one run of the node, watched (op_capture): its ops, the tensors it makes,
                 when they die, what it returns and what the tapes recorded; refused where
                 Python read a value, or the run charged or allocated other than through its
@@ -34,11 +38,16 @@ from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import Tensor
 
 _CALLS: set = set()   # the recorded functions whose nodes may lower
+_WRITING: set = set()   # those of them whose programs may write variables
 
 
-def register(fn) -> None:
-    """Let nodes of the recorded ``fn`` lower (see the module docstring for which may)."""
-    _CALLS.add(getattr(fn, "__recorded_op__", fn))
+def register(fn, writes: bool = False) -> None:
+    """Let nodes of the recorded ``fn`` lower (see the module docstring for which may);
+    ``writes``: its assign_add / assign_sub of its own variables are program steps."""
+    op = getattr(fn, "__recorded_op__", fn)
+    _CALLS.add(op)
+    if writes:
+        _WRITING.add(op)
 
 
 def lowers(node) -> bool:
@@ -54,12 +63,21 @@ def _key(objs) -> list:
 class _Call:
     """A call node's program and where its inputs and outputs live in ``env``."""
 
-    def __init__(self, program, env_keys, key, out_ids):
+    def __init__(self, program, env_keys, key, out_ids, variables=()):
         self.program, self.env_keys, self.key, self.out_ids = program, env_keys, key, out_ids
+        self.variables = list(variables)   # the variables it reads and writes (inputs too)
+        self.var_key = _var_key(self.variables)
 
     def same_as(self, other) -> bool:
         return self.env_keys == other.env_keys and self.key == other.key and \
-            self.out_ids == other.out_ids and self.program.same_as(other.program)
+            self.out_ids == other.out_ids and len(self.variables) == len(other.variables) \
+            and all(a is b for a, b in zip(self.variables, other.variables)) and \
+            self.var_key == other.var_key and self.program.same_as(other.program)
+
+
+def _var_key(variables) -> list:
+    return [(v._value.shape, v._value.dtype) if type(v._value) is np.ndarray else None
+            for v in variables]
 
 
 def capture(node, env, fixed_device: bool):
@@ -68,7 +86,8 @@ def capture(node, env, fixed_device: bool):
     tags = [(v, getattr(v, "_teach_tag", None)) for v in env.values() if type(v) is Tensor]
     stack = list(tape_lib.stack())
     before = [len(t.records) for t in stack]
-    cap = op_capture.Capture(fixed_device)
+    writes = node.fn in _WRITING
+    cap = op_capture.Capture(fixed_device, writes=writes)
     with cap.watching():
         node.run(env)
     if list(tape_lib.stack()) != stack:
@@ -86,6 +105,13 @@ def capture(node, env, fixed_device: bool):
         if env_ids[oid] not in env_keys:
             env_keys.append(env_ids[oid])
     where = {id(env[k]): i for i, k in enumerate(env_keys)}
+    variables = {}
+    for entry in cap.writes or ():
+        variables.setdefault(id(entry[1]), entry[1])
+    for entry in cap.made:
+        if entry[5] is not None:
+            variables.setdefault(id(entry[5]), entry[5])
+    where.update((vid, len(env_keys) + j) for j, vid in enumerate(variables))
     held = set()   # what the tapes recorded outlives the call
     for t, n in zip(stack, before):
         for rec in t.records[n:]:
@@ -94,7 +120,10 @@ def capture(node, env, fixed_device: bool):
     program = cap.compile(where, results, held)
     if program is None:
         return None
-    return _Call(program, env_keys, _key([env[k] for k in env_keys]), out_ids)
+    if writes and any(c.flags.writeable for c in program.consts):
+        return None   # a writable constant may be a variable's array, read before a write
+    return _Call(program, env_keys, _key([env[k] for k in env_keys]), out_ids,
+                 variables.values())
 
 
 class CallStep(op_capture.ConfirmingStep):
@@ -104,8 +133,9 @@ class CallStep(op_capture.ConfirmingStep):
 
     def replay(self, env, call):
         objs = [env[k] for k in call.env_keys]
-        if _key(objs) != call.key or not call.program.fits():
+        if _key(objs) != call.key or not call.program.fits() or \
+                call.variables and _var_key(call.variables) != call.var_key:
             return self.node.run(env)
-        slots = call.program.run(objs)
+        slots = call.program.run(objs + call.variables if call.variables else objs)
         for sid, slot in zip(call.out_ids, call.program.result):
             env[sid] = slots[slot]

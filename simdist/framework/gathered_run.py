@@ -13,9 +13,10 @@ Glossary:
                caller runs), so the clocks and trace events equal a charge per op.
   prefix    -- a kernel that raises leaves the ops before it charged (and only those), as
                the op-by-op run does.
-  skip rule -- a device charges only while its trace records or its ops cost a launch,
-               and not inside ``execute.scratch()`` (execute._charge's rule), read once
-               per run: nothing inside a run changes it.
+  skip rule -- a device charges an op only while its trace records or its ops cost a
+               launch, and not inside ``execute.scratch()`` (execute._charge's rule), read
+               once per run: nothing inside a run changes it. A variable write always
+               charges (``Device.run``).
   enabled   -- ``disabled()`` runs every program op by op (tests compare both).
 
 Used by op_capture.Program (the tape-free runs of backward sweeps and the runs of library
@@ -44,7 +45,9 @@ class Gathered:
     def __init__(self, steps, loud, charges):
         """``steps``: ``step(slots)`` callables that compute without charging; ``loud``:
         per step, True (the caller's errstate), False (all ignored) or None (either);
-        ``charges``: per step, ``(device, (op type, FLOPs, bytes, low))`` or None."""
+        ``charges``: per step, ``(device, (op type, FLOPs, bytes, low))`` or None, or
+        ``(device, charge, True)`` for a charge the skip rule does not apply to (a
+        variable write's, as ``Device.run`` makes it)."""
         self.blocks: list = []
         for step, noisy in zip(steps, loud):
             if not self.blocks or noisy is not None and self.blocks[-1][0] is not noisy:
@@ -54,14 +57,16 @@ class Gathered:
                     self.blocks.append([noisy, []])
             self.blocks[-1][1].append(step)
         self.blocks = [(bool(noisy), tuple(block)) for noisy, block in self.blocks]
-        self.segments: list = []   # (device, [charge, ...], index of its first op)
+        # (device, [charge, ...], index of its first op, skip rule does not apply)
+        self.segments: list = []
         self.before = [0]          # ops charged once the first k steps ran
         n = 0
         for entry in charges:
             if entry is not None:
-                dev, charge = entry
-                if not self.segments or self.segments[-1][0] is not dev:
-                    self.segments.append((dev, [], n))
+                dev, charge, always = entry[0], entry[1], len(entry) > 2
+                last = self.segments[-1] if self.segments else None
+                if last is None or last[0] is not dev or last[3] is not always:
+                    self.segments.append((dev, [], n, always))
                 self.segments[-1][1].append(charge)
                 n += 1
             self.before.append(n)
@@ -79,12 +84,11 @@ class Gathered:
             self._charge(self.before[done])
 
     def _charge(self, n: int) -> None:
-        if _scratch.value:
-            return
-        for dev, charges, first in self.segments:
+        scratch = _scratch.value
+        for dev, charges, first, always in self.segments:
             if first >= n:
                 break
-            if dev.trace.enabled or dev.spec.launch_s != 0:
+            if always or not scratch and (dev.trace.enabled or dev.spec.launch_s != 0):
                 dev.run_ops(charges if first + len(charges) <= n else charges[:n - first])
 
 

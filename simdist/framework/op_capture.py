@@ -46,6 +46,7 @@ from simdist.hardware.trace import Trace
 
 _FOREIGN = ((Device, "allocate"), (Device, "run"), (Device, "wait_until"), (Trace, "record"),
             (warnings, "warn"))
+_WRITES = {"AssignAddVariableOp": np.add, "AssignSubVariableOp": np.subtract}
 _READS = ("numpy", "__array__", "__bool__", "__float__", "__int__", "__index__", "__iter__")
 
 
@@ -56,8 +57,13 @@ class Refused(Exception):
 class Capture:
     """One run, watched (see the module docstring): ``with capture.watching(): ...``."""
 
-    def __init__(self, fixed_device: bool, variables=()):
+    def __init__(self, fixed_device: bool, variables=(), writes: bool = False):
         self.thread = threading.get_ident()
+        # writes: a variable's assign_add / assign_sub of a tensor made in the run is a
+        # step (a write); any other write is refused, as is every write without it
+        self.writes = [] if writes else None
+        self.writing = False   # inside a write the run makes: its device charge is its own
+        self.delta = None      # (variable, the array its pending write adds or subtracts)
         self.fixed_device = fixed_device   # a tf.device scope places every op
         # per tensor made: [id, device, nbytes, op or None, value, variable read or None]
         self.made: list = []
@@ -89,6 +95,23 @@ class Capture:
         if self.open:
             self.deaths[i] = len(self.made)
             self.live.pop(self.made[i][0], None)
+
+    def new_value(self, var, array) -> None:
+        self.delta = (var, array)
+
+    def wrote(self, var, op_name, new) -> None:
+        """``var`` was given ``new`` (its ``op_name`` write, charged): a write step."""
+        pending, self.delta = self.delta, None
+        if op_name not in _WRITES or pending is None or pending[0] is not var:
+            return self.refuse(f"a variable write ({op_name})")
+        for i in range(len(self.made) - 1, -1, -1):   # the delta: a tensor of the run
+            if self.made[i][4] is pending[1] and i in self.live.values():
+                break
+        else:
+            return self.refuse(f"{op_name}: a delta that is not a tensor of the run")
+        self.writes.append((len(self.made), var, op_name, i, var._device, new.size,
+                            2 * new.nbytes))
+        self.variables[id(var._value)] = var   # later reads of it are reads, not constants
 
     def read(self, t, how) -> None:
         i = self.live.get(id(t))
@@ -164,13 +187,13 @@ class _Hooks:
                 cap.made_tensor(t)
 
         def freed(dev, nbytes):
-            if threading.get_ident() == thread:
+            if nbytes and threading.get_ident() == thread:   # (a free of nothing: no effect)
                 cap.frees += 1
             return free(dev, nbytes)
 
         def foreign(name, fn):
             def call(*args, **kwargs):
-                if threading.get_ident() == thread:
+                if threading.get_ident() == thread and not cap.writing:
                     cap.refuse(f"the run called {name}")
                 return fn(*args, **kwargs)
             return call
@@ -188,8 +211,35 @@ class _Hooks:
             setattr(owner, name, foreign(f"{owner.__name__}.{name}", fn))
         for owner, name, fn in self.saved[2 + len(_FOREIGN):]:
             setattr(owner, name, read(name, fn))
+        if cap.writes is not None:
+            self._watch_writes(cap, thread)
         execute.observers.append(cap.op)
         return self
+
+    def _watch_writes(self, cap, thread):
+        """Patch Variable._new_value and ._write (restored by __exit__ with the rest)."""
+        from simdist.framework.variables import Variable
+
+        new_value, write = Variable.__dict__["_new_value"], Variable.__dict__["_write"]
+        self.saved += [(Variable, "_new_value", new_value), (Variable, "_write", write)]
+
+        def watched_new_value(var, value, op):
+            out = new_value(var, value, op)
+            if threading.get_ident() == thread:
+                cap.new_value(var, out)
+            return out
+
+        def watched_write(var, new, op_name):
+            if threading.get_ident() != thread:
+                return write(var, new, op_name)
+            cap.writing = True
+            try:
+                write(var, new, op_name)
+            finally:
+                cap.writing = False
+            cap.wrote(var, op_name, new)
+
+        Variable._new_value, Variable._write = watched_new_value, watched_write
 
     def __exit__(self, *exc):
         if self.patched:
@@ -212,7 +262,7 @@ class Program:
         base = len(where)
         made = cap.made
         n = len(made)
-        if cap.frees != len(cap.deaths):
+        if cap.frees != sum(1 for i in cap.deaths if made[i][2]):
             raise Refused("a tensor from before the run died in it")
         drops: list = [[] for _ in range(n + 1)]
         for i, at in cap.deaths.items():
@@ -240,6 +290,8 @@ class Program:
                 self.steps.append(_op_step(op, value, base + i, drops[i + 1], base, where,
                                            cap.fixed_device))
             made[i][4] = None
+        if cap.writes:
+            self.steps = _with_writes(self.steps, cap.writes, where, base)
         self.peak = list(peak.items())
         alive = {base + i for i in range(n) if i not in cap.deaths}
         self.result = []
@@ -371,6 +423,60 @@ class _ReadStep:
             slots[d] = None
 
 
+def _with_writes(steps, writes, where, base):
+    """``steps`` (one per tensor made) with each write at its place: after the tensors made
+    before it, taking over the drops that followed them (the tensors that died after the
+    write, its delta maybe among them)."""
+    out = []
+    pending = sorted(writes, key=lambda w: w[0])
+    k = 0
+    for i, step in enumerate(steps + [None]):
+        group = []
+        while k < len(pending) and pending[k][0] == i:
+            at, var, op_name, delta, dev, size, nbytes = pending[k]
+            if where.get(id(var)) is None:
+                raise Refused(f"{op_name}: a variable that is not an input")
+            group.append(_WriteStep(where[id(var)], base + delta, op_name, dev, size, nbytes))
+            k += 1
+        if group:
+            if i == 0:
+                raise Refused("a write before any tensor was made")
+            before = out[-1]   # the step of the tensor made just before the writes
+            group[-1].drops, before.drops = before.drops, []
+            out.extend(group)
+        if step is not None:
+            out.append(step)
+    return out
+
+
+class _WriteStep:
+    """A variable's assign_add / assign_sub of a tensor made in the run (input ``obj``):
+    its new array, then its charge, as ``Variable._write`` makes them."""
+
+    __slots__ = ("obj", "delta", "op_type", "fn", "dev", "size", "nbytes", "drops", "loud")
+
+    def __init__(self, obj, delta, op_type, dev, size, nbytes):
+        self.obj, self.delta, self.op_type, self.fn = obj, delta, op_type, _WRITES[op_type]
+        self.dev, self.size, self.nbytes, self.drops = dev, size, nbytes, []
+        self.loud = True   # the write's arithmetic runs under the caller's errstate
+
+    def signature(self):
+        return ("write", self.obj, self.delta, self.op_type, self.dev.name, self.size,
+                self.nbytes, tuple(self.drops))
+
+    def __call__(self, slots, outer):
+        var = slots[self.obj]
+        with np.errstate(**outer):
+            self.compute(slots)
+        var._device.run(self.op_type, self.size, self.nbytes)
+
+    def compute(self, slots):
+        var, d = slots[self.obj], slots[self.delta]
+        var._value = self.fn(var._value, d._value if type(d) is Tensor else d)
+        for i in self.drops:
+            slots[i] = None
+
+
 class _OpStep:
     """One op: its kernel on the input slots, charged and recorded as ``execute`` does."""
 
@@ -475,7 +581,13 @@ def _charges(program, made, base):
     known (an input that is not a NumPy array)."""
     devices = {}
     charges = []
-    for i, step in enumerate(program.steps):
+    i = -1   # the made tensor of the step
+    for step in program.steps:
+        if type(step) is _WriteStep:   # charged as Device.run charges it (always)
+            devices[step.obj] = step.dev
+            charges.append((step.dev, (step.op_type, step.size, step.nbytes, False), True))
+            continue
+        i += 1
         if type(step) is _ReadStep:   # the variable must sit where it sat
             devices[step.obj] = step.dev
         if type(step) in (_ConstStep, _ReadStep):
@@ -521,7 +633,10 @@ def _raw_steps(program, deaths, base, charges, devices):
             steps.append(_RawRead(step.obj, step.dev, step.slot, step.slot in raw,
                                   step.drops))
             continue
-        dev, (_, _, nbytes, _) = charge
+        if type(step) is _WriteStep:
+            steps.append(step)
+            continue
+        dev, (_, _, nbytes, _) = charge[:2]
         steps.append(_RawOp(step, dev, nbytes, [(j, j in raw) for j in step.ins],
                             step.slot in raw))
     gathered = _gathered(steps, charges)

@@ -16,7 +16,7 @@ Mirrors keras/src/metrics/base_metric.py and utils/metrics_utils.py.
 from __future__ import annotations
 
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import dtypes, execute, func_graph, module, name_scope, trackable
+from simdist.framework import call_plan, dtypes, execute, func_graph, module, name_scope, trackable
 from simdist.framework import variables as variables_lib
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
@@ -223,3 +223,6 @@ class MeanMetricWrapper(Mean):
 
 
 func_graph.record_methods(Metric, _RECORDED)
+# A traced update's ops and its assign_adds replay as one program (call_plan: writes=True).
+call_plan.register(MeanMetricWrapper.update_state, writes=True)
+call_plan.register(Reduce.update_state, writes=True)

@@ -184,22 +184,25 @@ class Device:
         spec, slowdown, trace, me = self.spec, self.slowdown, self.trace, self.name
         rate, rate_low, bandwidth, launch = spec.flops, spec.flops_fp16, spec.mem_bw, \
             spec.launch_s
-        events = []
+        # Only floats are made while the lock is held: a tuple could start a garbage
+        # collection there, whose Tensor.__del__ -> free would wait on this same lock.
+        starts: list = []
         lock = self._lock
         try:
             lock.acquire()   # inside the try: see Device.allocate_array
             clock = self.clock
-            for name, flops, nbytes, low in ops:
+            for _name, flops, nbytes, low in ops:
                 compute = flops / (rate_low if low else rate)
                 memory = nbytes / bandwidth
-                start = clock
-                clock = start + (launch + (memory if memory > compute else compute)) * slowdown
-                events.append((name, me, start, clock, flops, nbytes))
+                starts.append(clock)
+                clock = clock + (launch + (memory if memory > compute else compute)) * slowdown
             self.clock = clock
         finally:
             lock.release()
         if trace.enabled:
-            trace.record_ops(events)
+            ends = starts[1:] + [clock]
+            trace.record_ops([(op[0], me, start, end, op[1], op[2])
+                              for op, start, end in zip(ops, starts, ends)])
 
     def wait_until(self, t: float) -> None:
         """Idle until simulated time ``t`` (a sync point: a collective, a host read)."""

@@ -7,9 +7,10 @@ Glossary:
                    ('outer/my_module/'); ``with self.name_scope`` and methods decorated with
                    ``tf.Module.with_name_scope`` re-enter it, so variables made there are
                    named 'my_module/w:0'.
-  flatten       -- attributes in sorted name order, each walked as a nest (lists, tuples,
-                   dicts by sorted key); every object is found once; a module's own
-                   attributes come before those of its submodules (TF's _flatten_module).
+  flatten       -- attributes in sorted name order (by TF's name where simdist's differs),
+                   each walked as a nest (lists, tuples, dicts by sorted key); every object
+                   is found once; a module's own attributes come before those of its
+                   submodules (TF's _flatten_module).
   variables / trainable_variables / non_trainable_variables / submodules -- tuples of
                    what flatten finds.
   checkpoint    -- its attributes that hold variables or trackables are its children.
@@ -40,6 +41,8 @@ class Module(trackable.Trackable):
 
     # Attributes flatten skips (subclasses add their bookkeeping, as Keras's Layer does).
     _TF_MODULE_IGNORED_PROPERTIES = frozenset()
+    # Attributes flatten sorts under TF's name for them, where simdist names one otherwise.
+    _TF_MODULE_SORT_NAMES: dict = {}
 
     def __init__(self, name=None):
         if name is None:
@@ -108,7 +111,8 @@ def _flatten_module(module, recursive, predicate, seen, recursion_stack):
         recursive = False
     module_dict = vars(module)
     submodules = []
-    for key in sorted(module_dict):
+    rename = module._TF_MODULE_SORT_NAMES
+    for key in sorted(module_dict, key=lambda k: rename.get(k, k)):
         if key in module._TF_MODULE_IGNORED_PROPERTIES:
             continue
         for leaf in nest.flatten(module_dict[key]):

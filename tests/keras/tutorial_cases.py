@@ -297,5 +297,25 @@ for opt in (tf.keras.optimizers.legacy.SGD(K.ExponentialDecay(0.1, 2, 0.5)),
         out.append(v.numpy())
     out += [type(opt.learning_rate).__name__, str(opt.get_config()['learning_rate']),
             type(type(opt).from_config(opt.get_config()).learning_rate).__name__]
+""",    "a subclassed model's submodules: attribute metrics before layers": """
+class M(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.d1 = tf.keras.layers.Dense(2)
+        self.loss_tracker = tf.keras.metrics.Mean(name='loss')
+        self.d2 = tf.keras.layers.Dense(1)
+        self.acc = tf.keras.metrics.BinaryAccuracy()
+    def call(self, x):
+        return self.d2(self.d1(x))
+m = M()
+m(tf.ones([1, 3]))
+inner = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+class Outer(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.body = inner
+        self.tracker = tf.keras.metrics.Sum(name='n')
+out = [[type(s).__name__ + ':' + s.name for s in m.submodules],
+       [type(s).__name__ for s in Outer().submodules], [v.name for v in m.variables]]
 """,
 }

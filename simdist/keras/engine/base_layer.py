@@ -93,6 +93,9 @@ class Layer(module.Module):
 
     # The weights by name are a checkpoint's view; flatten finds them in creation order.
     _TF_MODULE_IGNORED_PROPERTIES = frozenset({"_named_weights"})
+    # ``_layers`` is tf-keras's ``_self_tracked_trackables``: it sorts after ``_metrics``, so a
+    # model's submodules list its attribute metrics before its layers, as tf-keras does.
+    _TF_MODULE_SORT_NAMES = {"_layers": "_self_tracked_trackables"}
     _expects_training_arg = True  # passed ``training`` when ``call`` takes it (not op layers)
 
     def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):

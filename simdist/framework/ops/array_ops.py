@@ -398,9 +398,21 @@ def _same_dtype(op_type, ts):
     execute.check_same_dtype(op_type, *ts)
 
 
+def _matching(values) -> list[Tensor]:
+    """A list op's inputs as TF's ``args_to_matching_eager`` converts them: tensors as they
+    are, other values to the dtype of the first tensor among them (else of the first value
+    converted), so ``tf.stack([x, 1])`` is of ``x``'s dtype."""
+    dtype = next((v.dtype for v in values if isinstance(v, Tensor)), None)
+    out = []
+    for v in values:
+        out.append(v if isinstance(v, Tensor) else _t(v, dtype))
+        dtype = dtype or out[-1].dtype
+    return out
+
+
 def concat(values, axis, name="concat") -> Tensor:
     """Join tensors along an existing ``axis`` (``tf.concat``)."""
-    ts = [_t(v) for v in values]
+    ts = _matching(values)
     _same_dtype("ConcatV2", ts)
     a = _axis(axis, ts[0].ndim, "ConcatV2")
     for j, t in enumerate(ts[1:], start=1):
@@ -424,7 +436,7 @@ def stack(values, axis=0, name="stack") -> Tensor:
       ValueError: ``axis`` is not a dimension of the result (TF's Python check).
       InvalidArgumentError: the tensors' shapes differ.
     """
-    ts = [_t(v) for v in values]
+    ts = _matching(values)
     rank = ts[0].ndim + 1 if ts else 1
     if not -rank <= int(axis) < rank:
         raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-rank}, {rank})")

@@ -18,6 +18,10 @@ Glossary:
                    returned dataset (interleave's) is traced as a template whose needed
                    tensors are extra outputs of the graph, and each execution gives it back
                    bound to them (simdist.data.bound_dataset).
+  lists         -- a returned list is a tuple; a list inside what it returns is packed
+                   into one tensor (``tf.stack``, TF's auto-packing): its tensors' dtype
+                   rules, Python numbers converted to it; anything else there is TF's
+                   "Unsupported return value" TypeError.
   eager fallback -- a function simdist cannot record (its code reads a value in Python,
                    returns a list of tensors ...) runs its Python on each element instead
                    (``graph`` is None); its spec then comes from a first element
@@ -31,7 +35,7 @@ from __future__ import annotations
 from simdist.data import structure
 from simdist.data.bound_dataset import BoundDataset, DatasetArgument, needed
 from simdist.data.dataset_ops import DatasetV2
-from simdist.framework import context, errors, func_graph, nest
+from simdist.framework import context, errors, func_graph
 from simdist.framework.tensor import NotTraceable, Tensor
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.tensor_spec import TensorSpec
@@ -85,7 +89,7 @@ class StructuredFunction:
                     func_graph.captured_by_use(None), func_graph.building(graph), \
                     random_ops.function_scope(random_ops.FunctionRandomState()):
                 graph._base_device = context.explicit_device()
-                out = fn(*args)
+                out = _packed(fn(*args), name)
                 if self._wrap is not None:
                     out = self._wrap(out)
         except TypeError as e:   # a tensor of the enclosing trace read in Python
@@ -97,12 +101,6 @@ class StructuredFunction:
             raise
         except Exception as e:   # noqa: BLE001 - TF's "in user code:" text, same type
             _raise_in_user_code(e)
-        if isinstance(out, list):
-            out = tuple(out)
-        for leaf in structure.flatten(out):
-            if isinstance(leaf, list) and any(isinstance(x, Tensor)
-                                              for x in nest.flatten(leaf)):
-                raise NotTraceable("a dataset function returned a list of tensors")
         for leaf in structure.flatten(out):   # an enclosing trace's tensor returned as it is
             if func_graph.is_symbolic(leaf) and leaf._graph is not graph and \
                     not graph._capture(leaf):
@@ -180,6 +178,105 @@ class StructuredFunction:
         return structure.to_values(structure.map_leaves(
             lambda leaf: BoundDataset(leaf, binding) if isinstance(leaf, DatasetV2) else leaf,
             out))
+
+
+# TF's names of the transformations, for its "Unsupported return value" text.
+_TRANSFORMATIONS = {"map_function": "Dataset.map()", "filter_predicate": "Dataset.filter()",
+                    "take_while_predicate": "Dataset.take_while()",
+                    "interleave_function": "Dataset.interleave()",
+                    "scan_function": "Dataset.scan()", "reduce_func": "Dataset.group_by_window()",
+                    "key_func": "Dataset.group_by_window()",
+                    "window_size_func": "Dataset.group_by_window()"}
+
+
+def _packed(out, name: str):
+    """What a dataset function returned as TF's wrapper takes it: a list is a tuple, and a
+    list inside the structure is one tensor (structured_function.wrapper_helper,
+    structure.type_spec_from_value's ``convert_to_tensor`` fallback).
+
+    Raises:
+      TypeError: a list mixing dtypes, or holding what no tensor can hold (a dataset).
+      ValueError: a list of tensors whose shapes differ.
+    """
+    if isinstance(out, list):
+        out = tuple(out)
+
+    def pack(leaf):
+        if not isinstance(leaf, list):
+            return leaf
+        try:
+            return _auto_packed(leaf)
+        except _Unsupported:
+            raise TypeError(f"Unsupported return value from function passed to "
+                            f"{_TRANSFORMATIONS.get(name, name)}: {out}.") from None
+
+    return structure.map_leaves(pack, out)
+
+
+class _Unsupported(Exception):
+    """A list TF's auto-packing cannot turn into a tensor."""
+
+
+def _auto_packed(values: list):
+    """``values`` as one tensor, as TF's ``_autopacking_conversion_function``: the dtype of
+    its first tensor (nested lists searched in order), Python numbers converted to it;
+    without tensors, a constant. Mirrors tensorflow/python/ops/array_ops.py."""
+    from simdist.framework.ops import array_ops
+
+    dtype = _first_dtype(values)
+    if dtype is None:
+        try:
+            return array_ops.convert_to_tensor(values)
+        except (TypeError, ValueError):
+            raise _Unsupported from None
+
+    def cast(v):
+        if isinstance(v, list):
+            return [cast(x) for x in v]
+        if _is_tensor(v):
+            if v.dtype != dtype:
+                raise _Unsupported
+            return v
+        try:
+            return array_ops.convert_to_tensor(v, dtype=dtype)
+        except (TypeError, ValueError):
+            raise _Unsupported from None
+
+    def stack(v):
+        parts = [stack(x) if isinstance(x, list) else x for x in v]
+        if any(p.shape != parts[0].shape for p in parts[1:]):
+            raise ValueError(f"Value {values} is not convertible to a tensor with dtype "
+                             f"{dtype} and shape {TensorShape(_packed_dims(values))}.")
+        return array_ops.stack(parts)
+
+    return stack(cast(values))
+
+
+def _packed_dims(v):
+    """The dims TF's spec gives a nested list: its length, then the dims its elements
+    share (None where they differ); None (unknown rank) where their ranks differ."""
+    if not isinstance(v, list):
+        return list(v.shape)
+    inner = [_packed_dims(x) for x in v]
+    if any(d is None or len(d) != len(inner[0]) for d in inner):
+        return None
+    return [len(v)] + [a if all(d[i] == a for d in inner) else None
+                       for i, a in enumerate(inner[0])]
+
+
+def _first_dtype(values: list):
+    for v in values:
+        if isinstance(v, list):
+            found = _first_dtype(v)
+            if found is not None:
+                return found
+        elif _is_tensor(v):
+            return v.dtype
+    return None
+
+
+def _is_tensor(v) -> bool:
+    return func_graph.is_symbolic(v) or isinstance(v, Tensor)
 
 
 def _raise_in_user_code(error):

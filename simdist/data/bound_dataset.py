@@ -66,6 +66,10 @@ class BoundDataset(DatasetV2):
         super().__init__((), template.element_spec)
         self._template, self._binding = template, binding
 
+    @property
+    def _tf_name(self):
+        return self._template._tf_name or "_" + type(self._template).__name__
+
     def options(self):
         return self._template.options()
 

@@ -86,6 +86,8 @@ UNKNOWN_CARDINALITY = -2
 class DatasetV2:
     """A potentially large set of elements (``tf.data.Dataset``)."""
 
+    _tf_name = None   # TF's class name, for repr, where it is not "_" + simdist's
+
     def __init__(self, inputs=(), element_spec=None):
         self._inputs = tuple(inputs)
         self._element_spec = element_spec
@@ -145,7 +147,8 @@ class DatasetV2:
         return out
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} element_spec={self.element_spec}>"
+        name = self._tf_name or "_" + type(self).__name__
+        return f"<{name} element_spec={self.element_spec}>"
 
     # --- iteration ----------------------------------------------------------------------
     def __iter__(self):
@@ -218,6 +221,26 @@ class DatasetV2:
         return RangeDataset(*args, output_type=output_type if output_type is not None else dtype)
 
     @staticmethod
+    def counter(start=0, step=1, dtype=None, name=None):
+        """``start``, ``start + step``, ... without end (TF builds it as a scan)."""
+        from simdist.framework import dtypes
+        from simdist.framework.ops import array_ops
+
+        dtype = dtypes.int64 if dtype is None else dtype
+        start = array_ops.convert_to_tensor(start, dtype=dtype)
+        step = array_ops.convert_to_tensor(step, dtype=dtype)
+        return DatasetV2.from_tensors(0).repeat(None).scan(
+            start, lambda state, _: (state + step, state))
+
+    @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+        """The element of ``datasets[i]`` for each ``i`` of ``choice_dataset`` (see
+        simdist/data/directed_interleave.py)."""
+        from simdist.data.directed_interleave import choose_from_datasets
+
+        return choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+    @staticmethod
     def zip(*datasets, name=None):
         """Elements of several datasets side by side, until the shortest ends."""
         from simdist.data.slicing import ZipDataset
@@ -241,7 +264,10 @@ class DatasetV2:
         """Apply ``map_func`` to each element (tuples are unpacked as positional args)."""
         from simdist.data.mapping import MapDataset
 
-        return MapDataset(self, map_func)
+        out = MapDataset(self, map_func)
+        if num_parallel_calls is not None:
+            out._tf_name = "_ParallelMapDataset"
+        return out
 
     def interleave(self, map_func, cycle_length=None, block_length=None,
                    num_parallel_calls=None, deterministic=None, name=None):
@@ -249,13 +275,18 @@ class DatasetV2:
         ``block_length`` elements from each in turn (see simdist/data/interleave.py)."""
         from simdist.data.interleave import InterleaveDataset
 
-        return InterleaveDataset(self, map_func, cycle_length, block_length)
+        out = InterleaveDataset(self, map_func, cycle_length, block_length)
+        if num_parallel_calls is not None:
+            out._tf_name = "_ParallelInterleaveDataset"
+        return out
 
     def flat_map(self, map_func, name=None):
         """The elements of the dataset ``map_func`` makes of each element, one after another."""
         from simdist.data.interleave import InterleaveDataset
 
-        return InterleaveDataset(self, map_func, cycle_length=1, block_length=1)
+        out = InterleaveDataset(self, map_func, cycle_length=1, block_length=1)
+        out._tf_name = "_FlatMapDataset"
+        return out
 
     def scan(self, initial_state, scan_func, name=None):
         """The outputs of ``scan_func(state, element) -> (new_state, output)``, the state
@@ -292,6 +323,34 @@ class DatasetV2:
         from simdist.data.mapping import FilterDataset
 
         return FilterDataset(self, predicate)
+
+    def take_while(self, predicate, name=None):
+        """The elements up to the first for which ``predicate`` is ``False``.
+
+        Raises:
+          ValueError: when ``predicate`` does not return a scalar bool.
+        """
+        from simdist.data.take_while import TakeWhileDataset
+
+        return TakeWhileDataset(self, predicate)
+
+    def unique(self, name=None):
+        """Each distinct element once, where it first comes.
+
+        Raises:
+          TypeError: an element that is not int32, int64 or string.
+        """
+        from simdist.data.unique import UniqueDataset
+
+        return UniqueDataset(self)
+
+    def get_single_element(self, name=None):
+        """The dataset's one element (in a trace, read at each execution).
+
+        Raises:
+          InvalidArgumentError: the dataset is empty or has more than one element.
+        """
+        return OwnedIterator(self)._single_element()
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
               deterministic=None, name=None):
@@ -484,6 +543,7 @@ class TracedSource(DatasetV2):
                 made.append(make(*args, **kwargs))
         super().__init__((), structure.relax_spec(*(d.element_spec for d in made)))
         self._bound = made[0]   # the zeros, until an execution binds the call's values
+        self._tf_name = made[0]._tf_name or "_" + type(made[0]).__name__   # TF's source
 
     def bind(self, values) -> None:
         """Make the source of this execution from the captured tensors' ``values``."""
@@ -606,6 +666,19 @@ class OwnedIterator:
             for t in nest.flatten(element):
                 teach.tag(t, "dataset_element")
         return element
+
+    @func_graph.recorded(kind="stateful", spec=lambda graph, it: it._symbolic_next(graph),
+                         name="DatasetToSingleElement")
+    def _single_element(self):
+        """The pass's only element (``Dataset.get_single_element``)."""
+        with func_graph.bound_captures(self._binding or {}):
+            first = next(self._gen, None)
+            if first is None:
+                raise errors.InvalidArgumentError(None, None, "Dataset was empty.")
+            if next(self._gen, None) is not None:
+                raise errors.InvalidArgumentError(None, None,
+                                                  "Dataset had more than one element.")
+        return structure.to_tensors(first)
 
     def _symbolic_next(self, graph):
         return _element_spec_outputs(graph, self.element_spec)

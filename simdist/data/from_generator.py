@@ -86,6 +86,8 @@ def _flatten_up_to(shallow, value) -> list:
 class GeneratorDataset(DatasetV2):
     """Elements of ``generator(*args)``, converted to and checked against a signature."""
 
+    _tf_name = "_FlatMapDataset"   # TF builds it as a flat_map over its generator's ids
+
     def __init__(self, generator, args, signature):
         self._generator = generator
         self._args = args

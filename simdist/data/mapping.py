@@ -133,6 +133,8 @@ class MapDataset(DatasetV2):
 class FilterDataset(DatasetV2):
     """The elements for which ``predicate`` is ``True``."""
 
+    _function_name = "filter_predicate"   # StructuredFunction's, TF's transformation name
+
     @outside_the_graph
     def __init__(self, input_dataset, predicate):
         if not callable(predicate):
@@ -140,7 +142,7 @@ class FilterDataset(DatasetV2):
         self._fn = predicate
         super().__init__((input_dataset,), input_dataset.element_spec)
         self._function = StructuredFunction(predicate, input_dataset.element_spec,
-                                            "filter_predicate")
+                                            self._function_name)
         if self._function.traced:   # TF checks the traced output's spec
             self._check_spec(self._function.output_spec)
             self._captured = self._function.captured
@@ -151,19 +153,19 @@ class FilterDataset(DatasetV2):
     def _spec_on(self, first):
         self._check(call(self._fn, first))   # no spec of its own: the input's
 
-    @staticmethod
-    def _check(result):
+    def _check(self, result):
         if structure.is_structure(result) or array_api.kind(result) != "b" or result.ndim != 0:
-            FilterDataset._check_spec(structure.spec_of(result))
+            self._check_spec(structure.spec_of(result))
         return bool(result)
 
-    @staticmethod
-    def _check_spec(spec) -> None:
+    # TF's text: filter_op.py's (take_while_op.py's has no comma and no space before the spec)
+    _NOT_A_PREDICATE = ("Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
+                        "tensor, but its return type is {}.")
+
+    def _check_spec(self, spec) -> None:
         if not isinstance(spec, TensorSpec) or not spec.dtype.is_bool or \
                 spec.shape.rank != 0:
-            raise ValueError(
-                "Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but "
-                f"its return type is {spec}.")
+            raise ValueError(self._NOT_A_PREDICATE.format(spec))
 
     def _values(self):
         fn = self._function

@@ -51,6 +51,8 @@ class PrefetchDataset(_PassThrough):
 class CacheDataset(_PassThrough):
     """The elements of the input's first complete pass, replayed on every later pass."""
 
+    _tf_name = "CacheDataset"
+
     def __init__(self, input_dataset):
         super().__init__(input_dataset)
         self._cache = None  # ("indices", source, list) or ("values", list)

@@ -55,6 +55,8 @@ def list_files(file_pattern, shuffle=None, seed=None, name=None) -> DatasetV2:
 class TextLineDataset(DatasetV2):
     """The lines of text files (``tf.data.TextLineDataset``)."""
 
+    _tf_name = "TextLineDatasetV2"
+
     _reads_files = True
 
     def __init__(self, filenames, compression_type=None, buffer_size=None,

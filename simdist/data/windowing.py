@@ -53,6 +53,8 @@ class DatasetSpec:
 class ElementsDataset(DatasetV2):
     """The given elements (structures of arrays), in order."""
 
+    _tf_name = "_VariantDataset"   # a window's component, as TF hands it to a function
+
     def __init__(self, elements, element_spec):
         super().__init__((), element_spec)
         self._elements = elements

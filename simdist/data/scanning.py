@@ -69,6 +69,12 @@ class ScanDataset(DatasetV2):
                                             a.shape.as_list() == w.as_list())
                    for a, w in zip(old, weakened)):
                 break
+            if len(weakened) != len(old):   # TF packs the weakened shapes the same way
+                raise ValueError(
+                    f"Could not pack sequence. Argument `structure` had {len(old)} elements, "
+                    f"but argument `flat_sequence` had {len(weakened)} elements. Received "
+                    f"structure: {structure.map_leaves(lambda s: s.shape, state_spec)}, "
+                    f"flat_sequence: {weakened}.")
             state_spec = structure.pack(state_spec, [
                 TensorSpec(TensorShape(w), a.dtype) for a, w in zip(old, weakened)])
         self._function = fn

@@ -141,6 +141,22 @@ out = made + [says(lambda: values(r(3).scan(one, lambda s, x: ((s, s), x))),
               values(r(3).scan({"a": one}, lambda s, x: ({"b": s["a"] + x}, x)))]
 """
 
+LIST_STATE = COMMON + """
+import os, re
+def located(fn):   # the error, its "in user code:" frame's file named without its folder
+    got = error(fn)
+    return [got[0], re.sub(r'File "([^"]+)"', lambda m: os.path.basename(m.group(1)), got[1])]
+def step(s, x):
+    runs.append(1)
+    return [s[0] + x, s[1] * 2], s[0]
+runs = []
+pair = (tf.constant(0, tf.int64), tf.constant(1, tf.int64))
+out = [located(lambda: r(4).scan([0, 1], step)),
+       values(r(4).scan([tf.constant(0, tf.int64), tf.constant(1, tf.int64)], step)),
+       str(r(4).scan([tf.constant(0, tf.int64), tf.constant(1, tf.int64)], step).element_spec),
+       error(lambda: r(4).scan(pair, step)), len(runs)]
+"""
+
 PROGRAMS = {
     "scan: values, element specs, cardinality, a state that changes shape": SCAN,
     "scan: TF's errors for a bad scan_func": SCAN_ERRORS,
@@ -149,6 +165,7 @@ PROGRAMS = {
     "window: windows as datasets, shift, stride, drop_remainder, specs, errors": WINDOW,
     "scan: a new state of another structure fails at the first element, as TF's kernel":
         STATE_STRUCTURE,
+    "scan: a list state is one tensor; a list new state for a tuple state": LIST_STATE,
 }
 
 CASES = {name: MODULE + f"out = run_module('scan_case_{i}', {src!r})\n"

@@ -731,6 +731,25 @@ class M(tf.Module):
         return x.numpy() * 2
 M()(tf.constant(1.0))
 """,
+    "a loop target named as a lambda parameter or comprehension variable in the loop": """
+ds = tf.data.Dataset.range(4)
+runs = []
+@tf.function
+def f(k):
+    runs.append(1)
+    out = tf.constant(0, tf.int64)
+    for x in ds.map(lambda x: x * k):
+        out += x
+    for i in tf.range(2):
+        scaled = [i * j for j in (1, 2)]
+        out += tf.cast(tf.add_n(scaled), tf.int64)
+    for j in ds.filter(lambda j: j > 1):
+        def plus(j=j, x=None):
+            return j + 1
+        out += plus()
+    return out
+out = [f(tf.constant(2, tf.int64)), f(tf.constant(3, tf.int64)), len(runs)]
+""",
 }
 
 # Recorded from TF; where simdist's tracing does not give TF's result yet (issue 18), each

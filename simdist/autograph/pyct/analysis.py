@@ -5,8 +5,8 @@ Glossary:
   bound      -- names a block assigns (targets, augmented assignments, for targets, ``with
                 ... as``, imports, nested ``def`` / ``class`` names); nested scopes'
                 own names excluded.
-  reads      -- names an expression or statement loads, free names of nested functions and
-                lambdas included.
+  reads      -- names an expression or statement loads, with the free names of nested
+                functions, lambdas and comprehensions (not their parameters or targets).
   live       -- a name whose current value may be read later (backward, over structured
                 code: break / continue / return are already lowered to flags).
   defined    -- a name with a definition that may reach this point (forward).
@@ -53,18 +53,50 @@ def bound(nodes) -> set:
 
 
 def reads(node) -> set:
-    """Names loaded anywhere in ``node`` (nested scopes' free names counted)."""
+    """Names loaded anywhere in ``node``; a nested function, lambda or comprehension counts
+    with its free names only (not its own parameters or targets: ``lambda x: x`` reads
+    nothing of the enclosing scope)."""
     if node is None:
         return set()
-    nodes = node if isinstance(node, list) else [node]
     out = set()
-    for n in nodes:
-        for sub in ast.walk(n):
-            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
-                out.add(sub.id)
-            elif isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
-                out.add(sub.target.id)
+    for n in node if isinstance(node, list) else [node]:
+        _reads_into(n, out)
     return out
+
+
+def _reads_into(node, out: set) -> None:
+    if isinstance(node, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
+        args = node.args
+        for default in args.defaults + [d for d in args.kw_defaults if d is not None]:
+            _reads_into(default, out)
+        for deco in getattr(node, "decorator_list", ()):
+            _reads_into(deco, out)
+        params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+        params |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+        body = node.body if isinstance(node.body, list) else [node.body]
+        inner = reads(body) - params - bound(body if isinstance(node.body, list) else [])
+        out |= inner
+        return
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+        targets = set()
+        inner = set()
+        for i, gen in enumerate(node.generators):
+            # the first iterable is read in the enclosing scope; the rest see the targets
+            (out if i == 0 else inner).update(reads(gen.iter))
+            targets |= _target_names(gen.target)
+            for cond in gen.ifs:
+                inner |= reads(cond)
+        parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+        for part in parts:
+            inner |= reads(part)
+        out |= inner - targets
+        return
+    if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+        out.add(node.id)
+    elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+        out.add(node.target.id)
+    for child in ast.iter_child_nodes(node):
+        _reads_into(child, out)
 
 
 def _simple_reads(stmt) -> set:

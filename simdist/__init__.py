@@ -41,6 +41,7 @@ from simdist.framework.ops.pad_ops import pad
 from simdist.framework.ops.linspace_ops import linspace
 from simdist.framework.ops.linalg_ops import eye
 from simdist.framework.ops.special_math_ops import einsum
+from simdist.framework.ops.sort_ops import argsort, sort
 from simdist.framework.ops.check_ops import ensure_shape
 from simdist.framework.ops.assert_ops import assert_equal, assert_greater, assert_less, assert_rank
 from simdist.framework.ops.trig_ops import (

@@ -31,6 +31,7 @@ from simdist.framework.ops.pooling_ops import (  # noqa: F401
     max_pool,
     max_pool2d,
 )
+from simdist.framework.ops.sort_ops import top_k  # noqa: F401
 
 _dispatch.export_ops(globals(), "nn")
 

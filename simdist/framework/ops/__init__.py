@@ -25,7 +25,7 @@ from simdist.framework.ops import array_grad, conv_grad, linalg_grad, math_grad 
 from simdist.framework.ops import clip_ops, dropout_ops, losses_util  # isort: skip
 from simdist.framework.ops import logging_ops, numerics, string_ops, trig_ops  # isort: skip
 from simdist.framework.ops import list_ops  # isort: skip - its ops are recorded as declared
-from simdist.framework.ops import check_ops, pad_ops, selection_ops  # isort: skip
+from simdist.framework.ops import check_ops, pad_ops, selection_ops, sort_ops  # isort: skip
 from simdist.framework.ops import image_ops, special_math_ops  # isort: skip
 from simdist.framework import func_graph as _func_graph  # isort: skip
 
@@ -42,7 +42,7 @@ _NOT_OPS = {
 }
 _OP_MODULES = (array_ops, math_ops, nn_ops, random_ops, conv_ops, linalg_ops, pooling_ops,
                clip_ops, dropout_ops, losses_util, numerics, string_ops, trig_ops, image_ops,
-               special_math_ops)
+               special_math_ops, sort_ops)
 array_ops.range = _func_graph.recorded(array_ops.range, kind="spec", spec=array_ops.range_spec)
 array_ops._converted_constant = _func_graph.recorded(array_ops._converted_constant,
                                                      name="Const")

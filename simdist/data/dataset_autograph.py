@@ -12,6 +12,10 @@ Glossary:
                     numbers become tensors. A loop with no state carries a dummy one.
   iterator loop  -- ``for x in iter(ds)``: AutoGraph's iterator loop over
                     ``get_next_as_optional`` (simdist.autograph.operators.control_flow).
+  builtins       -- in converted code ``enumerate(ds)`` is ``ds.enumerate()``, ``zip`` of
+                    datasets ``Dataset.zip``, ``map`` / ``filter`` the dataset's, ``abs``
+                    a map, ``len`` the cardinality (checked finite when it runs), ``any`` /
+                    ``all`` of bool scalars a reduce (py_builtins' registries).
 
 Mirrors tensorflow/python/data/ops/dataset_autograph.py (_tf_ag_dataset_for_stmt) and
 iterator_autograph.py (the for-loop registration).
@@ -19,10 +23,15 @@ iterator_autograph.py (the for-loop registration).
 
 from __future__ import annotations
 
-from simdist.autograph.operators import control_flow
+from simdist.autograph.operators import control_flow, py_builtins
 from simdist.data import optional_ops
-from simdist.data.dataset_ops import DatasetV2, OwnedIterator
-from simdist.framework import func_graph, nest
+from simdist.data.dataset_ops import (
+    INFINITE_CARDINALITY,
+    UNKNOWN_CARDINALITY,
+    DatasetV2,
+    OwnedIterator,
+)
+from simdist.framework import dtypes, func_graph, nest
 
 
 def _dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_names, opts):
@@ -67,5 +76,60 @@ def _tf_dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_name
                                 None if extra_test is None else test, relax_shapes=True))
 
 
+def _abs(ds):
+    from simdist.framework.ops import math_ops
+
+    if len(nest.flatten(ds.element_spec)) == 1:
+        return ds.map(math_ops.abs)
+    return ds.map(lambda *e: nest.map_structure(math_ops.abs, e))
+
+
+def _len(ds):
+    """The cardinality, asserted finite and known when it runs (TF's Assert text)."""
+    from simdist.framework.ops import array_ops, control_flow_ops, math_ops, string_ops
+
+    n = ds.cardinality()
+    known = math_ops.logical_and(math_ops.not_equal(n, INFINITE_CARDINALITY),
+                                 math_ops.not_equal(n, UNKNOWN_CARDINALITY))
+    message = string_ops.join(["len requires dataset with definitive cardinality, got ",
+                               string_ops.as_string(n)])
+    control_flow_ops.Assert(known, [message])
+    return array_ops.identity(n)
+
+
+def _zip(*iterables, strict=False):
+    if strict:
+        raise ValueError("strict zip not supported by Dataset")
+    return DatasetV2.zip(iterables)
+
+
+def _bool_scalars(ds, name: str) -> None:
+    specs = nest.flatten(ds.element_spec)
+    if len(specs) != 1 or specs[0].dtype != dtypes.bool_:
+        raise ValueError(f'in graph mode, the "{name}" builtin only supports datasets that '
+                         f"return bool scalars; got: {ds.element_spec}")
+
+
+def _any(ds):
+    from simdist.framework.ops import array_ops
+
+    _bool_scalars(ds, "any")
+    return ds.filter(lambda x: x).take(1).reduce(array_ops.constant(False), lambda _, y: y)
+
+
+def _all(ds):
+    from simdist.framework.ops import array_ops, math_ops
+
+    _bool_scalars(ds, "all")
+    return ds.filter(math_ops.logical_not).take(1).reduce(array_ops.constant(True),
+                                                         lambda _, y: y)
+
+
 control_flow.register_for_loop(DatasetV2, _dataset_for_stmt)
 control_flow.register_for_loop(OwnedIterator, control_flow._tf_iterator_for_stmt)
+for _name, _overload in (("abs", _abs), ("len", _len), ("enumerate", lambda ds, start=0:
+                                                                ds.enumerate(start)),
+                         ("zip", _zip), ("map", lambda fn, *ds: DatasetV2.zip(ds).map(fn)),
+                         ("filter", lambda fn, ds: ds.filter(fn)), ("any", _any),
+                         ("all", _all)):
+    py_builtins.register(_name, DatasetV2, _overload)

@@ -16,18 +16,20 @@ from simdist.autograph.operators import control_flow
 
 
 def jumps(xs, stop, skip):
-    """break, continue, an early return and a loop else: all lowered by AutoGraph."""
-    total, seen = 0, []
+    """break, continue and an early return: all lowered by AutoGraph (a loop else is not:
+    TF runs such a function unconverted, see test_a_loop_else_runs_unconverted)."""
+    total, seen, ended = 0, [], False
     for x in xs:
         if x == skip:
             continue
         if x == stop:
+            ended = True
             break
         if x < 0:
             return -1, seen
         total += x
         seen.append(x)
-    else:
+    if not ended:
         total += 1000
     n = 0
     while n < 3 and total > 5:
@@ -108,6 +110,19 @@ def test_to_code_shows_the_functional_form():
                  "do_return", "nonlocal"):
         assert name in code, name
     compile(code, "<to_code>", "exec")
+
+
+def test_a_loop_else_runs_unconverted_with_tfs_warning(caplog):
+    def loop_else(n):
+        for i in range(n):
+            n += i
+        else:
+            n += 100
+        return n
+
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        assert tf.function(loop_else)(3).numpy() == 106   # Python's for/else, run as it is
+    assert "Cause: for/else statement not yet supported" in caplog.text
 
 
 def test_do_not_convert_returns_the_function_unconverted():

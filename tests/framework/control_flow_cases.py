@@ -750,6 +750,87 @@ def f(k):
     return out
 out = [f(tf.constant(2, tf.int64)), f(tf.constant(3, tf.int64)), len(runs)]
 """,
+    "builtins in converted code: enumerate, zip, map, filter, len, any, all of datasets": """
+def error(fn):   # the error's type and its last line (a kernel's or "in user code:" text)
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the error is the result
+        lines = [line.strip() for line in str(e).splitlines()
+                 if line.strip() and not line.strip().startswith("[[")]
+        return [type(e).__name__, lines[-1]]
+    return None
+ds = tf.data.Dataset.range(6)
+@tf.function
+def f(n):
+    s = tf.constant(0, tf.int64)
+    for i, x in enumerate(ds):
+        s += x * i
+    for a, b in zip(ds, ds.skip(1)):
+        s += a * b
+    for y in map(lambda a, b: a - b, ds, ds.skip(2)):
+        s += y
+    for z in filter(lambda z: z % 2 == 0, ds):
+        s += z
+    for w in abs(ds.map(lambda v: -v)):
+        s += w
+    return s, len(ds), any(ds.map(lambda v: v > 4)), all(ds.map(lambda v: v < 4))
+@tf.function
+def unknown(n):
+    return len(ds.filter(lambda v: v > n))
+out = [f(tf.constant(1, tf.int64)), error(lambda: unknown(tf.constant(1, tf.int64)))]
+""",
+    "builtins in converted code on tensors: len, range, int, float, abs, sorted": """
+def error(fn):   # the error's type and its last line (a kernel's or "in user code:" text)
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the error is the result
+        lines = [line.strip() for line in str(e).splitlines()
+                 if line.strip() and not line.strip().startswith("[[")]
+        return [type(e).__name__, lines[-1]]
+    return None
+@tf.function
+def f(x, n):
+    total = tf.constant(0.0)
+    for i in range(n):
+        total += float(i)
+    for i in range(2, n):
+        total += 10.0 * tf.cast(i, tf.float32)
+    return (len(x), int(x[0]), abs(x), sorted(x), sorted(x, reverse=True), total,
+            [i * 2 for i in range(3)])
+@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+def g(x):
+    return len(x)
+@tf.function
+def scalar(x):
+    return len(x)
+out = [f(tf.constant([2.5, -1.0, 3.0]), tf.constant(4)), g(tf.constant([1.0, 2.0])),
+       error(lambda: scalar(tf.constant(1.0)))]
+""",
+    "a loop else runs its function unconverted, as TF's AutoGraph refuses it": """
+def error(fn):   # the error's type and its last line (a kernel's or "in user code:" text)
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the error is the result
+        lines = [line.strip() for line in str(e).splitlines()
+                 if line.strip() and not line.strip().startswith("[[")]
+        return [type(e).__name__, lines[-1]]
+    return None
+@tf.function
+def python_loop(n):
+    for i in range(n):
+        n += i
+    else:
+        n += 100
+    return n
+@tf.function
+def tensor_loop(x):
+    while x > 0:
+        x -= 1
+    else:
+        x += 100
+    return x
+out = [python_loop(3), error(lambda: tensor_loop(tf.constant(3)))]
+""",
 }
 
 # Recorded from TF; where simdist's tracing does not give TF's result yet (issue 18), each

@@ -39,6 +39,7 @@ from simdist.autograph.converters import (
 )
 from simdist.autograph.converters import functions as functions_converter
 from simdist.autograph.impl import error_utils
+from simdist.autograph.pyct import unsupported_features
 from simdist.platform.tf_logging import get_logger
 
 DO_NOT_CONVERT = "__ag_do_not_convert__"
@@ -95,6 +96,11 @@ def converted_call(f, args, kwargs, caller_fn_scope=None):
     ``__call__`` in user code. ``caller_fn_scope`` is the caller's FunctionScope (unused)."""
     del caller_fn_scope
     kwargs = kwargs or {}
+    if isinstance(f, types.BuiltinFunctionType) or isinstance(f, type) and \
+            f.__module__ == "builtins":
+        from simdist.autograph.operators import py_builtins
+
+        return py_builtins.overload_of(f)(*args, **kwargs)
     if isinstance(f, types.FunctionType):
         return convert(f)(*args, **kwargs)
     if isinstance(f, types.MethodType) and isinstance(f.__func__, types.FunctionType):
@@ -275,6 +281,7 @@ def _explicit_super(node):
 
 def _convert_function(fn):
     node, filename = _parse(fn)
+    unsupported_features.verify(node)
     user_names = {n.name for n in ast.walk(node) if isinstance(n, ast.FunctionDef)}
     lam = isinstance(node, ast.Lambda) and getattr(node, "end_lineno", None) is not None and \
         fn.__code__.co_firstlineno == node.lineno   # its positions are the file's

@@ -71,6 +71,11 @@ class OperatorNotAllowedInGraphError(TypeError):
     function being traced (errors_impl.OperatorNotAllowedInGraphError)."""
 
 
+class InaccessibleTensorError(ValueError):
+    """TF's error for a tensor of a cond branch or loop body used outside it (a Python list
+    appended to in the body): errors_impl.InaccessibleTensorError."""
+
+
 # How TF's file system reports an OSError's errno (tensorflow/core/platform/errors.cc's
 # ErrnoToCode): the class a save or read raises instead of Python's OSError.
 _ERRNO_CLASSES = {

@@ -657,6 +657,28 @@ class FuncGraph:
         self._output_names = None       # the outputs' Identity names, made once
         self.argument_names: list = []  # the flat arguments' names (function._trace_graph)
         self.inference_name = graph_errors.inference_name(name)   # __inference_f_23
+        # the tensors of cond branches and loop bodies traced already (tensor id -> that
+        # body's name, id and the node that made it), which no later op may take; the
+        # bodies being traced now (name, id)
+        self.closed: dict = {}
+        self.open_bodies: list = []
+
+    def inaccessible(self, t):
+        """TF's InaccessibleTensorError for ``t``, a tensor of a cond branch or loop body
+        already traced, taken by an op (or returned) outside it (func_graph's
+        _validate_in_scope)."""
+        from simdist.errors import InaccessibleTensorError
+
+        body, body_id, frames = self.closed[t._id]
+        here, here_id = self.open_bodies[-1] if self.open_bodies else (self.name, id(self))
+        return InaccessibleTensorError(
+            f"{t!r} is out of scope and cannot be used here. Use return values, explicit "
+            "Python locals or TensorFlow collections to access it.\nPlease see "
+            "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_"
+            "return_values for more information.\n\n"
+            f"{t!r} was defined here:\n{_defined_here(frames)}\n\nThe tensor {t!r} cannot be "
+            f"accessed from FuncGraph(name={here}, id={here_id}), because it was defined in "
+            f"FuncGraph(name={body}, id={body_id}), which is out of scope.")
 
     @property
     def scope(self) -> str:
@@ -828,6 +850,8 @@ class FuncGraph:
             if isinstance(leaf, SymbolicTensor):
                 if leaf._graph is not self and not self._capture(leaf):
                     raise NotTraceable("a symbolic tensor of another trace")
+                if leaf._id in self.closed:
+                    raise self.inaccessible(leaf)
                 slots.append((i, leaf._id))
                 symbolic = True
             elif id(leaf) in self.substitutes:
@@ -1374,3 +1398,11 @@ def record_tape_gradient(gradient_tape, args):
                                "gradients")
     connected.extend(i for i, g in enumerate(nest.flatten(out)) if g is not None)
     return out
+
+
+def _defined_here(frames) -> str:
+    """Where the tensor was made: the user frames, outermost first, as TF lists them."""
+    from simdist.framework.graph_errors import _frame_lines
+
+    lines = ["  " + line for line in _frame_lines(frames) if line]
+    return "\n".join(lines) if lines else "<unknown>"

@@ -724,6 +724,9 @@ class Function:
                 # variables was TF's first trace (the eager run is its second): it prints.
                 sys.stdout.write(printed.getvalue())
         _check_outputs(out, self._python_function)
+        for leaf in nest.flatten(out):   # a branch's or loop body's tensor returned
+            if func_graph.is_symbolic(leaf) and leaf._id in graph.closed:
+                raise graph.inaccessible(leaf)
         graph.outputs = graph_control_flow.to_flows(out)   # a TensorArray: its variant, as TF
         graph.finalize()
         return graph

@@ -34,8 +34,9 @@ Mirrors tensorflow/python/ops/cond_v2.py, while_v2.py and control_flow_grad.py.
 from __future__ import annotations
 
 import contextlib
+import itertools
 
-from simdist.framework import dtypes, errors, func_graph, nest
+from simdist.framework import dtypes, errors, func_graph, graph_errors, nest
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import Tensor
 from simdist.framework.thread_local import ThreadLocalValue
@@ -110,7 +111,29 @@ def _as_symbolic(graph, x):
     return array_ops.identity(x) if isinstance(x, Tensor) else array_ops.constant(x)
 
 
-def _trace_into(graph, fn, args=(), scope=None):
+_body_ids = itertools.count(1)
+
+
+def _closing(graph, kind: str):
+    """A body of ``kind`` (TF's FuncGraph name: ``cond_true``, ``while_body`` ...) opened for
+    tracing; call the result with its nodes and arguments to close it: their tensors are
+    then out of scope for every later op (InaccessibleTensorError)."""
+    body = (f"{kind}_{next(_body_ids)}", id(object()))
+    graph.open_bodies.append(body)
+
+    def close(nodes, args=()):
+        graph.open_bodies.remove(body)
+        for node in func_graph._walk(nodes):
+            for _, tid in getattr(node, "out_slots", ()):
+                graph.closed[tid] = (*body, getattr(node, "frames", ()))
+        for t in nest.flatten(args):   # its placeholders: defined where it was called
+            if func_graph.is_symbolic(t) and t._graph is graph:
+                graph.closed.setdefault(t._id, (*body, graph_errors.defining_frames()))
+
+    return close
+
+
+def _trace_into(graph, fn, args=(), scope=None, kind="body", closes=()):
     """Trace ``fn(*args)`` into a fresh node list; (nodes, outputs as symbolic tensors).
     ``scope``: the op's name (``cond/``, ``while/``): TF builds a branch or a loop body as
     a graph of its own inside that name scope, so its ops are ``cond/mul`` and their names
@@ -118,6 +141,7 @@ def _trace_into(graph, fn, args=(), scope=None):
     outer = graph.nodes
     graph.nodes = []
     names = dict(graph._names) if scope else None
+    close = _closing(graph, kind)
     _bodies.value += 1
     try:
         with graph.name_scope(scope) if scope else contextlib.nullcontext():
@@ -127,6 +151,7 @@ def _trace_into(graph, fn, args=(), scope=None):
         return graph.nodes, out
     finally:
         _bodies.value -= 1
+        close(graph.nodes, closes)
         graph.nodes = outer
         if names is not None:
             graph._names = names
@@ -137,11 +162,13 @@ def scratch(graph, fn):
     ``FuncGraph('tmp')``: AutoGraph stages a loop body there to learn its variables' types)."""
     outer = graph.nodes
     graph.nodes = []
+    close = _closing(graph, "tmp")
     _bodies.value += 1
     try:
         return fn()
     finally:
         _bodies.value -= 1
+        close(graph.nodes)
         graph.nodes = outer
 
 
@@ -192,8 +219,8 @@ def cond(graph, pred, true_fn, false_fn, name=None):
     base = graph.unique_name(name or "cond")
     returned = []
     true_nodes, true_out = _trace_into(graph, lambda: _kept(returned, true_fn()), (),
-                                       base + "/")
-    false_nodes, false_out = _trace_into(graph, false_fn, (), base + "/")
+                                       base + "/", "cond_true")
+    false_nodes, false_out = _trace_into(graph, false_fn, (), base + "/", "cond_false")
     t_flat, f_flat = nest.flatten(true_out), nest.flatten(false_out)
     if len(t_flat) != len(f_flat):
         raise AssertionError(f"[{len(t_flat)}, {len(f_flat)}]")
@@ -306,13 +333,14 @@ def while_loop(graph, cond_fn, body, loop_vars, shape_invariants=None,
     _link(entering, places)
     packed = with_flows(template, nest.pack_sequence_as(structure, places))
     args = packed if isinstance(packed, (list, tuple)) else (packed,)
-    cond_nodes, pred = _trace_into(graph, cond_fn, args, base + "/")
+    cond_nodes, pred = _trace_into(graph, cond_fn, args, base + "/", "while_cond")
     if not pred.dtype.is_bool:
         raise errors.InvalidArgumentError(
             None, None, f"Input 'input' passed {pred.dtype.name} expected bool while building "
             f"NodeDef '{base}/LoopCond' using Op<name=LoopCond; signature=input:bool -> "
             "output:bool>")
-    body_nodes, new = _trace_into(graph, body, args, base + "/")   # flows: flow-type values
+    # flows: flow-type values; the loop's placeholders are the body's (out of scope after)
+    body_nodes, new = _trace_into(graph, body, args, base + "/", "while_body", places)
     if not isinstance(new, (list, tuple)) and isinstance(structure, (list, tuple)) \
             and len(structure) == 1:
         new = type(structure)([new])

@@ -806,6 +806,57 @@ def scalar(x):
 out = [f(tf.constant([2.5, -1.0, 3.0]), tf.constant(4)), g(tf.constant([1.0, 2.0])),
        error(lambda: scalar(tf.constant(1.0)))]
 """,
+    "a tensor of a loop body or cond branch used outside it: InaccessibleTensorError": """
+import re
+def error(fn, names=False):   # the type and the last line, ids and counters masked
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the error is the result
+        last = [line.strip() for line in str(e).splitlines() if line.strip()][-1]
+        last = re.sub(r"id=[0-9]+", "id=N", re.sub(r"_[0-9]+, id=", ", id=", last))
+        if names:   # the tensor's own name left out
+            last = re.sub(r"<tf.Tensor '[^']*'", "<tf.Tensor", last)
+        return [type(e).__name__, last]
+    return None
+@tf.function
+def range_append():
+    ids = []
+    for i in tf.range(3):
+        ids.append(i * 2)
+    return ids
+@tf.function
+def cond_append(x):
+    out = []
+    if x > 0:
+        out.append(x * 2)
+    else:
+        out.append(x)
+    return out
+@tf.function
+def dataset_append():
+    ids = []
+    for i in tf.data.Dataset.range(3):
+        ids.append(i * 2)
+    return ids[0]
+@tf.function
+def kept_but_unused(x):
+    keep = {}
+    for i in tf.range(2):
+        keep["a"] = i
+    return x
+@tf.function
+def while_loop_leak(x):
+    seen = []
+    def body(i, s):
+        seen.append(i)
+        return i + 1, s + i
+    r = tf.while_loop(lambda i, s: i < 3, body, (0, x))
+    return r[1] + seen[0]
+ds_error = error(dataset_append)
+out = [error(range_append), error(lambda: cond_append(tf.constant(1))),
+       [ds_error[0], "cannot be accessed from FuncGraph(name=dataset_append," in ds_error[1]],
+       kept_but_unused(tf.constant(1)), error(lambda: while_loop_leak(tf.constant(1)), True)]
+""",
     "a loop else runs its function unconverted, as TF's AutoGraph refuses it": """
 def error(fn):   # the error's type and its last line (a kernel's or "in user code:" text)
     try:

@@ -265,6 +265,19 @@ out = grad(f, 2.0)
 """,
 }
 
+# A program's helper: [type, last line] of what a call raises (the kernel's text or the
+# "in user code:" message; TF's graph execution frames left out), None when it returns.
+LAST_LINE = """
+def error(fn):   # the error's type and its last line (a kernel's or "in user code:" text)
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the error is the result
+        lines = [line.strip() for line in str(e).splitlines()
+                 if line.strip() and not line.strip().startswith("[[")]
+        return [type(e).__name__, lines[-1]]
+    return None
+"""
+
 AUTOGRAPH_PROGRAMS = {
     "if on a tensor inside tf.function": """
 @tf.function
@@ -750,15 +763,8 @@ def f(k):
     return out
 out = [f(tf.constant(2, tf.int64)), f(tf.constant(3, tf.int64)), len(runs)]
 """,
-    "builtins in converted code: enumerate, zip, map, filter, len, any, all of datasets": """
-def error(fn):   # the error's type and its last line (a kernel's or "in user code:" text)
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001 - the error is the result
-        lines = [line.strip() for line in str(e).splitlines()
-                 if line.strip() and not line.strip().startswith("[[")]
-        return [type(e).__name__, lines[-1]]
-    return None
+    "builtins in converted code: enumerate, zip, map, filter, len, any, all of datasets":
+        LAST_LINE + """
 ds = tf.data.Dataset.range(6)
 @tf.function
 def f(n):
@@ -779,15 +785,7 @@ def unknown(n):
     return len(ds.filter(lambda v: v > n))
 out = [f(tf.constant(1, tf.int64)), error(lambda: unknown(tf.constant(1, tf.int64)))]
 """,
-    "builtins in converted code on tensors: len, range, int, float, abs, sorted": """
-def error(fn):   # the error's type and its last line (a kernel's or "in user code:" text)
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001 - the error is the result
-        lines = [line.strip() for line in str(e).splitlines()
-                 if line.strip() and not line.strip().startswith("[[")]
-        return [type(e).__name__, lines[-1]]
-    return None
+    "builtins in converted code on tensors: len, range, int, float, abs, sorted": LAST_LINE + """
 @tf.function
 def f(x, n):
     total = tf.constant(0.0)
@@ -857,15 +855,7 @@ out = [error(range_append), error(lambda: cond_append(tf.constant(1))),
        [ds_error[0], "cannot be accessed from FuncGraph(name=dataset_append," in ds_error[1]],
        kept_but_unused(tf.constant(1)), error(lambda: while_loop_leak(tf.constant(1)), True)]
 """,
-    "a loop else runs its function unconverted, as TF's AutoGraph refuses it": """
-def error(fn):   # the error's type and its last line (a kernel's or "in user code:" text)
-    try:
-        fn()
-    except Exception as e:  # noqa: BLE001 - the error is the result
-        lines = [line.strip() for line in str(e).splitlines()
-                 if line.strip() and not line.strip().startswith("[[")]
-        return [type(e).__name__, lines[-1]]
-    return None
+    "a loop else runs its function unconverted, as TF's AutoGraph refuses it": LAST_LINE + """
 @tf.function
 def python_loop(n):
     for i in range(n):

@@ -138,4 +138,11 @@ for name in ['m.h5', 'saved', 'm.keras']:
     except TypeError as e:
         out.append(str(e))
 """,
+    "tf.sort, tf.argsort and tf.math.top_k on a KerasTensor make op layers": """
+x = tf.keras.Input(shape=(4,))
+m = tf.keras.Model(x, [tf.sort(x, direction='DESCENDING'), tf.math.top_k(x, k=2).values,
+                       tf.argsort(x), tf.nn.top_k(x, k=1).indices])
+out = [[layer.name for layer in m.layers], [type(layer).__name__ for layer in m.layers],
+       m(np.array([[3.0, 1.0, 4.0, 2.0]], 'float32'))]
+""",
 }

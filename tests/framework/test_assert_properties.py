@@ -94,4 +94,6 @@ def test_static_asserts_read_the_static_shape_and_dtype():
         tf.debugging.assert_scalar(x)
     with pytest.raises(tf.errors.InvalidArgumentError, match="Tensor had NaN values"):
         tf.debugging.assert_all_finite(tf.constant([np.nan]), "m")
-    assert tf.assert_equal is tf.debugging.assert_equal
+    assert tf.assert_equal(tf.constant([1, 2]), [1, 2]) is None   # the same check at top level
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Condition x == y did not hold"):
+        tf.assert_equal(tf.constant([1, 2]), [1, 3])

@@ -171,7 +171,7 @@ def in_user_code(error: BaseException):
     if issubclass(kind, errors.OpError):
         new = kind(error._node_def, error._op, text)
     elif kind.__init__ is Exception.__init__ or kind in KNOWN_STRING_CONSTRUCTOR_ERRORS or \
-            kind is errors.OperatorNotAllowedInGraphError:
+            kind in (errors.OperatorNotAllowedInGraphError, errors.InaccessibleTensorError):
         new = kind(text)
     else:   # TF: a StagingError; simdist leaves such an error as it was
         return None

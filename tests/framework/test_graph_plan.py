@@ -10,6 +10,7 @@ import re
 
 import numpy as np
 import pytest
+import world_state
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,14 +25,7 @@ pytestmark = pytest.mark.skipif(
     reason="compiled graph plans lower ops on the NumPy backend only (graph_plan.py)")
 
 
-def _world():
-    """Every device's clock and memory, and every event of the machine's trace."""
-    m = get_machine()
-    devices = [(name, d.clock, d.peak_memory, d.memory_in_use)
-               for name, d in sorted(m.devices.items())]
-    events = [(e.name, e.cat, e.device, e.start, e.end, sorted(e.args.items()))
-              for e in m.trace.events]
-    return devices, events
+_world = world_state.world
 
 
 def _numpy(x):

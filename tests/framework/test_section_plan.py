@@ -5,47 +5,21 @@ would record it."""
 
 import numpy as np
 import pytest
+import world_state
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import simdist as tf
 from simdist.framework import section_plan
 from simdist.hardware import backend as _backend
-from simdist.hardware.machine import get_machine
-from simdist.testing import reset_world
 
 pytestmark = pytest.mark.skipif(
     _backend.get_backend() != "numpy",
     reason="compiled graph plans lower ops on the NumPy backend only (graph_plan.py)")
 
 
-def _observe(program, sections: bool):
-    """``program()`` in a fresh world, sections on or off: (values, devices, events, fns)."""
-    reset_world()
-    tf.keras.utils.set_random_seed(5)
-    if sections:
-        out, fn = program()
-    else:
-        with section_plan.disabled():
-            out, fn = program()
-    m = get_machine()
-    devices = [(name, d.clock, d.peak_memory, d.memory_in_use)
-               for name, d in sorted(m.devices.items())]
-    events = [(e.name, e.cat, e.device, e.start, e.end, sorted(e.args.items()))
-              for e in m.trace.events]
-    values = [(np.asarray(v).dtype, np.asarray(v).shape, np.asarray(v).tobytes())
-              for v in tf.nest.flatten(out)]
-    return values, devices, events, fn
-
-
 def _assert_same(program):
-    old = _observe(program, sections=False)
-    new = _observe(program, sections=True)
-    assert old[0] == new[0]
-    assert old[1] == new[1]                   # clocks, peak memory, memory in use
-    assert len(old[2]) == len(new[2]) > 0
-    assert old[2] == new[2]                   # every event
-    return new[3]
+    return world_state.assert_same(program, section_plan.disabled, seed=5)
 
 
 def _sections(fn):

@@ -5,15 +5,9 @@ two traces in TF 2.21, whatever the guide's text says), used by MirroredStrategy
 from outside and inside the strategy, and the stateless ops. No tf.function falls back to
 eager."""
 
-from run_program import run
-from test_tutorials import _compare, _recorded, cpu_machine  # noqa: F401 - the fixture
-
-from simdist.testing.log_capture import tf_logs
+from test_tutorials import _replays_traced, cpu_machine  # noqa: F401 - the fixture
 
 
 def test_random_numbers_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
     cpu_machine(1)
-    with tf_logs(contains="could not trace") as fallbacks:
-        printed = run("random_numbers", "simdist")
-    _compare(printed, _recorded("random_numbers", 1))
-    assert fallbacks.messages == []
+    _replays_traced("random_numbers")

@@ -21,7 +21,7 @@ differs by name only: the class of an eager tensor, ``EagerTensor`` in TF, is si
 import re
 
 from run_program import run
-from test_tutorials import _compare, _recorded, cpu_machine  # noqa: F401 - the fixture
+from test_tutorials import _compare, _recorded, _replays_traced, cpu_machine  # noqa: F401
 
 from simdist.testing.log_capture import tf_logs
 
@@ -39,10 +39,7 @@ def test_autodiff_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F8
 
 def test_basic_training_loops_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
     cpu_machine(1)
-    with tf_logs(contains="could not trace") as fallbacks:
-        printed = run("basic_training_loops", "simdist")
-    _compare(printed, _recorded("basic_training_loops", 1))
-    assert fallbacks.messages == []
+    _replays_traced("basic_training_loops")
 
 
 def test_effective_tf2_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
@@ -53,10 +50,7 @@ def test_effective_tf2_guide_prints_what_tensorflow_printed(cpu_machine):  # noq
     the traced step and compiled by name ('acc', 'accuracy') and as objects. Its
     tf.functions trace (no eager fallback)."""
     cpu_machine(1)
-    with tf_logs(contains="could not trace") as fallbacks:
-        printed = run("effective_tf2", "simdist")
-    _compare(printed, _recorded("effective_tf2", 1))
-    assert fallbacks.messages == []
+    _replays_traced("effective_tf2")
 
 
 def test_advanced_autodiff_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811

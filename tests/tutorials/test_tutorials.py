@@ -68,6 +68,15 @@ def _compare(got, want, rtol=1e-4):
         np.testing.assert_allclose(gn, wn, rtol=rtol, atol=2 * rtol, err_msg=f"{g!r} vs {w!r}")
 
 
+def _replays_traced(name, cpus=1):
+    """Program ``name`` under simdist prints what TF printed, no tf.function falling back to
+    running eagerly."""
+    with tf_logs(contains="could not trace") as fallbacks:
+        printed = run(name, "simdist")
+    _compare(printed, _recorded(name, cpus))
+    assert fallbacks.messages == []
+
+
 # Their tf.functions iterate distributed datasets and iterators (custom_training's
 # distributed_train_epoch, distributed_input's train_fn), or are Keras's step functions
 # (fit / evaluate / predict in distributed_keras, save_and_load, mixed_precision,

@@ -9,8 +9,8 @@ from simdist import framework as _framework  # noqa: I001 - order: framework bef
 from simdist import errors
 from simdist.framework import dtypes, nest
 from simdist.framework.dtypes import (
-    DType, as_dtype, bfloat16, bool_ as bool, double, float16, float32, float64, half, int8,
-    int16, int32, int64, string, uint8, uint16, uint32, uint64, variant,
+    DType, as_dtype, bfloat16, bool_ as bool, complex64, complex128, double, float16, float32,
+    float64, half, int8, int16, int32, int64, string, uint8, uint16, uint32, uint64, variant,
 )
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape

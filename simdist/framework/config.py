@@ -16,6 +16,10 @@ from __future__ import annotations
 import types
 import weakref
 
+from simdist.framework.context import (  # noqa: F401 - tf.config's names
+    get_soft_device_placement,
+    set_soft_device_placement,
+)
 from simdist.framework.eager_function_run import (  # noqa: F401 - tf.config's names
     experimental_functions_run_eagerly,
     experimental_run_functions_eagerly,
@@ -139,4 +143,5 @@ __all__ = ["LogicalDevice", "LogicalDeviceConfiguration", "PhysicalDevice",
            "list_logical_devices", "list_physical_devices", "set_logical_device_configuration",
            "set_memory_growth", "experimental", "experimental_connect_to_cluster",
            "run_functions_eagerly", "functions_run_eagerly",
-           "experimental_run_functions_eagerly", "experimental_functions_run_eagerly"]
+           "experimental_run_functions_eagerly", "experimental_functions_run_eagerly",
+           "get_soft_device_placement", "set_soft_device_placement"]

@@ -8,6 +8,11 @@ Glossary:
                       ``device``: the ``tf.device`` scopes merged, inner parts over outer
                       ones (``/job:localhost`` around ``/cpu:0`` gives
                       ``/job:localhost/device:CPU:0``); ``''`` outside every scope.
+  soft placement   -- ``tf.device('GPU:0')`` on a machine with no GPU at all places the
+                      block's ops on the CPU, as TF's eager placer does while soft
+                      placement is on (its default); with it off
+                      (``tf.config.set_soft_device_placement(False)``), or for a device
+                      number the machine lacks (GPU:9 of 4), the scope raises.
 
 Mirrors tensorflow/python/eager/context.py (device scopes are per thread).
 """
@@ -15,8 +20,10 @@ Mirrors tensorflow/python/eager/context.py (device scopes are per thread).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 
+from simdist import _world
 from simdist.framework.thread_local import ThreadLocalStack, ThreadLocalValue
 from simdist.hardware import machine as machine_lib
 from simdist.hardware.device_spec import DeviceSpec
@@ -116,7 +123,7 @@ class _DeviceScope(contextlib.ContextDecorator):
             return None
         items = _devices.items
         # None is pushed as "no explicit device" so enclosing scopes no longer apply.
-        items.append(None if name is None else machine_lib.find_device(name))
+        items.append(None if name is None else _find_device(name))
         r = _requested.items
         r.append(getattr(name, "name", name) if self.requested is None else (self.requested,))
         self._items = (items, r)
@@ -127,6 +134,42 @@ class _DeviceScope(contextlib.ContextDecorator):
             for stack in self._items:
                 stack.pop()
         return False
+
+
+_soft_placement = [True]
+
+
+@_world.register_resetter
+def _reset_soft_placement() -> None:
+    _soft_placement[0] = True
+
+
+def set_soft_device_placement(enabled: bool) -> None:
+    """``tf.config.set_soft_device_placement``: whether a scope naming a device type the
+    machine lacks places its ops on the CPU (see the module glossary)."""
+    _soft_placement[0] = bool(enabled)
+
+
+def get_soft_device_placement() -> bool:
+    """``tf.config.get_soft_device_placement``."""
+    return _soft_placement[0]
+
+
+def _find_device(name):
+    """The device ``name`` names; under soft placement, the CPU of its task when the machine
+    has no device of its type (TF's eager placer)."""
+    try:
+        return machine_lib.find_device(name)
+    except ValueError:
+        spec = DeviceSpec.from_string(getattr(name, "name", name) or "")
+        kind = (spec.device_type or "").upper()
+        machine = machine_lib.get_machine()
+        if not (_soft_placement[0] and kind and kind != "CPU" and not any(
+                d.name.rpartition("/")[2].startswith(f"device:{kind}:")
+                for d in machine.devices.values())):
+            raise
+        return machine_lib.find_device(
+            dataclasses.replace(spec, device_type="CPU", device_index=0).to_string())
 
 
 _in_function = ThreadLocalValue(False)

@@ -8,6 +8,8 @@ Glossary:
   bfloat16       -- TPUs' 16-bit float (8 exponent bits like float32, 7 mantissa bits);
                     values are ml_dtypes.bfloat16 arrays, so casts round to nearest even as
                     TF's do. NumPy calls its kind 'V', so ``np_kind`` reads it as 'f'.
+  complex64/128  -- complex numbers (pairs of float32 / float64); a Python ``complex`` is
+                    complex128, as in TF.
   string         -- byte strings of any length (TF's ``tf.string``): values are NumPy
                     ``object`` arrays of ``bytes``, as TF's ``numpy()`` gives them; ``str``
                     is stored UTF-8 encoded. ``as_numpy_dtype`` is ``object`` and ``size``
@@ -61,6 +63,10 @@ class DType:
     @property
     def is_integer(self) -> bool:
         return self._np.kind in "iu"
+
+    @property
+    def is_complex(self) -> bool:
+        return self._np.kind == "c"
 
     @property
     def is_bool(self) -> bool:
@@ -123,13 +129,16 @@ uint32 = DType("uint32", np.uint32)
 int64 = DType("int64", np.int64)
 uint64 = DType("uint64", np.uint64)
 bool_ = DType("bool", np.bool_)
+complex64 = DType("complex64", np.complex64)
+complex128 = DType("complex128", np.complex128)
 string = DType("string", np.object_)
 # TF's opaque handle type (a TensorList's value, simdist.framework.ops.list_ops): a NumPy
 # record of one object field, so its NumPy dtype is its own (not string's ``object``).
 variant = DType("variant", np.dtype([("variant", np.object_)]))
 
 DTYPES = {d.name: d for d in (float16, bfloat16, float32, float64, int8, uint8, int16, uint16,
-                               int32, uint32, int64, uint64, bool_, string, variant)}
+                               int32, uint32, int64, uint64, bool_, complex64, complex128,
+                               string, variant)}
 _BY_NUMPY = {d._np: d for d in DTYPES.values()}
 
 
@@ -168,6 +177,8 @@ def as_dtype(value) -> DType:
         return int32
     if value is bool:
         return bool_
+    if value is complex:
+        return complex128
     try:
         npd = np.dtype(value)
     except TypeError:  # another array namespace's dtype object (array_api_strict.float32)
@@ -227,6 +238,8 @@ def infer_dtype(value) -> DType:
         return int32
     if arr.dtype.kind == "b":
         return bool_
+    if arr.dtype.kind == "c":   # Python complex numbers are complex128, as in TF
+        return complex128
     if arr.dtype.kind in "US" or (arr.dtype.kind == "O" and arr.size
                                   and any(isinstance(v, (str, bytes)) for v in arr.flat)):
         return string

@@ -255,6 +255,11 @@ class Variable(metaclass=_VariableMeta):
         if tuple(t.shape) != tuple(self._value.shape) and op == "assign" \
                 and self._shape.is_compatible_with(t.shape):
             self._resize(t._value)  # a shape with unknown dimensions: tf.Variable(shape=(None,))
+        elif tuple(t.shape) != tuple(self._value.shape) and op == "assign":
+            raise ValueError(   # TF 2.21's text, its missing space included
+                f"Cannot assign value to variable ' {self._name}': Shape mismatch.The "
+                f"variable shape {self.shape}, and the assigned value shape {t.shape} are "
+                "incompatible.")
         elif tuple(t.shape) != tuple(self._value.shape):
             raise ValueError(
                 f"Cannot {op} to variable '{self._name}': Shape mismatch. The variable shape "

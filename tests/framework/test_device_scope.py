@@ -46,3 +46,23 @@ def test_exit_pops_the_stack_entry_pushed_it():
             pass
         assert context._stack() == []
     assert context._stack() == []
+
+
+def test_a_device_type_the_machine_lacks_places_on_the_cpu_unless_soft_placement_is_off():
+    """The variable guide's ``tf.device('GPU:0')`` on a GPU-less machine (replayed against
+    TF in tests/tutorials/test_core_guides.py) runs on the CPU; with soft placement off the
+    scope refuses, and a GPU number a machine with GPUs lacks is refused either way."""
+    from simdist.hardware import machine
+
+    machine.set_machine("gpus=0")
+    try:
+        assert tf.config.get_soft_device_placement()
+        with tf.device("GPU:0"):
+            assert _here() == "device:CPU:0"
+        tf.config.set_soft_device_placement(False)
+        with pytest.raises(ValueError, match="Unknown device"):
+            with tf.device("GPU:0"):
+                pass
+    finally:
+        tf.config.set_soft_device_placement(True)
+        machine.set_machine(None)

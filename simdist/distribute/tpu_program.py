@@ -7,6 +7,13 @@ Glossary:
                       made before the computation (tpu_strategy.py, ``tpu_function``).
   Python values    -- an argument that is a number, string or array: a Const per replica
                       (after the replica ids), and the replica function receives a tensor.
+  variable argument -- read per replica (``ReadVariableOp``, ``ReadVariableOp_1``, ...:
+                      ``ops.convert_to_tensor``): the replica function receives the read.
+  padding inputs   -- TPUStrategy's dynamic batch size (``maximum_shapes``): a ``Shape`` per
+                      replica and input (replica by replica; a Const when the shape is
+                      fully known), then per input ``stack`` (Pack) and ``Max`` (their
+                      largest shape). Not modelled: the padding of a shape that differs
+                      between replicas or is not fully known (TF pads it in a cond).
   fan-in           -- ``input<k>`` (TPUReplicatedInput) over the replicas' k-th input (k = 0:
                       the replica ids), ``cluster_<graph>/pivot`` (NoOp),
                       ``TPUReplicateMetadata``, then ``replicated_input_<k>`` (Identity), which
@@ -18,17 +25,23 @@ Glossary:
                       no NoOp),
                       ``TPUCompilationResult``, then per output ``output<k>``
                       (TPUReplicatedOutput) and ``output_<k>_shard_<r>`` (Identity) per
-                      replica, which the function's outputs read.
+                      replica, which the function's outputs read; with no output
+                      (None, or only Nones, which TF drops) a ``shard_<r>`` NoOp per replica.
+  cluster name     -- ``cluster_<graph name>``: TF refuses a graph whose name makes no valid
+                      name scope (a lambda's, ``<lambda>``) with a ValueError.
 The names are taken from the graph's names when the trace makes them, in TF's order, so
 the computation's and the function's own ops are named around them as in TF.
 
 Mirrors tensorflow/python/tpu/tpu.py (``split_compile_and_replicate``,
 ``_postprocess_flat_outputs``, ``_postprocess_non_flat_outputs``; xla.py ``is_flat``) and
-tensorflow/python/distribute/tpu_strategy.py (``_tpu_function_creator``). Not modelled: a
-variable among the arguments (TF reads it: the replica function receives a tensor).
+tensorflow/python/distribute/tpu_strategy.py (``_tpu_function_creator``); the padding
+inputs tpu.py's ``_pad_all_input``; the cluster name's check framework/ops.py
+(``_VALID_SCOPE_NAME_REGEX``, ``Graph.name_scope``).
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
@@ -36,6 +49,8 @@ from simdist.framework import func_graph, nest
 
 # what TF converts to a tensor for tpu.replicate (any other leaf but None raises there)
 _VALUES = (bool, int, float, complex, str, bytes, np.ndarray, np.generic)
+# TF's pattern for a name scope at the root of a graph (framework/ops.py)
+_VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 
 
 def _symbolic_ids(structure) -> list:
@@ -47,6 +62,11 @@ class ReplicatedProgram:
     """One program's names and tensors (see the module docstring)."""
 
     def __init__(self, graph, n):
+        pivot = f"cluster_{graph.name}/pivot"
+        if not _VALID_SCOPE_NAME.match(pivot):
+            raise ValueError(f"'{pivot}' is not a valid root scope name. A root scope name "
+                             "has to match the following pattern: "
+                             f"{_VALID_SCOPE_NAME.pattern}")
         self.graph = graph
         self.n = n
         self.start = len(graph.nodes)
@@ -58,17 +78,17 @@ class ReplicatedProgram:
     def replicated_inputs(self, replica_inputs) -> list:
         """Each replica's (args, kwargs) as the computation receives them: a Python value
         converted to a tensor (a Const per replica; TF: ``ops.convert_to_tensor`` of each
-        replica's flat input), None kept; the fan-in's names taken."""
-        from simdist.framework.ops import array_ops
-
+        replica's flat input), a variable read, None kept; the fan-in's and padding
+        inputs' names taken."""
         before = len(self.graph.nodes)
-        replica_inputs = [nest.map_structure(
-            lambda x: array_ops.constant(x) if isinstance(x, _VALUES) else x, inputs)
-            for inputs in replica_inputs]
+        replica_inputs = [nest.map_structure(_converted, inputs)
+                          for inputs in replica_inputs]
         self.value_nodes = {id(node) for node in self.graph.nodes[before:]}
         self.inputs = [_symbolic_ids(x) for x in replica_inputs]   # [replica][k - 1]
         name = self.graph.unique_name
         k = 1 + len(self.inputs[0])
+        self.shapes = [[name("Shape") for _ in range(k)] for _ in range(self.n)]
+        self.maxima = [(name("stack"), name("Max")) for _ in range(k)]
         self.input_names = [name(f"input{i}") for i in range(k)]
         self.pivot = name(f"cluster_{self.graph.name}/pivot")
         self.metadata = name("TPUReplicateMetadata")
@@ -88,6 +108,7 @@ class ReplicatedProgram:
         self.identities = [name("Identity") for _ in range(m if self.flat else 2 * m)]
         self.compilation = name("TPUCompilationResult")
         self.output_names = []
+        self.no_outputs = [name(f"shard_{r}") for r in range(self.n)] if m == 0 else []
         for k in range(m):
             self.output_names.append((name(f"output{k}"), [
                 name(f"output_{k}_shard_{r}") for r in range(self.n)]))
@@ -113,11 +134,13 @@ class ReplicatedProgram:
             if id(node) in self.value_nodes:
                 builder.node(node)
         outside = {tid: by_id.get(tid) for ids in self.inputs for tid in ids}
-        fan_in = [builder.add(self.input_names[0], "TPUReplicatedInput", consts)]
-        for k, name in enumerate(self.input_names[1:]):
-            parts = [outside[ids[k]] for ids in self.inputs]
-            fan_in.append(builder.add(name, "TPUReplicatedInput",
-                                      [p for p in parts if p is not None]))
+        parts = [consts] + [[outside[ids[k]] for ids in self.inputs]
+                            for k in range(len(self.input_names) - 1)]   # [input][replica]
+        known = [[True] * self.n] + [[_known(builder, ids[k]) for ids in self.inputs]
+                                     for k in range(len(parts) - 1)]
+        self._list_padding(builder, parts, known)
+        fan_in = [builder.add(name, "TPUReplicatedInput", [p for p in ps if p is not None])
+                  for name, ps in zip(self.input_names, parts)]
         builder.add(self.pivot, "NoOp", (), ())
         builder.add(self.metadata, "TPUReplicateMetadata", (), ())
         replicated = [builder.add(name, "Identity", op.outputs[:1]).outputs[0]
@@ -141,6 +164,8 @@ class ReplicatedProgram:
                 t = builder.add(next(names), "Identity", t.outputs)
             inner.append(t.outputs[0])
         builder.add(self.compilation, "TPUCompilationResult")
+        for shard in self.no_outputs:
+            builder.add(shard, "NoOp", (), ())
         for tid, t in outside.items():   # outside the computation, the tensors themselves
             if t is not None:
                 by_id[tid] = t
@@ -150,8 +175,27 @@ class ReplicatedProgram:
                 by_id[self.outputs[r][k]] = builder.add(
                     shard, "Identity", out.outputs[r:r + 1]).outputs[0]
 
+    def _list_padding(self, builder, parts, known) -> None:
+        """The padding inputs (see the glossary): Shapes replica by replica, then each
+        input's stack and Max."""
+        shapes = [[None] * self.n for _ in parts]   # [input][replica]
+        for r, names in enumerate(self.shapes):
+            for k, name in enumerate(names):
+                t = parts[k][r]
+                shapes[k][r] = builder.add(name, "Const" if known[k][r] else "Shape",
+                                           [] if known[k][r] or t is None else [t]).outputs[0]
+        for (stack, top), per_replica in zip(self.maxima, shapes):
+            packed = builder.add(stack, "Pack", per_replica).outputs[0]
+            axis = builder.const(f"{top}/reduction_indices", None)
+            builder.add(top, "Max", [packed, axis])
+
     def _names(self):
         yield from self.consts
+        for names in self.shapes:
+            yield from names
+        for names in self.maxima:
+            yield from names
+        yield from self.no_outputs
         yield from self.input_names
         yield from (n for n in (self.pivot, self.metadata, self.noop, self.compilation) if n)
         yield from self.replicated
@@ -159,6 +203,25 @@ class ReplicatedProgram:
         for name, shards in self.output_names:
             yield name
             yield from shards
+
+
+def _converted(x):
+    """A replica's flat input as ``tpu.replicate`` converts it (``ops.convert_to_tensor``):
+    a Python value's Const, a variable's read; a tensor or None as it is."""
+    from simdist.framework.ops import array_ops
+
+    if isinstance(x, _VALUES):
+        return array_ops.constant(x)
+    if hasattr(x, "assign") and hasattr(x, "_as_tensor"):   # a variable
+        return x._read()
+    return x
+
+
+def _known(builder, tid) -> bool:
+    """Whether the tensor ``tid``'s shape is fully known (its Shape folds to a Const)."""
+    from simdist.framework import graph_operations
+
+    return graph_operations._known(builder.specs.get(tid))
 
 
 def _is_flat(outputs) -> bool:

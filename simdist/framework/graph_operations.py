@@ -408,7 +408,7 @@ class _Builder:
             return
         if any(op.type in _STATEFUL for op in self.ops) or any(
                 getattr(n, "dry", None) is not None for n in self.graph.nodes):
-            self.add("NoOp", "NoOp", (), ())
+            self.add(self.unique("NoOp"), "NoOp", (), ())
 
 
 def _known(spec) -> bool:

@@ -2202,7 +2202,10 @@ def _replica_random_draws(tf, s):
         return (tf.random.stateless_uniform([2], seed=[1, 2]), gen.normal([2]),
                 gen.uniform([3], 0, 10, tf.int64))
 
-    step = tf.function(lambda: s.run(fn))
+    @tf.function   # (not a lambda: TPUStrategy names its cluster after the function)
+    def step():
+        return s.run(fn)
+
     return _try(lambda: [enc(tf, step(), s) for _ in range(2)])
 
 

@@ -1,16 +1,21 @@
 """Record the operations TF 2.21 lists for a TPUStrategy.run traced in a tf.function
 (fixtures/tf_tpu_graph.json); test_tpu_graph_operations.py compares simdist's list.
 
-No TPU is needed to build the graph: this runs the body of TPUStrategy's ``tpu_function``
-(tensorflow/python/distribute/tpu_strategy.py, ``_tpu_function_creator``) itself -- an int32
-constant per replica and the replica's arguments as ``tpu.replicate``'s inputs, the outputs
-regrouped per replica -- with the replica id handed to the program as the replica context
-hands it (``replica_id_in_sync_group`` is that input tensor, no op of its own). Only
-``get_concrete_function`` runs (nothing executes on a TPU).
+No TPU is needed to build the graph: TF's own ``tf.distribute.TPUStrategy`` is made over
+a cluster resolver that reports one host with 8 TPU cores (``get_tpu_system_metadata``,
+no connection, no TPU system initialized), and its ``run`` is traced inside a
+tf.function by ``get_concrete_function`` only (nothing executes on a TPU). So the graph
+is the one TPUStrategy builds: ``tpu_function`` (tpu_strategy.py) with its dynamic-shape
+padding inputs (``experimental_enable_dynamic_batch_size``, on by default), and
+``tpu.replicate`` (tensorflow/python/tpu/tpu.py).
 
-Run with the TensorFlow interpreter (not simdist's venv):
+Also recorded: the error TF raises when the traced function is a lambda (its graph is
+named ``<lambda>``, and ``cluster_<lambda>/pivot`` is no valid name scope).
+
+Run with the TensorFlow interpreter (not simdist's venv); naming programs re-records only
+them:
     TF_CPP_MIN_LOG_LEVEL=3 CUDA_VISIBLE_DEVICES="" /tmp/tfvenv/bin/python \
-        tests/distribute/record_tf_tpu_graph.py
+        tests/distribute/record_tf_tpu_graph.py ["one output" ...]
 """
 
 import json
@@ -18,43 +23,72 @@ import os
 import sys
 
 import tensorflow as tf
-from tensorflow.python.tpu import tpu
+from tensorflow.python.distribute.cluster_resolver import tpu_cluster_resolver
+from tensorflow.python.tpu import tpu_system_metadata
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURE = os.path.join(HERE, "fixtures", "tf_tpu_graph.json")
 sys.path.insert(0, HERE)
-from tpu_graph_programs import NUM_REPLICAS, PROGRAMS  # noqa: E402
+from tpu_graph_programs import NUM_REPLICAS, PROGRAMS, replica_fn  # noqa: E402
+
+_WORKER = "/job:worker/replica:0/task:0/device:"
 
 
-def tpu_run(fn, args):
-    """TPUStrategy's tpu_function for ``fn(replica_id, *args)`` (see the module docstring)."""
-    result = [None]
+class EightCores(tpu_cluster_resolver.TPUClusterResolver):
+    """A resolver reporting one host with NUM_REPLICAS TPU cores (nothing connected)."""
 
-    def replicated_fn(replica_id, replica_args, replica_kwargs):
-        result[0] = fn(tf, replica_id, *replica_args, **replica_kwargs)
-        return result[0]
+    def __init__(self):   # (TPUClusterResolver's would look a TPU up)
+        pass
 
-    inputs = [[tf.constant(i, dtype=tf.int32), list(args), {}] for i in range(NUM_REPLICAS)]
-    outputs = tpu.replicate(replicated_fn, inputs)
-    per_replica = [tf.nest.pack_sequence_as(result[0], tf.nest.flatten(o)) for o in outputs]
-    if isinstance(result[0], dict):   # regroup: one structure of per-replica values
-        return {k: tuple(o[k] for o in per_replica) for k in result[0]}
-    if isinstance(result[0], (tuple, list)):
-        return tuple(zip(*per_replica))
-    return tuple(per_replica)
+    def get_tpu_system_metadata(self):
+        devices = [tf.config.LogicalDevice(_WORKER + "CPU:0", "CPU")] + [
+            tf.config.LogicalDevice(f"{_WORKER}TPU:{i}", "TPU") for i in range(NUM_REPLICAS)]
+        return tpu_system_metadata.TPUSystemMetadata(
+            num_cores=NUM_REPLICAS, num_hosts=1, num_of_cores_per_host=NUM_REPLICAS,
+            topology=None, devices=devices)
+
+    def get_job_name(self):
+        return "worker"
 
 
-def main():
+def record_program(strategy, name):
+    fn, arg, *values = PROGRAMS[name]
+    values = tuple(v(tf) if callable(v) else v for v in values)   # (a variable: made here)
+
+    @tf.function
+    def step(x):
+        return strategy.run(replica_fn(tf, fn), args=(x, *values))
+
+    graph = step.get_concrete_function(tf.constant(arg)).graph
+    return [[op.name, op.type] for op in graph.get_operations()]
+
+
+def _doubled(x):
+    return x * 2.0
+
+
+def record_lambda_error(strategy):
+    step = tf.function(lambda x: strategy.run(_doubled, args=(x,)))
+    try:
+        step.get_concrete_function(tf.constant(1.0))
+    except ValueError as e:
+        return {"type": type(e).__name__, "last_line": str(e).strip().splitlines()[-1].strip()}
+    return None
+
+
+def main(names):
+    strategy = tf.distribute.TPUStrategy(EightCores())
     results = {}
-    for name, (fn, arg, *values) in PROGRAMS.items():
-        @tf.function
-        def step(x, fn=fn, values=tuple(values)):
-            return tpu_run(fn, (x, *values))
-
-        graph = step.get_concrete_function(tf.constant(arg)).graph
-        results[name] = [[op.name, op.type] for op in graph.get_operations()]
-    with open(os.path.join(HERE, "fixtures", "tf_tpu_graph.json"), "w") as f:
-        json.dump({"tf_version": tf.__version__, "results": results}, f, indent=1)
+    if names and os.path.exists(FIXTURE):
+        with open(FIXTURE) as f:
+            results = json.load(f)["results"]
+    for name in names or sorted(PROGRAMS):
+        results[name] = record_program(strategy, name)
+    out = {"tf_version": tf.__version__, "results": results,
+           "lambda_error": record_lambda_error(strategy)}
+    with open(FIXTURE, "w") as f:
+        json.dump(out, f, indent=1)
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -94,8 +94,11 @@ def test_the_sum_is_over_the_replicas_whatever_the_values(values, op):
     """Property: all-reducing a tensor every core received gives n x (SUM) or x (MEAN, TF
     scales by 1/n first, then sums) on every core, in the replicated trace."""
     strategy = tpu_strategy()
-    step = tf.function(lambda x: strategy.run(
-        lambda x: tf.distribute.get_replica_context().all_reduce(op, x), args=(x,)))
+    @tf.function   # (not a lambda: TF's TPU cluster is named after the function)
+    def step(x):
+        return strategy.run(
+            lambda x: tf.distribute.get_replica_context().all_reduce(op, x), args=(x,))
+
     x = np.array(values, np.float32)
     want = x * 8 if op == "SUM" else (x * np.float32(1 / 8)) * 8
     for part in strategy.experimental_local_results(step(tf.constant(x))):

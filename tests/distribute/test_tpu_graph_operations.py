@@ -1,10 +1,12 @@
 """The operations of a tf.function whose TPUStrategy.run is traced once for all replicas,
 as TF 2.21 lists them (fixtures/tf_tpu_graph.json, record_tf_tpu_graph.py: TF's own
-``tpu.replicate`` graph building, run without a TPU).
+TPUStrategy over a resolver reporting 8 cores, traced without a TPU).
 
 TF's graph (tensorflow/python/tpu/tpu.py, ``split_compile_and_replicate``): the replica
 ids' Consts, a TPUReplicatedInput per input, the cluster's pivot, TPUReplicateMetadata,
-a ``replicated_input_<k>`` Identity per input, the computation's ops ONCE under their own
+a ``replicated_input_<k>`` Identity per input (before them, TPUStrategy's padding inputs
+for its dynamic batch size: a ``Shape`` per replica and input, a ``stack`` and ``Max`` per
+input), the computation's ops ONCE under their own
 names, a NoOp and an Identity per output, TPUCompilationResult, then per output a
 TPUReplicatedOutput and an Identity per replica (``output_<k>_shard_<r>``) that the
 function returns. simdist named the other replicas' copies ``replica_<i>/...`` and listed
@@ -15,26 +17,24 @@ import json
 import os
 
 import pytest
-from tpu_graph_programs import PROGRAMS
+from tpu_graph_programs import PROGRAMS, replica_fn
 from tpu_world import tpu_strategy
 
 import simdist as tf
 
 with open(os.path.join(os.path.dirname(__file__), "fixtures", "tf_tpu_graph.json")) as _f:
-    RECORDED = json.load(_f)["results"]
+    _FIXTURE = json.load(_f)
+RECORDED = _FIXTURE["results"]
 
 
 def _graph(name):
     strategy = tpu_strategy()
     fn, arg, *values = PROGRAMS[name]
-
-    def replica_fn(x, *values):
-        return fn(tf, tf.distribute.get_replica_context().replica_id_in_sync_group, x,
-                  *values)
+    values = tuple(v(tf) if callable(v) else v for v in values)
 
     @tf.function
     def step(x):
-        return strategy.run(replica_fn, args=(x, *values))
+        return strategy.run(replica_fn(tf, fn), args=(x, *values))
 
     return strategy, step, step.get_concrete_function(tf.constant(arg)).graph
 
@@ -49,6 +49,8 @@ def test_the_computation_reads_the_replicated_inputs_and_the_outputs_the_shards(
     strategy, step, graph = _graph("the replica id and a constant, two outputs")
     ops = {op.name: op for op in graph.get_operations()}
     assert [t.op.name for t in ops["input1"].inputs] == ["x"] * 8
+    assert [t.op.name for t in ops["Max_1"].inputs[0].op.inputs] == [
+        f"Shape_{2 * r + 1}" for r in range(8)]   # x's shape on each replica
     assert [t.op.name for t in ops["input0"].inputs] == ["Const"] + [
         f"Const_{i}" for i in range(1, 8)]
     assert ops["Cast"].inputs[0].op.name == "replicated_input_0"
@@ -96,3 +98,41 @@ def test_a_python_value_among_the_arguments_reaches_the_replica_function_as_a_te
     out = step(tf.constant(2.0))
     assert seen == [(True, tf.float32, None)]
     assert [float(p) for p in strategy.experimental_local_results(out)] == [6.0] * 8
+
+
+def test_a_variable_among_the_arguments_is_read_for_each_replica():
+    """tpu.py converts each replica's flat input (``ops.convert_to_tensor``): a variable is
+    read once per replica before the fan-in, and the replica function receives the read
+    (simdist passed the variable, read inside the computation as ``mul/ReadVariableOp``)."""
+    strategy, step, graph = _graph("a variable among the arguments")
+    ops = {op.name: op for op in graph.get_operations()}
+    assert [t.op.name for t in ops["input2"].inputs] == ["ReadVariableOp"] + [
+        f"ReadVariableOp_{i}" for i in range(1, 8)]
+    assert [t.op.name for t in ops["mul"].inputs] == ["replicated_input_1",
+                                                     "replicated_input_2"]
+    out = step(tf.constant(3.0))
+    assert [float(p) for p in strategy.experimental_local_results(out)] == [6.0] * 8
+
+
+def test_a_function_returning_none_still_runs():
+    strategy, step, _ = _graph("no output (None)")
+    assert step(tf.constant(1.0)) is None
+    strategy, step, _ = _graph("a None among the outputs")
+    doubled, nothing = step(tf.constant(2.0))
+    assert nothing is None
+    assert [float(p) for p in strategy.experimental_local_results(doubled)] == [4.0] * 8
+
+
+def test_a_lambda_traced_raises_tfs_value_error():
+    """TF names the cluster after the graph: a lambda's is ``cluster_<lambda>/pivot``, no
+    valid name scope, so TF refuses it (simdist named the cluster so and ran on)."""
+    strategy = tpu_strategy()
+    step = tf.function(lambda x: strategy.run(_doubled, args=(x,)))
+    recorded = _FIXTURE["lambda_error"]
+    with pytest.raises(getattr(tf.errors, recorded["type"], ValueError)) as info:
+        step.get_concrete_function(tf.constant(1.0))
+    assert str(info.value).strip().splitlines()[-1].strip() == recorded["last_line"]
+
+
+def _doubled(x):
+    return x * 2.0

@@ -136,7 +136,10 @@ def _adam_steps(decorate):
         return loss
 
     replica_fn = tf.function(step_fn) if decorate else step_fn
-    step = tf.function(lambda x: strategy.run(replica_fn, args=(x,)))
+    @tf.function   # (not a lambda: TF's TPU cluster is named after the function)
+    def step(x):
+        return strategy.run(replica_fn, args=(x,))
+
     with tf_logs(contains="could not trace") as fallbacks:
         for k in range(3):
             step(tf.constant(np.arange(8, dtype=np.float32).reshape(2, 4) / (k + 1)))

@@ -132,7 +132,10 @@ def test_a_gradient_through_an_all_reduce_is_each_replicas(values):
             loss = tf.reduce_sum(tf.square(ctx.all_reduce("SUM", x * scale)))
         return tape.gradient(loss, x)
 
-    step = tf.function(lambda x: strategy.run(fn, args=(x,)))
+    @tf.function   # (not a lambda: TF's TPU cluster is named after the function)
+    def step(x):
+        return strategy.run(fn, args=(x,))
+
     got = [p.numpy() for p in strategy.experimental_local_results(step(tf.constant(values)))]
     want = [8 * 2 * 36.0 * (i + 1) * np.asarray(values, np.float32) for i in range(8)]
     np.testing.assert_allclose(np.stack(got), np.stack(want), rtol=1e-5, atol=1e-3)
@@ -189,7 +192,10 @@ def test_a_nested_tf_function_is_traced_apart_once_and_runs_as_each_replica():
             y = scaled(x)
         return y, tape.gradient(y, x)
 
-    step = tf.function(lambda x: strategy.run(fn, args=(x,)))
+    @tf.function   # (not a lambda: TF's TPU cluster is named after the function)
+    def step(x):
+        return strategy.run(fn, args=(x,))
+
     for x in (1.0, 5.0, [1.0, 2.0]):   # the list: the caller traces again
         y, grad = step(tf.constant(x))
         for i, (yi, gi) in enumerate(zip(*map(strategy.experimental_local_results, (y, grad)))):
@@ -216,7 +222,10 @@ def test_a_nested_tf_function_that_merges_is_traced_once_and_merges_when_it_runs
         ctx = tf.distribute.get_replica_context()
         return ctx.all_reduce("SUM", x * tf.cast(ctx.replica_id_in_sync_group, tf.float32))
 
-    outer = tf.function(lambda x: strategy.run(lambda x: replica_sum(x + 1.0), args=(x,)))
+    @tf.function   # (not a lambda: TF's TPU cluster is named after the function)
+    def outer(x):
+        return strategy.run(lambda x: replica_sum(x + 1.0), args=(x,))
+
     for x in (1.0, 2.0):
         for run, want in ((outer, (x + 1.0) * 28.0),
                           (lambda x: strategy.run(replica_sum, args=(x,)), x * 28.0)):

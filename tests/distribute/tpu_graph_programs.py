@@ -1,9 +1,18 @@
 """Replica functions whose TPU graph TF's operations list is recorded for
 (record_tf_tpu_graph.py) and compared with simdist's (test_tpu_graph_operations.py): each
 takes the module, the replica id (an int32 tensor) and the replica's arguments: a
-float32 scalar tensor (of the value given), then the Python values given after it."""
+float32 scalar tensor (of the value given), then the values given after it (a callable
+is called with the module before the function is traced: a variable made outside)."""
 
 NUM_REPLICAS = 8
+
+
+def replica_fn(tf, fn):
+    """``fn`` as ``strategy.run`` calls it: the replica id from the replica context."""
+    def run(x, *values):
+        return fn(tf, tf.distribute.get_replica_context().replica_id_in_sync_group, x,
+                  *values)
+    return run
 
 
 def scale_and_shift(tf, rid, x):
@@ -22,9 +31,24 @@ def scaled_by_a_python_value(tf, rid, x, scale):
     return x * scale
 
 
+def returns_nothing(tf, rid, x):
+    return None
+
+
+def a_none_among_the_outputs(tf, rid, x):
+    return x * 2.0, None
+
+
+def a_variable(tf):
+    return tf.Variable(2.0)
+
+
 PROGRAMS = {
     "one output": (scale_and_shift, 1.0),
     "the replica id and a constant, two outputs": (uses_the_replica_id, 1.0),
     "a dict of outputs (not flat)": (a_dict_of_outputs, 1.0),
     "a Python value among the arguments": (scaled_by_a_python_value, 1.0, 3.0),
+    "a variable among the arguments": (scaled_by_a_python_value, 1.0, a_variable),
+    "no output (None)": (returns_nothing, 1.0),
+    "a None among the outputs": (a_none_among_the_outputs, 1.0),
 }

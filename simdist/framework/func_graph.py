@@ -530,7 +530,9 @@ _OP_NAMES = {"constant": "Const", "matmul": "MatMul", "reduce_sum": "Sum",
              "logical_or": "LogicalOr", "gather": "GatherV2",
              "expand_dims": "ExpandDims", "squeeze": "Squeeze", "tile": "Tile",
              "shape": "Shape", "size": "Size", "rank": "Rank", "fill": "Fill",
-             "broadcast_to": "BroadcastTo"}
+             "broadcast_to": "BroadcastTo", "uniform": "random_uniform",
+             "normal": "random_normal", "stateless_uniform": "stateless_random_uniform",
+             "stateless_normal": "stateless_random_normal"}   # (random_op_listing.SCOPES)
 
 
 class Node:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 
-from simdist.framework import nest
+from simdist.framework import nest, random_op_listing
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape
 
@@ -286,7 +286,13 @@ class _Builder:
         specs = self.specs
         outputs = [specs.get(tid, (None, None, None))[1:] for _, tid in node.out_slots]
         op_type, names = _OP_DEFS.get(fn_name, (None, None))
-        if fn_name == "clip_by_value" and len(args) >= 3:   # TF: Minimum, then Maximum
+        op = None
+        if fn_name in random_op_listing.SCOPES:   # its ops, TF's names (random_op_listing)
+            op = random_op_listing.list_random_op(self, fn_name, node.name, args, kwargs,
+                                                  outputs or [(None, None)])
+        if op is not None:
+            pass
+        elif fn_name == "clip_by_value" and len(args) >= 3:   # TF: Minimum, then Maximum
             low = self.add(f"{node.name}/Minimum", "Minimum",
                            self.converted(f"{node.name}/Minimum", "x", args[0])
                            + self.converted(f"{node.name}/Minimum", "y", args[2]),

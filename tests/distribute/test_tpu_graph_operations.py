@@ -136,3 +136,25 @@ def test_a_lambda_traced_raises_tfs_value_error():
 
 def _doubled(x):
     return x * 2.0
+
+
+def test_random_ops_read_their_own_conversions_as_tfs():
+    """Each random op lists TF's conversions, kernel and arithmetic (random_ops.py,
+    stateless_random_ops.py): e.g. ``random_uniform_2/sub`` is max - min, the stateless
+    kernel reads the shape, the key and counter and the algorithm (simdist listed one
+    ``uniform`` op of type ``uniform``)."""
+    _, _, graph = _graph("random ops")
+    ops = {op.name: op for op in graph.get_operations()}
+
+    def inputs(name):
+        return [t.name for t in ops[name].inputs]
+
+    assert inputs("random_uniform_1/sub") == ["random_uniform_1/max:0",
+                                              "random_uniform_1/min:0"]
+    assert inputs("random_uniform_2/Mul") == ["random_uniform_2/RandomUniform:0",
+                                              "random_uniform_2/max:0"]
+    kernel = "stateless_random_uniform/StatelessRandomUniformV2"
+    key = "stateless_random_uniform/StatelessRandomGetKeyCounter"
+    assert inputs(kernel) == ["stateless_random_uniform/shape:0", f"{key}:0", f"{key}:1",
+                              f"{kernel}/alg:0"]
+    assert inputs("random_normal") == ["random_normal/mul:0", "random_normal/mean:0"]

@@ -39,6 +39,15 @@ def a_none_among_the_outputs(tf, rid, x):
     return x * 2.0, None
 
 
+def random_ops(tf, rid, x):
+    """Stateful, stateless, bounded and not: each lists its own ops in TF."""
+    return (x * tf.random.uniform([2], seed=1) + tf.random.normal([2], seed=2)
+            + tf.random.uniform([2], -1.0, 1.0) + tf.random.uniform([2], maxval=5.0)
+            + tf.random.truncated_normal([2]) + tf.random.stateless_uniform([2], seed=[1, 2])
+            + tf.random.stateless_normal([2], seed=[3, 4])
+            + tf.cast(tf.random.uniform([2], 0, 10, tf.int32), tf.float32))
+
+
 def a_variable(tf):
     return tf.Variable(2.0)
 
@@ -51,4 +60,5 @@ PROGRAMS = {
     "a variable among the arguments": (scaled_by_a_python_value, 1.0, a_variable),
     "no output (None)": (returns_nothing, 1.0),
     "a None among the outputs": (a_none_among_the_outputs, 1.0),
+    "random ops": (random_ops, 1.0),
 }

@@ -596,3 +596,29 @@ out = [str(f.get_concrete_function(tf.TensorSpec([2, 3])).structured_outputs),
        error(lambda: tf.transpose(tf.ones([2, 3, 4]), [1, 1, 0])),
        tf.transpose(tf.ones([2, 3]), [-1, 0]).shape]
 """
+
+# tf.linspace with a traced num: TF's linspace_nd is a composite of graph ops (math_ops.py),
+# so it traces once for every num, its length unknown (None) in the trace.
+CASES["tf.linspace with a traced num: traced once, its length unknown"] = CAPTURE + """
+@tf.function
+def f(n):
+    y = tf.linspace(0.0, 1.0, n)
+    print("traced", y.shape, y.dtype.name)
+    return y
+@tf.function
+def g(a, b, n):
+    return tf.linspace(a, b, n, axis=-1)
+r = calls(f, (tf.constant(5),), (tf.constant(3),), (tf.constant(1),), (tf.constant(0),))
+two = g(tf.constant([0.0, 1.0]), tf.constant([1.0, 3.0]), tf.constant(4))
+spec = g.get_concrete_function(tf.TensorSpec([2]), tf.TensorSpec([2]),
+                               tf.TensorSpec([], tf.int32)).structured_outputs
+@tf.function
+def h(a, n):
+    with tf.GradientTape() as tape:
+        tape.watch(a)
+        y = tf.reduce_sum(tf.linspace(a, 2.0 * a, n))
+    return y, tape.gradient(y, a)
+out = [printed.getvalue(), r, f.experimental_get_tracing_count(), two, str(spec.shape),
+       g.experimental_get_tracing_count(), h(tf.constant(1.0), tf.constant(5)),
+       h(tf.constant(2.0), tf.constant(3)), h.experimental_get_tracing_count()]
+"""

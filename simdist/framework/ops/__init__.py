@@ -26,7 +26,7 @@ from simdist.framework.ops import clip_ops, dropout_ops, losses_util  # isort: s
 from simdist.framework.ops import logging_ops, numerics, string_ops, trig_ops  # isort: skip
 from simdist.framework.ops import list_ops  # isort: skip - its ops are recorded as declared
 from simdist.framework.ops import check_ops, pad_ops, selection_ops, sort_ops  # isort: skip
-from simdist.framework.ops import image_ops, special_math_ops  # isort: skip
+from simdist.framework.ops import image_ops, linspace_ops, special_math_ops  # isort: skip
 from simdist.framework import func_graph as _func_graph  # isort: skip
 
 # The public ops of each module, but its helpers that are not ops (seeds, geometry ...).
@@ -44,6 +44,9 @@ _OP_MODULES = (array_ops, math_ops, nn_ops, random_ops, conv_ops, linalg_ops, po
                clip_ops, dropout_ops, losses_util, numerics, string_ops, trig_ops, image_ops,
                special_math_ops, sort_ops)
 array_ops.range = _func_graph.recorded(array_ops.range, kind="spec", spec=array_ops.range_spec)
+linspace_ops.linspace_of_a_tensor_num = _func_graph.recorded(
+    linspace_ops.linspace_of_a_tensor_num, kind="spec", spec=linspace_ops.linspace_spec,
+    name="linspace")
 array_ops._converted_constant = _func_graph.recorded(array_ops._converted_constant,
                                                      name="Const")
 array_ops.where = _func_graph.recorded(

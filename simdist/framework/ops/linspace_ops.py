@@ -8,6 +8,11 @@ Glossary:
                  are ``start`` and ``stop`` themselves (not ``start + delta * (num - 1)``).
   composite   -- a Python composite of ops, as TF's, so a tape follows ``start`` and
                  ``stop`` and a trace records its ops.
+  traced num  -- a symbolic ``num`` (a tf.function's argument): the composite is recorded
+                 as one node (``linspace``), run on the trace's placeholders for its
+                 length along ``axis``: unknown (None), as TF's trace infers it, so one
+                 trace serves every num; a tape follows it. TF lists the composite's ops
+                 (about 70 under ``linspace/``), simdist lists that one node.
 
 Mirrors tensorflow/python/ops/math_ops.py (``linspace_nd``, exported as ``tf.linspace``).
 """
@@ -20,10 +25,33 @@ from simdist.framework import dtypes, errors
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import selection_ops
+from simdist.hardware import backend
 
 
 def linspace_nd(start, stop, num, name=None, axis=0):
     """``num`` values from ``start`` to ``stop`` along ``axis`` (``tf.linspace``)."""
+    from simdist.framework import func_graph
+
+    if func_graph.is_symbolic(num):   # (see ``traced num``)
+        return linspace_of_a_tensor_num(start, stop, num, axis=axis)
+    return _linspace_impl(start, stop, num, axis)
+
+
+def linspace_of_a_tensor_num(start, stop, num, axis=0):
+    """The composite run for a tensor ``num`` (a recorded op while tracing)."""
+    return _linspace_impl(start, stop, num, axis)
+
+
+def linspace_spec(graph, start, stop, num, axis=0):
+    """``tf.linspace`` of a symbolic ``num`` while tracing: a float ``num`` is TF's
+    TypeError; else run on the placeholders (the length they give differs: unknown)."""
+    if not num.dtype.is_integer:
+        raise TypeError(f"Argument `tensor` (name: num) must be of type integer. Received "
+                        f"`tensor` = {num} of dtype: {num.dtype}")
+    return NotImplemented
+
+
+def _linspace_impl(start, stop, num, axis):
     start = A.convert_to_tensor(start, name="start")
     stop = A.convert_to_tensor(stop, name="stop", dtype=start.dtype)
     num = _num(num)
@@ -54,7 +82,7 @@ def _num(num) -> int:
         if not t.dtype.is_integer:
             raise TypeError(f"Argument `tensor` (name: num) must be of type integer. Received "
                             f"`tensor` = {num} of dtype: {t.dtype}")
-        num = int(t.numpy())
+        num = int(backend.to_host(t._value))   # (a traced op: its placeholder's)
     if num < 0:
         raise errors.InvalidArgumentError(
             None, None, "Requires start <= limit when delta > 0: 1/-1 [Op:Range]")

@@ -285,6 +285,7 @@ def _user_code(want: str, got: str, name) -> bool:
 
 _DETECTED = "Detected at node "
 _INFERENCE = re.compile(r"__inference_(.*?)_\d+")
+_DATASET = re.compile(r"(?<=[A-Za-z])Dataset:\d+")   # TF's count of the process's datasets
 
 
 def _graph_text(text: str) -> str:
@@ -293,7 +294,8 @@ def _graph_text(text: str) -> str:
     runs a program's module, else from the first ``<string>`` frame: the frames of the
     harness around differ), without tf-keras's frames (TF keeps them; simdist's Keras is
     its own code), files masked (a program's module file is made afresh), the concrete
-    function's number masked (TF's counter also counts ops)."""
+    function's number masked (TF's counter also counts ops), as is a dataset's
+    (``MapDataset:12``: TF counts the process's datasets)."""
     lines = text.split("\n")
     drop = set()
     for i, line in enumerate(lines):
@@ -311,7 +313,7 @@ def _graph_text(text: str) -> str:
             if "-packages/" in lines[j]:   # tf-keras's file (site- or dist-packages)
                 drop.update((j, j + 1))
     kept = [_FILE.sub("File", line) for i, line in enumerate(lines) if i not in drop]
-    return _INFERENCE.sub(r"__inference_\1_N", "\n".join(kept))
+    return _DATASET.sub("Dataset:N", _INFERENCE.sub(r"__inference_\1_N", "\n".join(kept)))
 
 
 def _graph_execution(want: str, got: str, name) -> bool:

@@ -80,6 +80,7 @@ from simdist.framework import (
     graph_errors,
     graph_plan,
     nest,
+    nested_shapes,
     shape_errors,
 )
 from simdist.framework import tape as tape_lib
@@ -582,6 +583,8 @@ class Node:
                     out = self.fn(*args, **kwargs)
         except errors.OpError as e:   # TF's error names the innermost node that failed
             if _dry.value:
+                nested_shapes.note(e, self, args, kwargs,
+                                   {id(leaves[pos]): sid for pos, sid in self.slots})
                 raise
             raise graph_errors.at_node(e, self) from None
         except StopIteration:   # a graph's next() past the end

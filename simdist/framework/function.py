@@ -74,6 +74,7 @@ from simdist.framework import (
     graph_control_flow,
     graph_errors,
     nest,
+    nested_shapes,
     variables,
 )
 from simdist.framework import tape as tape_lib
@@ -469,7 +470,14 @@ class Function:
             # The call op of a caller's trace, run for its shapes (and tapes): no effects.
             with context.inside_function(), func_graph.dry_run(), \
                     random_ops.function_scope(random_ops.FunctionRandomState()):
-                return nest.map_structure(_call_output, _as_outputs(trace.graph.execute(flat)))
+                try:
+                    out = trace.graph.execute(flat)
+                except errors.InvalidArgumentError as e:   # TF's shape inference of the call
+                    raised = nested_shapes.at_call(e, trace.graph, flat)
+                    if raised is None:
+                        raise
+                    raise raised from None
+                return nest.map_structure(_call_output, _as_outputs(out))
         dev = context.current_device()
         start = dev.clock
         created = variables.creation_count()

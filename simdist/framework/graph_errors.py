@@ -14,6 +14,8 @@ Glossary:
                     without its eager ``[Op:...]`` and ``name:``, then
                     ``\\n\\t [[{{node MatMul}}]]``; the innermost node marks (a node of a
                     cond branch, a loop body or a nested function, not the op around it).
+                    A node recorded whole (a Keras loss) is named as TF names the op
+                    inside it that failed (``register_inner_node_name``).
   graph execution error -- the text the outermost call of a tf.function raises::
 
                         Graph execution error:
@@ -125,7 +127,11 @@ def at_node(error, node):
     if graph_text is not None:
         kernel = graph_text(kernel)
     fn_name = getattr(getattr(node, "fn", None), "__name__", None)
-    return _marked(error, (getattr(node, "name", type(node).__name__),
+    name = getattr(node, "name", type(node).__name__)
+    inner = _INNER_NAMES.get(getattr(node, "fn", None))
+    if inner is not None and 0 <= start < end:
+        name = inner(name, text[start + len(" [Op:"):end]) or name
+    return _marked(error, (name,
                            getattr(node, "frames", ()), kernel, advice,
                            fn_name in _REWRITTEN))
 
@@ -171,15 +177,17 @@ def end_of_sequence(node):
                    node)
 
 
-def execution_error(error, inference: str):
+def execution_error(error, inference: str, after=()):
     """The error the outermost call of a tf.function raises for ``error`` (marked by a
     node, see ``at_node``): TF's "Graph execution error:" text; ``error`` itself when no
-    node marked it (raised outside the graph's kernels)."""
+    node marked it (raised outside the graph's kernels). ``after``: the ops the error
+    passed on its way out, each marked after the node (``[[IteratorGetNext]]``: a
+    tf.data function's node failing under the function's iterator)."""
     marked = getattr(error, "_graph_node", None)
     if marked is None or getattr(error, "_graph_wrapped", False):
         return error
     name, frames, kernel, advice, _ = marked
-    core = f"{kernel}\n\t [[{{{{node {name}}}}}]]"
+    core = f"{kernel}\n\t [[{{{{node {name}}}}}]]" + "".join(f"\n\t [[{op}]]" for op in after)
     if "<" in inference:
         # a function named "<lambda>": TF finds no stack traces under that name and leaves
         # the runtime's text as it is (recorded from TF 2.21)
@@ -194,6 +202,17 @@ def execution_error(error, inference: str):
     out._graph_node = marked
     out._graph_wrapped = True
     return out
+
+
+# a library entry point recorded whole -> rule(node name, kernel op type) -> the name of
+# the op inside it that TF's graph holds and its error names (None: the node's own)
+_INNER_NAMES: dict = {}
+
+
+def register_inner_node_name(fn, rule) -> None:
+    """A node of ``fn`` (recorded whole: a Keras loss) whose kernel fails is named as TF
+    names the failing op inside it: ``rule(node name, op type)``."""
+    _INNER_NAMES[fn] = rule
 
 
 def register_graph_kernel_text(op_function_name: str, fn) -> None:

@@ -65,14 +65,16 @@ def _op_arguments(error, fn, args, kwargs):
     return found.group(1), arguments
 
 
-def at_trace(error, fn, op_name, args, kwargs):
+def at_trace(error, fn, op_name, args, kwargs, names=None, op_type=None):
     """TF's ValueError for the kernel ``error`` an op raised on placeholders while being
-    traced as node ``op_name``, or None when TF's shape function would not raise."""
+    traced as node ``op_name``, or None when TF's shape function would not raise.
+    ``names(value)``: the graph's name of an input where not its own ``_name`` (a nested
+    function's body, nested_shapes); ``op_type``: TF's graph op where not the kernel's."""
     found = _op_arguments(error, fn, args, kwargs)
     rule = RULES.get(found[0]) if found else None
     if rule is None:
         return None
-    text = rule(_Node(op_name, found[0]), found[1])
+    text = rule(_Node(op_name, op_type or found[0], names), found[1])
     return None if text is None else ValueError(text)
 
 
@@ -103,12 +105,15 @@ def _flat_values(arguments):
 class _Node:
     """The node being traced: its name and op type."""
 
-    def __init__(self, name, op_type):
-        self.name, self.op_type = name, op_type
+    def __init__(self, name, op_type, names=None):
+        self.name, self.op_type, self._names = name, op_type, names
 
     def input_name(self, value, fallback):
         """TF's name of an input: a graph tensor's (``add`` for ``add:0``), or the
         constant TF makes of a Python value inside the op's name scope (``add/y``)."""
+        given = self._names(value) if self._names is not None else None
+        if given is not None:
+            return given
         name = getattr(value, "_name", None) if _symbolic(value) else None
         if name is None:
             return f"{self.name}/{fallback}"

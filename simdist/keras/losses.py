@@ -18,7 +18,7 @@ import math
 import warnings
 
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import call_plan, execute, func_graph
+from simdist.framework import call_plan, execute, func_graph, graph_errors
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import cond as cond_lib
 from simdist.framework.ops import math_ops as M
@@ -332,10 +332,22 @@ def _graph_name(loss, y_true, y_pred, sample_weight=None):
     return scope, "weighted_loss", last
 
 
+def _failing_op_name(node_name, op_type):
+    """TF's name of the op inside a loss whose kernel failed (its error names it): the
+    cross-entropy kernel sits in nn_ops' own scope under the loss's (recorded from TF 2.21:
+    ``sparse_categorical_crossentropy/SparseSoftmaxCrossEntropyWithLogits/
+    SparseSoftmaxCrossEntropyWithLogits``, a label out of range)."""
+    scope, found, _ = node_name.rpartition("/weighted_loss/")
+    if not found or op_type != "SparseSoftmaxCrossEntropyWithLogits":
+        return None
+    return f"{scope}/{op_type}/{op_type}"
+
+
 # In a traced tf.function a loss is one graph node (its Python runs at each execution).
 _RECORDED = {"__call__": "pure"}
 _NAMES = {"__call__": _graph_name}
 func_graph.record_methods(Loss, _RECORDED, _NAMES)
+graph_errors.register_inner_node_name(Loss.__call__.__recorded_op__, _failing_op_name)
 call_plan.register(Loss.__call__)   # a replay runs its ops as kernel calls, once captured
 
 

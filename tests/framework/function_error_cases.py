@@ -164,6 +164,24 @@ m.compile("sgd", tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
 out = m.fit(np.ones((4, 2), np.float32), np.array([0, 1, 5, 2]), epochs=1, verbose=0,
             shuffle=False)
 """,
+    "a nested function's shape error at its caller's trace names the body's inputs": """
+@tf.function(input_signature=[tf.TensorSpec(None), tf.TensorSpec(None)])
+def inner(a, b):
+    return tf.matmul(a, b)
+@tf.function(input_signature=[tf.TensorSpec([None, 3]), tf.TensorSpec([4, None])])
+def outer(x, y):
+    return inner(x, y) + 1.0
+out = outer(tf.ones([2, 3]), tf.ones([4, 5]))
+""",
+    "a nested function's shape error on a tensor its body made": """
+@tf.function(input_signature=[tf.TensorSpec(None), tf.TensorSpec(None)])
+def inner(a, b):
+    return tf.matmul(a * 2.0, b)
+@tf.function
+def outer(x, y):
+    return inner(tf.transpose(x), y) + 1.0
+out = outer(tf.ones([3, 2]), tf.ones([4, 5]))
+""",
 }
 
 CASES = {name: MODULE + f"out = run_module('err_case_{i}', {src!r})\n"

@@ -237,6 +237,27 @@ out = [h.history['loss'], m.get_weights()]
 m = mk(loss='mse')
 out = m.fit(X, X, class_weight={0: 1.0}, shuffle=False, verbose=0)
 """,
+    "class_weight with a label out of range in a later batch: the earlier batches trained": """
+import re
+m = mk(loss='sparse_categorical_crossentropy')
+try:
+    m.fit(X[:8], np.array([0, 1, 0, 1, 0, 1, 2, 0]), batch_size=4,
+          class_weight={0: 1.0, 1: 2.0}, shuffle=False, verbose=0)
+except tf.errors.InvalidArgumentError as e:   # TF's dataset counter masked
+    msg = re.sub(r'MapDataset:[0-9]+', 'MapDataset:N', str(e)).split('\\n')
+out = [msg[:6], msg[6].split(' [Op:')[0], m.optimizer.iterations, m.get_weights()]
+""",
+    "class_weight with a label out of range in a dataset's batch": """
+import re
+m = mk(loss='sparse_categorical_crossentropy')
+y = np.array([0, 1, 0, 1, 0, 1, 2, 0])
+try:
+    m.fit(tf.data.Dataset.from_tensor_slices((X[:8], y)).batch(4),
+          class_weight={0: 1.0, 1: 2.0}, verbose=0)
+except tf.errors.InvalidArgumentError as e:   # TF's dataset counter masked
+    msg = re.sub(r'MapDataset:[0-9]+', 'MapDataset:N', str(e)).split('\\n')
+out = [msg[:6], msg[6].split(' [Op:')[0], m.optimizer.iterations, m.get_weights()]
+""",
     "metrics ignore sample_weight, weighted_metrics use it": """
 m = mk(S, metrics=['mae'], weighted_metrics=['mae', 'accuracy'])
 out = sorted(m.evaluate(X, Y1, sample_weight=SW, batch_size=8, verbose=0,

@@ -23,9 +23,10 @@ import warnings
 import numpy as np
 
 from simdist.data import INFINITE_CARDINALITY, Dataset, DatasetV2, shuffling
-from simdist.framework import nest
+from simdist.framework import errors, nest
 from simdist.framework.ops import random_ops
 from simdist.framework.tensor import Tensor
+from simdist.keras.engine import class_weights
 
 
 def unpack_x_y_sample_weight(data):
@@ -66,7 +67,8 @@ class DataHandler:
                 raise ValueError("`y` argument is not supported when using dataset as "
                                  "input.")
             # Keras ignores batch_size for a Dataset: its batches are its own.
-            self._dataset = x if class_weight is None else x.map(_class_weight_fn(class_weight))
+            self._dataset = x if class_weight is None else x.map(
+                class_weights.class_weight_fn(class_weight))
             self._arrays = None
             n = int(x.cardinality())
             if steps_per_epoch is None and n == INFINITE_CARDINALITY:
@@ -83,8 +85,10 @@ class DataHandler:
             arrays = tuple(a for a in (x, y, sample_weight) if a is not None)
             self._arrays = nest.map_structure(_host, arrays)
             _check_data_cardinality((x, y, sample_weight), self._arrays)
-            if class_weight is not None:
-                self._arrays = _with_class_weights(self._arrays, class_weight)
+            # Keras maps the class weights over the batches: a bad label fails its batch
+            self._class_weights = None if class_weight is None else \
+                class_weights.class_weight_fn(class_weight, len(self._arrays) > 1,
+                                              parallel=False)
             self._n = len(nest.flatten(self._arrays)[0])
             self._batch_size = batch_size or 32
             self._shuffle = shuffle
@@ -127,7 +131,8 @@ class DataHandler:
         """Pass ``i``'s arrays (reshuffled when asked) as a Dataset of global batches."""
         idx = self._pass_order(i) if self._shuffle else np.arange(self._n)
         arrays = nest.map_structure(lambda a: a[idx], self._arrays)
-        return Dataset.from_tensor_slices(arrays).batch(self._batch_size)
+        ds = Dataset.from_tensor_slices(arrays).batch(self._batch_size)
+        return ds if self._class_weights is None else ds.map(self._class_weights)
 
     def _distributed(self, ds):
         s = self._strategy
@@ -139,9 +144,11 @@ class DataHandler:
         for i in range(self._epochs):
             yield from self._distributed(self._array_dataset(i))
 
-    def epoch_iterator(self, initial_step=0):
+    def epoch_iterator(self, initial_step=0, on_error=None):
         """Yield (step, batch) for one epoch, counting from ``initial_step`` (a resumed
-        epoch's data still starts at its first batch, as in Keras)."""
+        epoch's data still starts at its first batch, as in Keras). ``on_error(e)``: the
+        error to raise for a kernel error of the input pipeline (TF reads the batches
+        inside the traced step function: its graph execution error)."""
         if self._iterator is None and self._recreate:
             # TF's enumerate_epochs makes an iterator before the first epoch and a new one
             # as that epoch begins (the dataset is iterated afresh each epoch): the first
@@ -155,6 +162,10 @@ class DataHandler:
         while self.steps is None or step < self.steps:
             try:
                 batch = next(self._iterator)
+            except errors.OpError as e:
+                if on_error is None:
+                    raise
+                raise on_error(e) from None
             except StopIteration:
                 self.ran_out = True  # a compiled step found the end (see Model.fit)
                 if self.steps is not None:
@@ -207,55 +218,3 @@ def _check_data_cardinality(data, arrays):
         raise ValueError(msg + "Make sure all arrays contain the same number of samples.")
 
 
-def _class_ids(class_weight):
-    ids = sorted(class_weight)
-    if ids != list(range(len(ids))):
-        raise ValueError("Expected `class_weight` to be a dict with keys from 0 to one less "
-                         f"than the number of classes, found {class_weight}")
-    return np.array([class_weight[i] for i in ids], dtype=np.float32)
-
-
-def _y_classes(y):
-    """Class ids from labels: argmax of one-hot rows, else the rounded labels."""
-    y = np.asarray(y)
-    if y.ndim >= 2:
-        return np.argmax(y, axis=1) if y.shape[1] > 1 else np.round(y[:, 0]).astype(np.int64)
-    return np.round(y).astype(np.int64)
-
-
-def _with_class_weights(arrays, class_weight):
-    """``(x, y[, sw])`` with ``sw *= class_weight[class of y]`` (Keras's class-weight map)."""
-    table = _class_ids(class_weight)
-    if len(arrays) < 2:
-        raise ValueError("`class_weight` is only supported when targets are given.")
-    cw = _gather(table, _y_classes(arrays[1]))
-    sw = cw if len(arrays) < 3 else np.asarray(arrays[2], np.float32) * cw
-    return arrays[0], arrays[1], sw
-
-
-def _class_weight_fn(class_weight):
-    """The same for the batches of a Dataset, as a ``map`` function."""
-    from simdist.framework.ops import array_ops as A
-
-    table = _class_ids(class_weight)
-
-    def fn(*data):
-        x, y, sw = unpack_x_y_sample_weight(data)
-        cw = A.constant(_gather(table, _y_classes(_host(y))))
-        return (x, y, cw) if sw is None else (x, y, A.cast(sw, "float32") * cw)
-
-    return fn
-
-
-def _gather(table, ids):
-    """``table[ids]`` with TF's gather error for an id out of range."""
-    bad = np.flatnonzero((ids < 0) | (ids >= len(table)))
-    if bad.size:
-        from simdist.framework import errors
-
-        i = int(bad[0])
-        raise errors.InvalidArgumentError(
-            None, None, f"indices[{i}] = {int(ids.flat[i])} is not in [0, {len(table)})\n"
-                        "`class_weight` needs integer class labels (or one-hot rows) in "
-                        "0 .. len(class_weight) - 1.")
-    return table[ids]

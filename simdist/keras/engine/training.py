@@ -23,7 +23,7 @@ import weakref
 import numpy as np
 
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import backprop, context, execute, function, nest
+from simdist.framework import backprop, context, execute, function, graph_errors, nest
 from simdist.framework.ops import array_ops as A
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_spec import TensorSpec
@@ -457,7 +457,8 @@ class Model(Layer):
             self.reset_metrics()
             cbks.on_epoch_begin(epoch)
             for step, batches in executions_lib.executions(
-                    handler.epoch_iterator(initial_step), spe, handler.steps):
+                    handler.epoch_iterator(initial_step, None if self.run_eagerly
+                                           else self._input_error), spe, handler.steps):
                 cbks.on_train_batch_begin(step)
                 logs = self._execute(train_function, batches, handler)
                 logs = {k: _to_python(v) for k, v in logs.items()}
@@ -483,6 +484,15 @@ class Model(Layer):
                 break
         cbks.on_train_end(epoch_logs)  # the last epoch's logs, validation included
         return self.history
+
+    def _input_error(self, error):
+        """TF's error of fit's train_function whose IteratorGetNext failed (a class-weight
+        map's gather, data_adapter): a graph execution error through IteratorGetNext, and
+        the optimizer counted the step (recorded from TF 2.21: a failing second batch
+        leaves ``iterations`` at 2)."""
+        self._count_the_step_past_the_end()
+        return graph_errors.execution_error(error, graph_errors.inference_name(
+            "train_function"), after=("IteratorGetNext",))
 
     def _count_the_step_past_the_end(self):
         """The input ran out inside a compiled train step (before steps_per_epoch, or at the

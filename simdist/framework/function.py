@@ -75,6 +75,7 @@ from simdist.framework import (
     graph_errors,
     nest,
     nested_shapes,
+    summary_ops,
     variables,
 )
 from simdist.framework import tape as tape_lib
@@ -487,6 +488,7 @@ class Function:
             except StopIteration:
                 raise errors.OutOfRangeError(None, None, "End of sequence") from None
         _event(dev, f"{self._name} (graph)", start, dev.clock, nodes=len(trace.graph.nodes))
+        summary_ops.collect(trace.graph)   # tf.summary.trace_on's graphs
         if not trace.executed:
             trace.executed = True
             self._after_first_execution(trace, args, kwargs, created)

@@ -13,7 +13,10 @@ Glossary:
                    submodules (TF's _flatten_module).
   variables / trainable_variables / non_trainable_variables / submodules -- tuples of
                    what flatten finds.
-  checkpoint    -- its attributes that hold variables or trackables are its children.
+  checkpoint    -- its attributes that hold variables or trackables are its children; a
+                   value restored before its variable existed (a module that makes its
+                   variables at its first call) is assigned when the attribute is set
+                   (TF's AutoTrackable.__setattr__, deferred restoration).
 
 Mirrors tensorflow/python/module/module.py.
 """
@@ -92,6 +95,11 @@ class Module(trackable.Trackable):
                 return method(self, *args, **kwargs)
 
         return method_with_name_scope
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if trackable.waiting() and trackable.is_trackable(value):
+            trackable.restore_deferred()
 
     def _trackable_children(self) -> dict:
         return {k: v for k, v in vars(self).items() if trackable.is_trackable(v)}

@@ -118,6 +118,11 @@ def defer(owner, relative_path: str, assign) -> None:
     _WAITING.setdefault(owner, {})[relative_path] = assign
 
 
+def waiting() -> bool:
+    """Whether any checkpointed value waits for its variable."""
+    return bool(_WAITING)
+
+
 def restore_deferred() -> None:
     """Assign every waiting value whose variable now exists (called when one is created).
     Inside a tf.function's trace the assignments run eagerly, outside the graph, as TF

@@ -24,8 +24,8 @@ import importlib.util
 import json
 import os
 
+from simdist.framework import event_file
 from simdist.keras.callbacks import Callback
-from simdist.keras.utils import event_file
 
 
 class TBNotInstalledError(Exception):

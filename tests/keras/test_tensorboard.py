@@ -1,8 +1,9 @@
 """The TensorBoard callback against TF 2.21's event files (record_tf_tensorboard.py): the
 same TFRecord framing and header event, the same 'keras' summary metadata, TF's
 TBNotInstalledError without the tensorboard package, and with it (patched in) scalars that
-decode to the fit's history. The files are read here with a decoder written for the test
-(bitwise CRC-32C, generic protobuf wire parsing), independent of simdist's encoder."""
+decode to the fit's history. The files are read with a decoder written for the tests
+(tests/event_records.py: bitwise CRC-32C, generic protobuf wire parsing), independent of
+simdist's encoder."""
 
 import glob
 import json
@@ -11,81 +12,25 @@ import struct
 
 import numpy as np
 import pytest
+from event_records import crc32c, fields, records
 
 import simdist as tf
+from simdist.framework import event_file
 from simdist.keras import callbacks_tensorboard
-from simdist.keras.utils import event_file
 
 FIX = os.path.join(os.path.dirname(__file__), "fixtures", "tf_tensorboard")
-
-
-# --- a reader written for the test ----------------------------------------------------
-def _crc32c(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
-    return crc ^ 0xFFFFFFFF
-
-
-def _masked(data):
-    c = _crc32c(data)
-    return (((c >> 15) | (c << 17)) + 0xA282EAD8) & 0xFFFFFFFF
-
-
-def _records(path):
-    data, out, i = open(path, "rb").read(), [], 0
-    while i < len(data):
-        (n,) = struct.unpack("<Q", data[i:i + 8])
-        assert struct.unpack("<I", data[i + 8:i + 12])[0] == _masked(data[i:i + 8])
-        body = data[i + 12:i + 12 + n]
-        assert struct.unpack("<I", data[i + 12 + n:i + 16 + n])[0] == _masked(body)
-        out.append(body)
-        i += 16 + n
-    return out
-
-
-def _fields(buf):
-    """{field number: [values]} of one protobuf message (varints, 64/32-bit, bytes)."""
-    out, i = {}, 0
-    while i < len(buf):
-        key, i = _varint(buf, i)
-        num, wire = key >> 3, key & 7
-        if wire == 0:
-            value, i = _varint(buf, i)
-        elif wire == 1:
-            value, i = buf[i:i + 8], i + 8
-        elif wire == 5:
-            value, i = buf[i:i + 4], i + 4
-        else:
-            n, i = _varint(buf, i)
-            value, i = buf[i:i + n], i + n
-        out.setdefault(num, []).append(value)
-    return out
-
-
-def _varint(buf, i):
-    shift = value = 0
-    while True:
-        b = buf[i]
-        value |= (b & 0x7F) << shift
-        i += 1
-        shift += 7
-        if not b & 0x80:
-            return value, i
 
 
 def _events(path):
     """[(step, {tag: (value, plugin_name, content, dtype, data_class)})] of a file."""
     out = []
-    for rec in _records(path)[1:]:  # the first is the header
-        ev = _fields(rec)
+    for rec in records(path)[1:]:  # the first is the header
+        ev = fields(rec)
         values = {}
-        for v in _fields(ev[5][0])[1]:
-            v = _fields(v)
-            tensor, meta = _fields(v[8][0]), _fields(v[9][0])
-            plugin = _fields(meta[1][0])
+        for v in fields(ev[5][0])[1]:
+            v = fields(v)
+            tensor, meta = fields(v[8][0]), fields(v[9][0])
+            plugin = fields(meta[1][0])
             dtype = tensor[1][0]
             value = (struct.unpack("<f", tensor[4][0])[0] if dtype == 1
                      else tensor[8][0].decode())
@@ -114,13 +59,13 @@ def _file(log_dir, sub):
 
 # --- tests ----------------------------------------------------------------------------
 def test_crc32c_check_value():
-    assert event_file.crc32c(b"123456789") == 0xE3069283 == _crc32c(b"123456789")
+    assert event_file.crc32c(b"123456789") == 0xE3069283 == crc32c(b"123456789")
 
 
 def test_the_header_event_is_tfs_byte_for_byte():
-    tf_header = _records(os.path.join(FIX, "validation.v2"))
+    tf_header = records(os.path.join(FIX, "validation.v2"))
     assert len(tf_header) == 1
-    wall_time = struct.unpack("<d", _fields(tf_header[0])[1][0])[0]
+    wall_time = struct.unpack("<d", fields(tf_header[0])[1][0])[0]
     ours = event_file.event(wall_time, file_version="brain.Event:2",
                             writer="tensorflow.core.util.events_writer")
     assert ours == tf_header[0]

@@ -31,6 +31,7 @@ from simdist.keras.engine import training
 from simdist.keras.engine.functional import Functional
 from simdist.keras.engine.sequential import Sequential
 from simdist.keras.layers import serialization
+from simdist.keras.saving import object_registration
 
 FORMAT = "simdist.keras.model/1"
 
@@ -64,6 +65,7 @@ def architecture(model) -> dict:
         raise _no_spec_error(model)
     cls = type(model)
     return {"class_name": cls.__name__, "subclass": f"{cls.__module__}:{cls.__qualname__}",
+            "registered_name": object_registration.get_registered_name(cls),
             "build_input_shape": [list(s.shape.as_list()) for s in nest.flatten(spec[0])]}
 
 
@@ -138,7 +140,8 @@ def rebuild(arch, custom_objects=None, subclass_lookup=True):
     """
     if "subclass" not in arch:
         return serialization.deserialize(arch, custom_objects)
-    cls = (custom_objects or {}).get(arch["class_name"])
+    cls = (custom_objects or {}).get(arch["class_name"]) or \
+        object_registration.get_registered_object(arch.get("registered_name"))
     if cls is None and subclass_lookup:
         cls = training.SUBCLASSES.get(arch["subclass"])
     if cls is None and subclass_lookup:

@@ -28,24 +28,25 @@ from simdist.keras.engine.training import Model
 from simdist.keras.saving import model_config, saving_api
 from simdist.keras.saving.options import check_io_device
 from simdist.platform.tf_logging import get_logger
+from simdist.train import saved_model_module
 
 DEFAULT_SIGNATURE_KEY = "serving_default"
 
 
 def save(obj, export_dir, signatures=None, options=None) -> None:
-    """Save a Keras model as a SavedModel directory (``tf.saved_model.save``).
+    """Save a Keras model, or a tf.Module (train/saved_model_module), as a SavedModel
+    directory (``tf.saved_model.save``).
 
     Raises:
-      NotImplementedError: ``obj`` is not a Keras model, or explicit ``signatures``.
+      NotImplementedError: explicit ``signatures``.
     """
-    if not isinstance(obj, Model):
-        raise NotImplementedError(
-            "simdist's tf.saved_model.save saves Keras models (their variables, architecture "
-            f"and serving signature); it cannot trace a {type(obj).__name__}.")
     if signatures is not None:
         raise NotImplementedError("simdist's tf.saved_model.save writes the model's default "
                                   "'serving_default' signature only; leave signatures=None.")
     check_io_device(options)
+    if not isinstance(obj, Model):   # a tf.Module: its variables and traced functions
+        saved_model_module.save(obj, export_dir)
+        return
     if model_config.is_unbuilt_subclass(obj):
         get_logger().warning(
             "Skipping full serialization of TF-Keras layer %r, because it is not built.", obj)
@@ -142,6 +143,8 @@ def load(export_dir, tags=None, options=None):
     if not os.path.isdir(path):
         raise OSError(f"SavedModel file does not exist at: {path}"
                       "/{saved_model.pbtxt|saved_model.pb}")
+    if saved_model_module.is_saved_module(path):
+        return saved_model_module.load(path)
     meta = saving_api.read_metadata(path)
     if meta["architecture"] is None:
         return _UnbuiltUserObject()

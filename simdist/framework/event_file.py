@@ -12,17 +12,21 @@ Glossary:
                 TensorProto (dtype 1, empty shape, 4 bytes of tensor_content), plugin
                 'scalars', data class DATA_CLASS_SCALAR (1).
   file name  -- ``events.out.tfevents.<seconds>.<host>.<pid>.<n>.v2`` (TF's EventsWriter).
+  RunMetadata -- what ``tf.summary.trace_export`` writes as a string tensor (plugin
+                'graph_run_metadata_graph', content '1'): function_graphs (4), each a
+                FunctionGraphs whose pre_optimization_graph (2) is a GraphDef: node (1:
+                NodeDef name 1, op 2, input 3, device 4) and versions (4: producer 1).
 Only the fields these writers use are encoded; proto3 leaves zero values out, as here.
 
-Mirrors tensorflow/core/util/events_writer.cc, lib/io/record_writer.cc and
-tensorboard/plugins/scalar/summary_v2.py.
+Mirrors tensorflow/core/util/events_writer.cc, lib/io/record_writer.cc,
+tensorboard/plugins/scalar/summary_v2.py and (RunMetadata, GraphDef)
+tensorflow/core/protobuf/config.proto, core/framework/graph.proto and node_def.proto.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
-import socket
 import struct
 import time
 
@@ -81,6 +85,26 @@ def _double(num: int, value: float) -> bytes:
     return _varint(num << 3 | 1) + struct.pack("<d", value) if value else b""
 
 
+def graph_def(nodes, producer: int = 1) -> bytes:
+    """A GraphDef of ``nodes``, each (name, op, inputs, device)."""
+    out = b"".join(_message(1, _message(1, name.encode()) + _message(2, op.encode())
+                            + b"".join(_message(3, i.encode()) for i in inputs)
+                            + (_message(4, device.encode()) if device else b""))
+                   for name, op, inputs, device in nodes)
+    return out + _message(4, _int(1, producer))
+
+
+def fingerprint_def(saved_model_checksum: int, checkpoint_hash: int) -> bytes:
+    """A SavedModel's FingerprintDef (fingerprint.pb): saved_model_checksum (1),
+    checkpoint_hash (5) and its version (6: producer 1); the graph hashes (2-4) left 0."""
+    return _int(1, saved_model_checksum) + _int(5, checkpoint_hash) + _message(6, _int(1, 1))
+
+
+def run_metadata(graph_defs) -> bytes:
+    """A RunMetadata holding each encoded GraphDef as a function's pre-optimization graph."""
+    return b"".join(_message(4, _message(2, g)) for g in graph_defs)
+
+
 DT_FLOAT, DT_STRING = 1, 7
 DATA_CLASS_SCALAR = 1
 
@@ -121,6 +145,10 @@ class EventFileWriter:
     """Appends Events to ``<logdir>/events.out.tfevents.<time>.<host>.<pid>.<n>.v2``."""
 
     def __init__(self, logdir: str):
+        # here: function.py imports this module (summary_ops), and a bare ``import simdist``
+        # leaves socket unloaded (tests/test_lazy_import.py)
+        import socket
+
         os.makedirs(logdir, exist_ok=True)
         now = time.time()
         name = (f"events.out.tfevents.{int(now)}.{socket.gethostname()}.{os.getpid()}."

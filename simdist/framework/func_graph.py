@@ -191,6 +191,14 @@ def bound_captures(values: dict):
     return _bound.scope({**outer, **values} if outer and values else values or outer)
 
 
+def execution_values() -> dict | None:
+    """``{tensor id: tensor}`` of the graph execution running on this thread (None while
+    tracing or eagerly): what ``bound_captures`` needs to run trace-time Python (a custom
+    gradient's grad_fn) on this execution's tensors."""
+    ex = _execution.value
+    return None if ex is None else ex.env
+
+
 def bound_values() -> dict:
     """``{tensor id: tensor}`` of the tensors of the trace bound now (``bound_captures``)."""
     return _bound.value or {}
@@ -520,7 +528,8 @@ _OP_NAMES = {"constant": "Const", "matmul": "MatMul", "reduce_sum": "Sum",
              "sigmoid": "Sigmoid", "tanh": "Tanh", "softmax": "Softmax",
              "log_softmax": "LogSoftmax", "relu6": "Relu6", "elu": "Elu",
              "leaky_relu": "LeakyRelu", "maximum": "Maximum", "minimum": "Minimum",
-             "abs": "Abs", "log": "Log", "rsqrt": "Rsqrt", "reciprocal": "Reciprocal",
+             "abs": "Abs", "log": "Log", "log1p": "Log1p", "rsqrt": "Rsqrt",
+             "reciprocal": "Reciprocal",
              "floor": "Floor", "round": "Round", "sign": "Sign", "is_nan": "IsNan",
              "squared_difference": "SquaredDifference", "pow": "Pow", "add_n": "AddN",
              "floormod": "FloorMod", "divide_no_nan": "div_no_nan",

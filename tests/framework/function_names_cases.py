@@ -331,5 +331,37 @@ g = step.get_concrete_function(x).graph
 out = {"names": names, "value": list(r), "ops": ops(step, x),
        "graph": [o.name for o in g.get_operations() if o.type == "ReadVariableOp"]}
 """,
+    # TF's graph mode of tf.custom_gradient (custom_gradient.py _graph_mode_decorator): the
+    # body's ops, an unused Identity per output, then IdentityN(outputs + arguments).
+    "tf.custom_gradient in a trace: the body's ops, Identity and IdentityN": SETUP + """
+@tf.custom_gradient
+def softplus(x):   # log(1 + exp(x)) = x + log(1 + exp(-x))
+    e = tf.exp(-x)
+    def grad(dy):
+        return dy / (1 + e)
+    return x + tf.math.log1p(e), grad
+@tf.custom_gradient
+def clipped(x, y):
+    def grad(dy):
+        return tf.clip_by_norm(dy, 0.5), dy * 3.0
+    return x * y, grad
+@tf.function
+def f(x):
+    a = softplus(x)
+    b = clipped(x, 2.0 * x)
+    seen(a, b)
+    return a + b
+@tf.function
+def grads(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = softplus(x) + clipped(x, 3.0 * x)
+    return tape.gradient(y, x)
+def listed(g):
+    return [[o.name, o.type, [i.name for i in o.inputs]] for o in g.get_operations()]
+r = [f(tf.constant(1.0)), grads(tf.constant(1.0)), grads(tf.constant(-2.0)),
+     grads.experimental_get_tracing_count()]
+out = {"names": names, "value": r, "ops": ops(f, tf.constant(1.0)),
+       "graph": [listed(f.get_concrete_function(tf.constant(1.0)).graph)]}
+""",
 }
-

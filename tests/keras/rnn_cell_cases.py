@@ -85,6 +85,54 @@ outputs, state = rnn(data)
 out = [first.shape, outputs, state, rnn(data[:, :2])[0], len(rnn.trainable_weights)]
 """
 
+DROPOUT = COMMON + """
+def cell_with(**kw):
+    cell = tf.keras.layers.LSTMCell(4, **kw)
+    cell(x, cell.get_initial_state(batch_size=2, dtype=tf.float32))   # built (masks: ones)
+    fixed(cell)
+    cell.reset_dropout_mask()
+    cell.reset_recurrent_dropout_mask()
+    return cell
+zeros = [tf.zeros([2, 4]), tf.zeros([2, 4])]
+both = cell_with(dropout=0.5, recurrent_dropout=0.25, seed=3)
+a, state = both(x, zeros, training=True)            # masks drawn: seeds 3 .. 10
+b, _ = both(x * 2.0, state, training=True)          # the same masks (cached)
+both.reset_dropout_mask()
+c, _ = both(x, state, training=True)                # new input masks, the recurrent ones kept
+both.reset_recurrent_dropout_mask()
+d, _ = both(x, state, training=True)
+e, _ = both(x, state)                               # training not given: the cached masks
+inputs_only = cell_with(dropout=0.4, seed=11)
+f, _ = inputs_only(x, zeros, training=True)
+recurrent_only = cell_with(recurrent_dropout=0.6, seed=5)
+g, _ = recurrent_only(x, [tf.ones([2, 4]), tf.ones([2, 4])], training=True)
+first_off = cell_with(dropout=0.5, seed=2)
+h, _ = first_off(x, zeros, training=False)          # caches the ones
+k, _ = first_off(x, zeros, training=True)           # still the ones
+with tf.GradientTape() as tape:
+    y, _ = both(x, state, training=True)
+    loss = tf.reduce_sum(y ** 2)
+grads = tape.gradient(loss, both.trainable_weights)
+out = [a, state, b, c, d, e, f, g, h, k, grads,
+       [both.implementation, inputs_only.implementation, recurrent_only.implementation],
+       [both.get_config()["dropout"], both.get_config()["recurrent_dropout"]]]
+"""
+
+DROPOUT_TRACED = COMMON + """
+tf.keras.utils.set_random_seed(4)
+cell = tf.keras.layers.LSTMCell(3, dropout=0.5, recurrent_dropout=0.5)
+cell(x, cell.get_initial_state(batch_size=2, dtype=tf.float32))
+fixed(cell)
+@tf.function
+def two_steps(x):
+    state = cell.get_initial_state(batch_size=2, dtype=tf.float32)
+    y1, state = cell(x, state, training=True)
+    y2, state = cell(x, state, training=True)    # the trace's masks again
+    return y1, y2, state
+runs = [two_steps(x), two_steps(x)]              # each execution draws its masks
+out = [runs, two_steps.experimental_get_tracing_count()]
+"""
+
 CASES = {
     "LSTMCell: a step, two steps, a step's gradient, relu / hard_sigmoid without bias":
         STEP,
@@ -92,3 +140,6 @@ CASES = {
     "LSTMCell stepped by a traced tf.range loop over a TensorArray (Effective TF2 guide)":
         MODULE + f"out = run_module('rnn_cell_case_loop', {TRACED_LOOP!r})\n",
 }
+CASES["LSTMCell dropout and recurrent_dropout: masks drawn once, cached, reset"] = DROPOUT
+CASES["LSTMCell dropout in a tf.function: the trace's masks, new at each execution"] = \
+    DROPOUT_TRACED

@@ -11,8 +11,11 @@ Glossary:
                    at ones.
   get_initial_state -- zeros ``[batch_size, units]`` for ``h`` and ``c`` (the batch of
                    ``inputs`` when given).
-Dropout on the inputs or the recurrent state (``dropout``, ``recurrent_dropout``) is not
-simulated: a non-zero rate raises NotImplementedError.
+  dropout       -- ``dropout`` on the inputs, ``recurrent_dropout`` on ``h``: one mask per
+                   gate, cached (DropoutRNNCellMixin); with recurrent dropout the cell runs
+                   Keras's implementation 1 (a kernel slice per gate, each gate's input
+                   and ``h`` masked on their own); with input dropout only, implementation
+                   2 masks the inputs with the first mask (TF draws all four).
 
 Mirrors tf_keras/src/layers/rnn/lstm.py (LSTMCell) and rnn_utils.py
 (generate_zero_filled_state_for_cell).
@@ -25,9 +28,10 @@ from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops as N
 from simdist.keras import activations, initializers, regularizers
 from simdist.keras.engine.base_layer import Layer, refuse_constraints
+from simdist.keras.layers.rnn.dropout_rnn_cell_mixin import DropoutRNNCellMixin
 
 
-class LSTMCell(Layer):
+class LSTMCell(DropoutRNNCellMixin, Layer):
     """Cell class for the LSTM layer (``tf.keras.layers.LSTMCell``)."""
 
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",
@@ -40,15 +44,13 @@ class LSTMCell(Layer):
             raise ValueError("Received an invalid value for argument `units`, expected a "
                              f"positive integer, got {units}.")
         kwargs.pop("enable_caching_device", None)
-        self.implementation = kwargs.pop("implementation", 2)
+        implementation = kwargs.pop("implementation", 2)
+        self._init_dropout_masks(kwargs.pop("seed", None))   # (TF: BaseRandomLayer's seed)
         super().__init__(**kwargs)
         refuse_constraints(kernel_constraint, recurrent_constraint, bias_constraint)
         self.dropout = min(1.0, max(0.0, dropout))
         self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
-        if self.dropout or self.recurrent_dropout:
-            raise NotImplementedError(
-                "simdist's LSTMCell does not simulate dropout: make it with dropout=0 and "
-                "recurrent_dropout=0 (or apply a Dropout layer to its inputs).")
+        self.implementation = 1 if self.recurrent_dropout != 0 else implementation
         self.units = units
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
@@ -92,17 +94,42 @@ class LSTMCell(Layer):
 
     def call(self, inputs, states, training=None):
         h_tm1, c_tm1 = states[0], states[1]
+        dp_mask = self.get_dropout_mask_for_cell(inputs, training, count=4)
+        rec_dp_mask = self.get_recurrent_dropout_mask_for_cell(h_tm1, training, count=4)
+        if self.implementation == 1:
+            return self._split_step(inputs, h_tm1, c_tm1, dp_mask, rec_dp_mask)
+        if 0.0 < self.dropout < 1.0:
+            inputs = M.multiply(inputs, dp_mask[0])
         z = M.matmul(inputs, self._weight(self.kernel))
         z = M.add(z, M.matmul(h_tm1, self._weight(self.recurrent_kernel)))
         if self.use_bias:
             z = N.bias_add(z, self._weight(self.bias))
-        z0, z1, z2, z3 = A.split(z, num_or_size_splits=4, axis=1)
-        i = self.recurrent_activation(z0)
-        f = self.recurrent_activation(z1)
-        c = M.add(M.multiply(f, c_tm1), M.multiply(i, self.activation(z2)))
-        o = self.recurrent_activation(z3)
+        return self._carry_and_output(A.split(z, num_or_size_splits=4, axis=1), c_tm1)
+
+    def _carry_and_output(self, z, c_tm1):
+        """The gates from their pre-activations ``z`` (i, f, candidate, o): ``[h, c]``."""
+        i = self.recurrent_activation(z[0])
+        f = self.recurrent_activation(z[1])
+        c = M.add(M.multiply(f, c_tm1), M.multiply(i, self.activation(z[2])))
+        o = self.recurrent_activation(z[3])
         h = M.multiply(o, self.activation(c))
         return h, [h, c]
+
+    def _split_step(self, inputs, h_tm1, c_tm1, dp_mask, rec_dp_mask):
+        """Keras's implementation 1: per gate, its (masked) input times its kernel slice
+        plus its bias, then its (masked) ``h`` times its recurrent kernel slice."""
+        xs = [M.multiply(inputs, m) for m in dp_mask] if 0 < self.dropout < 1.0 else \
+            [inputs] * 4
+        hs = [M.multiply(h_tm1, m) for m in rec_dp_mask] if 0 < self.recurrent_dropout < 1.0 \
+            else [h_tm1] * 4
+        kernels = A.split(self._weight(self.kernel), num_or_size_splits=4, axis=1)
+        x = [M.matmul(xi, k) for xi, k in zip(xs, kernels)]
+        if self.use_bias:
+            biases = A.split(self._weight(self.bias), num_or_size_splits=4, axis=0)
+            x = [N.bias_add(xi, b) for xi, b in zip(x, biases)]
+        rk, u = self._weight(self.recurrent_kernel), self.units
+        z = [M.add(x[g], M.matmul(hs[g], rk[:, g * u:(g + 1) * u])) for g in range(4)]
+        return self._carry_and_output(z, c_tm1)
 
     def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
         """Zeros for ``[h, c]``: ``[batch_size, units]`` each.

@@ -27,6 +27,13 @@ Glossary:
                       (TPUReplicatedOutput) and ``output_<k>_shard_<r>`` (Identity) per
                       replica, which the function's outputs read; with no output
                       (None, or only Nones, which TF drops) a ``shard_<r>`` NoOp per replica.
+  collective       -- a merge's ``batch_reduce_to`` (an all-reduce) inside the computation:
+                      per value TF's ``cross_replica_sum`` (``CrossReplicaSum/
+                      group_assignment``, ``CrossReplicaSum``; MEAN first ``scalar`` and
+                      ``Mul``), then the merge's Identity per value (TF: custom_gradient's
+                      unused identity) and one ``IdentityN`` of the sums and the values,
+                      which later ops read (ReplicaContext.all_reduce's ``grad_wrapper``);
+                      the names taken when the merge is traced, in TF's order.
   cluster name     -- ``cluster_<graph name>``: TF refuses a graph whose name makes no valid
                       name scope (a lambda's, ``<lambda>``) with a ValueError.
 The names are taken from the graph's names when the trace makes them, in TF's order, so
@@ -34,7 +41,8 @@ the computation's and the function's own ops are named around them as in TF.
 
 Mirrors tensorflow/python/tpu/tpu.py (``split_compile_and_replicate``,
 ``_postprocess_flat_outputs``, ``_postprocess_non_flat_outputs``; xla.py ``is_flat``) and
-tensorflow/python/distribute/tpu_strategy.py (``_tpu_function_creator``); the padding
+tensorflow/python/distribute/tpu_strategy.py (``_tpu_function_creator``, ``TPUExtended.
+_reduce_to``) and distribute_lib.py (``ReplicaContext.all_reduce``); the padding
 inputs tpu.py's ``_pad_all_input``; the cluster name's check framework/ops.py
 (``_VALID_SCOPE_NAME_REGEX``, ``Graph.name_scope``).
 """
@@ -74,6 +82,7 @@ class ReplicatedProgram:
         self.copies: set = set()     # ids of the other replicas' nodes
         self.value_nodes: set = set()   # ids of the Python values' Consts
         self.consts = [graph.unique_name("Const") for _ in range(n)]
+        self.collectives: dict = {}   # id(batch_reduce_to node) -> _Collective
 
     def replicated_inputs(self, replica_inputs) -> list:
         """Each replica's (args, kwargs) as the computation receives them: a Python value
@@ -116,6 +125,14 @@ class ReplicatedProgram:
             self]
         return [self._as_shards(r, o) for r, o in enumerate(outputs_per_replica)]
 
+    def name_collectives(self, nodes) -> None:
+        """A merge traced ``nodes``: take TF's names for its all-reduces (see
+        ``collective``)."""
+        for node in nodes:
+            if type(node) is func_graph.Node and \
+                    getattr(node.fn, "__name__", "") == "batch_reduce_to":
+                self.collectives[id(node)] = _Collective(self.graph, node, self.n)
+
     def _as_shards(self, r, outputs):
         expanded = func_graph.expand(outputs)
         flat = nest.flatten(expanded)
@@ -147,13 +164,23 @@ class ReplicatedProgram:
                       for name, op in zip(self.replicated, fan_in)]
         for tid, t in zip(self.inputs[0], replicated[1:]):
             by_id[tid] = t
+        pending: dict = {}   # a merge's Identity output ids -> its collective
         for node in nodes:
             if id(node) in self.copies or id(node) in self.value_nodes:
                 continue
             if _is_replica_id(node):   # TF: the replica id is input 0
                 by_id.update((tid, replicated[0]) for _, tid in node.out_slots)
                 continue
-            builder.node(getattr(node, "members", {0: node})[0])
+            member = getattr(node, "members", {0: node})[0]
+            collective = self.collectives.get(id(member))
+            if collective is not None:
+                pending.update(dict.fromkeys(collective.list_sums(builder, member),
+                                             collective))
+                continue
+            builder.node(member)
+            for _, tid in getattr(member, "slots", ()):
+                if tid in pending:
+                    pending.pop(tid).identity_listed(builder, member)
         if self.flat:
             builder.add(self.noop, "NoOp", (), ())
         names = iter(self.identities)
@@ -203,6 +230,58 @@ class ReplicatedProgram:
         for name, shards in self.output_names:
             yield name
             yield from shards
+
+
+class _Collective:
+    """The TF names and ops of one traced all-reduce (see ``collective``)."""
+
+    def __init__(self, graph, node, n):
+        args, _ = nest.pack_sequence_as(node.structure, node.leaves)
+        self.mean = getattr(args[1], "value", args[1]) == "MEAN"
+        self.values = [_first(value)._id for value, _ in args[2]]
+        self.n = n
+        name = graph.unique_name
+        self.names = [((name("scalar"), name("Mul")) if self.mean else None,
+                       name("CrossReplicaSum")) for _ in self.values]
+        self.identity_n = name("IdentityN")
+        self.sums: list = []
+        self.identities: dict = {}   # the merge's Identity output id -> its value's index
+
+    def list_sums(self, builder, node) -> list:
+        """List each value's cross-replica sum; the ids the merge's Identities read."""
+        outs = [tid for _, tid in node.out_slots]
+        read = []
+        for k, (tid, (scaled, crs)) in enumerate(zip(self.values, self.names)):
+            value = builder.by_id.get(tid)
+            inputs = [value] if value is not None else []
+            if scaled is not None:
+                scalar = builder.const(scaled[0], None)
+                inputs = builder.add(scaled[1], "Mul", [scalar] + inputs).outputs
+            groups = builder.const(f"{crs}/group_assignment", None)
+            total = builder.add(crs, "CrossReplicaSum", inputs + [groups]).outputs[0]
+            self.sums.append(total)
+            builder.by_id[outs[k * self.n]] = total   # replica 0's result of value k
+            read.append(outs[k * self.n])
+        self.expected = len(read)
+        return read
+
+    def identity_listed(self, builder, node) -> None:
+        """The merge's Identity of one value listed; after the last, the IdentityN that
+        later ops read."""
+        for _, tid in node.out_slots[:1]:
+            self.identities[tid] = len(self.identities)
+        if len(self.identities) < self.expected:
+            return
+        values = [builder.by_id[t] for t in self.values if t in builder.by_id]
+        op = builder.add(self.identity_n, "IdentityN", self.sums + values,
+                         [(None, None)] * (len(self.sums) + len(values)))
+        for tid, k in self.identities.items():
+            builder.by_id[tid] = op.outputs[k]
+
+
+def _first(value):
+    """Replica 0's tensor of a merge's value (a PerReplica's first part, or the tensor)."""
+    return nest.flatten(value)[0]
 
 
 def _converted(x):

@@ -173,6 +173,7 @@ class _Replication:
         if not in_op and self.in_control_flow():   # (_TPUReplicaContext records those)
             raise NotTraceable("a merge_call inside control flow of a TPU replica function")
         self._sync()
+        start = len(self.nodes)
         with func_graph.recorded_op_scope(t0.merge_in_op) if in_op else \
                 contextlib.nullcontext():
             parts = [(t0.merge_args, t0.merge_kwargs)] + [
@@ -195,6 +196,7 @@ class _Replication:
                 ds_context.pop_mode()
         t0.merge_result = select_replica(0, result)
         if not in_op:
+            self.program.name_collectives(self.nodes[start:])
             for i in range(1, self.n):
                 self._link(i, t0.merge_result, select_replica(i, result))
             self.mark = len(self.nodes)

@@ -131,7 +131,7 @@ _KEYWORDS = {"axis": {"transpose": "perm", "expand_dims": "dim", "argmax": "dime
 _FOLDED = {"shape": "Shape", "size": "Size", "rank": "Rank", "zeros_like": "ZerosLike",
            "ones_like": "OnesLike"}   # a Const when the input's shape is fully known
 _STATEFUL = {"ReadVariableOp", "StatefulPartitionedCall", "AssignVariableOp",
-             "AssignAddVariableOp", "AssignSubVariableOp", "PrintV2"}
+             "AssignAddVariableOp", "AssignSubVariableOp", "PrintV2", "CrossReplicaSum"}
 _SUFFIX = re.compile(r"_\d+$")
 
 

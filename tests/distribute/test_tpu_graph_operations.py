@@ -158,3 +158,24 @@ def test_random_ops_read_their_own_conversions_as_tfs():
     assert inputs(kernel) == ["stateless_random_uniform/shape:0", f"{key}:0", f"{key}:1",
                               f"{kernel}/alg:0"]
     assert inputs("random_normal") == ["random_normal/mul:0", "random_normal/mean:0"]
+
+
+def test_an_all_reduce_is_tfs_cross_replica_sum_and_identity_n():
+    """TPUExtended._reduce_to inside the computation is ``cross_replica_sum`` (MEAN
+    scaled first), and ReplicaContext.all_reduce's custom-gradient ``grad_wrapper`` adds
+    an IdentityN of the sums and the values, which later ops read (simdist listed one
+    ``StrategyExtended.batch_reduce_to`` op and no input)."""
+    strategy, step, graph = _graph("all-reduces: MEAN, then SUM of two values")
+    ops = {op.name: op for op in graph.get_operations()}
+
+    def inputs(name):
+        return [t.name for t in ops[name].inputs]
+
+    assert inputs("Mul") == ["scalar:0", "replicated_input_1:0"]
+    assert inputs("CrossReplicaSum") == ["Mul:0", "CrossReplicaSum/group_assignment:0"]
+    assert inputs("IdentityN_1") == ["CrossReplicaSum_1:0", "CrossReplicaSum_2:0",
+                                     "replicated_input_1:0", "mul_1:0"]
+    assert inputs("Identity_7") == ["IdentityN_1:1"]
+    mean, (total, doubled) = step(tf.constant(3.0))
+    assert [float(p) for p in strategy.experimental_local_results(mean)] == [3.0] * 8
+    assert [float(p) for p in strategy.experimental_local_results(doubled)] == [48.0] * 8

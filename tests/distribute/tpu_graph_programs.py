@@ -48,6 +48,16 @@ def random_ops(tf, rid, x):
             + tf.cast(tf.random.uniform([2], 0, 10, tf.int32), tf.float32))
 
 
+def an_all_reduce(tf, rid, x):
+    return tf.distribute.get_replica_context().all_reduce("SUM", x * 3.0) * 2.0
+
+
+def all_reduces(tf, rid, x):
+    """MEAN (TF scales first), then a SUM of two values in one call."""
+    ctx = tf.distribute.get_replica_context()
+    return ctx.all_reduce("MEAN", x), ctx.all_reduce("SUM", (x, x * 2.0))
+
+
 def a_variable(tf):
     return tf.Variable(2.0)
 
@@ -61,4 +71,6 @@ PROGRAMS = {
     "no output (None)": (returns_nothing, 1.0),
     "a None among the outputs": (a_none_among_the_outputs, 1.0),
     "random ops": (random_ops, 1.0),
+    "an all-reduce": (an_all_reduce, 1.0),
+    "all-reduces: MEAN, then SUM of two values": (all_reduces, 1.0),
 }

@@ -15,7 +15,8 @@ Glossary:
                   Const, a variable's read), ``f`` traced once (its ops are the graph's),
                   an unused ``Identity`` of each output (TF's search for the variables
                   between the arguments and the outputs), then one ``IdentityN`` node of
-                  the outputs and the arguments, whose outputs the caller gets: at each
+                  the outputs, the arguments and the variables ``f`` read (each read
+                  again after it, unused), whose outputs the caller gets: at each
                   execution it records the custom op on the execution's tapes, and its
                   ``grad_fn`` (trace-time Python) runs on that execution's tensors
                   (``func_graph.bound_captures``). Keyword arguments: TF's ValueError.
@@ -138,8 +139,10 @@ def _graph_mode_decorator(f, args, kwargs):
     flat_result = [array_ops.convert_to_tensor(r) for r in nest.flatten(result)]
     for r in flat_result:
         array_ops.identity(r)   # (unused, as TF's: see the glossary)
-    outputs = _identity_n(*flat_result, *flat_args, results=len(flat_result),
-                          grad_fn=grad_fn, variables=variables)
+    outputs = _identity_n(*flat_result, *flat_args, *variables, results=len(flat_result),
+                          arguments=len(flat_args), grad_fn=grad_fn)
+    for v in variables:
+        v._read()   # (unused, as TF's: it converts the IdentityN's inputs again)
     return nest.pack_sequence_as(result, list(outputs))
 
 
@@ -153,11 +156,13 @@ def _converted(x):
 
 
 @func_graph.recorded(name="IdentityN")
-def _identity_n(*tensors, results, grad_fn, variables):
-    """The outputs' copies; the custom op recorded on the tapes (at an execution, its
-    grad_fn reading that execution's tensors)."""
-    copies = [Tensor(t._value, t._device) for t in tensors[:results]]
-    _record(copies, list(tensors[results:]), variables, grad_fn,
+def _identity_n(*inputs, results, arguments, grad_fn):
+    """The outputs' copies (``inputs``: the outputs, the arguments, the variables); the
+    custom op recorded on the tapes (at an execution, its grad_fn reading that
+    execution's tensors)."""
+    copies = [Tensor(t._value, t._device) for t in inputs[:results]]
+    end = results + arguments
+    _record(copies, list(inputs[results:end]), list(inputs[end:]), grad_fn,
             func_graph.execution_values())
     return tuple(copies)
 

@@ -364,4 +364,27 @@ r = [f(tf.constant(1.0)), grads(tf.constant(1.0)), grads(tf.constant(-2.0)),
 out = {"names": names, "value": r, "ops": ops(f, tf.constant(1.0)),
        "graph": [listed(f.get_concrete_function(tf.constant(1.0)).graph)]}
 """,
+    "tf.custom_gradient reading a variable in a trace: IdentityN reads it too": SETUP + """
+v = tf.Variable(3.0)
+@tf.custom_gradient
+def scaled(x):
+    def grad(dy, variables=None):
+        return dy * 10.0, [dy * 100.0 * x]
+    return x * v, grad
+@tf.function
+def f(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = scaled(x)
+    seen(y)
+    return y, tape.gradient(y, [x, v])
+def listed(g):
+    return [[o.name, o.type, [i.name for i in o.inputs]] for o in g.get_operations()]
+@tf.function
+def plain(x):
+    return scaled(x) + 1.0
+r = [f(tf.constant(2.0)), f(tf.constant(-1.0)), plain(tf.constant(2.0))]
+out = {"names": names, "value": r, "ops": ops(plain, tf.constant(1.0)),
+       "graph": [listed(plain.get_concrete_function(tf.constant(1.0)).graph)]}
+""",
 }

@@ -161,6 +161,14 @@ def _reduction(fn):
     return builder
 
 
+def _sum(v, axes):
+    """Sum as math_ops.reduce_sum computes it (float16/bfloat16 accumulate in float32)."""
+    return np.sum(v, axis=axes, dtype=_accumulator[0](v.dtype))
+
+
+_accumulator: list = []   # math_ops._accumulator (set by _install: math_ops imports late)
+
+
 def _shaped(make):
     """Ops whose output shape was fixed by the build (Reshape, BroadcastTo, fills)."""
     return lambda attrs, values, out: make(out.shape, out.dtype)
@@ -179,6 +187,7 @@ def _size(attrs, values, out):
 def _install() -> None:
     from simdist.framework.ops import math_ops
 
+    _accumulator.append(math_ops._accumulator)
     binary = {"AddV2": lambda a, b: a + b, "Sub": lambda a, b: a - b,
               "Mul": lambda a, b: a * b, "Maximum": np.maximum, "Minimum": np.minimum,
               "SquaredDifference": lambda a, b: (a - b) * (a - b)}
@@ -198,8 +207,7 @@ def _install() -> None:
     _register(["MatMul"], _matmul)
     _register(["BiasAdd"], _bias_add)
     _register(["BiasAddGrad"], _bias_add_grad)
-    _register(["Sum"], _reduction(lambda v, a: np.sum(v, axis=a,
-                                                        dtype=math_ops._accumulator(v.dtype))))
+    _register(["Sum"], _reduction(_sum))
     _register(["Mean"], _reduction(math_ops._mean))
     _register(["SelectV2"], _fixed(_silent(lambda c, x, y: np.asarray(np.where(c, x, y)))))
     _register(["Cast"], _cast)

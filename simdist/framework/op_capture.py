@@ -553,14 +553,7 @@ class _Raw:
         self.steps, self.gathered = steps, gathered
 
     def run(self, program, objs):
-        for dev, extra in program.peak:
-            lock = dev._lock
-            try:
-                lock.acquire()   # inside the try: see Device.allocate_array
-                if dev.memory_in_use + extra > dev.peak_memory:
-                    dev.peak_memory = dev.memory_in_use + extra
-            finally:
-                lock.release()
+        raise_peaks(program)
         slots = objs + [None] * program.size
         outer = np.geterr()
         if gathered_run.usable():
@@ -572,6 +565,18 @@ class _Raw:
         for slot, tag in program.tags:
             slots[slot]._teach_tag = tag
         return slots
+
+
+def raise_peaks(program) -> None:
+    """Raise each device's peak memory by ``program``'s own (a tape-free run's start)."""
+    for dev, extra in program.peak:
+        lock = dev._lock
+        try:
+            lock.acquire()   # inside the try: see Device.allocate_array
+            if dev.memory_in_use + extra > dev.peak_memory:
+                dev.peak_memory = dev.memory_in_use + extra
+        finally:
+            lock.release()
 
 
 def _charges(program, made, base):

@@ -38,7 +38,7 @@ import functools
 
 import numpy as np
 
-from simdist.framework import errors, op_capture
+from simdist.framework import errors, op_capture, stacked_sections
 from simdist.framework import tape as tape_lib
 from simdist.framework.graph_errors import at_step
 from simdist.framework.switch import Switch
@@ -67,6 +67,7 @@ def lower(graph, steps: list, kinds: list, fixed_scope: bool) -> None:
     from simdist.framework import func_graph
 
     nodes = graph.nodes
+    found = []   # (first index, SectionStep)
     i = 0
     while i < len(nodes):
         node = nodes[i]
@@ -78,9 +79,11 @@ def lower(graph, steps: list, kinds: list, fixed_scope: bool) -> None:
             continue
         fixed = fixed_scope or all(n.device is not None for n in nodes[i:end + 1])
         steps[i] = SectionStep(nodes[i:end + 1], steps[i:end + 1], fixed)
+        found.append((i, steps[i]))
         for k in range(i + 1, end + 1):
             steps[k] = _skip
         i = end + 1
+    stacked_sections.group(found)
 
 
 def _skip(env) -> None:
@@ -135,6 +138,8 @@ class SectionStep:
         self.variables = list(found.values())
         self.candidate = self.program = None
         self.tries = 0
+        self.group = None   # a stacked_sections.Group (set by lower) and its member index
+        self.member = 0
 
     @property
     def lowered(self) -> bool:
@@ -144,6 +149,8 @@ class SectionStep:
         if not _switch.on:
             pass
         elif self.program is not None:
+            if self.group is not None and self.group.replay(self, env):
+                return
             if self._replay(env, self.program):
                 return
         elif self.candidate is not False and not tape_lib._tapes.items:
@@ -201,17 +208,28 @@ class SectionStep:
 
     # --- replay ---------------------------------------------------------------------------
     def _replay(self, env, section) -> bool:
-        objs = [env[k] for k in section.env_keys]
-        program = section.program
-        if tape_lib._tapes.items or _key(objs) != section.key or \
-                _var_key(self.variables) != section.var_key or not program.fits():
+        objs = self.inputs(env, section)
+        if objs is None:
             return False
-        slots = program.run(objs + self.variables)
+        self.finish(env, section.program, section.program.run(objs))
+        return True
+
+    def inputs(self, env, section):
+        """The program's inputs (the execution's tensors, then the variables), or None
+        where it must not replay (a tape records, an input's shape or dtype changed, its
+        tensors would not fit)."""
+        objs = [env[k] for k in section.env_keys]
+        if tape_lib._tapes.items or _key(objs) != section.key or \
+                _var_key(self.variables) != section.var_key or not section.program.fits():
+            return None
+        return objs + self.variables
+
+    def finish(self, env, program, slots) -> None:
+        """Hand on a replay's results (``slots``) as the section's outputs; run its marks."""
         for sid, slot in zip(self.outputs, program.result):
             env[sid] = slots[slot]
         for node in self.marks:
             node.run(env)
-        return True
 
 
 class _Section:

@@ -5,6 +5,7 @@ would record it."""
 
 import numpy as np
 import pytest
+import replica_programs
 import world_state
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -31,36 +32,7 @@ def _sections(fn):
 def _seed_like_program(steps=2, rows=32):
     """Seed 001's custom loop in small: 4 replicas, BCE(NONE) + compute_average_loss, Adam,
     a metric; the last batch smaller (another trace)."""
-    strategy = tf.distribute.MirroredStrategy()
-    with strategy.scope():
-        model = tf.keras.Sequential([
-            tf.keras.layers.Dense(6, activation="relu", input_shape=(3,)),
-            tf.keras.layers.Dense(1, activation="sigmoid")])
-        opt = tf.keras.optimizers.Adam(0.01)
-        loss_object = tf.keras.losses.BinaryCrossentropy(
-            reduction=tf.keras.losses.Reduction.NONE)
-        accuracy = tf.keras.metrics.BinaryAccuracy()
-    x = np.linspace(-1.0, 1.0, rows * 3, dtype=np.float32).reshape(rows, 3)
-    y = (np.sin(7 * x).sum(axis=1, keepdims=True) > 0).astype(np.float32)
-    data = strategy.experimental_distribute_dataset(
-        tf.data.Dataset.from_tensor_slices((x, y)).batch(8))
-
-    def fn(features, labels):
-        with tf.GradientTape() as tape:
-            predictions = model(features, training=True)
-            loss = tf.nn.compute_average_loss(loss_object(labels, predictions),
-                                              global_batch_size=8)
-        grads = tape.gradient(loss, model.trainable_variables)
-        opt.apply_gradients(zip(grads, model.trainable_variables))
-        accuracy.update_state(labels, predictions)
-        return loss
-
-    @tf.function
-    def step(batch):
-        return strategy.reduce("SUM", strategy.run(fn, args=batch), axis=None)
-
-    out = [step(batch) for _ in range(steps) for batch in data]
-    return out + [w.numpy() for w in model.weights] + [accuracy.result()], step
+    return replica_programs.seed_like(rows=rows, steps=steps)()
 
 
 def test_each_replicas_tape_span_replays_as_one_program_exactly():

@@ -1,0 +1,112 @@
+"""Kernels of single ops over several replicas' inputs stacked on a new leading axis.
+
+Glossary:
+  stacked value  -- R replicas' arrays of one shape and dtype as one array of shape
+                    ``(R,) + shape`` (``np.stack``): row r is replica r's array.
+  stacked kernel -- ``fn(*stacked inputs) -> stacked output`` whose row r is the op's kernel
+                    (kernels.py) on the rows r: elementwise kernels and MatMul as they are
+                    (an input of a lower rank padded with unit axes after the leading one,
+                    so NumPy broadcasts rows with rows; NumPy multiplies stacked matrices one
+                    pair at a time), reductions with their axes moved past the leading one,
+                    the ops that fix a shape with the rows' count before it.
+  builder        -- ``builder(kernel, attrs, values, out)``: the stacked kernel of one op from
+                    its kernel, attributes, one replica's inputs and output (their shapes fix
+                    it), or None where there is none.
+
+No kernel here is trusted on its own: stacked_sections compares every row of every stacked
+result with the op's kernel on that replica's inputs, bit for bit, before it uses them.
+
+Mirrors what TF's graph optimiser cannot do for MirroredStrategy (each replica's ops are
+their own nodes on their own device); XLA's SPMD partitioner (a replicated computation
+compiled once for all replicas) is the closest TF relative.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist.framework import kernels
+
+_ELEMENTWISE = ("AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference",
+                "Neg", "Square", "Abs", "Reciprocal", "Exp", "Log", "Log1p", "Sqrt", "Tanh",
+                "Sigmoid", "Relu", "Greater", "GreaterEqual", "Less", "LessEqual", "Equal",
+                "NotEqual", "SelectV2", "Cast", "MatMul")
+
+
+def build(op_type, kernel, attrs, values, out):
+    """The stacked kernel of ``op_type`` (see the module docstring), or None."""
+    if op_type in _ELEMENTWISE:
+        return _padded(kernel, values)
+    builder = _BUILDERS.get(op_type)
+    return None if builder is None else builder(kernel, attrs or {}, values, out)
+
+
+def _padded(kernel, values):
+    """``kernel`` itself, its lower-rank inputs given unit axes after the leading one."""
+    rank = max((v.ndim for v in values), default=0)
+    pads = [None if v.ndim == rank else (-1,) + (1,) * (rank - v.ndim) + v.shape
+            for v in values]
+    if all(p is None for p in pads):
+        return kernel
+    return lambda *xs: kernel(*[x if p is None else x.reshape(p) for x, p in zip(xs, pads)])
+
+
+def _bias_add(kernel, attrs, values, out):
+    v, b = values
+    shape = [1] * v.ndim
+    shape[attrs["axis"]] = b.shape[0]
+    shape = (-1,) + tuple(shape)
+    return lambda x, y: x + np.reshape(y, shape)
+
+
+def _bias_add_grad(kernel, attrs, values, out):
+    (g,) = values
+    axes = tuple(i + 1 for i in range(g.ndim) if i != attrs["axis"])
+    return lambda x: np.asarray(np.sum(x, axis=axes, dtype=x.dtype))
+
+
+def _reduction(name):
+    """Sum / Mean (kernels._reduction) over the same axes of each row."""
+    def builder(kernel, attrs, values, out):
+        from simdist.framework.ops import math_ops
+
+        fn = kernels._sum if name == "Sum" else math_ops._mean
+        axes = tuple(a + 1 for a in attrs["axes"])
+        shape = (-1,) + out.shape if attrs["keepdims"] else None
+
+        def stacked(x):
+            value = np.asarray(fn(x, axes))
+            if value.dtype != x.dtype:
+                value = value.astype(x.dtype)
+            return value if shape is None else np.reshape(value, shape)
+        return stacked
+    return builder
+
+
+def _reshape(kernel, attrs, values, out):
+    shape = (-1,) + out.shape
+    return lambda x: np.reshape(x, shape)
+
+
+def _broadcast_to(kernel, attrs, values, out):
+    (v,) = values
+    pad, shape = (-1,) + (1,) * (out.ndim - v.ndim) + v.shape, out.shape
+    return lambda x: np.broadcast_to(x.reshape(pad), (x.shape[0],) + shape).copy()
+
+
+def _fill(make):
+    def builder(kernel, attrs, values, out):
+        shape, dtype = out.shape, out.dtype
+        return lambda x: make((x.shape[0],) + shape, dtype)
+    return builder
+
+
+def _size(kernel, attrs, values, out):
+    size, dtype = values[0].size, out.dtype
+    return lambda x: np.full(x.shape[0], size, dtype=dtype)
+
+
+_BUILDERS = {"BiasAdd": _bias_add, "BiasAddGrad": _bias_add_grad,
+             "Sum": _reduction("Sum"), "Mean": _reduction("Mean"),
+             "Reshape": _reshape, "BroadcastTo": _broadcast_to,
+             "OnesLike": _fill(np.ones), "ZerosLike": _fill(np.zeros), "Size": _size}

@@ -1,0 +1,334 @@
+"""The replicas' identical sections of a plan computed as one stacked NumPy computation.
+
+Glossary:
+  group     -- a plan's consecutive sections (section_plan: nothing between them but their
+               own nodes), e.g. in a ``strategy.run`` step each replica's forward pass, loss
+               and backward sweep, one after the other.
+  stacked   -- the members' confirmed tape-free programs where they are one program on
+               other devices (the same steps and slots, op types and attributes, constants,
+               arrays of the same shapes and dtypes; no device shared), as one computation
+               on the members' arrays stacked on a new leading axis (stacked_kernels): one
+               NumPy call per op for every replica, not one per op per replica.
+  verified  -- a stacked computation is used only after one on real inputs gave, in row r,
+               every array member r's program makes (its kernels run one by one on the
+               same inputs: a probe), bit for bit, with the same dtype and shape (and the
+               same strides for a result). Otherwise, or where a member's program is not a
+               tape-free run, the group is refused and each member replays alone.
+  stash     -- the first member's call computes every member's arrays at once (no tensor,
+               no charge: NumPy only; a floating-point error the caller's state would warn
+               of or raise drops it). Each member's own call then commits its row as its
+               own replay does (op_capture._Raw): its device's peak, its result tensors in
+               step order, its device's charges, teaching tags, outputs and marks -- so
+               values, clocks, memory and trace events (their order too) are each member's
+               own replay's. A member whose inputs are not the ones stashed, or that would
+               not replay, drops the stash and replays alone.
+  enabled   -- ``disabled()`` leaves every member to its own replay (tests compare both).
+
+Mirrors what XLA's SPMD partitioner does for TPUStrategy (one program for all replicas);
+TF's MirroredStrategy runs each replica's ops as their own nodes, which the simulated
+devices still charge one by one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist.framework import gathered_run, op_capture, stacked_kernels
+from simdist.framework.switch import Switch
+from simdist.framework.tensor import Tensor
+
+_switch = Switch()
+disabled = _switch.off
+_TRIES = 3   # verifications that may fail (a floating-point error) before refusing for good
+
+
+def group(found) -> None:
+    """Link each run of consecutive sections in ``found`` ([(plan index, SectionStep)],
+    in plan order; a section's other nodes are skip steps) as a Group."""
+    runs: list = []
+    for i, step in found:
+        last = runs[-1][-1] if runs else None
+        if last is not None and last[0] + len(last[1].nodes) == i:
+            runs[-1].append((i, step))
+        else:
+            runs.append([(i, step)])
+    for run in runs:
+        if len(run) > 1:
+            members = [step for _, step in run]
+            g = Group(members)
+            for k, step in enumerate(members):
+                step.group, step.member = g, k
+
+
+class Group:
+    """Consecutive sections of a plan (see the module docstring)."""
+
+    def __init__(self, members):
+        self.members = members
+        self.stacked = None   # a _Stacked once verified; False once refused
+        self.tries = 0
+        self.stash = None
+
+    def replay(self, member, env) -> bool:
+        """Replay ``member`` from the stash (made now if it is the first); False where it
+        must replay alone."""
+        k = member.member
+        if k == 0:
+            self.stash = None
+            if _switch.on and self.stacked is not False and gathered_run.usable():
+                self.stash = self._compute(env)
+        stash, self.stash = self.stash, None
+        if stash is None or not stash.commit(member, k, env):
+            return False
+        if k + 1 < len(self.members):
+            self.stash = stash
+        return True
+
+    def _compute(self, env):
+        objs = []
+        for member in self.members:
+            section = member.program
+            if section is None or section.program.raw is None:
+                return None
+            found = member.inputs(env, section)
+            if found is None or not _placed(section.program, found):
+                return None
+            objs.append(found)
+        if self.stacked is None:
+            self._verify(objs)
+            return None
+        return self.stacked.run(objs)
+
+    def _verify(self, objs) -> None:
+        programs = [m.program.program for m in self.members]
+        probes = [_probe(p, o) for p, o in zip(programs, objs)]
+        stacked = _Stacked.build(programs, probes)
+        stash = None if stacked is None else stacked.run(objs)
+        if stash is not None and stacked.matches(stash.arrays, probes):
+            self.stacked = stacked
+            return
+        self.tries += 1
+        if stacked is None or stash is not None or self.tries >= _TRIES:
+            self.stacked = False
+
+
+def _placed(program, objs) -> bool:
+    """Whether every input sits where it sat at the capture (a tape-free run's rule)."""
+    return all(objs[k]._device is dev for k, dev in program.devices)
+
+
+def _probe(program, objs):
+    """Every array ``program``'s tape-free run makes from ``objs`` (its kernels one by one:
+    no tensor, no charge), by slot; None where a step is not a kernel, read or constant."""
+    arrays = [o._value for o in objs] + [None] * program.size
+    with np.errstate(all="ignore"):
+        for step in program.raw.steps:
+            kind = type(step)
+            if kind is op_capture._RawOp:
+                arrays[step.slot] = step.kernel(*[arrays[i] for i, _ in step.ins])
+            elif kind is op_capture._RawRead:
+                arrays[step.slot] = arrays[step.obj]
+            elif kind is op_capture._RawConst:
+                arrays[step.slot] = step.value
+            else:
+                return None
+    return arrays
+
+
+class _Stacked:
+    """A group's programs as one stacked computation (see the module docstring)."""
+
+    def __init__(self, total, inputs, blocks, kept, made, ops):
+        self.total = total     # slots: the inputs, then one per step
+        self.inputs = inputs   # input slots the kernels read (the members' tensors)
+        self.blocks = blocks   # [(loud, [step(arrays, objs)])]
+        self.kept = kept       # per member: [(slot, how, what, device)] of its result tensors
+        self.made = made       # slots the steps make
+        self.ops = ops         # slots kernels make (rows are views of a stacked array)
+
+    @classmethod
+    def build(cls, programs, probes):
+        """The stacked computation of ``programs``, or None where they are not one
+        program on other devices or an op has no stacked kernel."""
+        first = programs[0]
+        if any(p is None for p in probes) or not _alike(programs, probes):
+            return None
+        runs, louds = [], []
+        inputs, made, ops = set(), [], []
+        count = len(programs)
+        for j, step in enumerate(first.raw.steps):
+            kind = type(step)
+            if kind is op_capture._RawOp:
+                values = [probes[0][i] for i, _ in step.ins]
+                kernel = stacked_kernels.build(step.op_type, step.kernel,
+                                               first.steps[j].attrs, values,
+                                               probes[0][step.slot])
+                if kernel is None:
+                    return None
+                inputs.update(i for i, _ in step.ins if i < first.base)
+                run, loud = _op(kernel, [i for i, _ in step.ins], step.slot), step.loud
+                ops.append(step.slot)
+            elif kind is op_capture._RawRead:
+                run, loud = _read(step.obj, step.slot), None
+            else:
+                run, loud = _const(np.stack([step.value] * count), step.slot), None
+            made.append(step.slot)
+            runs.append(run)
+            louds.append(loud)
+        # the steps in errstate blocks, as a gathered run makes them (no charges here)
+        blocks = gathered_run.Gathered(runs, louds, [None] * len(runs)).blocks
+        return cls(first.base + first.size, sorted(inputs), blocks,
+                   [_kept(p) for p in programs], made, ops)
+
+    def run(self, objs):
+        """The members' arrays (a _Stash), or None on a floating-point error."""
+        arrays = [None] * self.total
+        for i in self.inputs:
+            arrays[i] = np.stack([o[i]._value for o in objs])
+        strict = {k: "ignore" if v == "ignore" else "raise" for k, v in np.geterr().items()}
+        try:
+            for loud, steps in self.blocks:
+                with np.errstate(**strict) if loud else np.errstate(all="ignore"):
+                    for step in steps:
+                        step(arrays, objs)
+        except FloatingPointError:
+            return None   # each member replays alone: it warns or raises as the op does
+        return _Stash(self, objs, arrays)
+
+    def matches(self, arrays, probes) -> bool:
+        """Whether row r of every array made is member r's probe's, bit for bit."""
+        ops = set(self.ops)
+        for slot in self.made:
+            for r, probe in enumerate(probes):
+                got, want = arrays[slot][r, ...], probe[slot]
+                if type(want) is not np.ndarray or got.dtype != want.dtype or \
+                        got.shape != want.shape or got.tobytes() != want.tobytes():
+                    return False
+                if slot in ops and got.strides != want.strides:
+                    return False
+        return True
+
+
+def _op(kernel, ins, slot):
+    def step(arrays, objs):
+        arrays[slot] = kernel(*[arrays[i] for i in ins])
+    return step
+
+
+def _read(obj, slot):
+    def step(arrays, objs):
+        arrays[slot] = np.stack([o[obj]._value for o in objs])
+    return step
+
+
+def _const(value, slot):
+    value.setflags(write=False)
+
+    def step(arrays, objs):
+        arrays[slot] = value
+    return step
+
+
+def _kept(program):
+    """[(slot, how, what, device)] of the tensors ``program``'s tape-free run makes, in
+    step order: ("op", None) a kernel's row, ("read", input slot), ("const", value)."""
+    out = []
+    for step in program.raw.steps:
+        if step.raw:
+            continue
+        kind = type(step)
+        if kind is op_capture._RawOp:
+            out.append((step.slot, "op", None, step.dev))
+        elif kind is op_capture._RawRead:
+            out.append((step.slot, "read", step.obj, step.dev))
+        else:
+            out.append((step.slot, "const", step.value, step.dev))
+    return out
+
+
+def _alike(programs, probes) -> bool:
+    """Whether ``programs`` are one program on other devices (see the module docstring),
+    each array of every slot of one shape and dtype, none empty."""
+    first = programs[0]
+    devices: set = set()
+    for p in programs:
+        mine = {dev for dev, _ in p.peak} | {dev for _, dev in p.devices} | \
+            {s.dev for s in p.raw.steps if getattr(s, "dev", None) is not None}
+        if mine & devices:
+            return False
+        devices |= mine
+        if p.base != first.base or p.size != first.size or p.result != first.result or \
+                [t for _, t in p.tags] != [t for _, t in first.tags] or \
+                [s for s, _ in p.tags] != [s for s, _ in first.tags] or \
+                len(p.raw.steps) != len(first.raw.steps) or len(p.steps) != len(first.steps):
+            return False
+        for a, b, sa, sb in zip(first.raw.steps, p.raw.steps, first.steps, p.steps):
+            if not _same_step(a, b, sa, sb):
+                return False
+    for slot in range(len(probes[0])):
+        arrays = [probe[slot] for probe in probes]
+        if arrays[0] is None:
+            continue
+        if any(type(a) is not np.ndarray or a.size == 0 or a.shape != arrays[0].shape or
+               a.dtype != arrays[0].dtype for a in arrays):
+            return False
+    return True
+
+
+def _same_step(a, b, sa, sb) -> bool:
+    """Whether two raw steps (and their program steps) do the same on their devices."""
+    if type(a) is not type(b) or a.slot != b.slot or a.raw != b.raw:
+        return False
+    kind = type(a)
+    if kind is op_capture._RawOp:
+        try:
+            attrs = bool(sa.attrs == sb.attrs)
+        except Exception:  # noqa: BLE001 - attributes NumPy cannot compare: not alike
+            return False
+        return attrs and a.op_type == b.op_type and a.ins == b.ins and a.loud == b.loud
+    if kind is op_capture._RawRead:
+        return a.obj == b.obj
+    if kind is op_capture._RawConst:
+        return a.value.dtype == b.value.dtype and a.value.shape == b.value.shape and \
+            a.value.tobytes() == b.value.tobytes()
+    return False
+
+
+class _Stash:
+    """One execution's arrays of every member, committed member by member."""
+
+    __slots__ = ("stacked", "objs", "arrays", "values")
+
+    def __init__(self, stacked, objs, arrays):
+        self.stacked, self.objs, self.arrays = stacked, objs, arrays
+        # what each input read (the same objects and arrays at the member's commit)
+        self.values = [[o._value for o in member] for member in objs]
+
+    def commit(self, member, k, env) -> bool:
+        """Member ``k``'s replay from its row (see the module docstring); False (nothing
+        done) where its inputs are not the stashed ones or it must not replay."""
+        section = member.program
+        objs = member.inputs(env, section)
+        mine = self.objs[k]
+        if objs is None or len(objs) != len(mine) or any(
+                a is not b or a._value is not v for a, b, v in zip(objs, mine, self.values[k])):
+            return False
+        program = section.program
+        if not gathered_run.usable():
+            return False
+        op_capture.raise_peaks(program)
+        slots = objs + [None] * program.size
+        arrays = self.arrays
+        for slot, how, what, dev in self.stacked.kept[k]:
+            if how == "op":
+                slots[slot] = Tensor(arrays[slot][k, ...], dev)
+            elif how == "read":
+                slots[slot] = Tensor(slots[what]._value, dev)
+            else:
+                slots[slot] = Tensor(what, dev)
+        gathered = program.raw.gathered
+        gathered._charge(gathered.before[-1])
+        for slot, tag in program.tags:
+            slots[slot]._teach_tag = tag
+        member.finish(env, program, slots)
+        return True

@@ -1,0 +1,145 @@
+"""The replicas' identical sections as one stacked NumPy computation
+(framework/stacked_sections.py, stacked_kernels.py): the same values, clocks, memory and
+trace events as each replica's own replay (``stacked_sections.disabled()``); refused where
+the replicas' programs differ; every stacked kernel's rows equal the op's kernel on them."""
+
+import numpy as np
+import pytest
+import replica_programs
+import world_state
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import simdist as tf
+from simdist.framework import execute, kernels, section_plan, stacked_kernels, stacked_sections
+from simdist.hardware import backend as _backend
+
+pytestmark = pytest.mark.skipif(
+    _backend.get_backend() != "numpy",
+    reason="compiled graph plans lower ops on the NumPy backend only (graph_plan.py)")
+
+
+def _groups(fn):
+    """Per trace of ``fn``: whether its first section group computes stacked (None: no
+    group)."""
+    found = []
+    for trace in fn._traces:
+        plan = trace.graph._plans[None]
+        first = next(s for s in plan.steps if isinstance(s, section_plan.SectionStep))
+        found.append(None if first.group is None else bool(first.group.stacked))
+    return found
+
+
+def _assert_same(program):
+    return world_state.assert_same(program, stacked_sections.disabled, seed=3)
+
+
+def test_four_replicas_sections_compute_stacked_exactly():
+    step = _assert_same(replica_programs.seed_like(steps=3))
+    assert _groups(step) == [True]
+
+
+def test_a_smaller_last_batch_traces_again_and_stacks_too():
+    step = _assert_same(replica_programs.seed_like(rows=28, steps=5))   # batches of 8, 8, 8 and 4
+    assert _groups(step) == [True, True]
+
+
+def test_replicas_with_other_row_counts_are_refused():
+    """A global batch of 6 splits 2, 2, 1, 1: the programs differ, each replays alone."""
+    step = _assert_same(replica_programs.seed_like(rows=24, batch=6, steps=3))
+    assert _groups(step) == [False]
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(batch=st.sampled_from([4, 8, 12]), width=st.integers(1, 5),
+       activation=st.sampled_from(["relu", "tanh", "sigmoid", None]),
+       loss=st.sampled_from(["bce", "mse"]), last=st.sampled_from(["sigmoid", "linear"]))
+def test_random_models_stack_exactly(batch, width, activation, loss, last):
+    _assert_same(replica_programs.seed_like(rows=2 * batch + 4, batch=batch, width=width,
+                          activation=activation, loss=loss, steps=2, last=last))
+
+
+# --- the kernels --------------------------------------------------------------------------
+_UNARY = {"Neg": tf.negative, "Square": tf.square, "Abs": tf.abs, "Exp": tf.exp,
+          "Reciprocal": tf.math.reciprocal, "Log": tf.math.log, "Log1p": tf.math.log1p,
+          "Sqrt": tf.sqrt, "Tanh": tf.tanh, "Sigmoid": tf.sigmoid, "Relu": tf.nn.relu}
+_BINARY = {"AddV2": tf.add, "Sub": tf.subtract, "Mul": tf.multiply, "RealDiv": tf.divide,
+           "Maximum": tf.maximum, "Minimum": tf.minimum,
+           "SquaredDifference": tf.math.squared_difference, "Greater": tf.greater,
+           "GreaterEqual": tf.greater_equal, "Less": tf.less, "LessEqual": tf.less_equal,
+           "Equal": tf.equal, "NotEqual": tf.not_equal}
+_SHAPES = {1: [((5, 3),), ((4,),), ((),)],
+           2: [((5, 3), (5, 3)), ((5, 3), ()), ((), (5, 3)), ((5, 3), (3,)),
+               ((5, 1), (5, 3)), ((), ())]}
+
+
+def _rows_equal(op, per_replica):
+    """Run ``op`` eagerly on each replica's inputs; the stacked kernel of the op it ran
+    (built from the first replica's) must give each replica's output in its row."""
+    seen = []
+
+    def watch(op_type, inputs, out, attrs, flops, dev):
+        seen.append((op_type, attrs))
+
+    execute.observers.append(watch)
+    try:
+        outs = [op(*[tf.constant(v) for v in values]).numpy() for values in per_replica]
+    finally:
+        execute.observers.remove(watch)
+    op_type, attrs = seen[-1]
+    first = list(per_replica[0])
+    kernels.ensure_installed()
+    kernel = kernels.verified(op_type, attrs, first, np.asarray(outs[0]))
+    assert kernel is not None, op_type
+    stacked = stacked_kernels.build(op_type, getattr(kernel, "raw", kernel), attrs, first,
+                                    np.asarray(outs[0]))
+    assert stacked is not None, op_type
+    with np.errstate(all="ignore"):
+        got = stacked(*[np.stack([v[i] for v in per_replica]) for i in range(len(first))])
+    return all(got[r, ...].dtype == np.asarray(w).dtype and got[r, ...].shape == np.shape(w)
+               and got[r, ...].tobytes() == np.asarray(w).tobytes() for r, w in enumerate(outs))
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), replicas=st.integers(2, 4))
+def test_elementwise_stacked_kernels_give_each_replicas_bits(data, replicas):
+    table = data.draw(st.sampled_from([_UNARY, _BINARY]))
+    op = table[data.draw(st.sampled_from(sorted(table)))]
+    shapes = data.draw(st.sampled_from(_SHAPES[1 if table is _UNARY else 2]))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**16)))
+    per_replica = [tuple(np.asarray(rng.standard_normal(s) * 3, np.float32) for s in shapes)
+                   for _ in range(replicas)]
+    with np.errstate(all="ignore"):
+        assert _rows_equal(op, per_replica)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), replicas=st.integers(2, 4))
+def test_shaping_and_reducing_stacked_kernels_give_each_replicas_bits(data, replicas):
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**16)))
+    rows, cols = data.draw(st.integers(1, 70)), data.draw(st.integers(1, 9))
+    case = data.draw(st.sampled_from(["matmul", "bias", "sum", "mean", "reshape",
+                                      "broadcast", "ones", "zeros", "size"]))
+    a = [(rng.standard_normal((rows, cols)) * 2).astype(np.float32) for _ in range(replicas)]
+    if case == "matmul":
+        ta, tb = data.draw(st.booleans()), data.draw(st.booleans())
+        b = [rng.standard_normal((rows, 4) if ta else (cols, 4)).astype(np.float32)
+             for _ in range(replicas)]
+        b = [x.T.copy() if tb else x for x in b]
+        op = lambda x, y: tf.matmul(x, y, transpose_a=ta, transpose_b=tb)  # noqa: E731
+        per_replica = list(zip(a, b))
+    elif case == "bias":
+        op, per_replica = tf.nn.bias_add, list(zip(a, [x[0] for x in a]))
+    elif case in ("sum", "mean"):
+        axis = data.draw(st.sampled_from([None, 0, 1, -1, [0, 1]]))
+        keep = data.draw(st.booleans())
+        fn = tf.reduce_sum if case == "sum" else tf.reduce_mean
+        op, per_replica = (lambda x: fn(x, axis=axis, keepdims=keep)), [(x,) for x in a]
+    elif case == "broadcast":   # a column to 3 columns
+        op = lambda x: tf.broadcast_to(x, [rows, 3])  # noqa: E731
+        per_replica = [(x[:, :1].copy(),) for x in a]
+    else:
+        op = {"reshape": lambda x: tf.reshape(x, [-1]), "ones": tf.ones_like,
+              "zeros": tf.zeros_like, "size": tf.size}[case]
+        per_replica = [(x,) for x in a]
+    assert _rows_equal(op, per_replica)

@@ -57,7 +57,8 @@ class Gathered:
                     self.blocks.append([noisy, []])
             self.blocks[-1][1].append(step)
         self.blocks = [(bool(noisy), tuple(block)) for noisy, block in self.blocks]
-        # (device, [charge, ...], index of its first op, skip rule does not apply)
+        # (device, [charge, ...], index of its first op, skip rule does not apply, the
+        # device's memo of the charges: Device.run_ops)
         self.segments: list = []
         self.before = [0]          # ops charged once the first k steps ran
         n = 0
@@ -66,7 +67,7 @@ class Gathered:
                 dev, charge, always = entry[0], entry[1], len(entry) > 2
                 last = self.segments[-1] if self.segments else None
                 if last is None or last[0] is not dev or last[3] is not always:
-                    self.segments.append((dev, [], n, always))
+                    self.segments.append((dev, [], n, always, []))
                 self.segments[-1][1].append(charge)
                 n += 1
             self.before.append(n)
@@ -85,11 +86,14 @@ class Gathered:
 
     def _charge(self, n: int) -> None:
         scratch = _scratch.value
-        for dev, charges, first, always in self.segments:
+        for dev, charges, first, always, memo in self.segments:
             if first >= n:
                 break
             if always or not scratch and (dev.trace.enabled or dev.spec.launch_s != 0):
-                dev.run_ops(charges if first + len(charges) <= n else charges[:n - first])
+                if first + len(charges) <= n:
+                    dev.run_ops(charges, memo)
+                else:
+                    dev.run_ops(charges[:n - first])
 
 
 def usable() -> bool:

@@ -10,6 +10,7 @@ Glossary:
 
 from __future__ import annotations
 
+import itertools
 import threading
 
 import numpy as np
@@ -177,32 +178,55 @@ class Device:
             trace.record_op(name, self.name, start, end, flops, nbytes)
         return start, end
 
-    def run_ops(self, ops) -> None:
+    def run_ops(self, ops, memo=None) -> None:
         """:meth:`run_op` for each ``(name, flops, nbytes, low_precision)`` of ``ops`` in
         turn: the same clocks and trace events, one lock and one look-up of the spec for
-        all (a fused optimizer update charges a copy's ops this way)."""
-        spec, slowdown, trace, me = self.spec, self.slowdown, self.trace, self.name
-        rate, rate_low, bandwidth, launch = spec.flops, spec.flops_fp16, spec.mem_bw, \
-            spec.launch_s
-        # Only floats are made while the lock is held: a tuple could start a garbage
-        # collection there, whose Tensor.__del__ -> free would wait on this same lock.
-        starts: list = []
+        all (a fused optimizer update charges a copy's ops this way). ``memo``: a list the
+        caller keeps with ``ops`` (the same ops at each call, a program's charges): their
+        costs here and trace columns, kept while the device's speeds stay as they were."""
+        spec, slowdown = self.spec, self.slowdown
+        speeds = (spec.flops, spec.flops_fp16, spec.mem_bw, spec.launch_s, slowdown)
+        if memo is None or not memo or memo[0] != speeds:
+            fresh = [speeds, self._costs(ops, speeds), [op[0] for op in ops],
+                     [op[1] for op in ops], [op[2] for op in ops]]
+            if memo is None:
+                memo = fresh
+            else:
+                memo[:] = fresh
+        costs = memo[1]
+        # Each start is the clock plus the costs before it, added one at a time as run_op
+        # adds them (the same floats). They are made before the lock is taken (a list made
+        # under it could start a garbage collection, whose Tensor.__del__ -> free would wait
+        # on this same lock) from the clock read then, and kept only if the clock did not
+        # move meanwhile (another thread's op); else they are made again.
         lock = self._lock
-        try:
-            lock.acquire()   # inside the try: see Device.allocate_array
+        while True:
             clock = self.clock
-            for _name, flops, nbytes, low in ops:
-                compute = flops / (rate_low if low else rate)
-                memory = nbytes / bandwidth
-                starts.append(clock)
-                clock = clock + (launch + (memory if memory > compute else compute)) * slowdown
-            self.clock = clock
-        finally:
-            lock.release()
+            starts = list(itertools.accumulate(costs, initial=clock))
+            try:
+                lock.acquire()   # inside the try: see Device.allocate_array
+                moved = self.clock is not clock
+                if not moved:
+                    self.clock = starts[-1]
+            finally:
+                lock.release()
+            if not moved:
+                break
+        trace = self.trace
         if trace.enabled:
-            ends = starts[1:] + [clock]
-            trace.record_ops([(op[0], me, start, end, op[1], op[2])
-                              for op, start, end in zip(ops, starts, ends)])
+            trace.record_ops(list(zip(memo[2], itertools.repeat(self.name), starts,
+                                      itertools.islice(starts, 1, None), memo[3], memo[4])))
+
+    @staticmethod
+    def _costs(ops, speeds) -> list:
+        """Each op's simulated seconds (run_op's cost) at ``speeds``."""
+        rate, rate_low, bandwidth, launch, slowdown = speeds
+        costs = []
+        for _name, flops, nbytes, low in ops:
+            compute = flops / (rate_low if low else rate)
+            memory = nbytes / bandwidth
+            costs.append((launch + (memory if memory > compute else compute)) * slowdown)
+        return costs
 
     def wait_until(self, t: float) -> None:
         """Idle until simulated time ``t`` (a sync point: a collective, a host read)."""

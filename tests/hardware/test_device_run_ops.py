@@ -29,3 +29,27 @@ def test_run_ops_equals_run_op_one_by_one(ops, spec, slowdown, start):
     fields = [[(e.name, e.cat, e.device, e.start, e.end, e.args) for e in d.trace.events]
               for d in (batch, each)]
     assert fields[0] == fields[1] and len(fields[0]) == len(ops)
+
+
+@settings(max_examples=30, deadline=None)
+@given(ops=_ops, spec=st.sampled_from(["V100", "CPU"]),
+       slowdowns=st.lists(st.sampled_from([1.0, 2.5, 0.5]), min_size=1, max_size=4),
+       start=st.floats(0, 1))
+def test_run_ops_with_a_memo_equals_run_op_one_by_one(ops, spec, slowdowns, start):
+    """The same ops charged again with the caller's memo (their costs kept), the device
+    slowed or sped up between calls: still run_op's clocks and events, call after call."""
+    kind = "CPU" if spec == "CPU" else "GPU"
+    batch, each = (Device(f"/job:localhost/replica:0/task:0/device:{kind}:0", SPECS[spec])
+                   for _ in range(2))
+    for d in (batch, each):
+        d.clock = start
+    memo: list = []
+    for slowdown in slowdowns:
+        batch.slowdown = each.slowdown = slowdown
+        batch.run_ops(ops, memo)
+        for op in ops:
+            each.run_op(*op)
+        assert batch.clock == each.clock
+    fields = [[(e.name, e.cat, e.device, e.start, e.end, e.args) for e in d.trace.events]
+              for d in (batch, each)]
+    assert fields[0] == fields[1] and len(fields[0]) == len(ops) * len(slowdowns)

@@ -34,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.framework import gathered_run, op_capture, stacked_kernels
+from simdist.framework import tape as tape_lib
 from simdist.framework.switch import Switch
 from simdist.framework.tensor import Tensor
 
@@ -308,13 +309,15 @@ class _Stash:
         """Member ``k``'s replay from its row (see the module docstring); False (nothing
         done) where its inputs are not the stashed ones or it must not replay."""
         section = member.program
-        objs = member.inputs(env, section)
-        mine = self.objs[k]
-        if objs is None or len(objs) != len(mine) or any(
-                a is not b or a._value is not v for a, b, v in zip(objs, mine, self.values[k])):
-            return False
         program = section.program
-        if not gathered_run.usable():
+        mine = self.objs[k]
+        # the inputs checked at the stash (member.inputs), still the same objects holding
+        # the same arrays (so of the same shapes and dtypes)
+        objs = [env[key] for key in section.env_keys] + member.variables
+        if len(objs) != len(mine) or any(a is not b or a._value is not v
+                                         for a, b, v in zip(objs, mine, self.values[k])):
+            return False
+        if tape_lib._tapes.items or not program.fits() or not gathered_run.usable():
             return False
         op_capture.raise_peaks(program)
         slots = objs + [None] * program.size

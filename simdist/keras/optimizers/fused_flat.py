@@ -30,6 +30,8 @@ kernel (a single launch over many buffers), here kept invisible to the simulated
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from simdist.framework import execute
@@ -135,13 +137,32 @@ def apply(optimizer, entries, coefficients) -> bool:
             if charged is None:
                 charged = charged_on[dev] = not (execute._scratch.value or (
                     not dev.trace.enabled and dev.spec.launch_s == 0))
-            dev.run_ops([(name, n, n * per_element + (scalar_bytes or 0), low)
-                         for name, per_element, scalar_bytes, low in recorder.program
-                         if charged or scalar_bytes is None])
+            dev.run_ops(*_charges(optimizer, recorder.program, dev, n, charged))
             done += 1
     finally:
         _write_back(optimizer, entries[:done], sizes, scalars, first, targets, recorder)
     return True
+
+
+def _charges(optimizer, program, dev, n, charged):
+    """(the ops a copy of ``n`` elements on ``dev`` is charged, their Device.run_ops memo),
+    kept per optimizer for the next step's copy of the same program and size."""
+    kept = _kept_charges.get(optimizer)
+    if kept is None:
+        kept = _kept_charges[optimizer] = {}
+    key = (dev, n, charged, tuple(program))
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= _KEPT:
+            kept.clear()
+        found = kept[key] = ([(name, n, n * per_element + (scalar_bytes or 0), low)
+                              for name, per_element, scalar_bytes, low in program
+                              if charged or scalar_bytes is None], [])
+    return found
+
+
+_kept_charges: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_KEPT = 256   # programs kept per optimizer (copies x sizes x devices of a model: a few dozen)
 
 
 def _in_node() -> bool:

@@ -48,6 +48,8 @@ from simdist.framework.ops.trig_ops import (
     acos, acosh, asin, asinh, atan, atan2, atanh, cos, cosh, sin, sinh, tan,
 )
 from simdist.framework.tensor_spec import TensorSpec
+from simdist.framework.ragged_tensor import RaggedTensor
+from simdist.framework.sparse_tensor import SparseTensor
 from simdist.framework.ops.tensor_array_ops import TensorArray, TensorArraySpec
 from simdist.framework.name_scope import init_scope, name_scope
 from simdist.framework.module import Module
@@ -72,7 +74,7 @@ newaxis = None
 # tf.distribute, Keras, tf.data, checkpoints and SavedModel cost most of an eager
 # ``import simdist`` (``tf.distribute`` works as before: it loads on first use).
 _LAZY_MODULES = ("autograph", "compat", "data", "distribute", "faults", "keras", "profiler",
-                 "saved_model", "summary", "tpu", "train")
+                 "ragged", "saved_model", "sparse", "summary", "tpu", "train")
 # TF 2's short names of Keras's modules (tf.metrics.SparseCategoricalAccuracy() ...).
 _KERAS_ALIASES = ("metrics", "losses", "optimizers")
 

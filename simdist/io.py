@@ -4,6 +4,7 @@ import os as _os
 import types as _types
 
 from simdist.framework import file_io as _file_io
+from simdist.framework.ops.ragged_string_ops import decode_raw  # noqa: F401
 
 gfile = _types.SimpleNamespace(
     GFile=_file_io.GFile, Open=_file_io.GFile, copy=_file_io.copy, exists=_file_io.exists,

@@ -1,6 +1,12 @@
 """``tf.strings``: element-wise text ops over ``tf.string`` tensors (names only)."""
 
 from simdist.framework import dispatch as _dispatch  # noqa: E402
+from simdist.framework.ops.ragged_string_ops import (  # noqa: F401
+    bytes_split,
+    split,
+    unicode_decode,
+    unicode_split,
+)
 from simdist.framework.ops.string_ops import (  # noqa: F401
     as_string,
     join,

@@ -52,6 +52,9 @@ ALLOWED: dict[tuple[str, str], str] = {
     # TFOpLambda finds the op a Keras functional model recorded by its public TF name
     # ("math.reduce_mean"), as tf-keras looks it up in tf's namespace.
     ("simdist.keras.layers.tf_op_layer", "simdist"): "ops looked up by their TF name",
+    # A Lambda's function loaded from its bytecode sees ``tf`` in its globals, as tf-keras's
+    # lambda_layer module (whose globals it gets) imports tensorflow as tf.
+    ("simdist.keras.layers.lambda_layer", "simdist"): "a loaded lambda's global tf",
 }
 
 

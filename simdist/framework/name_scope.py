@@ -81,15 +81,17 @@ def outside_name_scopes():
 @contextlib.contextmanager
 def init_scope():
     """Pause every gradient tape for a block; names keep their scope (``tf.init_scope``).
-    Inside a tf.function being traced, the block leaves the graph: its ops run eagerly."""
+    Inside a tf.function being traced, the block leaves the graph: its ops run eagerly, and
+    its random ops draw eager op seeds (a layer built in a traced step: its initializer)."""
     from simdist.framework import function_variables
+    from simdist.framework.ops import random_ops
 
     tapes = tape.stack()
     saved = [t.recording for t in tapes]
     for t in tapes:
         t.recording = False
     try:
-        with function_variables.lifted():
+        with function_variables.lifted(), random_ops.eager_scope():
             yield
     finally:
         for t, recording in zip(tapes, saved):

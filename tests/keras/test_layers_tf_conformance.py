@@ -6,13 +6,15 @@ summaries, a CNN fit on 4 replicas), functional_cases.CASES (TF 2.21: several in
 outputs, shared layers, summaries, fit on 4 replicas), saving_cases.CASES (TF 2.21: whole
 models saved and loaded), preprocessing_cases.CASES (TF 2.21: StringLookup, IntegerLookup,
 Normalization), op_layer_cases.CASES (TF 2.21: TF ops and operators on KerasTensors as
-TFOpLambda / SlicingOpLambda layers) and rnn_cell_cases.CASES (TF 2.21: LSTMCell); and the
+TFOpLambda / SlicingOpLambda layers), rnn_cell_cases.CASES (TF 2.21: LSTMCell) and
+lambda_cases.CASES (TF 2.21: Lambda layers, their configs, a .keras file with one); and the
 batch-norm options simdist refuses rather than ignores."""
 
 import os
 
 import cnn_layer_cases
 import functional_cases
+import lambda_cases
 import layer_cases
 import op_layer_cases
 import preprocessing_cases
@@ -27,7 +29,8 @@ _FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
 GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_cases.CASES,
           "tf_functional.json": functional_cases.CASES, "tf_saving.json": saving_cases.CASES,
           "tf_preprocessing.json": preprocessing_cases.CASES,
-          "tf_op_layers.json": op_layer_cases.CASES, "tf_rnn_cells.json": rnn_cell_cases.CASES}
+          "tf_op_layers.json": op_layer_cases.CASES, "tf_rnn_cells.json": rnn_cell_cases.CASES,
+          "tf_lambda.json": lambda_cases.CASES}
 
 # STRICT: marked pytest.mark.array_api by tests/array_api_subset.py.
 # Also run on array_api_strict (tests/hardware/test_backends.py): convolutions and pooling

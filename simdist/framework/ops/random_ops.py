@@ -160,6 +160,18 @@ def function_scope(state: FunctionRandomState):
 
 
 @contextlib.contextmanager
+def eager_scope():
+    """Leave the traced function's random state for a block (``tf.init_scope``): its random
+    ops take eager op seeds, as TF's init_scope runs them eagerly."""
+    outer = _state.function
+    _state.function = None
+    try:
+        yield
+    finally:
+        _state.function = outer
+
+
+@contextlib.contextmanager
 def subgraph_scope(state: FunctionRandomState):
     """Run a traced while loop's body (one iteration) or a cond's branch: TF builds each as
     a graph of its own, so its random ops take op seeds counted from 0 there (with the

@@ -9,6 +9,7 @@ from simdist.keras.layers.conv2d_transpose import Conv2DTranspose, Convolution2D
 from simdist.keras.layers.convolutional import Conv2D, Convolution2D
 from simdist.keras.layers.core import Activation, Dense, Dropout, Flatten
 from simdist.keras.layers.embedding import Embedding
+from simdist.keras.layers.lambda_layer import Lambda
 from simdist.keras.layers.layer_normalization import LayerNormalization
 from simdist.keras.layers.merging import Add, Concatenate, add, concatenate
 from simdist.keras.layers.normalization import BatchNormalization

@@ -5,6 +5,9 @@ Glossary:
                      function is kept under 'package>name' ('Custom>MyModel' by default), so
                      ``load_model`` finds it without ``custom_objects``.
   registered name -- ``get_registered_name(obj)``: its key, or its ``__name__`` if none.
+  safe mode     -- while a .keras file loads with ``safe_mode=True`` (``SafeModeScope``),
+                   objects that would run saved bytecode (a Lambda's lambda) are refused;
+                   outside any scope, ``in_safe_mode()`` is None (allowed).
 
 Mirrors tf_keras/src/saving/object_registration.py.
 """
@@ -12,6 +15,8 @@ Mirrors tf_keras/src/saving/object_registration.py.
 from __future__ import annotations
 
 import inspect
+
+from simdist.framework.thread_local import ThreadLocalValue
 
 _GLOBAL_CUSTOM_OBJECTS: dict = {}
 _GLOBAL_CUSTOM_NAMES: dict = {}
@@ -48,3 +53,16 @@ def get_registered_object(name, custom_objects=None, module_objects=None):
         if table and name in table:
             return table[name]
     return None
+
+
+_safe_mode = ThreadLocalValue(None)
+
+
+def in_safe_mode():
+    """True / False inside a SafeModeScope, else None."""
+    return _safe_mode.value
+
+
+def SafeModeScope(safe_mode=True):  # noqa: N802 - Keras's name
+    """A ``with`` block that loads in (or out of) safe mode."""
+    return _safe_mode.scope(safe_mode)

@@ -27,7 +27,7 @@ import tempfile
 import zipfile
 
 from simdist.framework import errors, trackable
-from simdist.keras.saving import model_config
+from simdist.keras.saving import model_config, object_registration
 from simdist.keras.saving.options import check_io_device
 
 METADATA = "keras_metadata.json"
@@ -202,8 +202,11 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True,  # n
     check_io_device(options)
     with _Unpacked(path) as directory:
         meta = read_metadata(directory)
-        model = model_config.rebuild(meta["architecture"], custom_objects,
-                                     subclass_lookup=os.path.isdir(path))
+        # Keras's safe mode guards the .keras format only (saving_lib's SafeModeScope)
+        safe = safe_mode if path.endswith(".keras") else None
+        with object_registration.SafeModeScope(safe):
+            model = model_config.rebuild(meta["architecture"], custom_objects,
+                                         subclass_lookup=os.path.isdir(path))
         if compile and meta.get("compile_config"):
             model_config.recompile(model, meta["compile_config"], custom_objects)
         try:

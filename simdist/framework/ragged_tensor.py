@@ -1,0 +1,304 @@
+"""``tf.RaggedTensor``: rows of different lengths, stored as flat values and row splits.
+
+Glossary:
+  values      -- the rows' elements concatenated (a Tensor, or a RaggedTensor for a tensor
+                 ragged in more than one dimension).
+  row_splits  -- int64 vector of nrows + 1 offsets: row i is values[splits[i]:splits[i+1]].
+  ragged_rank -- how many dimensions are ragged (the nesting of RaggedTensors);
+                 ``flat_values`` is the innermost Tensor.
+  shape       -- TensorShape of the rows' count, None for each ragged dimension, then the
+                 flat values' inner dimensions: ``(4, None)``.
+  constant    -- ``tf.ragged.constant(pylist)``: every scalar at the same depth; all inner
+                 dimensions ragged (ragged_rank = depth - 1) unless ``ragged_rank`` says less.
+  text        -- printed as TF prints it eagerly: ``<tf.RaggedTensor [[0, 1], [2]]>``.
+Eager only: a RaggedTensor is not a value a traced tf.function takes or returns in simdist.
+
+Mirrors tensorflow/python/ops/ragged/ragged_tensor.py and ragged_factory_ops.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist.framework import dtypes, execute
+from simdist.framework.tensor import Tensor
+from simdist.framework.tensor_shape import TensorShape
+
+
+class RaggedTensor:
+    """A tensor with ragged dimensions (see the module glossary). Make one with
+    ``tf.ragged.constant`` or a ``from_*`` class method, not the constructor."""
+
+    def __init__(self, values, row_splits, internal=False, uniform_row_length=None):
+        if not internal:
+            raise ValueError("RaggedTensor constructor is private; please use one of the "
+                             "factory methods instead (e.g., RaggedTensor.from_row_lengths())")
+        self._values = values
+        self._row_splits = row_splits
+        self._uniform_row_length = uniform_row_length   # rows all of this length, or None
+
+    # --- factories ----------------------------------------------------------------------
+    @classmethod
+    def from_row_splits(cls, values, row_splits, name=None, validate=True):
+        """Rows ``values[splits[i]:splits[i+1]]``.
+
+        Raises:
+          InvalidArgumentError: splits that do not start at 0, decrease, or end elsewhere
+            than at the number of values (with ``validate``).
+        """
+        if not isinstance(values, RaggedTensor):
+            values = execute.convert_to_tensor(values)
+        splits = execute.convert_to_tensor(row_splits, dtype_hint=dtypes.int64)
+        s = np.asarray(splits.numpy()).astype(np.int64)
+        if validate:
+            _check_splits(s, _nvals(values))
+        return cls(values, execute.convert_to_tensor(s), internal=True)
+
+    @classmethod
+    def from_row_lengths(cls, values, row_lengths, name=None, validate=True):
+        """Rows of the given lengths, in order."""
+        lengths = np.asarray(execute.convert_to_tensor(row_lengths).numpy()).astype(np.int64)
+        return cls.from_row_splits(values, np.concatenate([[0], np.cumsum(lengths)]),
+                                   validate=validate)
+
+    @classmethod
+    def from_uniform_row_length(cls, values, uniform_row_length, nrows=None, validate=True,
+                                name=None):
+        """Rows of ``uniform_row_length`` values each (a uniform dimension: its size is
+        in the shape)."""
+        n = int(uniform_row_length)
+        rows = _nvals(values) // n if n else int(nrows or 0)
+        splits = np.arange(rows + 1, dtype=np.int64) * n
+        return cls(values, execute.convert_to_tensor(splits), internal=True,
+                   uniform_row_length=n)
+
+    @classmethod
+    def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None,
+                               validate=True):
+        """A RaggedTensor of ``len(nested_row_splits)`` ragged dimensions, outermost first."""
+        out = flat_values
+        for splits in reversed(list(nested_row_splits)):
+            out = cls.from_row_splits(out, splits, validate=validate)
+        return out
+
+    # --- structure ----------------------------------------------------------------------
+    @property
+    def values(self):
+        return self._values
+
+    @property
+    def row_splits(self) -> Tensor:
+        return self._row_splits
+
+    @property
+    def flat_values(self) -> Tensor:
+        v = self._values
+        while isinstance(v, RaggedTensor):
+            v = v.values
+        return v
+
+    @property
+    def nested_row_splits(self) -> tuple:
+        out, v = [self._row_splits], self._values
+        while isinstance(v, RaggedTensor):
+            out.append(v.row_splits)
+            v = v.values
+        return tuple(out)
+
+    @property
+    def ragged_rank(self) -> int:
+        return len(self.nested_row_splits)
+
+    @property
+    def dtype(self):
+        return self.flat_values.dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        dims, level = [self.nrows_int()], self
+        while isinstance(level, RaggedTensor):
+            dims.append(level._uniform_row_length)
+            level = level.values
+        return TensorShape(dims + list(level.shape)[1:])
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def nrows_int(self) -> int:
+        return int(self._row_splits.shape[0]) - 1
+
+    def nrows(self, out_type=None, name=None) -> Tensor:
+        return execute.convert_to_tensor(np.int64(self.nrows_int()))
+
+    def row_lengths(self, axis=1, name=None) -> Tensor:
+        s = self._splits()
+        return execute.convert_to_tensor(s[1:] - s[:-1])
+
+    def _splits(self) -> np.ndarray:
+        return np.asarray(self._row_splits.numpy())
+
+    # --- values -------------------------------------------------------------------------
+    def to_list(self) -> list:
+        """The rows as nested Python lists."""
+        inner = self._values.to_list() if isinstance(self._values, RaggedTensor) \
+            else np.asarray(self._values.numpy()).tolist()
+        s = self._splits()
+        return [inner[s[i]:s[i + 1]] for i in range(len(s) - 1)]
+
+    def numpy(self) -> np.ndarray:
+        """The rows as NumPy arrays: an object array of rows when their lengths differ,
+        one array when they are all of one length (TF's rule)."""
+        values = self._values.numpy()
+        s = self._splits()
+        rows = [values[s[i]:s[i + 1]] for i in range(len(s) - 1)]
+        if not rows:
+            return np.zeros((0, 0) + values.shape[1:], dtype=values.dtype)
+        if any(len(row) != len(rows[0]) for row in rows):
+            out = np.empty(len(rows), dtype=object)
+            out[:] = rows if len({len(r) for r in rows}) > 1 else [r for r in rows]
+            return out
+        return np.array(rows)
+
+    def bounding_shape(self, axis=None, name=None, out_type=None) -> Tensor:
+        """The smallest shape that holds every row: the longest row per ragged dimension."""
+        dims = [self.nrows_int()]
+        level = self
+        while isinstance(level, RaggedTensor):
+            lengths = level._splits()[1:] - level._splits()[:-1]
+            dims.append(int(lengths.max()) if lengths.size else 0)
+            level = level.values
+        dims += list(level.shape)[1:]
+        out = np.asarray(dims, dtype=np.int64)
+        return execute.convert_to_tensor(out if axis is None else out[axis])
+
+    def to_tensor(self, default_value=None, name=None, shape=None) -> Tensor:
+        """Rows padded with ``default_value`` (zero / empty) to the bounding shape."""
+        shape = [int(d) for d in self.bounding_shape().numpy()]
+        flat = np.asarray(self.flat_values.numpy())
+        fill = default_value if default_value is not None else (
+            b"" if flat.dtype == object else 0)
+        out = np.full(shape, fill, dtype=flat.dtype)
+        _fill(out, self.to_list())
+        return execute.execute("RaggedTensorToTensor", [self.flat_values], out)
+
+    def __getitem__(self, key):
+        if isinstance(key, (int, np.integer)):
+            n = self.nrows_int()
+            i = int(key) + (n if key < 0 else 0)
+            if not 0 <= i < n:
+                raise IndexError(f"Row {key} is out of range for a RaggedTensor of {n} rows.")
+            s = self._splits()
+            return _rows(self._values, int(s[i]), int(s[i + 1]))
+        if isinstance(key, slice) and key.step in (None, 1):
+            start, stop, _ = key.indices(self.nrows_int())
+            return _rows(self, start, max(start, stop))
+        raise NotImplementedError("simdist's RaggedTensor takes a row index or a slice of "
+                                  "rows (rt[i], rt[a:b]); use to_tensor() or to_list() for "
+                                  "more.")
+
+    def __repr__(self) -> str:
+        # TF's text: NumPy's, elements separated by commas (ragged_tensor._formatter)
+        with np.printoptions(formatter={"all": _formatter}):
+            return f"<tf.RaggedTensor {_formatter(self.numpy())}>"
+
+    __str__ = __repr__
+
+
+def _formatter(x) -> str:
+    if isinstance(x, np.ndarray):
+        return np.array2string(x, separator=", ") if x.size else repr(x.tolist())
+    return str(x)
+
+
+def _rows(values, start: int, stop: int):
+    """Rows ``start:stop`` of a Tensor or a RaggedTensor."""
+    if not isinstance(values, RaggedTensor):
+        return values[start:stop]
+    s = values._splits()
+    inner = _rows(values.values, int(s[start]), int(s[stop]))
+    return RaggedTensor(inner, execute.convert_to_tensor(s[start:stop + 1] - s[start]),
+                        internal=True)
+
+
+def _nvals(values) -> int:
+    return values.nrows_int() if isinstance(values, RaggedTensor) else int(values.shape[0])
+
+
+def _check_splits(s, nvals) -> None:
+    """TF's checks of row splits (its assert_equal / assert_non_negative texts).
+
+    Raises:
+      InvalidArgumentError: splits that do not start at 0, decrease, or do not end at the
+        number of values.
+    """
+    from simdist import errors
+
+    head = "Arguments to _from_row_partition do not form a valid RaggedTensor"
+    if s.ndim != 1 or s.size == 0:
+        raise errors.InvalidArgumentError(None, None, f"{head}: row_splits must be a "
+                                                      "non-empty vector.")
+    for x, y, what in ((s[:1], [0], "x == y"), (s[-1:], [nvals], "x == y")):
+        if int(x[0]) != int(y[0]):
+            raise errors.InvalidArgumentError(
+                None, None, f"{head}\nCondition {what} did not hold.\nFirst 1 elements of "
+                            f"x:\n[{int(x[0])}]\nFirst 1 elements of y:\n[{int(y[0])}]")
+    if np.any(np.diff(s) < 0):
+        raise errors.InvalidArgumentError(
+            None, None, f"{head}\nCondition x >= 0 did not hold element-wise: the row "
+                        "lengths (splits[i + 1] - splits[i]) must not be negative.")
+
+
+def _fill(out, rows) -> None:
+    for i, row in enumerate(rows):
+        if out.ndim > 1 and isinstance(row, list) and row and isinstance(row[0], list):
+            _fill(out[i], row)
+        else:
+            out[i][:len(row)] = row
+
+
+def _depth(value) -> int:
+    return 1 + _depth(value[0]) if isinstance(value, (list, tuple)) and value else \
+        (1 if isinstance(value, (list, tuple)) else 0)
+
+
+def _scalar_depths(value, depth=0):
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _scalar_depths(v, depth + 1)
+    else:
+        yield depth
+
+
+def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
+             row_splits_dtype=dtypes.int64):
+    """A RaggedTensor (or, with no ragged dimension, a Tensor) of nested Python lists.
+
+    Raises:
+      ValueError: scalars at different depths (TF's text).
+    """
+    depths = set(_scalar_depths(pylist))
+    if len(depths) > 1:
+        raise ValueError("all scalar values must have the same nesting depth")
+    depth = depths.pop() if depths else _depth(pylist)
+    if ragged_rank is None:
+        ragged_rank = max(0, depth - 1 - len(inner_shape or ()))
+    if ragged_rank == 0:
+        return execute.convert_to_tensor(pylist, dtype=dtype)
+    return _build(pylist, ragged_rank, dtype)
+
+
+def _build(rows, ragged_rank, dtype):
+    """Rows as row splits over the concatenated items, recursively."""
+    splits, items = [0], []
+    for row in rows:
+        items.extend(row)
+        splits.append(len(items))
+    if ragged_rank > 1:
+        values = _build(items, ragged_rank - 1, dtype)
+    else:
+        values = execute.convert_to_tensor(items, dtype=dtype) if items else \
+            execute.convert_to_tensor(np.zeros((0,), dtypes.as_dtype(dtype or "float32")
+                                               .as_numpy_dtype))
+    return RaggedTensor(values, execute.convert_to_tensor(np.asarray(splits, np.int64)),
+                        internal=True)

@@ -205,3 +205,35 @@ def test_tf_function_converts_its_body():
 
     assert int(f(tf.constant(20.0))) == 5
     assert f.python_function is not tf.autograph.to_graph(f.python_function)
+
+
+class _State:
+    """An object whose attributes a converted function changes (composite symbols)."""
+
+
+def _composite_program(c, k, state):
+    """Tensor if and for over composite symbols: the same Python runs traced and eagerly."""
+    acc = {"s": c * 0, "hits": c * 0}
+    if c > 2:
+        state.best = c
+        acc["hits"] = acc["hits"] + 1
+    else:
+        state.best = -c
+    for i in tf.range(k):
+        acc["s"] += i * c
+        if acc["s"] > 10:
+            acc["hits"] += 1
+    return state.best, acc["s"], acc["hits"]
+
+
+@given(st.integers(-5, 5), st.integers(0, 6))
+def test_composite_symbols_traced_as_run_eagerly(c, k):
+    """self.x / d['k'] set inside tensor control flow: a traced call gives what the same
+    function gives run eagerly (no leak, no lost update), for any predicate and trip count."""
+    traced = tf.function(_composite_program)(tf.constant(c), tf.constant(k), _State())
+    tf.config.run_functions_eagerly(True)
+    try:
+        eager = tf.function(_composite_program)(tf.constant(c), tf.constant(k), _State())
+    finally:
+        tf.config.run_functions_eagerly(False)
+    assert [int(t) for t in traced] == [int(t) for t in eager]

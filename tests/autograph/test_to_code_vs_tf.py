@@ -4,8 +4,10 @@ while loop, a for over range, break/continue, a return inside a loop, a nested f
 a conditional expression, argument defaults (``None`` in TF's text), a lambda inside a
 function (``ag__.autograph_artifact``) and lambdas converted themselves.
 
-The texts are equal but for one thing: TF orders the names of a ``nonlocal`` statement as a
-Python set does (its order changes with PYTHONHASHSEED), so the comparison sorts them.
+The texts are equal but for one thing: TF orders the names of a ``nonlocal`` statement, and
+the ``x = ag__.Undefined('x')`` lines before a statement, as a Python set does (its order
+changes with PYTHONHASHSEED), so the comparison sorts them. Composite symbols (``acc['s']``,
+``self.x``) are control-flow state read with ``ag__.ldu`` in TF's order and text.
 """
 
 import json
@@ -22,8 +24,11 @@ with open(os.path.join(os.path.dirname(__file__), "fixtures", "tf_to_code.json")
 
 
 def _sorted_nonlocals(code: str) -> str:
-    return re.sub(r"nonlocal (.*)",
+    code = re.sub(r"nonlocal (.*)",
                   lambda m: "nonlocal " + ", ".join(sorted(m.group(1).split(", "))), code)
+    return re.sub(r"(?:^ *\w+ = ag__\.Undefined\('\w+'\)\n)+",
+                  lambda m: "".join(sorted(m.group(0).splitlines(keepends=True))), code,
+                  flags=re.MULTILINE)
 
 
 def test_every_function_was_recorded():

@@ -2,8 +2,9 @@
 (fixtures/tf_to_code.json) and test_to_code_vs_tf.py compares with simdist's: a tensor
 if/else, a while loop, a for over range, break/continue, a return inside a loop, a nested
 function, a decorator and a decorated nested function with a docstring, calls in a loop's
-body and test, a conditional expression, argument defaults, a lambda inside a function, and
-lambdas converted themselves (TF's ``tf__lam = lambda ...: ag__.with_function_scope(...)``).
+body and test, a conditional expression, argument defaults, a lambda inside a function,
+composite symbols (``self.x``, ``d['k']``, ``x[i]``) as control-flow state, and lambdas
+converted themselves (TF's ``tf__lam = lambda ...: ag__.with_function_scope(...)``).
 A module of their own: AutoGraph reads their source."""
 
 import functools
@@ -91,6 +92,33 @@ def loop_calls(x):
         print(x)
         x = [math.tanh(v) for v in x]
     return x
+
+
+def composite_if(self, c, d):
+    if c > 0:
+        self.x = c
+        d["k"] = 1
+        n = 2
+    else:
+        self.x = -c
+        d["k"] = 2
+        n = 3
+    return self.x + d["k"] + n
+
+
+def composite_loop(k, xs):
+    acc = {"s": 0, "p": 1}
+    j = 0
+    for i in range(1, k):
+        acc["s"] += i
+        acc["p"] *= i
+        xs[j] = xs[j] + i
+        xs[0].last = i
+        made = {}
+        made["a"] = i
+    while acc["s"] > 100:
+        acc["s"] -= k
+    return acc, xs
 
 
 scale = lambda x: x * 2.0  # noqa: E731

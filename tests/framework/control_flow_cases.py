@@ -872,6 +872,192 @@ def tensor_loop(x):
     return x
 out = [python_loop(3), error(lambda: tensor_loop(tf.constant(3)))]
 """,
+    "composite symbols in a tensor if: self.x, d['k'], x[j] are the cond's outputs": """
+class C:
+    def __init__(self):
+        self.x = tf.constant(0)
+    @tf.function
+    def f(self, c):
+        if c > 0:
+            self.x = tf.constant(7)
+        else:
+            self.x = tf.constant(5)
+        return self.x
+class Obj:
+    pass
+@tf.function
+def both(c):
+    d = {}
+    if c > 0:
+        d["k"] = c * 2
+    else:
+        d["k"] = c * 3
+    return d["k"]
+@tf.function
+def one(c):
+    d = {"k": tf.constant(0)}
+    if c > 0:
+        d["k"] = c * 2
+    return d["k"]
+@tf.function
+def nested(c):
+    s = {"a": {"b": tf.constant(1)}}
+    if c > 0:
+        s["a"]["b"] = c
+    return s["a"]["b"]
+@tf.function
+def by_symbol(c):
+    d = [tf.constant(0), tf.constant(0)]
+    j = 1
+    if c > 0:
+        d[j] = c
+    return d
+@tf.function
+def made_in_branch(c):
+    if c > 0:
+        o = Obj()
+        o.v = c
+        r = o.v
+    else:
+        r = -c
+    return r
+@tf.function
+def early_return(c):
+    o = Obj()
+    o.v = c
+    if c > 0:
+        o.v = c * 10
+        return o.v
+    o.v = c - 1
+    return o.v
+class M(tf.Module):
+    def __init__(self):
+        self.step = tf.constant(0)
+        self.best = tf.constant(100.0)
+    @tf.function
+    def __call__(self, loss):
+        if loss < self.best:
+            self.best = loss
+            self.step = self.step + 1
+        return self.best, self.step
+c, m = C(), M()
+out = [c.f(tf.constant(1)), c.f(tf.constant(-1)), type(c.x).__name__,
+       both(tf.constant(2)), both(tf.constant(-2)), one(tf.constant(2)), one(tf.constant(-2)),
+       nested(tf.constant(9)), nested(tf.constant(-9)), by_symbol(tf.constant(4)),
+       made_in_branch(tf.constant(3)), made_in_branch(tf.constant(-3)),
+       early_return(tf.constant(3)), early_return(tf.constant(-3)),
+       m(tf.constant(3.0)), m(tf.constant(5.0))]
+""",
+    "composite symbols as loop variables of tensor while and for loops": """
+class Counter:
+    def __init__(self):
+        self.n = tf.constant(0)
+    @tf.function
+    def run(self, k):
+        i = tf.constant(0)
+        while i < k:
+            self.n += i
+            i += 1
+        return self.n
+class Obj:
+    pass
+@tf.function
+def acc_dict(k):
+    acc = {"s": tf.constant(0), "p": tf.constant(1)}
+    for i in tf.range(1, k):
+        acc["s"] += i
+        acc["p"] *= i
+    return acc
+@tf.function
+def list_items(k):
+    xs = [tf.constant(0.0)] * 3
+    for i in tf.range(k):
+        xs[0] = xs[0] + 1.0
+        xs[2] = xs[2] + tf.cast(i, tf.float32)
+    return xs
+@tf.function
+def obj_attr(k):
+    o = Obj()
+    o.v = tf.constant(1)
+    for i in tf.range(k):
+        o.v = o.v * 2
+    return o.v
+@tf.function
+def made_in_body(k):
+    s = tf.constant(0)
+    for i in tf.range(k):
+        o = Obj()
+        o.v = i
+        s += o.v
+    return s
+@tf.function
+def undefined_before(k):
+    d = {}
+    for i in tf.range(k):
+        d["k"] = i
+    return d["k"]
+@tf.function
+def if_in_while(k):
+    st = {"a": tf.constant(0), "b": tf.constant(0)}
+    i = tf.constant(0)
+    while i < k:
+        if i % 2 == 0:
+            st["a"] += i
+        else:
+            st["b"] += i
+        i += 1
+    return st["a"], st["b"]
+@tf.function
+def with_invariants(k):
+    s = Obj()
+    s.v = tf.zeros([1])
+    for i in tf.range(k):
+        tf.autograph.experimental.set_loop_options(
+            shape_invariants=[(s.v, tf.TensorShape([None]))])
+        s.v = tf.concat([s.v, [1.0]], 0)
+    return s.v
+class S:
+    def __init__(self):
+        self.name = "start"
+        self.n = tf.constant(0)
+    @tf.function
+    def python_values(self, k):
+        self.count = 0
+        for i in tf.range(k):
+            self.count += 1
+            self.name = "again"
+        return self.count, self.n
+s, counter = S(), Counter()
+out = [counter.run(tf.constant(4)), acc_dict(tf.constant(5)), list_items(tf.constant(4)),
+       obj_attr(tf.constant(5)), made_in_body(tf.constant(5)), undefined_before(tf.constant(3)),
+       if_in_while(tf.constant(7)), with_invariants(tf.constant(3)),
+       s.python_values(tf.constant(2)), type(s.name).__name__]
+""",
+    "composite symbols: TF's errors for a branch or loop that changes them badly": LAST_LINE + """
+class Obj:
+    pass
+@tf.function
+def else_missing(c):
+    d = {}
+    if c > 0:
+        d["k"] = c * 2
+    return d
+@tf.function
+def dtypes_differ(c):
+    d = {"k": tf.constant(1)}
+    if c > 0:
+        d["k"] = tf.constant(1.0)
+    return d["k"]
+@tf.function
+def shape_grows(k):
+    s = Obj()
+    s.v = tf.zeros([1])
+    for i in tf.range(k):
+        s.v = tf.concat([s.v, [1.0]], 0)
+    return s.v
+out = [error(lambda: else_missing(tf.constant(2))), error(lambda: dtypes_differ(tf.constant(3))),
+       error(lambda: shape_grows(tf.constant(3)))]
+""",
 }
 
 # Recorded from TF; where simdist's tracing does not give TF's result yet (issue 18), each

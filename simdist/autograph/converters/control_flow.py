@@ -6,6 +6,10 @@ Glossary:
   state        -- modified names that are live into or out of the statement (or declared
                   nonlocal): ``get_state`` / ``set_state`` pass them; for ``if``, those live
                   after it come first and are its outputs (``nouts``).
+  composite    -- a modified ``a.b`` / ``d['k']`` whose support names are live into the
+                  statement: always state and an output (``self.x`` set in both branches of
+                  a tensor ``if`` is the cond's output); read with ``ag__.ldu`` (Undefined
+                  when unset), assigned by the setter, never declared nonlocal.
   undefined    -- modified names with no definition before the statement: set to
                   ``ag__.Undefined('name')`` first, so that TF's checks can name them.
   loop options -- ``tf.autograph.experimental.set_loop_options(...)`` in a loop body: its
@@ -17,6 +21,7 @@ Mirrors tensorflow/python/autograph/converters/control_flow.py.
 from __future__ import annotations
 
 import ast
+import copy
 
 from simdist.autograph.converters import base
 from simdist.autograph.pyct import analysis
@@ -27,6 +32,7 @@ class ControlFlowTransformer:
 
     def __init__(self, fn, namer):
         self.namer = namer
+        self.composites = {}   # QN text -> a target node of it (any: all read the same)
         self.globals, self.nonlocals = analysis.declarations(fn)
         self._annotate(fn.body)
         analysis.live_in(fn.body, set())
@@ -37,12 +43,11 @@ class ControlFlowTransformer:
         for stmt in stmts:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 continue
-            if isinstance(stmt, ast.If):
-                stmt.ag_modified = analysis.bound(stmt.body) | analysis.bound(stmt.orelse)
-            elif isinstance(stmt, ast.While):
-                stmt.ag_modified = analysis.bound(stmt.body)
-            elif isinstance(stmt, ast.For):
-                stmt.ag_modified = analysis.bound(stmt.body) | analysis.bound([stmt.target])
+            blocks = _modifying_blocks(stmt)
+            if blocks is not None:
+                stmt.ag_modified = analysis.bound(blocks)
+                stmt.ag_composites = analysis.bound_composites(blocks)
+                self.composites.update({s: t for s, (t, _) in stmt.ag_composites.items()})
             for owner, field in base.sub_blocks(stmt):
                 self._annotate(getattr(owner, field))
 
@@ -63,14 +68,34 @@ class ControlFlowTransformer:
     def _block_vars(self, node):
         modified = node.ag_modified
         live_in, live_out = node.ag_live_in, node.ag_live_out
-        scope_vars = {s for s in modified
-                      if s in live_in or s in live_out or s in self.nonlocals}
+        basic = {s for s in modified if s in live_in or s in live_out or s in self.nonlocals}
+        # a composite of an object made inside the block (its parent not live in) is local
+        composite = {s for s, (_, support) in node.ag_composites.items() if support <= live_in}
         undefined = sorted(modified - node.ag_defined_in - self.globals - self.nonlocals)
-        input_only = {s for s in scope_vars if s in live_in and s not in live_out}
-        ordered = sorted(scope_vars, key=lambda v: (v in input_only, v))
+        input_only = {s for s in basic if s in live_in and s not in live_out}
+        ordered = sorted(basic | composite, key=lambda v: (v in input_only, v))
         return ordered, undefined, len(ordered) - len(input_only)
 
+    def _symbol(self, name, store=False):
+        """The expression of a state symbol: a Name, or a copy of a composite's target."""
+        if name not in self.composites:
+            return base.name(name, store)
+        node = copy.deepcopy(self.composites[name])
+        node.ctx = ast.Store() if store else ast.Load()
+        for sub in ast.walk(node):   # read as generated code, not through ag__.ld (TF's)
+            sub.ag_original = False
+        return node
+
+    def _load(self, name):
+        if name not in self.composites:
+            return base.name(name)
+        lam = ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[],
+                                            kw_defaults=[], defaults=[]),
+                         body=self._symbol(name))
+        return base.ag_call("ldu", lam, base.const(name))
+
     def _declarations(self, names):
+        names = [n for n in names if n not in self.composites]
         out = []
         globals_ = [n for n in names if n in self.globals]
         others = [n for n in names if n not in self.globals]
@@ -86,8 +111,8 @@ class ControlFlowTransformer:
             empty = ast.Tuple([], ast.Load())
             return getter, setter, [base.function(getter, [], [ast.Return(empty)]),
                                     base.function(setter, ["block_vars"], [ast.Pass()])]
-        state = ast.Tuple([base.name(n) for n in names], ast.Load())
-        store = ast.Tuple([base.name(n, store=True) for n in names], ast.Store())
+        state = ast.Tuple([self._load(n) for n in names], ast.Load())
+        store = ast.Tuple([self._symbol(n, store=True) for n in names], ast.Store())
         return getter, setter, [
             base.function(getter, [], [ast.Return(state)]),
             base.function(setter, ["vars_"], self._declarations(names)
@@ -167,6 +192,17 @@ class ControlFlowTransformer:
         return _located(node, state + [
             base.function(body_name, [itr], decl + [target] + node.body),
         ] + extra + self._undefined_assigns(undefined) + [ast.Expr(call)])
+
+
+def _modifying_blocks(stmt):
+    """What a control-flow statement's state can be changed by (a for loop's target too)."""
+    if isinstance(stmt, ast.If):
+        return stmt.body + stmt.orelse
+    if isinstance(stmt, ast.While):
+        return stmt.body
+    if isinstance(stmt, ast.For):
+        return stmt.body + [stmt.target]
+    return None
 
 
 def _set_loop_options_keywords(stmt):

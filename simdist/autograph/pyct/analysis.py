@@ -5,6 +5,9 @@ Glossary:
   bound      -- names a block assigns (targets, augmented assignments, for targets, ``with
                 ... as``, imports, nested ``def`` / ``class`` names); nested scopes'
                 own names excluded.
+  QN         -- a qualified name: ``a``, or a composite symbol ``a.b``, ``d['k']``, ``x[0]``,
+                ``x[i]`` (TF's text); ``f().b`` and ``x[i + 1]`` have none.
+  support    -- the simple names a composite symbol needs (``x[i]``: x and i).
   reads      -- names an expression or statement loads, with the free names of nested
                 functions, lambdas and comprehensions (not their parameters or targets).
   live       -- a name whose current value may be read later (backward, over structured
@@ -48,6 +51,44 @@ def bound(nodes) -> set:
             out.update((a.asname or a.name).split(".")[0] for a in node.names)
         elif isinstance(node, ast.ExceptHandler) and node.name:
             out.add(node.name)
+        stack.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def qualified_name(node):
+    """(QN text, support names) of ``node``, or None where TF's qual_names gives no QN."""
+    if isinstance(node, ast.Name):
+        return node.id, {node.id}
+    if isinstance(node, ast.Attribute):
+        base = qualified_name(node.value)
+        return None if base is None else (f"{base[0]}.{node.attr}", base[1])
+    if not isinstance(node, ast.Subscript) or isinstance(node.slice, (ast.Tuple, ast.Slice)):
+        return None
+    base, key = qualified_name(node.value), node.slice
+    if isinstance(key, ast.Constant) and key.value is not Ellipsis:
+        # TF's Literal: a string in single quotes whatever the source wrote
+        sub = (f"'{key.value}'" if isinstance(key.value, str) else str(key.value), set())
+    else:
+        sub = qualified_name(key)
+    if base is None or sub is None:
+        return None
+    return f"{base[0]}[{sub[0]}]", base[1] | sub[1]
+
+
+def bound_composites(nodes) -> dict:
+    """Composite symbols these statements assign: QN text -> (a target node, its support
+    names); nested scopes excluded, as for ``bound``."""
+    out = {}
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _SCOPES):
+            continue
+        if (isinstance(node, (ast.Attribute, ast.Subscript))
+                and isinstance(node.ctx, ast.Store)):
+            qn = qualified_name(node)
+            if qn is not None:
+                out[qn[0]] = (node, qn[1])
         stack.extend(ast.iter_child_nodes(node))
     return out
 

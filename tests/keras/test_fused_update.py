@@ -90,3 +90,23 @@ def test_adams_fused_step_size_equals_the_eager_ops(monkeypatch, optimizer_name)
     assert fused_run[0] == eager_run[0]
     assert fused_run[1] == eager_run[1]
     assert fused_run[2] == eager_run[2] and len(eager_run[2]) > 0
+
+
+def test_adams_step_size_is_computed_once_per_step_for_every_device(monkeypatch):
+    """Four replicas' copies share one computation of ``alpha`` per step; each device is
+    charged its ops as when each computed its own (values, clocks, events)."""
+    calls = []
+    original = adam.Adam._fused_alpha
+    monkeypatch.setattr(adam.Adam, "_fused_alpha",
+                        staticmethod(lambda *a: calls.append(1) or original(*a)))
+    shared_run = _train("adam", steps=4)
+    assert len(calls) == 4   # one per step, not one per device
+
+    def each_its_own(owner, compute, inputs):
+        k = fused.Charges()
+        return compute(k, *inputs), k.charges, None
+
+    monkeypatch.setattr(fused, "shared_scalars", each_its_own)
+    own_run = _train("adam", steps=4)
+    assert len(calls) == 4 + 16
+    assert shared_run == own_run and len(own_run[2]) > 0

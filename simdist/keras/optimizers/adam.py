@@ -70,22 +70,32 @@ class Adam(Optimizer):
         k = fused.scalar_kernel(c["lr"], step, one_64, one, beta_1, beta_2)
         if k is None or step._value.dtype != np.int64:
             return False
-        b = fused.binary  # the operators math_ops applies (``a ** b`` is not np.power:
-        with np.errstate(all="ignore"):  # NumPy squares for an exponent of 2)
-            t = b(k, "AddV2", operator.add, step._value, one_64._value)
-            t = k.op("Cast", (t,), t.astype(np.float32, copy=False))
-            beta_1_power = b(k, "Pow", operator.pow, beta_1._value, t)
-            beta_2_power = b(k, "Pow", operator.pow, beta_2._value, t)
-            root = fused.unary(k, "Sqrt", np.sqrt,
-                               b(k, "Sub", operator.sub, one._value, beta_2_power))
-            scaled = b(k, "Mul", operator.mul, c["lr"]._value, root)
-            alpha = b(k, "RealDiv", operator.truediv, scaled,
-                      b(k, "Sub", operator.sub, one._value, beta_1_power))
+        # The step's value and charges once for every device (the copies' updates run on
+        # each copy's device with the same inputs), charged to each as its ops would be.
+        inputs = (c["lr"]._value, step._value, one_64._value, one._value, beta_1._value,
+                  beta_2._value)
+        alpha, charges, memo = fused.shared_scalars(self, self._fused_alpha, inputs)
+        if k.charged:
+            k.device.run_ops(charges, memo)
         c["alpha"] = Tensor(alpha, k.device)
         c["one_minus_beta_1"] = A.constant(1 - self.beta_1, dtype=dtype)
         c["one_minus_beta_2"] = A.constant(1 - self.beta_2, dtype=dtype)
         c["epsilon"] = A.constant(self.epsilon, dtype=dtype)
         return True
+
+    @staticmethod
+    def _fused_alpha(k, lr, step, one_64, one, beta_1, beta_2):
+        """``alpha`` from the arrays of its inputs, each op through ``k``."""
+        b = fused.binary  # the operators math_ops applies (``a ** b`` is not np.power:
+        with np.errstate(all="ignore"):  # NumPy squares for an exponent of 2)
+            t = b(k, "AddV2", operator.add, step, one_64)
+            t = k.op("Cast", (t,), t.astype(np.float32, copy=False))
+            beta_1_power = b(k, "Pow", operator.pow, beta_1, t)
+            beta_2_power = b(k, "Pow", operator.pow, beta_2, t)
+            root = fused.unary(k, "Sqrt", np.sqrt, b(k, "Sub", operator.sub, one, beta_2_power))
+            scaled = b(k, "Mul", operator.mul, lr, root)
+            return b(k, "RealDiv", operator.truediv, scaled,
+                     b(k, "Sub", operator.sub, one, beta_1_power))
 
     def update_step(self, gradient, variable):
         c = self._coefficients(variable)

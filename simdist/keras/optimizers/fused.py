@@ -16,12 +16,17 @@ Glossary:
                 variable's value (as ``assign_add`` / ``assign_sub`` would).
   scalar_kernel -- the same for a step's scalar hyper-parameters (Adam's bias-corrected
                 step size): ``binary`` / ``unary`` give the values ``math_ops`` gives.
+  shared_scalars -- those scalars computed once for every device whose inputs have the
+                same bits (a step's copies on each replica's device), their ops listed
+                (``Charges``) and charged to each device as its own computation would.
   applicable -- the fused path runs only where the eager ops would do nothing else:
                 no tape recording, no shape inference, no placement logging, dense
                 gradients of the variable's shape and dtype, plain variable copies.
 """
 
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 
@@ -76,6 +81,37 @@ def scalar_kernel(*tensors):
             t._value, np.generic)) for t in tensors):  # a variable may hold a NumPy scalar
         return None
     return Kernel(context.explicit_device())
+
+
+class Charges:
+    """A Kernel that charges nothing: it lists the ops it is given (``charges``, as
+    ``Device.run_ops`` takes them: Kernel.op's charge of each, in order)."""
+
+    def __init__(self):
+        self.charges: list = []
+
+    def op(self, op_type, inputs, out):
+        nbytes = out.nbytes
+        for a in inputs:
+            nbytes += a.nbytes
+        self.charges.append((op_type, out.size, nbytes, out.dtype in execute._LOW_PRECISION))
+        return out
+
+
+def shared_scalars(owner, compute, inputs):
+    """(``compute(kernel, *inputs)``, its charges, their Device.run_ops memo), computed
+    once for inputs of the same dtypes, shapes and bits as the last ones ``owner`` gave
+    (every device's copy of a step's scalars: the value is computed once and each device
+    is charged the ops as its own computation would charge them)."""
+    key = tuple((type(x), x.dtype, x.shape, x.tobytes()) for x in inputs)
+    kept = _shared.get(owner)
+    if kept is None or kept[0] != key:
+        k = Charges()
+        kept = _shared[owner] = (key, compute(k, *inputs), k.charges, [])
+    return kept[1], kept[2], kept[3]
+
+
+_shared: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # owner -> the last
 
 
 def binary(k, op_type, fn, x, y):

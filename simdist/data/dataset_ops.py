@@ -34,6 +34,7 @@ import functools
 
 from simdist import warnings as teach
 from simdist.data import optional_ops, structure
+from simdist.data.iterator_state import CheckpointableIterator
 from simdist.data.options import Options
 from simdist.framework import errors, func_graph, nest
 
@@ -612,10 +613,10 @@ def _element_spec_outputs(graph, spec):
         lambda s: graph.symbolic_like(s.shape, s.dtype, host, "IteratorGetNext"), spec)
 
 
-class OwnedIterator:
+class OwnedIterator(CheckpointableIterator):
     """An iterator over a dataset (``iter(ds)``): one pass, elements as host Tensors. Made
     while tracing, a node starts its pass afresh at each execution (TF makes the iterator
-    inside the graph)."""
+    inside the graph). A checkpoint saves its position (iterator_state)."""
 
     def __init__(self, dataset: DatasetV2):
         self._dataset = dataset
@@ -638,6 +639,7 @@ class OwnedIterator:
         self._binding = dict(zip(self._use_ids, uses)) if uses else None
         self._dataset = dataset
         self._gen = dataset._values()
+        self._consumed = 0
 
     @property
     def element_spec(self):
@@ -661,6 +663,7 @@ class OwnedIterator:
         else:   # its map functions read this execution's tensors of the trace
             with func_graph.bound_captures(self._binding):
                 values = next(self._gen)
+        self._consumed += 1
         element = structure.to_tensors(values)
         if teach.enabled():  # a strategy warns if this reaches strategy.run undistributed
             for t in nest.flatten(element):

@@ -7,6 +7,10 @@ Glossary:
                     trackables are walked like objects, their items named "0", "1" ... or by
                     key, as TF's tracked data structures are.
   path           -- child names from the root joined by "/" ("model/layer-0/kernel").
+  key            -- a leaf's path and attribute, as TF names the saved value:
+                    'net/l1/kernel/.ATTRIBUTES/VARIABLE_VALUE'; a leaf that is not a
+                    variable names its own (``_checkpoint_attribute``: an iterator's
+                    ITERATOR_STATE).
   walk           -- breadth-first from the root: each object is saved once, under the first
                     path that reaches it; the other paths to it are its aliases.
   deferred       -- a checkpointed value whose variable does not exist yet (an unbuilt
@@ -38,6 +42,16 @@ def is_leaf(value) -> bool:
     """Whether a checkpoint saves ``value`` as one value: a variable, or an object that
     declares ``_saved_as_one_variable`` (a ShardedVariable, saved whole as TF's slices are)."""
     return isinstance(value, Variable) or getattr(value, "_saved_as_one_variable", False)
+
+
+def key(path: str, leaf) -> str:
+    """The checkpoint key of ``leaf`` at ``path`` (see the glossary)."""
+    return f"{path}/.ATTRIBUTES/{getattr(leaf, '_checkpoint_attribute', 'VARIABLE_VALUE')}"
+
+
+def key_path(key_: str) -> str:
+    """The object path of a checkpoint key."""
+    return key_.rpartition("/.ATTRIBUTES/")[0] or key_
 
 
 def is_trackable(value) -> bool:

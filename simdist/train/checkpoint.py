@@ -2,7 +2,9 @@
 
 Glossary:
   Checkpoint    -- the root of the graph: its keyword arguments (models, optimizers,
-                   metrics, variables, other checkpoints) and its ``save_counter``; with
+                   metrics, variables, dataset iterators, other checkpoints), the
+                   attributes set on it later (lists and dicts tracked as they change:
+                   framework/data_structures) and its ``save_counter``; with
                    ``root=obj``, obj's children are the root's (Keras's save_weights).
   save / write  -- ``save(prefix)`` counts, writes ``prefix-N`` and records it in the
                    directory's ``checkpoint`` file; ``write(prefix)`` writes ``prefix`` only.
@@ -25,7 +27,7 @@ import os
 import numpy as np
 
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import errors, trackable, variables
+from simdist.framework import data_structures, errors, trackable, variables
 from simdist.train import checkpoint_utils
 from simdist.train.checkpoint_management import update_checkpoint_state
 from simdist.train.checkpoint_utils import SUFFIX
@@ -76,9 +78,9 @@ class CheckpointLoadStatus:
     def assert_consumed(self):
         """Raises AssertionError unless every saved value and every variable were matched."""
         if self._unmatched:
-            key = sorted(self._unmatched)[0]
+            path = trackable.key_path(sorted(self._unmatched)[0])
             raise AssertionError(
-                f"Unresolved object in checkpoint (root).{key[:-len(SUFFIX)].replace('/', '.')}"
+                f"Unresolved object in checkpoint (root).{path.replace('/', '.')}"
                 f": {len(self._unmatched)} saved value(s) matched no variable (yet). Create the "
                 "objects they belong to (build the model, run a step of the optimizer), or "
                 "call expect_partial() when only part of the checkpoint is wanted.")
@@ -151,8 +153,25 @@ class Checkpoint(trackable.Trackable):
                     f"derived from `Trackable`), got {value}. If you believe this object "
                     "should be trackable (i.e. it is part of the TensorFlow Python API and "
                     "manages state), please open an issue.")
-        self._objects = kwargs
+        self._objects = {k: data_structures.wrap(v) for k, v in kwargs.items()}
         self._save_counter = None
+
+    def __setattr__(self, name, value):
+        # A public attribute set later is a child too (TF's Checkpoint is AutoTrackable):
+        # lists and dicts tracked as they change; values waiting for it are restored.
+        objs = self.__dict__.get("_objects")
+        if objs is None or name.startswith("_"):
+            object.__setattr__(self, name, value)
+            return
+        value = data_structures.wrap(value)
+        if not (trackable.is_trackable(value) or isinstance(value, (list, dict))):
+            objs.pop(name, None)   # kept, not saved (as TF's AutoTrackable keeps it)
+            object.__setattr__(self, name, value)
+            return
+        self.__dict__.pop(name, None)
+        objs[name] = value
+        if trackable.waiting():
+            trackable.restore_deferred()
 
     def __getattr__(self, name):
         objs = self.__dict__.get("_objects", {})
@@ -216,7 +235,8 @@ def write_graph(root, file_prefix) -> str:
     """Write every variable reachable from ``root`` as the checkpoint ``file_prefix``."""
     path = os.fspath(file_prefix)
     found, aliases = trackable.walk(root)
-    checkpoint_utils.write(path, {p + SUFFIX: _read(v) for p, v in found.items()}, aliases)
+    checkpoint_utils.write(path, {trackable.key(p, v): _read(v) for p, v in found.items()},
+                           aliases)
     return path
 
 
@@ -242,7 +262,7 @@ def _find(root, key, aliases):
     """``(variable, None)`` at ``key``'s path (or an alias of it), else ``(None, deepest)``:
     the deepest object on its paths, (depth, owner, rest), or None."""
     best = None
-    for path in trackable.spellings(key[:-len(SUFFIX)], aliases):
+    for path in trackable.spellings(trackable.key_path(key), aliases):
         node, owner, rest = trackable.resolve(root, path)
         if trackable.is_leaf(node):
             return node, None

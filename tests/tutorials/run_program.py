@@ -46,7 +46,7 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "distributed_training": "distributed_training.py",
             "training_loop_from_scratch": "training_loop_from_scratch.py",
             "variable": "variable.py", "intro_to_modules": "intro_to_modules.py",
-            "basics": "basics.py", "tensor": "tensor.py"}
+            "basics": "basics.py", "tensor": "tensor.py", "checkpoint": "checkpoint.py"}
 
 TF_PRINTS = {"function_guide", "intro_to_graphs"}   # their tf.print output is compared too
 

@@ -1,6 +1,6 @@
 """TF's guides to its core objects run under simdist and print what TF 2.21 printed
 (``record_tf_tutorials.py 1 variable``, ``1 intro_to_modules``, ``1 basics``, ``1 tensor``,
-each guide in a process of its own).
+``1 checkpoint``, each guide in a process of its own).
 
 "Introduction to Variables" (programs/variable.py): variables of float, bool and complex128
 values, viewed as tensors, reshaped, assigned (TF's ValueError for a resizing ``assign``),
@@ -69,3 +69,16 @@ def test_tensor_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
     want = _recorded("tensor", 1)
     assert len(_EAGER_ERROR.findall(want)) == 1
     _compare(run("tensor", "simdist"), _EAGER_ERROR.sub(r"\1", want))
+
+
+def test_checkpoint_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    """"Training checkpoints" (programs/checkpoint.py): save_weights, a seeded subclassed
+    model trained by hand with Adam while a CheckpointManager keeps the last three of a
+    checkpoint of the step, the optimizer, the net and the dataset iterator, then a fresh
+    net restored from the latest and trained on (the same losses), the files kept, a
+    restore into a hand-made object graph of Checkpoints (a variable set as an attribute
+    after the restore gets its value), load_checkpoint's keys, shapes, dtypes and a tensor,
+    and lists and dicts set on a Checkpoint (ListWrapper; an item appended after a restore
+    gets its value)."""
+    cpu_machine(1)
+    _compare(run("checkpoint", "simdist"), _recorded("checkpoint", 1))

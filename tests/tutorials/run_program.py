@@ -5,7 +5,7 @@ Glossary:
                directory (it writes checkpoints and models there), with this directory on
                ``sys.path`` for tutorial_data; under simdist its one line
                ``import tensorflow as tf`` reads ``import simdist as tf`` (and its
-               ``from tensorflow[.keras] import`` lines import from simdist).
+               ``from tensorflow[.keras[.layers]] import`` lines import from simdist).
   tf.print  -- ``run_with_prints`` also gives what the program's tf.print calls printed to
                stderr (TF's kernel writes to the process's file descriptor 2), for the
                programs in TF_PRINTS, whose fixtures record it as "tf_print".
@@ -46,7 +46,8 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "distributed_training": "distributed_training.py",
             "training_loop_from_scratch": "training_loop_from_scratch.py",
             "variable": "variable.py", "intro_to_modules": "intro_to_modules.py",
-            "basics": "basics.py", "tensor": "tensor.py", "checkpoint": "checkpoint.py"}
+            "basics": "basics.py", "tensor": "tensor.py", "checkpoint": "checkpoint.py",
+            "quickstart_advanced": "quickstart_advanced.py"}
 
 TF_PRINTS = {"function_guide", "intro_to_graphs"}   # their tf.print output is compared too
 
@@ -58,8 +59,8 @@ def source(name, framework):
     if framework == "simdist":
         assert text.count("import tensorflow as tf\n") == 1
         text = text.replace("import tensorflow as tf\n", "import simdist as tf\n")
-        text = text.replace("from tensorflow import ", "from simdist import ")
-        text = text.replace("from tensorflow.keras import ", "from simdist.keras import ")
+        # from tensorflow[.keras[.layers]] import ...
+        text = re.sub(r"^from tensorflow(?=[. ])", "from simdist", text, flags=re.M)
     return text
 
 

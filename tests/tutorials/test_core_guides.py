@@ -1,6 +1,6 @@
 """TF's guides to its core objects run under simdist and print what TF 2.21 printed
 (``record_tf_tutorials.py 1 variable``, ``1 intro_to_modules``, ``1 basics``, ``1 tensor``,
-``1 checkpoint``, each guide in a process of its own).
+``1 checkpoint``, ``1 quickstart_advanced``, each guide in a process of its own).
 
 "Introduction to Variables" (programs/variable.py): variables of float, bool and complex128
 values, viewed as tensors, reshaped, assigned (TF's ValueError for a resizing ``assign``),
@@ -32,6 +32,8 @@ import re
 
 from run_program import run
 from test_tutorials import _compare, _recorded, _replays_traced, cpu_machine  # noqa: F401
+
+from simdist.testing.log_capture import tf_logs
 
 # TF 2.21's eager op error: its kernel's wrapper named first, ' name: ' after (simdist's
 # says why instead); compared up to the op's name.
@@ -82,3 +84,22 @@ def test_checkpoint_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: 
     gets its value)."""
     cpu_machine(1)
     _compare(run("checkpoint", "simdist"), _recorded("checkpoint", 1))
+
+
+_VERSION = re.compile(r"^TensorFlow version: .*$", re.M)
+
+
+def test_quickstart_for_experts_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    """"TensorFlow 2 quickstart for experts" (programs/quickstart_advanced.py, on 80
+    synthetic MNIST-shaped training images and 16 test images): a seeded subclassed CNN
+    trained by a traced step with Adam and metrics, a traced test step, five epochs over a
+    shuffled dataset (the last batch partial: a second trace), the metrics reset each epoch.
+    Its tf.functions trace (no eager fallback). The version line it prints is TF's own
+    ('2.21.0') and simdist's ('2.15.0+simdist...'): compared as the line's label only."""
+    cpu_machine(1)
+    with tf_logs(contains="could not trace") as fallbacks:
+        got = run("quickstart_advanced", "simdist")
+    want = _recorded("quickstart_advanced", 1)
+    assert len(_VERSION.findall(got)) == len(_VERSION.findall(want)) == 1
+    _compare(_VERSION.sub("TensorFlow version:", got), _VERSION.sub("TensorFlow version:", want))
+    assert fallbacks.messages == []

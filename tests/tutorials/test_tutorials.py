@@ -116,10 +116,13 @@ def test_mixed_precision_guide_prints_what_tensorflow_printed(cpu_machine):
     overflow and underflow, and the custom loop with LossScaleOptimizer's scaled loss and
     unscaled gradients, to the dynamic loss scale reached. Equal to 1e-4, as the float32
     tutorials: the bias gradients are TF's BiasAddGrad (summed in float32, bit-equal to TF's),
-    and what is left is a float16 matmul's float32 accumulation, which Eigen orders in blocks
-    NumPy's BLAS does not (one float16 ulp on about 0.2% of the 784-long products: the losses
-    differ by about 1e-5). TF's warning that no compatible GPU was found goes to stderr, not
-    compared here (test_device_compatibility_check.py)."""
+    the float16 matmuls sum their float32 products in k order as TF's kernel does (bit-equal
+    for the gradients' k = 16 and the 64-long products; half_matmul.py), and what is left is
+    TF's oneDNN kernel summing the 784-long products in blocks (one float16 ulp on about 0.3%
+    of them: the losses differ by up to 7e-5). With NumPy's float32 BLAS instead, the result
+    depended on the CPU's BLAS kernel (val_loss 2.3044 on an AVX2 CPU). TF's warning that no
+    compatible GPU was found goes to stderr, not compared here
+    (test_device_compatibility_check.py)."""
     cpu_machine(1)
     try:
         _compare(_run("mixed_precision"), _recorded("mixed_precision", 1))

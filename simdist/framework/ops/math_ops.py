@@ -21,7 +21,7 @@ import numpy as np
 
 from simdist import warnings as teach
 from simdist.framework import dtypes, errors, execute
-from simdist.framework.ops import array_ops, op_types
+from simdist.framework.ops import array_ops, half_matmul, op_types
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api, backend
 
@@ -569,11 +569,10 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
             array_api.numpy_dtype(av), [at, bt])
         with np.errstate(all="ignore"):  # float16 overflow is inf, as in TF: no warning
             if array_api.itemsize(av) == 2 and at.dtype.is_floating:
-                # Half and bfloat16 matmuls accumulate in float32 and round once (tensor
-                # cores, cuBLAS, the TPU's MXU); NumPy would round every partial sum.
-                value = array_api.astype(xp.matmul(array_api.astype(av, np.float32),
-                                                   array_api.astype(bv, np.float32)),
-                                         array_api.numpy_dtype(av))
+                # Half and bfloat16 matmuls accumulate in float32 and round once, as TF's
+                # CPU kernel does (also tensor cores, cuBLAS, the TPU's MXU); NumPy would
+                # round every partial sum, its BLAS would order the float32 sums by CPU.
+                value = half_matmul.widened_matmul(av, bv)
             else:
                 value = xp.matmul(av, bv)
     except ValueError:

@@ -110,6 +110,28 @@ def step(x):
         "step(tf.constant(float(i - 2)))",
         "AutoGraph rewrites the `if` on a tensor into `tf.cond`: both branches are traced "
         "(both prints run once), and the graph picks the branch at every call."),
+    "python_state": Preset(
+        "state on a Python object (self.best)",
+        '''class Tracker(tf.Module):
+    def __init__(self):
+        self.best = tf.constant(100.0)  # not a tf.Variable
+
+    @tf.function
+    def update(self, loss):
+        if loss < self.best:   # a tensor if: tf.cond
+            print("tracing: best is a cond output")
+            self.best = loss
+        tf.print("loss", loss, "-> best", self.best)
+        return self.best
+
+tracker = Tracker()
+step = tracker.update   # the bound tf.function
+''',
+        "step(tf.constant([3.0, 5.0, 1.0, 4.0][i % 4]))",
+        "`self.best = loss` in a tensor `if` is an output of the `tf.cond` (AutoGraph carries "
+        "attributes and dict entries as it carries local names), but the graph keeps the "
+        "`100.0` it read while tracing: every call compares with `100.0`, so `best` is "
+        "just the loss. State that must last between calls belongs in a `tf.Variable`."),
     "training_step": Preset(
         "a training step (variables, tape, optimizer)",
         '''w = tf.Variable(2.0)

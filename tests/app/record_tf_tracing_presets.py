@@ -34,7 +34,9 @@ CALLS = 8        # enough for both retracing warnings (5th and 6th trace)
 
 
 def _presets():
-    """simdist.viz.tracing, loaded from its file (its module level needs only the stdlib)."""
+    """simdist.viz.tracing, loaded from its file (its module level imports simdist's log
+    capture, a light import beside TF: no strategy or machine is made)."""
+    sys.path.insert(0, ROOT)
     path = os.path.join(ROOT, "simdist", "viz", "tracing.py")
     spec = importlib.util.spec_from_file_location("tracing_presets", path)
     module = importlib.util.module_from_spec(spec)

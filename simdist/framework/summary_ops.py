@@ -13,7 +13,10 @@ Glossary:
                    profiler (framework/profiler), which the export stops.
   step          -- ``trace_export``'s ``step``, else the default writer's; with a default
                    writer and neither, TF's ValueError.
-Scalars, histograms and images are TensorBoard's package's ops in TF, not simulated here.
+  scalar        -- ``tf.summary.scalar(name, data, step)``: TF's implementation is the
+                   tensorboard package's; without it, TF's TBNotInstalledError (as in TF);
+                   with it, a float32 scalar event on the default writer (False: none).
+Histograms, images, audio and text summaries are not simulated.
 
 Mirrors tensorflow/python/ops/summary_ops_v2.py.
 """
@@ -21,6 +24,7 @@ Mirrors tensorflow/python/ops/summary_ops_v2.py.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import re
 
@@ -29,6 +33,19 @@ from simdist.framework import event_file, func_graph
 from simdist.platform.tf_logging import get_logger
 
 _default = []       # the writers made default (innermost last)
+
+
+class TBNotInstalledError(Exception):
+    """tf.summary.scalar without the tensorboard package (TF's tb_summary error)."""
+
+    def __init__(self, summary_api):
+        super().__init__(f"TensorBoard is not installed, missing implementation for "
+                         f"{summary_api}")
+
+
+def tensorboard_installed() -> bool:
+    """Whether the tensorboard package (TF's implementation of tf.summary.scalar) exists."""
+    return importlib.util.find_spec("tensorboard") is not None
 _trace = []         # while a trace is on: [profiler started, graphs collected (by id)]
 
 
@@ -93,6 +110,27 @@ def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffi
     if logdir is None:
         raise ValueError("Argument `logdir` cannot be None")
     return SummaryWriter(logdir)
+
+
+def scalar(name, data, step=None, description=None) -> bool:
+    """Write a scalar summary to the default writer; whether one was written.
+
+    Raises:
+      TBNotInstalledError: no tensorboard package (TF's implementation).
+      ValueError: a default writer but no step.
+    """
+    if not tensorboard_installed():
+        raise TBNotInstalledError("tf.summary.scalar")
+    writer = _default[-1] if _default else None
+    if writer is None or writer._closed:
+        return False
+    step = writer._step if step is None else int(step)
+    if step is None:
+        raise ValueError("No step set. Please specify one either through the `step` "
+                         "argument or through tf.summary.experimental.set_step()")
+    value = data.numpy() if hasattr(data, "numpy") else data
+    writer._file.scalar(name, float(value), step)
+    return True
 
 
 def trace_on(graph=True, profiler=False, profiler_outdir=None) -> None:

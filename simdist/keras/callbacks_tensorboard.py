@@ -20,25 +20,15 @@ Mirrors tf_keras/src/callbacks.py (``TensorBoard``) and tensorflow/python/summar
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 
 from simdist.framework import event_file
+from simdist.framework.summary_ops import (  # noqa: F401 - the callback's names
+    TBNotInstalledError,
+    tensorboard_installed,
+)
 from simdist.keras.callbacks import Callback
-
-
-class TBNotInstalledError(Exception):
-    """tf.summary.scalar without the tensorboard package (TF's tb_summary error)."""
-
-    def __init__(self, summary_api):
-        super().__init__(f"TensorBoard is not installed, missing implementation for "
-                         f"{summary_api}")
-
-
-def tensorboard_installed() -> bool:
-    """Whether the tensorboard package (TF's implementation of tf.summary.scalar) exists."""
-    return importlib.util.find_spec("tensorboard") is not None
 
 
 class TensorBoard(Callback):

@@ -167,6 +167,11 @@ try:
 finally:
   tf.summary.trace_off()
 """,
+    "summary_scalar_without_the_tensorboard_package": PRELUDE + """
+writer = tf.summary.create_file_writer(os.path.join(D, 'logs'))
+with writer.as_default():
+  tf.summary.scalar('loss', 0.5, step=1)
+""",
     "summary_create_file_writer_refuses_no_logdir": PRELUDE + """
 tf.summary.create_file_writer(None)
 """,

@@ -59,6 +59,7 @@ def test_advanced_autodiff_guide_prints_what_tensorflow_printed(cpu_machine):  #
     second derivatives by nested tapes, an input-gradient penalty, jacobians of a scalar and
     of a tensor source, a Hessian by a jacobian of a gradient and a Newton step
     (``tf.linalg.solve`` with ``tf.eye``), ``batch_jacobian`` and ``tf.einsum``'s diagonal.
-    Its SavedModel cells are left out: simdist's tf.saved_model saves Keras models only."""
+    Its SavedModel cells are left out: simdist's SavedModel of a tf.Module keeps its traced
+    graphs, not a custom gradient's Python gradient function."""
     cpu_machine(1)
     _compare(run("advanced_autodiff", "simdist"), _recorded("advanced_autodiff", 1))

@@ -61,8 +61,9 @@ with tf.GradientTape() as t:
   output = clip_gradients(v * v)
 print(t.gradient(output, v))  # calls "backward", which clips 4 to 2
 
-# simdist test: the "Custom gradients in SavedModel" cells are left out: simdist's
-# tf.saved_model.save saves Keras models only (it raises NotImplementedError for a tf.Module).
+# simdist test: the "Custom gradients in SavedModel" cells are left out: simdist saves a
+# tf.Module's traced graphs, but not a tf.custom_gradient's Python gradient function (TF
+# traces it into the SavedModel with experimental_custom_gradients=True): NotImplementedError.
 
 x0 = tf.constant(0.0)
 x1 = tf.constant(0.0)

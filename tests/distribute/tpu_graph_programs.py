@@ -48,6 +48,12 @@ def random_ops(tf, rid, x):
             + tf.cast(tf.random.uniform([2], 0, 10, tf.int32), tf.float32))
 
 
+def stateless_truncated_and_integer(tf, rid, x):
+    ints = tf.random.stateless_uniform([2], seed=[5, 6], minval=0, maxval=10, dtype=tf.int32)
+    return x * tf.random.stateless_truncated_normal([2], seed=[1, 2]) + tf.cast(ints,
+                                                                                 tf.float32)
+
+
 def an_all_reduce(tf, rid, x):
     return tf.distribute.get_replica_context().all_reduce("SUM", x * 3.0) * 2.0
 
@@ -71,6 +77,8 @@ PROGRAMS = {
     "no output (None)": (returns_nothing, 1.0),
     "a None among the outputs": (a_none_among_the_outputs, 1.0),
     "random ops": (random_ops, 1.0),
+    "stateless truncated normal and integer uniform":
+        (stateless_truncated_and_integer, 1.0),
     "an all-reduce": (an_all_reduce, 1.0),
     "all-reduces: MEAN, then SUM of two values": (all_reduces, 1.0),
 }

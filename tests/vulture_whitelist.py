@@ -22,6 +22,10 @@ _.__ne__  # simdist/framework/ops/overloads.py
 _.__neg__  # simdist/framework/ops/overloads.py
 __dir__  # simdist/testing/__init__.py
 _._recreate_cm  # simdist/framework/context.py (contextlib.ContextDecorator calls it)
+_.persistent_id  # simdist/framework/function_serialization.py (pickle.Pickler calls it)
+_.reducer_override  # simdist/framework/function_serialization.py (pickle.Pickler calls it)
+_.persistent_load  # simdist/framework/function_serialization.py (pickle.Unpickler calls it)
+_.compute_mask  # simdist/keras/layers/lambda_layer.py (Keras's layer protocol)
 # Keras's step functions call the model's step by name (step_functions._STEPS).
 _.predict_step  # simdist/keras/engine/training.py
 
@@ -65,6 +69,13 @@ experimental_attributes  # simdist/framework/function.py
 experimental_autograph_options  # simdist/framework/function.py
 experimental_follow_type_hints  # simdist/framework/function.py
 experimental_implements  # simdist/framework/function.py
+replace_control_characters  # simdist/framework/ops/ragged_string_ops.py
+row_splits_dtype  # simdist/framework/ragged_tensor.py
+max_queue  # simdist/framework/summary_ops.py
+flush_millis  # simdist/framework/summary_ops.py
+filename_suffix  # simdist/framework/summary_ops.py
+experimental_trackable  # simdist/framework/summary_ops.py
+experimental_mesh  # simdist/framework/summary_ops.py
 unused_key  # simdist/data/grouping.py
 conjugate  # simdist/framework/ops/array_ops.py
 validate_indices  # simdist/framework/ops/array_ops.py
@@ -230,6 +241,13 @@ _._dynamic_display  # simdist/keras/utils/progbar.py
 require_answer  # simdist/testing/exercises.py
 reduce_ops  # simdist/testing/strategies.py
 topologies  # simdist/testing/strategies.py
+_.is_complex  # simdist/framework/dtypes.py (DType.is_complex)
+_.from_row_lengths  # simdist/framework/ragged_tensor.py (tf.RaggedTensor.from_row_lengths)
+_.from_nested_row_splits  # simdist/framework/ragged_tensor.py
+_.to_tensor  # simdist/framework/ragged_tensor.py (RaggedTensor.to_tensor)
+_.concrete_functions  # simdist/framework/restored_function.py (a loaded function's traces)
+from_dense  # simdist/framework/sparse_tensor.py (tf.sparse.from_dense)
+_.set_as_default  # simdist/framework/summary_ops.py (SummaryWriter.set_as_default)
 _.expect_partial  # simdist/train/checkpoint.py
 _.initialize_or_restore  # simdist/train/checkpoint.py
 _.run_restore_ops  # simdist/train/checkpoint.py

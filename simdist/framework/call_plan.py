@@ -18,7 +18,8 @@ Glossary:
                 reached through them (the logits Keras keeps on a sigmoid's output).
   CallStep   -- the plan's step: the node's program (op_capture.Program) once a later
                 capture confirmed it, used while its inputs have the captured shapes and
-                dtypes and its tensors fit memory; else the node runs. A call that enters
+                dtypes and its tensors fit memory; else the node runs (consecutive call
+                steps, each replica's, may compute stacked: stacked_sections). A call that enters
                 or leaves a tape, or tags (``simdist.warnings.tag``) a tensor it was given,
                 is not captured.
 
@@ -130,12 +131,40 @@ class CallStep(op_capture.ConfirmingStep):
     """The plan's step of a registered call node (see the module docstring)."""
 
     capture = staticmethod(capture)
+    group = None   # a stacked_sections.Group of consecutive call steps, and its member index
+    member = 0
+
+    @property
+    def nodes(self) -> list:
+        return [self.node]
 
     def replay(self, env, call):
+        if self.group is not None and self.group.replay(self, env):
+            return None
         objs = [env[k] for k in call.env_keys]
         if _key(objs) != call.key or not call.program.fits() or \
                 call.variables and _var_key(call.variables) != call.var_key:
             return self.node.run(env)
         slots = call.program.run(objs + call.variables if call.variables else objs)
+        self.finish(env, call, slots)
+        return None
+
+    def inputs(self, env, call):
+        """The program's inputs (the execution's tensors, then the variables), or None
+        where it must not replay without a tape (stacked_sections)."""
+        objs = self.objects(env, call)
+        if tape_lib._tapes.items or _key(objs[:len(call.env_keys)]) != call.key or \
+                not call.program.fits() or _var_key(call.variables) != call.var_key:
+            return None
+        return objs
+
+    @staticmethod
+    def objects(env, call) -> list:
+        """The program's inputs, unchecked."""
+        return [env[k] for k in call.env_keys] + call.variables
+
+    @staticmethod
+    def finish(env, call, slots) -> None:
+        """Hand on a replay's results (``slots``) as the node's outputs."""
         for sid, slot in zip(call.out_ids, call.program.result):
             env[sid] = slots[slot]

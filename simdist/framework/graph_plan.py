@@ -53,6 +53,7 @@ import numpy as np
 
 from simdist.framework import call_plan, context, errors, execute, gradient_plan, kernels
 from simdist.framework import section_plan as sections
+from simdist.framework import stacked_sections as stacked
 from simdist.framework import tape as tape_lib
 from simdist.framework.graph_errors import at_step
 from simdist.framework.switch import Switch
@@ -122,6 +123,7 @@ def run(graph, env: dict) -> None:
     except errors.OpError as e:
         raise at_step(e, graph.nodes[len(steps)]) from None
     sections.lower(graph, steps, kinds, device is not None)
+    stacked.group([(i, s) for i, s in enumerate(steps) if type(s) is call_plan.CallStep])
     if graph._plans and next(iter(graph._plans.values())).machine() is not world:
         graph._plans.clear()   # plans of an earlier machine hold its devices
     graph._plans[device] = Plan(steps, kinds, weakref.ref(world), device)

@@ -211,7 +211,7 @@ class SectionStep:
         objs = self.inputs(env, section)
         if objs is None:
             return False
-        self.finish(env, section.program, section.program.run(objs))
+        self.finish(env, section, section.program.run(objs))
         return True
 
     def inputs(self, env, section):
@@ -224,9 +224,13 @@ class SectionStep:
             return None
         return objs + self.variables
 
-    def finish(self, env, program, slots) -> None:
+    def objects(self, env, section) -> list:
+        """The program's inputs, unchecked (stacked_sections: the ones it stashed?)."""
+        return [env[k] for k in section.env_keys] + self.variables
+
+    def finish(self, env, section, slots) -> None:
         """Hand on a replay's results (``slots``) as the section's outputs; run its marks."""
-        for sid, slot in zip(self.outputs, program.result):
+        for sid, slot in zip(self.outputs, section.program.result):
             env[sid] = slots[slot]
         for node in self.marks:
             node.run(env)

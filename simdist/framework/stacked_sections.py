@@ -3,12 +3,18 @@
 Glossary:
   group     -- a plan's consecutive sections (section_plan: nothing between them but their
                own nodes), e.g. in a ``strategy.run`` step each replica's forward pass, loss
-               and backward sweep, one after the other.
+               and backward sweep, one after the other; or its consecutive call steps
+               (call_plan), e.g. each replica's metric update.
+  member    -- a SectionStep or CallStep of a group: its confirmed program (``program``:
+               op_capture's, and where its inputs come from), ``inputs`` (checked),
+               ``objects`` (unchecked) and ``finish`` (outputs handed on, marks run).
   stacked   -- the members' confirmed tape-free programs where they are one program on
                other devices (the same steps and slots, op types and attributes, constants,
                arrays of the same shapes and dtypes; no device shared), as one computation
                on the members' arrays stacked on a new leading axis (stacked_kernels): one
-               NumPy call per op for every replica, not one per op per replica.
+               NumPy call per op for every replica, not one per op per replica. A write
+               (a metric's assign_add) computes the variables' new values stacked too;
+               later reads in the program see them.
   verified  -- a stacked computation is used only after one on real inputs gave, in row r,
                every array member r's program makes (its kernels run one by one on the
                same inputs: a probe), bit for bit, with the same dtype and shape (and the
@@ -17,8 +23,10 @@ Glossary:
   stash     -- the first member's call computes every member's arrays at once (no tensor,
                no charge: NumPy only; a floating-point error the caller's state would warn
                of or raise drops it). Each member's own call then commits its row as its
-               own replay does (op_capture._Raw): its device's peak, its result tensors in
-               step order, its device's charges, teaching tags, outputs and marks -- so
+               own replay does (op_capture._Raw): its device's peak, its result tensors and
+               variable writes (row r: a NumPy scalar for a 0-d variable, as NumPy's own
+               arithmetic leaves it) in step order, its device's charges, teaching tags,
+               outputs and marks -- so
                values, clocks, memory and trace events (their order too) are each member's
                own replay's. A member whose inputs are not the ones stashed, or that would
                not replay, drops the stash and replays alone.
@@ -120,8 +128,10 @@ def _placed(program, objs) -> bool:
 
 def _probe(program, objs):
     """Every array ``program``'s tape-free run makes from ``objs`` (its kernels one by one:
-    no tensor, no charge), by slot; None where a step is not a kernel, read or constant."""
+    no tensor, no charge, the variables untouched), by slot, each write's new value after
+    them; None where a step is not a kernel, read, constant or write."""
     arrays = [o._value for o in objs] + [None] * program.size
+    written = []
     with np.errstate(all="ignore"):
         for step in program.raw.steps:
             kind = type(step)
@@ -131,16 +141,20 @@ def _probe(program, objs):
                 arrays[step.slot] = arrays[step.obj]
             elif kind is op_capture._RawConst:
                 arrays[step.slot] = step.value
+            elif kind is op_capture._WriteStep:
+                arrays[step.obj] = step.fn(arrays[step.obj], arrays[step.delta])
+                written.append(arrays[step.obj])
             else:
                 return None
-    return arrays
+    return arrays + written
 
 
 class _Stacked:
     """A group's programs as one stacked computation (see the module docstring)."""
 
-    def __init__(self, total, inputs, blocks, kept, made, ops):
-        self.total = total     # slots: the inputs, then one per step
+    def __init__(self, total, end, inputs, blocks, kept, made, ops):
+        self.total = total     # slots: the inputs, one per step, one per write
+        self.end = end         # the first write's slot
         self.inputs = inputs   # input slots the kernels read (the members' tensors)
         self.blocks = blocks   # [(loud, [step(arrays, objs)])]
         self.kept = kept       # per member: [(slot, how, what, device)] of its result tensors
@@ -157,6 +171,7 @@ class _Stacked:
         runs, louds = [], []
         inputs, made, ops = set(), [], []
         count = len(programs)
+        total = first.base + first.size   # then one slot per write: its new values
         for j, step in enumerate(first.raw.steps):
             kind = type(step)
             if kind is op_capture._RawOp:
@@ -171,6 +186,13 @@ class _Stacked:
                 ops.append(step.slot)
             elif kind is op_capture._RawRead:
                 run, loud = _read(step.obj, step.slot), None
+            elif kind is op_capture._WriteStep:
+                run, loud = _write(step.fn, step.obj, step.delta, total), True
+                made.append(total)
+                total += 1
+                runs.append(run)
+                louds.append(loud)
+                continue
             else:
                 run, loud = _const(np.stack([step.value] * count), step.slot), None
             made.append(step.slot)
@@ -178,8 +200,9 @@ class _Stacked:
             louds.append(loud)
         # the steps in errstate blocks, as a gathered run makes them (no charges here)
         blocks = gathered_run.Gathered(runs, louds, [None] * len(runs)).blocks
-        return cls(first.base + first.size, sorted(inputs), blocks,
-                   [_kept(p) for p in programs], made, ops)
+        end = first.base + first.size
+        return cls(total, end, sorted(inputs), blocks, [_kept(p, end) for p in programs], made,
+                   ops)
 
     def run(self, objs):
         """The members' arrays (a _Stash), or None on a floating-point error."""
@@ -201,9 +224,16 @@ class _Stacked:
         ops = set(self.ops)
         for slot in self.made:
             for r, probe in enumerate(probes):
-                got, want = arrays[slot][r, ...], probe[slot]
-                if type(want) is not np.ndarray or got.dtype != want.dtype or \
-                        got.shape != want.shape or got.tobytes() != want.tobytes():
+                if slot < self.end:   # made by a step (a read of a written 0-d variable:
+                    got, want = arrays[slot][r, ...], probe[slot]   # a NumPy scalar)
+                    if not isinstance(want, (np.ndarray, np.generic)):
+                        return False
+                else:             # a write's new value: row r itself (a NumPy scalar if 0-d)
+                    got, want = arrays[slot][r], probe[slot]
+                    if type(got) is not type(want):
+                        return False
+                if got.dtype != want.dtype or got.shape != want.shape or \
+                        got.tobytes() != want.tobytes():
                     return False
                 if slot in ops and got.strides != want.strides:
                     return False
@@ -218,7 +248,20 @@ def _op(kernel, ins, slot):
 
 def _read(obj, slot):
     def step(arrays, objs):
-        arrays[slot] = np.stack([o[obj]._value for o in objs])
+        value = arrays[obj]   # the members' variable as the run left it, or as it is
+        if value is None:
+            value = arrays[obj] = np.stack([o[obj]._value for o in objs])
+        arrays[slot] = value
+    return step
+
+
+def _write(fn, obj, delta, slot):
+    """A write's new values (op_capture._WriteStep), kept at ``slot``; later reads see them."""
+    def step(arrays, objs):
+        value = arrays[obj]
+        if value is None:
+            value = np.stack([o[obj]._value for o in objs])
+        arrays[slot] = arrays[obj] = fn(value, arrays[delta])
     return step
 
 
@@ -230,14 +273,20 @@ def _const(value, slot):
     return step
 
 
-def _kept(program):
-    """[(slot, how, what, device)] of the tensors ``program``'s tape-free run makes, in
-    step order: ("op", None) a kernel's row, ("read", input slot), ("const", value)."""
+def _kept(program, end):
+    """[(slot, how, what, device)] of the tensors ``program``'s tape-free run makes and
+    the variables it writes, in step order: ("op", None) a kernel's row, ("read", input
+    slot), ("const", value); ("write", the variable's input slot) at the write's slot
+    (numbered from ``end``)."""
     out = []
     for step in program.raw.steps:
+        kind = type(step)
+        if kind is op_capture._WriteStep:
+            out.append((end, "write", step.obj, step.dev))
+            end += 1
+            continue
         if step.raw:
             continue
-        kind = type(step)
         if kind is op_capture._RawOp:
             out.append((step.slot, "op", None, step.dev))
         elif kind is op_capture._RawRead:
@@ -270,17 +319,22 @@ def _alike(programs, probes) -> bool:
         arrays = [probe[slot] for probe in probes]
         if arrays[0] is None:
             continue
-        if any(type(a) is not np.ndarray or a.size == 0 or a.shape != arrays[0].shape or
-               a.dtype != arrays[0].dtype for a in arrays):
+        if any(not isinstance(a, (np.ndarray, np.generic)) or a.size == 0 or
+               a.shape != arrays[0].shape or a.dtype != arrays[0].dtype for a in arrays):
             return False
     return True
 
 
 def _same_step(a, b, sa, sb) -> bool:
     """Whether two raw steps (and their program steps) do the same on their devices."""
-    if type(a) is not type(b) or a.slot != b.slot or a.raw != b.raw:
-        return False
     kind = type(a)
+    if kind is not type(b):
+        return False
+    if kind is op_capture._WriteStep:
+        return (a.obj, a.delta, a.op_type, a.size, a.nbytes, a.drops) == \
+            (b.obj, b.delta, b.op_type, b.size, b.nbytes, b.drops)
+    if a.slot != b.slot or a.raw != b.raw:
+        return False
     if kind is op_capture._RawOp:
         try:
             attrs = bool(sa.attrs == sb.attrs)
@@ -313,7 +367,7 @@ class _Stash:
         mine = self.objs[k]
         # the inputs checked at the stash (member.inputs), still the same objects holding
         # the same arrays (so of the same shapes and dtypes)
-        objs = [env[key] for key in section.env_keys] + member.variables
+        objs = member.objects(env, section)
         if len(objs) != len(mine) or any(a is not b or a._value is not v
                                          for a, b, v in zip(objs, mine, self.values[k])):
             return False
@@ -325,6 +379,8 @@ class _Stash:
         for slot, how, what, dev in self.stacked.kept[k]:
             if how == "op":
                 slots[slot] = Tensor(arrays[slot][k, ...], dev)
+            elif how == "write":   # as _WriteStep.compute: the variable's new value
+                slots[what]._value = arrays[slot][k]
             elif how == "read":
                 slots[slot] = Tensor(slots[what]._value, dev)
             else:
@@ -333,5 +389,5 @@ class _Stash:
         gathered._charge(gathered.before[-1])
         for slot, tag in program.tags:
             slots[slot]._teach_tag = tag
-        member.finish(env, program, slots)
+        member.finish(env, section, slots)
         return True

@@ -7,10 +7,11 @@ import numpy as np
 import simdist as tf
 
 
-def seed_like(rows=32, batch=8, width=6, activation="relu", loss="bce", steps=2, last=None):
+def seed_like(rows=32, batch=8, width=6, activation="relu", loss="bce", steps=2, last=None,
+              metric="accuracy"):
     """A seed-001-like custom loop over 4 replicas (Dense, a loss with Reduction.NONE +
-    compute_average_loss, Adam, a metric); ``rows`` not a multiple of ``batch`` makes a
-    smaller last batch (another trace)."""
+    compute_average_loss, Adam, a metric: ``metric``); ``rows`` not a multiple of ``batch``
+    makes a smaller last batch (another trace)."""
     def program():
         strategy = tf.distribute.MirroredStrategy()
         with strategy.scope():
@@ -21,7 +22,9 @@ def seed_like(rows=32, batch=8, width=6, activation="relu", loss="bce", steps=2,
             reduction = tf.keras.losses.Reduction.NONE
             loss_object = tf.keras.losses.BinaryCrossentropy(reduction=reduction) \
                 if loss == "bce" else tf.keras.losses.MeanSquaredError(reduction=reduction)
-            accuracy = tf.keras.metrics.BinaryAccuracy()
+            accuracy = {"accuracy": tf.keras.metrics.BinaryAccuracy,
+                        "auc": tf.keras.metrics.AUC,
+                        "mse": tf.keras.metrics.MeanSquaredError}[metric]()
         x = np.linspace(-1.0, 1.0, rows * 3, dtype=np.float32).reshape(rows, 3)
         y = (np.sin(7 * x).sum(axis=1, keepdims=True) > 0).astype(np.float32)
         data = strategy.experimental_distribute_dataset(

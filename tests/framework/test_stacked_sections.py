@@ -11,7 +11,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import simdist as tf
-from simdist.framework import execute, kernels, section_plan, stacked_kernels, stacked_sections
+from simdist.framework import (
+    call_plan,
+    execute,
+    kernels,
+    section_plan,
+    stacked_kernels,
+    stacked_sections,
+)
 from simdist.hardware import backend as _backend
 
 pytestmark = pytest.mark.skipif(
@@ -19,13 +26,13 @@ pytestmark = pytest.mark.skipif(
     reason="compiled graph plans lower ops on the NumPy backend only (graph_plan.py)")
 
 
-def _groups(fn):
-    """Per trace of ``fn``: whether its first section group computes stacked (None: no
-    group)."""
+def _groups(fn, kind=section_plan.SectionStep):
+    """Per trace of ``fn``: whether its first group of ``kind`` steps (sections; the metric
+    updates: call_plan.CallStep) computes stacked (None: no group)."""
     found = []
     for trace in fn._traces:
         plan = trace.graph._plans[None]
-        first = next(s for s in plan.steps if isinstance(s, section_plan.SectionStep))
+        first = next(s for s in plan.steps if isinstance(s, kind))
         found.append(None if first.group is None else bool(first.group.stacked))
     return found
 
@@ -37,6 +44,14 @@ def _assert_same(program):
 def test_four_replicas_sections_compute_stacked_exactly():
     step = _assert_same(replica_programs.seed_like(steps=3))
     assert _groups(step) == [True]
+
+
+@pytest.mark.parametrize("metric", ["accuracy", "mse"])
+def test_four_replicas_metric_updates_write_stacked_exactly(metric):
+    """Each replica's metric update (a call that writes its own total and count) computed
+    stacked: the same variables after every step, clocks, memory and events."""
+    step = _assert_same(replica_programs.seed_like(steps=4, metric=metric))
+    assert _groups(step, call_plan.CallStep) == [True]
 
 
 def test_a_smaller_last_batch_traces_again_and_stacks_too():
@@ -53,10 +68,12 @@ def test_replicas_with_other_row_counts_are_refused():
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(batch=st.sampled_from([4, 8, 12]), width=st.integers(1, 5),
        activation=st.sampled_from(["relu", "tanh", "sigmoid", None]),
-       loss=st.sampled_from(["bce", "mse"]), last=st.sampled_from(["sigmoid", "linear"]))
-def test_random_models_stack_exactly(batch, width, activation, loss, last):
+       loss=st.sampled_from(["bce", "mse"]), last=st.sampled_from(["sigmoid", "linear"]),
+       metric=st.sampled_from(["accuracy", "auc", "mse"]))
+def test_random_models_stack_exactly(batch, width, activation, loss, last, metric):
     _assert_same(replica_programs.seed_like(rows=2 * batch + 4, batch=batch, width=width,
-                          activation=activation, loss=loss, steps=2, last=last))
+                                            activation=activation, loss=loss, steps=2,
+                                            last=last, metric=metric))
 
 
 # --- the kernels --------------------------------------------------------------------------

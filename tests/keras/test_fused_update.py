@@ -110,3 +110,39 @@ def test_adams_step_size_is_computed_once_per_step_for_every_device(monkeypatch)
     own_run = _train("adam", steps=4)
     assert len(calls) == 4 + 16
     assert shared_run == own_run and len(own_run[2]) > 0
+
+
+def test_adams_shared_step_size_follows_a_new_learning_rate(monkeypatch):
+    """The learning rate assigned between steps (and a schedule's) reaches the shared
+    computation: the same values, clocks and events as the eager ops."""
+    def run():
+        reset_world()
+        strategy = tf.distribute.MirroredStrategy()
+        tf.keras.utils.set_random_seed(3)
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+            fixed = tf.keras.optimizers.Adam(0.05)
+            scheduled = tf.keras.optimizers.Adam(
+                tf.keras.optimizers.schedules.ExponentialDecay(0.1, 1, 0.5))
+        x = tf.constant(np.linspace(-1, 1, 24, dtype=np.float32).reshape(8, 3))
+
+        def step(optimizer):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(model(x) ** 2)
+            grads = tape.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+
+        for i in range(4):
+            fixed.learning_rate.assign(0.05 * (i + 1))
+            strategy.run(step, args=(fixed,))
+            strategy.run(step, args=(scheduled,))
+        machine = machine_lib.get_machine()
+        return ([c.numpy().tobytes() for v in model.variables
+                 for c in strategy.experimental_local_results(v)],
+                [(d.name, d.clock) for d in machine.devices.values()],
+                [(e.name, e.device, e.start, e.end) for e in machine.trace.events])
+
+    shared_run = run()
+    monkeypatch.setattr(adam.Adam, "_fused_prepare_local", lambda *a: False)
+    eager_run = run()
+    assert shared_run == eager_run and len(eager_run[2]) > 0

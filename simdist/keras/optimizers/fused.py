@@ -103,11 +103,13 @@ def shared_scalars(owner, compute, inputs):
     once for inputs of the same dtypes, shapes and bits as the last ones ``owner`` gave
     (every device's copy of a step's scalars: the value is computed once and each device
     is charged the ops as its own computation would charge them)."""
-    key = tuple((type(x), x.dtype, x.shape, x.tobytes()) for x in inputs)
     kept = _shared.get(owner)
-    if kept is None or kept[0] != key:
-        k = Charges()
-        kept = _shared[owner] = (key, compute(k, *inputs), k.charges, [])
+    if kept is None or len(kept[0]) != len(inputs) or not all(
+            a is b and not a.flags.writeable or type(a) is type(b) and a.dtype == b.dtype
+            and a.shape == b.shape and a.tobytes() == b.tobytes()
+            for a, b in zip(inputs, kept[0])):
+        k = Charges()   # (the kept inputs are held: a read-only array is itself, by id)
+        kept = _shared[owner] = (tuple(inputs), compute(k, *inputs), k.charges, [])
     return kept[1], kept[2], kept[3]
 
 

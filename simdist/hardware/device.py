@@ -214,8 +214,7 @@ class Device:
                 break
         trace = self.trace
         if trace.enabled:
-            trace.record_ops(list(zip(memo[2], itertools.repeat(self.name), starts,
-                                      itertools.islice(starts, 1, None), memo[3], memo[4])))
+            trace.record_columns(memo[2], self.name, starts, memo[3], memo[4])
 
     @staticmethod
     def _costs(ops, speeds) -> list:

@@ -19,8 +19,10 @@ Glossary:
                   Event and its args dict, and the cyclic garbage collector stops tracking
                   it at its first pass: a run of many ops no longer fills the collector's
                   oldest generation with events (whose full collections cost a fifth of a
-                  replayed training loop). What ``events`` gives is the same list of
-                  Events in the same order.
+                  replayed training loop). A run of ops on one device charged at once
+                  (``record_columns``: a replayed program's) is one pending entry, its
+                  columns, until read. What ``events`` gives is the same list of Events in
+                  the same order.
 """
 
 from __future__ import annotations
@@ -65,6 +67,16 @@ class Event:
         return self.end - self.start
 
 
+class _Columns:
+    """Pending events of a run of ops on one device (Trace.record_columns)."""
+
+    __slots__ = ("n", "names", "device", "starts", "flops", "nbytes")
+
+    def __init__(self, n, names, device, starts, flops, nbytes):
+        self.n, self.names, self.device, self.starts = n, names, device, starts
+        self.flops, self.nbytes = flops, nbytes
+
+
 class Trace:
     """An append-only, thread-safe list of events."""
 
@@ -73,6 +85,7 @@ class Trace:
         self.max_events = max_events
         self._events: list[Event] = []   # read: made Events
         self._pending: list = []         # recorded since the last read: tuples (see above)
+        self._extra = 0                  # events of _Columns entries beyond one each
         self.dropped = 0
         self._lock = threading.Lock()
 
@@ -87,6 +100,7 @@ class Trace:
     def events(self, events: list) -> None:
         with self._lock:
             self._pending.clear()
+            self._extra = 0
             self._events = events
 
     def _flush(self) -> None:
@@ -95,11 +109,22 @@ class Trace:
             n = len(pending)
             batch = pending[:n]
             del pending[:n]
-            self._events.extend(
-                Event(e[0], "compute", e[1], e[2], e[3], {"flops": e[4], "bytes": e[5]})
-                if len(e) == 6 else Event(e[0], e[1], e[2], e[3], e[4],
-                                          dict(zip(e[5::2], e[6::2])))
-                for e in batch)
+            events = self._events
+            for e in batch:
+                if type(e) is _Columns:
+                    self._extra -= e.n - 1
+                    events.extend(
+                        Event(name, "compute", e.device, start, end,
+                              {"flops": flops, "bytes": nbytes})
+                        for name, start, end, flops, nbytes in zip(
+                            e.names, e.starts, itertools.islice(e.starts, 1, None), e.flops,
+                            e.nbytes))
+                elif len(e) == 6:
+                    events.append(Event(e[0], "compute", e[1], e[2], e[3],
+                                        {"flops": e[4], "bytes": e[5]}))
+                else:
+                    events.append(Event(e[0], e[1], e[2], e[3], e[4],
+                                        dict(zip(e[5::2], e[6::2]))))
 
     def record(self, name, cat, device, start, end, **args) -> None:
         """Append an event (dropped, and counted, past ``max_events`` so memory stays bounded)."""
@@ -107,7 +132,7 @@ class Trace:
             return
         # list.append is atomic, and replicas run one at a time: no lock on this hot path.
         if self.max_events is not None and \
-                len(self._events) + len(self._pending) >= self.max_events:
+                len(self._events) + len(self._pending) + self._extra >= self.max_events:
             self.dropped += 1
             if self.dropped == 1:
                 self._warn_dropping()
@@ -121,7 +146,7 @@ class Trace:
         eager path records one)."""
         pending = self._pending
         if self.max_events is not None and \
-                len(self._events) + len(pending) >= self.max_events:
+                len(self._events) + len(pending) + self._extra >= self.max_events:
             self.record(name, "compute", device, start, end, flops=flops, bytes=nbytes)
             return
         pending.append((name, device, start, end, flops, nbytes))
@@ -131,11 +156,26 @@ class Trace:
         ``events`` in turn (one list extension while the cap leaves room for all)."""
         pending = self._pending
         if self.max_events is not None and \
-                len(self._events) + len(pending) + len(events) > self.max_events:
+                len(self._events) + len(pending) + self._extra + len(events) > self.max_events:
             for event in events:
                 self.record_op(*event)
             return
         pending.extend(events)
+
+    def record_columns(self, names, device: str, starts, flops, nbytes) -> None:
+        """:meth:`record_ops` of op i: ``names[i]`` on ``device`` from ``starts[i]`` to
+        ``starts[i + 1]``, ``flops[i]``, ``nbytes[i]`` (one pending entry; the lists are
+        kept as they are: the caller makes no change to them)."""
+        n = len(names)
+        if not n:
+            return
+        if self.max_events is not None and \
+                len(self._events) + len(self._pending) + self._extra + n > self.max_events:
+            self.record_ops(list(zip(names, itertools.repeat(device), starts,
+                                     itertools.islice(starts, 1, None), flops, nbytes)))
+            return
+        self._extra += n - 1
+        self._pending.append(_Columns(n, names, device, starts, flops, nbytes))
 
     def record_events(self, events) -> None:
         """:meth:`record` of each ``(name, cat, device, start, end, k1, v1, k2, v2, ...)``
@@ -145,7 +185,7 @@ class Trace:
             return
         pending = self._pending
         if self.max_events is not None and \
-                len(self._events) + len(pending) + len(events) > self.max_events:
+                len(self._events) + len(pending) + self._extra + len(events) > self.max_events:
             for e in events:
                 self.record(*e[:5], **dict(zip(e[5::2], e[6::2])))
             return
@@ -160,18 +200,16 @@ class Trace:
             TraceEventsDroppedWarning, stacklevel=4)
 
     def truncate(self, n: int) -> None:
-        """Keep the first ``n`` events only (pending ones stay pending)."""
+        """Keep the first ``n`` events only."""
+        if self._pending:
+            self._flush()
         with self._lock:
-            kept = len(self._events)
-            if n >= kept:
-                del self._pending[n - kept:]
-            else:
-                del self._events[n:]
-                self._pending.clear()
+            del self._events[n:]
 
     def clear(self) -> None:
         with self._lock:
             self._pending.clear()
+            self._extra = 0
             self._events.clear()
             self.dropped = 0
 
@@ -184,7 +222,7 @@ class Trace:
         ]
 
     def __len__(self) -> int:
-        return len(self._events) + len(self._pending)
+        return len(self._events) + len(self._pending) + self._extra
 
     def to_chrome(self) -> dict:
         """Chrome trace JSON (``traceEvents``, microseconds), as Perfetto opens it: hosts

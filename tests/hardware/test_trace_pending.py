@@ -1,7 +1,7 @@
 """Pending trace events: an op's event is kept as a tuple until ``events`` is read, and
 reading gives what recording Events directly gave (the same Events, order, cap, drops,
 truncation), whether ops and events are recorded one by one or as a batch (``record_ops``,
-``record_events``)."""
+``record_events``, ``record_columns``)."""
 
 import gc
 import warnings
@@ -39,6 +39,7 @@ _actions = st.lists(st.one_of(
     st.tuples(st.just("record"), st.integers(0, 5), st.floats(0, 10), st.integers(0, 99)),
     st.tuples(st.just("ops"), st.integers(0, 5), st.floats(0, 10), st.integers(0, 4)),
     st.tuples(st.just("events"), st.integers(0, 5), st.floats(0, 10), st.integers(0, 4)),
+    st.tuples(st.just("columns"), st.integers(0, 5), st.floats(0, 10), st.integers(0, 4)),
     st.tuples(st.just("read")),
     st.tuples(st.just("len")),
     st.tuples(st.just("clear")),
@@ -63,6 +64,13 @@ def test_reading_a_trace_gives_the_events_recording_them_at_once_gave(actions, c
                 trace.record_ops(batch)
                 for event in batch:
                     eager.record_op(*event)
+            elif action[0] == "columns":   # record_columns: as record_op one by one
+                _, i, t, k = action
+                names, starts = [f"Col{i}.{j}" for j in range(k)], [t + j for j in range(k + 1)]
+                flops, nbytes = list(range(k)), [4 * j for j in range(k)]
+                trace.record_columns(names, GPU, starts, flops, nbytes)
+                for j in range(k):
+                    eager.record_op(names[j], GPU, starts[j], starts[j + 1], flops[j], nbytes[j])
             elif action[0] == "events":   # record_events: a batch, as record one by one
                 _, i, t, k = action
                 batch = [(f"Copy{i}.{j}", "transfer", GPU, t + j, t + j + 2.0,

@@ -130,6 +130,7 @@ def apply(optimizer, entries, coefficients) -> bool:
     done, scalars = 0, []
     try:
         charged_on: dict = {}
+        kept = _kept_programs(optimizer, recorder.program)
         for entry, n in zip(entries, sizes):
             scalars.append(coefficients(entry))
             dev = entry[4]
@@ -137,32 +138,42 @@ def apply(optimizer, entries, coefficients) -> bool:
             if charged is None:
                 charged = charged_on[dev] = not (execute._scratch.value or (
                     not dev.trace.enabled and dev.spec.launch_s == 0))
-            dev.run_ops(*_charges(optimizer, recorder.program, dev, n, charged))
+            dev.run_ops(*_charges(kept, recorder.program, dev, n, charged))
             done += 1
     finally:
         _write_back(optimizer, entries[:done], sizes, scalars, first, targets, recorder)
     return True
 
 
-def _charges(optimizer, program, dev, n, charged):
-    """(the ops a copy of ``n`` elements on ``dev`` is charged, their Device.run_ops memo),
-    kept per optimizer for the next step's copy of the same program and size."""
-    kept = _kept_charges.get(optimizer)
+def _kept_programs(optimizer, program) -> dict:
+    """The charges kept for ``program`` (a step's flat update) by ``optimizer``: (device,
+    size, charged) -> _charges' pair, for the next step's copies."""
+    programs = _kept_charges.get(optimizer)
+    if programs is None:
+        programs = _kept_charges[optimizer] = {}
+    key = tuple(program)
+    kept = programs.get(key)
     if kept is None:
-        kept = _kept_charges[optimizer] = {}
-    key = (dev, n, charged, tuple(program))
+        if len(programs) >= _KEPT:
+            programs.clear()
+        kept = programs[key] = {}
+    return kept
+
+
+def _charges(kept, program, dev, n, charged):
+    """(the ops a copy of ``n`` elements on ``dev`` is charged, their Device.run_ops memo),
+    kept (``_kept_programs``) for the next step's copy of the same program and size."""
+    key = (dev, n, charged)
     found = kept.get(key)
     if found is None:
-        if len(kept) >= _KEPT:
-            kept.clear()
         found = kept[key] = ([(name, n, n * per_element + (scalar_bytes or 0), low)
                               for name, per_element, scalar_bytes, low in program
                               if charged or scalar_bytes is None], [])
     return found
 
 
-_kept_charges: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_KEPT = 256   # programs kept per optimizer (copies x sizes x devices of a model: a few dozen)
+_kept_charges: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # optimizer -> ...
+_KEPT = 16   # programs kept per optimizer (one per dtype and update kind: a few)
 
 
 def _in_node() -> bool:

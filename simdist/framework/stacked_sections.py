@@ -99,6 +99,9 @@ class Group:
             section = member.program
             if section is None or section.program.raw is None:
                 return None
+            if any(k not in env for k in section.env_keys):
+                self.stacked = False   # a member reads what an earlier one makes: in turn
+                return None
             found = member.inputs(env, section)
             if found is None or not _placed(section.program, found):
                 return None

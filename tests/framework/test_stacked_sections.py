@@ -160,3 +160,24 @@ def test_shaping_and_reducing_stacked_kernels_give_each_replicas_bits(data, repl
               "zeros": tf.zeros_like, "size": tf.size}[case]
         per_replica = [(x,) for x in a]
     assert _rows_equal(op, per_replica)
+
+
+def test_consecutive_calls_where_one_reads_the_others_output_replay_in_turn():
+    """A loss call then compute_average_loss of its output: consecutive call steps, but
+    the second's input is made by the first; they are not stacked, each runs in turn."""
+    def program():
+        loss_object = tf.keras.losses.BinaryCrossentropy(
+            reduction=tf.keras.losses.Reduction.NONE)
+
+        @tf.function
+        def f(y, p):
+            return tf.nn.compute_average_loss(loss_object(y, p), global_batch_size=8)
+
+        y = tf.constant(np.linspace(0, 1, 8, dtype=np.float32).reshape(8, 1))
+        p = tf.constant(np.linspace(0.1, 0.9, 8, dtype=np.float32).reshape(8, 1))
+        return [f(y, p) for _ in range(5)], f
+
+    fn = _assert_same(program)
+    steps = fn._traces[0].graph._plans[None].steps
+    assert [type(s) for s in steps] == [call_plan.CallStep] * 2
+    assert steps[0].group is steps[1].group and steps[0].group.stacked is False

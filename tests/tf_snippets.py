@@ -150,8 +150,16 @@ def recorder_main(folder, groups, argv, cpus=4, clear_session=True):
                names=names or None)
 
 
+# the device in an eager kernel error's ``{{function_node __wrapped__<op>_device_<device>}}``
+_KERNEL_GPU = re.compile(
+    r"(\{\{function_node __wrapped__\w*_device_/job:[^}]*/device:)GPU:(\d+)\}\}")
+
+
 def _masked(message):
-    """Addresses and class paths differ between the frameworks by nature."""
+    """Addresses and class paths differ between the frameworks by nature, as do the devices
+    of eager kernels: simdist's simulated GPU k stands where the recorder had its CPU k
+    (one CPU split into logical ones, no GPU)."""
+    message = _KERNEL_GPU.sub(r"\1CPU:\2}}", message)
     return re.sub(r"<class '[^']*'>", "<class>", re.sub(r" at 0x[0-9a-f]+", " at 0x", message))
 
 

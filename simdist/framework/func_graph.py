@@ -75,6 +75,7 @@ import numpy as np
 from simdist.framework import (
     context,
     dtypes,
+    eager_errors,
     errors,
     execute,
     graph_errors,
@@ -1244,11 +1245,13 @@ def recorded(fn=None, *, kind: str = "pure", spec=None, name=None, inline=False)
 
         @functools.wraps(f)
         def op(*args, **kwargs):
-            if not active[0]:
-                return f(*args, **kwargs)
-            g = tracing.value
+            g = tracing.value if active[0] else None
             if g is None or inline and _traced_through(inline, args, kwargs):
-                return f(*args, **kwargs)
+                try:
+                    return f(*args, **kwargs)
+                except errors.OpError as e:   # TF's eager text (its kernel's, wrapped)
+                    eager_errors.add_context(e, f, args, kwargs)
+                    raise
             given = kwargs.get("name")   # TF's ``name=`` names the op
             if isinstance(given, str) and given:
                 return g.record(f, kind, spec, args, kwargs, given)

@@ -53,6 +53,7 @@ _uids = itertools.count(1)
 # op function name -> rule(args, kwargs) -> None or text(kernel text), where TF's graph
 # kernel differs from its eager one (BatchMatMulV3 adds its adjoint flags: " 0 0")
 _GRAPH_KERNEL_TEXT: dict = {}
+_WRAPPED = "{{function_node __wrapped__"   # an eager kernel error's start (eager_errors)
 
 
 def inference_name(function_name: str) -> str:
@@ -117,6 +118,8 @@ def at_node(error, node):
     text = error.message
     if "[[{{node " in text:   # the runtime's text of a node already (a collective's)
         return error
+    if text.startswith(_WRAPPED):   # an op inside a node's composite: its eager wrapping off
+        text = text[text.find("}} ") + 3:]
     start = text.find(" [Op:")
     end = text.find("]", start)
     if start < 0 or end < 0:   # an error of the node's own (an empty optional's)

@@ -155,8 +155,8 @@ def fill(dims, value, name=None) -> Tensor:
     v = _t(value)
     if v.ndim != 0:
         raise errors.InvalidArgumentError(
-            None, None, f"value must be a scalar, got a tensor of shape {v.shape} [Op:Fill]")
-    shape = tuple(_ints(dims))
+            None, None, f"value must represent a scalar, got shape {_shape_text(v)} [Op:Fill]")
+    shape = _fill_dims(dims)
     execute.check_output_fits("Fill", shape, v._value.dtype, [v])
     xp = array_api.namespace(v._value)
     out = array_api.copy(xp.broadcast_to(v._value, shape))  # the standard's full takes scalars
@@ -166,9 +166,23 @@ def fill(dims, value, name=None) -> Tensor:
 def zeros(shape, dtype=dtypes.float32, name=None) -> Tensor:
     """A tensor of zeros (``tf.zeros``)."""
     dt = dtypes.as_dtype(dtype)
-    shape = tuple(_ints(shape))
+    shape = _fill_dims(shape)
     execute.check_output_fits("Fill", shape, dt)
     return execute.execute("Fill", [], _zeros_value(shape, dt))
+
+
+def _fill_dims(dims) -> tuple:
+    """The shape of a Fill (tf.zeros, tf.ones, tf.fill).
+
+    Raises:
+      InvalidArgumentError: a negative dimension (TF's Fill kernel's text).
+    """
+    shape = tuple(_ints(dims))
+    for d in shape:
+        if d < 0:
+            raise errors.InvalidArgumentError(None, None,
+                                              f"Dimension {d} must be >= 0 [Op:Fill]")
+    return shape
 
 
 def _zeros_value(shape, dt):
@@ -182,7 +196,7 @@ def ones(shape, dtype=dtypes.float32, name=None) -> Tensor:
     """A tensor of ones (``tf.ones``)."""
     xp = backend.xp
     dt = dtypes.as_dtype(dtype)
-    shape = tuple(_ints(shape))
+    shape = _fill_dims(shape)
     execute.check_output_fits("Fill", shape, dt)
     return execute.execute("Fill", [], xp.ones(shape, dtype=dt.as_numpy_dtype))
 
@@ -367,10 +381,13 @@ def broadcast_to(input, shape, name=None) -> Tensor:  # noqa: A002 - TF's name
     xp = array_api.namespace(x._value)
     try:
         value = xp.broadcast_to(x._value, target)
-    except ValueError:
-        raise errors.InvalidArgumentError(
-            None, None, f"Unable to broadcast tensor of shape {list(x.shape)} to tensor of "
-                        f"shape {list(target)} [Op:BroadcastTo]") from None
+    except ValueError:   # TF's BroadcastTo kernel's texts
+        problem = f"Incompatible shapes: {_shape_text(x)} vs. [{','.join(map(str, target))}]" \
+            if x.ndim <= len(target) else \
+            f"Rank of input ({x.ndim}) must be no greater than rank of output shape " \
+            f"({len(target)})."
+        raise errors.InvalidArgumentError(None, None,
+                                          f"{problem} [Op:BroadcastTo]") from None
     execute.check_output_fits("BroadcastTo", target, x._value.dtype, [x])
     return execute.execute("BroadcastTo", [x], array_api.copy(value))
 

@@ -302,7 +302,8 @@ def add_n(inputs, name=None) -> Tensor:
     for j, t in enumerate(ts[1:], start=1):
         if t.shape != ts[0].shape:
             raise errors.InvalidArgumentError(
-                None, None, f"Inputs to operation AddN must have the same size and shape.  "
+                None, None, "Inputs to operation AddN of type AddN must have the same size "
+                            "and shape.  "
                             f"Input 0: {_shape_text(ts[0])} != input "
                             f"{j}: {_shape_text(t)} [Op:AddN]")
     value = ts[0]._value
@@ -547,11 +548,18 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     op_type = "BatchMatMulV2" if batched else "MatMul"
     execute.check_same_dtype(op_type, at, bt)
     op_types.refuse_strings(op_type, at)
-    if at.ndim < 2 or bt.ndim < 2:
-        which = 0 if at.ndim < 2 else 1
+    if at.ndim < 2 or bt.ndim < 2:   # TF 2.21's kernel texts
+        if batched:
+            which = 0 if at.ndim < 2 else 1
+            problem = f"In[{which}] ndims must be >= 2: {min(at.ndim, bt.ndim)}"
+        elif at.ndim == bt.ndim:
+            problem = f"In[0] and In[1] ndims must be == 2: {at.ndim}"
+        else:
+            problem = (f"In[0] and In[1] has different ndims: {_shape_text(at)} vs. "
+                       f"{_shape_text(bt)}")
         raise errors.InvalidArgumentError(
-            None, None, f"In[{which}] ndims must be >= 2 [Op:{op_type}]. tf.matmul multiplies "
-                        "matrices; use tf.reshape or tf.expand_dims to make a vector a matrix.")
+            None, None, f"{problem} [Op:{op_type}]\ntf.matmul multiplies matrices; use "
+                        "tf.reshape or tf.expand_dims to make a vector a matrix.")
     xp = array_api.namespace(at._value)
     av = array_api.matrix_transpose(at._value) if ta else at._value
     bv = array_api.matrix_transpose(bt._value) if tb else bt._value

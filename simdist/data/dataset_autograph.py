@@ -24,7 +24,7 @@ iterator_autograph.py (the for-loop registration).
 from __future__ import annotations
 
 from simdist.autograph.operators import control_flow, py_builtins
-from simdist.data import optional_ops
+from simdist.data import traced_reduce
 from simdist.data.dataset_ops import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
@@ -72,8 +72,8 @@ def _tf_dataset_for_stmt(ds, extra_test, body, get_state, set_state, symbol_name
         set_state(loop_vars)
         return extra_test()
 
-    set_state(optional_ops.fold(OwnedIterator(ds), tuple(init_vars), reduce_body,
-                                None if extra_test is None else test, relax_shapes=True))
+    set_state(traced_reduce.fold(ds, tuple(init_vars), reduce_body,
+                                 None if extra_test is None else test, scan=True))
 
 
 def _abs(ds):

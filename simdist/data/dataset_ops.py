@@ -490,8 +490,9 @@ class DatasetV2:
         """Fold the elements into ``initial_state`` with ``reduce_func(state, element)``
         (in a trace: TF's graph loop, optional_ops.fold)."""
         if func_graph.current() is not None:
-            return optional_ops.fold(OwnedIterator(self), initial_state, reduce_func,
-                                     relax_shapes=True)
+            from simdist.data import traced_reduce
+
+            return traced_reduce.fold(self, initial_state, reduce_func)
         state = initial_state
         for element in self:
             with structure.dataset_function():

@@ -33,6 +33,8 @@ the get_next call count) and the reduce of python/distribute/input_lib.py.
 
 from __future__ import annotations
 
+import contextlib
+
 from simdist.data import structure
 from simdist.framework import errors, func_graph, nest
 from simdist.framework.tensor import Tensor
@@ -148,12 +150,16 @@ def _shapes_of(state):
     return [getattr(t, "shape", None) for t in nest.flatten(state)]
 
 
-def fold(iterator, initial_state, reduce_fn, extra_test=None, relax_shapes=False):
+def fold(iterator, initial_state, reduce_fn, extra_test=None, relax_shapes=False,
+         graph_name=None):
     """TF's graph reduce: ``state = reduce_fn(state, element)`` for each element of
     ``iterator`` while ``extra_test(state)`` (if given) holds; the final state.
+    ``graph_name``: the tf.data function TF traces ``reduce_fn`` into (data.traced_reduce):
+    the body's ops and the state's and the element's tensors named as there.
 
     Only inside a trace (the caller folds eagerly in Python otherwise).
     """
+    from simdist.framework.graph_control_flow import named_body
     from simdist.framework.ops import array_ops
     from simdist.framework.ops import cond as cond_lib
     from simdist.framework.ops import while_loop as while_lib
@@ -177,21 +183,35 @@ def fold(iterator, initial_state, reduce_fn, extra_test=None, relax_shapes=False
             return has
         return cond_lib.cond(has, lambda: extra_test(packed(leaves)), lambda: False)
 
+    def element(opt, n):
+        value = opt.get_value()
+        if graph_name is None:
+            return value
+        names = iter(range(n, n + len(nest.flatten(value))))   # the function's args_<k>
+        return nest.map_structure(
+            lambda t: array_ops.identity(t, name=f"args_{next(names)}"), value)
+
     def body(has, leaves):
         opt = get_next_as_optional(iterator)
-        new = cond_lib.cond(
-            opt.has_value(), lambda: leaves_of(reduce_fn(packed(leaves), opt.get_value())),
-            lambda: list(leaves), strict=True)
+        with named_body(graph_name) if graph_name else contextlib.nullcontext():
+            new = cond_lib.cond(
+                opt.has_value(),
+                lambda: leaves_of(reduce_fn(packed(leaves), element(opt, len(leaves)))),
+                lambda: list(leaves), strict=True)
         if relax_shapes:
             _check_shapes(leaves, new)
         return opt.has_value(), new
 
+    start = leaves_of(initial_state)
+    arguments = ["has_element"] + [f"args_{k}" for k in range(len(start))]
     while True:
         try:
-            _, final = while_lib.while_loop(
-                cond, body, (array_ops.constant(True), leaves_of(initial_state)),
-                shape_invariants=None if invariants is None else (None, invariants),
-                return_same_structure=True)
+            with named_body(graph_name, arguments) if graph_name else \
+                    contextlib.nullcontext():
+                _, final = while_lib.while_loop(
+                    cond, body, (array_ops.constant(True), start),
+                    shape_invariants=None if invariants is None else (None, invariants),
+                    return_same_structure=True)
             return packed(final)
         except _Relax as e:
             invariants = e.shapes

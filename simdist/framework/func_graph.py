@@ -653,6 +653,8 @@ class FuncGraph:
         self.substitutes: dict = {}     # id(variable argument) -> its slot id
         self.stdout = None              # sys.stdout while tracing (its output is held)
         self.created_variables: list = []   # tf.Variables the traced code made (lifted)
+        # node ranges get_operations lists as TF's ops instead (data.traced_reduce.Listing)
+        self.listed_ranges: list = []
         # autograph=True but the function was not converted: Python control flow on a
         # tensor makes the function run eagerly rather than raise (AutoGraph would convert)
         self.autograph_pending = False

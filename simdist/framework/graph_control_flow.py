@@ -114,11 +114,38 @@ def _as_symbolic(graph, x):
 _body_ids = itertools.count(1)
 
 
-def _closing(graph, kind: str):
+def _body_name(base: str, part: str) -> str:
+    """TF's FuncGraph name of a cond branch or a loop's condition / body, without its uid
+    (``while_body``, ``outer_while_1_cond``, ``cond_1_true``: cond_v2 / while_v2's
+    util.unique_fn_name of the op's name scope)."""
+    return f"{base}_{part}".replace("/", "_")
+
+
+_named = ThreadLocalValue(None)   # (graph name, placeholder names) for the next body
+
+
+@contextlib.contextmanager
+def named_body(graph_name: str, placeholders=None):
+    """The next cond / while_loop this thread traces is, in TF, a tf.data function (a
+    dataset fold: data.traced_reduce): its branches or condition and body are the graph
+    ``graph_name`` (no uid: ``Dataset_scan_scan_body``, ``reduce_fn``), their ops named
+    without a scope in a namespace of their own (``mul``), a loop's placeholders
+    ``placeholders`` (``args_0``); the conds and loops inside are named as usual."""
+    with _named.scope((graph_name, placeholders)):
+        yield
+
+
+def _take_named():
+    named = _named.value
+    _named.value = None
+    return named
+
+
+def _closing(graph, kind: str, uid=True):
     """A body of ``kind`` (TF's FuncGraph name: ``cond_true``, ``while_body`` ...) opened for
     tracing; call the result with its nodes and arguments to close it: their tensors are
     then out of scope for every later op (InaccessibleTensorError)."""
-    body = (f"{kind}_{next(_body_ids)}", id(object()))
+    body = (f"{kind}_{next(_body_ids)}" if uid else kind, id(object()))
     graph.open_bodies.append(body)
 
     def close(nodes, args=()):
@@ -133,15 +160,19 @@ def _closing(graph, kind: str):
     return close
 
 
-def _trace_into(graph, fn, args=(), scope=None, kind="body", closes=()):
+def _trace_into(graph, fn, args=(), scope=None, kind="body", closes=(), named=None):
     """Trace ``fn(*args)`` into a fresh node list; (nodes, outputs as symbolic tensors).
     ``scope``: the op's name (``cond/``, ``while/``): TF builds a branch or a loop body as
     a graph of its own inside that name scope, so its ops are ``cond/mul`` and their names
-    are unique within it only (both branches may have a ``cond/mul``)."""
+    are unique within it only (both branches may have a ``cond/mul``). ``named``: a
+    tf.data function's (``named_body``): no scope, names of its own, ``kind`` its name."""
     outer = graph.nodes
     graph.nodes = []
-    names = dict(graph._names) if scope else None
-    close = _closing(graph, kind)
+    names = dict(graph._names) if scope or named else None
+    if named:
+        scope, kind = None, named[0]
+        graph._names = {}
+    close = _closing(graph, kind, uid=not named)
     _bodies.value += 1
     try:
         with graph.name_scope(scope) if scope else contextlib.nullcontext():
@@ -216,11 +247,13 @@ def cond(graph, pred, true_fn, false_fn, name=None):
     """
     from simdist.framework import func_graph
 
-    base = graph.unique_name(name or "cond")
+    named = _take_named()
+    base = graph.unique_name(graph.scope + (name or "cond"))
     returned = []
     true_nodes, true_out = _trace_into(graph, lambda: _kept(returned, true_fn()), (),
-                                       base + "/", "cond_true")
-    false_nodes, false_out = _trace_into(graph, false_fn, (), base + "/", "cond_false")
+                                       base + "/", _body_name(base, "true"), named=named)
+    false_nodes, false_out = _trace_into(graph, false_fn, (), base + "/",
+                                         _body_name(base, "false"), named=named)
     t_flat, f_flat = nest.flatten(true_out), nest.flatten(false_out)
     if len(t_flat) != len(f_flat):
         raise AssertionError(f"[{len(t_flat)}, {len(f_flat)}]")
@@ -317,30 +350,37 @@ def while_loop(graph, cond_fn, body, loop_vars, shape_invariants=None,
     from simdist.framework import func_graph
     from simdist.framework.tensor_shape import TensorShape
 
-    base = graph.unique_name(name or "while")
+    named = _take_named()
+    base = graph.unique_name(graph.scope + (name or "while"))
     template, loop_vars = loop_vars, to_flows(loop_vars)
     structure = loop_vars
     entering = [_as_symbolic(graph, x) for x in nest.flatten(loop_vars)]
     invariants = (nest.flatten(shape_invariants) if shape_invariants is not None
                   else [None] * len(entering))
     places = []
-    for x, inv in zip(entering, invariants):
+    for k, (x, inv) in enumerate(zip(entering, invariants)):
         shape = x.shape if inv is None else TensorShape(inv)
-        place = graph.symbolic_like(shape, x.dtype, x._device, x.name.split(":")[0])
+        if named and named[1]:   # a tf.data function's arguments (args_0, ...)
+            place = graph.symbolic_like(shape, x.dtype, x._device, named[1][k])
+        else:
+            with graph.name_scope(base + "/"):   # TF's body and condition graphs' inputs
+                place = graph.symbolic_like(shape, x.dtype, x._device, "Placeholder")
         if x.dtype == dtypes.variant:   # a TensorList: the entering list's elements
             place._placeholders = x._placeholders
         places.append(place)
     _link(entering, places)
     packed = with_flows(template, nest.pack_sequence_as(structure, places))
     args = packed if isinstance(packed, (list, tuple)) else (packed,)
-    cond_nodes, pred = _trace_into(graph, cond_fn, args, base + "/", "while_cond")
+    cond_nodes, pred = _trace_into(graph, cond_fn, args, base + "/", _body_name(base, "cond"),
+                                   named=named)
     if not pred.dtype.is_bool:
         raise errors.InvalidArgumentError(
             None, None, f"Input 'input' passed {pred.dtype.name} expected bool while building "
             f"NodeDef '{base}/LoopCond' using Op<name=LoopCond; signature=input:bool -> "
             "output:bool>")
     # flows: flow-type values; the loop's placeholders are the body's (out of scope after)
-    body_nodes, new = _trace_into(graph, body, args, base + "/", "while_body", places)
+    body_nodes, new = _trace_into(graph, body, args, base + "/", _body_name(base, "body"),
+                                  places, named=named)
     if not isinstance(new, (list, tuple)) and isinstance(structure, (list, tuple)) \
             and len(structure) == 1:
         new = type(structure)([new])

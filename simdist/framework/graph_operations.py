@@ -438,10 +438,12 @@ def operations(graph) -> list:
     builder = _Builder(graph)
     builder.arguments()
     nodes = graph.nodes
-    programs = {p.start: p for p in getattr(graph, "replicated_programs", ())}
+    # TPU replicated computations (tpu_program), dataset folds (data.traced_reduce)
+    programs = {p.start: p for p in (*getattr(graph, "replicated_programs", ()),
+                                     *getattr(graph, "listed_ranges", ()))}
     i = 0
     while i < len(nodes):
-        program = programs.pop(i, None)   # a TPU replicated computation (tpu_program)
+        program = programs.pop(i, None)   # nodes listed as the ops TF has in their place
         if program is not None:
             program.list_operations(builder, nodes[program.start:program.end])
             i = program.end

@@ -850,10 +850,99 @@ def while_loop_leak(x):
         return i + 1, s + i
     r = tf.while_loop(lambda i, s: i < 3, body, (0, x))
     return r[1] + seen[0]
-ds_error = error(dataset_append)
-out = [error(range_append), error(lambda: cond_append(tf.constant(1))),
-       [ds_error[0], "cannot be accessed from FuncGraph(name=dataset_append," in ds_error[1]],
-       kept_but_unused(tf.constant(1)), error(lambda: while_loop_leak(tf.constant(1)), True)]
+out = [error(range_append), error(lambda: cond_append(tf.constant(1))), error(dataset_append),
+       kept_but_unused(tf.constant(1)), error(lambda: while_loop_leak(tf.constant(1)))]
+""",
+    "the graphs of loops and branches and a loop's placeholders are named as TF's": """
+import re
+def leaked(fn):   # the tensor and the graph it was made in, ids and uids masked
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the error is the result
+        last = [line.strip() for line in str(e).splitlines() if line.strip()][-1]
+        return re.sub(r"id=[0-9]+", "id=N", re.sub(r"_[0-9]+, id=", ", id=", last))
+    return None
+def loop_var(k):
+    @tf.function
+    def f(x):
+        seen = []
+        def body(*vs):
+            seen.append(vs[k])
+            return tuple(v + 1 for v in vs)
+        tf.while_loop(lambda *vs: vs[0] < 3, body, tuple(tf.constant(i) for i in range(3)))
+        return seen[0]
+    return leaked(lambda: f(tf.constant(1)))
+@tf.function
+def second_loop(x):
+    seen = []
+    i = tf.constant(0)
+    while i < x:
+        i += 1
+    j = tf.constant(0)
+    while j < x:
+        seen.append(j)
+        j += 1
+    return seen[0]
+@tf.function
+def scoped(x):
+    seen = []
+    with tf.name_scope("outer"):
+        tf.while_loop(lambda i: i < 3, lambda i: (seen.append(i), i + 1)[1], [x], name="loopy")
+    return seen[0]
+@tf.function
+def second_cond(x):
+    seen = []
+    def t():
+        seen.append(x * 2)
+        return x
+    tf.cond(x > 0, lambda: x, lambda: x)
+    tf.cond(x > 0, t, lambda: x)
+    return seen[-1]
+out = [loop_var(0), loop_var(2), leaked(lambda: second_loop(tf.constant(2))),
+       leaked(lambda: scoped(tf.constant(1))), leaked(lambda: second_cond(tf.constant(1)))]
+""",
+    "a dataset loop's and a reduce's function: TF's tf.data graphs and arguments": """
+import re
+def leaked(fn):   # the tensor and the graph it was made in, ids masked
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the error is the result
+        last = [line.strip() for line in str(e).splitlines() if line.strip()][-1]
+        return re.sub(r"id=[0-9]+", "id=N", last)
+    return None
+ds = tf.data.Dataset.range(3)
+def loop(which):
+    @tf.function
+    def f():
+        seen = []
+        s = tf.constant(0, tf.int64)
+        t = tf.constant(0.0)
+        for e in ds:
+            seen.append({"s": s, "t": t, "e": e, "mul": e * 2, "mul_1": s * 3}[which])
+            s += e
+            t += 1.0
+        return seen[0]
+    return leaked(f)
+def reduce(fn):
+    seen = []
+    @tf.function
+    def f():
+        ds.reduce(tf.constant(0, tf.int64), lambda a, b: fn(seen, a, b))
+        return seen[0]
+    return leaked(f)
+def fn(seen, a, b):
+    seen.append(b)
+    return a + b
+@tf.function
+def named(x):
+    seen = []
+    def add(a, b):
+        seen.append(a * x)
+        return a + b
+    ds.reduce(tf.constant(0, tf.int64), add)
+    return seen[0]
+out = [loop(w) for w in ("s", "t", "e", "mul", "mul_1")] + [
+    reduce(fn), leaked(lambda: named(tf.constant(2, tf.int64)))]
 """,
     "a loop else runs its function unconverted, as TF's AutoGraph refuses it": LAST_LINE + """
 @tf.function

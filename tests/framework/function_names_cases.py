@@ -7,6 +7,8 @@ also keeps TF's full operation list (``graph.get_operations()``: name and type) 
 traced graph as ``ops``, for reference; the replay compares the tensor names (``names``).
 Snippets as in tests/tf_snippets.py."""
 
+from tf_snippets import MODULE
+
 SETUP = """
 names = []
 def seen(*ts):
@@ -388,3 +390,37 @@ out = {"names": names, "value": r, "ops": ops(plain, tf.constant(1.0)),
        "graph": [listed(plain.get_concrete_function(tf.constant(1.0)).graph)]}
 """,
 }
+
+
+# AutoGraph's loop over a dataset needs the program's source: a module file of its own
+DATASET_PROGRAM = """
+def ops(f, *args):
+    g = f.get_concrete_function(*args).graph
+    return [[o.name, o.type] for o in g.get_operations()]
+ds = tf.data.Dataset.range(3)
+@tf.function
+def loop(x):
+    s = tf.constant(0, tf.int64)
+    for e in ds:
+        s += e
+    return s
+@tf.function
+def reduce():
+    return ds.reduce(tf.constant(0, tf.int64), lambda a, b: a + b)
+@tf.function
+def pair():
+    return ds.reduce((tf.constant(0, tf.int64), 1.0), lambda a, b: (a[0] + b, a[1] * 2.0))
+@tf.function
+def with_break(x):
+    s = tf.constant(0, tf.int64)
+    for e in ds:
+        if s > x:
+            break
+        s += e
+    return s
+x, k = tf.constant(2.0), tf.constant(1, tf.int64)
+out = {"names": [], "value": [loop(x), reduce(), pair(), with_break(k)],
+       "ops": [ops(loop, x), ops(reduce), ops(pair), ops(with_break, k)]}
+"""
+CASES["a dataset reduced in a trace: ReduceDataset, and ScanDataset for a loop"] = (
+    MODULE + f"out = run_module('names_dataset', {DATASET_PROGRAM!r})\n")

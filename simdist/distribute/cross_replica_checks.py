@@ -166,8 +166,8 @@ def _check_shapes(tensors, k: Kernel, axis) -> None:
             raise errors.InvalidArgumentError(
                 None, None,
                 f"Collective ops is aborted by: Shape mismatch in the collective instance. "
-                f"Op at device {tensors[i].device} expected shape {_text(shape)} but another "
-                f"member in the group expected shape {_text(first)}. This is likely due to "
+                f"Op at device {tensors[0].device} expected shape {_text(first)} but another "
+                f"member in the group expected shape {_text(shape)}. This is likely due to "
                 f"different input shapes at different members of the collective op "
                 f"[Op:{k.name}] ({_where(tensors, i)}; replica 0 has {_text(first)}). "
                 f"{_ADVICE}")

@@ -81,6 +81,7 @@ def test_oom_message_says_the_sizes_and_what_to_do():
     with tf.device("/gpu:0"), pytest.raises(tf.errors.ResourceExhaustedError) as info:
         tf.zeros([1000, 1000])
     msg = str(info.value)
-    assert msg.startswith(f"OOM when allocating tensor with shape[1000,1000] and type float "
-                          f"on {dev.name} by allocator GPU_0_bfc [Op:Fill]\n")
+    assert msg.startswith(f"{{{{function_node __wrapped__Fill_device_{dev.name}}}}} OOM when "
+                          f"allocating tensor with shape[1000,1000] and type float on "
+                          f"{dev.name} by allocator GPU_0_bfc [Op:Fill] name: \n")
     assert "3.81 MiB" in msg and "1.00 MiB capacity" in msg and "smaller batch" in msg

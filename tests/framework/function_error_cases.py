@@ -201,8 +201,3 @@ CASES["an eager kernel error on a logical CPU names its device"] = """
 with tf.device('/CPU:2'):
     out = tf.gather(tf.ones([2]), 5)
 """
-CASES["an eager kernel error follows its input's device"] = """
-with tf.device('/CPU:3'):
-    x = tf.ones([2, 3])
-out = tf.reshape(x, [4])
-"""

@@ -195,7 +195,7 @@ def _install() -> None:
         _register([op_type], _numeric(_quiet(_same_dtype(fn)), "iuf"))
     _register(["RealDiv"], _numeric(_quiet(_same_dtype(lambda a, b: a / b)), "f"))
     unary = {"Neg": lambda a: -a, "Square": lambda a: a * a, "Abs": np.abs,
-             "Reciprocal": lambda a: 1 / a, "Exp": np.exp, "Log": np.log,
+             "Reciprocal": lambda a: 1 / a, "Exp": math_ops._exp, "Log": np.log,
              "Log1p": np.log1p, "Sqrt": np.sqrt, "Tanh": np.tanh, "Sigmoid": _sigmoid}
     for op_type, fn in unary.items():
         _register([op_type], _numeric(_quiet(_same_dtype(fn)), "iuf"))

@@ -21,7 +21,7 @@ import numpy as np
 
 from simdist import warnings as teach
 from simdist.framework import dtypes, errors, execute
-from simdist.framework.ops import array_ops, half_matmul, op_types
+from simdist.framework.ops import array_ops, eigen_cpu, half_matmul, op_types
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api, backend
 
@@ -224,8 +224,14 @@ def reciprocal(x, name=None) -> Tensor:
 
 
 def exp(x, name=None) -> Tensor:
-    """``e ** x``."""
-    return _unary("Exp", x, lambda a: backend.xp.exp(a), "f")
+    """``e ** x`` (float32 on the host: Eigen's polynomial, TF's CPU bits; eigen_cpu.py)."""
+    return _unary("Exp", x, _exp, "f")
+
+
+def _exp(a):
+    if type(a) is np.ndarray and a.dtype == np.float32:
+        return eigen_cpu.exp(a)
+    return backend.xp.exp(a)
 
 
 def log(x, name=None) -> Tensor:

@@ -1,0 +1,21 @@
+"""Record what TF 2.21 gives for eigen_exp_cases (float32 tf.exp into
+fixtures/tf_eigen_exp.json, tf.nn.softmax into fixtures/tf_eigen_softmax.json).
+
+Run with the TensorFlow interpreter (not simdist's venv), on a CPU-only TF:
+    TF_USE_LEGACY_KERAS=1 CUDA_VISIBLE_DEVICES= /tmp/tfvenv/bin/python \
+        tests/framework/record_tf_eigen_math.py [exp|softmax|case names]
+"""
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # tests/, for tf_snippets
+
+from tf_snippets import recorder_main  # noqa: E402
+
+GROUPS = {"exp": ("eigen_exp_cases", "tf_eigen_exp.json"),
+          "softmax": ("eigen_softmax_cases", "tf_eigen_softmax.json")}
+
+if __name__ == "__main__":
+    recorder_main(HERE, GROUPS, sys.argv[1:], cpus=None, clear_session=False)

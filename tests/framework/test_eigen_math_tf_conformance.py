@@ -1,0 +1,59 @@
+"""float32 tf.exp and tf.nn.softmax give TF 2.21's CPU bits for eigen_exp_cases (recorded by
+record_tf_eigen_math.py; simdist/framework/ops/eigen_cpu.py). tf.exp: every bit. Softmax:
+every bit of exp(x - max) and of the row sums; TF multiplies by ``1 / sum`` from the CPU's
+approximate reciprocal (rcpps and a Newton step) for the rows in whole packets of 8, whose
+last bit depends on the CPU model, where simdist divides exactly: a row of those may be
+TF's ``e * r`` with ``r`` one ulp from simdist's, the rows past the last packet (TF's
+scalar division) are bit-equal."""
+
+import json
+import os
+
+import eigen_exp_cases
+import numpy as np
+import pytest
+from tf_snippets import conformance_tests, scope_for
+
+import simdist as tf
+from simdist.framework.ops import eigen_cpu
+
+_FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
+test_every_exp_case_was_recorded, test_exp_same_bits_as_tensorflow = conformance_tests(
+    tf, {os.path.join(_FIXTURES, "tf_eigen_exp.json"): eigen_exp_cases.EXP_CASES})
+
+with open(os.path.join(_FIXTURES, "tf_eigen_softmax.json")) as f:
+    _SOFTMAX = json.load(f)["results"]
+
+
+def _floats(hi, lo):
+    """The float32 array of upper and lower 16-bit halves."""
+    hi, lo = (np.asarray(part, dtype=np.uint64) for part in (hi, lo))
+    return ((hi << 16) | lo).astype(np.uint32).view(np.float32)
+
+
+def _recorded(pair):
+    return _floats(*(part["values"] for part in pair))
+
+
+def test_every_softmax_case_was_recorded():
+    assert set(_SOFTMAX) == set(eigen_exp_cases.SOFTMAX_CASES)
+
+
+@pytest.mark.parametrize("name", sorted(eigen_exp_cases.SOFTMAX_CASES))
+def test_softmax_is_tensorflows_but_for_the_cpus_reciprocal(name):
+    scope = scope_for(tf, None)
+    exec(eigen_exp_cases.SOFTMAX_CASES[name], scope)  # noqa: S102 - the recorded cases
+    got_x, got = (_floats(*pair) for pair in scope["out"])
+    x, want = (_recorded(pair) for pair in _SOFTMAX[name]["value"])
+    assert got_x.tobytes() == x.tobytes()
+    axis = 0 if "axis 0" in name else -1
+    rows, want_rows = np.swapaxes(x, axis, -1), np.swapaxes(want, axis, -1)
+    got_rows = np.swapaxes(got, axis, -1)
+    e = eigen_cpu.exp(rows - rows.max(axis=-1, keepdims=True))
+    r = np.float32(1) / eigen_cpu.inner_sum(e)
+    assert got_rows.tobytes() == (e * r[:, None]).tobytes()  # simdist: e * (1 / sum)
+    in_packets = len(rows) - len(rows) % eigen_cpu.PACKET
+    for i in range(len(rows)):
+        nearby = [r[i]] + ([np.nextafter(r[i], np.float32(d)) for d in (np.inf, -np.inf)]
+                           if i < in_packets else [])
+        assert any((e[i] * q).tobytes() == want_rows[i].tobytes() for q in nearby), (name, i)

@@ -424,3 +424,31 @@ out = {"names": [], "value": [loop(x), reduce(), pair(), with_break(k)],
 """
 CASES["a dataset reduced in a trace: ReduceDataset, and ScanDataset for a loop"] = (
     MODULE + f"out = run_module('names_dataset', {DATASET_PROGRAM!r})\n")
+
+
+# AutoGraph's while on a tensor: TF evaluates its first test in a throwaway graph ('tmp'), so
+# the outer graph holds only the While op's inputs and the loop (no Less of its own)
+WHILE_PROGRAM = """
+def ops(f, *args):
+    g = f.get_concrete_function(*args).graph
+    return [[o.name, o.type] for o in g.get_operations()]
+@tf.function
+def doubling(x):
+    n = tf.constant(0)
+    while x < 10.0:
+        x = x * 2.0
+        n += 1
+    return x, n
+@tf.function
+def python_test(x):
+    i = 0
+    while i < 2:
+        x = x + 1.0
+        i += 1
+    return x
+x = tf.constant(1.5)
+out = {"names": [], "value": [doubling(x), python_test(x)],
+       "ops": [ops(doubling, x), ops(python_test, x)]}
+"""
+CASES["an AutoGraph while: its first test traced in a throwaway graph"] = (
+    MODULE + f"out = run_module('names_while', {WHILE_PROGRAM!r})\n")

@@ -251,7 +251,10 @@ def _tf_if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
 # --- while -----------------------------------------------------------------------------
 def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     """``while test(): body()``; a tensor first condition runs ``tf.while_loop``."""
-    init_test = test()
+    # while tracing, the first test runs in a throwaway graph (TF's FuncGraph('tmp')): the
+    # loop traces its own, and the outer graph keeps no Less of it
+    init_test = (graph_control_flow.scratch(func_graph.current(), test) if _in_function()
+                 else test())
     if is_tensor(init_test):
         _tf_while_stmt(test, body, get_state, set_state, symbol_names, opts)
         return

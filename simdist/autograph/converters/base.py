@@ -48,6 +48,12 @@ def not_(id_: str) -> ast.UnaryOp:
     return ast.UnaryOp(op=ast.Not(), operand=name(id_))
 
 
+def thunk(expr) -> ast.Lambda:
+    """``lambda: expr``."""
+    return ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
+                                         kw_defaults=[], kwarg=None, defaults=[]), body=expr)
+
+
 def function(fn_name: str, params, body) -> ast.FunctionDef:
     args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None,
                          kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])

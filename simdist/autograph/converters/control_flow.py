@@ -89,10 +89,7 @@ class ControlFlowTransformer:
     def _load(self, name):
         if name not in self.composites:
             return base.name(name)
-        lam = ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], kwonlyargs=[],
-                                            kw_defaults=[], defaults=[]),
-                         body=self._symbol(name))
-        return base.ag_call("ldu", lam, base.const(name))
+        return base.ag_call("ldu", base.thunk(self._symbol(name)), base.const(name))
 
     def _declarations(self, names):
         names = [n for n in names if n not in self.composites]

@@ -13,18 +13,13 @@ import ast
 from simdist.autograph.converters import base
 
 
-def _thunk(expr):
-    return ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
-                                         kw_defaults=[], kwarg=None, defaults=[]), body=expr)
-
-
 class LogicalTransformer(ast.NodeTransformer):
     def visit_BoolOp(self, node):  # noqa: N802 - ast's name
         self.generic_visit(node)
         fn = "and_" if isinstance(node.op, ast.And) else "or_"
         result = node.values[-1]
         for value in reversed(node.values[:-1]):
-            result = base.ag_call(fn, _thunk(value), _thunk(result))
+            result = base.ag_call(fn, base.thunk(value), base.thunk(result))
         return ast.copy_location(result, node)
 
     def visit_UnaryOp(self, node):  # noqa: N802
@@ -36,8 +31,8 @@ class LogicalTransformer(ast.NodeTransformer):
     def visit_IfExp(self, node):  # noqa: N802
         text = ast.unparse(node.test)   # TF's expr_repr: the condition's text
         self.generic_visit(node)
-        return ast.copy_location(base.ag_call("if_exp", node.test, _thunk(node.body),
-                                              _thunk(node.orelse), base.const(text)), node)
+        return ast.copy_location(base.ag_call("if_exp", node.test, base.thunk(node.body),
+                                              base.thunk(node.orelse), base.const(text)), node)
 
 
 class VariableAccessTransformer(ast.NodeTransformer):

@@ -392,12 +392,15 @@ out = {"names": names, "value": r, "ops": ops(plain, tf.constant(1.0)),
 }
 
 
-# AutoGraph's loop over a dataset needs the program's source: a module file of its own
-DATASET_PROGRAM = """
+# Module programs (AutoGraph needs their source) list a traced function's operations with:
+OPS = """
 def ops(f, *args):
     g = f.get_concrete_function(*args).graph
     return [[o.name, o.type] for o in g.get_operations()]
-ds = tf.data.Dataset.range(3)
+"""
+
+# AutoGraph's loop over a dataset needs the program's source: a module file of its own
+DATASET_PROGRAM = OPS + """ds = tf.data.Dataset.range(3)
 @tf.function
 def loop(x):
     s = tf.constant(0, tf.int64)
@@ -428,11 +431,7 @@ CASES["a dataset reduced in a trace: ReduceDataset, and ScanDataset for a loop"]
 
 # AutoGraph's while on a tensor: TF evaluates its first test in a throwaway graph ('tmp'), so
 # the outer graph holds only the While op's inputs and the loop (no Less of its own)
-WHILE_PROGRAM = """
-def ops(f, *args):
-    g = f.get_concrete_function(*args).graph
-    return [[o.name, o.type] for o in g.get_operations()]
-@tf.function
+WHILE_PROGRAM = OPS + """@tf.function
 def doubling(x):
     n = tf.constant(0)
     while x < 10.0:

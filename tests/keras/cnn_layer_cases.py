@@ -375,6 +375,21 @@ out = (grads(lambda x: L.LeakyReLU(name='l')(x), x) + grads(lambda x: L.LeakyReL
 """,
     "LeakyReLU alpha None": "out = L.LeakyReLU(alpha=None)",
     "ReLU negative max_value": "out = L.ReLU(max_value=-1.0)",
+    "Softmax: axes, masks and config": HELP + """
+x = R(2, 3, 4)
+m = np.array([[1, 0, 1, 1], [0, 0, 1, 1], [1, 1, 1, 0]] * 2, np.float32).reshape(2, 3, 4)
+out = (grads(lambda x: L.Softmax(name='s')(x), x) + grads(lambda x: L.Softmax(axis=1)(x), x)
+       + grads(lambda x: L.Softmax(axis=[1, 2])(x), x) + grads(lambda x: L.Softmax(axis=[0])(x), x)
+       + [L.Softmax()(x, mask=m), L.Softmax(robust_masking=True)(x, mask=m),
+          L.Softmax(robust_masking=True)(x, mask=tf.constant(m > 0)),
+          L.Softmax()(x.astype('float16'), mask=m.astype('float16')),
+          L.Softmax(axis=(1, 2), robust_masking=True, name='s').get_config(),
+          L.Softmax(name='s').compute_output_shape((None, 3))])
+""",
+    "Softmax robust_masking with a NumPy bool mask": """
+out = L.Softmax(robust_masking=True)(np.ones((2, 2), np.float32), mask=np.eye(2) > 0)
+""",
+    "Softmax of a vector": "out = tf.keras.layers.Softmax()(np.ones(3, np.float32))",
 })
 
 CASES = {**OPS, **CONV_LAYER, **POOL_LAYERS, **OTHER_LAYERS, **MODELS, **TRANSPOSED}

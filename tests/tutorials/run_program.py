@@ -47,7 +47,8 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "training_loop_from_scratch": "training_loop_from_scratch.py",
             "variable": "variable.py", "intro_to_modules": "intro_to_modules.py",
             "basics": "basics.py", "tensor": "tensor.py", "checkpoint": "checkpoint.py",
-            "quickstart_advanced": "quickstart_advanced.py"}
+            "quickstart_advanced": "quickstart_advanced.py",
+            "quickstart_beginner": "quickstart_beginner.py"}
 
 TF_PRINTS = {"function_guide", "intro_to_graphs"}   # their tf.print output is compared too
 

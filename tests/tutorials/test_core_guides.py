@@ -1,6 +1,7 @@
 """TF's guides to its core objects run under simdist and print what TF 2.21 printed
 (``record_tf_tutorials.py 1 variable``, ``1 intro_to_modules``, ``1 basics``, ``1 tensor``,
-``1 checkpoint``, ``1 quickstart_advanced``, each guide in a process of its own).
+``1 checkpoint``, ``1 quickstart_advanced``, ``1 quickstart_beginner``, each guide in a
+process of its own).
 
 "Introduction to Variables" (programs/variable.py): variables of float, bool and complex128
 values, viewed as tensors, reshaped, assigned (TF's ValueError for a resizing ``assign``),
@@ -87,17 +88,32 @@ def test_checkpoint_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: 
 _VERSION = re.compile(r"^TensorFlow version: .*$", re.M)
 
 
+def _compare_but_version(name):
+    """Program ``name`` prints what TF printed, its tf.functions traced (no eager fallback).
+    The version line it prints is TF's own ('2.21.0') and simdist's ('2.15.0+simdist...'):
+    compared as the line's label only."""
+    with tf_logs(contains="could not trace") as fallbacks:
+        got = run(name, "simdist")
+    want = _recorded(name, 1)
+    assert len(_VERSION.findall(got)) == len(_VERSION.findall(want)) == 1
+    _compare(_VERSION.sub("TensorFlow version:", got), _VERSION.sub("TensorFlow version:", want))
+    assert fallbacks.messages == []
+
+
 def test_quickstart_for_experts_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
     """"TensorFlow 2 quickstart for experts" (programs/quickstart_advanced.py, on 80
     synthetic MNIST-shaped training images and 16 test images): a seeded subclassed CNN
     trained by a traced step with Adam and metrics, a traced test step, five epochs over a
-    shuffled dataset (the last batch partial: a second trace), the metrics reset each epoch.
-    Its tf.functions trace (no eager fallback). The version line it prints is TF's own
-    ('2.21.0') and simdist's ('2.15.0+simdist...'): compared as the line's label only."""
+    shuffled dataset (the last batch partial: a second trace), the metrics reset each epoch."""
     cpu_machine(1)
-    with tf_logs(contains="could not trace") as fallbacks:
-        got = run("quickstart_advanced", "simdist")
-    want = _recorded("quickstart_advanced", 1)
-    assert len(_VERSION.findall(got)) == len(_VERSION.findall(want)) == 1
-    _compare(_VERSION.sub("TensorFlow version:", got), _VERSION.sub("TensorFlow version:", want))
-    assert fallbacks.messages == []
+    _compare_but_version("quickstart_advanced")
+
+
+def test_quickstart_for_beginners_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    """"TensorFlow 2 quickstart for beginners" (programs/quickstart_beginner.py, the same
+    synthetic images): a seeded Sequential of Flatten, Dense, Dropout and Dense called on
+    float64 NumPy images, its logits' softmax and loss, compiled with 'adam' and fit for five
+    epochs (dropout's masks TF's), evaluated with ``verbose=2``, then wrapped with a
+    ``Softmax`` layer in a second Sequential."""
+    cpu_machine(1)
+    _compare_but_version("quickstart_beginner")

@@ -4,7 +4,7 @@ from simdist.keras.engine.base_layer import Layer
 from simdist.keras.engine.input_layer import Input, InputLayer
 from simdist.keras.layers import experimental
 from simdist.keras.layers import tf_op_layer as _tf_op_layer  # noqa: F401 - registers op layers
-from simdist.keras.layers.activation import LeakyReLU, ReLU
+from simdist.keras.layers.activation import LeakyReLU, ReLU, Softmax
 from simdist.keras.layers.conv2d_transpose import Conv2DTranspose, Convolution2DTranspose
 from simdist.keras.layers.convolutional import Conv2D, Convolution2D
 from simdist.keras.layers.core import Activation, Dense, Dropout, Flatten

@@ -200,11 +200,27 @@ class Trace:
             TraceEventsDroppedWarning, stacklevel=4)
 
     def truncate(self, n: int) -> None:
-        """Keep the first ``n`` events only."""
-        if self._pending:
-            self._flush()
+        """Keep the first ``n`` events only. Pending events past ``n`` are dropped as they
+        are (the end of a ``_Columns`` entry cut off): none is made an Event, so a trace
+        put back after a dry run (``distribute_graph._world_kept``) costs what it dropped,
+        not what was recorded before."""
         with self._lock:
-            del self._events[n:]
+            pending = self._pending
+            total = len(self._events) + len(pending) + self._extra
+            while total > n and pending:
+                e = pending[-1]
+                size = e.n if type(e) is _Columns else 1
+                keep = max(size - (total - n), 0)
+                total -= size - keep
+                if size > 1:
+                    self._extra -= size - max(keep, 1)
+                if keep:
+                    pending[-1] = _Columns(keep, e.names[:keep], e.device, e.starts[:keep + 1],
+                                           e.flops[:keep], e.nbytes[:keep])
+                else:
+                    pending.pop()
+            if total > n:
+                del self._events[n:]
 
     def clear(self) -> None:
         with self._lock:

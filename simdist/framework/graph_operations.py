@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import re
 
-from simdist.framework import nest, random_op_listing
+import numpy as np
+
+from simdist.framework import gradient_listing, nest, random_op_listing
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape
 
@@ -133,6 +135,23 @@ _FOLDED = {"shape": "Shape", "size": "Size", "rank": "Rank", "zeros_like": "Zero
 _STATEFUL = {"ReadVariableOp", "StatefulPartitionedCall", "AssignVariableOp",
              "AssignAddVariableOp", "AssignSubVariableOp", "PrintV2", "CrossReplicaSum"}
 _SUFFIX = re.compile(r"_\d+$")
+# Python functions whose TF wrapper makes the op inside a name scope of its own name (x + y:
+# binary_op_wrapper's 'add/'; tf.matmul's 'MatMul/'): its gradient is named under it
+_OWN_SCOPE = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+              "__truediv__", "__rtruediv__", "__matmul__", "matmul", "bias_add", "cast",
+              "divide_no_nan", "truediv", "divide", "add", "abs"}
+
+
+# a recorded-whole node's function -> the lister of TF's ops for it (a library registers
+# its own: keras/loss_listing.py): lister(builder, node name, args, kwargs, outputs) -> the
+# Operation whose outputs are the node's, or None to list the node whole
+LISTINGS: dict = {}
+
+
+def register_listing(fn, lister) -> None:
+    """List the nodes of the recorded function ``fn`` (its ``__recorded_op__``) as TF's
+    ops with ``lister`` (see ``LISTINGS``)."""
+    LISTINGS[getattr(fn, "__recorded_op__", fn)] = lister
 
 
 class GraphTensor:
@@ -166,6 +185,10 @@ class Operation:
         self.type = op_type
         self.inputs = list(inputs)
         self.outputs: list = []
+        self.attrs: dict = {}   # the attributes a gradient listing reads (transpose_a ...)
+        # the name scope it was made in (gradient_listing): the one around it, or its own
+        # name where TF's wrapper opens a scope of the op's name (_OWN_SCOPE)
+        self.forward_scope = name.rsplit("/", 1)[0] + "/" if "/" in name else ""
 
     def __repr__(self):
         return f"<tf.Operation '{self.name}' type={self.type}>"
@@ -203,6 +226,8 @@ class _Builder:
         self.replica = None          # the replica context the node being listed ran in
         self.arguments_read: dict = {}   # a variable argument's slot id -> the variable
         self.taken = {n.name.lower() for n in graph.nodes}
+        self.tapes: dict = {}   # id(tape) -> [first op listed in it, end, watched tensors]
+        self.reduced_shapes: dict = {}   # TF's graph._reduced_shape_cache (gradient_listing)
         self.specs = dict(graph.tensor_specs)   # tensor id -> (name, dtype, shape)
 
     def unique(self, name: str) -> str:
@@ -231,14 +256,19 @@ class _Builder:
         read_name = op_name if named else f"{op_name}/ReadVariableOp"
         # a distributed variable read in a replica reads that replica's component: a
         # resource of its own (replica_1/mul/ReadVariableOp/resource)
-        key = (id(variable), getattr(self.replica, "_replica_index", None)
-               if hasattr(variable, "_read_local") else None)
+        key = self.resource_key(variable)
         resource = self.resources.get(key)
         if resource is None:
             resource = self.resources[key] = self.add(
                 f"{read_name}/resource", "Placeholder").outputs[0]
-        return self.add(read_name, "ReadVariableOp", [resource],
-                        [(variable.dtype, tuple(variable.shape))]).outputs[0]
+        out = self.add(read_name, "ReadVariableOp", [resource],
+                       [(variable.dtype, tuple(variable.shape))]).outputs[0]
+        out.variable = variable   # a tape watches a trainable variable's reads
+        return out
+
+    def resource_key(self, variable):
+        return (id(variable), getattr(self.replica, "_replica_index", None)
+                if hasattr(variable, "_read_local") else None)
 
     # --- the parts of the graph --------------------------------------------------------
     def arguments(self) -> None:
@@ -264,6 +294,7 @@ class _Builder:
         fn_name = getattr(node.fn, "__name__", "")
         self.replica = getattr(node.mode, "replica_context", None)
         if fn_name.startswith("_replay_"):   # a tape's enter or exit: no op of TF's
+            self.tape_event(fn_name, node)
             return
         leaves = list(node.leaves)
         for pos, tid in node.slots:
@@ -284,6 +315,8 @@ class _Builder:
         read_first = self.graph.reads_before.get(node.name)
         if read_first is not None and args and _is_variable(args[0]):   # v * 2.0
             args = (self.read(read_first, args[0], named=True),) + tuple(args[1:])
+        if getattr(node.fn, "__tape_gradient__", False) and self.gradient(node, args):
+            return
         specs = self.specs
         outputs = [specs.get(tid, (None, None, None))[1:] for _, tid in node.out_slots]
         op_type, names = _OP_DEFS.get(fn_name, (None, None))
@@ -291,6 +324,9 @@ class _Builder:
         if fn_name in random_op_listing.SCOPES:   # its ops, TF's names (random_op_listing)
             op = random_op_listing.list_random_op(self, fn_name, node.name, args, kwargs,
                                                   outputs or [(None, None)])
+        lister = LISTINGS.get(node.fn)
+        if lister is not None:
+            op = self.listed(lister, node.name, args, kwargs, outputs or [(None, None)])
         if op is not None:
             pass
         elif fn_name == "clip_by_value" and len(args) >= 3:   # TF: Minimum, then Maximum
@@ -326,8 +362,65 @@ class _Builder:
             if arranged is None or pairs is None:
                 inputs = self.inputs(node.name, fn_name, names, args, kwargs)
             op = self.add(node.name, op_type, inputs, outputs or [(None, None)])
+            if fn_name in _OWN_SCOPE:
+                op.forward_scope = node.name + "/"
+            op.attrs = {k: v for k, v in kwargs.items() if k.startswith("transpose_")}
         for (_, tid), out in zip(node.out_slots, op.outputs):
             self.by_id[tid] = out
+
+    def listed(self, lister, name, args, kwargs, outputs):
+        """A registered lister's ops (``LISTINGS``), none of them kept if it gives None."""
+        mark = (len(self.ops), set(self.taken))
+        op = lister(self, name, args, kwargs, outputs)
+        if op is None:
+            del self.ops[mark[0]:]
+            self.taken = mark[1]
+        return op
+
+    def tape_event(self, fn_name, node) -> None:
+        """Where a tape starts and ends recording among the listed ops, what it watches."""
+        key = id(node.leaves[0]) if node.leaves else None
+        entry = self.tapes.setdefault(key, [len(self.ops), None, []])
+        if fn_name == "_replay_tape_enter":
+            entry[1] = None   # entered again: it goes on recording
+        elif fn_name == "_replay_tape_exit":
+            entry[1] = len(self.ops)
+        elif fn_name == "_replay_watch":
+            leaves = list(node.leaves)
+            for pos, tid in node.slots:
+                leaves[pos] = _Ref(tid)
+            for x in nest.flatten(leaves[1:]):
+                entry[2] += self.converted(node.name, None, x) if not _is_variable(x) else \
+                    [self.resources[k] for k in [self.resource_key(x)] if k in self.resources]
+
+    def gradient(self, node, args) -> bool:
+        """``tape.gradient``'s ops as TF lists them (gradient_listing); False where it is
+        listed as one node (what it cannot list: output_gradients, a shape not known)."""
+        if len(args) < 3 or (len(args) > 3 and args[3] is not None):
+            return False
+        tape, target, sources = args[:3]
+        flat = nest.flatten(sources)
+        found = []
+        for x in flat:
+            if _is_variable(x):
+                found.append(self.resources.get(self.resource_key(x)) or object())
+            elif isinstance(x, _Ref):
+                found.append(self.by_id.get(x.tid) or object())
+            else:
+                return False
+        target = self.by_id.get(target.tid) if isinstance(target, _Ref) else None
+        scope = node.name.rsplit("/", 1)[0] + "/" if "/" in node.name else ""
+        mark = (len(self.ops), set(self.taken), dict(self.reduced_shapes))
+        try:
+            grads = gradient_listing.list_gradient(self, id(tape), target, found, scope)
+        except gradient_listing.NotListed:
+            del self.ops[mark[0]:]
+            self.taken, self.reduced_shapes = mark[1], mark[2]
+            return False
+        for pos, tid in node.out_slots:
+            if pos < len(grads) and grads[pos] is not None:
+                self.by_id[tid] = grads[pos]
+        return True
 
     def control_flow(self, node) -> None:
         """A cond: its If op (the predicate in), then an Identity per output
@@ -379,12 +472,15 @@ class _Builder:
         rank = None if spec is None or spec[2] is None else TensorShape(spec[2]).rank
         if rank:
             values[1] = self.const(self.unique(scope + "Const"), None)
+            values[1].value = np.arange(rank)   # what a gradient's listing reads
             return values
         rank_t = self.add(self.unique(scope + "Rank"), "Const").outputs[0]
         base = self.unique(scope + "range")
         start = self.add(f"{base}/start", "Const").outputs[0]
         delta = self.add(f"{base}/delta", "Const").outputs[0]
         values[1] = self.add(base, "Range", [start, rank_t, delta]).outputs[0]
+        if rank == 0:
+            values[1].value = np.arange(0)
         return values
 
     def converted(self, op_name, input_name, value) -> list:
@@ -399,7 +495,11 @@ class _Builder:
                 isinstance(v, (_Ref, GraphTensor)) or _is_variable(v) for v in value):
             return [t for v in value for t in self.converted(op_name, input_name, v)]
         if input_name is not None and _is_constant(value):
-            return [self.const(f"{op_name}/{input_name}", value)]
+            const = self.const(f"{op_name}/{input_name}", value)
+            if not isinstance(value, Tensor):   # what a gradient's listing reads
+                const.value = np.asarray(value)
+                const.shape = TensorShape(const.value.shape)
+            return [const]
         return []
 
     def outputs(self) -> None:

@@ -454,3 +454,4 @@ def get(identifier):
 
 __all__ = ["Loss", "LossFunctionWrapper", "Reduction", "get",
            *[cls.__name__ for cls in _CLASSES], *[fn.__name__ for fn in _FUNCTIONS]]
+from simdist.keras import loss_listing  # noqa: E402,F401 - registers the graph listing of a loss

@@ -22,7 +22,6 @@ with open(os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_names
 OPS_NOT_COMPARED = {
     "a custom training step's names": "a loss, the tape's gradient and the optimizer's "
                                       "step are one node each (TF: dozens of ops)",
-    "losses and layers called twice, reductions": "each loss is one node",
     "a nested tf.function call's op": "TF names the placeholder of a variable that a "
                                       "nested function captures by a number",
     "a nested function's outputs are its call op's": "as the one above",

@@ -1,0 +1,71 @@
+"""Training steps traced in a tf.function, as TF 2.21 (tf-keras) lists their graphs
+(record_tf_graph_steps.py records, test_graph_step_listing.py replays): each case's
+``out`` is the traced graph's ``get_operations()``, each op as [name, type, input names]:
+a tape's gradient of a hand-written loss, Keras loss objects (reductions, sparse labels
+from logits) and their gradients, a small Dense model's step. Snippets as in
+tests/tf_snippets.py (straight-line functions: nothing for AutoGraph to convert)."""
+
+OPS = """
+def ops(f, *args):
+    g = f.get_concrete_function(*args).graph
+    return [[o.name, o.type, [t.name for t in o.inputs]] for o in g.get_operations()]
+"""
+
+CASES = {
+    "tape gradient of a hand-written loss": OPS + """
+w = tf.Variable([[1.0, 2.0], [3.0, 4.0]], name="w")
+b = tf.Variable([0.5, -0.5], name="b")
+@tf.function
+def step(x, y):
+    with tf.GradientTape() as tape:
+        pred = tf.matmul(x, w) + b
+        loss = tf.reduce_mean(tf.square(pred - y))
+    return loss, tape.gradient(loss, [w, b])
+out = ops(step, tf.constant([[1.0, 2.0]]), tf.constant([[0.0, 1.0]]))
+""",
+    "tape gradient: a watched input, a tensor used twice, division": OPS + """
+v = tf.Variable(3.0)
+@tf.function
+def step(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * v
+        z = y * y / (x + 1.0) - v
+    return tape.gradient(z, [x, v])
+out = ops(step, tf.constant([1.0, 2.0]))
+""",
+    "Keras losses: reductions and sparse labels": OPS + """
+mse = tf.keras.losses.MeanSquaredError()
+total = tf.keras.losses.MeanSquaredError(reduction="sum")
+each = tf.keras.losses.MeanAbsoluteError(reduction="none")
+cce = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+@tf.function
+def step(x, y, labels):
+    return mse(y, x), total(y, x), each(y, x), cce(labels, x), cce([0, 1], x)
+out = ops(step, tf.ones([2, 3]), tf.zeros([2, 3]), tf.constant([2, 1]))
+""",
+    "gradients of Keras losses": OPS + """
+w = tf.Variable(tf.ones([3, 3]))
+mse = tf.keras.losses.MeanSquaredError()
+mae = tf.keras.losses.MeanAbsoluteError()
+cce = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+@tf.function
+def step(x, y, labels):
+    with tf.GradientTape(persistent=True) as tape:
+        logits = tf.matmul(x, w)
+        a, b, c = mse(y, logits), mae(y, logits), cce(labels, logits)
+    return [tape.gradient(loss, w) for loss in (a, b, c)]
+out = ops(step, tf.ones([2, 3]), tf.zeros([2, 3]), tf.constant([2, 1]))
+""",
+    "a Dense model's gradients": OPS + """
+model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="relu", input_shape=(2,)),
+                             tf.keras.layers.Dense(1)])
+loss_fn = tf.keras.losses.MeanSquaredError()
+@tf.function
+def step(x, y):
+    with tf.GradientTape() as tape:
+        loss = loss_fn(y, model(x, training=True))
+    return loss, tape.gradient(loss, model.trainable_variables)
+out = ops(step, tf.constant([[1.0, 2.0]]), tf.constant([[1.0]]))
+""",
+}

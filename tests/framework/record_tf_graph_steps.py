@@ -1,0 +1,18 @@
+"""Record the graphs TF 2.21 (tf-keras) lists for graph_step_cases.CASES into
+fixtures/tf_graph_steps.json (test_graph_step_listing.py replays them).
+
+Run with the TensorFlow interpreter (not simdist's venv); naming cases re-records only them:
+    TF_CPP_MIN_LOG_LEVEL=3 CUDA_VISIBLE_DEVICES="" /tmp/tfvenv/bin/python \
+        tests/framework/record_tf_graph_steps.py ["a Dense model's gradients" ...]
+"""
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # tests/, for tf_snippets
+from tf_snippets import recorder_main  # noqa: E402
+
+if __name__ == "__main__":
+    recorder_main(HERE, {"graph_steps": ("graph_step_cases", "tf_graph_steps.json")},
+                  sys.argv[1:], cpus=None)

@@ -74,13 +74,13 @@ class LossesContainer:
     def __init__(self, loss, loss_weights=None, output_names=None):
         self._output_names = list(output_names or ["output_1"])
         multi = len(self._output_names) > 1
-        self._losses = [self._make(lo) for lo in
-                        _per_output(loss, self._output_names, "loss")]
+        self._user_losses = _per_output(loss, self._output_names, "loss")
+        self._losses = None   # made at the first call (Keras's build): a bad name raises there
         self._loss_weights = _per_output(loss_weights, self._output_names, "loss_weights")
         self._total_loss_mean = metrics_mod.Mean(name="loss")
         self._per_output_metrics = [
             metrics_mod.Mean(name=f"{n}_loss") if multi and lo is not None else None
-            for n, lo in zip(self._output_names, self._losses)]
+            for n, lo in zip(self._output_names, self._user_losses)]
         self._called = False
 
     @staticmethod
@@ -100,6 +100,8 @@ class LossesContainer:
 
     def __call__(self, y_true, y_pred, sample_weight=None, regularization_losses=None):
         self._called = True
+        if self._losses is None:
+            self._losses = [self._make(lo) for lo in self._user_losses]
         if all(lo is None for lo in self._losses) or y_true is None:
             return None
         ys_true = _flat_like_outputs(y_true, self._output_names)
@@ -145,17 +147,22 @@ class LossesContainer:
             m.reset_state()
 
 
-def _accuracy_for(name, y_t, y_p):
-    """Keras's choice of accuracy function for 'accuracy'/'acc' from the shapes."""
+_PICKED = {"accuracy": (metrics_mod.BinaryAccuracy, metrics_mod.SparseCategoricalAccuracy,
+                        metrics_mod.CategoricalAccuracy),
+           "crossentropy": (metrics_mod.binary_crossentropy,
+                            metrics_mod.sparse_categorical_crossentropy,
+                            metrics_mod.categorical_crossentropy)}
+_PICKED.update(acc=_PICKED["accuracy"], ce=_PICKED["crossentropy"])
+
+
+def _picked_for(name, y_t, y_p):
+    """Keras's choice of accuracy or crossentropy for 'accuracy'/'acc'/'crossentropy'/'ce'
+    (any case: 'Accuracy' too) from the shapes: binary, sparse or categorical."""
     is_binary = y_p.shape[-1] == 1
     is_sparse = y_t.ndim < y_p.ndim or (y_t.shape[-1] == 1 and y_p.shape[-1] > 1)
-    if is_binary:
-        cls = metrics_mod.BinaryAccuracy
-    elif is_sparse:
-        cls = metrics_mod.SparseCategoricalAccuracy
-    else:
-        cls = metrics_mod.CategoricalAccuracy
-    return cls(name=name)
+    made = _PICKED[name.lower()][0 if is_binary else 1 if is_sparse else 2]
+    return made(name=name) if isinstance(made, type) else \
+        metrics_mod.MeanMetricWrapper(made, name=name)
 
 
 class MetricsContainer:
@@ -191,15 +198,12 @@ class MetricsContainer:
         return [m for group in (self._metrics or []) + (self._weighted or []) for m in group]
 
     def _make(self, m, y_true, y_pred):
-        if isinstance(m, str) and m in ("accuracy", "acc"):
-            return _accuracy_for(m, y_true, y_pred)
-        if isinstance(m, str):
-            obj = metrics_mod.get(m)
-            return obj if isinstance(obj, metrics_mod.Metric) \
-                else metrics_mod.MeanMetricWrapper(obj, name=m)
-        if isinstance(m, metrics_mod.Metric):
-            return m
-        return metrics_mod.MeanMetricWrapper(m, name=m.__name__)
+        if isinstance(m, str) and m.lower() in _PICKED:
+            return _picked_for(m, y_true, y_pred)
+        obj = metrics_mod.get(m)   # TF's ValueError for what is neither a name nor callable
+        if isinstance(obj, metrics_mod.Metric):
+            return obj
+        return metrics_mod.MeanMetricWrapper(obj, name=m if isinstance(m, str) else m.__name__)
 
     def _per_output(self, user):
         """The metric specs of each output: a flat list applies to every output."""

@@ -24,7 +24,6 @@ from simdist.keras.metrics.probabilistic import (
     SparseCategoricalCrossentropy,
 )
 from simdist.keras.metrics.regression import MeanAbsoluteError, MeanSquaredError
-from simdist.keras.utils.serialization import lookup
 
 mean_squared_error = mse = MSE = _losses.mean_squared_error
 mean_absolute_error = mae = MAE = _losses.mean_absolute_error
@@ -47,10 +46,13 @@ METRICS = {
 
 
 def get(identifier):
-    """A metric class instance or function for ``identifier``."""
+    """A metric class instance or function for ``identifier``; an unknown name is returned
+    as it is, as tf-keras's deserialize_keras_object returns a name it finds no object for
+    (``compile`` then wraps it as a metric function, whose first update raises TypeError
+    "'str' object is not callable")."""
     if isinstance(identifier, Metric) or callable(identifier):
         return identifier
     if isinstance(identifier, str):
-        entry = lookup(METRICS, identifier, "metric function")
+        entry = METRICS.get(identifier, identifier)
         return entry() if isinstance(entry, type) else entry
     raise ValueError(f"Could not interpret metric identifier: {identifier}")

@@ -200,4 +200,19 @@ m = tf.keras.Model([a, b], [o1, o2])
 m.compile('sgd', loss=['mse'])
 out = m.fit([R(4, 3), R(4, 3)], [R(4, 1), R(4, 2)], verbose=0).history
 """,
+    "an empty name is kept by a layer and a subclassed model, not by Functional": HELP + """
+class Block(tf.keras.Model):
+    def __init__(self):
+        super().__init__(name='')
+        self.d, self.e = L.Dense(2, name='d'), L.Dense(1, name='e')
+    def call(self, x):
+        return self.e(self.d(x))
+b = Block()
+_ = b(tf.zeros([1, 3]))
+i = tf.keras.Input(shape=(3,))
+out = [b.name, [w.name for w in b.weights], summary(b)[0], L.Dense(1, name='').name,
+       tf.keras.Model(i, L.Dense(1, name='o')(i), name='').name == '',
+       tf.keras.Sequential(name='').name == '']
+""",
+    "a layer named by a number": "out = L.Dense(1, name=3)",
 }

@@ -48,7 +48,9 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "variable": "variable.py", "intro_to_modules": "intro_to_modules.py",
             "basics": "basics.py", "tensor": "tensor.py", "checkpoint": "checkpoint.py",
             "quickstart_advanced": "quickstart_advanced.py",
-            "quickstart_beginner": "quickstart_beginner.py"}
+            "quickstart_beginner": "quickstart_beginner.py",
+            "customization_basics": "customization_basics.py",
+            "custom_layers": "custom_layers.py"}
 
 TF_PRINTS = {"function_guide", "intro_to_graphs"}   # their tf.print output is compared too
 

@@ -108,7 +108,11 @@ class Layer(module.Module):
         self._trainable = bool(trainable)
         self._dynamic = bool(dynamic)
         self.built = False
-        self._name = name or backend.unique_name(tf_utils.snake_case(type(self).__name__))
+        if name is None:
+            name = backend.unique_name(tf_utils.snake_case(type(self).__name__))
+        elif not isinstance(name, str):  # an empty name is kept, as Keras's _init_set_name
+            raise TypeError(f"Expected `name` argument to be a string, but got: {name}")
+        self._name = name
         backend.observe_name(self._name)
         self._dtype_policy = policy_lib.get_policy(dtype)
         self._losses = []

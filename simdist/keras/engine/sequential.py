@@ -39,7 +39,7 @@ class Sequential(Model):
     _is_sequential = True
 
     def __init__(self, layers=None, name=None):
-        super().__init__(name=name)
+        super().__init__(name=name or None)  # '' too is named 'sequential...' (as Functional)
         object.__setattr__(self, "_layers", [])
         self._input_shape = None  # given: an Input, or the first layer's input_shape
         self._inferred_input_shape = None

@@ -7,6 +7,9 @@ Glossary:
   synthetic_fashion -- ``((train_images, train_labels), (test_images, test_labels))`` shaped
                        like ``tf.keras.datasets.fashion_mnist.load_data()``: uint8 (N, 28, 28)
                        images, uint8 labels.
+  synthetic_penguins -- ``[test, train]`` shaped like ``tfds.load('penguins/processed',
+                       split=['train[:20%]', 'train[20%:]'], as_supervised=True)``: float32
+                       features (4,) in [0, 1], int64 species labels 0-2.
   fixed_weights     -- one seeded array per weight of a built model, in ``model.weights``
                        order: the frameworks' random initializers do not draw the same
                        numbers, so the tutorials' numbers are compared from these.
@@ -46,6 +49,18 @@ def synthetic_fashion(n_train=80, n_test=16):
     train = (_images(rng, n_train), rng.randint(0, 10, size=n_train).astype(np.uint8))
     test = (_images(rng, n_test), rng.randint(0, 10, size=n_test).astype(np.uint8))
     return train, test
+
+
+def synthetic_penguins(tf, n_train=48, n_test=12):
+    """Penguins-shaped tf.data datasets of (features, label), the test split first."""
+    rng = np.random.RandomState(19)
+    out = []
+    for n in (n_test, n_train):
+        labels = rng.randint(0, 3, size=n).astype(np.int64)
+        # Each species' features around a centre of its own, so that the model learns.
+        features = (rng.uniform(0.0, 0.6, size=(n, 4)) + 0.2 * labels[:, None])
+        out.append(tf.data.Dataset.from_tensor_slices((features.astype(np.float32), labels)))
+    return out
 
 
 def fixed_weights(model, scale=0.05):

@@ -256,15 +256,21 @@ class _Builder:
         read_name = op_name if named else f"{op_name}/ReadVariableOp"
         # a distributed variable read in a replica reads that replica's component: a
         # resource of its own (replica_1/mul/ReadVariableOp/resource)
-        key = self.resource_key(variable)
-        resource = self.resources.get(key)
-        if resource is None:
-            resource = self.resources[key] = self.add(
-                f"{read_name}/resource", "Placeholder").outputs[0]
+        resource = self.resource(read_name, variable)
         out = self.add(read_name, "ReadVariableOp", [resource],
                        [(variable.dtype, tuple(variable.shape))]).outputs[0]
         out.variable = variable   # a tape watches a trainable variable's reads
         return out
+
+    def resource(self, op_name, variable) -> GraphTensor:
+        """``variable``'s resource Placeholder: the first op using it names it
+        (``<op>/resource``)."""
+        key = self.resource_key(variable)
+        found = self.resources.get(key)
+        if found is None:
+            found = self.resources[key] = self.add(f"{op_name}/resource",
+                                                   "Placeholder").outputs[0]
+        return found
 
     def resource_key(self, variable):
         return (id(variable), getattr(self.replica, "_replica_index", None)
@@ -337,8 +343,9 @@ class _Builder:
             op = self.add(node.name, "Maximum",
                           [low] + self.converted(node.name, "y", args[1]),
                           outputs or [(None, None)])
-        elif fn_name in _FOLDED and args and isinstance(args[0], _Ref) and \
-                _known(specs.get(args[0].tid)):
+        elif fn_name in _FOLDED and args and (isinstance(args[0], _Ref) and _known(
+                specs.get(args[0].tid)) or _is_variable(args[0]) and all(
+                d is not None for d in args[0].shape)):   # (a variable's shape is known)
             op = self.add(node.name, "Const", (), outputs or [(None, None)])
         else:
             if fn_name.startswith("__r") and fn_name != "__round__":   # 2.0 * x: Mul(x=2.0, y=x)

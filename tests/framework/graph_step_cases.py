@@ -2,7 +2,8 @@
 (record_tf_graph_steps.py records, test_graph_step_listing.py replays): each case's
 ``out`` is the traced graph's ``get_operations()``, each op as [name, type, input names]:
 a tape's gradient of a hand-written loss, Keras loss objects (reductions, sparse labels
-from logits) and their gradients, a small Dense model's step. Snippets as in
+from logits) and their gradients, optimizers' apply_gradients (SGD with and without
+momentum, Adam), a small Dense model's step. Snippets as in
 tests/tf_snippets.py (straight-line functions: nothing for AutoGraph to convert)."""
 
 OPS = """
@@ -66,6 +67,36 @@ def step(x, y):
     with tf.GradientTape() as tape:
         loss = loss_fn(y, model(x, training=True))
     return loss, tape.gradient(loss, model.trainable_variables)
+out = ops(step, tf.constant([[1.0, 2.0]]), tf.constant([[1.0]]))
+""",
+    "apply_gradients: SGD, SGD with momentum, Adam": OPS + """
+w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+b = tf.Variable([0.5, -0.5])
+sgd = tf.keras.optimizers.SGD(0.1)
+momentum = tf.keras.optimizers.SGD(0.1, momentum=0.9)
+adam = tf.keras.optimizers.Adam(0.01)
+@tf.function
+def step(x):
+    g = tf.ones_like(w) * x
+    sgd.apply_gradients([(g, w)])
+    momentum.apply_gradients(zip([g, tf.ones_like(b)], [w, b]))
+    adam.apply_gradients([(g, w), (tf.ones_like(b), b)])
+    return x + 1.0
+out = ops(step, tf.constant(2.0))
+""",
+    "a Dense model's training step with Adam": OPS + """
+model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="relu", input_shape=(2,)),
+                             tf.keras.layers.Dense(1)])
+loss_fn = tf.keras.losses.MeanSquaredError()
+opt = tf.keras.optimizers.Adam()
+@tf.function
+def step(x, y):
+    with tf.GradientTape() as tape:
+        pred = model(x, training=True)
+        loss = loss_fn(y, pred)
+    variables = model.trainable_variables
+    opt.apply_gradients(zip(tape.gradient(loss, variables), variables))
+    return loss
 out = ops(step, tf.constant([[1.0, 2.0]]), tf.constant([[1.0]]))
 """,
 }

@@ -20,8 +20,6 @@ with open(os.path.join(os.path.dirname(__file__), "fixtures", "tf_function_names
 # get_operations() (name and type of each op) is compared with TF's list where simdist
 # records TF's ops one by one; these differ by design:
 OPS_NOT_COMPARED = {
-    "a custom training step's names": "a loss, the tape's gradient and the optimizer's "
-                                      "step are one node each (TF: dozens of ops)",
     "a nested tf.function call's op": "TF names the placeholder of a variable that a "
                                       "nested function captures by a number",
     "a nested function's outputs are its call op's": "as the one above",

@@ -35,4 +35,10 @@ def deserialize(config):
     return get(config)
 
 
-from simdist.keras.optimizers import experimental, legacy, schedules  # noqa: E402, F401
+# (optimizer_listing: registers the graph listing of apply_gradients)
+from simdist.keras.optimizers import (  # noqa: E402, F401
+    experimental,
+    legacy,
+    optimizer_listing,
+    schedules,
+)

@@ -129,6 +129,12 @@ def _apply_spec(graph, opt, grads_and_vars=(), name=None, *args, **kwargs):
     again once), and the node gives the iterations variable."""
     if grads_and_vars:
         opt._build_for_apply(grads_and_vars, name)
+        if not (args[:1] and args[0]) and kwargs.get("skip_gradients_aggregation") is not True \
+                and kwargs.get("experimental_aggregate_gradients", True):
+            # the default strategy's all-reduce names an Identity per gradient and an
+            # IdentityN in the graph (optimizer_listing), before the outputs' Identities
+            for _ in list(grads_and_vars) + [None]:
+                graph.unique_name("Identity" if _ is not None else "IdentityN")
     return opt.iterations
 
 

@@ -36,7 +36,7 @@ class NotListed(Exception):
     """An op whose gradient has no listing here: the gradient stays one node."""
 
 
-class _Scope:
+class Scope:
     """Ops made by one gradient function, under ``gradient_tape/<forward scope>``."""
 
     def __init__(self, builder, scope):
@@ -336,7 +336,7 @@ def list_gradient(builder, tape, target, sources, scope=""):
         if out_grads[0] is None:
             in_grads = [None] * len(op.inputs)
         else:
-            s = _Scope(builder, "gradient_tape/" + getattr(op, "forward_scope", ""))
+            s = Scope(builder, "gradient_tape/" + getattr(op, "forward_scope", ""))
             in_grads = rule(s, op, out_grads[0], skip)
         for x, g in zip(op.inputs, in_grads):
             if g is not None:

@@ -3,7 +3,7 @@
 ``out`` is the traced graph's ``get_operations()``, each op as [name, type, input names]:
 a tape's gradient of a hand-written loss, Keras loss objects (reductions, sparse labels
 from logits) and their gradients, optimizers' apply_gradients (SGD with and without
-momentum, Adam), a small Dense model's step. Snippets as in
+momentum, Adam), a small Dense model's step; and tf.linspace, whose ~70 ops TF lists. Snippets as in
 tests/tf_snippets.py (straight-line functions: nothing for AutoGraph to convert)."""
 
 OPS = """
@@ -98,5 +98,14 @@ def step(x, y):
     opt.apply_gradients(zip(tape.gradient(loss, variables), variables))
     return loss
 out = ops(step, tf.constant([[1.0, 2.0]]), tf.constant([[1.0]]))
+""",
+    "tf.linspace: a traced start and stop, a Python or a tensor num, an axis": OPS + """
+@tf.function
+def step(x, n):
+    a = tf.linspace(x[0], x[1], 5)
+    b = tf.linspace(0.0, x[1], n)
+    c = tf.linspace(tf.stack([x[0], x[0]]), tf.stack([x[1], x[2]]), 3, axis=-1, name="grid")
+    return a, b, c
+out = ops(step, tf.constant([1.0, 2.0, 3.0]), tf.constant(4))
 """,
 }

@@ -28,6 +28,8 @@ from simdist.framework.ops import list_ops  # isort: skip - its ops are recorded
 from simdist.framework.ops import check_ops, pad_ops, selection_ops, sort_ops  # isort: skip
 from simdist.framework.ops import image_ops, linspace_ops, special_math_ops  # isort: skip
 from simdist.framework import func_graph as _func_graph  # isort: skip
+from simdist.framework import graph_operations as _graph_operations  # isort: skip
+from simdist.framework import linspace_listing as _linspace_listing  # isort: skip
 
 # The public ops of each module, but its helpers that are not ops (seeds, geometry ...).
 _NOT_OPS = {
@@ -47,6 +49,8 @@ array_ops.range = _func_graph.recorded(array_ops.range, kind="spec", spec=array_
 linspace_ops.linspace_of_a_tensor_num = _func_graph.recorded(
     linspace_ops.linspace_of_a_tensor_num, kind="spec", spec=linspace_ops.linspace_spec,
     name="linspace")
+_graph_operations.register_listing(linspace_ops.linspace_of_a_tensor_num,
+                                   _linspace_listing.list_linspace)
 array_ops._converted_constant = _func_graph.recorded(array_ops._converted_constant,
                                                      name="Const")
 array_ops.where = _func_graph.recorded(

@@ -8,11 +8,12 @@ Glossary:
                  are ``start`` and ``stop`` themselves (not ``start + delta * (num - 1)``).
   composite   -- a Python composite of ops, as TF's, so a tape follows ``start`` and
                  ``stop`` and a trace records its ops.
-  traced num  -- a symbolic ``num`` (a tf.function's argument): the composite is recorded
-                 as one node (``linspace``), run on the trace's placeholders for its
-                 length along ``axis``: unknown (None), as TF's trace infers it, so one
-                 trace serves every num; a tape follows it. TF lists the composite's ops
-                 (about 70 under ``linspace/``), simdist lists that one node.
+  traced      -- inside a trace the composite is recorded as one node (``linspace``), run
+                 on the trace's placeholders for its shape: a symbolic ``num`` (a
+                 tf.function's argument) gives an unknown length along ``axis`` (None), as
+                 TF's trace infers it, so one trace serves every num; a tape follows it.
+                 ``get_operations()`` lists TF's ops for it (about 70 under ``linspace/``:
+                 linspace_listing.py).
 
 Mirrors tensorflow/python/ops/math_ops.py (``linspace_nd``, exported as ``tf.linspace``).
 """
@@ -32,23 +33,30 @@ def linspace_nd(start, stop, num, name=None, axis=0):
     """``num`` values from ``start`` to ``stop`` along ``axis`` (``tf.linspace``)."""
     from simdist.framework import func_graph
 
-    if func_graph.is_symbolic(num):   # (see ``traced num``)
-        return linspace_of_a_tensor_num(start, stop, num, axis=axis)
+    if func_graph.current() is not None:   # (see ``traced``)
+        named = {"name": name} if name else {}
+        return linspace_of_a_tensor_num(start, stop, num, axis=axis, **named)
     return _linspace_impl(start, stop, num, axis)
 
 
-def linspace_of_a_tensor_num(start, stop, num, axis=0):
-    """The composite run for a tensor ``num`` (a recorded op while tracing)."""
+def linspace_of_a_tensor_num(start, stop, num, axis=0, name=None):
+    """The composite run as one recorded op while tracing (see ``traced``)."""
     return _linspace_impl(start, stop, num, axis)
 
 
-def linspace_spec(graph, start, stop, num, axis=0):
-    """``tf.linspace`` of a symbolic ``num`` while tracing: a float ``num`` is TF's
-    TypeError; else run on the placeholders (the length they give differs: unknown)."""
-    if not num.dtype.is_integer:
+def linspace_spec(graph, start, stop, num, axis=0, name=None):
+    """``tf.linspace`` while tracing: a float symbolic ``num`` is TF's TypeError; else run
+    on the placeholders (a symbolic num's length differs between them: unknown)."""
+    if _symbolic(num) and not num.dtype.is_integer:
         raise TypeError(f"Argument `tensor` (name: num) must be of type integer. Received "
                         f"`tensor` = {num} of dtype: {num.dtype}")
     return NotImplemented
+
+
+def _symbolic(x) -> bool:
+    from simdist.framework import func_graph
+
+    return func_graph.is_symbolic(x)
 
 
 def _linspace_impl(start, stop, num, axis):

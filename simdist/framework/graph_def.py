@@ -1,46 +1,396 @@
-"""``FuncGraph.as_graph_def()``: a trace's graph as TF's GraphDef lists it.
+"""``FuncGraph.as_graph_def()``: a trace's graph as TF's GraphDef lists and prints it.
 
 Glossary:
-  NodeDef  -- one node: ``name``, ``op`` and ``input`` (the names of the tensors it reads:
-              ``add`` for an op's first output, ``add:1`` for its second).
-  nodes    -- the graph's operations as ``get_operations()`` lists them (graph_operations:
-              Placeholders, Consts, reads, the recorded ops, an Identity per output).
+  NodeDef   -- one node: ``name``, ``op``, ``input`` (the tensors it reads: ``add`` for an
+               op's first output, ``add:1`` for its second; then ``^name`` for each op it
+               must run after, sorted by name) and ``attr`` (AttrValues by name).
+  AttrValue -- an attr's value: a dtype (``type: DT_FLOAT``), a bool, int, float, bytes,
+               a shape, a TensorProto (a Const's ``value``) or a list.
+  attrs     -- what TF's op definition (op_def_table) gives the op: each type attr the dtype
+               of a tensor its argument is, a list's length, the other attrs the value the
+               call gave (``transpose_b``, ``keep_dims``, ``alpha``) or their default; a
+               Placeholder its dtype, shape and ``_user_specified_name``.
+  control   -- TF's automatic control dependencies: an op using a variable's resource runs
+               after the last write to it (a write after the reads since); a stateful op
+               without a resource after the previous one; the ``NoOp`` after every stateful
+               op that must run (a read whose value is used too), each returned Identity
+               after the ``NoOp``.
+  text      -- ``str(graph_def)``: protobuf's text format as TF's Python protobuf prints
+               it (proto_text), ending ``versions { producer: 2474 }`` (TF 2.21's GraphDef
+               version).
 
-Mirrors the parts of tensorflow/core/framework/graph.proto and node_def.proto that
-``graph.as_graph_def().node`` readers use.
+Not printed: a ``library`` of functions (a cond's or a while loop's branches, a nested
+function's body): such a graph prints its nodes only.
+
+Mirrors tensorflow/core/framework/graph.proto, node_def.proto, attr_value.proto,
+tensor.proto, tensor_shape.proto; python/framework/auto_control_deps.py (the control
+inputs), python/framework/tensor_util.py (make_tensor_proto: a Const's value),
+core/graph/graph.cc (ToGraphDef: control inputs sorted by name).
 """
 
 from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from simdist.framework import dtypes, op_def_table, proto_text
+
+PRODUCER = 2474   # TF 2.21's TF_GRAPH_DEF_VERSION
+_READ_OPS = {"ReadVariableOp"}   # auto_control_deps' RESOURCE_READ_OPS that simdist lists
+
+
+class AttrValue:
+    """One attr's value: ``kind`` (``type``, ``b``, ``i``, ``f``, ``s``, ``shape``,
+    ``tensor``, ``list``) and ``value``."""
+
+    def __init__(self, kind: str, value):
+        self.kind = kind
+        self.value = value
+
+    def __repr__(self):
+        return f"AttrValue({self.kind}={self.value!r})"
 
 
 class NodeDef:
     """One node of a GraphDef."""
 
-    def __init__(self, name: str, op: str, inputs=()):
+    def __init__(self, name: str, op: str, inputs=(), attr=None):
         self.name = name
         self.op = op
         self.input = list(inputs)
+        self.attr = dict(attr or {})
 
     def __repr__(self):
         return f"NodeDef(name={self.name!r}, op={self.op!r}, input={self.input!r})"
 
+    def __str__(self):
+        return proto_text.message(_node_fields(self))
+
 
 class GraphDef:
-    """A graph's nodes (``.node``)."""
+    """A graph's nodes (``.node``) and its version (``producer``); ``str()`` is TF's text."""
 
-    def __init__(self, nodes):
+    def __init__(self, nodes, producer: int = PRODUCER):
         self.node = list(nodes)
+        self.producer = producer
+
+    def __str__(self):
+        return proto_text.message([("node", _node_fields(n)) for n in self.node]
+                     + [("versions", [("producer", str(self.producer))])])
 
 
+def _node_fields(node: NodeDef) -> list:
+    fields = [("name", proto_text.quoted(node.name)), ("op", proto_text.quoted(node.op))]
+    fields += [("input", proto_text.quoted(i)) for i in node.input]
+    for key in sorted(node.attr, key=functools.cmp_to_key(proto_text.map_order)):
+        fields.append(("attr", [("key", proto_text.quoted(key)),
+                                ("value", _attr_fields(node.attr[key]))]))
+    return fields
+
+
+def _shape_fields(dims) -> list:
+    if dims is None:
+        return [("unknown_rank", "true")]
+    return [("dim", [("size", str(d))] if d else []) for d in dims]
+
+
+def _attr_fields(attr: AttrValue) -> list:
+    kind, value = attr.kind, attr.value
+    if kind == "type":
+        return [("type", dtypes.datatype_name(value))]
+    if kind == "b":
+        return [("b", "true" if value else "false")]
+    if kind == "i":
+        return [("i", str(int(value)))]
+    if kind == "f":
+        return [("f", proto_text.float32(value))]
+    if kind == "s":
+        return [("s", proto_text.quoted(value))]
+    if kind == "shape":
+        return [("shape", _shape_fields(value))]
+    if kind == "tensor":
+        return [("tensor", _tensor_fields(*value))]
+    return [("list", [(k, v) for k, v in value])]   # list: [(field, text)]
+
+
+# tensor_util's field of a scalar's value, by dtype (make_tensor_proto's append functions)
+_VALUE_FIELDS = {"float32": "float_val", "float64": "double_val", "int32": "int_val",
+                 "int16": "int_val", "int8": "int_val", "uint8": "int_val",
+                 "int64": "int64_val", "bool": "bool_val", "float16": "half_val",
+                 "bfloat16": "half_val", "string": "string_val", "uint32": "uint32_val",
+                 "uint64": "uint64_val"}
+_NO_CONTENT = {"bool", "string"}   # never tensor_content (not in _TENSOR_CONTENT_TYPES)
+
+
+def _tensor_fields(array, dtype: str, shape=None) -> list:
+    """A Const's TensorProto as make_tensor_proto writes it: a value of more than one
+    element as ``tensor_content`` (its bytes), else a ``*_val`` field per element; one
+    value given for a larger ``shape``: that value alone."""
+    dims = list(array.shape) if shape is None else [int(d) for d in np.ravel(shape)]
+    fields = [("dtype", dtypes.datatype_name(dtype)), ("tensor_shape", _shape_fields(dims))]
+    if array.size > 1 and dtype not in _NO_CONTENT:
+        return fields + [("tensor_content", proto_text.quoted(array.tobytes()))]
+    field = _VALUE_FIELDS.get(dtype, "int_val")
+    for v in array.reshape(-1):
+        if dtype == "bool":
+            text = "true" if v else "false"
+        elif dtype in ("float32",):
+            text = proto_text.float32(v)
+        elif dtype == "float64":
+            text = proto_text.float64(v)
+        elif dtype in ("float16", "bfloat16"):
+            text = str(int(np.asarray(v).view(np.uint16)))
+        elif dtype == "string":
+            text = proto_text.quoted(v if isinstance(v, bytes) else str(v))
+        else:
+            text = str(int(v))
+        fields.append((field, text))
+    return fields
+
+
+# --- a traced graph's NodeDefs ---------------------------------------------------------
 def _input_name(t) -> str:
     """A NodeDef's name of the tensor it reads: ``add`` for an op's first output."""
     return t.op.name if t.value_index == 0 else t.name
 
 
+def _dtype_name(dtype):
+    return None if dtype is None else getattr(dtype, "name", dtype)
+
+
+class _Lister:
+    """The NodeDefs of a graph's operations (see the module docstring)."""
+
+    def __init__(self, ops, returned):
+        self.ops = ops
+        self.returned = returned   # the names of the returned Identities
+        self.consumers: dict = {}
+        for op in ops:
+            for i, t in enumerate(op.inputs):
+                self.consumers.setdefault(id(t), []).append((op, i))
+        self.dtypes: dict = {}
+
+    def dtype(self, t):
+        """A tensor's dtype name; a Const's that simdist left open: that of the tensor its
+        consumer's argument shares a type attr with, else the attr's fixed type or
+        default, else its value's (a Python float: float32)."""
+        known = _dtype_name(t.dtype)
+        if known is not None:
+            return known
+        if id(t) in self.dtypes:
+            return self.dtypes[id(t)]
+        self.dtypes[id(t)] = None   # no cycle
+        found = self._from_consumers(t) or _value_dtype(getattr(t.op, "_value", None))
+        self.dtypes[id(t)] = found
+        return found
+
+    def _from_consumers(self, t):
+        for op, position in self.consumers.get(id(t), ()):
+            opdef = op_def_table.get(op.type)
+            if opdef is None:
+                continue
+            args = _arguments(opdef, op.inputs)
+            kind = args[position][1]
+            for j, (other, other_kind) in enumerate(args):
+                if other_kind == kind and j != position and \
+                        _dtype_name(other.dtype) is not None:
+                    return _dtype_name(other.dtype)
+            attrs = {a[0]: a[2] for a in opdef.attrs}
+            if kind not in attrs:   # a fixed type (``int32``)
+                return kind
+            if attrs[kind] is not None:
+                return _default("type", attrs[kind])
+            if opdef.outputs and opdef.outputs[0][1] == kind and op.outputs:
+                return _dtype_name(op.outputs[0].dtype)
+        return None
+
+    def attrs(self, op) -> dict:
+        if op.type == "Placeholder":
+            return self._placeholder(op)
+        if op.type == "Const":
+            return self._const(op)
+        opdef = op_def_table.get(op.type)
+        if opdef is None:
+            return {}
+        given = _call_attrs(op)
+        types = {}
+        for (t, kind) in _arguments(opdef, op.inputs):
+            types.setdefault(kind, self.dtype(t))
+            types.setdefault(kind + "[]", []).append(self.dtype(t))
+        for (_, kind, _), t in zip(opdef.outputs, op.outputs):
+            types.setdefault(kind, _dtype_name(t.dtype))
+        n_listed = len(op.inputs) - len(opdef.inputs) + 1
+        out = {}
+        for name, kind, default in opdef.attrs:
+            if name in given:
+                value = given[name]
+            elif kind == "type":
+                value = types.get(name) or default
+            elif kind == "list(type)":
+                value = AttrValue("list", [("type", dtypes.datatype_name(d))
+                                           for d in types.get(name + "[]", ())])
+            elif any(a[2] == name for a in opdef.inputs):
+                value = n_listed
+            else:
+                value = _default(kind, default)
+            if value is None:
+                continue
+            out[name] = value if isinstance(value, AttrValue) else _attr(kind, value)
+        return out
+
+    def _placeholder(self, op) -> dict:
+        t = op.outputs[0]
+        dtype = _dtype_name(t.dtype)
+        if dtype is None:   # a variable's resource: a scalar
+            dims, dtype, user = [], "resource", op.name.rsplit("/", 1)[-1]
+        else:
+            dims, user = t.shape.as_list() if t.shape.rank is not None else None, op.name
+            dims = None if dims is None else [-1 if d is None else d for d in dims]
+        return {"dtype": AttrValue("type", dtype), "shape": AttrValue("shape", dims),
+                "_user_specified_name": AttrValue("s", user)}
+
+    def _const(self, op) -> dict:
+        t = op.outputs[0]
+        dtype = self.dtype(t)
+        out = {"dtype": AttrValue("type", dtype)} if dtype is not None else {}
+        value, shape = getattr(op, "_value", None), None
+        fn_name, args, kwargs = getattr(op, "_call", (None, (), {}))
+        if value is None and fn_name == "constant":   # tf.constant(value, dtype, shape)
+            value, shape = _first(args, kwargs, 0, "value"), _first(args, kwargs, 2, "shape")
+        if value is not None and dtype is not None:
+            array = np.asarray(value.numpy() if hasattr(value, "numpy") else value)
+            if dtype != "string":
+                array = array.astype(dtypes.as_dtype(dtype).as_numpy_dtype)
+            out["value"] = AttrValue("tensor", (array, dtype, shape))
+        return out
+
+    def control_inputs(self) -> dict:
+        """Op name -> the names of the ops it runs after (auto_control_deps)."""
+        control: dict = {op.name: set() for op in self.ops}
+        last_write, reads, must_run = {}, {}, set()
+        for op in self.ops:
+            opdef = op_def_table.get(op.type)
+            if op.type == "NoOp" or opdef is None or not opdef.is_stateful:
+                continue
+            used = any(id(t) in self.consumers for t in op.outputs)
+            if op.type not in _READ_OPS or used:
+                must_run.add(op.name)
+            resources = [t for t in op.inputs if t.op.type == "Placeholder"
+                         and _dtype_name(t.dtype) is None]
+            for r in resources:
+                if id(r) in last_write:
+                    control[op.name].add(last_write[id(r)])
+                if op.type in _READ_OPS:
+                    reads.setdefault(id(r), []).append(op.name)
+                else:
+                    control[op.name].update(reads.pop(id(r), []))
+                    last_write[id(r)] = op.name
+            if not resources:
+                if None in last_write:
+                    control[op.name].add(last_write[None])
+                last_write[None] = op.name
+        for op in self.ops:
+            if op.type == "NoOp":
+                control[op.name] = must_run
+                for name in self.returned:
+                    control[name] = {op.name}
+        return control
+
+
+def _arguments(opdef, inputs) -> list:
+    """Each input tensor with the type (attr name or fixed dtype) of its argument (a list
+    argument, ``N*T`` or of a ``list(type)`` attr, takes what the others leave)."""
+    out, extra = [], len(inputs) - len(opdef.inputs) + 1
+    lists = {name for name, kind, _ in opdef.attrs if kind == "list(type)"}
+    args = iter(inputs)
+    for _, kind, number in opdef.inputs:
+        for _ in range(extra if number or kind in lists else 1):
+            t = next(args, None)
+            if t is not None:
+                out.append((t, kind))
+    return out
+
+
+def _value_dtype(value):
+    """The dtype TF converts a value to without a hint: a tensor's or array's own, a Python
+    float float32, an int int32."""
+    if value is None:
+        return None
+    if hasattr(value, "dtype"):
+        return _dtype_name(value.dtype) if not isinstance(value, np.ndarray) \
+            else str(value.dtype)
+    kind = np.asarray(value).dtype.kind
+    return {"f": "float32", "i": "int32", "u": "int32", "b": "bool"}.get(kind, "string")
+
+
+def _first(args, kwargs, position, keyword):
+    """A call's argument by keyword or position (None when not given)."""
+    if keyword in kwargs:
+        return kwargs[keyword]
+    return args[position] if len(args) > position else None
+
+
+# Python function name -> (TF attr, its argument's position and keyword, convert)
+_CALL_ATTRS = {
+    "matmul": [("transpose_a", 2, "transpose_a", bool), ("transpose_b", 3, "transpose_b",
+                                                          bool)],
+    **{f"reduce_{r}": [("keep_dims", 2, "keepdims", bool)]
+       for r in ("sum", "mean", "max", "min", "prod", "any", "all")},
+    "leaky_relu": [("alpha", 1, "alpha", float)],
+    "squeeze": [("squeeze_dims", 1, "axis", lambda a: [a] if isinstance(a, int) else a)],
+    "stack": [("axis", 1, "axis", int)], "one_hot": [("axis", 4, "axis", int)],
+    "gather": [("batch_dims", 4, "batch_dims", int)],
+}
+
+
+def _call_attrs(op) -> dict:
+    """The attrs the call that made ``op`` gave (``tf.matmul(..., transpose_b=True)``)."""
+    fn_name, args, kwargs = getattr(op, "_call", (None, (), {}))
+    out = dict(getattr(op, "_given", {}))   # what a listing set (print_op_listing)
+    for attr, position, keyword, convert in _CALL_ATTRS.get(fn_name, ()):
+        value = _first(args, kwargs, position, keyword)
+        if value is not None:
+            out[attr] = convert(value)
+    return out
+
+
+def _default(kind, text):
+    if text is None:
+        return None
+    if kind == "bool":
+        return text == "true"
+    if kind == "int":
+        return int(text)
+    if kind == "float":
+        return float(text)
+    if kind == "string":
+        return text[1:-1].encode().decode("unicode_escape")
+    if kind == "type":
+        return "float32" if text == "float" else text
+    if kind == "shape":
+        return None if text == "?" else []
+    return AttrValue("list", [])
+
+
+def _attr(kind, value) -> AttrValue:
+    if kind == "list(int)":
+        return AttrValue("list", [("i", str(int(v))) for v in value])
+    return AttrValue({"bool": "b", "int": "i", "float": "f", "string": "s", "type": "type",
+                      "shape": "shape"}.get(kind, kind), value)
+
+
 def as_graph_def(graph) -> GraphDef:
     """The GraphDef of a traced FuncGraph: its operations (graph_operations), each a
-    NodeDef of its name, type and inputs."""
+    NodeDef of its name, type, inputs (control inputs last) and attrs."""
     from simdist.framework import graph_operations
 
-    return GraphDef(NodeDef(op.name, op.type, [_input_name(t) for t in op.inputs])
-                    for op in graph_operations.operations(graph))
+    ops = graph_operations.operations(graph)
+    returned = {n[:-2] for n in graph.output_names()} if graph.outputs is not None else set()
+    lister = _Lister(ops, returned)
+    control = lister.control_inputs()
+    return GraphDef(NodeDef(op.name, op.type,
+                            [_input_name(t) for t in op.inputs]
+                            + ["^" + c for c in sorted(control.get(op.name, ()))],
+                            lister.attrs(op))
+                    for op in ops)

@@ -35,7 +35,13 @@ import re
 
 import numpy as np
 
-from simdist.framework import gradient_listing, nest, random_op_listing
+from simdist.framework import (
+    gradient_listing,
+    nest,
+    op_def_table,
+    print_op_listing,
+    random_op_listing,
+)
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape
 
@@ -111,7 +117,7 @@ def _strided_slice(x, key, *_, **__):
 
 
 def _transpose(a, perm=None, *_, **__):
-    return [("x", a), ("perm", list(range(8)) if perm is None else perm)]
+    return [("x", a), ("perm", perm)]   # None: the axes reversed (arranged_inputs)
 
 
 def _values_axis(values, axis=0, *_, **__):
@@ -246,9 +252,10 @@ class _Builder:
 
     def const(self, name, value) -> GraphTensor:
         shape = getattr(value, "shape", None)
-        return self.add(name, "Const", (), [(getattr(value, "dtype", None),
-                                             tuple(shape) if shape is not None else None)]
-                        ).outputs[0]
+        op = self.add(name, "Const", (), [(getattr(value, "dtype", None),
+                                           tuple(shape) if shape is not None else None)])
+        op._value = value   # its TensorProto in as_graph_def (graph_def)
+        return op.outputs[0]
 
     def read(self, op_name, variable, named=False) -> GraphTensor:
         """``variable`` read by the op ``op_name``: its resource placeholder (the first
@@ -330,6 +337,8 @@ class _Builder:
         if fn_name in random_op_listing.SCOPES:   # its ops, TF's names (random_op_listing)
             op = random_op_listing.list_random_op(self, fn_name, node.name, args, kwargs,
                                                   outputs or [(None, None)])
+        elif fn_name == "print_v2":   # StringFormat and PrintV2 (print_op_listing)
+            op = print_op_listing.list_print(self, node.name, args, kwargs)
         lister = LISTINGS.get(node.fn)
         if lister is not None:
             op = self.listed(lister, node.name, args, kwargs, outputs or [(None, None)])
@@ -361,8 +370,7 @@ class _Builder:
                     pairs = None
                 if pairs is not None:
                     op_type = arranged[0] or ("Where" if len(pairs) == 1 else "SelectV2")
-                    inputs = [t for key, value in pairs
-                              for t in self.converted(node.name, key, value)]
+                    inputs = self.arranged_inputs(node.name, op_type, pairs)
             if op_type is None:
                 op_type = _SUFFIX.sub("", node.name.rsplit("/", 1)[-1])
                 names = ()
@@ -372,6 +380,7 @@ class _Builder:
             if fn_name in _OWN_SCOPE:
                 op.forward_scope = node.name + "/"
             op.attrs = {k: v for k, v in kwargs.items() if k.startswith("transpose_")}
+        op._call = (fn_name, args, kwargs)   # the attrs it gave (graph_def)
         for (_, tid), out in zip(node.out_slots, op.outputs):
             self.by_id[tid] = out
 
@@ -449,6 +458,23 @@ class _Builder:
         for i, tid in enumerate(node.outputs):
             self.by_id[tid] = op.outputs[2 + i]
 
+    def arranged_inputs(self, op_name, op_type, pairs) -> list:
+        """The inputs of an arranged op: converted in the pairs' order (its Consts made in
+        TF's order), then in its op definition's order (OneHot: indices, depth, on_value,
+        off_value); a transpose's default ``perm``: the axes reversed."""
+        converted = []
+        for key, value in pairs:
+            if key == "perm" and value is None and isinstance(pairs[0][1], _Ref):
+                spec = self.specs.get(pairs[0][1].tid)
+                rank = None if spec is None or spec[2] is None else len(spec[2])
+                value = list(range(rank - 1, -1, -1)) if rank is not None else None
+            converted.append((key, self.converted(op_name, key, value)))
+        opdef = op_def_table.get(op_type)
+        order = [a[0] for a in opdef.inputs] if opdef is not None else []
+        if all(key in order for key, _ in converted):
+            converted.sort(key=lambda pair: order.index(pair[0]))
+        return [t for _, tensors in converted for t in tensors]
+
     def inputs(self, op_name, fn_name, names, args, kwargs) -> list:
         """The op's inputs, making the Consts and reads its conversions make."""
         values = list(args)
@@ -478,7 +504,7 @@ class _Builder:
         spec = self.specs.get(values[0].tid)
         rank = None if spec is None or spec[2] is None else TensorShape(spec[2]).rank
         if rank:
-            values[1] = self.const(self.unique(scope + "Const"), None)
+            values[1] = self.const(self.unique(scope + "Const"), list(range(rank)))
             values[1].value = np.arange(rank)   # what a gradient's listing reads
             return values
         rank_t = self.add(self.unique(scope + "Rank"), "Const").outputs[0]

@@ -10,6 +10,7 @@ function_tape_cases.CASES into fixtures/tf_function_tapes.json, for
 function_fallback_cases.CASES into fixtures/tf_function_fallback.json, for
 function_nested_cases.CASES into fixtures/tf_function_nested.json, for
 function_names_cases.CASES into fixtures/tf_function_names.json, for
+graph_def_cases.CASES into fixtures/tf_graph_def.json, for
 selection_ops_cases.CASES into fixtures/tf_selection_ops.json and for
 function_error_cases.CASES into fixtures/tf_function_errors.json.
 
@@ -39,6 +40,7 @@ import function_nested_cases  # noqa: E402
 import function_tape_cases  # noqa: E402
 import function_variable_cases  # noqa: E402
 import graph_control_flow_cases  # noqa: E402
+import graph_def_cases  # noqa: E402
 import graph_gradient_cases  # noqa: E402
 import indexed_slices_cases  # noqa: E402
 import selection_ops_cases  # noqa: E402
@@ -56,6 +58,7 @@ GROUPS = {"tf_function.json": function_cases.CASES,
           "tf_function_fallback.json": function_fallback_cases.CASES,
           "tf_function_nested.json": function_nested_cases.CASES,
           "tf_function_names.json": function_names_cases.CASES,
+          "tf_graph_def.json": graph_def_cases.CASES,
           "tf_selection_ops.json": selection_ops_cases.CASES,
           "tf_function_errors.json": function_error_cases.CASES}
 

@@ -206,30 +206,33 @@ def print_v2(*inputs, **kwargs):
     write(_format(inputs, summarize, sep) + end)
 
 
-def _format(inputs, summarize, sep) -> str:
+def template(inputs, sep, is_tensor=None):
+    """TF's StringFormat template of ``tf.print``'s inputs and its placeholder: the Python
+    values as ``pprint`` writes them, each tensor the placeholder (``{}``, or ``{{}}`` where
+    the values hold ``{}``), joined by ``sep`` (logging_ops.print_v2)."""
     import pprint  # on first use, not with import simdist
 
-    free = nest.map_structure(lambda x: "" if _is_tensor(x) else x, list(inputs))
+    is_tensor = is_tensor or _is_tensor
+    free = nest.map_structure(lambda x: "" if is_tensor(x) else x, list(inputs))
     placeholder = _placeholder(" ".join(pprint.pformat(x) for x in free))
-    texts = []
     templates = []
     for item in inputs:
-        parts = []
-        for leaf in nest.flatten(item):
-            if _is_tensor(leaf):
-                texts.append(summarize_value(_value_of(leaf), summarize))
-                parts.append(placeholder)
-            else:
-                parts.append(leaf)
+        parts = [placeholder if is_tensor(leaf) else leaf for leaf in nest.flatten(item)]
         if isinstance(item, str):
             templates.append(item)
         else:
             templates.append(pprint.pformat(nest.pack_sequence_as(item, parts)))
-    template = sep.join(templates).replace("'" + placeholder + "'", placeholder)
-    pieces = template.split(placeholder)
+    return sep.join(templates).replace("'" + placeholder + "'", placeholder), placeholder
+
+
+def _format(inputs, summarize, sep) -> str:
+    texts = [summarize_value(_value_of(leaf), summarize)
+             for item in inputs for leaf in nest.flatten(item) if _is_tensor(leaf)]
+    text, placeholder = template(inputs, sep)
+    pieces = text.split(placeholder)
     out = [pieces[0]]
-    for text, piece in zip(texts, pieces[1:]):
-        out += [text, piece]
+    for value, piece in zip(texts, pieces[1:]):
+        out += [value, piece]
     return "".join(out)
 
 

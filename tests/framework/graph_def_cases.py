@@ -1,0 +1,103 @@
+"""A traced function's ``graph.as_graph_def()`` printed, as TF 2.21 prints it (protobuf
+text format; record_tf_function.py records, test_graph_def_text.py replays): each node's
+name, op, inputs and attrs (the op definition's type attrs from its tensors' dtypes, its
+defaults, the values a call gave: ``transpose_a``, ``keep_dims``, ``alpha``), a Const's
+value as a TensorProto (``float_val: 4``, a list as ``tensor_content`` bytes), an
+argument's Placeholder with its shape and ``_user_specified_name``, a captured variable's
+resource Placeholder, and ``versions { producer: ... }``. Each case's result is the
+printed text. Snippets as in tests/tf_snippets.py."""
+
+SETUP = """
+def text(f, *args):
+    return str(f.get_concrete_function(*args).graph.as_graph_def())
+"""
+
+CASES = {
+    "the guide's matmul and add: Placeholders, MatMul's attrs, AddV2": SETUP + """
+@tf.function
+def f(x, y, b):
+    x = tf.matmul(x, y)
+    return x + b
+out = text(f, tf.constant([[1.0, 2.0]]), tf.constant([[2.0], [3.0]]), tf.constant(4.0))
+""",
+    "Python numbers and lists converted to Consts: float_val, int_val, tensor_content": SETUP + """
+@tf.function
+def f(x, n):
+    a = x * 2.0 + [1.0, 2.0, 3.0]
+    b = tf.reshape(a, [3, 1])
+    c = n - 1
+    d = tf.cast(c, tf.float32) / 3.0
+    return b, d
+out = text(f, tf.constant([1.0, 2.0, 3.0]), tf.constant(5))
+""",
+    "reductions, keepdims, a unary op, comparisons and logical ops": SETUP + """
+@tf.function
+def f(x):
+    s = tf.reduce_sum(x, axis=1, keepdims=True)
+    m = tf.reduce_mean(tf.square(x))
+    g = tf.logical_and(x > 0.5, tf.equal(x, 1.0))
+    return s, m, tf.reduce_any(g)
+out = text(f, tf.constant([[1.0, 2.0], [3.0, 4.0]]))
+""",
+    "a captured variable: its resource Placeholder, ReadVariableOp, the NoOp": SETUP + """
+v = tf.Variable([1.0, 2.0])
+@tf.function
+def f(x):
+    return v * 2.0 + x, x
+out = text(f, tf.constant([1.0, 1.0]))
+""",
+    "nn ops: relu, leaky_relu's alpha, softmax, bias_add, matmul transposed": SETUP + """
+@tf.function
+def f(x, w, b):
+    h = tf.nn.relu(tf.matmul(x, w, transpose_b=True))
+    h = tf.nn.bias_add(h, b)
+    return tf.nn.softmax(tf.nn.leaky_relu(h, alpha=0.3))
+out = text(f, tf.ones([2, 3]), tf.ones([4, 3]), tf.zeros([4]))
+""",
+    "an unknown dimension and an int64 argument; Identity of an argument": SETUP + """
+@tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32),
+                              tf.TensorSpec([], tf.int64)])
+def f(x, k):
+    return tf.identity(x), k + 1
+out = text(f)
+""",
+    "a Keras Dense layer: its variables' resources read under the layer's scope": SETUP + """
+layer = tf.keras.layers.Dense(2, activation="relu")
+layer.build((None, 3))
+@tf.function
+def f(x):
+    return layer(x)
+out = text(f, tf.ones([4, 3]))
+""",
+    "tf.print: StringFormat, PrintV2 and the NoOp after it": SETUP + """
+@tf.function
+def f(x):
+    tf.print("x is", x)
+    tf.print(x + 1)
+    return x * 2
+out = text(f, tf.constant([1, 2]))
+""",
+    "Consts of other dtypes: int64, bool, float64, string, negative, tiny, inf": SETUP + """
+@tf.function
+def f(x):
+    a = tf.constant([1, -2, 3], tf.int64)
+    b = tf.constant([True, False])
+    c = tf.constant(2.5, tf.float64)
+    d = tf.constant("hi")
+    e = x + tf.constant([1e-7, -float("inf")]) + 1e20
+    return a, b, c, d, e, tf.constant(-3)
+out = text(f, tf.constant([1.0, 2.0]))
+""",
+    "array ops: concat, stack, expand_dims, transpose, squeeze, argmax, cast, one_hot": SETUP + """
+@tf.function
+def f(x, i):
+    a = tf.concat([x, x], axis=0)
+    b = tf.stack([x, x], axis=1)
+    c = tf.transpose(tf.expand_dims(x, 0))
+    d = tf.squeeze(c, axis=[2])
+    e = tf.argmax(x, axis=1)
+    g = tf.one_hot(i, 3)
+    return a, b, d, tf.cast(e, tf.int32), g, tf.gather(x, i), tf.range(5), tf.fill([2], 1.5)
+out = text(f, tf.ones([2, 3]), tf.constant([0, 1]))
+""",
+}

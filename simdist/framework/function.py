@@ -93,9 +93,10 @@ class _Spec:
         self.kind, self.dtype, self.shape = kind, dtype, TensorShape(shape)
 
     def matches(self, other: _Spec) -> bool:
+        """Whether a trace of this spec takes a call of ``other``: its shape a subtype (a
+        symbolic argument of shape [None, 3] does not match a trace of [1, 3], as TF)."""
         return (self.kind == other.kind and self.dtype == other.dtype
-                and self.shape.is_compatible_with(other.shape)
-                and self.shape.rank in (None, other.shape.rank))
+                and other.shape.is_subtype_of(self.shape))
 
     def relaxed(self, other: _Spec) -> _Spec | None:
         """The most specific spec of both (TF relaxes to an unknown rank if need be)."""
@@ -457,6 +458,7 @@ class Function:
         call.__name__ = self._name
         call.__nested_call__ = True   # runs a graph: its nodes' replica contexts may stand in
         call.__nested_outputs__ = lambda: trace.graph.outputs   # their static shapes
+        call.__saved__ = lambda: self.saved_trace(trace)   # what a SavedModel keeps of it
         return graph.record(call, "pure", None, args, kwargs, _call_op(trace.graph))
 
     def _call(self, trace: _Trace, args, kwargs):
@@ -787,6 +789,18 @@ class Function:
             names += [k] * len(nest.flatten(func_graph.expand(call_kwargs[k])))
         return names
 
+    def saved_trace(self, trace):
+        """``trace`` as a SavedModel keeps it (restored_function.SavedTrace): its graph, the
+        Python function's parameter names (the instance's left out), their defaults and the
+        trace's random state; not the Python."""
+        from simdist.framework.restored_function import SavedTrace
+
+        params = list(inspect.signature(self._python_function).parameters.values())
+        params = params[1:] if self._instance is not None else params
+        defaults = {p.name: p.default for p in params   # those a call may leave out
+                    if p.default is None or type(p.default) in _SAVED_DEFAULTS}
+        return SavedTrace(trace.graph, [p.name for p in params], trace.randomness, defaults)
+
     def _canonical(self, args, kwargs):
         """The arguments by parameter, defaults filled in: h(x, 3) and h(x, y=3) are one
         call to TF's tracing (and one flattening for the graph's inputs)."""
@@ -882,6 +896,10 @@ def _raise_execution_error(error, trace: _Trace):
     if out is error:
         raise error
     raise out from None
+
+
+# The parameter defaults a SavedModel keeps (TF's FunctionSpec keeps Python values).
+_SAVED_DEFAULTS = (bool, int, float, str, bytes)
 
 
 def _call_op(graph) -> str:

@@ -8,6 +8,8 @@ Glossary:
                    the saved object graph (TF's captured resource handles), a device by its
                    name (placed on the loading machine's device of that name, else its
                    default device).
+  nested call    -- a graph's call op of another tf.function: written as that function's
+                   saved trace (restored_function.NestedCall), not its Python.
   untracked      -- a variable the graph captures that the object graph does not reach:
                    TF refuses to save it; so does ``dumps``.
   transient      -- what a graph keeps only while it runs (compiled plans, the trace's
@@ -120,6 +122,11 @@ class _Pickler(pickle.Pickler):
         return None
 
     def reducer_override(self, obj):
+        if isinstance(obj, types.FunctionType) and getattr(obj, "__nested_call__", False):
+            # a nested tf.function's call op: its saved trace (TF's function library)
+            from simdist.framework.restored_function import NestedCall
+
+            return NestedCall, (obj.__saved__(), obj.__name__)
         if type(obj) is func_graph.FuncGraph:
             return _rebuilt(obj, {**obj.__dict__, **_transient()})
         if type(obj) is func_graph.Node:   # the user's frames and TF's graph error texts

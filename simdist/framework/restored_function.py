@@ -4,7 +4,7 @@ that traced them.
 Glossary:
   saved trace      -- one concrete function: its graph (function_serialization), the
                       parameter names of the Python function it traced (the instance's
-                      left out) and its random state.
+                      left out), the defaults a call may leave out and its random state.
   matching         -- a call runs the first trace whose arguments it matches: the same
                       structure, a tensor (or a value convertible to one) of the traced
                       dtype and a compatible shape for each traced tensor, an equal value
@@ -12,6 +12,9 @@ Glossary:
                       options. No new trace is made: the Python is not saved.
   RestoredFunction -- what a loaded object's tf.function attribute is (TF's class name);
                       ``concrete_functions`` lists its traces.
+  NestedCall       -- a saved graph's call op of another tf.function (TF's
+                      StatefulPartitionedCall of a function in the SavedModel's library):
+                      runs that function's saved trace.
 
 Mirrors tensorflow/python/saved_model/function_deserialization.py.
 """
@@ -26,10 +29,11 @@ from simdist.framework.tensor_spec import TensorSpec
 class SavedTrace:
     """One saved concrete function (see the module glossary)."""
 
-    def __init__(self, graph, params, randomness):
+    def __init__(self, graph, params, randomness, defaults=None):
         self.graph = graph
         self.params = list(params)
         self.randomness = randomness
+        self.defaults = dict(defaults or {})
 
     def specs(self):
         """(args, kwargs) of the trace: tensors as TensorSpecs named by their parameter."""
@@ -45,6 +49,8 @@ class SavedTrace:
         if len(args) > len(self.params) or any(k in given for k in kwargs):
             return None
         given.update(kwargs)
+        for name, value in self.defaults.items():
+            given.setdefault(name, value)
         names = self.params[:len(t_args)]
         if set(given) != set(names) | set(t_kwargs):
             return None
@@ -103,6 +109,26 @@ class RestoredFunction:
             if call is not None:
                 return trace.run(call)
         raise ValueError(_no_match_text(args, kwargs, self._traces))
+
+
+class NestedCall:
+    """A saved graph's call of a nested tf.function: runs the callee's saved trace (what
+    function_serialization writes in place of the live function's call op)."""
+
+    __nested_call__ = True   # runs a graph (graph_errors, tpu_replicate read it)
+
+    def __init__(self, trace, name):
+        self.trace = trace
+        self.__name__ = name
+
+    def __nested_outputs__(self):
+        return self.trace.graph.outputs
+
+    def __call__(self, *args, **kwargs):
+        call = self.trace.bind(args, kwargs)
+        if call is None:   # the caller's graph calls it as it was traced: not expected
+            raise ValueError(_no_match_text(args, kwargs, [self.trace]))
+        return self.trace.run(call)
 
 
 def _arguments_text(args, kwargs, indent="  ") -> str:

@@ -3,6 +3,8 @@
 Glossary:
   rank          -- number of dimensions (``None`` when unknown).
   compatible    -- two shapes are compatible when every known dimension agrees.
+  subtype       -- a shape another can stand for: that one's known dimensions all agree
+                   (a trace's input shape takes the calls of its subtypes).
   merge_with    -- the known dimensions of two compatible shapes together.
 
 Mirrors tensorflow/python/framework/tensor_shape.py.
@@ -64,6 +66,17 @@ class TensorShape:
         if len(self._dims) != len(other._dims):
             return False
         return all(a is None or b is None or a == b for a, b in zip(self._dims, other._dims))
+
+    def is_subtype_of(self, other) -> bool:
+        """Whether ``other`` can stand for this shape: an unknown rank, or the same rank with
+        each of its known dimensions equal to this one's (not symmetric: [2, 3] is a subtype
+        of [None, 3], not the reverse). A trace for ``other`` takes calls of this shape."""
+        other = TensorShape(other)
+        if other._dims is None:
+            return True
+        if self._dims is None or len(self._dims) != len(other._dims):
+            return False
+        return all(b is None or a == b for a, b in zip(self._dims, other._dims))
 
     def most_specific_compatible_shape(self, other) -> TensorShape:
         other = TensorShape(other)

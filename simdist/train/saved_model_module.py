@@ -9,7 +9,8 @@ Glossary:
                    an empty ``assets/``.
   functions     -- each tf.function attribute (a decorated method or an instance
                    attribute) with the traces made so far; one with an input_signature and
-                   no trace yet is traced at save, as TF does. A function simdist ran
+                   no trace yet is traced at save, as TF does (before any is listed: it
+                   may call another's, which then has a trace more). A function simdist ran
                    eagerly (no graph) cannot be saved.
   loaded object -- not the saved class: a ``_UserObject`` per saved object, its children as
                    attributes (variables made anew from the checkpoint, with their names and
@@ -21,13 +22,12 @@ Mirrors tensorflow/python/saved_model/save.py and load.py.
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 
 from simdist.framework import event_file, farmhash, function_serialization, trackable
 from simdist.framework.function import Function
-from simdist.framework.restored_function import RestoredFunction, SavedTrace
+from simdist.framework.restored_function import RestoredFunction
 from simdist.framework.variables import Variable
 from simdist.train import checkpoint, checkpoint_utils
 from simdist.train.checkpoint_utils import SUFFIX
@@ -55,6 +55,7 @@ def save(obj, export_dir) -> None:
     checkpoint.write_graph(obj, os.path.join(path, VARIABLES))
     meta = {p: {"name": v.name.rpartition(":")[0] or v.name, "trainable": bool(v.trainable)}
             for p, v in found.items()}
+    _trace_signatures(obj, {id(obj)})   # before any function is listed: they may call others
     tree = _tree(obj, "", {id(obj)})
     data = function_serialization.dumps(tree, {id(v): p for p, v in found.items()})
     header = json.dumps(meta).encode()
@@ -81,23 +82,36 @@ def _tree(node, path, seen):
     return {"children": children, "functions": _functions(node)}
 
 
-def _functions(node) -> dict:
+def _function_names(node) -> list:
     names = {n for klass in type(node).__mro__ for n, v in vars(klass).items()
              if isinstance(v, Function)}
     names |= {n for n, v in getattr(node, "__dict__", {}).items() if isinstance(v, Function)}
-    out = {}
-    for name in sorted(names):
+    return sorted(names)
+
+
+def _trace_signatures(node, seen) -> None:
+    """Trace each function with an input_signature and no trace yet, as TF does at save,
+    in every object first: a trace that calls another object's tf.function adds a trace
+    to it, which that object's saved functions must list (TF's nested concrete function)."""
+    for name in _function_names(node):
         fn = getattr(node, name)
         if fn._input_signature is not None and not fn._traces:
             fn.get_concrete_function()
+    for child in trackable.children(node).values():
+        if not trackable.is_leaf(child) and id(child) not in seen:
+            seen.add(id(child))
+            _trace_signatures(child, seen)
+
+
+def _functions(node) -> dict:
+    out = {}
+    for name in _function_names(node):
+        fn = getattr(node, name)
         if any(t.eager for t in fn._traces):
             raise NotImplementedError(
                 f"simdist cannot save the tf.function {name!r}: it ran eagerly (no graph to "
                 f"save): {fn._untraceable}")
-        params = list(inspect.signature(fn._python_function).parameters)
-        params = params[1:] if fn._instance is not None else params
-        out[name] = [SavedTrace(t.graph, params, t.randomness)
-                     for t in fn._traces if t.graph is not None]
+        out[name] = [fn.saved_trace(t) for t in fn._traces if t.graph is not None]
     return out
 
 

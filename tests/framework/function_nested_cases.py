@@ -114,6 +114,19 @@ r = calls(outer, (tf.ones(2),), (tf.ones(5),))
 r += calls(inner, (tf.ones(3),))
 out = [printed.getvalue(), r, inner.experimental_get_tracing_count()]
 """,
+    "an unknown shape does not match an eager trace of a known one": SETUP + """
+@tf.function
+def inner(x):
+    print("tracing inner", x.shape)
+    return tf.reduce_sum(x)
+@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+def outer(x):
+    return inner(x)
+r = calls(inner, (tf.ones(3),))
+r += calls(outer, (tf.ones(3),), (tf.ones(5),))
+r += calls(inner, (tf.ones(3),), (tf.ones(4),))
+out = [printed.getvalue(), r, inner.experimental_get_tracing_count()]
+""",
     "strategy.run of a tf.function inside a tf.function: once per replica": SETUP + """
 @tf.function
 def replica_fn(x):

@@ -118,6 +118,53 @@ r = tf.saved_model.load(os.path.join(D, 'saved'))
 r.weight.assign(10)
 out = [r.multiply(tf.constant([1, 2, 3])), m.weight]
 """,
+    "saved_module_leaves_out_a_defaulted_argument": PRELUDE + """
+class Scale(tf.Module):
+  @tf.function
+  def f(self, x, k=2, label='a'):
+    return x * k
+m = Scale()
+m.f(tf.constant(1.0))
+tf.saved_model.save(m, os.path.join(D, 'saved'))
+r = tf.saved_model.load(os.path.join(D, 'saved'))
+out = [r.f(tf.constant(3.0)), r.f(tf.constant(3.0), 2), r.f(tf.constant(3.0), label='a'),
+       r.f(x=tf.constant(4.0), k=2)]
+""",
+    "saved_module_refuses_another_default": PRELUDE + """
+class Scale(tf.Module):
+  @tf.function
+  def f(self, x, k=2):
+    return x * k
+m = Scale()
+m.f(tf.constant(1.0))
+tf.saved_model.save(m, os.path.join(D, 'saved'))
+out = tf.saved_model.load(os.path.join(D, 'saved')).f(tf.constant(3.0), 3)
+""",
+    "saved_module_calls_a_nested_function": PRELUDE + """
+class Linear(tf.Module):
+  def __init__(self):
+    self.built = False
+  @tf.function
+  def __call__(self, x, shift=0.5):
+    if not self.built:
+      self.w = tf.Variable(tf.reshape(tf.range(x.shape[-1], dtype=tf.float32), [-1, 1]))
+      self.built = True
+    return tf.squeeze(tf.matmul(x, self.w), axis=1) + shift
+class Export(tf.Module):
+  def __init__(self, model):
+    self.model = model
+  @tf.function(input_signature=[tf.TensorSpec(shape=[None, None], dtype=tf.float32)])
+  def __call__(self, x):
+    return self.model(x * 2.0) + 1.0
+lin = Linear()
+first = lin(tf.ones([1, 3]))
+e = Export(lin)
+tf.saved_model.save(e, os.path.join(D, 'saved'))
+r = tf.saved_model.load(os.path.join(D, 'saved'))
+x = tf.constant([[1.0, 2.0, 3.0], [0.0, 1.0, 0.0]])
+out = [first, r(x), e(x),
+       len(r.model.__call__.concrete_functions), r.model.w]
+""",
     "saved_model_save_refuses_a_plain_object": PRELUDE + """
 tf.saved_model.save(object(), os.path.join(D, 'saved'))
 """,

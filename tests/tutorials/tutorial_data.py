@@ -10,6 +10,12 @@ Glossary:
   synthetic_penguins -- ``[test, train]`` shaped like ``tfds.load('penguins/processed',
                        split=['train[:20%]', 'train[20%:]'], as_supervised=True)``: float32
                        features (4,) in [0, 1], int64 species labels 0-2.
+  synthetic_auto_mpg -- float64 rows shaped like the UCI Auto MPG table the core guides read
+                       with pandas (MPG, Cylinders, Displacement, Horsepower, Weight,
+                       Acceleration, Model Year, Origin 1-3), without missing values.
+  synthetic_wdbc    -- (diagnosis, features) shaped like the Wisconsin breast cancer table
+                       the logistic regression guide reads with pandas: 'B' / 'M' strings
+                       and 30 float64 features (mean, standard error, largest of ten).
   fixed_weights     -- one seeded array per weight of a built model, in ``model.weights``
                        order: the frameworks' random initializers do not draw the same
                        numbers, so the tutorials' numbers are compared from these.
@@ -61,6 +67,31 @@ def synthetic_penguins(tf, n_train=48, n_test=12):
         features = (rng.uniform(0.0, 0.6, size=(n, 4)) + 0.2 * labels[:, None])
         out.append(tf.data.Dataset.from_tensor_slices((features.astype(np.float32), labels)))
     return out
+
+
+def synthetic_auto_mpg(n=160):
+    """Auto-MPG-shaped rows: MPG falls with the weight and rises with the model year."""
+    rng = np.random.RandomState(20)
+    cylinders = rng.choice([4.0, 6.0, 8.0], size=n)
+    displacement = np.round(cylinders * 35.0 + rng.uniform(-20, 40, size=n))
+    horsepower = np.round(displacement * 0.45 + rng.uniform(20, 50, size=n))
+    weight = np.round(displacement * 8.0 + rng.uniform(1200, 1800, size=n))
+    acceleration = np.round(rng.uniform(8.0, 24.0, size=n), 1)
+    year = rng.randint(70, 83, size=n).astype(np.float64)
+    origin = rng.randint(1, 4, size=n).astype(np.float64)
+    mpg = np.round(60.0 - weight * 0.008 + (year - 70) * 0.7 + rng.normal(0, 2, size=n), 1)
+    return np.stack([mpg, cylinders, displacement, horsepower, weight, acceleration, year,
+                     origin], axis=1)
+
+
+def synthetic_wdbc(n=80):
+    """WDBC-shaped rows: the malignant ones have larger features."""
+    rng = np.random.RandomState(21)
+    malignant = rng.rand(n) < 0.4
+    scale = rng.uniform(0.5, 20.0, size=30)   # each feature's own range
+    features = np.round(scale * (1.0 + 0.5 * malignant[:, None]
+                                 + rng.normal(0, 0.25, size=(n, 30))), 4)
+    return np.where(malignant, "M", "B"), features
 
 
 def fixed_weights(model, scale=0.05):

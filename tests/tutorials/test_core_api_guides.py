@@ -1,0 +1,30 @@
+"""TF's guides to its Core APIs (site/en/guide/core) run under simdist and print what TF 2.21
+printed (``record_tf_tutorials.py 1 quickstart_core``, ``1 logistic_regression_core``, each
+guide in a process of its own).
+
+"Quickstart for the TensorFlow Core APIs" (programs/quickstart_core.py, on a synthetic
+Auto-MPG-shaped table of 160 rows): ``tf.random.shuffle`` with a seed, one-hot origins, a
+tf.Module normalizer, a linear model whose tf.function makes its variables at the first
+call, 100 epochs of hand-written gradient descent over shuffled batches, and an export
+module (an input_signature tf.function calling the model's tf.function: a nested call of a
+new trace, for the unknown shape) saved as a SavedModel, loaded and called.
+
+"Logistic regression for binary classification with Core APIs"
+(programs/logistic_regression_core.py, on a synthetic breast-cancer-shaped table of 80
+rows): a normalizer of tf.Variables, ``tf.linspace`` and sigmoid, a logistic model (not a
+tf.function) drawing its weights with op seeds under a global seed, sigmoid cross-entropy,
+accuracy by hand, 60 eager epochs, and its export module saved, loaded and called.
+"""
+
+from test_core_guides import _compare_but_version
+from test_tutorials import _replays_traced, cpu_machine  # noqa: F401 - the fixture
+
+
+def test_quickstart_core_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    cpu_machine(1)
+    _compare_but_version("quickstart_core")
+
+
+def test_logistic_regression_core_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    cpu_machine(1)
+    _replays_traced("logistic_regression_core")   # its version line: dropped by normalize

@@ -9,6 +9,17 @@ of TF's cache key), and again not per outer trace. Snippets as in tests/tf_snipp
 from control_flow_cases import MODULE
 from function_distribute_cases import SETUP  # S2, printed, calls(), local() (and devices())
 
+# An inner function printing its traces, called by an outer one of signature [None].
+SIGNATURE_OUTER = SETUP + """
+@tf.function
+def inner(x):
+    print("tracing inner", x.shape)
+    return tf.reduce_sum(x)
+@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+def outer(x):
+    return inner(x)
+"""
+
 CASES = {
     "the inner function traces once across outer retraces": SETUP + """
 @tf.function
@@ -102,26 +113,13 @@ def outer(x, n):
 r = calls(outer, (tf.constant(4.0), 1.0), (tf.constant(5.0), 2.0))
 out = [printed.getvalue(), r, grad.experimental_get_tracing_count()]
 """,
-    "an input_signature outer function: the inner one traces for the unknown shape": SETUP + """
-@tf.function
-def inner(x):
-    print("tracing inner", x.shape)
-    return tf.reduce_sum(x)
-@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
-def outer(x):
-    return inner(x)
+    "an input_signature outer function: the inner one traces for the unknown shape":
+        SIGNATURE_OUTER + """
 r = calls(outer, (tf.ones(2),), (tf.ones(5),))
 r += calls(inner, (tf.ones(3),))
 out = [printed.getvalue(), r, inner.experimental_get_tracing_count()]
 """,
-    "an unknown shape does not match an eager trace of a known one": SETUP + """
-@tf.function
-def inner(x):
-    print("tracing inner", x.shape)
-    return tf.reduce_sum(x)
-@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
-def outer(x):
-    return inner(x)
+    "an unknown shape does not match an eager trace of a known one": SIGNATURE_OUTER + """
 r = calls(inner, (tf.ones(3),))
 r += calls(outer, (tf.ones(3),), (tf.ones(5),))
 r += calls(inner, (tf.ones(3),), (tf.ones(4),))

@@ -223,6 +223,15 @@ def _abs(s, op, grad, skip=()):
     return [s.op("mul", "Mul", [grad, sign], like=grad)]
 
 
+def _reshape_grad(s, op, grad, skip=()):
+    """array_ops._ReshapeGrad: back to the input's shape (a folded Shape)."""
+    x = op.inputs[0]
+    if not _known(x):
+        raise NotListed("reshape of an unknown shape")
+    return [s.op("Reshape", "Reshape", [grad, s.const("Shape", list(_shape(x)))], like=x),
+            None]
+
+
 def _passed(s, op, grad, skip=()):
     return [grad] + [None] * (len(op.inputs) - 1)
 
@@ -256,6 +265,7 @@ GRADIENTS = {
     "DivNoNan": lambda s, op, g, skip=(): _div(s, op, g, skip, "DivNoNan"),
     "SquaredDifference": _squared_difference, "Square": _square, "MatMul": _matmul,
     "BiasAdd": _bias_add, "Relu": _relu, "Neg": _neg, "Cast": _cast, "Abs": _abs,
+    "Reshape": _reshape_grad,
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent,
 }
 

@@ -74,18 +74,40 @@ def _sparse_xent(builder, scope, y_true, y_pred, kwargs):
         return None
     logits = _shape(y_pred)
     labels = _shape(y_true)
-    if len(logits) != 2 or len(labels) != 1:   # TF flattens or transposes: not listed
+    if len(logits) != 2 or len(labels) not in (1, 2):   # TF transposes: not listed
         return None
     if y_true.dtype != dtypes.int64:
         y_true = _out(builder, builder.unique(f"{scope}Cast"), "Cast", [y_true],
                       dtypes.int64, labels)
-    _out(builder, builder.unique(f"{scope}Shape"), "Const", (), dtypes.int32, (2,), logits)
+    shape = _out(builder, builder.unique(f"{scope}Shape"), "Const", (), dtypes.int32, (2,),
+                 logits)
+    if len(labels) == 2:   # labels of the logits' rank: flattened, the logits reshaped
+        y_true, y_pred = _flattened(builder, scope, y_true, y_pred, shape)
+        labels = _shape(y_true)
     inner = builder.unique(f"{scope}SparseSoftmaxCrossEntropyWithLogits")
     _out(builder, builder.unique(f"{inner}/Shape"), "Const", (), dtypes.int32, (1,), labels)
     op = builder.add(builder.unique(f"{inner}/SparseSoftmaxCrossEntropyWithLogits"),
                      "SparseSoftmaxCrossEntropyWithLogits", [y_pred, y_true],
                      [(y_pred.dtype, labels), (y_pred.dtype, logits)])
     return op.outputs[0]
+
+
+def _flattened(builder, scope, y_true, y_pred, shape):
+    """backend.sparse_categorical_crossentropy's update_shape: ``flatten(target)`` and
+    ``reshape(output, [-1, shape(output)[-1]])`` (its list packed: ``shape/0``, Pack)."""
+    name = builder.unique(f"{scope}Reshape")
+    size = int(np.prod(_shape(y_true)))
+    flat = _out(builder, f"{name}/shape", "Const", (), dtypes.int32, (1,), [-1])
+    y_true = _out(builder, name, "Reshape", [y_true, flat], y_true.dtype, (size,))
+    sliced = builder.unique(f"{scope}strided_slice")
+    bounds = [_out(builder, f"{sliced}/stack{suffix}", "Const", (), dtypes.int32, (1,), v)
+              for suffix, v in (("", [-1]), ("_1", [0]), ("_2", [1]))]
+    last = _out(builder, sliced, "StridedSlice", [shape] + bounds, dtypes.int32, ())
+    name = builder.unique(f"{scope}Reshape")
+    first = _out(builder, f"{name}/shape/0", "Const", (), dtypes.int32, (), -1)
+    packed = _out(builder, f"{name}/shape", "Pack", [first, last], dtypes.int32, (2,))
+    y_pred = _out(builder, name, "Reshape", [y_pred, packed], y_pred.dtype, _shape(y_pred))
+    return y_true, y_pred
 
 
 # the loss function -> its per-example ops (None where TF's ops are not listed here)

@@ -3,7 +3,9 @@
 ``out`` is the traced graph's ``get_operations()``, each op as [name, type, input names]:
 a tape's gradient of a hand-written loss, Keras loss objects (reductions, sparse labels
 from logits) and their gradients, optimizers' apply_gradients (SGD with and without
-momentum, Adam), a small Dense model's step; and tf.linspace, whose ~70 ops TF lists. Snippets as in
+momentum, Adam), metrics (Mean, SparseCategoricalAccuracy: update_state, a call's
+result), the custom training loop guide's step (labels of shape (batch,) or (batch, 1));
+and tf.linspace, whose ~70 ops TF lists. Snippets as in
 tests/tf_snippets.py (straight-line functions: nothing for AutoGraph to convert)."""
 
 OPS = """
@@ -107,5 +109,39 @@ def step(x, n):
     c = tf.linspace(tf.stack([x[0], x[0]]), tf.stack([x[1], x[2]]), 3, axis=-1, name="grid")
     return a, b, c
 out = ops(step, tf.constant([1.0, 2.0, 3.0]), tf.constant(4))
+""",
+    "metrics: update_state and a call's result": OPS + """
+mean = tf.keras.metrics.Mean(name="train_loss")
+accuracy = tf.keras.metrics.SparseCategoricalAccuracy(name="train_accuracy")
+total = tf.keras.metrics.SparseCategoricalAccuracy()
+@tf.function
+def step(logits, labels, column, loss):
+    mean(loss)
+    accuracy(labels, logits)
+    total.update_state(column, logits)
+    mean.update_state(tf.stack([loss, loss]))
+    return loss * 2.0
+out = ops(step, tf.ones([2, 3]), tf.constant([1, 2]), tf.constant([[1], [0]]),
+          tf.constant(0.5))
+""",
+    "the custom training loop guide's step, labels (batch,) and (batch, 1)": OPS + """
+inputs = tf.keras.Input(shape=(4,), name="digits")
+hidden = tf.keras.layers.Dense(5, activation="relu")(inputs)
+outputs = tf.keras.layers.Dense(3, name="predictions")(hidden)
+model = tf.keras.Model(inputs=inputs, outputs=outputs)
+optimizer = tf.keras.optimizers.SGD(learning_rate=1e-3)
+loss_fn = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+train_acc_metric = tf.keras.metrics.SparseCategoricalAccuracy()
+@tf.function
+def train_step(x, y):
+    with tf.GradientTape() as tape:
+        logits = model(x, training=True)
+        loss_value = loss_fn(y, logits)
+    grads = tape.gradient(loss_value, model.trainable_weights)
+    optimizer.apply_gradients(zip(grads, model.trainable_weights))
+    train_acc_metric.update_state(y, logits)
+    return loss_value
+out = [ops(train_step, tf.ones([2, 4]), tf.constant([1, 2])),
+       ops(train_step, tf.ones([2, 4]), tf.constant([[1], [2]]))]
 """,
 }

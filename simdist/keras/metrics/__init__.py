@@ -56,3 +56,6 @@ def get(identifier):
         entry = METRICS.get(identifier, identifier)
         return entry() if isinstance(entry, type) else entry
     raise ValueError(f"Could not interpret metric identifier: {identifier}")
+
+
+from simdist.keras.metrics import metric_listing  # noqa: E402, F401 - graph listing

@@ -35,6 +35,8 @@ def _merges_to_update(metric, *args, **kwargs) -> bool:
 # result one node: their Python (and its reads of the state) runs at each execution.
 _RECORDED = {"update_state": ("stateful", None, _merges_to_update), "reset_state": "stateful",
              "result": "pure"}
+# result's node is named as TF's op giving its value: result_wrapper's tf.identity
+_NAMES = {"result": "Identity"}
 
 
 class Metric(module.Module):
@@ -48,7 +50,7 @@ class Metric(module.Module):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        func_graph.record_methods(cls, _RECORDED)
+        func_graph.record_methods(cls, _RECORDED, _NAMES)
 
     def __init__(self, name=None, dtype=None, **kwargs):
         # not tf.Module's __init__: a metric's name need not be an identifier (tf-keras)
@@ -222,7 +224,7 @@ class MeanMetricWrapper(Mean):
         return cfg
 
 
-func_graph.record_methods(Metric, _RECORDED)
+func_graph.record_methods(Metric, _RECORDED, _NAMES)
 # A traced update's ops and its assign_adds replay as one program (call_plan: writes=True).
 call_plan.register(MeanMetricWrapper.update_state, writes=True)
 call_plan.register(Reduce.update_state, writes=True)

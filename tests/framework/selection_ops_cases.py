@@ -106,6 +106,18 @@ out = [tf.boolean_mask(t, [True, False, True]), tf.boolean_mask(t, [False, True]
        shapes(lambda a: bm(a, [True, False, True]), S([3, 2]))]
 """
 
+# t[mask]: a whole key that is a boolean tensor or NumPy bool array is tf.boolean_mask.
+GETITEM_MASK = COMMON + """
+t = tf.constant([[1, 2], [3, 4], [5, 6]])
+v = tf.Variable([1.0, 2.0, 3.0])
+out = [t[tf.constant([True, False, True])], t[np.array([False, True, False])],
+       t[t > 2], v[v > 1.5], t[0][tf.constant([False, True])],
+       error(lambda: t[tf.constant([True, False])]), error(lambda: t[True]),
+       error(lambda: t[tf.constant(True)]),
+       shapes(lambda a, m: a[m], S([3, 2]), S([3], tf.bool)),
+       shapes(lambda a: a[a > 2], S([None, 2]))]
+"""
+
 SLICE = COMMON + """
 x = tf.reshape(tf.range(24), [2, 3, 4])
 run = lambda: tf.function(lambda a: tf.slice(a, [0, 0, 0], [3, 1, 1]))(tf.ones([2, 3, 4]))
@@ -209,6 +221,7 @@ CASES = {
         SCRIPT,
     "unique: values in order of appearance, idx, traced shapes, errors": UNIQUE,
     "boolean_mask: rows kept, axis, traced shapes, TF's static errors": BOOLEAN_MASK,
+    "a boolean tensor or array as the whole index: boolean_mask": GETITEM_MASK,
     "slice: values, -1 sizes, kernel errors, traced shapes and rank errors": SLICE,
     "pad: modes, constant values, kernel errors, traced shapes and rank errors": PAD,
     "3-argument where: broadcasting, traced shapes, shape and dtype errors": WHERE,

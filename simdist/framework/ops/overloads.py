@@ -14,7 +14,9 @@ tensor_math_operator_overrides.py.
 
 from __future__ import annotations
 
-from simdist.framework import func_graph
+import numpy as np
+
+from simdist.framework import dtypes, func_graph
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.tensor import Tensor
@@ -103,7 +105,22 @@ def _install(cls) -> None:
     cls.__neg__ = lambda self: M.negative(self)
     cls.__abs__ = lambda self: M.abs(self)
     cls.__invert__ = _invert
-    cls.__getitem__ = func_graph.recorded(A._getitem, name="strided_slice")
+    cls.__getitem__ = _getitem
+
+
+_strided_slice = func_graph.recorded(A._getitem, name="strided_slice")
+
+
+def _getitem(self, key):
+    """``tensor[key]``: a strided slice, or, for a whole key that is a boolean tensor, a
+    NumPy bool array or a Python bool, ``tf.boolean_mask`` (TF's _slice_helper)."""
+    if isinstance(key, bool) or (isinstance(key, np.ndarray) and key.dtype == bool) or (
+            hasattr(key, "dtype") and not isinstance(key, np.ndarray)
+            and key.dtype == dtypes.bool_):
+        from simdist.framework.ops import selection_ops  # the recorded op (ops/__init__)
+
+        return selection_ops.boolean_mask(self, key)
+    return _strided_slice(self, key)
 
 
 # In-place operators on a Variable would silently rebind the name to a Tensor; TF refuses.

@@ -1,6 +1,6 @@
 """TF's guides to its Core APIs (site/en/guide/core) run under simdist and print what TF 2.21
-printed (``record_tf_tutorials.py 1 quickstart_core``, ``1 logistic_regression_core``, each
-guide in a process of its own).
+printed (``record_tf_tutorials.py 1 quickstart_core``, ``1 logistic_regression_core``,
+``1 mlp_core``, each guide in a process of its own).
 
 "Quickstart for the TensorFlow Core APIs" (programs/quickstart_core.py, on a synthetic
 Auto-MPG-shaped table of 160 rows): ``tf.random.shuffle`` with a seed, one-hot origins, a
@@ -14,6 +14,13 @@ new trace, for the unknown shape) saved as a SavedModel, loaded and called.
 rows): a normalizer of tf.Variables, ``tf.linspace`` and sigmoid, a logistic model (not a
 tf.function) drawing its weights with op seeds under a global seed, sigmoid cross-entropy,
 accuracy by hand, 60 eager epochs, and its export module saved, loaded and called.
+
+"Multilayer perceptrons for digit recognition with Core APIs" (programs/mlp_core.py, on
+synthetic MNIST-shaped images, hidden layers of 70 and 50 units): Dense tf.Modules with
+Xavier weights drawn by op seeds, built inside the MLP's tf.function at its first call (a
+``preds=False`` default the saved trace keeps), a hand-written Adam, three epochs, the
+export module of uint8 images saved and loaded, and accuracies per digit from boolean-mask
+indexing (``test_classes[y_test == label]``).
 """
 
 from test_core_guides import _compare_but_version
@@ -28,3 +35,8 @@ def test_quickstart_core_prints_what_tensorflow_printed(cpu_machine):  # noqa: F
 def test_logistic_regression_core_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
     cpu_machine(1)
     _replays_traced("logistic_regression_core")   # its version line: dropped by normalize
+
+
+def test_mlp_core_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    cpu_machine(1)
+    _replays_traced("mlp_core")

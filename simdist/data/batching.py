@@ -21,7 +21,7 @@ import itertools
 
 import numpy as np
 
-from simdist.data import structure
+from simdist.data import iterator_errors, structure
 from simdist.data.dataset_ops import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, DatasetV2
 from simdist.framework import errors
 from simdist.hardware import array_api, backend
@@ -78,24 +78,22 @@ class BatchDataset(DatasetV2):
             chunk = list(itertools.islice(it, bs))
             if not chunk or (self._drop and len(chunk) < bs):
                 return
-            yield stack(chunk)
+            yield stack(chunk, fused=type(self) is BatchDataset and
+                        type(self._inputs[0]).__name__ == "MapDataset")
 
 
-def stack(elements):
-    """Stack a list of value structures leaf-wise (TF's error for mismatched shapes)."""
+def stack(elements, fused=False):
+    """Stack a list of value structures leaf-wise (TF's error for mismatched shapes: its
+    BatchV2's, or a MapAndBatch's where a map is ``fused`` into the batch)."""
     xp = backend.xp
     first = elements[0]
     flats = [structure.flatten(e) for e in elements]
     out = []
     for c, leaves in enumerate(zip(*flats)):
         shape0 = leaves[0].shape
-        for leaf in leaves[1:]:
+        for i, leaf in enumerate(leaves[1:], 1):
             if leaf.shape != shape0:
-                raise errors.InvalidArgumentError(
-                    None, None,
-                    f"Cannot add tensor to the batch: number of elements does not match. "
-                    f"Shapes are: [tensor]: {list(leaf.shape)}, [batch]: {list(shape0)} "
-                    f"(component {c}). Use padded_batch, or make every element the same shape.")
+                raise iterator_errors.batch_error(c, shape0, i, leaf.shape, fused)
         out.append(xp.stack(leaves))
     return structure.pack(first, out)
 

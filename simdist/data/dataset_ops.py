@@ -493,8 +493,9 @@ class DatasetV2:
             from simdist.data import traced_reduce
 
             return traced_reduce.fold(self, initial_state, reduce_func)
-        state = initial_state
-        for element in self:
+        state, elements = initial_state, iter(self)
+        elements._reduced = len(structure.flatten(initial_state))   # its errors' ReduceDataset
+        for element in elements:
             with structure.dataset_function():
                 state = reduce_func(state, element)
         return state
@@ -654,7 +655,16 @@ class OwnedIterator(CheckpointableIterator):
 
     def __next__(self):
         optional_ops.count_traced_next(self)
-        return self._get_next()
+        if func_graph.current() is not None:
+            return self._get_next()
+        try:
+            return self._get_next()
+        except errors.OpError as e:   # as TF's eager IteratorGetNext words it
+            from simdist.data import iterator_errors
+
+            raise iterator_errors.get_next_error(
+                e, self._dataset, structure.host_device().name,
+                getattr(self, "_reduced", None)) from None
 
     @func_graph.recorded(kind="stateful", spec=lambda graph, it: it._symbolic_next(graph),
                          name="IteratorGetNext")

@@ -27,7 +27,7 @@ Mirrors tensorflow/python/data/ops/map_op.py and filter_op.py
 
 from __future__ import annotations
 
-from simdist.data import structure
+from simdist.data import iterator_errors, structure
 from simdist.data.dataset_ops import DatasetV2, outside_the_graph
 from simdist.data.structured_function import StructuredFunction
 from simdist.framework import dtypes, errors, func_graph
@@ -95,6 +95,15 @@ def _relaxed_spec(input_spec, first_input, out_values):
     return structure.map_leaves(relax, spec)
 
 
+def _called(fn, values, dataset):
+    """``fn(values)``; an op's error in it marked as the function's (iterator_errors)."""
+    try:
+        return fn(values)
+    except errors.OpError as e:
+        iterator_errors.in_function(e, dataset)
+        raise
+
+
 class MapDataset(DatasetV2):
     """``map_func`` applied to every element."""
 
@@ -108,6 +117,7 @@ class MapDataset(DatasetV2):
                                             "map_function")
         self._element_spec = self._function.output_spec
         self._captured = self._function.captured
+        self._tf_data_number = iterator_errors.number()   # its "MapDataset:<n>"
 
     @property
     @outside_the_graph
@@ -127,7 +137,7 @@ class MapDataset(DatasetV2):
     def _values(self):
         fn = self._function
         for values in self._inputs[0]._values():
-            yield fn(values)
+            yield _called(fn, values, self)
 
 
 class FilterDataset(DatasetV2):
@@ -140,6 +150,7 @@ class FilterDataset(DatasetV2):
         if not callable(predicate):
             raise TypeError(f"`predicate` must be callable, got {predicate!r}.")
         self._fn = predicate
+        self._tf_data_number = iterator_errors.number()   # its "FilterDataset:<n>"
         super().__init__((input_dataset,), input_dataset.element_spec)
         self._function = StructuredFunction(predicate, input_dataset.element_spec,
                                             self._function_name)
@@ -170,5 +181,5 @@ class FilterDataset(DatasetV2):
     def _values(self):
         fn = self._function
         for values in self._inputs[0]._values():
-            if self._check(fn(values)):
+            if self._check(_called(fn, values, self)):
                 yield values

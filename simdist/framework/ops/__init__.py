@@ -37,6 +37,7 @@ _NOT_OPS = {
     conv_ops: ("spatial_pair", "check_format", "resolve_padding", "pad_hw", "patches",
                "col2im", "geometry"),
     pooling_ops: ("geometry",),
+    numerics: ("check_numerics_spec",),
     logging_ops: ("summarize_value", "register_log_functions", "print_v2"),
     # a tensor converts to itself, no op: only a Python value is one (_converted_constant)
     array_ops: ("convert_to_tensor",),
@@ -69,6 +70,9 @@ selection_ops.boolean_mask = _func_graph.recorded(
     name=lambda *args, **kwargs: ("boolean_mask", "GatherV2"))   # TF's composite's scope
 selection_ops.slice = _func_graph.recorded(selection_ops.slice, kind="spec",
                                            spec=selection_ops.slice_spec, name="Slice")
+numerics.check_numerics = _func_graph.recorded(   # checked at execution, not on stand-ins
+    numerics.check_numerics, kind="stateful", spec=numerics.check_numerics_spec,
+    name="CheckNumerics")
 check_ops.ensure_shape = _func_graph.recorded(check_ops.ensure_shape, kind="spec",
                                               spec=check_ops.ensure_shape_spec,
                                               name="EnsureShape")

@@ -45,3 +45,15 @@ def check_numerics(tensor, message, name=None):
 @execute.RegisterGradient("CheckNumerics")
 def _check_numerics_grad(op, grad):
     return grad
+
+
+def check_numerics_spec(graph, tensor, message, name=None):
+    """``check_numerics`` while tracing: the input's spec, with no check of the
+    placeholders' values (TF's CheckNumerics checks at execution only)."""
+    from simdist.framework import context, func_graph
+
+    if not func_graph.is_symbolic(tensor) or not tensor.dtype.is_floating:
+        return NotImplemented
+    return graph.symbolic_like(tensor.shape, tensor.dtype, context.current_device(),
+                               name or "CheckNumerics", example=tensor.shape)
+

@@ -54,7 +54,8 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "custom_training_walkthrough": "custom_training_walkthrough.py",
             "quickstart_core": "quickstart_core.py",
             "logistic_regression_core": "logistic_regression_core.py",
-            "mlp_core": "mlp_core.py"}
+            "mlp_core": "mlp_core.py",
+            "optimizers_core": "optimizers_core.py"}
 
 TF_PRINTS = {"function_guide", "intro_to_graphs"}   # their tf.print output is compared too
 

@@ -1,6 +1,6 @@
 """TF's guides to its Core APIs (site/en/guide/core) run under simdist and print what TF 2.21
 printed (``record_tf_tutorials.py 1 quickstart_core``, ``1 logistic_regression_core``,
-``1 mlp_core``, each guide in a process of its own).
+``1 mlp_core``, ``1 optimizers_core``, each guide in a process of its own).
 
 "Quickstart for the TensorFlow Core APIs" (programs/quickstart_core.py, on a synthetic
 Auto-MPG-shaped table of 160 rows): ``tf.random.shuffle`` with a seed, one-hot origins, a
@@ -21,6 +21,12 @@ Xavier weights drawn by op seeds, built inside the MLP's tf.function at its firs
 ``preds=False`` default the saved trace keeps), a hand-written Adam, three epochs, the
 export module of uint8 images saved and loaded, and accuracies per digit from boolean-mask
 indexing (``test_classes[y_test == label]``).
+
+"Optimizers with Core APIs" (programs/optimizers_core.py, at most 120 iterations per test):
+gradient descent, momentum and Adam tf.Modules minimising a quartic from x = 2 by eager
+GradientTape steps; a float32 variable unchanged by a step ends a test, so the iteration
+at which each converges (momentum at a learning rate of 0.01: 80) or explodes is TF's only
+if every step's float32 value is.
 """
 
 from test_core_guides import _compare_but_version
@@ -40,3 +46,8 @@ def test_logistic_regression_core_prints_what_tensorflow_printed(cpu_machine):  
 def test_mlp_core_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
     cpu_machine(1)
     _replays_traced("mlp_core")
+
+
+def test_optimizers_core_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    cpu_machine(1)
+    _replays_traced("optimizers_core")

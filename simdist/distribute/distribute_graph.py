@@ -59,8 +59,31 @@ def record_collectives(cls) -> None:
         fn = cls.__dict__.get(attr)
         if fn is None or hasattr(fn, "__recorded_op__"):
             continue
-        setattr(cls, attr, func_graph.recorded(_timeless_when_traced(fn), kind=kind,
-                                               name=f"{cls.__name__}.{attr}"))
+        op = func_graph.recorded(_timeless_when_traced(fn), kind=kind,
+                                 name=f"{cls.__name__}.{attr}")
+        setattr(cls, attr, _listed(op) if attr in ("reduce_to", "batch_reduce_to") else op)
+
+
+def _listed(op):
+    """The recorded reduction ``op`` whose node, in a trace, takes TF's names and lists
+    TF's ops where simdist knows them (collective_listing)."""
+    from simdist.distribute import collective_listing
+
+    @functools.wraps(op)
+    def call(*args, **kwargs):
+        graph = func_graph.current()
+        if graph is None:
+            return op(*args, **kwargs)
+        args = collective_listing.materialized(op.__name__, args)
+        nodes = graph.nodes
+        before = len(nodes)
+        out = op(*args, **kwargs)
+        if len(nodes) > before and nodes[-1].fn is op.__recorded_op__:
+            collective_listing.name_node(graph, nodes[-1], op.__name__, args, kwargs)
+        return out
+
+    call.__recorded_op__ = op.__recorded_op__
+    return call
 
 
 def _timeless_when_traced(fn):

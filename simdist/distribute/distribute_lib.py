@@ -23,7 +23,7 @@ from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.reduce_util import ReduceOp, as_reduce_op
 from simdist.distribute.update_context import UpdateContext
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica, regroup
-from simdist.framework import context, execute, func_graph, nest, variables
+from simdist.framework import context, dtypes, execute, func_graph, nest, variables
 from simdist.framework.indexed_slices import IndexedSlices
 
 
@@ -165,13 +165,19 @@ class Strategy:
             )
 
         def mean_helper(v):
+            # TF's mean_reduce_helper: each axis's length an int64 identity (of a Const
+            # where the shape knows it, else of the Shape's element); their product
             t = execute.convert_to_tensor(v)
             numer = math_ops.reduce_sum(t, axis=axis)
-            axes = axis if isinstance(axis, (list, tuple)) else [axis]
-            count = 1
-            for a in axes:
-                count *= t.shape[a]
-            return numer, array_ops.constant(count, dtype=numer.dtype)
+
+            def dimension(a):
+                if t.shape[a] is not None:
+                    return array_ops.identity(array_ops.constant(t.shape[a], dtypes.int64))
+                return array_ops.identity(array_ops.shape(t, out_type=dtypes.int64)[a])
+
+            if isinstance(axis, (list, tuple)):
+                return numer, math_ops.reduce_prod([dimension(a) for a in axis])
+            return numer, dimension(axis)
 
         numer, denom = self.run(mean_helper, args=(value,))
         numer = self._extended._reduce(ReduceOp.SUM, numer)
@@ -584,6 +590,11 @@ class ReplicaContext:
 
         out = [all_reduce_grad.record(reduce_op, x, self._on_own_device(y))
                for x, y in zip(flat, reduced)]
+        graph = func_graph.current()
+        if graph is not None and out and func_graph.is_symbolic(out[-1]):
+            from simdist.distribute import collective_listing
+
+            collective_listing.name_identity_n(graph, self._strategy, out, flat)
         return nest.pack_sequence_as(value, out)
 
     def all_gather(self, value, axis, options=None):

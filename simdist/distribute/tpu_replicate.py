@@ -91,8 +91,16 @@ def _merge_call(merge_fn, args, kwargs):
 def merge_node(graph, merge_fn, args, kwargs):
     """A merge_call in a tf.function nested in the replica function: a node of its graph
     (see ``nested function`` in the glossary)."""
-    return graph.record(_merge_call, "pure", None, (merge_fn, args, kwargs), {},
-                        "merge_call")
+    from simdist.distribute import collective_listing
+
+    out = graph.record(_merge_call, "pure", None, (merge_fn, args, kwargs), {}, "merge_call")
+    last = graph.nodes[-1:]
+    for node in getattr(last[0], "members", {}).values() if last else ():   # (a group)
+        last.append(node)
+    for node in last:
+        if getattr(node, "fn", None) is _merge_call:
+            collective_listing.mark_stateful(graph, node)
+    return out
 
 
 def replica_id_node(graph):

@@ -642,6 +642,15 @@ def _walk(nodes):
                 yield from _walk(inner)
 
 
+def is_stateful(graph, node) -> bool:
+    """Whether ``node`` of ``graph`` is a stateful op in TF: recorded as one (``dry``), or
+    listed as TF's ops of which one is (``node_listings``: a collective's
+    CollectiveReduceV2 or CrossReplicaSum), which makes a cond, loop or call around it
+    stateful too."""
+    return node.dry is not None or \
+        getattr(graph.node_listings.get(id(node)), "stateful", False)
+
+
 class FuncGraph:
     """The graph one trace of a ``tf.function`` records (TF's FuncGraph)."""
 
@@ -655,6 +664,7 @@ class FuncGraph:
         self.created_variables: list = []   # tf.Variables the traced code made (lifted)
         # node ranges get_operations lists as TF's ops instead (data.traced_reduce.Listing)
         self.listed_ranges: list = []
+        self.node_listings: dict = {}   # id(node) -> what lists it as TF's ops instead
         # autograph=True but the function was not converted: Python control flow on a
         # tensor makes the function run eagerly rather than raise (AutoGraph would convert)
         self.autograph_pending = False

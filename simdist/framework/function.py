@@ -908,7 +908,8 @@ def _call_op(graph) -> str:
     returned = nest.flatten(graph.outputs)
     stateful = bool(graph.captures()) or bool(graph.substitutes) or any(
         hasattr(t, "assign") and hasattr(t, "read_value") for t in returned) or any(
-        n.dry is not None or n.fn.__name__ in ("gradient", "read_value", "value")
+        func_graph.is_stateful(graph, n) or n.fn.__name__ in ("gradient", "read_value",
+                                                              "value")
         for n in func_graph._walk(graph.nodes))
     return "StatefulPartitionedCall" if stateful else "PartitionedCall"
 

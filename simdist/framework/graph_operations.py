@@ -23,7 +23,9 @@ Glossary:
                     StatefulPartitionedCall): the function's control output.
   recorded whole -- an op simdist records as one node where TF has several (a loss, a
                     metric update, an optimizer step, a tf.cond): listed as one operation
-                    of the node's name; its type is its name's op part.
+                    of the node's name; its type is its name's op part. A node with a
+                    listing of its own (``graph.node_listings``: a MirroredStrategy's
+                    all-reduce, distribute/collective_listing.py) lists TF's ops.
 
 Mirrors tensorflow/python/framework/ops.py (Graph.get_operations, Operation, Tensor.op)
 and the input names of TF's op definitions (tensorflow/core/ops/*_ops.cc).
@@ -138,8 +140,9 @@ _KEYWORDS = {"axis": {"transpose": "perm", "expand_dims": "dim", "argmax": "dime
              "perm": {"transpose": "perm"}}
 _FOLDED = {"shape": "Shape", "size": "Size", "rank": "Rank", "zeros_like": "ZerosLike",
            "ones_like": "OnesLike"}   # a Const when the input's shape is fully known
-_STATEFUL = {"ReadVariableOp", "StatefulPartitionedCall", "AssignVariableOp",
-             "AssignAddVariableOp", "AssignSubVariableOp", "PrintV2", "CrossReplicaSum"}
+_STATEFUL = {"ReadVariableOp", "StatefulPartitionedCall", "AssignVariableOp", "If", "While",
+             "AssignAddVariableOp", "AssignSubVariableOp", "PrintV2", "CrossReplicaSum",
+             "CollectiveReduceV2"}
 _SUFFIX = re.compile(r"_\d+$")
 # Python functions whose TF wrapper makes the op inside a name scope of its own name (x + y:
 # binary_op_wrapper's 'add/'; tf.matmul's 'MatMul/'): its gradient is named under it
@@ -235,6 +238,7 @@ class _Builder:
         self.tapes: dict = {}   # id(tape) -> [first op listed in it, end, watched tensors]
         self.reduced_shapes: dict = {}   # TF's graph._reduced_shape_cache (gradient_listing)
         self.specs = dict(graph.tensor_specs)   # tensor id -> (name, dtype, shape)
+        self.shared: dict = {}   # what a node's own listing keeps for the next ones
 
     def unique(self, name: str) -> str:
         base, n = name, 0
@@ -301,6 +305,14 @@ class _Builder:
                 self.arguments_read[self.graph.substitutes[id(t)]] = t
 
     def node(self, node) -> None:
+        listing = self.graph.node_listings.get(id(node))
+        if listing is not None:   # listed as the ops TF has in its place
+            listing.list_operations(self, node)
+        else:
+            self.recorded_node(node)
+
+    def recorded_node(self, node) -> None:
+        """List ``node``'s own operation(s)."""
         if not hasattr(node, "leaves"):   # a cond or a while loop, recorded whole
             self.control_flow(node)
             return
@@ -356,6 +368,8 @@ class _Builder:
                 specs.get(args[0].tid)) or _is_variable(args[0]) and all(
                 d is not None for d in args[0].shape)):   # (a variable's shape is known)
             op = self.add(node.name, "Const", (), outputs or [(None, None)])
+        elif fn_name in ("ones", "zeros") and args and _python_shape(args[0]):
+            op = self.filled(node.name, args[0], outputs or [(None, None)])
         else:
             if fn_name.startswith("__r") and fn_name != "__round__":   # 2.0 * x: Mul(x=2.0, y=x)
                 fn_name = "__" + fn_name[3:]
@@ -438,13 +452,22 @@ class _Builder:
                 self.by_id[tid] = grads[pos]
         return True
 
+    def filled(self, name, shape, outputs) -> Operation:
+        """tf.ones / tf.zeros of a Python shape (TF's array_ops._constant_if_small): a
+        Const under 1000 elements, else the shape's Const, the value's and a Fill."""
+        if int(np.prod(shape)) < 1000:
+            return self.add(name, "Const", (), outputs)
+        dims = self.const(f"{name}/shape_as_tensor", None)
+        return self.add(name, "Fill", [dims, self.const(f"{name}/Const", None)], outputs)
+
     def control_flow(self, node) -> None:
         """A cond: its If op (the predicate in), then an Identity per output
         (``cond/Identity``); a while loop: its ``maximum_iterations`` and ``loop_counter``
         Consts, then its While op, whose outputs after those two are the loop vars'."""
         if hasattr(node, "branches"):
             pred = self.by_id.get(node.pred)
-            op = self.add(node.name, _whole_type(node), [pred] if pred is not None else [])
+            op = self.add(node.name, _whole_type(node, self.graph),
+                          [pred] if pred is not None else [])
             for i, tid in enumerate(node.outputs):
                 ident = self.add(f"{node.name}/Identity{'' if i == 0 else f'_{i}'}",
                                  "Identity", op.outputs[:1])
@@ -453,7 +476,7 @@ class _Builder:
         counters = [self.add(f"{node.name}/{c}", "Const").outputs[0]
                     for c in ("maximum_iterations", "loop_counter")]
         entering = [self.by_id[tid] for tid in node.inputs if tid in self.by_id]
-        op = self.add(node.name, _whole_type(node), counters + entering,
+        op = self.add(node.name, _whole_type(node, self.graph), counters + entering,
                       [(None, None)] * (2 + len(node.outputs)))
         for i, tid in enumerate(node.outputs):
             self.by_id[tid] = op.outputs[2 + i]
@@ -551,18 +574,24 @@ class _Builder:
             self.add(self.unique("NoOp"), "NoOp", (), ())
 
 
+def _python_shape(shape) -> bool:
+    """Whether ``shape`` is a list or tuple of Python ints (a shape TF folds)."""
+    return isinstance(shape, (list, tuple)) and all(
+        isinstance(d, int) and not isinstance(d, bool) for d in shape)
+
+
 def _known(spec) -> bool:
     return spec is not None and spec[2] is not None and \
         TensorShape(spec[2]).is_fully_defined()
 
 
-def _whole_type(node) -> str:
+def _whole_type(node, graph) -> str:
     """A cond's or a while loop's TF type: If / While (Stateless* without stateful ops)."""
-    from simdist.framework.func_graph import _walk
+    from simdist.framework.func_graph import _walk, is_stateful
 
     kind = "If" if hasattr(node, "branches") else "While"
     inner = list(_walk([node]))
-    stateful = any(getattr(n, "dry", None) is not None for n in inner)
+    stateful = any(is_stateful(graph, n) for n in inner)
     return kind if stateful else "Stateless" + kind
 
 

@@ -389,6 +389,18 @@ r = [f(tf.constant(2.0)), f(tf.constant(-1.0)), plain(tf.constant(2.0))]
 out = {"names": names, "value": r, "ops": ops(plain, tf.constant(1.0)),
        "graph": [listed(plain.get_concrete_function(tf.constant(1.0)).graph)]}
 """,
+    # TF's array_ops._constant_if_small: a Const under 1000 elements, else a Fill
+    "tf.ones and tf.zeros of a Python shape: a Const, or a Fill from 1000 elements":
+        SETUP + """
+@tf.function
+def f(x):
+    a = tf.ones([3]) * x + tf.zeros([2, 1])
+    b = tf.ones([40, 40])[0, :1] + tf.zeros((10, 100), tf.int32)[0, 0].dtype.size
+    seen(a, b)
+    return a, b
+r = f(tf.constant(1.0))
+out = {"names": names, "value": r, "ops": ops(f, tf.constant(1.0))}
+""",
 }
 
 

@@ -1,0 +1,120 @@
+"""Traced steps of a MirroredStrategy over logical CPUs whose graph TF's operations list is
+recorded for (record_tf_mirrored_graph.py) and compared with simdist's
+(test_mirrored_graph_operations.py): each program takes the module and the strategy and
+returns ``step(x)``, a tf.function traced for a float32 scalar ``x``."""
+
+DEVICES = (2, 4)   # logical CPUs of the strategy, one recording each
+
+
+def listed(graph) -> list:
+    """The graph's operations: name, type and the names of its inputs."""
+    return [[op.name, op.type, [t.name for t in op.inputs]] for op in graph.get_operations()]
+
+
+def _local(strategy, value):
+    return strategy.experimental_local_results(value)
+
+
+def an_all_reduce(tf, strategy):
+    @tf.function
+    def step(x):
+        def fn(x):
+            return tf.distribute.get_replica_context().all_reduce("SUM", x * 3.0) * 2.0
+        return _local(strategy, strategy.run(fn, args=(x,)))
+    return step
+
+
+def all_reduces(tf, strategy):
+    """MEAN (a division after the sum), then a SUM of two values in one call."""
+    @tf.function
+    def step(x):
+        def fn(x):
+            ctx = tf.distribute.get_replica_context()
+            return ctx.all_reduce("MEAN", x + 1.0), ctx.all_reduce("SUM", (x * 3.0, x * 2.0))
+        return _local(strategy, strategy.run(fn, args=(x,)))
+    return step
+
+
+def values_of_other_shapes(tf, strategy):
+    """A matrix, a vector and a scalar packed in one all-reduce."""
+    @tf.function
+    def step(x):
+        def fn(x):
+            rid = tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group,
+                          tf.float32)
+            m = tf.ones([2, 3]) * x + rid
+            return tf.distribute.get_replica_context().all_reduce(
+                "SUM", [m, tf.reduce_sum(m, axis=0), x * rid])
+        return _local(strategy, strategy.run(fn, args=(x,)))
+    return step
+
+
+def an_integer_all_reduce(tf, strategy):
+    """int32: TF reduces it to one device (ReductionToOneDevice), no collective."""
+    @tf.function
+    def step(x):
+        def fn(x):
+            return tf.distribute.get_replica_context().all_reduce(
+                "SUM", tf.cast(x, tf.int32) + 1)
+        return _local(strategy, strategy.run(fn, args=(x,)))
+    return step
+
+
+def in_name_scopes(tf, strategy):
+    """strategy.run in a scope, the all-reduce in one of the replica function's."""
+    @tf.function
+    def step(x):
+        def fn(x):
+            with tf.name_scope("inner"):
+                y = tf.distribute.get_replica_context().all_reduce("SUM", x * 3.0)
+            return y + 1.0
+        with tf.name_scope("outer"):
+            out = strategy.run(fn, args=(x,))
+        return strategy.reduce("MEAN", out, axis=None)
+    return step
+
+
+def reduce_of(op, axis):
+    def program(tf, strategy):
+        @tf.function
+        def step(x):
+            def fn(x):
+                rid = tf.distribute.get_replica_context().replica_id_in_sync_group
+                return x * tf.cast(rid + 1, tf.float32) * tf.ones([3])
+            return strategy.reduce(op, strategy.run(fn, args=(x,)), axis=axis)
+        return step
+    return program
+
+
+def sgd_step(tf, strategy):
+    """A gradient's all-reduce in SGD's apply_gradients (the loss's Sum has its axis: a
+    default axis's Const is named when listed, after the all-reduce's)."""
+    with strategy.scope():
+        w = tf.Variable([1.0, 2.0])
+        b = tf.Variable(0.5)
+        opt = tf.keras.optimizers.SGD(0.1)
+
+    @tf.function
+    def step(x):
+        def fn(x):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(w * x, axis=0) + b * x
+            grads = tape.gradient(loss, [w, b])
+            opt.apply_gradients(zip(grads, [w, b]))
+            return loss
+        return _local(strategy, strategy.run(fn, args=(x,)))
+    return step
+
+
+PROGRAMS = {
+    "an all-reduce": an_all_reduce,
+    "all-reduces: MEAN, then SUM of two values": all_reduces,
+    "an all-reduce of a matrix, a vector and a scalar": values_of_other_shapes,
+    "an int32 all-reduce": an_integer_all_reduce,
+    "name scopes around the run and the all-reduce": in_name_scopes,
+    "strategy.reduce SUM": reduce_of("SUM", None),
+    "strategy.reduce MEAN": reduce_of("MEAN", None),
+    "strategy.reduce SUM along axis 0": reduce_of("SUM", 0),
+    "strategy.reduce MEAN along axis 0": reduce_of("MEAN", 0),
+    "SGD's apply_gradients": sgd_step,
+}

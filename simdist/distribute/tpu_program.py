@@ -12,8 +12,8 @@ Glossary:
   padding inputs   -- TPUStrategy's dynamic batch size (``maximum_shapes``): a ``Shape`` per
                       replica and input (replica by replica; a Const when the shape is
                       fully known), then per input ``stack`` (Pack) and ``Max`` (their
-                      largest shape). Not modelled: the padding of a shape that differs
-                      between replicas or is not fully known (TF pads it in a cond).
+                      largest shape); an input whose shape is not known or differs between
+                      replicas is padded to the largest (tpu_padding).
   fan-in           -- ``input<k>`` (TPUReplicatedInput) over the replicas' k-th input (k = 0:
                       the replica ids), ``cluster_<graph>/pivot`` (NoOp),
                       ``TPUReplicateMetadata``, then ``replicated_input_<k>`` (Identity), which
@@ -53,6 +53,7 @@ import re
 
 import numpy as np
 
+from simdist.distribute import tpu_padding
 from simdist.framework import func_graph, nest
 
 # what TF converts to a tensor for tpu.replicate (any other leaf but None raises there)
@@ -98,9 +99,14 @@ class ReplicatedProgram:
         k = 1 + len(self.inputs[0])
         self.shapes = [[name("Shape") for _ in range(k)] for _ in range(self.n)]
         self.maxima = [(name("stack"), name("Max")) for _ in range(k)]
+        self.padding = tpu_padding.Padding(self.graph, [
+            [t.shape for t in nest.flatten(func_graph.expand(x)) if func_graph.is_symbolic(t)]
+            for x in replica_inputs])
+        k += len(self.padding.maps)   # the padded dimensions' real sizes
         self.input_names = [name(f"input{i}") for i in range(k)]
         self.pivot = name(f"cluster_{self.graph.name}/pivot")
         self.metadata = name("TPUReplicateMetadata")
+        self.padding.take_dynamic_names(self.graph)
         self.replicated = [name(f"replicated_input_{i}") for i in range(k)]
         return replica_inputs
 
@@ -152,16 +158,18 @@ class ReplicatedProgram:
                 builder.node(node)
         outside = {tid: by_id.get(tid) for ids in self.inputs for tid in ids}
         parts = [consts] + [[outside[ids[k]] for ids in self.inputs]
-                            for k in range(len(self.input_names) - 1)]   # [input][replica]
+                            for k in range(len(self.inputs[0]))]   # [input][replica]
         known = [[True] * self.n] + [[_known(builder, ids[k]) for ids in self.inputs]
                                      for k in range(len(parts) - 1)]
-        self._list_padding(builder, parts, known)
-        fan_in = [builder.add(name, "TPUReplicatedInput", [p for p in ps if p is not None])
-                  for name, ps in zip(self.input_names, parts)]
+        shapes, maxima = self._list_shapes(builder, parts, known)
+        real = self.padding.list_padded(builder, parts, shapes, maxima)
+        fan_in = [builder.add(name, "TPUReplicatedInput", [p for p in ps if p is not None]
+                              ).outputs[0] for name, ps in zip(self.input_names, parts + real)]
         builder.add(self.pivot, "NoOp", (), ())
         builder.add(self.metadata, "TPUReplicateMetadata", (), ())
-        replicated = [builder.add(name, "Identity", op.outputs[:1]).outputs[0]
-                      for name, op in zip(self.replicated, fan_in)]
+        self.padding.list_dynamic(builder, fan_in, len(parts))
+        replicated = [builder.add(name, "Identity", [t]).outputs[0]
+                      for name, t in zip(self.replicated, fan_in)]
         for tid, t in zip(self.inputs[0], replicated[1:]):
             by_id[tid] = t
         pending: dict = {}   # a merge's Identity output ids -> its collective
@@ -202,19 +210,21 @@ class ReplicatedProgram:
                 by_id[self.outputs[r][k]] = builder.add(
                     shard, "Identity", out.outputs[r:r + 1]).outputs[0]
 
-    def _list_padding(self, builder, parts, known) -> None:
+    def _list_shapes(self, builder, parts, known) -> tuple:
         """The padding inputs (see the glossary): Shapes replica by replica, then each
-        input's stack and Max."""
+        input's stack and Max; the Shapes ([input][replica]) and Maxes ([input])."""
         shapes = [[None] * self.n for _ in parts]   # [input][replica]
         for r, names in enumerate(self.shapes):
             for k, name in enumerate(names):
                 t = parts[k][r]
                 shapes[k][r] = builder.add(name, "Const" if known[k][r] else "Shape",
                                            [] if known[k][r] or t is None else [t]).outputs[0]
+        maxima = []
         for (stack, top), per_replica in zip(self.maxima, shapes):
             packed = builder.add(stack, "Pack", per_replica).outputs[0]
             axis = builder.const(f"{top}/reduction_indices", None)
-            builder.add(top, "Max", [packed, axis])
+            maxima.append(builder.add(top, "Max", [packed, axis]).outputs[0])
+        return shapes, maxima
 
     def _names(self):
         yield from self.consts
@@ -226,6 +236,7 @@ class ReplicatedProgram:
         yield from self.input_names
         yield from (n for n in (self.pivot, self.metadata, self.noop, self.compilation) if n)
         yield from self.replicated
+        yield from self.padding.names_taken()
         yield from self.identities
         for name, shards in self.output_names:
             yield name

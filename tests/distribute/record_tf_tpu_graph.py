@@ -29,7 +29,7 @@ from tensorflow.python.tpu import tpu_system_metadata
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURE = os.path.join(HERE, "fixtures", "tf_tpu_graph.json")
 sys.path.insert(0, HERE)
-from tpu_graph_programs import NUM_REPLICAS, PROGRAMS, replica_fn  # noqa: E402
+from tpu_graph_programs import NUM_REPLICAS, PROGRAMS, traced  # noqa: E402
 
 _WORKER = "/job:worker/replica:0/task:0/device:"
 
@@ -52,14 +52,8 @@ class EightCores(tpu_cluster_resolver.TPUClusterResolver):
 
 
 def record_program(strategy, name):
-    fn, arg, *values = PROGRAMS[name]
-    values = tuple(v(tf) if callable(v) else v for v in values)   # (a variable: made here)
-
-    @tf.function
-    def step(x):
-        return strategy.run(replica_fn(tf, fn), args=(x, *values))
-
-    graph = step.get_concrete_function(tf.constant(arg)).graph
+    step, arg = traced(tf, strategy, name)
+    graph = step.get_concrete_function(arg).graph
     return [[op.name, op.type] for op in graph.get_operations()]
 
 

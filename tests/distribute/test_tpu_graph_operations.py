@@ -10,14 +10,18 @@ input), the computation's ops ONCE under their own
 names, a NoOp and an Identity per output, TPUCompilationResult, then per output a
 TPUReplicatedOutput and an Identity per replica (``output_<k>_shard_<r>``) that the
 function returns. simdist named the other replicas' copies ``replica_<i>/...`` and listed
-none of TF's TPU ops (simdist/distribute/tpu_program.py).
+none of TF's TPU ops (simdist/distribute/tpu_program.py). An input whose length is unknown
+or differs between replicas is padded (tpu_padding.py: the real sizes, ``Pad`` or a
+``cond`` for a known shape, ``XlaSetDynamicDimensionSize``); an all-reduce in a cond, a
+loop or a nested tf.function makes that op stateful (``If``, ``While``,
+``StatefulPartitionedCall``, and the function's ``NoOp``).
 """
 
 import json
 import os
 
 import pytest
-from tpu_graph_programs import PROGRAMS, replica_fn
+from tpu_graph_programs import PROGRAMS, traced
 from tpu_world import tpu_strategy
 
 import simdist as tf
@@ -29,14 +33,8 @@ RECORDED = _FIXTURE["results"]
 
 def _graph(name):
     strategy = tpu_strategy()
-    fn, arg, *values = PROGRAMS[name]
-    values = tuple(v(tf) if callable(v) else v for v in values)
-
-    @tf.function
-    def step(x):
-        return strategy.run(replica_fn(tf, fn), args=(x, *values))
-
-    return strategy, step, step.get_concrete_function(tf.constant(arg)).graph
+    step, arg = traced(tf, strategy, name)
+    return strategy, step, step.get_concrete_function(arg).graph
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
@@ -179,3 +177,25 @@ def test_an_all_reduce_is_tfs_cross_replica_sum_and_identity_n():
     mean, (total, doubled) = step(tf.constant(3.0))
     assert [float(p) for p in strategy.experimental_local_results(mean)] == [3.0] * 8
     assert [float(p) for p in strategy.experimental_local_results(doubled)] == [48.0] * 8
+
+
+def test_padded_inputs_are_read_through_their_dynamic_size_and_keep_their_values():
+    """TF pads an input whose length is unknown (or differs between replicas) to the
+    largest and tells the computation each replica's real length (tpu.py's
+    ``_pad_all_input``, ``XlaSetDynamicDimensionSize``): the replica function still sees
+    its own values (simdist listed no padding, and the fan-in read the input as it is)."""
+    strategy, step, graph = _graph("an input of unknown length (padded)")
+    ops = {op.name: op for op in graph.get_operations()}
+    assert [t.name for t in ops["XlaSetDynamicDimensionSize"].inputs] == [
+        "input1:0", "XlaSetDynamicDimensionSize/dim_index:0", "input2:0"]
+    assert [t.op.name for t in ops["input1"].inputs] == ["Pad"] + [
+        f"Pad_{r}" for r in range(1, 8)]
+    assert [t.op.name for t in ops["Pad"].inputs] == ["x", "Pad/paddings"]
+    assert [t.op.name for t in ops["mul"].inputs] == ["replicated_input_1", "mul/y"]
+    out = step(tf.constant([1.0, 2.0, 3.0]))
+    assert [p.numpy().tolist() for p in strategy.experimental_local_results(out)] == [
+        [2.0, 4.0, 6.0]] * 8
+    strategy, step, _ = _graph("inputs of other lengths per replica (padded in a cond)")
+    out = step(tf.constant(3.0))
+    assert [p.numpy().tolist() for p in strategy.experimental_local_results(out)] == [
+        [6.0], [6.0, 6.0]] * 4

@@ -102,13 +102,17 @@ with st.container(horizontal=True):
 
 st.markdown(f"**The recorded graphs**: {len(run.traces)} "
             f"trace{'' if len(run.traces) == 1 else 's'}; each lists its FuncGraph's nodes, "
-            "one per public op call, a cond's or while_loop's branches indented.")
+            "one per public op call, a cond's or while_loop's branches indented, and below "
+            "them the graph's operations as TensorFlow lists them.")
 with st.container(horizontal=True):
     for t in run.traces:
         with st.container(width=300, border=True):
             st.caption(f"Trace {t.number}, made by call {t.first_call}, for "
                        f"({t.signature})")
             st.code(figs.nodes_text(t), language="text", wrap_lines=True)
+            with st.expander(f"TF's operations ({len(t.operations)}): "
+                             "`get_operations()`"):
+                st.code(figs.operations_text(t), language="text")
 st.markdown("**AutoGraph's code** (`tf.autograph.to_code(step.python_function)`): what "
             "the traces ran instead of the function as written.")
 st.code(run.code, language="python", wrap_lines=True)

@@ -41,19 +41,21 @@ def list_print(builder, name, args, kwargs):
     from simdist.framework import graph_operations
     from simdist.framework.ops import logging_ops
 
-    def is_tensor(x):
-        return isinstance(x, graph_operations._Ref)
+    def is_tensor(x):   # (a variable is read inside the StringFormat, as TF converts it)
+        return isinstance(x, graph_operations._Ref) or graph_operations._is_variable(x)
 
     scope = name.rsplit("/", 1)[0] + "/" if "/" in name else ""
     refs = [leaf for item in args for leaf in nest.flatten(item) if is_tensor(leaf)]
-    tensors = [t for r in refs for t in builder.converted(name, None, r)]
-    spec = builder.specs.get(refs[0].tid) if len(args) == 1 and refs else None
+    spec = builder.specs.get(refs[0].tid) if len(args) == 1 and refs and \
+        isinstance(refs[0], graph_operations._Ref) else None
     if spec is not None and getattr(spec[1], "name", None) == "string" and \
             spec[2] is not None and len(spec[2]) == 0 and args[0] is refs[0]:
-        formatted = tensors[0]
+        formatted = builder.converted(name, None, refs[0])[0]
     else:
+        fmt_name = builder.unique(scope + "StringFormat")
+        tensors = [t for r in refs for t in builder.converted(fmt_name, None, r)]
         template, placeholder = logging_ops.template(args, kwargs.get("sep", " "), is_tensor)
-        fmt = builder.add(builder.unique(scope + "StringFormat"), "StringFormat", tensors,
+        fmt = builder.add(fmt_name, "StringFormat", tensors,
                           [("string", ())])
         fmt._given = {"template": template, "placeholder": placeholder,
                       "summarize": kwargs.get("summarize", 3)}

@@ -198,6 +198,7 @@ class TraceRecord:
     signature: str             # the arguments it was traced for
     nodes: list                # [(depth, name)]: the graph's nodes, branches indented
     eager: bool                # no graph: the function runs eagerly (fallback)
+    operations: list = field(default_factory=list)   # [(name, type)]: get_operations()
 
 
 @dataclass
@@ -395,8 +396,15 @@ def _traces(step, calls, seen_args) -> list:
         graphs.append(graph)
         out.append(TraceRecord(len(out) + 1, c.index, _signature(concrete),
                                [] if graph is None else list(nodes(graph.nodes)),
-                               graph is None))
+                               graph is None, operations(graph)))
     return out
+
+
+def operations(graph) -> list:
+    """(name, type) of each operation TF's ``graph.get_operations()`` lists, in order."""
+    if graph is None:
+        return []
+    return [(op.name, op.type) for op in graph.get_operations()]
 
 
 def _signature(concrete) -> str:

@@ -132,6 +132,15 @@ def events_frame(run) -> list[dict]:
             for name, device, start, end, args in run.events]
 
 
+def operations_text(trace) -> str:
+    """A trace's operations as TF's ``get_operations()`` lists them: name and type."""
+    if trace.eager:
+        return "(no graph: this trace fell back to running the Python eagerly)"
+    width = max((len(name) for name, _ in trace.operations), default=0)
+    return "\n".join(f"{name:<{width}}  {op_type}" for name, op_type in trace.operations) \
+        or "(no operations)"
+
+
 def nodes_text(trace) -> str:
     """A trace's recorded nodes, one a line, a cond's or loop's branches indented."""
     if trace.eager:

@@ -4,7 +4,9 @@ replays them against simdist's run of the same program.
 
 Per call: the tracing count after it, what ``print`` wrote (stdout), what ``tf.print`` wrote
 (stderr: TF's kernel writes to the process's file descriptor 2, so it is captured there),
-the messages of the "tensorflow" logger (TF's retracing warning), the result's value.
+the messages of the "tensorflow" logger (TF's retracing warning), the result's value. Per
+preset (``operations``): the operations (name, type) of the concrete function for the
+first call's arguments, as ``get_operations()`` lists them.
 The distributed preset runs on two logical CPUs instead of the preset's two GPUs. Each
 preset is recorded in a process of its own (see the note in ``__main__``).
 
@@ -86,20 +88,27 @@ def record_preset(tracing, preset) -> list:
     step, call = namespace["step"], compile(preset.call, "<call>", "eval")
     handler = _Capture()
     logging.getLogger("tensorflow").addHandler(handler)
-    calls = []
+    calls, seen = [], []
+
+    def recorder(*args, **kwargs):   # the call's ``step``: keeps its first arguments
+        seen.append((args, kwargs))
+        return step(*args, **kwargs)
+
     try:
         for i in range(CALLS):
             handler.messages = []
             out, err = io.StringIO(), io.StringIO()
             with _fd2() as fd2, contextlib.redirect_stdout(out), \
                     contextlib.redirect_stderr(err):
-                value = eval(call, {**namespace, "i": i})  # noqa: S307 - the presets
+                value = eval(call, {**namespace, "i": i, "step": recorder})  # noqa: S307
             calls.append({"count": step.experimental_get_tracing_count(),
                           "stdout": out.getvalue(), "stderr": err.getvalue() + fd2[0],
                           "logs": list(handler.messages), "result": _value(value)})
     finally:
         logging.getLogger("tensorflow").removeHandler(handler)
-    return calls
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        graph = step.get_concrete_function(*seen[0][0], **seen[0][1]).graph
+    return {"calls": calls, "operations": [[o.name, o.type] for o in graph.get_operations()]}
 
 
 def _record_one(name: str) -> list:
@@ -120,11 +129,12 @@ if __name__ == "__main__":
     # Each preset in a fresh process: TF's retracing warning counts the traces of every
     # function with the same code object (polymorphic_function's _key_for_call_stats is
     # ``__code__``), so two presets with the same body would share one count.
-    out = {"tf_version": tf.__version__, "calls": CALLS, "presets": {}}
+    out = {"tf_version": tf.__version__, "calls": CALLS, "presets": {}, "operations": {}}
     for name in _presets().PRESETS:
         done = subprocess.run([sys.executable, __file__, name], capture_output=True,
                               text=True, timeout=600, check=True)
-        out["presets"][name] = json.loads(done.stdout.strip().splitlines()[-1])
+        got = json.loads(done.stdout.strip().splitlines()[-1])
+        out["presets"][name], out["operations"][name] = got["calls"], got["operations"]
         print(name, [c["count"] for c in out["presets"][name]])
     os.makedirs(os.path.dirname(FIXTURE), exist_ok=True)
     with open(FIXTURE, "w") as f:

@@ -42,6 +42,15 @@ from simdist.framework.ops.linspace_ops import linspace
 from simdist.framework.ops.linalg_ops import eye
 from simdist.framework.ops.special_math_ops import einsum
 from simdist.framework.ops.sort_ops import argsort, sort
+from simdist.framework.ops.scatter_nd_ops import (
+    gather_nd,
+    scatter_nd,
+    tensor_scatter_nd_add,
+    tensor_scatter_nd_max,
+    tensor_scatter_nd_min,
+    tensor_scatter_nd_sub,
+    tensor_scatter_nd_update,
+)
 from simdist.framework.ops.check_ops import ensure_shape
 from simdist.framework.ops.assert_ops import assert_equal, assert_greater, assert_less, assert_rank
 from simdist.framework.ops.trig_ops import (

@@ -216,12 +216,54 @@ out = [set_to([2])(tf.constant([1, 2])), error(lambda: set_to([3])(tf.constant([
                                         "got [2].")]
 """
 
+# gather_nd / scatter_nd / tensor_scatter_nd_*: values, TF's kernel errors, gradients, shapes.
+SCATTER_ND = COMMON + """
+t5 = np.reshape(np.arange(18), [2, 3, 3])
+t = tf.constant([[2., 7., 0.], [9., 0., 1.], [0., 3., 8.]])
+ii = [[0, 2], [1, 1], [0, 2]]
+def grads(f, *xs):
+    xs = [tf.constant(x) for x in xs]
+    with tf.GradientTape() as g:
+        g.watch(xs)
+        y = f(*xs)
+        s = tf.reduce_sum(y * tf.reshape(tf.range(tf.size(y), dtype=y.dtype) + 1., y.shape))
+    return [y] + g.gradient(s, xs)
+out = [tf.gather_nd(t5, [[0, 0, 0], [1, 2, 1]]), tf.gather_nd(t5, [[[0, 0], [0, 2]]]),
+       tf.gather_nd(t5, tf.constant([[1]], tf.int64)),
+       tf.scatter_nd([[1], [3], [1]], [2, 4, 6], [5]),
+       tf.scatter_nd(tf.constant([[0, 1]]), [[1., 2.]], tf.constant([2, 2, 2])),
+       tf.tensor_scatter_nd_update(t, [[0, 0], [2, 2]], [5., 6.]),
+       tf.tensor_scatter_nd_add(t, ii, [6., 5., 4.]), tf.tensor_scatter_nd_sub(t, ii, [1., 2., 3.]),
+       tf.tensor_scatter_nd_min(t, ii, [-6., 5., -4.]),
+       tf.tensor_scatter_nd_max(t, ii, [6., -5., 4.]),
+       tf.tensor_scatter_nd_add(t, [[1]], [[1., 1., 1.]]),
+       grads(lambda p: tf.gather_nd(p, ii), t),
+       grads(lambda u: tf.scatter_nd(ii, u, [3, 3]), [1., 2., 3.]),
+       grads(lambda a, u: tf.tensor_scatter_nd_add(a, ii, u), t, [1., 2., 3.]),
+       grads(lambda a, u: tf.tensor_scatter_nd_sub(a, ii, u), t, [1., 2., 3.]),
+       grads(lambda a, u: tf.tensor_scatter_nd_update(a, [[0, 1], [2, 0]], u), t, [1., 2.]),
+       error(lambda: tf.gather_nd(t5, [[0, 5]])), error(lambda: tf.gather_nd(t5, [[0, 0, 0, 0]])),
+       error(lambda: tf.gather_nd(t5, [[0.0]])), error(lambda: tf.gather_nd(t5, [[-1]])),
+       error(lambda: tf.gather_nd(tf.constant(t5), tf.constant([[3]]))),
+       error(lambda: tf.scatter_nd([[10]], [1], [10])),
+       error(lambda: tf.scatter_nd([[1]], [1, 2], [10])),
+       error(lambda: tf.scatter_nd([[1, 1]], [5], [3])),
+       error(lambda: tf.tensor_scatter_nd_add(tf.zeros([3]), [[3]], [1.0])),
+       error(lambda: tf.tensor_scatter_nd_add(tf.zeros([3]), [[1]], [1.0, 2.0])),
+       shapes(lambda p, i: tf.gather_nd(p, i), S([2, 3, 3]), S([4, 2], tf.int32)),
+       shapes(lambda p, i: tf.gather_nd(p, i), S([None, 3, 3]), S([None, 1], tf.int32)),
+       shapes(lambda a, i, u: tf.tensor_scatter_nd_add(a, i, u), S([3, 3]), S([2, 1], tf.int32),
+              S([2, 3]))]
+"""
+
 CASES = {
     "numpy_function and py_function: eager, per call of a tf.function, per element of a map":
         SCRIPT,
     "unique: values in order of appearance, idx, traced shapes, errors": UNIQUE,
     "boolean_mask: rows kept, axis, traced shapes, TF's static errors": BOOLEAN_MASK,
     "a boolean tensor or array as the whole index: boolean_mask": GETITEM_MASK,
+    "gather_nd, scatter_nd and tensor_scatter_nd_*: values, errors, gradients, shapes":
+        SCATTER_ND,
     "slice: values, -1 sizes, kernel errors, traced shapes and rank errors": SLICE,
     "pad: modes, constant values, kernel errors, traced shapes and rank errors": PAD,
     "3-argument where: broadcasting, traced shapes, shape and dtype errors": WHERE,

@@ -5,6 +5,7 @@ Glossary:
                    ``tf.math``, ``tf.nn``, ``tf.random``, ``tf.linalg``); conv_ops /
                    pooling_ops -- ``tf.nn.conv2d``, ``max_pool2d``, ``avg_pool2d``.
   *_grad         -- the gradient rules, registered in ``execute.GRADIENTS`` at import.
+  scatter_nd_ops -- ``tf.gather_nd``, ``tf.scatter_nd``, ``tf.tensor_scatter_nd_*``.
   numerics       -- ``tf.debugging.check_numerics``; trig_ops -- sin, cos ... atan2, expm1,
                    ceil (a table); image_ops -- ``tf.image``; special_math_ops -- ``tf.einsum``.
   string_ops     -- ``tf.strings`` (join, length, to_number ...); op_types -- the element
@@ -27,6 +28,7 @@ from simdist.framework.ops import logging_ops, numerics, string_ops, trig_ops  #
 from simdist.framework.ops import list_ops  # isort: skip - its ops are recorded as declared
 from simdist.framework.ops import check_ops, pad_ops, selection_ops, sort_ops  # isort: skip
 from simdist.framework.ops import image_ops, linspace_ops, special_math_ops  # isort: skip
+from simdist.framework.ops import scatter_nd_ops  # isort: skip
 from simdist.framework import func_graph as _func_graph  # isort: skip
 from simdist.framework import graph_operations as _graph_operations  # isort: skip
 from simdist.framework import linspace_listing as _linspace_listing  # isort: skip
@@ -45,7 +47,7 @@ _NOT_OPS = {
 }
 _OP_MODULES = (array_ops, math_ops, nn_ops, random_ops, conv_ops, linalg_ops, pooling_ops,
                clip_ops, dropout_ops, losses_util, numerics, string_ops, trig_ops, image_ops,
-               special_math_ops, sort_ops)
+               special_math_ops, sort_ops, scatter_nd_ops)
 array_ops.range = _func_graph.recorded(array_ops.range, kind="spec", spec=array_ops.range_spec)
 linspace_ops.linspace_of_a_tensor_num = _func_graph.recorded(
     linspace_ops.linspace_of_a_tensor_num, kind="spec", spec=linspace_ops.linspace_spec,

@@ -55,7 +55,8 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "quickstart_core": "quickstart_core.py",
             "logistic_regression_core": "logistic_regression_core.py",
             "mlp_core": "mlp_core.py",
-            "optimizers_core": "optimizers_core.py"}
+            "optimizers_core": "optimizers_core.py",
+            "tensor_slicing": "tensor_slicing.py"}
 
 TF_PRINTS = {"function_guide", "intro_to_graphs"}   # their tf.print output is compared too
 

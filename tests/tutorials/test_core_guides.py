@@ -1,7 +1,7 @@
 """TF's guides to its core objects run under simdist and print what TF 2.21 printed
 (``record_tf_tutorials.py 1 variable``, ``1 intro_to_modules``, ``1 basics``, ``1 tensor``,
-``1 checkpoint``, ``1 quickstart_advanced``, ``1 quickstart_beginner``, each guide in a
-process of its own).
+``1 checkpoint``, ``1 quickstart_advanced``, ``1 quickstart_beginner``, ``1 tensor_slicing``,
+each guide in a process of its own).
 
 "Introduction to Variables" (programs/variable.py): variables of float, bool and complex128
 values, viewed as tensors, reshaped, assigned (TF's ValueError for a resizing ``assign``),
@@ -27,6 +27,10 @@ casts, broadcasting, a ragged list refused by tf.constant, then
 tf.ragged.constant, string tensors (unicode too), tf.strings.split of a scalar and of a
 vector (a RaggedTensor), to_number, bytes_split, tf.io.decode_raw, unicode_split and
 unicode_decode, and a SparseTensor with tf.sparse.to_dense.
+
+"Introduction to tensor slicing" (programs/tensor_slicing.py): tf.slice and Python slices,
+tf.gather of numbers and strings, tf.gather_nd of rows, elements and matrices, tf.scatter_nd,
+a SparseTensor made dense, and tensor_scatter_nd_add, _sub, _min and _max.
 """
 
 import re
@@ -70,6 +74,11 @@ def test_tensor_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
     want = _recorded("tensor", 1)
     assert len(_EAGER_ERROR.findall(want)) == 1
     _compare(run("tensor", "simdist"), want)
+
+
+def test_tensor_slicing_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    cpu_machine(1)
+    _compare(run("tensor_slicing", "simdist"), _recorded("tensor_slicing", 1))
 
 
 def test_checkpoint_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811

@@ -187,22 +187,23 @@ class Device:
         spec, slowdown = self.spec, self.slowdown
         speeds = (spec.flops, spec.flops_fp16, spec.mem_bw, spec.launch_s, slowdown)
         if memo is None or not memo or memo[0] != speeds:
-            fresh = [speeds, self._costs(ops, speeds), [op[0] for op in ops],
-                     [op[1] for op in ops], [op[2] for op in ops]]
+            fresh = [speeds, self._costs(ops, speeds), tuple(op[0] for op in ops),
+                     tuple(op[1] for op in ops), tuple(op[2] for op in ops)]
             if memo is None:
                 memo = fresh
             else:
                 memo[:] = fresh
         costs = memo[1]
         # Each start is the clock plus the costs before it, added one at a time as run_op
-        # adds them (the same floats). They are made before the lock is taken (a list made
+        # adds them (the same floats; a tuple, so the trace's entry can be untracked by the
+        # garbage collector). They are made before the lock is taken (a tuple made
         # under it could start a garbage collection, whose Tensor.__del__ -> free would wait
         # on this same lock) from the clock read then, and kept only if the clock did not
         # move meanwhile (another thread's op); else they are made again.
         lock = self._lock
         while True:
             clock = self.clock
-            starts = list(itertools.accumulate(costs, initial=clock))
+            starts = tuple(itertools.accumulate(costs, initial=clock))
             try:
                 lock.acquire()   # inside the try: see Device.allocate_array
                 moved = self.clock is not clock

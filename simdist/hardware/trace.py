@@ -21,8 +21,11 @@ Glossary:
                   oldest generation with events (whose full collections cost a fifth of a
                   replayed training loop). A run of ops on one device charged at once
                   (``record_columns``: a replayed program's) is one pending entry, its
-                  columns, until read. What ``events`` gives is the same list of Events in
-                  the same order.
+                  columns, until read: a plain tuple too, ``(COLUMNS, n, names, device,
+                  starts, flops, nbytes)``, untracked as soon as its columns are tuples
+                  (``Device.run_ops`` passes tuples; an object per entry stayed tracked, and
+                  its growth set off a full collection, ~0.3 s, in seed 001's loop). What
+                  ``events`` gives is the same list of Events in the same order.
 """
 
 from __future__ import annotations
@@ -67,14 +70,9 @@ class Event:
         return self.end - self.start
 
 
-class _Columns:
-    """Pending events of a run of ops on one device (Trace.record_columns)."""
-
-    __slots__ = ("n", "names", "device", "starts", "flops", "nbytes")
-
-    def __init__(self, n, names, device, starts, flops, nbytes):
-        self.n, self.names, self.device, self.starts = n, names, device, starts
-        self.flops, self.nbytes = flops, nbytes
+# The first field of a pending entry of columns (Trace.record_columns): (COLUMNS, n, names,
+# device, starts, flops, nbytes). Not a GC type, so the tuple can be untracked.
+COLUMNS = object()
 
 
 class Trace:
@@ -85,7 +83,7 @@ class Trace:
         self.max_events = max_events
         self._events: list[Event] = []   # read: made Events
         self._pending: list = []         # recorded since the last read: tuples (see above)
-        self._extra = 0                  # events of _Columns entries beyond one each
+        self._extra = 0                  # events of columns entries beyond one each
         self.dropped = 0
         self._lock = threading.Lock()
 
@@ -111,14 +109,14 @@ class Trace:
             del pending[:n]
             events = self._events
             for e in batch:
-                if type(e) is _Columns:
-                    self._extra -= e.n - 1
+                if e[0] is COLUMNS:
+                    _, n, names, device, starts, flops, nbytes = e
+                    self._extra -= n - 1
                     events.extend(
-                        Event(name, "compute", e.device, start, end,
-                              {"flops": flops, "bytes": nbytes})
-                        for name, start, end, flops, nbytes in zip(
-                            e.names, e.starts, itertools.islice(e.starts, 1, None), e.flops,
-                            e.nbytes))
+                        Event(name, "compute", device, start, end,
+                              {"flops": f, "bytes": b})
+                        for name, start, end, f, b in zip(
+                            names, starts, itertools.islice(starts, 1, None), flops, nbytes))
                 elif len(e) == 6:
                     events.append(Event(e[0], "compute", e[1], e[2], e[3],
                                         {"flops": e[4], "bytes": e[5]}))
@@ -164,8 +162,9 @@ class Trace:
 
     def record_columns(self, names, device: str, starts, flops, nbytes) -> None:
         """:meth:`record_ops` of op i: ``names[i]`` on ``device`` from ``starts[i]`` to
-        ``starts[i + 1]``, ``flops[i]``, ``nbytes[i]`` (one pending entry; the lists are
-        kept as they are: the caller makes no change to them)."""
+        ``starts[i + 1]``, ``flops[i]``, ``nbytes[i]`` (one pending entry; the sequences
+        are kept as they are: the caller makes no change to them; tuples let the collector
+        untrack the entry)."""
         n = len(names)
         if not n:
             return
@@ -175,7 +174,7 @@ class Trace:
                                      itertools.islice(starts, 1, None), flops, nbytes)))
             return
         self._extra += n - 1
-        self._pending.append(_Columns(n, names, device, starts, flops, nbytes))
+        self._pending.append((COLUMNS, n, names, device, starts, flops, nbytes))
 
     def record_events(self, events) -> None:
         """:meth:`record` of each ``(name, cat, device, start, end, k1, v1, k2, v2, ...)``
@@ -201,7 +200,7 @@ class Trace:
 
     def truncate(self, n: int) -> None:
         """Keep the first ``n`` events only. Pending events past ``n`` are dropped as they
-        are (the end of a ``_Columns`` entry cut off): none is made an Event, so a trace
+        are (the end of a columns entry cut off): none is made an Event, so a trace
         put back after a dry run (``distribute_graph._world_kept``) costs what it dropped,
         not what was recorded before."""
         with self._lock:
@@ -209,14 +208,15 @@ class Trace:
             total = len(self._events) + len(pending) + self._extra
             while total > n and pending:
                 e = pending[-1]
-                size = e.n if type(e) is _Columns else 1
+                size = e[1] if e[0] is COLUMNS else 1
                 keep = max(size - (total - n), 0)
                 total -= size - keep
                 if size > 1:
                     self._extra -= size - max(keep, 1)
                 if keep:
-                    pending[-1] = _Columns(keep, e.names[:keep], e.device, e.starts[:keep + 1],
-                                           e.flops[:keep], e.nbytes[:keep])
+                    _, _, names, device, starts, flops, nbytes = e
+                    pending[-1] = (COLUMNS, keep, names[:keep], device, starts[:keep + 1],
+                                   flops[:keep], nbytes[:keep])
                 else:
                     pending.pop()
             if total > n:

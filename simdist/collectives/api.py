@@ -16,6 +16,7 @@ sends slot j of replica i to replica j's slot i (axis 0 must divide by p).
 
 from __future__ import annotations
 
+import copy
 import functools
 from dataclasses import dataclass
 
@@ -201,43 +202,92 @@ def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params
     # Devices to name in the trace when the ranks are not nodes of the topology (CPU hosts
     # priced on the default topology): events land on the devices that really ran them.
     labels = params.pop("labels", None)
-    p = len(arrays)
     layout = algo.layout
     # Placement first: the topology's hints (ring orders, node size) depend on where the
     # ranks sit; the servers (parameter servers) are placed once the schedule says how many.
-    node_names = placement_lib.place(topo, p, devices)
-    params = {**algo.topology_hints(topo, node_names), **params}
-    sched = algo.schedule(p, **params)
-    nodes = placement_lib.add_servers(topo, node_names, sched.num_servers)
-    bounds = layout.bounds(arrays, sched.num_chunks)
+    node_names = placement_lib.place(topo, len(arrays), devices)
+    plan = _plan(collective, arrays, algo, op, topo, node_names, labels, params, exchange)
+    sched, bounds = plan.schedule(), plan.bounds
     buffers, initial = layout.buffers(arrays, bounds, sched.num_servers)
     if sched.inplace:
         inputs = None
     else:  # transfers read the untouched inputs (nobody writes them: no copy needed)
         inputs = initial if initial is not None else [array_api.copy(a) for a in buffers]
-    if not _fast_values(algo, sched, buffers, initial, bounds, op, exchange, params):
+    if not _fast_values(algo, sched, buffers, initial, bounds, op, exchange, plan.params):
         execute(sched, buffers, op or "sum", bounds, inputs, exchange, initial)
     values = layout.outputs(buffers, arrays, bounds, sched, op)
-    itemsize = array_api.itemsize(arrays[0])
-    cost, times, key = _price(topo, nodes, sched, bounds, itemsize, collective, algo, p,
-                              layout.nbytes(arrays), params)
     trace = trace if trace is not None else Trace()
-    if labels is not None:
-        nodes = list(labels) + nodes[len(labels):]
     if trace.enabled:
-        def build():
-            return _events(sched, cost, times, nodes, bounds, itemsize, op)
+        _record(trace, plan.events(), start_time)
+    return CollectiveResult(values, sched, plan.own_cost(), trace, op)
 
-        template = build() if key is None or not _keep_events.on else topo.memo(
-            "collective events", (key, tuple(nodes), op), build, MEMO_LIMIT)
-        _record(trace, template, start_time)
-    return CollectiveResult(values, sched, cost, trace, op)
+
+class _Plan:
+    """What a call decides before it touches a value: the schedule (with the topology's
+    hints), the ranks' nodes, the chunk bounds, the price and the trace events relative to
+    the start. They depend on the collective, the algorithm, the placement, the op, the
+    parameters and the arrays' shapes and dtype only, so a call of the same kind (a
+    training step's all-reduce, step after step) finds them kept on the topology
+    (``_plan``) and only moves the values."""
+
+    __slots__ = ("algo", "params", "sched", "nodes", "bounds", "cost", "times", "key",
+                 "itemsize", "op", "_events")
+
+    def __init__(self, collective, arrays, algo, op, topo, node_names, labels, params):
+        p = len(arrays)
+        self.algo, self.op = algo, op
+        self.params = params = {**algo.topology_hints(topo, node_names), **params}
+        self.sched = sched = algo.schedule(p, **params)
+        nodes = placement_lib.add_servers(topo, node_names, sched.num_servers)
+        self.bounds = bounds = algo.layout.bounds(arrays, sched.num_chunks)
+        self.itemsize = array_api.itemsize(arrays[0])
+        self.cost, self.times, self.key = _price(
+            topo, nodes, sched, bounds, self.itemsize, collective, algo, p,
+            algo.layout.nbytes(arrays), params)
+        if labels is not None:
+            nodes = list(labels) + nodes[len(labels):]
+        self.nodes = nodes
+        self._events = None
+
+    def schedule(self) -> Schedule:
+        """The caller's own copy of the schedule (its steps list and params)."""
+        sched = copy.copy(self.sched)
+        sched.steps, sched.params = list(sched.steps), dict(sched.params)
+        return sched
+
+    def own_cost(self) -> Cost:
+        return self.cost if self.key is None else own_copy(self.cost)
+
+    def events(self):
+        """The trace events relative to the call's start (``_events``), built once."""
+        if self._events is None or not _keep_events.on:
+            events = _events(self.sched, self.cost, self.times, self.nodes, self.bounds,
+                             self.itemsize, self.op)
+            if self.key is None or not _keep_events.on:
+                return events
+            self._events = events
+        return self._events
+
+
+def _plan(collective, arrays, algo, op, topo, node_names, labels, params, exchange) -> _Plan:
+    """The call's _Plan: kept on the topology for calls of the same kind, made afresh for
+    a cluster of processes or parameters that cannot be a key."""
+    extra = cache_key(params) if params else ()
+    if exchange is not None or extra is None:
+        return _Plan(collective, arrays, algo, op, topo, node_names, labels, params)
+    key = (collective, algo.name, id(algo), tuple(node_names),
+           None if labels is None else tuple(labels), op, extra,
+           tuple(a.shape for a in arrays), array_api.numpy_dtype(arrays[0]).str)
+    plan = topo.memo("collective plan", key, lambda: _Plan(
+        collective, arrays, algo, op, topo, node_names, labels, params), MEMO_LIMIT)
+    if plan.algo is not algo:   # another algorithm object at the same id: made afresh
+        return _Plan(collective, arrays, algo, op, topo, node_names, labels, params)
+    return plan
 
 
 def _price(topo, nodes, sched, bounds, itemsize, collective, algo, p, nbytes, params):
     """(cost, per-transfer times, the price's cache key or None) of the call, kept on the
-    topology for the next call of the same shape (pricing.py's "repeats"); the caller gets
-    its own Cost."""
+    topology for the next call of the same shape (pricing.py's "repeats")."""
     def compute():
         return price_patterns(topo, nodes, sched.patterns(), bounds, itemsize, collective,
                               algo.name, p, nbytes)
@@ -246,7 +296,7 @@ def _price(topo, nodes, sched, bounds, itemsize, collective, algo, p, nbytes, pa
     if key is None:
         return (*compute(), None)
     cost, times = topo.memo("collective price", key, compute, MEMO_LIMIT)
-    return own_copy(cost), times, key
+    return cost, times, key
 
 
 def _fast_values(algo, sched, buffers, initial, bounds, op, exchange, params) -> bool:

@@ -71,4 +71,5 @@ def test_kept_events_equal_events_built_afresh(algorithm, p, size, starts, op):
                                        start_time=start)
         assert _fields(kept.trace.events) == _fields(fresh.trace.events)
         assert len(kept.trace.events) > 0 and kept.trace.events[0].start == start
-    assert kept_topo._memo["collective events"]   # the later calls took the kept events
+    plans = kept_topo._memo["collective plan"].values()   # the later calls took the kept
+    assert any(plan._events is not None for plan in plans)   # plan and its events

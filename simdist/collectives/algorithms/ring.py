@@ -24,11 +24,45 @@ def check_rings(p, rings):
     return ring_array(p, rings).tolist()
 
 
+# Small rings already checked: (p, the rings as tuples) -> their read-only array. A
+# training step's all-reduce passes the same topology rings at every call.
+_CHECKED: dict = {}
+_CHECKED_RANKS, _CHECKED_KEPT = 4096, 256
+
+
 def ring_array(p, rings) -> np.ndarray:
     """The rings as a (channels x p) int array, each checked to visit every rank once
-    (array operations: 8 rings of 65,536 ranks are checked in milliseconds)."""
+    (array operations: 8 rings of 65,536 ranks are checked in milliseconds; rings of at
+    most ``_CHECKED_RANKS`` ranks in all are checked once and kept)."""
     if rings is None:
         return np.arange(p, dtype=np.int64)[None, :]
+    key = _checked_key(p, rings)
+    arr = _CHECKED.get(key) if key is not None else None
+    if arr is None:
+        arr = _ring_array(p, rings)
+        if key is not None:
+            if len(_CHECKED) >= _CHECKED_KEPT:
+                _CHECKED.clear()
+            arr = np.array(arr)   # its own (a caller's int64 array stays writable)
+            arr.setflags(write=False)
+            _CHECKED[key] = arr
+    return arr
+
+
+def _checked_key(p, rings):
+    """``(p, rings as tuples)`` for small rings, or None (large, or not a list of lists of
+    hashable values: checked every time, raising as they do)."""
+    try:
+        if len(rings) * p > _CHECKED_RANKS:
+            return None
+        key = (p, tuple(tuple(r) for r in rings))
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _ring_array(p, rings) -> np.ndarray:
     try:
         arr = np.asarray(rings) if len(rings) else None
     except ValueError:  # ragged: checked ring by ring below

@@ -229,7 +229,9 @@ def exp(x, name=None) -> Tensor:
 
 
 def _exp(a):
-    if type(a) is np.ndarray and a.dtype == np.float32:
+    # A float32 NumPy scalar too (a stacked kernel's row of scalars, stacked_kernels):
+    # NumPy's own exp would round some of them otherwise.
+    if (type(a) is np.ndarray and a.dtype == np.float32) or type(a) is np.float32:
         return eigen_cpu.exp(a)
     return backend.xp.exp(a)
 

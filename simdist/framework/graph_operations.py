@@ -144,6 +144,10 @@ _STATEFUL = {"ReadVariableOp", "StatefulPartitionedCall", "AssignVariableOp", "I
              "AssignAddVariableOp", "AssignSubVariableOp", "PrintV2", "CrossReplicaSum",
              "CollectiveReduceV2"}
 _SUFFIX = re.compile(r"_\d+$")
+# a variable's update -> TF's op (resource_variable_ops: the value converted first, in the
+# scope around: 'Const'; the op's resource named after the first op using it)
+_ASSIGNS = {"assign": "AssignVariableOp", "assign_add": "AssignAddVariableOp",
+            "assign_sub": "AssignSubVariableOp"}
 # Python functions whose TF wrapper makes the op inside a name scope of its own name (x + y:
 # binary_op_wrapper's 'add/'; tf.matmul's 'MatMul/'): its gradient is named under it
 _OWN_SCOPE = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
@@ -236,6 +240,7 @@ class _Builder:
         self.arguments_read: dict = {}   # a variable argument's slot id -> the variable
         self.taken = {n.name.lower() for n in graph.nodes}
         self.tapes: dict = {}   # id(tape) -> [first op listed in it, end, watched tensors]
+        self.used = {tid for n in graph.nodes for _, tid in getattr(n, "slots", ())}
         self.reduced_shapes: dict = {}   # TF's graph._reduced_shape_cache (gradient_listing)
         self.specs = dict(graph.tensor_specs)   # tensor id -> (name, dtype, shape)
         self.shared: dict = {}   # what a node's own listing keeps for the next ones
@@ -342,6 +347,8 @@ class _Builder:
             args = (self.read(read_first, args[0], named=True),) + tuple(args[1:])
         if getattr(node.fn, "__tape_gradient__", False) and self.gradient(node, args):
             return
+        if fn_name in _ASSIGNS and self.assignment(node, fn_name, args, kwargs):
+            return
         specs = self.specs
         outputs = [specs.get(tid, (None, None, None))[1:] for _, tid in node.out_slots]
         op_type, names = _OP_DEFS.get(fn_name, (None, None))
@@ -406,6 +413,24 @@ class _Builder:
             del self.ops[mark[0]:]
             self.taken = mark[1]
         return op
+
+    def assignment(self, node, fn_name, args, kwargs) -> bool:
+        """A plain variable's assign / assign_add / assign_sub as TF lists it; False for a
+        distributed variable's (listed otherwise) or one read back (``read_value``'s
+        result used: TF reads it lazily)."""
+        if len(args) < 2 or not _is_variable(args[0]) or hasattr(args[0], "_read_local") \
+                or self.replica is not None or kwargs.get("name") or any(
+                    tid in self.used for _, tid in node.out_slots):
+            return False
+        scope = node.name.rsplit("/", 1)[0] + "/" if "/" in node.name else ""
+        value = self.converted(node.name, None, args[1])
+        if not value and _is_constant(args[1]):
+            value = [self.const(self.unique(scope + "Const"), args[1])]
+        if len(value) != 1:
+            return False
+        name = self.unique(scope + _ASSIGNS[fn_name])
+        self.add(name, _ASSIGNS[fn_name], [self.resource(name, args[0]), value[0]], ())
+        return True
 
     def tape_event(self, fn_name, node) -> None:
         """Where a tape starts and ends recording among the listed ops, what it watches."""

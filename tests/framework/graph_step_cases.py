@@ -4,7 +4,8 @@
 a tape's gradient of a hand-written loss, Keras loss objects (reductions, sparse labels
 from logits) and their gradients, optimizers' apply_gradients (SGD with and without
 momentum, Adam), metrics (Mean, SparseCategoricalAccuracy: update_state, a call's
-result), the custom training loop guide's step (labels of shape (batch,) or (batch, 1));
+result), the custom training loop guide's step (labels of shape (batch,) or (batch, 1)),
+a variable's assign / assign_add / assign_sub;
 and tf.linspace, whose ~70 ops TF lists. Snippets as in
 tests/tf_snippets.py (straight-line functions: nothing for AutoGraph to convert)."""
 
@@ -143,5 +144,18 @@ def train_step(x, y):
     return loss_value
 out = [ops(train_step, tf.ones([2, 4]), tf.constant([1, 2])),
        ops(train_step, tf.ones([2, 4]), tf.constant([[1], [2]]))]
+""",
+    "variable updates: assign, assign_add, assign_sub": OPS + """
+v = tf.Variable([1.0, 2.0])
+steps = tf.Variable(0, dtype=tf.int64)
+@tf.function
+def step(x):
+    v.assign_add(x)
+    v.assign_sub([0.5, 0.5])
+    v.assign(v * 2.0)
+    steps.assign_add(1)
+    v.assign(x, read_value=False)
+    return x * 2.0
+out = ops(step, tf.constant([1.0, 1.0]))
 """,
 }

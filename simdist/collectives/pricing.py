@@ -13,8 +13,6 @@ Glossary:
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 
 from simdist.collectives import placement as placement_lib
@@ -86,8 +84,16 @@ def _frozen(value):
 
 def own_copy(cost: Cost) -> Cost:
     """A Cost the caller may change without touching the cached one."""
-    out = copy.copy(cost)   # dataclasses.replace's copy, without its per-field keywords
-    out.steps = [copy.copy(s) for s in cost.steps]
+    out = _shallow(cost)   # dataclasses.replace's copy, without its per-field keywords
+    out.steps = [_shallow(s) for s in cost.steps]
+    return out
+
+
+def _shallow(obj):
+    """``copy.copy`` of a plain dataclass instance (what its ``__reduce_ex__`` rebuilds:
+    a new object with the same ``__dict__``), without the copy protocol's look-ups."""
+    out = object.__new__(type(obj))
+    out.__dict__.update(obj.__dict__)
     return out
 
 

@@ -237,7 +237,7 @@ class ConcreteFunction:
         graph = self._trace.graph
         args, kwargs = graph.structured_inputs
         return function_type.pretty_signature(
-            self._function._python_function, self._function._instance, args, kwargs,
+            self._function._python_function, self._function._is_method, args, kwargs,
             graph.outputs, graph.captures())
 
     def __str__(self):
@@ -263,7 +263,7 @@ class ConcreteFunction:
                 self._function._python_function).parameters.values()]
         except (TypeError, ValueError):
             return args, kwargs
-        if self._function._instance is not None:
+        if self._function._is_method:
             params = params[1:]
         params = params[:len(t_args)] + list(t_kwargs)
         is_input = [isinstance(w, func_graph.SymbolicTensor) or nest.is_nested(w)
@@ -350,7 +350,10 @@ class Function:
         self._jit_compile = jit_compile
         self._reduce_retracing = reduce_retracing
         self._autograph = autograph
-        self._instance = instance
+        self._is_method = instance is not None
+        # TF binds a method to its instance by weak reference (class_method_to_instance_method):
+        # called on an instance that is gone (``C().f(x)``), the method gets None as self
+        self._instance_ref = _weak_or_strong(instance)
         self._traces: list[_Trace] = []
         self._retracing = _detector_for(python_function)
         self._extra_traces = 0
@@ -424,7 +427,7 @@ class Function:
 
     def __call__(self, *args, **kwargs):
         if eager_function_run.RUN_FUNCTIONS_EAGERLY:   # the Python as written, each call
-            if self._instance is not None:
+            if self._is_method:
                 args = (self._instance,) + args
             return self._python_function(*args, **kwargs)
         trace = self._lookup(args, kwargs)
@@ -448,7 +451,7 @@ class Function:
         with func_graph.inlined_call():   # merge_call inside it raises TF's RuntimeError
             self._ensure_traced(trace, args, kwargs)
             if trace.eager or trace.graph.created_variables:
-                if self._instance is not None:
+                if self._is_method:
                     args = (self._instance,) + args
                 return self._python_function(*args, **kwargs)
 
@@ -540,7 +543,7 @@ class Function:
     def _call_eagerly(self, trace: _Trace, args, kwargs):
         from simdist.framework.ops import random_ops
 
-        if self._instance is not None:
+        if self._is_method:
             args = (self._instance,) + args
         # AutoGraph's conversion (cached per function): simdist.autograph
         python_function = self._converted()[0] if self._autograph else self._python_function
@@ -556,6 +559,11 @@ class Function:
                 second, self._second_trace_pending = self._second_trace_pending, False
         self._extra_traces += second
         return _as_outputs(out)
+
+    @property
+    def _instance(self):
+        """The instance a method is bound to (None once it is gone, or for a function)."""
+        return self._instance_ref()
 
     def __get__(self, instance, owner=None):
         # As a method decorator: each instance gets its own Function (and its own traces).
@@ -583,7 +591,7 @@ class Function:
         """The Python a trace runs: converted by AutoGraph (unless autograph=False), bound
         to the instance of a method."""
         python_function = self._converted()[0] if self._autograph else self._python_function
-        if self._instance is not None:
+        if self._is_method:
             return functools.partial(python_function, self._instance)
         return python_function
 
@@ -698,7 +706,7 @@ class Function:
             symbolic[i] = ph
         s_args, s_kwargs = func_graph.collapse(nest.pack_sequence_as(expanded, symbolic))
         graph.structured_inputs = (s_args, s_kwargs)
-        if self._instance is not None:
+        if self._is_method:
             s_args = (self._instance,) + tuple(s_args)
         printed = io.StringIO()
         saved_tapes = list(tape_lib.stack())
@@ -779,7 +787,7 @@ class Function:
             params = list(inspect.signature(self._python_function).parameters)
         except (TypeError, ValueError):
             params = []
-        if self._instance is not None:
+        if self._is_method:
             params = params[1:]
         names = []
         for i, a in enumerate(call_args):
@@ -796,7 +804,7 @@ class Function:
         from simdist.framework.restored_function import SavedTrace
 
         params = list(inspect.signature(self._python_function).parameters.values())
-        params = params[1:] if self._instance is not None else params
+        params = params[1:] if self._is_method else params
         defaults = {p.name: p.default for p in params   # those a call may leave out
                     if p.default is None or type(p.default) in _SAVED_DEFAULTS}
         return SavedTrace(trace.graph, [p.name for p in params], trace.randomness, defaults)
@@ -807,12 +815,12 @@ class Function:
         if self._input_signature is not None:
             return args, kwargs
         try:
-            fn_args = (self._instance,) + args if self._instance is not None else args
+            fn_args = (self._instance,) + args if self._is_method else args
             bound = self._signature().bind(*fn_args, **kwargs)
         except (TypeError, ValueError):
             return args, kwargs
         bound.apply_defaults()
-        b_args = bound.args[1:] if self._instance is not None else bound.args
+        b_args = bound.args[1:] if self._is_method else bound.args
         return tuple(b_args), dict(bound.kwargs)
 
     def _signature(self) -> inspect.Signature:
@@ -882,7 +890,7 @@ class Function:
             names = list(inspect.signature(self._python_function).parameters)
         except (TypeError, ValueError):
             names = []
-        names = names[1:] if self._instance is not None else names
+        names = names[1:] if self._is_method else names
         names += [f"args_{i}" for i in range(len(names), len(self._input_signature))]
         return "(" + ", ".join(f"{n}: {s!r}" for n, s in
                                zip(names, self._input_signature)) + ")"
@@ -1053,3 +1061,12 @@ def _tf_logger():
     from simdist.platform.tf_logging import get_logger
 
     return get_logger()
+
+
+def _weak_or_strong(instance):
+    """A callable giving ``instance``: a weak reference where it takes one."""
+    try:
+        return weakref.ref(instance)
+    except TypeError:
+        return lambda: instance
+

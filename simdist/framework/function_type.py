@@ -86,11 +86,12 @@ def signature_text(names, values, outputs) -> str:
     return f"({inner}) -> {type_text(outputs)}"
 
 
-def pretty_signature(python_function, instance, call_args, call_kwargs, outputs,
+def pretty_signature(python_function, is_method, call_args, call_kwargs, outputs,
                      captures) -> str:
-    """FunctionType.__repr__ for one trace: its parameters' types, output type, captures."""
+    """FunctionType.__repr__ for one trace: its parameters' types, output type, captures
+    (a method's without ``self``)."""
     params = parameters(python_function)
-    if instance is not None:
+    if is_method:
         params = params[1:]
     aliases: dict = {}
     lines = ["Input Parameters:"]

@@ -11,6 +11,7 @@ function_fallback_cases.CASES into fixtures/tf_function_fallback.json, for
 function_nested_cases.CASES into fixtures/tf_function_nested.json, for
 function_names_cases.CASES into fixtures/tf_function_names.json, for
 graph_def_cases.CASES into fixtures/tf_graph_def.json, for
+function_method_cases.CASES into fixtures/tf_function_methods.json, for
 selection_ops_cases.CASES into fixtures/tf_selection_ops.json and for
 function_error_cases.CASES into fixtures/tf_function_errors.json.
 
@@ -35,6 +36,7 @@ import function_dataset_cases  # noqa: E402
 import function_distribute_cases  # noqa: E402
 import function_error_cases  # noqa: E402
 import function_fallback_cases  # noqa: E402
+import function_method_cases  # noqa: E402
 import function_names_cases  # noqa: E402
 import function_nested_cases  # noqa: E402
 import function_tape_cases  # noqa: E402
@@ -59,6 +61,7 @@ GROUPS = {"tf_function.json": function_cases.CASES,
           "tf_function_nested.json": function_nested_cases.CASES,
           "tf_function_names.json": function_names_cases.CASES,
           "tf_graph_def.json": graph_def_cases.CASES,
+          "tf_function_methods.json": function_method_cases.CASES,
           "tf_selection_ops.json": selection_ops_cases.CASES,
           "tf_function_errors.json": function_error_cases.CASES}
 

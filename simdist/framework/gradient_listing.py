@@ -218,9 +218,12 @@ def _relu(s, op, grad, skip=()):
     return [s.op("ReluGrad", "ReluGrad", [grad, op.outputs[0]], like=grad)]
 
 
-def _abs(s, op, grad, skip=()):
-    sign = s.op("Sign", "Sign", [op.inputs[0]], like=op.inputs[0])
-    return [s.op("mul", "Mul", [grad, sign], like=grad)]
+def _times(kind):
+    """``grad * <kind>(x)``: Abs's (Sign), Log's (Reciprocal)."""
+    def rule(s, op, grad, skip=()):
+        factor = s.op(kind, kind, [op.inputs[0]], like=op.inputs[0])
+        return [s.op("mul", "Mul", [grad, factor], like=grad)]
+    return rule
 
 
 def _reshape_grad(s, op, grad, skip=()):
@@ -230,6 +233,26 @@ def _reshape_grad(s, op, grad, skip=()):
         raise NotListed("reshape of an unknown shape")
     return [s.op("Reshape", "Reshape", [grad, s.const("Shape", list(_shape(x)))], like=x),
             None]
+
+
+def _output_grad(kind):
+    """SigmoidGrad / TanhGrad / SqrtGrad / Relu6... of the op's output and the gradient."""
+    def rule(s, op, grad, skip=()):
+        return [s.op(kind, kind, [op.outputs[0], grad], like=grad)]
+    return rule
+
+
+def _exp(s, op, grad, skip=()):
+    return [s.op("mul", "Mul", [grad, op.outputs[0]], like=grad)]
+
+
+def _softmax(s, op, grad, skip=()):
+    """nn_grad._SoftmaxGrad: (grad - sum(grad * softmax, -1, keepdims)) * softmax."""
+    y = op.outputs[0]
+    summed = s.op("Sum", "Sum", [s.op("mul", "Mul", [grad, y], like=grad),
+                                 ("reduction_indices", -1)], dtype=grad.dtype)
+    return [s.op("mul", "Mul", [s.op("sub", "Sub", [grad, summed], like=grad), y],
+                 like=grad)]
 
 
 def _passed(s, op, grad, skip=()):
@@ -264,8 +287,10 @@ GRADIENTS = {
     "Mul": _mul, "RealDiv": _div,
     "DivNoNan": lambda s, op, g, skip=(): _div(s, op, g, skip, "DivNoNan"),
     "SquaredDifference": _squared_difference, "Square": _square, "MatMul": _matmul,
-    "BiasAdd": _bias_add, "Relu": _relu, "Neg": _neg, "Cast": _cast, "Abs": _abs,
-    "Reshape": _reshape_grad,
+    "BiasAdd": _bias_add, "Relu": _relu, "Neg": _neg, "Cast": _cast, "Abs": _times("Sign"),
+    "Reshape": _reshape_grad, "Sigmoid": _output_grad("SigmoidGrad"),
+    "Tanh": _output_grad("TanhGrad"), "Sqrt": _output_grad("SqrtGrad"), "Exp": _exp,
+    "Log": _times("Reciprocal"), "Softmax": _softmax,
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent,
 }
 

@@ -152,7 +152,7 @@ _ASSIGNS = {"assign": "AssignVariableOp", "assign_add": "AssignAddVariableOp",
 # binary_op_wrapper's 'add/'; tf.matmul's 'MatMul/'): its gradient is named under it
 _OWN_SCOPE = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
               "__truediv__", "__rtruediv__", "__matmul__", "matmul", "bias_add", "cast",
-              "divide_no_nan", "truediv", "divide", "add", "abs"}
+              "divide_no_nan", "truediv", "divide", "add", "abs", "sigmoid"}
 
 
 # a recorded-whole node's function -> the lister of TF's ops for it (a library registers

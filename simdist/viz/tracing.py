@@ -404,7 +404,10 @@ def operations(graph) -> list:
     """(name, type) of each operation TF's ``graph.get_operations()`` lists, in order."""
     if graph is None:
         return []
-    return [(op.name, op.type) for op in graph.get_operations()]
+    try:
+        return [(op.name, op.type) for op in graph.get_operations()]
+    except Exception as e:  # noqa: BLE001 - an extra view: the page still shows the rest
+        return [(f"(get_operations failed: {_error_text(e)})", "")]
 
 
 def _signature(concrete) -> str:

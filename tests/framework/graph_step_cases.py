@@ -158,4 +158,15 @@ def step(x):
     return x * 2.0
 out = ops(step, tf.constant([1.0, 1.0]))
 """,
+    "tape gradient through activations: tanh, sigmoid, softmax, exp, log, sqrt": OPS + """
+w = tf.Variable([[0.1, 0.2, 0.3], [0.3, 0.4, 0.5]])
+@tf.function
+def step(x):
+    with tf.GradientTape() as tape:
+        h = tf.sigmoid(tf.tanh(tf.matmul(x, w)))
+        q = tf.exp(tf.nn.softmax(h))
+        loss = tf.reduce_sum(tf.sqrt(tf.math.log(q + 1.0)))
+    return tape.gradient(loss, w)
+out = ops(step, tf.constant([[1.0, 2.0]]))
+""",
 }

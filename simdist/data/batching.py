@@ -22,27 +22,24 @@ import itertools
 import numpy as np
 
 from simdist.data import iterator_errors, structure
-from simdist.data.dataset_ops import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, DatasetV2
+from simdist.data.dataset_ops import (
+    INFINITE_CARDINALITY,
+    UNKNOWN_CARDINALITY,
+    DatasetV2,
+    int64_argument,
+)
 from simdist.framework import errors
 from simdist.hardware import array_api, backend
-
-
-def _positive_int(value, what: str) -> int:
-    if isinstance(value, float) or getattr(getattr(value, "dtype", None), "is_floating", False):
-        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int64")
-    return int(value)
 
 
 class BatchDataset(DatasetV2):
     """Consecutive elements stacked into batches of ``batch_size``."""
 
     def __init__(self, input_dataset, batch_size, drop_remainder=False):
-        batch_size = _positive_int(batch_size, "batch_size")
+        batch_size = int64_argument(batch_size)
         if batch_size <= 0:
-            raise errors.InvalidArgumentError(
-                None, None,
-                f"Batch size must be greater than zero (got batch_size = {batch_size}). "
-                "[Op:BatchDatasetV2]")
+            raise iterator_errors.op_error("BatchDatasetV2",
+                                           "Batch size must be greater than zero.")
         self._batch_size = batch_size
         self._drop = bool(drop_remainder)
         spec = structure.batch_spec(input_dataset.element_spec,

@@ -504,6 +504,19 @@ class DatasetV2:
 Dataset = DatasetV2
 
 
+def int64_argument(value) -> int:
+    """A count or size argument as TF converts it to an int64 tensor.
+
+    Raises:
+      TypeError: a float, a string ...: TF's "Cannot convert 'a' to EagerTensor of dtype
+        int64".
+    """
+    if isinstance(value, (float, str, bytes)) or \
+            getattr(getattr(value, "dtype", None), "is_floating", False):
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int64")
+    return int(value)
+
+
 def _cardinality_tensor(dataset):
     from simdist.framework.tensor import Tensor
     from simdist.hardware import backend

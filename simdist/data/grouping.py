@@ -30,7 +30,7 @@ import numpy as np
 
 from simdist.data import structure
 from simdist.data.dataset_ops import DatasetV2, outside_the_graph
-from simdist.data.structured_function import StructuredFunction
+from simdist.data.structured_function import StructuredFunction, check_callable
 from simdist.data.windowing import DatasetSpec, ElementsDataset
 from simdist.framework import dtypes, errors, execute
 from simdist.framework.tensor import Tensor
@@ -68,10 +68,8 @@ class GroupByWindowDataset(DatasetV2):
 
     @outside_the_graph
     def __init__(self, input_dataset, key_func, reduce_func, window_size_func):
-        for what, fn in (("key_func", key_func), ("reduce_func", reduce_func),
-                         ("window_size_func", window_size_func)):
-            if not callable(fn):
-                raise TypeError(f"`{what}` must be callable, got {fn!r}.")
+        for fn in (key_func, reduce_func, window_size_func):
+            check_callable(fn)
         spec = input_dataset.element_spec
         self._key = self._scalar_function(key_func, spec, "key_func")
         self._reduce_func = reduce_func

@@ -30,7 +30,7 @@ import os
 from simdist.data import structure
 from simdist.data.dataset_ops import AUTOTUNE, DatasetV2, outside_the_graph
 from simdist.data.mapping import traced
-from simdist.data.structured_function import StructuredFunction
+from simdist.data.structured_function import StructuredFunction, check_callable
 from simdist.framework import func_graph
 
 
@@ -64,8 +64,7 @@ class InterleaveDataset(DatasetV2):
 
     @outside_the_graph
     def __init__(self, input_dataset, map_func, cycle_length=None, block_length=None):
-        if not callable(map_func):
-            raise TypeError(f"`map_func` must be callable, got {map_func!r}.")
+        check_callable(map_func)
         if cycle_length is None or cycle_length == AUTOTUNE:
             cycle_length = os.cpu_count() or 1
         block_length = 1 if block_length is None else int(block_length)

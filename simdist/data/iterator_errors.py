@@ -137,6 +137,17 @@ def get_next_error(error, dataset, host: str, reduced=None):
     return error
 
 
+def op_error(op: str, message: str):
+    """An eager dataset op's InvalidArgumentError as TF words it: ``{{function_node
+    __wrapped__<op>_device_<cpu>}} <message> [Op:<op>] name: ``."""
+    from simdist.framework import errors
+
+    host = structure.host_device().name
+    return errors.InvalidArgumentError(
+        None, None, f"{{{{function_node __wrapped__{op}_device_{host}}}}} {message} "
+                    f"[Op:{op}] name: ")
+
+
 def batch_error(component: int, first, index: int, shape, fused: bool):
     """TF's error for element ``index`` of a batch whose shape differs from the first's
     (``fused``: a MapAndBatch's)."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from simdist.data import iterator_errors, structure
 from simdist.data.dataset_ops import DatasetV2, outside_the_graph
-from simdist.data.structured_function import StructuredFunction
+from simdist.data.structured_function import StructuredFunction, check_callable
 from simdist.framework import dtypes, errors, func_graph
 from simdist.framework.tensor_spec import TensorSpec
 from simdist.hardware import array_api
@@ -109,8 +109,7 @@ class MapDataset(DatasetV2):
 
     @outside_the_graph
     def __init__(self, input_dataset, map_func):
-        if not callable(map_func):
-            raise TypeError(f"`map_func` must be callable, got {map_func!r}.")
+        check_callable(map_func)
         self._fn = map_func
         super().__init__((input_dataset,), None)
         self._function = StructuredFunction(map_func, input_dataset.element_spec,
@@ -147,8 +146,7 @@ class FilterDataset(DatasetV2):
 
     @outside_the_graph
     def __init__(self, input_dataset, predicate):
-        if not callable(predicate):
-            raise TypeError(f"`predicate` must be callable, got {predicate!r}.")
+        check_callable(predicate)
         self._fn = predicate
         self._tf_data_number = iterator_errors.number()   # its "FilterDataset:<n>"
         super().__init__((input_dataset,), input_dataset.element_spec)

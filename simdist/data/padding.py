@@ -25,8 +25,8 @@ import itertools
 import numpy as np
 
 from simdist.data import structure
-from simdist.data.batching import BatchDataset, _positive_int
-from simdist.data.dataset_ops import DatasetV2
+from simdist.data.batching import BatchDataset
+from simdist.data.dataset_ops import DatasetV2, int64_argument
 from simdist.framework import dtypes, errors
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.tensor_spec import TensorSpec
@@ -84,7 +84,7 @@ class PaddedBatchDataset(BatchDataset):
 
     def __init__(self, input_dataset, batch_size, padded_shapes=None, padding_values=None,
                  drop_remainder=False):
-        batch_size = _positive_int(batch_size, "batch_size")
+        batch_size = int64_argument(batch_size)
         if batch_size <= 0:
             raise errors.InvalidArgumentError(
                 None, None, "Batch size must be greater than zero. [Op:PaddedBatchDatasetV2]")

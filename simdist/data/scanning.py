@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from simdist.data import structure
 from simdist.data.dataset_ops import DatasetV2, outside_the_graph
-from simdist.data.structured_function import StructuredFunction
+from simdist.data.structured_function import StructuredFunction, check_callable
 from simdist.framework import errors
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.tensor_spec import TensorSpec
@@ -41,8 +41,7 @@ class ScanDataset(DatasetV2):
 
     @outside_the_graph
     def __init__(self, input_dataset, initial_state, scan_func):
-        if not callable(scan_func):
-            raise TypeError(f"`scan_func` must be callable, got {scan_func!r}.")
+        check_callable(scan_func)
         self._initial = structure.to_values(initial_state)
         state_spec = structure.spec_of(self._initial)
         while True:   # trace until the state's shapes reach a fixed point (as TF)

@@ -24,8 +24,8 @@ import threading
 
 import numpy as np
 
-from simdist.data.dataset_ops import UNKNOWN_CARDINALITY, DatasetV2
-from simdist.framework import errors
+from simdist.data import iterator_errors
+from simdist.data.dataset_ops import UNKNOWN_CARDINALITY, DatasetV2, int64_argument
 from simdist.framework.ops import random_ops
 from simdist.framework.ops.philox_random import PhiloxRandom, SingleSampleAdapter
 
@@ -94,13 +94,11 @@ class ShuffleDataset(DatasetV2):
     """The input's elements in a random order (TF's buffer shuffle)."""
 
     def __init__(self, input_dataset, buffer_size, seed=None, reshuffle_each_iteration=True):
-        if isinstance(buffer_size, float):
-            raise TypeError(f"Cannot convert {buffer_size!r} to EagerTensor of dtype int64")
-        buffer_size = int(buffer_size)
+        buffer_size = int64_argument(buffer_size)
         if buffer_size <= 0 and buffer_size != UNKNOWN_CARDINALITY:
-            raise errors.InvalidArgumentError(
-                None, None, "buffer_size must be greater than zero or UNKNOWN_CARDINALITY "
-                            f"(got {buffer_size}). [Op:ShuffleDatasetV3]")
+            raise iterator_errors.op_error(
+                "ShuffleDatasetV3", "buffer_size must be greater than zero or "
+                                    "UNKNOWN_CARDINALITY")
         self._buffer_size = -1 if buffer_size == UNKNOWN_CARDINALITY else buffer_size
         self._seeds = _op_seeds(seed)
         self._reshuffle = bool(reshuffle_each_iteration)

@@ -22,27 +22,26 @@ from __future__ import annotations
 import itertools
 
 from simdist.data import structure
-from simdist.data.dataset_ops import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, DatasetV2
+from simdist.data.dataset_ops import (
+    INFINITE_CARDINALITY,
+    UNKNOWN_CARDINALITY,
+    DatasetV2,
+    int64_argument,
+)
 from simdist.framework import errors
-
-
-def _int64(value) -> int:
-    if isinstance(value, float) or getattr(getattr(value, "dtype", None), "is_floating", False):
-        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int64")
-    return int(value)
 
 
 class ZipDataset(DatasetV2):
     """Several datasets iterated in lock-step; elements keep the structure of ``datasets``."""
 
     def __init__(self, datasets):
-        if isinstance(datasets, list):
-            raise TypeError(
-                "Invalid input to `zip`. Inputs are expected to be (nested) structures of "
-                "`tf.data.Dataset` objects. Python `list` is not supported and you should use "
-                "`tuple` instead.")
-        flat = structure.flatten(datasets)
+        flat = [datasets] if isinstance(datasets, list) else structure.flatten(datasets)
         for d in flat:
+            if isinstance(d, list):   # at the top or inside the structure
+                raise TypeError(
+                    "Invalid input to `zip`. Inputs are expected to be (nested) structures of "
+                    "`tf.data.Dataset` objects. Python `list` is not supported and you should "
+                    "use `tuple` instead.")
             if not isinstance(d, DatasetV2):
                 raise TypeError(
                     "Invalid input to `zip`. Inputs are expected to be (nested) structures of "
@@ -95,7 +94,7 @@ class RepeatDataset(DatasetV2):
     """The input repeated ``count`` times (forever when None or -1)."""
 
     def __init__(self, input_dataset, count=None):
-        self._count = -1 if count is None else _int64(count)
+        self._count = -1 if count is None else int64_argument(count)
         super().__init__((input_dataset,), input_dataset.element_spec)
 
     def _cardinality(self) -> int:
@@ -141,7 +140,7 @@ class TakeDataset(DatasetV2):
     """At most ``count`` elements of the input (all of them for -1)."""
 
     def __init__(self, input_dataset, count):
-        self._count = _int64(count)
+        self._count = int64_argument(count)
         super().__init__((input_dataset,), input_dataset.element_spec)
 
     def _cardinality(self) -> int:
@@ -167,7 +166,7 @@ class SkipDataset(DatasetV2):
     """The input without its first ``count`` elements (nothing for -1)."""
 
     def __init__(self, input_dataset, count):
-        self._count = _int64(count)
+        self._count = int64_argument(count)
         super().__init__((input_dataset,), input_dataset.element_spec)
 
     def _cardinality(self) -> int:
@@ -194,7 +193,7 @@ class ShardDataset(DatasetV2):
     """Elements ``index, index + num_shards, index + 2 * num_shards, ...`` of the input."""
 
     def __init__(self, input_dataset, num_shards, index):
-        num_shards, index = _int64(num_shards), _int64(index)
+        num_shards, index = int64_argument(num_shards), int64_argument(index)
         if num_shards <= 0:
             raise errors.InvalidArgumentError(
                 None, None, "Number of shards must be greater than zero "

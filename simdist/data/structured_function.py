@@ -189,6 +189,17 @@ _TRANSFORMATIONS = {"map_function": "Dataset.map()", "filter_predicate": "Datase
                     "window_size_func": "Dataset.group_by_window()"}
 
 
+def check_callable(func) -> None:
+    """TF's check of a transformation's function (StructuredFunctionWrapper).
+
+    Raises:
+      ValueError: ``func`` is not callable.
+    """
+    if not callable(func):
+        raise ValueError(f"Argument `func` must be a callable. Received func={func} "
+                         f"(of type {type(func)})")
+
+
 def _packed(out, name: str):
     """What a dataset function returned as TF's wrapper takes it: a list is a tuple, and a
     list inside the structure is one tensor (structured_function.wrapper_helper,

@@ -22,8 +22,7 @@ from __future__ import annotations
 import itertools
 
 from simdist.data import structure
-from simdist.data.batching import _positive_int
-from simdist.data.dataset_ops import DatasetV2
+from simdist.data.dataset_ops import DatasetV2, int64_argument
 from simdist.framework import errors
 from simdist.framework.tensor_shape import TensorShape
 
@@ -67,7 +66,7 @@ class ElementsDataset(DatasetV2):
 
 
 def _window_arg(value, what: str) -> int:
-    n = _positive_int(value, what)
+    n = int64_argument(value)
     if n <= 0:
         raise errors.InvalidArgumentError(
             None, None, f"Window {what} must be greater than zero. [Op:WindowDataset]")

@@ -4,11 +4,13 @@ Glossary:
   visible(tab, text) -- the text is on screen after scrolling it into view (Streamlit
                         scrolls inside its own container, so off-screen is not absent).
   shot(tab, name)    -- a viewport screenshot ``artifacts/screenshots/<name>_<size>.png``.
+  resize(tab, size)  -- the same page at another screen size, once its charts re-laid out.
+  each_size(tab)     -- the page at 1024x768, then resized to 1920x1080.
 """
 
 from __future__ import annotations
 
-from tests.browser.conftest import SHOTS
+from tests.browser.conftest import SHOTS, SIZES
 
 PLOT = ".js-plotly-plot"
 
@@ -73,6 +75,42 @@ def in_viewport(tab, locator) -> bool:
 
 def shot(tab, name):
     tab.screenshot(path=str(SHOTS / f"{name}_{tab.size}.png"))
+
+
+# Settled: every chart's SVG is as wide as the chart's box, and no chart's box changed over
+# three polls (Streamlit re-renders a stretched chart at its container's new width; Plotly
+# then redraws it).
+_SETTLED = """() => {
+    const sig = [...document.querySelectorAll('{PLOT}')].map(el => {
+        const svg = el.querySelector('.main-svg');
+        const w = el.getBoundingClientRect().width;
+        if (svg && w && Math.abs(Number(svg.getAttribute('width')) - w) > 2) return null;
+        return w;
+    });
+    if (sig.includes(null)) { window.__sizeSig = null; return false; }
+    const key = sig.join('|');
+    window.__sizeSame = window.__sizeSig === key ? (window.__sizeSame || 0) + 1 : 0;
+    window.__sizeSig = key;
+    return window.__sizeSame >= 3;
+}""".replace("{PLOT}", PLOT)
+
+
+def resize(tab, size):
+    """Show the page at another screen size without loading it again, as a person widening
+    the window sees it: Streamlit's columns wrap by CSS and its charts follow their
+    container, so once every chart has re-laid out the page is what a fresh load shows."""
+    w, h = SIZES[size]
+    tab.set_viewport_size({"width": w, "height": h})
+    tab.size = size
+    tab.wait_for_function(_SETTLED, timeout=30_000, polling=150)
+
+
+def each_size(tab):
+    """Yield each screen size with ``tab`` shown at it: as loaded, then resized."""
+    for size in SIZES:
+        if tab.size != size:
+            resize(tab, size)
+        yield size
 
 
 def click(tab, name):

@@ -108,17 +108,23 @@ def browser():
         b.close()
 
 
+# 1024x768: a projector, where most pages wrap; 1920x1080: a wide monitor.
 SIZES = {"1024x768": (1024, 768), "1920x1080": (1920, 1080)}
+PROJECTOR, WIDE = SIZES
 
 
-@pytest.fixture(params=list(SIZES))
-def screen(browser, request):
-    """A page at a real screen size (1024x768: a projector; 1920x1080): what a person sees
-    without scrolling is what these tests assert on; ``screen.size`` names it for shots."""
+@pytest.fixture
+def screen(browser):
+    """A page at a real screen size, 1024x768 first: what a person sees without scrolling is
+    what these tests assert on; ``screen.size`` names it for shots. ``resize(screen, WIDE)``
+    shows the same page at 1920x1080 without loading it again (a page load is most of a
+    browser test's time). Tests that click through a page do it at 1024x768, where pages wrap
+    and cut first; every page's defaults are also checked at 1920x1080
+    (test_every_page_browser)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    w, h = SIZES[request.param]
+    w, h = SIZES[PROJECTOR]
     page = watch_console(browser.new_page(viewport={"width": w, "height": h}))
-    page.size = request.param
+    page.size = PROJECTOR
     yield page
     page.close()
 

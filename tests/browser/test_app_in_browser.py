@@ -1,8 +1,7 @@
-"""Open every page of the running app in Chromium, step the animations, save screenshots."""
+"""Step the gradient-sync and data-sharding players in a tall Chromium window, save
+full-page screenshots (every page's direct link: test_every_page_browser)."""
 
 from __future__ import annotations
-
-import pytest
 
 from tests.browser.browser_helpers import PLOT, click, run_finished
 from tests.browser.browser_helpers import open_page as _open
@@ -37,17 +36,6 @@ def test_gradient_sync_steps_plays_and_changes_chart(server, tab):
     _wait_title(tab, "step 4 of")
     click(tab, "■ pause")
     assert "step=" in tab.url
-
-
-@pytest.mark.parametrize("path,charts,shot", [
-    ("data_sharding?ds=10&gb=4&rep=3", 3, "2_data_sharding"),
-    ("loss_scaling?rep=4&gb=10", 3, "3_loss_scaling"),
-    ("training_timeline?n=4&epochs=1", 4, "4_training_timeline"),
-    ("scaling_explorer?topo=nvswitch&n=8", 2, "5_scaling_explorer"),
-])
-def test_pages_render(server, tab, path, charts, shot):
-    _open(tab, f"{server}/{path}", charts)
-    tab.screenshot(path=str(SHOTS / f"{shot}.png"), full_page=True)
 
 
 def test_data_sharding_step_changes_chart(server, tab):

@@ -1,4 +1,4 @@
-"""Cluster faults in Chromium at 1024x768 and 1920x1080: the error, the fault in the trace."""
+"""Cluster faults in Chromium at 1024x768: the error, the fault in the trace."""
 
 from __future__ import annotations
 

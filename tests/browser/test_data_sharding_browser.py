@@ -1,4 +1,4 @@
-"""Data sharding in Chromium at 1024x768 and 1920x1080: scrub and text agree, FILE, empty."""
+"""Data sharding in Chromium at 1024x768: scrub and text agree, FILE, empty."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Gradient sync in Chromium at 1024x768 and 1920x1080: torus grid, readable labels, one
+"""Gradient sync in Chromium at 1024x768 and (resized) 1920x1080: torus grid, readable labels, one
 arrow per transfer, the values this step changed, a size slider within what runs."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ import pytest
 
 from tests.browser.browser_helpers import (
     PLOT,
+    each_size,
     in_viewport,
     open_page,
     scroll_into_view,
@@ -36,26 +37,27 @@ def test_topologies_are_readable(server, screen, topo, n, shotname):
     """The logical view beside (1920 px) or above (1024 px) the physical one; in neither do
     labels pile up, titles fit, and a crowded step names its faded channels in the legend."""
     open_page(screen, f"{server}/gradient_sync?alg=ring&topo={topo}&n={n}&size=6&step=1", 6)
-    boxes = {}
-    for key in ("logical", "topology"):
-        chart = screen.locator(f".st-key-{key} {PLOT}")
-        scroll_into_view(chart)
-        assert _overlaps(chart) == []
-        title = chart.locator(".gtitle")
-        assert title.is_visible() and in_viewport(screen, title), title.text_content()
-        arrows = chart.locator(".scatterlayer .trace").filter(has=screen.locator("path.point"))
-        assert arrows.count()
-        boxes[key] = chart.bounding_box()
-    side_by_side = boxes["logical"]["y"] == boxes["topology"]["y"]
-    assert side_by_side == (screen.size == "1920x1080")
-    physical = screen.locator(f".st-key-topology {PLOT}")
-    legend = physical.locator(".legendtext").all_text_contents()
-    assert "reduce (add)" in legend and "devices" in legend
-    if topo != "tpu-torus":                     # dgx1 and the fat-tree run several rings
-        assert "reduce (add), other channels" in legend
-        assert visible(screen, "channel shown")
-    scroll_into_view(physical)
-    shot(screen, shotname)
+    for size in each_size(screen):
+        boxes = {}
+        for key in ("logical", "topology"):
+            chart = screen.locator(f".st-key-{key} {PLOT}")
+            scroll_into_view(chart)
+            assert _overlaps(chart) == []
+            title = chart.locator(".gtitle")
+            assert title.is_visible() and in_viewport(screen, title), title.text_content()
+            arrows = chart.locator(".scatterlayer .trace").filter(has=screen.locator("path.point"))
+            assert arrows.count()
+            boxes[key] = chart.bounding_box()
+        side_by_side = boxes["logical"]["y"] == boxes["topology"]["y"]
+        assert side_by_side == (size == "1920x1080")
+        physical = screen.locator(f".st-key-topology {PLOT}")
+        legend = physical.locator(".legendtext").all_text_contents()
+        assert "reduce (add)" in legend and "devices" in legend
+        if topo != "tpu-torus":                     # dgx1 and the fat-tree run several rings
+            assert "reduce (add), other channels" in legend
+            assert visible(screen, "channel shown")
+        scroll_into_view(physical)
+        shot(screen, shotname)
 
 
 def test_values_table_and_size_slider(server, screen):

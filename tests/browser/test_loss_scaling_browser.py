@@ -1,4 +1,4 @@
-"""Loss scaling in Chromium at 1024x768 and 1920x1080: empty replicas, the step player."""
+"""Loss scaling in Chromium at 1024x768: empty replicas, the step player."""
 
 from __future__ import annotations
 

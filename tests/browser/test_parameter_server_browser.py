@@ -1,4 +1,4 @@
-"""Parameter servers page in Chromium at 1024x768 and 1920x1080: the timeline's rows, the
+"""Parameter servers page in Chromium at 1024x768: the timeline's rows, the
 straggler's and the failure's explanations, the staleness legend."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Scaling explorer in Chromium at 1024x768 and 1920x1080: fixed colours, URL, crossover."""
+"""Scaling explorer in Chromium at 1024x768: fixed colours, URL, crossover."""
 
 from __future__ import annotations
 

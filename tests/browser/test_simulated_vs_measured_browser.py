@@ -1,4 +1,4 @@
-"""Simulated vs measured in Chromium at 1024x768 and 1920x1080: what was measured where
+"""Simulated vs measured in Chromium at 1024x768: what was measured where
 (the host, not a GPU), the untested CuPy path, both charts' legends and titles whole."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""tf.function tracing in Chromium at 1024x768 and 1920x1080: print once vs tf.print every
+"""tf.function tracing in Chromium at 1024x768: print once vs tf.print every
 call, a learner's edit that retraces (and TF's warning). The distributed preset's fallback
 warning is checked by tests/app/test_tf_function.py (one page load less here)."""
 

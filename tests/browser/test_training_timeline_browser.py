@@ -1,4 +1,4 @@
-"""Training timeline in Chromium at 1024x768 and 1920x1080: steps explained, GPU kinds."""
+"""Training timeline in Chromium at 1024x768: steps explained, GPU kinds."""
 
 from __future__ import annotations
 

@@ -13,6 +13,9 @@ from __future__ import annotations
 from tests.browser.conftest import SHOTS, SIZES
 
 PLOT = ".js-plotly-plot"
+# A page load's bound: the first load of a page makes the server import and draw it, and
+# under `pytest -n` the other workers' tests share the cores (one took 100 s at load 13)
+LOAD_TIMEOUT = 180_000
 
 
 def open_page(tab, url, charts):
@@ -20,7 +23,7 @@ def open_page(tab, url, charts):
     # polled by a timer: on a loaded machine animation-frame polling of a tall page missed
     # charts that were there
     tab.wait_for_function(f"document.querySelectorAll('{PLOT}').length >= {charts}",
-                          timeout=90_000, polling=100)
+                          timeout=LOAD_TIMEOUT, polling=100)
     run_finished(tab)
     errors = tab.locator("[data-testid='stException']")
     assert not errors.count(), errors.first.inner_text()
@@ -33,7 +36,7 @@ _RUN_FINISHED = ("document.querySelector(\"[data-testid='stApp']\")"
                  "?.dataset.testScriptState === 'notRunning'")
 
 
-def run_finished(tab, timeout=90_000):
+def run_finished(tab, timeout=LOAD_TIMEOUT):
     """Wait until the page's script run has finished (every element of the run is on the
     page, an exception included), then one frame for the browser to paint it."""
     tab.wait_for_function(_RUN_FINISHED, timeout=timeout, polling=100)

@@ -41,6 +41,15 @@ if not Path(CHROMIUM).exists():
 STREAMLIT_OWN = re.compile(r"/[^/]+/_stcore/(health|host-config)$")
 
 
+def pytest_collection_modifyitems(items):
+    """Every browser test in one xdist group: under ``pytest -n`` they run in one worker,
+    sharing its app server and Chromium, instead of one of each per worker."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
 def watch_console(page):
     """Record the page's console errors and uncaught exceptions on ``page.console_errors``."""
     page.console_errors = []

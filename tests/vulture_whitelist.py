@@ -112,6 +112,10 @@ _.padded_batch  # simdist/data/dataset_ops.py
 _.output_size  # simdist/keras/layers/rnn/lstm_cell.py (tf-keras's RNN cell protocol)
 _.reset_dropout_mask  # simdist/keras/layers/rnn/dropout_rnn_cell_mixin.py (public API)
 _.reset_recurrent_dropout_mask  # simdist/keras/layers/rnn/dropout_rnn_cell_mixin.py
+LSTM  # simdist/keras/layers/rnn/lstm.py (tf.keras.layers.LSTM)
+GRU  # simdist/keras/layers/rnn/gru.py
+SimpleRNN  # simdist/keras/layers/rnn/simple_rnn.py
+dot  # simdist/keras/backend.py (tf.keras.backend.dot, in TF's RNN cell example)
 _.get_variable_to_shape_map  # simdist/train/py_checkpoint_reader.py
 _.get_variable_to_dtype_map  # simdist/train/py_checkpoint_reader.py
 _.has_tensor  # simdist/train/py_checkpoint_reader.py

@@ -86,6 +86,7 @@ _OP_DEFS = {
     "log_softmax": ("LogSoftmax", ("logits",)), "bias_add": ("BiasAdd", ("value", "bias")),
     "reshape": ("Reshape", ("tensor", "shape")), "transpose": ("Transpose", ("x", "perm")),
     "expand_dims": ("ExpandDims", ("input", "dim")), "tile": ("Tile", ("input", "multiples")),
+    "reverse": ("ReverseV2", ("tensor", "axis")),
     "squeeze": ("Squeeze", ("input",)), "argmax": ("ArgMax", ("input", "dimension")),
     "argmin": ("ArgMin", ("input", "dimension")),
     "gather": ("GatherV2", ("params", "indices", "axis")),

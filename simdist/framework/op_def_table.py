@@ -163,6 +163,7 @@ _TABLE = {
             "keep_dims:bool=false T:type Tidx:type=int32"),
     "Tanh": ("x:T", "y:T", "T:type"),
     "Tile": ("input:T multiples:Tmultiples", "output:T", "T:type Tmultiples:type=int32"),
+    "ReverseV2": ("tensor:T axis:Tidx", "output:T", "Tidx:type=int32 T:type"),
     "Transpose": ("x:T perm:Tperm", "y:T", "T:type Tperm:type=int32"),
     "TruncatedNormal!": ("shape:T", "output:dtype", "seed:int=0 seed2:int=0 dtype:type T:type"),
     "Unpack": ("value:T", "output:num*T", "num:int T:type axis:int=0"),

@@ -13,6 +13,8 @@ Glossary:
                     (``_keras_mask``: ``ignore_class``), kept in the same kind of table.
   clear_session  -- forget the name counters.
   get_value / set_value -- read a variable as NumPy / assign it (every copy).
+  dot(x, y)      -- ``tf.matmul``; above rank 2, ``x``'s last axis against ``y``'s
+                    second-to-last by reshaping both to matrices (Keras's ``backend.dot``).
   seed generator -- ``tf.keras.utils.set_random_seed(s)`` leaves a ``random.Random(s)`` in
                     this thread (``_SEED_GENERATOR``); clear_session keeps it, as Keras's.
   RandomGenerator -- what Keras's initializers draw with (``rng_type="stateless"``): the
@@ -228,6 +230,23 @@ def get_keras_mask(tensor):
 
 def int_shape(x) -> tuple:
     return tuple(x.shape)
+
+
+def dot(x, y):
+    """Multiply ``x`` by ``y`` over ``x``'s last and ``y``'s second-to-last axis."""
+    from simdist.framework.ops import array_ops as A
+    from simdist.framework.ops import math_ops as M
+
+    x, y = A._t(x), A._t(y)
+    if len(x.shape) <= 2 and len(y.shape) <= 2:
+        return M.matmul(x, y)
+    x_shape = [i if i is not None else s for i, s in zip(x.shape, A.unstack(A.shape(x)))]
+    y_shape = [i if i is not None else s for i, s in zip(y.shape, A.unstack(A.shape(y)))]
+    perm = list(range(len(y.shape)))
+    perm = [perm.pop(-2)] + perm
+    xt = A.reshape(x, [-1, x_shape[-1]])
+    yt = A.reshape(A.transpose(y, perm), [y_shape[-2], -1])
+    return A.reshape(M.matmul(xt, yt), x_shape[:-1] + y_shape[:-2] + y_shape[-1:])
 
 
 def name_scope(name):

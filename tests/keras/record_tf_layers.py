@@ -5,7 +5,8 @@ Groups: ``core`` (layer_cases.CASES -> fixtures/tf_layers.json, recorded with TF
 (functional_cases.CASES -> fixtures/tf_functional.json), ``saving`` (saving_cases.CASES ->
 fixtures/tf_saving.json) and ``preprocessing`` (preprocessing_cases.CASES ->
 fixtures/tf_preprocessing.json), ``op_layers`` (op_layer_cases.CASES ->
-fixtures/tf_op_layers.json), ``rnn`` (rnn_cell_cases.CASES -> fixtures/tf_rnn_cells.json) and
+fixtures/tf_op_layers.json), ``rnn`` (rnn_cell_cases.CASES -> fixtures/tf_rnn_cells.json),
+``rnn_layers`` (rnn_layer_cases.CASES -> fixtures/tf_rnn_layers.json) and
 ``lambda`` (lambda_cases.CASES -> fixtures/tf_lambda.json), recorded with TF 2.21 and
 tf-keras, oneDNN off so that TF's reference CPU kernels give the values. Run with the
 TensorFlow interpreter (not simdist's venv):
@@ -28,6 +29,7 @@ GROUPS = {"core": ("layer_cases", "tf_layers.json"),
           "preprocessing": ("preprocessing_cases", "tf_preprocessing.json"),
           "op_layers": ("op_layer_cases", "tf_op_layers.json"),
           "rnn": ("rnn_cell_cases", "tf_rnn_cells.json"),
+          "rnn_layers": ("rnn_layer_cases", "tf_rnn_layers.json"),
           "lambda": ("lambda_cases", "tf_lambda.json")}
 
 if __name__ == "__main__":

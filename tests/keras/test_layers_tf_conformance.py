@@ -6,7 +6,8 @@ summaries, a CNN fit on 4 replicas), functional_cases.CASES (TF 2.21: several in
 outputs, shared layers, summaries, fit on 4 replicas), saving_cases.CASES (TF 2.21: whole
 models saved and loaded), preprocessing_cases.CASES (TF 2.21: StringLookup, IntegerLookup,
 Normalization), op_layer_cases.CASES (TF 2.21: TF ops and operators on KerasTensors as
-TFOpLambda / SlicingOpLambda layers), rnn_cell_cases.CASES (TF 2.21: LSTMCell) and
+TFOpLambda / SlicingOpLambda layers), rnn_cell_cases.CASES (TF 2.21: LSTMCell),
+rnn_layer_cases.CASES (TF 2.21: RNN, LSTM, GRU, SimpleRNN and their cells) and
 lambda_cases.CASES (TF 2.21: Lambda layers, their configs, a .keras file with one); and the
 batch-norm options simdist refuses rather than ignores."""
 
@@ -20,6 +21,7 @@ import op_layer_cases
 import preprocessing_cases
 import pytest
 import rnn_cell_cases
+import rnn_layer_cases
 import saving_cases
 from tf_snippets import conformance_tests
 
@@ -30,6 +32,7 @@ GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_c
           "tf_functional.json": functional_cases.CASES, "tf_saving.json": saving_cases.CASES,
           "tf_preprocessing.json": preprocessing_cases.CASES,
           "tf_op_layers.json": op_layer_cases.CASES, "tf_rnn_cells.json": rnn_cell_cases.CASES,
+          "tf_rnn_layers.json": rnn_layer_cases.CASES,
           "tf_lambda.json": lambda_cases.CASES}
 
 # STRICT: marked pytest.mark.array_api by tests/array_api_subset.py.

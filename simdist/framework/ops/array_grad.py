@@ -102,6 +102,11 @@ def _broadcast_to_grad(op, grad):
     return unbroadcast(grad, op.inputs[0].shape)
 
 
+@execute.RegisterGradient("ReverseV2")
+def _reverse_grad(op, grad):
+    return A.reverse(grad, op.attrs["axis"])
+
+
 @execute.RegisterGradient("Tile")
 def _tile_grad(op, grad):
     # View the tiled gradient as [m0, d0, m1, d1, ...] and sum over the copies m_i.

@@ -345,6 +345,21 @@ def transpose(a, perm=None, conjugate=False, name="transpose") -> Tensor:
                           attrs={"perm": perm})
 
 
+def reverse(tensor, axis, name=None) -> Tensor:
+    """``tf.reverse``: ``tensor`` with the order of its entries along each of ``axis``
+    reversed (TF's ReverseV2)."""
+    x = _t(tensor)
+    axes = _ints(axis)
+    for a in axes:
+        if not -x.ndim <= a < x.ndim:
+            raise errors.InvalidArgumentError(
+                None, None, f"'axis'[0] = {a} is out of valid range [0, {x.ndim - 1}] "
+                            "[Op:ReverseV2]")
+    xp = array_api.namespace(x._value)
+    return execute.execute("ReverseV2", [x], xp.flip(x._value, axis=tuple(axes)), flops=0,
+                           attrs={"axis": axes})
+
+
 def expand_dims(input, axis, name=None) -> Tensor:  # noqa: A002 - TF's name
     """Insert a dimension of size 1 at ``axis``."""
     x = _t(input)

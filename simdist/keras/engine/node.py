@@ -122,6 +122,10 @@ def _symbolic_outputs(layer, concrete, inputs):
 
     if declared is not None and not nest.is_nested(concrete):
         return make(concrete, declared)
+    flat = nest.flatten(concrete)
+    if isinstance(declared, list) and len(declared) == len(flat) and \
+            all(isinstance(d, tuple) for d in declared):   # one shape per output (an RNN's)
+        return nest.pack_sequence_as(concrete, [make(c, d) for c, d in zip(flat, declared)])
     return nest.map_structure(make, concrete)
 
 

@@ -29,4 +29,9 @@ from simdist.keras.layers.preprocessing.integer_lookup import IntegerLookup
 from simdist.keras.layers.preprocessing.normalization import Normalization
 from simdist.keras.layers.preprocessing.string_lookup import StringLookup
 from simdist.keras.layers.reshaping import Reshape
+from simdist.keras.layers.rnn.base_rnn import RNN
+from simdist.keras.layers.rnn.gru import GRU, GRUCell
+from simdist.keras.layers.rnn.lstm import LSTM
 from simdist.keras.layers.rnn.lstm_cell import LSTMCell
+from simdist.keras.layers.rnn.simple_rnn import SimpleRNN, SimpleRNNCell
+from simdist.keras.layers.rnn.stacked_rnn_cells import StackedRNNCells

@@ -26,12 +26,11 @@ from __future__ import annotations
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops as N
-from simdist.keras import activations, initializers, regularizers
-from simdist.keras.engine.base_layer import Layer, refuse_constraints
-from simdist.keras.layers.rnn.dropout_rnn_cell_mixin import DropoutRNNCellMixin
+from simdist.keras import activations, initializers
+from simdist.keras.layers.rnn.recurrent_cell import RecurrentCell
 
 
-class LSTMCell(DropoutRNNCellMixin, Layer):
+class LSTMCell(RecurrentCell):
     """Cell class for the LSTM layer (``tf.keras.layers.LSTMCell``)."""
 
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",
@@ -40,45 +39,19 @@ class LSTMCell(DropoutRNNCellMixin, Layer):
                  unit_forget_bias=True, kernel_regularizer=None, recurrent_regularizer=None,
                  bias_regularizer=None, kernel_constraint=None, recurrent_constraint=None,
                  bias_constraint=None, dropout=0.0, recurrent_dropout=0.0, **kwargs):
-        if units <= 0:
-            raise ValueError("Received an invalid value for argument `units`, expected a "
-                             f"positive integer, got {units}.")
-        kwargs.pop("enable_caching_device", None)
         implementation = kwargs.pop("implementation", 2)
-        self._init_dropout_masks(kwargs.pop("seed", None))   # (TF: BaseRandomLayer's seed)
-        super().__init__(**kwargs)
-        refuse_constraints(kernel_constraint, recurrent_constraint, bias_constraint)
-        self.dropout = min(1.0, max(0.0, dropout))
-        self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
+        super().__init__(units, activation, use_bias, kernel_initializer,
+                         recurrent_initializer, bias_initializer, kernel_regularizer,
+                         recurrent_regularizer, bias_regularizer, kernel_constraint,
+                         recurrent_constraint, bias_constraint, dropout, recurrent_dropout,
+                         **kwargs)
         self.implementation = 1 if self.recurrent_dropout != 0 else implementation
-        self.units = units
-        self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.recurrent_initializer = initializers.get(recurrent_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
         self.unit_forget_bias = unit_forget_bias
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
         self.state_size = [self.units, self.units]
-        self.output_size = self.units
 
     def build(self, input_shape):
-        input_dim = input_shape[-1]
-        self.kernel = self.add_weight(
-            shape=(input_dim, self.units * 4), name="kernel",
-            initializer=self.kernel_initializer, regularizer=self.kernel_regularizer)
-        self.recurrent_kernel = self.add_weight(
-            shape=(self.units, self.units * 4), name="recurrent_kernel",
-            initializer=self.recurrent_initializer, regularizer=self.recurrent_regularizer)
-        if self.use_bias:
-            self.bias = self.add_weight(
-                shape=(self.units * 4,), name="bias", initializer=self._bias_initializer(),
-                regularizer=self.bias_regularizer)
-        else:
-            self.bias = None
+        self._add_weights(input_shape[-1], 4, bias_initializer=self._bias_initializer())
         super().build(input_shape)
 
     def _bias_initializer(self):
@@ -131,35 +104,8 @@ class LSTMCell(DropoutRNNCellMixin, Layer):
         z = [M.add(x[g], M.matmul(hs[g], rk[:, g * u:(g + 1) * u])) for g in range(4)]
         return self._carry_and_output(z, c_tm1)
 
-    def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
-        """Zeros for ``[h, c]``: ``[batch_size, units]`` each.
-
-        Raises:
-          ValueError: neither ``inputs`` nor both ``batch_size`` and ``dtype``.
-        """
-        if inputs is not None:
-            batch_size = A.shape(inputs)[0]
-            dtype = inputs.dtype
-        if batch_size is None or dtype is None:
-            raise ValueError(
-                "batch_size and dtype cannot be None while constructing initial state. "
-                f"Received: batch_size={batch_size}, dtype={dtype}")
-        return [A.zeros([batch_size, size], dtype=dtype) for size in self.state_size]
-
     def get_config(self):
         cfg = super().get_config()
-        cfg.update(
-            units=self.units, activation=activations.serialize(self.activation),
-            recurrent_activation=activations.serialize(self.recurrent_activation),
-            use_bias=self.use_bias,
-            kernel_initializer=initializers.serialize(self.kernel_initializer),
-            recurrent_initializer=initializers.serialize(self.recurrent_initializer),
-            bias_initializer=initializers.serialize(self.bias_initializer),
-            unit_forget_bias=self.unit_forget_bias,
-            kernel_regularizer=regularizers.serialize(self.kernel_regularizer),
-            recurrent_regularizer=regularizers.serialize(self.recurrent_regularizer),
-            bias_regularizer=regularizers.serialize(self.bias_regularizer),
-            kernel_constraint=None, recurrent_constraint=None, bias_constraint=None,
-            dropout=self.dropout, recurrent_dropout=self.recurrent_dropout,
-            implementation=self.implementation)
+        cfg.update(recurrent_activation=activations.serialize(self.recurrent_activation),
+                   unit_forget_bias=self.unit_forget_bias, implementation=self.implementation)
         return cfg

@@ -1,0 +1,94 @@
+"""``backend.rnn``: a step function run over the time axis of a sequence.
+
+Glossary:
+  step_function -- ``(input_t, states) -> (output_t, new_states)``: one cell step.
+  time-major    -- the loop runs over axis 0; batch-major inputs are transposed first and
+                   the outputs back (``swap_batch_timestep``).
+  time zero     -- the step is called once on the first input and the initial states before
+                   the loop, for the outputs' dtype and shape (TF does; a cell's dropout masks
+                   are drawn there).
+  loop          -- a ``while_loop`` over TensorArrays (one read and one write per step;
+                   without ``return_all_outputs`` every step writes index 0); ``unroll``
+                   runs the steps as Python, which needs a known number of steps.
+
+Mirrors tf_keras/src/backend.py (rnn, without masks and constants).
+"""
+
+from __future__ import annotations
+
+from simdist.framework import nest
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import tensor_array_ops
+from simdist.framework.ops.while_loop import while_loop
+
+
+def _swap_batch_timestep(x):
+    axes = list(range(len(x.shape)))
+    axes[0], axes[1] = 1, 0
+    return A.transpose(x, axes)
+
+
+def rnn(step_function, inputs, initial_states, go_backwards=False, unroll=False,
+        time_major=False, return_all_outputs=True):
+    """``(last_output, outputs, new_states)`` of ``step_function`` run over the time axis.
+
+    Raises:
+      ValueError: ``inputs`` of rank below 3; ``unroll`` without a known number of steps.
+    """
+    if len(inputs.shape) < 3:
+        raise ValueError(f"Input should be at least 3D. Received input shape: {inputs.shape}")
+    if not time_major:
+        inputs = _swap_batch_timestep(inputs)
+    time_steps, batch = inputs.shape[0], inputs.shape[1]
+    if unroll:
+        outputs, last_output, new_states = _unrolled(step_function, inputs, initial_states,
+                                                     time_steps, go_backwards,
+                                                     return_all_outputs)
+    else:
+        outputs, last_output, new_states = _looped(step_function, inputs, initial_states,
+                                                   go_backwards, return_all_outputs)
+    outputs.set_shape([time_steps if return_all_outputs else 1, batch]
+                      + list(outputs.shape[2:]))
+    if not time_major:
+        outputs = _swap_batch_timestep(outputs)
+    return last_output, outputs, new_states
+
+
+def _unrolled(step_function, inputs, initial_states, time_steps, go_backwards,
+              return_all_outputs):
+    if not time_steps:
+        raise ValueError("Unrolling requires a fixed number of timesteps.")
+    steps = A.unstack(inputs)
+    if go_backwards:
+        steps.reverse()
+    states, outputs = tuple(initial_states), []
+    for x in steps:
+        output, states = step_function(x, tuple(states))
+        outputs = outputs + [output] if return_all_outputs else [output]
+    return A.stack(outputs), outputs[-1], states
+
+
+def _looped(step_function, inputs, initial_states, go_backwards, return_all_outputs):
+    time_steps_t = A.shape(inputs)[0]
+    input_ta = tensor_array_ops.TensorArray(dtype=inputs.dtype, size=time_steps_t,
+                                            tensor_array_name="input_ta_0")
+    input_ta = input_ta.unstack(A.reverse(inputs, [0]) if go_backwards else inputs)
+    output_time_zero, _ = step_function(inputs[0], tuple(initial_states))
+    output_ta = tensor_array_ops.TensorArray(
+        dtype=output_time_zero.dtype, size=time_steps_t if return_all_outputs else 1,
+        element_shape=output_time_zero.shape, tensor_array_name="output_ta_0")
+
+    def step(time, output_ta_t, *states):
+        output, new_states = step_function(input_ta.read(time), tuple(states))
+        for state, new_state in zip(nest.flatten(states), nest.flatten(new_states)):
+            new_state.set_shape(state.shape)
+        output_ta_t = output_ta_t.write(time if return_all_outputs else 0, output)
+        return (time + 1, output_ta_t) + tuple(
+            nest.pack_sequence_as(initial_states, nest.flatten(new_states)))
+
+    final = while_loop(lambda time, *_: time < time_steps_t, step,
+                       (A.constant(0, dtype="int32", name="time"), output_ta)
+                       + tuple(initial_states),
+                       parallel_iterations=32, swap_memory=True)
+    outputs = final[1].stack()
+    return outputs, outputs[-1], final[2:]

@@ -215,4 +215,16 @@ out = [b.name, [w.name for w in b.weights], summary(b)[0], L.Dense(1, name='').n
        tf.keras.Sequential(name='').name == '']
 """,
     "a layer named by a number": "out = L.Dense(1, name=3)",
+    "a Sequential conforms (batch,) inputs to its (batch, 1) Input; an adapted Normalization's"
+    " mean gives the next layer its last dimension": """
+norm = L.Normalization(axis=-1)
+norm.adapt(np.arange(12, dtype=np.float32).reshape(4, 3))
+lin = tf.keras.Sequential([norm, L.Dense(1, kernel_initializer='ones', name='d')])
+one = L.Normalization(input_shape=[1,], axis=None)
+one.adapt(np.array([1., 2., 3., 4.]))
+m = tf.keras.Sequential([one, L.Dense(1, kernel_initializer='ones', name='e')])
+out = [str(lin.output_shape), lin.predict(np.ones((2, 3)), verbose=0), str(m.output_shape),
+       m.predict(np.array([1., 5.]), verbose=0), m(np.array([[2.], [3.]])),
+       m(tf.constant([2., 3.])), str(norm.compute_output_shape((None, None)))]
+""",
 }

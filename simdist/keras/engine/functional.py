@@ -50,6 +50,17 @@ def inject_functional_model_class(cls) -> type:
     return cls
 
 
+def conform_rank(t, ref_shape):
+    """``t`` squeezed or expanded to the rank of its Input's shape ``ref_shape``: (batch, ...,
+    1) for (batch, ...), or (batch, ...) for (batch, ..., 1), as Keras's
+    ``_conform_to_reference_input`` (a Sequential with a graph too)."""
+    if t.ndim == len(ref_shape) + 1 and t.shape[-1] == 1:
+        return A.squeeze(t, axis=-1)
+    if t.ndim == len(ref_shape) - 1 and ref_shape[-1] == 1:
+        return A.expand_dims(t, -1)
+    return t
+
+
 class Functional(Model):
     """A model defined by its inputs and outputs (``tf.keras.Model(inputs, outputs)``)."""
 
@@ -185,11 +196,7 @@ class Functional(Model):
     def _conform(self, value, ref: KerasTensor):
         t = value if isinstance(value, Tensor) else execute.convert_to_tensor(
             value, dtype_hint=ref.dtype)
-        ref_shape = ref.shape.as_list()
-        if t.ndim == len(ref_shape) + 1 and t.shape[-1] == 1:  # (batch, ..., 1) for (batch, ...)
-            t = A.squeeze(t, axis=-1)
-        elif t.ndim == len(ref_shape) - 1 and ref_shape[-1] == 1:  # (batch, ...) for (..., 1)
-            t = A.expand_dims(t, -1)
+        t = conform_rank(t, ref.shape.as_list())
         return A.cast(t, ref.dtype) if t.dtype != ref.dtype else t
 
     def call(self, inputs, training=None, mask=None):

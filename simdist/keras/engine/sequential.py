@@ -27,6 +27,7 @@ from simdist.framework import func_graph, nest
 from simdist.framework import name_scope as name_scope_lib
 from simdist.framework.tensor import Tensor
 from simdist.keras.engine.base_layer import Layer, init_scope, name_scope
+from simdist.keras.engine.functional import conform_rank
 from simdist.keras.engine.input_layer import InputLayer
 from simdist.keras.engine.keras_tensor import KerasTensor
 from simdist.keras.engine.node import symbolic_call_hook
@@ -97,7 +98,9 @@ class Sequential(Model):
                         layer.build(shape)
                     layer.built = True
                     layer._build_input_shape = shape
-                out = tuple(layer.compute_output_shape(shape))
+                # what its call on a symbolic input gives (Keras builds the graph by calls)
+                out = tuple(getattr(layer, "_symbolic_output_shape",
+                                    layer.compute_output_shape)(shape))
                 layer._node_shapes = (shape, out)
                 shape = out
         for layer in self._layers if called is None else called:
@@ -224,6 +227,9 @@ class Sequential(Model):
         if isinstance(inputs, Tensor):
             self._infer_input_shape(tuple(inputs.shape))
         x = inputs
+        if isinstance(x, Tensor) and self._graph_shapes is not None and \
+                not self._use_legacy_deferred_behavior:   # Keras runs its graph: Functional's
+            x = conform_rank(x, self._graph_shapes[0])   # call, its inputs conformed
         for layer in self._layers:
             x = layer(x, training=training)
         return x

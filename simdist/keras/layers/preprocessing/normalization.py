@@ -9,6 +9,7 @@ Glossary:
   mean / variance -- given directly instead (constants, not weights), or the adapted
                    weights reshaped to broadcast against the input.
   call          -- ``(x - mean) / max(sqrt(variance), epsilon)``; ``invert=True`` undoes it.
+                   On a symbolic input its unknown dimensions take the mean's (broadcast).
 
 Mirrors tf_keras/src/layers/preprocessing/normalization.py.
 """
@@ -126,6 +127,20 @@ class Normalization(PreprocessingLayer):
 
     def compute_output_shape(self, input_shape):
         return input_shape
+
+    def _symbolic_output_shape(self, input_shape):
+        """The shape of its call on a symbolic input (a Sequential's graph): the input's
+        broadcast against the mean's, so an adapted mean of shape (1, 9) gives (None, None)
+        inputs a known last dimension, as Keras's call on a KerasTensor does."""
+        if getattr(self, "mean", None) is None or input_shape is None:
+            return input_shape
+        dims, mean_dims = list(input_shape), list(self.mean.shape)
+        if len(mean_dims) > len(dims):
+            return input_shape
+        for i in range(1, len(mean_dims) + 1):
+            if dims[-i] is None and mean_dims[-i] not in (None, 1):
+                dims[-i] = mean_dims[-i]
+        return tuple(dims)
 
     def get_config(self):
         config = super().get_config()

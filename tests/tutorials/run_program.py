@@ -28,6 +28,8 @@ import sys
 import tempfile
 import traceback
 
+import numpy as np
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "custom_training.py",
             "distributed_input": "distributed_input.py",
@@ -56,7 +58,9 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "logistic_regression_core": "logistic_regression_core.py",
             "mlp_core": "mlp_core.py",
             "optimizers_core": "optimizers_core.py",
-            "tensor_slicing": "tensor_slicing.py"}
+            "tensor_slicing": "tensor_slicing.py",
+            "keras_classification": "keras_classification.py",
+            "keras_regression": "keras_regression.py"}
 
 TF_PRINTS = {"function_guide", "intro_to_graphs"}   # their tf.print output is compared too
 
@@ -90,7 +94,8 @@ def run_with_prints(name, framework, prints=True) -> tuple[str, str]:
     with tempfile.TemporaryDirectory() as tmp:
         os.chdir(tmp)
         try:
-            with contextlib.redirect_stdout(out), \
+            # NumPy's print options the program sets (np.set_printoptions) are put back
+            with contextlib.redirect_stdout(out), np.printoptions(), \
                     (_tf_prints() if prints else contextlib.nullcontext()) as printed:
                 exec(code, {"__name__": "__main__"})  # noqa: S102 - the tutorial program
         finally:

@@ -1,0 +1,29 @@
+"""TF's basic Keras tutorials run under simdist and print what TF 2.21 printed
+(``record_tf_tutorials.py 1 keras_classification``, ``1 keras_regression``, each in a
+process of its own).
+
+"Basic classification: Classify images of clothing" (programs/keras_classification.py, on
+80 synthetic Fashion-MNIST-shaped training images and 16 test images): a seeded Sequential
+fit for three epochs with progress bars, evaluated with ``verbose=2``, wrapped with a
+Softmax layer for ``predict``, and what its plots would label printed.
+
+"Basic regression: Predict fuel efficiency" (programs/keras_regression.py, on a synthetic
+Auto-MPG-shaped NumPy table): Normalization layers adapted on all features and on one
+(``input_shape=[1,]``, ``axis=None``: 1-D inputs conformed to the Sequential's (batch, 1)
+Input), linear and DNN models fit silently with ``validation_split``, their summaries,
+histories, predictions over ``tf.linspace`` and test losses, and the model saved as .keras
+(tf-keras 2.21 cannot load it back: left out). The program's ``np.set_printoptions`` is
+put back after it (run_program).
+"""
+
+from test_tutorials import _replays_traced, cpu_machine  # noqa: F401 - the fixture
+
+
+def test_keras_classification_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    cpu_machine(1)
+    _replays_traced("keras_classification")
+
+
+def test_keras_regression_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    cpu_machine(1)
+    _replays_traced("keras_regression")

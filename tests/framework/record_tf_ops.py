@@ -162,6 +162,10 @@ EXPRESSIONS = [
     "tf.one_hot(tf.constant([1]), -2)", "tf.add([1.0, 2.0], [1.0, 2.0, 3.0])",
     "tf.reduce_sum([1.0, 2.0], axis=3)", "tf.reduce_sum(tf.ones([2]), axis=[3])",
     "tf.expand_dims([1.0], 3)",
+    # reverse (go_backwards of an RNN)
+    "tf.reverse(tf.constant([[1, 2, 3], [4, 5, 6]]), [1])", "tf.reverse(tf.ones([2, 3]), [0, -1])",
+    "tf.reverse(tf.ones([2, 3]), [2])", "tf.reverse(tf.ones([2, 3]), tf.constant([0, -3]))",
+    "tf.reverse(tf.ones([2, 3]), [1, -1])",
 ]
 
 def _describe(value):

@@ -350,11 +350,16 @@ def reverse(tensor, axis, name=None) -> Tensor:
     reversed (TF's ReverseV2)."""
     x = _t(tensor)
     axes = _ints(axis)
-    for a in axes:
-        if not -x.ndim <= a < x.ndim:
+    seen = set()
+    for i, a in enumerate(axes):
+        if not -x.ndim <= a < x.ndim:   # (TF's kernel text lacks the closing bracket)
             raise errors.InvalidArgumentError(
-                None, None, f"'axis'[0] = {a} is out of valid range [0, {x.ndim - 1}] "
+                None, None, f"'axis'[{i}] = {a} is out of valid range [0, {x.ndim - 1} "
                             "[Op:ReverseV2]")
+        if a % x.ndim in seen:
+            raise errors.InvalidArgumentError(
+                None, None, f"axis {a % x.ndim} specified more than once. [Op:ReverseV2]")
+        seen.add(a % x.ndim)
     xp = array_api.namespace(x._value)
     return execute.execute("ReverseV2", [x], xp.flip(x._value, axis=tuple(axes)), flops=0,
                            attrs={"axis": axes})

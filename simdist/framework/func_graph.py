@@ -652,6 +652,10 @@ def is_stateful(graph, node) -> bool:
         getattr(graph.node_listings.get(id(node)), "stateful", False)
 
 
+_REDUCTIONS = frozenset({"reduce_sum", "reduce_mean", "reduce_max", "reduce_min",
+                         "reduce_prod", "reduce_any", "reduce_all"})
+
+
 class FuncGraph:
     """The graph one trace of a ``tf.function`` records (TF's FuncGraph)."""
 
@@ -681,6 +685,7 @@ class FuncGraph:
         self.tensor_specs: dict = {}    # tensor id -> (name, dtype, static shape)
         self._pending_reads: dict = {}  # a converted variable's read not yet consumed
         self.reads_before: dict = {}    # op name -> its variable operand's read (v * 2.0)
+        self.reduction_axes: dict = {}  # a reduction's name -> its default axes' names
         self.read_identities: dict = {}   # read_value()'s tensor id -> (read, Identity name)
         self._output_names = None       # the outputs' Identity names, made once
         self.argument_names: list = []  # the flat arguments' names (function._trace_graph)
@@ -886,8 +891,11 @@ class FuncGraph:
                 slots.append((i, self.substitutes[id(leaf)]))
             elif leaf is self.stdout and leaf is not None:   # print(..., file=sys.stdout)
                 slots.append((i, "stdout"))
+        axes = self._default_axes(fn, args, kwargs)   # (named before the op, as TF's)
         # a name ending in "/" (a scope's own name) is used as it is, without the slash
         op_name = name[:-1] if name.endswith("/") else self.unique_name(self.scope + name)
+        if axes:
+            self.reduction_axes[op_name] = axes
         if self._pending_reads:
             self._name_reads(slots, op_name)
         if args and getattr(fn, "__name__", "").startswith("__") and \
@@ -934,6 +942,18 @@ class FuncGraph:
             return out   # a replica's part of a cooperative node (see register_replica_group)
         self.nodes.append(node)
         return out
+
+    def _default_axes(self, fn, args, kwargs):
+        """A reduction over every axis: the names TF's ``_ReductionDims`` gives its axes
+        before the op, in the scope around (``Const`` for a known rank above 0, else
+        ``Rank`` and ``range``); None for another op or given axes."""
+        if getattr(fn, "__name__", "") not in _REDUCTIONS or not args or \
+                not isinstance(args[0], SymbolicTensor) or \
+                (args[1] if len(args) > 1 else kwargs.get("axis")) is not None:
+            return None
+        if args[0].shape.rank:
+            return (self.unique_name(self.scope + "Const"),)
+        return self.unique_name(self.scope + "Rank"), self.unique_name(self.scope + "range")
 
     def identity_after_read(self, t) -> None:
         """``t`` is a ``read_value()``'s read: TF returns ``array_ops.identity`` of it,

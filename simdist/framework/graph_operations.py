@@ -239,7 +239,9 @@ class _Builder:
         self.resources: dict = {}    # (id(variable), replica) -> its resource Placeholder
         self.replica = None          # the replica context the node being listed ran in
         self.arguments_read: dict = {}   # a variable argument's slot id -> the variable
-        self.taken = {n.name.lower() for n in graph.nodes}
+        # the names of the nodes and of the reductions' default axes (named when traced)
+        self.taken = {n.name.lower() for n in graph.nodes} | {
+            n.lower() for names in graph.reduction_axes.values() for n in names}
         self.tapes: dict = {}   # id(tape) -> [first op listed in it, end, watched tensors]
         self.used = {tid for n in graph.nodes for _, tid in getattr(n, "slots", ())}
         self.reduced_shapes: dict = {}   # TF's graph._reduced_shape_cache (gradient_listing)
@@ -552,12 +554,15 @@ class _Builder:
         scope = op_name.rsplit("/", 1)[0] + "/" if "/" in op_name else ""
         spec = self.specs.get(values[0].tid)
         rank = None if spec is None or spec[2] is None else TensorShape(spec[2]).rank
+        named = self.graph.reduction_axes.get(op_name)   # (named when traced)
         if rank:
-            values[1] = self.const(self.unique(scope + "Const"), list(range(rank)))
+            values[1] = self.const(named[0] if named else self.unique(scope + "Const"),
+                                   list(range(rank)))
             values[1].value = np.arange(rank)   # what a gradient's listing reads
             return values
-        rank_t = self.add(self.unique(scope + "Rank"), "Const").outputs[0]
-        base = self.unique(scope + "range")
+        rank_t = self.add(named[0] if named else self.unique(scope + "Rank"),
+                          "Const").outputs[0]
+        base = named[1] if named else self.unique(scope + "range")
         start = self.add(f"{base}/start", "Const").outputs[0]
         delta = self.add(f"{base}/delta", "Const").outputs[0]
         values[1] = self.add(base, "Range", [start, rank_t, delta]).outputs[0]

@@ -60,6 +60,18 @@ def an_integer_all_reduce(tf, strategy):
     return step
 
 
+def a_sum_before_the_all_reduce(tf, strategy):
+    """A Sum over every axis: its axes' Const is named before the all-reduce's Consts."""
+    @tf.function
+    def step(x):
+        def fn(x):
+            total = tf.reduce_sum(x * tf.ones([2]))
+            return tf.distribute.get_replica_context().all_reduce("SUM", total) + \
+                tf.constant(1.0)
+        return _local(strategy, strategy.run(fn, args=(x,)))
+    return step
+
+
 def in_name_scopes(tf, strategy):
     """strategy.run in a scope, the all-reduce in one of the replica function's."""
     @tf.function
@@ -112,6 +124,7 @@ PROGRAMS = {
     "an all-reduce of a matrix, a vector and a scalar": values_of_other_shapes,
     "an int32 all-reduce": an_integer_all_reduce,
     "name scopes around the run and the all-reduce": in_name_scopes,
+    "a sum over every axis before the all-reduce": a_sum_before_the_all_reduce,
     "strategy.reduce SUM": reduce_of("SUM", None),
     "strategy.reduce MEAN": reduce_of("MEAN", None),
     "strategy.reduce SUM along axis 0": reduce_of("SUM", 0),

@@ -389,6 +389,22 @@ r = [f(tf.constant(2.0)), f(tf.constant(-1.0)), plain(tf.constant(2.0))]
 out = {"names": names, "value": r, "ops": ops(plain, tf.constant(1.0)),
        "graph": [listed(plain.get_concrete_function(tf.constant(1.0)).graph)]}
 """,
+    # TF's _ReductionDims names a reduction's default axes before the op (Const, Sum)
+    "a reduction over every axis: its axes' Const named before it": SETUP + """
+@tf.function
+def f(x):
+    a = tf.reduce_sum(x * 2.0)
+    b = tf.constant([1.0, 2.0])
+    c = tf.reduce_mean(x[0])
+    d = tf.constant(3.0)
+    with tf.name_scope("s"):
+        e = tf.reduce_max(x) + tf.constant(1.0)
+    g = tf.reduce_sum(tf.reduce_sum(x)) + tf.constant(4.0)   # a scalar's: Rank, range
+    seen(a, b, c, d, e, g)
+    return a + tf.reduce_sum(b) + c + d + e + g
+r = f(tf.ones([2, 3]))
+out = {"names": names, "value": r, "ops": ops(f, tf.ones([2, 3]))}
+""",
     # TF's array_ops._constant_if_small: a Const under 1000 elements, else a Fill
     "tf.ones and tf.zeros of a Python shape: a Const, or a Fill from 1000 elements":
         SETUP + """

@@ -8,6 +8,7 @@ from simdist.keras import (
     activations,
     backend,
     callbacks,
+    datasets,
     initializers,
     layers,
     losses,

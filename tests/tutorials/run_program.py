@@ -60,7 +60,8 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "optimizers_core": "optimizers_core.py",
             "tensor_slicing": "tensor_slicing.py",
             "keras_classification": "keras_classification.py",
-            "keras_regression": "keras_regression.py"}
+            "keras_regression": "keras_regression.py",
+            "cnn": "cnn.py"}
 
 TF_PRINTS = {"function_guide", "intro_to_graphs"}   # their tf.print output is compared too
 

@@ -1,6 +1,6 @@
 """TF's basic Keras tutorials run under simdist and print what TF 2.21 printed
-(``record_tf_tutorials.py 1 keras_classification``, ``1 keras_regression``, each in a
-process of its own).
+(``record_tf_tutorials.py 1 keras_classification``, ``1 keras_regression``, ``1 cnn``, each
+in a process of its own).
 
 "Basic classification: Classify images of clothing" (programs/keras_classification.py, on
 80 synthetic Fashion-MNIST-shaped training images and 16 test images): a seeded Sequential
@@ -14,6 +14,12 @@ Input), linear and DNN models fit silently with ``validation_split``, their summ
 histories, predictions over ``tf.linspace`` and test losses, and the model saved as .keras
 (tf-keras 2.21 cannot load it back: left out). The program's ``np.set_printoptions`` is
 put back after it (run_program).
+
+"Convolutional Neural Network (CNN)" (programs/cnn.py, on 32 synthetic CIFAR-10-shaped
+training images and 8 test images; its ``from tensorflow.keras import datasets, layers,
+models`` line as written): a Sequential of Conv2D and MaxPooling2D layers built by ``add``,
+summarised before and after its Dense head, fit for two epochs with validation data, and
+evaluated.
 """
 
 from test_tutorials import _replays_traced, cpu_machine  # noqa: F401 - the fixture
@@ -27,3 +33,8 @@ def test_keras_classification_prints_what_tensorflow_printed(cpu_machine):  # no
 def test_keras_regression_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
     cpu_machine(1)
     _replays_traced("keras_regression")
+
+
+def test_cnn_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    cpu_machine(1)
+    _replays_traced("cnn")

@@ -7,6 +7,9 @@ Glossary:
   synthetic_fashion -- ``((train_images, train_labels), (test_images, test_labels))`` shaped
                        like ``tf.keras.datasets.fashion_mnist.load_data()``: uint8 (N, 28, 28)
                        images, uint8 labels.
+  synthetic_cifar10 -- ``((train_images, train_labels), (test_images, test_labels))`` shaped
+                       like ``tf.keras.datasets.cifar10.load_data()``: uint8 (N, 32, 32, 3)
+                       images, uint8 labels (N, 1).
   synthetic_penguins -- ``[test, train]`` shaped like ``tfds.load('penguins/processed',
                        split=['train[:20%]', 'train[20%:]'], as_supervised=True)``: float32
                        features (4,) in [0, 1], int64 species labels 0-2.
@@ -55,6 +58,16 @@ def synthetic_fashion(n_train=80, n_test=16):
     train = (_images(rng, n_train), rng.randint(0, 10, size=n_train).astype(np.uint8))
     test = (_images(rng, n_test), rng.randint(0, 10, size=n_test).astype(np.uint8))
     return train, test
+
+
+def synthetic_cifar10(n_train=48, n_test=16):
+    """CIFAR-10-shaped NumPy arrays."""
+    rng = np.random.RandomState(22)
+    out = []
+    for n in (n_train, n_test):
+        images = rng.randint(0, 256, size=(n, 32, 32, 3)).astype(np.uint8)
+        out.append((images, rng.randint(0, 10, size=(n, 1)).astype(np.uint8)))
+    return tuple(out)
 
 
 def synthetic_penguins(tf, n_train=48, n_test=12):

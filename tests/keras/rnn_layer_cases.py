@@ -3,7 +3,8 @@
 replays): outputs, sequences and final states from fixed weights, ``go_backwards``,
 ``unroll``, ``time_major``, gradients, a custom cell and a stack of cells, GRU's
 ``reset_after=False``, dropout in training, a stateful layer across calls, a Sequential
-fit and its summary, weight names and configs, and the errors."""
+fit and its summary, a fit on 4 replicas (MirroredStrategy), weight names and configs, and
+the errors."""
 
 COMMON = """
 import numpy as np
@@ -158,6 +159,24 @@ out = [error(lambda: tf.keras.layers.LSTM(3)(tf.ones([2, 3]))),
        error(lambda: tf.keras.layers.SimpleRNNCell(3).get_initial_state())]
 """
 
+REPLICAS = COMMON + """
+xs = np.random.RandomState(8).uniform(-1, 1, (16, 5, 3)).astype(np.float32)
+ys = (np.arange(16) % 3).astype(np.int32)
+with S.scope():
+    model = tf.keras.Sequential([tf.keras.layers.GRU(6, return_sequences=True,
+                                                     input_shape=(5, 3)),
+                                 tf.keras.layers.LSTM(4), tf.keras.layers.Dense(3)])
+    for layer in model.layers:
+        fixed(layer)
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.5),
+                  loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=["accuracy"])
+    stateful = error(lambda: tf.keras.layers.LSTM(2, stateful=True))
+history = model.fit(xs, ys, batch_size=8, epochs=3, shuffle=False, verbose=0)
+out = [history.history["loss"], history.history["accuracy"], model.get_weights(),
+       model.evaluate(xs, ys, verbose=0), stateful]
+"""
+
 CASES = {
     "LSTM, GRU, SimpleRNN from fixed weights: outputs, states, go_backwards, unroll, "
     "time_major, gradients": LAYERS,
@@ -168,4 +187,5 @@ CASES = {
     "a stateful LSTM carries its states across calls; reset_states": STATEFUL,
     "a Sequential LSTM -> GRU -> Dense fit, its summary, a functional LSTM, configs": MODEL,
     "RNN layers' errors": ERRORS,
+    "a GRU -> LSTM -> Dense fit from fixed weights on 4 replicas; stateful refused": REPLICAS,
 }

@@ -258,6 +258,9 @@ class _Lister:
         fn_name, args, kwargs = getattr(op, "_call", (None, (), {}))
         if value is None and fn_name == "constant":   # tf.constant(value, dtype, shape)
             value, shape = _first(args, kwargs, 0, "value"), _first(args, kwargs, 2, "shape")
+        elif value is None and fn_name in _FILLED and t.shape.is_fully_defined():
+            # tf.zeros / tf.ones of a small known shape: TF's _constant_if_small
+            value, shape = _FILLED[fn_name], t.shape.as_list()
         if value is not None and dtype is not None:
             array = np.asarray(value.numpy() if hasattr(value, "numpy") else value)
             if dtype != "string":
@@ -322,6 +325,9 @@ def _value_dtype(value):
             else str(value.dtype)
     kind = np.asarray(value).dtype.kind
     return {"f": "float32", "i": "int32", "u": "int32", "b": "bool"}.get(kind, "string")
+
+
+_FILLED = {"zeros": 0, "ones": 1}   # Consts of one value over a shape
 
 
 def _first(args, kwargs, position, keyword):

@@ -100,4 +100,11 @@ def f(x, i):
     return a, b, d, tf.cast(e, tf.int32), g, tf.gather(x, i), tf.range(5), tf.fill([2], 1.5)
 out = text(f, tf.ones([2, 3]), tf.constant([0, 1]))
 """,
+    "one value over a shape: tf.constant(1.5, shape=...), small tf.zeros and tf.ones": SETUP + """
+@tf.function
+def f(x):
+    return (x + tf.constant(1.5, shape=[3]), tf.constant([[1, 2], [3, 4]], shape=[4]),
+            tf.zeros([2, 2]), tf.ones([3], tf.int64))
+out = text(f, tf.constant([1.0, 2.0, 3.0]))
+""",
 }

@@ -25,6 +25,7 @@ from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops as N
 from simdist.framework.ops import pad_ops as Pd
 from simdist.framework.ops import pooling_ops as P
+from simdist.framework.ops import scatter_nd_ops as SN
 from simdist.framework.ops import selection_ops as S
 from simdist.framework.ops import special_math_ops as SM
 from simdist.framework.ops import trig_ops as T
@@ -162,6 +163,40 @@ def _gather_make(draw):
     idx = np.array(draw(st.lists(st.integers(0, s[axis] - 1), min_size=n, max_size=n)),
                    dtype=np.int32).reshape(idx_shape)
     return [draw(float_arrays(s))], {"indices": idx, "axis": axis}
+
+
+def _reverse_make(draw):
+    s = draw(nonempty_shapes())
+    axes = draw(st.lists(st.integers(0, len(s) - 1), unique=True, min_size=1))
+    return [draw(float_arrays(s))], {"axis": axes}
+
+
+def _nd_indices(draw, s, unique=False):
+    """(n, depth) index tuples into the leading ``depth`` axes of shape ``s``."""
+    depth = draw(st.integers(1, len(s)))
+    tuples = st.tuples(*[st.integers(0, d - 1) for d in s[:depth]])
+    rows = draw(st.lists(tuples, min_size=1, max_size=3, unique=unique))
+    return np.array(rows, dtype=np.int32).reshape(len(rows), depth), depth
+
+
+def _gather_nd_make(draw):
+    s = draw(nonempty_shapes())
+    idx, _ = _nd_indices(draw, s)
+    return [draw(float_arrays(s))], {"indices": idx}
+
+
+def _scatter_nd_make(draw):
+    s = draw(nonempty_shapes())
+    idx, depth = _nd_indices(draw, s)
+    updates = draw(float_arrays((len(idx),) + tuple(s[depth:])))
+    return [updates], {"indices": idx, "shape": list(s)}
+
+
+def _tensor_scatter_make(draw):
+    s = draw(nonempty_shapes())
+    idx, depth = _nd_indices(draw, s, unique=True)   # one update per place: well defined
+    updates = draw(float_arrays((len(idx),) + tuple(s[depth:])))
+    return [draw(float_arrays(s)), updates], {"indices": idx}
 
 
 def _segment_make(draw):
@@ -473,6 +508,16 @@ CASES: dict[str, Case] = {
     "BroadcastTo": Case(_broadcast_make, lambda x, shape: A.broadcast_to(x, shape)),
     "Tile": Case(_tile_make, lambda x, multiples: A.tile(x, multiples)),
     "GatherV2": Case(_gather_make, lambda x, indices, axis: A.gather(x, indices, axis=axis)),
+    "ReverseV2": Case(_reverse_make, lambda x, axis: A.reverse(x, axis)),
+    "GatherNd": Case(_gather_nd_make, lambda x, indices: SN.gather_nd(x, indices)),
+    "ScatterNd": Case(_scatter_nd_make, lambda u, indices, shape: SN.scatter_nd(indices, u,
+                                                                                shape)),
+    "TensorScatterUpdate": Case(_tensor_scatter_make, lambda t, u, indices:
+                                SN.tensor_scatter_nd_update(t, indices, u)),
+    "TensorScatterAdd": Case(_tensor_scatter_make, lambda t, u, indices:
+                             SN.tensor_scatter_nd_add(t, indices, u)),
+    "TensorScatterSub": Case(_tensor_scatter_make, lambda t, u, indices:
+                             SN.tensor_scatter_nd_sub(t, indices, u)),
     "StridedSlice": Case(_slice_make, lambda x, key: x[key]),
     "Einsum": Case(_einsum_make, lambda *xs, equation: SM.einsum(equation, *xs)),
     "CustomGradient": Case(lambda draw: ([draw(float_arrays(draw(nonempty_shapes())))], {}),

@@ -41,6 +41,7 @@ if not Path(CHROMIUM).exists():
 STREAMLIT_OWN = re.compile(r"/[^/]+/_stcore/(health|host-config)$")
 
 
+@pytest.hookimpl(tryfirst=True)   # before xdist's worker reads the groups into node ids
 def pytest_collection_modifyitems(items):
     """Every browser test in one xdist group: under ``pytest -n`` they run in one worker,
     sharing its app server and Chromium, instead of one of each per worker."""

@@ -116,6 +116,8 @@ LSTM  # simdist/keras/layers/rnn/lstm.py (tf.keras.layers.LSTM)
 GRU  # simdist/keras/layers/rnn/gru.py
 SimpleRNN  # simdist/keras/layers/rnn/simple_rnn.py
 dot  # simdist/keras/backend.py (tf.keras.backend.dot, in TF's RNN cell example)
+fashion_mnist  # simdist/keras/datasets/__init__.py (tf.keras.datasets.fashion_mnist)
+cifar100  # simdist/keras/datasets/__init__.py (tf.keras.datasets.cifar100)
 _.get_variable_to_shape_map  # simdist/train/py_checkpoint_reader.py
 _.get_variable_to_dtype_map  # simdist/train/py_checkpoint_reader.py
 _.has_tensor  # simdist/train/py_checkpoint_reader.py

@@ -14,6 +14,13 @@ LAYERS = {"LSTM": tf.keras.layers.LSTM, "GRU": tf.keras.layers.GRU,
 shapes = st.tuples(st.integers(1, 3), st.integers(1, 4), st.integers(1, 3), st.integers(1, 4))
 
 
+def _sequence(shape, seed):
+    """A (batch, time, features) input drawn from ``seed``, and the time and units drawn."""
+    batch, time, features, units = shape
+    x = np.random.RandomState(seed).normal(size=(batch, time, features)).astype(np.float32)
+    return tf.constant(x), time, units
+
+
 def _layer(kind, units, x, seed, **kw):
     layer = LAYERS[kind](units, **kw)
     layer(x)
@@ -26,9 +33,7 @@ def _layer(kind, units, x, seed, **kw):
 @settings(max_examples=10)
 @given(kind=st.sampled_from(sorted(LAYERS)), shape=shapes, seed=st.integers(0, 2**16))
 def test_loop_unrolled_and_stepped_by_hand_agree(kind, shape, seed):
-    batch, time, features, units = shape
-    x = tf.constant(np.random.RandomState(seed).normal(size=(batch, time, features))
-                    .astype(np.float32))
+    x, time, units = _sequence(shape, seed)
     looped = _layer(kind, units, x, seed, return_sequences=True)
     unrolled = _layer(kind, units, x, seed, return_sequences=True, unroll=True)
     assert np.array_equal(looped(x).numpy(), unrolled(x).numpy())
@@ -45,9 +50,7 @@ def test_loop_unrolled_and_stepped_by_hand_agree(kind, shape, seed):
 @settings(max_examples=10)
 @given(kind=st.sampled_from(sorted(LAYERS)), shape=shapes, seed=st.integers(0, 2**16))
 def test_go_backwards_runs_the_reversed_sequence(kind, shape, seed):
-    batch, time, features, units = shape
-    x = tf.constant(np.random.RandomState(seed).normal(size=(batch, time, features))
-                    .astype(np.float32))
+    x, time, units = _sequence(shape, seed)
     backwards = _layer(kind, units, x, seed, go_backwards=True, return_state=True)
     forwards = _layer(kind, units, x, seed, return_state=True)
     back_out, *back_states = backwards(x)

@@ -60,32 +60,35 @@ def _training_stack() -> list:
     return _training.items
 
 
-# (function, argument name) -> whether it takes that argument; a layer asks at every call.
+# function -> {(argument name, var_keyword): whether it takes it}; a layer asks at every
+# call.
 _ACCEPTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _accepts(fn, arg) -> bool:
-    """Whether ``fn`` takes a keyword ``arg`` (named, or through ``**kwargs``); remembered
-    per function (a bound method's function: binding drops ``self`` only)."""
+def _accepts(fn, arg, var_keyword=True) -> bool:
+    """Whether ``fn`` takes a keyword ``arg`` (named, or through ``**kwargs`` unless
+    ``var_keyword`` is False: TF's generic_utils.has_arg); remembered per function (a bound
+    method's function: binding drops ``self`` only)."""
     key = getattr(fn, "__func__", fn)
     try:
         known = _ACCEPTS.get(key)
     except TypeError:  # not weakly referable: asked every time
-        return _signature_accepts(fn, arg)
+        return _signature_accepts(fn, arg, var_keyword)
     if known is None:
         known = _ACCEPTS[key] = {}
-    found = known.get(arg)
+    found = known.get((arg, var_keyword))
     if found is None:
-        found = known[arg] = _signature_accepts(fn, arg)
+        found = known[(arg, var_keyword)] = _signature_accepts(fn, arg, var_keyword)
     return found
 
 
-def _signature_accepts(fn, arg) -> bool:
+def _signature_accepts(fn, arg, var_keyword=True) -> bool:
     try:
         params = inspect.signature(fn).parameters
     except (TypeError, ValueError):
         return False
-    return arg in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+    return arg in params or var_keyword and any(p.kind is p.VAR_KEYWORD
+                                                for p in params.values())
 
 
 class Layer(module.Module):

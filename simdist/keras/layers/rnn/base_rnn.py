@@ -25,7 +25,7 @@ from simdist.framework.name_scope import name_scope
 from simdist.framework.ops import array_ops as A
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.variables import Variable
-from simdist.keras.engine.base_layer import Layer
+from simdist.keras.engine.base_layer import Layer, _accepts
 from simdist.keras.engine.input_spec import InputSpec
 from simdist.keras.engine.keras_tensor import KerasTensor
 from simdist.keras.layers.rnn.rnn_loop import rnn
@@ -172,7 +172,7 @@ class RNN(Layer):
             raise ValueError(_CANNOT_UNROLL)
         initial_state = self._initial_state(inputs, initial_state)
         cell_call = self.cell.__call__ if callable(self.cell) else self.cell.call
-        takes_training = _takes(self.cell.call, "training")
+        takes_training = _accepts(self.cell.call, "training", var_keyword=False)  # has_arg
         single = not is_multiple_state(self.cell.state_size) and \
             getattr(self.cell, "_is_tf_rnn_cell", None) is not None
 
@@ -263,15 +263,6 @@ class RNN(Layer):
                    unroll=self.unroll, time_major=self.time_major,
                    cell=serialization.serialize(self.cell))
         return cfg
-
-
-def _takes(fn, name) -> bool:
-    import inspect
-
-    try:
-        return name in inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 _CANNOT_UNROLL = (

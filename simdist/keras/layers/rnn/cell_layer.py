@@ -19,6 +19,7 @@ gru.py (GRU) and simple_rnn.py (SimpleRNN).
 
 from __future__ import annotations
 
+import functools
 import inspect
 
 from simdist.framework.ops import math_ops as M
@@ -93,8 +94,10 @@ class CellLayer(RNN):
         return cls(**config)
 
 
-def _cell_arguments(cls) -> set:
-    """The named arguments of ``cls``'s constructors (its own and its bases' up to Layer)."""
+@functools.cache
+def _cell_arguments(cls) -> frozenset:
+    """The named arguments of ``cls``'s constructors (its own and its bases' up to Layer);
+    read at every attribute the layer forwards to its cell: looked up once per class."""
     from simdist.keras.engine.base_layer import Layer
 
     names = set()
@@ -103,4 +106,4 @@ def _cell_arguments(cls) -> set:
             break
         if "__init__" in vars(klass):
             names |= set(inspect.signature(klass.__init__).parameters)
-    return names - {"self", "kwargs"}
+    return frozenset(names - {"self", "kwargs"})

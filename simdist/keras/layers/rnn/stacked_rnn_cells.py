@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from simdist.framework import nest
 from simdist.framework.name_scope import name_scope
-from simdist.keras.engine.base_layer import Layer
+from simdist.keras.engine.base_layer import Layer, _accepts
 
 
 class StackedRNNCells(Layer):
@@ -52,14 +52,13 @@ class StackedRNNCells(Layer):
         return tuple(states)
 
     def call(self, inputs, states, training=None):
-        from simdist.keras.layers.rnn.base_rnn import _takes
-
         nested = nest.pack_sequence_as(self.state_size, nest.flatten(states))
         new_nested = []
         for cell, cell_states in zip(self.cells, nested):
             cell_states = list(cell_states) if isinstance(cell_states, (list, tuple)) \
                 else [cell_states]
-            kwargs = {"training": training} if _takes(cell.call, "training") else {}
+            takes = _accepts(cell.call, "training", var_keyword=False)   # TF's has_arg
+            kwargs = {"training": training} if takes else {}
             inputs, cell_states = cell.call(inputs, cell_states, **kwargs)
             new_nested.append(cell_states)
         return inputs, nest.pack_sequence_as(self.state_size, nest.flatten(new_nested))

@@ -162,11 +162,12 @@ def _reduction(fn):
 
 
 def _sum(v, axes):
-    """Sum as math_ops.reduce_sum computes it (float16/bfloat16 accumulate in float32)."""
-    return np.sum(v, axis=axes, dtype=_accumulator[0](v.dtype))
+    """Sum as math_ops.reduce_sum computes it (Eigen's order for float32 rows; float16 /
+    bfloat16 accumulate in float32)."""
+    return _math_sum[0](v, axes)
 
 
-_accumulator: list = []   # math_ops._accumulator (set by _install: math_ops imports late)
+_math_sum: list = []   # math_ops._sum (set by _install: math_ops imports late)
 
 
 def _shaped(make):
@@ -187,7 +188,7 @@ def _size(attrs, values, out):
 def _install() -> None:
     from simdist.framework.ops import math_ops
 
-    _accumulator.append(math_ops._accumulator)
+    _math_sum.append(math_ops._sum)
     binary = {"AddV2": lambda a, b: a + b, "Sub": lambda a, b: a - b,
               "Mul": lambda a, b: a * b, "Maximum": np.maximum, "Minimum": np.minimum,
               "SquaredDifference": lambda a, b: (a - b) * (a - b)}

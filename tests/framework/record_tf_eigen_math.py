@@ -1,9 +1,10 @@
 """Record what TF 2.21 gives for eigen_exp_cases (float32 tf.exp into
-fixtures/tf_eigen_exp.json, tf.nn.softmax into fixtures/tf_eigen_softmax.json).
+fixtures/tf_eigen_exp.json, tf.nn.softmax into fixtures/tf_eigen_softmax.json) and
+eigen_sum_cases (reduce_sum / reduce_mean / cumsum into fixtures/tf_eigen_sum.json).
 
 Run with the TensorFlow interpreter (not simdist's venv), on a CPU-only TF:
     TF_USE_LEGACY_KERAS=1 CUDA_VISIBLE_DEVICES= /tmp/tfvenv/bin/python \
-        tests/framework/record_tf_eigen_math.py [exp|softmax|case names]
+        tests/framework/record_tf_eigen_math.py [exp|softmax|sum|case names]
 """
 
 import os
@@ -15,7 +16,8 @@ sys.path.insert(0, os.path.dirname(HERE))  # tests/, for tf_snippets
 from tf_snippets import recorder_main  # noqa: E402
 
 GROUPS = {"exp": ("eigen_exp_cases", "tf_eigen_exp.json"),
-          "softmax": ("eigen_softmax_cases", "tf_eigen_softmax.json")}
+          "softmax": ("eigen_softmax_cases", "tf_eigen_softmax.json"),
+          "sum": ("eigen_sum_cases", "tf_eigen_sum.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:], cpus=None, clear_session=False)

@@ -1,5 +1,6 @@
-"""float32 tf.exp and tf.nn.softmax give TF 2.21's CPU bits for eigen_exp_cases (recorded by
-record_tf_eigen_math.py; simdist/framework/ops/eigen_cpu.py). tf.exp: every bit. Softmax:
+"""float32 tf.exp and tf.nn.softmax give TF 2.21's CPU bits for eigen_exp_cases, and
+reduce_sum / reduce_mean / cumsum for eigen_sum_cases (recorded by record_tf_eigen_math.py;
+simdist/framework/ops/eigen_cpu.py). tf.exp: every bit. Softmax:
 every bit of exp(x - max) and of the row sums; TF multiplies by ``1 / sum`` from the CPU's
 approximate reciprocal (rcpps and a Newton step) for the rows in whole packets of 8, whose
 last bit depends on the CPU model, where simdist divides exactly: a row of those may be
@@ -10,6 +11,7 @@ import json
 import os
 
 import eigen_exp_cases
+import eigen_sum_cases
 import numpy as np
 import pytest
 from tf_snippets import conformance_tests, scope_for
@@ -20,6 +22,9 @@ from simdist.framework.ops import eigen_cpu
 _FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
 test_every_exp_case_was_recorded, test_exp_same_bits_as_tensorflow = conformance_tests(
     tf, {os.path.join(_FIXTURES, "tf_eigen_exp.json"): eigen_exp_cases.EXP_CASES})
+
+test_every_sum_case_was_recorded, test_sum_same_bits_as_tensorflow = conformance_tests(
+    tf, {os.path.join(_FIXTURES, "tf_eigen_sum.json"): eigen_sum_cases.SUM_CASES})
 
 with open(os.path.join(_FIXTURES, "tf_eigen_softmax.json")) as f:
     _SOFTMAX = json.load(f)["results"]

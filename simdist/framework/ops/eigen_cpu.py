@@ -1,4 +1,4 @@
-"""TF's float32 Exp and Softmax on a CPU, as its Eigen kernels compute them, in NumPy.
+"""TF's float32 Exp, Softmax and Sum on a CPU, as its Eigen kernels compute them, in NumPy.
 
 Glossary:
   formula    -- TF's SoftmaxEigenImpl: ``shifted = x - max(x)``, ``e = exp(shifted)``, then
@@ -14,7 +14,10 @@ Glossary:
                 8 added into 4 packet accumulators when there are 32 values or more (joined
                 ``((p0 + p1) + p2) + p3``), the remaining whole packets into the first, the
                 last values one by one into a scalar, then ``scalar + predux(packet)``, where
-                predux adds the halves and then ``(v0 + v2) + (v1 + v3)``.
+                predux adds the halves and then ``(v0 + v2) + (v1 + v3)``. It is TF's Sum
+                (and Mean's sum) over trailing dimensions of up to 8192 values
+                (``trailing_sum``): bit-equal to TF's tf.reduce_sum / reduce_mean on rows and
+                whole tensors of 2 to 8192 float32 values, where NumPy's pairwise sum is not.
   reciprocal -- ``1 / sum`` of the rows in whole packets of 8 is the CPU's approximate
                 ``rcpps`` refined by one Newton step, whose last bit depends on the CPU
                 (rcpps is implementation-defined); the rows after them divide exactly.
@@ -82,16 +85,16 @@ def _predux(p):
 
 def inner_sum(x):
     """Eigen's float32 sum of each row of ``x`` (rows, n), in its order (n <= 8192, where
-    Eigen does not split the row into a tree)."""
+    Eigen does not split the row into a tree). The packet accumulators' sums over the
+    blocks of 32 are NumPy reductions over a non-contiguous axis: added block after block,
+    as Eigen's loop adds them."""
     rows, n = x.shape
     start, acc = 0, np.zeros((rows, PACKET), _F)
     if n >= 4 * PACKET:
-        accs = [np.zeros((rows, PACKET), _F) for _ in range(4)]
         start = n - n % (4 * PACKET)
-        for j in range(0, start, 4 * PACKET):
-            for i in range(4):
-                accs[i] = accs[i] + x[:, j + i * PACKET:j + (i + 1) * PACKET]
-        acc = ((accs[0] + accs[1]) + accs[2]) + accs[3]
+        accs = np.add.reduce(x[:, :start].reshape(rows, start // (4 * PACKET), 4, PACKET),
+                             axis=1, dtype=_F)
+        acc = ((accs[:, 0] + accs[:, 1]) + accs[:, 2]) + accs[:, 3]
     for j in range(start, n - PACKET + 1, PACKET):
         acc = acc + x[:, j:j + PACKET]
         start = j + PACKET
@@ -99,6 +102,26 @@ def inner_sum(x):
     for j in range(start, n):
         scalar = scalar + x[:, j]
     return scalar + _predux(acc)
+
+
+LEAF = 8192  # values Eigen sums in one packet loop; longer rows are split into a tree
+
+
+def trailing_sum(v, axes):
+    """TF's float32 Sum of ``v`` over ``axes`` when they are its last dimensions (a full
+    reduction too) and hold at most LEAF values: ``inner_sum`` of the rows; else None (TF's
+    order is another: a column reduction, a tree, or threads that depend on the host)."""
+    if type(v) is not np.ndarray or v.dtype != _F or not axes:
+        return None
+    k = len(axes)
+    if tuple(axes) != tuple(range(v.ndim - k, v.ndim)):
+        return None
+    n = 1
+    for d in v.shape[v.ndim - k:]:
+        n *= d
+    if not 1 < n <= LEAF:
+        return None
+    return inner_sum(v.reshape(-1, n)).reshape(v.shape[:v.ndim - k])
 
 
 def softmax(x, axis):

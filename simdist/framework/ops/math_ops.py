@@ -442,11 +442,18 @@ def _accumulator(dtype):
     return np.float32 if dtypes.np_kind(dtype) == "f" and dtype.kind == "V" else dtype
 
 
+def _sum(v, a):
+    """The sum over axes ``a`` as TF's CPU kernel adds: float32 over trailing dimensions in
+    Eigen's order (eigen_cpu.trailing_sum), else NumPy's (CuPy's) sum."""
+    s = eigen_cpu.trailing_sum(v, a)
+    if s is not None:
+        return s
+    return array_api.namespace(v).sum(v, axis=a, dtype=_accumulator(v.dtype))
+
+
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None) -> Tensor:
     """Sum of elements over ``axis``."""
-    return _reduce("Sum", input_tensor, axis, keepdims,
-                   lambda v, a: array_api.namespace(v).sum(v, axis=a,
-                                                           dtype=_accumulator(v.dtype)))
+    return _reduce("Sum", input_tensor, axis, keepdims, _sum)
 
 
 def _mean(v, a):
@@ -454,7 +461,7 @@ def _mean(v, a):
     n = 1
     for i in a:
         n *= v.shape[i]
-    s = xp.sum(v, axis=a, dtype=_accumulator(v.dtype))
+    s = _sum(v, a)
     if array_api.kind(v) in "iu":  # integer mean truncates towards zero, as TF's kernel does
         return xp.sign(s) * (xp.abs(s) // builtins.max(n, 1))
     return s / n if n else s * xp.nan

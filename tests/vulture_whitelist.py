@@ -63,6 +63,8 @@ project  # simdist/distribute/tpu_cluster_resolver.py
 service  # simdist/distribute/tpu_cluster_resolver.py
 zone  # simdist/distribute/tpu_cluster_resolver.py
 parallel_iterations  # simdist/framework/backprop.py
+expand_composites  # simdist/framework/nest.py
+validate_args  # simdist/framework/ops/linalg_impl.py
 cluster_device_filters  # simdist/framework/config.py
 make_master_device_default  # simdist/framework/config.py
 experimental_attributes  # simdist/framework/function.py

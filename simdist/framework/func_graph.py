@@ -520,7 +520,12 @@ class SymbolicTensor(Tensor):
 
 # TF's op names for the public functions whose graph op is named otherwise (the rest use
 # the function's name): tf.constant makes "Const", x + y "add", tf.add "Add" ...
-_OP_NAMES = {"constant": "Const", "matmul": "MatMul", "reduce_sum": "Sum",
+_OP_NAMES = {"constant": "Const", "cumsum": "Cumsum", "cumprod": "Cumprod",
+             "cumulative_logsumexp": "CumulativeLogsumexp", "svd": "Svd", "qr": "Qr",
+             "eigh": "SelfAdjointEigV2", "eigvalsh": "SelfAdjointEigV2",
+             "slogdet": "LogMatrixDeterminant", "cholesky": "Cholesky",
+             "matrix_triangular_solve": "MatrixTriangularSolve",
+             "matmul": "MatMul", "reduce_sum": "Sum",
              "reduce_mean": "Mean", "reduce_max": "Max", "reduce_min": "Min",
              "reduce_prod": "Prod", "add": "Add", "multiply": "Mul", "subtract": "Sub",
              "identity": "Identity", "reshape": "Reshape",

@@ -20,11 +20,13 @@ from simdist.framework.backprop import GradientTape
 from simdist.framework.custom_gradient import custom_gradient
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import conv_ops as Cv
+from simdist.framework.ops import linalg_decompositions as D
 from simdist.framework.ops import linalg_ops as L
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops as N
 from simdist.framework.ops import pad_ops as Pd
 from simdist.framework.ops import pooling_ops as P
+from simdist.framework.ops import scan_ops as Sc
 from simdist.framework.ops import scatter_nd_ops as SN
 from simdist.framework.ops import selection_ops as S
 from simdist.framework.ops import special_math_ops as SM
@@ -361,6 +363,52 @@ def _band_make(draw):
                                     "upper": draw(st.integers(-1, 2))}
 
 
+def _separated(draw, shape, symmetric=False):
+    """A small perturbation of a diagonal (4, 2.5, 1 ...), so singular values / eigenvalues
+    stay apart and away from zero (their rules divide by their gaps), with no zero entry:
+    at an exact zero below the diagonal a Householder reflection (TF's and LAPACK's) is
+    skipped, and the factors' signs jump there."""
+    x = draw(float_arrays(shape, -0.3, 0.3, 0.05))
+    if symmetric:
+        x = (x + np.swapaxes(x, -1, -2)) / 2
+    k = min(shape[-2:])
+    x[..., range(k), range(k)] += np.array([4.0, 2.5, 1.0][:k])
+    return x
+
+
+def _factor_make(symmetric=False, square=False):
+    def make(draw):
+        m = draw(st.integers(1, 3))
+        n = m if square or symmetric else draw(st.integers(1, 3))
+        batch = tuple(draw(st.lists(st.integers(1, 2), max_size=1)))
+        return [_separated(draw, batch + (m, n), symmetric)], {}
+    return make
+
+
+def _triangular_make(draw):
+    (a, b), _ = _solve_make(draw)
+    return [a, b], {"lower": draw(st.booleans()), "adjoint": draw(st.booleans())}
+
+
+def _scan_make(exclusive=True):
+    """An input, an axis, exclusive (not for logsumexp: its first output is -inf) and
+    reverse."""
+    def make(draw):
+        (x,), _ = unary(min_abs=0.3)(draw)
+        return [x], {"axis": draw(st.integers(-x.ndim, x.ndim - 1)),
+                     "exclusive": exclusive and draw(st.booleans()),
+                     "reverse": draw(st.booleans())}
+    return make
+
+
+def _sign_free(outputs):
+    """The values and the squared vectors of a factorisation: a vector's sign is LAPACK's
+    choice, which flips between neighbouring inputs at a diagonal one; its square does
+    not."""
+    values, *vectors = outputs
+    return [values] + [M.multiply(v, v) for v in vectors]
+
+
 def _positive_definite(x):
     """``x x^T + 3 I``: symmetric positive definite, so Cholesky's rule (which assumes a
     symmetric input) can be checked by differences in ``x``."""
@@ -533,6 +581,14 @@ CASES: dict[str, Case] = {
     "MatrixSolve": Case(_solve_make, L.solve),
     "Cholesky": Case(lambda draw: ([_square_make(draw)], {}),
                      lambda x: L.cholesky(_positive_definite(x))),
+    "Svd": Case(_factor_make(), lambda x: _sign_free(D.svd(x))),
+    "Qr": Case(_factor_make(), lambda x: D.qr(x)),
+    "SelfAdjointEigV2": Case(_factor_make(symmetric=True), lambda x: _sign_free(D.eigh(x))),
+    "LogMatrixDeterminant": Case(lambda draw: ([_square_make(draw)], {}), D.slogdet),
+    "MatrixTriangularSolve": Case(_triangular_make, D.matrix_triangular_solve),
+    "Cumsum": Case(_scan_make(), Sc.cumsum),
+    "Cumprod": Case(_scan_make(), Sc.cumprod),
+    "CumulativeLogsumexp": Case(_scan_make(exclusive=False), Sc.cumulative_logsumexp),
     "MatrixDiagV3": Case(unary(), L.diag),
     "MatrixDiagPartV3": Case(_matrix_make, L.diag_part),
     "MatrixSetDiagV3": Case(_set_diag_make, L.set_diag),

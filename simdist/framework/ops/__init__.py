@@ -6,6 +6,12 @@ Glossary:
                    pooling_ops -- ``tf.nn.conv2d``, ``max_pool2d``, ``avg_pool2d``.
   *_grad         -- the gradient rules, registered in ``execute.GRADIENTS`` at import.
   scatter_nd_ops -- ``tf.gather_nd``, ``tf.scatter_nd``, ``tf.tensor_scatter_nd_*``.
+  scan_ops       -- ``tf.math.cumsum``, ``cumprod``, ``cumulative_logsumexp``.
+  linalg_decompositions / linalg_impl -- ``tf.linalg.svd``, ``qr``, ``eigh``, ``slogdet``,
+                   ``triangular_solve`` (kernel ops) / ``logdet``, ``pinv``, ``lstsq`` ...
+                   (TF's composites of them).
+  map_fn / functional_ops -- ``tf.map_fn``, ``tf.scan``, ``tf.foldl``, ``tf.foldr``: while
+                   loops over TensorArrays, as TF builds them.
   numerics       -- ``tf.debugging.check_numerics``; trig_ops -- sin, cos ... atan2, expm1,
                    ceil (a table); image_ops -- ``tf.image``; special_math_ops -- ``tf.einsum``.
   string_ops     -- ``tf.strings`` (join, length, to_number ...); op_types -- the element
@@ -28,7 +34,8 @@ from simdist.framework.ops import logging_ops, numerics, string_ops, trig_ops  #
 from simdist.framework.ops import list_ops  # isort: skip - its ops are recorded as declared
 from simdist.framework.ops import check_ops, pad_ops, selection_ops, sort_ops  # isort: skip
 from simdist.framework.ops import image_ops, linspace_ops, special_math_ops  # isort: skip
-from simdist.framework.ops import scatter_nd_ops  # isort: skip
+from simdist.framework.ops import scatter_nd_ops, scan_ops  # isort: skip
+from simdist.framework.ops import linalg_decompositions  # isort: skip
 from simdist.framework import func_graph as _func_graph  # isort: skip
 from simdist.framework import graph_operations as _graph_operations  # isort: skip
 from simdist.framework import linspace_listing as _linspace_listing  # isort: skip
@@ -44,10 +51,11 @@ _NOT_OPS = {
     # a tensor converts to itself, no op: only a Python value is one (_converted_constant)
     array_ops: ("convert_to_tensor",),
     special_math_ops: ("explicit",),
+    linalg_decompositions: ("svd_spec", "qr_spec", "eigh_spec", "eigvalsh_spec"),
 }
 _OP_MODULES = (array_ops, math_ops, nn_ops, random_ops, conv_ops, linalg_ops, pooling_ops,
                clip_ops, dropout_ops, losses_util, numerics, string_ops, trig_ops, image_ops,
-               special_math_ops, sort_ops, scatter_nd_ops)
+               special_math_ops, sort_ops, scatter_nd_ops, scan_ops, linalg_decompositions)
 array_ops.range = _func_graph.recorded(array_ops.range, kind="spec", spec=array_ops.range_spec)
 linspace_ops.linspace_of_a_tensor_num = _func_graph.recorded(
     linspace_ops.linspace_of_a_tensor_num, kind="spec", spec=linspace_ops.linspace_spec,
@@ -82,6 +90,10 @@ pad_ops.pad = _func_graph.recorded(
     pad_ops.pad, kind="spec", spec=pad_ops.pad_spec,
     name=lambda tensor, paddings, mode="CONSTANT", constant_values=0, name=None:
         (pad_ops.op_type(pad_ops.pad_mode(mode), constant_values),))
+_LD = linalg_decompositions
+for _name, _spec in (("svd", _LD.svd_spec), ("qr", _LD.qr_spec), ("eigh", _LD.eigh_spec),
+                     ("eigvalsh", _LD.eigvalsh_spec)):
+    setattr(_LD, _name, _func_graph.recorded(getattr(_LD, _name), kind="spec", spec=_spec))
 for _module in _OP_MODULES:
     _func_graph.record_module_ops(_module, exclude=_NOT_OPS.get(_module, ()))
 _func_graph.relink_reexports(_OP_MODULES)

@@ -254,3 +254,45 @@ execute.RegisterGradient("BatchMatMulV2")(_matmul_grad)
 @execute.RegisterGradient("UnsortedSegmentSum")
 def _unsorted_segment_sum_grad(op, grad):
     return A.gather(grad, op.inputs[1]), None
+
+
+# --- scans (tensorflow/python/ops/math_grad.py: _CumsumGrad, _CumprodGrad ...) -----------
+def _scan_args(op, reverse=None):
+    """The op's axis and exclusive, and ``reverse`` flipped: a scan's gradient runs the other
+    way."""
+    return dict(axis=op.attrs["axis"], exclusive=op.attrs["exclusive"],
+                reverse=not op.attrs["reverse"] if reverse is None else reverse)
+
+
+@execute.RegisterGradient("Cumsum")
+def _cumsum_grad(op, grad):
+    from simdist.framework.ops import scan_ops
+
+    return scan_ops.cumsum(grad, **_scan_args(op))
+
+
+@execute.RegisterGradient("Cumprod")
+def _cumprod_grad(op, grad):
+    from simdist.framework.ops import scan_ops
+
+    x = op.inputs[0]
+    prod = scan_ops.cumprod(x, **_scan_args(op, reverse=op.attrs["reverse"]))
+    out = scan_ops.cumsum(M.multiply(prod, grad), **_scan_args(op))
+    return M.divide_no_nan(out, x)
+
+
+@execute.RegisterGradient("CumulativeLogsumexp")
+def _cumulative_logsumexp_grad(op, grad):
+    from simdist.framework.ops import scan_ops
+
+    x, out = op.inputs[0], op.outputs[0]
+    lowest = A.constant(grad.dtype.min, dtype=grad.dtype)
+    # the gradient split into its positive and negative parts, whose logs exist
+    log_pos = A.where(M.greater(grad, 0), M.log(grad), lowest)
+    log_neg = A.where(M.less(grad, 0), M.log(M.negative(grad)), lowest)
+
+    def part(log_part):
+        summed = scan_ops.cumulative_logsumexp(M.subtract(log_part, out), **_scan_args(op))
+        return M.exp(M.add(summed, x))
+
+    return M.subtract(part(log_pos), part(log_neg))

@@ -61,7 +61,7 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "tensor_slicing": "tensor_slicing.py",
             "keras_classification": "keras_classification.py",
             "keras_regression": "keras_regression.py",
-            "cnn": "cnn.py"}
+            "cnn": "cnn.py", "matrix_core": "matrix_core.py"}
 
 TF_PRINTS = {"function_guide", "intro_to_graphs"}   # their tf.print output is compared too
 

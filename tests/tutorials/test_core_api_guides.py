@@ -1,6 +1,7 @@
 """TF's guides to its Core APIs (site/en/guide/core) run under simdist and print what TF 2.21
 printed (``record_tf_tutorials.py 1 quickstart_core``, ``1 logistic_regression_core``,
-``1 mlp_core``, ``1 optimizers_core``, each guide in a process of its own).
+``1 mlp_core``, ``1 optimizers_core``, ``1 matrix_core``, each guide in a process of its
+own).
 
 "Quickstart for the TensorFlow Core APIs" (programs/quickstart_core.py, on a synthetic
 Auto-MPG-shaped table of 160 rows): ``tf.random.shuffle`` with a seed, one-hot origins, a
@@ -51,3 +52,16 @@ def test_mlp_core_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
 def test_optimizers_core_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
     cpu_machine(1)
     _replays_traced("optimizers_core")
+
+
+def test_matrix_core_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    """"Matrix approximation with Core APIs" (programs/matrix_core.py, a seeded 40x30 matrix
+    and a synthetic 96x128 photo): ``tf.linalg.svd`` of a matrix and of a batch of three
+    channels, rank-r approximations by ``einsum`` over sliced singular vectors (a tensor
+    rank from ``tf.argmin`` too), their sizes and errors, ``tf.map_fn`` of ``tf.cumsum``
+    proportions of the singular values, and the Frobenius norm of the residual against the
+    singular values left out. Singular vectors' signs may differ from TF's (see
+    simdist.framework.ops.linalg_decompositions); everything printed is independent of
+    them."""
+    cpu_machine(1)
+    _replays_traced("matrix_core")

@@ -60,6 +60,19 @@ def synthetic_fashion(n_train=80, n_test=16):
     return train, test
 
 
+def synthetic_photo(height=96, width=128):
+    """A photo-like uint8 RGB image (smooth shading, a disc, a stripe and a little noise),
+    whose singular values fall off as a photo's do."""
+    rng = np.random.RandomState(23)
+    y, x = np.mgrid[0:height, 0:width] / np.array([height, width])[:, None, None]
+    disc = ((x - 0.6) ** 2 + (y - 0.4) ** 2 < 0.06).astype(float)
+    stripe = (np.abs(x + 0.5 * y - 0.7) < 0.05).astype(float)
+    channels = [0.5 + 0.3 * np.sin(3 * x + c) * np.cos(2 * y - c) + 0.3 * disc * (c - 1)
+                + 0.2 * stripe for c in range(3)]
+    image = np.stack(channels, axis=-1) + 0.03 * rng.standard_normal((height, width, 3))
+    return (np.clip(image, 0, 1) * 255).astype(np.uint8)
+
+
 def synthetic_cifar10(n_train=48, n_test=16):
     """CIFAR-10-shaped NumPy arrays."""
     rng = np.random.RandomState(22)

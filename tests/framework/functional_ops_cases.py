@@ -5,13 +5,9 @@ shapes of traces, gradients through the loops, and TF's errors (structure mismat
 TF's text, scalars, dtype changes without fn_output_signature, bad scan axes). Snippets as
 in tests/tf_snippets.py."""
 
-G = """
-def grad(f, x):
-    x = tf.convert_to_tensor(x)
-    with tf.GradientTape() as tape:
-        tape.watch(x)
-        y = f(x)
-    return tape.gradient(y, x)
+from linalg_cases import GRAD
+
+G = GRAD + """
 def error(fn):
     try:
         fn()

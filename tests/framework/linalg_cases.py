@@ -6,17 +6,20 @@ composites (logdet, pinv, matrix_rank, cholesky_solve, lstsq), gradients through
 (sign-free losses), and the same ops traced in a tf.function. Snippets as in
 tests/tf_snippets.py."""
 
-M = """
-m32 = tf.constant([[4.0, 1.0], [2.0, 3.0], [0.0, 1.0]])
-rng = np.random.RandomState(5)
-a64 = tf.constant(rng.randn(2, 5, 3))
-sym = tf.constant([[2.0, 1.0, 0.5], [1.0, 3.0, 0.0], [0.5, 0.0, 1.0]])
+GRAD = """
 def grad(f, x):
     x = tf.convert_to_tensor(x)
     with tf.GradientTape() as tape:
         tape.watch(x)
         y = f(x)
     return tape.gradient(y, x)
+"""
+
+M = GRAD + """
+m32 = tf.constant([[4.0, 1.0], [2.0, 3.0], [0.0, 1.0]])
+rng = np.random.RandomState(5)
+a64 = tf.constant(rng.randn(2, 5, 3))
+sym = tf.constant([[2.0, 1.0, 0.5], [1.0, 3.0, 0.0], [0.5, 0.0, 1.0]])
 """
 
 CASES = {

@@ -256,6 +256,27 @@ out = [tf.gather_nd(t5, [[0, 0, 0], [1, 2, 1]]), tf.gather_nd(t5, [[[0, 0], [0, 
               S([2, 3]))]
 """
 
+# gather_nd with batch_dims (TF's batch_gather_nd) and the min/max scatters' gradients.
+BATCH_GATHER_ND = SCATTER_ND.split("out = [")[0] + """
+p3 = tf.reshape(tf.range(24.0), [2, 3, 4])
+x = tf.constant([1.0, 5.0, 3.0, 2.0])
+out = [tf.gather_nd(p3, [[1], [0]], batch_dims=1),
+       tf.gather_nd(p3, [[[1, 2]], [[0, 3]]], batch_dims=1),
+       tf.gather_nd(p3, [[[1], [2]], [[0], [0]]], batch_dims=1),
+       tf.gather_nd(p3, tf.constant([[[1], [0], [2]], [[3], [3], [0]]], tf.int64), batch_dims=2),
+       tf.gather_nd(p3, [[1], [0]], batch_dims=1.0),
+       grads(lambda p: tf.gather_nd(p, [[[1], [2]], [[0], [0]]], batch_dims=1), p3),
+       tf.function(lambda p: tf.gather_nd(p, [[2], [1]], batch_dims=1))(p3),
+       error(lambda: tf.gather_nd(p3, [[[1]], [[0]]], batch_dims=2)),
+       error(lambda: tf.gather_nd(p3, [[1], [0], [2]], batch_dims=1)),
+       error(lambda: tf.gather_nd(p3, [[1], [0]], batch_dims=-1)),
+       error(lambda: tf.gather_nd(p3, [[1], [0]], batch_dims=2)),
+       error(lambda: tf.gather_nd(p3, [[5], [0]], batch_dims=1)),
+       grads(lambda a, u: tf.tensor_scatter_nd_max(a, [[0], [1], [2]], u), x, [4.0, 0.5, 3.0]),
+       grads(lambda a, u: tf.tensor_scatter_nd_min(a, [[0], [1], [2]], u), x, [4.0, 0.5, 3.0]),
+       grads(lambda a, u: tf.tensor_scatter_nd_max(a, ii, u), t, [6., -5., 4.])]
+"""
+
 CASES = {
     "numpy_function and py_function: eager, per call of a tf.function, per element of a map":
         SCRIPT,
@@ -264,6 +285,7 @@ CASES = {
     "a boolean tensor or array as the whole index: boolean_mask": GETITEM_MASK,
     "gather_nd, scatter_nd and tensor_scatter_nd_*: values, errors, gradients, shapes":
         SCATTER_ND,
+    "gather_nd with batch_dims; tensor_scatter_nd_min/max gradients": BATCH_GATHER_ND,
     "slice: values, -1 sizes, kernel errors, traced shapes and rank errors": SLICE,
     "pad: modes, constant values, kernel errors, traced shapes and rank errors": PAD,
     "3-argument where: broadcasting, traced shapes, shape and dtype errors": WHERE,

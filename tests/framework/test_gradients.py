@@ -201,6 +201,16 @@ def _tensor_scatter_make(draw):
     return [draw(float_arrays(s)), updates], {"indices": idx}
 
 
+def _tensor_scatter_apart_make(draw):
+    """As _tensor_scatter_make, each update at least 0.1 from the value it meets (min and
+    max are not differentiable at a tie)."""
+    (t, _), extras = _tensor_scatter_make(draw)
+    idx = extras["indices"]
+    met = t[tuple(idx.T)]
+    updates = met + draw(float_arrays(met.shape, -1.0, 1.0, 0.1))
+    return [t, updates], extras
+
+
 def _segment_make(draw):
     s = draw(nonempty_shapes())
     ids = np.array(draw(st.lists(st.integers(0, 3), min_size=s[0], max_size=s[0])), np.int32)
@@ -566,6 +576,10 @@ CASES: dict[str, Case] = {
                              SN.tensor_scatter_nd_add(t, indices, u)),
     "TensorScatterSub": Case(_tensor_scatter_make, lambda t, u, indices:
                              SN.tensor_scatter_nd_sub(t, indices, u)),
+    "TensorScatterMax": Case(_tensor_scatter_apart_make, lambda t, u, indices:
+                             SN.tensor_scatter_nd_max(t, indices, u)),
+    "TensorScatterMin": Case(_tensor_scatter_apart_make, lambda t, u, indices:
+                             SN.tensor_scatter_nd_min(t, indices, u)),
     "StridedSlice": Case(_slice_make, lambda x, key: x[key]),
     "Einsum": Case(_einsum_make, lambda *xs, equation: SM.einsum(equation, *xs)),
     "CustomGradient": Case(lambda draw: ([draw(float_arrays(draw(nonempty_shapes())))], {}),

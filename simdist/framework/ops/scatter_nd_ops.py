@@ -70,13 +70,16 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     """The slices of ``params`` named by the index tuples of ``indices`` (the output's
     shape: the outer shape, then each slice's).
 
+    With ``batch_dims`` b, the first b dimensions of ``params`` and ``indices`` are batch
+    dimensions: each batch's index tuples index its own slice of ``params``.
+
     Raises:
       InvalidArgumentError: TF's texts: an index of another type, tuples longer than the
-        rank, a tuple out of range.
-      NotImplementedError: ``batch_dims`` other than 0.
+        rank, a tuple out of range; batch dimensions that differ (TF's reshape error).
+      ValueError: ``batch_dims`` negative, or not below both ranks (TF's texts).
     """
     if batch_dims != 0:
-        raise NotImplementedError("simdist's gather_nd supports batch_dims=0 only.")
+        return _batch_gather_nd(params, indices, int(batch_dims))
     p = A._t(params)
     idx, host = _indices("GatherNd", indices)
     if host.shape[-1] > p.ndim:
@@ -87,6 +90,27 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     xp = array_api.namespace(p._value)
     pos = _position(host) if xp is np else tuple(xp.asarray(c) for c in _position(host))
     return execute.execute("GatherNd", [p, idx], array_api.copy(p._value[pos]))
+
+
+def _batch_gather_nd(params, indices, b):
+    """TF's batch_gather_nd: each index tuple prefixed with its batch position, then one
+    GatherNd (its gradient too), reshaped to the batch shape and the gathered slices."""
+    idx, p = A._t(indices), A._t(params)
+    if b < 0:
+        raise ValueError("tf.gather_nd does not allow negative batch_dims.")
+    for what, rank in (("indices", idx.ndim), ("params", p.ndim)):
+        if b >= rank:
+            raise ValueError(f"Argument `batch_dims` = {b} must be less than rank(`{what}`) "
+                             f"= {rank}")
+    batch_shape = list(p.shape[:b])
+    flat = A.reshape(idx, [int(np.prod(batch_shape))] + list(idx.shape[b:]))   # TF's check
+    inner = list(idx.shape[b:-1])
+    grid = np.stack(np.meshgrid(*[np.arange(d) for d in batch_shape], indexing="ij"), -1)
+    grid = np.broadcast_to(grid.reshape([-1] + [1] * len(inner) + [b]),
+                           [grid.size // b] + inner + [b])
+    full = A.concat([A.constant(grid.astype(idx.dtype.as_numpy_dtype)), flat], axis=-1)
+    out = gather_nd(p, full)
+    return A.reshape(out, batch_shape + list(out.shape[1:]))
 
 
 def _check_updates(op_type, host, updates_shape, shape) -> None:
@@ -183,6 +207,23 @@ def _tensor_scatter_update_grad(op, grad):
     updates_grad = gather_nd(grad, indices)
     return tensor_scatter_nd_update(grad, indices, A.zeros_like(updates_grad)), None, \
         updates_grad
+
+
+def _tensor_scatter_min_or_max_grad(op, grad):
+    """TF's _TensorScatterMinOrMaxGrad: the gradient goes to the elements equal to the
+    output, shared equally between ties."""
+    x, indices, y = op.inputs
+    output = op.outputs[0]
+    x_indicators = A.cast(M.equal(x, output), grad.dtype)
+    y_indicators = A.cast(M.equal(y, gather_nd(output, indices)), grad.dtype)
+    indicators = M.add(x_indicators, scatter_nd(indices, y_indicators, A.shape(x)))
+    x_grad = M.truediv(M.multiply(grad, x_indicators), indicators)
+    y_grad = M.multiply(gather_nd(M.truediv(grad, indicators), indices), y_indicators)
+    return x_grad, None, y_grad
+
+
+execute.RegisterGradient("TensorScatterMax")(_tensor_scatter_min_or_max_grad)
+execute.RegisterGradient("TensorScatterMin")(_tensor_scatter_min_or_max_grad)
 
 
 @execute.RegisterGradient("TensorScatterAdd")

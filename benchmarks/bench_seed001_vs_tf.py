@@ -48,6 +48,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from statistics import median
 
 T0 = time.perf_counter()  # child start-up is measured from here (after the interpreter).
 
@@ -57,6 +58,8 @@ EPOCHS = 5
 GLOBAL_BATCH_SIZE = 256
 NUM_REPLICAS = 4
 SEED = 1
+BLAS_THREADS = 1  # NumPy's BLAS threads in every child (see child_env)
+BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")  # NumPy's, not TF's
 DEFAULT_TF_PYTHONS = ("/tmp/tf215/bin/python", "/tmp/tfenv/bin/python",
                       "/tmp/tfvenv/bin/python")
 RESULT_TAG = "BENCH_RESULT "
@@ -271,9 +274,16 @@ def parse_result(output):
 
 def child_env(tf_version=None):
     """The child's environment: TF >= 2.16 gets TF_USE_LEGACY_KERAS=1 (tf.keras from the
-    tf-keras package); 2.15 must not get it (it would look for tf-keras too)."""
+    tf-keras package); 2.15 must not get it (it would look for tf-keras too).
+
+    Every child gets the same BLAS thread count (``BLAS_THREADS``, unless the caller's
+    environment sets it): NumPy's OpenBLAS otherwise starts one thread per core, so the
+    NumPy baseline's matmuls could run on two cores where simdist's small per-replica ones
+    run on one, and the two sides of "cpu/NumPy" would not count the same work."""
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONUNBUFFERED="1",
                CUDA_VISIBLE_DEVICES="")
+    for name in BLAS_THREAD_VARIABLES:
+        env.setdefault(name, str(BLAS_THREADS))
     env.pop("TF_USE_LEGACY_KERAS", None)
     if tf_version and tuple(int(x) for x in tf_version.split(".")[:2]) >= (2, 16):
         env["TF_USE_LEGACY_KERAS"] = "1"
@@ -299,12 +309,15 @@ def measure(name, python, tf_version=None):
 
 
 def best_run(name, python, repeat, tf_version=None):
-    """The run with the least wall time, with every run's wall time in ``all_walls``."""
+    """The run with the least wall time, with every run's wall, loop and loop CPU times
+    in ``all_walls``, ``all_loops`` and ``all_loop_cpus``."""
     runs = [measure(name, python, tf_version) for _ in range(repeat)]
     runs = [r for r in runs if r is not None]
     if not runs:
         return None
-    return dict(min(runs, key=lambda r: r["wall_s"]), all_walls=[r["wall_s"] for r in runs])
+    return dict(min(runs, key=lambda r: r["wall_s"]), all_walls=[r["wall_s"] for r in runs],
+                all_loops=[r["loop_s"] for r in runs],
+                all_loop_cpus=[r["loop_cpu_s"] for r in runs])
 
 
 def ratio(a, b):
@@ -340,6 +353,26 @@ def print_histories(rows):
         for r in rows:
             print(f"  {r['name']:<11} {r['version'].split('+')[0]:<8} "
                   + "  ".join(f"{w:.2f}" for w in r["all_walls"]))
+        # The loops alone: NumPy's is a few hundredths of a second, so a ratio of one
+        # run's loops swings with it; the medians of every run are steadier.
+        print("\nloop s / loop cpu s of every run (median last):")
+        for r in rows:
+            print(f"  {r['name']:<11} {r['version'].split('+')[0]:<8} "
+                  + "  ".join(f"{w:.3f}/{c:.3f}" for w, c in
+                              zip(r["all_loops"], r["all_loop_cpus"]))
+                  + f"   median {median(r['all_loops']):.3f}/{median(r['all_loop_cpus']):.3f}")
+        print_median_ratios(rows)
+
+
+def print_median_ratios(rows):
+    """simdist's median loop (wall and CPU) over NumPy's median loop."""
+    by_name = {r["name"]: r for r in rows}
+    sd_row, np_row = by_name.get("simdist"), by_name.get("numpy")
+    if sd_row and np_row:
+        print(f"simdist / NumPy, median loops: wall "
+              f"{ratio(median(sd_row['all_loops']), median(np_row['all_loops'])).strip()}, "
+              f"cpu {ratio(median(sd_row['all_loop_cpus']), median(np_row['all_loop_cpus']))}"
+              .rstrip())
 
 
 def print_ratios(sd_row, tf_rows):
@@ -384,7 +417,8 @@ def main():
     tf_pythons = find_tf_pythons(args.tf_python)
     print(f"seed 001 custom loop: {NUM_SAMPLES} samples x {NUM_FEATURES} features, {EPOCHS} "
           f"epochs, global batch {GLOBAL_BATCH_SIZE} over {NUM_REPLICAS} replicas; "
-          f"{os.cpu_count()} CPU cores\n")
+          f"{os.cpu_count()} CPU cores; BLAS threads per child: "
+          f"{child_env().get('OPENBLAS_NUM_THREADS')}\n")
     if not tf_pythons:
         print("TensorFlow not available (pass --tf-python): simdist vs NumPy only.\n")
     np_row = best_run("numpy", sys.executable, args.repeat)

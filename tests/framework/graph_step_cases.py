@@ -3,7 +3,7 @@
 ``out`` is the traced graph's ``get_operations()``, each op as [name, type, input names]:
 a tape's gradient of a hand-written loss, Keras loss objects (reductions, sparse labels
 from logits) and their gradients, optimizers' apply_gradients (SGD with and without
-momentum, Adam), metrics (Mean, SparseCategoricalAccuracy: update_state, a call's
+momentum, Adam, RMSprop with momentum and centered, Adagrad), metrics (Mean, SparseCategoricalAccuracy: update_state, a call's
 result), the custom training loop guide's step (labels of shape (batch,) or (batch, 1)),
 a variable's assign / assign_add / assign_sub;
 and tf.linspace, whose ~70 ops TF lists. Snippets as in
@@ -170,3 +170,18 @@ def step(x):
 out = ops(step, tf.constant([[1.0, 2.0]]))
 """,
 }
+CASES["apply_gradients: RMSprop (plain, momentum, centered), Adagrad"] = OPS + """
+w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+b = tf.Variable([0.5, -0.5])
+rms = tf.keras.optimizers.RMSprop(0.01)
+heavy = tf.keras.optimizers.RMSprop(0.01, momentum=0.9, centered=True)
+adagrad = tf.keras.optimizers.Adagrad(0.1)
+@tf.function
+def step(x):
+    g = tf.ones_like(w) * x
+    rms.apply_gradients([(g, w)])
+    heavy.apply_gradients(zip([g, tf.ones_like(b)], [w, b]))
+    adagrad.apply_gradients([(g, w), (tf.ones_like(b), b)])
+    return x + 1.0
+out = ops(step, tf.constant(2.0))
+"""

@@ -1,5 +1,5 @@
 """The operations TF's graph lists for a Keras optimizer's ``apply_gradients``
-(``get_operations``), for SGD and Adam with no strategy.
+(``get_operations``), for SGD, Adam, RMSprop and Adagrad with no strategy.
 
 Glossary:
   all-reduce     -- aggregate_gradients under the default strategy: an ``Identity`` per
@@ -10,6 +10,8 @@ Glossary:
   variable first -- ``m * momentum`` with ``m`` a variable reads it before the op, in the
                     scope around (``ReadVariableOp``); ``gradient - m`` reads it inside the
                     op (``sub_2/ReadVariableOp``), as TF's operators convert their operands.
+  x first        -- ``rho * velocity`` (RMSprop): the variable read before the op, the
+                    Python value converted inside it (``mul/x``).
   Cast/x         -- ``tf.cast`` of a Python hyper-parameter: only the converted Const in a
                     ``Cast`` scope (a float32 cast to float32 adds no op); the learning rate
                     variable is used as it is.
@@ -18,7 +20,7 @@ Glossary:
                     variable not float32) stays one node.
 
 Mirrors tf_keras/src/optimizers/optimizer.py (apply_gradients, _internal_apply_gradients),
-sgd.py and adam.py (update_step), and tf_keras/src/optimizers/utils.py
+sgd.py, adam.py, rmsprop.py and adagrad.py (update_step), and tf_keras/src/optimizers/utils.py
 (all_reduce_sum_gradients).
 """
 
@@ -29,8 +31,10 @@ import numpy as np
 from simdist.framework import dtypes, graph_operations
 from simdist.framework.graph_operations import GraphTensor, _is_variable
 from simdist.keras.optimizers import schedules
+from simdist.keras.optimizers.adagrad import Adagrad
 from simdist.keras.optimizers.adam import Adam
 from simdist.keras.optimizers.optimizer import Optimizer
+from simdist.keras.optimizers.rmsprop import RMSprop
 from simdist.keras.optimizers.sgd import SGD
 
 
@@ -101,16 +105,55 @@ def _adam(s, opt, grad, variable, index):
     s.assign("AssignSubVariableOp", variable, s.op("truediv", "RealDiv", [top, bottom]))
 
 
+def _rmsprop(s, opt, grad, variable, index):
+    velocity = opt._velocities[index]
+    rho = opt.rho
+
+    def moving(slot, value):   # slot.assign(rho * slot + (1 - rho) * value())
+        kept = s.op("mul", "Mul", [("x", rho), s.read(slot)], like=grad)
+        s.assign("AssignVariableOp", slot, s.op("add", "AddV2", [
+            kept, s.op("mul", "Mul", [("x", 1 - rho), value()], like=grad)]))
+
+    moving(velocity, lambda: s.op("Square", "Square", [grad]))
+    if opt.centered:
+        average = opt._average_gradients[index]
+        moving(average, lambda: grad)
+        squared = s.op("Square", "Square", [average], like=grad)
+        denominator = s.op("sub", "Sub", [s.read(velocity), squared])
+    else:
+        denominator = s.read(velocity)
+    denominator = s.op("add", "AddV2", [denominator, ("y", opt.epsilon)])
+    scaled = s.op("mul", "Mul", [s.read(opt.learning_rate), grad])
+    increment = s.op("mul", "Mul", [scaled, s.op("Rsqrt", "Rsqrt", [denominator])])
+    if opt.momentum > 0:
+        momentum = opt._momentums[index]
+        kept = s.op("mul", "Mul", [("x", opt.momentum), s.read(momentum)], like=grad)
+        s.assign("AssignVariableOp", momentum, s.op("add", "AddV2", [kept, increment]))
+        increment = s.read(momentum)
+    s.assign("AssignAddVariableOp", variable, s.op("Neg", "Neg", [increment]))
+
+
+def _adagrad(s, opt, grad, variable, index):
+    accumulator = opt._accumulators[index]
+    s.assign("AssignAddVariableOp", accumulator, s.op("mul", "Mul", [grad, grad]))
+    scaled = s.op("mul", "Mul", [s.read(opt.learning_rate), grad])
+    root = s.op("Sqrt", "Sqrt", [s.op("add", "AddV2", [s.read(accumulator),
+                                                        ("y", opt.epsilon)])])
+    s.assign("AssignSubVariableOp", variable, s.op("truediv", "RealDiv", [scaled, root]))
+
+
 def _listed(opt) -> bool:
     """Whether TF's ops for this optimizer's step are the ones listed here."""
     plain = not (opt.clipnorm or opt.clipvalue or opt.global_clipnorm or opt.weight_decay) \
         and not isinstance(opt._learning_rate, schedules.LearningRateSchedule)
     if type(opt) is SGD:
         return plain and not opt.nesterov and isinstance(opt.momentum, (int, float))
-    return plain and type(opt) is Adam and not opt.amsgrad
+    if type(opt) is Adam:
+        return plain and not opt.amsgrad
+    return plain and type(opt) in _UPDATES
 
 
-_UPDATES = {SGD: _sgd, Adam: _adam}
+_UPDATES = {SGD: _sgd, Adam: _adam, RMSprop: _rmsprop, Adagrad: _adagrad}
 
 
 def list_apply_gradients(builder, name, args, kwargs, outputs):

@@ -495,13 +495,50 @@ class DatasetV2:
             return traced_reduce.fold(self, initial_state, reduce_func)
         state, elements = initial_state, iter(self)
         elements._reduced = len(structure.flatten(initial_state))   # its errors' ReduceDataset
+        checked = False
         for element in elements:
             with structure.dataset_function():
-                state = reduce_func(state, element)
+                new_state = reduce_func(state, element)
+            if not checked:
+                _check_new_state(initial_state, new_state, elements._reduced)
+                checked = True
+            state = new_state
         return state
 
 
 Dataset = DatasetV2
+
+
+def _check_new_state(initial_state, new_state, count: int) -> None:
+    """TF's checks of a reduce function's output against the initial state: the element
+    types first (its trace, over the components both have), then the number of components
+    (ReduceDataset's kernel).
+
+    Raises:
+      TypeError: a component of another dtype (TF's text).
+      InvalidArgumentError: another number of components (TF's kernel text).
+    """
+    from simdist.framework import dtypes
+    from simdist.framework import nest as tf_nest
+    from simdist.framework.ops.array_ops import convert_to_tensor
+
+    def dtype_of(value):   # a NumPy scalar's dtype as TF's DType, a Python number converted
+        dtype = getattr(value, "dtype", None)
+        return dtypes.as_dtype(dtype) if dtype is not None else convert_to_tensor(value).dtype
+
+    old = structure.flatten(initial_state)
+    new = structure.flatten(new_state)
+    if any(dtype_of(a) != dtype_of(b) for a, b in zip(old, new)):
+        raise TypeError("The element types for the new state must match the initial state. "
+                        f"Expected {tf_nest.map_structure(dtype_of, initial_state)} but got "
+                        f"{tf_nest.map_structure(dtype_of, new_state)}.")
+    if len(new) != count:
+        from simdist.data import iterator_errors
+
+        raise iterator_errors.op_error(
+            "ReduceDataset", "The number of components of the initial state and the reduce "
+            f"function output does not match. (initial_state={count}, output={len(new)}).",
+            node=f"ReduceDataset_Targuments_0_Tstate_{count}_output_types_{count}") from None
 
 
 def int64_argument(value) -> int:

@@ -32,14 +32,22 @@ from simdist.data.dataset_ops import AUTOTUNE, DatasetV2, outside_the_graph
 from simdist.data.mapping import traced
 from simdist.data.structured_function import StructuredFunction, check_callable
 from simdist.framework import func_graph
+from simdist.framework.tensor import Tensor
 
 
 def _must_be_dataset(out):
     """TF's check of what ``map_func`` returned (a list is a tuple by then).
 
     Raises:
-      TypeError: it is not a dataset.
+      AttributeError: a tensor (TF 2.21's error: its wrapper reads the tensor's ``_name``).
+      TypeError: anything else that is not a dataset.
     """
+    if func_graph.is_symbolic(out) or isinstance(out, Tensor):
+        error = AttributeError("'Tensor' object has no attribute '_name'")
+        error.add_note("simdist: the function given to Dataset.flat_map / interleave must "
+                       "return a Dataset (e.g. tf.data.Dataset.from_tensors(x)); it returned "
+                       "a Tensor.")   # shown under the traceback; str(error) is TF's text
+        raise error
     if not isinstance(out, DatasetV2):
         got = tuple if isinstance(out, list) else type(out)
         raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got "

@@ -137,14 +137,15 @@ def get_next_error(error, dataset, host: str, reduced=None):
     return error
 
 
-def op_error(op: str, message: str):
+def op_error(op: str, message: str, node: str | None = None):
     """An eager dataset op's InvalidArgumentError as TF words it: ``{{function_node
-    __wrapped__<op>_device_<cpu>}} <message> [Op:<op>] name: ``."""
+    __wrapped__<node>_device_<cpu>}} <message> [Op:<op>] name: `` (the node's name is the
+    op's, or its name with its attrs: ``ReduceDataset_Targuments_0_Tstate_1...``)."""
     from simdist.framework import errors
 
     host = structure.host_device().name
     return errors.InvalidArgumentError(
-        None, None, f"{{{{function_node __wrapped__{op}_device_{host}}}}} {message} "
+        None, None, f"{{{{function_node __wrapped__{node or op}_device_{host}}}}} {message} "
                     f"[Op:{op}] name: ")
 
 

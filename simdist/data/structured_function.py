@@ -113,7 +113,7 @@ class StructuredFunction:
         graph.finalize()
         self.graph = graph
         self.captured = list(graph.outer_captures)
-        self.output_spec = structure.map_leaves(_spec_of_output, out)
+        self.output_spec = _output_spec(out, name)
         self._checked = any(getattr(node, "fn", None) in _UNKNOWN_SHAPE_OPS
                             for node in graph.nodes)
 
@@ -198,6 +198,42 @@ def check_callable(func) -> None:
     if not callable(func):
         raise ValueError(f"Argument `func` must be a callable. Received func={func} "
                          f"(of type {type(func)})")
+
+
+_MAP_DATASET_OP = (
+    "Op<name=MapDataset; signature=input_dataset:variant, other_arguments: -> handle:variant; "
+    "attr=f:func; attr=Targuments:list(type),min=0; attr=output_types:list(type),min=1; "
+    "attr=output_shapes:list(shape),min=1; attr=use_inter_op_parallelism:bool,default=true; "
+    "attr=preserve_cardinality:bool,default=false; attr=force_synchronous:bool,default=false; "
+    'attr=metadata:string,default="">')
+
+
+def _output_spec(out, name: str):
+    """The spec of what a dataset function returned, checked as TF's wrapper and op do.
+
+    Raises:
+      TypeError: a value no tensor can hold (TF's "Unsupported return value ..."; a None
+        component, which TF passes through as a NoneTensor, is not simulated).
+      InvalidArgumentError: a map function returning no tensor at all (None, (), {}): TF's
+        MapDataset op needs at least one output.
+      ValueError: a predicate returning None (TF's "Invalid `predicate`" text).
+    """
+    if name == "map_function" and not structure.flatten(out) or out is None:
+        from simdist.framework import errors
+
+        if name == "map_function":   # (TF names output_types or output_shapes, run to run)
+            raise errors.InvalidArgumentError(
+                None, None, "Length for attr 'output_types' of 0 must be at least minimum 1\n"
+                f"\t; NodeDef: {{{{node MapDataset}}}}; {_MAP_DATASET_OP} [Op:MapDataset] "
+                "name: ")
+        if name in ("filter_predicate", "take_while_predicate"):   # TF's NoneTensorSpec
+            raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
+                             "tensor, but its return type is NoneTensorSpec().")
+    try:
+        return structure.map_leaves(_spec_of_output, out)
+    except (TypeError, ValueError):
+        raise TypeError(f"Unsupported return value from function passed to "
+                        f"{_TRANSFORMATIONS.get(name, name)}: {out}.") from None
 
 
 def _packed(out, name: str):

@@ -3,10 +3,11 @@
 ``out`` is the traced graph's ``get_operations()``, each op as [name, type, input names]:
 a tape's gradient of a hand-written loss, Keras loss objects (reductions, sparse labels
 from logits) and their gradients, optimizers' apply_gradients (SGD with and without
-momentum, Adam, RMSprop with momentum and centered, Adagrad), metrics (Mean, SparseCategoricalAccuracy: update_state, a call's
-result), the custom training loop guide's step (labels of shape (batch,) or (batch, 1)),
-a variable's assign / assign_add / assign_sub;
-and tf.linspace, whose ~70 ops TF lists. Snippets as in
+momentum, nesterov, Adam, amsgrad, AdamW, RMSprop with momentum and centered, Adagrad;
+clipnorm, clipvalue, global_clipnorm, weight_decay), metrics (Mean,
+SparseCategoricalAccuracy: update_state, a call's result), the custom training loop
+guide's step (labels of shape (batch,) or (batch, 1)), a variable's assign / assign_add /
+assign_sub; and tf.linspace, whose ~70 ops TF lists. Snippets as in
 tests/tf_snippets.py (straight-line functions: nothing for AutoGraph to convert)."""
 
 OPS = """
@@ -182,6 +183,38 @@ def step(x):
     rms.apply_gradients([(g, w)])
     heavy.apply_gradients(zip([g, tf.ones_like(b)], [w, b]))
     adagrad.apply_gradients([(g, w), (tf.ones_like(b), b)])
+    return x + 1.0
+out = ops(step, tf.constant(2.0))
+"""
+CASES["apply_gradients: clipnorm, clipvalue, global_clipnorm, weight_decay"] = OPS + """
+w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+b = tf.Variable([0.5, -0.5])
+by_norm = tf.keras.optimizers.SGD(0.1, clipnorm=1.0)
+by_value = tf.keras.optimizers.SGD(0.1, clipvalue=0.5)
+by_global = tf.keras.optimizers.Adam(0.01, global_clipnorm=2.0)
+decayed = tf.keras.optimizers.SGD(0.1, weight_decay=0.01)
+@tf.function
+def step(x):
+    g = tf.ones_like(w) * x
+    pairs = [(g, w), (tf.ones_like(b), b)]
+    by_norm.apply_gradients(pairs)
+    by_value.apply_gradients(pairs)
+    by_global.apply_gradients(pairs)
+    decayed.apply_gradients(pairs)
+    return x + 1.0
+out = ops(step, tf.constant(2.0))
+"""
+CASES["apply_gradients: nesterov, amsgrad, AdamW"] = OPS + """
+w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+nesterov = tf.keras.optimizers.SGD(0.1, momentum=0.9, nesterov=True)
+amsgrad = tf.keras.optimizers.Adam(0.01, amsgrad=True)
+adamw = tf.keras.optimizers.AdamW(0.01, weight_decay=0.004)
+@tf.function
+def step(x):
+    g = tf.ones_like(w) * x
+    nesterov.apply_gradients([(g, w)])
+    amsgrad.apply_gradients([(g, w)])
+    adamw.apply_gradients([(g, w)])
     return x + 1.0
 out = ops(step, tf.constant(2.0))
 """

@@ -1,5 +1,6 @@
 """The operations TF's graph lists for a Keras optimizer's ``apply_gradients``
-(``get_operations``), for SGD, Adam, RMSprop and Adagrad with no strategy.
+(``get_operations``), for SGD (nesterov too), Adam (amsgrad too), AdamW, RMSprop and
+Adagrad with no strategy; clipping and weight decay are clip_listing's.
 
 Glossary:
   all-reduce     -- aggregate_gradients under the default strategy: an ``Identity`` per
@@ -15,9 +16,9 @@ Glossary:
   Cast/x         -- ``tf.cast`` of a Python hyper-parameter: only the converted Const in a
                     ``Cast`` scope (a float32 cast to float32 adds no op); the learning rate
                     variable is used as it is.
-  whole          -- what is not listed here (clipping, weight decay, a schedule, nesterov,
-                    amsgrad, another optimizer, a strategy, a missing or sparse gradient, a
-                    variable not float32) stays one node.
+  whole          -- what is not listed here (a schedule, another optimizer, a strategy, a
+                    missing or sparse gradient, a variable not float32, clipnorm of a
+                    scalar, weight_decay=0) stays one node.
 
 Mirrors tf_keras/src/optimizers/optimizer.py (apply_gradients, _internal_apply_gradients),
 sgd.py, adam.py, rmsprop.py and adagrad.py (update_step), and tf_keras/src/optimizers/utils.py
@@ -29,51 +30,14 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.framework import dtypes, graph_operations
-from simdist.framework.graph_operations import GraphTensor, _is_variable
-from simdist.keras.optimizers import schedules
+from simdist.framework.graph_operations import _is_variable
+from simdist.keras.optimizers import clip_listing, schedules
 from simdist.keras.optimizers.adagrad import Adagrad
-from simdist.keras.optimizers.adam import Adam
+from simdist.keras.optimizers.adam import Adam, AdamW
+from simdist.keras.optimizers.clip_listing import ScopeOps
 from simdist.keras.optimizers.optimizer import Optimizer
 from simdist.keras.optimizers.rmsprop import RMSprop
 from simdist.keras.optimizers.sgd import SGD
-
-
-class _Ops:
-    """TF's ops made in one name scope (``scope``, ending in ``/``)."""
-
-    def __init__(self, builder, scope):
-        self.b = builder
-        self.scope = scope
-
-    def op(self, base, op_type, inputs, like=None, dtype=None):
-        """``inputs``: GraphTensors, variables (read inside the op: ``<op>/ReadVariableOp``)
-        or (input name, Python value) for the Const TF converts it to."""
-        name = self.b.unique(self.scope + base)
-        made = []
-        for x in inputs:
-            if isinstance(x, tuple):
-                x = self.b.const(f"{name}/{x[0]}", np.asarray(x[1]))
-            elif _is_variable(x):
-                x = self.b.read(name, x)
-            made.append(x)
-        like = like if like is not None else next(
-            (x for x in made if isinstance(x, GraphTensor)), None)
-        shape = tuple(like.shape.as_list()) if like is not None and like.shape.rank is not \
-            None else None
-        return self.b.add(name, op_type, made, [(dtype or getattr(like, "dtype", None),
-                                                  shape)]).outputs[0]
-
-    def read(self, variable):
-        """A variable read before the op that uses it (``ReadVariableOp`` in the scope)."""
-        return self.b.read(self.b.unique(self.scope + "ReadVariableOp"), variable, named=True)
-
-    def cast_x(self, value):
-        """``tf.cast(python value, float32)``: the Const ``Cast/x`` only."""
-        return self.b.const(self.b.unique(self.scope + "Cast") + "/x", np.float32(value))
-
-    def assign(self, op_type, variable, value):
-        name = self.b.unique(self.scope + op_type)
-        return self.b.add(name, op_type, [self.b.resource(name, variable), value], ())
 
 
 def _sgd(s, opt, grad, variable, index):
@@ -82,6 +46,11 @@ def _sgd(s, opt, grad, variable, index):
     step = s.op("mul", "Mul", [s.op("Neg", "Neg", [grad]), opt.learning_rate])
     kept = s.op("mul", "Mul", [s.read(m), momentum])
     s.assign("AssignVariableOp", m, s.op("add", "AddV2", [step, kept]))
+    if opt.nesterov:   # variable += -gradient * lr + m * momentum
+        step = s.op("mul", "Mul", [s.op("Neg", "Neg", [grad]), opt.learning_rate])
+        kept = s.op("mul", "Mul", [s.read(m), momentum])
+        s.assign("AssignAddVariableOp", variable, s.op("add", "AddV2", [step, kept]))
+        return
     s.assign("AssignAddVariableOp", variable, s.read(m))
 
 
@@ -100,6 +69,10 @@ def _adam(s, opt, grad, variable, index):
     moved = s.op("mul", "Mul", [s.op("sub", "Sub", [s.op("Square", "Square", [grad]), v]),
                                 ("y", 1 - opt.beta_2)])
     s.assign("AssignAddVariableOp", v, moved)
+    if opt.amsgrad:   # v_hat.assign(maximum(v_hat, v)), both read inside the op
+        v_hat = opt._velocity_hats[index]
+        s.assign("AssignVariableOp", v_hat, s.op("Maximum", "Maximum", [v_hat, v], like=grad))
+        v = v_hat
     top = s.op("mul", "Mul", [s.read(m), alpha])
     bottom = s.op("add", "AddV2", [s.op("Sqrt", "Sqrt", [v], like=grad), ("y", opt.epsilon)])
     s.assign("AssignSubVariableOp", variable, s.op("truediv", "RealDiv", [top, bottom]))
@@ -144,16 +117,14 @@ def _adagrad(s, opt, grad, variable, index):
 
 def _listed(opt) -> bool:
     """Whether TF's ops for this optimizer's step are the ones listed here."""
-    plain = not (opt.clipnorm or opt.clipvalue or opt.global_clipnorm or opt.weight_decay) \
-        and not isinstance(opt._learning_rate, schedules.LearningRateSchedule)
+    if isinstance(opt._learning_rate, schedules.LearningRateSchedule):
+        return False
     if type(opt) is SGD:
-        return plain and not opt.nesterov and isinstance(opt.momentum, (int, float))
-    if type(opt) is Adam:
-        return plain and not opt.amsgrad
-    return plain and type(opt) in _UPDATES
+        return isinstance(opt.momentum, (int, float))
+    return type(opt) in _UPDATES
 
 
-_UPDATES = {SGD: _sgd, Adam: _adam, RMSprop: _rmsprop, Adagrad: _adagrad}
+_UPDATES = {SGD: _sgd, Adam: _adam, AdamW: _adam, RMSprop: _rmsprop, Adagrad: _adagrad}
 
 
 def list_apply_gradients(builder, name, args, kwargs, outputs):
@@ -168,13 +139,17 @@ def list_apply_gradients(builder, name, args, kwargs, outputs):
                              for _, v in pairs):
         return None
     grads = [g[0] for g in grads]
+    if not clip_listing.listed(opt, grads):
+        return None
     outer = name.rsplit("/", 1)[0] + "/" if "/" in name else ""
     for g in grads:   # the default strategy's all-reduce (see the module docstring)
         builder.add(builder.unique(outer + "Identity"), "Identity", [g],
                     [(g.dtype, tuple(g.shape.as_list()))])
     summed = builder.add(builder.unique(outer + "IdentityN"), "IdentityN", grads + grads,
                          [(g.dtype, tuple(g.shape.as_list())) for g in grads * 2]).outputs
-    s = _Ops(builder, builder.unique(outer + (kwargs.get("name") or opt.name)) + "/")
+    s = ScopeOps(builder, builder.unique(outer + (kwargs.get("name") or opt.name)) + "/")
+    summed = clip_listing.clip(s, opt, summed[:len(grads)])
+    clip_listing.weight_decay(s, opt, [v for _, v in pairs])
     index = opt._index_dict
     for grad, (_, variable) in zip(summed, pairs):
         _UPDATES[type(opt)](s, opt, grad, variable, index[opt._var_key(variable)])

@@ -115,6 +115,8 @@ _.output_size  # simdist/keras/layers/rnn/lstm_cell.py (tf-keras's RNN cell prot
 _.reset_dropout_mask  # simdist/keras/layers/rnn/dropout_rnn_cell_mixin.py (public API)
 _.reset_recurrent_dropout_mask  # simdist/keras/layers/rnn/dropout_rnn_cell_mixin.py
 LSTM  # simdist/keras/layers/rnn/lstm.py (tf.keras.layers.LSTM)
+Masking  # simdist/keras/layers/masking.py (tf.keras.layers.Masking)
+Bidirectional  # simdist/keras/layers/rnn/bidirectional.py (tf.keras.layers.Bidirectional)
 GRU  # simdist/keras/layers/rnn/gru.py
 SimpleRNN  # simdist/keras/layers/rnn/simple_rnn.py
 dot  # simdist/keras/backend.py (tf.keras.backend.dot, in TF's RNN cell example)

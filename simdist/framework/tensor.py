@@ -32,6 +32,9 @@ _DTYPE_OF_NUMPY = dtypes.by_numpy_dtype()
 # The FuncGraph this thread is tracing outside any recorded op, else None (see func_graph):
 # a concrete tensor made then was made by code the graph did not record.
 tracing = ThreadLocalValue(None)
+# Keras's ``_keras_mask`` attribute of a tensor, kept by simdist.keras.backend (a table a
+# traced function's replay marks too): [getter, setter], installed when Keras is imported.
+KERAS_MASK_HOOKS: list = [lambda t: None, None]
 # How many traces are in progress in any thread: the hot paths (every op, every tensor) look
 # at this plain counter first and at the thread-local only while some trace runs.
 active = [0]
@@ -95,6 +98,20 @@ class Tensor:
             if found is not None:
                 return found
         return dtypes.as_dtype(array_api.numpy_dtype(value))
+
+    @property
+    def _keras_mask(self):
+        """The mask a Keras layer gave this output (tf-keras's ``_keras_mask``); a tensor
+        without one has no such attribute, as TF's EagerTensor."""
+        mask = KERAS_MASK_HOOKS[0](self)
+        if mask is None:
+            raise AttributeError("'tensorflow.python.framework.ops.EagerTensor' object has no "
+                                 "attribute '_keras_mask'")
+        return mask
+
+    @_keras_mask.setter
+    def _keras_mask(self, mask):
+        KERAS_MASK_HOOKS[1](self, mask)
 
     @property
     def shape(self) -> TensorShape:

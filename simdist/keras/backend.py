@@ -37,6 +37,7 @@ import weakref
 from simdist import _world
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import func_graph, section_plan
+from simdist.framework import tensor as tensor_lib
 from simdist.framework.ops import random_ops
 from simdist.framework.thread_local import ThreadLocalNamespace
 
@@ -226,6 +227,9 @@ def set_keras_mask(tensor, mask) -> None:
 def get_keras_mask(tensor):
     """The mask set by :func:`set_keras_mask`, or None."""
     return _get_attr(_masks, tensor)
+
+
+tensor_lib.KERAS_MASK_HOOKS[:] = [get_keras_mask, set_keras_mask]
 
 
 def int_shape(x) -> tuple:

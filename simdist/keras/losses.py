@@ -294,8 +294,11 @@ class Loss:
         reduction = self._get_reduction()
         if sample_weight is not None:
             sample_weight = execute.convert_to_tensor(sample_weight)
-        sample_weight = losses_utils.apply_valid_mask(
-            losses, sample_weight, backend.get_keras_mask(losses), reduction)
+        # the predictions' mask (a masked sequence's steps) and the losses' own
+        in_mask, out_mask = backend.get_keras_mask(y_pred), backend.get_keras_mask(losses)
+        mask = out_mask if in_mask is None else in_mask if out_mask is None else \
+            M.logical_and(in_mask, out_mask)
+        sample_weight = losses_utils.apply_valid_mask(losses, sample_weight, mask, reduction)
         return losses_utils.compute_weighted_loss(losses, sample_weight, reduction=reduction)
 
     def call(self, y_true, y_pred):

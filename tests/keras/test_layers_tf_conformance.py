@@ -8,7 +8,9 @@ models saved and loaded), preprocessing_cases.CASES (TF 2.21: StringLookup, Inte
 Normalization), op_layer_cases.CASES (TF 2.21: TF ops and operators on KerasTensors as
 TFOpLambda / SlicingOpLambda layers), rnn_cell_cases.CASES (TF 2.21: LSTMCell),
 rnn_layer_cases.CASES (TF 2.21: RNN, LSTM, GRU, SimpleRNN and their cells) and
-lambda_cases.CASES (TF 2.21: Lambda layers, their configs, a .keras file with one); and the
+lambda_cases.CASES (TF 2.21: Lambda layers, their configs, a .keras file with one),
+masking_cases.CASES (TF 2.21: Embedding mask_zero, Masking, masks through RNNs, pooling,
+models and a fit's loss); and the
 batch-norm options simdist refuses rather than ignores."""
 
 import os
@@ -17,6 +19,7 @@ import cnn_layer_cases
 import functional_cases
 import lambda_cases
 import layer_cases
+import masking_cases
 import op_layer_cases
 import preprocessing_cases
 import pytest
@@ -33,7 +36,7 @@ GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_c
           "tf_preprocessing.json": preprocessing_cases.CASES,
           "tf_op_layers.json": op_layer_cases.CASES, "tf_rnn_cells.json": rnn_cell_cases.CASES,
           "tf_rnn_layers.json": rnn_layer_cases.CASES,
-          "tf_lambda.json": lambda_cases.CASES}
+          "tf_lambda.json": lambda_cases.CASES, "tf_masking.json": masking_cases.CASES}
 
 # STRICT: marked pytest.mark.array_api by tests/array_api_subset.py.
 # Also run on array_api_strict (tests/hardware/test_backends.py): convolutions and pooling

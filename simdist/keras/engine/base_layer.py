@@ -99,6 +99,8 @@ class Layer(module.Module):
     # ``_layers`` is tf-keras's ``_self_tracked_trackables``: it sorts after ``_metrics``, so a
     # model's submodules list its attribute metrics before its layers, as tf-keras does.
     _TF_MODULE_SORT_NAMES = {"_layers": "_self_tracked_trackables"}
+    _SUPPORTS_MASKING = False  # True: the output's mask is the input's (tf-keras's layers
+    # that set supports_masking = True: Dense, Activation, Dropout, normalizations ...)
     _expects_training_arg = True  # passed ``training`` when ``call`` takes it (not op layers)
 
     def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
@@ -122,7 +124,10 @@ class Layer(module.Module):
         self._build_input_shape = None
         self._node_shapes = None  # (input shape, output shape) in a model's graph
         self._inbound_nodes = []  # this layer's calls on KerasTensors (functional API)
-        self.supports_masking = False
+        # tf-keras: a layer that overrides compute_mask supports masking; those that set
+        # supports_masking in their constructor say so here
+        self.supports_masking = type(self)._SUPPORTS_MASKING or \
+            type(self).compute_mask is not Layer.compute_mask
         self.input_spec = None
         self.activity_regularizer = regularizers.get(kwargs.pop("activity_regularizer", None))
         input_shape = kwargs.pop("input_shape", None)
@@ -412,10 +417,54 @@ class Layer(module.Module):
         if self._build_input_shape is None:
             self._build_input_shape = shape
 
+    def compute_mask(self, inputs, mask=None):
+        """The outputs' mask: none for a layer without masking, else the input's.
+
+        Raises:
+          TypeError: a mask passed to a layer that does not support masking.
+        """
+        if not self.supports_masking:
+            if any(m is not None for m in nest.flatten(mask)):
+                raise TypeError(f"Layer {self.name} does not support masking, but was passed "
+                                f"an input_mask: {mask!s}")
+            return None
+        return mask
+
+    def _input_masks(self, inputs, args, kwargs):
+        """tf-keras's ``_get_input_masks``: the ``mask`` passed, else the inputs' own
+        ``_keras_mask`` (None when none has one), given to ``call`` when it takes ``mask``."""
+        takes_mask = _accepts(self.call, "mask")
+        if not self.supports_masking and not takes_mask:
+            return None
+        if "mask" in kwargs:
+            return kwargs["mask"]
+        masks = [backend.get_keras_mask(t) for t in nest.flatten(inputs)]
+        if all(m is None for m in masks):
+            return None
+        masks = nest.pack_sequence_as(inputs, masks)
+        if takes_mask:
+            kwargs["mask"] = masks
+        return masks
+
+    def _set_mask_metadata(self, inputs, outputs, previous_mask) -> None:
+        """tf-keras's: outputs without a mask of their own get ``compute_mask``'s."""
+        flat = nest.flatten(outputs)
+        if not self.supports_masking or getattr(self, "_compute_output_and_mask_jointly",
+                                                False) or \
+                all(backend.get_keras_mask(t) is not None for t in flat):
+            return
+        output_masks = self.compute_mask(inputs, previous_mask)
+        if output_masks is None:
+            return
+        for tensor, mask in zip(flat, nest.flatten(output_masks)):
+            if isinstance(tensor, Tensor):
+                backend.set_keras_mask(tensor, mask)
+
     def __call__(self, inputs, *args, **kwargs):
         """Build on the first call, cast inputs to the compute dtype, then ``call``."""
         if any(isinstance(x, KerasTensor) for x in nest.flatten((inputs, args, kwargs))):
             return node_module.symbolic_call(self, inputs, args, kwargs)
+        input_masks = self._input_masks(inputs, args, kwargs)
         inputs = self._convert_inputs(inputs)
         if self._autocast:
             inputs = nest.map_structure(self._maybe_cast, inputs)
@@ -449,6 +498,7 @@ class Layer(module.Module):
                     (inputs,) + args, kwargs) from None
             finally:
                 stack.pop()
+        self._set_mask_metadata(inputs, out, input_masks)
         first = nest.flatten(out)[0] if nest.flatten(out) else None
         if self.activity_regularizer is not None and hasattr(first, "shape"):
             penalty = self.activity_regularizer(first)  # per example: / batch size, as Keras

@@ -21,6 +21,7 @@ from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import nest
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
+from simdist.keras import backend
 from simdist.keras import losses as losses_mod
 from simdist.keras import metrics as metrics_mod
 from simdist.keras.utils import losses_utils
@@ -116,6 +117,7 @@ class LossesContainer:
                 continue
             y_t, y_p, sw = match_dtype_and_rank(A._t(y_t), A._t(y_p),
                                                 None if sw is None else A._t(sw))
+            sw = losses_utils.apply_mask(y_p, sw, backend.get_keras_mask(y_p))
             batch_dim = y_t.shape[0]
             if batch_dim is None:   # traced with batch dimension None: tf.shape's
                 batch_dim = A.shape(y_t)[0]
@@ -255,8 +257,13 @@ class MetricsContainer:
                 continue
             y_t, y_p, sw = match_dtype_and_rank(A._t(y_t), A._t(y_p),
                                                 None if sw is None else A._t(sw))
+            mask = backend.get_keras_mask(y_p)   # a masked output's metrics count its steps
+            sw = losses_utils.apply_mask(y_p, sw, mask)
             for m in self._metrics[i]:
-                m.update_state(y_t, y_p)
+                if mask is None:
+                    m.update_state(y_t, y_p)
+                else:
+                    m.update_state(y_t, y_p, sample_weight=mask)
             for m in self._weighted[i]:
                 m.update_state(y_t, y_p, sample_weight=sw)
 

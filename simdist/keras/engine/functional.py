@@ -23,6 +23,7 @@ from __future__ import annotations
 from simdist.framework import execute, nest
 from simdist.framework.ops import array_ops as A
 from simdist.framework.tensor import Tensor
+from simdist.keras import backend
 from simdist.keras.engine.input_layer import InputLayer
 from simdist.keras.engine.keras_tensor import KerasTensor
 from simdist.keras.engine.training import Model, layer_children
@@ -63,6 +64,8 @@ def conform_rank(t, ref_shape):
 
 class Functional(Model):
     """A model defined by its inputs and outputs (``tf.keras.Model(inputs, outputs)``)."""
+
+    _compute_output_and_mask_jointly = True   # its layers mask its outputs as they run
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         from simdist.keras import backend
@@ -202,6 +205,9 @@ class Functional(Model):
     def call(self, inputs, training=None, mask=None):
         values = {id(ref): self._conform(v, ref)
                   for ref, v in zip(self.inputs, self._flat_inputs(inputs))}
+        if mask is not None:   # Keras's _run_internal_graph: the inputs carry the masks
+            for ref, m in zip(self.inputs, nest.flatten(mask)):
+                backend.set_keras_mask(values[id(ref)], m)
         for node in self._nodes:
             if node.is_input:
                 continue
@@ -214,6 +220,11 @@ class Functional(Model):
             for ref, v in zip(nest.flatten(node.outputs), nest.flatten(out)):
                 values[id(ref)] = v
         return nest.map_structure(lambda ref: values[id(ref)], self._nested_outputs)
+
+    def compute_mask(self, inputs, mask):
+        """The outputs' masks, found by running the model (Keras's)."""
+        outputs = self.call(inputs, mask=mask)
+        return nest.map_structure(backend.get_keras_mask, outputs)
 
     def _maybe_build(self, inputs):
         self.built = True  # built when made

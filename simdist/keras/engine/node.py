@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from simdist.framework import errors, execute, nest
 from simdist.framework.ops import array_ops as A
+from simdist.keras import backend
 from simdist.keras.engine.keras_tensor import KerasTensor
 
 
@@ -64,10 +65,16 @@ class Node:
 
 
 def _placeholder(t):
-    """Zeros shaped like ``t`` with each unknown dimension 1."""
+    """Zeros shaped like ``t`` with each unknown dimension 1 (a masked ``t``'s mask: every
+    step unmasked)."""
     if not isinstance(t, KerasTensor):
         return t
-    return A.zeros([1 if d is None else d for d in t.shape.as_list()], dtype=t.dtype)
+    zeros = A.zeros([1 if d is None else d for d in t.shape.as_list()], dtype=t.dtype)
+    mask = getattr(t, "_keras_mask", None)
+    if mask is not None:
+        backend.set_keras_mask(zeros, A.ones([1 if d is None else d
+                                              for d in mask.shape.as_list()], dtype="bool"))
+    return zeros
 
 
 def _zeros(t, n):
@@ -162,6 +169,11 @@ def symbolic_call(layer, inputs, args, kwargs):
         out = layer(concrete_in, *concrete_args, **concrete_kwargs)
     symbolic_call_hook(layer, training=kwargs.get("training"))
     outputs = _symbolic_outputs(layer, out, inputs)
+    for c, t in zip(nest.flatten(out), nest.flatten(outputs)):
+        mask = backend.get_keras_mask(c)   # the output's mask as a KerasTensor (Keras's)
+        if mask is not None:
+            t._keras_mask = KerasTensor(t.shape.as_list()[:len(mask.shape)], mask.dtype,
+                                        name=layer.name)
     node = Node(layer, (inputs, *args), kwargs, outputs)
     layer._record_node_shapes(node)
     return outputs

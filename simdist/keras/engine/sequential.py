@@ -26,6 +26,7 @@ from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import func_graph, nest
 from simdist.framework import name_scope as name_scope_lib
 from simdist.framework.tensor import Tensor
+from simdist.keras import backend
 from simdist.keras.engine.base_layer import Layer, init_scope, name_scope
 from simdist.keras.engine.functional import conform_rank
 from simdist.keras.engine.input_layer import InputLayer
@@ -36,6 +37,8 @@ from simdist.keras.engine.training import Model, layer_children
 
 class Sequential(Model):
     """A linear stack of layers (``tf.keras.Sequential``)."""
+
+    _compute_output_and_mask_jointly = True   # its layers mask its outputs as they run
 
     _is_sequential = True
 
@@ -230,9 +233,15 @@ class Sequential(Model):
         if isinstance(x, Tensor) and self._graph_shapes is not None and \
                 not self._use_legacy_deferred_behavior:   # Keras runs its graph: Functional's
             x = conform_rank(x, self._graph_shapes[0])   # call, its inputs conformed
+        if mask is not None:
+            backend.set_keras_mask(x, mask)
         for layer in self._layers:
             x = layer(x, training=training)
         return x
+
+    def compute_mask(self, inputs, mask):
+        """The output's mask, found by running the model (Keras's)."""
+        return backend.get_keras_mask(self.call(inputs, mask=mask))
 
 
 def _relax_input_shape(shape_1, shape_2):

@@ -11,6 +11,7 @@ from simdist.keras.layers.core import Activation, Dense, Dropout, Flatten
 from simdist.keras.layers.embedding import Embedding
 from simdist.keras.layers.lambda_layer import Lambda
 from simdist.keras.layers.layer_normalization import LayerNormalization
+from simdist.keras.layers.masking import Masking
 from simdist.keras.layers.merging import Add, Concatenate, add, concatenate
 from simdist.keras.layers.normalization import BatchNormalization
 from simdist.keras.layers.pooling import (
@@ -30,6 +31,7 @@ from simdist.keras.layers.preprocessing.normalization import Normalization
 from simdist.keras.layers.preprocessing.string_lookup import StringLookup
 from simdist.keras.layers.reshaping import Reshape
 from simdist.keras.layers.rnn.base_rnn import RNN
+from simdist.keras.layers.rnn.bidirectional import Bidirectional
 from simdist.keras.layers.rnn.gru import GRU, GRUCell
 from simdist.keras.layers.rnn.lstm import LSTM
 from simdist.keras.layers.rnn.lstm_cell import LSTMCell

@@ -25,6 +25,8 @@ from simdist.keras.engine.base_layer import Layer, same_shape
 class LeakyReLU(Layer):
     """``x`` for ``x >= 0``, ``alpha * x`` below (``tf.keras.layers.LeakyReLU``)."""
 
+    _SUPPORTS_MASKING = True
+
     def __init__(self, alpha=0.3, **kwargs):
         super().__init__(**kwargs)
         if alpha is None:
@@ -45,6 +47,8 @@ class LeakyReLU(Layer):
 class ReLU(Layer):
     """Rectified linear unit with optional cap, slope and threshold
     (``tf.keras.layers.ReLU``)."""
+
+    _SUPPORTS_MASKING = True
 
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
         super().__init__(**kwargs)
@@ -83,6 +87,8 @@ def _large_compatible_negative(dtype):
 class Softmax(Layer):
     """The softmax of the inputs along ``axis``, masked positions left out
     (``tf.keras.layers.Softmax``)."""
+
+    _SUPPORTS_MASKING = True
 
     def __init__(self, axis=-1, robust_masking=False, **kwargs):
         super().__init__(**kwargs)

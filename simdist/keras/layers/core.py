@@ -35,6 +35,8 @@ from simdist.keras.utils import conv_utils
 class Dense(Layer):
     """A densely-connected layer (``tf.keras.layers.Dense``)."""
 
+    _SUPPORTS_MASKING = True
+
     def __init__(self, units, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
@@ -106,6 +108,8 @@ def kernel_bias_config(layer) -> dict:
 class Activation(Layer):
     """Applies an activation function (``tf.keras.layers.Activation``)."""
 
+    _SUPPORTS_MASKING = True
+
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
@@ -158,6 +162,8 @@ class Flatten(Layer):
 
 class Dropout(Layer):
     """Randomly zeroes inputs with probability ``rate`` during training."""
+
+    _SUPPORTS_MASKING = True
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)

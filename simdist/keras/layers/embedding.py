@@ -6,6 +6,9 @@ Glossary:
   lookup     -- ``tf.gather`` of the table's rows; non-integer ids are cast to int32 first.
                 Its gradient adds each output row's gradient into its id's row.
   input_length -- the sequence length, if fixed (only shapes use it).
+  mask_zero  -- id 0 is padding: the output's mask (``compute_mask``, ``_keras_mask``) is
+                ``ids != 0``, which layers after it (RNNs, GlobalAveragePooling1D, the loss)
+                honour; ``input_dim`` must then count id 0.
 
 Mirrors tf_keras/src/layers/core/embedding.py.
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 from simdist.framework import dtypes
 from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
 from simdist.keras import initializers, regularizers
 from simdist.keras.engine.base_layer import Layer, refuse_constraints
 
@@ -31,10 +35,11 @@ class Embedding(Layer):
             raise ValueError("Both `input_dim` and `output_dim` should be positive, Received "
                              f"input_dim = {input_dim} and output_dim = {output_dim}")
         refuse_constraints(embeddings_constraint)
-        if mask_zero or sparse:
-            raise NotImplementedError("simdist's Embedding simulates neither masking "
-                                      "(mask_zero=True) nor sparse (SparseTensor) inputs.")
+        if sparse:
+            raise NotImplementedError("simdist's Embedding does not simulate sparse "
+                                      "(SparseTensor) inputs.")
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.supports_masking = mask_zero
         self.input_dim, self.output_dim = input_dim, output_dim
         self.embeddings_initializer = initializers.get(embeddings_initializer)
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
@@ -65,6 +70,12 @@ class Embedding(Layer):
             if s1 is None:
                 lens[i] = s2
         return (input_shape[0], *lens, self.output_dim)
+
+    def compute_mask(self, inputs, mask=None):
+        """``inputs != 0`` with ``mask_zero``, else None."""
+        if not self.mask_zero:
+            return None
+        return M.not_equal(inputs, 0)
 
     def call(self, inputs):
         ids = inputs

@@ -27,6 +27,8 @@ from simdist.keras.utils import tf_utils
 class LayerNormalization(Layer):
     """Layer normalization (``tf.keras.layers.LayerNormalization``)."""
 
+    _SUPPORTS_MASKING = True
+
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones", beta_regularizer=None,
                  gamma_regularizer=None, beta_constraint=None, gamma_constraint=None,

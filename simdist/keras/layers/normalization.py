@@ -48,6 +48,8 @@ _FUSED_LAYOUTS = ((1, 4), (1, 5), (3, 4), (4, 5))
 class BatchNormalization(Layer):
     """Normalize with batch statistics in training, moving statistics at inference."""
 
+    _SUPPORTS_MASKING = True
+
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones",
                  moving_mean_initializer="zeros", moving_variance_initializer="ones",

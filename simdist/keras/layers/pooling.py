@@ -8,11 +8,12 @@ Glossary:
 
 Mirrors tf_keras/src/layers/pooling/base_pooling2d.py, max_pooling2d.py,
 average_pooling2d.py, base_global_pooling2d.py, global_average_pooling2d.py,
-global_max_pooling2d.py.
+global_max_pooling2d.py, global_average_pooling1d.py.
 """
 
 from __future__ import annotations
 
+from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import pooling_ops
 from simdist.keras.engine.base_layer import Layer
@@ -124,10 +125,28 @@ class GlobalAveragePooling2D(GlobalPooling2D):
 
 
 class GlobalAveragePooling1D(GlobalAveragePooling2D):
-    """The mean over the steps of a sequence (``tf.keras.layers.GlobalAveragePooling1D``;
-    masks are not simulated)."""
+    """The mean over the steps of a sequence (``tf.keras.layers.GlobalAveragePooling1D``):
+    with a mask, the sum of the unmasked steps over their number (0 / 0 = nan when a
+    sequence has none, as TF); its output has no mask."""
 
     rank = 1
+    _SUPPORTS_MASKING = True
+
+    def __init__(self, data_format="channels_last", **kwargs):
+        super().__init__(data_format=data_format, **kwargs)
+
+    def call(self, inputs, mask=None):
+        if mask is None:
+            return super().call(inputs)
+        steps_axis = self._axes()[0]
+        mask = A.expand_dims(A.cast(mask, inputs.dtype),
+                             2 if self.data_format == "channels_last" else 1)
+        inputs = M.multiply(inputs, mask)
+        return M.divide(M.reduce_sum(inputs, axis=steps_axis, keepdims=self.keepdims),
+                        M.reduce_sum(mask, axis=steps_axis, keepdims=self.keepdims))
+
+    def compute_mask(self, inputs, mask=None):
+        return None
 
 
 class GlobalMaxPooling2D(GlobalPooling2D):

@@ -87,6 +87,14 @@ def apply_valid_mask(losses, sample_weight, mask, reduction):
         # total/valid on valid entries: their sum over the batch size is a mean over them
         total = A.cast(A.size(mask), losses.dtype)
         mask = M.multiply(mask, M.divide(total, M.reduce_sum(mask)))
+    return apply_mask(losses, sample_weight, mask)
+
+
+def apply_mask(y_p, sample_weight, mask):
+    """The sample weights times the predictions' mask (the mask alone without weights)."""
+    if mask is None:
+        return sample_weight
+    mask = A.cast(mask, y_p.dtype)
     if sample_weight is None:
         return mask
     sample_weight = A.cast(sample_weight, mask.dtype)

@@ -12,9 +12,12 @@ Glossary:
   initial_state    -- the states the first step gets (zeros from ``get_initial_state``).
   stateful         -- the last states of a batch start the next: kept in variables,
                       ``reset_states()`` zeroes them; needs a fixed batch size.
+  mask             -- the input's ``_keras_mask`` (an Embedding's ``mask_zero``, Masking):
+                      masked steps keep the states and the previous output (rnn_loop); the
+                      output of ``return_sequences`` carries the mask on.
 
 Mirrors tf_keras/src/layers/rnn/base_rnn.py and rnn_utils.py. simdist does not simulate
-masks or ``constants`` (refused, saying so).
+``constants`` (refused, saying so).
 """
 
 from __future__ import annotations
@@ -73,9 +76,7 @@ class RNN(Layer):
             raise ValueError("The RNN cell should have a `state_size` attribute (tuple of "
                              "integers, one integer per RNN state). "
                              f"Received: cell={cell}")
-        if kwargs.pop("zero_output_for_mask", False):
-            raise NotImplementedError("zero_output_for_mask: masks are not simulated by "
-                                      "simdist (an RNN runs every step).")
+        self.zero_output_for_mask = kwargs.pop("zero_output_for_mask", False)
         if "input_shape" not in kwargs and ("input_dim" in kwargs or "input_length" in kwargs):
             kwargs["input_shape"] = (kwargs.pop("input_length", None),
                                      kwargs.pop("input_dim", None))
@@ -146,9 +147,6 @@ class RNN(Layer):
             inputs, initial_state = inputs[0], list(inputs[1:])   # (rnn_utils.standardize_args)
         if constants is not None:
             raise NotImplementedError("RNN `constants` are not simulated by simdist.")
-        if kwargs.get("mask") is not None:
-            raise NotImplementedError("RNN masks are not simulated by simdist: pad the "
-                                      "sequences and run every step, or cut them to length.")
         if initial_state is not None:
             kwargs["initial_state"] = list(initial_state) \
                 if isinstance(initial_state, (list, tuple)) else [initial_state]
@@ -165,7 +163,18 @@ class RNN(Layer):
                 ValueError(_CANNOT_UNROLL), self.call,
                 f'layer "{self.name}" (type {type(self).__name__})', (inputs,), kwargs or {})
 
+    def compute_mask(self, inputs, mask):
+        """The input's mask on the outputs of ``return_sequences`` (none on the states)."""
+        if isinstance(mask, list):
+            mask = mask[0]
+        output_mask = mask if self.return_sequences else None
+        if self.return_state:
+            return [output_mask] + [None for _ in self.states]
+        return output_mask
+
     def call(self, inputs, mask=None, training=None, initial_state=None):
+        if isinstance(mask, list):
+            mask = mask[0]
         self._reset_dropout_masks()
         timesteps = inputs.shape[0 if self.time_major else 1]
         if self.unroll and timesteps is None:
@@ -186,8 +195,10 @@ class RNN(Layer):
                 else [new_states]
 
         last_output, outputs, states = rnn(
-            step, inputs, initial_state, go_backwards=self.go_backwards, unroll=self.unroll,
-            time_major=self.time_major, return_all_outputs=self.return_sequences)
+            step, inputs, initial_state, go_backwards=self.go_backwards, mask=mask,
+            unroll=self.unroll, time_major=self.time_major,
+            zero_output_for_mask=self.zero_output_for_mask,
+            return_all_outputs=self.return_sequences)
         if self.stateful:
             for variable, state in zip(self._states, nest.flatten(states)):
                 variable.assign(A.cast(state, variable.dtype))
@@ -262,6 +273,8 @@ class RNN(Layer):
                    go_backwards=self.go_backwards, stateful=self.stateful,
                    unroll=self.unroll, time_major=self.time_major,
                    cell=serialization.serialize(self.cell))
+        if self.zero_output_for_mask:
+            cfg["zero_output_for_mask"] = self.zero_output_for_mask
         return cfg
 
 

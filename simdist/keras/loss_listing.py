@@ -5,24 +5,21 @@ Glossary:
                     ``mean_squared_error_1/``): the node's name before ``/weighted_loss/``.
   per-example    -- the loss function's ops: MeanSquaredError ``SquaredDifference`` and
                     ``Mean`` over the last axis (its ``reduction_indices`` Const);
-                    MeanAbsoluteError ``sub``, ``Abs``, ``Mean``; SparseCategoricalCross-
-                    entropy(from_logits=True) the labels' ``Cast`` to int64, the logits'
-                    ``Shape`` and nn_ops' ``SparseSoftmaxCrossEntropyWithLogits`` scope
-                    (its labels' ``Shape``, the kernel).
-  weighted_loss  -- losses_utils.compute_weighted_loss: the sample weight 1.0 (``Const``),
-                    ``Mul``; SUM and SUM_OVER_BATCH_SIZE: ``Sum`` over every axis
-                    (``Const_1``); SUM_OVER_BATCH_SIZE: ``num_elements`` (a folded Size)
-                    and its ``Cast``, ``Sum_1`` of the scalar (``Rank``, ``range``) and
-                    ``value``, a DivNoNan.
-  whole          -- what is not listed here (a sample weight, other losses, labels whose
-                    rank needs a squeeze or a flatten, shapes not fully known) stays one
-                    node.
+                    MeanAbsoluteError ``sub``, ``Abs``, ``Mean``; the crossentropies and
+                    Huber: crossentropy_listing.
+  weighted_loss  -- losses_utils.compute_weighted_loss: the sample weight (1.0 for none,
+                    a Python number: a ``Const``; a traced tensor of the per-example shape
+                    as it is), ``Mul``; SUM and SUM_OVER_BATCH_SIZE: ``Sum`` over every axis
+                    (``Const_1``, or ``Const`` after a tensor weight); SUM_OVER_BATCH_SIZE:
+                    ``num_elements`` (a folded Size) and its ``Cast``, ``Sum_1`` of the
+                    scalar (``Rank``, ``range``) and ``value``, a DivNoNan.
+  whole          -- what is not listed here (a sample weight of another shape, which TF
+                    squeezes or expands, other losses, labels whose rank needs a squeeze
+                    or a flatten, shapes not fully known) stays one node.
 
 Mirrors tf_keras/src/losses.py (Loss.__call__, LossFunctionWrapper.call,
-mean_squared_error, mean_absolute_error), tf_keras/src/backend.py
-(sparse_categorical_crossentropy), tf_keras/src/utils/losses_utils.py
-(compute_weighted_loss, reduce_weighted_loss, _safe_mean, _num_elements) and
-tensorflow/python/ops/nn_ops.py (sparse_softmax_cross_entropy_with_logits).
+mean_squared_error, mean_absolute_error) and tf_keras/src/utils/losses_utils.py
+(compute_weighted_loss, reduce_weighted_loss, _safe_mean, _num_elements).
 """
 
 from __future__ import annotations
@@ -30,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.framework import dtypes, graph_operations
+from simdist.framework.graph_operations import GraphTensor
 from simdist.keras import losses
 from simdist.keras.losses import ReductionV2
 
@@ -69,57 +67,18 @@ def _mae(builder, scope, y_true, y_pred, kwargs):
     return _mean_last(builder, scope, absolute, shape)
 
 
-def _sparse_xent(builder, scope, y_true, y_pred, kwargs):
-    if not kwargs.get("from_logits") or kwargs.get("ignore_class") is not None:
-        return None
-    logits = _shape(y_pred)
-    labels = _shape(y_true)
-    if len(logits) != 2 or len(labels) not in (1, 2):   # TF transposes: not listed
-        return None
-    if y_true.dtype != dtypes.int64:
-        y_true = _out(builder, builder.unique(f"{scope}Cast"), "Cast", [y_true],
-                      dtypes.int64, labels)
-    shape = _out(builder, builder.unique(f"{scope}Shape"), "Const", (), dtypes.int32, (2,),
-                 logits)
-    if len(labels) == 2:   # labels of the logits' rank: flattened, the logits reshaped
-        y_true, y_pred = _flattened(builder, scope, y_true, y_pred, shape)
-        labels = _shape(y_true)
-    inner = builder.unique(f"{scope}SparseSoftmaxCrossEntropyWithLogits")
-    _out(builder, builder.unique(f"{inner}/Shape"), "Const", (), dtypes.int32, (1,), labels)
-    op = builder.add(builder.unique(f"{inner}/SparseSoftmaxCrossEntropyWithLogits"),
-                     "SparseSoftmaxCrossEntropyWithLogits", [y_pred, y_true],
-                     [(y_pred.dtype, labels), (y_pred.dtype, logits)])
-    return op.outputs[0]
-
-
-def _flattened(builder, scope, y_true, y_pred, shape):
-    """backend.sparse_categorical_crossentropy's update_shape: ``flatten(target)`` and
-    ``reshape(output, [-1, shape(output)[-1]])`` (its list packed: ``shape/0``, Pack)."""
-    name = builder.unique(f"{scope}Reshape")
-    size = int(np.prod(_shape(y_true)))
-    flat = _out(builder, f"{name}/shape", "Const", (), dtypes.int32, (1,), [-1])
-    y_true = _out(builder, name, "Reshape", [y_true, flat], y_true.dtype, (size,))
-    sliced = builder.unique(f"{scope}strided_slice")
-    bounds = [_out(builder, f"{sliced}/stack{suffix}", "Const", (), dtypes.int32, (1,), v)
-              for suffix, v in (("", [-1]), ("_1", [0]), ("_2", [1]))]
-    last = _out(builder, sliced, "StridedSlice", [shape] + bounds, dtypes.int32, ())
-    name = builder.unique(f"{scope}Reshape")
-    first = _out(builder, f"{name}/shape/0", "Const", (), dtypes.int32, (), -1)
-    packed = _out(builder, f"{name}/shape", "Pack", [first, last], dtypes.int32, (2,))
-    y_pred = _out(builder, name, "Reshape", [y_pred, packed], y_pred.dtype, _shape(y_pred))
-    return y_true, y_pred
-
-
 # the loss function -> its per-example ops (None where TF's ops are not listed here)
-_CALLS = {losses.mean_squared_error: _mse, losses.mean_absolute_error: _mae,
-          losses.sparse_categorical_crossentropy: _sparse_xent}
+# (crossentropy_listing adds the crossentropies and Huber)
+_CALLS = {losses.mean_squared_error: _mse, losses.mean_absolute_error: _mae}
 
 
-def _weighted(builder, scope, name, per_example, reduction):
-    """compute_weighted_loss with no sample weight (see the module docstring)."""
+def _weighted(builder, scope, name, per_example, reduction, weight):
+    """compute_weighted_loss (see the module docstring); ``weight``: a GraphTensor of the
+    per-example shape or a Python number."""
     scope = f"{scope}weighted_loss/"
     dt, shape = per_example.dtype, _shape(per_example)
-    weight = _out(builder, builder.unique(f"{scope}Const"), "Const", (), dt, (), 1.0)
+    if not isinstance(weight, GraphTensor):
+        weight = _out(builder, builder.unique(f"{scope}Const"), "Const", (), dt, (), weight)
     last = name.rsplit("/", 1)[-1]
     mul_name = name if reduction == ReductionV2.NONE else builder.unique(f"{scope}Mul")
     weighted = _out(builder, mul_name, "Mul", [per_example, weight], dt, shape)
@@ -145,16 +104,32 @@ def _weighted(builder, scope, name, per_example, reduction):
     return value
 
 
+def _sample_weight(builder, name, sample_weight):
+    """The weight compute_weighted_loss multiplies by: 1.0 for none, a Python number as it
+    is, a traced tensor's GraphTensor (None: not listed here)."""
+    if sample_weight is None:
+        return 1.0
+    if isinstance(sample_weight, (int, float)) and not isinstance(sample_weight, bool):
+        return float(sample_weight)
+    found = builder.converted(name, None, sample_weight)
+    return found[0] if len(found) == 1 and found[0].dtype == dtypes.float32 else None
+
+
 def list_loss(builder, name, args, kwargs, outputs):
     """The ops of the loss node ``name`` (graph_operations.LISTINGS), or None."""
     loss, y_true, y_pred = (list(args) + [None] * 3)[:3]
     sample_weight = args[3] if len(args) > 3 else kwargs.get("sample_weight")
-    call = _CALLS.get(getattr(loss, "fn", None))
-    if call is None or sample_weight is not None or "/weighted_loss/" not in name:
+    fn = getattr(loss, "fn", None)
+    call = _CALLS.get(fn)
+    if call is None or "/weighted_loss/" not in name:
+        return None
+    weight = _sample_weight(builder, name, sample_weight)
+    if weight is None:
         return None
     found = [builder.converted(name, None, v) for v in (y_true, y_pred)]
     scope = name.split("/weighted_loss/")[0] + "/"
-    if not found[0] and call is _sparse_xent and isinstance(y_true, (list, tuple)):
+    sparse = fn is losses.sparse_categorical_crossentropy
+    if not found[0] and sparse and isinstance(y_true, (list, tuple)):
         labels = np.asarray(y_true)   # backend's convert_to_tensor of the Python labels
         if labels.dtype.kind == "i":
             found[0] = [_out(builder, builder.unique(f"{scope}Const"), "Const", (),
@@ -166,17 +141,20 @@ def list_loss(builder, name, args, kwargs, outputs):
     if shape is None or None in shape or _shape(y_true) is None or \
             y_pred.dtype != dtypes.float32:
         return None
-    if call is not _sparse_xent and _shape(y_true) != shape:   # a squeeze TF lists
+    if not sparse and _shape(y_true) != shape:   # a squeeze TF lists
         return None
-    if call is not _sparse_xent and y_true.dtype != y_pred.dtype:   # a Cast of it
+    if not sparse and y_true.dtype != y_pred.dtype:   # a Cast of it
         return None
     per_example = call(builder, scope, y_true, y_pred, loss._fn_kwargs)
     if per_example is None:
         return None
+    if isinstance(weight, GraphTensor) and _shape(weight) != _shape(per_example):
+        return None   # TF squeezes or expands it first
     reduction = loss.reduction
     if reduction == ReductionV2.AUTO:
         reduction = ReductionV2.SUM_OVER_BATCH_SIZE
-    return _weighted(builder, scope, name, per_example, reduction).op
+    return _weighted(builder, scope, name, per_example, reduction, weight).op
 
 
 graph_operations.register_listing(losses.Loss.__call__, list_loss)
+from simdist.keras import crossentropy_listing  # noqa: E402,F401 - adds its losses to _CALLS

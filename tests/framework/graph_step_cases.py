@@ -218,3 +218,30 @@ def step(x):
     return x + 1.0
 out = ops(step, tf.constant(2.0))
 """
+CASES["Keras losses: categorical, binary, sparse probabilities, Huber"] = OPS + """
+cce = tf.keras.losses.CategoricalCrossentropy()
+cce_logits = tf.keras.losses.CategoricalCrossentropy(from_logits=True)
+smoothed = tf.keras.losses.CategoricalCrossentropy(from_logits=True, label_smoothing=0.1)
+bce = tf.keras.losses.BinaryCrossentropy()
+bce_logits = tf.keras.losses.BinaryCrossentropy(from_logits=True)
+sparse = tf.keras.losses.SparseCategoricalCrossentropy()
+huber = tf.keras.losses.Huber()
+@tf.function
+def step(p, y, labels):
+    return (cce(y, p), cce_logits(y, p), smoothed(y, p), bce(y, p), bce_logits(y, p),
+            sparse(labels, p), huber(y, p))
+out = ops(step, tf.constant([[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]]),
+          tf.constant([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0]]), tf.constant([2, 1]))
+"""
+CASES["Keras losses with sample_weight, and an add after a loss"] = OPS + """
+mse = tf.keras.losses.MeanSquaredError()
+cce = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+@tf.function
+def step(x, y, labels, weights):
+    a = mse(y, x, sample_weight=weights)
+    b = cce(labels, x, sample_weight=weights)
+    c = mse(y, x, sample_weight=0.5)
+    return tf.add(a, b), c, tf.add(c, 1.0)
+out = ops(step, tf.ones([2, 3]), tf.zeros([2, 3]), tf.constant([2, 1]),
+          tf.constant([1.0, 0.5]))
+"""

@@ -26,6 +26,7 @@ from simdist.data import INFINITE_CARDINALITY, Dataset, DatasetV2, shuffling
 from simdist.framework import errors, nest
 from simdist.framework.ops import random_ops
 from simdist.framework.tensor import Tensor
+from simdist.framework.tensor_spec import TensorSpec
 from simdist.keras.engine import class_weights
 
 
@@ -67,8 +68,9 @@ class DataHandler:
                 raise ValueError("`y` argument is not supported when using dataset as "
                                  "input.")
             # Keras ignores batch_size for a Dataset: its batches are its own.
-            self._dataset = x if class_weight is None else x.map(
-                class_weights.class_weight_fn(class_weight))
+            # Keras's `if class_weight:` (an empty dict weighs nothing)
+            self._dataset = x.map(class_weights.class_weight_fn(
+                class_weight, x.element_spec)) if class_weight else x
             self._arrays = None
             n = int(x.cardinality())
             if steps_per_epoch is None and n == INFINITE_CARDINALITY:
@@ -86,11 +88,10 @@ class DataHandler:
             self._arrays = nest.map_structure(_host, arrays)
             _check_data_cardinality((x, y, sample_weight), self._arrays)
             # Keras maps the class weights over the batches: a bad label fails its batch
-            self._class_weights = None if class_weight is None else \
-                class_weights.class_weight_fn(class_weight, len(self._arrays) > 1,
-                                              parallel=False)
             self._n = len(nest.flatten(self._arrays)[0])
             self._batch_size = batch_size or 32
+            self._class_weights = class_weights.class_weight_fn(
+                class_weight, self._batch_spec(), parallel=False) if class_weight else None
             self._shuffle = shuffle
             # Keras draws each pass's order with tf.random.shuffle in a dataset function
             # traced now: seeds (global seed now, op seed 0), one kernel for all passes.
@@ -112,6 +113,12 @@ class DataHandler:
             raise ValueError("Expected input data to be non-empty.")
         self.insufficient_data = False
         self.ran_out = False
+
+    def _batch_spec(self):
+        """The spec of the arrays' batches: a batch size only when every batch is full."""
+        size = self._batch_size if self._n % self._batch_size == 0 else None
+        return nest.map_structure(
+            lambda a: TensorSpec((size,) + a.shape[1:], a.dtype), self._arrays)
 
     def _pass_order(self, i: int) -> np.ndarray:
         """The order of pass ``i``: ``tf.random.shuffle(tf.range(n))``, the i-th call of

@@ -20,6 +20,10 @@ Glossary:
                 ("must have the same size and shape" / "Shape mismatch in the collective").
   kernel_for -- which kernel TF 2.21's MirroredStrategy picks for replica-context
                 collectives: int32 values go to ReductionToOneDevice, others to collectives.
+  remembered -- a scope in which a reduction check that passed for the very same tensors
+                (by identity, held by the caller's values for the whole scope) and kernel
+                is not made again: ``extended.batch_reduce_to`` checks each value, then
+                the CrossDeviceOps it calls checks the same tensors before all-reducing.
 
 Mirrors the checks of tensorflow/core/kernels/aggregate_ops.cc (AddN),
 tensorflow/core/common_runtime/collective_param_resolver_local.cc and
@@ -29,6 +33,8 @@ tensorflow/core/ops/math_ops.cc and collective_ops.cc.
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -82,11 +88,40 @@ def kernel_for(tensors, gather: bool = False, cross_device_ops=None) -> str:
     return "CollectiveGatherV2" if gather else "CollectiveReduceV2"
 
 
-def check_reduce(tensors, kernel: str) -> None:
-    """Raise TF's error if ``tensors`` (one per replica) cannot be reduced by ``kernel``."""
+_local = threading.local()   # .passed: {(kernel, ids): tensors} inside ``remembered``
+
+
+@contextlib.contextmanager
+def remembered():
+    """Within: a ``check_reduce(..., keep=True)`` that passed is not repeated for the same
+    tensors and kernel (see the module docstring). Nested scopes share the outer one's."""
+    outer = getattr(_local, "passed", None)
+    if outer is None:
+        _local.passed = {}
+    try:
+        yield
+    finally:
+        if outer is None:
+            _local.passed = None
+
+
+def check_reduce(tensors, kernel: str, keep: bool = False) -> None:
+    """Raise TF's error if ``tensors`` (one per replica) cannot be reduced by ``kernel``.
+
+    ``keep``: inside ``remembered``, the caller's values hold ``tensors`` until the scope
+    ends (they are not temporaries), so a pass is kept for a later check of the same ones.
+    """
+    passed = getattr(_local, "passed", None)
+    if passed is not None:
+        key = (kernel, *map(id, tensors))
+        seen = passed.get(key)
+        if seen is not None and all(a is b for a, b in zip(seen, tensors)):
+            return
     k = KERNELS[kernel]
     _check_dtypes(tensors, k)
     _check_shapes(tensors, k, axis=None)
+    if passed is not None and keep:
+        passed[key] = tuple(tensors)
 
 
 def check_gather(tensors, axis: int, kernel: str) -> None:

@@ -272,9 +272,14 @@ class MirroredExtended(StrategyExtended):
         return self._get_cross_device_ops(value).reduce(reduce_op, value, destinations, options)
 
     def _batch_reduce_to(self, reduce_op, pairs, options):
-        # TF 2.21 all-reduces these with its collective ops (AddN for int32): their checks.
-        for value, _ in pairs:
-            self._check_combinable(value, None)
+        # TF 2.21 all-reduces these with its collective ops (AddN for int32): their checks,
+        # made once (the all-reduce below would check the same tensors again).
+        with cross_replica_checks.remembered():
+            for value, _ in pairs:
+                self._check_combinable(value, None)
+            return self._batch_reduce_checked(reduce_op, pairs, options)
+
+    def _batch_reduce_checked(self, reduce_op, pairs, options):
         if not all(isinstance(v, DistributedValues) for v, _ in pairs):
             # TF's batch_reduce reads a plain value as one replica's, not as _reduce_to does.
             return [self._batch_reduce_to(reduce_op, [(v, d)], options)[0]
@@ -332,8 +337,9 @@ class MirroredExtended(StrategyExtended):
         kernel = cross_replica_checks.kernel_for(parts, gather, self._cross_device_ops)
         if gather:
             cross_replica_checks.check_gather(parts, gather_axis, kernel)
-        else:
-            cross_replica_checks.check_reduce(parts, kernel)
+        else:   # kept in a ``remembered`` scope where the parts are the value's own
+            cross_replica_checks.check_reduce(parts, kernel, keep=all(
+                p is c for p, c in zip(parts, value.values)))
 
 
 class MirroredStrategy(Strategy):

@@ -169,3 +169,30 @@ def test_a_plain_tensors_checked_shape_is_its_tensorshape(dims, dtype):
     t = convert_to_tensor(np.zeros(dims, dtype))
     assert _shape(t) == tuple(t.shape) == tuple(dims)
     assert all(type(d) is int for d in _shape(t))
+
+
+def test_a_batch_reduce_checks_each_value_once_and_still_refuses_a_mismatch(monkeypatch):
+    """batch_reduce_to checks each value, then its all-reduce would check the same
+    tensors again: inside the strategy's ``remembered`` scope the second check is skipped,
+    a check of other tensors (or outside the scope) is still made."""
+    from simdist.distribute import cross_replica_checks as checks
+
+    s = tf.distribute.MirroredStrategy()
+    made = []
+    real = checks._check_shapes
+    monkeypatch.setattr(checks, "_check_shapes",
+                        lambda tensors, k, axis: made.append(k.name) or real(tensors, k, axis))
+    good = _placed(s, lambda i: tf.ones([2]) * float(i))
+    out = s.extended.batch_reduce_to("SUM", [(good, good)])
+    assert np.asarray(out[0].values[0]).tolist() == [6.0, 6.0]
+    assert made == ["CollectiveReduceV2"]
+    bad = _placed(s, lambda i: tf.ones([2]) if i else tf.ones([3]))
+    with pytest.raises(errors.InvalidArgumentError, match="Shape mismatch in the collective"):
+        s.extended.batch_reduce_to("SUM", [(good, good), (bad, bad)])
+    with checks.remembered():
+        parts = list(good.values)
+        checks.check_reduce(parts, "CollectiveReduceV2", keep=True)
+        checks.check_reduce(parts, "CollectiveReduceV2")
+        with pytest.raises(errors.InvalidArgumentError, match="Shape mismatch"):
+            checks.check_reduce(list(bad.values), "CollectiveReduceV2")
+    assert checks._local.passed is None

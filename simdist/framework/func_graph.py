@@ -67,6 +67,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import functools
+import operator
 import sys
 import threading
 
@@ -322,6 +323,33 @@ def collapse(structure):
     return structure
 
 
+def packer(structure):
+    """A function ``leaves -> collapse(nest.pack_sequence_as(structure, leaves))``, made once
+    for a fixed structure (a composite node's arguments): the same values, without walking
+    the structure, counting its leaves and testing each part's type at every run."""
+    position = [0]
+
+    def build(s):
+        if not nest.is_nested(s):
+            i = position[0]
+            position[0] += 1
+            return operator.itemgetter(i)
+        kind = type(s)
+        if isinstance(s, dict):   # leaves in sorted key order, the dict in its own order
+            parts = {k: build(s[k]) for k in sorted(s)}
+            order = list(s)
+            return lambda leaves: kind((k, parts[k](leaves)) for k in order)
+        parts = [build(c) for c in s]
+        rebuild = getattr(kind, "rebuild", None)
+        if rebuild is not None and isinstance(s, tuple):   # a composite's parts
+            return lambda leaves: rebuild([p(leaves) for p in parts])
+        if nest._is_namedtuple(s):
+            return lambda leaves: kind(*[p(leaves) for p in parts])
+        return lambda leaves: kind([p(leaves) for p in parts])
+
+    return build(structure)
+
+
 def _concrete_when_captured(method):
     """``method`` of a symbolic tensor that a tf.data function captured (read while it traces
     or runs: ``SymbolicTensor._captured_value``) works as the concrete Tensor's does, as the
@@ -556,7 +584,7 @@ class Node:
     """One recorded op call (see the module docstring)."""
 
     __slots__ = ("fn", "structure", "leaves", "slots", "out_slots", "device", "name",
-                 "composite", "mode", "layout", "dry", "frames", "graph_text")
+                 "composite", "mode", "layout", "packer", "dry", "frames", "graph_text")
 
     def __init__(self, fn, structure, leaves, slots, device, name, composite=False):
         self.fn = fn
@@ -569,6 +597,7 @@ class Node:
         self.composite = composite  # arguments or outputs hold composites (expanded)
         self.mode = None            # the distribution mode it was recorded in (if not default)
         self.layout = _flat_layout(structure, composite)   # fast unpacking, or None
+        self.packer = None   # a composite node's packer(structure), made at its first run
         self.dry = None   # a stateful node's symbolic outputs (what a dry run reads)
         self.frames = ()  # the user's frames where it was recorded (graph_errors)
         self.graph_text = None   # TF's graph kernel's error text, where not the eager one
@@ -585,10 +614,13 @@ class Node:
             n, keys = self.layout
             args = leaves[:n]
             kwargs = dict(zip(keys, leaves[n:])) if keys else {}
+        elif self.composite:   # composites rebuilt as they are packed
+            pack = getattr(self, "packer", None)   # (unset in a graph saved without it)
+            if pack is None:
+                pack = self.packer = packer(self.structure)
+            args, kwargs = pack(leaves)
         else:
             args, kwargs = nest.pack_sequence_as(self.structure, leaves)
-        if self.composite:
-            args, kwargs = collapse((args, kwargs))
         if self.mode is not None:
             _MODE_HOOKS[1](self.mode)
         try:

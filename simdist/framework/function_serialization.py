@@ -131,7 +131,8 @@ class _Pickler(pickle.Pickler):
             return _rebuilt(obj, {**obj.__dict__, **_transient()})
         if type(obj) is func_graph.Node:   # the user's frames and TF's graph error texts
             return _rebuilt(obj, {**{k: getattr(obj, k) for k in obj.__slots__},  # stay
-                                  "frames": (), "graph_text": None})   # behind (graph_errors)
+                                  "frames": (), "graph_text": None,   # behind (graph_errors)
+                                  "packer": None})   # (a closure: made again at a run)
         if type(obj) is func_graph.SymbolicTensor:
             return _rebuilt(obj, {k: getattr(obj, k) for k in _symbolic_slots()})
         if type(obj) is Tensor:

@@ -162,3 +162,26 @@ def test_errors_raised_by_the_users_code_propagate(bad):
     # The trace raised: TF 2.21 does not count it (function_cases: "a trace that raises
     # is not counted").
     assert f.experimental_get_tracing_count() == 0
+
+
+def test_a_composite_nodes_packer_rebuilds_what_pack_then_collapse_did():
+    """Node.run's packer(structure)(leaves) is collapse(pack_sequence_as(...)): composites
+    rebuilt, dicts in their own key order (leaves in sorted order), named tuples, lists."""
+    import collections
+
+    from simdist.distribute.values import Mirrored, PerReplica
+    from simdist.framework import nest
+
+    pair = collections.namedtuple("pair", "a b")
+    value = ((PerReplica([1, 2]), [Mirrored([3, 4]), pair(5, (6,))], ()),
+             {"z": PerReplica([7, [8, 9]]), "b": {"y": 10, "x": 11}, "c": []})
+    structure = func_graph.expand(value)
+    leaves = [f"leaf{i}" for i in range(len(nest.flatten(structure)))]
+    want = func_graph.collapse(nest.pack_sequence_as(structure, leaves))
+    got = func_graph.packer(structure)(leaves)
+    assert repr(got) == repr(want)
+    assert type(got[0][0]) is PerReplica and type(got[0][1][0]) is Mirrored
+    assert list(got[1]) == ["z", "b", "c"] and list(got[1]["b"]) == ["y", "x"]
+    assert got[0][1][1] == pair("leaf4", ("leaf5",)) and got[1]["b"] == {"y": "leaf7",
+                                                                         "x": "leaf6"}
+    assert got[1]["z"].values[1] == ["leaf9", "leaf10"]

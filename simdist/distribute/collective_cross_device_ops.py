@@ -287,7 +287,13 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
         return ReductionToOneDevice().reduce(reduce_op, per_replica_value, destinations)
 
     def batch_reduce_implementation(self, reduce_op, pairs, options):
-        if all(self._matches(v, d) for v, d in pairs):
+        return self._batch_reduce_pairs(reduce_op, pairs, options,
+                                        all(self._matches(v, d) for v, d in pairs))
+
+    def _batch_reduce_pairs(self, reduce_op, pairs, options, matched: bool):
+        """``batch_reduce_implementation`` once it is known whether every value's devices
+        match its destinations (``matched``: one all-reduce of them all)."""
+        if matched:
             return self._batch_all_reduce(reduce_op, [v for v, _ in pairs])
         return [self.reduce_implementation(reduce_op, v, d, options) for v, d in pairs]
 
@@ -450,11 +456,12 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
         return set(get_devices_from(destinations)) == set(get_devices_from(value))
 
     def batch_reduce_implementation(self, reduce_op, pairs, options):
-        if not all(self._matches(v, d) for v, d in pairs) and _MIXED_WARNINGS[0] < 10:
+        matched = all(self._matches(v, d) for v, d in pairs)   # (found once for both)
+        if not matched and _MIXED_WARNINGS[0] < 10:
             _MIXED_WARNINGS[0] += 1   # TF's log_first_n(WARN, ..., 10)
             logging.getLogger("tensorflow").warning(
                 "Efficient batch_reduce is not supported if destinations are different.")
-        return super().batch_reduce_implementation(reduce_op, pairs, options)
+        return self._batch_reduce_pairs(reduce_op, pairs, options, matched)
 
     def _reduce_groups(self, grads, devices):
         """grouping (reversed values: in eager one per pack, in a tf.function TF's

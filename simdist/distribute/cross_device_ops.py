@@ -26,8 +26,9 @@ from simdist.hardware.machine import find_device
 
 def get_devices_from(destinations) -> tuple:
     """The Device objects ``destinations`` names."""
-    if isinstance(destinations, DistributedValues):
-        return tuple(_device_of(v) for v in destinations.values)
+    if isinstance(destinations, DistributedValues):   # (a plain Tensor's device: at hand)
+        return tuple([v._device if type(v) is Tensor and v._device is not None
+                      else _device_of(v) for v in destinations.values])
     if isinstance(destinations, (list, tuple)):
         return tuple(find_device(d) for d in destinations)
     return (_device_of(destinations),)

@@ -384,7 +384,7 @@ def list_gradient(builder, tape, target, sources, scope=""):
             entry = producer[id(x)]
             missing[id(entry[0])] -= 1
             if missing[id(entry[0])] == 0:
-                stack.append(entry)
+                stack.insert(0, entry)   # tape.h: op_stack.insert(begin)
     return [_aggregate(builder, grads.get(id(t)), scope) for t in sources]
 
 

@@ -35,10 +35,12 @@ def deserialize(config):
     return get(config)
 
 
-# (optimizer_listing: registers the graph listing of apply_gradients)
+# (optimizer_listing, mirrored_update_listing: register the graph listings of
+# apply_gradients and of its cross-replica update)
 from simdist.keras.optimizers import (  # noqa: E402, F401
     experimental,
     legacy,
+    mirrored_update_listing,
     optimizer_listing,
     schedules,
 )

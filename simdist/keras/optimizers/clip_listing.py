@@ -32,9 +32,10 @@ from simdist.framework.graph_operations import GraphTensor, _is_variable
 class ScopeOps:
     """TF's ops made in one name scope (``scope``, ending in ``/``)."""
 
-    def __init__(self, builder, scope):
+    def __init__(self, builder, scope, lr=None):
         self.b = builder
         self.scope = scope
+        self.lr = lr   # the learning rate: its variable, or a read of it (a GraphTensor)
 
     def op(self, base, op_type, inputs, like=None, dtype=None):
         """``inputs``: GraphTensors, variables (read inside the op: ``<op>/ReadVariableOp``)
@@ -55,7 +56,10 @@ class ScopeOps:
                                                   shape)]).outputs[0]
 
     def read(self, variable):
-        """A variable read before the op that uses it (``ReadVariableOp`` in the scope)."""
+        """A variable read before the op that uses it (``ReadVariableOp`` in the scope); a
+        value already read as it is."""
+        if isinstance(variable, GraphTensor):
+            return variable
         return self.b.read(self.b.unique(self.scope + "ReadVariableOp"), variable, named=True)
 
     def cast_x(self, value):
@@ -156,4 +160,4 @@ def weight_decay(s, opt, variables) -> None:
         decay = s.cast_x(opt.weight_decay)
         decayed = s.op("mul", "Mul", [s.read(variable), decay])
         s.assign("AssignSubVariableOp", variable,
-                 s.op("mul", "Mul", [decayed, opt.learning_rate]))
+                 s.op("mul", "Mul", [decayed, s.lr]))

@@ -43,11 +43,11 @@ from simdist.keras.optimizers.sgd import SGD
 def _sgd(s, opt, grad, variable, index):
     m = opt.momentums[index]
     momentum = s.cast_x(opt.momentum)
-    step = s.op("mul", "Mul", [s.op("Neg", "Neg", [grad]), opt.learning_rate])
+    step = s.op("mul", "Mul", [s.op("Neg", "Neg", [grad]), s.lr])
     kept = s.op("mul", "Mul", [s.read(m), momentum])
     s.assign("AssignVariableOp", m, s.op("add", "AddV2", [step, kept]))
     if opt.nesterov:   # variable += -gradient * lr + m * momentum
-        step = s.op("mul", "Mul", [s.op("Neg", "Neg", [grad]), opt.learning_rate])
+        step = s.op("mul", "Mul", [s.op("Neg", "Neg", [grad]), s.lr])
         kept = s.op("mul", "Mul", [s.read(m), momentum])
         s.assign("AssignAddVariableOp", variable, s.op("add", "AddV2", [step, kept]))
         return
@@ -61,7 +61,7 @@ def _adam(s, opt, grad, variable, index):
     power_1 = s.op("Pow", "Pow", [s.cast_x(opt.beta_1), step])
     power_2 = s.op("Pow", "Pow", [s.cast_x(opt.beta_2), step])
     root = s.op("Sqrt", "Sqrt", [s.op("sub", "Sub", [("x", 1.0), power_2], like=power_2)])
-    scaled = s.op("mul", "Mul", [s.read(opt.learning_rate), root])
+    scaled = s.op("mul", "Mul", [s.read(s.lr), root])
     alpha = s.op("truediv", "RealDiv", [scaled, s.op("sub", "Sub", [("x", 1.0), power_1],
                                                      like=power_1)])
     moved = s.op("mul", "Mul", [s.op("sub", "Sub", [grad, m]), ("y", 1 - opt.beta_1)])
@@ -96,7 +96,7 @@ def _rmsprop(s, opt, grad, variable, index):
     else:
         denominator = s.read(velocity)
     denominator = s.op("add", "AddV2", [denominator, ("y", opt.epsilon)])
-    scaled = s.op("mul", "Mul", [s.read(opt.learning_rate), grad])
+    scaled = s.op("mul", "Mul", [s.read(s.lr), grad])
     increment = s.op("mul", "Mul", [scaled, s.op("Rsqrt", "Rsqrt", [denominator])])
     if opt.momentum > 0:
         momentum = opt._momentums[index]
@@ -109,7 +109,7 @@ def _rmsprop(s, opt, grad, variable, index):
 def _adagrad(s, opt, grad, variable, index):
     accumulator = opt._accumulators[index]
     s.assign("AssignAddVariableOp", accumulator, s.op("mul", "Mul", [grad, grad]))
-    scaled = s.op("mul", "Mul", [s.read(opt.learning_rate), grad])
+    scaled = s.op("mul", "Mul", [s.read(s.lr), grad])
     root = s.op("Sqrt", "Sqrt", [s.op("add", "AddV2", [s.read(accumulator),
                                                         ("y", opt.epsilon)])])
     s.assign("AssignSubVariableOp", variable, s.op("truediv", "RealDiv", [scaled, root]))
@@ -147,7 +147,8 @@ def list_apply_gradients(builder, name, args, kwargs, outputs):
                     [(g.dtype, tuple(g.shape.as_list()))])
     summed = builder.add(builder.unique(outer + "IdentityN"), "IdentityN", grads + grads,
                          [(g.dtype, tuple(g.shape.as_list())) for g in grads * 2]).outputs
-    s = ScopeOps(builder, builder.unique(outer + (kwargs.get("name") or opt.name)) + "/")
+    s = ScopeOps(builder, builder.unique(outer + (kwargs.get("name") or opt.name)) + "/",
+                 opt.learning_rate)
     summed = clip_listing.clip(s, opt, summed[:len(grads)])
     clip_listing.weight_decay(s, opt, [v for _, v in pairs])
     index = opt._index_dict

@@ -19,6 +19,7 @@ Glossary:
   reduce to one    -- ``ReductionToOneDevice`` (int32 values, a ``strategy.reduce`` to
                       the host): ``AddN`` of the replicas' values, MEAN ``truediv``, then
                       an ``Identity`` per destination device.
+  other all-reduce -- ``HierarchicalCopyAllReduce`` / ``NcclAllReduce``: all_reduce_listing.
   IdentityN        -- ``ReplicaContext.all_reduce``'s custom gradient: after a replica's
                       ``Identity`` of each result, one IdentityN of the results and the
                       replica's values, which the replica's later ops read.
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import weakref
 
+from simdist.distribute import all_reduce_listing
 from simdist.distribute.reduce_util import ReduceOp, as_reduce_op
 from simdist.distribute.values import DistributedValues, Mirrored
 from simdist.framework import func_graph, graph_operations
@@ -81,6 +83,11 @@ def name_node(graph, node, attr, args, kwargs) -> None:
         graph.node_listings[id(node)] = _AllReduce(graph, node, ops, values, mean)
     elif type(ops).__name__ == "ReductionToOneDevice":
         graph.node_listings[id(node)] = _ToOneDevice(graph, node, pairs, mean)
+    elif type(ops).__name__ in ("HierarchicalCopyAllReduce", "NcclAllReduce") and \
+            len(_outputs(node)) == len(values) * len(extended._devices):
+        found = all_reduce_listing.listing(graph, node, ops, values, mean)
+        if found is not None:
+            graph.node_listings[id(node)] = found
 
 
 def name_identity_n(graph, strategy, identities, values) -> None:

@@ -131,3 +131,26 @@ PROGRAMS = {
     "strategy.reduce MEAN along axis 0": reduce_of("MEAN", 0),
     "SGD's apply_gradients": sgd_step,
 }
+
+
+# The cross-device ops other than the default each program runs with, by TF's class name
+# (record_tf_cross_device_graph.py, test_cross_device_graph_operations.py); TF builds
+# NcclAllReduce's graph on CPUs but finds no kernel to run it.
+CROSS_DEVICE_OPS = ("HierarchicalCopyAllReduce", "NcclAllReduce", "ReductionToOneDevice")
+CROSS_DEVICE_PROGRAMS = (
+    "an all-reduce", "all-reduces: MEAN, then SUM of two values",
+    "an all-reduce of a matrix, a vector and a scalar", "strategy.reduce MEAN along axis 0")
+
+
+def cross_device_case(tf, n, ops_name, name) -> dict:
+    """``name`` traced on a MirroredStrategy of ``n`` CPUs with ``ops_name``: its listing,
+    and its values for ``x = 2.0`` or the error type running it raises."""
+    strategy = tf.distribute.MirroredStrategy(
+        [f"/cpu:{i}" for i in range(n)], cross_device_ops=getattr(tf.distribute, ops_name)())
+    step = PROGRAMS[name](tf, strategy)
+    ops = listed(step.get_concrete_function(tf.constant(1.0)).graph)
+    try:
+        values = [v.numpy().tolist() for v in tf.nest.flatten(step(tf.constant(2.0)))]
+    except tf.errors.OpError as e:
+        values = type(e).__name__
+    return {"ops": ops, "values": values}

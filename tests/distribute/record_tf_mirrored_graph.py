@@ -39,11 +39,26 @@ def record_program(strategy, name):
 
 def record_devices(n, names):
     """Print the results of ``names`` on ``n`` logical CPUs as JSON (a process's own)."""
+    split_cpus(n)
+    strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(n)])
+    print(json.dumps({name: record_program(strategy, name) for name in names}))
+
+
+def split_cpus(n):
     tf.config.set_logical_device_configuration(
         tf.config.list_physical_devices("CPU")[0],
         [tf.config.LogicalDeviceConfiguration()] * n)
-    strategy = tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(n)])
-    print(json.dumps({name: record_program(strategy, name) for name in names}))
+
+
+def by_devices(script, names) -> dict:
+    """``script`` run with ``names`` in a process per device count: what each printed."""
+    results = {}
+    for n in DEVICES:
+        run = subprocess.run([sys.executable, script, *names], capture_output=True,
+                             text=True, check=True, env={**os.environ, "RECORD_DEVICES": str(n)},
+                             timeout=600)
+        results[str(n)] = json.loads(run.stdout.strip().splitlines()[-1])
+    return results
 
 
 def main(names):
@@ -51,20 +66,23 @@ def main(names):
         record_devices(int(os.environ["RECORD_DEVICES"]), names)
         return
     names = names or list(PROGRAMS)
-    results = {}
-    if os.path.exists(FIXTURE):
-        with open(FIXTURE) as f:
-            results = json.load(f)["results"]
-    by_devices = {}
-    for n in DEVICES:
-        run = subprocess.run([sys.executable, __file__, *names], capture_output=True,
-                             text=True, check=True, env={**os.environ, "RECORD_DEVICES": str(n)},
-                             timeout=600)
-        by_devices[str(n)] = json.loads(run.stdout.strip().splitlines()[-1])
+    results = recorded(FIXTURE)
+    got = by_devices(__file__, names)
     for name in names:
-        results[name] = {n: by_devices[n][name] for n in by_devices}
-    results = {k: results[k] for k in PROGRAMS if k in results}
-    with open(FIXTURE, "w") as f:
+        results[name] = {n: got[n][name] for n in got}
+    write(FIXTURE, {k: results[k] for k in PROGRAMS if k in results})
+
+
+def recorded(fixture) -> dict:
+    """The results ``fixture`` holds (none before the first recording)."""
+    if not os.path.exists(fixture):
+        return {}
+    with open(fixture) as f:
+        return json.load(f)["results"]
+
+
+def write(fixture, results) -> None:
+    with open(fixture, "w") as f:
         json.dump({"tf_version": tf.__version__, "results": results}, f, indent=1)
 
 

@@ -116,6 +116,8 @@ _.reset_dropout_mask  # simdist/keras/layers/rnn/dropout_rnn_cell_mixin.py (publ
 _.reset_recurrent_dropout_mask  # simdist/keras/layers/rnn/dropout_rnn_cell_mixin.py
 LSTM  # simdist/keras/layers/rnn/lstm.py (tf.keras.layers.LSTM)
 Masking  # simdist/keras/layers/masking.py (tf.keras.layers.Masking)
+TextVectorization  # simdist/keras/layers/preprocessing/text_vectorization.py
+text_dataset_from_directory  # simdist/keras/utils/text_dataset.py (tf.keras.utils)
 Bidirectional  # simdist/keras/layers/rnn/bidirectional.py (tf.keras.layers.Bidirectional)
 GRU  # simdist/keras/layers/rnn/gru.py
 SimpleRNN  # simdist/keras/layers/rnn/simple_rnn.py

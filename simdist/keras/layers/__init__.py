@@ -29,6 +29,7 @@ from simdist.keras.layers.pooling import (
 from simdist.keras.layers.preprocessing.integer_lookup import IntegerLookup
 from simdist.keras.layers.preprocessing.normalization import Normalization
 from simdist.keras.layers.preprocessing.string_lookup import StringLookup
+from simdist.keras.layers.preprocessing.text_vectorization import TextVectorization
 from simdist.keras.layers.reshaping import Reshape
 from simdist.keras.layers.rnn.base_rnn import RNN
 from simdist.keras.layers.rnn.bidirectional import Bidirectional

@@ -96,9 +96,14 @@ def _relaxed_spec(input_spec, first_input, out_values):
 
 
 def _called(fn, values, dataset):
-    """``fn(values)``; an op's error in it marked as the function's (iterator_errors)."""
+    """``fn(values)``; an op's error in it marked as the function's (iterator_errors); its
+    OutOfRangeError is TF's InvalidArgumentError without that context (a function's end of
+    sequence is not its input's)."""
     try:
         return fn(values)
+    except errors.OutOfRangeError as e:   # captured_function.cc: not the end of the input
+        raise errors.InvalidArgumentError(
+            None, None, f"Function invocation produced OutOfRangeError: {e.message}") from e
     except errors.OpError as e:
         iterator_errors.in_function(e, dataset)
         raise
@@ -172,8 +177,13 @@ class FilterDataset(DatasetV2):
                         "tensor, but its return type is {}.")
 
     def _check_spec(self, spec) -> None:
+        """TF's ``output_structure.is_compatible_with(TensorSpec([], tf.bool))``: a structure
+        has no such method (TF's AttributeError); a bool of unknown rank passes."""
+        if not hasattr(spec, "is_compatible_with"):
+            raise AttributeError(f"'{type(spec).__name__}' object has no attribute "
+                                 "'is_compatible_with'")
         if not isinstance(spec, TensorSpec) or not spec.dtype.is_bool or \
-                spec.shape.rank != 0:
+                spec.shape.rank not in (None, 0):
             raise ValueError(self._NOT_A_PREDICATE.format(spec))
 
     def _values(self):

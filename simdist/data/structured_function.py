@@ -79,6 +79,7 @@ class StructuredFunction:
         graph.outer_captures = []
         graph.lent_captures = []   # its tensors that functions of its datasets capture
         fn, graph.autograph_pending = _converted(self._fn)
+        converted = fn is not self._fn or not graph.autograph_pending
         host = structure.host_device()
         args = symbolic_args(graph, host, self._input_spec)
         inputs = structure.flatten(args)
@@ -94,6 +95,7 @@ class StructuredFunction:
                     out = self._wrap(out)
         except TypeError as e:   # a tensor of the enclosing trace read in Python
             if _OUT_OF_SCOPE not in str(e):
+                _raise_call_error(e, self._fn, converted)
                 _raise_in_user_code(e)
             raise NotTraceable("a dataset function read a tensor of the enclosing "
                                "trace in Python") from None
@@ -324,6 +326,35 @@ def _first_dtype(values: list):
 
 def _is_tensor(v) -> bool:
     return func_graph.is_symbolic(v) or isinstance(v, Tensor)
+
+
+# AutoGraph's converted copy of a function is made inside its factories (TF: this name)
+_FACTORY = "outer_factory.<locals>.inner_factory.<locals>."
+
+
+def _raise_call_error(error: TypeError, fn, converted: bool) -> None:
+    """Raise TF's text for a function called with arguments it does not take (a map of
+    pairs given a function of one argument): AutoGraph called the function's converted
+    copy, ``<factories>.tf__<name>`` (a lambda's: ``<lambda>``), and the error is "in user
+    code" with no frame of it. Nothing when ``fn`` was not converted, is not a plain
+    function, or the error came from inside it."""
+    import types
+
+    tb = error.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    called = f"{getattr(fn, '__qualname__', '')}("
+    if not converted or not isinstance(fn, types.FunctionType) or tb is None or \
+            tb.tb_frame.f_code is not StructuredFunction._trace.__code__ or \
+            not str(error).startswith(called):
+        return
+    from simdist.autograph.impl import error_utils
+
+    name = fn.__name__ if fn.__name__ == "<lambda>" else f"tf__{fn.__name__}"
+    cause = f"TypeError: {_FACTORY}{name}({str(error)[len(called):]}"
+    new = TypeError(error_utils.message([], cause))
+    new.ag_error_metadata = error_utils.ErrorMetadata(cause)
+    raise new from None
 
 
 def _raise_in_user_code(error):

@@ -13,8 +13,17 @@ Glossary:
                    runs at every execution, never while tracing; the outputs have unknown
                    shapes (``set_shape`` / ``tf.ensure_shape`` give them one). The kernel
                    checks the results: their count and (PyFunc) dtypes, TF's
-                   InvalidArgumentError naming ``pyfunc_<n>``; an exception of ``func`` is
-                   TF's UnknownError with its text.
+                   InvalidArgumentError naming ``pyfunc_<n>``.
+  func's error  -- an exception of ``func`` (in a graph; eagerly EagerPyFunc's too, the
+                   eager op's ``{{function_node __wrapped__EagerPyFunc_Tin_<n>_Tout_<k>_
+                   device_<d>}} ... [Op:EagerPyFunc] name: ``) is py_func.cc's error: its
+                   code by the exception's type (ValueError, TypeError: InvalidArgument;
+                   StopIteration: OutOfRange; MemoryError: ResourceExhausted;
+                   NotImplementedError: Unimplemented; any other, a tf.errors one too:
+                   Unknown), its text ``<Type>: <message>`` and the traceback, each entry
+                   on lines of its own (from ``func``'s frame on: TF's lists its own
+                   script_ops frames first). EagerPyFunc's results that ``Tout`` cannot
+                   hold are the same InvalidArgumentError (TypeError: ...).
 
 Mirrors tensorflow/python/ops/script_ops.py and tensorflow/core/kernels/py_func.cc.
 """
@@ -77,15 +86,26 @@ def _results(value) -> list:
 
 
 def _run_eagerly(op_type, func, inputs, types, many):
-    """TF's eager PyFunc / EagerPyFunc: ``func``'s exception as it is; nothing for an empty
-    ``Tout``; PyFunc's results as they are (their dtypes, and one or a list as ``func``
-    returned them), EagerPyFunc's converted to ``types``."""
+    """TF's eager PyFunc / EagerPyFunc: PyFunc's exception as it is, EagerPyFunc's as the
+    eager op's error (see the module docstring); nothing for an empty ``Tout``; PyFunc's
+    results as they are (their dtypes, and one or a list as ``func`` returned them),
+    EagerPyFunc's converted to ``types``."""
+    if op_type == "EagerPyFunc":
+        try:
+            out = _converted(_results(func(*inputs)), types) if types else None
+        except Exception as e:  # noqa: BLE001 - TF's kernel reports any exception of func
+            error = e if isinstance(e, errors.OpError) and hasattr(e, "_py_func") else \
+                _func_error(e)
+            device = context.current_device().name
+            error._message = (f"{{{{function_node __wrapped__EagerPyFunc_Tin_{len(inputs)}_"
+                              f"Tout_{len(types)}_device_{device}}}}} {error.message} "
+                              "[Op:EagerPyFunc] name: ")
+            error.args = (error._message,)
+            raise error from None
+        return out if many or out is None else out[0]
     value = func(*_args(op_type, inputs))
     if not types:
         return None
-    if op_type == "EagerPyFunc":
-        out = _converted(_results(value), types)
-        return out if many else out[0]
     out = [r if isinstance(r, Tensor) else execute.convert_to_tensor(np.asarray(r))
            for r in _results(value)]
     return out if isinstance(value, (list, tuple)) else out[0]
@@ -95,7 +115,28 @@ def _converted(results, types) -> list:
     try:
         return [execute.convert_to_tensor(r, dtype=t) for r, t in zip(results, types)]
     except (TypeError, ValueError) as e:
-        raise errors.InvalidArgumentError(None, None, f"{type(e).__name__}: {e}") from None
+        raise _func_error(e, skip=0) from None
+
+
+# py_func.cc: the code of a Python exception of func, by its type (else UNKNOWN)
+_CODES = ((ValueError, errors.InvalidArgumentError), (TypeError, errors.InvalidArgumentError),
+          (StopIteration, errors.OutOfRangeError), (MemoryError, errors.ResourceExhaustedError),
+          (NotImplementedError, errors.UnimplementedError))
+
+
+def _func_error(error: BaseException, skip: int = 1):
+    """py_func.cc's error for ``error`` raised in ``func`` (see the module docstring); the
+    traceback leaves out its first ``skip`` frames (simdist's call of ``func``)."""
+    kind = next((code for t, code in _CODES if isinstance(error, t)), errors.UnknownError)
+    tb = error.__traceback__
+    for _ in range(skip):
+        tb = tb.tb_next if tb is not None else None
+    lines = traceback.format_exception(type(error), error, tb)
+    if tb is None:
+        lines.insert(0, "Traceback (most recent call last):\n")
+    new = kind(None, None, f"{type(error).__name__}: {error}\n" + "\n".join(lines) + "\n")
+    new._py_func = True
+    return new
 
 
 def _graph_spec(graph, op_type, func, inputs, types, token, name=None):
@@ -109,7 +150,7 @@ def _graph_op(op_type, func, inputs, types, token, name=None) -> list:
 
     Raises:
       InvalidArgumentError: a result of another count or (PyFunc) dtype.
-      UnknownError: ``func`` raised.
+      OpError: ``func`` raised (py_func.cc's code for the exception's type).
     """
     args = _args(op_type, inputs)
     if op_type == "PyFunc":   # the graph kernel gives a scalar as a NumPy scalar
@@ -117,8 +158,7 @@ def _graph_op(op_type, func, inputs, types, token, name=None) -> list:
     try:
         results = _results(func(*args))
     except Exception as e:  # noqa: BLE001 - TF's kernel reports any exception of func
-        raise errors.UnknownError(
-            None, None, f"{type(e).__name__}: {e}\n{traceback.format_exc()}") from e
+        raise _func_error(e) from e
     if len(results) != len(types):
         raise errors.InvalidArgumentError(
             None, None, f"{token} returns {len(results)} values, but expects to see "

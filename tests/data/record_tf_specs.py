@@ -4,7 +4,7 @@ dataset_function_cases.CASES into fixtures/tf_dataset_functions.json and for
 dataset_ops_cases.CASES into fixtures/tf_dataset_ops.json and for
 iteration_error_cases.CASES into fixtures/tf_iteration_errors.json and for
 argument_error_cases.CASES into fixtures/tf_argument_errors.json and for
-function_error_cases.CASES into fixtures/tf_function_errors.json.
+dataset_function_error_cases.CASES into fixtures/tf_dataset_function_errors.json.
 
 Run with the TensorFlow interpreter (not simdist's venv); naming cases re-records only them:
     TF_USE_LEGACY_KERAS=1 /tmp/tfvenv/bin/python tests/data/record_tf_specs.py
@@ -23,7 +23,8 @@ GROUPS = {"specs": ("spec_cases", "tf_specs.json"), "scan": ("scan_cases", "tf_s
           "ops": ("dataset_ops_cases", "tf_dataset_ops.json"),
           "iteration_errors": ("iteration_error_cases", "tf_iteration_errors.json"),
           "argument_errors": ("argument_error_cases", "tf_argument_errors.json"),
-          "function_errors": ("function_error_cases", "tf_function_errors.json")}
+          "function_errors": ("dataset_function_error_cases",
+                              "tf_dataset_function_errors.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:], cpus=None, clear_session=False)

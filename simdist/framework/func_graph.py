@@ -270,6 +270,12 @@ def register_composite(cls, components, rebuild) -> None:
     _COMPOSITES[cls] = (components, parts)
 
 
+def returned_variable(x) -> bool:
+    """Whether ``x``, returned by a traced function, is a plain variable TF reads."""
+    return hasattr(x, "assign") and hasattr(x, "_as_tensor") and \
+        not hasattr(x, "_read_local") and not isinstance(x, SymbolicTensor)
+
+
 def is_composite(x) -> bool:
     """Whether ``x`` is a registered composite value (a PerReplica, a Mirrored)."""
     return type(x) in _COMPOSITES
@@ -725,6 +731,7 @@ class FuncGraph:
         self.reduction_axes: dict = {}  # a reduction's name -> its default axes' names
         self.read_identities: dict = {}   # read_value()'s tensor id -> (read, Identity name)
         self._output_names = None       # the outputs' Identity names, made once
+        self.output_reads: dict = {}    # a returned variable's id -> its read's name
         self.argument_names: list = []  # the flat arguments' names (function._trace_graph)
         self.inference_name = graph_errors.inference_name(name)   # __inference_f_23
         # the tensors of cond branches and loop bodies traced already (tensor id -> that
@@ -791,13 +798,22 @@ class FuncGraph:
                            f"{len(op.outputs)} outputs.")
         return op.outputs[int(index)]
 
+    def output_leaves(self) -> list:
+        """The outputs TF makes an Identity of: symbolic tensors (a PerReplica's parts too)
+        and plain variables (read when the trace ends: func_graph's
+        convert_variables_to_tensors)."""
+        return [t for t in nest.flatten(expand(self.outputs))
+                if isinstance(t, SymbolicTensor) or returned_variable(t)]
+
     def output_names(self) -> list:
         """TF's names of the outputs: each goes through an Identity op, named after the
-        graph's other ops (``Identity_2`` where the function made two)."""
-        n = len([t for t in nest.flatten(expand(self.outputs))   # a PerReplica's parts too
-                 if isinstance(t, SymbolicTensor)])
-        if self._output_names is None or len(self._output_names) != n:
-            self._output_names = [self.unique_name("Identity") + ":0" for _ in range(n)]
+        graph's other ops (``Identity_2`` where the function made two); a returned
+        variable's read (``ReadVariableOp``, in ``output_reads``) is named before them."""
+        leaves = self.output_leaves()
+        if self._output_names is None or len(self._output_names) != len(leaves):
+            self.output_reads = {id(t): self.unique_name("ReadVariableOp") for t in leaves
+                                 if returned_variable(t)}
+            self._output_names = [self.unique_name("Identity") + ":0" for _ in leaves]
         return self._output_names
 
     def captures(self) -> list:
@@ -935,6 +951,12 @@ class FuncGraph:
             self.reduction_axes[op_name] = axes
         if self._pending_reads:
             self._name_reads(slots, op_name)
+        from simdist.framework import graph_operations
+
+        if graph_operations.RESERVED_WHEN_TRACED:   # the names of the ops TF lists for it
+            graph_operations.reserve_names(
+                self, fn, op_name, args, kwargs,
+                getattr(_MODE_HOOKS[0](), "replica_context", None) if _MODE_HOOKS else None)
         if args and getattr(fn, "__name__", "").startswith("__") and \
                 hasattr(args[0], "_as_tensor") and \
                 hasattr(args[0], "assign"):

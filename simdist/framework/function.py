@@ -225,9 +225,14 @@ class ConcreteFunction:
         """The graph's outputs as TF names them: each through an ``Identity`` op."""
         graph = self._trace.graph
         names = iter(graph.output_names())
-        return nest.map_structure(
-            lambda t: t._renamed(next(names)) if isinstance(t, func_graph.SymbolicTensor)
-            else t, graph.outputs)
+
+        def renamed(t):
+            if isinstance(t, func_graph.SymbolicTensor):
+                return t._renamed(next(names))
+            if func_graph.returned_variable(t):   # its read's Identity (kept as the variable)
+                next(names)
+            return t
+        return nest.map_structure(renamed, graph.outputs)
 
     @property
     def graph(self):

@@ -162,10 +162,36 @@ _OWN_SCOPE = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__
 LISTINGS: dict = {}
 
 
-def register_listing(fn, lister) -> None:
+# the listers whose names are taken while tracing (reserve_names), for ops TF names in
+# the scope around the call (a metric's Sum, Cast ...), which a later op's name follows
+RESERVED_WHEN_TRACED: set = set()
+
+
+def register_listing(fn, lister, reserve=False) -> None:
     """List the nodes of the recorded function ``fn`` (its ``__recorded_op__``) as TF's
-    ops with ``lister`` (see ``LISTINGS``)."""
+    ops with ``lister`` (see ``LISTINGS``); ``reserve``: take its names when traced."""
     LISTINGS[getattr(fn, "__recorded_op__", fn)] = lister
+    if reserve:
+        RESERVED_WHEN_TRACED.add(lister)
+
+
+def reserve_names(graph, fn, name, args, kwargs, replica) -> None:
+    """While ``fn(*args, **kwargs)`` is recorded as the node ``name``: take in ``graph``
+    the names its lister (one of RESERVED_WHEN_TRACED) will give its ops, so ops traced
+    after it are named as TF's (``Sum_1`` after a metric's ``Sum``); none where the lister
+    would list the node whole."""
+    lister = LISTINGS.get(fn)
+    if lister not in RESERVED_WHEN_TRACED:
+        return
+    saved = dict(graph._names)
+    builder = _DryBuilder(graph, replica)
+    try:
+        done = lister(builder, name, args, kwargs, [(None, None)]) is not None
+    except Exception:   # noqa: BLE001 - a lister that cannot run on symbolic values
+        done = False
+    if not done:
+        graph._names.clear()
+        graph._names.update(saved)
 
 
 class GraphTensor:
@@ -590,19 +616,43 @@ class _Builder:
         return []
 
     def outputs(self) -> None:
-        from simdist.framework.func_graph import SymbolicTensor, expand
+        from simdist.framework.func_graph import SymbolicTensor
 
-        outs = [t for t in nest.flatten(expand(self.graph.outputs))
-                if isinstance(t, SymbolicTensor)]
-        for name, t in zip(self.graph.output_names(), outs):
-            source = self.by_id.get(t._id)
+        outs = self.graph.output_leaves()
+        names = self.graph.output_names()
+        sources = [self.by_id.get(t._id) if isinstance(t, SymbolicTensor) else
+                   self.read(self.graph.output_reads[id(t)], t, named=True) for t in outs]
+        for name, t, source in zip(names, outs, sources):
+            shape = t._static_shape if isinstance(t, SymbolicTensor) else tuple(t.shape)
             self.add(name[:-2], "Identity", [source] if source is not None else [],
-                     [(t.dtype, t._static_shape)])
+                     [(t.dtype, shape)])
         if self.graph.outputs is None:   # still tracing: no outputs and no NoOp yet
             return
         if any(op.type in _STATEFUL for op in self.ops) or any(
                 getattr(n, "dry", None) is not None for n in self.graph.nodes):
             self.add(self.unique("NoOp"), "NoOp", (), ())
+
+
+class _DryBuilder(_Builder):
+    """A lister run while tracing (reserve_names): names taken in the graph itself, a
+    symbolic argument standing for the GraphTensor it will be."""
+
+    def __init__(self, graph, replica):   # noqa: D107 - none of _Builder's listing state
+        self.graph, self.replica = graph, replica
+        self.ops, self.by_id, self.resources, self.shared = [], {}, {}, {}
+        self.specs, self.tapes, self.reduced_shapes, self.arguments_read = {}, {}, {}, {}
+        self.used, self.taken = set(), set()
+
+    def unique(self, name: str) -> str:
+        return self.graph.unique_name(name)
+
+    def converted(self, op_name, input_name, value) -> list:
+        from simdist.framework.func_graph import SymbolicTensor
+
+        if isinstance(value, SymbolicTensor):
+            return [GraphTensor(Operation(self.graph, value.name, "Placeholder"), 0,
+                                value.dtype, value._static_shape)]
+        return super().converted(op_name, input_name, value)
 
 
 def _python_shape(shape) -> bool:

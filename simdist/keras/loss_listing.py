@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.framework import dtypes, graph_operations
-from simdist.framework.graph_operations import GraphTensor
+from simdist.framework.graph_operations import GraphTensor, _is_variable
 from simdist.keras import losses
 from simdist.keras.losses import ReductionV2
 
@@ -72,6 +72,18 @@ def _mae(builder, scope, y_true, y_pred, kwargs):
 _CALLS = {losses.mean_squared_error: _mse, losses.mean_absolute_error: _mae}
 
 
+def _all_axes(builder, scope, rank):
+    """math_ops._ReductionDims: a Const of the axes, or a scalar's ``Rank`` and ``range``."""
+    if rank:
+        return _out(builder, builder.unique(f"{scope}Const"), "Const", (), dtypes.int32,
+                    (rank,), np.arange(rank))
+    zero = _out(builder, builder.unique(f"{scope}Rank"), "Const", (), dtypes.int32, (), 0)
+    base = builder.unique(f"{scope}range")
+    start = _out(builder, f"{base}/start", "Const", (), dtypes.int32, (), 0)
+    delta = _out(builder, f"{base}/delta", "Const", (), dtypes.int32, (), 1)
+    return _out(builder, base, "Range", [start, zero, delta], dtypes.int32, (0,), [])
+
+
 def _weighted(builder, scope, name, per_example, reduction, weight):
     """compute_weighted_loss (see the module docstring); ``weight``: a GraphTensor of the
     per-example shape or a Python number."""
@@ -84,8 +96,7 @@ def _weighted(builder, scope, name, per_example, reduction, weight):
     weighted = _out(builder, mul_name, "Mul", [per_example, weight], dt, shape)
     if reduction == ReductionV2.NONE:
         return weighted
-    axes = _out(builder, builder.unique(f"{scope}Const"), "Const", (), dtypes.int32,
-                (len(shape),), np.arange(len(shape)))
+    axes = _all_axes(builder, scope, len(shape))
     sum_name = name if last == "Sum" else builder.unique(f"{scope}Sum")
     total = _out(builder, sum_name, "Sum", [weighted, axes], dt, ())
     if reduction == ReductionV2.SUM:
@@ -93,11 +104,7 @@ def _weighted(builder, scope, name, per_example, reduction, weight):
     count = _out(builder, builder.unique(f"{scope}num_elements"), "Const", (), dtypes.int32,
                  (), int(np.prod(shape)))
     count = _out(builder, builder.unique(f"{scope}num_elements/Cast"), "Cast", [count], dt, ())
-    rank = _out(builder, builder.unique(f"{scope}Rank"), "Const", (), dtypes.int32, (), 0)
-    base = builder.unique(f"{scope}range")
-    start = _out(builder, f"{base}/start", "Const", (), dtypes.int32, (), 0)
-    delta = _out(builder, f"{base}/delta", "Const", (), dtypes.int32, (), 1)
-    axes = _out(builder, base, "Range", [start, rank, delta], dtypes.int32, (0,), [])
+    axes = _all_axes(builder, scope, 0)
     total = _out(builder, builder.unique(f"{scope}Sum"), "Sum", [total, axes], dt, ())
     value = _out(builder, name, "DivNoNan", [total, count], dt, ())
     value.op.forward_scope = name + "/"   # math_ops.div_no_nan's own scope, named 'value'
@@ -126,8 +133,13 @@ def list_loss(builder, name, args, kwargs, outputs):
     weight = _sample_weight(builder, name, sample_weight)
     if weight is None:
         return None
-    found = [builder.converted(name, None, v) for v in (y_true, y_pred)]
     scope = name.split("/weighted_loss/")[0] + "/"
+    if _is_variable(y_true) or _is_variable(y_pred) and call not in (_mse, _mae):
+        return None
+    found = [[] if _is_variable(y_true) else builder.converted(name, None, y_true),
+             # mean_squared_error's convert_to_tensor(y_pred) first: a read in the scope
+             [builder.read(builder.unique(scope + "ReadVariableOp"), y_pred, named=True)]
+             if _is_variable(y_pred) else builder.converted(name, None, y_pred)]
     sparse = fn is losses.sparse_categorical_crossentropy
     if not found[0] and sparse and isinstance(y_true, (list, tuple)):
         labels = np.asarray(y_true)   # backend's convert_to_tensor of the Python labels

@@ -245,3 +245,27 @@ def step(x, y, labels, weights):
 out = ops(step, tf.ones([2, 3]), tf.zeros([2, 3]), tf.constant([2, 1]),
           tf.constant([1.0, 0.5]))
 """
+CASES["names after listed ops: a metric, a clipped step, then user ops"] = OPS + """
+w = tf.Variable([1.0, 2.0])
+mean = tf.keras.metrics.Mean()
+opt = tf.keras.optimizers.SGD(0.1, clipnorm=1.0)
+mse = tf.keras.losses.MeanSquaredError()
+@tf.function
+def step(x):
+    mean.update_state(x)
+    total = tf.reduce_sum(x)
+    count = tf.cast(tf.size(x), tf.float32)
+    opt.apply_gradients([(x, w)])
+    loss = mse(x, w)
+    return tf.add(total, count), tf.identity(loss), tf.math.divide_no_nan(total, count)
+out = ops(step, tf.constant([1.0, 3.0]))
+"""
+CASES["a tf.function that returns a variable"] = OPS + """
+v = tf.Variable([1.0, 2.0])
+c = tf.Variable(3, dtype=tf.int64)
+@tf.function
+def step(x):
+    v.assign_add(x)
+    return v, x * 2.0, c
+out = ops(step, tf.constant([1.0, 1.0]))
+"""

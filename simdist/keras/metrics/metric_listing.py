@@ -128,6 +128,8 @@ def list_result(builder, name, args, kwargs, outputs):
     return builder.add(name, "Identity", [value], [(value.dtype, ())])
 
 
-graph_operations.register_listing(Reduce.update_state, list_reduce_update)
-graph_operations.register_listing(MeanMetricWrapper.update_state, list_accuracy_update)
-graph_operations.register_listing(Metric.result, list_result)
+# (their ops are named in the scope around the call: taken while tracing)
+graph_operations.register_listing(Reduce.update_state, list_reduce_update, reserve=True)
+graph_operations.register_listing(MeanMetricWrapper.update_state, list_accuracy_update,
+                                  reserve=True)
+graph_operations.register_listing(Metric.result, list_result, reserve=True)

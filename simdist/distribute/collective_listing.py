@@ -20,6 +20,11 @@ Glossary:
                       the host): ``AddN`` of the replicas' values, MEAN ``truediv``, then
                       an ``Identity`` per destination device.
   other all-reduce -- ``HierarchicalCopyAllReduce`` / ``NcclAllReduce``: all_reduce_listing.
+  one replica      -- a MirroredStrategy or a one-process MultiWorkerMirroredStrategy of
+                      one device (MWMS on CPUs): CrossDeviceOps' shortcut, no op for a
+                      batch_reduce_to (the values themselves), an ``Identity`` for a
+                      reduce_to to the value's device (``CrossDeviceOps.reduce``; of a
+                      run's one result, ``reduce_non_distributed_value``: none for MEAN).
   IdentityN        -- ``ReplicaContext.all_reduce``'s custom gradient: after a replica's
                       ``Identity`` of each result, one IdentityN of the results and the
                       replica's values, which the replica's later ops read.
@@ -70,6 +75,11 @@ def name_node(graph, node, attr, args, kwargs) -> None:
         if any(tpu_strategy._sums_across_replicas(v) for v, _ in pairs):
             mark_stateful(graph, node)
         return
+    if _one_replica(extended):
+        one = _OneReplica.of(graph, node, attr, pairs, given.get("reduce_op"))
+        if one is not None:
+            graph.node_listings[id(node)] = one
+        return
     if type(extended) is not MirroredExtended or len(extended._devices) < 2:
         return
     values = [v for v, _ in pairs]
@@ -95,7 +105,8 @@ def name_identity_n(graph, strategy, identities, values) -> None:
     tensors; ``values``: the replica's inputs): TF's IdentityN follows them."""
     from simdist.distribute.mirrored_strategy import MirroredExtended
 
-    if type(strategy.extended) is not MirroredExtended or not identities:
+    if not (type(strategy.extended) is MirroredExtended or _one_replica(strategy.extended)) \
+            or not identities:
         return
     # the last Identity (a tape's gradient link may follow it)
     last = next((node for node in reversed(graph.nodes[-2 * len(identities) - 1:])
@@ -105,6 +116,16 @@ def name_identity_n(graph, strategy, identities, values) -> None:
     graph.node_listings[id(last)] = _IdentityN(
         graph.unique_name(graph.scope + "IdentityN"), [t._id for t in identities],
         [v._id for v in values if func_graph.is_symbolic(v)])
+
+
+def _one_replica(extended) -> bool:
+    """A MirroredStrategy or MultiWorkerMirroredStrategy of one replica in one process:
+    TF's CrossDeviceOps then takes its shortcut (see ``one replica``)."""
+    from simdist.distribute.mirrored_strategy import MirroredExtended
+    from simdist.distribute.multi_worker_mirrored_strategy import CollectiveAllReduceExtended
+
+    return type(extended) in (MirroredExtended, CollectiveAllReduceExtended) and \
+        len(extended._devices) == 1 and not getattr(extended, "_cluster", None)
 
 
 def _per_replica(value, n) -> bool:
@@ -257,6 +278,42 @@ class _ToOneDevice:
                 tid = next(outputs, None)
                 if tid is not None:
                     builder.by_id[tid] = out
+
+
+class _OneReplica:
+    """CrossDeviceOps' shortcut for one replica (see ``one replica``)."""
+
+    def __init__(self, graph, node, values, identity):
+        self.inputs = [t._id for t in values]
+        self.outputs = _outputs(node)
+        self.names = [graph.unique_name(graph.scope + "Identity") for _ in values] \
+            if identity else None
+
+    @classmethod
+    def of(cls, graph, node, attr, pairs, reduce_op):
+        """The listing of ``node`` (``attr``: reduce_to / batch_reduce_to of ``pairs``), or
+        None where TF takes no shortcut (other devices, values not per replica)."""
+        from simdist.distribute import cross_device_ops as cdo
+
+        # one replica's value: its tensor (TF's regroup of one value), or a PerReplica
+        values = [v if func_graph.is_symbolic(v) else
+                  v.values[0] if _per_replica(v, 1) else None for v, _ in pairs]
+        if any(v is None for v in values) or len(_outputs(node)) != len(values) or any(
+                set(cdo.get_devices_from(v)) != set(cdo.get_devices_from(d)) for v, d in pairs):
+            return None
+        # reduce_to: CrossDeviceOps.reduce's Identity; a plain tensor (one replica's
+        # result of a run) is reduce_non_distributed_value's: itself for MEAN, else a
+        # broadcast (Identity)
+        plain = func_graph.is_symbolic(pairs[0][0])
+        return cls(graph, node, values, identity=attr == "reduce_to" and not (
+            plain and as_reduce_op(reduce_op) == ReduceOp.MEAN))
+
+    def list_operations(self, builder, node) -> None:
+        for k, (tid, out) in enumerate(zip(self.inputs, self.outputs)):
+            value = builder.by_id.get(tid)
+            if self.names is not None:
+                value = builder.add(self.names[k], "Identity", [value]).outputs[0]
+            builder.by_id[out] = value
 
 
 class _IdentityN:

@@ -154,3 +154,33 @@ def cross_device_case(tf, n, ops_name, name) -> dict:
     except tf.errors.OpError as e:
         values = type(e).__name__
     return {"ops": ops, "values": values}
+
+
+# Strategies of one replica (GPUs hidden: MultiWorkerMirroredStrategy on CPUs has one) and
+# the programs they run: TF's CrossDeviceOps take their one-value shortcut.
+ONE = "one replica"   # the fixture's key of these
+ONE_REPLICA = ("MultiWorkerMirroredStrategy AUTO", "MultiWorkerMirroredStrategy RING",
+               "MultiWorkerMirroredStrategy NCCL", "MirroredStrategy of one CPU")
+ONE_REPLICA_PROGRAMS = (
+    "an all-reduce", "all-reduces: MEAN, then SUM of two values",
+    "name scopes around the run and the all-reduce", "strategy.reduce SUM",
+    "strategy.reduce MEAN along axis 0")
+
+
+def one_replica_case(tf, strategy_name, name) -> dict:
+    """``name`` traced with the strategy ``strategy_name`` (of ``ONE_REPLICA``): its
+    listing and its values for ``x = 2.0``."""
+    if tf.config.get_visible_devices("GPU"):
+        tf.config.set_visible_devices([], "GPU")
+    if strategy_name.startswith("MirroredStrategy"):
+        strategy = tf.distribute.MirroredStrategy(["/cpu:0"])
+    else:
+        implementation = getattr(tf.distribute.experimental.CommunicationImplementation,
+                                 strategy_name.split()[-1])
+        strategy = tf.distribute.MultiWorkerMirroredStrategy(
+            communication_options=tf.distribute.experimental.CommunicationOptions(
+                implementation=implementation))
+    step = PROGRAMS[name](tf, strategy)
+    ops = listed(step.get_concrete_function(tf.constant(1.0)).graph)
+    return {"ops": ops, "values": [v.numpy().tolist()
+                                   for v in tf.nest.flatten(step(tf.constant(2.0)))]}

@@ -50,10 +50,10 @@ def split_cpus(n):
         [tf.config.LogicalDeviceConfiguration()] * n)
 
 
-def by_devices(script, names) -> dict:
+def by_devices(script, names, counts=DEVICES) -> dict:
     """``script`` run with ``names`` in a process per device count: what each printed."""
     results = {}
-    for n in DEVICES:
+    for n in counts:
         run = subprocess.run([sys.executable, script, *names], capture_output=True,
                              text=True, check=True, env={**os.environ, "RECORD_DEVICES": str(n)},
                              timeout=600)

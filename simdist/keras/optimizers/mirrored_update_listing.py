@@ -1,6 +1,6 @@
 """The operations TF's graph lists for an optimizer's cross-replica update under
 MirroredStrategy (``_distributed_apply_gradients_fn``, run by ``merge_call`` after the
-gradients' all-reduce), for SGD.
+gradients' all-reduce), for SGD (momentum, nesterov) and Adam.
 
 Glossary:
   update_<r>     -- ``distribution.extended.update(var, fn, group=False)``: per variable,
@@ -13,7 +13,7 @@ Glossary:
   iterations     -- its ``assign_add(1)`` per replica (``update_<r>_<k>``: ``Const``,
                     ``AssignAddVariableOp``), grouped (``group_deps/NoOp`` per replica, then
                     ``group_deps``), and each replica's copy read back (``Identity``).
-  whole          -- another optimizer, clipping, weight decay, a schedule, a variable that
+  whole          -- another optimizer, amsgrad, clipping, weight decay, a schedule, a variable that
                     is not mirrored on every replica: one node.
 
 Mirrors tf_keras/src/optimizers/optimizer.py (Optimizer._distributed_apply_gradients_fn),
@@ -26,6 +26,7 @@ import numpy as np
 
 from simdist.framework import dtypes, graph_operations
 from simdist.keras.optimizers import optimizer_listing, schedules
+from simdist.keras.optimizers.adam import Adam
 from simdist.keras.optimizers.clip_listing import ScopeOps
 from simdist.keras.optimizers.optimizer import Optimizer
 from simdist.keras.optimizers.sgd import SGD
@@ -39,7 +40,9 @@ class _Replica:
 
 
 def _listed(opt) -> bool:
-    return type(opt) is SGD and isinstance(opt.momentum, (int, float)) and not (
+    kind = type(opt) is SGD and isinstance(opt.momentum, (int, float)) or \
+        type(opt) is Adam and not opt.amsgrad
+    return kind and not (
         opt.clipnorm or opt.clipvalue or opt.global_clipnorm or opt.weight_decay
         or isinstance(opt._learning_rate, schedules.LearningRateSchedule))
 
@@ -79,7 +82,7 @@ def list_distributed_apply(builder, name, args, kwargs, outputs):
     if not (_copies(opt.iterations, n, dtypes.int64) and _copies(opt.learning_rate, n)):
         return None
     outer = builder.unique(opt.name) + "/"
-    update = optimizer_listing._UPDATES[SGD]
+    update = optimizer_listing._UPDATES[type(opt)]
     index = opt._index_dict
     for grad, (_, variable) in zip(grads, pairs):
         def one(r, grad=grad, variable=variable):

@@ -99,7 +99,8 @@ def reduce_of(op, axis):
 
 
 def optimizer_step(make):
-    """``make(tf)``'s apply_gradients of a vector's and a scalar's gradients."""
+    """``make(tf)``'s apply_gradients of a vector's and a scalar's gradients (the loss's
+    Sum has its axis)."""
     def program(tf, strategy):
         with strategy.scope():
             w = tf.Variable([1.0, 2.0])
@@ -119,26 +120,6 @@ def optimizer_step(make):
     return program
 
 
-def sgd_step(tf, strategy):
-    """A gradient's all-reduce in SGD's apply_gradients (the loss's Sum has its axis: a
-    default axis's Const is named when listed, after the all-reduce's)."""
-    with strategy.scope():
-        w = tf.Variable([1.0, 2.0])
-        b = tf.Variable(0.5)
-        opt = tf.keras.optimizers.SGD(0.1)
-
-    @tf.function
-    def step(x):
-        def fn(x):
-            with tf.GradientTape() as tape:
-                loss = tf.reduce_sum(w * x, axis=0) + b * x
-            grads = tape.gradient(loss, [w, b])
-            opt.apply_gradients(zip(grads, [w, b]))
-            return loss
-        return _local(strategy, strategy.run(fn, args=(x,)))
-    return step
-
-
 PROGRAMS = {
     "an all-reduce": an_all_reduce,
     "all-reduces: MEAN, then SUM of two values": all_reduces,
@@ -150,7 +131,7 @@ PROGRAMS = {
     "strategy.reduce MEAN": reduce_of("MEAN", None),
     "strategy.reduce SUM along axis 0": reduce_of("SUM", 0),
     "strategy.reduce MEAN along axis 0": reduce_of("MEAN", 0),
-    "SGD's apply_gradients": sgd_step,
+    "SGD's apply_gradients": optimizer_step(lambda tf: tf.keras.optimizers.SGD(0.1)),
     "SGD with momentum and nesterov": optimizer_step(
         lambda tf: tf.keras.optimizers.SGD(0.1, momentum=0.9, nesterov=True)),
     "Adam's apply_gradients": optimizer_step(lambda tf: tf.keras.optimizers.Adam(0.01)),

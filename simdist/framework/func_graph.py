@@ -712,6 +712,7 @@ class FuncGraph:
         self.created_variables: list = []   # tf.Variables the traced code made (lifted)
         # node ranges get_operations lists as TF's ops instead (data.traced_reduce.Listing)
         self.listed_ranges: list = []
+        self.requested_devices: dict = {}   # id(node) -> its tf.device scopes' spec
         self.node_listings: dict = {}   # id(node) -> what lists it as TF's ops instead
         # autograph=True but the function was not converted: Python control flow on a
         # tensor makes the function run eagerly rather than raise (AutoGraph would convert)
@@ -986,6 +987,9 @@ class FuncGraph:
                     (device.name if device is not None else None), op_name, composite)
         node.out_slots = tuple((i, t._id) for i, t in enumerate(flat)
                                if isinstance(t, SymbolicTensor))
+        requested = context.requested_device()
+        if requested:   # its ops' ``device`` (graph_operations)
+            self.requested_devices[id(node)] = requested
         if self.outer_captures is None:   # a tf.data function's nodes keep none, as TF's
             node.frames = graph_errors.defining_frames()
         node.graph_text = graph_errors.graph_kernel_text(fn, args, kwargs)

@@ -55,10 +55,11 @@ class AttrValue:
 class NodeDef:
     """One node of a GraphDef."""
 
-    def __init__(self, name: str, op: str, inputs=(), attr=None):
+    def __init__(self, name: str, op: str, inputs=(), attr=None, device: str = ""):
         self.name = name
         self.op = op
         self.input = list(inputs)
+        self.device = device   # the op's tf.device scopes ('' for none: not printed)
         self.attr = dict(attr or {})
 
     def __repr__(self):
@@ -83,6 +84,8 @@ class GraphDef:
 def _node_fields(node: NodeDef) -> list:
     fields = [("name", proto_text.quoted(node.name)), ("op", proto_text.quoted(node.op))]
     fields += [("input", proto_text.quoted(i)) for i in node.input]
+    if node.device:
+        fields.append(("device", proto_text.quoted(node.device)))
     for key in sorted(node.attr, key=functools.cmp_to_key(proto_text.map_order)):
         fields.append(("attr", [("key", proto_text.quoted(key)),
                                 ("value", _attr_fields(node.attr[key]))]))
@@ -398,5 +401,5 @@ def as_graph_def(graph) -> GraphDef:
     return GraphDef(NodeDef(op.name, op.type,
                             [_input_name(t) for t in op.inputs]
                             + ["^" + c for c in sorted(control.get(op.name, ()))],
-                            lister.attrs(op))
+                            lister.attrs(op), op.device)
                     for op in ops)

@@ -229,6 +229,12 @@ class Operation:
         # the name scope it was made in (gradient_listing): the one around it, or its own
         # name where TF's wrapper opens a scope of the op's name (_OWN_SCOPE)
         self.forward_scope = name.rsplit("/", 1)[0] + "/" if "/" in name else ""
+        # TF's ``device``: the tf.device scopes it was made under (its node's), '' for none
+        self._device = None
+
+    @property
+    def device(self) -> str:
+        return self._device or ""
 
     def __repr__(self):
         return f"<tf.Operation '{self.name}' type={self.type}>"
@@ -339,11 +345,16 @@ class _Builder:
                 self.arguments_read[self.graph.substitutes[id(t)]] = t
 
     def node(self, node) -> None:
+        start = len(self.ops)
         listing = self.graph.node_listings.get(id(node))
         if listing is not None:   # listed as the ops TF has in its place
             listing.list_operations(self, node)
         else:
             self.recorded_node(node)
+        device = self.graph.requested_devices.get(id(node))
+        for op in self.ops[start:] if device else ():   # those a listing placed keep theirs
+            if op._device is None:
+                op._device = device
 
     def recorded_node(self, node) -> None:
         """List ``node``'s own operation(s)."""

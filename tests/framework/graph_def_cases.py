@@ -107,4 +107,18 @@ def f(x):
             tf.zeros([2, 2]), tf.ones([3], tf.int64))
 out = text(f, tf.constant([1.0, 2.0, 3.0]))
 """,
+    "ops under tf.device and a MirroredStrategy's replicas: their NodeDefs' device": SETUP + """
+strategy = tf.distribute.MirroredStrategy(["/cpu:0"])
+
+@tf.function
+def f(x):
+    with tf.device("/cpu:0"):
+        y = x * 2.0
+    with tf.device("/job:localhost/device:CPU:0"):
+        w = tf.reduce_sum(y + 1.0)
+    z = strategy.experimental_local_results(strategy.run(lambda v: v - 1.0, args=(y,)))
+    return w, z
+graph = f.get_concrete_function(tf.constant([1.0, 2.0])).graph
+out = str(graph.as_graph_def()), [(op.name, op.device) for op in graph.get_operations()]
+""",
 }

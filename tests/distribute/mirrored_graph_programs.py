@@ -135,6 +135,9 @@ PROGRAMS = {
     "SGD with momentum and nesterov": optimizer_step(
         lambda tf: tf.keras.optimizers.SGD(0.1, momentum=0.9, nesterov=True)),
     "Adam's apply_gradients": optimizer_step(lambda tf: tf.keras.optimizers.Adam(0.01)),
+    "RMSprop with momentum, centered": optimizer_step(
+        lambda tf: tf.keras.optimizers.RMSprop(0.01, momentum=0.9, centered=True)),
+    "Adagrad's apply_gradients": optimizer_step(lambda tf: tf.keras.optimizers.Adagrad(0.1)),
 }
 
 

@@ -3,8 +3,9 @@
 Glossary:
   PrefetchDataset -- ``prefetch(n)``: in TF a background thread keeps ``n`` elements ready
                      (``AUTOTUNE`` = -1 lets tf.data choose). simdist yields the same elements
-                     in the same order; the distributed input layer reads ``buffer_size`` to
-                     overlap host-to-device copies with compute in simulated time.
+                     in the same order, reading one ahead; the distributed input layer reads
+                     ``buffer_size`` to overlap host-to-device copies with compute in
+                     simulated time.
   CacheDataset    -- ``cache()``: the first complete pass is recorded and later passes replay
                      it (so ``shuffle().cache()`` freezes one order; ``cache().shuffle()`` does
                      not). An interrupted first pass records nothing, as in TF.
@@ -46,6 +47,38 @@ class PrefetchDataset(_PassThrough):
                             f"auto-tuning (got {buffer_size}). [Op:PrefetchDataset]")
         self.buffer_size = buffer_size
         super().__init__(input_dataset)
+
+    # TF's prefetch thread reads ahead of the consumer: simdist reads one element ahead, so
+    # a ``cache()`` before it completes when its last element is taken (TF's tutorials'
+    # ``.cache().prefetch(AUTOTUNE)`` replays the first epoch's order in a fit, whose
+    # epochs read exactly their steps). An error is still raised at its own position.
+    def _index_stream(self):
+        stream = self._inputs[0]._index_stream()
+        return None if stream is None else (stream[0], _read_ahead(stream[1]))
+
+    def _values(self):
+        return _read_ahead(self._inputs[0]._values())
+
+
+def _read_ahead(items):
+    """``items``'s elements, the next one read before each is given out."""
+    items = iter(items)
+    pending = _pull(items)
+    while pending[0] == "value":
+        following = _pull(items)
+        yield pending[1]
+        pending = following
+    if pending[0] == "error":
+        raise pending[1]
+
+
+def _pull(items) -> tuple:
+    try:
+        return ("value", next(items))
+    except StopIteration:
+        return ("end",)
+    except Exception as e:  # noqa: BLE001 - given out at its position, as TF's buffer does
+        return ("error", e)
 
 
 class CacheDataset(_PassThrough):

@@ -1,6 +1,6 @@
 """TF's basic Keras tutorials run under simdist and print what TF 2.21 printed
-(``record_tf_tutorials.py 1 keras_classification``, ``1 keras_regression``, ``1 cnn``, each
-in a process of its own).
+(``record_tf_tutorials.py 1 keras_classification``, ``1 keras_regression``, ``1 cnn``,
+``1 text_classification``, each in a process of its own).
 
 "Basic classification: Classify images of clothing" (programs/keras_classification.py, on
 80 synthetic Fashion-MNIST-shaped training images and 16 test images): a seeded Sequential
@@ -20,6 +20,14 @@ training images and 8 test images; its ``from tensorflow.keras import datasets, 
 models`` line as written): a Sequential of Conv2D and MaxPooling2D layers built by ``add``,
 summarised before and after its Dense head, fit for two epochs with validation data, and
 evaluated.
+
+"Basic text classification" (programs/text_classification.py, on a synthetic IMDB-shaped
+folder of 80 training and 32 test reviews): text_dataset_from_directory with a seeded
+validation split, a TextVectorization with the tutorial's custom standardization adapted on
+the training text, its vectorized review and vocabulary, datasets mapped, cached and
+prefetched, an Embedding / Dropout / GlobalAveragePooling1D / Dense model fit for 3 epochs,
+evaluated, its history, and the model wrapped with its TextVectorization layer evaluated on
+raw strings and predicting three examples.
 """
 
 from test_tutorials import _replays_traced, cpu_machine  # noqa: F401 - the fixture
@@ -38,3 +46,8 @@ def test_keras_regression_prints_what_tensorflow_printed(cpu_machine):  # noqa: 
 def test_cnn_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
     cpu_machine(1)
     _replays_traced("cnn")
+
+
+def test_text_classification_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    cpu_machine(1)
+    _replays_traced("text_classification")

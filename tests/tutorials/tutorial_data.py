@@ -19,6 +19,12 @@ Glossary:
   synthetic_wdbc    -- (diagnosis, features) shaped like the Wisconsin breast cancer table
                        the logistic regression guide reads with pandas: 'B' / 'M' strings
                        and 30 float64 features (mean, standard error, largest of ten).
+  synthetic_imdb    -- a folder shaped like the extracted ``aclImdb_v1`` download the text
+                       classification tutorial reads: aclImdb/{train,test}/{pos,neg}/*.txt
+                       reviews (train/unsup too, which the tutorial deletes), made of 2000
+                       seeded pseudo-words (each training review holds its own 25 of them,
+                       so the vocabulary passes index 1287), capitals, punctuation and
+                       '<br />' tags, positive reviews leaning on their own words.
   fixed_weights     -- one seeded array per weight of a built model, in ``model.weights``
                        order: the frameworks' random initializers do not draw the same
                        numbers, so the tutorials' numbers are compared from these.
@@ -138,3 +144,51 @@ def pick_unused_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def _review(rng, words, own, lean):
+    """One review: common words, words of its class (``lean``), its own words, punctuation."""
+    picks = list(rng.choice(words[:300], 40, p=_ZIPF)) + list(rng.choice(lean, 8)) + own
+    rng.shuffle(picks)
+    text = []
+    for i, w in enumerate(picks):
+        w = w.capitalize() if i % 9 == 0 else w
+        text.append(w + ("." if i % 11 == 10 else "," if i % 7 == 6 else "!" if i % 17 == 16
+                         else ""))
+        if i % 23 == 22:
+            text.append("<br /><br />")
+    return " ".join(text)
+
+
+_ZIPF = 1.0 / np.arange(1, 301)
+_ZIPF = _ZIPF / _ZIPF.sum()
+
+
+def synthetic_imdb(root, n_train=40, n_test=16):
+    """Write the IMDB-shaped folder under ``root`` ('aclImdb_v1/aclImdb/...'); its path."""
+    import os
+
+    rng = np.random.RandomState(21)
+    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
+    words = []
+    while len(words) < 2000:
+        w = "".join(rng.choice(letters, rng.randint(2, 9)))
+        if w not in words:
+            words.append(w)
+    leans = {"pos": words[300:340], "neg": words[340:380]}
+    base = os.path.join(root, "aclImdb_v1")
+    k = 380
+    for split, n in (("train", n_train), ("test", n_test)):
+        for label in ("neg", "pos", "unsup") if split == "train" else ("neg", "pos"):
+            folder = os.path.join(base, "aclImdb", split, label)
+            os.makedirs(folder)
+            count = 2 if label == "unsup" else n
+            for i in range(count):
+                own = words[k:k + 25] if split == "train" else list(rng.choice(words, 10))
+                k = k + 25 if split == "train" and k + 50 <= len(words) else 380 if \
+                    split == "train" else k
+                name = "1181_9.txt" if (split, label, i) == ("train", "pos", 0) \
+                    else f"{i * 37 % 1000}_{1 + i % 10}.txt"
+                with open(os.path.join(folder, name), "w") as f:
+                    f.write(_review(rng, words, own, leans.get(label, words[:40])))
+    return base

@@ -18,6 +18,7 @@ import itertools
 
 import numpy as np
 
+from simdist.data import shuffling
 from simdist.framework import execute
 from simdist.framework.ops import array_ops as A
 from simdist.keras.engine.base_layer import Layer
@@ -54,7 +55,7 @@ class PreprocessingLayer(Layer):
             raise ValueError(f"`steps` must be a positive integer. Received: steps={steps}")
         if self.built:
             self.reset_state()
-        batches = _batches(data, batch_size)
+        batches = _batches(data, batch_size, steps)
         if steps is not None:
             batches = itertools.islice(batches, steps)
         for batch in batches:
@@ -68,9 +69,14 @@ class PreprocessingLayer(Layer):
         self._is_adapted = True
 
 
-def _batches(data, batch_size):
+def _batches(data, batch_size, steps=None):
     """The batches ``adapt`` reads: a Dataset's elements, or ``data`` cut into rows."""
     if hasattr(data, "element_spec") and hasattr(data, "__iter__"):  # a tf.data.Dataset
+        # Keras's DataHandler makes an iterator before the epoch and another as it begins
+        # (unless ``steps`` cuts the dataset short): a reshuffling shuffle draws the seeds
+        # of the unread one too
+        if steps is None or steps == int(data.cardinality()):
+            shuffling.unread_pass(data)
         yield from (execute.convert_to_tensor(b) for b in data)
         return
     t = execute.convert_to_tensor(np.asarray(data) if isinstance(data, np.ndarray) else data)

@@ -22,6 +22,8 @@ Glossary:
                   Identity), the sizes ``packed``, ``split`` into the values, a ``Reshape``
                   of each to its ``Shape``; MEAN then, after every device's, a ``truediv``
                   of each, device by device (``_ungroup_and_make_mirrored``).
+  device       -- each op's: its device's (a pack, its unpacking, its copy); a group's sum
+                  and its Identity on the group's main device, the total on group 0's.
 
 Mirrors tensorflow/python/distribute/cross_device_ops.py (``AllReduceCrossDeviceOps.
 _do_batch_all_reduce``, ``_ConcatAndSplitPacker``, ``_ungroup_and_make_mirrored``) and
@@ -31,6 +33,9 @@ cross_device_utils.py (``aggregate_gradients_using_hierarchical_copy``,
 
 from __future__ import annotations
 
+import functools
+
+from simdist.distribute.cross_device_ops import get_devices_from
 from simdist.framework.tensor_shape import TensorShape
 
 
@@ -52,6 +57,7 @@ class _AllReduceListing:
     def __init__(self, graph, node, algorithm, values, mean):
         name = lambda op: graph.unique_name(graph.scope + op)   # noqa: E731
         n, m = len(values[0].values), len(values)
+        self.devices = [d.name for d in get_devices_from(values[0])]
         self.inputs = [[v.values[i]._id for v in values] for i in range(n)]
         outs = [tid for _, tid in node.out_slots]
         self.outputs = [[outs[k * n + i] for k in range(m)] for i in range(n)]
@@ -77,35 +83,51 @@ class _AllReduceListing:
             else None
 
     def list_operations(self, builder, node) -> None:
+        on = functools.partial(placed, builder)
         packs, shapes = [], []
-        for names, tids in zip(self.packs, self.inputs):
-            pack, device_shapes = _pack(builder, names, tids)
+        for names, tids, device in zip(self.packs, self.inputs, self.devices):
+            pack, device_shapes = on(device, _pack, builder, names, tids)
             packs.append(pack)
             shapes.append(device_shapes)
-        if self.nccl is not None:
-            reduced = [builder.add(nm, "NcclAllReduce", [p]).outputs[0]
-                       for nm, p in zip(self.nccl, packs)]
+        if self.nccl is not None:   # each on its input's device
+            reduced = [on(d, lambda nm, p: builder.add(nm, "NcclAllReduce", [p]).outputs[0],
+                          nm, p) for nm, p, d in zip(self.nccl, packs, self.devices)]
         else:
-            reduced = self._hierarchical_copy(builder, packs)
-        results = [_unpack(builder, names, pack, sizes, device_shapes)
-                   for names, pack, (sizes, device_shapes) in zip(self.unpacks, reduced, shapes)]
+            reduced = self._hierarchical_copy(builder, on, packs)
+        results = [on(device, _unpack, builder, names, pack, sizes, device_shapes)
+                   for names, pack, (sizes, device_shapes), device
+                   in zip(self.unpacks, reduced, shapes, self.devices)]
         if self.truedivs is not None:
-            results = [[builder.add(d, "RealDiv", [r, builder.const(f"{d}/y", None)]).outputs[0]
-                        for d, r in zip(names, device)]
-                       for names, device in zip(self.truedivs, results)]
+            results = [on(device, lambda names, values: [
+                builder.add(d, "RealDiv", [r, builder.const(f"{d}/y", None)]).outputs[0]
+                for d, r in zip(names, values)], names, values)
+                for names, values, device in zip(self.truedivs, results, self.devices)]
         for outs, device in zip(self.outputs, results):
             for tid, t in zip(outs, device):
                 builder.by_id[tid] = t
 
-    def _hierarchical_copy(self, builder, packs) -> list:
-        half = self.half
-        groups = []
-        for name, members in zip(self.sums[:2], (packs[:half], packs[half:2 * half])):
-            groups.append(members[0] if name is None else
-                          builder.add(name, "AddN", members).outputs[0])
-        total = builder.add(self.sums[2], "AddN", groups).outputs[0]
-        mains = [builder.add(nm, "Identity", [total]).outputs[0] for nm in self.mains]
-        return [builder.add(nm, "Identity", [mains[g]]).outputs[0] for nm, g in self.copies]
+    def _hierarchical_copy(self, builder, on, packs) -> list:
+        """Each group's sum on its main device (its first), the total on group 0's."""
+        half, devices = self.half, self.devices
+        main = [devices[0], devices[half % len(devices)]]
+        add = lambda nm, op, inputs: builder.add(nm, op, inputs).outputs[0]   # noqa: E731
+        groups = [members[0] if name is None else on(d, add, name, "AddN", members)
+                  for name, members, d in zip(self.sums[:2], (
+                      packs[:half], packs[half:2 * half]), main)]
+        total = on(main[0], add, self.sums[2], "AddN", groups)
+        mains = [on(d, add, nm, "Identity", [total]) for nm, d in zip(self.mains, main)]
+        return [on(d, add, nm, "Identity", [mains[g]])
+                for (nm, g), d in zip(self.copies, devices)]
+
+
+def placed(builder, device, fn, *args):
+    """``fn(*args)``, the ops it lists placed on ``device`` (TF's ``ops.device``)."""
+    start = len(builder.ops)
+    out = fn(*args)
+    for op in builder.ops[start:]:
+        if op._device is None:
+            op._device = device
+    return out
 
 
 def _pack(builder, names, tids):

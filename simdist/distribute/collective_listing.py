@@ -260,21 +260,21 @@ class _ToOneDevice:
         name = lambda op: graph.unique_name(graph.scope + op)   # noqa: E731
         self.values = []
         for value, destinations in pairs:
+            devices = [d.name for d in cdo.get_devices_from(destinations)]
             self.values.append(([t._id for t in value.values], name("AddN"),
                                 name("truediv") if mean else None,
-                                [name("Identity") for _ in cdo.get_devices_from(destinations)]))
+                                [(name("Identity"), d) for d in devices]))
         self.outputs = _outputs(node)
 
     def list_operations(self, builder, node) -> None:
         outputs = iter(self.outputs)
         for inputs, add_n, truediv, identities in self.values:
-            total = builder.add(add_n, "AddN", [builder.by_id[t] for t in inputs
-                                                if t in builder.by_id]).outputs[0]
-            if truediv is not None:
-                total = builder.add(truediv, "RealDiv",
-                                    [total, builder.const(f"{truediv}/y", None)]).outputs[0]
-            for identity in identities:
-                out = builder.add(identity, "Identity", [total]).outputs[0]
+            # summed (and divided) on the first destination, copied to each
+            total = all_reduce_listing.placed(builder, identities[0][1], _sum, builder, [
+                builder.by_id[t] for t in inputs if t in builder.by_id], add_n, truediv)
+            for identity, device in identities:
+                out = all_reduce_listing.placed(
+                    builder, device, builder.add, identity, "Identity", [total]).outputs[0]
                 tid = next(outputs, None)
                 if tid is not None:
                     builder.by_id[tid] = out
@@ -314,6 +314,14 @@ class _OneReplica:
             if self.names is not None:
                 value = builder.add(self.names[k], "Identity", [value]).outputs[0]
             builder.by_id[out] = value
+
+
+def _sum(builder, tensors, add_n, truediv):
+    total = builder.add(add_n, "AddN", tensors).outputs[0]
+    if truediv is not None:
+        total = builder.add(truediv, "RealDiv",
+                            [total, builder.const(f"{truediv}/y", None)]).outputs[0]
+    return total
 
 
 class _IdentityN:

@@ -152,16 +152,18 @@ CROSS_DEVICE_PROGRAMS = (
 
 def cross_device_case(tf, n, ops_name, name) -> dict:
     """``name`` traced on a MirroredStrategy of ``n`` CPUs with ``ops_name``: its listing,
-    and its values for ``x = 2.0`` or the error type running it raises."""
+    each op's device, and its values for ``x = 2.0`` or the error type running it raises."""
     strategy = tf.distribute.MirroredStrategy(
         [f"/cpu:{i}" for i in range(n)], cross_device_ops=getattr(tf.distribute, ops_name)())
     step = PROGRAMS[name](tf, strategy)
-    ops = listed(step.get_concrete_function(tf.constant(1.0)).graph)
+    graph = step.get_concrete_function(tf.constant(1.0)).graph
+    ops = listed(graph)
+    devices = [op.device for op in graph.get_operations()]
     try:
         values = [v.numpy().tolist() for v in tf.nest.flatten(step(tf.constant(2.0)))]
     except tf.errors.OpError as e:
         values = type(e).__name__
-    return {"ops": ops, "values": values}
+    return {"ops": ops, "devices": devices, "values": values}
 
 
 # Strategies of one replica (GPUs hidden: MultiWorkerMirroredStrategy on CPUs has one) and

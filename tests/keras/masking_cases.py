@@ -4,7 +4,8 @@ their outputs a ``_keras_mask``, layers that support masking carry it on (Dense,
 Activation), others drop it; ``GlobalAveragePooling1D`` averages the unmasked steps; LSTM,
 GRU and SimpleRNN keep state and output at masked steps (loop and unrolled, go_backwards,
 ``zero_output_for_mask``), with gradients; masks through functional and Sequential models;
-a fit whose loss and metrics are weighted by the output's mask; ``Bidirectional`` (merge
+a fit whose loss and metrics are weighted by the output's mask; Add and Concatenate
+combining masks; ``Bidirectional`` (merge
 modes, states, masks, a backward layer, config, errors) and the RNN text classifier's model
 (stacked Bidirectional LSTMs on a mask_zero Embedding) fit."""
 
@@ -203,6 +204,30 @@ model.summary(print_fn=lines.append)
 out = [before, padded, history.history, lines, model.predict(ids, verbose=0)]
 """
 
+MERGING = COMMON + """
+emb = tf.keras.layers.Embedding(7, 2, mask_zero=True)
+emb(ids)
+fixed(emb)
+other = np.array([[1, 0, 2, 3, 4], [5, 6, 0, 0, 1], [2, 2, 2, 2, 2]], np.int32)
+a, b = emb(ids), emb(other)
+plain = tf.ones([3, 5, 2])
+added = tf.keras.layers.Add()([a, b])
+half = tf.keras.layers.Add()([a, plain])
+joined = tf.keras.layers.Concatenate()([a, b])
+inputs = [tf.keras.Input((None,), dtype="int32"), tf.keras.Input((None,), dtype="int32")]
+e = tf.keras.layers.Embedding(7, 2, mask_zero=True)
+h = tf.keras.layers.Concatenate()([e(inputs[0]), e(inputs[1])])
+y = tf.keras.layers.SimpleRNN(2)(h)
+model = tf.keras.Model(inputs, y)
+for layer in model.layers[2:]:
+    fixed(layer)
+out = [added, mask_of(added), mask_of(half), joined, mask_of(joined),
+       model([ids, other]), tf.keras.layers.Add().compute_mask([a, b], [None, None]),
+       error(lambda: tf.keras.layers.Add().compute_mask([a, b], a._keras_mask)),
+       error(lambda: tf.keras.layers.Concatenate().compute_mask([a, b], [a._keras_mask])),
+       error(lambda: tf.keras.layers.Add().compute_mask(a, [a._keras_mask]))]
+"""
+
 CASES = {
     "masking: Embedding(mask_zero), Masking, masks carried or dropped, "
     "GlobalAveragePooling1D with a mask": LAYERS,
@@ -213,4 +238,5 @@ CASES = {
         BIDIRECTIONAL,
     "Bidirectional LSTMs on mask_zero embeddings (the RNN text classifier's model) fit":
         RNN_CLASSIFIER,
+    "masking: Add and Concatenate combine their inputs' masks": MERGING,
 }

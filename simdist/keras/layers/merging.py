@@ -46,8 +46,31 @@ def _elementwise_shape(shape1, shape2):
     return tuple(out)
 
 
+def _checked_masks(inputs, mask):
+    """The merge's input masks, checked as Keras's (None: no mask at all)."""
+    if mask is None:
+        return None
+    if not isinstance(mask, (tuple, list)):
+        raise ValueError(f"`mask` should be a list. Received: mask={mask}")
+    if not isinstance(inputs, (tuple, list)):
+        raise ValueError(f"`inputs` should be a list. Received: inputs={inputs}")
+    if len(mask) != len(inputs):
+        raise ValueError("The lists `inputs` and `mask` should have the same length. "
+                         f"Received: inputs={inputs} of length {len(inputs)}, and "
+                         f"mask={mask} of length {len(mask)}")
+    return None if all(m is None for m in mask) else mask
+
+
 class _Merge(Layer):
-    """An element-wise merge of a list of tensors; subclasses give ``_merge_function``."""
+    """An element-wise merge of a list of tensors; subclasses give ``_merge_function``.
+    Its output's mask: the inputs' masks and-ed (steps masked in any input are masked)."""
+
+    def compute_mask(self, inputs, mask=None):
+        mask = _checked_masks(inputs, mask)
+        if mask is None:
+            return None
+        masks = [A.expand_dims(m, axis=0) for m in mask if m is not None]
+        return M.reduce_all(A.concat(masks, axis=0), axis=0)
 
     def build(self, input_shape):
         shapes = _shapes_list(input_shape, "merge")
@@ -91,7 +114,23 @@ class Add(_Merge):
 
 
 class Concatenate(Layer):
-    """Its inputs joined along ``axis`` (``tf.keras.layers.Concatenate``)."""
+    """Its inputs joined along ``axis`` (``tf.keras.layers.Concatenate``). Its output's
+    mask: the inputs' masks (all True for an unmasked input, a step mask widened to the
+    features) joined along ``axis``, then all-ed over the last axis."""
+
+    def compute_mask(self, inputs, mask=None):
+        mask = _checked_masks(inputs, mask)
+        if mask is None:
+            return None
+        masks = []
+        for x, m in zip(inputs, mask):
+            if m is None:
+                masks.append(A.ones_like(x, dtype="bool"))
+            elif m.ndim < x.ndim:
+                masks.append(A.expand_dims(m, axis=-1))
+            else:
+                masks.append(m)
+        return M.reduce_all(A.concat(masks, axis=self.axis), axis=-1)
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)

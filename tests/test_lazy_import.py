@@ -57,7 +57,8 @@ out = {
     "keras": tf.keras is sys.modules["simdist.keras"] is keras,
     "metrics": tf.metrics is tf.keras.metrics and tf.losses is tf.keras.losses
                and tf.optimizers is tf.keras.optimizers,
-    "data": tf.data.Dataset.range(3).reduce(0, lambda a, b: a + b).numpy().item(),
+    "data": tf.data.Dataset.range(3).reduce(tf.constant(0, tf.int64),
+                                            lambda a, b: a + b).numpy().item(),
     "train": hasattr(tf.train, "Checkpoint") and hasattr(tf.saved_model, "save"),
     "compat": hasattr(tf.compat, "v1"),
     "distribute": [c.__name__ for c in (

@@ -194,6 +194,7 @@ class _AllReduce:
                         for i in range(n)]
         tokens = _tokens_used.setdefault(graph, set())
         self.replicas = []
+        self.devices = [t._device.name for t in values[0].values]   # where each runs
         for i in range(n):
             m = len(values)
             names = {"reshape": [name("Reshape") for _ in range(m)],
@@ -208,8 +209,9 @@ class _AllReduce:
             self.replicas.append(names)
 
     def list_operations(self, builder, node) -> None:
-        for i, names in enumerate(self.replicas):
-            results = _list_pack(builder, names, i, self.inputs[i])
+        for i, names in enumerate(self.replicas):   # on the replica's device (launcher's)
+            results = all_reduce_listing.placed(builder, self.devices[i], _list_pack, builder,
+                                                names, i, self.inputs[i])
             for tid, t in zip(self.outputs[i], results):
                 builder.by_id[tid] = t
 

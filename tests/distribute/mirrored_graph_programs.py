@@ -141,10 +141,15 @@ PROGRAMS = {
 }
 
 
-# The cross-device ops other than the default each program runs with, by TF's class name
+# The default (CollectiveAllReduce) is only traced: its values are tf_mirrored_graph's, and a
+# process's second collective strategy of TF cannot run (its group key is taken)
+DEFAULT = "MirroredStrategy's default"
+
+# The cross-device ops each program runs with, by TF's class name, and the default
 # (record_tf_cross_device_graph.py, test_cross_device_graph_operations.py); TF builds
 # NcclAllReduce's graph on CPUs but finds no kernel to run it.
-CROSS_DEVICE_OPS = ("HierarchicalCopyAllReduce", "NcclAllReduce", "ReductionToOneDevice")
+CROSS_DEVICE_OPS = ("HierarchicalCopyAllReduce", "NcclAllReduce", "ReductionToOneDevice",
+                    DEFAULT)
 CROSS_DEVICE_PROGRAMS = (
     "an all-reduce", "all-reduces: MEAN, then SUM of two values",
     "an all-reduce of a matrix, a vector and a scalar", "strategy.reduce MEAN along axis 0")
@@ -154,11 +159,14 @@ def cross_device_case(tf, n, ops_name, name) -> dict:
     """``name`` traced on a MirroredStrategy of ``n`` CPUs with ``ops_name``: its listing,
     each op's device, and its values for ``x = 2.0`` or the error type running it raises."""
     strategy = tf.distribute.MirroredStrategy(
-        [f"/cpu:{i}" for i in range(n)], cross_device_ops=getattr(tf.distribute, ops_name)())
+        [f"/cpu:{i}" for i in range(n)],
+        cross_device_ops=None if ops_name == DEFAULT else getattr(tf.distribute, ops_name)())
     step = PROGRAMS[name](tf, strategy)
     graph = step.get_concrete_function(tf.constant(1.0)).graph
     ops = listed(graph)
     devices = [op.device for op in graph.get_operations()]
+    if ops_name == DEFAULT:
+        return {"ops": ops, "devices": devices}
     try:
         values = [v.numpy().tolist() for v in tf.nest.flatten(step(tf.constant(2.0)))]
     except tf.errors.OpError as e:

@@ -9,6 +9,8 @@ NcclAllReduce per device) and unpack them (concat, packed, split, Reshape; MEAN'
 truediv); simdist listed one ``StrategyExtended.batch_reduce_to`` node
 (simdist/distribute/all_reduce_listing.py). TF builds NcclAllReduce's graph on CPUs and
 fails running it (InvalidArgumentError: no CPU kernel); simdist raised while tracing.
+Each op's device is TF's too (a pack on its device ...; the default CollectiveAllReduce,
+only traced here: each replica's ops on the replica's device).
 
 One replica (MultiWorkerMirroredStrategy on CPUs, whatever its CommunicationImplementation;
 a MirroredStrategy of one CPU): TF's CrossDeviceOps shortcut lists no op for an all-reduce

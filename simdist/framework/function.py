@@ -905,10 +905,24 @@ def _raise_execution_error(error, trace: _Trace):
     """Raise ``error`` (from the outermost call of a traced function) with TF's "Graph
     execution error:" text when a node's kernel raised it (graph_errors)."""
     graph = trace.graph
-    out = error if graph is None else graph_errors.execution_error(error, graph.inference_name)
+    out = error if graph is None else graph_errors.execution_error(
+        error, graph.inference_name, cancelled=_replica_zero_failed(error, graph))
     if out is error:
         raise error
     raise out from None
+
+
+def _replica_zero_failed(error, graph) -> bool:
+    """Whether a replica step's node failed in replica 0 (where replica 1's twin runs on
+    another device): TF lists the other devices' part as cancelled (graph_errors.
+    root_errors; recorded where replica 0's device is the function's: a strategy over
+    the CPUs of a machine with GPUs is taken to fail the same way)."""
+    marked = getattr(error, "_graph_node", None)
+    if marked is None or "/" in marked[0]:
+        return False
+    nodes = {n.name: n for n in func_graph._walk(graph.nodes)}
+    node, twin = nodes.get(marked[0]), nodes.get(f"replica_1/{marked[0]}")
+    return node is not None and twin is not None and node.device != twin.device
 
 
 # The parameter defaults a SavedModel keeps (TF's FunctionSpec keeps Python values).

@@ -30,6 +30,12 @@ Glossary:
 
                     then, on lines of their own, what simdist adds to say what to do
                     (after TF's whole text, which stays a prefix of simdist's).
+  root errors     -- a function on several devices (a MirroredStrategy step) whose node
+                    failed on the function's own device while the others' parts had not
+                    started lists ``2 root error(s) found.``: the node's error as ``(0)
+                    INVALID_ARGUMENT:  <kernel text>``, then ``(1) CANCELLED:  Function
+                    was cancelled before it was started``, ``0 successful operations.``
+                    and ``0 derived errors ignored.`` (``root_errors``).
   inference name  -- ``__inference_<function>_<n>``, ``n`` a number counted over the
                     process's traces (TF's counter also counts ops: the numbers differ).
                     A function named ``<lambda>`` gets TF's bare runtime text instead:
@@ -180,17 +186,20 @@ def end_of_sequence(node):
                    node)
 
 
-def execution_error(error, inference: str, after=()):
+def execution_error(error, inference: str, after=(), cancelled=False):
     """The error the outermost call of a tf.function raises for ``error`` (marked by a
     node, see ``at_node``): TF's "Graph execution error:" text; ``error`` itself when no
     node marked it (raised outside the graph's kernels). ``after``: the ops the error
     passed on its way out, each marked after the node (``[[IteratorGetNext]]``: a
-    tf.data function's node failing under the function's iterator)."""
+    tf.data function's node failing under the function's iterator). ``cancelled``: the
+    function's other devices had work left when the node failed (``root_errors``)."""
     marked = getattr(error, "_graph_node", None)
     if marked is None or getattr(error, "_graph_wrapped", False):
         return error
     name, frames, kernel, advice, _ = marked
     core = f"{kernel}\n\t [[{{{{node {name}}}}}]]" + "".join(f"\n\t [[{op}]]" for op in after)
+    if cancelled and "<" not in inference:
+        core = root_errors(type(error), core)
     if "<" in inference:
         # a function named "<lambda>": TF finds no stack traces under that name and leaves
         # the runtime's text as it is (recorded from TF 2.21)
@@ -205,6 +214,20 @@ def execution_error(error, inference: str, after=()):
     out._graph_node = marked
     out._graph_wrapped = True
     return out
+
+
+def root_errors(kind, core: str) -> str:
+    """TF's text of a multi-device function whose node failed on the function's device
+    while another device's part had not started (a MirroredStrategy step in a
+    tf.function, replica 0's node failing: recorded from TF 2.21, the same on 2 to 4
+    replicas): the node's error, then the part cancelled. Other multi-device failures
+    (a node on another device feeding this one: its error twice, once at the Recv
+    ``[[GatherV2/_6]]``; replicas failing differently) depend on TF's partitioning and
+    scheduling, and keep the single error's text."""
+    code = re.sub(r"(?<!^)(?=[A-Z])", "_", kind.__name__.removesuffix("Error")).upper()
+    return (f"2 root error(s) found.\n  (0) {code}:  {core}\n  (1) CANCELLED:  Function "
+            "was cancelled before it was started\n0 successful operations.\n0 derived "
+            "errors ignored.")
 
 
 # a library entry point recorded whole -> rule(node name, kernel op type) -> the name of

@@ -201,3 +201,15 @@ CASES["an eager kernel error on a logical CPU names its device"] = """
 with tf.device('/CPU:2'):
     out = tf.gather(tf.ones([2]), 5)
 """
+
+# replica 0's node fails on the function's device before the other CPUs' parts started:
+# TF lists 2 root errors, the second CANCELLED, whatever the number of replicas
+CASES["a CheckNumerics error on every replica of a 2-CPU strategy: the rest cancelled"] = """
+S2 = tf.distribute.MirroredStrategy(['/cpu:0', '/cpu:1'])
+@tf.function
+def step(x):
+    def fn(x):
+        return tf.debugging.check_numerics(x / 0.0, "inf!")
+    return S2.run(fn, args=(x,))
+out = step(tf.ones([2]))
+"""

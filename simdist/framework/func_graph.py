@@ -307,6 +307,30 @@ def expand(structure):
     return structure
 
 
+def expanded_leaves(structure) -> list:
+    """``nest.flatten(expand(structure))`` in one walk: each composite's components in its
+    place, dicts by sorted key, without building the parts tuples (a composite node's
+    outputs and a call's arguments, at every run)."""
+    out: list = []
+    _leaves_into(structure, out)
+    return out
+
+
+def _leaves_into(x, out: list) -> None:
+    entry = _COMPOSITES.get(type(x))
+    if entry is not None:
+        for c in entry[0](x):
+            _leaves_into(c, out)
+    elif isinstance(x, dict):
+        for k in sorted(x):
+            _leaves_into(x[k], out)
+    elif isinstance(x, (list, tuple)):
+        for c in x:
+            _leaves_into(c, out)
+    else:
+        out.append(x)
+
+
 def collapse(structure):
     """The inverse of ``expand``: each parts tuple rebuilt into its composite."""
     rebuild = getattr(type(structure), "rebuild", None)
@@ -649,7 +673,7 @@ class Node:
             if self.mode is not None:
                 _MODE_HOOKS[2]()
         if self.out_slots:
-            flat = nest.flatten(expand(out) if self.composite else out)
+            flat = expanded_leaves(out) if self.composite else nest.flatten(out)
             for pos, sid in self.out_slots:
                 env[sid] = flat[pos]
 

@@ -476,7 +476,7 @@ class Function:
         from simdist.framework.ops import random_ops
 
         call_args, call_kwargs = self._canonical(args, kwargs)
-        flat = nest.flatten(func_graph.expand((call_args, call_kwargs)))
+        flat = func_graph.expanded_leaves((call_args, call_kwargs))
         if func_graph.recorded_op_variant() is not None:
             # The call op of a caller's trace, run for its shapes (and tapes): no effects.
             with context.inside_function(), func_graph.dry_run(), \

@@ -185,3 +185,18 @@ def test_a_composite_nodes_packer_rebuilds_what_pack_then_collapse_did():
     assert got[0][1][1] == pair("leaf4", ("leaf5",)) and got[1]["b"] == {"y": "leaf7",
                                                                          "x": "leaf6"}
     assert got[1]["z"].values[1] == ["leaf9", "leaf10"]
+
+
+def test_expanded_leaves_are_the_flattened_expansion():
+    """expanded_leaves(x) == nest.flatten(expand(x)): composites' components in place,
+    dicts by sorted key, named tuples and empty containers as nest flattens them."""
+    import collections
+
+    from simdist.distribute.values import Mirrored, PerReplica
+    from simdist.framework import nest
+
+    pair = collections.namedtuple("pair", "a b")
+    value = ((PerReplica([1, [2, {"q": 3, "p": 4}]]), [Mirrored([5, 6]), pair(7, (8,))], ()),
+             {"z": None, "b": {"y": 9, "x": PerReplica([10, 11])}, "c": []})
+    assert func_graph.expanded_leaves(value) == nest.flatten(func_graph.expand(value)) == [
+        1, 2, 4, 3, 5, 6, 7, 8, 10, 11, 9, None]

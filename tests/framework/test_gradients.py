@@ -400,11 +400,11 @@ def _triangular_make(draw):
     return [a, b], {"lower": draw(st.booleans()), "adjoint": draw(st.booleans())}
 
 
-def _scan_make(exclusive=True):
-    """An input, an axis, exclusive (not for logsumexp: its first output is -inf) and
-    reverse."""
+def _scan_make(exclusive=True, lo=-2.0):
+    """An input (from ``lo``), an axis, exclusive (not for logsumexp: its first output is
+    -inf) and reverse."""
     def make(draw):
-        (x,), _ = unary(min_abs=0.3)(draw)
+        (x,), _ = unary(lo=lo, min_abs=0.3)(draw)
         return [x], {"axis": draw(st.integers(-x.ndim, x.ndim - 1)),
                      "exclusive": exclusive and draw(st.booleans()),
                      "reverse": draw(st.booleans())}
@@ -602,7 +602,12 @@ CASES: dict[str, Case] = {
     "MatrixTriangularSolve": Case(_triangular_make, D.matrix_triangular_solve),
     "Cumsum": Case(_scan_make(), Sc.cumsum),
     "Cumprod": Case(_scan_make(), Sc.cumprod),
-    "CumulativeLogsumexp": Case(_scan_make(exclusive=False), Sc.cumulative_logsumexp),
+    # From -0.4: its outputs (at least the first input) never reach -0.5, where the second-
+    # order check's upstream gradient w * (2o + 1) is exactly 0 and TF's rule (the log of
+    # the gradient's positive and negative parts) has no derivative in it (hypothesis found
+    # x = [-0.5]: analytic 0, numeric 2.94).
+    "CumulativeLogsumexp": Case(_scan_make(exclusive=False, lo=-0.4),
+                                Sc.cumulative_logsumexp),
     "MatrixDiagV3": Case(unary(), L.diag),
     "MatrixDiagPartV3": Case(_matrix_make, L.diag_part),
     "MatrixSetDiagV3": Case(_set_diag_make, L.set_diag),

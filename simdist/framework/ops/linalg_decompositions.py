@@ -143,12 +143,10 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     s = np.full(batch + (k,), np.nan)
     u = np.full(batch + (m, m if full_matrices else k), np.nan)
     vt = np.full(batch + (n if full_matrices else k, n), np.nan)
-    flat = v.reshape((int(np.prod(batch, dtype=np.int64)), m, n))
-    for i, mat in enumerate(flat):
-        if k and np.isfinite(mat).all():
-            ui, si, vti = np.linalg.svd(mat, full_matrices=full_matrices)
-            idx = np.unravel_index(i, batch) if batch else ()
-            s[idx], u[idx], vt[idx] = si, ui, vti
+    finite = np.isfinite(v).all(axis=(-2, -1))   # the other matrices stay NaN
+    if k and finite.any():
+        u[finite], s[finite], vt[finite] = np.linalg.svd(v[finite],
+                                                         full_matrices=full_matrices)
     attrs = {"compute_uv": bool(compute_uv), "full_matrices": bool(full_matrices)}
     if not compute_uv:
         return execute.execute("Svd", [x], _out(s, x), attrs=attrs)

@@ -220,7 +220,7 @@ def _output_spec(out, name: str):
         MapDataset op needs at least one output.
       ValueError: a predicate returning None (TF's "Invalid `predicate`" text).
     """
-    if name == "map_function" and not structure.flatten(out) or out is None:
+    if out is None or (name == "map_function" and not structure.flatten(out)):
         from simdist.framework import errors
 
         if name == "map_function":   # (TF names output_types or output_shapes, run to run)

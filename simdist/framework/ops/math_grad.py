@@ -21,6 +21,7 @@ import numpy as np
 from simdist.framework import execute
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
+from simdist.framework.ops import scan_ops
 
 for _op in ("Equal", "NotEqual", "Greater", "GreaterEqual", "Less", "LessEqual", "LogicalAnd",
             "LogicalOr", "LogicalNot", "IsFinite", "IsNan", "IsInf", "ArgMax", "ArgMin",
@@ -266,15 +267,11 @@ def _scan_args(op, reverse=None):
 
 @execute.RegisterGradient("Cumsum")
 def _cumsum_grad(op, grad):
-    from simdist.framework.ops import scan_ops
-
     return scan_ops.cumsum(grad, **_scan_args(op))
 
 
 @execute.RegisterGradient("Cumprod")
 def _cumprod_grad(op, grad):
-    from simdist.framework.ops import scan_ops
-
     x = op.inputs[0]
     prod = scan_ops.cumprod(x, **_scan_args(op, reverse=op.attrs["reverse"]))
     out = scan_ops.cumsum(M.multiply(prod, grad), **_scan_args(op))
@@ -283,8 +280,6 @@ def _cumprod_grad(op, grad):
 
 @execute.RegisterGradient("CumulativeLogsumexp")
 def _cumulative_logsumexp_grad(op, grad):
-    from simdist.framework.ops import scan_ops
-
     x, out = op.inputs[0], op.outputs[0]
     lowest = A.constant(grad.dtype.min, dtype=grad.dtype)
     # the gradient split into its positive and negative parts, whose logs exist

@@ -41,6 +41,7 @@ from simdist.framework.ops.pad_ops import pad
 from simdist.framework.ops.linspace_ops import linspace
 from simdist.framework.ops.scan_ops import cumsum
 from simdist.framework.ops.map_fn import map_fn
+from simdist.framework.ops.parallel_for import vectorized_map
 from simdist.framework.ops.functional_ops import foldl, foldr, scan
 from simdist.framework.ops.linalg_ops import eye
 from simdist.framework.ops.special_math_ops import einsum

@@ -9,6 +9,7 @@ from simdist.framework.ops.nn_ops import (  # noqa: F401
     bias_add,
     elu,
     gelu,
+    l2_loss,
     leaky_relu,
     log_softmax,
     relu,

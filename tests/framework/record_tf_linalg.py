@@ -16,7 +16,8 @@ sys.path.insert(0, os.path.dirname(HERE))  # tests/, for tf_snippets
 from tf_snippets import recorder_main  # noqa: E402
 
 GROUPS = {"linalg": ("linalg_cases", "tf_linalg.json"),
-          "functional": ("functional_ops_cases", "tf_functional.json")}
+          "functional": ("functional_ops_cases", "tf_functional.json"),
+          "vectorized_map": ("vectorized_map_cases", "tf_vectorized_map.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:], cpus=None, clear_session=False)

@@ -117,9 +117,11 @@ def _is_boundary(code) -> bool:
     return code is conversion.converted_call.__code__
 
 
-def _frames(tb):
+def _frames(tb, unconverted=False):
     """The frames of the message (see the module docstring), outermost first: (filename,
-    lineno, function name, marker, source line or None)."""
+    lineno, function name, marker, source line or None). ``unconverted``: a function TF
+    traces with AutoGraph that calls the user's code unconverted (``tf.vectorized_map``'s
+    ``pfor.<locals>.f``): the user's frames are shown without a converted one."""
     entries = []
     while tb is not None:
         entries.append((tb.tb_frame.f_code, tb.tb_lineno))
@@ -140,7 +142,9 @@ def _frames(tb):
             innermost, boundary = False, False
         elif innermost and not converted and not code.co_filename.startswith(_SIMDIST):
             shown.append((code.co_filename, lineno, code.co_name, "", None))
-    return list(reversed(shown)) if any(f[3] == "  *" for f in shown) else []
+    if unconverted or any(f[3] == "  *" for f in shown):
+        return list(reversed(shown))
+    return []
 
 
 def message(frames, cause_message: str) -> str:
@@ -156,12 +160,12 @@ def message(frames, cause_message: str) -> str:
     return "\n".join(lines)
 
 
-def in_user_code(error: BaseException):
+def in_user_code(error: BaseException, unconverted=False):
     """The error to raise for ``error``, raised while a converted function traced: the same
     type with TF's "in user code:" message, or None (no converted frame on its way, or a
     type whose constructor does not take a message)."""
-    frames = _frames(error.__traceback__)
-    if not frames:
+    frames = _frames(error.__traceback__, unconverted)
+    if not frames and not unconverted:
         return None
     metadata = getattr(error, "ag_error_metadata", None)
     if metadata is None:

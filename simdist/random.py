@@ -2,6 +2,7 @@
 
 import types
 
+from simdist.framework.ops.random_categorical import stateless_categorical  # noqa: F401
 from simdist.framework.ops.random_ops import (  # noqa: F401
     Algorithm,
     fold_in,

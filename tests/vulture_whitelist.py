@@ -118,6 +118,7 @@ LSTM  # simdist/keras/layers/rnn/lstm.py (tf.keras.layers.LSTM)
 Masking  # simdist/keras/layers/masking.py (tf.keras.layers.Masking)
 TextVectorization  # simdist/keras/layers/preprocessing/text_vectorization.py
 text_dataset_from_directory  # simdist/keras/utils/text_dataset.py (tf.keras.utils)
+stateless_categorical  # simdist/framework/ops/random_categorical.py (tf.random)
 Bidirectional  # simdist/keras/layers/rnn/bidirectional.py (tf.keras.layers.Bidirectional)
 GRU  # simdist/keras/layers/rnn/gru.py
 SimpleRNN  # simdist/keras/layers/rnn/simple_rnn.py

@@ -242,6 +242,29 @@ class DatasetV2:
         return choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
 
     @staticmethod
+    def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
+                             rerandomize_each_iteration=None):
+        """Elements of ``datasets`` drawn at random by ``weights``, in TF's order for a
+        seed (see simdist/data/sampling.py).
+
+        Raises:
+          ValueError: no datasets, or weights of the wrong length / shape.
+          TypeError: weights that are not float32 / float64; incompatible element specs.
+        """
+        from simdist.data.sampling import sample_from_datasets
+
+        return sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset,
+                                    rerandomize_each_iteration)
+
+    @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None):
+        """Endless pseudorandom int64 values in [0, 2**32), TF's for a seed (see
+        simdist/data/random_dataset.py)."""
+        from simdist.data.random_dataset import RandomDataset
+
+        return RandomDataset(seed, rerandomize_each_iteration)
+
+    @staticmethod
     def zip(*datasets, name=None):
         """Elements of several datasets side by side, until the shortest ends."""
         from simdist.data.slicing import ZipDataset

@@ -90,6 +90,27 @@ def _drain(buffer: list, words) -> list:
     return buffer
 
 
+class PassSeeds:
+    """The seeds of each pass of a seeded dataset (TF's seed generator resources):
+    ``words()`` is a new pass's generator. Rerandomizing, its seeds are the next two words
+    of the dataset's own generator (TF's RandomSeedGenerator), else the dataset's seeds
+    (FixedSeedGenerator), so every pass repeats the first one."""
+
+    def __init__(self, seed, rerandomize):
+        self._seeds = _op_seeds(seed)
+        self._rerandomize = bool(rerandomize)
+        self._generator = SingleSampleAdapter(PhiloxRandom.from_seeds(*self._seeds))
+        self._lock = threading.Lock()
+
+    def words(self) -> SingleSampleAdapter:
+        with self._lock:
+            if self._rerandomize:
+                seeds = next(self._generator), next(self._generator)
+            else:
+                seeds = self._seeds
+        return SingleSampleAdapter(PhiloxRandom.from_seeds(*seeds))
+
+
 class ShuffleDataset(DatasetV2):
     """The input's elements in a random order (TF's buffer shuffle)."""
 
@@ -100,28 +121,14 @@ class ShuffleDataset(DatasetV2):
                 "ShuffleDatasetV3", "buffer_size must be greater than zero or "
                                     "UNKNOWN_CARDINALITY")
         self._buffer_size = -1 if buffer_size == UNKNOWN_CARDINALITY else buffer_size
-        self._seeds = _op_seeds(seed)
-        self._reshuffle = bool(reshuffle_each_iteration)
-        self._seed_generator = SingleSampleAdapter(PhiloxRandom.from_seeds(*self._seeds))
-        self._lock = threading.Lock()
+        self._pass_seeds = PassSeeds(seed, reshuffle_each_iteration)
         super().__init__((input_dataset,), input_dataset.element_spec)
 
     def _cardinality(self) -> int:
         return self._inputs[0]._cardinality()
 
-    def _iterator_words(self) -> SingleSampleAdapter:
-        """The words of a new pass's generator: with reshuffling, its seeds are the next
-        two words of the dataset's seed generator (TF's RandomSeedGenerator), else the
-        dataset's own seeds."""
-        with self._lock:
-            if self._reshuffle:
-                seeds = next(self._seed_generator), next(self._seed_generator)
-            else:
-                seeds = self._seeds
-        return SingleSampleAdapter(PhiloxRandom.from_seeds(*seeds))
-
     def _order(self, items, n):
-        return buffer_shuffle(items, self._buffer_size, self._iterator_words())
+        return buffer_shuffle(items, self._buffer_size, self._pass_seeds.words())
 
     def _index_stream(self):
         stream = self._inputs[0]._index_stream()
@@ -142,11 +149,11 @@ class ShuffleDataset(DatasetV2):
 
 def unread_pass(dataset) -> None:
     """An iterator made and never read (TF's enumerate_epochs makes one before fit's first
-    epoch): each reshuffling shuffle of the pipeline draws the seeds of that pass, as TF's
-    shuffle iterators draw theirs when they are made; nothing else runs."""
+    epoch): each rerandomizing shuffle or random source of the pipeline draws the seeds of
+    that pass, as TF's iterators draw theirs when they are made; nothing else runs."""
     stack = [dataset]
     while stack:
         ds = stack.pop()
-        if isinstance(ds, ShuffleDataset):
-            ds._iterator_words()
+        if getattr(ds, "_pass_seeds", None) is not None:
+            ds._pass_seeds.words()
         stack.extend(getattr(ds, "_inputs", ()))

@@ -37,16 +37,23 @@ def _words(value: int, n: int) -> tuple:
 
 
 def philox4x32_10(counters: np.ndarray, key) -> np.ndarray:
-    """Encrypt each row of ``counters`` ((n, 4) uint words, word 0 lowest) with ``key``:
-    an (n, 4) uint32 array of samples, TF's ``PhiloxRandom::operator()`` per row."""
+    """Encrypt each row of ``counters`` ((n, 4) uint words, word 0 lowest) with ``key``
+    (two words, or two arrays of n words: a key per row): an (n, 4) uint32 array of
+    samples, TF's ``PhiloxRandom::operator()`` per row."""
     c = counters.astype(np.uint64)
     c0, c1, c2, c3 = c[:, 0], c[:, 1], c[:, 2], c[:, 3]
-    k0, k1 = int(key[0]), int(key[1])
+    if np.ndim(key[0]):   # a key per row
+        k0, k1 = (np.asarray(k, dtype=np.uint64) for k in key)
+        w0, w1 = np.uint64(_W0), np.uint64(_W1)
+        mask = _U32
+    else:
+        k0, k1 = int(key[0]), int(key[1])
+        w0, w1, mask = _W0, _W1, _MASK32
     for _ in range(10):
         p0, p1 = _M0 * c0, _M1 * c2
         c0, c1, c2, c3 = ((p1 >> np.uint64(32)) ^ c1 ^ np.uint64(k0), p1 & _U32,
                           (p0 >> np.uint64(32)) ^ c3 ^ np.uint64(k1), p0 & _U32)
-        k0, k1 = (k0 + _W0) & _MASK32, (k1 + _W1) & _MASK32
+        k0, k1 = (k0 + w0) & mask, (k1 + w1) & mask
     return np.stack([c0, c1, c2, c3], axis=1).astype(np.uint32)
 
 

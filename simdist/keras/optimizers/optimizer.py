@@ -206,7 +206,7 @@ class Optimizer(trackable.Trackable):
         for k in kwargs:
             if k in ("decay", "gradient_aggregator", "gradient_transformers"):
                 raise ValueError(
-                    f"{k} is deprecated in the new Keras optimizer, please check the "
+                    f"{k} is deprecated in the new TF-Keras optimizer, please check the "
                     "docstring for valid arguments, or use the legacy optimizer, e.g., "
                     f"tf.keras.optimizers.legacy.{type(self).__name__}.")
             raise TypeError(f"{k} is not a valid argument, kwargs should be empty  for "

@@ -1,0 +1,55 @@
+"""``Adamax``: Adam with the infinity norm in place of the second moment.
+
+Glossary:
+  update -- ``t = iterations + 1``; ``m += (g - m) * (1 - beta_1)``;
+            ``u = max(beta_2 * u, |g|)``; ``var -= lr * m / ((1 - beta_1**t) * (u + epsilon))``.
+  slots  -- ``m`` and ``u`` per variable (zeros).
+
+The arithmetic is TF's, operator for operator (Python floats become float32 constants
+where TF's operators convert them), so float32 results are TF's bits.
+
+Mirrors tf_keras/src/optimizers/adamax.py.
+"""
+
+from __future__ import annotations
+
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+from simdist.keras.optimizers.optimizer import Optimizer
+
+
+class Adamax(Optimizer):
+    """The Adamax optimizer."""
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 name="Adamax", **kwargs):
+        # weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema ... go to the base class.
+        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
+        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
+
+    def build(self, var_list):
+        super().build(var_list)
+        if self._built:
+            return
+        self._m, self._u = [], []
+        for v in var_list:
+            self._m.append(self.add_variable_from_reference(v, "m"))
+            self._u.append(self.add_variable_from_reference(v, "u"))
+        self._built = True
+
+    def update_step(self, gradient, variable):
+        dtype = variable.dtype
+        lr = A.cast(self.learning_rate, dtype)
+        local_step = A.cast(self.iterations + 1, dtype)
+        beta_1_power = M.pow(A.cast(self.beta_1, dtype), local_step)
+        i = self._index_dict[self._var_key(variable)]
+        m, u = self._m[i], self._u[i]
+        m.assign_add((gradient - m) * (1 - self.beta_1))
+        u.assign(M.maximum(self.beta_2 * u, M.abs(gradient)))
+        variable.assign_sub((lr * m) / ((1 - beta_1_power) * (u + self.epsilon)))
+
+    def get_config(self):
+        cfg = super().get_config()
+        cfg.update(learning_rate=self._serialize_hyperparameter(self._learning_rate),
+                   beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon)
+        return cfg

@@ -1,0 +1,111 @@
+"""Keras's Adamax, Nadam, Adadelta and Ftrl (tf.keras.optimizers) as TF 2.21 + tf-keras
+gives them (recorded by record_tf_keras.py, group ``optimizers``, into
+fixtures/tf_optimizers.json; replayed by test_optimizers_tf_conformance.py): per-step float32
+variable and slot values as bit patterns (``bits``: upper and lower 16 bits, so any
+difference is a difference), for several hyper-parameters, under a learning-rate schedule
+and under a 4-replica MirroredStrategy; configs, names, slot names and argument errors.
+Ftrl's steps are compared as values (rtol 1e-5), not bits: TF's float32 ``Pow`` computes
+whole packets of 8 with Eigen's ``generic_pow``, up to 1 ulp from NumPy's ``powf``
+(which TF's scalar tail uses). Snippets as in tests/tf_snippets.py.
+"""
+
+STEPS = """
+rng = np.random.RandomState(7)
+W0, B0 = rng.randn(3, 4).astype(np.float32), rng.randn(4).astype(np.float32)
+GRADS = [(rng.randn(3, 4).astype(np.float32), rng.randn(4).astype(np.float32))
+         for _ in range(4)]
+def bits(t):
+    b = np.asarray(t).view(np.uint32)
+    return [b >> 16, b & 0xFFFF]
+def steps(opt, strategy=None, as_bits=True, n=4):
+    scope = strategy.scope() if strategy else contextlib.nullcontext()
+    with scope:
+        w, b = tf.Variable(W0, name='w'), tf.Variable(B0, name='b')
+    seen = []
+    for gw, gb in GRADS[:n]:
+        def step():
+            opt.apply_gradients([(tf.constant(gw), w), (tf.constant(gb), b)])
+        strategy.run(step) if strategy else step()
+        for v in [w, b] + list(opt.variables[1:]):
+            copies = strategy.experimental_local_results(v) if strategy else [v]
+            seen.append([bits(c.numpy()) if as_bits else c.numpy() for c in copies])
+    return seen
+import contextlib
+O = tf.keras.optimizers
+"""
+
+CASES = {
+    "Adamax steps, bits": STEPS + """
+out = [steps(O.Adamax()), steps(O.Adamax(0.1, beta_1=0.5, beta_2=0.9, epsilon=1e-3))]
+""",
+    "Adadelta steps, bits": STEPS + """
+out = [steps(O.Adadelta()), steps(O.Adadelta(1.0, rho=0.5, epsilon=1e-4))]
+""",
+    "Nadam steps, bits": STEPS + """
+out = [steps(O.Nadam()), steps(O.Nadam(0.1, beta_1=0.5, beta_2=0.9, epsilon=1e-3))]
+""",
+    "Ftrl steps, values": STEPS + """
+out = [steps(O.Ftrl(), as_bits=False),
+       steps(O.Ftrl(0.2, learning_rate_power=-0.7, initial_accumulator_value=0.5,
+                    l1_regularization_strength=0.01, l2_regularization_strength=0.1,
+                    l2_shrinkage_regularization_strength=0.05, beta=0.3), as_bits=False),
+       steps(O.Ftrl(0.1, learning_rate_power=0.0), as_bits=False)]
+""",
+    "learning-rate schedules, bits": STEPS + """
+sched = lambda: O.schedules.ExponentialDecay(0.1, decay_steps=1, decay_rate=0.5)
+out = [steps(O.Adamax(sched())), steps(O.Adadelta(sched())), steps(O.Nadam(sched())),
+       steps(O.Ftrl(sched()), as_bits=False)]
+""",
+    "under a 4-replica MirroredStrategy: each copy, bits": STEPS + """
+out = [steps(O.Adamax(0.1), S, n=2), steps(O.Adadelta(1.0), S, n=2),
+       steps(O.Ftrl(0.1), S, as_bits=False, n=2)]
+""",
+    "Nadam under 4 replicas, eagerly: only the first copy's u_product moves": STEPS + """
+opt = O.Nadam(0.1)
+out = [steps(opt, S, n=2), [c.numpy() for c in S.experimental_local_results(opt._u_product)]]
+""",
+    "configs, from_config, get and serialize": """
+O = tf.keras.optimizers
+opts = [O.Adamax(), O.Nadam(0.01, beta_1=0.8), O.Adadelta(rho=0.9, clipnorm=1.0),
+        O.Ftrl(learning_rate_power=-0.25, l1_regularization_strength=0.5, beta=0.1),
+        O.Adamax(O.schedules.ExponentialDecay(0.1, 10, 0.5))]
+out = [sorted((k, str(v)) for k, v in o.get_config().items()) for o in opts]
+out += [sorted((k, str(v)) for k, v in type(o).from_config(o.get_config()).get_config().items())
+        for o in opts]
+out += [[type(O.get(n)).__name__, O.get(n).name] for n in ('adamax', 'Nadam', 'adadelta', 'ftrl')]
+out.append(type(O.deserialize(O.serialize(opts[3]))).__name__)
+out.append([type(getattr(O.experimental, n)()).__name__ for n in ('Adamax', 'Nadam', 'Adadelta',
+                                                                   'Ftrl')])
+""",
+    "slot names and variables": """
+O = tf.keras.optimizers
+out = []
+for opt in (O.Adamax(), O.Nadam(), O.Adadelta(), O.Ftrl(initial_accumulator_value=0.25)):
+    w, b = tf.Variable([[1.0, 2.0]], name='w'), tf.Variable([0.5], name='b')
+    opt.apply_gradients([(tf.constant([[0.1, 0.2]]), w), (tf.constant([0.3]), b)])
+    out.append([[v.name, v.dtype.name, str(v.shape)] for v in opt.variables])
+    out.append([v.numpy() for v in opt.variables[1:]])
+built = O.Ftrl()
+built.build([tf.Variable([1.0], name='z')])
+out.append([v.name for v in built.variables])
+""",
+    "Nadam's u_product variable": """
+opt = tf.keras.optimizers.Nadam(0.1)
+w = tf.Variable([1.0, 2.0], name='w')
+opt.apply_gradients([(tf.constant([0.5, -0.5]), w)])
+out = [opt._u_product.name, opt._u_product.numpy(), opt._u_product_counter, len(opt.variables)]
+""",
+}
+
+ERRORS = {
+    "Ftrl initial_accumulator_value < 0": "Ftrl(initial_accumulator_value=-0.1)",
+    "Ftrl learning_rate_power > 0": "Ftrl(learning_rate_power=0.5)",
+    "Ftrl l1 < 0": "Ftrl(l1_regularization_strength=-1.0)",
+    "Ftrl l2 < 0": "Ftrl(l2_regularization_strength=-1.0)",
+    "Ftrl l2 shrinkage < 0": "Ftrl(l2_shrinkage_regularization_strength=-1.0)",
+    "Adamax unknown argument": "Adamax(0.1, momentum=0.9)",
+    "Nadam decay": "Nadam(decay=0.1)",
+    "Adadelta clipnorm and global_clipnorm": "Adadelta(clipnorm=1.0, global_clipnorm=1.0)",
+}
+CASES.update({f"argument error: {name}": f"out = tf.keras.optimizers.{code}"
+              for name, code in ERRORS.items()})

@@ -11,7 +11,8 @@ rnn_layer_cases.CASES (TF 2.21: RNN, LSTM, GRU, SimpleRNN and their cells) and
 lambda_cases.CASES (TF 2.21: Lambda layers, their configs, a .keras file with one),
 masking_cases.CASES (TF 2.21: Embedding mask_zero, Masking, masks through RNNs, pooling,
 models and a fit's loss), text_cases.CASES (TF 2.21: TextVectorization,
-text_dataset_from_directory); and the
+text_dataset_from_directory), time_distributed_cases.CASES (TF 2.21: TimeDistributed); and
+the
 batch-norm options simdist refuses rather than ignores."""
 
 import os
@@ -28,6 +29,7 @@ import rnn_cell_cases
 import rnn_layer_cases
 import saving_cases
 import text_cases
+import time_distributed_cases
 from tf_snippets import conformance_tests
 
 import simdist as tf
@@ -39,7 +41,8 @@ GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_c
           "tf_op_layers.json": op_layer_cases.CASES, "tf_rnn_cells.json": rnn_cell_cases.CASES,
           "tf_rnn_layers.json": rnn_layer_cases.CASES,
           "tf_lambda.json": lambda_cases.CASES, "tf_masking.json": masking_cases.CASES,
-          "tf_text.json": text_cases.CASES}
+          "tf_text.json": text_cases.CASES,
+          "tf_time_distributed.json": time_distributed_cases.CASES}
 
 # STRICT: marked pytest.mark.array_api by tests/array_api_subset.py.
 # Also run on array_api_strict (tests/hardware/test_backends.py): convolutions and pooling

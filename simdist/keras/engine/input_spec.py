@@ -71,3 +71,7 @@ def assert_input_compatibility(input_spec, inputs, layer_name):
             if value is not None and shape[int(axis)] not in (value, None):
                 raise ValueError(f"{head}expected axis {axis} of input shape to have value "
                                  f"{value}, but received input with shape {shape}")
+        if spec.shape is not None and any(
+                want is not None and have is not None and want != have
+                for want, have in zip(spec.shape, shape)):
+            raise ValueError(f"{head}expected shape={spec.shape}, found shape={shape}")

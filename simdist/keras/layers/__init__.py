@@ -38,3 +38,4 @@ from simdist.keras.layers.rnn.lstm import LSTM
 from simdist.keras.layers.rnn.lstm_cell import LSTMCell
 from simdist.keras.layers.rnn.simple_rnn import SimpleRNN, SimpleRNNCell
 from simdist.keras.layers.rnn.stacked_rnn_cells import StackedRNNCells
+from simdist.keras.layers.rnn.time_distributed import TimeDistributed

@@ -72,7 +72,16 @@ def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, un
 
 def _masked(mask_t, new, old) -> tuple:
     """Each of ``new`` where the step is unmasked, else the matching one of ``old``."""
-    return tuple(A.where(mask_t, n, o) for n, o in zip(new, old))
+    return tuple(A.where(_expanded(mask_t, n), n, o) for n, o in zip(new, old))
+
+
+def _expanded(mask_t, t):
+    """``mask_t`` with trailing axes up to ``t``'s rank (TF's ``_expand_mask``; it tiles
+    them, ``where`` broadcasts): a (batch, 1) mask of a 2-D mask, or a (batch, d) step of a
+    (batch, time, d) mask, against an output of rank 3 and more."""
+    for _ in range(len(t.shape) - len(mask_t.shape)):
+        mask_t = A.expand_dims(mask_t, -1)
+    return mask_t
 
 
 def _unrolled(step_function, inputs, initial_states, time_steps, go_backwards,
@@ -89,7 +98,7 @@ def _unrolled(step_function, inputs, initial_states, time_steps, go_backwards,
         output, new_states = step_function(x, tuple(states))
         if mask_t is not None:
             prev = outputs[-1] if outputs else A.zeros_like(output)
-            output = A.where(mask_t, output, prev)
+            output = A.where(_expanded(mask_t, output), output, prev)
             new_states = nest.pack_sequence_as(states, _masked(
                 mask_t, nest.flatten(new_states), nest.flatten(states)))
         states = new_states

@@ -29,6 +29,7 @@ import numpy as np
 
 from simdist.framework import dtypes
 from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import linalg_decompositions
 from simdist.keras import backend
 from simdist.keras.utils.serialization import lookup
 
@@ -216,11 +217,11 @@ class Orthogonal(_Seeded):
         self._warn_reuse()
         rows, cols = math.prod(shape[:-1]), shape[-1]
         a = self._random_generator.random_normal([max(rows, cols), min(rows, cols)], dtype=dt)
-        q, r = np.linalg.qr(a.numpy().astype(np.float64))
-        q = q * np.sign(np.diag(r))
+        q, r = linalg_decompositions.qr_values(a.numpy(), False, dt == dtypes.float32)
+        q = q * np.sign(np.diag(r))   # in q's dtype: float32 where it is TF's bits
         if rows < cols:
             q = q.T
-        return A.constant((self.gain * q).reshape(shape), dtype=dt)
+        return A.constant(q.dtype.type(self.gain) * q.reshape(shape), dtype=dt)
 
     def get_config(self):
         return {"gain": self.gain, "seed": self.seed}

@@ -79,6 +79,25 @@ for _name in INITIALIZERS:
         f"init = tf.keras.initializers.{_name}(seed=17)\n"
         "out = [init(shape) for shape in ([3, 4], [64, 10], [3, 3, 2, 8], [7])]\n"
         f"out.append(tf.keras.initializers.{_name}(seed=18)([5, 5], dtype=tf.float64))")
+# Orthogonal's QR is TF's float32 Eigen loops (eigen_householder_qr) where its smaller
+# dimension is under 48: these shapes; tf.linalg.qr itself on draws, thin, full, batched.
+CASES["keras_Orthogonal_seeded"] = (
+    "init = tf.keras.initializers.Orthogonal(seed=17)\n"
+    "out = [init(s) for s in ([3, 4], [64, 10], [10, 64], [3, 3, 2, 8], [47, 47], [130, 9])]\n"
+    "out.append(tf.keras.initializers.Orthogonal(gain=2.5, seed=18)([20, 12]))")
+CASES["keras_set_random_seed_recurrent"] = (
+    "tf.keras.utils.set_random_seed(3)\n"
+    "model = tf.keras.Sequential([tf.keras.layers.LSTM(16, return_sequences=True),\n"
+    "                             tf.keras.layers.GRU(8, return_sequences=True),\n"
+    "                             tf.keras.layers.SimpleRNN(5)])\n"
+    "model.build((None, 3, 4))\n"
+    "out = list(model.weights)")
+CASES["linalg_qr_float32"] = (
+    "a = tf.random.stateless_normal([2, 40, 10], [1, 2])\n"
+    "b = tf.random.stateless_normal([9, 9], [3, 4])\n"
+    "c = tf.random.stateless_normal([130, 3], [5, 6])\n"
+    "out = [*tf.linalg.qr(a), *tf.linalg.qr(a, full_matrices=True), *tf.linalg.qr(b),\n"
+    "       *tf.linalg.qr(c), *tf.linalg.qr(c[:, :1], full_matrices=True)]")
 CASES.update({
     "keras_variance_scaling": "out = [tf.keras.initializers.VarianceScaling(\n"
                               "    2.0, mode, dist, seed=5)([6, 4]) for mode in\n"

@@ -5,7 +5,9 @@ MatrixTriangularSolve; gradient rules in ``linalg_grad``).
 Glossary:
   float64 work -- every factorisation runs in float64 (LAPACK through NumPy) and is rounded
                   once to the input's type: within rounding of TF's float32 results (TF's
-                  Eigen kernels round at every step), never bit-equal.
+                  Eigen kernels round at every step), not bit-equal; except float32 QR of
+                  a matrix with m >= n and n < 48 (n <= 48 for the full Q), which follows
+                  Eigen's loops step by step (eigen_householder_qr): TF's bits.
   signs        -- a singular vector or eigenvector is defined up to its sign; TF's Eigen
                   (BDCSVD, SelfAdjointEigenSolver) and LAPACK choose differently, and TF's
                   CPU and GPU kernels differ too. Everything a sign does not change (singular
@@ -29,7 +31,7 @@ import collections
 import numpy as np
 
 from simdist.framework import context, dtypes, errors, execute, func_graph
-from simdist.framework.ops import op_types
+from simdist.framework.ops import eigen_householder_qr, op_types
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api, backend
 
@@ -163,10 +165,25 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002 - TF's name
       InvalidArgumentError: rank < 2, an integer or bfloat16 dtype (TF's texts).
     """
     x, v = _input(input, "Qr")
-    q, r = np.linalg.qr(v, mode="complete" if full_matrices else "reduced")
-    q = q + 0.0   # LAPACK's -0.0 where TF's kernel writes 0.0
+    q, r = qr_values(v, bool(full_matrices), x.dtype == dtypes.float32)
     return Qr(*execute.execute_multi("Qr", [x], [_out(q, x), _out(r, x)],
                                      attrs={"full_matrices": bool(full_matrices)}))
+
+
+def qr_values(v: np.ndarray, full_matrices: bool, float32: bool):
+    """(q, r) of the matrices ``v`` (..., m, n): TF's float32 bits where Eigen's unblocked
+    loops are modelled (eigen_householder_qr), else float64 LAPACK."""
+    q, r = np.linalg.qr(v.astype(np.complex128 if np.iscomplexobj(v) else np.float64),
+                        mode="complete" if full_matrices else "reduced")
+    q = q + 0.0   # LAPACK's -0.0 where TF's kernel writes 0.0
+    m, n = v.shape[-2:]
+    if float32 and v.size and eigen_householder_qr.modelled(m, n, full_matrices):
+        q, r = q.astype(np.float32), r.astype(np.float32)
+        for i in np.ndindex(v.shape[:-2]):
+            tf_bits = eigen_householder_qr.qr(v[i].astype(np.float32), full_matrices)
+            if tf_bits is not None:
+                q[i], r[i] = tf_bits
+    return q, r
 
 
 def _eigh(tensor, compute_v: bool):

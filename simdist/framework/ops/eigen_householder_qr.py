@@ -1,0 +1,162 @@
+"""TF's float32 QR on a CPU, as Eigen's HouseholderQR computes it (TF's Qr kernel), in NumPy.
+
+Glossary:
+  reflector  -- ``H = I - tau v v^T`` with ``v = [1, essential]``: ``beta = -sign(c0) *
+                sqrt(c0^2 + |tail|^2)``, ``essential = tail / (c0 - beta)``, ``tau = (beta -
+                c0) / beta`` (makeHouseholder), the tail's squared norm added in order.
+  apply      -- ``H M`` (applyHouseholderOnTheLeft): ``tmp = essential^T M[1:] + M[0]``,
+                ``M[0] -= tau * tmp``, ``M[1:] -= (tau * essential) tmp``.
+  GEMV       -- ``essential^T M[1:]`` is a matrix-vector product whose order of additions
+                depends on M's storage: row-major M (the factorisation, the full Q) adds
+                the rows one after another, in blocks of 16 rows when there are 128 or
+                more; column-major M (the temporary the thin Q is built in) adds packets of
+                8 products into 8 lanes, then the lanes (``predux``), then the rest one by
+                one. A product with one column is a plain dot product, in order.
+  thin Q     -- TF's ``householderQ() * Identity(m, p)``: the reflectors applied, last to
+                first, to a column-major identity (all its columns); the full Q applies
+                each to the bottom-right corner of a row-major identity.
+  modelled   -- float32, ``m >= n`` and ``n < 48`` (``n <= 48`` for the full Q): there
+                Eigen uses these unblocked loops. Wider matrices update their trailing
+                columns, and 48 reflectors or more are applied, by blocked GEMMs whose order
+                depends on the host's cache sizes: those return None, and the caller
+                factorises in float64 (within rounding of TF).
+Every step is IEEE float32 arithmetic in NumPy (one rounding per operation; TF's x86 build
+has AVX without FMA): TF's bits, including the Keras Orthogonal initializer's.
+
+Mirrors tensorflow/core/kernels/linalg/qr_op_impl.h and Eigen's QR/HouseholderQR.h,
+Householder/Householder.h, Householder/HouseholderSequence.h and
+Core/products/GeneralMatrixVector.h.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simdist.framework.ops.eigen_cpu import PACKET, _predux
+
+_F = np.float32
+BLOCK = 48          # Eigen's HouseholderSequence::BlockSize and HouseholderQR's block
+_GEMV_ROWS = 128    # a row-major GEMV over this many rows or more adds them in blocks
+_TINY = np.finfo(_F).tiny
+
+
+def modelled(m: int, n: int, full_matrices: bool) -> bool:
+    """Whether TF's Qr of an (m, n) float32 matrix takes the unblocked loops modelled here."""
+    return m >= n and (n <= BLOCK if full_matrices else n < BLOCK)
+
+
+def qr(a: np.ndarray, full_matrices: bool):
+    """TF's (q, r) of one float32 matrix ``a`` (m, n) with ``modelled(m, n, ...)``, or None
+    when a column's tail is below float32's smallest normal (Eigen's branch for it
+    differs between versions, and TF flushes such values to zero)."""
+    factors = _factor(a)
+    if factors is None:
+        return None
+    packed, tau = factors
+    m, n = a.shape
+    if full_matrices:
+        return _full_q(packed, tau), np.triu(packed)
+    return _thin_q(packed, tau), np.triu(packed[:n])
+
+
+def _factor(a):
+    """Eigen's householder_qr_inplace_unblocked: R above the diagonal, the essential parts
+    of the reflectors below it, and their taus."""
+    packed = np.array(a, dtype=_F)
+    m, n = packed.shape
+    tau = np.zeros(n, _F)
+    for k in range(n):
+        reflector = _make_householder(packed[k:, k])
+        if reflector is None:
+            return None
+        packed[k + 1:, k], tau[k], packed[k, k] = reflector
+        _apply_left(packed[k:, k + 1:], packed[k + 1:, k], tau[k], _gemv_row_major, stride=n)
+    return packed, tau
+
+
+def _make_householder(x):
+    """(essential, tau, beta) of the column ``x``, or None for a tail below ``tiny``."""
+    tail = x[1:]
+    tail_sq = np.add.accumulate(tail * tail)[-1] if tail.size else _F(0)
+    c0 = x[0]
+    if tail_sq <= _TINY:
+        if np.any(tail):
+            return None
+        return np.zeros(tail.size, _F), _F(0), c0
+    beta = np.sqrt(c0 * c0 + tail_sq)
+    if c0 >= 0:
+        beta = -beta
+    return tail / (c0 - beta), (beta - c0) / beta, beta
+
+
+def _apply_left(block, essential, tau, gemv, stride):
+    """``block = H block`` in place, Eigen's applyHouseholderOnTheLeft."""
+    if block.shape[0] == 1:
+        block *= _F(1) - tau
+        return
+    if tau == 0 or block.shape[1] == 0:
+        return
+    bottom = block[1:]
+    if block.shape[1] == 1:   # Eigen's GEMV of one output is a dot product, in order
+        tmp = np.add.accumulate(essential * bottom[:, 0])[-1:]
+    else:
+        tmp = gemv(essential, bottom, stride)
+    tmp = tmp + block[0]
+    block[0] = block[0] - tau * tmp
+    bottom -= (tau * essential)[:, None] * tmp[None, :]
+
+
+def _gemv_row_major(essential, bottom, stride):
+    """``essential^T bottom`` for a row-major ``bottom`` (r, c) of a matrix ``stride`` wide:
+    Eigen's column-major GEMV over ``bottom^T``, each block of rows summed in order and
+    the blocks added one after another."""
+    products = essential[:, None] * bottom
+    r = products.shape[0]
+    rows = r if r < _GEMV_ROWS else (16 if stride * 4 < 32000 else 4)
+    blocks = [np.add.accumulate(products[i:i + rows], axis=0)[-1] for i in range(0, r, rows)]
+    return np.add.accumulate(np.asarray(blocks), axis=0)[-1]
+
+
+def _gemv_col_major(essential, bottom, stride=None):
+    """``essential^T bottom`` for a column-major ``bottom`` (r, c): Eigen's row-major GEMV,
+    each output a dot product in packets of 8 lanes, ``predux``, then the tail in order
+    (the last output of an odd count takes a half packet of 4 first)."""
+    r, c = bottom.shape
+    whole = r - r % PACKET
+    lanes = np.zeros((c, PACKET), _F)
+    if whole:
+        packets = (essential[:whole, None] * bottom[:whole]).T.reshape(c, whole // PACKET, PACKET)
+        lanes = np.add.accumulate(packets, axis=1)[:, -1]
+    out = _predux(lanes).astype(_F)
+    paired = c - c % 2        # outputs in Eigen's blocks of 8, 4 and 2 rows
+    tail = (essential[whole:, None] * bottom[whole:, :paired]).T
+    out[:paired] = np.add.accumulate(np.concatenate([out[:paired, None], tail], axis=1),
+                                     axis=1)[:, -1]
+    if paired < c:
+        acc, j = out[-1], whole
+        if r - j >= PACKET // 2:
+            half = essential[j:j + 4] * bottom[j:j + 4, -1]
+            acc = acc + ((half[0] + half[2]) + (half[1] + half[3]))
+            j += 4
+        for i in range(j, r):
+            acc = acc + essential[i] * bottom[i, -1]
+        out[-1] = acc
+    return out
+
+
+def _thin_q(packed, tau):
+    """``householderQ() * Identity(m, n)``, built column-major."""
+    m, n = packed.shape
+    q = np.eye(m, n, dtype=_F)
+    for k in range(n - 1, -1, -1):
+        _apply_left(q[k:], packed[k + 1:, k], tau[k], _gemv_col_major, stride=None)
+    return q
+
+
+def _full_q(packed, tau):
+    """``householderQ()`` evaluated into a row-major (m, m) matrix, corner by corner."""
+    m, n = packed.shape
+    q = np.eye(m, dtype=_F)
+    for k in range(n - 1, -1, -1):
+        _apply_left(q[k:, k:], packed[k + 1:, k], tau[k], _gemv_row_major, stride=m)
+    return q

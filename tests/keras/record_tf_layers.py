@@ -10,7 +10,8 @@ fixtures/tf_op_layers.json), ``rnn`` (rnn_cell_cases.CASES -> fixtures/tf_rnn_ce
 ``lambda`` (lambda_cases.CASES -> fixtures/tf_lambda.json) and ``masking``
 (masking_cases.CASES -> fixtures/tf_masking.json), ``text`` (text_cases.CASES ->
 fixtures/tf_text.json), ``time_distributed`` (time_distributed_cases.CASES ->
-fixtures/tf_time_distributed.json), recorded with TF 2.21 and
+fixtures/tf_time_distributed.json), ``rnn_constants`` (rnn_constants_cases.CASES ->
+fixtures/tf_rnn_constants.json), recorded with TF 2.21 and
 tf-keras, oneDNN off so that TF's reference CPU kernels give the values. Run with the
 TensorFlow interpreter (not simdist's venv):
     TF_USE_LEGACY_KERAS=1 TF_ENABLE_ONEDNN_OPTS=0 TF_CPP_MIN_LOG_LEVEL=3 \\
@@ -36,7 +37,8 @@ GROUPS = {"core": ("layer_cases", "tf_layers.json"),
           "lambda": ("lambda_cases", "tf_lambda.json"),
           "masking": ("masking_cases", "tf_masking.json"),
           "text": ("text_cases", "tf_text.json"),
-          "time_distributed": ("time_distributed_cases", "tf_time_distributed.json")}
+          "time_distributed": ("time_distributed_cases", "tf_time_distributed.json"),
+          "rnn_constants": ("rnn_constants_cases", "tf_rnn_constants.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:])

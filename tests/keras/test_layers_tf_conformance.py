@@ -11,8 +11,8 @@ rnn_layer_cases.CASES (TF 2.21: RNN, LSTM, GRU, SimpleRNN and their cells) and
 lambda_cases.CASES (TF 2.21: Lambda layers, their configs, a .keras file with one),
 masking_cases.CASES (TF 2.21: Embedding mask_zero, Masking, masks through RNNs, pooling,
 models and a fit's loss), text_cases.CASES (TF 2.21: TextVectorization,
-text_dataset_from_directory), time_distributed_cases.CASES (TF 2.21: TimeDistributed); and
-the
+text_dataset_from_directory), time_distributed_cases.CASES (TF 2.21: TimeDistributed),
+rnn_constants_cases.CASES (TF 2.21: RNN constants, a tensor training); and the
 batch-norm options simdist refuses rather than ignores."""
 
 import os
@@ -26,6 +26,7 @@ import op_layer_cases
 import preprocessing_cases
 import pytest
 import rnn_cell_cases
+import rnn_constants_cases
 import rnn_layer_cases
 import saving_cases
 import text_cases
@@ -42,7 +43,8 @@ GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_c
           "tf_rnn_layers.json": rnn_layer_cases.CASES,
           "tf_lambda.json": lambda_cases.CASES, "tf_masking.json": masking_cases.CASES,
           "tf_text.json": text_cases.CASES,
-          "tf_time_distributed.json": time_distributed_cases.CASES}
+          "tf_time_distributed.json": time_distributed_cases.CASES,
+          "tf_rnn_constants.json": rnn_constants_cases.CASES}
 
 # STRICT: marked pytest.mark.array_api by tests/array_api_subset.py.
 # Also run on array_api_strict (tests/hardware/test_backends.py): convolutions and pooling

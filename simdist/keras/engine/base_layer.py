@@ -476,7 +476,9 @@ class Layer(module.Module):
             training = stack[-1]
         if self._expects_training_arg and _accepts(self.call, "training"):
             if training is not None:
-                kwargs["training"] = bool(training) if not isinstance(training, Tensor) \
+                # a boolean tensor stays one (a tf.function's argument: the layers
+                # choose by it in the graph, Keras's smart_cond / in_train_phase)
+                kwargs["training"] = training if isinstance(training, Tensor) \
                     else bool(training)
         input_spec.assert_input_compatibility(self.input_spec, inputs, self.name)
         self._check_call_inputs(inputs)

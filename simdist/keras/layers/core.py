@@ -29,7 +29,7 @@ from simdist.framework.ops import nn_ops as N
 from simdist.keras import activations, initializers, regularizers
 from simdist.keras.engine.base_layer import Layer, refuse_constraints, same_shape
 from simdist.keras.engine.input_spec import InputSpec
-from simdist.keras.utils import conv_utils
+from simdist.keras.utils import control_flow_util, conv_utils
 
 
 class Dense(Layer):
@@ -173,9 +173,11 @@ class Dropout(Layer):
         self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
 
     def call(self, inputs, training=None):
-        if not training or (isinstance(self.rate, numbers.Real) and self.rate == 0):
+        if isinstance(self.rate, numbers.Real) and self.rate == 0:
             return A.identity(inputs)
-        return self._dropout_impl(inputs)
+        # (Keras's smart_cond: a boolean tensor being traced builds both branches)
+        return control_flow_util.smart_cond(training, lambda: self._dropout_impl(inputs),
+                                            lambda: A.identity(inputs))
 
     def _legacy_seed(self):
         """seed, seed + 1, ... per trace (RandomGenerator.make_legacy_seed); None unseeded.

@@ -15,9 +15,12 @@ Glossary:
   mask             -- the input's ``_keras_mask`` (an Embedding's ``mask_zero``, Masking):
                       masked steps keep the states and the previous output (rnn_loop); the
                       output of ``return_sequences`` carries the mask on.
+  constants        -- tensors given to the cell's ``call(..., constants=...)`` at every step
+                      (a condition the sequence does not change); a cell whose ``call`` has
+                      no ``constants`` is TF's ValueError; ``num_constants`` in the config.
+                      The cell is built on the step's input shape alone, as tf-keras does.
 
-Mirrors tf_keras/src/layers/rnn/base_rnn.py and rnn_utils.py. simdist does not simulate
-``constants`` (refused, saying so).
+Mirrors tf_keras/src/layers/rnn/base_rnn.py and rnn_utils.py.
 """
 
 from __future__ import annotations
@@ -88,6 +91,7 @@ class RNN(Layer):
         self.supports_masking = True
         self.input_spec = None
         self._states = None
+        self._num_constants = 0
         if stateful:
             if ds_context.has_strategy():
                 raise ValueError("Stateful RNNs (created with `stateful=True`) are not yet "
@@ -143,10 +147,18 @@ class RNN(Layer):
         return list(state) if isinstance(state, (list, tuple)) else [state]
 
     def __call__(self, inputs, initial_state=None, constants=None, **kwargs):
-        if isinstance(inputs, (list, tuple)) and len(inputs) > 1 and initial_state is None:
-            inputs, initial_state = inputs[0], list(inputs[1:])   # (rnn_utils.standardize_args)
+        if isinstance(inputs, (list, tuple)) and len(inputs) > 1 and initial_state is None \
+                and constants is None:   # (rnn_utils.standardize_args)
+            inputs = list(inputs)
+            if self._num_constants:
+                inputs, constants = inputs[:-self._num_constants], \
+                    inputs[-self._num_constants:]
+            inputs, initial_state = inputs[0], (list(inputs[1:]) or None)
         if constants is not None:
-            raise NotImplementedError("RNN `constants` are not simulated by simdist.")
+            constants = list(constants) if isinstance(constants, (list, tuple)) \
+                else [constants]
+            self._num_constants = len(constants)
+            kwargs["constants"] = constants
         if initial_state is not None:
             kwargs["initial_state"] = list(initial_state) \
                 if isinstance(initial_state, (list, tuple)) else [initial_state]
@@ -172,9 +184,12 @@ class RNN(Layer):
             return [output_mask] + [None for _ in self.states]
         return output_mask
 
-    def call(self, inputs, mask=None, training=None, initial_state=None):
+    def call(self, inputs, mask=None, training=None, initial_state=None, constants=None):
         if isinstance(mask, list):
             mask = mask[0]
+        if constants and not _accepts(self.cell.call, "constants", var_keyword=False):
+            raise ValueError(f"RNN cell {self.cell} does not support constants. "
+                             f"Received: constants={constants}")
         self._reset_dropout_masks()
         timesteps = inputs.shape[0 if self.time_major else 1]
         if self.unroll and timesteps is None:
@@ -185,12 +200,13 @@ class RNN(Layer):
         single = not is_multiple_state(self.cell.state_size) and \
             getattr(self.cell, "_is_tf_rnn_cell", None) is not None
 
+        kwargs = {"training": training} if takes_training else {}
+        if constants:
+            kwargs["constants"] = constants
+
         def step(x, states):
             states = states[0] if len(states) == 1 and single else list(states)
-            if takes_training:
-                output, new_states = cell_call(x, states, training=training)
-            else:
-                output, new_states = cell_call(x, states)
+            output, new_states = cell_call(x, states, **kwargs)
             return output, new_states if isinstance(new_states, (list, tuple)) \
                 else [new_states]
 
@@ -275,7 +291,21 @@ class RNN(Layer):
                    cell=serialization.serialize(self.cell))
         if self.zero_output_for_mask:
             cfg["zero_output_for_mask"] = self.zero_output_for_mask
+        if self._num_constants:
+            cfg["num_constants"] = self._num_constants
         return cfg
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from simdist.keras.layers import serialization
+
+        config = dict(config)
+        num_constants = config.pop("num_constants", 0)
+        if isinstance(config.get("cell"), dict):
+            config["cell"] = serialization.deserialize(config["cell"], custom_objects)
+        layer = cls(**config)
+        layer._num_constants = num_constants
+        return layer
 
 
 _CANNOT_UNROLL = (

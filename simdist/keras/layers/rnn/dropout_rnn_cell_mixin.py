@@ -3,7 +3,8 @@
 Glossary:
   mask          -- ``tf.nn.dropout`` of ``ones_like(inputs)`` (zeros and ``1 / (1 - rate)``)
                    in training, else the ones; ``count`` of them at once (LSTMCell: 4, one
-                   per gate).
+                   per gate). ``training`` a boolean tensor: a ``tf.cond`` between the two
+                   (in a trace both are built; eagerly the one its value selects).
   mask cache    -- the masks are made once per context (eager, or the tf.function graph
                    being traced) and reused by every later call there until
                    ``reset_dropout_mask`` / ``reset_recurrent_dropout_mask``, so the steps
@@ -24,7 +25,9 @@ import weakref
 
 from simdist.framework import func_graph
 from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import cond as cond_lib
 from simdist.framework.ops import dropout_ops
+from simdist.framework.tensor import Tensor
 
 _EAGER = type("_Eager", (), {})()   # the cache key outside any trace
 
@@ -65,6 +68,9 @@ class DropoutRNNCellMixin:
 
     def _mask(self, inputs, rate, training):
         ones = A.ones_like(inputs)
+        if isinstance(training, Tensor):   # TF's in_train_phase: a switch (tf.cond)
+            return cond_lib.cond(training, lambda: dropout_ops.dropout(
+                ones, rate, seed=self._make_legacy_seed()), lambda: ones)
         if not training:   # (TF's in_train_phase: training None is the learning phase, 0)
             return ones
         return dropout_ops.dropout(ones, rate, seed=self._make_legacy_seed())

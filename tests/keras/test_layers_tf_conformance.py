@@ -12,7 +12,9 @@ lambda_cases.CASES (TF 2.21: Lambda layers, their configs, a .keras file with on
 masking_cases.CASES (TF 2.21: Embedding mask_zero, Masking, masks through RNNs, pooling,
 models and a fit's loss), text_cases.CASES (TF 2.21: TextVectorization,
 text_dataset_from_directory), time_distributed_cases.CASES (TF 2.21: TimeDistributed),
-rnn_constants_cases.CASES (TF 2.21: RNN constants, a tensor training); and the
+rnn_constants_cases.CASES (TF 2.21: RNN constants, a tensor training),
+text_mode_cases.CASES (TF 2.21: TextVectorization's multi_hot, count, tf_idf, ngrams, a
+callable split); and the
 batch-norm options simdist refuses rather than ignores."""
 
 import os
@@ -30,6 +32,7 @@ import rnn_constants_cases
 import rnn_layer_cases
 import saving_cases
 import text_cases
+import text_mode_cases
 import time_distributed_cases
 from tf_snippets import conformance_tests
 
@@ -44,7 +47,8 @@ GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_c
           "tf_lambda.json": lambda_cases.CASES, "tf_masking.json": masking_cases.CASES,
           "tf_text.json": text_cases.CASES,
           "tf_time_distributed.json": time_distributed_cases.CASES,
-          "tf_rnn_constants.json": rnn_constants_cases.CASES}
+          "tf_rnn_constants.json": rnn_constants_cases.CASES,
+          "tf_text_modes.json": text_mode_cases.CASES}
 
 # STRICT: marked pytest.mark.array_api by tests/array_api_subset.py.
 # Also run on array_api_strict (tests/hardware/test_backends.py): convolutions and pooling

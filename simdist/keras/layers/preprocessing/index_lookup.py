@@ -251,16 +251,28 @@ class IndexLookup(PreprocessingLayer):
             self._num_documents = 0
 
     def update_state(self, data):
+        self._refuse_adapt_with_vocabulary()
+        values = array_api.to_host(self._ensure_tensor(data, self._vocab_dtype)._value)
+        rows = values.reshape(1, -1) if values.ndim < 2 else values   # a rank-0 or 1 input:
+        self._count(values.reshape(-1),                                # one document
+                    _documents(rows) if self.output_mode == TF_IDF else ())
+
+    def update_state_rows(self, rows) -> None:
+        """Adapt on rows of tokens of any lengths, each a tf_idf document (TextVectorization's
+        split strings: TF's ragged batch, whose rows ``tf.unique`` takes one by one)."""
+        self._refuse_adapt_with_vocabulary()
+        self._count([t for row in rows for t in row], rows)
+
+    def _refuse_adapt_with_vocabulary(self) -> None:
         if self._has_input_vocabulary:
             raise ValueError(f"Cannot adapt {type(self).__name__} layer after setting a static "
                              "vocabulary via init argument or `set_vocabulary`.")
-        values = array_api.to_host(self._ensure_tensor(data, self._vocab_dtype)._value)
-        self._token_counts.update(self._key(v) for v in values.reshape(-1))
-        if self.output_mode == TF_IDF:  # a row is a document (a rank-0 or 1 input: one)
-            rows = values.reshape(1, -1) if values.ndim < 2 else values
-            documents = [{self._key(v) for v in row} for row in _documents(rows)]
-            for document in documents:
-                self._document_counts.update(document)
+
+    def _count(self, tokens, rows) -> None:
+        self._token_counts.update(self._key(v) for v in tokens)
+        if self.output_mode == TF_IDF:  # a row is a document
+            for row in rows:
+                self._document_counts.update({self._key(v) for v in row})
             self._num_documents += len(rows)
 
     def finalize_state(self):

@@ -5,18 +5,27 @@ Glossary:
                  regex removed), 'lower', 'strip_punctuation', None, or a callable on the
                  string tensor (a tutorial's ``custom_standardization``).
   split       -- 'whitespace' (runs of ASCII whitespace, ``tf.strings.split``), 'character'
-                 (UTF-8 characters), or None (each string is one token). A (batch, 1) input
-                 is squeezed first; any other last dimension is TF's ValueError.
+                 (UTF-8 characters), None (each string is one token), or a callable on the
+                 string tensor returning a RaggedTensor (or a dense tensor) of tokens. A
+                 (batch, 1) input is squeezed first; any other last dimension is TF's
+                 ValueError.
+  ngrams      -- an int n (widths 1 .. n) or a tuple of widths: each row's tokens become its
+                 n-grams joined by ' ', all of the first width, then the next
+                 (``tf.strings.ngrams``), in the vocabulary and the outputs.
   vocabulary  -- a ``StringLookup`` with mask token '' (index 0) and '[UNK]' (index 1),
                  adapted on the split tokens: most frequent first, ties by the larger token
                  (``get_vocabulary``), at most ``max_tokens``.
   output_sequence_length -- 'int' output padded with 0 or cut to this many tokens (else
                  to the longest row of the batch); int64 indices.
+  output_mode -- 'int', or 'multi_hot' ('binary'), 'count', 'tf_idf' ('tf-idf'): a float32
+                 row of ``vocabulary_size()`` (``max_tokens`` with ``pad_to_max_tokens``)
+                 per string, the StringLookup's encoding of its tokens ('' and
+                 padding dropped); tf_idf's adapt counts each string as a document.
   one op      -- standardize, split, lookup and pad run as one host-side node in a trace
                  (a dataset ``map``'s or a fit's step), on the values at execution, as TF's
                  string kernels and LookupTableFindV2 run on the host.
-Not simulated: ``ngrams``, other output modes than 'int', ``ragged`` / ``sparse`` outputs, a
-callable ``split`` (refused, saying so).
+Not simulated (refused, saying so): ``output_mode=None`` and ``ragged`` (RaggedTensor
+outputs), ``sparse``, ``ngrams`` with ``split=None``.
 
 Mirrors tf_keras/src/layers/preprocessing/text_vectorization.py.
 """
@@ -38,17 +47,25 @@ WHITESPACE, CHARACTER, INT = "whitespace", "character", "int"
 DEFAULT_STRIP_REGEX = r'[!"#$%&()\*\+,-\./:;<=>?@\[\\\]^_`{|}~\']'
 
 
-def _validate(value, allowed, arg_name):
-    """tf-keras's validate_string_arg."""
-    if value is None or callable(value) or value in allowed:
+def _validate(value, allowed, arg_name, allow_callables=True):
+    """tf-keras's validate_string_arg (None allowed)."""
+    if value is None or (allow_callables and callable(value)) or (
+            isinstance(value, str) and value in allowed):
         return
+    note = (f"If restoring a model and `{arg_name}` is a custom callable, please ensure the "
+            "callable is registered as a custom object. See https://www.tensorflow.org/guide/"
+            "keras/save_and_serialize#registering_the_custom_object for details. "
+            if allow_callables else "")
     raise ValueError(
-        f"Unkown value for `{arg_name}` argument of layer TextVectorization. If restoring a "
-        f"model and `{arg_name}` is a custom callable, please ensure the callable is "
-        "registered as a custom object. See https://www.tensorflow.org/guide/keras/"
-        "save_and_serialize#registering_the_custom_object for details. Allowed values are: "
-        f"`None`, a `Callable`, or one of the following values: {allowed}. "
-        f"Received: {value}")
+        f"Unkown value for `{arg_name}` argument of layer TextVectorization. {note}Allowed "
+        f"values are: `None`, {'a `Callable`, ' if allow_callables else ''}or one of the "
+        f"following values: {allowed}. Received: {value}")
+
+
+def _ngrams(tokens: list, widths: tuple) -> list:
+    """``tf.strings.ngrams(tokens, widths, separator=' ')`` of one row: every n-gram of the
+    first width, then of the next (none for a row shorter than a width)."""
+    return [b" ".join(tokens[i:i + n]) for n in widths for i in range(len(tokens) - n + 1)]
 
 
 class TextVectorization(PreprocessingLayer):
@@ -72,21 +89,31 @@ class TextVectorization(PreprocessingLayer):
             output_mode = "multi_hot"
         if output_mode == "tf-idf":
             output_mode = "tf_idf"
-        _validate(output_mode, (INT, "count", "multi_hot", "tf_idf"), "output_mode")
+        _validate(output_mode, (INT, "count", "multi_hot", "tf_idf"), "output_mode",
+                  allow_callables=False)
+        if not (ngrams is None or isinstance(ngrams, int) or isinstance(ngrams, tuple)
+                and all(isinstance(item, int) for item in ngrams)):
+            raise ValueError("`ngrams` must be None, an integer, or a tuple of integers. "
+                             f"Received: ngrams={ngrams}")
         if output_sequence_length is not None and output_mode != INT:
             raise ValueError("`output_sequence_length` must not be set if `output_mode` is "
                              f"not 'int'. Received output_sequence_length="
                              f"{output_sequence_length}.")
-        if ngrams is not None or output_mode not in (INT, None) or ragged or sparse \
-                or callable(split):
+        if ragged and output_mode != INT:
+            raise ValueError("`ragged` must not be true if `output_mode` is `'int'`. "
+                             f"Received: ragged={ragged} and output_mode={output_mode}")
+        if output_mode is None or ragged or (ngrams is not None and split is None):
             raise NotImplementedError(
-                "simdist's TextVectorization simulates output_mode='int' (dense) with "
-                "'whitespace', 'character' or no split, without ngrams.")
+                "simdist's TextVectorization returns dense tensors: output_mode=None and "
+                "ragged=True (a tf.RaggedTensor of tokens or indices) are not simulated, nor "
+                "are ngrams of unsplit strings. Use output_mode='int' with "
+                "output_sequence_length, or 'multi_hot' / 'count' / 'tf_idf'.")
         kwargs.pop("vocabulary_size", None)
         kwargs.pop("dtype", None)
         super().__init__(dtype="int64", **kwargs)
         self._standardize, self._split = standardize, split
-        self._ngrams, self._output_mode = ngrams, output_mode
+        self._ngrams_arg, self._output_mode = ngrams, output_mode
+        self._ngrams = tuple(range(1, ngrams + 1)) if isinstance(ngrams, int) else ngrams
         self._output_sequence_length = output_sequence_length
         self._encoding = encoding
         self._lookup_layer = StringLookup(
@@ -112,9 +139,7 @@ class TextVectorization(PreprocessingLayer):
         self._lookup_layer.reset_state()
 
     def update_state(self, data):
-        rows = self._tokens(self._standardized(data))
-        self._lookup_layer.update_state(np.array([t for row in rows for t in row] or [b""],
-                                                 dtype=object) if rows else [])
+        self._lookup_layer.update_state_rows(self._tokens(self._standardized(data)))
 
     def finalize_state(self):
         self._lookup_layer.finalize_state()
@@ -125,6 +150,8 @@ class TextVectorization(PreprocessingLayer):
     # --- calling ------------------------------------------------------------------------
     def compute_output_shape(self, input_shape):
         shape = list(input_shape)
+        if self._output_mode != INT:
+            return self._lookup_layer.compute_output_shape(tuple(shape[:1]) + (None,))
         if self._split is None:
             return tuple(shape[:-1]) + (self._output_sequence_length or shape[-1],) \
                 if shape else ()
@@ -140,7 +167,7 @@ class TextVectorization(PreprocessingLayer):
         self._check_rank(t)
         if execute.in_shape_inference():   # a symbolic call: no lookup
             shape = self.compute_output_shape(t.shape)
-            return A.zeros([1 if d is None else d for d in shape], dtype="int64")
+            return A.zeros([1 if d is None else d for d in shape], dtype=self._output_dtype())
         return self._vectorize(t)
 
     def _check_rank(self, t) -> None:
@@ -149,15 +176,23 @@ class TextVectorization(PreprocessingLayer):
                              "rank must be 1 or the last shape dimension must be 1. Received: "
                              f"inputs.shape={t.shape} with rank={t.ndim}")
 
+    def _output_dtype(self):
+        return dtypes.int64 if self._output_mode == INT else \
+            dtypes.as_dtype(self._lookup_layer.compute_dtype)
+
     def _vectorize_spec(graph, self, t):
         shape = self.compute_output_shape(t.shape.as_list())
-        return graph.symbolic_like(shape, dtypes.int64, t._device, "TextVectorization")
+        return graph.symbolic_like(shape, self._output_dtype(), t._device, "TextVectorization")
 
     @func_graph.recorded(kind="stateful", spec=_vectorize_spec, name="TextVectorization")
     def _vectorize(self, t):
         """Standardize, split, look up and pad ``t``'s strings on the host: one node in a
         trace, run at execution."""
+        if self._output_mode != INT and self._split is None:   # TF looks the strings up
+            return self._lookup_layer(self._standardized(t))   # as they are
         rows = self._tokens(self._standardized(t))
+        if self._output_mode != INT:
+            return self._encoded(rows, scalar=t.ndim == 0)
         flat = [tok for row in rows for tok in row]
         ids = array_api.to_host(self._lookup_layer(np.array(flat or [b""], dtype=object))
                                 ._value).reshape(-1) if flat else np.zeros(0, np.int64)
@@ -177,6 +212,15 @@ class TextVectorization(PreprocessingLayer):
             out[i, :n] = ids[start:start + n]
             start += len(row)
         return execute.convert_to_tensor(out[0] if t.ndim == 0 else out)   # one string
+
+    def _encoded(self, rows: list, scalar: bool):
+        """multi_hot / count / tf_idf rows: the StringLookup called on the rows' tokens
+        padded with '' (its mask token: dropped, as TF drops a ragged row's end)."""
+        width = max([len(r) for r in rows] + [1])
+        padded = np.array([list(r) + [b""] * (width - len(r)) for r in rows] or [[b""]],
+                          dtype=object)
+        out = self._lookup_layer(padded)
+        return out[0] if scalar else out
 
     def _standardized(self, data):
         """The strings after ``standardize`` (a string tensor)."""
@@ -198,16 +242,33 @@ class TextVectorization(PreprocessingLayer):
             values = values.reshape(values.shape[:-1])
         flat = values.reshape(-1) if values.ndim else values.reshape(1)
         if self._split == WHITESPACE:
-            return [bytes(v).split() for v in flat]
-        if self._split == CHARACTER:
-            return [[c.encode("utf-8") for c in bytes(v).decode("utf-8")] for v in flat]
-        return [[bytes(v)] for v in flat]
+            rows = [bytes(v).split() for v in flat]
+        elif self._split == CHARACTER:
+            rows = [[c.encode("utf-8") for c in bytes(v).decode("utf-8")] for v in flat]
+        elif callable(self._split):
+            rows = self._split_rows(values, t)
+        else:
+            return [[bytes(v)] for v in flat]
+        if self._ngrams is not None:
+            rows = [_ngrams(row, self._ngrams) for row in rows]
+        return rows
+
+    def _split_rows(self, values, t) -> list:
+        """A callable ``split``'s tokens, one list per string: it gets the (squeezed)
+        string tensor and returns a RaggedTensor (``tf.strings.split``) or a dense one."""
+        squeezed = t if values.ndim == t.ndim else A.squeeze(t, axis=-1)
+        tokens = self._split(squeezed)
+        listed = tokens.to_list() if hasattr(tokens, "to_list") else \
+            array_api.to_host(execute.convert_to_tensor(tokens)._value).tolist()
+        if squeezed.ndim == 0:
+            listed = [listed]
+        return [[bytes(tok) for tok in row] for row in listed]
 
     def get_config(self):
         cfg = super().get_config()
         vocab = self._lookup_layer.input_vocabulary
         cfg.update(max_tokens=self._lookup_layer.max_tokens, standardize=self._standardize,
-                   split=self._split, ngrams=self._ngrams, output_mode=self._output_mode,
+                   split=self._split, ngrams=self._ngrams_arg, output_mode=self._output_mode,
                    output_sequence_length=self._output_sequence_length,
                    pad_to_max_tokens=self._pad_to_max_tokens, sparse=False, ragged=False,
                    vocabulary=None if vocab is None else list(vocab), idf_weights=None,

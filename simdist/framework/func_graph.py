@@ -1194,7 +1194,7 @@ class FuncGraph:
             value = flat_args[pos]
             env[sid] = (value if dtype is None or isinstance(value, Tensor)  # a variable,
                         else execute.convert_to_tensor(value, dtype_hint=dtype))  # dataset..
-        ex = _Execution(env)
+        ex = _Execution(env, self)
         with _execution.scope(ex):
             try:
                 if _dry.value:   # for the caller's shapes: node by node, no plan built
@@ -1259,8 +1259,9 @@ def _node_scope(variant: int):
 class _Execution:
     """One replay of a graph: the tensors so far and the tapes its nodes entered."""
 
-    def __init__(self, env):
+    def __init__(self, env, graph=None):
         self.env = env
+        self.graph = graph   # the FuncGraph replayed (``current_execution``)
         self.tapes: dict = {}   # id(GradientTape of the trace) -> this replay's tape
 
     def tape_view(self, gradient_tape):
@@ -1275,6 +1276,12 @@ class _Execution:
         for t in self.tapes.values():
             if t in s:
                 s.remove(t)
+
+
+def current_execution():
+    """This thread's replay of a graph now (``.graph``: the FuncGraph), or None (eagerly,
+    or while tracing)."""
+    return _execution.value
 
 
 # --- recording hooks for the public ops -------------------------------------------------

@@ -64,6 +64,44 @@ out = [steps(O.Adamax(0.1), S, n=2), steps(O.Adadelta(1.0), S, n=2),
 opt = O.Nadam(0.1)
 out = [steps(opt, S, n=2), [c.numpy() for c in S.experimental_local_results(opt._u_product)]]
 """,
+    "Nadam in a tf.function: the counter TF's trace saw, default strategy and 4 replicas":
+        STEPS + """
+GW, GB = (tf.constant(np.stack([g[j] for g in GRADS])) for j in (0, 1))
+def traced(strategy):
+    opt = O.Nadam(0.1)
+    with strategy.scope() if strategy else contextlib.nullcontext():
+        w, b = tf.Variable(W0, name='w'), tf.Variable(B0, name='b')
+    k = tf.Variable(0)
+    @tf.function
+    def step():
+        opt.apply_gradients([(tf.gather(GW, k), w), (tf.gather(GB, k), b)])
+    seen = []
+    for i in range(3):
+        k.assign(i)
+        strategy.run(step) if strategy else step()
+        copies = strategy.experimental_local_results if strategy else lambda v: [v]
+        seen.append([[bits(c.numpy()) for c in copies(v)] for v in (w, b, opt._u_product)])
+    return [seen, opt._u_product_counter]
+out = [traced(None), traced(S)]
+""",
+    "fit with Nadam (default strategy, 4 replicas) and 'adamax'": """
+import contextlib
+rng = np.random.RandomState(0)
+X = rng.normal(size=(16, 2)).astype('float32')
+Y = np.eye(2, dtype='float32')[(X[:, 0] > 0).astype('int64')]
+def fit(opt, strategy):
+    with strategy.scope() if strategy else contextlib.nullcontext():
+        m = tf.keras.Sequential([L.Dense(3, activation='relu', input_shape=(2,), name='d'),
+                                 L.Dense(2, activation='softmax', name='e')])
+        m.set_weights([np.array([[0.3, -0.2, 0.5], [0.1, 0.4, -0.3]], 'float32'),
+                       np.zeros(3, 'float32'), np.full((3, 2), 0.2, 'float32'),
+                       np.zeros(2, 'float32')])
+        m.compile(opt, loss='categorical_crossentropy')
+    h = m.fit(X, Y, batch_size=8, epochs=2, shuffle=False, verbose=0)
+    return [h.history['loss'], m.get_weights(), [v.name for v in m.optimizer.variables]]
+O = tf.keras.optimizers
+out = [fit(O.Nadam(0.1), None), fit(O.Nadam(0.1), S), fit('adamax', None)]
+""",
     "configs, from_config, get and serialize": """
 O = tf.keras.optimizers
 opts = [O.Adamax(), O.Nadam(0.01, beta_1=0.8), O.Adadelta(rho=0.9, clipnorm=1.0),

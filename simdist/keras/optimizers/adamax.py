@@ -15,17 +15,15 @@ from __future__ import annotations
 
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
-from simdist.keras.optimizers.optimizer import Optimizer
+from simdist.keras.optimizers.beta_moments import BetaMomentsOptimizer
 
 
-class Adamax(Optimizer):
+class Adamax(BetaMomentsOptimizer):
     """The Adamax optimizer."""
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  name="Adamax", **kwargs):
-        # weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema ... go to the base class.
-        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
-        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
+        super().__init__(learning_rate, beta_1, beta_2, epsilon, name=name, **kwargs)
 
     def build(self, var_list):
         super().build(var_list)
@@ -47,9 +45,3 @@ class Adamax(Optimizer):
         m.assign_add((gradient - m) * (1 - self.beta_1))
         u.assign(M.maximum(self.beta_2 * u, M.abs(gradient)))
         variable.assign_sub((lr * m) / ((1 - beta_1_power) * (u + self.epsilon)))
-
-    def get_config(self):
-        cfg = super().get_config()
-        cfg.update(learning_rate=self._serialize_hyperparameter(self._learning_rate),
-                   beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon)
-        return cfg

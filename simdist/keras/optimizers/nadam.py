@@ -8,8 +8,11 @@ Glossary:
   counter    -- ``_u_product_counter``, a Python int: whether this step has multiplied
                 ``u_t`` in already (the first variable of a step multiplies, the others
                 read the product; a ``tf.cond``). As in TF it is Python state: under
-                MirroredStrategy each copy's update moves it, so only the first copy's
-                product moves (TF's result, whose other copies then diverge).
+                MirroredStrategy each copy's eager update moves it, so only the first
+                copy's product moves (the other copies diverge); a traced step compares
+                what the counter was when its trace ran (TF's Python runs once per trace,
+                moving it once per update_step: ``_traced_update_steps``), so a traced
+                step may multiply ``u_t`` in once per variable: TF's results, recorded.
   update     -- ``m += (g - m) * (1 - beta_1)``; ``v += (g**2 - v) * (1 - beta_2)``;
                 ``m_hat = u_t_1 * m / (1 - u_product * u_t_1) + (1 - u_t) * g /
                 (1 - u_product)``; ``v_hat = v / (1 - beta_2**t)``;
@@ -22,20 +25,24 @@ Mirrors tf_keras/src/optimizers/nadam.py.
 
 from __future__ import annotations
 
-from simdist.framework import variables
+import weakref
+
+from simdist.framework import func_graph, variables
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import cond as cond_ops
 from simdist.framework.ops import math_ops as M
-from simdist.keras.optimizers.optimizer import Optimizer
+from simdist.keras.optimizers.beta_moments import BetaMomentsOptimizer
 
 
-class Nadam(Optimizer):
+class Nadam(BetaMomentsOptimizer):
     """The Nadam optimizer."""
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  name="Nadam", **kwargs):
-        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
-        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
+        super().__init__(learning_rate, beta_1, beta_2, epsilon, name=name, **kwargs)
+        self._u_product_counter = 1
+        self._traced_counters = weakref.WeakKeyDictionary()   # FuncGraph -> counters
+        self._replay = [None, 0]   # (the replay whose update_steps are counted, how many)
 
     def build(self, var_list):
         super().build(var_list)
@@ -62,16 +69,20 @@ class Nadam(Optimizer):
         u_t = beta_1 * (1.0 - 0.5 * (M.pow(decay, local_step)))
         u_t_1 = beta_1 * (1.0 - 0.5 * (M.pow(decay, next_step)))
 
+        counter = self._traced_counter()   # the counter TF's trace saw here, or None
+
         def get_cached_u_product():
             return self._u_product
 
         def compute_new_u_product():
             u_product_t = self._u_product * u_t
             self._u_product.assign(u_product_t)
-            self._u_product_counter += 1
+            if counter is None:   # (a traced step's Python ran when it was traced)
+                self._u_product_counter += 1
             return u_product_t
 
-        u_product_t = cond_ops.cond(self._u_product_counter == (self.iterations + 2),
+        seen = self._u_product_counter if counter is None else counter
+        u_product_t = cond_ops.cond(seen == (self.iterations + 2),
                                     true_fn=get_cached_u_product,
                                     false_fn=compute_new_u_product)
         u_product_t_1 = u_product_t * u_t_1
@@ -84,8 +95,22 @@ class Nadam(Optimizer):
         v_hat = v / (1 - beta_2_power)
         variable.assign_sub((m_hat * lr) / (M.sqrt(v_hat) + self.epsilon))
 
-    def get_config(self):
-        cfg = super().get_config()
-        cfg.update(learning_rate=self._serialize_hyperparameter(self._learning_rate),
-                   beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon)
-        return cfg
+    def _traced_update_steps(self, graph, count) -> None:
+        """TF's trace ran ``update_step`` ``count`` times, each tracing both branches of
+        its cond: its k-th call compares ``counter + k``, and the counter moves on."""
+        first = self._u_product_counter
+        self._traced_counters[graph] = range(first, first + count)
+        self._u_product_counter = first + count
+
+    def _traced_counter(self):
+        """The counter TF's trace compared in this call of ``update_step`` (by order within
+        the replay of a traced step), or None eagerly."""
+        ex = func_graph.current_execution()
+        counters = None if ex is None else self._traced_counters.get(ex.graph)
+        if counters is None:
+            return None
+        if self._replay[0] is not ex:
+            self._replay = [ex, 0]
+        k = self._replay[1]
+        self._replay[1] += 1
+        return counters[k] if k < len(counters) else None

@@ -129,6 +129,8 @@ def _apply_spec(graph, opt, grads_and_vars=(), name=None, *args, **kwargs):
     again once), and the node gives the iterations variable."""
     if grads_and_vars:
         opt._build_for_apply(grads_and_vars, name)
+        # TF's trace runs update_step once per variable with a gradient
+        opt._traced_update_steps(graph, sum(g is not None for g, _ in grads_and_vars))
         if not (args[:1] and args[0]) and kwargs.get("skip_gradients_aggregation") is not True \
                 and kwargs.get("experimental_aggregate_gradients", True):
             # the default strategy's all-reduce names an Identity per gradient and an
@@ -138,11 +140,18 @@ def _apply_spec(graph, opt, grads_and_vars=(), name=None, *args, **kwargs):
     return opt.iterations
 
 
+def _update_spec(graph, opt, distribution, grads_and_vars, **kwargs):
+    """The cross-replica update's node while tracing: TF's trace runs update_step once
+    per variable and copy; the node gives the iterations variable."""
+    copies = distribution.num_replicas_in_sync
+    opt._traced_update_steps(graph, copies * sum(g is not None for g, _ in grads_and_vars))
+    return opt.iterations
+
+
 _RECORDED = {"apply_gradients": ("stateful", _apply_spec, True),
              # ... whose cross-replica update of every copy is then one stateful node (run
              # at each execution in the merge's context, with the fused updates)
-             "_distributed_apply_gradients_fn": (
-                 "stateful", lambda graph, opt, *a, **k: opt.iterations)}
+             "_distributed_apply_gradients_fn": ("stateful", _update_spec)}
 
 
 class Optimizer(trackable.Trackable):
@@ -526,6 +535,10 @@ class Optimizer(trackable.Trackable):
 
     def update_step(self, gradient, variable):
         raise NotImplementedError
+
+    def _traced_update_steps(self, graph, count) -> None:
+        """A trace of ``graph`` ran ``update_step`` ``count`` times (TF runs its Python
+        then, once per trace; an optimizer with Python state in it overrides this)."""
 
     # --- state ---------------------------------------------------------------------------
     def get_config(self) -> dict:

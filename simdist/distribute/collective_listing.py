@@ -80,6 +80,14 @@ def name_node(graph, node, attr, args, kwargs) -> None:
         if one is not None:
             graph.node_listings[id(node)] = one
         return
+    if _cluster_worker(extended):
+        values = [_Local(v) if func_graph.is_symbolic(v) else v for v, _ in pairs]
+        if all(_per_replica(v, len(extended._devices)) for v in values) and \
+                len(_outputs(node)) == len(values) * len(extended._devices):
+            graph.node_listings[id(node)] = _AllReduce(
+                graph, node, extended._get_cross_device_ops(), values,
+                reduce_op == ReduceOp.MEAN)
+        return
     if type(extended) is not MirroredExtended or len(extended._devices) < 2:
         return
     values = [v for v, _ in pairs]
@@ -105,8 +113,8 @@ def name_identity_n(graph, strategy, identities, values) -> None:
     tensors; ``values``: the replica's inputs): TF's IdentityN follows them."""
     from simdist.distribute.mirrored_strategy import MirroredExtended
 
-    if not (type(strategy.extended) is MirroredExtended or _one_replica(strategy.extended)) \
-            or not identities:
+    if not (type(strategy.extended) is MirroredExtended or _one_replica(strategy.extended)
+            or _cluster_worker(strategy.extended)) or not identities:
         return
     # the last Identity (a tape's gradient link may follow it)
     last = next((node for node in reversed(graph.nodes[-2 * len(identities) - 1:])
@@ -128,9 +136,24 @@ def _one_replica(extended) -> bool:
         len(extended._devices) == 1 and not getattr(extended, "_cluster", None)
 
 
+def _cluster_worker(extended) -> bool:
+    """A MultiWorkerMirroredStrategy worker of a cluster of processes: its graph lists its
+    own replicas' collectives (a worker's one replica returns a plain tensor from a run,
+    which TF's CollectiveAllReduce makes one replica's value)."""
+    return getattr(extended, "_cluster", None) is not None
+
+
+class _Local:
+    """A plain traced tensor as its worker's one replica's value (see ``_cluster_worker``)."""
+
+    def __init__(self, tensor):
+        self.values = (tensor,)
+
+
 def _per_replica(value, n) -> bool:
-    return isinstance(value, DistributedValues) and not isinstance(value, Mirrored) and \
-        len(value.values) == n and all(func_graph.is_symbolic(t) for t in value.values)
+    return isinstance(value, (DistributedValues, _Local)) and not isinstance(
+        value, Mirrored) and len(value.values) == n and all(
+            func_graph.is_symbolic(t) for t in value.values)
 
 
 def _is_collective(ops) -> bool:
@@ -168,6 +191,18 @@ def mark_stateful(graph, node) -> None:
     that runs when a cond branch, a loop body or a nested function of a TPU replica
     function runs (its all-reduce or variable updates)."""
     graph.node_listings[id(node)] = _Stateful()
+
+
+class _Unlisted:
+    """A node of simdist's own (a cluster's step hook): no op of TF's, not stateful."""
+
+    stateful = False
+
+    def list_operations(self, builder, node) -> None:
+        pass
+
+
+UNLISTED = _Unlisted()
 
 
 class _Stateful:

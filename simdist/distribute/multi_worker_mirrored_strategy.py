@@ -28,7 +28,7 @@ Mirrors tensorflow/python/distribute/collective_all_reduce_strategy.py.
 from __future__ import annotations
 
 from simdist.distribute import cross_device_ops as cdo
-from simdist.distribute import faults, multi_worker_util
+from simdist.distribute import collective_listing, faults, multi_worker_util
 from simdist.distribute.cluster_resolver import TFConfigClusterResolver
 from simdist.distribute.collective_cross_device_ops import (
     CollectiveAllReduce,
@@ -191,7 +191,10 @@ class CollectiveAllReduceExtended(MirroredExtended):
         # A step begins: the faults injected in a simulated cluster take effect here (a
         # traced step's node; not again when its graph's replica groups run the replicas).
         if self._num_workers > 1 and func_graph._execution.value is None:
+            graph = func_graph.current()
             self._step_begins()
+            if graph is not None:   # simdist's own node: TF's graph has no op for it
+                graph.node_listings[id(graph.nodes[-1])] = collective_listing.UNLISTED
         return super()._call_for_each_replica(fn, args, kwargs)
 
     def _get_cross_device_ops(self, value=None):

@@ -714,9 +714,9 @@ def is_stateful(graph, node) -> bool:
     """Whether ``node`` of ``graph`` is a stateful op in TF: recorded as one (``dry``), or
     listed as TF's ops of which one is (``node_listings``: a collective's
     CollectiveReduceV2 or CrossReplicaSum), which makes a cond, loop or call around it
-    stateful too."""
-    return node.dry is not None or \
-        getattr(graph.node_listings.get(id(node)), "stateful", False)
+    stateful too; a listing that says ``stateful`` decides (a node simdist alone has)."""
+    stateful = getattr(graph.node_listings.get(id(node)), "stateful", None)
+    return node.dry is not None if stateful is None else stateful
 
 
 _REDUCTIONS = frozenset({"reduce_sum", "reduce_mean", "reduce_max", "reduce_min",

@@ -80,5 +80,5 @@ def test_tensorflow_recording_replays(runs):
                     "all_reduce_n", "gather_rows", "gather_wide", "broadcast_to", "counter",
                     "values_from_function", "all_reduce_x_hex", "reduce_to_mean_hex",
                     "batch_reduce_to_hex", "all_reduce_mixed_hex", "all_reduce_packed_hex",
-                    "argument_all_reduce_error"):
+                    "argument_all_reduce_error", "step_operations", "step_value"):
             assert res[key] == want[key], key

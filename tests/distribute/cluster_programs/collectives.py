@@ -115,4 +115,23 @@ try:
     out["argument_all_reduce_error"] = None
 except ValueError as e:
     out["argument_all_reduce_error"] = "destinations can not be empty" in str(e)
+
+
+# A traced step's operations as this worker's graph lists them: its one replica's packs,
+# CollectiveReduceV2 (with its instance key and ordering token) and unpacking, per
+# all-reduce, and strategy.reduce's collective across the workers.
+@tf.function
+def listed_step():
+    def fn():
+        ctx = tf.distribute.get_replica_context()
+        a = tf.ones([3]) * 2.0
+        total = ctx.all_reduce("SUM", a)
+        means = ctx.all_reduce("MEAN", [a + 1.0, tf.ones([2, 2])])
+        return total + means[0]
+    return strategy.reduce("MEAN", strategy.run(fn), axis=None)
+
+
+out["step_operations"] = [[op.type, op.name, op.device] for op in
+                          listed_step.get_concrete_function().graph.get_operations()]
+out["step_value"] = listed_step().numpy().tolist()
 print("@@RESULT@@" + json.dumps(out), flush=True)

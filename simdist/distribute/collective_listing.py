@@ -20,6 +20,11 @@ Glossary:
                       the host): ``AddN`` of the replicas' values, MEAN ``truediv``, then
                       an ``Identity`` per destination device.
   other all-reduce -- ``HierarchicalCopyAllReduce`` / ``NcclAllReduce``: all_reduce_listing.
+  cluster worker   -- a MultiWorkerMirroredStrategy worker process lists its own replicas'
+                      all-reduces as above (a plain tensor a run returned from its one
+                      replica is that replica's value), and strategy.reduce's as one more
+                      CollectiveReduceV2 across the workers; the cluster's step hook
+                      (``StepBegins``, simdist's own node) lists nothing.
   one replica      -- a MirroredStrategy or a one-process MultiWorkerMirroredStrategy of
                       one device (MWMS on CPUs): CrossDeviceOps' shortcut, no op for a
                       batch_reduce_to (the values themselves), an ``Identity`` for a

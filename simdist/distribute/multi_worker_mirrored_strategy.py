@@ -27,8 +27,8 @@ Mirrors tensorflow/python/distribute/collective_all_reduce_strategy.py.
 
 from __future__ import annotations
 
-from simdist.distribute import cross_device_ops as cdo
 from simdist.distribute import collective_listing, faults, multi_worker_util
+from simdist.distribute import cross_device_ops as cdo
 from simdist.distribute.cluster_resolver import TFConfigClusterResolver
 from simdist.distribute.collective_cross_device_ops import (
     CollectiveAllReduce,

@@ -259,6 +259,11 @@ def _passed(s, op, grad, skip=()):
     return [grad] + [None] * (len(op.inputs) - 1)
 
 
+def _l2_loss(s, op, grad, skip=()):
+    """nn_grad._L2LossGrad: ``x * grad``."""
+    return [s.op("mul", "Mul", [op.inputs[0], grad], like=op.inputs[0])]
+
+
 def _neg(s, op, grad, skip=()):
     return [s.op("Neg", "Neg", [grad], like=grad)]
 
@@ -291,7 +296,7 @@ GRADIENTS = {
     "Reshape": _reshape_grad, "Sigmoid": _output_grad("SigmoidGrad"),
     "Tanh": _output_grad("TanhGrad"), "Sqrt": _output_grad("SqrtGrad"), "Exp": _exp,
     "Log": _times("Reciprocal"), "Softmax": _softmax,
-    "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent,
+    "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent, "L2Loss": _l2_loss,
 }
 
 

@@ -84,6 +84,7 @@ _OP_DEFS = {
     "relu": ("Relu", _FEATURES), "relu6": ("Relu6", _FEATURES), "elu": ("Elu", _FEATURES),
     "leaky_relu": ("LeakyRelu", _FEATURES), "softmax": ("Softmax", ("logits",)),
     "log_softmax": ("LogSoftmax", ("logits",)), "bias_add": ("BiasAdd", ("value", "bias")),
+    "l2_loss": ("L2Loss", ("t",)),
     "reshape": ("Reshape", ("tensor", "shape")), "transpose": ("Transpose", ("x", "perm")),
     "expand_dims": ("ExpandDims", ("input", "dim")), "tile": ("Tile", ("input", "multiples")),
     "reverse": ("ReverseV2", ("tensor", "axis")),

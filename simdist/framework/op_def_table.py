@@ -114,6 +114,7 @@ _TABLE = {
     "RandomUniform!": ("shape:T", "output:dtype", "seed:int=0 seed2:int=0 dtype:type T:type"),
     "RandomUniformInt!": ("shape:T minval:Tout maxval:Tout", "output:Tout",
                           "seed:int=0 seed2:int=0 Tout:type T:type"),
+    "L2Loss": ("t:T", "output:T", "T:type"),
     "Range": ("start:Tidx limit:Tidx delta:Tidx", "output:Tidx", "Tidx:type=int32"),
     "Rank": ("input:T", "output:int32", "T:type"),
     "ReadVariableOp!": ("resource:resource", "value:dtype", "dtype:type"),

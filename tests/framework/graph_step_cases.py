@@ -269,3 +269,12 @@ def step(x):
     return v, x * 2.0, c
 out = ops(step, tf.constant([1.0, 1.0]))
 """
+CASES["tf.nn.l2_loss and its gradient"] = OPS + """
+@tf.function
+def step(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.nn.l2_loss(x) + tf.nn.l2_loss(x * 2.0, name="second")
+    return y, tape.gradient(y, x)
+out = ops(step, tf.constant([1.0, 2.0]))
+"""

@@ -618,6 +618,7 @@ CASES: dict[str, Case] = {
     "Elu": Case(unary(min_abs=0.1), N.elu),
     "Relu6": Case(unary(min_abs=0.1), N.relu6),
     "Selu": Case(unary(min_abs=0.1), N.selu),
+    "L2Loss": Case(unary(), N.l2_loss),
     "Softmax": Case(_softmax_make, lambda x, axis: N.softmax(x, axis)),
     "LogSoftmax": Case(_softmax_make, lambda x, axis: N.log_softmax(x, axis)),
     "SoftmaxCrossEntropyWithLogits": Case(

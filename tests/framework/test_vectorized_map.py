@@ -12,3 +12,18 @@ import simdist as tf
 test_every_case_was_recorded, test_same_result_as_tensorflow = conformance_tests(
     tf, {os.path.join(os.path.dirname(__file__), "fixtures", "tf_vectorized_map.json"): CASES},
     traced=True)
+
+
+def test_ops_without_a_converter_are_tensorflows():
+    """parallel_for.NO_CONVERTER holds op types TF 2.21 registers and its pfor has no
+    converter for (record_tf_pfor_converters.py)."""
+    import json
+
+    from simdist.framework.ops import parallel_for
+
+    with open(os.path.join(os.path.dirname(__file__), "fixtures",
+                           "tf_pfor_converters.json")) as f:
+        recorded = json.load(f)["op_types"]
+    assert sorted(recorded) == sorted(parallel_for.NO_CONVERTER)
+    for op_type, found in recorded.items():
+        assert found == {"registered": True, "converter": False}, op_type

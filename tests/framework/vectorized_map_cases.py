@@ -3,8 +3,10 @@ fixtures/tf_vectorized_map.json; replayed by test_vectorized_map.py): values, dt
 shapes for tensors and structures, broadcast elements of one row, results that do not
 depend on the element, an empty batch; fn traced once per call (eagerly in a tf.function
 of its own), inside a tf.function and for an unknown batch size; the per-example gradients
-of TF's docstring; TF's errors (first dimensions that differ, scalars, .numpy() and Python
-bools on the traced element, an uncallable fn). Snippets as in tests/tf_snippets.py."""
+of TF's docstring; gradients through it; the ops TF cannot vectorize (its while_loop
+fallback's warnings, or its ValueError); TF's errors (first dimensions that differ,
+scalars, .numpy() and Python bools on the traced element, an uncallable fn).
+Snippets as in tests/tf_snippets.py."""
 
 E = """
 def error(fn):
@@ -12,8 +14,9 @@ def error(fn):
         fn()
     except Exception as e:  # noqa: BLE001 - the error is the result
         lines = [line.strip() for line in str(e).split("\\n") if line.strip()]
+        cause = [line for line in lines if line.startswith(type(e).__name__ + ":")]
         last = [line for line in lines if not line.startswith("[[")][-1]   # not the node
-        return [type(e).__name__, lines[0], last]
+        return [type(e).__name__, lines[0], (cause or [last])[0]]
     return "no error"
 x = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
 """
@@ -86,3 +89,42 @@ out = [error(lambda: tf.vectorized_map(lambda a: a[0] + a[1],
        error(lambda: tf.vectorized_map(3, x))]
 """,
 }
+CASES["vectorized_map: gradients through it, eager and traced; tf.nn.l2_loss"] = E + """
+w = tf.Variable([0.5, -1.0])
+def outer(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.vectorized_map(lambda a: tf.reduce_sum(a[0] * a[1] * w) ** 2, (x, x[:1]))
+        s = tf.reduce_sum(y) + tf.nn.l2_loss(x)
+    return y, tape.gradient(s, [x, w])
+r = np.random.RandomState(0).randn(5, 33).astype(np.float32)
+out = [outer(x), tf.function(outer)(x), tf.nn.l2_loss(r), tf.nn.l2_loss(tf.constant(3.0)),
+       error(lambda: tf.nn.l2_loss(tf.constant([1, 2])))[:2]]
+"""
+CASES["vectorized_map: ops without a vectorization, fallback_to_while_loop"] = E + """
+import logging
+seen = []
+class Keep(logging.Handler):   # (not the retracing warning: its count is per process)
+    def emit(self, record):
+        if "retracing" not in record.getMessage():
+            seen.append(record.getMessage())
+keep = Keep()
+logging.getLogger("tensorflow").addHandler(keep)
+try:
+    c = tf.constant([1, 1, 2])
+    @tf.function
+    def f(z):
+        return tf.vectorized_map(lambda a: tf.unique(a)[0] * 2.0, z)
+    out = [tf.vectorized_map(lambda a: tf.unique(a)[0], x), list(seen),
+           tf.vectorized_map(lambda a: tf.unique(a)[0], x, warn=False),
+           tf.vectorized_map(lambda a: tf.unique(c)[0] + tf.cast(a[0], tf.int32), x),
+           tf.vectorized_map(lambda a: tf.unique(a)[0] + tf.unique(a * 2.0)[0], x),
+           f(x), f(x), tf.vectorized_map(lambda a: tf.nn.l2_loss(a), x), list(seen),
+           error(lambda: tf.vectorized_map(lambda a: tf.unique(a)[0], x,
+                                           fallback_to_while_loop=False)),
+           error(lambda: tf.function(lambda z: tf.vectorized_map(
+               lambda a: tf.where(a > 2.0), z, fallback_to_while_loop=False))(x))[:2]]
+finally:
+    logging.getLogger("tensorflow").removeHandler(keep)
+out.append(seen)
+"""

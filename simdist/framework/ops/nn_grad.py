@@ -48,6 +48,11 @@ UNARY_RULES = {
 math_grad.register_unary_rules(UNARY_RULES)
 
 
+@execute.RegisterGradient("L2Loss")
+def _l2_loss_grad(op, grad):
+    return op.inputs[0] * grad
+
+
 @execute.RegisterGradient("Selu")
 def _selu_grad(op, grad):
     y = op.outputs[0]

@@ -15,7 +15,7 @@ import numpy as np
 
 from simdist.framework import errors, execute
 from simdist.framework.ops import array_ops as A
-from simdist.framework.ops import eigen_cpu
+from simdist.framework.ops import eigen_cpu, op_types
 from simdist.framework.ops import math_ops as M
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api, backend
@@ -216,8 +216,14 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
 
 
 def l2_loss(t, name=None) -> Tensor:
-    """``sum(t ** 2) / 2``."""
-    return M.realdiv(M.reduce_sum(M.square(t)), 2)
+    """``sum(t ** 2) / 2``: one op, TF's L2Loss (its kernel sums ``t.square() * 0.5``)."""
+    x = A.convert_to_tensor(t)
+    if not x.dtype.is_floating:
+        op_types.refuse_dtype("L2Loss", x, "half, bfloat16, float, double")
+    v = x._value
+    half = (v * v * np.asarray(0.5, dtype=v.dtype)).astype(v.dtype)
+    return execute.execute("L2Loss", [x], M._sum(half, tuple(range(v.ndim))),
+                           flops=2 * v.size)
 
 
 def bias_add(value, bias, data_format=None, name=None) -> Tensor:

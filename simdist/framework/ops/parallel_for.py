@@ -20,8 +20,10 @@ Glossary:
                   while_loop (warning "Using a while_loop for converting <Op> cause there
                   is no registered converter for this op." unless ``warn=False``); without
                   it, such an op is TF's ValueError "No pfor vectorization defined for <Op>".
-                  Not simulated yet: simdist runs every op per element, as TF's fallback
-                  does, without the warning or the error.
+                  An op depends on the element when one of its inputs does; the op types
+                  TF 2.21 has no converter for are ``NO_CONVERTER`` (those simdist runs;
+                  test_vectorized_map checks them against TF's registry). simdist runs
+                  every op per element either way (the same values).
 
 Mirrors tensorflow/python/ops/parallel_for/control_flow_ops.py (vectorized_map, pfor,
 _pfor_impl, _broadcasting_gather).
@@ -29,10 +31,13 @@ _pfor_impl, _broadcasting_gather).
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from simdist.framework import dtypes, errors, func_graph, nest
 from simdist.framework import graph_control_flow as gcf
+from simdist.framework import tape as tape_lib
 from simdist.framework.name_scope import name_scope
 from simdist.framework.tensor_shape import TensorShape
 
@@ -93,7 +98,9 @@ def _broadcasting_gather(x, i):
         i = 0
     elif first is None:
         i = array_ops.where(array_ops.shape(x)[0] > 1, i, 0)
-    return array_ops.gather(x, i)
+    # a strided slice, not TF's gather: pfor turns the gather of every row into the
+    # tensor itself, so a gradient to ``x`` is dense, as a StridedSlice's is
+    return x[i]
 
 
 def pfor(loop_fn, iters, fallback_to_while_loop=True, parallel_iterations=None, warn=False,
@@ -106,11 +113,11 @@ def pfor(loop_fn, iters, fallback_to_while_loop=True, parallel_iterations=None, 
     from simdist.framework.function import function
 
     if func_graph.current() is not None:
-        return _pfor_impl(loop_fn, iters, elems)
+        return _pfor_impl(loop_fn, iters, elems, fallback_to_while_loop, warn)
 
     def f():
         try:
-            return _pfor_impl(loop_fn, iters, elems)
+            return _pfor_impl(loop_fn, iters, elems, fallback_to_while_loop, warn)
         except func_graph.NotTraceable:
             raise
         except Exception as e:   # noqa: BLE001 - raised again as TF's function raises it
@@ -179,12 +186,89 @@ class PForNode:
                 env[out] = array_ops.stack(vals if len(vals) == n else vals * n)
 
 
-def _pfor_impl(loop_fn, iters, elems):
+# TF op types simdist runs that TF 2.21's pfor has no converter for (pfor.py's
+# _pfor_converter_registry; recorded by record_tf_pfor_converters.py)
+NO_CONVERTER = frozenset({
+    "AsString", "CumulativeLogsumexp", "DecodeRaw", "DenseBincount", "EagerPyFunc", "L2Loss",
+    "LookupTableFindV2", "MatrixDeterminant", "MatrixSolveLs", "MirrorPad", "PyFunc", "Qr",
+    "RaggedTensorToTensor", "RandomShuffle", "Range", "ReduceJoin", "RegexFullMatch",
+    "ScatterNd", "SparseToDense", "StatefulRandomBinomial", "StatelessRandomGetKeyCounter",
+    "StatelessRandomNormalV2", "StatelessRandomUniformIntV2", "StatelessRandomUniformV2",
+    "StatelessTruncatedNormalV2", "StaticRegexReplace", "StringJoin", "StringLength",
+    "StringLower", "StringSplitV2", "StringStrip", "StringToHashBucketFast", "StringToNumber",
+    "StringUpper", "Substr", "Svd", "TensorScatterAdd", "TensorScatterMax", "TensorScatterMin",
+    "TensorScatterSub", "UnicodeDecodeWithOffsets", "Unique", "Where"})
+
+
+class _OpTypes:
+    """The op types each node of a body being traced runs (execute.observers): by the
+    node's position in the body's list."""
+
+    def __init__(self, graph):
+        self.graph, self.nodes, self.thread = graph, None, threading.get_ident()
+        self.by_node: dict = {}
+
+    def __call__(self, op_type, *_):
+        if threading.get_ident() == self.thread and self.graph.nodes is self.nodes:
+            self.by_node.setdefault(len(self.nodes), set()).add(op_type)
+
+
+def _unconverted(body, by_node, index) -> list:
+    """[(node, op type)] of the body's ops that depend on the index and that TF cannot
+    vectorize, in order."""
+    variant = {index._id}
+    found = []
+    for k, node in enumerate(body):
+        slots = getattr(node, "slots", None)
+        if slots is None:   # a cond or loop: its outputs are taken to depend on it
+            variant.update(getattr(node, "outputs", ()))
+            continue
+        if not any(sid in variant for _, sid in slots):
+            continue
+        variant.update(sid for _, sid in node.out_slots)
+        named = node.name.rsplit("/", 1)[-1].split("_")[0]   # a spec op's (Unique)
+        for op_type in sorted(by_node.get(k, set()) | {named}):
+            if op_type in NO_CONVERTER:
+                found.append((node, op_type))
+    return found
+
+
+def _convert(unconverted, fallback_to_while_loop, warn) -> None:
+    """TF's PFor.convert for the ops it has no converter for: the while_loop fallback's
+    warning, or its ValueError."""
+    from simdist.platform.tf_logging import get_logger
+
+    for node, op_type in unconverted:
+        if not fallback_to_while_loop:
+            raise ValueError(
+                f"No pfor vectorization defined for {op_type}\nname: \"{node.name}\"\n"
+                f"op: \"{op_type}\"\nConsider enabling the fallback_to_while_loop option to "
+                "pfor, which may run slower.")
+        if warn:
+            get_logger().warning(f"Using a while_loop for converting {op_type} cause there "
+                                 "is no registered converter for this op.")
+
+
+def _pfor_impl(loop_fn, iters, elems, fallback_to_while_loop, warn):
+    from simdist.framework import execute
+
     graph = func_graph.current()
     with name_scope("loop_body"):
         index = graph.symbolic_like(TensorShape([]), dtypes.int32, None,
                                     "PlaceholderWithDefault")
-    body, out = gcf._trace_into(graph, loop_fn, (index,), kind="loop_body", closes=(index,))
+    watch = _OpTypes(graph)
+
+    def watched(i):
+        watch.nodes = graph.nodes   # the body's list (_trace_into's)
+        return loop_fn(i)
+
+    execute.observers.append(watch)
+    try:
+        body, out = gcf._trace_into(graph, watched, (index,), kind="loop_body",
+                                    closes=(index,))
+    finally:
+        execute.observers.remove(watch)
+    _convert(_unconverted(body, watch.by_node, index), fallback_to_while_loop, warn)
     n_static = iters if isinstance(iters, int) else None
     outputs, results, specs = [], [], []
     for r in nest.flatten(out):
@@ -194,6 +278,8 @@ def _pfor_impl(loop_fn, iters, elems):
         o = graph.symbolic_like(TensorShape([n_static]).concatenate(r.shape), r.dtype,
                                 r._device, "loop_body/pfor/stack")
         outputs.append(o)
+        if tape_lib.active():   # a traced gradient reaches the body: each row's sum
+            tape_lib.record("BroadcastTo", (r,), (o,))
         results.append(r._id)
         specs.append((r.dtype, r.shape))
     graph.nodes.append(PForNode(

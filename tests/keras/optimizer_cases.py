@@ -26,7 +26,8 @@ def steps(opt, strategy=None, as_bits=True, n=4):
         def step():
             opt.apply_gradients([(tf.constant(gw), w), (tf.constant(gb), b)])
         strategy.run(step) if strategy else step()
-        for v in [w, b] + list(opt.variables[1:]):
+        weights = opt.variables() if callable(opt.variables) else opt.variables
+        for v in [w, b] + list(weights[1:]):
             copies = strategy.experimental_local_results(v) if strategy else [v]
             seen.append([bits(c.numpy()) if as_bits else c.numpy() for c in copies])
     return seen
@@ -102,6 +103,39 @@ def fit(opt, strategy):
 O = tf.keras.optimizers
 out = [fit(O.Nadam(0.1), None), fit(O.Nadam(0.1), S), fit('adamax', None)]
 """,
+    "legacy Adamax and Nadam steps, bits": STEPS + """
+L2 = O.legacy
+out = [steps(L2.Adamax()), steps(L2.Adamax(0.1, beta_1=0.5, beta_2=0.9, epsilon=1e-3)),
+       steps(L2.Nadam()), steps(L2.Nadam(0.1, beta_1=0.5, beta_2=0.9, epsilon=1e-3,
+                                         schedule_decay=0.1))]
+""",
+    "legacy Adadelta and Ftrl steps, values": STEPS + """
+L2 = O.legacy
+out = [steps(L2.Adadelta(), as_bits=False),
+       steps(L2.Adadelta(1.0, rho=0.5, epsilon=1e-4, decay=0.1), as_bits=False),
+       steps(L2.Ftrl(0.1), as_bits=False),
+       steps(L2.Ftrl(0.2, learning_rate_power=-0.7, initial_accumulator_value=0.5,
+                     l1_regularization_strength=0.01, l2_regularization_strength=0.1,
+                     beta=0.3), as_bits=False),
+       steps(L2.Ftrl(0.2, l1_regularization_strength=0.5,
+                     l2_shrinkage_regularization_strength=0.05), as_bits=False)]
+""",
+    "legacy optimizers: schedules, 4 replicas, names and configs": STEPS + """
+L2 = O.legacy
+sched = lambda: O.schedules.ExponentialDecay(0.1, decay_steps=1, decay_rate=0.5)
+out = [steps(L2.Adamax(sched())), steps(L2.Adadelta(sched()), as_bits=False),
+       steps(L2.Ftrl(sched()), as_bits=False),
+       steps(L2.Adamax(0.1), S, n=2), steps(L2.Nadam(0.1), S, n=2),
+       steps(L2.Adadelta(1.0), S, as_bits=False, n=2), steps(L2.Ftrl(0.1), S, as_bits=False, n=2)]
+def config(opt):
+    return sorted((k, str(v)) for k, v in opt.get_config().items())
+for opt in (L2.Adamax(), L2.Nadam(), L2.Adadelta(),
+            L2.Ftrl(l2_shrinkage_regularization_strength=0.1)):
+    w = tf.Variable([[1.0, 2.0]], name='w')
+    opt.apply_gradients([(tf.constant([[0.1, 0.2]]), w)])
+    out.append([v.name for v in opt.variables()])
+    out += [config(opt), config(type(opt).from_config(opt.get_config()))]
+""",
     "configs, from_config, get and serialize": """
 O = tf.keras.optimizers
 opts = [O.Adamax(), O.Nadam(0.01, beta_1=0.8), O.Adadelta(rho=0.9, clipnorm=1.0),
@@ -144,6 +178,10 @@ ERRORS = {
     "Adamax unknown argument": "Adamax(0.1, momentum=0.9)",
     "Nadam decay": "Nadam(decay=0.1)",
     "Adadelta clipnorm and global_clipnorm": "Adadelta(clipnorm=1.0, global_clipnorm=1.0)",
+    "legacy Ftrl l1 < 0": "legacy.Ftrl(l1_regularization_strength=-1.0)",
+    "legacy Ftrl learning_rate_power > 0": "legacy.Ftrl(learning_rate_power=0.5)",
+    "legacy Nadam with a schedule":
+        "legacy.Nadam(tf.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5))",
 }
 CASES.update({f"argument error: {name}": f"out = tf.keras.optimizers.{code}"
               for name, code in ERRORS.items()})

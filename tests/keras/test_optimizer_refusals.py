@@ -12,10 +12,3 @@ def test_loss_scale_optimizer_needs_an_optimizer_object():
     with pytest.raises(TypeError, match=r'"inner_optimizer" must be an instance of '
                                         r"`tf.keras.optimizers.Optimizer` .* but got: sgd\."):
         tf.keras.mixed_precision.LossScaleOptimizer("sgd")
-
-
-@pytest.mark.parametrize("name", ["Adadelta", "Adamax", "Ftrl", "Nadam"])
-def test_unsimulated_legacy_optimizers_are_refused_naming_those_that_are(name):
-    with pytest.raises(NotImplementedError, match=f"legacy.{name} is not simulated .* "
-                                                  "Adagrad, Adam, Optimizer, RMSprop, SGD"):
-        getattr(tf.keras.optimizers.legacy, name)(learning_rate=0.1)

@@ -1,0 +1,59 @@
+"""Legacy ``Adamax`` (TF's ResourceApplyAdaMax kernel): ``m += (g - m) * (1 - beta_1)``;
+``v = max(beta_2 * v, |g|)``; ``var -= lr / (1 - beta_1^t) * (m / (v + epsilon))``, with
+``t = iterations + 1``. Slots 'm' and 'v' (zeros), every 'm' first.
+
+Mirrors tf_keras/src/optimizers/legacy/adamax.py and the CPU functor of ApplyAdaMax in
+tensorflow/core/kernels/training_ops.cc.
+"""
+
+from __future__ import annotations
+
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+from simdist.keras.optimizers.legacy.optimizer_v2 import OptimizerV2
+
+
+class Adamax(OptimizerV2):
+    """The Adamax optimizer, pre-2.11."""
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 name="Adamax", **kwargs):
+        super().__init__(name, **kwargs)
+        self._set_hyper("learning_rate", kwargs.get("lr", learning_rate))
+        self._set_hyper("decay", self._initial_decay)
+        self._set_hyper("beta_1", beta_1)
+        self._set_hyper("beta_2", beta_2)
+        self.epsilon = epsilon or 1e-7
+
+    def _create_slots(self, var_list):
+        for slot in ("m", "v"):
+            for var in var_list:
+                self.add_slot(var, slot)
+
+    def _prepare_local(self, dtype):
+        c = super()._prepare_local(dtype)
+        local_step = A.cast(M.add(self.iterations.read_value(), A.constant(1, "int64")), dtype)
+        beta_1_t = A.identity(self._get_hyper("beta_1", dtype))
+        one = A.constant(1.0, dtype=dtype)
+        c.update(beta_1_t=beta_1_t, beta_2_t=A.identity(self._get_hyper("beta_2", dtype)),
+                 beta_1_power=M.pow(beta_1_t, local_step),
+                 one_minus_beta_1=M.subtract(one, beta_1_t), one=one,
+                 epsilon=A.constant(self.epsilon, dtype=dtype))
+        return c
+
+    def _resource_apply_dense(self, grad, var, c):
+        m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
+        m.assign_add(M.multiply(M.subtract(grad, m.read_value()), c["one_minus_beta_1"]))
+        v.assign(M.maximum(M.multiply(c["beta_2_t"], v.read_value()), M.abs(grad)))
+        scale = M.divide(c["lr_t"], M.subtract(c["one"], c["beta_1_power"]))
+        return var.assign_sub(M.multiply(scale, M.divide(
+            m.read_value(), M.add(v.read_value(), c["epsilon"]))))
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"learning_rate": self._serialize_hyperparameter("learning_rate"),
+                       "decay": self._initial_decay,
+                       "beta_1": self._serialize_hyperparameter("beta_1"),
+                       "beta_2": self._serialize_hyperparameter("beta_2"),
+                       "epsilon": self.epsilon})
+        return config

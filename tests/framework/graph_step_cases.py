@@ -278,3 +278,29 @@ def step(x):
     return y, tape.gradient(y, x)
 out = ops(step, tf.constant([1.0, 2.0]))
 """
+CASES["apply_gradients: Adamax, Adadelta, Ftrl"] = OPS + """
+w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+b = tf.Variable([0.5, -0.5])
+adamax = tf.keras.optimizers.Adamax(0.01)
+adadelta = tf.keras.optimizers.Adadelta(1.0)
+ftrl = tf.keras.optimizers.Ftrl(0.1)
+@tf.function
+def step(x):
+    g = tf.ones_like(w) * x
+    adamax.apply_gradients([(g, w)])
+    adadelta.apply_gradients([(g, w), (tf.ones_like(b), b)])
+    ftrl.apply_gradients([(g, w)])
+    return x + 1.0
+out = ops(step, tf.constant(2.0))
+"""
+CASES["apply_gradients: Nadam"] = OPS + """
+w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+b = tf.Variable([0.5, -0.5])
+nadam = tf.keras.optimizers.Nadam(0.01)
+@tf.function
+def step(x):
+    g = tf.ones_like(w) * x
+    nadam.apply_gradients([(g, w), (tf.ones_like(b), b)])
+    return x + 1.0
+out = ops(step, tf.constant(2.0))
+"""

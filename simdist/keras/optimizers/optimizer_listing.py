@@ -1,6 +1,7 @@
 """The operations TF's graph lists for a Keras optimizer's ``apply_gradients``
-(``get_operations``), for SGD (nesterov too), Adam (amsgrad too), AdamW, RMSprop and
-Adagrad with no strategy; clipping and weight decay are clip_listing's.
+(``get_operations``), for SGD (nesterov too), Adam (amsgrad too), AdamW, RMSprop,
+Adagrad, Adamax, Adadelta, Ftrl and Nadam (update_listing's) with no strategy; clipping
+and weight decay are clip_listing's.
 
 Glossary:
   all-reduce     -- aggregate_gradients under the default strategy: an ``Identity`` per
@@ -31,10 +32,14 @@ import numpy as np
 
 from simdist.framework import dtypes, graph_operations
 from simdist.framework.graph_operations import _is_variable
-from simdist.keras.optimizers import clip_listing, schedules
+from simdist.keras.optimizers import clip_listing, schedules, update_listing
+from simdist.keras.optimizers.adadelta import Adadelta
 from simdist.keras.optimizers.adagrad import Adagrad
 from simdist.keras.optimizers.adam import Adam, AdamW
+from simdist.keras.optimizers.adamax import Adamax
 from simdist.keras.optimizers.clip_listing import ScopeOps
+from simdist.keras.optimizers.ftrl import Ftrl
+from simdist.keras.optimizers.nadam import Nadam
 from simdist.keras.optimizers.optimizer import Optimizer
 from simdist.keras.optimizers.rmsprop import RMSprop
 from simdist.keras.optimizers.sgd import SGD
@@ -124,7 +129,17 @@ def _listed(opt) -> bool:
     return type(opt) in _UPDATES
 
 
-_UPDATES = {SGD: _sgd, Adam: _adam, AdamW: _adam, RMSprop: _rmsprop, Adagrad: _adagrad}
+def _nadam(s, opt, grad, variable, index):
+    # the counter this variable's cond compared when the step was last traced (the
+    # trace moved it once per variable, in this order: Nadam._traced_update_steps)
+    s.nadam_seen = getattr(s, "nadam_seen", -1) + 1
+    counter = opt._u_product_counter - len(opt._index_dict) + s.nadam_seen
+    update_listing.nadam(s, opt, grad, variable, index, counter)
+
+
+_UPDATES = {SGD: _sgd, Adam: _adam, AdamW: _adam, RMSprop: _rmsprop, Adagrad: _adagrad,
+            Adamax: update_listing.adamax, Adadelta: update_listing.adadelta,
+            Ftrl: update_listing.ftrl, Nadam: _nadam}
 
 
 def list_apply_gradients(builder, name, args, kwargs, outputs):

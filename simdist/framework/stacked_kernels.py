@@ -106,13 +106,20 @@ def _size(kernel, attrs, values, out):
     return lambda x: np.full(x.shape[0], size, dtype=dtype)
 
 
-def _row_by_row(kernel, attrs, values, out):
-    """The kernel on each row alone: float32 Exp is Eigen's, whose last ``size % 8``
-    elements take another formula (eigen_cpu.py), so a row's bits depend on its size."""
-    return lambda x: np.stack([kernel(row) for row in x])
+def _exp(kernel, attrs, values, out):
+    """float32 Exp is Eigen's, whose last ``size % 8`` elements of a tensor take another
+    formula (eigen_cpu.py): each row as a tensor of its own (``exp_rows``); other dtypes'
+    Exp is element-wise."""
+    (v,) = values
+    if type(v) is not np.ndarray or v.dtype != np.float32:
+        return _padded(kernel, values)
+    from simdist.framework.ops import eigen_cpu
+
+    size = v.size
+    return lambda x: eigen_cpu.exp_rows(x.reshape(x.shape[0], size)).reshape(x.shape)
 
 
-_BUILDERS = {"BiasAdd": _bias_add, "Exp": _row_by_row, "BiasAddGrad": _bias_add_grad,
+_BUILDERS = {"BiasAdd": _bias_add, "Exp": _exp, "BiasAddGrad": _bias_add_grad,
              "Sum": _reduction("Sum"), "Mean": _reduction("Mean"),
              "Reshape": _reshape, "BroadcastTo": _broadcast_to,
              "OnesLike": _fill(np.ones), "ZerosLike": _fill(np.zeros), "Size": _size}

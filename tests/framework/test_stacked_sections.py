@@ -131,11 +131,23 @@ def test_elementwise_stacked_kernels_give_each_replicas_bits(data, replicas):
 
 
 def test_stacked_exp_of_scalars_gives_each_replicas_bits():
-    """Stacked Exp runs row by row, and a row of 0-d values is a NumPy float32 scalar,
-    which took NumPy's own exp (one ulp off Eigen's for 0.37719065; found by the
-    property test above)."""
+    """Stacked Exp computes each row as a tensor of its own; a row of 0-d values (a NumPy
+    float32 scalar when Exp ran row by row) took NumPy's own exp (one ulp off Eigen's for
+    0.37719065; found by the property test above)."""
     per_replica = [(np.asarray(0.37719065, np.float32),), (np.asarray(-0.3963146, np.float32),)]
     assert _rows_equal(tf.exp, per_replica)
+
+
+@pytest.mark.parametrize("shape", [(64, 1), (5, 3), (7,)])
+def test_stacked_exp_gives_each_replicas_bits_packets_and_tail(shape):
+    """Stacked float32 Exp computes every row at once (eigen_cpu.exp_rows): each row's
+    whole packets of 8 by Eigen's polynomial and its last ``size % 8`` values by
+    ``std::exp``, as the row's own tensor takes them (not the stacked array's tail)."""
+    rng = np.random.default_rng(7)
+    per_replica = [(np.asarray(rng.standard_normal(shape) * 20, np.float32),)
+                   for _ in range(3)]
+    with np.errstate(all="ignore"):
+        assert _rows_equal(tf.exp, per_replica)
 
 
 @settings(max_examples=40, deadline=None)

@@ -51,31 +51,46 @@ def pexp(x):
         return _pexp(x)
 
 
+# pexp's float32 constants, made once (a NumPy scalar made per call costs more than the
+# arithmetic on a small tensor)
+_LOWEST, _HIGHEST = _F(-104.0), _F(88.723)
+_LOG2E, _HALF, _ONE = _F(1.44269504088896341), _F(0.5), _F(1.0)
+_LN2_HI, _LN2_LO = _F(-0.693359375), _F(2.12194440e-4)
+_P0, _P1 = _F(1.37449637986719608306884765625e-3), _F(4.166965186595916748046875e-2)
+_P2, _P3 = _F(8.36894474923610687255859375e-3), _F(0.16666518151760101318359375)
+_P4, _ZERO = _F(0.49999988079071044921875), _F(0)
+
+
 def _pexp(x):
-    zero = x < _F(-104.0)
-    x = np.minimum(x, _F(88.723))
-    m = np.floor(_madd(x, _F(1.44269504088896341), _F(0.5)))
-    r = _madd(m, _F(-0.693359375), x)
-    r = _madd(m, _F(2.12194440e-4), r)
+    zero = x < _LOWEST
+    x = np.minimum(x, _HIGHEST)
+    m = np.floor(_madd(x, _LOG2E, _HALF))
+    r = _madd(m, _LN2_HI, x)
+    r = _madd(m, _LN2_LO, r)
     r2 = r * r
-    p_even = _madd(r2, _F(1.37449637986719608306884765625e-3),
-                   _F(4.166965186595916748046875e-2))
-    p_odd = _madd(r2, _F(8.36894474923610687255859375e-3), _F(0.16666518151760101318359375))
-    p_even = _madd(r2, p_even, _F(0.49999988079071044921875))
-    y = _madd(r2, _madd(r, p_odd, p_even), r + _F(1.0))
+    p_even = _madd(r2, _P0, _P1)
+    p_odd = _madd(r2, _P2, _P3)
+    p_even = _madd(r2, p_even, _P4)
+    y = _madd(r2, _madd(r, p_odd, p_even), r + _ONE)
     out = np.maximum(np.ldexp(y, m.astype(np.int32)).astype(_F), x)
-    return np.where(zero | (out < _TINY), _F(0), out)
+    return np.where(zero | (out < _TINY), _ZERO, out)
 
 
 def exp(x):
     """TF's float32 Exp of a tensor: whole packets by ``pexp``, the tail by ``std::exp``."""
-    flat = np.ravel(x)
-    whole = flat.size - flat.size % PACKET
-    out = np.empty_like(flat)
-    out[:whole] = pexp(flat[:whole])
-    out[whole:] = np.exp(flat[whole:].astype(np.float64)).astype(_F)
+    return exp_rows(np.reshape(x, (1, -1))).reshape(np.shape(x))
+
+
+def exp_rows(rows):
+    """``exp`` of each row of the 2-D float32 array ``rows`` as of a tensor of its own (the
+    values past a row's last whole packet by ``std::exp``): one computation for the rows
+    of several replicas' tensors (stacked_kernels)."""
+    whole = rows.shape[1] - rows.shape[1] % PACKET
+    out = np.empty_like(rows)
+    out[:, :whole] = pexp(rows[:, :whole])
+    out[:, whole:] = np.exp(rows[:, whole:].astype(np.float64)).astype(_F)
     out[out < _TINY] = 0
-    return out.reshape(np.shape(x))
+    return out
 
 
 def _predux(p):

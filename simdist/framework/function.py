@@ -435,13 +435,14 @@ class Function:
             if self._is_method:
                 args = (self._instance,) + args
             return self._python_function(*args, **kwargs)
-        trace = self._lookup(args, kwargs)
+        canonical = self._canonical(args, kwargs)   # bound once: the key and the inputs
+        trace = self._lookup(args, kwargs, canonical)
         if func_graph.current() is not None:
             return self._call_nested(trace, args, kwargs)
         traced = self._ensure_traced(trace, args, kwargs)
         self._retracing.called(traced, self._python_function)
         try:
-            return self._call(trace, args, kwargs)
+            return self._call(trace, args, kwargs, canonical)
         except errors.OpError as e:
             _raise_execution_error(e, trace)
 
@@ -469,13 +470,15 @@ class Function:
         call.__saved__ = lambda: self.saved_trace(trace)   # what a SavedModel keeps of it
         return graph.record(call, "pure", None, args, kwargs, _call_op(trace.graph))
 
-    def _call(self, trace: _Trace, args, kwargs):
+    def _call(self, trace: _Trace, args, kwargs, canonical=None):
+        """Run ``trace``'s graph on the arguments (``canonical``: ``_canonical``'s binding
+        of them, where the caller made it)."""
         self._ensure_traced(trace, args, kwargs)
         if trace.eager:
             return self._call_eagerly(trace, args, kwargs)
         from simdist.framework.ops import random_ops
 
-        call_args, call_kwargs = self._canonical(args, kwargs)
+        call_args, call_kwargs = canonical or self._canonical(args, kwargs)
         flat = func_graph.expanded_leaves((call_args, call_kwargs))
         if func_graph.recorded_op_variant() is not None:
             # The call op of a caller's trace, run for its shapes (and tapes): no effects.
@@ -845,10 +848,10 @@ class Function:
         self._kept_signature = (state, sig)
         return sig
 
-    def _lookup(self, args, kwargs) -> _Trace:
+    def _lookup(self, args, kwargs, canonical=None) -> _Trace:
         if self._input_signature is not None:
             return self._check_signature(args, kwargs)
-        key = _key(*self._canonical(args, kwargs))
+        key = _key(*(canonical or self._canonical(args, kwargs)))
         with self._lock:
             for cached in self._traces:
                 if _matches(cached.key, key):

@@ -43,6 +43,7 @@ cross_device_utils.py (``CollectiveReplicaLauncher.batch_all_reduce``, ``all_red
 
 from __future__ import annotations
 
+import sys
 import weakref
 
 from simdist.distribute import all_reduce_listing
@@ -65,7 +66,6 @@ def materialized(attr, args) -> tuple:
 def name_node(graph, node, attr, args, kwargs) -> None:
     """``node`` (a ``reduce_to`` or ``batch_reduce_to``, just recorded with ``args`` and
     ``kwargs``) takes TF's names and is listed as TF's ops, where simdist knows them."""
-    from simdist.distribute import tpu_strategy
     from simdist.distribute.mirrored_strategy import MirroredExtended
 
     names = ("reduce_op", "value_destination_pairs", "options") if \
@@ -76,7 +76,8 @@ def name_node(graph, node, attr, args, kwargs) -> None:
     else:
         pairs = [(given.get("value"), given.get("destinations"))]
     reduce_op = as_reduce_op(given.get("reduce_op"))
-    if isinstance(extended, tpu_strategy.TPUExtended):
+    tpu_strategy = _loaded("tpu_strategy")
+    if tpu_strategy is not None and isinstance(extended, tpu_strategy.TPUExtended):
         if any(tpu_strategy._sums_across_replicas(v) for v, _ in pairs):
             mark_stateful(graph, node)
         return
@@ -135,10 +136,19 @@ def _one_replica(extended) -> bool:
     """A MirroredStrategy or MultiWorkerMirroredStrategy of one replica in one process:
     TF's CrossDeviceOps then takes its shortcut (see ``one replica``)."""
     from simdist.distribute.mirrored_strategy import MirroredExtended
-    from simdist.distribute.multi_worker_mirrored_strategy import CollectiveAllReduceExtended
 
-    return type(extended) in (MirroredExtended, CollectiveAllReduceExtended) and \
-        len(extended._devices) == 1 and not getattr(extended, "_cluster", None)
+    multi_worker = _loaded("multi_worker_mirrored_strategy")
+    kinds = (MirroredExtended,) if multi_worker is None else (
+        MirroredExtended, multi_worker.CollectiveAllReduceExtended)
+    return type(extended) in kinds and len(extended._devices) == 1 and \
+        not getattr(extended, "_cluster", None)
+
+
+def _loaded(name):
+    """The module ``simdist.distribute.<name>`` if it is imported, else None: a strategy
+    class whose module was never imported has no instance to test for (a MirroredStrategy
+    program's trace need not import the TPU and multi-worker strategies)."""
+    return sys.modules.get(f"simdist.distribute.{name}")
 
 
 def _cluster_worker(extended) -> bool:

@@ -146,3 +146,29 @@ def test_adams_shared_step_size_follows_a_new_learning_rate(monkeypatch):
     monkeypatch.setattr(adam.Adam, "_fused_prepare_local", lambda *a: False)
     eager_run = run()
     assert shared_run == eager_run and len(eager_run[2]) > 0
+
+
+def test_adams_step_constants_are_converted_once(monkeypatch):
+    """Adam's per-step constants (``fused.constants``) convert their numbers at the first
+    step and give the same read-only arrays to every later step's tensors on every device:
+    the same values, clocks, events and memory (in use and peak) as converting each one
+    afresh with ``tf.constant``."""
+    def world():
+        values, clocks, events = _train("adam", steps=3)
+        devices = sorted(machine_lib.get_machine().devices.values(), key=lambda d: d.name)
+        return values, clocks, events, [(d.memory_in_use, d.peak_memory) for d in devices]
+
+    made, original = [], fused.constants
+
+    def recording(owner, specs):
+        tensors = original(owner, specs)
+        made.append([t._value for t in tensors])
+        return tensors
+
+    monkeypatch.setattr(fused, "constants", recording)
+    kept_run = world()
+    assert len(made) == 2 * 4 * 3   # two calls per device and step
+    assert made[0][0] is made[2][0] and made[-1][2] is made[1][2]   # converted once
+    monkeypatch.setattr(fused, "constants", lambda owner, specs: [
+        tf.constant(value, dtype=dtype) for value, dtype in specs])
+    assert world() == kept_run

@@ -65,8 +65,8 @@ class Adam(Optimizer):
                 type(x) is float for x in (self.beta_1, self.beta_2)):
             return False
         step = self.iterations.read_value()
-        one_64, one = A.constant(1, "int64"), A.constant(1.0, dtype=dtype)
-        beta_1, beta_2 = A.constant(self.beta_1), A.constant(self.beta_2)
+        one_64, one, beta_1, beta_2 = fused.constants(
+            self, ((1, "int64"), (1.0, dtype), (self.beta_1, None), (self.beta_2, None)))
         k = fused.scalar_kernel(c["lr"], step, one_64, one, beta_1, beta_2)
         if k is None or step._value.dtype != np.int64:
             return False
@@ -78,9 +78,8 @@ class Adam(Optimizer):
         if k.charged:
             k.device.run_ops(charges, memo)
         c["alpha"] = Tensor(alpha, k.device)
-        c["one_minus_beta_1"] = A.constant(1 - self.beta_1, dtype=dtype)
-        c["one_minus_beta_2"] = A.constant(1 - self.beta_2, dtype=dtype)
-        c["epsilon"] = A.constant(self.epsilon, dtype=dtype)
+        c["one_minus_beta_1"], c["one_minus_beta_2"], c["epsilon"] = fused.constants(
+            self, ((1 - self.beta_1, dtype), (1 - self.beta_2, dtype), (self.epsilon, dtype)))
         return True
 
     @staticmethod

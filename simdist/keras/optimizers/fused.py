@@ -33,8 +33,10 @@ import numpy as np
 from simdist import warnings as teach
 from simdist.framework import context, execute, tape
 from simdist.framework import tensor as tensor_lib
+from simdist.framework.ops import array_ops
 from simdist.framework.tensor import Tensor
 from simdist.framework.variables import ResourceVariable, Variable
+from simdist.hardware import backend
 
 _PLAIN = (Variable, ResourceVariable)  # a copy's own storage (not a view, not distributed)
 
@@ -114,6 +116,33 @@ def shared_scalars(owner, compute, inputs):
 
 
 _shared: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # owner -> the last
+
+
+def constants(owner, specs) -> list:
+    """``tf.constant(value, dtype)`` of each ``(value, dtype)`` of ``specs`` on the current
+    device, in order (a step's hyper-parameters, made on every device at every step). The
+    first call for ``owner`` and ``specs`` converts them; later ones give the same
+    read-only arrays to new tensors (as ``execute.constant_value`` shares its converted
+    scalars): the same tensors, allocations and ids, without the conversion's dispatch.
+    Only for plain eager calls on NumPy arrays (``fused.plain_eager``: no trace, tape or
+    placement log to feed)."""
+    key = tuple(execute._scalar_key(value, dtype, True) for value, dtype in specs)
+    kept = _constants.get(owner)
+    arrays = None if kept is None or None in key else kept.get(key)
+    if arrays is not None and backend.xp is np:
+        dev = context.current_device()
+        return [Tensor(array, dev) for array in arrays]
+    made = [array_ops.constant(value, dtype=dtype) for value, dtype in specs]
+    if None not in key and all(type(t._value) is np.ndarray and not t._value.flags.writeable
+                               for t in made):
+        kept = _constants.setdefault(owner, {})
+        if len(kept) >= 8:   # hyper-parameters that change: converted afresh
+            kept.clear()
+        kept[key] = [t._value for t in made]
+    return made
+
+
+_constants: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # owner -> key -> arrays
 
 
 def binary(k, op_type, fn, x, y):

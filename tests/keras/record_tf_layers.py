@@ -12,7 +12,8 @@ fixtures/tf_op_layers.json), ``rnn`` (rnn_cell_cases.CASES -> fixtures/tf_rnn_ce
 fixtures/tf_text.json), ``time_distributed`` (time_distributed_cases.CASES ->
 fixtures/tf_time_distributed.json), ``rnn_constants`` (rnn_constants_cases.CASES ->
 fixtures/tf_rnn_constants.json), ``text_modes`` (text_mode_cases.CASES ->
-fixtures/tf_text_modes.json), recorded with TF 2.21 and
+fixtures/tf_text_modes.json), ``attention`` (attention_cases.CASES ->
+fixtures/tf_attention.json), recorded with TF 2.21 and
 tf-keras, oneDNN off so that TF's reference CPU kernels give the values. Run with the
 TensorFlow interpreter (not simdist's venv):
     TF_USE_LEGACY_KERAS=1 TF_ENABLE_ONEDNN_OPTS=0 TF_CPP_MIN_LOG_LEVEL=3 \\
@@ -40,7 +41,8 @@ GROUPS = {"core": ("layer_cases", "tf_layers.json"),
           "text": ("text_cases", "tf_text.json"),
           "time_distributed": ("time_distributed_cases", "tf_time_distributed.json"),
           "rnn_constants": ("rnn_constants_cases", "tf_rnn_constants.json"),
-          "text_modes": ("text_mode_cases", "tf_text_modes.json")}
+          "text_modes": ("text_mode_cases", "tf_text_modes.json"),
+          "attention": ("attention_cases", "tf_attention.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:])

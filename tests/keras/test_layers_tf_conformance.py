@@ -14,11 +14,12 @@ models and a fit's loss), text_cases.CASES (TF 2.21: TextVectorization,
 text_dataset_from_directory), time_distributed_cases.CASES (TF 2.21: TimeDistributed),
 rnn_constants_cases.CASES (TF 2.21: RNN constants, a tensor training),
 text_mode_cases.CASES (TF 2.21: TextVectorization's multi_hot, count, tf_idf, ngrams, a
-callable split); and the
+callable split), attention_cases.CASES (TF 2.21: Attention, AdditiveAttention); and the
 batch-norm options simdist refuses rather than ignores."""
 
 import os
 
+import attention_cases
 import cnn_layer_cases
 import functional_cases
 import lambda_cases
@@ -48,7 +49,8 @@ GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_c
           "tf_text.json": text_cases.CASES,
           "tf_time_distributed.json": time_distributed_cases.CASES,
           "tf_rnn_constants.json": rnn_constants_cases.CASES,
-          "tf_text_modes.json": text_mode_cases.CASES}
+          "tf_text_modes.json": text_mode_cases.CASES,
+          "tf_attention.json": attention_cases.CASES}
 
 # STRICT: marked pytest.mark.array_api by tests/array_api_subset.py.
 # Also run on array_api_strict (tests/hardware/test_backends.py): convolutions and pooling

@@ -8,6 +8,7 @@ from simdist.keras.layers.activation import LeakyReLU, ReLU, Softmax
 from simdist.keras.layers.conv2d_transpose import Conv2DTranspose, Convolution2DTranspose
 from simdist.keras.layers.convolutional import Conv2D, Convolution2D
 from simdist.keras.layers.core import Activation, Dense, Dropout, Flatten
+from simdist.keras.layers.dense_attention import AdditiveAttention, Attention
 from simdist.keras.layers.embedding import Embedding
 from simdist.keras.layers.lambda_layer import Lambda
 from simdist.keras.layers.layer_normalization import LayerNormalization

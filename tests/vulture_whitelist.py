@@ -120,6 +120,9 @@ TextVectorization  # simdist/keras/layers/preprocessing/text_vectorization.py
 text_dataset_from_directory  # simdist/keras/utils/text_dataset.py (tf.keras.utils)
 stateless_categorical  # simdist/framework/ops/random_categorical.py (tf.random)
 Bidirectional  # simdist/keras/layers/rnn/bidirectional.py (tf.keras.layers.Bidirectional)
+TimeDistributed  # simdist/keras/layers/rnn/time_distributed.py (tf.keras.layers.TimeDistributed)
+Attention  # simdist/keras/layers/dense_attention.py (tf.keras.layers.Attention)
+AdditiveAttention  # simdist/keras/layers/dense_attention.py (tf.keras.layers.AdditiveAttention)
 GRU  # simdist/keras/layers/rnn/gru.py
 SimpleRNN  # simdist/keras/layers/rnn/simple_rnn.py
 dot  # simdist/keras/backend.py (tf.keras.backend.dot, in TF's RNN cell example)

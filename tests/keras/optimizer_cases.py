@@ -185,3 +185,46 @@ ERRORS = {
 }
 CASES.update({f"argument error: {name}": f"out = tf.keras.optimizers.{code}"
               for name, code in ERRORS.items()})
+
+EMA = STEPS + """
+def ema_steps(make, strategy=None, n=4):
+    with strategy.scope() if strategy else contextlib.nullcontext():
+        opt = make()   # (made outside, its overwrite would mix strategies: TF's ValueError)
+    out = steps(opt, strategy, n=n)
+    return [out, [v.name for v in opt.variables]]
+"""
+CASES.update({
+    "use_ema: moving averages and their overwrite, bits": EMA + """
+out = [ema_steps(lambda: O.SGD(0.1, use_ema=True)),
+       ema_steps(lambda: O.Adam(0.1, use_ema=True, ema_momentum=0.5,
+                                ema_overwrite_frequency=3)),
+       ema_steps(lambda: O.Nadam(0.1, use_ema=True, ema_momentum=0.9,
+                                 ema_overwrite_frequency=2)),
+       ema_steps(lambda: O.Adamax(0.1, use_ema=True, ema_overwrite_frequency=1), S, n=2),
+       sorted((k, str(v)) for k, v in O.Adam(use_ema=True).get_config().items()),
+       O.RMSprop(use_ema=True).ema_overwrite_frequency]
+""",
+    "use_ema in fit: the averages at the end, default strategy and 4 replicas": """
+import contextlib
+rng = np.random.RandomState(0)
+X = rng.normal(size=(16, 2)).astype('float32')
+Y = np.eye(2, dtype='float32')[(X[:, 0] > 0).astype('int64')]
+def fit(opt, strategy):
+    with strategy.scope() if strategy else contextlib.nullcontext():
+        m = tf.keras.Sequential([L.Dense(2, activation='softmax', input_shape=(2,), name='d')])
+        m.set_weights([np.array([[0.3, -0.2], [0.1, 0.4]], 'float32'), np.zeros(2, 'float32')])
+        m.compile(opt(), loss='categorical_crossentropy')
+    h = m.fit(X, Y, batch_size=8, epochs=2, shuffle=False, verbose=0)
+    return [h.history['loss'], m.get_weights(), [v.numpy() for v in m.optimizer.variables]]
+O = tf.keras.optimizers
+out = [fit(lambda: O.Adam(0.1, use_ema=True, ema_momentum=0.5), None),
+       fit(lambda: O.SGD(0.5, use_ema=True, ema_overwrite_frequency=3), S)]
+""",
+})
+ERRORS_EMA = {
+    "ema_momentum > 1": "SGD(use_ema=True, ema_momentum=1.5)",
+    "ema_overwrite_frequency 0.5": "Adam(use_ema=True, ema_overwrite_frequency=0.5)",
+    "ema_momentum ignored without use_ema": "SGD(ema_momentum=1.5).ema_momentum",
+}
+CASES.update({f"argument error: {name}": f"out = tf.keras.optimizers.{code}"
+              for name, code in ERRORS_EMA.items()})

@@ -229,6 +229,9 @@ def fit(model, x, y, batch_size, epochs, verbose, callbacks, steps_per_epoch, in
         cbks.on_epoch_end(epoch, dict(logs))
         if model.stop_training:
             break
+    finalize = getattr(model.optimizer, "finalize_variable_values", None)
+    if finalize is not None and epochs > 0:   # (use_ema: the moving averages)
+        finalize(model.trainable_variables)
     cbks.on_train_end(logs)
     return model.history
 

@@ -482,6 +482,9 @@ class Model(Layer):
             cbks.on_epoch_end(epoch, epoch_logs)
             if self.stop_training or handler.insufficient_data:
                 break
+        finalize = getattr(self.optimizer, "finalize_variable_values", None)
+        if finalize is not None and epochs > 0:   # (use_ema: the moving averages)
+            finalize(self.trainable_variables)
         cbks.on_train_end(epoch_logs)  # the last epoch's logs, validation included
         return self.history
 

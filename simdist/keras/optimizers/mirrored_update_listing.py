@@ -45,7 +45,7 @@ def _listed(opt) -> bool:
     kind = type(opt) is SGD and isinstance(opt.momentum, (int, float)) or \
         type(opt) is Adam and not opt.amsgrad or type(opt) in (RMSprop, Adagrad)
     return kind and not (
-        opt.clipnorm or opt.clipvalue or opt.global_clipnorm or opt.weight_decay
+        opt.clipnorm or opt.clipvalue or opt.global_clipnorm or opt.weight_decay or opt.use_ema
         or isinstance(opt._learning_rate, schedules.LearningRateSchedule))
 
 

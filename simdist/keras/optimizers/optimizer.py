@@ -16,6 +16,11 @@ Glossary:
                        on every copy of every variable, on that copy's device; then
                        ``iterations.assign_add(1)``.
   skip_gradients_aggregation -- the gradients are already summed (LossScaleOptimizer).
+  use_ema           -- an ``average`` slot per variable (made first, from its value):
+                       ``average = ema_momentum * average + (1 - ema_momentum) * var`` after
+                       each step's update; every ``ema_overwrite_frequency`` steps, and at
+                       the end of ``fit`` (``finalize_variable_values``), the variables take
+                       their averages.
   coefficients      -- the step's scalars (learning rate, Adam's ``alpha`` ...) for one dtype
                        on one device, made by ``_prepare_local`` once per step and shared by
                        every variable copy there (Keras 2's legacy ``apply_state``); Keras
@@ -44,6 +49,7 @@ from simdist.framework import (
     variables,
 )
 from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import cond as cond_ops
 from simdist.framework.ops import math_ops as M
 from simdist.keras import backend
 from simdist.keras.optimizers import fused_apply, schedules
@@ -154,8 +160,25 @@ _RECORDED = {"apply_gradients": ("stateful", _apply_spec, True),
              "_distributed_apply_gradients_fn": ("stateful", _update_spec)}
 
 
+def _check_ema(momentum, overwrite_frequency) -> None:
+    """TF's checks of the moving average's arguments (when ``use_ema``).
+
+    Raises:
+      ValueError: a momentum outside [0, 1]; a frequency that is not a positive int.
+    """
+    if momentum > 1 or momentum < 0:
+        raise ValueError("`ema_momentum` must be in the range [0, 1]. "
+                         f"Received: ema_momentum={momentum}")
+    if overwrite_frequency and (not isinstance(overwrite_frequency, int)
+                                or overwrite_frequency < 1):
+        raise ValueError("`ema_overwrite_frequency` must be an integer > 1 or None. "
+                         f"Received: ema_overwrite_frequency={overwrite_frequency}")
+
+
 class Optimizer(trackable.Trackable):
     """Base class of Keras optimizers (``tf.keras.optimizers.Optimizer``)."""
+
+    use_ema = False   # (the legacy optimizers keep no moving average)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -179,8 +202,8 @@ class Optimizer(trackable.Trackable):
                              f"Received: clipnorm={clipnorm}, "
                              f"global_clipnorm={global_clipnorm}.")
         if use_ema:
-            raise NotImplementedError("use_ema is not simulated by simdist.")
-        self.use_ema = False
+            _check_ema(ema_momentum, ema_overwrite_frequency)
+        self.use_ema = use_ema
         self.ema_momentum, self.ema_overwrite_frequency = ema_momentum, ema_overwrite_frequency
         self.jit_compile = False  # TF compiles with XLA only on a real GPU; nothing to simulate
         self._distribution_strategy = ds_context.get_strategy()
@@ -316,6 +339,10 @@ class Optimizer(trackable.Trackable):
         if self._built:
             return
         self._index_dict = {var_key(v): i for i, v in enumerate(var_list)}
+        if self.use_ema:   # copies of the model variables, before the slots
+            self._model_variables_moving_average = [
+                self.add_variable_from_reference(v, "average", initial_value=v.read_value())
+                for v in var_list]
 
     def _var_key(self, variable):
         return var_key(variable)
@@ -530,8 +557,44 @@ class Optimizer(trackable.Trackable):
                                                  group=False)
         finally:
             self._apply_state = None
+        if self.use_ema:
+            self._update_moving_averages(distribution, [v for _, v in grads_and_vars])
         with ds_context.enter_or_assert_strategy(ds_context.strategy_of(self._iterations)):
             return self._iterations.assign_add(1)
+
+    # --- exponential moving average of the model variables (use_ema) ---------------------
+    def _average_of(self, variable):
+        return self._model_variables_moving_average[self._index_dict[self._var_key(variable)]]
+
+    def _update_moving_averages(self, distribution, var_list):
+        """``average = ema_momentum * average + (1 - ema_momentum) * var`` on every copy;
+        every ``ema_overwrite_frequency`` steps the variables take their averages (a
+        tf.cond on ``(iterations + 1) % frequency == 0``, before the step is counted)."""
+        def update_average(average, var):
+            average.assign(self.ema_momentum * average + (1 - self.ema_momentum) * var)
+
+        for var in var_list:
+            distribution.extended.update(self._average_of(var), update_average, args=(var,),
+                                         group=False)
+        if self.ema_overwrite_frequency:
+            due = (self.iterations + 1) % self.ema_overwrite_frequency == 0
+            cond_ops.cond(A.cast(due, dtypes.bool_),
+                          true_fn=lambda: self._overwrite_model_variables_with_average_value(
+                              var_list),
+                          false_fn=lambda: None)
+
+    def _overwrite_model_variables_with_average_value(self, var_list):
+        """Every copy of each variable takes its moving average."""
+        strategy = self._distribution_strategy
+        for var in var_list:
+            strategy.extended.update(var, lambda a, b: a.assign(b),
+                                     args=(self._average_of(var),))
+
+    def finalize_variable_values(self, var_list):
+        """The end of training (``fit`` calls it): with ``use_ema`` the variables take their
+        moving averages."""
+        if self.use_ema:
+            self._overwrite_model_variables_with_average_value(var_list)
 
     def update_step(self, gradient, variable):
         raise NotImplementedError

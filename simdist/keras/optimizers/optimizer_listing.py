@@ -17,7 +17,7 @@ Glossary:
   Cast/x         -- ``tf.cast`` of a Python hyper-parameter: only the converted Const in a
                     ``Cast`` scope (a float32 cast to float32 adds no op); the learning rate
                     variable is used as it is.
-  whole          -- what is not listed here (a schedule, another optimizer, a strategy, a
+  whole          -- what is not listed here (a schedule, use_ema, another optimizer, a strategy, a
                     missing or sparse gradient, a variable not float32, clipnorm of a
                     scalar, weight_decay=0) stays one node.
 
@@ -122,7 +122,7 @@ def _adagrad(s, opt, grad, variable, index):
 
 def _listed(opt) -> bool:
     """Whether TF's ops for this optimizer's step are the ones listed here."""
-    if isinstance(opt._learning_rate, schedules.LearningRateSchedule):
+    if isinstance(opt._learning_rate, schedules.LearningRateSchedule) or opt.use_ema:
         return False
     if type(opt) is SGD:
         return isinstance(opt.momentum, (int, float))

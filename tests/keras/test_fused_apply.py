@@ -23,8 +23,10 @@ pytestmark = pytest.mark.skipif(
 
 def _train(*args, **kwargs):
     """_run with the cycle collector off: when it runs is not the same from run to run, and
-    a tensor it frees changes the memory in use (a learning-rate variable's reads)."""
-    gc.collect()
+    a tensor it frees changes the memory in use (a learning-rate variable's reads). Nothing
+    is collected first: the garbage of earlier runs holds the devices of earlier machines
+    (``_run`` starts a new one), and with the collector off none of it is freed in this run;
+    a full collection took 0.2-1 s in a test process's heap, most of a small run's time."""
     gc.disable()
     try:
         return _run(*args, **kwargs)

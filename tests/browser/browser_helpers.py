@@ -6,11 +6,14 @@ Glossary:
   shot(tab, name)    -- a viewport screenshot ``artifacts/screenshots/<name>_<size>.png``.
   resize(tab, size)  -- the same page at another screen size, once its charts re-laid out.
   each_size(tab)     -- the page at 1024x768, then resized to 1920x1080.
+  reads_cleanly(tab) -- a direct link's checks on the page as loaded: its title fits the
+                        window, every chart's titles fit and legends show, at both sizes;
+                        then back at 1024x768.
 """
 
 from __future__ import annotations
 
-from tests.browser.conftest import SHOTS, SIZES
+from tests.browser.conftest import PROJECTOR, SHOTS, SIZES
 
 PLOT = ".js-plotly-plot"
 # A page load's bound: the first load of a page makes the server import and draw it, and
@@ -114,6 +117,26 @@ def each_size(tab):
         if tab.size != size:
             resize(tab, size)
         yield size
+
+
+def reads_cleanly(tab, name, title_text):
+    """What a direct link (``/<page>``, no query: the page's defaults) must show, on the page
+    as loaded: at 1024x768 and resized to 1920x1080 its title ``title_text`` is whole in
+    the window, every chart's title fits and every legend entry shows; no console error but
+    Streamlit's own. Shots ``0_direct_<name>_<size>.png``. The page is then shown at
+    1024x768 again, its title in view, for the caller's own checks: each page's own browser
+    test calls this on its first load, so the page is loaded once for both."""
+    for _ in each_size(tab):
+        title = tab.locator("h1").first
+        title.wait_for(state="visible", timeout=30_000)
+        title.scroll_into_view_if_needed()
+        assert title.is_visible() and in_viewport(tab, title)
+        assert title.inner_text().strip() == title_text
+        shot(tab, f"0_direct_{name}")
+        assert_charts_readable(tab)
+    assert tab.console_errors == [], tab.console_errors
+    resize(tab, PROJECTOR)
+    scroll_into_view(tab.locator("h1").first)
 
 
 def click(tab, name):

@@ -129,21 +129,11 @@ def screen(browser):
     what these tests assert on; ``screen.size`` names it for shots. ``resize(screen, WIDE)``
     shows the same page at 1920x1080 without loading it again (a page load is most of a
     browser test's time). Tests that click through a page do it at 1024x768, where pages wrap
-    and cut first; every page's defaults are also checked at 1920x1080
-    (test_every_page_browser)."""
+    and cut first; every page's bare link is also checked at 1920x1080
+    (browser_helpers.reads_cleanly, on each page's first load)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     w, h = SIZES[PROJECTOR]
     page = watch_console(browser.new_page(viewport={"width": w, "height": h}))
     page.size = PROJECTOR
-    yield page
-    page.close()
-
-
-@pytest.fixture
-def tab(browser):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    # Tall: Streamlit scrolls inside its own container, so full_page screenshots show only
-    # the viewport; 2000 px holds a whole page for a person to look at.
-    page = watch_console(browser.new_page(viewport={"width": 1500, "height": 2000}))
     yield page
     page.close()

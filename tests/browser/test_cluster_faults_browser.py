@@ -1,4 +1,4 @@
-"""Cluster faults in Chromium at 1024x768: the error, the fault in the trace."""
+"""Cluster faults in Chromium at 1024x768: the bare link, the error, the fault in the trace."""
 
 from __future__ import annotations
 
@@ -6,14 +6,18 @@ from tests.browser.browser_helpers import (
     PLOT,
     in_viewport,
     open_page,
+    reads_cleanly,
     scroll_into_view,
     shot,
     visible,
 )
 
 
-def test_killed_worker_and_straggler(server, screen):
-    open_page(screen, f"{server}/cluster_faults?kind=kill&workers=3&task=1&at=4", 2)
+def test_direct_link_killed_worker_and_straggler(server, screen):
+    """The bare link (its defaults: worker 1 of 3 killed as step 4 begins) reads cleanly and
+    shows the error and the fault in the trace; then a straggler."""
+    open_page(screen, f"{server}/cluster_faults", 2)
+    reads_cleanly(screen, "cluster_faults", "Cluster faults")
     assert visible(screen, "UnavailableError")
     assert visible(screen, "restart the whole cluster")
     shot(screen, "6_faults_kill_top")

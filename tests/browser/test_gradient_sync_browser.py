@@ -1,5 +1,6 @@
-"""Gradient sync in Chromium at 1024x768 and (resized) 1920x1080: torus grid, readable labels, one
-arrow per transfer, the values this step changed, a size slider within what runs."""
+"""Gradient sync in Chromium at 1024x768 and (resized) 1920x1080: the bare link, torus grid,
+readable labels, one arrow per transfer, the values this step changed, the player, a size
+slider within what runs."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import pytest
 
 from tests.browser.browser_helpers import (
     PLOT,
+    click,
     each_size,
     in_viewport,
     open_page,
+    reads_cleanly,
+    run_finished,
     scroll_into_view,
     shot,
     visible,
@@ -28,6 +32,45 @@ def _overlaps(chart) -> list:
                 && q.top < p.bottom - 1) out.push([a, b]);
         }
         return out; }""")
+
+
+def _title(tab):
+    return tab.locator(f"{PLOT} .gtitle").first.text_content()
+
+
+def _wait_title(tab, text):
+    """Wait until the first chart's title holds ``text``; while Streamlit re-renders the
+    chart is briefly absent, which counts as not yet (not as an error)."""
+    tab.wait_for_function(
+        f"(document.querySelector('{PLOT} .gtitle')?.textContent ?? '').includes('{text}')",
+        timeout=30_000)
+
+
+def test_direct_link_values_and_player(server, screen):
+    """The bare link (ring on 4 GPUs of an NVSwitch, 6 steps) reads cleanly before the first
+    step; then at 1024x768: next shows step 1's arrows and the values it changed, next again
+    step 2, play moves on by itself, pause stops it and the URL keeps the step."""
+    open_page(screen, f"{server}/gradient_sync", 6)
+    assert "before the first step" in _title(screen)
+    reads_cleanly(screen, "gradient_sync", "Gradient sync: all-reduce step by step")
+    shot(screen, "1_sync_step0")
+    click(screen, "next ▶")
+    _wait_title(screen, "step 1 of")
+    assert screen.locator(PLOT).first.locator("path.point").count() > 0  # arrowheads
+    assert visible(screen, "Values this step changed")
+    table = screen.locator("[data-testid='stDataFrame']")
+    scroll_into_view(table)
+    assert table.is_visible()
+    shot(screen, "1_sync_values")
+    click(screen, "next ▶")
+    _wait_title(screen, "step 2 of")
+    run_finished(screen)
+    scroll_into_view(screen.locator(PLOT).first)
+    shot(screen, "1_sync_step2")
+    click(screen, "▶ play")
+    _wait_title(screen, "step 4 of")
+    click(screen, "■ pause")
+    assert "step=" in screen.url
 
 
 @pytest.mark.parametrize("topo,n,shotname", [("dgx1", 8, "1_sync_dgx1"),
@@ -60,13 +103,8 @@ def test_topologies_are_readable(server, screen, topo, n, shotname):
         shot(screen, shotname)
 
 
-def test_values_table_and_size_slider(server, screen):
-    open_page(screen, f"{server}/gradient_sync?alg=ring&topo=nvswitch&n=4&size=6&step=1", 6)
-    assert visible(screen, "Values this step changed")
-    table = screen.locator("[data-testid='stDataFrame']")
-    scroll_into_view(table)
-    assert table.is_visible()
-    shot(screen, "1_sync_values")
+def test_size_slider_stops_at_what_runs(server, screen):
+    """64 GPUs: a link asking 2^18 elements per replica gets the largest size that runs."""
     open_page(screen, f"{server}/gradient_sync?alg=ring&topo=fat-tree&n=64&size=18", 6)
     assert visible(screen, "65,536 float32 elements per replica")
     assert visible(screen, "2^16 = 65,536")

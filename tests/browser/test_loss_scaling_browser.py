@@ -1,4 +1,4 @@
-"""Loss scaling in Chromium at 1024x768: empty replicas, the step player."""
+"""Loss scaling in Chromium at 1024x768: empty replicas, the bare link, the step player."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from tests.browser.browser_helpers import (
     click,
     in_viewport,
     open_page,
+    reads_cleanly,
     scroll_into_view,
     shot,
     visible,
@@ -29,10 +30,13 @@ def test_empty_replicas_read_nan_and_empty(server, screen):
     shot(screen, "3_loss_empty_replicas_per_example")
 
 
-def test_mixed_precision_player(server, screen):
-    open_page(screen, f"{server}/loss_scaling?mpsteps=20", 3)
+def test_direct_link_and_mixed_precision_player(server, screen):
+    """The bare link (40 training steps) reads cleanly; its first step's float16 gradients,
+    next, then a direct link to the first outlier step of a 20-step run."""
+    open_page(screen, f"{server}/loss_scaling", 3)
+    reads_cleanly(screen, "loss_scaling", "Loss scaling")
     screen.get_by_role("tab", name="mixed precision").click()
-    wait_text(screen, "Training step 1 of 20")
+    wait_text(screen, "Training step 1 of 40")
     chart = screen.locator(PLOT).filter(has_text="in float16")
     scroll_into_view(chart)
     for text in ("normal (442)", "subnormal (70)", "underflow to 0 (0)", "overflow to inf (0)",
@@ -41,7 +45,7 @@ def test_mixed_precision_player(server, screen):
     assert in_viewport(screen, chart)
     shot(screen, "3_loss_mp_step1")
     click(screen, "next ▶")
-    wait_text(screen, "Training step 2 of 20")
+    wait_text(screen, "Training step 2 of 40")
     # the URL follows the page (Streamlit writes it after the rerun's last element)
     screen.wait_for_function("location.search.includes('step=1')", timeout=10_000)
     # a direct link to the first outlier step: overflow, skipped, scale halved

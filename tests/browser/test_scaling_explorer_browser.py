@@ -1,4 +1,4 @@
-"""Scaling explorer in Chromium at 1024x768: fixed colours, URL, crossover."""
+"""Scaling explorer in Chromium at 1024x768: the bare link, fixed colours, URL, crossover."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from tests.browser.browser_helpers import (
     PLOT,
     in_viewport,
     open_page,
+    reads_cleanly,
     scroll_into_view,
     shot,
     visible,
@@ -18,8 +19,11 @@ def _legend_colours(chart):
         t => [t.name.split(' ')[0], t.line.color]))""")
 
 
-def test_colours_selection_and_crossover(server, screen):
-    open_page(screen, f"{server}/scaling_explorer?topo=nvswitch&n=8", 2)
+def test_direct_link_colours_selection_and_crossover(server, screen):
+    """The bare link (its defaults: every all-reduce on 8 GPUs of an NVSwitch) reads cleanly
+    and draws one colour per algorithm; a selection keeps the colours; none says so."""
+    open_page(screen, f"{server}/scaling_explorer", 2)
+    reads_cleanly(screen, "scaling_explorer", "Scaling explorer")
     chart = screen.locator(PLOT).first
     scroll_into_view(chart)
     shot(screen, "5_scaling_all")

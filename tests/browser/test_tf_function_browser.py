@@ -1,4 +1,4 @@
-"""tf.function tracing in Chromium at 1024x768: print once vs tf.print every
+"""tf.function tracing in Chromium at 1024x768: the bare link, print once vs tf.print every
 call, a learner's edit that retraces (and TF's warning). The distributed preset's fallback
 warning is checked by tests/app/test_tf_function.py (one page load less here)."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from tests.browser.browser_helpers import (
     PLOT,
-    assert_charts_readable,
     in_viewport,
     open_page,
+    reads_cleanly,
     scroll_into_view,
     shot,
     visible,
@@ -19,10 +19,11 @@ def _timeline(screen):
     return screen.locator(PLOT).filter(has_text="What each call of step did")
 
 
-def test_print_once_and_an_edit_that_retraces(server, screen):
+def test_direct_link_print_once_and_an_edit_that_retraces(server, screen):
+    """The bare link (print vs tf.print, 6 calls) reads cleanly at both sizes (its title,
+    every chart); at 1024x768 print wrote once, tf.print every call; an edit retraces."""
     open_page(screen, f"{server}/tf_function", 2)          # print vs tf.print, 6 calls
-    title = screen.locator("h1").first
-    assert title.inner_text().strip() == "tf.function tracing" and in_viewport(screen, title)
+    reads_cleanly(screen, "tf_function", "tf.function tracing")
     shot(screen, "8_tracing_top")
     chart = _timeline(screen)
     scroll_into_view(chart)
@@ -32,7 +33,6 @@ def test_print_once_and_an_edit_that_retraces(server, screen):
     assert in_viewport(screen, chart)
     shot(screen, "8_tracing_timeline")
     assert visible(screen, "tf.print: x = 5")            # the 6th call's value, in the table
-    assert_charts_readable(screen)
     # the learner edits the call: a new shape at every call retraces at every call
     box = screen.get_by_label("call, at i = 0 .. N-1", exact=True)
     box.fill("step(tf.ones([i + 1]))")

@@ -1,4 +1,4 @@
-"""Training timeline in Chromium at 1024x768: steps explained, GPU kinds."""
+"""Training timeline in Chromium at 1024x768: the bare link, steps explained, GPU kinds."""
 
 from __future__ import annotations
 
@@ -6,14 +6,18 @@ from tests.browser.browser_helpers import (
     PLOT,
     in_viewport,
     open_page,
+    reads_cleanly,
     scroll_into_view,
     shot,
     visible,
 )
 
 
-def test_steps_and_launch_bound_explained(server, screen):
-    open_page(screen, f"{server}/training_timeline?n=4&epochs=1", 5)
+def test_direct_link_steps_and_launch_bound_explained(server, screen):
+    """The bare link (MirroredStrategy on 4 GPUs, 2 epochs) reads cleanly and explains its
+    steps and why it is launch-bound; then OneDeviceStrategy's steps."""
+    open_page(screen, f"{server}/training_timeline", 5)
+    reads_cleanly(screen, "training_timeline", "Training timeline")
     assert visible(screen, "256 examples make 4 steps per epoch")
     assert visible(screen, "Launch-bound:")
     shot(screen, "4_timeline_top")

@@ -123,6 +123,7 @@ Bidirectional  # simdist/keras/layers/rnn/bidirectional.py (tf.keras.layers.Bidi
 TimeDistributed  # simdist/keras/layers/rnn/time_distributed.py (tf.keras.layers.TimeDistributed)
 Attention  # simdist/keras/layers/dense_attention.py (tf.keras.layers.Attention)
 AdditiveAttention  # simdist/keras/layers/dense_attention.py (tf.keras.layers.AdditiveAttention)
+MultiHeadAttention  # simdist/keras/layers/multi_head_attention.py (tf.keras.layers.MultiHeadAttention)
 GRU  # simdist/keras/layers/rnn/gru.py
 SimpleRNN  # simdist/keras/layers/rnn/simple_rnn.py
 dot  # simdist/keras/backend.py (tf.keras.backend.dot, in TF's RNN cell example)

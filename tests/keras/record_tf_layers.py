@@ -13,9 +13,10 @@ fixtures/tf_text.json), ``time_distributed`` (time_distributed_cases.CASES ->
 fixtures/tf_time_distributed.json), ``rnn_constants`` (rnn_constants_cases.CASES ->
 fixtures/tf_rnn_constants.json), ``text_modes`` (text_mode_cases.CASES ->
 fixtures/tf_text_modes.json), ``attention`` (attention_cases.CASES ->
-fixtures/tf_attention.json), recorded with TF 2.21 and
-tf-keras, oneDNN off so that TF's reference CPU kernels give the values. Run with the
-TensorFlow interpreter (not simdist's venv):
+fixtures/tf_attention.json), ``multi_head_attention``
+(multi_head_attention_cases.CASES -> fixtures/tf_multi_head_attention.json), recorded
+with TF 2.21 and tf-keras, oneDNN off so that TF's reference CPU kernels give the values.
+Run with the TensorFlow interpreter (not simdist's venv):
     TF_USE_LEGACY_KERAS=1 TF_ENABLE_ONEDNN_OPTS=0 TF_CPP_MIN_LOG_LEVEL=3 \\
         /tmp/tfvenv/bin/python tests/keras/record_tf_layers.py [core|cnn|functional|saving]
 """
@@ -42,7 +43,9 @@ GROUPS = {"core": ("layer_cases", "tf_layers.json"),
           "time_distributed": ("time_distributed_cases", "tf_time_distributed.json"),
           "rnn_constants": ("rnn_constants_cases", "tf_rnn_constants.json"),
           "text_modes": ("text_mode_cases", "tf_text_modes.json"),
-          "attention": ("attention_cases", "tf_attention.json")}
+          "attention": ("attention_cases", "tf_attention.json"),
+          "multi_head_attention": ("multi_head_attention_cases",
+                                   "tf_multi_head_attention.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:])

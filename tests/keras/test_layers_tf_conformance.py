@@ -14,7 +14,8 @@ models and a fit's loss), text_cases.CASES (TF 2.21: TextVectorization,
 text_dataset_from_directory), time_distributed_cases.CASES (TF 2.21: TimeDistributed),
 rnn_constants_cases.CASES (TF 2.21: RNN constants, a tensor training),
 text_mode_cases.CASES (TF 2.21: TextVectorization's multi_hot, count, tf_idf, ngrams, a
-callable split), attention_cases.CASES (TF 2.21: Attention, AdditiveAttention); and the
+callable split), attention_cases.CASES (TF 2.21: Attention, AdditiveAttention),
+multi_head_attention_cases.CASES (TF 2.21: MultiHeadAttention, EinsumDense); and the
 batch-norm options simdist refuses rather than ignores."""
 
 import os
@@ -25,6 +26,7 @@ import functional_cases
 import lambda_cases
 import layer_cases
 import masking_cases
+import multi_head_attention_cases
 import op_layer_cases
 import preprocessing_cases
 import pytest
@@ -50,7 +52,8 @@ GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_c
           "tf_time_distributed.json": time_distributed_cases.CASES,
           "tf_rnn_constants.json": rnn_constants_cases.CASES,
           "tf_text_modes.json": text_mode_cases.CASES,
-          "tf_attention.json": attention_cases.CASES}
+          "tf_attention.json": attention_cases.CASES,
+          "tf_multi_head_attention.json": multi_head_attention_cases.CASES}
 
 # STRICT: marked pytest.mark.array_api by tests/array_api_subset.py.
 # Also run on array_api_strict (tests/hardware/test_backends.py): convolutions and pooling

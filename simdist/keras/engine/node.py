@@ -111,10 +111,10 @@ def outputs_from_two_sizes(layer, fn, args, kwargs):
     return nest.map_structure(make, small, large)
 
 
-def _symbolic_outputs(layer, concrete, inputs, kwargs):
+def _symbolic_outputs(layer, concrete, inputs, args, kwargs):
     """KerasTensors shaped like ``concrete`` with the batch dimension the inputs' (None);
-    a layer's ``_symbolic_output_shapes(input shapes, call kwargs)`` (one shape per output,
-    as TF's graph infers them) where it has one."""
+    a layer's ``_symbolic_output_shapes(inputs, args, kwargs)`` (its call's KerasTensors:
+    one shape per output, as TF's graph infers them) where it has one."""
     first = nest.flatten(inputs)[0]
     batch = first.shape.as_list()[0] if isinstance(first, KerasTensor) and first.ndim else None
     unknown = any(d is None for t in nest.flatten(inputs) if isinstance(t, KerasTensor)
@@ -123,7 +123,7 @@ def _symbolic_outputs(layer, concrete, inputs, kwargs):
     shapes = [tuple(t.shape.as_list()) for t in nest.flatten(inputs)
               if isinstance(t, KerasTensor)]
     if hasattr(layer, "_symbolic_output_shapes"):
-        declared = layer._symbolic_output_shapes(shapes, kwargs)
+        declared = layer._symbolic_output_shapes(inputs, args, kwargs)
     elif unknown and type(layer).compute_output_shape is not _base_compute_output_shape():
         declared = layer.compute_output_shape(shapes[0] if len(shapes) == 1 else shapes)
 
@@ -172,7 +172,7 @@ def symbolic_call(layer, inputs, args, kwargs):
         concrete_kwargs.setdefault("training", False)
         out = layer(concrete_in, *concrete_args, **concrete_kwargs)
     symbolic_call_hook(layer, training=kwargs.get("training"))
-    outputs = _symbolic_outputs(layer, out, inputs, kwargs)
+    outputs = _symbolic_outputs(layer, out, inputs, args, kwargs)
     for c, t in zip(nest.flatten(out), nest.flatten(outputs)):
         mask = backend.get_keras_mask(c)   # the output's mask as a KerasTensor (Keras's)
         if mask is not None:

@@ -9,11 +9,13 @@ from simdist.keras.layers.conv2d_transpose import Conv2DTranspose, Convolution2D
 from simdist.keras.layers.convolutional import Conv2D, Convolution2D
 from simdist.keras.layers.core import Activation, Dense, Dropout, Flatten
 from simdist.keras.layers.dense_attention import AdditiveAttention, Attention
+from simdist.keras.layers.einsum_dense import EinsumDense
 from simdist.keras.layers.embedding import Embedding
 from simdist.keras.layers.lambda_layer import Lambda
 from simdist.keras.layers.layer_normalization import LayerNormalization
 from simdist.keras.layers.masking import Masking
 from simdist.keras.layers.merging import Add, Concatenate, add, concatenate
+from simdist.keras.layers.multi_head_attention import MultiHeadAttention
 from simdist.keras.layers.normalization import BatchNormalization
 from simdist.keras.layers.pooling import (
     AveragePooling2D,

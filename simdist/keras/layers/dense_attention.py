@@ -97,10 +97,10 @@ class BaseDenseAttention(Layer):
     def compute_output_shape(self, input_shape):
         return tuple(input_shape[0])
 
-    def _symbolic_output_shapes(self, input_shapes, kwargs):
+    def _symbolic_output_shapes(self, inputs, args, kwargs):
         """A functional call's outputs as TF's graph infers them: the query's shape, and
         the scores' (batch, Tq, Tv) (None where the query's or value's steps are)."""
-        query, value = input_shapes[0], input_shapes[1]
+        query, value = (tuple(t.shape.as_list()) for t in inputs[:2])
         if not kwargs.get("return_attention_scores"):
             return query
         return [query, (query[0], query[1], value[1])]

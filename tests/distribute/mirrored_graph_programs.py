@@ -99,8 +99,8 @@ def reduce_of(op, axis):
 
 
 def optimizer_step(make):
-    """``make(tf)``'s apply_gradients of a vector's and a scalar's gradients (the loss's
-    Sum has its axis)."""
+    """``make(tf)``'s apply_gradients (an optimizer's, or each of a list's in turn) of a
+    vector's and a scalar's gradients (the loss's Sum has its axis)."""
     def program(tf, strategy):
         with strategy.scope():
             w = tf.Variable([1.0, 2.0])
@@ -113,7 +113,8 @@ def optimizer_step(make):
                 with tf.GradientTape() as tape:
                     loss = tf.reduce_sum(w * x, axis=0) + b * x
                 grads = tape.gradient(loss, [w, b])
-                opt.apply_gradients(zip(grads, [w, b]))
+                for each in opt if isinstance(opt, list) else [opt]:
+                    each.apply_gradients(zip(grads, [w, b]))
                 return loss
             return _local(strategy, strategy.run(fn, args=(x,)))
         return step
@@ -138,6 +139,9 @@ PROGRAMS = {
     "RMSprop with momentum, centered": optimizer_step(
         lambda tf: tf.keras.optimizers.RMSprop(0.01, momentum=0.9, centered=True)),
     "Adagrad's apply_gradients": optimizer_step(lambda tf: tf.keras.optimizers.Adagrad(0.1)),
+    "Adamax's, Adadelta's and Ftrl's apply_gradients": optimizer_step(lambda tf: [
+        tf.keras.optimizers.Adamax(0.01), tf.keras.optimizers.Adadelta(1.0),
+        tf.keras.optimizers.Ftrl(0.1)]),
 }
 
 

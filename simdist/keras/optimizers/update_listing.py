@@ -67,11 +67,11 @@ def adadelta(s, opt, grad, variable, index):
              s.op("mul", "Mul", [s.read(s.lr), delta], like=grad))
 
 
-def _clip_by_value(s, variable, bound, like):
+def _clip_by_value(s, variable, bound):
     """``tf.clip_by_value(variable, -bound, bound)``, the variable read inside its scope."""
     name = s.b.unique(s.scope + "clip_by_value")
     value = s.b.read(f"{name}/ReadVariableOp", variable, named=True)
-    shape = [(like.dtype, tuple(like.shape.as_list()))]
+    shape = [(variable.dtype, tuple(variable.shape))]
     low = s.b.add(f"{name}/Minimum", "Minimum", [
         value, s.b.const(f"{name}/Minimum/y", float(bound))], shape).outputs[0]
     return s.b.add(name, "Maximum", [low, s.b.const(f"{name}/y", -float(bound))],
@@ -96,7 +96,7 @@ def ftrl(s, opt, grad, variable, index):
     quadratic = s.op("add", "AddV2", [
         s.op("truediv", "RealDiv", [s.op("Pow", "Pow", [new_accum, ("y", power)]), s.lr]),
         s.op("mul", "Mul", [("x", 2), l2], like=l2)], like=grad)
-    clipped = _clip_by_value(s, linear, opt.l1_regularization_strength, grad)
+    clipped = _clip_by_value(s, linear, opt.l1_regularization_strength)
     shrink = s.op("sub", "Sub", [clipped, linear])
     s.assign("AssignVariableOp", variable, s.op("truediv", "RealDiv", [shrink, quadratic]))
     s.assign("AssignVariableOp", accum, new_accum)

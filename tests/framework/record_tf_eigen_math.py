@@ -1,10 +1,11 @@
 """Record what TF 2.21 gives for eigen_exp_cases (float32 tf.exp into
-fixtures/tf_eigen_exp.json, tf.nn.softmax into fixtures/tf_eigen_softmax.json) and
-eigen_sum_cases (reduce_sum / reduce_mean / cumsum into fixtures/tf_eigen_sum.json).
+fixtures/tf_eigen_exp.json, tf.nn.softmax into fixtures/tf_eigen_softmax.json),
+eigen_sum_cases (reduce_sum / reduce_mean / cumsum into fixtures/tf_eigen_sum.json) and
+eigen_pow_cases (tf.pow into fixtures/tf_eigen_pow.json).
 
 Run with the TensorFlow interpreter (not simdist's venv), on a CPU-only TF:
     TF_USE_LEGACY_KERAS=1 CUDA_VISIBLE_DEVICES= /tmp/tfvenv/bin/python \
-        tests/framework/record_tf_eigen_math.py [exp|softmax|sum|case names]
+        tests/framework/record_tf_eigen_math.py [exp|softmax|sum|pow|case names]
 """
 
 import os
@@ -17,7 +18,8 @@ from tf_snippets import recorder_main  # noqa: E402
 
 GROUPS = {"exp": ("eigen_exp_cases", "tf_eigen_exp.json"),
           "softmax": ("eigen_softmax_cases", "tf_eigen_softmax.json"),
-          "sum": ("eigen_sum_cases", "tf_eigen_sum.json")}
+          "sum": ("eigen_sum_cases", "tf_eigen_sum.json"),
+          "pow": ("eigen_pow_cases", "tf_eigen_pow.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:], cpus=None, clear_session=False)

@@ -1,16 +1,17 @@
 """float32 tf.exp and tf.nn.softmax give TF 2.21's CPU bits for eigen_exp_cases, and
-reduce_sum / reduce_mean / cumsum for eigen_sum_cases (recorded by record_tf_eigen_math.py;
-simdist/framework/ops/eigen_cpu.py). tf.exp: every bit. Softmax:
-every bit of exp(x - max) and of the row sums; TF multiplies by ``1 / sum`` from the CPU's
-approximate reciprocal (rcpps and a Newton step) for the rows in whole packets of 8, whose
-last bit depends on the CPU model, where simdist divides exactly: a row of those may be
-TF's ``e * r`` with ``r`` one ulp from simdist's, the rows past the last packet (TF's
-scalar division) are bit-equal."""
+reduce_sum / reduce_mean / cumsum for eigen_sum_cases, tf.pow for eigen_pow_cases (recorded
+by record_tf_eigen_math.py; simdist/framework/ops/eigen_cpu.py, eigen_pow.py). tf.exp and
+tf.pow: every bit. Softmax: every bit of exp(x - max) and of the row sums; TF multiplies by
+``1 / sum`` from the CPU's approximate reciprocal (rcpps and a Newton step) for the rows in
+whole packets of 8, whose last bit depends on the CPU model, where simdist divides exactly:
+a row of those may be TF's ``e * r`` with ``r`` one ulp from simdist's, the rows past the
+last packet (TF's scalar division) are bit-equal."""
 
 import json
 import os
 
 import eigen_exp_cases
+import eigen_pow_cases
 import eigen_sum_cases
 import numpy as np
 import pytest
@@ -25,6 +26,9 @@ test_every_exp_case_was_recorded, test_exp_same_bits_as_tensorflow = conformance
 
 test_every_sum_case_was_recorded, test_sum_same_bits_as_tensorflow = conformance_tests(
     tf, {os.path.join(_FIXTURES, "tf_eigen_sum.json"): eigen_sum_cases.SUM_CASES})
+
+test_every_pow_case_was_recorded, test_pow_same_bits_as_tensorflow = conformance_tests(
+    tf, {os.path.join(_FIXTURES, "tf_eigen_pow.json"): eigen_pow_cases.CASES})
 
 with open(os.path.join(_FIXTURES, "tf_eigen_softmax.json")) as f:
     _SOFTMAX = json.load(f)["results"]

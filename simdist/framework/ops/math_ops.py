@@ -21,7 +21,7 @@ import numpy as np
 
 from simdist import warnings as teach
 from simdist.framework import dtypes, errors, execute
-from simdist.framework.ops import array_ops, eigen_cpu, half_matmul, op_types
+from simdist.framework.ops import array_ops, eigen_cpu, eigen_pow, half_matmul, op_types
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api, backend
 
@@ -179,8 +179,15 @@ def _pow_check(xt, yt):
 
 
 def pow(x, y, name=None) -> Tensor:  # noqa: A001 - TF's name
-    """``x ** y`` element-wise."""
-    return _binary("Pow", x, y, lambda a, b: a ** b, check=_pow_check)
+    """``x ** y`` element-wise (float32 on the host: Eigen's generic_pow, TF's CPU bits;
+    eigen_pow.py)."""
+    return _binary("Pow", x, y, _pow, check=_pow_check)
+
+
+def _pow(a, b):
+    if type(a) is np.ndarray and type(b) is np.ndarray and a.dtype == b.dtype == np.float32:
+        return eigen_pow.pow(a, b)
+    return a ** b
 
 
 def maximum(x, y, name=None) -> Tensor:

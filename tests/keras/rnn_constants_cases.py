@@ -94,6 +94,11 @@ def gru_step(training):
 lstm = tf.keras.layers.LSTM(3, dropout=0.3, seed=3, return_sequences=True)
 lstm(x)
 fixed(lstm)
+cell_lstm = tf.keras.layers.LSTM(2, dropout=0.3, recurrent_dropout=0.2, seed=3)
+cell_lstm(x)
+fixed(cell_lstm)
+tf.random.set_seed(5)   # the cell's masks: TF gives the layer's seed to the layer only
+eager_lstm = [cell_lstm(x, training=tf.constant(True)), cell_lstm(x, training=tf.constant(False))]
 drop = tf.keras.layers.Dropout(0.5, seed=5)
 
 @tf.function
@@ -104,7 +109,7 @@ traced = [lstm_step(tf.constant(True)), lstm_step(tf.constant(False)),
           gru_step(tf.constant(True)), gru_step(tf.constant(False)),
           gru_step(tf.constant(True)), layers_step(tf.constant(True)),
           layers_step(tf.constant(False))]
-out = [eager, traced, lstm_step.experimental_get_tracing_count(),
+out = [eager, eager_lstm, traced, lstm_step.experimental_get_tracing_count(),
        gru_step.experimental_get_tracing_count(), layers_step.experimental_get_tracing_count()]
 """
 

@@ -53,6 +53,7 @@ execution_mode  # simdist/compat/v1.py
 deterministic  # simdist/data/dataset_ops.py
 num_parallel_calls  # simdist/data/dataset_ops.py
 num_parallel_reads  # simdist/data/readers.py
+sloppy  # simdist/data/make_csv.py (make_csv_dataset: reads in order)
 use_locking  # simdist/distribute/distributed_variable.py
 use_locking  # simdist/distribute/ps_values.py
 use_locking  # simdist/distribute/sharded_variable.py

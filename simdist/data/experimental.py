@@ -10,6 +10,8 @@ Glossary:
                         call logs TF's deprecation warning).
   assert_cardinality  -- a transformation: the dataset reports that many elements and
                         checks it when iterated (simdist.data.assert_cardinality).
+  CsvDataset          -- the records of CSV files (simdist.data.csv_reader).
+  make_csv_dataset    -- batches of CSV records as feature dicts (simdist.data.make_csv).
   get_single_element, choose_from_datasets (``stop_on_empty_dataset=False`` here),
   Counter             -- deprecated spellings of the Dataset methods.
 
@@ -19,19 +21,21 @@ Mirrors tensorflow/python/data/experimental/__init__.py.
 from __future__ import annotations
 
 from simdist.data.assert_cardinality import assert_cardinality
+from simdist.data.csv_reader import CsvDataset
 from simdist.data.dataset_ops import (
     AUTOTUNE,
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
     DatasetV2,
 )
+from simdist.data.make_csv import make_csv_dataset
 from simdist.data.options import AutoShardPolicy, DistributeOptions
 from simdist.platform.deprecation import deprecated
 
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "AutoShardPolicy",
-           "Counter", "DistributeOptions", "assert_cardinality", "cardinality",
-           "choose_from_datasets", "get_single_element", "group_by_window", "scan",
-           "take_while", "unique"]
+           "Counter", "CsvDataset", "DistributeOptions", "assert_cardinality", "cardinality",
+           "choose_from_datasets", "get_single_element", "group_by_window",
+           "make_csv_dataset", "scan", "take_while", "unique"]
 
 _OPS = "tensorflow.python.data.experimental.ops."
 

@@ -102,7 +102,7 @@ class RepeatDataset(DatasetV2):
         if self._count == 0 or n == 0:
             return 0
         if self._count < 0:
-            return INFINITE_CARDINALITY if n != UNKNOWN_CARDINALITY else UNKNOWN_CARDINALITY
+            return INFINITE_CARDINALITY   # TF: also when the input's count is unknown
         return n * self._count if n >= 0 else n
 
     def _passes(self):

@@ -1,5 +1,5 @@
 """Record what TF 2.21 gives for the pieces of TF's tf.data guide (guide/data.ipynb):
-sampling_cases into fixtures/tf_sampling.json.
+sampling_cases into fixtures/tf_sampling.json, csv_cases into fixtures/tf_csv.json.
 
 Run with the TensorFlow interpreter (not simdist's venv); naming cases re-records only them:
     TF_USE_LEGACY_KERAS=1 /tmp/tfvenv/bin/python tests/data/record_tf_data_guide.py
@@ -13,7 +13,8 @@ sys.path.insert(0, os.path.dirname(HERE))  # tests/, for tf_snippets
 
 from tf_snippets import recorder_main  # noqa: E402
 
-GROUPS = {"sampling": ("sampling_cases", "tf_sampling.json")}
+GROUPS = {"sampling": ("sampling_cases", "tf_sampling.json"),
+          "csv": ("csv_cases", "tf_csv.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:], cpus=None, clear_session=False)

@@ -159,6 +159,7 @@ class DatasetV2:
 
     def as_numpy_iterator(self):
         """Iterate elements as NumPy values (scalars for rank 0), structure preserved."""
+        _new_iterator(self)
         for values in self._values():
             yield structure.to_numpy(values)
 
@@ -255,6 +256,14 @@ class DatasetV2:
 
         return sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset,
                                     rerandomize_each_iteration)
+
+    def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None,
+                           name=None):
+        """``(class, element)`` pairs resampled toward ``target_dist`` by TF's rejection
+        sampler and mixing (see simdist/data/resampling.py)."""
+        from simdist.data.resampling import rejection_resample
+
+        return rejection_resample(self, class_func, target_dist, initial_dist, seed)
 
     @staticmethod
     def random(seed=None, rerandomize_each_iteration=None, name=None):
@@ -688,12 +697,20 @@ def _element_spec_outputs(graph, spec):
         lambda s: graph.symbolic_like(s.shape, s.dtype, host, "IteratorGetNext"), spec)
 
 
+def _new_iterator(dataset) -> None:
+    """Restart the random kernels of the functions of a pipeline an iterator is made of."""
+    from simdist.data.structured_function import new_iterator  # it imports this module
+
+    new_iterator(dataset)
+
+
 class OwnedIterator(CheckpointableIterator):
     """An iterator over a dataset (``iter(ds)``): one pass, elements as host Tensors. Made
     while tracing, a node starts its pass afresh at each execution (TF makes the iterator
     inside the graph). A checkpoint saves its position (iterator_state)."""
 
     def __init__(self, dataset: DatasetV2):
+        _new_iterator(dataset)
         self._dataset = dataset
         self._gen = dataset._values()
         self._binding = None
@@ -713,6 +730,7 @@ class OwnedIterator(CheckpointableIterator):
             src.bind([next(values) for _ in src._captured])
         self._binding = dict(zip(self._use_ids, uses)) if uses else None
         self._dataset = dataset
+        _new_iterator(dataset)
         self._gen = dataset._values()
         self._consumed = 0
 

@@ -5,7 +5,7 @@ Glossary:
   AutoShardPolicy     -- OFF / AUTO / FILE / DATA / HINT (see :mod:`simdist.data.options`).
   DistributeOptions   -- ``Options().experimental_distribute``.
   cardinality(ds)     -- ``ds.cardinality()``.
-  scan, group_by_window, take_while, unique -- transformations for ``ds.apply``:
+  scan, group_by_window, take_while, unique, rejection_resample -- transformations for ``ds.apply``:
                         ``ds.scan(...)`` ... (deprecated in TF for those methods: the first
                         call logs TF's deprecation warning).
   assert_cardinality  -- a transformation: the dataset reports that many elements and
@@ -35,7 +35,7 @@ from simdist.platform.deprecation import deprecated
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "AutoShardPolicy",
            "Counter", "CsvDataset", "DistributeOptions", "assert_cardinality", "cardinality",
            "choose_from_datasets", "get_single_element", "group_by_window",
-           "make_csv_dataset", "scan", "take_while", "unique"]
+           "make_csv_dataset", "rejection_resample", "scan", "take_while", "unique"]
 
 _OPS = "tensorflow.python.data.experimental.ops."
 
@@ -68,6 +68,13 @@ def take_while(predicate):
 def unique():
     """A transformation for ``Dataset.apply``: ``dataset.unique()``."""
     return lambda dataset: dataset.unique()
+
+
+@deprecated(_OPS + "resampling", "Use `tf.data.Dataset.rejection_resample(...)`.")
+def rejection_resample(class_func, target_dist, initial_dist=None, seed=None):
+    """A transformation for ``Dataset.apply``: ``dataset.rejection_resample(...)``."""
+    return lambda dataset: dataset.rejection_resample(class_func, target_dist, initial_dist,
+                                                      seed)
 
 
 @deprecated(_OPS + "get_single_element", "Use `tf.data.Dataset.get_single_element()`.")

@@ -141,6 +141,11 @@ class StructuredFunction:
                                "reads its tensors")
         return tensors
 
+    def restart(self) -> None:
+        """A new iterator instantiates the function again: its stateful random kernels
+        start from their seeds (TF's iterator clones its function library)."""
+        self._randomness.kernels.clear()
+
     @property
     def traced(self) -> bool:
         """Whether the function runs as its graph (else eagerly, per element)."""
@@ -436,3 +441,16 @@ def _converted(fn):
         return api.to_graph(fn), False
     except Exception:  # noqa: BLE001 - runs unconverted (eagerly where it needs AutoGraph)
         return fn, True
+
+
+def new_iterator(dataset) -> None:
+    """An iterator is made over ``dataset``: every function of its pipeline restarts its
+    random kernels, so a seeded ``tf.random.uniform`` in a map gives the same numbers at
+    each new iterator, as in TF (a ``repeat``'s later epochs, in one iterator, go on)."""
+    stack = [dataset]
+    while stack:
+        ds = stack.pop()
+        fn = getattr(ds, "_function", None)
+        if isinstance(fn, StructuredFunction):
+            fn.restart()
+        stack.extend(getattr(ds, "_inputs", ()))

@@ -90,4 +90,40 @@ out = [tf.random.stateless_categorical(logits, 5, seed=[1, 2]),
        tf.random.stateless_categorical(logits[:1], 7, seed=[3, 4], dtype=tf.int32),
        tf.random.stateless_categorical([[0.0, 0.0]], 4, seed=[9, 9])]
 """,
+    "rejection_resample with an initial distribution": BASE + """
+x = tf.data.Dataset.from_tensor_slices(np.array([0, 1, 0, 0, 1, 0, 0, 0, 1, 0] * 4, np.int32))
+r = x.rejection_resample(lambda v: v, target_dist=[0.5, 0.5], initial_dist=[0.7, 0.3], seed=7)
+out = [items(r), items(r), repr(r.element_spec)]
+""",
+    "rejection_resample estimating the distribution": BASE + """
+x = tf.data.Dataset.from_tensor_slices((np.array([0, 1, 2, 0, 0, 1, 0, 0] * 6, np.int32),
+                                        np.arange(48.0, dtype=np.float32)))
+r = x.rejection_resample(lambda c, v: c, target_dist=[0.2, 0.4, 0.4], seed=3)
+out = [items(r), repr(r.element_spec)]
+""",
+    "rejection_resample static mixes": BASE + """
+x = tf.data.Dataset.from_tensor_slices(np.array([0, 1, 1, 0, 1, 1], np.int32))
+same = x.rejection_resample(lambda v: v, [0.5, 0.5], initial_dist=[0.5, 0.5], seed=1)
+drop = x.rejection_resample(lambda v: v, [1.0, 0.0], initial_dist=[0.5, 0.5], seed=1)
+old = x.apply(tf.data.experimental.rejection_resample(lambda v: v, [0.5, 0.5], [0.4, 0.6],
+                                                      seed=2))
+out = [items(same), items(drop), items(old)]
+""",
+    "rejection_resample the guide's balancing": BASE + """
+tf.random.set_seed(1)
+labels = np.array([0] * 45 + [1] * 5, np.int64)
+feats = np.arange(50, dtype=np.float32)
+ds = tf.data.Dataset.from_tensor_slices(({"v": feats}, labels)).shuffle(50, seed=4).batch(10)
+def class_func(features, label):
+    return label
+resample_ds = (ds.unbatch().rejection_resample(class_func, target_dist=[0.5, 0.5],
+                                               initial_dist=[0.9, 0.1])
+               .map(lambda extra_label, features_and_label: features_and_label).batch(10))
+out = [[b[1] for b in items(resample_ds)], repr(resample_ds.element_spec)]
+""",
+    "random ops in a dataset function restart with each iterator": BASE + """
+f = tf.data.Dataset.range(12).filter(lambda x: tf.random.uniform([], seed=3) < 0.5)
+m = tf.data.Dataset.range(2).map(lambda x: tf.random.uniform([], seed=3))
+out = [items(f), items(f), items(m.repeat(2)), [next(iter(m)), next(iter(m))]]
+""",
 }

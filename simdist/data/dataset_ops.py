@@ -257,6 +257,22 @@ class DatasetV2:
         return sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset,
                                     rerandomize_each_iteration)
 
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
+                                  bucket_batch_sizes, padded_shapes=None, padding_values=None,
+                                  pad_to_bucket_boundary=False, no_padding=False,
+                                  drop_remainder=False, name=None):
+        """Batches of elements whose lengths fall in the same bucket, padded (see
+        simdist/data/bucketing.py).
+
+        Raises:
+          ValueError: ``bucket_batch_sizes`` is not one longer than ``bucket_boundaries``.
+        """
+        from simdist.data.bucketing import bucket_by_sequence_length
+
+        return bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
+                                         bucket_batch_sizes, padded_shapes, padding_values,
+                                         pad_to_bucket_boundary, no_padding, drop_remainder)
+
     def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None,
                            name=None):
         """``(class, element)`` pairs resampled toward ``target_dist`` by TF's rejection

@@ -136,6 +136,17 @@ for opt in (L2.Adamax(), L2.Nadam(), L2.Adadelta(),
     out.append([v.name for v in opt.variables()])
     out += [config(opt), config(type(opt).from_config(opt.get_config()))]
 """,
+    "apply_gradients in the default strategy's run, eagerly and traced": STEPS + """
+out = []
+for make in (lambda: O.Adam(0.1, weight_decay=0.01), lambda: O.Nadam(0.1)):
+    opt = make()
+    w, b = tf.Variable(W0, name='w'), tf.Variable(B0, name='b')
+    step = lambda: opt.apply_gradients([(tf.constant(GRADS[0][0]), w),
+                                        (tf.constant(GRADS[0][1]), b)])
+    tf.distribute.get_strategy().run(step)
+    tf.distribute.get_strategy().run(tf.function(step))
+    out.append([bits(w.numpy()), bits(b.numpy()), opt.iterations])
+""",
     "configs, from_config, get and serialize": """
 O = tf.keras.optimizers
 opts = [O.Adamax(), O.Nadam(0.01, beta_1=0.8), O.Adadelta(rho=0.9, clipnorm=1.0),

@@ -523,7 +523,9 @@ class Optimizer(trackable.Trackable):
     def _maybe_merge_call(self, fn, *args):
         ctx = ds_context.get_replica_context()
         strategy = self._distribution_strategy
-        if ctx is not None and ds_context.has_strategy():
+        # (the default strategy's ``run`` enters a replica context too: merge from it)
+        default = ds_context.get_default_strategy().extended._default_replica_context
+        if ctx is not None and (ds_context.has_strategy() or ctx is not default):
             return ctx.merge_call(fn, args=args)
         return fn(ds_context.get_strategy() if ds_context.has_strategy() else strategy, *args)
 

@@ -2,7 +2,8 @@
 (record_tf_layers.py rnn_constants records, test_layers_tf_conformance.py replays): an RNN
 whose cell's ``call`` takes ``constants`` (given as a tensor or a list; with a mask,
 ``go_backwards``, ``unroll``, states; gradients into the constants; a functional model with
-the constants as an Input; ``num_constants`` in the config), a cell that takes none
+the constants as an Input; ``num_constants`` in the config; ``Bidirectional`` over such
+an RNN), a cell that takes none
 (TF's ValueError); ``LSTMCell`` / ``GRUCell`` / ``LSTM`` / ``Dropout`` given ``training``
 as a boolean tensor, eagerly and in a ``tf.function`` (one trace, the dropout drawn or not
 by the tensor's value)."""
@@ -52,11 +53,22 @@ rnn = tf.keras.layers.RNN(ConstantCell(3), return_sequences=True)
 model = tf.keras.Model([xi, ci], rnn(xi, constants=ci))
 fixed(rnn)
 config = rnn.get_config()
+both = tf.keras.layers.Bidirectional(tf.keras.layers.RNN(ConstantCell(2), return_sequences=True))
+both(x, constants=c)
+fixed(both)
+both_state = tf.keras.layers.Bidirectional(tf.keras.layers.RNN(ConstantCell(2),
+                                                               return_state=True),
+                                           merge_mode="sum")
+both_state(x, constants=[c])
+fixed(both_state)
 bad = error(lambda: tf.keras.layers.RNN(tf.keras.layers.SimpleRNNCell(2))(x, constants=c))
 out = [seqs, state, layer(x, constants=[c], initial_state=tf.ones([3, 4]))[1],
        layer.cell.built_with, back(x, constants=c), back(masked, constants=c), grads,
        [w.name for w in back.weights], model([x, c]), model.predict([rows, c.numpy()], verbose=0),
-       model.output_shape, config.get("num_constants"), [(k, config[k]) for k in
+       model.output_shape, config.get("num_constants"), both(x, constants=c),
+       both_state(x, constants=c, initial_state=[tf.ones([3, 2]), tf.zeros([3, 2])]),
+       both(masked, constants=c), both.get_config().get("num_constants"),
+       [w.name for w in both.weights], [(k, config[k]) for k in
        ("return_sequences", "go_backwards")],
        [bad[0], bad[1].split("RNN cell <")[0], bad[1].split(" object at 0x")[0].split(".")[-1],
         bad[1].split(">")[1].split("Received")[0]]]

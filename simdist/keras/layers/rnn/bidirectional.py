@@ -11,13 +11,16 @@ Glossary:
   masks          -- given to both layers; with ``return_sequences`` both output zeros at
                     masked steps (``zero_output_for_mask`` forced on, as TF).
   return_state   -- ``[output] + forward states + backward states``.
+  constants      -- given to both layers (an RNN whose cell takes them); ``num_constants``
+                    in the config.
 
-Mirrors tf_keras/src/layers/rnn/bidirectional.py (without ``constants``).
+Mirrors tf_keras/src/layers/rnn/bidirectional.py.
 """
 
 from __future__ import annotations
 
 import copy
+import inspect
 
 from simdist.framework.name_scope import name_scope
 from simdist.framework.ops import array_ops as A
@@ -71,6 +74,7 @@ class Bidirectional(Layer):
         self.supports_masking = True
         self._trainable = kwargs.get("trainable", layer.trainable)
         self.input_spec = layer.input_spec
+        self._num_constants = 0
 
     def _verify_layer_config(self) -> None:
         fwd, bwd = self.forward_layer, self.backward_layer
@@ -112,20 +116,32 @@ class Bidirectional(Layer):
         return output_shape
 
     def __call__(self, inputs, initial_state=None, constants=None, **kwargs):
+        if isinstance(inputs, (list, tuple)) and len(inputs) > 1 and initial_state is None \
+                and constants is None:
+            inputs = list(inputs)
+            if self._num_constants:
+                inputs, constants = inputs[:-self._num_constants], \
+                    inputs[-self._num_constants:]
+            inputs, initial_state = inputs[0], (list(inputs[1:]) or None)
         if constants is not None:
-            raise NotImplementedError("RNN `constants` are not simulated by simdist.")
-        if isinstance(inputs, (list, tuple)) and len(inputs) > 1 and initial_state is None:
-            inputs, initial_state = inputs[0], list(inputs[1:])
+            constants = list(constants) if isinstance(constants, (list, tuple)) \
+                else [constants]
+            self._num_constants = len(constants)
+            for sub in (self.forward_layer, self.backward_layer):
+                sub._num_constants = self._num_constants
+            kwargs["constants"] = constants
         if initial_state is not None:
             kwargs["initial_state"] = list(initial_state)
         return super().__call__(inputs, **kwargs)
 
-    def call(self, inputs, training=None, mask=None, initial_state=None):
+    def call(self, inputs, training=None, mask=None, initial_state=None, constants=None):
         kwargs = {}
         if _accepts(self.layer.call, "training"):
             kwargs["training"] = training
         if _accepts(self.layer.call, "mask"):
             kwargs["mask"] = mask
+        if _accepts(self.layer.call, "constants"):
+            kwargs["constants"] = constants
         forward_state = backward_state = None
         if initial_state is not None:
             half = len(initial_state) // 2
@@ -174,6 +190,8 @@ class Bidirectional(Layer):
         cfg.update(layer=_serialize(self.layer), merge_mode=self.merge_mode)
         if hasattr(self, "_backward_layer_config"):
             cfg["backward_layer"] = self._backward_layer_config
+        if self._num_constants:
+            cfg["num_constants"] = self._num_constants
         return cfg
 
     @classmethod
@@ -181,11 +199,14 @@ class Bidirectional(Layer):
         from simdist.keras.layers import serialization
 
         config = copy.deepcopy(config)
+        num_constants = config.pop("num_constants", 0)
         config["layer"] = serialization.deserialize(config["layer"], custom_objects)
         if config.get("backward_layer") is not None:
             config["backward_layer"] = serialization.deserialize(config["backward_layer"],
                                                                  custom_objects)
-        return cls(**config)
+        layer = cls(**config)
+        layer._num_constants = num_constants
+        return layer
 
 
 def _merge(mode, y, y_rev):
@@ -207,8 +228,14 @@ def _serialize(layer) -> dict:
 
 
 def _recreate(layer, go_backwards=False):
-    """A new layer of ``layer``'s class from its config (``go_backwards`` flipped)."""
+    """A new layer of ``layer``'s class from its config (``go_backwards`` flipped); an RNN's
+    cell classes given as custom objects, as TF's _recreate_layer_from_config does."""
     config = layer.get_config()
     if go_backwards:
         config["go_backwards"] = not config["go_backwards"]
-    return type(layer).from_config(config)
+    if "custom_objects" not in inspect.signature(type(layer).from_config).parameters:
+        return type(layer).from_config(config)
+    cell = getattr(layer, "cell", None)
+    cells = [] if cell is None else [cell] + list(getattr(cell, "cells", []))
+    return type(layer).from_config(config, custom_objects={type(c).__name__: type(c)
+                                                           for c in cells})

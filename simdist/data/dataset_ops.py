@@ -273,6 +273,27 @@ class DatasetV2:
                                          bucket_batch_sizes, padded_shapes, padding_values,
                                          pad_to_bucket_boundary, no_padding, drop_remainder)
 
+    def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
+        """Write the elements under ``path`` (see simdist/data/save_load.py).
+
+        Raises:
+          InvalidArgumentError: ``shard_func`` returns something else than an int64 scalar.
+        """
+        from simdist.data.save_load import save
+
+        save(self, path, compression, shard_func, checkpoint_args)
+
+    @staticmethod
+    def load(path, element_spec=None, compression=None, reader_func=None, wait=False):
+        """The dataset saved under ``path`` (see simdist/data/save_load.py).
+
+        Raises:
+          NotFoundError: nothing was saved there.
+        """
+        from simdist.data.save_load import load
+
+        return load(path, element_spec, compression, reader_func)
+
     def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None,
                            name=None):
         """``(class, element)`` pairs resampled toward ``target_dist`` by TF's rejection

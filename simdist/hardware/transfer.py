@@ -14,12 +14,20 @@ LINK_DEFAULT = (10e-6, 12e9)
 
 def link(src, dst) -> tuple[float, float]:
     """(latency, bandwidth) from ``src`` to ``dst``: the machine's topology (summed hop
-    latency, slowest hop's bandwidth), else ``LINK_DEFAULT``."""
+    latency, slowest hop's bandwidth; kept by the topology for the pair, as its other
+    figures are: a changed graph makes a new Topology), else ``LINK_DEFAULT``."""
     from simdist.hardware.machine import get_machine
 
     topo = get_machine().topology
-    if topo is not None and src.name in topo.graph and dst.name in topo.graph:
-        ids, latency = topo.route(src.name, dst.name)
+    if topo is None:
+        return LINK_DEFAULT
+    s, d = src.name, dst.name
+    return topo.memo("link", (s, d), lambda: _routed(topo, s, d), 4096)
+
+
+def _routed(topo, s, d) -> tuple[float, float]:
+    if s in topo.graph and d in topo.graph:
+        ids, latency = topo.route(s, d)
         if len(ids):
             return latency, float(topo.bandwidth[ids].min())
     return LINK_DEFAULT

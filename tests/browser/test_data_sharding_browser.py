@@ -42,7 +42,7 @@ def test_direct_link_scrub_and_text_count_alike(server, screen):
     wait_text(screen, "Step 2 of 3")
     screen.wait_for_function(
         f"(document.querySelector('{PLOT} .gtitle')?.textContent ?? '').includes('Step 2 of 3')",
-        timeout=30_000)
+        timeout=30_000, polling=100)
     assert _scrub_value(screen, "2") == "2"
     run_finished(screen)
     scroll_into_view(screen.locator(PLOT).first)

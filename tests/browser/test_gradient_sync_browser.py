@@ -38,24 +38,41 @@ def _title(tab):
     return tab.locator(f"{PLOT} .gtitle").first.text_content()
 
 
-def _wait_title(tab, text):
-    """Wait until the first chart's title holds ``text``; while Streamlit re-renders the
-    chart is briefly absent, which counts as not yet (not as an error)."""
+def _wait_title(tab, test):
+    """Wait until the first chart's title passes ``test`` (JavaScript on its text ``t``);
+    while Streamlit re-renders the chart is briefly absent, which counts as not yet (not as
+    an error). Polled by a timer, as open_page's wait: under load animation frames are few."""
     tab.wait_for_function(
-        f"(document.querySelector('{PLOT} .gtitle')?.textContent ?? '').includes('{text}')",
-        timeout=30_000)
+        f"(t => {test})(document.querySelector('{PLOT} .gtitle')?.textContent ?? '')",
+        timeout=30_000, polling=100)
+
+
+def _step_at_least(k):
+    return f"Number((t.match(/step (\\d+) of/) || [0, -1])[1]) >= {k}"
 
 
 def test_direct_link_values_and_player(server, screen):
     """The bare link (ring on 4 GPUs of an NVSwitch, 6 steps) reads cleanly before the first
-    step; then at 1024x768: next shows step 1's arrows and the values it changed, next again
-    step 2, play moves on by itself, pause stops it and the URL keeps the step."""
+    step; then at 1024x768: play moves on by itself (two steps at least) until paused, and
+    the URL keeps the step; from the first step again, next shows step 1's arrows and the
+    values it changed, next again step 2."""
     open_page(screen, f"{server}/gradient_sync", 6)
     assert "before the first step" in _title(screen)
     reads_cleanly(screen, "gradient_sync", "Gradient sync: all-reduce step by step")
     shot(screen, "1_sync_step0")
+    # played from step 0: four steps to spare between seeing step 2 and the end (step 6),
+    # where the player stops by itself and offers play again
+    click(screen, "▶ play")
+    screen.get_by_role("button", name="■ pause").wait_for(timeout=30_000)
+    _wait_title(screen, _step_at_least(2))
+    click(screen, "■ pause")
+    screen.get_by_role("button", name="▶ play").wait_for(timeout=30_000)
+    run_finished(screen)
+    assert "step=" in screen.url
+    click(screen, "◀◀ first")
+    _wait_title(screen, "t.includes('before the first step')")
     click(screen, "next ▶")
-    _wait_title(screen, "step 1 of")
+    _wait_title(screen, "t.includes('step 1 of')")
     assert screen.locator(PLOT).first.locator("path.point").count() > 0  # arrowheads
     assert visible(screen, "Values this step changed")
     table = screen.locator("[data-testid='stDataFrame']")
@@ -63,14 +80,10 @@ def test_direct_link_values_and_player(server, screen):
     assert table.is_visible()
     shot(screen, "1_sync_values")
     click(screen, "next ▶")
-    _wait_title(screen, "step 2 of")
+    _wait_title(screen, "t.includes('step 2 of')")
     run_finished(screen)
     scroll_into_view(screen.locator(PLOT).first)
     shot(screen, "1_sync_step2")
-    click(screen, "▶ play")
-    _wait_title(screen, "step 4 of")
-    click(screen, "■ pause")
-    assert "step=" in screen.url
 
 
 @pytest.mark.parametrize("topo,n,shotname", [("dgx1", 8, "1_sync_dgx1"),

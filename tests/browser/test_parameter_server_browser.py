@@ -24,7 +24,8 @@ def test_direct_link_timeline_straggler_and_failure(server, screen):
     assert visible(screen, "Worker 2 is 3x slower")
     screen.get_by_text("worker 0 fails mid-run (and recovers)").click()
     wait_text(screen, "Worker 0 failed")
-    screen.wait_for_function("location.search.includes('fail=1')", timeout=30_000)
+    screen.wait_for_function("location.search.includes('fail=1')", timeout=30_000,
+                             polling=100)
     assert visible(screen, "Worker 2 is 3x slower")
     chart = screen.locator(PLOT).first
     chart.locator(".legendtext", has_text="worker failed: rescheduled").wait_for(timeout=30_000)

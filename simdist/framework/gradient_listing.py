@@ -259,6 +259,20 @@ def _passed(s, op, grad, skip=()):
     return [grad] + [None] * (len(op.inputs) - 1)
 
 
+def _maximum_minimum(selector):
+    """math_grad._MaximumMinimumGradInputOnly: the gradient of ``x`` where ``selector(x,
+    y)`` holds, else 0 (``zeros_like``, folded); only for a scalar ``y`` whose gradient
+    is not needed (clip_by_value's bounds), else not listed."""
+    def rule(s, op, grad, skip=()):
+        x, y = op.inputs
+        if 1 not in skip or _shape(y) != () or not _known(grad):
+            raise NotListed(f"{op.type}'s gradient of both inputs")
+        zeros = s.const("zeros_like", np.zeros(_shape(grad), np.float32), grad.dtype)
+        mask = s.op(selector, selector, [x, y], like=x, dtype=dtypes.bool_)
+        return [s.op("SelectV2", "SelectV2", [mask, grad, zeros], like=grad), None]
+    return rule
+
+
 def _l2_loss(s, op, grad, skip=()):
     """nn_grad._L2LossGrad: ``x * grad``."""
     return [s.op("mul", "Mul", [op.inputs[0], grad], like=op.inputs[0])]
@@ -297,6 +311,7 @@ GRADIENTS = {
     "Tanh": _output_grad("TanhGrad"), "Sqrt": _output_grad("SqrtGrad"), "Exp": _exp,
     "Log": _times("Reciprocal"), "Softmax": _softmax,
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent, "L2Loss": _l2_loss,
+    "Maximum": _maximum_minimum("GreaterEqual"), "Minimum": _maximum_minimum("LessEqual"),
 }
 
 

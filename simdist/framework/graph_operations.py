@@ -412,6 +412,7 @@ class _Builder:
             op = self.add(node.name, "Maximum",
                           [low] + self.converted(node.name, "y", args[1]),
                           outputs or [(None, None)])
+            low.op.forward_scope = op.forward_scope = node.name + "/"   # clip_by_value's
         elif fn_name in _FOLDED and args and (isinstance(args[0], _Ref) and _known(
                 specs.get(args[0].tid)) or _is_variable(args[0]) and all(
                 d is not None for d in args[0].shape)):   # (a variable's shape is known)

@@ -55,7 +55,13 @@ def _op(builder, scope, base, op_type, inputs, like, consts=(), dtype=None):
     for position, input_name, value in consts:
         inputs.insert(position, _out(builder, f"{name}/{input_name}", "Const", (),
                                      like.dtype, (), value))
-    return _out(builder, name, op_type, inputs, dtype or like.dtype, _shape(like))
+    out = _out(builder, name, op_type, inputs, dtype or like.dtype, _shape(like))
+    if base in _OPERATORS:   # a Python operator's op: binary_op_wrapper's own scope
+        out.op.forward_scope = name + "/"
+    return out
+
+
+_OPERATORS = ("mul", "sub", "add", "truediv")
 
 
 def _clipped(builder, scope, y_pred):
@@ -65,7 +71,9 @@ def _clipped(builder, scope, y_pred):
     name = builder.unique(scope + "clip_by_value")
     low = _out(builder, f"{name}/Minimum", "Minimum", [y_pred, top], y_pred.dtype,
                _shape(y_pred))
-    return _out(builder, name, "Maximum", [low, eps], y_pred.dtype, _shape(y_pred))
+    high = _out(builder, name, "Maximum", [low, eps], y_pred.dtype, _shape(y_pred))
+    low.op.forward_scope = high.op.forward_scope = name + "/"   # clip_by_value's scope
+    return high
 
 
 def _smoothed(builder, scope, y_true, y_pred, smoothing):

@@ -23,6 +23,7 @@ from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import cond as cond_lib
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops
+from simdist.framework.tensor import Tensor
 from simdist.keras import backend
 from simdist.keras.utils import losses_utils
 from simdist.keras.utils.losses_utils import Reduction, ReductionV2
@@ -60,12 +61,11 @@ def backend_binary_crossentropy(target, output, from_logits=False):
     if from_logits:
         return nn_ops.sigmoid_cross_entropy_with_logits(labels=target, logits=output)
     eps = _eps(output.dtype)
-    one = A.constant(1.0, dtype=output.dtype)
-    output = M.clip_by_value(output, eps, M.subtract(one, eps))
-    bce = M.multiply(target, M.log(M.add(output, eps)))
-    bce = M.add(bce, M.multiply(M.subtract(one, target),
-                                M.log(M.add(M.subtract(one, output), eps))))
-    return M.negative(bce)
+    output = M.clip_by_value(output, eps, 1.0 - eps)
+    # TF's operators (their ops' names: ``add_1/y``, ``sub_3/x`` ...)
+    bce = target * M.log(output + backend.epsilon())
+    bce += (1 - target) * M.log(1 - output + backend.epsilon())
+    return -bce
 
 
 def backend_categorical_crossentropy(target, output, from_logits=False, axis=-1):
@@ -75,10 +75,10 @@ def backend_categorical_crossentropy(target, output, from_logits=False, axis=-1)
                                       "categorical_crossentropy")
     if from_logits:
         return nn_ops.softmax_cross_entropy_with_logits(labels=target, logits=output, axis=axis)
-    output = M.divide(output, M.reduce_sum(output, axis, keepdims=True))
+    output = output / M.reduce_sum(output, axis, True)
     eps = _eps(output.dtype)
-    output = M.clip_by_value(output, eps, M.subtract(A.constant(1.0, dtype=output.dtype), eps))
-    return M.negative(M.reduce_sum(M.multiply(target, M.log(output)), axis))
+    output = M.clip_by_value(output, eps, 1.0 - eps)
+    return -M.reduce_sum(target * M.log(output), axis)
 
 
 def backend_sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1,
@@ -94,21 +94,21 @@ def backend_sparse_categorical_crossentropy(target, output, from_logits=False, a
         res = A.where(valid, res, A.zeros_like(res))
         backend.set_keras_mask(res, valid)
         return res
-    output, from_logits = _get_logits(output, from_logits, "Softmax",
-                                      "sparse_categorical_crossentropy")
+    target = A.cast(execute.convert_to_tensor(target), "int64")
+    output, from_logits = _get_logits(execute.convert_to_tensor(output), from_logits,
+                                      "Softmax", "sparse_categorical_crossentropy")
     if not from_logits:
         eps = _eps(output.dtype)
-        output = M.log(M.clip_by_value(output, eps,
-                                       M.subtract(A.constant(1.0, dtype=output.dtype), eps)))
-    target = A.cast(target, "int64")
-    update_shape = target.ndim != output.ndim - 1
-    out_shape = list(output.shape)
+        output = M.log(M.clip_by_value(output, eps, 1 - eps))
+    output_shape = A.shape(output)   # TF's tf.shape (a folded 'Shape' Const in a trace)
+    rank = output.ndim
+    update_shape = target.ndim != rank - 1
     if update_shape:
         target = A.reshape(target, [-1])
-        output = A.reshape(output, [-1, out_shape[-1]])
+        output = A.reshape(output, [-1, output_shape[-1]])
     res = nn_ops.sparse_softmax_cross_entropy_with_logits(labels=target, logits=output)
-    if update_shape and len(out_shape) >= 3:
-        res = A.reshape(res, out_shape[:-1])
+    if update_shape and rank >= 3:
+        res = A.reshape(res, output_shape[:-1])
     return res
 
 
@@ -119,15 +119,29 @@ def _prep(y_true, y_pred):
     return y_true, y_pred
 
 
+def _smoothing_tensor(label_smoothing, dtype):
+    """TF's ``convert_to_tensor(label_smoothing, dtype)``: a Python number's ``Const``."""
+    if isinstance(label_smoothing, Tensor):
+        return label_smoothing
+    return A.constant(label_smoothing, dtype=dtype)
+
+
+def _smoothing(label_smoothing) -> bool:
+    """Whether labels are smoothed: a Python number or a concrete tensor that is not 0 (a
+    traced one always: its smoothing by 0 leaves the labels as they are)."""
+    if func_graph.is_symbolic(label_smoothing):
+        return True
+    return bool(float(label_smoothing))
+
+
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
     """Per-example binary crossentropy (mean over ``axis``)."""
     y_pred = execute.convert_to_tensor(y_pred)
     logits = backend.get_keras_logits(y_pred)
     y_true = A.cast(execute.convert_to_tensor(y_true), y_pred.dtype)
-    if label_smoothing:
-        ls = A.constant(label_smoothing, dtype=y_pred.dtype)
-        y_true = M.add(M.multiply(y_true, M.subtract(A.constant(1.0, dtype=ls.dtype), ls)),
-                       M.multiply(A.constant(0.5, dtype=ls.dtype), ls))
+    ls = _smoothing_tensor(label_smoothing, y_pred.dtype)
+    if _smoothing(label_smoothing):   # TF's smart_cond on its value
+        y_true = y_true * (1.0 - ls) + 0.5 * ls
     if logits is not None:
         backend.set_keras_logits(y_pred, logits)
     return M.reduce_mean(backend_binary_crossentropy(y_true, y_pred, from_logits), axis=axis)
@@ -136,11 +150,10 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
     """Per-example categorical crossentropy for one-hot labels."""
     y_true, y_pred = _prep(y_true, y_pred)
-    if label_smoothing:
-        n = A.cast(A.constant(y_true.shape[axis]), y_pred.dtype)
-        ls = A.constant(label_smoothing, dtype=y_pred.dtype)
-        y_true = M.add(M.multiply(y_true, M.subtract(A.constant(1.0, dtype=ls.dtype), ls)),
-                       M.divide(ls, n))
+    ls = _smoothing_tensor(label_smoothing, y_pred.dtype)
+    if _smoothing(label_smoothing):   # TF's smart_cond on its value
+        n = A.cast(A.shape(y_true)[axis], y_pred.dtype)
+        y_true = y_true * (1.0 - ls) + ls / n
     return backend_categorical_crossentropy(y_true, y_pred, from_logits, axis)
 
 
@@ -162,7 +175,7 @@ def mean_squared_error(y_true, y_pred):
 def mean_absolute_error(y_true, y_pred):
     """``mean(abs(y_pred - y_true), axis=-1)``."""
     y_true, y_pred = _prep(y_true, y_pred)
-    return M.reduce_mean(M.abs(M.subtract(y_pred, y_true)), axis=-1)
+    return M.reduce_mean(M.abs(y_pred - y_true), axis=-1)
 
 
 def mean_absolute_percentage_error(y_true, y_pred):

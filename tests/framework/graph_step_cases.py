@@ -304,3 +304,33 @@ def step(x):
     return x + 1.0
 out = ops(step, tf.constant(2.0))
 """
+CASES["Keras's loss functions called directly"] = OPS + """
+@tf.function
+def step(p, y, labels):
+    return (tf.keras.losses.categorical_crossentropy(y, p),
+            tf.keras.losses.categorical_crossentropy(y, p, label_smoothing=0.1),
+            tf.keras.losses.binary_crossentropy(y, p, label_smoothing=0.2),
+            tf.keras.losses.sparse_categorical_crossentropy(labels, p, from_logits=True),
+            tf.keras.losses.sparse_categorical_crossentropy(labels, p),
+            tf.keras.losses.mean_squared_error(y, p),
+            tf.keras.losses.mean_absolute_error(y, p),
+            tf.nn.sparse_softmax_cross_entropy_with_logits(labels, p))
+out = ops(step, tf.constant([[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]]),
+          tf.constant([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0]]), tf.constant([2, 1]))
+"""
+CASES["gradients through Keras's crossentropies: clip_by_value's Minimum, Maximum"] = OPS + """
+w = tf.Variable([[0.5, 1.0, 0.2], [0.3, 0.1, 0.4], [1.0, 0.0, 0.5]])
+cce = tf.keras.losses.CategoricalCrossentropy()
+bce = tf.keras.losses.BinaryCrossentropy()
+@tf.function
+def step(x, y):
+    with tf.GradientTape(persistent=True) as tape:
+        p = tf.matmul(x, w)
+        a = tf.reduce_mean(tf.keras.losses.categorical_crossentropy(y, p))
+        b = tf.reduce_mean(tf.keras.losses.binary_crossentropy(y, p, label_smoothing=0.2))
+        c = cce(y, p)
+        d = bce(y, p)
+    return [tape.gradient(loss, w) for loss in (a, b, c, d)]
+out = ops(step, tf.constant([[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]]),
+          tf.constant([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0]]))
+"""

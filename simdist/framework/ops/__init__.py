@@ -39,6 +39,7 @@ from simdist.framework.ops import linalg_decompositions  # isort: skip
 from simdist.framework import func_graph as _func_graph  # isort: skip
 from simdist.framework import graph_operations as _graph_operations  # isort: skip
 from simdist.framework import linspace_listing as _linspace_listing  # isort: skip
+from simdist.framework import xent_listing as _xent_listing  # isort: skip
 
 # The public ops of each module, but its helpers that are not ops (seeds, geometry ...).
 _NOT_OPS = {
@@ -73,6 +74,11 @@ array_ops.one_hot = _func_graph.recorded(array_ops.one_hot, kind="spec",
                                          spec=array_ops.one_hot_spec)
 array_ops.squeeze = _func_graph.recorded(array_ops.squeeze, kind="spec",
                                          spec=array_ops.squeeze_spec)
+array_ops.cast = _func_graph.recorded(array_ops.cast, shortcut=array_ops._cast_shortcut)
+nn_ops.sparse_softmax_cross_entropy_with_logits = _func_graph.recorded(
+    nn_ops.sparse_softmax_cross_entropy_with_logits, name=_xent_listing.node_name)
+_graph_operations.register_listing(nn_ops.sparse_softmax_cross_entropy_with_logits,
+                                   _xent_listing.list_sparse_xent)
 selection_ops.unique = _func_graph.recorded(selection_ops.unique, kind="spec",
                                             spec=selection_ops.unique_spec, name="Unique")
 selection_ops.boolean_mask = _func_graph.recorded(

@@ -237,6 +237,15 @@ def stop_gradient(input, name=None) -> Tensor:  # noqa: A002 - TF's name
     return execute.execute("StopGradient", [x], x._value, flops=0)
 
 
+def _cast_shortcut(x, dtype, name=None):
+    """``x`` itself where ``tf.cast(x, dtype)`` makes no op (a tensor of that dtype: TF's
+    math_ops.cast returns it), else None."""
+    if isinstance(x, Tensor) and not hasattr(x, "assign") and \
+            x.dtype == dtypes.as_dtype(dtype):
+        return x
+    return None
+
+
 def cast(x, dtype, name=None) -> Tensor:
     """``x`` converted to ``dtype`` (float16 overflow gives inf, floats to ints truncate)."""
     x = _t(x)

@@ -72,7 +72,7 @@ def traced(strategy):
     opt = O.Nadam(0.1)
     with strategy.scope() if strategy else contextlib.nullcontext():
         w, b = tf.Variable(W0, name='w'), tf.Variable(B0, name='b')
-    k = tf.Variable(0)
+        k = tf.Variable(0)
     @tf.function
     def step():
         opt.apply_gradients([(tf.gather(GW, k), w), (tf.gather(GB, k), b)])
@@ -98,8 +98,9 @@ def fit(opt, strategy):
                        np.zeros(3, 'float32'), np.full((3, 2), 0.2, 'float32'),
                        np.zeros(2, 'float32')])
         m.compile(opt, loss='categorical_crossentropy')
-    h = m.fit(X, Y, batch_size=8, epochs=2, shuffle=False, verbose=0)
-    return [h.history['loss'], m.get_weights(), [v.name for v in m.optimizer.variables]]
+    h = m.fit(X, Y, batch_size=16, epochs=3, shuffle=False, verbose=0)
+    return [h.history['loss'], m.get_weights(), [v.name for v in m.optimizer.variables],
+            m.optimizer._u_product_counter]
 O = tf.keras.optimizers
 out = [fit(O.Nadam(0.1), None), fit('nadam', S)]
 """,
@@ -225,7 +226,7 @@ def fit(opt, strategy):
         m = tf.keras.Sequential([L.Dense(2, activation='softmax', input_shape=(2,), name='d')])
         m.set_weights([np.array([[0.3, -0.2], [0.1, 0.4]], 'float32'), np.zeros(2, 'float32')])
         m.compile(opt(), loss='categorical_crossentropy')
-    h = m.fit(X, Y, batch_size=8, epochs=2, shuffle=False, verbose=0)
+    h = m.fit(X, Y, batch_size=16, epochs=3, shuffle=False, verbose=0)
     return [h.history['loss'], m.get_weights(), [v.numpy() for v in m.optimizer.variables]]
 O = tf.keras.optimizers
 out = [fit(lambda: O.Adam(0.1, use_ema=True, ema_momentum=0.5), None),

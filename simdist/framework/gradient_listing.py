@@ -273,6 +273,25 @@ def _maximum_minimum(selector):
     return rule
 
 
+def _select(s, op, grad, skip=()):
+    """math_grad._SelectGrad: ``select(c, grad, 0)`` and ``select(c, 0, grad)`` (its
+    ``zeros_like`` folded), both made."""
+    if not _known(grad):
+        raise NotListed("Select of an unknown shape")
+    c = op.inputs[0]
+    zeros = s.const("zeros_like", np.zeros(_shape(grad), np.float32), grad.dtype)
+    return [None, s.op("Select", "Select", [c, grad, zeros], like=grad),
+            s.op("Select", "Select", [c, zeros, grad], like=grad)]
+
+
+def _log1p(s, op, grad, skip=()):
+    """math_grad._Log1pGrad: ``grad * reciprocal(1 + x)``."""
+    x = op.inputs[0]
+    one = s.op("add", "AddV2", [("x", np.float32(1)), x], like=x)
+    return [s.op("mul", "Mul", [grad, s.op("Reciprocal", "Reciprocal", [one], like=x)],
+                 like=grad)]
+
+
 def _l2_loss(s, op, grad, skip=()):
     """nn_grad._L2LossGrad: ``x * grad``."""
     return [s.op("mul", "Mul", [op.inputs[0], grad], like=op.inputs[0])]
@@ -312,6 +331,10 @@ GRADIENTS = {
     "Log": _times("Reciprocal"), "Softmax": _softmax,
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent, "L2Loss": _l2_loss,
     "Maximum": _maximum_minimum("GreaterEqual"), "Minimum": _maximum_minimum("LessEqual"),
+    "Select": _select, "Log1p": _log1p,
+    # comparisons: no gradient (ops.NotDifferentiable), nothing listed
+    **{kind: lambda s, op, grad, skip=(): [None] * len(op.inputs)
+       for kind in ("Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual")},
 }
 
 

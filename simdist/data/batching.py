@@ -87,6 +87,9 @@ def stack(elements, fused=False):
     flats = [structure.flatten(e) for e in elements]
     out = []
     for c, leaves in enumerate(zip(*flats)):
+        if leaves[0] is None:   # a None component (TF's NoneTensor) batches to None
+            out.append(None)
+            continue
         shape0 = leaves[0].shape
         for i, leaf in enumerate(leaves[1:], 1):
             if leaf.shape != shape0:
@@ -108,13 +111,14 @@ class UnbatchDataset(DatasetV2):
     def _values(self):
         for batch in self._inputs[0]._values():
             leaves = structure.flatten(batch)
-            rows = {leaf.shape[0] for leaf in leaves}
+            rows = {leaf.shape[0] for leaf in leaves if leaf is not None}
             if len(rows) > 1:
                 raise errors.InvalidArgumentError(
                     None, None, f"Input element must have the same batch size in each "
                                 f"component. Got sizes {sorted(rows)}.")
             for i in range(rows.pop() if rows else 0):
-                yield structure.pack(batch, [leaf[i, ...] for leaf in leaves])
+                yield structure.pack(batch, [None if leaf is None else leaf[i, ...]
+                                             for leaf in leaves])
 
 
 class RebatchDataset(DatasetV2):

@@ -28,6 +28,7 @@ from simdist.data import structure
 from simdist.data.batching import BatchDataset
 from simdist.data.dataset_ops import DatasetV2, int64_argument
 from simdist.framework import dtypes, errors
+from simdist.framework.none_tensor import NoneTensorSpec
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.tensor_spec import TensorSpec
 
@@ -90,6 +91,11 @@ class PaddedBatchDataset(BatchDataset):
                 None, None, "Batch size must be greater than zero. [Op:PaddedBatchDatasetV2]")
         spec = input_dataset.element_spec
         leaves = structure.flatten(spec)
+        for leaf in leaves:
+            if isinstance(leaf, NoneTensorSpec):
+                raise TypeError("`padded_batch` is only supported for datasets that produce "
+                                "tensor elements but type spec of elements in the input "
+                                f"dataset is not a subclass of TensorSpec: `{leaf}`.")
         shapes = [None] * len(leaves) if padded_shapes is None else \
             structure.flatten(padded_shapes if isinstance(padded_shapes, (tuple, dict))
                               else (padded_shapes,) if len(leaves) == 1 else padded_shapes)

@@ -32,6 +32,8 @@ class TensorSliceDataset(DatasetV2):
         leaves = structure.flatten(values)
         n = None
         for leaf in leaves:
+            if leaf is None:   # a None component (TF's NoneTensor) has no rows
+                continue
             if leaf.ndim == 0:
                 raise ValueError("Unbatching a tensor is only supported for rank >= 1")
             if n is not None and leaf.shape[0] != n:

@@ -20,6 +20,7 @@ import contextlib
 import numpy as np
 
 from simdist.framework import context, dtypes, execute
+from simdist.framework.none_tensor import NoneTensorSpec
 from simdist.framework.tensor import Tensor, tracing
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.tensor_spec import TensorSpec
@@ -59,12 +60,24 @@ def _pack(structure, it):
 
 
 def map_leaves(fn, structure):
-    """Apply ``fn`` to every leaf of ``structure``."""
+    """Apply ``fn`` to every leaf of ``structure`` (a None component and its spec stay as
+    they are: TF's NoneTensor)."""
     if not isinstance(structure, (tuple, dict)):
-        return fn(structure)
+        return structure if _is_none(structure) else fn(structure)
     if type(structure) is tuple and not any(isinstance(x, (tuple, dict)) for x in structure):
-        return tuple(fn(x) for x in structure)  # the common (features, labels) case
-    return pack(structure, [fn(leaf) for leaf in flatten(structure)])
+        return tuple(x if _is_none(x) else fn(x) for x in structure)  # (features, labels)
+    return pack(structure, [leaf if _is_none(leaf) else fn(leaf) for leaf in flatten(structure)])
+
+
+def _is_none(leaf) -> bool:
+    return leaf is None or isinstance(leaf, NoneTensorSpec)
+
+
+def none_specs(spec):
+    """``spec`` with its None leaves (a None component's) as ``NoneTensorSpec()``."""
+    if spec is None or not any(leaf is None for leaf in flatten(spec)):
+        return spec
+    return pack(spec, [NoneTensorSpec() if leaf is None else leaf for leaf in flatten(spec)])
 
 
 def spec_key(spec):
@@ -204,7 +217,8 @@ def stand_in(spec):
 
 def spec_of(values):
     """The element_spec of a structure of arrays."""
-    return map_leaves(lambda v: TensorSpec(tuple(v.shape), dtypes.as_dtype(v.dtype)), values)
+    return none_specs(map_leaves(lambda v: TensorSpec(tuple(v.shape), dtypes.as_dtype(v.dtype)),
+                                 values))
 
 
 def batch_spec(spec, batch_size):

@@ -36,6 +36,7 @@ from simdist.data import structure
 from simdist.data.bound_dataset import BoundDataset, DatasetArgument, needed
 from simdist.data.dataset_ops import DatasetV2
 from simdist.framework import context, errors, func_graph
+from simdist.framework.none_tensor import NoneTensorSpec
 from simdist.framework.tensor import NotTraceable, Tensor
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.tensor_spec import TensorSpec
@@ -220,7 +221,7 @@ def _output_spec(out, name: str):
 
     Raises:
       TypeError: a value no tensor can hold (TF's "Unsupported return value ..."; a None
-        component, which TF passes through as a NoneTensor, is not simulated).
+        component is TF's NoneTensor: its spec ``NoneTensorSpec()``).
       InvalidArgumentError: a map function returning no tensor at all (None, (), {}): TF's
         MapDataset op needs at least one output.
       ValueError: a predicate returning None (TF's "Invalid `predicate`" text).
@@ -237,7 +238,7 @@ def _output_spec(out, name: str):
             raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` scalar "
                              "tensor, but its return type is NoneTensorSpec().")
     try:
-        return structure.map_leaves(_spec_of_output, out)
+        return structure.none_specs(structure.map_leaves(_spec_of_output, out))
     except (TypeError, ValueError):
         raise TypeError(f"Unsupported return value from function passed to "
                         f"{_TRANSFORMATIONS.get(name, name)}: {out}.") from None
@@ -409,6 +410,7 @@ def symbolic_args(graph, host, spec) -> tuple:
     from simdist.data.windowing import DatasetSpec
 
     flat = [DatasetArgument(s.element_spec) if isinstance(s, DatasetSpec) else
+            None if isinstance(s, NoneTensorSpec) else
             graph.symbolic_like(s.shape, s.dtype, host, f"args_{i}")
             for i, s in enumerate(structure.flatten(spec))]
     args = structure.pack(spec, flat)

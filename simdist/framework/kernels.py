@@ -88,11 +88,6 @@ def _same_dtype(fn):
     return kernel
 
 
-def _sigmoid(a):
-    e = np.exp(-np.abs(a))
-    return np.where(a >= 0, 1 / (1 + e), e / (1 + e))
-
-
 def _numeric(kernel, kinds="biuf"):
     """A builder for inputs of NumPy kinds ``kinds`` only (no booleans unless named)."""
     def builder(attrs, values, out):
@@ -196,8 +191,9 @@ def _install() -> None:
         _register([op_type], _numeric(_quiet(_same_dtype(fn)), "iuf"))
     _register(["RealDiv"], _numeric(_quiet(_same_dtype(lambda a, b: a / b)), "f"))
     unary = {"Neg": lambda a: -a, "Square": lambda a: a * a, "Abs": np.abs,
-             "Reciprocal": lambda a: 1 / a, "Exp": math_ops._exp, "Log": np.log,
-             "Log1p": np.log1p, "Sqrt": np.sqrt, "Tanh": np.tanh, "Sigmoid": _sigmoid}
+             "Reciprocal": lambda a: 1 / a, "Exp": math_ops._exp, "Log": math_ops._log,
+             "Log1p": np.log1p, "Sqrt": np.sqrt, "Tanh": math_ops._tanh,
+             "Sigmoid": math_ops._sigmoid}
     for op_type, fn in unary.items():
         _register([op_type], _numeric(_quiet(_same_dtype(fn)), "iuf"))
     _register(["Relu"], _numeric(_same_dtype(lambda a: np.maximum(a, 0)), "iuf"))

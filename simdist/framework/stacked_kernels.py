@@ -28,8 +28,8 @@ import numpy as np
 from simdist.framework import kernels
 
 _ELEMENTWISE = ("AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference",
-                "Neg", "Square", "Abs", "Reciprocal", "Log", "Log1p", "Sqrt", "Tanh",
-                "Sigmoid", "Relu", "Greater", "GreaterEqual", "Less", "LessEqual", "Equal",
+                "Neg", "Square", "Abs", "Reciprocal", "Log1p", "Sqrt", "Tanh", "Relu",
+                "Greater", "GreaterEqual", "Less", "LessEqual", "Equal",
                 "NotEqual", "SelectV2", "Cast", "MatMul")
 
 
@@ -106,20 +106,37 @@ def _size(kernel, attrs, values, out):
     return lambda x: np.full(x.shape[0], size, dtype=dtype)
 
 
-def _exp(kernel, attrs, values, out):
-    """float32 Exp is Eigen's, whose last ``size % 8`` elements of a tensor take another
-    formula (eigen_cpu.py): each row as a tensor of its own (``exp_rows``); other dtypes'
-    Exp is element-wise."""
-    (v,) = values
-    if type(v) is not np.ndarray or v.dtype != np.float32:
-        return _padded(kernel, values)
+def _float32_rows(rows_fn):
+    """A builder for an op whose float32 kernel is Eigen's, where the last ``size % 8``
+    elements of a tensor take another formula (Exp: eigen_cpu.py; Sigmoid, Log:
+    eigen_unary.py): ``rows_fn()`` computes each row as a tensor of its own; other
+    dtypes are element-wise."""
+    def builder(kernel, attrs, values, out):
+        (v,) = values
+        if type(v) is not np.ndarray or v.dtype != np.float32:
+            return _padded(kernel, values)
+        size, rows = v.size, rows_fn()
+        return lambda x: rows(x.reshape(x.shape[0], size)).reshape(x.shape)
+    return builder
+
+
+def _exp_rows():
     from simdist.framework.ops import eigen_cpu
 
-    size = v.size
-    return lambda x: eigen_cpu.exp_rows(x.reshape(x.shape[0], size)).reshape(x.shape)
+    return eigen_cpu.exp_rows
 
 
-_BUILDERS = {"BiasAdd": _bias_add, "Exp": _exp, "BiasAddGrad": _bias_add_grad,
+def _unary_rows(name):
+    def rows_fn():
+        from simdist.framework.ops import eigen_unary
+
+        return getattr(eigen_unary, name)
+    return rows_fn
+
+
+_BUILDERS = {"BiasAdd": _bias_add, "Exp": _float32_rows(_exp_rows),
+             "Sigmoid": _float32_rows(_unary_rows("sigmoid_rows")),
+             "Log": _float32_rows(_unary_rows("log_rows")), "BiasAddGrad": _bias_add_grad,
              "Sum": _reduction("Sum"), "Mean": _reduction("Mean"),
              "Reshape": _reshape, "BroadcastTo": _broadcast_to,
              "OnesLike": _fill(np.ones), "ZerosLike": _fill(np.zeros), "Size": _size}

@@ -33,7 +33,7 @@ out = [bits(tf.pow(a, b)), bits(tf.function(lambda p, q: p ** q)(c, tf.constant(
 s = np.array([0, -0.0, 1, -1, np.inf, -np.inf, np.nan, 2, -2, 0.5, -0.5, 3, -3, 1e-40,
               -1e-40, 1e30], np.float32)
 xs, ys = np.meshgrid(s, s)
-out = bits(tf.pow(xs.ravel(), ys.ravel()))
+out = [bits(tf.pow(xs.ravel(), ys.ravel())), bits(tf.pow(tf.fill([9], -1.5), 0.5))]
 """,
     "pow overflowing and underflowing": DATA.format(seed=16) + """
 xs, ys = np.meshgrid(np.array([0.9, 1.1, 2.0, 0.5], np.float32),

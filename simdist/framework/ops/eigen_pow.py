@@ -17,7 +17,8 @@ Glossary:
                  order of Eigen's selections (cppreference's pow), subnormal inputs read as
                  0 (TF's denormals-are-zero), except ``pow(x, 1)``, which returns ``x``.
   packets     -- only whole packets of 8 (of the broadcast output, in order) take this path;
-                 the last ``size % 8`` values take the C library's ``powf`` (NumPy's).
+                 the last ``size % 8`` values take the C library's ``powf`` (NumPy's; an
+                 invalid one's NaN is x86's 0xFFC00000).
 Bit-equal to TF's tf.pow on float32 (tests/framework/eigen_pow_cases.py), where NumPy's
 correctly rounded powf differs in about one value in four.
 
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework.ops import eigen_cpu
+from simdist.framework.ops import eigen_cpu, eigen_unary
 
 _F = np.float32
 _TINY = np.finfo(_F).tiny
@@ -59,7 +60,8 @@ def pow(x, y):  # noqa: A001 - TF's name
     out = np.empty(flat_x.shape, _F)
     with np.errstate(all="ignore"):
         out[:whole] = generic_pow(flat_x[:whole], flat_y[:whole])
-        out[whole:] = np.power(flat_x[whole:], flat_y[whole:])
+        out[whole:] = eigen_unary.default_nan(np.power(flat_x[whole:], flat_y[whole:]),
+                                              flat_x[whole:], flat_y[whole:])
     return out.reshape(x.shape)
 
 

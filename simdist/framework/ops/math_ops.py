@@ -21,7 +21,14 @@ import numpy as np
 
 from simdist import warnings as teach
 from simdist.framework import dtypes, errors, execute
-from simdist.framework.ops import array_ops, eigen_cpu, eigen_pow, half_matmul, op_types
+from simdist.framework.ops import (
+    array_ops,
+    eigen_cpu,
+    eigen_pow,
+    eigen_unary,
+    half_matmul,
+    op_types,
+)
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api, backend
 
@@ -238,14 +245,16 @@ def exp(x, name=None) -> Tensor:
 def _exp(a):
     # A float32 NumPy scalar too (a stacked kernel's row of scalars, stacked_kernels):
     # NumPy's own exp would round some of them otherwise.
-    if (type(a) is np.ndarray and a.dtype == np.float32) or type(a) is np.float32:
-        return eigen_cpu.exp(a)
-    return backend.xp.exp(a)
+    return eigen_cpu.exp(a) if _host_float32(a) else backend.xp.exp(a)
 
 
 def log(x, name=None) -> Tensor:
     """Natural logarithm (``-inf`` at 0, NaN below)."""
-    return _unary("Log", x, lambda a: backend.xp.log(a), "f")
+    return _unary("Log", x, _log, "f")
+
+
+def _log(a):
+    return eigen_unary.log(a) if _host_float32(a) else backend.xp.log(a)
 
 
 def log1p(x, name=None) -> Tensor:
@@ -274,17 +283,32 @@ def floor(x, name=None) -> Tensor:
 
 
 def sigmoid(x, name=None) -> Tensor:
-    """``1 / (1 + exp(-x))``, computed without overflow."""
-    def fn(a):
-        xp = backend.xp
-        e = xp.exp(-xp.abs(a))
-        return xp.where(a >= 0, 1 / (1 + e), e / (1 + e))
-    return _unary("Sigmoid", x, fn, "f")
+    """``1 / (1 + exp(-x))``, computed without overflow (float32 on the host: Eigen's, TF's
+    CPU bits; eigen_unary.py)."""
+    return _unary("Sigmoid", x, _sigmoid, "f")
+
+
+def _sigmoid(a):
+    if _host_float32(a):
+        return eigen_unary.sigmoid(a)
+    xp = backend.xp
+    e = xp.exp(-xp.abs(a))
+    return xp.where(a >= 0, 1 / (1 + e), e / (1 + e))
 
 
 def tanh(x, name=None) -> Tensor:
-    """Hyperbolic tangent."""
-    return _unary("Tanh", x, lambda a: backend.xp.tanh(a), "f")
+    """Hyperbolic tangent (float32 on the host: Eigen's rational approximation, TF's CPU
+    bits; eigen_unary.py)."""
+    return _unary("Tanh", x, _tanh, "f")
+
+
+def _tanh(a):
+    return eigen_unary.tanh(a) if _host_float32(a) else backend.xp.tanh(a)
+
+
+def _host_float32(a) -> bool:
+    """A float32 NumPy array or scalar (a stacked kernel's row of scalars too)."""
+    return (type(a) is np.ndarray and a.dtype == np.float32) or type(a) is np.float32
 
 
 def softplus(features, name=None) -> Tensor:

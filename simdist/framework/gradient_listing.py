@@ -310,12 +310,28 @@ def _cast(s, op, grad, skip=()):
     return [s.op("Cast", "Cast", [grad], like=grad, dtype=src)]
 
 
+def _broadcast_mul(s, grad, x):
+    """nn_grad._BroadcastMul: ``expand_dims(grad, -1) * x``."""
+    expanded = s.op("ExpandDims", "ExpandDims", [grad, ("dim", -1)], like=grad,
+                    shape=_shape(grad) + (1,) if _known(grad) else None)
+    return s.op("mul", "Mul", [expanded, x], like=x)
+
+
 def _sparse_xent(s, op, grad, skip=()):
     """nn_grad._SparseSoftmaxCrossEntropyWithLogitsGrad with no gradient for the backprop
     output: the loss's gradient times the softmax gradient (its output 1)."""
-    expanded = s.op("ExpandDims", "ExpandDims", [grad, ("dim", -1)], like=grad,
-                    shape=_shape(grad) + (1,) if _known(grad) else None)
-    return [s.op("mul", "Mul", [expanded, op.outputs[1]], like=op.outputs[1]), None]
+    return [_broadcast_mul(s, grad, op.outputs[1]), None]
+
+
+def _softmax_xent(s, op, grad, skip=()):
+    """nn_grad._SoftmaxCrossEntropyWithLogitsGrad with no gradient for the backprop output:
+    the logits' (the loss's gradient times output 1) and the labels' (times
+    ``-log_softmax(logits)``), both made."""
+    logits = op.inputs[0]
+    to_logits = _broadcast_mul(s, grad, op.outputs[1])
+    negated = s.op("Neg", "Neg", [s.op("LogSoftmax", "LogSoftmax", [logits], like=logits)],
+                   like=logits)
+    return [to_logits, _broadcast_mul(s, grad, negated)]
 
 
 # TF op type -> its gradient's listing (the gradient functions of math_grad / nn_grad)
@@ -331,7 +347,7 @@ GRADIENTS = {
     "Log": _times("Reciprocal"), "Softmax": _softmax,
     "SparseSoftmaxCrossEntropyWithLogits": _sparse_xent, "L2Loss": _l2_loss,
     "Maximum": _maximum_minimum("GreaterEqual"), "Minimum": _maximum_minimum("LessEqual"),
-    "Select": _select, "Log1p": _log1p,
+    "Select": _select, "Log1p": _log1p, "SoftmaxCrossEntropyWithLogits": _softmax_xent,
     # comparisons: no gradient (ops.NotDifferentiable), nothing listed
     **{kind: lambda s, op, grad, skip=(): [None] * len(op.inputs)
        for kind in ("Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual")},

@@ -118,6 +118,7 @@ def _softmax_xent(builder, scope, labels, logits):
     rows = _shape(logits)[:1]
     op = builder.add(name, "SoftmaxCrossEntropyWithLogits", flat,
                      [(logits.dtype, rows), (logits.dtype, _shape(logits))])
+    op.forward_scope = inner   # made in its own scope (nn_ops' name=scope)
     sub = _op(builder, inner, "Sub", "Sub", [rank], rank, [(1, "y", 1)])
     sliced = builder.unique(inner + "Slice")
     begin = _out(builder, f"{sliced}/begin", "Const", (), _I32, (1,), [0])

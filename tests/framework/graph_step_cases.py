@@ -334,14 +334,16 @@ def step(x, y):
 out = ops(step, tf.constant([[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]]),
           tf.constant([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0]]))
 """
-CASES["gradients through BinaryCrossentropy(from_logits=True): Select, Log1p"] = OPS + """
+CASES["gradients through Binary- and CategoricalCrossentropy(from_logits=True)"] = OPS + """
 w = tf.Variable([[0.5, 1.0, 0.2], [0.3, 0.1, 0.4], [1.0, 0.0, 0.5]])
 bce = tf.keras.losses.BinaryCrossentropy(from_logits=True)
+cce = tf.keras.losses.CategoricalCrossentropy(from_logits=True)
 @tf.function
 def step(x, y):
-    with tf.GradientTape() as tape:
-        loss = bce(y, tf.matmul(x, w))
-    return tape.gradient(loss, w)
+    with tf.GradientTape(persistent=True) as tape:
+        logits = tf.matmul(x, w)
+        losses = bce(y, logits), cce(y, logits)
+    return [tape.gradient(loss, w) for loss in losses]
 out = ops(step, tf.constant([[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]]),
           tf.constant([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0]]))
 """

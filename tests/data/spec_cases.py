@@ -5,8 +5,8 @@ TF traces a dataset function (``map``, ``filter`` ...) once, symbolically, when 
 is made: the element spec is the traced outputs' static shapes (a dynamic TensorArray's
 ``stack()``, ``tf.range(x)``, a cond whose branches differ: ``None``), the Python runs
 once (not per element), and a shape error in the function is raised when the dataset is
-made. Also ``padded_batch``. Each program runs as a module file of its own (AutoGraph reads the functions'
-source; tf_snippets.MODULE). Snippets as in tests/tf_snippets.py."""
+made. Also ``padded_batch``. Each program runs as a module file of its own (AutoGraph
+reads the functions' source; tf_snippets.MODULE). Snippets as in tests/tf_snippets.py."""
 
 from tf_snippets import MODULE
 

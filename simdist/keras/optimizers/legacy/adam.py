@@ -9,20 +9,15 @@ from __future__ import annotations
 
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
-from simdist.keras.optimizers.legacy.optimizer_v2 import OptimizerV2
+from simdist.keras.optimizers.legacy.beta_moments import LegacyBetaMoments
 
 
-class Adam(OptimizerV2):
+class Adam(LegacyBetaMoments):
     """The Adam optimizer, pre-2.11."""
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  amsgrad=False, name="Adam", **kwargs):
-        super().__init__(name, **kwargs)
-        self._set_hyper("learning_rate", kwargs.get("lr", learning_rate))
-        self._set_hyper("decay", self._initial_decay)
-        self._set_hyper("beta_1", beta_1)
-        self._set_hyper("beta_2", beta_2)
-        self.epsilon = epsilon or 1e-7
+        super().__init__(name, kwargs.get("lr", learning_rate), beta_1, beta_2, epsilon, **kwargs)
         self.amsgrad = amsgrad
 
     def _create_slots(self, var_list):
@@ -63,9 +58,5 @@ class Adam(OptimizerV2):
 
     def get_config(self):
         config = super().get_config()
-        config.update({"learning_rate": self._serialize_hyperparameter("learning_rate"),
-                       "decay": self._initial_decay,
-                       "beta_1": self._serialize_hyperparameter("beta_1"),
-                       "beta_2": self._serialize_hyperparameter("beta_2"),
-                       "epsilon": self.epsilon, "amsgrad": self.amsgrad})
+        config["amsgrad"] = self.amsgrad
         return config

@@ -10,20 +10,15 @@ from __future__ import annotations
 
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
-from simdist.keras.optimizers.legacy.optimizer_v2 import OptimizerV2
+from simdist.keras.optimizers.legacy.beta_moments import LegacyBetaMoments
 
 
-class Adamax(OptimizerV2):
+class Adamax(LegacyBetaMoments):
     """The Adamax optimizer, pre-2.11."""
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  name="Adamax", **kwargs):
-        super().__init__(name, **kwargs)
-        self._set_hyper("learning_rate", kwargs.get("lr", learning_rate))
-        self._set_hyper("decay", self._initial_decay)
-        self._set_hyper("beta_1", beta_1)
-        self._set_hyper("beta_2", beta_2)
-        self.epsilon = epsilon or 1e-7
+        super().__init__(name, kwargs.get("lr", learning_rate), beta_1, beta_2, epsilon, **kwargs)
 
     def _create_slots(self, var_list):
         for slot in ("m", "v"):
@@ -48,12 +43,3 @@ class Adamax(OptimizerV2):
         scale = M.divide(c["lr_t"], M.subtract(c["one"], c["beta_1_power"]))
         return var.assign_sub(M.multiply(scale, M.divide(
             m.read_value(), M.add(v.read_value(), c["epsilon"]))))
-
-    def get_config(self):
-        config = super().get_config()
-        config.update({"learning_rate": self._serialize_hyperparameter("learning_rate"),
-                       "decay": self._initial_decay,
-                       "beta_1": self._serialize_hyperparameter("beta_1"),
-                       "beta_2": self._serialize_hyperparameter("beta_2"),
-                       "epsilon": self.epsilon})
-        return config

@@ -22,10 +22,10 @@ from simdist.framework import dtypes, variables
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers import schedules
-from simdist.keras.optimizers.legacy.optimizer_v2 import OptimizerV2
+from simdist.keras.optimizers.legacy.beta_moments import LegacyBetaMoments
 
 
-class Nadam(OptimizerV2):
+class Nadam(LegacyBetaMoments):
     """The Nadam optimizer, pre-2.11."""
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
@@ -35,12 +35,7 @@ class Nadam(OptimizerV2):
         if isinstance(learning_rate, schedules.LearningRateSchedule):
             raise ValueError("The Nadam optimizer does not support "
                              "tf.keras.optimizers.LearningRateSchedules as the learning rate.")
-        super().__init__(name, **kwargs)
-        self._set_hyper("learning_rate", learning_rate)
-        self._set_hyper("decay", self._initial_decay)
-        self._set_hyper("beta_1", beta_1)
-        self._set_hyper("beta_2", beta_2)
-        self.epsilon = epsilon or 1e-7
+        super().__init__(name, learning_rate, beta_1, beta_2, epsilon, **kwargs)
         self._m_cache = None
 
     def _create_slots(self, var_list):
@@ -86,12 +81,3 @@ class Nadam(OptimizerV2):
         v_t_prime = v.read_value() / c["v_t_prime_denominator"]
         m_t_bar = c["one_minus_m_t"] * g_prime + c["m_t_1"] * m_t_prime
         return var.assign(var - c["lr_t"] * m_t_bar / (M.sqrt(v_t_prime) + c["epsilon"]))
-
-    def get_config(self):
-        config = super().get_config()
-        config.update({"learning_rate": self._serialize_hyperparameter("learning_rate"),
-                       "decay": self._initial_decay,
-                       "beta_1": self._serialize_hyperparameter("beta_1"),
-                       "beta_2": self._serialize_hyperparameter("beta_2"),
-                       "epsilon": self.epsilon})
-        return config

@@ -23,8 +23,12 @@ Glossary:
                 (rcpps is implementation-defined); the rows after them divide exactly.
                 simdist divides exactly: TF's bits on about 3 of those rows in 4, the
                 others one ulp of the reciprocal away.
+  packets    -- an element-wise kernel's whole packets of 8 take Eigen's packet formula,
+                the last ``size % 8`` values the scalar one (``by_packets``); TF reads
+                subnormal inputs as zero and flushes subnormal results (``daz``, ``ftz``).
 Every step is IEEE float32 arithmetic in NumPy (one rounding per operation), so the bits
-do not depend on the host CPU's SIMD width, unlike NumPy's own exp.
+do not depend on the host CPU's SIMD width, unlike NumPy's own exp. eigen_pow.py and
+eigen_unary.py build TF's Pow, Tanh, Sigmoid and Log from the same pieces.
 
 Mirrors tensorflow/core/kernels/softmax_op_functor.h, Eigen's pexp_float
 (Eigen/src/Core/arch/Default/GenericPacketMathFunctions.h) and InnerMostDimReducer
@@ -43,6 +47,36 @@ _TINY = np.finfo(np.float32).tiny
 def _madd(a, b, c):
     """Eigen's pmadd without FMA: the product rounded, then the sum."""
     return a * b + c
+
+
+def horner(coefficients, x):
+    """Eigen's ppolevl: the polynomial of ``coefficients`` (highest degree first) at ``x``,
+    each multiply-add rounded twice."""
+    out = np.full_like(x, coefficients[0])
+    for c in coefficients[1:]:
+        out = out * x + c
+    return out
+
+
+def daz(a):
+    """``a`` as a float32 array whose subnormals are signed zeros (denormals-are-zero)."""
+    a = np.asarray(a, _F)
+    return np.where(np.abs(a) < _TINY, _F(0) * a, a)
+
+
+def ftz(a):
+    """``a`` with its subnormal results flushed to signed zeros (flush-to-zero)."""
+    return np.where(np.abs(a) < _TINY, _F(0) * a, a)
+
+
+def by_packets(packets, tail, *rows):
+    """An element-wise kernel of the 2-D arrays ``rows`` (one shape), each row a tensor of
+    its own: its whole packets of 8 by ``packets``, the values after them by ``tail``."""
+    whole = rows[0].shape[1] - rows[0].shape[1] % PACKET
+    out = np.empty(rows[0].shape, _F)
+    out[:, :whole] = packets(*(r[:, :whole] for r in rows))
+    out[:, whole:] = tail(*(r[:, whole:] for r in rows))
+    return out
 
 
 def pexp(x):
@@ -85,12 +119,13 @@ def exp_rows(rows):
     """``exp`` of each row of the 2-D float32 array ``rows`` as of a tensor of its own (the
     values past a row's last whole packet by ``std::exp``): one computation for the rows
     of several replicas' tensors (stacked_kernels)."""
-    whole = rows.shape[1] - rows.shape[1] % PACKET
-    out = np.empty_like(rows)
-    out[:, :whole] = pexp(rows[:, :whole])
-    out[:, whole:] = np.exp(rows[:, whole:].astype(np.float64)).astype(_F)
+    out = by_packets(pexp, _exp_tail, rows)
     out[out < _TINY] = 0
     return out
+
+
+def _exp_tail(t):
+    return np.exp(t.astype(np.float64)).astype(_F)
 
 
 def _predux(p):

@@ -34,7 +34,6 @@ import numpy as np
 from simdist.framework.ops import eigen_cpu, eigen_unary
 
 _F = np.float32
-_TINY = np.finfo(_F).tiny
 _ONE, _ZERO, _INF, _NAN = _F(1), _F(0), _F(np.inf), _F(np.nan)
 _LN2 = _F(0.693147180559945309417232121458)
 _HUGE = _F((128 * _LN2) / np.finfo(_F).eps)   # |y| from which (1 + eps)**y overflows
@@ -55,21 +54,19 @@ def pow(x, y):  # noqa: A001 - TF's name
     """TF's float32 ``x ** y`` of two float32 arrays (broadcast): whole packets by
     ``generic_pow``, the tail by ``powf``."""
     x, y = np.broadcast_arrays(np.asarray(x, _F), np.asarray(y, _F))
-    flat_x, flat_y = x.ravel(), y.ravel()
-    whole = flat_x.size - flat_x.size % eigen_cpu.PACKET
-    out = np.empty(flat_x.shape, _F)
     with np.errstate(all="ignore"):
-        out[:whole] = generic_pow(flat_x[:whole], flat_y[:whole])
-        out[whole:] = eigen_unary.default_nan(np.power(flat_x[whole:], flat_y[whole:]),
-                                              flat_x[whole:], flat_y[whole:])
+        out = eigen_cpu.by_packets(generic_pow, _powf, x.reshape(1, -1), y.reshape(1, -1))
     return out.reshape(x.shape)
+
+
+def _powf(x, y):
+    return eigen_unary.default_nan(np.power(x, y), x, y)
 
 
 def generic_pow(x, y):
     """Eigen's generic_pow of float32 arrays of one shape (see ``specials``)."""
     given = x
-    x = np.where(np.abs(x) < _TINY, _ZERO * x, x)   # denormals are zero
-    y = np.where(np.abs(y) < _TINY, _ZERO * y, y)
+    x, y = eigen_cpu.daz(x), eigen_cpu.daz(y)
     x_abs = np.abs(x)
     out = _pow_abs(x_abs, y)
     x_negative, x_zero = x < _ZERO, x == _ZERO
@@ -106,15 +103,13 @@ def _pow_abs(x, y):
     p_hi, p_lo = _twoprod(np.full_like(r, _LN2), r)
     scaled = eigen_cpu.pexp(p_hi) * (_ONE + p_lo)
     out = np.ldexp(scaled, np.clip(n, -300, 300).astype(np.int32)).astype(_F)
-    return np.where(np.abs(out) < _TINY, _ZERO * out, out)   # flushed to zero
+    return eigen_cpu.ftz(out)
 
 
 def _log2(z):
     """``log2(z)`` for z in [1/sqrt(2), sqrt(2)) as a double word (accurate_log2<float>)."""
     x = z - _ONE
-    p = np.full_like(x, _POLY[0])
-    for c in _POLY[1:]:
-        p = p * x + c
+    p = eigen_cpu.horner(_POLY, x)
     p_hi, p_lo = _twosum_fast2(*_C1, *_twoprod(x, p))
     p_hi, p_lo = _twosum_fast2(*_C0, *_twoprod21(p_hi, p_lo, x))
     return _twoprod21(p_hi, p_lo, x)

@@ -33,10 +33,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework.ops.eigen_cpu import PACKET
+from simdist.framework.ops.eigen_cpu import by_packets, daz, ftz, horner
 
 _F = np.float32
-_TINY = np.finfo(_F).tiny
 _TANH_CLAMP = _F(7.90738964080810547)
 _ALPHA = tuple(_F(c) for c in (1.394553628e-8, 2.102733560e-5, 3.520756727e-3, 1.340216100e-1))
 _BETA = tuple(_F(c) for c in (8.015776984e-7, 3.326951409e-4, 2.597254514e-2, 4.673548340e-1,
@@ -49,10 +48,10 @@ _LOG_Q = tuple(_F(c) for c in (0.049616247954120038, 0.59923249590823520, 1.4999
 
 def tanh(a):
     """TF's float32 tanh of a float32 array (or NumPy float32 scalar)."""
-    x = np.clip(_daz(a), -_TANH_CLAMP, _TANH_CLAMP)
+    x = np.clip(daz(a), -_TANH_CLAMP, _TANH_CLAMP)
     x2 = x * x
-    p, q = _horner(_ALPHA, x2), _horner(_BETA, x2)
-    return _ftz((x2 * x) * p + x) / q
+    p, q = horner(_ALPHA, x2), horner(_BETA, x2)
+    return ftz((x2 * x) * p + x) / q
 
 
 def sigmoid(a):
@@ -63,14 +62,13 @@ def sigmoid(a):
 def sigmoid_rows(rows):
     """``sigmoid`` of each row of ``rows`` (n, size) as a tensor of its own (a stacked
     kernel's replicas: each row's last ``size % 8`` values take the scalar formula)."""
-    x = _daz(rows)
-    whole = x.shape[1] - x.shape[1] % PACKET
-    out = np.empty_like(x)
     with np.errstate(all="ignore"):
-        out[:, :whole] = _logistic_packets(x[:, :whole])
-        e = np.exp(np.minimum(x[:, whole:], _EXP_HI).astype(np.float64)).astype(_F)
-        out[:, whole:] = _ftz(e / (_F(1) + e))
-    return out
+        return by_packets(_logistic_packets, _logistic_tail, daz(rows))
+
+
+def _logistic_tail(x):
+    e = np.exp(np.minimum(x, _EXP_HI).astype(np.float64)).astype(_F)
+    return ftz(e / (_F(1) + e))
 
 
 def log(a):
@@ -80,14 +78,12 @@ def log(a):
 
 def log_rows(rows):
     """``log`` of each row of ``rows`` (n, size) as a tensor of its own."""
-    x = _daz(rows)
-    whole = x.shape[1] - x.shape[1] % PACKET
-    out = np.empty_like(x)
     with np.errstate(all="ignore"):
-        out[:, :whole] = _log_packets(x[:, :whole])
-        tail = x[:, whole:]
-        out[:, whole:] = default_nan(np.log(tail.astype(np.float64)).astype(_F), tail)
-    return out
+        return by_packets(_log_packets, _log_tail, daz(rows))
+
+
+def _log_tail(x):
+    return default_nan(np.log(x.astype(np.float64)).astype(_F), x)
 
 
 _INVALID = np.array(0xFFFFFFFF, np.uint32).view(_F)   # all ones: Eigen's OR with a mask
@@ -109,7 +105,7 @@ def _log_packets(given):
     low = m < _F(0.707106781186547524)
     x = (m - _F(1)) + np.where(low, m, _F(0))
     e = e - np.where(low, _F(1), _F(0))
-    x = (x * _horner(_LOG_P, x)) / _horner(_LOG_Q, x)
+    x = (x * horner(_LOG_P, x)) / horner(_LOG_Q, x)
     x = e * _F(0.693147180559945309) + x
     x = np.where(given == _F(np.inf), given, x)
     x = np.where((given < 0) | np.isnan(given), _INVALID, x)
@@ -126,22 +122,6 @@ def _logistic_packets(x):
     p_even = r2 * _F(4.1898667812347412109375e-2) + _F(0.49999141693115234375)
     p_odd = r2 * _F(8.33471305668354034423828125e-3) + _F(0.16666877269744873046875)
     p = r2 * (r * p_odd + p_even) + (r + _F(1))
-    e = _ftz(np.ldexp(p, m.astype(np.int32)).astype(_F))
-    e = _ftz(e * e)
-    return np.where(zero, _F(0), _ftz(e / (_F(1) + e)))
-
-
-def _horner(coefficients, x):
-    out = np.full_like(x, coefficients[0])
-    for c in coefficients[1:]:
-        out = out * x + c
-    return out
-
-
-def _daz(a):
-    a = np.asarray(a, _F)
-    return np.where(np.abs(a) < _TINY, _F(0) * a, a)
-
-
-def _ftz(a):
-    return np.where(np.abs(a) < _TINY, _F(0) * a, a)
+    e = ftz(np.ldexp(p, m.astype(np.int32)).astype(_F))
+    e = ftz(e * e)
+    return np.where(zero, _F(0), ftz(e / (_F(1) + e)))

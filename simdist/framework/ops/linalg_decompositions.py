@@ -172,17 +172,26 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002 - TF's name
 
 def qr_values(v: np.ndarray, full_matrices: bool, float32: bool):
     """(q, r) of the matrices ``v`` (..., m, n): TF's float32 bits where Eigen's unblocked
-    loops are modelled (eigen_householder_qr), else float64 LAPACK."""
-    q, r = np.linalg.qr(v.astype(np.complex128 if np.iscomplexobj(v) else np.float64),
-                        mode="complete" if full_matrices else "reduced")
-    q = q + 0.0   # LAPACK's -0.0 where TF's kernel writes 0.0
+    loops are modelled (eigen_householder_qr), else float64 LAPACK (run only when a matrix
+    needs it: an Orthogonal initializer's matrix is factorised once, not twice)."""
     m, n = v.shape[-2:]
+    bits = {}
     if float32 and v.size and eigen_householder_qr.modelled(m, n, full_matrices):
-        q, r = q.astype(np.float32), r.astype(np.float32)
-        for i in np.ndindex(v.shape[:-2]):
-            tf_bits = eigen_householder_qr.qr(v[i].astype(np.float32), full_matrices)
-            if tf_bits is not None:
-                q[i], r[i] = tf_bits
+        bits = {i: eigen_householder_qr.qr(v[i].astype(np.float32), full_matrices)
+                for i in np.ndindex(v.shape[:-2])}
+    if bits and all(b is not None for b in bits.values()):
+        p = m if full_matrices else min(m, n)
+        q, r = np.empty(v.shape[:-2] + (m, p), np.float32), \
+            np.empty(v.shape[:-2] + (p, n), np.float32)
+    else:
+        q, r = np.linalg.qr(v.astype(np.complex128 if np.iscomplexobj(v) else np.float64),
+                            mode="complete" if full_matrices else "reduced")
+        q = q + 0.0   # LAPACK's -0.0 where TF's kernel writes 0.0
+        if bits:
+            q, r = q.astype(np.float32), r.astype(np.float32)
+    for i, b in bits.items():
+        if b is not None:
+            q[i], r[i] = b
     return q, r
 
 

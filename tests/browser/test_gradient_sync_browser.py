@@ -4,6 +4,8 @@ slider within what runs."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.browser.browser_helpers import (
@@ -47,28 +49,53 @@ def _wait_title(tab, test):
         timeout=30_000, polling=100)
 
 
-def _step_at_least(k):
-    return f"Number((t.match(/step (\\d+) of/) || [0, -1])[1]) >= {k}"
+def _step_of(title) -> int:
+    """The step a chart title shows (0 before the first step)."""
+    found = re.search(r"step (\d+) of", title)
+    return int(found[1]) if found else 0
+
+
+def _paused_before_the_end(tab, last=6, tries=3):
+    """Play again (from the first step), pause at once: the player stops short of the end
+    and stays there. The animation moves a step every 0.6 s, so on a loaded machine the end
+    can come before the pause lands: then try again, ``tries`` times in all."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(tries):
+        click(tab, "▶ play")
+        try:
+            tab.get_by_role("button", name="■ pause").first.click(timeout=10_000)
+        except PlaywrightTimeout:                        # the run ended first
+            continue
+        tab.get_by_role("button", name="▶ play").wait_for(timeout=30_000)
+        run_finished(tab)
+        paused = _title(tab)
+        if _step_of(paused) == last:                     # the end came before the pause
+            continue
+        tab.wait_for_timeout(1500)                       # playing, it would have moved on
+        assert _title(tab) == paused
+        assert f"step={_step_of(paused)}" in tab.url
+        return
+    pytest.fail(f"pause never stopped the player before step {last} in {tries} tries")
 
 
 def test_direct_link_values_and_player(server, screen):
     """The bare link (ring on 4 GPUs of an NVSwitch, 6 steps) reads cleanly before the first
-    step; then at 1024x768: play moves on by itself (two steps at least) until paused, and
-    the URL keeps the step; from the first step again, next shows step 1's arrows and the
-    values it changed, next again step 2."""
+    step; then at 1024x768: play moves on by itself to the last step and stops there, play
+    again and pause stops it short of the end, and the URL keeps the step; from the first
+    step again, next shows step 1's arrows and the values it changed, next again step 2."""
     open_page(screen, f"{server}/gradient_sync", 6)
     assert "before the first step" in _title(screen)
     reads_cleanly(screen, "gradient_sync", "Gradient sync: all-reduce step by step")
     shot(screen, "1_sync_step0")
-    # played from step 0: four steps to spare between seeing step 2 and the end (step 6),
-    # where the player stops by itself and offers play again
+    # played from step 0 it runs to the last step by itself, stops there, offers play again
+    # and the URL keeps the step
     click(screen, "▶ play")
-    screen.get_by_role("button", name="■ pause").wait_for(timeout=30_000)
-    _wait_title(screen, _step_at_least(2))
-    click(screen, "■ pause")
+    _wait_title(screen, "t.includes('step 6 of 6')")
     screen.get_by_role("button", name="▶ play").wait_for(timeout=30_000)
     run_finished(screen)
-    assert "step=" in screen.url
+    assert "step 6 of 6" in _title(screen) and "step=6" in screen.url
+    _paused_before_the_end(screen)
     click(screen, "◀◀ first")
     _wait_title(screen, "t.includes('before the first step')")
     click(screen, "next ▶")

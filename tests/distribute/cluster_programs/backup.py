@@ -3,8 +3,8 @@
 ``BACKUP_DIR``: the backup directory; ``SAVE_FREQ``: ``epoch`` or a number of batches;
 ``FAULT=task,epoch,batch``: that task dies (os._exit) as that batch begins, the others
 report the error they got. Run it again (the whole cluster restarted) and fit resumes from
-the last backup. Prints ``@@RESULT@@`` with the batches this run trained, the loss history,
-the final weights (hex) and what is left in BACKUP_DIR.
+the last backup. Prints ``@@RESULT@@`` with the batches this run trained, the loss history
+and the final weights (hex).
 """
 
 import importlib
@@ -56,5 +56,4 @@ except tf.errors.OpError as e:
     out["error"] = [type(e).__name__, str(e)]
 out["trained"] = trained
 out["weights"] = [w.numpy().tobytes().hex() for w in model.weights]
-out["backup_left"] = sorted(os.listdir(backup_dir)) if os.path.isdir(backup_dir) else []
 print("@@RESULT@@" + json.dumps(out), flush=True)

@@ -172,3 +172,35 @@ def test_adams_step_constants_are_converted_once(monkeypatch):
     monkeypatch.setattr(fused, "constants", lambda owner, specs: [
         tf.constant(value, dtype=dtype) for value, dtype in specs])
     assert world() == kept_run
+
+
+# Adam's step size for these iteration counts (``t = iterations + 1``): every t up to 64,
+# then powers of two and their neighbours, and a few large counts, up to 2**24 + 1.
+_STEPS = sorted({*range(64), *(2 ** k + d for k in range(6, 25) for d in (-2, -1, 0, 1)),
+                 999, 9_999, 99_999, 123_456, 999_999})
+
+
+@pytest.mark.parametrize("betas", [(0.9, 0.999), (0.5, 0.75)])
+def test_adams_fused_step_size_has_the_eager_pows_bits(monkeypatch, betas):
+    """``_fused_alpha``'s scalar Pow (NumPy's ``**`` of 0-d float32 arrays: ``powf``, and a
+    square for an exponent of 2) gives the bits of the eager ``tf.pow``: a scalar is fewer
+    than Eigen's 8-value packet, so TF (and math_ops) take ``std::pow``, not generic_pow.
+    Both paths of ``Adam._prepare_local``, step by step."""
+    with tf.device("/CPU:0"):
+        optimizer = tf.keras.optimizers.Adam(0.001, beta_1=betas[0], beta_2=betas[1])
+
+        def alphas():
+            out = []
+            for step in _STEPS:
+                optimizer.iterations.assign(step)
+                out.append(optimizer._prepare_local("float32")["alpha"].numpy().tobytes())
+            return out
+
+        calls = []
+        original = adam.Adam._fused_prepare_local
+        monkeypatch.setattr(adam.Adam, "_fused_prepare_local",
+                            lambda *a: calls.append(original(*a)) or calls[-1])
+        fused_alphas = alphas()
+        assert len(calls) == len(_STEPS) and all(calls)   # the fused path gave each
+        monkeypatch.setattr(adam.Adam, "_fused_prepare_local", lambda *a: False)
+        assert alphas() == fused_alphas

@@ -4,9 +4,9 @@ fixtures/tf_optimizers.json; replayed by test_optimizers_tf_conformance.py): per
 variable and slot values as bit patterns (``bits``: upper and lower 16 bits, so any
 difference is a difference), for several hyper-parameters, under a learning-rate schedule
 and under a 4-replica MirroredStrategy; configs, names, slot names and argument errors.
-Ftrl's steps are compared as values (rtol 1e-5), not bits: TF's float32 ``Pow`` computes
-whole packets of 8 with Eigen's ``generic_pow``, up to 1 ulp from NumPy's ``powf``
-(which TF's scalar tail uses). Snippets as in tests/tf_snippets.py.
+Ftrl's steps are bits too (its float32 ``Pow`` is Eigen's ``generic_pow`` for whole packets of 8
+and ``powf`` for the tail, as TF's); legacy Adadelta's are values (rtol 1e-5): TF's ``Rsqrt``
+of whole packets is the CPU's approximate one. Snippets as in tests/tf_snippets.py.
 """
 
 STEPS = """
@@ -45,21 +45,21 @@ out = [steps(O.Adadelta()), steps(O.Adadelta(1.0, rho=0.5, epsilon=1e-4))]
     "Nadam steps, bits": STEPS + """
 out = [steps(O.Nadam()), steps(O.Nadam(0.1, beta_1=0.5, beta_2=0.9, epsilon=1e-3))]
 """,
-    "Ftrl steps, values": STEPS + """
-out = [steps(O.Ftrl(), as_bits=False),
+    "Ftrl steps, bits": STEPS + """
+out = [steps(O.Ftrl()),
        steps(O.Ftrl(0.2, learning_rate_power=-0.7, initial_accumulator_value=0.5,
                     l1_regularization_strength=0.01, l2_regularization_strength=0.1,
-                    l2_shrinkage_regularization_strength=0.05, beta=0.3), as_bits=False),
-       steps(O.Ftrl(0.1, learning_rate_power=0.0), as_bits=False)]
+                    l2_shrinkage_regularization_strength=0.05, beta=0.3)),
+       steps(O.Ftrl(0.1, learning_rate_power=0.0))]
 """,
     "learning-rate schedules, bits": STEPS + """
 sched = lambda: O.schedules.ExponentialDecay(0.1, decay_steps=1, decay_rate=0.5)
 out = [steps(O.Adamax(sched())), steps(O.Adadelta(sched())), steps(O.Nadam(sched())),
-       steps(O.Ftrl(sched()), as_bits=False)]
+       steps(O.Ftrl(sched()))]
 """,
     "under a 4-replica MirroredStrategy: each copy, bits": STEPS + """
 out = [steps(O.Adamax(0.1), S, n=2), steps(O.Adadelta(1.0), S, n=2),
-       steps(O.Ftrl(0.1), S, as_bits=False, n=2)]
+       steps(O.Ftrl(0.1), S, n=2)]
 """,
     "Nadam under 4 replicas, eagerly: only the first copy's u_product moves": STEPS + """
 opt = O.Nadam(0.1)
@@ -110,24 +110,24 @@ out = [steps(L2.Adamax()), steps(L2.Adamax(0.1, beta_1=0.5, beta_2=0.9, epsilon=
        steps(L2.Nadam()), steps(L2.Nadam(0.1, beta_1=0.5, beta_2=0.9, epsilon=1e-3,
                                          schedule_decay=0.1))]
 """,
-    "legacy Adadelta and Ftrl steps, values": STEPS + """
+    "legacy Adadelta steps, values; legacy Ftrl steps, bits": STEPS + """
 L2 = O.legacy
 out = [steps(L2.Adadelta(), as_bits=False),
        steps(L2.Adadelta(1.0, rho=0.5, epsilon=1e-4, decay=0.1), as_bits=False),
-       steps(L2.Ftrl(0.1), as_bits=False),
+       steps(L2.Ftrl(0.1)),
        steps(L2.Ftrl(0.2, learning_rate_power=-0.7, initial_accumulator_value=0.5,
                      l1_regularization_strength=0.01, l2_regularization_strength=0.1,
-                     beta=0.3), as_bits=False),
+                     beta=0.3)),
        steps(L2.Ftrl(0.2, l1_regularization_strength=0.5,
-                     l2_shrinkage_regularization_strength=0.05), as_bits=False)]
+                     l2_shrinkage_regularization_strength=0.05))]
 """,
     "legacy optimizers: schedules, 4 replicas, names and configs": STEPS + """
 L2 = O.legacy
 sched = lambda: O.schedules.ExponentialDecay(0.1, decay_steps=1, decay_rate=0.5)
 out = [steps(L2.Adamax(sched())), steps(L2.Adadelta(sched()), as_bits=False),
-       steps(L2.Ftrl(sched()), as_bits=False),
+       steps(L2.Ftrl(sched())),
        steps(L2.Adamax(0.1), S, n=2), steps(L2.Nadam(0.1), S, n=2),
-       steps(L2.Adadelta(1.0), S, as_bits=False, n=2), steps(L2.Ftrl(0.1), S, as_bits=False, n=2)]
+       steps(L2.Adadelta(1.0), S, as_bits=False, n=2), steps(L2.Ftrl(0.1), S, n=2)]
 def config(opt):
     return sorted((k, str(v)) for k, v in opt.get_config().items())
 for opt in (L2.Adamax(), L2.Nadam(), L2.Adadelta(),

@@ -5,8 +5,8 @@
 ``var = |linear| > l1 ? (l1 * sign(linear) - linear) / (new_acc^-p / lr + 2 * l2) : 0``;
 ``acc = new_acc``. Slots 'accumulator' (``initial_accumulator_value``) and 'linear'.
 
-TF's float32 Pow of whole packets of 8 is Eigen's generic_pow, up to 1 ulp from NumPy's
-powf (p = -0.5 takes square roots, exact in both).
+Float32 steps are TF's bits: M.pow is TF's Pow (Eigen's generic_pow for whole packets of 8,
+powf for the tail); p = -0.5 takes square roots, exact in both.
 
 Mirrors tf_keras/src/optimizers/legacy/ftrl.py and the CPU functors of ApplyFtrl and
 ApplyFtrlV2 in tensorflow/core/kernels/training_ops.cc.

@@ -3,7 +3,8 @@
 replays): 'multi_hot' ('binary'), 'count' and 'tf_idf' ('tf-idf') outputs of an adapted or
 given vocabulary (idf weights learned per document or given), ``pad_to_max_tokens``,
 ``ngrams`` (an int or a tuple of widths) in the vocabulary and the outputs, a callable
-``split``, a model and a dataset ``map`` with a multi-hot layer, configs and errors."""
+``split``, a model and a dataset ``map`` with a multi-hot layer, configs and errors; the
+Python types of ``get_vocabulary()``'s tokens."""
 
 from rnn_layer_cases import COMMON
 
@@ -69,7 +70,24 @@ out = [list(bigrams.get_vocabulary()), bigrams(texts), list(widths.get_vocabular
        error(lambda: tf.keras.layers.TextVectorization(ngrams=[1, 2]))]
 """
 
+VOCABULARY_TYPES = """
+def kinds(layer, special=True):
+    vocab = layer.get_vocabulary(special)
+    return [vocab, [type(t).__name__ for t in vocab]]
+texts = ["b a c", "c b", "c"]
+out = []
+for kw in ({}, {"output_mode": "multi_hot"}, {"max_tokens": 3}):
+    layer = tf.keras.layers.TextVectorization(**kw)
+    layer.adapt(texts)
+    out += [kinds(layer), kinds(layer, False)]
+out += [kinds(tf.keras.layers.TextVectorization(vocabulary=["x", "y"])),
+        kinds(tf.keras.layers.TextVectorization(vocabulary=np.array(["x", "y"]))),
+        kinds(tf.keras.layers.TextVectorization())]
+"""
+
 CASES = {
+    "TextVectorization.get_vocabulary: adapted and given tokens are np.str_, the mask and OOV "
+    "tokens str": VOCABULARY_TYPES,
     "TextVectorization: multi_hot, count and tf_idf outputs, pad_to_max_tokens, given idf "
     "weights, errors": MODES,
     "TextVectorization: ngrams, a callable split, a multi-hot layer in a model and a map":

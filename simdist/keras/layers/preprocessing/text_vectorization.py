@@ -125,8 +125,10 @@ class TextVectorization(PreprocessingLayer):
 
     # --- the vocabulary -----------------------------------------------------------------
     def get_vocabulary(self, include_special_tokens=True) -> list:
-        """The vocabulary's tokens in index order ('' and '[UNK]' first)."""
-        return [str(t) for t in self._lookup_layer.get_vocabulary(include_special_tokens)]
+        """The vocabulary's tokens in index order ('' and '[UNK]' first): the StringLookup's
+        own list, so the tokens are NumPy ``str_`` and the two special tokens ``str``, as
+        TF's."""
+        return self._lookup_layer.get_vocabulary(include_special_tokens)
 
     def vocabulary_size(self) -> int:
         return self._lookup_layer.vocabulary_size()

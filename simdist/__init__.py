@@ -45,6 +45,7 @@ from simdist.framework.ops.parallel_for import vectorized_map
 from simdist.framework.ops.functional_ops import foldl, foldr, scan
 from simdist.framework.ops.linalg_ops import eye
 from simdist.framework.ops.special_math_ops import einsum
+from simdist.framework.ops.tensordot_ops import tensordot
 from simdist.framework.ops.sort_ops import argsort, sort
 from simdist.framework.ops.scatter_nd_ops import (
     gather_nd,

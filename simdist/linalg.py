@@ -7,5 +7,6 @@ from simdist.framework.ops.linalg_decompositions import *  # noqa: F401,F403
 from simdist.framework.ops.linalg_impl import *  # noqa: F401,F403
 from simdist.framework.ops.linalg_ops import *  # noqa: F401,F403
 from simdist.framework.ops.special_math_ops import einsum  # noqa: F401
+from simdist.framework.ops.tensordot_ops import tensordot  # noqa: F401
 
 _dispatch.export_ops(globals(), "linalg")

@@ -626,6 +626,12 @@ class _Builder:
                 const.value = np.asarray(value)
                 const.shape = TensorShape(const.value.shape)
             return [const]
+        if input_name is not None and isinstance(value, (list, tuple)) and not value:
+            # op_def_library converts [] twice (float32 first, refused): the second is in
+            self.const(self.unique(f"{op_name}/{input_name}"), None)
+            const = self.const(self.unique(f"{op_name}/{input_name}"), None)
+            const.value, const.shape = np.zeros(0, np.int32), TensorShape([0])
+            return [const]
         return []
 
     def outputs(self) -> None:

@@ -1,9 +1,11 @@
 """Record the graphs TF 2.21 (tf-keras) lists for graph_step_cases.CASES into
-fixtures/tf_graph_steps.json (test_graph_step_listing.py replays them).
+fixtures/tf_graph_steps.json (test_graph_step_listing.py replays them), and tf.tensordot's
+values, errors and traced ops for tensordot_cases.CASES into fixtures/tf_tensordot.json
+(test_tensordot.py).
 
 Run with the TensorFlow interpreter (not simdist's venv); naming cases re-records only them:
     TF_CPP_MIN_LOG_LEVEL=3 CUDA_VISIBLE_DEVICES="" /tmp/tfvenv/bin/python \
-        tests/framework/record_tf_graph_steps.py ["a Dense model's gradients" ...]
+        tests/framework/record_tf_graph_steps.py [tensordot "a Dense model's gradients" ...]
 """
 
 import os
@@ -14,5 +16,6 @@ sys.path.insert(0, os.path.dirname(HERE))  # tests/, for tf_snippets
 from tf_snippets import recorder_main  # noqa: E402
 
 if __name__ == "__main__":
-    recorder_main(HERE, {"graph_steps": ("graph_step_cases", "tf_graph_steps.json")},
+    recorder_main(HERE, {"graph_steps": ("graph_step_cases", "tf_graph_steps.json"),
+                         "tensordot": ("tensordot_cases", "tf_tensordot.json")},
                   sys.argv[1:], cpus=None)

@@ -34,12 +34,13 @@ from simdist.framework.ops import logging_ops, numerics, string_ops, trig_ops  #
 from simdist.framework.ops import list_ops  # isort: skip - its ops are recorded as declared
 from simdist.framework.ops import check_ops, pad_ops, selection_ops, sort_ops  # isort: skip
 from simdist.framework.ops import image_ops, linspace_ops, special_math_ops  # isort: skip
-from simdist.framework.ops import scatter_nd_ops, scan_ops  # isort: skip
+from simdist.framework.ops import scatter_nd_ops, scan_ops, tensordot_ops  # isort: skip
 from simdist.framework.ops import linalg_decompositions  # isort: skip
 from simdist.framework import func_graph as _func_graph  # isort: skip
 from simdist.framework import graph_operations as _graph_operations  # isort: skip
 from simdist.framework import linspace_listing as _linspace_listing  # isort: skip
 from simdist.framework import xent_listing as _xent_listing  # isort: skip
+from simdist.framework import tensordot_listing as _tensordot_listing  # isort: skip
 
 # The public ops of each module, but its helpers that are not ops (seeds, geometry ...).
 _NOT_OPS = {
@@ -100,6 +101,11 @@ _LD = linalg_decompositions
 for _name, _spec in (("svd", _LD.svd_spec), ("qr", _LD.qr_spec), ("eigh", _LD.eigh_spec),
                      ("eigvalsh", _LD.eigvalsh_spec)):
     setattr(_LD, _name, _func_graph.recorded(getattr(_LD, _name), kind="spec", spec=_spec))
+tensordot_ops.tensordot_node = _func_graph.recorded(
+    tensordot_ops.tensordot_node, kind="spec", spec=tensordot_ops.tensordot_spec,
+    name=lambda a, b, axes, name=None: (name or "Tensordot",))   # TF's scope, its Reshape
+_graph_operations.register_listing(tensordot_ops.tensordot_node,
+                                   _tensordot_listing.list_tensordot)
 for _module in _OP_MODULES:
     _func_graph.record_module_ops(_module, exclude=_NOT_OPS.get(_module, ()))
 _func_graph.relink_reexports(_OP_MODULES)

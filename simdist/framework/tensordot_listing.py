@@ -1,0 +1,103 @@
+"""The operations TF's graph lists for ``tf.tensordot`` recorded whole in a trace (its
+dynamic path: a shape known only in part), ``get_operations``.
+
+Glossary:
+  scope    -- the node's name (``Tensordot``, made unique, or the ``name=`` given): every
+              op is under it, and the result's Reshape is named the scope itself.
+  static   -- a side of a fully known shape: a ``transpose`` (its ``perm``) and a
+              ``Reshape`` (its ``shape``), each only when it changes the tensor.
+  dynamic  -- a side whose shape is read at run time: the ``axes`` and ``free`` Consts,
+              ``Shape``, ``GatherV2`` of the free and of the contracted dims, their
+              ``Prod`` (default axes ``Const``), ``concat`` (the permutation), ``stack``
+              (the new shape), ``transpose``, ``Reshape``.
+  result   -- ``MatMul``; the free dims of a static side as a Const, ``concat`` of both
+              sides' and the Reshape named after the scope.
+  whole    -- an unknown rank or axes given as a tensor: listed as one node.
+
+Mirrors tensorflow/python/ops/math_ops.py (tensordot, _tensordot_reshape).
+"""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as np
+
+from simdist.framework import dtypes, execute
+from simdist.framework.gradient_listing import Scope
+from simdist.framework.ops import tensordot_ops
+from simdist.framework.tensor import Tensor
+from simdist.framework.tensor_shape import TensorShape
+
+_I32 = dtypes.int32
+
+
+def _side(s, t, axes, flipped):
+    """_tensordot_reshape's ops for the GraphTensor ``t``: (reshaped, free dims: a list
+    for a static side, else the GatherV2 of them)."""
+    shape = t.shape.as_list()
+    axes = [i if i >= 0 else i + len(shape) for i in axes]
+    free = [i for i in builtins.range(len(shape)) if i not in axes]
+    if None not in shape:
+        perm = axes + free if flipped else free + axes
+        new_shape = [int(np.prod([shape[i] for i in axes])),
+                     int(np.prod([shape[i] for i in free]))]
+        new_shape = new_shape if flipped else new_shape[::-1]
+        if perm != list(builtins.range(len(shape))):
+            t = s.op("transpose", "Transpose", [t, ("perm", perm)], dtype=t.dtype,
+                     shape=tuple(shape[i] for i in perm))
+        if list(t.shape.as_list()) != new_shape:
+            t = s.op("Reshape", "Reshape", [t, ("shape", new_shape)], dtype=t.dtype,
+                     shape=tuple(new_shape))
+        return t, [shape[i] for i in free]
+    axes_t, free_t = s.const("axes", axes), s.const("free", free)
+    shape_t = s.op("Shape", "Shape", [t], dtype=_I32, shape=(len(shape),))
+    free_dims = s.op("GatherV2", "GatherV2", [shape_t, free_t, ("axis", 0)], dtype=_I32,
+                     shape=(len(free),))
+    axes_dims = s.op("GatherV2", "GatherV2", [shape_t, axes_t, ("axis", 0)], dtype=_I32,
+                     shape=(len(axes),))
+    prods = [s.op("Prod", "Prod", [d, s.const("Const", [0])], dtype=_I32, shape=())
+             for d in (free_dims, axes_dims)]
+    order = [axes_t, free_t] if flipped else [free_t, axes_t]
+    perm = s.op("concat", "ConcatV2", order + [("axis", 0)], dtype=_I32, shape=(len(shape),))
+    new_shape = s.op("stack", "Pack", prods[::-1] if flipped else prods, dtype=_I32,
+                     shape=(2,))
+    t = s.op("transpose", "Transpose", [t, perm], dtype=t.dtype, shape=None)
+    return s.op("Reshape", "Reshape", [t, new_shape], dtype=t.dtype, shape=(None, None)), \
+        free_dims
+
+
+def _operand(s, builder, name, label, value):
+    found = builder.converted(name, None, value)
+    if len(found) == 1:
+        return found[0]
+    if not isinstance(value, Tensor):
+        value = execute.convert_to_tensor(value)   # TF's dtype for a Python value
+    if value.dtype.is_string:
+        return None
+    out = s.const(label, value.numpy(), value.dtype)
+    out.shape = TensorShape(value.shape)
+    return out
+
+
+def list_tensordot(builder, name, args, kwargs, outputs):
+    """The ops of the tensordot node ``name`` (graph_operations.LISTINGS), or None."""
+    call = dict(zip(("a", "b", "axes"), args))
+    call.update(kwargs)
+    s = Scope(builder, name + "/")
+    a = _operand(s, builder, name, "a", call["a"])
+    b = _operand(s, builder, name, "b", call["b"])
+    if a is None or b is None or a.shape.rank is None or b.shape.rank is None:
+        return None
+    axes = call["axes"]
+    if not isinstance(axes, (int, np.integer, list, tuple)):
+        return None
+    a_axes, b_axes = tensordot_ops.axes_lists(a.shape.rank, axes)
+    if len(a_axes) != len(b_axes):
+        return None
+    a_t, a_free = _side(s, a, list(a_axes), False)
+    b_t, b_free = _side(s, b, list(b_axes), True)
+    product = s.op("MatMul", "MatMul", [a_t, b_t], dtype=a.dtype, shape=(None, None))
+    free = [d if not isinstance(d, list) else s.const("Const", d) for d in (a_free, b_free)]
+    shape = s.op("concat", "ConcatV2", free + [("axis", 0)], dtype=_I32, shape=None)
+    return builder.add(name, "Reshape", [product, shape], outputs)

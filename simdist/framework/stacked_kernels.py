@@ -28,7 +28,7 @@ import numpy as np
 from simdist.framework import kernels
 
 _ELEMENTWISE = ("AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference",
-                "Neg", "Square", "Abs", "Reciprocal", "Log1p", "Sqrt", "Tanh", "Relu",
+                "Neg", "Square", "Abs", "Reciprocal", "Sqrt", "Tanh", "Erf", "Relu",
                 "Greater", "GreaterEqual", "Less", "LessEqual", "Equal",
                 "NotEqual", "SelectV2", "Cast", "MatMul")
 
@@ -109,8 +109,8 @@ def _size(kernel, attrs, values, out):
 def _float32_rows(rows_fn):
     """A builder for an op whose float32 kernel is Eigen's, where the last ``size % 8``
     elements of a tensor take another formula (Exp: eigen_cpu.py; Sigmoid, Log:
-    eigen_unary.py): ``rows_fn()`` computes each row as a tensor of its own; other
-    dtypes are element-wise."""
+    eigen_unary.py; Log1p, Softplus: eigen_log1p.py): ``rows_fn()`` computes each row as a
+    tensor of its own; other dtypes are element-wise."""
     def builder(kernel, attrs, values, out):
         (v,) = values
         if type(v) is not np.ndarray or v.dtype != np.float32:
@@ -120,23 +120,19 @@ def _float32_rows(rows_fn):
     return builder
 
 
-def _exp_rows():
-    from simdist.framework.ops import eigen_cpu
+def _eigen(module):
+    """The module ``simdist.framework.ops.<module>``, imported when a builder first runs."""
+    import importlib
 
-    return eigen_cpu.exp_rows
-
-
-def _unary_rows(name):
-    def rows_fn():
-        from simdist.framework.ops import eigen_unary
-
-        return getattr(eigen_unary, name)
-    return rows_fn
+    return importlib.import_module(f"simdist.framework.ops.{module}")
 
 
-_BUILDERS = {"BiasAdd": _bias_add, "Exp": _float32_rows(_exp_rows),
-             "Sigmoid": _float32_rows(_unary_rows("sigmoid_rows")),
-             "Log": _float32_rows(_unary_rows("log_rows")), "BiasAddGrad": _bias_add_grad,
+_BUILDERS = {"BiasAdd": _bias_add, "Exp": _float32_rows(lambda: _eigen("eigen_cpu").exp_rows),
+             "Sigmoid": _float32_rows(lambda: _eigen("eigen_unary").sigmoid_rows),
+             "Log": _float32_rows(lambda: _eigen("eigen_unary").log_rows),
+             "Log1p": _float32_rows(lambda: _eigen("eigen_log1p").log1p_rows),
+             "Softplus": _float32_rows(lambda: _eigen("eigen_log1p").softplus_rows),
+             "BiasAddGrad": _bias_add_grad,
              "Sum": _reduction("Sum"), "Mean": _reduction("Mean"),
              "Reshape": _reshape, "BroadcastTo": _broadcast_to,
              "OnesLike": _fill(np.ones), "ZerosLike": _fill(np.zeros), "Size": _size}

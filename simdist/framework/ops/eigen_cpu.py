@@ -37,6 +37,8 @@ Mirrors tensorflow/core/kernels/softmax_op_functor.h, Eigen's pexp_float
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 _F = np.float32
@@ -69,6 +71,14 @@ def ftz(a):
     return np.where(np.abs(a) < _TINY, _F(0) * a, a)
 
 
+def quiet_nans(given, out):
+    """``out`` with each NaN of ``given`` coming back as itself, quieted, where Eigen's
+    arithmetic passes its NaN operand on (x86 keeps the first NaN operand's bits; NumPy's
+    SIMD loops may keep another's)."""
+    nan = np.isnan(given)
+    return np.where(nan, given + _F(0), out) if nan.any() else out
+
+
 def by_packets(packets, tail, *rows):
     """An element-wise kernel of the 2-D arrays ``rows`` (one shape), each row a tensor of
     its own: its whole packets of 8 by ``packets``, the values after them by ``tail``."""
@@ -77,6 +87,25 @@ def by_packets(packets, tail, *rows):
     out[:, :whole] = packets(*(r[:, :whole] for r in rows))
     out[:, whole:] = tail(*(r[:, whole:] for r in rows))
     return out
+
+
+@functools.cache
+def libm(name):
+    """The C library's float32 function ``name`` (``"expf"``, ``"sinf"`` ...) of a float32
+    array, element by element, as TF's scalar tail calls it (glibc's expf, expm1f, sinf
+    are not always correctly rounded); NumPy's float64 function rounded where there is no
+    C library. For a tail's few values: each is one call."""
+    from simdist.framework.ops import random_distributions
+
+    lib = random_distributions._libm()
+    if lib is None:
+        fallback = getattr(np, name[:-1])
+        return lambda t: fallback(np.asarray(t, np.float64)).astype(_F)
+    import ctypes
+
+    fn = getattr(lib, name)
+    fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
+    return lambda t: np.array([fn(v) for v in np.ravel(t).tolist()], _F).reshape(np.shape(t))
 
 
 def pexp(x):

@@ -24,6 +24,8 @@ from simdist.framework import dtypes, errors, execute
 from simdist.framework.ops import (
     array_ops,
     eigen_cpu,
+    eigen_erf,
+    eigen_log1p,
     eigen_pow,
     eigen_unary,
     half_matmul,
@@ -258,8 +260,9 @@ def _log(a):
 
 
 def log1p(x, name=None) -> Tensor:
-    """``log(1 + x)``, accurate for small ``x``."""
-    return _unary("Log1p", x, lambda a: backend.xp.log1p(a), "f")
+    """``log(1 + x)``, accurate for small ``x`` (float32 on the host: Eigen's, TF's CPU bits;
+    eigen_log1p.py)."""
+    return _unary("Log1p", x, _log1p, "f")
 
 
 def abs(x, name=None) -> Tensor:  # noqa: A001 - TF's name
@@ -311,20 +314,41 @@ def _host_float32(a) -> bool:
     return (type(a) is np.ndarray and a.dtype == np.float32) or type(a) is np.float32
 
 
+def float32_by(eigen_fn, other):
+    """A kernel: ``eigen_fn`` (TF's CPU bits, eigen_*.py) for float32 on the host, ``other``
+    for the rest."""
+    return lambda a: eigen_fn(a) if _host_float32(a) else other(a)
+
+
+_log1p = float32_by(eigen_log1p.log1p, lambda a: backend.xp.log1p(a))
+
+
 def softplus(features, name=None) -> Tensor:
-    """``log(1 + exp(x))``, computed without overflow."""
-    def fn(a):
-        xp = backend.xp
-        return xp.maximum(a, 0) + xp.log1p(xp.exp(-xp.abs(a)))
-    return _unary("Softplus", features, fn, "f")
+    """``log(1 + exp(x))``, computed without overflow (float32 on the host: TF's functor
+    on Eigen's exp and log1p, TF's CPU bits; eigen_log1p.py)."""
+    return _unary("Softplus", features, _softplus, "f")
+
+
+def _softplus_other(a):
+    xp = backend.xp
+    return xp.maximum(a, 0) + xp.log1p(xp.exp(-xp.abs(a)))
+
+
+_softplus = float32_by(eigen_log1p.softplus, _softplus_other)
 
 
 def erf(x, name=None) -> Tensor:
-    """The Gauss error function ``2/sqrt(pi) * integral_0^x exp(-t**2) dt``."""
-    def fn(a):
-        host = backend.to_host(a)
-        return backend.xp.asarray(_ERF(host.astype(np.float64)).astype(host.dtype))
-    return _unary("Erf", x, fn, "f")
+    """The Gauss error function ``2/sqrt(pi) * integral_0^x exp(-t**2) dt`` (float32 on
+    the host: Eigen's rational approximation, TF's CPU bits; eigen_erf.py)."""
+    return _unary("Erf", x, _erf, "f")
+
+
+def _erf_other(a):
+    host = backend.to_host(a)
+    return backend.xp.asarray(_ERF(host.astype(np.float64)).astype(host.dtype))
+
+
+_erf = float32_by(eigen_erf.erf, _erf_other)
 
 
 _ERF = np.vectorize(math.erf, otypes=[np.float64])  # exact to the last bit of float64

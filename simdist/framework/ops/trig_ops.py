@@ -14,7 +14,7 @@ tensorflow/python/ops/math_grad.py.
 from __future__ import annotations
 
 from simdist.framework import execute
-from simdist.framework.ops import math_grad, op_types
+from simdist.framework.ops import eigen_log1p, math_grad, op_types
 from simdist.framework.ops import math_ops as M
 from simdist.hardware import backend
 
@@ -29,7 +29,8 @@ UNARY = {
     "atan": ("Atan", _xp("atan")), "sinh": ("Sinh", _xp("sinh")),
     "cosh": ("Cosh", _xp("cosh")), "asinh": ("Asinh", _xp("asinh")),
     "acosh": ("Acosh", _xp("acosh")), "atanh": ("Atanh", _xp("atanh")),
-    "expm1": ("Expm1", _xp("expm1")), "ceil": ("Ceil", _xp("ceil")),
+    "expm1": ("Expm1", M.float32_by(eigen_log1p.expm1, _xp("expm1"))),
+    "ceil": ("Ceil", _xp("ceil")),
 }
 
 

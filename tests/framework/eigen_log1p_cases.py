@@ -1,0 +1,52 @@
+"""float32 tf.math.log1p, tf.math.expm1, tf.nn.softplus and tf.math.erf as TF 2.21's CPU
+kernels give them, bit for bit (recorded by record_tf_eigen_math.py into
+fixtures/tf_eigen_log1p.json; replayed by test_eigen_math_tf_conformance.py;
+simdist/framework/ops/eigen_log1p.py, eigen_erf.py). Random values over float32's range,
+then the specials (signed zeros and infinities, NaNs with payloads, subnormals, -1,
+softplus's thresholds, erf's clamp) both inside whole packets of 8 and in tensors of 7
+values, which take the scalar path (the C library's log1pf, expm1f, expf). Results as in
+eigen_exp_cases."""
+
+from eigen_exp_cases import DATA
+
+SPECIALS = DATA + """
+special = np.concatenate([
+    np.array([0x7FC00000, 0xFFC00001, 0x7F800001, 0x00000001, 0x807FFFFF, 0x00800000],
+             np.uint32).view(np.float32),
+    np.array([0.0, -0.0, np.inf, -np.inf, -1.0, -1.0000001, -0.99999994, 1e-8, -3e-8,
+              13.942385, -13.942385, 13.942387, -13.942387, 88.7, 89.0, -87.5, -104.5, 4.0,
+              -4.0, 3.9, 3e38, -3e38], np.float32)])
+def each(f):
+    # the specials within packets (two packets' worth, then the tail), and 7 at a time
+    x = tf.constant(np.concatenate([special, special[:4]]))
+    return [bits(f(x))] + [bits(f(tf.constant(special[i:i + 7])))
+                            for i in range(0, special.size, 7)]
+"""
+
+CASES = {
+    "log1p, expm1, softplus and erf of 2003 values": SPECIALS.format(seed=31) + """
+x = np.concatenate([rng.uniform(-1, 1, 500), rng.uniform(-20, 20, 500), rng.randn(500) * 3,
+                    10.0 ** rng.uniform(-38, 38, 503) * rng.choice([-1, 1], 503)])
+x = tf.constant(x.astype(np.float32))
+out = [bits(f(x)) for f in (tf.math.log1p, tf.math.expm1, tf.nn.softplus, tf.math.erf)]
+""",
+    "log1p, expm1, softplus and erf of the specials": SPECIALS.format(seed=32) + """
+out = [each(f) for f in (tf.math.log1p, tf.math.expm1, tf.nn.softplus, tf.math.erf)]
+""",
+    "tails of 1 to 7 values, Keras's softplus, traced": SPECIALS.format(seed=33) + """
+x = (rng.randn(7, 7) * 5).astype(np.float32)
+out = [[bits(f(tf.constant(x[i, :i + 1]))) for i in range(7)]
+       for f in (tf.math.log1p, tf.math.expm1, tf.nn.softplus)]
+g = tf.function(lambda v: (tf.keras.activations.softplus(v), tf.math.log1p(v)))
+out.append([bits(t) for t in g(tf.constant(x.reshape(1, 49)))])
+""",
+}
+
+CASES["binary cross-entropy on logits and on a sigmoid's output"] = DATA.format(seed=34) + """
+logits = tf.constant((rng.randn(64, 1) * 4).astype(np.float32))
+labels = tf.constant(rng.randint(0, 2, (64, 1)).astype(np.float32))
+bce = tf.keras.losses.BinaryCrossentropy(from_logits=False, reduction="none")
+out = [bits(tf.nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits)),
+       bits(bce(labels, tf.sigmoid(logits))),
+       bits(tf.keras.losses.binary_crossentropy(labels, logits, from_logits=True))]
+"""

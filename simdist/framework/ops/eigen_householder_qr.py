@@ -15,34 +15,42 @@ Glossary:
   thin Q     -- TF's ``householderQ() * Identity(m, p)``: the reflectors applied, last to
                 first, to a column-major identity (all its columns); the full Q applies
                 each to the bottom-right corner of a row-major identity.
-  modelled   -- float32, ``m >= n`` and ``n < 48`` (``n <= 48`` for the full Q): there
-                Eigen uses these unblocked loops. Wider matrices update their trailing
-                columns, and 48 reflectors or more are applied, by blocked GEMMs whose order
-                depends on the host's cache sizes: those return None, and the caller
-                factorises in float64 (within rounding of TF).
+  blocked    -- the factorisation takes 48 columns at a time: their reflectors by the
+                loops above within those columns, then the trailing columns at once by a
+                block update (eigen_block_householder). Q is built by blocks too once it
+                has 48 reflectors (the full Q: more than 48): half of them each under 96,
+                else 48, the last block first. Under 48 columns of a wide matrix, the one
+                block's update of its trailing columns is the only blocked step.
+  modelled   -- float32 of any shape up to ``MAX_ELEMENTS`` (and a full Q as large): TF's
+                bits on a CPU with the caches eigen_gebp models; larger matrices, and a
+                column tail below float32's smallest normal, return None / are refused, and
+                the caller factorises in float64 (within rounding of TF).
 Every step is IEEE float32 arithmetic in NumPy (one rounding per operation; TF's x86 build
 has AVX without FMA): TF's bits, including the Keras Orthogonal initializer's.
 
 Mirrors tensorflow/core/kernels/linalg/qr_op_impl.h and Eigen's QR/HouseholderQR.h,
-Householder/Householder.h, Householder/HouseholderSequence.h and
-Core/products/GeneralMatrixVector.h.
+Householder/Householder.h, Householder/HouseholderSequence.h (evalTo, applyThisOnTheLeft)
+and Core/products/GeneralMatrixVector.h.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from simdist.framework.ops import eigen_block_householder
 from simdist.framework.ops.eigen_cpu import PACKET, _predux
 
 _F = np.float32
 BLOCK = 48          # Eigen's HouseholderSequence::BlockSize and HouseholderQR's block
 _GEMV_ROWS = 128    # a row-major GEMV over this many rows or more adds them in blocks
 _TINY = np.finfo(_F).tiny
+MAX_ELEMENTS = 2048 * 512   # larger matrices: float64 LAPACK (the emulation takes seconds)
 
 
 def modelled(m: int, n: int, full_matrices: bool) -> bool:
-    """Whether TF's Qr of an (m, n) float32 matrix takes the unblocked loops modelled here."""
-    return m >= n and (n <= BLOCK if full_matrices else n < BLOCK)
+    """Whether TF's Qr of an (m, n) float32 matrix is emulated here (any shape up to
+    ``MAX_ELEMENTS`` entries, and as many in the full Q)."""
+    return m * n <= MAX_ELEMENTS and (not full_matrices or m * m <= MAX_ELEMENTS)
 
 
 def qr(a: np.ndarray, full_matrices: bool):
@@ -53,25 +61,39 @@ def qr(a: np.ndarray, full_matrices: bool):
     if factors is None:
         return None
     packed, tau = factors
-    m, n = a.shape
+    p = min(a.shape)
     if full_matrices:
         return _full_q(packed, tau), np.triu(packed)
-    return _thin_q(packed, tau), np.triu(packed[:n])
+    return _thin_q(packed, tau), np.triu(packed[:p])
 
 
 def _factor(a):
-    """Eigen's householder_qr_inplace_unblocked: R above the diagonal, the essential parts
-    of the reflectors below it, and their taus."""
+    """Eigen's householder_qr_inplace_blocked (blocks of 48 columns): R above the diagonal,
+    the essential parts of the reflectors below it, and their taus."""
     packed = np.array(a, dtype=_F)
     m, n = packed.shape
-    tau = np.zeros(n, _F)
-    for k in range(n):
-        reflector = _make_householder(packed[k:, k])
-        if reflector is None:
+    tau = np.zeros(min(m, n), _F)
+    for k in range(0, tau.size, BLOCK):
+        bs = min(tau.size - k, BLOCK)
+        if not _factor_unblocked(packed[k:, k:k + bs], tau[k:k + bs], n):
             return None
-        packed[k + 1:, k], tau[k], packed[k, k] = reflector
-        _apply_left(packed[k:, k + 1:], packed[k + 1:, k], tau[k], _gemv_row_major, stride=n)
+        if k + bs < n:   # the trailing columns: H_{k+bs-1} ... H_k by blocks
+            eigen_block_householder.apply_on_the_left(
+                packed[k:, k + bs:], packed[k:, k:k + bs], tau[k:k + bs], forward=False,
+                row_major=True, stride=n)
     return packed, tau
+
+
+def _factor_unblocked(block, tau, stride):
+    """Eigen's householder_qr_inplace_unblocked on ``block`` in place (a row-major matrix
+    ``stride`` wide); False for a column tail below float32's smallest normal."""
+    for k in range(block.shape[1]):
+        reflector = _make_householder(block[k:, k])
+        if reflector is None:
+            return False
+        block[k + 1:, k], tau[k], block[k, k] = reflector
+        _apply_left(block[k:, k + 1:], block[k + 1:, k], tau[k], _gemv_row_major, stride=stride)
+    return True
 
 
 def _make_householder(x):
@@ -145,18 +167,42 @@ def _gemv_col_major(essential, bottom, stride=None):
 
 
 def _thin_q(packed, tau):
-    """``householderQ() * Identity(m, n)``, built column-major."""
+    """``householderQ() * Identity(m, n)``, built column-major: one reflector at a time
+    under 48 of them, else by blocks (half of them each under 96, else 48), last first."""
     m, n = packed.shape
-    q = np.eye(m, n, dtype=_F)
-    for k in range(n - 1, -1, -1):
-        _apply_left(q[k:], packed[k + 1:, k], tau[k], _gemv_col_major, stride=None)
+    p = tau.size
+    q = np.eye(m, p, dtype=_F)
+    if p < BLOCK:
+        for k in range(p - 1, -1, -1):
+            _apply_left(q[k:], packed[k + 1:, k], tau[k], _gemv_col_major, stride=None)
+        return q
+    for k, bs in _blocks(p):
+        eigen_block_householder.apply_on_the_left(q[k:], packed[k:, k:k + bs], tau[k:k + bs],
+                                                  forward=True, row_major=False, stride=n)
     return q
 
 
 def _full_q(packed, tau):
-    """``householderQ()`` evaluated into a row-major (m, m) matrix, corner by corner."""
+    """``householderQ()`` evaluated into a row-major (m, m) identity, corner by corner:
+    one reflector at a time up to 48 of them, else by blocks."""
     m, n = packed.shape
     q = np.eye(m, dtype=_F)
-    for k in range(n - 1, -1, -1):
-        _apply_left(q[k:, k:], packed[k + 1:, k], tau[k], _gemv_row_major, stride=m)
+    if tau.size <= BLOCK:
+        for k in range(tau.size - 1, -1, -1):
+            _apply_left(q[k:, k:], packed[k + 1:, k], tau[k], _gemv_row_major, stride=m)
+        return q
+    for k, bs in _blocks(tau.size):
+        eigen_block_householder.apply_on_the_left(q[k:, k:], packed[k:, k:k + bs],
+                                                  tau[k:k + bs], forward=True, row_major=True,
+                                                  stride=n)
     return q
+
+
+def _blocks(n):
+    """(first reflector, count) of HouseholderSequence::applyThisOnTheLeft's blocks, last
+    block first."""
+    size = (n + 1) // 2 if n < 2 * BLOCK else BLOCK
+    for i in range(0, n, size):
+        end = n - i
+        k = max(0, end - size)
+        yield k, end - k

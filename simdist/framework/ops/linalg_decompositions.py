@@ -6,8 +6,8 @@ Glossary:
   float64 work -- every factorisation runs in float64 (LAPACK through NumPy) and is rounded
                   once to the input's type: within rounding of TF's float32 results (TF's
                   Eigen kernels round at every step), not bit-equal; except float32 QR of
-                  a matrix with m >= n and n < 48 (n <= 48 for the full Q), which follows
-                  Eigen's loops step by step (eigen_householder_qr): TF's bits.
+                  up to 2048x512 entries, which follows Eigen's loops and blocked
+                  products step by step (eigen_householder_qr): TF's bits.
   signs        -- a singular vector or eigenvector is defined up to its sign; TF's Eigen
                   (BDCSVD, SelfAdjointEigenSolver) and LAPACK choose differently, and TF's
                   CPU and GPU kernels differ too. Everything a sign does not change (singular
@@ -171,8 +171,8 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002 - TF's name
 
 
 def qr_values(v: np.ndarray, full_matrices: bool, float32: bool):
-    """(q, r) of the matrices ``v`` (..., m, n): TF's float32 bits where Eigen's unblocked
-    loops are modelled (eigen_householder_qr), else float64 LAPACK (run only when a matrix
+    """(q, r) of the matrices ``v`` (..., m, n): TF's float32 bits where Eigen's QR is
+    modelled (eigen_householder_qr), else float64 LAPACK (run only when a matrix
     needs it: an Orthogonal initializer's matrix is factorised once, not twice)."""
     m, n = v.shape[-2:]
     bits = {}

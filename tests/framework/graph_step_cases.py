@@ -3,8 +3,8 @@
 ``out`` is the traced graph's ``get_operations()``, each op as [name, type, input names]:
 a tape's gradient of a hand-written loss, Keras loss objects (reductions, sparse labels
 from logits) and their gradients, optimizers' apply_gradients (SGD with and without
-momentum, nesterov, Adam, amsgrad, AdamW, RMSprop with momentum and centered, Adagrad;
-clipnorm, clipvalue, global_clipnorm, weight_decay), metrics (Mean,
+momentum, nesterov, Adam, amsgrad, AdamW, RMSprop with momentum and centered, Adagrad,
+Lion, Adafactor; clipnorm, clipvalue, global_clipnorm, weight_decay), metrics (Mean,
 SparseCategoricalAccuracy: update_state, a call's result), the custom training loop
 guide's step (labels of shape (batch,) or (batch, 1)), a variable's assign / assign_add /
 assign_sub; and tf.linspace, whose ~70 ops TF lists. Snippets as in
@@ -301,6 +301,23 @@ nadam = tf.keras.optimizers.Nadam(0.01)
 def step(x):
     g = tf.ones_like(w) * x
     nadam.apply_gradients([(g, w), (tf.ones_like(b), b)])
+    return x + 1.0
+out = ops(step, tf.constant(2.0))
+"""
+CASES["apply_gradients: Lion, Adafactor (variables of rank 3, 2, 1 and 0)"] = OPS + """
+w = tf.Variable(np.ones((2, 3, 4), np.float32))
+m = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+b = tf.Variable([0.5, -0.5])
+c = tf.Variable(0.5)
+adafactor = tf.keras.optimizers.Adafactor(0.01)
+fixed = tf.keras.optimizers.Adafactor(0.01, relative_step=False, clip_threshold=2.0)
+lion = tf.keras.optimizers.Lion(0.01, beta_1=0.5)
+@tf.function
+def step(x):
+    g = tf.ones_like(w) * x
+    adafactor.apply_gradients([(tf.ones_like(m) * x, m), (tf.ones_like(b), b)])
+    fixed.apply_gradients([(g, w), (x, c)])
+    lion.apply_gradients([(g, w), (x * 2.0, c)])
     return x + 1.0
 out = ops(step, tf.constant(2.0))
 """

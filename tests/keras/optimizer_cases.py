@@ -1,12 +1,13 @@
-"""Keras's Adamax, Nadam, Adadelta and Ftrl (tf.keras.optimizers) as TF 2.21 + tf-keras
-gives them (recorded by record_tf_keras.py, group ``optimizers``, into
+"""Keras's Adamax, Nadam, Adadelta, Ftrl, Lion and Adafactor (tf.keras.optimizers) as TF 2.21
++ tf-keras gives them (recorded by record_tf_keras.py, group ``optimizers``, into
 fixtures/tf_optimizers.json; replayed by test_optimizers_tf_conformance.py): per-step float32
 variable and slot values as bit patterns (``bits``: upper and lower 16 bits, so any
 difference is a difference), for several hyper-parameters, under a learning-rate schedule
 and under a 4-replica MirroredStrategy; configs, names, slot names and argument errors.
 Ftrl's steps are bits too (its float32 ``Pow`` is Eigen's ``generic_pow`` for whole packets of 8
 and ``powf`` for the tail, as TF's); legacy Adadelta's are values (rtol 1e-5): TF's ``Rsqrt``
-of whole packets is the CPU's approximate one. Snippets as in tests/tf_snippets.py.
+of whole packets is the CPU's approximate one, so are Adafactor's. Snippets as in
+tests/tf_snippets.py.
 """
 
 STEPS = """
@@ -181,6 +182,36 @@ out = [opt._u_product.name, opt._u_product.numpy(), opt._u_product_counter, len(
 """,
 }
 
+CASES.update({
+    "Lion steps, bits; Adafactor steps, values": STEPS + """
+sched = lambda: O.schedules.ExponentialDecay(0.1, decay_steps=1, decay_rate=0.5)
+out = [steps(O.Lion()), steps(O.Lion(0.1, beta_1=0.5, beta_2=0.9)), steps(O.Lion(sched())),
+       steps(O.Lion(0.1), S, n=2),
+       steps(O.Adafactor(), as_bits=False),
+       steps(O.Adafactor(0.1, relative_step=False, clip_threshold=0.5), as_bits=False),
+       steps(O.Adafactor(0.1, beta_2_decay=-0.5, epsilon_2=0.1), as_bits=False),
+       steps(O.Adafactor(sched()), as_bits=False), steps(O.Adafactor(0.1), S, as_bits=False, n=2)]
+""",
+    "Lion and Adafactor: configs, variables, names": """
+O = tf.keras.optimizers
+def config(opt):
+    return sorted((k, str(v)) for k, v in opt.get_config().items())
+out = [config(O.Lion()), config(O.Adafactor()),
+       config(O.Lion.from_config(O.Lion(0.3, beta_2=0.5, clipnorm=1.0).get_config())),
+       config(O.Adafactor.from_config(O.Adafactor(0.3, relative_step=False).get_config())),
+       type(O.experimental.Adafactor()).__name__, hasattr(O.experimental, 'Lion')]
+for opt in (O.Lion(), O.Adafactor()):
+    w, b = tf.Variable([[1.0, 2.0]], name='w'), tf.Variable([0.5], name='b')
+    opt.apply_gradients([(tf.constant([[0.1, 0.2]]), w), (tf.constant([0.3]), b)])
+    out.append([[v.name, v.dtype.name, str(v.shape)] for v in opt.variables])
+for get in (lambda: O.get('lion'), lambda: O.get('Adafactor')):
+    try:
+        out.append(type(get()).__name__)
+    except Exception as e:  # noqa: BLE001 - the error is the result
+        out.append([type(e).__name__, str(e)])
+""",
+})
+
 ERRORS = {
     "Ftrl initial_accumulator_value < 0": "Ftrl(initial_accumulator_value=-0.1)",
     "Ftrl learning_rate_power > 0": "Ftrl(learning_rate_power=0.5)",
@@ -192,6 +223,9 @@ ERRORS = {
     "Adadelta clipnorm and global_clipnorm": "Adadelta(clipnorm=1.0, global_clipnorm=1.0)",
     "legacy Ftrl l1 < 0": "legacy.Ftrl(l1_regularization_strength=-1.0)",
     "legacy Ftrl learning_rate_power > 0": "legacy.Ftrl(learning_rate_power=0.5)",
+    "Lion beta_1 0": "Lion(beta_1=0.0)",
+    "Lion beta_1 > 1": "Lion(beta_1=1.5)",
+    "Adafactor unknown argument": "Adafactor(beta_1=0.9)",
     "legacy Nadam with a schedule":
         "legacy.Nadam(tf.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5))",
 }

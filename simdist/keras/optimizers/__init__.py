@@ -1,17 +1,19 @@
 """``tf.keras.optimizers``: optimizers by object or by name (one table, ``OPTIMIZERS``)."""
 
 from simdist.keras.optimizers.adadelta import Adadelta
+from simdist.keras.optimizers.adafactor import Adafactor  # noqa: F401 - tf.keras name
 from simdist.keras.optimizers.adagrad import Adagrad
 from simdist.keras.optimizers.adam import Adam, AdamW  # noqa: F401 - tf.keras name
 from simdist.keras.optimizers.adamax import Adamax
 from simdist.keras.optimizers.ftrl import Ftrl
+from simdist.keras.optimizers.lion import Lion  # noqa: F401 - tf.keras name
 from simdist.keras.optimizers.nadam import Nadam
 from simdist.keras.optimizers.optimizer import Optimizer
 from simdist.keras.optimizers.rmsprop import RMSprop
 from simdist.keras.optimizers.sgd import SGD
 from simdist.keras.utils.serialization import lookup
 
-# Keras 2.15 knows AdamW as a class only, not by name.
+# Keras 2.15 knows AdamW as a class only, not by name (tf-keras 2.21: Adafactor and Lion too).
 OPTIMIZERS = {"adam": Adam, "sgd": SGD, "rmsprop": RMSprop, "adagrad": Adagrad,
               "adadelta": Adadelta, "adamax": Adamax, "nadam": Nadam, "ftrl": Ftrl}
 

@@ -1,6 +1,7 @@
 """The operations TF's graph lists for a Keras optimizer's ``apply_gradients``
 (``get_operations``), for SGD (nesterov too), Adam (amsgrad too), AdamW, RMSprop,
-Adagrad, Adamax, Adadelta, Ftrl and Nadam (update_listing's) with no strategy; clipping
+Adagrad, Adamax, Adadelta, Ftrl and Nadam (update_listing's), Lion and Adafactor
+(sign_factored_listing's) with no strategy; clipping
 and weight decay are clip_listing's.
 
 Glossary:
@@ -32,13 +33,20 @@ import numpy as np
 
 from simdist.framework import dtypes, graph_operations
 from simdist.framework.graph_operations import _is_variable
-from simdist.keras.optimizers import clip_listing, schedules, update_listing
+from simdist.keras.optimizers import (
+    clip_listing,
+    schedules,
+    sign_factored_listing,
+    update_listing,
+)
 from simdist.keras.optimizers.adadelta import Adadelta
+from simdist.keras.optimizers.adafactor import Adafactor
 from simdist.keras.optimizers.adagrad import Adagrad
 from simdist.keras.optimizers.adam import Adam, AdamW
 from simdist.keras.optimizers.adamax import Adamax
 from simdist.keras.optimizers.clip_listing import ScopeOps
 from simdist.keras.optimizers.ftrl import Ftrl
+from simdist.keras.optimizers.lion import Lion
 from simdist.keras.optimizers.nadam import Nadam
 from simdist.keras.optimizers.optimizer import Optimizer
 from simdist.keras.optimizers.rmsprop import RMSprop
@@ -139,7 +147,8 @@ def _nadam(s, opt, grad, variable, index):
 
 _UPDATES = {SGD: _sgd, Adam: _adam, AdamW: _adam, RMSprop: _rmsprop, Adagrad: _adagrad,
             Adamax: update_listing.adamax, Adadelta: update_listing.adadelta,
-            Ftrl: update_listing.ftrl, Nadam: _nadam}
+            Ftrl: update_listing.ftrl, Nadam: _nadam, Lion: sign_factored_listing.lion,
+            Adafactor: sign_factored_listing.adafactor}
 
 
 def list_apply_gradients(builder, name, args, kwargs, outputs):

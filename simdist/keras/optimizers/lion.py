@@ -1,0 +1,59 @@
+"""``Lion``: EvoLved Sign Momentum (Chen et al., 2023): the update is the sign of an
+interpolation between the momentum and the gradient.
+
+Glossary:
+  update   -- ``var -= lr * sign(m * beta_1 + g * (1 - beta_1))``;
+              ``m = m * beta_2 + g * (1 - beta_2)``.
+  slot     -- ``m`` per variable (zeros).
+
+The arithmetic is TF's, operator for operator (``beta_1`` and ``beta_2`` cast to the
+variable's dtype, ``1.0 - beta_1`` a float32 Sub), so float32 results are TF's bits.
+Not simulated: TF's sparse branch for an IndexedSlices gradient (``m`` as a scatter buffer);
+simdist's optimizers get gradients dense.
+
+Mirrors tf_keras/src/optimizers/lion.py.
+"""
+
+from __future__ import annotations
+
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import math_ops as M
+from simdist.keras.optimizers.optimizer import Optimizer
+
+
+class Lion(Optimizer):
+    """The Lion optimizer.
+
+    Raises:
+      ValueError: ``beta_1`` outside ]0, 1] (TF's message).
+    """
+
+    def __init__(self, learning_rate=0.0001, beta_1=0.9, beta_2=0.99, name="Lion",
+                 **kwargs):
+        # weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema ... go to the base class.
+        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
+        self.beta_1, self.beta_2 = beta_1, beta_2
+        if beta_1 <= 0 or beta_1 > 1:
+            raise ValueError(f"`beta_1`={beta_1} must be between ]0, 1]. Otherwise, the "
+                             "optimizer degenerates to SignSGD.")
+
+    def build(self, var_list):
+        super().build(var_list)
+        if self._built:
+            return
+        self.momentums = [self.add_variable_from_reference(v, "m") for v in var_list]
+        self._built = True
+
+    def update_step(self, gradient, variable):
+        dtype = variable.dtype
+        lr = A.cast(self.learning_rate, dtype)
+        beta_1, beta_2 = A.cast(self.beta_1, dtype), A.cast(self.beta_2, dtype)
+        m = self.momentums[self._index_dict[self._var_key(variable)]]
+        variable.assign_sub(lr * M.sign(m * beta_1 + gradient * (1.0 - beta_1)))
+        m.assign(m * beta_2 + gradient * (1.0 - beta_2))
+
+    def get_config(self):
+        cfg = super().get_config()
+        cfg.update(learning_rate=self._serialize_hyperparameter(self._learning_rate),
+                   beta_1=self.beta_1, beta_2=self.beta_2)
+        return cfg

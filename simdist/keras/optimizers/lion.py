@@ -19,9 +19,10 @@ from __future__ import annotations
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers.optimizer import Optimizer
+from simdist.keras.optimizers.sgd import MomentumSlot
 
 
-class Lion(Optimizer):
+class Lion(MomentumSlot, Optimizer):
     """The Lion optimizer.
 
     Raises:
@@ -36,13 +37,6 @@ class Lion(Optimizer):
         if beta_1 <= 0 or beta_1 > 1:
             raise ValueError(f"`beta_1`={beta_1} must be between ]0, 1]. Otherwise, the "
                              "optimizer degenerates to SignSGD.")
-
-    def build(self, var_list):
-        super().build(var_list)
-        if self._built:
-            return
-        self.momentums = [self.add_variable_from_reference(v, "m") for v in var_list]
-        self._built = True
 
     def update_step(self, gradient, variable):
         dtype = variable.dtype

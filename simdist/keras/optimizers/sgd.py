@@ -18,7 +18,19 @@ from simdist.keras.optimizers import fused
 from simdist.keras.optimizers.optimizer import Optimizer
 
 
-class SGD(Optimizer):
+class MomentumSlot:
+    """An optimizer whose one slot per variable is ``m`` (``self.momentums``): SGD's and
+    Lion's ``build``."""
+
+    def build(self, var_list):
+        super().build(var_list)
+        if self._built:
+            return
+        self.momentums = [self.add_variable_from_reference(v, "m") for v in var_list]
+        self._built = True
+
+
+class SGD(MomentumSlot, Optimizer):
     """Gradient descent (with momentum) optimizer."""
 
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
@@ -28,13 +40,6 @@ class SGD(Optimizer):
         self.nesterov = nesterov
         if isinstance(momentum, (int, float)) and (momentum < 0 or momentum > 1):
             raise ValueError("`momentum` must be between [0, 1].")
-
-    def build(self, var_list):
-        super().build(var_list)
-        if self._built:
-            return
-        self.momentums = [self.add_variable_from_reference(v, "m") for v in var_list]
-        self._built = True
 
     def _prepare_local(self, dtype):
         c = super()._prepare_local(dtype)

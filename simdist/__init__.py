@@ -87,7 +87,8 @@ newaxis = None
 # Loaded on first use, as TF's lazy loader does (tensorflow/python/util/lazy_loader.py):
 # tf.distribute, Keras, tf.data, checkpoints and SavedModel cost most of an eager
 # ``import simdist`` (``tf.distribute`` works as before: it loads on first use).
-_LAZY_MODULES = ("autograph", "compat", "data", "distribute", "faults", "keras", "profiler",
+_LAZY_MODULES = ("autograph", "compat", "data", "distribute", "experimental", "faults", "keras",
+                 "profiler",
                  "ragged", "saved_model", "sparse", "summary", "tpu", "train")
 # TF 2's short names of Keras's modules (tf.metrics.SparseCategoricalAccuracy() ...).
 _KERAS_ALIASES = ("metrics", "losses", "optimizers")

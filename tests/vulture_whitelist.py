@@ -265,6 +265,10 @@ _.from_nested_row_splits  # simdist/framework/ragged_tensor.py
 _.to_tensor  # simdist/framework/ragged_tensor.py (RaggedTensor.to_tensor)
 _.concrete_functions  # simdist/framework/restored_function.py (a loaded function's traces)
 from_dense  # simdist/framework/sparse_tensor.py (tf.sparse.from_dense)
+reorder  # simdist/framework/ops/sparse_ops.py (tf.sparse.reorder)
+_.nested_row_lengths  # simdist/framework/ragged_tensor.py (RaggedTensor.nested_row_lengths)
+_.row_starts  # simdist/framework/ragged_tensor.py (RaggedTensor.row_starts)
+_.row_limits  # simdist/framework/ragged_tensor.py (RaggedTensor.row_limits)
 _.set_as_default  # simdist/framework/summary_ops.py (SummaryWriter.set_as_default)
 _.expect_partial  # simdist/train/checkpoint.py
 _.initialize_or_restore  # simdist/train/checkpoint.py

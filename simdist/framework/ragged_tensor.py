@@ -11,7 +11,11 @@ Glossary:
   constant    -- ``tf.ragged.constant(pylist)``: every scalar at the same depth; all inner
                  dimensions ragged (ragged_rank = depth - 1) unless ``ragged_rank`` says less.
   text        -- printed as TF prints it eagerly: ``<tf.RaggedTensor [[0, 1], [2]]>``.
-Eager only: a RaggedTensor is not a value a traced tf.function takes or returns in simdist.
+  value_rowids -- the row of each value (``from_value_rowids``); row_lengths the splits'
+                 differences; ``with_flat_values`` the same rows over other flat values.
+  operators   -- ``+ - * / // % ** < <= > >= & | ^ ~ -x abs(x)`` act on the flat values,
+                 broadcasting as TF does (ops/ragged_elementwise.py); tf ops dispatch on
+                 ragged arguments (ops/ragged_dispatch.py).
 
 Mirrors tensorflow/python/ops/ragged/ragged_tensor.py and ragged_factory_ops.py.
 """
@@ -73,6 +77,48 @@ class RaggedTensor:
                    uniform_row_length=n)
 
     @classmethod
+    def from_value_rowids(cls, values, value_rowids, nrows=None, name=None, validate=True):
+        """Rows of the values whose row id is each row's index (ids sorted ascending).
+
+        Raises:
+          InvalidArgumentError: ids that decrease, are negative, or reach ``nrows``.
+        """
+        ids = np.asarray(execute.convert_to_tensor(value_rowids).numpy()).astype(np.int64)
+        n = int(np.asarray(execute.convert_to_tensor(nrows).numpy())) if nrows is not None \
+            else (int(ids[-1]) + 1 if ids.size else 0)
+        if validate and ids.size and (np.any(np.diff(ids) < 0) or ids[0] < 0 or ids[-1] >= n):
+            from simdist import errors
+
+            raise errors.InvalidArgumentError(
+                None, None, "Arguments to from_value_rowids do not form a valid "
+                            "RaggedTensor: value_rowids must be sorted, non-negative and "
+                            "less than nrows.")
+        splits = np.searchsorted(ids, np.arange(n + 1), side="left").astype(np.int64)
+        return cls.from_row_splits(values, splits, validate=validate)
+
+    @classmethod
+    def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=None,
+                    row_splits_dtype=dtypes.int64):
+        """The rows of a dense tensor, each cut at its length (``lengths``) or before its
+        trailing ``padding``; ``ragged_rank`` outer dimensions become ragged."""
+        from simdist.framework.ops import ragged_conversion_ops
+
+        return ragged_conversion_ops.from_tensor(tensor, lengths, padding, ragged_rank)
+
+    @classmethod
+    def from_sparse(cls, st_input, name=None, row_splits_dtype=dtypes.int64):
+        """The rows of a 2-D SparseTensor (its values in index order)."""
+        from simdist.framework.ops import ragged_conversion_ops
+
+        return ragged_conversion_ops.from_sparse(st_input)
+
+    def to_sparse(self, name=None):
+        """A SparseTensor of every value, at its index, of the bounding shape."""
+        from simdist.framework.ops import ragged_conversion_ops
+
+        return ragged_conversion_ops.to_sparse(self)
+
+    @classmethod
     def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None,
                                validate=True):
         """A RaggedTensor of ``len(nested_row_splits)`` ragged dimensions, outermost first."""
@@ -131,9 +177,46 @@ class RaggedTensor:
     def nrows(self, out_type=None, name=None) -> Tensor:
         return execute.convert_to_tensor(np.int64(self.nrows_int()))
 
-    def row_lengths(self, axis=1, name=None) -> Tensor:
+    def row_lengths(self, axis=1, name=None):
+        """The length of each row (``axis`` 1), or of each row of ``values`` (deeper axes:
+        a RaggedTensor of them)."""
+        if axis in (1, 1 - self.ndim):
+            s = self._splits()
+            return execute.convert_to_tensor(s[1:] - s[:-1])
+        if axis == 0:
+            return self.nrows()
+        return self.with_values(self._values.row_lengths(axis - 1))
+
+    def nested_row_lengths(self, name=None) -> tuple:
+        """The row lengths of every ragged dimension, outermost first."""
+        out, level = [], self
+        while isinstance(level, RaggedTensor):
+            out.append(level.row_lengths())
+            level = level.values
+        return tuple(out)
+
+    def value_rowids(self, name=None) -> Tensor:
+        """The row index of each value."""
         s = self._splits()
-        return execute.convert_to_tensor(s[1:] - s[:-1])
+        return execute.convert_to_tensor(np.repeat(np.arange(len(s) - 1, dtype=np.int64),
+                                                   s[1:] - s[:-1]))
+
+    def row_starts(self, name=None) -> Tensor:
+        return execute.convert_to_tensor(self._splits()[:-1])
+
+    def row_limits(self, name=None) -> Tensor:
+        return execute.convert_to_tensor(self._splits()[1:])
+
+    def with_values(self, new_values):
+        """The same rows over ``new_values`` (as many as ``values``)."""
+        return RaggedTensor(new_values, self._row_splits, internal=True,
+                            uniform_row_length=self._uniform_row_length)
+
+    def with_flat_values(self, new_values):
+        """The same ragged dimensions over ``new_values`` (as many as ``flat_values``)."""
+        if isinstance(self._values, RaggedTensor):
+            return self.with_values(self._values.with_flat_values(new_values))
+        return self.with_values(execute.convert_to_tensor(new_values))
 
     def _splits(self) -> np.ndarray:
         return np.asarray(self._row_splits.numpy())
@@ -173,29 +256,16 @@ class RaggedTensor:
         return execute.convert_to_tensor(out if axis is None else out[axis])
 
     def to_tensor(self, default_value=None, name=None, shape=None) -> Tensor:
-        """Rows padded with ``default_value`` (zero / empty) to the bounding shape."""
-        shape = [int(d) for d in self.bounding_shape().numpy()]
-        flat = np.asarray(self.flat_values.numpy())
-        fill = default_value if default_value is not None else (
-            b"" if flat.dtype == object else 0)
-        out = np.full(shape, fill, dtype=flat.dtype)
-        _fill(out, self.to_list())
-        return execute.execute("RaggedTensorToTensor", [self.flat_values], out)
+        """Rows padded with ``default_value`` (zero / empty) to the bounding shape, or to
+        ``shape`` (its None dimensions the bounding shape's)."""
+        from simdist.framework.ops import ragged_conversion_ops
+
+        return ragged_conversion_ops.to_tensor(self, default_value, shape)
 
     def __getitem__(self, key):
-        if isinstance(key, (int, np.integer)):
-            n = self.nrows_int()
-            i = int(key) + (n if key < 0 else 0)
-            if not 0 <= i < n:
-                raise IndexError(f"Row {key} is out of range for a RaggedTensor of {n} rows.")
-            s = self._splits()
-            return _rows(self._values, int(s[i]), int(s[i + 1]))
-        if isinstance(key, slice) and key.step in (None, 1):
-            start, stop, _ = key.indices(self.nrows_int())
-            return _rows(self, start, max(start, stop))
-        raise NotImplementedError("simdist's RaggedTensor takes a row index or a slice of "
-                                  "rows (rt[i], rt[a:b]); use to_tensor() or to_list() for "
-                                  "more.")
+        from simdist.framework.ops import ragged_getitem
+
+        return ragged_getitem.getitem(self, key)
 
     def __repr__(self) -> str:
         # TF's text: NumPy's, elements separated by commas (ragged_tensor._formatter)
@@ -205,18 +275,43 @@ class RaggedTensor:
     __str__ = __repr__
 
 
+def _operator(op: str, reverse):
+    def method(self, *other):
+        from simdist.framework.ops import ragged_elementwise
+
+        return ragged_elementwise.operator_call(op, self, other, reverse)
+
+    return method
+
+
+def _operators():
+    """TF's operators on RaggedTensor (ragged_operators.py): each calls its op, broadcast
+    over the flat values."""
+    binary = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "truediv",
+              "floordiv": "floordiv", "mod": "floormod", "pow": "pow", "and": "logical_and",
+              "or": "logical_or", "xor": "logical_xor"}
+    for py, op in binary.items():
+        setattr(RaggedTensor, f"__{py}__", _operator(op, reverse=False))
+        setattr(RaggedTensor, f"__r{py}__", _operator(op, reverse=True))
+    for py, op in {"lt": "less", "le": "less_equal", "gt": "greater",
+                   "ge": "greater_equal"}.items():
+        setattr(RaggedTensor, f"__{py}__", _operator(op, reverse=False))
+    for py, op in {"neg": "negative", "abs": "abs", "invert": "logical_not"}.items():
+        setattr(RaggedTensor, f"__{py}__", _operator(op, reverse=None))
+
+
 def _formatter(x) -> str:
     if isinstance(x, np.ndarray):
         return np.array2string(x, separator=", ") if x.size else repr(x.tolist())
     return str(x)
 
 
-def _rows(values, start: int, stop: int):
+def rows(values, start: int, stop: int):
     """Rows ``start:stop`` of a Tensor or a RaggedTensor."""
     if not isinstance(values, RaggedTensor):
         return values[start:stop]
     s = values._splits()
-    inner = _rows(values.values, int(s[start]), int(s[stop]))
+    inner = rows(values.values, int(s[start]), int(s[stop]))
     return RaggedTensor(inner, execute.convert_to_tensor(s[start:stop + 1] - s[start]),
                         internal=True)
 
@@ -247,14 +342,6 @@ def _check_splits(s, nvals) -> None:
         raise errors.InvalidArgumentError(
             None, None, f"{head}\nCondition x >= 0 did not hold element-wise: the row "
                         "lengths (splits[i + 1] - splits[i]) must not be negative.")
-
-
-def _fill(out, rows) -> None:
-    for i, row in enumerate(rows):
-        if out.ndim > 1 and isinstance(row, list) and row and isinstance(row[0], list):
-            _fill(out[i], row)
-        else:
-            out[i][:len(row)] = row
 
 
 def _depth(value) -> int:
@@ -302,3 +389,9 @@ def _build(rows, ragged_rank, dtype):
                                                .as_numpy_dtype))
     return RaggedTensor(values, execute.convert_to_tensor(np.asarray(splits, np.int64)),
                         internal=True)
+
+
+_operators()
+
+# Public ops called on a RaggedTensor hand it to the ragged dispatcher.
+from simdist.framework.ops import ragged_dispatch  # noqa: E402,F401

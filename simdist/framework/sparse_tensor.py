@@ -59,6 +59,16 @@ class SparseTensor:
     def shape(self) -> TensorShape:
         return TensorShape([int(d) for d in np.asarray(self._dense_shape.numpy())])
 
+    def __mul__(self, other):
+        from simdist.framework.ops import sparse_ops
+
+        return sparse_ops._cwise("SparseDenseCwiseMul", np.multiply, self, other)
+
+    def __truediv__(self, other):
+        from simdist.framework.ops import sparse_ops
+
+        return sparse_ops._cwise("SparseDenseCwiseDiv", np.true_divide, self, other)
+
     def __repr__(self) -> str:
         return (f"SparseTensor(indices={self._indices!s}, values={self._values!s}, "
                 f"dense_shape={self._dense_shape!s})")
@@ -94,6 +104,8 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None) -> 
                             "sorted indices.\n    Use `tf.sparse.reorder` to create a "
                             "correctly ordered copy.\n\n [Op:SparseToDense]")
     fill = default_value if default_value is not None else (b"" if vals.dtype == object else 0)
+    if isinstance(fill, str):
+        fill = fill.encode()
     out = np.full(shape, fill, dtype=vals.dtype)
     for index, v in zip(idx, vals):
         out[tuple(index)] = v

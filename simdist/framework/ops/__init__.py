@@ -7,6 +7,7 @@ Glossary:
   *_grad         -- the gradient rules, registered in ``execute.GRADIENTS`` at import.
   scatter_nd_ops -- ``tf.gather_nd``, ``tf.scatter_nd``, ``tf.tensor_scatter_nd_*``.
   scan_ops       -- ``tf.math.cumsum``, ``cumprod``, ``cumulative_logsumexp``.
+  sparse_ops     -- ``tf.sparse``'s ops; embedding_ops -- ``tf.nn.embedding_lookup``.
   linalg_decompositions / linalg_impl -- ``tf.linalg.svd``, ``qr``, ``eigh``, ``slogdet``,
                    ``triangular_solve`` (kernel ops) / ``logdet``, ``pinv``, ``lstsq`` ...
                    (TF's composites of them).
@@ -36,6 +37,7 @@ from simdist.framework.ops import check_ops, pad_ops, selection_ops, sort_ops  #
 from simdist.framework.ops import image_ops, linspace_ops, special_math_ops  # isort: skip
 from simdist.framework.ops import scatter_nd_ops, scan_ops, tensordot_ops  # isort: skip
 from simdist.framework.ops import linalg_decompositions  # isort: skip
+from simdist.framework.ops import embedding_ops, sparse_ops  # isort: skip
 from simdist.framework import func_graph as _func_graph  # isort: skip
 from simdist.framework import graph_operations as _graph_operations  # isort: skip
 from simdist.framework import linspace_listing as _linspace_listing  # isort: skip
@@ -57,7 +59,8 @@ _NOT_OPS = {
 }
 _OP_MODULES = (array_ops, math_ops, nn_ops, random_ops, conv_ops, linalg_ops, pooling_ops,
                clip_ops, dropout_ops, losses_util, numerics, string_ops, trig_ops, image_ops,
-               special_math_ops, sort_ops, scatter_nd_ops, scan_ops, linalg_decompositions)
+               special_math_ops, sort_ops, scatter_nd_ops, scan_ops, linalg_decompositions,
+               embedding_ops, sparse_ops)
 array_ops.range = _func_graph.recorded(array_ops.range, kind="spec", spec=array_ops.range_spec)
 linspace_ops.linspace_of_a_tensor_num = _func_graph.recorded(
     linspace_ops.linspace_of_a_tensor_num, kind="spec", spec=linspace_ops.linspace_spec,

@@ -12,7 +12,10 @@ Glossary:
   traced              -- inside a tf.function the function is converted by AutoGraph and
                          traced once into the loop's body (TF's StatelessWhile); eagerly it
                          runs n times.
-Dense tensors only: ragged and sparse elements or signatures are refused (TypeError).
+  ragged elems       -- a RaggedTensor's rows, one call each (eagerly), the results
+                         stacked as the rows of a RaggedTensor (or, with a dense signature,
+                         a Tensor): ragged_array_ops.map_rows.
+Sparse elements and signatures are refused (TypeError).
 
 Mirrors tensorflow/python/ops/map_fn.py.
 """
@@ -84,6 +87,12 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     if not callable(fn):
         raise TypeError(f"The provided function {fn.__name__} is not callable."
                         "fn must be callable.")
+    from simdist.framework.ragged_tensor import RaggedTensor
+
+    if isinstance(elems, RaggedTensor):
+        from simdist.framework.ops import ragged_array_ops
+
+        return ragged_array_ops.map_rows(fn, elems, fn_output_signature)
     elems_flat = nest.flatten(elems)
     if not elems_flat:
         raise ValueError("elems must be a Tensor or (possibly nested) sequence of Tensors. "

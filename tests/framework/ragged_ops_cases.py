@@ -1,0 +1,136 @@
+"""Ops on ragged and sparse tensors as TF 2.21 gives them (recorded by record_tf_strings.py
+into fixtures/tf_ragged_ops.json, replayed by test_strings_tf_conformance.py): element-wise
+ops and operators, reductions over every kind of axis, row partitions, conversions, concat,
+stack, boolean_mask, indexing, broadcasting and its errors, map_flat_values, ragged.range,
+DynamicRaggedShape, and tf.sparse's ops (reorder, add, concat, slice, transpose, reductions,
+sparse_dense_matmul, products with dense values) with their errors.
+Snippets as in tests/tf_snippets.py."""
+
+# Results as TF prints them (RaggedTensors, SparseTensors and shapes are not arrays).
+TEXT = "def _text(items):\n    return [str(x) for x in items]\n"
+R = "r = tf.ragged.constant([[3, 1, 4], [], [5, 9], [2]])\n"
+F = "f = tf.ragged.constant([[1.5, -2.0], [0.25], [], [4.0, 9.0, 1.0]])\n"
+T = "t = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6], [], [7]]])\n"
+S = ("s = tf.sparse.SparseTensor(indices=[[1, 2], [0, 1], [2, 0]], values=[5., 2., 7.],"
+     " dense_shape=[3, 4])\n")
+
+CASES = {
+    "ragged unary ops and operators": R + F + """
+out = _text([tf.math.abs(f), tf.math.exp(f), tf.math.sqrt(tf.abs(f)), -r, abs(-r), r * 2, 2 - r,
+       r // 2, r % 3, r ** 2, r < 3, r >= 3, tf.cast(r, tf.float32), tf.math.square(f),
+       tf.nn.relu(f), tf.strings.as_string(r), tf.ones_like(r), tf.zeros_like(f)])
+""",
+    "ragged binary ops between ragged tensors and with dense ones": R + F + """
+out = _text([r + r, tf.maximum(r, 2), tf.math.multiply(r, r), r / 2, f - 1.0, 10 * f,
+       tf.math.truediv(r, r), tf.equal(r, 1), tf.logical_and(r > 1, r < 5)])
+""",
+    "ragged reductions over every axis": R + F + T + """
+out = _text([tf.reduce_sum(r, axis=0), tf.reduce_sum(r, axis=1), tf.reduce_sum(r),
+       tf.reduce_max(r, axis=0), tf.reduce_max(r, axis=1), tf.reduce_min(r, axis=-1),
+       tf.reduce_prod(r, axis=1), tf.reduce_mean(f, axis=1), tf.reduce_mean(f, axis=0),
+       tf.reduce_mean(r), tf.reduce_sum(t, axis=0), tf.reduce_sum(t, axis=1),
+       tf.reduce_sum(t, axis=2), tf.reduce_max(t, axis=[1, 2]),
+       tf.reduce_any(r > 4, axis=1), tf.reduce_all(r > 0, axis=1)])
+""",
+    "ragged reduction refuses an axis out of range": R + """
+tf.reduce_sum(r, axis=2)
+""",
+    "ragged row partitions": R + T + """
+out = _text([r.row_lengths(), r.value_rowids(), r.row_starts(), r.row_limits(), r.nrows(),
+       t.nested_row_lengths(), t.row_lengths(axis=2), t.nested_row_splits,
+       r.with_flat_values(tf.range(6) * 10),
+       tf.RaggedTensor.from_value_rowids([1, 2, 3], [0, 0, 2], nrows=4),
+       tf.RaggedTensor.from_row_lengths([1, 2, 3], [2, 0, 1]).to_list()])
+""",
+    "ragged conversions to and from dense and sparse tensors": R + T + """
+x = tf.constant([[1, 0, 0], [2, 3, 0], [0, 0, 0]])
+out = _text([tf.RaggedTensor.from_tensor(x), tf.RaggedTensor.from_tensor(x, padding=0),
+       tf.RaggedTensor.from_tensor(x, lengths=[1, 3, 0]),
+       tf.RaggedTensor.from_tensor(tf.reshape(tf.range(8), [2, 2, 2]), ragged_rank=2),
+       r.to_tensor(), r.to_tensor(default_value=-1, shape=[3, 2]), t.to_tensor(),
+       t.to_sparse(), tf.RaggedTensor.from_sparse(r.to_sparse())])
+""",
+    "ragged concat, stack and tile": R + T + """
+out = _text([tf.concat([r, r], axis=0), tf.concat([r, r * 10], axis=1),
+       tf.concat([t, t], axis=1), tf.concat([t, t], axis=2), tf.stack([r, r[:2]]),
+       tf.tile(r, [2, 2]), tf.reverse(r, [0]), tf.reverse(r, [1])])
+""",
+    "ragged concat refuses different row counts along axis 1": R + """
+tf.concat([r, r[:2]], axis=1)
+""",
+    "ragged boolean_mask": R + T + """
+out = _text([tf.ragged.boolean_mask(r, r > 2), tf.ragged.boolean_mask(t, t > 3),
+             tf.ragged.boolean_mask(r, [True, False, True, False])])
+""",
+    "boolean_mask refuses ragged data (tf.ragged.boolean_mask takes it)": R + """
+tf.boolean_mask(r, r > 2)
+""",
+    "ragged indexing": R + T + """
+out = _text([r[-1], r[1:3], r[::2], r[:, 1:], r[:, :-1], r[2, 1], r[-2:, -1:], t[2, 0],
+             t[:, 1:],       t[:, :, :1], t[0, 0, 1]])
+""",
+    "ragged indexing refuses an int in a ragged dimension": R + """
+r[:, 0]
+""",
+    "ragged broadcasting": R + T + """
+d = tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1)
+out = _text([r + tf.constant([[100], [200], [300], [400]]), d * tf.constant([10, 100]),
+       d + tf.constant([[1], [2]]), t + tf.constant([[[1]], [[2]], [[3]]]), t * 0.5])
+""",
+    "ragged broadcasting refuses rows of other lengths": R + """
+r + tf.ragged.constant([[1, 2, 3], [], [4], [5]])
+""",
+    "ragged broadcasting refuses a dense dimension of another size": R + """
+r + tf.constant([[1, 2], [3, 4], [5, 6], [7, 8]])
+""",
+    "ragged map_flat_values and range": R + """
+out = _text([tf.ragged.map_flat_values(tf.add, r, r), tf.ragged.map_flat_values(tf.ones_like, r),
+       tf.ragged.range([3, 0, 2]), tf.ragged.range([0, 5], [4, 1], [2, -2]),
+       tf.ragged.range(tf.constant([2, 3], tf.int64))])
+""",
+    "ragged map_flat_values refuses different row partitions": R + """
+tf.ragged.map_flat_values(tf.add, r, tf.ragged.constant([[1], [2, 3], [4, 5], [6]]))
+""",
+    "ragged map_fn and strings": """
+w = tf.ragged.constant([['a', 'bc'], ['def']])
+out = _text([tf.map_fn(tf.reduce_sum, tf.ragged.constant([[1, 2], [3]]),
+                       fn_output_signature=tf.int32),
+       tf.strings.length(w), tf.strings.upper(w), tf.strings.join([w, w], separator='-'),
+       tf.strings.to_hash_bucket_fast(w, 10)])
+""",
+    "ragged shapes: DynamicRaggedShape": T + """
+s = tf.shape(t)
+out = _text([s, s[0], s[:1], s.rank, tf.ones(s, tf.int32), tf.reshape(tf.range(7), s),
+       tf.experimental.DynamicRaggedShape.from_lengths([2, (1, 2), 3])])
+""",
+    "sparse reorder, add and concat": S + """
+t = tf.sparse.SparseTensor(indices=[[0, 1], [2, 3]], values=[1., -7.], dense_shape=[3, 4])
+out = _text([tf.sparse.reorder(s), tf.sparse.add(tf.sparse.reorder(s), t),
+       tf.sparse.add(tf.sparse.reorder(s), t, threshold=1.5),
+       tf.sparse.add(t, tf.ones([3, 4])), tf.sparse.concat(0, [t, t]),
+       tf.sparse.concat(1, [t, tf.sparse.reorder(s)])])
+""",
+    "sparse add refuses different shapes": S + """
+tf.sparse.add(s, tf.sparse.SparseTensor(indices=[[0, 0]], values=[1.], dense_shape=[3, 3]))
+""",
+    "sparse slice, transpose and reductions": S + """
+s = tf.sparse.reorder(s)
+out = _text([tf.sparse.slice(s, [0, 1], [2, 5]), tf.sparse.transpose(s),
+       tf.sparse.reduce_sum(s), tf.sparse.reduce_sum(s, axis=0),
+       tf.sparse.reduce_sum(s, axis=1, keepdims=True), tf.sparse.reduce_max(s, axis=1),
+       tf.sparse.reduce_max(s)])
+""",
+    "sparse products with dense tensors": S + """
+s = tf.sparse.reorder(s)
+b = tf.reshape(tf.range(8, dtype=tf.float32), [4, 2])
+out = _text([tf.sparse.sparse_dense_matmul(s, b),
+       tf.sparse.sparse_dense_matmul(s, tf.transpose(b), adjoint_b=True),
+       tf.sparse.sparse_dense_matmul(tf.sparse.transpose(s), tf.ones([4, 1]), adjoint_a=True),
+       s * 2.0, s * tf.constant([1., 10., 100., 1000.]), s / 2.0,
+       tf.sparse.map_values(tf.multiply, s, s)])
+""",
+    "sparse_dense_matmul refuses an inner dimension of another size": S + """
+tf.sparse.sparse_dense_matmul(s, tf.ones([3, 2]))
+""",
+}
+CASES = {name: TEXT + code for name, code in CASES.items()}

@@ -1,0 +1,28 @@
+"""TF's guides to ragged and sparse tensors run under simdist and print what TF 2.21 printed
+(``record_tf_tutorials.py 1 ragged_tensor``, ``1 sparse_tensor``, each in a process of its
+own).
+
+"Ragged tensors" (programs/ragged_tensor.py): tf.math ops, operators, reductions, concat,
+tile, substr and map_fn on RaggedTensors; indexing; the factory methods and their errors;
+an embedding model of word and bigram hashes (embedding_lookup, fill, concat along rows,
+strings.join, reduce_mean of ragged rows); concat of ragged and sparse tensors; a Keras
+model fit on hashes padded by to_tensor; conversions to and from dense and sparse tensors;
+tf.shape as a DynamicRaggedShape and the fills into it; broadcasting, and TF's errors for
+shapes that do not broadcast (assert_equal's text); nested and uniform row partitions.
+
+"Working with sparse tensors" (programs/sparse_tensor.py): SparseTensors made, printed,
+added, multiplied with a dense matrix, concatenated, sliced, mapped, transposed and reduced.
+"""
+
+from run_program import run
+from test_tutorials import _compare, _recorded, cpu_machine  # noqa: F401 - the fixture
+
+
+def test_ragged_tensor_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    cpu_machine(1)
+    _compare(run("ragged_tensor", "simdist"), _recorded("ragged_tensor", 1))
+
+
+def test_sparse_tensor_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    cpu_machine(1)
+    _compare(run("sparse_tensor", "simdist"), _recorded("sparse_tensor", 1))

@@ -34,7 +34,8 @@ def test_the_loops_factorise_as_lapack_does_within_float32_rounding(a, full):
 def test_what_is_not_modelled_falls_back_to_float64():
     assert E.modelled(60, 48, False) and E.modelled(3, 4, True)     # blocked, wide: modelled
     assert E.modelled(2048, 512, False) and not E.modelled(2048, 512, True)
-    assert not E.modelled(4096, 512, False)     # past MAX_ELEMENTS: float64 LAPACK
+    assert E.modelled(812, 812, True) and not E.modelled(813, 813, False)
+    assert not E.modelled(4096, 512, False)     # past MAX_WORK: float64 LAPACK
     tiny = np.array([[1.0, 2.0], [1e-30, 3.0], [0.0, 1.0]], np.float32)
     assert E.qr(tiny, False) is None     # a tail whose squared norm is under float32's tiny
     q, r = tf.linalg.qr(tiny)

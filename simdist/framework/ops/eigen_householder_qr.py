@@ -21,7 +21,7 @@ Glossary:
                 has 48 reflectors (the full Q: more than 48): half of them each under 96,
                 else 48, the last block first. Under 48 columns of a wide matrix, the one
                 block's update of its trailing columns is the only blocked step.
-  modelled   -- float32 of any shape up to ``MAX_ELEMENTS`` (and a full Q as large): TF's
+  modelled   -- float32 of any shape up to ``MAX_WORK`` (2048x512 and its thin Q): TF's
                 bits on a CPU with the caches eigen_gebp models; larger matrices, and a
                 column tail below float32's smallest normal, return None / are refused, and
                 the caller factorises in float64 (within rounding of TF).
@@ -44,13 +44,15 @@ _F = np.float32
 BLOCK = 48          # Eigen's HouseholderSequence::BlockSize and HouseholderQR's block
 _GEMV_ROWS = 128    # a row-major GEMV over this many rows or more adds them in blocks
 _TINY = np.finfo(_F).tiny
-MAX_ELEMENTS = 2048 * 512   # larger matrices: float64 LAPACK (the emulation takes seconds)
+MAX_WORK = 2048 * 512 * 512  # LSTM(512)'s recurrent kernel; more: float64 LAPACK (seconds)
 
 
 def modelled(m: int, n: int, full_matrices: bool) -> bool:
-    """Whether TF's Qr of an (m, n) float32 matrix is emulated here (any shape up to
-    ``MAX_ELEMENTS`` entries, and as many in the full Q)."""
-    return m * n <= MAX_ELEMENTS and (not full_matrices or m * m <= MAX_ELEMENTS)
+    """Whether TF's Qr of an (m, n) float32 matrix is emulated here: any shape whose
+    factorisation and Q take no more arithmetic (about ``rows * cols * reflectors``) than
+    ``MAX_WORK``."""
+    p = min(m, n)
+    return max(m, n) * p * p <= MAX_WORK and (not full_matrices or m * m * p <= MAX_WORK)
 
 
 def qr(a: np.ndarray, full_matrices: bool):

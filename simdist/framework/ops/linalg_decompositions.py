@@ -6,7 +6,7 @@ Glossary:
   float64 work -- every factorisation runs in float64 (LAPACK through NumPy) and is rounded
                   once to the input's type: within rounding of TF's float32 results (TF's
                   Eigen kernels round at every step), not bit-equal; except float32 QR of
-                  up to 2048x512 entries, which follows Eigen's loops and blocked
+                  up to 2048x512 (or as much work), which follows Eigen's loops and blocked
                   products step by step (eigen_householder_qr): TF's bits.
   signs        -- a singular vector or eigenvector is defined up to its sign; TF's Eigen
                   (BDCSVD, SelfAdjointEigenSolver) and LAPACK choose differently, and TF's

@@ -6,7 +6,8 @@ the constants as an Input; ``num_constants`` in the config; ``Bidirectional`` ov
 an RNN), a cell that takes none
 (TF's ValueError); ``LSTMCell`` / ``GRUCell`` / ``LSTM`` / ``Dropout`` given ``training``
 as a boolean tensor, eagerly and in a ``tf.function`` (one trace, the dropout drawn or not
-by the tensor's value)."""
+by the tensor's value); ``BatchNormalization`` (plain and fused) given such a ``training``
+(one trace; batch or moving statistics and the moving averages' update by its value)."""
 
 from masking_cases import COMMON
 
@@ -125,9 +126,37 @@ out = [eager, eager_lstm, traced, lstm_step.experimental_get_tracing_count(),
        gru_step.experimental_get_tracing_count(), layers_step.experimental_get_tracing_count()]
 """
 
+BATCH_NORM = COMMON + """
+rng = np.random.RandomState(3)
+out = []
+for shape in ((4, 3), (2, 3, 3, 2), (2, 3, 4)):
+    x = tf.constant(rng.randn(*shape).astype(np.float32))
+    bn = tf.keras.layers.BatchNormalization(momentum=0.5)
+    bn.build(x.shape)
+    fixed(bn, seed=4)
+    traces = []
+    @tf.function
+    def step(x, training):
+        traces.append(1)
+        return bn(x, training=training)
+    seen = [bn(x, training=tf.constant(False)), bn.moving_mean.numpy()]
+    for value in (True, False, True):
+        y = step(x, tf.constant(value))
+        seen.append([y, bn.moving_mean.numpy(), bn.moving_variance.numpy()])
+    out.append([seen, len(traces)])
+frozen = tf.keras.layers.BatchNormalization()
+frozen.trainable = False
+@tf.function
+def frozen_step(x, training):
+    return frozen(x, training=training)
+out.append([frozen_step(x, tf.constant(True)), frozen.moving_mean.numpy()])
+"""
+
 CASES = {
     "RNN constants: a cell taking constants, masks, go_backwards, unroll, gradients, a "
     "functional model, config, a cell without constants": CONSTANTS,
     "LSTMCell, GRUCell, LSTM and Dropout given a boolean tensor training, eagerly and "
     "traced": TRAINING,
+    "BatchNormalization given a boolean tensor training: traced once, plain and fused":
+        BATCH_NORM,
 }

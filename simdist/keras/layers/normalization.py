@@ -33,11 +33,13 @@ from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.framework import dtypes, variables
 from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import control_flow_util
 from simdist.framework.ops import math_ops as M
 from simdist.keras import initializers, regularizers
 from simdist.keras.engine.base_layer import Layer, same_shape
 from simdist.keras.engine.input_spec import InputSpec
 from simdist.keras.utils import tf_utils
+from simdist.keras.utils.control_flow_util import smart_cond
 
 # Feature axes the fused kernel takes, before the rank is known (Keras's list), and the
 # (axis, rank) pairs it accepts once it is (NCHW, NCDHW, NHWC, NDHWC).
@@ -218,29 +220,46 @@ class BatchNormalization(Layer):
 
     def _update_moving_stats(self, x, mean, var):
         """Move the moving statistics toward this batch's (this replica's copy of them)."""
-        has_rows = self._has_rows(x)
-        if has_rows is not None and x.shape[0] == 0:
-            return  # TF's update delta is masked to zero on an empty replica
-        decay = 1.0 - self.momentum
         if self.fused:
-            # The fused kernel keeps a running average of the unbiased variance and writes
-            # (1 - f) * old + f * batch with f = 1 - momentum.
-            var = M.multiply(var, self._bessel(x, var))
-            for moving, value in ((self.moving_mean, mean), (self.moving_variance, var)):
-                old = moving.read_value()
-                new = M.add(M.multiply(old, A.constant(1.0 - decay, dtype=old.dtype)),
-                            M.multiply(A.stop_gradient(A.cast(value, old.dtype)),
-                                       A.constant(decay, dtype=old.dtype)))
-                if has_rows is not None:   # traced: masked at each execution
-                    new = A.where(has_rows, new, old)
-                moving.assign(new)
+            new_mean, new_var = self._moved(x, mean, var)
+            if new_mean is not None:
+                self.moving_mean.assign(new_mean)
+                self.moving_variance.assign(new_var)
             return
         for moving, value in ((self.moving_mean, mean), (self.moving_variance, var)):
-            delta = M.multiply(M.subtract(moving.read_value(), A.stop_gradient(value)),
-                               A.constant(decay, dtype=value.dtype))
+            self._move(x, moving, value)
+
+    def _moved(self, x, mean, var):
+        """The fused kernel's new moving mean and variance (None, None: an empty replica's
+        stay as they are)."""
+        has_rows = self._has_rows(x)
+        if has_rows is not None and x.shape[0] == 0:
+            return None, None  # TF's update delta is masked to zero on an empty replica
+        decay = 1.0 - self.momentum
+        # The fused kernel keeps a running average of the unbiased variance and writes
+        # (1 - f) * old + f * batch with f = 1 - momentum.
+        var = M.multiply(var, self._bessel(x, var))
+        moved = []
+        for moving, value in ((self.moving_mean, mean), (self.moving_variance, var)):
+            old = moving.read_value()
+            new = M.add(M.multiply(old, A.constant(1.0 - decay, dtype=old.dtype)),
+                        M.multiply(A.stop_gradient(A.cast(value, old.dtype)),
+                                   A.constant(decay, dtype=old.dtype)))
             if has_rows is not None:   # traced: masked at each execution
-                delta = A.where(has_rows, delta, A.zeros_like(delta))
-            moving.assign_sub(delta)
+                new = A.where(has_rows, new, old)
+            moved.append(new)
+        return tuple(moved)
+
+    def _move(self, x, moving, value):
+        """``moving -= (moving - value) * (1 - momentum)`` (masked on an empty replica)."""
+        has_rows = self._has_rows(x)
+        if has_rows is not None and x.shape[0] == 0:
+            return moving.read_value()
+        delta = M.multiply(M.subtract(moving.read_value(), A.stop_gradient(value)),
+                           A.constant(1.0 - self.momentum, dtype=value.dtype))
+        if has_rows is not None:   # traced: masked at each execution
+            delta = A.where(has_rows, delta, A.zeros_like(delta))
+        return moving.assign_sub(delta)
 
     @staticmethod
     def _bessel(x, var):
@@ -265,13 +284,47 @@ class BatchNormalization(Layer):
         axes = [i for i in range(x.ndim) if i not in self.axis]
         if not self.trainable:
             training = False  # a frozen BN normalizes with its moving statistics (Keras 2)
-        if training:
+        if control_flow_util.graph_for(training) is not None:
+            out = self._call_by_tensor(x, axes, training)
+        elif training:   # a Python bool, or an eager tensor's value
             mean, var = self._moments(x, axes)
             self._update_moving_stats(x, mean, var)
+            out = self._normalize(x, mean, var)
         else:
-            mean, var = self.moving_mean.read_value(), self.moving_variance.read_value()
-        out = self._normalize(x, mean, var)
+            out = self._normalize(x, *self._moving())
         return A.cast(out, out_dtype) if out.dtype != out_dtype else out
+
+    def _moving(self):
+        return self.moving_mean.read_value(), self.moving_variance.read_value()
+
+    def _call_by_tensor(self, x, axes, training):
+        """``training`` a symbolic boolean (a traced function's argument): both ways built
+        into the graph, chosen at each execution by Keras's smart_cond (tf.cond).
+
+        The fused kernel: one cond of (output, mean, variance) between the training kernel
+        (the moving statistics moved toward this batch's) and the inference one (the moving
+        statistics as they are), then both assigned. Otherwise: the batch moments, a cond
+        each for the mean and the variance used (batch or moving), then a cond each for
+        the moving mean's and variance's update (moved, or left)."""
+        if self.fused:
+            def fused_training():
+                mean, var = self._moments(x, axes)
+                new_mean, new_var = self._moved(x, mean, var)
+                return self._normalize(x, mean, var), new_mean, new_var
+
+            out, mean, var = smart_cond(training, fused_training,
+                                        lambda: (self._normalize(x, *self._moving()),)
+                                        + self._moving())
+            self.moving_mean.assign(mean)
+            self.moving_variance.assign(var)
+            return out
+        mean, var = self._moments(x, axes)
+        mean = smart_cond(training, lambda: mean, self.moving_mean.read_value)
+        var = smart_cond(training, lambda: var, self.moving_variance.read_value)
+        for moving, value in ((self.moving_mean, mean), (self.moving_variance, var)):
+            smart_cond(training, lambda m=moving, v=value: self._move(x, m, v),
+                       moving.read_value)
+        return self._normalize(x, mean, var)
 
     def _normalize(self, x, mean, var):
         """``x * inv + (beta - mean * inv)`` with ``inv = gamma / sqrt(var + epsilon)``, the

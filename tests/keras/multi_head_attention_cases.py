@@ -3,7 +3,8 @@ them (record_tf_layers.py multi_head_attention records, test_layers_tf_conforman
 replays): self- and cross-attention from fixed weights, a separate key, ``value_dim``,
 ``output_shape``, no biases, an ``attention_mask``, ``use_causal_mask``, masks carried from
 an Embedding's mask_zero, the attention scores returned, 2-D attention over axes (2, 3),
-gradients, weight names and shapes, a functional model, configs and errors."""
+gradients, weight names and shapes, a functional model, configs and errors; EinsumDense
+equations with an ellipsis ('...')."""
 
 from rnn_layer_cases import COMMON
 
@@ -71,9 +72,28 @@ out = [model(ids), model.output_shape, getattr(model(ids)[0], "_keras_mask", Non
        [bad[0], bad[1].split("}} ")[-1]]]
 """
 
+ELLIPSIS = COMMON + """
+rng = np.random.RandomState(17)
+x4 = tf.constant(rng.uniform(-1, 1, (2, 3, 4, 5)).astype(np.float32))
+out = []
+for equation, shape, bias in (("...b,bc->...c", 6, "c"), ("...cd,de->...ce", (4, 6), "e"),
+                              ("...bcd,de->...bce", (3, 4, 2), "ce"),
+                              ("abc...,cd->abd...", (3, 2, 5), "d"),
+                              ("ab...,bc->ac...", (2, 4, 5), None)):
+    layer = tf.keras.layers.EinsumDense(equation, output_shape=shape, bias_axes=bias)
+    layer(x4)
+    fixed(layer)
+    out.append([layer(x4), [[w.name, str(w.shape)] for w in layer.weights],
+                layer.compute_output_shape(x4.shape), layer.get_config()["equation"]])
+out += [error(lambda: tf.keras.layers.EinsumDense("a...b,bc->ac", 3)(x4)),
+        error(lambda: tf.keras.layers.EinsumDense("...b,bc->...c", 3, bias_axes="x")(x4))]
+"""
+
 CASES = {
     "MultiHeadAttention: cross and causal attention, key, value_dim, output_shape, biases, "
     "masks, scores, gradients, weights": ATTENTION,
     "MultiHeadAttention on mask_zero embeddings in a model; attention axes; EinsumDense; "
     "config; errors": MODELS,
+    "EinsumDense with an ellipsis on the left and on the right: kernels, biases, outputs":
+        ELLIPSIS,
 }

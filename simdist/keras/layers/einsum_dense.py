@@ -9,7 +9,9 @@ Glossary:
                    the output's end (1 where a letter has no bias).
   full output shape -- the input's batch size then ``output_shape``, kept from the build
                    (``compute_output_shape`` gives it whatever it is asked, as TF's).
-Not simulated: equations with an ellipsis ('...'), refused.
+  ellipsis      -- '...' for the input's leading axes ('...b,bc->...c': they come after the
+                   batch axis of the output) or its trailing ones ('ab...,bc->ac...': at the
+                   output's end, the bias 1 there).
 
 Mirrors tf_keras/src/layers/core/einsum_dense.py.
 """
@@ -24,7 +26,10 @@ from simdist.framework.tensor_shape import TensorShape
 from simdist.keras import activations, initializers, regularizers
 from simdist.keras.engine.base_layer import Layer, refuse_constraints
 
+# TF's three forms, '...' written as '0': none, the input's leading axes, its trailing ones
 _EQUATION = re.compile(r"([a-zA-Z]+),([a-zA-Z]+)->([a-zA-Z]+)")
+_LEFT_ELIDED = re.compile(r"0([a-zA-Z]+),([a-zA-Z]+)->0([a-zA-Z]+)")
+_RIGHT_ELIDED = re.compile(r"([a-zA-Z]{2,})0,([a-zA-Z]+)->([a-zA-Z]+)0")
 
 
 class EinsumDense(Layer):
@@ -33,7 +38,7 @@ class EinsumDense(Layer):
 
     Raises:
       ValueError: an equation that is not 'ab,bc->ac'-like; mismatched shapes or letters.
-      NotImplementedError: an ellipsis, or weight constraints.
+      NotImplementedError: weight constraints.
     """
 
     def __init__(self, equation, output_shape, activation=None, bias_axes=None,
@@ -42,9 +47,6 @@ class EinsumDense(Layer):
                  kernel_constraint=None, bias_constraint=None, **kwargs):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         refuse_constraints(kernel_constraint, bias_constraint)
-        if "..." in equation:
-            raise NotImplementedError("simdist's EinsumDense takes equations without an "
-                                      "ellipsis ('...'): name every axis.")
         self.equation = equation
         self.partial_output_shape = [output_shape] if isinstance(output_shape, int) \
             else list(output_shape)
@@ -94,15 +96,34 @@ class EinsumDense(Layer):
 
 def _analyze(equation, bias_axes, input_shape, output_shape):
     """The kernel's shape, the bias's (or None) and the full output shape
-    (einsum_dense._analyze_split_string, nothing elided)."""
-    split = _EQUATION.fullmatch(equation)
-    if split is None:
-        raise ValueError(f"Invalid einsum equation '{equation}'. Equations must be in the "
-                         "form [X],[Y]->[Z], ...[X],[Y]->...[Z], or [X]...,[Y]->[Z]....")
-    input_spec, weight_spec, output_spec = split.groups()
+    (einsum_dense._analyze_einsum_string): no ellipsis, one on the left of the input and
+    the output ('...b,bc->...c'), or one on their right ('ab...,bc->ac...')."""
+    dotted = equation.replace("...", "0")
+    for pattern, left in ((_EQUATION, False), (_LEFT_ELIDED, True), (_RIGHT_ELIDED, False)):
+        split = pattern.match(dotted)   # TF's re.match: the equation's start
+        if split:
+            return _analyze_split(split.groups(), bias_axes, input_shape, output_shape, left)
+    raise ValueError(f"Invalid einsum equation '{equation}'. Equations must be in the "
+                     "form [X],[Y]->[Z], ...[X],[Y]->...[Z], or [X]...,[Y]->[Z]....")
+
+
+def _analyze_split(specs, bias_axes, input_shape, output_shape, left_elided):
+    """TF's _analyze_split_string: the elided axes are the input's, at the start of the
+    output (after the batch axis) or at its end."""
+    input_spec, weight_spec, output_spec = specs
+    elided = len(input_shape) - len(input_spec)
     output_shape = [input_shape[0]] + list(output_shape)
-    input_dim = {dim: i for i, dim in enumerate(input_spec)}
-    output_dim = {dim: i for i, dim in enumerate(output_spec)}
+    if elided > 0 and left_elided:
+        for i in range(1, elided):
+            output_shape.insert(1, input_shape[i])
+    elif elided > 0:
+        output_shape += input_shape[len(input_shape) - elided:]
+    if left_elided:   # input axes counted from the end; the output is already whole
+        input_dim = {dim: i + elided - len(input_shape) for i, dim in enumerate(input_spec)}
+        output_dim = {dim: i + elided for i, dim in enumerate(output_spec)}
+    else:
+        input_dim = {dim: i for i, dim in enumerate(input_spec)}
+        output_dim = {dim: i for i, dim in enumerate(output_spec)}
     for dim in input_spec:
         if dim in output_dim and output_shape[output_dim[dim]] is not None and \
                 output_shape[output_dim[dim]] != input_shape[input_dim[dim]]:
@@ -124,11 +145,14 @@ def _analyze(equation, bias_axes, input_shape, output_shape):
                             else output_shape[output_dim[dim]])
     if bias_axes is None:
         return weight_shape, None, output_shape
+    left = elided if left_elided else 0
+    sizes = {char: output_shape[i + left] for i, char in enumerate(output_spec)}
     for char in bias_axes:
         if char not in output_spec:
             raise ValueError(f"Bias dimension '{char}' was requested, but is not part of the "
                              f"output spec '{output_spec}'")
     first = min(output_spec.find(char) for char in bias_axes)
-    bias_shape = [output_shape[output_dim[char]] if char in bias_axes else 1
-                  for char in output_spec[first:]]
+    bias_shape = [sizes[char] if char in bias_axes else 1 for char in output_spec[first:]]
+    if not left_elided:
+        bias_shape += [1] * max(elided, 0)
     return weight_shape, bias_shape, output_shape

@@ -21,13 +21,15 @@ PAGE = "sync"
 common.init(PAGE)
 st.title("Gradient sync: all-reduce step by step")
 
-c = st.columns(5)
+# two rows: the algorithms' names (up to "CollectiveAllReduce(NCCL)") and the topologies'
+# whole at 1024 px, where five columns cut "nvswitch"
+c = st.columns(2) + st.columns(3)
 alg = common.widget(PAGE, "alg", c[0])
-topo = common.widget(PAGE, "topo", c[1])
-n = common.widget(PAGE, "n", c[2], hi=max_devices(topo))
+topo = common.widget(PAGE, "topo", c[2])
+n = common.widget(PAGE, "n", c[3], hi=max_devices(topo))
 # the slider stops at the largest size the page runs with n devices (no silent clamp)
-size_k = common.widget(PAGE, "size", c[3], hi=(sync.MAX_TOTAL_ELEMENTS // n).bit_length() - 1)
-alg2 = common.widget(PAGE, "alg2", c[4])
+size_k = common.widget(PAGE, "size", c[4], hi=(sync.MAX_TOTAL_ELEMENTS // n).bit_length() - 1)
+alg2 = common.widget(PAGE, "alg2", c[1])
 elements = 2 ** size_k
 
 

@@ -18,7 +18,8 @@ st.markdown("`model.fit` of a small Keras model (Dense 32 -> Dense 1, 256 exampl
             "examples per replica) on simulated GPUs: every op, transfer and all-reduce "
             "step lands in a trace, drawn below and downloadable for Perfetto.")
 
-c = st.columns(4)
+# two rows: "MirroredStrategy(HierarchicalCopyAllReduce)" whole at 1024 px
+c = st.columns([2, 1]) + st.columns(2)
 strategy = common.widget(PAGE, "strategy", c[0])
 gpu = common.widget(PAGE, "gpu", c[1])
 # OneDeviceStrategy has one device whatever the machine holds: no GPU-count control
@@ -39,7 +40,7 @@ def get_scaling(strategy, gpu):
 
 run = get_run(strategy, n, gpu, epochs)
 st.session_state["timeline.run"] = run
-m = st.columns(4)
+m = st.columns(2) + st.columns(2)      # two rows: "3.785 ms" not cut at 1024 px
 m[0].metric("final loss", f"{run.losses[-1]:.4f}")
 m[1].metric("optimizer steps", run.steps)
 m[2].metric("simulated time", f"{run.sim_time * 1e3:.3f} ms")

@@ -122,10 +122,11 @@ def each_size(tab):
 def reads_cleanly(tab, name, title_text):
     """What a direct link (``/<page>``, no query: the page's defaults) must show, on the page
     as loaded: at 1024x768 and resized to 1920x1080 its title ``title_text`` is whole in
-    the window, every chart's title fits and every legend entry shows; no console error but
-    Streamlit's own. Shots ``0_direct_<name>_<size>.png``. The page is then shown at
-    1024x768 again, its title in view, for the caller's own checks: each page's own browser
-    test calls this on its first load, so the page is loaded once for both."""
+    the window, every chart's title fits, every legend entry shows and no select box or metric
+    cuts its value; no console error but Streamlit's own. Shots ``0_direct_<name>_<size>.png``.
+    The page is then shown at 1024x768 again, its title in view, for the caller's own
+    checks: each page's own browser test calls this on its first load, so the page is
+    loaded once for both."""
     for _ in each_size(tab):
         title = tab.locator("h1").first
         title.wait_for(state="visible", timeout=30_000)
@@ -134,9 +135,20 @@ def reads_cleanly(tab, name, title_text):
         assert title.inner_text().strip() == title_text
         shot(tab, f"0_direct_{name}")
         assert_charts_readable(tab)
+        cut = _cut_values(tab)
+        assert cut == [], f"values cut by their boxes: {cut}"
     assert tab.console_errors == [], tab.console_errors
     resize(tab, PROJECTOR)
     scroll_into_view(tab.locator("h1").first)
+
+
+def _cut_values(tab) -> list:
+    """Select boxes' shown values and metrics' values that their box cuts (an ellipsis or
+    clipped text): [value, full width, box width] each."""
+    return tab.evaluate("""() => [...document.querySelectorAll(
+            "[data-testid='stSelectbox'] input, [data-testid='stMetricValue'] *")]
+        .filter(e => e.checkVisibility() && e.scrollWidth > e.clientWidth + 1)
+        .map(e => [e.value || e.textContent, e.scrollWidth, e.clientWidth])""")
 
 
 def click(tab, name):

@@ -77,7 +77,7 @@ _OP_DEFS = {
     "negative": ("Neg", _UNARY), "abs": ("Abs", _UNARY), "square": ("Square", _UNARY),
     "sqrt": ("Sqrt", _UNARY), "rsqrt": ("Rsqrt", _UNARY), "exp": ("Exp", _UNARY),
     "log": ("Log", _UNARY), "log1p": ("Log1p", _UNARY), "sigmoid": ("Sigmoid", _UNARY),
-    "tanh": ("Tanh", _UNARY),
+    "tanh": ("Tanh", _UNARY), "softplus": ("Softplus", _FEATURES),
     "reciprocal": ("Reciprocal", _UNARY), "floor": ("Floor", _UNARY),
     "round": ("Round", _UNARY), "sign": ("Sign", _UNARY), "is_nan": ("IsNan", _UNARY),
     "cast": ("Cast", _UNARY), "identity": ("Identity", ("input",)),
@@ -532,9 +532,12 @@ class _Builder:
         (``cond/Identity``); a while loop: its ``maximum_iterations`` and ``loop_counter``
         Consts, then its While op, whose outputs after those two are the loop vars'."""
         if hasattr(node, "branches"):
-            pred = self.by_id.get(node.pred)
+            taken = []   # cond_v2: the true branch's captures, then the false one's new ones
+            for nodes, results in node.branches:
+                _captured(nodes, results, set(), taken)
+            inputs = [self.by_id.get(tid) for tid in [node.pred] + taken]
             op = self.add(node.name, _whole_type(node, self.graph),
-                          [pred] if pred is not None else [])
+                          [t for t in inputs if t is not None])
             for i, tid in enumerate(node.outputs):
                 ident = self.add(f"{node.name}/Identity{'' if i == 0 else f'_{i}'}",
                                  "Identity", op.outputs[:1])
@@ -683,6 +686,33 @@ def _python_shape(shape) -> bool:
 def _known(spec) -> bool:
     return spec is not None and spec[2] is not None and \
         TensorShape(spec[2]).is_fully_defined()
+
+
+def _captured(nodes, results, made: set, taken: list) -> None:
+    """Add to ``taken`` the tensors a branch or body (``nodes`` and its ``results``) uses
+    from outside it, in the order its ops first use them (TF's external captures)."""
+    def use(tid):
+        if tid not in made and tid not in taken:
+            taken.append(tid)
+
+    for node in nodes:
+        if hasattr(node, "branches"):
+            use(node.pred)
+            for inner, inner_results in node.branches:
+                _captured(inner, inner_results, set(made), taken)
+            made.update(node.outputs)
+        elif hasattr(node, "body"):
+            for tid in node.inputs:
+                use(tid)
+            inner = set(made) | set(node.places)
+            _captured(node.cond + node.body, node.results, inner, taken)
+            made.update(node.outputs)
+        else:
+            for _, tid in getattr(node, "slots", ()):
+                use(tid)
+            made.update(tid for _, tid in getattr(node, "out_slots", ()))
+    for tid in results:
+        use(tid)
 
 
 def _whole_type(node, graph) -> str:

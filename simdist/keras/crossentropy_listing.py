@@ -12,13 +12,8 @@ Glossary:
                      their clipped ``Log``), the logits' folded ``Shape``, labels of the
                      logits' rank flattened (``Reshape``) and the logits reshaped, and
                      nn_ops' ``SparseSoftmaxCrossEntropyWithLogits`` scope.
-  softmax_cross_entropy_with_logits -- nn_ops' scope for CategoricalCrossentropy(
-                     from_logits): the logits and labels flattened to 2-D (folded Rank,
-                     Shape, ``Sub``, ``Slice`` with a packed begin, ``concat``,
-                     ``Reshape``), the kernel named as the scope, the result reshaped
-                     back (``Slice_2``, ``Reshape_2``).
-  logistic_loss   -- nn_impl.sigmoid_cross_entropy_with_logits for BinaryCrossentropy(
-                     from_logits): ``max(x, 0) - x * z + log1p(exp(-|x|))`` with Selects.
+  softmax_cross_entropy_with_logits / logistic_loss -- nn_ops' and nn_impl's scopes for
+                     Categorical- / BinaryCrossentropy(from_logits): framework/xent_listing.
   huber_loss      -- delta's ``Cast/x``, ``Sub``, ``Abs``, 0.5's ``Const``, ``LessEqual``,
                      both branches, ``SelectV2``, the Mean over -1.
   whole           -- logits of a Softmax / Sigmoid op (Keras reads their input), a
@@ -35,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import dtypes
+from simdist.framework import dtypes, xent_listing
 from simdist.keras import backend, loss_listing, losses
 from simdist.keras.loss_listing import _mean_last, _out, _shape
 
@@ -90,42 +85,10 @@ def _smoothed(builder, scope, y_true, y_pred, smoothing):
     return _op(builder, scope, "add", "AddV2", [kept, spread], y_true)
 
 
-def _flat_2d(builder, scope, x):
-    """nn_ops._flatten_outer_dims of a rank-2 ``x``: its folded ``Rank`` and ``Shape``,
-    ``Sub``, ``Slice`` (a packed begin), ``concat``, ``Reshape``."""
-    rank = _const(builder, scope, "Rank", 2, _I32)
-    shape = _const(builder, scope, "Shape", _shape(x), _I32)
-    sub = _op(builder, scope, "Sub", "Sub", [rank], rank, [(1, "y", 1)])
-    name = builder.unique(scope + "Slice")
-    begin = _out(builder, f"{name}/begin", "Pack", [sub], _I32, (1,))
-    size = _out(builder, f"{name}/size", "Const", (), _I32, (1,), [1])
-    last = _out(builder, name, "Slice", [shape, begin, size], _I32, (1,))
-    name = builder.unique(scope + "concat")
-    first = _out(builder, f"{name}/values_0", "Const", (), _I32, (1,), [-1])
-    axis = _out(builder, f"{name}/axis", "Const", (), _I32, (), 0)
-    packed = _out(builder, name, "ConcatV2", [first, last, axis], _I32, (2,))
-    return _out(builder, builder.unique(scope + "Reshape"), "Reshape", [x, packed], x.dtype,
-                _shape(x))
-
-
 def _softmax_xent(builder, scope, labels, logits):
-    """nn_ops.softmax_cross_entropy_with_logits_v2 (see the module docstring)."""
+    """nn_ops.softmax_cross_entropy_with_logits_v2 (xent_listing.softmax_xent)."""
     name = builder.unique(scope + "softmax_cross_entropy_with_logits")
-    inner = name + "/"
-    rank = _const(builder, inner, "Rank", 2, _I32)
-    shape = _const(builder, inner, "Shape", _shape(logits), _I32)
-    flat = [_flat_2d(builder, inner, x) for x in (logits, labels)]
-    rows = _shape(logits)[:1]
-    op = builder.add(name, "SoftmaxCrossEntropyWithLogits", flat,
-                     [(logits.dtype, rows), (logits.dtype, _shape(logits))])
-    op.forward_scope = inner   # made in its own scope (nn_ops' name=scope)
-    sub = _op(builder, inner, "Sub", "Sub", [rank], rank, [(1, "y", 1)])
-    sliced = builder.unique(inner + "Slice")
-    begin = _out(builder, f"{sliced}/begin", "Const", (), _I32, (1,), [0])
-    size = _out(builder, f"{sliced}/size", "Pack", [sub], _I32, (1,))
-    rows_shape = _out(builder, sliced, "Slice", [shape, begin, size], _I32, (1,))
-    return _out(builder, builder.unique(inner + "Reshape"), "Reshape",
-                [op.outputs[0], rows_shape], logits.dtype, rows)
+    return xent_listing.softmax_xent(builder, name, labels, logits)
 
 
 def _logits_of_activation(y_pred) -> bool:
@@ -181,20 +144,9 @@ def _binary(builder, scope, y_true, y_pred, kwargs):
 
 
 def _logistic_loss(builder, scope, labels, logits):
-    """nn_impl.sigmoid_cross_entropy_with_logits (see the module docstring)."""
-    name = builder.unique(scope + "logistic_loss")
-    inner = name + "/"
-    zeros = _const(builder, inner, "zeros_like", np.zeros(_shape(logits), np.float32))
-    positive = _op(builder, inner, "GreaterEqual", "GreaterEqual", [logits, zeros], logits,
-                   dtype=dtypes.bool_)
-    relu = _op(builder, inner, "Select", "Select", [positive, logits, zeros], logits)
-    negative = _op(builder, inner, "Select", "Select", [
-        positive, _op(builder, inner, "Neg", "Neg", [logits], logits), logits], logits)
-    linear = _op(builder, inner, "sub", "Sub", [
-        relu, _op(builder, inner, "mul", "Mul", [logits, labels], logits)], logits)
-    soft = _op(builder, inner, "Log1p", "Log1p", [
-        _op(builder, inner, "Exp", "Exp", [negative], logits)], logits)
-    return _out(builder, name, "AddV2", [linear, soft], logits.dtype, _shape(logits))
+    """nn_impl.sigmoid_cross_entropy_with_logits (xent_listing.logistic_loss)."""
+    return xent_listing.logistic_loss(builder, builder.unique(scope + "logistic_loss"),
+                                      labels, logits)
 
 
 def _sparse_xent(builder, scope, y_true, y_pred, kwargs):

@@ -14,7 +14,6 @@ Mirrors keras/src/losses.py and backend.py (the crossentropy kernels).
 
 from __future__ import annotations
 
-import math
 import warnings
 
 from simdist.distribute import distribution_strategy_context as ds_context
@@ -181,53 +180,51 @@ def mean_absolute_error(y_true, y_pred):
 def mean_absolute_percentage_error(y_true, y_pred):
     """``100 * mean(|y_true - y_pred| / max(|y_true|, epsilon), axis=-1)``."""
     y_true, y_pred = _prep(y_true, y_pred)
-    diff = M.abs(M.divide(M.subtract(y_true, y_pred),
-                          M.maximum(M.abs(y_true), _eps(y_pred.dtype))))
-    return M.multiply(M.reduce_mean(diff, axis=-1), 100.0)
+    # tf-keras's operators and calls, so a trace lists TF's ops ('sub', 'Maximum/y', 'mul/x')
+    diff = M.abs((y_true - y_pred) / M.maximum(M.abs(y_true), backend.epsilon()))
+    return 100.0 * M.reduce_mean(diff, axis=-1)
 
 
 def mean_squared_logarithmic_error(y_true, y_pred):
     """``mean(square(log(y_pred + 1) - log(y_true + 1)), axis=-1)`` (both floored at eps)."""
     y_true, y_pred = _prep(y_true, y_pred)
-    eps = _eps(y_pred.dtype)
-    first = M.log(M.add(M.maximum(y_pred, eps), 1.0))
-    second = M.log(M.add(M.maximum(y_true, eps), 1.0))
+    first = M.log(M.maximum(y_pred, backend.epsilon()) + 1.0)
+    second = M.log(M.maximum(y_true, backend.epsilon()) + 1.0)
     return M.reduce_mean(M.squared_difference(first, second), axis=-1)
 
 
 def huber(y_true, y_pred, delta=1.0):
     """Quadratic for errors up to ``delta``, linear beyond: ``mean(.., axis=-1)``."""
-    y_true, y_pred = _prep(y_true, y_pred)
-    delta = A.cast(A.constant(delta), y_pred.dtype)
+    y_pred = A.cast(execute.convert_to_tensor(y_pred), backend.floatx())
+    y_true = A.cast(execute.convert_to_tensor(y_true), backend.floatx())
+    delta = A.cast(delta, backend.floatx())   # a Python delta: the Const 'Cast/x'
     error = M.subtract(y_pred, y_true)
     abs_error = M.abs(error)
-    quadratic = M.multiply(M.square(error), 0.5)
-    linear = M.subtract(M.multiply(abs_error, delta), M.multiply(M.square(delta), 0.5))
-    return M.reduce_mean(A.where(M.less_equal(abs_error, delta), quadratic, linear), axis=-1)
+    half = A.constant(0.5, dtype=abs_error.dtype)
+    return M.reduce_mean(A.where(abs_error <= delta, half * M.square(error),
+                                 delta * abs_error - half * M.square(delta)), axis=-1)
 
 
 def log_cosh(y_true, y_pred):
     """``mean(log(cosh(y_pred - y_true)), axis=-1)``, computed without overflow."""
     y_true, y_pred = _prep(y_true, y_pred)
-    x = M.subtract(y_pred, y_true)
-    value = M.subtract(M.add(x, M.softplus(M.multiply(x, -2.0))), math.log(2.0))
+    x = y_pred - y_true
+    value = x + M.softplus(-2.0 * x) - A.cast(M.log(2.0), x.dtype)
     return M.reduce_mean(value, axis=-1)
 
 
 def kl_divergence(y_true, y_pred):
     """``sum(y_true * log(y_true / y_pred), axis=-1)``, both clipped to ``[eps, 1]``."""
     y_true, y_pred = _prep(y_true, y_pred)
-    eps = _eps(y_pred.dtype)
-    y_true = M.clip_by_value(y_true, eps, 1.0)
-    y_pred = M.clip_by_value(y_pred, eps, 1.0)
-    return M.reduce_sum(M.multiply(y_true, M.log(M.divide(y_true, y_pred))), axis=-1)
+    y_true = M.clip_by_value(y_true, backend.epsilon(), 1)   # backend.clip
+    y_pred = M.clip_by_value(y_pred, backend.epsilon(), 1)
+    return M.reduce_sum(y_true * M.log(y_true / y_pred), axis=-1)
 
 
 def poisson(y_true, y_pred):
     """``mean(y_pred - y_true * log(y_pred + eps), axis=-1)``."""
     y_true, y_pred = _prep(y_true, y_pred)
-    log_pred = M.log(M.add(y_pred, _eps(y_pred.dtype)))
-    return M.reduce_mean(M.subtract(y_pred, M.multiply(y_true, log_pred)), axis=-1)
+    return M.reduce_mean(y_pred - y_true * M.log(y_pred + backend.epsilon()), axis=-1)
 
 
 def _signed_labels(y_true):
@@ -235,30 +232,29 @@ def _signed_labels(y_true):
     ``_maybe_convert_labels``, a smart_cond on whether every label is 0 or 1 (a graph cond
     in a tf.function, so the hinge losses trace)."""
     is_binary = M.reduce_all(M.logical_or(M.equal(y_true, 0), M.equal(y_true, 1)))
-    return cond_lib.cond_for_tf_v2(
-        is_binary, lambda: M.subtract(M.multiply(y_true, 2.0), 1.0), lambda: y_true)
+    return cond_lib.cond_for_tf_v2(is_binary, lambda: 2.0 * y_true - 1.0, lambda: y_true)
 
 
 def hinge(y_true, y_pred):
     """``mean(max(1 - y_true * y_pred, 0), axis=-1)`` with -1/1 labels."""
     y_true, y_pred = _prep(y_true, y_pred)
-    margin = M.subtract(1.0, M.multiply(_signed_labels(y_true), y_pred))
-    return M.reduce_mean(M.maximum(margin, 0.0), axis=-1)
+    return M.reduce_mean(M.maximum(1.0 - _signed_labels(y_true) * y_pred, 0.0), axis=-1)
 
 
 def squared_hinge(y_true, y_pred):
     """``mean(square(max(1 - y_true * y_pred, 0)), axis=-1)`` with -1/1 labels."""
     y_true, y_pred = _prep(y_true, y_pred)
-    margin = M.subtract(1.0, M.multiply(_signed_labels(y_true), y_pred))
+    margin = 1.0 - _signed_labels(y_true) * y_pred
     return M.reduce_mean(M.square(M.maximum(margin, 0.0)), axis=-1)
 
 
 def categorical_hinge(y_true, y_pred):
     """``max(max((1 - y_true) * y_pred) - sum(y_true * y_pred) + 1, 0)`` per example."""
     y_true, y_pred = _prep(y_true, y_pred)
-    pos = M.reduce_sum(M.multiply(y_true, y_pred), axis=-1)
-    neg = M.reduce_max(M.multiply(M.subtract(1.0, y_true), y_pred), axis=-1)
-    return M.maximum(M.add(M.subtract(neg, pos), 1.0), 0.0)
+    pos = M.reduce_sum(y_true * y_pred, axis=-1)
+    neg = M.reduce_max((1.0 - y_true) * y_pred, axis=-1)
+    zero = A.cast(0.0, y_pred.dtype)
+    return M.maximum(neg - pos + 1.0, zero)
 
 
 def cosine_similarity(y_true, y_pred, axis=-1):

@@ -1,5 +1,5 @@
 """``tf.tensordot`` as TF 2.21 computes and traces it (record_tf_graph_steps.py records,
-test_tensordot.py replays): values for an int ``axes``, pairs of lists and of ints,
+test_graph_listing_conformance.py replays): values for an int ``axes``, pairs of lists and of ints,
 negative axes, ``axes=0`` (the outer product), int32 and float64 inputs, axes given as a
 tensor; TF's errors (a negative or too large ``N``, a list not of two, lists of different
 lengths, an axis beyond the rank, contracted dimensions or dtypes that differ); the

@@ -83,6 +83,17 @@ nn_ops.sparse_softmax_cross_entropy_with_logits = _func_graph.recorded(
     nn_ops.sparse_softmax_cross_entropy_with_logits, name=_xent_listing.node_name)
 _graph_operations.register_listing(nn_ops.sparse_softmax_cross_entropy_with_logits,
                                    _xent_listing.list_sparse_xent)
+nn_ops.sigmoid_cross_entropy_with_logits = _func_graph.recorded(   # nn_impl's scope and
+    nn_ops.sigmoid_cross_entropy_with_logits,                     # its last op's name
+    name=lambda labels=None, logits=None, name=None: (name or "logistic_loss",))
+_graph_operations.register_listing(nn_ops.sigmoid_cross_entropy_with_logits,
+                                   _xent_listing.list_logistic_loss)
+nn_ops.softmax_cross_entropy_with_logits = _func_graph.recorded(
+    nn_ops.softmax_cross_entropy_with_logits,
+    name=lambda labels, logits, axis=-1, name=None: (name or
+                                                     "softmax_cross_entropy_with_logits",))
+_graph_operations.register_listing(nn_ops.softmax_cross_entropy_with_logits,
+                                   _xent_listing.list_softmax_xent)
 selection_ops.unique = _func_graph.recorded(selection_ops.unique, kind="spec",
                                             spec=selection_ops.unique_spec, name="Unique")
 selection_ops.boolean_mask = _func_graph.recorded(

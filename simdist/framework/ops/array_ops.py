@@ -243,6 +243,17 @@ def _cast_shortcut(x, dtype, name=None):
     if isinstance(x, Tensor) and not hasattr(x, "assign") and \
             x.dtype == dtypes.as_dtype(dtype):
         return x
+    if isinstance(x, (bool, int, float)):
+        # a Python value is converted in the Cast scope ('Cast/x'): one of the dtype is
+        # that Const alone
+        from simdist.framework import func_graph
+        from simdist.framework.name_scope import name_scope
+
+        own = dtypes.bool_ if isinstance(x, bool) else dtypes.float32 if \
+            isinstance(x, float) else dtypes.int32 if -2**31 <= x < 2**31 else dtypes.int64
+        if func_graph.recorded_op_variant() is None and own == dtypes.as_dtype(dtype):
+            with name_scope("Cast"):
+                return constant(x, name="x")
     return None
 
 

@@ -194,7 +194,7 @@ def _install() -> None:
              "Reciprocal": lambda a: 1 / a, "Exp": math_ops._exp, "Log": math_ops._log,
              "Log1p": math_ops._log1p, "Sqrt": np.sqrt, "Tanh": math_ops._tanh,
              "Sigmoid": math_ops._sigmoid, "Softplus": math_ops._softplus,
-             "Erf": math_ops._erf}
+             "Erf": math_ops._erf, "Erfc": math_ops._erfc}
     for op_type, fn in unary.items():
         _register([op_type], _numeric(_quiet(_same_dtype(fn)), "iuf"))
     _register(["Relu"], _numeric(_same_dtype(lambda a: np.maximum(a, 0)), "iuf"))

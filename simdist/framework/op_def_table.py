@@ -61,6 +61,7 @@ _TABLE = {
     "Elu": ("features:T", "activations:T", "T:type"),
     "Equal": ("x:T y:T", "z:bool", "T:type incompatible_shape_error:bool=true"),
     "Erf": ("x:T", "y:T", "T:type"),
+    "Erfc": ("x:T", "y:T", "T:type"),
     "Exp": ("x:T", "y:T", "T:type"),
     "ExpandDims": ("input:T dim:Tdim", "output:T", "T:type Tdim:type=int32"),
     "Fill": ("dims:index_type value:T", "output:T", "T:type index_type:type=int32"),

@@ -3,11 +3,12 @@ fixtures/tf_eigen_exp.json, tf.nn.softmax into fixtures/tf_eigen_softmax.json),
 eigen_sum_cases (reduce_sum / reduce_mean / cumsum into fixtures/tf_eigen_sum.json) and
 eigen_pow_cases (tf.pow into fixtures/tf_eigen_pow.json), eigen_unary_cases
 (tf.tanh / tf.sigmoid / tf.math.log into fixtures/tf_eigen_unary.json) and
-eigen_log1p_cases (log1p / expm1 / softplus / erf into fixtures/tf_eigen_log1p.json).
+eigen_log1p_cases (log1p / expm1 / softplus / erf into fixtures/tf_eigen_log1p.json) and
+eigen_erf_cases (erfc / gelu / erf's gradients into fixtures/tf_eigen_erf.json).
 
 Run with the TensorFlow interpreter (not simdist's venv), on a CPU-only TF:
     TF_USE_LEGACY_KERAS=1 CUDA_VISIBLE_DEVICES= /tmp/tfvenv/bin/python \
-        tests/framework/record_tf_eigen_math.py [exp|softmax|sum|pow|unary|log1p|case names]
+        tests/framework/record_tf_eigen_math.py [exp|softmax|sum|pow|unary|log1p|erf|case names]
 """
 
 import os
@@ -23,7 +24,8 @@ GROUPS = {"exp": ("eigen_exp_cases", "tf_eigen_exp.json"),
           "sum": ("eigen_sum_cases", "tf_eigen_sum.json"),
           "pow": ("eigen_pow_cases", "tf_eigen_pow.json"),
           "unary": ("eigen_unary_cases", "tf_eigen_unary.json"),
-          "log1p": ("eigen_log1p_cases", "tf_eigen_log1p.json")}
+          "log1p": ("eigen_log1p_cases", "tf_eigen_log1p.json"),
+          "erf": ("eigen_erf_cases", "tf_eigen_erf.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:], cpus=None, clear_session=False)

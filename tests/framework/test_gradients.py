@@ -518,6 +518,7 @@ CASES: dict[str, Case] = {
     "Sigmoid": Case(unary(-4.0, 4.0), M.sigmoid),
     "Tanh": Case(unary(), M.tanh),
     "Erf": Case(unary(), M.erf),
+    "Erfc": Case(unary(), M.erfc),
     "Softplus": Case(unary(-4.0, 4.0), M.softplus),
     "Sin": Case(unary(), T.sin),
     "Cos": Case(unary(), T.cos),

@@ -127,9 +127,13 @@ def _zero_where_grad_is_zero(grad, value):
     return A.where(M.equal(grad, 0), A.zeros_like(value), value)
 
 
-def _erf_grad(g, x, y):
-    two_over_root_pi = A.constant(2 / math.sqrt(math.pi), dtype=g.dtype)
-    return M.multiply(g, M.multiply(two_over_root_pi, M.exp(M.negative(M.square(x)))))
+def _gauss_grad(scale):
+    """TF's _ErfGrad (``scale`` 2/sqrt(pi)) and _ErfcGrad (-2/sqrt(pi)): ``grad * scale *
+    exp(-x**2)``, multiplied left to right."""
+    def rule(g, x, y):
+        factor = A.constant(scale, dtype=g.dtype)
+        return M.multiply(M.multiply(g, factor), M.exp(M.negative(M.square(x))))
+    return rule
 
 
 # Unary rules, one row each (autograd's numpy_vjps style): op type -> the input's gradient
@@ -149,7 +153,8 @@ UNARY_RULES = {
     "Sign": lambda g, x, y: A.zeros_like(x),
     "Sigmoid": lambda g, x, y: M.multiply(g, M.multiply(y, M.subtract(1, y))),
     "Tanh": lambda g, x, y: M.multiply(g, M.subtract(1, M.square(y))),
-    "Erf": _erf_grad,
+    "Erf": _gauss_grad(2 / math.sqrt(math.pi)),
+    "Erfc": _gauss_grad(-2 / math.sqrt(math.pi)),
     "Softplus": lambda g, x, y: M.multiply(g, M.sigmoid(x)),
 }
 

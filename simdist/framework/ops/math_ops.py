@@ -351,7 +351,22 @@ def _erf_other(a):
 _erf = float32_by(eigen_erf.erf, _erf_other)
 
 
+def erfc(x, name=None) -> Tensor:
+    """The complementary error function ``1 - erf(x)``, accurate where ``erf`` is near 1
+    (float32 on the host: Eigen's, TF's CPU bits; eigen_erf.py)."""
+    return _unary("Erfc", x, _erfc, "f")
+
+
+def _erfc_other(a):
+    host = backend.to_host(a)
+    return backend.xp.asarray(_ERFC(host.astype(np.float64)).astype(host.dtype))
+
+
+_erfc = float32_by(eigen_erf.erfc, _erfc_other)
+
+
 _ERF = np.vectorize(math.erf, otypes=[np.float64])  # exact to the last bit of float64
+_ERFC = np.vectorize(math.erfc, otypes=[np.float64])
 
 
 def add_n(inputs, name=None) -> Tensor:
@@ -686,8 +701,8 @@ def divide_no_nan(x, y, name=None) -> Tensor:
 
 __all__ = [
     "abs", "add", "add_n", "argmax", "argmin", "clip_by_value", "convert_pair", "div_no_nan",
-    "divide", "divide_no_nan", "equal", "erf", "exp", "floor", "floor_div", "floordiv", "floormod",
-    "greater", "greater_equal", "is_finite", "is_inf", "is_nan", "l2_normalize", "less",
+    "divide", "divide_no_nan", "equal", "erf", "erfc", "exp", "floor", "floor_div", "floordiv",
+    "floormod", "greater", "greater_equal", "is_finite", "is_inf", "is_nan", "l2_normalize", "less",
     "less_equal", "log", "log1p", "logical_and", "logical_not", "logical_or", "logical_xor",
     "matmul", "maximum", "minimum", "mod", "multiply", "negative", "norm", "not_equal", "pow",
     "realdiv", "reciprocal", "reduce_all", "reduce_any", "reduce_logsumexp", "reduce_max",

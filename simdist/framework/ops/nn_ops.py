@@ -86,14 +86,20 @@ def softsign(features, name=None) -> Tensor:
 
 
 def gelu(features, approximate=False, name=None) -> Tensor:
-    """``x * P(X <= x)`` for a standard normal X; the tanh form when ``approximate``."""
+    """``x * P(X <= x)`` for a standard normal X; the tanh form when ``approximate``. TF's
+    formulas and their order (nn_ops.gelu): ``0.5 * x * erfc(-x * 0.7071067811865476)``,
+    or ``0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x ** 3)))``."""
     x = A._t(features)
-    half_x = M.multiply(x, 0.5)
+    if not x.dtype.is_floating:
+        raise ValueError("`features.dtype` must be a floating point tensor."
+                         f"Received:features.dtype={x.dtype}")
+    half_x = M.multiply(0.5, x)
     if approximate:
-        inner = M.multiply(M.add(x, M.multiply(M.multiply(M.square(x), x), 0.044715)),
-                           0.7978845608028654)
-        return M.multiply(half_x, M.add(M.tanh(inner), 1))
-    return M.multiply(half_x, M.add(M.erf(M.multiply(x, 0.7071067811865476)), 1))
+        cube = M.multiply(A.cast(0.044715, x.dtype), M.pow(x, 3))
+        return M.multiply(half_x, M.add(1.0, M.tanh(M.multiply(0.7978845608028654,
+                                                               M.add(x, cube)))))
+    return M.multiply(half_x, M.erfc(M.multiply(M.negative(x), A.cast(0.7071067811865476,
+                                                                       x.dtype))))
 
 
 def _shifted(v, axis):

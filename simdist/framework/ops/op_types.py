@@ -55,7 +55,7 @@ ALLOWED_T = {
 }
 ALLOWED_T.update(dict.fromkeys(("Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh",
                                 "Asinh", "Acosh", "Atanh", "Expm1"), _FLOAT_COMPLEX))
-ALLOWED_T.update(dict.fromkeys(("Ceil", "Atan2"), "bfloat16, half, float, double"))
+ALLOWED_T.update(dict.fromkeys(("Ceil", "Atan2", "Erfc"), "bfloat16, half, float, double"))
 ALLOWED_T["Minimum"] = ALLOWED_T["Maximum"]
 ALLOWED_T["BatchMatMulV2"] = ALLOWED_T["MatMul"]
 

@@ -1,0 +1,82 @@
+"""The CPU's approximate float32 reciprocal (x86 ``rcpps``) and Eigen's Newton step on it.
+
+Glossary:
+  rcpps      -- ``_mm256_rcp_ps``: 12 significant bits of ``1 / a``, read from a table by the
+                top 12 bits of ``a``'s mantissa; the exponent is the reciprocal's. Intel and
+                AMD build different tables (the instruction only bounds the error by 1.5 *
+                2**-12), so TF's bits through it depend on the CPU model. simdist holds the
+                table of the AMD Zen 3 EPYC (family 25, model 1) that its TF fixtures were
+                recorded on, measured over all 4096 mantissa blocks
+                (tests/framework/record_rcpps_table.py): each entry as its difference, -1 to
+                1, from ``round(2**13 / (1 + (i + 0.5) / 4096))``, two bits each.
+  preciprocal -- Eigen's packet reciprocal under EIGEN_FAST_MATH (TF's x86 build):
+                ``x = rcpps(a)``, then one Newton step ``x * (1 - a x) + x`` with each
+                multiply-add rounded twice (no FMA), ``x`` itself where ``1 - a x`` is NaN
+                (``a`` zero or infinite). Erfc's packets use it, and Softmax's ``1 / sum``.
+Results below float32's smallest normal are 0, as rcpps flushes them.
+
+Mirrors Eigen/src/Core/arch/AVX/MathFunctions.h (``preciprocal<Packet8f>``) and
+Eigen/src/Core/MathFunctionsImpl.h (``generic_reciprocal_newton_step``) as TF 2.21 ships
+them.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import numpy as np
+
+_F = np.float32
+_ONE = _F(1)
+_PACKED = (
+    "BVVaqgVVWqoFVVqqBVUFVVqqWqpapVqqRVVaVVqVWqVapVqlWpVaVVlVVVVapVpVqqlalaqpWlWapVlVWlVFQBBR"
+    "VWUUVVlpFFFVZWWmmqoVVlllZZaaaWmmmmlpppppZZZZZVVVVVRllllVaaZZZWmmWWVpllVUZZVFEKmmWVQRVZma"
+    "EVmZqhFZmZoRVVmZVZmqqhFVVZlVmZmZVZmZmVWZmZlVmVVVZqqqmVWZlVVmmZmZZqqZmaaqmZlmqZmVFFWWaVlm"
+    "mqoUVVZZVWWWaVllmmlZZZZpVVWWWRRVVVVZZZZZVVVVVVVVVVVZZZZVWWWWVVllVVVVVUUUaaaWVQVFVWUVlZWl"
+    "VpaWplaWlqZWlpamVpaVpVWVVWVqmpqmVpWVZVqalqVVVUVRVZVVUVWVVVFVlUVRVVVBUGqWlWVVVVpVqVaqalRV"
+    "VlVZVWpVaVWqValVqlWpVWpVaVVaVVVVVRWpVqpVaVVVValVqlVUVVUAqVVVBalVVRWpVVUVVVVVVlVVVVVWqqqq"
+    "VVVVqlVVVVVVVVVWqqqqqlVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVaqqqqqpVVVVVVVVVVVZVVVVWqqqQAVVVVVV"
+    "VVVVWpVVVVqlVVVapVVVWpVVVVVVVVQFVVVVWqpVVVlVVaVaqpVVWVVVlVqlVVUFVUBWpVqpVqlaqgFVBVUBVQVV"
+    "VqlaqValWqVWlVpVVVVVVZaqWqVWlVlVUVUFUFaVWVWWqVqVVVVFVFZVVVVWpVlVRVFVVUVRVVVFUVVVRVFUVVqW"
+    "palaVpWlWVZVlUVRVFVaVpWlVVVUVVqWlZVVUVRUWlZVVZqWlaVVUVBQWVVUVFVZWVlVWlpaVlpaWVVZWVlVWVlZ"
+    "UVVVVVFFRUWWWlpaVVlZVVFVRUVWWllZUVVFRVZZWVVRRUUFVVlVRZZaWVVVVVZZVWWWWllllppZZaaaWWWmmlll"
+    "pppZZZaaWWWWWVVVVllVVVVVRRRRRVlllllVVVVVmmmmmllVVVVFFFFFEEUUVVVZVVllmmWaFFUUVVVVVVlVWWVZ"
+    "ZZllmmWaaZoURRRFFEUUVRRFFEUURRRFaZplmmWZZZllWWVZVVVVVVRVFUVpmmaZZVlWVVRVFUVlmWZZVVVVRWWZ"
+    "ZllVVRVFZZlWVVRFEURlVVVFZZlWVamaZllUVRFEZVVVRWVZVVURFURVEVVFVRFVRVURVUVVEVVEVREVREVmZpmZ"
+    "ZmZZmVVmVVlVVVVVEVVERWZmWZlVVlVVEVVERGZmVVlVVURVZmVVmVVURFVmZVVZVVRERFZlVVVmZZmZVVRERFZl"
+    "VVVmZVVVaqmZmVVURERVVEREZmVVVWZlVVVmZVVVZmVVVQ=="
+)
+
+
+def _table():
+    """rcpps of ``1 + (i + 0.5) / 4096``'s block, as float32 bits in [0.5, 1), for each i."""
+    packed = np.frombuffer(base64.b64decode("".join(_PACKED)), np.uint8)
+    diff = ((packed[:, None] >> np.array([6, 4, 2, 0], np.uint8)) & 3).ravel().astype(np.int64)
+    i = np.arange(4096)
+    m = np.round(8192 / (1 + (i + 0.5) / 4096)).astype(np.int64) + diff - 1   # 4096..8191
+    return (np.uint32(126 << 23) | ((m.astype(np.uint32) & 0xFFF) << 11)).astype(np.uint32)
+
+
+_RCP = _table()
+
+
+def rcpps(a):
+    """The CPU's ``rcpps`` of a float32 array (see the glossary)."""
+    a = np.asarray(a, _F)
+    bits = a.view(np.uint32)
+    exponent = ((bits >> 23) & 0xFF).astype(np.int64)
+    entry = _RCP[(bits >> 11) & 0xFFF]
+    out_exp = 253 - exponent                 # 126 for a in [1, 2)
+    out = (out_exp.astype(np.uint32) << 23) | (entry & 0x7FFFFF) | (bits & 0x80000000)
+    out = np.where(out_exp <= 0, bits & 0x80000000, out)            # underflow: signed 0
+    out = np.where(exponent == 0, (bits & 0x80000000) | 0x7F800000, out)   # 0 -> inf
+    out = out.astype(np.uint32).view(_F)
+    return np.where(np.isnan(a), a, out)
+
+
+def preciprocal(a):
+    """Eigen's packet ``1 / a`` of a float32 array: rcpps and one Newton step."""
+    with np.errstate(all="ignore"):
+        x = rcpps(a)
+        tmp = _ONE - a * x
+        return np.where(tmp == tmp, x * tmp + x, x)

@@ -62,6 +62,7 @@ from simdist.framework.ops.trig_ops import (
     acos, acosh, asin, asinh, atan, atan2, atanh, cos, cosh, sin, sinh, tan,
 )
 from simdist.framework.tensor_spec import TensorSpec
+from simdist.framework.composite_specs import RaggedTensorSpec, SparseTensorSpec
 from simdist.framework.ragged_tensor import RaggedTensor
 from simdist.framework.sparse_tensor import SparseTensor
 from simdist.framework.ops.tensor_array_ops import TensorArray, TensorArraySpec

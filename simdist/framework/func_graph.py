@@ -264,9 +264,11 @@ _COMPOSITES: dict = {}   # type -> its parts type (a tuple subclass that rebuild
 def register_composite(cls, components, rebuild) -> None:
     """Record values of exactly ``cls`` as ``components(x)`` (a sequence) in graphs; at
     execution ``rebuild(list)`` makes the value again from its components."""
-    parts = type(f"_{cls.__name__}Parts", (tuple,), {
+    name = f"_{cls.__name__}Parts"
+    parts = type(name, (tuple,), {
         "__slots__": (), "rebuild": rebuild,
         "__repr__": lambda self: f"{cls.__name__}{tuple.__repr__(self)}"})
+    globals()[name] = parts   # a saved function's graph pickles its parts by name
     _COMPOSITES[cls] = (components, parts)
 
 

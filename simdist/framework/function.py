@@ -63,6 +63,7 @@ import numpy as np
 
 from simdist import _world
 from simdist.framework import (
+    composite_specs,
     context,
     dtypes,
     eager_function_run,
@@ -82,6 +83,8 @@ from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import NotTraceable, Tensor
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.tensor_spec import TensorSpec
+
+_SPECS = (TensorSpec, composite_specs.RaggedTensorSpec, composite_specs.SparseTensorSpec)
 
 
 class _Spec:
@@ -152,6 +155,8 @@ def register_call_context(fn):
 
 def _key(args, kwargs):
     expanded = func_graph.expand((args, kwargs))   # a PerReplica: one leaf per replica
+    if expanded is not (args, kwargs):   # RaggedTensors and SparseTensors: by their specs
+        expanded = composite_specs.keyed(expanded)
     structure = nest.map_structure(lambda _: None, expanded)
     leaves = tuple(_leaf_key(x) for x in nest.flatten(expanded))
     extra = [c() for c in _CALL_CONTEXTS]
@@ -217,7 +222,8 @@ class ConcreteFunction:
             return self._trace.key
         args, kwargs = self._trace.graph.structured_inputs
         spec = (lambda x: TensorSpec(x.shape, x.dtype, x.name.split(":")[0])
-                if isinstance(x, func_graph.SymbolicTensor) else x)
+                if isinstance(x, func_graph.SymbolicTensor) else
+                composite_specs.spec_of(x) or x)   # a RaggedTensor's, a SparseTensor's
         return nest.map_structure(spec, (tuple(args), dict(kwargs)))
 
     @property
@@ -272,7 +278,8 @@ class ConcreteFunction:
             params = params[1:]
         params = params[:len(t_args)] + list(t_kwargs)
         is_input = [isinstance(w, func_graph.SymbolicTensor) or nest.is_nested(w)
-                    or function_type._is_variable(w) for w in traced]
+                    or function_type._is_variable(w) or func_graph.is_composite(w)
+                    for w in traced]
         bound, reason = self._bind_structured(params, traced, is_input, args, kwargs)
         if bound is None:   # TF's fallback: the flat signature, tensors by position
             inputs = [p for p, i in zip(params, is_input) if i]
@@ -350,8 +357,10 @@ class Function:
         self._input_signature = (None if input_signature is None
                                  else [self._as_spec(s) for s in input_signature])
         # Each entry may be a structure of specs (a dataset's element_spec), as in TF.
+        # A RaggedTensorSpec or SparseTensorSpec stands for its components' specs.
         self._flat_signature = (None if input_signature is None
-                                else nest.flatten(self._input_signature))
+                                else nest.flatten(composite_specs.expand_specs(
+                                    self._input_signature)))
         self._jit_compile = jit_compile
         self._reduce_retracing = reduce_retracing
         self._autograph = autograph
@@ -374,7 +383,7 @@ class Function:
 
     @staticmethod
     def _as_spec(s):
-        if not all(isinstance(leaf, TensorSpec) for leaf in nest.flatten(s)):
+        if not all(isinstance(leaf, _SPECS) for leaf in nest.flatten(s)):
             raise TypeError(f"input_signature must be a list of tf.TensorSpec, got {s!r}.")
         return s
 
@@ -402,6 +411,8 @@ class Function:
         and no arguments, the signature's trace."""
         if self._input_signature is not None and not args and not kwargs:
             args = tuple(self._input_signature)
+        # a RaggedTensorSpec or SparseTensorSpec: traced as its components' specs
+        args, kwargs = composite_specs.spec_parts((args, kwargs))
         trace = self._lookup(args, kwargs)
         first = self._first_call_made_variables is None
         self._ensure_traced(trace, args, kwargs)
@@ -782,8 +793,8 @@ class Function:
     def _input_shapes(self, trace: _Trace, flat):
         """Per flat argument: the placeholder's shape (None dims relaxed), or None."""
         out = []
-        if self._input_signature is not None:
-            return list(self._flat_signature)
+        if self._input_signature is not None:   # (a RaggedTensor's uniform lengths: None)
+            return [s if isinstance(s, TensorSpec) else None for s in self._flat_signature]
         key_leaves = trace.key[1]
         for x, k in zip(flat, key_leaves):
             out.append(k.shape if isinstance(k, _Spec) and k.kind == "Tensor"
@@ -867,13 +878,15 @@ class Function:
             return trace
 
     def _check_signature(self, args, kwargs):
-        flat = nest.flatten((args, kwargs))
+        flat = nest.flatten(func_graph.expand((args, kwargs)))
         sig = self._flat_signature
         if len(flat) != len(sig):
             raise TypeError(
                 f"{self._name}() takes {len(sig)} positional arguments as given by "
                 f"input_signature, but {len(flat)} were given.")
         for i, (value, s) in enumerate(zip(flat, sig)):
+            if not isinstance(s, TensorSpec):   # a RaggedTensor's uniform row length
+                continue
             for x in getattr(value, "_values", (value,)):  # a distributed value: each component
                 self._check_spec(i, x, s, args, kwargs)
         with self._lock:

@@ -44,6 +44,11 @@ def type_text(value, alias_ids=None) -> str:
                 f"trainable={bool(getattr(value, 'trainable', True))}, alias_id={alias})")
     if isinstance(value, Tensor):
         return _spec_text(value.shape, value.dtype)
+    from simdist.framework import composite_specs
+
+    spec = composite_specs.spec_of(value)
+    if spec is not None:   # a RaggedTensor or a SparseTensor
+        return repr(spec)
     if isinstance(value, tuple) and hasattr(value, "_fields"):
         paired = ", ".join(f"[{n!r}, {type_text(v, alias_ids)}]"
                            for n, v in zip(value._fields, value))

@@ -16,6 +16,9 @@ Glossary:
   operators   -- ``+ - * / // % ** < <= > >= & | ^ ~ -x abs(x)`` act on the flat values,
                  broadcasting as TF does (ops/ragged_elementwise.py); tf ops dispatch on
                  ragged arguments (ops/ragged_dispatch.py).
+  traced      -- a tf.function records a RaggedTensor as its flat values, row splits and
+                 uniform row lengths (its trace key: RaggedTensorSpec, composite_specs.py);
+                 each ragged op is one node of the graph.
 
 Mirrors tensorflow/python/ops/ragged/ragged_tensor.py and ragged_factory_ops.py.
 """
@@ -24,9 +27,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import dtypes, execute
+from simdist.framework import dtypes, execute, func_graph
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape
+from simdist.hardware import backend
 
 
 class RaggedTensor:
@@ -53,7 +57,7 @@ class RaggedTensor:
         if not isinstance(values, RaggedTensor):
             values = execute.convert_to_tensor(values)
         splits = execute.convert_to_tensor(row_splits, dtype_hint=dtypes.int64)
-        s = np.asarray(splits.numpy()).astype(np.int64)
+        s = host(splits).astype(np.int64)
         if validate:
             _check_splits(s, _nvals(values))
         return cls(values, execute.convert_to_tensor(s), internal=True)
@@ -61,7 +65,7 @@ class RaggedTensor:
     @classmethod
     def from_row_lengths(cls, values, row_lengths, name=None, validate=True):
         """Rows of the given lengths, in order."""
-        lengths = np.asarray(execute.convert_to_tensor(row_lengths).numpy()).astype(np.int64)
+        lengths = host(execute.convert_to_tensor(row_lengths)).astype(np.int64)
         return cls.from_row_splits(values, np.concatenate([[0], np.cumsum(lengths)]),
                                    validate=validate)
 
@@ -83,8 +87,8 @@ class RaggedTensor:
         Raises:
           InvalidArgumentError: ids that decrease, are negative, or reach ``nrows``.
         """
-        ids = np.asarray(execute.convert_to_tensor(value_rowids).numpy()).astype(np.int64)
-        n = int(np.asarray(execute.convert_to_tensor(nrows).numpy())) if nrows is not None \
+        ids = host(execute.convert_to_tensor(value_rowids)).astype(np.int64)
+        n = int(host(execute.convert_to_tensor(nrows))) if nrows is not None \
             else (int(ids[-1]) + 1 if ids.size else 0)
         if validate and ids.size and (np.any(np.diff(ids) < 0) or ids[0] < 0 or ids[-1] >= n):
             from simdist import errors
@@ -161,7 +165,11 @@ class RaggedTensor:
 
     @property
     def shape(self) -> TensorShape:
-        dims, level = [self.nrows_int()], self
+        if func_graph.is_symbolic(self._row_splits):   # in a trace: the static rows' count
+            n = self._row_splits.shape[0]
+            dims, level = [None if n is None else n - 1], self
+        else:
+            dims, level = [self.nrows_int()], self
         while isinstance(level, RaggedTensor):
             dims.append(level._uniform_row_length)
             level = level.values
@@ -172,7 +180,7 @@ class RaggedTensor:
         return len(self.shape)
 
     def nrows_int(self) -> int:
-        return int(self._row_splits.shape[0]) - 1
+        return len(self._splits()) - 1
 
     def nrows(self, out_type=None, name=None) -> Tensor:
         return execute.convert_to_tensor(np.int64(self.nrows_int()))
@@ -219,13 +227,28 @@ class RaggedTensor:
         return self.with_values(execute.convert_to_tensor(new_values))
 
     def _splits(self) -> np.ndarray:
-        return np.asarray(self._row_splits.numpy())
+        s = host(self._row_splits)
+        if func_graph.is_symbolic(self._row_splits):
+            # A recorded op runs for its shapes on placeholders, which need not be splits
+            # of the values: consistent ones (every value in the first row) stand in.
+            nvals = _nvals(self._values)
+            s = np.full(s.shape, nvals, np.int64)
+            s[:1] = 0
+        return s
+
+    def nested_splits(self) -> list:
+        """Each level's row splits as host arrays, outermost first."""
+        out, level = [], self
+        while isinstance(level, RaggedTensor):
+            out.append(level._splits())
+            level = level.values
+        return out
 
     # --- values -------------------------------------------------------------------------
     def to_list(self) -> list:
         """The rows as nested Python lists."""
         inner = self._values.to_list() if isinstance(self._values, RaggedTensor) \
-            else np.asarray(self._values.numpy()).tolist()
+            else host(self._values).tolist()
         s = self._splits()
         return [inner[s[i]:s[i + 1]] for i in range(len(s) - 1)]
 
@@ -268,11 +291,19 @@ class RaggedTensor:
         return ragged_getitem.getitem(self, key)
 
     def __repr__(self) -> str:
+        if func_graph.is_symbolic(self._row_splits):   # in a trace: TF's graph text
+            return f"tf.RaggedTensor(values={self._values}, row_splits={self._row_splits})"
         # TF's text: NumPy's, elements separated by commas (ragged_tensor._formatter)
         with np.printoptions(formatter={"all": _formatter}):
             return f"<tf.RaggedTensor {_formatter(self.numpy())}>"
 
     __str__ = __repr__
+
+
+def host(t) -> np.ndarray:
+    """A tensor's values on the host: an eager tensor's, or (while a recorded op runs for
+    its shapes in a trace) a symbolic tensor's placeholder values."""
+    return np.asarray(backend.to_host(t._value))
 
 
 def _operator(op: str, reverse):
@@ -317,7 +348,10 @@ def rows(values, start: int, stop: int):
 
 
 def _nvals(values) -> int:
-    return values.nrows_int() if isinstance(values, RaggedTensor) else int(values.shape[0])
+    if isinstance(values, RaggedTensor):
+        return values.nrows_int()
+    return int(values._value.shape[0]) if func_graph.is_symbolic(values) else \
+        int(values.shape[0])
 
 
 def _check_splits(s, nvals) -> None:
@@ -392,6 +426,33 @@ def _build(rows, ragged_rank, dtype):
 
 
 _operators()
+
+def _components(rt) -> tuple:
+    """The tensors a traced function records a RaggedTensor as: its flat values, each
+    level's row splits, and each level's uniform row length (-1: ragged)."""
+    levels, level = [], rt
+    while isinstance(level, RaggedTensor):
+        levels.append(level)
+        level = level.values
+    uniform = tuple(-1 if x._uniform_row_length is None else x._uniform_row_length
+                    for x in levels)
+    return (level,) + tuple(x._row_splits for x in levels) + (uniform,)
+
+
+def _rebuild(parts) -> RaggedTensor:
+    flat, *splits, uniform = parts
+    out = flat
+    for row_splits, length in reversed(list(zip(splits, uniform))):
+        out = RaggedTensor(out, row_splits, internal=True,
+                           uniform_row_length=None if length < 0 else length)
+    return out
+
+
+# In a traced function: recorded as its components (TF's CompositeTensor).
+func_graph.register_composite(RaggedTensor, _components, _rebuild)
+func_graph.record_methods(RaggedTensor, dict.fromkeys((
+    "row_lengths", "value_rowids", "nrows", "bounding_shape", "row_starts", "row_limits",
+    "nested_row_lengths", "to_tensor", "to_sparse"), "pure"))
 
 # Public ops called on a RaggedTensor hand it to the ragged dispatcher.
 from simdist.framework.ops import ragged_dispatch  # noqa: E402,F401

@@ -54,14 +54,16 @@ class SavedTrace:
         names = self.params[:len(t_args)]
         if set(given) != set(names) | set(t_kwargs):
             return None
-        call = (tuple(given[n] for n in names), {k: given[k] for k in t_kwargs})
+        # RaggedTensors and SparseTensors match by their components
+        call = func_graph.expand((tuple(given[n] for n in names),
+                                  {k: given[k] for k in t_kwargs}))
+        traced = func_graph.expand((tuple(t_args), dict(t_kwargs)))
         try:
-            nest.assert_same_structure(call, (tuple(t_args), dict(t_kwargs)))
+            nest.assert_same_structure(call, traced)
         except (ValueError, TypeError):
             return None
         out = []
-        for value, want in zip(nest.flatten(call), nest.flatten((tuple(t_args),
-                                                                  dict(t_kwargs)))):
+        for value, want in zip(nest.flatten(call), nest.flatten(traced)):
             if isinstance(want, func_graph.SymbolicTensor):
                 try:
                     t = value if isinstance(value, Tensor) else \
@@ -75,7 +77,7 @@ class SavedTrace:
                 out.append(value)
             else:
                 return None
-        return nest.pack_sequence_as(call, out)
+        return func_graph.collapse(nest.pack_sequence_as(call, out))
 
     def run(self, call):
         """The graph's outputs for the bound call (``bind``'s)."""

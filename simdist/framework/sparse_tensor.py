@@ -6,7 +6,8 @@ Glossary:
   dense_shape -- int64 [rank]: the shape of the tensor they stand for.
   to_dense    -- the full tensor, ``default_value`` (zero) where nothing is stored;
                  ``from_dense`` stores a tensor's nonzeros (in row-major order).
-Eager only: a SparseTensor is not a value a traced tf.function takes or returns in simdist.
+  traced      -- a tf.function records a SparseTensor as its three tensors (its trace key:
+                 any number of values, the dense shape by value: composite_specs.py).
 
 Mirrors tensorflow/python/framework/sparse_tensor.py and ops/sparse_ops.py.
 """
@@ -15,9 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import dtypes, errors, execute
+from simdist.framework import dtypes, errors, execute, func_graph
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape
+from simdist.hardware import backend
 
 
 class SparseTensor:
@@ -35,7 +37,8 @@ class SparseTensor:
         if len(self._indices.shape) != 2 or len(self._values.shape) != 1:
             raise ValueError(f"SparseTensor expects indices of rank 2 and values of rank 1, "
                              f"got shapes {self._indices.shape} and {self._values.shape}.")
-        if self._indices.shape[0] != self._values.shape[0]:
+        n, m = self._indices.shape[0], self._values.shape[0]
+        if n is not None and m is not None and n != m:   # (unknown in a trace: not checked)
             raise ValueError(f"SparseTensor has {self._indices.shape[0]} indices but "
                              f"{self._values.shape[0]} values.")
 
@@ -57,23 +60,30 @@ class SparseTensor:
 
     @property
     def shape(self) -> TensorShape:
-        return TensorShape([int(d) for d in np.asarray(self._dense_shape.numpy())])
+        if func_graph.is_symbolic(self._dense_shape):
+            return TensorShape([None] * (self._dense_shape.shape[0] or 0))
+        return TensorShape([int(d) for d in host(self._dense_shape)])
 
     def __mul__(self, other):
         from simdist.framework.ops import sparse_ops
 
-        return sparse_ops._cwise("SparseDenseCwiseMul", np.multiply, self, other)
+        return sparse_ops.dense_cwise("SparseDenseCwiseMul", np.multiply, self, other)
 
     def __truediv__(self, other):
         from simdist.framework.ops import sparse_ops
 
-        return sparse_ops._cwise("SparseDenseCwiseDiv", np.true_divide, self, other)
+        return sparse_ops.dense_cwise("SparseDenseCwiseDiv", np.true_divide, self, other)
 
     def __repr__(self) -> str:
         return (f"SparseTensor(indices={self._indices!s}, values={self._values!s}, "
                 f"dense_shape={self._dense_shape!s})")
 
     __str__ = __repr__
+
+
+# In a traced function: recorded as its three tensors (TF's CompositeTensor).
+func_graph.register_composite(
+    SparseTensor, lambda x: (x.indices, x.values, x.dense_shape), lambda p: SparseTensor(*p))
 
 
 def to_dense(sp_input, default_value=None, validate_indices=True, name=None) -> Tensor:
@@ -86,9 +96,12 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None) -> 
     """
     if not isinstance(sp_input, SparseTensor):
         raise TypeError(f"Input must be a SparseTensor, got {type(sp_input).__name__}.")
-    idx = np.asarray(sp_input.indices.numpy())
-    shape = tuple(int(d) for d in np.asarray(sp_input.dense_shape.numpy()))
-    vals = np.asarray(sp_input.values.numpy())
+    idx = host(sp_input.indices)
+    shape = tuple(int(d) for d in host(sp_input.dense_shape))
+    vals = host(sp_input.values)
+    if execute.in_shape_inference():   # placeholders of a trace: the shape only
+        idx = idx[:0]
+
     def text(index):   # TF's "[0,5]"
         return "[" + ",".join(str(int(i)) for i in index) + "]"
 
@@ -115,8 +128,18 @@ def to_dense(sp_input, default_value=None, validate_indices=True, name=None) -> 
 def from_dense(tensor, name=None) -> SparseTensor:
     """The nonzero (non-empty) entries of ``tensor`` as a SparseTensor."""
     t = execute.convert_to_tensor(tensor)
-    arr = np.asarray(t.numpy())
+    arr = host(t)
     mask = arr != (b"" if arr.dtype == object else 0)
     idx = np.argwhere(mask).astype(np.int64)
     return SparseTensor(idx, execute.convert_to_tensor(arr[mask]),
                         np.asarray(arr.shape, np.int64))
+
+
+def host(t) -> np.ndarray:
+    """A tensor's values on the host (a symbolic tensor's placeholders, in a recorded op)."""
+    return np.asarray(backend.to_host(t._value))
+
+
+# While a tf.function traces, each is one node of the graph.
+to_dense = func_graph.recorded(to_dense)
+from_dense = func_graph.recorded(from_dense)

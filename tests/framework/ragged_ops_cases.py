@@ -133,4 +133,42 @@ out = _text([tf.sparse.sparse_dense_matmul(s, b),
 tf.sparse.sparse_dense_matmul(s, tf.ones([3, 2]))
 """,
 }
+CASES.update({
+    "tf.function of RaggedTensors: a trace per RaggedTensorSpec": R + """
+traces = []
+@tf.function
+def f(x):
+    traces.append(repr(x.shape))
+    return x * 2
+a = f(r)
+b = f(tf.ragged.constant([[1], [2, 3, 4], [], [5, 6]]))
+c = f(tf.ragged.constant([[1], [2]]))
+d = f(tf.ragged.constant([[1.5], [2.5]]))
+out = _text([a, b, c, d, f.experimental_get_tracing_count(), traces])
+""",
+    "tf.function with a RaggedTensorSpec input_signature": R + """
+@tf.function(input_signature=[tf.RaggedTensorSpec(shape=[None, None], dtype=tf.int32)])
+def g(x):
+    return tf.reduce_sum(x, axis=1), x.row_lengths(), x[:, :1]
+cf = g.get_concrete_function()
+out = _text([g(r), g(tf.ragged.constant([[7, 8, 9]])), g.experimental_get_tracing_count(),
+             cf.structured_input_signature])
+""",
+    "a RaggedTensorSpec input_signature refuses a float RaggedTensor": R + """
+@tf.function(input_signature=[tf.RaggedTensorSpec(shape=[None, None], dtype=tf.int32)])
+def g(x):
+    return x
+g(tf.ragged.constant([[1.5]]))
+""",
+    "tf.function of SparseTensors: a trace per dense shape": S + """
+@tf.function
+def h(x):
+    return tf.sparse.reduce_sum(x, axis=1), tf.sparse.to_dense(x * 2.0)
+t = tf.sparse.SparseTensor(indices=[[0, 0]], values=[4.], dense_shape=[3, 4])
+u = tf.sparse.SparseTensor(indices=[[0, 0]], values=[4.], dense_shape=[2, 2])
+out = _text([h(tf.sparse.reorder(s)), h(t), h.experimental_get_tracing_count(), h(u),
+             h.experimental_get_tracing_count(),
+             h.get_concrete_function(t).structured_input_signature])
+""",
+})
 CASES = {name: TEXT + code for name, code in CASES.items()}

@@ -28,7 +28,7 @@ import numpy as np
 
 from simdist.framework import execute
 from simdist.framework.ops.ragged_getitem import gather_rows
-from simdist.framework.ragged_tensor import RaggedTensor
+from simdist.framework.ragged_tensor import RaggedTensor, host
 
 
 def as_ragged(values, ragged_rank=None):
@@ -81,17 +81,15 @@ def _concat_impl(rts, axis):
             offset += int(s[-1])
         values = _concat_impl([r.values for r in rts], 0)
         return RaggedTensor.from_row_splits(values, np.concatenate(splits), validate=False)
-    from simdist.framework.ops import assert_ops
+    from simdist.framework.ops.ragged_elementwise import _assert_equal
 
     for j, r in enumerate(rts[1:], start=1):
-        assert_ops.assert_equal(rts[0].nrows(), r.nrows(),
-                                message=f"Input tensors at index 0 (=x) and {j} (=y) have "
-                                        "incompatible shapes.")
+        _assert_equal(np.int64(rts[0].nrows_int()), np.int64(r.nrows_int()),
+                      message=f"Input tensors at index 0 (=x) and {j} (=y) have "
+                              "incompatible shapes.")
     if axis > 1:
         first = rts[0]._splits()
         for r in rts[1:]:
-            from simdist.framework.ops.ragged_elementwise import _assert_equal
-
             _assert_equal(first, r._splits())
         return rts[0].with_values(_concat_impl([r.values for r in rts], axis - 1))
     stacked = _concat_impl(rts, 0)
@@ -119,7 +117,7 @@ def tile(input, multiples, name=None):  # noqa: A002 - TF's name
     from simdist.framework.ops import array_ops
 
     rt = input
-    m = [int(x) for x in np.asarray(execute.convert_to_tensor(multiples).numpy())]
+    m = [int(x) for x in np.asarray(host(execute.convert_to_tensor(multiples)))]
     if len(m) != rt.ndim:
         raise ValueError(f"Expected multiples argument to be a vector of length {rt.ndim} "
                          f"but got length {len(m)}")
@@ -178,13 +176,13 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     from simdist.framework.ops import ragged_elementwise, selection_ops
 
     if not isinstance(mask, RaggedTensor):
-        keep = np.flatnonzero(np.asarray(execute.convert_to_tensor(mask).numpy()))
+        keep = np.flatnonzero(np.asarray(host(execute.convert_to_tensor(mask))))
         return gather_rows(tensor, keep)
     if not isinstance(tensor, RaggedTensor):
         tensor = as_ragged([tensor, mask], mask.ragged_rank)[0]
-    for mine, theirs in zip(tensor.nested_row_splits, mask.nested_row_splits):
-        ragged_elementwise._assert_equal(np.asarray(mine.numpy()), np.asarray(theirs.numpy()))
-    keep = np.asarray(mask.flat_values.numpy()).astype(bool)
+    for mine, theirs in zip(tensor.nested_splits(), mask.nested_splits()):
+        ragged_elementwise._assert_equal(mine, theirs)
+    keep = np.asarray(host(mask.flat_values)).astype(bool)
     values = selection_ops.boolean_mask(tensor.flat_values, mask.flat_values)
     # The innermost rows shrink to their kept values; the outer rows keep their shape.
     levels = [tensor]

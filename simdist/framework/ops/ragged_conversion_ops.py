@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.framework import execute
-from simdist.framework.ragged_tensor import RaggedTensor
+from simdist.framework.ragged_tensor import RaggedTensor, host
 
 
 def from_tensor(tensor, lengths=None, padding=None, ragged_rank=1):
@@ -43,13 +43,13 @@ def from_tensor(tensor, lengths=None, padding=None, ragged_rank=1):
                             lengths, padding, ragged_rank - 1)
         splits = np.arange(shape[0] + 1, dtype=np.int64) * shape[1]
         return RaggedTensor(inner, execute.convert_to_tensor(splits), internal=True)
-    arr = np.asarray(t.numpy())
+    arr = np.asarray(host(t))
     nrows, ncols = arr.shape[0], arr.shape[1]
     if lengths is not None:
-        lens = np.minimum(np.asarray(execute.convert_to_tensor(lengths).numpy(), np.int64),
+        lens = np.minimum(np.asarray(host(execute.convert_to_tensor(lengths)), np.int64),
                           ncols)
     elif padding is not None:
-        pad = np.asarray(execute.convert_to_tensor(padding, dtype=t.dtype).numpy())
+        pad = np.asarray(host(execute.convert_to_tensor(padding, dtype=t.dtype)))
         is_pad = (arr == pad).reshape(nrows, ncols, -1).all(axis=2)
         real = ~is_pad
         # The length is one past the last value that is not padding.
@@ -65,11 +65,11 @@ def from_tensor(tensor, lengths=None, padding=None, ragged_rank=1):
 
 def to_tensor(rt, default_value=None, shape=None):
     """See the module glossary."""
-    bounding = [int(d) for d in rt.bounding_shape().numpy()]
+    bounding = [int(d) for d in host(rt.bounding_shape())]
     if shape is not None:
         want = [None if d is None else int(d) for d in _dims(shape)]
         bounding = [b if w is None else w for b, w in zip(bounding, want)]
-    flat = np.asarray(rt.flat_values.numpy())
+    flat = np.asarray(host(rt.flat_values))
     fill = default_value if default_value is not None else (
         b"" if flat.dtype == object else 0)
     if isinstance(fill, str):
@@ -104,7 +104,7 @@ def to_sparse(rt):
     index = np.arange(rt.nrows_int(), dtype=np.int64)[:, None]
     level = rt
     while isinstance(level, RaggedTensor):
-        s = np.asarray(level.row_splits.numpy())
+        s = level._splits()
         lens = s[1:] - s[:-1]
         within = np.arange(s[-1], dtype=np.int64) - np.repeat(s[:-1], lens)
         index = np.concatenate([np.repeat(index, lens, axis=0), within[:, None]], axis=1)
@@ -130,6 +130,6 @@ def from_sparse(st_input):
         raise TypeError(f"st_input must be a SparseTensor, got {type(st_input).__name__}.")
     if st_input.indices.shape[1] != 2:
         raise ValueError("rank(st_input) must be 2.")
-    idx = np.asarray(st_input.indices.numpy())
-    nrows = int(np.asarray(st_input.dense_shape.numpy())[0])
+    idx = np.asarray(host(st_input.indices))
+    nrows = int(np.asarray(host(st_input.dense_shape))[0])
     return RaggedTensor.from_value_rowids(st_input.values, idx[:, 0], nrows, validate=False)

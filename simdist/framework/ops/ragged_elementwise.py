@@ -37,13 +37,13 @@ def nary(op, inputs, *args, **kwargs):
     """``op`` on a list of values, one of them ragged: all must share the row partitions."""
     ragged = [x for x in inputs if isinstance(x, RaggedTensor)]
     first = ragged[0]
-    splits = [np.asarray(s.numpy()) for s in first.nested_row_splits]
+    splits = first.nested_splits()
     flat = []
     for x in inputs:
         if not isinstance(x, RaggedTensor):
             x = _dense_like(x, first)
-        for mine, theirs in zip(splits, x.nested_row_splits):
-            _assert_equal(mine, np.asarray(theirs.numpy()))
+        for mine, theirs in zip(splits, x.nested_splits()):
+            _assert_equal(mine, theirs)
         flat.append(x.flat_values)
     return first.with_flat_values(op(flat, *args, **kwargs))
 
@@ -101,7 +101,7 @@ class _Shape:
         if isinstance(value, RaggedTensor):
             self.nrows = value.nrows_int()
             while isinstance(level, RaggedTensor):
-                self.parts.append((np.asarray(level.row_splits.numpy()),
+                self.parts.append((level._splits(),
                                    level._uniform_row_length))
                 level = level.values
         else:
@@ -202,10 +202,25 @@ def _splits(lens) -> np.ndarray:
     return np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
 
 
-def _assert_equal(x, y) -> None:
-    """TF's check that two row partitions are the same (check_ops.assert_equal's text)."""
-    from simdist.framework.ops import assert_ops
+def _assert_equal(x, y, message=None) -> None:
+    """TF's check that two row partitions are the same: the text of an eager
+    check_ops.assert_equal (the first 3 differing values and elements).
 
+    Raises:
+      InvalidArgumentError: ``x`` and ``y`` differ.
+    """
+    x, y = np.asarray(x), np.asarray(y)
     if x.shape == y.shape and np.array_equal(x, y):
         return
-    assert_ops.assert_equal(execute.convert_to_tensor(x), execute.convert_to_tensor(y))
+    data = [message] if message else []
+    data.append("Condition x == y did not hold.")
+    if x.shape == y.shape and x.ndim:
+        differ = x != y
+        n = min(3, int(differ.sum()))
+        data += [f"Indices of first {n} different values:", str(np.argwhere(differ)[:n]),
+                 "Corresponding x values:", str(x[differ][:n]),
+                 "Corresponding y values:", str(y[differ][:n])]
+    xs, ys = x.reshape(-1), y.reshape(-1)
+    data += [f"First {min(xs.size, 3)} elements of x:", str(xs[:3]),
+             f"First {min(ys.size, 3)} elements of y:", str(ys[:3])]
+    raise errors.InvalidArgumentError(None, None, "\n".join(data))

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.framework import execute
-from simdist.framework.ragged_tensor import RaggedTensor
+from simdist.framework.ragged_tensor import RaggedTensor, host
 
 _KINDS = {"sum": ("UnsortedSegmentSum", np.add), "prod": ("UnsortedSegmentProd", np.multiply),
           "max": ("UnsortedSegmentMax", np.maximum), "min": ("UnsortedSegmentMin", np.minimum),
@@ -98,7 +98,7 @@ def segment_reduce(kind, values, ids, num):
 
         return math_ops.unsorted_segment_sum(values, execute.convert_to_tensor(ids), num)
     op_type, ufunc = _KINDS[kind]
-    v = np.asarray(values.numpy())
+    v = np.asarray(host(values))
     out = np.full((num,) + v.shape[1:], _identity(kind, v.dtype), dtype=v.dtype)
     ufunc.at(out, ids, v)
     return execute.execute(op_type, [values], out, attrs={"num_segments": num})
@@ -129,7 +129,7 @@ def range(starts, limits=None, deltas=1, dtype=None, name=None,  # noqa: A001 - 
     lt = execute.convert_to_tensor(limits, dtype=dtype)
     st = execute.convert_to_tensor(starts, dtype=lt.dtype)
     dt = execute.convert_to_tensor(deltas, dtype=lt.dtype)
-    a, b, d = np.broadcast_arrays(*(np.asarray(t.numpy()) for t in (st, lt, dt)))
+    a, b, d = np.broadcast_arrays(*(np.asarray(host(t)) for t in (st, lt, dt)))
     if np.any(d == 0):
         raise errors.InvalidArgumentError(None, None, "Requires delta != 0 [Op:RaggedRange]")
     rows = [np.arange(x, y, z, dtype=lt.dtype.as_numpy_dtype)
@@ -165,8 +165,8 @@ def map_flat_values(op, *args, **kwargs):
     args, kwargs = flat(list(args)), flat(kwargs)
     if not found:
         raise ValueError("map_flat_values requires at least one RaggedTensor.")
-    first = [np.asarray(s.numpy()) for s in found[0].nested_row_splits]
+    first = found[0].nested_splits()
     for other in found[1:]:
-        for mine, theirs in zip(first, other.nested_row_splits):
-            ragged_elementwise._assert_equal(mine, np.asarray(theirs.numpy()))
+        for mine, theirs in zip(first, other.nested_splits()):
+            ragged_elementwise._assert_equal(mine, theirs)
     return found[0].with_flat_values(op(*args, **kwargs))

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.framework import dtypes, execute
-from simdist.framework.ragged_tensor import RaggedTensor
+from simdist.framework.ragged_tensor import RaggedTensor, host
 
 
 class RowPartition:
@@ -35,12 +35,12 @@ class RowPartition:
 
     @classmethod
     def from_row_lengths(cls, row_lengths, validate=True, dtype=None, dtype_hint=None):
-        lens = np.asarray(execute.convert_to_tensor(row_lengths).numpy(), np.int64)
+        lens = np.asarray(host(execute.convert_to_tensor(row_lengths)), np.int64)
         return cls(np.concatenate([[0], np.cumsum(lens)]))
 
     @classmethod
     def from_row_splits(cls, row_splits, validate=True, dtype=None, dtype_hint=None):
-        return cls(np.asarray(execute.convert_to_tensor(row_splits).numpy()))
+        return cls(np.asarray(host(execute.convert_to_tensor(row_splits))))
 
     @classmethod
     def from_uniform_row_length(cls, uniform_row_length, nvals=None, nrows=None,
@@ -76,8 +76,8 @@ class DynamicRaggedShape:
 
     def __init__(self, row_partitions, inner_shape, dtype=None, validate=True):
         self._partitions = list(row_partitions)
-        self._inner = [int(d) for d in np.asarray(execute.convert_to_tensor(
-            inner_shape, dtype_hint=dtypes.int64).numpy()).reshape(-1)]
+        self._inner = [int(d) for d in np.asarray(host(execute.convert_to_tensor(
+            inner_shape, dtype_hint=dtypes.int64))).reshape(-1)]
         self._dtype = dtypes.as_dtype(dtype or dtypes.int64)
 
     @classmethod

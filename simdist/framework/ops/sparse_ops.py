@@ -26,11 +26,12 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.framework import errors, execute
+from simdist.framework.ragged_tensor import host
 from simdist.framework.sparse_tensor import SparseTensor
 
 
 def _np(t):
-    return np.asarray(execute.convert_to_tensor(t).numpy())
+    return np.asarray(host(execute.convert_to_tensor(t)))
 
 
 def _parts(st):
@@ -166,6 +167,8 @@ def _reduce(kind, sp_input, axis, keepdims, output_is_sparse, ufunc, identity):
         raise NotImplementedError("simdist's sparse reductions give dense Tensors "
                                   "(output_is_sparse=False).")
     idx, vals, shape = _parts(sp_input)
+    if execute.in_shape_inference():   # placeholders of a trace: the shape only
+        idx, vals = idx[:0], vals[:0]
     rank = len(shape)
     axes = list(range(rank)) if axis is None else \
         sorted({int(a) % rank for a in np.atleast_1d(axis)})
@@ -204,12 +207,15 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     _check(sp_a, "sp_a")
     bt = execute.convert_to_tensor(b, dtype_hint=sp_a.dtype)
     idx, vals, stored = _parts(sp_a)
-    bv = np.asarray(bt.numpy())
+    bv = np.asarray(host(bt))
     shape = stored[::-1] if adjoint_a else stored
     if adjoint_a:
         idx, vals = idx[:, ::-1], np.conj(vals)
     if adjoint_b:
         bv = np.conj(bv.T)
+    if execute.in_shape_inference():   # placeholders of a trace: the shape only
+        out = np.zeros((shape[0], bv.shape[1]), dtype=bv.dtype)
+        return execute.execute("SparseTensorDenseMatMul", [sp_a.values, bt], out)
     if shape[1] != bv.shape[0]:
         raise errors.InvalidArgumentError(
             None, None, f"Cannot multiply A and B because inner dimension does not match: "
@@ -222,11 +228,14 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     return execute.execute("SparseTensorDenseMatMul", [sp_a.values, bt], out)
 
 
-def _cwise(op_type, fn, sp, dense):
+def dense_cwise(op_type, fn, sp, dense):
     """``fn(st.values, dense at each index)`` with the indices kept (``st * x``)."""
     d = execute.convert_to_tensor(dense, dtype_hint=sp.dtype)
     idx, vals, shape = _parts(sp)
-    full = np.broadcast_to(np.asarray(d.numpy()), shape)
+    if execute.in_shape_inference():   # placeholders of a trace: the values' shape only
+        return SparseTensor(sp.indices, execute.execute(op_type, [sp.values, d], vals),
+                            sp.dense_shape)
+    full = np.broadcast_to(np.asarray(host(d)), shape)
     picked = full[tuple(idx.T)] if len(idx) else full.reshape(-1)[:0]
     out = fn(vals, picked).astype(vals.dtype)
     return SparseTensor(sp.indices, execute.execute(op_type, [sp.values, d], out),

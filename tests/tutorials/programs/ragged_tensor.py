@@ -215,60 +215,59 @@ def print_dictionary_dataset(dataset):
 # transformed_dataset = dataset.map(transform_lengths)
 # print_dictionary_dataset(transformed_dataset)
 #
-# simdist test: left out: tf.function with RaggedTensor or SparseTensor arguments (not simulated):
-# @tf.function
-# def make_palindrome(x, axis):
-#   return tf.concat([x, tf.reverse(x, [axis])], axis)
-#
-# print(make_palindrome(tf.constant([[1, 2], [3, 4], [5, 6]]), axis=1))  # simdist test: print added
-#
-# print(make_palindrome(tf.ragged.constant([[1, 2], [3], [4, 5, 6]]), axis=1))  # simdist test: print added
-#
-# @tf.function(
-#     input_signature=[tf.RaggedTensorSpec(shape=[None, None], dtype=tf.int32)])
-# def max_and_min(rt):
-#   return (tf.math.reduce_max(rt, axis=-1), tf.math.reduce_min(rt, axis=-1))
-#
-# print(max_and_min(tf.ragged.constant([[1, 2], [3], [4, 5, 6]])))  # simdist test: print added
-#
-# @tf.function
-# def increment(x):
-#   return x + 1
-#
-# rt = tf.ragged.constant([[1, 2], [3], [4, 5, 6]])
-# cf = increment.get_concrete_function(rt)
-# print(cf(rt))
-#
-# import tempfile
-#
-# keras_module_path = tempfile.mkdtemp()
-# keras_model.save(keras_module_path+"/my_model.keras")
-#
-# imported_model = tf.keras.models.load_model(keras_module_path+"/my_model.keras")
-#
-# print(imported_model(hashed_words.to_tensor()))  # simdist test: print added
-#
-# class CustomModule(tf.Module):
-#   def __init__(self, variable_value):
-#     super(CustomModule, self).__init__()
-#     self.v = tf.Variable(variable_value)
-#
-#   @tf.function
-#   def grow(self, x):
-#     return x * self.v
-#
-# module = CustomModule(100.0)
-#
-# # Before saving a custom model, you must ensure that concrete functions are
-# # built for each input signature that you will need.
-# print(module.grow.get_concrete_function(tf.RaggedTensorSpec(shape=[None, None],
-#                                                       dtype=tf.float32)))  # simdist test: print added
-#
-# custom_module_path = tempfile.mkdtemp()
-# tf.saved_model.save(module, custom_module_path)
-# imported_model = tf.saved_model.load(custom_module_path)
-# print(imported_model.grow(tf.ragged.constant([[1.0, 4.0, 3.0], [2.0]])))  # simdist test: print added
-#
+@tf.function
+def make_palindrome(x, axis):
+  return tf.concat([x, tf.reverse(x, [axis])], axis)
+
+print(make_palindrome(tf.constant([[1, 2], [3, 4], [5, 6]]), axis=1))  # simdist test: print added
+
+print(make_palindrome(tf.ragged.constant([[1, 2], [3], [4, 5, 6]]), axis=1))  # simdist test: print added
+
+@tf.function(
+    input_signature=[tf.RaggedTensorSpec(shape=[None, None], dtype=tf.int32)])
+def max_and_min(rt):
+  return (tf.math.reduce_max(rt, axis=-1), tf.math.reduce_min(rt, axis=-1))
+
+print(max_and_min(tf.ragged.constant([[1, 2], [3], [4, 5, 6]])))  # simdist test: print added
+
+@tf.function
+def increment(x):
+  return x + 1
+
+rt = tf.ragged.constant([[1, 2], [3], [4, 5, 6]])
+cf = increment.get_concrete_function(rt)
+print(cf(rt))
+
+import tempfile
+
+keras_module_path = tempfile.mkdtemp()
+keras_model.save(keras_module_path+"/my_model.keras")
+
+imported_model = tf.keras.models.load_model(keras_module_path+"/my_model.keras")
+
+print(imported_model(hashed_words.to_tensor()))  # simdist test: print added
+
+class CustomModule(tf.Module):
+  def __init__(self, variable_value):
+    super(CustomModule, self).__init__()
+    self.v = tf.Variable(variable_value)
+
+  @tf.function
+  def grow(self, x):
+    return x * self.v
+
+module = CustomModule(100.0)
+
+# Before saving a custom model, you must ensure that concrete functions are
+# built for each input signature that you will need.
+print(module.grow.get_concrete_function(tf.RaggedTensorSpec(shape=[None, None],
+                                                      dtype=tf.float32)))  # simdist test: print added
+
+custom_module_path = tempfile.mkdtemp()
+tf.saved_model.save(module, custom_module_path)
+imported_model = tf.saved_model.load(custom_module_path)
+print(imported_model.grow(tf.ragged.constant([[1.0, 4.0, 3.0], [2.0]])))  # simdist test: print added
+
 x = tf.ragged.constant([[1, 2], [3], [4, 5, 6]])
 y = tf.ragged.constant([[1, 1], [2], [3, 3, 3]])
 print(x + y)

@@ -110,21 +110,20 @@ sparse_data = tf.sparse.SparseTensor(
 # for i in transform_dataset:
 #   print(pprint_sparse_tensor(i))
 #
-# simdist test: left out: tf.function with RaggedTensor or SparseTensor arguments (not simulated):
-# @tf.function
-# def f(x,y):
-#   return tf.sparse.sparse_dense_matmul(x,y)
-#
-# a = tf.sparse.SparseTensor(indices=[[0, 3], [2, 4]],
-#                     values=[15, 25],
-#                     dense_shape=[3, 10])
-#
-# b = tf.sparse.to_dense(tf.sparse.transpose(a))
-#
-# c = f(a,b)
-#
-# print(c)
-#
+@tf.function
+def f(x,y):
+  return tf.sparse.sparse_dense_matmul(x,y)
+
+a = tf.sparse.SparseTensor(indices=[[0, 3], [2, 4]],
+                    values=[15, 25],
+                    dense_shape=[3, 10])
+
+b = tf.sparse.to_dense(tf.sparse.transpose(a))
+
+c = f(a,b)
+
+print(c)
+
 print(tf.sparse.reduce_max(tf.sparse.from_dense([-5, 0, -3])))
 
 print(tf.math.reduce_max([-5, 0, -3]))

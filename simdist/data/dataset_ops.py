@@ -34,6 +34,7 @@ import functools
 
 from simdist import warnings as teach
 from simdist.data import optional_ops, structure
+from simdist.data.iterator_pass import iterator_pass
 from simdist.data.iterator_state import CheckpointableIterator
 from simdist.data.options import Options
 from simdist.framework import errors, func_graph, nest
@@ -159,8 +160,7 @@ class DatasetV2:
 
     def as_numpy_iterator(self):
         """Iterate elements as NumPy values (scalars for rank 0), structure preserved."""
-        _new_iterator(self)
-        for values in self._values():
+        for values in iterator_pass(self):
             yield structure.to_numpy(values)
 
     # --- sources ------------------------------------------------------------------------
@@ -734,22 +734,14 @@ def _element_spec_outputs(graph, spec):
         lambda s: graph.symbolic_like(s.shape, s.dtype, host, "IteratorGetNext"), spec)
 
 
-def _new_iterator(dataset) -> None:
-    """Restart the random kernels of the functions of a pipeline an iterator is made of."""
-    from simdist.data.structured_function import new_iterator  # it imports this module
-
-    new_iterator(dataset)
-
-
 class OwnedIterator(CheckpointableIterator):
     """An iterator over a dataset (``iter(ds)``): one pass, elements as host Tensors. Made
     while tracing, a node starts its pass afresh at each execution (TF makes the iterator
     inside the graph). A checkpoint saves its position (iterator_state)."""
 
     def __init__(self, dataset: DatasetV2):
-        _new_iterator(dataset)
         self._dataset = dataset
-        self._gen = dataset._values()
+        self._gen = iterator_pass(dataset)
         self._binding = None
         if func_graph.current() is not None:
             sources = traced_sources(dataset)
@@ -767,8 +759,7 @@ class OwnedIterator(CheckpointableIterator):
             src.bind([next(values) for _ in src._captured])
         self._binding = dict(zip(self._use_ids, uses)) if uses else None
         self._dataset = dataset
-        _new_iterator(dataset)
-        self._gen = dataset._values()
+        self._gen = iterator_pass(dataset)
         self._consumed = 0
 
     @property

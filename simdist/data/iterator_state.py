@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simdist.data.iterator_pass import iterator_pass
 from simdist.framework import dtypes
 
 
@@ -46,7 +47,7 @@ class CheckpointableIterator:
     def assign(self, value) -> None:
         """Restore the position ``value`` (elements given) by replaying the pass."""
         n = int(np.asarray(value).reshape(-1)[0])
-        self._gen = self._dataset._values()
+        self._gen = iterator_pass(self._dataset)
         for _ in range(n):
             next(self._gen)
         self._consumed = n

@@ -29,6 +29,7 @@ import numpy as np
 
 from simdist.data import structure
 from simdist.data.dataset_ops import AUTOTUNE, DatasetV2
+from simdist.data.iterator_pass import iterator_pass
 from simdist.data.mapping import call
 from simdist.data.windowing import DatasetSpec, ElementsDataset
 from simdist.framework import errors
@@ -63,7 +64,7 @@ def save(dataset, path, compression=None, shard_func=None, checkpoint_args=None)
     """
     shards: dict = {}
     count = 0
-    for values in dataset._values():
+    for values in iterator_pass(dataset):
         k = 0 if shard_func is None else _shard_of(shard_func, values)
         shards.setdefault(k, []).append(_host(values))
         count += 1

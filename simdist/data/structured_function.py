@@ -35,6 +35,7 @@ from __future__ import annotations
 from simdist.data import structure
 from simdist.data.bound_dataset import BoundDataset, DatasetArgument, needed
 from simdist.data.dataset_ops import DatasetV2
+from simdist.data.iterator_pass import kernels_of
 from simdist.framework import context, errors, func_graph
 from simdist.framework.none_tensor import NoneTensorSpec
 from simdist.framework.tensor import NotTraceable, Tensor
@@ -66,6 +67,7 @@ class StructuredFunction:
         self._dataset_args: list = []  # its DatasetArguments, in flat order
         self._checked = False          # outputs whose shapes only execution shows: checked
         self._randomness = random_ops.FunctionRandomState()
+        self._own_kernels = self._randomness.kernels   # for calls outside any iterator
         if input_spec is None:
             return
         try:
@@ -142,11 +144,6 @@ class StructuredFunction:
                                "reads its tensors")
         return tensors
 
-    def restart(self) -> None:
-        """A new iterator instantiates the function again: its stateful random kernels
-        start from their seeds (TF's iterator clones its function library)."""
-        self._randomness.kernels.clear()
-
     @property
     def traced(self) -> bool:
         """Whether the function runs as its graph (else eagerly, per element)."""
@@ -168,6 +165,8 @@ class StructuredFunction:
         if self.captured:
             bound = func_graph.bound_values()
             flat += [bound[t._id] for t in self.captured]
+        # the seeds are the trace's; the kernels the pulling iterator's (iterator_pass)
+        self._randomness.kernels = kernels_of(self, self._own_kernels)
         if not (self._needed or self._dataset_args):
             with structure.dataset_function(), random_ops.function_scope(self._randomness):
                 out = structure.to_values(self.graph.execute(flat))
@@ -443,16 +442,3 @@ def _converted(fn):
         return api.to_graph(fn), False
     except Exception:  # noqa: BLE001 - runs unconverted (eagerly where it needs AutoGraph)
         return fn, True
-
-
-def new_iterator(dataset) -> None:
-    """An iterator is made over ``dataset``: every function of its pipeline restarts its
-    random kernels, so a seeded ``tf.random.uniform`` in a map gives the same numbers at
-    each new iterator, as in TF (a ``repeat``'s later epochs, in one iterator, go on)."""
-    stack = [dataset]
-    while stack:
-        ds = stack.pop()
-        fn = getattr(ds, "_function", None)
-        if isinstance(fn, StructuredFunction):
-            fn.restart()
-        stack.extend(getattr(ds, "_inputs", ()))

@@ -33,6 +33,7 @@ import enum
 
 from simdist.data import distribute as data_distribute
 from simdist.data import optional_ops, structure
+from simdist.data.iterator_pass import iterator_pass
 from simdist.data.pipeline import PrefetchDataset
 from simdist.distribute.values import regroup
 from simdist.framework import errors, func_graph, nest
@@ -280,7 +281,7 @@ class DistributedDataset:
     def _stream(self):
         """(a fresh pass's steps, the placer moving them to the replicas)."""
         n = self._strategy.num_replicas_in_sync
-        streams = [ds._values() for ds in self._worker_datasets]
+        streams = [iterator_pass(ds) for ds in self._worker_datasets]
         steps = data_distribute.steps(streams, n // self._num_workers,
                                       enable_partial_batches(self._strategy, self._dataset))
         return _synchronized(self._strategy, steps), self._placer()
@@ -335,12 +336,12 @@ class DistributedDatasetsFromFunction(DistributedDataset):
 
     def _stream(self):
         partial = enable_partial_batches(self._strategy, self._dataset)
+        streams = [iterator_pass(p) for p in self._pipelines]
         if self._per_replica:
-            streams = [p._values() for p in self._pipelines]
             steps = data_distribute.steps(streams, 1, partial)
         else:
-            steps = data_distribute.steps([p._values() for p in self._pipelines],
-                                          len(self._devices()) // len(self._pipelines), partial)
+            steps = data_distribute.steps(streams, len(self._devices()) // len(self._pipelines),
+                                          partial)
         return _synchronized(self._strategy, steps), self._placer()
 
 

@@ -1492,6 +1492,29 @@ def case_default_strategy_input(tf):
 
 
 @case
+def case_distributed_dataset_random_kernels_restart(tf):
+    """Each new iterator over a distributed dataset starts its functions' random kernels
+    from their seeds, as over the dataset itself: every epoch draws the same numbers, and
+    an iterator made earlier draws its own, whatever later ones drew meanwhile."""
+    s = make_strategy(tf)
+    tf.random.set_seed(7)
+    ds = tf.data.Dataset.range(8).map(
+        lambda x: tf.cast(x, tf.float32) + tf.random.uniform([])).batch(8)
+    dist = s.experimental_distribute_dataset(ds)
+    made = s.distribute_datasets_from_function(
+        lambda ctx: tf.data.Dataset.range(4).map(lambda x: tf.random.uniform([], seed=3)))
+
+    def passes(d):
+        return [[enc(tf, step, s) for step in d] for _ in range(2)]
+
+    it, plain = iter(dist), iter(ds.unbatch())   # live while the passes below draw
+    return {"epochs": passes(dist), "from_function": passes(made),
+            "iterators": [enc(tf, next(it), s), enc(tf, next(iter(dist)), s)],
+            "plain": [[b.tolist() for b in ds.as_numpy_iterator()] for _ in range(2)]
+            + [[float(next(plain)), float(next(plain))]]}
+
+
+@case
 def case_group_read_var_and_deprecated_aliases(tf):
     s = make_strategy(tf)
     with s.scope():

@@ -478,6 +478,7 @@ class Function:
         call.__name__ = self._name
         call.__nested_call__ = True   # runs a graph: its nodes' replica contexts may stand in
         call.__nested_outputs__ = lambda: trace.graph.outputs   # their static shapes
+        call.__nested_graph__ = lambda: trace.graph   # its FunctionDef (function_library)
         call.__saved__ = lambda: self.saved_trace(trace)   # what a SavedModel keeps of it
         return graph.record(call, "pure", None, args, kwargs, _call_op(trace.graph))
 

@@ -19,8 +19,9 @@ Glossary:
                it (proto_text), ending ``versions { producer: 2474 }`` (TF 2.21's GraphDef
                version).
 
-Not printed: a ``library`` of functions (a cond's or a while loop's branches, a nested
-function's body): such a graph prints its nodes only.
+  library   -- the functions its ops call (a nested tf.function's body, a cond's
+               branches): function_library; with one, ``versions`` adds
+               ``min_consumer: 12``.
 
 Mirrors tensorflow/core/framework/graph.proto, node_def.proto, attr_value.proto,
 tensor.proto, tensor_shape.proto; python/framework/auto_control_deps.py (the control
@@ -72,13 +73,19 @@ class NodeDef:
 class GraphDef:
     """A graph's nodes (``.node``) and its version (``producer``); ``str()`` is TF's text."""
 
-    def __init__(self, nodes, producer: int = PRODUCER):
+    def __init__(self, nodes, producer: int = PRODUCER, library=()):
         self.node = list(nodes)
         self.producer = producer
+        self.library = sorted(library, key=lambda f: f.name)   # FunctionDefs, by name
 
     def __str__(self):
-        return proto_text.message([("node", _node_fields(n)) for n in self.node]
-                     + [("versions", [("producer", str(self.producer))])])
+        versions = [("producer", str(self.producer))]
+        fields = [("node", _node_fields(n)) for n in self.node]
+        if self.library:
+            fields.append(("library", [("function", f.fields(_node_fields, _attr_fields))
+                                       for f in self.library]))
+            versions.append(("min_consumer", "12"))   # a graph with functions (TF's)
+        return proto_text.message(fields + [("versions", versions)])
 
 
 def _node_fields(node: NodeDef) -> list:
@@ -112,6 +119,8 @@ def _attr_fields(attr: AttrValue) -> list:
         return [("s", proto_text.quoted(value))]
     if kind == "shape":
         return [("shape", _shape_fields(value))]
+    if kind == "func":
+        return [("func", [("name", proto_text.quoted(value))])]
     if kind == "tensor":
         return [("tensor", _tensor_fields(*value))]
     return [("list", [(k, v) for k, v in value])]   # list: [(field, text)]
@@ -398,8 +407,34 @@ def as_graph_def(graph) -> GraphDef:
     returned = {n[:-2] for n in graph.output_names()} if graph.outputs is not None else set()
     lister = _Lister(ops, returned)
     control = lister.control_inputs()
-    return GraphDef(NodeDef(op.name, op.type,
-                            [_input_name(t) for t in op.inputs]
-                            + ["^" + c for c in sorted(control.get(op.name, ()))],
-                            lister.attrs(op), op.device)
-                    for op in ops)
+    library = []
+    nodes = []
+    for op in ops:
+        attrs = lister.attrs(op)
+        attrs.update(_library_entry(op, graph, lister, library))
+        nodes.append(NodeDef(op.name, op.type, [_input_name(t) for t in op.inputs]
+                             + ["^" + c for c in sorted(control.get(op.name, ()))],
+                             attrs, op.device))
+    return GraphDef(nodes, library=library)
+
+
+def _library_entry(op, graph, lister, library) -> dict:
+    """The attrs of an op calling functions (function_library), its functions added to
+    ``library``; {} for another op or functions not listed."""
+    from simdist.framework import function_library, graph_operations
+
+    called = getattr(op, "_called", None)
+    if called is not None:
+        fn = function_library.called_function(op, called())
+        if fn is None:
+            return {}
+        library.append(fn)
+        return function_library.call_attrs(op, fn, lister)
+    cond = getattr(op, "_cond", None)
+    if cond is not None:
+        fns = function_library.branch_functions(op, graph_operations._Builder, graph, *cond)
+        if fns is None:
+            return {}
+        library.extend(fns)
+        return function_library.cond_attrs(op, fns, lister)
+    return {}

@@ -440,6 +440,7 @@ class _Builder:
             if arranged is None or pairs is None:
                 inputs = self.inputs(node.name, fn_name, names, args, kwargs)
             op = self.add(node.name, op_type, inputs, outputs or [(None, None)])
+            op._called = getattr(node.fn, "__nested_graph__", None)   # (function_library)
             if fn_name in _OWN_SCOPE:
                 op.forward_scope = node.name + "/"
             op.attrs = {k: v for k, v in kwargs.items() if k.startswith("transpose_")}
@@ -536,8 +537,10 @@ class _Builder:
             for nodes, results in node.branches:
                 _captured(nodes, results, set(), taken)
             inputs = [self.by_id.get(tid) for tid in [node.pred] + taken]
+            outs = [self.specs.get(tid, (None, None, None))[1:] for tid in node.branches[0][1]]
             op = self.add(node.name, _whole_type(node, self.graph),
-                          [t for t in inputs if t is not None])
+                          [t for t in inputs if t is not None], outs or [(None, None)])
+            op._cond = (node, taken) if None not in inputs else None   # its library entry
             for i, tid in enumerate(node.outputs):
                 ident = self.add(f"{node.name}/Identity{'' if i == 0 else f'_{i}'}",
                                  "Identity", op.outputs[:1])

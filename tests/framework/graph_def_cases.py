@@ -12,6 +12,16 @@ def text(f, *args):
     return str(f.get_concrete_function(*args).graph.as_graph_def())
 """
 
+# A graph calling functions: their names' uids masked (TF's counter also counts other
+# functions), and the device counts of the call's config_proto (the recorder's 4 logical
+# CPUs stand where simdist's machine has 4 GPUs)
+LIBRARY = SETUP + r"""
+import re
+def masked(text):
+    text = re.sub(r"(__inference_\w+?|cond_true|cond_false)_\d+", r"\1_N", text)
+    return re.sub(r"(CPU|GPU)\\020\\\d\d\d", r"\1\\020N", text)
+"""
+
 CASES = {
     "the guide's matmul and add: Placeholders, MatMul's attrs, AddV2": SETUP + """
 @tf.function
@@ -120,5 +130,21 @@ def f(x):
     return w, z
 graph = f.get_concrete_function(tf.constant([1.0, 2.0])).graph
 out = str(graph.as_graph_def()), [(op.name, op.device) for op in graph.get_operations()]
+""",
+    "a nested tf.function: PartitionedCall and its FunctionDef in the library": LIBRARY + """
+@tf.function
+def inner(x, y):
+    return x * y, x + 1.0
+@tf.function
+def f(a, b):
+    u, v = inner(a, b)
+    return u - v
+out = masked(text(f, tf.constant([1.0, 2.0]), tf.constant(3.0)))
+""",
+    "a tf.cond: StatelessIf, its captures and its branches' FunctionDefs": LIBRARY + """
+@tf.function
+def f(x, p):
+    return tf.cond(p, lambda: x * 2.0, lambda: x - 1.0)
+out = masked(text(f, tf.constant([1.0, 2.0]), tf.constant(True)))
 """,
 }

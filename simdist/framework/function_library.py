@@ -1,0 +1,243 @@
+"""The function ``library`` of a traced graph's GraphDef: the functions its ops call, as
+TF's ``as_graph_def()`` lists them.
+
+Glossary:
+  FunctionDef  -- one function: its ``signature`` (name, ``input_arg`` and ``output_arg``
+                  with their types), its ``node_def`` (the body's NodeDefs, arguments
+                  left out), ``ret`` (each output arg: ``<Identity>:output:0``), the
+                  ``_construction_context`` attr and ``arg_attr`` (each argument's
+                  ``_user_specified_name`` and ``_output_shapes``).
+  body input   -- inside a function an input names an argument as it is (``x``), an op's
+                  output as ``<op>:<output arg>:<index>`` (``mul:z:0``; its op
+                  definition's output name), a control input as ``^<op>``.
+  nested call  -- a tf.function called while tracing: ``PartitionedCall`` (or
+                  ``StatefulPartitionedCall``) with ``f`` naming ``__inference_<fn>_<uid>``
+                  and TF's call attrs (``Tin``, ``Tout``, ``config_proto`` ...).
+  cond         -- ``If`` / ``StatelessIf``: the predicate, then each tensor a branch
+                  captures; ``then_branch`` / ``else_branch`` name ``cond_true_<uid>`` /
+                  ``cond_false_<uid>``, each taking every capture (an argument named
+                  ``<consumer op>_<captured op>``, normalized: lower case, ``/`` to
+                  ``_``; one its branch does not use ``cond_placeholder``) and returning
+                  ``cond/Identity`` of each output.
+  not listed   -- a while loop's functions, a nested function that reads variables or
+                  has control outputs, a branch with a nested cond: the caller's node
+                  prints without them.
+
+Mirrors tensorflow/core/framework/function.proto, python/framework/graph_to_function_def
+(the body's input names), core/framework/graph_to_functiondef.cc (NormalizeName),
+python/ops/cond_v2.py (_build_cond, the branches' inputs) and
+python/eager/polymorphic_function/atomic_function.py (the call op's attrs).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from simdist.framework import dtypes, op_def_table, proto_text
+
+_uids = itertools.count(1)
+# the rest of TF 2.21's serialized ConfigProto of the eager context after its device_count:
+# gpu_options { experimental {} }, allow_soft_placement, experimental and a tail
+_CONFIG_TAIL = b"2\002J\0008\001\202\001\000\222\001\002J\000"
+
+
+def _config_proto() -> bytes:
+    """The eager context's ConfigProto as TF serializes it: device_count (the logical CPUs
+    and GPUs, a map of entries ``key`` / ``value``), then the fixed rest."""
+    from simdist.framework import config
+
+    out = b""
+    for kind in ("CPU", "GPU"):
+        n = len(config.list_logical_devices(kind))
+        entry = b"\n" + bytes([len(kind)]) + kind.encode() + b"\020" + bytes([n])
+        out += b"\n" + bytes([len(entry)]) + entry
+    return out + _CONFIG_TAIL
+
+
+def normalize(name: str) -> str:
+    """graph_to_functiondef's NormalizeName: lower case, other characters ``_``."""
+    return re.sub(r"[^a-z0-9_]", "_", name.lower())
+
+
+class FunctionDef:
+    """One function of a GraphDef's library (see the module docstring)."""
+
+    def __init__(self, name, args, nodes, outputs):
+        self.name = name
+        self.args = args          # [(arg name, dtype name, user name or None, dims)]
+        self.nodes = nodes        # NodeDefs, their inputs in the body's form
+        self.outputs = outputs    # [(output arg name, dtype name, returned tensor)]
+
+    def fields(self, node_fields, attr_fields) -> list:
+        from simdist.framework.graph_def import AttrValue
+
+        signature = [("name", proto_text.quoted(self.name))]
+        signature += [("input_arg", [("name", proto_text.quoted(a)),
+                                     ("type", dtypes.datatype_name(d))])
+                      for a, d, _, _ in self.args]
+        signature += [("output_arg", [("name", proto_text.quoted(a)),
+                                      ("type", dtypes.datatype_name(d))])
+                      for a, d, _ in self.outputs]
+        out = [("signature", signature)]
+        out += [("node_def", node_fields(n)) for n in self.nodes]
+        out += [("ret", [("key", proto_text.quoted(a)), ("value", proto_text.quoted(r))])
+                for a, _, r in sorted(self.outputs)]
+        out.append(("attr", [("key", proto_text.quoted("_construction_context")),
+                             ("value", attr_fields(AttrValue("s", "kEagerRuntime")))]))
+        for i, (_, _, user, dims) in enumerate(self.args):
+            attrs = [] if user is None else [("_user_specified_name", AttrValue("s", user))]
+            attrs.append(("_output_shapes", _shapes([dims])))
+            out.append(("arg_attr", [("key", str(i)), ("value", [
+                ("attr", [("key", proto_text.quoted(k)), ("value", attr_fields(v))])
+                for k, v in attrs])]))
+        return out
+
+
+def _shapes(shapes):
+    from simdist.framework.graph_def import AttrValue, _shape_fields
+
+    return AttrValue("list", [("shape", _shape_fields(d)) for d in shapes])
+
+
+def _types(tensors, lister):
+    """A ``list(type)`` attr of the tensors' dtypes."""
+    from simdist.framework.graph_def import AttrValue
+
+    return AttrValue("list", [("type", dtypes.datatype_name(lister.dtype(t)))
+                              for t in tensors])
+
+
+def _dims(t):
+    if t.shape is None or t.shape.rank is None:
+        return None
+    return [-1 if d is None else d for d in t.shape.as_list()]
+
+
+def _body_input(name: str, types: dict, args: dict) -> str:
+    """A NodeDef input in a function body's form (see the module docstring)."""
+    if name.startswith("^") or name in args:
+        return args.get(name, name)
+    op, _, index = name.partition(":")
+    opdef = op_def_table.get(types.get(op, ""))
+    out = opdef.outputs[0][0] if opdef is not None and opdef.outputs else "output"
+    return f"{op}:{out}:{index or 0}"
+
+
+def function_def(name, ops, arg_ops, returned, users) -> FunctionDef | None:
+    """The FunctionDef ``name`` of a body's Operations ``ops`` (its argument Placeholders
+    ``arg_ops`` among them, each named as its argument, ``returned`` its output Identity
+    ops); ``users``: an argument's ``_user_specified_name`` by op name. None where it has
+    a resource argument or a nested function (not listed)."""
+    from simdist.framework.graph_def import NodeDef, _input_name, _Lister
+
+    if any(op.type in ("NoOp", "PartitionedCall", "StatefulPartitionedCall", "If",
+                       "StatelessIf", "While", "StatelessWhile") for op in ops):
+        return None
+    lister = _Lister(ops, {op.name for op in returned})
+    args = {}
+    arg_rows = []
+    for op, arg in arg_ops:
+        dtype = lister.dtype(op.outputs[0])
+        if dtype is None:
+            return None
+        args[op.name] = arg
+        arg_rows.append((arg, dtype, users.get(op.name), _dims(op.outputs[0])))
+    types = {op.name: op.type for op in ops}
+    arg_names = {op.name for op, _ in arg_ops}
+    nodes = [NodeDef(op.name, op.type, [_body_input(_input_name(t), types, args)
+                                        for t in op.inputs], lister.attrs(op), op.device)
+             for op in ops if op.name not in arg_names]
+    outputs = [(normalize(op.name), lister.dtype(op.outputs[0]), f"{op.name}:output:0")
+               for op in returned]
+    return FunctionDef(name, arg_rows, nodes, outputs)
+
+
+def called_function(op, fn_graph) -> FunctionDef | None:
+    """The FunctionDef of the nested tf.function ``fn_graph`` a call op runs."""
+    from simdist.framework import graph_operations
+
+    if getattr(fn_graph, "_library_name", None) is None:
+        fn_graph._library_name = f"__inference_{fn_graph.name}_{next(_uids)}"
+    ops = graph_operations.operations(fn_graph)
+    outputs = {n[:-2] for n in fn_graph.output_names()}
+    placeholders = [o for o in ops if o.type == "Placeholder"]
+    users = {o.name: o.name for o in placeholders}
+    return function_def(fn_graph._library_name, ops,
+                        [(o, normalize(o.name)) for o in placeholders],
+                        [o for o in ops if o.name in outputs], users)
+
+
+def call_attrs(op, fn, lister) -> dict:
+    """A nested call op's attrs (atomic_function's PartitionedCall)."""
+    from simdist.framework.graph_def import AttrValue
+
+    return {"f": AttrValue("func", fn.name), "executor_type": AttrValue("s", ""),
+            "config": AttrValue("s", ""), "config_proto": AttrValue("s", _config_proto()),
+            "_read_only_resource_inputs": AttrValue("list", []),
+            "_collective_manager_ids": AttrValue("list", []),
+            "Tout": _types(op.outputs, lister), "Tin": _types(op.inputs, lister)}
+
+
+def branch_functions(op, builder_type, graph, node, captured) -> list | None:
+    """The two FunctionDefs of a cond node's branches (see the module docstring)."""
+    from simdist.framework import func_graph
+
+    base = normalize(node.name)
+    uid = next(_uids)
+    made = []
+    for (nodes, results), part in zip(node.branches, ("true", "false")):
+        if any(not isinstance(n, func_graph.Node) for n in nodes):
+            return None
+        b = builder_type(graph)
+        b.taken = {n.name.lower() for n in nodes}
+        holders = []
+        for i, tid in enumerate(captured):
+            outer = op.inputs[1 + i]   # the If's input: its dtype and shape
+            ph = b.add(f"{node.name}/capture_{i}", "Placeholder", (),
+                       [(outer.dtype, outer.shape)])
+            b.by_id[tid] = ph.outputs[0]
+            holders.append(ph)
+        for n in nodes:
+            b.node(n)
+        returned = []
+        for tid in results:
+            src = b.by_id.get(tid)
+            if src is None:
+                return None
+            returned.append(b.add(b.unique(f"{node.name}/Identity"), "Identity", [src],
+                                  [(src.dtype, tuple(src.shape.as_list())
+                                    if src.shape is not None and src.shape.rank is not None
+                                    else None)]))
+        names, users, unused = [], {}, 0
+        for ph, tid in zip(holders, captured):
+            consumer = next((o for o in b.ops if ph.outputs[0] in o.inputs), None)
+            outer = op.inputs[1 + captured.index(tid)]
+            if consumer is None:
+                arg = normalize(f"{node.name}/Placeholder" + (f"_{unused}" if unused else ""))
+                unused += 1
+            else:
+                arg = normalize(f"{consumer.name}/{outer.op.name}")
+                if outer.op.type == "Placeholder":
+                    users[ph.name] = outer.op.name
+            names.append(arg)
+        fn = function_def(f"{base}_{part}_{uid if part == 'true' else uid + 1}", b.ops,
+                          list(zip(holders, names)), returned, users)
+        if fn is None:
+            return None
+        made.append(fn)
+    next(_uids)
+    return made
+
+
+def cond_attrs(op, functions, lister) -> dict:
+    """An If / StatelessIf op's attrs (cond_v2's _build_cond)."""
+    from simdist.framework.graph_def import AttrValue
+
+    return {"then_branch": AttrValue("func", functions[0].name),
+            "else_branch": AttrValue("func", functions[1].name),
+            "output_shapes": _shapes([_dims(t) for t in op.outputs]),
+            "_read_only_resource_inputs": AttrValue("list", []),
+            "_lower_using_switch_merge": AttrValue("b", True),
+            "Tout": _types(op.outputs, lister), "Tin": _types(op.inputs[1:], lister),
+            "Tcond": AttrValue("type", lister.dtype(op.inputs[0]))}

@@ -406,6 +406,8 @@ class Layer(module.Module):
         shape = tuple(first.shape) if hasattr(first, "shape") else None
         if isinstance(inputs, (list, tuple)) and len(nest.flatten(inputs)) > 1:
             shape = [tuple(t.shape) for t in nest.flatten(inputs)]
+            if type(inputs) is tuple:   # TF keeps a tuple input's structure (RNN's nested)
+                shape = tuple(shape)
         if func_graph.current() is not None:
             # Called while a tf.function traces: tf-keras builds in tf.init_scope
             # (tf_utils.maybe_init_scope), so the weights are made once, eagerly.

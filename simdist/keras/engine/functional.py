@@ -85,7 +85,7 @@ class Functional(Model):
         object.__setattr__(self, "_layers", layers)
         self.input_names = [t.node.layer.name for t in self.inputs]
         self.output_names = (sorted(outputs) if isinstance(outputs, dict)
-                             else [t.node.layer.name for t in self.outputs])
+                             else _unique_names(t.node.layer.name for t in self.outputs))
         self.built = True
         self._autocast = False  # its layers cast their own inputs (Keras's graph network)
         from simdist.distribute import distribution_strategy_context as ds_context
@@ -361,3 +361,16 @@ def _map_refs(structure, fn, is_ref):
     if isinstance(structure, (list, tuple)):
         return [_map_refs(v, fn, is_ref) for v in structure]
     return structure
+
+
+def _unique_names(names) -> list:
+    """Output names, a layer's second output 'name_1' and on (Functional._set_output_names:
+    a layer of several outputs, a nested RNN's)."""
+    out, counts = [], {}
+    for name in names:
+        proposal = name
+        while proposal in out:
+            count = counts.get(name, 1)
+            proposal, counts[name] = f"{name}_{count}", count + 1
+        out.append(proposal)
+    return out

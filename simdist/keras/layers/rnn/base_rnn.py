@@ -15,6 +15,9 @@ Glossary:
   mask             -- the input's ``_keras_mask`` (an Embedding's ``mask_zero``, Masking):
                       masked steps keep the states and the previous output (rnn_loop); the
                       output of ``return_sequences`` carries the mask on.
+  nested input     -- a tuple (or dict) of sequences, one step of each given to the cell
+                      together (its ``build`` gets their step shapes); a list is the input
+                      followed by initial states and constants, as TF's standardize_args.
   constants        -- tensors given to the cell's ``call(..., constants=...)`` at every step
                       (a condition the sequence does not change); a cell whose ``call`` has
                       no ``constants`` is TF's ValueError; ``num_constants`` in the config.
@@ -59,6 +62,25 @@ def zero_state(cell, inputs=None, batch_size=None, dtype=None):
     if is_multiple_state(cell.state_size):
         return [A.zeros([batch_size] + _dims(s), dtype=dtype) for s in cell.state_size]
     return A.zeros([batch_size] + _dims(cell.state_size), dtype=dtype)
+
+
+def _input_shapes(input_shape):
+    """A shape as a tuple of dims, or a nested input's shapes as a structure of them (TF
+    tries ``TensorShape(input_shape)`` first)."""
+    try:
+        return tuple(TensorShape(input_shape).as_list())
+    except (TypeError, ValueError):
+        return type(input_shape)(_input_shapes(s) for s in input_shape)
+
+
+def _is_shape(shape) -> bool:
+    return all(d is None or isinstance(d, int) for d in shape)
+
+
+def _map_shapes(fn, shapes):
+    """``fn`` on each shape of a structure of shapes (tuples of dims)."""
+    return fn(shapes) if _is_shape(shapes) else \
+        type(shapes)(_map_shapes(fn, s) for s in shapes)
 
 
 def _dims(size) -> list:
@@ -109,27 +131,53 @@ class RNN(Layer):
         return list(size) if is_multiple_state(size) else [size]
 
     def compute_output_shape(self, input_shape):
-        shape = tuple(TensorShape(input_shape).as_list())
+        shape = _input_shapes(input_shape)
+        while not _is_shape(shape):   # a nested input: its first tensor's batch and time
+            shape = shape[0]
         self._refuse_unknown_unroll(KerasTensor(list(shape), self.dtype, name=self.name))
         batch, time = (shape[1], shape[0]) if self.time_major else (shape[0], shape[1])
-        out_dims = _dims(getattr(self.cell, "output_size", None) or self._state_sizes()[0])
-        if self.return_sequences:
-            out = ((time, batch) if self.time_major else (batch, time)) + tuple(out_dims)
+
+        def output_shape(size):
+            if self.return_sequences:
+                return ((time, batch) if self.time_major else (batch, time)) + \
+                    tuple(_dims(size))
+            return (batch,) + tuple(_dims(size))
+
+        size = getattr(self.cell, "output_size", None)
+        if size is None:
+            out = output_shape(self._state_sizes()[0])
+        elif isinstance(size, (list, tuple)):   # a nested output: its shapes flat
+            out = [output_shape(s) for s in nest.flatten(size)]
+            out = out[0] if len(out) == 1 else out
         else:
-            out = (batch,) + tuple(out_dims)
+            out = output_shape(size)
         if not self.return_state:
             return out
-        return [out] + [(batch,) + tuple(_dims(s)) for s in self._state_sizes()]
+        return (out if isinstance(out, list) else [out]) + \
+            [(batch,) + tuple(_dims(s)) for s in self._state_sizes()]
 
     def build(self, input_shape):
-        shape = list(TensorShape(input_shape).as_list())
+        if isinstance(input_shape, list):
+            input_shape = input_shape[0]
+        shapes = _input_shapes(input_shape)
         batch_axis, time_axis = (1, 0) if self.time_major else (0, 1)
-        spec = list(shape)
-        if not self.stateful:
-            spec[batch_axis] = None
-        spec[time_axis] = None
-        self.input_spec = [InputSpec(shape=tuple(spec))]
-        step_shape = tuple(shape[1:]) if self.time_major else (shape[0],) + tuple(shape[2:])
+
+        def spec(shape):
+            shape = list(shape)
+            if not self.stateful:
+                shape[batch_axis] = None
+            shape[time_axis] = None
+            return InputSpec(shape=tuple(shape))
+
+        def step_shape(shape):
+            return tuple(shape[1:]) if self.time_major else (shape[0],) + tuple(shape[2:])
+
+        if not _is_shape(shapes):   # a nested input: a spec and a step shape each
+            self.input_spec = nest.flatten(_map_shapes(spec, shapes))
+            step_shape = _map_shapes(step_shape, shapes)
+        else:
+            self.input_spec = [spec(shapes)]
+            step_shape = step_shape(shapes)
         if isinstance(self.cell, Layer) and not self.cell.built:
             with name_scope(self.cell.name, graph=False):   # 'lstm/lstm_cell/kernel'
                 self.cell.build(step_shape)
@@ -140,6 +188,7 @@ class RNN(Layer):
 
     def get_initial_state(self, inputs):
         """Zeros for each state: the cell's ``get_initial_state``, else rnn_utils's."""
+        inputs = nest.flatten(inputs)[0]   # a nested input's first tensor
         batch = A.shape(inputs)[1 if self.time_major else 0]
         fn = getattr(self.cell, "get_initial_state", None)
         state = fn(inputs=None, batch_size=batch, dtype=inputs.dtype) if fn else \
@@ -147,7 +196,7 @@ class RNN(Layer):
         return list(state) if isinstance(state, (list, tuple)) else [state]
 
     def __call__(self, inputs, initial_state=None, constants=None, **kwargs):
-        if isinstance(inputs, (list, tuple)) and len(inputs) > 1 and initial_state is None \
+        if isinstance(inputs, list) and len(inputs) > 1 and initial_state is None \
                 and constants is None:   # (rnn_utils.standardize_args)
             inputs = list(inputs)
             if self._num_constants:
@@ -191,7 +240,7 @@ class RNN(Layer):
             raise ValueError(f"RNN cell {self.cell} does not support constants. "
                              f"Received: constants={constants}")
         self._reset_dropout_masks()
-        timesteps = inputs.shape[0 if self.time_major else 1]
+        timesteps = nest.flatten(inputs)[0].shape[0 if self.time_major else 1]
         if self.unroll and timesteps is None:
             raise ValueError(_CANNOT_UNROLL)
         initial_state = self._initial_state(inputs, initial_state)

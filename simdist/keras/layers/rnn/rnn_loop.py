@@ -10,6 +10,8 @@ Glossary:
   loop          -- a ``while_loop`` over TensorArrays (one read and one write per step;
                    without ``return_all_outputs`` every step writes index 0); ``unroll``
                    runs the steps as Python, which needs a known number of steps.
+  nested        -- inputs and outputs may be structures of tensors: a TensorArray each
+                   ('input_ta_<i>', 'output_ta_<i>'), the step sees the structures.
   mask          -- (batch, time) booleans: at a masked step each sequence keeps its states
                    and its previous output (zeros before its first unmasked step; zeros at
                    every masked step with ``zero_output_for_mask``), by ``tf.where``.
@@ -33,16 +35,20 @@ def _swap_batch_timestep(x):
 
 def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, unroll=False,
         time_major=False, zero_output_for_mask=False, return_all_outputs=True):
-    """``(last_output, outputs, new_states)`` of ``step_function`` run over the time axis.
+    """``(last_output, outputs, new_states)`` of ``step_function`` run over the time axis;
+    ``inputs`` and the step's output may be nested (each flat tensor has its own
+    TensorArray, the step gets the structure back).
 
     Raises:
       ValueError: ``inputs`` of rank below 3; ``unroll`` without a known number of steps.
     """
-    if len(inputs.shape) < 3:
-        raise ValueError(f"Input should be at least 3D. Received input shape: {inputs.shape}")
+    flat = nest.flatten(inputs)
+    for x in flat:
+        if len(x.shape) < 3:
+            raise ValueError(f"Input should be at least 3D. Received input shape: {x.shape}")
     if not time_major:
-        inputs = _swap_batch_timestep(inputs)
-    time_steps, batch = inputs.shape[0], inputs.shape[1]
+        flat = [_swap_batch_timestep(x) for x in flat]
+    time_steps, batch = flat[0].shape[0], flat[0].shape[1]
     if mask is not None:   # (time, batch, 1) booleans
         if mask.dtype != dtypes.bool_:
             mask = A.cast(mask, dtypes.bool_)
@@ -50,24 +56,40 @@ def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, un
             mask = A.expand_dims(mask, -1)
         if not time_major:
             mask = _swap_batch_timestep(mask)
+    steps = _Steps(step_function, inputs)
     if unroll:
-        outputs, last_output, new_states = _unrolled(step_function, inputs, initial_states,
+        outputs, last_output, new_states = _unrolled(steps, flat, initial_states,
                                                      time_steps, go_backwards,
                                                      return_all_outputs, mask)
         if mask is not None and zero_output_for_mask:
             last_step = A.unstack(mask)[0 if go_backwards else -1]
-            last_output = A.where(last_step, last_output, A.zeros_like(last_output))
-            outputs = A.where(mask, outputs, A.zeros_like(outputs)) if return_all_outputs \
-                else A.where(last_step, outputs, A.zeros_like(outputs))
+            last_output = [A.where(last_step, o, A.zeros_like(o)) for o in last_output]
+            outputs = [A.where(mask, o, A.zeros_like(o)) if return_all_outputs
+                       else A.where(last_step, o, A.zeros_like(o)) for o in outputs]
     else:
-        outputs, last_output, new_states = _looped(step_function, inputs, initial_states,
+        outputs, last_output, new_states = _looped(steps, flat, initial_states,
                                                    go_backwards, return_all_outputs, mask,
                                                    zero_output_for_mask)
-    outputs.set_shape([time_steps if return_all_outputs else 1, batch]
-                      + list(outputs.shape[2:]))
+    for o in outputs:
+        o.set_shape([time_steps if return_all_outputs else 1, batch] + list(o.shape[2:]))
     if not time_major:
-        outputs = _swap_batch_timestep(outputs)
-    return last_output, outputs, new_states
+        outputs = [_swap_batch_timestep(o) for o in outputs]
+    return (nest.pack_sequence_as(steps.output, last_output),
+            nest.pack_sequence_as(steps.output, outputs), new_states)
+
+
+class _Steps:
+    """The step function on flat inputs and outputs: it packs each step's inputs as
+    ``inputs`` and flattens its output, keeping the output's structure."""
+
+    def __init__(self, step_function, inputs):
+        self._fn, self._inputs, self.output = step_function, inputs, None
+
+    def __call__(self, flat_x, states):
+        output, new_states = self._fn(nest.pack_sequence_as(self._inputs, list(flat_x)),
+                                      states)
+        self.output = output
+        return nest.flatten(output), new_states
 
 
 def _masked(mask_t, new, old) -> tuple:
@@ -84,86 +106,95 @@ def _expanded(mask_t, t):
     return mask_t
 
 
-def _unrolled(step_function, inputs, initial_states, time_steps, go_backwards,
-              return_all_outputs, mask):
+def _unrolled(steps, flat, initial_states, time_steps, go_backwards, return_all_outputs,
+              mask):
     if not time_steps:
         raise ValueError("Unrolling requires a fixed number of timesteps.")
-    steps = A.unstack(inputs)
-    masks = A.unstack(mask) if mask is not None else [None] * len(steps)
+    inputs = list(zip(*[A.unstack(x) for x in flat]))
+    masks = A.unstack(mask) if mask is not None else [None] * len(inputs)
     if go_backwards:
-        steps.reverse()
+        inputs.reverse()
         masks.reverse()
     states, outputs = tuple(initial_states), []
-    for x, mask_t in zip(steps, masks):
-        output, new_states = step_function(x, tuple(states))
+    for x, mask_t in zip(inputs, masks):
+        output, new_states = steps(x, tuple(states))
         if mask_t is not None:
-            prev = outputs[-1] if outputs else A.zeros_like(output)
-            output = A.where(_expanded(mask_t, output), output, prev)
+            prev = outputs[-1] if outputs else [A.zeros_like(o) for o in output]
+            output = list(_masked(mask_t, output, prev))
             new_states = nest.pack_sequence_as(states, _masked(
                 mask_t, nest.flatten(new_states), nest.flatten(states)))
         states = new_states
         outputs = outputs + [output] if return_all_outputs else [output]
-    return A.stack(outputs), outputs[-1], states
+    return [A.stack(list(o)) for o in zip(*outputs)], outputs[-1], states
 
 
-def _looped(step_function, inputs, initial_states, go_backwards, return_all_outputs, mask=None,
+def _looped(steps, flat, initial_states, go_backwards, return_all_outputs, mask=None,
             zero_output_for_mask=False):
-    time_steps_t = A.shape(inputs)[0]
-    input_ta = tensor_array_ops.TensorArray(dtype=inputs.dtype, size=time_steps_t,
-                                            tensor_array_name="input_ta_0")
-    input_ta = input_ta.unstack(A.reverse(inputs, [0]) if go_backwards else inputs)
-    output_time_zero, _ = step_function(inputs[0], tuple(initial_states))
-    output_ta = tensor_array_ops.TensorArray(
-        dtype=output_time_zero.dtype, size=time_steps_t if return_all_outputs else 1,
-        element_shape=output_time_zero.shape, tensor_array_name="output_ta_0")
+    time_steps_t = A.shape(flat[0])[0]
+    input_tas = []
+    for i, x in enumerate(flat):
+        ta = tensor_array_ops.TensorArray(dtype=x.dtype, size=time_steps_t,
+                                          tensor_array_name=f"input_ta_{i}")
+        input_tas.append(ta.unstack(A.reverse(x, [0]) if go_backwards else x))
+    output_time_zero, _ = steps([x[0] for x in flat], tuple(initial_states))
+    output_tas = tuple(tensor_array_ops.TensorArray(
+        dtype=o.dtype, size=time_steps_t if return_all_outputs else 1,
+        element_shape=o.shape, tensor_array_name=f"output_ta_{i}")
+        for i, o in enumerate(output_time_zero))
+    n = len(output_tas)
 
     if mask is not None:
-        return _looped_masked(step_function, input_ta, time_steps_t, output_ta,
+        return _looped_masked(steps, input_tas, time_steps_t, output_tas,
                               output_time_zero, initial_states, mask, go_backwards,
                               return_all_outputs, zero_output_for_mask)
 
-    def step(time, output_ta_t, *states):
-        output, new_states = step_function(input_ta.read(time), tuple(states))
-        for state, new_state in zip(nest.flatten(states), nest.flatten(new_states)):
-            new_state.set_shape(state.shape)
-        output_ta_t = output_ta_t.write(time if return_all_outputs else 0, output)
-        return (time + 1, output_ta_t) + tuple(
+    def step(time, *rest):
+        output, new_states = steps([ta.read(time) for ta in input_tas], tuple(rest[n:]))
+        _keep_shapes(rest[n:], new_states)
+        tas = tuple(ta.write(time if return_all_outputs else 0, o)
+                    for ta, o in zip(rest[:n], output))
+        return (time + 1,) + tas + tuple(
             nest.pack_sequence_as(initial_states, nest.flatten(new_states)))
 
     final = while_loop(lambda time, *_: time < time_steps_t, step,
-                       (A.constant(0, dtype="int32", name="time"), output_ta)
+                       (A.constant(0, dtype="int32", name="time"),) + output_tas
                        + tuple(initial_states),
                        parallel_iterations=32, swap_memory=True)
-    outputs = final[1].stack()
-    return outputs, outputs[-1], final[2:]
+    outputs = [ta.stack() for ta in final[1:1 + n]]
+    return outputs, [o[-1] for o in outputs], final[1 + n:]
 
 
-def _looped_masked(step_function, input_ta, time_steps_t, output_ta, output_time_zero,
+def _keep_shapes(states, new_states) -> None:
+    for state, new_state in zip(nest.flatten(states), nest.flatten(new_states)):
+        new_state.set_shape(state.shape)
+
+
+def _looped_masked(steps, input_tas, time_steps_t, output_tas, output_time_zero,
                    initial_states, mask, go_backwards, return_all_outputs,
                    zero_output_for_mask):
-    """The loop with a mask: the previous output rides in the loop's variables (zeros at
+    """The loop with a mask: the previous outputs ride in the loop's variables (zeros at
     first), as TF's."""
     mask_ta = tensor_array_ops.TensorArray(dtype=dtypes.bool_, size=time_steps_t,
                                            tensor_array_name="mask_ta")
     mask_ta = mask_ta.unstack(A.reverse(mask, [0]) if go_backwards else mask)
-    zero_output = A.zeros_like(output_time_zero)
+    zero_output = tuple(A.zeros_like(o) for o in output_time_zero)
+    n = len(output_tas)
 
-    def step(time, output_ta_t, prev_output, *states):
+    def step(time, *rest):
         mask_t = mask_ta.read(time)
-        output, new_states = step_function(input_ta.read(time), tuple(states))
-        (output,) = _masked(mask_t, (output,),
-                            (zero_output if zero_output_for_mask else prev_output,))
-        flat_states, flat_new = nest.flatten(states), nest.flatten(new_states)
-        for state, new_state in zip(flat_states, flat_new):
-            new_state.set_shape(state.shape)
-        final_states = _masked(mask_t, flat_new, flat_states)
-        output_ta_t = output_ta_t.write(time if return_all_outputs else 0, output)
-        return (time + 1, output_ta_t, output) + tuple(
+        tas, prev_output, states = rest[:n], rest[n:2 * n], rest[2 * n:]
+        output, new_states = steps([ta.read(time) for ta in input_tas], tuple(states))
+        output = _masked(mask_t, output, zero_output if zero_output_for_mask else prev_output)
+        _keep_shapes(states, new_states)
+        final_states = _masked(mask_t, nest.flatten(new_states), nest.flatten(states))
+        tas = tuple(ta.write(time if return_all_outputs else 0, o)
+                    for ta, o in zip(tas, output))
+        return (time + 1,) + tas + output + tuple(
             nest.pack_sequence_as(initial_states, list(final_states)))
 
     final = while_loop(lambda time, *_: time < time_steps_t, step,
-                       (A.constant(0, dtype="int32", name="time"), output_ta, zero_output)
-                       + tuple(initial_states),
+                       (A.constant(0, dtype="int32", name="time"),) + output_tas
+                       + zero_output + tuple(initial_states),
                        parallel_iterations=32, swap_memory=True)
-    outputs = final[1].stack()
-    return outputs, outputs[-1], final[3:]
+    outputs = [ta.stack() for ta in final[1:1 + n]]
+    return outputs, [o[-1] for o in outputs], final[1 + 2 * n:]

@@ -267,6 +267,32 @@ out = [fit(lambda: O.Adam(0.1, use_ema=True, ema_momentum=0.5), None),
        fit(lambda: O.SGD(0.5, use_ema=True, ema_overwrite_frequency=3), S)]
 """,
 })
+CASES["use_ema inside a LossScaleOptimizer: steps, skipped steps, the overwrite, fit"] = STEPS + """
+M = tf.keras.mixed_precision
+out = []
+for make in (lambda: M.LossScaleOptimizer(O.Adam(0.1, use_ema=True, ema_momentum=0.5)),
+             lambda: M.LossScaleOptimizer(O.SGD(0.1, use_ema=True, ema_momentum=0.5,
+                                                ema_overwrite_frequency=2),
+                                          dynamic=False, initial_scale=8.0)):
+    opt = make()
+    w = tf.Variable([1.0, 2.0], name='w')
+    seen = []
+    for g in ([0.5, -0.5], [np.inf, 1.0], [0.25, 0.75], [1.0, 1.0]):
+        opt.apply_gradients([(tf.constant(g, dtype=tf.float32), w)])
+        seen.append([bits(w.numpy()), [v.numpy() for v in opt.variables]])
+    opt.finalize_variable_values([w])
+    out.append([seen, bits(w.numpy()), [v.name for v in opt.variables], opt.use_ema,
+                opt.ema_momentum])
+rng = np.random.RandomState(0)
+X = rng.normal(size=(16, 2)).astype('float32')
+Y = np.eye(2, dtype='float32')[(X[:, 0] > 0).astype('int64')]
+m = tf.keras.Sequential([L.Dense(2, activation='softmax', input_shape=(2,), name='d')])
+m.set_weights([np.array([[0.3, -0.2], [0.1, 0.4]], 'float32'), np.zeros(2, 'float32')])
+m.compile(M.LossScaleOptimizer(O.Adam(0.1, use_ema=True, ema_momentum=0.5)),
+          loss='categorical_crossentropy')
+h = m.fit(X, Y, batch_size=8, epochs=2, shuffle=False, verbose=0)
+out.append([h.history['loss'], m.get_weights(), [v.numpy() for v in m.optimizer.variables]])
+"""
 ERRORS_EMA = {
     "ema_momentum > 1": "SGD(use_ema=True, ema_momentum=1.5)",
     "ema_overwrite_frequency 0.5": "Adam(use_ema=True, ema_overwrite_frequency=0.5)",

@@ -162,6 +162,27 @@ class LossScaleOptimizer(Optimizer):
         """The inner optimizer's variables (the loss scale's are checkpointed, not listed)."""
         return self._optimizer.variables
 
+    # The inner optimizer keeps the moving averages (use_ema): its flags, and its overwrite
+    # of the model's variables at the end of fit (tf-keras's LossScaleOptimizerV3).
+    @property
+    def use_ema(self):
+        return self._optimizer.use_ema
+
+    @use_ema.setter
+    def use_ema(self, value):
+        self._optimizer.use_ema = value
+
+    @property
+    def ema_momentum(self):
+        return self._optimizer.ema_momentum
+
+    @ema_momentum.setter
+    def ema_momentum(self, value):
+        self._optimizer.ema_momentum = value
+
+    def finalize_variable_values(self, var_list):
+        self._optimizer.finalize_variable_values(var_list)
+
     def _trackable_children(self) -> dict:
         """The inner optimizer's children as its own, and ``loss_scale`` (Keras's names)."""
         out = self._optimizer._trackable_children()

@@ -49,6 +49,14 @@ def bodies() -> int:
     tracing inside: merge_call asks (TF refuses it in a graph other than the caller's)."""
     return _bodies.value
 
+def innermost_body(graph):
+    """The innermost cond branch or loop body being traced in ``graph`` (an identity: TF's
+    FuncGraph of its own, where Keras's per-graph caches start empty), or None: ``graph``
+    itself (or no graph)."""
+    bodies_open = getattr(graph, "open_bodies", None)
+    return bodies_open[-1] if bodies_open else None
+
+
 _FLOW_TYPES: list = []   # [(class, to_flow(value), with_flow(value, flow))]
 
 

@@ -7,7 +7,9 @@ an RNN), a cell that takes none
 (TF's ValueError); ``LSTMCell`` / ``GRUCell`` / ``LSTM`` / ``Dropout`` given ``training``
 as a boolean tensor, eagerly and in a ``tf.function`` (one trace, the dropout drawn or not
 by the tensor's value); ``BatchNormalization`` (plain and fused) given such a ``training``
-(one trace; batch or moving statistics and the moving averages' update by its value)."""
+(one trace; batch or moving statistics and the moving averages' update by its value); an
+unseeded traced LSTM / GRU with recurrent dropout under a global seed (TF's op seeds: the
+loop body draws masks of its own at every step)."""
 
 from masking_cases import COMMON
 
@@ -152,6 +154,22 @@ def frozen_step(x, training):
 out.append([frozen_step(x, tf.constant(True)), frozen.moving_mean.numpy()])
 """
 
+UNSEEDED = COMMON + """
+tf.random.set_seed(11)
+x = tf.constant(np.random.RandomState(2).uniform(-1, 1, (2, 4, 3)).astype(np.float32))
+out = []
+for kind, kw, calls in ((tf.keras.layers.LSTM, dict(recurrent_dropout=0.4), 2),
+                        (tf.keras.layers.LSTM, dict(dropout=0.3, recurrent_dropout=0.4), 1),
+                        (tf.keras.layers.GRU, dict(recurrent_dropout=0.4), 1)):
+    rnn = kind(2, **kw)
+    rnn(x)
+    rnn.set_weights([np.full(w.shape, 0.3, np.float32) for w in rnn.get_weights()])
+    @tf.function
+    def step(x):
+        return rnn(x, training=True)
+    out.append([step(x) for _ in range(calls)])
+"""
+
 CASES = {
     "RNN constants: a cell taking constants, masks, go_backwards, unroll, gradients, a "
     "functional model, config, a cell without constants": CONSTANTS,
@@ -159,4 +177,6 @@ CASES = {
     "traced": TRAINING,
     "BatchNormalization given a boolean tensor training: traced once, plain and fused":
         BATCH_NORM,
+    "unseeded LSTM and GRU with recurrent dropout, traced: TF's op seeds (the loop body's "
+    "own masks)": UNSEEDED,
 }

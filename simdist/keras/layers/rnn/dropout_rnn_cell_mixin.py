@@ -6,10 +6,14 @@ Glossary:
                    per gate). ``training`` a boolean tensor: a ``tf.cond`` between the two
                    (in a trace both are built; eagerly the one its value selects).
   mask cache    -- the masks are made once per context (eager, or the tf.function graph
-                   being traced) and reused by every later call there until
+                   being traced, or a loop body or cond branch traced in it: TF's graphs of
+                   their own) and reused by every later call there until
                    ``reset_dropout_mask`` / ``reset_recurrent_dropout_mask``, so the steps
                    of one sequence share their masks (an RNN layer resets them per call).
-                   A cell called with training off first caches the ones.
+                   A cell called with training off first caches the ones. A traced RNN's
+                   loop body so makes its own masks after the time-zero step's (op seeds
+                   counted from 0 there, TF's): they are drawn again at every step, as TF's
+                   random ops in a while body are.
   legacy seeds  -- each mask is one ``tf.nn.dropout`` with the op seed ``seed``,
                    ``seed + 1``, ... (the cell's ``seed``, counted on; TF-Keras's
                    RandomGenerator.make_legacy_seed); unseeded, TF's op seeds from the
@@ -23,7 +27,7 @@ from __future__ import annotations
 
 import weakref
 
-from simdist.framework import func_graph
+from simdist.framework import func_graph, graph_control_flow
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import cond as cond_lib
 from simdist.framework.ops import dropout_ops
@@ -61,9 +65,12 @@ class DropoutRNNCellMixin:
         if rate == 0:
             return None
         key = func_graph.current() or _EAGER
-        masks = cache.get(key)
+        # (a loop body or cond branch is a graph of its own in TF: masks of its own)
+        by_body = cache.setdefault(key, {})
+        body = graph_control_flow.innermost_body(func_graph.current())
+        masks = by_body.get(body)
         if masks is None:
-            masks = cache[key] = [self._mask(inputs, rate, training) for _ in range(count)]
+            masks = by_body[body] = [self._mask(inputs, rate, training) for _ in range(count)]
         return masks if count > 1 else masks[0]
 
     def _mask(self, inputs, rate, training):

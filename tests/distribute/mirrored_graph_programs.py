@@ -142,6 +142,9 @@ PROGRAMS = {
     "Adamax's, Adadelta's and Ftrl's apply_gradients": optimizer_step(lambda tf: [
         tf.keras.optimizers.Adamax(0.01), tf.keras.optimizers.Adadelta(1.0),
         tf.keras.optimizers.Ftrl(0.1)]),
+    "Nadam's apply_gradients": optimizer_step(lambda tf: tf.keras.optimizers.Nadam(0.01)),
+    "Lion's and Adafactor's apply_gradients": optimizer_step(lambda tf: [
+        tf.keras.optimizers.Lion(0.01), tf.keras.optimizers.Adafactor(0.1)]),
 }
 
 

@@ -1,7 +1,7 @@
 """The operations TF's graph lists for an optimizer's cross-replica update under
 MirroredStrategy (``_distributed_apply_gradients_fn``, run by ``merge_call`` after the
 gradients' all-reduce), for SGD (momentum, nesterov), Adam, RMSprop, Adagrad, Adamax,
-Adadelta and Ftrl.
+Adadelta, Ftrl, Lion, Adafactor and Nadam (its cond per copy).
 
 Glossary:
   update_<r>     -- ``distribution.extended.update(var, fn, group=False)``: per variable,
@@ -28,11 +28,14 @@ import numpy as np
 from simdist.framework import dtypes, graph_operations
 from simdist.keras.optimizers import optimizer_listing, schedules
 from simdist.keras.optimizers.adadelta import Adadelta
+from simdist.keras.optimizers.adafactor import Adafactor
 from simdist.keras.optimizers.adagrad import Adagrad
 from simdist.keras.optimizers.adam import Adam
 from simdist.keras.optimizers.adamax import Adamax
 from simdist.keras.optimizers.clip_listing import ScopeOps
 from simdist.keras.optimizers.ftrl import Ftrl
+from simdist.keras.optimizers.lion import Lion
+from simdist.keras.optimizers.nadam import Nadam
 from simdist.keras.optimizers.optimizer import Optimizer
 from simdist.keras.optimizers.rmsprop import RMSprop
 from simdist.keras.optimizers.sgd import SGD
@@ -48,7 +51,7 @@ class _Replica:
 def _listed(opt) -> bool:
     kind = type(opt) is SGD and isinstance(opt.momentum, (int, float)) or \
         type(opt) is Adam and not opt.amsgrad or \
-        type(opt) in (RMSprop, Adagrad, Adamax, Adadelta, Ftrl)
+        type(opt) in (RMSprop, Adagrad, Adamax, Adadelta, Ftrl, Lion, Adafactor, Nadam)
     return kind and not (
         opt.clipnorm or opt.clipvalue or opt.global_clipnorm or opt.weight_decay or opt.use_ema
         or isinstance(opt._learning_rate, schedules.LearningRateSchedule))

@@ -138,10 +138,14 @@ def _listed(opt) -> bool:
 
 
 def _nadam(s, opt, grad, variable, index):
-    # the counter this variable's cond compared when the step was last traced (the
-    # trace moved it once per variable, in this order: Nadam._traced_update_steps)
-    s.nadam_seen = getattr(s, "nadam_seen", -1) + 1
-    counter = opt._u_product_counter - len(opt._index_dict) + s.nadam_seen
+    # the counter this update's cond compared when the step was traced: TF's trace moved it
+    # once per update_step, in this order (per variable, and per replica of each under
+    # MirroredStrategy: Nadam._traced_update_steps)
+    seen = s.b.__dict__.setdefault("nadam_seen", {})
+    k = seen[id(opt)] = seen.get(id(opt), -1) + 1
+    counters = opt._traced_counters.get(s.b.graph)
+    counter = counters[k] if counters is not None and k < len(counters) else \
+        opt._u_product_counter - len(opt._index_dict) + k
     update_listing.nadam(s, opt, grad, variable, index, counter)
 
 

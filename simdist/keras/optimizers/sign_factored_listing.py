@@ -101,7 +101,8 @@ def adafactor(s, opt, grad, variable, index):
                  like=local_step)
     alpha_t = s.op("mul", "Mul", [s.op("Maximum", "Maximum", [epsilon_2, _rms(s, variable)]),
                                   rho_t])
-    regulated = s.op("add", "AddV2", [s.op("Square", "Square", [grad]),
+    like = _Like(variable)   # (an all-reduced gradient's listed shape may be unknown)
+    regulated = s.op("add", "AddV2", [s.op("Square", "Square", [grad], like=like),
                                       ("y", np.float32(opt.epsilon_1))])
     power = s.op("Pow", "Pow", [local_step, ("y", np.float32(opt.beta_2_decay))])
     beta_2_t = s.op("sub", "Sub", [("x", np.float32(1)), power], like=power)
@@ -118,12 +119,12 @@ def adafactor(s, opt, grad, variable, index):
         mean = _mean(s, r, -1, keepdims=True)
         ratio = s.op("truediv", "RealDiv", [s.read(r), mean])
         s.assign("AssignVariableOp", v, s.op("mul", "Mul", [
-            _expand_dims(s, ratio, -1), _expand_dims(s, c, -2)], like=grad))
+            _expand_dims(s, ratio, -1), _expand_dims(s, c, -2)], like=like))
     else:
         moving(v, lambda: regulated)
-    u_t = s.op("mul", "Mul", [grad, s.op("Rsqrt", "Rsqrt", [v], like=grad)])
+    u_t = s.op("mul", "Mul", [grad, s.op("Rsqrt", "Rsqrt", [v], like=like)], like=like)
     clipped = s.op("truediv", "RealDiv", [_rms(s, u_t),
                                           ("y", np.float32(opt.clip_threshold))])
     u_t_hat = s.op("truediv", "RealDiv", [u_t, s.op("Maximum", "Maximum", [one, clipped])])
     s.assign("AssignAddVariableOp", variable, s.op("mul", "Mul", [
-        s.op("Neg", "Neg", [alpha_t]), u_t_hat], like=grad))
+        s.op("Neg", "Neg", [alpha_t]), u_t_hat], like=like))

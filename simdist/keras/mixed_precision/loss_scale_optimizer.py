@@ -77,6 +77,13 @@ class _DynamicLossScaleState(trackable.Trackable):
         return is_finite
 
 
+def _inner(name):
+    """A property read from and written to the inner optimizer."""
+    return property(lambda self: getattr(self._optimizer, name),
+                    lambda self, value: setattr(self._optimizer, name, value),
+                    doc=f"The inner optimizer's ``{name}``.")
+
+
 class LossScaleOptimizer(Optimizer):
     """Wrap an optimizer to scale the loss and unscale (and check) the gradients."""
 
@@ -149,13 +156,7 @@ class LossScaleOptimizer(Optimizer):
     def iterations(self):
         return self._optimizer.iterations
 
-    @property
-    def learning_rate(self):
-        return self._optimizer.learning_rate
-
-    @learning_rate.setter
-    def learning_rate(self, value):
-        self._optimizer.learning_rate = value
+    learning_rate = _inner("learning_rate")
 
     @property
     def variables(self):
@@ -164,21 +165,8 @@ class LossScaleOptimizer(Optimizer):
 
     # The inner optimizer keeps the moving averages (use_ema): its flags, and its overwrite
     # of the model's variables at the end of fit (tf-keras's LossScaleOptimizerV3).
-    @property
-    def use_ema(self):
-        return self._optimizer.use_ema
-
-    @use_ema.setter
-    def use_ema(self, value):
-        self._optimizer.use_ema = value
-
-    @property
-    def ema_momentum(self):
-        return self._optimizer.ema_momentum
-
-    @ema_momentum.setter
-    def ema_momentum(self, value):
-        self._optimizer.ema_momentum = value
+    use_ema = _inner("use_ema")
+    ema_momentum = _inner("ema_momentum")
 
     def finalize_variable_values(self, var_list):
         self._optimizer.finalize_variable_values(var_list)

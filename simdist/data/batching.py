@@ -21,7 +21,7 @@ import itertools
 
 import numpy as np
 
-from simdist.data import iterator_errors, structure
+from simdist.data import composite_rows, iterator_errors, structure
 from simdist.data.dataset_ops import (
     INFINITE_CARDINALITY,
     UNKNOWN_CARDINALITY,
@@ -69,14 +69,20 @@ class BatchDataset(DatasetV2):
             yield source._rows(idx)
 
     def _stack_batches(self):
+        for chunk in self._chunks():
+            yield stack(chunk, fused=type(self) is BatchDataset and
+                        type(self._inputs[0]).__name__ == "MapDataset")
+
+    def _chunks(self):
+        """The input's elements, ``batch_size`` at a time (a last short one unless
+        dropped)."""
         bs = self._batch_size
         it = self._inputs[0]._values()
         while True:
             chunk = list(itertools.islice(it, bs))
             if not chunk or (self._drop and len(chunk) < bs):
                 return
-            yield stack(chunk, fused=type(self) is BatchDataset and
-                        type(self._inputs[0]).__name__ == "MapDataset")
+            yield chunk
 
 
 def stack(elements, fused=False):
@@ -111,14 +117,16 @@ class UnbatchDataset(DatasetV2):
     def _values(self):
         for batch in self._inputs[0]._values():
             leaves = structure.flatten(batch)
-            rows = {leaf.shape[0] for leaf in leaves if leaf is not None}
+            rows = {composite_rows.nrows(leaf) if composite_rows.is_composite(leaf)
+                    else leaf.shape[0] for leaf in leaves if leaf is not None}
             if len(rows) > 1:
                 raise errors.InvalidArgumentError(
                     None, None, f"Input element must have the same batch size in each "
                                 f"component. Got sizes {sorted(rows)}.")
             for i in range(rows.pop() if rows else 0):
-                yield structure.pack(batch, [None if leaf is None else leaf[i, ...]
-                                             for leaf in leaves])
+                yield structure.pack(batch, [
+                    None if leaf is None else composite_rows.row(leaf, i)
+                    if composite_rows.is_composite(leaf) else leaf[i, ...] for leaf in leaves])
 
 
 class RebatchDataset(DatasetV2):

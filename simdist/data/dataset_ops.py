@@ -433,6 +433,18 @@ class DatasetV2:
 
         return BatchDataset(self, batch_size, drop_remainder)
 
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=None,
+                     name=None):
+        """Batches of ``batch_size`` elements of any shapes as the rows of RaggedTensors
+        (see simdist/data/ragged_batching.py).
+
+        Raises:
+          InvalidArgumentError: when ``batch_size`` is not positive.
+        """
+        from simdist.data.ragged_batching import RaggedBatchDataset
+
+        return RaggedBatchDataset(self, batch_size, drop_remainder)
+
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
                      drop_remainder=False, name=None):
         """Batches of ``batch_size`` elements, each component padded to one shape (see

@@ -45,6 +45,12 @@ def cardinality(dataset):
     return dataset.cardinality()
 
 
+@deprecated(_OPS + "batching", "Use `tf.data.Dataset.ragged_batch` instead.")
+def dense_to_ragged_batch(batch_size, drop_remainder=False, row_splits_dtype=None):
+    """A transformation for ``Dataset.apply``: ``dataset.ragged_batch(batch_size)``."""
+    return lambda dataset: dataset.ragged_batch(batch_size, drop_remainder)
+
+
 @deprecated(_OPS + "scan_ops", "Use `tf.data.Dataset.scan(...) instead")
 def scan(initial_state, scan_func):
     """A transformation for ``Dataset.apply``: ``dataset.scan(initial_state, scan_func)``."""

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import math
 
-from simdist.data import structure
+import numpy as np
+
+from simdist.data import composite_rows, structure
 from simdist.data.dataset_ops import DatasetV2
 from simdist.framework import dtypes, errors
 from simdist.framework.tensor import Tensor
@@ -34,11 +36,13 @@ class TensorSliceDataset(DatasetV2):
         for leaf in leaves:
             if leaf is None:   # a None component (TF's NoneTensor) has no rows
                 continue
-            if leaf.ndim == 0:
+            if len(leaf.shape) == 0:
                 raise ValueError("Unbatching a tensor is only supported for rank >= 1")
-            if n is not None and leaf.shape[0] != n:
-                raise ValueError(f"Dimensions {n} and {leaf.shape[0]} are not compatible")
-            n = leaf.shape[0]
+            rows = composite_rows.nrows(leaf) if composite_rows.is_composite(leaf) else \
+                leaf.shape[0]
+            if n is not None and rows != n:
+                raise ValueError(f"Dimensions {n} and {rows} are not compatible")
+            n = rows
         self._arrays = values
         self._n = 0 if n is None else int(n)
         super().__init__((), structure.unbatch_spec(structure.spec_of(values)))
@@ -50,10 +54,16 @@ class TensorSliceDataset(DatasetV2):
         return self, iter(range(self._n))
 
     def _row(self, i):
-        return structure.map_leaves(lambda a: a[i, ...], self._arrays)
+        return structure.map_leaves(
+            lambda a: composite_rows.row(a, i) if composite_rows.is_composite(a) else a[i, ...],
+            self._arrays)
 
     def _rows(self, idx):
         """Rows ``idx`` (an int array) of every component: a contiguous slice when possible."""
+        if any(composite_rows.is_composite(a) for a in structure.flatten(self._arrays)):
+            return structure.map_leaves(
+                lambda a: composite_rows.take(a, idx) if composite_rows.is_composite(a)
+                else a[np.asarray(idx)], self._arrays)
         if len(idx) and idx[-1] - idx[0] == len(idx) - 1 and _is_increasing_by_one(idx):
             start = int(idx[0])
             return structure.map_leaves(lambda a: a[start:start + len(idx), ...], self._arrays)

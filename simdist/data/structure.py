@@ -19,6 +19,7 @@ import contextlib
 
 import numpy as np
 
+from simdist.data import composite_rows
 from simdist.framework import context, dtypes, execute
 from simdist.framework.none_tensor import NoneTensorSpec
 from simdist.framework.tensor import Tensor, tracing
@@ -122,6 +123,8 @@ def to_array(value, dtype=None):
         return value._value
     if hasattr(value, "_values") and hasattr(value, "element_spec"):   # a dataset: stays one
         return value
+    if composite_rows.is_composite(value):   # a RaggedTensor or a SparseTensor: itself
+        return value
     hook = getattr(value, "_as_tensor", None)
     if hook is not None:
         return to_array(hook(), dtype)
@@ -216,17 +219,20 @@ def stand_in(spec):
 
 
 def spec_of(values):
-    """The element_spec of a structure of arrays."""
-    return none_specs(map_leaves(lambda v: TensorSpec(tuple(v.shape), dtypes.as_dtype(v.dtype)),
-                                 values))
+    """The element_spec of a structure of arrays (and composite leaves)."""
+    return none_specs(map_leaves(
+        lambda v: composite_rows.spec(v) if composite_rows.is_composite(v) else
+        TensorSpec(tuple(v.shape), dtypes.as_dtype(v.dtype)), values))
 
 
 def batch_spec(spec, batch_size):
     """Add a leading dimension (``None`` when unknown) to every leaf spec (a spec of
     unknown rank stays unknown, as in TF)."""
     return map_leaves(
-        lambda s: TensorSpec(TensorShape(None if s.shape.rank is None
-                                         else [batch_size] + _dims(s)), s.dtype, s.name),
+        lambda s: composite_rows.batch_spec(s, batch_size)
+        if composite_rows.is_composite_spec(s) else
+        TensorSpec(TensorShape(None if s.shape.rank is None
+                               else [batch_size] + _dims(s)), s.dtype, s.name),
         spec)
 
 
@@ -240,6 +246,8 @@ def unbatch_spec(spec):
         dims = _dims(s)
         if s.shape.rank == 0:
             raise ValueError("Cannot unbatch an input with scalar components.")
+        if composite_rows.is_composite_spec(s):
+            return composite_rows.unbatch_spec(s)
         return TensorSpec(TensorShape(None if s.shape.rank is None else dims[1:]), s.dtype, s.name)
 
     return map_leaves(one, spec)
@@ -247,7 +255,8 @@ def unbatch_spec(spec):
 
 def relax_spec(a, b):
     """The most specific spec compatible with both (dims that differ become ``None``)."""
-    return pack(a, [TensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype, x.name)
+    return pack(a, [x if composite_rows.is_composite_spec(x) else
+                    TensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype, x.name)
                     for x, y in zip(flatten(a), flatten(b))])
 
 

@@ -32,11 +32,11 @@ Mirrors tensorflow/python/data/ops/structured_function.py.
 
 from __future__ import annotations
 
-from simdist.data import structure
+from simdist.data import composite_rows, structure
 from simdist.data.bound_dataset import BoundDataset, DatasetArgument, needed
 from simdist.data.dataset_ops import DatasetV2
 from simdist.data.iterator_pass import kernels_of
-from simdist.framework import context, errors, func_graph
+from simdist.framework import composite_specs, context, errors, func_graph
 from simdist.framework.none_tensor import NoneTensorSpec
 from simdist.framework.tensor import NotTraceable, Tensor
 from simdist.framework.tensor_shape import TensorShape
@@ -85,7 +85,7 @@ class StructuredFunction:
         converted = fn is not self._fn or not graph.autograph_pending
         host = structure.host_device()
         args = symbolic_args(graph, host, self._input_spec)
-        inputs = structure.flatten(args)
+        inputs = _components(structure.flatten(args))
         graph.inputs = [(i, t._id, t.dtype) for i, t in enumerate(inputs)
                         if func_graph.is_symbolic(t)]
         try:
@@ -160,8 +160,13 @@ class StructuredFunction:
                 (lambda *a: self._wrap(self._fn(*a)))
             return call(fn, values)
         host = structure.host_device()
-        flat = [v if isinstance(v, DatasetV2) else Tensor(structure._as_array(v), host)
-                for v in structure.flatten(values)]
+        flat = []
+        for v in structure.flatten(values):   # a RaggedTensor, a SparseTensor: its parts
+            if composite_rows.is_composite(v):
+                flat.extend(func_graph.expanded_leaves(v))
+            else:
+                flat.append(v if isinstance(v, DatasetV2) else
+                            Tensor(structure._as_array(v), host))
         if self.captured:
             bound = func_graph.bound_values()
             flat += [bound[t._id] for t in self.captured]
@@ -410,10 +415,36 @@ def symbolic_args(graph, host, spec) -> tuple:
 
     flat = [DatasetArgument(s.element_spec) if isinstance(s, DatasetSpec) else
             None if isinstance(s, NoneTensorSpec) else
+            _symbolic_composite(graph, host, s, f"args_{i}") if _is_composite_spec(s) else
             graph.symbolic_like(s.shape, s.dtype, host, f"args_{i}")
             for i, s in enumerate(structure.flatten(spec))]
     args = structure.pack(spec, flat)
     return args if type(args) is tuple else (args,)
+
+
+def _components(leaves) -> list:
+    """The leaves with each RaggedTensor or SparseTensor replaced by its components (the
+    function's graph takes those as its inputs)."""
+    out = []
+    for leaf in leaves:
+        if composite_rows.is_composite(leaf):
+            out.extend(func_graph.expanded_leaves(leaf))
+        else:
+            out.append(leaf)
+    return out
+
+
+def _is_composite_spec(s) -> bool:
+    """A RaggedTensorSpec of a ragged dimension, or a SparseTensorSpec (a RaggedTensorSpec
+    of ragged_rank 0 is a dense tensor's)."""
+    return composite_rows.is_composite_spec(s) and getattr(s, "ragged_rank", 1) > 0
+
+
+def _symbolic_composite(graph, host, spec, name):
+    """A RaggedTensor or SparseTensor of symbolic components for an argument of ``spec``."""
+    parts = composite_specs.spec_parts(spec)   # (a RaggedTensor's uniform lengths kept)
+    return type(parts).rebuild([graph.symbolic_like(c.shape, c.dtype, host, name)
+                                if isinstance(c, TensorSpec) else c for c in parts])
 
 
 def _spec_of_output(leaf):

@@ -170,5 +170,13 @@ out = _text([h(tf.sparse.reorder(s)), h(t), h.experimental_get_tracing_count(), 
              h.experimental_get_tracing_count(),
              h.get_concrete_function(t).structured_input_signature])
 """,
+    "datasets of RaggedTensors and SparseTensors: element specs": R + S + """
+ds = tf.data.Dataset.from_tensor_slices(r)
+rb = tf.data.Dataset.range(1, 5).map(tf.range).ragged_batch(3, drop_remainder=True)
+sp = tf.data.Dataset.from_tensor_slices(tf.sparse.reorder(s))
+out = _text([ds.element_spec, ds.batch(2).element_spec, list(ds.batch(3)), rb.element_spec,
+             list(rb), sp.element_spec, sp.batch(2).element_spec,
+             [tf.sparse.to_dense(x) for x in sp.batch(2)]])
+""",
 })
 CASES = {name: TEXT + code for name, code in CASES.items()}

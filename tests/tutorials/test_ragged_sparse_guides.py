@@ -6,7 +6,10 @@ own).
 tile, substr and map_fn on RaggedTensors; indexing; the factory methods and their errors;
 an embedding model of word and bigram hashes (embedding_lookup, fill, concat along rows,
 strings.join, reduce_mean of ragged rows); concat of ragged and sparse tensors; a Keras
-model fit on hashes padded by to_tensor; conversions to and from dense and sparse tensors;
+model fit on hashes padded by to_tensor; datasets of RaggedTensors (sliced, batched into
+RaggedTensors, unbatched, mapped to RaggedTensors; dense_to_ragged_batch; tf.train.Example
+and parse_example are not simulated: the guide's two cells are replaced by the
+RaggedTensors they give); conversions to and from dense and sparse tensors;
 tf.shape as a DynamicRaggedShape and the fills into it; broadcasting, and TF's errors for
 shapes that do not broadcast (assert_equal's text); tf.functions of RaggedTensors (traced
 once per RaggedTensorSpec: concat and reverse, an input_signature of a RaggedTensorSpec,
@@ -16,7 +19,9 @@ variable's id masked) and called; nested and uniform row partitions.
 
 "Working with sparse tensors" (programs/sparse_tensor.py): SparseTensors made, printed,
 added, multiplied with a dense matrix, concatenated, sliced, mapped, transposed and reduced,
-and a tf.function of a SparseTensor. No tf.function of either guide falls back to eager.
+a dataset of SparseTensor rows (batched, unbatched, mapped) and a tf.function of a
+SparseTensor (the guide's Keras model of a sparse Input is left out). No tf.function of
+either guide falls back to eager.
 """
 
 from run_program import run

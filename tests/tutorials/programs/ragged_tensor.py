@@ -191,30 +191,29 @@ def print_dictionary_dataset(dataset):
     for (feature_name, feature_value) in element.items():
       print('{:>14} = {}'.format(feature_name, feature_value))
 
-# simdist test: left out: RaggedTensors and SparseTensors in tf.data datasets (not simulated):
-# dataset = tf.data.Dataset.from_tensor_slices(feature_tensors)
-# print_dictionary_dataset(dataset)
-#
-# batched_dataset = dataset.batch(2)
-# print_dictionary_dataset(batched_dataset)
-#
-# unbatched_dataset = batched_dataset.unbatch()
-# print_dictionary_dataset(unbatched_dataset)
-#
-# non_ragged_dataset = tf.data.Dataset.from_tensor_slices([1, 5, 3, 2, 8])
-# non_ragged_dataset = non_ragged_dataset.map(tf.range)
-# batched_non_ragged_dataset = non_ragged_dataset.apply(
-#     tf.data.experimental.dense_to_ragged_batch(2))
-# for element in batched_non_ragged_dataset:
-#   print(element)
-#
-# def transform_lengths(features):
-#   return {
-#       'mean_length': tf.math.reduce_mean(features['lengths']),
-#       'length_ranges': tf.ragged.range(features['lengths'])}
-# transformed_dataset = dataset.map(transform_lengths)
-# print_dictionary_dataset(transformed_dataset)
-#
+dataset = tf.data.Dataset.from_tensor_slices(feature_tensors)
+print_dictionary_dataset(dataset)
+
+batched_dataset = dataset.batch(2)
+print_dictionary_dataset(batched_dataset)
+
+unbatched_dataset = batched_dataset.unbatch()
+print_dictionary_dataset(unbatched_dataset)
+
+non_ragged_dataset = tf.data.Dataset.from_tensor_slices([1, 5, 3, 2, 8])
+non_ragged_dataset = non_ragged_dataset.map(tf.range)
+batched_non_ragged_dataset = non_ragged_dataset.apply(
+    tf.data.experimental.dense_to_ragged_batch(2))
+for element in batched_non_ragged_dataset:
+  print(element)
+
+def transform_lengths(features):
+  return {
+      'mean_length': tf.math.reduce_mean(features['lengths']),
+      'length_ranges': tf.ragged.range(features['lengths'])}
+transformed_dataset = dataset.map(transform_lengths)
+print_dictionary_dataset(transformed_dataset)
+
 @tf.function
 def make_palindrome(x, axis):
   return tf.concat([x, tf.reverse(x, [axis])], axis)

@@ -93,23 +93,22 @@ sparse_data = tf.sparse.SparseTensor(
 #
 # model.predict(sparse_data)
 
-# simdist test: left out: RaggedTensors and SparseTensors in tf.data datasets (not simulated):
-# dataset = tf.data.Dataset.from_tensor_slices(sparse_data)
-# for element in dataset:
-#   print(pprint_sparse_tensor(element))
-#
-# batched_dataset = dataset.batch(2)
-# for element in batched_dataset:
-#   print (pprint_sparse_tensor(element))
-#
-# unbatched_dataset = batched_dataset.unbatch()
-# for element in unbatched_dataset:
-#   print (pprint_sparse_tensor(element))
-#
-# transform_dataset = dataset.map(lambda x: x*2)
-# for i in transform_dataset:
-#   print(pprint_sparse_tensor(i))
-#
+dataset = tf.data.Dataset.from_tensor_slices(sparse_data)
+for element in dataset:
+  print(pprint_sparse_tensor(element))
+
+batched_dataset = dataset.batch(2)
+for element in batched_dataset:
+  print (pprint_sparse_tensor(element))
+
+unbatched_dataset = batched_dataset.unbatch()
+for element in unbatched_dataset:
+  print (pprint_sparse_tensor(element))
+
+transform_dataset = dataset.map(lambda x: x*2)
+for i in transform_dataset:
+  print(pprint_sparse_tensor(i))
+
 @tf.function
 def f(x,y):
   return tf.sparse.sparse_dense_matmul(x,y)

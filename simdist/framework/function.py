@@ -879,7 +879,11 @@ class Function:
             return trace
 
     def _check_signature(self, args, kwargs):
-        flat = nest.flatten(func_graph.expand((args, kwargs)))
+        # a RaggedTensor or SparseTensor stands for its components, as its spec does; a
+        # distributed value stays one argument, each component checked against its spec
+        flat = [part for x in nest.flatten((args, kwargs))
+                for part in (func_graph.expanded_leaves(x)
+                             if composite_specs.spec_of(x) is not None else (x,))]
         sig = self._flat_signature
         if len(flat) != len(sig):
             raise TypeError(

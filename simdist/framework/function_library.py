@@ -19,20 +19,29 @@ Glossary:
                   ``<consumer op>_<captured op>``, normalized: lower case, ``/`` to
                   ``_``; one its branch does not use ``cond_placeholder``) and returning
                   ``cond/Identity`` of each output.
-  not listed   -- a while loop's functions, a nested function that reads variables or
-                  has control outputs, a branch with a nested cond: the caller's node
-                  prints without them.
+  while loop   -- ``While`` / ``StatelessWhile``: the loop counter, maximum_iterations,
+                  the loop vars, then every capture (the cond's, then the body's new
+                  ones); ``cond`` / ``body`` name ``while_cond_<uid>`` /
+                  ``while_body_<uid>`` (loop_functions).
+  library order -- TF lists the functions in its function map's order (it follows the
+                  uids); simdist by name.
+  not listed   -- a nested function that reads variables or has control outputs or
+                  nested calls, a branch or body holding a cond or a loop, custom
+                  gradients' functions: the caller's node prints without them.
 
 Mirrors tensorflow/core/framework/function.proto, python/framework/graph_to_function_def
-(the body's input names), core/framework/graph_to_functiondef.cc (NormalizeName),
-python/ops/cond_v2.py (_build_cond, the branches' inputs) and
+(the body's input names), core/framework/graph_to_functiondef.cc (NormalizeName,
+Uniquify), python/ops/cond_v2.py (_build_cond, the branches' inputs), while_v2.py and
 python/eager/polymorphic_function/atomic_function.py (the call op's attrs).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
+
+import numpy as np
 
 from simdist.framework import dtypes, op_def_table, proto_text
 
@@ -68,6 +77,10 @@ class FunctionDef:
         self.args = args          # [(arg name, dtype name, user name or None, dims)]
         self.nodes = nodes        # NodeDefs, their inputs in the body's form
         self.outputs = outputs    # [(output arg name, dtype name, returned tensor)]
+        self.printer = None       # graph_def's (NodeDef fields, AttrValue fields)
+
+    def __str__(self):
+        return proto_text.message(self.fields(*self.printer))
 
     def fields(self, node_fields, attr_fields) -> list:
         from simdist.framework.graph_def import AttrValue
@@ -81,8 +94,10 @@ class FunctionDef:
                       for a, d, _ in self.outputs]
         out = [("signature", signature)]
         out += [("node_def", node_fields(n)) for n in self.nodes]
+        rets = sorted(self.outputs, key=functools.cmp_to_key(
+            lambda x, y: proto_text.map_order(x[0], y[0])))   # a map: upb's order
         out += [("ret", [("key", proto_text.quoted(a)), ("value", proto_text.quoted(r))])
-                for a, _, r in sorted(self.outputs)]
+                for a, _, r in rets]
         out.append(("attr", [("key", proto_text.quoted("_construction_context")),
                              ("value", attr_fields(AttrValue("s", "kEagerRuntime")))]))
         for i, (_, _, user, dims) in enumerate(self.args):
@@ -108,6 +123,12 @@ def _types(tensors, lister):
                               for t in tensors])
 
 
+def _static(t):
+    """A tensor's static shape as a tuple (None: unknown rank)."""
+    return tuple(t.shape.as_list()) if t.shape is not None and t.shape.rank is not None \
+        else None
+
+
 def _dims(t):
     if t.shape is None or t.shape.rank is None:
         return None
@@ -124,11 +145,12 @@ def _body_input(name: str, types: dict, args: dict) -> str:
     return f"{op}:{out}:{index or 0}"
 
 
-def function_def(name, ops, arg_ops, returned, users) -> FunctionDef | None:
+def function_def(name, ops, arg_ops, returned, users, passed=()) -> FunctionDef | None:
     """The FunctionDef ``name`` of a body's Operations ``ops`` (its argument Placeholders
     ``arg_ops`` among them, each named as its argument, ``returned`` its output Identity
-    ops); ``users``: an argument's ``_user_specified_name`` by op name. None where it has
-    a resource argument or a nested function (not listed)."""
+    ops, then ``passed``: (output name, argument op) returned as they are); ``users``: an
+    argument's ``_user_specified_name`` by op name. None where it has a resource argument
+    or a nested function (not listed)."""
     from simdist.framework.graph_def import NodeDef, _input_name, _Lister
 
     if any(op.type in ("NoOp", "PartitionedCall", "StatefulPartitionedCall", "If",
@@ -150,6 +172,7 @@ def function_def(name, ops, arg_ops, returned, users) -> FunctionDef | None:
              for op in ops if op.name not in arg_names]
     outputs = [(normalize(op.name), lister.dtype(op.outputs[0]), f"{op.name}:output:0")
                for op in returned]
+    outputs += [(out, lister.dtype(op.outputs[0]), args[op.name]) for out, op in passed]
     return FunctionDef(name, arg_rows, nodes, outputs)
 
 
@@ -206,9 +229,7 @@ def branch_functions(op, builder_type, graph, node, captured) -> list | None:
             if src is None:
                 return None
             returned.append(b.add(b.unique(f"{node.name}/Identity"), "Identity", [src],
-                                  [(src.dtype, tuple(src.shape.as_list())
-                                    if src.shape is not None and src.shape.rank is not None
-                                    else None)]))
+                                  [(src.dtype, _static(src))]))
         names, users, unused = [], {}, 0
         for ph, tid in zip(holders, captured):
             consumer = next((o for o in b.ops if ph.outputs[0] in o.inputs), None)
@@ -241,3 +262,119 @@ def cond_attrs(op, functions, lister) -> dict:
             "_lower_using_switch_merge": AttrValue("b", True),
             "Tout": _types(op.outputs, lister), "Tin": _types(op.inputs[1:], lister),
             "Tcond": AttrValue("type", lister.dtype(op.inputs[0]))}
+
+
+def _unique(name: str, used: dict) -> str:
+    """NodeNameMapping's Uniquify: a name taken gets ``_0``, ``_1`` ... appended."""
+    if name not in used:
+        used[name] = 0
+        return name
+    while True:
+        candidate = f"{name}_{used[name]}"
+        used[name] += 1
+        if candidate not in used:
+            used[candidate] = 0
+            return candidate
+
+
+def loop_functions(op, builder_type, graph, node, captured, n_cond) -> list | None:
+    """The cond and body FunctionDefs of a while loop node (while_v2): each takes the loop
+    counter, maximum_iterations, a ``Placeholder`` per loop var and every capture (the
+    cond's ``n_cond`` first: the body captures them before it runs, named
+    ``while/<op>``; one the cond does not use ``__redundant_placeholder<k>``); the
+    cond returns ``Identity`` of its predicate, the body the counter plus one, the
+    maximum, its results (each through ``Identity``) and the captures as they are."""
+    from simdist.framework import func_graph
+
+    if any(not isinstance(n, func_graph.Node) for n in node.cond + node.body):
+        return None
+    base, uid = normalize(node.name), next(_uids)
+    next(_uids)
+    n_vars = len(node.places)
+    outer = op.inputs[2 + n_vars:]   # the captures' tensors
+    made = []
+    for part, nodes in (("cond", node.cond), ("body", node.body)):
+        b = builder_type(graph)
+        b.taken = {n.name.lower() for n in nodes}
+        counter_ops = [b.add(f"{node.name}/{c}_arg", "Placeholder", (),
+                             [(op.inputs[i].dtype, ())])
+                       for i, c in enumerate(("loop_counter", "maximum_iterations"))]
+        var_ops = []
+        for i, tid in enumerate(node.places):
+            t = op.inputs[2 + i]
+            var_ops.append(b.add(f"{node.name}/var_{i}", "Placeholder", (),
+                                 [(t.dtype, _static(t))]))
+            b.by_id[tid] = var_ops[-1].outputs[0]
+        cap_ops = []
+        for i, (tid, t) in enumerate(zip(captured, outer)):
+            cap_ops.append(b.add(f"{node.name}/capture_{i}", "Placeholder", (),
+                                 [(t.dtype, _static(t))]))
+            b.by_id[tid] = cap_ops[-1].outputs[0]
+        for n in nodes:
+            b.node(n)
+        if part == "cond":
+            pred = b.by_id.get(node.pred)
+            if pred is None:
+                return None
+            returned = [b.add(b.unique(f"{node.name}/Identity"), "Identity", [pred],
+                              [(pred.dtype, ())])]
+        else:
+            step = _counter_step(b, node.name, counter_ops[0].outputs[0])
+            values = [step, counter_ops[1].outputs[0]] + [b.by_id.get(t) for t in node.results]
+            if any(v is None for v in values):
+                return None
+            returned = [b.add(b.unique(f"{node.name}/Identity"), "Identity", [v],
+                              [(v.dtype, v.shape)]) for v in values]
+        fn_name = f"{base}_{part}_{uid if part == 'cond' else uid + 1}"
+        names = []   # each capture's placeholder in the graph of this function
+        for i, (ph, t) in enumerate(zip(cap_ops, outer)):
+            consumer = next((o for o in b.ops if ph.outputs[0] in o.inputs), None)
+            if part == "cond" and i >= n_cond:
+                names.append(f"{node.name}/{fn_name}/__redundant_placeholder{i - n_cond}")
+                ph.outputs[0].shape = None   # made of no tensor: an unknown shape
+            elif consumer is None or part == "body" and i < n_cond:
+                names.append(f"{node.name}/{t.op.name}")
+            else:
+                names.append(f"{consumer.name}/{t.op.name}")
+        used = {}
+        for r in returned:
+            _unique(normalize(r.name), used)
+        passed = []
+        if part == "body":   # the captures go round as they are: outputs named first
+            passed = [(_unique(normalize(n), used), ph) for n, ph in zip(names, cap_ops)]
+        args = [(counter_ops[0], _unique(f"{base}_{base}_loop_counter", used)),
+                (counter_ops[1], _unique(f"{base}_{base}_maximum_iterations", used))]
+        args += [(ph, _unique(normalize(f"{node.name}/Placeholder" + (f"_{i}" if i else "")),
+                              used)) for i, ph in enumerate(var_ops)]   # the graph's names
+        args += [(ph, _unique(normalize(n), used)) for n, ph in zip(names, cap_ops)]
+        users = {counter_ops[0].name: f"{node.name}/loop_counter",
+                 counter_ops[1].name: f"{node.name}/maximum_iterations"}
+        users.update((ph.name, t.op.name) for ph, t, n in zip(cap_ops, outer, names)
+                     if t.op.type == "Placeholder" and "/__redundant_placeholder" not in n)
+        fn = function_def(fn_name, b.ops, args, returned, users, passed)
+        if fn is None:
+            return None
+        made.append(fn)
+    return made
+
+
+def _counter_step(b, scope, counter):
+    """The body's ``loop_counter + 1`` (made after the body's ops: ``while/add_1``)."""
+    name = b.unique(f"{scope}/add")
+    one = b.const(f"{name}/y", None)
+    one.value = one.op._value = np.asarray(1, np.int32)
+    return b.add(name, "AddV2", [counter, one], [(counter.dtype, ())]).outputs[0]
+
+
+def loop_attrs(op, functions, lister) -> dict:
+    """A While / StatelessWhile op's attrs (while_v2)."""
+    from simdist.framework.graph_def import AttrValue
+
+    return {"cond": AttrValue("func", functions[0].name),
+            "body": AttrValue("func", functions[1].name),
+            "output_shapes": _shapes([_dims(t) for t in op.outputs]),
+            "parallel_iterations": AttrValue("i", 10),
+            "_read_only_resource_inputs": AttrValue("list", []),
+            "_num_original_outputs": AttrValue("i", len(op.outputs)),
+            "_lower_using_switch_merge": AttrValue("b", True),
+            "T": _types(op.inputs, lister)}

@@ -76,16 +76,26 @@ class GraphDef:
     def __init__(self, nodes, producer: int = PRODUCER, library=()):
         self.node = list(nodes)
         self.producer = producer
-        self.library = sorted(library, key=lambda f: f.name)   # FunctionDefs, by name
+        self.library = FunctionDefLibrary(library)
 
     def __str__(self):
         versions = [("producer", str(self.producer))]
         fields = [("node", _node_fields(n)) for n in self.node]
-        if self.library:
+        if self.library.function:
             fields.append(("library", [("function", f.fields(_node_fields, _attr_fields))
-                                       for f in self.library]))
+                                       for f in self.library.function]))
             versions.append(("min_consumer", "12"))   # a graph with functions (TF's)
         return proto_text.message(fields + [("versions", versions)])
+
+
+class FunctionDefLibrary:
+    """A GraphDef's ``library``: its FunctionDefs (``.function``), by name (TF lists them
+    in its function map's order, which follows their uids)."""
+
+    def __init__(self, functions):
+        self.function = sorted(functions, key=lambda f: f.name)
+        for f in self.function:
+            f.printer = (_node_fields, _attr_fields)
 
 
 def _node_fields(node: NodeDef) -> list:
@@ -421,20 +431,23 @@ def as_graph_def(graph) -> GraphDef:
 def _library_entry(op, graph, lister, library) -> dict:
     """The attrs of an op calling functions (function_library), its functions added to
     ``library``; {} for another op or functions not listed."""
-    from simdist.framework import function_library, graph_operations
+    from simdist.framework import function_library as fl
+    from simdist.framework import graph_operations
 
     called = getattr(op, "_called", None)
     if called is not None:
-        fn = function_library.called_function(op, called())
-        if fn is None:
+        fn = fl.called_function(op, called())
+        fns = None if fn is None else [fn]
+        attrs = fl.call_attrs
+    else:   # a cond's branches or a while loop's cond and body
+        kind = next(((k, v) for k, v in (("_cond", fl.branch_functions),
+                                          ("_loop", fl.loop_functions))
+                     if getattr(op, k, None) is not None), None)
+        if kind is None:
             return {}
-        library.append(fn)
-        return function_library.call_attrs(op, fn, lister)
-    cond = getattr(op, "_cond", None)
-    if cond is not None:
-        fns = function_library.branch_functions(op, graph_operations._Builder, graph, *cond)
-        if fns is None:
-            return {}
-        library.extend(fns)
-        return function_library.cond_attrs(op, fns, lister)
-    return {}
+        fns = kind[1](op, graph_operations._Builder, graph, *getattr(op, kind[0]))
+        attrs = fl.cond_attrs if kind[0] == "_cond" else fl.loop_attrs
+    if fns is None:
+        return {}
+    library.extend(fns)
+    return attrs(op, fns if called is None else fns[0], lister)

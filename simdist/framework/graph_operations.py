@@ -38,6 +38,7 @@ import re
 import numpy as np
 
 from simdist.framework import (
+    dtypes,
     gradient_listing,
     nest,
     op_def_table,
@@ -546,11 +547,26 @@ class _Builder:
                                  "Identity", op.outputs[:1])
                 self.by_id[tid] = ident.outputs[0]
             return
-        counters = [self.add(f"{node.name}/{c}", "Const").outputs[0]
-                    for c in ("maximum_iterations", "loop_counter")]
+        limit = -1 if node.max_iters is None else node.max_iters
+        counters = [self.const(f"{node.name}/{c}", np.asarray(v, np.int32)
+                               if isinstance(v, int) else None)
+                    for c, v in (("maximum_iterations", limit), ("loop_counter", 0))]
+        for c in counters:
+            c.dtype, c.shape = dtypes.int32, TensorShape([])
         entering = [self.by_id[tid] for tid in node.inputs if tid in self.by_id]
-        op = self.add(node.name, _whole_type(node, self.graph), counters + entering,
+        taken = []   # while_v2: the cond's captures, then the body's new ones, as loop vars
+        _captured(node.cond, [node.pred], set(node.places), taken)
+        n_cond = len(taken)
+        _captured(node.body, node.results, set(node.places), taken)
+        captures = [self.by_id.get(tid) for tid in taken]
+        outs = [(dtypes.int32, ()), (dtypes.int32, ())] + [
+            (t.dtype, _shape_of(t)) for t in entering + captures if t is not None]
+        op = self.add(node.name, _whole_type(node, self.graph),
+                      counters[::-1] + entering + [t for t in captures if t is not None],
+                      outs if len(entering) == len(node.inputs) else
                       [(None, None)] * (2 + len(node.outputs)))
+        op._loop = (node, taken, n_cond) if None not in captures and \
+            len(entering) == len(node.inputs) else None   # its library entry
         for i, tid in enumerate(node.outputs):
             self.by_id[tid] = op.outputs[2 + i]
 
@@ -689,6 +705,11 @@ def _python_shape(shape) -> bool:
 def _known(spec) -> bool:
     return spec is not None and spec[2] is not None and \
         TensorShape(spec[2]).is_fully_defined()
+
+
+def _shape_of(t):
+    return tuple(t.shape.as_list()) if t.shape is not None and t.shape.rank is not None \
+        else None
 
 
 def _captured(nodes, results, made: set, taken: list) -> None:

@@ -14,12 +14,20 @@ def text(f, *args):
 
 # A graph calling functions: their names' uids masked (TF's counter also counts other
 # functions), and the device counts of the call's config_proto (the recorder's 4 logical
-# CPUs stand where simdist's machine has 4 GPUs)
+# CPUs stand where simdist's machine has 4 GPUs); the library's functions compared sorted
+# (TF's GraphDef lists them in its function map's order, which follows the uids)
 LIBRARY = SETUP + r"""
 import re
 def masked(text):
-    text = re.sub(r"(__inference_\w+?|cond_true|cond_false)_\d+", r"\1_N", text)
+    text = re.sub(r"(__inference_\w+?|cond_true|cond_false|while_cond|while_body)_\d+",
+                  r"\1_N", text)
     return re.sub(r"(CPU|GPU)\\020\\\d\d\d", r"\1\\020N", text)
+def library_text(f, *args):
+    graph_def = f.get_concrete_function(*args).graph.as_graph_def()
+    text = str(graph_def)
+    return [masked(text[:text.index("library {")]),
+            sorted(masked(str(fn)) for fn in graph_def.library.function),
+            text[text.index("versions {"):]]
 """
 
 CASES = {
@@ -139,12 +147,20 @@ def inner(x, y):
 def f(a, b):
     u, v = inner(a, b)
     return u - v
-out = masked(text(f, tf.constant([1.0, 2.0]), tf.constant(3.0)))
+out = library_text(f, tf.constant([1.0, 2.0]), tf.constant(3.0))
 """,
     "a tf.cond: StatelessIf, its captures and its branches' FunctionDefs": LIBRARY + """
 @tf.function
 def f(x, p):
     return tf.cond(p, lambda: x * 2.0, lambda: x - 1.0)
-out = masked(text(f, tf.constant([1.0, 2.0]), tf.constant(True)))
+out = library_text(f, tf.constant([1.0, 2.0]), tf.constant(True))
+""",
+    "a tf.while_loop: StatelessWhile, its captures, its cond and body FunctionDefs": LIBRARY + """
+@tf.function
+def f(x, n, s, t):
+    return tf.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, y * s + t),
+                         [tf.constant(0), x])
+out = library_text(f, tf.constant([1.0, 2.0]), tf.constant(3), tf.constant(2.0),
+                   tf.constant(1.0))
 """,
 }

@@ -4,7 +4,7 @@ replays): 'multi_hot' ('binary'), 'count' and 'tf_idf' ('tf-idf') outputs of an 
 given vocabulary (idf weights learned per document or given), ``pad_to_max_tokens``,
 ``ngrams`` (an int or a tuple of widths) in the vocabulary and the outputs, a callable
 ``split``, a model and a dataset ``map`` with a multi-hot layer, configs and errors; the
-Python types of ``get_vocabulary()``'s tokens."""
+Python types of ``get_vocabulary()``'s tokens; ``ragged=True`` and ``output_mode=None``."""
 
 from rnn_layer_cases import COMMON
 
@@ -85,7 +85,27 @@ out += [kinds(tf.keras.layers.TextVectorization(vocabulary=["x", "y"])),
         kinds(tf.keras.layers.TextVectorization())]
 """
 
+RAGGED = COMMON + """
+texts = ["The cat sat on the mat.", "A dog!  A DOG", ""]
+v = tf.keras.layers.TextVectorization(ragged=True)
+v.adapt(texts)
+tokens = tf.keras.layers.TextVectorization(output_mode=None)
+chars = tf.keras.layers.TextVectorization(output_mode=None, split="character",
+                                          standardize="lower")
+ds = tf.data.Dataset.from_tensor_slices(texts).batch(2).map(v)
+out = [str(x) for x in [
+    v(texts), v(tf.constant([[t] for t in texts])), v("the cat"), tokens(texts),
+    tokens("A b"), tf.keras.layers.TextVectorization(output_mode=None, split=None)(texts),
+    chars(["Ab", "c"]), list(ds), ds.element_spec, v.get_config()["ragged"]]]
+try:
+    tf.keras.layers.TextVectorization(ragged=True, output_sequence_length=3)
+except ValueError as e:
+    out.append(str(e))
+"""
+
 CASES = {
+    "TextVectorization: ragged=True gives a RaggedTensor of indices, output_mode=None the "
+    "standardized strings or their tokens": RAGGED,
     "TextVectorization.get_vocabulary: adapted and given tokens are np.str_, the mask and OOV "
     "tokens str": VOCABULARY_TYPES,
     "TextVectorization: multi_hot, count and tf_idf outputs, pad_to_max_tokens, given idf "

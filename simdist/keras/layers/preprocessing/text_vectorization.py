@@ -24,8 +24,9 @@ Glossary:
   one op      -- standardize, split, lookup and pad run as one host-side node in a trace
                  (a dataset ``map``'s or a fit's step), on the values at execution, as TF's
                  string kernels and LookupTableFindV2 run on the host.
-Not simulated (refused, saying so): ``output_mode=None`` and ``ragged`` (RaggedTensor
-outputs), ``sparse``, ``ngrams`` with ``split=None``.
+  ragged      -- 'int' output as a RaggedTensor of each string's indices, unpadded.
+  output_mode=None -- the standardized strings; split, a RaggedTensor of their tokens.
+Not simulated (refused, saying so): ``sparse``, ``ngrams`` with ``split=None``.
 
 Mirrors tf_keras/src/layers/preprocessing/text_vectorization.py.
 """
@@ -37,6 +38,7 @@ import numpy as np
 from simdist.framework import dtypes, execute, func_graph
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import string_ops
+from simdist.framework.ragged_tensor import RaggedTensor
 from simdist.hardware import array_api
 from simdist.keras.engine.base_preprocessing_layer import PreprocessingLayer
 from simdist.keras.layers.preprocessing.string_lookup import StringLookup
@@ -102,12 +104,13 @@ class TextVectorization(PreprocessingLayer):
         if ragged and output_mode != INT:
             raise ValueError("`ragged` must not be true if `output_mode` is `'int'`. "
                              f"Received: ragged={ragged} and output_mode={output_mode}")
-        if output_mode is None or ragged or (ngrams is not None and split is None):
+        if ragged and output_sequence_length is not None:
+            raise ValueError("`output_sequence_length` must not be set if ragged is True. "
+                             f"Received: ragged={ragged} and output_sequence_length="
+                             f"{output_sequence_length}")
+        if ngrams is not None and split is None:
             raise NotImplementedError(
-                "simdist's TextVectorization returns dense tensors: output_mode=None and "
-                "ragged=True (a tf.RaggedTensor of tokens or indices) are not simulated, nor "
-                "are ngrams of unsplit strings. Use output_mode='int' with "
-                "output_sequence_length, or 'multi_hot' / 'count' / 'tf_idf'.")
+                "simdist's TextVectorization does not simulate ngrams of unsplit strings.")
         kwargs.pop("vocabulary_size", None)
         kwargs.pop("dtype", None)
         super().__init__(dtype="int64", **kwargs)
@@ -115,6 +118,7 @@ class TextVectorization(PreprocessingLayer):
         self._ngrams_arg, self._output_mode = ngrams, output_mode
         self._ngrams = tuple(range(1, ngrams + 1)) if isinstance(ngrams, int) else ngrams
         self._output_sequence_length = output_sequence_length
+        self._ragged = bool(ragged)
         self._encoding = encoding
         self._lookup_layer = StringLookup(
             max_tokens=max_tokens, vocabulary=vocabulary, idf_weights=idf_weights,
@@ -183,13 +187,27 @@ class TextVectorization(PreprocessingLayer):
             dtypes.as_dtype(self._lookup_layer.compute_dtype)
 
     def _vectorize_spec(graph, self, t):
+        if self._ragged_output(t):   # rows of any lengths: a RaggedTensor's components
+            dtype = dtypes.string if self._output_mode is None else dtypes.int64
+            values = graph.symbolic_like([None], dtype, t._device, "TextVectorization")
+            splits = graph.symbolic_like([None], dtypes.int64, t._device, "TextVectorization")
+            return RaggedTensor(values, splits, internal=True)
         shape = self.compute_output_shape(t.shape.as_list())
-        return graph.symbolic_like(shape, self._output_dtype(), t._device, "TextVectorization")
+        dtype = dtypes.string if self._output_mode is None else self._output_dtype()
+        return graph.symbolic_like(shape, dtype, t._device, "TextVectorization")
+
+    def _ragged_output(self, t) -> bool:
+        """Whether a call gives a RaggedTensor: split strings of a batch, with ragged=True
+        or output_mode=None."""
+        return (self._ragged or self._output_mode is None) and self._split is not None \
+            and t.ndim > 0
 
     @func_graph.recorded(kind="stateful", spec=_vectorize_spec, name="TextVectorization")
     def _vectorize(self, t):
         """Standardize, split, look up and pad ``t``'s strings on the host: one node in a
         trace, run at execution."""
+        if self._output_mode is None:   # the standardized strings, or their tokens
+            return self._preprocessed(t)
         if self._output_mode != INT and self._split is None:   # TF looks the strings up
             return self._lookup_layer(self._standardized(t))   # as they are
         rows = self._tokens(self._standardized(t))
@@ -199,6 +217,8 @@ class TextVectorization(PreprocessingLayer):
         ids = array_api.to_host(self._lookup_layer(np.array(flat or [b""], dtype=object))
                                 ._value).reshape(-1) if flat else np.zeros(0, np.int64)
         length = self._output_sequence_length
+        if self._ragged_output(t):   # each string's indices, a row each
+            return _ragged_rows(ids.astype(np.int64), rows)
         if self._split is None:   # a token per string: the input's shape, the last axis cut
             ids = ids.reshape(t.shape)   # or padded to output_sequence_length
             if length is not None and ids.ndim:
@@ -214,6 +234,18 @@ class TextVectorization(PreprocessingLayer):
             out[i, :n] = ids[start:start + n]
             start += len(row)
         return execute.convert_to_tensor(out[0] if t.ndim == 0 else out)   # one string
+
+    def _preprocessed(self, t):
+        """output_mode=None: the standardized strings (split: a RaggedTensor of each
+        string's tokens; a scalar's, a vector)."""
+        standardized = self._standardized(t)
+        if self._split is None:
+            return standardized
+        rows = self._tokens(standardized)
+        flat = np.array([tok for row in rows for tok in row], dtype=object).reshape(-1)
+        if not self._ragged_output(t):
+            return execute.convert_to_tensor(flat, dtype=dtypes.string)
+        return _ragged_rows(flat, rows)
 
     def _encoded(self, rows: list, scalar: bool):
         """multi_hot / count / tf_idf rows: the StringLookup called on the rows' tokens
@@ -272,8 +304,16 @@ class TextVectorization(PreprocessingLayer):
         cfg.update(max_tokens=self._lookup_layer.max_tokens, standardize=self._standardize,
                    split=self._split, ngrams=self._ngrams_arg, output_mode=self._output_mode,
                    output_sequence_length=self._output_sequence_length,
-                   pad_to_max_tokens=self._pad_to_max_tokens, sparse=False, ragged=False,
+                   pad_to_max_tokens=self._pad_to_max_tokens, sparse=False,
+                   ragged=self._ragged,
                    vocabulary=None if vocab is None else list(vocab), idf_weights=None,
                    encoding=self._encoding,
                    vocabulary_size=self._lookup_layer._frozen_vocab_size)
         return cfg
+
+
+def _ragged_rows(flat, rows) -> RaggedTensor:
+    """The flat values (indices or tokens) of ``rows`` as a RaggedTensor of those rows."""
+    lengths = np.asarray([len(r) for r in rows], np.int64)
+    return RaggedTensor.from_row_lengths(execute.convert_to_tensor(flat), lengths,
+                                         validate=False)

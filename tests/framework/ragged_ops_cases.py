@@ -1,9 +1,11 @@
 """Ops on ragged and sparse tensors as TF 2.21 gives them (recorded by record_tf_strings.py
 into fixtures/tf_ragged_ops.json, replayed by test_strings_tf_conformance.py): element-wise
 ops and operators, reductions over every kind of axis, row partitions, conversions, concat,
-stack, boolean_mask, indexing, broadcasting and its errors, map_flat_values, ragged.range,
-DynamicRaggedShape, and tf.sparse's ops (reorder, add, concat, slice, transpose, reductions,
-sparse_dense_matmul, products with dense values) with their errors.
+stack, expand_dims, boolean_mask, indexing, broadcasting and its errors, map_flat_values,
+ragged.range, gradients through ragged reductions and broadcasts, tf.functions and datasets
+of RaggedTensors and SparseTensors, DynamicRaggedShape, and tf.sparse's ops (reorder, add,
+concat, slice, transpose, reductions, sparse_dense_matmul, products with dense values) with
+their errors.
 Snippets as in tests/tf_snippets.py."""
 
 # Results as TF prints them (RaggedTensors, SparseTensors and shapes are not arrays).
@@ -169,6 +171,18 @@ u = tf.sparse.SparseTensor(indices=[[0, 0]], values=[4.], dense_shape=[2, 2])
 out = _text([h(tf.sparse.reorder(s)), h(t), h.experimental_get_tracing_count(), h(u),
              h.experimental_get_tracing_count(),
              h.get_concrete_function(t).structured_input_signature])
+""",
+    "gradients through ragged ops; expand_dims and keepdims": T + """
+v = tf.Variable([1.0, 2.0, 3.0, 4.0])
+with tf.GradientTape(persistent=True) as tape:
+    rt = tf.RaggedTensor.from_row_lengths(v * 1.0, [3, 1])
+    ys = [tf.reduce_sum(rt * rt, axis=1), tf.reduce_max(rt, axis=1),
+          tf.reduce_min(tf.RaggedTensor.from_row_lengths(v * 0.0 + 1.0, [2, 2]), axis=1),
+          tf.reduce_mean(rt, axis=0), tf.reduce_sum(rt + tf.constant([[1.0], [2.0]]))]
+out = _text([tape.gradient(y, v) for y in ys] + [
+    tf.expand_dims(t, 0), tf.expand_dims(t, 1), tf.expand_dims(t, 2), tf.expand_dims(t, -1),
+    tf.expand_dims(t, 1).shape, tf.reduce_sum(t, axis=2, keepdims=True),
+    tf.reduce_max(t, axis=1, keepdims=True)])
 """,
     "datasets of RaggedTensors and SparseTensors: element specs": R + S + """
 ds = tf.data.Dataset.from_tensor_slices(r)

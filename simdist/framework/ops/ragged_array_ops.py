@@ -8,6 +8,8 @@ Glossary:
   concat       -- along axis 0 the rows of each input, in order; along axis 1 each row the
                   concatenation of that row of every input (the inputs' row counts equal);
                   deeper, the same within each row.
+  expand_dims  -- a uniform dimension of size 1: around all rows (axis 0), around each
+                  row (axis 1), or deeper within each row.
   stack        -- along axis 0: a new outer dimension of one row per input.
   tile         -- the rows repeated ``multiples[0]`` times, each row's values
                   ``multiples[1]`` times (one ragged dimension).
@@ -101,6 +103,36 @@ def _concat_impl(rts, axis):
     lens = np.asarray([len(p) for p in picks], np.int64).reshape(n, len(rts)).sum(axis=1)
     return RaggedTensor.from_row_lengths(gather_rows(stacked.values, idx), lens,
                                          validate=False)
+
+
+def expand_dims(input, axis, name=None):  # noqa: A002 - TF's name
+    """``tf.expand_dims`` of a RaggedTensor: a new dimension of size 1 (uniform) at
+    ``axis``.
+
+    Raises:
+      ValueError: an axis out of range.
+    """
+    rt = input
+    rank = rt.ndim
+    axis = int(axis)
+    if not -rank - 1 <= axis <= rank:
+        raise ValueError(f"axis={axis} out of bounds: expected {-rank - 1}<=axis<={rank}")
+    return _expand_dims_impl(rt, axis % (rank + 1))
+
+
+def _expand_dims_impl(rt, axis):
+    from simdist.framework.ops import array_ops
+
+    if not isinstance(rt, RaggedTensor):
+        return array_ops.expand_dims(rt, axis)
+    n = rt.nrows_int()
+    if axis == 0:   # one row holding every row
+        return RaggedTensor(rt, execute.convert_to_tensor(np.asarray([0, n], np.int64)),
+                            internal=True, uniform_row_length=n)
+    if axis == 1:   # each row inside a row of its own
+        return RaggedTensor(rt, execute.convert_to_tensor(np.arange(n + 1, dtype=np.int64)),
+                            internal=True, uniform_row_length=1)
+    return rt.with_values(_expand_dims_impl(rt.values, axis - 1))
 
 
 def stack(values, axis=0, name=None):

@@ -7,9 +7,9 @@ Glossary:
   BINARY   -- element-wise ops of two tensors: broadcast (ragged_elementwise.binary).
   NARY     -- element-wise ops of a list of tensors (``add_n``, ``strings.join``).
   REDUCE   -- ``reduce_<kind>`` over axes (ragged_math_ops.reduce).
-  ARRAY    -- concat, stack, tile, reverse, shape and the fills of a DynamicRaggedShape;
-              ``tf.boolean_mask`` refuses ragged values as TF 2.21's does (ValueError:
-              ``tf.ragged.boolean_mask`` takes them).
+  ARRAY    -- concat, stack, expand_dims, tile, reverse, shape and the fills of a
+              DynamicRaggedShape; ``tf.boolean_mask`` refuses ragged values as TF 2.21's
+              does (ValueError: ``tf.ragged.boolean_mask`` takes them).
   traced   -- each ragged op is a recorded op (func_graph.recorded): one graph node.
   dispatch -- as TF's ragged dispatch: an op called on a RaggedTensor fails to convert it
               (TypeError or ValueError), and the dispatcher registered here is asked; it
@@ -55,6 +55,7 @@ BINARY = {f"math.{n}" for n in (
 NARY = {"math.add_n", "strings.join"}
 REDUCE = {f"math.reduce_{k}": k for k in ("sum", "mean", "max", "min", "prod", "all", "any")}
 ARRAY = {"concat": ragged_array_ops.concat, "stack": ragged_array_ops.stack,
+         "expand_dims": ragged_array_ops.expand_dims,
          "tile": ragged_array_ops.tile, "reverse": ragged_array_ops.reverse,
          "compat.v1.boolean_mask": ragged_array_ops.refuse_boolean_mask,
          "compat.v1.shape": ragged_shape.shape, "reshape": ragged_shape.reshape,

@@ -60,7 +60,10 @@ def reduce(kind: str, rt, axis=None, keepdims=False):
     for a in sorted(set(norm), reverse=True):
         out = _reduce_axis(kind, out, a)
         if keepdims:
-            out = array_ops.expand_dims(out, a)
+            from simdist.framework.ops import ragged_array_ops
+
+            out = ragged_array_ops.expand_dims(out, a) if isinstance(out, RaggedTensor) \
+                else array_ops.expand_dims(out, a)
     return out
 
 
@@ -101,7 +104,8 @@ def segment_reduce(kind, values, ids, num):
     v = np.asarray(host(values))
     out = np.full((num,) + v.shape[1:], _identity(kind, v.dtype), dtype=v.dtype)
     ufunc.at(out, ids, v)
-    return execute.execute(op_type, [values], out, attrs={"num_segments": num})
+    return execute.execute(op_type, [values, execute.convert_to_tensor(ids)], out,
+                           attrs={"num_segments": num})
 
 
 def _identity(kind, dtype):
@@ -170,3 +174,22 @@ def map_flat_values(op, *args, **kwargs):
         for mine, theirs in zip(first, other.nested_splits()):
             ragged_elementwise._assert_equal(mine, theirs)
     return found[0].with_flat_values(op(*args, **kwargs))
+
+
+# --- gradients (tensorflow/python/ops/math_grad.py) ---------------------------------------
+execute.NotDifferentiable("RaggedRange")
+
+
+@execute.RegisterGradient("UnsortedSegmentMax")
+@execute.RegisterGradient("UnsortedSegmentMin")
+def _unsorted_segment_min_or_max_grad(op, grad):
+    """TF's _UnsortedSegmentMinOrMaxGrad: the gradient goes to the values equal to their
+    segment's result, shared equally among ties."""
+    from simdist.framework.ops import array_ops, math_ops
+
+    values, ids = op.inputs
+    selected = math_ops.equal(values, array_ops.gather(op.outputs[0], ids))
+    count = math_ops.unsorted_segment_sum(array_ops.cast(selected, grad.dtype), ids,
+                                          int(op.attrs["num_segments"]))
+    shared = array_ops.gather(math_ops.divide(grad, count), ids)
+    return array_ops.where(selected, shared, array_ops.zeros_like(shared)), None

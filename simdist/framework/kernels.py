@@ -21,6 +21,7 @@ Mirrors tensorflow/core/framework/op_kernel.h (an op type's kernel, looked up on
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 
 import numpy as np
@@ -30,9 +31,10 @@ from simdist.hardware import array_api
 _BUILDERS: dict = {}   # op type -> builder(attrs, values, out)
 
 
-def verified(op_type, attrs, values, out):
+def verified(op_type, attrs, values, out, quiet=False):
     """The kernel of ``op_type`` for ``values`` if it gives ``out`` (a NumPy array) bit for
-    bit, else None."""
+    bit, else None. ``quiet``: the caller runs it under ``silenced()`` (a compile that
+    verifies many kernels enters it once)."""
     builder = _BUILDERS.get(op_type)
     if builder is None or type(out) is not np.ndarray:
         return None
@@ -42,13 +44,24 @@ def verified(op_type, attrs, values, out):
     kernel = builder(attrs or {}, values, out)
     if kernel is None:
         return None
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")   # the op warned already, if it did
+    if quiet:
         again = kernel(*values)
+    else:
+        with silenced():
+            again = kernel(*values)
     if type(again) is not np.ndarray or again.dtype != out.dtype or \
             again.shape != out.shape or again.tobytes() != out.tobytes():
         return None
     return kernel
+
+
+@contextlib.contextmanager
+def silenced():
+    """No warnings and no floating-point errors: a verification's second run of a kernel
+    (the op warned already, if it did)."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        yield
 
 
 def _register(op_types, builder) -> None:

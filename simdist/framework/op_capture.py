@@ -270,26 +270,8 @@ class Program:
         self.steps, self.consts = [], []
         peak: dict = {}
         use: dict = {}
-        for i, (_tid, dev, nbytes, op, value, read) in enumerate(made):
-            use[dev] = use.get(dev, 0) + nbytes
-            if use[dev] > peak.get(dev, 0):
-                peak[dev] = use[dev]
-            for d in drops[i + 1]:
-                j = d - base
-                use[made[j][1]] -= made[j][2]
-            if op is None and read is not None:
-                if where.get(id(read)) is None:
-                    raise Refused("a read of a variable that is not an input")
-                self.steps.append(_ReadStep(where[id(read)], dev, base + i, drops[i + 1]))
-            elif op is None:
-                if type(value) is not np.ndarray:
-                    raise Refused("a constant that is not a NumPy array")
-                self.consts.append(value)
-                self.steps.append(_ConstStep(value, dev, base + i, drops[i + 1]))
-            else:
-                self.steps.append(_op_step(op, value, base + i, drops[i + 1], base, where,
-                                           cap.fixed_device))
-            made[i][4] = None
+        with kernels.silenced():   # once for every kernel verified below
+            self._compile(made, drops, base, where, cap.fixed_device, peak, use)
         if cap.writes:
             self.steps = _with_writes(self.steps, cap.writes, where, base)
         self.peak = list(peak.items())
@@ -320,6 +302,29 @@ class Program:
         self.raw = None if charges is None else _raw_steps(self, cap.deaths, base, *charges)
         self.gathered = None if charges is None else _gathered(self.steps, charges[0])
         self.devices = () if charges is None else charges[1]
+
+    def _compile(self, made, drops, base, where, fixed, peak, use) -> None:
+        """The steps of ``made``, in order (see ``__init__``)."""
+        for i, (_tid, dev, nbytes, op, value, read) in enumerate(made):
+            use[dev] = use.get(dev, 0) + nbytes
+            if use[dev] > peak.get(dev, 0):
+                peak[dev] = use[dev]
+            for d in drops[i + 1]:
+                j = d - base
+                use[made[j][1]] -= made[j][2]
+            if op is None and read is not None:
+                if where.get(id(read)) is None:
+                    raise Refused("a read of a variable that is not an input")
+                self.steps.append(_ReadStep(where[id(read)], dev, base + i, drops[i + 1]))
+            elif op is None:
+                if type(value) is not np.ndarray:
+                    raise Refused("a constant that is not a NumPy array")
+                self.consts.append(value)
+                self.steps.append(_ConstStep(value, dev, base + i, drops[i + 1]))
+            else:
+                self.steps.append(_op_step(op, value, base + i, drops[i + 1], base, where,
+                                           fixed))
+            made[i][4] = None
 
     def signature(self) -> tuple:
         return (self.base, self.size, tuple(s.signature() for s in self.steps),
@@ -362,6 +367,7 @@ class Program:
 
 
 def _op_step(op, value, slot, drops, base, where, fixed):
+    """An op's step (its kernel verified quietly: the caller is under kernels.silenced)."""
     op_type, attrs, flops, dev, sources, values, first = op
     ins = []
     for kind, ref in sources:
@@ -369,7 +375,7 @@ def _op_step(op, value, slot, drops, base, where, fixed):
         if s is None:
             raise Refused(f"{op_type}: an input from outside the run")
         ins.append(s)
-    kernel = kernels.verified(op_type, attrs, values, value)
+    kernel = kernels.verified(op_type, attrs, values, value, quiet=True)
     if kernel is None:
         raise Refused(f"{op_type}: no kernel")
     if not fixed and first is not dev:   # placement follows the first input

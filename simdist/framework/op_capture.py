@@ -30,6 +30,7 @@ run in order) for code that TF would have built as a graph.
 
 from __future__ import annotations
 
+import functools
 import gc
 import threading
 import warnings
@@ -299,9 +300,23 @@ class Program:
         self.base = base
         self.held = bool(held)
         charges = _charges(self, made, base)
-        self.raw = None if charges is None else _raw_steps(self, cap.deaths, base, *charges)
-        self.gathered = None if charges is None else _gathered(self.steps, charges[0])
+        # raw and gathered are built at their first use: a capture that only confirms or
+        # fails to confirm another (ConfirmingStep, a section's) never runs
+        self._charges = None if charges is None else (cap.deaths, charges[0])
         self.devices = () if charges is None else charges[1]
+
+    @functools.cached_property
+    def raw(self):
+        """The _Raw plan of a tape-free run, or None (see _raw_steps)."""
+        if self._charges is None:
+            return None
+        deaths, charges = self._charges
+        return _raw_steps(self, deaths, self.base, charges)
+
+    @functools.cached_property
+    def gathered(self):
+        """The program's steps as a gathered run, or None (byte counts not known)."""
+        return None if self._charges is None else _gathered(self.steps, self._charges[1])
 
     def _compile(self, made, drops, base, where, fixed, peak, use) -> None:
         """The steps of ``made``, in order (see ``__init__``)."""
@@ -627,7 +642,7 @@ def _gathered(steps, charges):
     return gathered_run.Gathered([s.compute for s in steps], loud, charges)
 
 
-def _raw_steps(program, deaths, base, charges, devices):
+def _raw_steps(program, deaths, base, charges):
     """The _Raw plan of ``program`` (see _Raw), or None where a run must make every tensor
     (a tape held some of them at the capture)."""
     if program.held:

@@ -20,9 +20,12 @@ Glossary:
                 whole tensors of 2 to 8192 float32 values, where NumPy's pairwise sum is not.
   reciprocal -- ``1 / sum`` of the rows in whole packets of 8 is the CPU's approximate
                 ``rcpps`` refined by one Newton step, whose last bit depends on the CPU
-                (rcpps is implementation-defined); the rows after them divide exactly.
-                simdist divides exactly: TF's bits on about 3 of those rows in 4, the
-                others one ulp of the reciprocal away.
+                (rcpps is implementation-defined: eigen_rcpps.py holds the table of the
+                CPU TF's fixtures were recorded on); the rows after them divide exactly.
+                Bit-equal to TF's softmax on the recorded cases; on larger tensors (a
+                few thousand values) TF evaluates exp(shifted) in tiles whose sizes come
+                from the host's caches, and a value at a tile's end may take std::exp: one
+                value in several thousand is an ulp off.
   packets    -- an element-wise kernel's whole packets of 8 take Eigen's packet formula,
                 the last ``size % 8`` values the scalar one (``by_packets``); TF reads
                 subnormal inputs as zero and flushes subnormal results (``daz``, ``ftz``).
@@ -203,10 +206,20 @@ def trailing_sum(v, axes):
     return inner_sum(v.reshape(-1, n)).reshape(v.shape[:v.ndim - k])
 
 
-def softmax(x, axis):
+def _inverse(total):
+    """``1 / total`` as Eigen's ``inverse()`` of the row sums gives it: whole packets of 8
+    by ``preciprocal`` (the CPU's rcpps and a Newton step), the rest divided."""
+    from simdist.framework.ops.eigen_rcpps import preciprocal
+
+    whole = total.size - total.size % PACKET
+    return np.concatenate([preciprocal(total[:whole]), _F(1) / total[whole:]])
+
+
+def softmax(x, axis, divide=False):
     """TF's float32 Softmax of ``x`` (a NumPy float32 array) along ``axis``, swapped with
     the last one as tf.nn.softmax does; rows over 8192 classes are summed by NumPy (Eigen
-    splits them into a tree, not reproduced)."""
+    splits them into a tree, not reproduced). ``divide``: ``e / sum(e)`` instead, as
+    SoftmaxCrossEntropyWithLogits' kernel computes its backprop (xent_op.h)."""
     rows = np.swapaxes(x, axis, -1)
     if rows.size == 0:
         return x.copy()
@@ -215,5 +228,5 @@ def softmax(x, axis):
     with np.errstate(all="ignore"):
         e = exp(rows - rows.max(axis=-1, keepdims=True))
         total = inner_sum(e) if n <= 1024 * PACKET else e.sum(axis=-1, dtype=_F)
-        out = e * (_F(1) / total[:, None])
+        out = e / total[:, None] if divide else e * _inverse(total)[:, None]
     return np.swapaxes(out.reshape(shape), axis, -1)

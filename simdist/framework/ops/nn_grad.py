@@ -84,7 +84,7 @@ def _softmax_xent_grad(op, grad):
     g_logits = g_labels = None
     if op.needs_grad(0):
         lab = A.broadcast_to(labels, list(logits.shape))
-        g_logits = M.multiply(g, M.subtract(N.softmax(logits, a), lab))
+        g_logits = M.multiply(g, M.subtract(N.xent_softmax(logits, a), lab))
     if op.needs_grad(1):
         from simdist.framework.ops.math_grad import unbroadcast
 
@@ -97,4 +97,4 @@ def _softmax_xent_grad(op, grad):
 def _sparse_softmax_xent_grad(op, grad):
     logits, labels = op.inputs
     hot = A.one_hot(labels, logits.shape[-1], dtype=logits.dtype)
-    return M.multiply(A.expand_dims(grad, -1), M.subtract(N.softmax(logits), hot)), None
+    return M.multiply(A.expand_dims(grad, -1), M.subtract(N.xent_softmax(logits), hot)), None

@@ -113,12 +113,23 @@ def _shifted(v, axis):
 
 def softmax(logits, axis=None, name=None) -> Tensor:
     """``exp(logits) / sum(exp(logits))`` along ``axis`` (the last one by default)."""
+    return _softmax(logits, axis, divide=False)
+
+
+def xent_softmax(logits, axis=-1) -> Tensor:
+    """The probabilities SoftmaxCrossEntropyWithLogits' kernel makes for its backprop: a
+    Softmax op whose float32 value divides by the sum (xent_op.h), where tf.nn.softmax
+    multiplies by the CPU's approximate reciprocal (nn_grad's cross-entropy rules)."""
+    return _softmax(logits, axis, divide=True)
+
+
+def _softmax(logits, axis, divide):
     x = A._t(logits)
     a = -1 if axis is None else int(axis)
     a = A._axis(a, x.ndim, "Softmax")
     v = x._value
     if type(v) is np.ndarray and v.dtype == np.float32:
-        value = eigen_cpu.softmax(v, a)  # TF's CPU kernel's formula, order and exp
+        value = eigen_cpu.softmax(v, a, divide)  # TF's CPU kernel's formula, order and exp
     else:
         with np.errstate(all="ignore"):
             s, lse = _shifted(v, a)

@@ -505,10 +505,24 @@ def _merge(strategy, threads):
                 contextlib.nullcontext() if t0.merge_scope is None or t0.graph is None else \
                 t0.graph.name_scope(t0.merge_scope):
             result = t0.merge_fn(strategy, *merge_args, **merge_kwargs)
+    except Exception as e:
+        if t0.graph is not None:   # traced: TF's merge_call runs merge_fn by autograph's
+            _in_user_code(e)       # tf_convert, which marks the error as raised in user code
+        raise
     finally:
         ds_context.pop_mode()
     for i, t in enumerate(threads):
         t.merge_result = select_replica(i, result)
+
+
+def _in_user_code(error) -> None:
+    """Mark ``error`` as raised in code autograph ran (its ``ag_error_metadata``), so the
+    traced function raises it as TF does: "in user code:" with TF's type for it (an
+    IndexError: a StagingError), though no converted frame of the user's is on its way."""
+    from simdist.autograph.impl import error_utils
+
+    if getattr(error, "ag_error_metadata", None) is None:
+        error.ag_error_metadata = error_utils.ErrorMetadata(f"{type(error).__name__}: {error}")
 
 
 def _collective_name(merge_fn) -> str:

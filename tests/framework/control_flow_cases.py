@@ -268,6 +268,12 @@ out = grad(f, 2.0)
 # A program's helper: [type, last line] of what a call raises (the kernel's text or the
 # "in user code:" message; TF's graph execution frames left out), None when it returns.
 LAST_LINE = """
+def _caught(fn):   # what a call raises
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the error is the result
+        return e
+    return None
 def error(fn):   # the error's type and its last line (a kernel's or "in user code:" text)
     try:
         fn()
@@ -1121,6 +1127,24 @@ out = [counter.run(tf.constant(4)), acc_dict(tf.constant(5)), list_items(tf.cons
        obj_attr(tf.constant(5)), made_in_body(tf.constant(5)), undefined_before(tf.constant(3)),
        if_in_while(tf.constant(7)), with_invariants(tf.constant(3)),
        s.python_values(tf.constant(2)), type(s.name).__name__]
+""",
+    "an IndexError and a KeyError in converted code: TF's StagingError and KeyError; "
+    "apply_gradients of a value every replica shares": LAST_LINE + TWO_CPUS + """
+@tf.function
+def f(x):
+    return [x][3]
+@tf.function
+def g(x):
+    return {}['k']
+def shared():
+    with S2.scope():
+        v = tf.Variable([1.0, 2.0])
+        sgd = tf.keras.optimizers.SGD(0.1)
+    S2.run(tf.function(lambda g: sgd.apply_gradients([(g, v)])), args=(tf.constant([0.5, 1.0]),))
+raised = _caught(shared)
+out = [error(lambda: f(tf.constant(1.0))), error(lambda: g(tf.constant(1.0))),
+       isinstance(_caught(lambda: g(tf.constant(1.0))), KeyError),
+       type(raised).__name__, isinstance(raised, IndexError), str(raised).split(chr(10))[0]]
 """,
     "composite symbols: TF's errors for a branch or loop that changes them badly": LAST_LINE + """
 class Obj:

@@ -15,8 +15,9 @@ Glossary:
                    tf.function around a failing nested one writes the message again, with
                    its own frames first, as TF chains them.
   error type    -- the original's where its constructor takes a message (TF's list, and
-                   simdist's OpErrors with their node_def and op); otherwise the error is
-                   left as it was.
+                   simdist's OpErrors with their node_def and op); a KeyError's subclass
+                   whose ``str`` is the text; otherwise TF's StagingError (an IndexError
+                   raised in traced code is one).
 
 Mirrors tensorflow/python/autograph/pyct/error_utils.py (ErrorMetadataBase, FrameInfo) and
 autograph/impl/api.py (_attach_error_metadata, _ErrorMetadata.create_exception).
@@ -39,6 +40,27 @@ _converted_codes: dict = {}   # code object of converted code -> the user functi
 KNOWN_STRING_CONSTRUCTOR_ERRORS = (
     AssertionError, AttributeError, NameError, NotImplementedError, RuntimeError,
     StopIteration, TypeError, UnboundLocalError, ValueError)
+
+
+class StagingError(Exception):
+    """An error raised while a converted function traced whose type cannot be made again
+    with a new message (an IndexError, a user's own class taking other arguments): TF's
+    autograph.impl.api.StagingError, with the "in user code:" text."""
+
+
+class MultilineMessageKeyError(KeyError):
+    """A KeyError with the "in user code:" text: ``str`` gives the text (a KeyError's own
+    shows its key's repr), its key kept as the argument (TF's pyct.error_utils)."""
+
+    def __init__(self, message, original_key):
+        super().__init__(original_key)
+        self.__message = message
+
+    def __str__(self):
+        return self.__message
+
+
+MultilineMessageKeyError.__name__ = KeyError.__name__   # as TF names it
 
 
 class ErrorMetadata:
@@ -162,12 +184,14 @@ def message(frames, cause_message: str) -> str:
 
 def in_user_code(error: BaseException, unconverted=False):
     """The error to raise for ``error``, raised while a converted function traced: the same
-    type with TF's "in user code:" message, or None (no converted frame on its way, or a
-    type whose constructor does not take a message)."""
+    type with TF's "in user code:" message (a KeyError's subclass, or a StagingError, where
+    the type cannot take it), or None (no converted frame on its way and no metadata that
+    says it passed through autograph; ``unconverted``: a type that cannot take the
+    message)."""
     frames = _frames(error.__traceback__, unconverted)
-    if not frames and not unconverted:
-        return None
     metadata = getattr(error, "ag_error_metadata", None)
+    if not frames and not unconverted and metadata is None:
+        return None
     if metadata is None:
         metadata = ErrorMetadata(f"{type(error).__name__}: {error}")
     text = message(frames, metadata.cause_message)
@@ -175,9 +199,14 @@ def in_user_code(error: BaseException, unconverted=False):
     if issubclass(kind, errors.OpError):
         new = kind(error._node_def, error._op, text)
     elif kind.__init__ is Exception.__init__ or kind in KNOWN_STRING_CONSTRUCTOR_ERRORS or \
-            kind in (errors.OperatorNotAllowedInGraphError, errors.InaccessibleTensorError):
+            kind in (errors.OperatorNotAllowedInGraphError, errors.InaccessibleTensorError,
+                     StagingError):
         new = kind(text)
-    else:   # TF: a StagingError; simdist leaves such an error as it was
+    elif unconverted:   # (vectorized_map's own trace: TF attaches no metadata there)
         return None
+    elif kind is KeyError:
+        new = MultilineMessageKeyError(text, error.args[0] if error.args else None)
+    else:   # TF's _ErrorMetadata.create_exception: the type cannot take the text
+        new = StagingError(text)
     new.ag_error_metadata = metadata
     return new.with_traceback(error.__traceback__)

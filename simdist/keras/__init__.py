@@ -16,6 +16,7 @@ from simdist.keras import (
     mixed_precision,
     models,
     optimizers,
+    preprocessing,
     regularizers,
     utils,
 )

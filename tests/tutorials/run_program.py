@@ -64,7 +64,8 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "cnn": "cnn.py", "matrix_core": "matrix_core.py",
             "text_classification": "text_classification.py",
             "ragged_tensor": "ragged_tensor.py", "sparse_tensor": "sparse_tensor.py",
-            "working_with_rnns": "working_with_rnns.py"}
+            "working_with_rnns": "working_with_rnns.py",
+            "masking_and_padding": "masking_and_padding.py"}
 
 TF_PRINTS = {"function_guide", "intro_to_graphs"}   # their tf.print output is compared too
 

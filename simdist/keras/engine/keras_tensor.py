@@ -55,9 +55,11 @@ class KerasTensor:
         layer = self._keras_history[0] if self._keras_history else None
         spec_name = self._name if layer is not None and not layer._inbound_nodes[
             self._keras_history[1]].keras_inputs else None
+        # A tensor of no layer (a mask) has no description, as TF's.
+        described = "" if layer is None else f", description=\"created by layer '{layer.name}'\""
         return (f"KerasTensor(type_spec=TensorSpec(shape={self._shape}, "
-                f"dtype=tf.{self._dtype.name}, name={spec_name!r}), name={self._name!r}, "
-                f"description=\"created by layer '{getattr(layer, 'name', None)}'\")")
+                f"dtype=tf.{self._dtype.name}, name={spec_name!r}), name={self._name!r}"
+                f"{described})")
 
     def __len__(self):
         raise TypeError("Keras symbolic inputs/outputs do not implement `__len__`. You may be "

@@ -64,17 +64,28 @@ class Node:
         return shapes[0] if len(shapes) == 1 else shapes
 
 
-def _placeholder(t):
-    """Zeros shaped like ``t`` with each unknown dimension 1 (a masked ``t``'s mask: every
-    step unmasked)."""
+def _placeholder(t, n=1):
+    """Zeros shaped like ``t`` with each unknown dimension ``n`` (a masked ``t``'s mask:
+    every step unmasked)."""
     if not isinstance(t, KerasTensor):
         return t
-    zeros = A.zeros([1 if d is None else d for d in t.shape.as_list()], dtype=t.dtype)
+    zeros = A.zeros([n if d is None else d for d in t.shape.as_list()], dtype=t.dtype)
     mask = getattr(t, "_keras_mask", None)
     if mask is not None:
-        backend.set_keras_mask(zeros, A.ones([1 if d is None else d
+        backend.set_keras_mask(zeros, A.ones([n if d is None else d
                                               for d in mask.shape.as_list()], dtype="bool"))
     return zeros
+
+
+def _run_on_placeholders(layer, inputs, args, kwargs, n=1):
+    """``layer`` called on zeros standing for its KerasTensors (unknown dimensions ``n``):
+    (its output, its concrete inputs)."""
+    with execute.shape_inference():
+        concrete_in = nest.map_structure(lambda t: _placeholder(t, n), inputs)
+        concrete_args = nest.map_structure(lambda t: _placeholder(t, n), list(args))
+        concrete_kwargs = nest.map_structure(lambda t: _placeholder(t, n), dict(kwargs))
+        concrete_kwargs.setdefault("training", False)
+        return layer(concrete_in, *concrete_args, **concrete_kwargs), concrete_in
 
 
 def _zeros(t, n):
@@ -111,6 +122,34 @@ def outputs_from_two_sizes(layer, fn, args, kwargs):
     return nest.map_structure(make, small, large)
 
 
+def _input_mask_names(concrete_in, inputs, args, kwargs) -> dict:
+    """{id of an input's concrete mask: the name TF's scratch graph gives its placeholder}:
+    the inputs, args and kwargs are placeholders 'Placeholder', 'Placeholder_1' ... in
+    order, the inputs' masks after them (a mask a layer passes on is named so)."""
+    keras_tensors = [t for t in nest.flatten([inputs, list(args), dict(kwargs)])
+                     if isinstance(t, KerasTensor)]
+    names, k = {}, len(keras_tensors)
+    for c in nest.flatten(concrete_in):
+        mask = backend.get_keras_mask(c) if hasattr(c, "shape") else None
+        if mask is not None:
+            names[id(mask)] = f"Placeholder_{k}:0" if k else "Placeholder:0"
+            k += 1
+    return names
+
+
+def _second_size(layer, inputs, args, kwargs):
+    """A user's layer (not one of simdist's, which declare their shapes) with unknown
+    dimensions besides the batch and no ``compute_output_shape``: its output with those
+    dimensions 2 (a dimension that follows them is unknown, as in TF's graph), else None."""
+    if type(layer).__module__.startswith("simdist.") or \
+            type(layer).compute_output_shape is not _base_compute_output_shape():
+        return None
+    if not any(d is None for t in nest.flatten([inputs, list(args), dict(kwargs)])
+               if isinstance(t, KerasTensor) for d in t.shape.as_list()[1:]):
+        return None
+    return _run_on_placeholders(layer, inputs, args, kwargs, n=2)[0]
+
+
 def _symbolic_outputs(layer, concrete, inputs, args, kwargs):
     """KerasTensors shaped like ``concrete`` with the batch dimension the inputs' (None);
     a layer's ``_symbolic_output_shapes(inputs, args, kwargs)`` (its call's KerasTensors:
@@ -130,6 +169,12 @@ def _symbolic_outputs(layer, concrete, inputs, args, kwargs):
     def make(c, shape=None):
         dims = list(shape) if shape is not None else [batch] + list(c.shape)[1:]
         return KerasTensor(dims, c.dtype, name=layer.name)
+
+    second = _second_size(layer, inputs, args, kwargs) if declared is None else None
+    if second is not None:
+        return nest.map_structure(lambda c, e: make(c, [batch] + [
+            d if d == f else None for d, f in zip(list(c.shape)[1:], list(e.shape)[1:])]),
+            concrete, second)
 
     if declared is not None and not nest.is_nested(concrete):
         return make(concrete, declared)
@@ -165,19 +210,15 @@ def symbolic_call(layer, inputs, args, kwargs):
         node = Node(layer, (inputs, *args), kwargs, outputs)
         layer._record_node_shapes(node)
         return outputs
-    with execute.shape_inference():
-        concrete_in = nest.map_structure(_placeholder, inputs)
-        concrete_args = nest.map_structure(_placeholder, list(args))
-        concrete_kwargs = nest.map_structure(_placeholder, dict(kwargs))
-        concrete_kwargs.setdefault("training", False)
-        out = layer(concrete_in, *concrete_args, **concrete_kwargs)
+    out, concrete_in = _run_on_placeholders(layer, inputs, args, kwargs)
     symbolic_call_hook(layer, training=kwargs.get("training"))
     outputs = _symbolic_outputs(layer, out, inputs, args, kwargs)
+    passed = _input_mask_names(concrete_in, inputs, args, kwargs)
     for c, t in zip(nest.flatten(out), nest.flatten(outputs)):
         mask = backend.get_keras_mask(c)   # the output's mask as a KerasTensor (Keras's)
         if mask is not None:
             t._keras_mask = KerasTensor(t.shape.as_list()[:len(mask.shape)], mask.dtype,
-                                        name=layer.name)
+                                        name=passed.get(id(mask), layer.name))
     node = Node(layer, (inputs, *args), kwargs, outputs)
     layer._record_node_shapes(node)
     return outputs

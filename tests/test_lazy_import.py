@@ -86,6 +86,8 @@ print(json.dumps(out))
 def _seed_names():
     names = set()
     for fn in sorted(os.listdir(SEEDS)):
+        if not fn.endswith(".py"):   # the listings (not a __pycache__ made beside them)
+            continue
         with open(os.path.join(SEEDS, fn)) as f:
             names |= set(re.findall(r"\btf((?:\.[A-Za-z_]\w*)+)", f.read()))
     return sorted(n.lstrip(".") for n in names)

@@ -598,10 +598,32 @@ class _Builder:
         if fn_name in _REDUCTIONS:
             values = self.reduction_axes(op_name, values, kwargs)
         out = []
+        opdef = op_def_table.get(_OP_DEFS.get(fn_name, ("",))[0])
+        listed = {a[0] for a in opdef.inputs if a[2]} if opdef is not None else set()
         for i, value in enumerate(values):
             name = names[i] if i < len(names) else None
+            if name is not None and name not in listed and _mixed(value):
+                out.append(self.autopacked(f"{op_name}/{name}", value))
+                continue
             out += self.converted(op_name, name, value)
         return out
+
+    def autopacked(self, name, value) -> GraphTensor:
+        """A list holding tensors given for a tensor argument: TF's auto-packing
+        (array_ops._autopacking_helper): each Python element a Const ``<name>/<i>``,
+        then their ``Pack`` named ``name``."""
+        parts = []
+        dtype = next((t.dtype for v in value if isinstance(v, (_Ref, GraphTensor))
+                      for t in self.converted(name, None, v)), None)
+        for i, v in enumerate(value):
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                const = self.const(f"{name}/{i}", np.asarray(v, dtype.as_numpy_dtype
+                                                             if dtype is not None else None))
+                const.dtype, const.shape = dtype, TensorShape([])
+                parts.append(const)
+            else:
+                parts += self.converted(name, None, v)
+        return self.add(name, "Pack", parts, [(dtype, (len(parts),))]).outputs[0]
 
     def reduction_axes(self, op_name, values, kwargs) -> list:
         """A reduction's axes: given, a Const ``<op>/reduction_indices``; by default, made
@@ -694,6 +716,12 @@ class _DryBuilder(_Builder):
             return [GraphTensor(Operation(self.graph, value.name, "Placeholder"), 0,
                                 value.dtype, value._static_shape)]
         return super().converted(op_name, input_name, value)
+
+
+def _mixed(value) -> bool:
+    """Whether ``value`` is a list or tuple holding a traced tensor (TF packs it)."""
+    return isinstance(value, (list, tuple)) and any(isinstance(v, (_Ref, GraphTensor))
+                                                    for v in value)
 
 
 def _python_shape(shape) -> bool:

@@ -4,7 +4,9 @@ replays): each case's ``out`` is the traced graph's ``get_operations()`` (each o
 [name, type, input names]) and the losses' values: mean_absolute_percentage_error,
 mean_squared_logarithmic_error, huber, log_cosh, kl_divergence, poisson, hinge,
 squared_hinge (0/1 labels converted by a cond), categorical_hinge, and the crossentropies
-with ``from_logits=True`` (logistic loss, softmax_cross_entropy_with_logits).
+with ``from_logits=True`` (logistic loss, softmax_cross_entropy_with_logits); sparse
+labels of the logits' rank (flattened, the logits reshaped to ``[-1, classes]``: a list
+holding a tensor, which TF packs: ``Reshape_1/shape/0`` and a ``Pack``).
 Snippets as in tests/tf_snippets.py (straight-line functions)."""
 
 OPS = """
@@ -50,5 +52,15 @@ def step(p, y, labels):
             L.sparse_categorical_crossentropy(labels, p, from_logits=True))
 labels = tf.constant([2, 0])
 out = [ops(step, p, y, labels), step(p, y, labels)]
+""",
+    "sparse labels of shape (batch, 1) called directly; lists holding tensors packed": OPS + """
+L = tf.keras.losses
+@tf.function
+def step(p, labels):
+    n = tf.shape(p)[-1]
+    return (L.sparse_categorical_crossentropy(labels, p, from_logits=True),
+            tf.reshape(p, [n, 2, -1]), tf.reshape(p, [-1, n]))
+labels = tf.constant([[2], [0]])
+out = [ops(step, p, labels), step(p, labels)]
 """,
 }

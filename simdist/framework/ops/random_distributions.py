@@ -12,7 +12,9 @@ Glossary:
                     sqrt(-2 log u1) * (sin v, cos v), in float32 for float32/16 and bfloat16
                     results (rounded after), in float64 for float64 ones. ``log``/``sincos``
                     are the C library's (``libm``), as TF's kernel calls them, so the bits
-                    agree; without a C library NumPy's float64 functions stand in.
+                    agree (float32 sin / cos: NumPy's float64 ones rounded, libm's only
+                    near a rounding midpoint: the same bits, fewer C calls); without a C
+                    library NumPy's float64 functions stand in.
   truncated      -- group g reads blocks from g * 256 * size / 4 on (TF reserves 256 samples
                     per value), Box-Muller pairs in order, keeping values with |x| < 2 until
                     the group is full.
@@ -71,6 +73,29 @@ def _sincos(x: np.ndarray):
     if libm is None:
         d = x.astype(np.float64)
         return np.sin(d).astype(x.dtype), np.cos(d).astype(x.dtype)
+    if x.dtype != np.float32:
+        return _sincos_libm(libm, x)
+    # glibc's sinf / cosf round a double result within 0.0607 ulp of the true value
+    # (s_sinf.c: worst-case 0.5607 ulp): NumPy's float64 sin / cos rounded give their bits
+    # unless they lie within that of a rounding midpoint; those few ask libm.
+    d = x.astype(np.float64)
+    both = np.stack([np.sin(d), np.cos(d)])
+    out = both.astype(np.float32)
+    toward = np.where(both >= out, np.float32(np.inf), np.float32(-np.inf))
+    ulp = np.abs(np.nextafter(out, toward).astype(np.float64) - out)
+    near = np.abs(both - out) > _SINCOSF_SAFE * ulp
+    hard = np.flatnonzero((near[0] | near[1]).ravel())
+    if hard.size:
+        s, c = _sincos_libm(libm, x.ravel()[hard])
+        out[0].reshape(-1)[hard], out[1].reshape(-1)[hard] = s, c
+    return out[0], out[1]
+
+
+_SINCOSF_SAFE = 0.43   # of an ulp: 0.5 - 0.0607, less a margin
+
+
+def _sincos_libm(libm, x: np.ndarray):
+    """libm's ``sincosf`` / ``sincos`` on each element."""
     ct = ctypes.c_float if x.dtype == np.float32 else ctypes.c_double
     fn = libm.sincosf if x.dtype == np.float32 else libm.sincos
     s, c = ct(), ct()

@@ -65,7 +65,8 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "text_classification": "text_classification.py",
             "ragged_tensor": "ragged_tensor.py", "sparse_tensor": "sparse_tensor.py",
             "working_with_rnns": "working_with_rnns.py",
-            "masking_and_padding": "masking_and_padding.py"}
+            "masking_and_padding": "masking_and_padding.py",
+            "sequential_model": "sequential_model.py"}
 
 TF_PRINTS = {"function_guide", "intro_to_graphs"}   # their tf.print output is compared too
 

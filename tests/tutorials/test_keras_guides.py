@@ -1,6 +1,7 @@
-"""TF's Keras guides on custom training run under simdist and print what TF 2.21 printed
+"""TF's Keras guides on custom training (and the Sequential model guide) run under simdist and
+print what TF 2.21 printed
 (``record_tf_tutorials.py 1 customizing_fit customizing_fit_keras_io
-training_loop_from_scratch``).
+training_loop_from_scratch``, ``1 sequential_model``).
 
 "Customizing what happens in fit()" (programs/customizing_fit.py, the tf.keras version):
 subclasses of ``keras.Model`` made with ``CustomModel(inputs, outputs)`` (a functional model
@@ -24,9 +25,22 @@ version): the eager loop with GradientTape and an optimizer, metrics updated and
 hand, the same loop with ``@tf.function`` train and test steps, a layer's ``add_loss`` and
 the GAN trained by its own traced step; losses, accuracies and the discriminator's summary
 to 1e-4.
+
+"The Sequential model" (programs/sequential_model.py, the keras-io text at 0a57de48): models
+called on ones, layers listed, ``add`` / ``pop``, a Dense's weights before and after its
+first call, summaries of a model built by a call, from ``keras.Input`` and from
+``input_shape``, and the add() + summary() workflow of Conv2D / MaxPooling2D layers on
+250x250 images. Its feature-extraction cells are left out (a simdist Sequential has no
+graph of KerasTensors: no ``inputs``, its layers no ``output``).
 """
 
-from test_tutorials import _compare, _recorded, _run, cpu_machine  # noqa: F401 - the fixture
+from test_tutorials import (  # noqa: F401 - the fixture
+    _compare,
+    _recorded,
+    _replays_traced,
+    _run,
+    cpu_machine,
+)
 
 
 def test_customizing_fit_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
@@ -46,3 +60,8 @@ def test_keras_io_customizing_fit_guide_prints_what_tensorflow_printed(cpu_machi
     lists no metrics."""
     cpu_machine(1)
     _compare(_run("customizing_fit_keras_io"), _recorded("customizing_fit_keras_io", 1))
+
+
+def test_sequential_model_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    cpu_machine(1)
+    _replays_traced("sequential_model")

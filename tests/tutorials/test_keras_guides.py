@@ -30,8 +30,8 @@ to 1e-4.
 called on ones, layers listed, ``add`` / ``pop``, a Dense's weights before and after its
 first call, summaries of a model built by a call, from ``keras.Input`` and from
 ``input_shape``, and the add() + summary() workflow of Conv2D / MaxPooling2D layers on
-250x250 images. Its feature-extraction cells are left out (a simdist Sequential has no
-graph of KerasTensors: no ``inputs``, its layers no ``output``).
+250x250 images, and feature extractors: a ``keras.Model`` from a Sequential's ``inputs``
+to its layers' ``output`` (all of them, and one found by ``get_layer``) called on ones.
 """
 
 from test_tutorials import (  # noqa: F401 - the fixture

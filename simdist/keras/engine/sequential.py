@@ -14,6 +14,9 @@ Glossary:
                     shape (``layer.output_shape``, the summary's column) and the model's.
                     Layers are built outside every name scope (Keras's ``init_scope``), so
                     their weights are 'dense/kernel' wherever the model is called.
+  inputs/outputs -- the graph's KerasTensors, made when first asked for by calling each
+                    layer on the previous one's (Keras makes them as layers are added):
+                    then each layer has its ``output`` (a feature extractor's outputs).
 
 Mirrors keras/src/engine/sequential.py.
 """
@@ -29,7 +32,7 @@ from simdist.framework.tensor import Tensor
 from simdist.keras import backend
 from simdist.keras.engine.base_layer import Layer, init_scope, name_scope
 from simdist.keras.engine.functional import conform_rank
-from simdist.keras.engine.input_layer import InputLayer
+from simdist.keras.engine.input_layer import Input, InputLayer
 from simdist.keras.engine.keras_tensor import KerasTensor
 from simdist.keras.engine.node import symbolic_call_hook
 from simdist.keras.engine.training import Model, layer_children
@@ -49,6 +52,8 @@ class Sequential(Model):
         self._inferred_input_shape = None
         self._graph_shapes = None  # (input shape, output shape) of the model's graph
         self._use_legacy_deferred_behavior = False  # a layer the graph could not take
+        self._input_tensor = None   # the Input given to it
+        self._symbolic = None   # ([input], [output]) KerasTensors, made when first asked for
         for layer in layers or []:
             self.add(layer)
 
@@ -56,9 +61,11 @@ class Sequential(Model):
         """Append ``layer``; the first layer's ``input_shape`` builds the model."""
         if isinstance(layer, KerasTensor):  # tf.keras.Input(...)
             self._input_shape = tuple(layer.shape.as_list())
+            self._input_tensor = layer
             return
         if isinstance(layer, InputLayer):
             self._input_shape = layer._batch_input_shape
+            self._input_tensor = layer._inbound_nodes[0].outputs
             return
         if not isinstance(layer, Layer):
             raise TypeError("The added layer must be an instance of class Layer. Received: "
@@ -72,6 +79,40 @@ class Sequential(Model):
         self._layers.append(layer)
         if self._input_shape is not None:
             self._build_graph(self._input_shape, called=[layer])
+
+    @property
+    def inputs(self) -> list:
+        """The graph's input KerasTensors: its ``Input``, or one for its first layer's
+        ``input_shape`` ('<layer>_input'), as Keras's graph network has them.
+
+        Raises:
+          AttributeError: the model has no input shape (given or inferred).
+        """
+        return self._symbolic_graph()[0]
+
+    @property
+    def outputs(self) -> list:
+        """The graph's output KerasTensors (its last layer's); each layer's ``output`` is its
+        own. Raises as ``inputs``."""
+        return self._symbolic_graph()[1]
+
+    def _symbolic_graph(self):
+        """Each layer called on the previous one's KerasTensor from the model's input, once
+        (Keras does it as the layers are added): the layers' inbound nodes, ``output``s."""
+        shape = self._input_shape or self._inferred_input_shape
+        if shape is None or not self._layers:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute 'inputs': "
+                                 "the model has no input shape yet (give its first layer an "
+                                 "input_shape, an Input, or call it).")
+        if self._symbolic is None or self._symbolic[2] != [id(la) for la in self._layers]:
+            x = self._input_tensor if self._input_tensor is not None else Input(
+                batch_shape=tuple(shape), dtype=self._layers[0].dtype,
+                name=f"{self._layers[0].name}_input")
+            y = x
+            for layer in self._layers:
+                y = layer(y)
+            self._symbolic = ([x], [y], [id(la) for la in self._layers])
+        return self._symbolic[0], self._symbolic[1]
 
     def _trackable_children(self) -> dict:
         return {**layer_children(self._layers), **super()._trackable_children()}

@@ -3,7 +3,7 @@
 # showed it with tf.keras). Its code cells in order, for tests/tutorials. Edits are marked
 # "simdist test:": tf.keras imported as `keras` (TF 2.16+'s `import keras` is Keras 3),
 # seeded, and the results of cells whose last expression a notebook shows printed (layer
-# lists, weights' shapes). Left out: the feature-extraction cells (see the end). Its
+# lists, weights' shapes, the features' shapes, means and a few values). Its
 # transfer-learning blueprints are markdown, not code (one loads pre-trained Xception).
 import tensorflow as tf
 from tensorflow import keras  # simdist test: was `import keras`
@@ -128,7 +128,38 @@ model.add(layers.GlobalMaxPooling2D())
 # Finally, we add a classification layer.
 model.add(layers.Dense(10))
 
-# simdist test: the guide's "Feature extraction with a Sequential model" cells (a
-# keras.Model over `initial_model.inputs` and its layers' `output`) are left out: a simdist
-# Sequential keeps its layers' shapes, not a graph of KerasTensors, so it has no `inputs`
-# and its layers no `output` (AttributeError)
+initial_model = keras.Sequential(
+    [
+        keras.Input(shape=(250, 250, 3)),
+        layers.Conv2D(32, 5, strides=2, activation="relu"),
+        layers.Conv2D(32, 3, activation="relu"),
+        layers.Conv2D(32, 3, activation="relu"),
+    ]
+)
+feature_extractor = keras.Model(
+    inputs=initial_model.inputs,
+    outputs=[layer.output for layer in initial_model.layers],
+)
+
+# Call feature extractor on test input.
+x = tf.ones((1, 250, 250, 3))
+features = feature_extractor(x)
+# simdist test: printed
+print([f.shape for f in features], [float(tf.reduce_mean(f)) for f in features])
+
+initial_model = keras.Sequential(
+    [
+        keras.Input(shape=(250, 250, 3)),
+        layers.Conv2D(32, 5, strides=2, activation="relu"),
+        layers.Conv2D(32, 3, activation="relu", name="my_intermediate_layer"),
+        layers.Conv2D(32, 3, activation="relu"),
+    ]
+)
+feature_extractor = keras.Model(
+    inputs=initial_model.inputs,
+    outputs=initial_model.get_layer(name="my_intermediate_layer").output,
+)
+# Call feature extractor on test input.
+x = tf.ones((1, 250, 250, 3))
+features = feature_extractor(x)
+print(features.shape, features[0, 0, 0, :4])  # simdist test: printed

@@ -26,6 +26,7 @@ from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops as N
 from simdist.framework.ops import pad_ops as Pd
 from simdist.framework.ops import pooling_ops as P
+from simdist.framework.ops import ragged_math_ops as R
 from simdist.framework.ops import scan_ops as Sc
 from simdist.framework.ops import scatter_nd_ops as SN
 from simdist.framework.ops import selection_ops as S
@@ -215,6 +216,15 @@ def _segment_make(draw):
     s = draw(nonempty_shapes())
     ids = np.array(draw(st.lists(st.integers(0, 3), min_size=s[0], max_size=s[0])), np.int32)
     return [draw(float_arrays(s))], {"ids": ids}
+
+
+def _segment_minmax_make(draw):
+    """Distinct values (no ties) in segments that are all non-empty (no identity rows)."""
+    s = draw(nonempty_shapes())
+    x = draw(distinct_floats(s))
+    n = min(s[0], 3)
+    ids = np.array(draw(st.permutations([i % n for i in range(s[0])])), np.int32)
+    return [x], {"ids": ids, "num": n}
 
 
 def _slice_key(draw, shape):
@@ -545,6 +555,10 @@ CASES: dict[str, Case] = {
     "BatchMatMulV2": Case(_matmul_make(True), M.matmul),
     "UnsortedSegmentSum": Case(_segment_make,
                                lambda x, ids: M.unsorted_segment_sum(x, ids, 4)),
+    "UnsortedSegmentMax": Case(_segment_minmax_make,
+                               lambda x, ids, num: R.segment_reduce("max", x, ids, num)),
+    "UnsortedSegmentMin": Case(_segment_minmax_make,
+                               lambda x, ids, num: R.segment_reduce("min", x, ids, num)),
     "Identity": Case(unary(), A.identity),
     "CheckNumerics": Case(unary(), lambda x: check_numerics(x, "finite")),
     "ReadVariableOp": Case(unary(), lambda v: M.multiply(v.read_value(), v.read_value()),

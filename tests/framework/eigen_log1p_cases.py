@@ -4,7 +4,8 @@ fixtures/tf_eigen_log1p.json; replayed by test_eigen_math_tf_conformance.py;
 simdist/framework/ops/eigen_log1p.py, eigen_erf.py). Random values over float32's range,
 then the specials (signed zeros and infinities, NaNs with payloads, subnormals, -1,
 softplus's thresholds, erf's clamp) both inside whole packets of 8 and in tensors of 7
-values, which take the scalar path (the C library's log1pf, expm1f, expf). Results as in
+values, which take the scalar path (the C library's log1pf, expm1f, expf); Elu and Selu's
+exp(x) - 1. Results as in
 eigen_exp_cases."""
 
 from eigen_exp_cases import DATA
@@ -49,4 +50,24 @@ bce = tf.keras.losses.BinaryCrossentropy(from_logits=False, reduction="none")
 out = [bits(tf.nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits)),
        bits(bce(labels, tf.sigmoid(logits))),
        bits(tf.keras.losses.binary_crossentropy(labels, logits, from_logits=True))]
+"""
+
+CASES["elu, selu and Keras's elu with alpha: exp(x) - 1, not expm1"] = DATA.format(seed=35) + """
+x = tf.constant(np.concatenate([rng.randn(500) * 3, rng.uniform(-1e-3, 1e-3, 203)])
+                .astype(np.float32))
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = tf.nn.selu(x)
+out = [bits(tf.nn.elu(x)), bits(y), bits(tf.keras.activations.elu(x[:13], alpha=0.5)),
+       bits(tf.nn.elu(x[:7])), bits(tape.gradient(y, x)),
+       tf.nn.selu(tf.constant(rng.randn(9))).numpy()]
+"""
+
+CASES["exp, sigmoid and softplus tails where glibc's expf is not correctly rounded"] = \
+    DATA.format(seed=36) + """
+hard = np.array([0xC19399BC, 0xC187D4B7, 0xBF81317F, 0xC17BDD23, 0x411012FB, 0x40891B41,
+                 0x41976466, 0xC1587D67, 0xC28784C0, 0xC1DDAAC3, 0xC21980A0, 0xC0F9A2D3,
+                 0xC1A0C5E0, 0xC0A2B3F1], np.uint32).view(np.float32)
+out = [[bits(f(tf.constant(hard[i:i + 7]))) for i in (0, 7)]
+       for f in (tf.exp, tf.sigmoid, tf.nn.softplus)]
 """

@@ -28,7 +28,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework.ops.eigen_cpu import by_packets, daz, ftz, horner, libm, pexp, quiet_nans
+from simdist.framework.ops.eigen_cpu import (
+    by_packets,
+    daz,
+    exp_tail,
+    ftz,
+    horner,
+    pexp,
+    quiet_nans,
+)
 from simdist.framework.ops.eigen_rcpps import preciprocal
 
 _F = np.float32
@@ -89,7 +97,7 @@ def _erfc_with(exp, reciprocal):
 
 
 _ERFC_PACKETS = _erfc_with(pexp, preciprocal)
-_ERFC_TAIL = _erfc_with(lambda t: ftz(libm("expf")(t)), lambda a: _ONE / a)
+_ERFC_TAIL = _erfc_with(exp_tail, lambda a: _ONE / a)
 
 
 def erfc(a):

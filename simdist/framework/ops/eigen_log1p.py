@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework.ops.eigen_cpu import by_packets, daz, ftz, libm, pexp, quiet_nans
+from simdist.framework.ops.eigen_cpu import by_packets, daz, exp_tail, pexp, quiet_nans
 from simdist.framework.ops.eigen_unary import plog
 
 _F = np.float32
@@ -51,10 +51,6 @@ def _rows(packets, tail):
     def fn(a):
         return rows_fn(np.reshape(np.asarray(a, _F), (1, -1))).reshape(np.shape(a))
     return fn, rows_fn
-
-
-def _exp_tail(t):
-    return ftz(libm("expf")(daz(t)))
 
 
 def plog1p(given):
@@ -89,4 +85,4 @@ def _softplus_with(exp, log1p):
 log1p, log1p_rows = _rows(plog1p, np.log1p)
 expm1 = _rows(pexpm1, lambda t: np.expm1(daz(t)))[0]
 softplus, softplus_rows = _rows(_softplus_with(pexp, plog1p),
-                                _softplus_with(_exp_tail, np.log1p))
+                                _softplus_with(exp_tail, np.log1p))

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework.ops.eigen_cpu import by_packets, daz, ftz, horner
+from simdist.framework.ops.eigen_cpu import by_packets, daz, exp_tail, ftz, horner
 
 _F = np.float32
 _TANH_CLAMP = _F(7.90738964080810547)
@@ -67,7 +67,7 @@ def sigmoid_rows(rows):
 
 
 def _logistic_tail(x):
-    e = np.exp(np.minimum(x, _EXP_HI).astype(np.float64)).astype(_F)
+    e = exp_tail(np.minimum(x, _EXP_HI))
     return ftz(e / (_F(1) + e))
 
 

@@ -57,7 +57,7 @@ def _l2_loss_grad(op, grad):
 def _selu_grad(op, grad):
     y = op.outputs[0]
     scale = A.constant(N.SELU_SCALE, dtype=grad.dtype)
-    scale_alpha = A.constant(N.SELU_SCALE * N.SELU_ALPHA, dtype=grad.dtype)
+    scale_alpha = A.constant(N.SELU_SCALE_ALPHA, dtype=grad.dtype)
     return A.where(M.less(y, 0), M.multiply(grad, M.add(y, scale_alpha)),
                    M.multiply(grad, scale))
 

@@ -37,24 +37,37 @@ def relu(features, name=None) -> Tensor:
 
 
 def elu(features, name=None) -> Tensor:
-    """``x`` where ``x > 0``, else ``exp(x) - 1`` (``tf.nn.elu``)."""
+    """``x`` where ``x > 0``, else ``exp(x) - 1`` (``tf.nn.elu``; TF's Elu functor computes
+    ``exp(x) - 1``, not expm1: relu_op_functor.h)."""
     x = A._t(features)
     v = x._value
     with np.errstate(all="ignore"):
-        value = backend.xp.where(v > 0, v, backend.xp.expm1(backend.xp.minimum(v, 0)))
+        value = backend.xp.where(v < 0, _exp_minus_one(v), v)
     return execute.execute("Elu", [x], _same_dtype(value, v))
 
 
-SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+def _exp_minus_one(v):
+    """``exp(v) - 1`` as Elu's and Selu's functors compute it: float32 on the host by
+    Eigen's exp over the whole tensor (eigen_cpu.py), as their one expression takes it."""
+    if type(v) is np.ndarray and v.dtype == np.float32:
+        return eigen_cpu.exp(v) - np.float32(1)
+    return backend.xp.exp(v) - 1
+
+
+# relu_op_functor.h's Selu constants: scale and scale * alpha (alpha 1.67326324...)
+SELU_SCALE, SELU_SCALE_ALPHA = 1.0507009873554804934193349852946, 1.7580993408473768599402175208123
 
 
 def selu(features, name=None) -> Tensor:
-    """``scale * x`` where ``x > 0``, else ``scale * alpha * (exp(x) - 1)`` (``tf.nn.selu``)."""
+    """``scale * x`` where ``x > 0``, else ``scale * alpha * (exp(x) - 1)`` (``tf.nn.selu``;
+    TF's Selu functor: ``scale_alpha * (exp(x) - 1)`` below 0, ``scale * x`` else, the two
+    constants in the features' dtype)."""
     x = A._t(features)
     v = x._value
+    dtype = array_api.numpy_dtype(v)
+    scale_alpha, scale = dtype.type(SELU_SCALE_ALPHA), dtype.type(SELU_SCALE)
     with np.errstate(all="ignore"):
-        neg = SELU_ALPHA * backend.xp.expm1(backend.xp.minimum(v, 0))
-        value = SELU_SCALE * backend.xp.where(v > 0, v, neg)
+        value = backend.xp.where(v < 0, scale_alpha * _exp_minus_one(v), scale * v)
     return execute.execute("Selu", [x], _same_dtype(value, v))
 
 

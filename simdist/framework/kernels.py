@@ -194,7 +194,7 @@ def _size(attrs, values, out):
 
 
 def _install() -> None:
-    from simdist.framework.ops import math_ops
+    from simdist.framework.ops import math_ops, trig_ops
 
     _math_sum.append(math_ops._sum)
     binary = {"AddV2": lambda a, b: a + b, "Sub": lambda a, b: a - b,
@@ -207,7 +207,8 @@ def _install() -> None:
              "Reciprocal": lambda a: 1 / a, "Exp": math_ops._exp, "Log": math_ops._log,
              "Log1p": math_ops._log1p, "Sqrt": np.sqrt, "Tanh": math_ops._tanh,
              "Sigmoid": math_ops._sigmoid, "Softplus": math_ops._softplus,
-             "Erf": math_ops._erf, "Erfc": math_ops._erfc}
+             "Erf": math_ops._erf, "Erfc": math_ops._erfc, "Sin": trig_ops.UNARY["sin"][1],
+             "Cos": trig_ops.UNARY["cos"][1]}
     for op_type, fn in unary.items():
         _register([op_type], _numeric(_quiet(_same_dtype(fn)), "iuf"))
     _register(["Relu"], _numeric(_same_dtype(lambda a: np.maximum(a, 0)), "iuf"))

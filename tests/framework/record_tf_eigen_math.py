@@ -4,11 +4,13 @@ eigen_sum_cases (reduce_sum / reduce_mean / cumsum into fixtures/tf_eigen_sum.js
 eigen_pow_cases (tf.pow into fixtures/tf_eigen_pow.json), eigen_unary_cases
 (tf.tanh / tf.sigmoid / tf.math.log into fixtures/tf_eigen_unary.json) and
 eigen_log1p_cases (log1p / expm1 / softplus / erf into fixtures/tf_eigen_log1p.json) and
-eigen_erf_cases (erfc / gelu / erf's gradients into fixtures/tf_eigen_erf.json).
+eigen_erf_cases (erfc / gelu / erf's gradients into fixtures/tf_eigen_erf.json) and
+eigen_trig_cases (sin / cos into fixtures/tf_eigen_trig.json).
 
 Run with the TensorFlow interpreter (not simdist's venv), on a CPU-only TF:
     TF_USE_LEGACY_KERAS=1 CUDA_VISIBLE_DEVICES= /tmp/tfvenv/bin/python \
-        tests/framework/record_tf_eigen_math.py [exp|softmax|sum|pow|unary|log1p|erf|case names]
+        tests/framework/record_tf_eigen_math.py [GROUP (exp, softmax, sum, pow, unary, log1p,
+        erf, trig) or case names]
 """
 
 import os
@@ -25,7 +27,8 @@ GROUPS = {"exp": ("eigen_exp_cases", "tf_eigen_exp.json"),
           "pow": ("eigen_pow_cases", "tf_eigen_pow.json"),
           "unary": ("eigen_unary_cases", "tf_eigen_unary.json"),
           "log1p": ("eigen_log1p_cases", "tf_eigen_log1p.json"),
-          "erf": ("eigen_erf_cases", "tf_eigen_erf.json")}
+          "erf": ("eigen_erf_cases", "tf_eigen_erf.json"),
+          "trig": ("eigen_trig_cases", "tf_eigen_trig.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:], cpus=None, clear_session=False)

@@ -111,6 +111,19 @@ def libm(name):
     return lambda t: np.array([fn(v) for v in np.ravel(t).tolist()], _F).reshape(np.shape(t))
 
 
+def elementwise(packets, tail):
+    """TF's float32 kernel of an element-wise op from its packet and scalar formulas: the
+    function of a float32 array (any shape), and the function of each row of a 2-D array
+    as a tensor of its own (a stacked kernel's replicas)."""
+    def rows_fn(rows):
+        with np.errstate(all="ignore"):
+            return by_packets(packets, tail, rows)
+
+    def fn(a):
+        return rows_fn(np.reshape(np.asarray(a, _F), (1, -1))).reshape(np.shape(a))
+    return fn, rows_fn
+
+
 def pexp(x):
     """Eigen's packet exp of a float32 array (any shape), every element as a packet's."""
     with np.errstate(all="ignore"):

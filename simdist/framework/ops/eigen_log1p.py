@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework.ops.eigen_cpu import by_packets, daz, exp_tail, pexp, quiet_nans
+from simdist.framework.ops.eigen_cpu import daz, elementwise, exp_tail, pexp, quiet_nans
 from simdist.framework.ops.eigen_unary import plog
 
 _F = np.float32
@@ -42,15 +42,8 @@ _SOFTPLUS_T = _F(np.log(np.float64(np.finfo(_F).eps)).astype(_F) + _F(2))
 
 
 def _rows(packets, tail):
-    """TF's kernel of a float32 array (any shape) and of each row of a 2-D array (a
-    stacked kernel's replicas): whole packets by ``packets``, the tail by ``tail``."""
-    def rows_fn(rows):
-        with np.errstate(all="ignore"):
-            return quiet_nans(rows, by_packets(packets, tail, rows))
-
-    def fn(a):
-        return rows_fn(np.reshape(np.asarray(a, _F), (1, -1))).reshape(np.shape(a))
-    return fn, rows_fn
+    """``elementwise`` of ``packets`` (a NaN coming back as itself) and ``tail``."""
+    return elementwise(lambda r: quiet_nans(r, packets(r)), tail)
 
 
 def plog1p(given):

@@ -14,7 +14,7 @@ tensorflow/python/ops/math_grad.py.
 from __future__ import annotations
 
 from simdist.framework import execute
-from simdist.framework.ops import eigen_log1p, math_grad, op_types
+from simdist.framework.ops import eigen_log1p, eigen_trig, math_grad, op_types
 from simdist.framework.ops import math_ops as M
 from simdist.hardware import backend
 
@@ -24,7 +24,8 @@ def _xp(name):
 
 
 UNARY = {
-    "sin": ("Sin", _xp("sin")), "cos": ("Cos", _xp("cos")), "tan": ("Tan", _xp("tan")),
+    "sin": ("Sin", M.float32_by(eigen_trig.sin, _xp("sin"))),
+    "cos": ("Cos", M.float32_by(eigen_trig.cos, _xp("cos"))), "tan": ("Tan", _xp("tan")),
     "asin": ("Asin", _xp("asin")), "acos": ("Acos", _xp("acos")),
     "atan": ("Atan", _xp("atan")), "sinh": ("Sinh", _xp("sinh")),
     "cosh": ("Cosh", _xp("cosh")), "asinh": ("Asinh", _xp("asinh")),

@@ -8,8 +8,7 @@ Glossary:
                  ``flat_values`` is the innermost Tensor.
   shape       -- TensorShape of the rows' count, None for each ragged dimension, then the
                  flat values' inner dimensions: ``(4, None)``.
-  constant    -- ``tf.ragged.constant(pylist)``: every scalar at the same depth; all inner
-                 dimensions ragged (ragged_rank = depth - 1) unless ``ragged_rank`` says less.
+  constant    -- ``tf.ragged.constant``: ops/ragged_factory_ops.py.
   text        -- printed as TF prints it eagerly: ``<tf.RaggedTensor [[0, 1], [2]]>``.
   value_rowids -- the row of each value (``from_value_rowids``); row_lengths the splits'
                  differences; ``with_flat_values`` the same rows over other flat values.
@@ -20,7 +19,7 @@ Glossary:
                  uniform row lengths (its trace key: RaggedTensorSpec, composite_specs.py);
                  each ragged op is one node of the graph.
 
-Mirrors tensorflow/python/ops/ragged/ragged_tensor.py and ragged_factory_ops.py.
+Mirrors tensorflow/python/ops/ragged/ragged_tensor.py.
 """
 
 from __future__ import annotations
@@ -376,53 +375,6 @@ def _check_splits(s, nvals) -> None:
         raise errors.InvalidArgumentError(
             None, None, f"{head}\nCondition x >= 0 did not hold element-wise: the row "
                         "lengths (splits[i + 1] - splits[i]) must not be negative.")
-
-
-def _depth(value) -> int:
-    return 1 + _depth(value[0]) if isinstance(value, (list, tuple)) and value else \
-        (1 if isinstance(value, (list, tuple)) else 0)
-
-
-def _scalar_depths(value, depth=0):
-    if isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _scalar_depths(v, depth + 1)
-    else:
-        yield depth
-
-
-def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
-             row_splits_dtype=dtypes.int64):
-    """A RaggedTensor (or, with no ragged dimension, a Tensor) of nested Python lists.
-
-    Raises:
-      ValueError: scalars at different depths (TF's text).
-    """
-    depths = set(_scalar_depths(pylist))
-    if len(depths) > 1:
-        raise ValueError("all scalar values must have the same nesting depth")
-    depth = depths.pop() if depths else _depth(pylist)
-    if ragged_rank is None:
-        ragged_rank = max(0, depth - 1 - len(inner_shape or ()))
-    if ragged_rank == 0:
-        return execute.convert_to_tensor(pylist, dtype=dtype)
-    return _build(pylist, ragged_rank, dtype)
-
-
-def _build(rows, ragged_rank, dtype):
-    """Rows as row splits over the concatenated items, recursively."""
-    splits, items = [0], []
-    for row in rows:
-        items.extend(row)
-        splits.append(len(items))
-    if ragged_rank > 1:
-        values = _build(items, ragged_rank - 1, dtype)
-    else:
-        values = execute.convert_to_tensor(items, dtype=dtype) if items else \
-            execute.convert_to_tensor(np.zeros((0,), dtypes.as_dtype(dtype or "float32")
-                                               .as_numpy_dtype))
-    return RaggedTensor(values, execute.convert_to_tensor(np.asarray(splits, np.int64)),
-                        internal=True)
 
 
 _operators()

@@ -44,6 +44,7 @@ class TensorSliceDataset(DatasetV2):
                 raise ValueError(f"Dimensions {n} and {rows} are not compatible")
             n = rows
         self._arrays = values
+        self._composite = any(composite_rows.is_composite(leaf) for leaf in leaves)
         self._n = 0 if n is None else int(n)
         super().__init__((), structure.unbatch_spec(structure.spec_of(values)))
 
@@ -60,24 +61,24 @@ class TensorSliceDataset(DatasetV2):
 
     def _rows(self, idx):
         """Rows ``idx`` (an int array) of every component: a contiguous slice when possible."""
-        if any(composite_rows.is_composite(a) for a in structure.flatten(self._arrays)):
+        if self._composite:   # a RaggedTensor or SparseTensor component: its rows
             return structure.map_leaves(
                 lambda a: composite_rows.take(a, idx) if composite_rows.is_composite(a)
-                else a[np.asarray(idx)], self._arrays)
+                else _take(a, idx), self._arrays)
         if len(idx) and idx[-1] - idx[0] == len(idx) - 1 and _is_increasing_by_one(idx):
             start = int(idx[0])
             return structure.map_leaves(lambda a: a[start:start + len(idx), ...], self._arrays)
+        return structure.map_leaves(lambda a: _take(a, idx), self._arrays)
 
-        def take(a):  # the Array API's take (NumPy's fancy a[ix] is not in the standard)
-            xp = array_api.namespace(a)
-            return xp.take(a, xp.asarray(idx) if xp is backend.xp else idx, axis=0)
 
-        return structure.map_leaves(take, self._arrays)
+def _take(a, idx):
+    """Rows ``idx`` of an array: the Array API's take (NumPy's fancy a[ix] is not in the
+    standard)."""
+    xp = array_api.namespace(a)
+    return xp.take(a, xp.asarray(idx) if xp is backend.xp else idx, axis=0)
 
 
 def _is_increasing_by_one(idx) -> bool:
-    import numpy as np
-
     return bool(np.all(np.diff(idx) == 1)) if len(idx) > 1 else True
 
 

@@ -154,8 +154,9 @@ def register_call_context(fn):
 
 
 def _key(args, kwargs):
-    expanded = func_graph.expand((args, kwargs))   # a PerReplica: one leaf per replica
-    if expanded is not (args, kwargs):   # RaggedTensors and SparseTensors: by their specs
+    given = (args, kwargs)
+    expanded = func_graph.expand(given)   # a PerReplica: one leaf per replica
+    if expanded is not given:   # RaggedTensors and SparseTensors: keyed by their specs
         expanded = composite_specs.keyed(expanded)
     structure = nest.map_structure(lambda _: None, expanded)
     leaves = tuple(_leaf_key(x) for x in nest.flatten(expanded))

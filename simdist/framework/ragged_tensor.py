@@ -57,7 +57,7 @@ class RaggedTensor:
             values = execute.convert_to_tensor(values)
         splits = execute.convert_to_tensor(row_splits, dtype_hint=dtypes.int64)
         s = host(splits).astype(np.int64)
-        if validate:
+        if validate and not execute.in_shape_inference():   # (not a trace's placeholders)
             _check_splits(s, _nvals(values))
         return cls(values, execute.convert_to_tensor(s), internal=True)
 
@@ -89,7 +89,8 @@ class RaggedTensor:
         ids = host(execute.convert_to_tensor(value_rowids)).astype(np.int64)
         n = int(host(execute.convert_to_tensor(nrows))) if nrows is not None \
             else (int(ids[-1]) + 1 if ids.size else 0)
-        if validate and ids.size and (np.any(np.diff(ids) < 0) or ids[0] < 0 or ids[-1] >= n):
+        bad = ids.size and (np.any(np.diff(ids) < 0) or ids[0] < 0 or ids[-1] >= n)
+        if validate and bad and not execute.in_shape_inference():
             from simdist import errors
 
             raise errors.InvalidArgumentError(
@@ -405,6 +406,13 @@ func_graph.register_composite(RaggedTensor, _components, _rebuild)
 func_graph.record_methods(RaggedTensor, dict.fromkeys((
     "row_lengths", "value_rowids", "nrows", "bounding_shape", "row_starts", "row_limits",
     "nested_row_lengths", "to_tensor", "to_sparse"), "pure"))
+
+# While a tf.function traces, each factory call is one node of the graph.
+for _name in ("from_row_splits", "from_row_lengths", "from_value_rowids",
+              "from_uniform_row_length", "from_nested_row_splits", "from_tensor",
+              "from_sparse"):
+    setattr(RaggedTensor, _name, classmethod(func_graph.recorded(
+        RaggedTensor.__dict__[_name].__func__, name=f"RaggedTensor.{_name}")))
 
 # Public ops called on a RaggedTensor hand it to the ragged dispatcher.
 from simdist.framework.ops import ragged_dispatch  # noqa: E402,F401

@@ -172,6 +172,16 @@ out = _text([h(tf.sparse.reorder(s)), h(t), h.experimental_get_tracing_count(), 
              h.experimental_get_tracing_count(),
              h.get_concrete_function(t).structured_input_signature])
 """,
+    "ragged constants and factories inside a tf.function": R + """
+@tf.function
+def g(x):
+    c = tf.ragged.constant([[1, 2], [3]])
+    return (tf.reduce_sum(c, axis=1) + x,
+            tf.RaggedTensor.from_row_lengths(tf.range(x), [1, x - 1]),
+            tf.RaggedTensor.from_value_rowids(tf.range(x), [0, 2, 2], nrows=4),
+            tf.RaggedTensor.from_tensor(tf.reshape(tf.range(x * 2), [x, 2]), lengths=[1, 0, 2]))
+out = _text([g(tf.constant(3)), g.experimental_get_tracing_count()])
+""",
     "gradients through ragged ops; expand_dims and keepdims": T + """
 v = tf.Variable([1.0, 2.0, 3.0, 4.0])
 with tf.GradientTape(persistent=True) as tape:

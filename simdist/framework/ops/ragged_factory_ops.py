@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import dtypes, execute
+from simdist.framework import dtypes, execute, func_graph
 from simdist.framework.ragged_tensor import RaggedTensor
 
 
@@ -63,3 +63,7 @@ def _build(rows, ragged_rank, dtype):
                                                .as_numpy_dtype))
     return RaggedTensor(values, execute.convert_to_tensor(np.asarray(splits, np.int64)),
                         internal=True)
+
+
+# While a tf.function traces, a ragged constant is one node of the graph.
+constant = func_graph.recorded(constant, name="RaggedConstant")

@@ -172,6 +172,14 @@ out = _text([h(tf.sparse.reorder(s)), h(t), h.experimental_get_tracing_count(), 
              h.experimental_get_tracing_count(),
              h.get_concrete_function(t).structured_input_signature])
 """,
+    "an empty row's max and min: the dtype's lowest and highest; a sparse group's: 0": """
+r = tf.ragged.constant([[1.5], []])
+s = tf.sparse.SparseTensor(indices=[[0, 0]], values=[1.], dense_shape=[2, 2])
+out = _text([tf.reduce_max(r, axis=1), tf.reduce_min(r, axis=1),
+             tf.reduce_max(tf.ragged.constant([[1.5], []], dtype=tf.float64), axis=1),
+             tf.reduce_max(tf.ragged.constant([[1], []]), axis=1),
+             tf.sparse.reduce_max(s, axis=1), tf.sparse.reduce_sum(s, axis=0)])
+""",
     "ragged constants and factories inside a tf.function": R + """
 @tf.function
 def g(x):

@@ -6,7 +6,7 @@ Glossary:
                            reduction with each value's position in its row as segment id).
   reduce over a ragged  -- each row reduced to one value (segment ids: the value row ids);
   axis                     an empty row gives the reduction's identity (0 for a sum, the
-                           dtype's lowest value for a max ...).
+                           dtype's lowest finite value for a max: -3.4028235e+38 ...).
   reduce over an inner  -- the flat values reduced along that axis, the rows unchanged.
   uniform axis
   mean                  -- sum / count, both ragged reductions (an int mean is a float64
@@ -113,9 +113,8 @@ def _identity(kind, dtype):
         return kind == "all"
     if kind == "prod":
         return 1
-    if dtype.kind == "f":
-        return -np.inf if kind == "max" else np.inf
-    info = np.iinfo(dtype)
+    # the dtype's lowest / highest finite value, as TF's segment kernels start from
+    info = np.finfo(dtype) if dtype.kind == "f" else np.iinfo(dtype)
     return info.min if kind == "max" else info.max
 
 

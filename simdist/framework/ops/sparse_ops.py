@@ -12,7 +12,7 @@ Glossary:
                      dense shape clipped to the input's.
   map_values      -- ``op`` on the values of SparseTensors that share their indices.
   reductions      -- over the stored values only (``reduce_max`` of [-5, (0), -3] stored
-                     as -5 and -3 is -3), into a dense Tensor.
+                     as -5 and -3 is -3), into a dense Tensor; a group with none is 0.
   sparse_dense_matmul -- the dense product, each stored value times its row of ``b``
                      added in the entries' order (TF's kernel).
   cwise with dense -- ``st * dense``, ``st / dense``: the dense value at each index (it
@@ -177,7 +177,11 @@ def _reduce(kind, sp_input, axis, keepdims, output_is_sparse, ufunc, identity):
     init = identity(vals.dtype)
     if kept:
         out = np.full(out_shape, init, dtype=vals.dtype)
-        ufunc.at(out, tuple(idx[:, d] for d in kept), vals)
+        where = tuple(idx[:, d] for d in kept)
+        ufunc.at(out, where, vals)
+        stored = np.zeros(out_shape, np.int64)
+        np.add.at(stored, where, 1)
+        out[stored == 0] = 0   # a group with no stored value gives 0 (TF's kernel)
     else:
         out = np.asarray(ufunc.reduce(vals, initial=init), dtype=vals.dtype)
     if keepdims:

@@ -18,6 +18,9 @@ Mirrors tf_keras/src/engine/node.py and base_layer.py (``_functional_constructio
 
 from __future__ import annotations
 
+import contextlib
+import io
+
 from simdist.framework import errors, execute, nest
 from simdist.framework.ops import array_ops as A
 from simdist.keras import backend
@@ -147,7 +150,9 @@ def _second_size(layer, inputs, args, kwargs):
     if not any(d is None for t in nest.flatten([inputs, list(args), dict(kwargs)])
                if isinstance(t, KerasTensor) for d in t.shape.as_list()[1:]):
         return None
-    return _run_on_placeholders(layer, inputs, args, kwargs, n=2)[0]
+    # TF calls the layer once: what this probe's call prints is not shown again
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        return _run_on_placeholders(layer, inputs, args, kwargs, n=2)[0]
 
 
 def _symbolic_outputs(layer, concrete, inputs, args, kwargs):

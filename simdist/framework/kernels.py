@@ -198,7 +198,7 @@ def _install() -> None:
 
     _math_sum.append(math_ops._sum)
     binary = {"AddV2": lambda a, b: a + b, "Sub": lambda a, b: a - b,
-              "Mul": lambda a, b: a * b, "Maximum": np.maximum, "Minimum": np.minimum,
+              "Mul": lambda a, b: a * b, "Maximum": math_ops._maximum, "Minimum": math_ops._minimum,
               "SquaredDifference": lambda a, b: (a - b) * (a - b)}
     for op_type, fn in binary.items():
         _register([op_type], _numeric(_quiet(_same_dtype(fn)), "iuf"))

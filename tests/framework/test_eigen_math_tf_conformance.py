@@ -1,12 +1,13 @@
 """float32 tf.exp and tf.nn.softmax give TF 2.21's CPU bits for eigen_exp_cases, and
 reduce_sum / reduce_mean / cumsum for eigen_sum_cases, tf.pow for eigen_pow_cases, tf.tanh
 and tf.sigmoid for eigen_unary_cases, log1p, expm1, softplus and erf for eigen_log1p_cases,
-erfc and gelu for eigen_erf_cases, sin and cos for eigen_trig_cases (recorded by
+erfc and gelu for eigen_erf_cases, sin and cos for eigen_trig_cases, maximum and minimum
+for eigen_minmax_cases (recorded by
 record_tf_eigen_math.py; simdist/framework/ops/eigen_cpu.py, eigen_pow.py, eigen_unary.py,
-eigen_log1p.py, eigen_erf.py, eigen_trig.py): every bit. Softmax too, where TF multiplies
-by ``1 / sum`` from the CPU's approximate reciprocal (rcpps and a Newton step) for the rows
-in whole packets of 8: simdist holds the rcpps table of the CPU the fixtures were recorded
-on (eigen_rcpps.py)."""
+eigen_log1p.py, eigen_erf.py, eigen_trig.py, eigen_minmax.py): every bit. Softmax too, where
+TF multiplies by ``1 / sum`` from the CPU's approximate reciprocal (rcpps and a Newton
+step) for the rows in whole packets of 8: simdist holds the rcpps table of the CPU the
+fixtures were recorded on (eigen_rcpps.py)."""
 
 import json
 import os
@@ -14,6 +15,7 @@ import os
 import eigen_erf_cases
 import eigen_exp_cases
 import eigen_log1p_cases
+import eigen_minmax_cases
 import eigen_pow_cases
 import eigen_sum_cases
 import eigen_trig_cases
@@ -47,6 +49,10 @@ test_every_erf_case_was_recorded, test_erf_same_bits_as_tensorflow = conformance
 
 test_every_trig_case_was_recorded, test_trig_same_bits_as_tensorflow = conformance_tests(
     tf, {os.path.join(_FIXTURES, "tf_eigen_trig.json"): eigen_trig_cases.CASES})
+
+test_every_minmax_case_was_recorded, test_minmax_same_bits_as_tensorflow = \
+    conformance_tests(tf, {os.path.join(_FIXTURES, "tf_eigen_minmax.json"):
+                           eigen_minmax_cases.CASES})
 
 with open(os.path.join(_FIXTURES, "tf_eigen_softmax.json")) as f:
     _SOFTMAX = json.load(f)["results"]

@@ -26,6 +26,7 @@ from simdist.framework.ops import (
     eigen_cpu,
     eigen_erf,
     eigen_log1p,
+    eigen_minmax,
     eigen_pow,
     eigen_unary,
     half_matmul,
@@ -201,12 +202,12 @@ def _pow(a, b):
 
 def maximum(x, y, name=None) -> Tensor:
     """The larger of ``x`` and ``y`` element-wise."""
-    return _binary("Maximum", x, y, lambda a, b: backend.xp.maximum(a, b))
+    return _binary("Maximum", x, y, _maximum)
 
 
 def minimum(x, y, name=None) -> Tensor:
     """The smaller of ``x`` and ``y`` element-wise."""
-    return _binary("Minimum", x, y, lambda a, b: backend.xp.minimum(a, b))
+    return _binary("Minimum", x, y, _minimum)
 
 
 def squared_difference(x, y, name=None) -> Tensor:
@@ -321,6 +322,21 @@ def float32_by(eigen_fn, other):
 
 
 _log1p = float32_by(eigen_log1p.log1p, lambda a: backend.xp.log1p(a))
+
+
+def _minmax_kernel(eigen_fn, name):
+    """Maximum's / Minimum's kernel: Eigen's for two float32 host values of one shape
+    (eigen_minmax.py), the array namespace's for the rest (TF's broadcasting forms, whose
+    signed zeros are not modelled)."""
+    def kernel(a, b):
+        if _host_float32(a) and _host_float32(b) and np.shape(a) == np.shape(b):
+            return eigen_fn(a, b)
+        return getattr(backend.xp, name)(a, b)
+    return kernel
+
+
+_maximum = _minmax_kernel(eigen_minmax.maximum, "maximum")
+_minimum = _minmax_kernel(eigen_minmax.minimum, "minimum")
 
 
 def softplus(features, name=None) -> Tensor:

@@ -85,7 +85,8 @@ class StructuredFunction:
         converted = fn is not self._fn or not graph.autograph_pending
         host = structure.host_device()
         args = symbolic_args(graph, host, self._input_spec)
-        inputs = _components(structure.flatten(args))
+        # the graph takes a RaggedTensor's or SparseTensor's components as its inputs
+        inputs = composite_specs.component_leaves(structure.flatten(args))
         graph.inputs = [(i, t._id, t.dtype) for i, t in enumerate(inputs)
                         if func_graph.is_symbolic(t)]
         try:
@@ -160,13 +161,9 @@ class StructuredFunction:
                 (lambda *a: self._wrap(self._fn(*a)))
             return call(fn, values)
         host = structure.host_device()
-        flat = []
-        for v in structure.flatten(values):   # a RaggedTensor, a SparseTensor: its parts
-            if composite_rows.is_composite(v):
-                flat.extend(func_graph.expanded_leaves(v))
-            else:
-                flat.append(v if isinstance(v, DatasetV2) else
-                            Tensor(structure._as_array(v), host))
+        flat = composite_specs.component_leaves(   # a RaggedTensor, a SparseTensor: its parts
+            [v if composite_rows.is_composite(v) or isinstance(v, DatasetV2) else
+             Tensor(structure._as_array(v), host) for v in structure.flatten(values)])
         if self.captured:
             bound = func_graph.bound_values()
             flat += [bound[t._id] for t in self.captured]
@@ -420,18 +417,6 @@ def symbolic_args(graph, host, spec) -> tuple:
             for i, s in enumerate(structure.flatten(spec))]
     args = structure.pack(spec, flat)
     return args if type(args) is tuple else (args,)
-
-
-def _components(leaves) -> list:
-    """The leaves with each RaggedTensor or SparseTensor replaced by its components (the
-    function's graph takes those as its inputs)."""
-    out = []
-    for leaf in leaves:
-        if composite_rows.is_composite(leaf):
-            out.extend(func_graph.expanded_leaves(leaf))
-        else:
-            out.append(leaf)
-    return out
 
 
 def _is_composite_spec(s) -> bool:

@@ -194,6 +194,22 @@ def _sparse_key(parts) -> tuple:
 _KEYS = {"_RaggedTensorParts": _ragged_key, "_SparseTensorParts": _sparse_key}
 
 
+def component_leaves(leaves) -> list:
+    """``leaves`` with each RaggedTensor or SparseTensor replaced by its component tensors,
+    as its spec stands for them; every other leaf (a distributed value too) stays one."""
+    from simdist.framework import func_graph
+    from simdist.framework.ragged_tensor import RaggedTensor
+    from simdist.framework.sparse_tensor import SparseTensor
+
+    out: list = []
+    for leaf in leaves:
+        if isinstance(leaf, (RaggedTensor, SparseTensor)):
+            out.extend(func_graph.expanded_leaves(leaf))
+        else:
+            out.append(leaf)
+    return out
+
+
 def spec_of(value):
     """The spec of a RaggedTensor or a SparseTensor, or None for another value."""
     from simdist.framework.ragged_tensor import RaggedTensor

@@ -880,11 +880,8 @@ class Function:
             return trace
 
     def _check_signature(self, args, kwargs):
-        # a RaggedTensor or SparseTensor stands for its components, as its spec does; a
-        # distributed value stays one argument, each component checked against its spec
-        flat = [part for x in nest.flatten((args, kwargs))
-                for part in (func_graph.expanded_leaves(x)
-                             if composite_specs.spec_of(x) is not None else (x,))]
+        # a distributed value stays one argument, each component checked against its spec
+        flat = composite_specs.component_leaves(nest.flatten((args, kwargs)))
         sig = self._flat_signature
         if len(flat) != len(sig):
             raise TypeError(

@@ -3,7 +3,8 @@
 Glossary:
   Dataset            -- a lazy, re-iterable pipeline (``from_tensor_slices``, ``range``,
                         ``list_files``, ``map``, ``interleave``, ``batch``, ``shuffle`` ...).
-  TextLineDataset    -- the lines of text files (readers.py).
+  TextLineDataset    -- the lines of text files; TFRecordDataset: the records of TFRecord
+                        files (readers.py).
   DatasetSpec        -- the spec of a dataset-valued component (a ``window``'s).
   Options            -- options a dataset carries (``experimental_distribute.auto_shard_policy``).
   AUTOTUNE           -- -1; INFINITE_CARDINALITY -1; UNKNOWN_CARDINALITY -2.
@@ -29,7 +30,7 @@ from simdist.data.dataset_ops import (
     OwnedIterator,
 )
 from simdist.data.options import AutoShardPolicy, DistributeOptions, Options
-from simdist.data.readers import TextLineDataset
+from simdist.data.readers import TextLineDataset, TFRecordDataset
 from simdist.data.windowing import DatasetSpec
 from simdist.framework.tensor_spec import TensorSpec
 
@@ -37,4 +38,4 @@ Iterator = OwnedIterator
 
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "AutoShardPolicy",
            "Dataset", "DatasetSpec", "DatasetV2", "DistributeOptions", "Iterator", "Options",
-           "TensorSpec", "TextLineDataset", "experimental"]
+           "TFRecordDataset", "TensorSpec", "TextLineDataset", "experimental"]

@@ -5,6 +5,7 @@ Glossary:
                        ``matching_files`` returns them, then shuffled (``shuffle=None`` means
                        True, with ``seed``); no match is TF's failed Assert
                        "No files matched pattern: ...". Its result is a *files* dataset.
+  TFRecordDataset   -- one string element per record of each TFRecord file in turn.
   TextLineDataset   -- one string element per line of each file in turn (newline removed);
                        the file names may be a string, a list, a string tensor or a dataset
                        of names. A missing file is TF's NotFoundError when it is read.
@@ -52,18 +53,17 @@ def list_files(file_pattern, shuffle=None, seed=None, name=None) -> DatasetV2:
     return files
 
 
-class TextLineDataset(DatasetV2):
-    """The lines of text files (``tf.data.TextLineDataset``)."""
-
-    _tf_name = "TextLineDatasetV2"
+class _FileRecordsDataset(DatasetV2):
+    """The records of each file in turn (``_records(path)``), one string element each."""
 
     _reads_files = True
 
     def __init__(self, filenames, compression_type=None, buffer_size=None,
                  num_parallel_reads=None, name=None):
         if compression_type not in (None, ""):
-            raise NotImplementedError("simdist's TextLineDataset reads uncompressed files; "
-                                      f"compression_type={compression_type!r} is not simulated.")
+            raise NotImplementedError(f"simdist's {type(self).__name__} reads uncompressed "
+                                      f"files; compression_type={compression_type!r} is not "
+                                      "simulated.")
         if isinstance(filenames, DatasetV2):
             inputs = (filenames,)
         else:
@@ -74,14 +74,37 @@ class TextLineDataset(DatasetV2):
 
     def _values(self):
         for path in self._inputs[0]._values():
-            yield from _lines(bytes(np.asarray(path, dtype=object)[()]).decode("utf-8"))
+            for record in self._records(bytes(np.asarray(path, dtype=object)[()]).decode()):
+                yield np.array(record, dtype=object)
 
 
-def _lines(path):
+class TextLineDataset(_FileRecordsDataset):
+    """The lines of text files (``tf.data.TextLineDataset``)."""
+
+    _tf_name = "TextLineDatasetV2"
+
+    @staticmethod
+    def _records(path):
+        data = _read(path)
+        for line in data.split(b"\n")[:-1] if data.endswith(b"\n") else data.split(b"\n"):
+            yield line[:-1] if line.endswith(b"\r") else line
+
+
+class TFRecordDataset(_FileRecordsDataset):
+    """The records of TFRecord files (``tf.data.TFRecordDataset``)."""
+
+    _tf_name = "TFRecordDatasetV2"
+
+    @staticmethod
+    def _records(path):
+        from simdist.framework import tf_record
+
+        return tf_record.records(_read(path), path)
+
+
+def _read(path) -> bytes:
     try:
         with open(path, "rb") as f:
-            data = f.read()
+            return f.read()
     except OSError as e:
         raise errors.from_os_error(e) from None
-    for line in data.split(b"\n")[:-1] if data.endswith(b"\n") else data.split(b"\n"):
-        yield np.array(line[:-1] if line.endswith(b"\r") else line, dtype=object)

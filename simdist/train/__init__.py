@@ -1,4 +1,4 @@
-"""``tf.train``: checkpoints and cluster specs (names only)."""
+"""``tf.train``: checkpoints, cluster specs and Example protocol buffers (names only)."""
 
 from simdist.distribute.cluster_spec import ClusterDef, ClusterSpec, JobDef
 from simdist.distribute.server_lib import Server, ServerDef
@@ -9,4 +9,15 @@ from simdist.train.checkpoint_management import (
     latest_checkpoint,
 )
 from simdist.train.checkpoint_utils import list_variables, load_variable
+from simdist.train.example_pb2 import (
+    BytesList,
+    Example,
+    Feature,
+    FeatureList,
+    FeatureLists,
+    Features,
+    FloatList,
+    Int64List,
+    SequenceExample,
+)
 from simdist.train.py_checkpoint_reader import CheckpointReader, load_checkpoint

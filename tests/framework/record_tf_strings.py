@@ -1,6 +1,7 @@
 """Record what TF 2.21 gives for string_cases.CASES into fixtures/tf_strings.json, for
 debugging_cases.CASES into fixtures/tf_debugging.json, for ragged_sparse_cases.CASES into
-fixtures/tf_ragged_sparse.json and for ragged_ops_cases.CASES into fixtures/tf_ragged_ops.json.
+fixtures/tf_ragged_sparse.json, for ragged_ops_cases.CASES into fixtures/tf_ragged_ops.json and for
+example_cases.CASES into fixtures/tf_examples.json.
 
 Run with the TensorFlow interpreter (not simdist's venv), naming the groups (default all):
     TF_USE_LEGACY_KERAS=1 /tmp/tfvenv/bin/python tests/framework/record_tf_strings.py [strings]
@@ -17,7 +18,8 @@ from tf_snippets import recorder_main  # noqa: E402
 GROUPS = {"strings": ("string_cases", "tf_strings.json"),
           "debugging": ("debugging_cases", "tf_debugging.json"),
           "ragged_sparse": ("ragged_sparse_cases", "tf_ragged_sparse.json"),
-          "ragged_ops": ("ragged_ops_cases", "tf_ragged_ops.json")}
+          "ragged_ops": ("ragged_ops_cases", "tf_ragged_ops.json"),
+          "examples": ("example_cases", "tf_examples.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:], cpus=None, clear_session=False)

@@ -7,9 +7,9 @@ tile, substr and map_fn on RaggedTensors; indexing; the factory methods and thei
 an embedding model of word and bigram hashes (embedding_lookup, fill, concat along rows,
 strings.join, reduce_mean of ragged rows); concat of ragged and sparse tensors; a Keras
 model fit on hashes padded by to_tensor; datasets of RaggedTensors (sliced, batched into
-RaggedTensors, unbatched, mapped to RaggedTensors; dense_to_ragged_batch; tf.train.Example
-and parse_example are not simulated: the guide's two cells are replaced by the
-RaggedTensors they give); conversions to and from dense and sparse tensors;
+RaggedTensors, unbatched, mapped to RaggedTensors; dense_to_ragged_batch; tf.train.Examples
+made from protobuf's text format and read by parse_example's RaggedFeatures); conversions to
+and from dense and sparse tensors;
 tf.shape as a DynamicRaggedShape and the fills into it; broadcasting, and TF's errors for
 shapes that do not broadcast (assert_equal's text); tf.functions of RaggedTensors (traced
 once per RaggedTensorSpec: concat and reverse, an input_signature of a RaggedTensorSpec,

@@ -146,41 +146,34 @@ keras_model.fit(hashed_words.to_tensor(), is_question, epochs=5)
 
 print(keras_model.predict(hashed_words.to_tensor()))
 
-# simdist test: left out: tf.train.Example, tf.io.RaggedFeature and tf.io.parse_example
-# are not simulated; the guide's two cells that build and parse the examples follow,
-# commented out, then the RaggedTensors parse_example gives, made with tf.ragged.constant.
-# import google.protobuf.text_format as pbtext
-#
-# def build_tf_example(s):
-#   return pbtext.Merge(s, tf.train.Example()).SerializeToString()
-#
-# example_batch = [
-#   build_tf_example(r'''
-#     features {
-#       feature {key: "colors" value {bytes_list {value: ["red", "blue"]} } }
-#       feature {key: "lengths" value {int64_list {value: [7]} } } }'''),
-#   build_tf_example(r'''
-#     features {
-#       feature {key: "colors" value {bytes_list {value: ["orange"]} } }
-#       feature {key: "lengths" value {int64_list {value: []} } } }'''),
-#   build_tf_example(r'''
-#     features {
-#       feature {key: "colors" value {bytes_list {value: ["black", "yellow"]} } }
-#       feature {key: "lengths" value {int64_list {value: [1, 3]} } } }'''),
-#   build_tf_example(r'''
-#     features {
-#       feature {key: "colors" value {bytes_list {value: ["green"]} } }
-#       feature {key: "lengths" value {int64_list {value: [3, 5, 2]} } } }''')]
-#
-# feature_specification = {
-#     'colors': tf.io.RaggedFeature(tf.string),
-#     'lengths': tf.io.RaggedFeature(tf.int64),
-# }
-# feature_tensors = tf.io.parse_example(example_batch, feature_specification)
-feature_tensors = {  # simdist test: what parse_example gives
-    'colors': tf.ragged.constant([[b'red', b'blue'], [b'orange'], [b'black', b'yellow'],
-                                  [b'green']]),
-    'lengths': tf.ragged.constant([[7], [], [1, 3], [3, 5, 2]], dtype=tf.int64)}
+import google.protobuf.text_format as pbtext
+
+def build_tf_example(s):
+  return pbtext.Merge(s, tf.train.Example()).SerializeToString()
+
+example_batch = [
+  build_tf_example(r'''
+    features {
+      feature {key: "colors" value {bytes_list {value: ["red", "blue"]} } }
+      feature {key: "lengths" value {int64_list {value: [7]} } } }'''),
+  build_tf_example(r'''
+    features {
+      feature {key: "colors" value {bytes_list {value: ["orange"]} } }
+      feature {key: "lengths" value {int64_list {value: []} } } }'''),
+  build_tf_example(r'''
+    features {
+      feature {key: "colors" value {bytes_list {value: ["black", "yellow"]} } }
+      feature {key: "lengths" value {int64_list {value: [1, 3]} } } }'''),
+  build_tf_example(r'''
+    features {
+      feature {key: "colors" value {bytes_list {value: ["green"]} } }
+      feature {key: "lengths" value {int64_list {value: [3, 5, 2]} } } }''')]
+
+feature_specification = {
+    'colors': tf.io.RaggedFeature(tf.string),
+    'lengths': tf.io.RaggedFeature(tf.int64),
+}
+feature_tensors = tf.io.parse_example(example_batch, feature_specification)
 for name, value in feature_tensors.items():
   print("{}={}".format(name, value))
 

@@ -283,3 +283,32 @@ MESH  # simdist/distribute/device_assignment.py
 _.numpy_function  # simdist/framework/ops/script_ops.py (tf.numpy_function)
 _.py_function  # simdist/framework/ops/script_ops.py (tf.py_function)
 _.set_shape  # simdist/framework/tensor.py, func_graph.py (Tensor.set_shape, called by users)
+
+# Protocol-buffer messages: protobuf's Python API, and the descriptor attributes
+# google.protobuf.text_format reads (simdist/framework/proto_message.py, train/example_pb2.py).
+_.is_extendable
+_.fields_by_number
+_.has_options
+_.GetOptions
+_.is_extension
+_.cpp_type
+_.containing_oneof
+_.has_presence
+_.message_type
+_.GetEntryClass
+_.SetInParent
+_.ClearField
+_.ListFields
+_.IsInitialized
+_.ByteSize
+_.ParseFromString
+BytesList  # tf.train.BytesList ...
+FloatList
+Int64List
+Feature
+Features
+FeatureList
+FeatureLists
+SequenceExample
+TFRecordWriter  # simdist/framework/tf_record.py (tf.io.TFRecordWriter, loaded by name)
+tf_record_iterator

@@ -176,9 +176,6 @@ class MessageMap(dict):
     def __contains__(self, key):
         return super().__contains__(_check_string(key))
 
-    def get_or_create(self, key):
-        return self[key]
-
     def GetEntryClass(self):  # noqa: N802 - protobuf's name
         return _entry_class(self._message_name)
 

@@ -203,6 +203,7 @@ def _install() -> None:
     for op_type, fn in binary.items():
         _register([op_type], _numeric(_quiet(_same_dtype(fn)), "iuf"))
     _register(["RealDiv"], _numeric(_quiet(_same_dtype(lambda a, b: a / b)), "f"))
+    _register(["Rsqrt"], _numeric(_quiet(_same_dtype(math_ops._rsqrt)), "f"))
     unary = {"Neg": lambda a: -a, "Square": lambda a: a * a, "Abs": np.abs,
              "Reciprocal": lambda a: 1 / a, "Exp": math_ops._exp, "Log": math_ops._log,
              "Log1p": math_ops._log1p, "Sqrt": np.sqrt, "Tanh": math_ops._tanh,

@@ -38,15 +38,29 @@ int main(void) {
 """
 
 
+def run_c(source):
+    """The bytes a C program (``source``, built with gcc -O2 -mavx) writes to stdout."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src, exe = os.path.join(tmp, "table.c"), os.path.join(tmp, "table")
+        with open(src, "w") as f:
+            f.write(source)
+        subprocess.run(["gcc", "-O2", "-mavx", src, "-o", exe], check=True, timeout=120)
+        return subprocess.run([exe], check=True, capture_output=True, timeout=120).stdout
+
+
 def measure():
     """rcpps of every float32 in [1, 2), as uint32 bits."""
-    with tempfile.TemporaryDirectory() as tmp:
-        src, exe = os.path.join(tmp, "rcp.c"), os.path.join(tmp, "rcp")
-        with open(src, "w") as f:
-            f.write(C_SOURCE)
-        subprocess.run(["gcc", "-O2", "-mavx", src, "-o", exe], check=True, timeout=120)
-        raw = subprocess.run([exe], check=True, capture_output=True, timeout=120).stdout
-    return np.frombuffer(raw, np.uint32)
+    return np.frombuffer(run_c(C_SOURCE), np.uint32)
+
+
+def pack(diff):
+    """The table's entries (each 0, 1 or 2: its difference from the rounded ideal, plus 1),
+    four to a byte, base64, as lines of 88 characters."""
+    if diff.min() < 0 or diff.max() > 2:
+        sys.exit("an entry is more than 1 away from its rounded ideal: widen the code")
+    packed = (diff.reshape(-1, 4) << np.array([6, 4, 2, 0])).sum(1).astype(np.uint8)
+    text = base64.b64encode(packed.tobytes()).decode()
+    return [text[k:k + 88] for k in range(0, len(text), 88)]
 
 
 def packed_lines(bits):
@@ -55,12 +69,7 @@ def packed_lines(bits):
         sys.exit("this CPU's rcpps is not a table of 4096 blocks: eigen_rcpps cannot hold it")
     m = ((blocks[:, 0] & 0x7FFFFF) >> 11 | 0x1000).astype(np.int64)
     i = np.arange(4096)
-    diff = m - np.round(8192 / (1 + (i + 0.5) / 4096)).astype(np.int64) + 1
-    if diff.min() < 0 or diff.max() > 2:
-        sys.exit("an entry is more than 1 away from round(2**13 / midpoint): widen the code")
-    packed = (diff.reshape(-1, 4) << np.array([6, 4, 2, 0])).sum(1).astype(np.uint8)
-    text = base64.b64encode(packed.tobytes()).decode()
-    return [text[k:k + 88] for k in range(0, len(text), 88)]
+    return pack(m - np.round(8192 / (1 + (i + 0.5) / 4096)).astype(np.int64) + 1)
 
 
 if __name__ == "__main__":

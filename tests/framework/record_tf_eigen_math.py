@@ -6,12 +6,13 @@ eigen_pow_cases (tf.pow into fixtures/tf_eigen_pow.json), eigen_unary_cases
 eigen_log1p_cases (log1p / expm1 / softplus / erf into fixtures/tf_eigen_log1p.json) and
 eigen_erf_cases (erfc / gelu / erf's gradients into fixtures/tf_eigen_erf.json) and
 eigen_trig_cases (sin / cos into fixtures/tf_eigen_trig.json) and eigen_minmax_cases
-(maximum / minimum into fixtures/tf_eigen_minmax.json).
+(maximum / minimum into fixtures/tf_eigen_minmax.json) and eigen_rsqrt_cases (rsqrt,
+l2_normalize, batch_normalization into fixtures/tf_eigen_rsqrt.json).
 
 Run with the TensorFlow interpreter (not simdist's venv), on a CPU-only TF:
     TF_USE_LEGACY_KERAS=1 CUDA_VISIBLE_DEVICES= /tmp/tfvenv/bin/python \
         tests/framework/record_tf_eigen_math.py [GROUP (exp, softmax, sum, pow, unary, log1p,
-        erf, trig, minmax) or case names]
+        erf, trig, minmax, rsqrt) or case names]
 """
 
 import os
@@ -30,7 +31,8 @@ GROUPS = {"exp": ("eigen_exp_cases", "tf_eigen_exp.json"),
           "log1p": ("eigen_log1p_cases", "tf_eigen_log1p.json"),
           "erf": ("eigen_erf_cases", "tf_eigen_erf.json"),
           "trig": ("eigen_trig_cases", "tf_eigen_trig.json"),
-          "minmax": ("eigen_minmax_cases", "tf_eigen_minmax.json")}
+          "minmax": ("eigen_minmax_cases", "tf_eigen_minmax.json"),
+          "rsqrt": ("eigen_rsqrt_cases", "tf_eigen_rsqrt.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:], cpus=None, clear_session=False)

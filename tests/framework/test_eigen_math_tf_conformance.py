@@ -2,12 +2,12 @@
 reduce_sum / reduce_mean / cumsum for eigen_sum_cases, tf.pow for eigen_pow_cases, tf.tanh
 and tf.sigmoid for eigen_unary_cases, log1p, expm1, softplus and erf for eigen_log1p_cases,
 erfc and gelu for eigen_erf_cases, sin and cos for eigen_trig_cases, maximum and minimum
-for eigen_minmax_cases (recorded by
+for eigen_minmax_cases, rsqrt for eigen_rsqrt_cases (recorded by
 record_tf_eigen_math.py; simdist/framework/ops/eigen_cpu.py, eigen_pow.py, eigen_unary.py,
-eigen_log1p.py, eigen_erf.py, eigen_trig.py, eigen_minmax.py): every bit. Softmax too, where
-TF multiplies by ``1 / sum`` from the CPU's approximate reciprocal (rcpps and a Newton
-step) for the rows in whole packets of 8: simdist holds the rcpps table of the CPU the
-fixtures were recorded on (eigen_rcpps.py)."""
+eigen_log1p.py, eigen_erf.py, eigen_trig.py, eigen_minmax.py, eigen_rsqrt.py): every bit.
+Softmax too, where TF multiplies by ``1 / sum`` from the CPU's approximate reciprocal (rcpps
+and a Newton step) for the rows in whole packets of 8: simdist holds the rcpps table of the
+CPU the fixtures were recorded on (eigen_rcpps.py), and its rsqrtps table (eigen_rsqrt.py)."""
 
 import json
 import os
@@ -17,6 +17,7 @@ import eigen_exp_cases
 import eigen_log1p_cases
 import eigen_minmax_cases
 import eigen_pow_cases
+import eigen_rsqrt_cases
 import eigen_sum_cases
 import eigen_trig_cases
 import eigen_unary_cases
@@ -53,6 +54,9 @@ test_every_trig_case_was_recorded, test_trig_same_bits_as_tensorflow = conforman
 test_every_minmax_case_was_recorded, test_minmax_same_bits_as_tensorflow = \
     conformance_tests(tf, {os.path.join(_FIXTURES, "tf_eigen_minmax.json"):
                            eigen_minmax_cases.CASES})
+
+test_every_rsqrt_case_was_recorded, test_rsqrt_same_bits_as_tensorflow = conformance_tests(
+    tf, {os.path.join(_FIXTURES, "tf_eigen_rsqrt.json"): eigen_rsqrt_cases.CASES})
 
 with open(os.path.join(_FIXTURES, "tf_eigen_softmax.json")) as f:
     _SOFTMAX = json.load(f)["results"]

@@ -5,8 +5,9 @@ variable and slot values as bit patterns (``bits``: upper and lower 16 bits, so 
 difference is a difference), for several hyper-parameters, under a learning-rate schedule
 and under a 4-replica MirroredStrategy; configs, names, slot names and argument errors.
 Ftrl's steps are bits too (its float32 ``Pow`` is Eigen's ``generic_pow`` for whole packets of 8
-and ``powf`` for the tail, as TF's); legacy Adadelta's are values (rtol 1e-5): TF's ``Rsqrt``
-of whole packets is the CPU's approximate one, so are Adafactor's. Snippets as in
+and ``powf`` for the tail, as TF's), and RMSprop's, legacy Adadelta's and Adafactor's, whose
+``Rsqrt`` of whole packets is the CPU's approximate rsqrtps and a Newton step
+(simdist/framework/ops/eigen_rsqrt.py holds the recording CPU's table). Snippets as in
 tests/tf_snippets.py.
 """
 
@@ -111,10 +112,9 @@ out = [steps(L2.Adamax()), steps(L2.Adamax(0.1, beta_1=0.5, beta_2=0.9, epsilon=
        steps(L2.Nadam()), steps(L2.Nadam(0.1, beta_1=0.5, beta_2=0.9, epsilon=1e-3,
                                          schedule_decay=0.1))]
 """,
-    "legacy Adadelta steps, values; legacy Ftrl steps, bits": STEPS + """
+    "legacy Adadelta and Ftrl steps, bits": STEPS + """
 L2 = O.legacy
-out = [steps(L2.Adadelta(), as_bits=False),
-       steps(L2.Adadelta(1.0, rho=0.5, epsilon=1e-4, decay=0.1), as_bits=False),
+out = [steps(L2.Adadelta()), steps(L2.Adadelta(1.0, rho=0.5, epsilon=1e-4, decay=0.1)),
        steps(L2.Ftrl(0.1)),
        steps(L2.Ftrl(0.2, learning_rate_power=-0.7, initial_accumulator_value=0.5,
                      l1_regularization_strength=0.01, l2_regularization_strength=0.1,
@@ -125,10 +125,10 @@ out = [steps(L2.Adadelta(), as_bits=False),
     "legacy optimizers: schedules, 4 replicas, names and configs": STEPS + """
 L2 = O.legacy
 sched = lambda: O.schedules.ExponentialDecay(0.1, decay_steps=1, decay_rate=0.5)
-out = [steps(L2.Adamax(sched())), steps(L2.Adadelta(sched()), as_bits=False),
+out = [steps(L2.Adamax(sched())), steps(L2.Adadelta(sched())),
        steps(L2.Ftrl(sched())),
        steps(L2.Adamax(0.1), S, n=2), steps(L2.Nadam(0.1), S, n=2),
-       steps(L2.Adadelta(1.0), S, as_bits=False, n=2), steps(L2.Ftrl(0.1), S, n=2)]
+       steps(L2.Adadelta(1.0), S, n=2), steps(L2.Ftrl(0.1), S, n=2)]
 def config(opt):
     return sorted((k, str(v)) for k, v in opt.get_config().items())
 for opt in (L2.Adamax(), L2.Nadam(), L2.Adadelta(),
@@ -183,14 +183,23 @@ out = [opt._u_product.name, opt._u_product.numpy(), opt._u_product_counter, len(
 }
 
 CASES.update({
-    "Lion steps, bits; Adafactor steps, values": STEPS + """
+    "Lion and Adafactor steps, bits": STEPS + """
 sched = lambda: O.schedules.ExponentialDecay(0.1, decay_steps=1, decay_rate=0.5)
 out = [steps(O.Lion()), steps(O.Lion(0.1, beta_1=0.5, beta_2=0.9)), steps(O.Lion(sched())),
-       steps(O.Lion(0.1), S, n=2),
-       steps(O.Adafactor(), as_bits=False),
-       steps(O.Adafactor(0.1, relative_step=False, clip_threshold=0.5), as_bits=False),
-       steps(O.Adafactor(0.1, beta_2_decay=-0.5, epsilon_2=0.1), as_bits=False),
-       steps(O.Adafactor(sched()), as_bits=False), steps(O.Adafactor(0.1), S, as_bits=False, n=2)]
+       steps(O.Lion(0.1), S, n=2), steps(O.Adafactor()),
+       steps(O.Adafactor(0.1, relative_step=False, clip_threshold=0.5)),
+       steps(O.Adafactor(0.1, beta_2_decay=-0.5, epsilon_2=0.1)),
+       steps(O.Adafactor(sched())), steps(O.Adafactor(0.1), S, n=2)]
+""",
+    "RMSprop and legacy RMSprop steps, bits": STEPS + """
+sched = lambda: O.schedules.ExponentialDecay(0.1, decay_steps=1, decay_rate=0.5)
+L2 = O.legacy
+out = [steps(O.RMSprop()), steps(O.RMSprop(0.1, rho=0.5, momentum=0.9, epsilon=1e-4)),
+       steps(O.RMSprop(0.1, centered=True)), steps(O.RMSprop(0.1, momentum=0.5, centered=True)),
+       steps(O.RMSprop(sched())), steps(O.RMSprop(0.1, momentum=0.5), S, n=2),
+       steps(L2.RMSprop()), steps(L2.RMSprop(0.1, momentum=0.5, centered=True)),
+       steps(L2.RMSprop(0.1, rho=0.5, momentum=0.9)),
+       steps(L2.RMSprop(0.1, centered=True), S, n=2)]
 """,
     "Lion and Adafactor: configs, variables, names": """
 O = tf.keras.optimizers

@@ -48,12 +48,18 @@ _PACKED = (
 )
 
 
+def unpack(packed_lines):
+    """The entries (-1, 0 or 1) of a table packed as ``_PACKED`` is: two bits each, four to
+    a byte, base64 (tests/framework/record_rcpps_table.pack)."""
+    packed = np.frombuffer(base64.b64decode("".join(packed_lines)), np.uint8)
+    shifts = np.array([6, 4, 2, 0], np.uint8)
+    return ((packed[:, None] >> shifts) & 3).ravel().astype(np.int64) - 1
+
+
 def _table():
     """rcpps of ``1 + (i + 0.5) / 4096``'s block, as float32 bits in [0.5, 1), for each i."""
-    packed = np.frombuffer(base64.b64decode("".join(_PACKED)), np.uint8)
-    diff = ((packed[:, None] >> np.array([6, 4, 2, 0], np.uint8)) & 3).ravel().astype(np.int64)
     i = np.arange(4096)
-    m = np.round(8192 / (1 + (i + 0.5) / 4096)).astype(np.int64) + diff - 1   # 4096..8191
+    m = np.round(8192 / (1 + (i + 0.5) / 4096)).astype(np.int64) + unpack(_PACKED)
     return (np.uint32(126 << 23) | ((m.astype(np.uint32) & 0xFFF) << 11)).astype(np.uint32)
 
 

@@ -28,6 +28,7 @@ from simdist.framework.ops import (
     eigen_log1p,
     eigen_minmax,
     eigen_pow,
+    eigen_rsqrt,
     eigen_unary,
     half_matmul,
     op_types,
@@ -231,8 +232,9 @@ def sqrt(x, name=None) -> Tensor:
 
 
 def rsqrt(x, name=None) -> Tensor:
-    """``1 / sqrt(x)``."""
-    return _unary("Rsqrt", x, lambda a: 1 / backend.xp.sqrt(a), "f")
+    """``1 / sqrt(x)`` (float32 on the host: the CPU's approximate rsqrtps and Eigen's Newton
+    step, TF's CPU bits; eigen_rsqrt.py)."""
+    return _unary("Rsqrt", x, _rsqrt, "f")
 
 
 def reciprocal(x, name=None) -> Tensor:
@@ -322,6 +324,7 @@ def float32_by(eigen_fn, other):
 
 
 _log1p = float32_by(eigen_log1p.log1p, lambda a: backend.xp.log1p(a))
+_rsqrt = float32_by(eigen_rsqrt.rsqrt, lambda a: 1 / backend.xp.sqrt(a))
 
 
 def _minmax_kernel(eigen_fn, name):

@@ -14,9 +14,9 @@ Glossary:
                placeholders (``tf.Variable(0)``, not among the optimizer's variables).
   update    -- ``u = g * rsqrt(v)``; ``var += -alpha_t * u / max(1, rms(u) / clip_threshold)``.
 
-The arithmetic is TF's, operator for operator. TF's float32 ``Rsqrt`` of whole packets of
-8 is the CPU's approximate reciprocal square root with a Newton step, so a step is within
-rounding of TF's (not bit for bit where ``v`` has 8 or more elements).
+The arithmetic is TF's, operator for operator: TF's bits (its float32 ``Rsqrt`` of whole
+packets of 8 is the CPU's approximate reciprocal square root with a Newton step,
+eigen_rsqrt.py).
 
 Mirrors tf_keras/src/optimizers/adafactor.py.
 """

@@ -102,7 +102,7 @@ class RMSprop(Optimizer):
             else:
                 denom = k.op("AddV2", (vel._value, eps), vel._value + eps)
             scaled = k.op("Mul", (lr, g), lr * g)
-            root = k.op("Rsqrt", (denom,), 1 / np.sqrt(denom))
+            root = k.op("Rsqrt", (denom,), M._rsqrt(denom))
             increment = k.op("Mul", (scaled, root), scaled * root)
             if self.momentum > 0:
                 mom = slots[-1]

@@ -4,9 +4,9 @@
 ``var -= update * lr``; ``accum_update = accum_update * rho + update^2 * (1 - rho)``.
 Slots 'accum_grad' and 'accum_var' (zeros).
 
-TF's float32 Rsqrt of whole packets of 8 is the CPU's approximate reciprocal square root
-and a Newton step (Eigen's fast math; its last bits depend on the CPU), where simdist
-divides by the square root: the steps agree to rounding, not to the bit.
+TF's float32 ``rsqrt()`` of whole packets of 8 is the CPU's approximate reciprocal square
+root and a Newton step (Eigen's fast math; its last bits depend on the CPU): M.rsqrt
+computes it so (eigen_rsqrt.py), and the steps are TF's bits.
 
 Mirrors tf_keras/src/optimizers/legacy/adadelta.py and the CPU functor of ApplyAdadelta
 in tensorflow/core/kernels/training_ops.cc.

@@ -1,10 +1,12 @@
-"""Legacy ``RMSprop``: ``rms = rho * rms + (1 - rho) * g^2``; without momentum
-``var -= lr * g / (sqrt(rms) + epsilon)``; with momentum (TF's ApplyRMSProp kernel, epsilon
-inside the root) ``mom = momentum * mom + lr * g / sqrt(rms + epsilon); var -= mom``;
-centered subtracts ``mg^2`` (``mg = rho * mg + (1 - rho) * g``) from ``rms`` first.
-The 'rms' slot starts at 0.
+"""Legacy ``RMSprop``: without momentum ``rms = rho * rms + (1 - rho) * g^2``,
+``var -= lr * g / (sqrt(rms) + epsilon)``, centered subtracting ``mg^2`` (``mg = rho * mg +
+(1 - rho) * g``) from ``rms`` first; with momentum TF's ApplyRMSProp / ApplyCenteredRMSProp
+kernels: ``rms += (g^2 - rms) * (1 - rho)`` (centered: ``mg += (g - mg) * (1 - rho)``,
+``rms - mg^2``), ``mom = mom * momentum + g * lr / sqrt(rms + epsilon)`` (epsilon inside
+the root), ``var -= mom``. The 'rms' slot starts at 0.
 
-Mirrors tf_keras/src/optimizers/legacy/rmsprop.py.
+Mirrors tf_keras/src/optimizers/legacy/rmsprop.py and the CPU functors of ApplyRMSProp and
+ApplyCenteredRMSProp in tensorflow/core/kernels/training_ops.cc.
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ class RMSprop(OptimizerV2):
         return c
 
     def _resource_apply_dense(self, grad, var, c):
+        if self._momentum:
+            return self._apply_kernel(grad, var, c)
         rms = self.get_slot(var, "rms")
         rms.assign(M.add(M.multiply(c["rho"], rms.read_value()),
                          M.multiply(c["one_minus_rho"], M.square(grad))))
@@ -56,13 +60,23 @@ class RMSprop(OptimizerV2):
             mg.assign(M.add(M.multiply(c["rho"], mg.read_value()),
                             M.multiply(c["one_minus_rho"], grad)))
             denom = M.subtract(denom, M.square(mg.read_value()))
-        if self._momentum:
-            mom = self.get_slot(var, "momentum")
-            step = M.divide(M.multiply(grad, c["lr_t"]), M.sqrt(M.add(denom, c["epsilon"])))
-            mom.assign(M.add(M.multiply(mom.read_value(), c["momentum"]), step))
-            return var.assign_sub(mom.read_value())
         return var.assign_sub(M.divide(M.multiply(c["lr_t"], grad),
                                        M.add(M.sqrt(denom), c["epsilon"])))
+
+    def _apply_kernel(self, grad, var, c):
+        """ResourceApplyRMSProp / ResourceApplyCenteredRMSProp, in the kernels' order."""
+        def moved(slot, value):   # slot += (value - slot) * (1 - rho)
+            old = slot.read_value()
+            return slot.assign(M.add(old, M.multiply(M.subtract(value, old),
+                                                     c["one_minus_rho"])))
+
+        denom = moved(self.get_slot(var, "rms"), M.square(grad))
+        if self.centered:
+            denom = M.subtract(denom, M.square(moved(self.get_slot(var, "mg"), grad)))
+        mom = self.get_slot(var, "momentum")
+        step = M.divide(M.multiply(grad, c["lr_t"]), M.sqrt(M.add(denom, c["epsilon"])))
+        mom.assign(M.add(M.multiply(mom.read_value(), c["momentum"]), step))
+        return var.assign_sub(mom.read_value())
 
     def get_config(self):
         config = super().get_config()

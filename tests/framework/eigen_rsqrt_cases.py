@@ -1,0 +1,38 @@
+"""float32 tf.math.rsqrt as TF 2.21's CPU kernel gives it, bit for bit (recorded by
+record_tf_eigen_math.py into fixtures/tf_eigen_rsqrt.json; replayed by
+test_eigen_math_tf_conformance.py; simdist/framework/ops/eigen_rsqrt.py): the CPU's
+approximate rsqrtps and Eigen's Newton step in whole packets of 8, ``1 / sqrt`` in the
+tail, over float32's whole range, the specials of eigen_log1p_cases (zeros, subnormals,
+negatives, infinities, NaNs) in packets and tails, a traced function, l2_normalize and
+Keras's BatchNormalization and LayerNormalization where they take tf.nn.batch_normalization
+(2-D inputs; LayerNormalization's epsilon below 1.001e-5).
+Results as in eigen_exp_cases."""
+
+from eigen_log1p_cases import SPECIALS
+
+CASES = {
+    "rsqrt of 2003 values over float32's range": SPECIALS.format(seed=71) + """
+x = np.concatenate([rng.uniform(0, 4, 700), rng.uniform(0, 1e4, 500),
+                    10.0 ** rng.uniform(-38, 38.5, 803)])
+x = tf.constant(x.astype(np.float32))
+out = [bits(tf.math.rsqrt(x)), bits(tf.math.rsqrt(x[:13])), bits(tf.math.rsqrt(x[0]))]
+""",
+    "rsqrt of the specials, traced": SPECIALS.format(seed=72) + """
+f = tf.function(lambda v: tf.math.rsqrt(v) * 2.0)
+out = [each(tf.math.rsqrt), bits(f(tf.constant(special)))]
+""",
+    "l2_normalize, Keras's BatchNormalization and LayerNormalization, plain":
+        SPECIALS.format(seed=73) + """
+x = tf.constant(rng.randn(6, 20).astype(np.float32))
+def layer(make, x):
+    lay = make()
+    lay.build(x.shape)
+    lay.set_weights([rng.uniform(0.5, 2, w.shape).astype(np.float32) for w in lay.weights])
+    return [bits(lay(x, training=False)), bits(lay(x, training=True)),
+            [bits(w) for w in lay.weights]]
+out = [bits(tf.math.l2_normalize(x, axis=1)), bits(tf.math.l2_normalize(x, axis=0)),
+       layer(lambda: L.BatchNormalization(), x),
+       layer(lambda: L.BatchNormalization(momentum=0.5, epsilon=1e-5), x[:, :13]),
+       layer(lambda: L.LayerNormalization(epsilon=1e-6), x)]
+""",
+}

@@ -66,7 +66,8 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "ragged_tensor": "ragged_tensor.py", "sparse_tensor": "sparse_tensor.py",
             "working_with_rnns": "working_with_rnns.py",
             "masking_and_padding": "masking_and_padding.py",
-            "sequential_model": "sequential_model.py"}
+            "sequential_model": "sequential_model.py",
+            "functional_api": "functional_api.py"}
 
 TF_PRINTS = {"function_guide", "intro_to_graphs"}   # their tf.print output is compared too
 

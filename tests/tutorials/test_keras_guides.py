@@ -1,7 +1,7 @@
 """TF's Keras guides on custom training (and the Sequential model guide) run under simdist and
 print what TF 2.21 printed
 (``record_tf_tutorials.py 1 customizing_fit customizing_fit_keras_io
-training_loop_from_scratch``, ``1 sequential_model``).
+training_loop_from_scratch``, ``1 sequential_model``, ``1 functional_api``).
 
 "Customizing what happens in fit()" (programs/customizing_fit.py, the tf.keras version):
 subclasses of ``keras.Model`` made with ``CustomModel(inputs, outputs)`` (a functional model
@@ -32,6 +32,16 @@ first call, summaries of a model built by a call, from ``keras.Input`` and from
 ``input_shape``, and the add() + summary() workflow of Conv2D / MaxPooling2D layers on
 250x250 images, and feature extractors: a ``keras.Model`` from a Sequential's ``inputs``
 to its layers' ``output`` (all of them, and one found by ``get_layer``) called on ones.
+
+"The Functional API" (programs/functional_api.py, the keras-io tf.keras text at 14a2af7e):
+``Input`` shape and dtype, ``plot_model`` (ImportError: no pydot / graphviz, as in TF's
+recording), fit / evaluate / save / load_model of the MNIST-shaped model, the encoder /
+decoder / autoencoder summaries (Conv2DTranspose, UpSampling2D) and nested models, an
+ensemble by ``layers.average``, the multi-input, multi-output ticket model fit by output
+name, the toy ResNet (``layers.add``, ``to_categorical``), a shared Embedding, feature
+extraction from every layer's ``output``, ``get_config`` / ``from_config`` of a custom layer
+whose config has no name, and custom RNN layers (Conv1D, a static batch). TF logs no
+retracing warning while it runs, nor may simdist.
 """
 
 from test_tutorials import (  # noqa: F401 - the fixture
@@ -41,6 +51,8 @@ from test_tutorials import (  # noqa: F401 - the fixture
     _run,
     cpu_machine,
 )
+
+from simdist.testing.log_capture import tf_logs
 
 
 def test_customizing_fit_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
@@ -65,3 +77,13 @@ def test_keras_io_customizing_fit_guide_prints_what_tensorflow_printed(cpu_machi
 def test_sequential_model_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
     cpu_machine(1)
     _replays_traced("sequential_model")
+
+
+def test_functional_api_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    """TF 2.21 logs no retracing warning while the program runs (its recording's stderr):
+    tf-keras's train, test and predict functions are three code objects, each with its
+    own count of traces."""
+    cpu_machine(1)
+    with tf_logs(contains="retracing") as retraced:
+        _replays_traced("functional_api")
+    assert retraced.messages == []

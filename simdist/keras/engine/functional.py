@@ -303,12 +303,15 @@ class Functional(Model):
         """
         from simdist.keras.layers import serialization
 
+        # Tensors are keyed by the saved layer names, as Keras's reconstruct_from_config: a
+        # custom layer whose get_config leaves out its name is rebuilt under a new one.
         tensors, pending = {}, []
         for entry in config["layers"]:
             layer = serialization.deserialize(entry, custom_objects)
+            name = entry.get("name", layer.name)
             if isinstance(layer, InputLayer):
-                tensors[(layer.name, 0)] = layer._inbound_nodes[0].outputs
-            pending += [(layer, node) for node in entry.get("inbound_nodes", [])]
+                tensors[(name, 0)] = layer._inbound_nodes[0].outputs
+            pending += [(layer, name, node) for node in entry.get("inbound_nodes", [])]
 
         def key(ref):
             return tuple(ref["keras_tensor"][:2])
@@ -318,16 +321,16 @@ class Functional(Model):
 
         calls = {}
         while pending:
-            ready = [p for p in pending if all(key(r) in tensors for r in _refs(p[1]))]
+            ready = [p for p in pending if all(key(r) in tensors for r in _refs(p[2]))]
             if not ready:
                 raise ValueError(f"Cannot rebuild model {config.get('name')!r}: the calls of "
-                                 f"{[p[0].name for p in pending]} read tensors no call makes.")
-            layer, node = ready[0]
+                                 f"{[p[1] for p in pending]} read tensors no call makes.")
+            layer, name, node = ready[0]
             pending.remove(ready[0])
             args = _map_refs(node["args"], resolve, _is_ref)
             kwargs = _map_refs(node["kwargs"], resolve, _is_ref)
-            n = calls[layer.name] = calls.get(layer.name, -1) + 1
-            tensors[(layer.name, n)] = layer(*args, **kwargs)
+            n = calls[name] = calls.get(name, -1) + 1
+            tensors[(name, n)] = layer(*args, **kwargs)
         return cls(_map_refs(config["input_layers"], resolve, _is_ref),
                    _map_refs(config["output_layers"], resolve, _is_ref),
                    name=config.get("name"))

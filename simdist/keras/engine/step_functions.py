@@ -28,6 +28,7 @@ tf_keras/src/engine/training.py.
 from __future__ import annotations
 
 import collections
+import types
 import weakref
 
 from simdist.distribute import distribution_strategy_context as ds_context
@@ -223,8 +224,26 @@ def _loop(step_function, kind):
     def multi_step_function(iterator):
         n = iterator.steps()   # read before the first step takes its batch
         return steps(step_function, iterator, n)
-    multi_step_function.__name__ = f"{kind}_function"
     return multi_step_function
+
+
+_CODES: dict = {}
+
+
+def _own_code(fn, kind):
+    """``fn`` with the code object of its kind (one per kind and form, shared by every
+    model): tf-keras defines ``train_function``, ``test_function`` and
+    ``predict_function`` in three methods, and tf.function's retracing warning counts the
+    traces of each code object on its own (a guide fitting, evaluating and predicting with
+    several models warns in simdist otherwise, never in TF)."""
+    code = fn.__code__
+    name = f"{kind}_function"
+    key = (code, kind)
+    if key not in _CODES:
+        _CODES[key] = code.replace(co_name=name,
+                                   co_qualname=f"Model.make_{kind}_function.<locals>.{name}")
+    return types.FunctionType(_CODES[key], fn.__globals__, name, fn.__defaults__,
+                              fn.__closure__)
 
 
 def make_function(model, kind: str, force: bool = False):
@@ -242,7 +261,7 @@ def make_function(model, kind: str, force: bool = False):
     else:
         def fn(iterator):
             return step_function(iterator)
-        fn.__name__ = attr
+    fn = _own_code(fn, kind)
     if not model.run_eagerly:
         fn = function.function(fn, reduce_retracing=True)
     setattr(model, attr, fn)

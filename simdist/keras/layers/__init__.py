@@ -6,7 +6,7 @@ from simdist.keras.layers import experimental
 from simdist.keras.layers import tf_op_layer as _tf_op_layer  # noqa: F401 - registers op layers
 from simdist.keras.layers.activation import LeakyReLU, ReLU, Softmax
 from simdist.keras.layers.conv2d_transpose import Conv2DTranspose, Convolution2DTranspose
-from simdist.keras.layers.convolutional import Conv2D, Convolution2D
+from simdist.keras.layers.convolutional import Conv1D, Conv2D, Convolution2D
 from simdist.keras.layers.core import Activation, Dense, Dropout, Flatten
 from simdist.keras.layers.dense_attention import AdditiveAttention, Attention
 from simdist.keras.layers.einsum_dense import EinsumDense
@@ -15,6 +15,18 @@ from simdist.keras.layers.lambda_layer import Lambda
 from simdist.keras.layers.layer_normalization import LayerNormalization
 from simdist.keras.layers.masking import Masking
 from simdist.keras.layers.merging import Add, Concatenate, add, concatenate
+from simdist.keras.layers.merging_elementwise import (
+    Average,
+    Maximum,
+    Minimum,
+    Multiply,
+    Subtract,
+    average,
+    maximum,
+    minimum,
+    multiply,
+    subtract,
+)
 from simdist.keras.layers.multi_head_attention import MultiHeadAttention
 from simdist.keras.layers.normalization import BatchNormalization
 from simdist.keras.layers.pooling import (
@@ -42,3 +54,4 @@ from simdist.keras.layers.rnn.lstm_cell import LSTMCell
 from simdist.keras.layers.rnn.simple_rnn import SimpleRNN, SimpleRNNCell
 from simdist.keras.layers.rnn.stacked_rnn_cells import StackedRNNCells
 from simdist.keras.layers.rnn.time_distributed import TimeDistributed
+from simdist.keras.layers.up_sampling import UpSampling2D

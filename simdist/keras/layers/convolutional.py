@@ -1,4 +1,4 @@
-"""``Conv2D``: a 2-D convolution layer over NHWC images.
+"""``Conv2D`` / ``Conv1D``: convolution layers over NHWC images and NWC sequences.
 
 Glossary:
   kernel      -- ``[KH, KW, in_channels, filters]``, ``glorot_uniform`` by default (fan-in
@@ -7,13 +7,17 @@ Glossary:
   dilation    -- taps ``dilation_rate`` apart; Keras refuses it together with strides > 1.
   channels_first -- accepted when made, refused when called: TF's CPU kernels only run
                  NHWC (UnimplementedError), and simdist simulates those.
+  Conv1D      -- kernel ``[K, in_channels, filters]``; run as TF's nn.conv1d runs it: a
+                 Conv2D over the sequence given a height of 1; 'causal' padding pads the
+                 start of the sequence with ``dilation * (K - 1)`` zeros.
 
-Mirrors tf_keras/src/layers/convolutional/base_conv.py and conv2d.py.
+Mirrors tf_keras/src/layers/convolutional/base_conv.py, conv1d.py and conv2d.py.
 """
 
 from __future__ import annotations
 
-from simdist.framework.ops import conv_ops
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import conv_ops, pad_ops
 from simdist.framework.ops import nn_ops as N
 from simdist.keras import activations, initializers, regularizers
 from simdist.keras.engine.base_layer import Layer, refuse_constraints
@@ -24,6 +28,8 @@ from simdist.keras.utils import conv_utils
 
 class Conv2D(Layer):
     """2-D convolution (``tf.keras.layers.Conv2D``)."""
+
+    _rank = 2
 
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid",
                  data_format=None, dilation_rate=(1, 1), groups=1, activation=None,
@@ -41,18 +47,19 @@ class Conv2D(Layer):
         if self.groups != 1:
             raise NotImplementedError("simdist's Conv2D does not simulate grouped "
                                       "convolutions (groups > 1).")
-        self.kernel_size = conv_utils.normalize_tuple(kernel_size, 2, "kernel_size")
-        self.strides = conv_utils.normalize_tuple(strides, 2, "strides", allow_zero=True)
+        rank = self._rank
+        self.kernel_size = conv_utils.normalize_tuple(kernel_size, rank, "kernel_size")
+        self.strides = conv_utils.normalize_tuple(strides, rank, "strides", allow_zero=True)
         self.padding = conv_utils.normalize_padding(padding)
         self.data_format = conv_utils.normalize_data_format(data_format)
-        self.dilation_rate = conv_utils.normalize_tuple(dilation_rate, 2, "dilation_rate")
+        self.dilation_rate = conv_utils.normalize_tuple(dilation_rate, rank, "dilation_rate")
         self.activation = activations.get(activation)
         self.use_bias = use_bias
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.input_spec = InputSpec(min_ndim=4)
+        self.input_spec = InputSpec(min_ndim=rank + 2)
         self._validate_init()
 
     def _validate_init(self):
@@ -62,7 +69,7 @@ class Conv2D(Layer):
         if not all(self.strides):
             raise ValueError(f"The argument `strides` cannot contains 0(s). Received: "
                              f"{self.strides}")
-        if self.padding == "causal":
+        if self.padding == "causal" and self._rank != 1:
             raise ValueError("Causal padding is only supported for `Conv1D`and "
                              "`SeparableConv1D`.")
         if max(self.strides) > 1 and max(self.dilation_rate) > 1:
@@ -83,7 +90,8 @@ class Conv2D(Layer):
                              "which found to be `None`.")
         self.compute_output_shape(input_shape)
         self._add_kernel_and_bias(self.kernel_size + (channels, self.filters))
-        self.input_spec = InputSpec(min_ndim=4, axes={self._channel_axis(): channels})
+        self.input_spec = InputSpec(min_ndim=self._rank + 2,
+                                    axes={self._channel_axis(): channels})
         super().build(input_shape)
 
     def _add_kernel_and_bias(self, kernel_shape):
@@ -136,3 +144,50 @@ class Conv2D(Layer):
 
 
 Convolution2D = Conv2D
+
+
+class Conv1D(Conv2D):
+    """1-D convolution (``tf.keras.layers.Conv1D``)."""
+
+    _rank = 1
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid",
+                 data_format="channels_last", dilation_rate=1, groups=1, **kwargs):
+        super().__init__(filters, kernel_size, strides=strides, padding=padding,
+                         data_format=data_format, dilation_rate=dilation_rate,
+                         groups=groups, **kwargs)
+
+    def call(self, inputs):
+        # nn.conv1d: a height of 1 before the width (NWC -> NHWC, NCW -> NCHW), a Conv2D of
+        # a 1 x K kernel, the height dropped again.
+        first = self.data_format == "channels_first"
+        x = inputs
+        padding = self.padding
+        if padding == "causal":
+            width = self.dilation_rate[0] * (self.kernel_size[0] - 1)
+            x = pad_ops.pad(x, [[0, 0], [0, 0], [width, 0]] if first
+                            else [[0, 0], [width, 0], [0, 0]])
+            padding = "valid"
+        x = A.expand_dims(x, 2 if first else 1)
+        out = conv_ops.conv2d(x, A.expand_dims(self._weight(self.kernel), 0),
+                              [1, 1, self.strides[0], 1] if not first else
+                              [1, 1, 1, self.strides[0]], padding.upper(),
+                              data_format="NCHW" if first else "NHWC",
+                              dilations=[1, 1, self.dilation_rate[0], 1] if not first else
+                              [1, 1, 1, self.dilation_rate[0]])
+        out = A.squeeze(out, [2 if first else 1])
+        if self.use_bias:
+            out = N.bias_add(out, self._weight(self.bias),
+                             data_format="NCW" if first else "NWC")
+        return self.activation(out) if self.activation is not None else out
+
+    def compute_output_shape(self, input_shape):
+        input_shape = tuple(input_shape)
+        first = self.data_format == "channels_first"
+        length = input_shape[2] if first else input_shape[1]
+        if self.padding == "causal":
+            out = None if length is None else (length + self.strides[0] - 1) // self.strides[0]
+            return ((input_shape[0], self.filters, out) if first
+                    else (input_shape[0], out, self.filters))
+        return super().compute_output_shape(input_shape)
+

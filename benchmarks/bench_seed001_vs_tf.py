@@ -34,13 +34,23 @@ Glossary:
   loss, acc  last epoch's mean batch loss and BinaryAccuracy; they should agree roughly
              (each contender draws its own random data and weights).
 
+Bytecode: before timing, the parent compiles the simdist package the child imports
+(``compileall``, into its ``__pycache__``), as pip does for an installed package and as
+TensorFlow's and NumPy's site-packages already are. Without it, an environment that sets
+PYTHONDONTWRITEBYTECODE (or a checkout whose bytecode is older than its sources) makes
+every simdist child compile from source the modules it imports lazily -- inside the timed
+loop, since the first step loads the collectives and AutoGraph's converters.
+
 Run: .venv/bin/python benchmarks/bench_seed001_vs_tf.py [--tf-python /tmp/tf215/bin/python
-     --tf-python /tmp/tfvenv/bin/python] (default: each of DEFAULT_TF_PYTHONS that exists)
+     --tf-python /tmp/tfvenv/bin/python] (default: each of DEFAULT_TF_PYTHONS that exists;
+     ``--no-tf``: the simdist and NumPy rows only)
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
+import importlib.util
 import json
 import os
 import resource
@@ -308,6 +318,17 @@ def measure(name, python, tf_version=None):
     return dict(result, name=name, wall_s=wall, peak_mib=peak_mib)
 
 
+def compile_simdist() -> str | None:
+    """Write the bytecode of the simdist package this interpreter (and so the simdist
+    child, with the same environment) imports; its directory, or None if not found."""
+    spec = importlib.util.find_spec("simdist")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    package = list(spec.submodule_search_locations)[0]
+    compileall.compile_dir(package, quiet=1)
+    return package
+
+
 def best_run(name, python, repeat, tf_version=None):
     """The run with the least wall time, with every run's wall, loop and loop CPU times
     in ``all_walls``, ``all_loops`` and ``all_loop_cpus``."""
@@ -390,6 +411,8 @@ def parse_args():
                         help="a python with TensorFlow (repeat it for several versions; "
                              f"default: each of {DEFAULT_TF_PYTHONS} that imports TF)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per contender; best wall kept")
+    parser.add_argument("--no-tf", action="store_true",
+                        help="run only the simdist and NumPy rows (no TensorFlow child)")
     parser.add_argument("--child", choices=["simdist", "tensorflow", "numpy"],
                         help=argparse.SUPPRESS)
     return parser.parse_args()
@@ -414,11 +437,13 @@ def main():
     if args.child:
         child_main(args.child)
         return
-    tf_pythons = find_tf_pythons(args.tf_python)
+    tf_pythons = [] if args.no_tf else find_tf_pythons(args.tf_python)
+    package = compile_simdist()
     print(f"seed 001 custom loop: {NUM_SAMPLES} samples x {NUM_FEATURES} features, {EPOCHS} "
           f"epochs, global batch {GLOBAL_BATCH_SIZE} over {NUM_REPLICAS} replicas; "
           f"{os.cpu_count()} CPU cores; BLAS threads per child: "
-          f"{child_env().get('OPENBLAS_NUM_THREADS')}\n")
+          f"{child_env().get('OPENBLAS_NUM_THREADS')}; simdist from {package} (bytecode "
+          "compiled)\n")
     if not tf_pythons:
         print("TensorFlow not available (pass --tf-python): simdist vs NumPy only.\n")
     np_row = best_run("numpy", sys.executable, args.repeat)

@@ -232,3 +232,50 @@ def test_it_steps_aside_where_it_does_not_apply(make):
     hoisted, per_variable, taken = _both([3], 2, 2, False, make)
     assert taken and not any(taken)
     assert hoisted == per_variable
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_other_devices_scalars_are_made_from_the_first_devices(traced):
+    """Adam's scalars on every device but the step's first are made from the first's
+    (``_fused_local_like``: the same tensors, allocations and charges, without the reads'
+    and constants' Python): taken on 3 of 4 devices at each step, with the per-variable
+    path's bits, clocks, memory and events; a copy of the step counter set apart by hand
+    makes its device's own."""
+    made = []
+    original = tf.keras.optimizers.Adam._fused_local_like
+
+    def counted(self, first, dtype):
+        c = original(self, first, dtype)
+        made.append(c is not None)
+        return c
+
+    tf.keras.optimizers.Adam._fused_local_like = counted
+    try:
+        hoisted, per_variable, taken = _both([3], 4, 2, traced, _adam)
+    finally:
+        tf.keras.optimizers.Adam._fused_local_like = original
+    assert taken and all(taken)
+    assert made == [True] * 6
+    assert hoisted == per_variable
+
+
+def test_a_step_counter_copy_set_apart_makes_its_own_scalars():
+    def run():
+        reset_world()
+        strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1", "/gpu:2"])
+        with strategy.scope():
+            var = tf.Variable(np.linspace(-1, 1, 6, dtype=np.float32))
+            optimizer = tf.keras.optimizers.Adam(0.05)
+        grad = np.linspace(1, 2, 6, dtype=np.float32)
+        step = lambda: optimizer.apply_gradients([(tf.constant(grad), var)])  # noqa: E731
+        strategy.run(step)
+        optimizer.iterations.values[2]._value = np.array(7, np.int64)
+        strategy.run(step)
+        machine = machine_lib.get_machine()
+        return [c.numpy().tobytes() for c in strategy.experimental_local_results(var)], [
+            (d.clock, d.memory_in_use, d.peak_memory) for d in machine.devices.values()]
+
+    hoisted = run()
+    with fused_apply.disabled():
+        per_variable = run()
+    assert hoisted == per_variable and hoisted[0][0] != hoisted[0][2]

@@ -80,7 +80,26 @@ class Adam(Optimizer):
         c["alpha"] = Tensor(alpha, k.device)
         c["one_minus_beta_1"], c["one_minus_beta_2"], c["epsilon"] = fused.constants(
             self, ((1 - self.beta_1, dtype), (1 - self.beta_2, dtype), (self.epsilon, dtype)))
+        fused.first_scalars(self, c, step._value,
+                            [t._value for t in (one_64, one, beta_1, beta_2)], charges, memo)
         return True
+
+    def _fused_local_like(self, first, dtype):
+        """``_prepare_local(dtype)``'s scalars on another device of the step (inside its
+        update context), made from ``first``: the dict ``_fused_prepare_local`` made on the
+        step's first device. The same tensors in the same order (the learning rate's and
+        the step's reads, the four constants ``alpha`` is computed from, ``alpha``, the
+        last three constants), the same charges; None where the reads would differ (a
+        copy of other bits, a teaching check) or the fused path does not apply."""
+        kept = fused.kept_first(self, first)
+        if kept is None or type(self)._prepare_local is not Adam._prepare_local:
+            return None
+        step0, transients, charges, memo = kept
+        lr = fused.local_copy(self.learning_rate, first["lr"]._value)
+        step = fused.local_copy(self.iterations, step0)
+        if lr is None or step is None:
+            return None
+        return fused.scalars_like(first, lr, step, transients, charges, memo)
 
     @staticmethod
     def _fused_alpha(k, lr, step, one_64, one, beta_1, beta_2):

@@ -19,6 +19,11 @@ Glossary:
   shared_scalars -- those scalars computed once for every device whose inputs have the
                 same bits (a step's copies on each replica's device), their ops listed
                 (``Charges``) and charged to each device as its own computation would.
+  scalars_like -- the step's scalar dict on every device but the first made from the
+                first's (Adam: ``_fused_local_like``, called by fused_apply): where each
+                copy of the learning rate and the step counter holds the first's bits, the
+                same tensors in the same order and the same charges, without the reads',
+                constants' and checks' Python (``first_scalars`` keeps what it needs).
   applicable -- the fused path runs only where the eager ops would do nothing else:
                 no tape recording, no shape inference, no placement logging, dense
                 gradients of the variable's shape and dtype, plain variable copies.
@@ -116,6 +121,64 @@ def shared_scalars(owner, compute, inputs):
 
 
 _shared: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # owner -> the last
+
+
+def first_scalars(owner, c, step, transients, charges, memo) -> None:
+    """Keep what ``owner``'s fused ``_prepare_local`` made ``c`` from on a step's first
+    device (the step's array, the arrays of the constants that died with the call, the
+    charges of the scalars' ops and their memo), for ``kept_first``. ``c`` itself is
+    known by a weak reference to its ``alpha`` (its tensors must die with the step)."""
+    _firsts[owner] = (weakref.ref(c["alpha"]), step, transients, charges, memo)
+
+
+def kept_first(owner, c):
+    """``first_scalars``' record of ``c`` (step, transients, charges, memo), or None where
+    ``c`` is not the last dict kept or the fused path does not apply here."""
+    kept, alpha = _firsts.get(owner), c.get("alpha")
+    if kept is None or alpha is None or kept[0]() is not alpha or not plain_eager():
+        return None
+    return kept[1:]
+
+
+_firsts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # owner -> its last
+
+
+def local_copy(variable, like):
+    """The plain variable a read of ``variable`` reads here (a distributed variable's local
+    copy, as ``_read_local`` picks it), where it holds ``like``'s bits (type, dtype and
+    shape too) and its read would do nothing but make the tensor (no teaching check); else
+    None."""
+    from simdist.distribute.distributed_variable import DistributedVariable
+
+    if isinstance(variable, DistributedVariable):
+        variable = variable._read_local()
+    if type(variable) is not ResourceVariable or (
+            teach._ENABLED and variable._distribute_strategy is None):
+        return None
+    a = variable._value
+    if type(a) is not type(like) or a.dtype != like.dtype or a.shape != like.shape or \
+            a.tobytes() != like.tobytes():
+        return None
+    return variable
+
+
+def scalars_like(first, lr, step, transients, charges, memo) -> dict:
+    """A fused ``_prepare_local``'s dict on the current device made from ``first`` (the
+    step's first device's, see ``first_scalars``): the reads of ``lr`` and ``step`` (plain
+    variables holding the first device's bits, as ``local_copy`` found them), tensors of
+    the ``transients``' arrays (they die at the return, as the call's locals), the
+    ``charges``, then ``first``'s values in its order (the learning rate's first, the rest
+    made after the charges). The same tensors, allocations and charges as the call."""
+    dev = context.explicit_device()
+    c = {"lr": Tensor(lr._value, lr._device)}
+    made = [Tensor(step._value, step._device)] + [Tensor(a, dev) for a in transients]
+    if Kernel(dev).charged:
+        dev.run_ops(charges, memo)
+    for name, t in first.items():
+        if name != "lr":
+            c[name] = Tensor(t._value, dev)
+    del made
+    return c
 
 
 def constants(owner, specs) -> list:

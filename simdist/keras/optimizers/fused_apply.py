@@ -59,11 +59,20 @@ def apply(optimizer, distribution, grads_and_vars) -> bool:
         key = (dev, dtype)
         c = state.get(key)
         if c is None:
+            first = firsts.get(dtype)
             with np.errstate(**outer), context.device(comp.device), UpdateContext(i):
-                c = state[key] = optimizer._prepare_local(dtype)
+                if first is not None and like is not None:   # another device's copy
+                    c = like(first, dtype)
+                if c is None:
+                    c = optimizer._prepare_local(dtype)
+            state[key] = c
+            if first is None:
+                firsts[dtype] = c
         return c
 
     state = optimizer._apply_state
+    firsts: dict = {}   # dtype -> the scalars of the step's first device
+    like = getattr(optimizer, "_fused_local_like", None)
     with np.errstate(all="ignore"):   # the fused arithmetic's own state, once for all
         if fused_flat.apply(optimizer, entries, coefficients):
             return True

@@ -25,6 +25,11 @@ Glossary:
                 variable's, read without the section naming it). Until then, and wherever a
                 replay's inputs differ (shape, dtype, device), a tape records, or the
                 outputs would not fit, the section's own steps run (each lowered as before).
+  dead       -- the section's outputs that no node outside it reads (nor its marks, nor
+                the graph's outputs): they only wait in the execution's tensors for its
+                end, so a stacked commit makes no tensors of them, only accounts their bytes
+                (stacked_sections.Held) until then. A graph with a node of another kind or
+                a custom gradient (which reads the execution's tensors by id) has none.
   enabled    -- ``disabled()`` leaves every section to its own steps (tests compare both).
 
 Mirrors tensorflow/core/common_runtime/executor.cc as TF runs a function's gradient: the
@@ -83,7 +88,44 @@ def lower(graph, steps: list, kinds: list, fixed_scope: bool) -> None:
         for k in range(i + 1, end + 1):
             steps[k] = _skip
         i = end + 1
+    reads = _reads(func_graph, graph)
+    for _, step in found:
+        step.dead = _dead(step, reads)
     stacked_sections.group(found)
+
+
+def _reads(func_graph, graph):
+    """How often each tensor id of ``graph``'s executions is read by its nodes (their
+    slots; the outputs and substituted arguments count too), or None where a tensor may
+    be read otherwise (a node of another kind; a custom gradient, whose gradient function
+    reads the execution's tensors by id)."""
+    from simdist.framework import custom_gradient, nest
+
+    reads: dict = {}
+    for node in graph.nodes:
+        if type(node) is not func_graph.Node or node.fn is custom_gradient._identity_n:
+            return None
+        for _, sid in node.slots:
+            reads[sid] = reads.get(sid, 0) + 1
+    for t in nest.flatten(func_graph.expand(graph.outputs)):
+        if func_graph.is_symbolic(t):
+            reads[t._id] = reads.get(t._id, 0) + 1
+    for sid in graph.substitutes.values():
+        reads[sid] = reads.get(sid, 0) + 1
+    return reads
+
+
+def _dead(step, reads) -> frozenset:
+    """The section's outputs no other node reads (nor its marks, nor the graph's outputs):
+    tensors that only wait in the execution's tensors for its end."""
+    if reads is None:
+        return frozenset()
+    inside: dict = {}
+    for node in step.nodes:
+        if not _mark(node):
+            for _, sid in node.slots:
+                inside[sid] = inside.get(sid, 0) + 1
+    return frozenset(sid for sid in step.outputs if reads.get(sid, 0) == inside.get(sid, 0))
 
 
 def _skip(env) -> None:
@@ -140,6 +182,8 @@ class SectionStep:
         self.tries = 0
         self.group = None   # a stacked_sections.Group (set by lower) and its member index
         self.member = 0
+        self.dead = frozenset()   # outputs nothing else reads (set by lower: _dead)
+        self._held = (None, None)   # (the program, its dead result slots)
 
     @property
     def lowered(self) -> bool:
@@ -227,6 +271,17 @@ class SectionStep:
     def objects(self, env, section) -> list:
         """The program's inputs, unchecked (stacked_sections: the ones it stashed?)."""
         return [env[k] for k in section.env_keys] + self.variables
+
+    def held_slots(self, section) -> frozenset:
+        """The slots of ``section``'s results that are dead outputs only (``dead``) and
+        carry no teaching tag: a stacked commit accounts their bytes without tensors."""
+        program = section.program
+        if self._held[0] is not program:
+            live = {slot for sid, slot in zip(self.outputs, program.result)
+                    if sid not in self.dead}
+            live.update(slot for slot, _ in program.tags)
+            self._held = (program, frozenset(program.result) - live)
+        return self._held[1]
 
     def finish(self, env, section, slots) -> None:
         """Hand on a replay's results (``slots``) as the section's outputs; run its marks."""

@@ -28,8 +28,10 @@ Glossary:
                arithmetic leaves it) in step order, its device's charges, teaching tags,
                outputs and marks -- so
                values, clocks, memory and trace events (their order too) are each member's
-               own replay's. A member whose inputs are not the ones stashed, or that would
-               not replay, drops the stash and replays alone.
+               own replay's. A section's dead outputs (section_plan) are committed as
+               their bytes (``Held``, one per device), not as tensors. A member whose
+               inputs are not the ones stashed, or that would not replay, drops the stash
+               and replays alone.
   enabled   -- ``disabled()`` leaves every member to its own replay (tests compare both).
 
 Mirrors what XLA's SPMD partitioner does for TPUStrategy (one program for all replicas);
@@ -45,6 +47,7 @@ from simdist.framework import gathered_run, op_capture, stacked_kernels
 from simdist.framework import tape as tape_lib
 from simdist.framework.switch import Switch
 from simdist.framework.tensor import Tensor
+from simdist.hardware import array_api
 
 _switch = Switch()
 disabled = _switch.off
@@ -352,6 +355,28 @@ def _same_step(a, b, sa, sb) -> bool:
     return False
 
 
+HELD = object()   # the execution's key of its Held bytes
+
+
+class Held:
+    """Device bytes accounted for tensors nothing reads (a section's dead outputs, which
+    an execution keeps to its end): allocated at once where the tensors would be made (a
+    commit makes no other allocation or free in between, after the program's peak was
+    raised), freed when the execution's tensors go, as theirs would be."""
+
+    __slots__ = ("device", "nbytes")
+
+    def __init__(self, device, nbytes):
+        device.allocate(nbytes)
+        self.device, self.nbytes = device, nbytes
+
+    def __del__(self):
+        try:
+            self.device.free(self.nbytes)
+        except Exception:  # noqa: BLE001 - interpreter shutdown: nothing left to account
+            pass
+
+
 class _Stash:
     """One execution's arrays of every member, committed member by member."""
 
@@ -379,8 +404,17 @@ class _Stash:
         op_capture.raise_peaks(program)
         slots = objs + [None] * program.size
         arrays = self.arrays
+        dead = member.held_slots(section) if hasattr(member, "held_slots") else ()
+        held: dict = {}   # device -> bytes of the dead outputs' tensors
         for slot, how, what, dev in self.stacked.kept[k]:
-            if how == "op":
+            if slot in dead:   # a tensor nothing reads: only its bytes, held
+                if how == "op":
+                    a = arrays[slot]
+                    nbytes = a.nbytes // a.shape[0]
+                else:
+                    nbytes = array_api.nbytes(slots[what]._value if how == "read" else what)
+                held[dev] = held.get(dev, 0) + nbytes
+            elif how == "op":
                 slots[slot] = Tensor(arrays[slot][k, ...], dev)
             elif how == "write":   # as _WriteStep.compute: the variable's new value
                 slots[what]._value = arrays[slot][k]
@@ -388,6 +422,8 @@ class _Stash:
                 slots[slot] = Tensor(slots[what]._value, dev)
             else:
                 slots[slot] = Tensor(what, dev)
+        if held:
+            env.setdefault(HELD, []).extend(Held(dev, n) for dev, n in held.items())
         gathered = program.raw.gathered
         gathered._charge(gathered.before[-1])
         for slot, tag in program.tags:

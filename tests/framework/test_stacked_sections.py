@@ -54,6 +54,34 @@ def test_four_replicas_metric_updates_write_stacked_exactly(metric):
     assert _groups(step, call_plan.CallStep) == [True]
 
 
+def test_outputs_nothing_reads_are_held_as_bytes(monkeypatch):
+    """A section's outputs no other node reads (each replica's activations, the sweep's
+    intermediate results) are committed as their bytes (stacked_sections.Held), not as
+    tensors: memory in use and peak when the optimizer's node starts (after the sections,
+    all-reduce included), clocks and events are each replica's own replay's."""
+    from simdist.hardware.machine import get_machine
+    from simdist.keras.optimizers.optimizer import Optimizer
+
+    held, seen = [], []
+    init, apply = stacked_sections.Held.__init__, Optimizer._distributed_apply_gradients_fn
+
+    def counted(self, device, nbytes):
+        held.append(nbytes)
+        init(self, device, nbytes)
+
+    def probed(self, *args, **kwargs):
+        seen.append([(d.memory_in_use, d.peak_memory)
+                     for _, d in sorted(get_machine().devices.items())])
+        return apply(self, *args, **kwargs)
+
+    monkeypatch.setattr(stacked_sections.Held, "__init__", counted)
+    monkeypatch.setattr(Optimizer, "_distributed_apply_gradients_fn", probed)
+    _assert_same(replica_programs.seed_like(steps=2))   # 8 executions: 4 stacked
+    assert held and min(held) > 0
+    half = len(seen) // 2   # each replica's own replay first, then the stacked one
+    assert len(seen) == 2 * half > 0 and seen[:half] == seen[half:]
+
+
 def test_a_smaller_last_batch_traces_again_and_stacks_too():
     step = _assert_same(replica_programs.seed_like(rows=28, steps=5))   # batches of 8, 8, 8 and 4
     assert _groups(step) == [True, True]

@@ -7,12 +7,13 @@ eigen_log1p_cases (log1p / expm1 / softplus / erf into fixtures/tf_eigen_log1p.j
 eigen_erf_cases (erfc / gelu / erf's gradients into fixtures/tf_eigen_erf.json) and
 eigen_trig_cases (sin / cos into fixtures/tf_eigen_trig.json) and eigen_minmax_cases
 (maximum / minimum into fixtures/tf_eigen_minmax.json) and eigen_rsqrt_cases (rsqrt,
-l2_normalize, batch_normalization into fixtures/tf_eigen_rsqrt.json).
+l2_normalize, batch_normalization into fixtures/tf_eigen_rsqrt.json) and eigen_xent_cases
+(the cross-entropies from logits into fixtures/tf_eigen_xent.json).
 
 Run with the TensorFlow interpreter (not simdist's venv), on a CPU-only TF:
     TF_USE_LEGACY_KERAS=1 CUDA_VISIBLE_DEVICES= /tmp/tfvenv/bin/python \
         tests/framework/record_tf_eigen_math.py [GROUP (exp, softmax, sum, pow, unary, log1p,
-        erf, trig, minmax, rsqrt) or case names]
+        erf, trig, minmax, rsqrt, xent) or case names]
 """
 
 import os
@@ -32,7 +33,8 @@ GROUPS = {"exp": ("eigen_exp_cases", "tf_eigen_exp.json"),
           "erf": ("eigen_erf_cases", "tf_eigen_erf.json"),
           "trig": ("eigen_trig_cases", "tf_eigen_trig.json"),
           "minmax": ("eigen_minmax_cases", "tf_eigen_minmax.json"),
-          "rsqrt": ("eigen_rsqrt_cases", "tf_eigen_rsqrt.json")}
+          "rsqrt": ("eigen_rsqrt_cases", "tf_eigen_rsqrt.json"),
+          "xent": ("eigen_xent_cases", "tf_eigen_xent.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:], cpus=None, clear_session=False)

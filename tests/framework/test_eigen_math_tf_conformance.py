@@ -2,9 +2,11 @@
 reduce_sum / reduce_mean / cumsum for eigen_sum_cases, tf.pow for eigen_pow_cases, tf.tanh
 and tf.sigmoid for eigen_unary_cases, log1p, expm1, softplus and erf for eigen_log1p_cases,
 erfc and gelu for eigen_erf_cases, sin and cos for eigen_trig_cases, maximum and minimum
-for eigen_minmax_cases, rsqrt for eigen_rsqrt_cases (recorded by
-record_tf_eigen_math.py; simdist/framework/ops/eigen_cpu.py, eigen_pow.py, eigen_unary.py,
-eigen_log1p.py, eigen_erf.py, eigen_trig.py, eigen_minmax.py, eigen_rsqrt.py): every bit.
+for eigen_minmax_cases, rsqrt for eigen_rsqrt_cases, the cross-entropies from logits
+(losses and gradients) for eigen_xent_cases (recorded by record_tf_eigen_math.py;
+simdist/framework/ops/eigen_cpu.py,
+eigen_pow.py, eigen_unary.py, eigen_log1p.py, eigen_erf.py, eigen_trig.py, eigen_minmax.py,
+eigen_rsqrt.py, eigen_xent.py): every bit.
 Softmax too, where TF multiplies by ``1 / sum`` from the CPU's approximate reciprocal (rcpps
 and a Newton step) for the rows in whole packets of 8: simdist holds the rcpps table of the
 CPU the fixtures were recorded on (eigen_rcpps.py), and its rsqrtps table (eigen_rsqrt.py)."""
@@ -21,6 +23,7 @@ import eigen_rsqrt_cases
 import eigen_sum_cases
 import eigen_trig_cases
 import eigen_unary_cases
+import eigen_xent_cases
 import numpy as np
 import pytest
 from tf_snippets import conformance_tests, scope_for
@@ -57,6 +60,9 @@ test_every_minmax_case_was_recorded, test_minmax_same_bits_as_tensorflow = \
 
 test_every_rsqrt_case_was_recorded, test_rsqrt_same_bits_as_tensorflow = conformance_tests(
     tf, {os.path.join(_FIXTURES, "tf_eigen_rsqrt.json"): eigen_rsqrt_cases.CASES})
+
+test_every_xent_case_was_recorded, test_xent_same_bits_as_tensorflow = conformance_tests(
+    tf, {os.path.join(_FIXTURES, "tf_eigen_xent.json"): eigen_xent_cases.CASES})
 
 with open(os.path.join(_FIXTURES, "tf_eigen_softmax.json")) as f:
     _SOFTMAX = json.load(f)["results"]

@@ -232,11 +232,10 @@ def _inverse(total):
     return np.concatenate([preciprocal(total[:whole]), _F(1) / total[whole:]])
 
 
-def softmax(x, axis, divide=False):
+def softmax(x, axis):
     """TF's float32 Softmax of ``x`` (a NumPy float32 array) along ``axis``, swapped with
     the last one as tf.nn.softmax does; rows over 8192 classes are summed by NumPy (Eigen
-    splits them into a tree, not reproduced). ``divide``: ``e / sum(e)`` instead, as
-    SoftmaxCrossEntropyWithLogits' kernel computes its backprop (xent_op.h)."""
+    splits them into a tree, not reproduced)."""
     rows = np.swapaxes(x, axis, -1)
     if rows.size == 0:
         return x.copy()
@@ -245,5 +244,5 @@ def softmax(x, axis, divide=False):
     with np.errstate(all="ignore"):
         e = exp(rows - rows.max(axis=-1, keepdims=True))
         total = inner_sum(e) if n <= 1024 * PACKET else e.sum(axis=-1, dtype=_F)
-        out = e / total[:, None] if divide else e * _inverse(total)[:, None]
+        out = e * _inverse(total)[:, None]
     return np.swapaxes(out.reshape(shape), axis, -1)

@@ -15,7 +15,7 @@ import numpy as np
 
 from simdist.framework import errors, execute
 from simdist.framework.ops import array_ops as A
-from simdist.framework.ops import eigen_cpu, op_types
+from simdist.framework.ops import eigen_cpu, eigen_xent, op_types
 from simdist.framework.ops import math_ops as M
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api, backend
@@ -126,28 +126,42 @@ def _shifted(v, axis):
 
 def softmax(logits, axis=None, name=None) -> Tensor:
     """``exp(logits) / sum(exp(logits))`` along ``axis`` (the last one by default)."""
-    return _softmax(logits, axis, divide=False)
+    return _softmax(logits, axis, eigen_cpu.softmax)
 
 
 def xent_softmax(logits, axis=-1) -> Tensor:
-    """The probabilities SoftmaxCrossEntropyWithLogits' kernel makes for its backprop: a
-    Softmax op whose float32 value divides by the sum (xent_op.h), where tf.nn.softmax
-    multiplies by the CPU's approximate reciprocal (nn_grad's cross-entropy rules)."""
-    return _softmax(logits, axis, divide=True)
+    """The probabilities the cross-entropy kernels make for their backprop, as a Softmax op
+    (nn_grad's cross-entropy rules): in float32 their own bits (eigen_xent), which divide by
+    the sum where tf.nn.softmax multiplies by the CPU's approximate reciprocal."""
+    return _softmax(logits, axis, _by_rows(eigen_xent.probabilities))
 
 
-def _softmax(logits, axis, divide):
+def _softmax(logits, axis, kernel):
     x = A._t(logits)
     a = -1 if axis is None else int(axis)
     a = A._axis(a, x.ndim, "Softmax")
     v = x._value
     if type(v) is np.ndarray and v.dtype == np.float32:
-        value = eigen_cpu.softmax(v, a, divide)  # TF's CPU kernel's formula, order and exp
+        value = kernel(v, a)  # TF's CPU kernel's formula, order and exp
     else:
         with np.errstate(all="ignore"):
             s, lse = _shifted(v, a)
             value = backend.xp.exp(s - lse)
     return execute.execute("Softmax", [x], value, attrs={"axis": a})
+
+
+def _by_rows(kernel):
+    """``kernel`` of (batch, classes) rows as a function of an array and its class axis
+    (moved to the end, as the ops do); NumPy's softmax past eigen_xent's rows."""
+    def run(v, a):
+        rows = np.moveaxis(v, a, -1)
+        flat = rows.reshape(-1, rows.shape[-1])
+        if not eigen_xent.modelled(flat):
+            with np.errstate(all="ignore"):
+                s, lse = _shifted(v, a)
+                return np.exp(s - lse)
+        return np.moveaxis(kernel(flat).reshape(rows.shape), -1, a)
+    return run
 
 
 def log_softmax(logits, axis=None, name=None) -> Tensor:
@@ -199,9 +213,15 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None) -> Ten
             None, None, "logits and labels must be broadcastable: logits_size="
                         f"{M._shape_text(logits)} labels_size={M._shape_text(labels)} "
                         "[Op:SoftmaxCrossEntropyWithLogits]") from None
-    with np.errstate(all="ignore"):
-        s, lse = _shifted(logits._value, a)
-        loss = backend.xp.sum(lab * (lse - s), axis=a)
+    rows = np.moveaxis(logits._value, a, -1)  # as TF's _move_dim_to_end
+    if eigen_xent.modelled(rows) and type(lab) is np.ndarray:
+        flat = rows.reshape(-1, rows.shape[-1])
+        loss = eigen_xent.dense_loss(flat, np.moveaxis(lab, a, -1).reshape(flat.shape))
+        loss = loss.reshape(rows.shape[:-1])
+    else:
+        with np.errstate(all="ignore"):
+            s, lse = _shifted(logits._value, a)
+            loss = backend.xp.sum(lab * (lse - s), axis=a)
     return execute.execute("SoftmaxCrossEntropyWithLogits", [logits, labels], loss,
                           attrs={"axis": a}, flops=5 * logits._value.size)
 
@@ -235,12 +255,16 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
             None, None, f"Received a label value of {int(bad[0])} which is outside the valid "
                         f"range of [0, {n}).  Label values: {' '.join(map(str, host))} "
                         "[Op:SparseSoftmaxCrossEntropyWithLogits]")
-    xp = backend.xp
-    with np.errstate(all="ignore"):
-        s, lse = _shifted(logits._value, -1)
-        picked = xp.take_along_axis(s, array_api.astype(labels._value[..., None], np.int64),
-                                    axis=-1)
-        loss = (lse - picked)[..., 0]
+    v = logits._value
+    if eigen_xent.modelled(v):
+        loss = eigen_xent.sparse_loss(v.reshape(-1, n), host).reshape(v.shape[:-1])
+    else:
+        xp = backend.xp
+        with np.errstate(all="ignore"):
+            s, lse = _shifted(v, -1)
+            picked = xp.take_along_axis(s, array_api.astype(labels._value[..., None], np.int64),
+                                        axis=-1)
+            loss = (lse - picked)[..., 0]
     return execute.execute("SparseSoftmaxCrossEntropyWithLogits", [logits, labels], loss,
                           flops=5 * logits._value.size)
 

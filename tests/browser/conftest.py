@@ -123,14 +123,39 @@ SIZES = {"1024x768": (1024, 768), "1920x1080": (1920, 1080)}
 PROJECTOR, WIDE = SIZES
 
 
+def _new_tab(browser):
+    w, h = SIZES[PROJECTOR]
+    return watch_console(browser.new_page(viewport={"width": w, "height": h},
+                                          reduced_motion="reduce"))
+
+
+@pytest.fixture(scope="session")
+def _tab(browser):
+    """The one browser tab every test loads its links in (see ``screen``)."""
+    tabs = [_new_tab(browser)]
+    yield tabs
+    tabs[-1].close()
+
+
 @pytest.fixture
-def screen(browser):
+def screen(_tab, browser, server):
     """A page at a real screen size, 1024x768 first: what a person sees without scrolling is
     what these tests assert on; ``screen.size`` names it for shots. ``resize(screen, WIDE)``
     shows the same page at 1920x1080 without loading it again (a page load is most of a
     browser test's time). Tests that click through a page do it at 1024x768, where pages wrap
     and cut first; every page's bare link is also checked at 1920x1080
     (browser_helpers.reads_cleanly, on each page's first load).
+
+    Every test gets the same tab, as a person opening one link after another in one window
+    does: a link loaded there is a new document and a new Streamlit session (the frontend
+    keeps its session id in the document's memory only; its query parameters seed the
+    page's state as on a first visit), while the renderer process and its compiled
+    JavaScript stay: a fresh tab's renderer compiled Streamlit's and Plotly's bundles again,
+    which made a first page load take about twice the Chromium CPU time of a later one. The
+    tab starts each test at 1024x768 with no console error recorded, and leaves it on the
+    server's plain ``/_stcore/health`` page, so the test's Streamlit document and its
+    session have ended before the next test starts. A tab that crashed or was closed is
+    replaced.
 
     The page prefers reduced motion, as a person who set it in their system does: Streamlit's
     frontend then leaves out its decorative animations (elements fading in, the 750 ms
@@ -139,9 +164,16 @@ def screen(browser):
     took about half the Chromium CPU time (9 s instead of 20 s on the data sharding page at
     load 13)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
+    if _tab[-1].is_closed():
+        _tab.append(_new_tab(browser))
+    page = _tab[-1]
     w, h = SIZES[PROJECTOR]
-    page = watch_console(browser.new_page(viewport={"width": w, "height": h},
-                                          reduced_motion="reduce"))
+    page.set_viewport_size({"width": w, "height": h})
     page.size = PROJECTOR
+    page.console_errors = []
     yield page
-    page.close()
+    if not page.is_closed():
+        try:
+            page.goto(f"{server}/_stcore/health", timeout=60_000)
+        except Exception:                 # a crashed tab: the next test gets a new one
+            page.close()

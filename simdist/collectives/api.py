@@ -59,6 +59,54 @@ class CollectiveResult:
         return self.values[i]
 
 
+_UNREAD = object()   # a _PlannedResult's schedule or cost not read yet
+
+
+class _PlannedResult(CollectiveResult):
+    """A CollectiveResult whose ``schedule`` and ``cost`` are the caller's own copies of
+    its kept _Plan's, made when first read (a strategy's all-reduce reads only the cost's
+    time and the schedule's steps: ``planned_time`` and ``planned_schedule``)."""
+
+    def __init__(self, values, schedule=_UNREAD, cost=_UNREAD, trace=None, op=None, *,
+                 plan=None):   # the dataclass's fields (dataclasses.replace), then the plan
+        self.values, self.trace, self.op = values, trace, op
+        self._plan, self._schedule, self._cost = plan, schedule, cost
+
+    @property
+    def schedule(self) -> Schedule:
+        if self._schedule is _UNREAD:
+            self._schedule = self._plan.schedule()
+        return self._schedule
+
+    @schedule.setter
+    def schedule(self, value) -> None:
+        self._schedule = value
+
+    @property
+    def cost(self) -> Cost:
+        if self._cost is _UNREAD:
+            self._cost = self._plan.own_cost()
+        return self._cost
+
+    @cost.setter
+    def cost(self, value) -> None:
+        self._cost = value
+
+
+def planned_time(result) -> float:
+    """``result.cost.time``, without the caller's copy of a kept plan's cost."""
+    if type(result) is _PlannedResult and result._cost is _UNREAD:
+        return result._plan.cost.time
+    return result.cost.time
+
+
+def planned_schedule(result) -> Schedule:
+    """``result.schedule`` to read (not to change), without a kept plan's copy."""
+    if type(result) is _PlannedResult and result._schedule is _UNREAD:
+        return result._plan.sched
+    return result.schedule
+
+
 # NumPy dtype kinds a collective moves: bool, ints, unsigned, floats, complex. Strings,
 # bytes, objects, structured and date/time arrays are not numbers a network op moves.
 _NUMERIC_KINDS = "biufc"
@@ -207,7 +255,7 @@ def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params
     # ranks sit; the servers (parameter servers) are placed once the schedule says how many.
     node_names = placement_lib.place(topo, len(arrays), devices)
     plan = _plan(collective, arrays, algo, op, topo, node_names, labels, params, exchange)
-    sched, bounds = plan.schedule(), plan.bounds
+    sched, bounds = plan.sched, plan.bounds   # read only here (the caller's: a copy)
     buffers, initial = layout.buffers(arrays, bounds, sched.num_servers)
     if sched.inplace:
         inputs = None
@@ -219,7 +267,7 @@ def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params
     trace = trace if trace is not None else Trace()
     if trace.enabled:
         _record(trace, plan.events(), start_time)
-    return CollectiveResult(values, sched, plan.own_cost(), trace, op)
+    return _PlannedResult(values, trace=trace, op=op, plan=plan)
 
 
 class _Plan:

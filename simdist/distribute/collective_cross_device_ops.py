@@ -174,8 +174,8 @@ def run_collective(collective, arrays, devices, algorithm: str, topology=None, e
     result = getattr(collectives, collective)(list(arrays), algorithm=algo, topology=topo,
                                               devices=names, trace=machine.trace,
                                               start_time=start, exchange=exchange, **params)
-    end = start + result.cost.time
-    factor, link = faults.link_factor(devices, result.schedule)
+    end = start + collectives.api.planned_time(result)
+    factor, link = faults.link_factor(devices, collectives.api.planned_schedule(result))
     if factor > 1.0:
         # A slowed link (simdist.faults.SlowLink) paces the whole lock-step schedule.
         end = start + result.cost.time * factor

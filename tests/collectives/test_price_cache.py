@@ -3,6 +3,8 @@ pricing afresh, a separate object per call, and a fresh price after the graph ch
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -45,6 +47,29 @@ def test_collectives_with_values_reuse_the_price_of_the_same_call():
     assert list(map(repr, second.trace.events)) == list(map(repr, first.trace.events))
     odd = collectives.all_reduce([a[:999] for a in arrays], "ring", topology=topo)
     assert odd.cost.nbytes == 999 * 4 and odd.cost != first.cost
+
+
+def test_a_results_schedule_and_cost_are_the_callers_copies_when_read():
+    """A call's schedule and cost are made from its kept plan when first read (api's
+    _PlannedResult): each result's own, so changing one leaves the next call's; a
+    strategy's all-reduce reads the plan's time and steps without a copy."""
+    from simdist.collectives import api
+
+    topo = as_topology(TOPOLOGIES["dgx1"]())
+    arrays = [np.full(100, i, dtype=np.float32) for i in range(4)]
+    first = collectives.all_reduce(arrays, "ring", topology=topo)
+    assert api.planned_time(first) == first.cost.time > 0
+    assert api.planned_schedule(first) == first.schedule
+    first.schedule.steps.clear()
+    first.cost.steps.clear()
+    second = collectives.all_reduce(arrays, "ring", topology=topo)
+    assert second.schedule.steps and second.cost.steps
+    assert second.schedule is not first.schedule and second.cost is not first.cost
+    assert len(api.planned_schedule(second).steps) == len(second.schedule.steps)
+    second.cost = None   # set by hand, as a dataclass field
+    assert second.cost is None
+    third = dataclasses.replace(first, values=[])   # as viz.sync does
+    assert third.values == [] and third.schedule is first.schedule and third.cost is first.cost
 
 
 def _fields(events):

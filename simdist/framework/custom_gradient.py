@@ -31,7 +31,7 @@ import contextlib
 import functools
 import inspect
 
-from simdist.framework import execute, func_graph, nest
+from simdist.framework import execute, func_graph, function_library, nest
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import Tensor, tracing
 
@@ -140,7 +140,8 @@ def _graph_mode_decorator(f, args, kwargs):
     for r in flat_result:
         array_ops.identity(r)   # (unused, as TF's: see the glossary)
     outputs = _identity_n(*flat_result, *flat_args, *variables, results=len(flat_result),
-                          arguments=len(flat_args), grad_fn=grad_fn)
+                          arguments=len(flat_args), grad_fn=grad_fn,
+                          gradient_op_type=f"{_OP_TYPE}-{function_library.uid()}")
     for v in variables:
         v._read()   # (unused, as TF's: it converts the IdentityN's inputs again)
     return nest.pack_sequence_as(result, list(outputs))
@@ -156,10 +157,11 @@ def _converted(x):
 
 
 @func_graph.recorded(name="IdentityN")
-def _identity_n(*inputs, results, arguments, grad_fn):
+def _identity_n(*inputs, results, arguments, grad_fn, gradient_op_type=None):
     """The outputs' copies (``inputs``: the outputs, the arguments, the variables); the
     custom op recorded on the tapes (at an execution, its grad_fn reading that
-    execution's tensors)."""
+    execution's tensors). ``gradient_op_type``: the gradient override TF's graph names
+    (its NodeDef's ``_gradient_op_type``, ``CustomGradient-<uid>``)."""
     copies = [Tensor(t._value, t._device) for t in inputs[:results]]
     end = results + arguments
     _record(copies, list(inputs[results:end]), list(inputs[end:]), grad_fn,

@@ -956,8 +956,15 @@ def _call_op(graph) -> str:
         hasattr(t, "assign") and hasattr(t, "read_value") for t in returned) or any(
         func_graph.is_stateful(graph, n) or n.fn.__name__ in ("gradient", "read_value",
                                                               "value")
-        for n in func_graph._walk(graph.nodes))
+        or _calls_stateful(n) for n in func_graph._walk(graph.nodes))
     return "StatefulPartitionedCall" if stateful else "PartitionedCall"
+
+
+def _calls_stateful(node) -> bool:
+    """Whether ``node`` calls a nested function whose call op is stateful (one that reads
+    a variable makes its callers' calls stateful too)."""
+    nested = getattr(node.fn, "__nested_graph__", None)
+    return nested is not None and _call_op(nested()) == "StatefulPartitionedCall"
 
 
 def _event(dev, name, start, end, **args) -> None:

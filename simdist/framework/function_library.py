@@ -46,6 +46,12 @@ import numpy as np
 from simdist.framework import dtypes, op_def_table, proto_text
 
 _uids = itertools.count(1)
+
+
+def uid() -> int:
+    """The next of TF's unique ids (ops.uid): a library function's name, a captured
+    handle's Placeholder, a custom gradient's ``CustomGradient-<uid>``."""
+    return next(_uids)
 # the rest of TF 2.21's serialized ConfigProto of the eager context after its device_count:
 # gpu_options { experimental {} }, allow_soft_placement, experimental and a tail
 _CONFIG_TAIL = b"2\002J\0008\001\202\001\000\222\001\002J\000"
@@ -65,18 +71,23 @@ def _config_proto() -> bytes:
 
 
 def normalize(name: str) -> str:
-    """graph_to_functiondef's NormalizeName: lower case, other characters ``_``."""
-    return re.sub(r"[^a-z0-9_]", "_", name.lower())
+    """graph_to_functiondef's NormalizeName: lower case, other characters ``_``, from the
+    first letter on (``unknown`` with none: a captured handle's ``"16"``)."""
+    name = re.sub(r"[^a-z0-9]", "_", name.lower())
+    start = re.search(r"[a-z]", name)
+    return name[start.start():] if start else "unknown"
 
 
 class FunctionDef:
     """One function of a GraphDef's library (see the module docstring)."""
 
-    def __init__(self, name, args, nodes, outputs):
+    def __init__(self, name, args, nodes, outputs, control=(), stateful=False):
         self.name = name
         self.args = args          # [(arg name, dtype name, user name or None, dims)]
         self.nodes = nodes        # NodeDefs, their inputs in the body's form
         self.outputs = outputs    # [(output arg name, dtype name, returned tensor)]
+        self.control = sorted(control)   # the control outputs: the ops that must run
+        self.stateful = stateful  # a stateful op in the body
         self.printer = None       # graph_def's (NodeDef fields, AttrValue fields)
 
     def __str__(self):
@@ -92,6 +103,9 @@ class FunctionDef:
         signature += [("output_arg", [("name", proto_text.quoted(a)),
                                       ("type", dtypes.datatype_name(d))])
                       for a, d, _ in self.outputs]
+        if self.stateful:
+            signature.append(("is_stateful", "true"))
+        signature += [("control_output", proto_text.quoted(c)) for c in self.control]
         out = [("signature", signature)]
         out += [("node_def", node_fields(n)) for n in self.nodes]
         rets = sorted(self.outputs, key=functools.cmp_to_key(
@@ -100,13 +114,27 @@ class FunctionDef:
                 for a, _, r in rets]
         out.append(("attr", [("key", proto_text.quoted("_construction_context")),
                              ("value", attr_fields(AttrValue("s", "kEagerRuntime")))]))
-        for i, (_, _, user, dims) in enumerate(self.args):
+        controls = sorted(self.control, key=functools.cmp_to_key(proto_text.map_order))
+        out += [("control_ret", [("key", proto_text.quoted(c)), ("value", proto_text.quoted(c))])
+                for c in controls]
+        for i, (_, dtype, user, dims) in enumerate(self.args):
             attrs = [] if user is None else [("_user_specified_name", AttrValue("s", user))]
-            attrs.append(("_output_shapes", _shapes([dims])))
+            if dtype != "resource":   # a resource argument has no shapes
+                attrs.append(("_output_shapes", _shapes([dims])))
+            if not attrs:
+                continue
             out.append(("arg_attr", [("key", str(i)), ("value", [
                 ("attr", [("key", proto_text.quoted(k)), ("value", attr_fields(v))])
                 for k, v in attrs])]))
         return out
+
+
+def _read_only(op):
+    """The ``_read_only_resource_inputs`` attr: the positions among the op's inputs of the
+    resources its functions only read."""
+    from simdist.framework.graph_def import AttrValue
+
+    return AttrValue("list", [("i", str(i)) for i in getattr(op, "_read_only", ())])
 
 
 def _shapes(shapes):
@@ -145,17 +173,15 @@ def _body_input(name: str, types: dict, args: dict) -> str:
     return f"{op}:{out}:{index or 0}"
 
 
-def function_def(name, ops, arg_ops, returned, users, passed=()) -> FunctionDef | None:
+def function_def(name, ops, arg_ops, returned, users, passed=(),
+                 library=None) -> FunctionDef | None:
     """The FunctionDef ``name`` of a body's Operations ``ops`` (its argument Placeholders
     ``arg_ops`` among them, each named as its argument, ``returned`` its output Identity
     ops, then ``passed``: (output name, argument op) returned as they are); ``users``: an
-    argument's ``_user_specified_name`` by op name. None where it has a resource argument
-    or a nested function (not listed)."""
-    from simdist.framework.graph_def import NodeDef, _input_name, _Lister
+    argument's ``_user_specified_name`` by op name. The functions its ops call are added
+    to ``library``. None where an argument's dtype is not known (not listed)."""
+    from simdist.framework.graph_def import NodeDef, _Lister, node_defs
 
-    if any(op.type in ("NoOp", "PartitionedCall", "StatefulPartitionedCall", "If",
-                       "StatelessIf", "While", "StatelessWhile") for op in ops):
-        return None
     lister = _Lister(ops, {op.name for op in returned})
     args = {}
     arg_rows = []
@@ -167,28 +193,48 @@ def function_def(name, ops, arg_ops, returned, users, passed=()) -> FunctionDef 
         arg_rows.append((arg, dtype, users.get(op.name), _dims(op.outputs[0])))
     types = {op.name: op.type for op in ops}
     arg_names = {op.name for op, _ in arg_ops}
-    nodes = [NodeDef(op.name, op.type, [_body_input(_input_name(t), types, args)
-                                        for t in op.inputs], lister.attrs(op), op.device)
-             for op in ops if op.name not in arg_names]
+    nodes = [NodeDef(n.name, n.op, [_body_input(i, types, args) for i in n.input], n.attr,
+                     n.device)
+             for n in node_defs(lister, [] if library is None else library, arg_names)]
     outputs = [(normalize(op.name), lister.dtype(op.outputs[0]), f"{op.name}:output:0")
                for op in returned]
     outputs += [(out, lister.dtype(op.outputs[0]), args[op.name]) for out, op in passed]
-    return FunctionDef(name, arg_rows, nodes, outputs)
+    no_op = next((n for n in nodes if n.op == "NoOp"), None)
+    control = [] if no_op is None else [i[1:] for i in no_op.input]
+    stateful = any(is_stateful(op) for op in ops)
+    return FunctionDef(name, arg_rows, nodes, outputs, control, stateful)
 
 
-def called_function(op, fn_graph) -> FunctionDef | None:
-    """The FunctionDef of the nested tf.function ``fn_graph`` a call op runs."""
-    from simdist.framework import graph_operations
+def is_stateful(op) -> bool:
+    """Whether TF's op definition of ``op`` is stateful (a call op: as its type says)."""
+    from simdist.framework.graph_def import _STATEFUL_CALLS
 
+    opdef = op_def_table.get(op.type)
+    return opdef.is_stateful if opdef is not None else op.type in _STATEFUL_CALLS
+
+
+def library_name(fn_graph) -> str:
+    """A nested tf.function's name in the library: ``__inference_<fn>_<uid>`` (its uid
+    taken at its first call's listing, before its captures' names)."""
     if getattr(fn_graph, "_library_name", None) is None:
         fn_graph._library_name = f"__inference_{fn_graph.name}_{next(_uids)}"
+    return fn_graph._library_name
+
+
+def called_function(op, fn_graph, library=None) -> FunctionDef | None:
+    """The FunctionDef of the nested tf.function ``fn_graph`` a call op runs: its
+    arguments' Placeholders, then its captured resources' (``readvariableop_resource``,
+    its user name the Placeholder's last part: ``resource``)."""
+    from simdist.framework import graph_operations
+
     ops = graph_operations.operations(fn_graph)
     outputs = {n[:-2] for n in fn_graph.output_names()}
     placeholders = [o for o in ops if o.type == "Placeholder"]
-    users = {o.name: o.name for o in placeholders}
-    return function_def(fn_graph._library_name, ops,
+    users = {o.name: o.name if o.outputs[0].dtype is not None else o.name.rsplit("/", 1)[-1]
+             for o in placeholders}
+    return function_def(library_name(fn_graph), ops,
                         [(o, normalize(o.name)) for o in placeholders],
-                        [o for o in ops if o.name in outputs], users)
+                        [o for o in ops if o.name in outputs], users, library=library)
 
 
 def call_attrs(op, fn, lister) -> dict:
@@ -197,12 +243,12 @@ def call_attrs(op, fn, lister) -> dict:
 
     return {"f": AttrValue("func", fn.name), "executor_type": AttrValue("s", ""),
             "config": AttrValue("s", ""), "config_proto": AttrValue("s", _config_proto()),
-            "_read_only_resource_inputs": AttrValue("list", []),
+            "_read_only_resource_inputs": _read_only(op),
             "_collective_manager_ids": AttrValue("list", []),
             "Tout": _types(op.outputs, lister), "Tin": _types(op.inputs, lister)}
 
 
-def branch_functions(op, builder_type, graph, node, captured) -> list | None:
+def branch_functions(op, builder_type, graph, node, captured, library=None) -> list | None:
     """The two FunctionDefs of a cond node's branches (see the module docstring)."""
     from simdist.framework import func_graph
 
@@ -219,6 +265,9 @@ def branch_functions(op, builder_type, graph, node, captured) -> list | None:
             outer = op.inputs[1 + i]   # the If's input: its dtype and shape
             ph = b.add(f"{node.name}/capture_{i}", "Placeholder", (),
                        [(outer.dtype, outer.shape)])
+            if hasattr(tid, "variable"):   # a variable: the resource its first read makes
+                b.resources[b.resource_key(tid.variable)] = ph.outputs[0]
+                del b.ops[-1]
             b.by_id[tid] = ph.outputs[0]
             holders.append(ph)
         for n in nodes:
@@ -230,10 +279,17 @@ def branch_functions(op, builder_type, graph, node, captured) -> list | None:
                 return None
             returned.append(b.add(b.unique(f"{node.name}/Identity"), "Identity", [src],
                                   [(src.dtype, _static(src))]))
+        if any(is_stateful(o) for o in b.ops):   # a read: the NoOp the outputs wait for
+            b.add(b.unique(f"{node.name}/NoOp"), "NoOp", (), ())
         names, users, unused = [], {}, 0
         for ph, tid in zip(holders, captured):
             consumer = next((o for o in b.ops if ph.outputs[0] in o.inputs), None)
             outer = op.inputs[1 + captured.index(tid)]
+            if hasattr(tid, "variable") and consumer is not None:   # its first reader's
+                ph.name = f"{consumer.name}/resource"
+                names.append(normalize(ph.name))
+                users[ph.name] = "resource"
+                continue
             if consumer is None:
                 arg = normalize(f"{node.name}/Placeholder" + (f"_{unused}" if unused else ""))
                 unused += 1
@@ -243,7 +299,7 @@ def branch_functions(op, builder_type, graph, node, captured) -> list | None:
                     users[ph.name] = outer.op.name
             names.append(arg)
         fn = function_def(f"{base}_{part}_{uid if part == 'true' else uid + 1}", b.ops,
-                          list(zip(holders, names)), returned, users)
+                          list(zip(holders, names)), returned, users, library=library)
         if fn is None:
             return None
         made.append(fn)
@@ -258,7 +314,7 @@ def cond_attrs(op, functions, lister) -> dict:
     return {"then_branch": AttrValue("func", functions[0].name),
             "else_branch": AttrValue("func", functions[1].name),
             "output_shapes": _shapes([_dims(t) for t in op.outputs]),
-            "_read_only_resource_inputs": AttrValue("list", []),
+            "_read_only_resource_inputs": _read_only(op),
             "_lower_using_switch_merge": AttrValue("b", True),
             "Tout": _types(op.outputs, lister), "Tin": _types(op.inputs[1:], lister),
             "Tcond": AttrValue("type", lister.dtype(op.inputs[0]))}
@@ -277,7 +333,8 @@ def _unique(name: str, used: dict) -> str:
             return candidate
 
 
-def loop_functions(op, builder_type, graph, node, captured, n_cond) -> list | None:
+def loop_functions(op, builder_type, graph, node, captured, n_cond,
+                   library=None) -> list | None:
     """The cond and body FunctionDefs of a while loop node (while_v2): each takes the loop
     counter, maximum_iterations, a ``Placeholder`` per loop var and every capture (the
     cond's ``n_cond`` first: the body captures them before it runs, named
@@ -351,7 +408,7 @@ def loop_functions(op, builder_type, graph, node, captured, n_cond) -> list | No
                  counter_ops[1].name: f"{node.name}/maximum_iterations"}
         users.update((ph.name, t.op.name) for ph, t, n in zip(cap_ops, outer, names)
                      if t.op.type == "Placeholder" and "/__redundant_placeholder" not in n)
-        fn = function_def(fn_name, b.ops, args, returned, users, passed)
+        fn = function_def(fn_name, b.ops, args, returned, users, passed, library)
         if fn is None:
             return None
         made.append(fn)

@@ -39,6 +39,8 @@ from simdist.framework import dtypes, op_def_table, proto_text
 
 PRODUCER = 2474   # TF 2.21's TF_GRAPH_DEF_VERSION
 _READ_OPS = {"ReadVariableOp"}   # auto_control_deps' RESOURCE_READ_OPS that simdist lists
+# stateful ops calling functions (their op definitions are not in op_def_table)
+_STATEFUL_CALLS = {"StatefulPartitionedCall", "If", "While"}
 
 
 class AttrValue:
@@ -200,6 +202,8 @@ class _Lister:
         known = _dtype_name(t.dtype)
         if known is not None:
             return known
+        if t.op.type == "Placeholder":   # a variable's resource
+            return "resource"
         if id(t) in self.dtypes:
             return self.dtypes[id(t)]
         self.dtypes[id(t)] = None   # no cycle
@@ -259,6 +263,7 @@ class _Lister:
             if value is None:
                 continue
             out[name] = value if isinstance(value, AttrValue) else _attr(kind, value)
+        out.update((k, v) for k, v in given.items() if k.startswith("_"))   # not the op's
         return out
 
     def _placeholder(self, op) -> dict:
@@ -296,17 +301,20 @@ class _Lister:
         last_write, reads, must_run = {}, {}, set()
         for op in self.ops:
             opdef = op_def_table.get(op.type)
-            if op.type == "NoOp" or opdef is None or not opdef.is_stateful:
+            if op.type == "NoOp" or not (opdef.is_stateful if opdef is not None
+                                         else op.type in _STATEFUL_CALLS):
                 continue
             used = any(id(t) in self.consumers for t in op.outputs)
             if op.type not in _READ_OPS or used:
                 must_run.add(op.name)
-            resources = [t for t in op.inputs if t.op.type == "Placeholder"
-                         and _dtype_name(t.dtype) is None]
-            for r in resources:
+            read_only = getattr(op, "_read_only", ())   # a call's inputs it only reads
+            resources = [(t, op.type in _READ_OPS or i in read_only)
+                         for i, t in enumerate(op.inputs)
+                         if t.op.type == "Placeholder" and _dtype_name(t.dtype) is None]
+            for r, is_read in resources:
                 if id(r) in last_write:
                     control[op.name].add(last_write[id(r)])
-                if op.type in _READ_OPS:
+                if is_read:
                     reads.setdefault(id(r), []).append(op.name)
                 else:
                     control[op.name].update(reads.pop(id(r), []))
@@ -356,7 +364,7 @@ def _first(args, kwargs, position, keyword):
     """A call's argument by keyword or position (None when not given)."""
     if keyword in kwargs:
         return kwargs[keyword]
-    return args[position] if len(args) > position else None
+    return args[position] if position is not None and len(args) > position else None
 
 
 # Python function name -> (TF attr, its argument's position and keyword, convert)
@@ -369,6 +377,9 @@ _CALL_ATTRS = {
     "squeeze": [("squeeze_dims", 1, "axis", lambda a: [a] if isinstance(a, int) else a)],
     "stack": [("axis", 1, "axis", int)], "one_hot": [("axis", 4, "axis", int)],
     "gather": [("batch_dims", 4, "batch_dims", int)],
+    # a custom gradient's IdentityN: its gradient override (custom_gradient)
+    "_identity_n": [("_gradient_op_type", None, "gradient_op_type",
+                     lambda s: AttrValue("s", s))],
 }
 
 
@@ -415,17 +426,26 @@ def as_graph_def(graph) -> GraphDef:
 
     ops = graph_operations.operations(graph)
     returned = {n[:-2] for n in graph.output_names()} if graph.outputs is not None else set()
-    lister = _Lister(ops, returned)
-    control = lister.control_inputs()
     library = []
+    nodes = node_defs(_Lister(ops, returned), library)
+    return GraphDef(nodes, library=library)
+
+
+def node_defs(lister, library, skip=()) -> list:
+    """The NodeDefs of a lister's operations but those named in ``skip`` (control inputs
+    last, sorted), the functions they call added to ``library`` (a function's body lists
+    its nested calls too)."""
+    control = lister.control_inputs()
     nodes = []
-    for op in ops:
+    for op in lister.ops:
+        if op.name in skip:
+            continue
         attrs = lister.attrs(op)
-        attrs.update(_library_entry(op, graph, lister, library))
+        attrs.update(_library_entry(op, op.graph, lister, library))
         nodes.append(NodeDef(op.name, op.type, [_input_name(t) for t in op.inputs]
                              + ["^" + c for c in sorted(control.get(op.name, ()))],
                              attrs, op.device))
-    return GraphDef(nodes, library=library)
+    return nodes
 
 
 def _library_entry(op, graph, lister, library) -> dict:
@@ -436,7 +456,7 @@ def _library_entry(op, graph, lister, library) -> dict:
 
     called = getattr(op, "_called", None)
     if called is not None:
-        fn = fl.called_function(op, called())
+        fn = fl.called_function(op, called(), library)
         fns = None if fn is None else [fn]
         attrs = fl.call_attrs
     else:   # a cond's branches or a while loop's cond and body
@@ -445,9 +465,10 @@ def _library_entry(op, graph, lister, library) -> dict:
                      if getattr(op, k, None) is not None), None)
         if kind is None:
             return {}
-        fns = kind[1](op, graph_operations._Builder, graph, *getattr(op, kind[0]))
+        fns = kind[1](op, graph_operations._Builder, graph, *getattr(op, kind[0]),
+                      library=library)
         attrs = fl.cond_attrs if kind[0] == "_cond" else fl.loop_attrs
     if fns is None:
         return {}
-    library.extend(fns)
+    library.extend(f for f in fns if all(f.name != g.name for g in library))
     return attrs(op, fns if called is None else fns[0], lister)

@@ -323,7 +323,43 @@ class _Builder:
         if found is None:
             found = self.resources[key] = self.add(f"{op_name}/resource",
                                                    "Placeholder").outputs[0]
+            found.variable = variable   # what a caller captures for it (call_captures)
         return found
+
+    def call_captures(self, fn_graph) -> tuple:
+        """The resources a nested function's call passes after its arguments: for each
+        variable its graph captures (its resource Placeholders, in their order), the
+        caller's Placeholder of it, made before the call where the caller has none yet
+        (TF captures the eager handle under a name from its uid counter, ``"16"``); and
+        the positions among them of those the function only reads."""
+        from simdist.framework import function_library
+
+        function_library.library_name(fn_graph)
+        inner = operations(fn_graph)
+        names = self.graph.__dict__.setdefault("_capture_names", {})
+        out, read_only = [], []
+        for ph in inner:
+            variable = getattr(ph.outputs[0], "variable", None) if ph.type == "Placeholder" \
+                else None
+            if variable is None:
+                continue
+            key = self.resource_key(variable)
+            if key not in self.resources:
+                names.setdefault(key, str(function_library.uid()))
+            if all(o.type == "ReadVariableOp" or i in getattr(o, "_read_only", ())
+                   for o in inner for i, t in enumerate(o.inputs) if t is ph.outputs[0]):
+                read_only.append(len(out))
+            out.append(self.captured_resource(names.get(key), variable))
+        return out, read_only
+
+    def captured_resource(self, name, variable) -> GraphTensor:
+        """The caller's resource Placeholder of a variable a function or a branch captures:
+        the one it has, else a new one named ``name`` (made here, before the op)."""
+        key = self.resource_key(variable)
+        if key not in self.resources:
+            self.resources[key] = self.add(name, "Placeholder").outputs[0]
+            self.resources[key].variable = variable
+        return self.resources[key]
 
     def resource_key(self, variable):
         return (id(variable), getattr(self.replica, "_replica_index", None)
@@ -440,8 +476,14 @@ class _Builder:
                 names = ()
             if arranged is None or pairs is None:
                 inputs = self.inputs(node.name, fn_name, names, args, kwargs)
+            called = getattr(node.fn, "__nested_graph__", None)   # (function_library)
+            read_only = []
+            if called is not None:
+                captured, read_only = self.call_captures(called())
+                read_only = [len(inputs) + i for i in read_only]
+                inputs = inputs + captured
             op = self.add(node.name, op_type, inputs, outputs or [(None, None)])
-            op._called = getattr(node.fn, "__nested_graph__", None)   # (function_library)
+            op._called, op._read_only = called, read_only
             if fn_name in _OWN_SCOPE:
                 op.forward_scope = node.name + "/"
             op.attrs = {k: v for k, v in kwargs.items() if k.startswith("transpose_")}
@@ -536,12 +578,17 @@ class _Builder:
         if hasattr(node, "branches"):
             taken = []   # cond_v2: the true branch's captures, then the false one's new ones
             for nodes, results in node.branches:
-                _captured(nodes, results, set(), taken)
-            inputs = [self.by_id.get(tid) for tid in [node.pred] + taken]
+                _captured(nodes, results, set(), taken, variables=True)
+            inputs = [self.by_id.get(node.pred)] + [
+                self.captured_resource(f"{node.name}/input_{i}", c.variable)
+                if isinstance(c, VariableCapture) else self.by_id.get(c)
+                for i, c in enumerate(taken)]   # (op_def_library's names of list inputs)
             outs = [self.specs.get(tid, (None, None, None))[1:] for tid in node.branches[0][1]]
             op = self.add(node.name, _whole_type(node, self.graph),
                           [t for t in inputs if t is not None], outs or [(None, None)])
             op._cond = (node, taken) if None not in inputs else None   # its library entry
+            op._read_only = [1 + i for i, c in enumerate(taken) if isinstance(
+                c, VariableCapture) and not _written(node, c.variable)]
             for i, tid in enumerate(node.outputs):
                 ident = self.add(f"{node.name}/Identity{'' if i == 0 else f'_{i}'}",
                                  "Identity", op.outputs[:1])
@@ -740,9 +787,25 @@ def _shape_of(t):
         else None
 
 
-def _captured(nodes, results, made: set, taken: list) -> None:
+class VariableCapture:
+    """A variable a branch reads, among the tensors it captures (its resource handle)."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable):
+        self.variable = variable
+
+    def __eq__(self, other):
+        return isinstance(other, VariableCapture) and other.variable is self.variable
+
+    def __hash__(self):
+        return id(self.variable)
+
+
+def _captured(nodes, results, made: set, taken: list, variables=False) -> None:
     """Add to ``taken`` the tensors a branch or body (``nodes`` and its ``results``) uses
-    from outside it, in the order its ops first use them (TF's external captures)."""
+    from outside it, in the order its ops first use them (TF's external captures);
+    ``variables``: the variables it reads too (a VariableCapture each)."""
     def use(tid):
         if tid not in made and tid not in taken:
             taken.append(tid)
@@ -751,20 +814,32 @@ def _captured(nodes, results, made: set, taken: list) -> None:
         if hasattr(node, "branches"):
             use(node.pred)
             for inner, inner_results in node.branches:
-                _captured(inner, inner_results, set(made), taken)
+                _captured(inner, inner_results, set(made), taken, variables)
             made.update(node.outputs)
         elif hasattr(node, "body"):
             for tid in node.inputs:
                 use(tid)
             inner = set(made) | set(node.places)
-            _captured(node.cond + node.body, node.results, inner, taken)
+            _captured(node.cond + node.body, node.results, inner, taken, variables)
             made.update(node.outputs)
         else:
-            for _, tid in getattr(node, "slots", ()):
-                use(tid)
+            slots = dict(getattr(node, "slots", ()))
+            for pos, leaf in enumerate(getattr(node, "leaves", ())):
+                if pos in slots:
+                    use(slots[pos])
+                elif variables and _is_variable(leaf):
+                    use(VariableCapture(leaf))
             made.update(tid for _, tid in getattr(node, "out_slots", ()))
     for tid in results:
         use(tid)
+
+
+def _written(node, variable) -> bool:
+    """Whether a node of the cond ``node``'s branches updates ``variable``."""
+    from simdist.framework.func_graph import _walk
+
+    return any(getattr(n.fn, "__name__", "") in _ASSIGNS and n.leaves and
+               n.leaves[0] is variable for n in _walk([node]))
 
 
 def _whole_type(node, graph) -> str:
@@ -773,7 +848,8 @@ def _whole_type(node, graph) -> str:
 
     kind = "If" if hasattr(node, "branches") else "While"
     inner = list(_walk([node]))
-    stateful = any(is_stateful(graph, n) for n in inner)
+    stateful = any(is_stateful(graph, n) or any(_is_variable(x) for x in n.leaves)
+                   for n in inner)   # (a variable read: TF's ReadVariableOp is stateful)
     return kind if stateful else "Stateless" + kind
 
 

@@ -73,6 +73,7 @@ _TABLE = {
     "Greater": ("x:T y:T", "z:bool", "T:type"),
     "GreaterEqual": ("x:T y:T", "z:bool", "T:type"),
     "Identity": ("input:T", "output:T", "T:type"),
+    "IdentityN": ("input:T", "output:T", "T:list(type)"),
     "IsNan": ("x:T", "y:bool", "T:type"),
     "LeakyRelu": ("features:T", "activations:T", "alpha:float=0.20000000298023224 T:type=float"),
     "Less": ("x:T y:T", "z:bool", "T:type"),

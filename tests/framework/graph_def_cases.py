@@ -13,14 +13,16 @@ def text(f, *args):
 """
 
 # A graph calling functions: their names' uids masked (TF's counter also counts other
-# functions), and the device counts of the call's config_proto (the recorder's 4 logical
-# CPUs stand where simdist's machine has 4 GPUs); the library's functions compared sorted
-# (TF's GraphDef lists them in its function map's order, which follows the uids)
+# functions; so are a captured handle's Placeholder "16" and a custom gradient's
+# "CustomGradient-4"), and the device counts of the call's config_proto (the recorder's 4
+# logical CPUs stand where simdist's machine has 4 GPUs); the library's functions compared
+# sorted (TF's GraphDef lists them in its function map's order, which follows the uids)
 LIBRARY = SETUP + r"""
 import re
 def masked(text):
     text = re.sub(r"(__inference_\w+?|cond_true|cond_false|while_cond|while_body)_\d+",
                   r"\1_N", text)
+    text = re.sub(r'"(CustomGradient-)?\d+"', r'"\1N"', text)
     return re.sub(r"(CPU|GPU)\\020\\\d\d\d", r"\1\\020N", text)
 def library_text(f, *args):
     graph_def = f.get_concrete_function(*args).graph.as_graph_def()
@@ -162,5 +164,57 @@ def f(x, n, s, t):
                          [tf.constant(0), x])
 out = library_text(f, tf.constant([1.0, 2.0]), tf.constant(3), tf.constant(2.0),
                    tf.constant(1.0))
+""",
+    "nested tf.functions reading and updating variables: their handles captured":
+        LIBRARY + """
+v = tf.Variable([1.0, 2.0])
+w = tf.Variable(3.0)
+@tf.function
+def inner(x):
+    return v * x + w
+@tf.function
+def bump(x):
+    w.assign_add(1.0)
+    return x * w
+@tf.function
+def f(a):
+    return inner(a) - bump(a) + v
+out = library_text(f, tf.constant([1.0, 2.0]))
+""",
+    "nested calls inside a library function: each function once in the library":
+        LIBRARY + """
+w = tf.Variable(2.0)
+@tf.function
+def h(x):
+    return x * 2.0
+@tf.function
+def k(x):
+    return x * w
+@tf.function
+def g(x):
+    return h(x) + k(x)
+@tf.function
+def f(a):
+    return g(a) - h(a)
+out = library_text(f, tf.constant([1.0, 2.0]))
+""",
+    "a tf.cond reading a variable: If, the handle captured, the branch's NoOp":
+        LIBRARY + """
+v = tf.Variable([1.0, 2.0])
+@tf.function
+def f(x, p):
+    return tf.cond(p, lambda: v * x, lambda: x - 1.0)
+out = library_text(f, tf.constant([1.0, 2.0]), tf.constant(True))
+""",
+    "a custom gradient: IdentityN's _gradient_op_type and its types": LIBRARY + """
+@tf.custom_gradient
+def clip_grad(x):
+    def grad(dy):
+        return tf.clip_by_norm(dy, 1.0)
+    return tf.identity(x) * 2.0, grad
+@tf.function
+def f(x):
+    return clip_grad(x) + 1.0
+out = masked(text(f, tf.constant([1.0, 2.0])))
 """,
 }

@@ -12,7 +12,11 @@ Glossary:
                   definition's output name), a control input as ``^<op>``.
   nested call  -- a tf.function called while tracing: ``PartitionedCall`` (or
                   ``StatefulPartitionedCall``) with ``f`` naming ``__inference_<fn>_<uid>``
-                  and TF's call attrs (``Tin``, ``Tout``, ``config_proto`` ...).
+                  and TF's call attrs (``Tin``, ``Tout``, ``config_proto`` ...); its
+                  arguments, then the handles of the variables it captures (the caller's
+                  resource Placeholder, named from the uid counter where it had none).
+  stateful     -- a body with a stateful op (a read): ``is_stateful``, its ``NoOp`` and
+                  ``control_output`` / ``control_ret`` (the ops that must run).
   cond         -- ``If`` / ``StatelessIf``: the predicate, then each tensor a branch
                   captures; ``then_branch`` / ``else_branch`` name ``cond_true_<uid>`` /
                   ``cond_false_<uid>``, each taking every capture (an argument named
@@ -25,9 +29,8 @@ Glossary:
                   ``while_body_<uid>`` (loop_functions).
   library order -- TF lists the functions in its function map's order (it follows the
                   uids); simdist by name.
-  not listed   -- a nested function that reads variables or has control outputs or
-                  nested calls, a branch or body holding a cond or a loop, custom
-                  gradients' functions: the caller's node prints without them.
+  not listed   -- a branch or body holding a cond or a loop, a loop reading a variable:
+                  the caller's node prints without them.
 
 Mirrors tensorflow/core/framework/function.proto, python/framework/graph_to_function_def
 (the body's input names), core/framework/graph_to_functiondef.cc (NormalizeName,

@@ -68,6 +68,17 @@ class name_scope:  # noqa: N801 - TF's name
         return False
 
 
+def op_scope(eager_scope: str) -> str:
+    """The scope an op named ``name=scope`` takes (``with name_scope(...) as scope``):
+    while tracing the graph's own, made unique (``AssignMovingAvg_1/``), else the eager
+    one."""
+    from simdist.framework import func_graph
+
+    g = func_graph.current()
+    return g.scope if g is not None and func_graph.recorded_op_variant() is None \
+        else eager_scope
+
+
 @contextlib.contextmanager
 def outside_name_scopes():
     """Leave every open name scope for a block."""

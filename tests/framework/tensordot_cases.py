@@ -89,4 +89,17 @@ def f(a):
     return tape.gradient(loss, w)
 out = [ops(f, tf.ones([3, 2])), f(tf.ones([3, 2]))]
 """,
+    "a Keras Dense layer on rank-3 inputs: tf-keras's tensordot, static and dynamic": OPS + """
+layer = tf.keras.layers.Dense(3, activation="relu")
+layer.build((None, 4, 4))
+layer.set_weights([y.numpy(), np.array([0.5, -0.25, 0.0], np.float32)])
+@tf.function
+def f(a):
+    return layer(a)
+@tf.function(input_signature=[tf.TensorSpec([None, None, 4])])
+def g(a):
+    return layer(a)
+out = [ops(f, x[:, :2]), ops(g), g.get_concrete_function().structured_outputs.shape,
+       layer(x), g(x)]
+""",
 }

@@ -27,7 +27,7 @@ import builtins
 import numpy as np
 
 from simdist.framework import dtypes, eager_errors, errors, execute, func_graph
-from simdist.framework.name_scope import name_scope
+from simdist.framework.name_scope import name_scope, op_scope
 from simdist.framework.ops import array_ops, math_ops
 
 _INTEGRAL = (int, np.integer)
@@ -53,13 +53,6 @@ def _tracing():
     """The FuncGraph this thread traces into (not a recorded op's shape run), or None."""
     g = func_graph.current()
     return g if g is not None and func_graph.recorded_op_variant() is None else None
-
-
-def _graph_scope(eager_scope: str) -> str:
-    """The scope an op named ``name=scope`` takes: the trace's own (made unique) while
-    tracing, else the eager one."""
-    g = _tracing()
-    return g.scope if g is not None else eager_scope
 
 
 def _converted(x, label):
@@ -192,7 +185,7 @@ def _all_static(a, b, axes) -> bool:
 
 def _tensordot_impl(a, b, axes, name):
     with name_scope(name or "Tensordot") as scope:
-        scope = _graph_scope(scope)
+        scope = op_scope(scope)
         a, b = _converted(a, "a"), _converted(b, "b")
         a_axes, b_axes = _axes(a, axes)
         a_reshape, a_free, a_static = _reshape(a, a_axes)
@@ -219,8 +212,9 @@ def tensordot_node(a, b, axes, name=None):
 def tensordot_spec(graph, a, b, axes, name=None):
     """The traced node's output: TF's static shape (the free dims known, unknown rank
     where a rank or the axes are not known)."""
-    a_t = array_ops.convert_to_tensor(a)
-    b_t = array_ops.convert_to_tensor(b)
+    # (a variable's own shape and dtype: converting it here would record a read)
+    a_t, b_t = (x if hasattr(x, "_as_tensor") and hasattr(x, "assign")
+                else array_ops.convert_to_tensor(x) for x in (a, b))
     dims = None
     if a_t.shape.rank is not None and b_t.shape.rank is not None and \
             isinstance(axes, _INTEGRAL + (list, tuple)):

@@ -21,9 +21,9 @@ from __future__ import annotations
 import math
 import numbers
 
-from simdist.framework import dtypes
+from simdist.framework import dtypes, func_graph
 from simdist.framework.ops import array_ops as A
-from simdist.framework.ops import dropout_ops, random_ops
+from simdist.framework.ops import dropout_ops, random_ops, tensordot_ops
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops as N
 from simdist.keras import activations, initializers, regularizers
@@ -74,11 +74,12 @@ class Dense(Layer):
         x = inputs
         if x.dtype != dtypes.as_dtype(self.compute_dtype):  # integer inputs too, as Keras
             x = A.cast(x, self.compute_dtype)
-        if x.ndim > 2:
-            # Keras uses tensordot over the last axis for rank > 2 inputs.
-            shape = list(x.shape)
-            x2 = A.reshape(x, [-1, shape[-1]])
-            out = A.reshape(M.matmul(x2, self._weight(self.kernel)), shape[:-1] + [self.units])
+        rank = x.shape.rank
+        if rank is not None and rank > 2:   # tf-keras: tensordot over the last axis
+            kernel = self.kernel if self.kernel.dtype == x.dtype else self._weight(self.kernel)
+            out = tensordot_ops.tensordot(x, kernel, [[rank - 1], [0]])   # (read in its scope)
+            if func_graph.current() is not None:   # its static shape, as tf-keras sets it
+                out.set_shape(x.shape.as_list()[:-1] + [self.units])
         else:
             out = M.matmul(x, self._weight(self.kernel))
         if self.use_bias:

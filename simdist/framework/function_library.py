@@ -376,6 +376,11 @@ def loop_functions(op, builder_type, graph, node, captured, n_cond,
             pred = b.by_id.get(node.pred)
             if pred is None:
                 return None
+            if node.max_iters is not None:   # while_v2's wrapped_cond: the counter first
+                below = b.add(b.unique(f"{node.name}/Less"), "Less",
+                              [o.outputs[0] for o in counter_ops], [(dtypes.bool_, ())])
+                pred = b.add(b.unique(f"{node.name}/LogicalAnd"), "LogicalAnd",
+                             [below.outputs[0], pred], [(dtypes.bool_, ())]).outputs[0]
             returned = [b.add(b.unique(f"{node.name}/Identity"), "Identity", [pred],
                               [(pred.dtype, ())])]
         else:
@@ -402,13 +407,14 @@ def loop_functions(op, builder_type, graph, node, captured, n_cond,
         passed = []
         if part == "body":   # the captures go round as they are: outputs named first
             passed = [(_unique(normalize(n), used), ph) for n, ph in zip(names, cap_ops)]
-        args = [(counter_ops[0], _unique(f"{base}_{base}_loop_counter", used)),
-                (counter_ops[1], _unique(f"{base}_{base}_maximum_iterations", used))]
+        # the counters named after the tensors they enter as (TensorSpec.from_tensor):
+        # while/loop_counter, while/maximum_iterations or the tensor given (n, Const_1)
+        args = [(c, _unique(normalize(f"{node.name}/{t.op.name}"), used))
+                for c, t in zip(counter_ops, op.inputs[:2])]
         args += [(ph, _unique(normalize(f"{node.name}/Placeholder" + (f"_{i}" if i else "")),
                               used)) for i, ph in enumerate(var_ops)]   # the graph's names
         args += [(ph, _unique(normalize(n), used)) for n, ph in zip(names, cap_ops)]
-        users = {counter_ops[0].name: f"{node.name}/loop_counter",
-                 counter_ops[1].name: f"{node.name}/maximum_iterations"}
+        users = {c.name: t.op.name for c, t in zip(counter_ops, op.inputs[:2])}
         users.update((ph.name, t.op.name) for ph, t, n in zip(cap_ops, outer, names)
                      if t.op.type == "Placeholder" and "/__redundant_placeholder" not in n)
         fn = function_def(fn_name, b.ops, args, returned, users, passed, library)

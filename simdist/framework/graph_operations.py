@@ -89,6 +89,7 @@ _OP_DEFS = {
     "reshape": ("Reshape", ("tensor", "shape")), "transpose": ("Transpose", ("x", "perm")),
     "expand_dims": ("ExpandDims", ("input", "dim")), "tile": ("Tile", ("input", "multiples")),
     "reverse": ("ReverseV2", ("tensor", "axis")),
+    "stop_gradient": ("StopGradient", ("input",)),
     "squeeze": ("Squeeze", ("input",)), "argmax": ("ArgMax", ("input", "dimension")),
     "argmin": ("ArgMin", ("input", "dimension")),
     "gather": ("GatherV2", ("params", "indices", "axis")),
@@ -505,7 +506,7 @@ class _Builder:
         distributed variable's (listed otherwise) or one read back (``read_value``'s
         result used: TF reads it lazily)."""
         if len(args) < 2 or not _is_variable(args[0]) or hasattr(args[0], "_read_local") \
-                or self.replica is not None or kwargs.get("name") or any(
+                or self.replica is not None or any(
                     tid in self.used for _, tid in node.out_slots):
             return False
         scope = node.name.rsplit("/", 1)[0] + "/" if "/" in node.name else ""
@@ -514,7 +515,8 @@ class _Builder:
             value = [self.const(self.unique(scope + "Const"), args[1])]
         if len(value) != 1:
             return False
-        name = self.unique(scope + _ASSIGNS[fn_name])
+        # a name given (Keras's name=scope: 'AssignMovingAvg') is the op's, as traced
+        name = node.name if kwargs.get("name") else self.unique(scope + _ASSIGNS[fn_name])
         self.add(name, _ASSIGNS[fn_name], [self.resource(name, args[0]), value[0]], ())
         return True
 
@@ -595,11 +597,15 @@ class _Builder:
                 self.by_id[tid] = ident.outputs[0]
             return
         limit = -1 if node.max_iters is None else node.max_iters
+        traced = self.by_id.get(getattr(limit, "_id", None))   # a traced tensor: itself
         counters = [self.const(f"{node.name}/{c}", np.asarray(v, np.int32)
                                if isinstance(v, int) else None)
-                    for c, v in (("maximum_iterations", limit), ("loop_counter", 0))]
+                    for c, v in (("maximum_iterations", limit), ("loop_counter", 0))
+                    if c != "maximum_iterations" or traced is None]
         for c in counters:
             c.dtype, c.shape = dtypes.int32, TensorShape([])
+        if traced is not None:
+            counters.insert(0, traced)
         entering = [self.by_id[tid] for tid in node.inputs if tid in self.by_id]
         taken = []   # while_v2: the cond's captures, then the body's new ones, as loop vars
         _captured(node.cond, [node.pred], set(node.places), taken)
@@ -828,6 +834,8 @@ def _captured(nodes, results, made: set, taken: list, variables=False) -> None:
                 if pos in slots:
                     use(slots[pos])
                 elif variables and _is_variable(leaf):
+                    while hasattr(leaf, "_parent"):   # an assign's _UnreadVariable: its own
+                        leaf = leaf._parent
                     use(VariableCapture(leaf))
             made.update(tid for _, tid in getattr(node, "out_slots", ()))
     for tid in results:

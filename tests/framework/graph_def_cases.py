@@ -20,7 +20,7 @@ def text(f, *args):
 LIBRARY = SETUP + r"""
 import re
 def masked(text):
-    text = re.sub(r"(__inference_\w+?|cond_true|cond_false|while_cond|while_body)_\d+",
+    text = re.sub(r"(__inference_\w+?|cond(_\d+)?_(true|false)|while(_\d+)?_(cond|body))_\d+",
                   r"\1_N", text)
     text = re.sub(r'"(CustomGradient-)?\d+"', r'"\1N"', text)
     return re.sub(r"(CPU|GPU)\\020\\\d\d\d", r"\1\\020N", text)
@@ -216,5 +216,19 @@ def clip_grad(x):
 def f(x):
     return clip_grad(x) + 1.0
 out = masked(text(f, tf.constant([1.0, 2.0])))
+""",
+    "a tf.while_loop's maximum_iterations: an argument, a traced constant, a Python int":
+        LIBRARY + """
+def loop(x, n):
+    return tf.while_loop(lambda i, y: i < 10, lambda i, y: (i + 1, y * 2.0),
+                         [tf.constant(0), x], maximum_iterations=n)
+@tf.function
+def f(x, n):
+    return loop(x, n)
+@tf.function
+def g(x):
+    return loop(x, tf.constant(5)), loop(x, 4)
+out = [library_text(f, tf.constant(1.0), tf.constant(3)), library_text(g, tf.constant(1.0)),
+       f(tf.constant(1.0), tf.constant(3)), g(tf.constant(1.0))]
 """,
 }

@@ -364,3 +364,18 @@ def step(x, y):
 out = ops(step, tf.constant([[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]]),
           tf.constant([[0.0, 0.0, 1.0], [0.0, 1.0, 0.0]]))
 """
+CASES["BatchNormalization: training True, False and a tensor; a feature axis not last"] = \
+    OPS + """
+bn = tf.keras.layers.BatchNormalization()
+bn.build((None, 3))
+bn1 = tf.keras.layers.BatchNormalization(axis=1, momentum=0.9)
+bn1.build((None, 3, 2))
+@tf.function
+def f(x, training):
+    return bn(x, training=training)
+@tf.function
+def g(x):
+    return bn1(x, training=True), bn1(x, training=False)
+out = [ops(f, tf.ones([4, 3]), True), ops(f, tf.ones([4, 3]), False),
+       ops(f, tf.ones([4, 3]), tf.constant(True)), ops(g, tf.ones([2, 3, 2]))]
+"""

@@ -32,6 +32,7 @@ import math
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.framework import dtypes, variables
+from simdist.framework.name_scope import name_scope, op_scope
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import control_flow_util
 from simdist.framework.ops import math_ops as M
@@ -170,11 +171,12 @@ class BatchNormalization(Layer):
         if self.synchronized and ds_context.get_replica_context() is not None:
             mean, var = self._global_moments(x, axes, keepdims)
         else:
-            mean = M.reduce_mean(x, axis=axes, keepdims=True)
-            var = M.reduce_mean(M.squared_difference(x, A.stop_gradient(mean)), axis=axes,
-                                keepdims=True)
-            if not keepdims:
-                mean, var = A.squeeze(mean, axes), A.squeeze(var, axes)
+            with name_scope("moments"):   # tf.nn.moments
+                mean = M.reduce_mean(x, axis=axes, keepdims=True, name="mean")
+                var = M.reduce_mean(M.squared_difference(x, A.stop_gradient(mean)),
+                                    axis=axes, keepdims=True, name="variance")
+                if not keepdims:
+                    mean, var = A.squeeze(mean, axes), A.squeeze(var, axes)
         has_rows = self._has_rows(x)
         if has_rows is not None:
             # TF's tf.where(batch_size > 0, stat, 0): a gradient path stays, so this replica
@@ -255,11 +257,12 @@ class BatchNormalization(Layer):
         has_rows = self._has_rows(x)
         if has_rows is not None and x.shape[0] == 0:
             return moving.read_value()
-        delta = M.multiply(M.subtract(moving.read_value(), A.stop_gradient(value)),
-                           A.constant(1.0 - self.momentum, dtype=value.dtype))
-        if has_rows is not None:   # traced: masked at each execution
-            delta = A.where(has_rows, delta, A.zeros_like(delta))
-        return moving.assign_sub(delta)
+        with name_scope("AssignMovingAvg") as scope:   # Keras's _assign_moving_average
+            decay = A.constant(1.0 - self.momentum, dtype=moving.dtype, name="decay")
+            delta = (moving - value) * decay
+            if has_rows is not None:   # traced: masked at each execution
+                delta = A.where(has_rows, delta, A.zeros_like(delta))
+            return moving.assign_sub(delta, name=op_scope(scope))
 
     @staticmethod
     def _bessel(x, var):
@@ -287,11 +290,12 @@ class BatchNormalization(Layer):
         if control_flow_util.graph_for(training) is not None:
             out = self._call_by_tensor(x, axes, training)
         elif training:   # a Python bool, or an eager tensor's value
+            params = self._params(x)
             mean, var = self._moments(x, axes)
             self._update_moving_stats(x, mean, var)
-            out = self._normalize(x, mean, var)
-        else:
-            out = self._normalize(x, *self._moving())
+            out = self._normalize(x, mean, var, params)
+        else:   # the moving statistics read where Keras's batch_normalization reads them
+            out = self._normalize(x, self.moving_mean, self.moving_variance)
         return A.cast(out, out_dtype) if out.dtype != out_dtype else out
 
     def _moving(self):
@@ -318,28 +322,41 @@ class BatchNormalization(Layer):
             self.moving_mean.assign(mean)
             self.moving_variance.assign(var)
             return out
+        params = self._params(x)
         mean, var = self._moments(x, axes)
         mean = smart_cond(training, lambda: mean, self.moving_mean.read_value)
         var = smart_cond(training, lambda: var, self.moving_variance.read_value)
         for moving, value in ((self.moving_mean, mean), (self.moving_variance, var)):
             smart_cond(training, lambda m=moving, v=value: self._move(x, m, v),
                        moving.read_value)
-        return self._normalize(x, mean, var)
+        return self._normalize(x, mean, var, params)
 
-    def _normalize(self, x, mean, var):
-        """``x * inv + (beta - mean * inv)`` with ``inv = gamma / sqrt(var + epsilon)``, the
-        order of tf.nn.batch_normalization."""
-        inv = M.rsqrt(M.add(var, A.constant(self.epsilon, dtype=var.dtype)))
-        if self.gamma is not None:
-            inv = M.multiply(inv, self.gamma)
-        offset = M.negative(M.multiply(mean, inv))
-        if self.beta is not None:
-            offset = M.add(self.beta, offset)
-        if len(self.axis) == 1:  # (dim,) parameters broadcast along the feature axis
-            shape = [1] * x.ndim
-            shape[self.axis[0]] = x.shape[self.axis[0]]
-            inv, offset = A.reshape(inv, shape), A.reshape(offset, shape)
-        return M.add(M.multiply(x, inv), offset)
+    def _broadcast(self, x, v):
+        """Keras's ``_broadcast``: a ``(dim,)`` value reshaped to broadcast along the
+        feature axis, where that axis is not the last one."""
+        ndims = x.ndim
+        reduced = [i for i in range(ndims) if i not in self.axis]
+        if v is None or len(v.shape) == ndims or reduced == list(range(ndims - 1)):
+            return v
+        shape = [1] * ndims
+        shape[self.axis[0]] = x.shape[self.axis[0]]
+        return A.reshape(v, shape)
+
+    def _params(self, x):
+        """gamma and beta broadcast (Keras reshapes them before the moments)."""
+        return self._broadcast(x, self.gamma), self._broadcast(x, self.beta)
+
+    def _normalize(self, x, mean, var, params=None):
+        """tf.nn.batch_normalization: ``x * inv + (beta - mean * inv)`` with ``inv =
+        rsqrt(var + epsilon) * gamma``, in its ``batchnorm`` scope (Python operators: a
+        variable given is read where TF reads it)."""
+        scale, offset = self._params(x) if params is None else params
+        mean, var = self._broadcast(x, mean), self._broadcast(x, var)
+        with name_scope("batchnorm"):
+            inv = M.rsqrt(var + self.epsilon)
+            if scale is not None:
+                inv = inv * scale
+            return x * inv + (offset - mean * inv if offset is not None else -mean * inv)
 
     compute_output_shape = same_shape
 

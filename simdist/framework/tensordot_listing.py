@@ -33,12 +33,14 @@ _I32 = dtypes.int32
 
 
 def _side(s, t, axes, flipped):
-    """_tensordot_reshape's ops for the GraphTensor ``t``: (reshaped, free dims: a list
-    for a static side, else the GatherV2 of them)."""
-    shape = t.shape.as_list()
-    axes = [i if i >= 0 else i + len(shape) for i in axes]
-    free = [i for i in builtins.range(len(shape)) if i not in axes]
-    if None not in shape:
+    """_tensordot_reshape's ops for the GraphTensor ``t`` and its contracted ``axes`` (a
+    list, or a GraphTensor of them): (reshaped, free dims: a list for a static side, else
+    the GatherV2 of them)."""
+    shape = t.shape.as_list() if t.shape.rank is not None else None
+    if isinstance(axes, list):
+        axes = [i if i >= 0 else i + len(shape) for i in axes] if shape is not None else axes
+    if shape is not None and None not in shape and isinstance(axes, list):
+        free = [i for i in builtins.range(len(shape)) if i not in axes]
         perm = axes + free if flipped else free + axes
         new_shape = [int(np.prod([shape[i] for i in axes])),
                      int(np.prod([shape[i] for i in free]))]
@@ -50,21 +52,62 @@ def _side(s, t, axes, flipped):
             t = s.op("Reshape", "Reshape", [t, ("shape", new_shape)], dtype=t.dtype,
                      shape=tuple(new_shape))
         return t, [shape[i] for i in free]
-    axes_t, free_t = s.const("axes", axes), s.const("free", free)
-    shape_t = s.op("Shape", "Shape", [t], dtype=_I32, shape=(len(shape),))
+    if shape is not None and isinstance(axes, list):   # a rank known: the axes' Consts
+        free = [i for i in builtins.range(len(shape)) if i not in axes]
+        axes_t, free_t = s.const("axes", axes), s.const("free", free)
+        shape_t = s.op("Shape", "Shape", [t], dtype=_I32, shape=(len(shape),))
+    else:
+        shape_t, axes_t, free_t = _read_axes(s, t, shape, axes)
+    n_free = None if shape is None or not isinstance(axes, list) else len(shape) - len(axes)
+    n_axes = len(axes) if isinstance(axes, list) else axes.shape.as_list()[0]
     free_dims = s.op("GatherV2", "GatherV2", [shape_t, free_t, ("axis", 0)], dtype=_I32,
-                     shape=(len(free),))
+                     shape=(n_free,))
     axes_dims = s.op("GatherV2", "GatherV2", [shape_t, axes_t, ("axis", 0)], dtype=_I32,
-                     shape=(len(axes),))
+                     shape=(n_axes,))
     prods = [s.op("Prod", "Prod", [d, s.const("Const", [0])], dtype=_I32, shape=())
              for d in (free_dims, axes_dims)]
     order = [axes_t, free_t] if flipped else [free_t, axes_t]
-    perm = s.op("concat", "ConcatV2", order + [("axis", 0)], dtype=_I32, shape=(len(shape),))
+    perm = s.op("concat", "ConcatV2", order + [("axis", 0)], dtype=_I32,
+                shape=(None if shape is None else len(shape),))
     new_shape = s.op("stack", "Pack", prods[::-1] if flipped else prods, dtype=_I32,
                      shape=(2,))
     t = s.op("transpose", "Transpose", [t, perm], dtype=t.dtype, shape=None)
     return s.op("Reshape", "Reshape", [t, new_shape], dtype=t.dtype, shape=(None, None)), \
         free_dims
+
+
+def _read_axes(s, t, shape, axes):
+    """The shape, contracted and free axes of a side read at run time (a rank not known, or
+    axes given as a tensor): Shape and Rank (Consts where known), the axes made
+    non-negative (GreaterEqual, add, Select) and the free ones (range, ListDiff)."""
+    known = shape is not None and None not in shape
+    shape_t = s.const("Shape", shape) if known else s.op(
+        "Shape", "Shape", [t], dtype=_I32, shape=(None if shape is None else len(shape),))
+    rank_t = s.const("Rank", len(shape)) if shape is not None else s.op(
+        "Rank", "Rank", [t], dtype=_I32, shape=())
+    if isinstance(axes, list):
+        axes = s.const("axes", axes)
+    n = axes.shape.as_list()[0] if axes.shape.rank else None
+    at_least = s.op("GreaterEqual", "GreaterEqual", [axes, ("y", 0)], dtype=dtypes.bool_,
+                    shape=(n,))
+    shifted = s.op("add", "AddV2", [axes, rank_t], dtype=_I32, shape=(n,))
+    axes = s.op("Select", "Select", [at_least, axes, shifted], dtype=_I32, shape=(n,))
+    every = s.op("range", "Range", [("start", 0), rank_t, ("delta", 1)], dtype=_I32,
+                 shape=(None if shape is None else len(shape),))
+    free = s.b.add(s.name("ListDiff"), "ListDiff", [every, axes],
+                   [(_I32, (None,)), (_I32, (None,))]).outputs[0]
+    return shape_t, axes, free
+
+
+def _rank_axes(s, a, n):
+    """_tensordot_axes for an int ``n`` and ``a`` of unknown rank: ``range(rank(a) - n,
+    rank(a))`` and ``range(n)``."""
+    rank = s.op("Rank", "Rank", [a], dtype=_I32, shape=())
+    start = s.op("sub", "Sub", [rank, ("y", n)], dtype=_I32, shape=())
+    a_axes = s.op("range", "Range", [start, rank, ("delta", 1)], dtype=_I32, shape=(None,))
+    b_axes = s.op("range", "Range", [("start", 0), ("limit", n), ("delta", 1)], dtype=_I32,
+                  shape=(n,))
+    return a_axes, b_axes
 
 
 def _operand(s, builder, name, label, value):
@@ -87,16 +130,17 @@ def list_tensordot(builder, name, args, kwargs, outputs):
     s = Scope(builder, name + "/")
     a = _operand(s, builder, name, "a", call["a"])
     b = _operand(s, builder, name, "b", call["b"])
-    if a is None or b is None or a.shape.rank is None or b.shape.rank is None:
-        return None
     axes = call["axes"]
-    if not isinstance(axes, (int, np.integer, list, tuple)):
+    if a is None or b is None or not isinstance(axes, (int, np.integer, list, tuple)):
         return None
-    a_axes, b_axes = tensordot_ops.axes_lists(a.shape.rank, axes)
-    if len(a_axes) != len(b_axes):
-        return None
-    a_t, a_free = _side(s, a, list(a_axes), False)
-    b_t, b_free = _side(s, b, list(b_axes), True)
+    if a.shape.rank is None and isinstance(axes, (int, np.integer)):
+        a_axes, b_axes = _rank_axes(s, a, int(axes))
+    else:
+        a_axes, b_axes = (list(x) for x in tensordot_ops.axes_lists(a.shape.rank, axes))
+        if len(a_axes) != len(b_axes):
+            return None
+    a_t, a_free = _side(s, a, a_axes, False)
+    b_t, b_free = _side(s, b, b_axes, True)
     product = s.op("MatMul", "MatMul", [a_t, b_t], dtype=a.dtype, shape=(None, None))
     free = [d if not isinstance(d, list) else s.const("Const", d) for d in (a_free, b_free)]
     shape = s.op("concat", "ConcatV2", free + [("axis", 0)], dtype=_I32, shape=None)

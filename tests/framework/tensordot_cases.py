@@ -102,4 +102,13 @@ def g(a):
 out = [ops(f, x[:, :2]), ops(g), g.get_concrete_function().structured_outputs.shape,
        layer(x), g(x)]
 """,
+    "traced: inputs of unknown rank, an int N and pairs of lists": OPS + """
+@tf.function(input_signature=[tf.TensorSpec(None)])
+def f(a):
+    return tf.tensordot(a, y, 1)
+@tf.function(input_signature=[tf.TensorSpec(None), tf.TensorSpec([None, 3])])
+def g(a, b):
+    return tf.tensordot(a, b, [[-2], [1]]), tf.tensordot(b, a, [[1], [1]])
+out = [ops(f), f(x), ops(g), g(x, y)]
+""",
 }

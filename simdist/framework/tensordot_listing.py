@@ -12,7 +12,11 @@ Glossary:
               (the new shape), ``transpose``, ``Reshape``.
   result   -- ``MatMul``; the free dims of a static side as a Const, ``concat`` of both
               sides' and the Reshape named after the scope.
-  whole    -- an unknown rank or axes given as a tensor: listed as one node.
+  read axes -- a side of unknown rank, or whose axes are a tensor: ``Shape`` and
+              ``Rank`` (Consts where known), the axes made non-negative (``GreaterEqual``,
+              ``add``, ``Select``), the free ones by ``range`` and ``ListDiff``; an int
+              ``N`` over an unknown rank: ``Rank``, ``sub``, ``range`` and ``range_1``.
+  whole    -- axes given as a tensor: listed as one node.
 
 Mirrors tensorflow/python/ops/math_ops.py (tensordot, _tensordot_reshape).
 """

@@ -1,12 +1,15 @@
-"""``import simdist`` loads tf.distribute, tf.data, Keras, checkpoints, networkx and the
-multi-process machinery only when first used (as TF's lazy loader does), and every public name still
-resolves: ``dir(simdist)`` and each ``tf.a.b`` the seed listings use. Checked in fresh
-interpreters through sys.modules (no timing here: benchmarks/bench_import.py times it)."""
+"""``import simdist`` loads the framework (ops, tensors, NumPy) with the first name that needs
+it, and tf.distribute, tf.data, Keras, checkpoints, networkx and the multi-process machinery
+only when first used (as TF's lazy loader does), and every public name still resolves:
+``dir(simdist)``, ``from simdist import X`` and each ``tf.a.b`` the seed listings use, from
+any thread, whichever simdist module a program (or an unpickling) imports first. Checked in
+fresh interpreters through sys.modules (no timing here: benchmarks/bench_import.py times it)."""
 
 from __future__ import annotations
 
 import json
 import os
+import pickle
 import re
 import subprocess
 import sys
@@ -15,7 +18,8 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEEDS = os.path.join(ROOT, "tests", "seeds", "data")
-DEFERRED = ("networkx", "simdist.keras", "simdist.saved_model", "simdist.collectives",
+DEFERRED = ("simdist._api", "simdist.framework", "simdist.framework.ops", "numpy",
+            "networkx", "simdist.keras", "simdist.saved_model", "simdist.collectives",
             "multiprocessing", "socket", "simdist.distribute.process_cluster", "simdist.tpu",
             "simdist.distribute.tpu_strategy", "simdist.distribute.experimental",
             "simdist.distribute.multi_worker_mirrored_strategy",
@@ -35,6 +39,56 @@ def test_import_simdist_leaves_the_heavy_modules_unloaded():
     loaded = fresh("import json, sys, simdist\n"
                    f"print(json.dumps([m for m in {DEFERRED!r} if m in sys.modules]))")
     assert loaded == []
+
+
+def test_the_first_name_from_any_thread_loads_and_publishes_the_framework():
+    got = fresh("""
+import json, sys, threading
+import simdist as tf
+barrier, out = threading.Barrier(3, timeout=60), []
+def use():
+    barrier.wait()
+    try:
+        out.append(float(tf.reduce_sum(tf.constant([1.0, 2.0]) * 2)))
+    except Exception as e:   # a half-loaded framework: AttributeError
+        out.append(repr(e))
+threads = [threading.Thread(target=use) for _ in range(3)]
+for t in threads: t.start()
+for t in threads: t.join(60)
+from simdist import GradientTape, float32
+print(json.dumps({"out": out, "published": "constant" in vars(tf) and "Variable" in vars(tf),
+                  "from": GradientTape is tf.GradientTape and float32 is tf.float32,
+                  "operators": tf.__operators__.add is tf.__operators__.add,
+                  "private": [hasattr(tf, n) for n in ("_no_such", "__wrapped__")]}))
+""")
+    assert got == {"out": [6.0, 6.0, 6.0], "published": True, "from": True, "operators": True,
+                   "private": [False, False]}
+
+
+@pytest.mark.parametrize("first", ["pickle", "simdist.framework.ops.array_grad"])
+def test_any_first_import_loads_the_framework_in_its_one_order(first):
+    # A module inside the framework's import cycles, imported first, used to fail to load
+    # (ImportError: a partially initialized module) when only simdist/__init__ knew the order.
+    pickled = pickle.dumps((tf_float32(), tf_spec()))
+    first_import = (f"pickle.loads({pickled!r})" if first == "pickle"
+                    else f"importlib.import_module({first!r})")
+    got = fresh(f"""
+import importlib, json, pickle
+{first_import}
+import simdist as tf
+print(json.dumps(float(tf.reduce_sum(tf.constant([1.0, 2.0]) + 1))))
+""")
+    assert got == 5.0
+
+
+def tf_float32():
+    from simdist.framework import dtypes
+    return dtypes.float32
+
+
+def tf_spec():
+    from simdist.framework.tensor_spec import TensorSpec
+    return TensorSpec([None, 3])
 
 
 def test_import_simdist_leaves_logging_json_and_random_to_first_use():

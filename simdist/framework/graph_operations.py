@@ -22,8 +22,9 @@ Glossary:
   NoOp           -- last, when an op is stateful (a variable read or write, a print, a
                     StatefulPartitionedCall): the function's control output.
   recorded whole -- an op simdist records as one node where TF has several (a loss, a
-                    metric update, an optimizer step, a tf.cond): listed as one operation
-                    of the node's name; its type is its name's op part. A node with a
+                    metric update, an optimizer step, a tf.cond, a vectorized_map's
+                    ``pfor``): listed as one operation of the node's name; its type is its
+                    name's op part. A node with a
                     listing of its own (``graph.node_listings``: a MirroredStrategy's
                     all-reduce, distribute/collective_listing.py) lists TF's ops.
 
@@ -595,6 +596,13 @@ class _Builder:
                 ident = self.add(f"{node.name}/Identity{'' if i == 0 else f'_{i}'}",
                                  "Identity", op.outputs[:1])
                 self.by_id[tid] = ident.outputs[0]
+            return
+        if not hasattr(node, "max_iters"):   # a pfor (vectorized_map): recorded whole
+            outs = [self.specs.get(tid, (None, None, None))[1:] for tid in node.outputs]
+            op = self.add(node.name, "pfor", [self.by_id[t] for t in node.elem_ids
+                                             if t in self.by_id], outs or [(None, None)])
+            for tid, out in zip(node.outputs, op.outputs):
+                self.by_id[tid] = out
             return
         limit = -1 if node.max_iters is None else node.max_iters
         traced = self.by_id.get(getattr(limit, "_id", None))   # a traced tensor: itself

@@ -27,3 +27,19 @@ def test_ops_without_a_converter_are_tensorflows():
     assert sorted(recorded) == sorted(parallel_for.NO_CONVERTER)
     for op_type, found in recorded.items():
         assert found == {"registered": True, "converter": False}, op_type
+
+
+def test_a_traced_vectorized_map_is_listed_whole():
+    """get_operations() of a traced vectorized_map (it raised AttributeError): not TF's
+    ops (TF lists loop_body/..., pfor/all_indices and each op's '<op>/pfor/<Type>'), but
+    the node recorded whole, as graph_operations lists what it has no listing for,
+    between TF's argument Placeholder and output Identity."""
+    @tf.function
+    def f(x):
+        return tf.vectorized_map(lambda r: r * 2.0 + 1.0, x)
+
+    graph = f.get_concrete_function(tf.ones([3, 2])).graph
+    listed = [(o.name, o.type, [t.name for t in o.inputs]) for o in graph.get_operations()]
+    assert listed == [("x", "Placeholder", []), ("pfor", "pfor", ["x:0"]),
+                      ("Identity", "Identity", ["pfor:0"])]
+    assert "node {" in str(graph.as_graph_def())

@@ -38,6 +38,7 @@ _F = np.float32
 CACHES = {"l1": 32 * 1024, "l2": 512 * 1024, "l3": 256 * 1024 * 1024}  # as Eigen read them
 _MR, _NR = 16, 4            # gebp's register block for float without FMA: 2 packets x 4
 _ACTUAL_L2 = 1572864        # Eigen's fixed 1.5 MB for the second level of blocking
+_BAND = 32768               # _dot's running sums per pass (128 KiB: in a 512 KiB L2 cache)
 
 
 def blocking(k: int, m: int, n: int, kc_factor: int = 4):
@@ -86,13 +87,20 @@ def _products(a, b):
 
 def _dot(start, a, b):
     """``start + a[:, 0] * b[0] + a[:, 1] * b[1] + ...`` in order (one rounding per
-    operation): the terms all at once for small results, else one ``k`` at a time."""
-    if a.shape[0] * b.shape[1] < 2048:
+    operation): the terms all at once for small results, else one ``k`` at a time over
+    bands of rows whose sums stay in the cache (``_BAND`` values each)."""
+    rows, cols = start.shape
+    if rows * cols < 2048:
         return _sum(start, _products(a, b))
-    acc, term = start.copy(), np.empty_like(start)
-    for k in range(a.shape[1]):
-        np.multiply(a[:, k, None], b[k], out=term)
-        acc += term
+    acc = start.copy()
+    band = max(1, _BAND // cols)
+    term = np.empty((min(band, rows), cols), _F)
+    a_t, b = np.ascontiguousarray(a.T), np.ascontiguousarray(b)   # rows of k read in order
+    for r in range(0, rows, band):
+        sums, t = acc[r:r + band], term[:min(band, rows - r)]
+        for k in range(a_t.shape[0]):
+            np.multiply(a_t[k, r:r + band, None], b[k], out=t)
+            sums += t
     return acc
 
 
@@ -211,9 +219,9 @@ def _row_sums(p, width):
     one may be shorter): (rows, groups)."""
     rows, cols = p.shape
     whole = cols // width * width
-    groups = p[:, :whole].reshape(rows, -1, width)
-    sums = [np.add.accumulate(np.concatenate([np.zeros((rows, groups.shape[1], 1), _F),
-                                              groups], axis=2), axis=2)[:, :, -1]]
+    # The summation axis first: accumulate's inner loop then runs over all the sums at once.
+    groups = p[:, :whole].reshape(rows, -1, width).transpose(2, 0, 1)
+    sums = [_sum(np.zeros(groups.shape[1:], _F), groups)]
     if whole < cols:
         sums.append(_sum(np.zeros(rows, _F), p[:, whole:].T)[:, None])
     return np.concatenate(sums, axis=1)

@@ -135,10 +135,13 @@ def _gemv_row_major(essential, bottom, stride):
     Eigen's column-major GEMV over ``bottom^T``, each block of rows summed in order and
     the blocks added one after another."""
     products = essential[:, None] * bottom
-    r = products.shape[0]
+    r, c = products.shape
     rows = r if r < _GEMV_ROWS else (16 if stride * 4 < 32000 else 4)
-    blocks = [np.add.accumulate(products[i:i + rows], axis=0)[-1] for i in range(0, r, rows)]
-    return np.add.accumulate(np.asarray(blocks), axis=0)[-1]
+    whole = r // rows * rows   # the whole blocks at once, then the short last one
+    blocks = np.add.accumulate(products[:whole].reshape(-1, rows, c), axis=1)[:, -1]
+    if whole < r:
+        blocks = np.concatenate([blocks, np.add.accumulate(products[whole:], axis=0)[-1:]])
+    return np.add.accumulate(blocks, axis=0)[-1]
 
 
 def _gemv_col_major(essential, bottom, stride=None):

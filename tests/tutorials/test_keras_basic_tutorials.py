@@ -1,6 +1,6 @@
 """TF's basic Keras tutorials run under simdist and print what TF 2.21 printed
 (``record_tf_tutorials.py 1 keras_classification``, ``1 keras_regression``, ``1 cnn``,
-``1 text_classification``, each in a process of its own).
+``1 text_classification``, ``1 text_classification_rnn``, each in a process of its own).
 
 "Basic classification: Classify images of clothing" (programs/keras_classification.py, on
 80 synthetic Fashion-MNIST-shaped training images and 16 test images): a seeded Sequential
@@ -28,6 +28,15 @@ the training text, its vectorized review and vocabulary, datasets mapped, cached
 prefetched, an Embedding / Dropout / GlobalAveragePooling1D / Dense model fit for 3 epochs,
 evaluated, its history, and the model wrapped with its TextVectorization layer evaluated on
 raw strings and predicting three examples.
+
+"Text classification with an RNN" (programs/text_classification_rnn.py, TF Text's tutorial,
+on 32 training and 16 test synthetic reviews of 6 pseudo-words shaped like tfds's
+imdb_reviews): the element spec, a shuffled batch, TextVectorization adapted on the mapped
+text, its vocabulary and round trips, a Sequential of the encoder, Embedding(mask_zero=True),
+Bidirectional(LSTM) and Dense layers (``supports_masking`` of each; a prediction that the
+padding of a longer text in its batch leaves unchanged), fit with validation_steps,
+evaluated and predicting; then the stacked model (Bidirectional LSTM with
+``return_sequences`` under another, Dropout) likewise.
 """
 
 from test_tutorials import _replays_traced, cpu_machine  # noqa: F401 - the fixture
@@ -51,3 +60,8 @@ def test_cnn_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
 def test_text_classification_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
     cpu_machine(1)
     _replays_traced("text_classification")
+
+
+def test_text_classification_rnn_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    cpu_machine(1)
+    _replays_traced("text_classification_rnn")

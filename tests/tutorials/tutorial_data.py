@@ -25,6 +25,9 @@ Glossary:
                        seeded pseudo-words (each training review holds its own 25 of them,
                        so the vocabulary passes index 1287), capitals, punctuation and
                        '<br />' tags, positive reviews leaning on their own words.
+  synthetic_imdb_reviews -- ``(datasets, info)`` shaped like ``tfds.load('imdb_reviews',
+                       with_info=True, as_supervised=True)``: (string review, int64 label)
+                       pairs, each review 6 pseudo-words (2 of its class) with punctuation.
   fixed_weights     -- one seeded array per weight of a built model, in ``model.weights``
                        order: the frameworks' random initializers do not draw the same
                        numbers, so the tutorials' numbers are compared from these.
@@ -146,9 +149,10 @@ def pick_unused_port():
         return s.getsockname()[1]
 
 
-def _review(rng, words, own, lean):
+def _review(rng, words, own, lean, common=40, leaning=8):
     """One review: common words, words of its class (``lean``), its own words, punctuation."""
-    picks = list(rng.choice(words[:300], 40, p=_ZIPF)) + list(rng.choice(lean, 8)) + own
+    picks = list(rng.choice(words[:300], common, p=_ZIPF)) + list(rng.choice(lean, leaning)) \
+        + own
     rng.shuffle(picks)
     text = []
     for i, w in enumerate(picks):
@@ -164,17 +168,36 @@ _ZIPF = 1.0 / np.arange(1, 301)
 _ZIPF = _ZIPF / _ZIPF.sum()
 
 
+def _pseudo_words(rng, n):
+    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
+    words = []
+    while len(words) < n:
+        w = "".join(rng.choice(letters, rng.randint(2, 9)))
+        if w not in words:
+            words.append(w)
+    return words
+
+
+def synthetic_imdb_reviews(tf, n_train=32, n_test=16):
+    """``(datasets, info)`` shaped like ``tfds.load('imdb_reviews', with_info=True,
+    as_supervised=True)``: short reviews (four common words and two of their class)."""
+    rng = np.random.RandomState(24)
+    words = _pseudo_words(rng, 400)
+    out = {}
+    for split, n in (("train", n_train), ("test", n_test)):
+        labels = rng.randint(0, 2, size=n).astype(np.int64)
+        texts = np.array([_review(rng, words, [], words[300 + 40 * int(y):340 + 40 * int(y)],
+                                  common=4, leaning=2) for y in labels])
+        out[split] = tf.data.Dataset.from_tensor_slices((texts, labels))
+    return out, _Info(n_train, n_test)
+
+
 def synthetic_imdb(root, n_train=40, n_test=16):
     """Write the IMDB-shaped folder under ``root`` ('aclImdb_v1/aclImdb/...'); its path."""
     import os
 
     rng = np.random.RandomState(21)
-    letters = np.array(list("abcdefghijklmnopqrstuvwxyz"))
-    words = []
-    while len(words) < 2000:
-        w = "".join(rng.choice(letters, rng.randint(2, 9)))
-        if w not in words:
-            words.append(w)
+    words = _pseudo_words(rng, 2000)
     leans = {"pos": words[300:340], "neg": words[340:380]}
     base = os.path.join(root, "aclImdb_v1")
     k = 380

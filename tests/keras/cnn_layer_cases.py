@@ -392,4 +392,51 @@ out = L.Softmax(robust_masking=True)(np.ones((2, 2), np.float32), mask=np.eye(2)
     "Softmax of a vector": "out = tf.keras.layers.Softmax()(np.ones(3, np.float32))",
 })
 
-CASES = {**OPS, **CONV_LAYER, **POOL_LAYERS, **OTHER_LAYERS, **MODELS, **TRANSPOSED}
+# Layers of the Keras functional API guide (tests/tutorials/programs/functional_api.py).
+GUIDE_LAYERS = {
+    f"Conv1D {name}": HELP + f"""
+c = L.Conv1D(4, 3, {kwargs}name='c')
+c.build((None, 9, 5))
+c.set_weights([R(3, 5, 4, seed=1), R(4, seed=2)])
+out = grads(lambda x: c(x), R(2, 9, 5)) + [str(c.compute_output_shape((None, 9, 5))),
+                                           str(c.compute_output_shape((None, None, 5)))]
+""" for name, kwargs in (("valid", ""), ("strides 2", "strides=2, "),
+                         ("same", "padding='same', "),
+                         ("causal dilation 2", "padding='causal', dilation_rate=2, "),
+                         ("causal strides 2", "padding='causal', strides=2, "))
+}
+GUIDE_LAYERS.update({
+    "Conv1D weights, config and summary": HELP + """
+i = tf.keras.Input((10, 5))
+c = L.Conv1D(32, 3, activation='relu', name='c')
+m = tf.keras.Model(i, c(i))
+out = [[w.name for w in c.weights], [str(tuple(w.shape)) for w in c.weights],
+       sorted(c.get_config().items()), summary(m)]
+""",
+    "UpSampling2D values, gradients and shapes": HELP + """
+u = L.UpSampling2D((2, 3), name='u')
+v = L.UpSampling2D(3, data_format='channels_first', name='v')
+out = grads(lambda x: u(x), R(2, 3, 2, 4)) + [
+    v(R(1, 2, 3, 2)), str(u.compute_output_shape((None, None, 5, 4))),
+    sorted(u.get_config().items()), str(L.UpSampling2D()(tf.keras.Input((None, 4, 1))).shape)]
+""",
+    "UpSampling2D unknown interpolation": "out = L.UpSampling2D(interpolation='cubic')",
+    "Average, Subtract, Multiply, Maximum, Minimum": HELP + """
+a, b, c = R(2, 3), R(2, 3, seed=1), R(2, 1, seed=2)
+out = [L.average([a, b, c]), L.subtract([a, b]), L.multiply([a, b, c]),
+       L.maximum([a, b]), L.minimum([a, b, c]), L.Average(name='v').get_config()]
+""",
+    "Subtract of three inputs": "out = L.Subtract()([np.ones((1, 2), 'float32')] * 3)",
+    "to_categorical": """
+u = tf.keras.utils
+out = [u.to_categorical([[1], [0], [3]]), u.to_categorical(np.array([[2, 1]]), 4, 'int32'),
+       u.normalize(np.array([[3.0, 4.0], [0.0, 0.0]]))]
+""",
+    "plot_model without pydot": """
+i = tf.keras.Input((3,))
+out = tf.keras.utils.plot_model(tf.keras.Model(i, L.Dense(2)(i)), 'model.png')
+""",
+})
+
+CASES = {**OPS, **CONV_LAYER, **POOL_LAYERS, **OTHER_LAYERS, **MODELS, **TRANSPOSED,
+         **GUIDE_LAYERS}

@@ -54,6 +54,16 @@ class UpSampling2D(Layer):
             shape[axis] = None if shape[axis] is None else shape[axis] * factor
         return tuple(shape)
 
+    def _symbolic_output_shapes(self, inputs, args, kwargs):
+        """A functional call's output as TF's graph infers it: resize_images takes the new
+        size from tf.shape when a spatial size is unknown, so both are then unknown."""
+        shape = self.compute_output_shape(tuple(inputs.shape.as_list()))
+        rows, cols = self._spatial_axes()
+        if shape[rows] is None or shape[cols] is None:
+            shape = list(shape)
+            shape[rows] = shape[cols] = None
+        return tuple(shape)
+
     def call(self, inputs):
         # Nearest-neighbour resizing by whole factors: each pixel copied into its block,
         # by a new axis after each spatial one, tiled, and merged back.

@@ -26,6 +26,9 @@ _KERAS_ALIASES = ("metrics", "losses", "optimizers")
 
 
 def __getattr__(name):
+    if name == "__all__":   # ``from simdist import *``: the names the old import bound
+        _importlib.import_module("simdist._api")
+        return [n for n in globals() if not n.startswith("_")]
     if name.startswith("_") and name != "__operators__":   # probes (__path__ ...), _world ...
         raise AttributeError(f"module 'simdist' has no attribute {name!r}")
     if name in _KERAS_ALIASES:

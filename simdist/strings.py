@@ -3,6 +3,7 @@
 from simdist.framework import dispatch as _dispatch  # noqa: E402
 from simdist.framework.ops.ragged_string_ops import (  # noqa: F401
     bytes_split,
+    ngrams,
     split,
     unicode_decode,
     unicode_split,

@@ -329,6 +329,35 @@ def _operators():
         setattr(RaggedTensor, f"__{py}__", _operator(op, reverse=False))
     for py, op in {"neg": "negative", "abs": "abs", "invert": "logical_not"}.items():
         setattr(RaggedTensor, f"__{py}__", _operator(op, reverse=None))
+    RaggedTensor.__eq__ = _equality("equal", mismatch=False)
+    RaggedTensor.__ne__ = _equality("not_equal", mismatch=True, none=True)
+    RaggedTensor.__hash__ = _hash
+
+
+def _equality(op: str, mismatch: bool, none: bool = False):
+    """``==`` / ``!=``: element-wise, or ``mismatch`` (a Python bool) for shapes that do not
+    broadcast; against None, ``none`` (TF's ragged tensor_equals, and the dense
+    tensor_not_equals its ``__ne__`` is)."""
+    def method(self, other):
+        from simdist.framework import errors
+        from simdist.framework.ops import ragged_elementwise
+
+        if other is None:
+            return none
+        try:
+            return ragged_elementwise.operator_call(op, self, (other,), reverse=False)
+        except (errors.InvalidArgumentError, ValueError):
+            return mismatch
+
+    return method
+
+
+def _hash(self):
+    """A RaggedTensor is unhashable eagerly (it compares element-wise); while a function
+    traces, its identity (TF's ragged_hash)."""
+    if func_graph.current() is None:
+        raise TypeError("RaggedTensor is unhashable.")
+    return id(self)
 
 
 def _formatter(x) -> str:

@@ -211,4 +211,60 @@ out = _text([ds.element_spec, ds.batch(2).element_spec, list(ds.batch(3)), rb.el
              [tf.sparse.to_dense(x) for x in sp.batch(2)]])
 """,
 })
+# ragged24: comparison, selection, n-grams, stack along inner axes, tile of two ragged dims
+ERR = ("def _error(fn):\n    try:\n        fn()\n    except Exception as e:\n"
+       "        return type(e).__name__ + ': ' + str(e)\n    return 'no error'\n")
+CASES.update({
+    "ragged == and != compare element-wise, or not at all": R + """
+q = tf.ragged.constant([[3, 1], [5]])
+t = tf.constant([[1, 2], [3, 4]])
+u = tf.ragged.constant([[1, 2], [3, 4]])
+out = _text([r == r, r == 3, r != 1, 3 == r, q == r, r == t, t == r, u == t, t != u, r != q,
+             r == None, r != None])
+""",
+    "hashing a RaggedTensor": R + ERR + """
+out = [_error(lambda: hash(r)), _error(lambda: {r: 1})]
+""",
+    "ragged tf.where": R + F + ERR + """
+out = _text([tf.where(r > 2, r, r * 10), tf.where(r > 2), tf.where(f > 0.5, f, 0.0),
+             tf.where(r > 2, 1, 0), tf.where(tf.ragged.constant([[[True], [False]], [[True]]])),
+             tf.where(r > 2, r, tf.constant([[100], [200], [300], [400]])),
+             _error(lambda: tf.where(r > 2, r, tf.ragged.constant([[1], [2], [3], [4]])))])
+""",
+    "ragged tf.gather and tf.gather_nd": R + T + """
+out = _text([tf.gather(r, [2, 0, 0]), tf.gather(r, tf.ragged.constant([[2, 0], [], [3]])),
+             tf.gather(tf.constant([10, 20, 30]), tf.ragged.constant([[2, 0], [1]])),
+             tf.gather(t, [2, 1]), tf.gather(r, [[0, 3], [2, 2]]),
+             tf.gather_nd(r, [[0, 1], [2, 0]]), tf.gather_nd(r, [[2], [0]]),
+             tf.gather_nd(t, [[2, 0], [0, 1]]), tf.gather_nd(t, [[2, 0, 1]]),
+             tf.gather(r, [2, 0]).shape, tf.gather(r, [[0, 3], [2, 2]]).shape])
+""",
+    "tf.strings.ngrams": ERR + """
+words = tf.ragged.constant([['a', 'b', 'c', 'd'], ['e'], [], ['f', 'g']])
+out = _text([tf.strings.ngrams(words, 2), tf.strings.ngrams(words, (1, 3), separator='_'),
+             tf.strings.ngrams(words, 2, pad_values=('<', '>')),
+             tf.strings.ngrams(words, 3, pad_values='#', padding_width=1),
+             tf.strings.ngrams(words, 3, preserve_short_sequences=True),
+             tf.strings.ngrams(words, 4, pad_values=('<', '>'), padding_width=2,
+                               preserve_short_sequences=True),
+             tf.strings.ngrams(tf.constant(['x', 'y', 'z']), 2),
+             tf.strings.ngrams(tf.constant([['x', 'y', 'z'], ['u', 'v', 'w']]), 2),
+             tf.strings.ngrams(tf.ragged.constant([[['a', 'b'], ['c']], [['d', 'e', 'f']]]), 2),
+             _error(lambda: tf.strings.ngrams(words, 0)),
+             _error(lambda: tf.strings.ngrams(words, 2, padding_width=1)),
+             _error(lambda: tf.strings.ngrams(words, 2, pad_values=3)),
+             _error(lambda: tf.strings.ngrams(tf.constant('x'), 2))])
+""",
+    "ragged stack along inner axes": R + T + ERR + """
+s1, s2 = tf.stack([r, r * 10], axis=1), tf.ragged.stack([r, r * 10], axis=2)
+s3 = tf.stack([t, t], axis=-1)
+out = _text([s1, s1.shape, s2, s2.shape, s3, s3.shape, tf.ragged.stack([t, t], axis=1),
+             _error(lambda: tf.stack([r, r], axis=3))])
+""",
+    "ragged tile of two ragged dimensions": T + """
+u = tf.ragged.constant([[[1.5], [2.5, 3.5]], [[4.5]]], ragged_rank=2)
+a, b = tf.tile(t, [2, 2, 1]), tf.tile(t, [1, 2, 3])
+out = _text([a, a.shape, b, b.shape, tf.tile(t, [0, 1, 1]), tf.tile(u, [1, 1, 2])])
+""",
+})
 CASES = {name: TEXT + code for name, code in CASES.items()}

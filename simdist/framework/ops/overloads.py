@@ -78,6 +78,8 @@ def _not_equals(self, other):
 def _eq_impl(x, y, fn, mismatch):
     from simdist.framework import errors
 
+    if type(y).__name__ == "RaggedTensor":   # TF dispatches to the ragged comparison
+        return y == x if fn is M.equal else y != x
     try:
         return fn(x, y)
     except errors.InvalidArgumentError as e:

@@ -10,9 +10,10 @@ Glossary:
                   deeper, the same within each row.
   expand_dims  -- a uniform dimension of size 1: around all rows (axis 0), around each
                   row (axis 1), or deeper within each row.
-  stack        -- along axis 0: a new outer dimension of one row per input.
-  tile         -- the rows repeated ``multiples[0]`` times, each row's values
-                  ``multiples[1]`` times (one ragged dimension).
+  stack        -- along axis 0: a new outer dimension of one row per input; deeper: each
+                  input expanded at the axis, then concatenated there.
+  tile         -- the rows repeated ``multiples[0]`` times, each row tiled by the rest of
+                  the multiples (its values ``multiples[1]`` times ...).
   reverse      -- the rows' order (axis 0), or each row's values' (axis 1), reversed.
   map_rows     -- ``tf.map_fn`` over the rows of a RaggedTensor: ``fn`` on each row, the
                   results the rows of a RaggedTensor, or stacked into a Tensor when the
@@ -136,34 +137,69 @@ def _expand_dims_impl(rt, axis):
 
 
 def stack(values, axis=0, name=None):
-    """``tf.stack`` of values one of which at least is ragged (along axis 0)."""
-    if int(axis) != 0:
-        raise NotImplementedError("simdist's ragged stack takes axis=0 only.")
+    """``tf.stack`` of values one of which at least is ragged: along axis 0 a new outer
+    dimension of one row per input; deeper, each input expanded at ``axis`` and the
+    results concatenated there (TF's _ragged_stack_concat_helper).
+
+    Raises:
+      ValueError: an axis out of range, or inputs of different ranks.
+    """
     rts = as_ragged(list(values))
+    rank = rts[0].ndim
+    axis = int(axis)
+    if not -rank - 1 <= axis <= rank:
+        raise ValueError(f"axis={axis} out of bounds: expected {-rank - 1}<=axis<{rank + 1}")
+    axis %= rank + 1
+    if axis:
+        return concat([_expand_dims_impl(r, axis) for r in rts], axis)
     lens = np.asarray([r.nrows_int() for r in rts], np.int64)
     return RaggedTensor.from_row_lengths(_concat_impl(rts, 0), lens, validate=False)
 
 
 def tile(input, multiples, name=None):  # noqa: A002 - TF's name
-    """``tf.tile`` of a RaggedTensor of one ragged dimension."""
-    from simdist.framework.ops import array_ops
+    """``tf.tile`` of a RaggedTensor: its rows repeated ``multiples[0]`` times, each row
+    tiled by the rest of ``multiples`` (its values repeated ``multiples[1]`` times, each
+    of them tiled by ``multiples[2:]``, ...).
 
+    Raises:
+      ValueError: ``multiples`` not of the input's rank.
+    """
     rt = input
     m = [int(x) for x in np.asarray(host(execute.convert_to_tensor(multiples)))]
     if len(m) != rt.ndim:
         raise ValueError(f"Expected multiples argument to be a vector of length {rt.ndim} "
                          f"but got length {len(m)}")
-    if rt.ragged_rank != 1:
-        raise NotImplementedError("simdist's ragged tile takes one ragged dimension.")
-    s = rt._splits()
-    picks = [np.tile(np.arange(s[i], s[i + 1]), m[1])
-             for _ in range(m[0]) for i in range(rt.nrows_int())]
-    idx = np.concatenate(picks).astype(np.int64) if picks else np.zeros(0, np.int64)
-    values = gather_rows(rt.values, idx)
-    if any(x != 1 for x in m[2:]):
-        values = array_ops.tile(values, [1] + m[2:])
-    return RaggedTensor.from_row_lengths(values, np.asarray([len(p) for p in picks], np.int64),
-                                         validate=False)
+    return _tile_impl(rt, m)
+
+
+def _tile_impl(rt, m):
+    from simdist.framework.ops import array_ops
+
+    if not isinstance(rt, RaggedTensor):
+        return array_ops.tile(rt, m) if any(x != 1 for x in m) else rt
+    if rt.ragged_rank == 1 and all(x == 1 for x in m[2:]):   # one gather of the values
+        s = rt._splits()
+        picks = [np.tile(np.arange(s[i], s[i + 1]), m[1])
+                 for _ in range(m[0]) for i in range(rt.nrows_int())]
+        idx = np.concatenate(picks).astype(np.int64) if picks else np.zeros(0, np.int64)
+        return RaggedTensor.from_row_lengths(
+            gather_rows(rt.values, idx), np.asarray([len(p) for p in picks], np.int64),
+            validate=False)
+    rows = [_tile_impl(rt[i], m[1:]) for i in range(rt.nrows_int())]
+    return rows_as_ragged(rows * m[0], rt.flat_values)
+
+
+def rows_as_ragged(rows, like):
+    """Rows (Tensors, or RaggedTensors) as the rows of one RaggedTensor; no rows give an
+    empty one of ``like``'s dtype."""
+    from simdist.framework.ops import array_ops
+
+    if rows and isinstance(rows[0], RaggedTensor):
+        return stack(rows)
+    rows = [execute.convert_to_tensor(r) for r in rows]
+    lens = np.asarray([int(r.shape[0]) for r in rows], np.int64)
+    values = array_ops.concat(rows, 0) if rows else like[:0]
+    return RaggedTensor.from_row_lengths(values, lens, validate=False)
 
 
 def reverse(tensor, axis, name=None):
@@ -238,11 +274,6 @@ def map_rows(fn, rt, signature=None):
     dense = signature is not None and not hasattr(signature, "ragged_rank")
     if dense:
         return array_ops.stack(results)
-    if results and isinstance(results[0], RaggedTensor):
-        return stack(results)
-    results = [execute.convert_to_tensor(r) for r in results]
-    lens = np.asarray([int(r.shape[0]) for r in results], np.int64)
-    values = array_ops.concat(results, 0) if results else rt.flat_values[:0]
-    return RaggedTensor.from_row_lengths(values, lens, validate=False)
+    return rows_as_ragged(results, rt.flat_values)
 
 

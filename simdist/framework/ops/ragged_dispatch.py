@@ -7,9 +7,9 @@ Glossary:
   BINARY   -- element-wise ops of two tensors: broadcast (ragged_elementwise.binary).
   NARY     -- element-wise ops of a list of tensors (``add_n``, ``strings.join``).
   REDUCE   -- ``reduce_<kind>`` over axes (ragged_math_ops.reduce).
-  ARRAY    -- concat, stack, expand_dims, tile, reverse, shape and the fills of a
-              DynamicRaggedShape; ``tf.boolean_mask`` refuses ragged values as TF 2.21's
-              does (ValueError: ``tf.ragged.boolean_mask`` takes them).
+  ARRAY    -- concat, stack, expand_dims, tile, reverse, gather, gather_nd, where, shape
+              and the fills of a DynamicRaggedShape; ``tf.boolean_mask`` refuses ragged
+              values as TF 2.21's does (ValueError: ``tf.ragged.boolean_mask`` takes them).
   traced   -- each ragged op is a recorded op (func_graph.recorded): one graph node.
   dispatch -- as TF's ragged dispatch: an op called on a RaggedTensor fails to convert it
               (TypeError or ValueError), and the dispatcher registered here is asked; it
@@ -27,6 +27,7 @@ from simdist.framework.ops import (
     ragged_array_ops,
     ragged_conversion_ops,
     ragged_elementwise,
+    ragged_gather_ops,
     ragged_getitem,
     ragged_math_ops,
     ragged_shape,
@@ -35,8 +36,8 @@ from simdist.framework.ragged_tensor import RaggedTensor
 
 # While a tf.function traces, each ragged op is one node of the graph (its RaggedTensors
 # recorded as their components), run again on the values at each execution.
-for _module in (ragged_array_ops, ragged_conversion_ops, ragged_elementwise, ragged_getitem,
-                ragged_math_ops, ragged_shape):
+for _module in (ragged_array_ops, ragged_conversion_ops, ragged_elementwise, ragged_gather_ops,
+                ragged_getitem, ragged_math_ops, ragged_shape):
     func_graph.record_module_ops(_module)
 
 UNARY = {f"math.{n}" for n in (
@@ -59,7 +60,9 @@ ARRAY = {"concat": ragged_array_ops.concat, "stack": ragged_array_ops.stack,
          "tile": ragged_array_ops.tile, "reverse": ragged_array_ops.reverse,
          "compat.v1.boolean_mask": ragged_array_ops.refuse_boolean_mask,
          "compat.v1.shape": ragged_shape.shape, "reshape": ragged_shape.reshape,
-         "zeros": ragged_shape.zeros, "ones": ragged_shape.ones, "fill": ragged_shape.fill}
+         "zeros": ragged_shape.zeros, "ones": ragged_shape.ones, "fill": ragged_shape.fill,
+         "compat.v1.gather": ragged_gather_ops.gather,
+         "compat.v1.gather_nd": ragged_gather_ops.gather_nd, "where": ragged_gather_ops.where}
 
 
 def _ragged_in(value) -> bool:

@@ -96,6 +96,9 @@ def stack(elements, fused=False):
         if leaves[0] is None:   # a None component (TF's NoneTensor) batches to None
             out.append(None)
             continue
+        if composite_rows.is_composite(leaves[0]):   # a map's RaggedTensor / SparseTensor
+            out.append(composite_rows.batch(leaves))
+            continue
         shape0 = leaves[0].shape
         for i, leaf in enumerate(leaves[1:], 1):
             if leaf.shape != shape0:

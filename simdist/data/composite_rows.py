@@ -9,6 +9,8 @@ Glossary:
                     SparseTensor the SparseTensor of its entries in row i.
   take           -- rows ``idx`` as one composite (a batch of a sliced source): a
                     RaggedTensor of those rows, a SparseTensor of those rows' entries.
+  batch          -- elements' composites (a map's outputs) as one: RaggedTensors stacked,
+                    SparseTensors under a new leading dimension (the largest dense shape).
   specs          -- RaggedTensorSpec / SparseTensorSpec; batching adds a leading
                     dimension (a ragged one more ragged dimension), unbatching removes it.
   ragged_batch   -- dense elements of any lengths as the rows of a RaggedTensor (scalars
@@ -73,6 +75,24 @@ def take(x, idx):
     new = np.concatenate([new_rows[:, None], entries[order][:, 1:]], axis=1)
     values = execute.execute("SparseSlice", [x.values], host(x.values)[order])
     return SparseTensor(new, values, np.concatenate([[len(idx)], shape[1:]]))
+
+
+def batch(leaves):
+    """Elements' composite leaves (one component) as one batch: RaggedTensors stacked as
+    the rows of a RaggedTensor of one more ragged dimension; SparseTensors as one of a new
+    leading dimension, its dense shape the largest of each (TF's batch of their boxed
+    variants)."""
+    from simdist.framework.ops import ragged_array_ops
+
+    if isinstance(leaves[0], RaggedTensor):
+        return ragged_array_ops.stack(list(leaves))
+    entries = [host(x.indices) for x in leaves]
+    shapes = np.stack([host(x.dense_shape) for x in leaves])
+    indices = np.concatenate([np.concatenate([np.full((len(e), 1), i, np.int64), e], axis=1)
+                              for i, e in enumerate(entries)])
+    values = execute.execute("SparseConcat", [x.values for x in leaves],
+                             np.concatenate([host(x.values) for x in leaves]))
+    return SparseTensor(indices, values, np.concatenate([[len(leaves)], shapes.max(axis=0)]))
 
 
 def spec(x):

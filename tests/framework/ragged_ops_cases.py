@@ -266,5 +266,14 @@ u = tf.ragged.constant([[[1.5], [2.5, 3.5]], [[4.5]]], ragged_rank=2)
 a, b = tf.tile(t, [2, 2, 1]), tf.tile(t, [1, 2, 3])
 out = _text([a, a.shape, b, b.shape, tf.tile(t, [0, 1, 1]), tf.tile(u, [1, 1, 2])])
 """,
+    "a map's RaggedTensors and SparseTensors batched": """
+ds = tf.data.Dataset.from_tensor_slices(['a b', 'c d e', 'f'])
+words = ds.map(lambda s: tf.strings.split([s]))
+ranges = tf.data.Dataset.range(1, 4).map(lambda n: tf.ragged.range(tf.range(n)))
+sparse = tf.data.Dataset.range(1, 4).map(
+    lambda n: tf.sparse.SparseTensor([[0, n - 1]], [n * 10], [1, n]))
+out = _text(list(words.batch(2)) + list(ranges.batch(2)) + list(ranges.batch(2).unbatch())
+            + [tf.sparse.to_dense(x) for x in sparse.batch(2)])
+""",
 })
 CASES = {name: TEXT + code for name, code in CASES.items()}

@@ -71,11 +71,16 @@ def _reduction(name):
         from simdist.framework.ops import math_ops
 
         fn = kernels._sum if name == "Sum" else math_ops._mean
-        axes = tuple(a + 1 for a in attrs["axes"])
+        own = tuple(attrs["axes"])
+        axes = tuple(a + 1 for a in own)
         shape = (-1,) + out.shape if attrs["keepdims"] else None
+        (v,) = values
+        # float32 over leading axes: Eigen's column order (eigen_cpu.leading_sum), row by row
+        by_row = (type(v) is np.ndarray and v.dtype == np.float32 and len(own) < v.ndim
+                  and own == tuple(range(len(own))))
 
         def stacked(x):
-            value = np.asarray(fn(x, axes))
+            value = np.stack([fn(row, own) for row in x]) if by_row else np.asarray(fn(x, axes))
             if value.dtype != x.dtype:
                 value = value.astype(x.dtype)
             return value if shape is None else np.reshape(value, shape)

@@ -532,9 +532,12 @@ def _accumulator(dtype):
 
 
 def _sum(v, a):
-    """The sum over axes ``a`` as TF's CPU kernel adds: float32 over trailing dimensions in
-    Eigen's order (eigen_cpu.trailing_sum), else NumPy's (CuPy's) sum."""
+    """The sum over axes ``a`` as TF's CPU kernel adds: float32 over trailing or leading
+    dimensions in Eigen's order (eigen_cpu.trailing_sum, leading_sum), else NumPy's (CuPy's)
+    sum."""
     s = eigen_cpu.trailing_sum(v, a)
+    if s is None:
+        s = eigen_cpu.leading_sum(v, a)
     if s is not None:
         return s
     return array_api.namespace(v).sum(v, axis=a, dtype=_accumulator(v.dtype))

@@ -10,9 +10,9 @@ Glossary:
                  +0 in a packet and -0 in the tail.
   denormals    -- subnormal inputs are signed zeros (TF's kernels run with denormals as
                  zero): max(-3.5, 1e-39) is 0.
-NumPy's maximum keeps subnormals and picks another zero. Inputs of one shape only: with a
-scalar operand TF's kernel takes another path (``min(x, 0.0)`` of +0 gives -0 there), not
-modelled (math_ops uses NumPy's for broadcasts).
+NumPy's maximum keeps subnormals and picks another zero. Inputs of one shape: a scalar or
+broadcast operand is broadcast first (TF's scalar_left / scalar_right and BCast paths give
+the same bits, whole packets and the tail counted in the output; math_ops does so).
 
 Mirrors Eigen/src/Core/functors/BinaryFunctors.h (``scalar_max_op``), GenericPacketMath.h
 (``pminmax_impl<PropagateNaN>``) and arch/SSE/PacketMath.h (``pminmax_propagate_nan``) as

@@ -328,11 +328,13 @@ _rsqrt = float32_by(eigen_rsqrt.rsqrt, lambda a: 1 / backend.xp.sqrt(a))
 
 
 def _minmax_kernel(eigen_fn, name):
-    """Maximum's / Minimum's kernel: Eigen's for two float32 host values of one shape
-    (eigen_minmax.py), the array namespace's for the rest (TF's broadcasting forms, whose
-    signed zeros are not modelled)."""
+    """Maximum's / Minimum's kernel: Eigen's for two float32 host values (eigen_minmax.py;
+    a scalar or broadcast operand is broadcast first: TF's scalar and BCast paths apply
+    the same rule, packets counted in the output), the array namespace's for the rest."""
     def kernel(a, b):
-        if _host_float32(a) and _host_float32(b) and np.shape(a) == np.shape(b):
+        if _host_float32(a) and _host_float32(b):
+            if np.shape(a) != np.shape(b):
+                a, b = np.broadcast_arrays(a, b)
             return eigen_fn(a, b)
         return getattr(backend.xp, name)(a, b)
     return kernel

@@ -5,7 +5,9 @@ approximate rsqrtps and Eigen's Newton step in whole packets of 8, ``1 / sqrt`` 
 tail, over float32's whole range, the specials of eigen_log1p_cases (zeros, subnormals,
 negatives, infinities, NaNs) in packets and tails, a traced function, l2_normalize and
 Keras's BatchNormalization and LayerNormalization where they take tf.nn.batch_normalization
-(2-D inputs; LayerNormalization's epsilon below 1.001e-5).
+(2-D inputs; LayerNormalization's epsilon below 1.001e-5), and BatchNormalization's fused
+kernel (its statistics in Eigen's column order times 1 / n, its own normalization and
+moving averages; the gradients of a fit are not: FusedBatchNormGrad's formula is another).
 Results as in eigen_exp_cases."""
 
 from eigen_log1p_cases import SPECIALS
@@ -34,5 +36,28 @@ out = [bits(tf.math.l2_normalize(x, axis=1)), bits(tf.math.l2_normalize(x, axis=
        layer(lambda: L.BatchNormalization(), x),
        layer(lambda: L.BatchNormalization(momentum=0.5, epsilon=1e-5), x[:, :13]),
        layer(lambda: L.LayerNormalization(epsilon=1e-6), x)]
+""",
+    "Keras's fused BatchNormalization: NHWC, NCHW, 5-D, training and inference, traced":
+        SPECIALS.format(seed=74) + """
+def layer(make, x, steps=2):
+    lay = make()
+    lay.build(x.shape)
+    lay.set_weights([rng.uniform(0.5, 2, w.shape).astype(np.float32) for w in lay.weights])
+    seen = [bits(lay(x, training=False))]
+    for _ in range(steps):
+        seen += [bits(lay(x, training=True))] + [bits(w) for w in lay.weights]
+    return seen
+x = tf.constant((rng.randn(2, 3, 4, 12) * 2 + 1).astype(np.float32))
+x5 = tf.constant(rng.randn(2, 2, 3, 2, 9).astype(np.float32))
+out = [layer(lambda: L.BatchNormalization(), x),
+       layer(lambda: L.BatchNormalization(axis=1, momentum=0.5, center=False), x),
+       layer(lambda: L.BatchNormalization(momentum=0.0, scale=False, epsilon=1e-4), x[:, :2]),
+       layer(lambda: L.BatchNormalization(axis=-1), x5),
+       layer(lambda: L.BatchNormalization(), tf.constant(rng.randn(1, 1, 1, 3)
+                                                         .astype(np.float32)), steps=1)]
+lay = L.BatchNormalization(momentum=0.9)
+call = tf.function(lambda v, t: lay(v, training=t))
+out.append([bits(call(x, tf.constant(t))) for t in (True, False, True)]
+           + [bits(w) for w in lay.weights])
 """,
 }

@@ -10,9 +10,11 @@ Glossary:
                       Keras creates them, updated ``var -= (var - batch) * (1 - momentum)``.
   fused            -- the fused kernel Keras picks by default for 4-D/5-D input with the
                       feature axis first or last after the batch (axis 1 or 3 of 4-D, 1 or
-                      4 of 5-D), not synchronized, computing in float16/bfloat16/float32. Its
-                      output is the same, but the moving variance takes the *unbiased* batch
-                      variance (``n / (n - 1)`` times the biased one).
+                      4 of 5-D), not synchronized, computing in float16/bfloat16/float32.
+                      Its own arithmetic (fused_batch_norm.py): the statistics as sums
+                      times ``1 / n``, ``(x - mean) * (rsqrt(var + eps) * gamma) + beta``,
+                      and the moving variance moved toward the *unbiased* batch variance
+                      (``n / (n - 1)`` times the biased one).
   empty batch      -- a replica handed no rows (MirroredStrategy splits a short last batch
                       2, 2, 2, 0). Under a strategy that does this
                       (``extended.experimental_enable_get_next_as_optional``) that replica's
@@ -39,6 +41,7 @@ from simdist.framework.ops import math_ops as M
 from simdist.keras import initializers, regularizers
 from simdist.keras.engine.base_layer import Layer, same_shape
 from simdist.keras.engine.input_spec import InputSpec
+from simdist.keras.layers import fused_batch_norm
 from simdist.keras.utils import tf_utils
 from simdist.keras.utils.control_flow_util import smart_cond
 
@@ -170,6 +173,8 @@ class BatchNormalization(Layer):
         # variance, NaN outputs) where the two-pass formula below would not.
         if self.synchronized and ds_context.get_replica_context() is not None:
             mean, var = self._global_moments(x, axes, keepdims)
+        elif self.fused:
+            mean, var = fused_batch_norm.statistics(x, self.axis[0])
         else:
             with name_scope("moments"):   # tf.nn.moments
                 mean = M.reduce_mean(x, axis=axes, keepdims=True, name="mean")
@@ -237,20 +242,11 @@ class BatchNormalization(Layer):
         has_rows = self._has_rows(x)
         if has_rows is not None and x.shape[0] == 0:
             return None, None  # TF's update delta is masked to zero on an empty replica
-        decay = 1.0 - self.momentum
-        # The fused kernel keeps a running average of the unbiased variance and writes
-        # (1 - f) * old + f * batch with f = 1 - momentum.
-        var = M.multiply(var, self._bessel(x, var))
-        moved = []
-        for moving, value in ((self.moving_mean, mean), (self.moving_variance, var)):
-            old = moving.read_value()
-            new = M.add(M.multiply(old, A.constant(1.0 - decay, dtype=old.dtype)),
-                        M.multiply(A.stop_gradient(A.cast(value, old.dtype)),
-                                   A.constant(decay, dtype=old.dtype)))
-            if has_rows is not None:   # traced: masked at each execution
-                new = A.where(has_rows, new, old)
-            moved.append(new)
-        return tuple(moved)
+        new = fused_batch_norm.moved(x, self.axis[0], *self._moving(), A.stop_gradient(mean),
+                                     A.stop_gradient(var), self.momentum)
+        if has_rows is not None:   # traced: masked at each execution
+            new = tuple(A.where(has_rows, t, old) for t, old in zip(new, self._moving()))
+        return new
 
     def _move(self, x, moving, value):
         """``moving -= (moving - value) * (1 - momentum)`` (masked on an empty replica)."""
@@ -263,18 +259,6 @@ class BatchNormalization(Layer):
             if has_rows is not None:   # traced: masked at each execution
                 delta = A.where(has_rows, delta, A.zeros_like(delta))
             return moving.assign_sub(delta, name=op_scope(scope))
-
-    @staticmethod
-    def _bessel(x, var):
-        """n / (n - 1) for the n values behind each statistic (in float64, then var's
-        dtype; computed at each execution when traced with batch dimension None)."""
-        per = max(math.prod(var.shape), 1)
-        if None not in tuple(x.shape):
-            n = math.prod(x.shape) // per
-            return A.constant(n / max(n - 1, 1), dtype=var.dtype)
-        n = M.floordiv(A.cast(A.size(x), "float64"), A.constant(float(per), "float64"))
-        return A.cast(M.divide(n, M.maximum(M.subtract(n, A.constant(1.0, "float64")),
-                                            A.constant(1.0, "float64"))), var.dtype)
 
     # --- call ---------------------------------------------------------------------------
     def call(self, inputs, training=None):
@@ -349,7 +333,11 @@ class BatchNormalization(Layer):
     def _normalize(self, x, mean, var, params=None):
         """tf.nn.batch_normalization: ``x * inv + (beta - mean * inv)`` with ``inv =
         rsqrt(var + epsilon) * gamma``, in its ``batchnorm`` scope (Python operators: a
-        variable given is read where TF reads it)."""
+        variable given is read where TF reads it). The fused kernel's own:
+        fused_batch_norm.py."""
+        if self.fused:
+            return fused_batch_norm.normalize(x, self.axis[0], mean, var, self.gamma,
+                                              self.beta, self.epsilon)
         scale, offset = self._params(x) if params is None else params
         mean, var = self._broadcast(x, mean), self._broadcast(x, var)
         with name_scope("batchnorm"):

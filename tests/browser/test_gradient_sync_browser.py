@@ -58,13 +58,16 @@ def _step_of(title) -> int:
 def _paused_before_the_end(tab, last=6, tries=3):
     """Play again (from the first step), pause at once: the player stops short of the end
     and stays there. The animation moves a step every 0.6 s, so on a loaded machine the end
-    can come before the pause lands: then try again, ``tries`` times in all."""
+    can come before the pause lands: then try again, ``tries`` times in all. The pause is a
+    real mouse click without Playwright's wait for a still button (``force``): each step
+    re-renders the page, and under load the button never stood still long enough for that
+    wait, so the click came only after the end."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     for _ in range(tries):
         click(tab, "▶ play")
         try:
-            tab.get_by_role("button", name="■ pause").first.click(timeout=10_000)
+            tab.get_by_role("button", name="■ pause").first.click(timeout=10_000, force=True)
         except PlaywrightTimeout:                        # the run ended first
             continue
         tab.get_by_role("button", name="▶ play").wait_for(timeout=30_000)

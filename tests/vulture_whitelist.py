@@ -285,7 +285,7 @@ _.py_function  # simdist/framework/ops/script_ops.py (tf.py_function)
 _.set_shape  # simdist/framework/tensor.py, func_graph.py (Tensor.set_shape, called by users)
 
 # Protocol-buffer messages: protobuf's Python API, and the descriptor attributes
-# google.protobuf.text_format reads (simdist/framework/proto_message.py, train/example_pb2.py).
+# google.protobuf.text_format reads (simdist/framework/proto_message.py, example_pb2.py).
 _.is_extendable
 _.fields_by_number
 _.has_options
@@ -312,3 +312,7 @@ FeatureLists
 SequenceExample
 TFRecordWriter  # simdist/framework/tf_record.py (tf.io.TFRecordWriter, loaded by name)
 tf_record_iterator
+
+# A recorded op's keyword that graph_def.py lists from the recorded call (_ATTRS), not the
+# function's body: the NodeDef's ``_gradient_op_type`` (simdist/framework/custom_gradient.py).
+gradient_op_type

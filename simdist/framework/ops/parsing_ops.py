@@ -85,7 +85,7 @@ def _invalid(params, t, text):
 
 def _examples(params, t, names):
     """Each serialized example's features: {key: (kind, values)}."""
-    from simdist.train.example_pb2 import Example
+    from simdist.framework.example_pb2 import Example
 
     out = []
     for data in np.asarray(t._value, dtype=object).reshape(-1):

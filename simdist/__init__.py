@@ -13,8 +13,14 @@ TF's lazy loader does (tensorflow/python/util/lazy_loader.py):
 __version__ = "2.15.0+simdist.0.1.0"  # the TF API level simdist follows, then its own version
 
 import importlib as _importlib  # noqa: I001 - loaded by every interpreter
+import os as _os
 
 newaxis = None
+
+# A backend named by SIMDIST_BACKEND is checked and loaded at the import, as before the
+# names loaded lazily: a wrong name fails at ``import simdist``, not at a first op later.
+if "SIMDIST_BACKEND" in _os.environ:
+    _importlib.import_module("simdist.hardware.backend")
 
 # Names that load their own module (tf.distribute, Keras, tf.data ... cost most; each
 # loads the framework first). Any other submodule loads the same way (tf.math, tf.errors).

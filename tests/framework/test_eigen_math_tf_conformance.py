@@ -11,58 +11,24 @@ Softmax too, where TF multiplies by ``1 / sum`` from the CPU's approximate recip
 and a Newton step) for the rows in whole packets of 8: simdist holds the rcpps table of the
 CPU the fixtures were recorded on (eigen_rcpps.py), and its rsqrtps table (eigen_rsqrt.py)."""
 
+import importlib
 import json
 import os
 
-import eigen_erf_cases
 import eigen_exp_cases
-import eigen_log1p_cases
-import eigen_minmax_cases
-import eigen_pow_cases
-import eigen_rsqrt_cases
-import eigen_sum_cases
-import eigen_trig_cases
-import eigen_unary_cases
-import eigen_xent_cases
 import numpy as np
 import pytest
+from record_tf_eigen_math import GROUPS
 from tf_snippets import conformance_tests, scope_for
 
 import simdist as tf
 
 _FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
-test_every_exp_case_was_recorded, test_exp_same_bits_as_tensorflow = conformance_tests(
-    tf, {os.path.join(_FIXTURES, "tf_eigen_exp.json"): eigen_exp_cases.EXP_CASES})
-
-test_every_sum_case_was_recorded, test_sum_same_bits_as_tensorflow = conformance_tests(
-    tf, {os.path.join(_FIXTURES, "tf_eigen_sum.json"): eigen_sum_cases.SUM_CASES})
-
-test_every_pow_case_was_recorded, test_pow_same_bits_as_tensorflow = conformance_tests(
-    tf, {os.path.join(_FIXTURES, "tf_eigen_pow.json"): eigen_pow_cases.CASES})
-
-test_every_unary_case_was_recorded, test_unary_same_bits_as_tensorflow = \
-    conformance_tests(tf, {os.path.join(_FIXTURES, "tf_eigen_unary.json"):
-                           eigen_unary_cases.CASES})
-
-test_every_log1p_case_was_recorded, test_log1p_same_bits_as_tensorflow = \
-    conformance_tests(tf, {os.path.join(_FIXTURES, "tf_eigen_log1p.json"):
-                           eigen_log1p_cases.CASES})
-
-test_every_erf_case_was_recorded, test_erf_same_bits_as_tensorflow = conformance_tests(
-    tf, {os.path.join(_FIXTURES, "tf_eigen_erf.json"): eigen_erf_cases.CASES})
-
-test_every_trig_case_was_recorded, test_trig_same_bits_as_tensorflow = conformance_tests(
-    tf, {os.path.join(_FIXTURES, "tf_eigen_trig.json"): eigen_trig_cases.CASES})
-
-test_every_minmax_case_was_recorded, test_minmax_same_bits_as_tensorflow = \
-    conformance_tests(tf, {os.path.join(_FIXTURES, "tf_eigen_minmax.json"):
-                           eigen_minmax_cases.CASES})
-
-test_every_rsqrt_case_was_recorded, test_rsqrt_same_bits_as_tensorflow = conformance_tests(
-    tf, {os.path.join(_FIXTURES, "tf_eigen_rsqrt.json"): eigen_rsqrt_cases.CASES})
-
-test_every_xent_case_was_recorded, test_xent_same_bits_as_tensorflow = conformance_tests(
-    tf, {os.path.join(_FIXTURES, "tf_eigen_xent.json"): eigen_xent_cases.CASES})
+# Every group the recorder writes (its GROUPS table: module of CASES, fixture) but softmax,
+# whose halves are compared as bits below
+_REPLAYED = {os.path.join(_FIXTURES, fixture): importlib.import_module(module).CASES
+             for group, (module, fixture) in GROUPS.items() if group != "softmax"}
+test_every_case_was_recorded, test_same_bits_as_tensorflow = conformance_tests(tf, _REPLAYED)
 
 with open(os.path.join(_FIXTURES, "tf_eigen_softmax.json")) as f:
     _SOFTMAX = json.load(f)["results"]

@@ -11,6 +11,8 @@ Mirrors tensorflow/python/ops/nn_ops.py and nn_impl.py.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from simdist.framework import errors, execute
@@ -141,9 +143,9 @@ def _softmax(logits, axis, kernel):
     a = -1 if axis is None else int(axis)
     a = A._axis(a, x.ndim, "Softmax")
     v = x._value
-    if type(v) is np.ndarray and v.dtype == np.float32:
-        value = kernel(v, a)  # TF's CPU kernel's formula, order and exp
-    else:
+    # TF's CPU kernel's formula, order and exp; None where its bits are not modelled
+    value = kernel(v, a) if type(v) is np.ndarray and v.dtype == np.float32 else None
+    if value is None:
         with np.errstate(all="ignore"):
             s, lse = _shifted(v, a)
             value = backend.xp.exp(s - lse)
@@ -151,17 +153,21 @@ def _softmax(logits, axis, kernel):
 
 
 def _by_rows(kernel):
-    """``kernel`` of (batch, classes) rows as a function of an array and its class axis
-    (moved to the end, as the ops do); NumPy's softmax past eigen_xent's rows."""
+    """``kernel`` of (batch, classes) rows as a function of an array and its class axis;
+    None past eigen_xent's rows."""
     def run(v, a):
-        rows = np.moveaxis(v, a, -1)
-        flat = rows.reshape(-1, rows.shape[-1])
-        if not eigen_xent.modelled(flat):
-            with np.errstate(all="ignore"):
-                s, lse = _shifted(v, a)
-                return np.exp(s - lse)
-        return np.moveaxis(kernel(flat).reshape(rows.shape), -1, a)
+        rows, moved = _class_rows(v, a)
+        if not eigen_xent.modelled(rows):
+            return None
+        return np.moveaxis(kernel(rows).reshape(moved), -1, a)
     return run
+
+
+def _class_rows(v, a):
+    """``v`` with its class axis ``a`` moved to the end (TF's _move_dim_to_end) as
+    (batch, classes) rows, and the moved shape."""
+    moved = np.moveaxis(v, a, -1)
+    return moved.reshape(math.prod(moved.shape[:-1]), moved.shape[-1]), moved.shape
 
 
 def log_softmax(logits, axis=None, name=None) -> Tensor:
@@ -213,11 +219,9 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None) -> Ten
             None, None, "logits and labels must be broadcastable: logits_size="
                         f"{M._shape_text(logits)} labels_size={M._shape_text(labels)} "
                         "[Op:SoftmaxCrossEntropyWithLogits]") from None
-    rows = np.moveaxis(logits._value, a, -1)  # as TF's _move_dim_to_end
+    rows, moved = _class_rows(logits._value, a)
     if eigen_xent.modelled(rows) and type(lab) is np.ndarray:
-        flat = rows.reshape(-1, rows.shape[-1])
-        loss = eigen_xent.dense_loss(flat, np.moveaxis(lab, a, -1).reshape(flat.shape))
-        loss = loss.reshape(rows.shape[:-1])
+        loss = eigen_xent.dense_loss(rows, _class_rows(lab, a)[0]).reshape(moved[:-1])
     else:
         with np.errstate(all="ignore"):
             s, lse = _shifted(logits._value, a)

@@ -118,6 +118,30 @@ EXPRESSIONS = [
     "logits=[[1.0, 2.0, 3.0], [3.0, 1.0, 0.0]])",
     "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[[0], [1]], "
     "logits=[[1.0, 2.0, 3.0], [3.0, 1.0, 0.0]])",
+    # no classes, or no rows: the kernels' checks, or the wrappers' reshapes, decide
+    "tf.nn.softmax(tf.zeros([4, 0]))", "tf.nn.log_softmax(tf.zeros([0, 0]))",
+    "tf.nn.softmax(tf.zeros([2, 0, 3]), axis=1)",
+    "tf.nn.softmax_cross_entropy_with_logits(labels=tf.zeros([4, 0]), logits=tf.zeros([4, 0]))",
+    "tf.nn.softmax_cross_entropy_with_logits(labels=tf.zeros([2, 3, 0]), "
+    "logits=tf.zeros([2, 3, 0]))",
+    "tf.nn.softmax_cross_entropy_with_logits(labels=tf.zeros([0]), logits=tf.zeros([0]))",
+    "tf.nn.softmax_cross_entropy_with_logits(labels=tf.zeros([0, 0]), logits=tf.zeros([0, 0]))",
+    "tf.nn.softmax_cross_entropy_with_logits(labels=tf.zeros([0, 3, 0]), "
+    "logits=tf.zeros([0, 3, 0]))",
+    "tf.nn.softmax_cross_entropy_with_logits(labels=tf.zeros([2, 0, 3]), "
+    "logits=tf.zeros([2, 0, 3]))",
+    "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.zeros([4], tf.int32), "
+    "logits=tf.zeros([4, 0]))",
+    "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.zeros([2, 3], tf.int32), "
+    "logits=tf.zeros([2, 3, 0]))",
+    "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.zeros([0], tf.int32), "
+    "logits=tf.zeros([0, 0]))",
+    "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.zeros([3, 0], tf.int32), "
+    "logits=tf.zeros([3, 0, 0]))",
+    "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.zeros([], tf.int32), "
+    "logits=tf.zeros([0]))",
+    "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.zeros([0], tf.int32), "
+    "logits=tf.zeros([0, 5]))",
     "tf.nn.compute_average_loss(tf.constant(3.0))",
     "tf.nn.compute_average_loss([1.0, 2.0, 3.0])",
     "tf.nn.compute_average_loss([1.0, 2.0, 3.0], global_batch_size=2.5)",

@@ -143,6 +143,8 @@ def _softmax(logits, axis, kernel):
     a = -1 if axis is None else int(axis)
     a = A._axis(a, x.ndim, "Softmax")
     v = x._value
+    if v.size == 0:  # no rows or no classes: TF's kernels return the empty shape
+        return execute.execute("Softmax", [x], backend.xp.zeros_like(v), attrs={"axis": a})
     # TF's CPU kernel's formula, order and exp; None where its bits are not modelled
     value = kernel(v, a) if type(v) is np.ndarray and v.dtype == np.float32 else None
     if value is None:
@@ -170,10 +172,26 @@ def _class_rows(v, a):
     return moved.reshape(math.prod(moved.shape[:-1]), moved.shape[-1]), moved.shape
 
 
+def _flat_rows(shape, check=True):
+    """The rows of TF's wrappers' ``reshape(logits, [-1, classes])`` (nn_ops.py's
+    _flatten_outer_dims, reshape_op.h's -1): with no classes and no logits the -1 counts
+    the non-zero dimensions, and the dense loss's reshape back to ``shape[:-1]`` fails."""
+    rows = A._reshape_target(tuple(shape), [-1, shape[-1]])[0]
+    want = math.prod(shape[:-1])
+    if check and rows != want:
+        raise errors.InvalidArgumentError(
+            None, None, f"Input to reshape is a tensor with {rows} values, but the requested "
+                        f"shape has {want} [Op:Reshape]")
+    return rows
+
+
 def log_softmax(logits, axis=None, name=None) -> Tensor:
     """``logits - log(sum(exp(logits)))`` along ``axis`` (the last one by default)."""
     x = A._t(logits)
     a = A._axis(-1 if axis is None else int(axis), x.ndim, "LogSoftmax")
+    if x._value.size == 0:  # no rows or no classes: the empty shape, as TF's kernel
+        return execute.execute("LogSoftmax", [x], backend.xp.zeros_like(x._value),
+                               attrs={"axis": a})
     with np.errstate(all="ignore"):
         s, lse = _shifted(x._value, a)
     return execute.execute("LogSoftmax", [x], s - lse, attrs={"axis": a})
@@ -220,6 +238,11 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None) -> Ten
                         f"{M._shape_text(logits)} labels_size={M._shape_text(labels)} "
                         "[Op:SoftmaxCrossEntropyWithLogits]") from None
     rows, moved = _class_rows(logits._value, a)
+    if moved[-1] == 0:  # no classes: each loss is an empty sum, where TF's rows allow
+        _flat_rows(moved)
+        return execute.execute("SoftmaxCrossEntropyWithLogits", [logits, labels],
+                               backend.xp.zeros(moved[:-1], dtype=logits._value.dtype),
+                               attrs={"axis": a}, flops=0)
     if eigen_xent.modelled(rows) and type(lab) is np.ndarray:
         loss = eigen_xent.dense_loss(rows, _class_rows(lab, a)[0]).reshape(moved[:-1])
     else:
@@ -253,6 +276,17 @@ def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None
                         f"{labels.dtype.name} not in list of allowed values: int32, int64")
     n = logits._value.shape[-1]
     host = np.asarray(backend.to_host(labels._value)).reshape(-1)
+    # the wrapper flattens all but rank-2 logits (nn_ops.py)
+    rows = logits.shape[0] if logits.ndim == 2 else _flat_rows(logits.shape, check=False)
+    if rows != host.size:
+        raise errors.InvalidArgumentError(
+            None, None, f"logits and labels must have the same first dimension, got logits "
+                        f"shape [{rows},{n}] and labels shape [{host.size}] "
+                        "[Op:SparseSoftmaxCrossEntropyWithLogits]")
+    if n == 0:
+        raise errors.InvalidArgumentError(
+            None, None, f"Must have at least one class, but got logits shape [{rows},0] "
+                        "[Op:SparseSoftmaxCrossEntropyWithLogits]")
     bad = host[(host < 0) | (host >= n)]
     if bad.size:
         raise errors.InvalidArgumentError(

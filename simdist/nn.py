@@ -48,7 +48,7 @@ def __getattr__(name):
     from simdist.distribute import nn_impl
 
     loaded = {name: getattr(nn_impl, name)}
-    _dispatch.export_ops(loaded, "nn")  # as the names above: KerasTensors make op layers
+    _dispatch.export_ops(loaded, "nn", __name__)  # as the names above: KerasTensors make op layers
     globals()[name] = loaded[name]
     return loaded[name]
 

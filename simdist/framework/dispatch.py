@@ -49,8 +49,10 @@ def _dispatch(op, args, kwargs):
     return NOT_SUPPORTED
 
 
-def add_dispatch_support(fn, api_name: str):
-    """``fn`` as a public op named ``api_name`` (one function however many paths it has)."""
+def add_dispatch_support(fn, api_name: str, home=None):
+    """``fn`` as a public op named ``api_name`` (one function however many paths it has).
+    ``home``: the (module, name) the first path binds it to, where pickle finds it (the
+    module's ``fn`` is the undispatched function, not this one)."""
     if id(fn) in _WRAPPERS:
         return _WRAPPERS[id(fn)]
 
@@ -65,21 +67,25 @@ def add_dispatch_support(fn, api_name: str):
             return result
 
     op_dispatch_handler._tf_api_name = api_name
+    if home is not None:
+        op_dispatch_handler.__module__, op_dispatch_handler.__qualname__ = home
     _WRAPPERS[id(fn)] = op_dispatch_handler
     _WRAPPERS[id(op_dispatch_handler)] = op_dispatch_handler
     return op_dispatch_handler
 
 
-def export_ops(namespace: dict, module: str) -> None:
+def export_ops(namespace: dict, module: str, home: str | None = None) -> None:
     """Make the public ops of one namespace (``globals()`` of simdist/math.py ...) dispatch.
 
-    ``module`` is the namespace's path below ``tf`` ('' for ``tf`` itself).
+    ``module`` is the namespace's path below ``tf`` ('' for ``tf`` itself); ``home`` the
+    Python module it is (by default its ``__name__``).
     """
     prefix = f"{module}." if module else ""
+    home = home or namespace.get("__name__")
     for name, fn in list(namespace.items()):
         api_name = api_names.DISPATCHED.get(prefix + name)
         if api_name is not None and callable(fn):
-            namespace[name] = add_dispatch_support(fn, api_name)
+            namespace[name] = add_dispatch_support(fn, api_name, home and (home, name))
 
 
 def api_name(fn):

@@ -1,7 +1,11 @@
 """TF's public ops dispatch (framework/dispatch.py): the table recorded from TF 2.21
 (record_tf_api_names.py) names simdist's public functions, one function per op however many
 paths it has, and a value an op cannot take goes to the registered dispatchers only after
-the op raised."""
+the op raised. Each op pickles by reference, as TF's do (multiprocessing sends them)."""
+
+import pickle
+import subprocess
+import sys
 
 import pytest
 
@@ -18,7 +22,19 @@ def _resolve(path):
 
 @pytest.mark.parametrize("path", sorted(api_names.DISPATCHED))
 def test_every_recorded_op_is_public_and_named_as_tf_names_it(path):
-    assert dispatch.api_name(_resolve(path)) == api_names.DISPATCHED[path]
+    op = _resolve(path)
+    assert dispatch.api_name(op) == api_names.DISPATCHED[path]
+    assert pickle.loads(pickle.dumps(op)) is op
+
+
+def test_a_pickled_op_loads_in_a_new_process():
+    sent = pickle.dumps([tf.reduce_sum, tf.nn.relu, tf.nn.compute_average_loss])
+    code = ("import pickle, sys, simdist as tf; ops = pickle.loads(sys.stdin.buffer.read()); "
+            "print(ops == [tf.reduce_sum, tf.nn.relu, tf.nn.compute_average_loss], "
+            "float(ops[0]([1.0, 2.0])))")
+    run = subprocess.run([sys.executable, "-c", code], input=sent, capture_output=True,
+                         timeout=120, check=True)
+    assert run.stdout.split() == [b"True", b"3.0"]
 
 
 def test_an_op_is_one_function_under_each_of_its_paths():

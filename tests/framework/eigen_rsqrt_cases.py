@@ -7,7 +7,7 @@ negatives, infinities, NaNs) in packets and tails, a traced function, l2_normali
 Keras's BatchNormalization and LayerNormalization where they take tf.nn.batch_normalization
 (2-D inputs; LayerNormalization's epsilon below 1.001e-5), and BatchNormalization's fused
 kernel (its statistics in Eigen's column order times 1 / n, its own normalization and
-moving averages; the gradients of a fit are not: FusedBatchNormGrad's formula is another).
+moving averages; its gradients: eigen_fbn_cases).
 Results as in eigen_exp_cases."""
 
 from eigen_log1p_cases import SPECIALS

@@ -3,7 +3,8 @@ reduce_sum / reduce_mean / cumsum for eigen_sum_cases, tf.pow for eigen_pow_case
 and tf.sigmoid for eigen_unary_cases, log1p, expm1, softplus and erf for eigen_log1p_cases,
 erfc and gelu for eigen_erf_cases, sin and cos for eigen_trig_cases, maximum and minimum
 for eigen_minmax_cases, rsqrt for eigen_rsqrt_cases, the cross-entropies from logits
-(losses and gradients) for eigen_xent_cases (recorded by record_tf_eigen_math.py;
+(losses and gradients) for eigen_xent_cases, Keras's fused normalizations' gradients
+(FusedBatchNormGradV3) for eigen_fbn_cases (recorded by record_tf_eigen_math.py;
 simdist/framework/ops/eigen_cpu.py,
 eigen_pow.py, eigen_unary.py, eigen_log1p.py, eigen_erf.py, eigen_trig.py, eigen_minmax.py,
 eigen_rsqrt.py, eigen_xent.py): every bit.

@@ -8,6 +8,7 @@ Glossary:
   scatter_nd_ops -- ``tf.gather_nd``, ``tf.scatter_nd``, ``tf.tensor_scatter_nd_*``.
   scan_ops       -- ``tf.math.cumsum``, ``cumprod``, ``cumulative_logsumexp``.
   sparse_ops     -- ``tf.sparse``'s ops; embedding_ops -- ``tf.nn.embedding_lookup``.
+  fused_batch_norm_ops -- FusedBatchNormV3 and its gradient (Keras's fused normalizations).
   linalg_decompositions / linalg_impl -- ``tf.linalg.svd``, ``qr``, ``eigh``, ``slogdet``,
                    ``triangular_solve`` (kernel ops) / ``logdet``, ``pinv``, ``lstsq`` ...
                    (TF's composites of them).
@@ -38,6 +39,7 @@ from simdist.framework.ops import image_ops, linspace_ops, special_math_ops  # i
 from simdist.framework.ops import scatter_nd_ops, scan_ops, tensordot_ops  # isort: skip
 from simdist.framework.ops import linalg_decompositions  # isort: skip
 from simdist.framework.ops import embedding_ops, sparse_ops  # isort: skip
+from simdist.framework.ops import fused_batch_norm_ops  # isort: skip
 from simdist.framework import func_graph as _func_graph  # isort: skip
 from simdist.framework import graph_operations as _graph_operations  # isort: skip
 from simdist.framework import linspace_listing as _linspace_listing  # isort: skip
@@ -115,6 +117,10 @@ _LD = linalg_decompositions
 for _name, _spec in (("svd", _LD.svd_spec), ("qr", _LD.qr_spec), ("eigh", _LD.eigh_spec),
                      ("eigvalsh", _LD.eigvalsh_spec)):
     setattr(_LD, _name, _func_graph.recorded(getattr(_LD, _name), kind="spec", spec=_spec))
+for _name in ("fused_batch_norm_v3", "fused_batch_norm_grad_v3"):
+    setattr(fused_batch_norm_ops, _name, _func_graph.recorded(
+        getattr(fused_batch_norm_ops, _name),
+        name="".join(w.title() for w in _name.split("_"))))   # TF's FusedBatchNorm*V3
 tensordot_ops.tensordot_node = _func_graph.recorded(
     tensordot_ops.tensordot_node, kind="spec", spec=tensordot_ops.tensordot_spec,
     name=lambda a, b, axes, name=None: (name or "Tensordot",))   # TF's scope, its Reshape

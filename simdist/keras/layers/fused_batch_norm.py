@@ -1,14 +1,14 @@
-"""The arithmetic of TF's fused batch normalization kernel (FusedBatchNormV3 on a CPU) and of
-Keras's use of it, as simdist ops, in TF's order.
+"""Keras's use of TF's fused batch normalization kernel (FusedBatchNormV3 on a CPU,
+simdist/framework/ops/fused_batch_norm_ops.py), and its moving averages as simdist ops.
 
 Glossary:
   rest       -- the values of each feature: the input seen as (rest, depth) with the
                 feature axis last (TF transposes NCHW / NCDHW input to it first).
-  statistics -- ``mean = sum(x) * (1 / n)`` and ``var = sum((x - mean)**2) * (1 / n)``
-                over the rest (a multiplication by the float32 ``1 / n``, not a division;
-                the sums in Eigen's column order, eigen_cpu.column_sum).
-  normalize  -- ``(x - mean) * (rsqrt(var + epsilon) * gamma) + beta`` (the scaling factor
-                made first, per feature); a layer without gamma or beta passes ones / zeros.
+  train      -- the kernel with the batch's statistics: its output, the batch mean and
+                the biased variance (their gradient: FusedBatchNormGradV3's formula).
+  normalize  -- the kernel in inference, with the moving statistics (its gradient: the
+                freeze gradient). A layer without gamma or beta passes ones / zeros, and
+                channels-first input takes data_format NCHW / NCDHW, as Keras's call.
   moving     -- training with Keras's fused average update (``f = 1 - momentum``, a float32
                 attribute): the kernel returns ``(1 - f) * moving_mean + f * mean`` and
                 ``(1 - f) * moving_variance + (f * n / (n - 1)) * var`` (``f`` 1: the
@@ -27,6 +27,7 @@ import math
 import numpy as np
 
 from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import fused_batch_norm_ops
 from simdist.framework.ops import math_ops as M
 
 _F = np.float32
@@ -40,29 +41,32 @@ def _rest_size(x, axis):
     return A.cast(M.floordiv(A.size(x), A.shape(x)[axis]), "float32")
 
 
-def statistics(x, axis):
-    """The batch mean and biased variance of each feature of ``x`` (float32), feature axis
-    ``axis``, as the kernel computes them."""
-    if axis != x.ndim - 1:   # TF's kernel transposes to channels-last first
-        x = A.transpose(x, [i for i in range(x.ndim) if i != axis] + [axis])
-    leading = list(range(x.ndim - 1))
-    inv = M.divide(A.constant(_F(1)), _rest_size(x, x.ndim - 1))
-    mean = M.multiply(M.reduce_sum(x, axis=leading), inv)
-    centered = M.subtract(x, mean)
-    return mean, M.multiply(M.reduce_sum(M.square(centered), axis=leading), inv)
+def _data_format(x, axis) -> str:
+    """TF's data_format of Keras's call: channels first for feature axis 1."""
+    return ("NC" if axis == 1 else "N") + "DHW"[5 - x.ndim:] + ("" if axis == 1 else "C")
+
+
+def _param(v, depth, fill):
+    """gamma or beta, or Keras's constant in place of a missing one."""
+    return v if v is not None else A.constant(np.full(depth, fill, _F))
+
+
+def train(x, axis, gamma, beta, epsilon):
+    """The kernel in training: its output and the batch mean and biased variance of each
+    feature of ``x`` (float32), feature axis ``axis`` (their gradients are
+    FusedBatchNormGradV3's)."""
+    depth = x.shape[axis]
+    return fused_batch_norm_ops.fused_batch_norm_v3(
+        x, _param(gamma, depth, 1), _param(beta, depth, 0), epsilon=epsilon,
+        data_format=_data_format(x, axis), is_training=True)
 
 
 def normalize(x, axis, mean, var, gamma, beta, epsilon):
-    """``(x - mean) * (rsqrt(var + epsilon) * gamma) + beta``, the (depth,) parameters along
-    ``axis``."""
-    factor = M.rsqrt(M.add(var, A.constant(epsilon, dtype=var.dtype)))
-    factor = M.multiply(factor, gamma if gamma is not None else A.ones_like(factor))
-    shift = beta if beta is not None else A.zeros_like(factor)
-    if axis != x.ndim - 1:
-        shape = [1] * x.ndim
-        shape[axis] = -1
-        mean, factor, shift = (A.reshape(t, shape) for t in (mean, factor, shift))
-    return M.add(M.multiply(M.subtract(x, mean), factor), shift)
+    """The kernel in inference: ``x`` normalized with the given (depth,) statistics."""
+    depth = x.shape[axis]
+    return fused_batch_norm_ops.fused_batch_norm_v3(
+        x, _param(gamma, depth, 1), _param(beta, depth, 0), mean, var, epsilon=epsilon,
+        data_format=_data_format(x, axis), is_training=False)[0]
 
 
 def moved(x, axis, moving_mean, moving_variance, mean, var, momentum):

@@ -14,7 +14,8 @@ Glossary:
                       Its own arithmetic (fused_batch_norm.py): the statistics as sums
                       times ``1 / n``, ``(x - mean) * (rsqrt(var + eps) * gamma) + beta``,
                       and the moving variance moved toward the *unbiased* batch variance
-                      (``n / (n - 1)`` times the biased one).
+                      (``n / (n - 1)`` times the biased one); its gradient is TF's
+                      FusedBatchNormGradV3 (training) or freeze gradient (inference).
   empty batch      -- a replica handed no rows (MirroredStrategy splits a short last batch
                       2, 2, 2, 0). Under a strategy that does this
                       (``extended.experimental_enable_get_next_as_optional``) that replica's
@@ -173,8 +174,6 @@ class BatchNormalization(Layer):
         # variance, NaN outputs) where the two-pass formula below would not.
         if self.synchronized and ds_context.get_replica_context() is not None:
             mean, var = self._global_moments(x, axes, keepdims)
-        elif self.fused:
-            mean, var = fused_batch_norm.statistics(x, self.axis[0])
         else:
             with name_scope("moments"):   # tf.nn.moments
                 mean = M.reduce_mean(x, axis=axes, keepdims=True, name="mean")
@@ -182,6 +181,10 @@ class BatchNormalization(Layer):
                                     axis=axes, keepdims=True, name="variance")
                 if not keepdims:
                     mean, var = A.squeeze(mean, axes), A.squeeze(var, axes)
+        return self._masked(x, mean, var)
+
+    def _masked(self, x, mean, var):
+        """The statistics, zeros on an empty replica (see ``_has_rows``)."""
         has_rows = self._has_rows(x)
         if has_rows is not None:
             # TF's tf.where(batch_size > 0, stat, 0): a gradient path stays, so this replica
@@ -189,6 +192,12 @@ class BatchNormalization(Layer):
             mean = A.where(has_rows, mean, A.zeros_like(mean))
             var = A.where(has_rows, var, A.zeros_like(var))
         return mean, var
+
+    def _fused_training(self, x):
+        """The fused kernel in training: its output and the batch's statistics."""
+        out, mean, var = fused_batch_norm.train(x, self.axis[0], self.gamma, self.beta,
+                                                self.epsilon)
+        return (out,) + self._masked(x, mean, var)
 
     def _global_moments(self, x, axes, keepdims):
         """Mean and variance of the global batch: local sums, sums of squares and counts
@@ -273,6 +282,9 @@ class BatchNormalization(Layer):
             training = False  # a frozen BN normalizes with its moving statistics (Keras 2)
         if control_flow_util.graph_for(training) is not None:
             out = self._call_by_tensor(x, axes, training)
+        elif training and self.fused:
+            out, mean, var = self._fused_training(x)
+            self._update_moving_stats(x, mean, var)
         elif training:   # a Python bool, or an eager tensor's value
             params = self._params(x)
             mean, var = self._moments(x, axes)
@@ -296,9 +308,8 @@ class BatchNormalization(Layer):
         the moving mean's and variance's update (moved, or left)."""
         if self.fused:
             def fused_training():
-                mean, var = self._moments(x, axes)
-                new_mean, new_var = self._moved(x, mean, var)
-                return self._normalize(x, mean, var), new_mean, new_var
+                out, mean, var = self._fused_training(x)
+                return (out,) + self._moved(x, mean, var)
 
             out, mean, var = smart_cond(training, fused_training,
                                         lambda: (self._normalize(x, *self._moving()),)

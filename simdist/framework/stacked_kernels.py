@@ -60,9 +60,10 @@ def _bias_add(kernel, attrs, values, out):
 
 
 def _bias_add_grad(kernel, attrs, values, out):
-    (g,) = values
-    axes = tuple(i + 1 for i in range(g.ndim) if i != attrs["axis"])
-    return lambda x: np.asarray(np.sum(x, axis=axes, dtype=x.dtype))
+    from simdist.framework.ops import nn_ops
+
+    axis = attrs["axis"]   # each row's sums in TF's order (nn_ops.bias_grad_value)
+    return lambda x: np.stack([nn_ops.bias_grad_value(row, axis) for row in x])
 
 
 def _reduction(name):
@@ -75,9 +76,10 @@ def _reduction(name):
         axes = tuple(a + 1 for a in own)
         shape = (-1,) + out.shape if attrs["keepdims"] else None
         (v,) = values
-        # float32 over leading axes: Eigen's column order (eigen_cpu.leading_sum), row by row
+        # float32 but over trailing axes: Eigen's order depends on the runs of reduced and
+        # kept dimensions (eigen_reduce.py), which the stacked axis changes: row by row
         by_row = (type(v) is np.ndarray and v.dtype == np.float32 and len(own) < v.ndim
-                  and own == tuple(range(len(own))))
+                  and own != tuple(range(v.ndim - len(own), v.ndim)))
 
         def stacked(x):
             value = np.stack([fn(row, own) for row in x]) if by_row else np.asarray(fn(x, axes))

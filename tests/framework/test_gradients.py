@@ -20,6 +20,7 @@ from simdist.framework.backprop import GradientTape
 from simdist.framework.custom_gradient import custom_gradient
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import conv_ops as Cv
+from simdist.framework.ops import fused_batch_norm_ops as FBN
 from simdist.framework.ops import linalg_decompositions as D
 from simdist.framework.ops import linalg_ops as L
 from simdist.framework.ops import math_ops as M
@@ -336,6 +337,28 @@ def _bias_add_grad_make(draw):
     return [draw(float_arrays(s))], {"axis": draw(st.integers(-len(s), len(s) - 1))}
 
 
+def _fused_batch_norm_make(draw):
+    # (x, scale, offset), float64 drawn and run in float32 (TF's kernel has no double);
+    # inference's statistics are constants (their gradient is None, as TF's)
+    s = draw(nonempty_shapes(min_rank=4, max_rank=4, max_dim=2))
+    nchw = draw(st.booleans())
+    depth = s[1] if nchw else s[-1]
+    training = draw(st.booleans())
+    extras = {"data_format": "NCHW" if nchw else "NHWC", "is_training": training}
+    if not training:
+        extras["stats"] = (draw(float_arrays((depth,))), draw(float_arrays((depth,), 0.5, 2.0)))
+    return [draw(float_arrays(s)), draw(float_arrays((depth,), 0.5, 2.0)),
+            draw(float_arrays((depth,)))], extras
+
+
+def _fused_batch_norm(x, scale, offset, data_format, is_training, stats=(None, None)):
+    x, scale, offset, *stats = (None if t is None else A.cast(t, "float32")
+                                for t in (x, scale, offset, *stats))
+    y = FBN.fused_batch_norm_v3(x, scale, offset, *stats, epsilon=0.1,
+                                data_format=data_format, is_training=is_training)[0]
+    return A.cast(y, "float64")
+
+
 def _xent_make(draw):
     s = draw(nonempty_shapes(min_rank=2, max_rank=2))
     logits = draw(float_arrays(s))
@@ -634,6 +657,9 @@ CASES: dict[str, Case] = {
     "Relu6": Case(unary(min_abs=0.1), N.relu6),
     "Selu": Case(unary(min_abs=0.1), N.selu),
     "L2Loss": Case(unary(), N.l2_loss),
+    # float32 arithmetic: a coarser step and tolerance; its gradient has no gradient here
+    "FusedBatchNormV3": Case(_fused_batch_norm_make, _fused_batch_norm, eps=1e-2, rtol=2e-2,
+                             atol=2e-3, second_order=False),
     "Softmax": Case(_softmax_make, lambda x, axis: N.softmax(x, axis)),
     "LogSoftmax": Case(_softmax_make, lambda x, axis: N.log_softmax(x, axis)),
     "SoftmaxCrossEntropyWithLogits": Case(

@@ -16,12 +16,12 @@ Glossary:
                 last values one by one into a scalar, then ``scalar + predux(packet)``, where
                 predux adds the halves and then ``(v0 + v2) + (v1 + v3)``. It is TF's Sum
                 (and Mean's sum) over trailing dimensions of up to 8192 values
-                (``trailing_sum``): bit-equal to TF's tf.reduce_sum / reduce_mean on rows and
+                (eigen_reduce.py): bit-equal to TF's tf.reduce_sum / reduce_mean on rows and
                 whole tensors of 2 to 8192 float32 values, where NumPy's pairwise sum is not.
   column sum -- Eigen's sum over a tensor's leading dimensions (a column of the tensor as
                 a matrix (leading values, the rest)): 16 rows or more in four accumulators
                 by row mod 4 for the columns in whole packets of 8, row after row for the
-                rest (``leading_sum``): TF's Sum / Mean over leading axes, and
+                rest: TF's Sum / Mean over leading axes (eigen_reduce.py), and
                 FusedBatchNorm's batch statistics.
   reciprocal -- ``1 / sum`` of the rows in whole packets of 8 is the CPU's approximate
                 ``rcpps`` refined by one Newton step, whose last bit depends on the CPU
@@ -211,23 +211,6 @@ def inner_sum(x):
 LEAF = 8192  # values Eigen sums in one packet loop; longer rows are split into a tree
 
 
-def trailing_sum(v, axes):
-    """TF's float32 Sum of ``v`` over ``axes`` when they are its last dimensions (a full
-    reduction too) and hold at most LEAF values: ``inner_sum`` of the rows; else None (TF's
-    order is another: a column reduction, a tree, or threads that depend on the host)."""
-    if type(v) is not np.ndarray or v.dtype != _F or not axes:
-        return None
-    k = len(axes)
-    if tuple(axes) != tuple(range(v.ndim - k, v.ndim)):
-        return None
-    n = 1
-    for d in v.shape[v.ndim - k:]:
-        n *= d
-    if not 1 < n <= LEAF:
-        return None
-    return inner_sum(v.reshape(-1, n)).reshape(v.shape[:v.ndim - k])
-
-
 def column_sum(x):
     """Eigen's float32 sum of each column of ``x`` (rows, depth), in its order (TF's Sum over
     a tensor's leading dimensions: InnerMostDimPreserver). With 16 rows or more, the columns
@@ -250,26 +233,6 @@ def column_sum(x):
     if whole < depth:
         out[whole:] = np.cumsum(x[:, whole:], axis=0, dtype=_F)[-1]
     return out + _F(0)   # an all -0 column: the accumulators' +0 start makes it +0
-
-
-def leading_sum(v, axes):
-    """TF's float32 Sum of ``v`` over ``axes`` when they are its first dimensions and not
-    all of them: ``column_sum`` of ``v`` as (leading values, the rest); TF drops unit
-    dimensions first, so one leading value is a copy and one column a whole-tensor sum
-    (``trailing_sum``). Else None."""
-    if type(v) is not np.ndarray or v.dtype != _F or not axes or len(axes) >= v.ndim:
-        return None
-    k = len(axes)
-    if tuple(axes) != tuple(range(k)):
-        return None
-    rest = v.shape[k:]
-    depth = int(np.prod(rest))
-    if depth == 1:
-        s = trailing_sum(v.reshape(-1), (0,))
-        return None if s is None else s.reshape(rest)
-    if v.size == depth:
-        return v.reshape(rest).copy()
-    return column_sum(v.reshape(-1, depth)).reshape(rest)
 
 
 def _inverse(total):

@@ -9,6 +9,11 @@ Glossary:
                  are added in block order. Eigen's cost model runs all the blocks in one
                  call (so one buffer, row after row) unless the work is worth a second
                  thread: about 125,000 values. More columns: each column row after row.
+  middle sum  -- ReduceMiddleDimensions: (outer, middle, inner) summed to (middle,): each
+                 run of ``inner`` values by Eigen's full reduction (eigen_cpu.inner_sum),
+                 added into its middle index's buffer in order; on two threads the flat
+                 values are cut into two halves (a run cut in two is two partial runs),
+                 each with its own buffer (BiasAddGrad with NCHW).
   threads     -- INTRA_OP_THREADS is the intra-op thread pool of the host the fixtures were
                  recorded on (2 CPUs): a host with more threads cuts big tensors into more
                  blocks, so those sums' last bits are the recording host's.
@@ -21,12 +26,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from simdist.framework.ops import eigen_cpu
+
 _F = np.float32
 INTRA_OP_THREADS = 2
 _MIN_BLOCK_WORKLOAD = 2000
-# TensorCostModel: cycles per value (4 bytes loaded at 11/64 cycle each, one add), and the
+# TensorCostModel: cycles per value (its bytes loaded at 11/64 cycle each, one add), and the
 # startup / per-thread cycles that decide whether a second thread is used
-_CYCLES_PER_VALUE = 4 * 11 / 64 + 1
+_CYCLES_PER_BYTE = 11 / 64
 _STARTUP_CYCLES = _PER_THREAD_CYCLES = 100000
 
 
@@ -34,9 +41,10 @@ def _divup(a, b):
     return -(-a // b)
 
 
-def _threads_used(blocks, block_values):
-    """Eigen's CostModel::numThreads for ``blocks`` tasks of ``block_values`` adds each."""
-    cost = blocks * block_values * _CYCLES_PER_VALUE
+def _threads_used(blocks, block_values, itemsize):
+    """Eigen's CostModel::numThreads for ``blocks`` tasks of ``block_values`` adds each of
+    values of ``itemsize`` bytes."""
+    cost = blocks * block_values * (itemsize * _CYCLES_PER_BYTE + 1)
     threads = int((cost - _STARTUP_CYCLES) / _PER_THREAD_CYCLES + 0.9)
     return min(INTRA_OP_THREADS, max(1, threads))
 
@@ -49,8 +57,9 @@ def _rows_in_order(x):
     return np.cumsum(x, axis=0, dtype=_F)[-1] + _F(0)
 
 
-def outer_sum(x):
-    """ReduceOuterDimensions' float32 sum of each column of ``x`` (rows, depth)."""
+def outer_sum(x, itemsize=4):
+    """ReduceOuterDimensions' float32 sum of each column of ``x`` (rows, depth), whose
+    input values had ``itemsize`` bytes (2: float16 summed in float32)."""
     x = np.asarray(x, _F)
     rows, depth = x.shape
     if rows == 1:
@@ -61,9 +70,51 @@ def outer_sum(x):
     min_block_rows = _divup(_MIN_BLOCK_WORKLOAD, depth)
     blocks = min(rows, _divup(total, min_block_rows), INTRA_OP_THREADS)
     block_rows = _divup(rows, blocks)
-    if blocks == 1 or _threads_used(blocks, block_rows * depth) == 1:
+    if blocks == 1 or _threads_used(blocks, block_rows * depth, itemsize) == 1:
         return _rows_in_order(x)   # one call runs every block into the first buffer
     out = _rows_in_order(x[:block_rows])
     for start in range(block_rows, blocks * block_rows, block_rows):
         out = out + _rows_in_order(x[start:start + block_rows])
+    return out
+
+
+def _run_sum(flat, start, stop):
+    """Eigen's full reduction of ``flat[start:stop]`` (a partial or whole run)."""
+    if stop <= start:
+        return _F(0)
+    return eigen_cpu.inner_sum(flat[None, start:stop])[0]
+
+
+def middle_sum(x, itemsize=4):
+    """ReduceMiddleDimensions' float32 sum of ``x`` (outer, middle, inner) to (middle,)
+    (``itemsize`` as outer_sum's); None for runs past eigen_cpu.LEAF (Eigen's tree) or a
+    block inside one run."""
+    x = np.asarray(x, _F)
+    outer, middle, inner = x.shape
+    if inner > eigen_cpu.LEAF:
+        return None
+    total = x.size
+    blocks = min(outer * middle, _divup(total, _divup(_MIN_BLOCK_WORKLOAD, inner)),
+                 INTRA_OP_THREADS)
+    if blocks <= 1 or _threads_used(blocks, _divup(total, blocks) * inner, itemsize) == 1:
+        runs = eigen_cpu.inner_sum(x.reshape(-1, inner)).reshape(outer, middle)
+        return _rows_in_order(runs)   # one call: every run into the first buffer
+    flat, size = x.reshape(-1), _divup(total, blocks)
+    out = None
+    for first in range(0, total, size):
+        last = min(total, first + size)
+        aligned, end = _divup(first, inner) * inner, last // inner * inner
+        if aligned > end:
+            return None
+        buf = np.zeros(middle, _F)
+        where = first // inner % middle   # a partial run first, then whole runs
+        buf[where] += _run_sum(flat, first, aligned)
+        where = aligned // inner % middle
+        if end > aligned:
+            runs = eigen_cpu.inner_sum(flat[aligned:end].reshape(-1, inner))
+            for value in runs:   # whole runs, then the last partial one
+                buf[where] += value
+                where = (where + 1) % middle
+        buf[where] += _run_sum(flat, end, last)
+        out = buf if out is None else out + buf
     return out

@@ -28,6 +28,7 @@ from simdist.framework.ops import (
     eigen_log1p,
     eigen_minmax,
     eigen_pow,
+    eigen_reduce,
     eigen_rsqrt,
     eigen_unary,
     half_matmul,
@@ -534,12 +535,9 @@ def _accumulator(dtype):
 
 
 def _sum(v, a):
-    """The sum over axes ``a`` as TF's CPU kernel adds: float32 over trailing or leading
-    dimensions in Eigen's order (eigen_cpu.trailing_sum, leading_sum), else NumPy's (CuPy's)
-    sum."""
-    s = eigen_cpu.trailing_sum(v, a)
-    if s is None:
-        s = eigen_cpu.leading_sum(v, a)
+    """The sum over axes ``a`` as TF's CPU kernel adds: float32 in Eigen's order
+    (eigen_reduce.reduce_sum), else NumPy's (CuPy's) sum."""
+    s = eigen_reduce.reduce_sum(v, a)
     if s is not None:
         return s
     return array_api.namespace(v).sum(v, axis=a, dtype=_accumulator(v.dtype))

@@ -17,7 +17,7 @@ import numpy as np
 
 from simdist.framework import errors, execute
 from simdist.framework.ops import array_ops as A
-from simdist.framework.ops import eigen_cpu, eigen_xent, op_types
+from simdist.framework.ops import eigen_cpu, eigen_redux, eigen_xent, op_types
 from simdist.framework.ops import math_ops as M
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api, backend
@@ -351,13 +351,33 @@ def bias_add(value, bias, data_format=None, name=None) -> Tensor:
 
 def bias_add_grad(grad, axis) -> Tensor:
     """TF's BiasAddGrad: ``grad`` summed over every axis but ``axis``, accumulated in float32
-    for float16 and bfloat16 (Eigen's AccumulatorType), rounded once."""
+    for float16 and bfloat16 (Eigen's AccumulatorType), rounded once; float32 and float16
+    channels-last, and float32 channels-first, in TF's order (eigen_redux.py)."""
     g = A._t(grad)
-    xp = array_api.namespace(g._value)  # NumPy for host-held 16-bit floats
-    axes = tuple(i for i in range(g.ndim) if i != axis % g.ndim)
-    acc = xp.float32 if g._value.dtype in execute._LOW_PRECISION else g._value.dtype
-    value = _same_dtype(xp.sum(g._value, axis=axes, dtype=acc), g._value)
-    return execute.execute("BiasAddGrad", [g], value, attrs={"axis": axis % g.ndim})
+    return execute.execute("BiasAddGrad", [g], bias_grad_value(g._value, axis % g.ndim),
+                           attrs={"axis": axis % g.ndim})
+
+
+def bias_grad_value(v, axis):
+    """BiasAddGrad's value of the array ``v``, channel axis ``axis`` (non-negative)."""
+    value = _bias_grad_in_order(v, axis)
+    if value is None:
+        xp = array_api.namespace(v)  # NumPy for host-held 16-bit floats
+        acc = xp.float32 if v.dtype in execute._LOW_PRECISION else v.dtype
+        value = xp.sum(v, axis=tuple(i for i in range(v.ndim) if i != axis), dtype=acc)
+    return _same_dtype(value, v)
+
+
+def _bias_grad_in_order(v, axis):
+    """BiasAddGrad's sums in TF's redux functor order, or None (another dtype; 16-bit
+    channels-first, whose runs Eigen sums in 16 bits)."""
+    if type(v) is not np.ndarray or v.dtype not in (np.float32, np.float16) or not v.size:
+        return None
+    if axis == v.ndim - 1:
+        return eigen_redux.outer_sum(v.reshape(-1, v.shape[-1]), v.dtype.itemsize)
+    if v.dtype != np.float32:
+        return None
+    return eigen_redux.middle_sum(v.reshape(v.shape[0], v.shape[1], -1))
 
 
 def _bias_axis(v, data_format) -> int:

@@ -540,6 +540,8 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
         devices = list(get_devices_from(per_replica_value))
         tensors = [execute.convert_to_tensor(v) for v in per_replica_value.values]
         ndim = tensors[0].ndim
+        if ndim:
+            cross_replica_checks.check_gather_axis(int(axis), ndim)
         if ndim == 0 or not -ndim <= int(axis) < ndim or any(
                 t.ndim != ndim or _without(t.shape, axis) != _without(tensors[0].shape, axis)
                 for t in tensors):
@@ -609,3 +611,4 @@ def _split_by_dtype(members, tensors):
     for j in members:
         groups.setdefault(tensors[j].dtype, []).append(j)
     return list(groups.values())
+

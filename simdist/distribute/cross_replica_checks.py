@@ -127,8 +127,30 @@ def check_reduce(tensors, kernel: str, keep: bool = False) -> None:
 def check_gather(tensors, axis: int, kernel: str) -> None:
     """Raise TF's error if ``tensors`` cannot be gathered along ``axis`` by ``kernel``."""
     k = KERNELS[kernel]
+    if k.collective and tensors[0].ndim:
+        check_gather_axis(int(axis), tensors[0].ndim)
     _check_dtypes(tensors, k)
     _check_shapes(tensors, k, axis=axis)
+
+
+def check_gather_axis(axis: int, rank: int) -> None:
+    """TF's error for an all-gather ``axis`` outside [0, rank): CollectiveReplicaLauncher
+    permutes ``axis`` to the front with ``range(axis)`` and ``range(axis + 1, rank)``, so a
+    negative axis fails in the first Range and one past the rank in the second, while the
+    gather is traced (cross_device_utils.py)."""
+    if 0 <= axis < rank:
+        return
+    start, limit, node, given = ((0, axis, "allgather/range", "allgather/range/limit")
+                                 if axis < 0 else
+                                 (axis + 1, rank, "allgather/range_1", "allgather/Rank"))
+    hint = f" (axis={axis % rank} for {axis})" if -rank <= axis < 0 else ""
+    raise ValueError(
+        f"in user code:\n\n\n    ValueError: Requires start <= limit when delta > 0: "
+        f"{start}/{limit} for '{{{{node {node}}}}} = Range[Tidx=DT_INT32]({node}/start, "
+        f"{given}, {node}/delta)' with input shapes: [], [], [] and with computed input "
+        f"tensors: input[0] = <{start}>, input[1] = <{limit}>, input[2] = <1>.\n"
+        f"The collective all-gather (CollectiveAllReduce) takes an axis in [0, {rank}) of "
+        f"each replica's value, not a negative one{hint}.")
 
 
 def _where(tensors, i) -> str:

@@ -422,6 +422,25 @@ def case_gather_non_distributed(tf):
     return _try(lambda: enc(tf, s.gather(tf.constant([1.0, 2.0]), axis=0), s))
 
 
+@case
+def case_gather_axis_outside_rank(tf):
+    # TF's collective all-gather permutes with range(axis) and range(axis + 1, rank): an
+    # axis outside [0, rank), a negative one too, fails; int32 values are concatenated
+    # (ReductionToOneDevice), where a negative axis works
+    s = make_strategy(tf)
+    r = s.run(lambda: tf.ones([2, 3]) * (rid(tf) + 1.0))
+    words = ["Requires start <= limit when delta > 0", "allgather"]
+    out = {}
+    for ax in (-1, 2):
+        out[f"gather {ax}"] = expect_error(lambda ax=ax: s.gather(r, axis=ax), words)
+        out[f"all_gather {ax}"] = expect_error(lambda ax=ax: s.run(
+            lambda: tf.distribute.get_replica_context().all_gather(tf.ones([2, 3]), axis=ax)),
+            words)
+    ints = s.run(lambda: tf.ones([2, 3], tf.int32))
+    out["int32 gather -1"] = _try(lambda: enc(tf, s.gather(ints, axis=-1), s))
+    return out
+
+
 # ----------------------------------------------------------------------------- local results
 
 

@@ -142,6 +142,25 @@ EXPRESSIONS = [
     "logits=tf.zeros([0]))",
     "tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.zeros([0], tf.int32), "
     "logits=tf.zeros([0, 5]))",
+    # an axis outside [-rank, rank): each kernel's (or Python API's) own text
+    "tf.concat([tf.ones([2, 1]), tf.ones([2, 1])], 2)", "tf.squeeze(tf.ones([2, 1]), -3)",
+    "tf.unstack(tf.ones([2, 1]), axis=2)", "tf.split(tf.ones([2, 2]), 2, axis=-3)",
+    "tf.gather(tf.ones([2, 1]), [0], axis=2)", "tf.gather(tf.ones([2, 1]), [0], axis=-3)",
+    "tf.nn.softmax(tf.ones([2, 1]), axis=2)", "tf.nn.log_softmax(tf.ones([2, 1]), axis=-3)",
+    "tf.argmax(tf.ones([2]), -2)", "tf.argmin(tf.ones([2, 2]), 2)",
+    "tf.squeeze(tf.ones([1, 1]), [0, 5])", "tf.concat([tf.ones([2]), tf.ones([2, 1])], 5)",
+    # scalars have no axis
+    "tf.concat([tf.constant(1.0), tf.constant(2.0)], 0)",
+    "tf.concat([tf.constant(1.0), tf.constant(2.0)], -1)", "tf.squeeze(tf.constant(1.0), 0)",
+    "tf.unstack(tf.constant(1.0))", "tf.split(tf.constant(1.0), 1)",
+    "tf.gather(tf.constant(1.0), [0], axis=0)", "tf.nn.softmax(tf.constant(1.0))",
+    "tf.nn.log_softmax(tf.constant(1.0))", "tf.nn.softmax(tf.constant(1.0), axis=0)",
+    "tf.argmax(tf.constant(1.0))",
+    # the dense cross-entropy moves an axis other than -1 with range(axis): negative fails
+    "tf.nn.softmax_cross_entropy_with_logits(tf.ones([2, 1]), tf.ones([2, 1]), axis=-2)",
+    "tf.nn.softmax_cross_entropy_with_logits(tf.ones([2, 1]), tf.ones([2, 1]), axis=2)",
+    "tf.nn.softmax_cross_entropy_with_logits(tf.ones([2, 3]), tf.ones([2, 3]), axis=0)",
+    "tf.nn.softmax_cross_entropy_with_logits(tf.constant(1.0), tf.constant(1.0))",
     "tf.nn.compute_average_loss(tf.constant(3.0))",
     "tf.nn.compute_average_loss([1.0, 2.0, 3.0])",
     "tf.nn.compute_average_loss([1.0, 2.0, 3.0], global_batch_size=2.5)",

@@ -59,13 +59,39 @@ def _ints(value) -> list[int]:
     return [int(-1 if d is None else d) for d in value]
 
 
+# op type -> TF's kernel text for an axis outside [-rank, rank) (concat_op.cc,
+# squeeze_op.cc, split_op.cc, gather_op.cc, argmax_op.cc; softmax_op.cc for rank 0)
+_AXIS_TEXTS = {
+    "ConcatV2": "ConcatOp : Expected concatenating dimensions in the range [{lo}, {rank}), "
+                "but got {axis}",
+    "Squeeze": "Tried to squeeze dim index {axis} for tensor with {rank} dimensions.",
+    "Split": "-input rank(-{rank}) <= split_dim < input rank ({rank}), but got {axis}",
+    "GatherV2": "Shape must be at least rank {need} but is rank {rank}",
+    "ArgMax": "Expected dimension in the range [{lo}, {rank}), but got {axis}",
+    "ArgMin": "Expected dimension in the range [{lo}, {rank}), but got {axis}",
+}
+# op type -> its kernel's text for a scalar input, which has no axis at all
+_SCALAR_TEXTS = {
+    "ConcatV2": "ConcatOp : Can't concatenate scalars (use tf.stack instead)",
+    "GatherV2": "params must be at least 1 dimensional",
+    "Softmax": "logits must have >= 1 dimension, got []",
+    "LogSoftmax": "logits must have >= 1 dimension, got []",
+}
+
+
 def _axis(axis, rank: int, op_type: str) -> int:
+    """``axis`` in [0, rank), or the InvalidArgumentError ``op_type``'s kernel raises."""
     a = int(axis)
-    if not -rank <= a < builtins.max(rank, 1):
-        raise errors.InvalidArgumentError(
-            None, None, f"Expected axis in the range [{-rank}, {rank}), but got {a} "
-                        f"[Op:{op_type}]")
-    return a % builtins.max(rank, 1)
+    if -rank <= a < rank:
+        return a % rank
+    # a scalar's own text where its kernel checks rank first (ConcatV2: for axis 0 only)
+    text = _SCALAR_TEXTS.get(op_type) if rank == 0 and (op_type != "ConcatV2" or a == 0) \
+        else None
+    text = text or _AXIS_TEXTS.get(op_type, "Expected axis in the range [{lo}, {rank}), but "
+                                            "got {axis}")
+    raise errors.InvalidArgumentError(
+        None, None, text.format(lo=-rank, rank=rank, axis=a, need=a + 1 if a >= 0 else -a)
+        + f" [Op:{op_type}]")
 
 
 # --- creation ----------------------------------------------------------------------------
@@ -513,6 +539,8 @@ def stack(values, axis=0, name="stack") -> Tensor:
 def unstack(value, num=None, axis=0, name="unstack") -> list[Tensor]:
     """Cut ``value`` into its slices along ``axis`` (``tf.unstack``)."""
     x = _t(value)
+    if not -x.ndim <= int(axis) < x.ndim:   # TF's Python check, before the op
+        raise ValueError(f"Argument `axis` = {int(axis)} not in range [{-x.ndim}, {x.ndim})")
     a = _axis(axis, x.ndim, "Unpack")
     lead = (builtins.slice(None),) * a  # the standard's take needs index arrays: slices
     parts = [x._value[lead + (i, ...)] for i in builtins.range(x._value.shape[a])]

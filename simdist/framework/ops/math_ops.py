@@ -620,7 +620,7 @@ def _arg(op_type, x, axis, output_type, fn):
     xt = _t(x)
     if execute._is_host_strings(xt._value):
         op_types.refuse_strings(op_type, xt)
-    a = 0 if axis is None else _axes(xt, axis, op_type)[0]
+    a = array_ops._axis(0 if axis is None else array_ops._ints(axis)[0], xt.ndim, op_type)
     dt = dtypes.as_dtype(output_type)
     if xt._value.shape[a] == 0:
         raise errors.InvalidArgumentError(

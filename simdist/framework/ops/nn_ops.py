@@ -141,6 +141,7 @@ def xent_softmax(logits, axis=-1) -> Tensor:
 def _softmax(logits, axis, kernel):
     x = A._t(logits)
     a = -1 if axis is None else int(axis)
+    _check_dim(a, x.ndim)
     a = A._axis(a, x.ndim, "Softmax")
     v = x._value
     if v.size == 0:  # no rows or no classes: TF's kernels return the empty shape
@@ -152,6 +153,28 @@ def _softmax(logits, axis, kernel):
             s, lse = _shifted(v, a)
             value = backend.xp.exp(s - lse)
     return execute.execute("Softmax", [x], value, attrs={"axis": a})
+
+
+def _check_dim(dim, rank):
+    """TF's Python check of a softmax ``dim`` other than -1 (nn_ops._wrap_2d_function)."""
+    if dim != -1 and not -rank <= dim < rank:
+        raise errors.InvalidArgumentError(
+            None, None, f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the "
+                        f"number of dimensions in the input. Received: dim={dim}")
+
+
+def _move_dim_to_end(axis, rank):
+    """TF's wrapper moves a class ``axis`` other than -1 to the end with
+    ``range(axis)`` and ``range(axis + 1, rank)`` (nn_ops._move_dim_to_end): a negative one,
+    or one past the rank, fails in a Range; a scalar fails flattening (a Slice)."""
+    if rank == 0:
+        raise errors.InvalidArgumentError(
+            None, None, "Expected begin[0] == 0 (got -1) and size[0] == 0 (got 1) when "
+                        "input.dim_size(0) == 0 [Op:Slice]")
+    if axis != -1 and not 0 <= axis < rank:
+        start, limit = (0, axis) if axis < 0 else (axis + 1, rank)
+        raise errors.InvalidArgumentError(
+            None, None, f"Requires start <= limit when delta > 0: {start}/{limit} [Op:Range]")
 
 
 def _by_rows(kernel):
@@ -188,7 +211,9 @@ def _flat_rows(shape, check=True):
 def log_softmax(logits, axis=None, name=None) -> Tensor:
     """``logits - log(sum(exp(logits)))`` along ``axis`` (the last one by default)."""
     x = A._t(logits)
-    a = A._axis(-1 if axis is None else int(axis), x.ndim, "LogSoftmax")
+    a = -1 if axis is None else int(axis)
+    _check_dim(a, x.ndim)
+    a = A._axis(a, x.ndim, "LogSoftmax")
     if x._value.size == 0:  # no rows or no classes: the empty shape, as TF's kernel
         return execute.execute("LogSoftmax", [x], backend.xp.zeros_like(x._value),
                                attrs={"axis": a})
@@ -229,6 +254,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None) -> Ten
     logits = A._t(logits)
     labels = execute.convert_to_tensor(labels, dtype_hint=logits.dtype)
     execute.check_same_dtype("SoftmaxCrossEntropyWithLogits", logits, labels)
+    _move_dim_to_end(int(axis), logits.ndim)
     a = A._axis(axis, logits.ndim, "SoftmaxCrossEntropyWithLogits")
     try:
         lab = backend.xp.broadcast_to(labels._value, logits._value.shape)

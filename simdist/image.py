@@ -1,6 +1,18 @@
-"""``tf.image``: image conversions and adjustments (names only)."""
+"""``tf.image``: image conversions, adjustments, resizing, crops and flips (names only)."""
 
 from simdist.framework import dispatch as _dispatch  # noqa: E402
-from simdist.framework.ops.image_ops import adjust_contrast, convert_image_dtype  # noqa: F401
+from simdist.framework.ops.image_geometry_ops import (  # noqa: F401
+    crop_to_bounding_box,
+    flip_left_right,
+    flip_up_down,
+    stateless_random_flip_left_right,
+    stateless_random_flip_up_down,
+)
+from simdist.framework.ops.image_ops import (  # noqa: F401
+    adjust_contrast,
+    convert_image_dtype,
+    stateless_random_contrast,
+)
+from simdist.framework.ops.image_resize_ops import resize  # noqa: F401
 
 _dispatch.export_ops(globals(), "image")

@@ -125,6 +125,18 @@ TimeDistributed  # simdist/keras/layers/rnn/time_distributed.py (tf.keras.layers
 Attention  # simdist/keras/layers/dense_attention.py (tf.keras.layers.Attention)
 AdditiveAttention  # simdist/keras/layers/dense_attention.py (tf.keras.layers.AdditiveAttention)
 MultiHeadAttention  # simdist/keras/layers/multi_head_attention.py (tf.keras.layers.MultiHeadAttention)
+# tf.keras.layers' image preprocessing layers and the tf.image ops (TF's tutorials use them)
+Rescaling  # simdist/keras/layers/preprocessing/image_preprocessing.py
+Resizing  # simdist/keras/layers/preprocessing/image_preprocessing.py
+CenterCrop  # simdist/keras/layers/preprocessing/image_preprocessing.py
+RandomCrop  # simdist/keras/layers/preprocessing/image_preprocessing.py
+RandomFlip  # simdist/keras/layers/preprocessing/image_preprocessing.py
+RandomContrast  # simdist/keras/layers/preprocessing/image_preprocessing.py
+RandomTranslation  # simdist/keras/layers/preprocessing/image_transforms.py
+RandomRotation  # simdist/keras/layers/preprocessing/image_transforms.py
+RandomZoom  # simdist/keras/layers/preprocessing/image_transforms.py
+flip_left_right  # simdist/framework/ops/image_geometry_ops.py (tf.image)
+flip_up_down  # simdist/framework/ops/image_geometry_ops.py (tf.image)
 GRU  # simdist/keras/layers/rnn/gru.py
 SimpleRNN  # simdist/keras/layers/rnn/simple_rnn.py
 dot  # simdist/keras/backend.py (tf.keras.backend.dot, in TF's RNN cell example)

@@ -15,7 +15,9 @@ text_dataset_from_directory), time_distributed_cases.CASES (TF 2.21: TimeDistrib
 rnn_constants_cases.CASES (TF 2.21: RNN constants, a tensor training),
 text_mode_cases.CASES (TF 2.21: TextVectorization's multi_hot, count, tf_idf, ngrams, a
 callable split), attention_cases.CASES (TF 2.21: Attention, AdditiveAttention),
-multi_head_attention_cases.CASES (TF 2.21: MultiHeadAttention, EinsumDense); and the
+multi_head_attention_cases.CASES (TF 2.21: MultiHeadAttention, EinsumDense),
+image_preprocessing_cases.CASES (TF 2.21: Rescaling, Resizing, crops, the seeded
+augmentation layers and the tf.image ops under them); and the
 batch-norm options simdist refuses rather than ignores."""
 
 import os
@@ -23,6 +25,7 @@ import os
 import attention_cases
 import cnn_layer_cases
 import functional_cases
+import image_preprocessing_cases
 import lambda_cases
 import layer_cases
 import masking_cases
@@ -53,7 +56,8 @@ GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_c
           "tf_rnn_constants.json": rnn_constants_cases.CASES,
           "tf_text_modes.json": text_mode_cases.CASES,
           "tf_attention.json": attention_cases.CASES,
-          "tf_multi_head_attention.json": multi_head_attention_cases.CASES}
+          "tf_multi_head_attention.json": multi_head_attention_cases.CASES,
+          "tf_image_preprocessing.json": image_preprocessing_cases.CASES}
 
 # STRICT: marked pytest.mark.array_api by tests/array_api_subset.py.
 # Also run on array_api_strict (tests/hardware/test_backends.py): convolutions and pooling

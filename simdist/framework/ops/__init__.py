@@ -16,6 +16,8 @@ Glossary:
                    loops over TensorArrays, as TF builds them.
   numerics       -- ``tf.debugging.check_numerics``; trig_ops -- sin, cos ... atan2, expm1,
                    ceil (a table); image_ops -- ``tf.image``; special_math_ops -- ``tf.einsum``.
+  image_resize_ops / image_geometry_ops / image_projective_ops -- ``tf.image.resize``,
+                   crops and flips, ImageProjectiveTransformV3 (Keras's augmentation layers).
   string_ops     -- ``tf.strings`` (join, length, to_number ...); op_types -- the element
                    types each op takes, and TF's error for a string given to a numeric op.
   list_ops / tensor_array_ops -- TF's TensorList variant ops and ``tf.TensorArray`` over them
@@ -36,6 +38,8 @@ from simdist.framework.ops import logging_ops, numerics, string_ops, trig_ops  #
 from simdist.framework.ops import list_ops  # isort: skip - its ops are recorded as declared
 from simdist.framework.ops import check_ops, pad_ops, selection_ops, sort_ops  # isort: skip
 from simdist.framework.ops import image_ops, linspace_ops, special_math_ops  # isort: skip
+from simdist.framework.ops import image_geometry_ops, image_projective_ops  # isort: skip
+from simdist.framework.ops import image_resize_ops  # isort: skip
 from simdist.framework.ops import scatter_nd_ops, scan_ops, tensordot_ops  # isort: skip
 from simdist.framework.ops import linalg_decompositions  # isort: skip
 from simdist.framework.ops import embedding_ops, sparse_ops  # isort: skip
@@ -61,6 +65,7 @@ _NOT_OPS = {
 }
 _OP_MODULES = (array_ops, math_ops, nn_ops, random_ops, conv_ops, linalg_ops, pooling_ops,
                clip_ops, dropout_ops, losses_util, numerics, string_ops, trig_ops, image_ops,
+               image_geometry_ops, image_projective_ops, image_resize_ops,
                special_math_ops, sort_ops, scatter_nd_ops, scan_ops, linalg_decompositions,
                embedding_ops, sparse_ops)
 array_ops.range = _func_graph.recorded(array_ops.range, kind="spec", spec=array_ops.range_spec)

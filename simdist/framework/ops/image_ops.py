@@ -5,13 +5,17 @@ Glossary:
   convert_image_dtype -- an image moved between dtypes with their value ranges: integers
                        span ``[0, dtype.max]``, floats ``[0, 1]``; ``saturate`` clips before
                        a cast that could overflow.
-  adjust_contrast   -- ``(x - mean) * contrast_factor + mean``, the mean taken per image and
-                       channel over height and width, in float32 (TF's AdjustContrastv2 op,
-                       which has no gradient: a tape through it raises LookupError).
+  adjust_contrast   -- ``mean + contrast_factor * (x - mean)``, the mean taken per image and
+                       channel over height and width (the CPU kernel's halving folds, times
+                       ``1 / pixels``), in float32 (TF's AdjustContrastv2 op, which has no
+                       gradient: a tape through it raises LookupError).
+  stateless_random_contrast -- adjust_contrast by one factor drawn by
+                       ``stateless_random_uniform([], seed, lower, upper)``.
   saturating cast   -- a cast whose values are first clipped to the target dtype's range
                        (TF's math_ops.saturate_cast, for real dtypes).
 
-Mirrors tensorflow/python/ops/image_ops_impl.py (convert_image_dtype, adjust_contrast),
+Mirrors tensorflow/python/ops/image_ops_impl.py (convert_image_dtype, adjust_contrast,
+stateless_random_contrast),
 math_ops.py (saturate_cast) and the AdjustContrastv2 kernel
 (tensorflow/core/kernels/image/adjust_contrast_op.cc).
 """
@@ -23,6 +27,7 @@ import numpy as np
 from simdist.framework import dtypes, errors, execute
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
+from simdist.framework.ops import random_ops
 from simdist.hardware import array_api
 
 # No gradient rule is registered for AdjustContrastv2: TF's registry has none, so a tape's
@@ -91,6 +96,43 @@ _NO_HALF_KERNEL = (
     " [Op:AdjustContrastv2]")
 
 
+def stateless_random_contrast(image, lower, upper, seed):
+    """``adjust_contrast`` by a factor drawn in ``[lower, upper)`` by ``seed``.
+
+    Raises:
+      ValueError: TF's, for ``upper <= lower`` or a negative ``lower``.
+    """
+    if upper <= lower:
+        raise ValueError("upper must be > lower.")
+    if lower < 0:
+        raise ValueError("lower must be non-negative.")
+    factor = random_ops.stateless_uniform([], seed, lower, upper)
+    return adjust_contrast(image, factor)
+
+
+def _mean_hw(x32):
+    """The CPU kernel's mean per image and channel (ReduceMeanAcrossImage): each image's
+    (pixels, channels) plane folded in halves, ``y[:right] = x[left:] + x[:right]`` then
+    ``y[:right] += y[left:left + right]`` until one row is left, times ``1.0f / pixels``."""
+    h, w, c = x32.shape[-3:]
+    plane = x32.reshape(-1, h * w, c)
+    remaining, first = h * w, True
+    while True:
+        right = remaining // 2
+        left = remaining - right
+        if first:
+            folded = plane.copy()
+            folded[:, :right] = plane[:, left:left + right] + plane[:, :right]
+            plane, first = folded, False
+        else:
+            plane[:, :right] += plane[:, left:left + right]
+        remaining = left
+        if remaining <= 1:
+            break
+    mean = plane[:, 0] * (np.float32(1) / np.float32(h * w))
+    return mean.reshape(x32.shape[:-3] + (1, 1, c))
+
+
 def _adjust_contrastv2(images, factor):
     if images.ndim < 3:
         raise errors.InvalidArgumentError(
@@ -107,6 +149,7 @@ def _adjust_contrastv2(images, factor):
     x = images._value
     xp = array_api.namespace(x)
     x32 = x.astype(np.float32)
-    mean = xp.mean(x32, axis=(-3, -2), keepdims=True)
-    out = ((x32 - mean) * factor._value.astype(np.float32) + mean).astype(x.dtype)
+    mean = _mean_hw(x32) if type(x32) is np.ndarray else \
+        xp.mean(x32, axis=(-3, -2), keepdims=True)
+    out = (mean + factor._value.astype(np.float32) * (x32 - mean)).astype(x.dtype)
     return execute.execute("AdjustContrastv2", [images, factor], out)

@@ -41,6 +41,19 @@ from simdist.keras.layers.pooling import (
     MaxPool2D,
     MaxPooling2D,
 )
+from simdist.keras.layers.preprocessing.image_preprocessing import (
+    CenterCrop,
+    RandomContrast,
+    RandomCrop,
+    RandomFlip,
+    Rescaling,
+    Resizing,
+)
+from simdist.keras.layers.preprocessing.image_transforms import (
+    RandomRotation,
+    RandomTranslation,
+    RandomZoom,
+)
 from simdist.keras.layers.preprocessing.integer_lookup import IntegerLookup
 from simdist.keras.layers.preprocessing.normalization import Normalization
 from simdist.keras.layers.preprocessing.string_lookup import StringLookup

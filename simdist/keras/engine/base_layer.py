@@ -11,7 +11,7 @@ Glossary:
                   directly opens none ('kernel'). ``init_scope`` leaves them all, as a
                   Sequential's graph building does.
   build        -- create weights from the first input's shape; ``__call__`` calls it once.
-  autocast     -- floating inputs are cast to the layer's compute dtype (float16 under
+  autocast     -- floating inputs are cast to a floating compute dtype (float16 under
                   'mixed_float16'); weights stay in the variable dtype and are cast on use.
                   ``autocast=False`` (op layers) leaves the inputs as they come.
   input_spec   -- the rank and axis sizes ``__call__`` checks before ``call`` (Keras's
@@ -383,7 +383,9 @@ class Layer(module.Module):
 
     def _maybe_cast(self, x):
         compute = dtypes.as_dtype(self.compute_dtype)
-        if isinstance(x, Tensor) and x.dtype.is_floating and x.dtype != compute:
+        # Keras casts floats only to a floating compute dtype (an int64 layer keeps them)
+        if isinstance(x, Tensor) and x.dtype.is_floating and compute.is_floating and \
+                x.dtype != compute:
             return A.cast(x, compute)
         return x
 

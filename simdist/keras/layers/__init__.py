@@ -41,6 +41,9 @@ from simdist.keras.layers.pooling import (
     MaxPool2D,
     MaxPooling2D,
 )
+from simdist.keras.layers.preprocessing.category_encoding import CategoryEncoding
+from simdist.keras.layers.preprocessing.discretization import Discretization
+from simdist.keras.layers.preprocessing.hashing import Hashing
 from simdist.keras.layers.preprocessing.image_preprocessing import (
     CenterCrop,
     RandomContrast,

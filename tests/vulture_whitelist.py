@@ -137,6 +137,9 @@ RandomRotation  # simdist/keras/layers/preprocessing/image_transforms.py
 RandomZoom  # simdist/keras/layers/preprocessing/image_transforms.py
 flip_left_right  # simdist/framework/ops/image_geometry_ops.py (tf.image)
 flip_up_down  # simdist/framework/ops/image_geometry_ops.py (tf.image)
+CategoryEncoding  # simdist/keras/layers/preprocessing/category_encoding.py
+Discretization  # simdist/keras/layers/preprocessing/discretization.py
+Hashing  # simdist/keras/layers/preprocessing/hashing.py
 GRU  # simdist/keras/layers/rnn/gru.py
 SimpleRNN  # simdist/keras/layers/rnn/simple_rnn.py
 dot  # simdist/keras/backend.py (tf.keras.backend.dot, in TF's RNN cell example)

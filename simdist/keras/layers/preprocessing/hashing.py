@@ -80,7 +80,7 @@ class Hashing(Layer):
                                       "SipHash, tf.strings.to_hash_bucket_strong); use "
                                       "salt=None.")
         self.num_bins, self.mask_value = num_bins, mask_value
-        self.strong_hash, self.salt = False, None
+        self.salt = None
         self.output_mode, self.sparse = output_mode, sparse
 
     def call(self, inputs):

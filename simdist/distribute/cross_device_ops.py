@@ -64,7 +64,7 @@ def reduce_non_distributed_value(reduce_op, value, destinations, num_replicas):
         return value
     if num_replicas != 1:
         raise ValueError(
-            f"A non-DistributedValues value {value} cannot be reduced with the given reduce op "
+            f"A non-DistributedValues value {value!s} cannot be reduced with the given reduce op "
             f"{reduce_op}. Return it from strategy.run (a PerReplica) or use ReduceOp.MEAN."
         )
     validate_destinations(destinations)

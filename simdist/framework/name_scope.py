@@ -7,7 +7,9 @@ Glossary:
                  is absolute (it replaces the prefix), ``""`` clears it. Eager scopes are
                  not uniquified ("dense" twice is "dense/" twice). While a tf.function
                  traces, it also opens the graph's scope (``func_graph.graph_name_scope``:
-                 made unique, ``s/`` then ``s_1/``), which names the ops recorded inside.
+                 made unique, ``s/`` then ``s_1/``), which names the ops recorded inside;
+                 ``as scope`` is then that scope, and the variables made in it are named
+                 under it (TF's ops.name_scope_v2 in a graph: Graph.name_scope).
   init_scope  -- ``tf.init_scope``: eagerly it keeps the name scope and pauses every
                  gradient tape for the block.
   outside_name_scopes -- leave every open scope for a block (how Keras builds a
@@ -52,12 +54,14 @@ class name_scope:  # noqa: N801 - TF's name
             scope = name
         else:
             scope = current_scope() + name + "/"
-        _scopes.items.append(scope)
         if self._graph and active[0]:   # tracing: the graph's scope names its ops
             from simdist.framework import func_graph
 
             self._graph_scope = func_graph.graph_name_scope(name)
-            self._graph_scope.__enter__()
+            unique = self._graph_scope.__enter__()
+            if unique is not None:   # TF's scope is the graph's, made unique ('x_1/')
+                scope = unique
+        _scopes.items.append(scope)
         return scope
 
     def __exit__(self, *exc):

@@ -417,6 +417,26 @@ def f(x):
 r = f(tf.constant(1.0))
 out = {"names": names, "value": r, "ops": ops(f, tf.constant(1.0))}
 """,
+    # TF's name_scope_v2 in a graph yields Graph.name_scope's unique scope
+    "name_scope(...) as scope in a trace: the graph's unique scope, a variable under it":
+        SETUP + """
+made = []
+@tf.function
+def f(x):
+    with tf.name_scope("x") as scope:
+        if not made:
+            made.append(tf.Variable(1.0, name="v"))
+        with tf.name_scope("x") as inner:
+            y = x * made[0]
+    with tf.name_scope("x") as again:
+        z = tf.identity(y + 1.0, name="out")
+    with tf.name_scope(scope):
+        w = z - 1.0
+    seen(y, z, w, made[0])
+    return w, tf.constant(scope), tf.constant(inner), tf.constant(again)
+r = f(tf.constant(1.0))
+out = {"names": names, "value": r, "ops": ops(f, tf.constant(1.0))}
+""",
 }
 
 

@@ -17,7 +17,8 @@ from simdist import errors
 from simdist.framework import dtypes, nest
 from simdist.framework.dtypes import (
     DType, as_dtype, bfloat16, bool_ as bool, complex64, complex128, double, float16, float32,
-    float64, half, int8, int16, int32, int64, string, uint8, uint16, uint32, uint64, variant,
+    float64, half, int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64,
+    variant,
 )
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape

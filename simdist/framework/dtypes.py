@@ -14,6 +14,10 @@ Glossary:
                     ``object`` arrays of ``bytes``, as TF's ``numpy()`` gives them; ``str``
                     is stored UTF-8 encoded. ``as_numpy_dtype`` is ``object`` and ``size``
                     is 0, as in TF; NumPy's text kinds ('U', 'S') read as string.
+  resource       -- a variable's handle as a traced graph lists it (its resource
+                    Placeholder's dtype), opaque as ``variant`` is.
+  datatype enum  -- TF's DataType number of a dtype (types.proto: DT_FLOAT = 1), what a
+                    FunctionDef's signature holds; ``as_dtype`` takes it too.
 
 Mirrors tensorflow/python/framework/dtypes.py.
 """
@@ -96,6 +100,11 @@ class DType:
     def max(self):
         return finfo(self._np).max if self.is_floating else np.iinfo(self._np).max
 
+    @property
+    def as_datatype_enum(self) -> int:
+        """TF's DataType enum value (types.proto: ``DT_FLOAT`` = 1)."""
+        return _ENUMS[self.name]
+
     def __repr__(self) -> str:
         return f"tf.{self.name}"
 
@@ -135,11 +144,18 @@ string = DType("string", np.object_)
 # TF's opaque handle type (a TensorList's value, simdist.framework.ops.list_ops): a NumPy
 # record of one object field, so its NumPy dtype is its own (not string's ``object``).
 variant = DType("variant", np.dtype([("variant", np.object_)]))
+resource = DType("resource", np.dtype([("resource", np.object_)]))   # a variable's handle
 
 DTYPES = {d.name: d for d in (float16, bfloat16, float32, float64, int8, uint8, int16, uint16,
                                int32, uint32, int64, uint64, bool_, complex64, complex128,
-                               string, variant)}
+                               string, variant, resource)}
 _BY_NUMPY = {d._np: d for d in DTYPES.values()}
+# types.proto's DataType numbers
+_ENUMS = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6,
+          "string": 7, "complex64": 8, "int64": 9, "bool": 10, "bfloat16": 14, "uint16": 17,
+          "complex128": 18, "float16": 19, "resource": 20, "variant": 21, "uint32": 22,
+          "uint64": 23}
+_BY_ENUM = {n: DTYPES[name] for name, n in _ENUMS.items()}
 
 
 def by_numpy_dtype() -> dict:
@@ -171,6 +187,8 @@ def as_dtype(value) -> DType:
         return found
     if isinstance(value, str) and value in DTYPES:
         return DTYPES[value]
+    if type(value) is int and value in _BY_ENUM:   # a DataType enum value
+        return _BY_ENUM[value]
     if value is float:
         return float32
     if value is int:

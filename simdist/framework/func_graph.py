@@ -801,10 +801,11 @@ class FuncGraph:
         return graph_def.as_graph_def(self)
 
     def get_operations(self) -> list:
-        """TF's ``Graph.get_operations()``: the graph's ops in order (graph_operations)."""
-        from simdist.framework import graph_operations
+        """TF's ``Graph.get_operations()``: the graph's ops in order (graph_operations),
+        their outputs' dtypes and static shapes as TF lists them (operation_outputs)."""
+        from simdist.framework import graph_operations, operation_outputs
 
-        return graph_operations.operations(self)
+        return operation_outputs.complete(graph_operations.operations(self))
 
     def get_operation_by_name(self, name: str):
         for op in self.get_operations():

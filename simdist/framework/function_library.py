@@ -2,9 +2,10 @@
 TF's ``as_graph_def()`` lists them.
 
 Glossary:
-  FunctionDef  -- one function: its ``signature`` (name, ``input_arg`` and ``output_arg``
-                  with their types), its ``node_def`` (the body's NodeDefs, arguments
-                  left out), ``ret`` (each output arg: ``<Identity>:output:0``), the
+  FunctionDef  -- one function: its ``signature`` (an OpDef: name, ``input_arg`` and
+                  ``output_arg`` with their types; function_signature), its
+                  ``node_def`` (the body's NodeDefs, arguments left out), ``ret``
+                  (each output arg: ``<Identity>:output:0``), the
                   ``_construction_context`` attr and ``arg_attr`` (each argument's
                   ``_user_specified_name`` and ``_output_shapes``).
   body input   -- inside a function an input names an argument as it is (``x``), an op's
@@ -96,20 +97,18 @@ class FunctionDef:
     def __str__(self):
         return proto_text.message(self.fields(*self.printer))
 
+    @property
+    def signature(self):
+        """Its OpDef: name, input and output args, statefulness (function_signature)."""
+        from simdist.framework.function_signature import OpDef
+
+        return OpDef(self.name, [(a, d) for a, d, _, _ in self.args],
+                     [(a, d) for a, d, _ in self.outputs], self.stateful, self.control)
+
     def fields(self, node_fields, attr_fields) -> list:
         from simdist.framework.graph_def import AttrValue
 
-        signature = [("name", proto_text.quoted(self.name))]
-        signature += [("input_arg", [("name", proto_text.quoted(a)),
-                                     ("type", dtypes.datatype_name(d))])
-                      for a, d, _, _ in self.args]
-        signature += [("output_arg", [("name", proto_text.quoted(a)),
-                                      ("type", dtypes.datatype_name(d))])
-                      for a, d, _ in self.outputs]
-        if self.stateful:
-            signature.append(("is_stateful", "true"))
-        signature += [("control_output", proto_text.quoted(c)) for c in self.control]
-        out = [("signature", signature)]
+        out = [("signature", self.signature.fields())]
         out += [("node_def", node_fields(n)) for n in self.nodes]
         rets = sorted(self.outputs, key=functools.cmp_to_key(
             lambda x, y: proto_text.map_order(x[0], y[0])))   # a map: upb's order

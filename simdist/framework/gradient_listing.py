@@ -55,7 +55,8 @@ class Scope:
             if isinstance(x, tuple):
                 label, value = x
                 if isinstance(value, list) and not value:   # op_def_library converts []
-                    self.b.const(self.b.unique(f"{name}/{label}"), None)   # twice: float32
+                    self.b.const(self.b.unique(f"{name}/{label}"),   # twice: float32
+                                 np.zeros(0, np.float32))
                 x = self.b.const(self.b.unique(f"{name}/{label}"), None)   # first, refused
                 x.value = np.asarray(value)
             made.append(x)

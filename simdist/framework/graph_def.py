@@ -36,6 +36,7 @@ import functools
 import numpy as np
 
 from simdist.framework import dtypes, op_def_table, proto_text
+from simdist.framework.slice_spec import MASKS, slice_spec
 
 PRODUCER = 2474   # TF 2.21's TF_GRAPH_DEF_VERSION
 _READ_OPS = {"ReadVariableOp"}   # auto_control_deps' RESOURCE_READ_OPS that simdist lists
@@ -198,20 +199,23 @@ class _Lister:
     def dtype(self, t):
         """A tensor's dtype name; a Const's that simdist left open: that of the tensor its
         consumer's argument shares a type attr with, else the attr's fixed type or
-        default, else its value's (a Python float: float32)."""
+        default, else its value's (a Python float: float32). A Const of a NumPy value
+        takes the type it shares too (TF converts it with that dtype: ``x * 1.0``)."""
         known = _dtype_name(t.dtype)
-        if known is not None:
+        numpy_const = t.op.type == "Const" and isinstance(t.dtype, np.dtype)
+        if known is not None and not numpy_const:
             return known
         if t.op.type == "Placeholder":   # a variable's resource
             return "resource"
         if id(t) in self.dtypes:
             return self.dtypes[id(t)]
-        self.dtypes[id(t)] = None   # no cycle
-        found = self._from_consumers(t) or _value_dtype(getattr(t.op, "_value", None))
+        self.dtypes[id(t)] = known   # no cycle
+        found = self._from_consumers(t, shared=True) or known if numpy_const else \
+            self._from_consumers(t) or _value_dtype(getattr(t.op, "_value", None))
         self.dtypes[id(t)] = found
         return found
 
-    def _from_consumers(self, t):
+    def _from_consumers(self, t, shared=False):
         for op, position in self.consumers.get(id(t), ()):
             opdef = op_def_table.get(op.type)
             if opdef is None:
@@ -219,9 +223,13 @@ class _Lister:
             args = _arguments(opdef, op.inputs)
             kind = args[position][1]
             for j, (other, other_kind) in enumerate(args):
-                if other_kind == kind and j != position and \
-                        _dtype_name(other.dtype) is not None:
-                    return _dtype_name(other.dtype)
+                if other_kind != kind or j == position:
+                    continue
+                found = self.dtype(other) if shared else _dtype_name(other.dtype)
+                if found is not None:
+                    return found
+            if shared:
+                continue
             attrs = {a[0]: a[2] for a in opdef.attrs}
             if kind not in attrs:   # a fixed type (``int32``)
                 return kind
@@ -377,6 +385,9 @@ _CALL_ATTRS = {
     "squeeze": [("squeeze_dims", 1, "axis", lambda a: [a] if isinstance(a, int) else a)],
     "stack": [("axis", 1, "axis", int)], "one_hot": [("axis", 4, "axis", int)],
     "gather": [("batch_dims", 4, "batch_dims", int)],
+    # tensor[key]: its masks (slice_spec)
+    "_getitem": [(mask, 1, None, lambda key, m=mask: (slice_spec(key) or (0, 0, 0, {}))[3]
+                  .get(m)) for mask in MASKS],
     # a custom gradient's IdentityN: its gradient override (custom_gradient)
     "_identity_n": [("_gradient_op_type", None, "gradient_op_type",
                      lambda s: AttrValue("s", s))],

@@ -45,6 +45,7 @@ from simdist.framework import (
     op_def_table,
     print_op_listing,
     random_op_listing,
+    slice_spec,
 )
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape
@@ -120,7 +121,9 @@ def _gather(params, indices, validate_indices=None, axis=None, *_, **__):
 
 
 def _strided_slice(x, key, *_, **__):
-    return [("input", x), ("stack", 0), ("stack_1", 0), ("stack_2", 0)]
+    spec = slice_spec.slice_spec(key)   # packed begin, end, strides (None: not modelled)
+    return [("input", x)] + [(name, 0 if spec is None else part) for name, part in
+                             zip(("stack", "stack_1", "stack_2"), spec or (0, 0, 0))]
 
 
 def _transpose(a, perm=None, *_, **__):
@@ -457,7 +460,8 @@ class _Builder:
                 d is not None for d in args[0].shape)):   # (a variable's shape is known)
             op = self.add(node.name, "Const", (), outputs or [(None, None)])
         elif fn_name in ("ones", "zeros") and args and _python_shape(args[0]):
-            op = self.filled(node.name, args[0], outputs or [(None, None)])
+            op = self.filled(node.name, args[0], outputs or [(None, None)],
+                             1 if fn_name == "ones" else 0)
         else:
             if fn_name.startswith("__r") and fn_name != "__round__":   # 2.0 * x: Mul(x=2.0, y=x)
                 fn_name = "__" + fn_name[3:]
@@ -512,8 +516,9 @@ class _Builder:
             return False
         scope = node.name.rsplit("/", 1)[0] + "/" if "/" in node.name else ""
         value = self.converted(node.name, None, args[1])
-        if not value and _is_constant(args[1]):
+        if not value and _is_constant(args[1]):   # converted to the variable's dtype
             value = [self.const(self.unique(scope + "Const"), args[1])]
+            value[0].dtype = args[0].dtype
         if len(value) != 1:
             return False
         # a name given (Keras's name=scope: 'AssignMovingAvg') is the op's, as traced
@@ -566,13 +571,17 @@ class _Builder:
                 self.by_id[tid] = grads[pos]
         return True
 
-    def filled(self, name, shape, outputs) -> Operation:
-        """tf.ones / tf.zeros of a Python shape (TF's array_ops._constant_if_small): a
-        Const under 1000 elements, else the shape's Const, the value's and a Fill."""
+    def filled(self, name, shape, outputs, value) -> Operation:
+        """tf.ones / tf.zeros (``value`` 1 or 0) of a Python shape (TF's
+        array_ops._constant_if_small): a Const under 1000 elements, else the shape's
+        Const, the value's and a Fill."""
         if int(np.prod(shape)) < 1000:
             return self.add(name, "Const", (), outputs)
-        dims = self.const(f"{name}/shape_as_tensor", None)
-        return self.add(name, "Fill", [dims, self.const(f"{name}/Const", None)], outputs)
+        dims = self.const(f"{name}/shape_as_tensor", np.asarray(shape, np.int32))
+        dtype = outputs[0][0]
+        fill = self.const(f"{name}/Const", np.asarray(value, np.float32 if dtype is None
+                                                      else dtype.as_numpy_dtype))
+        return self.add(name, "Fill", [dims, fill], outputs)
 
     def control_flow(self, node) -> None:
         """A cond: its If op (the predicate in), then an Identity per output
@@ -592,9 +601,9 @@ class _Builder:
             op._cond = (node, taken) if None not in inputs else None   # its library entry
             op._read_only = [1 + i for i, c in enumerate(taken) if isinstance(
                 c, VariableCapture) and not _written(node, c.variable)]
-            for i, tid in enumerate(node.outputs):
+            for i, (tid, out) in enumerate(zip(node.outputs, op.outputs)):
                 ident = self.add(f"{node.name}/Identity{'' if i == 0 else f'_{i}'}",
-                                 "Identity", op.outputs[:1])
+                                 "Identity", [out], [(out.dtype, _shape_of(out))])
                 self.by_id[tid] = ident.outputs[0]
             return
         if not hasattr(node, "max_iters"):   # a pfor (vectorized_map): recorded whole
@@ -704,12 +713,14 @@ class _Builder:
                                    list(range(rank)))
             values[1].value = np.arange(rank)   # what a gradient's listing reads
             return values
-        rank_t = self.add(named[0] if named else self.unique(scope + "Rank"),
-                          "Const").outputs[0]
+        rank_t = self.const(named[0] if named else self.unique(scope + "Rank"),
+                            None if rank is None else np.int32(rank))   # folded when known
+        rank_t.dtype, rank_t.shape = dtypes.int32, TensorShape([])
         base = named[1] if named else self.unique(scope + "range")
-        start = self.add(f"{base}/start", "Const").outputs[0]
-        delta = self.add(f"{base}/delta", "Const").outputs[0]
-        values[1] = self.add(base, "Range", [start, rank_t, delta]).outputs[0]
+        start = self.const(f"{base}/start", np.int32(0))
+        delta = self.const(f"{base}/delta", np.int32(1))
+        values[1] = self.add(base, "Range", [start, rank_t, delta],
+                             [(dtypes.int32, (0,) if rank == 0 else None)]).outputs[0]
         if rank == 0:
             values[1].value = np.arange(0)
         return values
@@ -733,9 +744,9 @@ class _Builder:
             return [const]
         if input_name is not None and isinstance(value, (list, tuple)) and not value:
             # op_def_library converts [] twice (float32 first, refused): the second is in
-            self.const(self.unique(f"{op_name}/{input_name}"), None)
-            const = self.const(self.unique(f"{op_name}/{input_name}"), None)
-            const.value, const.shape = np.zeros(0, np.int32), TensorShape([0])
+            self.const(self.unique(f"{op_name}/{input_name}"), np.zeros(0, np.float32))
+            const = self.const(self.unique(f"{op_name}/{input_name}"), np.zeros(0, np.int32))
+            const.value = np.zeros(0, np.int32)
             return [const]
         return []
 

@@ -19,6 +19,8 @@ Mirrors tensorflow/python/ops/math_ops.py (``linspace_nd``).
 
 from __future__ import annotations
 
+import numpy as np
+
 from simdist.framework import dtypes
 from simdist.framework.gradient_listing import Scope
 
@@ -95,7 +97,9 @@ def _range(s, limit, cast=False):
     """``range(1, limit, dtype=int64)`` (``cast``: its limit cast, ``range/Cast``) or
     ``range(limit)`` of an int32 limit."""
     name = s.name("range")
-    start, delta = s.b.const(f"{name}/start", None), s.b.const(f"{name}/delta", None)
+    dtype = np.int64 if cast else np.int32
+    start = s.b.const(f"{name}/start", np.asarray(1 if cast else 0, dtype))
+    delta = s.b.const(f"{name}/delta", np.asarray(1, dtype))
     if cast:
         limit = s.op("Cast", "Cast", [limit], dtype=dtypes.int64, name=f"{name}/Cast")
     return s.op("range", "Range", [start, limit, delta], dtype=limit.dtype, name=name)

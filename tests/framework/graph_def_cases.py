@@ -230,5 +230,38 @@ def g(x):
     return loop(x, tf.constant(5)), loop(x, 4)
 out = [library_text(f, tf.constant(1.0), tf.constant(3)), library_text(g, tf.constant(1.0)),
        f(tf.constant(1.0), tf.constant(3)), g(tf.constant(1.0))]
+""",    # TF's Tensor.dtype / .shape of each op's outputs (ops.py; constant_op: a Const's shape
+    # is its value's) and tensor[key]'s packed begin / end / strides and masks
+    "get_operations' outputs: Consts' and resources' dtypes and shapes, a slice's stacks":
+        LIBRARY + """
+v = tf.Variable([1.0, 2.0])
+n = tf.Variable(3, dtype=tf.int64)
+@tf.function
+def f(x, s, p):
+    a = tf.reduce_sum(v * 2.0 + x[1:, :2] + [1.0, 2.0]) + tf.reduce_mean(s)
+    n.assign_add(2)
+    b, c = tf.cond(p, lambda: (x * 2.0, s), lambda: (x - 1.0, s + 1.0))
+    return a, x[0], x[..., None], b, c, tf.zeros([40, 30])[0, -1]
+g = f.get_concrete_function(tf.ones([3, 4]), tf.constant(2.0), tf.constant(True)).graph
+out = [[o.name, o.type, [[t.dtype.name, str(t.shape)] for t in o.outputs]]
+       for o in g.get_operations()], masked(str(g.as_graph_def()))
+""",
+    "FunctionDef.signature: input_arg and output_arg names and types, is_stateful":
+        LIBRARY + """
+v = tf.Variable([1.0, 2.0])
+@tf.function
+def inner(x, k):
+    return v * x, tf.cast(k, tf.float32) + 1.0
+@tf.function
+def f(a, k, p):
+    u, w = inner(a, k)
+    return tf.cond(p, lambda: u * 2.0, lambda: w - 1.0)
+graph_def = f.get_concrete_function(tf.constant([1.0, 2.0]), tf.constant(3, tf.int64),
+                                    tf.constant(True)).graph.as_graph_def()
+out = sorted([masked(str(fn.signature)), masked(fn.signature.name),
+              [[a.name, tf.as_dtype(a.type).name] for a in fn.signature.input_arg],
+              [[a.name, tf.as_dtype(a.type).name] for a in fn.signature.output_arg],
+              fn.signature.is_stateful, list(fn.signature.control_output)]
+             for fn in graph_def.library.function)
 """,
 }

@@ -52,7 +52,8 @@ def _reduce(s, metric, values):
     else:   # math_ops._ReductionDims of a scalar: Rank and range
         rank = s.const("Rank", 0)
         name = s.name("range")
-        start, delta = s.b.const(f"{name}/start", None), s.b.const(f"{name}/delta", None)
+        start, delta = s.b.const(f"{name}/start", np.int32(0)), s.b.const(f"{name}/delta",
+                                                                          np.int32(1))
         axes = s.op("range", "Range", [start, rank, delta], dtype=dtypes.int32, name=name)
     total = s.op("Sum", "Sum", [values, axes], dtype=metric._dtype, shape=())
     op = _assign_add(s, metric.total, total)

@@ -44,7 +44,8 @@ class ScopeOps:
         made = []
         for x in inputs:
             if isinstance(x, tuple):
-                x = self.b.const(f"{name}/{x[0]}", np.asarray(x[1]))
+                x = self.b.const(f"{name}/{x[0]}", np.asarray(   # a Python float: float32
+                    x[1], np.float32 if type(x[1]) is float else None))
             elif _is_variable(x):   # a second one: <op>/ReadVariableOp_1
                 x = self.b.read(self.b.unique(f"{name}/ReadVariableOp"), x, named=True)
             made.append(x)

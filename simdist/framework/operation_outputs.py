@@ -1,0 +1,91 @@
+"""The dtypes and static shapes ``get_operations()`` shows for the outputs simdist lists
+without them.
+
+Glossary:
+  listed op   -- an Operation of graph_operations: its outputs carry what the trace knew
+                 (a recorded op's dtype and shape); those TF's conversions make (a
+                 ``mul/y`` or a reduction's ``Const``, a captured variable's resource
+                 Placeholder) and some of a listing's ops have none.
+  Const       -- its dtype as the GraphDef's ``dtype`` attr gives it (graph_def's
+                 _Lister: the type its consumer's argument shares, else its value's), its
+                 shape its value's (a listing's, or its TensorProto's: the shape
+                 ``tf.constant`` was given).
+  resource    -- a variable's handle Placeholder: ``resource``, a scalar.
+  other ops   -- the dtype its op definition's output argument has: a fixed type
+                 (``Shape``: int32), or its type attr's (``T`` from its inputs'); a
+                 ``While``'s outputs are its inputs' (``T``). Their shapes stay as listed.
+
+Mirrors tensorflow/python/framework/ops.py (Operation.outputs: each Tensor's dtype from
+the op definition's output arg, its shape from C++ shape inference), constant_op.py (a
+Const's shape is its value's).
+"""
+
+from __future__ import annotations
+
+from simdist.framework import dtypes, op_def_table
+from simdist.framework.tensor_shape import TensorShape
+
+
+def complete(ops) -> list:
+    """Give each output of ``ops`` that has none the dtype TF lists (and a Const or a
+    resource its static shape); returns ``ops``."""
+    from simdist.framework.graph_def import _Lister
+
+    lister = _Lister(ops, set())
+    for op in ops:
+        if op.type == "Const" and op.outputs:
+            _const(lister, op)
+        elif op.type == "Placeholder" and op.outputs and op.outputs[0].dtype is None:
+            op.outputs[0].dtype, op.outputs[0].shape = dtypes.resource, TensorShape([])
+        elif any(t.dtype is None for t in op.outputs):
+            _from_op_def(lister, op)
+        for t in op.outputs:   # a listing's 'string' or NumPy dtype: TF's DType
+            if t.dtype is not None and not isinstance(t.dtype, dtypes.DType):
+                t.dtype = dtypes.as_dtype(t.dtype)
+    return ops
+
+
+def _const(lister, op) -> None:
+    t = op.outputs[0]
+    name = lister.dtype(t)
+    if name is not None:
+        t.dtype = dtypes.as_dtype(name)
+    if t.shape.rank is not None:
+        return
+    known = getattr(t, "value", None)   # what a listing gave its gradient (graph_operations)
+    if known is not None:
+        t.shape = TensorShape(list(known.shape))
+        return
+    value = lister.attrs(op).get("value")
+    if value is not None:   # its TensorProto: (array, dtype, the shape given)
+        array, _, shape = value.value
+        t.shape = TensorShape(list(array.shape) if shape is None
+                              else [int(d) for d in _flat(shape)])
+
+
+def _flat(shape):
+    import numpy as np
+
+    return np.ravel(shape.numpy() if hasattr(shape, "numpy") else shape)
+
+
+def _from_op_def(lister, op) -> None:
+    if op.type in ("While", "StatelessWhile"):   # each output is its input's type
+        for out, t in zip(op.outputs, op.inputs):
+            if out.dtype is None and t.dtype is not None:
+                out.dtype = t.dtype
+        return
+    from simdist.framework.graph_def import _arguments, _default
+
+    opdef = op_def_table.get(op.type)
+    if opdef is None:
+        return
+    types = {}   # each type attr: its first input's dtype known
+    for t, kind in _arguments(opdef, op.inputs):
+        types[kind] = types.get(kind) or lister.dtype(t)
+    defaults = {name: _default("type", text) for name, kind, text in opdef.attrs
+                if kind == "type"}
+    for (_, kind, _), out in zip(opdef.outputs, op.outputs):
+        name = kind if kind in dtypes.DTYPES else types.get(kind) or defaults.get(kind)
+        if out.dtype is None and name is not None:
+            out.dtype = dtypes.as_dtype(name)

@@ -204,8 +204,8 @@ def _install() -> None:
     _register(["RealDiv"], _numeric(_quiet(_same_dtype(lambda a, b: a / b)), "f"))
     _register(["Rsqrt"], _numeric(_quiet(_same_dtype(math_ops._rsqrt)), "f"))
     unary = {"Neg": lambda a: -a, "Square": lambda a: a * a, "Abs": np.abs,
-             "Reciprocal": lambda a: 1 / a, "Exp": math_ops._exp, "Log": math_ops._log,
-             "Log1p": math_ops._log1p, "Sqrt": np.sqrt, "Tanh": math_ops._tanh,
+             "Reciprocal": math_ops._reciprocal, "Exp": math_ops._exp, "Log": math_ops._log,
+             "Log1p": math_ops._log1p, "Sqrt": math_ops._sqrt, "Tanh": math_ops._tanh,
              "Sigmoid": math_ops._sigmoid, "Softplus": math_ops._softplus,
              "Erf": math_ops._erf, "Erfc": math_ops._erfc, "Sin": trig_ops.UNARY["sin"][1],
              "Cos": trig_ops.UNARY["cos"][1]}

@@ -28,7 +28,7 @@ import numpy as np
 from simdist.framework import kernels
 
 _ELEMENTWISE = ("AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference",
-                "Neg", "Square", "Abs", "Reciprocal", "Sqrt", "Tanh", "Erf", "Relu",
+                "Neg", "Square", "Abs", "Sqrt", "Tanh", "Erf", "Relu",
                 "Greater", "GreaterEqual", "Less", "LessEqual", "Equal",
                 "NotEqual", "SelectV2", "Cast", "MatMul")
 
@@ -117,7 +117,7 @@ def _float32_rows(rows_fn):
     """A builder for an op whose float32 kernel is Eigen's, where the last ``size % 8``
     elements of a tensor take another formula (Exp: eigen_cpu.py; Sigmoid, Log:
     eigen_unary.py; Log1p, Softplus: eigen_log1p.py; Erfc: eigen_erf.py; Sin, Cos:
-    eigen_trig.py; Rsqrt: eigen_rsqrt.py): ``rows_fn()``
+    eigen_trig.py; Rsqrt: eigen_rsqrt.py; Reciprocal: eigen_rcpps.py): ``rows_fn()``
     computes each row as a tensor of its own; other dtypes are element-wise."""
     def builder(kernel, attrs, values, out):
         (v,) = values
@@ -144,6 +144,7 @@ _BUILDERS = {"BiasAdd": _bias_add, "Exp": _float32_rows(lambda: _eigen("eigen_cp
              "Sin": _float32_rows(lambda: _eigen("eigen_trig").sin_rows),
              "Cos": _float32_rows(lambda: _eigen("eigen_trig").cos_rows),
              "Rsqrt": _float32_rows(lambda: _eigen("eigen_rsqrt").rsqrt_rows),
+             "Reciprocal": _float32_rows(lambda: _eigen("eigen_rcpps").reciprocal_rows),
              "BiasAddGrad": _bias_add_grad,
              "Sum": _reduction("Sum"), "Mean": _reduction("Mean"),
              "Reshape": _reshape, "BroadcastTo": _broadcast_to,

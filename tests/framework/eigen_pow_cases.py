@@ -2,8 +2,10 @@
 record_tf_eigen_math.py into fixtures/tf_eigen_pow.json; replayed by
 test_eigen_math_tf_conformance.py; simdist/framework/ops/eigen_pow.py). Sizes that are not
 whole packets of 8 (TF's tail takes the C library's powf), a Python exponent on either side,
-broadcasting, a traced tf.function, the special values and the ends of float32. Results as
-in eigen_exp_cases (two uint32 arrays of each float32's upper and lower 16 bits)."""
+broadcasting, a traced tf.function, the special values and the ends of float32; in a
+tf.function, Grappler's rewrite of a constant exponent 2, 3, 0.5, -0.5, -1 into Square,
+x * Square(x), Sqrt, Rsqrt, Reciprocal (TF's results differ from eager ones there). Results
+as in eigen_exp_cases (two uint32 arrays of each float32's upper and lower 16 bits)."""
 
 from eigen_exp_cases import DATA
 
@@ -40,5 +42,16 @@ xs, ys = np.meshgrid(np.array([0.9, 1.1, 2.0, 0.5], np.float32),
                      np.array([1e9, -1e9, 200, -200, 1e30, 127, 128, -149, -150, 126],
                               np.float32))
 out = bits(tf.pow(xs.ravel(), ys.ravel()))
+""",
+    "Grappler's ConvertPowStage in a tf.function: x ** 2, 3, 0.5, -0.5, -1, 1, 0":
+        DATA.format(seed=17) + """
+x = np.concatenate([rng.uniform(0, 10, 500), rng.uniform(-3, 3, 500),
+                    [0.0, -0.0, np.inf, -np.inf, np.nan, 3e-39, -3e-39, 1e30, -1e-30, 7.0]])
+x = tf.constant(x.astype(np.float32))
+def powers(v):
+    return [v ** 2, v ** 3, v ** 0.5, v ** -0.5, v ** -1, v ** 1, v ** 0, tf.pow(v, 2.0),
+            v ** 2.5, v ** np.float32(3)]
+out = [[bits(p) for p in powers(x)], [bits(p) for p in tf.function(powers)(x)],
+       bits(tf.function(lambda v: v[:13] ** 3)(x))]
 """,
 }

@@ -7,7 +7,9 @@ negatives, infinities, NaNs) in packets and tails, a traced function, l2_normali
 Keras's BatchNormalization and LayerNormalization where they take tf.nn.batch_normalization
 (2-D inputs; LayerNormalization's epsilon below 1.001e-5), and BatchNormalization's fused
 kernel (its statistics in Eigen's column order times 1 / n, its own normalization and
-moving averages; its gradients: eigen_fbn_cases).
+moving averages; its gradients: eigen_fbn_cases); tf.math.reciprocal (rcpps and a Newton
+step in whole packets, the tail divided, subnormals flushed; eigen_rcpps.py) and tf.sqrt
+(subnormal inputs read as zero), and Log's gradient, ``grad * Reciprocal(x)``.
 Results as in eigen_exp_cases."""
 
 from eigen_log1p_cases import SPECIALS
@@ -59,5 +61,21 @@ lay = L.BatchNormalization(momentum=0.9)
 call = tf.function(lambda v, t: lay(v, training=t))
 out.append([bits(call(x, tf.constant(t))) for t in (True, False, True)]
            + [bits(w) for w in lay.weights])
+""",
+    "reciprocal, sqrt and Log's gradient: packets, tails and the specials":
+        SPECIALS.format(seed=75) + """
+x = np.concatenate([rng.uniform(0, 4, 500), rng.uniform(-1e4, 1e4, 500),
+                    10.0 ** rng.uniform(-38, 38.5, 503) * rng.choice([-1, 1], 503)])
+x = tf.constant(x.astype(np.float32))
+w = tf.constant(rng.uniform(-2, 2, 500).astype(np.float32))
+def log_grad(v):
+    # TF's Log gradient is grad * Reciprocal(x)
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        y = tf.reduce_sum(tf.math.log(v) * w)
+    return tape.gradient(y, v)
+out = [bits(tf.math.reciprocal(x)), bits(tf.math.reciprocal(x[:13])), bits(tf.sqrt(x)),
+       each(tf.math.reciprocal), each(tf.sqrt), bits(log_grad(x[:500])),
+       bits(tf.function(log_grad)(x[:500]))]
 """,
 }

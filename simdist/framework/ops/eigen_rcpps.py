@@ -12,7 +12,9 @@ Glossary:
   preciprocal -- Eigen's packet reciprocal under EIGEN_FAST_MATH (TF's x86 build):
                 ``x = rcpps(a)``, then one Newton step ``x * (1 - a x) + x`` with each
                 multiply-add rounded twice (no FMA), ``x`` itself where ``1 - a x`` is NaN
-                (``a`` zero or infinite). Erfc's packets use it, and Softmax's ``1 / sum``.
+                (``a`` zero or infinite); a subnormal Newton term is flushed (the CPU's
+                FTZ). Erfc's packets use it, Softmax's ``1 / sum`` and
+                Reciprocal's (``reciprocal``: the tail divides).
 Results below float32's smallest normal are 0, as rcpps flushes them.
 
 Mirrors Eigen/src/Core/arch/AVX/MathFunctions.h (``preciprocal<Packet8f>``) and
@@ -28,6 +30,7 @@ import numpy as np
 
 _F = np.float32
 _ONE = _F(1)
+_TINY = np.finfo(_F).tiny
 _PACKED = (
     "BVVaqgVVWqoFVVqqBVUFVVqqWqpapVqqRVVaVVqVWqVapVqlWpVaVVlVVVVapVpVqqlalaqpWlWapVlVWlVFQBBR"
     "VWUUVVlpFFFVZWWmmqoVVlllZZaaaWmmmmlpppppZZZZZVVVVVRllllVaaZZZWmmWWVpllVUZZVFEKmmWVQRVZma"
@@ -85,4 +88,23 @@ def preciprocal(a):
     with np.errstate(all="ignore"):
         x = rcpps(a)
         tmp = _ONE - a * x
-        return np.where(tmp == tmp, x * tmp + x, x)
+        # the Newton term of a reciprocal near float32's smallest normal is subnormal: the
+        # CPU flushes it (TF's FTZ), leaving rcpps's value; a NaN comes back quiet
+        step = x * tmp
+        step = np.where(np.abs(step) < _TINY, _F(0) * step, step)
+        return np.where(tmp == tmp, step + x, x * _ONE)
+
+
+def reciprocal(a):
+    """TF's float32 Reciprocal (tf.math.reciprocal, Grappler's ``x ** -1``) of a float32
+    array (any shape): ``reciprocal_rows`` of it as one row."""
+    return reciprocal_rows(np.reshape(a, (1, -1))).reshape(np.shape(a))
+
+
+def reciprocal_rows(rows):
+    """Reciprocal of each row of ``rows`` (n, size) as a tensor of its own: whole packets
+    by ``preciprocal``, the tail divided, subnormal inputs and results flushed to zero."""
+    from simdist.framework.ops.eigen_cpu import by_packets, daz, ftz
+
+    with np.errstate(all="ignore"):
+        return ftz(by_packets(preciprocal, lambda t: _ONE / t, daz(rows)))

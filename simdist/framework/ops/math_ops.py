@@ -20,7 +20,7 @@ import math
 import numpy as np
 
 from simdist import warnings as teach
-from simdist.framework import dtypes, errors, execute
+from simdist.framework import dtypes, errors, execute, func_graph
 from simdist.framework.ops import (
     array_ops,
     eigen_cpu,
@@ -28,6 +28,7 @@ from simdist.framework.ops import (
     eigen_log1p,
     eigen_minmax,
     eigen_pow,
+    eigen_rcpps,
     eigen_reduce,
     eigen_rsqrt,
     eigen_unary,
@@ -192,8 +193,27 @@ def _pow_check(xt, yt):
 
 def pow(x, y, name=None) -> Tensor:  # noqa: A001 - TF's name
     """``x ** y`` element-wise (float32 on the host: Eigen's generic_pow, TF's CPU bits;
-    eigen_pow.py)."""
-    return _binary("Pow", x, y, _pow, check=_pow_check)
+    eigen_pow.py). Run by a tf.function with a Python exponent (a Const of its graph), it
+    computes what Grappler rewrote it to (``_GRAPPLER_POW``)."""
+    fn = _pow
+    if type(y) in _PYTHON_SCALARS and func_graph.execution_values() is not None:
+        fn = _GRAPPLER_POW.get(float(y), _pow)
+    return _binary("Pow", x, y, fn, check=_pow_check)
+
+
+def _floats_only(fn):
+    return lambda a, b: fn(a) if array_api.kind(a) == "f" else _pow(a, b)
+
+
+# Grappler's ArithmeticOptimizer (ConvertPowStage) on a CPU graph: Pow by a constant 2, 3,
+# 0.5, -0.5 or -1 becomes Square, Mul(x, Square(x)), Sqrt, Rsqrt, Reciprocal, whose bits
+# are not Pow's (1 and 0 become Identity and ones, the same values as Pow's)
+_GRAPPLER_POW = {2.0: _floats_only(lambda a: a * a),
+                 3.0: _floats_only(lambda a: a * (a * a)),
+                 0.5: _floats_only(lambda a: _sqrt(a)),
+                 -0.5: _floats_only(lambda a: _rsqrt(a)),
+                 -1.0: _floats_only(lambda a: _reciprocal(a))}
+_PYTHON_SCALARS = (int, float, np.float32, np.float64, np.float16)
 
 
 def _pow(a, b):
@@ -228,8 +248,9 @@ def square(x, name=None) -> Tensor:
 
 
 def sqrt(x, name=None) -> Tensor:
-    """Square root (NaN for negative inputs)."""
-    return _unary("Sqrt", x, lambda a: backend.xp.sqrt(a), "f")
+    """Square root (NaN for negative inputs; float32 on the host reads subnormals as 0, as
+    TF's CPU kernels)."""
+    return _unary("Sqrt", x, _sqrt, "f")
 
 
 def rsqrt(x, name=None) -> Tensor:
@@ -239,8 +260,9 @@ def rsqrt(x, name=None) -> Tensor:
 
 
 def reciprocal(x, name=None) -> Tensor:
-    """``1 / x``."""
-    return _unary("Reciprocal", x, lambda a: 1 / a, "f")
+    """``1 / x`` (float32 on the host: Eigen's rcpps and a Newton step, TF's CPU bits;
+    eigen_rcpps.py)."""
+    return _unary("Reciprocal", x, _reciprocal, "f")
 
 
 def exp(x, name=None) -> Tensor:
@@ -326,6 +348,8 @@ def float32_by(eigen_fn, other):
 
 _log1p = float32_by(eigen_log1p.log1p, lambda a: backend.xp.log1p(a))
 _rsqrt = float32_by(eigen_rsqrt.rsqrt, lambda a: 1 / backend.xp.sqrt(a))
+_reciprocal = float32_by(eigen_rcpps.reciprocal, lambda a: 1 / a)
+_sqrt = float32_by(lambda a: np.sqrt(eigen_cpu.daz(a)), lambda a: backend.xp.sqrt(a))
 
 
 def _minmax_kernel(eigen_fn, name):

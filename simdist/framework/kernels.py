@@ -117,9 +117,17 @@ def _matmul(attrs, values, out):
     a, b = values
     if a.ndim != 2 or b.ndim != 2 or a.dtype.itemsize == 2:
         return None   # 16-bit products accumulate in float32: the op's own code
+    from simdist.framework.ops import onednn_sgemm  # loaded with the ops, after this
+
     ta, tb = attrs["transpose_a"], attrs["transpose_b"]
     mt = array_api.matrix_transpose
-    return _quiet(lambda x, y: np.matmul(mt(x) if ta else x, mt(y) if tb else y))
+    host32 = a.dtype == b.dtype == np.float32
+
+    def product(x, y):   # as math_ops.matmul: TF's CPU bits for float32 (stacked too)
+        x, y = mt(x) if ta else x, mt(y) if tb else y
+        value = onednn_sgemm.sgemm(x, y) if host32 else None
+        return np.matmul(x, y) if value is None else value
+    return _quiet(product)
 
 
 def _bias_add(attrs, values, out):

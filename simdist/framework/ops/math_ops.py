@@ -33,6 +33,7 @@ from simdist.framework.ops import (
     eigen_rsqrt,
     eigen_unary,
     half_matmul,
+    onednn_sgemm,
     op_types,
 )
 from simdist.framework.tensor import Tensor
@@ -713,7 +714,8 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
                 # round every partial sum, its BLAS would order the float32 sums by CPU.
                 value = half_matmul.widened_matmul(av, bv)
             else:
-                value = xp.matmul(av, bv)
+                value = _float32_matmul(av, bv, batched) if _host_float32(av) else None
+                value = xp.matmul(av, bv) if value is None else value
     except ValueError:
         raise errors.InvalidArgumentError(
             None, None, f"In[0] and In[1] must have compatible batch dimensions: "
@@ -721,6 +723,19 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     flops = 2 * value.size * av.shape[-1]
     return execute.execute(op_type, [at, bt], value,
                           attrs={"transpose_a": ta, "transpose_b": tb}, flops=flops)
+
+
+def _float32_matmul(av, bv, batched):
+    """TF's CPU bits for a float32 product (onednn_sgemm.py), or None to use NumPy's: a
+    BatchMatMul contracts (as MatMul) only when its smallest dimension is 2 or more and it
+    is one product or a big one (LaunchBatchMatMul), else it is Eigen's matrix product."""
+    if not (type(bv) is np.ndarray and bv.dtype == np.float32):
+        return None
+    batch = math.prod(np.broadcast_shapes(av.shape[:-2], bv.shape[:-2]))
+    m, k, n = av.shape[-2], av.shape[-1], bv.shape[-1]
+    if batched and (min(m, k, n) < 2 or (batch > 1 and m * k * n <= 128 * 128)):
+        return None
+    return onednn_sgemm.sgemm(av, bv, chipped=batch > 1)
 
 
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None) -> Tensor:

@@ -1,0 +1,298 @@
+"""TF's float32 CPU MatMul bits: oneDNN's sgemm inside Eigen's tensor contraction, in NumPy.
+
+Glossary:
+  contraction -- TF's CPU MatMul (and BatchMatMul when it contracts) is Eigen's tensor
+                contraction with TF's custom kernel (tsl eigen_contraction_kernel.h), which
+                cuts the product into Eigen blocks and hands each to oneDNN's ``dnnl_sgemm``.
+                Eigen sees the row-major product column-major, so oneDNN's rows are TF's
+                output columns (``j``) and oneDNN's columns are TF's output rows (``i``).
+  blocks      -- Eigen's single-threaded blocking (computeProductBlockingSizes, KcFactor 1,
+                the caches Eigen read on the recording CPU: eigen_gebp.blocking) refined for
+                oneDNN: the depth in equal slices rounded up to 8 (``kc``), TF rows in blocks
+                rounded up to 24 (``nc``); each depth block after the first is added to the
+                output (``beta = 1``: ``c + block``).
+  nocopy      -- oneDNN's AVX2 "nocopy" sgemm (jit_avx_gemm_f32.cpp), taken while
+                ``1/rows + 1/cols >= 0.0038``: depth blocks of 256 (257 to 511 in two
+                halves), TF rows in blocks of 48 (73 to 95 in two halves); in each block
+                TF rows go in tiles of 6 and TF columns in tiles of 16 (the last columns in
+                a tile of 16 if more than 8 remain, else of 8).
+  orders      -- per tile: 16 columns x 4 to 6 rows is one fused multiply-add chain over
+                the depth (``chain``); a tile of 8 columns, or of 3 rows, adds the even and
+                the odd depths in two fused chains, joins them and fuses the odd last term
+                (``pair``); tiles of 1 or 2 rows do the same with a rounded product and a
+                separate add (``pair`` unfused).
+  fma         -- a float32 fused multiply-add: the exact ``a * b + c`` rounded once. NumPy
+                computes it in float64 (the product of two float32 values is exact there);
+                the sum's rounding to float64 and then float32 is a double rounding only
+                when the float64 sum lies exactly halfway between two float32 values; those
+                rare steps are redone exactly (round to odd from the sum's exact error).
+  gemv        -- one TF row (``m == 1``) is Eigen's column-major GEMV: an unfused sum in
+                order of the depth, in blocks of 16 added to the output from a depth of 128.
+Not modelled (``sgemm`` returns None and the caller keeps NumPy): one TF column (oneDNN's
+gemv_t kernel), products big enough for Eigen to use both threads of the recording CPU or to
+shard the depth (``_one_thread``: Eigen's cost model), blocks too big for the nocopy kernel
+(oneDNN's copy-based kernel), and an Eigen block of one row or column. Sums in float32's
+subnormal range are not flushed to zero as TF's threads do (FTZ/DAZ), nor checked for ties.
+Bit-equal to TF 2.21 (recorded on an AVX2 AMD EPYC, 2 cores) on 190 random shapes up to
+k = 1500 and on tests/framework/onednn_sgemm_cases.py.
+
+Mirrors tsl/framework/contraction/eigen_contraction_kernel.h (TensorContractionBlocking,
+dnnl_gemm_kernel), Eigen's TensorContraction.h (evalGemmPartial, evalGemv) and
+GeneralMatrixVector.h, oneDNN's src/cpu/x64/gemm/gemm_driver.cpp (nocopy_checker_avx2) and
+src/cpu/x64/gemm/f32/jit_avx_gemm_f32.cpp (sgemm_nocopy_driver, xbyak_gemm_t::kernel).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from simdist.framework.ops import eigen_gebp
+
+_F, _D = np.float32, np.float64
+_LOW29, _HALF29 = np.int64((1 << 29) - 1), np.int64(1 << 28)  # float64 bits below float32's
+_LOAD = 11 / 64       # TensorCostModel's cycles per byte loaded or stored
+_NOCOPY = 0.0038      # nocopy_checker_avx2's FORCE_NOCOPY_THRESH
+_CHUNK = 1 << 18      # float64 sums held at once
+
+
+def fma(a, b, c):
+    """float32 ``a * b + c`` rounded once (broadcasting), exactly: round to odd in float64."""
+    p = a.astype(_D) * b.astype(_D)
+    c = np.asarray(c, _F).astype(_D)
+    s = p + c
+    t = s - p                                     # TwoSum: s + e == p + c exactly
+    e = (p - (s - t)) + (c - t)
+    bits = s.view(np.int64)
+    inexact = (e != 0) & ((bits & 1) == 0)        # sticky bit: step to the odd neighbour
+    if inexact.any():
+        toward = np.where((e > 0) == (s > 0), 1, -1)
+        s = np.where(inexact, bits + toward, bits).view(_D)
+    return s.astype(_F)
+
+
+def _depth_first(a, b, lanes):
+    """``a`` (..., m, k) and ``b`` (..., k, n) as (k, ..., m, 1) and (k, ..., 1, n), and
+    the shape of ``lanes`` sums: (lanes, ..., m, n)."""
+    if a.ndim == 2 and b.ndim == 2:
+        return a.T[:, :, None], b[:, None, :], (lanes, a.shape[0], b.shape[1])
+    rank = max(a.ndim, b.ndim)                  # the batch axes aligned from the right
+    a = a.reshape((1,) * (rank - a.ndim) + a.shape)
+    b = b.reshape((1,) * (rank - b.ndim) + b.shape)
+    at = np.moveaxis(a, -1, 0)[..., None]
+    bt = np.moveaxis(b, -2, 0)[..., None, :]
+    return at, bt, (lanes,) + np.broadcast_shapes(at.shape[1:], bt.shape[1:])
+
+
+def _fused(a, b, lanes):
+    """``lanes`` fused multiply-add chains from 0, lane ``l`` over depths ``l``, ``l +
+    lanes``, ... (the depth a multiple of ``lanes``): (lanes, ..., m, n). Each step adds
+    the exact float64 product to the float32 sum and rounds to float32 (one NumPy call);
+    a step whose float64 sum lies exactly halfway between two float32 values (a double
+    rounding) sends the chains to ``fma``."""
+    at, bt, shape = _depth_first(a.astype(_D), b.astype(_D), lanes)
+    steps = at.shape[0] // lanes
+    chunk = max(1, _CHUNK // math.prod(shape))
+    sums = np.zeros((min(steps, chunk) + 1,) + shape, _F)     # the sums, step by step
+    for c0 in range(0, steps, chunk):
+        c1 = min(steps, c0 + chunk)
+        products = (at[c0 * lanes:c1 * lanes] * bt[c0 * lanes:c1 * lanes]).reshape(
+            (c1 - c0,) + shape)
+        sums[0] = sums[-1] if c0 else 0
+        rows = list(sums[:c1 - c0 + 1])
+        for t, product in enumerate(products):
+            np.add(product, rows[t], out=rows[t + 1])
+        wide = products + sums[:c1 - c0]
+        if ((wide.view(np.int64) & _LOW29) == _HALF29).any():
+            return _exact(at, bt, shape)
+        sums[-1] = rows[-1]
+    return sums[-1].copy()
+
+
+def _exact(at, bt, shape):
+    acc = np.zeros(shape, _F)
+    lanes = shape[0]
+    for t in range(0, at.shape[0], lanes):
+        acc = fma(at[t:t + lanes], bt[t:t + lanes], acc)
+    return acc
+
+
+def _unfused(a, b, lanes):
+    """As ``_fused`` with each product rounded to float32 before its addition."""
+    at, bt, shape = _depth_first(a, b, lanes)
+    acc = np.zeros(shape, _F)
+    steps = at.shape[0] // lanes
+    chunk = max(1, _CHUNK // acc.size)
+    for c0 in range(0, steps, chunk):
+        c1 = min(steps, c0 + chunk)
+        terms = (at[c0 * lanes:c1 * lanes] * bt[c0 * lanes:c1 * lanes]).reshape(
+            (c1 - c0,) + shape)
+        acc = np.add.accumulate(np.concatenate([acc[None], terms]))[-1]
+    return acc + _F(0)                            # a sum from +0 is never -0
+
+
+def _chain(a, b):
+    """One fused chain over the whole depth: (..., m, n)."""
+    return _fused(a, b, 1)[0]
+
+
+def _pair(a, b, fused):
+    """Even and odd depths in two sums, joined, then the odd last depth."""
+    depth = a.shape[-1]
+    whole = depth - depth % 2
+    sums = (_fused if fused else _unfused)(a[..., :whole], b[..., :whole, :], 2)
+    out = sums[0] + sums[1]
+    if depth % 2 == 0:
+        return out
+    last_a, last_b = a[..., depth - 1, None], b[..., depth - 1, None, :]
+    if fused:
+        return fma(last_a, last_b, out)
+    return out + last_a * last_b
+
+
+def _split(size, block, whole):
+    """oneDNN's nocopy cuts: blocks of ``block`` while 2 blocks remain, then one piece up
+    to ``whole`` or two halves."""
+    cuts, pos = [], 0
+    while pos < size:
+        rest = size - pos
+        piece = block if rest >= 2 * block else (rest + 1) // 2 if rest > whole else rest
+        cuts.append((pos, pos + piece))
+        pos += piece
+    return cuts
+
+
+def _row_tiles(rows, nc):
+    """Each TF row's tile height (6, or the last tile's 1 to 5) in Eigen's and oneDNN's
+    row blocks."""
+    height = np.empty(rows, np.int64)
+    for r0 in range(0, rows, nc):
+        for b0, b1 in _split(min(r0 + nc, rows) - r0, 48, 72):
+            full = (b1 - b0) // 6 * 6
+            height[r0 + b0:r0 + b0 + full] = 6
+            height[r0 + b0 + full:r0 + b1] = b1 - b0 - full
+    return height
+
+
+def _parts(m, n, nc):
+    """The kernel's orders over TF's output: ``(rows, cols, order)`` with index arrays, or
+    None for all rows (columns)."""
+    height = _row_tiles(m, nc)
+    rem = n % 16
+    wide = n - rem if 0 < rem <= 8 else n
+    tall, three, low = (np.flatnonzero(f) for f in (height >= 4, height == 3, height <= 2))
+    parts = [(tall, np.arange(wide), "chain"), (tall, np.arange(wide, n), "fused"),
+             (three, np.arange(n), "fused"), (low, np.arange(n), "unfused")]
+    return tuple((None if rows.size == m else rows, None if cols.size == n else cols, order)
+                 for rows, cols, order in parts if rows.size and cols.size)
+
+
+def _kernel(a, b, parts):
+    """One depth block of the nocopy kernel: ``a`` (..., m, kb), ``b`` (..., kb, n)."""
+    if a.shape[-1] == 1:                       # every order: the product, rounded (+0 + p)
+        return a * b + _F(0)
+    out = None
+    for rows, cols, order in parts:
+        ra = a if rows is None else a[..., rows, :]
+        cb = b if cols is None else b[..., cols]
+        value = _chain(ra, cb) if order == "chain" else _pair(ra, cb, order == "fused")
+        if rows is None and cols is None:
+            return value
+        if out is None:
+            out = np.empty(value.shape[:-2] + (a.shape[-2], b.shape[-1]), _F)
+        if rows is None:
+            out[..., cols] = value
+        elif cols is None:
+            out[..., rows, :] = value
+        else:
+            out[..., rows[:, None], cols] = value
+    return out
+
+
+def _bandwidth(k, narrow, short):
+    """computeBandwidth without FMA (TF's build): Eigen's cycles per multiply-add."""
+    return 4.0 if k == 1 else 2.0 if narrow < 4 or short < 16 else 1.0
+
+
+def _one_thread(m, k, n, chipped):
+    """Whether Eigen's ThreadPool contraction (evalProductImpl) runs TF's m x k x n product
+    as one sequential GEMM: its cost model asks for one thread and does not shard the depth.
+    Eigen's rows are TF's columns; costs in TensorCostModel's cycles, the device's 2 threads
+    (the recording CPU's cores). A batch's products read chips of 3-D tensors, one more
+    index addition per coefficient loaded (TensorChippingOp::costPerCoeff)."""
+    rows, cols = n, m
+    bk = k if k <= 320 else -(-(k // -(-k // 320)) // 8) * 8   # blocking for 2 threads
+    by_col = _shard_by_col(rows, cols)
+    chip = 1 / 8 if chipped else 0
+    per_coeff = (bk * _bandwidth(bk, rows, cols) / 8 + chip * (bk / rows + bk / cols)
+                 + _LOAD * (4 + 4 * bk / (rows if by_col else cols)))
+    threads = 2 if rows * cols * per_coeff >= 210_000 else 1
+    inner = k * (_bandwidth(k, cols, rows) * rows * cols / 8 + chip * (rows + cols)
+                 + _LOAD * (4 + 4 * cols))
+    reduction = rows * cols * (3 * _LOAD + 1 / 8)
+    by_k = 2 if inner / 2 + 100_000 + 2 * (reduction + 3000) < inner else 1
+    if by_k < 2 or by_k < threads or k // by_k < 8:
+        return threads == 1
+    sharded = max(rows, cols) // threads < 4 or (
+        k // by_k > 32 and (min(rows, cols) < 8 or by_k > threads))
+    return threads == 1 and not sharded
+
+
+def _shard_by_col(m, n, threads=2):
+    """TensorContractionEvaluator::shardByCol (Traits::nr = 4) for Eigen's m x n."""
+    if m // threads >= 4 and (n // threads < 4 or (
+            n // threads < 16 and n % (threads * 4) != 0
+            and (m % (threads * 4) == 0 or m // n >= 6))):
+        return False
+    return not (n // threads < 64 and m > n * 32)
+
+
+@functools.lru_cache(maxsize=256)
+def _plan(m, k, n, chipped):
+    """(depth blocks, kernel parts) for TF's m x k x n product, or None where this model
+    does not hold."""
+    if n < 2 or not _one_thread(m, k, n, chipped):
+        return None
+    kc, mc, nc = eigen_gebp.blocking(k, n, m, kc_factor=1)   # Eigen's rows are TF's columns
+    slices = max(1, -(-k // kc))
+    kc = min(k, -(-(k // slices) // 8) * 8)
+    mc = min(n, -(-int(mc * 1.5) // 48) * 48)
+    nc = min(m, -(-nc // 24) * 24)
+    if 1 / mc + 1 / nc < _NOCOPY or mc > 4032 or n % mc == 1 or m % nc == 1:
+        return None
+    blocks = tuple((k0 + d0, k0 + d1) for k0 in range(0, k, kc)
+                   for d0, d1 in _split(min(k, k0 + kc) - k0, 256, 256))
+    return blocks, _parts(m, n, nc)
+
+
+def _gemv(a, b):
+    """Eigen's GEMV for one TF row: unfused sums over the depth, in blocks of 16 from 128."""
+    depth = a.shape[-1]
+    step = depth if depth < 128 else 16 if b.shape[-1] * 4 < 32000 else 4
+    out = None
+    for k0 in range(0, depth, step):
+        part = _unfused(a[..., k0:k0 + step], b[..., k0:k0 + step, :], 1)[0]
+        out = part if out is None else out + part
+    return out
+
+
+def sgemm(a, b, chipped=False):
+    """TF's CPU float32 ``a @ b`` for ``a`` (..., m, k) and ``b`` (..., k, n) (transposes
+    already applied, batch dimensions broadcast; ``chipped``: each one of a batch's
+    products), or None where its order is not modelled."""
+    m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
+    if k == 0 or m == 0 or n == 0:
+        return None
+    if m == 1:
+        return _gemv(a, b)
+    plan = _plan(m, k, n, bool(chipped))
+    if plan is None:
+        return None
+    blocks, parts = plan
+    out = None
+    for k0, k1 in blocks:
+        part = _kernel(a[..., k0:k1], b[..., k0:k1, :], parts)
+        out = part if out is None else out + part
+    return out

@@ -5,8 +5,8 @@ simdist/framework/ops/eigen_log1p.py, eigen_erf.py). Random values over float32'
 then the specials (signed zeros and infinities, NaNs with payloads, subnormals, -1,
 softplus's thresholds, erf's clamp) both inside whole packets of 8 and in tensors of 7
 values, which take the scalar path (the C library's log1pf, expm1f, expf); Elu and Selu's
-exp(x) - 1. Results as in
-eigen_exp_cases."""
+exp(x) - 1; in a tf.function, Grappler's Log1p for ``log(x + 1)`` (its gradient stays Log's).
+Results as in eigen_exp_cases."""
 
 from eigen_exp_cases import DATA
 
@@ -40,6 +40,20 @@ out = [[bits(f(tf.constant(x[i, :i + 1]))) for i in range(7)]
        for f in (tf.math.log1p, tf.math.expm1, tf.nn.softplus)]
 g = tf.function(lambda v: (tf.keras.activations.softplus(v), tf.math.log1p(v)))
 out.append([bits(t) for t in g(tf.constant(x.reshape(1, 49)))])
+""",
+    "Grappler's ConvertLog1pStage in a tf.function: log(1 + x) is Log1p(x)":
+        DATA.format(seed=38) + """
+x = tf.constant(np.concatenate([rng.uniform(-0.99, 3, 300), 10.0 ** rng.uniform(-12, -1, 100),
+                                [0.0, -0.0, -1.0, np.inf, 3e-39]]).astype(np.float32))
+w = tf.constant(rng.uniform(-2, 2, 405).astype(np.float32))
+def logs(v):
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        ys = [tf.math.log(1.0 + v), tf.math.log(v + 1), tf.math.log(v + 2.0),
+              tf.math.log(tf.add(v, 1.0))]
+        loss = tf.reduce_sum(ys[0] * w)
+    return ys + [tape.gradient(loss, v)]
+out = [[bits(y) for y in logs(x)], [bits(y) for y in tf.function(logs)(x)]]
 """,
 }
 

@@ -20,7 +20,7 @@ import math
 import numpy as np
 
 from simdist import warnings as teach
-from simdist.framework import dtypes, errors, execute, func_graph
+from simdist.framework import dtypes, errors, execute
 from simdist.framework.ops import (
     array_ops,
     eigen_cpu,
@@ -32,6 +32,7 @@ from simdist.framework.ops import (
     eigen_reduce,
     eigen_rsqrt,
     eigen_unary,
+    grappler_arithmetic,
     half_matmul,
     onednn_sgemm,
     op_types,
@@ -124,7 +125,9 @@ def add(x, y, name=None) -> Tensor:
     """``x + y`` element-wise, with broadcasting; string tensors are concatenated (TF's
     ``Add`` kernel, the one of its two that takes strings)."""
     xt, yt = convert_pair(x, y, hint=True)   # TF's _add_dispatch: a dtype hint only
-    return _binary("Add" if xt.dtype.is_string else "AddV2", xt, yt, lambda a, b: a + b)
+    out = _binary("Add" if xt.dtype.is_string else "AddV2", xt, yt, lambda a, b: a + b)
+    grappler_arithmetic.one_plus(x, y, out)   # a Log of it may run as Log1p
+    return out
 
 
 def subtract(x, y, name=None) -> Tensor:
@@ -195,26 +198,9 @@ def _pow_check(xt, yt):
 def pow(x, y, name=None) -> Tensor:  # noqa: A001 - TF's name
     """``x ** y`` element-wise (float32 on the host: Eigen's generic_pow, TF's CPU bits;
     eigen_pow.py). Run by a tf.function with a Python exponent (a Const of its graph), it
-    computes what Grappler rewrote it to (``_GRAPPLER_POW``)."""
-    fn = _pow
-    if type(y) in _PYTHON_SCALARS and func_graph.execution_values() is not None:
-        fn = _GRAPPLER_POW.get(float(y), _pow)
+    computes what Grappler rewrote it to (grappler_arithmetic.py)."""
+    fn = grappler_arithmetic.pow_kernel(y) or _pow
     return _binary("Pow", x, y, fn, check=_pow_check)
-
-
-def _floats_only(fn):
-    return lambda a, b: fn(a) if array_api.kind(a) == "f" else _pow(a, b)
-
-
-# Grappler's ArithmeticOptimizer (ConvertPowStage) on a CPU graph: Pow by a constant 2, 3,
-# 0.5, -0.5 or -1 becomes Square, Mul(x, Square(x)), Sqrt, Rsqrt, Reciprocal, whose bits
-# are not Pow's (1 and 0 become Identity and ones, the same values as Pow's)
-_GRAPPLER_POW = {2.0: _floats_only(lambda a: a * a),
-                 3.0: _floats_only(lambda a: a * (a * a)),
-                 0.5: _floats_only(lambda a: _sqrt(a)),
-                 -0.5: _floats_only(lambda a: _rsqrt(a)),
-                 -1.0: _floats_only(lambda a: _reciprocal(a))}
-_PYTHON_SCALARS = (int, float, np.float32, np.float64, np.float16)
 
 
 def _pow(a, b):
@@ -278,7 +264,11 @@ def _exp(a):
 
 
 def log(x, name=None) -> Tensor:
-    """Natural logarithm (``-inf`` at 0, NaN below)."""
+    """Natural logarithm (``-inf`` at 0, NaN below); of ``y + 1`` in an executing
+    tf.function, Grappler's Log1p(y) (grappler_arithmetic.py)."""
+    inner = grappler_arithmetic.log_operand(x)
+    if inner is not None:
+        return _unary("Log", x, lambda a: _log1p(inner._value), "f")
     return _unary("Log", x, _log, "f")
 
 

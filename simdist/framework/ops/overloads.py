@@ -18,6 +18,7 @@ import numpy as np
 
 from simdist.framework import dtypes, func_graph
 from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import grappler_arithmetic
 from simdist.framework.ops import math_ops as M
 from simdist.framework.tensor import Tensor
 from simdist.framework.variables import Variable
@@ -53,7 +54,10 @@ def _make_binary(fn, name, op_name=None):
     def rop(self, other):
         # TF's r_binary_op_wrapper converts the Python operand to the tensor's dtype
         # strictly, + too: 1.5 + tf.constant(1) is a TypeError, not a float32 + int32 AddV2
-        return fn(*M.convert_pair(other, self))
+        out = fn(*M.convert_pair(other, self))
+        if fn is M.add:   # 1 + x: a Log of it may run as Log1p (a Const 1 in TF's graph)
+            grappler_arithmetic.one_plus(other, self, out)
+        return out
 
     op.__name__, rop.__name__ = f"__{name}__", f"__r{name}__"
     # In a traced function an operator is one graph op named as TF names it ("add:0").

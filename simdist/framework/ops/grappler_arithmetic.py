@@ -1,0 +1,80 @@
+"""Grappler's arithmetic rewrites of a tf.function's graph on a CPU, as simdist computes them
+when a traced function executes (eager ops are not rewritten: their bits differ).
+
+Glossary:
+  executing     -- a node of a traced function running (func_graph.execution_values() is
+                   not None); the trace's own run on placeholders is not rewritten.
+  constant      -- an operand that is a Python (or NumPy) number: a Const of TF's graph.
+  ConvertPow    -- Pow by a constant 2, 3, 0.5, -0.5 or -1 runs as Square, Mul(x,
+                   Square(x)), Sqrt, Rsqrt or Reciprocal (``pow_kernel``); 1 and 0 become
+                   Identity and ones, which are Pow's values already.
+  ConvertLog1p  -- Log of ``x + 1`` (an AddV2 with a constant 1 that does not broadcast
+                   ``x``) runs as Log1p(x): the Add remembers its operand (``one_plus``),
+                   the Log reads it (``log_operand``). The tape still records Log of the
+                   sum, whose gradient TF built before Grappler ran.
+Not modelled: exponents or ones that are tensors (a tf.constant in the trace), Grappler's
+constant folding of gradients (a Pow gradient's ``pow(x, y - 1)``), ConvertExpm1.
+
+Mirrors tensorflow/core/grappler/optimizers/arithmetic_optimizer.cc (ConvertPowStage,
+ConvertLog1pStage).
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from simdist.framework import func_graph
+from simdist.framework.tensor import Tensor
+
+_SCALARS = (int, float, np.float32, np.float64, np.float16)
+_ONE_PLUS: dict = {}   # id(sum) -> (weak reference to the sum, its other operand)
+
+
+def _executing() -> bool:
+    return func_graph.execution_values() is not None
+
+
+def _floats_only(fn):
+    from simdist.framework.ops import math_ops as M
+
+    def kernel(a, b):
+        return fn(M, a) if a.dtype.kind == "f" else M._pow(a, b)
+    return kernel
+
+
+_POW = {2.0: lambda M, a: a * a,
+        3.0: lambda M, a: a * (a * a),
+        0.5: lambda M, a: M._sqrt(a),
+        -0.5: lambda M, a: M._rsqrt(a),
+        -1.0: lambda M, a: M._reciprocal(a)}
+
+
+def pow_kernel(y):
+    """The kernel of ``x ** y`` Grappler gives when ``y`` is such a constant, else None."""
+    if type(y) not in _SCALARS or not _executing():
+        return None
+    rule = _POW.get(float(y))
+    return None if rule is None else _floats_only(rule)
+
+
+def one_plus(x, y, out) -> None:
+    """Note ``out = x + y`` when one side is the constant 1 (see ConvertLog1p)."""
+    if type(x) not in _SCALARS and type(y) not in _SCALARS or not _executing():
+        return   # (every add asks: the cheap test first)
+    for one, other in ((x, y), (y, x)):
+        if type(one) in _SCALARS and one == 1 and isinstance(other, Tensor) and \
+                other.dtype.is_floating and tuple(other.shape) == tuple(out.shape):
+            _ONE_PLUS[id(out)] = (weakref.ref(out), other)
+            weakref.finalize(out, _ONE_PLUS.pop, id(out), None)
+            return
+
+
+def log_operand(t):
+    """``x`` where ``t`` is ``x + 1`` made in this execution (Log runs as Log1p(x)), else
+    None."""
+    entry = _ONE_PLUS.get(id(t))
+    if entry is None or entry[0]() is not t:
+        return None
+    return entry[1]

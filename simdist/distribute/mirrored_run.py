@@ -148,6 +148,10 @@ class _ReplicaThread(threading.Thread):
         self.name_scope = None if self.graph is None else \
             self.graph.scope + (f"replica_{index}/" if index else "")
         self.in_function = not context.executing_eagerly()
+        # and the tf.function's variable rules (TF copies the caller's creator stack): a
+        # replica that makes a variable while tracing is lifted, or refused, as the caller
+        self.creators = [c for c in variables._creator_stack()
+                         if getattr(c, "follows_replicas", False)]
         self.done = False
         self.abort = False
         self.aborts_caught = 0
@@ -182,7 +186,10 @@ class _ReplicaThread(threading.Thread):
             with _graph_scope(self.graph, self.in_function, self.name_scope), \
                     context.device(self.device.name,
                                    getattr(self.ctx, "_requested_device", None)), self.ctx, \
-                    variables.variable_creator_scope(_replica_variable_creator):
+                    variables.variable_creator_scope(_replica_variable_creator), \
+                    contextlib.ExitStack() as inherited:
+                for creator in self.creators:
+                    inherited.enter_context(variables.variable_creator_scope(creator))
                 self.result = self.fn(*self.args, **self.kwargs)
         except _Aborted:
             pass
@@ -192,7 +199,7 @@ class _ReplicaThread(threading.Thread):
         finally:
             # No references kept while idle.
             self.fn = self.args = self.kwargs = self.merge_args = self.merge_kwargs = None
-            self.graph = None
+            self.graph = self.creators = None
             self.done = True  # -> DONE
             self.has_paused.set()
 

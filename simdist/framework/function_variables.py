@@ -87,6 +87,7 @@ def creator_for(graph, policy: str):
                          (v, traced), {}, "Assign")
         return v
 
+    capturing.follows_replicas = True   # replica threads of the trace run under it too
     return capturing
 
 
@@ -110,6 +111,7 @@ def eager_rule(made_before):
         made.append(v)
         return v
 
+    capturing.follows_replicas = True
     from simdist.framework import variables
 
     with variables.variable_creator_scope(capturing):

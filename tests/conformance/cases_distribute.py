@@ -2279,3 +2279,34 @@ def case_one_replica_all_reduce_of_an_outside_value_in_a_function(tf):
             lambda x: s.run(made_inside, args=(x,)))(values), s)),
         "eager": _try(lambda: enc(tf, s.run(summed, args=(values,)), s)),
     }
+
+
+@case
+def case_run_of_a_function_that_makes_variables(tf):
+    # strategy.run(tf.function f) traces f's replicas in one function (TF's clone of f):
+    # a variable made on every trace is refused at the second trace, as outside a strategy,
+    # and one made on the first call only is allowed; f's own tracing count stays 0
+    s = make_strategy(tf)
+    traces = []
+
+    @tf.function
+    def every_time():
+        traces.append("every_time")
+        return tf.Variable(1.0) + 1.0
+
+    made = []
+
+    @tf.function
+    def first_call_only():
+        traces.append("first_call_only")
+        if not made:
+            made.append(tf.Variable(2.0))
+        return made[0] + 1.0
+
+    words = ["singleton tf.Variables created on the first call"]
+    out = {"every_time": expect_error(lambda: s.run(every_time), words)}
+    out["first_call_only"] = _try(lambda: enc(tf, s.run(first_call_only), s))
+    out["again"] = _try(lambda: enc(tf, s.run(first_call_only), s))
+    out["traces"] = traces
+    out["tracing_count"] = first_call_only.experimental_get_tracing_count()
+    return out

@@ -240,6 +240,10 @@ ERRORS = {
 }
 CASES.update({f"argument error: {name}": f"out = tf.keras.optimizers.{code}"
               for name, code in ERRORS.items()})
+CASES["apply_gradients with no gradient at all"] = """
+w, b = tf.Variable([1.0, 2.0], name='w'), tf.Variable(3.0, name='b')
+out = tf.keras.optimizers.SGD().apply_gradients([(None, w), (None, b)])
+"""
 
 EMA = STEPS + """
 def ema_steps(make, strategy=None, n=4):

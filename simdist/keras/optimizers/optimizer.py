@@ -67,7 +67,7 @@ def filter_empty_gradients(grads_and_vars):
         else:
             filtered.append((g, v))
     if not filtered:
-        names = tuple(v.name for _, v in grads_and_vars)
+        names = ([v.name for _, v in grads_and_vars],)   # TF prints a list in a tuple
         raise ValueError(f"No gradients provided for any variable: {names}. Provided "
                          f"`grads_and_vars` is {grads_and_vars}.")
     if missing:

@@ -123,6 +123,11 @@ class Tensor:
     def get_shape(self) -> TensorShape:
         return self.shape
 
+    @property
+    def name(self):
+        """TF's eager tensors have no name (a graph's tensors do: func_graph)."""
+        raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
+
     def set_shape(self, shape) -> None:
         """TF's eager ``set_shape``: a check that ``shape`` fits (a graph tensor's refines
         its static shape: simdist.framework.func_graph.SymbolicTensor).

@@ -17,7 +17,9 @@ fixtures/tf_attention.json), ``multi_head_attention``
 (multi_head_attention_cases.CASES -> fixtures/tf_multi_head_attention.json), ``image_preprocessing``
 (image_preprocessing_cases.CASES -> fixtures/tf_image_preprocessing.json),
 ``categorical_preprocessing`` (categorical_preprocessing_cases.CASES ->
-fixtures/tf_categorical_preprocessing.json), recorded
+fixtures/tf_categorical_preprocessing.json),
+``functional_construction`` (functional_construction_cases.CASES ->
+fixtures/tf_functional_construction.json), recorded
 with TF 2.21 and tf-keras, oneDNN off so that TF's reference CPU kernels give the values.
 Run with the TensorFlow interpreter (not simdist's venv):
     TF_USE_LEGACY_KERAS=1 TF_ENABLE_ONEDNN_OPTS=0 TF_CPP_MIN_LOG_LEVEL=3 \\
@@ -52,7 +54,9 @@ GROUPS = {"core": ("layer_cases", "tf_layers.json"),
           "image_preprocessing": ("image_preprocessing_cases",
                                   "tf_image_preprocessing.json"),
           "categorical_preprocessing": ("categorical_preprocessing_cases",
-                                        "tf_categorical_preprocessing.json")}
+                                        "tf_categorical_preprocessing.json"),
+          "functional_construction": ("functional_construction_cases",
+                                      "tf_functional_construction.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:])

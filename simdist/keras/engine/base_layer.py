@@ -48,7 +48,7 @@ from simdist.framework.ops import math_ops as M
 from simdist.framework.tensor import Tensor
 from simdist.framework.thread_local import ThreadLocalStack
 from simdist.keras import backend, initializers, regularizers
-from simdist.keras.engine import input_spec
+from simdist.keras.engine import input_spec, scratch_graph
 from simdist.keras.engine import node as node_module
 from simdist.keras.engine.keras_tensor import KerasTensor
 from simdist.keras.utils import tf_utils, traceback_utils
@@ -497,10 +497,10 @@ class Layer(module.Module):
             self._maybe_build(inputs)
             stack.append(training)
             try:
-                out = self.call(inputs, *args, **kwargs)
+                out = scratch_graph.call_fn(self)(inputs, *args, **kwargs)
             except Exception as e:   # tf-keras adds the call's arguments to the message
                 raise traceback_utils.with_call_info(
-                    e, self.call, f"layer '{self.name}' (type {type(self).__name__})",
+                    e, self.call, scratch_graph.call_object_name(self),
                     (inputs,) + args, kwargs) from None
             finally:
                 stack.pop()

@@ -3,6 +3,9 @@
 Glossary:
   KerasTensor   -- what ``tf.keras.Input`` returns and what a layer called on KerasTensors
                    returns: the batch dimension is usually None.
+  name          -- an Input's layer name, else the graph tensor's name in the scratch graph
+                   the layer's call ran in ('dense/BiasAdd:0'); ``str`` shows it, ``repr``
+                   the shape, dtype and layer (tf-keras's two forms).
   keras_history -- ``(layer, node_index, tensor_index)``: the call (node) of the layer that
                    made this tensor, and which of its outputs it is; a Functional model
                    walks these back from its outputs to its inputs.
@@ -37,6 +40,13 @@ class KerasTensor:
 
     @property
     def name(self):
+        """TF's name: an Input's layer name ('input_1'), else the name of the graph tensor
+        its layer's call made ('dense/BiasAdd:0'), found when first asked
+        (scratch_graph.output_names)."""
+        if self._name is None and self._keras_history is not None:
+            from simdist.keras.engine import scratch_graph
+
+            scratch_graph.name_outputs(self.node)
         return self._name
 
     @property
@@ -49,17 +59,21 @@ class KerasTensor:
         layer, node_index, _ = self._keras_history
         return layer._inbound_nodes[node_index]
 
-    def __repr__(self):
-        # An Input's tensor carries its layer's name; another layer's output is named after
-        # the graph op that made it in TF ('dense/BiasAdd:0'), which simdist has not got.
+    def __str__(self):
+        # tf-keras's str: the TensorSpec (named after an Input's layer), the graph name and
+        # the layer that made it; a tensor of no layer (a mask) has no description.
         layer = self._keras_history[0] if self._keras_history else None
-        spec_name = self._name if layer is not None and not layer._inbound_nodes[
+        spec_name = self.name if layer is not None and not layer._inbound_nodes[
             self._keras_history[1]].keras_inputs else None
-        # A tensor of no layer (a mask) has no description, as TF's.
         described = "" if layer is None else f", description=\"created by layer '{layer.name}'\""
         return (f"KerasTensor(type_spec=TensorSpec(shape={self._shape}, "
-                f"dtype=tf.{self._dtype.name}, name={spec_name!r}), name={self._name!r}"
+                f"dtype=tf.{self._dtype.name}, name={spec_name!r}), name={self.name!r}"
                 f"{described})")
+
+    def __repr__(self):
+        layer = self._keras_history[0] if self._keras_history else None
+        described = "" if layer is None else f" (created by layer '{layer.name}')"
+        return f"<KerasTensor: shape={self._shape} dtype={self._dtype.name}{described}>"
 
     def __len__(self):
         raise TypeError("Keras symbolic inputs/outputs do not implement `__len__`. You may be "

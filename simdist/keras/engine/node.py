@@ -4,9 +4,11 @@ Glossary:
   node           -- (layer, the call's arguments with their KerasTensors, the outputs). A
                     layer called on symbolic inputs twice (a shared layer) has two nodes.
   symbolic call  -- building the layer for the inputs' shapes (batch dimension None), then
-                    running it once on zeros of those shapes (batch 1) for its outputs'
-                    dtypes and shapes, under ``shape_inference`` (no device time, no trace),
-                    as Keras runs it in a scratch graph.
+                    running it once: a user's layer in a scratch graph on symbolic tensors
+                    (scratch_graph.py, as Keras does), simdist's own layers (or a call the
+                    graph cannot record) on zeros of those shapes (batch 1) for its
+                    outputs' dtypes and shapes, under ``shape_inference`` (no device time,
+                    no trace).
   two sizes      -- an op layer or a lookup layer finds its outputs by running on zeros
                     with the unknown dimensions 1, then 2 (``outputs_from_two_sizes``):
                     the dimensions that changed are unknown.
@@ -24,6 +26,7 @@ import io
 from simdist.framework import errors, execute, nest
 from simdist.framework.ops import array_ops as A
 from simdist.keras import backend
+from simdist.keras.engine import scratch_graph
 from simdist.keras.engine.keras_tensor import KerasTensor
 
 
@@ -120,7 +123,7 @@ def outputs_from_two_sizes(layer, fn, args, kwargs):
 
     def make(a, b):
         dims = [d if d == e else None for d, e in zip(a.shape, b.shape)]
-        return KerasTensor(dims, a.dtype, name=layer.name)
+        return KerasTensor(dims, a.dtype)   # named when asked (scratch_graph.name_outputs)
 
     return nest.map_structure(make, small, large)
 
@@ -173,7 +176,7 @@ def _symbolic_outputs(layer, concrete, inputs, args, kwargs):
 
     def make(c, shape=None):
         dims = list(shape) if shape is not None else [batch] + list(c.shape)[1:]
-        return KerasTensor(dims, c.dtype, name=layer.name)
+        return KerasTensor(dims, c.dtype)   # named when asked (scratch_graph.name_outputs)
 
     second = _second_size(layer, inputs, args, kwargs) if declared is None else None
     if second is not None:
@@ -215,6 +218,13 @@ def symbolic_call(layer, inputs, args, kwargs):
         node = Node(layer, (inputs, *args), kwargs, outputs)
         layer._record_node_shapes(node)
         return outputs
+    if scratch_graph.is_scratch_traced(layer):
+        outputs = scratch_graph.traced_call(layer, inputs, args, kwargs)
+        if outputs is not None:
+            symbolic_call_hook(layer, training=kwargs.get("training"))
+            node = Node(layer, (inputs, *args), kwargs, outputs)
+            layer._record_node_shapes(node)
+            return outputs
     out, concrete_in = _run_on_placeholders(layer, inputs, args, kwargs)
     symbolic_call_hook(layer, training=kwargs.get("training"))
     outputs = _symbolic_outputs(layer, out, inputs, args, kwargs)

@@ -109,7 +109,7 @@ class Add(_Merge):
     def _merge_function(self, inputs):
         out = inputs[0]
         for x in inputs[1:]:
-            out = M.add(out, x)
+            out = out + x   # tf-keras's ``+=``: the graph op is 'add' ('add/add:0')
         return out
 
 

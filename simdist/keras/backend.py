@@ -253,6 +253,18 @@ def dot(x, y):
     return A.reshape(M.matmul(xt, yt), x_shape[:-1] + y_shape[:-2] + y_shape[-1:])
 
 
+def std(x, axis=None, keepdims=False):
+    """The standard deviation of ``x`` over ``axis`` (tf-keras's ``backend.std``: a
+    boolean tensor is cast to floatx first)."""
+    from simdist.framework.ops import array_ops as A
+    from simdist.framework.ops import math_ops as M
+
+    x = A._t(x)
+    if x.dtype.is_bool:
+        x = A.cast(x, floatx())
+    return M.reduce_std(x, axis=axis, keepdims=keepdims)
+
+
 def name_scope(name):
     import contextlib
 

@@ -48,7 +48,7 @@ from simdist.framework.ops import math_ops as M
 from simdist.framework.tensor import Tensor
 from simdist.framework.thread_local import ThreadLocalStack
 from simdist.keras import backend, initializers, regularizers
-from simdist.keras.engine import input_spec, scratch_graph
+from simdist.keras.engine import input_spec, layer_metrics, scratch_graph
 from simdist.keras.engine import node as node_module
 from simdist.keras.engine.keras_tensor import KerasTensor
 from simdist.keras.utils import tf_utils, traceback_utils
@@ -282,6 +282,19 @@ class Layer(module.Module):
     def add_loss(self, loss):
         """Add a loss tensor (kept until the next outer call) or a callable (kept)."""
         self._losses.append(loss)
+
+    @property
+    def metrics(self) -> list:
+        """The metrics this layer and its sub-layers keep (tf-keras's ``Layer.metrics``):
+        Metric attributes and those ``add_metric`` made."""
+        out = []
+        for layer in (self, *self._flatten_layers()):
+            out += layer.__dict__.get("_metrics", [])
+        return out
+
+    def add_metric(self, value, name=None, **kwargs):
+        """Report ``value`` as the metric ``name`` of this layer (layer_metrics)."""
+        layer_metrics.add_metric(self, value, name, kwargs, in_call=bool(_training_stack()))
 
     def _clear_losses(self):
         """Drop the losses of the previous call (callables, i.e. weight penalties, stay)."""

@@ -1,0 +1,69 @@
+"""``Layer.add_metric``: a value a layer's call reports, averaged by a Mean metric of that
+name, in fit's History, evaluate's results and ``model.metrics``, as TF 2.21 with tf-keras
+recorded them (record_tf_layers.py add_metric; replayed by test_functional_construction.py).
+
+Same conventions as layer_cases.py (``tf``, ``np``, ``L``, ``S`` in scope; ``out`` is the
+result).
+"""
+
+LOGGING = """
+class MetricLoggingLayer(L.Layer):    # the training-and-evaluation guide's layer
+    def call(self, inputs):
+        self.add_metric(tf.keras.backend.std(inputs), name='std_of_activation',
+                        aggregation='mean')
+        self.add_metric(tf.reduce_sum(inputs), name='total')
+        return inputs
+def model():
+    inp = tf.keras.Input(shape=(2,))
+    x = MetricLoggingLayer()(inp)
+    o = L.Dense(1, kernel_initializer='ones')(x)
+    m = tf.keras.Model(inp, o)
+    m.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss='mse')
+    return m
+x = np.arange(16, dtype='float32').reshape(8, 2) / 8.0
+y = np.ones((8, 1), 'float32')
+"""
+
+CASES = {
+    "add_metric values are averaged over the epoch in fit's History and evaluate": LOGGING + """
+m = model()
+names_before = [v.name for v in m.metrics]
+h = m.fit(x, y, batch_size=4, epochs=2, verbose=0, shuffle=False)
+ev = m.evaluate(x, y, batch_size=4, verbose=0, return_dict=True)
+out = [names_before, sorted(h.history), [h.history[k] for k in sorted(h.history)],
+       sorted(ev.items()), [v.name for v in m.metrics], len(m.weights)]
+""",
+    "add_metric under a 4-replica MirroredStrategy": LOGGING + """
+with S.scope():
+    m = model()
+h = m.fit(x, y, batch_size=8, epochs=1, verbose=0, shuffle=False)
+out = [sorted(h.history), [h.history[k] for k in sorted(h.history)]]
+""",
+    "add_metric in an eager call updates its Mean": """
+class Tot(L.Layer):
+    def call(self, x):
+        self.add_metric(tf.reduce_sum(x), name='tot')
+        return x
+layer = Tot()
+layer(tf.ones((2, 2)))
+layer(tf.zeros((2, 2)))
+out = [[m.name for m in layer.metrics], layer.metrics[0].result(), type(layer.metrics[0]).__name__]
+""",
+    "add_metric without a name": """
+class NoName(L.Layer):
+    def call(self, x):
+        self.add_metric(tf.reduce_sum(x))
+        return x
+NoName()(tf.ones((2, 2)))
+""",
+    "add_metric with an unknown keyword": """
+class Odd(L.Layer):
+    def call(self, x):
+        self.add_metric(tf.reduce_sum(x), name='s', reduction='sum')
+        return x
+Odd()(tf.ones((2, 2)))
+""",
+    "add_metric of a concrete tensor outside a call": """
+L.Dense(1).add_metric(tf.constant(1.0), name='one')
+""",
+}

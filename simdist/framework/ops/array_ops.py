@@ -850,5 +850,6 @@ def strided_slice_grad(grad, key, shape) -> Tensor:
     return execute.execute("StridedSliceGrad", [g], out, attrs={"key": key, "shape": shape})
 
 
-def _getitem(self, key):
-    return strided_slice(self, key)
+def _getitem(self, slice_spec):
+    # TF's _slice_helper(tensor, slice_spec): an op layer's saved node names the argument
+    return strided_slice(self, slice_spec)

@@ -24,6 +24,7 @@ from simdist.framework import execute, nest
 from simdist.framework.ops import array_ops as A
 from simdist.framework.tensor import Tensor
 from simdist.keras import backend
+from simdist.keras.engine import functional_config
 from simdist.keras.engine.input_layer import InputLayer
 from simdist.keras.engine.keras_tensor import KerasTensor
 from simdist.keras.engine.training import Model, layer_children
@@ -261,38 +262,10 @@ class Functional(Model):
 
     # --- config (model.save / load_model) -----------------------------------------------
     def get_config(self) -> dict:
-        """Keras's functional config: every layer with the calls (nodes) it makes in this
-        model, whose KerasTensor arguments name ``[layer, node, tensor]``, and the
-        ``[layer, node, tensor]`` of the inputs and outputs."""
-        from simdist.keras.layers import serialization
-
-        own = {id(n) for n in self._nodes}
-        index = {}  # node -> its index among its layer's nodes in this model
-        for layer in self._layers:
-            for i, node in enumerate(n for n in layer._inbound_nodes if id(n) in own):
-                index[id(node)] = i
-        ref = self._ref(index)
-        layers = []
-        for layer in self._layers:
-            nodes = [n for n in layer._inbound_nodes if id(n) in own and not n.is_input]
-            entry = serialization.serialize(layer)
-            entry.update(name=layer.name, inbound_nodes=[
-                {"args": _map_refs(list(n.call_args), ref, _is_tensor),
-                 "kwargs": _map_refs(n.call_kwargs, ref, _is_tensor)} for n in nodes])
-            layers.append(entry)
-        return {"name": self.name, "layers": layers,
-                "input_layers": _map_refs(self._nested_inputs, ref, _is_tensor),
-                "output_layers": _map_refs(self._nested_outputs, ref, _is_tensor)}
-
-    @staticmethod
-    def _ref(index):
-        def ref(value):
-            if not isinstance(value, KerasTensor):
-                return value
-            layer, node_index, tensor_index = value._keras_history
-            own_index = index[id(layer._inbound_nodes[node_index])]
-            return {"keras_tensor": [layer.name, own_index, tensor_index]}
-        return ref
+        """tf-keras's functional config: every layer with the calls (nodes) it makes in this
+        model as nested ``[layer, node, tensor, kwargs]`` lists, and the ``[layer, node,
+        tensor]`` of the inputs and outputs (functional_config)."""
+        return functional_config.network_config(self)
 
     @classmethod
     def _from_config_with(cls, config, custom_objects=None):
@@ -305,64 +278,97 @@ class Functional(Model):
 
         # Tensors are keyed by the saved layer names, as Keras's reconstruct_from_config: a
         # custom layer whose get_config leaves out its name is rebuilt under a new one.
-        tensors, pending = {}, []
+        tensors, pending, calls = {}, [], {}
         for entry in config["layers"]:
             layer = serialization.deserialize(entry, custom_objects)
             name = entry.get("name", layer.name)
             if isinstance(layer, InputLayer):
                 tensors[(name, 0)] = layer._inbound_nodes[0].outputs
-            pending += [(layer, name, node) for node in entry.get("inbound_nodes", [])]
+            calls[name] = int(functional_config.skips_first_node(layer))
+            preserved = functional_config.preserves_input_structure(layer)
+            pending += [(layer, name, _saved_call(node, preserved))
+                        for node in entry.get("inbound_nodes", [])]
 
-        def key(ref):
-            return tuple(ref["keras_tensor"][:2])
+        def resolve(key):
+            return nest.flatten(tensors[key[:2]])[key[2]]
 
-        def resolve(ref):
-            return nest.flatten(tensors[key(ref)])[ref["keras_tensor"][2]]
-
-        calls = {}
         while pending:
-            ready = [p for p in pending if all(key(r) in tensors for r in _refs(p[2]))]
+            ready = [p for p in pending if all(k[:2] in tensors for k in _refs(p[2]))]
             if not ready:
                 raise ValueError(f"Cannot rebuild model {config.get('name')!r}: the calls of "
                                  f"{[p[1] for p in pending]} read tensors no call makes.")
-            layer, name, node = ready[0]
+            layer, name, (args, kwargs) = ready[0]
             pending.remove(ready[0])
-            args = _map_refs(node["args"], resolve, _is_ref)
-            kwargs = _map_refs(node["kwargs"], resolve, _is_ref)
-            n = calls[name] = calls.get(name, -1) + 1
-            tensors[(name, n)] = layer(*args, **kwargs)
-        return cls(_map_refs(config["input_layers"], resolve, _is_ref),
-                   _map_refs(config["output_layers"], resolve, _is_ref),
-                   name=config.get("name"))
+            out = layer(*_map_refs(args, resolve), **_map_refs(kwargs, resolve))
+            tensors[(name, calls[name])] = out
+            calls[name] += 1
+        model = cls(_map_refs(_saved_coordinates(config["input_layers"]), resolve),
+                    _map_refs(_saved_coordinates(config["output_layers"]), resolve),
+                    name=config.get("name"))
+        if config.get("trainable") is False:
+            model.trainable = False
+        return model
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
         return cls._from_config_with(config, custom_objects)
 
 
-def _is_tensor(value) -> bool:
-    return isinstance(value, KerasTensor)
+class _Ref(tuple):
+    """A saved reference to a tensor: ``(layer name, node index, tensor index)``."""
 
 
-def _is_ref(value) -> bool:
-    return isinstance(value, dict) and set(value) == {"keras_tensor"}
+def _saved_call(node, preserved=False):
+    """(args, kwargs) of a saved call, its tensors as ``_Ref``: tf-keras's nested lists,
+    or the ``{"args", "kwargs"}`` form with ``{"keras_tensor": [...]}`` references."""
+    if isinstance(node, dict):
+        def convert(value):
+            if isinstance(value, dict) and set(value) == {"keras_tensor"}:
+                return _Ref(value["keras_tensor"][:3])
+            if isinstance(value, dict):
+                return {k: convert(v) for k, v in value.items()}
+            if isinstance(value, list):
+                return [convert(v) for v in value]
+            return value
+        return convert(node["args"]), convert(node["kwargs"])
+    args, kwargs = functional_config.legacy_node_call(node, preserved)
+    return _from_marks(args), _from_marks(kwargs)
 
 
-def _refs(node) -> list:
+def _saved_coordinates(structure):
+    if isinstance(structure, list) and structure and isinstance(structure[0], dict):
+        return _saved_call({"args": structure, "kwargs": {}})[0]   # keras-3 references
+    if isinstance(structure, dict) and set(structure) == {"keras_tensor"}:
+        return _Ref(structure["keras_tensor"][:3])
+    return _from_marks(functional_config.legacy_coordinates(structure))
+
+
+def _from_marks(structure):
+    """``("ref", key)`` marks (functional_config) as ``_Ref``."""
+    if isinstance(structure, tuple) and len(structure) == 2 and structure[0] == "ref":
+        return _Ref(structure[1])
+    if isinstance(structure, dict):
+        return {k: _from_marks(v) for k, v in structure.items()}
+    if isinstance(structure, list):
+        return [_from_marks(v) for v in structure]
+    return structure
+
+
+def _refs(call) -> list:
     """The tensor references a saved call reads."""
     out = []
-    _map_refs((node["args"], node["kwargs"]), out.append, _is_ref)
+    _map_refs(call, out.append)
     return out
 
 
-def _map_refs(structure, fn, is_ref):
-    """Map ``fn`` over the tensor references of a structure of lists and dicts."""
-    if is_ref(structure):
-        return fn(structure)
+def _map_refs(structure, fn):
+    """Map ``fn`` over the ``_Ref`` of a structure of lists and dicts."""
+    if isinstance(structure, _Ref):
+        return fn(tuple(structure))
     if isinstance(structure, dict):
-        return {k: _map_refs(v, fn, is_ref) for k, v in structure.items()}
+        return {k: _map_refs(v, fn) for k, v in structure.items()}
     if isinstance(structure, (list, tuple)):
-        return [_map_refs(v, fn, is_ref) for v in structure]
+        return [_map_refs(v, fn) for v in structure]
     return structure
 
 

@@ -21,14 +21,16 @@ class InputLayer(Layer):
     """The entry point of a model (``tf.keras.layers.InputLayer``)."""
 
     def __init__(self, input_shape=None, batch_size=None, dtype=None, input_tensor=None,
-                 sparse=None, name=None, ragged=None, type_spec=None, **kwargs):
+                 sparse=None, name=None, ragged=None, type_spec=None, optional=False,
+                 **kwargs):
         batch_input_shape = kwargs.pop("batch_input_shape", None)
         shape = kwargs.pop("shape", input_shape)
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments: {list(kwargs.keys())}")
-        if sparse or ragged or input_tensor is not None or type_spec is not None:
+        if sparse or ragged or input_tensor is not None or type_spec is not None or optional:
             raise NotImplementedError("simdist's InputLayer takes a shape and a dtype only "
-                                      "(no sparse, ragged, input_tensor or type_spec).")
+                                      "(no sparse, ragged, optional, input_tensor or "
+                                      "type_spec).")
         if batch_input_shape is not None and shape is not None:
             raise ValueError("Only provide the input_shape OR batch_input_shape argument to "
                              "InputLayer, not both at the same time.")
@@ -45,7 +47,7 @@ class InputLayer(Layer):
 
     def get_config(self):
         return {"batch_input_shape": self._batch_input_shape, "dtype": self.dtype,
-                "sparse": False, "ragged": False, "name": self.name}
+                "sparse": False, "ragged": False, "name": self.name, "optional": False}
 
 
 def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=None,  # noqa: N802

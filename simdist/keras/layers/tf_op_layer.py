@@ -67,7 +67,6 @@ class TFOpLambda(Layer):
 
     def __call__(self, *args, **kwargs):
         kwargs.pop("training", None)
-        kwargs.pop("name", None)  # TF drops it: a reused layer would repeat the op's name
         if not args:  # the op's first argument given by keyword
             first = next(iter(inspect.signature(self.function).parameters))
             args = (kwargs.pop(first),)
@@ -75,12 +74,12 @@ class TFOpLambda(Layer):
 
     def call(self, *args, **kwargs):
         self._check_variables(args, kwargs)
-        return self.function(*args, **kwargs)
+        return self.function(*args, **_unnamed(kwargs))
 
     def _infer_outputs(self, args, kwargs):
         """The op's KerasTensor outputs for symbolic ``args`` (see the glossary)."""
         self._check_variables(args, kwargs)
-        return node.outputs_from_two_sizes(self, self.function, args, kwargs)
+        return node.outputs_from_two_sizes(self, self.function, args, _unnamed(kwargs))
 
     def _check_variables(self, args, kwargs) -> None:
         """Warn once, as TF, that variables the op reads are not the layer's: saving the
@@ -128,14 +127,29 @@ class SlicingOpLambda(TFOpLambda):
     """``x[...]`` on a KerasTensor: slices kept as dicts in the node, slices when it runs."""
 
     def call(self, *args, **kwargs):
-        args = [_dict_to_slice(a) if not isinstance(a, (list, tuple))
-                else type(a)(_dict_to_slice(s) for s in a) for a in args]
-        return self.function(*args, **kwargs)
+        return self.function(*_slices(args), **_slices(_unnamed(kwargs)))
 
     def _infer_outputs(self, args, kwargs):
-        return super()._infer_outputs(
-            [_dict_to_slice(a) if not isinstance(a, (list, tuple))
-             else type(a)(_dict_to_slice(s) for s in a) for a in args], kwargs)
+        return super()._infer_outputs(_slices(args), _slices(kwargs))
+
+
+def _unnamed(kwargs) -> dict:
+    """The op's keyword arguments without ``name``: the node keeps it, the call drops it (a
+    reused layer would repeat the op's name), as tf-keras's ``_call_wrapper``."""
+    return {k: v for k, v in kwargs.items() if k != "name"}
+
+
+def _slices(arguments):
+    """The arguments (a list, or a dict of keyword arguments) with slice dicts turned back
+    into slices, in a list or tuple of them too (a saved keyword ``slice_spec`` is a list:
+    a tuple here, as the index it was)."""
+    def convert(a, kind=None):
+        if isinstance(a, (list, tuple)):
+            return (kind or type(a))(_dict_to_slice(s) for s in a)
+        return _dict_to_slice(a)
+    if isinstance(arguments, dict):
+        return {k: convert(v, tuple) for k, v in arguments.items()}
+    return [convert(a) for a in arguments]
 
 
 def _slice_to_dict(x):
@@ -170,6 +184,9 @@ class KerasOpDispatcher(dispatch.GlobalOpDispatcher):
 KerasOpDispatcher().register()
 
 
+_UNNAMED_OPERATORS = ("__operators__.eq", "__operators__.ne", "__operators__.getitem")
+
+
 def _operator(dunder, symbol):
     function = get_symbol_from_name(symbol)
     reflected = dunder.startswith("__r") and dunder not in ("__rshift__",)
@@ -184,8 +201,11 @@ def _operator(dunder, symbol):
         else:
             args = (self, _slice_to_dict(other[0]) if layer_cls is SlicingOpLambda
                     else other[0])
-        return layer_cls(function, symbol=symbol)(*args)
+        return layer_cls(function, symbol=symbol)(*args, **named)
 
+    # TF's operator wrappers pass ``name=None`` on (binary_op_wrapper ...): the node keeps it;
+    # ==, != and [] call their function without it
+    named = {} if symbol in _UNNAMED_OPERATORS else {"name": None}
     op.__name__ = dunder
     return op
 

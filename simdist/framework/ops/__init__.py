@@ -40,6 +40,7 @@ from simdist.framework.ops import check_ops, pad_ops, selection_ops, sort_ops  #
 from simdist.framework.ops import image_ops, linspace_ops, special_math_ops  # isort: skip
 from simdist.framework.ops import image_geometry_ops, image_projective_ops  # isort: skip
 from simdist.framework.ops import image_resize_ops  # isort: skip
+from simdist.framework.ops import image_resize_grad  # isort: skip
 from simdist.framework.ops import scatter_nd_ops, scan_ops, tensordot_ops  # isort: skip
 from simdist.framework.ops import linalg_decompositions  # isort: skip
 from simdist.framework.ops import embedding_ops, sparse_ops  # isort: skip

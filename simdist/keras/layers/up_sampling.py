@@ -4,7 +4,9 @@ Glossary:
   size          -- (rows, columns) factors; each pixel becomes a size[0] x size[1] block.
   interpolation -- how new pixels are made: Keras resizes with tf.image.resize; simdist has
                    "nearest" (which for whole factors copies each pixel into its block, as
-                   ResizeNearestNeighbor with half-pixel centres does); the other methods
+                   ResizeNearestNeighbor with half-pixel centres does) and "bilinear"
+                   (tf.image.resize's ResizeBilinear, channels moved last and back for
+                   channels_first, as Keras's backend.resize_images); the other methods
                    Keras accepts raise NotImplementedError here, unknown ones as in Keras.
 
 Mirrors tf_keras/src/layers/reshaping/up_sampling2d.py and backend.resize_images.
@@ -13,6 +15,7 @@ Mirrors tf_keras/src/layers/reshaping/up_sampling2d.py and backend.resize_images
 from __future__ import annotations
 
 from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import image_resize_ops
 from simdist.keras.engine.base_layer import Layer
 from simdist.keras.engine.input_spec import InputSpec
 from simdist.keras.utils import conv_utils
@@ -28,9 +31,9 @@ def _interpolation(interpolation):
         keys = "dict_keys([" + ", ".join(repr(k) for k in _INTERPOLATIONS) + "])"
         raise NotImplementedError(f"Value not recognized for `interpolation`: {interpolation}."
                                   f" Supported values are: {keys}")
-    if interpolation != "nearest":
-        raise NotImplementedError(f'simdist resizes images only with "nearest" interpolation '
-                                  f'(got "{interpolation}").')
+    if interpolation not in ("nearest", "bilinear"):
+        raise NotImplementedError(f'simdist resizes images only with "nearest" or "bilinear" '
+                                  f'interpolation (got "{interpolation}").')
     return interpolation
 
 
@@ -65,6 +68,8 @@ class UpSampling2D(Layer):
         return tuple(shape)
 
     def call(self, inputs):
+        if self.interpolation == "bilinear":
+            return self._bilinear(inputs)
         # Nearest-neighbour resizing by whole factors: each pixel copied into its block,
         # by a new axis after each spatial one, tiled, and merged back.
         shape = A.shape(inputs)
@@ -82,3 +87,13 @@ class UpSampling2D(Layer):
         config = {"size": self.size, "data_format": self.data_format,
                   "interpolation": self.interpolation}
         return {**super().get_config(), **config}
+
+    def _bilinear(self, inputs):
+        """backend.resize_images with "bilinear": tf.image.resize to the spatial size times
+        ``size``, on channels-last images."""
+        first = self.data_format == "channels_first"
+        x = A.transpose(inputs, [0, 2, 3, 1]) if first else inputs
+        shape = A.shape(x)
+        new_size = A.stack([shape[1] * self.size[0], shape[2] * self.size[1]])
+        out = image_resize_ops.resize(x, new_size, method="bilinear")
+        return A.transpose(out, [0, 3, 1, 2]) if first else out

@@ -67,3 +67,21 @@ Odd()(tf.ones((2, 2)))
 L.Dense(1).add_metric(tf.constant(1.0), name='one')
 """,
 }
+
+CASES["compile without a loss: the losses layers add are minimized"] = """
+class ActivityRegularizationLayer(L.Layer):    # the custom layers and models guide's
+    def __init__(self, rate=1e-2):
+        super().__init__()
+        self.rate = rate
+    def call(self, inputs):
+        self.add_loss(self.rate * tf.reduce_sum(inputs))
+        return inputs
+inputs = tf.keras.Input(shape=(3,))
+x = L.Dense(2, kernel_initializer='ones')(inputs)
+model = tf.keras.Model(inputs, ActivityRegularizationLayer()(x))
+model.compile(optimizer=tf.keras.optimizers.SGD(0.1))
+x = np.arange(6, dtype='float32').reshape(2, 3) / 6.0
+h = model.fit(x, np.zeros((2, 2), 'float32'), epochs=2, verbose=0)
+h2 = model.fit(x, epochs=1, verbose=0)
+out = [h.history, h2.history, model.get_weights()]
+"""

@@ -103,9 +103,14 @@ class LossesContainer:
         self._called = True
         if self._losses is None:
             self._losses = [self._make(lo) for lo in self._user_losses]
-        if all(lo is None for lo in self._losses) or y_true is None:
+        no_loss = all(lo is None for lo in self._losses) or y_true is None
+        if no_loss and not regularization_losses:
             return None
-        ys_true = _flat_like_outputs(y_true, self._output_names)
+        # A model compiled without a loss (or fit without targets) minimizes the losses its
+        # layers add (add_loss), as tf-keras's container: "Ok for a model to have no
+        # compiled loss".
+        ys_true = [None] * len(self._output_names) if no_loss else \
+            _flat_like_outputs(y_true, self._output_names)
         ys_pred = _flat_like_outputs(y_pred, self._output_names)
         sws = _flat_like_outputs(sample_weight, self._output_names) \
             if sample_weight is not None else [None] * len(ys_pred)

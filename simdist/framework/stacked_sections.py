@@ -18,7 +18,8 @@ Glossary:
   verified  -- a stacked computation is used only after one on real inputs gave, in row r,
                every array member r's program makes (its kernels run one by one on the
                same inputs: a probe), bit for bit, with the same dtype and shape (and the
-               same strides for a result). Otherwise, or where a member's program is not a
+               same strides for a result); that verified run is the execution's stash (the
+               members commit it). Otherwise, or where a member's program is not a
                tape-free run, the group is refused and each member replays alone.
   stash     -- the first member's call computes every member's arrays at once (no tensor,
                no charge: NumPy only; a floating-point error the caller's state would warn
@@ -110,21 +111,24 @@ class Group:
                 return None
             objs.append(found)
         if self.stacked is None:
-            self._verify(objs)
-            return None
+            return self._verify(objs)
         return self.stacked.run(objs)
 
-    def _verify(self, objs) -> None:
+    def _verify(self, objs):
+        """Build the stacked computation and check its first run against the probes: that
+        run's stash once verified (the members commit it, as at every later execution),
+        else None (each member replays alone)."""
         programs = [m.program.program for m in self.members]
         probes = [_probe(p, o) for p, o in zip(programs, objs)]
         stacked = _Stacked.build(programs, probes)
         stash = None if stacked is None else stacked.run(objs)
         if stash is not None and stacked.matches(stash.arrays, probes):
             self.stacked = stacked
-            return
+            return stash
         self.tries += 1
         if stacked is None or stash is not None or self.tries >= _TRIES:
             self.stacked = False
+        return None
 
 
 def _placed(program, objs) -> bool:

@@ -2,7 +2,8 @@
 
 Glossary:
   plan          -- a FuncGraph's nodes as a flat list of steps, built at the graph's first
-                   execution (which runs every node as before while it watches them) and
+                   execution (which runs every node as before while it watches them; a
+                   section's nodes inside the section's first capture, section_plan) and
                    used by every later execution; ``FuncGraph.execute`` runs its steps.
   step          -- ``step(env)``: reads its inputs from the execution's tensors (``env``,
                    tensor id -> value) and writes its outputs there.
@@ -56,6 +57,7 @@ from simdist.framework import section_plan as sections
 from simdist.framework import stacked_sections as stacked
 from simdist.framework import tape as tape_lib
 from simdist.framework.graph_errors import at_step
+from simdist.framework.op_capture import LATER
 from simdist.framework.switch import Switch
 from simdist.framework.tensor import Tensor
 from simdist.hardware import backend, machine
@@ -118,11 +120,12 @@ def run(graph, env: dict) -> None:
     if not _LOWERINGS:
         _register()
     steps: list = []
+    captured: dict = {}
     try:
-        kinds = _build(graph, env, device is not None, steps)
+        kinds = _build(graph, env, device is not None, steps, captured)
     except errors.OpError as e:
         raise at_step(e, graph.nodes[len(steps)]) from None
-    sections.lower(graph, steps, kinds, device is not None)
+    sections.lower(graph, steps, kinds, device is not None, captured)
     stacked.group([(i, s) for i, s in enumerate(steps) if type(s) is call_plan.CallStep])
     if graph._plans and next(iter(graph._plans.values())).machine() is not world:
         graph._plans.clear()   # plans of an earlier machine hold its devices
@@ -142,46 +145,92 @@ class _Watch:
             self.ops.append((op_type, inputs, out, attrs, flops, dev))
 
 
-def _build(graph, env: dict, scoped: bool, steps: list):
+def _build(graph, env: dict, scoped: bool, steps: list, captured: dict):
     """Run every node once (as before), lowering each that can be: the steps go to
-    ``steps`` (as they are made: an error's node is the next); the kinds."""
+    ``steps`` (as they are made: an error's node is the next); the kinds. A section's
+    nodes run inside its first capture (section_plan.early; captures do not nest, so its
+    sweep and calls are not captured on their own there): ``captured`` gets {first index:
+    (last index, its _Section or None)}."""
+    guess = [_guess(node) for node in graph.nodes]
+    kinds: list = []
+    open_ = None   # (first index, last index, Watched) of the section running
+    try:
+        for i, node in enumerate(graph.nodes):
+            if open_ is None:
+                found = sections.early(graph, i, guess, scoped, env)
+                if found is not None:
+                    open_ = (i, *found)
+                    open_[2].hooks.__enter__()
+            kinds.append(_build_node(node, env, scoped, steps, open_ is not None))
+            if open_ is not None and i == open_[1]:
+                first, last, watched = open_
+                open_ = None
+                watched.hooks.__exit__(None, None, None)
+                captured[first] = (last, watched.section(env))
+    finally:
+        if open_ is not None:   # a node raised: the capture ends with it
+            open_[2].hooks.__exit__(None, None, None)
+    return kinds
+
+
+def _guess(node) -> str:
+    """The kind ``node`` lowers to if its lowering works (as _build_node tries them)."""
     from simdist.framework import func_graph
 
-    kinds: list = []
-    for node in graph.nodes:
-        lower = None
-        if type(node) is func_graph.Node and getattr(node.fn, "__tape_gradient__", False):
-            fixed = node.device is not None or scoped
-            program = gradient_plan.capture(node, env, fixed)
-            steps.append(node.run if program is None else
-                         gradient_plan.GradientStep(node, program, fixed))
-            kinds.append("node" if program is None else "sweep")
-            continue
-        if type(node) is func_graph.Node and call_plan.lowers(node) and not node.composite:
-            fixed = node.device is not None or scoped
-            call = call_plan.capture(node, env, fixed)
-            steps.append(node.run if call is None else call_plan.CallStep(node, call, fixed))
-            kinds.append("node" if call is None else "call")
-            continue
-        if type(node) is func_graph.Node and not node.composite:
-            lower = _LOWERINGS.get(node.fn)
-        if lower is None:
+    if type(node) is not func_graph.Node:
+        return "node"
+    if getattr(node.fn, "__tape_gradient__", False):
+        return "sweep"
+    if node.composite:
+        return "node"
+    if call_plan.lowers(node):
+        return "call"
+    lower = _LOWERINGS.get(node.fn)
+    return "node" if lower is None else "read" if lower is _lower_read else "kernel"
+
+
+def _build_node(node, env: dict, scoped: bool, steps: list, in_section: bool) -> str:
+    """Run ``node`` once, lowering it if it can be: its step goes to ``steps``; its kind.
+    ``in_section``: it runs inside a section's capture, which replays the sweep and the
+    calls there; their own first captures wait for their steps' first runs (``LATER``)."""
+    from simdist.framework import func_graph
+
+    if type(node) is func_graph.Node and getattr(node.fn, "__tape_gradient__", False):
+        fixed = node.device is not None or scoped
+        if in_section:
             node.run(env)
-            steps.append(node.run)
-            kinds.append("node")
-            continue
-        args = _arguments(node, env)
-        watch = _Watch()
-        execute.observers.append(watch)
-        try:
+            steps.append(gradient_plan.GradientStep(node, LATER, fixed))
+            return "sweep"
+        program = gradient_plan.capture(node, env, fixed)
+        steps.append(node.run if program is None else
+                     gradient_plan.GradientStep(node, program, fixed))
+        return "node" if program is None else "sweep"
+    if type(node) is func_graph.Node and call_plan.lowers(node) and not node.composite:
+        fixed = node.device is not None or scoped
+        if in_section:
             node.run(env)
-        finally:
-            execute.observers.remove(watch)
-        step = lower(node, args, env, watch.ops, scoped)
-        steps.append(node.run if step is None else step)
-        kinds.append("node" if step is None else
-                     "read" if lower is _lower_read else "kernel")
-    return kinds
+            steps.append(call_plan.CallStep(node, LATER, fixed))
+            return "call"
+        call = call_plan.capture(node, env, fixed)
+        steps.append(node.run if call is None else call_plan.CallStep(node, call, fixed))
+        return "node" if call is None else "call"
+    lower = None
+    if type(node) is func_graph.Node and not node.composite:
+        lower = _LOWERINGS.get(node.fn)
+    if lower is None:
+        node.run(env)
+        steps.append(node.run)
+        return "node"
+    args = _arguments(node, env)
+    watch = _Watch()
+    execute.observers.append(watch)
+    try:
+        node.run(env)
+    finally:
+        execute.observers.remove(watch)
+    step = lower(node, args, env, watch.ops, scoped)
+    steps.append(node.run if step is None else step)
+    return "node" if step is None else "read" if lower is _lower_read else "kernel"
 
 
 def _arguments(node, env):

@@ -749,12 +749,15 @@ class _RawOp:
 
 
 _TRIES = 3   # later captures that may fail to confirm a program before giving up for good
+LATER = object()   # a ConfirmingStep's candidate before its first capture
 
 
 class ConfirmingStep:
     """A plan step that runs its node, captured, until a later capture confirms the first
     one's program (``same_as``); then ``replay``s it. Subclasses give ``capture(env)``
-    (run the node once, captured: its program or None) and ``replay(env, program)``."""
+    (run the node once, captured: its program or None) and ``replay(env, program)``.
+    A step made with the program ``LATER`` (the plan's build ran its node inside a
+    section's capture) takes its first capture at its first run."""
 
     def __init__(self, node, program, fixed_device: bool):
         self.node = node
@@ -773,6 +776,9 @@ class ConfirmingStep:
         if self.candidate is None:
             return self.node.run(env)
         again = self.capture(self.node, env, self.fixed_device)
+        if self.candidate is LATER:
+            self.candidate = again   # None: the node's own code from now on
+            return None
         if again is not None and self.candidate.same_as(again):
             self.program = again
             return None

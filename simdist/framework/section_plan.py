@@ -11,7 +11,10 @@ Glossary:
   capture    -- the section's nodes run one by one (their ops, the sweep by the rules), as
                 the plan's first execution runs them, watched by one op_capture.Capture:
                 every tensor made, every op, every read of the section's variables (a
-                tensor of a variable's array made without an op), every death.
+                tensor of a variable's array made without an op), every death. The first
+                is the plan's build itself (``early``): its run of the section's nodes
+                (the sweep's and the calls' own first captures wait for their steps' first
+                runs, which only a section that does not replay makes).
   program    -- the capture compiled (op_capture.Program): reads, kernels and constants in
                 order; its results are the section's outputs (every node's outputs in the
                 execution's tensors). The tape is gone: entered, exited and released inside,
@@ -20,7 +23,8 @@ Glossary:
                 each device its ops at once (gathered_run). Marks run after the program, on
                 its outputs. Values, clocks, trace events and memory (in use and peak) equal
                 the section's steps' (tests/framework/test_section_plan.py).
-  confirmed  -- a program is used once a second capture gave the same one (constants
+  confirmed  -- a program is used once a second capture (the graph's second execution)
+                gave the same one (constants
                 included; a constant must be a read-only array: a writable one could be a
                 variable's, read without the section naming it). Until then, and wherever a
                 replay's inputs differ (shape, dtype, device), a tape records, or the
@@ -66,9 +70,30 @@ def _mark(node) -> bool:
     return (fn.func if type(fn) is functools.partial else fn) in _MARKS
 
 
-def lower(graph, steps: list, kinds: list, fixed_scope: bool) -> None:
+def early(graph, i: int, guess: list, fixed_scope: bool, env):
+    """At the plan's build, before node ``i`` runs: (its section's last index, a Watched
+    capture) where ``i`` opens a section by the kinds its nodes are expected to lower to
+    (``guess``), else None. The build runs the nodes inside ``hooks`` (their sweep and
+    calls without captures of their own: graph_plan); ``lower`` makes that run the
+    section's first capture if the section is the one guessed."""
+    from simdist.framework import func_graph
+
+    nodes = graph.nodes
+    node = nodes[i]
+    if not _switch.on or tape_lib._tapes.items or type(node) is not func_graph.Node or \
+            node.fn is not func_graph._replay_tape_enter:
+        return None
+    end = _section_end(func_graph, nodes, guess, i)
+    if end is None:
+        return None
+    fixed = fixed_scope or all(n.device is not None for n in nodes[i:end + 1])
+    return end, Watched(nodes[i:end + 1], fixed, env)
+
+
+def lower(graph, steps: list, kinds: list, fixed_scope: bool, captured=None) -> None:
     """Replace each section of ``graph``'s plan (``steps``, ``kinds`` per node) by a
-    SectionStep at its first node and no-op steps after it (errors still name the node)."""
+    SectionStep at its first node and no-op steps after it (errors still name the node).
+    ``captured``: {first index: (last index, _Section or None)} of the build's run."""
     from simdist.framework import func_graph
 
     nodes = graph.nodes
@@ -84,6 +109,9 @@ def lower(graph, steps: list, kinds: list, fixed_scope: bool) -> None:
             continue
         fixed = fixed_scope or all(n.device is not None for n in nodes[i:end + 1])
         steps[i] = SectionStep(nodes[i:end + 1], steps[i:end + 1], fixed)
+        first = (captured or {}).get(i)
+        if first is not None and first[0] == end:
+            steps[i].take(first[1], counted=False)
         found.append((i, steps[i]))
         for k in range(i + 1, end + 1):
             steps[k] = _skip
@@ -167,17 +195,10 @@ class SectionStep:
     """The plan step of a section (see the module docstring)."""
 
     def __init__(self, nodes, inner, fixed):
-        from simdist.framework import variables as variables_lib
-
         self.nodes, self.inner, self.fixed = nodes, inner, fixed
         self.marks = [n for n in nodes if _mark(n)]
-        self.outputs = [sid for n in nodes for _, sid in n.out_slots]
-        found: dict = {}
-        for node in nodes:
-            for leaf in node.leaves:
-                for var in _components(leaf, variables_lib):
-                    found[id(var)] = var
-        self.variables = list(found.values())
+        self.outputs = _outputs(nodes)
+        self.variables = _variables(nodes)
         self.candidate = self.program = None
         self.tries = 0
         self.group = None   # a stacked_sections.Group (set by lower) and its member index
@@ -210,40 +231,22 @@ class SectionStep:
 
     # --- capture --------------------------------------------------------------------------
     def _capture(self, env):
-        env_ids = {id(v): k for k, v in env.items() if type(v) is Tensor}
-        tags = [(v, getattr(v, "_teach_tag", None)) for v in env.values() if type(v) is Tensor]
-        cap = op_capture.Capture(self.fixed, self.variables)
-        if len(cap.variables) != len(self.variables):
-            cap.refuse("two variables share an array")
-        with cap.watching():
+        watched = Watched(self.nodes, self.fixed, env)
+        with watched.hooks:
             for node in self.nodes:
                 try:
                     node.run(env)
                 except errors.OpError as e:
                     raise at_step(e, node) from None
-        if tape_lib._tapes.items:
-            cap.refuse("a tape outlived the section")
-        if any(getattr(v, "_teach_tag", None) != tag for v, tag in tags):
-            cap.refuse("the section tagged a tensor it was given")
-        results = [env.get(sid) for sid in self.outputs]
-        if any(type(t) is not Tensor for t in results):
-            cap.refuse("an output that is not a tensor")
-        env_keys = []
-        for oid in cap.object_ids():
-            if oid not in env_ids:
-                cap.refuse("an input that is not a tensor of the execution")
-                break
-            if env_ids[oid] not in env_keys:
-                env_keys.append(env_ids[oid])
-        where = {id(env[k]): i for i, k in enumerate(env_keys)}
-        where.update((id(var), len(env_keys) + j) for j, var in enumerate(self.variables))
-        program = cap.compile(where, results if cap.refused is None else ())
-        if program is not None and any(c.flags.writeable for c in program.consts):
-            program = None   # a writable constant may be an unnamed variable's array
-        got = None if program is None else _Section(
-            program, env_keys, _key([env[k] for k in env_keys]), _var_key(self.variables))
+        self.take(watched.section(env))
+
+    def take(self, got, counted: bool = True) -> None:
+        """A capture's _Section (or None): the candidate, or the program if it confirms
+        the candidate; ``counted``: a refused capture counts toward the tries."""
         if self.candidate is not None and got is not None and self.candidate.same_as(got):
             self.program = got
+            return
+        if got is None and not counted:
             return
         self.candidate = got
         self.tries += 1
@@ -289,6 +292,63 @@ class SectionStep:
             env[sid] = slots[slot]
         for node in self.marks:
             node.run(env)
+
+
+class Watched:
+    """One run of a section's nodes, captured: made before its first node runs, its
+    ``hooks`` entered around the run (the plan's build runs the nodes its own way), then
+    ``section(env)``: the run's _Section, or None (refused)."""
+
+    def __init__(self, nodes, fixed, env):
+        self.nodes = nodes
+        self.variables = _variables(nodes)
+        self.env_ids = {id(v): k for k, v in env.items() if type(v) is Tensor}
+        self.tags = [(v, getattr(v, "_teach_tag", None)) for v in env.values()
+                     if type(v) is Tensor]
+        self.cap = op_capture.Capture(fixed, self.variables)
+        if len(self.cap.variables) != len(self.variables):
+            self.cap.refuse("two variables share an array")
+        self.hooks = self.cap.watching()
+
+    def section(self, env):
+        cap, env_ids, variables = self.cap, self.env_ids, self.variables
+        if tape_lib._tapes.items:
+            cap.refuse("a tape outlived the section")
+        if any(getattr(v, "_teach_tag", None) != tag for v, tag in self.tags):
+            cap.refuse("the section tagged a tensor it was given")
+        results = [env.get(sid) for sid in _outputs(self.nodes)]
+        if any(type(t) is not Tensor for t in results):
+            cap.refuse("an output that is not a tensor")
+        env_keys = []
+        for oid in cap.object_ids():
+            if oid not in env_ids:
+                cap.refuse("an input that is not a tensor of the execution")
+                break
+            if env_ids[oid] not in env_keys:
+                env_keys.append(env_ids[oid])
+        where = {id(env[k]): i for i, k in enumerate(env_keys)}
+        where.update((id(var), len(env_keys) + j) for j, var in enumerate(variables))
+        program = cap.compile(where, results if cap.refused is None else ())
+        if program is not None and any(c.flags.writeable for c in program.consts):
+            program = None   # a writable constant may be an unnamed variable's array
+        return None if program is None else _Section(
+            program, env_keys, _key([env[k] for k in env_keys]), _var_key(variables))
+
+
+def _outputs(nodes) -> list:
+    return [sid for n in nodes for _, sid in n.out_slots]
+
+
+def _variables(nodes) -> list:
+    """The plain variables ``nodes`` read (a distributed variable's components), once."""
+    from simdist.framework import variables as variables_lib
+
+    found: dict = {}
+    for node in nodes:
+        for leaf in node.leaves:
+            for var in _components(leaf, variables_lib):
+                found[id(var)] = var
+    return list(found.values())
 
 
 class _Section:

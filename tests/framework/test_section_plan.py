@@ -40,6 +40,13 @@ def test_each_replicas_tape_span_replays_as_one_program_exactly():
     assert _sections(step) == [True] * 4   # forward, loss and sweep of each replica
 
 
+def test_the_plans_build_is_each_sections_first_capture():
+    """The build's run of a section's nodes is its first capture: the graph's second
+    execution confirms the program (it needed a third before)."""
+    step = _assert_same(replica_programs.seed_like(rows=16, batch=8, steps=1))
+    assert _sections(step) == [True] * 4
+
+
 def test_a_section_reads_its_variables_at_each_replay():
     """Weights written between calls (the optimizer inside, an assign outside) are read
     anew: the program's reads are not constants."""

@@ -18,9 +18,10 @@ import contextlib
 import enum
 
 from simdist import warnings as teach
-from simdist.framework import execute, func_graph, indexed_slices, nest
+from simdist.framework import backprop_util, execute, func_graph, nest
 from simdist.framework import tape as tape_lib
 from simdist.framework.indexed_slices import IndexedSlices
+from simdist.framework.tape_order import tape_order
 from simdist.framework.tensor import NotTraceable, tracing
 from simdist.framework.thread_local import ThreadLocalValue
 from simdist.platform import tf_logging
@@ -393,18 +394,37 @@ def _backprop(tape, targets, out_grads, sources):
         if t._id not in reach:
             continue
         seed = array_ops.ones_like(t) if g is None else execute.convert_to_tensor(g, t.dtype)
-        grads[t._id] = seed if t._id not in grads else math_ops.add(grads[t._id], seed)
+        grads[t._id] = [None, seed] if t._id not in grads else [
+            None, math_ops.add(grads[t._id][1], seed)]
+    # grads: tensor id -> [record, gradient, ...]: one dense gradient (dense ones add up as
+    # they come, as simdist always summed them), or the gradients records' rules gave it
+    # with IndexedSlices among them, summed when read (total) in the order of TF's tape.
+    order = []
+
+    def total(key):
+        found = grads.get(key)
+        if found is None or len(found) == 2:
+            return None if found is None else found[1]
+        if not order:
+            order.append(tape_order(tape.records, [t._id for t in targets],
+                                    {s._id for s in sources}))
+        pairs = sorted(zip(found[::2], found[1::2]),
+                       key=lambda p: -1 if p[0] is None else order[0].get(id(p[0]), 1 << 62))
+        g = backprop_util.aggregate_grads([g for _, g in pairs])
+        grads[key] = [None, g]
+        return g
+
     for rec in reversed(relevant):
         outputs = rec.outputs
         if len(outputs) == 1:  # most ops: no lists to build
-            g = grads.get(outputs[0]._id)
+            g = total(outputs[0]._id)
             if g is None:
                 continue
             if isinstance(g, IndexedSlices) and rec.type not in _SPARSE_THROUGH:
                 g = execute.convert_to_tensor(g)   # rules take dense gradients
             out_g = [g]
         else:
-            out_g = [grads.get(o._id) for o in outputs]
+            out_g = [total(o._id) for o in outputs]
             if rec.type not in _SPARSE_THROUGH:   # rules take dense gradients
                 out_g = [execute.convert_to_tensor(g) if isinstance(g, IndexedSlices) else g
                          for g in out_g]
@@ -427,7 +447,12 @@ def _backprop(tape, targets, out_grads, sources):
         for inp, need, g in zip(rec.inputs, rec.needs, in_g):
             if g is None or not need:
                 continue
-            key = inp._id
-            # this op ran before the one that gave grads[key]: it comes first in a sum
-            grads[key] = g if key not in grads else indexed_slices.aggregate(g, grads[key])
-    return grads
+            found = grads.get(inp._id)
+            if found is None:
+                grads[inp._id] = [rec, g]
+            elif len(found) == 2 and not isinstance(found[1], IndexedSlices) and \
+                    not isinstance(g, IndexedSlices):
+                found[1] = math_ops.add(g, found[1])
+            else:
+                found += (rec, g)
+    return {key: total(key) for key in grads}

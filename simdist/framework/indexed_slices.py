@@ -8,9 +8,8 @@ Glossary:
   to dense    -- ``tf.convert_to_tensor`` (and every op given one) sums the rows into a
                  zero tensor of ``dense_shape`` (TF's unsorted_segment_sum conversion).
   aggregate   -- gradients of one tensor that are all IndexedSlices add up by
-                 concatenating their values and indices, in the order of the ops that made
-                 them; with any dense one, the sum is dense (TF's
-                 _AggregateIndexedSlicesGradients).
+                 concatenating their values and indices, in the order TF's tape made them;
+                 with any dense one, the sum is dense (backprop_util.py).
 The gradient of ``tf.gather`` (axis 0) with respect to its params is one, as in TF; in a
 traced function it is recorded as its three tensors (``func_graph.register_composite``).
 
@@ -41,21 +40,28 @@ class IndexedSlices:
 
     @property
     def shape(self):
+        """The dense shape as far as it is known (TF's constant_value_as_shape)."""
         from simdist.framework.tensor_shape import TensorShape
 
         if self._dense_shape is None:
             return TensorShape(None)
+        if func_graph.is_symbolic(self._dense_shape):   # traced: the rows are not known
+            return TensorShape([None] + list(self._values.shape)[1:])
         return TensorShape([int(d) for d in self._dense_shape.numpy()])
 
     def _as_tensor(self):
-        """The dense tensor (the conversion every op applies to an IndexedSlices)."""
+        """The dense tensor (the conversion every op applies to an IndexedSlices).
+
+        Raises:
+          ValueError: no dense_shape (TF's text).
+        """
         from simdist.framework.ops import math_ops
 
         if self._dense_shape is None:
-            raise ValueError(f"Tensor conversion requested for IndexedSlices without "
-                             f"dense_shape: {self!r}")
+            raise ValueError("Tensor conversion requested for IndexedSlices for argument "
+                             f"`value` without dense_shape: {self!s}")
         return math_ops.unsorted_segment_sum(self._values, self._indices,
-                                             int(self._dense_shape.numpy()[0]))
+                                             self._dense_shape[0])
 
     def __neg__(self):
         from simdist.framework.ops import math_ops
@@ -74,13 +80,3 @@ class IndexedSlices:
 func_graph.register_composite(
     IndexedSlices, lambda x: (x.values, x.indices, x.dense_shape), lambda p: IndexedSlices(*p))
 
-
-def aggregate(first, second):
-    """The sum of two gradients of one tensor; ``first`` comes from the earlier op."""
-    from simdist.framework.ops import array_ops, math_ops
-
-    if isinstance(first, IndexedSlices) and isinstance(second, IndexedSlices):
-        return IndexedSlices(array_ops.concat([first.values, second.values], 0),
-                             array_ops.concat([first.indices, second.indices], 0),
-                             first.dense_shape)
-    return math_ops.add(first, second)

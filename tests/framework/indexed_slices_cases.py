@@ -166,3 +166,56 @@ g = step(ids)
 out = [each(g), [w.numpy() for w in S2.experimental_local_results(layer.embeddings)]]
 """,
 })
+
+# --- several gradients of one tensor: TF's tape (tape.h) runs the ops' gradients breadth
+# first from the target and sums a tensor's gradients in that order (backprop's
+# _aggregate_grads: IndexedSlices concatenated; int64 indices win)
+CASES.update({
+    "gathers of one variable concatenate in the tape's breadth-first order": SLICES + """
+v = tf.Variable(np.arange(12, dtype=np.float32).reshape(4, 3))
+def grads():
+    found = []
+    with tf.GradientTape(persistent=True) as t:
+        z1 = tf.reduce_sum(tf.gather(v, [1]) * 2.0) + tf.reduce_sum(tf.gather(v, [0, 2]))
+        y1, y2, y3 = tf.gather(v, [0]), tf.gather(v, [1]), tf.gather(v, [2])
+        z2 = tf.reduce_sum(y1 * 3.0) + tf.reduce_sum(y2) + tf.reduce_sum(tf.exp(y3 * 0.1) * 2.0)
+        z3 = (tf.reduce_sum(tf.exp(y1 * 0.1) * 2.0) + tf.reduce_sum(y2 * 3.0)
+              + tf.reduce_sum(y3))
+        z4 = tf.reduce_sum(tf.gather(v, [3]) * tf.gather(v, [1]))
+    return [slices(t.gradient(z, v)) for z in (z1, z2, z3, z4)]
+out = [grads(), tf.function(grads)()]
+""",
+    "int32 and int64 indices concatenate as int64; a watched tensor's gather": SLICES + """
+v = tf.Variable(np.ones((4, 3), np.float32))
+x = tf.constant(np.arange(6, dtype=np.float32).reshape(3, 2))
+with tf.GradientTape(persistent=True) as t:
+    t.watch(x)
+    z = (tf.reduce_sum(tf.gather(v, tf.constant([3], tf.int64)))
+         + tf.reduce_sum(tf.gather(v, [1])))
+    zx = tf.reduce_sum(tf.gather(x, [2, 2])) + tf.reduce_sum(tf.gather(x, [0]) * 3.0)
+g = t.gradient(z, v)
+out = [slices(g), g.indices.dtype.name, slices(t.gradient(zx, x))]
+""",
+    "an IndexedSlices made dense in a traced function; its shape; no dense_shape": SLICES + """
+v = tf.Variable(np.arange(12, dtype=np.float32).reshape(4, 3))
+@tf.function
+def known():
+    with tf.GradientTape() as t:
+        z = tf.reduce_sum(tf.gather(v, [0, 1])) + tf.reduce_sum(tf.gather(v, [3]))
+    g = t.gradient(z, v)
+    return g.indices, tf.convert_to_tensor(g), tf.reduce_sum(g) * 1.0
+@tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+def unknown(x):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        z = tf.reduce_sum(tf.gather(x, [0, 1])) + tf.reduce_sum(x * x)
+    return t.gradient(z, x)
+g = tf.IndexedSlices(tf.constant([[1., 2.]]), tf.constant([1]), tf.constant([3, 2]))
+try:
+    tf.convert_to_tensor(tf.IndexedSlices(tf.constant([[1., 2.]]), tf.constant([1])))
+except ValueError as e:
+    error = str(e).split(':')[0]
+out = [known(), unknown(tf.ones((3, 2))), g.shape, tf.convert_to_tensor(g),
+       tf.math.add_n([g, tf.ones((3, 2))]), tf.add(g, g), error]
+""",
+})

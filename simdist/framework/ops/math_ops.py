@@ -732,7 +732,9 @@ def unsorted_segment_sum(data, segment_ids, num_segments, name=None) -> Tensor:
     """Sums of the slices of ``data`` that share a segment id (missing segments are 0)."""
     d = _t(data)
     ids = _t(segment_ids)
-    n = int(num_segments)
+    # a tensor's value: in a trace, its placeholder's (tf.IndexedSlices' dense_shape[0])
+    n = int(backend.to_host(num_segments._value) if isinstance(num_segments, Tensor)
+            else num_segments)
     xp = array_api.namespace(d._value)
     out = xp.zeros((n,) + tuple(d._value.shape[ids.ndim:]), dtype=d._value.dtype)
     flat_ids = xp.reshape(ids._value, (-1,))

@@ -56,6 +56,14 @@ def _assign_sub(var, value, **kw):
     return Variable.assign_sub(var, value, **kw)
 
 
+def _scatter_add(var, value, **kw):
+    return Variable.scatter_add(var, value)
+
+
+def _scatter_sub(var, value, **kw):
+    return Variable.scatter_sub(var, value)
+
+
 class DistributedVariable(DistributedDelegate, Variable):
     """Base of the variables that have one component per replica."""
 
@@ -154,6 +162,12 @@ class DistributedVariable(DistributedDelegate, Variable):
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         return self._write(_assign_sub, delta, read_value)
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        return self._write(_scatter_add, sparse_delta, True)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        return self._write(_scatter_sub, sparse_delta, True)
 
     # A write (assign, assign_add, assign_sub) goes by this table (first matching row
     # wins; TF's DistributedVariable._update and values_util):

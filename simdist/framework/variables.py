@@ -18,6 +18,8 @@ import enum
 import functools
 import itertools
 
+import numpy as np
+
 from simdist import warnings as teach
 from simdist.framework import context, dtypes, execute, func_graph, name_scope
 from simdist.framework import tape as tape_lib
@@ -305,6 +307,47 @@ class Variable(metaclass=_VariableMeta):
         d = self._new_value(delta, "assign_sub")
         self._write(self._value - d, "AssignSubVariableOp")
         return _UnreadVariable(self) if read_value else None
+
+    @func_graph.recorded(kind="stateful", spec=_unread_spec)
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        """Add a ``tf.IndexedSlices``' rows at their indices, a repeated index once per row
+        in order (ResourceScatterAdd); returns the variable unread.
+
+        Raises:
+          TypeError: ``sparse_delta`` is not an IndexedSlices (TF's text).
+          InvalidArgumentError: an index outside the variable's rows.
+        """
+        rows, values = self._scattered(sparse_delta, "ResourceScatterAdd")
+        self._write(array_api.add_at(array_api.copy(self._value), rows, values),
+                    "ResourceScatterAdd")
+        return _UnreadVariable(self)
+
+    @func_graph.recorded(kind="stateful", spec=_unread_spec)
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        """Subtract a ``tf.IndexedSlices``' rows at their indices (ResourceScatterSub)."""
+        rows, values = self._scattered(sparse_delta, "ResourceScatterSub")
+        self._write(array_api.add_at(array_api.copy(self._value), rows, -values),
+                    "ResourceScatterSub")
+        return _UnreadVariable(self)
+
+    def _scattered(self, sparse_delta, op_name):
+        """The rows (host ints) and values (of the variable's dtype) of a sparse update."""
+        from simdist.framework import errors
+        from simdist.framework.indexed_slices import IndexedSlices
+
+        if not isinstance(sparse_delta, IndexedSlices):
+            raise TypeError("Argument `sparse_delta` must be a `tf.IndexedSlices`. Received "
+                            f"arg: {sparse_delta}")
+        values = execute.convert_to_tensor(sparse_delta.values, self.dtype)._value
+        rows = np.asarray(backend.to_host(
+            execute.convert_to_tensor(sparse_delta.indices)._value)).reshape(-1)
+        n = self._value.shape[0]
+        bad = np.flatnonzero((rows < 0) | (rows >= n))
+        if bad.size:
+            raise errors.InvalidArgumentError(
+                None, None, f"indices[{bad[0]}] = {rows[bad[0]]} is not in [0, {n}) "
+                            f"[Op:{op_name}]")
+        return rows, values
 
     # --- Python protocols -------------------------------------------------------------
     def ref(self):

@@ -14,9 +14,11 @@ Mirrors tf_keras/src/optimizers/adadelta.py.
 
 from __future__ import annotations
 
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers.optimizer import Optimizer
+from simdist.keras.optimizers.sparse_updates import slices
 
 
 class Adadelta(Optimizer):
@@ -39,6 +41,8 @@ class Adadelta(Optimizer):
                 v, "accumulated_delta_var"))
         self._built = True
 
+    _takes_indexed_slices = True
+
     def update_step(self, gradient, variable):
         lr = A.cast(self.learning_rate, variable.dtype)
         i = self._index_dict[self._var_key(variable)]
@@ -48,7 +52,11 @@ class Adadelta(Optimizer):
         def rms(x):
             return M.sqrt(x + self.epsilon)
 
-        acc_grad.assign(rho * acc_grad + (1 - rho) * gradient * gradient)
+        if isinstance(gradient, IndexedSlices):   # the accumulator decays, then scatters
+            acc_grad.assign_add((rho - 1) * acc_grad)
+            acc_grad.scatter_add(slices(gradient, (1 - rho) * M.square(gradient.values)))
+        else:
+            acc_grad.assign(rho * acc_grad + (1 - rho) * gradient * gradient)
         delta_var = -rms(acc_delta) * gradient / rms(acc_grad)
         acc_delta.assign(rho * acc_delta + (1 - rho) * delta_var * delta_var)
         variable.assign_add(lr * delta_var)

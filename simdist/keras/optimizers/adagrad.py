@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers import fused
 from simdist.keras.optimizers.optimizer import Optimizer
+from simdist.keras.optimizers.sparse_updates import slices
 
 
 class Adagrad(Optimizer):
@@ -43,9 +45,18 @@ class Adagrad(Optimizer):
         c["epsilon"] = A.constant(self.epsilon, dtype=dtype)
         return c
 
+    _takes_indexed_slices = True
+
     def update_step(self, gradient, variable):
         c = self._coefficients(variable)
         acc = self._accumulators[self._index_dict[self._var_key(variable)]]
+        if isinstance(gradient, IndexedSlices):   # only the gradient's rows change
+            values = gradient.values
+            acc.scatter_add(slices(gradient, M.multiply(values, values)))
+            denominator = M.sqrt(M.add(A.gather(acc, gradient.indices), c["epsilon"]))
+            variable.scatter_add(slices(gradient, M.divide(
+                M.multiply(M.negative(c["lr"]), values), denominator)))
+            return
         if self._fused_update_step(gradient, variable, acc, c):
             return
         acc.assign_add(M.multiply(gradient, gradient))

@@ -15,11 +15,13 @@ import operator
 
 import numpy as np
 
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.tensor import Tensor
 from simdist.keras.optimizers import fused
 from simdist.keras.optimizers.optimizer import Optimizer
+from simdist.keras.optimizers.sparse_updates import slices
 
 
 class Adam(Optimizer):
@@ -115,15 +117,25 @@ class Adam(Optimizer):
             return b(k, "RealDiv", operator.truediv, scaled,
                      b(k, "Sub", operator.sub, one, beta_1_power))
 
+    _takes_indexed_slices = True
+
     def update_step(self, gradient, variable):
         c = self._coefficients(variable)
         i = self._index_dict[self._var_key(variable)]
         m, v = self._momentums[i], self._velocities[i]
-        if not self.amsgrad and self._fused_update_step(gradient, variable, m, v, c):
+        if isinstance(gradient, IndexedSlices):   # m and v decay everywhere, then scatter
+            m.assign_add(M.multiply(M.negative(m.read_value()), c["one_minus_beta_1"]))
+            m.scatter_add(slices(gradient, M.multiply(gradient.values, c["one_minus_beta_1"])))
+            v.assign_add(M.multiply(M.negative(v.read_value()), c["one_minus_beta_2"]))
+            v.scatter_add(slices(gradient, M.multiply(M.square(gradient.values),
+                                                      c["one_minus_beta_2"])))
+        elif not self.amsgrad and self._fused_update_step(gradient, variable, m, v, c):
             return
-        m.assign_add(M.multiply(M.subtract(gradient, m.read_value()), c["one_minus_beta_1"]))
-        v.assign_add(M.multiply(M.subtract(M.square(gradient), v.read_value()),
-                                c["one_minus_beta_2"]))
+        else:
+            m.assign_add(M.multiply(M.subtract(gradient, m.read_value()),
+                                    c["one_minus_beta_1"]))
+            v.assign_add(M.multiply(M.subtract(M.square(gradient), v.read_value()),
+                                    c["one_minus_beta_2"]))
         v_t = v.read_value()
         if self.amsgrad:
             v_hat = self._velocity_hats[i]

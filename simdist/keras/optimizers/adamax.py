@@ -13,9 +13,11 @@ Mirrors tf_keras/src/optimizers/adamax.py.
 
 from __future__ import annotations
 
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers.beta_moments import BetaMomentsOptimizer
+from simdist.keras.optimizers.sparse_updates import slices
 
 
 class Adamax(BetaMomentsOptimizer):
@@ -35,6 +37,8 @@ class Adamax(BetaMomentsOptimizer):
             self._u.append(self.add_variable_from_reference(v, "u"))
         self._built = True
 
+    _takes_indexed_slices = True
+
     def update_step(self, gradient, variable):
         dtype = variable.dtype
         lr = A.cast(self.learning_rate, dtype)
@@ -42,6 +46,14 @@ class Adamax(BetaMomentsOptimizer):
         beta_1_power = M.pow(A.cast(self.beta_1, dtype), local_step)
         i = self._index_dict[self._var_key(variable)]
         m, u = self._m[i], self._u[i]
-        m.assign_add((gradient - m) * (1 - self.beta_1))
-        u.assign(M.maximum(self.beta_2 * u, M.abs(gradient)))
+        if isinstance(gradient, IndexedSlices):   # m and u decay, then scatter
+            m.assign_add(-m * (1 - self.beta_1))
+            m.scatter_add(slices(gradient, gradient.values * (1 - self.beta_1)))
+            u.assign(u * self.beta_2)
+            u_slice = A.gather(u, gradient.indices)
+            u.scatter_add(slices(gradient,
+                                 M.maximum(u_slice, M.abs(gradient.values)) - u_slice))
+        else:
+            m.assign_add((gradient - m) * (1 - self.beta_1))
+            u.assign(M.maximum(self.beta_2 * u, M.abs(gradient)))
         variable.assign_sub((lr * m) / ((1 - beta_1_power) * (u + self.epsilon)))

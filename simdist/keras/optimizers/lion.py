@@ -8,18 +8,21 @@ Glossary:
 
 The arithmetic is TF's, operator for operator (``beta_1`` and ``beta_2`` cast to the
 variable's dtype, ``1.0 - beta_1`` a float32 Sub), so float32 results are TF's bits.
-Not simulated: TF's sparse branch for an IndexedSlices gradient (``m`` as a scatter buffer);
-simdist's optimizers get gradients dense.
+An IndexedSlices gradient: ``m = m * beta_1``, the gradient's rows scattered in with
+``1 - beta_1``, ``var -= lr * sign(m)``, then ``m = m * beta_2 / beta_1`` and the rows again
+with ``1 - beta_2 / beta_1`` (TF's sparse branch, ``m`` as a buffer).
 
 Mirrors tf_keras/src/optimizers/lion.py.
 """
 
 from __future__ import annotations
 
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers.optimizer import Optimizer
 from simdist.keras.optimizers.sgd import MomentumSlot
+from simdist.keras.optimizers.sparse_updates import slices
 
 
 class Lion(MomentumSlot, Optimizer):
@@ -38,11 +41,20 @@ class Lion(MomentumSlot, Optimizer):
             raise ValueError(f"`beta_1`={beta_1} must be between ]0, 1]. Otherwise, the "
                              "optimizer degenerates to SignSGD.")
 
+    _takes_indexed_slices = True
+
     def update_step(self, gradient, variable):
         dtype = variable.dtype
         lr = A.cast(self.learning_rate, dtype)
         beta_1, beta_2 = A.cast(self.beta_1, dtype), A.cast(self.beta_2, dtype)
         m = self.momentums[self._index_dict[self._var_key(variable)]]
+        if isinstance(gradient, IndexedSlices):   # m is the interpolation's buffer
+            m.assign(m * beta_1)
+            m.scatter_add(slices(gradient, gradient.values * (1.0 - beta_1)))
+            variable.assign_sub(lr * M.sign(m))
+            m.assign(m * beta_2 / beta_1)
+            m.scatter_add(slices(gradient, gradient.values * (1.0 - beta_2 / beta_1)))
+            return
         variable.assign_sub(lr * M.sign(m * beta_1 + gradient * (1.0 - beta_1)))
         m.assign(m * beta_2 + gradient * (1.0 - beta_2))
 

@@ -28,10 +28,12 @@ from __future__ import annotations
 import weakref
 
 from simdist.framework import func_graph, variables
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import cond as cond_ops
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers.beta_moments import BetaMomentsOptimizer
+from simdist.keras.optimizers.sparse_updates import slices
 
 
 class Nadam(BetaMomentsOptimizer):
@@ -57,6 +59,8 @@ class Nadam(BetaMomentsOptimizer):
         for v in var_list:
             self._momentums.append(self.add_variable_from_reference(v, "m"))
             self._velocities.append(self.add_variable_from_reference(v, "v"))
+
+    _takes_indexed_slices = True
 
     def update_step(self, gradient, variable):
         dtype = variable.dtype
@@ -89,8 +93,14 @@ class Nadam(BetaMomentsOptimizer):
         beta_2_power = M.pow(beta_2, local_step)
         i = self._index_dict[self._var_key(variable)]
         m, v = self._momentums[i], self._velocities[i]
-        m.assign_add((gradient - m) * (1 - beta_1))
-        v.assign_add((M.square(gradient) - v) * (1 - beta_2))
+        if isinstance(gradient, IndexedSlices):   # m and v decay, then scatter
+            m.assign_add(-m * (1 - beta_1))
+            m.scatter_add(slices(gradient, gradient.values * (1 - beta_1)))
+            v.assign_add(-v * (1 - beta_2))
+            v.scatter_add(slices(gradient, M.square(gradient.values) * (1 - beta_2)))
+        else:
+            m.assign_add((gradient - m) * (1 - beta_1))
+            v.assign_add((M.square(gradient) - v) * (1 - beta_2))
         m_hat = u_t_1 * m / (1 - u_product_t_1) + (1 - u_t) * gradient / (1 - u_product_t)
         v_hat = v / (1 - beta_2_power)
         variable.assign_sub((m_hat * lr) / (M.sqrt(v_hat) + self.epsilon))

@@ -48,11 +48,13 @@ from simdist.framework import (
     trackable,
     variables,
 )
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import cond as cond_ops
 from simdist.framework.ops import math_ops as M
 from simdist.keras import backend
 from simdist.keras.optimizers import fused_apply, schedules
+from simdist.keras.optimizers.sparse_updates import deduplicate_indexed_slices
 
 
 def filter_empty_gradients(grads_and_vars):
@@ -454,6 +456,8 @@ class Optimizer(trackable.Trackable):
             return self._iterations
         grads, trainable_variables = zip(*grads_and_vars)
         grads = self._clip_gradients(list(grads))
+        grads = [deduplicate_indexed_slices(g) if isinstance(g, IndexedSlices) else g
+                 for g in grads]
         self._apply_weight_decay(list(trainable_variables))
         return self._internal_apply_gradients(list(zip(grads, trainable_variables)))
 
@@ -548,6 +552,8 @@ class Optimizer(trackable.Trackable):
         """In cross-replica context: update each copy of each variable, then count the step."""
 
         def apply_grad_to_update_var(var, grad):
+            if isinstance(grad, IndexedSlices) and self._takes_indexed_slices:
+                return self.update_step(grad, var)
             return self.update_step(A._t(grad), var)
 
         self._apply_state = {}
@@ -600,6 +606,11 @@ class Optimizer(trackable.Trackable):
 
     def update_step(self, gradient, variable):
         raise NotImplementedError
+
+    # Whether update_step has a branch for an IndexedSlices gradient (tf-keras's
+    # ``isinstance(gradient, tf.IndexedSlices)``); without one, it takes the gradient made
+    # dense (TF's ops convert it: the same values).
+    _takes_indexed_slices = False
 
     def _traced_update_steps(self, graph, count) -> None:
         """A trace of ``graph`` ran ``update_step`` ``count`` times (TF runs its Python

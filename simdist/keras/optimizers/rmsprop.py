@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers import fused
 from simdist.keras.optimizers.optimizer import Optimizer
+from simdist.keras.optimizers.sparse_updates import slices
 
 
 class RMSprop(Optimizer):
@@ -57,6 +59,8 @@ class RMSprop(Optimizer):
         vel = self._velocities[i]
         slots = [vel] + ([self._average_gradients[i]] if self.centered else []) + (
             [self._momentums[i]] if self.momentum > 0 else [])
+        if isinstance(gradient, IndexedSlices):
+            return self._sparse_update_step(gradient, variable, i, c)
         if self._fused_update_step(gradient, variable, slots, c):
             return
         vel.assign(M.add(M.multiply(rho, vel.read_value()),
@@ -74,6 +78,32 @@ class RMSprop(Optimizer):
             variable.assign_sub(mom.read_value())
         else:
             variable.assign_sub(increment)
+
+    _takes_indexed_slices = True
+
+    def _sparse_update_step(self, gradient, variable, i, c):
+        rho, one_m_rho = c["rho"], c["one_minus_rho"]
+        vel = self._velocities[i]
+        vel.assign(M.multiply(rho, vel.read_value()))
+        vel.scatter_add(slices(gradient, M.multiply(M.square(gradient.values), one_m_rho)))
+        if self.centered:
+            avg = self._average_gradients[i]
+            avg.assign(M.multiply(rho, avg.read_value()))
+            avg.scatter_add(slices(gradient, M.multiply(gradient.values, one_m_rho)))
+            denominator = M.add(M.subtract(vel.read_value(), M.square(avg.read_value())),
+                                c["epsilon"])
+        else:
+            denominator = M.add(vel.read_value(), c["epsilon"])
+        denominator_slices = A.gather(denominator, gradient.indices)
+        increment = slices(gradient, M.multiply(M.multiply(c["lr"], gradient.values),
+                                                M.rsqrt(denominator_slices)))
+        if self.momentum > 0:
+            mom = self._momentums[i]
+            mom.assign(M.multiply(c["momentum"], mom.read_value()))
+            mom.scatter_add(increment)
+            variable.assign_add(M.negative(mom.read_value()))
+        else:
+            variable.scatter_add(-increment)
 
     def _fused_update_step(self, gradient, variable, slots, c) -> bool:
         """The dense update above as one fused kernel (fused.py): the same NumPy

@@ -4,6 +4,9 @@ Glossary:
   update -- ``m = -g * lr + m * momentum``; ``var += m`` (Nesterov:
             ``var += -g * lr + m * momentum``). The momentum slot exists even for
             momentum 0, as in Keras.
+  sparse -- an IndexedSlices gradient: ``m = m * momentum``, then ``-g * lr`` scattered
+            into ``m`` (Nesterov: and into ``var``), then ``var += m`` (Nesterov:
+            ``var += m * momentum``).
 
 Mirrors keras/src/optimizers/sgd.py.
 """
@@ -12,10 +15,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers import fused
 from simdist.keras.optimizers.optimizer import Optimizer
+from simdist.keras.optimizers.sparse_updates import slices
 
 
 class MomentumSlot:
@@ -50,6 +55,8 @@ class SGD(MomentumSlot, Optimizer):
         c = self._coefficients(variable)
         lr, momentum = c["lr"], c["momentum"]
         m = self.momentums[self._index_dict[self._var_key(variable)]]
+        if isinstance(gradient, IndexedSlices):
+            return self._sparse_update_step(gradient, variable, m, c)
         if self._fused_update_step(gradient, variable, m, lr, momentum):
             return
         step = M.multiply(M.negative(gradient), lr)
@@ -57,6 +64,18 @@ class SGD(MomentumSlot, Optimizer):
         if self.nesterov:
             variable.assign_add(M.add(M.multiply(M.negative(gradient), lr),
                                       M.multiply(m.read_value(), momentum)))
+        else:
+            variable.assign_add(m.read_value())
+
+    _takes_indexed_slices = True
+
+    def _sparse_update_step(self, gradient, variable, m, c):
+        add_value = slices(gradient, M.multiply(M.negative(gradient.values), c["lr"]))
+        m.assign(M.multiply(m.read_value(), c["momentum"]))
+        m.scatter_add(add_value)
+        if self.nesterov:
+            variable.scatter_add(add_value)
+            variable.assign_add(M.multiply(m.read_value(), c["momentum"]))
         else:
             variable.assign_add(m.read_value())
 

@@ -4,8 +4,10 @@ test_eigen_math_tf_conformance.py; simdist/framework/ops/eigen_pow.py). Sizes th
 whole packets of 8 (TF's tail takes the C library's powf), a Python exponent on either side,
 broadcasting, a traced tf.function, the special values and the ends of float32; in a
 tf.function, Grappler's rewrite of a constant exponent 2, 3, 0.5, -0.5, -1 into Square,
-x * Square(x), Sqrt, Rsqrt, Reciprocal (TF's results differ from eager ones there). Results
-as in eigen_exp_cases (two uint32 arrays of each float32's upper and lower 16 bits)."""
+x * Square(x), Sqrt, Rsqrt, Reciprocal (TF's results differ from eager ones there), and
+Pow's gradient ((grad * y) * pow(x, y - 1) eager; grad * (y * pow(x, y - 1)) with y - 1
+folded in a function). Results as in eigen_exp_cases (two uint32 arrays of each float32's
+upper and lower 16 bits)."""
 
 from eigen_exp_cases import DATA
 
@@ -53,5 +55,17 @@ def powers(v):
             v ** 2.5, v ** np.float32(3)]
 out = [[bits(p) for p in powers(x)], [bits(p) for p in tf.function(powers)(x)],
        bits(tf.function(lambda v: v[:13] ** 3)(x))]
+""",
+    "Pow's gradient, eager and in a tf.function (Grappler's folded y - 1)":
+        DATA.format(seed=18) + """
+x = tf.constant(rng.uniform(0.1, 5, 203).astype(np.float32))
+w = tf.constant(rng.uniform(-2, 2, 203).astype(np.float32))
+def grads(v):
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(v)
+        losses = [tf.reduce_sum(p * w) for p in (v ** 2, v ** 3, v ** 0.5, v ** -0.5,
+                                                  v ** -1, v ** 2.5, tf.pow(v, 1.7))]
+    return [tape.gradient(loss, v) for loss in losses]
+out = [[bits(g) for g in grads(x)], [bits(g) for g in tf.function(grads)(x)]]
 """,
 }

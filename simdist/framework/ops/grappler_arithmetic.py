@@ -12,8 +12,11 @@ Glossary:
                    ``x``) runs as Log1p(x): the Add remembers its operand (``one_plus``),
                    the Log reads it (``log_operand``). The tape still records Log of the
                    sum, whose gradient TF built before Grappler ran.
-Not modelled: exponents or ones that are tensors (a tf.constant in the trace), Grappler's
-constant folding of gradients (a Pow gradient's ``pow(x, y - 1)``), ConvertExpm1.
+  Pow gradient -- with a constant exponent, Grappler folds ``y - 1`` (so that Pow is
+                   rewritten too) and pushes the constant down: ``grad * (y * pow(x, y -
+                   1))`` where eager TF computes ``(grad * y) * pow(x, y - 1)``.
+Not modelled: exponents or ones that are tensors (a tf.constant in the trace), the other
+rewrites and foldings of Grappler (ConvertExpm1 ...).
 
 Mirrors tensorflow/core/grappler/optimizers/arithmetic_optimizer.cc (ConvertPowStage,
 ConvertLog1pStage).
@@ -57,6 +60,29 @@ def pow_kernel(y):
         return None
     rule = _POW.get(float(y))
     return None if rule is None else _floats_only(rule)
+
+
+def constant_exponent(y):
+    """The tape's attrs of a Pow by ``y``: ``{"exponent": y}`` when ``y`` is a constant of
+    an executing function (its gradient is then Grappler's, ``pow_gradient``), else None."""
+    if type(y) not in _SCALARS or not _executing():
+        return None
+    return {"exponent": float(y)}
+
+
+def pow_gradient(op, grad):
+    """The gradient of ``x ** y`` w.r.t. ``x``: TF's ``grad * y * pow(x, y - 1)``; in an
+    executing function with a constant ``y``, as Grappler left it: ``y - 1`` folded (so
+    the Pow is rewritten, ``pow_kernel``) and the constant pushed down, ``grad * (y *
+    pow(x, y - 1))``."""
+    from simdist.framework.ops import math_ops as M
+
+    x, y = op.inputs
+    exponent = op.attrs.get("exponent")
+    if exponent is None:
+        return M.multiply(M.multiply(grad, y), M.pow(x, M.subtract(y, 1)))
+    folded = float(np.float32(exponent) - np.float32(1))
+    return M.multiply(grad, M.multiply(y, M.pow(x, folded)))
 
 
 def one_plus(x, y, out) -> None:

@@ -20,8 +20,8 @@ import numpy as np
 
 from simdist.framework import execute
 from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import grappler_arithmetic, scan_ops
 from simdist.framework.ops import math_ops as M
-from simdist.framework.ops import scan_ops
 
 for _op in ("Equal", "NotEqual", "Greater", "GreaterEqual", "Less", "LessEqual", "LogicalAnd",
             "LogicalOr", "LogicalNot", "IsFinite", "IsNan", "IsInf", "ArgMax", "ArgMin",
@@ -70,8 +70,8 @@ def _pow_grad(op, grad):
     x, y = op.inputs
     z = op.outputs[0]
     gx = gy = None
-    if op.needs_grad(0):
-        gx = M.multiply(grad, M.multiply(y, M.pow(x, M.subtract(y, 1))))
+    if op.needs_grad(0):   # TF's grad * y * pow(x, y - 1), or Grappler's in a function
+        gx = grappler_arithmetic.pow_gradient(op, grad)
     if op.needs_grad(1):
         # log(x) only where x > 0; TF defines the exponent's gradient as 0 elsewhere.
         mask = M.greater(x, 0)

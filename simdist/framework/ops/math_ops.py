@@ -76,8 +76,9 @@ def _shape_text(t: Tensor) -> str:
     return "[" + ",".join(str(d) for d in t._value.shape) + "]"
 
 
-def _binary(op_type, x, y, fn, out_dtype=None, check=None):
-    """Run a broadcasting binary op ``fn(xv, yv)`` with TF's dtype and shape errors."""
+def _binary(op_type, x, y, fn, out_dtype=None, check=None, attrs=None):
+    """Run a broadcasting binary op ``fn(xv, yv)`` with TF's dtype and shape errors;
+    ``attrs`` go to the tape's record."""
     xt, yt = convert_pair(x, y)
     execute.check_same_dtype(op_type, xt, yt)
     if execute._is_host_strings(xt._value):  # a string tensor (inline: every op runs this)
@@ -102,7 +103,7 @@ def _binary(op_type, x, y, fn, out_dtype=None, check=None):
         value = array_api.astype(value, out_dtype)
     elif value.dtype != xt._value.dtype:
         value = array_api.astype(value, array_api.numpy_dtype(xt._value))
-    return execute.execute(op_type, [xt, yt], value)
+    return execute.execute(op_type, [xt, yt], value, attrs=attrs)
 
 
 def _unary(op_type, x, fn, allowed="fiu"):
@@ -200,7 +201,8 @@ def pow(x, y, name=None) -> Tensor:  # noqa: A001 - TF's name
     eigen_pow.py). Run by a tf.function with a Python exponent (a Const of its graph), it
     computes what Grappler rewrote it to (grappler_arithmetic.py)."""
     fn = grappler_arithmetic.pow_kernel(y) or _pow
-    return _binary("Pow", x, y, fn, check=_pow_check)
+    return _binary("Pow", x, y, fn, check=_pow_check,
+                   attrs=grappler_arithmetic.constant_exponent(y))
 
 
 def _pow(a, b):

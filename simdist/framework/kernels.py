@@ -125,7 +125,7 @@ def _matmul(attrs, values, out):
 
     def product(x, y):   # as math_ops.matmul: TF's CPU bits for float32 (stacked too)
         x, y = mt(x) if ta else x, mt(y) if tb else y
-        value = onednn_sgemm.sgemm(x, y) if host32 else None
+        value = onednn_sgemm.sgemm(x, y, transposed=(ta, tb)) if host32 else None
         return np.matmul(x, y) if value is None else value
     return _quiet(product)
 

@@ -5,7 +5,7 @@ Each result is ``"shape sha256"`` of its float32 bits: a one-ulp difference anyw
 it (NumPy's BLAS differs from TF in 10% to 90% of the elements of these products). The
 shapes cover oneDNN's tiles (16 output columns x 6 rows; the last 1 to 8 columns, the last
 1 to 5 rows), its depth and row blocks (256, 48), Eigen's depth blocks (from k = 401), one
-output row (Eigen's GEMV), transposes, batched products and a Dense layer's training
+output row or column (Eigen's GEMVs), transposes, batched products and a Dense layer's training
 products; "double rounding" makes float64 sums land exactly halfway between two float32
 values, where a fused multiply-add rounds once. Snippets as in tests/tf_snippets.py."""
 
@@ -53,6 +53,12 @@ CASES = {
         _shapes(7, (20, 600, 20), (3, 1000, 5)),
     "one output row: Eigen's GEMV (depth 20, 200 in blocks of 16)":
         _shapes(8, (1, 20, 32), (1, 200, 7), (1, 5, 1)),
+    "one output column: Eigen's row-major GEMV (8 lanes, an odd last row's 4)":
+        _shapes(17, (64, 8, 1), (65, 13, 1), (7, 44, 1), (33, 300, 1), (3, 23, 1)),
+    "one output column, transpose_a: Eigen's column-major GEMV":
+        _shapes(18, (8, 64, 1), (16, 200, 1), transpose_a=True),
+    "one output row, transpose_b: Eigen's row-major GEMV":
+        _shapes(19, (1, 40, 30), (1, 9, 11), transpose_b=True),
     "a Dense layer's products in training (batch 64: 10 -> 16 -> 8)":
         _shapes(9, (64, 10, 16), (64, 16, 8), (64, 8, 16)),
     "kernel gradients x^T dy (transpose_a, depth 64 and 128)":

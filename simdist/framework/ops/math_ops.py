@@ -706,7 +706,8 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
                 # round every partial sum, its BLAS would order the float32 sums by CPU.
                 value = half_matmul.widened_matmul(av, bv)
             else:
-                value = _float32_matmul(av, bv, batched) if _host_float32(av) else None
+                value = _float32_matmul(av, bv, batched, (ta, tb)) if _host_float32(
+                    av) else None
                 value = xp.matmul(av, bv) if value is None else value
     except ValueError:
         raise errors.InvalidArgumentError(
@@ -717,7 +718,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
                           attrs={"transpose_a": ta, "transpose_b": tb}, flops=flops)
 
 
-def _float32_matmul(av, bv, batched):
+def _float32_matmul(av, bv, batched, transposed):
     """TF's CPU bits for a float32 product (onednn_sgemm.py), or None to use NumPy's: a
     BatchMatMul contracts (as MatMul) only when its smallest dimension is 2 or more and it
     is one product or a big one (LaunchBatchMatMul), else it is Eigen's matrix product."""
@@ -727,7 +728,7 @@ def _float32_matmul(av, bv, batched):
     m, k, n = av.shape[-2], av.shape[-1], bv.shape[-1]
     if batched and (min(m, k, n) < 2 or (batch > 1 and m * k * n <= 128 * 128)):
         return None
-    return onednn_sgemm.sgemm(av, bv, chipped=batch > 1)
+    return onednn_sgemm.sgemm(av, bv, chipped=batch > 1, transposed=transposed)
 
 
 def unsorted_segment_sum(data, segment_ids, num_segments, name=None) -> Tensor:

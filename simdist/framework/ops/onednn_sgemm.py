@@ -26,19 +26,26 @@ Glossary:
                 the sum's rounding to float64 and then float32 is a double rounding only
                 when the float64 sum lies exactly halfway between two float32 values; those
                 rare steps are redone exactly (round to odd from the sum's exact error).
-  gemv        -- one TF row (``m == 1``) is Eigen's column-major GEMV: an unfused sum in
-                order of the depth, in blocks of 16 added to the output from a depth of 128.
-Not modelled (``sgemm`` returns None and the caller keeps NumPy): one TF column (oneDNN's
-gemv_t kernel), products big enough for Eigen to use both threads of the recording CPU or to
-shard the depth (``_one_thread``: Eigen's cost model), blocks too big for the nocopy kernel
-(oneDNN's copy-based kernel), and an Eigen block of one row or column. Sums in float32's
-subnormal range are not flushed to zero as TF's threads do (FTZ/DAZ), nor checked for ties.
-Bit-equal to TF 2.21 (recorded on an AVX2 AMD EPYC, 2 cores) on 190 random shapes up to
-k = 1500 and on tests/framework/onednn_sgemm_cases.py.
+  gemv        -- a product with a dimension of 1 is not contracted (LaunchBatchMatMul):
+                Eigen's matrix product makes a vector result a GEMV, without FMA.
+                Column-major (one TF row, or one column with ``transpose_a``): an unfused
+                sum in depth order, in blocks of 16 added to the output from a depth of 128.
+                Row-major (one TF column, or one row with ``transpose_b``): 8 unfused lanes
+                over whole packets joined as ``predux`` does, an odd last row's packet of
+                4 likewise, then the last terms one by one.
+Not modelled (``sgemm`` returns None and the caller keeps NumPy): products big enough for
+Eigen to use both threads of the recording CPU or to shard the depth (``_one_thread``:
+Eigen's cost model), blocks too big for the nocopy kernel (oneDNN's copy-based kernel), an
+Eigen block of one row or column, and vector products with ``m + k + n < 20`` (Eigen's
+coefficient-based product). Sums in float32's subnormal range are not flushed to zero as
+TF's threads do (FTZ/DAZ), nor checked for ties. Bit-equal to TF 2.21 (recorded on an AVX2
+AMD EPYC, 2 cores) on every modelled shape (499) of 589 recorded ones, k up to 1500, and on
+tests/framework/onednn_sgemm_cases.py.
 
-Mirrors tsl/framework/contraction/eigen_contraction_kernel.h (TensorContractionBlocking,
-dnnl_gemm_kernel), Eigen's TensorContraction.h (evalGemmPartial, evalGemv) and
-GeneralMatrixVector.h, oneDNN's src/cpu/x64/gemm/gemm_driver.cpp (nocopy_checker_avx2) and
+Mirrors tensorflow/core/kernels/matmul_op_impl.h (LaunchBatchMatMul),
+tsl/framework/contraction/eigen_contraction_kernel.h (TensorContractionBlocking,
+dnnl_gemm_kernel), Eigen's TensorContraction(ThreadPool).h and GeneralMatrixVector.h,
+oneDNN's src/cpu/x64/gemm/gemm_driver.cpp (nocopy_checker_avx2) and
 src/cpu/x64/gemm/f32/jit_avx_gemm_f32.cpp (sgemm_nocopy_driver, xbyak_gemm_t::kernel).
 """
 
@@ -253,7 +260,7 @@ def _shard_by_col(m, n, threads=2):
 def _plan(m, k, n, chipped):
     """(depth blocks, kernel parts) for TF's m x k x n product, or None where this model
     does not hold."""
-    if n < 2 or not _one_thread(m, k, n, chipped):
+    if not _one_thread(m, k, n, chipped):
         return None
     kc, mc, nc = eigen_gebp.blocking(k, n, m, kc_factor=1)   # Eigen's rows are TF's columns
     slices = max(1, -(-k // kc))
@@ -267,10 +274,12 @@ def _plan(m, k, n, chipped):
     return blocks, _parts(m, n, nc)
 
 
-def _gemv(a, b):
-    """Eigen's GEMV for one TF row: unfused sums over the depth, in blocks of 16 from 128."""
+def _col_gemv(a, b, stride):
+    """Eigen's column-major GEMV (``res += a[:, j] * b[j]``): unfused sums over the depth in
+    order, in blocks of 16 added to the output from a depth of 128 (4 when a column of the
+    stored matrix, ``stride`` floats, passes 32000 bytes)."""
     depth = a.shape[-1]
-    step = depth if depth < 128 else 16 if b.shape[-1] * 4 < 32000 else 4
+    step = depth if depth < 128 else 16 if stride * 4 < 32000 else 4
     out = None
     for k0 in range(0, depth, step):
         part = _unfused(a[..., k0:k0 + step], b[..., k0:k0 + step, :], 1)[0]
@@ -278,15 +287,62 @@ def _gemv(a, b):
     return out
 
 
-def sgemm(a, b, chipped=False):
-    """TF's CPU float32 ``a @ b`` for ``a`` (..., m, k) and ``b`` (..., k, n) (transposes
-    already applied, batch dimensions broadcast; ``chipped``: each one of a batch's
-    products), or None where its order is not modelled."""
+def _dots(a, b, half):
+    """Eigen's row-major GEMV rows: 8 unfused lanes over whole packets joined by predux,
+    then (a single row) one packet of 4 joined the same way, then one term at a time."""
+    depth = a.shape[-1]
+    full = depth // 8 * 8
+    lanes = _unfused(a[..., :full], b[..., :full, :], 8)
+    out = (((lanes[0] + lanes[4]) + (lanes[2] + lanes[6]))
+           + ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7])))
+    if half and depth - full >= 4:
+        quad = _unfused(a[..., full:full + 4], b[..., full:full + 4, :], 4)
+        out = out + ((quad[0] + quad[2]) + (quad[1] + quad[3]))
+        full += 4
+    for k in range(full, depth):
+        out = out + a[..., k, None] * b[..., k, None, :]
+    return out
+
+
+def _row_gemv(a, b):
+    """Eigen's row-major GEMV, ``a`` (..., rows, k) times ``b`` (..., k, 1): rows in groups
+    of 8, 4 and 2 (one math), an odd last row alone (``_dots``)."""
+    rows = a.shape[-2]
+    even = rows - rows % 2
+    if even == rows:
+        return _dots(a, b, False) + _F(0)
+    last = _dots(a[..., even:, :], b, True)
+    if even == 0:
+        return last + _F(0)
+    return np.concatenate([_dots(a[..., :even, :], b, False), last], axis=-2) + _F(0)
+
+
+def _vector_product(a, b, transposed):
+    """Eigen's matrix product (SequentialMatMulKernel) when a dimension is 1: a vector
+    result is a GEMV, column-major or row-major as the stored matrix is (TF's transpose
+    flags); None for products so small that Eigen takes its coefficient-based product."""
+    m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
+    if m + k + n < 20:
+        return None
+    if n == 1:               # x @ y: the stored x is row-major unless transposed
+        return _col_gemv(a, b, m) if transposed[0] else _row_gemv(a, b)
+    # m == 1: (y^T x^T)^T, the stored y row-major (k x n) unless transposed
+    if transposed[1]:
+        return np.swapaxes(_row_gemv(np.swapaxes(b, -1, -2), np.swapaxes(a, -1, -2)), -1, -2)
+    return _col_gemv(a, b, n)
+
+
+def sgemm(a, b, chipped=False, transposed=(False, False)):
+    """TF's CPU float32 ``a @ b`` for ``a`` (..., m, k) and ``b`` (..., k, n) (TF's
+    ``transposed`` flags already applied, batch dimensions broadcast; ``chipped``: each one
+    of a batch's products), or None where its order is not modelled."""
     m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
     if k == 0 or m == 0 or n == 0:
         return None
-    if m == 1:
-        return _gemv(a, b)
+    if k == 1:                       # any order: the products, rounded (+0 + p)
+        return a * b + _F(0)
+    if m == 1 or n == 1:
+        return _vector_product(a, b, transposed)
     plan = _plan(m, k, n, bool(chipped))
     if plan is None:
         return None

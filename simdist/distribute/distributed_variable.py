@@ -64,6 +64,10 @@ def _scatter_sub(var, value, **kw):
     return Variable.scatter_sub(var, value)
 
 
+def _scatter_update(var, value, **kw):
+    return Variable.scatter_update(var, value)
+
+
 class DistributedVariable(DistributedDelegate, Variable):
     """Base of the variables that have one component per replica."""
 
@@ -168,6 +172,9 @@ class DistributedVariable(DistributedDelegate, Variable):
 
     def scatter_sub(self, sparse_delta, use_locking=False, name=None):
         return self._write(_scatter_sub, sparse_delta, True)
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        return self._write(_scatter_update, sparse_delta, True)
 
     # A write (assign, assign_add, assign_sub) goes by this table (first matching row
     # wins; TF's DistributedVariable._update and values_util):

@@ -330,6 +330,15 @@ class Variable(metaclass=_VariableMeta):
                     "ResourceScatterSub")
         return _UnreadVariable(self)
 
+    @func_graph.recorded(kind="stateful", spec=_unread_spec)
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        """Set the rows of a ``tf.IndexedSlices`` at their indices (ResourceScatterUpdate)."""
+        rows, values = self._scattered(sparse_delta, "ResourceScatterUpdate")
+        new = array_api.copy(self._value)
+        new[rows] = values
+        self._write(new, "ResourceScatterUpdate")
+        return _UnreadVariable(self)
+
     def _scattered(self, sparse_delta, op_name):
         """The rows (host ints) and values (of the variable's dtype) of a sparse update."""
         from simdist.framework import errors

@@ -21,7 +21,8 @@ def steps(opt):
     for i, g in zip(IDX, GS):
         opt.apply_gradients([(tf.IndexedSlices(tf.constant(g), tf.constant(i),
                                                tf.constant([40, 9])), w)])
-    return [bits(w.numpy())] + [bits(v.numpy()) for v in opt.variables[1:]]
+    slots = opt.variables() if callable(opt.variables) else opt.variables
+    return [bits(w.numpy())] + [bits(v.numpy()) for v in slots[1:]]
 O = tf.keras.optimizers
 """
 
@@ -67,6 +68,12 @@ out = [steps(O.SGD(0.1)), steps(O.SGD(0.1, momentum=0.9)),
     "optimizers without a sparse branch take the gradient made dense: Ftrl, Adafactor, "
     "bits": SPARSE + """
 out = [steps(O.Ftrl(0.1, l1_regularization_strength=0.01)), steps(O.Adafactor(0.1))]
+""",
+    "legacy SGD, Adam and Adagrad's sparse updates (only the gradient's rows), bits": SPARSE + """
+L = tf.keras.optimizers.legacy
+out = [steps(L.SGD(0.1)), steps(L.SGD(0.1, momentum=0.9)),
+       steps(L.SGD(0.1, momentum=0.7, nesterov=True)), steps(L.Adam(0.1)),
+       steps(L.Adam(0.01, amsgrad=True, beta_1=0.5)), steps(L.Adagrad(0.1))]
 """,
     "sparse updates under a 4-replica MirroredStrategy, eagerly and traced, bits": MIRRORED + """
 out = [trained(lambda: O.Nadam(0.1), False),

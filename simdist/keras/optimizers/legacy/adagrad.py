@@ -1,12 +1,14 @@
 """Legacy ``Adagrad`` (TF's ApplyAdagradV2 kernel): ``accumulator += g^2``;
 ``var -= lr * g / (sqrt(accumulator) + epsilon)``; the accumulator starts at
-``initial_accumulator_value`` (0.1).
+``initial_accumulator_value`` (0.1). A sparse gradient: that arithmetic on its rows only
+(ResourceSparseApplyAdagradV2).
 
 Mirrors tf_keras/src/optimizers/legacy/adagrad.py.
 """
 
 from __future__ import annotations
 
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras import initializers
@@ -42,6 +44,15 @@ class Adagrad(OptimizerV2):
         acc.assign_add(M.square(grad))
         return var.assign_sub(M.divide(M.multiply(grad, c["lr_t"]),
                                        M.add(M.sqrt(acc.read_value()), c["epsilon"])))
+
+    def _resource_apply_sparse(self, grad, var, indices, c):
+        # ResourceSparseApplyAdagradV2: the dense kernel's arithmetic on the rows given
+        acc = self.get_slot(var, "accumulator")
+        a = M.add(A.gather(acc, indices), M.square(grad))
+        acc.scatter_update(IndexedSlices(a, indices))
+        update = M.divide(M.multiply(grad, c["lr_t"]), M.add(M.sqrt(a), c["epsilon"]))
+        return var.scatter_update(IndexedSlices(M.subtract(A.gather(var, indices), update),
+                                                indices))
 
     def get_config(self):
         config = super().get_config()

@@ -1,12 +1,15 @@
 """Legacy ``SGD``: ``var -= lr * g``; with momentum ``accum = accum * momentum - lr * g;
 var += accum`` (Nesterov: ``var += accum * momentum - lr * g``), TF's KerasMomentum kernel.
-The 'momentum' slot exists only when momentum is not 0.
+The 'momentum' slot exists only when momentum is not 0. A sparse gradient: without momentum
+its rows scattered into ``var`` (repeats one by one, ResourceScatterAdd); with momentum the
+kernel's arithmetic on the rows given (ResourceSparseApplyKerasMomentum).
 
 Mirrors tf_keras/src/optimizers/legacy/gradient_descent.py.
 """
 
 from __future__ import annotations
 
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers.legacy.optimizer_v2 import OptimizerV2, uses_momentum
@@ -43,6 +46,22 @@ class SGD(OptimizerV2):
             return var.assign_add(M.subtract(M.multiply(accum.read_value(), c["momentum"]),
                                              step))
         return var.assign_add(accum.read_value())
+
+    def _resource_apply_sparse_duplicate_indices(self, grad, var, indices, c):
+        if self._momentum:
+            return super()._resource_apply_sparse_duplicate_indices(grad, var, indices, c)
+        # without momentum: every row scattered in, a repeated index once per row
+        return var.scatter_add(IndexedSlices(M.multiply(M.negative(grad), c["lr_t"]), indices))
+
+    def _resource_apply_sparse(self, grad, var, indices, c):
+        # ResourceSparseApplyKerasMomentum: the dense kernel's arithmetic on the rows given
+        accum = self.get_slot(var, "momentum")
+        step = M.multiply(grad, c["lr_t"])
+        a = M.subtract(M.multiply(A.gather(accum, indices), c["momentum"]), step)
+        accum.scatter_update(IndexedSlices(a, indices))
+        if self.nesterov:
+            a = M.subtract(M.multiply(a, c["momentum"]), step)
+        return var.scatter_update(IndexedSlices(M.add(A.gather(var, indices), a), indices))
 
     def get_config(self):
         config = super().get_config()

@@ -17,6 +17,10 @@ Glossary:
                    ``experimental_aggregate_gradients=False``), clip them, then update each
                    copy of each variable in a merge_call and count the step; in
                    cross-replica context TF's RuntimeError.
+  sparse        -- an IndexedSlices gradient: its repeated indices summed, then
+                   ``_resource_apply_sparse`` (TF's ResourceSparseApply* kernels: only the
+                   gradient's rows change; SGD, Adam, Adagrad modelled, the others take the
+                   dense step on it made dense).
 
 Mirrors tf_keras/src/optimizers/legacy/optimizer_v2.py.
 """
@@ -28,11 +32,13 @@ import warnings
 
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import dtypes, trackable, variables
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.name_scope import init_scope, name_scope
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers import optimizer as optimizer_lib
 from simdist.keras.optimizers import schedules
+from simdist.keras.optimizers.sparse_updates import deduplicate_indexed_slices
 
 _ALLOWED_KWARGS = ("clipnorm", "clipvalue", "lr", "decay", "global_clipnorm")
 
@@ -289,8 +295,28 @@ class OptimizerV2(optimizer_lib.Optimizer):
             with init_scope():   # in a trace: the variables are made eagerly, as TF lifts them
                 self._create_all_weights(var_list)
 
+    _takes_indexed_slices = True
+
     def update_step(self, gradient, variable):
-        return self._resource_apply_dense(gradient, variable, self._coefficients(variable))
+        coefficients = self._coefficients(variable)
+        if isinstance(gradient, IndexedSlices):
+            if getattr(variable, "constraint", None) is not None:
+                raise RuntimeError("Cannot use a constraint function on a sparse variable.")
+            return self._resource_apply_sparse_duplicate_indices(
+                gradient.values, variable, gradient.indices, coefficients)
+        return self._resource_apply_dense(gradient, variable, coefficients)
+
+    def _resource_apply_sparse_duplicate_indices(self, grad, var, indices, coefficients):
+        """A sparse gradient's repeated indices summed, then ``_resource_apply_sparse``."""
+        summed = deduplicate_indexed_slices(IndexedSlices(grad, indices))
+        return self._resource_apply_sparse(summed.values, var, summed.indices, coefficients)
+
+    def _resource_apply_sparse(self, grad, var, indices, coefficients):
+        """Where simdist has not modelled an optimizer's sparse kernel (ResourceSparseApply*:
+        Ftrl, Adadelta, RMSprop with momentum): the dense step on the gradient made dense
+        (TF updates only the gradient's rows)."""
+        dense = M.unsorted_segment_sum(grad, indices, var.shape[0])
+        return self._resource_apply_dense(dense, var, coefficients)
 
     def _resource_apply_dense(self, grad, var, coefficients):
         raise NotImplementedError

@@ -85,3 +85,36 @@ h = model.fit(x, np.zeros((2, 2), 'float32'), epochs=2, verbose=0)
 h2 = model.fit(x, epochs=1, verbose=0)
 out = [h.history, h2.history, model.get_weights()]
 """
+
+CASES["add_metric of a Metric's result adds that Metric (the subclassing guide's endpoint)"] = """
+class LogisticEndpoint(L.Layer):
+    def __init__(self, name=None):
+        super().__init__(name=name)
+        self.loss_fn = tf.keras.losses.BinaryCrossentropy(from_logits=True)
+        self.accuracy_fn = tf.keras.metrics.BinaryAccuracy()
+    def call(self, targets, logits, sample_weights=None):
+        loss = self.loss_fn(targets, logits, sample_weights)
+        self.add_loss(loss)
+        acc = self.accuracy_fn(targets, logits, sample_weights)
+        self.add_metric(acc, name="accuracy")
+        return tf.nn.softmax(logits)
+layer = LogisticEndpoint()
+y = layer(tf.ones((2, 2)), tf.ones((2, 2)))
+eager = [[m.name for m in layer.metrics], float(layer.metrics[0].result())]
+inputs = tf.keras.Input(shape=(3,), name="inputs")
+targets = tf.keras.Input(shape=(10,), name="targets")
+logits = L.Dense(10, kernel_initializer='ones')(inputs)
+predictions = LogisticEndpoint(name="predictions")(logits, targets)
+model = tf.keras.Model(inputs=[inputs, targets], outputs=predictions)
+model.compile(optimizer=tf.keras.optimizers.SGD(0.1))
+rng = np.random.RandomState(0)
+data = {"inputs": rng.random_sample((3, 3)), "targets": rng.random_sample((3, 10))}
+h = model.fit(data, verbose=0)
+out = [eager, [m.name for m in model.metrics], h.history]
+"""
+
+CASES["add_metric of a Metric's result on a functional model"] = """
+inp = tf.keras.Input(shape=(2,))
+model = tf.keras.Model(inp, L.Dense(1)(inp))
+model.add_metric(tf.keras.metrics.Mean()(tf.constant(1.0)))
+"""

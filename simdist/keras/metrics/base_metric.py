@@ -21,6 +21,7 @@ from simdist.framework import variables as variables_lib
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras import backend
+from simdist.keras.engine import layer_metrics
 from simdist.keras.utils import losses_utils, tf_utils
 
 
@@ -100,7 +101,9 @@ class Metric(module.Module):
 
     def __call__(self, *args, **kwargs):
         self.update_state(*args, **kwargs)
-        return self.result()
+        result = self.result()
+        layer_metrics.mark_metric_result(result, self)   # for Layer.add_metric
+        return result
 
     def update_state(self, *args, **kwargs):
         raise NotImplementedError

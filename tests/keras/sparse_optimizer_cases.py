@@ -75,6 +75,11 @@ out = [steps(L.SGD(0.1)), steps(L.SGD(0.1, momentum=0.9)),
        steps(L.SGD(0.1, momentum=0.7, nesterov=True)), steps(L.Adam(0.1)),
        steps(L.Adam(0.01, amsgrad=True, beta_1=0.5)), steps(L.Adagrad(0.1))]
 """,
+    "a sparse gradient is clipped by its values (clipnorm, global_clipnorm, clipvalue), "
+    "bits": SPARSE + """
+out = [steps(O.Adam(0.1, clipnorm=2.0)), steps(O.SGD(0.1, global_clipnorm=3.0)),
+       steps(O.SGD(0.1, clipvalue=0.5)), steps(tf.keras.optimizers.legacy.SGD(0.1, clipnorm=2.0))]
+""",
     "sparse updates under a 4-replica MirroredStrategy, eagerly and traced, bits": MIRRORED + """
 out = [trained(lambda: O.Nadam(0.1), False),
        trained(lambda: O.SGD(0.1, momentum=0.5, nesterov=True), True)]

@@ -489,6 +489,14 @@ class Optimizer(trackable.Trackable):
         self._built = True
 
     def _clip_gradients(self, grads):
+        """clipnorm, global_clipnorm or clipvalue; an IndexedSlices is clipped by its
+        values, repeated indices not summed (TF's clip ops read ``t.values``)."""
+        values = [g.values if isinstance(g, IndexedSlices) else g for g in grads]
+        clipped = self._clip_values(values)
+        return [IndexedSlices(c, g.indices, g.dense_shape) if isinstance(g, IndexedSlices)
+                else c for g, c in zip(grads, clipped)]
+
+    def _clip_values(self, grads):
         if self.clipnorm and self.clipnorm > 0:
             out = []
             for g in grads:

@@ -27,11 +27,20 @@ Glossary:
   while loop   -- ``While`` / ``StatelessWhile``: the loop counter, maximum_iterations,
                   the loop vars, then every capture (the cond's, then the body's new
                   ones); ``cond`` / ``body`` name ``while_cond_<uid>`` /
-                  ``while_body_<uid>`` (loop_functions).
+                  ``while_body_<uid>`` (loop_functions). A variable it reads: its handle
+                  a loop var too (``while/input_<k>``), only read: in
+                  ``_read_only_resource_inputs``; a body reading it is stateful (its
+                  ``NoOp``).
+  nested       -- a cond or a loop in a branch or a body: its If / While there, its
+                  functions in the library too; a branch's captured tensor is a
+                  Placeholder named as the tensor (``x``), a body's loop var
+                  ``while/Placeholder_<k>``, which the nested function's arguments are
+                  named after; a handle first used by the nested op: ``input_<k>``.
   library order -- TF lists the functions in its function map's order (it follows the
                   uids); simdist by name.
-  not listed   -- a branch or body holding a cond or a loop, a loop reading a variable:
-                  the caller's node prints without them.
+  not listed   -- a vectorized_map's pfor in a branch or body: the caller's node prints
+                  without them. (A loop in a loop's body: its counters' Consts are named
+                  ``maximum_iterations`` / ``loop_counter`` where TF has ``_1``.)
 
 Mirrors tensorflow/core/framework/function.proto, python/framework/graph_to_function_def
 (the body's input names), core/framework/graph_to_functiondef.cc (NormalizeName,
@@ -258,14 +267,16 @@ def branch_functions(op, builder_type, graph, node, captured, library=None) -> l
     uid = next(_uids)
     made = []
     for (nodes, results), part in zip(node.branches, ("true", "false")):
-        if any(not isinstance(n, func_graph.Node) for n in nodes):
+        if not all(_listable(n, func_graph) for n in nodes):
             return None
         b = builder_type(graph)
         b.taken = {n.name.lower() for n in nodes}
         holders = []
         for i, tid in enumerate(captured):
             outer = op.inputs[1 + i]   # the If's input: its dtype and shape
-            ph = b.add(f"{node.name}/capture_{i}", "Placeholder", (),
+            # named as the tensor it captures (func_graph's capture: a cond or loop in the
+            # branch names its own arguments after it)
+            ph = b.add(b.unique(outer.op.name), "Placeholder", (),
                        [(outer.dtype, outer.shape)])
             if hasattr(tid, "variable"):   # a variable: the resource its first read makes
                 b.resources[b.resource_key(tid.variable)] = ph.outputs[0]
@@ -287,10 +298,11 @@ def branch_functions(op, builder_type, graph, node, captured, library=None) -> l
         for ph, tid in zip(holders, captured):
             consumer = next((o for o in b.ops if ph.outputs[0] in o.inputs), None)
             outer = op.inputs[1 + captured.index(tid)]
-            if hasattr(tid, "variable") and consumer is not None:   # its first reader's
-                ph.name = f"{consumer.name}/resource"
+            if hasattr(tid, "variable") and consumer is not None:   # its first user's
+                user = _handle_name(consumer, ph)
+                ph.name = f"{consumer.name}/{user}"
                 names.append(normalize(ph.name))
-                users[ph.name] = "resource"
+                users[ph.name] = user
                 continue
             if consumer is None:
                 arg = normalize(f"{node.name}/Placeholder" + (f"_{unused}" if unused else ""))
@@ -307,6 +319,22 @@ def branch_functions(op, builder_type, graph, node, captured, library=None) -> l
         made.append(fn)
     next(_uids)
     return made
+
+
+def _handle_name(consumer, ph) -> str:
+    """The name a variable's handle takes in a function from the op first using it: a
+    read's ``resource``, a cond's or a loop's list input ``input_<k>``."""
+    if consumer.type in ("If", "StatelessIf", "While", "StatelessWhile"):
+        first = 1 if consumer.type.endswith("If") else 0   # (an If's predicate is apart)
+        return f"input_{consumer.inputs.index(ph.outputs[0]) - first}"
+    return "resource"
+
+
+def _listable(node, func_graph) -> bool:
+    """Whether a branch's or body's node is listed in its function: an op, a cond or a
+    while loop (a vectorized_map's pfor is not)."""
+    return isinstance(node, func_graph.Node) or hasattr(node, "branches") or \
+        hasattr(node, "max_iters")
 
 
 def cond_attrs(op, functions, lister) -> dict:
@@ -345,7 +373,7 @@ def loop_functions(op, builder_type, graph, node, captured, n_cond,
     maximum, its results (each through ``Identity``) and the captures as they are."""
     from simdist.framework import func_graph
 
-    if any(not isinstance(n, func_graph.Node) for n in node.cond + node.body):
+    if not all(_listable(n, func_graph) for n in node.cond + node.body):
         return None
     base, uid = normalize(node.name), next(_uids)
     next(_uids)
@@ -361,13 +389,16 @@ def loop_functions(op, builder_type, graph, node, captured, n_cond,
         var_ops = []
         for i, tid in enumerate(node.places):
             t = op.inputs[2 + i]
-            var_ops.append(b.add(f"{node.name}/var_{i}", "Placeholder", (),
-                                 [(t.dtype, _static(t))]))
+            var_ops.append(b.add(b.unique(f"{node.name}/Placeholder"), "Placeholder", (),
+                                 [(t.dtype, _static(t))]))   # the body graph's names
             b.by_id[tid] = var_ops[-1].outputs[0]
         cap_ops = []
         for i, (tid, t) in enumerate(zip(captured, outer)):
             cap_ops.append(b.add(f"{node.name}/capture_{i}", "Placeholder", (),
                                  [(t.dtype, _static(t))]))
+            if hasattr(tid, "variable"):   # a variable: the handle its reads use
+                b.resources[b.resource_key(tid.variable)] = cap_ops[-1].outputs[0]
+                del b.ops[-1]
             b.by_id[tid] = cap_ops[-1].outputs[0]
         for n in nodes:
             b.node(n)
@@ -389,6 +420,8 @@ def loop_functions(op, builder_type, graph, node, captured, n_cond,
                 return None
             returned = [b.add(b.unique(f"{node.name}/Identity"), "Identity", [v],
                               [(v.dtype, v.shape)]) for v in values]
+        if any(is_stateful(o) for o in b.ops):   # a read: the NoOp the outputs wait for
+            b.add(b.unique(f"{node.name}/NoOp"), "NoOp", (), ())
         fn_name = f"{base}_{part}_{uid if part == 'cond' else uid + 1}"
         names = []   # each capture's placeholder in the graph of this function
         for i, (ph, t) in enumerate(zip(cap_ops, outer)):
@@ -396,6 +429,8 @@ def loop_functions(op, builder_type, graph, node, captured, n_cond,
             if part == "cond" and i >= n_cond:
                 names.append(f"{node.name}/{fn_name}/__redundant_placeholder{i - n_cond}")
                 ph.outputs[0].shape = None   # made of no tensor: an unknown shape
+            elif hasattr(captured[i], "variable") and consumer is not None:
+                names.append(f"{consumer.name}/{_handle_name(consumer, ph)}")
             elif consumer is None or part == "body" and i < n_cond:
                 names.append(f"{node.name}/{t.op.name}")
             else:
@@ -414,7 +449,8 @@ def loop_functions(op, builder_type, graph, node, captured, n_cond,
                               used)) for i, ph in enumerate(var_ops)]   # the graph's names
         args += [(ph, _unique(normalize(n), used)) for n, ph in zip(names, cap_ops)]
         users = {c.name: t.op.name for c, t in zip(counter_ops, op.inputs[:2])}
-        users.update((ph.name, t.op.name) for ph, t, n in zip(cap_ops, outer, names)
+        users.update((ph.name, n.rsplit("/", 1)[-1] if hasattr(c, "variable") else t.op.name)
+                     for ph, t, n, c in zip(cap_ops, outer, names, captured)
                      if t.op.type == "Placeholder" and "/__redundant_placeholder" not in n)
         fn = function_def(fn_name, b.ops, args, returned, users, passed, library)
         if fn is None:
@@ -439,7 +475,7 @@ def loop_attrs(op, functions, lister) -> dict:
             "body": AttrValue("func", functions[1].name),
             "output_shapes": _shapes([_dims(t) for t in op.outputs]),
             "parallel_iterations": AttrValue("i", 10),
-            "_read_only_resource_inputs": AttrValue("list", []),
+            "_read_only_resource_inputs": _read_only(op),
             "_num_original_outputs": AttrValue("i", len(op.outputs)),
             "_lower_using_switch_merge": AttrValue("b", True),
             "T": _types(op.inputs, lister)}

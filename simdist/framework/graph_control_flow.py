@@ -286,6 +286,7 @@ def cond(graph, pred, true_fn, false_fn, name=None):
             a._device, a._placeholders)
         outs.append(o)
         out_ids.append(o._id)
+        graph.tensor_specs[o._id] = (o._name, o._dtype, o._static_shape)   # (listings)
     _link(t_flat, outs)
     _link(f_flat, outs)
     t_ids = [a._id for a in t_flat if a is not None]
@@ -415,6 +416,7 @@ def while_loop(graph, cond_fn, body, loop_vars, shape_invariants=None,
                                       y._placeholders if p.dtype == dtypes.variant
                                       else p._placeholders)
             for k, (p, y) in enumerate(zip(places, new_flat))]
+    graph.tensor_specs.update((o._id, (o._name, o._dtype, o._static_shape)) for o in outs)
     _link(new_flat, outs)
     _link(entering, outs)   # no iteration: the loop's output is the entering value
     limit = maximum_iterations

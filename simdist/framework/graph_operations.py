@@ -625,18 +625,24 @@ class _Builder:
             counters.insert(0, traced)
         entering = [self.by_id[tid] for tid in node.inputs if tid in self.by_id]
         taken = []   # while_v2: the cond's captures, then the body's new ones, as loop vars
-        _captured(node.cond, [node.pred], set(node.places), taken)
+        _captured(node.cond, [node.pred], set(node.places), taken, variables=True)
         n_cond = len(taken)
-        _captured(node.body, node.results, set(node.places), taken)
-        captures = [self.by_id.get(tid) for tid in taken]
+        _captured(node.body, node.results, set(node.places), taken, variables=True)
+        first = 2 + len(entering)   # a variable's handle: the While's input there on
+        captures = [self.captured_resource(f"{node.name}/input_{first + i}", c.variable)
+                    if isinstance(c, VariableCapture) else self.by_id.get(c)
+                    for i, c in enumerate(taken)]
         outs = [(dtypes.int32, ()), (dtypes.int32, ())] + [
-            (t.dtype, _shape_of(t)) for t in entering + captures if t is not None]
+            (t.dtype, () if t.dtype is None and t.op.type == "Placeholder" else _shape_of(t))
+            for t in entering + captures if t is not None]   # (a handle: a scalar)
         op = self.add(node.name, _whole_type(node, self.graph),
                       counters[::-1] + entering + [t for t in captures if t is not None],
                       outs if len(entering) == len(node.inputs) else
                       [(None, None)] * (2 + len(node.outputs)))
         op._loop = (node, taken, n_cond) if None not in captures and \
             len(entering) == len(node.inputs) else None   # its library entry
+        op._read_only = [first + i for i, c in enumerate(taken) if isinstance(
+            c, VariableCapture) and not _written(node, c.variable)]
         for i, tid in enumerate(node.outputs):
             self.by_id[tid] = op.outputs[2 + i]
 
@@ -830,12 +836,17 @@ class VariableCapture:
 def _captured(nodes, results, made: set, taken: list, variables=False) -> None:
     """Add to ``taken`` the tensors a branch or body (``nodes`` and its ``results``) uses
     from outside it, in the order its ops first use them (TF's external captures);
-    ``variables``: the variables it reads too (a VariableCapture each)."""
+    ``variables``: the variables it reads too (a VariableCapture each), each where it is
+    first read: a read captures the handle through every graph around it at once, before
+    the op reading it (or the cond or loop around that) captures its tensors."""
     def use(tid):
         if tid not in made and tid not in taken:
             taken.append(tid)
 
     for node in nodes:
+        if variables:
+            for c in _variables_read(node):
+                use(c)
         if hasattr(node, "branches"):
             use(node.pred)
             for inner, inner_results in node.branches:
@@ -848,21 +859,32 @@ def _captured(nodes, results, made: set, taken: list, variables=False) -> None:
             _captured(node.cond + node.body, node.results, inner, taken, variables)
             made.update(node.outputs)
         else:
-            slots = dict(getattr(node, "slots", ()))
-            for pos, leaf in enumerate(getattr(node, "leaves", ())):
-                if pos in slots:
-                    use(slots[pos])
-                elif variables and _is_variable(leaf):
-                    while hasattr(leaf, "_parent"):   # an assign's _UnreadVariable: its own
-                        leaf = leaf._parent
-                    use(VariableCapture(leaf))
+            for _, tid in getattr(node, "slots", ()):
+                use(tid)
             made.update(tid for _, tid in getattr(node, "out_slots", ()))
     for tid in results:
         use(tid)
 
 
+def _variables_read(node) -> list:
+    """The variables the ops of ``node`` (those of a cond's branches and a loop's too)
+    read, in order (a VariableCapture each)."""
+    from simdist.framework.func_graph import _walk
+
+    found = []
+    for n in _walk([node]):
+        for leaf in getattr(n, "leaves", ()):
+            if _is_variable(leaf):
+                while hasattr(leaf, "_parent"):   # an assign's _UnreadVariable: its own
+                    leaf = leaf._parent
+                if VariableCapture(leaf) not in found:
+                    found.append(VariableCapture(leaf))
+    return found
+
+
 def _written(node, variable) -> bool:
-    """Whether a node of the cond ``node``'s branches updates ``variable``."""
+    """Whether a node of the cond's branches (a loop's cond and body) updates
+    ``variable``."""
     from simdist.framework.func_graph import _walk
 
     return any(getattr(n.fn, "__name__", "") in _ASSIGNS and n.leaves and

@@ -263,5 +263,42 @@ out = sorted([masked(str(fn.signature)), masked(fn.signature.name),
               [[a.name, tf.as_dtype(a.type).name] for a in fn.signature.output_arg],
               fn.signature.is_stateful, list(fn.signature.control_output)]
              for fn in graph_def.library.function)
+""",    # cond_v2 / while_v2 in a branch or a body: the If or While in that function, its own
+    # functions in the library (their arguments named after the captured placeholders)
+    "a tf.cond in a branch, a tf.while_loop in a branch, a tf.cond in a loop's body":
+        LIBRARY + """
+@tf.function
+def f(x, p, q, n):
+    return tf.cond(p, lambda: tf.cond(q, lambda: x * 2.0, lambda: x + 1.0),
+                   lambda: tf.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, y * 2.0),
+                                         [0, x])[1])
+@tf.function
+def g(x, n, p):
+    return tf.while_loop(lambda i, y: i < n, lambda i, y: (
+        i + 1, tf.cond(p, lambda: y * 2.0, lambda: y + 1.0)), [0, x])
+out = [library_text(f, tf.constant([1.0, 2.0]), tf.constant(True), tf.constant(False),
+                    tf.constant(3)),
+       library_text(g, tf.constant([1.0, 2.0]), tf.constant(3), tf.constant(True))]
+""",
+    # while_v2 captures a variable's handle as a loop var (While, _read_only_resource_inputs)
+    "variables read in a loop's body, in a cond in a body, in a loop in a branch":
+        LIBRARY + """
+v = tf.Variable(2.0)
+@tf.function
+def f(x, n):
+    return tf.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, y * v), [tf.constant(0), x])
+@tf.function
+def g(x, n, p):
+    return tf.while_loop(lambda i, y: i < n, lambda i, y: (
+        i + 1, tf.cond(p, lambda: y * v, lambda: y + 1.0)), [0, x])
+@tf.function
+def h(x, p, n):
+    return tf.cond(p, lambda: tf.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, y * v),
+                                            [0, x])[1], lambda: x - v)
+out = [library_text(f, tf.constant(1.0), tf.constant(3)),
+       library_text(g, tf.constant([1.0, 2.0]), tf.constant(3), tf.constant(True)),
+       library_text(h, tf.constant([1.0, 2.0]), tf.constant(True), tf.constant(3)),
+       f(tf.constant(1.0), tf.constant(3)), h(tf.constant([1.0, 2.0]), tf.constant(True),
+                                              tf.constant(3))]
 """,
 }

@@ -1068,15 +1068,33 @@ class FuncGraph:
                     self._pending_reads[t._id] = (node, t)
                     return
 
+    def names_taken(self) -> dict:
+        """The op names taken so far (for ``named_when_used``)."""
+        return dict(self._names)
+
+    def named_when_used(self, out, made, taken: dict) -> None:
+        """The ops that made ``out`` are named by the op that uses it: ``made`` is
+        [(tensor, name)] (``<op>/<name>``, in order); their names now are given back
+        (the graph's names as ``taken`` had them), as TF converts a value inside the
+        scope of the op taking it (an AutoCastVariable's read and Cast)."""
+        self._names.clear()
+        self._names.update(taken)
+        self._pending_reads[out._id] = [
+            (node, t, name) for t, name in made for node in self.nodes[-4:]
+            if isinstance(node, Node) and any(tid == t._id for _, tid in node.out_slots)]
+
     def _name_reads(self, slots, op_name: str) -> None:
-        """The converted reads an op named ``op_name`` takes: ``<op_name>/ReadVariableOp``."""
+        """The converted reads an op named ``op_name`` takes: ``<op_name>/ReadVariableOp``
+        (those ``named_when_used`` made: ``<op_name>/<name>``)."""
         for _, tid in slots:
             pending = self._pending_reads.pop(tid, None)
-            if pending is not None:
-                node, t = pending
-                node.name = self.unique_name(op_name + "/ReadVariableOp")
+            if pending is None:
+                continue
+            for node, t, name in pending if isinstance(pending, list) else \
+                    [pending + ("ReadVariableOp",)]:
+                node.name = self.unique_name(f"{op_name}/{name}")
                 t._name = node.name + ":0"
-                self.tensor_specs[tid] = (t._name, t._dtype, t._static_shape)
+                self.tensor_specs[t._id] = (t._name, t._dtype, t._static_shape)
 
     def _shapes(self, fn, args, kwargs, op_name, twice):
         """Run ``fn`` on placeholders: (True, its result) when it gave no tensor, else

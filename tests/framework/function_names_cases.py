@@ -436,6 +436,19 @@ def f(x):
     return w, tf.constant(scope), tf.constant(inner), tf.constant(again)
 r = f(tf.constant(1.0))
 out = {"names": names, "value": r, "ops": ops(f, tf.constant(1.0))}
+""",    # tf-keras casts a layer's inputs in its scope, an AutoCastVariable inside the op using it
+    "a mixed_float16 Dense layer: its input's Cast, its weights read and cast by its ops":
+        SETUP + """
+layer = tf.keras.layers.Dense(2, activation="relu", kernel_initializer="ones",
+                              bias_initializer="ones", dtype="mixed_float16")
+layer.build((None, 3))
+@tf.function
+def f(x):
+    y = layer(x)
+    seen(y)
+    return y
+r = f(tf.ones([4, 3]))
+out = {"names": names, "value": r, "ops": ops(f, tf.ones([4, 3]))}
 """,
 }
 

@@ -389,10 +389,21 @@ class Layer(module.Module):
         return nest.map_structure(lambda t: (shape[0],) + tuple(t.shape)[1:], out)
 
     def _weight(self, w):
-        """A weight read in the compute dtype (float16 under 'mixed_float16')."""
-        t = A._t(w)
+        """A weight read in the compute dtype (float16 under 'mixed_float16'). In a trace,
+        as tf-keras's AutoCastVariable is read and cast while the op using it converts
+        it, the read and the Cast are named by that op (``dense/MatMul/ReadVariableOp``,
+        ``dense/MatMul/Cast``: FuncGraph.named_when_used)."""
         cd = dtypes.as_dtype(self.compute_dtype)
-        return A.cast(t, cd) if t.dtype != cd else t
+        graph = func_graph.current()
+        if graph is None or dtypes.as_dtype(w.dtype) == cd or \
+                func_graph.recorded_op_variant() is not None:
+            t = A._t(w)
+            return A.cast(t, cd) if t.dtype != cd else t
+        saved = graph.names_taken()
+        t = A._t(w)
+        out = A.cast(t, cd)
+        graph.named_when_used(out, [(t, "ReadVariableOp"), (out, "Cast")], saved)
+        return out
 
     def _maybe_cast(self, x):
         compute = dtypes.as_dtype(self.compute_dtype)
@@ -483,8 +494,6 @@ class Layer(module.Module):
             return node_module.symbolic_call(self, inputs, args, kwargs)
         input_masks = self._input_masks(inputs, args, kwargs)
         inputs = self._convert_inputs(inputs)
-        if self._autocast:
-            inputs = nest.map_structure(self._maybe_cast, inputs)
         training = kwargs.pop("training", None)
         stack = _training_stack()
         if not stack:  # the outermost call: the losses of the last one go
@@ -508,6 +517,8 @@ class Layer(module.Module):
         # _name_scope: 'sequential/dense/BiasAdd'), a Sequential's included.
         with scope, func_graph.graph_name_scope(self.name, layer=True):
             self._maybe_build(inputs)
+            if self._autocast:   # after the build, in the layer's scope ('dense/Cast')
+                inputs = nest.map_structure(self._maybe_cast, inputs)
             stack.append(training)
             try:
                 out = scratch_graph.call_fn(self)(inputs, *args, **kwargs)

@@ -29,7 +29,7 @@ from simdist.data.dataset_ops import (
     int64_argument,
 )
 from simdist.framework import errors
-from simdist.hardware import array_api, backend
+from simdist.hardware import backend
 
 
 class BatchDataset(DatasetV2):
@@ -169,7 +169,7 @@ class RebatchDataset(DatasetV2):
                     template = batch
                 leaves = structure.flatten(batch)
                 pending.append(leaves)
-                have += leaves[0].shape[0] if leaves else 0
+                have += composite_rows.count_rows(leaves[0]) if leaves else 0
             if have < want:
                 # Input exhausted: a final partial batch, unless dropped.
                 if have and not self._drop:
@@ -181,8 +181,9 @@ class RebatchDataset(DatasetV2):
                 yield _empty_from_spec(xp, self.element_spec)
                 continue
             joined = _concat(pending)
-            yield structure.pack(template, [leaf[:want] for leaf in joined])
-            rest = [leaf[want:] for leaf in joined]
+            yield structure.pack(template, [composite_rows.rows_of(leaf, 0, want)
+                                            for leaf in joined])
+            rest = [composite_rows.rows_of(leaf, want, have) for leaf in joined]
             pending, have = [rest], have - want
 
 
@@ -197,4 +198,4 @@ def _empty_from_spec(xp, spec):
 def _concat(pending):
     if len(pending) == 1:
         return pending[0]
-    return [array_api.concat(parts) for parts in zip(*pending)]
+    return [composite_rows.concat_rows(parts) for parts in zip(*pending)]

@@ -77,6 +77,29 @@ def take(x, idx):
     return SparseTensor(new, values, np.concatenate([[len(idx)], shape[1:]]))
 
 
+def rows_of(x, start: int, stop: int):
+    """Rows ``start`` to ``stop`` of a leaf, composite or array, as one leaf."""
+    if not is_composite(x):
+        return x[start:stop, ...]
+    return take(x, np.arange(start, min(stop, nrows(x))))
+
+
+def count_rows(x) -> int:
+    return nrows(x) if is_composite(x) else x.shape[0]
+
+
+def concat_rows(parts):
+    """Leaves' rows one after another as one leaf (a rebatch joining input batches)."""
+    from simdist.framework.ops import ragged_array_ops, sparse_ops
+    from simdist.hardware import array_api
+
+    if isinstance(parts[0], RaggedTensor):
+        return ragged_array_ops.concat(list(parts), 0)
+    if isinstance(parts[0], SparseTensor):
+        return sparse_ops.concat(0, list(parts), expand_nonconcat_dims=True)
+    return array_api.concat(parts)
+
+
 def batch(leaves):
     """Elements' composite leaves (one component) as one batch: RaggedTensors stacked as
     the rows of a RaggedTensor of one more ragged dimension; SparseTensors as one of a new

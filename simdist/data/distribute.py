@@ -28,7 +28,9 @@ tensorflow/python/distribute/input_lib.py.
 
 from __future__ import annotations
 
-from simdist.data import auto_shard, structure
+import numpy as np
+
+from simdist.data import auto_shard, composite_rows, structure
 from simdist.data import distribute_rules as rules
 from simdist.data.batching import BatchDataset
 from simdist.data.dataset_ops import DatasetV2
@@ -77,10 +79,11 @@ class LegacyRebatchDataset(DatasetV2):
     def _values(self):
         for batch in self._inputs[0]._values():
             leaves = structure.flatten(batch)
-            rows = leaves[0].shape[0] if leaves else 0
+            rows = composite_rows.count_rows(leaves[0]) if leaves else 0
             start = 0
             for size in rules.legacy_split(rows, self._num_replicas):
-                yield structure.pack(batch, [leaf[start:start + size, ...] for leaf in leaves])
+                yield structure.pack(batch, [composite_rows.rows_of(leaf, start, start + size)
+                                             for leaf in leaves])
                 start += size
 
 
@@ -138,12 +141,37 @@ def is_statically_shaped(spec) -> bool:
 
 
 def dummy_batch(spec):
-    """The batch of a replica left without data: zeros shaped by TF's rule (see glossary)."""
+    """The batch of a replica left without data: zeros shaped by TF's rule (see glossary);
+    a RaggedTensor of no rows (its ragged dimensions spliced out, then put back empty), a
+    SparseTensor of no values (input_lib._dummy_tensor_fn)."""
+    from simdist.framework import composite_specs as cs
 
     def one(s):
-        dims = [] if s.shape.rank is None else [d or 0 for d in s.shape.as_list()]
-        if dims and s.shape.is_fully_defined():
+        ragged = isinstance(s, cs.RaggedTensorSpec)
+        shape = s.shape
+        if ragged and shape.rank is not None:
+            shape = shape[:1].concatenate(shape[1 + s.ragged_rank:])
+        dims = [] if shape.rank is None else [d or 0 for d in shape.as_list()]
+        if dims and (ragged or shape.is_fully_defined()):
             dims[0] = 0
-        return backend.xp.zeros(dims, dtype=s.dtype.as_numpy_dtype)
+        if isinstance(s, cs.SparseTensorSpec):
+            return _empty_sparse(dims, s.dtype)
+        zeros = backend.xp.zeros(dims, dtype=s.dtype.as_numpy_dtype)
+        return _empty_ragged(zeros, s) if ragged else zeros
 
     return structure.map_leaves(one, spec)
+
+
+def _empty_ragged(zeros, spec):
+    from simdist.framework.ragged_tensor import RaggedTensor
+
+    splits = np.zeros(1, spec.row_splits_dtype.as_numpy_dtype)
+    return RaggedTensor.from_nested_row_splits(zeros, (splits,) * spec.ragged_rank,
+                                               validate=False)
+
+
+def _empty_sparse(dims, dtype):
+    from simdist.framework.sparse_tensor import SparseTensor
+
+    return SparseTensor(indices=np.zeros((0, len(dims)), np.int64),
+                        values=np.zeros(0, dtype.as_numpy_dtype), dense_shape=dims)

@@ -98,6 +98,29 @@ class InputContext:
                 f"total: {self._num_input_pipelines})")
 
 
+def _arrays(v):
+    """A leaf's arrays on the host: an array, or a composite's values and partitions."""
+    from simdist.data import composite_rows
+
+    if not composite_rows.is_composite(v):
+        return array_api.from_host(v)
+    parts = [v.flat_values, *v.nested_row_splits] if hasattr(v, "flat_values") else \
+        [v.indices, v.values, v.dense_shape]
+    return [array_api.from_host(p._value if isinstance(p, Tensor) else p) for p in parts]
+
+
+def _placed(v, arrays, dev):
+    """The leaf on ``dev``: a Tensor, or a composite of Tensors there (its values)."""
+    from simdist.framework.ragged_tensor import RaggedTensor
+    from simdist.framework.sparse_tensor import SparseTensor
+
+    if isinstance(v, RaggedTensor):
+        return v.with_flat_values(Tensor(arrays[0], dev))
+    if isinstance(v, SparseTensor):
+        return SparseTensor(v.indices, Tensor(arrays[1], dev), v.dense_shape)
+    return Tensor(arrays, dev)
+
+
 def _has_prefetch(dataset) -> bool:
     stack = [dataset]
     while stack:
@@ -120,10 +143,12 @@ class _Placer:
 
     def place(self, i, values):
         dev = self.devices[i] if self.fetch else self.host
-        leaves = [array_api.from_host(v) for v in structure.flatten(values)]
+        leaves = [_arrays(v) for v in structure.flatten(values)]
         if dev is not self.host:
-            self._charge(i, dev, sum(array_api.nbytes(v) for v in leaves))
-        return structure.pack(values, [Tensor(v, dev) for v in leaves])
+            self._charge(i, dev, sum(array_api.nbytes(a) for leaf in leaves
+                                     for a in (leaf if isinstance(leaf, list) else [leaf])))
+        return structure.pack(values, [_placed(v, leaf, dev) for v, leaf in
+                                       zip(structure.flatten(values), leaves)])
 
     def _charge(self, i, dev, nbytes):
         latency, bw = link(self.host, dev)

@@ -2310,3 +2310,14 @@ def case_run_of_a_function_that_makes_variables(tf):
     out["traces"] = traces
     out["tracing_count"] = first_call_only.experimental_get_tracing_count()
     return out
+
+
+@case
+def case_distribute_a_dataset_of_ragged_batches(tf):
+    # each replica gets its rows of a batch of RaggedTensors (5 rows: 2 steps, the last
+    # one partial)
+    s = make_strategy(tf)
+    rows = tf.ragged.constant([[1], [2, 3], [4, 5, 6], [7], [8], [9, 10]])
+    ds = tf.data.Dataset.from_tensor_slices(rows).batch(5)
+    return [[[type(t).__name__, t.to_list()] for t in s.experimental_local_results(x)]
+            for x in s.experimental_distribute_dataset(ds)]

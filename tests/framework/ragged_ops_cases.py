@@ -276,4 +276,11 @@ out = _text(list(words.batch(2)) + list(ranges.batch(2)) + list(ranges.batch(2).
             + [tf.sparse.to_dense(x) for x in sparse.batch(2)])
 """,
 })
+CASES["ragged indexing with Ellipsis"] = T + ERR + """
+out = _text([t[0:2, ...], t[..., 0:1], t[1, ...], t[...], t[:, ...], t[:, 1:, ...],
+             t[2, ..., 1:]])
+out += [_error(lambda: t[..., 0]), _error(lambda: t[..., ..., 0]),
+        _error(lambda: t[0, 0, 0, ...]),
+        _error(lambda: t[0, 0, 0, 0, ...]).split(":")[0]]   # a dense row's error (a device)
+"""
 CASES = {name: TEXT + code for name, code in CASES.items()}

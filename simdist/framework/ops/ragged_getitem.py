@@ -25,9 +25,9 @@ def getitem(rt, key):
     Raises:
       IndexError: a row index out of range.
       ValueError: an int indexing a ragged inner dimension.
-      TypeError: a key of another kind (Ellipsis, newaxis, a tensor).
+      TypeError: a key of another kind (newaxis, a tensor).
     """
-    key = key if isinstance(key, tuple) else (key,)
+    key = _expand_ellipsis(key if isinstance(key, tuple) else (key,), rt.shape.rank)
     if not key:
         return rt
     first, rest = key[0], key[1:]
@@ -48,8 +48,22 @@ def getitem(rt, key):
                     f"{type(first).__name__}: use to_tensor() for more.")
 
 
+def _expand_ellipsis(key, dims):
+    """``key`` that starts with an Ellipsis, over ``dims`` dimensions, as TF expands it one
+    dimension at a time: dropped where the other indices cover every dimension, else a full
+    slice put before it (taken again at the next dimension)."""
+    while key and key[0] is Ellipsis:
+        if len(key) > dims + 1:
+            raise IndexError("Too many indices for RaggedTensor")
+        key = key[1:] if len(key) == dims + 1 else (slice(None),) + key
+    return key
+
+
 def _inner(rt, key):
     """``key`` applied within each row of ``rt`` (its dimension 1, then deeper)."""
+    key = _expand_ellipsis(key, rt.shape.rank - 1)
+    if not key:
+        return rt
     first, rest = key[0], key[1:]
     s = rt._splits()
     lens = s[1:] - s[:-1]

@@ -21,6 +21,7 @@ from simdist.framework.custom_gradient import custom_gradient
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import conv_ops as Cv
 from simdist.framework.ops import fused_batch_norm_ops as FBN
+from simdist.framework.ops import image_resize_ops as Im
 from simdist.framework.ops import linalg_decompositions as D
 from simdist.framework.ops import linalg_ops as L
 from simdist.framework.ops import math_ops as M
@@ -506,6 +507,13 @@ def _avg_grad_make(draw):
     return [draw(float_arrays((xs[0], *g["out_hw"], xs[3])))], {"attrs": g}
 
 
+def _resize_make(draw):
+    """Images of 1-4 rows and columns, resized to 1-5 (up, down or both)."""
+    h, w = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    x = draw(float_arrays((draw(st.integers(1, 2)), h, w, draw(st.integers(1, 2)))))
+    return [x], {"size": [draw(st.integers(1, 5)), draw(st.integers(1, 5))]}
+
+
 def _max_pool_grad(grad_op):
     def fn(x, dy, attrs):
         pads = [[0, 0], *attrs["pads"], [0, 0]]
@@ -523,6 +531,10 @@ CONV_CASES: dict[str, Case] = {
     "MaxPoolGrad": Case(_pool_make("Grad"), _max_pool_grad(P.max_pool_grad)),
     "MaxPoolGradGrad": Case(_pool_make("GradGrad"), _max_pool_grad(P.max_pool_grad_grad)),
     "AvgPool": Case(_pool_make(), lambda x, k, s, pad: P.avg_pool2d(x, k, s, pad)),
+    # float32 only (TF's kernel): linear in the image, so a wide step is exact
+    "ResizeBilinear": Case(_resize_make, lambda x, size: A.cast(
+        Im.resize(A.cast(x, "float32"), size), "float64"), eps=0.1, rtol=1e-3, atol=1e-4,
+        second_order=False),
     "AvgPoolGrad": Case(_avg_grad_make, P.avg_pool_grad),
 }
 

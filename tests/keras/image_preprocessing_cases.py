@@ -134,4 +134,12 @@ model = tf.keras.Sequential([L.Rescaling(1. / 255, input_shape=(5, 6, 3)),
                              L.RandomFlip(seed=2), L.Flatten()])
 out = [next(iter(ds)), model.predict(img, verbose=0)]
 """,
+    "Augmentation layers traced with an unknown batch": IMG + """
+layers = [L.RandomFlip(seed=1), L.RandomRotation(0.2, seed=2), L.RandomZoom(0.2, 0.1, seed=3),
+          L.RandomTranslation(0.2, 0.3, seed=4), L.RandomContrast(0.4, seed=5),
+          L.RandomCrop(3, 4, seed=6)]
+spec = [tf.TensorSpec([None, 5, 6, 3])]
+fns = [tf.function(lambda x, l=l: l(x, training=True), input_signature=spec) for l in layers]
+out = [[f(img), f(img[:1])] for f in fns]
+""",
 }

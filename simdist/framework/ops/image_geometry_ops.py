@@ -20,6 +20,7 @@ from simdist.framework import execute
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import random_ops, selection_ops
+from simdist.hardware import array_api
 
 
 def _image(image, what="image"):
@@ -40,7 +41,7 @@ def crop_to_bounding_box(image, offset_height, offset_width, target_height, targ
     image = _image(image)
     height, width = image.shape[-3], image.shape[-2]
     offset_height, offset_width, target_height, target_width = (
-        int(execute.convert_to_tensor(v).numpy()) for v in
+        int(array_api.to_host(execute.convert_to_tensor(v)._value)) for v in
         (offset_height, offset_width, target_height, target_width))
     for ok, message in ((offset_width >= 0, "offset_width must be >= 0."),
                         (offset_height >= 0, "offset_height must be >= 0."),

@@ -388,7 +388,8 @@ def _stateless_generator(seed, alg=None) -> PhiloxRandom:
     """The Philox state keyed by the shape-[2] ``seed`` (TF's StatelessRandomGetKeyCounter):
     the same seed gives the same numbers every call, and no state of the stateful ops above
     is read or advanced."""
-    pair = np.asarray(seed.numpy() if hasattr(seed, "numpy") else seed)
+    # a tensor's own value: a traced seed (a Generator's make_seeds) is its placeholder here
+    pair = np.asarray(array_api.to_host(seed._value) if isinstance(seed, Tensor) else seed)
     if not np.issubdtype(pair.dtype, np.integer):
         raise errors.InvalidArgumentError(
             None, None, "Value for attr 'Tseed' of "

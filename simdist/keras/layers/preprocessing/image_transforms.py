@@ -57,16 +57,19 @@ def _column(value):
     return A.reshape(value, [-1, 1])
 
 
-def _zeros(n, width=1):
-    return A.zeros((n, width), dtypes.float32)
+def _zeros(column, width=1):
+    """``(rows, width)`` float32 zeros, as many rows as ``column`` (a batch that may be
+    unknown while tracing)."""
+    return A.zeros_like(A.concat([column] * width, axis=1) if width > 1 else column,
+                        dtypes.float32)
 
 
 def get_translation_matrix(translations):
     """Rows that translate each image by ``translations[i] = (dx, dy)``."""
-    n = translations.shape[0]
-    ones = A.ones((n, 1), dtypes.float32)
-    return A.concat([ones, _zeros(n), M.negative(translations[:, 0:1]), _zeros(n), ones,
-                     M.negative(translations[:, 1:2]), _zeros(n, 2)], axis=1)
+    dx = translations[:, 0:1]
+    ones, zeros = A.ones_like(dx), _zeros(dx)
+    return A.concat([ones, zeros, M.negative(dx), zeros, ones,
+                     M.negative(translations[:, 1:2]), _zeros(dx, 2)], axis=1)
 
 
 def get_rotation_matrix(angles, image_height, image_width):
@@ -77,16 +80,23 @@ def get_rotation_matrix(angles, image_height, image_width):
                         2.0)
     y_offset = M.divide(M.subtract(h1, M.add(M.multiply(sin, w1), M.multiply(cos, h1))), 2.0)
     return A.concat([_column(cos), _column(M.negative(sin)), _column(x_offset), _column(sin),
-                     _column(cos), _column(y_offset), _zeros(angles.shape[0], 2)], axis=1)
+                     _column(cos), _column(y_offset), _zeros(_column(cos), 2)], axis=1)
 
 
 def get_zoom_matrix(zooms, image_height, image_width):
     """Rows that scale each image by ``zooms[i] = (zx, zy)`` about its centre."""
-    n = zooms.shape[0]
     zx, zy = zooms[:, 0:1], zooms[:, 1:2]
     x_offset = M.multiply(M.divide(M.subtract(image_width, 1.0), 2.0), M.subtract(1.0, zx))
     y_offset = M.multiply(M.divide(M.subtract(image_height, 1.0), 2.0), M.subtract(1.0, zy))
-    return A.concat([zx, _zeros(n), x_offset, _zeros(n), zy, y_offset, _zeros(n, 2)], axis=1)
+    return A.concat([zx, _zeros(zx), x_offset, _zeros(zx), zy, y_offset, _zeros(zx, 2)],
+                    axis=1)
+
+
+def _draw_shape(batch_size, *rest):
+    """``[batch_size, *rest]``; a tensor when the batch is known only at execution."""
+    if isinstance(batch_size, int):
+        return [batch_size, *rest]
+    return A.stack([batch_size, *rest]) if rest else A.reshape(batch_size, [1])
 
 
 def _bounds(factor):
@@ -119,7 +129,8 @@ class _RandomTransform(BaseRandomLayer):
         batch = A.expand_dims(inputs, 0) if unbatched else inputs
         img_hd = A.cast(batch.shape[H_AXIS], dtypes.float32)
         img_wd = A.cast(batch.shape[W_AXIS], dtypes.float32)
-        matrix = self._matrix(batch.shape[0], img_hd, img_wd)
+        size = batch.shape[0]
+        matrix = self._matrix(A.shape(batch)[0] if size is None else size, img_hd, img_wd)
         output = transform(batch, matrix, fill_mode=self.fill_mode, fill_value=self.fill_value,
                            interpolation=self.interpolation)
         return A.squeeze(output, [0]) if unbatched else output
@@ -164,9 +175,9 @@ class RandomTranslation(_RandomTransform):
 
     def _matrix(self, batch_size, img_hd, img_wd):
         draw = self._random_generator.random_uniform
-        dy = M.multiply(draw([batch_size, 1], self.height_lower, self.height_upper,
+        dy = M.multiply(draw(_draw_shape(batch_size, 1), self.height_lower, self.height_upper,
                              dtypes.float32), img_hd)
-        dx = M.multiply(draw([batch_size, 1], self.width_lower, self.width_upper,
+        dx = M.multiply(draw(_draw_shape(batch_size, 1), self.width_lower, self.width_upper,
                              dtypes.float32), img_wd)
         return get_translation_matrix(A.concat([dx, dy], axis=1))
 
@@ -188,7 +199,7 @@ class RandomRotation(_RandomTransform):
 
     def _matrix(self, batch_size, img_hd, img_wd):
         angles = self._random_generator.random_uniform(
-            [batch_size], self.lower * 2.0 * np.pi, self.upper * 2.0 * np.pi)
+            _draw_shape(batch_size), self.lower * 2.0 * np.pi, self.upper * 2.0 * np.pi)
         return get_rotation_matrix(angles, img_hd, img_wd)
 
 
@@ -215,7 +226,7 @@ class RandomZoom(_RandomTransform):
 
     def _matrix(self, batch_size, img_hd, img_wd):
         draw = self._random_generator.random_uniform
-        zy = draw([batch_size, 1], 1.0 + self.height_lower, 1.0 + self.height_upper)
+        zy = draw(_draw_shape(batch_size, 1), 1.0 + self.height_lower, 1.0 + self.height_upper)
         zx = zy if self.width_factor is None else \
-            draw([batch_size, 1], 1.0 + self.width_lower, 1.0 + self.width_upper)
+            draw(_draw_shape(batch_size, 1), 1.0 + self.width_lower, 1.0 + self.width_upper)
         return get_zoom_matrix(A.concat([zx, zy], axis=1), img_hd, img_wd)

@@ -1,6 +1,7 @@
 """``tf.image``: image conversions, adjustments, resizing, crops and flips (names only)."""
 
 from simdist.framework import dispatch as _dispatch  # noqa: E402
+from simdist.framework.ops.image_decode_ops import decode_image, decode_png  # noqa: F401
 from simdist.framework.ops.image_geometry_ops import (  # noqa: F401
     crop_to_bounding_box,
     flip_left_right,

@@ -4,6 +4,11 @@ import os as _os
 import types as _types
 
 from simdist.framework import file_io as _file_io
+from simdist.framework.ops.image_decode_ops import (  # noqa: F401
+    decode_image,
+    decode_png,
+    read_file,
+)
 from simdist.framework.ops.ragged_string_ops import decode_raw  # noqa: F401
 
 gfile = _types.SimpleNamespace(

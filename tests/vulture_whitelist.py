@@ -102,6 +102,7 @@ renorm_momentum  # simdist/keras/layers/normalization.py
 grad_loss  # simdist/keras/optimizers/legacy/optimizer_v2.py
 tags  # simdist/keras/saving/saved_model_api.py
 safe_mode  # simdist/keras/saving/saving_api.py
+expand_animations  # simdist/framework/ops/image_decode_ops.py (a PNG has one frame)
 session  # simdist/train/checkpoint.py
 
 # Public API that programs call and simdist itself does not: TF's names and attributes
@@ -140,6 +141,8 @@ flip_up_down  # simdist/framework/ops/image_geometry_ops.py (tf.image)
 CategoryEncoding  # simdist/keras/layers/preprocessing/category_encoding.py
 Discretization  # simdist/keras/layers/preprocessing/discretization.py
 Hashing  # simdist/keras/layers/preprocessing/hashing.py
+read_file  # simdist/framework/ops/image_decode_ops.py (tf.io.read_file)
+image_dataset_from_directory  # simdist/keras/utils/image_dataset.py (tf.keras.utils)
 GRU  # simdist/keras/layers/rnn/gru.py
 SimpleRNN  # simdist/keras/layers/rnn/simple_rnn.py
 dot  # simdist/keras/backend.py (tf.keras.backend.dot, in TF's RNN cell example)

@@ -50,7 +50,9 @@ _RAW_INPUTS = {"reshape": ("tensor", "shape"), "gather": ("params", "indices"),
                "to_number": ("input",), "reduce_sum": ("input_tensor", "axis"),
                "reduce_mean": ("input_tensor", "axis"), "reduce_max": ("input_tensor", "axis"),
                "reduce_min": ("input_tensor", "axis"), "reduce_prod": ("input_tensor", "axis"),
-               "conv2d_transpose": ("output_shape",), "reverse": ("tensor", "axis")}
+               "conv2d_transpose": ("output_shape",), "reverse": ("tensor", "axis"),
+               "decode_png": ("contents",), "decode_image": ("contents",),
+               "read_file": ("filename",)}
 # API function -> the name TF's API gives its op (None: the call's ``name=`` only);
 # tensor[...] is simdist's strided_slice, under TF's ``strided_slice`` name scope
 _NAMES = {"stack": "stack", "concat": "concat", "split": "split",

@@ -19,7 +19,8 @@ multi_head_attention_cases.CASES (TF 2.21: MultiHeadAttention, EinsumDense),
 image_preprocessing_cases.CASES (TF 2.21: Rescaling, Resizing, crops, the seeded
 augmentation layers and the tf.image ops under them),
 categorical_preprocessing_cases.CASES (TF 2.21: CategoryEncoding, Hashing,
-Discretization); and the
+Discretization), image_dataset_cases.CASES (TF 2.21: decode_png,
+image_dataset_from_directory); and the
 batch-norm options simdist refuses rather than ignores."""
 
 import os
@@ -28,6 +29,7 @@ import attention_cases
 import categorical_preprocessing_cases
 import cnn_layer_cases
 import functional_cases
+import image_dataset_cases
 import image_preprocessing_cases
 import lambda_cases
 import layer_cases
@@ -61,7 +63,8 @@ GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_c
           "tf_attention.json": attention_cases.CASES,
           "tf_multi_head_attention.json": multi_head_attention_cases.CASES,
           "tf_image_preprocessing.json": image_preprocessing_cases.CASES,
-          "tf_categorical_preprocessing.json": categorical_preprocessing_cases.CASES}
+          "tf_categorical_preprocessing.json": categorical_preprocessing_cases.CASES,
+          "tf_image_dataset.json": image_dataset_cases.CASES}
 
 # STRICT: marked pytest.mark.array_api by tests/array_api_subset.py.
 # Also run on array_api_strict (tests/hardware/test_backends.py): convolutions and pooling

@@ -68,7 +68,8 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "masking_and_padding": "masking_and_padding.py",
             "sequential_model": "sequential_model.py",
             "functional_api": "functional_api.py",
-            "text_classification_rnn": "text_classification_rnn.py"}
+            "text_classification_rnn": "text_classification_rnn.py",
+            "image_classification": "image_classification.py"}
 
 TF_PRINTS = {"function_guide", "intro_to_graphs"}   # their tf.print output is compared too
 

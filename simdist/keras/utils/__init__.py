@@ -3,6 +3,7 @@
 import types as _types
 
 from simdist.keras.utils.dataset_creator import DatasetCreator
+from simdist.keras.utils.image_dataset import image_dataset_from_directory
 from simdist.keras.utils.np_utils import normalize, to_categorical
 from simdist.keras.utils.progbar import Progbar
 from simdist.keras.utils.sequence_utils import pad_sequences

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import execute
+from simdist.framework import execute, func_graph
 from simdist.framework.ops import image_resize_ops, selection_ops
 
 _TF_INTERPOLATION_METHODS = {m: m for m in (
@@ -49,8 +49,15 @@ def smart_resize(x, size, interpolation="bilinear"):
         raise ValueError("Expected an image array with shape `(height, width, channels)`, or "
                          "`(batch_size, height, width, channels)`, but got input with "
                          f"incorrect rank, of shape {img.shape}.")
+    img = _aspect_crop(img, *size)
+    return image_resize_ops.resize(img, size, interpolation)
+
+
+@func_graph.recorded(name="Slice")
+def _aspect_crop(img, target_height, target_width):
+    """The largest centred crop of the target's aspect ratio (a graph node: an image's size
+    may be known at execution only)."""
     height, width = img.shape[-3], img.shape[-2]
-    target_height, target_width = size
     f32 = np.float32
     crop_height = min(height, int(f32(width * target_height) / f32(target_width)))
     crop_width = min(width, int(f32(height * target_width) / f32(target_height)))
@@ -59,5 +66,4 @@ def smart_resize(x, size, interpolation="bilinear"):
     begin, box = [hstart, wstart, 0], [crop_height, crop_width, -1]
     if img.ndim == 4:
         begin, box = [0] + begin, [-1] + box
-    img = selection_ops.slice(img, begin, box)
-    return image_resize_ops.resize(img, size, interpolation)
+    return selection_ops.slice(img, begin, box)

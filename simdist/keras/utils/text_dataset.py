@@ -186,9 +186,16 @@ def _paths_and_labels_to_dataset(file_paths, labels, label_mode, num_classes, ma
     string_ds = Dataset.from_tensor_slices(np.array(texts, dtype=object))
     if not label_mode:
         return string_ds
+    return Dataset.zip((string_ds, labels_to_dataset(labels, label_mode, num_classes)))
+
+
+def labels_to_dataset(labels, label_mode, num_classes):
+    """A dataset of the labels: int32, float32 (1,) for 'binary', one-hot 'categorical'."""
+    from simdist.data import Dataset
+
     label_ds = Dataset.from_tensor_slices(np.asarray(labels, dtype="int32"))
     if label_mode == "binary":
         label_ds = label_ds.map(lambda x: A.expand_dims(A.cast(x, "float32"), axis=-1))
     elif label_mode == "categorical":
         label_ds = label_ds.map(lambda x: A.one_hot(x, num_classes))
-    return Dataset.zip((string_ds, label_ds))
+    return label_ds

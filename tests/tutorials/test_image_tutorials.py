@@ -1,0 +1,18 @@
+"""TF's image tutorials run under simdist and print what TF 2.21 printed
+(``record_tf_tutorials.py 1 image_classification``).
+
+"Image classification" (programs/image_classification.py, on a synthetic flower_photos-shaped
+folder of 30 small images, PNG bytes under .jpg names): image_dataset_from_directory with a
+seeded validation split (the file counts, class names, a batch's labels and pixel sums),
+cached, shuffled and prefetched, Rescaling mapped over a dataset, a Sequential CNN summarised
+and fit for two epochs with validation data; then RandomFlip / RandomRotation / RandomZoom in
+a Sequential (nine augmentations of one image, seeded by set_random_seed), the model with that
+augmentation, Rescaling and Dropout summarised and fit, and a prediction on one more image.
+"""
+
+from test_tutorials import _replays_traced, cpu_machine  # noqa: F401 - the fixture
+
+
+def test_image_classification_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    cpu_machine(1)
+    _replays_traced("image_classification")

@@ -101,4 +101,19 @@ model = tf.keras.Model({'Type': t_in, 'Age': a_in, 'Fee': f_in}, out_t)
 out = [model({'Type': types, 'Age': ages, 'Fee': fees}), feats.shape,
        encoder(L.IntegerLookup(max_tokens=5), ages)(ages)]
 """,
+    "Adapted lookups in a .keras file keep their vocabularies": """
+import os, tempfile
+s_in = tf.keras.Input(shape=(1,), dtype='string')
+i_in = tf.keras.Input(shape=(1,), dtype='int64')
+sl, il = L.StringLookup(), L.IntegerLookup(mask_token=0)
+sl.adapt(np.array([['b'], ['a'], ['b'], ['c']]))
+il.adapt(np.array([[7], [7], [3], [0]]))
+model = tf.keras.Model([s_in, i_in], [L.CategoryEncoding(4)(sl(s_in)), il(i_in)])
+path = os.path.join(tempfile.mkdtemp(), 'm.keras')
+model.save(path)
+back = tf.keras.models.load_model(path)
+x = [np.array([['a'], ['z']]), np.array([[3], [9]])]
+out = [back(x), back.get_layer(sl.name).get_vocabulary(),
+       back.get_layer(il.name).get_vocabulary()]
+""",
 }

@@ -16,3 +16,8 @@ from test_tutorials import _replays_traced, cpu_machine  # noqa: F401 - the fixt
 def test_image_classification_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
     cpu_machine(1)
     _replays_traced("image_classification")
+
+
+def test_preprocessing_layers_tutorial_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    cpu_machine(1)
+    _replays_traced("preprocessing_layers")

@@ -28,6 +28,9 @@ Glossary:
   synthetic_imdb_reviews -- ``(datasets, info)`` shaped like ``tfds.load('imdb_reviews',
                        with_info=True, as_supervised=True)``: (string review, int64 label)
                        pairs, each review 6 pseudo-words (2 of its class) with punctuation.
+  synthetic_petfinder -- the PetFinder-mini table the preprocessing layers tutorial reads
+                       with pandas, as a dict of NumPy columns (strings as object arrays,
+                       integers int64).
   fixed_weights     -- one seeded array per weight of a built model, in ``model.weights``
                        order: the frameworks' random initializers do not draw the same
                        numbers, so the tutorials' numbers are compared from these.
@@ -215,3 +218,32 @@ def synthetic_imdb(root, n_train=40, n_test=16):
                 with open(os.path.join(folder, name), "w") as f:
                     f.write(_review(rng, words, own, leans.get(label, words[:40])))
     return base
+
+
+PETFINDER_STRINGS = {
+    "Type": ("Cat", "Dog"), "Breed1": ("Tabby", "Mixed Breed", "Domestic Short Hair", "Poodle"),
+    "Gender": ("Male", "Female", "Mixed"), "Color1": ("Black", "Brown", "Golden", "White"),
+    "Color2": ("No Color", "White", "Brown", "Cream"), "MaturitySize": ("Small", "Medium",
+                                                                        "Large"),
+    "FurLength": ("Short", "Medium", "Long"), "Vaccinated": ("No", "Yes", "Not Sure"),
+    "Sterilized": ("No", "Yes", "Not Sure"), "Health": ("Healthy", "Minor Injury")}
+
+
+def synthetic_petfinder(n=60):
+    """PetFinder-mini-shaped columns (the CSV the preprocessing layers tutorial reads with
+    pandas), as a dict of NumPy columns in the CSV's order: string columns as object arrays,
+    Age, Fee, PhotoAmt and AdoptionSpeed int64, a short Description; younger pets with more
+    photos are adopted sooner."""
+    rng = np.random.RandomState(33)
+    cols = {"Type": None, "Age": rng.choice([1, 2, 3, 4, 6, 12, 24, 36], size=n)}
+    for name, values in PETFINDER_STRINGS.items():
+        cols[name] = np.array([values[i] for i in rng.randint(0, len(values), size=n)],
+                              dtype=object)
+    cols["Fee"] = rng.choice([0, 0, 0, 50, 100, 200], size=n)
+    cols["Description"] = np.array(["a friendly pet"] * n, dtype=object)
+    cols["PhotoAmt"] = rng.randint(0, 8, size=n)
+    speed = np.clip(4 - cols["PhotoAmt"] // 2 + (cols["Age"] > 6), 0, 4)
+    cols["AdoptionSpeed"] = np.where(rng.uniform(size=n) < 0.2, rng.randint(0, 5, size=n),
+                                     speed)
+    return {k: np.asarray(v).astype(np.int64) if v.dtype != object else v
+            for k, v in cols.items()}

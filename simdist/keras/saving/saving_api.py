@@ -54,12 +54,17 @@ def metadata(model, include_optimizer=True, signature=True) -> dict:
 
 
 def write_dir(model, directory, meta, keras_v3=False) -> None:
-    """A SavedModel-style directory: the metadata, the variables, an empty assets/
+    """A SavedModel-style directory: the metadata, the variables, assets/ (a folder per
+    layer with assets: an adapted lookup's vocabulary)
     (``keras_v3``: for a .keras file, whose config cannot hold ``...``, as TF's)."""
     from simdist.train import checkpoint
 
     os.makedirs(os.path.join(directory, "variables"), exist_ok=True)
     os.makedirs(os.path.join(directory, "assets"), exist_ok=True)
+    for layer in _asset_layers(model):   # an adapted lookup's vocabulary
+        folder = os.path.join(directory, "assets", layer.name)
+        os.makedirs(folder, exist_ok=True)
+        layer.save_assets(folder)
     checkpoint.write_graph(model if meta.get("compile_config") else WithoutOptimizer(model),
                            os.path.join(directory, VARIABLES))
     with open(os.path.join(directory, METADATA), "w") as f:
@@ -188,6 +193,14 @@ def restore(model, directory) -> None:
     from simdist.train import checkpoint
 
     checkpoint.restore_graph(model, os.path.join(directory, VARIABLES))
+    for layer in _asset_layers(model):
+        layer.load_assets(os.path.join(directory, "assets", layer.name))
+
+
+def _asset_layers(model):
+    """The model's layers with assets (Keras's save_assets / load_assets protocol)."""
+    layers = model._flatten_layers() if hasattr(model, "_flatten_layers") else ()
+    return [layer for layer in layers if hasattr(layer, "save_assets")]
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True,  # noqa: A002

@@ -140,6 +140,28 @@ class IndexLookup(PreprocessingLayer):
             vocab[0] = self.mask_token
         return vocab if include_special_tokens else vocab[self._token_start_index():]
 
+    def save_assets(self, dir_path) -> None:
+        """Write an adapted vocabulary, special tokens first, to ``vocabulary.txt`` (what
+        a saved model keeps of it; a vocabulary given to the layer is in its config)."""
+        if self._has_input_vocabulary:
+            return
+        with open(os.path.join(dir_path, "vocabulary.txt"), "w") as f:
+            f.write("\n".join(str(w) for w in self.get_vocabulary()))
+
+    def load_assets(self, dir_path) -> None:
+        """Set the vocabulary ``save_assets`` wrote (tokens as the vocabulary's dtype)."""
+        path = os.path.join(dir_path, "vocabulary.txt")
+        if self._has_input_vocabulary or not os.path.exists(path):
+            return
+        with open(path) as f:
+            lines = f.read().split("\n")
+        string = dtypes.as_dtype(self.vocabulary_dtype) == dtypes.string
+        values = [str(line) if string else int(line) for line in lines]
+        if self.output_mode == TF_IDF:
+            raise NotImplementedError("simdist does not save a tf_idf lookup's adapted "
+                                      "idf_weights; set them with set_vocabulary.")
+        self.set_vocabulary(values)
+
     def set_vocabulary(self, vocabulary, idf_weights=None) -> None:
         """Use ``vocabulary`` (a list, array, 1-D tensor, or a file with one token a line).
 

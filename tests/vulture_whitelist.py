@@ -143,6 +143,7 @@ Discretization  # simdist/keras/layers/preprocessing/discretization.py
 Hashing  # simdist/keras/layers/preprocessing/hashing.py
 read_file  # simdist/framework/ops/image_decode_ops.py (tf.io.read_file)
 image_dataset_from_directory  # simdist/keras/utils/image_dataset.py (tf.keras.utils)
+timeseries_dataset_from_array  # simdist/keras/utils/timeseries_dataset.py (tf.keras.utils)
 GRU  # simdist/keras/layers/rnn/gru.py
 SimpleRNN  # simdist/keras/layers/rnn/simple_rnn.py
 dot  # simdist/keras/backend.py (tf.keras.backend.dot, in TF's RNN cell example)

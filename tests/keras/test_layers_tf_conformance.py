@@ -20,7 +20,8 @@ image_preprocessing_cases.CASES (TF 2.21: Rescaling, Resizing, crops, the seeded
 augmentation layers and the tf.image ops under them),
 categorical_preprocessing_cases.CASES (TF 2.21: CategoryEncoding, Hashing,
 Discretization), image_dataset_cases.CASES (TF 2.21: decode_png,
-image_dataset_from_directory); and the
+image_dataset_from_directory), timeseries_cases.CASES (TF 2.21:
+timeseries_dataset_from_array); and the
 batch-norm options simdist refuses rather than ignores."""
 
 import os
@@ -45,6 +46,7 @@ import saving_cases
 import text_cases
 import text_mode_cases
 import time_distributed_cases
+import timeseries_cases
 from tf_snippets import conformance_tests
 
 import simdist as tf
@@ -64,7 +66,8 @@ GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_c
           "tf_multi_head_attention.json": multi_head_attention_cases.CASES,
           "tf_image_preprocessing.json": image_preprocessing_cases.CASES,
           "tf_categorical_preprocessing.json": categorical_preprocessing_cases.CASES,
-          "tf_image_dataset.json": image_dataset_cases.CASES}
+          "tf_image_dataset.json": image_dataset_cases.CASES,
+          "tf_timeseries.json": timeseries_cases.CASES}
 
 # STRICT: marked pytest.mark.array_api by tests/array_api_subset.py.
 # Also run on array_api_strict (tests/hardware/test_backends.py): convolutions and pooling

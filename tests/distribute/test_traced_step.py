@@ -156,7 +156,10 @@ def _sync_bn_step(traced: bool):
     def step():
         def fn(x):
             with tf.GradientTape() as tape:
-                loss = tf.reduce_sum(bn(x, training=True) ** 3)
+                y = bn(x, training=True)
+                # (not y ** 3: a trace folds Pow's gradient's y - 1, as TF's Grappler, so
+                # its events would lose the eager step's Sub)
+                loss = tf.reduce_sum(y * y * y)
             grads = tape.gradient(loss, bn.trainable_variables)
             opt.apply_gradients(zip(grads, bn.trainable_variables))
             return grads

@@ -3,8 +3,9 @@
 ``import simdist as tf`` gives the names TensorFlow code uses, each loaded on first use, as
 TF's lazy loader does (tensorflow/python/util/lazy_loader.py):
   framework     -- ``tf.constant``, ``tf.float32``, ``tf.Tensor``, ``tf.GradientTape`` ...:
-                   the first of them loads simdist._api (all of the framework) and then
-                   they are plain attributes;
+                   the first of them loads simdist._api (the framework's eager core) and
+                   then they are plain attributes; a less common one (``tf.function``,
+                   ``tf.RaggedTensor``, ``tf.einsum`` ...) loads its own module first;
   submodules    -- ``tf.distribute``, ``tf.keras``, ``tf.data``, ``tf.math`` ...: each
                    loads its own module (and with it the framework);
   the import    -- binds only these loaders and ``__version__``.
@@ -33,8 +34,8 @@ _KERAS_ALIASES = ("metrics", "losses", "optimizers")
 
 def __getattr__(name):
     if name == "__all__":   # ``from simdist import *``: the names the old import bound
-        _importlib.import_module("simdist._api")
-        return [n for n in globals() if not n.startswith("_")]
+        api = _importlib.import_module("simdist._api")
+        return sorted({n for n in globals() if not n.startswith("_")} | set(api._LAZY))
     if name.startswith("_") and name != "__operators__":   # probes (__path__ ...), _world ...
         raise AttributeError(f"module 'simdist' has no attribute {name!r}")
     if name in _KERAS_ALIASES:
@@ -44,10 +45,12 @@ def __getattr__(name):
     else:
         # The framework publishes its names here (a call made while it loads gets the
         # half-loaded module, and no name; another thread waits on the import lock).
-        _importlib.import_module("simdist._api")
-        if name not in globals():
-            raise AttributeError(f"module 'simdist' has no attribute {name!r}")
-        return globals()[name]
+        api = _importlib.import_module("simdist._api")
+        if name in globals():
+            return globals()[name]
+        if name in api._LAZY:   # a less common name: its own module loads now
+            return api._load(name)
+        raise AttributeError(f"module 'simdist' has no attribute {name!r}")
     globals()[name] = value
     return value
 
@@ -59,5 +62,5 @@ def _is_submodule(name: str) -> bool:
 
 
 def __dir__():
-    _importlib.import_module("simdist._api")
-    return sorted(set(globals()) | set(_LAZY_MODULES) | set(_KERAS_ALIASES))
+    api = _importlib.import_module("simdist._api")
+    return sorted(set(globals()) | set(_LAZY_MODULES) | set(_KERAS_ALIASES) | set(api._LAZY))

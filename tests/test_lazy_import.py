@@ -1,6 +1,7 @@
-"""``import simdist`` loads the framework (ops, tensors, NumPy) with the first name that needs
-it, and tf.distribute, tf.data, Keras, checkpoints, networkx and the multi-process machinery
-only when first used (as TF's lazy loader does), and every public name still resolves:
+"""``import simdist`` loads the framework's eager core (ops, tensors, NumPy) with the first name
+that needs it (the graph machinery and the other ops with their own first use), and
+tf.distribute, tf.data, Keras, checkpoints, networkx and the multi-process machinery only
+when first used (as TF's lazy loader does), and every public name still resolves:
 ``dir(simdist)``, ``from simdist import X`` and each ``tf.a.b`` the seed listings use, from
 any thread, whichever simdist module a program (or an unpickling) imports first. Checked in
 fresh interpreters through sys.modules (no timing here: benchmarks/bench_import.py times it)."""
@@ -65,10 +66,31 @@ print(json.dumps({"out": out, "published": "constant" in vars(tf) and "Variable"
                    "private": [False, False]}
 
 
-@pytest.mark.parametrize("first", ["pickle", "simdist.framework.ops.array_grad"])
+def test_the_first_op_loads_the_eager_core_only():
+    # tf.constant(1.0) + 1 loads no graph machinery (tf.function traces into it), no other
+    # op family, no gradient rule, and none of the libraries above the framework.
+    loaded = fresh("""
+import json, sys
+import simdist as tf
+tf.constant(1.0) + 1
+later = ("simdist.framework.func_graph", "simdist.framework.graph_plan",
+         "simdist.framework.graph_operations", "simdist.framework.function",
+         "simdist.framework.ops.nn_ops", "simdist.framework.ops.math_grad",
+         "simdist.framework.ragged_tensor", "simdist.framework.ops.linalg_decompositions",
+         "simdist.keras", "simdist.data", "simdist.collectives", "simdist.viz", "networkx")
+print(json.dumps([m for m in later if m in sys.modules]))
+""")
+    assert loaded == []
+
+
+@pytest.mark.parametrize("first", ["pickle", "simdist.framework.ops.array_grad",
+                                   "simdist.framework.ops.ragged_getitem",
+                                   "simdist.framework.ops.control_flow_case"])
 def test_any_first_import_loads_the_framework_in_its_one_order(first):
     # A module inside the framework's import cycles, imported first, used to fail to load
-    # (ImportError: a partially initialized module) when only simdist/__init__ knew the order.
+    # (ImportError: a partially initialized module) when only simdist/__init__ knew the order;
+    # the eager core loads in its order first, and the cycles outside it (the ragged ops,
+    # control flow's case) resolve from any of their modules.
     pickled = pickle.dumps((tf_float32(), tf_spec()))
     first_import = (f"pickle.loads({pickled!r})" if first == "pickle"
                     else f"importlib.import_module({first!r})")

@@ -112,6 +112,7 @@ get_verbosity  # simdist/autograph/impl/api.py
 set_verbosity  # simdist/autograph/impl/api.py
 is_tensor  # simdist/__init__.py
 newaxis  # simdist/__init__.py
+while_loop_v2  # simdist/framework/ops/while_loop.py (tf.while_loop, named in simdist/_api)
 _.padded_batch  # simdist/data/dataset_ops.py
 _.output_size  # simdist/keras/layers/rnn/lstm_cell.py (tf-keras's RNN cell protocol)
 _.reset_dropout_mask  # simdist/keras/layers/rnn/dropout_rnn_cell_mixin.py (public API)

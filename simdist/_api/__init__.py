@@ -42,52 +42,67 @@ from simdist.framework.ops.math_ops import (
     reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, round,
     sigmoid, sign, sqrt, square, subtract, tanh, truediv,
 )
-from simdist.framework.ops.clip_ops import clip_by_global_norm, clip_by_norm
-from simdist.framework.ops.script_ops import numpy_function, py_function
-from simdist.framework.ops.selection_ops import boolean_mask, slice, unique  # noqa: A004
-from simdist.framework.ops.pad_ops import pad
-from simdist.framework.ops.linspace_ops import linspace
-from simdist.framework.ops.scan_ops import cumsum
-from simdist.framework.ops.map_fn import map_fn
-from simdist.framework.ops.parallel_for import vectorized_map
-from simdist.framework.ops.functional_ops import foldl, foldr, scan
-from simdist.framework.ops.linalg_ops import eye
-from simdist.framework.ops.special_math_ops import einsum
-from simdist.framework.ops.tensordot_ops import tensordot
-from simdist.framework.ops.sort_ops import argsort, sort
-from simdist.framework.ops.scatter_nd_ops import (
-    gather_nd,
-    scatter_nd,
-    tensor_scatter_nd_add,
-    tensor_scatter_nd_max,
-    tensor_scatter_nd_min,
-    tensor_scatter_nd_sub,
-    tensor_scatter_nd_update,
-)
-from simdist.framework.ops.check_ops import ensure_shape
-from simdist.framework.ops.assert_ops import assert_equal, assert_greater, assert_less, assert_rank
-from simdist.framework.ops.trig_ops import (
-    acos, acosh, asin, asinh, atan, atan2, atanh, cos, cosh, sin, sinh, tan,
-)
-from simdist.framework.tensor_spec import TensorSpec
-from simdist.framework.composite_specs import RaggedTensorSpec, SparseTensorSpec
-from simdist.framework.ragged_tensor import RaggedTensor
-from simdist.framework.sparse_tensor import SparseTensor
-from simdist.framework.ops.tensor_array_ops import TensorArray, TensorArraySpec
-from simdist.framework.name_scope import init_scope, name_scope
-from simdist.framework.module import Module
-from simdist.framework.ops.logging_ops import print_v2 as print  # noqa: A001 - TF's name
-from simdist.framework.ops.control_flow_ops import (
-    case, control_dependencies, group, switch_case,
-    cond_for_tf_v2 as cond, while_loop_v2 as while_loop,
-)
-
-from simdist.framework.function import function
-from simdist.framework.custom_gradient import custom_gradient
-from simdist.platform.tf_logging import get_logger
-from simdist import config, debugging, image, io, linalg, math, nn, random, strings
-from simdist import _operators as __operators__
 from simdist.framework import dispatch as _dispatch
+
+# The names whose module loads on their first use (``_load``): TF's less common ops, its
+# composite tensors, tf.function and its control flow, the submodules' own names.
+# name -> (module, its attribute there).
+_LAZY: dict = {}
+for _module, _names in {
+    "framework.ops.clip_ops": "clip_by_global_norm clip_by_norm",
+    "framework.ops.script_ops": "numpy_function py_function",
+    "framework.ops.selection_ops": "boolean_mask slice unique",
+    "framework.ops.pad_ops": "pad",
+    "framework.ops.linspace_ops": "linspace",
+    "framework.ops.scan_ops": "cumsum",
+    "framework.ops.map_fn": "map_fn",
+    "framework.ops.parallel_for": "vectorized_map",
+    "framework.ops.functional_ops": "foldl foldr scan",
+    "framework.ops.linalg_ops": "eye",
+    "framework.ops.special_math_ops": "einsum",
+    "framework.ops.tensordot_ops": "tensordot",
+    "framework.ops.sort_ops": "argsort sort",
+    "framework.ops.scatter_nd_ops": "gather_nd scatter_nd tensor_scatter_nd_add "
+                                    "tensor_scatter_nd_max tensor_scatter_nd_min "
+                                    "tensor_scatter_nd_sub tensor_scatter_nd_update",
+    "framework.ops.check_ops": "ensure_shape",
+    "framework.ops.assert_ops": "assert_equal assert_greater assert_less assert_rank",
+    "framework.ops.trig_ops": "acos acosh asin asinh atan atan2 atanh cos cosh sin sinh tan",
+    "framework.tensor_spec": "TensorSpec",
+    "framework.composite_specs": "RaggedTensorSpec SparseTensorSpec",
+    "framework.ragged_tensor": "RaggedTensor",
+    "framework.sparse_tensor": "SparseTensor",
+    "framework.ops.tensor_array_ops": "TensorArray TensorArraySpec",
+    "framework.name_scope": "init_scope name_scope",
+    "framework.module": "Module",
+    "framework.ops.logging_ops": "print=print_v2",
+    "framework.ops.control_flow_ops": "case control_dependencies group switch_case "
+                                      "cond=cond_for_tf_v2 while_loop=while_loop_v2",
+    "framework.function": "function",
+    "framework.custom_gradient": "custom_gradient",
+    "platform.tf_logging": "get_logger",
+    "_operators": "__operators__=",   # the module itself
+}.items():
+    for _name in _names.split():
+        _tf_name, _renamed, _attribute = _name.partition("=")
+        _LAZY[_tf_name] = ("simdist." + _module, _attribute if _renamed else _tf_name)
+
+
+def _load(name: str):
+    """The value of the lazily loaded ``tf`` name ``name`` (loading its module), published
+    in ``simdist`` and made dispatching where TF's is (``dispatch.export_ops``)."""
+    import importlib
+
+    import simdist
+
+    module, attribute = _LAZY[name]
+    value = importlib.import_module(module)
+    if attribute:
+        value = getattr(value, attribute)
+    namespace = {name: value}
+    _dispatch.export_ops(namespace, "", home="simdist")   # pickled as simdist.<name>
+    return simdist.__dict__.setdefault(name, namespace[name])
+
 
 _dispatch.export_ops(globals(), "")  # TF's ops hand Keras symbolic tensors to op layers
 

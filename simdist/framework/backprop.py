@@ -18,7 +18,7 @@ import contextlib
 import enum
 
 from simdist import warnings as teach
-from simdist.framework import backprop_util, execute, func_graph, nest
+from simdist.framework import backprop_util, execute, nest
 from simdist.framework import tape as tape_lib
 from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.tape_order import tape_order
@@ -32,6 +32,13 @@ class UnconnectedGradients(enum.Enum):
 
     NONE = "none"
     ZERO = "zero"
+
+
+def _record_event(event: str, gradient_tape, *args) -> None:
+    """Record a tape's ``event`` in the graph being traced (func_graph's replay of it)."""
+    from simdist.framework import func_graph  # loaded: a graph is being traced
+
+    func_graph.record_tape_event(getattr(func_graph, f"_replay_{event}"), gradient_tape, *args)
 
 
 def _trainable(t) -> bool:
@@ -84,7 +91,7 @@ class GradientTape:
         self._in_context = True
         self._entered_in = tracing.value   # the graph being traced there, or None
         if tracing.value is not None:   # in a tf.function: the execution enters one too
-            func_graph.record_tape_event(func_graph._replay_tape_enter, self)
+            _record_event("tape_enter", self)
         return self
 
     def __exit__(self, *exc):
@@ -93,7 +100,7 @@ class GradientTape:
             s.remove(self._tape)
         self._in_context = False
         if tracing.value is not None:
-            func_graph.record_tape_event(func_graph._replay_tape_exit, self)
+            _record_event("tape_exit", self)
         return False
 
     def watch(self, tensor) -> None:
@@ -105,7 +112,7 @@ class GradientTape:
         if self._tape is None:
             self._tape = tape_lib.Tape(self._persistent, self._watch_accessed_variables)
         if tracing.value is not None:
-            func_graph.record_tape_event(func_graph._replay_watch, self, tensor)
+            _record_event("watch", self, tensor)
         for t in nest.flatten(tensor):
             t = _tape_key(t)
             if not hasattr(t, "_id"):
@@ -144,14 +151,14 @@ class GradientTape:
             return
         traced = tracing.value is not None   # a tape of the trace: its executions stop too
         if traced:
-            func_graph.record_tape_event(func_graph._replay_recording, self, False)
+            _record_event("recording", self, False)
         self._tape.recording = False
         try:
             yield
         finally:
             self._tape.recording = True
             if traced:
-                func_graph.record_tape_event(func_graph._replay_recording, self, True)
+                _record_event("recording", self, True)
 
     def reset(self) -> None:
         """Forget everything recorded so far; inside the context, go on recording (in a
@@ -169,7 +176,7 @@ class GradientTape:
         if not self._in_context or self._tape not in s or not self._tape.recording:
             raise ValueError("Tape is not recording.")
         if tracing.value is not None:
-            func_graph.record_tape_event(func_graph._replay_reset, self)
+            _record_event("reset", self)
         new = tape_lib.Tape(self._persistent, self._watch_accessed_variables)
         s[s.index(self._tape)] = new
         self._tape = new
@@ -194,6 +201,8 @@ class GradientTape:
                 "Argument `target` should be a list or nested structure of Tensors, Variables "
                 "or CompositeTensors to be differentiated, but received None.")
         if tracing.value is not None:   # a node: computed now for shapes, and at execution
+            from simdist.framework import func_graph  # loaded: a graph is being traced
+
             return func_graph.record_tape_gradient(
                 self, (target, sources, output_gradients, unconnected_gradients))
         return self._gradient(target, sources, output_gradients, unconnected_gradients)
@@ -230,6 +239,8 @@ class GradientTape:
             # A non-persistent tape stops recording here; a persistent one inside its
             # context records the gradient computation too (higher derivatives), as in TF.
             self._tape.recording = False
+        if not _RULES_LOADED:
+            _load_rules()
         try:
             sweep = _sweep.value or _backprop
             grads = sweep(self._tape, flat_targets, flat_out_grads, flat_sources)
@@ -343,6 +354,23 @@ class GradientTape:
 
 
 # TF's texts (their double spaces included).
+# The modules of the core ops' gradient rules (``execute.GRADIENTS``), loaded by the first
+# gradient: an eager program that never differentiates never loads them. Other ops' modules
+# register their own rules as they load (an op can only be on a tape once its module is).
+_RULE_MODULES = ("array_grad", "math_grad", "nn_grad", "conv_grad", "linalg_grad",
+                 "image_resize_grad")
+_RULES_LOADED = False
+
+
+def _load_rules() -> None:
+    global _RULES_LOADED
+    import importlib
+
+    for name in _RULE_MODULES:
+        importlib.import_module(f"simdist.framework.ops.{name}")
+    _RULES_LOADED = True
+
+
 _LOOP_ERROR_ENDS = {
     "jacobian": "with eager execution enabled and with  experimental_use_pfor set to False.",
     "batch_jacobian": "with eager execution enabled and  with experimental_use_pfor set to "

@@ -76,7 +76,6 @@ import numpy as np
 from simdist.framework import (
     context,
     dtypes,
-    eager_errors,
     errors,
     execute,
     graph_errors,
@@ -86,14 +85,27 @@ from simdist.framework import (
     shape_errors,
 )
 from simdist.framework import tape as tape_lib
+from simdist.framework.op_recording import (  # noqa: F401 - func_graph.recorded ... as before
+    _COMPOSITES,
+    _OP_NAMES,
+    PARTS,
+    _execution,
+    _in_node,
+    _library_refuses,
+    execution_values,
+    record_methods,
+    record_module_ops,
+    recorded,
+    register_composite,
+    register_inline_condition,
+    relink_reexports,
+)
 from simdist.framework.tensor import NotTraceable, Tensor, _ids, active, tracing  # noqa: F401
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.thread_local import ThreadLocalValue
 from simdist.hardware import array_api
 
-_in_node = ThreadLocalValue(0)     # > 0 while a recorded op computes on placeholders
 _variant = ThreadLocalValue(0)     # which placeholder ops read: 0 (zeros) or 1 (ones)
-_execution = ThreadLocalValue(None)  # the _Execution replaying on this thread
 _merges_in_node = ThreadLocalValue(0)  # merge_calls made inside recorded ops (this thread)
 _inlined = ThreadLocalValue(0)     # tf.functions running their Python inside a trace here
 _uses = ThreadLocalValue(None)     # (graph, [tensors]) while a tf.data function traces
@@ -193,14 +205,6 @@ def bound_captures(values: dict):
     return _bound.scope({**outer, **values} if outer and values else values or outer)
 
 
-def execution_values() -> dict | None:
-    """``{tensor id: tensor}`` of the graph execution running on this thread (None while
-    tracing or eagerly): what ``bound_captures`` needs to run trace-time Python (a custom
-    gradient's grad_fn) on this execution's tensors."""
-    ex = _execution.value
-    return None if ex is None else ex.env
-
-
 def bound_values() -> dict:
     """``{tensor id: tensor}`` of the tensors of the trace bound now (``bound_captures``)."""
     return _bound.value or {}
@@ -247,29 +251,13 @@ def _converted_by_autograph(t, what: str) -> None:
                            "graph control flow")
 
 
-def _library_refuses(what: str, depth: int = 2) -> None:
-    """Raise NotTraceable when the code ``depth`` frames up (by default: the caller of the
-    method that calls this) is simdist's own, not the user's: simdist's library then needs
-    a value the graph does not have, and the function runs eagerly instead. The user's own
-    code gets TF's error (the caller raises it)."""
-    name = sys._getframe(depth).f_globals.get("__name__", "")
-    if name.startswith("simdist.") and not name.startswith("simdist.autograph"):
-        raise NotTraceable(f"simdist's own code {what}")
-
-
 # --- composite values (TF's CompositeTensor + nest's expand_composites) -------------------
-_COMPOSITES: dict = {}   # type -> its parts type (a tuple subclass that rebuilds it)
-
-
-def register_composite(cls, components, rebuild) -> None:
-    """Record values of exactly ``cls`` as ``components(x)`` (a sequence) in graphs; at
-    execution ``rebuild(list)`` makes the value again from its components."""
-    name = f"_{cls.__name__}Parts"
-    parts = type(name, (tuple,), {
-        "__slots__": (), "rebuild": rebuild,
-        "__repr__": lambda self: f"{cls.__name__}{tuple.__repr__(self)}"})
-    globals()[name] = parts   # a saved function's graph pickles its parts by name
-    _COMPOSITES[cls] = (components, parts)
+def __getattr__(name):
+    """A composite's parts type by its name (``_PerReplicaParts``): saved graphs pickle
+    them as attributes of this module (op_recording.register_composite makes them)."""
+    if name in PARTS:
+        return PARTS[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def returned_variable(x) -> bool:
@@ -576,40 +564,6 @@ class SymbolicTensor(Tensor):
 
     def __repr__(self) -> str:
         return f"<tf.Tensor '{self._name}' shape={self._static_shape} dtype={self._dtype.name}>"
-
-
-# TF's op names for the public functions whose graph op is named otherwise (the rest use
-# the function's name): tf.constant makes "Const", x + y "add", tf.add "Add" ...
-_OP_NAMES = {"constant": "Const", "cumsum": "Cumsum", "cumprod": "Cumprod",
-             "cumulative_logsumexp": "CumulativeLogsumexp", "svd": "Svd", "qr": "Qr",
-             "eigh": "SelfAdjointEigV2", "eigvalsh": "SelfAdjointEigV2",
-             "slogdet": "LogMatrixDeterminant", "cholesky": "Cholesky",
-             "matrix_triangular_solve": "MatrixTriangularSolve",
-             "matmul": "MatMul", "reduce_sum": "Sum",
-             "reduce_mean": "Mean", "reduce_max": "Max", "reduce_min": "Min",
-             "reduce_prod": "Prod", "add": "Add", "multiply": "Mul", "subtract": "Sub",
-             "identity": "Identity", "reshape": "Reshape",
-             "cast": "Cast", "square": "Square", "sqrt": "Sqrt", "exp": "Exp",
-             "relu": "Relu", "negative": "Neg", "bias_add": "BiasAdd",
-             "sigmoid": "Sigmoid", "tanh": "Tanh", "softmax": "Softmax", "softplus": "Softplus",
-             "log_softmax": "LogSoftmax", "relu6": "Relu6", "elu": "Elu", "l2_loss": "L2Loss",
-             "leaky_relu": "LeakyRelu", "maximum": "Maximum", "minimum": "Minimum",
-             "abs": "Abs", "log": "Log", "log1p": "Log1p", "rsqrt": "Rsqrt",
-             "reciprocal": "Reciprocal",
-             "floor": "Floor", "round": "Round", "sign": "Sign", "is_nan": "IsNan",
-             "squared_difference": "SquaredDifference", "pow": "Pow", "add_n": "AddN",
-             "floormod": "FloorMod", "divide_no_nan": "div_no_nan",
-             "argmax": "ArgMax", "argmin": "ArgMin", "reduce_any": "Any", "reduce_all": "All",
-             "equal": "Equal", "not_equal": "NotEqual", "less": "Less", "greater": "Greater",
-             "less_equal": "LessEqual", "greater_equal": "GreaterEqual",
-             "logical_not": "LogicalNot", "logical_and": "LogicalAnd",
-             "logical_or": "LogicalOr", "gather": "GatherV2",
-             "expand_dims": "ExpandDims", "squeeze": "Squeeze", "tile": "Tile",
-             "reverse": "ReverseV2", "stop_gradient": "StopGradient",
-             "shape": "Shape", "size": "Size", "rank": "Rank", "fill": "Fill",
-             "broadcast_to": "BroadcastTo", "uniform": "random_uniform",
-             "normal": "random_normal", "stateless_uniform": "stateless_random_uniform",
-             "stateless_normal": "stateless_random_normal"}   # (random_op_listing.SCOPES)
 
 
 class Node:
@@ -1306,7 +1260,6 @@ def current_execution():
 
 
 # --- recording hooks for the public ops -------------------------------------------------
-_INLINE_CONDITIONS: list = []
 _MODE_HOOKS: list = []   # [capture() -> mode or None, enter(mode), exit()]
 
 
@@ -1370,109 +1323,6 @@ def recorded_op_scope(variant: int):
     """The state a recorded op runs in on placeholders ``variant`` (no graph, shape
     inference), for work done on its behalf on another thread (its replicas' merge)."""
     return _node_scope(variant)
-
-
-def register_inline_condition(fn):
-    """Register ``fn() -> bool``: while it is true, a library entry point (``record_methods``)
-    is traced through, its inner ops recorded, rather than recorded whole (e.g. inside a
-    distribution strategy, whose merge_calls and replica contexts a replay on one thread
-    cannot enter again)."""
-    _INLINE_CONDITIONS.append(fn)
-    return fn
-
-
-def recorded(fn=None, *, kind: str = "pure", spec=None, name=None, inline=False,
-             shortcut=None):
-    """Make ``fn`` a public op: while tracing, a call records a node (see ``record``)
-    named ``name`` (by default the function's TF op name), or the call's ``name=``.
-    ``name`` may be a function of the call's arguments giving TF's name scopes and the
-    name of the op whose output the node's is (``("mean_squared_error",
-    "weighted_loss", "value")``). ``shortcut(*args, **kwargs)``: a call it answers (not
-    None) makes no op, as TF's Python returns the input itself (``tf.cast`` to its dtype)."""
-
-    def wrap(f):
-        op_name = name or _OP_NAMES.get(f.__name__, f.__name__)
-
-        @functools.wraps(f)
-        def op(*args, **kwargs):
-            g = tracing.value if active[0] else None
-            if g is not None and shortcut is not None:
-                same = shortcut(*args, **kwargs)
-                if same is not None:
-                    return same
-            if g is None or inline and _traced_through(inline, args, kwargs):
-                try:
-                    return f(*args, **kwargs)
-                except errors.OpError as e:   # TF's eager text (its kernel's, wrapped)
-                    eager_errors.add_context(e, f, args, kwargs)
-                    raise
-            given = kwargs.get("name")   # TF's ``name=`` names the op
-            if isinstance(given, str) and given:
-                return g.record(f, kind, spec, args, kwargs, given)
-            if not callable(op_name):
-                return g.record(f, kind, spec, args, kwargs, op_name)
-            *scopes, last = op_name(*args, **kwargs)
-            with contextlib.ExitStack() as stack:
-                for scope in scopes:
-                    stack.enter_context(g.name_scope(scope))
-                return g.record(f, kind, spec, args, kwargs, last)
-
-        op.__recorded_op__ = f
-        op.__ag_do_not_convert__ = True   # AutoGraph calls an op as it is (never converts it)
-        return op
-
-    return wrap if fn is None else wrap(fn)
-
-
-def _traced_through(inline, args, kwargs) -> bool:
-    """Whether an entry point is traced through: an inline condition holds, and ``inline``
-    (True, or a predicate of the call's arguments) says this call may be."""
-    if inline is not True and not inline(*args, **kwargs):
-        return False
-    return any(c() for c in _INLINE_CONDITIONS)
-
-
-def record_module_ops(module, exclude=()) -> None:
-    """Make every public function defined in ``module`` a recorded op (but ``exclude``)."""
-    for attr, obj in list(vars(module).items()):
-        if (callable(obj) and getattr(obj, "__module__", None) == module.__name__
-                and not attr.startswith("_") and attr not in exclude
-                and not isinstance(obj, type) and not hasattr(obj, "__recorded_op__")
-                and type(obj).__name__ == "function"):
-            setattr(module, attr, recorded(obj))
-
-
-def record_methods(cls, kinds: dict, names=None) -> None:
-    """Make the methods ``cls`` itself defines among ``kinds`` (name -> kind, or (kind,
-    spec), or (kind, spec, inline)) recorded ops: library entry points (a loss, a metric's
-    update, an optimizer's apply_gradients) that run whole at execution, with their Python
-    decisions on values. ``inline``: traced through instead while an inline condition
-    holds (``register_inline_condition``: apply_gradients under a strategy merges); a
-    predicate of the call's arguments limits that to the calls it accepts. ``names``:
-    method name -> TF's name of its op (see ``recorded``), else ``<class>.<method>``."""
-    for attr, kind in kinds.items():
-        fn = cls.__dict__.get(attr)
-        if fn is None or hasattr(fn, "__recorded_op__") or not callable(fn):
-            continue
-        k, spec, inline = (tuple(kind) + (False,))[:3] if isinstance(kind, tuple) \
-            else (kind, None, False)
-        name = (names or {}).get(attr) or f"{cls.__name__}.{attr}"
-        setattr(cls, attr, recorded(fn, kind=k, spec=spec, name=name, inline=inline))
-
-
-def relink_reexports(modules) -> None:
-    """Point each module's re-exports (``from math_ops import sigmoid`` in nn_ops) at the
-    recorded version its home module now holds."""
-    import sys as _sys
-
-    for module in modules:
-        for attr, obj in list(vars(module).items()):
-            home = _sys.modules.get(getattr(obj, "__module__", None) or "")
-            if home is None or home is module or type(obj).__name__ != "function":
-                continue
-            wrapped = getattr(home, getattr(obj, "__name__", ""), None)
-            if getattr(wrapped, "__recorded_op__", None) is obj:
-                setattr(module, attr, wrapped)
 
 
 # --- gradient tapes inside a trace ------------------------------------------------------

@@ -47,6 +47,11 @@ from simdist.framework import (
     random_op_listing,
     slice_spec,
 )
+from simdist.framework.op_recording import (  # noqa: F401 - the one table, re-exported
+    LISTINGS,
+    RESERVED_WHEN_TRACED,
+    register_listing,
+)
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape
 
@@ -161,25 +166,6 @@ _ASSIGNS = {"assign": "AssignVariableOp", "assign_add": "AssignAddVariableOp",
 _OWN_SCOPE = {"__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
               "__truediv__", "__rtruediv__", "__matmul__", "matmul", "bias_add", "cast",
               "divide_no_nan", "truediv", "divide", "add", "abs", "sigmoid"}
-
-
-# a recorded-whole node's function -> the lister of TF's ops for it (a library registers
-# its own: keras/loss_listing.py): lister(builder, node name, args, kwargs, outputs) -> the
-# Operation whose outputs are the node's, or None to list the node whole
-LISTINGS: dict = {}
-
-
-# the listers whose names are taken while tracing (reserve_names), for ops TF names in
-# the scope around the call (a metric's Sum, Cast ...), which a later op's name follows
-RESERVED_WHEN_TRACED: set = set()
-
-
-def register_listing(fn, lister, reserve=False) -> None:
-    """List the nodes of the recorded function ``fn`` (its ``__recorded_op__``) as TF's
-    ops with ``lister`` (see ``LISTINGS``); ``reserve``: take its names when traced."""
-    LISTINGS[getattr(fn, "__recorded_op__", fn)] = lister
-    if reserve:
-        RESERVED_WHEN_TRACED.add(lister)
 
 
 def reserve_names(graph, fn, name, args, kwargs, replica) -> None:
@@ -923,3 +909,20 @@ def operations(graph) -> list:
         program.list_operations(builder, ())
     builder.outputs()
     return builder.ops
+
+
+def _register_framework_listings() -> None:
+    """The listers of the framework's own ops recorded whole, registered as the graph
+    machinery loads (an eager program loads neither; a library registers its own)."""
+    from simdist.framework import linspace_listing, tensordot_listing, xent_listing
+    from simdist.framework.ops import linspace_ops, nn_ops, tensordot_ops
+
+    register_listing(linspace_ops.linspace_of_a_tensor_num, linspace_listing.list_linspace)
+    register_listing(nn_ops.sparse_softmax_cross_entropy_with_logits,
+                     xent_listing.list_sparse_xent)
+    register_listing(nn_ops.sigmoid_cross_entropy_with_logits, xent_listing.list_logistic_loss)
+    register_listing(nn_ops.softmax_cross_entropy_with_logits, xent_listing.list_softmax_xent)
+    register_listing(tensordot_ops.tensordot_node, tensordot_listing.list_tensordot)
+
+
+_register_framework_listings()

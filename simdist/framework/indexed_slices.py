@@ -11,7 +11,7 @@ Glossary:
                  concatenating their values and indices, in the order TF's tape made them;
                  with any dense one, the sum is dense (backprop_util.py).
 The gradient of ``tf.gather`` (axis 0) with respect to its params is one, as in TF; in a
-traced function it is recorded as its three tensors (``func_graph.register_composite``).
+traced function it is recorded as its three tensors (``op_recording.register_composite``).
 
 Mirrors tensorflow/python/framework/indexed_slices.py and the aggregation in
 tensorflow/python/ops/gradients_util.py / backprop_util.py.
@@ -19,7 +19,7 @@ tensorflow/python/ops/gradients_util.py / backprop_util.py.
 
 from __future__ import annotations
 
-from simdist.framework import func_graph
+from simdist.framework import op_recording
 
 
 class IndexedSlices:
@@ -77,6 +77,6 @@ class IndexedSlices:
 
 
 # In a traced function: recorded as its three tensors (TF's CompositeTensor).
-func_graph.register_composite(
+op_recording.register_composite(
     IndexedSlices, lambda x: (x.values, x.indices, x.dense_shape), lambda p: IndexedSlices(*p))
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import dtypes, execute, func_graph
+from simdist.framework import dispatch, dtypes, execute, func_graph
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape
 from simdist.hardware import backend
@@ -443,5 +443,17 @@ for _name in ("from_row_splits", "from_row_lengths", "from_value_rowids",
     setattr(RaggedTensor, _name, classmethod(func_graph.recorded(
         RaggedTensor.__dict__[_name].__func__, name=f"RaggedTensor.{_name}")))
 
-# Public ops called on a RaggedTensor hand it to the ragged dispatcher.
-from simdist.framework.ops import ragged_dispatch  # noqa: E402,F401
+
+
+class _RaggedOpDispatcher(dispatch.GlobalOpDispatcher):
+    """Public ops called on a RaggedTensor hand it to the ragged dispatcher
+    (ops/ragged_dispatch.py: it loads with the first such call, as it imports the ragged
+    ops, which import this module)."""
+
+    def handle(self, op, args, kwargs):
+        from simdist.framework.ops import ragged_dispatch
+
+        return ragged_dispatch.DISPATCHER.handle(op, args, kwargs)
+
+
+_RaggedOpDispatcher().register()

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import dtypes
+from simdist.framework import dtypes, shape_errors_array
 from simdist.framework.shape_errors import (
     RUNTIME_CHECKED,
     SHAPES,
@@ -34,7 +34,6 @@ from simdist.framework.shape_errors import (
     _shape_text,
     register,
 )
-from simdist.framework.shape_errors_array import _computed, _ints
 from simdist.framework.tensor_shape import TensorShape
 
 
@@ -79,14 +78,14 @@ def _one_hot_axis(named) -> int:
 def _one_hot(node, arguments):
     named = dict(arguments)
     indices, axis = named["indices"], _one_hot_axis(named)
-    depth = _ints(named["depth"])
+    depth = shape_errors_array._ints(named["depth"])
     tail = ""
     if axis < -1:
         problem = "axis must be >= -1"
     elif depth is not None and depth[0] < 0:
         problem = (f"Dimension size, given by scalar input 1, must be non-negative but is "
                    f"{depth[0]}")
-        tail = _computed(1, depth)
+        tail = shape_errors_array._computed(1, depth)
     else:
         return None
     attrs = {"T": dtypes.datatype_name(_one_hot_dtype(named).name),
@@ -100,7 +99,7 @@ def _one_hot(node, arguments):
 def _one_hot_shape(arguments):
     named = dict(arguments)
     di = _dims(named["indices"])
-    depth = _ints(named["depth"])
+    depth = shape_errors_array._ints(named["depth"])
     if di is None:
         return None, _one_hot_dtype(named)
     new_rank = len(di) + 1

@@ -21,7 +21,7 @@ import itertools
 import numpy as np
 
 from simdist import warnings as teach
-from simdist.framework import context, dtypes, execute, func_graph, name_scope
+from simdist.framework import context, dtypes, execute, name_scope, op_recording
 from simdist.framework import tape as tape_lib
 from simdist.framework.tensor import (
     NotTraceable,
@@ -203,7 +203,7 @@ class Variable(metaclass=_VariableMeta):
         return self
 
     # --- reading ----------------------------------------------------------------------
-    @func_graph.recorded(name="ReadVariableOp")
+    @op_recording.recorded(name="ReadVariableOp")
     def _read(self) -> Tensor:
         if teach._ENABLED and self._distribute_strategy is None:  # the flag, not a call: hot
             teach.check_variable_read(self)
@@ -240,7 +240,7 @@ class Variable(metaclass=_VariableMeta):
 
     def numpy(self):
         if tracing.value is not None:   # inside a tf.function being traced
-            func_graph._library_refuses("read a variable's value in Python")
+            op_recording._library_refuses("read a variable's value in Python")
             raise NotImplementedError("numpy() is only available when eager execution is "
                                       "enabled.")
         host = backend.to_host(self._value)
@@ -277,7 +277,7 @@ class Variable(metaclass=_VariableMeta):
                               dtype=array_api.numpy_dtype(value))
 
     def _write(self, new, op_name):
-        if active[0] and (tracing.value is not None or func_graph._in_node.value):
+        if active[0] and (tracing.value is not None or op_recording._in_node.value):
             # a write outside the ops a graph records, or inside an op computing on
             # placeholders for its shapes (a layer's moving average): not at trace time
             if writes_dropped.value:
@@ -287,21 +287,21 @@ class Variable(metaclass=_VariableMeta):
         self._value = new
         self._device.run(op_name, new.size, 2 * array_api.nbytes(new))
 
-    @func_graph.recorded(kind="stateful", spec=_unread_spec)
+    @op_recording.recorded(kind="stateful", spec=_unread_spec)
     def assign(self, value, use_locking=None, name=None, read_value=True):
         """Set the variable's value; returns it unread (see _UnreadVariable)."""
         new = self._new_value(value, "assign")
         self._write(array_api.copy(new), "AssignVariableOp")
         return _UnreadVariable(self) if read_value else None
 
-    @func_graph.recorded(kind="stateful", spec=_unread_spec)
+    @op_recording.recorded(kind="stateful", spec=_unread_spec)
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
         """Add ``delta`` to the variable; returns it unread (see _UnreadVariable)."""
         d = self._new_value(delta, "assign_add")
         self._write(self._value + d, "AssignAddVariableOp")
         return _UnreadVariable(self) if read_value else None
 
-    @func_graph.recorded(kind="stateful", spec=_unread_spec)
+    @op_recording.recorded(kind="stateful", spec=_unread_spec)
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
         """Subtract ``delta`` from the variable; returns it unread (see _UnreadVariable)."""
         d = self._new_value(delta, "assign_sub")

@@ -29,13 +29,9 @@ import numpy as np
 
 from simdist.framework import dtypes
 from simdist.framework.gradient_listing import Scope
+from simdist.framework.ops.nn_ops import SPARSE_XENT_KERNEL
 
-KERNEL = "SparseSoftmaxCrossEntropyWithLogits"
-
-
-def node_name(labels=None, logits=None, name=None):
-    """The recorded node's scopes and name: TF's scope and kernel."""
-    return (name,) if name else (KERNEL, KERNEL)
+KERNEL = SPARSE_XENT_KERNEL
 
 
 def list_sparse_xent(builder, name, args, kwargs, outputs):

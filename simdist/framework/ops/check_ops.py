@@ -13,7 +13,7 @@ shape function (tensorflow/core/kernels/ensure_shape_op.cc, core/ops/array_ops.c
 
 from __future__ import annotations
 
-from simdist.framework import context, errors, execute, func_graph, shape_errors
+from simdist.framework import context, errors, execute, func_graph, op_recording, shape_errors
 from simdist.framework.tensor_shape import TensorShape
 
 
@@ -53,3 +53,8 @@ def ensure_shape_spec(graph, x, shape, name=None):
             return NotImplemented
     return graph.symbolic_like(dims, x.dtype, context.current_device(), "EnsureShape",
                                example=have if have.rank is not None else None)
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+ensure_shape = op_recording.recorded(ensure_shape, kind="spec", spec=ensure_shape_spec,
+                                     name="EnsureShape")

@@ -13,6 +13,7 @@ Mirrors tensorflow/python/ops/clip_ops.py.
 
 from __future__ import annotations
 
+from simdist.framework import op_recording
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 
@@ -52,3 +53,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     clipped = [None if t is None else M.multiply(A._t(t), A.cast(scale, A._t(t).dtype))
                for t in t_list]
     return clipped, use_norm
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__)

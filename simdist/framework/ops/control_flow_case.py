@@ -22,7 +22,7 @@ import collections
 import functools
 
 from simdist.framework import dtypes, func_graph
-from simdist.framework.ops import array_ops, control_flow_ops, math_ops
+from simdist.framework.ops import array_ops, math_ops
 from simdist.framework.ops import cond as cond_lib
 from simdist.framework.tensor import Tensor
 
@@ -45,13 +45,21 @@ def _stack(predicates):
     return array_ops.stack(list(predicates)) if predicates else array_ops.zeros([0], dtypes.bool_)
 
 
+def _assert(condition, **kwargs):
+    """``control_flow_ops.Assert``: that module re-exports ``case`` from this one, so it is
+    imported here, at the call (either module can then be imported first)."""
+    from simdist.framework.ops import control_flow_ops
+
+    return control_flow_ops.Assert(condition, **kwargs)
+
+
 def _assert_at_most_n_true(predicates, n, msg):
     preds_c = _stack(predicates)
     num_true = math_ops.reduce_sum(array_ops.cast(preds_c, dtypes.int32))
     condition = math_ops.less_equal(num_true, n)
     names = ", ".join(_name_or_unknown(p) for p in predicates)
     data = [f"{msg}: more than {n} conditions ({names}) evaluated as True:", preds_c]
-    return control_flow_ops.Assert(condition, data=data, summarize=len(predicates))
+    return _assert(condition, data=data, summarize=len(predicates))
 
 
 def _case_create_default_action(predicates, actions):
@@ -64,7 +72,7 @@ def _case_create_default_action(predicates, actions):
                       "some of other predicates are True: ")
         default_msg = ("Input error: None of conditions evaluated as True:", _stack(predicates))
         _assert_at_most_n_true(other_predicates, n=0, msg=others_msg)
-        control_flow_ops.Assert(predicate, data=default_msg)
+        _assert(predicate, data=default_msg)
         return action()
 
     return default_action, other_predicates, other_actions

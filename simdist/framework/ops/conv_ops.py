@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import errors, execute
+from simdist.framework import errors, execute, op_recording
 from simdist.framework.ops import array_ops as A
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api
@@ -282,3 +282,8 @@ def conv_from_attrs(x, f, attrs) -> Tensor:
     x, f = A._t(x), A._t(f)
     return execute.execute("Conv2D", [x, f], _conv_impl(x._value, f._value, attrs),
                           attrs=attrs, flops=_flops(attrs))
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__, exclude=("spatial_pair", "check_format", "resolve_padding",
+                                            "pad_hw", "patches", "col2im", "geometry"))

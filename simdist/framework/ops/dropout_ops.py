@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numbers
 
+from simdist.framework import op_recording
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import random_ops as R
@@ -67,3 +68,7 @@ def _dropout_impl(x, rate, is_number, noise_shape, seed) -> Tensor:
     noise = R.uniform(_noise_shape(x, noise_shape), dtype=x.dtype, seed=seed)
     keep = M.greater_equal(noise, threshold)
     return A.where(keep, scaled, A.zeros_like(scaled))
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__)

@@ -13,6 +13,7 @@ ragged/ragged_embedding_ops.py.
 
 from __future__ import annotations
 
+from simdist.framework import op_recording
 from simdist.framework.ragged_tensor import RaggedTensor
 
 
@@ -38,3 +39,7 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     if max_norm is not None:
         out = clip_ops.clip_by_norm(out, max_norm, axes=[out.ndim - 1])
     return out
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__)

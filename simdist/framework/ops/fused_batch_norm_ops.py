@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import execute
+from simdist.framework import execute, op_recording
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import eigen_cpu, eigen_redux, eigen_rsqrt, op_types
 
@@ -124,3 +124,10 @@ def _fused_batch_norm_grad(op, dy, *unused):
         dy, x, scale, mean, variance, op.attrs["epsilon"], op.attrs["data_format"],
         training)
     return (dx, dscale, doffset) + (None,) * (len(op.inputs) - 3)
+
+
+# The ops, recorded as graph nodes while a tf.function traces (op_recording), as TF's
+# FusedBatchNormV3 / FusedBatchNormGradV3.
+fused_batch_norm_v3 = op_recording.recorded(fused_batch_norm_v3, name="FusedBatchNormV3")
+fused_batch_norm_grad_v3 = op_recording.recorded(fused_batch_norm_grad_v3,
+                                                 name="FusedBatchNormGradV3")

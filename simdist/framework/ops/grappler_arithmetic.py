@@ -2,7 +2,7 @@
 when a traced function executes (eager ops are not rewritten: their bits differ).
 
 Glossary:
-  executing     -- a node of a traced function running (func_graph.execution_values() is
+  executing     -- a node of a traced function running (op_recording.execution_values() is
                    not None); the trace's own run on placeholders is not rewritten.
   constant      -- an operand that is a Python (or NumPy) number: a Const of TF's graph.
   ConvertPow    -- Pow by a constant 2, 3, 0.5, -0.5 or -1 runs as Square, Mul(x,
@@ -28,7 +28,7 @@ import weakref
 
 import numpy as np
 
-from simdist.framework import func_graph
+from simdist.framework import op_recording
 from simdist.framework.tensor import Tensor
 
 _SCALARS = (int, float, np.float32, np.float64, np.float16)
@@ -36,7 +36,7 @@ _ONE_PLUS: dict = {}   # id(sum) -> (weak reference to the sum, its other operan
 
 
 def _executing() -> bool:
-    return func_graph.execution_values() is not None
+    return op_recording.execution_values() is not None
 
 
 def _floats_only(fn):

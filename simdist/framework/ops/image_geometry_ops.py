@@ -16,7 +16,7 @@ flip_up_down, _random_flip, stateless_random_flip_left_right / _up_down).
 
 from __future__ import annotations
 
-from simdist.framework import execute
+from simdist.framework import execute, op_recording
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import random_ops, selection_ops
@@ -94,3 +94,7 @@ def stateless_random_flip_left_right(image, seed):
 def stateless_random_flip_up_down(image, seed):
     """Each image mirrored top to bottom or not, by ``seed`` (see the glossary)."""
     return _random_flip(image, 0, seed)
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import dtypes, errors, execute
+from simdist.framework import dtypes, errors, execute, op_recording
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import random_ops
@@ -153,3 +153,7 @@ def _adjust_contrastv2(images, factor):
         xp.mean(x32, axis=(-3, -2), keepdims=True)
     out = (mean + factor._value.astype(np.float32) * (x32 - mean)).astype(x.dtype)
     return execute.execute("AdjustContrastv2", [images, factor], out)
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__)

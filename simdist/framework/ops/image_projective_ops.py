@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import dtypes, errors, execute
+from simdist.framework import dtypes, errors, execute, op_recording
 from simdist.hardware import array_api
 
 _F = np.float32
@@ -149,3 +149,7 @@ def _transform_kernel(images, transforms, output_shape, fill_value, interpolatio
             out = out.astype(dt)
     return execute.execute("ImageProjectiveTransformV3", [images, transforms, output_shape,
                                                           fill_value], out)
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__)

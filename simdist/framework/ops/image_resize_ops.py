@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import dtypes, errors, execute
+from simdist.framework import dtypes, errors, execute, op_recording
 from simdist.framework.ops import array_ops as A
 from simdist.hardware import array_api
 
@@ -108,3 +108,7 @@ def _resize_kernel(images, size, method):
     bottom = rows_hi[:, :, xlo] + (rows_hi[:, :, xhi] - rows_hi[:, :, xlo]) * xl
     out = top + (bottom - top) * ylerp[None, :, None, None]
     return execute.execute(op, [images, size], out.astype(np.float32))
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__)

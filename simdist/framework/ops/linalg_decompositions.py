@@ -30,7 +30,7 @@ import collections
 
 import numpy as np
 
-from simdist.framework import context, dtypes, errors, execute, func_graph
+from simdist.framework import context, dtypes, errors, execute, func_graph, op_recording
 from simdist.framework.ops import eigen_householder_qr, op_types
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api, backend
@@ -294,3 +294,11 @@ def matrix_triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
 
 
 __all__ = ["svd", "qr", "eigh", "eigvalsh", "slogdet"]
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+svd = op_recording.recorded(svd, kind="spec", spec=svd_spec)
+qr = op_recording.recorded(qr, kind="spec", spec=qr_spec)
+eigh = op_recording.recorded(eigh, kind="spec", spec=eigh_spec)
+eigvalsh = op_recording.recorded(eigvalsh, kind="spec", spec=eigvalsh_spec)
+op_recording.record_here(__name__, exclude=("svd_spec", "qr_spec", "eigh_spec", "eigvalsh_spec"))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import dtypes, errors, execute
+from simdist.framework import dtypes, errors, execute, op_recording
 from simdist.framework.ops import array_ops, math_ops
 from simdist.framework.ops.math_ops import matmul, norm  # noqa: F401 - tf.linalg's names too
 from simdist.hardware import array_api, backend
@@ -225,3 +225,7 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
 __all__ = ["adjoint", "band_part", "cholesky", "det", "diag", "diag_part", "eye", "inv",
            "l2_normalize", "matmul", "matrix_transpose", "matvec", "norm", "set_diag", "solve",
            "tensor_diag_part", "trace"]
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import dtypes, errors
+from simdist.framework import dtypes, errors, op_recording
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import selection_ops
@@ -98,3 +98,8 @@ def _num(num) -> int:
 
 
 linspace = linspace_nd
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+linspace_of_a_tensor_num = op_recording.recorded(
+    linspace_of_a_tensor_num, kind="spec", spec=linspace_spec, name="linspace")

@@ -27,7 +27,7 @@ import sys
 
 import numpy as np
 
-from simdist.framework import execute, nest
+from simdist.framework import execute, nest, op_recording
 from simdist.framework.tensor import Tensor
 from simdist.framework.variables import Variable
 
@@ -239,3 +239,6 @@ def _format(inputs, summarize, sep) -> str:
 def _value_of(x):
     return execute.convert_to_tensor(x).numpy()
 
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+print_v2 = op_recording.recorded(print_v2, kind="stateful")

@@ -14,7 +14,7 @@ Mirrors tensorflow/python/ops/losses/util.py.
 
 from __future__ import annotations
 
-from simdist.framework import dtypes
+from simdist.framework import dtypes, op_recording
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 
@@ -51,3 +51,7 @@ def scale_losses_by_sample_weight(losses, sample_weight):
     sample_weight = A.cast(A._t(sample_weight), dtypes.float32)
     losses, _, sample_weight = squeeze_or_expand_dimensions(losses, None, sample_weight)
     return M.multiply(losses, sample_weight)
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__)

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from simdist.framework import errors, execute
+from simdist.framework import errors, execute, op_recording
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import eigen_cpu, eigen_redux, eigen_xent, op_types
 from simdist.framework.ops import math_ops as M
@@ -414,6 +414,23 @@ def _dims(t) -> str:
     return "[" + ",".join(str(d) for d in t.shape) + "]"
 
 
+SPARSE_XENT_KERNEL = "SparseSoftmaxCrossEntropyWithLogits"   # its kernel, its scope
+
 __all__ = ["relu", "sigmoid", "tanh", "softplus", "softmax", "log_softmax",
            "sigmoid_cross_entropy_with_logits", "softmax_cross_entropy_with_logits",
            "sparse_softmax_cross_entropy_with_logits", "l2_loss", "bias_add"]
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+sparse_softmax_cross_entropy_with_logits = op_recording.recorded(   # TF's scope and kernel
+    sparse_softmax_cross_entropy_with_logits,
+    name=lambda labels=None, logits=None, name=None:
+        (name,) if name else (SPARSE_XENT_KERNEL, SPARSE_XENT_KERNEL))
+sigmoid_cross_entropy_with_logits = op_recording.recorded(   # nn_impl's scope and
+    sigmoid_cross_entropy_with_logits,                     # its last op's name
+    name=lambda labels=None, logits=None, name=None: (name or "logistic_loss",))
+softmax_cross_entropy_with_logits = op_recording.recorded(
+    softmax_cross_entropy_with_logits,
+    name=lambda labels, logits, axis=-1, name=None: (name or
+                                                     "softmax_cross_entropy_with_logits",))
+op_recording.record_here(__name__)

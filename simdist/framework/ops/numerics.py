@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import dtypes, errors, execute
+from simdist.framework import dtypes, errors, execute, op_recording
 from simdist.hardware import array_api
 
 _FLOATS = "bfloat16, half, float, double"
@@ -57,3 +57,8 @@ def check_numerics_spec(graph, tensor, message, name=None):
     return graph.symbolic_like(tensor.shape, tensor.dtype, context.current_device(),
                                name or "CheckNumerics", example=tensor.shape)
 
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+check_numerics = op_recording.recorded(   # checked at execution, not on stand-ins
+    check_numerics, kind="stateful", spec=check_numerics_spec, name="CheckNumerics")
+op_recording.record_here(__name__, exclude=("check_numerics_spec",))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import dtypes, func_graph
+from simdist.framework import dtypes, op_recording
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import grappler_arithmetic
 from simdist.framework.ops import math_ops as M
@@ -61,8 +61,8 @@ def _make_binary(fn, name, op_name=None):
 
     op.__name__, rop.__name__ = f"__{name}__", f"__r{name}__"
     # In a traced function an operator is one graph op named as TF names it ("add:0").
-    return (func_graph.recorded(op, name=op_name or name),
-            func_graph.recorded(rop, name=op_name or name))
+    return (op_recording.recorded(op, name=op_name or name),
+            op_recording.recorded(rop, name=op_name or name))
 
 
 def _equals(self, other):
@@ -114,7 +114,7 @@ def _install(cls) -> None:
     cls.__getitem__ = _getitem
 
 
-_strided_slice = func_graph.recorded(A._getitem, name="strided_slice")
+_strided_slice = op_recording.recorded(A._getitem, name="strided_slice")
 
 
 def _getitem(self, key):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import context, errors, execute, func_graph
+from simdist.framework import context, errors, execute, func_graph, op_recording
 from simdist.hardware import array_api, backend
 
 _NUMPY_MODES = {"REFLECT": "reflect", "SYMMETRIC": "symmetric"}
@@ -120,3 +120,10 @@ def pad_spec(graph, tensor, paddings, mode="CONSTANT", constant_values=0, name=N
     dims = x.shape.dims if x.shape.rank is not None else [None] * shape[0]
     out = [None if d is None else d + int(w.sum()) for d, w in zip(dims, widths)]
     return graph.symbolic_like(out, x.dtype, device, op_type(m, constant_values))
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+pad = op_recording.recorded(
+    pad, kind="spec", spec=pad_spec,
+    name=lambda tensor, paddings, mode="CONSTANT", constant_values=0, name=None:
+        (op_type(pad_mode(mode), constant_values),))

@@ -18,7 +18,7 @@ core/kernels/maxpooling_op.cc, avgpooling_op.cc.
 
 from __future__ import annotations
 
-from simdist.framework import execute
+from simdist.framework import execute, op_recording
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import conv_ops as C
 from simdist.framework.tensor import Tensor
@@ -176,3 +176,7 @@ def max_pool(input, ksize, strides, padding, data_format="NHWC", name=None):  # 
 def avg_pool(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
     """``tf.nn.avg_pool`` for 4-D input (the rank-generic name)."""
     return avg_pool2d(input, ksize, strides, padding, data_format, name)
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__, exclude=("geometry",))

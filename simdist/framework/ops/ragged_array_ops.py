@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import execute
+from simdist.framework import execute, op_recording
 from simdist.framework.ops.ragged_getitem import gather_rows
 from simdist.framework.ragged_tensor import RaggedTensor, host
 
@@ -277,3 +277,6 @@ def map_rows(fn, rt, signature=None):
     return rows_as_ragged(results, rt.flat_values)
 
 
+# While a tf.function traces, each ragged op is one node of the graph (its RaggedTensors
+# recorded as their components), run again on the values at each execution.
+op_recording.record_here(__name__)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import execute
+from simdist.framework import execute, op_recording
 from simdist.framework.ragged_tensor import RaggedTensor, host
 
 
@@ -133,3 +133,8 @@ def from_sparse(st_input):
     idx = np.asarray(host(st_input.indices))
     nrows = int(np.asarray(host(st_input.dense_shape))[0])
     return RaggedTensor.from_value_rowids(st_input.values, idx[:, 0], nrows, validate=False)
+
+
+# While a tf.function traces, each ragged op is one node of the graph (its RaggedTensors
+# recorded as their components), run again on the values at each execution.
+op_recording.record_here(__name__)

@@ -10,7 +10,7 @@ Glossary:
   ARRAY    -- concat, stack, expand_dims, tile, reverse, gather, gather_nd, where, shape
               and the fills of a DynamicRaggedShape; ``tf.boolean_mask`` refuses ragged
               values as TF 2.21's does (ValueError: ``tf.ragged.boolean_mask`` takes them).
-  traced   -- each ragged op is a recorded op (func_graph.recorded): one graph node.
+  traced   -- each ragged op is a recorded op (op_recording.record_here): one graph node.
   dispatch -- as TF's ragged dispatch: an op called on a RaggedTensor fails to convert it
               (TypeError or ValueError), and the dispatcher registered here is asked; it
               handles the ops of this table, by their TF api name, and declines others.
@@ -22,23 +22,15 @@ from __future__ import annotations
 
 import inspect
 
-from simdist.framework import dispatch, func_graph
+from simdist.framework import dispatch
 from simdist.framework.ops import (
     ragged_array_ops,
-    ragged_conversion_ops,
     ragged_elementwise,
     ragged_gather_ops,
-    ragged_getitem,
     ragged_math_ops,
     ragged_shape,
 )
 from simdist.framework.ragged_tensor import RaggedTensor
-
-# While a tf.function traces, each ragged op is one node of the graph (its RaggedTensors
-# recorded as their components), run again on the values at each execution.
-for _module in (ragged_array_ops, ragged_conversion_ops, ragged_elementwise, ragged_gather_ops,
-                ragged_getitem, ragged_math_ops, ragged_shape):
-    func_graph.record_module_ops(_module)
 
 UNARY = {f"math.{n}" for n in (
     "abs acos acosh asin asinh atan atanh ceil cos cosh erf exp expm1 floor is_finite "
@@ -108,4 +100,4 @@ class RaggedDispatcher(dispatch.GlobalOpDispatcher):
         return self.NOT_SUPPORTED
 
 
-RaggedDispatcher().register()
+DISPATCHER = RaggedDispatcher()   # asked by ragged_tensor's dispatcher, which loads this

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import errors, execute
+from simdist.framework import errors, execute, op_recording
 from simdist.framework.ragged_tensor import RaggedTensor
 
 
@@ -224,3 +224,8 @@ def _assert_equal(x, y, message=None) -> None:
     data += [f"First {min(xs.size, 3)} elements of x:", str(xs[:3]),
              f"First {min(ys.size, 3)} elements of y:", str(ys[:3])]
     raise errors.InvalidArgumentError(None, None, "\n".join(data))
+
+
+# While a tf.function traces, each ragged op is one node of the graph (its RaggedTensors
+# recorded as their components), run again on the values at each execution.
+op_recording.record_here(__name__)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import execute
+from simdist.framework import execute, op_recording
 from simdist.framework.ops.ragged_getitem import gather_rows
 from simdist.framework.ragged_tensor import RaggedTensor, host
 
@@ -176,3 +176,8 @@ def _broadcast_positions(a, b):
     pa, pb = seen[-1]
     n = max(len(pa), len(pb))
     return (np.broadcast_to(pa, n), np.broadcast_to(pb, n)), shape
+
+
+# While a tf.function traces, each ragged op is one node of the graph (its RaggedTensors
+# recorded as their components), run again on the values at each execution.
+op_recording.record_here(__name__)

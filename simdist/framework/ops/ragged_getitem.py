@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import execute
+from simdist.framework import execute, op_recording
 from simdist.framework.ragged_tensor import RaggedTensor, rows
 
 
@@ -104,3 +104,8 @@ def gather_rows(values, idx):
         if len(idx) else np.zeros(0, np.int64)
     return RaggedTensor.from_row_lengths(gather_rows(values.values, inner), lens,
                                          validate=False)
+
+
+# While a tf.function traces, each ragged op is one node of the graph (its RaggedTensors
+# recorded as their components), run again on the values at each execution.
+op_recording.record_here(__name__)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import execute
+from simdist.framework import execute, op_recording
 from simdist.framework.ragged_tensor import RaggedTensor, host
 
 _KINDS = {"sum": ("UnsortedSegmentSum", np.add), "prod": ("UnsortedSegmentProd", np.multiply),
@@ -192,3 +192,8 @@ def _unsorted_segment_min_or_max_grad(op, grad):
                                           int(op.attrs["num_segments"]))
     shared = array_ops.gather(math_ops.divide(grad, count), ids)
     return array_ops.where(selected, shared, array_ops.zeros_like(shared)), None
+
+
+# While a tf.function traces, each ragged op is one node of the graph (its RaggedTensors
+# recorded as their components), run again on the values at each execution.
+op_recording.record_here(__name__)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import dtypes, execute
+from simdist.framework import dtypes, execute, op_recording
 from simdist.framework.ragged_tensor import RaggedTensor, host
 
 
@@ -189,3 +189,8 @@ def fill(dims, value, name=None):
     from simdist.framework.ops import array_ops
 
     return dims._add_row_partitions(array_ops.fill(dims._inner, value))
+
+
+# While a tf.function traces, each ragged op is one node of the graph (its RaggedTensors
+# recorded as their components), run again on the values at each execution.
+op_recording.record_here(__name__)

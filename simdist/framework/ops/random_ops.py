@@ -39,7 +39,7 @@ import threading
 import numpy as np
 
 from simdist import _world
-from simdist.framework import dtypes, errors, execute
+from simdist.framework import dtypes, errors, execute, op_recording
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import random_distributions as D
@@ -476,3 +476,8 @@ for _op in ("RandomStandardNormal", "TruncatedNormal", "RandomUniform", "RandomU
             "StatelessRandomUniformV2Int", "StatelessRandomUniformV2FullInt",
             "RandomShuffle"):
     execute.NotDifferentiable(_op)
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__, exclude=("set_seed", "get_global_seed", "get_seed",
+                                            "is_tracing", "function_scope"))

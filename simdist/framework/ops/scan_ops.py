@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import errors, execute
+from simdist.framework import errors, execute, op_recording
 from simdist.framework.ops import op_types
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api, backend
@@ -135,3 +135,7 @@ def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None) -
 
 
 __all__ = ["cumsum", "cumprod", "cumulative_logsumexp"]
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import errors, execute
+from simdist.framework import errors, execute, op_recording
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.hardware import array_api, backend
@@ -234,3 +234,7 @@ def _tensor_scatter_add_grad(op, grad):
 @execute.RegisterGradient("TensorScatterSub")
 def _tensor_scatter_sub_grad(op, grad):
     return grad, None, M.negative(gather_nd(grad, op.inputs[1]))
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__)

@@ -24,7 +24,7 @@ import collections
 
 import numpy as np
 
-from simdist.framework import context, dtypes, errors, execute, func_graph
+from simdist.framework import context, dtypes, errors, execute, func_graph, op_recording
 from simdist.framework.tensor_shape import TensorShape
 from simdist.hardware import array_api, backend
 
@@ -199,3 +199,11 @@ def slice_spec(graph, input_, begin, size, name=None):
     out = [k if k != -1 else (None if starts is None or d is None else d - starts[i])
            for i, (k, d) in enumerate(zip(sizes, dims))]
     return graph.symbolic_like(out, x.dtype, device, "Slice")
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+unique = op_recording.recorded(unique, kind="spec", spec=unique_spec, name="Unique")
+boolean_mask = op_recording.recorded(
+    boolean_mask, kind="spec", spec=boolean_mask_spec,
+    name=lambda *args, **kwargs: ("boolean_mask", "GatherV2"))   # TF's composite's scope
+slice = op_recording.recorded(slice, kind="spec", spec=slice_spec, name="Slice")  # noqa: A001

@@ -18,7 +18,7 @@ import collections
 
 import numpy as np
 
-from simdist.framework import dtypes, errors, execute
+from simdist.framework import dtypes, errors, execute, op_recording
 from simdist.framework.ops import array_ops
 from simdist.hardware import array_api
 
@@ -123,3 +123,7 @@ def top_k(input, k=1, sorted=True, index_type=None, name=None):  # noqa: A002 - 
         indices = indices.astype(dtypes.as_dtype(index_type).as_numpy_dtype)
     out = execute.execute_multi("TopKV2", [t], [values, indices], attrs={"k": k})
     return TopKV2(*out)
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework import errors, execute
+from simdist.framework import errors, execute, op_recording
 from simdist.framework.ragged_tensor import host
 from simdist.framework.sparse_tensor import SparseTensor
 
@@ -244,3 +244,7 @@ def dense_cwise(op_type, fn, sp, dense):
     out = fn(vals, picked).astype(vals.dtype)
     return SparseTensor(sp.indices, execute.execute(op_type, [sp.values, d], out),
                         sp.dense_shape)
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__)

@@ -22,7 +22,7 @@ import string
 
 import numpy as np
 
-from simdist.framework import execute
+from simdist.framework import execute, op_recording
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.hardware import backend
@@ -145,3 +145,7 @@ def _operand_grad(op, grad, k, sub, out, subs, sizes, shape):
 
 def _eye(n):
     return A.constant(np.eye(n))
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__, exclude=("explicit",))

@@ -22,7 +22,7 @@ import re
 
 import numpy as np
 
-from simdist.framework import dtypes, errors, execute, farmhash
+from simdist.framework import dtypes, errors, execute, farmhash, op_recording
 from simdist.framework.tensor import Tensor
 
 _OPS = ("StringJoin", "ReduceJoin", "StringLength", "StringLower", "StringUpper",
@@ -200,3 +200,7 @@ def to_hash_bucket_fast(input, num_buckets, name=None) -> Tensor:  # noqa: A002 
 
 def _bytes(text) -> bytes:
     return text if isinstance(text, bytes) else str(text).encode("utf-8")
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__)

@@ -26,7 +26,7 @@ import builtins
 
 import numpy as np
 
-from simdist.framework import dtypes, eager_errors, errors, execute, func_graph
+from simdist.framework import dtypes, eager_errors, errors, execute, func_graph, op_recording
 from simdist.framework.name_scope import name_scope, op_scope
 from simdist.framework.ops import array_ops, math_ops
 
@@ -229,3 +229,9 @@ def tensordot_spec(graph, a, b, axes, name=None):
     from simdist.framework import context
 
     return graph.symbolic_like(dims, a_t.dtype, context.current_device(), "Tensordot")
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+tensordot_node = op_recording.recorded(
+    tensordot_node, kind="spec", spec=tensordot_spec,
+    name=lambda a, b, axes, name=None: (name or "Tensordot",))   # TF's scope, its Reshape

@@ -13,7 +13,7 @@ tensorflow/python/ops/math_grad.py.
 
 from __future__ import annotations
 
-from simdist.framework import execute
+from simdist.framework import execute, op_recording
 from simdist.framework.ops import eigen_log1p, eigen_trig, math_grad, op_types
 from simdist.framework.ops import math_ops as M
 from simdist.hardware import backend
@@ -92,3 +92,7 @@ def _atan2_grad(op, grad):
     y, x = op.inputs
     scale = M.multiply(grad, M.reciprocal(M.add(M.square(x), M.square(y))))
     return math_grad._pair(op, M.multiply(x, scale), M.negative(M.multiply(y, scale)))
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
+op_recording.record_here(__name__)

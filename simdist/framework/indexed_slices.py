@@ -45,7 +45,7 @@ class IndexedSlices:
 
         if self._dense_shape is None:
             return TensorShape(None)
-        if func_graph.is_symbolic(self._dense_shape):   # traced: the rows are not known
+        if op_recording.is_symbolic(self._dense_shape):   # traced: the rows are not known
             return TensorShape([None] + list(self._values.shape)[1:])
         return TensorShape([int(d) for d in self._dense_shape.numpy()])
 

@@ -76,6 +76,13 @@ _COMPOSITES: dict = {}   # type -> (its components function, its parts type)
 PARTS: dict = {}         # parts type name -> the type (func_graph gives them by name)
 
 
+def is_symbolic(x) -> bool:
+    """Whether ``x`` is a symbolic tensor (func_graph.is_symbolic): none exists before the
+    graph machinery loads, so an eager program asks without loading it."""
+    graph = sys.modules.get("simdist.framework.func_graph")
+    return graph is not None and graph.is_symbolic(x)
+
+
 def register_composite(cls, components, rebuild) -> None:
     """Record values of exactly ``cls`` as ``components(x)`` (a sequence) in graphs; at
     execution ``rebuild(list)`` makes the value again from its components."""

@@ -308,7 +308,7 @@ class Variable(metaclass=_VariableMeta):
         self._write(self._value - d, "AssignSubVariableOp")
         return _UnreadVariable(self) if read_value else None
 
-    @func_graph.recorded(kind="stateful", spec=_unread_spec)
+    @op_recording.recorded(kind="stateful", spec=_unread_spec)
     def scatter_add(self, sparse_delta, use_locking=False, name=None):
         """Add a ``tf.IndexedSlices``' rows at their indices, a repeated index once per row
         in order (ResourceScatterAdd); returns the variable unread.
@@ -322,7 +322,7 @@ class Variable(metaclass=_VariableMeta):
                     "ResourceScatterAdd")
         return _UnreadVariable(self)
 
-    @func_graph.recorded(kind="stateful", spec=_unread_spec)
+    @op_recording.recorded(kind="stateful", spec=_unread_spec)
     def scatter_sub(self, sparse_delta, use_locking=False, name=None):
         """Subtract a ``tf.IndexedSlices``' rows at their indices (ResourceScatterSub)."""
         rows, values = self._scattered(sparse_delta, "ResourceScatterSub")

@@ -354,20 +354,12 @@ class GradientTape:
 
 
 # TF's texts (their double spaces included).
-# The modules of the core ops' gradient rules (``execute.GRADIENTS``), loaded by the first
-# gradient: an eager program that never differentiates never loads them. Other ops' modules
-# register their own rules as they load (an op can only be on a tape once its module is).
-_RULE_MODULES = ("array_grad", "math_grad", "nn_grad", "conv_grad", "linalg_grad",
-                 "image_resize_grad")
 _RULES_LOADED = False
 
 
 def _load_rules() -> None:
     global _RULES_LOADED
-    import importlib
-
-    for name in _RULE_MODULES:
-        importlib.import_module(f"simdist.framework.ops.{name}")
+    execute.gradient_rules()
     _RULES_LOADED = True
 
 

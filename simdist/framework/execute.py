@@ -49,6 +49,23 @@ def RegisterGradient(op_type: str):  # noqa: N802 - TF's name
     return wrap
 
 
+# The modules of the core ops' gradient rules, loaded by the first gradient (backprop) or
+# by a look at the whole table (``gradient_rules``): an eager program that never
+# differentiates never loads them. Other ops' modules register their own rules as they load
+# (an op can only be on a tape once its module is).
+_RULE_MODULES = ("array_grad", "math_grad", "nn_grad", "conv_grad", "linalg_grad",
+                 "image_resize_grad")
+
+
+def gradient_rules() -> dict:
+    """``GRADIENTS`` with the core ops' rule modules loaded (op type -> rule, or None)."""
+    import importlib
+
+    for name in _RULE_MODULES:
+        importlib.import_module(f"simdist.framework.ops.{name}")
+    return GRADIENTS
+
+
 def NotDifferentiable(op_type: str) -> None:  # noqa: N802 - TF's name
     """Declare ``op_type`` as having no gradient (its inputs get ``None``)."""
     GRADIENTS[op_type] = None

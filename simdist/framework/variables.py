@@ -330,7 +330,7 @@ class Variable(metaclass=_VariableMeta):
                     "ResourceScatterSub")
         return _UnreadVariable(self)
 
-    @func_graph.recorded(kind="stateful", spec=_unread_spec)
+    @op_recording.recorded(kind="stateful", spec=_unread_spec)
     def scatter_update(self, sparse_delta, use_locking=False, name=None):
         """Set the rows of a ``tf.IndexedSlices`` at their indices (ResourceScatterUpdate)."""
         rows, values = self._scattered(sparse_delta, "ResourceScatterUpdate")

@@ -62,7 +62,7 @@ _F, _D = np.float32, np.float64
 _LOW29, _HALF29 = np.int64((1 << 29) - 1), np.int64(1 << 28)  # float64 bits below float32's
 _LOAD = 11 / 64       # TensorCostModel's cycles per byte loaded or stored
 _NOCOPY = 0.0038      # nocopy_checker_avx2's FORCE_NOCOPY_THRESH
-_CHUNK = 1 << 18      # float64 sums held at once
+_CHUNK = 1 << 13      # float64 sums held at once (64 KiB: fresh pages past that cost more)
 
 
 def fma(a, b, c):

@@ -13,6 +13,8 @@ st.page_link("views/loss_scaling.py", label="3. Loss scaling: compute_average_lo
 st.page_link("views/training_timeline.py", label="4. Training timeline: Gantt chart, "
              "scaling efficiency")
 st.page_link("views/scaling_explorer.py", label="5. Scaling explorer: time and busbw curves")
+st.page_link("views/cluster_faults.py", label="6. Cluster faults: a killed worker, a "
+             "straggler or a slow link in a multi-worker cluster")
 st.page_link("views/parameter_server.py", label="7. Parameter servers: asynchronous "
              "training, stale reads, stragglers, a failing worker")
 st.page_link("views/tf_function.py", label="8. tf.function tracing: trace once, run the "

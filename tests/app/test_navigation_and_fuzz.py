@@ -1,5 +1,7 @@
 """The entry point's navigation, and control combinations drawn from the controls' ranges."""
 
+import re
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
@@ -15,6 +17,13 @@ def test_entry_point_lists_every_page():
                  "tf_function"):
         at.switch_page(f"views/{view}.py").run()
         assert not at.exception, view
+
+
+def test_home_links_every_page_in_navigation_order():
+    pages = re.findall(r'st\.Page\("(views/\w+\.py)"', (APP / "streamlit_app.py").read_text())
+    links = re.findall(r'st\.page_link\("(views/\w+\.py)"',
+                       (APP / "views" / "home.py").read_text())
+    assert links == pages[1:]   # all but home itself
 
 
 def _value(c):

@@ -98,27 +98,20 @@ class InputContext:
                 f"total: {self._num_input_pipelines})")
 
 
-def _arrays(v):
-    """A leaf's arrays on the host: an array, or a composite's values and partitions."""
-    from simdist.data import composite_rows
-
-    if not composite_rows.is_composite(v):
-        return array_api.from_host(v)
-    parts = [v.flat_values, *v.nested_row_splits] if hasattr(v, "flat_values") else \
-        [v.indices, v.values, v.dense_shape]
-    return [array_api.from_host(p._value if isinstance(p, Tensor) else p) for p in parts]
-
-
-def _placed(v, arrays, dev):
-    """The leaf on ``dev``: a Tensor, or a composite of Tensors there (its values)."""
+def _placed(v, dev):
+    """A batch's leaf on ``dev``, and the bytes its copy moves: a Tensor, or a RaggedTensor /
+    SparseTensor whose values are a Tensor there (its partitions are copied too)."""
     from simdist.framework.ragged_tensor import RaggedTensor
     from simdist.framework.sparse_tensor import SparseTensor
 
-    if isinstance(v, RaggedTensor):
-        return v.with_flat_values(Tensor(arrays[0], dev))
-    if isinstance(v, SparseTensor):
-        return SparseTensor(v.indices, Tensor(arrays[1], dev), v.dense_shape)
-    return Tensor(arrays, dev)
+    ragged, sparse = isinstance(v, RaggedTensor), isinstance(v, SparseTensor)
+    parts = [v.flat_values, *v.nested_row_splits] if ragged else \
+        [v.values, v.indices, v.dense_shape] if sparse else [v]
+    arrays = [array_api.from_host(p._value if isinstance(p, Tensor) else p) for p in parts]
+    values = Tensor(arrays[0], dev)
+    leaf = v.with_flat_values(values) if ragged else \
+        SparseTensor(v.indices, values, v.dense_shape) if sparse else values
+    return leaf, sum(array_api.nbytes(a) for a in arrays)
 
 
 def _has_prefetch(dataset) -> bool:
@@ -143,12 +136,10 @@ class _Placer:
 
     def place(self, i, values):
         dev = self.devices[i] if self.fetch else self.host
-        leaves = [_arrays(v) for v in structure.flatten(values)]
+        placed = [_placed(v, dev) for v in structure.flatten(values)]
         if dev is not self.host:
-            self._charge(i, dev, sum(array_api.nbytes(a) for leaf in leaves
-                                     for a in (leaf if isinstance(leaf, list) else [leaf])))
-        return structure.pack(values, [_placed(v, leaf, dev) for v, leaf in
-                                       zip(structure.flatten(values), leaves)])
+            self._charge(i, dev, sum(nbytes for _, nbytes in placed))
+        return structure.pack(values, [leaf for leaf, _ in placed])
 
     def _charge(self, i, dev, nbytes):
         latency, bw = link(self.host, dev)

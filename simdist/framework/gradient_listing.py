@@ -102,10 +102,18 @@ def _reduce_args(s, x, y, gx, gy):
     for i, g in enumerate((gx, gy)):
         must = axes[i] or len(_shape((x, y)[i])) < rank
         if g is not None and must:
-            g = s.op("Sum", "Sum", [g, ("reduction_indices", axes[i])])
+            g = _kept_sum(s, g, axes[i])
             g = s.op("Reshape", "Reshape", [g, shapes[i]], like=(x, y)[i])
         out.append(g)
     return out[0], out[1]
+
+
+def _kept_sum(s, grad, axes):
+    """``reduce_sum(grad, axes, keepdims=True)`` (TF's gradient functions keep the dims:
+    the NodeDef's ``keep_dims: true``, a shape of the input's rank)."""
+    out = s.op("Sum", "Sum", [grad, ("reduction_indices", axes)], dtype=grad.dtype)
+    out.op._given = {"keep_dims": True}
+    return out
 
 
 def _reshape(s, grad, shape, like_shape):
@@ -250,8 +258,7 @@ def _exp(s, op, grad, skip=()):
 def _softmax(s, op, grad, skip=()):
     """nn_grad._SoftmaxGrad: (grad - sum(grad * softmax, -1, keepdims)) * softmax."""
     y = op.outputs[0]
-    summed = s.op("Sum", "Sum", [s.op("mul", "Mul", [grad, y], like=grad),
-                                 ("reduction_indices", -1)], dtype=grad.dtype)
+    summed = _kept_sum(s, s.op("mul", "Mul", [grad, y], like=grad), -1)
     return [s.op("mul", "Mul", [s.op("sub", "Sub", [grad, summed], like=grad), y],
                  like=grad)]
 

@@ -35,14 +35,17 @@ def _given(s, label, value, dtype=None):
     return s.const(label, value, dtype or dtypes.float32)
 
 
-def _strided_slice(s, shape, bounds):
+def _strided_slice(s, shape, bounds, **masks):
     """``shape[begin:end]`` with tensor bounds: ``stack`` .. ``stack_2`` (Pack of a tensor
-    bound, a Const for a Python one), then the StridedSlice."""
+    bound, a Const for a Python one), then the StridedSlice with its ``masks``
+    (``shape[0]``: shrink_axis_mask 1; ``shape[axis + 1:]``: end_mask 1)."""
     name = s.name("strided_slice")
     inner = Scope(s.b, name + "/")
     made = [inner.const("stack", [b]) if isinstance(b, int) else
             inner.op("stack", "Pack", [b], dtype=_I32) for b in bounds]
-    return s.op("strided_slice", "StridedSlice", [shape] + made, dtype=_I32, name=name)
+    out = s.op("strided_slice", "StridedSlice", [shape] + made, dtype=_I32, name=name)
+    out.op._given = masks
+    return out
 
 
 def list_linspace(builder, name, args, kwargs, outputs):
@@ -65,8 +68,13 @@ def list_linspace(builder, name, args, kwargs, outputs):
               for t in (start, stop)]
     first, last = [s.op("ExpandDims", "ExpandDims", [t, ("dim", axis)], like=start)
                    for t in starts]
-    shape = s.const("Shape", 0)
-    ndims = _strided_slice(s, s.const("Shape", 0), [0, 1, 1])
+    # shape(expand_dims(start, axis)) and its own shape fold to Consts of TF's values
+    broadcast_shape = list(np.broadcast_shapes(*known))
+    at = axis % (len(broadcast_shape) + 1)
+    expanded = broadcast_shape[:at] + [1] + broadcast_shape[at:]
+    shape = s.const("Shape", expanded)
+    ndims = _strided_slice(s, s.const("Shape", [len(expanded)]), [0, 1, 1],
+                           shrink_axis_mask=1)
     axis_t = s.op("SelectV2", "SelectV2", [("condition", axis >= 0), ("t", axis),
                                           s.op("add", "AddV2", [ndims, ("y", axis)])])
     fill = s.op("Maximum", "Maximum", [s.op("sub", "Sub", [num, ("y", 2)]), ("y", 0)])
@@ -82,11 +90,12 @@ def list_linspace(builder, name, args, kwargs, outputs):
                                                     [mask, fill, ("e", 1)])])
     middle = s.op("add", "AddV2", [first, s.op("mul", "Mul", [delta, inner])], like=first)
     joined = s.op("concat", "ConcatV2", [first, middle, last, axis_t], like=first)
-    begin = s.const("zeros_like", 0)
+    begin = s.const("zeros_like", [0] * len(expanded))
     before = _strided_slice(s, shape, [0, axis_t, s.const("Const", 1)])
     length = s.op("Reshape", "Reshape", [num, ("shape", [1])], dtype=_I32)
     after = s.op("add", "AddV2", [axis_t, ("y", 1)], dtype=_I32)
-    after = _strided_slice(s, shape, [after, s.const("Const", 0), s.const("Const", 1)])
+    after = _strided_slice(s, shape, [after, s.const("Const", 0), s.const("Const", 1)],
+                           end_mask=1)
     size = s.op("concat", "ConcatV2", [before, length, after, ("axis", 0)], dtype=_I32)
     out = s.op("Slice", "Slice", [joined, begin, size], dtype=start.dtype,
                shape=(outputs[0][1] if outputs else None))

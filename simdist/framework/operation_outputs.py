@@ -22,7 +22,9 @@ Const's shape is its value's).
 
 from __future__ import annotations
 
-from simdist.framework import dtypes, op_def_table
+import numpy as np
+
+from simdist.framework import dtypes, op_def_table, shape_inference
 from simdist.framework.tensor_shape import TensorShape
 
 
@@ -32,6 +34,7 @@ def complete(ops) -> list:
     from simdist.framework.graph_def import _Lister
 
     lister = _Lister(ops, set())
+    values: dict = {}   # id(tensor) -> its value where small and known (shape_inference)
     for op in ops:
         if op.type == "Const" and op.outputs:
             _const(lister, op)
@@ -42,7 +45,59 @@ def complete(ops) -> list:
         for t in op.outputs:   # a listing's 'string' or NumPy dtype: TF's DType
             if t.dtype is not None and not isinstance(t.dtype, dtypes.DType):
                 t.dtype = dtypes.as_dtype(t.dtype)
+        _infer(lister, op, values)
     return ops
+
+
+def _call_attrs(op) -> dict:
+    from simdist.framework.graph_def import _call_attrs
+
+    return _call_attrs(op)
+
+
+def _infer(lister, op, values) -> None:
+    """Give ``op``'s outputs the shapes TF's shape function gives them (shape_inference)
+    and keep the small integer values known for the ops after it."""
+    if op.type in ("Const", "Placeholder") or not op.outputs:
+        if op.type == "Const" and op.outputs:
+            values[id(op.outputs[0])] = _const_value(lister, op)
+        return
+    shapes = [t.shape.as_list() if t.shape.rank is not None else None for t in op.inputs]
+    known = [values.get(id(t)) for t in op.inputs]
+    attrs = {k: v.value for k, v in lister.attrs(op).items()} \
+        if op.type in shape_inference.ATTRIBUTED else {}
+    listed = [t.shape.as_list() if t.shape.rank is not None else None for t in op.outputs]
+    if op.type in shape_inference.REDUCTIONS and "keep_dims" not in _call_attrs(op) \
+            and listed[0] is not None and shapes[0] is not None:   # as its listing kept
+        attrs["keep_dims"] = len(listed[0]) == len(shapes[0]) != 0
+    inferred = shape_inference.infer(op.type, attrs, shapes, known)
+    for t, was, shape in zip(op.outputs, listed, inferred or ()):
+        shape = shape_inference.merged(op.type, was, shape)
+        if shape is not None:
+            t.shape = TensorShape(shape)
+    if len(op.outputs) == 1:
+        value = shape_inference.evaluate(op.type, attrs, known, shapes)
+        if value is not None:
+            values[id(op.outputs[0])] = value
+
+
+def _const_value(lister, op):
+    t = op.outputs[0]
+    value = getattr(t, "value", None)
+    if value is None:
+        given = lister.attrs(op).get("value")
+        if given is None:
+            return None
+        array, _, shape = given.value
+        dims = None if shape is None else [int(d) for d in _flat(shape)]
+        if dims is not None and np.size(array) not in (1, int(np.prod(dims))):
+            return None
+        value = array if dims is None else np.broadcast_to(np.reshape(array, -1), dims) \
+            if np.size(array) == 1 else np.reshape(array, dims)
+    value = np.asarray(value)
+    if value.size == 0:   # an empty list's: TF's int32
+        return value.astype(np.int32)
+    return value if value.dtype.kind in "iub" and value.size <= 1024 else None
 
 
 def _const(lister, op) -> None:
@@ -64,8 +119,6 @@ def _const(lister, op) -> None:
 
 
 def _flat(shape):
-    import numpy as np
-
     return np.ravel(shape.numpy() if hasattr(shape, "numpy") else shape)
 
 

@@ -301,4 +301,23 @@ out = [library_text(f, tf.constant(1.0), tf.constant(3)),
        f(tf.constant(1.0), tf.constant(3)), h(tf.constant([1.0, 2.0]), tf.constant(True),
                                               tf.constant(3))]
 """,
+    # TF's C++ shape functions give every listed op's outputs their static shapes (the
+    # ops a gradient, a linspace or an optimizer lists too); a gradient's Sums keep dims
+    "listed ops' static shapes: a tape's gradient, a mean's, linspace, RMSprop's update":
+        SETUP + """
+w = tf.Variable(tf.ones([3, 2]))
+b = tf.Variable([0.5, -0.5])
+opt = tf.keras.optimizers.RMSprop(0.1)
+@tf.function
+def f(x, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y)) * tf.reduce_sum(b * x[0, 0])
+    grads = tape.gradient(loss, [w, b])
+    opt.apply_gradients(zip(grads, [w, b]))
+    return tf.linspace(x[0], x[1], 4, axis=-1)
+g = f.get_concrete_function(tf.ones([4, 3]), tf.zeros([4, 2])).graph
+out = ([[o.name, o.type, [[t.dtype.name, str(t.shape)] for t in o.outputs]]
+        for o in g.get_operations()],
+       [str(n) for n in g.as_graph_def().node if n.op in ("Sum", "StridedSlice")])
+""",
 }

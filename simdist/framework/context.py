@@ -20,7 +20,6 @@ Mirrors tensorflow/python/eager/context.py (device scopes are per thread).
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 
 from simdist import _world
@@ -169,7 +168,7 @@ def _find_device(name):
                 for d in machine.devices.values())):
             raise
         return machine_lib.find_device(
-            dataclasses.replace(spec, device_type="CPU", device_index=0).to_string())
+            spec._replace(device_type="CPU", device_index=0).to_string())
 
 
 _in_function = ThreadLocalValue(False)

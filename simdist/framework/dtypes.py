@@ -8,6 +8,8 @@ Glossary:
   bfloat16       -- TPUs' 16-bit float (8 exponent bits like float32, 7 mantissa bits);
                     values are ml_dtypes.bfloat16 arrays, so casts round to nearest even as
                     TF's do. NumPy calls its kind 'V', so ``np_kind`` reads it as 'f'.
+                    ml_dtypes loads on bfloat16's first use (its NumPy dtype, an array of
+                    it): its import costs as much as the rest of the eager core's.
   complex64/128  -- complex numbers (pairs of float32 / float64); a Python ``complex`` is
                     complex128, as in TF.
   string         -- byte strings of any length (TF's ``tf.string``): values are NumPy
@@ -24,10 +26,26 @@ Mirrors tensorflow/python/framework/dtypes.py.
 
 from __future__ import annotations
 
-import ml_dtypes
 import numpy as np
 
-_BF16 = np.dtype(ml_dtypes.bfloat16)
+_BF16 = None   # np.dtype(ml_dtypes.bfloat16), once loaded (``_bfloat16_numpy``)
+
+
+def _bfloat16_numpy() -> np.dtype:
+    """bfloat16's NumPy dtype, importing ml_dtypes the first time (and indexing it)."""
+    global _BF16
+    if _BF16 is None:
+        import ml_dtypes
+
+        _BY_NUMPY[np.dtype(ml_dtypes.bfloat16)] = bfloat16
+        _BF16 = np.dtype(ml_dtypes.bfloat16)
+    return _BF16
+
+
+def is_bfloat16(np_dtype: np.dtype) -> bool:
+    """Whether the NumPy dtype ``np_dtype`` is bfloat16 (no other kind than NumPy's 'V' can
+    be: a float32 or int array never loads ml_dtypes)."""
+    return np_dtype.kind == "V" and np_dtype.name == "bfloat16" and np_dtype == _bfloat16_numpy()
 
 
 def _other_namespace_dtype(value):
@@ -42,12 +60,16 @@ def _other_namespace_dtype(value):
 def np_kind(np_dtype) -> str:
     """NumPy's kind letter of ``np_dtype``, with bfloat16 a float ('f') as in TF."""
     np_dtype = np.dtype(np_dtype)
-    return "f" if np_dtype == _BF16 else np_dtype.kind
+    return "f" if is_bfloat16(np_dtype) else np_dtype.kind
 
 
 def finfo(np_dtype):
     """``np.finfo`` that knows bfloat16."""
-    return ml_dtypes.finfo(np_dtype) if np.dtype(np_dtype) == _BF16 else np.finfo(np_dtype)
+    if is_bfloat16(np.dtype(np_dtype)):
+        import ml_dtypes
+
+        return ml_dtypes.finfo(np_dtype)
+    return np.finfo(np_dtype)
 
 
 class DType:
@@ -112,22 +134,42 @@ class DType:
         return f"<dtype: {self.name!r}>"
 
     def __eq__(self, other) -> bool:
-        if isinstance(other, DType):
-            return self._np == other._np
+        if isinstance(other, DType):   # one DType per name (half is float16 ...)
+            return self.name == other.name
         try:
-            return self._np == as_dtype(other)._np
+            return self.name == as_dtype(other).name
         except (TypeError, ValueError):
             return False
 
     def __hash__(self) -> int:
         return hash(self._np)
 
+    def __reduce__(self):   # unpickled as the one DType of its name, as TF's
+        return as_dtype, (self.name,)
+
+
+class _BFloat16(DType):
+    """bfloat16: its NumPy dtype is ml_dtypes', loaded on first use (``_bfloat16_numpy``)."""
+
+    __slots__ = ()
+
+    def __init__(self):
+        self.name = "bfloat16"
+
+    @property
+    def _np(self) -> np.dtype:
+        return _bfloat16_numpy()
+
+    @property
+    def as_numpy_dtype(self):
+        return _bfloat16_numpy().type
+
 
 float16 = DType("float16", np.float16)
 half = float16
 float32 = DType("float32", np.float32)
 float64 = DType("float64", np.float64)
-bfloat16 = DType("bfloat16", ml_dtypes.bfloat16)
+bfloat16 = _BFloat16()
 double = float64
 int8 = DType("int8", np.int8)
 uint8 = DType("uint8", np.uint8)
@@ -149,7 +191,7 @@ resource = DType("resource", np.dtype([("resource", np.object_)]))   # a variabl
 DTYPES = {d.name: d for d in (float16, bfloat16, float32, float64, int8, uint8, int16, uint16,
                                int32, uint32, int64, uint64, bool_, complex64, complex128,
                                string, variant, resource)}
-_BY_NUMPY = {d._np: d for d in DTYPES.values()}
+_BY_NUMPY = {d._np: d for d in DTYPES.values() if d is not bfloat16}   # + bfloat16 once loaded
 # types.proto's DataType numbers
 _ENUMS = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6,
           "string": 7, "complex64": 8, "int64": 9, "bool": 10, "bfloat16": 14, "uint16": 17,
@@ -203,6 +245,8 @@ def as_dtype(value) -> DType:
         npd = _other_namespace_dtype(value)
     if npd is not None and npd in _BY_NUMPY:
         return _BY_NUMPY[npd]
+    if npd is not None and is_bfloat16(npd):   # the first bfloat16 array seen
+        return bfloat16
     if npd is not None and npd.kind in "US":
         return string
     raise TypeError(

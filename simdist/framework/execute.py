@@ -200,12 +200,24 @@ def _charge(dev, op_type, inputs, outs, flops) -> None:
     for o in outs:
         nbytes += o._nbytes
         size += o._value.size
-    low = outs[0]._value.dtype in _LOW_PRECISION if outs else False
+    low = False
+    if outs:
+        dt = outs[0]._value.dtype
+        low = _LOW_PRECISION.get(dt)
+        if low is None:
+            low = _LOW_PRECISION.setdefault(dt, _low_precision(dt))
     dev.run_op(op_type, size if flops is None else flops, nbytes, low)
 
 
-# A set: a dtype is found by hash, not compared with each entry (this runs for every op).
-_LOW_PRECISION = frozenset((np.dtype(np.float16), np.dtype(dtypes.bfloat16.as_numpy_dtype)))
+# dtype -> whether it is float16 or bfloat16: a dtype is found by hash (this runs for every
+# op), each one's answer computed once (bfloat16's without loading ml_dtypes before an
+# array of it exists).
+_LOW_PRECISION: dict = {}
+
+
+def _low_precision(dtype) -> bool:
+    dtype = array_api.numpy_dtype(dtype)
+    return dtype == np.float16 or dtypes.is_bfloat16(dtype)
 
 
 # --- conversion -------------------------------------------------------------------------

@@ -108,8 +108,6 @@ def keeps_on_host(dtype) -> bool:
     name = backend.get_backend()
     if name == "numpy":
         return False
-    if dtype == _BFLOAT16:
-        return True  # neither the standard nor CuPy has bfloat16
     return name == "array_api_strict" and dtype == np.float16
 
 
@@ -356,11 +354,3 @@ def synchronize(arrays) -> None:
     for device in devices.values():
         device.synchronize()
 
-
-def _bfloat16():
-    import ml_dtypes
-
-    return np.dtype(ml_dtypes.bfloat16)
-
-
-_BFLOAT16 = _bfloat16()

@@ -11,13 +11,12 @@ Mirrors tensorflow/python/framework/device_spec.py and python/distribute/device_
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 _PART = re.compile(r"^(job|replica|task|device|cpu|gpu|tpu):(.*)$", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class DeviceSpec:
+class DeviceSpec(NamedTuple):   # not a dataclass: ~1 ms less at the first op
     """The parts of a device name; ``None`` where a name leaves a part out."""
 
     job: str | None = None
@@ -59,10 +58,7 @@ class DeviceSpec:
 
     def make_merged_spec(self, other: DeviceSpec) -> DeviceSpec:
         """Fill the parts this spec leaves out from ``other``."""
-        return replace(
-            other,
-            **{k: v for k, v in self.__dict__.items() if v is not None},
-        )
+        return other._replace(**{k: v for k, v in self._asdict().items() if v is not None})
 
     def to_string(self) -> str:
         out = ""
@@ -116,5 +112,5 @@ def canonicalize(device, default: str | DeviceSpec | None = None) -> str:
     )
     base = base.make_merged_spec(LOCALHOST)
     if spec.job is not None and spec.job != base.job and spec.task is None:
-        base = replace(base, task=0)
+        base = base._replace(task=0)
     return spec.make_merged_spec(base).to_string()

@@ -20,10 +20,10 @@ tensorflow/python/framework/config.py.
 
 from __future__ import annotations
 
+import collections
 import math
 import os
 import threading
-from dataclasses import dataclass
 
 from simdist.hardware import cuda_visible_devices
 from simdist.hardware.device import Device
@@ -32,29 +32,27 @@ from simdist.hardware.specs import SPECS
 from simdist.hardware.trace import Trace
 
 
-@dataclass(frozen=True)
-class PhysicalDevice:
+# Named tuples, as TF's (eager/context.py): a dataclass would cost each a millisecond at
+# the first op.
+class PhysicalDevice(collections.namedtuple("PhysicalDevice", ["name", "device_type"])):
     """A physical device as ``tf.config.list_physical_devices`` reports it."""
 
-    name: str
-    device_type: str
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class LogicalDevice:
+class LogicalDevice(collections.namedtuple("LogicalDevice", ["name", "device_type"])):
     """A logical device as ``tf.config.list_logical_devices`` reports it."""
 
-    name: str
-    device_type: str
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
-class LogicalDeviceConfiguration:
+class LogicalDeviceConfiguration(collections.namedtuple(
+        "LogicalDeviceConfiguration",
+        ["memory_limit", "experimental_priority", "experimental_device_ordinal"],
+        defaults=(None, None, None))):
     """Configuration of one logical device carved out of a physical one (memory in MB)."""
 
-    memory_limit: int | None = None
-    experimental_priority: int | None = None
-    experimental_device_ordinal: int | None = None
+    __slots__ = ()
 
 
 class Machine:

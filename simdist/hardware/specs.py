@@ -23,13 +23,12 @@ the bf16 rate (``flops``), as for the v4 entry.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 GiB = 1024**3
 
 
-@dataclass(frozen=True)
-class HardwareSpec:
+class HardwareSpec(NamedTuple):   # not a dataclass: ~1 ms less at the first op
     """Performance figures of one device model."""
 
     name: str

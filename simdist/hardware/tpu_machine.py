@@ -16,7 +16,7 @@ Mirrors what tensorflow/python/tpu/tpu_system_metadata.py reads of a connected T
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from simdist.hardware.device import Device
 from simdist.hardware.machine import MACHINES, LogicalDevice, Machine
@@ -25,8 +25,7 @@ from simdist.hardware.topologies import links
 from simdist.hardware.topologies.tpu_slice import tpu_slice
 
 
-@dataclass(frozen=True)
-class TPUSlice:
+class TPUSlice(NamedTuple):   # not a dataclass: ~1 ms less at the first op
     """The figures of one TPU slice preset."""
 
     name: str

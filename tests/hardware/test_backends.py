@@ -19,6 +19,7 @@ import pytest
 import strict_rerun
 from strict_rerun import strict_files
 
+from simdist.framework import dtypes
 from simdist.hardware import array_api, backend
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,7 +110,8 @@ def test_strict_backend_catches_numpy_only_calls(restore_backend):
 def test_host_dtypes_stay_on_the_host_on_the_strict_backend(restore_backend):
     pytest.importorskip("array_api_strict")
     backend.set_backend("array_api_strict")
-    assert array_api.keeps_on_host(np.float16) and array_api.keeps_on_host(array_api._BFLOAT16)
+    assert array_api.keeps_on_host(np.float16)
+    assert array_api.keeps_on_host(dtypes.bfloat16.as_numpy_dtype)
     assert not array_api.keeps_on_host(np.float32)
     halves = [np.array([1.5, 2.0], np.float16), np.array([0.25, 1.0], np.float16)]
     from simdist import collectives

@@ -24,7 +24,7 @@ them.
 
 from __future__ import annotations
 
-import base64
+import functools
 
 import numpy as np
 
@@ -54,11 +54,14 @@ _PACKED = (
 def unpack(packed_lines):
     """The entries (-1, 0 or 1) of a table packed as ``_PACKED`` is: two bits each, four to
     a byte, base64 (tests/framework/record_rcpps_table.pack)."""
+    import base64
+
     packed = np.frombuffer(base64.b64decode("".join(packed_lines)), np.uint8)
     shifts = np.array([6, 4, 2, 0], np.uint8)
     return ((packed[:, None] >> shifts) & 3).ravel().astype(np.int64) - 1
 
 
+@functools.cache   # built on the first reciprocal, not at the import (the first op)
 def _table():
     """rcpps of ``1 + (i + 0.5) / 4096``'s block, as float32 bits in [0.5, 1), for each i."""
     i = np.arange(4096)
@@ -66,15 +69,12 @@ def _table():
     return (np.uint32(126 << 23) | ((m.astype(np.uint32) & 0xFFF) << 11)).astype(np.uint32)
 
 
-_RCP = _table()
-
-
 def rcpps(a):
     """The CPU's ``rcpps`` of a float32 array (see the glossary)."""
     a = np.asarray(a, _F)
     bits = a.view(np.uint32)
     exponent = ((bits >> 23) & 0xFF).astype(np.int64)
-    entry = _RCP[(bits >> 11) & 0xFFF]
+    entry = _table()[(bits >> 11) & 0xFFF]
     out_exp = 253 - exponent                 # 126 for a in [1, 2)
     out = (out_exp.astype(np.uint32) << 23) | (entry & 0x7FFFFF) | (bits & 0x80000000)
     out = np.where(out_exp <= 0, bits & 0x80000000, out)            # underflow: signed 0

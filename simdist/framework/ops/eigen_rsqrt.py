@@ -31,6 +31,8 @@ tensorflow/core/kernels/cwise_op_rsqrt.cc.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from simdist.framework.ops.eigen_cpu import by_packets, daz
@@ -73,6 +75,7 @@ _PACKED = (
 )
 
 
+@functools.cache   # built on the first rsqrt, not at the import (the first op)
 def _table():
     """rsqrtps of each block's midpoint as float32 bits in [0.5, 1): [1, 2)'s 4096
     blocks, then [2, 4)'s."""
@@ -82,7 +85,6 @@ def _table():
     return (np.uint32(126 << 23) | ((m.astype(np.uint32) & 0xFFF) << 11)).astype(np.uint32)
 
 
-_RSQRT = _table()
 _MINUS_HALF, _MINUS_ONE, _ONE = _F(-0.5), _F(-1), _F(1)
 _DEFAULT_NAN, _INF = np.uint32(0xFFC00000), np.uint32(0x7F800000)
 
@@ -93,7 +95,7 @@ def rsqrtps(a):
     bits = a.view(np.uint32)
     exponent = (bits >> 23) & 0xFF
     odd = (exponent & 1).astype(np.uint32)
-    entry = _RSQRT[((1 - odd) << 12) | ((bits >> 11) & 0xFFF)]
+    entry = _table()[((1 - odd) << 12) | ((bits >> 11) & 0xFFF)]
     out_exp = (np.int64(126) - (exponent.astype(np.int64) - 127) // 2).astype(np.uint32)
     out = (out_exp << 23) | (entry & 0x7FFFFF)
     sign = bits & 0x80000000

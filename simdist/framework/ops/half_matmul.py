@@ -33,8 +33,6 @@ import numpy as np
 from simdist.framework import dtypes
 from simdist.hardware import array_api
 
-_BFLOAT16 = np.dtype(dtypes.bfloat16.as_numpy_dtype)
-
 
 def widened_matmul(av, bv):
     """``av @ bv`` for 16-bit float arrays (rank >= 2, broadcast batch dimensions), summed
@@ -48,7 +46,7 @@ def widened_matmul(av, bv):
     for i in range(k):
         acc += a[..., :, i:i + 1] * b[..., i:i + 1, :]
     dtype = array_api.numpy_dtype(av)
-    if dtype == _BFLOAT16:
+    if dtypes.is_bfloat16(dtype):
         # FastConvertFromFloat<bfloat16> is tsl's FloatToBFloat16: the float32's upper
         # 16 bits, truncated (not rounded to nearest as a cast is).
         return (acc.view(np.uint32) >> 16).astype(np.uint16).view(dtype)

@@ -266,6 +266,8 @@ class _Lister:
                                            for d in types.get(name + "[]", ())])
             elif any(a[2] == name for a in opdef.inputs):
                 value = n_listed
+            elif any(a[2] == name for a in opdef.outputs):   # Unpack's num: its outputs
+                value = len(op.outputs)
             else:
                 value = _default(kind, default)
             if value is None:
@@ -384,6 +386,7 @@ _CALL_ATTRS = {
     "leaky_relu": [("alpha", 1, "alpha", float)],
     "squeeze": [("squeeze_dims", 1, "axis", lambda a: [a] if isinstance(a, int) else a)],
     "stack": [("axis", 1, "axis", int)], "one_hot": [("axis", 4, "axis", int)],
+    "unstack": [("axis", 2, "axis", int)], "top_k": [("sorted", 2, "sorted", bool)],
     "gather": [("batch_dims", 4, "batch_dims", int)],
     # tensor[key]: its masks (slice_spec)
     "_getitem": [(mask, 1, None, lambda key, m=mask: (slice_spec(key) or (0, 0, 0, {}))[3]

@@ -95,7 +95,7 @@ _OP_DEFS = {
     "l2_loss": ("L2Loss", ("t",)),
     "reshape": ("Reshape", ("tensor", "shape")), "transpose": ("Transpose", ("x", "perm")),
     "expand_dims": ("ExpandDims", ("input", "dim")), "tile": ("Tile", ("input", "multiples")),
-    "reverse": ("ReverseV2", ("tensor", "axis")),
+    "reverse": ("ReverseV2", ("tensor", "axis")), "unstack": ("Unpack", ("value",)),
     "stop_gradient": ("StopGradient", ("input",)),
     "squeeze": ("Squeeze", ("input",)), "argmax": ("ArgMax", ("input", "dimension")),
     "argmin": ("ArgMin", ("input", "dimension")),
@@ -135,6 +135,16 @@ def _transpose(a, perm=None, *_, **__):
     return [("x", a), ("perm", perm)]   # None: the axes reversed (arranged_inputs)
 
 
+def _split(value, num_or_size_splits, axis=0, *_, **__):
+    if np.ndim(num_or_size_splits) == 0 and not isinstance(num_or_size_splits, (list, tuple)):
+        return [("split_dim", axis), ("value", value)]   # Split: the axis converted first
+    return [("value", value), ("size_splits", num_or_size_splits), ("split_dim", axis)]
+
+
+def _top_k(input, k=1, *_, **__):  # noqa: A002 - TF's name
+    return [("input", input), ("k", k)]
+
+
 def _values_axis(values, axis=0, *_, **__):
     return [("values", values), ("axis", axis)]
 
@@ -146,6 +156,7 @@ _ARRANGED = {"one_hot": ("OneHot", _one_hot), "range": ("Range", _range),
              "_getitem": ("StridedSlice", _strided_slice),
              "transpose": ("Transpose", _transpose), "concat": ("ConcatV2", _values_axis),
              "stack": ("Pack", lambda values, *_, **__: [("values", values)]),
+             "split": (None, _split), "top_k": ("TopKV2", _top_k),
              "fill": ("Fill", lambda dims, value, *_, **__: [("dims", dims),
                                                                ("value", value)])}
 _KEYWORDS = {"axis": {"transpose": "perm", "expand_dims": "dim", "argmax": "dimension",
@@ -461,7 +472,12 @@ class _Builder:
                 except TypeError:
                     pairs = None
                 if pairs is not None:
-                    op_type = arranged[0] or ("Where" if len(pairs) == 1 else "SelectV2")
+                    op_type = arranged[0] or (
+                        ("Split" if pairs[0][0] == "split_dim" else "SplitV")
+                        if fn_name == "split" else
+                        "Where" if len(pairs) == 1 else "SelectV2")
+                    if op_type == "SplitV":
+                        pairs = self.split_sizes(node.name, pairs)
                     inputs = self.arranged_inputs(node.name, op_type, pairs)
             if op_type is None:
                 op_type = _SUFFIX.sub("", node.name.rsplit("/", 1)[-1])
@@ -631,6 +647,18 @@ class _Builder:
             c, VariableCapture) and not _written(node, c.variable)]
         for i, tid in enumerate(node.outputs):
             self.by_id[tid] = op.outputs[2 + i]
+
+    def split_sizes(self, op_name, pairs) -> list:
+        """tf.split's Python sizes: array_ops.split converts them before its op, an int32
+        ``Const`` in the scope around (the op's ``split_dim`` is its own)."""
+        out = []
+        for key, value in pairs:
+            if key == "size_splits" and _is_constant(value) and not isinstance(value, Tensor):
+                scope = op_name.rsplit("/", 1)[0] + "/" if "/" in op_name else ""
+                value = self.const(self.unique(scope + "Const"), np.asarray(value, np.int32))
+                value.value = np.asarray(value.op._value)
+            out.append((key, value))
+        return out
 
     def arranged_inputs(self, op_name, op_type, pairs) -> list:
         """The inputs of an arranged op: converted in the pairs' order (its Consts made in

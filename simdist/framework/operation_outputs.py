@@ -11,6 +11,7 @@ Glossary:
                  shape its value's (a listing's, or its TensorProto's: the shape
                  ``tf.constant`` was given).
   resource    -- a variable's handle Placeholder: ``resource``, a scalar.
+  IdentityN   -- one output per input (``IdentityN:1`` ...), each its input's.
   other ops   -- the dtype its op definition's output argument has: a fixed type
                  (``Shape``: int32), or its type attr's (``T`` from its inputs'); a
                  ``While``'s outputs are its inputs' (``T``). Their shapes stay as listed.
@@ -36,6 +37,8 @@ def complete(ops) -> list:
     lister = _Lister(ops, set())
     values: dict = {}   # id(tensor) -> its value where small and known (shape_inference)
     for op in ops:
+        if op.type == "IdentityN":   # one output per input (its dtype and shape)
+            _identity_n(op)
         if op.type == "Const" and op.outputs:
             _const(lister, op)
         elif op.type == "Placeholder" and op.outputs and op.outputs[0].dtype is None:
@@ -47,6 +50,16 @@ def complete(ops) -> list:
                 t.dtype = dtypes.as_dtype(t.dtype)
         _infer(lister, op, values)
     return ops
+
+
+def _identity_n(op) -> None:
+    """An IdentityN simdist recorded with its first outputs only (a custom gradient's
+    node returns the results, not the arguments' copies): the others, its inputs'."""
+    from simdist.framework.graph_operations import GraphTensor
+
+    for i, t in enumerate(op.inputs[len(op.outputs):], start=len(op.outputs)):
+        op.outputs.append(GraphTensor(op, i, t.dtype, t.shape.as_list()
+                                      if t.shape.rank is not None else None))
 
 
 def _call_attrs(op) -> dict:

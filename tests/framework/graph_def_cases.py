@@ -320,4 +320,24 @@ out = ([[o.name, o.type, [[t.dtype.name, str(t.shape)] for t in o.outputs]]
         for o in g.get_operations()],
        [str(n) for n in g.as_graph_def().node if n.op in ("Sum", "StridedSlice")])
 """,
+    # an op of several outputs lists each ('op:1', its dtype and shape): a custom gradient's
+    # IdentityN one per input; tf.unstack / tf.split / tf.math.top_k are TF's op types
+    "multi-output ops: IdentityN's outputs, Unpack, Split, SplitV, TopKV2": SETUP + """
+@tf.custom_gradient
+def two(x, y):
+    def grad(dy):
+        return dy, dy
+    return x * y, grad
+@tf.function
+def f(x):
+    a, b = tf.unstack(x, axis=1)[:2]
+    s1, s2 = tf.split(x, 2, axis=1)
+    s3, s4 = tf.split(x, [1, 3], axis=-1)
+    v, i = tf.math.top_k(x[0], 2, sorted=False)
+    return a, b, s1, s2, s3, s4, v, i, two(x, 2.0 * x)
+g = f.get_concrete_function(tf.ones([2, 4])).graph
+out = ([[o.name, o.type, [t.name for t in o.inputs],
+         [[t.name, t.dtype.name, str(t.shape)] for t in o.outputs]] for o in g.get_operations()],
+       [str(n) for n in g.as_graph_def().node if n.op in ("Unpack", "Split", "SplitV", "TopKV2")])
+""",
 }

@@ -9,7 +9,14 @@ Glossary:
                             input pipeline (``InputContext``); replica ``j`` of a pipeline
                             takes the ``j``-th of every group of per-replica batches.
   empty batch            -- a replica left without rows this step (TF's partial-batch
-                            handling) gets a zero-row batch of the right structure.
+                            handling) gets a zero-row batch of the right structure; a
+                            SparseTensor's cannot be made (TF's DeserializeSparse of the
+                            empty serialized batch fails): InvalidArgumentError.
+  element_spec           -- over several replicas (or workers) a PerReplicaSpec of each
+                            replica's spec per leaf (_create_distributed_tensor_spec); over
+                            one, the dataset's own.
+  cardinality            -- the given dataset's, as a NumPy int64 taken when distributed
+                            (-1 infinite, -2 unknown).
   host -> device copy    -- priced on the topology and traced (cat ``input``); with
                             ``prefetch`` in the pipeline the next step's copy runs during
                             the current step, so a replica waits only if it is not done yet.
@@ -31,12 +38,15 @@ from __future__ import annotations
 
 import enum
 
+import numpy as np
+
 from simdist.data import distribute as data_distribute
 from simdist.data import optional_ops, structure
 from simdist.data.iterator_pass import iterator_pass
 from simdist.data.pipeline import PrefetchDataset
-from simdist.distribute.values import regroup
-from simdist.framework import errors, func_graph, nest
+from simdist.distribute.values import PerReplicaSpec, regroup
+from simdist.framework import composite_specs, errors, func_graph, nest
+from simdist.framework.sparse_tensor import SparseTensor
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api
 from simdist.hardware.transfer import link
@@ -182,9 +192,12 @@ class DistributedIterator:
     Made while tracing, a node starts its pass afresh at each execution."""
 
     def __init__(self, dataset):
-        self._spec = dataset.element_spec
+        self._spec = dataset._replica_spec()
+        self._element_spec = dataset.element_spec
         self._n = len(dataset._devices())
         self._template = data_distribute.dummy_batch(self._spec)
+        self._sparse = any(isinstance(s, composite_specs.SparseTensorSpec)
+                           for s in nest.flatten(self._spec))
         self._steps, self._placer = dataset._stream()
         if func_graph.current() is not None:
             self._start(dataset)
@@ -212,10 +225,25 @@ class DistributedIterator:
         flat = [v for worker in step for v in worker]
         values = []
         for i, v in enumerate(flat):
-            if v is None:
-                v = self._template
+            if v is None or (self._sparse and _no_sparse_rows(v)):
+                v = self._empty(i)
             values.append(self._placer.place(i, v))
         return values[0] if self._n == 1 else regroup(values, always_wrap=True)
+
+    def _empty(self, i):
+        """Replica ``i``'s batch when it has no rows this step (see the glossary).
+
+        Raises:
+          InvalidArgumentError: the element holds a SparseTensor (TF's DeserializeSparse).
+        """
+        if self._sparse:
+            raise errors.InvalidArgumentError(
+                None, None, "{{function_node __wrapped__DeserializeSparse_device_"
+                f"{self._devices()[i].name}}}}} Serialized sparse should have at least 1 "
+                "serialized tensor, but has a zero dimension [0,3] [Op:DeserializeSparse] "
+                "name: \nA SparseTensor batch must leave every replica a row: make the "
+                "global batch size a multiple of the number of replicas, or drop_remainder.")
+        return self._template
 
     def _devices(self):
         placer = self._placer
@@ -255,7 +283,7 @@ class DistributedIterator:
 
     @property
     def element_spec(self):
-        return self._spec
+        return self._element_spec
 
 
 class DistributedDataset:
@@ -279,6 +307,7 @@ class DistributedDataset:
         self._worker_datasets = [
             data_distribute.rebatch_for_worker(dataset, n, num_workers, w) for w in workers
         ]
+        self._cardinality = _cardinality(dataset)
 
     def _devices(self):
         return list(self._strategy.extended._devices)
@@ -288,7 +317,7 @@ class DistributedDataset:
 
     def _tracing_key(self):
         """tf.function traces once for distributed datasets of one spec and strategy."""
-        return id(self._strategy), structure.spec_key(self.element_spec)
+        return id(self._strategy), structure.spec_key(self._replica_spec())
 
     def _placer(self):
         return _Placer(self._devices(), self._options.experimental_fetch_to_device,
@@ -302,13 +331,24 @@ class DistributedDataset:
                                       enable_partial_batches(self._strategy, self._dataset))
         return _synchronized(self._strategy, steps), self._placer()
 
-    @property
-    def element_spec(self):
+    def _replica_spec(self):
+        """The spec of one replica's batch."""
         return self._worker_datasets[0].element_spec
 
     @property
+    def element_spec(self):
+        """The spec of a step (see the glossary: a PerReplicaSpec per leaf over several
+        replicas)."""
+        spec = self._replica_spec()
+        n = len(self._devices())
+        if n == 1 and getattr(self._strategy.extended, "_num_workers", 1) == 1:
+            return spec
+        return nest.map_structure(lambda s: PerReplicaSpec(*[s] * n), spec)
+
+    @property
     def cardinality(self):
-        return self._dataset.cardinality()
+        """The given dataset's cardinality (see the glossary)."""
+        return self._cardinality
 
     def reduce(self, initial_state, reduce_fn):
         """Fold ``reduce_fn(state, per_replica_batch)`` over every step (in a trace: TF's
@@ -345,9 +385,9 @@ class DistributedDatasetsFromFunction(DistributedDataset):
         self._per_replica = per_replica
         self._dataset = self._pipelines[0]
         self._num_workers = 1
+        self._cardinality = _cardinality(self._dataset)
 
-    @property
-    def element_spec(self):
+    def _replica_spec(self):
         return self._pipelines[0].element_spec
 
     def _stream(self):
@@ -359,6 +399,20 @@ class DistributedDatasetsFromFunction(DistributedDataset):
             steps = data_distribute.steps(streams, len(self._devices()) // len(self._pipelines),
                                           partial)
         return _synchronized(self._strategy, steps), self._placer()
+
+
+def _no_sparse_rows(batch) -> bool:
+    """Whether ``batch`` holds a SparseTensor of no rows (TF cannot deserialize it)."""
+    return any(isinstance(x, SparseTensor) and int(x.dense_shape.numpy()[0]) == 0
+               for x in nest.flatten(batch))
+
+
+def _cardinality(dataset):
+    """``dataset``'s cardinality as TF's input_lib takes it: a NumPy int64, or UNKNOWN (-2)
+    when distributed while tracing."""
+    if func_graph.current() is not None:
+        return np.int64(-2)
+    return np.int64(dataset._cardinality())
 
 
 def _synchronized(strategy, steps):

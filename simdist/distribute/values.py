@@ -9,6 +9,9 @@ Glossary:
   regroup            -- per-replica list of structures -> structure of PerReplica/Mirrored
                         (one object returned as is when every replica gave that object).
   select_replica     -- the inverse: replica ``i``'s component of every PerReplica/Mirrored.
+  PerReplicaSpec     -- the type of a PerReplica: one spec per replica (a distributed
+                        dataset's ``element_spec`` over several replicas, usable as a
+                        ``tf.function`` input_signature); printed ``PerReplicaSpec(spec, ...)``.
 
 Mirrors tensorflow/python/distribute/values.py and distribute_utils.py.
 """
@@ -78,6 +81,30 @@ class PerReplica(DistributedValues):
     @property
     def dtype(self):
         return self._get().dtype
+
+
+class PerReplicaSpec:
+    """The type of a PerReplica: one TensorSpec (or composite spec) per replica."""
+
+    __slots__ = ("_value_specs",)
+
+    def __init__(self, *value_specs):
+        self._value_specs = tuple(value_specs)
+
+    value_type = property(lambda self: PerReplica)
+
+    def _from_components(self, values):
+        """A PerReplica of ``values`` (one per replica; specs too, for a trace)."""
+        return PerReplica(values)
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and other._value_specs == self._value_specs
+
+    def __hash__(self) -> int:
+        return hash(self._value_specs)
+
+    def __repr__(self) -> str:   # TF's TypeSpec repr: the class name, then _serialize()
+        return f"PerReplicaSpec{self._value_specs!r}"
 
 
 class DistributedDelegate(DistributedValues):

@@ -122,16 +122,28 @@ class SparseTensorSpec(_CompositeSpec):
         return f"SparseTensorSpec({self._shape!r}, {self._dtype!r})"
 
 
-def expand_specs(structure):
+def expand_specs(structure, per_replica=True):
     """``structure`` (an input_signature) with each RaggedTensorSpec or SparseTensorSpec
-    replaced by its components (tuples nest, as func_graph.expand's parts)."""
+    replaced by its components (tuples nest, as func_graph.expand's parts), and each
+    per-replica spec (one with ``_value_specs``) by its value specs' unless
+    ``per_replica`` is False."""
     if isinstance(structure, (RaggedTensorSpec, SparseTensorSpec)):
         return structure.components()
+    if per_replica_specs(structure) is not None:
+        return tuple(expand_specs(v) for v in structure._value_specs) if per_replica \
+            else structure
     if isinstance(structure, (list, tuple)) and not hasattr(structure, "_fields"):
-        return type(structure)(expand_specs(x) for x in structure)
+        return type(structure)(expand_specs(x, per_replica) for x in structure)
     if isinstance(structure, dict):
-        return {k: expand_specs(v) for k, v in structure.items()}
+        return {k: expand_specs(v, per_replica) for k, v in structure.items()}
     return structure
+
+
+def per_replica_specs(spec):
+    """The value specs of a per-replica spec (tf.distribute's PerReplicaSpec, which this
+    layer knows by its ``_value_specs``), or None for another spec."""
+    specs = getattr(type(spec), "_value_specs", None)
+    return None if specs is None else spec._value_specs
 
 
 def spec_parts(structure):
@@ -145,6 +157,8 @@ def spec_parts(structure):
 
         cls = RaggedTensor if isinstance(structure, RaggedTensorSpec) else SparseTensor
         return func_graph._COMPOSITES[cls][1](structure.components())
+    if per_replica_specs(structure) is not None:   # a PerReplica of its value specs' parts
+        return structure._from_components([spec_parts(v) for v in structure._value_specs])
     if isinstance(structure, (list, tuple)) and not hasattr(structure, "_fields"):
         items = [spec_parts(x) for x in structure]
         if all(a is b for a, b in zip(items, structure)):

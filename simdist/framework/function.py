@@ -358,10 +358,15 @@ class Function:
         self._input_signature = (None if input_signature is None
                                  else [self._as_spec(s) for s in input_signature])
         # Each entry may be a structure of specs (a dataset's element_spec), as in TF.
-        # A RaggedTensorSpec or SparseTensorSpec stands for its components' specs.
+        # A RaggedTensorSpec or SparseTensorSpec stands for its components' specs; a
+        # PerReplicaSpec for one distributed argument (checked per component), whose
+        # placeholders are its value specs' (_placeholder_specs).
         self._flat_signature = (None if input_signature is None
                                 else nest.flatten(composite_specs.expand_specs(
-                                    self._input_signature)))
+                                    self._input_signature, per_replica=False)))
+        self._placeholder_specs = (None if input_signature is None
+                                   else nest.flatten(composite_specs.expand_specs(
+                                       self._input_signature)))
         self._jit_compile = jit_compile
         self._reduce_retracing = reduce_retracing
         self._autograph = autograph
@@ -384,7 +389,9 @@ class Function:
 
     @staticmethod
     def _as_spec(s):
-        if not all(isinstance(leaf, _SPECS) for leaf in nest.flatten(s)):
+        leaves = [v for leaf in nest.flatten(s)
+                  for v in composite_specs.per_replica_specs(leaf) or (leaf,)]
+        if not all(isinstance(leaf, _SPECS) for leaf in leaves):
             raise TypeError(f"input_signature must be a list of tf.TensorSpec, got {s!r}.")
         return s
 
@@ -796,7 +803,7 @@ class Function:
         """Per flat argument: the placeholder's shape (None dims relaxed), or None."""
         out = []
         if self._input_signature is not None:   # (a RaggedTensor's uniform lengths: None)
-            return [s if isinstance(s, TensorSpec) else None for s in self._flat_signature]
+            return [s if isinstance(s, TensorSpec) else None for s in self._placeholder_specs]
         key_leaves = trace.key[1]
         for x, k in zip(flat, key_leaves):
             out.append(k.shape if isinstance(k, _Spec) and k.kind == "Tensor"
@@ -888,6 +895,10 @@ class Function:
                 f"{self._name}() takes {len(sig)} positional arguments as given by "
                 f"input_signature, but {len(flat)} were given.")
         for i, (value, s) in enumerate(zip(flat, sig)):
+            per_replica = composite_specs.per_replica_specs(s)
+            if per_replica is not None:
+                self._check_per_replica(i, value, per_replica, args, kwargs)
+                continue
             if not isinstance(s, TensorSpec):   # a RaggedTensor's uniform row length
                 continue
             for x in getattr(value, "_values", (value,)):  # a distributed value: each component
@@ -896,6 +907,19 @@ class Function:
             if not self._traces:
                 self._traces.append(_Trace(("signature", tuple(sig))))
             return self._traces[0]
+
+    def _check_per_replica(self, i, value, specs, args, kwargs):
+        """A distributed argument for a PerReplicaSpec: one component per spec, each
+        compatible with its spec."""
+        values = getattr(value, "_values", None)
+        if values is None or len(values) != len(specs):
+            got = "a value" if values is None else f"{len(values)} components"
+            raise TypeError(
+                f"Binding inputs to tf.function failed: input {i} must be a PerReplica of "
+                f"{len(specs)} components (input_signature {self._signature_text()}), "
+                f"got {got}: {value!r:.200}.")
+        for x, s in zip(values, specs):
+            self._check_spec(i, x, s, args, kwargs)
 
     def _check_spec(self, i, x, s, args, kwargs):
         if not (hasattr(x, "dtype") and hasattr(x, "shape")):

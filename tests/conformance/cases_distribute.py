@@ -2321,3 +2321,67 @@ def case_distribute_a_dataset_of_ragged_batches(tf):
     ds = tf.data.Dataset.from_tensor_slices(rows).batch(5)
     return [[[type(t).__name__, t.to_list()] for t in s.experimental_local_results(x)]
             for x in s.experimental_distribute_dataset(ds)]
+
+
+@case(exact_print=True)
+def case_distributed_dataset_element_spec_and_cardinality(tf):
+    # over several replicas a step's spec is a PerReplicaSpec per leaf, usable as an
+    # input_signature; the cardinality is the given dataset's, a NumPy int64
+    make_strategy(tf)
+    x = tf.reshape(tf.range(16.0), [8, 2])
+    ds = tf.data.Dataset.from_tensor_slices((x, tf.range(8, dtype=tf.int64))).batch(4)
+    ragged = tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1], [2, 3]])).batch(2)
+    out = {}
+    for n in (1, 2, 4):
+        s = tf.distribute.MirroredStrategy(DEVICES[:n])
+        d = s.experimental_distribute_dataset(ds)
+        fn = s.distribute_datasets_from_function(lambda ctx: ds)
+        out[n] = {"str:spec": repr(d.element_spec), "str:iterator": repr(iter(d).element_spec),
+                  "str:from_function": repr(fn.element_spec),
+                  "str:ragged": repr(s.experimental_distribute_dataset(ragged).element_spec),
+                  "cardinality": [type(d.cardinality).__name__, int(d.cardinality),
+                                  int(fn.cardinality)],
+                  "infinite": int(s.experimental_distribute_dataset(ds.repeat()).cardinality),
+                  "unknown": int(s.experimental_distribute_dataset(
+                      ds.filter(lambda a, b: True)).cardinality)}
+
+    s = tf.distribute.MirroredStrategy(DEVICES)
+    d = s.experimental_distribute_dataset(ds)
+
+    @tf.function(input_signature=[d.element_spec])
+    def step(batch):
+        return s.run(lambda a, b: tf.reduce_sum(a) + tf.cast(tf.reduce_sum(b), tf.float32),
+                     args=batch)
+
+    out["steps"] = [[float(v) for v in s.experimental_local_results(step(b))] for b in d]
+    out["traces"] = step.experimental_get_tracing_count()
+    out["not_per_replica"] = expect_error(
+        lambda: step((tf.constant([[1.0, 2.0]]), tf.constant([1], tf.int64))),
+        ["Binding inputs to tf.function failed"])
+    return out
+
+
+@case
+def case_distribute_sparse_batches_leaving_a_replica_no_rows(tf):
+    # TF cannot give a replica an empty SparseTensor batch (DeserializeSparse fails); a
+    # replica with rows but no values is fine
+    s = make_strategy(tf)
+
+    def dist(indices, rows, batch):
+        sp = tf.sparse.SparseTensor(indices, [float(i + 1) for i in range(len(indices))],
+                                    [rows, 4])
+        ds = tf.data.Dataset.from_tensor_slices(sp).batch(batch)
+        return s.experimental_distribute_dataset(ds)
+
+    words = ["Serialized sparse should have at least 1 serialized tensor"]
+    out = {"five_rows": expect_error(lambda: list(dist([[0, 0], [1, 2], [2, 1], [4, 3]], 5, 5)),
+                                     words),
+           "three_rows": expect_error(lambda: next(iter(dist([[0, 0], [1, 2], [2, 1]], 3, 3))),
+                                      words)}
+    x = next(iter(dist([[0, 0], [3, 2]], 4, 4)))
+    out["four_rows"] = [[t.indices.numpy().tolist(), t.dense_shape.numpy().tolist()]
+                        for t in s.experimental_local_results(x)]
+    take = tf.function(lambda it: next(it))
+    out["traced"] = expect_error(
+        lambda: take(iter(dist([[0, 0], [1, 2], [2, 1]], 3, 3))), words)
+    return out

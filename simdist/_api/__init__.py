@@ -50,6 +50,10 @@ from simdist.framework import dispatch as _dispatch
 _LAZY: dict = {}
 for _module, _names in {
     "framework.ops.clip_ops": "clip_by_global_norm clip_by_norm",
+    "framework.ops.init_ops_v2": "constant_initializer=Constant ones_initializer=Ones "
+                                 "random_normal_initializer=RandomNormal "
+                                 "random_uniform_initializer=RandomUniform "
+                                 "zeros_initializer=Zeros",
     "framework.ops.script_ops": "numpy_function py_function",
     "framework.ops.selection_ops": "boolean_mask slice unique",
     "framework.ops.pad_ops": "pad",

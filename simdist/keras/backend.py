@@ -13,6 +13,9 @@ Glossary:
                     (``_keras_mask``: ``ignore_class``), kept in the same kind of table.
   clear_session  -- forget the name counters.
   get_value / set_value -- read a variable as NumPy / assign it (every copy).
+  random_normal / random_uniform -- ``tf.random.normal`` / ``uniform`` of floatx, whose op
+                    seed, when none is given, is ``np.random.randint(10e6)``: NumPy's global
+                    generator, which ``set_random_seed`` seeds (tf-keras's backend).
   dot(x, y)      -- ``tf.matmul``; above rank 2, ``x``'s last axis against ``y``'s
                     second-to-last by reshaping both to matrices (Keras's ``backend.dot``).
   seed generator -- ``tf.keras.utils.set_random_seed(s)`` leaves a ``random.Random(s)`` in
@@ -33,6 +36,8 @@ import functools
 import random
 import threading
 import weakref
+
+import numpy as np
 
 from simdist import _world
 from simdist.distribute import distribution_strategy_context as ds_context
@@ -263,6 +268,19 @@ def std(x, axis=None, keepdims=False):
     if x.dtype.is_bool:
         x = A.cast(x, floatx())
     return M.reduce_std(x, axis=axis, keepdims=keepdims)
+
+
+def random_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
+    """``tf.random.normal`` of floatx, its op seed drawn from NumPy when not given."""
+    seed = np.random.randint(10e6) if seed is None else seed
+    return random_ops.normal(shape, mean=mean, stddev=stddev, dtype=dtype or floatx(), seed=seed)
+
+
+def random_uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
+    """``tf.random.uniform`` of floatx, its op seed drawn from NumPy when not given."""
+    seed = np.random.randint(10e6) if seed is None else seed
+    return random_ops.uniform(shape, minval=minval, maxval=maxval, dtype=dtype or floatx(),
+                              seed=seed)
 
 
 def name_scope(name):

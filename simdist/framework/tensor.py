@@ -233,9 +233,15 @@ def _is_variant(value) -> bool:
 
 def _numpy_text(t: Tensor, is_repr: bool = False) -> str:
     """The value's NumPy text, as TF's ``numpy_text``: text of several lines starts on a
-    line of its own (``numpy=`` ends its line), so a matrix's rows line up."""
+    line of its own (``numpy=`` ends its line), so a matrix's rows line up; a repr shows a
+    scalar as the Python number it is (float32 0.1 as 0.10000000149011612)."""
     value = t.numpy()
-    text = repr(value) if is_repr and np.ndim(value) else str(value)
+    if is_repr and np.ndim(value):
+        text = repr(value)
+    elif is_repr and not isinstance(value, bytes) and hasattr(value, "item"):
+        text = repr(value.item())
+    else:
+        text = str(value)
     return "\n" + text if "\n" in text else text
 
 

@@ -118,3 +118,28 @@ inp = tf.keras.Input(shape=(2,))
 model = tf.keras.Model(inp, L.Dense(1)(inp))
 model.add_metric(tf.keras.metrics.Mean()(tf.constant(1.0)))
 """
+
+# A functional model's own loss and metric of KerasTensors (tf-keras's AddLoss / AddMetric
+# layers): each step computes them anew, fit adds the loss to the compiled one (or trains on
+# it alone) and reports the metric; the op and Add* layers are listed after the model's own.
+KERAS_TENSOR_ENDPOINTS = """
+inp = tf.keras.Input(shape=(2,))
+h = L.Dense(3, kernel_initializer='ones', name='hidden')(inp)
+o = L.Dense(1, kernel_initializer='ones', name='out')(h)
+m = tf.keras.Model(inp, o)
+m.add_loss(0.1 * tf.reduce_mean(tf.square(h)))
+m.add_metric(tf.reduce_sum(h), name='total')
+x = np.arange(8, dtype='float32').reshape(4, 2) / 8.0
+y = np.ones((4, 1), 'float32')
+"""
+
+CASES["add_loss and add_metric of KerasTensors on a functional model"] = (
+    KERAS_TENSOR_ENDPOINTS + """
+m.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss='mse')
+h1 = m.fit(x, y, batch_size=2, epochs=2, verbose=0, shuffle=False)
+ev = m.evaluate(x, y, verbose=0, return_dict=True)
+m.compile(optimizer=tf.keras.optimizers.SGD(0.05))
+h2 = m.fit(x, y, batch_size=4, epochs=1, verbose=0)
+out = [h1.history, sorted(ev.items()), h2.history, [type(la).__name__ for la in m.layers],
+       [v.name for v in m.metrics], len(m.losses)]
+""")

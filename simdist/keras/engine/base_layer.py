@@ -417,10 +417,10 @@ class Layer(module.Module):
         def conv(x):
             if isinstance(x, Tensor) or x is None:
                 return x
-            if hasattr(x, "_as_tensor") or hasattr(x, "__array__") or isinstance(
-                    x, (int, float, list, str, bytes)):
-                t = execute.convert_to_tensor(x)
-                return t
+            if hasattr(x, "_as_tensor"):
+                return execute.convert_to_tensor(x)
+            if hasattr(x, "__array__") or isinstance(x, (int, float, list, str, bytes)):
+                return A.constant(x)   # recorded (a Const) while a tf.function traces
             return x
 
         return nest.map_structure(conv, inputs)

@@ -114,6 +114,25 @@ class Functional(Model):
                                  f"TensorFlow `Layer` (thus holding past layer metadata). "
                                  f"Found: {t}")
 
+    # --- losses and metrics of KerasTensors (add_loss_layers) -----------------------------
+    def add_loss(self, loss):
+        """A KerasTensor added outside a call is a loss of every call (an AddLoss layer)."""
+        from simdist.keras.engine import add_loss_layers
+        from simdist.keras.engine.base_layer import _training_stack
+
+        if isinstance(loss, KerasTensor) and not _training_stack():
+            add_loss_layers.add_loss(self, loss)
+        else:
+            super().add_loss(loss)
+
+    def _insert_endpoint(self, layer, value: KerasTensor) -> None:
+        """Call ``layer`` on ``value`` and run it in every call of the model; the layers new
+        to the model are listed after its own (tf-keras's ``_insert_layers``)."""
+        self._endpoints = [*getattr(self, "_endpoints", []), layer(value)]
+        self._nodes, layers = self._graph_nodes()
+        known = {id(lay) for lay in self._layers}
+        self._layers.extend(lay for lay in layers if id(lay) not in known)
+
     def _graph_nodes(self) -> tuple[list, list]:
         """The graph's nodes in the order a call runs them, and its layers in Keras's order.
 
@@ -135,7 +154,7 @@ class Functional(Model):
             finished.add(id(node))
             order.append(node)
 
-        for t in self.outputs:
+        for t in self.outputs + getattr(self, "_endpoints", []):
             visit(t.node)
         node_depth, layer_depth = {}, {}
         for node in reversed(order):

@@ -15,8 +15,8 @@ Glossary:
                    is always averaged.
   in a call     -- inside a layer's ``call`` (eager, traced, or its symbolic call on
                    KerasTensors, where the update is recorded in the scratch graph and never
-                   runs); outside one, only a KerasTensor (a functional model's own
-                   metric) is accepted, which simdist does not model yet.
+                   runs); outside one, only a KerasTensor of a functional model (its own
+                   metric: an AddMetric layer, add_loss_layers.py).
 
 Mirrors tf_keras/src/engine/base_layer.py (``Layer.add_metric``, ``_get_existing_metric``).
 """
@@ -54,7 +54,8 @@ def add_metric(layer, value, name, kwargs, in_call: bool) -> None:
       TypeError: a keyword other than ``aggregation``.
       ValueError: no name; a value that is not a KerasTensor outside a call; a Metric's
         result outside a call.
-      NotImplementedError: a KerasTensor added to a functional model outside a call.
+      NotImplementedError: a KerasTensor added to a layer (not a functional model) outside
+        a call.
     """
     if len(kwargs) > 1 or (len(kwargs) == 1 and "aggregation" not in kwargs):
         raise TypeError(f"Unknown keyword arguments: {kwargs.keys()}. Expected `aggregation`.")
@@ -69,10 +70,15 @@ def add_metric(layer, value, name, kwargs, in_call: bool) -> None:
         raise ValueError("Using the result of calling a `Metric` object when calling "
                          "`add_metric` on a Functional Model is not supported. Please pass the "
                          "Tensor to monitor directly.")
+    if not in_call and getattr(layer, "_is_graph_network", False):
+        from simdist.keras.engine import add_loss_layers
+
+        add_loss_layers.add_metric(layer, value, kwargs.get("aggregation"), name)
+        return
     if not in_call:
         raise NotImplementedError(
-            "simdist does not add a metric of KerasTensors to a functional model (tf-keras's "
-            "AddMetric layer); call add_metric inside a layer's call instead.")
+            "simdist does not add a metric of KerasTensors to a layer outside its call; call "
+            "add_metric inside the layer's call instead.")
     _update_impl(layer, value, name if metric is None else metric.name, metric)
 
 

@@ -44,6 +44,8 @@ whose config has no name, and custom RNN layers (Conv1D, a static batch). TF log
 retracing warning while it runs, nor may simdist.
 """
 
+import re
+
 from test_tutorials import (  # noqa: F401 - the fixture
     _compare,
     _recorded,
@@ -53,6 +55,8 @@ from test_tutorials import (  # noqa: F401 - the fixture
 )
 
 from simdist.testing.log_capture import tf_logs
+
+_MODULE = re.compile(r"<[\w.]+\.(\w+) object at ")
 
 
 def test_customizing_fit_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
@@ -87,3 +91,19 @@ def test_functional_api_guide_prints_what_tensorflow_printed(cpu_machine):  # no
     with tf_logs(contains="retracing") as retraced:
         _replays_traced("functional_api")
     assert retraced.messages == []
+
+
+def test_subclassing_guide_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    """"Making new Layers and Models via subclassing" (programs/custom_layers_and_models.py):
+    ``tf.random_normal_initializer()`` / ``tf.zeros_initializer()`` drawing TF's numbers,
+    ``add_weight``, a non-trainable weight, nested layers, ``add_loss`` (a layer's activity
+    loss, a Dense's kernel penalty in ``losses`` as TF's repr shows a scalar), a compiled
+    model without a loss, ``add_metric`` in a layer fit on a dict of inputs,
+    ``get_config`` / ``from_config``, a ``training`` argument, and the VAE: subclassed (the
+    eager loop and fit, ``tf.keras.backend.random_normal``) and functional, whose
+    ``vae.add_loss(kl_loss)`` of KerasTensors adds the KL term to every step's loss. A
+    metric's repr names its class's module, tf_keras's or simdist's: compared without it."""
+    cpu_machine(1)
+    got, want = _run("custom_layers_and_models"), _recorded("custom_layers_and_models", 1)
+    assert len(_MODULE.findall(want)) == 1
+    _compare(_MODULE.sub(r"<\1 object at ", got), _MODULE.sub(r"<\1 object at ", want))

@@ -85,7 +85,7 @@ def _replays_traced(name, cpus=1):
 _TRACED = {"custom_training", "distributed_input", "distributed_keras", "save_and_load",
            "mixed_precision", "customizing_fit", "customizing_fit_keras_io",
            "distributed_training",
-           "training_loop_from_scratch"}
+           "training_loop_from_scratch", "custom_layers_and_models"}
 
 
 def _run(name):

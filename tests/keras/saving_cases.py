@@ -182,3 +182,23 @@ my_model.save(os.path.join(D, 'sub.keras'))
 out = tf.keras.models.load_model(os.path.join(D, 'sub.keras'))
 """,
 })
+
+# The structured-data tutorial's reloaded model: an adapted Normalization's mean and variance
+# are made from its restored weights (tf-keras's load_own_variables calls finalize_state), and
+# a dict of inputs in another order than the model's is matched by the Inputs' names.
+CASES["a reloaded model with an adapted Normalization, called on a dict"] = """
+import os, tempfile
+D = tempfile.mkdtemp()
+fee = tf.keras.Input(shape=(1,), name='Fee')
+age = tf.keras.Input(shape=(1,), name='Age', dtype='int64')
+norm = L.Normalization()
+norm.adapt(np.array([[10.0], [30.0], [50.0], [90.0]], 'float32'))
+both = L.concatenate([norm(fee), tf.cast(age, 'float32')])
+m = tf.keras.Model({'Fee': fee, 'Age': age}, both)
+data = {'Age': tf.constant([[3]], tf.int64), 'Fee': tf.constant([[100.0]])}
+out = [m(data)]
+for name in ('m.keras', 'sm'):
+    m.save(os.path.join(D, name))
+    r = tf.keras.models.load_model(os.path.join(D, name))
+    out += [r(data), r.predict(data, verbose=0)]
+"""

@@ -329,6 +329,10 @@ class Layer(module.Module):
             self.add_loss(lambda: penalty(A._t(var)))
         return var
 
+    def _variables_restored(self) -> None:
+        """Called once ``load_model`` restored the model's variables (tf-keras's
+        ``load_own_variables``): a layer whose state is derived from its weights rebuilds it."""
+
     def get_weights(self) -> list:
         """The weights' values as NumPy arrays (in ``weights`` order)."""
         return _values(self.weights)

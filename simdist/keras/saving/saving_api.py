@@ -193,14 +193,19 @@ def restore(model, directory) -> None:
     from simdist.train import checkpoint
 
     checkpoint.restore_graph(model, os.path.join(directory, VARIABLES))
+    for layer in _layers(getattr(model, "_model", model)):   # a WithoutOptimizer's model
+        layer._variables_restored()
     for layer in _asset_layers(model):
         layer.load_assets(os.path.join(directory, "assets", layer.name))
 
 
+def _layers(model) -> list:
+    return list(model._flatten_layers()) if hasattr(model, "_flatten_layers") else []
+
+
 def _asset_layers(model):
     """The model's layers with assets (Keras's save_assets / load_assets protocol)."""
-    layers = model._flatten_layers() if hasattr(model, "_flatten_layers") else ()
-    return [layer for layer in layers if hasattr(layer, "save_assets")]
+    return [layer for layer in _layers(model) if hasattr(layer, "save_assets")]
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True,  # noqa: A002

@@ -7,7 +7,8 @@ Glossary:
                    'variance', 'count') batch by batch, combining batches by their counts
                    as Keras does (Chan's parallel update, so the float rounding is Keras's).
   mean / variance -- given directly instead (constants, not weights), or the adapted
-                   weights reshaped to broadcast against the input.
+                   weights reshaped to broadcast against the input (made by
+                   ``finalize_state``: after adapt, and after load_model restored them).
   call          -- ``(x - mean) / max(sqrt(variance), epsilon)``; ``invert=True`` undoes it.
                    On a symbolic input its unknown dimensions take the mean's (broadcast).
 
@@ -112,6 +113,9 @@ class Normalization(PreprocessingLayer):
         self.mean = A.cast(A.reshape(self.adapt_mean, self._broadcast_shape), self.compute_dtype)
         self.variance = A.cast(A.reshape(self.adapt_variance, self._broadcast_shape),
                                self.compute_dtype)
+
+    def _variables_restored(self):
+        self.finalize_state()   # tf-keras's load_own_variables: mean / variance anew
 
     def call(self, inputs):
         x = self._standardize_inputs(inputs)

@@ -4,8 +4,7 @@
 # rows (tutorial_data.py) as a dict of NumPy columns instead of the download read by pandas
 # (pandas is not a dependency: the DataFrame's head is left out, and its column selections,
 # drop, shuffle and split are written with NumPy), seeded, 2 epochs instead of 10, the cells'
-# last expressions printed, plot_model left out (pydot and graphviz), the last prediction
-# made with the trained model rather than the reloaded one (see there).
+# last expressions printed, plot_model left out (pydot and graphviz).
 import numpy as np
 import tensorflow as tf
 
@@ -185,10 +184,7 @@ sample = {
 }
 
 input_dict = {name: tf.convert_to_tensor([value]) for name, value in sample.items()}
-# simdist test: was reloaded_model.predict (TF's reloaded and trained models agree): the
-# functional model simdist rebuilds from the .keras config takes a dict of inputs by position,
-# not by name (it predicts 99.6 percent here)
-predictions = model.predict(input_dict)
+predictions = reloaded_model.predict(input_dict)
 prob = tf.nn.sigmoid(predictions[0])
 
 print(

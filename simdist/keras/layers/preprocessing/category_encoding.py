@@ -2,7 +2,8 @@
 
 Glossary:
   num_tokens    -- the depth of the vectors; every input id must lie in ``[0, num_tokens)``
-                   (TF's ``tf.Assert``: InvalidArgumentError otherwise).
+                   (TF's ``tf.Assert``: InvalidArgumentError otherwise; in a traced
+                   function, the graph's Assert).
   output_mode   -- 'multi_hot' (default; 'binary' is its old name), 'one_hot' (a trailing
                    axis of size 1 is replaced, another rank gains one), 'count'; float32
                    unless the layer's dtype says otherwise (index_lookup's
@@ -15,7 +16,10 @@ tf_keras/src/utils/layer_utils.py (validate_string_arg).
 
 from __future__ import annotations
 
-from simdist.framework import errors, execute
+from simdist.framework import errors, execute, func_graph
+from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import control_flow_ops
+from simdist.framework.ops import math_ops as M
 from simdist.hardware import array_api
 from simdist.keras import backend
 from simdist.keras.engine.base_layer import Layer
@@ -68,7 +72,9 @@ class CategoryEncoding(Layer):
                                  "`'count'`. Received `count_weights={count_weights}`.")
             raise NotImplementedError("simdist's CategoryEncoding does not model "
                                       "`count_weights`.")
-        if not execute.in_shape_inference():
+        if func_graph.current() is not None:
+            self._assert_in_range(inputs)
+        elif not execute.in_shape_inference():
             values = array_api.to_host(inputs._value)
             if values.size and not (values.max() < self.num_tokens and values.min() >= 0):
                 raise errors.InvalidArgumentError(
@@ -77,6 +83,17 @@ class CategoryEncoding(Layer):
                                 f"values < num_tokens with num_tokens={self.num_tokens}'")
         return encode_categorical_inputs(inputs, self.output_mode, self.num_tokens,
                                          self.compute_dtype)
+
+    def _assert_in_range(self, inputs) -> None:
+        """While a tf.function traces: the range check as the graph's Assert (tf-keras's
+        ``tf.Assert`` on the inputs' max and min), checked when the graph runs."""
+        high, low = M.reduce_max(inputs), M.reduce_min(inputs)
+        condition = M.logical_and(
+            M.greater(A.constant(self.num_tokens, dtype=high.dtype), high),
+            M.greater_equal(low, A.constant(0, dtype=low.dtype)))
+        control_flow_ops.Assert(condition, [
+            "Input values must be in the range 0 <= values < num_tokens with "
+            f"num_tokens={self.num_tokens}"])
 
     def compute_output_shape(self, input_shape):
         input_shape = list(input_shape)

@@ -421,10 +421,11 @@ class Layer(module.Module):
         def conv(x):
             if isinstance(x, Tensor) or x is None:
                 return x
-            if hasattr(x, "_as_tensor"):
+            if hasattr(x, "_as_tensor") or hasattr(x, "__array__") or isinstance(
+                    x, (int, float, list, str, bytes)):
+                if func_graph.current() is not None and not hasattr(x, "_as_tensor"):
+                    return A.constant(x)   # recorded: a Const of the traced graph
                 return execute.convert_to_tensor(x)
-            if hasattr(x, "__array__") or isinstance(x, (int, float, list, str, bytes)):
-                return A.constant(x)   # recorded (a Const) while a tf.function traces
             return x
 
         return nest.map_structure(conv, inputs)

@@ -35,12 +35,13 @@ Glossary:
                   functions in the library too; a branch's captured tensor is a
                   Placeholder named as the tensor (``x``), a body's loop var
                   ``while/Placeholder_<k>``, which the nested function's arguments are
-                  named after; a handle first used by the nested op: ``input_<k>``.
+                  named after; a handle first used by the nested op: ``input_<k>``; a
+                  loop's counters in a body: ``while/while/loop_counter_1`` (the body's
+                  own counters' placeholders have those names).
   library order -- TF lists the functions in its function map's order (it follows the
                   uids); simdist by name.
   not listed   -- a vectorized_map's pfor in a branch or body: the caller's node prints
-                  without them. (A loop in a loop's body: its counters' Consts are named
-                  ``maximum_iterations`` / ``loop_counter`` where TF has ``_1``.)
+                  without them.
 
 Mirrors tensorflow/core/framework/function.proto, python/framework/graph_to_function_def
 (the body's input names), core/framework/graph_to_functiondef.cc (NormalizeName,
@@ -270,7 +271,10 @@ def branch_functions(op, builder_type, graph, node, captured, library=None) -> l
         if not all(_listable(n, func_graph) for n in nodes):
             return None
         b = builder_type(graph)
-        b.taken = {n.name.lower() for n in nodes}
+        # the graph's names: its nodes', and the counters' placeholders (named as the
+        # tensors they enter as: while/while/loop_counter; a loop in it: loop_counter_1)
+        b.taken = {n.name.lower() for n in nodes} | {
+            f"{node.name}/{t.op.name}".lower() for t in op.inputs[:2]}
         holders = []
         for i, tid in enumerate(captured):
             outer = op.inputs[1 + i]   # the If's input: its dtype and shape
@@ -382,7 +386,10 @@ def loop_functions(op, builder_type, graph, node, captured, n_cond,
     made = []
     for part, nodes in (("cond", node.cond), ("body", node.body)):
         b = builder_type(graph)
-        b.taken = {n.name.lower() for n in nodes}
+        # the graph's names: its nodes', and the counters' placeholders (named as the
+        # tensors they enter as: while/while/loop_counter; a loop in it: loop_counter_1)
+        b.taken = {n.name.lower() for n in nodes} | {
+            f"{node.name}/{t.op.name}".lower() for t in op.inputs[:2]}
         counter_ops = [b.add(f"{node.name}/{c}_arg", "Placeholder", (),
                              [(op.inputs[i].dtype, ())])
                        for i, c in enumerate(("loop_counter", "maximum_iterations"))]
@@ -394,7 +401,10 @@ def loop_functions(op, builder_type, graph, node, captured, n_cond,
             b.by_id[tid] = var_ops[-1].outputs[0]
         cap_ops = []
         for i, (tid, t) in enumerate(zip(captured, outer)):
-            cap_ops.append(b.add(f"{node.name}/capture_{i}", "Placeholder", (),
+            # named as the tensor it captures (a loop in the body names its counters'
+            # arguments after it: maximum_iterations=n's while_while_n)
+            cap_ops.append(b.add(f"{node.name}/capture_{i}" if hasattr(tid, "variable")
+                                 else b.unique(t.op.name), "Placeholder", (),
                                  [(t.dtype, _static(t))]))
             if hasattr(tid, "variable"):   # a variable: the handle its reads use
                 b.resources[b.resource_key(tid.variable)] = cap_ops[-1].outputs[0]

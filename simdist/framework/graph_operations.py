@@ -617,7 +617,7 @@ class _Builder:
             return
         limit = -1 if node.max_iters is None else node.max_iters
         traced = self.by_id.get(getattr(limit, "_id", None))   # a traced tensor: itself
-        counters = [self.const(f"{node.name}/{c}", np.asarray(v, np.int32)
+        counters = [self.const(self.unique(f"{node.name}/{c}"), np.asarray(v, np.int32)
                                if isinstance(v, int) else None)
                     for c, v in (("maximum_iterations", limit), ("loop_counter", 0))
                     if c != "maximum_iterations" or traced is None]
@@ -867,8 +867,9 @@ def _captured(nodes, results, made: set, taken: list, variables=False) -> None:
                 _captured(inner, inner_results, set(made), taken, variables)
             made.update(node.outputs)
         elif hasattr(node, "body"):
-            for tid in node.inputs:
-                use(tid)
+            limit = getattr(getattr(node, "max_iters", None), "_id", None)
+            for tid in ([limit] if limit is not None else []) + list(node.inputs):
+                use(tid)   # a traced maximum_iterations first (the While's second input)
             inner = set(made) | set(node.places)
             _captured(node.cond + node.body, node.results, inner, taken, variables)
             made.update(node.outputs)

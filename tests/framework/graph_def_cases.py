@@ -320,6 +320,28 @@ out = ([[o.name, o.type, [[t.dtype.name, str(t.shape)] for t in o.outputs]]
         for o in g.get_operations()],
        [str(n) for n in g.as_graph_def().node if n.op in ("Sum", "StridedSlice")])
 """,
+    # while_v2 in a body: the body's counter placeholders are named while/while/loop_counter
+    # and .../maximum_iterations, so the inner loop's Consts take '_1'; an inner
+    # maximum_iterations tensor from outside is captured first, its arguments named after it
+    "a loop in a loop's body: maximum_iterations_1, loop_counter_1, a captured limit":
+        LIBRARY + """
+@tf.function
+def f(x):
+    def body(i, y):
+        j, z = tf.while_loop(lambda j, z: j < 2, lambda j, z: (j + 1, z * 2.0), [0, y],
+                             maximum_iterations=3)
+        return i + 1, z
+    return tf.while_loop(lambda i, y: i < 3, body, [0, x], maximum_iterations=4)
+@tf.function
+def g(x, n):
+    def body(i, y):
+        j, z = tf.while_loop(lambda j, z: j < 2, lambda j, z: (j + 1, z * 2.0), [0, y],
+                             maximum_iterations=n)
+        return i + 1, z
+    return tf.while_loop(lambda i, y: i < 3, body, [0, x])
+out = [library_text(f, tf.constant(1.0)), library_text(g, tf.constant(1.0), tf.constant(3)),
+       f(tf.constant(1.0)), g(tf.constant(1.0), tf.constant(3))]
+""",
     # an op of several outputs lists each ('op:1', its dtype and shape): a custom gradient's
     # IdentityN one per input; tf.unstack / tf.split / tf.math.top_k are TF's op types
     "multi-output ops: IdentityN's outputs, Unpack, Split, SplitV, TopKV2": SETUP + """

@@ -1,6 +1,20 @@
 """``tf.image``: image conversions, adjustments, resizing, crops and flips (names only)."""
 
 from simdist.framework import dispatch as _dispatch  # noqa: E402
+from simdist.framework.ops.image_color_ops import (  # noqa: F401
+    adjust_brightness,
+    adjust_saturation,
+    rgb_to_grayscale,
+    stateless_random_brightness,
+    stateless_random_saturation,
+)
+from simdist.framework.ops.image_crop_ops import (  # noqa: F401
+    central_crop,
+    pad_to_bounding_box,
+    resize_with_crop_or_pad,
+    rot90,
+    stateless_random_crop,
+)
 from simdist.framework.ops.image_decode_ops import decode_image, decode_png  # noqa: F401
 from simdist.framework.ops.image_geometry_ops import (  # noqa: F401
     crop_to_bounding_box,

@@ -24,7 +24,8 @@ fixtures/tf_add_metric.json), ``functional_config`` (functional_config_cases.CAS
 fixtures/tf_functional_config.json), ``up_sampling`` (up_sampling_cases.CASES ->
 fixtures/tf_up_sampling.json), ``image_dataset`` (image_dataset_cases.CASES
 -> fixtures/tf_image_dataset.json), ``timeseries`` (timeseries_cases.CASES ->
-fixtures/tf_timeseries.json), recorded
+fixtures/tf_timeseries.json), ``image_adjust`` (image_adjust_cases.CASES ->
+fixtures/tf_image_adjust.json), recorded
 with TF 2.21 and tf-keras, oneDNN off so that TF's reference CPU kernels give the values.
 Run with the TensorFlow interpreter (not simdist's venv):
     TF_USE_LEGACY_KERAS=1 TF_ENABLE_ONEDNN_OPTS=0 TF_CPP_MIN_LOG_LEVEL=3 \\
@@ -66,7 +67,8 @@ GROUPS = {"core": ("layer_cases", "tf_layers.json"),
           "functional_config": ("functional_config_cases", "tf_functional_config.json"),
           "up_sampling": ("up_sampling_cases", "tf_up_sampling.json"),
           "image_dataset": ("image_dataset_cases", "tf_image_dataset.json"),
-          "timeseries": ("timeseries_cases", "tf_timeseries.json")}
+          "timeseries": ("timeseries_cases", "tf_timeseries.json"),
+          "image_adjust": ("image_adjust_cases", "tf_image_adjust.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:])

@@ -21,7 +21,8 @@ augmentation layers and the tf.image ops under them),
 categorical_preprocessing_cases.CASES (TF 2.21: CategoryEncoding, Hashing,
 Discretization), image_dataset_cases.CASES (TF 2.21: decode_png,
 image_dataset_from_directory), timeseries_cases.CASES (TF 2.21:
-timeseries_dataset_from_array); and the
+timeseries_dataset_from_array), image_adjust_cases.CASES (TF 2.21: tf.image's colour
+adjustments, crops, pads, rot90, RandomBrightness); and the
 batch-norm options simdist refuses rather than ignores."""
 
 import os
@@ -30,6 +31,7 @@ import attention_cases
 import categorical_preprocessing_cases
 import cnn_layer_cases
 import functional_cases
+import image_adjust_cases
 import image_dataset_cases
 import image_preprocessing_cases
 import lambda_cases
@@ -67,7 +69,8 @@ GROUPS = {"tf_layers.json": layer_cases.CASES, "tf_cnn_layers.json": cnn_layer_c
           "tf_image_preprocessing.json": image_preprocessing_cases.CASES,
           "tf_categorical_preprocessing.json": categorical_preprocessing_cases.CASES,
           "tf_image_dataset.json": image_dataset_cases.CASES,
-          "tf_timeseries.json": timeseries_cases.CASES}
+          "tf_timeseries.json": timeseries_cases.CASES,
+          "tf_image_adjust.json": image_adjust_cases.CASES}
 
 # STRICT: marked pytest.mark.array_api by tests/array_api_subset.py.
 # Also run on array_api_strict (tests/hardware/test_backends.py): convolutions and pooling

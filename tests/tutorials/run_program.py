@@ -71,7 +71,8 @@ PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "cus
             "text_classification_rnn": "text_classification_rnn.py",
             "image_classification": "image_classification.py",
             "preprocessing_layers": "preprocessing_layers.py",
-            "custom_layers_and_models": "custom_layers_and_models.py"}
+            "custom_layers_and_models": "custom_layers_and_models.py",
+            "data_augmentation": "data_augmentation.py"}
 
 TF_PRINTS = {"function_guide", "intro_to_graphs"}   # their tf.print output is compared too
 

@@ -8,6 +8,15 @@ cached, shuffled and prefetched, Rescaling mapped over a dataset, a Sequential C
 and fit for two epochs with validation data; then RandomFlip / RandomRotation / RandomZoom in
 a Sequential (nine augmentations of one image, seeded by set_random_seed), the model with that
 augmentation, Rescaling and Dropout summarised and fit, and a prediction on one more image.
+
+"Data augmentation" (programs/data_augmentation.py, on a synthetic tf_flowers of 30 images of
+several sizes made by from_generator, tutorial_images.tfds_flowers, instead of tfds.load):
+Resizing and Rescaling, RandomFlip and RandomRotation on one image and mapped over a
+shuffled, batched dataset, a CNN fit for one epoch and evaluated, a Lambda and a subclassed
+layer inverting at random (tf.random.uniform under set_random_seed), the tf.image ops (flip,
+grey, saturation, brightness, central crop, rot90, the stateless random brightness, contrast
+and crop), and the augment function of stateless ops mapped over a dataset zipped with a
+Counter's seeds, and with a tf.random.Generator's make_seeds.
 """
 
 from test_tutorials import _replays_traced, cpu_machine  # noqa: F401 - the fixture
@@ -21,3 +30,8 @@ def test_image_classification_prints_what_tensorflow_printed(cpu_machine):  # no
 def test_preprocessing_layers_tutorial_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
     cpu_machine(1)
     _replays_traced("preprocessing_layers")
+
+
+def test_data_augmentation_tutorial_prints_what_tensorflow_printed(cpu_machine):  # noqa: F811
+    cpu_machine(1)
+    _replays_traced("data_augmentation")

@@ -11,6 +11,12 @@ Glossary:
                        files hold PNG bytes under the download's ``.jpg`` names
                        (``tf.image.decode_image`` tells the format from the bytes).
   synthetic_flower  -- one more such image as PNG bytes (the tutorial's sunflower download).
+  tfds_flowers      -- what ``tfds.load('tf_flowers', split=['train[:80%]', 'train[80%:90%]',
+                       'train[90%:]'], with_info=True, as_supervised=True)`` gives, on a few
+                       synthetic images: three datasets of (uint8 image of its own size,
+                       int64 label) made by ``from_generator`` (element spec
+                       ``(None, None, 3)``, as TFDS's), and an info whose
+                       ``features['label']`` has ``num_classes`` and ``int2str``.
 """
 
 import os
@@ -94,3 +100,47 @@ def synthetic_flowers(root, per_class=4, height=20, width=24):
 def synthetic_flower(height=24, width=30):
     """One sunflower-like image's PNG bytes."""
     return png_bytes(_flower(np.random.RandomState(32), _HUES[3], height, width))
+
+
+TF_FLOWERS = ("dandelion", "daisy", "tulips", "sunflowers", "roses")   # TFDS's label order
+
+
+class ClassLabel:
+    """tfds.features.ClassLabel's names, num_classes and int2str."""
+
+    def __init__(self, names):
+        self.names = list(names)
+        self.num_classes = len(self.names)
+
+    def int2str(self, index):
+        return self.names[int(index)]
+
+
+class DatasetInfo:
+    """The part of tfds's DatasetInfo the tutorials read."""
+
+    def __init__(self, names):
+        self.features = {"label": ClassLabel(names)}
+
+
+def tfds_flowers(tf, count=30, height=20, width=26):
+    """((train, validation, test), info) of ``count`` synthetic tf_flowers examples split
+    80% / 10% / 10% (see the glossary); ``tf`` is the framework that makes the datasets."""
+    rng = np.random.RandomState(33)
+    examples = []
+    for _ in range(count):
+        label = int(rng.randint(len(TF_FLOWERS)))
+        size = (height + int(rng.randint(-2, 3)), width + int(rng.randint(-2, 3)))
+        examples.append((_flower(rng, _HUES[FLOWERS.index(TF_FLOWERS[label])], *size), label))
+    bounds = [0, count * 8 // 10, count * 9 // 10, count]
+    spec = (tf.TensorSpec(shape=(None, None, 3), dtype=tf.uint8),
+            tf.TensorSpec(shape=(), dtype=tf.int64))
+
+    def split(lo, hi):
+        def gen():
+            for image, label in examples[lo:hi]:
+                yield image, np.int64(label)
+        return tf.data.Dataset.from_generator(gen, output_signature=spec)
+
+    return (tuple(split(lo, hi) for lo, hi in zip(bounds, bounds[1:])),
+            DatasetInfo(TF_FLOWERS))

@@ -102,12 +102,21 @@ def stateless_random_contrast(image, lower, upper, seed):
     Raises:
       ValueError: TF's, for ``upper <= lower`` or a negative ``lower``.
     """
+    return adjust_contrast(image, _stateless_factor(lower, upper, seed))
+
+
+def _stateless_factor(lower, upper, seed):
+    """A factor drawn in ``[lower, upper)`` by ``seed`` (TF's stateless_random_contrast /
+    _saturation / _hue: ``stateless_random_uniform([], seed, lower, upper)``).
+
+    Raises:
+      ValueError: TF's, for ``upper <= lower`` or a negative ``lower``.
+    """
     if upper <= lower:
         raise ValueError("upper must be > lower.")
     if lower < 0:
         raise ValueError("lower must be non-negative.")
-    factor = random_ops.stateless_uniform([], seed, lower, upper)
-    return adjust_contrast(image, factor)
+    return random_ops.stateless_uniform([], seed, lower, upper)
 
 
 def _mean_hw(x32):

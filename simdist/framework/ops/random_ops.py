@@ -388,6 +388,8 @@ def _stateless_generator(seed, alg=None) -> PhiloxRandom:
     """The Philox state keyed by the shape-[2] ``seed`` (TF's StatelessRandomGetKeyCounter):
     the same seed gives the same numbers every call, and no state of the stateful ops above
     is read or advanced."""
+    if isinstance(seed, (list, tuple)) and any(isinstance(s, Tensor) for s in seed):
+        seed = execute.convert_to_tensor(seed)   # packed, as TF converts (c, c) of a Counter
     # a tensor's own value: a traced seed (a Generator's make_seeds) is its placeholder here
     pair = np.asarray(array_api.to_host(seed._value) if isinstance(seed, Tensor) else seed)
     if not np.issubdtype(pair.dtype, np.integer):

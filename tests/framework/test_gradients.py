@@ -536,6 +536,9 @@ CONV_CASES: dict[str, Case] = {
         Im.resize(A.cast(x, "float32"), size), "float64"), eps=0.1, rtol=1e-3, atol=1e-4,
         second_order=False),
     "AvgPoolGrad": Case(_avg_grad_make, P.avg_pool_grad),
+    # float64 kept (TF's kernel takes it); TF registers no gradient of its gradient
+    "ResizeNearestNeighbor": Case(_resize_make, lambda x, size: Im.resize(x, size, "nearest"),
+                                  second_order=False),
 }
 
 

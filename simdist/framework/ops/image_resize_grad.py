@@ -1,4 +1,4 @@
-"""The gradient of ``tf.image.resize``'s bilinear kernel.
+"""The gradients of ``tf.image.resize``'s bilinear and nearest-neighbour kernels.
 
 Glossary:
   ResizeBilinearGrad -- each output pixel's gradient goes back to its four neighbours in the
@@ -8,10 +8,17 @@ Glossary:
                    into the input's gradient output pixel by output pixel, row by row, in
                    that corner order, as TF's CPU loop adds them (float32 sums in that
                    order: a neighbour shared by several outputs sums them in sequence).
+  ResizeNearestNeighborGrad -- each output pixel's gradient goes back whole to the input
+                   pixel the forward op copied it from (the same half-pixel index), added
+                   output pixel by output pixel, row by row, in the gradient's dtype (TF's
+                   CPU loop: a pixel copied to several outputs sums their gradients in
+                   that order, rounding each addition).
   size           -- the resize's second input: no gradient.
 
-Mirrors tensorflow/python/ops/image_grad.py (``_ResizeBilinearGrad``) and the CPU
-ResizeBilinearOpGrad kernel (tensorflow/core/kernels/image/resize_bilinear_op.cc).
+Mirrors tensorflow/python/ops/image_grad.py (``_ResizeBilinearGrad``,
+``_ResizeNearestNeighborGrad``) and the CPU ResizeBilinearOpGrad and
+ResizeNearestNeighborGrad kernels (tensorflow/core/kernels/image/resize_bilinear_op.cc,
+resize_nearest_neighbor_op.cc).
 """
 
 from __future__ import annotations
@@ -55,3 +62,29 @@ def resize_bilinear_grad(grad, original_image):
     if dtype.is_floating and dtype.name != "float32":
         out = out.astype(dtype.as_numpy_dtype)
     return execute.execute("ResizeBilinearGrad", [grad, original_image], out)
+
+
+@execute.RegisterGradient("ResizeNearestNeighbor")
+def _resize_nearest_neighbor_grad(op, grad):
+    images = op.inputs[0]
+    return [resize_nearest_neighbor_grad(grad, images.shape[1:3]), None]
+
+
+def resize_nearest_neighbor_grad(grad, size):
+    """ResizeNearestNeighborGrad: ``grad`` (b, h', w', c) summed back onto the (b, h, w, c)
+    of ``size`` (h, w), in ``grad``'s dtype."""
+    g = array_api.to_host(grad._value)
+    in_h, in_w = (int(d) for d in size)
+    _, out_h, out_w, _ = g.shape
+    rows = image_resize_ops._nearest_index(out_h, in_h)
+    cols = image_resize_ops._nearest_index(out_w, in_w)
+    b, c = g.shape[0], g.shape[3]
+    out = np.zeros((in_h, in_w, b, c), g.dtype)
+    # np.add.at adds in index order (row by row, pixel by pixel), each sum in g's dtype;
+    # a float16 sum past its range is inf, as in TF: no warning
+    with np.errstate(all="ignore"):
+        np.add.at(out, (rows.repeat(out_w), np.tile(cols, out_h)),
+                  g.transpose(1, 2, 0, 3).reshape(-1, b, c))
+    out = np.ascontiguousarray(out.transpose(2, 0, 1, 3))
+    size_t = execute.convert_to_tensor(np.array([in_h, in_w], np.int32))
+    return execute.execute("ResizeNearestNeighborGrad", [grad, size_t], out)

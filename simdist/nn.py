@@ -4,7 +4,10 @@ helpers (names only; the latter, which read the strategy, load tf.distribute on 
 from simdist.framework import dispatch as _dispatch  # noqa: E402
 from simdist.framework.ops.conv_ops import conv2d, conv2d_transpose  # noqa: F401
 from simdist.framework.ops.dropout_ops import dropout  # noqa: F401
-from simdist.framework.ops.embedding_ops import embedding_lookup  # noqa: F401
+from simdist.framework.ops.embedding_ops import (  # noqa: F401
+    embedding_lookup,
+    embedding_lookup_sparse,
+)
 from simdist.framework.ops.math_ops import l2_normalize  # noqa: F401
 from simdist.framework.ops.nn_ops import (  # noqa: F401
     bias_add,

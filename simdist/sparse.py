@@ -4,6 +4,7 @@ simdist/framework/ops/sparse_ops.py)."""
 from simdist.framework.ops.sparse_ops import (  # noqa: F401
     add,
     concat,
+    fill_empty_rows,
     map_values,
     reduce_max,
     reduce_sum,

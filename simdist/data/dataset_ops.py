@@ -739,11 +739,12 @@ Optional = optional_ops.Optional
 def _element_spec_outputs(graph, spec):
     """An iterator's next element while tracing: symbolic tensors of its element_spec, on
     the host (the execution takes the element)."""
+    from simdist.data.structured_function import symbolic_leaf
     from simdist.hardware import machine
 
     host = machine.get_machine().devices_of_type("CPU")[0]
-    return nest.map_structure(
-        lambda s: graph.symbolic_like(s.shape, s.dtype, host, "IteratorGetNext"), spec)
+    return nest.map_structure(lambda s: symbolic_leaf(graph, host, s, "IteratorGetNext"),
+                              spec)
 
 
 class OwnedIterator(CheckpointableIterator):

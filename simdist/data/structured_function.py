@@ -425,6 +425,14 @@ def _is_composite_spec(s) -> bool:
     return composite_rows.is_composite_spec(s) and getattr(s, "ragged_rank", 1) > 0
 
 
+def symbolic_leaf(graph, device, spec, name):
+    """A symbolic value of ``spec`` on ``device``: a tensor, or a RaggedTensor or
+    SparseTensor of symbolic components (an iterator's next element while tracing)."""
+    if _is_composite_spec(spec):
+        return _symbolic_composite(graph, device, spec, name)
+    return graph.symbolic_like(spec.shape, spec.dtype, device, name)
+
+
 def _symbolic_composite(graph, host, spec, name):
     """A RaggedTensor or SparseTensor of symbolic components for an argument of ``spec``."""
     parts = composite_specs.spec_parts(spec)   # (a RaggedTensor's uniform lengths kept)

@@ -44,6 +44,7 @@ from simdist.data import distribute as data_distribute
 from simdist.data import optional_ops, structure
 from simdist.data.iterator_pass import iterator_pass
 from simdist.data.pipeline import PrefetchDataset
+from simdist.data.structured_function import symbolic_leaf
 from simdist.distribute.values import PerReplicaSpec, regroup
 from simdist.framework import composite_specs, errors, func_graph, nest
 from simdist.framework.sparse_tensor import SparseTensor
@@ -258,8 +259,8 @@ class DistributedIterator:
         """The next step while tracing: per replica, symbolic tensors of the element spec
         on that replica's device (the execution takes the step)."""
         return self._per_replica(lambda dev: nest.map_structure(
-            lambda s: graph.symbolic_like(s.shape, s.dtype, dev,
-                                          "MultiDeviceIteratorGetNextFromShard"), self._spec))
+            lambda s: symbolic_leaf(graph, dev, s, "MultiDeviceIteratorGetNextFromShard"),
+            self._spec))
 
     def _dummy(self):
         """An empty Optional's stand-in (never read: get_value raises)."""

@@ -2384,4 +2384,7 @@ def case_distribute_sparse_batches_leaving_a_replica_no_rows(tf):
     take = tf.function(lambda it: next(it))
     out["traced"] = expect_error(
         lambda: take(iter(dist([[0, 0], [1, 2], [2, 1]], 3, 3))), words)
+    dense = tf.function(lambda it: s.run(tf.sparse.to_dense, args=(next(it),)))
+    out["traced_four_rows"] = [t.numpy().tolist() for t in s.experimental_local_results(
+        dense(iter(dist([[0, 0], [1, 2], [2, 1], [3, 3]], 4, 4))))]
     return out

@@ -15,6 +15,9 @@ Glossary:
                      as -5 and -3 is -3), into a dense Tensor; a group with none is 0.
   sparse_dense_matmul -- the dense product, each stored value times its row of ``b``
                      added in the entries' order (TF's kernel).
+  fill_empty_rows -- each row with no entry gets one at column 0 of ``default_value``;
+                     the entries come row by row (a row's in their given order), and a
+                     bool per row says which were filled (TF's SparseFillEmptyRows).
   cwise with dense -- ``st * dense``, ``st / dense``: the dense value at each index (it
                      broadcasts to the dense shape), the indices kept.
 
@@ -230,6 +233,25 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     for (r, c), v in zip(idx, vals):
         out[r] += v * bv[c]
     return execute.execute("SparseTensorDenseMatMul", [sp_a.values, bt], out)
+
+
+def fill_empty_rows(sp_input, default_value, name=None):
+    """``sp_input`` with an entry of ``default_value`` at column 0 of each empty row, and
+    the rows' empty indicator (see the module glossary)."""
+    _check(sp_input)
+    idx, vals, shape = _parts(sp_input)
+    rows = idx[:, 0] if len(idx) else np.zeros(0, np.int64)
+    count = np.bincount(rows, minlength=shape[0])[:shape[0]] if shape else np.zeros(0, int)
+    empty = count == 0
+    order = np.argsort(rows, kind="stable")      # row by row, a row's in its given order
+    filled = np.zeros((int(empty.sum()), len(shape)), np.int64)
+    filled[:, 0] = np.flatnonzero(empty)
+    new_idx = np.concatenate([idx[order].reshape(-1, len(shape)), filled])
+    new_vals = np.concatenate([vals[order], np.full(len(filled), default_value, vals.dtype)])
+    final = np.argsort(new_idx[:, 0], kind="stable") if len(new_idx) else np.zeros(0, int)
+    values = execute.execute("SparseFillEmptyRows", [sp_input.values], new_vals[final])
+    indicator = execute.execute("SparseFillEmptyRows", [sp_input.values], empty)
+    return SparseTensor(new_idx[final], values, shape), indicator
 
 
 def dense_cwise(op_type, fn, sp, dense):

@@ -10,6 +10,8 @@ Glossary:
                      strategy with several replicas every Dataset goes through
                      ``strategy.experimental_distribute_dataset``, which splits each global
                      batch exactly as TF does.
+  composite data  -- arrays holding a SparseTensor become a Dataset of their rows in
+                     batches (Keras's CompositeTensorDataAdapter).
   unpack_x_y_sample_weight -- ``(x,)``, ``(x, y)`` or ``(x, y, sample_weight)``.
 
 Mirrors keras/src/engine/data_adapter.py.
@@ -25,6 +27,7 @@ import numpy as np
 from simdist.data import INFINITE_CARDINALITY, Dataset, DatasetV2, shuffling
 from simdist.framework import errors, nest
 from simdist.framework.ops import random_ops
+from simdist.framework.sparse_tensor import SparseTensor
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_spec import TensorSpec
 from simdist.keras.engine import class_weights
@@ -63,6 +66,10 @@ class DataHandler:
         self._strategy = strategy
         self._epochs = epochs
         self._iterator = None
+        if not _is_dataset(x) and any(isinstance(a, SparseTensor)
+                                      for a in nest.flatten((x, y, sample_weight))):
+            x, y, sample_weight = _composite_dataset(x, y, sample_weight, batch_size,
+                                                     shuffle), None, None
         if _is_dataset(x):
             if y is not None:
                 raise ValueError("`y` argument is not supported when using dataset as "
@@ -194,6 +201,18 @@ def _static_batch(element_spec) -> bool:
     leaves = nest.flatten(element_spec)
     return bool(leaves) and all(getattr(s, "shape", None) is not None and s.shape.rank
                                 and s.shape[0] is not None for s in leaves)
+
+
+def _composite_dataset(x, y, sample_weight, batch_size, shuffle):
+    """Arrays holding a SparseTensor as Keras's CompositeTensorDataAdapter batches them:
+    a Dataset of their rows (shuffled whole when ``shuffle``), in batches of
+    ``batch_size`` (32)."""
+    data = tuple(a for a in (x, y, sample_weight) if a is not None)
+    dataset = Dataset.from_tensor_slices(data if len(data) > 1 else data[0])
+    if shuffle:
+        first = nest.flatten(data)[0]
+        dataset = dataset.shuffle(int(first.shape[0]))
+    return dataset.batch(batch_size or 32)
 
 
 def _lists_to_tuples(value):

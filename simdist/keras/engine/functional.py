@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from simdist.framework import execute, nest
 from simdist.framework.ops import array_ops as A
+from simdist.framework.sparse_tensor import SparseTensor
 from simdist.framework.tensor import Tensor
 from simdist.keras import backend
 from simdist.keras.engine import functional_config
@@ -217,6 +218,9 @@ class Functional(Model):
         return flat
 
     def _conform(self, value, ref: KerasTensor):
+        if isinstance(value, SparseTensor):   # Keras casts a SparseTensor's values
+            return value if value.dtype == ref.dtype else SparseTensor(
+                value.indices, A.cast(value.values, ref.dtype), value.dense_shape)
         t = value if isinstance(value, Tensor) else execute.convert_to_tensor(
             value, dtype_hint=ref.dtype)
         t = conform_rank(t, ref.shape.as_list())

@@ -5,6 +5,8 @@ Glossary:
                 ``batch_input_shape``; named 'input_1', 'input_2' ... unless named.
   Input      -- ``Input(shape)`` makes an InputLayer and returns its KerasTensor; ``shape``
                 excludes the batch dimension (``batch_size`` gives it).
+  sparse     -- ``sparse=True``: the model takes a SparseTensor there (a dense tensor
+                too); its KerasTensor is a SparseKerasTensor.
 
 Mirrors tf_keras/src/engine/input_layer.py.
 """
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 from simdist.keras import backend
 from simdist.keras.engine.base_layer import Layer
-from simdist.keras.engine.keras_tensor import KerasTensor
+from simdist.keras.engine.keras_tensor import KerasTensor, SparseKerasTensor
 from simdist.keras.engine.node import Node
 
 
@@ -27,9 +29,11 @@ class InputLayer(Layer):
         shape = kwargs.pop("shape", input_shape)
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments: {list(kwargs.keys())}")
-        if sparse or ragged or input_tensor is not None or type_spec is not None or optional:
-            raise NotImplementedError("simdist's InputLayer takes a shape and a dtype only "
-                                      "(no sparse, ragged, optional, input_tensor or "
+        if sparse and ragged:
+            raise ValueError("Cannot set both sparse and ragged to True in a TF-Keras input.")
+        if ragged or input_tensor is not None or type_spec is not None or optional:
+            raise NotImplementedError("simdist's InputLayer takes a shape, a dtype and "
+                                      "sparse only (no ragged, optional, input_tensor or "
                                       "type_spec).")
         if batch_input_shape is not None and shape is not None:
             raise ValueError("Only provide the input_shape OR batch_input_shape argument to "
@@ -39,15 +43,18 @@ class InputLayer(Layer):
         if batch_input_shape is None:
             batch_input_shape = (batch_size,) + tuple(shape or ())
         super().__init__(name=name, dtype=dtype or backend.floatx())
+        self.sparse = bool(sparse)
         self._batch_input_shape = tuple(batch_input_shape)
         self.built = True
         self.is_placeholder = True
-        out = KerasTensor(self._batch_input_shape, self.dtype, name=self.name)
+        kind = SparseKerasTensor if self.sparse else KerasTensor
+        out = kind(self._batch_input_shape, self.dtype, name=self.name)
         self._record_node_shapes(Node(self, outputs=out))
 
     def get_config(self):
         return {"batch_input_shape": self._batch_input_shape, "dtype": self.dtype,
-                "sparse": False, "ragged": False, "name": self.name, "optional": False}
+                "sparse": self.sparse, "ragged": False, "name": self.name,
+                "optional": False}
 
 
 def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=None,  # noqa: N802
@@ -55,7 +62,8 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=None,  # no
     """A symbolic input of ``shape`` (without the batch dimension): a KerasTensor.
 
     Raises:
-      ValueError: no shape (nor ``batch_shape``), or unknown keyword arguments.
+      ValueError: no shape (nor ``batch_shape``), both sparse and ragged, or unknown
+        keyword arguments.
     """
     batch_shape = kwargs.pop("batch_shape", None)
     if kwargs:

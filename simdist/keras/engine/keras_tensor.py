@@ -9,6 +9,8 @@ Glossary:
   keras_history -- ``(layer, node_index, tensor_index)``: the call (node) of the layer that
                    made this tensor, and which of its outputs it is; a Functional model
                    walks these back from its outputs to its inputs.
+  SparseKerasTensor -- an ``Input(sparse=True)``'s: a SparseTensor of that dense shape,
+                   printed by its SparseTensorSpec.
   operators     -- ``x + 1``, ``x[:, 0]`` ... make op layers (layers/tf_op_layer.py installs
                    them); a TF API that does not dispatch refuses a KerasTensor (TypeError).
 
@@ -96,6 +98,23 @@ class KerasTensor:
             "input/output.")
 
     __hash__ = object.__hash__
+
+
+class SparseKerasTensor(KerasTensor):
+    """A symbolic SparseTensor (``tf.keras.Input(sparse=True)``)."""
+
+    def _type_spec(self) -> str:
+        return f"SparseTensorSpec({self._shape!r}, tf.{self._dtype.name})"
+
+    def __str__(self):
+        layer = self._keras_history[0] if self._keras_history else None
+        described = "" if layer is None else f", description=\"created by layer '{layer.name}'\""
+        return f"KerasTensor(type_spec={self._type_spec()}, name={self.name!r}{described})"
+
+    def __repr__(self):
+        layer = self._keras_history[0] if self._keras_history else None
+        described = "" if layer is None else f" (created by layer '{layer.name}')"
+        return f"<KerasTensor: type_spec={self._type_spec()}{described}>"
 
 
 def is_keras_tensor(x) -> bool:

@@ -23,11 +23,13 @@ from __future__ import annotations
 import contextlib
 import io
 
-from simdist.framework import errors, execute, nest
+import numpy as np
+
+from simdist.framework import errors, execute, nest, sparse_tensor
 from simdist.framework.ops import array_ops as A
 from simdist.keras import backend
 from simdist.keras.engine import scratch_graph
-from simdist.keras.engine.keras_tensor import KerasTensor
+from simdist.keras.engine.keras_tensor import KerasTensor, SparseKerasTensor
 
 
 class Node:
@@ -75,6 +77,10 @@ def _placeholder(t, n=1):
     every step unmasked)."""
     if not isinstance(t, KerasTensor):
         return t
+    if isinstance(t, SparseKerasTensor):   # a SparseTensor with no entries
+        return sparse_tensor.SparseTensor(
+            np.zeros((0, t.ndim), np.int64), np.zeros(0, t.dtype.as_numpy_dtype),
+            [n if d is None else d for d in t.shape.as_list()])
     zeros = A.zeros([n if d is None else d for d in t.shape.as_list()], dtype=t.dtype)
     mask = getattr(t, "_keras_mask", None)
     if mask is not None:

@@ -35,6 +35,7 @@ from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import errors, func_graph, function, nest
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import while_loop
+from simdist.framework.sparse_tensor import SparseTensor
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_shape import TensorShape
 
@@ -51,9 +52,12 @@ class BatchFeed:
         self._batches = collections.deque(batches)
         expanded = func_graph.expand(batches[0])
         self._structure = expanded
+        # a SparseTensor's dense shape has no batch dimension (one entry per dimension)
+        shapes = {id(x.dense_shape) for x in nest.flatten(batches[0])
+                  if isinstance(x, SparseTensor)}
         self._spec = ((repr(nest.map_structure(lambda _: None, expanded)),
                        None if strategy is None else weakref.ref(strategy)),
-                      tuple((str(t.dtype), _batch_shape(t, static_batch),
+                      tuple((str(t.dtype), _batch_shape(t, static_batch or id(t) in shapes),
                              getattr(t._device, "name", None), t.dtype, t._device)
                             for t in nest.flatten(expanded)))
 

@@ -2,7 +2,8 @@
 
 Glossary:
   Dense       -- ``activation(inputs @ kernel + bias)``; kernel ``glorot_uniform`` and bias
-                 ``zeros`` by default, as Keras.
+                 ``zeros`` by default, as Keras. A 2-D SparseTensor input is multiplied
+                 by tf-keras's embedding lookup (_sparse_matmul).
   Dropout     -- in training, zero each unit with probability ``rate`` and scale the rest by
                  ``1 / (1 - rate)``; identity at inference. Seeded masks are reproducible.
                  As Keras, only a number is range-checked when the layer is made; a scalar
@@ -23,9 +24,16 @@ import numbers
 
 from simdist.framework import dtypes, func_graph
 from simdist.framework.ops import array_ops as A
-from simdist.framework.ops import dropout_ops, random_ops, tensordot_ops
+from simdist.framework.ops import (
+    dropout_ops,
+    embedding_ops,
+    random_ops,
+    sparse_ops,
+    tensordot_ops,
+)
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import nn_ops as N
+from simdist.framework.sparse_tensor import SparseTensor
 from simdist.keras import activations, initializers, regularizers
 from simdist.keras.engine.base_layer import Layer, refuse_constraints, same_shape
 from simdist.keras.engine.input_spec import InputSpec
@@ -75,7 +83,9 @@ class Dense(Layer):
         if x.dtype != dtypes.as_dtype(self.compute_dtype):  # integer inputs too, as Keras
             x = A.cast(x, self.compute_dtype)
         rank = x.shape.rank
-        if rank is not None and rank > 2:   # tf-keras: tensordot over the last axis
+        if isinstance(x, SparseTensor) and rank in (2, None):
+            out = _sparse_matmul(x, self._weight(self.kernel))
+        elif rank is not None and rank > 2:   # tf-keras: tensordot over the last axis
             kernel = self.kernel if self.kernel.dtype == x.dtype else self._weight(self.kernel)
             out = tensordot_ops.tensordot(x, kernel, [[rank - 1], [0]])   # (read in its scope)
             if func_graph.current() is not None:   # its static shape, as tf-keras sets it
@@ -94,6 +104,15 @@ class Dense(Layer):
         cfg.update(units=self.units, activation=activations.serialize(self.activation),
                    use_bias=self.use_bias, **kernel_bias_config(self))
         return cfg
+
+
+def _sparse_matmul(x, kernel):
+    """``x @ kernel`` for a 2-D SparseTensor ``x`` as tf-keras's Dense makes it: empty rows
+    filled with a 0 at column 0, then embedding_lookup_sparse of the column ids weighted by
+    the values, summed per row (a sparse gradient for the kernel)."""
+    x, _ = sparse_ops.fill_empty_rows(x, 0)
+    ids = SparseTensor(x.indices, x.indices[:, 1], x.dense_shape)
+    return embedding_ops.embedding_lookup_sparse(kernel, ids, x, combiner="sum")
 
 
 def kernel_bias_config(layer) -> dict:

@@ -76,11 +76,11 @@ st2_plus_5 = tf.sparse.SparseTensor(
     st2.dense_shape)
 print(tf.sparse.to_dense(st2_plus_5))
 
-# simdist test: left out: a Keras model of a sparse Input (keras.Input(sparse=True) and a
-# Dense layer on a SparseTensor are not simulated):
-# x = tf.keras.Input(shape=(4,), sparse=True)
-# y = tf.keras.layers.Dense(4)(x)
-# model = tf.keras.Model(x, y)
+tf.keras.utils.set_random_seed(0)  # simdist test: seeded (the Dense kernel is drawn)
+x = tf.keras.Input(shape=(4,), sparse=True)
+print(x)  # simdist test: print added
+y = tf.keras.layers.Dense(4)(x)
+model = tf.keras.Model(x, y)
 
 sparse_data = tf.sparse.SparseTensor(
     indices = [(0,0),(0,1),(0,2),
@@ -89,9 +89,14 @@ sparse_data = tf.sparse.SparseTensor(
     dense_shape = (6,4)
 )
 
-# model(sparse_data)
-#
-# model.predict(sparse_data)
+print(model(sparse_data))  # simdist test: print added
+
+print(model.predict(sparse_data, verbose=0))  # simdist test: print added, verbose=0
+
+# simdist test: added: fit on the SparseTensor (a sparse gradient for the kernel)
+model.compile(optimizer="sgd", loss="mse")
+print(model.fit(sparse_data, tf.ones((6, 4)), epochs=2, verbose=0).history)
+print(model.get_weights())
 
 dataset = tf.data.Dataset.from_tensor_slices(sparse_data)
 for element in dataset:

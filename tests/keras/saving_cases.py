@@ -185,7 +185,8 @@ out = tf.keras.models.load_model(os.path.join(D, 'sub.keras'))
 
 # The structured-data tutorial's reloaded model: an adapted Normalization's mean and variance
 # are made from its restored weights (tf-keras's load_own_variables calls finalize_state), and
-# a dict of inputs in another order than the model's is matched by the Inputs' names.
+# a dict of inputs in another order than the model's is matched by the Inputs' names; then
+# from the weights set_weights gives (tf-keras's set_weights calls finalize_state too).
 CASES["a reloaded model with an adapted Normalization, called on a dict"] = """
 import os, tempfile
 D = tempfile.mkdtemp()
@@ -201,4 +202,6 @@ for name in ('m.keras', 'sm'):
     m.save(os.path.join(D, name))
     r = tf.keras.models.load_model(os.path.join(D, name))
     out += [r(data), r.predict(data, verbose=0)]
+m.set_weights([np.array([20.0]), np.array([4.0]), np.array(2)])   # finalize_state after it
+out += [m(data)]
 """

@@ -363,6 +363,12 @@ class Layer(module.Module):
                     f"provided weight shape {tuple(w.shape)}.")
             with ds_context.enter_or_assert_strategy(ds_context.strategy_of(p)):
                 p.assign(w.astype(p.dtype.as_numpy_dtype))
+        for layer in (self, *self._flatten_layers()):   # tf-keras's set_weights
+            layer.finalize_state()
+
+    def finalize_state(self) -> None:
+        """Rebuild what ``call`` uses from the weights, after ``set_weights`` (tf-keras's:
+        nothing by default; an adapted Normalization's mean and variance)."""
 
     def count_params(self) -> int:
         import math

@@ -42,9 +42,6 @@ class PreprocessingLayer(Layer):
     def reset_state(self):
         raise NotImplementedError
 
-    def finalize_state(self):
-        """Turn the accumulated state into what ``call`` uses (nothing by default)."""
-
     def adapt(self, data, batch_size=None, steps=None):
         """Learn the layer's state from ``data`` (see the module glossary).
 

@@ -75,6 +75,13 @@ out = [steps(L.SGD(0.1)), steps(L.SGD(0.1, momentum=0.9)),
        steps(L.SGD(0.1, momentum=0.7, nesterov=True)), steps(L.Adam(0.1)),
        steps(L.Adam(0.01, amsgrad=True, beta_1=0.5)), steps(L.Adagrad(0.1))]
 """,
+    "legacy RMSprop, Adadelta, Adamax and Nadam's sparse updates (only the gradient's rows), "
+    "bits": SPARSE + """
+L = tf.keras.optimizers.legacy
+out = [steps(L.RMSprop(0.1)), steps(L.RMSprop(0.1, centered=True)),
+       steps(L.RMSprop(0.1, momentum=0.5)), steps(L.RMSprop(0.1, momentum=0.5, centered=True)),
+       steps(L.Adadelta(1.0)), steps(L.Adamax(0.1)), steps(L.Nadam(0.1))]
+""",
     "a sparse gradient is clipped by its values (clipnorm, global_clipnorm, clipvalue), "
     "bits": SPARSE + """
 out = [steps(O.Adam(0.1, clipnorm=2.0)), steps(O.SGD(0.1, global_clipnorm=3.0)),

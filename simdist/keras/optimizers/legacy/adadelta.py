@@ -2,7 +2,8 @@
 ``accum = accum * rho + g^2 * (1 - rho)``;
 ``update = sqrt(accum_update + epsilon) * rsqrt(accum + epsilon) * g``;
 ``var -= update * lr``; ``accum_update = accum_update * rho + update^2 * (1 - rho)``.
-Slots 'accum_grad' and 'accum_var' (zeros).
+Slots 'accum_grad' and 'accum_var' (zeros). A sparse gradient: that arithmetic on its
+rows only, row by row (ResourceSparseApplyAdadelta).
 
 TF's float32 ``rsqrt()`` of whole packets of 8 is the CPU's approximate reciprocal square
 root and a Newton step (Eigen's fast math; its last bits depend on the CPU): M.rsqrt
@@ -14,8 +15,11 @@ in tensorflow/core/kernels/training_ops.cc.
 
 from __future__ import annotations
 
+import functools
+
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
+from simdist.keras.optimizers.legacy import sparse_rows
 from simdist.keras.optimizers.legacy.optimizer_v2 import OptimizerV2
 
 
@@ -52,6 +56,22 @@ class Adadelta(OptimizerV2):
         var.assign_sub(M.multiply(update, c["lr_t"]))
         return accum_update.assign(M.add(M.multiply(accum_update.read_value(), rho),
                                          M.multiply(M.square(update), one_minus_rho)))
+
+    def _resource_apply_sparse(self, grad, var, indices, c):
+        # ResourceSparseApplyAdadelta: the dense kernel's arithmetic row by row, on the
+        # gradient's rows only (rsqrt of each row: sparse_rows)
+        rows = functools.partial(sparse_rows.rows_of, indices=indices)
+        put = functools.partial(sparse_rows.put_rows, indices=indices)
+        accum, accum_update = self.get_slot(var, "accum_grad"), self.get_slot(var, "accum_var")
+        rho, one_minus_rho, eps = c["rho"], c["one_minus_rho"], c["epsilon"]
+        a = M.add(M.multiply(rows(accum), rho), M.multiply(M.square(grad), one_minus_rho))
+        put(accum, a)
+        old = rows(accum_update)
+        update = M.multiply(M.multiply(M.sqrt(M.add(old, eps)),
+                                       sparse_rows.row_rsqrt(M.add(a, eps))), grad)
+        put(var, M.subtract(rows(var), M.multiply(update, c["lr_t"])))
+        return put(accum_update, M.add(M.multiply(old, rho),
+                                       M.multiply(M.square(update), one_minus_rho)))
 
     def get_config(self):
         config = super().get_config()

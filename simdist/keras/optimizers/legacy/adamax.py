@@ -1,6 +1,8 @@
 """Legacy ``Adamax`` (TF's ResourceApplyAdaMax kernel): ``m += (g - m) * (1 - beta_1)``;
 ``v = max(beta_2 * v, |g|)``; ``var -= lr / (1 - beta_1^t) * (m / (v + epsilon))``, with
-``t = iterations + 1``. Slots 'm' and 'v' (zeros), every 'm' first.
+``t = iterations + 1``. Slots 'm' and 'v' (zeros), every 'm' first. A sparse gradient:
+tf-keras's Python ops on its rows only (``m = m * beta_1 + g * (1 - beta_1)``,
+``v = max(v * beta_2, |g|)``, ``-lr / (1 - beta_1^t) * (m / (v + epsilon))`` scattered in).
 
 Mirrors tf_keras/src/optimizers/legacy/adamax.py and the CPU functor of ApplyAdaMax in
 tensorflow/core/kernels/training_ops.cc.
@@ -8,8 +10,10 @@ tensorflow/core/kernels/training_ops.cc.
 
 from __future__ import annotations
 
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
+from simdist.keras.optimizers.legacy import sparse_rows
 from simdist.keras.optimizers.legacy.beta_moments import LegacyBetaMoments
 
 
@@ -35,6 +39,20 @@ class Adamax(LegacyBetaMoments):
                  one_minus_beta_1=M.subtract(one, beta_1_t), one=one,
                  epsilon=A.constant(self.epsilon, dtype=dtype))
         return c
+
+    def _resource_apply_sparse(self, grad, var, indices, c):
+        # tf-keras's Python ops on the gradient's rows: m and v gathered, updated, put back
+        m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
+        m_t = M.add(M.multiply(sparse_rows.rows_of(m, indices), c["beta_1_t"]),
+                    M.multiply(grad, c["one_minus_beta_1"]))
+        sparse_rows.put_rows(m, m_t, indices)
+        v_t = M.maximum(M.multiply(sparse_rows.rows_of(v, indices), c["beta_2_t"]),
+                        M.abs(grad))
+        sparse_rows.put_rows(v, v_t, indices)
+        neg_scaled_lr = M.divide(M.negative(c["lr_t"]),
+                                 M.subtract(c["one"], c["beta_1_power"]))
+        return var.scatter_add(IndexedSlices(M.multiply(neg_scaled_lr, M.divide(
+            m_t, M.add(v_t, c["epsilon"]))), indices))
 
     def _resource_apply_dense(self, grad, var, c):
         m, v = self.get_slot(var, "m"), self.get_slot(var, "v")

@@ -11,6 +11,10 @@ Glossary:
                     m_t_1 * m / (1 - m_schedule_next)``;
                     ``var -= lr * m_bar / (sqrt(v / (1 - beta_2^t)) + epsilon)``.
 
+  sparse         -- a sparse gradient: the slots decayed whole, the rows scattered in and
+                    gathered back, the rows' step scattered into the variable (tf-keras's
+                    Python ops).
+
 A learning-rate schedule is refused with TF's ValueError.
 
 Mirrors tf_keras/src/optimizers/legacy/nadam.py.
@@ -19,9 +23,11 @@ Mirrors tf_keras/src/optimizers/legacy/nadam.py.
 from __future__ import annotations
 
 from simdist.framework import dtypes, variables
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.keras.optimizers import schedules
+from simdist.keras.optimizers.legacy import sparse_rows
 from simdist.keras.optimizers.legacy.beta_moments import LegacyBetaMoments
 
 
@@ -81,3 +87,17 @@ class Nadam(LegacyBetaMoments):
         v_t_prime = v.read_value() / c["v_t_prime_denominator"]
         m_t_bar = c["one_minus_m_t"] * g_prime + c["m_t_1"] * m_t_prime
         return var.assign(var - c["lr_t"] * m_t_bar / (M.sqrt(v_t_prime) + c["epsilon"]))
+
+    def _resource_apply_sparse(self, grad, var, indices, c):
+        # tf-keras's Python ops: slots decayed whole, the rows scattered in and gathered
+        m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
+        g_prime = grad / c["one_minus_m_schedule_new"]
+        m.assign(m.read_value() * c["beta_1_t"])
+        m.scatter_add(IndexedSlices(grad * c["one_minus_beta_1_t"], indices))
+        m_t_prime = sparse_rows.rows_of(m, indices) / c["one_minus_m_schedule_next"]
+        m_t_bar = c["one_minus_m_t"] * g_prime + c["m_t_1"] * m_t_prime
+        v.assign(v.read_value() * c["beta_2_t"])
+        v.scatter_add(IndexedSlices((grad * grad) * c["one_minus_beta_2_t"], indices))
+        v_t_prime = sparse_rows.rows_of(v, indices) / c["v_t_prime_denominator"]
+        return var.scatter_add(IndexedSlices(
+            c["neg_lr_t"] * m_t_bar / (M.sqrt(v_t_prime) + c["epsilon"]), indices))

@@ -18,9 +18,9 @@ Glossary:
                    copy of each variable in a merge_call and count the step; in
                    cross-replica context TF's RuntimeError.
   sparse        -- an IndexedSlices gradient: its repeated indices summed, then
-                   ``_resource_apply_sparse`` (TF's ResourceSparseApply* kernels: only the
-                   gradient's rows change; SGD, Adam, Adagrad modelled, the others take the
-                   dense step on it made dense).
+                   ``_resource_apply_sparse`` (TF's ResourceSparseApply* kernels or
+                   tf-keras's Python ops: only the gradient's rows change; Ftrl alone
+                   takes the dense step on it made dense).
 
 Mirrors tf_keras/src/optimizers/legacy/optimizer_v2.py.
 """
@@ -312,9 +312,9 @@ class OptimizerV2(optimizer_lib.Optimizer):
         return self._resource_apply_sparse(summed.values, var, summed.indices, coefficients)
 
     def _resource_apply_sparse(self, grad, var, indices, coefficients):
-        """Where simdist has not modelled an optimizer's sparse kernel (ResourceSparseApply*:
-        Ftrl, Adadelta, RMSprop with momentum): the dense step on the gradient made dense
-        (TF updates only the gradient's rows)."""
+        """Where simdist has not modelled an optimizer's sparse kernel (Ftrl's
+        ResourceSparseApplyFtrl): the dense step on the gradient made dense (TF updates
+        only the gradient's rows)."""
         dense = M.unsorted_segment_sum(grad, indices, var.shape[0])
         return self._resource_apply_dense(dense, var, coefficients)
 

@@ -3,16 +3,24 @@
 (1 - rho) * g``) from ``rms`` first; with momentum TF's ApplyRMSProp / ApplyCenteredRMSProp
 kernels: ``rms += (g^2 - rms) * (1 - rho)`` (centered: ``mg += (g - mg) * (1 - rho)``,
 ``rms - mg^2``), ``mom = mom * momentum + g * lr / sqrt(rms + epsilon)`` (epsilon inside
-the root), ``var -= mom``. The 'rms' slot starts at 0.
+the root), ``var -= mom``. The 'rms' slot starts at 0. A sparse gradient: without
+momentum tf-keras's Python ops (slots decayed whole, the rows scattered in, the rows' step
+scattered into the variable); with momentum the ResourceSparseApply(Centered)RMSProp
+kernels on the gradient's rows only (``ms = ms * rho + g^2 * (1 - rho)``, ``rsqrt(ms +
+epsilon)`` row by row: sparse_rows).
 
 Mirrors tf_keras/src/optimizers/legacy/rmsprop.py and the CPU functors of ApplyRMSProp and
-ApplyCenteredRMSProp in tensorflow/core/kernels/training_ops.cc.
+ApplyCenteredRMSProp (and their sparse kernels) in tensorflow/core/kernels/training_ops.cc.
 """
 
 from __future__ import annotations
 
+import functools
+
+from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
+from simdist.keras.optimizers.legacy import sparse_rows
 from simdist.keras.optimizers.legacy.optimizer_v2 import OptimizerV2, uses_momentum
 
 
@@ -77,6 +85,46 @@ class RMSprop(OptimizerV2):
         step = M.divide(M.multiply(grad, c["lr_t"]), M.sqrt(M.add(denom, c["epsilon"])))
         mom.assign(M.add(M.multiply(mom.read_value(), c["momentum"]), step))
         return var.assign_sub(mom.read_value())
+
+    def _resource_apply_sparse(self, grad, var, indices, c):
+        if self._momentum:
+            return self._sparse_kernel(grad, var, indices, c)
+        # tf-keras's Python ops: the slots decayed whole, the rows scattered in
+        neg_lr = M.negative(c["lr_t"])
+        rms = self.get_slot(var, "rms")
+        rms.assign(M.multiply(rms.read_value(), c["rho"]))
+        rms.scatter_add(IndexedSlices(M.multiply(M.multiply(grad, grad), c["one_minus_rho"]),
+                                      indices))
+        denom = sparse_rows.rows_of(rms, indices)
+        if self.centered:
+            mg = self.get_slot(var, "mg")
+            mg.assign(M.multiply(mg.read_value(), c["rho"]))
+            mg.scatter_add(IndexedSlices(M.multiply(grad, c["one_minus_rho"]), indices))
+            denom = M.subtract(denom, M.square(sparse_rows.rows_of(mg, indices)))
+        return var.scatter_add(IndexedSlices(M.divide(M.multiply(neg_lr, grad), M.add(
+            M.sqrt(denom), c["epsilon"])), indices))
+
+    def _sparse_kernel(self, grad, var, indices, c):
+        """ResourceSparseApplyRMSProp / ResourceSparseApplyCenteredRMSProp: row by row,
+        ``ms = ms * rho + g^2 * (1 - rho)`` (centered: ``mg = mg * rho + g * (1 - rho)``,
+        ``ms + epsilon - mg^2``), ``mom = mom * momentum + rsqrt(ms + epsilon) * lr * g``,
+        ``var -= mom``."""
+        rows = functools.partial(sparse_rows.rows_of, indices=indices)
+        put = functools.partial(sparse_rows.put_rows, indices=indices)
+        rms, mom = self.get_slot(var, "rms"), self.get_slot(var, "momentum")
+        ms = M.add(M.multiply(rows(rms), c["rho"]),
+                   M.multiply(M.square(grad), c["one_minus_rho"]))
+        put(rms, ms)
+        denom = M.add(ms, c["epsilon"])
+        if self.centered:
+            mg = self.get_slot(var, "mg")
+            mg_t = M.add(M.multiply(rows(mg), c["rho"]), M.multiply(grad, c["one_minus_rho"]))
+            put(mg, mg_t)
+            denom = M.subtract(denom, M.square(mg_t))
+        mom_t = M.add(M.multiply(rows(mom), c["momentum"]), M.multiply(
+            M.multiply(sparse_rows.row_rsqrt(denom), c["lr_t"]), grad))
+        put(mom, mom_t)
+        return put(var, M.subtract(rows(var), mom_t))
 
     def get_config(self):
         config = super().get_config()

@@ -140,6 +140,8 @@ RandomZoom  # simdist/keras/layers/preprocessing/image_transforms.py
 flip_left_right  # simdist/framework/ops/image_geometry_ops.py (tf.image)
 flip_up_down  # simdist/framework/ops/image_geometry_ops.py (tf.image)
 RandomBrightness  # simdist/keras/layers/preprocessing/random_brightness.py
+RandomHeight  # simdist/keras/layers/preprocessing/random_height_width.py
+RandomWidth  # simdist/keras/layers/preprocessing/random_height_width.py
 stateless_random_saturation  # simdist/framework/ops/image_color_ops.py (tf.image)
 CategoryEncoding  # simdist/keras/layers/preprocessing/category_encoding.py
 Discretization  # simdist/keras/layers/preprocessing/discretization.py

@@ -1,11 +1,13 @@
-"""tf.image's colour adjustments, crops, pads and quarter turns and Keras's RandomBrightness
+"""tf.image's colour adjustments, crops, pads and quarter turns and Keras's RandomBrightness,
+RandomHeight and RandomWidth
 as TF 2.21 (tf-keras) gives them, recorded by record_tf_layers.py (group ``image_adjust``)
 and replayed by test_layers_tf_conformance.py: rgb_to_grayscale, adjust_saturation (TF's
 HSV kernel; a grey, a black and a white pixel among random ones), adjust_brightness,
 central_crop, rot90, pad_to_bounding_box, resize_with_crop_or_pad, the stateless random
 brightness, saturation and crop (a Counter's seed pair in a dataset map, as the "Data
 augmentation" tutorial), their argument errors, and RandomBrightness seeded, on one image
-and a batch, traced with an unknown batch; the float32 results also bit for bit (the
+and a batch, traced with an unknown batch; RandomHeight and RandomWidth likewise (their
+traced static shapes too); the float32 results also bit for bit (the
 replays compare values to rtol 1e-5). Snippets as in tests/tf_snippets.py."""
 
 IMG = ("img = np.random.RandomState(0).uniform(0, 255, (2, 5, 6, 3)).astype(np.float32)\n"
@@ -110,4 +112,28 @@ out = [hashlib.md5(np.asarray(r).tobytes()).hexdigest() for r in results]
 """,
     "RandomBrightness factor above 1": "out = L.RandomBrightness(1.5)",
     "RandomBrightness value range of three": "out = L.RandomBrightness(0.1, value_range=(0, 1, 2))",
+    "RandomHeight and RandomWidth": IMG + """
+h, w = L.RandomHeight(0.4, seed=3), L.RandomWidth((-0.3, 0.6), interpolation='nearest', seed=4)
+out = [h(img), h(img8[0]), w(img), w(img8), h(img, training=False),
+       L.RandomWidth(0.5, seed=5)(f[0]), h.compute_output_shape((2, 5, 6, 3))]
+""",
+    "RandomHeight and RandomWidth traced with an unknown batch": IMG + """
+h, w = L.RandomHeight(0.5, seed=6), L.RandomWidth(0.5, seed=7)
+spec = [tf.TensorSpec([None, 5, 6, 3])]
+fh = tf.function(lambda x: h(x, training=True), input_signature=spec)
+fw = tf.function(lambda x: w(x, training=True), input_signature=spec)
+out = [fh(img), fh(img[:1]), fw(img), fw(img[:1]),
+       fh.get_concrete_function().structured_outputs.shape,
+       fw.get_concrete_function().structured_outputs.shape]
+""",
+    "RandomHeight and RandomWidth configs": """
+out = []
+for layer in (L.RandomHeight(0.2, seed=1), L.RandomWidth((0.1, 0.3), 'nearest')):
+    cfg = layer.get_config()
+    cfg.pop('name')
+    out.append(sorted((k, v if not isinstance(v, tuple) else list(v)) for k, v in cfg.items()))
+""",
+    "RandomHeight upper below lower": "out = L.RandomHeight((0.3, 0.1))",
+    "RandomWidth upper below lower": "out = L.RandomWidth((0.3, 0.1))",
+    "RandomWidth factor below -1": "out = L.RandomWidth((-1.5, 0.1))",
 }

@@ -22,7 +22,7 @@ categorical_preprocessing_cases.CASES (TF 2.21: CategoryEncoding, Hashing,
 Discretization), image_dataset_cases.CASES (TF 2.21: decode_png,
 image_dataset_from_directory), timeseries_cases.CASES (TF 2.21:
 timeseries_dataset_from_array), image_adjust_cases.CASES (TF 2.21: tf.image's colour
-adjustments, crops, pads, rot90, RandomBrightness); and the
+adjustments, crops, pads, rot90, RandomBrightness, RandomHeight / RandomWidth); and the
 batch-norm options simdist refuses rather than ignores."""
 
 import os

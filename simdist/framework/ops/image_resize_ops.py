@@ -110,5 +110,26 @@ def _resize_kernel(images, size, method):
     return execute.execute(op, [images, size], out.astype(np.float32))
 
 
+def _resize_spec(graph, images, size, method="bilinear", preserve_aspect_ratio=False,
+                 antialias=False, name=None):
+    """``tf.image.resize`` while tracing: a size the trace computes (RandomHeight's) gives
+    an unknown height and width (their values only execution shows); a known one runs on
+    the placeholders (the shapes they give, the gradient's tape)."""
+    from simdist.framework import context, func_graph
+
+    if not func_graph.is_symbolic(size):
+        return NotImplemented
+    images = execute.convert_to_tensor(images)
+    if images.ndim not in (3, 4) or str(method).lower() not in ("bilinear", "nearest"):
+        return NotImplemented   # the argument errors, raised on the placeholders
+    dims = images.shape.as_list()
+    dims[-3:-1] = [None, None]
+    nearest = str(method).lower() == "nearest"
+    return graph.symbolic_like(dims, images.dtype if nearest else dtypes.float32,
+                               context.current_device(),
+                               "ResizeNearestNeighbor" if nearest else "ResizeBilinear")
+
+
 # The public ops, recorded as graph nodes while a tf.function traces (op_recording).
-op_recording.record_here(__name__)
+resize = op_recording.recorded(resize, kind="spec", spec=_resize_spec)
+op_recording.record_here(__name__, exclude=("resize",))

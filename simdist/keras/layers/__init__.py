@@ -60,6 +60,7 @@ from simdist.keras.layers.preprocessing.image_transforms import (
 from simdist.keras.layers.preprocessing.integer_lookup import IntegerLookup
 from simdist.keras.layers.preprocessing.normalization import Normalization
 from simdist.keras.layers.preprocessing.random_brightness import RandomBrightness
+from simdist.keras.layers.preprocessing.random_height_width import RandomHeight, RandomWidth
 from simdist.keras.layers.preprocessing.string_lookup import StringLookup
 from simdist.keras.layers.preprocessing.text_vectorization import TextVectorization
 from simdist.keras.layers.reshaping import Reshape

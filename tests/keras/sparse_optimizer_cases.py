@@ -82,6 +82,13 @@ out = [steps(L.RMSprop(0.1)), steps(L.RMSprop(0.1, centered=True)),
        steps(L.RMSprop(0.1, momentum=0.5)), steps(L.RMSprop(0.1, momentum=0.5, centered=True)),
        steps(L.Adadelta(1.0)), steps(L.Adamax(0.1)), steps(L.Nadam(0.1))]
 """,
+    "legacy Ftrl's sparse updates (only the gradient's rows), bits": SPARSE + """
+L = tf.keras.optimizers.legacy
+out = [steps(L.Ftrl(0.1)), steps(L.Ftrl(0.1, l1_regularization_strength=0.05, beta=0.5,
+                                        l2_regularization_strength=0.01)),
+       steps(L.Ftrl(0.1, l1_regularization_strength=0.01,
+                    l2_shrinkage_regularization_strength=0.02))]
+""",
     "a sparse gradient is clipped by its values (clipnorm, global_clipnorm, clipvalue), "
     "bits": SPARSE + """
 out = [steps(O.Adam(0.1, clipnorm=2.0)), steps(O.SGD(0.1, global_clipnorm=3.0)),

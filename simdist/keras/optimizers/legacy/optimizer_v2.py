@@ -19,8 +19,7 @@ Glossary:
                    cross-replica context TF's RuntimeError.
   sparse        -- an IndexedSlices gradient: its repeated indices summed, then
                    ``_resource_apply_sparse`` (TF's ResourceSparseApply* kernels or
-                   tf-keras's Python ops: only the gradient's rows change; Ftrl alone
-                   takes the dense step on it made dense).
+                   tf-keras's Python ops: only the gradient's rows change).
 
 Mirrors tf_keras/src/optimizers/legacy/optimizer_v2.py.
 """
@@ -312,11 +311,14 @@ class OptimizerV2(optimizer_lib.Optimizer):
         return self._resource_apply_sparse(summed.values, var, summed.indices, coefficients)
 
     def _resource_apply_sparse(self, grad, var, indices, coefficients):
-        """Where simdist has not modelled an optimizer's sparse kernel (Ftrl's
-        ResourceSparseApplyFtrl): the dense step on the gradient made dense (TF updates
-        only the gradient's rows)."""
-        dense = M.unsorted_segment_sum(grad, indices, var.shape[0])
-        return self._resource_apply_dense(dense, var, coefficients)
+        """Each optimizer's sparse update (TF's ResourceSparseApply* kernels or tf-keras's
+        Python ops, on the gradient's rows only).
+
+        Raises:
+          NotImplementedError: a subclass without one (TF's text).
+        """
+        raise NotImplementedError("`_resource_apply_sparse` Must be implemented in "
+                                  "subclasses.")
 
     def _resource_apply_dense(self, grad, var, coefficients):
         raise NotImplementedError

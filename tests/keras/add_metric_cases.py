@@ -143,3 +143,17 @@ h2 = m.fit(x, y, batch_size=4, epochs=1, verbose=0)
 out = [h1.history, sorted(ev.items()), h2.history, [type(la).__name__ for la in m.layers],
        [v.name for v in m.metrics], len(m.losses)]
 """)
+
+CASES["a functional model's own loss and metric after from_config and a .keras file"] = (
+    KERAS_TENSOR_ENDPOINTS + """
+import os, tempfile
+m2 = tf.keras.Model.from_config(m.get_config())
+m2.set_weights(m.get_weights())
+path = os.path.join(tempfile.mkdtemp(), 'm.keras')
+m.save(path)
+out = []
+for model in (m2, tf.keras.models.load_model(path)):
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss='mse')
+    out += [[type(la).__name__ for la in model.layers],
+            sorted(model.evaluate(x, y, verbose=0, return_dict=True).items())]
+""")

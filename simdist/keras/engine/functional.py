@@ -127,12 +127,20 @@ class Functional(Model):
             super().add_loss(loss)
 
     def _insert_endpoint(self, layer, value: KerasTensor) -> None:
-        """Call ``layer`` on ``value`` and run it in every call of the model; the layers new
-        to the model are listed after its own (tf-keras's ``_insert_layers``)."""
-        self._endpoints = [*getattr(self, "_endpoints", []), layer(value)]
-        self._nodes, layers = self._graph_nodes()
+        """Call ``layer`` on ``value`` and run it in every call of the model."""
+        self._add_endpoints([layer(value)])
+
+    def _add_endpoints(self, tensors, layers=None) -> None:
+        """Run the nodes that make ``tensors`` in every call of the model; the layers new to
+        the model are listed after its own, in the order of ``layers`` (else the graph's),
+        as tf-keras's ``_insert_layers`` appends them."""
+        self._endpoints = [*getattr(self, "_endpoints", []), *tensors]
+        self._nodes, graph_layers = self._graph_nodes()
         known = {id(lay) for lay in self._layers}
-        self._layers.extend(lay for lay in layers if id(lay) not in known)
+        for lay in graph_layers if layers is None else layers:
+            if id(lay) not in known:
+                known.add(id(lay))
+                self._layers.append(lay)
 
     def _graph_nodes(self) -> tuple[list, list]:
         """The graph's nodes in the order a call runs them, and its layers in Keras's order.
@@ -301,7 +309,7 @@ class Functional(Model):
 
         # Tensors are keyed by the saved layer names, as Keras's reconstruct_from_config: a
         # custom layer whose get_config leaves out its name is rebuilt under a new one.
-        tensors, pending, calls = {}, [], {}
+        tensors, pending, calls, made = {}, [], {}, []
         for entry in config["layers"]:
             layer = serialization.deserialize(entry, custom_objects)
             name = entry.get("name", layer.name)
@@ -325,9 +333,17 @@ class Functional(Model):
             out = layer(*_map_refs(args, resolve), **_map_refs(kwargs, resolve))
             tensors[(name, calls[name])] = out
             calls[name] += 1
+            made.append((layer, out))
         model = cls(_map_refs(_saved_coordinates(config["input_layers"]), resolve),
                     _map_refs(_saved_coordinates(config["output_layers"]), resolve),
                     name=config.get("name"))
+        # Layers no output reads (add_loss's): the model runs them too (tf-keras's
+        # connect_ancillary_layers)
+        known = {id(layer) for layer in model._layers}
+        ancillary = [(layer, out) for layer, out in made if id(layer) not in known]
+        if ancillary:
+            model._add_endpoints(nest.flatten([out for _, out in ancillary]),
+                                 [layer for layer, _ in ancillary])
         if config.get("trainable") is False:
             model.trainable = False
         return model

@@ -4,7 +4,8 @@ back, through one table of the layer classes simdist has (models included).
 Glossary:
   LAYERS          -- class name -> class: every public layer, InputLayer, Sequential,
                      Functional (and 'Model', Keras's name for a functional config), the
-                     op layers (TFOpLambda, SlicingOpLambda).
+                     op layers (TFOpLambda, SlicingOpLambda), and the AddLoss / AddMetric
+                     layers of a functional model's own losses and metrics.
   custom_objects  -- the user's classes by name, looked up before the table (a subclassed
                      layer or model needs them, as in Keras).
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 import inspect
 
 from simdist.keras import layers as layers_module
+from simdist.keras.engine.add_loss_layers import AddLoss, AddMetric
 from simdist.keras.engine.base_layer import Layer
 from simdist.keras.engine.functional import Functional
 from simdist.keras.engine.sequential import Sequential
@@ -25,7 +27,8 @@ from simdist.keras.utils.serialization import lookup
 LAYERS = {name: obj for name, obj in vars(layers_module).items()
           if inspect.isclass(obj) and issubclass(obj, Layer)}
 LAYERS.update(Sequential=Sequential, Functional=Functional, Model=Functional,
-              TFOpLambda=TFOpLambda, SlicingOpLambda=SlicingOpLambda)
+              TFOpLambda=TFOpLambda, SlicingOpLambda=SlicingOpLambda, AddLoss=AddLoss,
+              AddMetric=AddMetric)
 
 
 def serialize(layer) -> dict:

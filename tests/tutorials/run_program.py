@@ -9,11 +9,8 @@ Glossary:
   tf.print  -- ``run_with_prints`` also gives what the program's tf.print calls printed to
                stderr (TF's kernel writes to the process's file descriptor 2), for the
                programs in TF_PRINTS, whose fixtures record it as "tf_print".
-  normalize -- printed text made comparable: a progress bar's final state (the text after
-               its last carriage return; intermediate states, printed as time allows, are
-               dropped), timings masked ('- 0s 5ms/step' -> '- T'), the framework's version
-               line dropped.
-Used by record_tf_tutorials.py (TF's interpreter) and test_tutorials.py (simdist's).
+Used by record_tf_tutorials.py (TF's interpreter) and test_tutorials.py (simdist's); the
+printed text is compared by tests/printed_text.py (``normalize``, imported here too).
 """
 
 from __future__ import annotations
@@ -31,6 +28,10 @@ import traceback
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+if os.path.dirname(HERE) not in sys.path:   # tests/, for printed_text (a recorder runs here)
+    sys.path.insert(0, os.path.dirname(HERE))
+from printed_text import normalize  # noqa: E402,F401 - the tutorials' tests import it here
+
 PROGRAMS = {"distributed_keras": "distributed_keras.py", "custom_training": "custom_training.py",
             "distributed_input": "distributed_input.py",
             "parameter_server_training": "parameter_server_training.py",
@@ -154,41 +155,3 @@ def _tf_prints():
 
 def _print_exception(print_exception, sink, *args, file=None, **kwargs):
     return print_exception(*args, file=sink if file is None else file, **kwargs)
-
-
-_TIMING = re.compile(r" - (ETA: )?\d+(\.\d+)?m?s( \d+(\.\d+)?[mu]?s/step)?")
-_ADDRESS = re.compile(r"at 0x[0-9a-fA-F]+")
-_BAR = re.compile(r"^\s*(\d+)/(\d+) \[")
-
-
-def normalize(text: str) -> list[str]:
-    """The printed lines, comparable between runs and frameworks."""
-    lines = _lines(text)
-    # A bar's last batch may print before its epoch-end line (the same bar with the epoch's
-    # extra logs), as time allows: keep only the last bar before the next other line.
-    out = []
-    for i, line in enumerate(lines):
-        rest = [x for x in lines[i + 1:] if not x.startswith(_CALLBACK_LINES)]
-        if _BAR.match(line) and rest and _BAR.match(rest[0]):
-            continue
-        out.append(line)
-    return out
-
-
-# What the tutorial's PrintLR callback prints between a bar's last batch and its epoch end.
-_CALLBACK_LINES = ("Learning rate for epoch",)
-
-
-def _lines(text: str) -> list[str]:
-    lines = []
-    for line in text.split("\n"):
-        line = line.split("\r")[-1].replace("\x08", "")
-        line = _TIMING.sub(" - T", line)
-        line = _ADDRESS.sub("at 0x#", line)
-        if re.fullmatch(r"\d+\.\d+\.\d+.*", line.strip()):
-            continue  # print(tf.__version__)
-        bar = _BAR.match(line)
-        if bar and bar.group(1) != bar.group(2) or not line.strip():
-            continue  # a bar's intermediate state: printed or not, as time allows
-        lines.append(line.rstrip())
-    return lines

@@ -23,15 +23,13 @@ import json
 import os
 import re
 
-import numpy as np
 import pytest
+from printed_text import compare as _compare
 from run_program import HERE, normalize, run
 
 import simdist as tf
 from simdist.hardware import machine
 from simdist.testing.log_capture import tf_logs
-
-_NUMBER = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?|-?\d+(?:e[-+]?\d+)?")
 
 
 def _recorded(name, cpus):
@@ -51,21 +49,6 @@ def cpu_machine():
     yield make
     tf.keras.backend.clear_session()
     machine.set_machine(None)
-
-
-def _masked(line):
-    """A line's text with numbers masked, NumPy's column padding dropped ('0.04 ,')."""
-    return re.sub(r" +(?=[,\]])", "", re.sub(r" +", " ", _NUMBER.sub("#", line)))
-
-
-def _compare(got, want, rtol=1e-4):
-    got, want = normalize(got), normalize(want)
-    assert len(got) == len(want), "\n".join(got)
-    for g, w in zip(got, want):
-        assert _masked(g) == _masked(w), (g, w)
-        gn = [float(x) for x in _NUMBER.findall(g)]
-        wn = [float(x) for x in _NUMBER.findall(w)]
-        np.testing.assert_allclose(gn, wn, rtol=rtol, atol=2 * rtol, err_msg=f"{g!r} vs {w!r}")
 
 
 def _replays_traced(name, cpus=1):

@@ -20,6 +20,7 @@ _.__getitem__  # simdist/framework/ops/overloads.py
 _.__invert__  # simdist/framework/ops/overloads.py
 _.__ne__  # simdist/framework/ops/overloads.py
 _.__neg__  # simdist/framework/ops/overloads.py
+_.__instancecheck__  # simdist/distribute/multi_worker_mirrored_strategy.py (isinstance calls it)
 __dir__  # simdist/testing/__init__.py
 _._recreate_cm  # simdist/framework/context.py (contextlib.ContextDecorator calls it)
 _.persistent_id  # simdist/framework/function_serialization.py (pickle.Pickler calls it)

@@ -9,13 +9,16 @@ from simdist.distribute.collective_cross_device_ops import (
 )
 from simdist.distribute.distribute_lib import ValueContext
 from simdist.distribute.multi_worker_mirrored_strategy import (
-    MultiWorkerMirroredStrategy,
+    _CollectiveAllReduceStrategyExperimental as MultiWorkerMirroredStrategy,
 )
 from simdist.distribute.parameter_server_strategy_v2 import (
     ParameterServerStrategyV2 as ParameterServerStrategy,
 )
 from simdist.distribute.tpu_strategy import TPUStrategyV1 as TPUStrategy
 
-__all__ = ["CentralStorageStrategy", "CollectiveAllReduce", "CommunicationImplementation",
+CollectiveCommunication = CommunicationImplementation   # TF's older name, kept as an alias
+
+__all__ = ["CentralStorageStrategy", "CollectiveAllReduce", "CollectiveCommunication",
+           "CommunicationImplementation",
            "CommunicationOptions", "MultiWorkerMirroredStrategy", "ParameterServerStrategy",
            "TPUStrategy", "ValueContext", "coordinator", "partitioners"]

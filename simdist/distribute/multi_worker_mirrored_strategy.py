@@ -21,6 +21,13 @@ Glossary:
   faults         -- each strategy.run is a step for simdist.faults (a simulated cluster).
   input          -- each worker reads its auto-sharded part of the dataset
                     (``simdist.data.distribute.rebatch_for_worker``).
+  experimental   -- ``tf.distribute.experimental.MultiWorkerMirroredStrategy``: TF's
+                    deprecated class, (communication, cluster_resolver) (its first call
+                    logs TF's deprecation text).
+  startup        -- a one-worker strategy sets up the collectives as the program starts;
+                    made after the devices were initialized (an op ran, or they were
+                    listed: another strategy does) it warns, as TF, each time until one made
+                    at startup set them up.
 
 Mirrors tensorflow/python/distribute/collective_all_reduce_strategy.py.
 """
@@ -32,6 +39,7 @@ from simdist.distribute import cross_device_ops as cdo
 from simdist.distribute.cluster_resolver import TFConfigClusterResolver
 from simdist.distribute.collective_cross_device_ops import (
     CollectiveAllReduce,
+    CommunicationImplementation,
     CommunicationOptions,
 )
 from simdist.distribute.distribute_lib import Strategy
@@ -42,6 +50,7 @@ from simdist.framework import context, execute, func_graph, nest
 from simdist.framework.tensor import copy_to
 from simdist.hardware import array_api, backend
 from simdist.hardware import machine as machine_lib
+from simdist.platform import deprecation
 
 WORKER_JOBS = ("chief", "worker")
 
@@ -74,6 +83,20 @@ def _training_tasks(spec, task_type, task_id) -> list:
             for i in range(spec.num_tasks(job))]
 
 
+def _configure_collective_ops(local) -> None:
+    """TF's ``_initialize_local``: ``configure_collective_ops`` at program startup, else the
+    warning TF logs when the eager context is already initialized."""
+    if local.collective_ops_configured:
+        return
+    if local.initialized:
+        from simdist.platform.tf_logging import get_logger  # logging loads at first use
+
+        get_logger().warning("Collective ops is not configured at program startup. "
+                             "Some performance features may not be enabled.")
+    else:
+        local.collective_ops_configured = True
+
+
 class CollectiveAllReduceExtended(MirroredExtended):
     """``MultiWorkerMirroredStrategy.extended``."""
 
@@ -87,6 +110,7 @@ class CollectiveAllReduceExtended(MirroredExtended):
         self._cluster = None
         options = communication_options or CommunicationOptions()
         if len(tasks) <= 1:
+            _configure_collective_ops(local)
             devices = default_devices()
             self._worker_index = 0
         else:
@@ -296,3 +320,21 @@ class MultiWorkerMirroredStrategy(Strategy):
     @property
     def cluster_resolver(self):
         return self._cluster_resolver
+
+
+class _CollectiveAllReduceStrategyExperimentalMeta(type):
+    def __instancecheck__(cls, instance):
+        # isinstance(tf.distribute.MultiWorkerMirroredStrategy(), the experimental class)
+        return isinstance(instance, MultiWorkerMirroredStrategy)
+
+
+class _CollectiveAllReduceStrategyExperimental(
+        MultiWorkerMirroredStrategy, metaclass=_CollectiveAllReduceStrategyExperimentalMeta):
+    """``tf.distribute.experimental.MultiWorkerMirroredStrategy``: the strategy under its
+    older signature (a ``CommunicationImplementation`` first); deprecated, as in TF."""
+
+    @deprecation.deprecated("tensorflow.python.distribute.collective_all_reduce_strategy",
+                            "use distribute.MultiWorkerMirroredStrategy instead",
+                            name="_CollectiveAllReduceStrategyExperimental.__init__")
+    def __init__(self, communication=CommunicationImplementation.AUTO, cluster_resolver=None):
+        super().__init__(cluster_resolver, CommunicationOptions(implementation=communication))

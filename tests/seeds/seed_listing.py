@@ -1,13 +1,13 @@
-"""What seed 001's listing prints, read back: shared by the TF recorder and the simdist test.
+"""The seed listings' runs: shared by the TF recorder and the simdist tests.
 
 Glossary:
-  SEEDS          -- the seeds simdist's test runs the listing with (each compared with TF's
-                    run of the same seed).
-  TF_SEEDS       -- the seeds TF's runs were recorded with (the spread of TF's runs).
+  SEEDS          -- the seeds the tests run seed 001's listing with.
+  RUNS           -- each listing of data/ with each seed it runs with, ``<listing>@<seed>``:
+                    the runs record_tf_seeds.py records under TF and the tests replay.
+  logged         -- the first line of each message of the "tensorflow" logger, a file it
+                    names (``From <file>:<line>:``) by its base name.
   seed_world     -- ``tf.keras.utils.set_random_seed``: Python's, NumPy's and the
                     framework's global generators.
-  parse_seed_001 -- the custom loop's ``Epoch i/5, Loss: .., Accuracy: ..`` lines and the
-                    ``fit`` History, from the listing's stdout.
   section        -- a part of a listing, verbatim, for tests that run that part alone (the
                     listings live only in data/; nothing else copies them).
 """
@@ -17,22 +17,18 @@ import re
 import textwrap
 
 SEEDS = range(3)
-TF_SEEDS = range(40)
-EPOCH_LINE = re.compile(r"^Epoch (\d+)/\d+, Loss: ([0-9.]+), Accuracy: ([0-9.]+)$", re.M)
+RUNS = ["000@0"] + [f"001@{seed}" for seed in SEEDS] + ["002@0", "004@0"]
+
+
+def logged(messages) -> list[str]:
+    """The messages' first lines, a file's path cut to its name (machines differ)."""
+    return [re.sub(r"^From (?:.*/)?([^/:]+):", r"From \1:", m.split("\n")[0])
+            for m in messages]
 
 
 def seed_world(tf, seed):
     """Seed every generator the listing (and Keras 2's unseeded initializers) draws from."""
     tf.keras.utils.set_random_seed(seed)
-
-
-def parse_seed_001(out):
-    """The numbers seed 001's listing prints, as a dict of lists."""
-    custom = [(float(loss), float(acc)) for _, loss, acc in EPOCH_LINE.findall(out)]
-    history = eval(out.split("History:", 1)[1].strip().splitlines()[0])  # noqa: S307
-    return {"custom_loss": [c[0] for c in custom], "custom_accuracy": [c[1] for c in custom],
-            "fit_loss": history["loss"], "fit_accuracy": history["accuracy"],
-            "global_batch": int(re.search(r"Global batch size: (\d+)", out).group(1))}
 
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")

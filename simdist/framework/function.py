@@ -158,12 +158,23 @@ def _key(args, kwargs):
     expanded = func_graph.expand(given)   # a PerReplica: one leaf per replica
     if expanded is not given:   # RaggedTensors and SparseTensors: keyed by their specs
         expanded = composite_specs.keyed(expanded)
-    structure = nest.map_structure(lambda _: None, expanded)
+    structure = _structure_text(nest.map_structure(lambda _: None, expanded))
     leaves = tuple(_leaf_key(x) for x in nest.flatten(expanded))
     extra = [c() for c in _CALL_CONTEXTS]
     if any(e is not None for e in extra):
-        return repr(structure) + repr(extra), leaves
-    return repr(structure), leaves
+        return structure + repr(extra), leaves
+    return structure, leaves
+
+
+def _structure_text(s) -> str:
+    """A structure's text with each dict's keys sorted: as TF (nest flattens a dict in
+    sorted key order), {'b': x, 'a': y} is the structure of {'a': y, 'b': x}."""
+    if type(s) is dict:
+        return "{" + ", ".join(f"{k!r}: {_structure_text(s[k])}" for k in sorted(s)) + "}"
+    if type(s) in (list, tuple):
+        inner = ", ".join(_structure_text(v) for v in s)
+        return f"[{inner}]" if type(s) is list else f"({inner},)"
+    return repr(s)
 
 
 def _matches(cached, key) -> bool:
@@ -1107,6 +1118,17 @@ def _as_outputs(out):
     return nest.map_structure(output, out)
 
 
+_TF_FUNCTION_MODULE = "tensorflow.python.eager.polymorphic_function.polymorphic_function"
+
+
+def _in_graph_mode() -> bool:
+    """TF's ``is_in_graph_mode`` (when its deprecated_args log): inside a graph, or before
+    the eager context exists (here: before the devices are initialized)."""
+    from simdist.hardware import machine
+
+    return not machine.get_machine().initialized or not context.executing_eagerly()
+
+
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,
              reduce_retracing=False, experimental_implements=None,
              experimental_autograph_options=None, experimental_attributes=None,
@@ -1116,6 +1138,14 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
 
     Usable as ``@function``, ``@function(...)`` or ``function(f, ...)``.
     """
+    for arg, value, use in (("experimental_compile", experimental_compile, "jit_compile"),
+                            ("experimental_relax_shapes", experimental_relax_shapes,
+                             "reduce_retracing")):
+        if value is not None and _in_graph_mode():   # TF's deprecated_args: it logs once
+            from simdist.platform.deprecation import deprecated_arg
+
+            deprecated_arg("function", _TF_FUNCTION_MODULE, arg,
+                           f"{arg} is deprecated, use {use} instead")
     relax = reduce_retracing or bool(experimental_relax_shapes)
     jit = jit_compile if jit_compile is not None else experimental_compile
 

@@ -393,6 +393,49 @@ out = [seen, same]
 """
 
 
+CASES["experimental_relax_shapes: reduce_retracing's deprecated name"] = CAPTURE + """
+import logging, re
+seen = []
+class Keep(logging.Handler):
+    def emit(self, record):
+        seen.append(re.sub(r"^From .*?:[0-9]+: ", "From <file>: ", record.getMessage()))
+keep = Keep()
+logging.getLogger('tensorflow').addHandler(keep)
+def f(x):
+    print("traced", x.shape)
+    return tf.reduce_sum(x)
+@tf.function
+def outer(x):
+    return tf.function(f, experimental_relax_shapes=True)(x)   # made in a graph: TF warns
+try:
+    g = tf.function(f, experimental_relax_shapes=True)   # eager, devices set up: silent
+    r = calls(g, (tf.ones(2),), (tf.ones(3),), (tf.ones(4),), (tf.ones((2, 2)),))
+    warned_eagerly = list(seen)
+    r += calls(outer, (tf.ones(1),), (tf.ones(5),))
+    r += calls(tf.function(outer.python_function), (tf.ones(1),))   # warned once only
+finally:
+    logging.getLogger('tensorflow').removeHandler(keep)
+out = [printed.getvalue(), r, g.experimental_get_tracing_count(), warned_eagerly, seen]
+"""
+
+
+CASES["nested structure arguments: a trace per structure, leaf shape and Python value"] = \
+    CAPTURE + """
+import collections
+P = collections.namedtuple("P", ["a", "b"])
+@tf.function
+def f(x):
+    print("traced", tf.nest.map_structure(lambda v: v.shape if tf.is_tensor(v) else v, x))
+    return tf.add_n([tf.reduce_sum(v) for v in tf.nest.flatten(x) if tf.is_tensor(v)])
+one, two = tf.constant(1.0), tf.constant(2.0)
+r = calls(f, ({"a": one, "b": two},), ({"b": two, "a": one},), ({"a": one, "b": tf.ones(3)},),
+          ([one, two],), ((one, two),), ([two, one],), ([one, two, one],), (P(one, two),),
+          (P(b=one, a=two),), ({"a": one, "b": 2},), ({"a": one, "b": 3},),
+          ({"a": one, "b": 3},), ({"a": [one, (two, one)]},), ({"a": [one, [two, one]]},))
+out = [printed.getvalue(), r, f.experimental_get_tracing_count()]
+"""
+
+
 # A shape mismatch TF's shape inference sees while tracing is a ValueError at trace time
 # (common_shape_fns.cc's text naming the node); one it cannot see (unknown dimensions) is
 # the kernel's InvalidArgumentError at execution: only its type is compared.

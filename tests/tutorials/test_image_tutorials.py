@@ -9,7 +9,7 @@ and fit for two epochs with validation data; then RandomFlip / RandomRotation / 
 a Sequential (nine augmentations of one image, seeded by set_random_seed), the model with that
 augmentation, Rescaling and Dropout summarised and fit, and a prediction on one more image.
 
-"Data augmentation" (programs/data_augmentation.py, on a synthetic tf_flowers of 30 images of
+"Data augmentation" (programs/data_augmentation.py, on a synthetic tf_flowers of 20 images of
 several sizes made by from_generator, tutorial_images.tfds_flowers, instead of tfds.load):
 Resizing and Rescaling, RandomFlip and RandomRotation on one image and mapped over a
 shuffled, batched dataset, a CNN fit for one epoch and evaluated, a Lambda and a subclassed

@@ -123,7 +123,7 @@ class DatasetInfo:
         self.features = {"label": ClassLabel(names)}
 
 
-def tfds_flowers(tf, count=30, height=20, width=26):
+def tfds_flowers(tf, count=20, height=20, width=26):
     """((train, validation, test), info) of ``count`` synthetic tf_flowers examples split
     80% / 10% / 10% (see the glossary); ``tf`` is the framework that makes the datasets."""
     rng = np.random.RandomState(33)

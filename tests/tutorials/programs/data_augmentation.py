@@ -1,7 +1,7 @@
 # TF's "Data augmentation" tutorial (site/en/tutorials/images/data_augmentation.ipynb): its
 # code cells in order, for tests/tutorials. Edits are marked "simdist test:": a synthetic
-# tf_flowers of 30 small images (tutorial_images.tfds_flowers, made by from_generator)
-# instead of tfds.load's download, seeded, 16x16 images instead of 180x180,
+# tf_flowers of 20 small images (tutorial_images.tfds_flowers, made by from_generator)
+# instead of tfds.load's download, seeded, 12x12 images instead of 180x180,
 # 1 epoch instead of 5, crops of 14x20 instead of 210x300, the plots left out (matplotlib:
 # each shown image's shape, dtype and sum printed instead), and the two seeded training
 # datasets the last cells make iterated once (the tutorial stops at making them; the
@@ -34,7 +34,7 @@ image, label = next(iter(train_ds))
 show(image)  # simdist test: was plt.imshow(image)
 print(get_label_name(label))  # simdist test: was plt.title(get_label_name(label))
 
-IMG_SIZE = 16  # simdist test: was 180
+IMG_SIZE = 12  # simdist test: was 180
 
 resize_and_rescale = tf.keras.Sequential([
   layers.Resizing(IMG_SIZE, IMG_SIZE),

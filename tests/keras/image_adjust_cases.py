@@ -27,6 +27,18 @@ out = [tf.image.adjust_saturation(img8, 3), tf.image.adjust_saturation(f, 0.3),
 """,
     "tf.image.adjust_saturation of 4 channels":
         "out = tf.image.adjust_saturation(np.ones((2, 2, 4), np.float32), 2.0)",
+    "tf.image.adjust_saturation of float16 on a CPU": """
+with tf.device('/CPU:0'):
+    out = tf.image.adjust_saturation(np.ones((2, 2, 3), np.float16), 2.0)
+""",
+    "tf.image.adjust_contrast of float16 on a CPU": """
+with tf.device('/CPU:0'):
+    out = tf.image.adjust_contrast(np.ones((2, 2, 3), np.float16), 2.0)
+""",
+    "tf.image float16 brightness and grey": """
+x = np.random.RandomState(2).uniform(0, 1, (2, 3, 3)).astype(np.float16)
+out = [tf.image.adjust_brightness(x, 0.1), tf.image.rgb_to_grayscale(x)]
+""",
     "tf.image.adjust_saturation of a 2-D array":
         "out = tf.image.adjust_saturation(np.ones((2, 3), np.float32), 2.0)",
     "tf.image.adjust_brightness": IMG + """

@@ -27,7 +27,11 @@ from simdist.framework import dtypes, errors, execute, op_recording
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import random_ops, tensordot_ops
-from simdist.framework.ops.image_ops import _stateless_factor, convert_image_dtype
+from simdist.framework.ops.image_ops import (
+    _stateless_factor,
+    convert_image_dtype,
+    no_half_kernel,
+)
 from simdist.hardware import array_api
 
 # No gradient rule is registered for AdjustSaturation: TF's registry has none either.
@@ -77,6 +81,7 @@ def adjust_saturation(image, saturation_factor, name=None):
     Raises:
       InvalidArgumentError: an image of fewer than 3 dimensions or not of 3 channels, a
         factor that is not a scalar.
+      NotFoundError: float16 images on a CPU (TF's kernels take them on GPUs only).
     """
     image = A.convert_to_tensor(image)
     adjusted = _adjust_saturation_op(_as_float(image),
@@ -110,6 +115,9 @@ def _adjust_saturation_op(images, scale):
         raise errors.InvalidArgumentError(
             None, None, f"input must have 3 channels but instead has {images.shape[-1]} "
                         "channels. [Op:AdjustSaturation]")
+    if images.dtype == dtypes.float16 and \
+            execute.placement([images, scale]).device_type != "GPU":
+        raise no_half_kernel("AdjustSaturation")
     x = array_api.to_host(images._value)
     rgb = x.astype(_F32).reshape(-1, 3)
     out = _saturation_kernel(rgb, _F32(array_api.to_host(scale._value))).reshape(x.shape)

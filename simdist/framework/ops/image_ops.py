@@ -84,7 +84,8 @@ def adjust_contrast(images, contrast_factor):
     return convert_image_dtype(adjusted, orig_dtype, saturate=True)
 
 
-# TF registers AdjustContrastv2 for float32 on CPU, for float16 only on GPU.
+# TF registers AdjustContrastv2 (and AdjustSaturation) for float32 on CPU, for float16 only
+# on GPU.
 _NO_HALF_KERNEL = (
     "Could not find device for node: {{node AdjustContrastv2}} = AdjustContrastv2[T=DT_HALF]\n"
     "All kernels registered for op AdjustContrastv2:\n"
@@ -94,6 +95,13 @@ _NO_HALF_KERNEL = (
     "  device='GPU'; T in [DT_HALF]\n"
     "  device='GPU'; T in [DT_FLOAT]\n"
     " [Op:AdjustContrastv2]")
+
+
+def no_half_kernel(op_type) -> errors.NotFoundError:
+    """TF's error for a float16 image given to ``op_type`` (an op with a float32 CPU kernel
+    and float16 ones on GPUs only) on a CPU."""
+    return errors.NotFoundError(None, None, _NO_HALF_KERNEL.replace("AdjustContrastv2",
+                                                                    op_type))
 
 
 def stateless_random_contrast(image, lower, upper, seed):
@@ -154,7 +162,7 @@ def _adjust_contrastv2(images, factor):
                         f"[{','.join(map(str, factor.shape.as_list()))}] [Op:AdjustContrastv2]")
     device = execute.placement([images, factor])
     if images.dtype == dtypes.float16 and device.device_type != "GPU":
-        raise errors.NotFoundError(None, None, _NO_HALF_KERNEL)
+        raise no_half_kernel("AdjustContrastv2")
     x = images._value
     xp = array_api.namespace(x)
     x32 = x.astype(np.float32)

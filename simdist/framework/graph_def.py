@@ -388,6 +388,15 @@ _CALL_ATTRS = {
     "stack": [("axis", 1, "axis", int)], "one_hot": [("axis", 4, "axis", int)],
     "unstack": [("axis", 2, "axis", int)], "top_k": [("sorted", 2, "sorted", bool)],
     "gather": [("batch_dims", 4, "batch_dims", int)],
+    # conv2d / max_pool2d / avg_pool2d: the window attrs as the gen op takes them (NHWC)
+    "conv2d": [("strides", 2, "strides", lambda v: _nhwc(v)),
+               ("padding", 3, "padding", lambda v: v if isinstance(v, str) else "EXPLICIT"),
+               ("data_format", 4, "data_format", str),
+               ("dilations", 5, "dilations", lambda v: _nhwc(v))],
+    **{pool: [("ksize", 1, "ksize", lambda v: _nhwc(v)),
+              ("strides", 2, "strides", lambda v: _nhwc(v)), ("padding", 3, "padding", str),
+              ("data_format", 4, "data_format", str)]
+       for pool in ("max_pool2d", "avg_pool2d", "max_pool", "avg_pool")},
     # tensor[key]: its masks (slice_spec)
     "_getitem": [(mask, 1, None, lambda key, m=mask: (slice_spec(key) or (0, 0, 0, {}))[3]
                   .get(m)) for mask in MASKS],
@@ -395,6 +404,14 @@ _CALL_ATTRS = {
     "_identity_n": [("_gradient_op_type", None, "gradient_op_type",
                      lambda s: AttrValue("s", s))],
 }
+
+
+def _nhwc(value) -> list:
+    """A window attr as nn_ops passes it: an int or 2 values -> [1, h, w, 1]."""
+    values = [int(v) for v in np.ravel(value)]
+    if len(values) == 1:
+        values = values * 2
+    return [1, *values, 1] if len(values) == 2 else values
 
 
 def _call_attrs(op) -> dict:

@@ -38,7 +38,10 @@ def execution_values() -> dict | None:
 
 # TF's op names for the public functions whose graph op is named otherwise (the rest use
 # the function's name): tf.constant makes "Const", x + y "add", tf.add "Add" ...
-_OP_NAMES = {"constant": "Const", "top_k": "TopKV2", "cumsum": "Cumsum", "cumprod": "Cumprod",
+_OP_NAMES = {"constant": "Const", "top_k": "TopKV2", "conv2d": "Conv2D",
+             "max_pool2d": "MaxPool2d", "avg_pool2d": "AvgPool2D", "max_pool": "MaxPool2d",
+             "avg_pool": "AvgPool",
+             "cumsum": "Cumsum", "cumprod": "Cumprod",
              "cumulative_logsumexp": "CumulativeLogsumexp", "svd": "Svd", "qr": "Qr",
              "eigh": "SelfAdjointEigV2", "eigvalsh": "SelfAdjointEigV2",
              "slogdet": "LogMatrixDeterminant", "cholesky": "Cholesky",

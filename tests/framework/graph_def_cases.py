@@ -342,6 +342,23 @@ def g(x, n):
 out = [library_text(f, tf.constant(1.0)), library_text(g, tf.constant(1.0), tf.constant(3)),
        f(tf.constant(1.0)), g(tf.constant(1.0), tf.constant(3))]
 """,
+    # a CNN's layers: Conv2D, tf.compat.v1.nn.max_pool / avg_pool ('MaxPool', 'AvgPool') and
+    # their window attrs, Flatten's 'Const' shape (tf-keras's graph branch); tf.nn's pools
+    # named as their wrappers' scopes ('AvgPool', 'MaxPool2d', 'AvgPool2D')
+    "a CNN: Conv2D, MaxPool, AvgPool and their attrs, Flatten's Const": SETUP + """
+model = tf.keras.Sequential([
+    tf.keras.layers.Conv2D(2, 3, padding="same", input_shape=(6, 6, 1)),
+    tf.keras.layers.MaxPooling2D(), tf.keras.layers.Conv2D(2, 3, strides=2, activation="relu"),
+    tf.keras.layers.AveragePooling2D(1), tf.keras.layers.Flatten(), tf.keras.layers.Dense(2)])
+@tf.function
+def f(x):
+    return (model(x), tf.nn.avg_pool(x, 2, 2, "VALID"), tf.nn.max_pool2d(x, 2, 2, "VALID"),
+            tf.nn.max_pool(x, 3, 1, "SAME"), tf.nn.avg_pool2d(x, 2, 1, "SAME"))
+g = f.get_concrete_function(tf.ones([2, 6, 6, 1])).graph
+out = ([[o.name, o.type, [t.name for t in o.inputs],
+         [[t.dtype.name, str(t.shape)] for t in o.outputs]] for o in g.get_operations()],
+       [str(n) for n in g.as_graph_def().node if n.op in ("Conv2D", "MaxPool", "AvgPool")])
+""",
     # an op of several outputs lists each ('op:1', its dtype and shape): a custom gradient's
     # IdentityN one per input; tf.unstack / tf.split / tf.math.top_k are TF's op types
     "multi-output ops: IdentityN's outputs, Unpack, Split, SplitV, TopKV2": SETUP + """

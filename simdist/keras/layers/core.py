@@ -158,13 +158,17 @@ class Flatten(Layer):
         if self.data_format == "channels_first" and x.ndim > 1:
             x = A.transpose(x, [0] + list(range(2, x.ndim)) + [1])  # channels last
         n = x.shape[0]
-        if n is None:   # traced with an unknown batch: tf-keras's graph branch
-            rest = x.shape.as_list()[1:]
-            if x.ndim > 1 and all(d is not None for d in rest):
-                return A.reshape(x, [-1, math.prod(rest)])
-            return A.reshape(x, [-1, 1] if x.ndim <= 1 else
-                             A.concat([A.shape(x)[:1], A.constant([-1])], 0))
-        return A.reshape(x, [n, -1] if x.ndim > 1 else [n, 1])
+        if n is not None and func_graph.current() is None:   # eagerly
+            return A.reshape(x, [n, -1] if x.ndim > 1 else [n, 1])
+        # traced: tf-keras's graph branch, its shape a Const ('flatten/Const') made first
+        rest = x.shape.as_list()[1:]
+        if x.ndim == 1:
+            return A.expand_dims(x, 1)
+        if all(d is not None for d in rest):
+            return A.reshape(x, A.constant([-1, math.prod(rest)]))
+        if n is not None:
+            return A.reshape(x, A.constant([n, -1]))
+        return A.reshape(x, A.concat([A.shape(x)[:1], A.constant([-1])], 0))
 
     def compute_output_shape(self, input_shape):
         if not input_shape:

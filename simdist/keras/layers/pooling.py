@@ -25,6 +25,7 @@ class Pooling2D(Layer):
     """A window op applied to NHWC (or NCHW) images; subclasses name the op."""
 
     pool_function = None
+    pool_name = None   # the op's name (None: the function's own)
 
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None,
                  name=None, **kwargs):
@@ -43,8 +44,10 @@ class Pooling2D(Layer):
             ksize, strides = (1, *self.pool_size, 1), (1, *self.strides, 1)
         else:
             ksize, strides = (1, 1, *self.pool_size), (1, 1, *self.strides)
+        # tf.compat.v1.nn.max_pool / avg_pool, as tf-keras calls them: op 'MaxPool', 'AvgPool'
         return fn(inputs, ksize=ksize, strides=strides, padding=self.padding.upper(),
-                  data_format=conv_utils.convert_data_format(self.data_format, 4))
+                  data_format=conv_utils.convert_data_format(self.data_format, 4),
+                  name=type(self).pool_name)
 
     def compute_output_shape(self, input_shape):
         shape = list(input_shape)
@@ -69,12 +72,14 @@ class MaxPooling2D(Pooling2D):
     """The maximum of each window (``tf.keras.layers.MaxPooling2D``)."""
 
     pool_function = staticmethod(pooling_ops.max_pool2d)
+    pool_name = "MaxPool"
 
 
 class AveragePooling2D(Pooling2D):
     """The mean of each window (``tf.keras.layers.AveragePooling2D``)."""
 
     pool_function = staticmethod(pooling_ops.avg_pool2d)
+    pool_name = "AvgPool"
 
 
 class GlobalPooling2D(Layer):

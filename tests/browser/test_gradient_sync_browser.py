@@ -9,6 +9,7 @@ import re
 import pytest
 
 from tests.browser.browser_helpers import (
+    LOAD_TIMEOUT,
     PLOT,
     click,
     each_size,
@@ -43,10 +44,12 @@ def _title(tab):
 def _wait_title(tab, test):
     """Wait until the first chart's title passes ``test`` (JavaScript on its text ``t``);
     while Streamlit re-renders the chart is briefly absent, which counts as not yet (not as
-    an error). Polled by a timer, as open_page's wait: under load animation frames are few."""
+    an error). Polled by a timer, as open_page's wait: under load animation frames are few.
+    Bounded as a page load: playing to the end is six script runs, and at load 10 on two
+    cores (-n 2) those took more than 30 s."""
     tab.wait_for_function(
         f"(t => {test})(document.querySelector('{PLOT} .gtitle')?.textContent ?? '')",
-        timeout=30_000, polling=100)
+        timeout=LOAD_TIMEOUT, polling=100)
 
 
 def _step_of(title) -> int:

@@ -24,8 +24,10 @@ Glossary:
   fma         -- a float32 fused multiply-add: the exact ``a * b + c`` rounded once. NumPy
                 computes it in float64 (the product of two float32 values is exact there);
                 the sum's rounding to float64 and then float32 is a double rounding only
-                when the float64 sum lies exactly halfway between two float32 values; those
-                rare steps are redone exactly (round to odd from the sum's exact error).
+                when the float64 sum lies exactly halfway between two float32 values; the
+                chains with such a rare step redo it exactly (round to odd from the sum's
+                exact error). Every chain of a depth block steps at once: one NumPy call
+                per depth step for all outputs, tiles and batch entries.
   gemv        -- a product with a dimension of 1 is not contracted (LaunchBatchMatMul):
                 Eigen's matrix product makes a vector result a GEMV, without FMA.
                 Column-major (one TF row, or one column with ``transpose_a``): an unfused
@@ -59,15 +61,16 @@ import numpy as np
 from simdist.framework.ops import eigen_gebp
 
 _F, _D = np.float32, np.float64
-_LOW29, _HALF29 = np.int64((1 << 29) - 1), np.int64(1 << 28)  # float64 bits below float32's
+_TIE = np.iinfo(np.int64).min  # float64 bits below float32's, shifted to the top: halfway
 _LOAD = 11 / 64       # TensorCostModel's cycles per byte loaded or stored
 _NOCOPY = 0.0038      # nocopy_checker_avx2's FORCE_NOCOPY_THRESH
-_CHUNK = 1 << 13      # float64 sums held at once (64 KiB: fresh pages past that cost more)
+_CHUNK = 1 << 13      # float32 terms held at once by unfused sums (fresh pages cost more)
+_BUDGET = 1 << 14     # float64 products held at once by the kernel's chains (128 KiB)
 
 
-def fma(a, b, c):
-    """float32 ``a * b + c`` rounded once (broadcasting), exactly: round to odd in float64."""
-    p = a.astype(_D) * b.astype(_D)
+def _fma(p, c):
+    """float32 ``p + c`` rounded once for exact float64 products ``p`` and float32 ``c``:
+    round to odd in float64 (from the sum's exact error), then to float32."""
     c = np.asarray(c, _F).astype(_D)
     s = p + c
     t = s - p                                     # TwoSum: s + e == p + c exactly
@@ -90,73 +93,121 @@ def _depth_first(a, b, lanes):
     b = b.reshape((1,) * (rank - b.ndim) + b.shape)
     at = np.moveaxis(a, -1, 0)[..., None]
     bt = np.moveaxis(b, -2, 0)[..., None, :]
-    return at, bt, (lanes,) + np.broadcast_shapes(at.shape[1:], bt.shape[1:])
+    return at, bt, (lanes,) + _shape(at, bt)
 
 
-def _fused(a, b, lanes):
-    """``lanes`` fused multiply-add chains from 0, lane ``l`` over depths ``l``, ``l +
-    lanes``, ... (the depth a multiple of ``lanes``): (lanes, ..., m, n). Each step adds
-    the exact float64 product to the float32 sum and rounds to float32 (one NumPy call);
-    a step whose float64 sum lies exactly halfway between two float32 values (a double
-    rounding) sends the chains to ``fma``."""
-    at, bt, shape = _depth_first(a.astype(_D), b.astype(_D), lanes)
+def _products(at, bt, rects, lanes, t0, steps):
+    """The exact float64 products of steps ``t0`` to ``t0 + steps`` of ``lanes`` chains per
+    output of each rectangle (``(rows, cols)``), lane ``l`` of step ``t`` at depth ``t *
+    lanes + l``: (steps there are, each rectangle's lanes side by side)."""
+    cut = slice(t0 * lanes, (t0 + steps) * lanes)
+    parts = []
+    for rows, cols in rects:
+        a = at[cut] if rows is None else at[cut][..., rows, :]
+        b = bt[cut] if cols is None else bt[cut][..., cols]
+        product = a * b
+        parts.append(product.reshape(len(product) // lanes, -1))
+    return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
+
+
+def _fused_sums(at, bt, rects, lanes):
+    """Fused multiply-add chains from +0 (``_products``' columns) over the depth:
+    (columns,). Each step adds the exact float64 products of every chain to their float32
+    sums and rounds to float32 (one NumPy call), ``_BUDGET`` products at a time; a chain
+    with a step whose float64 sum lies exactly halfway between two float32 values (a double
+    rounding) redoes those steps with ``_fma``."""
     steps = at.shape[0] // lanes
-    chunk = max(1, _CHUNK // math.prod(shape))
-    sums = np.zeros((min(steps, chunk) + 1,) + shape, _F)     # the sums, step by step
-    for c0 in range(0, steps, chunk):
-        c1 = min(steps, c0 + chunk)
-        products = (at[c0 * lanes:c1 * lanes] * bt[c0 * lanes:c1 * lanes]).reshape(
-            (c1 - c0,) + shape)
-        sums[0] = sums[-1] if c0 else 0
-        rows = list(sums[:c1 - c0 + 1])
-        for t, product in enumerate(products):
+    width = lanes * _width(at, bt, rects)
+    chunk = min(steps, max(1, _BUDGET // width))
+    sums = np.zeros((chunk + 1, width), _F)
+    rows, last = list(sums), 0
+    for t0 in range(0, steps, chunk):
+        wide = _products(at, bt, rects, lanes, t0, chunk)
+        rows[0][...] = rows[last]
+        for t, product in enumerate(wide):
             np.add(product, rows[t], out=rows[t + 1])
-        wide = products + sums[:c1 - c0]
-        if ((wide.view(np.int64) & _LOW29) == _HALF29).any():
-            return _exact(at, bt, shape)
-        sums[-1] = rows[-1]
-    return sums[-1].copy()
+        last = len(wide)
+        bits = np.add(wide, sums[:last], out=wide).view(np.int64)
+        np.left_shift(bits, 35, out=bits)         # the bits below float32's, on top
+        if bits.min() == _TIE:
+            ties = np.flatnonzero((bits == _TIE).any(0))
+            acc = rows[0][ties]
+            for product in _products(at, bt, rects, lanes, t0, chunk)[:, ties]:
+                acc = _fma(product, acc)
+            rows[last][ties] = acc
+    return rows[last].copy()
 
 
-def _exact(at, bt, shape):
-    acc = np.zeros(shape, _F)
-    lanes = shape[0]
-    for t in range(0, at.shape[0], lanes):
-        acc = fma(at[t:t + lanes], bt[t:t + lanes], acc)
-    return acc
+def _width(at, bt, rects):
+    """How many outputs the rectangles have in all."""
+    shape = _shape(at, bt)
+    return math.prod(shape[:-2]) * sum(_count(rows, shape[-2]) * _count(cols, shape[-1])
+                                       for rows, cols in rects)
 
 
-def _unfused(a, b, lanes):
-    """As ``_fused`` with each product rounded to float32 before its addition."""
-    at, bt, shape = _depth_first(a, b, lanes)
+def _shape(at, bt):
+    """The product's shape (..., m, n) for depth-first ``at`` and ``bt`` (batch axes of
+    the same rank, none empty)."""
+    return tuple(map(max, at.shape[1:], bt.shape[1:]))
+
+
+def _count(where, size):
+    """How many of ``size`` a ``_subset`` holds."""
+    if where is None:
+        return size
+    return len(range(size)[where]) if isinstance(where, slice) else where.size
+
+
+def _accumulate(at, bt, lanes):
+    """``lanes`` unfused sums of depth-first ``at`` (k, ..., m, 1) times ``bt`` (k, ..., 1,
+    n), lane ``l`` over depths ``l``, ``l + lanes``, ... (k a multiple of ``lanes``), each
+    product rounded to float32 before its addition: (lanes, ..., m, n)."""
+    shape = (lanes,) + _shape(at, bt)
     acc = np.zeros(shape, _F)
     steps = at.shape[0] // lanes
     chunk = max(1, _CHUNK // acc.size)
     for c0 in range(0, steps, chunk):
         c1 = min(steps, c0 + chunk)
-        terms = (at[c0 * lanes:c1 * lanes] * bt[c0 * lanes:c1 * lanes]).reshape(
-            (c1 - c0,) + shape)
-        acc = np.add.accumulate(np.concatenate([acc[None], terms]))[-1]
+        terms = (at[c0 * lanes:c1 * lanes] * bt[c0 * lanes:c1 * lanes]).astype(_F, copy=False)
+        acc = np.add.accumulate(np.concatenate([acc[None], terms.reshape((c1 - c0,) + shape)]))[-1]
     return acc + _F(0)                            # a sum from +0 is never -0
 
 
-def _chain(a, b):
-    """One fused chain over the whole depth: (..., m, n)."""
-    return _fused(a, b, 1)[0]
+def _chain(at, bt, rects):
+    """One fused chain over the whole depth per output."""
+    return _fused_sums(at, bt, rects, 1)
 
 
-def _pair(a, b, fused):
-    """Even and odd depths in two sums, joined, then the odd last depth."""
-    depth = a.shape[-1]
+def _fused_pair(at, bt, rects):
+    """Even and odd depths in two fused chains, joined, then the odd last depth fused."""
+    depth = at.shape[0]
     whole = depth - depth % 2
-    sums = (_fused if fused else _unfused)(a[..., :whole], b[..., :whole, :], 2)
-    out = sums[0] + sums[1]
+    sums, start, outs = _fused_sums(at[:whole], bt[:whole], rects, 2), 0, []
+    for rect in rects:
+        width = _width(at, bt, [rect])
+        outs.append(sums[start:start + width] + sums[start + width:start + 2 * width])
+        start += 2 * width
+    out = outs[0] if len(outs) == 1 else np.concatenate(outs)
     if depth % 2 == 0:
         return out
-    last_a, last_b = a[..., depth - 1, None], b[..., depth - 1, None, :]
-    if fused:
-        return fma(last_a, last_b, out)
-    return out + last_a * last_b
+    return _fma(_products(at[whole:], bt[whole:], rects, 1, 0, 1)[0], out)
+
+
+def _unfused_pair(at, bt, rects):
+    """As ``_fused_pair`` with each product rounded to float32 before its addition."""
+    depth = at.shape[0]
+    whole = depth - depth % 2
+    outs = []
+    for rows, cols in rects:
+        a = at if rows is None else at[..., rows, :]
+        b = bt if cols is None else bt[..., cols]
+        sums = _accumulate(a[:whole], b[:whole], 2)
+        out = sums[0] + sums[1]
+        outs.append((out + (a[depth - 1] * b[depth - 1]).astype(_F) if depth % 2 else out).ravel())
+    return np.concatenate(outs)
+
+
+_ORDERS = {"chain": _chain, "fused": _fused_pair, "unfused": _unfused_pair}
 
 
 def _split(size, block, whole):
@@ -183,38 +234,51 @@ def _row_tiles(rows, nc):
     return height
 
 
+def _subset(where, size):
+    """Indices of a subset of ``size``: None for all, a slice for a run, else themselves."""
+    if where.size == size:
+        return None
+    if where[-1] - where[0] == where.size - 1:
+        return slice(int(where[0]), int(where[-1]) + 1)
+    return where
+
+
+@functools.lru_cache(maxsize=256)
 def _parts(m, n, nc):
-    """The kernel's orders over TF's output: ``(rows, cols, order)`` with index arrays, or
-    None for all rows (columns)."""
+    """The kernel's orders over TF's output: ``(order, rectangles)`` with a rectangle's
+    rows and columns as ``_subset``s."""
     height = _row_tiles(m, nc)
     rem = n % 16
     wide = n - rem if 0 < rem <= 8 else n
     tall, three, low = (np.flatnonzero(f) for f in (height >= 4, height == 3, height <= 2))
-    parts = [(tall, np.arange(wide), "chain"), (tall, np.arange(wide, n), "fused"),
-             (three, np.arange(n), "fused"), (low, np.arange(n), "unfused")]
-    return tuple((None if rows.size == m else rows, None if cols.size == n else cols, order)
-                 for rows, cols, order in parts if rows.size and cols.size)
+    parts = {"chain": [(tall, np.arange(wide))], "unfused": [(low, np.arange(n))],
+             "fused": [(tall, np.arange(wide, n)), (three, np.arange(n))]}
+    return tuple((order, tuple((_subset(rows, m), _subset(cols, n)) for rows, cols in rects
+                               if rows.size and cols.size))
+                 for order, rects in parts.items()
+                 if any(rows.size and cols.size for rows, cols in rects))
 
 
-def _kernel(a, b, parts):
-    """One depth block of the nocopy kernel: ``a`` (..., m, kb), ``b`` (..., kb, n)."""
-    if a.shape[-1] == 1:                       # every order: the product, rounded (+0 + p)
-        return a * b + _F(0)
+def _kernel(at, bt, parts):
+    """One depth block of the nocopy kernel, ``at`` (kb, ..., m, 1) and ``bt`` (kb, ..., 1,
+    n) float64: (..., m, n)."""
+    shape = _shape(at, bt)
     out = None
-    for rows, cols, order in parts:
-        ra = a if rows is None else a[..., rows, :]
-        cb = b if cols is None else b[..., cols]
-        value = _chain(ra, cb) if order == "chain" else _pair(ra, cb, order == "fused")
-        if rows is None and cols is None:
-            return value
-        if out is None:
-            out = np.empty(value.shape[:-2] + (a.shape[-2], b.shape[-1]), _F)
-        if rows is None:
-            out[..., cols] = value
-        elif cols is None:
-            out[..., rows, :] = value
-        else:
-            out[..., rows[:, None], cols] = value
+    for order, rects in parts:
+        sums, start = _ORDERS[order](at, bt, rects), 0
+        for rows, cols in rects:
+            if rows is None and cols is None:
+                return sums.reshape(shape)
+            if out is None:
+                out = np.empty(shape, _F)
+            size = (_count(rows, shape[-2]), _count(cols, shape[-1]))
+            if isinstance(rows, np.ndarray) and isinstance(cols, np.ndarray):
+                rows = rows[:, None]
+            place = (..., slice(None) if rows is None else rows,
+                     slice(None) if cols is None else cols)
+            out[place] = sums[start:start + math.prod(size + shape[:-2])].reshape(
+                shape[:-2] + size)
+            start += math.prod(size + shape[:-2])
     return out
 
 
@@ -272,6 +336,12 @@ def _plan(m, k, n, chipped):
     blocks = tuple((k0 + d0, k0 + d1) for k0 in range(0, k, kc)
                    for d0, d1 in _split(min(k, k0 + kc) - k0, 256, 256))
     return blocks, _parts(m, n, nc)
+
+
+def _unfused(a, b, lanes):
+    """``_accumulate`` for ``a`` (..., m, k) and ``b`` (..., k, n)."""
+    at, bt, _ = _depth_first(a, b, lanes)
+    return _accumulate(at, bt, lanes)
 
 
 def _col_gemv(a, b, stride):
@@ -337,7 +407,7 @@ def sgemm(a, b, chipped=False, transposed=(False, False)):
     ``transposed`` flags already applied, batch dimensions broadcast; ``chipped``: each one
     of a batch's products), or None where its order is not modelled."""
     m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
-    if k == 0 or m == 0 or n == 0:
+    if a.size == 0 or b.size == 0:
         return None
     if k == 1:                       # any order: the products, rounded (+0 + p)
         return a * b + _F(0)
@@ -347,8 +417,12 @@ def sgemm(a, b, chipped=False, transposed=(False, False)):
     if plan is None:
         return None
     blocks, parts = plan
+    at, bt, _ = _depth_first(a.astype(_D), b.astype(_D), 1)
     out = None
     for k0, k1 in blocks:
-        part = _kernel(a[..., k0:k1], b[..., k0:k1, :], parts)
+        if k1 - k0 == 1:             # every order: the product, rounded (+0 + p)
+            part = a[..., k0:k1] * b[..., k0:k1, :] + _F(0)
+        else:
+            part = _kernel(at[k0:k1], bt[k0:k1], parts)
         out = part if out is None else out + part
     return out

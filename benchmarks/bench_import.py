@@ -3,13 +3,14 @@
 Target from issue 21: ``import simdist`` under 0.2 s. Each turn starts one child that
 imports numpy alone and one child per first use (``FIRST_USE``) that imports simdist and
 then makes that first use: its first op (``tf.constant(1.0) + 1``), a small Keras model
-called once, a MirroredStrategy. The table gives the medians and spread over the turns
-(wall, and the child's CPU time, which a machine busy with other jobs inflates less), the
-ratio simdist / numpy, which heavy modules ``import simdist`` loaded (networkx, Keras,
-tf.data: none, they load on first use), and each first use timed from the import with the
-simdist modules it loaded: since simdist's names load on first use (the framework's eager
-core, NumPy included, with the first of them), those lines are what a program pays before
-its first result.
+called once, a MirroredStrategy, each also as a ratio to the same turn's ``import numpy``
+(wall and CPU; the first use includes NumPy's import). The table gives the medians and
+spread over the turns (wall, and the child's CPU time, which a machine busy with other jobs
+inflates less), the ratio simdist / numpy, which heavy modules ``import simdist`` loaded
+(networkx, Keras, tf.data: none, they load on first use), and each first use timed from
+the import with the simdist modules it loaded: since simdist's names load on first use
+(the framework's eager core, NumPy included, with the first of them), those lines are what
+a program pays before its first result.
 
 The children run bytecode compiled beforehand (``compileall``, as pip does on install; this
 environment sets PYTHONDONTWRITEBYTECODE, so nothing else would write it).
@@ -88,7 +89,9 @@ def report(tree, numpy_s, simdist_s, ratios, cpus, firsts, last):
     for use, rows in firsts.items():
         print(f"  import simdist + {use}: median {med(f[0] for f in rows):.3f} s wall "
               f"(range {min(f[0] for f in rows):.3f}-{max(f[0] for f in rows):.3f}), CPU "
-              f"median {med(f[1] for f in rows):.3f} s, {rows[-1][2]} simdist modules")
+              f"median {med(f[1] for f in rows):.3f} s, {rows[-1][2]} simdist modules; "
+              f"/ import numpy (same turn): {med(f[0] / f[3] for f in rows):.2f}x wall, "
+              f"{med(f[1] / f[4] for f in rows):.2f}x CPU")
     print(f"  modules loaded by import simdist: {last['modules']}; heavy ones: "
           f"{last['heavy'] or 'none'}")
 
@@ -116,7 +119,8 @@ def main():
             n = one("numpy", tree)
             for use, code in FIRST_USE.items():
                 last = one("simdist", tree, code)
-                firsts[use].append((last["first"], last["first_cpu"], last["first_modules"]))
+                firsts[use].append((last["first"], last["first_cpu"], last["first_modules"],
+                                    n["s"], n["cpu"]))
             numpy_s.append(n["s"])
             simdist_s.append(last["s"])
             ratios.append(last["s"] / n["s"])

@@ -86,6 +86,25 @@ print(json.dumps([m for m in later if m in sys.modules]))
     assert loaded == []
 
 
+def test_a_mirrored_strategy_loads_no_graph_machinery_data_or_coordinator():
+    # tf.distribute's names load their own modules: MirroredStrategy() needs neither
+    # tf.function's graph machinery (distribute reads op_recording's trace state) nor tf.data
+    # nor the parameter-server coordinator, the other strategies or the collectives.
+    loaded = fresh("""
+import json, sys
+import simdist as tf
+strategy = tf.distribute.MirroredStrategy()
+later = ("simdist.framework.func_graph", "simdist.framework.function",
+         "simdist.framework.graph_operations", "simdist.distribute.collective_listing",
+         "simdist.data", "simdist.autograph", "simdist.keras", "simdist.collectives",
+         "simdist.distribute.coordinator", "simdist.distribute.faults",
+         "simdist.distribute.multi_worker_mirrored_strategy", "simdist.framework.ops.random_ops",
+         "logging", "ml_dtypes", "networkx")
+print(json.dumps([strategy.num_replicas_in_sync, [m for m in later if m in sys.modules]]))
+""")
+    assert loaded == [4, []]
+
+
 @pytest.mark.parametrize("first", ["pickle", "simdist.framework.ops.array_grad",
                                    "simdist.framework.ops.ragged_getitem",
                                    "simdist.framework.ops.control_flow_case"])

@@ -1,49 +1,37 @@
-"""``tf.distribute``: strategies, contexts, distributed values and cross-device ops."""
+"""``tf.distribute``: strategies, contexts, distributed values and cross-device ops.
 
-from simdist.distribute import all_reduce_grad as _all_reduce_grad
-from simdist.distribute import coordinator
-from simdist.distribute.collective_cross_device_ops import (
-    HierarchicalCopyAllReduce,
-    NcclAllReduce,
-)
-from simdist.distribute.cross_device_ops import CrossDeviceOps, ReductionToOneDevice
-from simdist.distribute.distribute_lib import (
-    ReplicaContext,
-    Strategy,
-    StrategyExtended,
-)
-from simdist.distribute.distributed_variable import (
-    AggregatingVariable,
-    DistributedVariable,
-    MirroredVariable,
-    SyncOnReadVariable,
-)
-from simdist.distribute.distribution_strategy_context import (
-    experimental_set_strategy,
-    get_replica_context,
-    get_strategy,
-    has_strategy,
-    in_cross_replica_context,
-)
-from simdist.distribute.input_lib import InputContext, InputOptions, InputReplicationMode
-from simdist.distribute.mirrored_strategy import MirroredStrategy
-from simdist.distribute.one_device_strategy import OneDeviceStrategy
-from simdist.distribute.parameter_server_strategy_v2 import (
-    ParameterServerStrategyV2 as ParameterServerStrategy,
-)
-from simdist.distribute.reduce_util import ReduceOp
-from simdist.distribute.server_lib import Server
-from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
+Each name loads its own module on first use, as TF's lazy loader does: a MirroredStrategy
+loads neither the parameter-server coordinator nor the multi-worker, TPU and experimental
+strategies or the cluster resolvers.
+"""
 
-# Loaded on first use (as TF's lazy loader does): the multi-worker, TPU and experimental
-# strategies and the cluster resolvers are a good part of ``import simdist``.
-_LAZY = {
-    "cluster_resolver": ("simdist.distribute.cluster_resolver", None),
-    "experimental": ("simdist.distribute.experimental", None),
-    "MultiWorkerMirroredStrategy": ("simdist.distribute.multi_worker_mirrored_strategy",
-                                    "MultiWorkerMirroredStrategy"),
-    "TPUStrategy": ("simdist.distribute.tpu_strategy", "TPUStrategy"),
-}
+# name -> (module, its attribute there; None: the module itself)
+_LAZY = {}
+for _module, _names in {
+    "collective_cross_device_ops": "HierarchicalCopyAllReduce NcclAllReduce",
+    "cross_device_ops": "CrossDeviceOps ReductionToOneDevice",
+    "distribute_lib": "ReplicaContext Strategy StrategyExtended",
+    "distributed_variable": "AggregatingVariable DistributedVariable MirroredVariable "
+                            "SyncOnReadVariable",
+    "distribution_strategy_context": "experimental_set_strategy get_replica_context "
+                                     "get_strategy has_strategy in_cross_replica_context",
+    "input_lib": "InputContext InputOptions InputReplicationMode",
+    "mirrored_strategy": "MirroredStrategy",
+    "one_device_strategy": "OneDeviceStrategy",
+    "parameter_server_strategy_v2": "ParameterServerStrategy=ParameterServerStrategyV2",
+    "reduce_util": "ReduceOp",
+    "server_lib": "Server",
+    "values": "DistributedValues Mirrored PerReplica",
+    "multi_worker_mirrored_strategy": "MultiWorkerMirroredStrategy",
+    "tpu_strategy": "TPUStrategy",
+    "cluster_resolver": "cluster_resolver=",
+    "coordinator": "coordinator=",
+    "experimental": "experimental=",
+}.items():
+    for _name in _names.split():
+        _tf_name, _renamed, _attribute = _name.partition("=")
+        _LAZY[_tf_name] = ("simdist.distribute." + _module,
+                           (_attribute or None) if _renamed else _tf_name)
 
 
 def __getattr__(name):

@@ -11,7 +11,7 @@ tensorflow/python/distribute/distribute_lib.py.
 
 from __future__ import annotations
 
-from simdist.framework import execute, func_graph, tape
+from simdist.framework import execute, op_recording, tape
 from simdist.framework.tensor import Tensor
 
 
@@ -20,8 +20,8 @@ def record(reduce_op, x, y):
     also a graph node, so each execution's tapes get it."""
     if tape.active() and isinstance(x, Tensor) and isinstance(y, Tensor):
         _link(reduce_op, x, y)
-        if func_graph.is_symbolic(y) and func_graph.current() is not None:
-            func_graph.current().record(_link, "stateful", None, (reduce_op, x, y), {},
+        if op_recording.is_symbolic(y) and op_recording.current() is not None:
+            op_recording.current().record(_link, "stateful", None, (reduce_op, x, y), {},
                                         "CollectiveAllReduceGradLink")
     return y
 

@@ -30,14 +30,12 @@ tensorflow/python/distribute/cross_device_ops.py, and collective_util.py.
 from __future__ import annotations
 
 import enum
-import logging
 
 import numpy as np
 
 from simdist.distribute import (
     cross_device_utils,
     cross_replica_checks,
-    faults,
     packing,
 )
 from simdist.distribute.cross_device_ops import (
@@ -175,6 +173,8 @@ def run_collective(collective, arrays, devices, algorithm: str, topology=None, e
                                               devices=names, trace=machine.trace,
                                               start_time=start, exchange=exchange, **params)
     end = start + collectives.api.planned_time(result)
+    from simdist.distribute import faults  # with the first collective, as collectives
+
     factor, link = faults.link_factor(devices, collectives.api.planned_schedule(result))
     if factor > 1.0:
         # A slowed link (simdist.faults.SlowLink) paces the whole lock-step schedule.
@@ -325,6 +325,8 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
         allgather under the hood but not an efficient one"), with TF's warning."""
         if _SPARSE_WARNINGS[0] < 10:   # TF's log_first_n(WARN, ..., 10)
             _SPARSE_WARNINGS[0] += 1
+            import logging  # loaded by a first warning, not by the strategy
+
             logging.getLogger("tensorflow").warning(
                 "Efficient allreduce is not supported for %d IndexedSlices",
                 len(per_replica_values))
@@ -460,6 +462,8 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
         matched = all(self._matches(v, d) for v, d in pairs)   # (found once for both)
         if not matched and _MIXED_WARNINGS[0] < 10:
             _MIXED_WARNINGS[0] += 1   # TF's log_first_n(WARN, ..., 10)
+            import logging  # loaded by a first warning, not by the strategy
+
             logging.getLogger("tensorflow").warning(
                 "Efficient batch_reduce is not supported if destinations are different.")
         return self._batch_reduce_pairs(reduce_op, pairs, options, matched)

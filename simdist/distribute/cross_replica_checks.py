@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -43,8 +43,7 @@ from simdist.framework import errors, execute
 from simdist.framework.tensor import Tensor
 
 
-@dataclass(frozen=True)
-class Kernel:
+class Kernel(NamedTuple):   # not a dataclass: ~1 ms less at MirroredStrategy()
     """A TF op that combines replicas' values, with what it accepts."""
 
     name: str

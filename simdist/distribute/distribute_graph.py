@@ -41,12 +41,12 @@ import weakref
 
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.values import Mirrored, PerReplica
-from simdist.framework import context, execute, func_graph, function
+from simdist.framework import context, execute, op_recording
 from simdist.framework.thread_local import ThreadLocalValue
 from simdist.hardware import machine
 
-func_graph.register_composite(PerReplica, lambda x: x._values, PerReplica)
-func_graph.register_composite(Mirrored, lambda x: x._values, Mirrored)
+op_recording.register_composite(PerReplica, lambda x: x._values, PerReplica)
+op_recording.register_composite(Mirrored, lambda x: x._values, Mirrored)
 
 # The cross-device ops: one graph node each, over all replicas' components.
 _COLLECTIVES = {"reduce_to": "pure", "batch_reduce_to": "pure", "broadcast_to": "pure",
@@ -59,21 +59,22 @@ def record_collectives(cls) -> None:
         fn = cls.__dict__.get(attr)
         if fn is None or hasattr(fn, "__recorded_op__"):
             continue
-        op = func_graph.recorded(_timeless_when_traced(fn), kind=kind,
+        op = op_recording.recorded(_timeless_when_traced(fn), kind=kind,
                                  name=f"{cls.__name__}.{attr}")
         setattr(cls, attr, _listed(op) if attr in ("reduce_to", "batch_reduce_to") else op)
 
 
 def _listed(op):
     """The recorded reduction ``op`` whose node, in a trace, takes TF's names and lists
-    TF's ops where simdist knows them (collective_listing)."""
-    from simdist.distribute import collective_listing
+    TF's ops where simdist knows them (collective_listing, loaded by the first trace)."""
 
     @functools.wraps(op)
     def call(*args, **kwargs):
-        graph = func_graph.current()
+        graph = op_recording.current()
         if graph is None:
             return op(*args, **kwargs)
+        from simdist.distribute import collective_listing
+
         args = collective_listing.materialized(op.__name__, args)
         nodes = graph.nodes
         before = len(nodes)
@@ -132,12 +133,12 @@ class ReplicaGroup:
         self.name = name
 
     def run(self, env: dict) -> None:
-        execution = func_graph._execution.value
+        execution = op_recording._execution.value
         members = self.members
 
         def replica_part():
             index = ds_context.get_replica_context()._replica_index
-            with func_graph._execution.scope(execution):
+            with op_recording._execution.scope(execution):
                 members[index].run(env)
 
         self.strategy.extended._call_for_each_replica(replica_part, (), {})
@@ -151,7 +152,7 @@ class ReplicaGroup:
 _open_groups: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-@func_graph.register_replica_group
+@op_recording.register_replica_group
 def _join_replica_group(graph, node) -> bool:
     ctx = getattr(node.mode, "replica_context", None)
     strategy = getattr(ctx, "_strategy", None)
@@ -178,7 +179,7 @@ def close_replica_groups(graph, strategy) -> None:
     _open_groups.get(graph, {}).pop(id(strategy), None)
 
 
-@func_graph.register_inline_condition
+@op_recording.register_inline_condition
 def _under_a_strategy() -> bool:
     return ds_context.get_per_thread_mode().strategy is not ds_context.get_default_strategy()
 
@@ -212,10 +213,10 @@ def standing_in(fn):
     return op
 
 
-func_graph.register_mode_hooks(_capture_mode, _enter_mode, ds_context.pop_mode)
+op_recording.register_mode_hooks(_capture_mode, _enter_mode, ds_context.pop_mode)
 
 
-@function.register_call_context
+@op_recording.register_call_context
 def _function_context():
     """What of a call's distribution context is part of a tf.function's trace key (TF's
     function_context.make_function_context): under a strategy that retraces for each

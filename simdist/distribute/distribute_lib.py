@@ -23,7 +23,7 @@ from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.reduce_util import ReduceOp, as_reduce_op
 from simdist.distribute.update_context import UpdateContext
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica, regroup
-from simdist.framework import context, dtypes, execute, func_graph, nest, variables
+from simdist.framework import context, dtypes, execute, nest, op_recording, variables
 from simdist.framework.indexed_slices import IndexedSlices
 
 
@@ -516,7 +516,7 @@ class ReplicaContext:
 
         # Across processes a worker's first replica is not replica 0 of the cluster.
         offset = getattr(self._strategy.extended, "_replica_id_offset", 0)
-        graph = func_graph.current()
+        graph = op_recording.current()
         if graph is not None:   # TF's Const "replica_id_in_sync_group" (replica_1/... ...)
             scope = f"replica_{self._replica_index}/" if self._replica_index else ""
             if scope in graph.scope:   # the replica thread's name scope says it already
@@ -556,7 +556,7 @@ class ReplicaContext:
         """Pause all replicas, call ``merge_fn(strategy, *args)`` once in cross-replica context."""
         self._require()
         self._check_merge_call_graph()
-        func_graph.note_merge_call()
+        op_recording.note_merge_call()
         return self._merge_call(merge_fn, tuple(args), dict(kwargs or {}))
 
     def _check_merge_call_graph(self):
@@ -590,8 +590,8 @@ class ReplicaContext:
 
         out = [all_reduce_grad.record(reduce_op, x, self._on_own_device(y))
                for x, y in zip(flat, reduced)]
-        graph = func_graph.current()
-        if graph is not None and out and func_graph.is_symbolic(out[-1]):
+        graph = op_recording.current()
+        if graph is not None and out and op_recording.is_symbolic(out[-1]):
             from simdist.distribute import collective_listing
 
             collective_listing.name_identity_n(graph, self._strategy, out, flat)
@@ -615,7 +615,7 @@ class ReplicaContext:
 
         if self._device is None or not isinstance(result, Tensor):
             return result
-        if func_graph.is_symbolic(result):   # in a trace: a node named Identity
+        if op_recording.is_symbolic(result):   # in a trace: a node named Identity
             with context.device(self._device.name):
                 return _on_replica_device(result, self._device.name)
         return copy_to(result, self._device)
@@ -624,7 +624,7 @@ class ReplicaContext:
         return f"<ReplicaContext replica {self._replica_index} of {self._strategy}>"
 
 
-@func_graph.recorded(name="Identity")
+@op_recording.recorded(name="Identity")
 def _on_replica_device(t, device_name):
     """A replica's own copy of a collective's result, as a node of a trace (TF's identity
     under the replica's device scope): it costs what the eager path's copy costs -- a

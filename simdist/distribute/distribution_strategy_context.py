@@ -145,15 +145,3 @@ def _reset() -> None:
     _global_scope["scope"] = None
     _default_mode = None
 
-
-def _register_with_random_generators() -> None:
-    # tf.random.Generator (framework, a layer below) asks this module which strategy and
-    # replica a draw runs in; it cannot import it, so the module hands itself down.
-    import sys
-
-    from simdist.framework.ops import stateful_random_ops
-
-    stateful_random_ops.register_strategy_context(sys.modules[__name__])
-
-
-_register_with_random_generators()

@@ -81,10 +81,8 @@ from simdist.distribute.values import regroup, select_replica
 from simdist.framework import (
     context,
     errors,
-    func_graph,
-    function_variables,
-    graph_control_flow,
     name_scope,
+    op_recording,
     thread_local,
     variables,
 )
@@ -224,7 +222,7 @@ class _ReplicaThread(threading.Thread):
         self.merge_fn, self.merge_args, self.merge_kwargs = merge_fn, args, kwargs
         # paused inside a recorded op's trace (a gradient through an all-reduce): its merge
         # runs on placeholders too, recording nothing
-        self.merge_in_op = func_graph.recorded_op_variant()
+        self.merge_in_op = op_recording.recorded_op_variant()
         # TF runs merge_fn under the first replica's name scope at its merge_call
         self.merge_scope = self.graph.scope if self.graph is not None else None
         self.has_paused.set()  # -> PAUSED
@@ -317,6 +315,20 @@ def _pool_for(strategy, size) -> tuple[_ReplicaPool, bool]:
 _UNIQUIFIED = (re.compile(r"_\d/"), re.compile(r"_\d$"))
 
 
+def _lifted():
+    """function_variables.lifted(): only while tracing (the graph machinery is loaded)."""
+    from simdist.framework import function_variables
+
+    return function_variables.lifted()
+
+
+def _recorded_op_scope(variant):
+    """func_graph.recorded_op_scope: only for a merge made inside a recorded op (traced)."""
+    from simdist.framework import func_graph
+
+    return func_graph.recorded_op_scope(variant)
+
+
 def _canonical_name(name) -> str:
     return _UNIQUIFIED[1].sub("", _UNIQUIFIED[0].sub("/", name.rstrip("/")))
 
@@ -348,8 +360,8 @@ def _replica_variable_creator(next_creator, **kwargs):
         # Inside a trace the copies are made outside the graph, as TF's Keras and
         # create_mirrored_variable lift them (init_scope): an initializer runs eagerly. (An
         # initial value the trace computed cannot be lifted: simdist runs that eagerly.)
-        lift = function_variables.lifted() if func_graph.current() is not None and \
-            not func_graph.is_symbolic(first.get("initial_value")) else contextlib.nullcontext()
+        lift = _lifted() if op_recording.current() is not None and \
+            not op_recording.is_symbolic(first.get("initial_value")) else contextlib.nullcontext()
         with lift:
             return strategy.extended._create_variable(variables.default_variable_creator,
                                                       **first)
@@ -377,10 +389,10 @@ class MirroredReplicaContext:
         if thread is not None and threading.current_thread() is not thread:
             return
         graph, nested, bodies = self.home if thread is None else (thread.graph, 0, 0)
-        current = func_graph.current()   # None also inside a recorded op's computation
+        current = op_recording.current()   # None also inside a recorded op's computation
         if current is not None and (current is not graph
-                                    or func_graph.inlined_calls() > nested
-                                    or graph_control_flow.bodies() > bodies):
+                                    or op_recording.inlined_calls() > nested
+                                    or op_recording.bodies() > bodies):
             raise RuntimeError(MERGE_CALL_IN_A_NEW_GRAPH)
 
     def _merge_call(self, merge_fn, args, kwargs):
@@ -508,7 +520,7 @@ def _merge(strategy, threads):
     ds_context.push_mode(ds_context.cross_replica_mode(strategy))
     try:
         with contextlib.nullcontext() if t0.merge_in_op is None else \
-                func_graph.recorded_op_scope(t0.merge_in_op), \
+                _recorded_op_scope(t0.merge_in_op), \
                 contextlib.nullcontext() if t0.merge_scope is None or t0.graph is None else \
                 t0.graph.name_scope(t0.merge_scope):
             result = t0.merge_fn(strategy, *merge_args, **merge_kwargs)

@@ -36,7 +36,7 @@ from simdist.distribute.distributed_variable import (
 )
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
-from simdist.framework import context, execute, func_graph, graph_control_flow, nest
+from simdist.framework import context, execute, nest, op_recording
 from simdist.framework.tensor import copy_to
 from simdist.framework.variables import VariableAggregation
 from simdist.hardware import machine as machine_lib
@@ -242,8 +242,8 @@ class MirroredExtended(StrategyExtended):
 
             dev = self._devices[0]
             ctx = self._make_replica_context(0, dev)
-            ctx.home = (func_graph.current(), func_graph.inlined_calls(),
-                        graph_control_flow.bodies())
+            ctx.home = (op_recording.current(), op_recording.inlined_calls(),
+                        op_recording.bodies())
             with context.device(dev.name), ctx:
                 return fn(*select_replica(0, args), **select_replica(0, kwargs))
         return mirrored_run.call_for_each_replica(

@@ -14,10 +14,10 @@ Glossary:
 
 from __future__ import annotations
 
+import sys
 import threading
 
 from simdist import warnings as teach
-from simdist.data.dataset_ops import DatasetV2, OwnedIterator
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.values import PerReplica
 from simdist.framework import nest
@@ -29,9 +29,10 @@ def check_run_args(strategy, args, kwargs) -> None:
     replicas = strategy.num_replicas_in_sync
     if replicas <= 1:
         return
+    data = sys.modules.get("simdist.data.dataset_ops")   # no dataset before tf.data loads
+    datasets = () if data is None else (data.DatasetV2, data.OwnedIterator)
     for leaf in nest.flatten([list(args), list((kwargs or {}).values())]):
-        if isinstance(leaf, (DatasetV2, OwnedIterator)) \
-                or teach.tagged(leaf, "dataset_element"):
+        if isinstance(leaf, datasets) or teach.tagged(leaf, "dataset_element"):
             teach.warn("undistributed_dataset", replicas=replicas)
             return
 

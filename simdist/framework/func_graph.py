@@ -87,17 +87,24 @@ from simdist.framework import (
 from simdist.framework import tape as tape_lib
 from simdist.framework.op_recording import (  # noqa: F401 - func_graph.recorded ... as before
     _COMPOSITES,
+    _MODE_HOOKS,
     _OP_NAMES,
+    _REPLICA_GROUP_HOOK,
     PARTS,
     _execution,
     _in_node,
+    _inlined,
     _library_refuses,
+    current,
     execution_values,
+    inlined_calls,
     record_methods,
     record_module_ops,
     recorded,
     register_composite,
     register_inline_condition,
+    register_mode_hooks,
+    register_replica_group,
     relink_reexports,
 )
 from simdist.framework.tensor import NotTraceable, Tensor, _ids, active, tracing  # noqa: F401
@@ -107,7 +114,6 @@ from simdist.hardware import array_api
 
 _variant = ThreadLocalValue(0)     # which placeholder ops read: 0 (zeros) or 1 (ones)
 _merges_in_node = ThreadLocalValue(0)  # merge_calls made inside recorded ops (this thread)
-_inlined = ThreadLocalValue(0)     # tf.functions running their Python inside a trace here
 _uses = ThreadLocalValue(None)     # (graph, [tensors]) while a tf.data function traces
 _uses_variant = ThreadLocalValue(0)  # which placeholders those captures read: 0 or 1
 _bound = ThreadLocalValue(None)    # {tensor id: value} while a tf.data function executes
@@ -121,11 +127,6 @@ _GRAPH_ERROR_HELP = (
     "code may not be visible to AutoGraph. See https://github.com/tensorflow/tensorflow/"
     "blob/master/tensorflow/python/autograph/g3doc/reference/limitations.md"
     "#access-to-source-code for more information.")
-
-
-def current():
-    """The FuncGraph being traced on this thread, or None (eager execution)."""
-    return tracing.value if active[0] else None
 
 
 _active_lock = threading.Lock()
@@ -154,11 +155,6 @@ def inlined_call():
         yield
     finally:
         _inlined.value -= 1
-
-
-def inlined_calls() -> int:
-    """How many nested tf.functions (``inlined_call``) this thread is inside."""
-    return _inlined.value
 
 
 def dry_run():
@@ -1259,34 +1255,13 @@ def current_execution():
     return _execution.value
 
 
-# --- recording hooks for the public ops -------------------------------------------------
-_MODE_HOOKS: list = []   # [capture() -> mode or None, enter(mode), exit()]
-
-
-def register_mode_hooks(capture, enter, exit_) -> None:
-    """How a node keeps the distribution mode it was traced in (a replica's context, a
-    merge's cross-replica context): ``capture()`` at recording (None: the default mode),
-    ``enter(mode)`` / ``exit_()`` around its execution."""
-    _MODE_HOOKS[:] = [capture, enter, exit_]
-
-
-_REPLICA_GROUP_HOOK: list = []   # [hook(graph, node) -> bool]
-
-
+# --- recording hooks for the public ops (their tables: op_recording) --------------------
 def note_merge_call() -> None:
     """A replica called merge_call; inside a recorded op's run on placeholders, that op is
     cooperative: at execution it needs the other replicas' part at the same time (a
     gradient through an all-reduce all-reduces the incoming gradients)."""
     if _in_node.value:
         _merges_in_node.value += 1
-
-
-def register_replica_group(hook):
-    """Register ``hook(graph, node) -> bool``: given a cooperative node (one that called
-    merge_call while it was traced), it may take the node into a group of replicas' nodes
-    that runs them together at execution (then True: the node is not appended alone)."""
-    _REPLICA_GROUP_HOOK[:] = [hook]
-    return hook
 
 
 @contextlib.contextmanager

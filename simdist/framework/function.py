@@ -80,6 +80,10 @@ from simdist.framework import (
     variables,
 )
 from simdist.framework import tape as tape_lib
+from simdist.framework.op_recording import (  # noqa: F401 - function.register_call_context
+    _CALL_CONTEXTS,
+    register_call_context,
+)
 from simdist.framework.tensor import NotTraceable, Tensor
 from simdist.framework.tensor_shape import TensorShape
 from simdist.framework.tensor_spec import TensorSpec
@@ -140,17 +144,6 @@ def _leaf_key(x):
         return ("object", x)
     except TypeError:
         return ("id", id(x))
-
-
-_CALL_CONTEXTS: list = []   # [fn() -> what of the call's context a trace depends on]
-
-
-def register_call_context(fn):
-    """Register ``fn() -> hashable or None``: a part of the calling context that is part of
-    every trace key (TF's FunctionContext: under a strategy that retraces for each device,
-    the replica's device and whether the call is in cross-replica context)."""
-    _CALL_CONTEXTS.append(fn)
-    return fn
 
 
 def _key(args, kwargs):

@@ -6,7 +6,12 @@ Glossary:
                   being traced (func_graph.FuncGraph) records the call as a node.
   tables       -- what libraries register at their import for the graph to read later: the
                   composites (``register_composite``), the listers of TF's ops for nodes
-                  recorded whole (``register_listing``), the inline conditions.
+                  recorded whole (``register_listing``), the inline conditions, the
+                  distribution hooks (``register_mode_hooks``, ``register_replica_group``,
+                  ``register_call_context``: tf.distribute's, without loading the graph).
+  state        -- what a library asks of the trace now (``current``, ``inlined_calls``,
+                  ``recorded_op_variant``, ``bodies``, ``note_merge_call``): before the
+                  graph machinery loads nothing is traced, and the answer needs none of it.
   light        -- nothing here imports the graph machinery (func_graph, graph_plan, the
                   listings): an eager program never loads it. func_graph and
                   graph_operations re-export these names, the one table each.
@@ -73,6 +78,67 @@ _OP_NAMES = {"constant": "Const", "top_k": "TopKV2", "conv2d": "Conv2D",
              "stateless_normal": "stateless_random_normal"}   # (random_op_listing.SCOPES)
 
 _INLINE_CONDITIONS: list = []
+_MODE_HOOKS: list = []   # [capture() -> mode or None, enter(mode), exit()]
+_REPLICA_GROUP_HOOK: list = []   # [hook(graph, node) -> bool]
+_CALL_CONTEXTS: list = []   # [fn() -> what of the call's context a trace depends on]
+_inlined = ThreadLocalValue(0)     # tf.functions running their Python inside a trace here
+
+
+def current():
+    """The FuncGraph being traced on this thread, or None (eager execution)."""
+    return tracing.value if active[0] else None
+
+
+def inlined_calls() -> int:
+    """How many nested tf.functions (func_graph.inlined_call) this thread is inside."""
+    return _inlined.value
+
+
+def recorded_op_variant():
+    """Which placeholders this thread's recorded op runs on (while tracing), or None."""
+    if not _in_node.value:
+        return None
+    from simdist.framework import func_graph
+
+    return func_graph.recorded_op_variant()
+
+
+def note_merge_call() -> None:
+    """A replica called merge_call (func_graph.note_merge_call: only inside a recorded op)."""
+    if _in_node.value:
+        from simdist.framework import func_graph
+
+        func_graph.note_merge_call()
+
+
+def bodies() -> int:
+    """How many cond branches / loop bodies this thread traces inside
+    (graph_control_flow.bodies)."""
+    flow = sys.modules.get("simdist.framework.graph_control_flow")
+    return 0 if flow is None else flow.bodies()
+
+
+def register_mode_hooks(capture, enter, exit_) -> None:
+    """How a node keeps the distribution mode it was traced in (a replica's context, a
+    merge's cross-replica context): ``capture()`` at recording (None: the default mode),
+    ``enter(mode)`` / ``exit_()`` around its execution."""
+    _MODE_HOOKS[:] = [capture, enter, exit_]
+
+
+def register_replica_group(hook):
+    """Register ``hook(graph, node) -> bool``: given a cooperative node (one that called
+    merge_call while it was traced), it may take the node into a group of replicas' nodes
+    that runs them together at execution (then True: the node is not appended alone)."""
+    _REPLICA_GROUP_HOOK[:] = [hook]
+    return hook
+
+
+def register_call_context(fn):
+    """Register ``fn() -> hashable or None``: a part of the calling context that is part of
+    every trace key (TF's FunctionContext: under a strategy that retraces for each device,
+    the replica's device and whether the call is in cross-replica context)."""
+    _CALL_CONTEXTS.append(fn)
+    return fn
 
 # --- composite values (TF's CompositeTensor + nest's expand_composites) -------------------
 _COMPOSITES: dict = {}   # type -> (its components function, its parts type)

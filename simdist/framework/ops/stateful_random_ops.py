@@ -30,6 +30,8 @@ tensorflow/core/kernels/random_binomial_op.cc.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from simdist import _world
@@ -58,19 +60,11 @@ def _int64_words(seed) -> list[int]:
     return [int(v) - 2**64 if int(v) >= 2**63 else int(v) for v in values.reshape(-1)]
 
 
-_STRATEGY_CONTEXT: list = []   # distribute's distribution_strategy_context, once loaded
-
-
-def register_strategy_context(module) -> None:
-    """Called by tf.distribute when it loads (it sits a layer above this module): the
-    functions that say which strategy and replica a draw runs in."""
-    _STRATEGY_CONTEXT[:] = [module]
-
-
 def _ds_context():
-    """distribution_strategy_context, or None while tf.distribute is not loaded (then no
-    strategy can exist)."""
-    return _STRATEGY_CONTEXT[0] if _STRATEGY_CONTEXT else None
+    """distribution_strategy_context (which strategy and replica a draw runs in), or None
+    while tf.distribute is not loaded (then no strategy can exist). Looked up, not
+    imported: tf.distribute sits a layer above, and need not load tf.random."""
+    return sys.modules.get("simdist.distribute.distribution_strategy_context")
 
 
 def _make_1d_state(state_size: int, seed) -> np.ndarray:

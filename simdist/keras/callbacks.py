@@ -18,7 +18,6 @@ Mirrors keras/src/callbacks.py.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 
 import numpy as np
@@ -453,11 +452,17 @@ class BackupAndRestore(Callback):
         directory = self._write_dir()
         save_state(directory, self.model, epoch, self._current_batch)
         if directory != self._dir:
-            shutil.rmtree(directory, ignore_errors=True)
+            _rmtree(directory)
 
     def on_train_end(self, logs=None):
         if self.delete_checkpoint and self._write_dir() == self._dir:
-            shutil.rmtree(self._dir, ignore_errors=True)  # the chief's, as Keras deletes it
+            _rmtree(self._dir)  # the chief's, as Keras deletes it
+
+
+def _rmtree(directory) -> None:
+    import shutil  # (bz2, lzma ...) loaded by BackupAndRestore's first clean-up, not Keras
+
+    shutil.rmtree(directory, ignore_errors=True)
 
 
 class LambdaCallback(Callback):

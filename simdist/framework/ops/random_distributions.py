@@ -30,8 +30,9 @@ import ctypes
 import functools
 import math
 
-import ml_dtypes
 import numpy as np
+
+from simdist.framework import dtypes
 
 _RESERVED_SAMPLES_PER_OUTPUT = 256
 _TRUNCATE = 2.0
@@ -125,7 +126,7 @@ def uint16_to_half(x: np.ndarray) -> np.ndarray:
 
 def uint16_to_bfloat16(x: np.ndarray) -> np.ndarray:
     bits = ((x & np.uint32(0x7F)) | np.uint32(127 << 7)).astype(np.uint32) << np.uint32(16)
-    return (bits.view(np.float32) - np.float32(1.0)).astype(ml_dtypes.bfloat16)
+    return (bits.view(np.float32) - np.float32(1.0)).astype(dtypes.bfloat16.as_numpy_dtype)
 
 
 # --- Box-Muller ---------------------------------------------------------------------------
@@ -149,8 +150,11 @@ def box_muller_double(x0, x1, x2, x3):
 
 # --- whole-block distributions: (n_blocks, 4) uint32 -> (n_blocks, group) values ----------
 def _uniform32(blocks, dtype):
-    return {np.dtype(np.float32): uint32_to_float, np.dtype(np.float16): uint16_to_half,
-            np.dtype(ml_dtypes.bfloat16): uint16_to_bfloat16}[np.dtype(dtype)](blocks)
+    dtype = np.dtype(dtype)
+    if dtypes.is_bfloat16(dtype):   # (ml_dtypes loads with the first bfloat16 draw)
+        return uint16_to_bfloat16(blocks)
+    return {np.dtype(np.float32): uint32_to_float,
+            np.dtype(np.float16): uint16_to_half}[dtype](blocks)
 
 
 def _normal32(blocks, dtype):

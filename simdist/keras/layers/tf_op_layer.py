@@ -27,7 +27,6 @@ Mirrors tf_keras/src/layers/core/tf_op_layer.py and engine/keras_tensor.py (oper
 from __future__ import annotations
 
 import inspect
-import logging
 
 from simdist.framework import api_names, dispatch, nest
 from simdist.framework.variables import Variable
@@ -90,6 +89,8 @@ class TFOpLambda(Layer):
         if used:
             listed = "\n".join(f"  <tf.Variable '{v.name}' shape={v.shape} "
                                 f"dtype={v.dtype.name}>" for v in used)
+            import logging  # loaded by a first warning, not by Keras
+
             logging.getLogger("tensorflow").warning(
                 f"The following Variables were used in a Lambda layer's call ({self.name}), "
                 f"but are not present in its tracked objects: {listed}. This is a strong "

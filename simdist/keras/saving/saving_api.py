@@ -22,9 +22,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
-import zipfile
 
 from simdist.framework import errors, trackable
 from simdist.keras.saving import model_config, object_registration
@@ -135,6 +132,9 @@ def save_model(model, filepath, overwrite=True, save_format=None, options=None,
     if not is_single_file(path, save_format):
         write_dir(model, path, meta)
         return
+    import tempfile  # (and zipfile: with pathlib, ~10 ms) loaded by a first save
+    import zipfile
+
     with tempfile.TemporaryDirectory() as tmp:
         write_dir(model, tmp, meta, keras_v3=path.endswith(".keras")
                   and str(save_format or "keras").lower() == "keras")
@@ -174,6 +174,9 @@ class _Unpacked:
             raise OSError(f"No file or directory found at {self._path}")
         if os.path.isdir(self._path):
             return self._path
+        import tempfile  # (and zipfile) loaded by a first load of a zipped model
+        import zipfile
+
         self._tmp = tempfile.mkdtemp()
         try:
             with zipfile.ZipFile(self._path) as zf:
@@ -185,6 +188,8 @@ class _Unpacked:
 
     def __exit__(self, *exc):
         if self._tmp is not None:
+            import shutil
+
             shutil.rmtree(self._tmp, ignore_errors=True)
 
 

@@ -200,12 +200,7 @@ def _charge(dev, op_type, inputs, outs, flops) -> None:
     for o in outs:
         nbytes += o._nbytes
         size += o._value.size
-    low = False
-    if outs:
-        dt = outs[0]._value.dtype
-        low = _LOW_PRECISION.get(dt)
-        if low is None:
-            low = _LOW_PRECISION.setdefault(dt, _low_precision(dt))
+    low = low_precision(outs[0]._value.dtype) if outs else False
     dev.run_op(op_type, size if flops is None else flops, nbytes, low)
 
 
@@ -215,9 +210,14 @@ def _charge(dev, op_type, inputs, outs, flops) -> None:
 _LOW_PRECISION: dict = {}
 
 
-def _low_precision(dtype) -> bool:
-    dtype = array_api.numpy_dtype(dtype)
-    return dtype == np.float16 or dtypes.is_bfloat16(dtype)
+def low_precision(dtype) -> bool:
+    """Whether values of ``dtype`` (a NumPy or backend dtype) are float16 or bfloat16."""
+    low = _LOW_PRECISION.get(dtype)
+    if low is None:
+        numpy_dtype = array_api.numpy_dtype(dtype)
+        low = _LOW_PRECISION.setdefault(
+            dtype, numpy_dtype == np.float16 or dtypes.is_bfloat16(numpy_dtype))
+    return low
 
 
 # --- conversion -------------------------------------------------------------------------

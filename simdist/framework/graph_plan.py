@@ -298,7 +298,7 @@ def _kernel_step(node, args, env, ops, scoped):
     if fixed is None and inputs[0]._device is not dev:
         return None
     size = out._value.size if flops is None else flops
-    low = out._value.dtype in execute._LOW_PRECISION
+    low = execute.low_precision(out._value.dtype)
     run_node = node.run
     scratch, log = execute._scratch, execute._log_placement
     tapes = tape_lib._tapes

@@ -396,7 +396,7 @@ def _op_step(op, value, slot, drops, base, where, fixed):
     if not fixed and first is not dev:   # placement follows the first input
         raise Refused(f"{op_type}: placed apart from its first input")
     size = value.size if flops is None else flops
-    low = value.dtype in execute._LOW_PRECISION
+    low = execute.low_precision(value.dtype)
     return _OpStep(op_type, kernel, ins, attrs, size, low, slot, drops,
                    dev if fixed else None)
 

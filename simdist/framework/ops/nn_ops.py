@@ -389,7 +389,7 @@ def bias_grad_value(v, axis):
     value = _bias_grad_in_order(v, axis)
     if value is None:
         xp = array_api.namespace(v)  # NumPy for host-held 16-bit floats
-        acc = xp.float32 if v.dtype in execute._LOW_PRECISION else v.dtype
+        acc = xp.float32 if execute.low_precision(v.dtype) else v.dtype
         value = xp.sum(v, axis=tuple(i for i in range(v.ndim) if i != axis), dtype=acc)
     return _same_dtype(value, v)
 

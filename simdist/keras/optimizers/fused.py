@@ -60,7 +60,7 @@ class Kernel:
             nbytes = out.nbytes
             for a in inputs:
                 nbytes += a.nbytes
-            self.device.run_op(op_type, out.size, nbytes, out.dtype in execute._LOW_PRECISION)
+            self.device.run_op(op_type, out.size, nbytes, execute.low_precision(out.dtype))
         return out
 
     @staticmethod
@@ -101,7 +101,7 @@ class Charges:
         nbytes = out.nbytes
         for a in inputs:
             nbytes += a.nbytes
-        self.charges.append((op_type, out.size, nbytes, out.dtype in execute._LOW_PRECISION))
+        self.charges.append((op_type, out.size, nbytes, execute.low_precision(out.dtype)))
         return out
 
 

@@ -77,7 +77,7 @@ class _Recorder:
             self.ok = False
         else:
             self.program.append((op_type, per_element, scalar_bytes,
-                                 out.dtype in execute._LOW_PRECISION))
+                                 execute.low_precision(out.dtype)))
         return out
 
     def write(self, variable, new, op_name):

@@ -141,9 +141,11 @@ def _leaf_key(x):
         return (type(x).__name__, x)
     try:
         hash(x)
-        return ("object", x)
-    except TypeError:
-        return ("id", id(x))
+    except TypeError:   # TF's trace_type.from_value refuses what it cannot hash
+        raise TypeError(f"Could not generate a generic TraceType for {x!r}.Please verify that "
+                        "it is immutable/hashable. Otherwise, consider implementing the "
+                        "Tracing Protocol for it.") from None
+    return ("object", x)   # by its hash and equality, as TF
 
 
 def _key(args, kwargs):

@@ -436,6 +436,36 @@ out = [printed.getvalue(), r, f.experimental_get_tracing_count()]
 """
 
 
+CASES["Python objects: hashable ones by equality, an unhashable one refused"] = CAPTURE + """
+import re
+class A:
+    pass
+class V:
+    def __init__(self, v):
+        self.v = v
+    def __eq__(self, o):
+        return isinstance(o, V) and o.v == self.v
+    def __hash__(self):
+        return hash(self.v)
+class U:
+    def __eq__(self, o):
+        return True
+    __hash__ = None
+@tf.function
+def f(x, o):
+    print("traced", type(o).__name__)
+    return x + 1.0
+a = A()
+one = tf.constant(1.0)
+r = calls(f, (one, a), (one, a), (one, A()), (one, V(1)), (one, V(1)), (one, V(2)), (one, 3),
+          (one, (1, 2)), (one, (1, 2)), (one, tf.TensorShape([1, 2])))
+try:
+    f(one, U())
+except TypeError as e:
+    r.append(re.sub(" at 0x[0-9a-f]+", "", str(e)))
+out = [printed.getvalue(), r, f.experimental_get_tracing_count()]
+"""
+
 # A shape mismatch TF's shape inference sees while tracing is a ValueError at trace time
 # (common_shape_fns.cc's text naming the node); one it cannot see (unknown dimensions) is
 # the kernel's InvalidArgumentError at execution: only its type is compared.

@@ -116,11 +116,14 @@ def _const_value(lister, op):
 def _const(lister, op) -> None:
     t = op.outputs[0]
     name = lister.dtype(t)
+    known = getattr(t, "value", None)   # what a listing gave its gradient (graph_operations)
+    if name is None and known is not None:   # a Python value's: TF's int32 / float32
+        name = {"f": "float32", "i": "int32", "u": "int32", "b": "bool"}.get(
+            np.asarray(known).dtype.kind)
     if name is not None:
         t.dtype = dtypes.as_dtype(name)
     if t.shape.rank is not None:
         return
-    known = getattr(t, "value", None)   # what a listing gave its gradient (graph_operations)
     if known is not None:
         t.shape = TensorShape(list(known.shape))
         return

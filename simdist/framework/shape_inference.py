@@ -41,7 +41,7 @@ _BROADCAST = {
 }
 REDUCTIONS = {"Sum", "Mean", "Max", "Min", "Prod", "Any", "All", "EuclideanNorm"}
 # the op types whose shape function reads no attr: their inferred rank is TF's
-_RANK_KNOWN = _ELEMENTWISE | _BROADCAST | {"ExpandDims", "ConcatV2", "Pack", "Range",
+_RANK_KNOWN = _ELEMENTWISE | _BROADCAST | {"ExpandDims", "ConcatV2", "Pack", "Range", "Transpose",
                                            "BiasAdd", "SelectV2", "Shape", "Size", "Rank"}
 # op type -> what it computes on known (small integer) values
 _EVALUATED = {
@@ -202,6 +202,16 @@ def _matmul(attrs, shapes):
     return [a[1] if ta else a[0], b[0] if tb else b[1]]
 
 
+def _transpose(shapes, values):
+    x, perm = shapes[0], values[1]
+    if x is None:   # the rank from the permutation's length
+        n = shapes[1][0] if shapes[1] is not None and len(shapes[1]) == 1 else None
+        return None if n is None else [None] * n
+    if perm is None:
+        return [None] * len(x)
+    return [x[int(p)] for p in np.reshape(perm, -1)]
+
+
 def _select(shapes):
     out = shapes[0]
     for s in shapes[1:]:
@@ -238,6 +248,8 @@ def _infer(op_type, attrs, shapes, values):
         one = _expand_dims(shapes, values)
     elif op_type == "Range" and len(shapes) == 3:
         one = _range(shapes, values)
+    elif op_type == "Transpose" and len(shapes) == 2:
+        one = _transpose(shapes, values)
     elif op_type == "MatMul" and len(shapes) == 2:
         one = _matmul(attrs, shapes)
     elif op_type == "BiasAdd" and shapes and shapes[0] is not None:

@@ -16,7 +16,8 @@ Glossary:
               ``Rank`` (Consts where known), the axes made non-negative (``GreaterEqual``,
               ``add``, ``Select``), the free ones by ``range`` and ``ListDiff``; an int
               ``N`` over an unknown rank: ``Rank``, ``sub``, ``range`` and ``range_1``.
-  whole    -- axes given as a tensor: listed as one node.
+  tensor axes -- axes given as a (2, n) tensor: ``axes[0]`` and ``axes[1]`` first
+              (``strided_slice``, ``strided_slice_1``), then each side's axes read.
 
 Mirrors tensorflow/python/ops/math_ops.py (tensordot, _tensordot_reshape).
 """
@@ -71,8 +72,9 @@ def _side(s, t, axes, flipped):
     prods = [s.op("Prod", "Prod", [d, s.const("Const", [0])], dtype=_I32, shape=())
              for d in (free_dims, axes_dims)]
     order = [axes_t, free_t] if flipped else [free_t, axes_t]
-    perm = s.op("concat", "ConcatV2", order + [("axis", 0)], dtype=_I32,
-                shape=(None if shape is None else len(shape),))
+    perm = s.op("concat", "ConcatV2", order + [("axis", 0)], dtype=_I32,   # (a ListDiff's:
+                shape=(None if shape is None or not isinstance(axes, list)   # unknown)
+                       else len(shape),))
     new_shape = s.op("stack", "Pack", prods[::-1] if flipped else prods, dtype=_I32,
                      shape=(2,))
     t = s.op("transpose", "Transpose", [t, perm], dtype=t.dtype, shape=None)
@@ -114,6 +116,18 @@ def _rank_axes(s, a, n):
     return a_axes, b_axes
 
 
+def _row(s, axes, i):
+    """``axes[i]`` of axes given as a (2, n) tensor: its ``stack`` Consts and the
+    StridedSlice (shrink_axis_mask 1)."""
+    name = s.name("strided_slice")
+    inner = Scope(s.b, name + "/")
+    bounds = [inner.const("stack", [b]) for b in (i, i + 1, 1)]
+    out = s.op("strided_slice", "StridedSlice", [axes] + bounds, dtype=_I32,
+               shape=tuple(axes.shape.as_list()[1:]), name=name)
+    out.op._given = {"shrink_axis_mask": 1}
+    return out
+
+
 def _operand(s, builder, name, label, value):
     found = builder.converted(name, None, value)
     if len(found) == 1:
@@ -135,9 +149,14 @@ def list_tensordot(builder, name, args, kwargs, outputs):
     a = _operand(s, builder, name, "a", call["a"])
     b = _operand(s, builder, name, "b", call["b"])
     axes = call["axes"]
-    if a is None or b is None or not isinstance(axes, (int, np.integer, list, tuple)):
+    tensor_axes = builder.converted(name, None, axes) \
+        if not isinstance(axes, (int, np.integer, list, tuple)) else []
+    if a is None or b is None or not isinstance(axes, (int, np.integer, list, tuple)) and (
+            len(tensor_axes) != 1 or tensor_axes[0].shape.rank != 2):
         return None
-    if a.shape.rank is None and isinstance(axes, (int, np.integer)):
+    if tensor_axes:   # _tensordot_axes: axes[0] and axes[1] of the tensor
+        a_axes, b_axes = (_row(s, tensor_axes[0], i) for i in (0, 1))
+    elif a.shape.rank is None and isinstance(axes, (int, np.integer)):
         a_axes, b_axes = _rank_axes(s, a, int(axes))
     else:
         a_axes, b_axes = (list(x) for x in tensordot_ops.axes_lists(a.shape.rank, axes))

@@ -6,7 +6,8 @@ lengths, an axis beyond the rank, contracted dimensions or dtypes that differ); 
 gradients; and in a trace, ``get_operations()`` as TF lists them: the static path (a
 Transpose or a Reshape only when it changes the tensor, the result's Reshape named after
 the scope), and the dynamic one for a dimension known only at run time (Shape, GatherV2,
-Prod, Pack, ConcatV2) with its static shape. Snippets as in tests/tf_snippets.py."""
+Prod, Pack, ConcatV2) with its static shape, and for axes given as a tensor (its rows
+sliced, Select, range, ListDiff). Snippets as in tests/tf_snippets.py."""
 
 OPS = """
 def ops(f, *args):
@@ -110,5 +111,15 @@ def f(a):
 def g(a, b):
     return tf.tensordot(a, b, [[-2], [1]]), tf.tensordot(b, a, [[1], [1]])
 out = [ops(f), f(x), ops(g), g(x, y)]
+""",
+    # _tensordot_axes: axes[0], axes[1] of the tensor, each side's axes read at run time
+    "traced: axes given as a tensor, its ops with their dtypes and shapes": OPS + """
+@tf.function
+def f(a, b, axes):
+    return tf.tensordot(a, b, axes)
+g = f.get_concrete_function(x, y, tf.constant([[2], [0]])).graph
+out = [[[o.name, o.type, [t.name for t in o.inputs],
+         [[t.dtype.name, str(t.shape)] for t in o.outputs]] for o in g.get_operations()],
+       f(x, y, tf.constant([[2], [0]])), f(x, y, tf.constant([[1, 2], [1, 0]]))]
 """,
 }

@@ -8,8 +8,10 @@ simdist draws TF's random numbers for the same seed (the data's tf.random.normal
 initializers, tf.data's shuffle order), splits the global batch over the 4 replicas as TF
 does and sums the gradients in TF's order, so the runs are TF's runs. Printed numbers may
 still differ by one unit in their last printed digit, or by float32 round-off where printed
-in full (``rtol`` 1e-6, about 8 float32 ulps): a metric's running mean adds its steps' float32
-values in another order (seed 000's History holds a few losses 1 or 2 ulps off TF's).
+in full (``rtol`` 1e-6, about 8 float32 ulps): TF's recording machine sums a sync-on-read
+metric's 4 replica totals on one device (ReductionToOneDevice, its choice for CPUs), simdist's
+4 GPUs in their all-reduce's order, so seed 000's History holds a few losses 1 or 2 ulps off
+TF's (on 4 logical CPUs simdist prints TF's History bit for bit).
 """
 
 import functools

@@ -18,7 +18,7 @@ import contextlib
 import enum
 
 from simdist import warnings as teach
-from simdist.framework import backprop_util, execute, nest
+from simdist.framework import backprop_util, execute, nest, op_recording
 from simdist.framework import tape as tape_lib
 from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.tape_order import tape_order
@@ -416,15 +416,21 @@ def _backprop(tape, targets, out_grads, sources):
         seed = array_ops.ones_like(t) if g is None else execute.convert_to_tensor(g, t.dtype)
         grads[t._id] = [None, seed] if t._id not in grads else [
             None, math_ops.add(grads[t._id][1], seed)]
-    # grads: tensor id -> [record, gradient, ...]: one dense gradient (dense ones add up as
-    # they come, as simdist always summed them), or the gradients records' rules gave it
-    # with IndexedSlices among them, summed when read (total) in the order of TF's tape.
+    # grads: tensor id -> [record, gradient, ...]: one dense gradient, or the gradients
+    # records' rules gave it, summed when read (total) in the order of TF's tape (eagerly,
+    # or with IndexedSlices among them); in a trace or a graph's execution dense ones add
+    # up as they come (reverse record order, which matched TF's traced sums recorded).
     order = []
+    eager = tracing.value is None and op_recording.execution_values() is None
 
     def total(key):
         found = grads.get(key)
         if found is None or len(found) == 2:
             return None if found is None else found[1]
+        if len(found) == 4 and not any(isinstance(g, IndexedSlices) for g in found[1::2]):
+            g = math_ops.add(found[1], found[3])   # two: either order, the same bits
+            grads[key] = [None, g]
+            return g
         if not order:
             order.append(tape_order(tape.records, [t._id for t in targets],
                                     {s._id for s in sources}))
@@ -470,8 +476,8 @@ def _backprop(tape, targets, out_grads, sources):
             found = grads.get(inp._id)
             if found is None:
                 grads[inp._id] = [rec, g]
-            elif len(found) == 2 and not isinstance(found[1], IndexedSlices) and \
-                    not isinstance(g, IndexedSlices):
+            elif not eager and len(found) == 2 and not isinstance(found[1], IndexedSlices) \
+                    and not isinstance(g, IndexedSlices):
                 found[1] = math_ops.add(g, found[1])
             else:
                 found += (rec, g)

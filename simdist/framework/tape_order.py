@@ -12,11 +12,11 @@ Glossary:
                    along axis 0) where TF gathers from the variable's handle in one op
                    (ResourceGather): the read runs at once after its gather, taking no
                    place in the queue.
-The backward pass itself (backprop._backprop) runs the records in reverse; only a tensor
-with IndexedSlices among its gradients asks for this order (their concatenation shows it).
-Not followed: three or more dense gradients, which TF sums (AddN, left to right) in this
-order eagerly and in another one inside a tf.function (grappler's); simdist adds them as
-they come, in reverse record order, which matched TF's traced sum where recorded.
+The backward pass itself (backprop._backprop) runs the records in reverse; a tensor with
+IndexedSlices among its gradients asks for this order (their concatenation shows it), and
+eagerly one with three or more dense gradients (TF's AddN sums them left to right in this
+order). Inside a tf.function TF sums them in another order (grappler's); simdist adds them
+as they come there, in reverse record order, which matched TF's traced sum where recorded.
 
 Mirrors tensorflow/c/eager/tape.h (PrepareBackprop, InitialStack, ComputeGradient).
 """

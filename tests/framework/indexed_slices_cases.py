@@ -2,7 +2,9 @@
 traced tf.function (record_tf_function.py records into fixtures/tf_indexed_slices.json;
 test_indexed_slices.py replays): TF's gradient with respect to the gathered params is a
 ``tf.IndexedSlices`` (the gathered rows' gradients, their indices, the params' dense shape),
-two of them add up by concatenation, and a dense use of the same params makes it dense."""
+two of them add up by concatenation, and a dense use of the same params makes it dense.
+Three or more dense gradients of one tensor sum left to right (AddN) in the order of TF's
+tape eagerly (breadth first from the target), in another order in a trace."""
 
 SLICES = """
 def slices(g):
@@ -217,5 +219,28 @@ except ValueError as e:
     error = str(e).split(':')[0]
 out = [known(), unknown(tf.ones((3, 2))), g.shape, tf.convert_to_tensor(g),
        tf.math.add_n([g, tf.ones((3, 2))]), tf.add(g, g), error]
+""",
+    "three or more dense gradients of one tensor sum in the tape's order eagerly": """
+x = tf.constant([1.0, 2.0])
+def added(order):   # the terms made a, b, c; added in the given order
+    with tf.GradientTape() as t:
+        t.watch(x)
+        terms = {"a": x * 1e8, "b": x * 1.0, "c": x * -1e8}
+        y = tf.add_n([terms[k] for k in order])
+    return t.gradient(y, x)
+def stacked(vals):
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.reduce_sum(tf.stack([tf.reduce_sum(x * v) for v in vals]))
+    return t.gradient(y, x)
+def plus():
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.reduce_sum(x * 1e8) + tf.reduce_sum(x * 1.0) + tf.reduce_sum(x * -1e8)
+    return t.gradient(y, x)
+out = [[added(o) for o in ("abc", "acb", "bac", "bca", "cab", "cba")],
+       [stacked(v) for v in ([1e8, 1.0, -1e8, 1.0], [1.0, 1e8, 1.0, -1e8],
+                             [1e8, -1e8, 1.0, 1.0])],
+       plus(), tf.function(plus)()]
 """,
 })

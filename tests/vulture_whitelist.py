@@ -144,6 +144,11 @@ RandomBrightness  # simdist/keras/layers/preprocessing/random_brightness.py
 RandomHeight  # simdist/keras/layers/preprocessing/random_height_width.py
 RandomWidth  # simdist/keras/layers/preprocessing/random_height_width.py
 stateless_random_saturation  # simdist/framework/ops/image_color_ops.py (tf.image)
+random_brightness  # simdist/framework/ops/image_color_ops.py (tf.image)
+random_saturation  # simdist/framework/ops/image_color_ops.py (tf.image)
+random_contrast  # simdist/framework/ops/image_ops.py (tf.image)
+random_flip_left_right  # simdist/framework/ops/image_geometry_ops.py (tf.image)
+random_flip_up_down  # simdist/framework/ops/image_geometry_ops.py (tf.image)
 CategoryEncoding  # simdist/keras/layers/preprocessing/category_encoding.py
 Discretization  # simdist/keras/layers/preprocessing/discretization.py
 Hashing  # simdist/keras/layers/preprocessing/hashing.py

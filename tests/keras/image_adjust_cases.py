@@ -1,14 +1,14 @@
 """tf.image's colour adjustments, crops, pads and quarter turns and Keras's RandomBrightness,
-RandomHeight and RandomWidth
-as TF 2.21 (tf-keras) gives them, recorded by record_tf_layers.py (group ``image_adjust``)
-and replayed by test_layers_tf_conformance.py: rgb_to_grayscale, adjust_saturation (TF's
-HSV kernel; a grey, a black and a white pixel among random ones), adjust_brightness,
-central_crop, rot90, pad_to_bounding_box, resize_with_crop_or_pad, the stateless random
-brightness, saturation and crop (a Counter's seed pair in a dataset map, as the "Data
-augmentation" tutorial), their argument errors, and RandomBrightness seeded, on one image
-and a batch, traced with an unknown batch; RandomHeight and RandomWidth likewise (their
-traced static shapes too); the float32 results also bit for bit (the
-replays compare values to rtol 1e-5). Snippets as in tests/tf_snippets.py."""
+RandomHeight and RandomWidth as TF 2.21 (tf-keras) gives them, recorded by record_tf_layers.py
+(group ``image_adjust``) and replayed by test_layers_tf_conformance.py: rgb_to_grayscale,
+adjust_saturation (TF's HSV kernel; a grey, a black and a white pixel among random ones),
+adjust_brightness, central_crop, rot90, pad_to_bounding_box, resize_with_crop_or_pad, the
+stateless random brightness, saturation and crop (a Counter's seed pair in a dataset map, as the
+"Data augmentation" tutorial), the stateful random flips, crop, brightness, contrast and
+saturation (global and op seeds: eagerly, traced, in a dataset map), their argument errors, and
+RandomBrightness seeded, on one image and a batch, traced with an unknown batch; RandomHeight
+and RandomWidth likewise (their traced static shapes too); the float32 results also bit for bit
+(the replays compare values to rtol 1e-5). Snippets as in tests/tf_snippets.py."""
 
 IMG = ("img = np.random.RandomState(0).uniform(0, 255, (2, 5, 6, 3)).astype(np.float32)\n"
        "img[0, 0, :3] = [[7, 7, 7], [0, 0, 0], [255, 255, 255]]\n"
@@ -95,6 +95,29 @@ counter = tf.data.experimental.Counter()
 ds = tf.data.Dataset.zip((tf.data.Dataset.from_tensor_slices(f), (counter, counter)))
 out = list(ds.map(augment))
 """,
+    "tf.image's stateful random ops: eager, traced, in a dataset map": IMG + """
+tf.random.set_seed(5)
+out = []
+for _ in range(2):
+    out += [tf.image.random_flip_left_right(img), tf.image.random_flip_up_down(img[0]),
+            tf.image.random_flip_left_right(img[1], seed=3),
+            tf.image.random_crop(img, [2, 3, 4, 3]), tf.image.random_crop(img8[0], [3, 3, 3], 7),
+            tf.image.random_brightness(f, 0.3), tf.image.random_contrast(f, 0.2, 1.5, seed=1),
+            tf.image.random_saturation(f, 0.5, 2.0)]
+g = tf.function(lambda x: [tf.image.random_flip_left_right(x[0]), tf.image.random_flip_up_down(x),
+                           tf.image.random_crop(x, [2, 2, 2, 3]),
+                           tf.image.random_brightness(x, 0.2, seed=4),
+                           tf.image.random_saturation(x, 0.5, 1.5),
+                           tf.image.random_contrast(x, 0.5, 1.5)])
+out += g(f) + g(f)
+ds = tf.data.Dataset.from_tensor_slices(img).map(
+    lambda x: tf.image.random_crop(tf.image.random_flip_left_right(x), [3, 3, 3]))
+out += list(ds) + list(ds)
+""",
+    "tf.image.random_brightness negative delta":
+        IMG + "out = tf.image.random_brightness(img, -0.1)",
+    "tf.image.random_contrast upper below lower":
+        IMG + "out = tf.image.random_contrast(img, 0.9, 0.5)",
     "RandomBrightness": IMG + """
 layer = L.RandomBrightness(0.3, seed=3)
 out = [layer(img), layer(img), layer(img[0]), layer(img, training=False),

@@ -12,10 +12,11 @@ Glossary:
                        ``+ 2/6`` and ``+ 4/6`` added in double, as the C++ writes them).
   stateless_random_* -- the adjustment by one ``stateless_random_uniform([], seed, ...)``
                        draw: brightness's delta in ``[-max_delta, max_delta)``, saturation's
-                       factor in ``[lower, upper)``.
+                       factor in ``[lower, upper)``; ``random_*`` draw it with the stateful
+                       ``random_uniform`` (op seed and global seed).
 
 Mirrors tensorflow/python/ops/image_ops_impl.py (rgb_to_grayscale, adjust_brightness,
-adjust_saturation, stateless_random_brightness, stateless_random_saturation) and the
+adjust_saturation, (stateless_)random_brightness, (stateless_)random_saturation) and the
 AdjustSaturation kernel (tensorflow/core/kernels/image/adjust_saturation_op.cc).
 """
 
@@ -28,7 +29,7 @@ from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
 from simdist.framework.ops import random_ops, tensordot_ops
 from simdist.framework.ops.image_ops import (
-    _stateless_factor,
+    _random_factor,
     convert_image_dtype,
     no_half_kernel,
 )
@@ -69,10 +70,25 @@ def stateless_random_brightness(image, max_delta, seed):
     Raises:
       ValueError: TF's, for a negative ``max_delta``.
     """
+    return adjust_brightness(image, _random_delta(max_delta, seed, stateless=True))
+
+
+def random_brightness(image, max_delta, seed=None):
+    """``adjust_brightness`` by a delta drawn in ``[-max_delta, max_delta)`` by the stateful
+    ``random_uniform`` (op ``seed`` and the global seed).
+
+    Raises:
+      ValueError: TF's, for a negative ``max_delta``.
+    """
+    return adjust_brightness(image, _random_delta(max_delta, seed, stateless=False))
+
+
+def _random_delta(max_delta, seed, stateless):
     if max_delta < 0:
         raise ValueError("max_delta must be non-negative.")
-    delta = random_ops.stateless_uniform([], seed, -max_delta, max_delta)
-    return adjust_brightness(image, delta)
+    if stateless:
+        return random_ops.stateless_uniform([], seed, -max_delta, max_delta)
+    return random_ops.uniform([], -max_delta, max_delta, seed=seed)
 
 
 def adjust_saturation(image, saturation_factor, name=None):
@@ -95,7 +111,17 @@ def stateless_random_saturation(image, lower, upper, seed=None):
     Raises:
       ValueError: TF's, for ``upper <= lower`` or a negative ``lower``.
     """
-    return adjust_saturation(image, _stateless_factor(lower, upper, seed))
+    return adjust_saturation(image, _random_factor(lower, upper, seed))
+
+
+def random_saturation(image, lower, upper, seed=None):
+    """``adjust_saturation`` by a factor drawn in ``[lower, upper)`` by the stateful
+    ``random_uniform``.
+
+    Raises:
+      ValueError: TF's, for ``upper <= lower`` or a negative ``lower``.
+    """
+    return adjust_saturation(image, _random_factor(lower, upper, seed, stateless=False))
 
 
 def _shape_text(t):
@@ -182,5 +208,7 @@ def _saturation_kernel(rgb, scale):
         return np.stack(_hsv_to_rgb(h, s, v), axis=-1).astype(_F32)
 
 
-# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
-op_recording.record_here(__name__)
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording); the
+# stateful random ones are not nodes of their own: their RandomUniform op is (its seeds the
+# trace's), as TF's graph holds it.
+op_recording.record_here(__name__, exclude=("random_brightness", "random_saturation"))

@@ -15,11 +15,12 @@ Glossary:
                     then reverse the width for three.
   stateless_random_crop -- a ``size`` window at an offset per dimension of
                     ``stateless_random_uniform([rank], seed, maxval=int32 max, int32) %
-                    (shape - size + 1)``.
+                    (shape - size + 1)``; ``random_crop`` draws with the stateful
+                    ``random_uniform`` (op seed and global seed).
 
 Mirrors tensorflow/python/ops/image_ops_impl.py (central_crop, pad_to_bounding_box,
 resize_image_with_crop_or_pad, rot90, _rot90_3D / _4D) and random_crop_ops.py
-(stateless_random_crop).
+(random_crop, stateless_random_crop).
 """
 
 from __future__ import annotations
@@ -164,16 +165,33 @@ def stateless_random_crop(value, size, seed, name=None):
     Raises:
       InvalidArgumentError: TF's Assert, for a ``size`` larger than ``value`` somewhere.
     """
-    value = execute.convert_to_tensor(value)
-    size = execute.convert_to_tensor(size, dtypes.int32)
+    return _random_crop(value, size, lambda shape: random_ops.stateless_uniform(
+        shape, seed, maxval=np.iinfo(np.int32).max, dtype=dtypes.int32))
+
+
+def random_crop(value, size, seed=None, name=None):
+    """A ``size`` window of ``value`` at an offset drawn by the stateful ``random_uniform``
+    (op ``seed`` and the global seed, as TF's ``tf.image.random_crop``).
+
+    Raises:
+      InvalidArgumentError: TF's Assert, for a ``size`` larger than ``value`` somewhere.
+    """
+    return _random_crop(value, size, lambda shape: random_ops.uniform(
+        shape, maxval=np.iinfo(np.int32).max, dtype=dtypes.int32, seed=seed))
+
+
+def _random_crop(value, size, draw):
+    value = A.convert_to_tensor(value)
+    size = A.convert_to_tensor(size, dtypes.int32)   # a Const while a function traces
     shape = A.shape(value)
     control_flow_ops.Assert(M.reduce_all(M.greater_equal(shape, size)),
                             ["Need value.shape >= size, got ", shape, size], summarize=1000)
     limit = M.add(M.subtract(shape, size), 1)
-    offset = M.floormod(random_ops.stateless_uniform(
-        A.shape(shape), seed, maxval=np.iinfo(np.int32).max, dtype=dtypes.int32), limit)
+    offset = M.floormod(draw(A.shape(shape)), limit)
     return selection_ops.slice(value, offset, size)
 
 
-# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
-op_recording.record_here(__name__)
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording); the
+# stateful random ones are not nodes of their own: their RandomUniform op is (its seeds the
+# trace's), as TF's graph holds it.
+op_recording.record_here(__name__, exclude=("random_crop",))

@@ -4,22 +4,23 @@ Glossary:
   crop_to_bounding_box -- the ``[offset_height : offset_height + target_height,
                    offset_width : offset_width + target_width]`` window of each image.
   flip          -- ``flip_left_right`` reverses the width axis, ``flip_up_down`` the height.
-  stateless random flip -- one ``stateless_random_uniform`` draw per image: a 3-D image is
+  random flip   -- one ``stateless_random_uniform`` draw per image (``random_uniform``, op
+                   seed and global seed, for the stateful ones): a 3-D image is
                    flipped where its draw is below 0.5; a batch is
                    ``flips * flipped + (1 - flips) * images`` with ``flips = round(draw)``
                    (so where a draw is above 0.5, and a NaN or an infinity of an unflipped
                    image's mirror spreads, as TF's arithmetic).
 
 Mirrors tensorflow/python/ops/image_ops_impl.py (crop_to_bounding_box, flip_left_right,
-flip_up_down, _random_flip, stateless_random_flip_left_right / _up_down).
+flip_up_down, _random_flip, (stateless_)random_flip_left_right / _up_down).
 """
 
 from __future__ import annotations
 
 from simdist.framework import execute, op_recording
 from simdist.framework.ops import array_ops as A
+from simdist.framework.ops import cond, random_ops, selection_ops
 from simdist.framework.ops import math_ops as M
-from simdist.framework.ops import random_ops, selection_ops
 from simdist.hardware import array_api
 
 
@@ -72,29 +73,49 @@ def flip_up_down(image):
     return A.reverse(image, [image.ndim - 3])
 
 
-def _random_flip(image, flip_index, seed):
-    """TF's _random_flip with ``stateless_random_uniform`` draws (see the glossary)."""
+def _random_flip(image, flip_index, draw):
+    """TF's _random_flip, ``draw(shape)`` giving the uniform numbers in [0, 1) (see the
+    glossary)."""
     image = _image(image)
     if image.ndim == 3:
-        draw = random_ops.stateless_uniform([], seed, 0, 1.0)
-        return A.reverse(image, [flip_index]) if float(draw.numpy()) < 0.5 else \
-            A.identity(image)
+        return cond.cond(M.less(draw([]), 0.5), lambda: A.reverse(image, [flip_index]),
+                         lambda: A.identity(image))
     batch = image.shape[0]
-    draws = random_ops.stateless_uniform([batch], seed, 0, 1.0)
+    draws = draw([batch])
     flips = A.cast(M.round(A.reshape(draws, [batch, 1, 1, 1])), image.dtype)
     flipped = A.reverse(image, [flip_index + 1])
     return M.add(M.multiply(flips, flipped), M.multiply(M.subtract(1, flips), image))
 
 
+def _stateless(seed):
+    return lambda shape: random_ops.stateless_uniform(shape, seed, 0, 1.0)
+
+
+def _stateful(seed):
+    return lambda shape: random_ops.uniform(shape, 0, 1.0, seed=seed)
+
+
 def stateless_random_flip_left_right(image, seed):
     """Each image mirrored left to right or not, by ``seed`` (see the glossary)."""
-    return _random_flip(image, 1, seed)
+    return _random_flip(image, 1, _stateless(seed))
 
 
 def stateless_random_flip_up_down(image, seed):
     """Each image mirrored top to bottom or not, by ``seed`` (see the glossary)."""
-    return _random_flip(image, 0, seed)
+    return _random_flip(image, 0, _stateless(seed))
 
 
-# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
-op_recording.record_here(__name__)
+def random_flip_left_right(image, seed=None):
+    """Each image mirrored left to right or not, by the stateful ``random_uniform``."""
+    return _random_flip(image, 1, _stateful(seed))
+
+
+def random_flip_up_down(image, seed=None):
+    """Each image mirrored top to bottom or not, by the stateful ``random_uniform``."""
+    return _random_flip(image, 0, _stateful(seed))
+
+
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording); the
+# stateful random flips are not nodes of their own: their RandomUniform op is (its seeds
+# the trace's), as TF's graph holds it.
+op_recording.record_here(__name__, exclude=("random_flip_left_right", "random_flip_up_down"))

@@ -10,12 +10,13 @@ Glossary:
                        ``1 / pixels``), in float32 (TF's AdjustContrastv2 op, which has no
                        gradient: a tape through it raises LookupError).
   stateless_random_contrast -- adjust_contrast by one factor drawn by
-                       ``stateless_random_uniform([], seed, lower, upper)``.
+                       ``stateless_random_uniform([], seed, lower, upper)``;
+                       ``random_contrast`` by the stateful ``random_uniform``.
   saturating cast   -- a cast whose values are first clipped to the target dtype's range
                        (TF's math_ops.saturate_cast, for real dtypes).
 
 Mirrors tensorflow/python/ops/image_ops_impl.py (convert_image_dtype, adjust_contrast,
-stateless_random_contrast),
+random_contrast, stateless_random_contrast),
 math_ops.py (saturate_cast) and the AdjustContrastv2 kernel
 (tensorflow/core/kernels/image/adjust_contrast_op.cc).
 """
@@ -110,12 +111,23 @@ def stateless_random_contrast(image, lower, upper, seed):
     Raises:
       ValueError: TF's, for ``upper <= lower`` or a negative ``lower``.
     """
-    return adjust_contrast(image, _stateless_factor(lower, upper, seed))
+    return adjust_contrast(image, _random_factor(lower, upper, seed))
 
 
-def _stateless_factor(lower, upper, seed):
-    """A factor drawn in ``[lower, upper)`` by ``seed`` (TF's stateless_random_contrast /
-    _saturation / _hue: ``stateless_random_uniform([], seed, lower, upper)``).
+def random_contrast(image, lower, upper, seed=None):
+    """``adjust_contrast`` by a factor drawn in ``[lower, upper)`` by the stateful
+    ``random_uniform`` (op ``seed`` and the global seed, as TF's).
+
+    Raises:
+      ValueError: TF's, for ``upper <= lower`` or a negative ``lower``.
+    """
+    return adjust_contrast(image, _random_factor(lower, upper, seed, stateless=False))
+
+
+def _random_factor(lower, upper, seed, stateless=True):
+    """A factor drawn in ``[lower, upper)``: by ``stateless_random_uniform([], seed, ...)``
+    or the stateful ``random_uniform([], ..., seed=seed)`` (TF's (stateless_)random_contrast
+    / _saturation).
 
     Raises:
       ValueError: TF's, for ``upper <= lower`` or a negative ``lower``.
@@ -124,7 +136,9 @@ def _stateless_factor(lower, upper, seed):
         raise ValueError("upper must be > lower.")
     if lower < 0:
         raise ValueError("lower must be non-negative.")
-    return random_ops.stateless_uniform([], seed, lower, upper)
+    if stateless:
+        return random_ops.stateless_uniform([], seed, lower, upper)
+    return random_ops.uniform([], lower, upper, seed=seed)
 
 
 def _mean_hw(x32):
@@ -172,5 +186,7 @@ def _adjust_contrastv2(images, factor):
     return execute.execute("AdjustContrastv2", [images, factor], out)
 
 
-# The public ops, recorded as graph nodes while a tf.function traces (op_recording).
-op_recording.record_here(__name__)
+# The public ops, recorded as graph nodes while a tf.function traces (op_recording); the
+# stateful random ones are not nodes of their own: their RandomUniform op is (its seeds the
+# trace's), as TF's graph holds it.
+op_recording.record_here(__name__, exclude=("random_contrast",))

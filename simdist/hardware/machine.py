@@ -301,6 +301,9 @@ def machine_from_string(text: str, source: str | None = None) -> Machine:
     """
     where = f"{source}={text!r}" if source else f"machine {text!r}"
     text = text.strip()
+    if text not in MACHINES:   # a TPU slice's preset: tpu_machine registers them on import
+        from simdist.hardware import tpu_machine  # noqa: F401
+
     if text in MACHINES:
         return MACHINES[text]()
     usage = (f"use a preset ({sorted(MACHINES)}) or 'gpus=N,kind=KIND' (optionally "
@@ -407,5 +410,3 @@ def find_device(name) -> Device:
             "Configure more with simdist.config or SIMDIST_MACHINE."
         ) from None
 
-
-from simdist.hardware import tpu_machine as _tpu_machine  # noqa: E402,F401 - registers TPU presets

@@ -1,7 +1,8 @@
-"""TF's Keras guides on custom training (and the Sequential model guide) run under simdist and
-print what TF 2.21 printed
+"""TF's Keras guides on custom training (and the Sequential model, functional API and
+subclassing guides) run under simdist and print what TF 2.21 printed
 (``record_tf_tutorials.py 1 customizing_fit customizing_fit_keras_io
-training_loop_from_scratch``, ``1 sequential_model``, ``1 functional_api``).
+training_loop_from_scratch``, ``1 sequential_model``, ``1 functional_api``,
+``1 custom_layers_and_models``).
 
 "Customizing what happens in fit()" (programs/customizing_fit.py, the tf.keras version):
 subclasses of ``keras.Model`` made with ``CustomModel(inputs, outputs)`` (a functional model

@@ -124,10 +124,11 @@ def _fused_sums(at, bt, rects, lanes):
     for t0 in range(0, steps, chunk):
         wide = _products(at, bt, rects, lanes, t0, chunk)
         rows[0][...] = rows[last]
-        for t, product in enumerate(wide):
-            np.add(product, rows[t], out=rows[t + 1])
+        for t, product in enumerate(wide):      # each product becomes its float64 sum
+            np.add(product, rows[t], out=product)
+            rows[t + 1][...] = product
         last = len(wide)
-        bits = np.add(wide, sums[:last], out=wide).view(np.int64)
+        bits = wide.view(np.int64)
         np.left_shift(bits, 35, out=bits)         # the bits below float32's, on top
         if bits.min() == _TIE:
             ties = np.flatnonzero((bits == _TIE).any(0))

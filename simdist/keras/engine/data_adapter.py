@@ -10,7 +10,7 @@ Glossary:
                      strategy with several replicas every Dataset goes through
                      ``strategy.experimental_distribute_dataset``, which splits each global
                      batch exactly as TF does.
-  composite data  -- arrays holding a SparseTensor become a Dataset of their rows in
+  composite data  -- arrays holding a Sparse- or RaggedTensor become a Dataset of their rows in
                      batches (Keras's CompositeTensorDataAdapter).
   unpack_x_y_sample_weight -- ``(x,)``, ``(x, y)`` or ``(x, y, sample_weight)``.
 
@@ -26,7 +26,9 @@ import numpy as np
 
 from simdist.data import INFINITE_CARDINALITY, Dataset, DatasetV2, shuffling
 from simdist.framework import errors, nest
+from simdist.framework.composite_specs import RaggedTensorSpec
 from simdist.framework.ops import random_ops
+from simdist.framework.ragged_tensor import RaggedTensor
 from simdist.framework.sparse_tensor import SparseTensor
 from simdist.framework.tensor import Tensor
 from simdist.framework.tensor_spec import TensorSpec
@@ -66,7 +68,7 @@ class DataHandler:
         self._strategy = strategy
         self._epochs = epochs
         self._iterator = None
-        if not _is_dataset(x) and any(isinstance(a, SparseTensor)
+        if not _is_dataset(x) and any(isinstance(a, (SparseTensor, RaggedTensor))
                                       for a in nest.flatten((x, y, sample_weight))):
             x, y, sample_weight = _composite_dataset(x, y, sample_weight, batch_size,
                                                      shuffle), None, None
@@ -203,8 +205,22 @@ def _static_batch(element_spec) -> bool:
                                 and s.shape[0] is not None for s in leaves)
 
 
+def refuse_traced_ragged_training(handler) -> None:
+    """simdist's limit: a traced train step of RaggedTensor batches finds no gradients.
+
+    Raises:
+      NotImplementedError: the batches hold a RaggedTensor.
+    """
+    spec = handler._dataset.element_spec if handler._dataset is not None else None
+    if any(isinstance(s, RaggedTensorSpec) for s in nest.flatten(spec)):
+        raise NotImplementedError(
+            "simdist's fit traces no train step of RaggedTensor batches (its gradients are "
+            "lost): compile the model with run_eagerly=True (the same numbers as TF), or "
+            "pad the batches with .to_tensor().")
+
+
 def _composite_dataset(x, y, sample_weight, batch_size, shuffle):
-    """Arrays holding a SparseTensor as Keras's CompositeTensorDataAdapter batches them:
+    """Arrays holding a composite tensor as Keras's CompositeTensorDataAdapter batches them:
     a Dataset of their rows (shuffled whole when ``shuffle``), in batches of
     ``batch_size`` (32)."""
     data = tuple(a for a in (x, y, sample_weight) if a is not None)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from simdist.framework import execute, nest
 from simdist.framework.ops import array_ops as A
+from simdist.framework.ragged_tensor import RaggedTensor
 from simdist.framework.sparse_tensor import SparseTensor
 from simdist.framework.tensor import Tensor
 from simdist.keras import backend
@@ -229,6 +230,9 @@ class Functional(Model):
         if isinstance(value, SparseTensor):   # Keras casts a SparseTensor's values
             return value if value.dtype == ref.dtype else SparseTensor(
                 value.indices, A.cast(value.values, ref.dtype), value.dense_shape)
+        if isinstance(value, RaggedTensor):   # and a RaggedTensor's flat values
+            return value if value.dtype == ref.dtype else value.with_flat_values(
+                A.cast(value.flat_values, ref.dtype))
         t = value if isinstance(value, Tensor) else execute.convert_to_tensor(
             value, dtype_hint=ref.dtype)
         t = conform_rank(t, ref.shape.as_list())

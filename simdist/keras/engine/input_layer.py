@@ -7,6 +7,8 @@ Glossary:
                 excludes the batch dimension (``batch_size`` gives it).
   sparse     -- ``sparse=True``: the model takes a SparseTensor there (a dense tensor
                 too); its KerasTensor is a SparseKerasTensor.
+  ragged     -- ``ragged=True``: a RaggedTensor (its KerasTensor a RaggedKerasTensor of
+                ragged_rank ``rank - 1``).
 
 Mirrors tf_keras/src/engine/input_layer.py.
 """
@@ -15,7 +17,11 @@ from __future__ import annotations
 
 from simdist.keras import backend
 from simdist.keras.engine.base_layer import Layer
-from simdist.keras.engine.keras_tensor import KerasTensor, SparseKerasTensor
+from simdist.keras.engine.keras_tensor import (
+    KerasTensor,
+    RaggedKerasTensor,
+    SparseKerasTensor,
+)
 from simdist.keras.engine.node import Node
 
 
@@ -31,9 +37,9 @@ class InputLayer(Layer):
             raise ValueError(f"Unrecognized keyword arguments: {list(kwargs.keys())}")
         if sparse and ragged:
             raise ValueError("Cannot set both sparse and ragged to True in a TF-Keras input.")
-        if ragged or input_tensor is not None or type_spec is not None or optional:
-            raise NotImplementedError("simdist's InputLayer takes a shape, a dtype and "
-                                      "sparse only (no ragged, optional, input_tensor or "
+        if input_tensor is not None or type_spec is not None or optional:
+            raise NotImplementedError("simdist's InputLayer takes a shape, a dtype, sparse "
+                                      "and ragged only (no optional, input_tensor or "
                                       "type_spec).")
         if batch_input_shape is not None and shape is not None:
             raise ValueError("Only provide the input_shape OR batch_input_shape argument to "
@@ -44,16 +50,18 @@ class InputLayer(Layer):
             batch_input_shape = (batch_size,) + tuple(shape or ())
         super().__init__(name=name, dtype=dtype or backend.floatx())
         self.sparse = bool(sparse)
+        self.ragged = bool(ragged)
         self._batch_input_shape = tuple(batch_input_shape)
         self.built = True
         self.is_placeholder = True
-        kind = SparseKerasTensor if self.sparse else KerasTensor
+        kind = SparseKerasTensor if self.sparse else \
+            RaggedKerasTensor if self.ragged else KerasTensor
         out = kind(self._batch_input_shape, self.dtype, name=self.name)
         self._record_node_shapes(Node(self, outputs=out))
 
     def get_config(self):
         return {"batch_input_shape": self._batch_input_shape, "dtype": self.dtype,
-                "sparse": self.sparse, "ragged": False, "name": self.name,
+                "sparse": self.sparse, "ragged": self.ragged, "name": self.name,
                 "optional": False}
 
 

@@ -11,6 +11,8 @@ Glossary:
                    walks these back from its outputs to its inputs.
   SparseKerasTensor -- an ``Input(sparse=True)``'s: a SparseTensor of that dense shape,
                    printed by its SparseTensorSpec.
+  RaggedKerasTensor -- an ``Input(ragged=True)``'s, or a layer's RaggedTensor output:
+                   printed by its RaggedTensorSpec (``ragged_rank`` outer ragged dims).
   operators     -- ``x + 1``, ``x[:, 0]`` ... make op layers (layers/tf_op_layer.py installs
                    them); a TF API that does not dispatch refuses a KerasTensor (TypeError).
 
@@ -100,11 +102,11 @@ class KerasTensor:
     __hash__ = object.__hash__
 
 
-class SparseKerasTensor(KerasTensor):
-    """A symbolic SparseTensor (``tf.keras.Input(sparse=True)``)."""
+class _CompositeKerasTensor(KerasTensor):
+    """A symbolic composite tensor, printed by its type spec."""
 
     def _type_spec(self) -> str:
-        return f"SparseTensorSpec({self._shape!r}, tf.{self._dtype.name})"
+        raise NotImplementedError
 
     def __str__(self):
         layer = self._keras_history[0] if self._keras_history else None
@@ -115,6 +117,25 @@ class SparseKerasTensor(KerasTensor):
         layer = self._keras_history[0] if self._keras_history else None
         described = "" if layer is None else f" (created by layer '{layer.name}')"
         return f"<KerasTensor: type_spec={self._type_spec()}{described}>"
+
+
+class SparseKerasTensor(_CompositeKerasTensor):
+    """A symbolic SparseTensor (``tf.keras.Input(sparse=True)``)."""
+
+    def _type_spec(self) -> str:
+        return f"SparseTensorSpec({self._shape!r}, tf.{self._dtype.name})"
+
+
+class RaggedKerasTensor(_CompositeKerasTensor):
+    """A symbolic RaggedTensor (``tf.keras.Input(ragged=True)``, a layer's ragged output)."""
+
+    def __init__(self, shape, dtype="float32", name=None, ragged_rank=None):
+        super().__init__(shape, dtype, name)
+        self.ragged_rank = self._shape.rank - 1 if ragged_rank is None else ragged_rank
+
+    def _type_spec(self) -> str:
+        return (f"RaggedTensorSpec({self._shape!r}, tf.{self._dtype.name}, "
+                f"{self.ragged_rank}, tf.int64)")
 
 
 def is_keras_tensor(x) -> bool:

@@ -25,11 +25,15 @@ import io
 
 import numpy as np
 
-from simdist.framework import errors, execute, nest, sparse_tensor
+from simdist.framework import errors, execute, nest, ragged_tensor, sparse_tensor
 from simdist.framework.ops import array_ops as A
 from simdist.keras import backend
 from simdist.keras.engine import scratch_graph
-from simdist.keras.engine.keras_tensor import KerasTensor, SparseKerasTensor
+from simdist.keras.engine.keras_tensor import (
+    KerasTensor,
+    RaggedKerasTensor,
+    SparseKerasTensor,
+)
 
 
 class Node:
@@ -81,6 +85,14 @@ def _placeholder(t, n=1):
         return sparse_tensor.SparseTensor(
             np.zeros((0, t.ndim), np.int64), np.zeros(0, t.dtype.as_numpy_dtype),
             [n if d is None else d for d in t.shape.as_list()])
+    if isinstance(t, RaggedKerasTensor):   # n rows of n values each, per ragged dim
+        dims = t.shape.as_list()
+        inner = [n if d is None else d for d in dims[t.ragged_rank + 1:]]
+        rows = n if dims[0] is None else dims[0]
+        values = A.zeros([rows * n ** t.ragged_rank] + inner, dtype=t.dtype)
+        splits = [np.arange(0, rows * n ** (k + 1) + 1, n, dtype=np.int64)
+                  for k in range(t.ragged_rank)]
+        return ragged_tensor.RaggedTensor.from_nested_row_splits(values, splits)
     zeros = A.zeros([n if d is None else d for d in t.shape.as_list()], dtype=t.dtype)
     mask = getattr(t, "_keras_mask", None)
     if mask is not None:
@@ -182,6 +194,10 @@ def _symbolic_outputs(layer, concrete, inputs, args, kwargs):
 
     def make(c, shape=None):
         dims = list(shape) if shape is not None else [batch] + list(c.shape)[1:]
+        if isinstance(c, ragged_tensor.RaggedTensor):   # its ragged dims unknown
+            rank = c.ragged_rank
+            dims = [batch] + [None] * rank + list(c.shape)[rank + 1:]
+            return RaggedKerasTensor(dims, c.dtype, ragged_rank=rank)
         return KerasTensor(dims, c.dtype)   # named when asked (scratch_graph.name_outputs)
 
     second = _second_size(layer, inputs, args, kwargs) if declared is None else None

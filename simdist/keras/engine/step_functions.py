@@ -59,6 +59,7 @@ class BatchFeed:
                        None if strategy is None else weakref.ref(strategy)),
                       tuple((str(t.dtype), _batch_shape(t, static_batch or id(t) in shapes),
                              getattr(t._device, "name", None), t.dtype, t._device)
+                            if isinstance(t, Tensor) else _CONSTANT + (t,)
                             for t in nest.flatten(expanded)))
 
     def _tracing_key(self):
@@ -110,9 +111,15 @@ class BatchFeed:
         return self._batches.popleft()
 
     def _symbolic_next(self, graph):
+        # (a RaggedTensor's uniform row lengths are Python values: kept as they are)
         symbolic = [graph.symbolic_like(shape, dtype, device, "IteratorGetNext")
-                    for _, shape, _, dtype, device in self._spec[1]]
+                    if kind != _CONSTANT[0] else device
+                    for kind, shape, _, dtype, device in self._spec[1]]
         return func_graph.collapse(nest.pack_sequence_as(self._structure, symbolic))
+
+
+# a Python value among a batch's parts: its entry (kind, shape, name, dtype, the value)
+_CONSTANT = ("python", (), None, None)
 
 
 def _batch_shape(t, static_batch) -> tuple:

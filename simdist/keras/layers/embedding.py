@@ -5,6 +5,7 @@ Glossary:
                 never autocast: under 'mixed_float16' the lookup is cast afterwards.
   lookup     -- ``tf.gather`` of the table's rows; non-integer ids are cast to int32 first.
                 Its gradient adds each output row's gradient into its id's row.
+                A RaggedTensor of ids gives a RaggedTensor of its flat values' rows.
   input_length -- the sequence length, if fixed (only shapes use it).
   mask_zero  -- id 0 is padding: the output's mask (``compute_mask``, ``_keras_mask``) is
                 ``ids != 0``, which layers after it (RNNs, GlobalAveragePooling1D, the loss)
@@ -18,6 +19,7 @@ from __future__ import annotations
 from simdist.framework import dtypes
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
+from simdist.framework.ragged_tensor import RaggedTensor
 from simdist.keras import initializers, regularizers
 from simdist.keras.engine.base_layer import Layer, refuse_constraints
 
@@ -81,6 +83,11 @@ class Embedding(Layer):
         ids = inputs
         if ids.dtype not in (dtypes.int32, dtypes.int64):
             ids = A.cast(ids, dtypes.int32)
+        if isinstance(ids, RaggedTensor):   # tf.nn.embedding_lookup of its flat values
+            out = A.gather(self.embeddings, ids.flat_values)
+            if self.compute_dtype != self.variable_dtype:
+                out = A.cast(out, self.compute_dtype)
+            return ids.with_flat_values(out)
         out = A.gather(self.embeddings, ids)
         if self.compute_dtype != self.variable_dtype:
             out = A.cast(out, self.compute_dtype)

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from simdist.framework.ops import array_ops as A
 from simdist.framework.ops import math_ops as M
-from simdist.framework.ops import pooling_ops
+from simdist.framework.ops import pooling_ops, ragged_math_ops
+from simdist.framework.ragged_tensor import RaggedTensor
 from simdist.keras.engine.base_layer import Layer
 from simdist.keras.engine.input_spec import InputSpec
 from simdist.keras.utils import conv_utils
@@ -106,6 +107,10 @@ class GlobalPooling2D(Layer):
         super().build(input_shape)
 
     def call(self, inputs):
+        if isinstance(inputs, RaggedTensor):   # tf.reduce_* dispatches to ragged's
+            kind = type(self).reduce_function.__name__.removeprefix("reduce_")
+            return ragged_math_ops.reduce(kind, inputs, axis=self._axes(),
+                                          keepdims=self.keepdims)
         return type(self).reduce_function(inputs, axis=self._axes(), keepdims=self.keepdims)
 
     def compute_output_shape(self, input_shape):

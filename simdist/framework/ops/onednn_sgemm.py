@@ -348,13 +348,22 @@ def _unfused(a, b, lanes):
 def _col_gemv(a, b, stride):
     """Eigen's column-major GEMV (``res += a[:, j] * b[j]``): unfused sums over the depth in
     order, in blocks of 16 added to the output from a depth of 128 (4 when a column of the
-    stored matrix, ``stride`` floats, passes 32000 bytes)."""
+    stored matrix, ``stride`` floats, passes 32000 bytes); the blocks of ``_CHUNK`` terms
+    summed at once."""
     depth = a.shape[-1]
     step = depth if depth < 128 else 16 if stride * 4 < 32000 else 4
+    at, bt, shape = _depth_first(a, b, 1)
+    group = step * max(1, _CHUNK // (step * math.prod(shape)))
     out = None
-    for k0 in range(0, depth, step):
-        part = _unfused(a[..., k0:k0 + step], b[..., k0:k0 + step, :], 1)[0]
-        out = part if out is None else out + part
+    for k0 in range(0, depth, group):
+        terms = (at[k0:k0 + group] * bt[k0:k0 + group]).astype(_F, copy=False)
+        whole = len(terms) // step
+        sums = np.add.accumulate(terms[:whole * step].reshape((whole, step) + shape[1:]), 1)
+        sums = sums[:, -1]
+        if whole * step < len(terms):
+            sums = np.concatenate([sums, np.add.accumulate(terms[whole * step:])[-1:]])
+        sums = sums + _F(0)                       # a sum from +0 is never -0
+        out = np.add.accumulate(sums if out is None else np.concatenate([out[None], sums]))[-1]
     return out
 
 

@@ -397,6 +397,9 @@ _CALL_ATTRS = {
               ("strides", 2, "strides", lambda v: _nhwc(v)), ("padding", 3, "padding", str),
               ("data_format", 4, "data_format", str)]
        for pool in ("max_pool2d", "avg_pool2d", "max_pool", "avg_pool")},
+    "fused_batch_norm_v3": [("epsilon", 5, "epsilon", float),
+                            ("data_format", 6, "data_format", str),
+                            ("is_training", 7, "is_training", bool)],
     # tensor[key]: its masks (slice_spec)
     "_getitem": [(mask, 1, None, lambda key, m=mask: (slice_spec(key) or (0, 0, 0, {}))[3]
                   .get(m)) for mask in MASKS],

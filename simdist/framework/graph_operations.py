@@ -99,6 +99,7 @@ _OP_DEFS = {
     "conv2d": ("Conv2D", ("input", "filter")), "max_pool2d": ("MaxPool", ("input",)),
     "avg_pool2d": ("AvgPool", ("value",)), "max_pool": ("MaxPool", ("input",)),
     "avg_pool": ("AvgPool", ("value",)),
+    "fused_batch_norm_v3": ("FusedBatchNormV3", ("x", "scale", "offset", "mean", "variance")),
     "stop_gradient": ("StopGradient", ("input",)),
     "squeeze": ("Squeeze", ("input",)), "argmax": ("ArgMax", ("input", "dimension")),
     "argmin": ("ArgMin", ("input", "dimension")),
@@ -311,7 +312,8 @@ class _Builder:
     def read(self, op_name, variable, named=False) -> GraphTensor:
         """``variable`` read by the op ``op_name``: its resource placeholder (the first
         time), then ``<op>/ReadVariableOp`` (``named``: the read op is ``op_name``)."""
-        read_name = op_name if named else f"{op_name}/ReadVariableOp"
+        # (an op reading two variables: ReadVariableOp, ReadVariableOp_1)
+        read_name = op_name if named else self.unique(f"{op_name}/ReadVariableOp")
         # a distributed variable read in a replica reads that replica's component: a
         # resource of its own (replica_1/mul/ReadVariableOp/resource)
         resource = self.resource(read_name, variable)
@@ -432,6 +434,8 @@ class _Builder:
             return
         if fn_name in _ASSIGNS and self.assignment(node, fn_name, args, kwargs):
             return
+        if fn_name == "fused_batch_norm_v3":
+            args = self.converted_first(node.name, args, (1, 2))
         specs = self.specs
         outputs = [specs.get(tid, (None, None, None))[1:] for _, tid in node.out_slots]
         op_type, names = _OP_DEFS.get(fn_name, (None, None))
@@ -501,6 +505,17 @@ class _Builder:
         op._call = (fn_name, args, kwargs)   # the attrs it gave (graph_def)
         for (_, tid), out in zip(node.out_slots, op.outputs):
             self.by_id[tid] = out
+
+    def converted_first(self, op_name, args, positions) -> tuple:
+        """The variables at ``positions`` read before the op, in the scope around it
+        (tf.compat.v1.nn.fused_batch_norm converts scale and offset first: 'ReadVariableOp',
+        'ReadVariableOp_1'; the mean and variance it passes are read in the op's scope)."""
+        scope = op_name.rsplit("/", 1)[0] + "/" if "/" in op_name else ""
+        args = list(args)
+        for i in positions:
+            if i < len(args) and _is_variable(args[i]):
+                args[i] = self.read(self.unique(scope + "ReadVariableOp"), args[i], named=True)
+        return tuple(args)
 
     def listed(self, lister, name, args, kwargs, outputs):
         """A registered lister's ops (``LISTINGS``), none of them kept if it gives None."""

@@ -70,6 +70,12 @@ _TABLE = {
     "FloorMod": ("x:T y:T", "z:T", "T:type"),
     "GatherV2": ("params:Tparams indices:Tindices axis:Taxis", "output:Tparams",
                  "batch_dims:int=0 Tparams:type Tindices:type Taxis:type"),
+    "FusedBatchNormV3": ("x:T scale:U offset:U mean:U variance:U",
+                         "y:T batch_mean:U batch_variance:U reserve_space_1:U "
+                         "reserve_space_2:U reserve_space_3:U",
+                         "T:type U:type epsilon:float=9.999999747378752e-05 "
+                         "exponential_avg_factor:float=1.0 data_format:string='NHWC' "
+                         "is_training:bool=true"),
     "Greater": ("x:T y:T", "z:bool", "T:type"),
     "GreaterEqual": ("x:T y:T", "z:bool", "T:type"),
     "Identity": ("input:T", "output:T", "T:type"),

@@ -39,6 +39,8 @@ def complete(ops) -> list:
     for op in ops:
         if op.type == "IdentityN":   # one output per input (its dtype and shape)
             _identity_n(op)
+        elif op.type in _ALL_OUTPUTS:   # FusedBatchNormV3's reserve spaces
+            _all_outputs(op)
         if op.type == "Const" and op.outputs:
             _const(lister, op)
         elif op.type == "Placeholder" and op.outputs and op.outputs[0].dtype is None:
@@ -60,6 +62,19 @@ def _identity_n(op) -> None:
     for i, t in enumerate(op.inputs[len(op.outputs):], start=len(op.outputs)):
         op.outputs.append(GraphTensor(op, i, t.dtype, t.shape.as_list()
                                       if t.shape.rank is not None else None))
+
+
+_ALL_OUTPUTS = {"FusedBatchNormV3"}   # simdist's node gives the first outputs only
+
+
+def _all_outputs(op) -> None:
+    """The outputs of its op definition simdist's node does not give (their dtypes from
+    the definition; shapes from shape_inference)."""
+    from simdist.framework.graph_operations import GraphTensor
+
+    opdef = op_def_table.get(op.type)
+    for i in range(len(op.outputs), len(opdef.outputs)):
+        op.outputs.append(GraphTensor(op, i))
 
 
 def _call_attrs(op) -> dict:

@@ -52,7 +52,7 @@ _EVALUATED = {
     "LessEqual": np.less_equal, "Neg": np.negative, "Identity": lambda x: x,
 }
 # the op types whose shape or value reads an attr (graph_def's NodeDef attrs)
-ATTRIBUTED = {"StridedSlice", "Pack", "MatMul", *REDUCTIONS}
+ATTRIBUTED = {"StridedSlice", "Pack", "MatMul", "FusedBatchNormV3", *REDUCTIONS}
 _MAX_ELEMENTS = 1024   # TF evaluates small constant subgraphs only
 
 
@@ -259,6 +259,10 @@ def _infer(op_type, attrs, shapes, values):
     elif op_type == "BroadcastArgs" and len(shapes) == 2:
         lengths = [s[0] if s is not None and len(s) == 1 else None for s in shapes]
         one = [None if None in lengths else max(lengths)]
+    elif op_type == "FusedBatchNormV3" and shapes and shapes[0] is not None:
+        x = shapes[0]
+        depth = x[1] if attrs.get("data_format", "NHWC").startswith("NC") else x[-1]
+        return [x] + [[depth]] * 4 + [None]   # reserve_space_3: unknown
     elif op_type == "Shape" and shapes and shapes[0] is not None:
         one = [len(shapes[0])]
     elif op_type in ("Size", "Rank"):

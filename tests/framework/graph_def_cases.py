@@ -359,6 +359,22 @@ out = ([[o.name, o.type, [t.name for t in o.inputs],
          [[t.dtype.name, str(t.shape)] for t in o.outputs]] for o in g.get_operations()],
        [str(n) for n in g.as_graph_def().node if n.op in ("Conv2D", "MaxPool", "AvgPool")])
 """,
+    # Keras's fused batch norm in inference (tf.compat.v1.nn.fused_batch_norm): gamma and beta
+    # read first, the moving statistics in the op's scope; its six outputs; two variables
+    # one op reads: ReadVariableOp, ReadVariableOp_1
+    "a fused BatchNormalization in inference: FusedBatchNormV3, its reads and outputs":
+        SETUP + """
+model = tf.keras.Sequential([tf.keras.layers.Conv2D(2, 3, input_shape=(5, 5, 1)),
+                             tf.keras.layers.BatchNormalization()])
+v, w = tf.Variable([1.0, 2.0]), tf.Variable([3.0, 4.0])
+@tf.function
+def f(x):
+    return model(x, training=False), tf.add(v, w)
+g = f.get_concrete_function(tf.ones([2, 5, 5, 1])).graph
+out = ([[o.name, o.type, [t.name for t in o.inputs],
+         [[t.dtype.name, str(t.shape)] for t in o.outputs]] for o in g.get_operations()],
+       [str(n) for n in g.as_graph_def().node if n.op == "FusedBatchNormV3"])
+""",
     # an op of several outputs lists each ('op:1', its dtype and shape): a custom gradient's
     # IdentityN one per input; tf.unstack / tf.split / tf.math.top_k are TF's op types
     "multi-output ops: IdentityN's outputs, Unpack, Split, SplitV, TopKV2": SETUP + """

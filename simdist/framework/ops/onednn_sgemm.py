@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 
 import numpy as np
 
@@ -66,6 +67,7 @@ _LOAD = 11 / 64       # TensorCostModel's cycles per byte loaded or stored
 _NOCOPY = 0.0038      # nocopy_checker_avx2's FORCE_NOCOPY_THRESH
 _CHUNK = 1 << 13      # float32 terms held at once by unfused sums (fresh pages cost more)
 _BUDGET = 1 << 14     # float64 products held at once by the kernel's chains (128 KiB)
+_SCRATCH = threading.local()
 
 
 def _fma(p, c):
@@ -99,15 +101,30 @@ def _depth_first(a, b, lanes):
 def _products(at, bt, rects, lanes, t0, steps):
     """The exact float64 products of steps ``t0`` to ``t0 + steps`` of ``lanes`` chains per
     output of each rectangle (``(rows, cols)``), lane ``l`` of step ``t`` at depth ``t *
-    lanes + l``: (steps there are, each rectangle's lanes side by side)."""
+    lanes + l``: (steps there are, each rectangle's lanes side by side), in this thread's
+    scratch when one rectangle."""
     cut = slice(t0 * lanes, (t0 + steps) * lanes)
     parts = []
     for rows, cols in rects:
         a = at[cut] if rows is None else at[cut][..., rows, :]
         b = bt[cut] if cols is None else bt[cut][..., cols]
-        product = a * b
+        shape = (len(a),) + tuple(map(max, a.shape[1:], b.shape[1:]))
+        out = _scratch("products", math.prod(shape), _D) if len(rects) == 1 else None
+        product = np.multiply(a, b, out=None if out is None else out.reshape(shape))
         parts.append(product.reshape(len(product) // lanes, -1))
     return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
+
+
+def _scratch(name, size, dtype):
+    """This thread's reusable buffer ``name`` of ``size`` elements (up to 4 ``_BUDGET``s): a
+    fresh one per product would cost more in new pages than the sums it holds."""
+    if size > 4 * _BUDGET:
+        return np.empty(size, dtype)
+    held = getattr(_SCRATCH, name, None)
+    if held is None or held.size < size:
+        held = np.empty(size, dtype)
+        setattr(_SCRATCH, name, held)
+    return held[:size]
 
 
 def _fused_sums(at, bt, rects, lanes):
@@ -119,7 +136,8 @@ def _fused_sums(at, bt, rects, lanes):
     steps = at.shape[0] // lanes
     width = lanes * _width(at, bt, rects)
     chunk = min(steps, max(1, _BUDGET // width))
-    sums = np.zeros((chunk + 1, width), _F)
+    sums = _scratch("sums", (chunk + 1) * width, _F).reshape(chunk + 1, width)
+    sums[0] = 0
     rows, last = list(sums), 0
     for t0 in range(0, steps, chunk):
         wide = _products(at, bt, rects, lanes, t0, chunk)

@@ -32,6 +32,8 @@ Mirrors tensorflow/python/data/ops/structured_function.py.
 
 from __future__ import annotations
 
+import numpy as np
+
 from simdist.data import composite_rows, structure
 from simdist.data.bound_dataset import BoundDataset, DatasetArgument, needed
 from simdist.data.dataset_ops import DatasetV2
@@ -436,8 +438,37 @@ def symbolic_leaf(graph, device, spec, name):
 def _symbolic_composite(graph, host, spec, name):
     """A RaggedTensor or SparseTensor of symbolic components for an argument of ``spec``."""
     parts = composite_specs.spec_parts(spec)   # (a RaggedTensor's uniform lengths kept)
-    return type(parts).rebuild([graph.symbolic_like(c.shape, c.dtype, host, name)
-                                if isinstance(c, TensorSpec) else c for c in parts])
+    return partitioned(type(parts).rebuild([graph.symbolic_like(c.shape, c.dtype, host, name)
+                                            if isinstance(c, TensorSpec) else c
+                                            for c in parts]))
+
+
+def partitioned(value):
+    """``value``; a RaggedTensor of symbolic components with placeholder row splits that
+    partition its placeholder values (spread evenly over the rows; an unknown number of
+    rows 2 and 3, as a batch's placeholders have), so the ops a trace runs on them see a
+    valid RaggedTensor (zeros or ones do not start at 0 or end at the values' length)."""
+    from simdist.framework.ragged_tensor import RaggedTensor
+    from simdist.hardware import array_api
+
+    if not isinstance(value, RaggedTensor) or not func_graph.is_symbolic(value.flat_values):
+        return value
+    splits = list(value.nested_row_splits)
+    if not all(func_graph.is_symbolic(s) for s in splits):
+        return value
+    fixed = [list(s._placeholders) for s in splits]
+    for v in range(2):
+        inner = int(value.flat_values._placeholders[v].shape[0])
+        for k in reversed(range(len(splits))):
+            length = int(splits[k]._placeholders[v].shape[0])
+            if k == 0 and splits[0].shape[0] is None:   # rows as a batch's placeholders
+                length = 3 + v
+            row = np.arange(length) * inner // max(length - 1, 1)
+            fixed[k][v] = array_api.from_host(row.astype(splits[k].dtype.as_numpy_dtype))
+            inner = length - 1
+    for s, f in zip(splits, fixed):
+        s._placeholders = tuple(f)
+    return value
 
 
 def _spec_of_output(leaf):

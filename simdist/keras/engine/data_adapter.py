@@ -26,7 +26,6 @@ import numpy as np
 
 from simdist.data import INFINITE_CARDINALITY, Dataset, DatasetV2, shuffling
 from simdist.framework import errors, nest
-from simdist.framework.composite_specs import RaggedTensorSpec
 from simdist.framework.ops import random_ops
 from simdist.framework.ragged_tensor import RaggedTensor
 from simdist.framework.sparse_tensor import SparseTensor
@@ -203,20 +202,6 @@ def _static_batch(element_spec) -> bool:
     leaves = nest.flatten(element_spec)
     return bool(leaves) and all(getattr(s, "shape", None) is not None and s.shape.rank
                                 and s.shape[0] is not None for s in leaves)
-
-
-def refuse_traced_ragged_training(handler) -> None:
-    """simdist's limit: a traced train step of RaggedTensor batches finds no gradients.
-
-    Raises:
-      NotImplementedError: the batches hold a RaggedTensor.
-    """
-    spec = handler._dataset.element_spec if handler._dataset is not None else None
-    if any(isinstance(s, RaggedTensorSpec) for s in nest.flatten(spec)):
-        raise NotImplementedError(
-            "simdist's fit traces no train step of RaggedTensor batches (its gradients are "
-            "lost): compile the model with run_eagerly=True (the same numbers as TF), or "
-            "pad the batches with .to_tensor().")
 
 
 def _composite_dataset(x, y, sample_weight, batch_size, shuffle):

@@ -31,6 +31,7 @@ import collections
 import types
 import weakref
 
+from simdist.data import structured_function
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.framework import errors, func_graph, function, nest
 from simdist.framework.ops import array_ops as A
@@ -115,7 +116,8 @@ class BatchFeed:
         symbolic = [graph.symbolic_like(shape, dtype, device, "IteratorGetNext")
                     if kind != _CONSTANT[0] else device
                     for kind, shape, _, dtype, device in self._spec[1]]
-        return func_graph.collapse(nest.pack_sequence_as(self._structure, symbolic))
+        batch = func_graph.collapse(nest.pack_sequence_as(self._structure, symbolic))
+        return nest.map_structure(structured_function.partitioned, batch)
 
 
 # a Python value among a batch's parts: its entry (kind, shape, name, dtype, the value)

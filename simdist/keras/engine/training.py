@@ -438,8 +438,6 @@ class Model(Layer):
         handler = data_adapter.DataHandler(x, y, sample_weight, batch_size, steps_per_epoch,
                                            epochs, shuffle, self.distribute_strategy,
                                            class_weight=class_weight)
-        if not self.run_eagerly:
-            data_adapter.refuse_traced_ragged_training(handler)
         spe = executions_lib.validate(getattr(self, "_steps_per_execution", None))
         executions_lib.check_data_size(spe, handler.steps)
         train_function = self.make_train_function()

@@ -265,6 +265,10 @@ def constant_value(value, dtype=None, strict=True, shape=None) -> Tensor:
                           None)
             if packed is not None:
                 _check_pack(value, packed)
+                if tape.active() and dtype in (None, packed):
+                    stacked = _autopacked(value, packed)
+                    if stacked is not None:
+                        return stacked
                 value = _tensor_values(value)
         target = (packed if packed is not None else dtypes.infer_dtype(value)) \
             if dtype is None else dtypes.as_dtype(dtype)
@@ -329,6 +333,28 @@ def _check_pack(values, dtype) -> None:
                 None, None, f"cannot compute Pack as input #{i}(zero-based) was expected to "
                 f"be a {dtype.name} tensor but is a {v.dtype.name} tensor [Op:Pack] name: "
                 "packed")
+
+
+def _autopacked(value, dtype):
+    """A list holding tensors as TF's ``_autopacking_helper`` converts it while a tape
+    records: a Pack of its elements (a tensor as it is, a nested list packed again, any
+    other value a constant of ``dtype``), so the tape's gradients reach the tensors (a
+    constant would end them: ``tf.reduce_sum([a * a, b])`` had no gradient). None when the
+    elements' shapes differ: the caller's conversion gives its error. Only under a tape:
+    without one the constant is the same value and keeps the eager path cheap."""
+    elems = []
+    for v in value:
+        if not isinstance(v, Tensor):
+            holds = isinstance(v, (list, tuple)) and any(
+                isinstance(x, Tensor) for x in dtypes.leaves(v))
+            v = _autopacked(v, dtype) if holds else constant_value(v, dtype)
+            if v is None:
+                return None
+        elems.append(v)
+    if not elems or any(e._value.shape != elems[0]._value.shape for e in elems):
+        return None
+    xp = array_api.namespace(*(e._value for e in elems))
+    return execute("Pack", elems, xp.stack([e._value for e in elems]), attrs={"axis": 0})
 
 
 def _tensor_values(value):

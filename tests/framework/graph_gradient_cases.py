@@ -268,3 +268,20 @@ out = [before, error(lambda: stop(t)), error(lambda: stop_twice(tf.GradientTape(
        error(lambda: enter_twice(tf.GradientTape())), p.gradient(z, x), error(lambda: f(x))]
 """,
 })
+
+# A Python list holding tensors converts as TF's _autopacking_helper does: a Pack of its
+# elements, so gradients reach them through reduce_sum([...]) (simdist made the list a
+# constant there, and the gradients were None), eagerly and traced; nested lists pack too.
+CASES["a list of tensors packs: gradients reach its elements, eager and traced"] = """
+a = tf.Variable(2.0)
+b = tf.Variable(3.0)
+def step():
+    with tf.GradientTape() as t:
+        y = tf.reduce_sum([a * a, b * 2.0, 1.0])
+    return y, t.gradient(y, [a, b])
+x = tf.constant([1.0, 2.0])
+with tf.GradientTape() as t:
+    t.watch(x)
+    z = tf.reduce_mean([[x * 2.0, x], [[3.0, 4.0], x * x]])
+out = [step(), tf.function(step)(), z, t.gradient(z, x)]
+"""

@@ -83,6 +83,7 @@ class StructuredFunction:
         graph = func_graph.FuncGraph(name)
         graph.outer_captures = []
         graph.lent_captures = []   # its tensors that functions of its datasets capture
+        graph.constant_folding = False   # TF's x / c stays a division in tf.data functions
         fn, graph.autograph_pending = _converted(self._fn)
         converted = fn is not self._fn or not graph.autograph_pending
         host = structure.host_device()

@@ -694,6 +694,7 @@ class FuncGraph:
         # tensor makes the function run eagerly rather than raise (AutoGraph would convert)
         self.autograph_pending = False
         self.autograph = True           # False: tf.function(autograph=False) traces it
+        self.constant_folding = True    # Grappler folds x / c (not tf.data's functions)
         self._names: dict = {}
         self._scopes: dict = {}         # thread id -> the name scope ops record in ("a/b/")
         self.made_names: dict = {}      # id -> name of the inputs (and stateful outputs)

@@ -41,6 +41,12 @@ def execution_values() -> dict | None:
     ex = _execution.value
     return None if ex is None else ex.env
 
+def execution_graph():
+    """The graph (func_graph.FuncGraph) whose execution runs on this thread, or None."""
+    ex = _execution.value
+    return None if ex is None else ex.graph
+
+
 # TF's op names for the public functions whose graph op is named otherwise (the rest use
 # the function's name): tf.constant makes "Const", x + y "add", tf.add "Add" ...
 _OP_NAMES = {"constant": "Const", "top_k": "TopKV2", "conv2d": "Conv2D",

@@ -9,12 +9,13 @@ eigen_trig_cases (sin / cos into fixtures/tf_eigen_trig.json) and eigen_minmax_c
 (maximum / minimum into fixtures/tf_eigen_minmax.json) and eigen_rsqrt_cases (rsqrt,
 l2_normalize, batch_normalization into fixtures/tf_eigen_rsqrt.json) and eigen_xent_cases
 (the cross-entropies from logits into fixtures/tf_eigen_xent.json) and eigen_fbn_cases
-(the fused normalizations' gradients into fixtures/tf_eigen_fbn.json).
+(the fused normalizations' gradients into fixtures/tf_eigen_fbn.json) and grappler_div_cases
+(Grappler's x / c as x * (1 / c) in a tf.function into fixtures/tf_grappler_div.json).
 
 Run with the TensorFlow interpreter (not simdist's venv), on a CPU-only TF:
     TF_USE_LEGACY_KERAS=1 CUDA_VISIBLE_DEVICES= /tmp/tfvenv/bin/python \
         tests/framework/record_tf_eigen_math.py [GROUP (exp, softmax, sum, pow, unary, log1p,
-        erf, trig, minmax, rsqrt, xent, fbn) or case names]
+        erf, trig, minmax, rsqrt, xent, fbn, div) or case names]
 """
 
 import os
@@ -36,7 +37,8 @@ GROUPS = {"exp": ("eigen_exp_cases", "tf_eigen_exp.json"),
           "minmax": ("eigen_minmax_cases", "tf_eigen_minmax.json"),
           "rsqrt": ("eigen_rsqrt_cases", "tf_eigen_rsqrt.json"),
           "xent": ("eigen_xent_cases", "tf_eigen_xent.json"),
-          "fbn": ("eigen_fbn_cases", "tf_eigen_fbn.json")}
+          "fbn": ("eigen_fbn_cases", "tf_eigen_fbn.json"),
+          "div": ("grappler_div_cases", "tf_grappler_div.json")}
 
 if __name__ == "__main__":
     recorder_main(HERE, GROUPS, sys.argv[1:], cpus=None, clear_session=False)

@@ -19,7 +19,7 @@ import builtins
 import numpy as np
 
 from simdist.framework import context, dtypes, errors, execute
-from simdist.framework.ops import op_types
+from simdist.framework.ops import grappler_arithmetic, op_types
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api, backend
 
@@ -102,7 +102,9 @@ def constant(value, dtype=None, shape=None, name=None) -> Tensor:
         if dtype is not None and t.dtype != dtypes.as_dtype(dtype):
             t = cast(t, dtype)
         return reshape(t, shape) if shape is not None else t
-    return execute.constant_value(value, dtype, strict=True, shape=shape)
+    out = execute.constant_value(value, dtype, strict=True, shape=shape)
+    grappler_arithmetic.note_constant(out)   # a Const of an executing function's graph
+    return out
 
 
 def _range_bounds(start, limit, delta, dtype):

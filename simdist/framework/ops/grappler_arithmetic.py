@@ -15,11 +15,19 @@ Glossary:
   Pow gradient -- with a constant exponent, Grappler folds ``y - 1`` (so that Pow is
                    rewritten too) and pushes the constant down: ``grad * (y * pow(x, y -
                    1))`` where eager TF computes ``(grad * y) * pow(x, y - 1)``.
+  ReduceDivToReciprocalMul -- constant folding's: ``x / c`` (RealDiv, Div of floats) by a
+                   constant ``c`` (a Python or NumPy value, or a tf.constant made in the
+                   function: ``constant_divisor``; not a captured tensor, not ``c / x``)
+                   runs as ``x * Reciprocal(c)``, the Reciprocal folded by TF's CPU kernel
+                   in ``c``'s dtype (``div_kernel``; whole packets of 8 float32 by rcpps
+                   and a Newton step). RealDiv's gradient ``grad / y`` by such a ``y`` too.
+                   Not in tf.data's functions (``FuncGraph.constant_folding``), where TF
+                   still rewrites Pow and Log.
 Not modelled: exponents or ones that are tensors (a tf.constant in the trace), the other
 rewrites and foldings of Grappler (ConvertExpm1 ...).
 
 Mirrors tensorflow/core/grappler/optimizers/arithmetic_optimizer.cc (ConvertPowStage,
-ConvertLog1pStage).
+ConvertLog1pStage) and constant_folding.cc (ReduceDivToReciprocalMul).
 """
 
 from __future__ import annotations
@@ -33,10 +41,17 @@ from simdist.framework.tensor import Tensor
 
 _SCALARS = (int, float, np.float32, np.float64, np.float16)
 _ONE_PLUS: dict = {}   # id(sum) -> (weak reference to the sum, its other operand)
+_CONSTANTS: dict = {}  # id(tensor) -> weak reference to a tf.constant made in an execution
 
 
 def _executing() -> bool:
     return op_recording.execution_values() is not None
+
+
+def _folding() -> bool:
+    """Constant folding runs on the executing graph (a tf.function's, not tf.data's)."""
+    graph = op_recording.execution_graph()
+    return graph is not None and graph.constant_folding
 
 
 def _floats_only(fn):
@@ -104,3 +119,34 @@ def log_operand(t):
     if entry is None or entry[0]() is not t:
         return None
     return entry[1]
+
+
+def note_constant(t) -> None:
+    """Note ``t``, a tf.constant: a Const of the executing function's graph, if one runs."""
+    if _executing():
+        _CONSTANTS[id(t)] = weakref.ref(t)
+        weakref.finalize(t, _CONSTANTS.pop, id(t), None)
+
+
+def constant_divisor(y) -> bool:
+    """Whether a divisor ``y`` (as the op was given it) is a Const of an executing
+    function's graph: a Python or NumPy value, or a tf.constant made in the function."""
+    if type(y) in _SCALARS or type(y) is np.ndarray:
+        return _folding()
+    ref = _CONSTANTS.get(id(y))
+    return ref is not None and ref() is y and _folding()
+
+
+def div_kernel(constant: bool):
+    """The kernel of ``x / y`` (Div, RealDiv) with Grappler's ReduceDivToReciprocalMul when
+    ``y`` is a constant (``constant_divisor``): ``x * Reciprocal(y)`` for floats, else
+    None (the division's own kernel)."""
+    if not constant:
+        return None
+    from simdist.framework.ops import math_ops as M
+
+    def kernel(a, b):
+        if a.dtype.kind not in "fc":
+            return a / b
+        return a * M._reciprocal(np.asarray(b, a.dtype))
+    return kernel

@@ -59,8 +59,9 @@ def _mul_grad(op, grad):
 @execute.RegisterGradient("RealDiv")
 def _realdiv_grad(op, grad):
     x, y = op.inputs
-    gx = M.realdiv(grad, y) if op.needs_grad(0) else None
-    gy = (M.multiply(grad, M.realdiv(M.realdiv(M.negative(x), y), y))
+    constant = bool(op.attrs.get("constant"))   # Grappler's x * (1 / y) in a function
+    gx = M._realdiv(grad, y, constant) if op.needs_grad(0) else None
+    gy = (M.multiply(grad, M._realdiv(M._realdiv(M.negative(x), y, constant), y, constant))
           if op.needs_grad(1) else None)
     return _pair(op, gx, gy)
 

@@ -150,12 +150,23 @@ def _int_div_check(op_type):
 
 
 def realdiv(x, y, name=None) -> Tensor:
-    """``x / y`` for floating tensors (TF's ``RealDiv``)."""
-    return _binary("RealDiv", x, y, lambda a, b: a / b, check=_int_div_check("RealDiv"))
+    """``x / y`` for floating tensors (TF's ``RealDiv``); by a constant in an executing
+    tf.function, Grappler's ``x * (1 / y)`` (grappler_arithmetic.py)."""
+    return _realdiv(x, y, grappler_arithmetic.constant_divisor(y))
+
+
+def _realdiv(x, y, constant):
+    return _binary("RealDiv", x, y, grappler_arithmetic.div_kernel(constant) or _div,
+                   check=_int_div_check("RealDiv"), attrs={"constant": True} if constant else None)
+
+
+def _div(a, b):
+    return a / b
 
 
 def truediv(x, y, name=None) -> Tensor:
     """``x / y``; integer operands are cast to float64 first, as in TF."""
+    constant = grappler_arithmetic.constant_divisor(y)   # (its Cast is folded too)
     xt, yt = convert_pair(x, y, hint=True)   # TF's _truediv_python3
     if xt.dtype.is_string:
         raise TypeError("Invalid dtype tf.string in __truediv__. Expected one of {tf.uint8, "
@@ -168,7 +179,7 @@ def truediv(x, y, name=None) -> Tensor:
     if xt.dtype.is_integer:
         target = dtypes.float32 if xt.dtype.size <= 2 else dtypes.float64
         xt, yt = array_ops.cast(xt, target), array_ops.cast(yt, target)
-    return realdiv(xt, yt)
+    return _realdiv(xt, yt, constant)
 
 
 divide = truediv

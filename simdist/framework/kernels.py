@@ -201,7 +201,7 @@ def _size(attrs, values, out):
 
 
 def _install() -> None:
-    from simdist.framework.ops import math_ops, trig_ops
+    from simdist.framework.ops import grappler_arithmetic, math_ops, trig_ops
 
     _math_sum.append(math_ops._sum)
     binary = {"AddV2": lambda a, b: a + b, "Sub": lambda a, b: a - b,
@@ -209,7 +209,10 @@ def _install() -> None:
               "SquaredDifference": lambda a, b: (a - b) * (a - b)}
     for op_type, fn in binary.items():
         _register([op_type], _numeric(_quiet(_same_dtype(fn)), "iuf"))
-    _register(["RealDiv"], _numeric(_quiet(_same_dtype(lambda a, b: a / b)), "f"))
+    divisions = {folded: _numeric(_quiet(_same_dtype(fn)), "f") for folded, fn in
+                 ((False, math_ops._div), (True, grappler_arithmetic.reciprocal_mul))}
+    _register(["RealDiv"], lambda attrs, values, out:   # by a constant: Grappler's
+              divisions[bool(attrs.get("constant"))](attrs, values, out))
     _register(["Rsqrt"], _numeric(_quiet(_same_dtype(math_ops._rsqrt)), "f"))
     unary = {"Neg": lambda a: -a, "Square": lambda a: a * a, "Abs": np.abs,
              "Reciprocal": math_ops._reciprocal, "Exp": math_ops._exp, "Log": math_ops._log,

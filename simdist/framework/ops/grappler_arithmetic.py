@@ -141,12 +141,14 @@ def div_kernel(constant: bool):
     """The kernel of ``x / y`` (Div, RealDiv) with Grappler's ReduceDivToReciprocalMul when
     ``y`` is a constant (``constant_divisor``): ``x * Reciprocal(y)`` for floats, else
     None (the division's own kernel)."""
-    if not constant:
-        return None
+    return reciprocal_mul if constant else None
+
+
+def reciprocal_mul(a, b):
+    """``a * Reciprocal(b)`` (``a / b`` for integers): a RealDiv by a constant as Grappler
+    rewrote it (the kernel of kernels.py's RealDiv with the attribute ``constant``)."""
     from simdist.framework.ops import math_ops as M
 
-    def kernel(a, b):
-        if a.dtype.kind not in "fc":
-            return a / b
-        return a * M._reciprocal(np.asarray(b, a.dtype))
-    return kernel
+    if a.dtype.kind not in "fc":
+        return a / b
+    return a * M._reciprocal(np.asarray(b, a.dtype))

@@ -38,6 +38,7 @@ import numpy as np
 
 from simdist.framework import op_recording
 from simdist.framework.tensor import Tensor
+from simdist.hardware import array_api
 
 _SCALARS = (int, float, np.float32, np.float64, np.float16)
 _ONE_PLUS: dict = {}   # id(sum) -> (weak reference to the sum, its other operand)
@@ -149,6 +150,8 @@ def reciprocal_mul(a, b):
     rewrote it (the kernel of kernels.py's RealDiv with the attribute ``constant``)."""
     from simdist.framework.ops import math_ops as M
 
-    if a.dtype.kind not in "fc":
+    if array_api.kind(a) not in "fc":
         return a / b
-    return a * M._reciprocal(np.asarray(b, a.dtype))
+    if isinstance(a, np.ndarray):   # a host value: its reciprocal by TF's CPU kernel
+        b = np.asarray(b, a.dtype)
+    return a * M._reciprocal(b)

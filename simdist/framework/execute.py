@@ -342,15 +342,8 @@ def _autopacked(value, dtype):
     constant would end them: ``tf.reduce_sum([a * a, b])`` had no gradient). None when the
     elements' shapes differ: the caller's conversion gives its error. Only under a tape:
     without one the constant is the same value and keeps the eager path cheap."""
-    elems = []
-    for v in value:
-        if not isinstance(v, Tensor):
-            holds = isinstance(v, (list, tuple)) and any(
-                isinstance(x, Tensor) for x in dtypes.leaves(v))
-            v = _autopacked(v, dtype) if holds else constant_value(v, dtype)
-            if v is None:
-                return None
-        elems.append(v)
+    # a nested list holding tensors comes back through constant_value packed in turn
+    elems = [v if isinstance(v, Tensor) else constant_value(v, dtype) for v in value]
     if not elems or any(e._value.shape != elems[0]._value.shape for e in elems):
         return None
     xp = array_api.namespace(*(e._value for e in elems))

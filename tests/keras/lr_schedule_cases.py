@@ -1,7 +1,14 @@
 """The learning rate schedules test_lr_schedules.py checks and record_tf_lr_schedules.py
 records from TF 2.21, made with either library's ``tf``."""
 
+import numpy as np
+
 STEPS = range(501)
+
+
+def bits(values) -> list:
+    """Each rate's float32 bits as hex: how the fixture stores them and the test compares."""
+    return [np.float32(v).tobytes().hex() for v in values]
 
 
 def made(tf) -> list:

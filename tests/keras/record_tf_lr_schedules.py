@@ -11,19 +11,12 @@ import json
 import os
 import sys
 
-import numpy as np
-
 os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 import tensorflow as tf  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from lr_schedule_cases import STEPS, made  # noqa: E402
-
-
-def _bits(values) -> list:
-    return [np.float32(v).tobytes().hex() for v in values]
-
+from lr_schedule_cases import STEPS, bits, made  # noqa: E402
 
 if __name__ == "__main__":
     schedules = made(tf)
@@ -31,8 +24,8 @@ if __name__ == "__main__":
     eager = [[float(s(step)) for step in STEPS] for s in schedules]
     rows = [[float(r) for r in traced_fn(tf.constant(step, tf.int64))] for step in STEPS]
     traced = [list(col) for col in zip(*rows)]
-    out = {"tf_version": tf.__version__, "eager": [_bits(e) for e in eager],
-           "traced": [_bits(t) for t in traced]}
+    out = {"tf_version": tf.__version__, "eager": [bits(e) for e in eager],
+           "traced": [bits(t) for t in traced]}
     with open(os.path.join(HERE, "fixtures", "tf_lr_schedules.json"), "w") as f:
         json.dump(out, f)
     print("traced differs from eager at", sum(e != t for e, t in zip(

@@ -7,10 +7,9 @@ fit with one against TF 2.21."""
 import json
 import os
 
-import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from lr_schedule_cases import STEPS, made
+from lr_schedule_cases import STEPS, bits, made
 
 import simdist as tf
 from simdist.testing.log_capture import tf_logs
@@ -35,18 +34,14 @@ def _traced(step):
     return [s(step) for s in MADE]
 
 
-def _bits(values) -> list:
-    return [np.float32(v).tobytes().hex() for v in values]
-
-
 @settings(max_examples=25, deadline=None)
 @given(st.sampled_from(STEPS))
 def test_a_schedule_gives_tfs_rate_eagerly_and_traced(step):
     with tf_logs(contains="could not trace") as fallbacks:
-        traced = _bits(_traced(tf.constant(step, tf.int64)))
+        traced = bits(_traced(tf.constant(step, tf.int64)))
     assert not fallbacks.messages
     eager = [rates[step] for rates in RECORDED["eager"]]
-    assert _bits(s(step) for s in MADE) == eager
+    assert bits(s(step) for s in MADE) == eager
     assert traced == [e if type(s).__name__ in TRACED_AS_EAGER else rates[step]
                       for s, e, rates in zip(MADE, eager, RECORDED["traced"])]
     assert _traced.experimental_get_tracing_count() == 1
@@ -56,5 +51,5 @@ def test_the_recording_has_steps_where_traced_and_eager_rates_differ():
     # PolynomialDecay(0.1, 30, cycle=True) at step 150: ceil(150 * (1/30)) = 6 traced
     polynomial = MADE.index(next(s for s in MADE if type(s).__name__ == "PolynomialDecay"))
     assert RECORDED["traced"][polynomial][150] != RECORDED["eager"][polynomial][150]
-    assert _bits([_traced(tf.constant(150, tf.int64))[polynomial]]) == \
+    assert bits([_traced(tf.constant(150, tf.int64))[polynomial]]) == \
         [RECORDED["traced"][polynomial][150]]

@@ -2,7 +2,7 @@
 chains, bit for bit) against ``numpy.matmul`` (BLAS, not TF's bits) on seed 001's products.
 
 The shapes are the ones one run of tests/seeds/data/seed_001.py multiplies, with how often
-(the custom loop's per-replica products, the stacked replicas' batched ones, fit's). Each
+(SEED_001: the custom loop's stacked replicas' batched products and its 2-D ones). Each
 tree (``--tree``, repeatable; default: the one this script lives in) runs in a fresh
 interpreter, trees taking turns so that they compare under the same load; a turn times
 ``--calls`` products of each shape in thread CPU seconds (a busy machine inflates them less
@@ -20,17 +20,27 @@ import subprocess
 import sys
 
 HERE_TREE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# (a's shape, b's shape, transpose_a, transpose_b): calls in one seed-001 run
+# (a's shape, b's shape, transpose_a, transpose_b): calls in one seed-001 custom loop
+# (bench_seed001_vs_tf.py --child simdist, counted at cf0f1c5), the shapes sgemm gets (the
+# transposes applied, to views): the stacked replicas' batched products and the 2-D ones
 SEED_001 = {
-    ((64, 10), (10, 16), False, False): 784, ((64, 16), (16, 8), False, False): 784,
-    ((64, 8), (8, 1), False, False): 784, ((10, 64), (64, 16), True, False): 788,
-    ((16, 64), (64, 8), True, False): 788, ((8, 64), (64, 1), True, False): 788,
-    ((64, 8), (8, 16), False, True): 788, ((64, 1), (1, 8), False, True): 788,
-    ((4, 256, 10), (4, 10, 16), False, False): 193, ((4, 256, 16), (4, 16, 8), False, False): 193,
-    ((4, 256, 8), (4, 8, 1), False, False): 193, ((4, 10, 256), (4, 256, 16), True, False): 193,
-    ((4, 16, 256), (4, 256, 8), True, False): 193, ((4, 8, 256), (4, 256, 1), True, False): 193,
-    ((4, 256, 8), (4, 8, 16), False, True): 193, ((256, 10), (10, 16), False, False): 40,
-    ((10, 256), (256, 16), True, False): 28, ((256, 16), (16, 8), False, False): 40,
+    ((4, 64, 10), (4, 10, 16), False, False): 193, ((4, 64, 16), (4, 16, 8), False, False): 193,
+    ((4, 64, 8), (4, 8, 1), False, False): 193, ((4, 64, 1), (4, 1, 8), False, True): 193,
+    ((4, 8, 64), (4, 64, 1), True, False): 193, ((4, 64, 8), (4, 8, 16), False, True): 193,
+    ((4, 16, 64), (4, 64, 8), True, False): 193, ((4, 10, 64), (4, 64, 16), True, False): 193,
+    ((64, 10), (10, 16), False, False): 40, ((64, 16), (16, 8), False, False): 40,
+    ((64, 8), (8, 1), False, False): 40, ((4, 10), (10, 16), False, False): 32,
+    ((4, 16), (16, 8), False, False): 32, ((4, 8), (8, 1), False, False): 32,
+    ((64, 1), (1, 8), False, True): 28, ((8, 64), (64, 1), True, False): 28,
+    ((64, 8), (8, 16), False, True): 28, ((16, 64), (64, 8), True, False): 28,
+    ((10, 64), (64, 16), True, False): 28, ((4, 1), (1, 8), False, True): 24,
+    ((8, 4), (4, 1), True, False): 24, ((4, 8), (8, 16), False, True): 24,
+    ((16, 4), (4, 8), True, False): 24, ((10, 4), (4, 16), True, False): 24,
+    ((4, 4, 10), (4, 10, 16), False, False): 3, ((4, 4, 16), (4, 16, 8), False, False): 3,
+    ((4, 4, 8), (4, 8, 1), False, False): 3, ((4, 4, 1), (4, 1, 8), False, True): 3,
+    ((4, 8, 4), (4, 4, 1), True, False): 3, ((4, 4, 8), (4, 8, 16), False, True): 3,
+    ((4, 16, 4), (4, 4, 8), True, False): 3, ((4, 10, 4), (4, 4, 16), True, False): 3,
+    ((10000, 10), (10, 1), False, False): 1,
 }
 CHILD = """
 import json, sys, time
@@ -40,8 +50,9 @@ from simdist.framework.ops import onednn_sgemm
 rng = np.random.default_rng(0)
 times = []
 for sa, sb, ta, tb in {shapes!r}:
-    a = rng.standard_normal(sa).astype(np.float32)
-    b = rng.standard_normal(sb).astype(np.float32)
+    a = rng.standard_normal(sa[:-2] + sa[:-3:-1] if ta else sa).astype(np.float32)
+    b = rng.standard_normal(sb[:-2] + sb[:-3:-1] if tb else sb).astype(np.float32)
+    a, b = (a.swapaxes(-1, -2) if ta else a), (b.swapaxes(-1, -2) if tb else b)
     row = []
     for run in (lambda: onednn_sgemm.sgemm(a, b, transposed=(ta, tb)), lambda: np.matmul(a, b)):
         run()

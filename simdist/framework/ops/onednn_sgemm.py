@@ -26,8 +26,12 @@ Glossary:
                 the sum's rounding to float64 and then float32 is a double rounding only
                 when the float64 sum lies exactly halfway between two float32 values; the
                 chains with such a rare step redo it exactly (round to odd from the sum's
-                exact error). Every chain of a depth block steps at once: one NumPy call
-                per depth step for all outputs, tiles and batch entries.
+                exact error). Every chain of a depth block steps at once: three NumPy
+                calls per depth step (the float64 sum, rounded to float32 and back) for
+                all outputs, tiles and batch entries; the float64 sums are checked for
+                such steps afterwards, and only the chains that have one are redone.
+  program     -- every choice above depends on the operands' shapes and flags only: each
+                call signature's choices are made once (``_program``, cached).
   gemv        -- a product with a dimension of 1 is not contracted (LaunchBatchMatMul):
                 Eigen's matrix product makes a vector result a GEMV, without FMA.
                 Column-major (one TF row, or one column with ``transpose_a``): an unfused
@@ -67,6 +71,7 @@ _LOAD = 11 / 64       # TensorCostModel's cycles per byte loaded or stored
 _NOCOPY = 0.0038      # nocopy_checker_avx2's FORCE_NOCOPY_THRESH
 _CHUNK = 1 << 13      # float32 terms held at once by unfused sums (fresh pages cost more)
 _BUDGET = 1 << 14     # float64 products held at once by the kernel's chains (128 KiB)
+_PIECE = 1 << 16      # ... on a first pass, which checks for double roundings (512 KiB)
 _SCRATCH = threading.local()
 
 
@@ -85,16 +90,22 @@ def _fma(p, c):
     return s.astype(_F)
 
 
-def _depth_first(a, b, lanes):
-    """``a`` (..., m, k) and ``b`` (..., k, n) as (k, ..., m, 1) and (k, ..., 1, n), and
-    the shape of ``lanes`` sums: (lanes, ..., m, n)."""
-    if a.ndim == 2 and b.ndim == 2:
-        return a.T[:, :, None], b[:, None, :], (lanes, a.shape[0], b.shape[1])
+def _depth_first(a, b, lanes, swap=False, dtype=None):
+    """``a`` (..., m, k) and ``b`` (..., k, n) as (k, ..., m, 1) and (k, ..., 1, n) (``swap``:
+    (k, ..., 1, m) and (k, ..., n, 1), the products' long side innermost; ``dtype``: copied
+    to it in that order), and the shape of ``lanes`` sums: (lanes, ..., m, n) (``swap``:
+    (lanes, ..., n, m))."""
     rank = max(a.ndim, b.ndim)                  # the batch axes aligned from the right
-    a = a.reshape((1,) * (rank - a.ndim) + a.shape)
-    b = b.reshape((1,) * (rank - b.ndim) + b.shape)
-    at = np.moveaxis(a, -1, 0)[..., None]
-    bt = np.moveaxis(b, -2, 0)[..., None, :]
+    if a.ndim < rank:
+        a = a.reshape((1,) * (rank - a.ndim) + a.shape)
+    if b.ndim < rank:
+        b = b.reshape((1,) * (rank - b.ndim) + b.shape)
+    batch = tuple(range(rank - 2))
+    at = a.transpose((rank - 1,) + batch + (rank - 2,))
+    bt = b.transpose((rank - 2,) + batch + (rank - 1,))
+    if dtype is not None:
+        at, bt = at.astype(dtype, order="C"), bt.astype(dtype, order="C")
+    at, bt = (at[..., None, :], bt[..., None]) if swap else (at[..., None], bt[..., None, :])
     return at, bt, (lanes,) + _shape(at, bt)
 
 
@@ -110,15 +121,24 @@ def _products(at, bt, rects, lanes, t0, steps):
         b = bt[cut] if cols is None else bt[cut][..., cols]
         shape = (len(a),) + tuple(map(max, a.shape[1:], b.shape[1:]))
         out = _scratch("products", math.prod(shape), _D) if len(rects) == 1 else None
-        product = np.multiply(a, b, out=None if out is None else out.reshape(shape))
+        product = _outer(a, b, None if out is None else out.reshape(shape))
         parts.append(product.reshape(len(product) // lanes, -1))
     return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
 
 
+def _outer(a, b, out):
+    """``a * b`` for depth-first ``a`` and ``b`` (either layout), as einsum's products
+    (faster than the broadcast multiply; a product of zero is +0, as chains from +0 make
+    it)."""
+    if a.shape[-1] == 1:
+        return np.einsum("t...i,t...j->t...ij", a[..., 0], b[..., 0, :], out=out)
+    return np.einsum("t...i,t...j->t...ji", a[..., 0, :], b[..., 0], out=out)
+
+
 def _scratch(name, size, dtype):
-    """This thread's reusable buffer ``name`` of ``size`` elements (up to 4 ``_BUDGET``s): a
+    """This thread's reusable buffer ``name`` of ``size`` elements (up to ``_PIECE``): a
     fresh one per product would cost more in new pages than the sums it holds."""
-    if size > 4 * _BUDGET:
+    if size > _PIECE:
         return np.empty(size, dtype)
     held = getattr(_SCRATCH, name, None)
     if held is None or held.size < size:
@@ -129,32 +149,57 @@ def _scratch(name, size, dtype):
 
 def _fused_sums(at, bt, rects, lanes):
     """Fused multiply-add chains from +0 (``_products``' columns) over the depth:
-    (columns,). Each step adds the exact float64 products of every chain to their float32
-    sums and rounds to float32 (one NumPy call), ``_BUDGET`` products at a time; a chain
-    with a step whose float64 sum lies exactly halfway between two float32 values (a double
-    rounding) redoes those steps with ``_fma``."""
+    (columns,). Each step adds the exact float64 products of every chain to their sums
+    (float64 holding float32 values) and rounds to float32 (``_stepped``), ``_PIECE``
+    products at a time; the chains with a step whose float64 sum lies exactly halfway
+    between two float32 values (a double rounding) are redone (``_redone``)."""
     steps = at.shape[0] // lanes
     width = lanes * _width(at, bt, rects)
-    chunk = min(steps, max(1, _BUDGET // width))
-    sums = _scratch("sums", (chunk + 1) * width, _F).reshape(chunk + 1, width)
-    sums[0] = 0
-    rows, last = list(sums), 0
+    piece = min(steps, max(1, _PIECE // width))
+    sums, rounded, tied = np.zeros(width, _D), np.zeros(width, _F), None
+    for t0 in range(0, steps, piece):
+        ties = _stepped(_products(at, bt, rects, lanes, t0, piece), sums, rounded)
+        if ties is not None:
+            tied = ties if tied is None else tied | ties
+    if tied is not None:
+        cols = np.flatnonzero(tied)
+        rounded[cols] = _redone(at, bt, rects, lanes, cols)
+    return rounded
+
+
+def _stepped(wide, sums, rounded):
+    """Steps chains from their float64 ``sums`` (float32 values, ``rounded`` as float32)
+    by each row of exact products ``wide``, which becomes the float64 sums: the columns with
+    a step exactly halfway between two float32 values (a double rounding), or None."""
+    for sum_ in wide:
+        np.add(sum_, sums, sum_)
+        rounded[...] = sum_
+        sums[...] = rounded
+    bits = wide.view(np.int64)
+    np.left_shift(bits, 35, out=bits)           # the bits below float32's, on top
+    return (bits == _TIE).any(0) if bits.min() == _TIE else None
+
+
+def _redone(at, bt, rects, lanes, cols):
+    """The chains ``cols`` of ``_fused_sums`` with their double roundings redone: the depth
+    in pieces of ``_BUDGET`` products (of all chains), a chain with a tie in a piece redone
+    from the piece's start with ``_fma``. These are the pieces this model has always used,
+    so that a chain whose sums pass float32's subnormal range (where neither way is exact)
+    keeps its bits."""
+    steps = at.shape[0] // lanes
+    chunk = min(steps, max(1, _BUDGET // (lanes * _width(at, bt, rects))))
+    sums, rounded = np.zeros(cols.size, _D), np.zeros(cols.size, _F)
     for t0 in range(0, steps, chunk):
-        wide = _products(at, bt, rects, lanes, t0, chunk)
-        rows[0][...] = rows[last]
-        for t, product in enumerate(wide):      # each product becomes its float64 sum
-            np.add(product, rows[t], out=product)
-            rows[t + 1][...] = product
-        last = len(wide)
-        bits = wide.view(np.int64)
-        np.left_shift(bits, 35, out=bits)         # the bits below float32's, on top
-        if bits.min() == _TIE:
-            ties = np.flatnonzero((bits == _TIE).any(0))
-            acc = rows[0][ties]
-            for product in _products(at, bt, rects, lanes, t0, chunk)[:, ties]:
+        start = rounded.copy()
+        ties = _stepped(_products(at, bt, rects, lanes, t0, chunk)[:, cols], sums, rounded)
+        if ties is not None:
+            ties = np.flatnonzero(ties)
+            acc = start[ties]
+            for product in _products(at, bt, rects, lanes, t0, chunk)[:, cols[ties]]:
                 acc = _fma(product, acc)
-            rows[last][ties] = acc
-    return rows[last].copy()
+            rounded[ties] = acc
+            sums[ties] = acc
+    return rounded
 
 
 def _width(at, bt, rects):
@@ -182,8 +227,10 @@ def _accumulate(at, bt, lanes):
     n), lane ``l`` over depths ``l``, ``l + lanes``, ... (k a multiple of ``lanes``), each
     product rounded to float32 before its addition: (lanes, ..., m, n)."""
     shape = (lanes,) + _shape(at, bt)
-    acc = np.zeros(shape, _F)
     steps = at.shape[0] // lanes
+    if steps == 1:                                # +0 + p, from +0
+        return (at * bt).astype(_F, copy=False).reshape(shape) + _F(0)
+    acc = np.zeros(shape, _F)
     chunk = max(1, _CHUNK // acc.size)
     for c0 in range(0, steps, chunk):
         c1 = min(steps, c0 + chunk)
@@ -390,16 +437,21 @@ def _dots(a, b, half):
     then (a single row) one packet of 4 joined the same way, then one term at a time."""
     depth = a.shape[-1]
     full = depth // 8 * 8
-    lanes = _unfused(a[..., :full], b[..., :full, :], 8)
-    out = (((lanes[0] + lanes[4]) + (lanes[2] + lanes[6]))
-           + ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7])))
+    out = _predux(_unfused(a[..., :full], b[..., :full, :], 8))
     if half and depth - full >= 4:
-        quad = _unfused(a[..., full:full + 4], b[..., full:full + 4, :], 4)
-        out = out + ((quad[0] + quad[2]) + (quad[1] + quad[3]))
+        out = out + _predux(_unfused(a[..., full:full + 4], b[..., full:full + 4, :], 4))
         full += 4
     for k in range(full, depth):
         out = out + a[..., k, None] * b[..., k, None, :]
     return out
+
+
+def _predux(lanes):
+    """Eigen's predux of a packet's ``lanes`` (8 or 4): its halves added, then their halves:
+    ``((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7))``."""
+    while len(lanes) > 1:
+        lanes = lanes[:len(lanes) // 2] + lanes[len(lanes) // 2:]
+    return lanes[0]
 
 
 def _row_gemv(a, b):
@@ -434,23 +486,50 @@ def sgemm(a, b, chipped=False, transposed=(False, False)):
     """TF's CPU float32 ``a @ b`` for ``a`` (..., m, k) and ``b`` (..., k, n) (TF's
     ``transposed`` flags already applied, batch dimensions broadcast; ``chipped``: each one
     of a batch's products), or None where its order is not modelled."""
-    m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
-    if a.size == 0 or b.size == 0:
-        return None
+    return _program(a.shape, b.shape, bool(chipped), tuple(transposed))(a, b)
+
+
+@functools.lru_cache(maxsize=1024)
+def _program(a_shape, b_shape, chipped, transposed):
+    """``sgemm`` for operands of these shapes: a function of ``a`` and ``b`` (every choice
+    of order depends on the shapes and flags only)."""
+    m, k, n = a_shape[-2], a_shape[-1], b_shape[-1]
+    if 0 in a_shape or 0 in b_shape:
+        return _unmodelled
     if k == 1:                       # any order: the products, rounded (+0 + p)
-        return a * b + _F(0)
+        return _rounded_products
     if m == 1 or n == 1:
-        return _vector_product(a, b, transposed)
-    plan = _plan(m, k, n, bool(chipped))
+        return functools.partial(_vector_product, transposed=transposed)
+    plan = _plan(m, k, n, chipped)
     if plan is None:
-        return None
+        return _unmodelled
     blocks, parts = plan
-    at, bt, _ = _depth_first(a.astype(_D), b.astype(_D), 1)
+    whole = len(parts) == 1 and parts[0][1][0][0] is None and parts[0][1][0][1] is None
+    return functools.partial(_contract, blocks=blocks, parts=parts, swap=whole and m > n)
+
+
+def _unmodelled(a, b):
+    """No model: the caller keeps NumPy's product."""
+    return None
+
+
+def _rounded_products(a, b):
+    """A depth of 1: each output is its product rounded (+0 + p)."""
+    return a * b + _F(0)
+
+
+def _contract(a, b, blocks, parts, swap):
+    """The contraction's depth blocks, each the nocopy kernel's, added up. ``swap``: the
+    kernel runs on the transposed output (one order for all of it, more rows than columns),
+    so that its products' inner loops are the longer side."""
+    at, bt, _ = _depth_first(a, b, 1, swap, _D)
     out = None
     for k0, k1 in blocks:
         if k1 - k0 == 1:             # every order: the product, rounded (+0 + p)
             part = a[..., k0:k1] * b[..., k0:k1, :] + _F(0)
         else:
             part = _kernel(at[k0:k1], bt[k0:k1], parts)
+            if swap:
+                part = np.ascontiguousarray(np.swapaxes(part, -1, -2))
         out = part if out is None else out + part
     return out

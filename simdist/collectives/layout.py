@@ -57,7 +57,7 @@ class Layout:
     def buffers(self, arrays, bounds, num_servers: int = 0, filled: bool = False):
         """(one flat buffer per rank, the executor's ``initial`` values or None)."""
         xp = array_api.namespace(*arrays)  # NumPy for host-held dtypes (keeps_on_host)
-        flat = [xp.reshape(a, (-1,)) for a in arrays]
+        flat = _flat(xp, arrays)
         n, dtype = flat[0].size, flat[0].dtype
         if filled:
             return ([array_api.copy(f) for f in flat]
@@ -69,12 +69,21 @@ class Layout:
     def outputs(self, buffers, arrays, bounds, schedule, op) -> list:
         """Each replica's result, shaped as its input (``op`` finalizes a MEAN)."""
         p, xp = len(arrays), array_api.namespace(*buffers[:1])
-        return [xp.reshape(finalize(op, b[:arrays[0].size], p), arrays[0].shape)
-                for b in buffers[:p]]
+        size, shape = arrays[0].size, arrays[0].shape
+        if xp is np:   # the arrays' own reshape (np.reshape's dispatch costs more)
+            return [finalize(op, b[:size], p).reshape(shape) for b in buffers[:p]]
+        return [xp.reshape(finalize(op, b[:size], p), shape) for b in buffers[:p]]
 
     def nbytes(self, arrays) -> int:
         """The nccl-tests ``size`` of the call (see cost.py): one replica's buffer."""
         return arrays[0].size * array_api.itemsize(arrays[0])
+
+
+def _flat(xp, arrays) -> list:
+    """Each array as one axis (a view where it can be)."""
+    if xp is np:   # the arrays' own reshape (np.reshape's dispatch costs more)
+        return [a.reshape(-1) for a in arrays]
+    return [xp.reshape(a, (-1,)) for a in arrays]
 
 
 class _Copy(Layout):

@@ -310,8 +310,13 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
             return [ReductionToOneDevice().reduce(reduce_op, v, v) for v in per_replica_values]
         devices = self._devices_for(per_replica_values[0])
         grads = _flatten_per_device(per_replica_values, len(devices))
-        for j in range(len(per_replica_values)):
-            cross_replica_checks.check_reduce([g[j] for g in grads], "CollectiveReduceV2")
+        # The checks read the batch's structure only: one that passed is not checked again.
+        key = cross_replica_checks.structure(per_replica_values)
+        kept = self.__dict__.setdefault("_passed_batches", {})
+        if key is None or key not in kept:
+            for j in range(len(per_replica_values)):
+                cross_replica_checks.check_reduce([g[j] for g in grads], "CollectiveReduceV2")
+            cross_replica_checks.keep_passed(kept, key, True)
         results = self._reduce_groups(grads, devices)
         n = len(devices)
         out = []
@@ -350,7 +355,7 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
         results = [[None] * len(grads[0]) for _ in devices]
         for group in self._grouping(grads[0]):
             flats = _pack(grads, group)
-            _unpack(self._all_reduce_parts(flats, devices), grads, group, results)
+            _unpack(self._all_reduce_parts(flats, devices), _spans(grads[0], group), results)
         return results
 
     def _grouping(self, values):
@@ -472,23 +477,38 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
         """grouping (reversed values: in eager one per pack, in a tf.function TF's
         group_by_size, then by dtype) -> packing -> one all-reduce per pack -> unpacking."""
         opts = getattr(self, "_call_options", self._options)
-        n_values = len(grads[0])
+        implementation = _implementation(opts, devices)
+        results = [[None] * len(grads[0]) for _ in devices]
+        for members, spans in self._packs(grads[0], opts.bytes_per_pack):
+            outs = self._run_all_reduce(_pack(grads, members), devices, implementation)
+            _unpack(outs, spans, results)
+        return results
+
+    def _packs(self, values, bytes_per_pack):
+        """Grouping: [(a pack's value indices, their spans in its buffer)], kept for the
+        values' dtypes and shapes (a training step packs the same gradients every time)."""
+        eager = context.executing_eagerly()
+        key = (eager, bytes_per_pack, tuple((t._value.dtype, t._value.shape) for t in values))
+        kept = self.__dict__.setdefault("_kept_packs", {})
+        try:
+            found = kept.get(key)
+        except TypeError:   # a backend's dtype that is no key: grouped every time
+            key, found = None, None
+        if found is not None:
+            return found
+        n_values = len(values)
         # Reversed so the first pack holds the last-computed gradients (better overlap with
         # the backward pass), as TF does before grouping.
         order = list(range(n_values))[::-1]
-        if context.executing_eagerly():   # TF: "We don't batch in eager"
+        if eager:   # TF: "We don't batch in eager"
             packs = [[k] for k in range(n_values)]
         else:
             packs = packing.group_by_size(
-                [array_api.nbytes(grads[0][j]._value) for j in order], opts.bytes_per_pack)
-        results = [[None] * n_values for _ in devices]
-        for pack in packs:  # grouping
-            members = [order[k] for k in pack]
-            for dtype_members in _split_by_dtype(members, grads[0]):
-                flats = _pack(grads, dtype_members)
-                outs = self._run_all_reduce(flats, devices, _implementation(opts, devices))
-                _unpack(outs, grads, dtype_members, results)
-        return results
+                [array_api.nbytes(values[j]._value) for j in order], bytes_per_pack)
+        found = [(members, _spans(values, members)) for pack in packs
+                 for members in _split_by_dtype([order[k] for k in pack], values)]
+        cross_replica_checks.keep_passed(kept, key, found)
+        return found
 
     def _batch_all_reduce_sparse(self, reduce_op, per_replica_values):
         return [self._all_reduce_indexed_slices(reduce_op, v) for v in per_replica_values]
@@ -574,20 +594,34 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
 def _pack(grads, group):
     """Packing: on each device, the group's values flattened and concatenated."""
     xp = backend.xp
-    return [array_api.concat([xp.reshape(grads[i][j]._value, (-1,)) for j in group])
-            for i in range(len(grads))]
+    if xp is np:   # the arrays' own reshape: np.reshape's dispatch costs more than the copy
+        return [np.concatenate([g[j]._value.reshape(-1) for j in group]) for g in grads]
+    return [array_api.concat([xp.reshape(g[j]._value, (-1,)) for j in group]) for g in grads]
 
 
-def _unpack(packed, grads, group, results):
+def _spans(values, group):
+    """[(value index, its first and end positions in the group's buffer, its shape)]: the
+    replicas' values of one index have one shape (checked before the all-reduce)."""
+    spans, pos = [], 0
+    for j in group:
+        v = values[j]._value
+        spans.append((j, pos, pos + v.size, v.shape))
+        pos += v.size
+    return spans
+
+
+def _unpack(packed, spans, results):
     """Unpacking: each device's reduced buffer cut back into the group's values, shaped as
-    they came (``results[device][value]``)."""
+    they came (``results[device][value]``; ``spans`` from _spans)."""
     xp = backend.xp
     for i, whole in enumerate(packed):
-        pos = 0
-        for j in group:
-            v = grads[i][j]._value
-            results[i][j] = xp.reshape(whole[pos:pos + v.size], v.shape)
-            pos += v.size
+        row = results[i]
+        if xp is np:
+            for j, lo, hi, shape in spans:
+                row[j] = whole[lo:hi].reshape(shape)
+        else:
+            for j, lo, hi, shape in spans:
+                row[j] = xp.reshape(whole[lo:hi], shape)
 
 
 def _without(shape, axis):

@@ -24,6 +24,10 @@ Glossary:
                 (by identity, held by the caller's values for the whole scope) and kernel
                 is not made again: ``extended.batch_reduce_to`` checks each value, then
                 the CrossDeviceOps it calls checks the same tensors before all-reducing.
+  structure  -- a batch of distributed values as one key (per value its type, per
+                component its device, dtype and shape): all that the checks read, so a
+                batch of a structure that passed them once passes again (a training
+                step's gradients, step after step) and its callers keep the pass.
 
 Mirrors the checks of tensorflow/core/kernels/aggregate_ops.cc (AddN),
 tensorflow/core/common_runtime/collective_param_resolver_local.cc and
@@ -39,6 +43,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from simdist.distribute.values import DistributedValues
 from simdist.framework import errors, execute
 from simdist.framework.tensor import Tensor
 
@@ -102,6 +107,33 @@ def remembered():
     finally:
         if outer is None:
             _local.passed = None
+
+
+def structure(values) -> tuple | None:
+    """The key of a batch of distributed ``values`` that the checks read (see the module
+    docstring); None unless every component is a Tensor holding a NumPy array (other
+    batches are checked every time)."""
+    key = []
+    for v in values:
+        if not isinstance(v, DistributedValues):
+            return None
+        row = [type(v)]
+        for c in v._values:
+            a = c._value if type(c) is Tensor else None
+            if type(a) is not np.ndarray:
+                return None
+            row.append((c._device, a.dtype, a.shape))
+        key.append(tuple(row))
+    return tuple(key)
+
+
+def keep_passed(kept: dict, key, value, limit: int = 64) -> None:
+    """``kept[key] = value`` for a batch that passed its checks (a full ``kept`` starts
+    over: a program has a few batch structures, not many)."""
+    if key is not None:
+        if len(kept) >= limit:
+            kept.clear()
+        kept[key] = value
 
 
 def check_reduce(tensors, kernel: str, keep: bool = False) -> None:

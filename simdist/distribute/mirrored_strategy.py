@@ -273,10 +273,19 @@ class MirroredExtended(StrategyExtended):
 
     def _batch_reduce_to(self, reduce_op, pairs, options):
         # TF 2.21 all-reduces these with its collective ops (AddN for int32): their checks,
-        # made once (the all-reduce below would check the same tensors again).
+        # made once (the all-reduce below would check the same tensors again), and kept for
+        # the batch's structure when they chose the strategy's ops (a training step's
+        # gradients pass them again step after step: cross_replica_checks.structure).
+        ops = self._cross_device_ops
+        key = cross_replica_checks.structure([v for v, _ in pairs])
+        kept = self.__dict__.setdefault("_passed_batches", {})
+        if key is not None and kept.get(key) is ops:
+            return ops.batch_reduce(reduce_op, pairs, options)
         with cross_replica_checks.remembered():
             for value, _ in pairs:
                 self._check_combinable(value, None)
+            if key is not None and self._batch_ops(pairs) is ops:
+                cross_replica_checks.keep_passed(kept, key, ops)
             return self._batch_reduce_checked(reduce_op, pairs, options)
 
     def _batch_reduce_checked(self, reduce_op, pairs, options):

@@ -70,6 +70,21 @@ def test_tf_rings_folded_values_are_its_stepped_values(case, block, monkeypatch_
         assert to_host(g).tobytes() == to_host(w).tobytes()
 
 
+@settings(max_examples=40, deadline=None)
+@given(case=ring_cases(), name=st.sampled_from(["ring", "ring_reducer"]))
+def test_a_buffer_folded_at_once_has_the_chunk_by_chunk_bits(case, name, monkeypatch):
+    # Inputs that fit one block are gathered into one row per operand and combined row
+    # after row (_fold_gathered): the bits of the fold chunk by chunk (special values, NaN
+    # payloads and signed zeros under min / max included).
+    arrays, op, rings = case
+    kw = {"rings": rings} if name == "ring" else {}
+    at_once = collectives.all_reduce(arrays, name, op=op, **kw).values
+    monkeypatch.setattr(_rings, "_fold_gathered", lambda *args: False)
+    by_chunk = collectives.all_reduce(arrays, name, op=op, **kw).values
+    for a, b in zip(at_once, by_chunk):
+        assert to_host(a).tobytes() == to_host(b).tobytes()
+
+
 @pytest.fixture
 def monkeypatch_block(monkeypatch):
     def set_bytes(block):

@@ -196,3 +196,29 @@ def test_a_batch_reduce_checks_each_value_once_and_still_refuses_a_mismatch(monk
         with pytest.raises(errors.InvalidArgumentError, match="Shape mismatch"):
             checks.check_reduce(list(bad.values), "CollectiveReduceV2")
     assert checks._local.passed is None
+
+
+def test_a_batch_of_a_structure_that_passed_is_not_checked_again(monkeypatch):
+    """A training step's batch_reduce_to passes the checks with values of one structure
+    (devices, dtypes, shapes) step after step: kept after the first pass, the later steps
+    are not checked again and sum as before; a batch of another structure still fails."""
+    from simdist.distribute import cross_replica_checks as checks
+
+    s = tf.distribute.MirroredStrategy()
+    made = []
+    real = checks._check_shapes
+    monkeypatch.setattr(checks, "_check_shapes",
+                        lambda tensors, k, axis: made.append(k.name) or real(tensors, k, axis))
+    for step in range(3):
+        good = _placed(s, lambda i, step=step: tf.ones([2]) * float(i + step))
+        out = s.extended.batch_reduce_to("SUM", [(good, good)])
+        assert np.asarray(out[0].values[3]).tolist() == [6.0 + 4 * step] * 2
+    assert made == ["CollectiveReduceV2"]
+    bad = _placed(s, lambda i: tf.ones([2]) if i else tf.ones([3]))
+    with pytest.raises(errors.InvalidArgumentError, match="Shape mismatch in the collective"):
+        s.extended.batch_reduce_to("SUM", [(good, good), (bad, bad)])
+    mixed = _placed(s, lambda i: tf.ones([2], tf.float64 if i == 2 else tf.float32))
+    with pytest.raises(errors.InternalError, match="expected data_type 1"):
+        s.extended.batch_reduce_to("SUM", [(good, good), (mixed, mixed)])
+    with pytest.raises(errors.InternalError, match="expected data_type 1"):
+        s.extended._cross_device_ops.batch_reduce("SUM", [(mixed, mixed)])

@@ -10,7 +10,10 @@ Glossary:
               folded in one accumulator, in blocks that stay in the CPU cache, then copied
               to every rank, as the all-gather does. Same combines in the same order with
               the same operands as running the steps: bit-identical, with less memory
-              traffic.
+              traffic. A buffer whose ranks' inputs fit in one block is folded at once
+              (``gathered``): every element's operands in the ring's order gathered into
+              one row each, then combined row after row (the same combines, operands
+              and order, element by element), and the result copied to every rank.
   pattern  -- the cost model's form of a ring phase, built with array arithmetic: step 0's
               transfers, ``repeat`` m-1, and ``rotate`` (each step, position j carries what
               position j-1 carried the step before), so a 65,536-rank ring costs no Python
@@ -66,6 +69,9 @@ def fold(orders, buffers, initial, bounds, fn, itemsize, table=None):
     """
     c = len(orders)
     block = max(1, FOLD_BLOCK_BYTES // max(itemsize, 1))
+    if type(buffers[0]) is np.ndarray and len(initial) * bounds[-1] <= block and \
+            _fold_gathered(orders, buffers, initial, bounds, fn, table):
+        return
     for k, order in enumerate(orders):
         m = len(order)
         for q in range(m):
@@ -83,6 +89,61 @@ def fold(orders, buffers, initial, bounds, fn, itemsize, table=None):
                     fn(own[lo:hi], first[lo:hi] if i == 0 else acc, out=acc)
                 for other in others:
                     other[lo:hi] = acc
+
+
+def _fold_gathered(orders, buffers, initial, bounds, fn, table) -> bool:
+    """``fold`` of a buffer at once (see the module docstring); False where the rings'
+    chunks do not cover the buffer once or the rings do not visit the same ranks."""
+    plan = _gather_plan(orders, bounds, table, len(initial), len(initial[0]))
+    if plan is None or any(type(a) is not np.ndarray for a in initial):
+        return False
+    index, ranks = plan
+    rows = np.concatenate(initial).take(index)   # row s: each element's s-th operand
+    acc = buffers[ranks[0]]
+    if len(rows) == 1:
+        acc[...] = rows[0]
+    for s in range(1, len(rows)):
+        fn(rows[s], rows[0] if s == 1 else acc, out=acc)
+    for r in ranks[1:]:
+        buffers[r][...] = acc
+    return True
+
+
+_GATHER_PLANS: dict = {}   # (orders, bounds, table, ranks, n) -> (index, ranks) or None
+
+
+def _gather_plan(orders, bounds, table, num_inputs, n):
+    """(index into the inputs joined: ``index[s, e]`` is element e of the rank whose value
+    is its s-th operand, the ranks that get the result) or None; kept per ring layout."""
+    key = (tuple(map(tuple, orders)), tuple(bounds),
+           None if table is None else tuple(map(tuple, table)), num_inputs, n)
+    if key in _GATHER_PLANS:
+        return _GATHER_PLANS[key]
+    if len(_GATHER_PLANS) >= 64:
+        _GATHER_PLANS.clear()
+    plan = _GATHER_PLANS[key] = _make_gather_plan(orders, bounds, table, n)
+    return plan
+
+
+def _make_gather_plan(orders, bounds, table, n):
+    c, m = len(orders), len(orders[0])
+    ranks = sorted(orders[0])
+    if m == 0 or bounds[-1] != n or any(sorted(o) != ranks for o in orders):
+        return None
+    rank_of = np.empty((m, n), dtype=np.int64)
+    covered = np.zeros(n, dtype=np.int64)
+    for k, order in enumerate(orders):
+        for q in range(m):
+            chunk = order[q] * c + k if table is None else table[k][q]
+            lo, hi = bounds[chunk], bounds[chunk + 1]
+            covered[lo:hi] += 1
+            for s in range(m):   # operand s: the value of position q + 1 + s
+                rank_of[s, lo:hi] = order[(q + 1 + s) % m]
+    if not (covered == 1).all():
+        return None
+    index = rank_of * n + np.arange(n, dtype=np.int64)
+    index.setflags(write=False)
+    return index, ranks
 
 
 def ring_pattern(phase, orders, table, reduce, nchunks=1):

@@ -27,8 +27,9 @@ Mirrors tensorflow/python/data/ops/map_op.py and filter_op.py
 
 from __future__ import annotations
 
-from simdist.data import iterator_errors, structure
+from simdist.data import iterator_errors, shuffling, structure
 from simdist.data.dataset_ops import DatasetV2, outside_the_graph
+from simdist.data.from_generator import GeneratorDataset
 from simdist.data.structured_function import StructuredFunction, check_callable
 from simdist.framework import dtypes, errors, func_graph
 from simdist.framework.tensor_spec import TensorSpec
@@ -46,7 +47,25 @@ def call(fn, values):
 
 
 def _first(dataset):
-    return next(iter(dataset._values()), None)
+    """``dataset``'s first element for an eager function's spec, read as no pass (its
+    shuffles' seeds are given back: TF's trace runs no iterator); None where its elements
+    run user Python (a generator, an eager function), which TF's trace never calls."""
+    if _runs_python(dataset):
+        return None
+    with shuffling.seeds_kept(dataset):
+        return next(iter(dataset._values()), None)
+
+
+def _runs_python(dataset) -> bool:
+    stack = [dataset]
+    while stack:
+        ds = stack.pop()
+        function = getattr(ds, "_function", None)
+        if isinstance(ds, GeneratorDataset) or (function is not None and
+                                                function.graph is None):
+            return True
+        stack.extend(getattr(ds, "_inputs", ()))
+    return False
 
 
 def traced(input_dataset, spec_on):
@@ -61,9 +80,13 @@ def traced(input_dataset, spec_on):
         if spec is None:
             return None
         try:
-            return traced_on(structure.stand_in(spec), spec_on)
+            zeros = traced_on(structure.stand_in(spec), spec_on)
         except errors.OpError:   # a value the stand-in cannot be: the spec stays a guess
             return None
+        try:   # dims that depend on the values (``tf.pad(x, [[x, 0]])``) are unknown
+            return structure.relax_spec(zeros, traced_on(structure.stand_in(spec, 1), spec_on))
+        except errors.OpError:
+            return zeros
     return traced_on(first, spec_on)
 
 

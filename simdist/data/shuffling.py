@@ -19,6 +19,8 @@ Mirrors tensorflow/python/data/ops/shuffle_op.py (kernel: core/kernels/data/shuf
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import itertools
 import threading
 
@@ -110,6 +112,15 @@ class PassSeeds:
                 seeds = self._seeds
         return SingleSampleAdapter(PhiloxRandom.from_seeds(*seeds))
 
+    def state(self) -> SingleSampleAdapter:
+        """Where the dataset's generator stands (``restore`` goes back there)."""
+        with self._lock:
+            return copy.copy(self._generator)   # its words list is replaced, never changed
+
+    def restore(self, state: SingleSampleAdapter) -> None:
+        with self._lock:
+            self._generator = state
+
 
 class ShuffleDataset(DatasetV2):
     """The input's elements in a random order (TF's buffer shuffle)."""
@@ -151,9 +162,29 @@ def unread_pass(dataset) -> None:
     """An iterator made and never read (TF's enumerate_epochs makes one before fit's first
     epoch): each rerandomizing shuffle or random source of the pipeline draws the seeds of
     that pass, as TF's iterators draw theirs when they are made; nothing else runs."""
-    stack = [dataset]
+    for seeds in _pass_seeds_of(dataset):
+        seeds.words()
+
+
+@contextlib.contextmanager
+def seeds_kept(dataset):
+    """A look at ``dataset``'s elements that is no pass: the seeds it draws are given back
+    (an eager dataset function's spec read off a first element, where TF's trace runs no
+    iterator and draws none)."""
+    kept = [(seeds, seeds.state()) for seeds in _pass_seeds_of(dataset)]
+    try:
+        yield
+    finally:
+        for seeds, state in kept:
+            seeds.restore(state)
+
+
+def _pass_seeds_of(dataset) -> list:
+    """The PassSeeds of each shuffle or random source of the pipeline."""
+    found, stack = [], [dataset]
     while stack:
         ds = stack.pop()
         if getattr(ds, "_pass_seeds", None) is not None:
-            ds._pass_seeds.words()
+            found.append(ds._pass_seeds)
         stack.extend(getattr(ds, "_inputs", ()))
+    return found

@@ -206,14 +206,14 @@ def to_numpy(values):
 
 
 # --- specs ------------------------------------------------------------------------------
-def stand_in(spec):
-    """An element of ``spec`` (zeros, empty strings; unknown dims 1, an unknown rank 1-d):
-    what a dataset function is traced on when its input has no element to give."""
+def stand_in(spec, fill: int = 0):
+    """An element of ``spec`` (zeros, or ``fill``; empty strings; unknown dims 1, an unknown
+    rank 1-d): what a dataset function is traced on when its input has no element to give."""
     def one(s):
         dims = (1,) if s.shape.rank is None else tuple(1 if d is None else d for d in s.shape)
         if s.dtype.is_string:
             return np.full(dims, b"", dtype=object)
-        return _as_array(np.zeros(dims, dtype=s.dtype.as_numpy_dtype))
+        return _as_array(np.full(dims, fill, dtype=s.dtype.as_numpy_dtype))
 
     return map_leaves(one, spec)
 

@@ -161,6 +161,27 @@ got = [int(f(tf.constant(2, tf.int64))), int(f(tf.constant(3, tf.int64)))]
 out = [list(runs), got, f.experimental_get_tracing_count()]
 """
 
+# ``tf.pad`` by a value of the element: simdist runs it eagerly (its spec read off a first
+# element or a stand-in), TF traces it; neither draws a shuffle's seeds or calls a generator
+EAGER_MAP_PEEKS_NOTHING = """
+def padded(x):
+    return tf.pad(tf.stack([x]), [[x % 3, 0]])
+def rows(ds):
+    return [[int(v) for v in row] for row in ds]
+tf.random.set_seed(1)
+shuffled = tf.data.Dataset.range(6).shuffle(6, seed=3).map(padded)
+shuffled.element_spec
+calls = []
+def gen():
+    calls.append("generator")
+    yield from range(3)
+made = tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec([], tf.int64))
+mapped = made.map(padded)
+spec = str(mapped.element_spec)
+before = len(calls)
+out = [rows(shuffled), rows(shuffled), spec, before, rows(mapped), len(calls)]
+"""
+
 SHAPE_ERROR = """
 def bad(x):
     return tf.reshape(x, [5])
@@ -226,6 +247,8 @@ PROGRAMS = {
     "a map or filter function's Python runs once, when the dataset is made": PYTHON_ONCE,
     "a map function capturing a tensor of the trace runs its Python once": CAPTURED_ONCE,
     "a shape error in a map function is raised when the dataset is made": SHAPE_ERROR,
+    "an eager map's spec draws no shuffle seeds and calls no generator":
+        EAGER_MAP_PEEKS_NOTHING,
     "a filter predicate that returns no bool": FILTER_NOT_BOOL,
     "padded_batch: padded shapes and values, specs, TF's errors": PADDED,
 }

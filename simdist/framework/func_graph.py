@@ -795,6 +795,21 @@ class FuncGraph:
             self._output_names = [self.unique_name("Identity") + ":0" for _ in leaves]
         return self._output_names
 
+    def captured_tensor_ids(self) -> frozenset:
+        """The ids of the concrete tensors its nodes (and the functions they call) capture
+        (not variables), found once."""
+        ids = getattr(self, "_captured_ids", None)   # (unset in a graph saved without it)
+        if ids is None:
+            found = set()
+            for node in _walk(self.nodes):
+                nested = getattr(node.fn, "__nested_graph__", None)
+                if nested is not None:
+                    found |= nested().captured_tensor_ids()
+                found.update(leaf._id for leaf in node.leaves if isinstance(leaf, Tensor)
+                             and not isinstance(leaf, SymbolicTensor))
+            ids = self._captured_ids = frozenset(found)
+        return ids
+
     def captures(self) -> list:
         """The variables from outside that the graph's nodes use, in first-use order."""
         seen, out = set(), []
@@ -1162,8 +1177,11 @@ class FuncGraph:
     def execute(self, flat_args):
         """Run the recorded nodes with the call's arguments; the function's outputs."""
         env: dict = {"stdout": sys.stdout}
+        captured = self.captured_tensor_ids()
         for pos, sid, dtype in self.inputs:
             value = flat_args[pos]
+            if captured and isinstance(value, Tensor) and value._id in captured:
+                value = _argument_of_its_own(value)
             env[sid] = (value if dtype is None or isinstance(value, Tensor)  # a variable,
                         else execute.convert_to_tensor(value, dtype_hint=dtype))  # dataset..
         ex = _Execution(env, self)
@@ -1189,6 +1207,18 @@ class FuncGraph:
         if hasattr(t, "assign") and hasattr(t, "read_value"):
             return t.read_value()
         return t
+
+
+def _argument_of_its_own(t: Tensor) -> Tensor:
+    """An argument that is also a tensor the graph captures, as TF's placeholder of it: a
+    tensor of its own (a tape in the function that watches the argument does not watch
+    the capture), linked to ``t`` on the caller's tapes by an Identity, so their gradient
+    reaches ``t`` through both (recorded from TF 2.21: tests/framework/function_tape_cases
+    ``a function given the tensor it captures``)."""
+    own = Tensor(t._value, t._device)
+    if tape_lib.active():
+        tape_lib.record("Identity", [t], (own,))
+    return own
 
 
 def _returned(t):

@@ -3,7 +3,9 @@ records into fixtures/tf_function_tapes.json, test_function_tapes.py replays, ea
 into a graph, no eager fallback): the tape forgets what it recorded and goes on recording, at
 every execution; a tape that is not recording (outside its context, inside
 ``stop_recording``, after a non-persistent ``gradient``) raises TF's ValueError, eagerly and
-while tracing.
+while tracing. A function given the tensor it captures has a placeholder of its own for the
+argument: its own tape watching it does not watch the capture; the caller's tape reaches the
+tensor through both.
 
 AutoGraph reads the functions' source, so each program runs as a module file of its own
 (control_flow_cases.MODULE)."""
@@ -92,6 +94,32 @@ def after_gradient(x):
     return ["no error", g]
 out = [[plain(fn(tf.constant(3.0))), plain(tf.function(fn)(tf.constant(3.0)))]
        for fn in (outside, in_stop_recording, after_gradient)]
+""",
+    "a function given the tensor it captures: its own tape watches the argument only": """
+x = tf.constant([1.0, 2.0])
+v = tf.Variable([1.0, 2.0])
+@tf.function
+def f(y):
+    return y * x
+@tf.function
+def g(y):
+    return y * v
+@tf.function
+def own_tape(y):
+    with tf.GradientTape() as t:
+        t.watch(y)
+        z = y * x
+    return t.gradient(z, y)
+@tf.function
+def around(a):
+    with tf.GradientTape() as t:
+        t.watch(a)
+        z = f(a)
+    return t.gradient(z, a)
+with tf.GradientTape(persistent=True) as t:
+    t.watch(x)
+    z, w = f(x), g(v)
+out = [t.gradient(z, x), t.gradient(w, v), own_tape(x), around(x), around(x * 1.0)]
 """,
 }
 

@@ -24,10 +24,12 @@ Glossary:
   experimental   -- ``tf.distribute.experimental.MultiWorkerMirroredStrategy``: TF's
                     deprecated class, (communication, cluster_resolver) (its first call
                     logs TF's deprecation text).
-  startup        -- a one-worker strategy sets up the collectives as the program starts;
-                    made after the devices were initialized (an op ran, or they were
-                    listed: another strategy does) it warns, as TF, each time until one made
-                    at startup set them up.
+  startup        -- the strategy sets up the collectives as the program starts (TF's
+                    configure_collective_ops); made after the devices were initialized (an
+                    op ran, or they were listed: another strategy does) a one-worker one
+                    warns, as TF, each time until one made at startup set them up, and one
+                    of a TF_CONFIG cluster raises TF's RuntimeError; a second set-up that
+                    differs (another cluster task, or none) raises TF's ValueError.
 
 Mirrors tensorflow/python/distribute/collective_all_reduce_strategy.py.
 """
@@ -83,18 +85,27 @@ def _training_tasks(spec, task_type, task_id) -> list:
             for i in range(spec.num_tasks(job))]
 
 
-def _configure_collective_ops(local) -> None:
-    """TF's ``_initialize_local``: ``configure_collective_ops`` at program startup, else the
-    warning TF logs when the eager context is already initialized."""
-    if local.collective_ops_configured:
+def _configure_collective_ops(local, spec, task_type, task_id) -> None:
+    """TF's ``context.configure_collective_ops`` as the strategy calls it: once per program,
+    before the eager context is initialized. A one-worker strategy (no cluster) made after
+    that logs TF's warning and goes on; one of a TF_CONFIG cluster raises TF's RuntimeError
+    (before any connection); a second configuration that differs raises its ValueError."""
+    cluster = bool(spec.as_dict())
+    config = ((multi_worker_util.collective_leader(spec, task_type, task_id),
+               (f"/job:{task_type}/task:{task_id}",)) if cluster else ("", None))
+    if local.collective_ops is not None:
+        if local.collective_ops != config:
+            raise ValueError("Collective ops are already configured.")
         return
-    if local.initialized:
+    if not local.initialized:
+        local.collective_ops = config
+    elif cluster:
+        raise RuntimeError("Collective ops must be configured at program startup")
+    else:
         from simdist.platform.tf_logging import get_logger  # logging loads at first use
 
         get_logger().warning("Collective ops is not configured at program startup. "
                              "Some performance features may not be enabled.")
-    else:
-        local.collective_ops_configured = True
 
 
 class CollectiveAllReduceExtended(MirroredExtended):
@@ -105,12 +116,12 @@ class CollectiveAllReduceExtended(MirroredExtended):
         task_type, task_id = cluster_resolver.task_type, cluster_resolver.task_id
         tasks = _training_tasks(spec, task_type, task_id)
         local = machine_lib.get_machine()
+        _configure_collective_ops(local, spec, task_type, task_id)
         topology = None
         self._is_chief = (not tasks) or multi_worker_util.is_chief(spec, task_type, task_id)
         self._cluster = None
         options = communication_options or CommunicationOptions()
         if len(tasks) <= 1:
-            _configure_collective_ops(local)
             devices = default_devices()
             self._worker_index = 0
         else:

@@ -83,9 +83,9 @@ class Machine:
         self._topology = None
         self._hidden: set[str] = set()
         self._lock = threading.Lock()
-        # TF's context: a MultiWorkerMirroredStrategy made before the devices were
-        # initialized set up its collective ops (multi_worker_mirrored_strategy)
-        self.collective_ops_configured = False
+        # TF's context: the (collective leader, device filters) a MultiWorkerMirroredStrategy
+        # made before the devices were initialized set up (multi_worker_mirrored_strategy)
+        self.collective_ops = None
 
     @property
     def prefix(self) -> str:

@@ -1810,6 +1810,52 @@ def case_multi_worker_bad_clusters(tf):
     return out
 
 
+_TWO_WORKERS = {"cluster": {"worker": ["host1:2222", "host2:2222"]},
+                "task": {"type": "worker", "index": 0}}
+
+
+def _cpu_only(tf) -> None:
+    """The recording machine's devices (no GPU), set before the context is initialized."""
+    if tf.config.get_visible_devices("GPU"):
+        tf.config.set_visible_devices([], "GPU")
+
+
+@case
+def case_multi_worker_cluster_after_startup(tf):
+    """A TF_CONFIG cluster's strategy made once an op ran: TF's configure_collective_ops
+    refuses (before connecting); a one-worker strategy only warns and is made."""
+    _cpu_only(tf)
+    float(tf.constant(1.0) + 1.0)   # the eager context is initialized
+    late = ["Collective ops", "configured at program startup"]
+    clusters = {"two_workers": _TWO_WORKERS,
+                "one_worker": {"cluster": {"worker": ["host1:2222"]},
+                               "task": {"type": "worker", "index": 0}},
+                "evaluator": {"cluster": {"worker": ["host1:2222"], "evaluator": ["host2:1"]},
+                              "task": {"type": "evaluator", "index": 0}}}
+    out = {}
+    for name, config in clusters.items():
+        with tf_config(config):
+            out[name] = expect_error(lambda: tf.distribute.MultiWorkerMirroredStrategy(), late)
+    with tf_config(None):
+        out["local"] = tf.distribute.MultiWorkerMirroredStrategy().num_replicas_in_sync
+    return out
+
+
+@case
+def case_multi_worker_cluster_after_a_local_one(tf):
+    """A local strategy made first configured the collectives (no leader): a cluster's
+    strategy made later differs, TF's ValueError; another local one is made."""
+    _cpu_only(tf)
+    with tf_config(None):
+        first = tf.distribute.MultiWorkerMirroredStrategy().num_replicas_in_sync
+    with tf_config(_TWO_WORKERS):
+        later = expect_error(lambda: tf.distribute.MultiWorkerMirroredStrategy(),
+                             ["already configured"])
+    with tf_config(None):
+        again = tf.distribute.MultiWorkerMirroredStrategy().num_replicas_in_sync
+    return {"first": first, "cluster": later, "again": again}
+
+
 @case
 def case_from_generator_distributed(tf):
     import numpy as np

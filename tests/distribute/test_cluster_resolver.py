@@ -6,6 +6,7 @@ import pytest
 
 import simdist as tf
 from simdist.distribute import multi_worker_util as mwu
+from simdist.testing import reset_world
 
 CLUSTER = {"chief": ["c:1"], "worker": ["w0:1", "w1:1"], "ps": ["p0:1"],
            "evaluator": ["e:1"]}
@@ -63,6 +64,7 @@ def test_multi_worker_mode_and_chief_duties(monkeypatch):
     ext = strategy.extended
     assert ext._in_multi_worker_mode() and ext.experimental_should_init
     assert not ext.should_checkpoint and not ext.should_save_summary
+    reset_world()   # another task's program: TF configures collective ops once per program
     monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": {"worker": ["w:1"],
                                                             "evaluator": ["e:1"]},
                                                 "task": {"type": "evaluator", "index": 0}}))

@@ -64,11 +64,11 @@ def test_bad_tf_config_is_a_clear_error(monkeypatch):
 def test_file_pipelines_give_each_worker_whole_files(two_workers, tmp_path):
     """AUTO means FILE for a pipeline that reads files: worker w reads files w, w + 2, ...
     whole (recorded from TF in tests/data/file_cases.py), and every line is read once."""
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()   # first, as TF requires
     for i in range(4):
         (tmp_path / f"f{i}.txt").write_text("".join(f"{i}-{j}\n" for j in range(4)))
     files = tf.data.Dataset.list_files(str(tmp_path / "f*.txt"), shuffle=False)
     dataset = files.interleave(tf.data.TextLineDataset, cycle_length=2).batch(8)
-    strategy = tf.distribute.MultiWorkerMirroredStrategy()
     seen = {0: [], 1: []}
     for x in strategy.experimental_distribute_dataset(dataset):
         for replica, part in enumerate(strategy.experimental_local_results(x)):

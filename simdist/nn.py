@@ -9,6 +9,7 @@ from simdist.framework.ops.embedding_ops import (  # noqa: F401
     embedding_lookup_sparse,
 )
 from simdist.framework.ops.math_ops import l2_normalize  # noqa: F401
+from simdist.framework.ops.nn_impl import moments  # noqa: F401
 from simdist.framework.ops.nn_ops import (  # noqa: F401
     bias_add,
     elu,

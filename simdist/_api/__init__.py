@@ -31,9 +31,9 @@ from simdist.framework.variables import (
 from simdist.framework import ops as _ops
 from simdist.framework.ops.array_ops import convert_to_tensor
 from simdist.framework.ops.array_ops import (
-    broadcast_to, cast, concat, constant, expand_dims, fill, gather, identity, one_hot, ones,
-    ones_like, range, rank, reshape, reverse, shape, size, split, squeeze, stack,
-    stop_gradient, tile, transpose, unstack, where, zeros, zeros_like,
+    broadcast_to, cast, concat, constant, expand_dims, fill, gather, identity, identity_n,
+    one_hot, ones, ones_like, range, rank, reshape, reverse, shape, size, split, squeeze,
+    stack, stop_gradient, tile, transpose, unstack, where, zeros, zeros_like,
 )
 from simdist.framework.ops.math_ops import (
     abs, add, add_n, argmax, argmin, clip_by_value, divide, equal, exp, floor, greater,

@@ -41,7 +41,8 @@ _OP = re.compile(r" \[Op:(\w+)\]")
 _WRAPPED = "{{function_node __wrapped__"
 # kernel texts TF finds before it runs the op as a function: no function node (placement
 # finding no kernel for the dtype on the device is one)
-_BEFORE_KERNEL = ("cannot compute ", "Value for attr ", "Could not find device for node: ")
+_BEFORE_KERNEL = ("cannot compute ", "Value for attr ", "Length for attr ",
+                  "Could not find device for node: ")
 # public API function -> its parameters TF hands the kernel as they were given
 _RAW_INPUTS = {"reshape": ("tensor", "shape"), "gather": ("params", "indices"),
                "transpose": ("a", "perm"), "tile": ("input", "multiples"),

@@ -259,6 +259,36 @@ tf.data.Dataset.range(3).concatenate(tf.data.Dataset.from_tensor_slices([1.0, 2.
     "Dataset.concatenate of different structures": """
 tf.data.Dataset.range(3).concatenate(tf.data.Dataset.range(3).map(lambda x: (x, x)))
 """,
+    "tf.nn.moments: TF's mean and variance bits, keepdims, float16, ints, traced": """
+import numpy as np
+x = tf.constant(np.random.RandomState(0).randn(6, 7).astype(np.float32) * 3 + 1)
+def bits(*ts):
+    return [t.numpy().view(np.int32) for t in ts]
+m, v = tf.nn.moments(x, [1], keepdims=True)
+h = tf.nn.moments(tf.cast(x, tf.float16), [0, 1])
+traced = tf.function(lambda a: tf.nn.moments(a, [0]))
+out = [bits(*tf.nn.moments(x, [0])), bits(*tf.nn.moments(x, [-1])), bits(*tf.nn.moments(x, [0, 1])),
+       m.shape, v.shape, [t.dtype.name for t in h], [float(t) for t in h],
+       tf.nn.moments(tf.constant([1, 2, 4]), [0]), bits(*traced(x)),
+       [op.name for op in traced.get_concrete_function(x).graph.get_operations()]]
+""",
+    "tf.nn.moments over an axis the tensor lacks": """
+tf.nn.moments(tf.ones([2, 3]), [2])
+""",
+    "tf.identity_n: one op, each value as it is, gradients through each": """
+x = tf.constant([[1.0, 2.0, 4.0], [3.0, 5.0, 9.5]])
+with tf.GradientTape() as t:
+    t.watch(x)
+    a, b = tf.identity_n([x, x * 2])
+    loss = tf.reduce_sum(a * 3.0) + tf.reduce_sum(b)
+f = tf.function(lambda x: tf.add_n(tf.identity_n([x, x])))
+ops = f.get_concrete_function(x).graph.get_operations()
+out = [tf.identity_n([x, tf.constant(3)]), tf.identity_n(x), tf.identity_n([1.5, [1, 2]]),
+       t.gradient(loss, x), f(x), [op.type for op in ops]]
+""",
+    "tf.identity_n of no tensors": """
+tf.identity_n([])
+""",
     "tf.compat.v1 as the distribute programs use it": """
 tf.compat.v1.logging.set_verbosity(tf.compat.v1.logging.ERROR)
 level = tf.compat.v1.logging.get_verbosity()

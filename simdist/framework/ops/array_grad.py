@@ -30,6 +30,11 @@ def _identity_grad(op, grad):
     return grad
 
 
+@execute.RegisterGradient("IdentityN")
+def _identity_n_grad(op, *grads):
+    return grads
+
+
 @execute.RegisterGradient("ReadVariableOp")
 def _read_variable_grad(op, grad):
     return grad

@@ -259,6 +259,18 @@ def identity(input, name=None) -> Tensor:  # noqa: A002 - TF's name
     return execute.execute("Identity", [x], x._value, flops=0)
 
 
+def identity_n(input, name=None) -> list:  # noqa: A002 - TF's name
+    """The same values as new tensors, by one op (``tf.identity_n``): a list of tensors,
+    each element of ``input`` converted as it is (a tensor's rows, where it is one)."""
+    xs = [_t(x) for x in input]
+    if not xs:
+        raise errors.InvalidArgumentError(
+            None, None, "Length for attr 'T' of 0 must be at least minimum 1\n\t; NodeDef: "
+            "{{node IdentityN}}; Op<name=IdentityN; signature=input: -> output:; "
+            "attr=T:list(type),min=1> [Op:IdentityN] name: ")
+    return list(execute.execute_multi("IdentityN", xs, [x._value for x in xs], flops=0))
+
+
 def stop_gradient(input, name=None) -> Tensor:  # noqa: A002 - TF's name
     """The same value, but gradients do not flow through it (``tf.stop_gradient``)."""
     x = _t(input)

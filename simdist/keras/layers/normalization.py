@@ -37,7 +37,7 @@ from simdist.distribute.reduce_util import ReduceOp
 from simdist.framework import dtypes, variables
 from simdist.framework.name_scope import name_scope, op_scope
 from simdist.framework.ops import array_ops as A
-from simdist.framework.ops import control_flow_util
+from simdist.framework.ops import control_flow_util, nn_impl
 from simdist.framework.ops import math_ops as M
 from simdist.keras import initializers, regularizers
 from simdist.keras.engine.base_layer import Layer, same_shape
@@ -175,12 +175,7 @@ class BatchNormalization(Layer):
         if self.synchronized and ds_context.get_replica_context() is not None:
             mean, var = self._global_moments(x, axes, keepdims)
         else:
-            with name_scope("moments"):   # tf.nn.moments
-                mean = M.reduce_mean(x, axis=axes, keepdims=True, name="mean")
-                var = M.reduce_mean(M.squared_difference(x, A.stop_gradient(mean)),
-                                    axis=axes, keepdims=True, name="variance")
-                if not keepdims:
-                    mean, var = A.squeeze(mean, axes), A.squeeze(var, axes)
+            mean, var = nn_impl.moments(x, axes, keepdims=keepdims)
         return self._masked(x, mean, var)
 
     def _masked(self, x, mean, var):

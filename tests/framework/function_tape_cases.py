@@ -104,18 +104,14 @@ def f(y):
 @tf.function
 def g(y):
     return y * v
-@tf.function
-def own_tape(y):
-    with tf.GradientTape() as t:
-        t.watch(y)
-        z = y * x
-    return t.gradient(z, y)
-@tf.function
-def around(a):
-    with tf.GradientTape() as t:
-        t.watch(a)
-        z = f(a)
-    return t.gradient(z, a)
+def taped(fn):  # a traced tape around fn, watching its argument
+    def run(y):
+        with tf.GradientTape() as t:
+            t.watch(y)
+            z = fn(y)
+        return t.gradient(z, y)
+    return tf.function(run)
+own_tape, around = taped(lambda y: y * x), taped(f)
 with tf.GradientTape(persistent=True) as t:
     t.watch(x)
     z, w = f(x), g(v)

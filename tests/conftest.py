@@ -1,6 +1,8 @@
-"""Shared test set-up: hypothesis profiles (loaded once) and a fresh simulated world per test."""
+"""Shared test set-up: hypothesis profiles (loaded once), a fresh simulated world per test,
+and pytest-timeout's timeout made one that ends a Hypothesis test (TestTimeout)."""
 
 import os
+import signal
 
 # One BLAS thread (set before NumPy loads its BLAS): simdist's replicas already run in
 # threads, and a many-threaded BLAS on a shared machine made small matmuls ~15x slower.
@@ -29,6 +31,37 @@ settings.register_profile(
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default")
 )
+
+
+class TestTimeout(BaseException):
+    """pytest-timeout's timeout, raised so Hypothesis does not take it for the test's failure.
+
+    Its SIGALRM handler raises pytest's ``Failed``, which Hypothesis catches as a failing
+    example (core.failure_exceptions_to_catch) and goes on shrinking, with the alarm spent:
+    a @given test that hangs for some inputs held the suite for every shrink's hang. Any
+    other BaseException ends Hypothesis's run at once and pytest reports it as the failure
+    (``Failed`` is a BaseException too, so nothing else sees a difference)."""
+
+    __test__ = False   # not a test class
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_timeout_set_timer(item, settings):
+    """Wrap the SIGALRM handler pytest-timeout just set (its signal method): its ``Failed``
+    becomes a TestTimeout."""
+    yield
+    handler = signal.getsignal(signal.SIGALRM) if hasattr(signal, "SIGALRM") else None
+    if not callable(handler):   # the thread method (or none): it ends the process itself
+        return
+
+    def timed_out(signum, frame):
+        __tracebackhide__ = True
+        try:
+            handler(signum, frame)
+        except pytest.fail.Exception as e:
+            raise TestTimeout(str(e)) from None
+
+    signal.signal(signal.SIGALRM, timed_out)
 
 
 @pytest.fixture(autouse=True)

@@ -109,27 +109,29 @@ def _depth_first(a, b, lanes, swap=False, dtype=None):
     return at, bt, (lanes,) + _shape(at, bt)
 
 
-def _products(at, bt, rects, lanes, t0, steps):
+def _products(at, bt, rects, lanes, t0, steps, shape):
     """The exact float64 products of steps ``t0`` to ``t0 + steps`` of ``lanes`` chains per
-    output of each rectangle (``(rows, cols)``), lane ``l`` of step ``t`` at depth ``t *
-    lanes + l``: (steps there are, each rectangle's lanes side by side), in this thread's
-    scratch when one rectangle."""
+    output of each rectangle (``(rows, cols)``) of the kernel's output ``shape``, lane ``l``
+    of step ``t`` at depth ``t * lanes + l``: (steps there are, each rectangle's lanes side
+    by side), in this thread's scratch when one rectangle."""
     cut = slice(t0 * lanes, (t0 + steps) * lanes)
     parts = []
     for rows, cols in rects:
         a = at[cut] if rows is None else at[cut][..., rows, :]
         b = bt[cut] if cols is None else bt[cut][..., cols]
-        shape = (len(a),) + tuple(map(max, a.shape[1:], b.shape[1:]))
-        out = _scratch("products", math.prod(shape), _D) if len(rects) == 1 else None
-        product = _outer(a, b, None if out is None else out.reshape(shape))
+        size = (len(a),) + shape[:-2] + (_count(rows, shape[-2]), _count(cols, shape[-1]))
+        out = _scratch("products", math.prod(size), _D) if len(rects) == 1 else None
+        product = _outer(a, b, None if out is None else out.reshape(size))
         parts.append(product.reshape(len(product) // lanes, -1))
     return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
 
 
 def _outer(a, b, out):
-    """``a * b`` for depth-first ``a`` and ``b`` (either layout), as einsum's products
-    (faster than the broadcast multiply; a product of zero is +0, as chains from +0 make
-    it)."""
+    """``a * b`` for depth-first ``a`` and ``b`` (either layout) into ``out``: from 2 Ki
+    products on, einsum's (faster than the broadcast multiply's short inner loops; a product
+    of zero is +0, which a chain from +0 cannot tell from -0)."""
+    if out is None or out.size < 2048:
+        return np.multiply(a, b, out=out)
     if a.shape[-1] == 1:
         return np.einsum("t...i,t...j->t...ij", a[..., 0], b[..., 0, :], out=out)
     return np.einsum("t...i,t...j->t...ji", a[..., 0, :], b[..., 0], out=out)
@@ -147,23 +149,23 @@ def _scratch(name, size, dtype):
     return held[:size]
 
 
-def _fused_sums(at, bt, rects, lanes):
+def _fused_sums(at, bt, rects, lanes, shape):
     """Fused multiply-add chains from +0 (``_products``' columns) over the depth:
     (columns,). Each step adds the exact float64 products of every chain to their sums
     (float64 holding float32 values) and rounds to float32 (``_stepped``), ``_PIECE``
     products at a time; the chains with a step whose float64 sum lies exactly halfway
     between two float32 values (a double rounding) are redone (``_redone``)."""
     steps = at.shape[0] // lanes
-    width = lanes * _width(at, bt, rects)
+    width = lanes * _width(shape, rects)
     piece = min(steps, max(1, _PIECE // width))
     sums, rounded, tied = np.zeros(width, _D), np.zeros(width, _F), None
     for t0 in range(0, steps, piece):
-        ties = _stepped(_products(at, bt, rects, lanes, t0, piece), sums, rounded)
+        ties = _stepped(_products(at, bt, rects, lanes, t0, piece, shape), sums, rounded)
         if ties is not None:
             tied = ties if tied is None else tied | ties
     if tied is not None:
         cols = np.flatnonzero(tied)
-        rounded[cols] = _redone(at, bt, rects, lanes, cols)
+        rounded[cols] = _redone(at, bt, rects, lanes, shape, cols)
     return rounded
 
 
@@ -180,31 +182,31 @@ def _stepped(wide, sums, rounded):
     return (bits == _TIE).any(0) if bits.min() == _TIE else None
 
 
-def _redone(at, bt, rects, lanes, cols):
+def _redone(at, bt, rects, lanes, shape, cols):
     """The chains ``cols`` of ``_fused_sums`` with their double roundings redone: the depth
     in pieces of ``_BUDGET`` products (of all chains), a chain with a tie in a piece redone
     from the piece's start with ``_fma``. These are the pieces this model has always used,
     so that a chain whose sums pass float32's subnormal range (where neither way is exact)
     keeps its bits."""
     steps = at.shape[0] // lanes
-    chunk = min(steps, max(1, _BUDGET // (lanes * _width(at, bt, rects))))
+    chunk = min(steps, max(1, _BUDGET // (lanes * _width(shape, rects))))
     sums, rounded = np.zeros(cols.size, _D), np.zeros(cols.size, _F)
     for t0 in range(0, steps, chunk):
         start = rounded.copy()
-        ties = _stepped(_products(at, bt, rects, lanes, t0, chunk)[:, cols], sums, rounded)
+        wide = _products(at, bt, rects, lanes, t0, chunk, shape)[:, cols]
+        ties = _stepped(wide, sums, rounded)
         if ties is not None:
             ties = np.flatnonzero(ties)
             acc = start[ties]
-            for product in _products(at, bt, rects, lanes, t0, chunk)[:, cols[ties]]:
+            for product in _products(at, bt, rects, lanes, t0, chunk, shape)[:, cols[ties]]:
                 acc = _fma(product, acc)
             rounded[ties] = acc
             sums[ties] = acc
     return rounded
 
 
-def _width(at, bt, rects):
-    """How many outputs the rectangles have in all."""
-    shape = _shape(at, bt)
+def _width(shape, rects):
+    """How many outputs the rectangles of a kernel's output ``shape`` have in all."""
     return math.prod(shape[:-2]) * sum(_count(rows, shape[-2]) * _count(cols, shape[-1])
                                        for rows, cols in rects)
 
@@ -239,27 +241,27 @@ def _accumulate(at, bt, lanes):
     return acc + _F(0)                            # a sum from +0 is never -0
 
 
-def _chain(at, bt, rects):
+def _chain(at, bt, rects, shape):
     """One fused chain over the whole depth per output."""
-    return _fused_sums(at, bt, rects, 1)
+    return _fused_sums(at, bt, rects, 1, shape)
 
 
-def _fused_pair(at, bt, rects):
+def _fused_pair(at, bt, rects, shape):
     """Even and odd depths in two fused chains, joined, then the odd last depth fused."""
     depth = at.shape[0]
     whole = depth - depth % 2
-    sums, start, outs = _fused_sums(at[:whole], bt[:whole], rects, 2), 0, []
+    sums, start, outs = _fused_sums(at[:whole], bt[:whole], rects, 2, shape), 0, []
     for rect in rects:
-        width = _width(at, bt, [rect])
+        width = _width(shape, [rect])
         outs.append(sums[start:start + width] + sums[start + width:start + 2 * width])
         start += 2 * width
     out = outs[0] if len(outs) == 1 else np.concatenate(outs)
     if depth % 2 == 0:
         return out
-    return _fma(_products(at[whole:], bt[whole:], rects, 1, 0, 1)[0], out)
+    return _fma(_products(at[whole:], bt[whole:], rects, 1, 0, 1, shape)[0], out)
 
 
-def _unfused_pair(at, bt, rects):
+def _unfused_pair(at, bt, rects, shape):
     """As ``_fused_pair`` with each product rounded to float32 before its addition."""
     depth = at.shape[0]
     whole = depth - depth % 2
@@ -325,13 +327,12 @@ def _parts(m, n, nc):
                  if any(rows.size and cols.size for rows, cols in rects))
 
 
-def _kernel(at, bt, parts):
+def _kernel(at, bt, parts, shape):
     """One depth block of the nocopy kernel, ``at`` (kb, ..., m, 1) and ``bt`` (kb, ..., 1,
-    n) float64: (..., m, n)."""
-    shape = _shape(at, bt)
+    n) float64: ``shape`` (..., m, n)."""
     out = None
     for order, rects in parts:
-        sums, start = _ORDERS[order](at, bt, rects), 0
+        sums, start = _ORDERS[order](at, bt, rects, shape), 0
         for rows, cols in rects:
             if rows is None and cols is None:
                 return sums.reshape(shape)
@@ -522,13 +523,13 @@ def _contract(a, b, blocks, parts, swap):
     """The contraction's depth blocks, each the nocopy kernel's, added up. ``swap``: the
     kernel runs on the transposed output (one order for all of it, more rows than columns),
     so that its products' inner loops are the longer side."""
-    at, bt, _ = _depth_first(a, b, 1, swap, _D)
+    at, bt, shape = _depth_first(a, b, 1, swap, _D)
     out = None
     for k0, k1 in blocks:
         if k1 - k0 == 1:             # every order: the product, rounded (+0 + p)
             part = a[..., k0:k1] * b[..., k0:k1, :] + _F(0)
         else:
-            part = _kernel(at[k0:k1], bt[k0:k1], parts)
+            part = _kernel(at[k0:k1], bt[k0:k1], parts, shape[1:])
             if swap:
                 part = np.ascontiguousarray(np.swapaxes(part, -1, -2))
         out = part if out is None else out + part

@@ -27,7 +27,7 @@ import numpy as np
 
 from simdist.framework import kernels
 
-_ELEMENTWISE = ("AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference",
+_ELEMENTWISE = ("AddV2", "Sub", "Mul", "Maximum", "Minimum", "SquaredDifference",
                 "Neg", "Square", "Abs", "Sqrt", "Tanh", "Erf", "Relu",
                 "Greater", "GreaterEqual", "Less", "LessEqual", "Equal",
                 "NotEqual", "SelectV2", "Cast", "MatMul")
@@ -43,12 +43,47 @@ def build(op_type, kernel, attrs, values, out):
 
 def _padded(kernel, values):
     """``kernel`` itself, its lower-rank inputs given unit axes after the leading one."""
-    rank = max((v.ndim for v in values), default=0)
-    pads = [None if v.ndim == rank else (-1,) + (1,) * (rank - v.ndim) + v.shape
-            for v in values]
+    pads = _pads(values)
     if all(p is None for p in pads):
         return kernel
     return lambda *xs: kernel(*[x if p is None else x.reshape(p) for x, p in zip(xs, pads)])
+
+
+def _pads(values):
+    """Per input: None, or the shape giving a stacked input of a lower rank unit axes after
+    the leading one (NumPy then broadcasts rows with rows)."""
+    rank = max((v.ndim for v in values), default=0)
+    return [None if v.ndim == rank else (-1,) + (1,) * (rank - v.ndim) + v.shape
+            for v in values]
+
+
+def _real_div(kernel, attrs, values, out):
+    """RealDiv; by a constant, Grappler's ``x * Reciprocal(c)`` (grappler_arithmetic.
+    reciprocal_mul) with each row's reciprocal taken as its own op takes it (a tensor of
+    its own), once per stacked constant (the same read-only array at every run)."""
+    x, c = values
+    if not attrs.get("constant") or type(x) is not np.ndarray or x.dtype.kind != "f":
+        return _padded(kernel, values)
+    from simdist.framework.ops import math_ops
+
+    dtype, (pad_x, pad_c) = x.dtype, _pads(values)
+    memo: list = [None, None]   # (the stacked constant, its rows' reciprocals)
+
+    def inverse(y):
+        if memo[0] is not y:
+            value = np.stack([math_ops._reciprocal(np.asarray(row, dtype)) for row in y])
+            memo[:] = (y if not y.flags.writeable and y.base is None else None), value
+        return memo[1]
+
+    def stacked(a, y):
+        with np.errstate(all="ignore"):
+            r = inverse(y)
+            value = (a if pad_x is None else a.reshape(pad_x)) * \
+                (r if pad_c is None else r.reshape(pad_c))
+        if value.dtype != dtype:
+            value = value.astype(dtype, copy=False)
+        return value if type(value) is np.ndarray else np.asarray(value)
+    return stacked
 
 
 def _bias_add(kernel, attrs, values, out):
@@ -63,6 +98,13 @@ def _bias_add_grad(kernel, attrs, values, out):
     from simdist.framework.ops import nn_ops
 
     axis = attrs["axis"]   # each row's sums in TF's order (nn_ops.bias_grad_value)
+    (v,) = values
+    if type(v) is np.ndarray and v.dtype == np.float32 and v.ndim and axis == v.ndim - 1:
+        depth = v.shape[-1]   # channels last: eigen_redux.outer_sum of (rest, depth)
+        summed = _eigen("eigen_redux").outer_sum_stacked(v.size // depth if depth else 0,
+                                                         depth)
+        if summed is not None:
+            return lambda x: summed(x.reshape(x.shape[0], -1, depth))
     return lambda x: np.stack([nn_ops.bias_grad_value(row, axis) for row in x])
 
 
@@ -135,7 +177,8 @@ def _eigen(module):
     return importlib.import_module(f"simdist.framework.ops.{module}")
 
 
-_BUILDERS = {"BiasAdd": _bias_add, "Exp": _float32_rows(lambda: _eigen("eigen_cpu").exp_rows),
+_BUILDERS = {"BiasAdd": _bias_add, "RealDiv": _real_div,
+             "Exp": _float32_rows(lambda: _eigen("eigen_cpu").exp_rows),
              "Sigmoid": _float32_rows(lambda: _eigen("eigen_unary").sigmoid_rows),
              "Log": _float32_rows(lambda: _eigen("eigen_unary").log_rows),
              "Log1p": _float32_rows(lambda: _eigen("eigen_log1p").log1p_rows),

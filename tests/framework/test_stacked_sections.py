@@ -19,6 +19,7 @@ from simdist.framework import (
     stacked_kernels,
     stacked_sections,
 )
+from simdist.framework.ops import nn_ops
 from simdist.hardware import backend as _backend
 
 pytestmark = pytest.mark.skipif(
@@ -183,7 +184,7 @@ def test_stacked_exp_gives_each_replicas_bits_packets_and_tail(shape):
 def test_shaping_and_reducing_stacked_kernels_give_each_replicas_bits(data, replicas):
     rng = np.random.default_rng(data.draw(st.integers(0, 2**16)))
     rows, cols = data.draw(st.integers(1, 70)), data.draw(st.integers(1, 9))
-    case = data.draw(st.sampled_from(["matmul", "bias", "sum", "mean", "reshape",
+    case = data.draw(st.sampled_from(["matmul", "bias", "bias_grad", "sum", "mean", "reshape",
                                       "broadcast", "ones", "zeros", "size"]))
     a = [(rng.standard_normal((rows, cols)) * 2).astype(np.float32) for _ in range(replicas)]
     if case == "matmul":
@@ -205,6 +206,7 @@ def test_shaping_and_reducing_stacked_kernels_give_each_replicas_bits(data, repl
         per_replica = [(x[:, :1].copy(),) for x in a]
     else:
         op = {"reshape": lambda x: tf.reshape(x, [-1]), "ones": tf.ones_like,
+              "bias_grad": lambda x: nn_ops.bias_add_grad(x, -1),
               "zeros": tf.zeros_like, "size": tf.size}[case]
         per_replica = [(x,) for x in a]
     assert _rows_equal(op, per_replica)

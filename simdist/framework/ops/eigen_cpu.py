@@ -90,8 +90,14 @@ def quiet_nans(given, out):
 def by_packets(packets, tail, *rows):
     """An element-wise kernel of the 2-D arrays ``rows`` (one shape), each row a tensor of
     its own: its whole packets of 8 by ``packets``, the values after them by ``tail``."""
-    whole = rows[0].shape[1] - rows[0].shape[1] % PACKET
+    size = rows[0].shape[1]
+    whole = size - size % PACKET
     out = np.empty(rows[0].shape, _F)
+    if not size:
+        return out
+    if whole == size or not whole:   # one formula for every value: no call on no values
+        out[...] = (packets if whole else tail)(*rows)
+        return out
     out[:, :whole] = packets(*(r[:, :whole] for r in rows))
     out[:, whole:] = tail(*(r[:, whole:] for r in rows))
     return out

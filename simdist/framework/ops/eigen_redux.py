@@ -64,18 +64,38 @@ def outer_sum(x, itemsize=4):
     rows, depth = x.shape
     if rows == 1:
         return x[0].copy()
-    if depth > INTRA_OP_THREADS * 32 or rows == 0:
+    blocks = _outer_blocks(rows, depth, itemsize)
+    if blocks is None:
         return _rows_in_order(x)
+    blocks, block_rows = blocks
+    out = _rows_in_order(x[:block_rows])
+    for start in range(block_rows, blocks * block_rows, block_rows):
+        out = out + _rows_in_order(x[start:start + block_rows])
+    return out
+
+
+def _outer_blocks(rows, depth, itemsize):
+    """outer_sum's blocks and the rows of each (rows > 1), or None where one buffer adds
+    every row in order (one block, one thread, or too many columns)."""
+    if depth > INTRA_OP_THREADS * 32 or rows == 0:
+        return None
     total = rows * depth
     min_block_rows = _divup(_MIN_BLOCK_WORKLOAD, depth)
     blocks = min(rows, _divup(total, min_block_rows), INTRA_OP_THREADS)
     block_rows = _divup(rows, blocks)
     if blocks == 1 or _threads_used(blocks, block_rows * depth, itemsize) == 1:
-        return _rows_in_order(x)   # one call runs every block into the first buffer
-    out = _rows_in_order(x[:block_rows])
-    for start in range(block_rows, blocks * block_rows, block_rows):
-        out = out + _rows_in_order(x[start:start + block_rows])
-    return out
+        return None   # one call runs every block into the first buffer
+    return blocks, block_rows
+
+
+def outer_sum_stacked(rows, depth, itemsize=4):
+    """``outer_sum`` of each of several float32 arrays (rows, depth) stacked on a new
+    leading axis, as a function of the stacked array: one accumulation for all of them
+    where each adds its rows in order; else None."""
+    if rows < 2 or _outer_blocks(rows, depth, itemsize) is not None:
+        return None
+    # each array's columns row after row from +0, as _rows_in_order
+    return lambda x: np.cumsum(x, axis=1, dtype=_F)[:, -1] + _F(0)
 
 
 def _run_sum(flat, start, stop):

@@ -109,8 +109,12 @@ def _numeric(kernel, kinds="biuf"):
 
 
 def _compare(fn):
-    return _numeric(_quiet(lambda a, b: np.asarray(fn(a, b)).astype(np.bool_, copy=False)),
-                    "iuf")
+    def compare(a, b):
+        value = fn(a, b)
+        if type(value) is np.ndarray and value.dtype == np.bool_:
+            return value
+        return np.asarray(value).astype(np.bool_, copy=False)
+    return _numeric(_quiet(compare), "iuf")
 
 
 def _matmul(attrs, values, out):

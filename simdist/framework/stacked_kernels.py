@@ -91,7 +91,7 @@ def _bias_add(kernel, attrs, values, out):
     shape = [1] * v.ndim
     shape[attrs["axis"]] = b.shape[0]
     shape = (-1,) + tuple(shape)
-    return lambda x, y: x + np.reshape(y, shape)
+    return lambda x, y: x + y.reshape(shape)
 
 
 def _bias_add_grad(kernel, attrs, values, out):
@@ -105,7 +105,7 @@ def _bias_add_grad(kernel, attrs, values, out):
                                                          depth)
         if summed is not None:
             return lambda x: summed(x.reshape(x.shape[0], -1, depth))
-    return lambda x: np.stack([nn_ops.bias_grad_value(row, axis) for row in x])
+    return lambda x: np.array([nn_ops.bias_grad_value(row, axis) for row in x])
 
 
 def _reduction(name):
@@ -124,35 +124,54 @@ def _reduction(name):
                   and own != tuple(range(v.ndim - len(own), v.ndim)))
 
         def stacked(x):
-            value = np.stack([fn(row, own) for row in x]) if by_row else np.asarray(fn(x, axes))
+            value = np.array([fn(row, own) for row in x]) if by_row else np.asarray(fn(x, axes))
             if value.dtype != x.dtype:
                 value = value.astype(x.dtype)
-            return value if shape is None else np.reshape(value, shape)
+            return value if shape is None else value.reshape(shape)
         return stacked
     return builder
 
 
 def _reshape(kernel, attrs, values, out):
     shape = (-1,) + out.shape
-    return lambda x: np.reshape(x, shape)
+    return lambda x: x.reshape(shape)
 
 
 def _broadcast_to(kernel, attrs, values, out):
     (v,) = values
     pad, shape = (-1,) + (1,) * (out.ndim - v.ndim) + v.shape, out.shape
-    return lambda x: np.broadcast_to(x.reshape(pad), (x.shape[0],) + shape).copy()
+
+    def stacked(x):   # a new array of the rows' values repeated (np.broadcast_to's copy)
+        value = np.empty((x.shape[0],) + shape, x.dtype)
+        value[...] = x.reshape(pad)
+        return value
+    return stacked
+
+
+def _copies(make):
+    """A kernel giving a new array ``make(rows)`` for a stacked input of ``rows`` rows:
+    a copy of the one made at the first run with that many rows."""
+    made: dict = {}
+
+    def kernel(x):
+        rows = x.shape[0]
+        value = made.get(rows)
+        if value is None:
+            value = made[rows] = make(rows)
+        return value.copy()
+    return kernel
 
 
 def _fill(make):
     def builder(kernel, attrs, values, out):
         shape, dtype = out.shape, out.dtype
-        return lambda x: make((x.shape[0],) + shape, dtype)
+        return _copies(lambda rows: make((rows,) + shape, dtype))
     return builder
 
 
 def _size(kernel, attrs, values, out):
     size, dtype = values[0].size, out.dtype
-    return lambda x: np.full(x.shape[0], size, dtype=dtype)
+    return _copies(lambda rows: np.full(rows, size, dtype=dtype))
 
 
 def _float32_rows(rows_fn):

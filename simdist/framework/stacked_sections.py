@@ -168,6 +168,7 @@ class _Stacked:
         self.inputs = inputs   # input slots the kernels read (the members' tensors)
         self.blocks = blocks   # [(loud, [step(arrays, objs)])]
         self.kept = kept       # per member: [(slot, how, what, device)] of its result tensors
+        self.commit_plans = [None] * len(kept)   # per member: (section, live, held): commits
         self.made = made       # slots the steps make
         self.ops = ops         # slots kernels make (rows are views of a stacked array)
 
@@ -214,11 +215,35 @@ class _Stacked:
         return cls(total, end, sorted(inputs), blocks, [_kept(p, end) for p in programs], made,
                    ops)
 
+    def commits(self, member, k, section, arrays, slots):
+        """Member ``k``'s commit of ``section``: its entries of ``kept`` that make a tensor
+        or write a variable, and [(device, bytes)] of its dead outputs' tensors (a tensor
+        nothing reads: only its bytes, held), made at its first commit (the shapes are the
+        program's at every execution)."""
+        made = self.commit_plans[k]
+        if made is not None and made[0] is section:
+            return made[1], made[2]
+        dead = member.held_slots(section) if hasattr(member, "held_slots") else ()
+        live, held = [], {}   # device -> bytes of the dead outputs' tensors
+        for entry in self.kept[k]:
+            slot, how, what, dev = entry
+            if slot not in dead:
+                live.append(entry)
+                continue
+            if how == "op":
+                a = arrays[slot]
+                nbytes = a.nbytes // a.shape[0]
+            else:
+                nbytes = array_api.nbytes(slots[what]._value if how == "read" else what)
+            held[dev] = held.get(dev, 0) + nbytes
+        self.commit_plans[k] = section, live, list(held.items())
+        return live, self.commit_plans[k][2]
+
     def run(self, objs):
         """The members' arrays (a _Stash), or None on a floating-point error."""
         arrays = [None] * self.total
         for i in self.inputs:
-            arrays[i] = np.stack([o[i]._value for o in objs])
+            arrays[i] = _stacked([o[i]._value for o in objs])
         strict = {k: "ignore" if v == "ignore" else "raise" for k, v in np.geterr().items()}
         try:
             for loud, steps in self.blocks:
@@ -250,9 +275,26 @@ class _Stacked:
         return True
 
 
+def _stacked(values):
+    """The members' arrays of one shape and dtype stacked on a new leading axis (a new
+    array: np.stack's, made at once)."""
+    return np.array(values)
+
+
 def _op(kernel, ins, slot):
-    def step(arrays, objs):
-        arrays[slot] = kernel(*[arrays[i] for i in ins])
+    if len(ins) == 1:
+        (a,) = ins
+
+        def step(arrays, objs):
+            arrays[slot] = kernel(arrays[a])
+    elif len(ins) == 2:
+        a, b = ins
+
+        def step(arrays, objs):
+            arrays[slot] = kernel(arrays[a], arrays[b])
+    else:
+        def step(arrays, objs):
+            arrays[slot] = kernel(*[arrays[i] for i in ins])
     return step
 
 
@@ -260,7 +302,7 @@ def _read(obj, slot):
     def step(arrays, objs):
         value = arrays[obj]   # the members' variable as the run left it, or as it is
         if value is None:
-            value = arrays[obj] = np.stack([o[obj]._value for o in objs])
+            value = arrays[obj] = _stacked([o[obj]._value for o in objs])
         arrays[slot] = value
     return step
 
@@ -270,7 +312,7 @@ def _write(fn, obj, delta, slot):
     def step(arrays, objs):
         value = arrays[obj]
         if value is None:
-            value = np.stack([o[obj]._value for o in objs])
+            value = _stacked([o[obj]._value for o in objs])
         arrays[slot] = arrays[obj] = fn(value, arrays[delta])
     return step
 
@@ -408,17 +450,9 @@ class _Stash:
         op_capture.raise_peaks(program)
         slots = objs + [None] * program.size
         arrays = self.arrays
-        dead = member.held_slots(section) if hasattr(member, "held_slots") else ()
-        held: dict = {}   # device -> bytes of the dead outputs' tensors
-        for slot, how, what, dev in self.stacked.kept[k]:
-            if slot in dead:   # a tensor nothing reads: only its bytes, held
-                if how == "op":
-                    a = arrays[slot]
-                    nbytes = a.nbytes // a.shape[0]
-                else:
-                    nbytes = array_api.nbytes(slots[what]._value if how == "read" else what)
-                held[dev] = held.get(dev, 0) + nbytes
-            elif how == "op":
+        live, held = self.stacked.commits(member, k, section, arrays, slots)
+        for slot, how, what, dev in live:
+            if how == "op":
                 slots[slot] = Tensor(arrays[slot][k, ...], dev)
             elif how == "write":   # as _WriteStep.compute: the variable's new value
                 slots[what]._value = arrays[slot][k]
@@ -427,7 +461,7 @@ class _Stash:
             else:
                 slots[slot] = Tensor(what, dev)
         if held:
-            env.setdefault(HELD, []).extend(Held(dev, n) for dev, n in held.items())
+            env.setdefault(HELD, []).extend(Held(dev, n) for dev, n in held)
         gathered = program.raw.gathered
         gathered._charge(gathered.before[-1])
         for slot, tag in program.tags:

@@ -124,14 +124,20 @@ def _matmul(attrs, values, out):
     from simdist.framework.ops import onednn_sgemm  # loaded with the ops, after this
 
     ta, tb = attrs["transpose_a"], attrs["transpose_b"]
-    mt = array_api.matrix_transpose
     host32 = a.dtype == b.dtype == np.float32
+    mt = _swapped   # NumPy arrays (verified: every kernel's inputs are)
 
     def product(x, y):   # as math_ops.matmul: TF's CPU bits for float32 (stacked too)
         x, y = mt(x) if ta else x, mt(y) if tb else y
         value = onednn_sgemm.sgemm(x, y, transposed=(ta, tb)) if host32 else None
         return np.matmul(x, y) if value is None else value
     return _quiet(product)
+
+
+def _swapped(x):
+    """A NumPy array's matrix transpose (array_api.matrix_transpose's view, at a method's
+    cost)."""
+    return x.swapaxes(-1, -2)
 
 
 def _bias_add(attrs, values, out):

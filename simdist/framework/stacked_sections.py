@@ -292,6 +292,11 @@ def _op(kernel, ins, slot):
 
         def step(arrays, objs):
             arrays[slot] = kernel(arrays[a], arrays[b])
+    elif len(ins) == 3:
+        a, b, c = ins
+
+        def step(arrays, objs):
+            arrays[slot] = kernel(arrays[a], arrays[b], arrays[c])
     else:
         def step(arrays, objs):
             arrays[slot] = kernel(*[arrays[i] for i in ins])

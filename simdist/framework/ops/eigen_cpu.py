@@ -62,8 +62,10 @@ def _madd(a, b, c):
 def horner(coefficients, x):
     """Eigen's ppolevl: the polynomial of ``coefficients`` (highest degree first) at ``x``,
     each multiply-add rounded twice."""
-    out = np.full_like(x, coefficients[0])
-    for c in coefficients[1:]:
+    if len(coefficients) == 1:
+        return np.full_like(x, coefficients[0])
+    out = x * coefficients[0] + coefficients[1]   # (c0 * x, as full_like(x, c0) * x gives)
+    for c in coefficients[2:]:
         out = out * x + c
     return out
 
@@ -153,7 +155,17 @@ _P4, _ZERO = _F(0.49999988079071044921875), _F(0)
 
 def _pexp(x):
     zero = x < _LOWEST
-    x = np.minimum(x, _HIGHEST)
+    out = _pexp_unflushed(np.minimum(x, _HIGHEST))
+    return np.where(zero | (out < _TINY), _ZERO, out)
+
+
+# inputs in [-80, 80]: none below -104 or above 88.723, every result at least exp(-80)
+# ~ 1.8e-35, a normal float: pexp's clamp and flushes change nothing
+_ORDINARY_LO, _ORDINARY_HI = _F(-80), _F(80)
+
+
+def _pexp_unflushed(x):
+    """pexp of values at most 88.723, results below float32's smallest normal kept."""
     m = np.floor(_madd(x, _LOG2E, _HALF))
     r = _madd(m, _LN2_HI, x)
     r = _madd(m, _LN2_LO, r)
@@ -162,8 +174,7 @@ def _pexp(x):
     p_odd = _madd(r2, _P2, _P3)
     p_even = _madd(r2, p_even, _P4)
     y = _madd(r2, _madd(r, p_odd, p_even), r + _ONE)
-    out = np.maximum(np.ldexp(y, m.astype(np.int32)).astype(_F), x)
-    return np.where(zero | (out < _TINY), _ZERO, out)
+    return np.maximum(np.ldexp(y, m.astype(np.int32)).astype(_F), x)
 
 
 def exp(x):
@@ -175,6 +186,9 @@ def exp_rows(rows):
     """``exp`` of each row of the 2-D float32 array ``rows`` as of a tensor of its own (the
     values past a row's last whole packet by ``std::exp``): one computation for the rows
     of several replicas' tensors (stacked_kernels)."""
+    if rows.size and _ORDINARY_LO <= rows.min() and rows.max() <= _ORDINARY_HI:
+        with np.errstate(all="ignore"):
+            return by_packets(_pexp_unflushed, exp_tail, rows)
     out = by_packets(pexp, exp_tail, rows)
     out[out < _TINY] = 0
     return out

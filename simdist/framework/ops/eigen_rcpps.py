@@ -107,4 +107,32 @@ def reciprocal_rows(rows):
     from simdist.framework.ops.eigen_cpu import by_packets, daz, ftz
 
     with np.errstate(all="ignore"):
-        return ftz(by_packets(preciprocal, lambda t: _ONE / t, daz(rows)))
+        a = np.asarray(rows, _F)
+        if a.size and ((a.view(np.uint32) & _EXPONENT) - _SMALLEST).max() <= _SPAN:
+            return by_packets(_ordinary, _divided, a)
+        return ftz(by_packets(preciprocal, _divided, daz(rows)))
+
+
+def _divided(t):
+    return _ONE / t
+
+
+# ``reciprocal_rows`` of normal values below 2**100 in magnitude (their exponent bits less
+# 2**23 at most _SPAN): no input is flushed, no rcpps underflows, no Newton term and no
+# result is subnormal (1/a > 2**-100, and 1 - a x is 0 or at least 2**-24), none is NaN
+_EXPONENT, _SIGN = np.uint32(0x7F800000), np.uint32(0x80000000)
+_SMALLEST, _SPAN = np.uint32(1 << 23), np.uint32(225 << 23)
+_EXPONENTS = np.uint32(253 << 23)   # rcpps's exponent bits: 253 less the input's
+
+
+@functools.cache
+def _mantissas():
+    return _table() & np.uint32(0x7FFFFF)
+
+
+def _ordinary(a):
+    """``preciprocal`` of such values: rcpps and the Newton step without the cases."""
+    bits = a.view(np.uint32)
+    x = ((_EXPONENTS - (bits & _EXPONENT)) | _mantissas()[(bits >> 11) & 0xFFF] |
+         (bits & _SIGN)).view(_F)
+    return x * (_ONE - a * x) + x

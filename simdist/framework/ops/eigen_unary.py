@@ -63,7 +63,10 @@ def sigmoid_rows(rows):
     """``sigmoid`` of each row of ``rows`` (n, size) as a tensor of its own (a stacked
     kernel's replicas: each row's last ``size % 8`` values take the scalar formula)."""
     with np.errstate(all="ignore"):
-        return by_packets(_logistic_packets, _logistic_tail, daz(rows))
+        x = daz(rows)
+        if x.size and _ORDINARY_LO <= x.min() and x.max() <= _ORDINARY_HI:
+            return by_packets(_ordinary_logistic, _logistic_tail, x)
+        return by_packets(_logistic_packets, _logistic_tail, x)
 
 
 def _logistic_tail(x):
@@ -109,6 +112,8 @@ def plog(given):
     e = e - np.where(low, _F(1), _F(0))
     x = (x * horner(_LOG_P, x)) / horner(_LOG_Q, x)
     x = e * _F(0.693147180559945309) + x
+    if given.size and given.min() > 0 and given.max() < _F(np.inf):
+        return x   # no infinity, negative, NaN or zero
     x = np.where(given == _F(np.inf), given, x)
     x = np.where((given < 0) | np.isnan(given), _INVALID, x)
     return np.where(given == 0, _F(-np.inf), x)
@@ -116,6 +121,25 @@ def plog(given):
 
 def _logistic_packets(x):
     zero = x < _EXP_LO
+    e = ftz(_half_exp(x))
+    e = ftz(e * e)
+    return np.where(zero, _F(0), ftz(e / (_F(1) + e)))
+
+
+# inputs in [-80, 80]: exp(x / 2), its square and the quotient are normal floats (at least
+# exp(-80) ~ 1.8e-35), none is below -104: the packets' flushes and zeros change nothing
+_ORDINARY_LO, _ORDINARY_HI = _F(-80), _F(80)
+
+
+def _ordinary_logistic(x):
+    """``_logistic_packets`` of values in [_ORDINARY_LO, _ORDINARY_HI]."""
+    e = _half_exp(x)
+    e = e * e
+    return e / (_F(1) + e)
+
+
+def _half_exp(x):
+    """The packets' ``exp(min(x, 16.6355324) / 2)`` (Cephes' reduction), unflushed."""
     half = np.minimum(x, _EXP_HI) * _F(0.5)
     m = np.floor(half * _F(1.44269504088896341) + _F(0.5))
     r = m * _F(-0.693359375) + half
@@ -124,6 +148,4 @@ def _logistic_packets(x):
     p_even = r2 * _F(4.1898667812347412109375e-2) + _F(0.49999141693115234375)
     p_odd = r2 * _F(8.33471305668354034423828125e-3) + _F(0.16666877269744873046875)
     p = r2 * (r * p_odd + p_even) + (r + _F(1))
-    e = ftz(np.ldexp(p, m.astype(np.int32)).astype(_F))
-    e = ftz(e * e)
-    return np.where(zero, _F(0), ftz(e / (_F(1) + e)))
+    return np.ldexp(p, m.astype(np.int32)).astype(_F)

@@ -26,6 +26,8 @@ Eigen's TensorReduction.h (InnerMostDimReducer, InnerMostDimPreserver, GenericDi
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from simdist.framework.ops import eigen_cpu
@@ -91,22 +93,32 @@ def reduce_sum(v, axes):
     (not float32, rows longer than eigen_cpu.LEAF)."""
     if type(v) is not np.ndarray or v.dtype != _F:
         return None
-    out_shape = tuple(d for i, d in enumerate(v.shape) if i not in axes)
-    sizes, first_reduced = runs(v.shape, axes)
-    x = v.reshape(sizes)
+    return _planned(v.shape, tuple(axes))(v)
+
+
+@functools.lru_cache(maxsize=1024)
+def _planned(shape, axes):
+    """reduce_sum of a float32 array of ``shape`` over ``axes`` as a function of the array:
+    the runs and the order they take are the shape's (made once per shape)."""
+    out_shape = tuple(d for i, d in enumerate(shape) if i not in axes)
+    sizes, first_reduced = runs(shape, axes)
     if len(sizes) == 0 or len(sizes) == 1 and not first_reduced:
-        out = x.copy()   # nothing reduced (TF copies the input)
+        body = np.copy   # nothing reduced (TF copies the input)
     elif len(sizes) == 1:
-        out = _rows(x.reshape(1, -1))
+        body = lambda x: _rows(x.reshape(1, -1))  # noqa: E731
     elif len(sizes) == 2:
-        out = eigen_cpu.column_sum(x) if first_reduced else _rows(x)
+        body = eigen_cpu.column_sum if first_reduced else _rows
     elif len(sizes) == 3 and first_reduced:
-        out = _in_order(np.moveaxis(x, 2, 0).reshape(-1, sizes[1]), 0)
+        body = lambda x: _in_order(np.moveaxis(x, 2, 0).reshape(-1, sizes[1]), 0)  # noqa: E731
     elif len(sizes) == 3:
-        out = _preserved(x)
+        body = _preserved
     else:
         kept = list(range(1 if first_reduced else 0, len(sizes), 2))
         cut = [i for i in range(len(sizes)) if i not in kept]
-        rows = np.transpose(x, kept + cut).reshape(int(np.prod([sizes[i] for i in kept])), -1)
-        out = _rows(rows)
-    return None if out is None else np.reshape(out, out_shape)
+        count = int(np.prod([sizes[i] for i in kept]))
+        body = lambda x: _rows(np.transpose(x, kept + cut).reshape(count, -1))  # noqa: E731
+
+    def planned(v):
+        out = body(v.reshape(sizes))
+        return None if out is None else np.reshape(out, out_shape)
+    return planned

@@ -377,17 +377,12 @@ def _events(sched, cost, times, nodes, bounds, itemsize, op):
                            ("step", i, "src", t.src, "dst", t.dst, "dst_device", nodes[t.dst],
                             "chunk", t.chunk, "nchunks", t.nchunks, "bytes", nb,
                             "combine", t.combine, "op", op or "copy", "collective", label)))
-        out.append((sc.time, events))
-    return out
+        out.append((sc.time, tuple(events)))
+    return tuple(out)   # tuples: a trace keeps it pending as it is (Trace.record_steps)
 
 
 def _record(trace, template, start):
     """The template's events (``_events``) from ``start``: each step's events start at its
-    step's start and last their durations; the next step starts when this one ends."""
-    t0 = float(start)
-    batch = []
-    for step_time, events in template:
-        for name, cat, device, duration, args in events:
-            batch.append((name, cat, device, t0, t0 + duration, *args))
-        t0 += step_time
-    trace.record_events(batch)
+    step's start and last their durations; the next step starts when this one ends (laid
+    out when the trace is read: trace.steps_events)."""
+    trace.record_steps(template, start, sum(len(events) for _, events in template))

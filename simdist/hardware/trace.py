@@ -24,8 +24,11 @@ Glossary:
                   columns, until read: a plain tuple too, ``(COLUMNS, n, names, device,
                   starts, flops, nbytes)``, untracked as soon as its columns are tuples
                   (``Device.run_ops`` passes tuples; an object per entry stayed tracked, and
-                  its growth set off a full collection, ~0.3 s, in seed 001's loop). What
-                  ``events`` gives is the same list of Events in the same order.
+                  its growth set off a full collection, ~0.3 s, in seed 001's loop). A
+                  collective's steps (``record_steps``: a template of events relative to
+                  the call's start, kept with its price) are one entry too, ``(STEPS, n,
+                  template, start)``, laid out at ``start`` when read. What ``events``
+                  gives is the same list of Events in the same order.
 """
 
 from __future__ import annotations
@@ -73,6 +76,22 @@ class Event:
 # The first field of a pending entry of columns (Trace.record_columns): (COLUMNS, n, names,
 # device, starts, flops, nbytes). Not a GC type, so the tuple can be untracked.
 COLUMNS = object()
+# The first field of a pending entry of a collective's steps (Trace.record_steps).
+STEPS = object()
+
+
+def steps_events(template, start) -> list:
+    """The ``record_events`` tuples of ``template`` laid out from ``start``: ``template`` is
+    ``((step time, ((name, cat, device, duration, args), ...)), ...)``; each step's events
+    start at the step's start and last their durations, the next step starts when this one
+    ends (``args``: keys and values in turn)."""
+    t0 = float(start)
+    batch = []
+    for step_time, events in template:
+        for name, cat, device, duration, args in events:
+            batch.append((name, cat, device, t0, t0 + duration, *args))
+        t0 += step_time
+    return batch
 
 
 class Trace:
@@ -117,6 +136,10 @@ class Trace:
                               {"flops": f, "bytes": b})
                         for name, start, end, f, b in zip(
                             names, starts, itertools.islice(starts, 1, None), flops, nbytes))
+                elif e[0] is STEPS:
+                    self._extra -= e[1] - 1
+                    events.extend(Event(f[0], f[1], f[2], f[3], f[4], dict(zip(f[5::2], f[6::2])))
+                                  for f in steps_events(e[2], e[3]))
                 elif len(e) == 6:
                     events.append(Event(e[0], "compute", e[1], e[2], e[3],
                                         {"flops": e[4], "bytes": e[5]}))
@@ -190,6 +213,18 @@ class Trace:
             return
         pending.extend(events)
 
+    def record_steps(self, template, start, n: int) -> None:
+        """:meth:`record_events` of ``steps_events(template, start)`` (``n`` events): one
+        pending entry, laid out when read (``template`` is kept as it is: tuples)."""
+        if not self.enabled or not n:
+            return
+        if self.max_events is not None and \
+                len(self._events) + len(self._pending) + self._extra + n > self.max_events:
+            self.record_events(steps_events(template, start))
+            return
+        self._extra += n - 1
+        self._pending.append((STEPS, n, template, start))
+
     def _warn_dropping(self) -> None:
         warnings.warn(
             f"The trace is full ({self.max_events:,} events): later events are dropped "
@@ -208,12 +243,16 @@ class Trace:
             total = len(self._events) + len(pending) + self._extra
             while total > n and pending:
                 e = pending[-1]
-                size = e[1] if e[0] is COLUMNS else 1
+                size = e[1] if e[0] is COLUMNS or e[0] is STEPS else 1
                 keep = max(size - (total - n), 0)
                 total -= size - keep
                 if size > 1:
                     self._extra -= size - max(keep, 1)
-                if keep:
+                if keep and e[0] is STEPS:   # its first events, each a pending tuple
+                    pending.pop()
+                    self._extra -= keep - 1
+                    pending.extend(steps_events(e[2], e[3])[:keep])
+                elif keep:
                     _, _, names, device, starts, flops, nbytes = e
                     pending[-1] = (COLUMNS, keep, names[:keep], device, starts[:keep + 1],
                                    flops[:keep], nbytes[:keep])

@@ -1,7 +1,7 @@
 """Pending trace events: an op's event is kept as a tuple until ``events`` is read, and
 reading gives what recording Events directly gave (the same Events, order, cap, drops,
 truncation), whether ops and events are recorded one by one or as a batch (``record_ops``,
-``record_events``, ``record_columns``)."""
+``record_events``, ``record_columns``, ``record_steps``)."""
 
 import gc
 import warnings
@@ -40,6 +40,7 @@ _actions = st.lists(st.one_of(
     st.tuples(st.just("ops"), st.integers(0, 5), st.floats(0, 10), st.integers(0, 4)),
     st.tuples(st.just("events"), st.integers(0, 5), st.floats(0, 10), st.integers(0, 4)),
     st.tuples(st.just("columns"), st.integers(0, 5), st.floats(0, 10), st.integers(0, 4)),
+    st.tuples(st.just("steps"), st.integers(0, 5), st.floats(0, 10), st.integers(0, 3)),
     st.tuples(st.just("read")),
     st.tuples(st.just("len")),
     st.tuples(st.just("clear")),
@@ -78,6 +79,19 @@ def test_reading_a_trace_gives_the_events_recording_them_at_once_gave(actions, c
                 trace.record_events(batch)
                 for e in batch:
                     eager.record(*e[:5], **dict(zip(e[5::2], e[6::2])))
+            elif action[0] == "steps":   # record_steps: step j's events after step j-1's
+                _, i, t, k = action
+                template = tuple((0.5 + j, tuple((f"Step{i}.{j}.{e}", "transfer", GPU, 0.25 * e,
+                                                  ("step", j) if e else ()) for e in range(j + 1)))
+                                 for j in range(k))
+                n = sum(len(events) for _, events in template)
+                trace.record_steps(template, t, n)
+                t0 = t
+                for step_time, events in template:
+                    for name, cat, device, duration, args in events:
+                        eager.record(name, cat, device, t0, t0 + duration,
+                                     **dict(zip(args[::2], args[1::2])))
+                    t0 += step_time
             elif action[0] == "record":
                 _, i, t, n = action
                 for tr in (trace, eager):
@@ -104,10 +118,21 @@ def test_a_pending_event_leaves_the_garbage_collector_alone():
     trace.record("Copy", "transfer", GPU, 1.0, 2.0, src="host", bytes=64)
     gc.collect()
     assert not any(gc.is_tracked(e) for e in trace._pending)   # no Event, no args dict
-    op, copy = trace.events
+    # A collective's steps: nested tuples of numbers and strings, which the collector
+    # untracks (one level of nesting per collection).
+    trace.record_steps(((1.0, (("Send", "transfer", GPU, 0.5, ("bytes", 8)),)),), 2.0, 1)
+    assert _untrackable(trace._pending[-1])
+    op, copy, send = trace.events
+    assert (send.start, send.end, send.args) == (2.0, 2.5, {"bytes": 8})
     assert (op.name, op.cat, op.args) == ("MatMul", "compute", {"flops": 128, "bytes": 512})
     assert (copy.name, copy.cat, copy.args) == ("Copy", "transfer", {"src": "host", "bytes": 64})
     assert list(copy.args) == ["src", "bytes"]   # the keywords' order
+
+
+def _untrackable(value) -> bool:
+    if type(value) is tuple:
+        return all(_untrackable(v) for v in value)
+    return type(value) in (str, int, float, bool, object)
 
 
 def test_events_set_replaces_the_pending_ones():

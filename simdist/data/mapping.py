@@ -71,23 +71,29 @@ def _runs_python(dataset) -> bool:
 def traced(input_dataset, spec_on):
     """``spec_on(element)`` (the spec a dataset function gives) as TF's trace of the
     function learns it: on the input's first element, or a stand-in of its spec when it has
-    none (None when neither exists or the stand-in's values fail an op); a function that
-    read tensors of the trace (``func_graph.captured_now``) is run again on their ones and
-    the dims that differ are unknown."""
+    none (None when neither exists or the stand-in's values fail an op); the dims that
+    differ on stand-ins of other values (zeros, ones: ``tf.pad(x, [[x, 0]])``) are unknown,
+    as in TF's symbolic trace; a function that read tensors of the trace
+    (``func_graph.captured_now``) is run again on their ones, likewise."""
     first = _first(input_dataset)
-    if first is None:
-        spec = input_dataset.element_spec
-        if spec is None:
-            return None
+    spec = input_dataset.element_spec
+    if first is not None:
+        got = traced_on(first, spec_on)
+    elif spec is None:
+        return None
+    else:
         try:
-            zeros = traced_on(structure.stand_in(spec), spec_on)
+            got = traced_on(structure.stand_in(spec), spec_on)
         except errors.OpError:   # a value the stand-in cannot be: the spec stays a guess
             return None
-        try:   # dims that depend on the values (``tf.pad(x, [[x, 0]])``) are unknown
-            return structure.relax_spec(zeros, traced_on(structure.stand_in(spec, 1), spec_on))
-        except errors.OpError:
-            return zeros
-    return traced_on(first, spec_on)
+    if got is None or spec is None:   # (a predicate's check gives no spec)
+        return got
+    for fill in (1,) if first is None else (0, 1):
+        try:
+            got = structure.relax_spec(got, traced_on(structure.stand_in(spec, fill), spec_on))
+        except Exception:  # noqa: BLE001 - a probe: a value the function does not take
+            continue
+    return got
 
 
 def traced_on(element, spec_on):

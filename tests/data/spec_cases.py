@@ -162,7 +162,8 @@ out = [list(runs), got, f.experimental_get_tracing_count()]
 """
 
 # ``tf.pad`` by a value of the element: simdist runs it eagerly (its spec read off a first
-# element or a stand-in), TF traces it; neither draws a shuffle's seeds or calls a generator
+# element or a stand-in, dims that differ on other values unknown), TF traces it; neither
+# draws a shuffle's seeds or calls a generator (map, filter, interleave)
 EAGER_MAP_PEEKS_NOTHING = """
 def padded(x):
     return tf.pad(tf.stack([x]), [[x % 3, 0]])
@@ -170,16 +171,19 @@ def rows(ds):
     return [[int(v) for v in row] for row in ds]
 tf.random.set_seed(1)
 shuffled = tf.data.Dataset.range(6).shuffle(6, seed=3).map(padded)
-shuffled.element_spec
+specs = [str(shuffled.element_spec)]
 calls = []
 def gen():
     calls.append("generator")
     yield from range(3)
 made = tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec([], tf.int64))
 mapped = made.map(padded)
-spec = str(mapped.element_spec)
+kept = made.filter(lambda x: tf.size(padded(x)) > 1)
+spread = made.interleave(lambda x: tf.data.Dataset.from_tensors(padded(x)), cycle_length=1)
+specs += [str(mapped.element_spec), str(spread.element_spec)]
 before = len(calls)
-out = [rows(shuffled), rows(shuffled), spec, before, rows(mapped), len(calls)]
+out = [rows(shuffled), rows(shuffled), specs, before, rows(mapped), [int(v) for v in kept],
+       rows(spread), len(calls)]
 """
 
 SHAPE_ERROR = """

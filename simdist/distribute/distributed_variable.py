@@ -141,6 +141,24 @@ class DistributedVariable(DistributedDelegate, Variable):
             return self._get_cross_replica()
         return self._get()
 
+    def _update_read(self, i, device):
+        """The copy ``_read_local`` picks in cross-replica context inside the scopes of
+        ``extended.update``'s update of copy ``i`` on ``device`` (``tf.device`` and
+        ``UpdateContext(i)``: row 1 of ``_get``, else rows 3 and 4), found without
+        entering them; None for a class that picks its copy otherwise."""
+        cls = type(self)
+        if cls._read_local is not DistributedVariable._read_local or \
+                cls._get is not DistributedVariable._get or \
+                cls._get_on_device_or_primary is not DistributedVariable._get_on_device_or_primary:
+            return None
+        values = self._values
+        if i < len(values):
+            return values[i]
+        for v in values:
+            if v._device is device:
+                return v
+        return self._primary
+
     def value(self):
         return self._read_local().read_value()
 

@@ -238,24 +238,36 @@ def test_it_steps_aside_where_it_does_not_apply(make):
 def test_other_devices_scalars_are_made_from_the_first_devices(traced):
     """Adam's scalars on every device but the step's first are made from the first's
     (``_fused_local_like``: the same tensors, allocations and charges, without the reads'
-    and constants' Python): taken on 3 of 4 devices at each step, with the per-variable
+    and constants' Python), the first's from the kept constants (``_fused_prepare_at``,
+    from the second step): taken on 3 of 4 devices at each step, with the per-variable
     path's bits, clocks, memory and events; a copy of the step counter set apart by hand
     makes its device's own."""
-    made = []
+    made, firsts = [], []
     original = tf.keras.optimizers.Adam._fused_local_like
+    original_first = tf.keras.optimizers.Adam._fused_prepare_at
 
-    def counted(self, first, dtype):
-        c = original(self, first, dtype)
+    def counted(self, first, dtype, at=None):
+        c = original(self, first, dtype, at)
         made.append(c is not None)
         return c
 
+    def counted_first(self, dtype, at):
+        c = original_first(self, dtype, at)
+        firsts.append(c is not None)
+        return c
+
     tf.keras.optimizers.Adam._fused_local_like = counted
+    tf.keras.optimizers.Adam._fused_prepare_at = counted_first
     try:
         hoisted, per_variable, taken = _both([3], 4, 2, traced, _adam)
     finally:
         tf.keras.optimizers.Adam._fused_local_like = original
+        tf.keras.optimizers.Adam._fused_prepare_at = original_first
     assert taken and all(taken)
     assert made == [True] * 6
+    # the first device's scalars: through _prepare_local in its scopes at the first step
+    # (its constants not converted yet), from the kept constants without them at the next
+    assert firsts == [False, True]
     assert hoisted == per_variable
 
 

@@ -162,17 +162,23 @@ def test_adams_step_constants_are_converted_once(monkeypatch):
 
     made, original = [], fused.constants
 
-    def recording(owner, specs):
-        tensors = original(owner, specs)
+    owner, specs = [], []
+
+    def recording(owner_, specs_):
+        tensors = original(owner_, specs_)
         made.append([t._value for t in tensors])
+        owner.append(owner_)
+        specs.append(specs_)
         return tensors
 
     monkeypatch.setattr(fused, "constants", recording)
     kept_run = world()
-    # two calls per step, on its first device (the others' are made from the first's:
-    # Adam._fused_local_like)
-    assert len(made) == 2 * 2
-    assert made[0][0] is made[2][0] and made[-1][2] is made[1][2]   # converted once
+    # two calls at the first step, on its first device (the others' are made from the
+    # first's: Adam._fused_local_like); the second step's first device takes the arrays
+    # they kept (Adam._fused_prepare_at)
+    assert len(made) == 2
+    for arrays, specs_ in zip(made, specs):   # converted once, kept
+        assert list(map(id, fused.kept_constants(owner[0], specs_))) == list(map(id, arrays))
     monkeypatch.setattr(fused, "constants", lambda owner, specs: [
         tf.constant(value, dtype=dtype) for value, dtype in specs])
     assert world() == kept_run

@@ -67,8 +67,7 @@ class Adam(Optimizer):
                 type(x) is float for x in (self.beta_1, self.beta_2)):
             return False
         step = self.iterations.read_value()
-        one_64, one, beta_1, beta_2 = fused.constants(
-            self, ((1, "int64"), (1.0, dtype), (self.beta_1, None), (self.beta_2, None)))
+        one_64, one, beta_1, beta_2 = fused.constants(self, self._alpha_constants(dtype))
         k = fused.scalar_kernel(c["lr"], step, one_64, one, beta_1, beta_2)
         if k is None or step._value.dtype != np.int64:
             return False
@@ -81,27 +80,73 @@ class Adam(Optimizer):
             k.device.run_ops(charges, memo)
         c["alpha"] = Tensor(alpha, k.device)
         c["one_minus_beta_1"], c["one_minus_beta_2"], c["epsilon"] = fused.constants(
-            self, ((1 - self.beta_1, dtype), (1 - self.beta_2, dtype), (self.epsilon, dtype)))
+            self, self._update_constants(dtype))
         fused.first_scalars(self, c, step._value,
                             [t._value for t in (one_64, one, beta_1, beta_2)], charges, memo)
         return True
 
-    def _fused_local_like(self, first, dtype):
+    def _alpha_constants(self, dtype):
+        return ((1, "int64"), (1.0, dtype), (self.beta_1, None), (self.beta_2, None))
+
+    def _update_constants(self, dtype):
+        return ((1 - self.beta_1, dtype), (1 - self.beta_2, dtype), (self.epsilon, dtype))
+
+    def _fused_prepare_at(self, dtype, at):
+        """``_prepare_local(dtype)`` on the step's first device, made without entering the
+        scopes of its copy's update (``at``: (replica index, device); fused_apply): where
+        ``_fused_prepare_local`` would run and its constants were converted at an earlier
+        step, the same tensors in the same order (the learning rate's read, which
+        ``tf.cast`` to its own dtype gives back, the step's read, the four constants,
+        ``alpha``, the last three constants), values and charges; else None (the call then
+        runs in the scopes)."""
+        if dtype != "float32" or type(self)._prepare_local is not Adam._prepare_local or \
+                not fused.plain_eager(False) or not all(
+                    type(x) is float for x in (self.beta_1, self.beta_2)):
+            return None
+        arrays = fused.kept_constants(self, self._alpha_constants(dtype))
+        tail = fused.kept_constants(self, self._update_constants(dtype))
+        lr = fused.local_copy(self.learning_rate, None, at)
+        step = fused.local_copy(self.iterations, None, at)
+        if arrays is None or tail is None or lr is None or step is None:
+            return None
+        lr_value, step_value = lr._value, step._value   # (NumPy arrays or scalars)
+        if not all(type(v) is np.ndarray or isinstance(v, np.generic)
+                   for v in (lr_value, step_value)) or lr_value.dtype != np.float32 or \
+                step_value.dtype != np.int64:
+            return None   # a cast, or a value the eager ops take otherwise
+        alpha, charges, memo = fused.shared_scalars(self, self._fused_alpha,
+                                                    (lr_value, step_value, *arrays))
+        dev = at[1]
+        c = {"lr": Tensor(lr_value, lr._device)}
+        made = [Tensor(step_value, step._device)] + [Tensor(a, dev) for a in arrays]
+        if fused.Kernel(dev).charged:
+            dev.run_ops(charges, memo)
+        c["alpha"] = Tensor(alpha, dev)
+        c["one_minus_beta_1"], c["one_minus_beta_2"], c["epsilon"] = [
+            Tensor(a, dev) for a in tail]
+        fused.first_scalars(self, c, step_value, list(arrays), charges, memo)
+        del made
+        return c
+
+    def _fused_local_like(self, first, dtype, at=None):
         """``_prepare_local(dtype)``'s scalars on another device of the step (inside its
         update context), made from ``first``: the dict ``_fused_prepare_local`` made on the
         step's first device. The same tensors in the same order (the learning rate's and
         the step's reads, the four constants ``alpha`` is computed from, ``alpha``, the
         last three constants), the same charges; None where the reads would differ (a
-        copy of other bits, a teaching check) or the fused path does not apply."""
-        kept = fused.kept_first(self, first)
+        copy of other bits, a teaching check) or the fused path does not apply. ``at``:
+        (replica index, device) of the copy's update, where the caller has not entered its
+        device scope and update context (fused_apply: the scalars need neither)."""
+        kept = fused.kept_first(self, first, at)
         if kept is None or type(self)._prepare_local is not Adam._prepare_local:
             return None
         step0, transients, charges, memo = kept
-        lr = fused.local_copy(self.learning_rate, first["lr"]._value)
-        step = fused.local_copy(self.iterations, step0)
+        lr = fused.local_copy(self.learning_rate, first["lr"]._value, at)
+        step = fused.local_copy(self.iterations, step0, at)
         if lr is None or step is None:
             return None
-        return fused.scalars_like(first, lr, step, transients, charges, memo)
+        return fused.scalars_like(first, lr, step, transients, charges, memo,
+                                  None if at is None else at[1])
 
     @staticmethod
     def _fused_alpha(k, lr, step, one_64, one, beta_1, beta_2):

@@ -69,11 +69,12 @@ class Kernel:
         variable._write(new, op_name)
 
 
-def plain_eager() -> bool:
+def plain_eager(scoped=True) -> bool:
     """No tape, shape inference, trace or placement log to feed, and a device scope that
-    places every op (as inside ``extended.update``), where eager reads would not warn."""
-    if tape.active() or execute._scratch.value or execute._log_placement[0] or \
-            context.explicit_device() is None or (
+    places every op (as inside ``extended.update``; not asked where ``scoped`` is False:
+    a caller that places its tensors itself), where eager reads would not warn."""
+    if tape.active() or execute._scratch.value or execute._log_placement[0] or (
+            scoped and context.explicit_device() is None) or (
                 tensor_lib.active[0] and tensor_lib.tracing.value is not None):
         return False
     return not (teach._ENABLED and teach.replicas_here() > 1)  # the eager reads may warn
@@ -131,11 +132,12 @@ def first_scalars(owner, c, step, transients, charges, memo) -> None:
     _firsts[owner] = (weakref.ref(c["alpha"]), step, transients, charges, memo)
 
 
-def kept_first(owner, c):
+def kept_first(owner, c, at=None):
     """``first_scalars``' record of ``c`` (step, transients, charges, memo), or None where
-    ``c`` is not the last dict kept or the fused path does not apply here."""
+    ``c`` is not the last dict kept or the fused path does not apply here (``at``: see
+    ``local_copy``)."""
     kept, alpha = _firsts.get(owner), c.get("alpha")
-    if kept is None or alpha is None or kept[0]() is not alpha or not plain_eager():
+    if kept is None or alpha is None or kept[0]() is not alpha or not plain_eager(at is None):
         return None
     return kept[1:]
 
@@ -143,33 +145,39 @@ def kept_first(owner, c):
 _firsts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # owner -> its last
 
 
-def local_copy(variable, like):
+def local_copy(variable, like, at=None):
     """The plain variable a read of ``variable`` reads here (a distributed variable's local
     copy, as ``_read_local`` picks it), where it holds ``like``'s bits (type, dtype and
-    shape too) and its read would do nothing but make the tensor (no teaching check); else
-    None."""
+    shape too; any value where ``like`` is None) and its read would do nothing but make the
+    tensor (no teaching check); else None. ``at``: (replica index, device) of a copy's
+    update whose scopes the caller has not entered (``DistributedVariable._update_read``
+    picks the copy read there)."""
     from simdist.distribute.distributed_variable import DistributedVariable
 
     if isinstance(variable, DistributedVariable):
-        variable = variable._read_local()
+        variable = variable._read_local() if at is None else variable._update_read(*at)
     if type(variable) is not ResourceVariable or (
             teach._ENABLED and variable._distribute_strategy is None):
         return None
     a = variable._value
+    if like is None or a is like and type(a) is np.ndarray:
+        return variable
     if type(a) is not type(like) or a.dtype != like.dtype or a.shape != like.shape or \
             a.tobytes() != like.tobytes():
         return None
     return variable
 
 
-def scalars_like(first, lr, step, transients, charges, memo) -> dict:
-    """A fused ``_prepare_local``'s dict on the current device made from ``first`` (the
-    step's first device's, see ``first_scalars``): the reads of ``lr`` and ``step`` (plain
-    variables holding the first device's bits, as ``local_copy`` found them), tensors of
-    the ``transients``' arrays (they die at the return, as the call's locals), the
-    ``charges``, then ``first``'s values in its order (the learning rate's first, the rest
-    made after the charges). The same tensors, allocations and charges as the call."""
-    dev = context.explicit_device()
+def scalars_like(first, lr, step, transients, charges, memo, dev=None) -> dict:
+    """A fused ``_prepare_local``'s dict on the current device (or ``dev``) made from
+    ``first`` (the step's first device's, see ``first_scalars``): the reads of ``lr`` and
+    ``step`` (plain variables holding the first device's bits, as ``local_copy`` found
+    them), tensors of the ``transients``' arrays (they die at the return, as the call's
+    locals), the ``charges``, then ``first``'s values in its order (the learning rate's
+    first, the rest made after the charges). The same tensors, allocations and charges as
+    the call."""
+    if dev is None:
+        dev = context.explicit_device()
     c = {"lr": Tensor(lr._value, lr._device)}
     made = [Tensor(step._value, step._device)] + [Tensor(a, dev) for a in transients]
     if Kernel(dev).charged:
@@ -189,10 +197,9 @@ def constants(owner, specs) -> list:
     scalars): the same tensors, allocations and ids, without the conversion's dispatch.
     Only for plain eager calls on NumPy arrays (``fused.plain_eager``: no trace, tape or
     placement log to feed)."""
-    key = tuple(execute._scalar_key(value, dtype, True) for value, dtype in specs)
-    kept = _constants.get(owner)
-    arrays = None if kept is None or None in key else kept.get(key)
-    if arrays is not None and backend.xp is np:
+    key = _constants_key(specs)
+    arrays = kept_constants(owner, specs, key)
+    if arrays is not None:
         dev = context.current_device()
         return [Tensor(array, dev) for array in arrays]
     made = [array_ops.constant(value, dtype=dtype) for value, dtype in specs]
@@ -203,6 +210,20 @@ def constants(owner, specs) -> list:
             kept.clear()
         kept[key] = [t._value for t in made]
     return made
+
+
+def kept_constants(owner, specs, key=None):
+    """The read-only arrays an earlier ``constants(owner, specs)`` converted ``specs`` to
+    (what its tensors hold now), or None."""
+    if key is None:
+        key = _constants_key(specs)
+    kept = _constants.get(owner)
+    arrays = None if kept is None or None in key else kept.get(key)
+    return arrays if backend.xp is np else None
+
+
+def _constants_key(specs) -> tuple:
+    return tuple(execute._scalar_key(value, dtype, True) for value, dtype in specs)
 
 
 _constants: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # owner -> key -> arrays

@@ -19,6 +19,14 @@ Glossary:
                 ``update_step``, and every copy plain, dense and of its gradient's shape
                 and dtype. Anything else (or any lookup that would raise) runs the
                 per-variable path, which then does what it always did (errors included).
+  skeleton   -- what the step's variables decide (their copies, slot copies, devices,
+                dtypes), kept per optimizer for the next step with the same variables;
+                while its copies hold the arrays they held when they last fitted (the flat
+                update's results), only the gradients are checked.
+  scalars    -- the step's coefficients per device, made without entering the copy's
+                device scope and update context where the optimizer can
+                (``_fused_prepare_at`` on the first device, ``_fused_local_like`` on the
+                others), else inside them.
   enabled    -- ``disabled()`` turns it off (tests compare both paths).
 
 Mirrors keras/src/optimizers/optimizer.py (``_distributed_apply_gradients_fn``: one
@@ -28,15 +36,14 @@ once per function, then executed).
 
 from __future__ import annotations
 
+import operator
 import weakref
 
 import numpy as np
 
-from simdist import warnings as teach
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.update_context import UpdateContext
-from simdist.framework import context, execute, tape
-from simdist.framework import tensor as tensor_lib
+from simdist.framework import context
 from simdist.framework.switch import Switch
 from simdist.framework.tensor import Tensor
 from simdist.hardware import machine as machine_lib
@@ -49,9 +56,10 @@ disabled = _switch.off   # every update through ``extended.update`` (the per-var
 def apply(optimizer, distribution, grads_and_vars) -> bool:
     """Update every copy of every variable (see the module docstring); False, having done
     nothing, where the per-variable path must run instead."""
-    entries = _entries(optimizer, distribution, grads_and_vars)
-    if entries is None:
+    found = _entries(optimizer, distribution, grads_and_vars)
+    if found is None:
         return False
+    entries, skeleton = found
     outer = np.geterr()
 
     def coefficients(entry):   # the step's scalars, made where update_step makes them
@@ -60,11 +68,16 @@ def apply(optimizer, distribution, grads_and_vars) -> bool:
         c = state.get(key)
         if c is None:
             first = firsts.get(dtype)
-            with np.errstate(**outer), context.device(comp.device), UpdateContext(i):
-                if first is not None and like is not None:   # another device's copy
-                    c = like(first, dtype)
-                if c is None:
-                    c = optimizer._prepare_local(dtype)
+            if first is not None and like is not None:   # another device's copy
+                c = like(first, dtype, (i, dev))   # (no scope needed: none entered)
+            elif first is None and prepare_at is not None:   # the step's first device
+                c = prepare_at(dtype, (i, dev))
+            if c is None:
+                with np.errstate(**outer), context.device(comp.device), UpdateContext(i):
+                    if first is not None and like is not None:
+                        c = like(first, dtype)
+                    if c is None:
+                        c = optimizer._prepare_local(dtype)
             state[key] = c
             if first is None:
                 firsts[dtype] = c
@@ -73,8 +86,14 @@ def apply(optimizer, distribution, grads_and_vars) -> bool:
     state = optimizer._apply_state
     firsts: dict = {}   # dtype -> the scalars of the step's first device
     like = getattr(optimizer, "_fused_local_like", None)
+    prepare_at = getattr(optimizer, "_fused_prepare_at", None)
     with np.errstate(all="ignore"):   # the fused arithmetic's own state, once for all
-        if fused_flat.apply(optimizer, entries, coefficients):
+        if fused_flat.apply(optimizer, entries, coefficients, skeleton):
+            # Every copy holds its part of the flat results (of its shape and dtype): the
+            # next step's copies fit while they hold these arrays.
+            layout = skeleton.layout
+            skeleton.fitted = None if layout is None or layout.views is None else \
+                list(map(_VALUE, skeleton.owners))
             return True
         kernels: dict = {}
         for entry in entries:
@@ -88,7 +107,8 @@ def apply(optimizer, distribution, grads_and_vars) -> bool:
 
 
 def _entries(optimizer, distribution, grads_and_vars):
-    """The copy entries in update order, or None where the fused apply does not apply."""
+    """(the copy entries in update order, the variables' _Skeleton), or None where the
+    fused apply does not apply."""
     from simdist.distribute import distribute_lib
     from simdist.distribute.distributed_variable import DistributedVariable
     from simdist.distribute.values import DistributedValues
@@ -97,7 +117,7 @@ def _entries(optimizer, distribution, grads_and_vars):
     ext = distribution.extended
     if not _switch.on or owner is None or optimizer._apply_state is None or \
             type(ext).update is not distribute_lib.StrategyExtended.update or \
-            ds_context.get_replica_context() is not None or not _plain():
+            ds_context.get_replica_context() is not None or not fused.plain_eager(False):
         return None
     try:
         distribute_lib.require_cross_replica_or_default_context(ext)
@@ -106,15 +126,29 @@ def _entries(optimizer, distribution, grads_and_vars):
     skeleton = _skeleton(optimizer, ext, [var for _, var in grads_and_vars])
     if skeleton is None:
         return None
+    # The copies still hold the arrays that fitted at the last step (nothing wrote them
+    # since): only the gradients are checked (fused.arrays_fit's other conditions hold).
+    values = list(map(_VALUE, skeleton.owners))
+    fitted = skeleton.fitted is not None and all(map(operator.is_, values, skeleton.fitted))
     entries = []
     for (grad, _), copies in zip(grads_and_vars, skeleton.copies):
         shared = not isinstance(grad, DistributedValues) or isinstance(grad, DistributedVariable)
         for i, comp, slots, dev, dtype in copies:
             g = grad if shared else grad.values[i]
-            if type(g) is not Tensor or not fused.arrays_fit(g, comp, *slots):
+            if type(g) is not Tensor:
+                return None
+            if fitted:
+                a, like = g._value, comp._value
+                if type(a) is not np.ndarray or a.shape != like.shape or a.dtype != like.dtype:
+                    return None
+            elif not fused.arrays_fit(g, comp, *slots):
                 return None
             entries.append((i, g, comp, slots, dev, dtype))
-    return entries
+    skeleton.fitted = values
+    return entries, skeleton
+
+
+_VALUE = operator.attrgetter("_value")
 
 
 class _Skeleton:
@@ -122,12 +156,17 @@ class _Skeleton:
     copies, slot copies, devices and dtypes), kept per optimizer for the next step with
     the same variables, strategy, machine and slot index."""
 
-    __slots__ = ("ext", "machine", "index", "size", "variables", "copies")
+    __slots__ = ("ext", "machine", "index", "size", "variables", "copies", "owners",
+                 "fitted", "layout")
 
     def __init__(self, ext, machine, index, variables, copies):
         self.ext, self.machine, self.index, self.size = ext, weakref.ref(machine), index, \
             len(index)
         self.variables, self.copies = variables, copies
+        self.owners = [o for found in copies for _, comp, slots, _, _ in found
+                       for o in (comp, *slots)]
+        self.fitted = None   # the owners' arrays when every copy last fitted (_entries)
+        self.layout = None   # fused_flat's Layout of the copies
 
     def fits(self, ext, machine, index, variables) -> bool:
         return self.ext is ext and self.machine() is machine and self.index is index and \
@@ -194,11 +233,3 @@ def _owner(cls):
         if "_fused_slots" in klass.__dict__:
             return klass if cls.update_step is klass.update_step else None
     return None
-
-
-def _plain() -> bool:
-    """fused.plain_eager's conditions but the device scope (each copy's update has one)."""
-    if tape.active() or execute._scratch.value or execute._log_placement[0] or (
-            tensor_lib.active[0] and tensor_lib.tracing.value is not None):
-        return False
-    return not (teach._ENABLED and teach.replicas_here() > 1)

@@ -22,6 +22,11 @@ Glossary:
                  device and dtype), made at the copy where the per-copy path makes them.
                  The flat run uses the first copy's; a copy whose device's scalars differ
                  in any bit is computed again on its own arrays with its own scalars.
+  layout      -- what is kept for the next step with the same copies (``Layout``, on
+                 fused_apply's skeleton): each copy's place in the flat arrays, the flat
+                 results whose parts the copies were given (while every copy still holds
+                 its part, the next step's flat arrays are these, not joined again) and
+                 each copy's charges per program.
   enabled     -- ``disabled()`` turns it off (tests compare both paths).
 
 Mirrors TF's grappler/XLA fusion of a step's per-variable element-wise updates into one
@@ -30,6 +35,7 @@ kernel (a single launch over many buffers), here kept invisible to the simulated
 
 from __future__ import annotations
 
+import operator
 import weakref
 
 import numpy as np
@@ -102,47 +108,150 @@ class _Quiet:
         variable._value = new
 
 
-def apply(optimizer, entries, coefficients) -> bool:
+def apply(optimizer, entries, coefficients, skeleton=None) -> bool:
     """Run fused_apply's copy ``entries`` as one flat update (see the module docstring);
-    ``coefficients(entry)`` gives (making them at that point) the step's scalars. False,
-    having charged at most the first copy's scalars, where it does not apply."""
+    ``coefficients(entry)`` gives (making them at that point) the step's scalars;
+    ``skeleton``: fused_apply's kept skeleton of the entries' copies, whose ``layout``
+    slot keeps this module's Layout for the next step. False, having charged at most the
+    first copy's scalars, where it does not apply."""
     if not entries or not _switch.on or not getattr(optimizer, "_fused_elementwise", False):
         return False
-    dtype = entries[0][5]
-    for _, _, comp, slots, dev, dt in entries:
-        if dt != dtype or comp._device is not dev or any(s._device is not dev for s in slots):
-            return False
-    owners = [id(o) for e in entries for o in (e[2], *e[3])]
-    if len(set(owners)) != len(owners):
-        return False   # a variable updated twice in one step: the second reads the first
+    layout = None if skeleton is None else skeleton.layout
+    if layout is None:
+        layout = Layout(entries)
+        if skeleton is not None:
+            skeleton.layout = layout
+    if not layout.ok:
+        return False   # several dtypes or devices, or a variable updated twice in one step
     if tensor_lib.active[0] and (tensor_lib.tracing.value is not None or _in_node()):
         return False   # Variable._write raises there: the per-copy path raises it
     first = coefficients(entries[0])
-    sizes = [comp._value.size for _, _, comp, _, _, _ in entries]
-    total = sum(sizes)
-    targets = [_Flat(_join([e[2] for e in entries]))] + [
-        _Flat(_join([e[3][j] for e in entries])) for j in range(len(entries[0][3]))]
-    grads = np.concatenate([e[1]._value.ravel() for e in entries])
-    recorder = _Recorder(total, targets)
+    flats = layout.join(entries)
+    targets = [_Flat(flat) for flat in flats]
+    grads = np.concatenate([e[1]._value for e in entries], axis=None)
+    recorder = _Recorder(layout.total, targets)
     optimizer._fused_arrays(recorder, grads, targets[0], targets[1:], first)
     if not recorder.ok:
         return False
-    done, scalars = 0, []
+    done, scalars = 0, {}   # scalars: device -> its dict
     try:
-        charged_on: dict = {}
-        kept = _kept_programs(optimizer, recorder.program)
-        for entry, n in zip(entries, sizes):
-            scalars.append(coefficients(entry))
-            dev = entry[4]
-            charged = charged_on.get(dev)
-            if charged is None:
-                charged = charged_on[dev] = not (execute._scratch.value or (
-                    not dev.trace.enabled and dev.spec.launch_s == 0))
-            dev.run_ops(*_charges(kept, recorder.program, dev, n, charged))
+        for entry, (dev, ops, memo) in zip(entries, layout.runs(optimizer, recorder.program)):
+            if dev not in scalars:
+                scalars[dev] = coefficients(entry)
+            dev.run_ops(ops, memo)
             done += 1
     finally:
-        _write_back(optimizer, entries[:done], sizes, scalars, first, targets, recorder)
+        layout.write_back(optimizer, entries, done, scalars, first, targets, recorder)
     return True
+
+
+class Layout:
+    """What a step's flat update keeps of its copies for the next step with the same
+    copies (fused_apply's skeleton): whether the flat update applies to them, each
+    copy's place in the flat arrays, the flat results of the last step whose parts the
+    copies hold (a copy still holding its part needs no join), and the charges of each
+    copy's program.
+
+    Glossary:
+      operands -- the variables of each flat array: every copy, then each slot's copies.
+      views    -- per operand, the arrays the last write-back gave its variables (None:
+                  join them afresh); ``flats`` the flat arrays they are parts of.
+    """
+
+    __slots__ = ("ok", "operands", "devices", "sizes", "total", "slices", "shapes", "dtype",
+                 "flats", "views", "charges")
+
+    def __init__(self, entries):
+        dtype = entries[0][5]
+        self.ok = True
+        for _, _, comp, slots, dev, dt in entries:
+            if dt != dtype or comp._device is not dev or any(s._device is not dev
+                                                              for s in slots):
+                self.ok = False
+        owners = [id(o) for e in entries for o in (e[2], *e[3])]
+        if len(set(owners)) != len(owners):
+            self.ok = False   # a variable updated twice in one step: the second reads the first
+        self.devices = [e[4] for e in entries]
+        self.operands = [[e[2] for e in entries]] + [
+            [e[3][j] for e in entries] for j in range(len(entries[0][3]))]
+        self.flats = self.views = None
+        self.sizes, self.total, self.slices, self.shapes, self.dtype = [], 0, [], [], None
+        self.charges: dict = {}   # (program, charged per device) -> each copy's charges
+
+    def join(self, entries) -> list:
+        """The flat array of each operand: the last step's where every variable still
+        holds the part it was given, else joined now (each copy's size found again)."""
+        views = self.views
+        if views is not None and all(
+                all(map(operator.is_, map(_VALUE, variables), kept))
+                for variables, kept in zip(self.operands, views)):
+            return self.flats
+        self.views = None
+        sizes = self.sizes = [comp._value.size for _, _, comp, _, _, _ in entries]
+        self.shapes = [comp._value.shape for _, _, comp, _, _, _ in entries]
+        self.slices, offset = [], 0
+        for n in sizes:
+            self.slices.append(slice(offset, offset + n))
+            offset += n
+        self.total = offset
+        self.flats = [np.concatenate([v._value for v in variables], axis=None)
+                      for variables in self.operands]
+        self.dtype = self.flats[0].dtype
+        return self.flats
+
+    def runs(self, optimizer, program) -> list:
+        """(device, ops, Device.run_ops memo) of each copy, kept per program and charged
+        flags (``_charges``)."""
+        charged_on: dict = {}
+        for dev in self.devices:
+            if dev not in charged_on:
+                charged_on[dev] = not (execute._scratch.value or (
+                    not dev.trace.enabled and dev.spec.launch_s == 0))
+        key = (tuple(program), tuple(charged_on.values()), tuple(self.sizes))
+        runs = self.charges.get(key)
+        if runs is None:
+            if len(self.charges) >= _KEPT:
+                self.charges.clear()
+            kept = _kept_programs(optimizer, key[0])
+            runs = self.charges[key] = []
+            for dev, n in zip(self.devices, self.sizes):
+                runs.append((dev, *_charges(kept, program, dev, n, charged_on[dev])))
+        return runs
+
+    def write_back(self, optimizer, entries, done, scalars, first, targets, recorder):
+        """Give each updated copy its part of the flat results (every copy of a whole
+        step, on devices whose scalars are the first's: kept as ``views`` for the next
+        step's join); a copy whose scalars differ from the first copy's is computed on
+        its own (its charges are already made)."""
+        alike = {dev: c is first or _same_scalars(c, first) for dev, c in scalars.items()}
+        written = sorted(recorder.written)
+        if done == len(entries) and all(alike.values()) and all(
+                targets[j]._value.dtype == self.dtype for j in written):
+            views = [None] * len(self.operands)
+            for j in written:
+                flat = targets[j]._value
+                parts = views[j] = [flat[s].reshape(shape)
+                                    for s, shape in zip(self.slices, self.shapes)]
+                for variable, part in zip(self.operands[j], parts):
+                    variable._value = part
+            for j, variables in enumerate(self.operands):
+                if views[j] is None:   # an operand the update did not write
+                    views[j] = list(map(_VALUE, variables))
+            self.flats = [t._value for t in targets]
+            self.views = views
+            return
+        self.views = None
+        for entry, s, shape in zip(entries[:done], self.slices, self.shapes):
+            _, g, comp, slots, dev, _ = entry
+            if alike[dev]:
+                owners = (comp, *slots)
+                for j in written:
+                    owners[j]._value = targets[j]._value[s].reshape(shape)
+            else:
+                optimizer._fused_arrays(_Quiet, g._value, comp, slots, scalars[dev])
+
+
+_VALUE = operator.attrgetter("_value")
 
 
 def _kept_programs(optimizer, program) -> dict:
@@ -182,41 +291,21 @@ def _in_node() -> bool:
     return bool(func_graph._in_node.value)
 
 
-def _join(variables):
-    return np.concatenate([v._value.ravel() for v in variables])
-
-
-def _write_back(optimizer, entries, sizes, scalars, first, targets, recorder):
-    """Give each updated copy its part of the flat results; a copy whose scalars differ
-    from the first copy's is computed on its own (its charges are already made)."""
-    same: dict = {id(first): True}
-    offset = 0
-    for entry, n, c in zip(entries, sizes, scalars):
-        _, g, comp, slots, _, _ = entry
-        owners = (comp, *slots)
-        alike = same.get(id(c))
-        if alike is None:
-            alike = same[id(c)] = _same_scalars(c, first)
-        if alike:
-            for j in recorder.written:
-                owners[j]._value = targets[j]._value[offset:offset + n].reshape(
-                    comp._value.shape)
-        else:
-            optimizer._fused_arrays(_Quiet, g._value, comp, slots, c)
-        offset += n
-
-
 def _same_scalars(c, first) -> bool:
     """Whether two devices' scalar dicts hold the same bits under the same names."""
     if c.keys() != first.keys():
         return False
     for key, value in c.items():
         other = first[key]
+        if value is other:
+            continue
         if type(value) is not Tensor or type(other) is not Tensor:
             if value is not other:
                 return False
             continue
         a, b = value._value, other._value
+        if a is b and type(a) is np.ndarray:   # one array (another device's from the first's)
+            continue
         if type(a) is not np.ndarray or type(b) is not np.ndarray or a.dtype != b.dtype or \
                 a.shape != b.shape or a.tobytes() != b.tobytes():
             return False

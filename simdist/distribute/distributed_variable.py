@@ -18,7 +18,7 @@ Mirrors tensorflow/python/distribute/values.py, values_util.py and ps_values.py.
 from __future__ import annotations
 
 from simdist import warnings as teach
-from simdist.distribute import distribute_lib, mistakes
+from simdist.distribute import distribute_lib, fused_write, mistakes
 from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.reduce_util import ReduceOp
 from simdist.distribute.update_context import get_update_replica_id
@@ -226,6 +226,9 @@ class DistributedVariable(DistributedDelegate, Variable):
         return out if read_value else None
 
     def _update_cross_replica(self, update_fn, value):
+        out = fused_write.update(self, update_fn, value)   # a number added to every copy
+        if out is not None:
+            return out
         return self._distribute_strategy.extended.update(self, update_fn, args=(value,))
 
     def _update_replica(self, update_fn, value):

@@ -178,30 +178,33 @@ def test_a_variable_given_twice_is_updated_twice_as_per_copy():
 
 
 @settings(max_examples=5, deadline=None)
-@given(orders=st.lists(st.sampled_from([(0, 1), (1,), (1, 0), (0,)]), min_size=1,
-                       max_size=4))
+@given(orders=st.lists(st.sampled_from([(0, 1, 2), (1,), (2, 1, 0), (0,), (2,)]),
+                       min_size=1, max_size=4))
 def test_kept_copies_follow_the_variables_of_each_step(orders):
-    """The kept skeleton (each variable's copies, slots and devices) is the one of the
-    step's own variables, whichever subset and order each step gives: the same bits and
-    events as the per-variable path."""
+    """The kept skeleton (each variable's copies, slots and devices) and flat layout are
+    the ones of the step's own variables, whichever subset and order each step gives
+    (shapes (3,), (), (2, 2)): the same bits and events as the per-variable path."""
+    shapes = [(3,), (), (2, 2)]
+
     def run():
         reset_world()
         strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1"])
         with strategy.scope():
-            variables = [tf.Variable(np.linspace(-1, 1, 3 + k, dtype=np.float32))
-                         for k in range(2)]
+            variables = [tf.Variable(np.linspace(-1, 1, int(np.prod(shape)),
+                                                 dtype=np.float32).reshape(shape))
+                         for shape in shapes]
             optimizer = tf.keras.optimizers.Adam(0.1)
             optimizer.build(variables)
 
         for order in orders:
             def step(order=order):
                 optimizer.apply_gradients(
-                    [(tf.constant(np.full(3 + k, k + 1.0, np.float32)), variables[k])
+                    [(tf.constant(np.full(shapes[k], k + 1.0, np.float32)), variables[k])
                      for k in order])
 
             strategy.run(step)
         machine = machine_lib.get_machine()
-        return ([c.numpy().tobytes() for v in variables + optimizer.variables
+        return ([(c._value.shape, c.numpy().tobytes()) for v in variables + optimizer.variables
                  for c in strategy.experimental_local_results(v)],
                 [(e.name, e.device, e.start, e.end) for e in machine.trace.events])
 

@@ -116,16 +116,9 @@ class Adam(Optimizer):
             return None   # a cast, or a value the eager ops take otherwise
         alpha, charges, memo = fused.shared_scalars(self, self._fused_alpha,
                                                     (lr_value, step_value, *arrays))
-        dev = at[1]
-        c = {"lr": Tensor(lr_value, lr._device)}
-        made = [Tensor(step_value, step._device)] + [Tensor(a, dev) for a in arrays]
-        if fused.Kernel(dev).charged:
-            dev.run_ops(charges, memo)
-        c["alpha"] = Tensor(alpha, dev)
-        c["one_minus_beta_1"], c["one_minus_beta_2"], c["epsilon"] = [
-            Tensor(a, dev) for a in tail]
+        c = fused.scalars_made(lr, step, arrays, charges, memo, at[1], zip(
+            ("alpha", "one_minus_beta_1", "one_minus_beta_2", "epsilon"), (alpha, *tail)))
         fused.first_scalars(self, c, step_value, list(arrays), charges, memo)
-        del made
         return c
 
     def _fused_local_like(self, first, dtype, at=None):

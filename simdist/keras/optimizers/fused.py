@@ -31,6 +31,7 @@ Glossary:
 
 from __future__ import annotations
 
+import itertools
 import weakref
 
 import numpy as np
@@ -170,23 +171,67 @@ def local_copy(variable, like, at=None):
 
 def scalars_like(first, lr, step, transients, charges, memo, dev=None) -> dict:
     """A fused ``_prepare_local``'s dict on the current device (or ``dev``) made from
-    ``first`` (the step's first device's, see ``first_scalars``): the reads of ``lr`` and
-    ``step`` (plain variables holding the first device's bits, as ``local_copy`` found
-    them), tensors of the ``transients``' arrays (they die at the return, as the call's
-    locals), the ``charges``, then ``first``'s values in its order (the learning rate's
-    first, the rest made after the charges). The same tensors, allocations and charges as
-    the call."""
-    if dev is None:
-        dev = context.explicit_device()
+    ``first`` (the step's first device's, see ``first_scalars``): ``scalars_made`` of
+    ``first``'s values in its order (the learning rate's first, the rest made after the
+    charges), from the reads of ``lr`` and ``step`` (plain variables holding the first
+    device's bits, as ``local_copy`` found them). The same tensors, allocations and
+    charges as the call."""
+    return scalars_made(lr, step, transients, charges, memo,
+                        context.explicit_device() if dev is None else dev,
+                        [(name, t._value) for name, t in first.items() if name != "lr"])
+
+
+def scalars_made(lr, step, transients, charges, memo, dev, values) -> dict:
+    """A fused ``_prepare_local``'s dict on ``dev``: the reads of ``lr`` and ``step``
+    (plain variables), tensors of the ``transients``' arrays (they die at the return, as
+    the call's locals: accounted by ``hold`` where they fit), the ``charges``, then a
+    tensor of each ``(name, array)`` of ``values``, in order. The same tensors,
+    allocations and charges as the call."""
     c = {"lr": Tensor(lr._value, lr._device)}
-    made = [Tensor(step._value, step._device)] + [Tensor(a, dev) for a in transients]
+    dropped = [(step._value, step._device)] + [(a, dev) for a in transients]
+    held = hold(dropped)
+    made = None if held is not None else [Tensor(a, d) for a, d in dropped]
     if Kernel(dev).charged:
         dev.run_ops(charges, memo)
-    for name, t in first.items():
-        if name != "lr":
-            c[name] = Tensor(t._value, dev)
+    for name, a in values:
+        c[name] = Tensor(a, dev)
+    if held is not None:
+        release(held)
     del made
     return c
+
+
+def hold(dropped):
+    """Account the ``(array, device)`` pairs of ``dropped`` (tensors a call makes and lets
+    die before it returns) as making those tensors would, for as long as the caller holds
+    them: the arrays made read-only, the tensors' ids drawn, each device's bytes allocated
+    at once (the same memory in use and peak as one at a time); ``release`` frees them.
+    None, having done nothing, where the tensors must be made (an allocation that would
+    not fit fails there, as it does; a value that is not NumPy's)."""
+    if backend.placer is not None:
+        return None
+    sizes: dict = {}
+    for a, dev in dropped:
+        if type(a) is not np.ndarray and not isinstance(a, np.generic):
+            return None
+        sizes[dev] = sizes.get(dev, 0) + a.nbytes
+    for dev, n in sizes.items():
+        if dev.memory_in_use + n > dev.memory_limit:
+            return None
+    for a, _ in dropped:
+        if type(a) is np.ndarray:
+            a.setflags(write=False)
+    next(itertools.islice(tensor_lib._ids, len(dropped) - 1, None))   # their ids
+    held = list(sizes.items())
+    for dev, n in held:
+        dev.allocate(n)
+    return held
+
+
+def release(held) -> None:
+    """Free what ``hold`` accounted (the tensors' deaths)."""
+    for dev, n in held:
+        dev.free(n)
 
 
 def constants(owner, specs) -> list:

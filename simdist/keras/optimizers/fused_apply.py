@@ -133,8 +133,9 @@ def _entries(optimizer, distribution, grads_and_vars):
     entries = []
     for (grad, _), copies in zip(grads_and_vars, skeleton.copies):
         shared = not isinstance(grad, DistributedValues) or isinstance(grad, DistributedVariable)
+        picked = None if shared else grad.values
         for i, comp, slots, dev, dtype in copies:
-            g = grad if shared else grad.values[i]
+            g = grad if shared else picked[i]
             if type(g) is not Tensor:
                 return None
             if fitted:

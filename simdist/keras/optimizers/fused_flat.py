@@ -159,7 +159,7 @@ class Layout:
     """
 
     __slots__ = ("ok", "operands", "devices", "sizes", "total", "slices", "shapes", "dtype",
-                 "flats", "views", "charges")
+                 "runs_of", "flats", "views", "charges")
 
     def __init__(self, entries):
         dtype = entries[0][5]
@@ -176,6 +176,7 @@ class Layout:
             [e[3][j] for e in entries] for j in range(len(entries[0][3]))]
         self.flats = self.views = None
         self.sizes, self.total, self.slices, self.shapes, self.dtype = [], 0, [], [], None
+        self.runs_of: list = []
         self.charges: dict = {}   # (program, charged per device) -> each copy's charges
 
     def join(self, entries) -> list:
@@ -194,6 +195,7 @@ class Layout:
             self.slices.append(slice(offset, offset + n))
             offset += n
         self.total = offset
+        self.runs_of = _runs_of(self.shapes, sizes)
         self.flats = [np.concatenate([v._value for v in variables], axis=None)
                       for variables in self.operands]
         self.dtype = self.flats[0].dtype
@@ -230,8 +232,12 @@ class Layout:
             views = [None] * len(self.operands)
             for j in written:
                 flat = targets[j]._value
-                parts = views[j] = [flat[s].reshape(shape)
-                                    for s, shape in zip(self.slices, self.shapes)]
+                parts = views[j] = []
+                for s, shape in self.runs_of:   # a variable's copies in one reshape
+                    if len(shape) > 1:
+                        parts.extend(flat[s].reshape(shape))
+                    else:
+                        parts.append(flat[s].reshape(()))
                 for variable, part in zip(self.operands[j], parts):
                     variable._value = part
             for j, variables in enumerate(self.operands):
@@ -252,6 +258,22 @@ class Layout:
 
 
 _VALUE = operator.attrgetter("_value")
+
+
+def _runs_of(shapes, sizes) -> list:
+    """(slice, shape) of each run of consecutive copies of one shape (a variable's copies)
+    in the flat arrays, the shape (copies, *shape): its rows are each copy's part. A copy
+    of no shape is a run of its own, of shape (1,): its part is that run reshaped to ()."""
+    runs, offset, i = [], 0, 0
+    while i < len(shapes):
+        shape, k = shapes[i], 1
+        while shape and i + k < len(shapes) and shapes[i + k] == shape:
+            k += 1
+        n = sizes[i] * k
+        runs.append((slice(offset, offset + n), (k, *shape)))
+        offset += n
+        i += k
+    return runs
 
 
 def _kept_programs(optimizer, program) -> dict:

@@ -36,20 +36,16 @@ def _writes():
     return values, shown, world(), machine_lib.get_machine().trace.events[-1].name
 
 
-def test_a_number_added_to_every_copy_equals_the_per_copy_writes():
-    taken = []
-    original = fused_write.update
+def _noted(taken, out):
+    taken.append(out is not None)   # (not the result: it would hold its tensors)
+    return out
 
-    def counted(*args):
-        out = original(*args)
-        taken.append(out is not None)
-        return out
 
-    fused_write.update = counted
-    try:
-        fused = _writes()
-    finally:
-        fused_write.update = original
+def test_a_number_added_to_every_copy_equals_the_per_copy_writes(monkeypatch):
+    taken, original = [], fused_write.update
+    monkeypatch.setattr(fused_write, "update", lambda *args: _noted(taken, original(*args)))
+    fused = _writes()
+    monkeypatch.undo()
     with fused_write.disabled():
         per_copy = _writes()
     assert fused == per_copy

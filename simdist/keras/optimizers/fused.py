@@ -118,7 +118,12 @@ def shared_scalars(owner, compute, inputs):
             and a.shape == b.shape and a.tobytes() == b.tobytes()
             for a, b in zip(inputs, kept[0])):
         k = Charges()   # (the kept inputs are held: a read-only array is itself, by id)
-        kept = _shared[owner] = (tuple(inputs), compute(k, *inputs), k.charges, [])
+        value = compute(k, *inputs)
+        if kept is not None and kept[2] == k.charges:   # the same ops (a new step's
+            charges, memo = kept[2], kept[3]           # value): their memo still holds
+        else:
+            charges, memo = k.charges, []
+        kept = _shared[owner] = (tuple(inputs), value, charges, memo)
     return kept[1], kept[2], kept[3]
 
 

@@ -54,7 +54,11 @@ def add_dispatch_support(fn, api_name: str, home=None):
     ``home``: the (module, name) the first path binds it to, where pickle finds it (the
     module's ``fn`` is the undispatched function, not this one)."""
     if id(fn) in _WRAPPERS:
-        return _WRAPPERS[id(fn)]
+        wrapper = _WRAPPERS[id(fn)]
+        if home is not None and not getattr(wrapper, "_tf_home", False):   # made by public
+            wrapper.__module__, wrapper.__qualname__ = home
+            wrapper._tf_home = True
+        return wrapper
 
     @functools.wraps(fn)
     def op_dispatch_handler(*args, **kwargs):
@@ -67,11 +71,20 @@ def add_dispatch_support(fn, api_name: str, home=None):
             return result
 
     op_dispatch_handler._tf_api_name = api_name
+    op_dispatch_handler._tf_home = home is not None
     if home is not None:
         op_dispatch_handler.__module__, op_dispatch_handler.__qualname__ = home
     _WRAPPERS[id(fn)] = op_dispatch_handler
     _WRAPPERS[id(op_dispatch_handler)] = op_dispatch_handler
     return op_dispatch_handler
+
+
+def public(fn, path: str):
+    """The public, dispatching op of ``fn`` (TF's ``tf.<path>``), for a composite op that
+    calls it as TF's Python does (``reduce_mean`` inside ``tf.nn.moments``): on a value the
+    op does not take, the dispatchers get this op rather than the composite (a KerasTensor
+    makes this op's own layer, as in TF)."""
+    return add_dispatch_support(fn, api_names.DISPATCHED[path])
 
 
 def export_ops(namespace: dict, module: str, home: str | None = None) -> None:

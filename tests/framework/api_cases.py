@@ -269,11 +269,15 @@ h = tf.nn.moments(tf.cast(x, tf.float16), [0, 1])
 traced = tf.function(lambda a: tf.nn.moments(a, [0]))
 out = [bits(*tf.nn.moments(x, [0])), bits(*tf.nn.moments(x, [-1])), bits(*tf.nn.moments(x, [0, 1])),
        m.shape, v.shape, [t.dtype.name for t in h], [float(t) for t in h],
-       tf.nn.moments(tf.constant([1, 2, 4]), [0]), bits(*traced(x)),
+       tf.nn.moments(tf.constant([1, 2, 4]), [0]), bits(*tf.nn.moments(x.numpy(), [0])),
+       bits(*traced(x)),
        [op.name for op in traced.get_concrete_function(x).graph.get_operations()]]
 """,
     "tf.nn.moments over an axis the tensor lacks": """
 tf.nn.moments(tf.ones([2, 3]), [2])
+""",
+    "tf.nn.moments of a list": """
+tf.nn.moments([1.0, 2.0, 4.0], [0])
 """,
     "tf.identity_n: one op, each value as it is, gradients through each": """
 x = tf.constant([[1.0, 2.0, 4.0], [3.0, 5.0, 9.5]])

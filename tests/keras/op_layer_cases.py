@@ -145,4 +145,15 @@ m = tf.keras.Model(x, [tf.sort(x, direction='DESCENDING'), tf.math.top_k(x, k=2)
 out = [[layer.name for layer in m.layers], [type(layer).__name__ for layer in m.layers],
        m(np.array([[3.0, 1.0, 4.0, 2.0]], 'float32'))]
 """,
+    "image, tensordot, l2_loss, moments and identity_n on a KerasTensor make op layers": """
+x = tf.keras.Input(shape=(2, 3, 1))
+v = tf.keras.Input(shape=(3,))
+mean, var = tf.nn.moments(v, [1])
+m = tf.keras.Model([x, v], [tf.image.flip_left_right(x), tf.image.rot90(x),
+                            tf.tensordot(v, tf.ones((3, 2)), 1), tf.nn.l2_loss(v), mean, var,
+                            tf.identity_n([v, v])[1]])
+a = np.arange(6, dtype='float32').reshape(1, 2, 3, 1)
+out = [[layer.name for layer in m.layers], [type(layer).__name__ for layer in m.layers],
+       m([a, np.array([[3.0, 1.0, 4.0]], 'float32')])]
+""",
 }

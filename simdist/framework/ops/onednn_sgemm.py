@@ -121,20 +121,9 @@ def _products(at, bt, rects, lanes, t0, steps, shape):
         b = bt[cut] if cols is None else bt[cut][..., cols]
         size = (len(a),) + shape[:-2] + (_count(rows, shape[-2]), _count(cols, shape[-1]))
         out = _scratch("products", math.prod(size), _D) if len(rects) == 1 else None
-        product = _outer(a, b, None if out is None else out.reshape(size))
+        product = np.multiply(a, b, out=None if out is None else out.reshape(size))
         parts.append(product.reshape(len(product) // lanes, -1))
     return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
-
-
-def _outer(a, b, out):
-    """``a * b`` for depth-first ``a`` and ``b`` (either layout) into ``out``: from 2 Ki
-    products on, einsum's (faster than the broadcast multiply's short inner loops; a product
-    of zero is +0, which a chain from +0 cannot tell from -0)."""
-    if out is None or out.size < 2048:
-        return np.multiply(a, b, out=out)
-    if a.shape[-1] == 1:
-        return np.einsum("t...i,t...j->t...ij", a[..., 0], b[..., 0, :], out=out)
-    return np.einsum("t...i,t...j->t...ji", a[..., 0, :], b[..., 0], out=out)
 
 
 def _scratch(name, size, dtype):

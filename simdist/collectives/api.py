@@ -93,6 +93,11 @@ class _PlannedResult(CollectiveResult):
         self._cost = value
 
 
+def kept_plan(result):
+    """The plan a collective's ``result`` was made with (for ``run_plan``), or None."""
+    return result._plan if type(result) is _PlannedResult else None
+
+
 def planned_time(result) -> float:
     """``result.cost.time``, without the caller's copy of a kept plan's cost."""
     if type(result) is _PlannedResult and result._cost is _UNREAD:
@@ -250,11 +255,20 @@ def _impl(collective, arrays, algo, op, topo, devices, trace, start_time, params
     # Devices to name in the trace when the ranks are not nodes of the topology (CPU hosts
     # priced on the default topology): events land on the devices that really ran them.
     labels = params.pop("labels", None)
-    layout = algo.layout
     # Placement first: the topology's hints (ring orders, node size) depend on where the
     # ranks sit; the servers (parameter servers) are placed once the schedule says how many.
     node_names = placement_lib.place(topo, len(arrays), devices)
     plan = _plan(collective, arrays, algo, op, topo, node_names, labels, params, exchange)
+    return run_plan(plan, arrays, trace, start_time, exchange)
+
+
+def run_plan(plan, arrays, trace=None, start_time=0.0, exchange=None) -> CollectiveResult:
+    """The call ``plan`` was made for (``kept_plan`` of an earlier call's result), on
+    ``arrays``: the caller has checked that they are what that call's were (same count,
+    dtype and shape; same devices, topology and parameters), so only the values move and
+    the events are recorded."""
+    algo, op = plan.algo, plan.op
+    layout = algo.layout
     sched, bounds = plan.sched, plan.bounds   # read only here (the caller's: a copy)
     buffers, initial = layout.buffers(arrays, bounds, sched.num_servers)
     if sched.inplace:

@@ -159,19 +159,17 @@ def run_collective(collective, arrays, devices, algorithm: str, topology=None, e
 
     machine = get_machine()
     topo = topology if topology is not None else machine.topology
-    names = [d.name for d in devices]
-    if topo is None or any(n not in topo.graph for n in names):
-        # Priced on the default topology; the trace still names the devices that ran it.
-        topo, names, params["labels"] = None, None, names
     start = max(d.clock for d in devices)
-    algo = algorithm
-    if collective == "all_reduce" and algorithm not in collectives.ALGORITHMS:
-        algo = choose_algorithm(algorithm, array_api.nbytes(arrays[0]), devices, topo)
-    if collective not in COLLECTIVE_CALLS:
-        raise ValueError(f"run_collective runs one of {COLLECTIVE_CALLS}, not {collective!r}.")
-    result = getattr(collectives, collective)(list(arrays), algorithm=algo, topology=topo,
-                                              devices=names, trace=machine.trace,
-                                              start_time=start, exchange=exchange, **params)
+    kept, key = _kept_calls(collective, arrays, devices, algorithm, topo, exchange, params)
+    plan = kept.get(key) if key is not None else None
+    if plan is not None:
+        result = collectives.api.run_plan(plan, arrays, machine.trace, start)
+    else:
+        result = _call(collectives, collective, arrays, devices, algorithm, topo, exchange,
+                       machine.trace, start, params)
+        plan = collectives.api.kept_plan(result)
+        if key is not None and plan is not None:
+            cross_replica_checks.keep_passed(kept, key, plan)
     end = start + collectives.api.planned_time(result)
     from simdist.distribute import faults  # with the first collective, as collectives
 
@@ -187,6 +185,47 @@ def run_collective(collective, arrays, devices, algorithm: str, topology=None, e
         return _on_real_gpus(result.values, arrays, devices, params.get("op", "sum"), exchange,
                              machine.trace, start)
     return result.values
+
+
+def _call(collectives, collective, arrays, devices, algorithm, topo, exchange, trace, start,
+          params):
+    """``collective`` of ``simdist.collectives`` over ``devices`` (the algorithm the
+    implementation runs chosen first) from ``start``; its result."""
+    names = [d.name for d in devices]
+    if topo is None or any(n not in topo.graph for n in names):
+        # Priced on the default topology; the trace still names the devices that ran it.
+        topo, names, params["labels"] = None, None, names
+    algo = algorithm
+    if collective == "all_reduce" and algorithm not in collectives.ALGORITHMS:
+        algo = choose_algorithm(algorithm, array_api.nbytes(arrays[0]), devices, topo)
+    if collective not in COLLECTIVE_CALLS:
+        raise ValueError(f"run_collective runs one of {COLLECTIVE_CALLS}, not {collective!r}.")
+    return getattr(collectives, collective)(list(arrays), algorithm=algo, topology=topo,
+                                            devices=names, trace=trace, start_time=start,
+                                            exchange=exchange, **params)
+
+
+def _kept_calls(collective, arrays, devices, algorithm, topo, exchange, params):
+    """(the all-reduces kept on ``topo``, this call's key) or ({}, None): a training step
+    all-reduces arrays of the same dtype and shape over the same devices every time, so
+    the plan of a call that passed every check and choice is run again (api.run_plan)
+    for a call with the same key. Only one process's NumPy all-reduces over devices of
+    the topology are kept (others go through every step, every time)."""
+    if collective != "all_reduce" or exchange is not None or topo is None or \
+            backend.xp is not np:
+        return {}, None
+    first = arrays[0]
+    if type(first) is not np.ndarray or any(
+            type(a) is not np.ndarray or a.shape != first.shape or a.dtype != first.dtype
+            for a in arrays):
+        return {}, None
+    try:
+        key = (algorithm, tuple(devices), first.shape, first.dtype,
+               tuple(sorted(params.items())))
+        hash(key)
+    except TypeError:   # a parameter that is no key: the call goes through every step
+        return {}, None
+    return topo.memo("strategy all-reduces", None, dict), key
 
 
 def _on_real_gpus(values, arrays, devices, op, exchange, trace, start):

@@ -21,7 +21,6 @@ per size, out-of-place; sizes as src/all_gather.cu counts them).
 
 from __future__ import annotations
 
-import statistics
 import time
 
 import numpy as np
@@ -58,8 +57,15 @@ def time_simdist(collective, algorithm, sizes, num_devices, dtype, repeats, topo
         count = elements(collective, size, dtype.itemsize, num_devices)
         values = [array_api.from_host(np.ones(count, dtype)) for _ in range(num_devices)]
         once(values)
-        times.append(statistics.median(once(values) for _ in range(repeats)))
+        times.append(_median(once(values) for _ in range(repeats)))
     return times
+
+
+def _median(times) -> float:
+    """``statistics.median`` (loaded here, not with the first all-reduce)."""
+    import statistics
+
+    return statistics.median(times)
 
 
 def gpu_count() -> tuple[int, str]:
@@ -106,8 +112,8 @@ def time_nccl(collective, algorithm, sizes, num_devices, dtype, repeats, topolog
             with cupy.cuda.Device(d):
                 arrays.append(cupy.ones(count, dtype=dtype))
         launch(arrays, devices)  # warm-up: makes the communicators
-        times.append(statistics.median(max(launch(arrays, devices)[1].values())
-                                       for _ in range(repeats)))
+        times.append(_median(max(launch(arrays, devices)[1].values())
+                             for _ in range(repeats)))
     return times
 
 

@@ -7,8 +7,10 @@ ring steps), in name order: adding an algorithm is adding its file.
 """
 
 import importlib
-import pkgutil
+import os
 
-for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+# The package's modules by their file names (pkgutil.iter_modules's answer here, without
+# loading pkgutil with the first all-reduce).
+for _module in sorted(name[:-3] for name in os.listdir(__path__[0]) if name.endswith(".py")):
     if not _module.startswith("_"):
         importlib.import_module(f"{__name__}.{_module}")

@@ -633,8 +633,8 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
 def _pack(grads, group):
     """Packing: on each device, the group's values flattened and concatenated."""
     xp = backend.xp
-    if xp is np:   # the arrays' own reshape: np.reshape's dispatch costs more than the copy
-        return [np.concatenate([g[j]._value.reshape(-1) for j in group]) for g in grads]
+    if xp is np:   # one call per device: concatenate flattens (C order) with axis=None
+        return [np.concatenate([g[j]._value for j in group], axis=None) for g in grads]
     return [array_api.concat([xp.reshape(g[j]._value, (-1,)) for j in group]) for g in grads]
 
 
@@ -655,9 +655,9 @@ def _unpack(packed, spans, results):
     xp = backend.xp
     for i, whole in enumerate(packed):
         row = results[i]
-        if xp is np:
+        if xp is np:   # a vector's slice is already its value (no reshape)
             for j, lo, hi, shape in spans:
-                row[j] = whole[lo:hi].reshape(shape)
+                row[j] = whole[lo:hi] if len(shape) == 1 else whole[lo:hi].reshape(shape)
         else:
             for j, lo, hi, shape in spans:
                 row[j] = xp.reshape(whole[lo:hi], shape)

@@ -194,7 +194,7 @@ class ReductionToOneDevice(CrossDeviceOps):
                                                              len(per_replica_value.values))
             return simple_broadcast(reduced, destinations)
         inputs = [execute.convert_to_tensor(v) for v in per_replica_value.values]
-        cross_replica_checks.check_reduce(inputs, "AddN")
+        cross_replica_checks.check_reduce_of(per_replica_value, inputs, "AddN")
         parts = [copy_to(t, target) for t in inputs]
         value = _combine(reduce_op, [p._value for p in parts])
         target.run(f"Reduce{reduce_op.value.title()}", flops=value.size * len(parts),

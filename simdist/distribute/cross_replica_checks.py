@@ -136,6 +136,19 @@ def keep_passed(kept: dict, key, value, limit: int = 64) -> None:
         kept[key] = value
 
 
+_KEPT_VALUES: dict = {}   # (kernel, structure) of one value whose check_reduce passed
+
+
+def check_reduce_of(value, tensors, kernel: str) -> None:
+    """``check_reduce(tensors, kernel)`` of distributed ``value``'s ``tensors``, kept per
+    the value's structure (a training step's loss, reduced step after step)."""
+    found = structure((value,))
+    key = None if found is None else (kernel, found)
+    if key is None or key not in _KEPT_VALUES:
+        check_reduce(tensors, kernel)
+        keep_passed(_KEPT_VALUES, key, True)
+
+
 def check_reduce(tensors, kernel: str, keep: bool = False) -> None:
     """Raise TF's error if ``tensors`` (one per replica) cannot be reduced by ``kernel``.
 

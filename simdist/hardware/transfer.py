@@ -9,6 +9,8 @@ Glossary:
 
 from __future__ import annotations
 
+from simdist.hardware.machine import get_machine
+
 LINK_DEFAULT = (10e-6, 12e9)
 
 
@@ -16,8 +18,6 @@ def link(src, dst) -> tuple[float, float]:
     """(latency, bandwidth) from ``src`` to ``dst``: the machine's topology (summed hop
     latency, slowest hop's bandwidth; kept by the topology for the pair, as its other
     figures are: a changed graph makes a new Topology), else ``LINK_DEFAULT``."""
-    from simdist.hardware.machine import get_machine
-
     topo = get_machine().topology
     if topo is None:
         return LINK_DEFAULT

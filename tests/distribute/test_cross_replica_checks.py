@@ -222,3 +222,23 @@ def test_a_batch_of_a_structure_that_passed_is_not_checked_again(monkeypatch):
         s.extended.batch_reduce_to("SUM", [(good, good), (mixed, mixed)])
     with pytest.raises(errors.InternalError, match="expected data_type 1"):
         s.extended._cross_device_ops.batch_reduce("SUM", [(mixed, mixed)])
+
+
+def test_a_reduction_to_one_device_keeps_the_check_of_a_structure_that_passed(monkeypatch):
+    """strategy.reduce adds the replicas' values on one device (AddN): a value of a
+    structure that passed is not checked again; a value of another still fails."""
+    from simdist.distribute import cross_replica_checks as checks
+
+    s = tf.distribute.MirroredStrategy()
+    monkeypatch.setattr(checks, "_KEPT_VALUES", {})
+    made = []
+    real = checks._check_shapes
+    monkeypatch.setattr(checks, "_check_shapes",
+                        lambda tensors, k, axis: made.append(k.name) or real(tensors, k, axis))
+    for step in range(3):
+        loss = _placed(s, lambda i, step=step: tf.constant(float(i + step)))
+        assert float(s.reduce("SUM", loss, axis=None)) == 6.0 + 4 * step
+    assert made == ["AddN"]
+    bad = _placed(s, lambda i: tf.ones([2]) if i else tf.ones([3]))
+    with pytest.raises(errors.InvalidArgumentError, match="must have the same size and shape"):
+        s.reduce("SUM", bad, axis=None)

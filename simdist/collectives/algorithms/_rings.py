@@ -98,12 +98,12 @@ def _fold_gathered(orders, buffers, initial, bounds, fn, table) -> bool:
     if plan is None or any(type(a) is not np.ndarray for a in initial):
         return False
     index, ranks = plan
-    rows = np.concatenate(initial).take(index)   # row s: each element's s-th operand
+    first, *rest = np.concatenate(initial).take(index)   # row s: each element's s-th operand
     acc = buffers[ranks[0]]
-    if len(rows) == 1:
-        acc[...] = rows[0]
-    for s in range(1, len(rows)):
-        fn(rows[s], rows[0] if s == 1 else acc, out=acc)
+    if not rest:
+        acc[...] = first
+    for i, row in enumerate(rest):
+        fn(row, first if i == 0 else acc, out=acc)
     for r in ranks[1:]:
         buffers[r][...] = acc
     return True

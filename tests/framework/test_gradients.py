@@ -598,6 +598,8 @@ CASES: dict[str, Case] = {
     "UnsortedSegmentMin": Case(_segment_minmax_make,
                                lambda x, ids, num: R.segment_reduce("min", x, ids, num)),
     "Identity": Case(unary(), A.identity),
+    "IdentityN": Case(pair(), lambda x, y: M.add(*A.identity_n([x, M.multiply(y, 2.0)])),
+                      second_order=False),
     "CheckNumerics": Case(unary(), lambda x: check_numerics(x, "finite")),
     "ReadVariableOp": Case(unary(), lambda v: M.multiply(v.read_value(), v.read_value()),
                            variables=True),

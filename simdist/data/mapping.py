@@ -27,11 +27,14 @@ Mirrors tensorflow/python/data/ops/map_op.py and filter_op.py
 
 from __future__ import annotations
 
+import contextlib
+import io
+
 from simdist.data import iterator_errors, shuffling, structure
 from simdist.data.dataset_ops import DatasetV2, outside_the_graph
 from simdist.data.from_generator import GeneratorDataset
 from simdist.data.structured_function import StructuredFunction, check_callable
-from simdist.framework import dtypes, errors, func_graph
+from simdist.framework import dtypes, errors, func_graph, variables
 from simdist.framework.tensor_spec import TensorSpec
 from simdist.hardware import array_api
 
@@ -77,22 +80,26 @@ def traced(input_dataset, spec_on):
     (``func_graph.captured_now``) is run again on their ones, likewise."""
     first = _first(input_dataset)
     spec = input_dataset.element_spec
-    if first is not None:
-        got = traced_on(first, spec_on)
-    elif spec is None:
-        return None
-    else:
-        try:
-            got = traced_on(structure.stand_in(spec), spec_on)
-        except errors.OpError:   # a value the stand-in cannot be: the spec stays a guess
+    with variables.writes_undone():   # TF's trace writes no variable
+        if first is not None:
+            got = traced_on(first, spec_on)
+        elif spec is None:
             return None
-    if got is None or spec is None:   # (a predicate's check gives no spec)
-        return got
-    for fill in (1,) if first is None else (0, 1):
-        try:
-            got = structure.relax_spec(got, traced_on(structure.stand_in(spec, fill), spec_on))
-        except Exception:  # noqa: BLE001 - a probe: a value the function does not take
-            continue
+        else:
+            try:
+                got = traced_on(structure.stand_in(spec), spec_on)
+            except errors.OpError:   # a value the stand-in cannot be: the spec stays a guess
+                return None
+        if got is None or spec is None:   # (a predicate's check gives no spec)
+            return got
+        for fill in (1,) if first is None else (0, 1):
+            try:   # a probe, its printing unseen (TF's trace runs the Python once)
+                with contextlib.redirect_stdout(io.StringIO()), \
+                        contextlib.redirect_stderr(io.StringIO()):
+                    probed = traced_on(structure.stand_in(spec, fill), spec_on)
+                got = structure.relax_spec(got, probed)
+            except Exception:  # noqa: BLE001 - a probe: a value the function does not take
+                continue
     return got
 
 

@@ -114,6 +114,8 @@ _uid = itertools.count()
 # a merge run on placeholders for its node's outputs (a merge_call in a cond branch or a
 # nested function of a TPU replica function: the node merges when it runs): writes do nothing
 writes_dropped = ThreadLocalValue(False)
+# {id(variable): (variable, value before)} of the writes ``writes_undone`` takes back
+_undone = ThreadLocalValue(None)
 _created = [0]   # variables made so far (a tf.function's first run that makes some retraces)
 _creation_watchers: list = []   # callables told of each variable made (function_variables)
 
@@ -283,6 +285,9 @@ class Variable(metaclass=_VariableMeta):
             if writes_dropped.value:
                 return
             raise NotTraceable(f"a variable write ({op_name}) the graph cannot record")
+        undone = _undone.value
+        if undone is not None and id(self) not in undone:
+            undone[id(self)] = (self, self._value)
         # A fresh array each time: tensors that read the old value keep it (immutability).
         self._value = new
         self._device.run(op_name, new.size, 2 * array_api.nbytes(new))
@@ -454,6 +459,20 @@ class _UnreadVariable(ResourceVariable):
 
     def _write(self, new, op_name):
         self._parent._write(new, op_name)
+
+
+@contextlib.contextmanager
+def writes_undone():
+    """Run code for what it returns only: the variables it writes get their values back
+    after it (an eager dataset function run for its element spec, where TF's trace writes
+    nothing)."""
+    undone: dict = {}
+    try:
+        with _undone.scope(undone):
+            yield
+    finally:
+        for var, value in undone.values():
+            var._value = value
 
 
 def default_variable_creator(**kwargs):

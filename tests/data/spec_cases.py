@@ -163,7 +163,7 @@ out = [list(runs), got, f.experimental_get_tracing_count()]
 
 # ``tf.pad`` by a value of the element: simdist runs it eagerly (its spec read off a first
 # element or a stand-in, dims that differ on other values unknown), TF traces it; neither
-# draws a shuffle's seeds or calls a generator (map, filter, interleave)
+# draws a shuffle's seeds, calls a generator (map, filter, interleave) or writes a variable
 EAGER_MAP_PEEKS_NOTHING = """
 def padded(x):
     return tf.pad(tf.stack([x]), [[x % 3, 0]])
@@ -182,8 +182,16 @@ kept = made.filter(lambda x: tf.size(padded(x)) > 1)
 spread = made.interleave(lambda x: tf.data.Dataset.from_tensors(padded(x)), cycle_length=1)
 specs += [str(mapped.element_spec), str(spread.element_spec)]
 before = len(calls)
+count = tf.Variable(0, dtype=tf.int64)
+def counted(x):
+    count.assign_add(1)
+    return padded(x)
+counting = tf.data.Dataset.range(3).map(counted)
+specs.append(str(counting.element_spec))
+writes = [int(count.numpy())]
+writes.append([rows(counting), int(count.numpy())])
 out = [rows(shuffled), rows(shuffled), specs, before, rows(mapped), [int(v) for v in kept],
-       rows(spread), len(calls)]
+       rows(spread), len(calls), writes]
 """
 
 SHAPE_ERROR = """

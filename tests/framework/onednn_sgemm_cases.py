@@ -5,8 +5,9 @@ Each result is ``"shape sha256"`` of its float32 bits: a one-ulp difference anyw
 it (NumPy's BLAS differs from TF in 10% to 90% of the elements of these products). The
 shapes cover oneDNN's tiles (16 output columns x 6 rows; the last 1 to 8 columns, the last
 1 to 5 rows), its depth and row blocks (256, 48), Eigen's depth blocks (from k = 401), one
-output row or column (Eigen's GEMVs), transposes, batched products and a Dense layer's training
-products; "double rounding" makes float64 sums land exactly halfway between two float32
+output row or column (Eigen's GEMVs), transposes, batched products, products whose depth Eigen
+shards in two GEMMs (a small output, a long depth) and a Dense layer's training products;
+"double rounding" makes float64 sums land exactly halfway between two float32
 values, where a fused multiply-add rounds once. Snippets as in tests/tf_snippets.py."""
 
 DATA = """
@@ -51,6 +52,8 @@ CASES = {
         _shapes(6, (40, 300, 24), (10, 384, 9)),
     "depth in Eigen's blocks: 600 in 304 + 296, 1000 in 336s":
         _shapes(7, (20, 600, 20), (3, 1000, 5)),
+    "the depth sharded in two GEMMs, each blocked for 2 threads (784 = 392 + 392 in 200s)":
+        _shapes(20, (32, 784, 64), (64, 784, 32), (20, 979, 89), (45, 852, 92, (3,))),
     "one output row: Eigen's GEMV (depth 20, 200 in blocks of 16)":
         _shapes(8, (1, 20, 32), (1, 200, 7), (1, 5, 1)),
     "one output column: Eigen's row-major GEMV (8 lanes, an odd last row's 4)":

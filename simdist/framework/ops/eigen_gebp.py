@@ -41,8 +41,11 @@ _ACTUAL_L2 = 1572864        # Eigen's fixed 1.5 MB for the second level of block
 _BAND = 32768               # _dot's running sums per pass (128 KiB: in a 512 KiB L2 cache)
 
 
-def blocking(k: int, m: int, n: int, kc_factor: int = 4):
-    """(kc, mc, nc) of Eigen's single-threaded evaluateProductBlockingSizesHeuristic."""
+def blocking(k: int, m: int, n: int, kc_factor: int = 4, threads: int = 1):
+    """(kc, mc, nc) of Eigen's evaluateProductBlockingSizesHeuristic (``threads``: the
+    num_threads it is given)."""
+    if threads > 1:
+        return _shared_blocking(k, m, n, kc_factor, threads)
     if max(k, m, n) < 48:
         return k, m, n
     l1, l2, l3 = CACHES["l1"], CACHES["l2"], CACHES["l3"]
@@ -72,6 +75,30 @@ def blocking(k: int, m: int, n: int, kc_factor: int = 4):
         elif mc == 0:
             return k, m, n
         m = mc if m % mc == 0 else mc - _MR * ((mc - m % mc) // (_MR * (m // mc + 1)))
+    return k, m, n
+
+
+def _shared_blocking(k, m, n, kc_factor, threads):
+    """evaluateProductBlockingSizesHeuristic's branch for more than one thread: the depth
+    in blocks of up to 320 that fit L1 with a register block, the columns a thread's share
+    that fits L2, the rows a thread's share of L3."""
+    l1, l2, l3 = CACHES["l1"], CACHES["l2"], CACHES["l3"]
+    k_cache = max(8, min((l1 - _MR * _NR * 4) // (kc_factor * (_MR + _NR) * 4), 320))
+    if k_cache < k:
+        k = k_cache - k_cache % 8
+    n_cache = (l2 - l1) // (_NR * 4 * k)
+    n_per_thread = -(-n // threads)
+    if n_cache <= n_per_thread:
+        n = n_cache - n_cache % _NR
+    else:
+        n = min(n, n_per_thread + _NR - 1 - (n_per_thread + _NR - 1) % _NR)
+    if l3 > l2:
+        m_cache = (l3 - l2) // (4 * k * threads)
+        m_per_thread = -(-m // threads)
+        if _MR <= m_cache < m_per_thread:
+            m = m_cache - m_cache % _MR
+        else:
+            m = min(m, m_per_thread + _MR - 1 - (m_per_thread + _MR - 1) % _MR)
     return k, m, n
 
 

@@ -11,6 +11,11 @@ Glossary:
                 oneDNN: the depth in equal slices rounded up to 8 (``kc``), TF rows in blocks
                 rounded up to 24 (``nc``); each depth block after the first is added to the
                 output (``beta = 1``: ``c + block``).
+  shards      -- a small output with a long depth (Eigen's cost model: shardByInnerDim):
+                the depth in two shards (evalShardedByInnerDim's blockSize, half the depth
+                rounded up to 8), each a GEMM of its own blocked for 2 threads (the
+                multi-threaded heuristic: depth blocks of up to 320), the second shard's
+                result added to the first's (``_shards``).
   nocopy      -- oneDNN's AVX2 "nocopy" sgemm (jit_avx_gemm_f32.cpp), taken while
                 ``1/rows + 1/cols >= 0.0038``: depth blocks of 256 (257 to 511 in two
                 halves), TF rows in blocks of 48 (73 to 95 in two halves); in each block
@@ -39,13 +44,14 @@ Glossary:
                 Row-major (one TF column, or one row with ``transpose_b``): 8 unfused lanes
                 over whole packets joined as ``predux`` does, an odd last row's packet of
                 4 likewise, then the last terms one by one.
-Not modelled (``sgemm`` returns None and the caller keeps NumPy): products big enough for
-Eigen to use both threads of the recording CPU or to shard the depth (``_one_thread``:
-Eigen's cost model), blocks too big for the nocopy kernel (oneDNN's copy-based kernel), an
+Not modelled (``sgemm`` returns None and the caller keeps NumPy): products whose output
+Eigen's cost model shares out among both threads of the recording CPU (``_sharding``),
+blocks too big for the nocopy kernel (oneDNN's copy-based kernel), an
 Eigen block of one row or column, and vector products with ``m + k + n < 20`` (Eigen's
 coefficient-based product). Sums in float32's subnormal range are not flushed to zero as
 TF's threads do (FTZ/DAZ), nor checked for ties. Bit-equal to TF 2.21 (recorded on an AVX2
-AMD EPYC, 2 cores) on every modelled shape (499) of 589 recorded ones, k up to 1500, and on
+AMD EPYC, 2 cores) on every modelled shape (499) of 589 recorded ones, k up to 1500, on 85
+random depth-sharded ones (k 600 to 1600, batches of 3 too) and on
 tests/framework/onednn_sgemm_cases.py.
 
 Mirrors tensorflow/core/kernels/matmul_op_impl.h (LaunchBatchMatMul),
@@ -343,9 +349,10 @@ def _bandwidth(k, narrow, short):
     return 4.0 if k == 1 else 2.0 if narrow < 4 or short < 16 else 1.0
 
 
-def _one_thread(m, k, n, chipped):
-    """Whether Eigen's ThreadPool contraction (evalProductImpl) runs TF's m x k x n product
-    as one sequential GEMM: its cost model asks for one thread and does not shard the depth.
+def _sharding(m, k, n, chipped):
+    """How Eigen's ThreadPool contraction (evalProductImpl) runs TF's m x k x n product: 1
+    (one sequential GEMM: its cost model asks for one thread), 2 (the depth sharded in two
+    GEMMs: shardByInnerDim) or 0 (the output shared out among threads: not modelled).
     Eigen's rows are TF's columns; costs in TensorCostModel's cycles, the device's 2 threads
     (the recording CPU's cores). A batch's products read chips of 3-D tensors, one more
     index addition per coefficient loaded (TensorChippingOp::costPerCoeff)."""
@@ -360,11 +367,13 @@ def _one_thread(m, k, n, chipped):
                  + _LOAD * (4 + 4 * cols))
     reduction = rows * cols * (3 * _LOAD + 1 / 8)
     by_k = 2 if inner / 2 + 100_000 + 2 * (reduction + 3000) < inner else 1
-    if by_k < 2 or by_k < threads or k // by_k < 8:
-        return threads == 1
-    sharded = max(rows, cols) // threads < 4 or (
-        k // by_k > 32 and (min(rows, cols) < 8 or by_k > threads))
-    return threads == 1 and not sharded
+    if (by_k < 2 or by_k < threads or k // by_k < 8
+            or rows * cols * 4 > eigen_gebp.CACHES["l3"] // by_k):
+        return 1 if threads == 1 else 0
+    if max(rows, cols) // threads < 4 or (
+            k // by_k > 32 and (min(rows, cols) < 8 or by_k > threads)):
+        return by_k
+    return 1 if threads == 1 else 0
 
 
 def _shard_by_col(m, n, threads=2):
@@ -378,12 +387,38 @@ def _shard_by_col(m, n, threads=2):
 
 @functools.lru_cache(maxsize=256)
 def _plan(m, k, n, chipped):
-    """(depth blocks, kernel parts) for TF's m x k x n product, or None where this model
-    does not hold."""
-    if not _one_thread(m, k, n, chipped):
-        return None
-    kc, mc, nc = eigen_gebp.blocking(k, n, m, kc_factor=1)   # Eigen's rows are TF's columns
-    slices = max(1, -(-k // kc))
+    """(depth blocks, kernel parts) for TF's m x k x n product when Eigen runs it as one
+    sequential GEMM, or None where this model does not hold."""
+    return _gemm(m, k, n, 1) if _sharding(m, k, n, chipped) == 1 else None
+
+
+@functools.lru_cache(maxsize=256)
+def _shards(m, k, n, chipped):
+    """The GEMMs TF's m x k x n product is (``_plan``'s one, or the depth's two shards:
+    evalShardedByInnerDim's blocks of blockSize, each a GEMM blocked for 2 threads, the
+    second's result added to the first's): ((depth blocks, kernel parts), ...), or None."""
+    shards = _sharding(m, k, n, chipped)
+    if shards < 2:
+        plan = _plan(m, k, n, chipped)
+        return None if plan is None else (plan,)
+    share = -(-k // shards)
+    size = min(k, max(12 * 8, -(-share // 8) * 8))
+    plans = []
+    for k0 in range(0, k, size):
+        plan = _gemm(m, min(k, k0 + size) - k0, n, -(-k // size))
+        if plan is None:
+            return None
+        plans.append((tuple((k0 + d0, k0 + d1) for d0, d1 in plan[0]), plan[1]))
+    return tuple(plans)
+
+
+@functools.lru_cache(maxsize=256)
+def _gemm(m, k, n, threads):
+    """(depth blocks, kernel parts) of one GEMM (evalGemmPartial) of depth ``k`` of TF's m x
+    ``k`` x n product, blocked for ``threads``, or None where the nocopy kernel does not
+    take it."""
+    kc, mc, nc = eigen_gebp.blocking(k, n, m, kc_factor=1, threads=threads)  # Eigen's rows
+    slices = max(1, -(-k // kc))                                             # are TF's columns
     kc = min(k, -(-(k // slices) // 8) * 8)
     mc = min(n, -(-int(mc * 1.5) // 48) * 48)
     nc = min(m, -(-nc // 24) * 24)
@@ -490,12 +525,12 @@ def _program(a_shape, b_shape, chipped, transposed):
         return _rounded_products
     if m == 1 or n == 1:
         return functools.partial(_vector_product, transposed=transposed)
-    plan = _plan(m, k, n, chipped)
-    if plan is None:
+    shards = _shards(m, k, n, chipped)
+    if shards is None:
         return _unmodelled
-    blocks, parts = plan
-    whole = len(parts) == 1 and parts[0][1][0][0] is None and parts[0][1][0][1] is None
-    return functools.partial(_contract, blocks=blocks, parts=parts, swap=whole and m > n)
+    whole = all(len(parts) == 1 and parts[0][1][0][0] is None and parts[0][1][0][1] is None
+                for _, parts in shards)
+    return functools.partial(_contract, shards=shards, swap=whole and m > n)
 
 
 def _unmodelled(a, b):
@@ -508,18 +543,22 @@ def _rounded_products(a, b):
     return a * b + _F(0)
 
 
-def _contract(a, b, blocks, parts, swap):
-    """The contraction's depth blocks, each the nocopy kernel's, added up. ``swap``: the
-    kernel runs on the transposed output (one order for all of it, more rows than columns),
-    so that its products' inner loops are the longer side."""
+def _contract(a, b, shards, swap):
+    """The contraction: each GEMM's depth blocks, each the nocopy kernel's, added up, and
+    the GEMMs' results added up. ``swap``: the kernel runs on the transposed output (one
+    order for all of it, more rows than columns), so that its products' inner loops are the
+    longer side."""
     at, bt, shape = _depth_first(a, b, 1, swap, _D)
-    out = None
-    for k0, k1 in blocks:
-        if k1 - k0 == 1:             # every order: the product, rounded (+0 + p)
-            part = a[..., k0:k1] * b[..., k0:k1, :] + _F(0)
-        else:
-            part = _kernel(at[k0:k1], bt[k0:k1], parts, shape[1:])
-            if swap:
-                part = np.ascontiguousarray(np.swapaxes(part, -1, -2))
-        out = part if out is None else out + part
-    return out
+    total = None
+    for blocks, parts in shards:
+        out = None
+        for k0, k1 in blocks:
+            if k1 - k0 == 1:             # every order: the product, rounded (+0 + p)
+                part = a[..., k0:k1] * b[..., k0:k1, :] + _F(0)
+            else:
+                part = _kernel(at[k0:k1], bt[k0:k1], parts, shape[1:])
+                if swap:
+                    part = np.ascontiguousarray(np.swapaxes(part, -1, -2))
+            out = part if out is None else out + part
+        total = out if total is None else total + out
+    return total

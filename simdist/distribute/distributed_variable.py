@@ -17,6 +17,8 @@ Mirrors tensorflow/python/distribute/values.py, values_util.py and ps_values.py.
 
 from __future__ import annotations
 
+import operator
+
 from simdist import warnings as teach
 from simdist.distribute import distribute_lib, fused_write, mistakes
 from simdist.distribute import distribution_strategy_context as ds_context
@@ -54,6 +56,11 @@ def _assign_add(var, value, **kw):
 
 def _assign_sub(var, value, **kw):
     return Variable.assign_sub(var, value, **kw)
+
+
+# The writes fused_write runs for a number: their op names and Variable's operators.
+_NUMBER_WRITES = {_assign_add: ("AssignAddVariableOp", operator.add),
+                  _assign_sub: ("AssignSubVariableOp", operator.sub)}
 
 
 def _scatter_add(var, value, **kw):
@@ -226,7 +233,8 @@ class DistributedVariable(DistributedDelegate, Variable):
         return out if read_value else None
 
     def _update_cross_replica(self, update_fn, value):
-        out = fused_write.update(self, update_fn, value)   # a number added to every copy
+        # a number added to (subtracted from) every copy
+        out = fused_write.update(self, _NUMBER_WRITES.get(update_fn), value)
         if out is not None:
             return out
         return self._distribute_strategy.extended.update(self, update_fn, args=(value,))

@@ -26,13 +26,14 @@ cross-replica update of every component) as distribute_lib's ``update`` runs it.
 
 from __future__ import annotations
 
-import operator
+import itertools
 
 import numpy as np
 
 from simdist.distribute import distribute_lib
 from simdist.distribute import distribution_strategy_context as ds_context
-from simdist.framework import context, dtypes, execute, tape
+from simdist.distribute.values import Mirrored
+from simdist.framework import context, dtypes, execute, tape, variables
 from simdist.framework import tensor as tensor_lib
 from simdist.framework.switch import Switch
 from simdist.framework.tensor import Tensor
@@ -42,14 +43,11 @@ from simdist.hardware import array_api
 _switch = Switch()
 disabled = _switch.off   # every write through extended.update
 
-_OPS = {"_assign_add": ("AssignAddVariableOp", operator.add),   # Variable.assign_add's +
-        "_assign_sub": ("AssignSubVariableOp", operator.sub)}
-
-
-def update(var, update_fn, value):
+def update(var, op, value):
     """``extended.update(var, update_fn, args=(value,))``'s result (see the module
-    docstring), or None, having done nothing, where it does not apply."""
-    op = _OPS.get(getattr(update_fn, "__name__", None))
+    docstring), or None, having done nothing, where it does not apply. ``op``: the name
+    and operator of ``update_fn``'s write (DistributedVariable's ``_assign_add`` or
+    ``_assign_sub``), None for any other."""
     if op is None or not _switch.on or type(value) not in (int, float) or tape.active() or \
             tensor_lib.active[0] or execute._log_placement[0] or execute._scratch.value:
         return None
@@ -57,33 +55,31 @@ def update(var, update_fn, value):
     if type(ext).update is not distribute_lib.StrategyExtended.update or (
             ds_context.get_replica_context() is not None and ds_context.has_strategy()):
         return None   # (update's merge_call from a replica context)
-    from simdist.distribute.distributed_variable import _assign_add, _assign_sub
-
-    if update_fn is not _assign_add and update_fn is not _assign_sub:
-        return None
     distribute_lib.require_cross_replica_or_default_context(ext)   # update's checks
     ext._validate_update_variable(var)
     copies = ext._local_results(var)
-    arrays = []
+    arrays, converted = [], {}   # (the delta converted per dtype)
     for comp in copies:
         a = comp._value
         if type(comp) is not ResourceVariable or not (
                 type(a) is np.ndarray or isinstance(a, np.generic)) or a.shape != () or \
                 context._find_device(comp.device) is not comp._device:
             return None
-        key = execute._scalar_key(value, dtypes.as_dtype(a.dtype), True)
-        arrays.append(None if key is None else execute._scalars.get(key))
-    if any(d is None for d in arrays):
-        return None
+        d = converted.get(a.dtype)
+        if d is None:
+            key = execute._scalar_key(value, dtypes.as_dtype(a.dtype), True)
+            d = converted[a.dtype] = None if key is None else execute._scalars.get(key)
+            if d is None:
+                return None
+        arrays.append(d)
     name, fn = op
-    unread = []
     for comp, d in zip(copies, arrays):   # each copy's assign, in its scopes
         dev = comp._device
         d = Tensor(array_api.from_host(d), dev)._value   # the converted delta, dead at once
         comp._write(fn(comp._value, d), name)
-        unread.append(_UnreadVariable(comp))
-    from simdist.distribute.values import Mirrored
-
-    if len(unread) == 1:
-        return unread[0]
-    return Mirrored([u.read_value() for u in unread])
+    if len(copies) == 1:
+        return _UnreadVariable(copies[0])
+    # Each assign's unread variable, read after all the writes (update's Mirrored): the
+    # reads of the copies themselves; the unread variables' numbers drawn as theirs
+    next(itertools.islice(variables._uid, len(copies) - 1, None))
+    return Mirrored([comp._read() for comp in copies])

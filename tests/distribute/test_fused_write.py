@@ -1,12 +1,15 @@
 """A cross-replica assign_add / assign_sub of a number to a mirrored variable
 (distribute/fused_write.py) equals ``extended.update``'s per-copy writes: the same values
-and result, device clocks, memory in use and peak, and trace events in order."""
+and result, device clocks, memory in use and peak, trace events in order, and the numbers
+drawn for tensors and variables."""
 
 import numpy as np
 from world_state import world
 
 import simdist as tf
 from simdist.distribute import fused_write
+from simdist.framework import tensor as tensor_lib
+from simdist.framework import variables
 from simdist.hardware import machine as machine_lib
 from simdist.testing import reset_world
 
@@ -18,7 +21,7 @@ def _writes():
         step = tf.Variable(0, dtype=tf.int64)
         rate = tf.Variable(0.25)
         vector = tf.Variable(np.zeros(2, np.float32))
-    results = []
+    results, numbers = [], (next(variables._uid), next(tensor_lib._ids))
     with strategy.scope():
         for _ in range(3):   # the first converts the number, the later ones keep it
             results.append(step.assign_add(1))
@@ -33,7 +36,8 @@ def _writes():
     shown = [r if isinstance(r, str) else
              [np.asarray(t.numpy()).tobytes() for t in strategy.experimental_local_results(r)]
              for r in results]
-    return values, shown, world(), machine_lib.get_machine().trace.events[-1].name
+    drawn = (next(variables._uid) - numbers[0], next(tensor_lib._ids) - numbers[1])
+    return values, shown, world(), machine_lib.get_machine().trace.events[-1].name, drawn
 
 
 def _noted(taken, out):

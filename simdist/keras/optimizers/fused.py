@@ -18,7 +18,9 @@ Glossary:
                 step size): ``binary`` / ``unary`` give the values ``math_ops`` gives.
   shared_scalars -- those scalars computed once for every device whose inputs have the
                 same bits (a step's copies on each replica's device), their ops listed
-                (``Charges``) and charged to each device as its own computation would.
+                (``Charges``) and charged to each device as its own computation would;
+                the ops (of operands of the same dtypes and shapes) listed once for the
+                steps that follow (``compute``'s ops depend on its inputs' kinds alone).
   scalars_like -- the step's scalar dict on every device but the first made from the
                 first's (Adam: ``_fused_local_like``, called by fused_apply): where each
                 copy of the learning rate and the step counter holds the first's bits, the
@@ -117,14 +119,29 @@ def shared_scalars(owner, compute, inputs):
             a is b and not a.flags.writeable or type(a) is type(b) and a.dtype == b.dtype
             and a.shape == b.shape and a.tobytes() == b.tobytes()
             for a, b in zip(inputs, kept[0])):
-        k = Charges()   # (the kept inputs are held: a read-only array is itself, by id)
-        value = compute(k, *inputs)
-        if kept is not None and kept[2] == k.charges:   # the same ops (a new step's
-            charges, memo = kept[2], kept[3]           # value): their memo still holds
+        # (the kept inputs are held: a read-only array is itself, by id)
+        if kept is not None and len(kept[0]) == len(inputs) and all(
+                type(a) is type(b) and a.dtype == b.dtype and a.shape == b.shape
+                for a, b in zip(inputs, kept[0])):
+            # Inputs of the kept kinds, other bits (a new step's): the same ops on operands
+            # of the same dtypes and shapes, so the kept charges and their memo are these
+            value = compute(_Silent, *inputs)
+            charges, memo = kept[2], kept[3]
         else:
+            k = Charges()
+            value = compute(k, *inputs)
             charges, memo = k.charges, []
         kept = _shared[owner] = (tuple(inputs), value, charges, memo)
     return kept[1], kept[2], kept[3]
+
+
+class _Silent:
+    """A Kernel that neither charges nor lists (shared_scalars' computation of a value
+    whose charges are known)."""
+
+    @staticmethod
+    def op(op_type, inputs, out):
+        return out
 
 
 _shared: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # owner -> the last
@@ -151,6 +168,22 @@ def kept_first(owner, c, at=None):
 _firsts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # owner -> its last
 
 
+def distribute_names() -> tuple:
+    """(distribute_lib, DistributedVariable, DistributedValues), imported at the first
+    call (a fused update's, every step: the distribute package loads with a strategy, not
+    with the optimizers)."""
+    if not _DISTRIBUTE:
+        from simdist.distribute import distribute_lib
+        from simdist.distribute.distributed_variable import DistributedVariable
+        from simdist.distribute.values import DistributedValues
+
+        _DISTRIBUTE.extend((distribute_lib, DistributedVariable, DistributedValues))
+    return tuple(_DISTRIBUTE)
+
+
+_DISTRIBUTE: list = []
+
+
 def local_copy(variable, like, at=None):
     """The plain variable a read of ``variable`` reads here (a distributed variable's local
     copy, as ``_read_local`` picks it), where it holds ``like``'s bits (type, dtype and
@@ -158,9 +191,7 @@ def local_copy(variable, like, at=None):
     tensor (no teaching check); else None. ``at``: (replica index, device) of a copy's
     update whose scopes the caller has not entered (``DistributedVariable._update_read``
     picks the copy read there)."""
-    from simdist.distribute.distributed_variable import DistributedVariable
-
-    if isinstance(variable, DistributedVariable):
+    if isinstance(variable, distribute_names()[1]):
         variable = variable._read_local() if at is None else variable._update_read(*at)
     if type(variable) is not ResourceVariable or (
             teach._ENABLED and variable._distribute_strategy is None):

@@ -109,10 +109,7 @@ def apply(optimizer, distribution, grads_and_vars) -> bool:
 def _entries(optimizer, distribution, grads_and_vars):
     """(the copy entries in update order, the variables' _Skeleton), or None where the
     fused apply does not apply."""
-    from simdist.distribute import distribute_lib
-    from simdist.distribute.distributed_variable import DistributedVariable
-    from simdist.distribute.values import DistributedValues
-
+    distribute_lib, DistributedVariable, DistributedValues = fused.distribute_names()
     owner = _owner(type(optimizer))
     ext = distribution.extended
     if not _switch.on or owner is None or optimizer._apply_state is None or \
@@ -198,9 +195,7 @@ def _skeleton(optimizer, ext, variables):
 
 def _copies(optimizer, ext, var):
     """[(replica index, copy, slot copies, device, dtype)] of ``var``, or None."""
-    from simdist.distribute.distributed_variable import DistributedVariable
-    from simdist.distribute.values import DistributedValues
-
+    _, DistributedVariable, DistributedValues = fused.distribute_names()
     try:
         ext._validate_update_variable(var)
         index = optimizer._index_dict[optimizer._var_key(var)]

@@ -24,8 +24,13 @@ Glossary:
   scalars_like -- the step's scalar dict on every device but the first made from the
                 first's (Adam: ``_fused_local_like``, called by fused_apply): where each
                 copy of the learning rate and the step counter holds the first's bits, the
-                same tensors in the same order and the same charges, without the reads',
-                constants' and checks' Python (``first_scalars`` keeps what it needs).
+                same allocations in the same order and the same charges, without the
+                reads', constants' and checks' Python (``first_scalars`` keeps what it
+                needs).
+  hold       -- tensors a step's scalars make, accounted instead of made: their memory
+                (in use and peak), ids and read-only arrays as making them would give,
+                freed by ``release`` (the dropped ones) or by an ``Accounted`` dict's death
+                (another device's scalars, holding the first's tensors: the same bits).
   applicable -- the fused path runs only where the eager ops would do nothing else:
                 no tape recording, no shape inference, no placement logging, dense
                 gradients of the variable's shape and dtype, plain variable copies.
@@ -207,14 +212,42 @@ def local_copy(variable, like, at=None):
 
 def scalars_like(first, lr, step, transients, charges, memo, dev=None) -> dict:
     """A fused ``_prepare_local``'s dict on the current device (or ``dev``) made from
-    ``first`` (the step's first device's, see ``first_scalars``): ``scalars_made`` of
-    ``first``'s values in its order (the learning rate's first, the rest made after the
-    charges), from the reads of ``lr`` and ``step`` (plain variables holding the first
-    device's bits, as ``local_copy`` found them). The same tensors, allocations and
-    charges as the call."""
-    return scalars_made(lr, step, transients, charges, memo,
-                        context.explicit_device() if dev is None else dev,
-                        [(name, t._value) for name, t in first.items() if name != "lr"])
+    ``first`` (the step's first device's, see ``first_scalars``), from the reads of ``lr``
+    and ``step`` (plain variables holding the first device's bits, as ``local_copy``
+    found them): the same allocations, tensor ids and charges as the call (the reads, the
+    ``transients``, the charges, then ``first``'s values in its order). Its tensors are
+    accounted, not made, where they fit (``Accounted``: ``first``'s tensors, the same
+    bits, stand in for them); else made (``scalars_made``)."""
+    if dev is None:
+        dev = context.explicit_device()
+    values = [(name, t._value) for name, t in first.items() if name != "lr"]
+    live = [(lr._value, lr._device)] + [(a, dev) for _, a in values]
+    dropped = [(step._value, step._device)] + [(a, dev) for a in transients]
+    if hold(live[:1] + dropped + live[1:]) is None:   # (in the order the call makes them)
+        return scalars_made(lr, step, transients, charges, memo, dev, values)
+    if Kernel(dev).charged:
+        dev.run_ops(charges, memo)
+    release(_sizes(dropped))
+    return Accounted(first, _sizes(live))
+
+
+class Accounted(dict):
+    """A step's scalar dict on a device other than the first, whose tensors ``hold``
+    accounted instead of making them (``scalars_like``): it holds the first device's
+    tensors under the same names (the same bits: a fused update reads their arrays
+    alone), and its death frees what its own tensors' deaths would (``release``)."""
+
+    __slots__ = ("_held",)
+
+    def __init__(self, first, held):
+        super().__init__(first)
+        self._held = held
+
+    def __del__(self):
+        try:
+            release(self._held)
+        except Exception:  # noqa: BLE001 - interpreter shutdown: nothing left to account
+            pass
 
 
 def scalars_made(lr, step, transients, charges, memo, dev, values) -> dict:
@@ -237,31 +270,36 @@ def scalars_made(lr, step, transients, charges, memo, dev, values) -> dict:
     return c
 
 
-def hold(dropped):
-    """Account the ``(array, device)`` pairs of ``dropped`` (tensors a call makes and lets
-    die before it returns) as making those tensors would, for as long as the caller holds
-    them: the arrays made read-only, the tensors' ids drawn, each device's bytes allocated
-    at once (the same memory in use and peak as one at a time); ``release`` frees them.
-    None, having done nothing, where the tensors must be made (an allocation that would
-    not fit fails there, as it does; a value that is not NumPy's)."""
-    if backend.placer is not None:
+def hold(made):
+    """Account the ``(array, device)`` pairs of ``made`` (tensors a call makes, in order)
+    as making those tensors would, for as long as the caller holds them: the arrays made
+    read-only, the tensors' ids drawn, each device's bytes allocated at once (the same
+    memory in use and peak as one at a time); ``release`` frees them (or a part:
+    ``_sizes`` of those that die first). None, having done nothing, where the tensors
+    must be made (an allocation that would not fit fails there, as it does; a value that
+    is not NumPy's)."""
+    if backend.placer is not None or not all(
+            type(a) is np.ndarray or isinstance(a, np.generic) for a, _ in made):
         return None
-    sizes: dict = {}
-    for a, dev in dropped:
-        if type(a) is not np.ndarray and not isinstance(a, np.generic):
-            return None
-        sizes[dev] = sizes.get(dev, 0) + a.nbytes
-    for dev, n in sizes.items():
+    held = _sizes(made)
+    for dev, n in held:
         if dev.memory_in_use + n > dev.memory_limit:
             return None
-    for a, _ in dropped:
+    for a, _ in made:
         if type(a) is np.ndarray:
             a.setflags(write=False)
-    next(itertools.islice(tensor_lib._ids, len(dropped) - 1, None))   # their ids
-    held = list(sizes.items())
+    next(itertools.islice(tensor_lib._ids, len(made) - 1, None))   # their ids
     for dev, n in held:
         dev.allocate(n)
     return held
+
+
+def _sizes(pairs) -> list:
+    """[(device, bytes of the ``(array, device)`` pairs on it)], devices in order."""
+    sizes: dict = {}
+    for a, dev in pairs:
+        sizes[dev] = sizes.get(dev, 0) + a.nbytes
+    return list(sizes.items())
 
 
 def release(held) -> None:

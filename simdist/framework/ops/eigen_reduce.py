@@ -103,7 +103,7 @@ def _planned(shape, axes):
     out_shape = tuple(d for i, d in enumerate(shape) if i not in axes)
     sizes, first_reduced = runs(shape, axes)
     if len(sizes) == 0 or len(sizes) == 1 and not first_reduced:
-        body = np.copy   # nothing reduced (TF copies the input)
+        body = lambda x: x.copy()  # noqa: E731 - nothing reduced (TF copies the input)
     elif len(sizes) == 1:
         body = lambda x: _rows(x.reshape(1, -1))  # noqa: E731
     elif len(sizes) == 2:
@@ -120,5 +120,5 @@ def _planned(shape, axes):
 
     def planned(v):
         out = body(v.reshape(sizes))
-        return None if out is None else np.reshape(out, out_shape)
+        return None if out is None else out.reshape(out_shape)   # an array: each body's
     return planned

@@ -168,8 +168,9 @@ def _stepped(wide, sums, rounded):
     """Steps chains from their float64 ``sums`` (float32 values, ``rounded`` as float32)
     by each row of exact products ``wide``, which becomes the float64 sums: the columns with
     a step exactly halfway between two float32 values (a double rounding), or None."""
+    add = np.add
     for sum_ in wide:
-        np.add(sum_, sums, sum_)
+        add(sum_, sums, sum_)
         rounded[...] = sum_
         sums[...] = rounded
     bits = wide.view(np.int64)
@@ -492,7 +493,7 @@ def _row_gemv(a, b):
     return np.concatenate([_dots(a[..., :even, :], b, False), last], axis=-2) + _F(0)
 
 
-def _vector_product(a, b, transposed):
+def _vector_product(transposed, a, b):
     """Eigen's matrix product (SequentialMatMulKernel) when a dimension is 1: a vector
     result is a GEMV, column-major or row-major as the stored matrix is (TF's transpose
     flags); None for products so small that Eigen takes its coefficient-based product."""
@@ -524,13 +525,13 @@ def _program(a_shape, b_shape, chipped, transposed):
     if k == 1:                       # any order: the products, rounded (+0 + p)
         return _rounded_products
     if m == 1 or n == 1:
-        return functools.partial(_vector_product, transposed=transposed)
+        return functools.partial(_vector_product, transposed)
     shards = _shards(m, k, n, chipped)
     if shards is None:
         return _unmodelled
     whole = all(len(parts) == 1 and parts[0][1][0][0] is None and parts[0][1][0][1] is None
                 for _, parts in shards)
-    return functools.partial(_contract, shards=shards, swap=whole and m > n)
+    return functools.partial(_contract, shards, whole and m > n)
 
 
 def _unmodelled(a, b):
@@ -543,7 +544,7 @@ def _rounded_products(a, b):
     return a * b + _F(0)
 
 
-def _contract(a, b, shards, swap):
+def _contract(shards, swap, a, b):
     """The contraction: each GEMM's depth blocks, each the nocopy kernel's, added up, and
     the GEMMs' results added up. ``swap``: the kernel runs on the transposed output (one
     order for all of it, more rows than columns), so that its products' inner loops are the

@@ -91,6 +91,19 @@ class Adam(Optimizer):
     def _update_constants(self, dtype):
         return ((1 - self.beta_1, dtype), (1 - self.beta_2, dtype), (self.epsilon, dtype))
 
+    def _kept_constants(self, dtype):
+        """(``_alpha_constants``', ``_update_constants``' kept arrays: fused.kept_constants)
+        for ``dtype`` and the present hyper-parameters, looked up once for them."""
+        key = (dtype, self.beta_1, self.beta_2, self.epsilon)
+        kept = self.__dict__.get("_kept_arrays")
+        if kept is None or kept[0] != key:
+            arrays = (fused.kept_constants(self, self._alpha_constants(dtype)),
+                      fused.kept_constants(self, self._update_constants(dtype)))
+            if None in arrays:
+                return arrays
+            kept = self.__dict__["_kept_arrays"] = (key, arrays)
+        return kept[1]
+
     def _fused_prepare_at(self, dtype, at):
         """``_prepare_local(dtype)`` on the step's first device, made without entering the
         scopes of its copy's update (``at``: (replica index, device); fused_apply): where
@@ -103,8 +116,7 @@ class Adam(Optimizer):
                 not fused.plain_eager(False) or not all(
                     type(x) is float for x in (self.beta_1, self.beta_2)):
             return None
-        arrays = fused.kept_constants(self, self._alpha_constants(dtype))
-        tail = fused.kept_constants(self, self._update_constants(dtype))
+        arrays, tail = self._kept_constants(dtype)
         lr = fused.local_copy(self.learning_rate, None, at)
         step = fused.local_copy(self.iterations, None, at)
         if arrays is None or tail is None or lr is None or step is None:

@@ -278,10 +278,9 @@ def hold(made):
     ``_sizes`` of those that die first). None, having done nothing, where the tensors
     must be made (an allocation that would not fit fails there, as it does; a value that
     is not NumPy's)."""
-    if backend.placer is not None or not all(
-            type(a) is np.ndarray or isinstance(a, np.generic) for a, _ in made):
+    held = None if backend.placer is not None else _sizes(made)
+    if held is None:
         return None
-    held = _sizes(made)
     for dev, n in held:
         if dev.memory_in_use + n > dev.memory_limit:
             return None
@@ -294,10 +293,13 @@ def hold(made):
     return held
 
 
-def _sizes(pairs) -> list:
-    """[(device, bytes of the ``(array, device)`` pairs on it)], devices in order."""
+def _sizes(pairs):
+    """[(device, bytes of the ``(array, device)`` pairs on it)], devices in order; None
+    where an array is not NumPy's."""
     sizes: dict = {}
     for a, dev in pairs:
+        if type(a) is not np.ndarray and not isinstance(a, np.generic):
+            return None
         sizes[dev] = sizes.get(dev, 0) + a.nbytes
     return list(sizes.items())
 

@@ -245,10 +245,9 @@ class _Stacked:
         for i in self.inputs:
             arrays[i] = _stacked([o[i]._value for o in objs])
         strict = {k: "ignore" if v == "ignore" else "raise" for k, v in np.geterr().items()}
-        states = _states(strict)
         try:
             for loud, steps in self.blocks:
-                with states[loud]:
+                with np.errstate(**strict) if loud else np.errstate(all="ignore"):
                     for step in steps:
                         step(arrays, objs)
         except FloatingPointError:
@@ -274,42 +273,6 @@ class _Stacked:
                 if slot in ops and got.strides != want.strides:
                     return False
         return True
-
-
-try:   # NumPy >= 2: np.errstate sets this context variable to _make_extobj's state
-    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
-except ImportError:   # NumPy 1.x: np.errstate itself
-    _extobj_contextvar = None
-
-
-class _State:
-    """``np.errstate(**kwargs)``, entered block after block: NumPy 2's own ``__enter__``
-    sets its context variable to the state ``_make_extobj`` makes of the same arguments,
-    made here once for the run's blocks."""
-
-    __slots__ = ("kwargs", "state", "token")
-
-    def __init__(self, **kwargs):
-        self.kwargs, self.token = kwargs, None
-        self.state = None if _extobj_contextvar is None else _make_extobj(**kwargs)
-
-    def __enter__(self):
-        if self.state is None:
-            self.token = np.errstate(**self.kwargs)
-            self.token.__enter__()
-        else:
-            self.token = _extobj_contextvar.set(self.state)
-
-    def __exit__(self, *exc_info):
-        if self.state is None:
-            self.token.__exit__(*exc_info)
-        else:
-            _extobj_contextvar.reset(self.token)
-
-
-def _states(strict):
-    """(quiet, loud): the errstates of a run's blocks (all ignored; ``strict``)."""
-    return _State(all="ignore"), _State(**strict)
 
 
 def _stacked(values):

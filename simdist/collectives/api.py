@@ -101,7 +101,7 @@ def kept_plan(result):
 def planned_time(result) -> float:
     """``result.cost.time``, without the caller's copy of a kept plan's cost."""
     if type(result) is _PlannedResult and result._cost is _UNREAD:
-        return result._plan.cost.time
+        return result._plan.time
     return result.cost.time
 
 
@@ -293,7 +293,7 @@ class _Plan:
     (``_plan``) and only moves the values."""
 
     __slots__ = ("algo", "params", "sched", "nodes", "bounds", "cost", "times", "key",
-                 "itemsize", "op", "_events")
+                 "itemsize", "op", "_events", "time")
 
     def __init__(self, collective, arrays, algo, op, topo, node_names, labels, params):
         p = len(arrays)
@@ -306,6 +306,7 @@ class _Plan:
         self.cost, self.times, self.key = _price(
             topo, nodes, sched, bounds, self.itemsize, collective, algo, p,
             algo.layout.nbytes(arrays), params)
+        self.time = self.cost.time   # the kept cost is read only: its total, once
         if labels is not None:
             nodes = list(labels) + nodes[len(labels):]
         self.nodes = nodes

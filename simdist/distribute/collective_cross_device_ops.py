@@ -337,8 +337,10 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
         return [self.reduce_implementation(reduce_op, v, d, options) for v, d in pairs]
 
     def _batch_all_reduce(self, reduce_op, per_replica_values):
+        # The batch's structure: None unless every component is a Tensor (none is sparse).
+        key = cross_replica_checks.structure(per_replica_values)
         dense, dense_at, sparse, sparse_at = cross_device_utils.split_by_sparsity(
-            per_replica_values)
+            per_replica_values) if key is None else (per_replica_values, None, (), None)
         if sparse:   # TF reduces dense and sparse values apart, then stitches them
             return cross_device_utils.stitch_values((
                 (self._batch_all_reduce(reduce_op, dense) if dense else [], dense_at),
@@ -350,7 +352,6 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
         devices = self._devices_for(per_replica_values[0])
         grads = _flatten_per_device(per_replica_values, len(devices))
         # The checks read the batch's structure only: one that passed is not checked again.
-        key = cross_replica_checks.structure(per_replica_values)
         kept = self.__dict__.setdefault("_passed_batches", {})
         if key is None or key not in kept:
             for j in range(len(per_replica_values)):

@@ -21,6 +21,7 @@ from simdist.framework import context, execute
 from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.tensor import Tensor, copy_to
 from simdist.hardware import array_api, backend
+from simdist.hardware.device import Device
 from simdist.hardware.machine import find_device
 
 
@@ -29,6 +30,8 @@ def get_devices_from(destinations) -> tuple:
     if isinstance(destinations, DistributedValues):   # (a plain Tensor's device: at hand)
         return tuple([v._device if type(v) is Tensor and v._device is not None
                       else _device_of(v) for v in destinations.values])
+    if isinstance(destinations, Device):   # (strategy.reduce's host: at hand)
+        return (destinations,)
     if isinstance(destinations, (list, tuple)):
         return tuple(find_device(d) for d in destinations)
     return (_device_of(destinations),)

@@ -61,9 +61,12 @@ class BatchDataset(DatasetV2):
 
     def _gather_batches(self, source, indices):
         # Fast path: take the next batch_size row indices and gather them in one go.
+        # (a shuffle's order hands out whole slices: ``take``)
         bs = self._batch_size
+        take = getattr(indices, "take", None)
         while True:
-            idx = np.fromiter(itertools.islice(indices, bs), dtype=np.int64)
+            idx = np.array(take(bs), dtype=np.int64) if take is not None else \
+                np.fromiter(itertools.islice(indices, bs), dtype=np.int64)
             if len(idx) == 0 or (self._drop and len(idx) < bs):
                 return
             yield source._rows(idx)

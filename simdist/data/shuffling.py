@@ -44,14 +44,59 @@ def _op_seeds(seed):
 
 
 def buffer_shuffle(items, buffer_size: int, words):
-    """Yield ``items`` in TF's order: the buffer is a ring of ``buffer_size`` slots kept
-    full from the input; each output takes slot ``start + word % filled`` and moves the
-    slot at ``start`` into its place (``buffer_size < 0``: the whole input is the buffer)."""
-    items = iter(items)
-    ring: dict = {}
-    start = end = 0
+    """``items`` in TF's order: the buffer is a ring of ``buffer_size`` slots kept full from
+    the input; each output takes slot ``start + word % filled`` and moves the slot at
+    ``start`` into its place (``buffer_size < 0``: the whole input is the buffer). An
+    iterator whose ``take(n)`` is ``n`` calls of ``next``."""
+    return _Shuffled(_ring(iter(items), buffer_size, words), words)
+
+
+class _Shuffled:
+    """``buffer_shuffle``'s iterator: the ring's outputs one at a time while the input
+    lasts, then the drained rest (``take`` hands out whole slices of it)."""
+
+    def __init__(self, ring, words):
+        self._ring, self._words = ring, words
+        self._rest: list | None = None
+        self._pos = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._rest is None:
+            try:
+                return next(self._ring)
+            except StopIteration as stop:
+                self._rest = _drain(stop.value or [], self._words)
+        if self._pos == len(self._rest):
+            raise StopIteration
+        self._pos += 1
+        return self._rest[self._pos - 1]
+
+    def take(self, n: int) -> list:
+        """The next ``n`` outputs (fewer at the end), as a list."""
+        out: list = []
+        while self._rest is None and len(out) < n:
+            try:
+                out.append(next(self._ring))
+            except StopIteration as stop:
+                self._rest = _drain(stop.value or [], self._words)
+        if self._rest is not None and len(out) < n:
+            got = self._rest[self._pos:self._pos + n - len(out)]
+            self._pos += len(got)
+            out += got
+        return out
+
+
+def _ring(items, buffer_size: int, words):
+    """The ring's outputs while the input lasts; returns what is left in the buffer (the
+    slots in ring order, then the last reads) for ``_drain``. The ring is a list whose
+    slots before ``head`` are spent (cut off now and then)."""
+    ring: list = []
+    head = 0
     while True:
-        need = -1 if buffer_size < 0 else buffer_size - (end - start)
+        need = -1 if buffer_size < 0 else buffer_size - (len(ring) - head)
         if need == 1:   # the steady state of a small buffer: one read per output
             nxt = next(items, _SENTINEL)
             got = () if nxt is _SENTINEL else (nxt,)
@@ -60,18 +105,18 @@ def buffer_shuffle(items, buffer_size: int, words):
         else:
             got = ()
         if need and (need < 0 or len(got) < need):   # the input is all read
-            yield from _drain([ring[k] for k in range(start, end)] + list(got), words)
-            return
-        for nxt in got:
-            ring[end] = nxt
-            end += 1
-        if start == end:
-            return
-        index = start + next(words) % (end - start)
-        out = ring.pop(index)
-        if index != start:
-            ring[index] = ring.pop(start)
-        start += 1
+            return ring[head:] + list(got)
+        ring.extend(got)
+        if head == len(ring):
+            return []
+        index = head + next(words) % (len(ring) - head)
+        out = ring[index]
+        ring[index] = ring[head]
+        ring[head] = None
+        head += 1
+        if head >= 1024 and 2 * head >= len(ring):
+            del ring[:head]
+            head = 0
         yield out
 
 

@@ -56,18 +56,47 @@ from simdist.framework.tensor import Tensor
 _switch = Switch()
 disabled = _switch.off
 _MARKS: set = set()   # stateful node functions a section may hold (run after its program)
+_PLAIN: set = set()   # the marks whose call is the same outside the node's device and mode
 _TRIES = 3
 
 
-def register_mark(fn) -> None:
+def register_mark(fn, plain: bool = False) -> None:
     """Let nodes of ``fn`` (or of a functools.partial of it) sit in a section: a stateful
-    call that reads no tensor's value and makes no tensor (it runs after the program)."""
+    call that reads no tensor's value and makes no tensor (it runs after the program).
+    ``plain``: it reads neither the device scope nor the distribution mode, so a replay
+    calls it without entering its node's (``_mark_call``)."""
     _MARKS.add(fn)
+    if plain:
+        _PLAIN.add(fn)
 
 
 def _mark(node) -> bool:
     fn = node.fn
     return (fn.func if type(fn) is functools.partial else fn) in _MARKS
+
+
+def _mark_call(node):
+    """``run(env)`` of a mark node: its function called on its arguments (Node.run's, but
+    without entering the node's device scope and distribution mode) where the function is
+    a plain mark and its arguments a flat list (``node.layout``, no keywords); else, and in
+    a dry run, ``node.run``."""
+    from simdist.framework import func_graph
+
+    fn = node.fn
+    if (fn.func if type(fn) is functools.partial else fn) not in _PLAIN or \
+            node.layout is None or node.layout[1] or node.out_slots:
+        return node.run
+    leaves, slots, n = tuple(node.leaves), tuple(node.slots), node.layout[0]
+    dry = func_graph._dry
+
+    def run(env):
+        if dry.value:
+            return node.run(env)
+        args = list(leaves)
+        for pos, sid in slots:
+            args[pos] = env[sid]
+        fn(*args[:n])
+    return run
 
 
 def early(graph, i: int, guess: list, fixed_scope: bool, env):
@@ -196,7 +225,7 @@ class SectionStep:
 
     def __init__(self, nodes, inner, fixed):
         self.nodes, self.inner, self.fixed = nodes, inner, fixed
-        self.marks = [n for n in nodes if _mark(n)]
+        self.marks = [_mark_call(n) for n in nodes if _mark(n)]
         self.outputs = _outputs(nodes)
         self.variables = _variables(nodes)
         self.candidate = self.program = None
@@ -290,8 +319,8 @@ class SectionStep:
         """Hand on a replay's results (``slots``) as the section's outputs; run its marks."""
         for sid, slot in zip(self.outputs, section.program.result):
             env[sid] = slots[slot]
-        for node in self.marks:
-            node.run(env)
+        for run in self.marks:
+            run(env)
 
 
 class Watched:

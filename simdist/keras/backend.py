@@ -204,7 +204,7 @@ def _set_attr(table, tensor, value) -> None:
                      {}, "keras_attr")
 
 
-section_plan.register_mark(_set_attr)   # marks an output: a section runs it after
+section_plan.register_mark(_set_attr, plain=True)   # marks an output: a section runs it after
 
 
 def _get_attr(table, tensor):

@@ -130,9 +130,8 @@ def _drain(buffer: list, words) -> list:
     take = getattr(words, "take", None)
     drawn = take(n) if take is not None else [next(words) for _ in range(n)]
     picks = (np.asarray(drawn, dtype=np.uint64) %
-             np.arange(n, 0, -1, dtype=np.uint64)).tolist()
-    for k, pick in enumerate(picks):   # all at once: nothing outside sees the swaps
-        index = k + pick
+             np.arange(n, 0, -1, dtype=np.uint64)).astype(np.int64) + np.arange(n)
+    for k, index in enumerate(picks.tolist()):   # all at once: nothing outside sees the swaps
         buffer[k], buffer[index] = buffer[index], buffer[k]
     return buffer
 

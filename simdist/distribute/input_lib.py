@@ -40,8 +40,8 @@ import enum
 
 import numpy as np
 
+from simdist.data import composite_rows, optional_ops, structure
 from simdist.data import distribute as data_distribute
-from simdist.data import optional_ops, structure
 from simdist.data.iterator_pass import iterator_pass
 from simdist.data.pipeline import PrefetchDataset
 from simdist.data.structured_function import symbolic_leaf
@@ -112,6 +112,9 @@ class InputContext:
 def _placed(v, dev):
     """A batch's leaf on ``dev``, and the bytes its copy moves: a Tensor, or a RaggedTensor /
     SparseTensor whose values are a Tensor there (its partitions are copied too)."""
+    if not composite_rows.is_composite(v):   # a dense leaf: one array
+        array = array_api.from_host(v._value if isinstance(v, Tensor) else v)
+        return Tensor(array, dev), array_api.nbytes(array)
     from simdist.framework.ragged_tensor import RaggedTensor
     from simdist.framework.sparse_tensor import SparseTensor
 

@@ -118,18 +118,21 @@ class SingleSampleAdapter:
         return self._words[self._pos - 1]
 
     def take(self, n: int) -> list:
-        """The next ``n`` words (what ``n`` calls of ``next`` give), as a list."""
-        out: list = []
-        while len(out) < n:
-            if self._pos == len(self._words):
-                self._refill()
-            k = min(n - len(out), len(self._words) - self._pos)
-            out += self._words[self._pos:self._pos + k]
-            self._pos += k
+        """The next ``n`` words (what ``n`` calls of ``next`` give), as a list; the blocks
+        beyond the buffered words in one Philox call."""
+        out = self._words[self._pos:self._pos + n]
+        self._pos += len(out)
+        short = n - len(out)
+        if short > 0:
+            self._refill(-(-short // 4))
+            self._pos = short
+            out += self._words[:short]
         return out
 
-    def _refill(self) -> None:
-        self._words = self._gen.first_blocks(self._chunk).reshape(-1).tolist()
-        self._gen = self._gen.skip(self._chunk)
+    def _refill(self, blocks: int = 0) -> None:
+        """The next chunk of blocks, or ``blocks`` of them where more (in one call)."""
+        count = max(blocks, self._chunk)
+        self._words = self._gen.first_blocks(count).reshape(-1).tolist()
+        self._gen = self._gen.skip(count)
         self._pos = 0
         self._chunk = min(self._chunk * 2, 4096)

@@ -8,6 +8,7 @@ from simdist.framework.ops.ragged_string_ops import (  # noqa: F401
     unicode_decode,
     unicode_split,
 )
+from simdist.framework.ops.string_format_ops import string_format as format  # noqa: A001,F401
 from simdist.framework.ops.string_ops import (  # noqa: F401
     as_string,
     join,

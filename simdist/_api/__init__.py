@@ -57,6 +57,7 @@ for _module, _names in {
     "framework.ops.script_ops": "numpy_function py_function",
     "framework.ops.selection_ops": "boolean_mask slice unique",
     "framework.ops.pad_ops": "pad",
+    "framework.ops.histogram_ops": "histogram_fixed_width histogram_fixed_width_bins",
     "framework.ops.linspace_ops": "linspace",
     "framework.ops.scan_ops": "cumsum",
     "framework.ops.map_fn": "map_fn",

@@ -90,3 +90,20 @@ def refuse_dtype(op_type: str, tensor, allowed: str) -> None:
 def _not_allowed(op_type: str, dtype_name: str, allowed: str) -> str:
     return (f"Value for attr 'T' of {dtype_name} is not in the list of allowed values: "
             f"{allowed}\n\t; NodeDef: {{{{node {op_type}}}}} [Op:{op_type}]")
+
+
+def check_attr_dtype(attr: str, dtype, allowed: tuple, signature: str) -> None:
+    """TF's error for a type attr ``attr`` (of an op whose OpDef text ``signature`` ends
+    the message) set to a ``dtype`` not among ``allowed`` (dtypes, in the OpDef's order).
+
+    Raises:
+      InvalidArgumentError: ``dtype`` is not allowed.
+    """
+    if dtype in allowed:
+        return
+    from simdist.framework import execute
+
+    names = ", ".join(execute.kernel_dtype_name(d) for d in allowed)
+    raise errors.InvalidArgumentError(
+        None, None, f"Value for attr '{attr}' of {execute.kernel_dtype_name(dtype)} is not in "
+                    f"the list of allowed values: {names}{signature}")

@@ -11,8 +11,10 @@ Glossary:
   while tracing  -- the size depends on values: the last dimension is ``None``.
 
 Mirrors tensorflow/python/ops/bincount_ops.py (bincount) and the CPU DenseBincount kernel of
-tensorflow/core/kernels/bincount_op.cc (its checks and texts; weights added in order).
-DenseBincount has no gradient (TF's registry has no entry: LookupError).
+tensorflow/core/kernels/bincount_op.cc (its checks and texts). Weights are added in order:
+TF's 1-D kernel adds them into per-worker partial bins, which is the same order while the input
+is one shard (a large float input's sums depend on TF's threads); its 2-D kernel adds each row
+in order. DenseBincount has no gradient (TF's registry has no entry: LookupError).
 """
 
 from __future__ import annotations

@@ -74,6 +74,23 @@ out = [counts(tf.constant([[1, 1], [2, 5]]), tf.constant([[1.0, 2.0], [3.0, 4.0]
               S([None, 3], tf.int32)),
        shapes(lambda x: tf.math.bincount(x, minlength=3, maxlength=3), S([None], tf.int32))]
 """,
+    "bincount of RaggedTensors and SparseTensors": COMMON + """
+b = tf.math.bincount
+r = tf.ragged.constant([[1, 1, 3], [], [0, 2]])
+rw = tf.ragged.constant([[0.5, 1.0, 2.0], [], [3.0, 4.0]])
+s = tf.sparse.SparseTensor([[0, 1], [1, 0], [1, 2]], [3, 1, 1], [2, 4])
+sw = tf.sparse.SparseTensor([[0, 1], [1, 0], [1, 2]], [1.5, 2.0, 3.0], [2, 4])
+out = [b(r), b(r, axis=-1), b(r, weights=rw), b(r, weights=rw, axis=-1),
+       b(r, axis=-1, binary_output=True, minlength=6), b(r, maxlength=2, dtype=tf.float32),
+       b(s), b(s, axis=-1), b(s, weights=sw), b(s, axis=-1, maxlength=2),
+       b(s, weights=sw, axis=-1),
+       error(lambda: b(tf.ragged.constant([[1, -1]]))),
+       error(lambda: b(tf.ragged.constant([[1, -1]]), axis=-1)),
+       b(tf.sparse.SparseTensor([[0, 1]], [-3], [2, 4]), axis=-1),
+       error(lambda: b(r, weights=tf.constant([1.0, 2, 3, 4, 5]))),
+       error(lambda: b(s, weights=[1.0, 2.0, 3.0])),
+       error(lambda: b(r, axis=-1, weights=rw, binary_output=True))]
+""",
     "histogram_fixed_width and its bins": VALUES + """
 h, bins = tf.histogram_fixed_width, tf.histogram_fixed_width_bins
 edges = tf.constant([0.1, 0.2, 0.3, 0.7, 1.0, np.inf, -np.inf], tf.float32)

@@ -8,9 +8,13 @@ Glossary:
   binary_output  -- 1 where a value occurs (no weights then).
   axis           -- 0: ``arr`` flattened, one histogram; -1: one histogram per row of a
                     2-D ``arr`` (a rank-0 or 1-D one counts as one row).
+  composite arr  -- a RaggedTensor's or SparseTensor's values counted (axis 0: as a dense
+                    ``arr``), or per row (axis -1: ``[nrows, size]``, TF's RaggedBincount /
+                    SparseBincount); its weights must be of its kind (TF's ValueErrors).
   while tracing  -- the size depends on values: the last dimension is ``None``.
 
-Mirrors tensorflow/python/ops/bincount_ops.py (bincount) and the CPU DenseBincount kernel of
+Mirrors tensorflow/python/ops/bincount_ops.py (bincount), ragged/ragged_bincount_ops.py and
+sparse_ops.py (their bincount), and the CPU DenseBincount kernel of
 tensorflow/core/kernels/bincount_op.cc (its checks and texts). Weights are added in order:
 TF's 1-D kernel adds them into per-worker partial bins, which is the same order while the input
 is one shard (a large float input's sums depend on TF's threads); its 2-D kernel adds each row
@@ -19,10 +23,13 @@ in order. DenseBincount has no gradient (TF's registry has no entry: LookupError
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from simdist.framework import context, dtypes, errors, execute, op_recording
 from simdist.framework.ops import op_types
+from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api, backend
 
 _SIGNATURE = (
@@ -92,14 +99,74 @@ def _dense_bincount(values, size, weights, out_dtype, binary_output):
         raise _kernel_error("Input arr must be non-negative!")
     rows = values if values.ndim == 2 else values.reshape(1, -1)
     w = None if weights is None else weights.reshape(rows.shape)
-    out = np.zeros((rows.shape[0], size), out_dtype.as_numpy_dtype)
-    keep = rows < size
     row = np.broadcast_to(np.arange(rows.shape[0])[:, None], rows.shape)
-    if binary_output:
-        out[row[keep], rows[keep]] = 1
-    else:
-        np.add.at(out, (row[keep], rows[keep]), 1 if w is None else w[keep])
+    out = _row_counts(row, rows, rows.shape[0], size, w, out_dtype, binary_output)
     return out if values.ndim == 2 else out[0]
+
+
+def _row_counts(row, values, nrows, size, weights, out_dtype, binary_output):
+    """``[nrows, size]`` counts of the (row, value) pairs, weights added in order."""
+    out = np.zeros((nrows, size), out_dtype.as_numpy_dtype)
+    keep = values < size
+    if binary_output:
+        out[row[keep], values[keep]] = 1
+    else:
+        np.add.at(out, (row[keep], values[keep]), 1 if weights is None else weights[keep])
+    return out
+
+
+def _kind(x) -> str:
+    """The type name TF's messages give ``x`` (an eager tensor is an EagerTensor)."""
+    return "EagerTensor" if isinstance(x, Tensor) else type(x).__name__
+
+
+def _composite_parts(arr, weights):
+    """A RaggedTensor's or SparseTensor's ``arr`` as (its values, its weights' values, the
+    row of each value, the number of rows), or None for another ``arr``.
+
+    Raises:
+      ValueError: ``weights`` not of ``arr``'s kind (TF's texts).
+    """
+    ragged = sys.modules.get("simdist.framework.ragged_tensor")
+    if ragged is not None and isinstance(arr, ragged.RaggedTensor) and weights is not None \
+            and not isinstance(weights, ragged.RaggedTensor):
+        weights = _t(weights)   # as TF converts it first
+    sparse = sys.modules.get("simdist.framework.sparse_tensor")
+    if ragged is not None and isinstance(arr, ragged.RaggedTensor):
+        if weights is not None and not isinstance(weights, ragged.RaggedTensor):
+            raise ValueError("`weights` must be a RaggedTensor if `values` is a RaggedTensor. "
+                             f"Received argument weights={weights} of type: {_kind(weights)}.")
+        return (arr.flat_values, None if weights is None else weights.flat_values,
+                arr.value_rowids(), arr.nrows_int())
+    if sparse is not None and isinstance(arr, sparse.SparseTensor):
+        if weights is not None and not isinstance(weights, sparse.SparseTensor):
+            raise ValueError("Argument `weights` must be a SparseTensor if `values` is a "
+                             f"SparseTensor. Received weights={weights} of type: {_kind(weights)}")
+        return (arr.values, None if weights is None else weights.values,
+                arr.indices[:, 0], int(arr.dense_shape[0]))
+    return None
+
+
+def _composite_bincount(parts, minlength, maxlength, dtype, axis, binary_output, op_type):
+    """``tf.math.bincount`` of a RaggedTensor or SparseTensor (``parts``): its values
+    counted (axis 0), or per row (axis -1: ``[nrows, size]``)."""
+    values, weights, row_ids, nrows = parts
+    if axis in (None, 0):
+        return bincount(values, weights, minlength, maxlength, dtype, None, 0, binary_output)
+    a, flat, w, out_dtype, size = _arguments(values, weights, minlength, maxlength, dtype,
+                                             axis, binary_output)
+    op_types.check_attr_dtype("Tidx", a.dtype, _ALLOWED["Tidx"], _SIGNATURE)
+    op_types.check_attr_dtype("T", out_dtype, _ALLOWED["T"], _SIGNATURE)
+    rows = np.asarray(backend.to_host(execute.convert_to_tensor(row_ids)._value))
+    if (flat < 0).any():   # RaggedBincount refuses them; SparseBincount gives no bins
+        if op_type == "RaggedBincount":
+            raise errors.InvalidArgumentError(
+                None, None, f"Input must be non-negative [Op:{op_type}]")
+        keep = flat >= 0
+        size, flat, rows, w = max(size, 0), flat[keep], rows[keep], None if w is None else w[keep]
+    out = _row_counts(rows, flat, nrows, size, w, out_dtype, binary_output)
+    return execute.execute(op_type, [a], array_api.from_host(out),
+                           attrs={"binary_output": binary_output})
 
 
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int32,
@@ -112,6 +179,11 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int
         ``arr`` with ``axis=-1``; an ``arr`` dtype not int32/int64 or an output dtype not
         int32, int64, float32 or float64 (TF's kernel texts).
     """
+    parts = _composite_parts(arr, weights)
+    if parts is not None:
+        op_type = "RaggedBincount" if type(arr).__name__ == "RaggedTensor" else "SparseBincount"
+        return _composite_bincount(parts, minlength, maxlength, dtype, axis, binary_output,
+                                   op_type)
     a, values, w, out_dtype, size = _arguments(arr, weights, minlength, maxlength, dtype,
                                                axis, binary_output)
     op_types.check_attr_dtype("Tidx", a.dtype, _ALLOWED["Tidx"], _SIGNATURE)

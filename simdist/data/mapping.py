@@ -11,8 +11,10 @@ Glossary:
                         outputs' static shapes, the Python runs once, each element runs the
                         recorded graph. A function simdist cannot record runs its Python on
                         each element instead; its spec is then read off the first element (a
-                        stand-in of the input's spec when there is none, ``traced``),
-                        keeping a dimension ``None`` where the input's was ``None``.
+                        stand-in of the input's spec when there is none or its elements
+                        run Python: a generator, a py_function; ``traced``), keeping a
+                        dimension ``None`` where the input's was ``None``; only the failed
+                        trace's printing is seen (held_output).
   captures           -- in a tf.function, a function that reads a tensor of the trace
                         (``lambda r: r * k``) captures it, as TF's dataset functions do: an
                         input of its graph, given each execution's value by the iterator
@@ -27,14 +29,11 @@ Mirrors tensorflow/python/data/ops/map_op.py and filter_op.py
 
 from __future__ import annotations
 
-import contextlib
-import io
-
 from simdist.data import iterator_errors, shuffling, structure
 from simdist.data.dataset_ops import DatasetV2, outside_the_graph
 from simdist.data.from_generator import GeneratorDataset
 from simdist.data.structured_function import StructuredFunction, check_callable
-from simdist.framework import dtypes, errors, func_graph, variables
+from simdist.framework import dtypes, errors, func_graph, held_output, variables
 from simdist.framework.tensor_spec import TensorSpec
 from simdist.hardware import array_api
 
@@ -64,11 +63,18 @@ def _runs_python(dataset) -> bool:
     while stack:
         ds = stack.pop()
         function = getattr(ds, "_function", None)
-        if isinstance(ds, GeneratorDataset) or (function is not None and
-                                                function.graph is None):
+        if isinstance(ds, GeneratorDataset) or (function is not None and (
+                function.graph is None or _calls_py_function(function.graph))):
             return True
         stack.extend(getattr(ds, "_inputs", ()))
     return False
+
+
+def _calls_py_function(graph) -> bool:
+    """Whether ``graph`` runs a ``tf.py_function``'s (``numpy_function``'s) Python."""
+    from simdist.framework.ops import script_ops
+
+    return any(script_ops.runs_python(node) for node in graph.nodes)
 
 
 def traced(input_dataset, spec_on):
@@ -80,27 +86,39 @@ def traced(input_dataset, spec_on):
     (``func_graph.captured_now``) is run again on their ones, likewise."""
     first = _first(input_dataset)
     spec = input_dataset.element_spec
-    with variables.writes_undone():   # TF's trace writes no variable
+    unknown_rank = (1,)   # the dims a stand-in gives a leaf of unknown rank
+    # TF's trace writes no variable, and its Python printed once: when simdist tried it
+    with variables.writes_undone(), held_output.held():
         if first is not None:
             got = traced_on(first, spec_on)
         elif spec is None:
             return None
         else:
-            try:
-                got = traced_on(structure.stand_in(spec), spec_on)
-            except errors.OpError:   # a value the stand-in cannot be: the spec stays a guess
+            tried = _on_stand_ins(spec, spec_on)
+            if tried is None:   # a value the stand-in cannot be: the spec stays a guess
                 return None
+            got, unknown_rank = tried
         if got is None or spec is None:   # (a predicate's check gives no spec)
             return got
         for fill in (1,) if first is None else (0, 1):
-            try:   # a probe, its printing unseen (TF's trace runs the Python once)
-                with contextlib.redirect_stdout(io.StringIO()), \
-                        contextlib.redirect_stderr(io.StringIO()):
-                    probed = traced_on(structure.stand_in(spec, fill), spec_on)
+            try:   # a probe
+                probed = traced_on(structure.stand_in(spec, fill, unknown_rank), spec_on)
                 got = structure.relax_spec(got, probed)
             except Exception:  # noqa: BLE001 - a probe: a value the function does not take
                 continue
     return got
+
+
+def _on_stand_ins(spec, spec_on):
+    """``spec_on`` of a stand-in of ``spec`` and the dims it gave an unknown rank (1-d, else
+    a scalar); None when neither is a value the function takes."""
+    for unknown_rank in ((1,), ()):
+        try:
+            stand_in = structure.stand_in(spec, unknown_rank=unknown_rank)
+            return traced_on(stand_in, spec_on), unknown_rank
+        except (errors.OpError, ValueError):
+            continue
+    return None
 
 
 def traced_on(element, spec_on):

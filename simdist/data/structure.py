@@ -206,11 +206,13 @@ def to_numpy(values):
 
 
 # --- specs ------------------------------------------------------------------------------
-def stand_in(spec, fill: int = 0):
+def stand_in(spec, fill: int = 0, unknown_rank: tuple = (1,)):
     """An element of ``spec`` (zeros, or ``fill``; empty strings; unknown dims 1, an unknown
-    rank 1-d): what a dataset function is traced on when its input has no element to give."""
+    rank ``unknown_rank``'s dims): what a dataset function is traced on when its input has
+    no element to give."""
     def one(s):
-        dims = (1,) if s.shape.rank is None else tuple(1 if d is None else d for d in s.shape)
+        dims = unknown_rank if s.shape.rank is None else \
+            tuple(1 if d is None else d for d in s.shape)
         if s.dtype.is_string:
             return np.full(dims, b"", dtype=object)
         return _as_array(np.full(dims, fill, dtype=s.dtype.as_numpy_dtype))

@@ -24,8 +24,9 @@ Glossary:
                    "Unsupported return value" TypeError.
   eager fallback -- a function simdist cannot record (its code reads a value in Python,
                    returns a list of tensors ...) runs its Python on each element instead
-                   (``graph`` is None); its spec then comes from a first element
-                   (simdist.data.mapping.traced).
+                   (``graph`` is None), its printing dropped (TF's graph prints nothing;
+                   simdist.framework.held_output); its spec then comes from a first
+                   element (simdist.data.mapping.traced).
 
 Mirrors tensorflow/python/data/ops/structured_function.py.
 """
@@ -38,7 +39,7 @@ from simdist.data import composite_rows, structure
 from simdist.data.bound_dataset import BoundDataset, DatasetArgument, needed
 from simdist.data.dataset_ops import DatasetV2
 from simdist.data.iterator_pass import kernels_of
-from simdist.framework import composite_specs, context, errors, func_graph
+from simdist.framework import composite_specs, context, errors, func_graph, held_output
 from simdist.framework.none_tensor import NoneTensorSpec
 from simdist.framework.tensor import NotTraceable, Tensor
 from simdist.framework.tensor_shape import TensorShape
@@ -162,7 +163,8 @@ class StructuredFunction:
 
             fn = self._fn if self._wrap is None else \
                 (lambda *a: self._wrap(self._fn(*a)))
-            return call(fn, values)
+            with held_output.held():   # TF runs the graph: its Python printed once, traced
+                return call(fn, values)
         host = structure.host_device()
         flat = composite_specs.component_leaves(   # a RaggedTensor, a SparseTensor: its parts
             [v if composite_rows.is_composite(v) or isinstance(v, DatasetV2) else

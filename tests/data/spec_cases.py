@@ -194,6 +194,36 @@ out = [rows(shuffled), rows(shuffled), specs, before, rows(mapped), [int(v) for 
        rows(spread), len(calls), writes]
 """
 
+# A function simdist runs eagerly (``tf.pad`` by a value of the element) prints its Python
+# once, when the dataset is made, as TF's trace: not at element_spec, not per element; a
+# tf.py_function upstream runs (and prints) once per element of a pass, never for the spec
+EAGER_MAP_PRINTS_ONCE = """
+import io, contextlib
+def padded(x):
+    print("tracing", x.dtype.name)
+    return tf.pad(tf.stack([x]), [[x % 3, 0]])
+calls = []
+def body(v):
+    calls.append(int(v))
+    print("py_function", int(v))
+    return v * 2
+printed = io.StringIO()
+with contextlib.redirect_stdout(printed):
+    ds = tf.data.Dataset.range(3).map(padded)
+    seen = [printed.getvalue()]
+    seen.append(str(ds.element_spec))
+    seen.append(printed.getvalue())
+    seen.append([[int(v) for v in row] for row in ds])
+    seen.append(printed.getvalue())
+    py = tf.data.Dataset.range(3).map(lambda x: tf.py_function(body, [x], tf.int64))
+    chained = py.map(padded)
+    seen.append(str(chained.element_spec))
+    seen.append(list(calls))
+    seen.append([[int(v) for v in row] for row in chained])
+    seen.append(list(calls))
+out = [seen, printed.getvalue()]
+"""
+
 SHAPE_ERROR = """
 def bad(x):
     return tf.reshape(x, [5])
@@ -261,6 +291,8 @@ PROGRAMS = {
     "a shape error in a map function is raised when the dataset is made": SHAPE_ERROR,
     "an eager map's spec draws no shuffle seeds and calls no generator":
         EAGER_MAP_PEEKS_NOTHING,
+    "an eager map prints once and calls an upstream py_function once per element":
+        EAGER_MAP_PRINTS_ONCE,
     "a filter predicate that returns no bool": FILTER_NOT_BOOL,
     "padded_batch: padded shapes and values, specs, TF's errors": PADDED,
 }

@@ -27,7 +27,7 @@ import sys
 
 import numpy as np
 
-from simdist.framework import execute, nest, op_recording
+from simdist.framework import execute, held_output, nest, op_recording
 from simdist.framework.tensor import Tensor
 from simdist.framework.variables import Variable
 
@@ -133,8 +133,9 @@ def _stream_writer(output_stream):
         return to_file
     if output_stream is sys.stderr or output_stream is sys.stdout:
         def to_stream(text):
-            output_stream.write(text)
-            output_stream.flush()
+            with held_output.passed():   # an op: printed per element of a dataset too
+                output_stream.write(text)
+                output_stream.flush()
 
         return to_stream
     level = _log_levels().get(_hashable(output_stream))

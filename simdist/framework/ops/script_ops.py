@@ -35,7 +35,7 @@ import traceback
 
 import numpy as np
 
-from simdist.framework import context, dtypes, errors, execute, func_graph
+from simdist.framework import context, dtypes, errors, execute, func_graph, held_output
 from simdist.framework.execute import kernel_dtype_name
 from simdist.framework.tensor import Tensor
 
@@ -92,7 +92,8 @@ def _run_eagerly(op_type, func, inputs, types, many):
     EagerPyFunc's converted to ``types``."""
     if op_type == "EagerPyFunc":
         try:
-            out = _converted(_results(func(*inputs)), types) if types else None
+            with held_output.passed():   # its printing is seen, per element too
+                out = _converted(_results(func(*inputs)), types) if types else None
         except Exception as e:  # noqa: BLE001 - TF's kernel reports any exception of func
             error = e if isinstance(e, errors.OpError) and hasattr(e, "_py_func") else \
                 _func_error(e)
@@ -103,7 +104,8 @@ def _run_eagerly(op_type, func, inputs, types, many):
             error.args = (error._message,)
             raise error from None
         return out if many or out is None else out[0]
-    value = func(*_args(op_type, inputs))
+    with held_output.passed():
+        value = func(*_args(op_type, inputs))
     if not types:
         return None
     out = [r if isinstance(r, Tensor) else execute.convert_to_tensor(np.asarray(r))
@@ -139,6 +141,11 @@ def _func_error(error: BaseException, skip: int = 1):
     return new
 
 
+def runs_python(node) -> bool:
+    """Whether a graph's ``node`` is a PyFunc / EagerPyFunc (runs its Python)."""
+    return getattr(node, "fn", None) is _graph_op.__wrapped__
+
+
 def _graph_spec(graph, op_type, func, inputs, types, token, name=None):
     device = context.current_device()
     return [graph.symbolic_like(None, t, device, op_type) for t in types]
@@ -156,7 +163,8 @@ def _graph_op(op_type, func, inputs, types, token, name=None) -> list:
     if op_type == "PyFunc":   # the graph kernel gives a scalar as a NumPy scalar
         args = [a[()] if a.ndim == 0 else a for a in args]
     try:
-        results = _results(func(*args))
+        with held_output.passed():   # TF runs it per element: its printing is seen
+            results = _results(func(*args))
     except Exception as e:  # noqa: BLE001 - TF's kernel reports any exception of func
         raise _func_error(e) from e
     if len(results) != len(types):

@@ -1,0 +1,43 @@
+"""held_output: a dataset function's spec probes and eager runs drop only their own
+thread's printing; another thread's, at the same time, is written (not lost as under
+contextlib.redirect_stdout, which replaces the stream for every thread)."""
+
+import contextlib
+import io
+import sys
+import threading
+
+from simdist.framework import held_output
+
+WAIT = 10.0   # seconds: a bound, never reached when the threads run as they should
+
+
+def _holding(entered, release):
+    with held_output.held():
+        entered.set()
+        print("held")
+        with held_output.passed():
+            print("passed", file=sys.stderr)
+        assert release.wait(WAIT)
+        print("held", file=sys.stderr)
+
+
+def test_only_the_holding_threads_output_is_dropped():
+    out, err = io.StringIO(), io.StringIO()
+    entered = [threading.Event(), threading.Event()]
+    release = threading.Event()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        holders = [threading.Thread(target=_holding, args=(e, release))
+                   for e in entered]
+        for t in holders:
+            t.start()
+        assert all(e.wait(WAIT) for e in entered)   # both hold now: concurrent probes
+        print("other thread")
+        release.set()
+        for t in holders:
+            t.join(WAIT)
+        assert not any(t.is_alive() for t in holders)
+        restored = (sys.stdout, sys.stderr)
+    assert restored == (out, err)   # the last holder put the streams back
+    assert out.getvalue() == "other thread\n"
+    assert err.getvalue() == "passed\npassed\n"

@@ -84,11 +84,12 @@ def traced(input_dataset, spec_on):
     differ on stand-ins of other values (zeros, ones: ``tf.pad(x, [[x, 0]])``) are unknown,
     as in TF's symbolic trace; a function that read tensors of the trace
     (``func_graph.captured_now``) is run again on their ones, likewise."""
-    first = _first(input_dataset)
     spec = input_dataset.element_spec
     unknown_rank = (1,)   # the dims a stand-in gives a leaf of unknown rank
-    # TF's trace writes no variable, and its Python printed once: when simdist tried it
-    with variables.writes_undone(), held_output.held():
+    # TF's trace runs no op (writes no variable, prints nothing), and its Python printed
+    # once: when simdist tried to trace it
+    with variables.writes_undone(), held_output.held(everything=True):
+        first = _first(input_dataset)
         if first is not None:
             got = traced_on(first, spec_on)
         elif spec is None:

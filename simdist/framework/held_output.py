@@ -8,7 +8,8 @@ Glossary:
              replaced. The last thread to leave puts the streams back (unless something else
              replaced the proxy meanwhile). Nested and concurrent holds are counted.
   passed  -- ``with passed():`` this thread's writes go through again, inside a hold: what
-             TF runs per element too (a ``tf.py_function``'s body, ``tf.print``).
+             TF runs per element too (a ``tf.py_function``'s body, ``tf.print``); not
+             inside ``held(everything=True)`` (a spec probe: TF runs nothing for it).
 
 Not in TF (its traced function has no Python to run again); contextlib.redirect_stdout would
 silence every thread.
@@ -21,7 +22,7 @@ import sys
 import threading
 
 _LOCK = threading.Lock()
-_STATE = threading.local()   # .depth: this thread's holds minus its passes
+_STATE = threading.local()   # .depth: this thread's holds (0 in a pass); .whole: its probes
 _installed: dict = {}        # stream name -> [proxy, holders]
 
 
@@ -32,16 +33,36 @@ class _Proxy:
         self._stream = stream
 
     def write(self, text):
-        if getattr(_STATE, "depth", 0) > 0:
+        if _dropped():
             return len(text)
         return self._stream.write(text)
 
     def writelines(self, lines):
-        if getattr(_STATE, "depth", 0) <= 0:
+        if not _dropped():
             self._stream.writelines(lines)
 
     def __getattr__(self, name):
         return getattr(self._stream, name)
+
+
+def streams() -> list:
+    """sys.stdout, sys.stderr and the streams a proxy stands in for (an op recorded with
+    one of them writes there)."""
+    with _LOCK:
+        return [sys.stdout, sys.stderr] + [entry[0]._stream for entry in _installed.values()]
+
+
+def op_write(stream, text: str) -> None:
+    """An op's (tf.print's) write of ``text`` to ``stream``: seen in a hold (TF's op runs
+    per element), not in a ``held(everything=True)`` (TF runs no op for a spec)."""
+    if getattr(_STATE, "whole", 0) > 0:
+        return
+    stream.write(text)
+    stream.flush()
+
+
+def _dropped() -> bool:
+    return getattr(_STATE, "depth", 0) > 0 or getattr(_STATE, "whole", 0) > 0
 
 
 def _install(name: str) -> None:
@@ -62,16 +83,18 @@ def _uninstall(name: str) -> None:
 
 
 @contextlib.contextmanager
-def held():
-    """Drop this thread's writes to sys.stdout and sys.stderr inside the block."""
+def held(everything: bool = False):
+    """Drop this thread's writes to sys.stdout and sys.stderr inside the block (those in a
+    ``passed`` block too when ``everything``)."""
+    key = "whole" if everything else "depth"
     with _LOCK:
         _install("stdout")
         _install("stderr")
-    _STATE.depth = getattr(_STATE, "depth", 0) + 1
+    setattr(_STATE, key, getattr(_STATE, key, 0) + 1)
     try:
         yield
     finally:
-        _STATE.depth -= 1
+        setattr(_STATE, key, getattr(_STATE, key) - 1)
         with _LOCK:
             _uninstall("stdout")
             _uninstall("stderr")

@@ -224,6 +224,43 @@ with contextlib.redirect_stdout(printed):
 out = [seen, printed.getvalue()]
 """
 
+# The spec of such a function over a traced map runs none of the traced map's ops: neither
+# its variable write nor its tf.print (TF's kernel writes to the process's stdout, simdist's
+# to sys.stdout: both are read), which run once per element of a pass; nor does a tf.print in
+# the eager function itself, which prints per element
+EAGER_MAP_RUNS_NO_OP = """
+import io, contextlib, os, sys, tempfile
+def padded(x):
+    return tf.pad(tf.stack([x]), [[x % 3, 0]])
+count = tf.Variable(0, dtype=tf.int64)
+def noisy(x):
+    tf.print("up", x, output_stream=sys.stdout)
+    count.assign_add(1)
+    return x
+def eager_print(x):
+    tf.print("in", x, output_stream=sys.stdout)
+    return padded(x)
+printed, fd_file = io.StringIO(), tempfile.TemporaryFile()
+saved = os.dup(1)
+def text():
+    sys.stdout.flush()
+    fd_file.seek(0)
+    return fd_file.read().decode() + printed.getvalue()
+os.dup2(fd_file.fileno(), 1)
+try:
+    with contextlib.redirect_stdout(printed):
+        ds = tf.data.Dataset.range(3).map(noisy).map(padded)
+        seen = [str(ds.element_spec), int(count.numpy()), text()]
+        seen += [[[int(v) for v in row] for row in ds], int(count.numpy()), text()]
+        ds = tf.data.Dataset.range(3).map(eager_print)
+        seen += [str(ds.element_spec), text()]
+        seen += [[[int(v) for v in row] for row in ds], text()]
+finally:
+    os.dup2(saved, 1)
+    os.close(saved)
+out = seen
+"""
+
 SHAPE_ERROR = """
 def bad(x):
     return tf.reshape(x, [5])
@@ -293,6 +330,7 @@ PROGRAMS = {
         EAGER_MAP_PEEKS_NOTHING,
     "an eager map prints once and calls an upstream py_function once per element":
         EAGER_MAP_PRINTS_ONCE,
+    "an eager map's spec runs no op of a traced map upstream": EAGER_MAP_RUNS_NO_OP,
     "a filter predicate that returns no bool": FILTER_NOT_BOOL,
     "padded_batch: padded shapes and values, specs, TF's errors": PADDED,
 }

@@ -131,11 +131,10 @@ def _stream_writer(output_stream):
                 f.write(text)
 
         return to_file
-    if output_stream is sys.stderr or output_stream is sys.stdout:
+    if any(output_stream is s for s in held_output.streams()):
         def to_stream(text):
             with held_output.passed():   # an op: printed per element of a dataset too
-                output_stream.write(text)
-                output_stream.flush()
+                held_output.op_write(output_stream, text)
 
         return to_stream
     level = _log_levels().get(_hashable(output_stream))

@@ -2,14 +2,16 @@
 print nothing (its spec probes, its eager runs per element), other threads' output untouched.
 
 Glossary:
-  held    -- ``with held():`` this thread's writes to ``sys.stdout`` / ``sys.stderr`` are
-             dropped; the streams are replaced, while any thread holds, by a proxy that
-             passes every other thread's writes (and every other call) to the stream it
-             replaced. The last thread to leave puts the streams back (unless something else
-             replaced the proxy meanwhile). Nested and concurrent holds are counted.
-  passed  -- ``with passed():`` this thread's writes go through again, inside a hold: what
-             TF runs per element too (a ``tf.py_function``'s body, ``tf.print``); not
-             inside ``held(everything=True)`` (a spec probe: TF runs nothing for it).
+  held     -- ``with held():`` this thread's writes to ``sys.stdout`` / ``sys.stderr`` are
+              dropped; the streams are replaced, while any thread holds, by a proxy that
+              passes every other thread's writes (and every other call) to the stream it
+              replaced. The last thread to leave puts the streams back (unless something
+              else replaced the proxy meanwhile). Nested and concurrent holds are counted.
+  passed   -- ``with passed():`` this thread's writes go through again, inside a hold: what
+              TF runs per element too (a ``tf.py_function``'s body, ``tf.print``); not
+              inside ``held(everything=True)`` (a spec probe: TF runs nothing for it).
+  debugger -- a thread that a debugger traces (``breakpoint()`` in a held function) is not
+              held: its prompts show.
 
 Not in TF (its traced function has no Python to run again); contextlib.redirect_stdout would
 silence every thread.
@@ -62,7 +64,19 @@ def op_write(stream, text: str) -> None:
 
 
 def _dropped() -> bool:
-    return getattr(_STATE, "depth", 0) > 0 or getattr(_STATE, "whole", 0) > 0
+    held_now = getattr(_STATE, "depth", 0) > 0 or getattr(_STATE, "whole", 0) > 0
+    return held_now and not _debugging()
+
+
+def _debugging() -> bool:
+    """Whether a debugger (pdb's, any bdb.Bdb: ``breakpoint()`` in the function) traces
+    this thread: its prompts and output are seen."""
+    tracer = sys.gettrace()
+    if tracer is None:
+        return False
+    import bdb
+
+    return isinstance(getattr(tracer, "__self__", None), bdb.Bdb)
 
 
 def _install(name: str) -> None:

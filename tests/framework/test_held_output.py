@@ -2,6 +2,7 @@
 thread's printing; another thread's, at the same time, is written (not lost as under
 contextlib.redirect_stdout, which replaces the stream for every thread)."""
 
+import bdb
 import contextlib
 import io
 import sys
@@ -43,3 +44,13 @@ def test_only_the_holding_threads_output_is_dropped():
     assert restored == (out, err)   # the last holder put the streams back
     assert out.getvalue() == "other thread\n"
     assert err.getvalue() == "passed\npassed\n"
+
+
+def test_a_debugged_thread_is_not_held(monkeypatch):
+    """``breakpoint()`` in an eagerly run dataset function: pdb's prompts are seen."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), held_output.held(everything=True):
+        print("dropped")
+        monkeypatch.setattr(sys, "gettrace", lambda: bdb.Bdb().trace_dispatch)
+        print("(Pdb) ")
+    assert out.getvalue() == "(Pdb) \n"

@@ -31,7 +31,7 @@ from simdist.data import structure
 from simdist.data.dataset_ops import AUTOTUNE, DatasetV2, outside_the_graph
 from simdist.data.mapping import traced
 from simdist.data.structured_function import StructuredFunction, check_callable
-from simdist.framework import func_graph
+from simdist.framework import func_graph, held_output
 from simdist.framework.tensor import Tensor
 
 
@@ -93,13 +93,15 @@ class InterleaveDataset(DatasetV2):
         if self._element_spec is None:   # an eager map_func: its first dataset's
             self._captured = func_graph.captured_now()   # filled while map_func runs
             self._element_spec = traced(
-                self._inputs[0], lambda first: _dataset_of(self._fn, first).element_spec)
+                self._inputs[0], lambda first: _dataset_of(self._fn, first).element_spec,
+                self._function.printed[0])
         return self._element_spec
 
     def _dataset(self, element) -> DatasetV2:
         if self._function.traced:
             return self._function(element)
-        return _dataset_of(self._fn, element)
+        with held_output.held():   # TF runs the graph: its Python printed once, traced
+            return _dataset_of(self._fn, element)
 
     def _values(self):
         inputs = self._inputs[0]._values()

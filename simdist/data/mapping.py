@@ -77,13 +77,14 @@ def _calls_py_function(graph) -> bool:
     return any(script_ops.runs_python(node) for node in graph.nodes)
 
 
-def traced(input_dataset, spec_on):
+def traced(input_dataset, spec_on, printed: int = 0):
     """``spec_on(element)`` (the spec a dataset function gives) as TF's trace of the
     function learns it: on the input's first element, or a stand-in of its spec when it has
     none (None when neither exists or the stand-in's values fail an op); the dims that
     differ on stand-ins of other values (zeros, ones: ``tf.pad(x, [[x, 0]])``) are unknown,
     as in TF's symbolic trace; a function that read tensors of the trace
-    (``func_graph.captured_now``) is run again on their ones, likewise."""
+    (``func_graph.captured_now``) is run again on their ones, likewise. What the first run
+    prints after the ``printed`` writes of the failed trace is seen (TF's trace printed it)."""
     spec = input_dataset.element_spec
     unknown_rank = (1,)   # the dims a stand-in gives a leaf of unknown rank
     # TF's trace runs no op (writes no variable, prints nothing), and its Python printed
@@ -91,11 +92,11 @@ def traced(input_dataset, spec_on):
     with variables.writes_undone(), held_output.held(everything=True):
         first = _first(input_dataset)
         if first is not None:
-            got = traced_on(first, spec_on)
+            got = traced_on(first, spec_on, printed)
         elif spec is None:
             return None
         else:
-            tried = _on_stand_ins(spec, spec_on)
+            tried = _on_stand_ins(spec, spec_on, printed)
             if tried is None:   # a value the stand-in cannot be: the spec stays a guess
                 return None
             got, unknown_rank = tried
@@ -110,20 +111,21 @@ def traced(input_dataset, spec_on):
     return got
 
 
-def _on_stand_ins(spec, spec_on):
+def _on_stand_ins(spec, spec_on, printed):
     """``spec_on`` of a stand-in of ``spec`` and the dims it gave an unknown rank (1-d, else
     a scalar); None when neither is a value the function takes."""
     for unknown_rank in ((1,), ()):
         try:
             stand_in = structure.stand_in(spec, unknown_rank=unknown_rank)
-            return traced_on(stand_in, spec_on), unknown_rank
+            return traced_on(stand_in, spec_on, printed), unknown_rank
         except (errors.OpError, ValueError):
             continue
     return None
 
 
-def traced_on(element, spec_on):
-    spec = spec_on(element)
+def traced_on(element, spec_on, printed=None):
+    with held_output.shown_after(printed):
+        spec = spec_on(element)
     if spec is None or not func_graph.captured_now():
         return spec
     try:
@@ -183,7 +185,7 @@ class MapDataset(DatasetV2):
     def element_spec(self):
         if self._element_spec is None:   # an eager function: read off a first element
             self._captured = func_graph.captured_now()   # filled while the function runs
-            spec = traced(self._inputs[0], self._spec_on)
+            spec = traced(self._inputs[0], self._spec_on, self._function.printed[0])
             self._element_spec = TensorSpec(None, dtypes.float32) if spec is None else spec
         return self._element_spec
 
@@ -217,7 +219,7 @@ class FilterDataset(DatasetV2):
             self._captured = self._function.captured
         else:   # run once on a first element, as TF's trace when building
             self._captured = func_graph.captured_now()   # filled while the predicate runs
-            traced(input_dataset, self._spec_on)
+            traced(input_dataset, self._spec_on, self._function.printed[0])
 
     def _spec_on(self, first):
         self._check(call(self._fn, first))   # no spec of its own: the input's

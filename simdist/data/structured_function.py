@@ -69,6 +69,7 @@ class StructuredFunction:
         self._needed: list = []        # what its returned datasets read, per execution
         self._dataset_args: list = []  # its DatasetArguments, in flat order
         self._checked = False          # outputs whose shapes only execution shows: checked
+        self.printed = [0]             # the writes (print) its trace made: their count
         self._randomness = random_ops.FunctionRandomState()
         self._own_kernels = self._randomness.kernels   # for calls outside any iterator
         if input_spec is None:
@@ -98,7 +99,9 @@ class StructuredFunction:
                     func_graph.captured_by_use(None), func_graph.building(graph), \
                     random_ops.function_scope(random_ops.FunctionRandomState()):
                 graph._base_device = context.explicit_device()
-                out = _packed(fn(*args), name)
+                with held_output.counted() as self.printed:   # (shown once: held_output)
+                    out = fn(*args)
+                out = _packed(out, name)
                 if self._wrap is not None:
                     out = self._wrap(out)
         except TypeError as e:   # a tensor of the enclosing trace read in Python

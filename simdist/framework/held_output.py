@@ -10,6 +10,9 @@ Glossary:
   passed   -- ``with passed():`` this thread's writes go through again, inside a hold: what
               TF runs per element too (a ``tf.py_function``'s body, ``tf.print``); not
               inside ``held(everything=True)`` (a spec probe: TF runs nothing for it).
+  shown after -- a spec's first run of a function simdist failed to trace shows what the
+              function printed after the writes the failed trace made (TF's trace printed
+              all of it once): ``counted`` then ``shown_after``.
   debugger -- a thread that a debugger traces (``breakpoint()`` in a held function) is not
               held: its prompts show.
 
@@ -47,11 +50,19 @@ class _Proxy:
         return getattr(self._stream, name)
 
 
-def streams() -> list:
-    """sys.stdout, sys.stderr and the streams a proxy stands in for (an op recorded with
-    one of them writes there)."""
+def unwrapped(stream):
+    """The stream a proxy stands in for (a function traced while a proxy was installed may
+    have been given it as ``sys.stdout``); any other stream as it is."""
+    return stream._stream if isinstance(stream, _Proxy) else stream
+
+
+def is_std_stream(stream) -> bool:
+    """Whether ``stream`` is sys.stdout or sys.stderr, or a proxy of, or the stream under a
+    proxy of, one of them (tf.print accepts it)."""
+    stream = unwrapped(stream)
     with _LOCK:
-        return [sys.stdout, sys.stderr] + [entry[0]._stream for entry in _installed.values()]
+        known = [sys.stdout, sys.stderr] + [entry[0]._stream for entry in _installed.values()]
+    return any(stream is unwrapped(s) for s in known)
 
 
 def op_write(stream, text: str) -> None:
@@ -64,8 +75,18 @@ def op_write(stream, text: str) -> None:
 
 
 def _dropped() -> bool:
-    held_now = getattr(_STATE, "depth", 0) > 0 or getattr(_STATE, "whole", 0) > 0
-    return held_now and not _debugging()
+    if _debugging():
+        return False
+    if getattr(_STATE, "whole", 0) > 0:
+        skip = getattr(_STATE, "skip", None)
+        if skip is None or getattr(_STATE, "op", 0) > 0:
+            return True
+        _STATE.skip = skip - 1   # (-1 and below: shown)
+        return skip > 0
+    dropped = getattr(_STATE, "depth", 0) > 0
+    if not dropped and getattr(_STATE, "counted", None) is not None:
+        _STATE.counted += 1
+    return dropped
 
 
 def _debugging() -> bool:
@@ -119,7 +140,41 @@ def passed():
     """Let this thread's writes through inside the block, even inside a hold."""
     depth = getattr(_STATE, "depth", 0)
     _STATE.depth = 0
+    _STATE.op = getattr(_STATE, "op", 0) + 1
     try:
         yield
     finally:
         _STATE.depth = depth
+        _STATE.op -= 1
+
+
+@contextlib.contextmanager
+def counted():
+    """Count this thread's writes inside the block (all written); yields a list whose
+    item is the count after the block."""
+    count = [0]
+    saved = getattr(_STATE, "counted", None)
+    _STATE.counted = 0
+    with _LOCK:
+        _install("stdout")
+        _install("stderr")
+    try:
+        yield count
+    finally:
+        count[0] = _STATE.counted
+        _STATE.counted = saved
+        with _LOCK:
+            _uninstall("stdout")
+            _uninstall("stderr")
+
+
+@contextlib.contextmanager
+def shown_after(writes):
+    """Inside ``held(everything=True)``: this thread's writes after its first ``writes``
+    (not an op's) are shown; none when ``writes`` is None."""
+    saved = getattr(_STATE, "skip", None)
+    _STATE.skip = writes
+    try:
+        yield
+    finally:
+        _STATE.skip = saved

@@ -18,14 +18,14 @@ from __future__ import annotations
 import os
 import sys
 
-from simdist.framework import nest
+from simdist.framework import held_output, nest
 
 _LEVELS = {20: "log(info)", 30: "log(warning)", 40: "log(error)"}
 
 
 def _stream(output_stream) -> str:
     """TF's ``output_stream`` attr of a stream tf.print was given."""
-    if output_stream is sys.stdout:
+    if held_output.unwrapped(output_stream) is held_output.unwrapped(sys.stdout):
         return "stdout"
     if isinstance(output_stream, str):
         return output_stream

@@ -261,6 +261,32 @@ finally:
 out = seen
 """
 
+# What such a function prints after the op simdist cannot trace is seen once too (simdist:
+# when the spec is read, which map's and interleave's element_spec do here; TF: when made)
+EAGER_PRINTS_AFTER = """
+import io, contextlib
+def padded(x):
+    print("before", x.dtype.name)
+    y = tf.pad(tf.stack([x]), [[x % 3, 0]])
+    print("after", y.dtype.name)
+    return y
+def spread(x):
+    print("spread")
+    return tf.data.Dataset.from_tensors(padded(x))
+printed = io.StringIO()
+seen = []
+with contextlib.redirect_stdout(printed):
+    ds = tf.data.Dataset.range(3).map(padded)
+    seen += [str(ds.element_spec), printed.getvalue()]
+    seen += [[[int(v) for v in row] for row in ds], printed.getvalue()]
+    kept = tf.data.Dataset.range(3).filter(lambda x: tf.size(padded(x)) > 1)
+    seen += [printed.getvalue(), [int(v) for v in kept]]
+    spread_ds = tf.data.Dataset.range(3).interleave(spread, cycle_length=1)
+    seen += [str(spread_ds.element_spec), printed.getvalue()]
+    seen += [[[int(v) for v in row] for row in spread_ds], printed.getvalue()]
+out = seen
+"""
+
 SHAPE_ERROR = """
 def bad(x):
     return tf.reshape(x, [5])
@@ -331,6 +357,8 @@ PROGRAMS = {
     "an eager map prints once and calls an upstream py_function once per element":
         EAGER_MAP_PRINTS_ONCE,
     "an eager map's spec runs no op of a traced map upstream": EAGER_MAP_RUNS_NO_OP,
+    "an eager function's print after the op simdist cannot trace is seen once":
+        EAGER_PRINTS_AFTER,
     "a filter predicate that returns no bool": FILTER_NOT_BOOL,
     "padded_batch: padded shapes and values, specs, TF's errors": PADDED,
 }

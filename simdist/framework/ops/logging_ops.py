@@ -131,7 +131,7 @@ def _stream_writer(output_stream):
                 f.write(text)
 
         return to_file
-    if any(output_stream is s for s in held_output.streams()):
+    if held_output.is_std_stream(output_stream):
         def to_stream(text):
             with held_output.passed():   # an op: printed per element of a dataset too
                 held_output.op_write(output_stream, text)

@@ -65,10 +65,9 @@ class _Shuffled:
 
     def __next__(self):
         if self._rest is None:
-            try:
-                return next(self._ring)
-            except StopIteration as stop:
-                self._rest = _drain(stop.value or [], self._words)
+            out = self._from_ring()
+            if out is not _SENTINEL:
+                return out
         if self._pos == len(self._rest):
             raise StopIteration
         self._pos += 1
@@ -78,15 +77,22 @@ class _Shuffled:
         """The next ``n`` outputs (fewer at the end), as a list."""
         out: list = []
         while self._rest is None and len(out) < n:
-            try:
-                out.append(next(self._ring))
-            except StopIteration as stop:
-                self._rest = _drain(stop.value or [], self._words)
+            item = self._from_ring()
+            if item is not _SENTINEL:
+                out.append(item)
         if self._rest is not None and len(out) < n:
             got = self._rest[self._pos:self._pos + n - len(out)]
             self._pos += len(got)
             out += got
         return out
+
+    def _from_ring(self):
+        """The ring's next output; once its input is spent, _SENTINEL, the rest drained."""
+        try:
+            return next(self._ring)
+        except StopIteration as stop:   # _ring returns what is left in its buffer
+            self._rest = _drain(stop.value, self._words)
+            return _SENTINEL
 
 
 def _ring(items, buffer_size: int, words):

@@ -126,10 +126,13 @@ class DistributedVariable(DistributedDelegate, Variable):
         return self._get_on_device_or_primary()  # rows 3 and 4
 
     def _get_on_device_or_primary(self):
-        dev = context.explicit_device()
-        if dev is not None:
+        return self._copy_on(context.explicit_device())
+
+    def _copy_on(self, device):
+        """The copy on ``device``, else the primary one."""
+        if device is not None:
             for v in self._values:
-                if v._device is dev:
+                if v._device is device:
                     return v
         return self._primary
 
@@ -159,12 +162,7 @@ class DistributedVariable(DistributedDelegate, Variable):
                 cls._get_on_device_or_primary is not DistributedVariable._get_on_device_or_primary:
             return None
         values = self._values
-        if i < len(values):
-            return values[i]
-        for v in values:
-            if v._device is device:
-                return v
-        return self._primary
+        return values[i] if i < len(values) else self._copy_on(device)
 
     def value(self):
         return self._read_local().read_value()

@@ -118,21 +118,31 @@ def _uninstall(name: str) -> None:
 
 
 @contextlib.contextmanager
+def _proxies():
+    """The proxies in place of sys.stdout and sys.stderr inside the block (counted: the
+    last block to leave puts the streams back)."""
+    with _LOCK:
+        _install("stdout")
+        _install("stderr")
+    try:
+        yield
+    finally:
+        with _LOCK:
+            _uninstall("stdout")
+            _uninstall("stderr")
+
+
+@contextlib.contextmanager
 def held(everything: bool = False):
     """Drop this thread's writes to sys.stdout and sys.stderr inside the block (those in a
     ``passed`` block too when ``everything``)."""
     key = "whole" if everything else "depth"
-    with _LOCK:
-        _install("stdout")
-        _install("stderr")
-    setattr(_STATE, key, getattr(_STATE, key, 0) + 1)
-    try:
-        yield
-    finally:
-        setattr(_STATE, key, getattr(_STATE, key) - 1)
-        with _LOCK:
-            _uninstall("stdout")
-            _uninstall("stderr")
+    with _proxies():
+        setattr(_STATE, key, getattr(_STATE, key, 0) + 1)
+        try:
+            yield
+        finally:
+            setattr(_STATE, key, getattr(_STATE, key) - 1)
 
 
 @contextlib.contextmanager
@@ -155,17 +165,12 @@ def counted():
     count = [0]
     saved = getattr(_STATE, "counted", None)
     _STATE.counted = 0
-    with _LOCK:
-        _install("stdout")
-        _install("stderr")
-    try:
-        yield count
-    finally:
-        count[0] = _STATE.counted
-        _STATE.counted = saved
-        with _LOCK:
-            _uninstall("stdout")
-            _uninstall("stderr")
+    with _proxies():
+        try:
+            yield count
+        finally:
+            count[0] = _STATE.counted
+            _STATE.counted = saved
 
 
 @contextlib.contextmanager

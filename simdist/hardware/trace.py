@@ -94,6 +94,13 @@ def steps_events(template, start) -> list:
     return batch
 
 
+def _event(fields) -> Event:
+    """The Event of a ``record_events`` tuple (name, cat, device, start, end, then the
+    args' keys and values in turn)."""
+    return Event(fields[0], fields[1], fields[2], fields[3], fields[4],
+                 dict(zip(fields[5::2], fields[6::2])))
+
+
 class Trace:
     """An append-only, thread-safe list of events."""
 
@@ -138,14 +145,12 @@ class Trace:
                             names, starts, itertools.islice(starts, 1, None), flops, nbytes))
                 elif e[0] is STEPS:
                     self._extra -= e[1] - 1
-                    events.extend(Event(f[0], f[1], f[2], f[3], f[4], dict(zip(f[5::2], f[6::2])))
-                                  for f in steps_events(e[2], e[3]))
+                    events.extend(map(_event, steps_events(e[2], e[3])))
                 elif len(e) == 6:
                     events.append(Event(e[0], "compute", e[1], e[2], e[3],
                                         {"flops": e[4], "bytes": e[5]}))
                 else:
-                    events.append(Event(e[0], e[1], e[2], e[3], e[4],
-                                        dict(zip(e[5::2], e[6::2]))))
+                    events.append(_event(e))
 
     def record(self, name, cat, device, start, end, **args) -> None:
         """Append an event (dropped, and counted, past ``max_events`` so memory stays bounded)."""

@@ -33,7 +33,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework.ops.eigen_cpu import by_packets, daz, exp_tail, ftz, horner
+from simdist.framework.ops.eigen_cpu import (
+    _ORDINARY_HI,
+    _ORDINARY_LO,
+    by_packets,
+    daz,
+    exp_tail,
+    ftz,
+    horner,
+)
 
 _F = np.float32
 _TANH_CLAMP = _F(7.90738964080810547)
@@ -126,9 +134,9 @@ def _logistic_packets(x):
     return np.where(zero, _F(0), ftz(e / (_F(1) + e)))
 
 
-# inputs in [-80, 80]: exp(x / 2), its square and the quotient are normal floats (at least
-# exp(-80) ~ 1.8e-35), none is below -104: the packets' flushes and zeros change nothing
-_ORDINARY_LO, _ORDINARY_HI = _F(-80), _F(80)
+# inputs in eigen_cpu's ordinary [-80, 80]: exp(x / 2), its square and the quotient are
+# normal floats (at least exp(-80) ~ 1.8e-35), none is below -104: the packets' flushes and
+# zeros change nothing
 
 
 def _ordinary_logistic(x):

@@ -229,6 +229,12 @@ def _format(inputs, summarize, sep) -> str:
     texts = [summarize_value(_value_of(leaf), summarize)
              for item in inputs for leaf in nest.flatten(item) if _is_tensor(leaf)]
     text, placeholder = template(inputs, sep)
+    return filled(text, placeholder, texts)
+
+
+def filled(text: str, placeholder: str, texts) -> str:
+    """``text`` with its ``placeholder``s replaced by ``texts`` in turn (TF's print and
+    StringFormat kernels)."""
     pieces = text.split(placeholder)
     out = [pieces[0]]
     for value, piece in zip(texts, pieces[1:]):

@@ -35,11 +35,8 @@ def string_format(template, inputs, placeholder="{}", summarize=3, name=None):
                          f"the inputs only has {len(inputs)}. Please ensure the number of "
                          "placeholders in template matches inputs length.")
     tensors = [execute.convert_to_tensor(x) for x in inputs]
-    pieces = template.split(placeholder)
-    out = [pieces[0]]
-    for t, piece in zip(tensors, pieces[1:]):
-        out += [logging_ops.summarize_value(t.numpy(), summarize), piece]
-    text = "".join(out).encode("utf-8")
+    text = logging_ops.filled(template, placeholder, [
+        logging_ops.summarize_value(t.numpy(), summarize) for t in tensors]).encode("utf-8")
     return execute.execute("StringFormat", tensors, np.array(text, dtype=object),
                            attrs={"template": template, "placeholder": placeholder,
                                   "summarize": summarize})

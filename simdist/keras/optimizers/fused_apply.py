@@ -146,7 +146,7 @@ def _entries(optimizer, distribution, grads_and_vars):
     return entries, skeleton
 
 
-_VALUE = operator.attrgetter("_value")
+_VALUE = fused_flat._VALUE
 
 
 class _Skeleton:

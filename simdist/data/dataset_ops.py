@@ -709,27 +709,29 @@ class TracedSource(DatasetV2):
         return self._source()._index_stream()
 
 
-def traced_sources(dataset) -> list:
-    """The TracedSources of ``dataset``'s pipeline."""
-    out, stack = [], [dataset]
+def pipeline(dataset):
+    """``dataset`` and every dataset upstream of it, each after the one it feeds (its
+    inputs last first)."""
+    stack = [dataset]
     while stack:
         ds = stack.pop()
-        if isinstance(ds, TracedSource):
-            out.append(ds)
+        yield ds
         stack.extend(getattr(ds, "_inputs", ()))
-    return out
+
+
+def traced_sources(dataset) -> list:
+    """The TracedSources of ``dataset``'s pipeline."""
+    return [ds for ds in pipeline(dataset) if isinstance(ds, TracedSource)]
 
 
 def function_captures(dataset) -> list:
     """The tensors of the trace that ``dataset``'s pipeline functions (its maps, filters)
     read, each once."""
-    out, stack = [], [dataset]
-    while stack:
-        ds = stack.pop()
+    out = []
+    for ds in pipeline(dataset):
         for t in getattr(ds, "_captured", ()) if not isinstance(ds, TracedSource) else ():
             if all(t is not u for u in out):
                 out.append(t)
-        stack.extend(getattr(ds, "_inputs", ()))
     return out
 
 

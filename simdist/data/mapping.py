@@ -30,7 +30,7 @@ Mirrors tensorflow/python/data/ops/map_op.py and filter_op.py
 from __future__ import annotations
 
 from simdist.data import iterator_errors, shuffling, structure
-from simdist.data.dataset_ops import DatasetV2, outside_the_graph
+from simdist.data.dataset_ops import DatasetV2, outside_the_graph, pipeline
 from simdist.data.from_generator import GeneratorDataset
 from simdist.data.structured_function import StructuredFunction, check_callable
 from simdist.framework import dtypes, errors, func_graph, held_output, variables
@@ -59,14 +59,11 @@ def _first(dataset):
 
 
 def _runs_python(dataset) -> bool:
-    stack = [dataset]
-    while stack:
-        ds = stack.pop()
+    for ds in pipeline(dataset):
         function = getattr(ds, "_function", None)
         if isinstance(ds, GeneratorDataset) or (function is not None and (
                 function.graph is None or _calls_py_function(function.graph))):
             return True
-        stack.extend(getattr(ds, "_inputs", ()))
     return False
 
 

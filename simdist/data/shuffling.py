@@ -27,7 +27,12 @@ import threading
 import numpy as np
 
 from simdist.data import iterator_errors
-from simdist.data.dataset_ops import UNKNOWN_CARDINALITY, DatasetV2, int64_argument
+from simdist.data.dataset_ops import (
+    UNKNOWN_CARDINALITY,
+    DatasetV2,
+    int64_argument,
+    pipeline,
+)
 from simdist.framework.ops import random_ops
 from simdist.framework.ops.philox_random import PhiloxRandom, SingleSampleAdapter
 
@@ -231,10 +236,5 @@ def seeds_kept(dataset):
 
 def _pass_seeds_of(dataset) -> list:
     """The PassSeeds of each shuffle or random source of the pipeline."""
-    found, stack = [], [dataset]
-    while stack:
-        ds = stack.pop()
-        if getattr(ds, "_pass_seeds", None) is not None:
-            found.append(ds._pass_seeds)
-        stack.extend(getattr(ds, "_inputs", ()))
-    return found
+    return [ds._pass_seeds for ds in pipeline(dataset)
+            if getattr(ds, "_pass_seeds", None) is not None]

@@ -42,6 +42,7 @@ import numpy as np
 
 from simdist.data import composite_rows, optional_ops, structure
 from simdist.data import distribute as data_distribute
+from simdist.data.dataset_ops import pipeline
 from simdist.data.iterator_pass import iterator_pass
 from simdist.data.pipeline import PrefetchDataset
 from simdist.data.structured_function import symbolic_leaf
@@ -129,13 +130,7 @@ def _placed(v, dev):
 
 
 def _has_prefetch(dataset) -> bool:
-    stack = [dataset]
-    while stack:
-        ds = stack.pop()
-        if isinstance(ds, PrefetchDataset):
-            return True
-        stack.extend(getattr(ds, "_inputs", ()))
-    return False
+    return any(isinstance(ds, PrefetchDataset) for ds in pipeline(dataset))
 
 
 class _Placer:

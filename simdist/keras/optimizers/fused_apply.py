@@ -45,7 +45,6 @@ from simdist.distribute import distribution_strategy_context as ds_context
 from simdist.distribute.update_context import UpdateContext
 from simdist.framework import context
 from simdist.framework.switch import Switch
-from simdist.framework.tensor import Tensor
 from simdist.hardware import machine as machine_lib
 from simdist.keras.optimizers import fused, fused_flat
 
@@ -124,7 +123,7 @@ def _entries(optimizer, distribution, grads_and_vars):
     if skeleton is None:
         return None
     # The copies still hold the arrays that fitted at the last step (nothing wrote them
-    # since): only the gradients are checked (fused.arrays_fit's other conditions hold).
+    # since): their slots need no new check.
     values = list(map(_VALUE, skeleton.owners))
     fitted = skeleton.fitted is not None and all(map(operator.is_, values, skeleton.fitted))
     entries = []
@@ -133,13 +132,7 @@ def _entries(optimizer, distribution, grads_and_vars):
         picked = None if shared else grad.values
         for i, comp, slots, dev, dtype in copies:
             g = grad if shared else picked[i]
-            if type(g) is not Tensor:
-                return None
-            if fitted:
-                a, like = g._value, comp._value
-                if type(a) is not np.ndarray or a.shape != like.shape or a.dtype != like.dtype:
-                    return None
-            elif not fused.arrays_fit(g, comp, *slots):
+            if not fused.arrays_fit(g, comp, *(() if fitted else slots)):
                 return None
             entries.append((i, g, comp, slots, dev, dtype))
     skeleton.fitted = values

@@ -54,6 +54,7 @@ def _arguments(arr, weights, minlength, maxlength, dtype, axis, binary_output):
 
     Raises:
       ValueError: ``weights`` with ``binary_output``; an axis other than 0 and -1.
+      InvalidArgumentError: an ``arr`` dtype or output dtype the kernels do not take.
     """
     a = _t(arr)
     w = None if weights is None else _t(weights)
@@ -78,6 +79,8 @@ def _arguments(arr, weights, minlength, maxlength, dtype, axis, binary_output):
     else:
         w = None if w is None else np.asarray(w.numpy())
     out_dtype = dtypes.as_dtype(dtype) if w is None else dtypes.as_dtype(w.dtype)
+    op_types.check_attr_dtype("Tidx", a.dtype, _ALLOWED["Tidx"], _SIGNATURE)
+    op_types.check_attr_dtype("T", out_dtype, _ALLOWED["T"], _SIGNATURE)
     return a, values, w, out_dtype, size
 
 
@@ -128,12 +131,10 @@ def _composite_parts(arr, weights):
       ValueError: ``weights`` not of ``arr``'s kind (TF's texts).
     """
     ragged = sys.modules.get("simdist.framework.ragged_tensor")
-    if ragged is not None and isinstance(arr, ragged.RaggedTensor) and weights is not None \
-            and not isinstance(weights, ragged.RaggedTensor):
-        weights = _t(weights)   # as TF converts it first
     sparse = sys.modules.get("simdist.framework.sparse_tensor")
     if ragged is not None and isinstance(arr, ragged.RaggedTensor):
         if weights is not None and not isinstance(weights, ragged.RaggedTensor):
+            weights = _t(weights)   # as TF converts it first (the message shows the tensor)
             raise ValueError("`weights` must be a RaggedTensor if `values` is a RaggedTensor. "
                              f"Received argument weights={weights} of type: {_kind(weights)}.")
         return (arr.flat_values, None if weights is None else weights.flat_values,
@@ -155,8 +156,6 @@ def _composite_bincount(parts, minlength, maxlength, dtype, axis, binary_output,
         return bincount(values, weights, minlength, maxlength, dtype, None, 0, binary_output)
     a, flat, w, out_dtype, size = _arguments(values, weights, minlength, maxlength, dtype,
                                              axis, binary_output)
-    op_types.check_attr_dtype("Tidx", a.dtype, _ALLOWED["Tidx"], _SIGNATURE)
-    op_types.check_attr_dtype("T", out_dtype, _ALLOWED["T"], _SIGNATURE)
     rows = np.asarray(backend.to_host(execute.convert_to_tensor(row_ids)._value))
     if (flat < 0).any():   # RaggedBincount refuses them; SparseBincount gives no bins
         if op_type == "RaggedBincount":
@@ -186,8 +185,6 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int
                                    op_type)
     a, values, w, out_dtype, size = _arguments(arr, weights, minlength, maxlength, dtype,
                                                axis, binary_output)
-    op_types.check_attr_dtype("Tidx", a.dtype, _ALLOWED["Tidx"], _SIGNATURE)
-    op_types.check_attr_dtype("T", out_dtype, _ALLOWED["T"], _SIGNATURE)
     out = _dense_bincount(values, size, w, out_dtype, binary_output)
     inputs = [a] if weights is None else [a, _t(weights)]
     return execute.execute("DenseBincount", inputs, array_api.from_host(out),

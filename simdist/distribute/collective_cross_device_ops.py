@@ -50,7 +50,7 @@ from simdist.distribute.values import Mirrored
 from simdist.framework import context, errors, execute
 from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.tensor import Tensor
-from simdist.hardware import array_api, backend
+from simdist.hardware import array_api, backend, bounded_memo
 from simdist.hardware.machine import get_machine
 
 
@@ -169,7 +169,7 @@ def run_collective(collective, arrays, devices, algorithm: str, topology=None, e
                        machine.trace, start, params)
         plan = collectives.api.kept_plan(result)
         if key is not None and plan is not None:
-            cross_replica_checks.keep_passed(kept, key, plan)
+            bounded_memo.keep(kept, key, plan, 64)
     end = start + collectives.api.planned_time(result)
     from simdist.distribute import faults  # with the first collective, as collectives
 
@@ -338,7 +338,7 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
 
     def _batch_all_reduce(self, reduce_op, per_replica_values):
         # The batch's structure: None unless every component is a Tensor (none is sparse).
-        key = cross_replica_checks.structure(per_replica_values)
+        key = cross_replica_checks.batch_structure(per_replica_values)
         dense, dense_at, sparse, sparse_at = cross_device_utils.split_by_sparsity(
             per_replica_values) if key is None else (per_replica_values, None, (), None)
         if sparse:   # TF reduces dense and sparse values apart, then stitches them
@@ -352,11 +352,10 @@ class AllReduceCrossDeviceOps(CrossDeviceOps):
         devices = self._devices_for(per_replica_values[0])
         grads = _flatten_per_device(per_replica_values, len(devices))
         # The checks read the batch's structure only: one that passed is not checked again.
-        kept = self.__dict__.setdefault("_passed_batches", {})
-        if key is None or key not in kept:
+        if not cross_replica_checks.passed("CollectiveReduceV2", key):
             for j in range(len(per_replica_values)):
                 cross_replica_checks.check_reduce([g[j] for g in grads], "CollectiveReduceV2")
-            cross_replica_checks.keep_passed(kept, key, True)
+            cross_replica_checks.keep_pass("CollectiveReduceV2", key)
         results = self._reduce_groups(grads, devices)
         n = len(devices)
         out = []
@@ -547,7 +546,8 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
                 [array_api.nbytes(values[j]._value) for j in order], bytes_per_pack)
         found = [(members, _spans(values, members)) for pack in packs
                  for members in _split_by_dtype([order[k] for k in pack], values)]
-        cross_replica_checks.keep_passed(kept, key, found)
+        if key is not None:
+            bounded_memo.keep(kept, key, found, 64)
         return found
 
     def _batch_all_reduce_sparse(self, reduce_op, per_replica_values):

@@ -27,7 +27,9 @@ Glossary:
   structure  -- a batch of distributed values as one key (per value its type, per
                 component its device, dtype and shape): all that the checks read, so a
                 batch of a structure that passed them once passes again (a training
-                step's gradients, step after step) and its callers keep the pass.
+                step's gradients, step after step) and its callers keep the pass
+                (``keep_pass``, in one bounded memo for every caller). A caller hands the
+                key it built down to the ops it calls with the same values (``handing``).
 
 Mirrors the checks of tensorflow/core/kernels/aggregate_ops.cc (AddN),
 tensorflow/core/common_runtime/collective_param_resolver_local.cc and
@@ -38,6 +40,7 @@ tensorflow/core/ops/math_ops.cc and collective_ops.cc.
 from __future__ import annotations
 
 import contextlib
+import operator
 import threading
 from typing import NamedTuple
 
@@ -46,6 +49,7 @@ import numpy as np
 from simdist.distribute.values import DistributedValues
 from simdist.framework import errors, execute
 from simdist.framework.tensor import Tensor
+from simdist.hardware import bounded_memo
 
 
 class Kernel(NamedTuple):   # not a dataclass: ~1 ms less at MirroredStrategy()
@@ -92,7 +96,8 @@ def kernel_for(tensors, gather: bool = False, cross_device_ops=None) -> str:
     return "CollectiveGatherV2" if gather else "CollectiveReduceV2"
 
 
-_local = threading.local()   # .passed: {(kernel, ids): tensors} inside ``remembered``
+_local = threading.local()   # .passed: {(kernel, ids): tensors} inside ``remembered``;
+                             # .handed: (values, their structure) inside ``handing``
 
 
 @contextlib.contextmanager
@@ -127,26 +132,50 @@ def structure(values) -> tuple | None:
     return tuple(key)
 
 
-def keep_passed(kept: dict, key, value, limit: int = 64) -> None:
-    """``kept[key] = value`` for a batch that passed its checks (a full ``kept`` starts
-    over: a program has a few batch structures, not many)."""
+_PASSED: dict = {}   # (what passed, structure) -> True: ``passed`` / ``keep_pass``
+_LIMIT = 64   # structures kept (a program has a few, not many: a full memo starts over)
+
+
+def passed(what, key) -> bool:
+    """Whether checks ``what`` (a kernel's name, or a caller's label of its own checks)
+    passed for a batch of structure ``key`` (None: never kept)."""
+    return key is not None and (what, key) in _PASSED
+
+
+def keep_pass(what, key) -> None:
+    """Keep that checks ``what`` passed for a batch of structure ``key`` (see ``passed``)."""
     if key is not None:
-        if len(kept) >= limit:
-            kept.clear()
-        kept[key] = value
+        bounded_memo.keep(_PASSED, (what, key), True, _LIMIT)
 
 
-_KEPT_VALUES: dict = {}   # (kernel, structure) of one value whose check_reduce passed
+def batch_structure(values):
+    """``structure(values)``, the key a caller built for these very values where it handed
+    it down (``handing``): an all-reduce's batch is keyed once per call."""
+    handed = getattr(_local, "handed", None)
+    if handed is not None and len(handed[0]) == len(values) and all(
+            map(operator.is_, handed[0], values)):
+        return handed[1]
+    return structure(values)
+
+
+@contextlib.contextmanager
+def handing(values, key):
+    """Within: ``batch_structure`` of the same ``values`` (by identity) is ``key``."""
+    outer = getattr(_local, "handed", None)
+    _local.handed = (values, key)
+    try:
+        yield
+    finally:
+        _local.handed = outer
 
 
 def check_reduce_of(value, tensors, kernel: str) -> None:
     """``check_reduce(tensors, kernel)`` of distributed ``value``'s ``tensors``, kept per
     the value's structure (a training step's loss, reduced step after step)."""
-    found = structure((value,))
-    key = None if found is None else (kernel, found)
-    if key is None or key not in _KEPT_VALUES:
+    key = structure((value,))
+    if not passed(kernel, key):
         check_reduce(tensors, kernel)
-        keep_passed(_KEPT_VALUES, key, True)
+        keep_pass(kernel, key)
 
 
 def check_reduce(tensors, kernel: str, keep: bool = False) -> None:

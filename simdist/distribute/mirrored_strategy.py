@@ -276,17 +276,21 @@ class MirroredExtended(StrategyExtended):
         # made once (the all-reduce below would check the same tensors again), and kept for
         # the batch's structure when they chose the strategy's ops (a training step's
         # gradients pass them again step after step: cross_replica_checks.structure).
+        # The pass kept is of these checks with the kernel of this kind of strategy's ops,
+        # for values that all go to its ops (which the structure's dtypes decide).
         ops = self._cross_device_ops
-        key = cross_replica_checks.structure([v for v, _ in pairs])
-        kept = self.__dict__.setdefault("_passed_batches", {})
-        if key is not None and kept.get(key) is ops:
-            return ops.batch_reduce(reduce_op, pairs, options)
-        with cross_replica_checks.remembered():
-            for value, _ in pairs:
-                self._check_combinable(value, None)
-            if key is not None and self._batch_ops(pairs) is ops:
-                cross_replica_checks.keep_passed(kept, key, ops)
-            return self._batch_reduce_checked(reduce_op, pairs, options)
+        values = [v for v, _ in pairs]
+        key = cross_replica_checks.structure(values)
+        checked = ("batch_reduce_to", type(self), isinstance(ops, cdo.ReductionToOneDevice))
+        with cross_replica_checks.handing(values, key):
+            if cross_replica_checks.passed(checked, key):
+                return ops.batch_reduce(reduce_op, pairs, options)
+            with cross_replica_checks.remembered():
+                for value in values:
+                    self._check_combinable(value, None)
+                if key is not None and self._batch_ops(pairs) is ops:
+                    cross_replica_checks.keep_pass(checked, key)
+                return self._batch_reduce_checked(reduce_op, pairs, options)
 
     def _batch_reduce_checked(self, reduce_op, pairs, options):
         if not all(isinstance(v, DistributedValues) for v, _ in pairs):

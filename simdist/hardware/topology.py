@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from simdist.hardware import route_batch
+from simdist.hardware import bounded_memo, route_batch
 from simdist.hardware.link_table import LinkTable
 from simdist.hardware.topologies.multinode import fat_tree
 from simdist.hardware.topologies.nvlink import dgx1, nvlink_ring
@@ -300,13 +300,7 @@ class Topology:
         """``compute()`` cached under (name, key) for this topology's lifetime (the
         Topology is rebuilt when its graph changes, so nothing goes stale). Callers treat
         the value as read-only. With ``limit``, a full cache of that name starts over."""
-        cache = self._memo.setdefault(name, {})
-        hit = cache.get(key)
-        if hit is None:
-            if limit is not None and len(cache) >= limit:
-                cache.clear()
-            hit = cache[key] = compute()
-        return hit
+        return bounded_memo.kept(self._memo.setdefault(name, {}), key, compute, limit)
 
 
 def _check_graph(graph) -> None:

@@ -230,7 +230,7 @@ def test_a_reduction_to_one_device_keeps_the_check_of_a_structure_that_passed(mo
     from simdist.distribute import cross_replica_checks as checks
 
     s = tf.distribute.MirroredStrategy()
-    monkeypatch.setattr(checks, "_KEPT_VALUES", {})
+    monkeypatch.setattr(checks, "_PASSED", {})
     made = []
     real = checks._check_shapes
     monkeypatch.setattr(checks, "_check_shapes",

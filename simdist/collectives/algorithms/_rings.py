@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.collectives.schedule import Pattern, Step, Transfer
+from simdist.hardware import bounded_memo
 
 
 def reduce_scatter_steps(order, labels, chunk_of, nchunks=1, steps=None):
@@ -94,7 +95,7 @@ def fold(orders, buffers, initial, bounds, fn, itemsize, table=None):
 def _fold_gathered(orders, buffers, initial, bounds, fn, table) -> bool:
     """``fold`` of a buffer at once (see the module docstring); False where the rings'
     chunks do not cover the buffer once or the rings do not visit the same ranks."""
-    plan = _gather_plan(orders, bounds, table, len(initial), len(initial[0]))
+    plan = _gather_plan(orders, bounds, table, len(initial[0]))
     if plan is None or any(type(a) is not np.ndarray for a in initial):
         return False
     index, ranks = plan
@@ -109,20 +110,16 @@ def _fold_gathered(orders, buffers, initial, bounds, fn, table) -> bool:
     return True
 
 
-_GATHER_PLANS: dict = {}   # (orders, bounds, table, ranks, n) -> (index, ranks) or None
+_GATHER_PLANS: dict = {}   # (orders, bounds, table, n) -> (index, ranks) or None
 
 
-def _gather_plan(orders, bounds, table, num_inputs, n):
+def _gather_plan(orders, bounds, table, n):
     """(index into the inputs joined: ``index[s, e]`` is element e of the rank whose value
     is its s-th operand, the ranks that get the result) or None; kept per ring layout."""
     key = (tuple(map(tuple, orders)), tuple(bounds),
-           None if table is None else tuple(map(tuple, table)), num_inputs, n)
-    if key in _GATHER_PLANS:
-        return _GATHER_PLANS[key]
-    if len(_GATHER_PLANS) >= 64:
-        _GATHER_PLANS.clear()
-    plan = _GATHER_PLANS[key] = _make_gather_plan(orders, bounds, table, n)
-    return plan
+           None if table is None else tuple(map(tuple, table)), n)
+    return bounded_memo.kept(_GATHER_PLANS, key,
+                             lambda: _make_gather_plan(orders, bounds, table, n), 64)
 
 
 def _make_gather_plan(orders, bounds, table, n):

@@ -63,8 +63,7 @@ class Adam(Optimizer):
     def _fused_prepare_local(self, c, dtype) -> bool:
         """``alpha`` below as one fused kernel (float32: the eager ops' NumPy operations in
         their order, each charged as they are); False where the eager ops must run."""
-        if dtype != "float32" or not fused.plain_eager() or not all(
-                type(x) is float for x in (self.beta_1, self.beta_2)):
+        if not self._fused_scalars_apply(dtype):
             return False
         step = self.iterations.read_value()
         one_64, one, beta_1, beta_2 = fused.constants(self, self._alpha_constants(dtype))
@@ -85,24 +84,17 @@ class Adam(Optimizer):
                             [t._value for t in (one_64, one, beta_1, beta_2)], charges, memo)
         return True
 
+    def _fused_scalars_apply(self, dtype, scoped=True) -> bool:
+        """Whether the step's scalars for ``dtype`` may be made by the fused kernel: float32,
+        float betas, the plain eager path (``fused.plain_eager(scoped)``)."""
+        return dtype == "float32" and fused.plain_eager(scoped) and all(
+            type(x) is float for x in (self.beta_1, self.beta_2))
+
     def _alpha_constants(self, dtype):
         return ((1, "int64"), (1.0, dtype), (self.beta_1, None), (self.beta_2, None))
 
     def _update_constants(self, dtype):
         return ((1 - self.beta_1, dtype), (1 - self.beta_2, dtype), (self.epsilon, dtype))
-
-    def _kept_constants(self, dtype):
-        """(``_alpha_constants``', ``_update_constants``' kept arrays: fused.kept_constants)
-        for ``dtype`` and the present hyper-parameters, looked up once for them."""
-        key = (dtype, self.beta_1, self.beta_2, self.epsilon)
-        kept = self.__dict__.get("_kept_arrays")
-        if kept is None or kept[0] != key:
-            arrays = (fused.kept_constants(self, self._alpha_constants(dtype)),
-                      fused.kept_constants(self, self._update_constants(dtype)))
-            if None in arrays:
-                return arrays
-            kept = self.__dict__["_kept_arrays"] = (key, arrays)
-        return kept[1]
 
     def _fused_prepare_at(self, dtype, at):
         """``_prepare_local(dtype)`` on the step's first device, made without entering the
@@ -112,11 +104,11 @@ class Adam(Optimizer):
         ``tf.cast`` to its own dtype gives back, the step's read, the four constants,
         ``alpha``, the last three constants), values and charges; else None (the call then
         runs in the scopes)."""
-        if dtype != "float32" or type(self)._prepare_local is not Adam._prepare_local or \
-                not fused.plain_eager(False) or not all(
-                    type(x) is float for x in (self.beta_1, self.beta_2)):
+        if type(self)._prepare_local is not Adam._prepare_local or \
+                not self._fused_scalars_apply(dtype, scoped=False):
             return None
-        arrays, tail = self._kept_constants(dtype)
+        arrays = fused.kept_constants(self, self._alpha_constants(dtype))
+        tail = fused.kept_constants(self, self._update_constants(dtype))
         lr = fused.local_copy(self.learning_rate, None, at)
         step = fused.local_copy(self.iterations, None, at)
         if arrays is None or tail is None or lr is None or step is None:

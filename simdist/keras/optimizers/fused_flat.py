@@ -36,7 +36,6 @@ kernel (a single launch over many buffers), here kept invisible to the simulated
 from __future__ import annotations
 
 import operator
-import weakref
 
 import numpy as np
 
@@ -44,6 +43,7 @@ from simdist.framework import execute
 from simdist.framework import tensor as tensor_lib
 from simdist.framework.switch import Switch
 from simdist.framework.tensor import Tensor
+from simdist.hardware import bounded_memo
 
 _switch = Switch()
 disabled = _switch.off   # every copy's update on its own arrays (fused_apply's loop)
@@ -135,7 +135,7 @@ def apply(optimizer, entries, coefficients, skeleton=None) -> bool:
         return False
     done, scalars = 0, {}   # scalars: device -> its dict
     try:
-        for entry, (dev, ops, memo) in zip(entries, layout.runs(optimizer, recorder.program)):
+        for entry, (dev, ops, memo) in zip(entries, layout.runs(recorder.program)):
             if dev not in scalars:
                 scalars[dev] = coefficients(entry)
             dev.run_ops(ops, memo)
@@ -201,23 +201,26 @@ class Layout:
         self.dtype = self.flats[0].dtype
         return self.flats
 
-    def runs(self, optimizer, program) -> list:
-        """(device, ops, Device.run_ops memo) of each copy, kept per program and charged
-        flags (``_charges``)."""
+    def runs(self, program) -> list:
+        """(device, ops, Device.run_ops memo) of each copy, kept per program, charged
+        flags and sizes (``_charges``)."""
         charged_on: dict = {}
         for dev in self.devices:
             if dev not in charged_on:
                 charged_on[dev] = not (execute._scratch.value or (
                     not dev.trace.enabled and dev.spec.launch_s == 0))
         key = (tuple(program), tuple(charged_on.values()), tuple(self.sizes))
-        runs = self.charges.get(key)
-        if runs is None:
-            if len(self.charges) >= _KEPT:
-                self.charges.clear()
-            kept = _kept_programs(optimizer, key[0])
-            runs = self.charges[key] = []
-            for dev, n in zip(self.devices, self.sizes):
-                runs.append((dev, *_charges(kept, program, dev, n, charged_on[dev])))
+        return bounded_memo.kept(self.charges, key,
+                                 lambda: self._runs(program, charged_on), _KEPT)
+
+    def _runs(self, program, charged_on) -> list:
+        runs = []
+        made: dict = {}   # (device, size) -> its charges: copies alike share them
+        for dev, n in zip(self.devices, self.sizes):
+            found = made.get((dev, n))
+            if found is None:
+                found = made[dev, n] = _charges(program, n, charged_on[dev])
+            runs.append((dev, *found))
         return runs
 
     def write_back(self, optimizer, entries, done, scalars, first, targets, recorder):
@@ -276,35 +279,15 @@ def _runs_of(shapes, sizes) -> list:
     return runs
 
 
-def _kept_programs(optimizer, program) -> dict:
-    """The charges kept for ``program`` (a step's flat update) by ``optimizer``: (device,
-    size, charged) -> _charges' pair, for the next step's copies."""
-    programs = _kept_charges.get(optimizer)
-    if programs is None:
-        programs = _kept_charges[optimizer] = {}
-    key = tuple(program)
-    kept = programs.get(key)
-    if kept is None:
-        if len(programs) >= _KEPT:
-            programs.clear()
-        kept = programs[key] = {}
-    return kept
+def _charges(program, n, charged):
+    """(the ops a copy of ``n`` elements is charged for ``program``, their Device.run_ops
+    memo)."""
+    return ([(name, n, n * per_element + (scalar_bytes or 0), low)
+             for name, per_element, scalar_bytes, low in program
+             if charged or scalar_bytes is None], [])
 
 
-def _charges(kept, program, dev, n, charged):
-    """(the ops a copy of ``n`` elements on ``dev`` is charged, their Device.run_ops memo),
-    kept (``_kept_programs``) for the next step's copy of the same program and size."""
-    key = (dev, n, charged)
-    found = kept.get(key)
-    if found is None:
-        found = kept[key] = ([(name, n, n * per_element + (scalar_bytes or 0), low)
-                              for name, per_element, scalar_bytes, low in program
-                              if charged or scalar_bytes is None], [])
-    return found
-
-
-_kept_charges: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # optimizer -> ...
-_KEPT = 16   # programs kept per optimizer (one per dtype and update kind: a few)
+_KEPT = 16   # programs kept per layout (one per dtype and update kind: a few)
 
 
 def _in_node() -> bool:

@@ -11,6 +11,11 @@ Glossary:
                ``Device.run_ops`` per run of consecutive ops on one device (a segment).
                Nothing between the kernels reads a clock or the trace (no Python of the
                caller runs), so the clocks and trace events equal a charge per op.
+  run       -- consecutive segments on one device (ops the skip rule applies to, a
+               variable write's, ops again ...) as one ``Device.run_ops``: the same clock
+               (each start is the previous op's end, added one at a time either way) and
+               events. Used when every step ran and the skip rule lets the device charge
+               its ops (then all its segments charge); else each segment is charged or not.
   prefix    -- a kernel that raises leaves the ops before it charged (and only those), as
                the op-by-op run does.
   skip rule -- a device charges an op only while its trace records or its ops cost a
@@ -40,7 +45,7 @@ _log = execute._log_placement
 class Gathered:
     """A program's steps in errstate blocks and its charges in device segments."""
 
-    __slots__ = ("blocks", "segments", "before")
+    __slots__ = ("blocks", "segments", "before", "runs")
 
     def __init__(self, steps, loud, charges):
         """``steps``: ``step(slots)`` callables that compute without charging; ``loud``:
@@ -71,6 +76,15 @@ class Gathered:
                 self.segments[-1][1].append(charge)
                 n += 1
             self.before.append(n)
+        # (device, [charge, ...], the device's memo, its segments): consecutive segments on
+        # one device, merged
+        self.runs: list = []
+        for segment in self.segments:
+            if self.runs and self.runs[-1][0] is segment[0]:
+                self.runs[-1][1].extend(segment[1])
+                self.runs[-1][3].append(segment)
+            else:
+                self.runs.append((segment[0], list(segment[1]), [], [segment]))
 
     def run(self, slots, outer) -> None:
         """Run every step on ``slots`` (``outer``: the caller's errstate), then charge."""
@@ -85,7 +99,17 @@ class Gathered:
             self._charge(self.before[done])
 
     def _charge(self, n: int) -> None:
+        """Charge the first ``n`` charges' ops (all of them: by runs)."""
         scratch = _scratch.value
+        if n == self.before[-1] and not scratch:
+            for dev, charges, memo, segments in self.runs:
+                if dev.trace.enabled or dev.spec.launch_s != 0:
+                    dev.run_ops(charges, memo)
+                else:   # only the variable writes' charges
+                    for _, part, _, always, part_memo in segments:
+                        if always:
+                            dev.run_ops(part, part_memo)
+            return
         for dev, charges, first, always, memo in self.segments:
             if first >= n:
                 break

@@ -2,6 +2,7 @@
 errstate per block -- the same values, clocks, memory, trace events and NumPy warnings as
 the op-by-op run of the same program (``gathered_run.disabled()``)."""
 
+import contextlib
 import warnings
 
 import numpy as np
@@ -172,3 +173,51 @@ def test_a_loud_kernel_warns_in_a_gathered_run_as_the_op_does():
     assert len(new[3]) == 5 and "overflow" in new[3][-1][1]   # every call warned
     steps = ran[-1]._traces[0].graph._plans[None].steps
     assert any(isinstance(s, gradient_plan.GradientStep) and s.lowered for s in steps)
+
+
+@settings(max_examples=30, deadline=None)
+@given(entries=st.lists(st.tuples(st.integers(0, 2), st.booleans(), st.booleans()),
+                        max_size=12),
+       trace=st.booleans(), launch=st.booleans(), scratch=st.booleans(),
+       done=st.integers(0, 12))
+@example(entries=[(0, True, False), (0, False, False), (1, False, True), (1, True, False)],
+         trace=False, launch=False, scratch=False, done=4)
+@example(entries=[(0, False, False), (0, True, False), (0, False, False), (2, False, False)],
+         trace=True, launch=False, scratch=False, done=4)
+def test_charges_by_runs_equal_op_by_op_charges(entries, trace, launch, scratch, done):
+    """A program's charges (ops on three devices, some variable writes, constants between)
+    give the clocks and events each op's own charge gives under the skip rule: after all
+    the steps (merged runs on one device) or a prefix (a kernel raised)."""
+    from simdist.framework import execute
+    from simdist.hardware.device import Device
+    from simdist.hardware.specs import SPECS
+
+    spec = SPECS["V100"] if launch else SPECS["V100"]._replace(launch_s=0.0)
+
+    def devices():
+        return [Device(f"/job:localhost/replica:0/task:0/device:GPU:{i}", spec)
+                for i in range(3)]
+
+    def charges(devs):
+        return [None if const else (devs[i], ("Mul", 1e9 * j, 4096, False), True)[:3 if write
+                                                                              else 2]
+                for j, (i, write, const) in enumerate(entries)]
+
+    def world(devs):
+        events = [[(e.name, e.device, e.start, e.end, e.args) for e in d.trace.events]
+                  for d in devs]
+        return [d.clock for d in devs], events
+
+    gathered_devs, each_devs = devices(), devices()
+    for d in gathered_devs + each_devs:
+        d.clock, d.trace.enabled = 0.25, trace
+    run = gathered_run.Gathered([None] * len(entries), [None] * len(entries),
+                                charges(gathered_devs))
+    n = run.before[min(done, len(entries))]
+    with execute.shape_inference() if scratch else contextlib.nullcontext():
+        run._charge(n)
+        for entry in [c for c in charges(each_devs) if c is not None][:n]:
+            dev, charge = entry[:2]
+            if len(entry) > 2 or not scratch and (trace or launch):
+                dev.run_op(*charge)
+    assert world(gathered_devs) == world(each_devs)

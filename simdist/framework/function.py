@@ -97,7 +97,9 @@ class _Spec:
     __slots__ = ("kind", "dtype", "shape")
 
     def __init__(self, kind, dtype, shape):
-        self.kind, self.dtype, self.shape = kind, dtype, TensorShape(shape)
+        # (a TensorShape is immutable: one given is kept as it is, not copied)
+        self.kind, self.dtype = kind, dtype
+        self.shape = shape if type(shape) is TensorShape else TensorShape(shape)
 
     def matches(self, other: _Spec) -> bool:
         """Whether a trace of this spec takes a call of ``other``: its shape a subtype (a
@@ -124,6 +126,8 @@ class _Spec:
 
 
 def _leaf_key(x):
+    if type(x) is Tensor:   # (most arguments: the isinstance tests below in one)
+        return _Spec("Tensor", x.dtype, x.shape)
     if isinstance(x, TensorSpec):   # get_concrete_function(tf.TensorSpec(...))
         return _Spec("Tensor", x.dtype, x.shape)
     if isinstance(x, Tensor):
@@ -153,8 +157,8 @@ def _key(args, kwargs):
     expanded = func_graph.expand(given)   # a PerReplica: one leaf per replica
     if expanded is not given:   # RaggedTensors and SparseTensors: keyed by their specs
         expanded = composite_specs.keyed(expanded)
-    structure = _structure_text(nest.map_structure(lambda _: None, expanded))
-    leaves = tuple(_leaf_key(x) for x in nest.flatten(expanded))
+    structure = _structure_text(expanded)
+    leaves = tuple(map(_leaf_key, nest.flatten(expanded)))
     extra = [c() for c in _CALL_CONTEXTS]
     if any(e is not None for e in extra):
         return structure + repr(extra), leaves
@@ -162,14 +166,22 @@ def _key(args, kwargs):
 
 
 def _structure_text(s) -> str:
-    """A structure's text with each dict's keys sorted: as TF (nest flattens a dict in
-    sorted key order), {'b': x, 'a': y} is the structure of {'a': y, 'b': x}."""
+    """The text of a structure's nesting, each leaf None, with each dict's keys sorted: as
+    TF (nest flattens a dict in sorted key order), {'b': x, 'a': y} is the structure of
+    {'a': y, 'b': x}. Another nested type (a namedtuple, an OrderedDict) is its repr with
+    None leaves."""
     if type(s) is dict:
         return "{" + ", ".join(f"{k!r}: {_structure_text(s[k])}" for k in sorted(s)) + "}"
     if type(s) in (list, tuple):
-        inner = ", ".join(_structure_text(v) for v in s)
+        inner = ", ".join(map(_structure_text, s))
         return f"[{inner}]" if type(s) is list else f"({inner},)"
-    return repr(s)
+    if nest.is_nested(s):
+        return repr(nest.map_structure(_none, s))
+    return "None"
+
+
+def _none(_):
+    return None
 
 
 def _matches(cached, key) -> bool:

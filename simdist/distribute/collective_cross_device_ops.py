@@ -499,8 +499,9 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
         return copies[0] if len(copies) == 1 else Mirrored(copies)   # TF's regroup
 
     def _matches(self, value, destinations) -> bool:
-        # TF's _devices_match: the same set of devices
-        return set(get_devices_from(destinations)) == set(get_devices_from(value))
+        # TF's _devices_match: the same set of devices (the same tuple: no sets to build)
+        a, b = get_devices_from(destinations), get_devices_from(value)
+        return a == b or set(a) == set(b)
 
     def batch_reduce_implementation(self, reduce_op, pairs, options):
         matched = all(self._matches(v, d) for v, d in pairs)   # (found once for both)

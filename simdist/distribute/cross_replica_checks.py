@@ -158,15 +158,21 @@ def batch_structure(values):
     return structure(values)
 
 
-@contextlib.contextmanager
-def handing(values, key):
-    """Within: ``batch_structure`` of the same ``values`` (by identity) is ``key``."""
-    outer = getattr(_local, "handed", None)
-    _local.handed = (values, key)
-    try:
-        yield
-    finally:
-        _local.handed = outer
+class handing:   # noqa: N801 - a scope, used as ``with handing(values, key):``
+    """Within: ``batch_structure`` of the same ``values`` (by identity) is ``key`` (a
+    class, not a generator's context manager: every all-reduce enters one)."""
+
+    __slots__ = ("handed", "outer")
+
+    def __init__(self, values, key):
+        self.handed = (values, key)
+
+    def __enter__(self):
+        self.outer = getattr(_local, "handed", None)
+        _local.handed = self.handed
+
+    def __exit__(self, *exc):
+        _local.handed = self.outer
 
 
 def check_reduce_of(value, tensors, kernel: str) -> None:

@@ -272,6 +272,8 @@ def _unfused_pair(at, bt, rects, shape):
 
 
 _ORDERS = {"chain": _chain, "fused": _fused_pair, "unfused": _unfused_pair}
+_LANES = {"chain": 1, "fused": 2}   # the fused orders' chains per output
+_WHOLE = ((None, None),)            # a kernel order's rectangles: the whole output
 
 
 def _split(size, block, whole):
@@ -531,7 +533,46 @@ def _program(a_shape, b_shape, chipped, transposed):
         return _unmodelled
     whole = all(len(parts) == 1 and parts[0][1][0][0] is None and parts[0][1][0][1] is None
                 for _, parts in shards)
+    (blocks, parts), *more = shards
+    if whole and not more and len(blocks) == 1 and parts[0][0] in _LANES:
+        single = _single_plan(a_shape, b_shape, parts[0][0], m > n)
+        if single is not None:
+            return functools.partial(_single, single)
     return functools.partial(_contract, shards, whole and m > n)
+
+
+def _single_plan(a_shape, b_shape, order, swap):
+    """``_single``'s plan for one GEMM of one depth block with one fused order over the
+    whole output: (lanes, depth in whole steps, swap, the kernel's output shape), or None
+    when its products take more than one ``_PIECE``."""
+    k, lanes = a_shape[-1], _LANES[order]
+    batch = np.broadcast_shapes(a_shape[:-2], b_shape[:-2])
+    shape = batch + ((b_shape[-1], a_shape[-2]) if swap else (a_shape[-2], b_shape[-1]))
+    whole = k - k % lanes
+    if whole * math.prod(shape) > _PIECE:
+        return None
+    return lanes, whole, swap, shape
+
+
+def _single(plan, a, b):
+    """``_contract`` for one GEMM of one depth block with one fused order over the whole
+    output (``_single_plan``): ``_fused_sums`` of the whole output in one piece, the even and
+    odd chains of a pair joined, an odd last depth fused (``_fused_pair``)."""
+    lanes, whole, swap, shape = plan
+    at, bt, _ = _depth_first(a, b, 1, swap, _D)
+    width = math.prod(shape)
+    wide = _scratch("products", whole * width, _D).reshape((whole,) + shape)
+    np.multiply(at[:whole], bt[:whole], out=wide)
+    sums, rounded = np.zeros(lanes * width, _D), np.zeros(lanes * width, _F)
+    ties = _stepped(wide.reshape(-1, lanes * width), sums, rounded)
+    if ties is not None:
+        cols = np.flatnonzero(ties)
+        rounded[cols] = _redone(at[:whole], bt[:whole], _WHOLE, lanes, shape, cols)
+    out = rounded if lanes == 1 else rounded[:width] + rounded[width:]
+    if whole < len(at):
+        out = _fma((at[whole] * bt[whole]).ravel(), out)
+    out = out.reshape(shape)
+    return np.ascontiguousarray(np.swapaxes(out, -1, -2)) if swap else out
 
 
 def _unmodelled(a, b):

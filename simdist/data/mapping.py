@@ -68,10 +68,11 @@ def _runs_python(dataset) -> bool:
 
 
 def _calls_py_function(graph) -> bool:
-    """Whether ``graph`` runs a ``tf.py_function``'s (``numpy_function``'s) Python."""
+    """Whether ``graph`` runs a ``tf.py_function``'s (``numpy_function``'s) Python: in a
+    cond's branch, a loop's body or a tf.function it calls too."""
     from simdist.framework.ops import script_ops
 
-    return any(script_ops.runs_python(node) for node in graph.nodes)
+    return any(script_ops.runs_python(node) for node in func_graph.walk_called(graph.nodes))
 
 
 def traced(input_dataset, spec_on, printed: int = 0):

@@ -662,6 +662,16 @@ def _walk(nodes):
                 yield from _walk(inner)
 
 
+def walk_called(nodes):
+    """The recorded op nodes (``_walk``), those of the functions they call (a nested
+    tf.function's graph, ``__nested_graph__``) included."""
+    for node in _walk(nodes):
+        yield node
+        nested = getattr(node.fn, "__nested_graph__", None)
+        if nested is not None:
+            yield from walk_called(nested().nodes)
+
+
 def is_stateful(graph, node) -> bool:
     """Whether ``node`` of ``graph`` is a stateful op in TF: recorded as one (``dry``), or
     listed as TF's ops of which one is (``node_listings``: a collective's

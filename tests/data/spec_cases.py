@@ -224,6 +224,34 @@ with contextlib.redirect_stdout(printed):
 out = [seen, printed.getvalue()]
 """
 
+# Likewise a tf.py_function in a cond's branch, a loop's body or a tf.function the traced
+# map calls: the eager map's spec is not read off a first element (which would call it)
+EAGER_MAP_NESTED_PY_FUNCTION = """
+def padded(x):
+    return tf.pad(tf.stack([x]), [[x % 3, 0]])
+calls = []
+def body(v):
+    calls.append(int(v))
+    return v * 2
+def in_cond(x):
+    return tf.cond(x >= 0, lambda: tf.py_function(body, [x], tf.int64), lambda: x)
+def in_loop(x):
+    return tf.while_loop(lambda i, a: i < 1,
+                         lambda i, a: (i + 1, tf.reshape(tf.py_function(body, [a], tf.int64), [])),
+                         (tf.constant(0), x))[1]
+@tf.function
+def nested(x):
+    return tf.py_function(body, [x], tf.int64)
+out = []
+for f in (in_cond, in_loop, nested):
+    del calls[:]
+    chained = tf.data.Dataset.range(3).map(f).map(padded)
+    out.append(str(chained.element_spec))
+    out.append(list(calls))
+    out.append([[int(v) for v in row] for row in chained])
+    out.append(list(calls))
+"""
+
 # The spec of such a function over a traced map runs none of the traced map's ops: neither
 # its variable write nor its tf.print (TF's kernel writes to the process's stdout, simdist's
 # to sys.stdout: both are read), which run once per element of a pass; nor does a tf.print in
@@ -361,6 +389,8 @@ PROGRAMS = {
         EAGER_PRINTS_AFTER,
     "a filter predicate that returns no bool": FILTER_NOT_BOOL,
     "padded_batch: padded shapes and values, specs, TF's errors": PADDED,
+    "an eager map's spec calls no py_function in a cond, loop or tf.function upstream":
+        EAGER_MAP_NESTED_PY_FUNCTION,
 }
 
 CASES = {name: MODULE + f"out = run_module('spec_case_{i}', {src!r})\n"

@@ -465,13 +465,16 @@ class _UnreadVariable(ResourceVariable):
 def writes_undone():
     """Run code for what it returns only: the variables it writes get their values back
     after it (an eager dataset function run for its element spec, where TF's trace writes
-    nothing)."""
+    nothing); a variable of partial shape given a value of another size is accounted at
+    its own size again."""
     undone: dict = {}
     try:
         with _undone.scope(undone):
             yield
     finally:
         for var, value in undone.values():
+            if var._value.shape != value.shape:
+                var._resize(value)
             var._value = value
 
 

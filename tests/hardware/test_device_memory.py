@@ -2,6 +2,7 @@
 its device raises TF's ResourceExhaustedError before the host builds it (replayed from TF
 2.21's messages, recorded by record_tf_oom.py)."""
 
+import gc
 import json
 import os
 import re
@@ -85,3 +86,23 @@ def test_oom_message_says_the_sizes_and_what_to_do():
                           f"allocating tensor with shape[1000,1000] and type float on "
                           f"{dev.name} by allocator GPU_0_bfc [Op:Fill] name: \n")
     assert "3.81 MiB" in msg and "1.00 MiB capacity" in msg and "smaller batch" in msg
+
+
+def test_a_spec_probe_s_write_of_another_size_is_undone_with_its_memory():
+    # an eager map's spec runs the function on a first element, its writes undone (TF's
+    # trace writes nothing): a partial-shape variable's value and its memory are as before
+    reset_world()
+    dev = find_device("/gpu:0")
+    with tf.device("/gpu:0"):
+        v = tf.Variable(tf.zeros([2]), shape=tf.TensorShape(None))
+
+    def grows(x):
+        v.assign(tf.zeros([1000]))
+        return tf.pad(tf.stack([x]), [[x % 3, 0]])   # by a value: simdist runs it eagerly
+
+    gc.collect()
+    before = dev.memory_in_use
+    assert tf.data.Dataset.range(3).map(grows).element_spec.shape.as_list() == [None]
+    gc.collect()
+    assert v.numpy().tolist() == [0.0, 0.0]
+    assert dev.memory_in_use == before

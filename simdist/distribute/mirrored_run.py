@@ -81,6 +81,7 @@ from simdist.distribute.values import regroup, select_replica
 from simdist.framework import (
     context,
     errors,
+    held_output,
     name_scope,
     op_recording,
     thread_local,
@@ -146,6 +147,9 @@ class _ReplicaThread(threading.Thread):
         self.name_scope = None if self.graph is None else \
             self.graph.scope + (f"replica_{index}/" if index else "")
         self.in_function = not context.executing_eagerly()
+        # what it prints goes where the caller's trace's printing goes (TF's replica
+        # threads print in the caller's trace; simdist prints that once, after it)
+        self.printed = held_output.collecting()
         # and the tf.function's variable rules (TF copies the caller's creator stack): a
         # replica that makes a variable while tracing is lifted, or refused, as the caller
         self.creators = [c for c in variables._creator_stack()
@@ -182,6 +186,7 @@ class _ReplicaThread(threading.Thread):
             if teach.enabled():
                 teach.enter_replica(self.ctx.num_replicas_in_sync)
             with _graph_scope(self.graph, self.in_function, self.name_scope), \
+                    held_output.collected(self.printed), \
                     context.device(self.device.name,
                                    getattr(self.ctx, "_requested_device", None)), self.ctx, \
                     variables.variable_creator_scope(_replica_variable_creator), \
@@ -197,7 +202,7 @@ class _ReplicaThread(threading.Thread):
         finally:
             # No references kept while idle.
             self.fn = self.args = self.kwargs = self.merge_args = self.merge_kwargs = None
-            self.graph = self.creators = None
+            self.graph = self.creators = self.printed = None
             self.done = True  # -> DONE
             self.has_paused.set()
 

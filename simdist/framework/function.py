@@ -51,7 +51,6 @@ tracing_compiler.py.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import inspect
 import io
@@ -74,6 +73,7 @@ from simdist.framework import (
     function_variables,
     graph_control_flow,
     graph_errors,
+    held_output,
     nest,
     nested_shapes,
     summary_ops,
@@ -763,7 +763,7 @@ class Function:
                     random_ops.function_scope(random_ops.FunctionRandomState()), \
                     variables.variable_creator_scope(
                         function_variables.creator_for(graph, variable_policy)), \
-                    contextlib.redirect_stdout(printed):
+                    held_output.collected(printed):
                 graph._base_device = context.explicit_device()
                 graph.stdout = sys.stdout
                 out = python_function(*s_args, **s_kwargs)

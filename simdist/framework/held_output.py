@@ -13,11 +13,17 @@ Glossary:
   shown after -- a spec's first run of a function simdist failed to trace shows what the
               function printed after the writes the failed trace made (TF's trace printed
               all of it once): ``counted`` then ``shown_after``.
+  collected -- ``with collected(buffer):`` this thread's writes to ``sys.stdout`` go to
+              ``buffer`` (a tf.function's trace: what it printed is written once, after it,
+              or dropped with a trace that falls back); other threads' are written, but
+              for the replica threads of a strategy.run in the trace (``collecting``: they
+              trace into the caller's graph), which collect into it too.
   debugger -- a thread that a debugger traces (``breakpoint()`` in a held function) is not
               held: its prompts show.
 
-Not in TF (its traced function has no Python to run again); contextlib.redirect_stdout would
-silence every thread.
+Each thread's state is its own (thread_local.ThreadLocalValue: a pooled replica thread's task
+starts with none, as on a new thread). Not in TF (its traced function has no Python to run
+again); contextlib.redirect_stdout would silence (or collect) every thread.
 """
 
 from __future__ import annotations
@@ -26,25 +32,41 @@ import contextlib
 import sys
 import threading
 
+from simdist.framework.thread_local import ThreadLocalValue
+
 _LOCK = threading.Lock()
-_STATE = threading.local()   # .depth: this thread's holds (0 in a pass); .whole: its probes
 _installed: dict = {}        # stream name -> [proxy, holders]
+# this thread's:
+_DEPTH = ThreadLocalValue(0)        # holds (0 in a pass)
+_WHOLE = ThreadLocalValue(0)        # held(everything=True) blocks (spec probes)
+_OP = ThreadLocalValue(0)           # passes (an op's writes)
+_SKIP = ThreadLocalValue(None)      # shown_after's writes still dropped
+_COUNTED = ThreadLocalValue(None)   # counted's writes so far
+_COLLECT = ThreadLocalValue(None)   # collected's buffer
 
 
 class _Proxy:
-    """``stream`` for every thread but a holding one (whose writes are dropped)."""
+    """``stream`` for every thread but a holding one (whose writes are dropped) or a
+    collecting one (whose writes to sys.stdout go to its buffer)."""
 
-    def __init__(self, stream):
+    def __init__(self, stream, name: str):
         self._stream = stream
+        self._name = name
 
     def write(self, text):
-        if _dropped():
-            return len(text)
-        return self._stream.write(text)
+        target = self._target()
+        return len(text) if target is None else target.write(text)
 
     def writelines(self, lines):
-        if not _dropped():
-            self._stream.writelines(lines)
+        target = self._target()
+        if target is not None:
+            target.writelines(lines)
+
+    def _target(self):
+        """Where this thread's write goes: its trace's buffer, the stream, or nowhere."""
+        if _COLLECT.value is not None and self._name == "stdout" and not _debugging():
+            return _COLLECT.value
+        return None if _dropped() else self._stream
 
     def __getattr__(self, name):
         return getattr(self._stream, name)
@@ -68,7 +90,7 @@ def is_std_stream(stream) -> bool:
 def op_write(stream, text: str) -> None:
     """An op's (tf.print's) write of ``text`` to ``stream``: seen in a hold (TF's op runs
     per element), not in a ``held(everything=True)`` (TF runs no op for a spec)."""
-    if getattr(_STATE, "whole", 0) > 0:
+    if _WHOLE.value > 0:
         return
     stream.write(text)
     stream.flush()
@@ -77,15 +99,15 @@ def op_write(stream, text: str) -> None:
 def _dropped() -> bool:
     if _debugging():
         return False
-    if getattr(_STATE, "whole", 0) > 0:
-        skip = getattr(_STATE, "skip", None)
-        if skip is None or getattr(_STATE, "op", 0) > 0:
+    if _WHOLE.value > 0:
+        skip = _SKIP.value
+        if skip is None or _OP.value > 0:
             return True
-        _STATE.skip = skip - 1   # (-1 and below: shown)
+        _SKIP.value = skip - 1   # (-1 and below: shown)
         return skip > 0
-    dropped = getattr(_STATE, "depth", 0) > 0
-    if not dropped and getattr(_STATE, "counted", None) is not None:
-        _STATE.counted += 1
+    dropped = _DEPTH.value > 0
+    if not dropped and _COUNTED.value is not None:
+        _COUNTED.value += 1
     return dropped
 
 
@@ -103,7 +125,7 @@ def _debugging() -> bool:
 def _install(name: str) -> None:
     entry = _installed.get(name)
     if entry is None:
-        entry = _installed[name] = [_Proxy(getattr(sys, name)), 0]
+        entry = _installed[name] = [_Proxy(getattr(sys, name), name), 0]
         setattr(sys, name, entry[0])
     entry[1] += 1
 
@@ -136,26 +158,16 @@ def _proxies():
 def held(everything: bool = False):
     """Drop this thread's writes to sys.stdout and sys.stderr inside the block (those in a
     ``passed`` block too when ``everything``)."""
-    key = "whole" if everything else "depth"
-    with _proxies():
-        setattr(_STATE, key, getattr(_STATE, key, 0) + 1)
-        try:
-            yield
-        finally:
-            setattr(_STATE, key, getattr(_STATE, key) - 1)
+    holds = _WHOLE if everything else _DEPTH
+    with _proxies(), holds.scope(holds.value + 1):
+        yield
 
 
 @contextlib.contextmanager
 def passed():
     """Let this thread's writes through inside the block, even inside a hold."""
-    depth = getattr(_STATE, "depth", 0)
-    _STATE.depth = 0
-    _STATE.op = getattr(_STATE, "op", 0) + 1
-    try:
+    with _DEPTH.scope(0), _OP.scope(_OP.value + 1):
         yield
-    finally:
-        _STATE.depth = depth
-        _STATE.op -= 1
 
 
 @contextlib.contextmanager
@@ -163,23 +175,33 @@ def counted():
     """Count this thread's writes inside the block (all written); yields a list whose
     item is the count after the block."""
     count = [0]
-    saved = getattr(_STATE, "counted", None)
-    _STATE.counted = 0
-    with _proxies():
+    with _proxies(), _COUNTED.scope(0):
         try:
             yield count
         finally:
-            count[0] = _STATE.counted
-            _STATE.counted = saved
+            count[0] = _COUNTED.value
 
 
 @contextlib.contextmanager
 def shown_after(writes):
     """Inside ``held(everything=True)``: this thread's writes after its first ``writes``
     (not an op's) are shown; none when ``writes`` is None."""
-    saved = getattr(_STATE, "skip", None)
-    _STATE.skip = writes
-    try:
+    with _SKIP.scope(writes):
         yield
-    finally:
-        _STATE.skip = saved
+
+
+def collecting():
+    """The buffer this thread's ``collected`` block writes to (None outside one)."""
+    return _COLLECT.value
+
+
+@contextlib.contextmanager
+def collected(buffer):
+    """This thread's writes to sys.stdout inside the block go to ``buffer`` (before any
+    hold: what a trace printed is written, once, after it); other threads' are written.
+    None: nothing changes."""
+    if buffer is None:
+        yield
+        return
+    with _proxies(), _COLLECT.scope(buffer):
+        yield

@@ -54,3 +54,35 @@ def test_a_debugged_thread_is_not_held(monkeypatch):
         monkeypatch.setattr(sys, "gettrace", lambda: bdb.Bdb().trace_dispatch)
         print("(Pdb) ")
     assert out.getvalue() == "(Pdb) \n"
+
+
+def test_a_trace_holds_only_its_own_threads_prints():
+    """A tf.function's trace prints once, after it; another thread's print during it is
+    written then, not taken into the trace's output."""
+    import simdist as tf
+
+    printing, printed = threading.Event(), threading.Event()
+    seen = []
+
+    def other():
+        assert printing.wait(WAIT)
+        print("other thread")
+        printed.set()
+
+    @tf.function
+    def f(x):
+        print("traced")
+        printing.set()
+        assert printed.wait(WAIT)
+        seen.append(out.getvalue())   # while the trace runs
+        return x + 1
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        t = threading.Thread(target=other)
+        t.start()
+        assert float(f(tf.constant(1.0))) == 2.0
+        t.join(WAIT)
+    assert not t.is_alive()
+    assert seen == ["other thread\n"]
+    assert out.getvalue() == "other thread\ntraced\n"

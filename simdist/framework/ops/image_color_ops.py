@@ -86,9 +86,7 @@ def random_brightness(image, max_delta, seed=None):
 def _random_delta(max_delta, seed, stateless):
     if max_delta < 0:
         raise ValueError("max_delta must be non-negative.")
-    if stateless:
-        return random_ops.stateless_uniform([], seed, -max_delta, max_delta)
-    return random_ops.uniform([], -max_delta, max_delta, seed=seed)
+    return random_ops.uniform_by(seed, stateless)([], -max_delta, max_delta)
 
 
 def adjust_saturation(image, saturation_factor, name=None):

@@ -165,8 +165,7 @@ def stateless_random_crop(value, size, seed, name=None):
     Raises:
       InvalidArgumentError: TF's Assert, for a ``size`` larger than ``value`` somewhere.
     """
-    return _random_crop(value, size, lambda shape: random_ops.stateless_uniform(
-        shape, seed, maxval=np.iinfo(np.int32).max, dtype=dtypes.int32))
+    return _random_crop(value, size, random_ops.uniform_by(seed, stateless=True))
 
 
 def random_crop(value, size, seed=None, name=None):
@@ -176,8 +175,7 @@ def random_crop(value, size, seed=None, name=None):
     Raises:
       InvalidArgumentError: TF's Assert, for a ``size`` larger than ``value`` somewhere.
     """
-    return _random_crop(value, size, lambda shape: random_ops.uniform(
-        shape, maxval=np.iinfo(np.int32).max, dtype=dtypes.int32, seed=seed))
+    return _random_crop(value, size, random_ops.uniform_by(seed, stateless=False))
 
 
 def _random_crop(value, size, draw):
@@ -187,7 +185,8 @@ def _random_crop(value, size, draw):
     control_flow_ops.Assert(M.reduce_all(M.greater_equal(shape, size)),
                             ["Need value.shape >= size, got ", shape, size], summarize=1000)
     limit = M.add(M.subtract(shape, size), 1)
-    offset = M.floormod(draw(A.shape(shape)), limit)
+    offset = M.floormod(draw(A.shape(shape), maxval=np.iinfo(np.int32).max,
+                             dtype=dtypes.int32), limit)
     return selection_ops.slice(value, offset, size)
 
 

@@ -74,45 +74,37 @@ def flip_up_down(image):
 
 
 def _random_flip(image, flip_index, draw):
-    """TF's _random_flip, ``draw(shape)`` giving the uniform numbers in [0, 1) (see the
-    glossary)."""
+    """TF's _random_flip, ``draw`` (random_ops.uniform_by) giving the uniform numbers in
+    [0, 1) (see the glossary)."""
     image = _image(image)
     if image.ndim == 3:
-        return cond.cond(M.less(draw([]), 0.5), lambda: A.reverse(image, [flip_index]),
+        return cond.cond(M.less(draw([], 0, 1.0), 0.5), lambda: A.reverse(image, [flip_index]),
                          lambda: A.identity(image))
     batch = image.shape[0]
-    draws = draw([batch])
+    draws = draw([batch], 0, 1.0)
     flips = A.cast(M.round(A.reshape(draws, [batch, 1, 1, 1])), image.dtype)
     flipped = A.reverse(image, [flip_index + 1])
     return M.add(M.multiply(flips, flipped), M.multiply(M.subtract(1, flips), image))
 
 
-def _stateless(seed):
-    return lambda shape: random_ops.stateless_uniform(shape, seed, 0, 1.0)
-
-
-def _stateful(seed):
-    return lambda shape: random_ops.uniform(shape, 0, 1.0, seed=seed)
-
-
 def stateless_random_flip_left_right(image, seed):
     """Each image mirrored left to right or not, by ``seed`` (see the glossary)."""
-    return _random_flip(image, 1, _stateless(seed))
+    return _random_flip(image, 1, random_ops.uniform_by(seed, stateless=True))
 
 
 def stateless_random_flip_up_down(image, seed):
     """Each image mirrored top to bottom or not, by ``seed`` (see the glossary)."""
-    return _random_flip(image, 0, _stateless(seed))
+    return _random_flip(image, 0, random_ops.uniform_by(seed, stateless=True))
 
 
 def random_flip_left_right(image, seed=None):
     """Each image mirrored left to right or not, by the stateful ``random_uniform``."""
-    return _random_flip(image, 1, _stateful(seed))
+    return _random_flip(image, 1, random_ops.uniform_by(seed, stateless=False))
 
 
 def random_flip_up_down(image, seed=None):
     """Each image mirrored top to bottom or not, by the stateful ``random_uniform``."""
-    return _random_flip(image, 0, _stateful(seed))
+    return _random_flip(image, 0, random_ops.uniform_by(seed, stateless=False))
 
 
 # The public ops, recorded as graph nodes while a tf.function traces (op_recording); the

@@ -136,9 +136,7 @@ def _random_factor(lower, upper, seed, stateless=True):
         raise ValueError("upper must be > lower.")
     if lower < 0:
         raise ValueError("lower must be non-negative.")
-    if stateless:
-        return random_ops.stateless_uniform([], seed, lower, upper)
-    return random_ops.uniform([], lower, upper, seed=seed)
+    return random_ops.uniform_by(seed, stateless)([], lower, upper)
 
 
 def _mean_hw(x32):

@@ -436,6 +436,15 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32,
                     gen=_stateless_generator(seed, alg))
 
 
+def uniform_by(seed, stateless: bool):
+    """``draw(shape, ...)``: ``stateless_uniform`` by the two-integer ``seed``, or the
+    stateful ``uniform`` by op seed ``seed``, given the rest of the arguments as they are
+    (the image ops' random adjustments, flips and crops and their stateless forms)."""
+    if stateless:
+        return lambda shape, *args, **kwargs: stateless_uniform(shape, seed, *args, **kwargs)
+    return lambda shape, *args, **kwargs: uniform(shape, *args, **kwargs, seed=seed)
+
+
 def split(seed, num=2, alg="auto_select") -> Tensor:
     """``num`` new seeds, a [num, 2] tensor of ``seed``'s dtype (``tf.random.split``)."""
     seed = execute.convert_to_tensor(seed)
@@ -482,4 +491,4 @@ for _op in ("RandomStandardNormal", "TruncatedNormal", "RandomUniform", "RandomU
 
 # The public ops, recorded as graph nodes while a tf.function traces (op_recording).
 op_recording.record_here(__name__, exclude=("set_seed", "get_global_seed", "get_seed",
-                                            "is_tracing", "function_scope"))
+                                            "is_tracing", "function_scope", "uniform_by"))

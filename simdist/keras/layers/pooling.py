@@ -83,10 +83,14 @@ class AveragePooling2D(Pooling2D):
     pool_name = "AvgPool"
 
 
+# a global pooling's reduction kind -> the dense op (ragged_math_ops.reduce takes the kind)
+_DENSE_REDUCE = {"mean": M.reduce_mean, "max": M.reduce_max}
+
+
 class GlobalPooling2D(Layer):
     """A reduction over the spatial axes; subclasses name the reduction (and the rank)."""
 
-    reduce_function = None
+    reduction = None   # "mean" or "max": tf.reduce_<kind>
     rank = 2
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
@@ -108,10 +112,9 @@ class GlobalPooling2D(Layer):
 
     def call(self, inputs):
         if isinstance(inputs, RaggedTensor):   # tf.reduce_* dispatches to ragged's
-            kind = type(self).reduce_function.__name__.removeprefix("reduce_")
-            return ragged_math_ops.reduce(kind, inputs, axis=self._axes(),
+            return ragged_math_ops.reduce(self.reduction, inputs, axis=self._axes(),
                                           keepdims=self.keepdims)
-        return type(self).reduce_function(inputs, axis=self._axes(), keepdims=self.keepdims)
+        return _DENSE_REDUCE[self.reduction](inputs, axis=self._axes(), keepdims=self.keepdims)
 
     def compute_output_shape(self, input_shape):
         s = list(input_shape)
@@ -131,7 +134,7 @@ class GlobalPooling2D(Layer):
 class GlobalAveragePooling2D(GlobalPooling2D):
     """The mean over height and width (``tf.keras.layers.GlobalAveragePooling2D``)."""
 
-    reduce_function = staticmethod(M.reduce_mean)
+    reduction = "mean"
 
 
 class GlobalAveragePooling1D(GlobalAveragePooling2D):
@@ -162,7 +165,7 @@ class GlobalAveragePooling1D(GlobalAveragePooling2D):
 class GlobalMaxPooling2D(GlobalPooling2D):
     """The maximum over height and width (``tf.keras.layers.GlobalMaxPooling2D``)."""
 
-    reduce_function = staticmethod(M.reduce_max)
+    reduction = "max"
 
 
 MaxPool2D, AvgPool2D = MaxPooling2D, AveragePooling2D

@@ -122,7 +122,8 @@ def run(graph, env: dict) -> None:
     steps: list = []
     captured: dict = {}
     try:
-        kinds = _build(graph, env, device is not None, steps, captured)
+        with kernels.remembered():   # a section's ops are verified as nodes and captured
+            kinds = _build(graph, env, device is not None, steps, captured)
     except errors.OpError as e:
         raise at_step(e, graph.nodes[len(steps)]) from None
     sections.lower(graph, steps, kinds, device is not None, captured)

@@ -9,6 +9,10 @@ Glossary:
               where the kernel would not be the op's (16-bit matmuls, strings ...).
   verified -- the kernel only if it reproduces an output the op made, bit for bit (value,
               dtype, shape): every replay that lowers an op asks this first.
+  remembered -- a span (a plan's build) in which asking again about the same op (type and
+              attributes) on the same input and output arrays gets the first answer: the
+              build verifies a section's single-op nodes as their own kernel steps, then
+              every op of the section's capture, on the very arrays of the one run.
 
 Each kernel computes as the op's own code does (math_ops ``_binary`` / ``_unary``: under
 ``np.errstate(all="ignore")``, cast back to the first input's dtype; reductions through
@@ -22,6 +26,7 @@ Mirrors tensorflow/core/framework/op_kernel.h (an op type's kernel, looked up on
 from __future__ import annotations
 
 import contextlib
+import threading
 import warnings
 
 import numpy as np
@@ -29,12 +34,39 @@ import numpy as np
 from simdist.hardware import array_api
 
 _BUILDERS: dict = {}   # op type -> builder(attrs, values, out)
+_answers = threading.local()   # .memo: remembered()'s {ids: (attrs, out, values, kernel)}
 
 
 def verified(op_type, attrs, values, out, quiet=False):
     """The kernel of ``op_type`` for ``values`` if it gives ``out`` (a NumPy array) bit for
     bit, else None. ``quiet``: the caller runs it under ``silenced()`` (a compile that
     verifies many kernels enters it once)."""
+    memo = getattr(_answers, "memo", None)
+    if memo is None:
+        return _verified(op_type, attrs, values, out, quiet)
+    # the memo holds what it names by id (so an id there is still that object's)
+    key = (op_type, id(attrs), id(out), *[id(v) for v in values])
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = (attrs, out, tuple(values),
+                             _verified(op_type, attrs, values, out, quiet))
+    return found[3]
+
+
+@contextlib.contextmanager
+def remembered():
+    """Within it (on this thread), ``verified`` answers a question it was asked before --
+    the same op type and attributes object, the same input and output arrays -- as it did
+    then (see the module docstring)."""
+    saved = getattr(_answers, "memo", None)
+    _answers.memo = {}
+    try:
+        yield
+    finally:
+        _answers.memo = saved
+
+
+def _verified(op_type, attrs, values, out, quiet):
     builder = _BUILDERS.get(op_type)
     if builder is None or type(out) is not np.ndarray:
         return None

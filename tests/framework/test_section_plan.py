@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import simdist as tf
-from simdist.framework import section_plan
+from simdist.framework import graph_plan, kernels, section_plan
 from simdist.hardware import backend as _backend
 
 pytestmark = pytest.mark.skipif(
@@ -45,6 +45,35 @@ def test_the_plans_build_is_each_sections_first_capture():
     execution confirms the program (it needed a third before)."""
     step = _assert_same(replica_programs.seed_like(rows=16, batch=8, steps=1))
     assert _sections(step) == [True] * 4
+
+
+def test_the_build_verifies_each_op_of_a_section_once(monkeypatch):
+    """The build verifies a section's single-op nodes as kernel steps, then every op of the
+    section's capture on the same arrays: each op's kernel runs for it once."""
+    asked = []
+    verify = kernels._verified
+
+    def counted(op_type, attrs, values, out, quiet):
+        asked.append(out)   # kept: an id is not reused while the test holds the array
+        return verify(op_type, attrs, values, out, quiet)
+
+    monkeypatch.setattr(kernels, "_verified", counted)
+    layer = tf.keras.layers.Dense(3, activation="relu")
+    mse = tf.keras.losses.MeanSquaredError()
+
+    @tf.function
+    def f(x, t):
+        with tf.GradientTape() as tape:
+            loss = mse(t, tf.sigmoid(layer(x)))
+        return tape.gradient(loss, layer.trainable_variables)
+
+    x = np.linspace(-1.0, 1.0, 8, dtype=np.float32).reshape(4, 2)
+    f(x, np.ones((4, 3), np.float32))   # traced, then the plan's build
+    kinds = [k for _, k in graph_plan.describe(f._traces[0].graph)]
+    assert kinds.count("kernel") == 4   # MatMul, BiasAdd, Relu, Sigmoid as their own steps
+    ids = [id(out) for out in asked]
+    assert len(ids) > 4 and len(ids) == len(set(ids))
+    assert _sections(f) == [False]   # a section, captured once (the next call confirms it)
 
 
 def test_a_section_reads_its_variables_at_each_replay():

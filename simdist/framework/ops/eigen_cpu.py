@@ -34,6 +34,11 @@ Glossary:
   packets    -- an element-wise kernel's whole packets of 8 take Eigen's packet formula,
                 the last ``size % 8`` values the scalar one (``by_packets``); TF reads
                 subnormal inputs as zero and flushes subnormal results (``daz``, ``ftz``).
+  ordinary   -- inputs for which a formula's special cases (clamps, flushes, NaN and
+                infinity selections) change nothing: a kernel checks its whole input once
+                (one reduction) and then computes without them, the same bits, with
+                constants as 0-d arrays (``constant``: NumPy combines an array with a
+                0-d array in half the time it takes with a NumPy scalar).
 Every step is IEEE float32 arithmetic in NumPy (one rounding per operation), so the bits
 do not depend on the host CPU's SIMD width, unlike NumPy's own exp. eigen_pow.py and
 eigen_unary.py build TF's Pow, Tanh, Sigmoid and Log from the same pieces.
@@ -124,6 +129,33 @@ def libm(name):
     return lambda t: np.array([fn(v) for v in np.ravel(t).tolist()], _F).reshape(np.shape(t))
 
 
+def constant(value, dtype=_F):
+    """``value`` as a read-only 0-d array of ``dtype`` (see ``ordinary``)."""
+    out = np.array(value, dtype)
+    out.flags.writeable = False
+    return out
+
+
+def whole_packets(packets, tail, rows):
+    """``by_packets`` of rows of whole packets only (``packets``' new float32 array of
+    their shape, as it is), else ``by_packets``."""
+    if rows.shape[1] % PACKET:
+        return by_packets(packets, tail, rows)
+    return packets(rows)
+
+
+_U32 = np.dtype(np.uint32)
+# m + 2**23 + 127 in float32 (m an integer in [-126, 127]) holds m + 127 in its low
+# mantissa bits: shifted 23 bits left (the rest leaves the 32), the bits of 2**m
+_POW2_BIAS, _EXPONENT_SHIFT = constant(2 ** 23 + 127), constant(23, np.uint32)
+
+
+def pow2(m):
+    """``2**m`` of a float32 array of integers in [-126, 127] (``ldexp(1, m)``, a normal
+    float), from its bits."""
+    return ((m + _POW2_BIAS).view(_U32) << _EXPONENT_SHIFT).view(_F)
+
+
 def elementwise(packets, tail):
     """TF's float32 kernel of an element-wise op from its packet and scalar formulas: the
     function of a float32 array (any shape), and the function of each row of a 2-D array
@@ -159,9 +191,38 @@ def _pexp(x):
     return np.where(zero | (out < _TINY), _ZERO, out)
 
 
-# inputs in [-80, 80]: none below -104 or above 88.723, every result at least exp(-80)
-# ~ 1.8e-35, a normal float: pexp's clamp and flushes change nothing
-_ORDINARY_LO, _ORDINARY_HI = _F(-80), _F(80)
+# inputs in [-80, 80] (``ordinary``): none below -104 or above 88.723, every result at
+# least exp(-80) ~ 1.8e-35, a normal float: pexp's clamp and flushes change nothing
+_ORDINARY = _F(80)
+_C_LOG2E, _C_HALF, _C_ONE = constant(_LOG2E), constant(_HALF), constant(_ONE)
+_C_LN2_HI, _C_LN2_LO = constant(_LN2_HI), constant(_LN2_LO)
+_C_P = tuple(constant(c) for c in (_P0, _P1, _P2, _P3, _P4))
+
+
+def cephes_exp(x, p_even, p_odd):
+    """Eigen's float32 exp by Cephes' reduction ``x = m ln2 + r`` (``m = floor(x log2(e) +
+    1/2)``, ``ln2`` in two parts) and ``r2 (r p_odd(r2) + p_even(r2)) + (r + 1)`` times
+    ``2**m``, for values whose ``m`` is in [-126, 127] and whose results are normal floats
+    (``ldexp`` is then the product by ``pow2(m)``)."""
+    m = np.floor(x * _C_LOG2E + _C_HALF)
+    r = m * _C_LN2_HI + x
+    r = m * _C_LN2_LO + r
+    r2 = r * r
+    return (r2 * (r * p_odd(r2) + p_even(r2)) + (r + _C_ONE)) * pow2(m)
+
+
+def _ordinary_exp(x):
+    """``_pexp_unflushed`` of values in [-_ORDINARY, _ORDINARY] (m in [-116, 116]); every
+    result exceeds its input, so the final maximum keeps it."""
+    return cephes_exp(x, _exp_even, _exp_odd)
+
+
+def _exp_even(r2):
+    return r2 * (r2 * _C_P[0] + _C_P[1]) + _C_P[4]
+
+
+def _exp_odd(r2):
+    return r2 * _C_P[2] + _C_P[3]
 
 
 def _pexp_unflushed(x):
@@ -186,9 +247,30 @@ def exp_rows(rows):
     """``exp`` of each row of the 2-D float32 array ``rows`` as of a tensor of its own (the
     values past a row's last whole packet by ``std::exp``): one computation for the rows
     of several replicas' tensors (stacked_kernels)."""
-    if rows.size and _ORDINARY_LO <= rows.min() and rows.max() <= _ORDINARY_HI:
+    if ordinary(rows):
         with np.errstate(all="ignore"):
-            return by_packets(_pexp_unflushed, exp_tail, rows)
+            return whole_packets(_ordinary_exp, exp_tail, rows)
+    return _exp_rows(rows)
+
+
+def ordinary(x):
+    """Whether the float32 array ``x`` has values, all of them in [-80, 80] (no NaN)."""
+    return x.size > 0 and bool(np.abs(x).max() <= _ORDINARY)
+
+
+# a float32 is normal, positive and below 2**100 where its bits less those of the smallest
+# normal (as unsigned: zeros and negatives wrap round) are below 2**100's less them
+_SMALLEST_BITS = constant(1 << 23, np.uint32)
+_SPAN = constant((227 << 23) - (1 << 23) - 1, np.uint32)
+
+
+def positive_normal(x):
+    """Whether the float32 array ``x`` has values, all of them normal floats in (0, 2**100)."""
+    return x.size > 0 and bool((x.view(_U32) - _SMALLEST_BITS).max() <= _SPAN)
+
+
+def _exp_rows(rows):
+    """``exp_rows`` with every special case (any inputs)."""
     out = by_packets(pexp, exp_tail, rows)
     out[out < _TINY] = 0
     return out

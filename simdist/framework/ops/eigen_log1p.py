@@ -32,8 +32,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from simdist.framework.ops.eigen_cpu import daz, elementwise, exp_tail, pexp, quiet_nans
-from simdist.framework.ops.eigen_unary import plog
+from simdist.framework.ops.eigen_cpu import (
+    _C_ONE,
+    daz,
+    elementwise,
+    exp_tail,
+    pexp,
+    positive_normal,
+    quiet_nans,
+    whole_packets,
+)
+from simdist.framework.ops.eigen_unary import ordinary_plog, plog
 
 _F = np.float32
 _ONE = _F(1)
@@ -75,7 +84,29 @@ def _softplus_with(exp, log1p):
     return fn
 
 
-log1p, log1p_rows = _rows(plog1p, np.log1p)
+_log1p_rows = _rows(plog1p, np.log1p)[1]
 expm1 = _rows(pexpm1, lambda t: np.expm1(daz(t)))[0]
 softplus, softplus_rows = _rows(_softplus_with(pexp, plog1p),
                                 _softplus_with(exp_tail, np.log1p))
+
+
+def log1p(a):
+    """TF's float32 log1p of a float32 array: ``log1p_rows`` of it as one row."""
+    return log1p_rows(np.reshape(np.asarray(a, _F), (1, -1))).reshape(np.shape(a))
+
+
+def log1p_rows(rows):
+    """``log1p`` of each row of ``rows`` (n, size) as a tensor of its own."""
+    if positive_normal(rows):
+        with np.errstate(all="ignore"):
+            return whole_packets(_ordinary_log1p, np.log1p, rows)
+    return _log1p_rows(rows)
+
+
+def _ordinary_log1p(x):
+    """``plog1p`` of positive normal floats below 2**100 (no NaN to quiet): none is read as
+    zero, ``u`` is finite, at least 1 (``log(u) < u``), 1 only where ``x`` is kept."""
+    u = x + _C_ONE
+    out = x * (ordinary_plog(u) / (u - _C_ONE))
+    np.copyto(out, x, where=u == _C_ONE)
+    return out

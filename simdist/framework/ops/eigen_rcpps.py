@@ -104,13 +104,20 @@ def reciprocal(a):
 def reciprocal_rows(rows):
     """Reciprocal of each row of ``rows`` (n, size) as a tensor of its own: whole packets
     by ``preciprocal``, the tail divided, subnormal inputs and results flushed to zero."""
-    from simdist.framework.ops.eigen_cpu import by_packets, daz, ftz
+    from simdist.framework.ops.eigen_cpu import whole_packets
 
     with np.errstate(all="ignore"):
         a = np.asarray(rows, _F)
-        if a.size and ((a.view(np.uint32) & _EXPONENT) - _SMALLEST).max() <= _SPAN:
-            return by_packets(_ordinary, _divided, a)
-        return ftz(by_packets(preciprocal, _divided, daz(rows)))
+        if a.size and ((a.view(_U32) & _EXPONENT) - _SMALLEST).max() <= _SPAN:
+            return whole_packets(_ordinary, _divided, a)
+        return _reciprocal_rows(a)
+
+
+def _reciprocal_rows(a):
+    """``reciprocal_rows`` with every special case (any float32 inputs; under errstate)."""
+    from simdist.framework.ops.eigen_cpu import by_packets, daz, ftz
+
+    return ftz(by_packets(preciprocal, _divided, daz(a)))
 
 
 def _divided(t):
@@ -119,10 +126,14 @@ def _divided(t):
 
 # ``reciprocal_rows`` of normal values below 2**100 in magnitude (their exponent bits less
 # 2**23 at most _SPAN): no input is flushed, no rcpps underflows, no Newton term and no
-# result is subnormal (1/a > 2**-100, and 1 - a x is 0 or at least 2**-24), none is NaN
-_EXPONENT, _SIGN = np.uint32(0x7F800000), np.uint32(0x80000000)
-_SMALLEST, _SPAN = np.uint32(1 << 23), np.uint32(225 << 23)
-_EXPONENTS = np.uint32(253 << 23)   # rcpps's exponent bits: 253 less the input's
+# result is subnormal (1/a > 2**-100, and 1 - a x is 0 or at least 2**-24), none is NaN.
+# Its constants are 0-d arrays (eigen_cpu's ``ordinary``)
+_U32 = np.dtype(np.uint32)
+_EXPONENT, _SIGN = np.array(0x7F800000, _U32), np.array(0x80000000, _U32)
+_SMALLEST, _SPAN = np.array(1 << 23, _U32), np.array(225 << 23, _U32)
+_EXPONENTS = np.array(253 << 23, _U32)   # rcpps's exponent bits: 253 less the input's
+_INDEX_SHIFT, _INDEX = np.array(11, _U32), np.array(0xFFF, _U32)   # the table's 12 bits
+_C_ONE = np.array(1, _F)
 
 
 @functools.cache
@@ -132,7 +143,7 @@ def _mantissas():
 
 def _ordinary(a):
     """``preciprocal`` of such values: rcpps and the Newton step without the cases."""
-    bits = a.view(np.uint32)
-    x = ((_EXPONENTS - (bits & _EXPONENT)) | _mantissas()[(bits >> 11) & 0xFFF] |
+    bits = a.view(_U32)
+    x = ((_EXPONENTS - (bits & _EXPONENT)) | _mantissas()[(bits >> _INDEX_SHIFT) & _INDEX] |
          (bits & _SIGN)).view(_F)
-    return x * (_ONE - a * x) + x
+    return x * (_C_ONE - a * x) + x

@@ -34,13 +34,18 @@ from __future__ import annotations
 import numpy as np
 
 from simdist.framework.ops.eigen_cpu import (
-    _ORDINARY_HI,
-    _ORDINARY_LO,
+    _C_HALF,
+    _C_ONE,
     by_packets,
+    cephes_exp,
+    constant,
     daz,
     exp_tail,
     ftz,
     horner,
+    ordinary,
+    positive_normal,
+    whole_packets,
 )
 
 _F = np.float32
@@ -71,10 +76,18 @@ def sigmoid_rows(rows):
     """``sigmoid`` of each row of ``rows`` (n, size) as a tensor of its own (a stacked
     kernel's replicas: each row's last ``size % 8`` values take the scalar formula)."""
     with np.errstate(all="ignore"):
-        x = daz(rows)
-        if x.size and _ORDINARY_LO <= x.min() and x.max() <= _ORDINARY_HI:
-            return by_packets(_ordinary_logistic, _logistic_tail, x)
-        return by_packets(_logistic_packets, _logistic_tail, x)
+        if ordinary(rows):
+            return whole_packets(_ordinary_logistic, _ordinary_logistic_tail, rows)
+        return _sigmoid_rows(rows)
+
+
+def _sigmoid_rows(rows):
+    """``sigmoid_rows`` with every special case (any inputs; under errstate)."""
+    return by_packets(_logistic_packets, _logistic_tail, daz(rows))
+
+
+def _ordinary_logistic_tail(x):
+    return _logistic_tail(daz(x))
 
 
 def _logistic_tail(x):
@@ -90,7 +103,14 @@ def log(a):
 def log_rows(rows):
     """``log`` of each row of ``rows`` (n, size) as a tensor of its own."""
     with np.errstate(all="ignore"):
-        return by_packets(plog, _log_tail, daz(rows))
+        if positive_normal(rows):
+            return whole_packets(ordinary_plog, _log_tail, rows)
+        return _log_rows(rows)
+
+
+def _log_rows(rows):
+    """``log_rows`` with every special case (any inputs; under errstate)."""
+    return by_packets(plog, _log_tail, daz(rows))
 
 
 def _log_tail(x):
@@ -127,6 +147,22 @@ def plog(given):
     return np.where(given == 0, _F(-np.inf), x)
 
 
+def ordinary_plog(given):
+    """``plog`` of positive normal floats: its selections change nothing there."""
+    m, e = np.frexp(given)
+    e = e.astype(_F)
+    low = m < _C_SQRT_HALF
+    x = m - _C_ONE   # plog adds m where low, else +0 (m - 1 is never -0: m in [0.5, 1))
+    np.add(x, m, out=x, where=low)
+    np.subtract(e, _C_ONE, out=e, where=low)
+    x = (x * horner(_C_LOG_P, x)) / horner(_C_LOG_Q, x)
+    return e * _C_LN2 + x
+
+
+_C_SQRT_HALF, _C_LN2 = constant(0.707106781186547524), constant(0.693147180559945309)
+_C_LOG_P, _C_LOG_Q = tuple(map(constant, _LOG_P)), tuple(map(constant, _LOG_Q))
+
+
 def _logistic_packets(x):
     zero = x < _EXP_LO
     e = ftz(_half_exp(x))
@@ -136,14 +172,29 @@ def _logistic_packets(x):
 
 # inputs in eigen_cpu's ordinary [-80, 80]: exp(x / 2), its square and the quotient are
 # normal floats (at least exp(-80) ~ 1.8e-35), none is below -104: the packets' flushes and
-# zeros change nothing
+# zeros change nothing. A subnormal input gives 0.5, as its zero does (r's square is 0, p 1)
 
 
 def _ordinary_logistic(x):
-    """``_logistic_packets`` of values in [_ORDINARY_LO, _ORDINARY_HI]."""
-    e = _half_exp(x)
+    """``_logistic_packets(daz(x))`` of values in [-80, 80]."""
+    half = np.minimum(x, _C_EXP_HI) * _C_HALF
+    e = cephes_exp(half, _half_exp_even, _half_exp_odd)   # m in [-58, 12]
     e = e * e
-    return e / (_F(1) + e)
+    return e / (e + _C_ONE)
+
+
+_C_EXP_HI = constant(_EXP_HI)
+_C_HALF_EXP = tuple(constant(c) for c in (4.1898667812347412109375e-2, 0.49999141693115234375,
+                                           8.33471305668354034423828125e-3,
+                                           0.16666877269744873046875))
+
+
+def _half_exp_even(r2):
+    return r2 * _C_HALF_EXP[0] + _C_HALF_EXP[1]
+
+
+def _half_exp_odd(r2):
+    return r2 * _C_HALF_EXP[2] + _C_HALF_EXP[3]
 
 
 def _half_exp(x):

@@ -589,9 +589,7 @@ class Node:
             for sid, t in self.dry:
                 env[sid] = Tensor(t._placeholders[_variant.value], t._device)
             return
-        leaves = list(self.leaves)
-        for pos, sid in self.slots:
-            leaves[pos] = env[sid]
+        leaves = self.filled(env)
         if self.layout is not None:   # (args, kwargs) of leaves: no nest.pack needed
             n, keys = self.layout
             args = leaves[:n]
@@ -628,6 +626,13 @@ class Node:
             flat = expanded_leaves(out) if self.composite else nest.flatten(out)
             for pos, sid in self.out_slots:
                 env[sid] = flat[pos]
+
+    def filled(self, env: dict) -> list:
+        """The node's leaves with this execution's tensors (``env``) in its slots."""
+        leaves = list(self.leaves)
+        for pos, sid in self.slots:
+            leaves[pos] = env[sid]
+        return leaves
 
     def __repr__(self):
         return f"<Node {self.name}>"

@@ -86,16 +86,12 @@ def _mark_call(node):
     if (fn.func if type(fn) is functools.partial else fn) not in _PLAIN or \
             node.layout is None or node.layout[1] or node.out_slots:
         return node.run
-    leaves, slots, n = tuple(node.leaves), tuple(node.slots), node.layout[0]
-    dry = func_graph._dry
+    n, filled, dry = node.layout[0], node.filled, func_graph._dry
 
     def run(env):
         if dry.value:
             return node.run(env)
-        args = list(leaves)
-        for pos, sid in slots:
-            args[pos] = env[sid]
-        fn(*args[:n])
+        fn(*filled(env)[:n])
     return run
 
 

@@ -23,16 +23,18 @@ Glossary:
                tape-free run, the group is refused and each member replays alone.
   stash     -- the first member's call computes every member's arrays at once (no tensor,
                no charge: NumPy only; a floating-point error the caller's state would warn
-               of or raise drops it). Each member's own call then commits its row as its
-               own replay does (op_capture._Raw): its device's peak, its result tensors and
+               of or raise drops it), then commits each member's row in turn, as its own
+               replay does (op_capture._Raw): its device's peak, its result tensors and
                variable writes (row r: a NumPy scalar for a 0-d variable, as NumPy's own
                arithmetic leaves it) in step order, its device's charges, teaching tags,
-               outputs and marks -- so
-               values, clocks, memory and trace events (their order too) are each member's
-               own replay's. A section's dead outputs (section_plan) are committed as
-               their bytes (``Held``, one per device), not as tensors. A member whose
-               inputs are not the ones stashed, or that would not replay, drops the stash
-               and replays alone.
+               outputs and marks -- so values, clocks, memory and trace events (their
+               order too) and tensor ids are each member's own replay's. Nothing runs
+               between the members' calls (consecutive steps), so a committed member's own
+               call has nothing left to do; an error committing a member is raised by its
+               own call (errors name its node). A section's dead outputs (section_plan)
+               are committed as their bytes (``Held``, one per device), not as tensors. A
+               member whose inputs are not the ones stashed, or that would not replay,
+               drops the stash: it and the members after it replay alone.
   enabled   -- ``disabled()`` leaves every member to its own replay (tests compare both).
 
 Mirrors what XLA's SPMD partitioner does for TPUStrategy (one program for all replicas);
@@ -42,10 +44,13 @@ devices still charge one by one.
 
 from __future__ import annotations
 
+from operator import attrgetter, is_
+
 import numpy as np
 
 from simdist.framework import gathered_run, op_capture, stacked_kernels
 from simdist.framework import tape as tape_lib
+from simdist.framework import tensor as tensor_lib
 from simdist.framework.switch import Switch
 from simdist.framework.tensor import Tensor
 from simdist.hardware import array_api
@@ -53,6 +58,7 @@ from simdist.hardware import array_api
 _switch = Switch()
 disabled = _switch.off
 _TRIES = 3   # verifications that may fail (a floating-point error) before refusing for good
+_VALUE = attrgetter("_value")
 
 
 def group(found) -> None:
@@ -80,22 +86,23 @@ class Group:
         self.members = members
         self.stacked = None   # a _Stacked once verified; False once refused
         self.tries = 0
-        self.stash = None
+        self.committed = 0   # members the first one's call committed at this execution
+        self.error = None    # what committing the next one raised (its own call raises it)
 
     def replay(self, member, env) -> bool:
-        """Replay ``member`` from the stash (made now if it is the first); False where it
-        must replay alone."""
+        """Replay ``member`` from the stash (made and committed now if it is the first);
+        False where it must replay alone."""
         k = member.member
         if k == 0:
-            self.stash = None
+            self.committed, self.error = 0, None
             if _switch.on and self.stacked is not False and gathered_run.usable():
-                self.stash = self._compute(env)
-        stash, self.stash = self.stash, None
-        if stash is None or not stash.commit(member, k, env):
-            return False
-        if k + 1 < len(self.members):
-            self.stash = stash
-        return True
+                stash = self._compute(env)
+                if stash is not None:
+                    self.committed, self.error = stash.commit(self.members, env)
+        if k == self.committed and self.error is not None:
+            error, self.error = self.error, None
+            raise error
+        return k < self.committed
 
     def _compute(self, env):
         objs = []
@@ -168,7 +175,7 @@ class _Stacked:
         self.inputs = inputs   # input slots the kernels read (the members' tensors)
         self.blocks = blocks   # [(loud, [step(arrays, objs)])]
         self.kept = kept       # per member: [(slot, how, what, device)] of its result tensors
-        self.commit_plans = [None] * len(kept)   # per member: (section, live, held): commits
+        self.commit_plans = [None] * len(kept)   # per member: (section, live, held, device)
         self.made = made       # slots the steps make
         self.ops = ops         # slots kernels make (rows are views of a stacked array)
 
@@ -217,12 +224,13 @@ class _Stacked:
 
     def commits(self, member, k, section, arrays, slots):
         """Member ``k``'s commit of ``section``: its entries of ``kept`` that make a tensor
-        or write a variable, and [(device, bytes)] of its dead outputs' tensors (a tensor
-        nothing reads: only its bytes, held), made at its first commit (the shapes are the
-        program's at every execution)."""
+        or write a variable, [(device, bytes)] of its dead outputs' tensors (a tensor
+        nothing reads: only its bytes, held), and the one device of its tensors (None if
+        several), made at its first commit (the shapes are the program's at every
+        execution)."""
         made = self.commit_plans[k]
         if made is not None and made[0] is section:
-            return made[1], made[2]
+            return made[1:]
         dead = member.held_slots(section) if hasattr(member, "held_slots") else ()
         live, held = [], {}   # device -> bytes of the dead outputs' tensors
         for entry in self.kept[k]:
@@ -236,8 +244,10 @@ class _Stacked:
             else:
                 nbytes = array_api.nbytes(slots[what]._value if how == "read" else what)
             held[dev] = held.get(dev, 0) + nbytes
-        self.commit_plans[k] = section, live, list(held.items())
-        return live, self.commit_plans[k][2]
+        devices = {dev for _, how, _, dev in live if how != "write"}
+        one = devices.pop() if len(devices) == 1 else None
+        self.commit_plans[k] = section, live, list(held.items()), one
+        return self.commit_plans[k][1:]
 
     def run(self, objs):
         """The members' arrays (a _Stash), or None on a floating-point error."""
@@ -436,35 +446,62 @@ class _Stash:
     def __init__(self, stacked, objs, arrays):
         self.stacked, self.objs, self.arrays = stacked, objs, arrays
         # what each input read (the same objects and arrays at the member's commit)
-        self.values = [[o._value for o in member] for member in objs]
+        self.values = [list(map(_VALUE, member)) for member in objs]
 
-    def commit(self, member, k, env) -> bool:
-        """Member ``k``'s replay from its row (see the module docstring); False (nothing
-        done) where its inputs are not the stashed ones or it must not replay."""
+    def commit(self, members, env):
+        """Commit each of ``members`` in turn (see the module docstring) up to the first
+        that must replay alone: (how many were committed, None), or (k, what committing
+        member k > 0 raised: its own call raises it)."""
+        for k, member in enumerate(members):
+            try:
+                if not self._commit(member, k, env):
+                    return k, None
+            except Exception as e:   # noqa: BLE001 - raised by member k's own call
+                if k == 0:
+                    raise
+                return k, e
+        return len(members), None
+
+    def _commit(self, member, k, env) -> bool:
+        """Member ``k``'s replay from its row; False (nothing done) where its inputs are
+        not the stashed ones or it must not replay."""
         section = member.program
         program = section.program
-        mine = self.objs[k]
         # the inputs checked at the stash (member.inputs), still the same objects holding
         # the same arrays (so of the same shapes and dtypes)
         objs = member.objects(env, section)
-        if len(objs) != len(mine) or any(a is not b or a._value is not v
-                                         for a, b, v in zip(objs, mine, self.values[k])):
+        if len(objs) != len(self.objs[k]) or not all(map(is_, objs, self.objs[k])) or \
+                not all(map(is_, map(_VALUE, objs), self.values[k])):
             return False
         if tape_lib._tapes.items or not program.fits() or not gathered_run.usable():
             return False
         op_capture.raise_peaks(program)
         slots = objs + [None] * program.size
         arrays = self.arrays
-        live, held = self.stacked.commits(member, k, section, arrays, slots)
-        for slot, how, what, dev in live:
-            if how == "op":
-                slots[slot] = Tensor(arrays[slot][k, ...], dev)
-            elif how == "write":   # as _WriteStep.compute: the variable's new value
-                slots[what]._value = arrays[slot][k]
-            elif how == "read":
-                slots[slot] = Tensor(slots[what]._value, dev)
-            else:
-                slots[slot] = Tensor(what, dev)
+        live, held, device = self.stacked.commits(member, k, section, arrays, slots)
+        if device is None:
+            for slot, how, what, dev in live:
+                if how == "op":
+                    slots[slot] = Tensor(arrays[slot][k, ...], dev)
+                elif how == "write":   # as _WriteStep.compute: the variable's new value
+                    slots[what]._value = arrays[slot][k]
+                elif how == "read":
+                    slots[slot] = Tensor(slots[what]._value, dev)
+                else:
+                    slots[slot] = Tensor(what, dev)
+        else:   # one device: the tensors' values in step order (a read after a write sees
+            made, values = [], []   # it), then the tensors, made at once
+            for slot, how, what, _ in live:
+                if how == "op":
+                    values.append(arrays[slot][k, ...])
+                elif how == "write":
+                    slots[what]._value = arrays[slot][k]
+                    continue
+                else:
+                    values.append(slots[what]._value if how == "read" else what)
+                made.append(slot)
+            for slot, t in zip(made, tensor_lib.made(values, device)):
+                slots[slot] = t
         if held:
             env.setdefault(HELD, []).extend(Held(dev, n) for dev, n in held)
         gathered = program.raw.gathered

@@ -27,6 +27,7 @@ from simdist.hardware import array_api, backend
 from simdist.hardware.transfer import charge_transfer
 
 _ids = itertools.count(1)
+_new = object.__new__
 _DTYPE_OF_NUMPY = dtypes.by_numpy_dtype()
 
 # The FuncGraph this thread is tracing outside any recorded op, else None (see func_graph):
@@ -272,3 +273,21 @@ def copy_to(tensor: Tensor, device) -> Tensor:
         return tensor
     charge_transfer(tensor._device, device, tensor._nbytes)
     return Tensor(array_api.copy(tensor._value), device)  # CuPy: onto device's GPU (Tensor)
+
+
+def made(values, device) -> list:
+    """``[Tensor(v, device) for v in values]``: the same tensors (each array made read-only,
+    ids drawn in turn, bytes accounted), made without a call each where the values are
+    NumPy arrays and all their bytes fit (accounted at once: Device.allocate_all, the peak
+    the last one reaches); else each by ``Tensor`` (its error where one does not fit)."""
+    if active[0] and tracing.value is not None or backend.placer is not None or \
+            not all(type(v) is np.ndarray for v in values) or \
+            not device.allocate_all(sum(v.nbytes for v in values)):
+        return [Tensor(v, device) for v in values]
+    out = []
+    for value in values:
+        value.setflags(write=False)
+        t = _new(Tensor)
+        t._value, t._device, t._id, t._nbytes = value, device, next(_ids), value.nbytes
+        out.append(t)
+    return out

@@ -99,6 +99,24 @@ class Device:
             lock.release()
         return nbytes
 
+    def allocate_all(self, nbytes: int) -> bool:
+        """Account ``nbytes``, several new tensors' bytes at once (the same memory in use
+        and peak as one :meth:`allocate_array` each: the last one's is the highest), where
+        they all fit; else account nothing and return False (the caller makes them one by
+        one: the one that does not fit raises)."""
+        lock = self._lock
+        try:
+            lock.acquire()   # inside the try: see allocate_array
+            in_use = self.memory_in_use + nbytes
+            if in_use > self.memory_limit:
+                return False
+            self.memory_in_use = in_use
+            if in_use > self.peak_memory:
+                self.peak_memory = in_use
+        finally:
+            lock.release()
+        return True
+
     def check_fits(self, nbytes: int, what: str = "tensor", shape=None, dtype=None,
                    op: str | None = None) -> None:
         """Raise the allocation's ResourceExhaustedError now, before anything is built on

@@ -3,6 +3,9 @@
 trace events as each replica's own replay (``stacked_sections.disabled()``); refused where
 the replicas' programs differ; every stacked kernel's rows equal the op's kernel on them."""
 
+import contextlib
+import re
+
 import numpy as np
 import pytest
 import replica_programs
@@ -81,6 +84,40 @@ def test_outputs_nothing_reads_are_held_as_bytes(monkeypatch):
     assert held and min(held) > 0
     half = len(seen) // 2   # each replica's own replay first, then the stacked one
     assert len(seen) == 2 * half > 0 and seen[:half] == seen[half:]
+
+
+def test_an_error_committing_a_later_replica_is_raised_by_its_own_step(monkeypatch):
+    """The first replica's call commits every replica's row; an error committing replica
+    2's (here from its outputs' hand-over) is raised by replica 2's own step: the same
+    error, naming the same node, and the same world left, as replica 2's own replay."""
+    from simdist import errors
+    from simdist.testing import reset_world
+
+    finish = section_plan.SectionStep.finish
+    calls = []
+
+    def failing(self, env, section, slots):
+        calls.append(self.member)
+        if calls.count(2) == 4:   # the fourth execution: stacked (after capture, confirm)
+            raise errors.InternalError(None, None, "boom")
+        return finish(self, env, section, slots)
+
+    monkeypatch.setattr(section_plan.SectionStep, "finish", failing)
+
+    def observe(off):
+        reset_world()
+        tf.keras.utils.set_random_seed(3)
+        calls.clear()
+        with off() if off else contextlib.nullcontext():
+            with pytest.raises(errors.InternalError) as raised:
+                replica_programs.seed_like(steps=2)()
+        # (the function's name counts the traces made in this process)
+        message = re.sub(r"__inference_step_\d+", "", str(raised.value))
+        return message, world_state.world(), list(calls)
+
+    alone, stacked = observe(stacked_sections.disabled), observe(None)
+    assert "boom" in stacked[0] and "node" in stacked[0]
+    assert stacked == alone
 
 
 def test_a_smaller_last_batch_traces_again_and_stacks_too():

@@ -104,8 +104,11 @@ class _Spec:
     def matches(self, other: _Spec) -> bool:
         """Whether a trace of this spec takes a call of ``other``: its shape a subtype (a
         symbolic argument of shape [None, 3] does not match a trace of [1, 3], as TF)."""
-        return (self.kind == other.kind and self.dtype == other.dtype
-                and other.shape.is_subtype_of(self.shape))
+        if self.kind != other.kind or self.dtype != other.dtype:
+            return False
+        # (a shape is a subtype of itself: the same dimensions need no walk)
+        return other.shape._dims == self.shape._dims or \
+            other.shape.is_subtype_of(self.shape)
 
     def relaxed(self, other: _Spec) -> _Spec | None:
         """The most specific spec of both (TF relaxes to an unknown rank if need be)."""
@@ -150,6 +153,9 @@ def _leaf_key(x):
                         "it is immutable/hashable. Otherwise, consider implementing the "
                         "Tracing Protocol for it.") from None
     return ("object", x)   # by its hash and equality, as TF
+
+
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
 
 def _key(args, kwargs):
@@ -862,7 +868,10 @@ class Function:
             return args, kwargs
         try:
             fn_args = (self._instance,) + args if self._is_method else args
-            bound = self._signature().bind(*fn_args, **kwargs)
+            sig = self._signature()
+            if not kwargs and self._kept_signature[2] == len(fn_args):
+                return tuple(args), {}   # every parameter given by position: bind's binding
+            bound = sig.bind(*fn_args, **kwargs)
         except (TypeError, ValueError):
             return args, kwargs
         bound.apply_defaults()
@@ -883,7 +892,11 @@ class Function:
         if kept is not None and all(a is b for a, b in zip(kept[0], state)):
             return kept[1]
         sig = inspect.signature(fn)
-        self._kept_signature = (state, sig)
+        # (how many positional parameters it has when it has no other kind: a call giving
+        # each by position binds to its arguments as they are)
+        kinds = [p.kind for p in sig.parameters.values()]
+        plain = len(kinds) if all(k in _POSITIONAL for k in kinds) else None
+        self._kept_signature = (state, sig, plain)
         return sig
 
     def _lookup(self, args, kwargs, canonical=None) -> _Trace:

@@ -57,3 +57,72 @@ def test_the_seed_loop_products_take_the_single_gemm():
                              ((64, 10), (10, 16)), ((16, 4), (4, 8))]:
         program = onednn_sgemm._program(a_shape, b_shape, False, (False, False))
         assert program.func is onednn_sgemm._single
+
+
+def _row_dot(x, y, half):
+    """Eigen's row-major GEMV of one row, one float32 operation at a time: 8 lanes over
+    whole packets joined by predux, (``half``) one packet of 4 likewise, then term by term."""
+    terms = [_F(p) * _F(q) for p, q in zip(x, y)]
+    full = len(terms) // 8 * 8
+    out = _predux([sum(terms[lane:full:8], _F(0)) for lane in range(8)])
+    if half and len(terms) - full >= 4:
+        out = out + _predux([_F(0) + t for t in terms[full:full + 4]])
+        full += 4
+    for t in terms[full:]:
+        out = out + t
+    return out + _F(0)
+
+
+def _predux(lanes):
+    while len(lanes) > 1:
+        lanes = [p + q for p, q in zip(lanes[:len(lanes) // 2], lanes[len(lanes) // 2:])]
+    return lanes[0]
+
+
+def _col_dot(x, y):
+    """Eigen's column-major GEMV of one output: the depth in order, in blocks of 16 (each
+    from +0) added to the output from a depth of 128."""
+    terms = [_F(p) * _F(q) for p, q in zip(x, y)]
+    step = len(terms) if len(terms) < 128 else 16
+    out = None
+    for k0 in range(0, len(terms), step):
+        block = _F(0)
+        for t in terms[k0:k0 + step]:
+            block = block + t
+        out = block if out is None else out + block
+    return out
+
+
+def _gemv_reference(a, b, transposed):
+    """TF's vector product of ``a`` (m, k) and ``b`` (k, n), m or n of 1, output by output."""
+    m, n = a.shape[0], b.shape[1]
+    if not transposed[0] if n == 1 else transposed[1]:             # row-major GEMV
+        x, y = (a, b[:, 0]) if n == 1 else (b.T, a[0])
+        rows = [_row_dot(x[i], y, i == len(x) - 1 and len(x) % 2) for i in range(len(x))]
+        out = np.array(rows, _F)
+    else:
+        out = (np.array([_col_dot(a[i], b[:, 0]) for i in range(m)], _F) if n == 1 else
+               np.array([_col_dot(a[0], b[:, j]) for j in range(n)], _F))
+    return out.reshape(m, n)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2 ** 32 - 1), batch=st.sampled_from([(), (2,)]),
+       size=st.integers(1, 30), k=st.integers(2, 140), column=st.booleans(),
+       transposed=st.tuples(st.booleans(), st.booleans()),
+       special=st.sampled_from([0.0, 0.05]))
+def test_vector_products_match_eigens_gemv_order(seed, batch, size, k, column, transposed,
+                                                  special):
+    m, n = (size, 1) if column else (1, size)
+    a, b = _pair(seed, batch, m, k, n, transposed, special)
+    a, b = a * np.float32(np.e), b * np.float32(np.pi)      # inexact sums, order-sensitive
+    assume(m + k + n >= 20)                                  # else Eigen's coefficient product
+    with np.errstate(all="ignore"):
+        got = onednn_sgemm.sgemm(a, b, transposed=transposed)
+        want = np.stack([_gemv_reference(x, y, transposed)
+                         for x, y in zip(a.reshape((-1, m, k)), b.reshape((-1, k, n)))])
+    want = want.reshape(got.shape)
+    assert got.dtype == _F
+    assert (np.isnan(got) == np.isnan(want)).all()           # NaN payloads: NumPy's loops
+    np.testing.assert_array_equal(np.where(np.isnan(got), 0, got).view(np.uint32),
+                                  np.where(np.isnan(want), 0, want).view(np.uint32))

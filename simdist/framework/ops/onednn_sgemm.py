@@ -49,7 +49,8 @@ Eigen's cost model shares out among both threads of the recording CPU (``_shardi
 blocks too big for the nocopy kernel (oneDNN's copy-based kernel), an
 Eigen block of one row or column, and vector products with ``m + k + n < 20`` (Eigen's
 coefficient-based product). Sums in float32's subnormal range are not flushed to zero as
-TF's threads do (FTZ/DAZ), nor checked for ties. Bit-equal to TF 2.21 (recorded on an AVX2
+TF's threads do (FTZ/DAZ), nor checked for ties; where two NaNs meet, which payload
+wins is NumPy's loops' choice. Bit-equal to TF 2.21 (recorded on an AVX2
 AMD EPYC, 2 cores) on every modelled shape (499) of 589 recorded ones, k up to 1500, on 85
 random depth-sharded ones (k 600 to 1600, batches of 3 too) and on
 tests/framework/onednn_sgemm_cases.py.
@@ -432,19 +433,38 @@ def _gemm(m, k, n, threads):
     return blocks, _parts(m, n, nc)
 
 
-def _unfused(a, b, lanes):
-    """``_accumulate`` for ``a`` (..., m, k) and ``b`` (..., k, n)."""
-    at, bt, _ = _depth_first(a, b, lanes)
-    return _accumulate(at, bt, lanes)
-
-
 def _col_gemv(a, b, stride):
     """Eigen's column-major GEMV (``res += a[:, j] * b[j]``): unfused sums over the depth in
     order, in blocks of 16 added to the output from a depth of 128 (4 when a column of the
-    stored matrix, ``stride`` floats, passes 32000 bytes); the blocks of ``_CHUNK`` terms
-    summed at once."""
+    stored matrix, ``stride`` floats, passes 32000 bytes)."""
+    if a.shape[-1] < 128:                         # one block: the sum in depth order
+        return _in_order(_terms(a, b)) + _F(0)
+    return _col_blocks(a, b, 16 if stride * 4 < 32000 else 4)
+
+
+def _terms(a, b):
+    """The products of ``a`` (..., m, k) and ``b`` (..., k, n), each rounded to float32,
+    depth first: (k, ..., m, n), contiguous."""
+    rank = max(a.ndim, b.ndim)                  # the batch axes aligned from the right
+    a = a.reshape((1,) * (rank - a.ndim) + a.shape) if a.ndim < rank else a
+    b = b.reshape((1,) * (rank - b.ndim) + b.shape) if b.ndim < rank else b
+    batch = tuple(range(rank - 2))
+    at = a.transpose((rank - 1,) + batch + (rank - 2,))[..., None]
+    bt = b.transpose((rank - 2,) + batch + (rank - 1,))[..., None, :]
+    return np.multiply(at, bt, order="C")
+
+
+def _in_order(terms):
+    """The unfused sums of contiguous ``terms`` (k, ...) over the depth in order, from the
+    first: NumPy reduces an axis that is not the fastest in memory one term at a time (its
+    pairwise summation is along the fastest axis only); a single sum is accumulated."""
+    return np.add.reduce(terms) if terms[0].size > 1 else np.add.accumulate(terms)[-1]
+
+
+def _col_blocks(a, b, step):
+    """``_col_gemv`` in blocks of ``step`` depths (each summed from +0, then added to the
+    output in order), ``_CHUNK`` terms summed at once."""
     depth = a.shape[-1]
-    step = depth if depth < 128 else 16 if stride * 4 < 32000 else 4
     at, bt, shape = _depth_first(a, b, 1)
     group = step * max(1, _CHUNK // (step * math.prod(shape)))
     out = None
@@ -460,18 +480,31 @@ def _col_gemv(a, b, stride):
     return out
 
 
-def _dots(a, b, half):
-    """Eigen's row-major GEMV rows: 8 unfused lanes over whole packets joined by predux,
-    then (a single row) one packet of 4 joined the same way, then one term at a time."""
-    depth = a.shape[-1]
+def _dots(terms, half):
+    """Eigen's row-major GEMV rows from their products ``terms`` (k, ...): 8 unfused lanes
+    over whole packets joined by predux, then (a single row) one packet of 4 joined the same
+    way, then one term at a time."""
+    depth = len(terms)
     full = depth // 8 * 8
-    out = _predux(_unfused(a[..., :full], b[..., :full, :], 8))
+    out = _predux(_lanes(terms[:full], 8))
     if half and depth - full >= 4:
-        out = out + _predux(_unfused(a[..., full:full + 4], b[..., full:full + 4, :], 4))
+        out = out + _predux(_lanes(terms[full:full + 4], 4))
         full += 4
     for k in range(full, depth):
-        out = out + a[..., k, None] * b[..., k, None, :]
+        out = out + terms[k]
     return out
+
+
+def _lanes(terms, lanes):
+    """``lanes`` unfused sums of ``terms`` (k, ...), lane ``l`` over depths ``l``, ``l +
+    lanes``, ... (k a multiple of ``lanes``) from +0: (lanes, ...). Summed from the first
+    term, then +0: the same bits (only a zero's sign could differ, and +0 makes it +0)."""
+    steps = len(terms) // lanes
+    if steps == 0:
+        return np.zeros((lanes,) + terms.shape[1:], _F)
+    if steps == 1:
+        return terms + _F(0)
+    return _in_order(terms.reshape((steps, lanes) + terms.shape[1:])) + _F(0)
 
 
 def _predux(lanes):
@@ -484,15 +517,18 @@ def _predux(lanes):
 
 def _row_gemv(a, b):
     """Eigen's row-major GEMV, ``a`` (..., rows, k) times ``b`` (..., k, 1): rows in groups
-    of 8, 4 and 2 (one math), an odd last row alone (``_dots``)."""
-    rows = a.shape[-2]
+    of 8, 4 and 2 (one math), an odd last row alone (``_dots``); each product rounded."""
+    terms = _terms(a, b)[..., 0]                  # (k, ..., rows)
+    rows = terms.shape[-1]
     even = rows - rows % 2
     if even == rows:
-        return _dots(a, b, False) + _F(0)
-    last = _dots(a[..., even:, :], b, True)
-    if even == 0:
-        return last + _F(0)
-    return np.concatenate([_dots(a[..., :even, :], b, False), last], axis=-2) + _F(0)
+        out = _dots(terms, False)
+    elif even == 0:
+        out = _dots(terms, True)
+    else:
+        out = np.concatenate([_dots(terms[..., :even], False),
+                              _dots(terms[..., even:], True)], axis=-1)
+    return out[..., None] + _F(0)
 
 
 def _vector_product(transposed, a, b):

@@ -203,15 +203,16 @@ class Device:
         caller keeps with ``ops`` (the same ops at each call, a program's charges): their
         costs here and trace columns, kept while the device's speeds stay as they were."""
         spec, slowdown = self.spec, self.slowdown
-        speeds = (spec.flops, spec.flops_fp16, spec.mem_bw, spec.launch_s, slowdown)
-        if memo is None or not memo or memo[0] != speeds:
-            fresh = [speeds, self._costs(ops, speeds), tuple(op[0] for op in ops),
+        # kept for this spec (an immutable tuple of figures) and slowdown
+        if memo is None or not memo or memo[0] is not spec or memo[1] != slowdown:
+            speeds = (spec.flops, spec.flops_fp16, spec.mem_bw, spec.launch_s, slowdown)
+            fresh = [spec, slowdown, self._costs(ops, speeds), tuple(op[0] for op in ops),
                      tuple(op[1] for op in ops), tuple(op[2] for op in ops)]
             if memo is None:
                 memo = fresh
             else:
                 memo[:] = fresh
-        costs = memo[1]
+        costs = memo[2]
         # Each start is the clock plus the costs before it, added one at a time as run_op
         # adds them (the same floats; a tuple, so the trace's entry can be untracked by the
         # garbage collector). They are made before the lock is taken (a tuple made
@@ -233,7 +234,7 @@ class Device:
                 break
         trace = self.trace
         if trace.enabled:
-            trace.record_columns(memo[2], self.name, starts, memo[3], memo[4])
+            trace.record_columns(memo[3], self.name, starts, memo[4], memo[5])
 
     @staticmethod
     def _costs(ops, speeds) -> list:

@@ -176,7 +176,7 @@ def _stepped(wide, sums, rounded):
         sums[...] = rounded
     bits = wide.view(np.int64)
     np.left_shift(bits, 35, out=bits)           # the bits below float32's, on top
-    return (bits == _TIE).any(0) if bits.min() == _TIE else None
+    return (bits == _TIE).any(0) if np.minimum.reduce(bits, None) == _TIE else None
 
 
 def _redone(at, bt, rects, lanes, shape, cols):
@@ -579,27 +579,35 @@ def _program(a_shape, b_shape, chipped, transposed):
 
 def _single_plan(a_shape, b_shape, order, swap):
     """``_single``'s plan for one GEMM of one depth block with one fused order over the
-    whole output: (lanes, depth in whole steps, swap, the kernel's output shape), or None
-    when its products take more than one ``_PIECE``."""
+    whole output: (lanes, depth in whole steps, swap, the kernel's output shape, and per
+    operand the axes and shape that make it ``_depth_first``'s), or None when its products
+    take more than one ``_PIECE``."""
     k, lanes = a_shape[-1], _LANES[order]
     batch = np.broadcast_shapes(a_shape[:-2], b_shape[:-2])
     shape = batch + ((b_shape[-1], a_shape[-2]) if swap else (a_shape[-2], b_shape[-1]))
     whole = k - k % lanes
     if whole * math.prod(shape) > _PIECE:
         return None
-    return lanes, whole, swap, shape
+    rank = len(batch) + 2
+    ra, rb = len(a_shape), len(b_shape)
+    a_depth = (ra - 1,) + tuple(range(ra - 2)) + (ra - 2,), (k,) + (1,) * (rank - ra) + (
+        a_shape[:-2] + ((1, a_shape[-2]) if swap else (a_shape[-2], 1)))
+    b_depth = (rb - 2,) + tuple(range(rb - 2)) + (rb - 1,), (k,) + (1,) * (rank - rb) + (
+        b_shape[:-2] + ((b_shape[-1], 1) if swap else (1, b_shape[-1])))
+    return lanes, whole, swap, shape, a_depth, b_depth
 
 
 def _single(plan, a, b):
     """``_contract`` for one GEMM of one depth block with one fused order over the whole
     output (``_single_plan``): ``_fused_sums`` of the whole output in one piece, the even and
     odd chains of a pair joined, an odd last depth fused (``_fused_pair``)."""
-    lanes, whole, swap, shape = plan
-    at, bt, _ = _depth_first(a, b, 1, swap, _D)
+    lanes, whole, swap, shape, (a_axes, a_shape), (b_axes, b_shape) = plan
+    at = a.transpose(a_axes).astype(_D, order="C").reshape(a_shape)   # _depth_first's
+    bt = b.transpose(b_axes).astype(_D, order="C").reshape(b_shape)
     width = math.prod(shape)
     wide = _scratch("products", whole * width, _D).reshape((whole,) + shape)
     np.multiply(at[:whole], bt[:whole], out=wide)
-    sums, rounded = np.zeros(lanes * width, _D), np.zeros(lanes * width, _F)
+    sums, rounded = np.zeros(lanes * width, _D), np.empty(lanes * width, _F)
     ties = _stepped(wide.reshape(-1, lanes * width), sums, rounded)
     if ties is not None:
         cols = np.flatnonzero(ties)

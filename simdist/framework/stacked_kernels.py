@@ -116,12 +116,17 @@ def _reduction(name):
         fn = kernels._sum if name == "Sum" else math_ops._mean
         own = tuple(attrs["axes"])
         axes = tuple(a + 1 for a in own)
-        shape = (-1,) + out.shape if attrs["keepdims"] else None
+        shape = (-1,) + out.shape
         (v,) = values
+        rows = _float32_rows_summed(v, own, name == "Mean")
+        if rows is not None:
+            return lambda x: rows(x).reshape(shape)
         # float32 but over trailing axes: Eigen's order depends on the runs of reduced and
         # kept dimensions (eigen_reduce.py), which the stacked axis changes: row by row
         by_row = (type(v) is np.ndarray and v.dtype == np.float32 and len(own) < v.ndim
                   and own != tuple(range(v.ndim - len(own), v.ndim)))
+        if not attrs["keepdims"]:
+            shape = None
 
         def stacked(x):
             value = np.array([fn(row, own) for row in x]) if by_row else np.asarray(fn(x, axes))
@@ -132,6 +137,26 @@ def _reduction(name):
     return builder
 
 
+def _float32_rows_summed(v, axes, mean):
+    """For a float32 ``v`` whose Sum over ``axes`` TF takes as row sums (eigen_reduce's
+    runs: one reduced run, or a kept then a reduced one) or as a copy (no reduced run), the
+    function of a stacked input giving each row's sums (means: divided by the count, as
+    math_ops._mean divides), flat; else None."""
+    if type(v) is not np.ndarray or v.dtype != np.float32 or not v.size:
+        return None
+    eigen_reduce = _eigen("eigen_reduce")
+    sizes, first_reduced = eigen_reduce.runs(v.shape, axes)
+    count = int(np.prod([v.shape[a] for a in axes]))
+    if len(sizes) == 0 or len(sizes) == 1 and not first_reduced:
+        summed = np.copy
+    elif len(sizes) == 1 or len(sizes) == 2 and not first_reduced:
+        n, inner_sum = sizes[-1], _eigen("eigen_cpu").inner_sum
+        if n > _eigen("eigen_cpu").LEAF:
+            return None
+        summed = lambda x: inner_sum(x.reshape(-1, n))   # noqa: E731
+    else:
+        return None
+    return (lambda x: summed(x) / count) if mean else summed
 def _reshape(kernel, attrs, values, out):
     shape = (-1,) + out.shape
     return lambda x: x.reshape(shape)

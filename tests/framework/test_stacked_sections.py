@@ -249,6 +249,24 @@ def test_shaping_and_reducing_stacked_kernels_give_each_replicas_bits(data, repl
     assert _rows_equal(op, per_replica)
 
 
+@pytest.mark.parametrize("shape,axis", [((64, 1), 0), ((64, 1), 1), ((64, 1), None), ((64,), 0),
+                                        ((3, 40), 1), ((40, 3), 0), ((2, 3, 33), 2)])
+@pytest.mark.parametrize("op", [tf.reduce_sum, tf.reduce_mean])
+def test_stacked_sums_and_means_give_each_replicas_bits(shape, axis, op):
+    """Sums TF takes as row sums or copies (the seed-001 loop's (64,) and (64, 1) over
+    axis 0 and (64, 1) over axis 1 among them): one inner_sum of every replica's rows."""
+    rng = np.random.default_rng(5)
+    per_replica = [(rng.standard_normal(shape).astype(np.float32),) for _ in range(4)]
+    assert _rows_equal(lambda x: op(x, axis=axis), per_replica)
+
+
+@pytest.mark.parametrize("shape", [(64, 1), (64, 8), (64, 16), (2, 1), (70, 3)])
+def test_stacked_bias_grads_give_each_replicas_bits(shape):
+    rng = np.random.default_rng(6)
+    per_replica = [(rng.standard_normal(shape).astype(np.float32),) for _ in range(4)]
+    assert _rows_equal(lambda x: nn_ops.bias_add_grad(x, -1), per_replica)
+
+
 def test_consecutive_calls_where_one_reads_the_others_output_replay_in_turn():
     """A loss call then compute_average_loss of its output: consecutive call steps, but
     the second's input is made by the first; they are not stacked, each runs in turn."""

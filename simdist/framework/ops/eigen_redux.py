@@ -94,8 +94,23 @@ def outer_sum_stacked(rows, depth, itemsize=4):
     where each adds its rows in order; else None."""
     if rows < 2 or _outer_blocks(rows, depth, itemsize) is not None:
         return None
-    # each array's columns row after row from +0, as _rows_in_order
-    return lambda x: np.cumsum(x, axis=1, dtype=_F)[:, -1] + _F(0)
+    return _stacked_rows_in_order
+
+
+def _stacked_rows_in_order(x):
+    """``_rows_in_order`` of each of the arrays stacked in ``x`` (count, rows, depth). Without
+    NaN, on the rows moved first (a copy): a NumPy reduction over them adds whole rows of
+    the others' values one after another (an outer axis; the + 0 makes a sum of -0s +0,
+    as a +0 start does), unless a single value is left to add (then the reduction's
+    inner loop, pairwise). With a NaN, accumulated as they are (the NaN operand whose bits
+    an add keeps: eigen_cpu._transposed_sum)."""
+    top = x.max()
+    if x.shape[0] * x.shape[2] < 2 or top != top:
+        return np.cumsum(x, axis=1, dtype=_F)[:, -1] + _F(0)
+    return np.add.reduce(x.transpose(1, 0, 2).copy(), axis=0, dtype=_F) + _ZERO
+
+
+_ZERO = np.array(0, _F)   # a 0-d array: NumPy adds it faster than a NumPy scalar
 
 
 def _run_sum(flat, start, stop):

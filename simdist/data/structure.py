@@ -36,6 +36,8 @@ def is_structure(x) -> bool:
 
 def flatten(structure) -> list:
     """The leaves in tf.data order (dict values by sorted key)."""
+    if _flat_tuple(structure):   # (features, labels): its own leaves
+        return list(structure)
     if isinstance(structure, dict):
         return [leaf for k in sorted(structure) for leaf in flatten(structure[k])]
     if isinstance(structure, tuple):
@@ -45,9 +47,18 @@ def flatten(structure) -> list:
 
 def pack(structure, leaves):
     """Rebuild ``structure`` from ``leaves`` (the inverse of :func:`flatten`)."""
+    if _flat_tuple(structure) and type(leaves) is list and len(leaves) == len(structure):
+        return tuple(leaves)   # (features, labels): the leaves are the tuple
     it = iter(leaves)
     out = _pack(structure, it)
     return out
+
+
+def _flat_tuple(structure) -> bool:
+    """Whether ``structure`` is a plain tuple of leaves (every element of a dataset's
+    usual (features, labels) batch: flattened and packed per replica at every step)."""
+    return type(structure) is tuple and not any(
+        isinstance(x, (tuple, dict)) for x in structure)
 
 
 def _pack(structure, it):

@@ -145,14 +145,10 @@ class _Placer:
 
     def place(self, i, values):
         dev = self.devices[i] if self.fetch else self.host
-        # (features, labels): a tuple of leaves is its own flattening and packing
-        flat = type(values) is tuple and not any(
-            isinstance(x, (tuple, dict)) for x in values)
-        placed = [_placed(v, dev) for v in (values if flat else structure.flatten(values))]
+        placed = [_placed(v, dev) for v in structure.flatten(values)]
         if dev is not self.host:
             self._charge(i, dev, sum(nbytes for _, nbytes in placed))
-        leaves = [leaf for leaf, _ in placed]
-        return tuple(leaves) if flat else structure.pack(values, leaves)
+        return structure.pack(values, [leaf for leaf, _ in placed])
 
     def _charge(self, i, dev, nbytes):
         latency, bw = link(self.host, dev)

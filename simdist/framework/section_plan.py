@@ -230,6 +230,7 @@ class SectionStep:
         self.member = 0
         self.dead = frozenset()   # outputs nothing else reads (set by lower: _dead)
         self._held = (None, None)   # (the program, its dead result slots)
+        self._read = (None, None, None)   # (the section, the variables it reads, their key)
 
     @property
     def lowered(self) -> bool:
@@ -291,8 +292,10 @@ class SectionStep:
         where it must not replay (a tape records, an input's shape or dtype changed, its
         tensors would not fit)."""
         objs = [env[k] for k in section.env_keys]
+        if self._read[0] is not section:
+            self._read = (section, *_read(section, self.variables))
         if tape_lib._tapes.items or _key(objs) != section.key or \
-                _var_key(self.variables) != section.var_key or not section.program.fits():
+                _var_key(self._read[1]) != self._read[2] or not section.program.fits():
             return None
         return objs + self.variables
 
@@ -358,6 +361,26 @@ class Watched:
             program = None   # a writable constant may be an unnamed variable's array
         return None if program is None else _Section(
             program, env_keys, _key([env[k] for k in env_keys]), _var_key(variables))
+
+
+def _read(section, variables):
+    """The ``variables`` ``section``'s program reads or writes, and their key at the
+    capture: the others (a mirrored variable's other replicas' components: a node names
+    the whole variable) are never touched by a replay, whatever their shapes."""
+    used = set()
+    n = len(section.env_keys)
+    for step in section.program.steps:
+        kind = type(step)
+        if kind is op_capture._OpStep:
+            used.update(step.ins)
+        elif kind is op_capture._ReadStep:
+            used.add(step.obj)
+        elif kind is op_capture._WriteStep:
+            used.update((step.obj, step.delta))
+        elif kind is not op_capture._ConstStep:
+            return variables, section.var_key   # (a step of another kind: all of them)
+    read = [j for j in range(len(variables)) if n + j in used]
+    return [variables[j] for j in read], [section.var_key[j] for j in read]
 
 
 def _outputs(nodes) -> list:

@@ -205,3 +205,30 @@ def test_random_sections_replay_exactly(ops, n, seed):
 
     f = _assert_same(program)
     assert _sections(f) == [True]
+
+
+def test_a_section_keys_the_variables_it_reads_and_only_those():
+    """Each replica's section names every component of the mirrored weights (a node names
+    the whole variable) but its program reads its own replica's: a replay checks those
+    (one of a new shape: the section's steps run), not the others."""
+    from simdist.framework.tensor import Tensor
+
+    step = _assert_same(_seed_like_program)
+    for s in [s for s in step._traces[0].graph._plans[None].steps
+              if isinstance(s, section_plan.SectionStep)]:
+        section = s.program
+        read = s._read[1]
+        assert 0 < len(read) and 4 * len(read) == len(s.variables)
+        assert {v._device for v in read} == {section.program.devices[0][1]}
+        dev = read[0]._device
+        env = {k: Tensor(np.zeros(shape, dtype), dev) for k, (shape, dtype) in
+               zip(section.env_keys, section.key)}
+        other = next(v for v in s.variables if not any(v is w for w in read))
+        for var, replays in [(other, True), (read[-1], False)]:
+            kept = var._value
+            var._value = np.zeros((7,) + kept.shape, kept.dtype)   # a new shape
+            try:
+                assert (s.inputs(env, section) is not None) is replays
+            finally:
+                var._value = kept
+        assert s.inputs(env, section) is not None

@@ -126,3 +126,27 @@ def test_vector_products_match_eigens_gemv_order(seed, batch, size, k, column, t
     assert (np.isnan(got) == np.isnan(want)).all()           # NaN payloads: NumPy's loops
     np.testing.assert_array_equal(np.where(np.isnan(got), 0, got).view(np.uint32),
                                   np.where(np.isnan(want), 0, want).view(np.uint32))
+
+
+_FLOATS32 = st.floats(width=32) | st.sampled_from(
+    [v * s for v in _NEAR_ONE + _FACTORS + [2.0 ** -140, 2.0 ** 120] for s in (1, -1)])
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=st.lists(st.lists(st.tuples(_FLOATS32, _FLOATS32), min_size=3, max_size=3),
+                     min_size=1, max_size=6),
+       start=st.lists(_FLOATS32, min_size=3, max_size=3))
+def test_fma_chains_in_python_floats_match_the_array_ones(rows, start):
+    """``_fma_chain`` of a few chains (Python floats) against ``_fma`` row by row (arrays):
+    exact products of float32 values, ties near 1, subnormal and overflowing sums."""
+    acc = np.array(start, _F)
+    with np.errstate(all="ignore"):
+        products = np.array([[np.float64(_F(x)) * np.float64(_F(y)) for x, y in row]
+                             for row in rows])
+        got = onednn_sgemm._fma_chain(products, acc)
+        want = acc
+        for product in products:
+            want = onednn_sgemm._fma(product, want)
+    assert got.dtype == _F and (np.isnan(got) == np.isnan(want)).all()
+    np.testing.assert_array_equal(np.where(np.isnan(got), 0, got).view(np.uint32),
+                                  np.where(np.isnan(want), 0, want).view(np.uint32))

@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import functools
 import math
+import struct
 import threading
 
 import numpy as np
@@ -80,6 +81,8 @@ _CHUNK = 1 << 13      # float32 terms held at once by unfused sums (fresh pages 
 _BUDGET = 1 << 14     # float64 products held at once by the kernel's chains (128 KiB)
 _PIECE = 1 << 16      # ... on a first pass, which checks for double roundings (512 KiB)
 _SCRATCH = threading.local()
+_FEW = 8              # chains redone one Python float at a time (arrays cost more for few)
+_BITS = struct.Struct("<q"), struct.Struct("<d")
 
 
 def _fma(p, c):
@@ -95,6 +98,32 @@ def _fma(p, c):
         toward = np.where((e > 0) == (s > 0), 1, -1)
         s = np.where(inexact, bits + toward, bits).view(_D)
     return s.astype(_F)
+
+
+def _fma_chain(products, acc):
+    """``acc`` (float32) after ``_fma`` with each row of ``products`` in turn; up to ``_FEW``
+    chains one Python float at a time (``_fma_floats``: the same IEEE operations)."""
+    if len(acc) > _FEW:
+        for product in products:
+            acc = _fma(product, acc)
+        return acc
+    return np.array([_fma_floats(column, c) for column, c in
+                     zip(products.T.tolist(), acc.tolist())], _F)
+
+
+def _fma_floats(products, c):
+    """``_fma`` of each of ``products`` in turn from ``c``, in Python floats."""
+    as_int, as_float = _BITS
+    for p in products:
+        s = p + c
+        t = s - p
+        e = (p - (s - t)) + (c - t)
+        if e != 0:
+            bits = as_int.unpack(as_float.pack(s))[0]
+            if not bits & 1:
+                s = as_float.unpack(as_int.pack(bits + (1 if (e > 0) == (s > 0) else -1)))[0]
+        c = float(_F(s))
+    return c
 
 
 def _depth_first(a, b, lanes, swap=False, dtype=None):
@@ -190,15 +219,11 @@ def _redone(at, bt, rects, lanes, shape, cols):
     sums, rounded = np.zeros(cols.size, _D), np.zeros(cols.size, _F)
     for t0 in range(0, steps, chunk):
         start = rounded.copy()
-        wide = _products(at, bt, rects, lanes, t0, chunk, shape)[:, cols]
-        ties = _stepped(wide, sums, rounded)
+        products = _products(at, bt, rects, lanes, t0, chunk, shape)[:, cols]
+        ties = _stepped(products.copy(), sums, rounded)
         if ties is not None:
             ties = np.flatnonzero(ties)
-            acc = start[ties]
-            for product in _products(at, bt, rects, lanes, t0, chunk, shape)[:, cols[ties]]:
-                acc = _fma(product, acc)
-            rounded[ties] = acc
-            sums[ties] = acc
+            rounded[ties] = sums[ties] = _fma_chain(products[:, ties], start[ties])
     return rounded
 
 

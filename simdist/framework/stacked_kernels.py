@@ -46,6 +46,12 @@ def _padded(kernel, values):
     pads = _pads(values)
     if all(p is None for p in pads):
         return kernel
+    if len(pads) == 2:   # a binary op's (most padded kernels): without the list
+        first, second = pads
+        if first is None:
+            return lambda x, y: kernel(x, y.reshape(second))
+        if second is None:
+            return lambda x, y: kernel(x.reshape(first), y)
     return lambda *xs: kernel(*[x if p is None else x.reshape(p) for x, p in zip(xs, pads)])
 
 

@@ -28,6 +28,8 @@ import functools
 
 import numpy as np
 
+from simdist.framework.ops import eigen_cpu
+
 _F = np.float32
 _ONE = _F(1)
 _TINY = np.finfo(_F).tiny
@@ -104,20 +106,16 @@ def reciprocal(a):
 def reciprocal_rows(rows):
     """Reciprocal of each row of ``rows`` (n, size) as a tensor of its own: whole packets
     by ``preciprocal``, the tail divided, subnormal inputs and results flushed to zero."""
-    from simdist.framework.ops.eigen_cpu import whole_packets
-
     with np.errstate(all="ignore"):
         a = np.asarray(rows, _F)
         if a.size and ((a.view(_U32) & _EXPONENT) - _SMALLEST).max() <= _SPAN:
-            return whole_packets(_ordinary, _divided, a)
+            return eigen_cpu.whole_packets(_ordinary, _divided, a)
         return _reciprocal_rows(a)
 
 
 def _reciprocal_rows(a):
     """``reciprocal_rows`` with every special case (any float32 inputs; under errstate)."""
-    from simdist.framework.ops.eigen_cpu import by_packets, daz, ftz
-
-    return ftz(by_packets(preciprocal, _divided, daz(a)))
+    return eigen_cpu.ftz(eigen_cpu.by_packets(preciprocal, _divided, eigen_cpu.daz(a)))
 
 
 def _divided(t):
@@ -129,11 +127,12 @@ def _divided(t):
 # result is subnormal (1/a > 2**-100, and 1 - a x is 0 or at least 2**-24), none is NaN.
 # Its constants are 0-d arrays (eigen_cpu's ``ordinary``)
 _U32 = np.dtype(np.uint32)
-_EXPONENT, _SIGN = np.array(0x7F800000, _U32), np.array(0x80000000, _U32)
+_EXPONENT, _SIGN_EXPONENT = np.array(0x7F800000, _U32), np.array(0xFF800000, _U32)
 _SMALLEST, _SPAN = np.array(1 << 23, _U32), np.array(225 << 23, _U32)
-_EXPONENTS = np.array(253 << 23, _U32)   # rcpps's exponent bits: 253 less the input's
+# rcpps's sign and exponent bits: 253 less the input's exponent, its sign (253 << 23 less a
+# negative input's bits wraps round to the sign bit set: 253 - e < 256)
+_EXPONENTS = np.array(253 << 23, _U32)
 _INDEX_SHIFT, _INDEX = np.array(11, _U32), np.array(0xFFF, _U32)   # the table's 12 bits
-_C_ONE = np.array(1, _F)
 
 
 @functools.cache
@@ -144,6 +143,6 @@ def _mantissas():
 def _ordinary(a):
     """``preciprocal`` of such values: rcpps and the Newton step without the cases."""
     bits = a.view(_U32)
-    x = ((_EXPONENTS - (bits & _EXPONENT)) | _mantissas()[(bits >> _INDEX_SHIFT) & _INDEX] |
-         (bits & _SIGN)).view(_F)
-    return x * (_C_ONE - a * x) + x
+    x = ((_EXPONENTS - (bits & _SIGN_EXPONENT)) |
+         _mantissas().take((bits >> _INDEX_SHIFT) & _INDEX)).view(_F)
+    return x * (eigen_cpu._C_ONE - a * x) + x

@@ -150,13 +150,11 @@ def plog(given):
 def ordinary_plog(given):
     """``plog`` of positive normal floats: its selections change nothing there."""
     m, e = np.frexp(given)
-    e = e.astype(_F)
-    low = m < _C_SQRT_HALF
-    x = m - _C_ONE   # plog adds m where low, else +0 (m - 1 is never -0: m in [0.5, 1))
-    np.add(x, m, out=x, where=low)
-    np.subtract(e, _C_ONE, out=e, where=low)
+    low = (m < _C_SQRT_HALF).astype(_F)   # 1 where low, else 0
+    # plog adds m where low, else +0 (m - 1 is never -0: m in [0.5, 1)), and takes 1 from e
+    x = (m - _C_ONE) + m * low
     x = (x * horner(_C_LOG_P, x)) / horner(_C_LOG_Q, x)
-    return e * _C_LN2 + x
+    return (e.astype(_F) - low) * _C_LN2 + x
 
 
 _C_SQRT_HALF, _C_LN2 = constant(0.707106781186547524), constant(0.693147180559945309)

@@ -588,6 +588,24 @@ class _Raw:
         return slots
 
 
+def inputs_used(program) -> list | None:
+    """The input slots ``program``'s steps read or write, in order (a section's inputs
+    name every component of a mirrored variable, its steps touch their own replica's);
+    None where a step is of another kind."""
+    used = set()
+    for step in program.steps:
+        kind = type(step)
+        if kind is _OpStep:
+            used.update(step.ins)
+        elif kind is _ReadStep:
+            used.add(step.obj)
+        elif kind is _WriteStep:
+            used.update((step.obj, step.delta))
+        elif kind is not _ConstStep:
+            return None
+    return sorted(i for i in used if i < program.base)
+
+
 def raise_peaks(program) -> None:
     """Raise each device's peak memory by ``program``'s own (a tape-free run's start)."""
     for dev, extra in program.peak:

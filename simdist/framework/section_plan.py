@@ -367,18 +367,10 @@ def _read(section, variables):
     """The ``variables`` ``section``'s program reads or writes, and their key at the
     capture: the others (a mirrored variable's other replicas' components: a node names
     the whole variable) are never touched by a replay, whatever their shapes."""
-    used = set()
-    n = len(section.env_keys)
-    for step in section.program.steps:
-        kind = type(step)
-        if kind is op_capture._OpStep:
-            used.update(step.ins)
-        elif kind is op_capture._ReadStep:
-            used.add(step.obj)
-        elif kind is op_capture._WriteStep:
-            used.update((step.obj, step.delta))
-        elif kind is not op_capture._ConstStep:
-            return variables, section.var_key   # (a step of another kind: all of them)
+    used = op_capture.inputs_used(section.program)
+    if used is None:
+        return variables, section.var_key
+    n, used = len(section.env_keys), set(used)
     read = [j for j in range(len(variables)) if n + j in used]
     return [variables[j] for j in read], [section.var_key[j] for j in read]
 

@@ -44,8 +44,6 @@ devices still charge one by one.
 
 from __future__ import annotations
 
-from operator import attrgetter, is_
-
 import numpy as np
 
 from simdist.framework import gathered_run, op_capture, stacked_kernels
@@ -58,7 +56,6 @@ from simdist.hardware import array_api
 _switch = Switch()
 disabled = _switch.off
 _TRIES = 3   # verifications that may fail (a floating-point error) before refusing for good
-_VALUE = attrgetter("_value")
 
 
 def group(found) -> None:
@@ -169,7 +166,7 @@ def _probe(program, objs):
 class _Stacked:
     """A group's programs as one stacked computation (see the module docstring)."""
 
-    def __init__(self, total, end, inputs, blocks, kept, made, ops):
+    def __init__(self, total, end, inputs, blocks, kept, made, ops, used):
         self.total = total     # slots: the inputs, one per step, one per write
         self.end = end         # the first write's slot
         self.inputs = inputs   # input slots the kernels read (the members' tensors)
@@ -178,6 +175,7 @@ class _Stacked:
         self.commit_plans = [None] * len(kept)   # per member: (section, live, held, device)
         self.made = made       # slots the steps make
         self.ops = ops         # slots kernels make (rows are views of a stacked array)
+        self.used = used       # the input slots the steps read or write (inputs_used)
 
     @classmethod
     def build(cls, programs, probes):
@@ -219,8 +217,9 @@ class _Stacked:
         # the steps in errstate blocks, as a gathered run makes them (no charges here)
         blocks = gathered_run.Gathered(runs, louds, [None] * len(runs)).blocks
         end = first.base + first.size
+        used = op_capture.inputs_used(first)
         return cls(total, end, sorted(inputs), blocks, [_kept(p, end) for p in programs], made,
-                   ops)
+                   ops, list(range(first.base)) if used is None else used)
 
     def commits(self, member, k, section, arrays, slots):
         """Member ``k``'s commit of ``section``: its entries of ``kept`` that make a tensor
@@ -446,7 +445,8 @@ class _Stash:
     def __init__(self, stacked, objs, arrays):
         self.stacked, self.objs, self.arrays = stacked, objs, arrays
         # what each input read (the same objects and arrays at the member's commit)
-        self.values = [list(map(_VALUE, member)) for member in objs]
+        # (of the inputs the steps read or write: op_capture.inputs_used)
+        self.values = [[member[i]._value for i in stacked.used] for member in objs]
 
     def commit(self, members, env):
         """Commit each of ``members`` in turn (see the module docstring) up to the first
@@ -468,10 +468,11 @@ class _Stash:
         section = member.program
         program = section.program
         # the inputs checked at the stash (member.inputs), still the same objects holding
-        # the same arrays (so of the same shapes and dtypes)
-        objs = member.objects(env, section)
-        if len(objs) != len(self.objs[k]) or not all(map(is_, objs, self.objs[k])) or \
-                not all(map(is_, map(_VALUE, objs), self.values[k])):
+        # the same arrays (so of the same shapes and dtypes) where the steps use them
+        objs, mine = member.objects(env, section), self.objs[k]
+        if len(objs) != len(mine) or not all(
+                objs[i] is mine[i] and objs[i]._value is v
+                for i, v in zip(self.stacked.used, self.values[k])):
             return False
         if tape_lib._tapes.items or not program.fits() or not gathered_run.usable():
             return False

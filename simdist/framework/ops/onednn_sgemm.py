@@ -219,12 +219,28 @@ def _redone(at, bt, rects, lanes, shape, cols):
     sums, rounded = np.zeros(cols.size, _D), np.zeros(cols.size, _F)
     for t0 in range(0, steps, chunk):
         start = rounded.copy()
-        products = _products(at, bt, rects, lanes, t0, chunk, shape)[:, cols]
+        products = (_column_products(at, bt, lanes, t0, chunk, shape, cols) if rects is _WHOLE
+                    else _products(at, bt, rects, lanes, t0, chunk, shape)[:, cols])
         ties = _stepped(products.copy(), sums, rounded)
         if ties is not None:
             ties = np.flatnonzero(ties)
             rounded[ties] = sums[ties] = _fma_chain(products[:, ties], start[ties])
     return rounded
+
+
+def _column_products(at, bt, lanes, t0, steps, shape, cols):
+    """``_products(...)[:, cols]`` for the whole output (``_WHOLE``): only the chains
+    ``cols`` (lane by lane, each an output of ``shape``) multiplied."""
+    width = math.prod(shape)
+    lane, where = np.divmod(cols, width)
+    index = np.unravel_index(where, shape)
+    depth = np.arange(t0 * lanes, min(len(at), (t0 + steps) * lanes)).reshape(-1, lanes)
+    depth = depth[:, lane]
+    picks = []
+    for x in (at, bt):                            # a size of 1 is broadcast: index 0
+        picks.append(x[(depth,) + tuple(i if size > 1 else 0
+                                        for i, size in zip(index, x.shape[1:]))])
+    return picks[0] * picks[1]
 
 
 def _width(shape, rects):

@@ -1266,11 +1266,32 @@ def _check_output(t, op_name) -> None:
     raise NotTraceable(f"{op_name} returned a {type(t).__name__}")
 
 
-@contextlib.contextmanager
-def _node_scope(variant: int):
-    with tracing.scope(None), _in_node.scope(_in_node.value + 1), \
-            _variant.scope(variant), execute.shape_inference():
-        yield
+def _node_scope(variant: int) -> _NodeScope:
+    """The state a recorded op runs in on placeholders ``variant``."""
+    return _NodeScope(variant)
+
+
+class _NodeScope:
+    """While entered: no graph traced here (``tracing``), one recorded op deeper
+    (``_in_node``), placeholders ``variant`` read, ops run for their shapes only
+    (execute.shape_inference); each put back on leaving. One context manager for the four
+    (a trace enters it twice for every op it records)."""
+
+    __slots__ = ("_variant", "_saved")
+
+    def __init__(self, variant: int):
+        self._variant = variant
+
+    def __enter__(self) -> None:
+        scratch = execute._scratch
+        self._saved = saved = (tracing.value, _in_node.value, _variant.value, scratch.value)
+        tracing.value = None
+        _in_node.value = saved[1] + 1
+        _variant.value = self._variant
+        scratch.value = True
+
+    def __exit__(self, *exc_info) -> None:
+        tracing.value, _in_node.value, _variant.value, execute._scratch.value = self._saved
 
 
 class _Execution:

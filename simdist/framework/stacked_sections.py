@@ -56,6 +56,7 @@ from simdist.hardware import array_api
 _switch = Switch()
 disabled = _switch.off
 _TRIES = 3   # verifications that may fail (a floating-point error) before refusing for good
+_NONE = (0, None)   # no member committed, nothing raised
 
 
 def group(found) -> None:
@@ -83,23 +84,26 @@ class Group:
         self.members = members
         self.stacked = None   # a _Stacked once verified; False once refused
         self.tries = 0
-        self.committed = 0   # members the first one's call committed at this execution
-        self.error = None    # what committing the next one raised (its own call raises it)
 
     def replay(self, member, env) -> bool:
         """Replay ``member`` from the stash (made and committed now if it is the first);
-        False where it must replay alone."""
+        False where it must replay alone. The execution's ``env`` keeps, under the group,
+        how many members its first call committed and what committing the next raised
+        (that member's call raises it): another execution of the plan (another thread's)
+        keeps its own."""
         k = member.member
         if k == 0:
-            self.committed, self.error = 0, None
+            done = _NONE
             if _switch.on and self.stacked is not False and gathered_run.usable():
                 stash = self._compute(env)
                 if stash is not None:
-                    self.committed, self.error = stash.commit(self.members, env)
-        if k == self.committed and self.error is not None:
-            error, self.error = self.error, None
+                    done = stash.commit(self.members, env)
+            env[self] = done
+        committed, error = env.get(self, _NONE)
+        if k == committed and error is not None:
+            env[self] = (committed, None)
             raise error
-        return k < self.committed
+        return k < committed
 
     def _compute(self, env):
         objs = []

@@ -120,6 +120,36 @@ def test_an_error_committing_a_later_replica_is_raised_by_its_own_step(monkeypat
     assert stacked == alone
 
 
+def test_each_execution_answers_its_members_from_its_own_commit(monkeypatch):
+    """Two executions of one plan interleaved (two threads): each member's call answers
+    from its own execution's commit -- committed, to replay alone, or to raise what
+    committing it raised -- whatever the other execution's first call did meanwhile."""
+    import types
+
+    boom = RuntimeError("boom")
+
+    class Stash:
+        def __init__(self, done):
+            self.done = done
+
+        def commit(self, members, env):
+            return self.done
+
+    done = {"a": (4, None), "b": (2, boom), "c": (1, None)}
+    monkeypatch.setattr(stacked_sections.Group, "_compute",
+                        lambda self, env: Stash(done[env["name"]]))
+    members = [types.SimpleNamespace(member=k) for k in range(4)]
+    group = stacked_sections.Group(members)
+    a, b, c = {"name": "a"}, {"name": "b"}, {"name": "c"}
+    assert group.replay(members[0], a) and group.replay(members[0], b)
+    assert group.replay(members[1], b) and group.replay(members[0], c)
+    assert [group.replay(m, a) for m in members[1:]] == [True, True, True]
+    with pytest.raises(RuntimeError, match="boom"):
+        group.replay(members[2], b)
+    assert not group.replay(members[3], b)
+    assert [group.replay(m, c) for m in members[1:]] == [False, False, False]
+
+
 def test_a_smaller_last_batch_traces_again_and_stacks_too():
     step = _assert_same(replica_programs.seed_like(rows=28, steps=5))   # batches of 8, 8, 8 and 4
     assert _groups(step) == [True, True]

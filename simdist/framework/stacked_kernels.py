@@ -36,9 +36,33 @@ _ELEMENTWISE = ("AddV2", "Sub", "Mul", "Maximum", "Minimum", "SquaredDifference"
 def build(op_type, kernel, attrs, values, out):
     """The stacked kernel of ``op_type`` (see the module docstring), or None."""
     if op_type in _ELEMENTWISE:
-        return _padded(kernel, values)
+        return _padded(_direct(op_type, values, out) or kernel, values)
     builder = _BUILDERS.get(op_type)
     return None if builder is None else builder(kernel, attrs or {}, values, out)
+
+
+# ops whose kernel (kernels.py) is one NumPy function and checks of its result that a
+# stacked run's arrays (at least 1-d: an array, never a NumPy scalar) always pass, where
+# the inputs' dtypes are the output's (arithmetic: nothing cast back) or, for a
+# comparison, are of the kinds its kernel takes: that function itself, without the
+# kernel's Python around it
+_DIRECT = {"AddV2": np.add, "Sub": np.subtract, "Mul": np.multiply, "Neg": np.negative,
+           "Greater": np.greater, "GreaterEqual": np.greater_equal, "Less": np.less,
+           "LessEqual": np.less_equal, "Equal": np.equal, "NotEqual": np.not_equal}
+
+
+def _direct(op_type, values, out):
+    """The NumPy function computing ``op_type``'s stacked kernel as its kernel does, or
+    None (see _DIRECT)."""
+    if op_type == "SelectV2":   # np.asarray(np.where(...)): an array already
+        return np.where
+    fn = _DIRECT.get(op_type)
+    if fn is None or type(out) is not np.ndarray:
+        return None
+    dtypes = {v.dtype for v in values}
+    if out.dtype == np.bool_:   # a comparison: the kernel's NumPy kinds
+        return fn if all(d.kind in "iuf" for d in dtypes) else None
+    return fn if dtypes == {out.dtype} and out.dtype.kind in "iuf" else None
 
 
 def _padded(kernel, values):

@@ -226,6 +226,61 @@ def test_elementwise_stacked_kernels_give_each_replicas_bits(data, replicas):
         assert _rows_equal(op, per_replica)
 
 
+_DTYPES = [(np.float32, np.float32), (np.int32, np.int32), (np.float64, np.float64),
+           (np.float32, np.float64), (np.int64, np.float32), (np.bool_, np.bool_)]
+
+
+@pytest.mark.parametrize("dtypes", _DTYPES)
+@pytest.mark.parametrize("op_type", sorted(stacked_kernels._DIRECT) + ["SelectV2"])
+def test_direct_stacked_kernels_are_the_kernels_bits_and_errors(op_type, dtypes):
+    """Where a stacked kernel is the op's NumPy function itself (stacked_kernels._DIRECT),
+    it gives what the kernel gives on the stacked arrays (dtype, bits) or refuses, and
+    meets the same floating-point errors (an overflow raises under the caller's "raise",
+    as the kernel's own arithmetic does: a stacked run's loud or quiet block decides)."""
+    kernels.ensure_installed()
+    rng = np.random.default_rng(11)
+    big = np.finfo(np.float32).max
+    arity = 1 if op_type == "Neg" else 3 if op_type == "SelectV2" else 2
+    direct, raised = [], []
+    for shapes in _SHAPES[min(arity, 2)]:
+        shapes = shapes + ((5, 3),) if arity == 3 else shapes
+        types = (np.bool_,) + dtypes[:1] * 2 if arity == 3 else dtypes[:arity]
+        with np.errstate(all="ignore"):   # row 0 near float32's largest: overflows
+            rows = [[(rng.standard_normal(sh) * 3 + big * (i == 0)).astype(t)
+                     for sh, t in zip(shapes, types)] for i in range(3)]
+        first = rows[0]
+        with np.errstate(all="ignore"):
+            out = kernels._BUILDERS[op_type]({}, first, None)
+            out = None if out is None else getattr(out, "raw", out)(*first)
+        kernel = None if out is None else kernels.verified(op_type, {}, first, np.asarray(out))
+        if kernel is None:
+            continue
+        raw = getattr(kernel, "raw", kernel)
+        stacked = stacked_kernels.build(op_type, raw, {}, first, np.asarray(out))
+        inputs = [np.stack([r[i] for r in rows]) for i in range(arity)]
+        want = stacked_kernels._padded(raw, first)
+        direct.append(stacked_kernels._direct(op_type, first, np.asarray(out)) is not None)
+        for state in ("ignore", "raise"):
+            results = []
+            for fn in (stacked, want):
+                with np.errstate(all=state):
+                    try:
+                        results.append(fn(*inputs))
+                    except FloatingPointError as e:
+                        results.append(str(e))
+            got, expected = results
+            if isinstance(expected, str):
+                assert got == expected
+                raised.append(op_type)
+            else:
+                assert type(got) is np.ndarray and got.dtype == expected.dtype
+                assert got.shape == expected.shape and got.tobytes() == expected.tobytes()
+    if dtypes == (np.float32, np.float32):   # the seed-001 loop's: the direct path, checked
+        assert direct and all(direct)
+        if op_type in ("AddV2", "Mul"):
+            assert raised
+
+
 def test_stacked_exp_of_scalars_gives_each_replicas_bits():
     """Stacked Exp computes each row as a tensor of its own; a row of 0-d values (a NumPy
     float32 scalar when Exp ran row by row) took NumPy's own exp (one ulp off Eigen's for

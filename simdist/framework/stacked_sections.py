@@ -258,11 +258,16 @@ class _Stacked:
         for i in self.inputs:
             arrays[i] = _stacked([o[i]._value for o in objs])
         strict = {k: "ignore" if v == "ignore" else "raise" for k, v in np.geterr().items()}
-        try:
-            for loud, steps in self.blocks:
-                with np.errstate(**strict) if loud else np.errstate(all="ignore"):
-                    for step in steps:
-                        step(arrays, objs)
+        try:   # the quiet blocks' state around the whole run, the loud blocks' inside it:
+            with np.errstate(all="ignore"):   # each step runs under its block's state
+                for loud, steps in self.blocks:
+                    if loud:
+                        with np.errstate(**strict):
+                            for step in steps:
+                                step(arrays, objs)
+                    else:
+                        for step in steps:
+                            step(arrays, objs)
         except FloatingPointError:
             return None   # each member replays alone: it warns or raises as the op does
         return _Stash(self, objs, arrays)

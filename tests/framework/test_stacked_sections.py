@@ -371,3 +371,41 @@ def test_consecutive_calls_where_one_reads_the_others_output_replay_in_turn():
     steps = fn._traces[0].graph._plans[None].steps
     assert [type(s) for s in steps] == [call_plan.CallStep] * 2
     assert steps[0].group is steps[1].group and steps[0].group.stacked is False
+
+
+class _Value:
+    def __init__(self, value):
+        self._value = value
+
+
+@pytest.mark.parametrize("state", ["ignore", "warn", "raise"])
+def test_a_stacked_run_steps_under_their_blocks_errstate(state):
+    """Quiet blocks' steps run with every floating-point error ignored, loud ones' under
+    the caller's state made strict (warn -> raise): an overflow in a quiet step is kept,
+    one in a loud step drops the run (None: each member replays alone, warning or raising
+    as its op does) unless the caller ignores it; the caller's state is back after."""
+    big = np.full(3, np.finfo(np.float32).max, np.float32)
+    seen = []
+
+    def step(slot, loud):
+        def run(arrays, objs):
+            seen.append((loud, np.geterr()))
+            arrays[slot] = arrays[0] * arrays[0] if loud is not None else arrays[0]
+        return run
+
+    blocks = [(False, (step(1, False),)), (True, (step(2, True), step(3, None))),
+              (False, (step(4, False),))]
+    stacked = stacked_sections._Stacked(5, 5, [0], blocks, [[], []], [], [], [0])
+    objs = [[_Value(big)], [_Value(big)]]
+    with np.errstate(all=state):
+        before = np.geterr()
+        stash = stacked.run(objs)
+        assert np.geterr() == before
+    quiet = dict.fromkeys(before, "ignore")
+    strict = {k: "ignore" if v == "ignore" else "raise" for k, v in before.items()}
+    expected = [(False, quiet), (True, strict), (None, strict), (False, quiet)]
+    if state == "ignore":
+        assert stash is not None and np.isinf(stash.arrays[2]).all()
+        assert seen == expected
+    else:   # the loud overflow raised: the run stops there
+        assert stash is None and seen == expected[:2]

@@ -20,15 +20,21 @@ from simdist.distribute.values import DistributedValues, Mirrored, PerReplica
 from simdist.framework import context, execute
 from simdist.framework.indexed_slices import IndexedSlices
 from simdist.framework.tensor import Tensor, copy_to
+from simdist.framework.variables import ResourceVariable
 from simdist.hardware import array_api, backend
 from simdist.hardware.device import Device
 from simdist.hardware.machine import find_device
 
+# Types whose ``_device`` is always set (None or a Device): read without _device_of.
+_AT_HAND = frozenset((Tensor, ResourceVariable))
+
 
 def get_devices_from(destinations) -> tuple:
     """The Device objects ``destinations`` names."""
-    if isinstance(destinations, DistributedValues):   # (a plain Tensor's device: at hand)
-        return tuple([v._device if type(v) is Tensor and v._device is not None
+    if isinstance(destinations, DistributedValues):
+        # (a plain Tensor's or variable's device, a mirrored variable's components': at
+        # hand; _device_of reads the same attribute after a call and two checks)
+        return tuple([v._device if type(v) in _AT_HAND and v._device is not None
                       else _device_of(v) for v in destinations.values])
     if isinstance(destinations, Device):   # (strategy.reduce's host: at hand)
         return (destinations,)

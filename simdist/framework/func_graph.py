@@ -305,16 +305,25 @@ def expanded_leaves(structure) -> list:
 def _leaves_into(x, out: list) -> None:
     entry = _COMPOSITES.get(type(x))
     if entry is not None:
-        for c in entry[0](x):
-            _leaves_into(c, out)
+        _items_into(entry[0](x), out)
     elif isinstance(x, dict):
         for k in sorted(x):
             _leaves_into(x[k], out)
     elif isinstance(x, (list, tuple)):
-        for c in x:
-            _leaves_into(c, out)
+        _items_into(x, out)
     else:
         out.append(x)
+
+
+def _items_into(items, out: list) -> None:
+    """``_leaves_into`` of each of ``items`` in turn; a plain Tensor (no composite, dict,
+    list or tuple: a leaf) is appended without the call (a Mirrored's components, a list
+    of tensors)."""
+    for c in items:
+        if type(c) is Tensor:
+            out.append(c)
+        else:
+            _leaves_into(c, out)
 
 
 def collapse(structure):

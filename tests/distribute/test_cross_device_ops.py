@@ -165,3 +165,26 @@ def test_indexed_slices_are_concatenated_never_densified(ops, lengths, op):
         np.testing.assert_array_equal(c.indices.numpy(), indices)
         assert c.dense_shape.numpy().tolist() == [5, 2]
     assert all(c.shape == (3,) for c in strategy.experimental_local_results(out_dense))
+
+
+def test_devices_of_distributed_values_are_their_components_devices():
+    """get_devices_from reads a component's ``_device`` where its type always has one (a
+    Tensor, a ResourceVariable); other components (an unread variable, a device name) go
+    through _device_of: the same Device objects either way."""
+    from simdist.distribute import cross_device_ops as cdo
+    from simdist.distribute.values import Mirrored, PerReplica
+    from simdist.framework.variables import _UnreadVariable
+    from simdist.hardware.machine import find_device
+
+    strategy = tf.distribute.MirroredStrategy(["/gpu:0", "/gpu:1"])
+    with strategy.scope():
+        v = tf.Variable(tf.zeros((3,)))
+    gpus = [find_device(f"/gpu:{i}") for i in range(2)]
+    unread = _UnreadVariable(v.values[0])
+    assert type(unread) not in cdo._AT_HAND and type(v.values[0]) in cdo._AT_HAND
+    assert cdo.get_devices_from(v) == tuple(gpus)
+    assert cdo.get_devices_from(PerReplica([v.values[1], unread])) == (gpus[1], gpus[0])
+    assert cdo.get_devices_from(Mirrored([gpus[1].name, v.values[0]])) == (gpus[1], gpus[0])
+    with tf.device("/gpu:1"):
+        t = tf.constant(1.0)
+    assert cdo.get_devices_from(PerReplica([t, v.values[0]])) == (gpus[1], gpus[0])

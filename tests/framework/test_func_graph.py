@@ -169,6 +169,7 @@ def test_a_composite_nodes_packer_rebuilds_what_pack_then_collapse_did():
     rebuilt, dicts in their own key order (leaves in sorted order), named tuples, lists."""
     import collections
 
+    from simdist.distribute import distribute_graph  # noqa: F401 - registers the composites
     from simdist.distribute.values import Mirrored, PerReplica
     from simdist.framework import nest
 
@@ -192,6 +193,7 @@ def test_expanded_leaves_are_the_flattened_expansion():
     dicts by sorted key, named tuples and empty containers as nest flattens them."""
     import collections
 
+    from simdist.distribute import distribute_graph  # noqa: F401 - registers the composites
     from simdist.distribute.values import Mirrored, PerReplica
     from simdist.framework import nest
 
@@ -200,3 +202,35 @@ def test_expanded_leaves_are_the_flattened_expansion():
              {"z": None, "b": {"y": 9, "x": PerReplica([10, 11])}, "c": []})
     assert func_graph.expanded_leaves(value) == nest.flatten(func_graph.expand(value)) == [
         1, 2, 4, 3, 5, 6, 7, 8, 10, 11, 9, None]
+
+
+def test_expanded_leaves_of_tensors_are_the_flattened_expansion():
+    """Plain Tensors (appended without a call) and a Tensor subclass in seeded random nests
+    of lists, tuples, dicts, named tuples, Mirrored and PerReplica: the same objects in the
+    same order as nest.flatten(expand(x))."""
+    import collections
+    import random
+
+    from simdist.distribute import distribute_graph  # noqa: F401 - registers the composites
+    from simdist.distribute.values import Mirrored, PerReplica
+    from simdist.framework import nest
+
+    pair = collections.namedtuple("pair", "a b")
+    tensors = [tf.constant(float(i)) for i in range(3)]
+    symbolic = func_graph.SymbolicTensor.__new__(func_graph.SymbolicTensor)
+    leaves = tensors + [symbolic, 1.5, None, "s"]
+    rng = random.Random(21)
+
+    def nested(depth):
+        kind = rng.randrange(8 if depth < 4 else 1)
+        if kind == 0:
+            return rng.choice(leaves)
+        parts = [nested(depth + 1) for _ in range(rng.randrange(1 if kind > 5 else 0, 4))]
+        return [list(parts), tuple(parts), {rng.choice("abcd"): p for p in parts},
+                pair(parts, tuple(parts)), Mirrored(parts), PerReplica(parts),
+                Mirrored(tensors[:len(parts)])][kind - 1]
+
+    for _ in range(2000):
+        value = nested(0)
+        got, want = func_graph.expanded_leaves(value), nest.flatten(func_graph.expand(value))
+        assert len(got) == len(want) and all(a is b for a, b in zip(got, want)), value

@@ -294,3 +294,37 @@ def test_a_step_counter_copy_set_apart_makes_its_own_scalars():
     with fused_apply.disabled():
         per_variable = run()
     assert hoisted == per_variable and hoisted[0][0] != hoisted[0][2]
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_other_devices_scalars_account_their_bytes_as_each_tensor_would(traced):
+    """``scalars_like`` accounts another device's scalars from the bytes the first device's
+    call kept (``fused._Shared``; the step counter's copy holds a NumPy scalar after its
+    first assign) instead of tensor by tensor (``hold``): the same bits, clocks, memory in
+    use and peak, events and tensor ids drawn; taken on 3 of 4 devices at each step."""
+    from simdist.framework import tensor as tensor_lib
+    from simdist.keras.optimizers import fused
+
+    original = fused._like_sizes
+    taken = []
+
+    def counted(*a):
+        taken.append(original(*a) is not None)
+        return None if skip else original(*a)
+
+    def run():
+        before = next(tensor_lib._ids)
+        result = _train([3], 4, 3, traced, _adam)
+        return result, next(tensor_lib._ids) - before
+
+    fused._like_sizes = counted
+    try:
+        skip = False
+        shortcut = run()
+        shortcut_taken, taken[:] = list(taken), []
+        skip = True
+        pairwise = run()
+    finally:
+        fused._like_sizes = original
+    assert shortcut_taken == [True] * 9
+    assert shortcut == pairwise

@@ -137,12 +137,12 @@ class Adam(Optimizer):
         kept = fused.kept_first(self, first, at)
         if kept is None or type(self)._prepare_local is not Adam._prepare_local:
             return None
-        step0, transients, charges, memo = kept
+        step0, transients, charges, memo, shared = kept
         lr = fused.local_copy(self.learning_rate, first["lr"]._value, at)
         step = fused.local_copy(self.iterations, step0, at)
         if lr is None or step is None:
             return None
-        return fused.scalars_like(first, lr, step, transients, charges, memo,
+        return fused.scalars_like(first, lr, step, transients, charges, memo, shared,
                                   None if at is None else at[1])
 
     @staticmethod

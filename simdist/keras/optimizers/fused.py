@@ -155,15 +155,42 @@ _shared: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # owner -> th
 def first_scalars(owner, c, step, transients, charges, memo) -> None:
     """Keep what ``owner``'s fused ``_prepare_local`` made ``c`` from on a step's first
     device (the step's array, the arrays of the constants that died with the call, the
-    charges of the scalars' ops and their memo), for ``kept_first``. ``c`` itself is
-    known by a weak reference to its ``alpha`` (its tensors must die with the step)."""
-    _firsts[owner] = (weakref.ref(c["alpha"]), step, transients, charges, memo)
+    charges of the scalars' ops and their memo, and ``_Shared``: what every other
+    device's ``scalars_like`` takes of them), for ``kept_first``. ``c`` itself is known
+    by a weak reference to its ``alpha`` (its tensors must die with the step)."""
+    _firsts[owner] = (weakref.ref(c["alpha"]), step, transients, charges, memo,
+                      _Shared(c, transients))
+
+
+class _Shared:
+    """What every other device's scalar dict of a step shares with the first's (read once
+    per step, not per device): the first's values but the learning rate (``values``), and
+    the bytes of those and of the ``transients`` (``values_bytes``, ``transients_bytes``;
+    None where an array is not a read-only NumPy array: ``scalars_like`` then accounts
+    each pair)."""
+
+    __slots__ = ("values", "values_bytes", "transients_bytes")
+
+    def __init__(self, c, transients):
+        self.values = [(name, t._value) for name, t in c.items() if name != "lr"]
+        self.values_bytes = _frozen_bytes([a for _, a in self.values])
+        self.transients_bytes = _frozen_bytes(transients)
+
+
+def _frozen_bytes(arrays):
+    """The bytes of ``arrays`` where each is a read-only NumPy array, else None."""
+    n = 0
+    for a in arrays:
+        if type(a) is not np.ndarray or a.flags.writeable:
+            return None
+        n += a.nbytes
+    return n
 
 
 def kept_first(owner, c, at=None):
-    """``first_scalars``' record of ``c`` (step, transients, charges, memo), or None where
-    ``c`` is not the last dict kept or the fused path does not apply here (``at``: see
-    ``local_copy``)."""
+    """``first_scalars``' record of ``c`` (step, transients, charges, memo, _Shared), or
+    None where ``c`` is not the last dict kept or the fused path does not apply here
+    (``at``: see ``local_copy``)."""
     kept, alpha = _firsts.get(owner), c.get("alpha")
     if kept is None or alpha is None or kept[0]() is not alpha or not plain_eager(at is None):
         return None
@@ -210,25 +237,47 @@ def local_copy(variable, like, at=None):
     return variable
 
 
-def scalars_like(first, lr, step, transients, charges, memo, dev=None) -> dict:
+def scalars_like(first, lr, step, transients, charges, memo, shared, dev=None) -> dict:
     """A fused ``_prepare_local``'s dict on the current device (or ``dev``) made from
-    ``first`` (the step's first device's, see ``first_scalars``), from the reads of ``lr``
-    and ``step`` (plain variables holding the first device's bits, as ``local_copy``
-    found them): the same allocations, tensor ids and charges as the call (the reads, the
-    ``transients``, the charges, then ``first``'s values in its order). Its tensors are
-    accounted, not made, where they fit (``Accounted``: ``first``'s tensors, the same
-    bits, stand in for them); else made (``scalars_made``)."""
+    ``first`` (the step's first device's, see ``first_scalars``; ``shared``: its
+    ``_Shared``), from the reads of ``lr`` and ``step`` (plain variables holding the first
+    device's bits, as ``local_copy`` found them): the same allocations, tensor ids and
+    charges as the call (the reads, the ``transients``, the charges, then ``first``'s
+    values in its order). Its tensors are accounted, not made, where they fit
+    (``Accounted``: ``first``'s tensors, the same bits, stand in for them); else made
+    (``scalars_made``)."""
     if dev is None:
         dev = context.explicit_device()
-    values = [(name, t._value) for name, t in first.items() if name != "lr"]
-    live = [(lr._value, lr._device)] + [(a, dev) for _, a in values]
-    dropped = [(step._value, step._device)] + [(a, dev) for a in transients]
-    if hold(live[:1] + dropped + live[1:]) is None:   # (in the order the call makes them)
+    values = shared.values
+    sizes = _like_sizes(lr, step, transients, shared, dev)
+    if sizes is None:
+        live = [(lr._value, lr._device)] + [(a, dev) for _, a in values]
+        dropped = [(step._value, step._device)] + [(a, dev) for a in transients]
+        held = hold(live[:1] + dropped + live[1:])   # (in the order the call makes them)
+        sizes = None if held is None else (_sizes(live), _sizes(dropped))
+    else:   # (the first's arrays are read-only already: only the reads' are made so)
+        held = _hold((lr._value, step._value), 2 + len(values) + len(transients),
+                     _merged(*sizes))
+    if held is None:
         return scalars_made(lr, step, transients, charges, memo, dev, values)
     if Kernel(dev).charged:
         dev.run_ops(charges, memo)
-    release(_sizes(dropped))
-    return Accounted(first, _sizes(live))
+    release(sizes[1])
+    return Accounted(first, sizes[0])
+
+
+def _like_sizes(lr, step, transients, shared, dev):
+    """(``_sizes`` of the live tensors, of the dropped ones) of ``scalars_like``'s call
+    from ``shared``'s bytes, or None where it must account each pair (``hold``)."""
+    a, b = lr._value, step._value
+    if shared.values_bytes is None or shared.transients_bytes is None or not (
+            _numpy(a) and _numpy(b) and shared.values):
+        return None
+    live = _merged([(lr._device, a.nbytes)], [(dev, shared.values_bytes)])
+    dropped = [(step._device, b.nbytes)]
+    if transients:
+        dropped = _merged(dropped, [(dev, shared.transients_bytes)])
+    return live, dropped
 
 
 class Accounted(dict):
@@ -278,19 +327,31 @@ def hold(made):
     ``_sizes`` of those that die first). None, having done nothing, where the tensors
     must be made (an allocation that would not fit fails there, as it does; a value that
     is not NumPy's)."""
-    held = None if backend.placer is not None else _sizes(made)
-    if held is None:
+    if backend.placer is not None:
+        return None
+    return _hold([a for a, _ in made], len(made), _sizes(made))
+
+
+def _hold(arrays, count, held):
+    """``hold`` of ``count`` tensors of ``held`` bytes per device (``_sizes``), made of
+    ``arrays`` (those not read-only already, at least)."""
+    if held is None or backend.placer is not None:
         return None
     for dev, n in held:
         if dev.memory_in_use + n > dev.memory_limit:
             return None
-    for a, _ in made:
+    for a in arrays:
         if type(a) is np.ndarray:
             a.setflags(write=False)
-    next(itertools.islice(tensor_lib._ids, len(made) - 1, None))   # their ids
+    next(itertools.islice(tensor_lib._ids, count - 1, None))   # their ids
     for dev, n in held:
         dev.allocate(n)
     return held
+
+
+def _numpy(a) -> bool:
+    """Whether ``a`` is a NumPy array or scalar (a variable may hold a NumPy scalar)."""
+    return type(a) is np.ndarray or isinstance(a, np.generic)
 
 
 def _sizes(pairs):
@@ -298,10 +359,19 @@ def _sizes(pairs):
     where an array is not NumPy's."""
     sizes: dict = {}
     for a, dev in pairs:
-        if type(a) is not np.ndarray and not isinstance(a, np.generic):
+        if not _numpy(a):
             return None
         sizes[dev] = sizes.get(dev, 0) + a.nbytes
     return list(sizes.items())
+
+
+def _merged(*sizes) -> list:
+    """The ``_sizes`` of several lists of pairs joined (each device's bytes added)."""
+    total: dict = {}
+    for part in sizes:
+        for dev, n in part:
+            total[dev] = total.get(dev, 0) + n
+    return list(total.items())
 
 
 def release(held) -> None:

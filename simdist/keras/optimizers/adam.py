@@ -23,6 +23,9 @@ from simdist.keras.optimizers import fused
 from simdist.keras.optimizers.optimizer import Optimizer
 from simdist.keras.optimizers.sparse_updates import slices
 
+_ALPHA_DTYPES = tuple(map(np.dtype, ("float32", "int64", "int64", "float32", "float32",
+                                      "float32")))   # _alpha_quiet's inputs'
+
 
 class Adam(Optimizer):
     """The Adam optimizer."""
@@ -74,7 +77,8 @@ class Adam(Optimizer):
         # each copy's device with the same inputs), charged to each as its ops would be.
         inputs = (c["lr"]._value, step._value, one_64._value, one._value, beta_1._value,
                   beta_2._value)
-        alpha, charges, memo = fused.shared_scalars(self, self._fused_alpha, inputs)
+        alpha, charges, memo = fused.shared_scalars(self, self._fused_alpha, inputs,
+                                                    self._alpha_quiet)
         if k.charged:
             k.device.run_ops(charges, memo)
         c["alpha"] = Tensor(alpha, k.device)
@@ -118,8 +122,8 @@ class Adam(Optimizer):
                    for v in (lr_value, step_value)) or lr_value.dtype != np.float32 or \
                 step_value.dtype != np.int64:
             return None   # a cast, or a value the eager ops take otherwise
-        alpha, charges, memo = fused.shared_scalars(self, self._fused_alpha,
-                                                    (lr_value, step_value, *arrays))
+        alpha, charges, memo = fused.shared_scalars(
+            self, self._fused_alpha, (lr_value, step_value, *arrays), self._alpha_quiet)
         c = fused.scalars_made(lr, step, arrays, charges, memo, at[1], zip(
             ("alpha", "one_minus_beta_1", "one_minus_beta_2", "epsilon"), (alpha, *tail)))
         fused.first_scalars(self, c, step_value, list(arrays), charges, memo)
@@ -158,6 +162,30 @@ class Adam(Optimizer):
             scaled = b(k, "Mul", operator.mul, lr, root)
             return b(k, "RealDiv", operator.truediv, scaled,
                      b(k, "Sub", operator.sub, one, beta_1_power))
+
+    @staticmethod
+    def _alpha_quiet(lr, step, one_64, one, beta_1, beta_2):
+        """``_fused_alpha``'s value without a kernel (a step's, whose charges are known:
+        ``fused.shared_scalars``): its AddV2, Cast and Pows as it makes them (``a ** b``
+        on the arrays), its Subs, Mul and RealDiv on float32 NumPy scalars (IEEE
+        arithmetic rounds a scalar's result as the ufunc's), without its per-op wrapping.
+        None unless every input is of no shape and of the dtypes ``_fused_prepare_local``
+        gives (float32; the step and 1 int64), the constants arrays; None for a NaN."""
+        if not (type(one_64) is type(one) is type(beta_1) is type(beta_2) is np.ndarray and
+                all(type(a) is np.ndarray or isinstance(a, np.generic) for a in (lr, step))):
+            return None
+        if (lr.dtype, step.dtype, one_64.dtype, one.dtype, beta_1.dtype, beta_2.dtype) != \
+                _ALPHA_DTYPES or lr.shape or step.shape or one_64.shape or one.shape or \
+                beta_1.shape or beta_2.shape:
+            return None
+        with np.errstate(all="ignore"):
+            t = np.asarray(step + one_64).astype(np.float32, copy=False)
+            one = one[()]
+            root = np.sqrt(one - beta_2 ** t)
+            alpha = lr[()] * root / (one - beta_1 ** t)
+        # A NaN's payload may come from either operand (the ufunc's loop may order them
+        # otherwise): no NaN on the way (the result would be one) leaves no choice
+        return None if alpha != alpha else np.asarray(alpha)
 
     _takes_indexed_slices = True
 

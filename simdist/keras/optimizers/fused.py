@@ -114,11 +114,13 @@ class Charges:
         return out
 
 
-def shared_scalars(owner, compute, inputs):
+def shared_scalars(owner, compute, inputs, quiet=None):
     """(``compute(kernel, *inputs)``, its charges, their Device.run_ops memo), computed
     once for inputs of the same dtypes, shapes and bits as the last ones ``owner`` gave
     (every device's copy of a step's scalars: the value is computed once and each device
-    is charged the ops as its own computation would charge them)."""
+    is charged the ops as its own computation would charge them). ``quiet(*inputs)``:
+    the same value without a kernel, or None where it does not apply (for inputs of the
+    kept kinds, whose charges are known)."""
     kept = _shared.get(owner)
     if kept is None or len(kept[0]) != len(inputs) or not all(
             a is b and not a.flags.writeable or type(a) is type(b) and a.dtype == b.dtype
@@ -130,7 +132,9 @@ def shared_scalars(owner, compute, inputs):
                 for a, b in zip(inputs, kept[0])):
             # Inputs of the kept kinds, other bits (a new step's): the same ops on operands
             # of the same dtypes and shapes, so the kept charges and their memo are these
-            value = compute(_Silent, *inputs)
+            value = None if quiet is None else quiet(*inputs)
+            if value is None:
+                value = compute(_Silent, *inputs)
             charges, memo = kept[2], kept[3]
         else:
             k = Charges()

@@ -113,7 +113,8 @@ class InputContext:
 def _placed(v, dev):
     """A batch's leaf on ``dev``, and the bytes its copy moves: a Tensor, or a RaggedTensor /
     SparseTensor whose values are a Tensor there (its partitions are copied too)."""
-    if not composite_rows.is_composite(v):   # a dense leaf: one array
+    if type(v) is np.ndarray or type(v) is Tensor or not composite_rows.is_composite(v):
+        # a dense leaf: one array (a NumPy array or Tensor row slice: no composite check)
         array = array_api.from_host(v._value if isinstance(v, Tensor) else v)
         return Tensor(array, dev), array_api.nbytes(array)
     from simdist.framework.ragged_tensor import RaggedTensor
@@ -164,9 +165,10 @@ class _Placer:
             start = max(dev.clock, self.host.clock)
             end = start + duration
             dev.wait_until(end)
-        if dev.trace.enabled:
-            dev.trace.record("HostToDevice", "input", dev.name, start, end, bytes=nbytes,
-                             src=self.host.name, prefetched=self.prefetch)
+        if dev.trace.enabled:   # record's event, flat (no keyword arguments to lay out)
+            dev.trace.record_events((("HostToDevice", "input", dev.name, start, end,
+                                      "bytes", nbytes, "src", self.host.name,
+                                      "prefetched", self.prefetch),))
 
 
 def enable_partial_batches(strategy, dataset) -> bool:

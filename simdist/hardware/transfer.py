@@ -42,7 +42,12 @@ def charge_transfer(src, dst, nbytes: int, name: str = "Copy", **args) -> float:
     end = start + latency + nbytes / bw
     src.wait_until(end)
     dst.wait_until(end)
-    if dst.trace.enabled:
-        dst.trace.record(name, "transfer", dst.name, start, end, src=src.name, bytes=nbytes, **args)
+    if dst.trace.enabled:   # record's event; flat (no keywords to lay out) without ``args``
+        if args:
+            dst.trace.record(name, "transfer", dst.name, start, end, src=src.name,
+                             bytes=nbytes, **args)
+        else:
+            dst.trace.record_events(((name, "transfer", dst.name, start, end, "src", src.name,
+                                      "bytes", nbytes),))
     return end
 

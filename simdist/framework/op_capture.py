@@ -611,7 +611,7 @@ def raise_peaks(program) -> None:
     for dev, extra in program.peak:
         lock = dev._lock
         try:
-            lock.acquire()   # inside the try: see Device.allocate_array
+            lock.acquire()   # inside the try: see Device.allocate_all
             if dev.memory_in_use + extra > dev.peak_memory:
                 dev.peak_memory = dev.memory_in_use + extra
         finally:

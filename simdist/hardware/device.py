@@ -81,6 +81,15 @@ class Device:
         """
         # NumPy's nbytes; the Array API has none (array_api.nbytes: size x itemsize).
         nbytes = value.nbytes if type(value) is np.ndarray else array_api.nbytes(value)
+        if not self.allocate_all(nbytes):
+            raise self._oom(nbytes, "tensor", value.shape, value.dtype, None)
+        return nbytes
+
+    def allocate_all(self, nbytes: int) -> bool:
+        """Account ``nbytes``, several new tensors' bytes at once (the same memory in use
+        and peak as one :meth:`allocate_array` each: the last one's is the highest), where
+        they all fit; else account nothing and return False (the caller makes them one by
+        one: the one that does not fit raises)."""
         # acquire/release in try/finally: the same lock as ``with``, cheaper per call (every
         # tensor made comes here, every one freed goes through free). The acquire is inside
         # the try: an asynchronous exception (the app's time limit on a learner's program,
@@ -89,24 +98,6 @@ class Device:
         lock = self._lock
         try:
             lock.acquire()
-            in_use = self.memory_in_use + nbytes
-            if in_use > self.memory_limit:
-                raise self._oom(nbytes, "tensor", value.shape, value.dtype, None)
-            self.memory_in_use = in_use
-            if in_use > self.peak_memory:
-                self.peak_memory = in_use
-        finally:
-            lock.release()
-        return nbytes
-
-    def allocate_all(self, nbytes: int) -> bool:
-        """Account ``nbytes``, several new tensors' bytes at once (the same memory in use
-        and peak as one :meth:`allocate_array` each: the last one's is the highest), where
-        they all fit; else account nothing and return False (the caller makes them one by
-        one: the one that does not fit raises)."""
-        lock = self._lock
-        try:
-            lock.acquire()   # inside the try: see allocate_array
             in_use = self.memory_in_use + nbytes
             if in_use > self.memory_limit:
                 return False
@@ -149,7 +140,7 @@ class Device:
         """Release ``nbytes`` accounted by :meth:`allocate`."""
         lock = self._lock
         try:
-            lock.acquire()   # inside the try: see Device.allocate_array
+            lock.acquire()   # inside the try: see Device.allocate_all
             self.memory_in_use -= nbytes
         finally:
             lock.release()
@@ -186,7 +177,7 @@ class Device:
         cost = (spec.launch_s + (memory if memory > compute else compute)) * self.slowdown
         lock = self._lock
         try:
-            lock.acquire()   # inside the try: see Device.allocate_array
+            lock.acquire()   # inside the try: see Device.allocate_all
             start = self.clock
             self.clock = end = start + cost
         finally:
@@ -224,7 +215,7 @@ class Device:
             clock = self.clock
             starts = tuple(itertools.accumulate(costs, initial=clock))
             try:
-                lock.acquire()   # inside the try: see Device.allocate_array
+                lock.acquire()   # inside the try: see Device.allocate_all
                 moved = self.clock is not clock
                 if not moved:
                     self.clock = starts[-1]

@@ -34,6 +34,9 @@ Glossary:
              repeats its loop (from the same weights) for at least NUMPY_MIN_SECONDS and
              reports the per-loop median (its wall counts one loop's run): one loop of a few
              hundredths of a second is too short to time once.
+  round      with ``--repeat N``: every contender's child once, in turn (NumPy, simdist, each
+             TF), N times; "of the same round" pairs simdist's loop with the NumPy loop
+             timed seconds before it, as the host's speed moves between rounds.
   loss, acc  last epoch's mean batch loss and BinaryAccuracy; they should agree roughly
              (each contender draws its own random data and weights).
 
@@ -353,10 +356,21 @@ def compile_simdist() -> str | None:
     return package
 
 
-def best_run(name, python, repeat, tf_version=None):
+def rounds(contenders, repeat):
+    """Each contender ``(name, python, tf_version)`` run ``repeat`` times, round by round
+    (every contender once per round, in turn): a slow patch of a shared host then slows
+    every contender's run of that round, not all the runs of one. {(name, TF version or
+    None): [its runs' results, in round order (None for a failed run)]}."""
+    runs = {}
+    for _ in range(repeat):
+        for name, python, tf_version in contenders:
+            runs.setdefault((name, tf_version), []).append(measure(name, python, tf_version))
+    return runs
+
+
+def best_run(runs):
     """The run with the least wall time, with every run's wall, loop and loop CPU times
-    in ``all_walls``, ``all_loops`` and ``all_loop_cpus``."""
-    runs = [measure(name, python, tf_version) for _ in range(repeat)]
+    in ``all_walls``, ``all_loops`` and ``all_loop_cpus`` (round order)."""
     runs = [r for r in runs if r is not None]
     if not runs:
         return None
@@ -425,6 +439,12 @@ def print_median_ratios(rows):
             f"{w:.4f}/{mw:.4f} {c:.4f}/{mc:.4f}" for w, mw, c, mc in
             zip(np_row["all_loops"], np_row["all_loop_mins"], np_row["all_loop_cpus"],
                 np_row["all_loop_cpu_mins"])))
+    if len(sd_row["all_loops"]) == len(np_row["all_loops"]):
+        # each round's simdist loop over the NumPy loop run just before it (the same
+        # patch of the host's speed), then their median
+        paired = [s / n for s, n in zip(sd_row["all_loops"], np_row["all_loops"])]
+        print("simdist loop / NumPy's median loop of the same round: "
+              + ", ".join(f"{x:.1f}x" for x in paired) + f"; median {median(paired):.1f}x")
     sd_wall, sd_cpu = median(sd_row["all_loops"]), median(sd_row["all_loop_cpus"])
     for label, wall, cpu in (
             ("median", median(np_row["all_loops"]), median(np_row["all_loop_cpus"])),
@@ -447,7 +467,8 @@ def parse_args():
     parser.add_argument("--tf-python", action="append", default=None,
                         help="a python with TensorFlow (repeat it for several versions; "
                              f"default: each of {DEFAULT_TF_PYTHONS} that imports TF)")
-    parser.add_argument("--repeat", type=int, default=1, help="runs per contender; best wall kept")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="rounds (each contender once per round, in turn); best wall kept")
     parser.add_argument("--no-tf", action="store_true",
                         help="run only the simdist and NumPy rows (no TensorFlow child)")
     parser.add_argument("--child", choices=["simdist", "tensorflow", "numpy"],
@@ -483,10 +504,12 @@ def main():
           "compiled)\n")
     if not tf_pythons:
         print("TensorFlow not available (pass --tf-python): simdist vs NumPy only.\n")
-    np_row = best_run("numpy", sys.executable, args.repeat)
-    sd_row = best_run("simdist", sys.executable, args.repeat)
-    tf_rows = [r for r in (best_run("tensorflow", py, args.repeat, version)
-                           for py, version in tf_pythons) if r]
+    runs = rounds([("numpy", sys.executable, None), ("simdist", sys.executable, None)]
+                  + [("tensorflow", py, version) for py, version in tf_pythons], args.repeat)
+    np_row = best_run(runs[("numpy", None)])
+    sd_row = best_run(runs[("simdist", None)])
+    tf_rows = [r for r in (best_run(runs[("tensorflow", version)])
+                           for _, version in tf_pythons) if r]
     rows = [r for r in (sd_row, *tf_rows, np_row) if r is not None]
     print_table(rows, tf_rows, np_row)
     print_histories(rows)

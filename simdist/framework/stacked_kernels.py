@@ -175,18 +175,18 @@ def _float32_rows_summed(v, axes, mean):
     if type(v) is not np.ndarray or v.dtype != np.float32 or not v.size:
         return None
     eigen_reduce = _eigen("eigen_reduce")
-    sizes, first_reduced = eigen_reduce.runs(v.shape, axes)
+    n = eigen_reduce.row_sums(*eigen_reduce.runs(v.shape, axes))
     count = int(np.prod([v.shape[a] for a in axes]))
-    if len(sizes) == 0 or len(sizes) == 1 and not first_reduced:
+    if n == eigen_reduce.COPY:
         summed = np.copy
-    elif len(sizes) == 1 or len(sizes) == 2 and not first_reduced:
-        n, inner_sum = sizes[-1], _eigen("eigen_cpu").inner_sum
-        if n > _eigen("eigen_cpu").LEAF:
-            return None
-        summed = lambda x: inner_sum(x.reshape(-1, n))   # noqa: E731
+    elif n is not None and n <= _eigen("eigen_cpu").LEAF:
+        sum_rows = eigen_reduce.sum_rows
+        summed = lambda x: sum_rows(x.reshape(-1, n))   # noqa: E731
     else:
         return None
     return (lambda x: summed(x) / count) if mean else summed
+
+
 def _reshape(kernel, attrs, values, out):
     shape = (-1,) + out.shape
     return lambda x: x.reshape(shape)

@@ -62,7 +62,21 @@ def _in_order(x, axis):
     return np.take(np.cumsum(x, axis=axis, dtype=_F), -1, axis=axis) + _F(0)
 
 
-def _rows(x):
+COPY = "copy"
+
+
+def row_sums(sizes, first_reduced):
+    """How TF sums runs ``sizes`` (``runs``) when it takes no reduction or row sums:
+    ``COPY`` where nothing is reduced (TF copies the input), the rows' length where one
+    run is reduced or a kept run then a reduced one, else None."""
+    if len(sizes) == 0 or len(sizes) == 1 and not first_reduced:
+        return COPY
+    if len(sizes) == 1 or len(sizes) == 2 and not first_reduced:
+        return sizes[-1]
+    return None
+
+
+def sum_rows(x):
     """Row sums of a 2-D array, or None past Eigen's leaf size."""
     n = x.shape[1]
     if n > eigen_cpu.LEAF:
@@ -102,12 +116,14 @@ def _planned(shape, axes):
     the runs and the order they take are the shape's (made once per shape)."""
     out_shape = tuple(d for i, d in enumerate(shape) if i not in axes)
     sizes, first_reduced = runs(shape, axes)
-    if len(sizes) == 0 or len(sizes) == 1 and not first_reduced:
+    row = row_sums(sizes, first_reduced)
+    if row == COPY:
         body = lambda x: x.copy()  # noqa: E731 - nothing reduced (TF copies the input)
-    elif len(sizes) == 1:
-        body = lambda x: _rows(x.reshape(1, -1))  # noqa: E731
+    elif row is not None:
+        rows = int(np.prod(sizes[:-1]))
+        body = lambda x: sum_rows(x.reshape(rows, row))  # noqa: E731
     elif len(sizes) == 2:
-        body = eigen_cpu.column_sum if first_reduced else _rows
+        body = eigen_cpu.column_sum
     elif len(sizes) == 3 and first_reduced:
         body = lambda x: _in_order(np.moveaxis(x, 2, 0).reshape(-1, sizes[1]), 0)  # noqa: E731
     elif len(sizes) == 3:
@@ -116,7 +132,7 @@ def _planned(shape, axes):
         kept = list(range(1 if first_reduced else 0, len(sizes), 2))
         cut = [i for i in range(len(sizes)) if i not in kept]
         count = int(np.prod([sizes[i] for i in kept]))
-        body = lambda x: _rows(np.transpose(x, kept + cut).reshape(count, -1))  # noqa: E731
+        body = lambda x: sum_rows(np.transpose(x, kept + cut).reshape(count, -1))  # noqa: E731
 
     def planned(v):
         out = body(v.reshape(sizes))

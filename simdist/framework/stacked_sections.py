@@ -489,29 +489,21 @@ class _Stash:
         slots = objs + [None] * program.size
         arrays = self.arrays
         live, held, device = self.stacked.commits(member, k, section, arrays, slots)
-        if device is None:
-            for slot, how, what, dev in live:
-                if how == "op":
-                    slots[slot] = Tensor(arrays[slot][k, ...], dev)
-                elif how == "write":   # as _WriteStep.compute: the variable's new value
-                    slots[what]._value = arrays[slot][k]
-                elif how == "read":
-                    slots[slot] = Tensor(slots[what]._value, dev)
-                else:
-                    slots[slot] = Tensor(what, dev)
-        else:   # one device: the tensors' values in step order (a read after a write sees
-            made, values = [], []   # it), then the tensors, made at once
-            for slot, how, what, _ in live:
-                if how == "op":
-                    values.append(arrays[slot][k, ...])
-                elif how == "write":
-                    slots[what]._value = arrays[slot][k]
-                    continue
-                else:
-                    values.append(slots[what]._value if how == "read" else what)
-                made.append(slot)
-            for slot, t in zip(made, tensor_lib.made(values, device)):
-                slots[slot] = t
+        # the tensors' values in step order (a read after a write sees it), then the
+        # tensors: made at once where they sit on one device
+        made, devices, values = [], [], []
+        for slot, how, what, dev in live:
+            if how == "write":   # as _WriteStep.compute: the variable's new value
+                slots[what]._value = arrays[slot][k]
+                continue
+            values.append(arrays[slot][k, ...] if how == "op" else
+                          slots[what]._value if how == "read" else what)
+            made.append(slot)
+            devices.append(dev)
+        tensors = (map(Tensor, values, devices) if device is None
+                   else tensor_lib.made(values, device))
+        for slot, t in zip(made, tensors):
+            slots[slot] = t
         if held:
             env.setdefault(HELD, []).extend(Held(dev, n) for dev, n in held)
         gathered = program.raw.gathered

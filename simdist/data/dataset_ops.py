@@ -673,7 +673,7 @@ class TracedSource(DatasetV2):
                           if func_graph.is_symbolic(x)]
         made = []
         for variant in (0, 1):
-            with func_graph._node_scope(variant):
+            with func_graph.recorded_op_scope(variant):
                 made.append(make(*args, **kwargs))
         super().__init__((), structure.relax_spec(*(d.element_spec for d in made)))
         self._bound = made[0]   # the zeros, until an execution binds the call's values

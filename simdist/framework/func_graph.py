@@ -1089,7 +1089,7 @@ class FuncGraph:
     def _shapes(self, fn, args, kwargs, op_name, twice):
         """Run ``fn`` on placeholders: (True, its result) when it gave no tensor, else
         (False, its outputs made symbolic)."""
-        with _node_scope(0):
+        with _NodeScope(0):
             try:
                 first = fn(*args, **kwargs)
             except errors.InvalidArgumentError as e:   # TF's shape function: a ValueError
@@ -1117,7 +1117,7 @@ class FuncGraph:
             saved = list(tape_lib.stack())
             tape_lib.stack().clear()   # the second run is for shapes only: no tape records
             try:
-                with _node_scope(1):
+                with _NodeScope(1):
                     second = nest.flatten(fn(*args, **kwargs))
             except errors.InvalidArgumentError as e:   # the ones' made-up sizes do not fit:
                 second = None                            # TF's shape function, if known
@@ -1275,11 +1275,6 @@ def _check_output(t, op_name) -> None:
     raise NotTraceable(f"{op_name} returned a {type(t).__name__}")
 
 
-def _node_scope(variant: int) -> _NodeScope:
-    """The state a recorded op runs in on placeholders ``variant``."""
-    return _NodeScope(variant)
-
-
 class _NodeScope:
     """While entered: no graph traced here (``tracing``), one recorded op deeper
     (``_in_node``), placeholders ``variant`` read, ops run for their shapes only
@@ -1373,7 +1368,7 @@ def recorded_op_variant():
 def recorded_op_scope(variant: int):
     """The state a recorded op runs in on placeholders ``variant`` (no graph, shape
     inference), for work done on its behalf on another thread (its replicas' merge)."""
-    return _node_scope(variant)
+    return _NodeScope(variant)
 
 
 # --- gradient tapes inside a trace ------------------------------------------------------

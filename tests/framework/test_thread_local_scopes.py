@@ -53,9 +53,9 @@ def _state():
 
 def test_node_scope_sets_the_four_states_and_restores_them():
     before = _state()
-    with func_graph._node_scope(1):
+    with func_graph.recorded_op_scope(1):
         assert _state() == (None, before[1] + 1, 1, True)
-        with func_graph._node_scope(0):
+        with func_graph.recorded_op_scope(0):
             assert _state() == (None, before[1] + 2, 0, True)
         assert _state() == (None, before[1] + 1, 1, True)
     assert _state() == before
@@ -65,7 +65,7 @@ def test_node_scope_restores_the_states_when_the_op_raises():
     before = _state()
     with tracing.scope("a graph"):
         with pytest.raises(ValueError):
-            with func_graph._node_scope(1):
+            with func_graph.recorded_op_scope(1):
                 raise ValueError("op failed")
         assert _state() == ("a graph",) + before[1:]
     assert _state() == before

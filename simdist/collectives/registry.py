@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 
 from simdist.collectives.layout import LAYOUTS, Layout
 from simdist.collectives.schedule import Schedule
+from simdist.hardware import bounded_memo
 
 COLLECTIVES = tuple(LAYOUTS)
 
@@ -94,11 +95,9 @@ class Algorithm:
             sched = self.build(p, **params)
             sched.params = dict(params)
             return sched
-        built = _built.get((self.build, p, key))
-        if built is None:   # a step all-reduces the same shapes again: built once
-            if len(_built) >= _KEPT:
-                _built.clear()
-            built = _built[(self.build, p, key)] = self.build(p, **params)
+        # a step all-reduces the same shapes again: built once
+        built = bounded_memo.kept(_built, (self.build, p, key),
+                                  lambda: self.build(p, **params), _KEPT)
         return replace(built, steps=list(built.steps), params=dict(params))
 
     def patterns(self, num_devices: int, **params):

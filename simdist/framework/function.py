@@ -131,9 +131,7 @@ class _Spec:
 def _leaf_key(x):
     if type(x) is Tensor:   # (most arguments: the isinstance tests below in one)
         return _Spec("Tensor", x.dtype, x.shape)
-    if isinstance(x, TensorSpec):   # get_concrete_function(tf.TensorSpec(...))
-        return _Spec("Tensor", x.dtype, x.shape)
-    if isinstance(x, Tensor):
+    if isinstance(x, (TensorSpec, Tensor)):   # get_concrete_function(tf.TensorSpec(...))
         return _Spec("Tensor", x.dtype, x.shape)
     if isinstance(x, np.ndarray):  # TF traces a NumPy array as a tensor of its spec
         return _Spec("Tensor", dtypes.as_dtype(x.dtype), x.shape)

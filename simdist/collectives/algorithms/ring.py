@@ -17,6 +17,7 @@ import numpy as np
 from simdist.collectives.algorithms import _rings
 from simdist.collectives.registry import Algorithm, register
 from simdist.collectives.schedule import Schedule
+from simdist.hardware import bounded_memo
 
 
 def check_rings(p, rings):
@@ -41,11 +42,9 @@ def ring_array(p, rings) -> np.ndarray:
     if arr is None:
         arr = _ring_array(p, rings)
         if key is not None:
-            if len(_CHECKED) >= _CHECKED_KEPT:
-                _CHECKED.clear()
             arr = np.array(arr)   # its own (a caller's int64 array stays writable)
             arr.setflags(write=False)
-            _CHECKED[key] = arr
+            bounded_memo.keep(_CHECKED, key, arr, _CHECKED_KEPT)
     return arr
 
 

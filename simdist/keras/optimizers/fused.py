@@ -49,7 +49,7 @@ from simdist.framework import tensor as tensor_lib
 from simdist.framework.ops import array_ops
 from simdist.framework.tensor import Tensor
 from simdist.framework.variables import ResourceVariable, Variable
-from simdist.hardware import backend
+from simdist.hardware import backend, bounded_memo
 
 _PLAIN = (Variable, ResourceVariable)  # a copy's own storage (not a view, not distributed)
 
@@ -400,10 +400,8 @@ def constants(owner, specs) -> list:
     made = [array_ops.constant(value, dtype=dtype) for value, dtype in specs]
     if None not in key and all(type(t._value) is np.ndarray and not t._value.flags.writeable
                                for t in made):
-        kept = _constants.setdefault(owner, {})
-        if len(kept) >= 8:   # hyper-parameters that change: converted afresh
-            kept.clear()
-        kept[key] = [t._value for t in made]
+        # at 8, hyper-parameters that change: converted afresh
+        bounded_memo.keep(_constants.setdefault(owner, {}), key, [t._value for t in made], 8)
     return made
 
 

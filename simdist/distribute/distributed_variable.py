@@ -18,6 +18,7 @@ Mirrors tensorflow/python/distribute/values.py, values_util.py and ps_values.py.
 from __future__ import annotations
 
 import operator
+import weakref
 
 from simdist import warnings as teach
 from simdist.distribute import distribute_lib, fused_write, mistakes
@@ -87,7 +88,7 @@ class DistributedVariable(DistributedDelegate, Variable):
         self._synchronization = synchronization
         self._primary = values[0]
         for v in values:
-            v._distributed_container = self
+            v._container_ref = weakref.ref(self)   # Variable._distributed_container
 
     # --- identity ---------------------------------------------------------------------
     name = property(lambda self: self._primary.name)

@@ -186,6 +186,17 @@ class Variable(metaclass=_VariableMeta):
             pass
 
     # --- properties -------------------------------------------------------------------
+    # A weak reference to the DistributedVariable this is a component of, as TF's
+    # distribute_utils keeps it: a strong one made a cycle, so a dropped mirrored variable's
+    # memory came back only at the next garbage collection.
+    _container_ref = None
+
+    @property
+    def _distributed_container(self):
+        """The DistributedVariable this variable is a component of, else None."""
+        ref = self._container_ref
+        return None if ref is None else ref()
+
     name = property(lambda self: self._name)
     trainable = property(lambda self: self._trainable)
     synchronization = property(lambda self: self._synchronization)

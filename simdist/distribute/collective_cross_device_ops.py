@@ -108,6 +108,7 @@ CROSS_DEVICE_OPS = {
 _SPARSE_WARNINGS = [0]   # how often the IndexedSlices all-reduce warned (TF: first 10)
 _MIXED_WARNINGS = [0]    # how often a batch_reduce to other destinations warned (the same)
 _TUNED = ("nccl", "NCCL", "AUTO")
+_KEPT = 64   # plans and packings kept per structure (a program has a few, not many)
 
 
 def choose_algorithm(implementation: str, nbytes: int, devices, topology=None) -> str:
@@ -169,7 +170,7 @@ def run_collective(collective, arrays, devices, algorithm: str, topology=None, e
                        machine.trace, start, params)
         plan = collectives.api.kept_plan(result)
         if key is not None and plan is not None:
-            bounded_memo.keep(kept, key, plan, 64)
+            bounded_memo.keep(kept, key, plan, _KEPT)
     end = start + collectives.api.planned_time(result)
     from simdist.distribute import faults  # with the first collective, as collectives
 
@@ -548,7 +549,7 @@ class CollectiveAllReduce(AllReduceCrossDeviceOps):
         found = [(members, _spans(values, members)) for pack in packs
                  for members in _split_by_dtype([order[k] for k in pack], values)]
         if key is not None:
-            bounded_memo.keep(kept, key, found, 64)
+            bounded_memo.keep(kept, key, found, _KEPT)
         return found
 
     def _batch_all_reduce_sparse(self, reduce_op, per_replica_values):

@@ -1,8 +1,16 @@
-"""Shared test set-up: hypothesis profiles (loaded once), a fresh simulated world per test,
-and pytest-timeout's timeout made one that ends a Hypothesis test (TestTimeout)."""
+"""Shared test set-up: bytecode shared by the session's processes (bytecode_cache),
+hypothesis profiles (loaded once), a fresh simulated world per test, and pytest-timeout's
+timeout made one that ends a Hypothesis test (TestTimeout)."""
 
 import os
 import signal
+
+from bytecode_cache import use_shared_cache
+
+# Before anything imports simdist: in an environment that writes no bytecode, the test
+# process and the Python processes its tests start (cluster workers, fresh interpreters)
+# share one compiled copy of each module instead of each compiling it from source.
+use_shared_cache()
 
 # One BLAS thread (set before NumPy loads its BLAS): simdist's replicas already run in
 # threads, and a many-threaded BLAS on a shared machine made small matmuls ~15x slower.

@@ -44,6 +44,7 @@ executed without a tape.
 from __future__ import annotations
 
 import functools
+import sys
 
 import numpy as np
 
@@ -152,11 +153,16 @@ def _reads(func_graph, graph):
     slots; the outputs and substituted arguments count too), or None where a tensor may
     be read otherwise (a node of another kind; a custom gradient, whose gradient function
     reads the execution's tensors by id)."""
-    from simdist.framework import custom_gradient, nest
+    from simdist.framework import nest
 
+    # Looked up, not imported: no node is a custom gradient's while custom_gradient is not
+    # loaded, and loading it (with function_library and its protos) costs a first plan.
+    # A node keeps the recorded op's own function (op_recording.recorded: __recorded_op__).
+    custom = sys.modules.get("simdist.framework.custom_gradient")
+    identity = object() if custom is None else custom._identity_n.__recorded_op__
     reads: dict = {}
     for node in graph.nodes:
-        if type(node) is not func_graph.Node or node.fn is custom_gradient._identity_n:
+        if type(node) is not func_graph.Node or node.fn is identity:
             return None
         for _, sid in node.slots:
             reads[sid] = reads.get(sid, 0) + 1

@@ -232,3 +232,44 @@ def test_a_section_keys_the_variables_it_reads_and_only_those():
             finally:
                 var._value = kept
         assert s.inputs(env, section) is not None
+
+
+def test_reads_looks_custom_gradient_up_without_loading_it(monkeypatch):
+    """section_plan._reads: with custom_gradient not loaded no node can be a custom
+    gradient's, so a plan's build neither loads it (nor function_library behind it) nor
+    counts differently; a graph with a custom gradient keeps every tensor (None)."""
+    import sys
+
+    from simdist.framework import custom_gradient, func_graph
+
+    @tf.custom_gradient
+    def doubled(x):
+        return x * 2.0, lambda dy: dy * 3.0
+
+    def graph_of(body):
+        f = tf.function(body)
+        f(tf.constant(np.ones((2, 2), np.float32)))
+        return f._traces[0].graph
+
+    def plain(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.sigmoid(x * x)
+        return tape.gradient(y, x)
+
+    def custom(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = doubled(x)
+        return tape.gradient(y, x)
+
+    graph = graph_of(plain)
+    loaded = section_plan._reads(func_graph, graph)
+    assert loaded   # counts, not None
+    assert section_plan._reads(func_graph, graph_of(custom)) is None
+    monkeypatch.delitem(sys.modules, custom_gradient.__name__)
+    assert section_plan._reads(func_graph, graph) == loaded
+    program = replica_programs.seed_like(rows=16, batch=8, steps=2)
+    tf.keras.utils.set_random_seed(5)
+    program()
+    assert custom_gradient.__name__ not in sys.modules

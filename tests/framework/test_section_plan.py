@@ -268,6 +268,7 @@ def test_reads_looks_custom_gradient_up_without_loading_it(monkeypatch):
     assert loaded   # counts, not None
     assert section_plan._reads(func_graph, graph_of(custom)) is None
     monkeypatch.delitem(sys.modules, custom_gradient.__name__)
+    monkeypatch.delattr(sys.modules["simdist.framework"], "custom_gradient")   # as unloaded
     assert section_plan._reads(func_graph, graph) == loaded
     program = replica_programs.seed_like(rows=16, batch=8, steps=2)
     tf.keras.utils.set_random_seed(5)

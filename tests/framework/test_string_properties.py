@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import simdist as tf
-from simdist.testing.strategies import string_lists
+from simdist.testing.strategies import string_lists, utf8_texts
 
 texts = string_lists()
 
@@ -27,7 +27,7 @@ def test_text_round_trips_as_utf8_bytes(values):
 
 
 @settings(max_examples=60, deadline=None)
-@given(texts, st.text(max_size=2))
+@given(texts, utf8_texts(max_size=2))
 def test_joins_agree_with_python(values, sep):
     t = tf.constant(values)
     joined = _utf8(sep).join(_utf8(v) for v in values)

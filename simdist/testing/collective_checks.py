@@ -148,13 +148,18 @@ _BY_COLLECTIVE = {"all_reduce": check_all_reduce, "reduce_scatter": check_reduce
 def _reduce_cases(ops, dtypes, max_replicas, special_values, min_dims=0):
     """(p, values, op) cases; PROD inputs are mapped to 1 + x/8 so products stay finite."""
     dtype_names = tuple(dtypes) if dtypes else sds.FLOAT_DTYPES + sds.INT_DTYPES
+    # Made once, not in every draw: hypothesis validates each new strategy object (most of
+    # a draw's time); a shared one draws the same choices.
+    counts, kinds, names = (sds.replica_counts(max_replicas), st.sampled_from(dtype_names),
+                            st.sampled_from(tuple(ops)))
+    shapes = sds.shapes(max_size=24).filter(lambda s: len(s) >= min_dims)
 
     @st.composite
     def cases(draw):
-        p = draw(sds.replica_counts(max_replicas))
-        dtype = draw(st.sampled_from(dtype_names))
-        op = draw(st.sampled_from(tuple(ops)))
-        shape = draw(sds.shapes(max_size=24).filter(lambda s: len(s) >= min_dims))
+        p = draw(counts)
+        dtype = draw(kinds)
+        op = draw(names)
+        shape = draw(shapes)
         special = special_values and str(op).upper() != "PROD" and draw(st.booleans())
         values = draw(sds.per_replica_arrays(p, dtype, shape=shape, special=special))
         if str(op).upper() == "PROD":

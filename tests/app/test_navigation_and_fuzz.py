@@ -4,14 +4,13 @@ import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from streamlit.testing.v1 import AppTest
 
 from simdist.viz.controls import PAGES
-from tests.app.helpers import APP, VIEWS, page
+from tests.app.helpers import APP, VIEWS, app_test, page
 
 
 def test_entry_point_lists_every_page():
-    at = AppTest.from_file(str(APP / "streamlit_app.py"), default_timeout=60).run()
+    at = app_test(APP / "streamlit_app.py").run()
     assert not at.exception
     for view in ("data_sharding", "loss_scaling", "scaling_explorer", "parameter_server",
                  "tf_function"):

@@ -127,14 +127,18 @@ def player(page: str, last: int, unit: str = "step", first: int = 0) -> int:
     return pos
 
 
-def keep_playing(page: str, last: int, delay: float = 0.6) -> None:
-    """At the end of a page run: advance one position and rerun while playing."""
+PLAY_DELAY = 0.6   # seconds each position stays on screen while playing
+
+
+def keep_playing(page: str, last: int, delay: float | None = None) -> None:
+    """At the end of a page run: advance one position and rerun while playing (after
+    ``delay`` seconds, PLAY_DELAY by default)."""
     k = _key(page, "playing")
     if not st.session_state.get(k, False):
         return
     if position(page, last) >= last:
         st.session_state[k] = False
         return
-    time.sleep(delay)
+    time.sleep(PLAY_DELAY if delay is None else delay)
     _move(page, 1, last)
     st.rerun()

@@ -142,13 +142,9 @@ def busy_figure(run: TrainingRun) -> go.Figure:
     return fig
 
 
-def scaling_runs(strategy: str, gpu: str, counts, per_replica_batch: int = 16,
-                 epochs: int = 1) -> list[TrainingRun]:
-    """One short training per GPU count (weak scaling: fixed per-replica batch)."""
-    return [train(strategy, n, gpu, epochs, per_replica_batch) for n in counts]
-
-
 def efficiency_figure(runs: list[TrainingRun]) -> go.Figure:
+    """Step time and efficiency of ``runs``: one training per GPU count with the same
+    per-replica batch and epochs (weak scaling), fewest GPUs first."""
     base = runs[0].step_time * runs[0].num_gpus / max(runs[0].num_gpus, 1)
     n = [r.num_gpus for r in runs]
     fig = go.Figure()

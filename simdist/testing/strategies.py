@@ -27,6 +27,8 @@ Requires hypothesis (``pip install simdist[test]``).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from hypothesis import strategies as st
 
@@ -131,8 +133,11 @@ def algorithm_params(algorithm, num_devices: int):
                                   for key, values in space.items()})
 
 
+@functools.lru_cache(maxsize=256, typed=True)
 def nonempty_shapes(min_rank: int = 1, max_rank: int = 3, max_dim: int = 3):
-    """Shapes of ``min_rank..max_rank`` axes, each of size ``1..max_dim``."""
+    """Shapes of ``min_rank..max_rank`` axes, each of size ``1..max_dim`` (one strategy
+    per arguments: hypothesis validates each new strategy object at its first draw, which
+    cost more than the draw where a test asked for one per example)."""
     return st.lists(st.integers(1, max_dim), min_size=min_rank, max_size=max_rank).map(tuple)
 
 
@@ -148,11 +153,18 @@ def broadcastable_shapes(draw, shape):
 def float_arrays(draw, shape, lo: float = -2.0, hi: float = 2.0, min_abs: float = 0.0):
     """A float64 array of ``shape`` in ``[lo, hi]``; with ``min_abs``, none nearer 0 than it."""
     n = int(np.prod(shape)) if shape else 1
-    vals = draw(st.lists(st.floats(lo, hi, allow_nan=False, width=64), min_size=n, max_size=n))
+    vals = draw(_float_lists(n, lo, hi))
     a = np.array(vals, dtype=np.float64).reshape(shape)
     if min_abs:
         a = np.where(np.abs(a) < min_abs, np.where(a < 0, -min_abs, min_abs), a)
     return a
+
+
+@functools.lru_cache(maxsize=256, typed=True)   # -2 and -2.0 stay apart, as given
+def _float_lists(n: int, lo: float, hi: float):
+    """``n`` floats in ``[lo, hi]``, no NaN: one strategy per arguments (see
+    ``nonempty_shapes``)."""
+    return st.lists(st.floats(lo, hi, allow_nan=False, width=64), min_size=n, max_size=n)
 
 
 @st.composite

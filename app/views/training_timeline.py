@@ -39,6 +39,32 @@ def get_scaling(strategy, gpu):
     return [get_run(strategy, k, gpu, 1) for k in (1, 2, 4, 8)]
 
 
+# Figures are drawn once per run (and window) and cached as well: plotly validates every
+# value it is given, and drawing them took most of a rerun that changed nothing (moving
+# the window, another page's visit). st.plotly_chart copies a figure, never changes it.
+def _window(run, span):
+    return run.sim_time * span[0] / 100, run.sim_time * max(span[1], span[0] + 1) / 100
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def get_figure(name, strategy, n, gpu, epochs, span=(0, 100)):
+    """``loss``, ``busy`` or (in the time window ``span``, % of the run) ``gantt``."""
+    run = get_run(strategy, n, gpu, epochs)
+    if name == "gantt":
+        return timeline.gantt_figure(run, _window(run, span))
+    return {"loss": timeline.loss_figure, "busy": timeline.busy_figure}[name](run)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def get_scaling_figure(strategy, gpu):
+    return timeline.efficiency_figure(get_scaling(strategy, gpu))
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def get_kind_figure():
+    return compute.kind_figure()
+
+
 run = get_run(strategy, n, gpu, epochs)
 st.session_state["timeline.run"] = run
 m = st.columns(2) + st.columns(2)      # two rows: "3.785 ms" not cut at 1024 px
@@ -61,17 +87,16 @@ st.markdown(f"**Launch-bound:** this tiny model's {ops} GPU ops per step each pa
             "time. The GPU kind shows only when compute dominates: see the chart at the end.")
 
 left, right = st.columns(2)
-left.plotly_chart(timeline.loss_figure(run), key="loss", width="stretch")
-right.plotly_chart(timeline.busy_figure(run), key="busy", width="stretch")
+left.plotly_chart(get_figure("loss", strategy, n, gpu, epochs), key="loss", width="stretch")
+right.plotly_chart(get_figure("busy", strategy, n, gpu, epochs), key="busy", width="stretch")
 span = st.slider("time window (% of the run)", 0, 100, (0, 100), key="timeline.window")
-window = (run.sim_time * span[0] / 100, run.sim_time * max(span[1], span[0] + 1) / 100)
-st.plotly_chart(timeline.gantt_figure(run, window), key="gantt", width="stretch")
+st.plotly_chart(get_figure("gantt", strategy, n, gpu, epochs, tuple(span)), key="gantt",
+                width="stretch")
 st.download_button("Download Chrome trace (open in Perfetto)", timeline.chrome_json(run),
                    file_name="simdist_trace.json", mime="application/json")
 if strategy != "OneDeviceStrategy":
-    st.plotly_chart(timeline.efficiency_figure(get_scaling(strategy, gpu)), key="efficiency",
-                    width="stretch")
-st.plotly_chart(compute.kind_figure(), key="kinds", width="stretch")
+    st.plotly_chart(get_scaling_figure(strategy, gpu), key="efficiency", width="stretch")
+st.plotly_chart(get_kind_figure(), key="kinds", width="stretch")
 speedup = (compute.layer_step_time("V100", 16384, 64)
            / compute.layer_step_time("H100", 16384, 64))
 st.caption("Priced by the same cost model as the runs above (launch + max(FLOPs / FLOP/s, "

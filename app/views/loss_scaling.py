@@ -31,6 +31,24 @@ def get_mp_run(steps, scale, growth, seed):
     return mixed_precision.run_loss_scaling(steps, 2.0 ** scale, growth, seed=seed)
 
 
+# The figures are cached with what they draw: plotly validates every value it is given, and
+# drawing them took most of a rerun (a player step redraws only the mixed-precision tab's
+# two). st.plotly_chart copies a figure, never changes it.
+@st.cache_resource(max_entries=32, show_spinner=False)
+def get_comparison(rep, gb, seed):
+    """compare_losses and its figures: the loss parts, the gradients, per example."""
+    comp = loss.compare_losses(rep, gb, seed=seed)
+    return comp, (figs.parts_figure(comp), figs.gradient_figure(comp),
+                  figs.per_example_figure(comp))
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def get_mp_figures(steps, scale, growth, seed, pos):
+    """The run's loss scales up to training step ``pos`` and that step's gradients."""
+    run = get_mp_run(steps, scale, growth, seed)
+    return mpfigs.scale_figure(run, pos + 1), mpfigs.gradient_figure(run[pos])
+
+
 def _plural(n, word):
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -48,7 +66,7 @@ with tab1:
 grad = tape.gradient(loss, w)
 strategy.reduce(tf.distribute.ReduceOp.SUM, strategy.run(step, ...), axis=None)""",
             language="python")
-    comp = loss.compare_losses(rep, gb, seed=seed)
+    comp, (parts, grads, per_example) = get_comparison(rep, gb, seed)
     st.session_state["loss.result"] = comp
     sizes = [len(p) for p in comp.per_replica_losses]
     empty = figs.empty_replicas(comp)
@@ -61,9 +79,9 @@ strategy.reduce(tf.distribute.ReduceOp.SUM, strategy.run(step, ...), axis=None)"
                 None if math.isnan(ratio) else f"x{ratio:.2f} the true mean",
                 delta_color="off")
     left, right = st.columns(2)
-    left.plotly_chart(figs.parts_figure(comp), key="parts", width="stretch")
-    right.plotly_chart(figs.gradient_figure(comp), key="grads", width="stretch")
-    st.plotly_chart(figs.per_example_figure(comp), key="per_example", width="stretch")
+    left.plotly_chart(parts, key="parts", width="stretch")
+    right.plotly_chart(grads, key="grads", width="stretch")
+    st.plotly_chart(per_example, key="per_example", width="stretch")
     text = (f"TF splits the global batch of {gb} into per-replica batches of {sizes}. "
             f"compute_average_loss divides each replica's sum by {gb}, so the parts add up "
             "to the true mean")
@@ -128,8 +146,9 @@ with tab2:
         f"3. finite check: {'every gradient is finite' if s.finite else 'an inf was found'}\n"
         f"4. unscale: gradients / {mpfigs.pow2(s.scale)} -> |g| in {unscale}\n"
         f"5. decision: {decision}")
-    right.plotly_chart(mpfigs.scale_figure(run, pos + 1), key="mp_scale", width="stretch")
-    st.plotly_chart(mpfigs.gradient_figure(s), key="mp_grads", width="stretch")
+    scales, gradients = get_mp_figures(steps, scale, growth, mpseed, pos)
+    right.plotly_chart(scales, key="mp_scale", width="stretch")
+    st.plotly_chart(gradients, key="mp_grads", width="stretch")
 
 common.sync_url(PAGE, {"rep": rep, "gb": gb, "seed": seed, "scale": scale,
                        "growth": growth, "mpsteps": steps, "mpseed": mpseed, "step": pos})

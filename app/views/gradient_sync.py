@@ -38,6 +38,29 @@ def get_run(alg, n, topo, elements):
     return sync.run_sync(alg, n, topo, elements)
 
 
+# The figures are cached with what they draw: plotly validates every value it is given, and
+# drawing them was half of a rerun (a player step redraws only this position's).
+# st.plotly_chart copies a figure, never changes it.
+@st.cache_resource(max_entries=64, show_spinner=False)
+def get_figures(alg, n, topo, elements, pos, ch):
+    """Position ``pos``'s logical, physical and buffer views (channel ``ch``), its step
+    time and the steps so far."""
+    run = get_run(alg, n, topo, elements)
+    chans = logical.channels(run.schedule)
+    return (lfigs.logical_figure(run, pos, chans[ch]),
+            figs.topology_figure(run, pos, chans[ch] if len(chans) > 1 else None),
+            figs.buffer_figure(run, pos, chans[ch]), figs.step_time_figure(run, pos),
+            figs.steps_figure(run, pos))
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def get_ulp_figure(alg, alg2, n, topo, elements):
+    """ULPs between rank 0's results of the two algorithms, per element."""
+    va = get_run(alg, n, topo, elements).result.values[0].reshape(-1)
+    vb = get_run(alg2, n, topo, elements).result.values[0].reshape(-1)
+    return figs.ulp_figure(ulp.ulp_distance(va, vb))
+
+
 try:
     run = get_run(alg, n, topo, elements)
     run2 = get_run(alg2, n, topo, elements)
@@ -67,15 +90,16 @@ row[1].caption(
     + (f"{len(chans)} channels run at once, each on its own share of the chunks: the one "
        "chosen is in full colour, the others faded." if len(chans) > 1 else ""))
 # Side by side where the window is wide; at 1024 px the row wraps, one view above the other.
+logical_fig, topology_fig, buffer_fig, step_fig, steps_fig = get_figures(
+    alg, n, topo, elements, pos, ch)
 with st.container(horizontal=True):
-    st.plotly_chart(lfigs.logical_figure(run, pos, channel), key="logical", width=460)
-    st.plotly_chart(figs.topology_figure(run, pos, channel if len(chans) > 1 else None),
-                    key="topology", width="stretch")
-st.plotly_chart(figs.buffer_figure(run, pos, channel), key="buffers", width="stretch")
+    st.plotly_chart(logical_fig, key="logical", width=460)
+    st.plotly_chart(topology_fig, key="topology", width="stretch")
+st.plotly_chart(buffer_fig, key="buffers", width="stretch")
 
 left, right = st.columns([2, 3])
-left.plotly_chart(figs.step_time_figure(run, pos), key="step_time", width="stretch")
-right.plotly_chart(figs.steps_figure(run, pos), key="steps", width="stretch")
+left.plotly_chart(step_fig, key="step_time", width="stretch")
+right.plotly_chart(steps_fig, key="steps", width="stretch")
 
 t = figs.totals(run)
 m = st.columns(3) + st.columns(3)      # two rows: readable at 1024 px
@@ -115,7 +139,7 @@ st.caption("**ULP** (unit in the last place) is the gap between a float32 and th
            "large count of ULPs on an element whose sum cancelled to almost zero is still a "
            "tiny absolute difference.")
 d = ulp.ulp_distance(va, vb)
-st.plotly_chart(figs.ulp_figure(d), key="ulp", width="stretch")
+st.plotly_chart(get_ulp_figure(alg, alg2, n, topo, elements), key="ulp", width="stretch")
 worst = int(np.argmax(d))
 st.code(f"x[{worst}]: {alg} = {va[worst]!r} ({va[worst:worst + 1].view(np.uint32)[0]:#010x})\n"
         f"x[{worst}]: {alg2} = {vb[worst]!r} ({vb[worst:worst + 1].view(np.uint32)[0]:#010x})")

@@ -139,7 +139,8 @@ def _tab(browser):
 
 @pytest.fixture
 def screen(_tab, browser, server):
-    """A page at a real screen size, 1024x768 first: what a person sees without scrolling is
+    """A page at a real screen size, 1024x768 unless the test loads a bare link at 1920x1080
+    first (``open_page(..., WIDE)``, for reads_cleanly): what a person sees without scrolling is
     what these tests assert on; ``screen.size`` names it for shots. ``resize(screen, WIDE)``
     shows the same page at 1920x1080 without loading it again (a page load is most of a
     browser test's time). Tests that click through a page do it at 1024x768, where pages wrap

@@ -11,12 +11,13 @@ from tests.browser.browser_helpers import (
     shot,
     visible,
 )
+from tests.browser.conftest import WIDE
 
 
 def test_direct_link_killed_worker_and_straggler(server, screen):
     """The bare link (its defaults: worker 1 of 3 killed as step 4 begins) reads cleanly and
     shows the error and the fault in the trace; then a straggler."""
-    open_page(screen, f"{server}/cluster_faults", 2)
+    open_page(screen, f"{server}/cluster_faults", 2, WIDE)
     reads_cleanly(screen, "cluster_faults", "Cluster faults")
     assert visible(screen, "UnavailableError")
     assert visible(screen, "restart the whole cluster")

@@ -13,6 +13,7 @@ from tests.browser.browser_helpers import (
     visible,
     wait_text,
 )
+from tests.browser.conftest import WIDE
 
 
 def _scrub_value(tab, want):
@@ -32,7 +33,7 @@ def _first_title(tab):
 def test_direct_link_scrub_and_text_count_alike(server, screen):
     """The bare link (10 elements, global batch 4, 3 replicas) reads cleanly; at 1024x768 the
     first chart, the text and the scrub slider all say step 1, then step 2 after next."""
-    open_page(screen, f"{server}/data_sharding", 3)
+    open_page(screen, f"{server}/data_sharding", 3, WIDE)
     reads_cleanly(screen, "data_sharding",
                   "Data sharding: global batches into per-replica batches")
     assert "Step 1 of 3" in _first_title(screen)

@@ -21,6 +21,7 @@ from tests.browser.browser_helpers import (
     shot,
     visible,
 )
+from tests.browser.conftest import WIDE
 
 
 def _overlaps(chart) -> list:
@@ -90,7 +91,7 @@ def test_direct_link_values_and_player(server, screen):
     step; then at 1024x768: play moves on by itself to the last step and stops there, play
     again and pause stops it short of the end, and the URL keeps the step; from the first
     step again, next shows step 1's arrows and the values it changed, next again step 2."""
-    open_page(screen, f"{server}/gradient_sync", 6)
+    open_page(screen, f"{server}/gradient_sync", 6, WIDE)
     assert "before the first step" in _title(screen)
     reads_cleanly(screen, "gradient_sync", "Gradient sync: all-reduce step by step")
     shot(screen, "1_sync_step0")

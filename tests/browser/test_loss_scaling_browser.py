@@ -13,6 +13,7 @@ from tests.browser.browser_helpers import (
     visible,
     wait_text,
 )
+from tests.browser.conftest import WIDE
 
 
 def test_empty_replicas_read_nan_and_empty(server, screen):
@@ -33,7 +34,7 @@ def test_empty_replicas_read_nan_and_empty(server, screen):
 def test_direct_link_and_mixed_precision_player(server, screen):
     """The bare link (40 training steps) reads cleanly; its first step's float16 gradients,
     next, then a direct link to the first outlier step of a 20-step run."""
-    open_page(screen, f"{server}/loss_scaling", 3)
+    open_page(screen, f"{server}/loss_scaling", 3, WIDE)
     reads_cleanly(screen, "loss_scaling", "Loss scaling")
     screen.get_by_role("tab", name="mixed precision").click()
     wait_text(screen, "Training step 1 of 40")

@@ -13,13 +13,14 @@ from tests.browser.browser_helpers import (
     visible,
     wait_text,
 )
+from tests.browser.conftest import WIDE
 
 
 def test_direct_link_timeline_straggler_and_failure(server, screen):
     """The bare link (3 workers, the last 3x slower, 2 parameter servers) reads cleanly and
     names the straggler; ticking the failure switch reruns it with worker 0 failing: the
     explanation, the timeline's legend and rows, the versions' legend."""
-    open_page(screen, f"{server}/parameter_server", 3)
+    open_page(screen, f"{server}/parameter_server", 3, WIDE)
     reads_cleanly(screen, "parameter_server", "Parameter servers: asynchronous training")
     assert visible(screen, "Worker 2 is 3x slower")
     screen.get_by_text("worker 0 fails mid-run (and recovers)").click()

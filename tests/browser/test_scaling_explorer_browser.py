@@ -12,6 +12,7 @@ from tests.browser.browser_helpers import (
     shot,
     visible,
 )
+from tests.browser.conftest import WIDE
 
 
 def _legend_colours(chart):
@@ -22,7 +23,7 @@ def _legend_colours(chart):
 def test_direct_link_colours_selection_and_crossover(server, screen):
     """The bare link (its defaults: every all-reduce on 8 GPUs of an NVSwitch) reads cleanly
     and draws one colour per algorithm; a selection keeps the colours; none says so."""
-    open_page(screen, f"{server}/scaling_explorer", 2)
+    open_page(screen, f"{server}/scaling_explorer", 2, WIDE)
     reads_cleanly(screen, "scaling_explorer", "Scaling explorer")
     chart = screen.locator(PLOT).first
     scroll_into_view(chart)

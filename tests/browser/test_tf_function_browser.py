@@ -13,6 +13,7 @@ from tests.browser.browser_helpers import (
     shot,
     visible,
 )
+from tests.browser.conftest import WIDE
 
 
 def _timeline(screen):
@@ -22,7 +23,7 @@ def _timeline(screen):
 def test_direct_link_print_once_and_an_edit_that_retraces(server, screen):
     """The bare link (print vs tf.print, 6 calls) reads cleanly at both sizes (its title,
     every chart); at 1024x768 print wrote once, tf.print every call; an edit retraces."""
-    open_page(screen, f"{server}/tf_function", 2)          # print vs tf.print, 6 calls
+    open_page(screen, f"{server}/tf_function", 2, WIDE)          # print vs tf.print, 6 calls
     reads_cleanly(screen, "tf_function", "tf.function tracing")
     shot(screen, "8_tracing_top")
     chart = _timeline(screen)

@@ -11,12 +11,13 @@ from tests.browser.browser_helpers import (
     shot,
     visible,
 )
+from tests.browser.conftest import WIDE
 
 
 def test_direct_link_steps_and_launch_bound_explained(server, screen):
     """The bare link (MirroredStrategy on 4 GPUs, 2 epochs) reads cleanly and explains its
     steps and why it is launch-bound; then OneDeviceStrategy's steps."""
-    open_page(screen, f"{server}/training_timeline", 5)
+    open_page(screen, f"{server}/training_timeline", 5, WIDE)
     reads_cleanly(screen, "training_timeline", "Training timeline")
     assert visible(screen, "256 examples make 4 steps per epoch")
     assert visible(screen, "Launch-bound:")

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -82,8 +84,12 @@ def server():
     port = _free_port()
     cmd = _command() + ["app", "--server.port", str(port), "--server.headless", "true",
                         "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    # Its output goes to a file: a pipe nobody reads while the tests run would stop the server
+    # once its log filled the pipe. Its own session: the end of the session stops its whole
+    # process group (simdist app execs the server in its pid; anything it starts goes too).
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
     try:
@@ -95,17 +101,29 @@ def server():
             except OSError:
                 pass
             if proc.poll() is not None or time.time() > deadline:
-                out = proc.stdout.read().decode(errors="replace") if proc.poll() is not None \
+                log.seek(0)
+                out = log.read().decode(errors="replace") if proc.poll() is not None \
                     else "(still running)"
                 pytest.fail(f"simdist app did not become healthy: {' '.join(cmd)}\n{out}")
             time.sleep(0.3)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        _stop_group(proc)
+        log.close()
+
+
+def _stop_group(proc) -> None:
+    """Stop the server's whole process group: SIGTERM, then SIGKILL what is left."""
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(10)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        pass
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)   # whatever is still in the group
+    except ProcessLookupError:
+        pass
+    proc.wait(10)
 
 
 @pytest.fixture(scope="session")

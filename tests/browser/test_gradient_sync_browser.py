@@ -59,19 +59,31 @@ def _step_of(title) -> int:
     return int(found[1]) if found else 0
 
 
+# Click the pause button where it is now (the button's own click: React's handler, as a
+# person's click); true once clicked.
+_CLICK_PAUSE = """() => {
+  const pause = [...document.querySelectorAll('button')].find(
+      b => b.innerText.trim() === '■ pause' && !b.disabled);
+  if (!pause) return false;
+  pause.click();
+  return true;
+}"""
+
+
 def _paused_before_the_end(tab, last=6, tries=3):
     """Play again (from the first step), pause at once: the player stops short of the end
     and stays there. The animation moves a step every 0.6 s, so on a loaded machine the end
-    can come before the pause lands: then try again, ``tries`` times in all. The pause is a
-    real mouse click without Playwright's wait for a still button (``force``): each step
-    re-renders the page, and under load the button never stood still long enough for that
-    wait, so the click came only after the end."""
+    can come before the pause lands: then try again, ``tries`` times in all. The pause is
+    clicked inside the page the moment the button is there (a poll every animation frame):
+    each step re-renders the page, and under load a mouse click, which Playwright aims from
+    outside at where the button was, missed the re-rendered button until the run had ended
+    (CI-like runs failed all three tries)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     for _ in range(tries):
         click(tab, "▶ play")
         try:
-            tab.get_by_role("button", name="■ pause").first.click(timeout=10_000, force=True)
+            tab.wait_for_function(_CLICK_PAUSE, timeout=10_000, polling="raf")
         except PlaywrightTimeout:                        # the run ended first
             continue
         tab.get_by_role("button", name="▶ play").wait_for(timeout=30_000)

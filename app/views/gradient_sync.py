@@ -54,11 +54,12 @@ def get_figures(alg, n, topo, elements, pos, ch):
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def get_ulp_figure(alg, alg2, n, topo, elements):
-    """ULPs between rank 0's results of the two algorithms, per element."""
+def get_ulps(alg, alg2, n, topo, elements):
+    """ULPs between rank 0's results of the two algorithms, per element, and their figure."""
     va = get_run(alg, n, topo, elements).result.values[0].reshape(-1)
     vb = get_run(alg2, n, topo, elements).result.values[0].reshape(-1)
-    return figs.ulp_figure(ulp.ulp_distance(va, vb))
+    d = ulp.ulp_distance(va, vb)
+    return d, figs.ulp_figure(d)
 
 
 try:
@@ -138,8 +139,8 @@ st.caption("**ULP** (unit in the last place) is the gap between a float32 and th
            "same numbers, only in another order, so every difference here is rounding; a "
            "large count of ULPs on an element whose sum cancelled to almost zero is still a "
            "tiny absolute difference.")
-d = ulp.ulp_distance(va, vb)
-st.plotly_chart(get_ulp_figure(alg, alg2, n, topo, elements), key="ulp", width="stretch")
+d, ulp_fig = get_ulps(alg, alg2, n, topo, elements)
+st.plotly_chart(ulp_fig, key="ulp", width="stretch")
 worst = int(np.argmax(d))
 st.code(f"x[{worst}]: {alg} = {va[worst]!r} ({va[worst:worst + 1].view(np.uint32)[0]:#010x})\n"
         f"x[{worst}]: {alg2} = {vb[worst]!r} ({vb[worst:worst + 1].view(np.uint32)[0]:#010x})")

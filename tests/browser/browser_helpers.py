@@ -27,9 +27,7 @@ def open_page(tab, url, charts, size=PROJECTOR):
     loaded at 1920x1080 (``WIDE``) for reads_cleanly, which checks it there first and then
     resized to 1024x768, where the test goes on: one resize instead of two."""
     if tab.size != size:
-        w, h = SIZES[size]
-        tab.set_viewport_size({"width": w, "height": h})
-        tab.size = size
+        _set_size(tab, size)
     tab.goto(url)
     # polled by a timer: on a loaded machine animation-frame polling of a tall page missed
     # charts that were there
@@ -113,10 +111,15 @@ def resize(tab, size):
     """Show the page at another screen size without loading it again, as a person widening
     the window sees it: Streamlit's columns wrap by CSS and its charts follow their
     container, so once every chart has re-laid out the page is what a fresh load shows."""
+    _set_size(tab, size)
+    tab.wait_for_function(_SETTLED, timeout=30_000, polling=150)
+
+
+def _set_size(tab, size):
+    """The tab's viewport at screen ``size`` (``tab.size`` names it)."""
     w, h = SIZES[size]
     tab.set_viewport_size({"width": w, "height": h})
     tab.size = size
-    tab.wait_for_function(_SETTLED, timeout=30_000, polling=150)
 
 
 def each_size(tab):

@@ -10,7 +10,9 @@ Glossary:
                   suite (pytest runs tests on one core; CI's machine has two) instead of
                   inside that one test.
   finish       -- the child's output and return code, waiting until ``TIMEOUT`` seconds
-                  after it started; on timeout its process group is killed.
+                  after it started; on timeout its process group is killed. The output
+                  goes to a temporary file, not a pipe: nobody reads it until the test
+                  runs, and a full pipe would stop the child.
   stop         -- kill the child's process group if it still runs (the session's end).
 """
 
@@ -20,6 +22,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -43,11 +46,12 @@ def start() -> None:
         return
     env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}
     env["SIMDIST_BACKEND"] = "array_api_strict"
+    log = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
     proc = subprocess.Popen([sys.executable, "-m", "pytest", "-m", "array_api",
                              "-p", "no:cacheprovider", "-x", *strict_files()], cwd=ROOT,
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, start_new_session=True)
-    _child.update(proc=proc, started=time.monotonic())
+                            env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    _child.update(proc=proc, log=log, started=time.monotonic())
 
 
 def finish() -> tuple[int | None, str]:
@@ -56,12 +60,17 @@ def finish() -> tuple[int | None, str]:
     proc = _child["proc"]
     left = max(1.0, TIMEOUT - (time.monotonic() - _child["started"]))
     try:
-        out, _ = proc.communicate(timeout=left)
+        proc.wait(timeout=left)
     except subprocess.TimeoutExpired:
         stop()
-        out, _ = proc.communicate()
-        return None, out
-    return proc.returncode, out
+        return None, _output()
+    return proc.returncode, _output()
+
+
+def _output() -> str:
+    log = _child["log"]
+    log.seek(0)
+    return log.read()
 
 
 def stop() -> None:

@@ -81,8 +81,9 @@ def _var_key(variables) -> list:
             for v in variables]
 
 
-def capture(node, env, fixed_device: bool):
-    """Run the call ``node`` once, captured: its _Call, or None."""
+def capture(node, env, fixed_device: bool, like=None):
+    """Run the call ``node`` once, captured: its _Call, or None; ``like``: the _Call this
+    capture may confirm (op_capture: its kernels)."""
     env_ids = {id(v): k for k, v in env.items() if type(v) is Tensor}
     tags = [(v, getattr(v, "_teach_tag", None)) for v in env.values() if type(v) is Tensor]
     stack = list(tape_lib.stack())
@@ -118,7 +119,7 @@ def capture(node, env, fixed_device: bool):
         for rec in t.records[n:]:
             held.update(id(x) for x in rec.inputs)
             held.update(id(x) for x in rec.outputs)
-    program = cap.compile(where, results, held)
+    program = cap.compile(where, results, held, None if like is None else like.program)
     if program is None:
         return None
     if writes and any(c.flags.writeable for c in program.consts):

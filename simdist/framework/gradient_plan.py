@@ -91,8 +91,9 @@ def _plain(out_grads) -> bool:
 class _SweepCapture:
     """backprop's sweep, captured: the hook backprop calls instead of _backprop."""
 
-    def __init__(self, fixed_device: bool):
+    def __init__(self, fixed_device: bool, like=None):
         self.fixed_device = fixed_device
+        self.like = like   # the program this capture may confirm (op_capture: its kernels)
         self.program = None
         self.refused = None
 
@@ -107,7 +108,7 @@ class _SweepCapture:
         ids = {getattr(o, "_id", None): k for k, o in enumerate(objs)}
         if not all(k in ids for k in grads):
             cap.refuse("a gradient of a tensor outside the records")
-        program = cap.compile(where, list(grads.values()))
+        program = cap.compile(where, list(grads.values()), like=self.like)
         self.refused = cap.refused
         if program is not None:
             self.program = _Sweep(program, key, [ids.get(k) for k in grads])
@@ -134,9 +135,10 @@ class _Sweep:
 
 
 # --- the graph node ----------------------------------------------------------------------
-def capture(node, env, fixed_device: bool):
-    """Run the gradient ``node`` once, capturing its sweep: its program, or None."""
-    cap = _SweepCapture(fixed_device)
+def capture(node, env, fixed_device: bool, like=None):
+    """Run the gradient ``node`` once, capturing its sweep: its program, or None;
+    ``like``: the _Sweep this capture may confirm (op_capture: its kernels)."""
+    cap = _SweepCapture(fixed_device, None if like is None else like.program)
     with backprop.sweep_scope(cap):
         node.run(env)
     return cap.program

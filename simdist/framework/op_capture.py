@@ -21,6 +21,11 @@ Glossary:
                any other tensor still alive after the run is refused (it went elsewhere).
   same_as   -- a program is used only after a second capture gave the same one, constants
                included: a value computed from data without an op would differ.
+  like      -- the program a confirming capture is compiled against (``compile(like=)``):
+               an op of the same type and attributes on inputs and an output of the same
+               shapes and dtypes at the same place takes that program's kernel, verified
+               at the first capture, instead of verifying it again (a kernel depends on
+               those only: ``kernels``' builders).
 
 Used by gradient_plan (a tape's backward sweep) and call_plan (a whole library call).
 
@@ -146,14 +151,15 @@ class Capture:
                     seen.setdefault(ref, len(seen))
         return list(seen)
 
-    def compile(self, where: dict, results, held=frozenset()):
+    def compile(self, where: dict, results, held=frozenset(), like=None):
         """The program of this capture, or None (``refused`` says why). ``where``: id of
         an input tensor -> its index in the replay's ``objs``; ``results``: the tensors
-        the run handed on, in order; ``held``: ids of tensors tapes hold (may outlive)."""
+        the run handed on, in order; ``held``: ids of tensors tapes hold (may outlive);
+        ``like``: the Program of the capture this one may confirm (its kernels)."""
         self.open = False
         if self.refused is None:
             try:
-                return Program(self, where, results, held)
+                return Program(self, where, results, held, like)
             except Refused as e:
                 self.refuse(str(e))
         return None
@@ -259,7 +265,7 @@ _one_at_a_time = threading.Lock()   # captures patch the classes: one thread at 
 class Program:
     """A capture compiled (see the module docstring)."""
 
-    def __init__(self, cap: Capture, where: dict, results, held):
+    def __init__(self, cap: Capture, where: dict, results, held, like=None):
         base = len(where)
         made = cap.made
         n = len(made)
@@ -269,10 +275,13 @@ class Program:
         for i, at in cap.deaths.items():
             drops[at].append(base + i)
         self.steps, self.consts = [], []
+        # per tensor made: (op type, attributes, shapes and dtypes, kernel) of an op's
+        self.kernels: list = []
         peak: dict = {}
         use: dict = {}
+        known = like.kernels if like is not None else ()
         with kernels.silenced():   # once for every kernel verified below
-            self._compile(made, drops, base, where, cap.fixed_device, peak, use)
+            self._compile(made, drops, base, where, cap.fixed_device, peak, use, known)
         if cap.writes:
             self.steps = _with_writes(self.steps, cap.writes, where, base)
         self.peak = list(peak.items())
@@ -318,8 +327,10 @@ class Program:
         """The program's steps as a gathered run, or None (byte counts not known)."""
         return None if self._charges is None else _gathered(self.steps, self._charges[1])
 
-    def _compile(self, made, drops, base, where, fixed, peak, use) -> None:
-        """The steps of ``made``, in order (see ``__init__``)."""
+    def _compile(self, made, drops, base, where, fixed, peak, use, known) -> None:
+        """The steps of ``made``, in order (see ``__init__``); ``known``: the kernels of
+        the program this capture may confirm."""
+        record = self.kernels.append
         for i, (_tid, dev, nbytes, op, value, read) in enumerate(made):
             use[dev] = use.get(dev, 0) + nbytes
             if use[dev] > peak.get(dev, 0):
@@ -331,14 +342,18 @@ class Program:
                 if where.get(id(read)) is None:
                     raise Refused("a read of a variable that is not an input")
                 self.steps.append(_ReadStep(where[id(read)], dev, base + i, drops[i + 1]))
+                record(None)
             elif op is None:
                 if type(value) is not np.ndarray:
                     raise Refused("a constant that is not a NumPy array")
                 self.consts.append(value)
                 self.steps.append(_ConstStep(value, dev, base + i, drops[i + 1]))
+                record(None)
             else:
-                self.steps.append(_op_step(op, value, base + i, drops[i + 1], base, where,
-                                           fixed))
+                step, kernel = _op_step(op, value, base + i, drops[i + 1], base, where, fixed,
+                                        known[i] if i < len(known) else None)
+                self.steps.append(step)
+                record(kernel)
             made[i][4] = None
 
     def signature(self) -> tuple:
@@ -381,8 +396,10 @@ class Program:
         return slots
 
 
-def _op_step(op, value, slot, drops, base, where, fixed):
-    """An op's step (its kernel verified quietly: the caller is under kernels.silenced)."""
+def _op_step(op, value, slot, drops, base, where, fixed, known):
+    """An op's step and its entry of ``Program.kernels``: its kernel ``known``'s (the same
+    op on arrays like these: see ``like``), else verified quietly (the caller is under
+    kernels.silenced)."""
     op_type, attrs, flops, dev, sources, values, first = op
     ins = []
     for kind, ref in sources:
@@ -390,15 +407,38 @@ def _op_step(op, value, slot, drops, base, where, fixed):
         if s is None:
             raise Refused(f"{op_type}: an input from outside the run")
         ins.append(s)
-    kernel = kernels.verified(op_type, attrs, values, value, quiet=True)
+    shapes = _shapes(values, value)
+    if known is not None and known[0] == op_type and known[2] == shapes and \
+            shapes is not None and _same_attrs(known[1], attrs):
+        kernel = known[3]
+    else:
+        kernel = kernels.verified(op_type, attrs, values, value, quiet=True)
     if kernel is None:
         raise Refused(f"{op_type}: no kernel")
     if not fixed and first is not dev:   # placement follows the first input
         raise Refused(f"{op_type}: placed apart from its first input")
     size = value.size if flops is None else flops
     low = execute.low_precision(value.dtype)
-    return _OpStep(op_type, kernel, ins, attrs, size, low, slot, drops,
-                   dev if fixed else None)
+    return (_OpStep(op_type, kernel, ins, attrs, size, low, slot, drops, dev if fixed else None),
+            (op_type, attrs, shapes, kernel))
+
+
+def _shapes(values, value):
+    """The (shape, dtype) of an op's input arrays and its output, or None (not arrays)."""
+    arrays = (*values, value)
+    if any(type(a) is not np.ndarray for a in arrays):
+        return None
+    return tuple((a.shape, a.dtype) for a in arrays)
+
+
+def _same_attrs(a, b) -> bool:
+    """Whether two ops' attributes are equal (False where NumPy cannot compare them)."""
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - attributes NumPy cannot compare: verify again
+        return False
 
 
 class _ConstStep:
@@ -775,7 +815,9 @@ class ConfirmingStep:
     one's program (``same_as``); then ``replay``s it. Subclasses give ``capture(env)``
     (run the node once, captured: its program or None) and ``replay(env, program)``.
     A step made with the program ``LATER`` (the plan's build ran its node inside a
-    section's capture) takes its first capture at its first run."""
+    section's capture) takes its first capture at its first run. A later capture is
+    compiled ``like`` the candidate (``capture(node, env, fixed_device, like)``: the
+    candidate, whose ``program`` has the kernels)."""
 
     def __init__(self, node, program, fixed_device: bool):
         self.node = node
@@ -793,7 +835,8 @@ class ConfirmingStep:
             return self.replay(env, self.program)
         if self.candidate is None:
             return self.node.run(env)
-        again = self.capture(self.node, env, self.fixed_device)
+        like = None if self.candidate is LATER else self.candidate
+        again = self.capture(self.node, env, self.fixed_device, like)
         if self.candidate is LATER:
             self.candidate = again   # None: the node's own code from now on
             return None

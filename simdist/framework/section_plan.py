@@ -270,7 +270,7 @@ class SectionStep:
                     node.run(env)
                 except errors.OpError as e:
                     raise at_step(e, node) from None
-        self.take(watched.section(env))
+        self.take(watched.section(env, self.candidate or None))
 
     def take(self, got, counted: bool = True) -> None:
         """A capture's _Section (or None): the candidate, or the program if it confirms
@@ -344,7 +344,9 @@ class Watched:
             self.cap.refuse("two variables share an array")
         self.hooks = self.cap.watching()
 
-    def section(self, env):
+    def section(self, env, like=None):
+        """The run's _Section, or None; ``like``: the _Section it may confirm (op_capture:
+        its kernels)."""
         cap, env_ids, variables = self.cap, self.env_ids, self.variables
         if tape_lib._tapes.items:
             cap.refuse("a tape outlived the section")
@@ -362,7 +364,8 @@ class Watched:
                 env_keys.append(env_ids[oid])
         where = {id(env[k]): i for i, k in enumerate(env_keys)}
         where.update((id(var), len(env_keys) + j) for j, var in enumerate(variables))
-        program = cap.compile(where, results if cap.refused is None else ())
+        program = cap.compile(where, results if cap.refused is None else (),
+                              like=None if like is None else like.program)
         if program is not None and any(c.flags.writeable for c in program.consts):
             program = None   # a writable constant may be an unnamed variable's array
         return None if program is None else _Section(

@@ -12,7 +12,11 @@ Glossary:
   remembered -- a span (a plan's build) in which asking again about the same op (type and
               attributes) on the same input and output arrays gets the first answer: the
               build verifies a section's single-op nodes as their own kernel steps, then
-              every op of the section's capture, on the very arrays of the one run.
+              every op of the section's capture, on the very arrays of the one run. An op
+              of the same type and equal attributes on other arrays of the same shapes and
+              dtypes (another replica's) gets the kernel verified first (a builder's
+              kernel depends on those only); where that verification failed, it is
+              verified on its own arrays.
 
 Each kernel computes as the op's own code does (math_ops ``_binary`` / ``_unary``: under
 ``np.errstate(all="ignore")``, cast back to the first input's dtype; reductions through
@@ -34,7 +38,9 @@ import numpy as np
 from simdist.hardware import array_api
 
 _BUILDERS: dict = {}   # op type -> builder(attrs, values, out)
-_answers = threading.local()   # .memo: remembered()'s {ids: (attrs, out, values, kernel)}
+# remembered()'s answers: .memo {ids: (attrs, out, values, kernel)}; .alike {(op type,
+# shapes and dtypes): [(attrs, kernel verified)]}
+_answers = threading.local()
 
 
 def verified(op_type, attrs, values, out, quiet=False):
@@ -49,21 +55,48 @@ def verified(op_type, attrs, values, out, quiet=False):
     found = memo.get(key)
     if found is None:
         found = memo[key] = (attrs, out, tuple(values),
-                             _verified(op_type, attrs, values, out, quiet))
+                             _verified_alike(op_type, attrs, values, out, quiet))
     return found[3]
+
+
+def _verified_alike(op_type, attrs, values, out, quiet):
+    """``_verified``, or the kernel verified in this span for an op like it (see
+    ``remembered``)."""
+    shapes = [(v.shape, v.dtype) if type(v) is np.ndarray else None for v in values]
+    if type(out) is not np.ndarray or None in shapes:
+        return _verified(op_type, attrs, values, out, quiet)
+    seen = _answers.alike.setdefault((op_type, out.shape, out.dtype, *shapes), [])
+    for other, kernel in seen:
+        if same_attributes(other, attrs):
+            return kernel
+    kernel = _verified(op_type, attrs, values, out, quiet)
+    if kernel is not None:
+        seen.append((attrs, kernel))
+    return kernel
+
+
+def same_attributes(a, b) -> bool:
+    """Whether two ops' attributes are equal (False where NumPy cannot compare them)."""
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - attributes NumPy cannot compare: not known equal
+        return False
 
 
 @contextlib.contextmanager
 def remembered():
     """Within it (on this thread), ``verified`` answers a question it was asked before --
     the same op type and attributes object, the same input and output arrays -- as it did
-    then (see the module docstring)."""
-    saved = getattr(_answers, "memo", None)
-    _answers.memo = {}
+    then, and one about an op like one it verified with that kernel (see the module
+    docstring)."""
+    saved = getattr(_answers, "memo", None), getattr(_answers, "alike", None)
+    _answers.memo, _answers.alike = {}, {}
     try:
         yield
     finally:
-        _answers.memo = saved
+        _answers.memo, _answers.alike = saved
 
 
 def _verified(op_type, attrs, values, out, quiet):

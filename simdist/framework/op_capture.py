@@ -409,7 +409,7 @@ def _op_step(op, value, slot, drops, base, where, fixed, known):
         ins.append(s)
     shapes = _shapes(values, value)
     if known is not None and known[0] == op_type and known[2] == shapes and \
-            shapes is not None and _same_attrs(known[1], attrs):
+            shapes is not None and kernels.same_attributes(known[1], attrs):
         kernel = known[3]
     else:
         kernel = kernels.verified(op_type, attrs, values, value, quiet=True)
@@ -425,20 +425,12 @@ def _op_step(op, value, slot, drops, base, where, fixed, known):
 
 def _shapes(values, value):
     """The (shape, dtype) of an op's input arrays and its output, or None (not arrays)."""
-    arrays = (*values, value)
-    if any(type(a) is not np.ndarray for a in arrays):
-        return None
-    return tuple((a.shape, a.dtype) for a in arrays)
-
-
-def _same_attrs(a, b) -> bool:
-    """Whether two ops' attributes are equal (False where NumPy cannot compare them)."""
-    if a is b:
-        return True
-    try:
-        return bool(a == b)
-    except Exception:  # noqa: BLE001 - attributes NumPy cannot compare: verify again
-        return False
+    shapes = []
+    for a in (*values, value):
+        if type(a) is not np.ndarray:
+            return None
+        shapes.append((a.shape, a.dtype))
+    return tuple(shapes)
 
 
 class _ConstStep:

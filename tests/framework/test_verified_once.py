@@ -1,6 +1,8 @@
-"""A confirming capture compiled ``like`` the program it may confirm (op_capture): an op of
-the same type and attributes on arrays of the same shapes and dtypes takes that program's
-verified kernel; any other op's kernel is verified again; the programs replay alike."""
+"""A kernel verified once serves ops like it: a confirming capture compiled ``like`` the
+program it may confirm (op_capture), and an op asked about in a ``kernels.remembered`` span
+(a plan's build: every replica's section), take the kernel verified for an op of the same
+type and attributes on arrays of the same shapes and dtypes; any other op's kernel is
+verified on its own arrays; the programs replay alike."""
 
 import numpy as np
 import pytest
@@ -60,3 +62,37 @@ def test_other_attributes_or_shapes_verify_the_kernel_again():
     bigger, _ = _compile(lambda x, w: tf.matmul(x, w), [x4, w4], like=first)
     assert _ops(bigger)[0].kernel is not _ops(first)[0].kernel
     assert not bigger.same_as(first)
+
+
+def test_a_remembered_span_verifies_each_kind_of_op_once(monkeypatch):
+    kernels.ensure_installed()
+    runs = []
+    verify = kernels._verified
+    monkeypatch.setattr(kernels, "_verified", lambda *a: runs.append(a[0]) or verify(*a))
+    a, b, c = (np.random.default_rng(s).standard_normal((2, 3)).astype(np.float32)
+               for s in range(3))
+    attrs = {"transpose_a": False, "transpose_b": True}
+
+    def product(x, y, **kw):
+        return tf.matmul(x, y, **kw).numpy()
+
+    with kernels.remembered():
+        first = kernels.verified("MatMul", attrs, [a, b], product(a, b, transpose_b=True))
+        assert first is not None
+        assert kernels.verified("MatMul", dict(attrs), [c, a],
+                                product(c, a, transpose_b=True)) is first
+        assert runs == ["MatMul"]
+        # other attributes, another dtype: verified on their own arrays
+        plain = {"transpose_a": False, "transpose_b": False}
+        assert kernels.verified("MatMul", plain, [a, b.T.copy()],
+                                product(a, b.T.copy())) not in (None, first)
+        a64, b64 = a.astype(np.float64), b.astype(np.float64)
+        assert kernels.verified("MatMul", attrs, [a64, b64],
+                                product(a64, b64, transpose_b=True)) not in (None, first)
+        assert runs == ["MatMul"] * 3
+        # a kernel that failed its verification is not taken for the next op like it
+        assert kernels.verified("AddV2", {}, [a, b], a - b) is None
+        assert kernels.verified("AddV2", {}, [b, c], b + c) is not None
+        assert runs == ["MatMul"] * 3 + ["AddV2"] * 2
+    assert kernels.verified("MatMul", attrs, [c, a],
+                            product(c, a, transpose_b=True)) not in (None, first)   # span over

@@ -209,9 +209,7 @@ def _section_end(func_graph, nodes, kinds, i):
         if getattr(node.fn, "__tape_gradient__", False):
             if kind != "sweep" or not exits or not node.leaves or node.leaves[0] is not tape:
                 return None
-            names_tape = [n for j, n in enumerate(nodes) if not i <= j <= k and
-                          type(n) is func_graph.Node and any(x is tape for x in n.leaves)]
-            return None if names_tape else k
+            return None if _names_elsewhere(func_graph, nodes, tape, i, k) else k
         if kind == "read":
             if node.slots:   # the variable comes from the call's arguments
                 return None
@@ -220,6 +218,18 @@ def _section_end(func_graph, nodes, kinds, i):
             continue
         return None
     return None
+
+
+def _names_elsewhere(func_graph, nodes, tape, first, last) -> bool:
+    """Whether a node outside ``first``..``last`` has ``tape`` among its leaves (plain
+    loops: a build asks this of every section, over every node of the graph)."""
+    node_type = func_graph.Node
+    for j, n in enumerate(nodes):
+        if (j < first or j > last) and type(n) is node_type:
+            for x in n.leaves:
+                if x is tape:
+                    return True
+    return False
 
 
 class SectionStep:

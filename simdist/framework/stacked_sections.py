@@ -387,16 +387,23 @@ def _alike(programs, probes) -> bool:
                 [s for s, _ in p.tags] != [s for s, _ in first.tags] or \
                 len(p.raw.steps) != len(first.raw.steps) or len(p.steps) != len(first.steps):
             return False
+        if p is first:   # (a group has other members: each is compared with it)
+            continue
         for a, b, sa, sb in zip(first.raw.steps, p.raw.steps, first.steps, p.steps):
             if not _same_step(a, b, sa, sb):
                 return False
-    for slot in range(len(probes[0])):
-        arrays = [probe[slot] for probe in probes]
-        if arrays[0] is None:
+    arrays_ = (np.ndarray, np.generic)
+    for arrays in zip(*probes):   # each slot's (plain loops: a group's every slot)
+        first_array = arrays[0]
+        if first_array is None:
             continue
-        if any(not isinstance(a, (np.ndarray, np.generic)) or a.size == 0 or
-               a.shape != arrays[0].shape or a.dtype != arrays[0].dtype for a in arrays):
+        if not isinstance(first_array, arrays_):
             return False
+        shape, dtype = first_array.shape, first_array.dtype
+        for a in arrays:
+            if not isinstance(a, arrays_) or a.size == 0 or a.shape != shape or \
+                    a.dtype != dtype:
+                return False
     return True
 
 

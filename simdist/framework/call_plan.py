@@ -84,8 +84,7 @@ def _var_key(variables) -> list:
 def capture(node, env, fixed_device: bool, like=None):
     """Run the call ``node`` once, captured: its _Call, or None; ``like``: the _Call this
     capture may confirm (op_capture: its kernels)."""
-    env_ids = {id(v): k for k, v in env.items() if type(v) is Tensor}
-    tags = [(v, getattr(v, "_teach_tag", None)) for v in env.values() if type(v) is Tensor]
+    env_ids, tags = op_capture.given(env)
     stack = list(tape_lib.stack())
     before = [len(t.records) for t in stack]
     writes = node.fn in _WRITING
@@ -94,7 +93,7 @@ def capture(node, env, fixed_device: bool, like=None):
         node.run(env)
     if list(tape_lib.stack()) != stack:
         cap.refuse("the call entered or left a tape")
-    if any(getattr(v, "_teach_tag", None) != tag for v, tag in tags):
+    if op_capture.retagged(tags):
         cap.refuse("the call tagged a tensor it was given")
     out_ids = [sid for _, sid in node.out_slots]
     results = [env[sid] for sid in out_ids]

@@ -91,13 +91,14 @@ class Capture:
 
     # --- what the hooks report (this thread only) ---------------------------------------
     def made_tensor(self, t) -> None:
-        i = len(self.made)
-        self.made.append([id(t), t._device, t._nbytes, None, t._value,
-                          self.variables.get(id(t._value)) if self.variables else None])
+        made, value = self.made, t._value
+        i = len(made)
+        made.append([id(t), t._device, t._nbytes, None, value,
+                     self.variables.get(id(value)) if self.variables else None])
         self.live[id(t)] = i
-        self.refs.append(weakref.ref(t, lambda _r, i=i: self.died(i)))
+        self.refs.append(weakref.ref(t, functools.partial(self.died, i)))
 
-    def died(self, i) -> None:
+    def died(self, i, _ref=None) -> None:
         if self.open:
             self.deaths[i] = len(self.made)
             self.live.pop(self.made[i][0], None)
@@ -125,20 +126,20 @@ class Capture:
             self.refuse(f"Python read a tensor's value ({how})")
 
     def op(self, op_type, inputs, out, attrs, flops, dev) -> None:
-        if threading.get_ident() != self.thread:
+        if _get_ident() != self.thread:
             return
-        i = self.live.get(id(out), -1) if type(out) is Tensor else -1
-        if i != len(self.made) - 1 or self.made[i][3] is not None:
+        live, made = self.live, self.made
+        i = live.get(id(out), -1) if type(out) is Tensor else -1
+        if i != len(made) - 1 or made[i][3] is not None:
             return self.refuse(f"{op_type}: an output that is not the last tensor made")
         ins = []   # where each input comes from; no reference (it would outlive its death)
         for x in inputs:
             if type(x) is not Tensor:
                 return self.refuse(f"{op_type}: an input that is not a tensor")
-            j = self.live.get(id(x))
+            j = live.get(id(x))
             ins.append(("made", j) if j is not None else ("object", id(x)))
         first = inputs[0]._device if inputs else None
-        self.made[i][3] = (op_type, attrs, flops, dev, ins, [x._value for x in inputs],
-                           first)
+        made[i][3] = (op_type, attrs, flops, dev, ins, [x._value for x in inputs], first)
 
     # --- after the run ------------------------------------------------------------------
     def object_ids(self) -> list:
@@ -165,6 +166,25 @@ class Capture:
         return None
 
 
+def given(env):
+    """The execution's tensors a run is given: ({id: key in ``env``}, [(tensor, its
+    teaching tag)]) -- what ``retagged`` compares after the run."""
+    ids, tags = {}, []
+    for key, v in env.items():
+        if type(v) is Tensor:
+            ids[id(v)] = key
+            tags.append((v, getattr(v, "_teach_tag", None)))
+    return ids, tags
+
+
+def retagged(tags) -> bool:
+    """Whether the run changed the teaching tag of a tensor it was given (``given``)."""
+    for v, tag in tags:
+        if getattr(v, "_teach_tag", None) != tag:
+            return True
+    return False
+
+
 class _Hooks:
     """Watch this thread's tensors, ops, frees and reads, and anything else that charges
     (on the classes, only while a capture runs)."""
@@ -186,15 +206,15 @@ class _Hooks:
         names = [(Tensor, "__init__"), (Device, "free")] + list(_FOREIGN) + \
             [(Tensor, name) for name in _READS]
         self.saved = [(owner, name, owner.__dict__[name]) for owner, name in names]
-        init, free = Tensor.__init__, Device.free
+        init, free, made_tensor = Tensor.__init__, Device.free, cap.made_tensor
 
         def made(t, value, device):
             init(t, value, device)
-            if threading.get_ident() == thread:
-                cap.made_tensor(t)
+            if _get_ident() == thread:
+                made_tensor(t)
 
         def freed(dev, nbytes):
-            if nbytes and threading.get_ident() == thread:   # (a free of nothing: no effect)
+            if nbytes and _get_ident() == thread:   # (a free of nothing: no effect)
                 cap.frees += 1
             return free(dev, nbytes)
 
@@ -260,6 +280,7 @@ class _Hooks:
 
 
 _one_at_a_time = threading.Lock()   # captures patch the classes: one thread at a time
+_get_ident = threading.get_ident   # (the hooks ask it at every tensor and op)
 
 
 class Program:

@@ -346,9 +346,7 @@ class Watched:
     def __init__(self, nodes, fixed, env):
         self.nodes = nodes
         self.variables = _variables(nodes)
-        self.env_ids = {id(v): k for k, v in env.items() if type(v) is Tensor}
-        self.tags = [(v, getattr(v, "_teach_tag", None)) for v in env.values()
-                     if type(v) is Tensor]
+        self.env_ids, self.tags = op_capture.given(env)
         self.cap = op_capture.Capture(fixed, self.variables)
         if len(self.cap.variables) != len(self.variables):
             self.cap.refuse("two variables share an array")
@@ -360,7 +358,7 @@ class Watched:
         cap, env_ids, variables = self.cap, self.env_ids, self.variables
         if tape_lib._tapes.items:
             cap.refuse("a tape outlived the section")
-        if any(getattr(v, "_teach_tag", None) != tag for v, tag in self.tags):
+        if op_capture.retagged(self.tags):
             cap.refuse("the section tagged a tensor it was given")
         results = [env.get(sid) for sid in _outputs(self.nodes)]
         if any(type(t) is not Tensor for t in results):

@@ -200,8 +200,10 @@ class _ReplicaThread(threading.Thread):
             if not self.abort:
                 self.exc = e
         finally:
-            # No references kept while idle.
+            # No references kept while idle (the last merge_fn is a bound method: an
+            # optimizer's apply, which would live as long as the strategy's pool).
             self.fn = self.args = self.kwargs = self.merge_args = self.merge_kwargs = None
+            self.merge_fn = self.merge_in_op = self.merge_scope = None
             self.graph = self.creators = self.printed = None
             self.done = True  # -> DONE
             self.has_paused.set()
@@ -480,7 +482,7 @@ def call_for_each_replica(strategy, devices, make_context, fn, args, kwargs, mer
         raise
     finally:
         for t in threads:
-            t.result = t.ctx = None
+            t.result = t.ctx = t.exc = None
         if not (finished and kept) or pool.closed:
             pool._stop_threads()
         pool.busy.release()

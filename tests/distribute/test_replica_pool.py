@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import threading
+import weakref
 
 import pytest
 
@@ -110,6 +111,37 @@ def test_the_pool_ends_with_its_strategy_and_at_a_world_reset():
     assert _replica_threads() == []
     # The strategy starts a new pool on its next run.
     assert len(set(_idents(strategy))) == strategy.num_replicas_in_sync
+
+
+def test_an_idle_pool_keeps_nothing_of_its_last_run():
+    """A custom loop's step (apply_gradients merges into the optimizer) leaves no
+    reference behind in the replica threads: the dropped optimizer, model and strategy
+    are freed, and the pool's threads end with them."""
+    def train():
+        strategy = tf.distribute.MirroredStrategy()
+        with strategy.scope():
+            model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+            optimizer = tf.keras.optimizers.Adam()
+
+        def step(x):
+            with tf.GradientTape() as g:
+                loss = tf.reduce_sum(model(x))
+            grads = g.gradient(loss, model.trainable_variables)
+            optimizer.apply_gradients(zip(grads, model.trainable_variables))
+            return loss
+
+        for _ in range(2):
+            strategy.run(step, args=(tf.ones((4, 3)),))
+        assert len(_replica_threads()) == strategy.num_replicas_in_sync
+        return [weakref.ref(o) for o in (optimizer, model, strategy)]
+
+    dropped = train()
+    threads = _replica_threads()
+    gc.collect()
+    assert [r() for r in dropped] == [None, None, None]
+    for t in threads:
+        t.join(mirrored_run.ABORT_GRACE_S)
+    assert _replica_threads() == []
 
 
 def test_a_failed_run_ends_the_pool_and_the_next_run_starts_a_new_one():

@@ -25,9 +25,9 @@ Glossary:
                 is not made again: ``extended.batch_reduce_to`` checks each value, then
                 the CrossDeviceOps it calls checks the same tensors before all-reducing.
   structure  -- a batch of distributed values as one key (per value its type, per
-                component its device, dtype and shape): all that the checks read, so a
-                batch of a structure that passed them once passes again (a training
-                step's gradients, step after step) and its callers keep the pass
+                component its device's serial, dtype and shape): all that the checks
+                read, so a batch of a structure that passed them once passes again (a
+                training step's gradients, step after step) and its callers keep the pass
                 (``keep_pass``, in one bounded memo for every caller). A caller hands the
                 key it built down to the ops it calls with the same values (``handing``).
 
@@ -127,7 +127,7 @@ def structure(values) -> tuple | None:
             a = c._value if type(c) is Tensor else None
             if type(a) is not np.ndarray:
                 return None
-            row.append((c._device, a.dtype, a.shape))
+            row.append((c._device.serial, a.dtype, a.shape))   # holds no device
         key.append(tuple(row))
     return tuple(key)
 

@@ -6,6 +6,8 @@ Glossary:
   clock          -- simulated seconds this device has been busy up to; an op starts at the
                     clock and moves it forward by its cost (launch + max(flops/FLOP/s,
                     bytes/memory bandwidth): the roofline model).
+  serial         -- this device object's number, never reused: memo keys name a device by
+                    it, so a memo does not keep a dropped machine's devices (and traces).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from simdist.hardware.trace import Trace
 
 # TF's C++ names of dtypes (DataTypeString), as its allocator messages print them.
 KERNEL_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+_SERIALS = itertools.count()
 
 
 def _fmt_bytes(n: float) -> str:
@@ -53,6 +56,7 @@ class Device:
         self.slowdown = 1.0
         self.trace = trace if trace is not None else Trace()
         self._lock = threading.Lock()
+        self.serial = next(_SERIALS)
 
     def __repr__(self) -> str:
         return f"Device({self.name!r}, {self.spec.name})"

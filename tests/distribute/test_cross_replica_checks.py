@@ -242,3 +242,36 @@ def test_a_reduction_to_one_device_keeps_the_check_of_a_structure_that_passed(mo
     bad = _placed(s, lambda i: tf.ones([2]) if i else tf.ones([3]))
     with pytest.raises(errors.InvalidArgumentError, match="must have the same size and shape"):
         s.reduce("SUM", bad, axis=None)
+
+
+def test_a_kept_pass_holds_no_device_and_a_new_machine_is_checked_again(monkeypatch):
+    """The kept passes name devices by serial number: a dropped machine's devices (and
+    their traces) are freed, and the same structure on a new machine's devices is checked
+    as new."""
+    import gc
+    import weakref
+
+    from simdist.distribute import cross_replica_checks as checks
+    from simdist.testing import reset_world
+
+    monkeypatch.setattr(checks, "_PASSED", {})
+    made = []
+    real = checks._check_shapes
+    monkeypatch.setattr(checks, "_check_shapes",
+                        lambda tensors, k, axis: made.append(k.name) or real(tensors, k, axis))
+
+    def reduce_twice():
+        s = tf.distribute.MirroredStrategy()
+        for _ in range(2):
+            v = _placed(s, lambda i: tf.ones([2]) * float(i))
+            out = s.extended.batch_reduce_to("SUM", [(v, v)])
+        assert np.asarray(out[0].values[0]).tolist() == [6.0, 6.0]
+        return [weakref.ref(d) for d in s.extended._devices]
+
+    old = reduce_twice()
+    assert made == ["CollectiveReduceV2"]
+    reset_world()
+    gc.collect()
+    assert [d() for d in old] == [None] * len(old)
+    reduce_twice()
+    assert made == ["CollectiveReduceV2"] * 2

@@ -10,8 +10,9 @@ Glossary:
                   distribution hooks (``register_mode_hooks``, ``register_replica_group``,
                   ``register_call_context``: tf.distribute's, without loading the graph).
   state        -- what a library asks of the trace now (``current``, ``inlined_calls``,
-                  ``recorded_op_variant``, ``bodies``, ``note_merge_call``): before the
-                  graph machinery loads nothing is traced, and the answer needs none of it.
+                  ``on_placeholders``, ``recorded_op_variant``, ``bodies``,
+                  ``note_merge_call``): before the graph machinery loads nothing is
+                  traced, and the answer needs none of it.
   light        -- nothing here imports the graph machinery (func_graph, graph_plan, the
                   listings): an eager program never loads it. func_graph and
                   graph_operations re-export these names, the one table each.
@@ -98,6 +99,13 @@ def current():
 def inlined_calls() -> int:
     """How many nested tf.functions (func_graph.inlined_call) this thread is inside."""
     return _inlined.value
+
+
+def on_placeholders() -> bool:
+    """Whether this thread runs a recorded op on placeholders (a trace's zeros or ones):
+    of what it computes only the outputs' shapes and dtypes are kept (the values feed
+    the next placeholder runs alone)."""
+    return bool(active[0] and _in_node.value)
 
 
 def recorded_op_variant():

@@ -234,3 +234,27 @@ def test_expanded_leaves_of_tensors_are_the_flattened_expansion():
         value = nested(0)
         got, want = func_graph.expanded_leaves(value), nest.flatten(func_graph.expand(value))
         assert len(got) == len(want) and all(a is b for a, b in zip(got, want)), value
+
+
+def test_a_traces_placeholder_runs_take_numpys_float32_product(monkeypatch):
+    """A trace keeps only the shapes of what an op computes on placeholders: its MatMul runs
+    NumPy's product there, not TF's order of sums (onednn_sgemm), which an eager call and
+    the graph's execution keep."""
+    from simdist.framework.ops import onednn_sgemm
+
+    calls = []
+    sgemm = onednn_sgemm.sgemm
+    monkeypatch.setattr(onednn_sgemm, "sgemm",
+                        lambda *a, **k: calls.append(a[0].shape) or sgemm(*a, **k))
+
+    @tf.function
+    def f(x, w):
+        return tf.matmul(tf.nn.relu(x), w)
+
+    x = tf.random.stateless_normal([6, 5], seed=[1, 2])
+    w = tf.random.stateless_normal([5, 7], seed=[3, 4])
+    assert f.get_concrete_function(x, w).structured_outputs.shape == (6, 7)
+    assert calls == []
+    want = tf.matmul(tf.nn.relu(x), w)
+    assert calls == [(6, 5)]
+    np.testing.assert_array_equal(f(x, w).numpy(), want.numpy())

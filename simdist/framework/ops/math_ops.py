@@ -20,7 +20,7 @@ import math
 import numpy as np
 
 from simdist import warnings as teach
-from simdist.framework import dtypes, errors, execute
+from simdist.framework import dtypes, errors, execute, op_recording
 from simdist.framework.ops import (
     array_ops,
     eigen_cpu,
@@ -732,8 +732,11 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
 def _float32_matmul(av, bv, batched, transposed):
     """TF's CPU bits for a float32 product (onednn_sgemm.py), or None to use NumPy's: a
     BatchMatMul contracts (as MatMul) only when its smallest dimension is 2 or more and it
-    is one product or a big one (LaunchBatchMatMul), else it is Eigen's matrix product."""
-    if not (type(bv) is np.ndarray and bv.dtype == np.float32):
+    is one product or a big one (LaunchBatchMatMul), else it is Eigen's matrix product.
+    On a trace's placeholders NumPy's product serves: the output's shape and dtype are
+    what the trace keeps, and TF's order of sums is the costliest kernel a trace runs."""
+    if not (type(bv) is np.ndarray and bv.dtype == np.float32) or \
+            op_recording.on_placeholders():
         return None
     batch = math.prod(np.broadcast_shapes(av.shape[:-2], bv.shape[:-2]))
     m, k, n = av.shape[-2], av.shape[-1], bv.shape[-1]

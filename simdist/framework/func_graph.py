@@ -90,7 +90,9 @@ from simdist.framework.op_recording import (  # noqa: F401 - func_graph.recorded
     _MODE_HOOKS,
     _OP_NAMES,
     _REPLICA_GROUP_HOOK,
+    LISTINGS,
     PARTS,
+    RESERVED_WHEN_TRACED,
     _execution,
     _in_node,
     _inlined,
@@ -269,28 +271,39 @@ def is_composite(x) -> bool:
 
 def expand(structure):
     """``structure`` with each composite replaced by its parts (a tuple nest flattens)."""
-    entry = _COMPOSITES.get(type(structure))
+    kind = type(structure)
+    entry = _COMPOSITES.get(kind)
     if entry is not None:
         return entry[1](expand(c) for c in entry[0](structure))
-    if isinstance(structure, (list, tuple)) and not hasattr(structure, "_fields"):
-        if not structure:
+    if isinstance(structure, (list, tuple)):   # (only sequences are asked for _fields:
+        named = hasattr(structure, "_fields")  # a distributed value's __getattr__ is slow)
+        if not structure or named and not isinstance(structure, tuple):
             return structure
         items = [expand(x) for x in structure]
         if all(a is b for a, b in zip(items, structure)):
             return structure
-        return type(structure)(items) if type(structure) in (list, tuple) or \
-            type(structure).__name__.endswith("Parts") else items
+        if named:
+            return kind(*items)
+        return kind(items) if kind in (list, tuple) or kind.__name__.endswith("Parts") \
+            else items
     if isinstance(structure, dict):
         items = {k: expand(v) for k, v in structure.items()}
         if all(items[k] is structure[k] for k in structure):
             return structure
-        return type(structure)(items) if type(structure) is dict else items
-    if hasattr(structure, "_fields") and isinstance(structure, tuple):
-        items = [expand(x) for x in structure]
-        if all(a is b for a, b in zip(items, structure)):
-            return structure
-        return type(structure)(*items)
+        return kind(items) if kind is dict else items
     return structure
+
+
+def _expanded_leaves(structure):
+    """(``expand(structure)``, its leaves): without a composite among the leaves, expand
+    gives the structure itself, and the leaves are walked once."""
+    leaves = nest.flatten(structure)
+    if _COMPOSITES:
+        for leaf in leaves:
+            if type(leaf) in _COMPOSITES:
+                structure = expand(structure)
+                return structure, nest.flatten(structure)
+    return structure, leaves
 
 
 def expanded_leaves(structure) -> list:
@@ -942,12 +955,9 @@ class FuncGraph:
         """
         if kind == "stateful":   # zip(grads, vars): taken once, kept for every execution
             args = tuple(list(a) if isinstance(a, _ONE_PASS) else a for a in args)
-        structure = (args, kwargs)
-        composite = False
-        if _COMPOSITES:
-            expanded = expand(structure)
-            composite, structure = expanded is not structure, expanded
-        leaves = nest.flatten(structure)
+        given = (args, kwargs)
+        structure, leaves = _expanded_leaves(given)
+        composite = structure is not given
         slots = []
         symbolic = False
         for i, leaf in enumerate(leaves):
@@ -969,9 +979,9 @@ class FuncGraph:
             self.reduction_axes[op_name] = axes
         if self._pending_reads:
             self._name_reads(slots, op_name)
-        from simdist.framework import graph_operations
+        if LISTINGS.get(fn) in RESERVED_WHEN_TRACED:   # the names of the ops TF lists for it
+            from simdist.framework import graph_operations
 
-        if graph_operations.RESERVED_WHEN_TRACED:   # the names of the ops TF lists for it
             graph_operations.reserve_names(
                 self, fn, op_name, args, kwargs,
                 getattr(_MODE_HOOKS[0](), "replica_context", None) if _MODE_HOOKS else None)
@@ -996,9 +1006,11 @@ class FuncGraph:
             if plain:   # no tensor out (a helper, a context manager): nothing to record
                 return out
         device = context.explicit_device()
-        expanded = expand(out) if _COMPOSITES else out
-        composite = composite or expanded is not out
-        flat = nest.flatten(expanded)
+        if type(out) is SymbolicTensor:   # one tensor out (most ops)
+            flat = [out]
+        else:
+            expanded, flat = _expanded_leaves(out)
+            composite = composite or expanded is not out
         node = Node(fn, structure, tuple(leaves), tuple(slots),
                     None if device is self._base_device else
                     (device.name if device is not None else None), op_name, composite)
@@ -1105,13 +1117,14 @@ class FuncGraph:
                     raise
                 # the placeholders' made-up sizes: TF traces it, the kernel checks at execution
                 return False, self._deferred_output(op_name, *found)
-        if _COMPOSITES:
-            first = expand(first)
-        flat = nest.flatten(first)
-        if not any(isinstance(t, Tensor) for t in flat):
-            return True, first
-        for t in flat:
-            _check_output(t, op_name)
+        if type(first) is Tensor:   # one tensor out (most ops): no structure to walk
+            flat = [first]
+        else:
+            first, flat = _expanded_leaves(first)
+            if not any(isinstance(t, Tensor) for t in flat):
+                return True, first
+            for t in flat:
+                _check_output(t, op_name)
         second = None
         if twice:
             saved = list(tape_lib.stack())
@@ -1149,6 +1162,8 @@ class FuncGraph:
             if tag is not None:
                 out._teach_tag = tag
             outs.append(out)
+        if type(first) is Tensor:
+            return False, outs[0]
         return False, collapse(nest.pack_sequence_as(first, outs))
 
     def _nested_outputs(self, op_name, outputs):

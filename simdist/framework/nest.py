@@ -29,12 +29,23 @@ def _children(x):
 
 def flatten(structure) -> list:
     """The leaves of ``structure`` (``None`` is a leaf, as in TF)."""
-    if not is_nested(structure):
+    if not isinstance(structure, _NESTED):
         return [structure]
-    out = []
-    for child in _children(structure):
-        out.extend(flatten(child))
+    out: list = []
+    _flatten_into(structure, out)
     return out
+
+
+_NESTED = (list, tuple, dict)
+
+
+def _flatten_into(structure, out: list) -> None:
+    """``flatten`` appending to ``out``: a leaf without a call of its own."""
+    for child in _children(structure) if isinstance(structure, dict) else structure:
+        if isinstance(child, _NESTED):
+            _flatten_into(child, out)
+        else:
+            out.append(child)
 
 
 def _pack(structure, leaves, i):

@@ -234,6 +234,10 @@ def test_expanded_leaves_of_tensors_are_the_flattened_expansion():
         value = nested(0)
         got, want = func_graph.expanded_leaves(value), nest.flatten(func_graph.expand(value))
         assert len(got) == len(want) and all(a is b for a, b in zip(got, want)), value
+        # record's walk: the value itself (leaves walked once) where expand keeps it
+        structure, flat = func_graph._expanded_leaves(value)
+        assert len(flat) == len(want) and all(a is b for a, b in zip(flat, want)), value
+        assert (structure is value) == (func_graph.expand(value) is value), value
 
 
 def test_a_traces_placeholder_runs_take_numpys_float32_product(monkeypatch):

@@ -84,16 +84,17 @@ def _var_key(variables) -> list:
 def capture(node, env, fixed_device: bool, like=None):
     """Run the call ``node`` once, captured: its _Call, or None; ``like``: the _Call this
     capture may confirm (op_capture: its kernels)."""
-    env_ids, tags = op_capture.given(env)
+    env_ids = op_capture.given(env)
     stack = list(tape_lib.stack())
     before = [len(t.records) for t in stack]
     writes = node.fn in _WRITING
     cap = op_capture.Capture(fixed_device, writes=writes)
+    cap.given = env_ids
     with cap.watching():
         node.run(env)
     if list(tape_lib.stack()) != stack:
         cap.refuse("the call entered or left a tape")
-    if op_capture.retagged(tags):
+    if cap.retagged():
         cap.refuse("the call tagged a tensor it was given")
     out_ids = [sid for _, sid in node.out_slots]
     results = [env[sid] for sid in out_ids]

@@ -81,6 +81,8 @@ class Capture:
         self.frees = 0
         self.refused = None
         self.open = True
+        self.given = None   # given(): the tensors whose teaching tags the hooks watch
+        self.retags: dict = {}   # id -> (such a tensor, its tag before the run wrote it)
 
     def refuse(self, why: str) -> None:
         if self.refused is None:
@@ -119,6 +121,14 @@ class Capture:
         self.writes.append((len(self.made), var, op_name, i, var._device, new.size,
                             2 * new.nbytes))
         self.variables[id(var._value)] = var   # later reads of it are reads, not constants
+
+    def retagged(self) -> bool:
+        """Whether the run changed the teaching tag of a tensor it was ``given`` (a
+        replay would not: simdist.warnings.tag and replays write it as an attribute)."""
+        for t, tag in self.retags.values():
+            if getattr(t, "_teach_tag", None) != tag:
+                return True
+        return False
 
     def read(self, t, how) -> None:
         i = self.live.get(id(t))
@@ -166,23 +176,10 @@ class Capture:
         return None
 
 
-def given(env):
-    """The execution's tensors a run is given: ({id: key in ``env``}, [(tensor, its
-    teaching tag)]) -- what ``retagged`` compares after the run."""
-    ids, tags = {}, []
-    for key, v in env.items():
-        if type(v) is Tensor:
-            ids[id(v)] = key
-            tags.append((v, getattr(v, "_teach_tag", None)))
-    return ids, tags
-
-
-def retagged(tags) -> bool:
-    """Whether the run changed the teaching tag of a tensor it was given (``given``)."""
-    for v, tag in tags:
-        if getattr(v, "_teach_tag", None) != tag:
-            return True
-    return False
+def given(env) -> dict:
+    """{id: key in ``env``} of the execution's tensors a run is given (a capture's
+    ``given``: its hooks note each write of their teaching tags, ``retagged``)."""
+    return {id(v): key for key, v in env.items() if type(v) is Tensor}
 
 
 class _Hooks:
@@ -240,8 +237,32 @@ class _Hooks:
             setattr(owner, name, read(name, fn))
         if cap.writes is not None:
             self._watch_writes(cap, thread)
+        if cap.given is not None:
+            self._watch_tags(cap)
         execute.observers.append(cap.op)
         return self
+
+    def _watch_tags(self, cap):
+        """Note the first write of each given tensor's teaching tag (on any thread, as
+        comparing every given tensor's tag before and after the run would see it):
+        Tensor's ``_teach_tag`` slot behind a property (restored by __exit__)."""
+        slot = Tensor.__dict__["_teach_tag"]
+        self.saved.append((Tensor, "_teach_tag", slot))
+        given, retags = cap.given, cap.retags
+
+        def note(t):
+            if id(t) in given and id(t) not in retags:
+                retags[id(t)] = (t, getattr(t, "_teach_tag", None))
+
+        def write(t, tag):
+            note(t)
+            slot.__set__(t, tag)
+
+        def delete(t):
+            note(t)
+            slot.__delete__(t)
+
+        Tensor._teach_tag = property(slot.__get__, write, delete)
 
     def _watch_writes(self, cap, thread):
         """Patch Variable._new_value and ._write (restored by __exit__ with the rest)."""

@@ -346,8 +346,9 @@ class Watched:
     def __init__(self, nodes, fixed, env):
         self.nodes = nodes
         self.variables = _variables(nodes)
-        self.env_ids, self.tags = op_capture.given(env)
+        self.env_ids = op_capture.given(env)
         self.cap = op_capture.Capture(fixed, self.variables)
+        self.cap.given = self.env_ids
         if len(self.cap.variables) != len(self.variables):
             self.cap.refuse("two variables share an array")
         self.hooks = self.cap.watching()
@@ -358,7 +359,7 @@ class Watched:
         cap, env_ids, variables = self.cap, self.env_ids, self.variables
         if tape_lib._tapes.items:
             cap.refuse("a tape outlived the section")
-        if op_capture.retagged(self.tags):
+        if cap.retagged():
             cap.refuse("the section tagged a tensor it was given")
         results = [env.get(sid) for sid in _outputs(self.nodes)]
         if any(type(t) is not Tensor for t in results):

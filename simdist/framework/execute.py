@@ -222,6 +222,9 @@ def low_precision(dtype) -> bool:
 
 # --- conversion -------------------------------------------------------------------------
 _CONVERSION_HOOK = "_as_tensor"  # distributed values and variables implement this
+# The types converted as they are when no dtype is asked (a hash test, for every op's
+# inputs): Tensor, and a trace's symbolic tensors (func_graph adds its type).
+AS_IS = {Tensor}
 
 
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
@@ -231,7 +234,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None) -> Tensor:
       ValueError: a Tensor or Variable of another dtype than ``dtype``.
       TypeError: a Python value that cannot be represented in ``dtype``.
     """
-    if dtype is None and type(value) is Tensor:  # already a tensor: nothing to convert
+    if dtype is None and type(value) in AS_IS:  # already a tensor: nothing to convert
         return value
     dtype = None if dtype is None else dtypes.as_dtype(dtype)
     if isinstance(value, Tensor):

@@ -414,7 +414,7 @@ class SymbolicTensor(Tensor):
                  requested=None):
         self._graph = graph
         self._name = name
-        self._static_shape = TensorShape(shape)
+        self._static_shape = shape if type(shape) is TensorShape else TensorShape(shape)
         self._dtype = dtypes.as_dtype(dtype)
         self._device = device   # where simdist runs it (placement)
         # what ``device`` says: the tf.device scopes the op was made under, as TF's graph
@@ -584,6 +584,11 @@ class SymbolicTensor(Tensor):
         return f"<tf.Tensor '{self._name}' shape={self._static_shape} dtype={self._dtype.name}>"
 
 
+# An op's conversion hands a symbolic tensor back as it is, as a Tensor (the placeholder
+# runs of every recorded op convert their inputs).
+execute.AS_IS.add(SymbolicTensor)
+
+
 class Node:
     """One recorded op call (see the module docstring)."""
 
@@ -668,9 +673,16 @@ def _flat_layout(structure, composite):
     args, kwargs = structure
     if type(args) is not tuple or type(kwargs) is not dict:
         return None
-    if any(nest.is_nested(x) for x in args) or any(nest.is_nested(v) for v in kwargs.values()):
-        return None
+    for x in args:   # (plain loops: every recorded op comes here)
+        if isinstance(x, _NESTED):
+            return None
+    for x in kwargs.values():
+        if isinstance(x, _NESTED):
+            return None
     return len(args), tuple(sorted(kwargs))
+
+
+_NESTED = (list, tuple, dict)   # what nest walks into
 
 
 _ONE_PASS = (zip, map, filter, type(x for x in ()))
@@ -1148,11 +1160,13 @@ class FuncGraph:
                 outs.append(t)
                 continue
             other = second[i] if second is not None and i < len(second) else None
-            shape = list(t._value.shape)
+            dims = t._value.shape
             b = getattr(other, "_value", t._value)
-            if b.shape != t._value.shape and len(b.shape) == len(shape):
-                shape = [d if d == e else None for d, e in zip(shape, b.shape)]
-            elif len(b.shape) != len(shape):   # the rank follows an unknown-rank input's
+            if b.shape == dims:
+                shape = TensorShape.from_ints(tuple(dims))
+            elif len(b.shape) == len(dims):
+                shape = [d if d == e else None for d, e in zip(dims, b.shape)]
+            else:   # the rank follows an unknown-rank input's
                 shape = None
             suffix = f":{index}"
             index += 1

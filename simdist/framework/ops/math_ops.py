@@ -52,7 +52,7 @@ def convert_pair(x, y, hint=False) -> tuple[Tensor, Tensor]:
     TypeError where it cannot (``tf.constant(1) * 2.0``), as TF's op wrappers convert.
     ``hint``: the dtype is only preferred (``x + y`` and ``x / y`` in TF: ``1`` + ``1.0``
     becomes int32 + float32, which the op then refuses)."""
-    if type(x) is Tensor and type(y) is Tensor:  # nothing to convert (most ops)
+    if type(x) in execute.AS_IS and type(y) in execute.AS_IS:  # nothing to convert (most)
         return x, y
     if _is_tensor_like(x):
         xt = _t(x)

@@ -85,6 +85,20 @@ def position(page: str, last: int) -> int:
     return pos
 
 
+def _scrubbed(page, first):
+    """The scrub slider moved: where to, applied by ``player`` unless a button was clicked in
+    the same rerun (see ``_clicked``)."""
+    st.session_state[_key(page, "scrubbed")] = st.session_state[f"{page}.scrub"] - first
+
+
+def _clicked(page, action, *args):
+    """A player button's click. A click sends every widget's value as the browser holds it,
+    and while the page re-runs the browser's slider can still hold an earlier position (pause
+    clicked just after play from the end sent the end): the button wins over that value."""
+    st.session_state[_key(page, "clicked")] = True
+    action(page, *args)
+
+
 def _move(page, delta, last):
     key = _key(page, "step")
     st.session_state[key] = min(max(int(st.session_state.get(key, 0)) + delta, 0), last)
@@ -106,6 +120,10 @@ def player(page: str, last: int, unit: str = "step", first: int = 0) -> int:
     """First / back / play-pause / forward buttons and a scrub slider; returns the position
     (0-based). ``first`` is the number the slider shows for position 0, so it counts the
     way the page's text does (``first=1``: "step 1 of n")."""
+    scrubbed = st.session_state.pop(_key(page, "scrubbed"), None)
+    if scrubbed is not None and not st.session_state.get(_key(page, "clicked")):
+        _set(page, scrubbed)
+    st.session_state[_key(page, "clicked")] = False
     pos = position(page, last)
     if pos >= last:                       # the animation ended: the button offers play again
         st.session_state[_key(page, "playing")] = False
@@ -113,17 +131,17 @@ def player(page: str, last: int, unit: str = "step", first: int = 0) -> int:
     # Buttons on a row of their own, the scrub slider below: at 1024 px a shared row cut
     # the button labels to one letter.
     b = st.columns([1, 1, 1, 1, 2])
-    b[0].button("◀◀ first", key=f"{page}.first", on_click=_set, args=(page, 0))
-    b[1].button("◀ back", key=f"{page}.back", on_click=_move, args=(page, -1, last),
-                disabled=pos <= 0)
-    b[2].button("■ pause" if playing else "▶ play", key=f"{page}.play", on_click=_toggle,
-                args=(page, last))
-    b[3].button("next ▶", key=f"{page}.next", on_click=_move, args=(page, 1, last),
+    b[0].button("◀◀ first", key=f"{page}.first", on_click=_clicked, args=(page, _set, 0))
+    b[1].button("◀ back", key=f"{page}.back", on_click=_clicked,
+                args=(page, _move, -1, last), disabled=pos <= 0)
+    b[2].button("■ pause" if playing else "▶ play", key=f"{page}.play", on_click=_clicked,
+                args=(page, _toggle, last))
+    b[3].button("next ▶", key=f"{page}.next", on_click=_clicked, args=(page, _move, 1, last),
                 disabled=pos >= last)
     if last > 0:
         st.session_state[f"{page}.scrub"] = pos + first
         st.slider(f"scrub ({unit})", first, last + first, key=f"{page}.scrub",
-                    on_change=lambda: _set(page, st.session_state[f"{page}.scrub"] - first))
+                  on_change=_scrubbed, args=(page, first))
     return pos
 
 

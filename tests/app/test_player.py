@@ -32,3 +32,15 @@ def test_play_stops_at_the_last_step_and_offers_play_again(name, query, last, no
     assert at.button(key=f"{name}.play").label == "▶ play"
     assert at.button(key=f"{name}.next").disabled
 
+
+
+@pytest.mark.parametrize("button,want", [("next", 3), ("back", 1), ("first", 0)])
+def test_a_button_wins_over_the_slider_value_sent_with_it(button, want):
+    """A click sends the slider's value as the browser holds it; while the page re-ran that
+    can be an earlier position (pause clicked just after play from the end sent the end and
+    jumped there): the button acts on the position the page showed, the stale value is not
+    taken as a move."""
+    at = page("sync", n=4, topo="nvswitch", alg="ring", size=2, step=2)
+    at.slider(key="sync.scrub").set_value(6)
+    at.button(key=f"sync.{button}").click().run()
+    assert at.session_state["sync.step"] == want

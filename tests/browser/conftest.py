@@ -1,8 +1,8 @@
 """A real browser against a real server: ``simdist app`` on a free port, Debian's Chromium.
 
 Glossary:
-  server   -- ``simdist app`` started as a subprocess; ready when ``/_stcore/health`` says ok;
-              terminated at the end of the session.
+  server   -- ``simdist app`` started as a subprocess before Chromium, so both start at once;
+              ready when ``/_stcore/health`` says ok; terminated at the end of the session.
   browser  -- Playwright driving /usr/bin/chromium (never a downloaded browser).
   shots    -- screenshots land in ``artifacts/screenshots/`` (gitignored).
   console  -- every page records its console errors and uncaught exceptions
@@ -80,7 +80,9 @@ def _command() -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def server():
+def _server_process():
+    """``simdist app`` started, not yet waited for: Playwright and Chromium start (``browser``)
+    while it boots, instead of after (each a few seconds at the session's start)."""
     port = _free_port()
     cmd = _command() + ["app", "--server.port", str(port), "--server.headless", "true",
                         "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"]
@@ -90,26 +92,31 @@ def server():
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
     try:
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.time() > deadline:
-                log.seek(0)
-                out = log.read().decode(errors="replace") if proc.poll() is not None \
-                    else "(still running)"
-                pytest.fail(f"simdist app did not become healthy: {' '.join(cmd)}\n{out}")
-            time.sleep(0.3)
-        yield url
+        yield proc, log, cmd, f"http://127.0.0.1:{port}"
     finally:
         _stop_group(proc)
         log.close()
+
+
+@pytest.fixture(scope="session")
+def server(_server_process, browser):
+    """The app's URL once ``/_stcore/health`` says ok (asked for after the browser started)."""
+    proc, log, cmd, url = _server_process
+    deadline = time.time() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.read().strip() == b"ok":
+                    return url
+        except OSError:
+            pass
+        if proc.poll() is not None or time.time() > deadline:
+            log.seek(0)
+            out = log.read().decode(errors="replace") if proc.poll() is not None \
+                else "(still running)"
+            pytest.fail(f"simdist app did not become healthy: {' '.join(cmd)}\n{out}")
+        time.sleep(0.3)
 
 
 def _stop_group(proc) -> None:
@@ -127,7 +134,8 @@ def _stop_group(proc) -> None:
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser(_server_process):
+    """Chromium, launched while the app server boots (``_server_process`` started first)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

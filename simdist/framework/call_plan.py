@@ -56,6 +56,11 @@ def lowers(node) -> bool:
     return node.fn in _CALLS
 
 
+def writes(node) -> bool:
+    """Whether ``node`` is a call node whose programs may write its variables."""
+    return node.fn in _WRITING
+
+
 def _key(objs) -> list:
     return [(o._value.shape, o._value.dtype) if type(o) is Tensor and
             type(o._value) is np.ndarray else None for o in objs]

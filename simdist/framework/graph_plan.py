@@ -20,6 +20,8 @@ Glossary:
                    kernel calls (gradient_plan: kind "sweep").
   call step     -- a registered library call (a Keras loss, ``compute_average_loss``)
                    replayed as kernel calls (call_plan: kind "call").
+  const step    -- a ``tf.constant`` node of Python values runs as a node step; a section
+                   (section_plan) may hold it (its capture replays the constant).
   node step     -- any other node runs as before (``Node.run``: the op's Python, its device
                    scope and distribution mode).
   plan key      -- the ``tf.device`` scope of the call: a graph keeps one plan per scope
@@ -30,7 +32,9 @@ Which nodes lower: ``ReadVariableOp`` (a plain variable's read), and single-op n
 ``tf.matmul`` / ``@`` (2-D, not 16-bit), ``tf.nn.bias_add``, ``tf.nn.relu``,
 ``tf.sigmoid``, ``tf.tanh``, ``tf.exp``, ``tf.sqrt``, ``tf.square``, ``tf.negative``,
 ``tf.abs``, ``tf.maximum``, ``tf.minimum``, ``tf.math.squared_difference``, ``tf.add`` /
-``+``, ``tf.subtract`` / ``-``, ``tf.multiply`` / ``*`` whose inputs are the node's own
+``+``, ``tf.subtract`` / ``-``, ``tf.multiply`` / ``*``, and (where every tensor argument
+is an input of the op: no tensor axis or index) ``tf.shape``, ``tf.expand_dims``,
+``tf.cast``, ``tensor[key]`` and ``tf.nn.softmax``, whose inputs are the node's own
 tensors, whose kernel reproduced the first execution's value bit for bit, on the NumPy
 backend. A ``tape.gradient`` node's sweep is lowered by gradient_plan, registered library
 calls by call_plan. Everything else (metric updates, the optimizer, collectives, control
@@ -66,6 +70,7 @@ _switch = Switch()
 # disabled(): execute graphs node by node (no plans built or used), as before plans existed.
 disabled = _switch.off
 _LOWERINGS: dict = {}   # the recorded op function -> its builder (filled at first use)
+_CONSTANT: list = [None]   # tf.constant's recorded function (set with _LOWERINGS)
 
 
 def enabled() -> bool:
@@ -75,7 +80,7 @@ def enabled() -> bool:
 
 class Plan:
     """One FuncGraph's steps, what each node became (``kinds``: "kernel", "read", "sweep",
-    "call" or "node", in node order) and the key (machine, device scope) they were built
+    "call", "const" or "node", in node order) and the key (machine, device scope) they were built
     under."""
 
     __slots__ = ("steps", "kinds", "machine", "device")
@@ -88,9 +93,9 @@ class Plan:
 
 
 def describe(graph, device=None) -> list:
-    """[(node name, "kernel" | "read" | "sweep" | "call" | "node")] of ``graph``'s plan for
-    calls under the ``tf.device`` scope ``device`` (a Device; None: no scope) ([] before
-    such a call, or with plans disabled)."""
+    """[(node name, "kernel" | "read" | "sweep" | "call" | "const" | "node")] of
+    ``graph``'s plan for calls under the ``tf.device`` scope ``device`` (a Device; None: no
+    scope) ([] before such a call, or with plans disabled)."""
     plan = graph._plans.get(device)
     return [] if plan is None else [(getattr(n, "name", type(n).__name__), k)
                                     for n, k in zip(graph.nodes, plan.kinds)]
@@ -186,6 +191,8 @@ def _guess(node) -> str:
         return "node"
     if call_plan.lowers(node):
         return "call"
+    if _constant(node):
+        return "const"
     lower = _LOWERINGS.get(node.fn)
     return "node" if lower is None else "read" if lower is _lower_read else "kernel"
 
@@ -215,6 +222,10 @@ def _build_node(node, env: dict, scoped: bool, steps: list, in_section: bool) ->
         call = call_plan.capture(node, env, fixed)
         steps.append(node.run if call is None else call_plan.CallStep(node, call, fixed))
         return "node" if call is None else "call"
+    if type(node) is func_graph.Node and _constant(node):
+        node.run(env)
+        steps.append(node.run)
+        return "const"
     lower = None
     if type(node) is func_graph.Node and not node.composite:
         lower = _LOWERINGS.get(node.fn)
@@ -232,6 +243,11 @@ def _build_node(node, env: dict, scoped: bool, steps: list, in_section: bool) ->
     step = lower(node, args, env, watch.ops, scoped)
     steps.append(node.run if step is None else step)
     return "node" if step is None else "read" if lower is _lower_read else "kernel"
+
+
+def _constant(node) -> bool:
+    """Whether ``node`` is a ``tf.constant`` of Python values (no tensor argument)."""
+    return node.fn is _CONSTANT[0] and not node.slots and not node.composite
 
 
 def _arguments(node, env):
@@ -326,11 +342,23 @@ def _kernel_step(node, args, env, ops, scoped):
     return step
 
 
+def _inputs_only_kernel_step(node, args, env, ops, scoped):
+    """A kernel step (``_kernel_step``) of a node whose every tensor argument is an input of
+    its op, or None."""
+    if len(ops) != 1:
+        return None
+    inputs = {id(t) for t in ops[0][1]}
+    if any(sid is not None and id(value) not in inputs for sid, value in args):
+        return None
+    return _kernel_step(node, args, env, ops, scoped)
+
+
 def _register() -> None:
     from simdist.framework import variables
-    from simdist.framework.ops import math_ops, nn_ops
+    from simdist.framework.ops import array_ops, math_ops, nn_ops, overloads
 
     kernels.ensure_installed()
+    _CONSTANT[0] = array_ops.constant.__recorded_op__
     _LOWERINGS[variables.Variable._read.__recorded_op__] = _lower_read
     ops = [nn_ops.bias_add, nn_ops.relu, math_ops.sigmoid, math_ops.tanh, math_ops.exp,
            math_ops.sqrt, math_ops.square, math_ops.negative, math_ops.abs,
@@ -340,3 +368,8 @@ def _register() -> None:
         ops += [op, getattr(Tensor, f"__{name}__"), getattr(Tensor, f"__r{name}__")]
     for op in ops:   # tf.add and x + y, y + x alike
         _LOWERINGS[getattr(op, "__recorded_op__", op)] = _kernel_step
+    # ops whose other arguments (an axis, a key, a dtype) fix the kernel: lowered only where
+    # every tensor argument is an input of the op (never a tensor axis or index)
+    for op in (array_ops.shape, array_ops.expand_dims, array_ops.cast,
+               overloads._strided_slice, nn_ops.softmax):
+        _LOWERINGS[getattr(op, "__recorded_op__", op)] = _inputs_only_kernel_step

@@ -275,6 +275,41 @@ def _size(attrs, values, out):
     return _silent(lambda x: np.asarray(x.size, dtype=dtype))
 
 
+def _strided_slice(attrs, values, out):
+    """Basic indexing by the op's key, clamped for the input shape it was built for."""
+    key, shape = attrs["key"], attrs["shape"]
+    if values[0].shape != shape:
+        return None
+    return _silent(lambda x: np.array(x[key], copy=True))
+
+
+def _one_hot(attrs, values, out):
+    """OneHot as array_ops.one_hot computes it (indices against a range, then a choice)."""
+    depth, axis, dtype = attrs["depth"], attrs["axis"], out.dtype
+    positions = np.arange(depth, dtype=values[0].dtype)
+
+    def kernel(idx, on, off):
+        value = np.where(idx[..., None] == positions, on, off).astype(dtype, copy=False)
+        return value if axis == -1 else np.moveaxis(value, -1, axis)
+    return _silent(kernel)
+
+
+def _softmax(attrs, values, out):
+    """Softmax as nn_ops computes it (the kernel that made it: ``xent`` or not)."""
+    from simdist.framework.ops import nn_ops
+
+    axis, xent = attrs["axis"], attrs.get("xent", False)
+    return _quiet(lambda x: nn_ops.softmax_value(x, axis, xent))
+
+
+def _arg_reduction(fn):
+    """ArgMax / ArgMin (``fn``) along the op's axis, in the output's dtype."""
+    def builder(attrs, values, out):
+        axis, dtype = attrs["axis"], out.dtype
+        return _silent(lambda x: np.asarray(fn(x, axis=axis)).astype(dtype, copy=False))
+    return builder
+
+
 def _install() -> None:
     from simdist.framework.ops import grappler_arithmetic, math_ops, trig_ops
 
@@ -312,6 +347,15 @@ def _install() -> None:
     _register(["Size"], _size)
     _register(["Reshape"], _shaped(
         lambda shape, dtype: _silent(lambda x: np.reshape(x, shape))))
+    _register(["Squeeze", "ExpandDims"], _shaped(   # views of fixed shapes, as Reshape
+        lambda shape, dtype: _silent(lambda x: np.reshape(x, shape))))
+    _register(["Shape"], lambda attrs, values, out: _silent(
+        lambda x: np.asarray(x.shape, dtype=out.dtype)))
+    _register(["StridedSlice"], _strided_slice)
+    _register(["OneHot"], _one_hot)
+    _register(["Softmax"], _softmax)
+    _register(["ArgMax"], _arg_reduction(np.argmax))
+    _register(["ArgMin"], _arg_reduction(np.argmin))
     _register(["BroadcastTo"], _shaped(
         lambda shape, dtype: _silent(lambda x: np.broadcast_to(x, shape).copy())))
     _register(["OnesLike"], _shaped(

@@ -3,11 +3,13 @@
 Glossary:
   section    -- the plan's steps from a tape's ``_replay_tape_enter`` node to the
                 ``tape.gradient`` node that releases it (a non-persistent tape), where each
-                node between is a variable read, a single op, a registered call (call_plan),
-                the tape's exit, or a mark (``register_mark``: a stateful node that reads no
-                tensor's value and makes none: Keras's output marks), and no other node of
-                the graph names the tape. In a ``strategy.run`` step: a replica's forward
-                pass, its loss and its backward sweep.
+                node between is a variable read, a single op, a constant, a registered
+                call (call_plan), the tape's exit, or a mark (``register_mark``: a
+                stateful node that reads no tensor's value and makes none: Keras's output
+                marks), and no other node of the graph names the tape. In a
+                ``strategy.run`` step: a replica's forward pass, its loss and its backward
+                sweep; in Keras's fit step also its loss metric's update (a writing call:
+                its variables' writes are program steps).
   capture    -- the section's nodes run one by one (their ops, the sweep by the rules), as
                 the plan's first execution runs them, watched by one op_capture.Capture:
                 every tensor made, every op, every read of the section's variables (a
@@ -48,7 +50,7 @@ import sys
 
 import numpy as np
 
-from simdist.framework import errors, op_capture, stacked_sections
+from simdist.framework import call_plan, errors, op_capture, stacked_sections
 from simdist.framework import tape as tape_lib
 from simdist.framework.graph_errors import at_step
 from simdist.framework.switch import Switch
@@ -214,7 +216,7 @@ def _section_end(func_graph, nodes, kinds, i):
             if node.slots:   # the variable comes from the call's arguments
                 return None
             continue
-        if kind in ("kernel", "call") or _mark(node) and not node.out_slots:
+        if kind in ("kernel", "call", "const") or _mark(node) and not node.out_slots:
             continue
         return None
     return None
@@ -239,7 +241,6 @@ class SectionStep:
         self.nodes, self.inner, self.fixed = nodes, inner, fixed
         self.marks = [_mark_call(n) for n in nodes if _mark(n)]
         self.outputs = _outputs(nodes)
-        self.variables = _variables(nodes)
         self.candidate = self.program = None
         self.tries = 0
         self.group = None   # a stacked_sections.Group (set by lower) and its member index
@@ -309,15 +310,15 @@ class SectionStep:
         tensors would not fit)."""
         objs = [env[k] for k in section.env_keys]
         if self._read[0] is not section:
-            self._read = (section, *_read(section, self.variables))
+            self._read = (section, *_read(section, section.variables))
         if tape_lib._tapes.items or _key(objs) != section.key or \
                 _var_key(self._read[1]) != self._read[2] or not section.program.fits():
             return None
-        return objs + self.variables
+        return objs + section.variables
 
     def objects(self, env, section) -> list:
         """The program's inputs, unchecked (stacked_sections: the ones it stashed?)."""
-        return [env[k] for k in section.env_keys] + self.variables
+        return [env[k] for k in section.env_keys] + section.variables
 
     def held_slots(self, section) -> frozenset:
         """The slots of ``section``'s results that are dead outputs only (``dead``) and
@@ -347,7 +348,9 @@ class Watched:
         self.nodes = nodes
         self.variables = _variables(nodes)
         self.env_ids = op_capture.given(env)
-        self.cap = op_capture.Capture(fixed, self.variables)
+        # a metric's update (a writing call, call_plan) writes its own variables: steps
+        self.cap = op_capture.Capture(fixed, self.variables,
+                                      writes=any(call_plan.writes(n) for n in nodes))
         self.cap.given = self.env_ids
         if len(self.cap.variables) != len(self.variables):
             self.cap.refuse("two variables share an array")
@@ -371,6 +374,11 @@ class Watched:
                 break
             if env_ids[oid] not in env_keys:
                 env_keys.append(env_ids[oid])
+        named = {id(var) for var in variables}
+        for entry in cap.writes or ():   # a metric's variables, written by its update
+            if id(entry[1]) not in named:
+                named.add(id(entry[1]))
+                variables = variables + [entry[1]]
         where = {id(env[k]): i for i, k in enumerate(env_keys)}
         where.update((id(var), len(env_keys) + j) for j, var in enumerate(variables))
         program = cap.compile(where, results if cap.refused is None else (),
@@ -378,7 +386,7 @@ class Watched:
         if program is not None and any(c.flags.writeable for c in program.consts):
             program = None   # a writable constant may be an unnamed variable's array
         return None if program is None else _Section(
-            program, env_keys, _key([env[k] for k in env_keys]), _var_key(variables))
+            program, env_keys, _key([env[k] for k in env_keys]), variables)
 
 
 def _read(section, variables):
@@ -410,13 +418,17 @@ def _variables(nodes) -> list:
 
 
 class _Section:
-    """A section's program and where its inputs come from."""
+    """A section's program, where its inputs come from and the variables it reads or
+    writes (its nodes', then those its writing calls wrote)."""
 
-    def __init__(self, program, env_keys, key, var_key):
-        self.program, self.env_keys, self.key, self.var_key = program, env_keys, key, var_key
+    def __init__(self, program, env_keys, key, variables):
+        self.program, self.env_keys, self.key = program, env_keys, key
+        self.variables, self.var_key = variables, _var_key(variables)
 
     def same_as(self, other) -> bool:
         return self.env_keys == other.env_keys and self.key == other.key and \
+            len(self.variables) == len(other.variables) and \
+            all(a is b for a, b in zip(self.variables, other.variables)) and \
             self.var_key == other.var_key and self.program.same_as(other.program)
 
 

@@ -244,6 +244,29 @@ def _float32_rows(rows_fn):
     return builder
 
 
+def _shape(kernel, attrs, values, out):
+    shape = np.asarray(values[0].shape, dtype=out.dtype)
+    return _copies(lambda rows: np.array([shape] * rows, dtype=out.dtype))
+
+
+def _strided_slice(kernel, attrs, values, out):
+    key = (slice(None),) + attrs["key"]   # the op's key within each row
+    return lambda x: np.array(x[key], copy=True)
+
+
+def _arg_reduction(fn):
+    """ArgMax / ArgMin along each row's axis."""
+    def builder(kernel, attrs, values, out):
+        axis, dtype = attrs["axis"] + 1, out.dtype
+        return lambda x: np.asarray(fn(x, axis=axis)).astype(dtype, copy=False)
+    return builder
+
+
+def _by_rows(kernel, attrs, values, out):
+    """Each row by the op's own kernel (Softmax: its Eigen formula works on whole rows)."""
+    return lambda *xs: np.array([kernel(*row) for row in zip(*xs)])
+
+
 def _eigen(module):
     """The module ``simdist.framework.ops.<module>``, imported when a builder first runs."""
     import importlib
@@ -264,5 +287,8 @@ _BUILDERS = {"BiasAdd": _bias_add, "RealDiv": _real_div,
              "Reciprocal": _float32_rows(lambda: _eigen("eigen_rcpps").reciprocal_rows),
              "BiasAddGrad": _bias_add_grad,
              "Sum": _reduction("Sum"), "Mean": _reduction("Mean"),
-             "Reshape": _reshape, "BroadcastTo": _broadcast_to,
+             "Reshape": _reshape, "Squeeze": _reshape, "ExpandDims": _reshape,
+             "Shape": _shape, "StridedSlice": _strided_slice,
+             "ArgMax": _arg_reduction(np.argmax), "ArgMin": _arg_reduction(np.argmin),
+             "Softmax": _by_rows, "BroadcastTo": _broadcast_to,
              "OnesLike": _fill(np.ones), "ZerosLike": _fill(np.zeros), "Size": _size}

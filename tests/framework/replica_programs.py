@@ -47,3 +47,30 @@ def seed_like(rows=32, batch=8, width=6, activation="relu", loss="bce", steps=2,
         out = [step(b) for _ in range(steps) for b in data]
         return out + [w.numpy() for w in model.weights] + [accuracy.result()], step
     return program
+
+
+def fitted(loss="bce", rows=32, batch=8, epochs=2):
+    """Keras's ``fit`` over 4 replicas: a Dense classifier compiled with ``loss`` ("bce": a
+    sigmoid output, binary cross-entropy; "sparse": a softmax layer, sparse categorical
+    cross-entropy) and accuracy, as the seed listings fit; the History's values, the
+    weights and ``model.train_function``."""
+    def program():
+        strategy = tf.distribute.MirroredStrategy()
+        sparse = loss == "sparse"
+        with strategy.scope():
+            model = tf.keras.Sequential([
+                tf.keras.layers.Dense(6, activation="relu", input_shape=(3,)),
+                tf.keras.layers.Dense(3 if sparse else 1,
+                                      activation=None if sparse else "sigmoid")]
+                + ([tf.keras.layers.Activation("softmax")] if sparse else []))
+            model.compile(optimizer=tf.keras.optimizers.Adam(0.01), metrics=["accuracy"],
+                          loss="sparse_categorical_crossentropy" if sparse else
+                          tf.keras.losses.BinaryCrossentropy())
+        x = np.linspace(-1.0, 1.0, rows * 3, dtype=np.float32).reshape(rows, 3)
+        y = np.argmax(np.sin(7 * x), axis=1) if sparse else \
+            (np.sin(7 * x).sum(axis=1, keepdims=True) > 0).astype(np.float32)
+        history = model.fit(tf.data.Dataset.from_tensor_slices((x, y)).batch(batch),
+                            epochs=epochs, verbose=0)
+        out = [np.float32(v) for values in history.history.values() for v in values]
+        return out + [w.numpy() for w in model.weights], model.train_function
+    return program

@@ -218,12 +218,12 @@ def test_a_section_keys_the_variables_it_reads_and_only_those():
               if isinstance(s, section_plan.SectionStep)]:
         section = s.program
         read = s._read[1]
-        assert 0 < len(read) and 4 * len(read) == len(s.variables)
+        assert 0 < len(read) and 4 * len(read) == len(section.variables)
         assert {v._device for v in read} == {section.program.devices[0][1]}
         dev = read[0]._device
         env = {k: Tensor(np.zeros(shape, dtype), dev) for k, (shape, dtype) in
                zip(section.env_keys, section.key)}
-        other = next(v for v in s.variables if not any(v is w for w in read))
+        other = next(v for v in section.variables if not any(v is w for w in read))
         for var, replays in [(other, True), (read[-1], False)]:
             kept = var._value
             var._value = np.zeros((7,) + kept.shape, kept.dtype)   # a new shape

@@ -409,3 +409,41 @@ def test_a_stacked_run_steps_under_their_blocks_errstate(state):
         assert seen == expected
     else:   # the loud overflow raised: the run stops there
         assert stash is None and seen == expected[:2]
+
+
+@pytest.mark.parametrize("loss", ["bce", "sparse"])
+def test_fit_replays_its_steps_as_programs_exactly(loss):
+    """Keras's fit step: each replica's forward pass, loss (its loss metric's update
+    inside the tape) and backward sweep is one section computed stacked, as are the
+    accuracy's updates (binary cross-entropy); or its sweep and accuracy updates are
+    programs (sparse categorical: the loss checks its labels' values in Python, so it
+    runs whole); the same History,
+    weights, clocks, memory and events as the node-by-node replay."""
+    from simdist.framework import gradient_plan, graph_plan
+
+    fn = world_state.assert_same(replica_programs.fitted(loss), graph_plan.disabled, seed=3)
+    steps = [t for s in fn._traces[0].graph._plans[None].steps   # a section's own steps
+             for t in (s.inner if isinstance(s, section_plan.SectionStep) else [s])]
+    if loss == "bce":
+        assert _groups(fn) == [True]
+        assert _groups(fn, call_plan.CallStep) == [True]   # the accuracy's updates
+    else:
+        assert [s.lowered for s in steps if isinstance(s, gradient_plan.GradientStep)] == \
+            [True] * 4
+        updates = [s for s in steps if isinstance(s, call_plan.CallStep) and
+                   s.node.name.endswith("MeanMetricWrapper.update_state")]
+        assert [s.lowered for s in updates] == [True] * 4
+
+
+@pytest.mark.parametrize("case", ["shape", "slice", "squeeze", "expand", "argmax", "argmin",
+                                  "softmax", "xent_softmax"])
+def test_fit_steps_stacked_kernels_give_each_replicas_bits(case):
+    """The kernels of a fit step's shape ops, its accuracy's ArgMax and its softmaxes."""
+    rng = np.random.default_rng(11)
+    shape = (5, 1) if case == "squeeze" else (6, 3)
+    per_replica = [((rng.standard_normal(shape) * 3).astype(np.float32),) for _ in range(4)]
+    op = {"shape": tf.shape, "slice": lambda x: x[1:, 0], "squeeze": tf.squeeze,
+          "expand": lambda x: tf.expand_dims(x, -1), "argmax": lambda x: tf.argmax(x, 1),
+          "argmin": lambda x: tf.argmin(x, 0), "softmax": tf.nn.softmax,
+          "xent_softmax": nn_ops.xent_softmax}[case]
+    assert _rows_equal(op, per_replica)

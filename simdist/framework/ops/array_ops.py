@@ -728,7 +728,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     value = array_api.astype(xp.where(hot, on._value, off._value), dt.as_numpy_dtype)
     if a != -1:
         value = xp.moveaxis(value, -1, a)
-    return execute.execute("OneHot", [idx, on, off], value)
+    return execute.execute("OneHot", [idx, on, off], value, attrs={"depth": depth, "axis": a})
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0,

@@ -655,7 +655,8 @@ def _arg(op_type, x, axis, output_type, fn):
             None, None, f"Reduction axis {a} is empty in shape {_shape_text(xt)} "
                         f"[Op:{op_type}]")
     return execute.execute(op_type, [xt], array_api.astype(fn(xt._value, axis=a),
-                                                          dt.as_numpy_dtype))
+                                                          dt.as_numpy_dtype),
+                           attrs={"axis": a})
 
 
 def argmax(input, axis=None, output_type=dtypes.int64, name=None) -> Tensor:  # noqa: A002

@@ -128,31 +128,39 @@ def _shifted(v, axis):
 
 def softmax(logits, axis=None, name=None) -> Tensor:
     """``exp(logits) / sum(exp(logits))`` along ``axis`` (the last one by default)."""
-    return _softmax(logits, axis, eigen_cpu.softmax)
+    return _softmax(logits, axis, False)
 
 
 def xent_softmax(logits, axis=-1) -> Tensor:
     """The probabilities the cross-entropy kernels make for their backprop, as a Softmax op
     (nn_grad's cross-entropy rules): in float32 their own bits (eigen_xent), which divide by
     the sum where tf.nn.softmax multiplies by the CPU's approximate reciprocal."""
-    return _softmax(logits, axis, _by_rows(eigen_xent.probabilities))
+    return _softmax(logits, axis, True)
 
 
-def _softmax(logits, axis, kernel):
+def _softmax(logits, axis, xent):
     x = A._t(logits)
     a = -1 if axis is None else int(axis)
     _check_dim(a, x.ndim)
     a = A._axis(a, x.ndim, "Softmax")
-    v = x._value
+    # "xent": which kernel made it (the Softmax kernel of a replay computes it so too)
+    return execute.execute("Softmax", [x], softmax_value(x._value, a, xent),
+                           attrs={"axis": a, "xent": xent})
+
+
+def softmax_value(v, a, xent):
+    """The Softmax op's value of ``v`` along axis ``a`` (``xent``: the cross-entropy
+    kernels' probabilities)."""
     if v.size == 0:  # no rows or no classes: TF's kernels return the empty shape
-        return execute.execute("Softmax", [x], backend.xp.zeros_like(v), attrs={"axis": a})
+        return backend.xp.zeros_like(v)
     # TF's CPU kernel's formula, order and exp; None where its bits are not modelled
+    kernel = _by_rows(eigen_xent.probabilities) if xent else eigen_cpu.softmax
     value = kernel(v, a) if type(v) is np.ndarray and v.dtype == np.float32 else None
     if value is None:
         with np.errstate(all="ignore"):
             s, lse = _shifted(v, a)
             value = backend.xp.exp(s - lse)
-    return execute.execute("Softmax", [x], value, attrs={"axis": a})
+    return value
 
 
 def _check_dim(dim, rank):

@@ -59,13 +59,24 @@ def verified(op_type, attrs, values, out, quiet=False):
     return found[3]
 
 
+def array_signature(values, out):
+    """The (shape, dtype) of an op's input arrays and its output, or None (not all NumPy
+    arrays): with the op's type and attributes, all a builder's kernel depends on."""
+    signature = []
+    for a in (*values, out):
+        if type(a) is not np.ndarray:
+            return None
+        signature.append((a.shape, a.dtype))
+    return tuple(signature)
+
+
 def _verified_alike(op_type, attrs, values, out, quiet):
     """``_verified``, or the kernel verified in this span for an op like it (see
     ``remembered``)."""
-    shapes = [(v.shape, v.dtype) if type(v) is np.ndarray else None for v in values]
-    if type(out) is not np.ndarray or None in shapes:
+    signature = array_signature(values, out)
+    if signature is None:
         return _verified(op_type, attrs, values, out, quiet)
-    seen = _answers.alike.setdefault((op_type, out.shape, out.dtype, *shapes), [])
+    seen = _answers.alike.setdefault((op_type, signature), [])
     for other, kernel in seen:
         if same_attributes(other, attrs):
             return kernel
@@ -345,9 +356,7 @@ def _install() -> None:
     _register(["SelectV2"], _fixed(_silent(lambda c, x, y: np.asarray(np.where(c, x, y)))))
     _register(["Cast"], _cast)
     _register(["Size"], _size)
-    _register(["Reshape"], _shaped(
-        lambda shape, dtype: _silent(lambda x: np.reshape(x, shape))))
-    _register(["Squeeze", "ExpandDims"], _shaped(   # views of fixed shapes, as Reshape
+    _register(["Reshape", "Squeeze", "ExpandDims"], _shaped(   # views of a fixed shape
         lambda shape, dtype: _silent(lambda x: np.reshape(x, shape))))
     _register(["Shape"], lambda attrs, values, out: _silent(
         lambda x: np.asarray(x.shape, dtype=out.dtype)))

@@ -449,7 +449,7 @@ def _op_step(op, value, slot, drops, base, where, fixed, known):
         if s is None:
             raise Refused(f"{op_type}: an input from outside the run")
         ins.append(s)
-    shapes = _shapes(values, value)
+    shapes = kernels.array_signature(values, value)
     if known is not None and known[0] == op_type and known[2] == shapes and \
             shapes is not None and kernels.same_attributes(known[1], attrs):
         kernel = known[3]
@@ -463,16 +463,6 @@ def _op_step(op, value, slot, drops, base, where, fixed, known):
     low = execute.low_precision(value.dtype)
     return (_OpStep(op_type, kernel, ins, attrs, size, low, slot, drops, dev if fixed else None),
             (op_type, attrs, shapes, kernel))
-
-
-def _shapes(values, value):
-    """The (shape, dtype) of an op's input arrays and its output, or None (not arrays)."""
-    shapes = []
-    for a in (*values, value):
-        if type(a) is not np.ndarray:
-            return None
-        shapes.append((a.shape, a.dtype))
-    return tuple(shapes)
 
 
 class _ConstStep:

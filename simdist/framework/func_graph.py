@@ -674,15 +674,12 @@ def _flat_layout(structure, composite):
     if type(args) is not tuple or type(kwargs) is not dict:
         return None
     for x in args:   # (plain loops: every recorded op comes here)
-        if isinstance(x, _NESTED):
+        if isinstance(x, nest.NESTED):
             return None
     for x in kwargs.values():
-        if isinstance(x, _NESTED):
+        if isinstance(x, nest.NESTED):
             return None
     return len(args), tuple(sorted(kwargs))
-
-
-_NESTED = (list, tuple, dict)   # what nest walks into
 
 
 _ONE_PASS = (zip, map, filter, type(x for x in ()))

@@ -17,8 +17,11 @@ def _is_namedtuple(x) -> bool:
     return isinstance(x, tuple) and hasattr(x, "_fields")
 
 
+NESTED = (list, tuple, dict)   # what nest walks into (the rest are leaves)
+
+
 def is_nested(x) -> bool:
-    return isinstance(x, (list, tuple, dict))
+    return isinstance(x, NESTED)
 
 
 def _children(x):
@@ -29,20 +32,17 @@ def _children(x):
 
 def flatten(structure) -> list:
     """The leaves of ``structure`` (``None`` is a leaf, as in TF)."""
-    if not isinstance(structure, _NESTED):
+    if not isinstance(structure, NESTED):
         return [structure]
     out: list = []
     _flatten_into(structure, out)
     return out
 
 
-_NESTED = (list, tuple, dict)
-
-
 def _flatten_into(structure, out: list) -> None:
     """``flatten`` appending to ``out``: a leaf without a call of its own."""
     for child in _children(structure) if isinstance(structure, dict) else structure:
-        if isinstance(child, _NESTED):
+        if isinstance(child, NESTED):
             _flatten_into(child, out)
         else:
             out.append(child)

@@ -4,8 +4,9 @@ Glossary:
   controls(page)  -- draws every control of ``simdist.viz.controls.PAGES[page]`` (first
                      value from the URL, then the widget's own state) and writes the
                      values back to ``st.query_params``.
-  position        -- an animation position kept outside any widget (``<page>.pos``), so
-                     buttons and the play loop can move it; the slider mirrors it.
+  position        -- an animation position kept outside any widget (``<page>.step``), so
+                     buttons and the play loop can move it; the slider mirrors it, and
+                     moves it only in a rerun where nothing else of the page changed.
 """
 
 from __future__ import annotations
@@ -31,29 +32,29 @@ def init(page: str) -> None:
 
 def widget(page: str, name: str, container=st, **overrides):
     """Draw one control; ``hi`` in overrides narrows an int range (value clamped into it),
-    ``format_func`` names a select's options."""
+    ``format_func`` names a select's options. A change tells the player (``_changed``)."""
     c = spec.control(page, name)
     key = _key(page, name)
     label = overrides.pop("label", c.label)
-    helptext = overrides.pop("help", c.help) or None
+    kw = dict(key=key, help=overrides.pop("help", c.help) or None,
+              on_change=_changed, args=(page,))
     if c.kind == "select":
-        return container.selectbox(label, c.options, key=key, help=helptext,
-                                   format_func=overrides.pop("format_func", str))
+        return container.selectbox(label, c.options,
+                                   format_func=overrides.pop("format_func", str), **kw)
     if c.kind == "bool":
-        return container.checkbox(label, key=key, help=helptext)
+        return container.checkbox(label, **kw)
     if c.kind == "multi":
-        return tuple(container.multiselect(label, c.options, key=key, help=helptext))
+        return tuple(container.multiselect(label, c.options, **kw))
     lo, hi = c.lo, overrides.pop("hi", None) or c.hi
     st.session_state[key] = min(max(int(st.session_state[key]), lo), hi)
     if c.kind == "log2":
-        return container.select_slider(label, options=list(range(lo, hi + 1)), key=key,
-                                       format_func=lambda k: f"2^{k} = {2 ** k:,}",
-                                       help=helptext)
+        return container.select_slider(label, options=list(range(lo, hi + 1)),
+                                       format_func=lambda k: f"2^{k} = {2 ** k:,}", **kw)
     if hi <= lo:
         st.session_state[key] = lo
         container.caption(f"{label}: {lo}")
         return lo
-    return container.slider(label, lo, hi, key=key, help=helptext)
+    return container.slider(label, lo, hi, **kw)
 
 
 def channel(page: str, names: list[str], container=st) -> int:
@@ -63,7 +64,7 @@ def channel(page: str, names: list[str], container=st) -> int:
     if len(names) < 2:
         return 0
     return container.selectbox("channel shown", range(len(names)), key=key,
-                        format_func=lambda i: names[i],
+                        format_func=lambda i: names[i], on_change=_changed, args=(page,),
                         help="Multi-ring and tree all-reduces run several channels at once, "
                              "each on its own share of the chunks; the logical view draws "
                              "one of them.")
@@ -86,16 +87,22 @@ def position(page: str, last: int) -> int:
 
 
 def _scrubbed(page, first):
-    """The scrub slider moved: where to, applied by ``player`` unless a button was clicked in
-    the same rerun (see ``_clicked``)."""
+    """The scrub slider's value differs from the page's: where to, applied by ``player`` only
+    if nothing else of the page changed in the same rerun (see ``_changed``)."""
     st.session_state[_key(page, "scrubbed")] = st.session_state[f"{page}.scrub"] - first
 
 
+def _changed(page):
+    """Another widget of the page changed: this rerun is its, not the slider's. A rerun sends
+    every widget's value as the browser holds it, and the page may have moved the position
+    since the browser last drew the slider (while playing; pause clicked just after play
+    from the end sent the end): so the slider's value differs, though nobody moved it."""
+    st.session_state[_key(page, "changed")] = True
+
+
 def _clicked(page, action, *args):
-    """A player button's click. A click sends every widget's value as the browser holds it,
-    and while the page re-runs the browser's slider can still hold an earlier position (pause
-    clicked just after play from the end sent the end): the button wins over that value."""
-    st.session_state[_key(page, "clicked")] = True
+    """A player button's click: it acts on the position the page shows (``_changed``)."""
+    _changed(page)
     action(page, *args)
 
 
@@ -121,9 +128,9 @@ def player(page: str, last: int, unit: str = "step", first: int = 0) -> int:
     (0-based). ``first`` is the number the slider shows for position 0, so it counts the
     way the page's text does (``first=1``: "step 1 of n")."""
     scrubbed = st.session_state.pop(_key(page, "scrubbed"), None)
-    if scrubbed is not None and not st.session_state.get(_key(page, "clicked")):
+    if scrubbed is not None and not st.session_state.pop(_key(page, "changed"), False):
         _set(page, scrubbed)
-    st.session_state[_key(page, "clicked")] = False
+    st.session_state.pop(_key(page, "changed"), None)
     pos = position(page, last)
     if pos >= last:                       # the animation ended: the button offers play again
         st.session_state[_key(page, "playing")] = False

@@ -2,10 +2,16 @@
 priced once when they provably cost the same.
 
 Glossary:
-  routes      -- a pattern's transfers routed once: every directed link id in transfer
-                 order (``flat``), which transfer owns it (``owner``), each transfer's hop
-                 count and summed latency. Cached on the Topology per (placement, src, dst),
-                 so a ring's reduce-scatter and all-gather share them, as do later calls.
+  routes      -- a pattern's transfers routed once: its distinct (src, dst) pairs' routes
+                 as every directed link id pair after pair (``flat``), which pair owns each
+                 (``owner``); each transfer's pair (``inverse``; None: transfer i is pair i),
+                 hop count and summed latency. Cached on the Topology per (placement, src,
+                 dst), so a ring's reduce-scatter and all-gather share them, as do later
+                 calls. NCCL-style channels send each pair's bytes several times: pricing
+                 walks each pair's hops once, with the bytes of its transfers summed.
+  whole bytes -- byte counts are whole numbers, so sums of them below 2**53 are exact in
+                 any order: a link's load summed pair by pair is the same float as summed
+                 transfer by transfer.
   rows        -- several steps over the same transfers with different byte counts, priced
                  together as one (steps x transfers) array; each row's arithmetic is the
                  one-step arithmetic of cost.py, in the same order, so the results are the
@@ -37,10 +43,17 @@ class Routes:
 
     flat: np.ndarray
     owner: np.ndarray
+    starts: np.ndarray
+    inverse: np.ndarray | None
     lens: np.ndarray
     lat: np.ndarray
-    starts: np.ndarray
     busy: np.ndarray
+
+    @property
+    def pair_busy(self) -> np.ndarray:
+        """Pairs whose route has a hop."""
+        return self.busy if self.inverse is None else np.diff(self.starts, append=len(
+            self.flat)) > 0
 
 
 def routes(topo, placement, src, dst) -> Routes:
@@ -50,29 +63,23 @@ def routes(topo, placement, src, dst) -> Routes:
 
 
 def _route(topo, placement, src, dst) -> Routes:
-    t = len(src)
-    pairs, inverse = np.unique(src * (len(placement) + 1) + dst, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    src_ranks, dst_ranks = np.divmod(pairs, len(placement) + 1)
     ids = topo.placement_ids(placement)
-    u_flat, u_lens, u_lat = topo.route_ids(ids[src_ranks], ids[dst_ranks])
-    lens = u_lens[inverse] if t else np.zeros(0, dtype=np.int64)
-    lat = u_lat[inverse] if t else np.zeros(0)
+    inverse = None
+    if len(src) and np.bincount(src).max() > 1:  # a rank sends twice: pairs may repeat
+        pairs, inverse = np.unique(src * (len(ids) + 1) + dst, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        src, dst = np.divmod(pairs, len(ids) + 1)
+    flat, lens, lat = topo.route_ids(ids[src], ids[dst])
     starts = np.cumsum(lens) - lens
-    total = int(lens.sum())
-    if total:
-        u_starts = np.cumsum(u_lens) - u_lens
-        # Transfer i's hops are u_flat[u_starts[pair]:...+lens[i]], laid end to end.
-        pos = np.arange(total) - np.repeat(starts, lens) + np.repeat(u_starts[inverse], lens)
-        flat = u_flat[pos]
-    else:
-        flat = np.zeros(0, dtype=np.int64)
-    owner = np.repeat(np.arange(t), lens)
-    return Routes(flat, owner, lens, lat, starts, lens > 0)
+    owner = np.repeat(np.arange(len(lens)), lens)
+    if inverse is not None:
+        lens, lat = lens[inverse], lat[inverse]
+    return Routes(flat, owner, starts, inverse, lens, lat, lens > 0)
 
 
 def price_rows(topo, r: Routes, nbytes, dst, combine, mem_bw, compute):
-    """Price steps sharing ``r``'s transfers; ``nbytes`` is (steps x transfers) floats.
+    """Price steps sharing ``r``'s transfers; ``nbytes`` is (steps x transfers) whole byte
+    counts as floats.
 
     Returns (total, latency, bandwidth, compute) arrays, each (steps x transfers): the
     arithmetic of one step per row, as the glossary of cost.py defines it.
@@ -81,12 +88,18 @@ def price_rows(topo, r: Routes, nbytes, dst, combine, mem_bw, compute):
     bw_time = np.zeros((s, t))
     nlinks = len(topo.bandwidth)
     if len(r.flat):
+        if r.inverse is not None and not nbytes.sum(axis=1).max() < _EXACT:
+            r = _per_transfer(r)  # sums that may round: in transfer order, as one by one
+        per_pair = _pair_bytes(r, nbytes)
         # Links are shared: each directed link moves the bytes of every transfer on it.
         rows = np.arange(s)[:, None] * nlinks
-        load = np.bincount((rows + r.flat).ravel(), weights=nbytes[:, r.owner].ravel(),
+        load = np.bincount((rows + r.flat).ravel(), weights=per_pair[:, r.owner].ravel(),
                            minlength=s * nlinks).reshape(s, nlinks)
         hop_time = load[:, r.flat] / topo.bandwidth[r.flat]
-        bw_time[:, r.busy] = np.maximum.reduceat(hop_time, r.starts[r.busy], axis=1)
+        busy = r.pair_busy
+        pair_time = np.zeros((s, len(busy)))
+        pair_time[:, busy] = np.maximum.reduceat(hop_time, r.starts[busy], axis=1)
+        bw_time = pair_time if r.inverse is None else pair_time[:, r.inverse]
     comp = np.zeros((s, t))
     if compute and combine.any():
         d = dst[combine]
@@ -98,6 +111,30 @@ def price_rows(topo, r: Routes, nbytes, dst, combine, mem_bw, compute):
         comp[:, combine] = per_dst[:, d]
     total = np.where(nbytes > 0, r.lat + bw_time + comp, 0.0)
     return total, bw_time, comp
+
+
+# Whole numbers up to 2**53 are exact floats: sums of byte counts below it do not round.
+_EXACT = float(2 ** 53)
+
+
+def _pair_bytes(r: Routes, nbytes) -> np.ndarray:
+    """(steps x pairs) bytes of each pair's transfers (see "whole bytes")."""
+    if r.inverse is None:
+        return nbytes
+    pairs = len(r.starts)
+    rows = np.arange(len(nbytes))[:, None] * pairs
+    return np.bincount((rows + r.inverse).ravel(), weights=nbytes.ravel(),
+                       minlength=len(nbytes) * pairs).reshape(len(nbytes), pairs)
+
+
+def _per_transfer(r: Routes) -> Routes:
+    """``r`` with a route per transfer: its pair's hops, transfer after transfer."""
+    lens = r.lens
+    starts = np.cumsum(lens) - lens
+    pos = np.arange(int(lens.sum())) - np.repeat(starts, lens) + np.repeat(
+        r.starts[r.inverse], lens)
+    return Routes(r.flat[pos], np.repeat(np.arange(len(lens)), lens), starts, None, lens,
+                  r.lat, r.busy)
 
 
 def critical(total, bw_time, comp, lat):
@@ -113,7 +150,9 @@ def is_regular(topo, r: Routes, dst, combine, mem_bw, compute) -> bool:
     t = len(r.lens)
     if t == 0 or not r.busy.all():
         return False
-    if np.bincount(r.flat).max() > 1 or not (r.lat == r.lat[0]).all():
+    # No two transfers share a link: no two pairs' routes do, nor two transfers a pair.
+    if np.bincount(r.flat).max() > 1 or not (r.lat == r.lat[0]).all() or (
+            r.inverse is not None and np.bincount(r.inverse).max() > 1):
         return False
     narrowest = np.minimum.reduceat(topo.bandwidth[r.flat], r.starts)
     if not (narrowest == narrowest[0]).all() or not (combine == combine[0]).all():

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from simdist import collectives
-from simdist.collectives import ALGORITHMS
+from simdist.collectives import ALGORITHMS, symmetry
 from simdist.collectives import placement as placement_lib
 from simdist.collectives.schedule import even_bounds
 from simdist.hardware import TOPOLOGIES
@@ -123,6 +123,34 @@ def test_multi_channel_rings_on_a_fat_tree_price_step_by_step(name, p, n):
     graph = TOPOLOGIES["fat-tree"](p // 4, gpus_per_node=4, nics_per_node=4)
     cost = collectives.price("all_reduce", name, 4 * n, graph)
     assert_same_steps(cost, oracle_steps("all_reduce", name, 4 * n, graph, p))
+
+
+def test_channels_sharing_a_pair_price_as_transfer_by_transfer():
+    # Four rings send over the same neighbour pairs: pricing walks each pair's hops once,
+    # with its transfers' bytes summed.
+    graph = TOPOLOGIES["fat-tree"](3, gpus_per_node=4, nics_per_node=4)
+    nbytes = 4 * (12 * 5 + 7)
+    cost = collectives.price("all_reduce", "ring", nbytes, graph)
+    assert_same_steps(cost, oracle_steps("all_reduce", "ring", nbytes, graph, 12))
+
+
+@pytest.mark.parametrize("small", [1.0, 3.0])
+def test_sums_that_round_are_added_transfer_by_transfer(small):
+    # Rank 1 sends twice to rank 2, after rank 0's 2**53 bytes, all over the switch's link
+    # to rank 2: summed in transfer order each small count rounds away; summed pair by
+    # pair (1 + 1 first) it would not. Above 2**53 bytes a step is priced in transfer order.
+    topo = as_topology(TOPOLOGIES["nvswitch"](3))
+    nodes = placement_lib.place(topo, 3)
+    src, dst = np.array([0, 1, 1]), np.array([2, 2, 2])
+    r = symmetry.routes(topo, nodes, src, dst)
+    sizes = np.array([[2.0 ** 53, small, small]])
+    _, bw_time, _ = symmetry.price_rows(topo, r, sizes, dst, np.zeros(3, bool),
+                                        np.ones(3), False)
+    link = topo.route(nodes[0], nodes[2])[0][-1]  # the switch's link down to rank 2
+    load = 0.0
+    for size in sizes[0]:
+        load += size
+    assert bw_time[0, 0] == load / topo.bandwidth[link]
 
 
 def test_uneven_ring_on_a_switch_is_priced_once_per_phase():

@@ -241,14 +241,15 @@ def test_ring_hints_read_names_by_value_not_by_identity():
 @pytest.mark.parametrize("nodes, gpus, nics", [(1, 4, 2), (3, 4, 2), (5, 8, 8), (20, 2, 1)])
 def test_a_fat_trees_ring_ranks_are_its_rings_read_by_name(nodes, gpus, nics):
     # The preset keeps its rings as ranks too (RingRanks); reading the names gives the same
-    # ranks, and the same prices.
-    from simdist.collectives.algorithms.ring import _ring_hints
+    # ranks, and the same prices. Its hint's lists carry that array: pricing takes it as is.
+    from simdist.collectives.algorithms.ring import _ring_hints, ring_array
 
     graph = TOPOLOGIES["fat-tree"](nodes, gpus_per_node=gpus, nics_per_node=nics)
     topo = as_topology(graph)
     with_ranks = _ring_hints(topo, topo.devices)
     index = {d: i for i, d in enumerate(topo.devices)}
     assert with_ranks == {"rings": [[index[d] for d in r] for r in graph.graph["rings"]]}
+    assert ring_array(len(topo.devices), with_ranks["rings"]) is graph.graph["ring_ranks"].ranks
     priced = collectives.price("all_reduce", "ring", 2**20, graph)
     plain = TOPOLOGIES["fat-tree"](nodes, gpus_per_node=gpus, nics_per_node=nics)
     del plain.graph["ring_ranks"]

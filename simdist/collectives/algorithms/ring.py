@@ -18,6 +18,7 @@ from simdist.collectives.algorithms import _rings
 from simdist.collectives.registry import Algorithm, register
 from simdist.collectives.schedule import Schedule
 from simdist.hardware import bounded_memo
+from simdist.hardware.topologies.common import RankLists
 
 
 def check_rings(p, rings):
@@ -37,6 +38,8 @@ def ring_array(p, rings) -> np.ndarray:
     most ``_CHECKED_RANKS`` ranks in all are checked once and kept)."""
     if rings is None:
         return np.arange(p, dtype=np.int64)[None, :]
+    if isinstance(rings, RankLists) and rings.array.shape[1] == p:
+        return rings.array  # a preset's rings: each a permutation of the ranks as built
     key = _checked_key(p, rings)
     arr = _CHECKED.get(key) if key is not None else None
     if arr is None:
@@ -141,15 +144,16 @@ def ring_hints(topology, devices):
 
 
 def _ring_hints(topology, devices):
-    index = dict(zip(devices, range(len(devices))))
     graph = topology.graph.graph
     rings = graph.get("rings") or ([graph["ring_order"]] if graph.get("ring_order") else [])
-    if not rings or len(index) != len(devices):
+    if not rings:
         return {}
     built = graph.get("ring_ranks")  # a preset's rings as ranks, while still valid
-    known = built.ranks_for(rings, devices) if built is not None else None
-    if known is not None:
-        return {"rings": known.tolist()}
+    if built is not None and built.ranks_for(rings, devices) is not None:
+        return {"rings": built.lists}
+    index = dict(zip(devices, range(len(devices))))
+    if len(index) != len(devices):
+        return {}
     ranks = []
     by_identity = _identity_ranks(devices)
     for r in rings:  # each ring must hold exactly these devices: ranks 0..p-1 once each

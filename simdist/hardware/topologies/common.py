@@ -51,6 +51,14 @@ def add_switch(graph: nx.Graph, name: str, kind: str) -> str:
     return name
 
 
+class RankLists(list):
+    """Rings as lists of ranks (the ``rings`` parameter a hint gives), with ``array``, the
+    same ranks checked and read only: pricing takes it instead of converting 8 rings of
+    65,536 ranks back. Like the hint itself, read only."""
+
+    array: np.ndarray
+
+
 class RingRanks:
     """The rings a preset built, as ranks (positions in its device list)."""
 
@@ -58,7 +66,9 @@ class RingRanks:
         self.devices = list(devices)
         self.ranks = np.array(ranks, dtype=np.int64)
         self.ranks.setflags(write=False)
-        self.rings = [[self.devices[r] for r in ring] for ring in self.ranks.tolist()]
+        self.lists = RankLists(self.ranks.tolist())
+        self.lists.array = self.ranks
+        self.rings = [[self.devices[r] for r in ring] for ring in self.lists]
 
     def ranks_for(self, rings, devices) -> np.ndarray | None:
         """The rank array when ``rings`` over ``devices`` are still the ones built (equal

@@ -72,6 +72,24 @@ def pytest_timeout_set_timer(item, settings):
     signal.signal(signal.SIGALRM, timed_out)
 
 
+_SHARED_SCOPES = ("module", "class", "package")
+
+
+@pytest.hookimpl(tryfirst=True)   # before xdist's worker reads the groups into node ids
+def pytest_collection_modifyitems(items):
+    """Tests that share a module-, class- or package-scoped fixture in one xdist group (named
+    after their module): under ``pytest -n`` that fixture (a started process cluster) is set
+    up once, not once on each worker that gets one of its tests. Tests already in a group
+    (the browser tests) keep theirs."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        info = getattr(item, "_fixtureinfo", None)
+        defs = info.name2fixturedefs.values() if info is not None else ()
+        if any(d[-1].scope in _SHARED_SCOPES for d in defs if d):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
 @pytest.fixture(autouse=True)
 def fresh_world():
     """Every test starts on a new default machine with no strategy and no tapes."""

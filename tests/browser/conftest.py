@@ -2,7 +2,8 @@
 
 Glossary:
   server   -- ``simdist app`` started as a subprocess before Chromium, so both start at once;
-              ready when ``/_stcore/health`` says ok; terminated at the end of the session.
+              ready when ``/_stcore/health`` says ok; terminated at the end of the session
+              (app_server.py: it never outlives the test process).
   browser  -- Playwright driving /usr/bin/chromium (never a downloaded browser).
   shots    -- screenshots land in ``artifacts/screenshots/`` (gitignored).
   console  -- every page records its console errors and uncaught exceptions
@@ -12,22 +13,17 @@ Glossary:
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
+from tests.browser import app_server
+
 CHROMIUM = "/usr/bin/chromium"
-ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "artifacts" / "screenshots"
+SHOTS = app_server.ROOT / "artifacts" / "screenshots"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--no-first-run"]
 
@@ -45,11 +41,12 @@ STREAMLIT_OWN = re.compile(r"/[^/]+/_stcore/(health|host-config)$")
 
 @pytest.hookimpl(tryfirst=True)   # before xdist's worker reads the groups into node ids
 def pytest_collection_modifyitems(items):
-    """Every browser test in one xdist group: under ``pytest -n`` they run in one worker,
-    sharing its app server and Chromium, instead of one of each per worker."""
+    """Every browser test (one that uses the ``server``) in one xdist group: under
+    ``pytest -n`` they run in one worker, sharing its app server and Chromium, instead of
+    one of each per worker."""
     here = Path(__file__).parent
     for item in items:
-        if here in item.path.parents:
+        if here in item.path.parents and "server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("browser"))
 
 
@@ -67,70 +64,36 @@ def watch_console(page):
     return page
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _command() -> list[str]:
-    # ``python -m simdist`` run in this checkout serves this checkout's app and package; the
-    # console script would import whichever simdist is installed (another checkout's).
-    return [sys.executable, "-m", "simdist"]
-
-
 @pytest.fixture(scope="session")
 def _server_process():
     """``simdist app`` started, not yet waited for: Playwright and Chromium start (``browser``)
-    while it boots, instead of after (each a few seconds at the session's start)."""
-    port = _free_port()
-    cmd = _command() + ["app", "--server.port", str(port), "--server.headless", "true",
-                        "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"]
-    # Its output goes to a file: a pipe nobody reads while the tests run would stop the server
-    # once its log filled the pipe. Its own session: the end of the session stops its whole
-    # process group (simdist app execs the server in its pid; anything it starts goes too).
-    log = tempfile.TemporaryFile()
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=True)
+    while it boots, instead of after (each a few seconds at the session's start). Stopped at
+    the end of the session, or by its keeper if this process ends without finalizers."""
+    srv = app_server.start()
     try:
-        yield proc, log, cmd, f"http://127.0.0.1:{port}"
+        yield srv
     finally:
-        _stop_group(proc)
-        log.close()
+        app_server.stop(srv)
 
 
 @pytest.fixture(scope="session")
 def server(_server_process, browser):
     """The app's URL once ``/_stcore/health`` says ok (asked for after the browser started)."""
-    proc, log, cmd, url = _server_process
+    srv = _server_process
     deadline = time.time() + 60
     while True:
         try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+            with urllib.request.urlopen(f"{srv.url}/_stcore/health", timeout=2) as r:
                 if r.read().strip() == b"ok":
-                    return url
+                    return srv.url
         except OSError:
             pass
-        if proc.poll() is not None or time.time() > deadline:
-            log.seek(0)
-            out = log.read().decode(errors="replace") if proc.poll() is not None \
+        if srv.proc.poll() is not None or time.time() > deadline:
+            srv.log.seek(0)
+            out = srv.log.read().decode(errors="replace") if srv.proc.poll() is not None \
                 else "(still running)"
-            pytest.fail(f"simdist app did not become healthy: {' '.join(cmd)}\n{out}")
+            pytest.fail(f"simdist app did not become healthy: {' '.join(srv.cmd)}\n{out}")
         time.sleep(0.3)
-
-
-def _stop_group(proc) -> None:
-    """Stop the server's whole process group: SIGTERM, then SIGKILL what is left."""
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(10)
-    except (ProcessLookupError, subprocess.TimeoutExpired):
-        pass
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)   # whatever is still in the group
-    except ProcessLookupError:
-        pass
-    proc.wait(10)
 
 
 @pytest.fixture(scope="session")

@@ -1,9 +1,14 @@
 """Shared test set-up: bytecode shared by the session's processes (bytecode_cache),
-hypothesis profiles (loaded once), a fresh simulated world per test, and pytest-timeout's
-timeout made one that ends a Hypothesis test (TestTimeout)."""
+hypothesis profiles (loaded once), a fresh simulated world per test, pytest-timeout's
+timeout made one that ends a Hypothesis test (TestTimeout), and for pytest-xdist: tests
+sharing a module-scoped fixture in one worker, and one array_api_strict child
+(hardware/strict_rerun.py) started by the controller for every worker."""
 
 import os
+import shutil
 import signal
+import sys
+import tempfile
 
 from bytecode_cache import use_shared_cache
 
@@ -88,6 +93,47 @@ def pytest_collection_modifyitems(items):
         defs = info.name2fixturedefs.values() if info is not None else ()
         if any(d[-1].scope in _SHARED_SCOPES for d in defs if d):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
+def _strict_rerun():
+    """tests/hardware/strict_rerun.py (the array_api_strict child), as its conftest imports it."""
+    here = os.path.join(os.path.dirname(__file__), "hardware")
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import strict_rerun
+
+    return strict_rerun
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """pytest-xdist's controller: every worker gets the directory of the one array_api_strict
+    child (strict_rerun.py's ``shared``), made once."""
+    global _STRICT_DIR
+    if _STRICT_DIR is None:
+        _STRICT_DIR = tempfile.mkdtemp(prefix="simdist-strict-")
+    node.workerinput[_strict_rerun().SHARED_KEY] = _STRICT_DIR
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids):
+    """pytest-xdist's controller: start the array_api_strict child when a worker collected
+    the test that checks it (once; the workers only read it)."""
+    strict_rerun = _strict_rerun()
+    if _STRICT_DIR is not None and strict_rerun.wanted(ids):
+        strict_rerun.start(_STRICT_DIR)
+
+
+def pytest_sessionfinish(session):
+    """The controller's array_api_strict child stops with the session; its folder goes."""
+    global _STRICT_DIR
+    if _STRICT_DIR is not None and not hasattr(session.config, "workerinput"):
+        _strict_rerun().stop()
+        shutil.rmtree(_STRICT_DIR, ignore_errors=True)
+        _STRICT_DIR = None
+
+
+_STRICT_DIR = None
 
 
 @pytest.fixture(autouse=True)

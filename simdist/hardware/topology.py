@@ -46,6 +46,10 @@ TOPOLOGIES = {
 
 ACCELERATORS = ("GPU", "TPU")
 _SPEC = methodcaller("get", "spec", "")
+_KIND = methodcaller("get", "kind")
+# The graph attributes a Topology, its hints and the algorithms read (see inputs_digest).
+GRAPH_KEYS = ("name", "devices", "hosts", "rings", "ring_order", "ring_ranks", "local_size",
+              "dims", "uplinks", "uplinks_signature", "uplink_ids")
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -83,6 +87,7 @@ class Topology:
         self._routes: dict[tuple, tuple[np.ndarray, float]] = {}
         self._memo: dict[str, dict] = {}
         self._signature = table.signature
+        self._inputs = inputs_digest(graph)
         self._uplinks = graph.graph.get("uplinks") if \
             graph.graph.get("uplinks_signature") == self._signature else None
         self._up_ids = None
@@ -278,23 +283,33 @@ class Topology:
         return spec.mem_bw if spec else None
 
     def mem_bw_array(self, nodes) -> np.ndarray:
-        """``mem_bw`` of each node as floats, infinite (free) when unknown; cached."""
-        def compute():
-            from simdist.hardware.specs import SPECS
+        """``mem_bw`` of each node as floats, infinite (free) when unknown; cached (with the
+        specs it read, see :meth:`specs_unchanged`)."""
+        return self.memo("mem_bw", tuple(nodes), lambda: self._mem_bw(nodes))[1]
 
-            node = self.graph._node
-            if list(node) == self._table.nodes:  # node ids are positions in this order
-                attrs = list(node.values())
-                rows = map(attrs.__getitem__, self.placement_ids(nodes).tolist())
-            else:
-                rows = map(node.__getitem__, nodes)
-            specs = list(map(_SPEC, rows))
-            by_spec = {s: (SPECS[s].mem_bw if s in SPECS else None) or np.inf
-                       for s in set(specs)}
-            return np.fromiter(map(by_spec.__getitem__, specs), dtype=float,
-                               count=len(specs))
+    def _mem_bw(self, nodes) -> tuple[list, np.ndarray]:
+        from simdist.hardware.specs import SPECS
 
-        return self.memo("mem_bw", tuple(nodes), compute)
+        node = self.graph._node
+        if list(node) == self._table.nodes:  # node ids are positions in this order
+            attrs = list(node.values())
+            rows = map(attrs.__getitem__, self.placement_ids(nodes).tolist())
+        else:
+            rows = map(node.__getitem__, nodes)
+        specs = list(map(_SPEC, rows))
+        by_spec = {s: (SPECS[s].mem_bw if s in SPECS else None) or np.inf for s in set(specs)}
+        return specs, np.fromiter(map(by_spec.__getitem__, specs), dtype=float,
+                                  count=len(specs))
+
+    def specs_unchanged(self) -> bool:
+        """Whether every node whose spec a kept result read (the memory bandwidth of placed
+        ranks) still has that spec: an edited spec must not leave a price standing."""
+        node = self.graph._node
+        try:
+            return all(list(map(_SPEC, map(node.__getitem__, nodes))) == specs
+                       for nodes, (specs, _) in self._memo.get("mem_bw", {}).items())
+        except KeyError:  # a node gone (the links' signature says so first)
+            return False
 
     def memo(self, name: str, key, compute, limit: int | None = None):
         """``compute()`` cached under (name, key) for this topology's lifetime (the
@@ -309,6 +324,35 @@ def _check_graph(graph) -> None:
     if not isinstance(graph, nx.Graph) or graph.is_directed():
         raise TopologyError(f"A topology must be an undirected networkx.Graph, got "
                             f"{type(graph).__name__}.")
+
+
+def inputs_digest(graph: nx.Graph) -> int:
+    """A fingerprint of what a Topology reads from ``graph`` besides its links and node specs
+    (``Topology.specs_unchanged``): the nodes' kinds where the graph does not list its
+    devices and hosts, and the graph attributes in GRAPH_KEYS (devices, hosts, rings,
+    uplinks ...). With those it decides whether a cached Topology, and the routes, hints
+    and prices kept on it, still stand."""
+    meta = graph.graph
+    kinds = None if meta.get("devices") and meta.get("hosts") else tuple(
+        map(_KIND, graph._node.values()))
+    return hash((kinds, tuple(_digest(meta.get(k)) for k in GRAPH_KEYS)))
+
+
+def _digest(value) -> int:
+    """A hash of a graph attribute by value (lists, dicts and arrays included)."""
+    if isinstance(value, np.ndarray):
+        return hash((value.dtype.str, value.shape, value.tobytes()))
+    if isinstance(value, dict):
+        return hash((_digest(list(value)), _digest(list(value.values()))))
+    if isinstance(value, list):
+        value = tuple(value)
+    try:
+        return hash(value)
+    except TypeError:  # nested (rings: lists of names), or an object without a value hash
+        try:
+            return hash(tuple(map(_digest, value)))
+        except TypeError:
+            return id(value)
 
 
 def signature(graph: nx.Graph) -> int:
@@ -343,7 +387,8 @@ def as_topology(topology, num_devices: int | None = None) -> Topology:
         cached = None
     _check_graph(topology)
     table = LinkTable.read(topology)  # one pass over the adjacency, on every call
-    if cached is not None and cached._signature == table.signature:
+    if cached is not None and cached._signature == table.signature and \
+            cached._inputs == inputs_digest(topology) and cached.specs_unchanged():
         return cached
     topo = Topology(topology, table)
     try:

@@ -105,6 +105,53 @@ def test_invalid_graphs_give_clear_errors():
         Topology(nx.DiGraph())
 
 
+def _small_cluster():
+    return TOPOLOGIES["fat-tree"](2, gpus_per_node=4, nics_per_node=2)
+
+
+def _custom_switch(kind_of_d="CPU"):
+    graph = nx.Graph(name="custom")
+    for n in "abc":
+        graph.add_node(n, kind="GPU", spec="A100")
+    graph.add_node("d", kind=kind_of_d, spec="A100")
+    graph.add_node("s", kind="nvswitch")
+    for n in "abcd":
+        graph.add_edge(n, "s", bandwidth=3e11, latency=1e-6)
+    return graph
+
+
+def _edit(graph, what):
+    if what == "spec":  # the receivers' memory bandwidth (the compute term)
+        for n in graph.graph["devices"]:
+            graph.nodes[n]["spec"] = "H100"
+    elif what == "devices":  # fewer ranks by default
+        del graph.graph["devices"][-2:]
+    elif what == "rings":  # the channels' order, edited in place
+        for ring in graph.graph["rings"]:
+            ring.reverse()
+    elif what == "kind":  # a custom graph's devices are its GPU nodes
+        graph.nodes["d"]["kind"] = "GPU"
+
+
+@pytest.mark.parametrize("what", ["spec", "devices", "rings", "kind"])
+def test_editing_what_a_topology_reads_besides_its_links_prices_afresh(what):
+    # A cached Topology keeps routes, hints and prices; an edit to a node's spec or kind,
+    # or to the graph's devices or rings, must not leave them standing.
+    from simdist import collectives
+
+    build = _custom_switch if what == "kind" else _small_cluster
+    graph = build()
+    price = lambda g: collectives.price("all_reduce", "ring", 4 * 1001, g)  # noqa: E731
+    before = price(graph)
+    _edit(graph, what)
+    fresh = build()
+    _edit(fresh, what)
+    want = price(fresh)
+    assert (want.time, want.num_devices) != (before.time, before.num_devices)
+    got = price(graph)
+    assert got.steps == want.steps and got.num_devices == want.num_devices
+
+
 def test_editing_a_graph_refreshes_its_cached_topology():
     from simdist import collectives
 

@@ -66,8 +66,7 @@ def _route(topo, placement, src, dst) -> Routes:
     ids = topo.placement_ids(placement)
     inverse = None
     if len(src) and np.bincount(src).max() > 1:  # a rank sends twice: pairs may repeat
-        pairs, inverse = np.unique(src * (len(ids) + 1) + dst, return_inverse=True)
-        inverse = inverse.reshape(-1)
+        pairs, inverse = _unique(src * (len(ids) + 1) + dst)
         src, dst = np.divmod(pairs, len(ids) + 1)
     flat, lens, lat = topo.route_ids(ids[src], ids[dst])
     starts = np.cumsum(lens) - lens
@@ -75,6 +74,19 @@ def _route(topo, placement, src, dst) -> Routes:
     if inverse is not None:
         lens, lat = lens[inverse], lat[inverse]
     return Routes(flat, owner, starts, inverse, lens, lat, lens > 0)
+
+
+def _unique(keys):
+    """``np.unique(keys, return_inverse=True)`` by a stable sort: NumPy's is several times
+    quicker than its default on keys in sorted runs, as a ring's channels give them."""
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    new = np.empty(len(keys), dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    inverse = np.empty(len(keys), dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return ordered[new], inverse
 
 
 def price_rows(topo, r: Routes, nbytes, dst, combine, mem_bw, compute):

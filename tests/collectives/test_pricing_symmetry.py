@@ -134,6 +134,14 @@ def test_channels_sharing_a_pair_price_as_transfer_by_transfer():
     assert_same_steps(cost, oracle_steps("all_reduce", "ring", nbytes, graph, 12))
 
 
+@given(keys=st.lists(st.integers(0, 2**40), max_size=60), runs=st.integers(1, 4))
+def test_pairs_found_by_a_stable_sort_are_numpys_unique(keys, runs):
+    keys = np.array(keys * runs, dtype=np.int64)
+    want, want_inverse = np.unique(keys, return_inverse=True)
+    got, inverse = symmetry._unique(keys)
+    assert got.tolist() == want.tolist() and inverse.tolist() == want_inverse.tolist()
+
+
 @pytest.mark.parametrize("small", [1.0, 3.0])
 def test_sums_that_round_are_added_transfer_by_transfer(small):
     # Rank 1 sends twice to rank 2, after rank 0's 2**53 bytes, all over the switch's link

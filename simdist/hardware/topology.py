@@ -290,23 +290,22 @@ class Topology:
     def _mem_bw(self, nodes) -> tuple[list, np.ndarray]:
         from simdist.hardware.specs import SPECS
 
-        node = self.graph._node
-        if list(node) == self._table.nodes:  # node ids are positions in this order
-            attrs = list(node.values())
-            rows = map(attrs.__getitem__, self.placement_ids(nodes).tolist())
-        else:
-            rows = map(node.__getitem__, nodes)
-        specs = list(map(_SPEC, rows))
-        by_spec = {s: (SPECS[s].mem_bw if s in SPECS else None) or np.inf for s in set(specs)}
+        specs = self._specs(nodes)
+        by_spec = {s: (SPECS[s].mem_bw if s in SPECS else None) or np.inf
+                   for s in dict.fromkeys(specs)}
+        if len(by_spec) == 1:  # one kind of device (the presets)
+            return specs, np.full(len(specs), next(iter(by_spec.values())))
         return specs, np.fromiter(map(by_spec.__getitem__, specs), dtype=float,
                                   count=len(specs))
+
+    def _specs(self, nodes) -> list:
+        return list(map(_SPEC, map(self.graph._node.__getitem__, nodes)))
 
     def specs_unchanged(self) -> bool:
         """Whether every node whose spec a kept result read (the memory bandwidth of placed
         ranks) still has that spec: an edited spec must not leave a price standing."""
-        node = self.graph._node
         try:
-            return all(list(map(_SPEC, map(node.__getitem__, nodes))) == specs
+            return all(self._specs(nodes) == specs
                        for nodes, (specs, _) in self._memo.get("mem_bw", {}).items())
         except KeyError:  # a node gone (the links' signature says so first)
             return False

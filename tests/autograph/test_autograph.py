@@ -134,6 +134,52 @@ def test_do_not_convert_returns_the_function_unconverted():
     assert tf.autograph.to_graph(jumps) is tf.autograph.to_graph(jumps)  # cached
 
 
+def test_a_function_made_again_reuses_its_converted_code_with_its_own_closure(monkeypatch):
+    """Its code converted once (TF's cache by code object), each function bound to its own
+    closure, defaults and name."""
+    from simdist.autograph.impl import conversion
+
+    made = []
+    real = conversion._convert_code
+    monkeypatch.setattr(conversion, "_convert_code", lambda fn: made.append(fn) or real(fn))
+
+    def maker(k):
+        def scaled(x, bias=k):
+            if x > 0:
+                return x * k + bias
+            return -x
+        return scaled, (lambda x: x + k if x > 0 else x - k)
+
+    first, second = maker(2), maker(5)
+    converted = [tf.autograph.to_graph(f) for f in (*first, *second)]
+    assert len(made) == 2 and converted[0] is not converted[2]
+    assert converted[0].__code__ is converted[2].__code__
+    assert converted[1].__code__ is converted[3].__code__
+    assert [c(3) for c in converted] == [8, 5, 20, 8]
+    assert [c(-3) for c in converted] == [3, -5, 3, -8]
+    assert int(converted[2](tf.constant(3))) == 20
+    assert tf.autograph.to_code(second[0]) == tf.autograph.to_code(first[0])
+    renamed = maker(7)[0]
+    renamed.__name__ = "elsewhere"   # another name: converted again (found by its name)
+    conversion.convert(renamed)
+    assert len(made) == 3
+
+
+def test_equal_code_from_another_file_converts_from_its_own_file(tmp_path):
+    """Code objects of the same text at the same place in two files compare equal (their
+    file is not compared): each is converted from its own file."""
+    converted = []
+    for name in ("one", "two"):
+        path = tmp_path / f"{name}.py"
+        path.write_text("def f(x):\n    if x > 0:\n        return x\n    return -x\n")
+        scope = {"__name__": name}
+        exec(compile(path.read_text(), str(path), "exec"), scope)  # noqa: S102
+        converted.append(tf.autograph.to_graph(scope["f"]))
+    assert [c.__code__.co_filename for c in converted] == [str(tmp_path / "one.py"),
+                                                           str(tmp_path / "two.py")]
+    assert [c(-2) for c in converted] == [2, 2]
+
+
 def test_a_function_without_source_runs_unconverted_with_tfs_warning(caplog):
     scope = {}
     code = compile("def f(x):\n    return x + 1\n", "/nonexistent/gone.py", "exec")

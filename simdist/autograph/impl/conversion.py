@@ -1,6 +1,8 @@
 """Converting one function: its source, parsed; TF's converters in TF's order; compiled back
 into a function with the original globals, closure cells, defaults and name; cached per
-function object.
+function object, and its converted code per code object (TF's TransformedFnCache: a
+lambda or nested function made again, the same code, is bound to its new closure without
+being parsed and transformed again).
 
 Glossary:
   convertible   -- a plain Python function or method (or lambda) with source, not marked
@@ -47,6 +49,11 @@ _SKIPPED_MODULES = ("simdist", "numpy", "builtins", "functools", "collections", 
                     "typing", "inspect", "threading", "contextlib")
 _cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _sources: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# code object -> (that very code, weakly; name; converted code; converted source) of its
+# last conversion: all read from the code's file and lines (no globals kept: they may hold
+# the code, never released). Code objects compare equal across files (co_filename is not
+# compared), so a hit must be the very code object.
+_converted_code: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class InaccessibleSourceCodeError(ValueError):
@@ -280,6 +287,30 @@ def _explicit_super(node):
 
 
 def _convert_function(fn):
+    """(``fn`` converted, its converted source): its code converted once per code object
+    and name (``_converted_code``), bound to ``fn``'s globals, closure, defaults and names."""
+    kept = _converted_code.get(fn.__code__)
+    if kept is not None and kept[0]() is fn.__code__ and kept[1] == fn.__name__:
+        inner, source = kept[2], kept[3]
+    else:
+        inner, source = _convert_code(fn)
+        _converted_code[fn.__code__] = (weakref.ref(fn.__code__), fn.__name__, inner, source)
+    from simdist.autograph import operators
+
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    cells["ag__"] = types.CellType(operators)
+    converted = types.FunctionType(inner, fn.__globals__, fn.__name__, fn.__defaults__,
+                                   tuple(cells[v] for v in inner.co_freevars))
+    converted.__kwdefaults__ = fn.__kwdefaults__
+    for attr in ("__module__", "__qualname__", "__doc__", "__annotations__"):
+        setattr(converted, attr, getattr(fn, attr, None))
+    converted.__dict__.update(fn.__dict__)
+    converted.__ag_converted__ = True
+    return converted, source
+
+
+def _convert_code(fn):
+    """(the converted code of ``fn``, its converted source)."""
     node, filename = _parse(fn)
     unsupported_features.verify(node)
     user_names = {n.name for n in ast.walk(node) if isinstance(n, ast.FunctionDef)}
@@ -304,15 +335,4 @@ def _convert_function(fn):
     inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType)
                  and c.co_name == code_name)
     error_utils.register_converted(inner, frames[0], user_names, frames[1], starts)
-    from simdist.autograph import operators
-
-    cells = dict(zip(freevars, fn.__closure__ or ()))
-    cells["ag__"] = types.CellType(operators)
-    converted = types.FunctionType(inner, fn.__globals__, fn.__name__, fn.__defaults__,
-                                   tuple(cells[v] for v in inner.co_freevars))
-    converted.__kwdefaults__ = fn.__kwdefaults__
-    for attr in ("__module__", "__qualname__", "__doc__", "__annotations__"):
-        setattr(converted, attr, getattr(fn, attr, None))
-    converted.__dict__.update(fn.__dict__)
-    converted.__ag_converted__ = True
-    return converted, ast.unparse(node)
+    return inner, ast.unparse(node)

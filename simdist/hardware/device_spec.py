@@ -10,6 +10,7 @@ Mirrors tensorflow/python/framework/device_spec.py and python/distribute/device_
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -34,27 +35,7 @@ class DeviceSpec(NamedTuple):   # not a dataclass: ~1 ms less at the first op
         """
         if not isinstance(spec, str):
             raise ValueError(f"A device name must be a string, got {type(spec).__name__}.")
-        job = replica = task = dtype = index = None
-        for part in filter(None, spec.strip().split("/")):
-            m = _PART.match(part)
-            if not m:
-                dtype, index = _device_part(part, spec)
-                continue
-            key, val = m.group(1).lower(), m.group(2)
-            if key == "job":
-                job = val
-            elif key in ("replica", "task"):
-                if not val.isdigit():
-                    raise ValueError(f"Invalid {key} {val!r} in device name {spec!r}.")
-                if key == "replica":
-                    replica = int(val)
-                else:
-                    task = int(val)
-            elif key == "device":
-                dtype, index = _device_part(val, spec)
-            else:
-                dtype, index = key.upper(), _index(val, spec)
-        return cls(job, replica, task, dtype, index)
+        return cls(*_parsed(spec))
 
     def make_merged_spec(self, other: DeviceSpec) -> DeviceSpec:
         """Fill the parts this spec leaves out from ``other``."""
@@ -72,6 +53,33 @@ class DeviceSpec(NamedTuple):   # not a dataclass: ~1 ms less at the first op
             idx = "*" if self.device_index is None else self.device_index
             out += f"/device:{self.device_type}:{idx}"
         return out
+
+
+@functools.lru_cache(maxsize=4096)   # the same few names are read at every op and step
+def _parsed(spec: str) -> tuple:
+    """The parts of device string ``spec``, as DeviceSpec's fields (a ValueError is raised
+    again for each call: lru_cache keeps results only)."""
+    job = replica = task = dtype = index = None
+    for part in filter(None, spec.strip().split("/")):
+        m = _PART.match(part)
+        if not m:
+            dtype, index = _device_part(part, spec)
+            continue
+        key, val = m.group(1).lower(), m.group(2)
+        if key == "job":
+            job = val
+        elif key in ("replica", "task"):
+            if not val.isdigit():
+                raise ValueError(f"Invalid {key} {val!r} in device name {spec!r}.")
+            if key == "replica":
+                replica = int(val)
+            else:
+                task = int(val)
+        elif key == "device":
+            dtype, index = _device_part(val, spec)
+        else:
+            dtype, index = key.upper(), _index(val, spec)
+    return job, replica, task, dtype, index
 
 
 def _index(val: str, spec: str) -> int | None:
@@ -106,6 +114,14 @@ def canonicalize(device, default: str | DeviceSpec | None = None) -> str:
     Parts the name leaves out come from ``default`` (the local host's CPU:0 by default).
     """
     name = getattr(device, "name", device)
+    if isinstance(name, str) and (default is None or isinstance(default, (str, DeviceSpec))):
+        return _canonical(name, default)
+    return _canonical.__wrapped__(name, default)
+
+
+@functools.lru_cache(maxsize=4096)   # a strategy's devices, named again at every step
+def _canonical(name, default) -> str:
+    """canonicalize's name of ``name`` (a string), the missing parts from ``default``."""
     spec = DeviceSpec.from_string(name)
     base = default if isinstance(default, DeviceSpec) else (
         LOCALHOST if default is None else DeviceSpec.from_string(default)

@@ -104,9 +104,7 @@ def price_rows(topo, r: Routes, nbytes, dst, combine, mem_bw, compute):
             r = _per_transfer(r)  # sums that may round: in transfer order, as one by one
         per_pair = _pair_bytes(r, nbytes)
         # Links are shared: each directed link moves the bytes of every transfer on it.
-        rows = np.arange(s)[:, None] * nlinks
-        load = np.bincount((rows + r.flat).ravel(), weights=per_pair[:, r.owner].ravel(),
-                           minlength=s * nlinks).reshape(s, nlinks)
+        load = _row_sums(r.flat, per_pair[:, r.owner], nlinks)
         hop_time = load[:, r.flat] / topo.bandwidth[r.flat]
         busy = r.pair_busy
         pair_time = np.zeros((s, len(busy)))
@@ -115,11 +113,7 @@ def price_rows(topo, r: Routes, nbytes, dst, combine, mem_bw, compute):
     comp = np.zeros((s, t))
     if compute and combine.any():
         d = dst[combine]
-        n = len(mem_bw)
-        rows = np.arange(s)[:, None] * n
-        per_dst = np.bincount((rows + d).ravel(), weights=(3 * nbytes[:, combine]
-                                                           / mem_bw[d]).ravel(),
-                              minlength=s * n).reshape(s, n)
+        per_dst = _row_sums(d, 3 * nbytes[:, combine] / mem_bw[d], len(mem_bw))
         comp[:, combine] = per_dst[:, d]
     total = np.where(nbytes > 0, r.lat + bw_time + comp, 0.0)
     return total, bw_time, comp
@@ -131,12 +125,16 @@ _EXACT = float(2 ** 53)
 
 def _pair_bytes(r: Routes, nbytes) -> np.ndarray:
     """(steps x pairs) bytes of each pair's transfers (see "whole bytes")."""
-    if r.inverse is None:
-        return nbytes
-    pairs = len(r.starts)
-    rows = np.arange(len(nbytes))[:, None] * pairs
-    return np.bincount((rows + r.inverse).ravel(), weights=nbytes.ravel(),
-                       minlength=len(nbytes) * pairs).reshape(len(nbytes), pairs)
+    return nbytes if r.inverse is None else _row_sums(r.inverse, nbytes, len(r.starts))
+
+
+def _row_sums(index, weights, n) -> np.ndarray:
+    """(steps x n): each row of ``weights`` (steps x k) summed into n bins by ``index`` (k),
+    in column order (one ``np.bincount`` for all rows)."""
+    s = len(weights)
+    rows = np.arange(s)[:, None] * n
+    return np.bincount((rows + index).ravel(), weights=weights.ravel(),
+                       minlength=s * n).reshape(s, n)
 
 
 def _per_transfer(r: Routes) -> Routes:

@@ -128,9 +128,9 @@ def player(page: str, last: int, unit: str = "step", first: int = 0) -> int:
     (0-based). ``first`` is the number the slider shows for position 0, so it counts the
     way the page's text does (``first=1``: "step 1 of n")."""
     scrubbed = st.session_state.pop(_key(page, "scrubbed"), None)
-    if scrubbed is not None and not st.session_state.pop(_key(page, "changed"), False):
+    changed = st.session_state.pop(_key(page, "changed"), False)
+    if scrubbed is not None and not changed:
         _set(page, scrubbed)
-    st.session_state.pop(_key(page, "changed"), None)
     pos = position(page, last)
     if pos >= last:                       # the animation ended: the button offers play again
         st.session_state[_key(page, "playing")] = False
